@@ -1,0 +1,67 @@
+#include "core/host_facts.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ts {
+
+// Defaults on read so a facts file from an older torchsmith still loads.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OsFacts, kernel, kernel_release, id, version_id,
+                                                pretty_name, glibc, wsl, container)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CpuFacts, arch, logical_cores, online_cores, model,
+                                                isa_level)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryFacts, total_bytes, available_bytes,
+                                                swap_total_bytes, swap_free_bytes,
+                                                cgroup_limit_bytes, cgroup_current_bytes,
+                                                usable_bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DiskFacts, purpose, path, free_bytes, total_bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuFacts, pci_address, vendor_id, device_id,
+                                                subsystem_id, driver_bound, name,
+                                                compute_capability, identified_by, memory_bytes,
+                                                integrated)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverFacts, present, version, cuda_version, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaToolkitFacts, path, version, nvcc,
+                                                version_source, arches, found_via)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryFacts, name, version, include_dir,
+                                                library_dir, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompilerFacts, family, cc, cxx, version, target)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolFacts, name, path, version)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TorchFacts, present, version, cuda, cudnn, cxx11_abi,
+                                                arch_list, debug, git_version, path, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonFacts, path, version, abi_tag, platform_tag,
+                                                site_packages, prefix, env_kind, packages, torch,
+                                                error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(JetsonFacts, present, model, l4t_release,
+                                                compute_capability)
+
+void to_json(nlohmann::json& j, const HostFacts& f) {
+  j = nlohmann::json{{"schema", f.schema},   {"root", f.root},
+                     {"hostname", f.hostname}, {"os", f.os},
+                     {"cpu", f.cpu},         {"memory", f.memory},
+                     {"disks", f.disks},     {"gpus", f.gpus},
+                     {"driver", f.driver},   {"jetson", f.jetson},
+                     {"cuda_toolkits", f.cuda_toolkits}, {"libraries", f.libraries},
+                     {"compilers", f.compilers}, {"tools", f.tools},
+                     {"pythons", f.pythons}, {"notes", f.notes}};
+}
+
+void from_json(const nlohmann::json& j, HostFacts& f) {
+  HostFacts d;
+  f.schema = j.value("schema", d.schema);
+  f.root = j.value("root", d.root);
+  f.hostname = j.value("hostname", d.hostname);
+  f.os = j.value("os", d.os);
+  f.cpu = j.value("cpu", d.cpu);
+  f.memory = j.value("memory", d.memory);
+  f.disks = j.value("disks", d.disks);
+  f.gpus = j.value("gpus", d.gpus);
+  f.driver = j.value("driver", d.driver);
+  f.jetson = j.value("jetson", d.jetson);
+  f.cuda_toolkits = j.value("cuda_toolkits", d.cuda_toolkits);
+  f.libraries = j.value("libraries", d.libraries);
+  f.compilers = j.value("compilers", d.compilers);
+  f.tools = j.value("tools", d.tools);
+  f.pythons = j.value("pythons", d.pythons);
+  f.notes = j.value("notes", d.notes);
+}
+
+}  // namespace ts

@@ -1,0 +1,159 @@
+#pragma once
+// HostFacts: what the probe found on a machine. Plain values, raw as read (versions are strings);
+// interpretation against the knowledge base happens in compat/. Serialised by `doctor --json`
+// and read back by `--facts FILE`, so every field round-trips through JSON.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace ts {
+
+struct OsFacts {
+  std::string kernel;       // "Linux"
+  std::string kernel_release;  // uname -r, or /proc/sys/kernel/osrelease
+  std::string id;           // os-release ID: "ubuntu", "debian"
+  std::string version_id;   // "24.04"
+  std::string pretty_name;
+  std::string glibc;        // "2.36"
+  bool wsl = false;
+  bool container = false;   // /.dockerenv, /run/.containerenv, or cgroup hints
+};
+
+struct CpuFacts {
+  std::string arch;         // "x86_64", "aarch64"
+  int logical_cores = 0;    // usable by this process (affinity / cgroup cpu.max applied)
+  int online_cores = 0;     // what the machine has
+  std::string model;
+  std::string isa_level;    // "x86-64-v3", "armv8.2-a", ...
+};
+
+struct MemoryFacts {
+  std::uint64_t total_bytes = 0;      // MemTotal
+  std::uint64_t available_bytes = 0;  // MemAvailable
+  std::uint64_t swap_total_bytes = 0;
+  std::uint64_t swap_free_bytes = 0;
+  std::uint64_t cgroup_limit_bytes = 0;    // memory.max (v2) / limit_in_bytes (v1); 0 = none
+  std::uint64_t cgroup_current_bytes = 0;
+  // The memory a build may really use: min(available, cgroup limit - current).
+  std::uint64_t usable_bytes = 0;
+};
+
+struct DiskFacts {
+  std::string purpose;      // "cwd", "tmp", "home"
+  std::string path;
+  std::uint64_t free_bytes = 0;
+  std::uint64_t total_bytes = 0;
+};
+
+struct GpuFacts {
+  std::string pci_address;  // "0000:01:00.0"
+  std::string vendor_id;    // "10de"
+  std::string device_id;    // "2182", lower-case hex without 0x
+  std::string subsystem_id;
+  std::string driver_bound; // kernel driver bound in sysfs: "nvidia", "nouveau", "" (none)
+  // Filled by NVML when a driver answers, else by the KB lookup (compat::identify_gpus).
+  std::string name;
+  std::string compute_capability;  // "7.5"; "" when unknown
+  std::string identified_by;       // "nvml", "kb", "tegra", "" (unknown id)
+  std::uint64_t memory_bytes = 0;
+  bool integrated = false;         // Jetson / Tegra iGPU (no PCI function)
+};
+
+struct DriverFacts {
+  bool present = false;     // kernel module loaded or NVML answered
+  std::string version;      // "580.95.05"
+  std::string cuda_version; // newest CUDA the driver supports, from NVML ("13.0")
+  std::string source;       // "nvml", "/proc/driver/nvidia/version", "nvidia-smi"
+};
+
+struct CudaToolkitFacts {
+  std::string path;         // "/usr/local/cuda-11.8"
+  std::string version;      // "11.8.89" or "11.8"
+  std::string nvcc;         // path of nvcc, "" when the toolkit has none
+  std::string version_source;  // "version.json", "version.txt", "nvcc", "cuda.h"
+  std::vector<std::string> arches;  // nvcc --list-gpu-code: "sm_75", ...; empty if not asked
+  std::vector<std::string> found_via;  // "/usr/local/cuda*", "CUDA_HOME", "PATH", "conda"
+};
+
+struct LibraryFacts {
+  std::string name;         // "cudnn", "nccl", "magma", "mkl"
+  std::string version;      // "8.9.3"
+  std::string include_dir;
+  std::string library_dir;
+  std::string source;       // "header", "pip:nvidia-cudnn-cu12", "conda"
+};
+
+struct CompilerFacts {
+  std::string family;       // "gcc", "clang"
+  std::string cc;           // "/usr/bin/gcc-11"
+  std::string cxx;          // "/usr/bin/g++-11", "" when only the C driver is there
+  std::string version;      // "11.4.0"
+  std::string target;       // "x86_64-linux-gnu"
+};
+
+struct ToolFacts {
+  std::string name;         // "cmake", "ninja", "make", "git", "patchelf", "ccache", "sccache",
+                            // "docker", "nvidia-container-cli", "cuobjdump"
+  std::string path;
+  std::string version;
+};
+
+struct TorchFacts {
+  bool present = false;
+  std::string version;      // "2.11.0+cu130"
+  std::string cuda;         // torch.version.cuda, "" for CPU builds
+  std::string cudnn;        // "91900" as torch reports it, normalised to "9.19.0"
+  bool cxx11_abi = false;
+  std::vector<std::string> arch_list;  // torch.cuda.get_arch_list(): "sm_90", ...
+  bool debug = false;
+  std::string git_version;
+  std::string path;         // torch package directory
+  std::string error;        // import failed: the last line of the traceback
+};
+
+struct PythonFacts {
+  std::string path;         // the interpreter as found
+  std::string version;      // "3.12.3"
+  std::string abi_tag;      // "cp312"
+  std::string platform_tag; // "linux_x86_64"
+  std::string site_packages;
+  std::string prefix;
+  std::string env_kind;     // "system", "venv", "conda"
+  std::map<std::string, std::string> packages;  // name -> version, for the build packages
+  TorchFacts torch;
+  std::string error;        // the probe failed: timed out, crashed, printed garbage
+};
+
+struct JetsonFacts {
+  bool present = false;
+  std::string model;        // /proc/device-tree/model
+  std::string l4t_release;  // /etc/nv_tegra_release: "R36 (release), REVISION: 3.0"
+  std::string compute_capability;
+};
+
+struct HostFacts {
+  std::string schema = "torchsmith-hostfacts/1";
+  std::string root;         // "/" or the --root directory the facts were read under
+  std::string hostname;
+  OsFacts os;
+  CpuFacts cpu;
+  MemoryFacts memory;
+  std::vector<DiskFacts> disks;
+  std::vector<GpuFacts> gpus;
+  DriverFacts driver;
+  JetsonFacts jetson;
+  std::vector<CudaToolkitFacts> cuda_toolkits;
+  std::vector<LibraryFacts> libraries;
+  std::vector<CompilerFacts> compilers;
+  std::vector<ToolFacts> tools;
+  std::vector<PythonFacts> pythons;
+  std::vector<std::string> notes;  // probe problems worth telling ("nvcc timed out after 10 s")
+};
+
+void to_json(nlohmann::json& j, const HostFacts& f);
+void from_json(const nlohmann::json& j, HostFacts& f);
+
+}  // namespace ts

@@ -1,0 +1,113 @@
+#pragma once
+// The knowledge base: typed tables loaded from data/kb/*.toml (embedded) plus overlays.
+// Every entry keeps where it came from (file:line) and its upstream `source`.
+// Versions and ranges are kept as the strings written in the file; the loader has already
+// checked that they parse (core/version.h), so users may parse them without error handling.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts::kb {
+
+struct Origin {
+  std::string file;   // "gpus.toml" for embedded files, the full path for overlays
+  int line = 0;
+};
+
+// One NVIDIA GPU: a PCI device id, its product name and compute capability.
+struct Gpu {
+  std::string pci_id;      // lower-case hex, no 0x: "2182"
+  std::string name;        // "GeForce GTX 1660 Ti"
+  std::string arch;        // compute capability "7.5"
+  std::string chip;        // "TU116"
+  std::string family;      // "Turing"
+  bool jetson = false;     // Tegra module (integrated; found through device-tree, not PCI)
+  std::string source;
+  Origin origin;
+};
+
+// An architecture family name people write in arch lists ("Ampere") and the arches it means.
+struct ArchFamily {
+  std::string name;                 // "Ampere"
+  std::vector<std::string> aliases; // "ampere", "sm_8x" ...
+  std::vector<std::string> arches;  // "8.0", "8.6", "8.7"
+  std::vector<std::string> chip_prefixes;  // "GA1" — maps a chip codename to the family
+  std::string source;
+  Origin origin;
+};
+
+// A CUDA toolkit release (major.minor).
+struct CudaRelease {
+  std::string version;              // "11.8"
+  std::vector<std::string> arches;  // real targets nvcc accepts: "3.5" ... "9.0", "9.0a", "10.0f"
+  std::string gcc_max;              // newest GCC major accepted by host_config.h: "11"
+  std::string clang_max;            // newest Clang major: "14"
+  std::string msvc;                 // "VS2017-VS2022" (informational)
+  std::string driver_min_linux;     // the driver the toolkit shipped with (full compat): "520.61.05"
+  std::string driver_min_windows;
+  std::string source;
+  Origin origin;
+};
+
+// Minor-version compatibility: a CUDA major runs on drivers >= this floor (no PTX JIT of newer PTX).
+struct CudaFamily {
+  std::string major;                // "12"
+  std::string driver_min_linux;     // "525.60.13"
+  std::string driver_min_windows;
+  std::string source;
+  Origin origin;
+};
+
+// A PyTorch release line (major.minor) and what building it needs.
+struct TorchRelease {
+  std::string version;              // "2.4"
+  std::string released;             // "2024-07-24"
+  std::string python;               // range of Python versions: ">=3.8,<3.13"
+  std::vector<std::string> cuda;    // CUDA versions of its official builds: "11.8", "12.1", "12.4"
+  std::string cmake_min;            // "3.18"
+  std::string cmake_max_exclusive;  // "" = no known ceiling; "4" for < 2.7 (CMake 4 drops <3.5 policies)
+  std::string gcc_min;              // "9"
+  std::string cxx_standard;         // "17"
+  std::string numpy;                // range: ">=1,<2"
+  std::string torchvision;          // "0.19"
+  std::string torchaudio;           // "2.4"
+  std::vector<std::string> arch_names;  // arches its build scripts know by name: "8.9", "9.0"
+  std::string source;
+  Origin origin;
+};
+
+struct Kb {
+  std::vector<Gpu> gpus;
+  std::vector<ArchFamily> families;
+  std::vector<CudaRelease> cuda;
+  std::vector<CudaFamily> cuda_families;
+  std::vector<TorchRelease> torch;
+  std::vector<std::string> files;   // every file loaded, in order (embedded first, overlays after)
+
+  const Gpu* find_gpu(std::string_view pci_id) const;             // case-insensitive hex
+  const ArchFamily* find_family(std::string_view name) const;     // name or alias, any case
+  const ArchFamily* family_of_chip(std::string_view chip) const;  // by chip prefix
+  const CudaRelease* find_cuda(std::string_view version) const;   // by major.minor of version
+  const CudaFamily* find_cuda_family(std::string_view version) const;  // by major
+  const TorchRelease* find_torch(std::string_view version) const; // by major.minor ("2.4.1" -> 2.4)
+};
+
+// A problem found while loading or checking a KB file.
+struct KbError {
+  Origin origin;
+  std::string message;   // "cuda.toml:12: gcc_max: '1x' is not a version"
+  std::string str() const;  // "file:line: message"
+};
+
+// Loads the embedded KB, then each overlay directory in order (entries with the same key
+// replace earlier ones). Errors are collected, never thrown; a file with errors is skipped whole.
+Kb load(const std::vector<std::string>& overlay_dirs, std::vector<KbError>& errors);
+Kb load_embedded(std::vector<KbError>& errors);
+// Loads one TOML text (for tests and `kb check`), merging into kb.
+void load_text(Kb& kb, std::string_view file_name, std::string_view text,
+               std::vector<KbError>& errors);
+// The default overlay directories: ~/.config/torchsmith/kb when it exists.
+std::vector<std::string> default_overlay_dirs();
+
+}  // namespace ts::kb

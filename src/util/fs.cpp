@@ -1,0 +1,80 @@
+#include "util/fs.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace ts::util {
+
+std::optional<std::string> read_file(const std::string& path) {
+  return read_file_prefix(path, std::string::npos);
+}
+
+std::optional<std::string> read_file_prefix(const std::string& path, std::size_t max_bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  std::string out;
+  char buf[65536];
+  while (out.size() < max_bytes) {
+    std::size_t want = sizeof buf;
+    if (max_bytes != std::string::npos && max_bytes - out.size() < want) want = max_bytes - out.size();
+    ssize_t n = ::read(fd, buf, want);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
+std::string write_file_atomic(const std::string& path, std::string_view data) {
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return "cannot create " + tmp + ": " + std::strerror(errno);
+  std::size_t off = 0;
+  while (off < data.size()) {
+    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::string err = "cannot write " + tmp + ": " + std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return err;
+    }
+    off += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    ::unlink(tmp.c_str());
+    return "cannot flush " + tmp + ": " + std::strerror(errno);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string err = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return err;
+  }
+  return "";
+}
+
+std::string trim(std::string_view s) {
+  const char* ws = " \t\r\n\f\v";
+  auto b = s.find_first_not_of(ws);
+  if (b == std::string_view::npos) return "";
+  auto e = s.find_last_not_of(ws);
+  return std::string(s.substr(b, e - b + 1));
+}
+
+}  // namespace ts::util

@@ -1,0 +1,19 @@
+#pragma once
+// File helpers. Every write is atomic (temp file in the same directory, fsync, rename), so an
+// interrupted torchsmith never leaves a half-written file of the user's.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ts::util {
+
+// Whole file, or nullopt when it cannot be read (missing, a directory, no permission).
+std::optional<std::string> read_file(const std::string& path);
+// Reads at most max_bytes (for /proc and /sys files, and to guard against huge inputs).
+std::optional<std::string> read_file_prefix(const std::string& path, std::size_t max_bytes);
+// Writes atomically; returns an error message or "" on success.
+std::string write_file_atomic(const std::string& path, std::string_view data);
+
+std::string trim(std::string_view s);
+
+}  // namespace ts::util
