@@ -27,6 +27,15 @@ struct Gpu {
   Origin origin;
 };
 
+// A Jetson/Tegra SoC, found through /proc/device-tree/compatible ("nvidia,tegra234"), not PCI.
+struct TegraSoc {
+  std::string compatible;  // "tegra234"
+  std::string name;        // "Jetson AGX Orin / Orin NX / Orin Nano"
+  std::string arch;        // "8.7"
+  std::string source;
+  Origin origin;
+};
+
 // An architecture family name people write in arch lists ("Ampere") and the arches it means.
 struct ArchFamily {
   std::string name;                 // "Ampere"
@@ -79,6 +88,7 @@ struct TorchRelease {
 
 struct Kb {
   std::vector<Gpu> gpus;
+  std::vector<TegraSoc> tegra;
   std::vector<ArchFamily> families;
   std::vector<CudaRelease> cuda;
   std::vector<CudaFamily> cuda_families;
@@ -86,6 +96,7 @@ struct Kb {
   std::vector<std::string> files;   // every file loaded, in order (embedded first, overlays after)
 
   const Gpu* find_gpu(std::string_view pci_id) const;             // case-insensitive hex
+  const TegraSoc* find_tegra(std::string_view compatible) const;  // "tegra234" or "nvidia,tegra234"
   const ArchFamily* find_family(std::string_view name) const;     // name or alias, any case
   const ArchFamily* family_of_chip(std::string_view chip) const;  // by chip prefix
   const CudaRelease* find_cuda(std::string_view version) const;   // by major.minor of version

@@ -1,0 +1,18 @@
+#pragma once
+// Each subcommand lives in its own cmd_<name>.cpp and registers itself on the app.
+// A command's callback sets the process exit code through the returned int& it is given.
+#include <CLI/CLI.hpp>
+
+namespace ts::cli {
+
+// Options every command shares.
+struct GlobalOptions {
+  std::vector<std::string> kb_dirs;  // --kb DIR (repeatable): overlays on the embedded KB
+  bool no_color = false;             // --no-color (NO_COLOR in the environment does the same)
+};
+
+void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code);
+
+}  // namespace ts::cli
