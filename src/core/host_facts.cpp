@@ -30,7 +30,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TorchFacts, present, version, cu
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonFacts, path, version, abi_tag, platform_tag,
                                                 site_packages, prefix, env_kind, packages, torch,
                                                 error)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(JetsonFacts, present, model, l4t_release,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(JetsonFacts, present, model, l4t_release, soc,
                                                 compute_capability)
 
 void to_json(nlohmann::json& j, const HostFacts& f) {

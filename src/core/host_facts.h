@@ -131,6 +131,7 @@ struct JetsonFacts {
   bool present = false;
   std::string model;        // /proc/device-tree/model
   std::string l4t_release;  // /etc/nv_tegra_release: "R36 (release), REVISION: 3.0"
+  std::string soc;          // from /proc/device-tree/compatible: "tegra234"
   std::string compute_capability;
 };
 
