@@ -86,6 +86,17 @@ struct TorchRelease {
   Origin origin;
 };
 
+// What a build costs in memory and disk (resources.toml): the job-count model's inputs.
+struct ResourceModel {
+  double cxx_job_gib = 0;       // peak per host C++ compile job against torch/ATen headers
+  double nvcc_job_gib = 0;      // peak per nvcc job, one arch
+  double nvcc_arch_gib = 0;     // added per further arch in the same nvcc job
+  double torch_build_disk_gib = 0;  // free space a torch CUDA build needs (tree + build/ + wheel)
+  double tmp_disk_gib = 0;      // free space nvcc needs in TMPDIR
+  std::string source;
+  Origin origin;
+};
+
 struct Kb {
   std::vector<Gpu> gpus;
   std::vector<TegraSoc> tegra;
@@ -93,6 +104,7 @@ struct Kb {
   std::vector<CudaRelease> cuda;
   std::vector<CudaFamily> cuda_families;
   std::vector<TorchRelease> torch;
+  ResourceModel resources;
   std::vector<std::string> files;   // every file loaded, in order (embedded first, overlays after)
 
   const Gpu* find_gpu(std::string_view pci_id) const;             // case-insensitive hex

@@ -1,0 +1,80 @@
+// Host compilers vs each toolkit: nvcc refuses a GCC/Clang newer than its host_config.h allows.
+#include <algorithm>
+
+#include "compat/assess.h"
+#include "compat/facts_util.h"
+
+namespace ts::compat {
+
+namespace {
+
+// The newest installed compiler of this family with a C++ driver that the toolkit accepts.
+const CompilerFacts* best_fit(const HostFacts& f, const std::string& family, int max_major) {
+  const CompilerFacts* best = nullptr;
+  for (const auto& c : f.compilers) {
+    auto v = ver(c.version);
+    if (c.family != family || c.cxx.empty() || !v || v->major() > max_major) continue;
+    if (!best || *v > *ver(best->version)) best = &c;
+  }
+  return best;
+}
+
+Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts& cc,
+                       const CudaToolkitFacts& tk) {
+  Verdict v;
+  v.topic = "compiler";
+  auto tkv = ver(tk.version);
+  std::string mm = tkv ? tkv->major_minor() : tk.version;
+  v.subject = "gcc " + cc.version + " (" + (cc.cxx.empty() ? cc.cc : cc.cxx) + ") as nvcc " + mm +
+              "'s host compiler";
+  const kb::CudaRelease* rel = kb.find_cuda(tk.version);
+  auto cv = ver(cc.version);
+  auto max = rel ? ver(rel->gcc_max) : std::nullopt;
+  if (!rel || !cv || !max) {
+    v.level = Level::warn;
+    v.reason = "the newest GCC that CUDA " + mm + " accepts is not in the knowledge base";
+    return v;
+  }
+  v.source = cite(rel->source, rel->origin);
+  if (cv->major() <= max->major()) {
+    v.level = Level::ok;
+    v.reason = "CUDA " + mm + " accepts gcc <= " + rel->gcc_max;
+    return v;
+  }
+  v.level = Level::fail;
+  v.reason = "gcc " + cc.version + " is newer than CUDA " + mm + " accepts (<= " + rel->gcc_max +
+             "): nvcc stops with 'unsupported GNU version! gcc versions later than " +
+             rel->gcc_max + " are not supported!'";
+  if (const CompilerFacts* fit = best_fit(f, "gcc", max->major())) {
+    v.fix = "gcc " + fit->version + " is installed at " + fit->cc + ": set CUDAHOSTCXX=" + fit->cxx +
+            " (torchsmith plan picks it)";
+  } else {
+    v.fix = "install gcc-" + rel->gcc_max + " and g++-" + rel->gcc_max +
+            " (apt-get install g++-" + rel->gcc_max + ") and set CUDAHOSTCXX=/usr/bin/g++-" +
+            rel->gcc_max;
+  }
+  return v;
+}
+
+}  // namespace
+
+void check_compilers(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out) {
+  bool any_cxx = std::any_of(f.compilers.begin(), f.compilers.end(),
+                             [](const CompilerFacts& c) { return !c.cxx.empty(); });
+  if (!any_cxx) {
+    out.push_back({"compiler", "C++ compiler", Level::fail,
+                   "no C++ compiler found (PyTorch's build stops with 'c++: not found')",
+                   "install one: apt-get install g++ (or build-essential)", ""});
+    return;
+  }
+  const CompilerFacts* host = default_host_compiler(f);
+  if (!host) {
+    out.push_back({"compiler", "gcc", Level::warn,
+                   "no GCC found: PyTorch's Linux builds and nvcc expect GCC by default",
+                   "apt-get install g++", ""});
+    return;
+  }
+  for (const auto& tk : f.cuda_toolkits) out.push_back(gcc_vs_toolkit(f, kb, *host, tk));
+}
+
+}  // namespace ts::compat

@@ -1,0 +1,129 @@
+// Each GPU vs each toolkit (can nvcc compile for it?) and vs each installed torch (is its code inside?).
+#include <algorithm>
+
+#include "compat/assess.h"
+#include "compat/facts_util.h"
+
+namespace ts::compat {
+
+namespace {
+
+std::string gpu_label(const GpuFacts& g) {
+  std::string id = g.integrated ? "integrated" : g.vendor_id + ":" + g.device_id;
+  return (g.name.empty() ? "unknown GPU" : g.name) + " (" + id + ")";
+}
+
+bool toolkit_has(const kb::CudaRelease& r, const std::string& cap) {
+  return std::any_of(r.arches.begin(), r.arches.end(),
+                     [&](const std::string& a) { return capability_of(a) == cap; });
+}
+
+// The oldest and newest toolkits in the KB that can compile for cap.
+std::pair<const kb::CudaRelease*, const kb::CudaRelease*> toolkit_span(const kb::Kb& kb,
+                                                                       const std::string& cap) {
+  const kb::CudaRelease *lo = nullptr, *hi = nullptr;
+  for (const auto& r : kb.cuda) {
+    if (!toolkit_has(r, cap)) continue;
+    auto v = ver(r.version);
+    if (!v) continue;
+    if (!lo || *v < *ver(lo->version)) lo = &r;
+    if (!hi || *v > *ver(hi->version)) hi = &r;
+  }
+  return {lo, hi};
+}
+
+Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFacts& tk) {
+  Verdict v;
+  v.topic = "gpu";
+  const kb::CudaRelease* rel = kb.find_cuda(tk.version);
+  auto tkv = ver(tk.version);
+  std::string mm = tkv ? tkv->major_minor() : tk.version;
+  auto cap = CudaArch::parse(g.compute_capability);
+  v.subject = gpu_label(g) + ", compute " + g.compute_capability + " with CUDA " + mm;
+  if (!rel || !cap) {
+    v.level = Level::warn;
+    v.reason = "CUDA " + tk.version + " is not in the knowledge base";
+    return v;
+  }
+  v.source = cite(rel->source, rel->origin);
+  if (toolkit_has(*rel, g.compute_capability)) {
+    v.level = Level::ok;
+    v.reason = "nvcc " + mm + " compiles for " + cap->sm();
+    return v;
+  }
+  auto [lo, hi] = toolkit_span(kb, g.compute_capability);
+  v.level = Level::fail;
+  if (lo && *ver(lo->version) > *tkv) {
+    v.reason = "CUDA " + mm + " cannot compile for " + cap->sm() + ": " + g.compute_capability +
+               " needs CUDA >= " + lo->version;
+    v.fix = "install CUDA " + lo->version + " or newer";
+  } else if (hi) {
+    v.reason = "CUDA " + mm + " no longer compiles for " + cap->sm() + ": the last toolkit with it is CUDA " +
+               hi->version;
+    v.fix = "use CUDA " + hi->version + " or older for this GPU";
+  } else {
+    v.reason = "no CUDA toolkit in the knowledge base compiles for " + cap->sm();
+  }
+  return v;
+}
+
+// SASS for X.y runs on X.z with z >= y (same major, no 'a'/'f' suffix); PTX for N runs on any cc >= N.
+Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
+  Verdict v;
+  v.topic = "gpu";
+  v.subject = gpu_label(g) + " with torch " + py.torch.version + " (" + py.path + ")";
+  auto cap = CudaArch::parse(g.compute_capability);
+  bool sass = false, ptx = false;
+  for (const auto& a : py.torch.arch_list) {
+    auto t = CudaArch::parse(a);
+    if (!t) continue;
+    bool is_ptx = a.rfind("compute_", 0) == 0;
+    if (is_ptx) {
+      if (!t->suffix && (t->major < cap->major || (t->major == cap->major && t->minor <= cap->minor)))
+        ptx = true;
+    } else if (t->major == cap->major && t->minor <= cap->minor && t->suffix != 'a') {
+      sass = true;
+    }
+  }
+  std::string list;
+  for (const auto& a : py.torch.arch_list) list += (list.empty() ? "" : " ") + a;
+  if (sass) {
+    v.level = Level::ok;
+    v.reason = "torch carries code for " + cap->sm() + " (" + list + ")";
+  } else if (ptx) {
+    v.level = Level::warn;
+    v.reason = "torch has no " + cap->sm() + " code, only PTX that the driver JIT-compiles at first use (" +
+               list + "): slow start, and only if the driver is new enough";
+    v.fix = "build torch with TORCH_CUDA_ARCH_LIST including " + cap->str();
+  } else {
+    v.level = Level::fail;
+    v.reason = "torch was built for " + (list.empty() ? std::string("no GPU arch") : list) +
+               ", nothing that runs on " + cap->sm() +
+               ": CUDA ops fail with 'no kernel image is available for execution on the device'";
+    v.fix = "build torch (and extensions) with TORCH_CUDA_ARCH_LIST including " + cap->str() +
+            ": torchsmith plan --arch native";
+  }
+  return v;
+}
+
+}  // namespace
+
+void check_gpus(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out) {
+  for (const auto& g : f.gpus) {
+    if (g.compute_capability.empty() || !CudaArch::parse(g.compute_capability)) {
+      out.push_back({"gpu", gpu_label(g), Level::warn,
+                     "PCI id " + g.vendor_id + ":" + g.device_id +
+                         " is not in the knowledge base, so its compute capability is unknown",
+                     "name it: torchsmith plan --arch X.Y (nvidia-smi --query-gpu=compute_cap "
+                     "tells it), or add a [[gpu]] entry with pci_id = \"" + g.device_id +
+                         "\" to ~/.config/torchsmith/kb/gpus.toml",
+                     ""});
+      continue;
+    }
+    for (const auto& tk : f.cuda_toolkits) out.push_back(gpu_vs_toolkit(kb, g, tk));
+    for (const auto& py : f.pythons)
+      if (py.torch.present && !py.torch.cuda.empty()) out.push_back(gpu_vs_torch(g, py));
+  }
+}
+
+}  // namespace ts::compat

@@ -1,0 +1,59 @@
+#include "compat/facts_util.h"
+
+#include <cstdio>
+
+namespace ts::compat {
+
+std::optional<Version> ver(std::string_view s) {
+  if (s.empty()) return std::nullopt;
+  return Version::parse(s);
+}
+
+std::string cite(const std::string& source, const kb::Origin& o) {
+  std::string at = o.file.empty() ? "" : o.file + ":" + std::to_string(o.line);
+  if (source.empty()) return at;
+  if (at.empty()) return source;
+  return source + " (" + at + ")";
+}
+
+std::string capability_of(std::string_view arch) {
+  for (std::string_view prefix : {"sm_", "compute_"}) {
+    if (arch.substr(0, prefix.size()) == prefix) {
+      auto a = CudaArch::parse(arch);
+      return a ? a->capability() : "";
+    }
+  }
+  auto a = CudaArch::parse(arch);
+  return a ? a->capability() : "";
+}
+
+const CompilerFacts* default_host_compiler(const HostFacts& f) {
+  auto base = [](const std::string& p) {
+    auto s = p.rfind('/');
+    return s == std::string::npos ? p : p.substr(s + 1);
+  };
+  for (const auto& c : f.compilers)
+    if (c.family == "gcc" && (base(c.cxx) == "g++" || base(c.cc) == "gcc")) return &c;
+  for (const auto& c : f.compilers)
+    if (c.family == "gcc") return &c;
+  return nullptr;
+}
+
+std::string gib(std::uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+const kb::CudaRelease* newest_cuda_for_driver(const kb::Kb& kb, const Version& driver) {
+  const kb::CudaRelease* best = nullptr;
+  for (const auto& r : kb.cuda) {
+    auto need = ver(r.driver_min_linux);
+    auto v = ver(r.version);
+    if (!need || !v || driver < *need) continue;
+    if (!best || *v > *ver(best->version)) best = &r;
+  }
+  return best;
+}
+
+}  // namespace ts::compat

@@ -1,0 +1,26 @@
+#pragma once
+// Small helpers shared by the checks: parsing fact strings and citing KB entries.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/host_facts.h"
+#include "core/version.h"
+#include "kb/kb.h"
+
+namespace ts::compat {
+
+// Facts are raw strings; an unparsable one is treated as unknown.
+std::optional<Version> ver(std::string_view s);
+// "source (file:line)" for a verdict's source field.
+std::string cite(const std::string& source, const kb::Origin& o);
+// "12.0" from "sm_120", "compute_90a" or "9.0"; "" if not an arch.
+std::string capability_of(std::string_view arch);
+// The compiler nvcc uses by default: `g++`/`gcc` first on PATH (the bare names), else any gcc.
+const CompilerFacts* default_host_compiler(const HostFacts& f);
+// "12.5 GiB"
+std::string gib(std::uint64_t bytes);
+// The newest CUDA release in the KB whose minimum driver this driver meets; nullptr if none.
+const kb::CudaRelease* newest_cuda_for_driver(const kb::Kb& kb, const Version& driver);
+
+}  // namespace ts::compat

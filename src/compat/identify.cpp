@@ -1,0 +1,33 @@
+// Naming the GPUs: NVML already named what it saw; the KB names the rest by PCI id or SoC.
+#include "compat/assess.h"
+
+namespace ts::compat {
+
+void identify_gpus(HostFacts& f, const kb::Kb& kb) {
+  for (auto& g : f.gpus) {
+    if (!g.compute_capability.empty() && !g.name.empty()) continue;
+    if (const kb::Gpu* e = kb.find_gpu(g.device_id)) {
+      if (g.name.empty()) g.name = e->name;
+      if (g.compute_capability.empty()) g.compute_capability = e->arch;
+      if (g.identified_by.empty()) g.identified_by = "kb";
+    }
+  }
+  if (f.jetson.present && f.jetson.compute_capability.empty()) {
+    if (const kb::TegraSoc* soc = kb.find_tegra(f.jetson.soc)) {
+      f.jetson.compute_capability = soc->arch;
+      bool listed = false;
+      for (const auto& g : f.gpus) listed |= g.integrated;
+      if (!listed) {
+        GpuFacts g;
+        g.vendor_id = "10de";
+        g.name = soc->name;
+        g.compute_capability = soc->arch;
+        g.identified_by = "tegra";
+        g.integrated = true;
+        f.gpus.push_back(g);
+      }
+    }
+  }
+}
+
+}  // namespace ts::compat
