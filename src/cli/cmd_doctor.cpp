@@ -1,0 +1,92 @@
+// torchsmith doctor: what this machine has, and what will not work with it.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/kb_access.h"
+#include "compat/assess.h"
+#include "core/version_range.h"
+#include "probe/probe.h"
+#include "report/doctor_report.h"
+
+namespace ts::cli {
+
+namespace {
+
+struct DoctorOptions {
+  bool json = false;
+  std::string root = "/";
+  std::vector<std::string> pythons;
+  std::string target;  // "torch==1.12.1"
+  bool no_torch_import = false;
+};
+
+int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
+  compat::Target target;
+  if (!o.target.empty()) {
+    std::string err;
+    auto c = Constraint::parse(o.target, &err);
+    auto lo = c ? c->range.min_inclusive() : std::nullopt;
+    if (!c || c->name != "torch" || !lo) {
+      std::fprintf(stderr, "torchsmith doctor: --for '%s': %s\n", o.target.c_str(),
+                   err.empty() ? "expected torch==X.Y[.Z]" : err.c_str());
+      return 2;
+    }
+    target.torch = lo->str();
+  }
+  std::string root_error = probe::check_root(o.root);
+  if (!root_error.empty()) {
+    std::fprintf(stderr, "torchsmith doctor: %s\n", root_error.c_str());
+    return 2;
+  }
+  std::string err;
+  auto host = probe::Host::at(o.root, &err);
+  if (!host) {
+    std::fprintf(stderr, "torchsmith doctor: %s\n", err.c_str());
+    return 2;
+  }
+  kb::Kb kb;
+  if (!load_kb(g, kb)) return 2;
+  probe::ProbeOptions po;
+  po.pythons = o.pythons;
+  po.import_torch = !o.no_torch_import;
+  HostFacts facts = probe::probe(*host, po);
+  compat::identify_gpus(facts, kb);
+  auto verdicts = compat::assess(facts, kb, target);
+  if (o.json) {
+    std::cout << report::doctor_json(facts, verdicts).dump(2) << "\n";
+  } else {
+    std::cout << report::doctor_text(facts, verdicts, report::style_for(STDOUT_FILENO, g.no_color));
+  }
+  return 0;  // it ran; what it found is in the report, not the exit code
+}
+
+}  // namespace
+
+void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto o = std::make_shared<DoctorOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "doctor",
+      "Look at this machine: GPUs (by PCI id, named from the knowledge base), driver, CUDA\n"
+      "toolkits, cuDNN/NCCL/MAGMA/MKL, compilers, CMake and tools, every Python with its build\n"
+      "packages and torch; then say what works together and what does not, why, and what to do.\n"
+      "Exit status is 0 whenever it ran, whatever it found.");
+  cmd->add_flag("--json", o->json, "Complete facts and verdicts as JSON (input for plan --facts).");
+  cmd->add_option("--root", o->root,
+                  "Read the machine under DIR instead of / (a copied or fake root: DIR/proc, "
+                  "DIR/sys, DIR/usr/local/cuda*, commands from DIR's bin directories).")
+      ->type_name("DIR");
+  cmd->add_option("--python", o->pythons, "Also probe this interpreter (repeatable).")
+      ->type_name("PATH");
+  cmd->add_option("--for", o->target,
+                  "The torch release you mean to build, e.g. torch==1.12.1: verdicts then say "
+                  "whether CMake, Python and NumPy fit it.")
+      ->type_name("SPEC");
+  cmd->add_flag("--no-torch-import", o->no_torch_import,
+                "Do not import torch in each Python (faster; torch details are then missing).");
+  cmd->callback([&g, &exit_code, o] { exit_code = run_doctor(g, *o); });
+}
+
+}  // namespace ts::cli

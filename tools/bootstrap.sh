@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what torchsmith needs from Debian's packages and builds it into build/.
+# Usage: bash tools/bootstrap.sh   (as root, or with sudo available)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+pkgs=(cmake ninja-build g++ pkg-config git python3
+      libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libre2-dev zlib1g-dev
+      libgtest-dev libgmock-dev clang)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build
