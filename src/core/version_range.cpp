@@ -285,6 +285,7 @@ std::string VersionRange::describe() const {
       std::string last;
       for (std::size_t i = 0; i < r.size(); ++i) last += (i ? "." : "") + std::to_string(r[i]);
       if (b.epoch()) last = std::to_string(b.epoch()) + "!" + last;
+      if (r.size() < lo->version.release().size()) last += ".x";  // ">=1.8,<2" reads "1.8 to 1.x"
       parts.push_back(lo->version.str() + " to " + last);
     } else {
       parts.push_back(lo->version.str() + " to before " + b.str());
