@@ -67,7 +67,7 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   return v;
 }
 
-// SASS for X.y runs on X.z with z >= y (same major, no 'a'/'f' suffix); PTX for N runs on any cc >= N.
+// Whether torch's arch list holds code this GPU can run (CudaArch::runs_on has the rules).
 Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
   Verdict v;
   v.topic = "gpu";
@@ -75,15 +75,9 @@ Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
   auto cap = CudaArch::parse(g.compute_capability);
   bool sass = false, ptx = false;
   for (const auto& a : py.torch.arch_list) {
-    auto t = CudaArch::parse(a);
-    if (!t) continue;
-    bool is_ptx = a.rfind("compute_", 0) == 0;
-    if (is_ptx) {
-      if (!t->suffix && (t->major < cap->major || (t->major == cap->major && t->minor <= cap->minor)))
-        ptx = true;
-    } else if (t->major == cap->major && t->minor <= cap->minor && t->suffix != 'a') {
-      sass = true;
-    }
+    auto t = CudaArch::parse(a);  // "compute_90" parses with ptx set: PTX only
+    if (!t || !t->runs_on(*cap)) continue;
+    (t->ptx ? ptx : sass) = true;
   }
   std::string list;
   for (const auto& a : py.torch.arch_list) list += (list.empty() ? "" : " ") + a;

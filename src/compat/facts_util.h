@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/host_facts.h"
+#include "core/cuda_arch.h"
 #include "core/version.h"
 #include "kb/kb.h"
 
