@@ -65,7 +65,8 @@ std::optional<CudaArch> CudaArch::parse(std::string_view text, std::string* erro
   }
   if (!all_digits(maj) || !all_digits(min)) return fail("not a number");
   if (min.size() != 1) return fail("the minor version is one digit");
-  if (maj.size() > 3 || maj.front() == '0') return fail("bad major version");
+  // Two digits of major keep "1000" and typos out without naming which arches exist.
+  if (maj.size() > 2 || maj.front() == '0') return fail("bad major version");
   a.major = std::stoi(std::string(maj));
   a.minor = min.front() - '0';
   return a;
