@@ -1,0 +1,117 @@
+#include "util/process.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <thread>
+
+using namespace ts::util;
+using namespace std::chrono_literals;
+
+TEST(Process, ExitCodesAndOutput) {
+  auto r = run({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.err, "err\n");
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.not_found);
+  EXPECT_EQ(r.describe(10s), "exit 3");
+  EXPECT_TRUE(run({"true"}).ok());
+}
+
+TEST(Process, ArgumentsAreNotShellSplit) {
+  auto r = run({"/bin/echo", "a b; rm -rf /nonexistent", "$HOME"});
+  EXPECT_EQ(r.out, "a b; rm -rf /nonexistent $HOME\n");
+}
+
+TEST(Process, TimeoutKillsQuickly) {
+  RunOptions o;
+  o.timeout = 200ms;
+  auto r = run({"sleep", "100"}, o);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(r.seconds, 1.0);
+  EXPECT_EQ(r.describe(o.timeout), "timed out after 0.2 s");
+}
+
+TEST(Process, TimeoutWhenChildIgnoresTermAndLeavesGrandchildren) {
+  RunOptions o;
+  o.timeout = 200ms;
+  o.kill_grace = 100ms;
+  auto r = run({"/bin/sh", "-c", "trap '' TERM; sleep 100 & sleep 100; wait"}, o);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(r.seconds, 1.0);
+}
+
+TEST(Process, GrandchildHoldingPipesAfterExitDoesNotHang) {
+  // The child exits at once; a detached grandchild keeps stdout open for 5 s.
+  auto r = run({"/bin/sh", "-c", "echo hi; setsid sleep 5 & exit 0"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "hi\n");
+  EXPECT_LT(r.seconds, 2.0);
+}
+
+TEST(Process, OutputCap) {
+  RunOptions o;
+  o.max_output = 1000;
+  o.timeout = 5s;
+  auto r = run({"yes"}, o);
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.out.size(), 1000u);
+  EXPECT_LT(r.seconds, 2.0);
+}
+
+TEST(Process, NotFound) {
+  auto r = run({"torchsmith-no-such-program"});
+  EXPECT_TRUE(r.not_found);
+  EXPECT_EQ(r.exit_code, 127);
+  auto r2 = run({"/nonexistent/bin/tool"});
+  EXPECT_TRUE(r2.not_found);
+  RunOptions o;
+  o.cwd = "/nonexistent-dir";
+  auto r3 = run({"/bin/true"}, o);
+  EXPECT_TRUE(r3.not_found);
+  EXPECT_NE(r3.error.find("No such file"), std::string::npos);
+}
+
+TEST(Process, SignalDeath) {
+  auto r = run({"/bin/sh", "-c", "kill -SEGV $$"});
+  EXPECT_EQ(r.signal, SIGSEGV);
+  EXPECT_EQ(r.exit_code, -1);
+  EXPECT_NE(r.describe(10s).find("signal 11"), std::string::npos);
+}
+
+TEST(Process, EnvironmentReplacementAndCwd) {
+  RunOptions o;
+  o.env = std::map<std::string, std::string>{{"PATH", "/usr/bin:/bin"}, {"A", "1"}};
+  o.extra_env = {{"B", "2"}};
+  o.cwd = "/tmp";
+  auto r = run({"/bin/sh", "-c", "echo $A$B$HOME; pwd"}, o);
+  EXPECT_EQ(r.out, "12\n/tmp\n");
+}
+
+TEST(Process, StdinIsEmpty) {
+  auto r = run({"cat"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Process, FindProgram) {
+  EXPECT_EQ(find_program("sh", {"/nonexistent", "/bin"}), "/bin/sh");
+  EXPECT_EQ(find_program("torchsmith-no-such", split_path("/bin:/usr/bin")), "");
+  EXPECT_EQ(find_program("/bin/sh", {}), "/bin/sh");
+  EXPECT_EQ(split_path("/a::/b:"), (std::vector<std::string>{"/a", "/b"}));
+}
+
+TEST(Process, ManyInParallelDoNotBlockEachOther) {
+  // Pipes are O_CLOEXEC: a slow sibling spawned concurrently must not hold a fast one's pipes.
+  std::vector<std::thread> ts;
+  std::vector<double> secs(8);
+  for (int i = 0; i < 8; ++i)
+    ts.emplace_back([&, i] {
+      auto r = run(i == 0 ? std::vector<std::string>{"sleep", "1"} : std::vector<std::string>{"true"});
+      secs[i] = r.seconds;
+    });
+  for (auto& t : ts) t.join();
+  for (int i = 1; i < 8; ++i) EXPECT_LT(secs[i], 0.5) << i;
+}
