@@ -1,0 +1,106 @@
+// The script each Python runs once (`python -I -c SCRIPT`). It must work on Python 3.6 .. 3.14:
+// no walrus, no importlib.metadata before 3.8 (falls back to scanning *.dist-info names), and
+// it never imports the build packages, only torch (whose facts need it). Anything torch prints
+// while importing goes to stderr, so stdout holds one JSON object.
+#include "probe/sections.h"
+
+namespace ts::probe {
+
+const char* python_probe_script() {
+  return R"PY(
+import sys, os, json, sysconfig
+out = {}
+def norm(n):
+    return n.lower().replace("-", "_").replace(".", "_")
+WANT = ["numpy", "setuptools", "wheel", "pyyaml", "typing_extensions", "ninja", "cmake", "pybind11", "pip", "torch"]
+def versions():
+    found = {}
+    try:
+        import importlib.metadata as md
+        for n in WANT:
+            try:
+                found[n] = md.version(n)
+            except Exception:
+                pass
+        return found
+    except ImportError:
+        pass
+    for d in sys.path:
+        try:
+            names = os.listdir(d)
+        except Exception:
+            continue
+        for e in names:
+            if not (e.endswith(".dist-info") or e.endswith(".egg-info")):
+                continue
+            base = e.rsplit(".", 1)[0]
+            parts = base.split("-")
+            if len(parts) >= 2 and norm(parts[0]) in WANT and norm(parts[0]) not in found:
+                found[norm(parts[0])] = parts[1]
+    return found
+try:
+    v = sys.version_info
+    out["version"] = "%d.%d.%d" % (v[0], v[1], v[2])
+    ft = "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""
+    out["abi_tag"] = "cp%d%d%s" % (v[0], v[1], ft)
+    out["platform_tag"] = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    out["site_packages"] = sysconfig.get_paths().get("purelib", "")
+    out["prefix"] = sys.prefix
+    if os.path.isdir(os.path.join(sys.prefix, "conda-meta")):
+        out["env_kind"] = "conda"
+    elif sys.prefix != getattr(sys, "base_prefix", sys.prefix):
+        out["env_kind"] = "venv"
+    else:
+        out["env_kind"] = "system"
+    pk = versions()
+    out["packages"] = dict((k, pk[k]) for k in pk if k != "torch")
+    t = {"present": False}
+    import importlib.util
+    spec = None
+    try:
+        spec = importlib.util.find_spec("torch")
+    except Exception:
+        pass
+    if spec is not None:
+        t["present"] = True
+        t["version"] = pk.get("torch", "")
+        if os.environ.get("TORCHSMITH_NO_TORCH_IMPORT") != "1":
+            saved = sys.stdout
+            sys.stdout = sys.stderr
+            try:
+                import torch
+                t["version"] = str(torch.__version__)
+                t["cuda"] = torch.version.cuda or ""
+                try:
+                    cd = torch.backends.cudnn.version()
+                    t["cudnn"] = str(cd) if cd else ""
+                except Exception:
+                    t["cudnn"] = ""
+                t["cxx11_abi"] = bool(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", False))
+                arch = []
+                try:
+                    # Build-time list: torch.cuda.get_arch_list() is [] where no GPU answers.
+                    if hasattr(torch._C, "_cuda_getArchFlags"):
+                        arch = (torch._C._cuda_getArchFlags() or "").split()
+                    if not arch and torch.version.cuda:
+                        arch = list(torch.cuda.get_arch_list())
+                except Exception:
+                    pass
+                t["arch_list"] = arch
+                t["debug"] = bool(getattr(torch.version, "debug", False))
+                t["git_version"] = str(getattr(torch.version, "git_version", ""))
+                t["path"] = os.path.dirname(torch.__file__)
+            except BaseException as e:
+                msg = str(e).strip().splitlines()
+                t["error"] = type(e).__name__ + (": " + msg[-1] if msg else "")
+            finally:
+                sys.stdout = saved
+    out["torch"] = t
+except BaseException as e:
+    out["error"] = "probe script failed: %s: %s" % (type(e).__name__, e)
+sys.stdout.write(json.dumps(out) + "\n")
+sys.stdout.flush()
+)PY";
+}
+
+}  // namespace ts::probe
