@@ -25,6 +25,17 @@ struct Gpu {
   bool jetson = false;     // Tegra module (integrated; found through device-tree, not PCI)
   std::string source;
   Origin origin;
+  // Added fields (after origin so positional initialisers stay valid):
+  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
+  std::vector<std::string> recalled;  // names of fields whose values are from memory only
+  std::string note;
+  bool is_recalled(std::string_view field) const;
+};
+
+// One CUDA range and the arch its nvcc uses for a Tegra SoC.
+struct TegraCudaArch {
+  std::string cuda;   // range: ">=12.8,<13"
+  std::string arch;   // "10.1"
 };
 
 // A Jetson/Tegra SoC, found through /proc/device-tree/compatible ("nvidia,tegra234"), not PCI.
@@ -34,6 +45,24 @@ struct TegraSoc {
   std::string arch;        // "8.7"
   std::string source;
   Origin origin;
+  // Added fields (after origin so positional initialisers stay valid):
+  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
+  std::vector<std::string> recalled;  // names of fields whose values are from memory only
+  std::string note;
+  bool is_recalled(std::string_view field) const;
+  std::string family;                 // "Ampere"
+  // When nvcc numbers the SoC differently per toolkit (Thor: 10.1 with CUDA 12.8-12.9, 11.0 with 13+).
+  std::vector<TegraCudaArch> arch_by_cuda;
+  // The arch a toolkit of this version uses for the SoC; `arch` when no range matches or the
+  // version does not parse.
+  std::string arch_for_cuda(std::string_view cuda_version) const;
+};
+
+// A chip codename prefix and the compute capability of the chips it matches.
+struct ChipArch {
+  std::string prefix;  // "GA10" (GA102, GA104 ...); the longest matching prefix wins
+  std::string arch;    // "8.6"
+  std::string source;
 };
 
 // An architecture family name people write in arch lists ("Ampere") and the arches it means.
@@ -44,6 +73,13 @@ struct ArchFamily {
   std::vector<std::string> chip_prefixes;  // "GA1" — maps a chip codename to the family
   std::string source;
   Origin origin;
+  // Added fields (after origin so positional initialisers stay valid):
+  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
+  std::vector<std::string> recalled;  // names of fields whose values are from memory only
+  std::string note;
+  bool is_recalled(std::string_view field) const;
+  std::vector<std::string> torch_arches;  // what TORCH_CUDA_ARCH_LIST=<name> means in PyTorch: "8.0", "8.6+PTX"
+  std::vector<ChipArch> chips;            // chip prefix -> arch; chip_prefixes lists the same prefixes
 };
 
 // A CUDA toolkit release (major.minor).
@@ -57,6 +93,11 @@ struct CudaRelease {
   std::string driver_min_windows;
   std::string source;
   Origin origin;
+  // Added fields (after origin so positional initialisers stay valid):
+  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
+  std::vector<std::string> recalled;  // names of fields whose values are from memory only
+  std::string note;
+  bool is_recalled(std::string_view field) const;
 };
 
 // Minor-version compatibility: a CUDA major runs on drivers >= this floor (no PTX JIT of newer PTX).
@@ -66,6 +107,11 @@ struct CudaFamily {
   std::string driver_min_windows;
   std::string source;
   Origin origin;
+  // Added fields (after origin so positional initialisers stay valid):
+  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
+  std::vector<std::string> recalled;  // names of fields whose values are from memory only
+  std::string note;
+  bool is_recalled(std::string_view field) const;
 };
 
 // A PyTorch release line (major.minor) and what building it needs.
@@ -84,6 +130,11 @@ struct TorchRelease {
   std::vector<std::string> arch_names;  // arches its build scripts know by name: "8.9", "9.0"
   std::string source;
   Origin origin;
+  // Added fields (after origin so positional initialisers stay valid):
+  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
+  std::vector<std::string> recalled;  // names of fields whose values are from memory only
+  std::string note;
+  bool is_recalled(std::string_view field) const;
 };
 
 // What a build costs in memory and disk (resources.toml): the job-count model's inputs.
@@ -114,13 +165,15 @@ struct Kb {
   const CudaRelease* find_cuda(std::string_view version) const;   // by major.minor of version
   const CudaFamily* find_cuda_family(std::string_view version) const;  // by major
   const TorchRelease* find_torch(std::string_view version) const; // by major.minor ("2.4.1" -> 2.4)
+  // Added: the chip-prefix entry (longest prefix) for a codename: "TU116" -> {TU1, 7.5}.
+  const ChipArch* chip_arch(std::string_view chip) const;
 };
 
 // A problem found while loading or checking a KB file.
 struct KbError {
   Origin origin;
   std::string message;   // "cuda.toml:12: gcc_max: '1x' is not a version"
-  std::string str() const;  // "file:line: message"
+  std::string str() const;  // "file:line: message" ("file: message" when line is 0: the whole file)
 };
 
 // Loads the embedded KB, then each overlay directory in order (entries with the same key
@@ -130,6 +183,8 @@ Kb load_embedded(std::vector<KbError>& errors);
 // Loads one TOML text (for tests and `kb check`), merging into kb.
 void load_text(Kb& kb, std::string_view file_name, std::string_view text,
                std::vector<KbError>& errors);
+// Added: loads every KB file under dir (recursively; as an overlay) into kb.
+void load_dir(Kb& kb, const std::string& dir, std::vector<KbError>& errors);
 // The default overlay directories: ~/.config/torchsmith/kb when it exists.
 std::vector<std::string> default_overlay_dirs();
 

@@ -1,0 +1,143 @@
+// kb check: loader validation + cross-file checks + the registered validators of other stages' files.
+#include "kb/check.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include <toml++/toml.h>
+
+#include "core/cuda_arch.h"
+#include "core/version.h"
+#include "kb/embedded.h"
+#include "kb/files.h"
+
+namespace ts::kb {
+
+namespace {
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<std::string, FileValidator>& registry() {
+  static std::map<std::string, FileValidator> r;
+  return r;
+}
+
+// The validator for a relative name: exact name first, then the longest directory prefix.
+FileValidator find_validator(const std::string& relative) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto& r = registry();
+  if (auto it = r.find(relative); it != r.end()) return it->second;
+  FileValidator best;
+  std::size_t best_len = 0;
+  for (const auto& [k, v] : r)
+    if (!k.empty() && k.back() == '/' && relative.rfind(k, 0) == 0 && k.size() > best_len) best = v, best_len = k.size();
+  return best;
+}
+
+// A file no loader of this stage reads: its validator, else a TOML syntax check.
+void check_foreign(const std::string& relative, const std::string& shown, std::string_view text,
+                   std::vector<KbError>& errors) {
+  if (FileValidator v = find_validator(relative)) {
+    try {
+      v(shown, text, errors);
+    } catch (const std::exception& e) {
+      errors.push_back({{shown, 0}, std::string("validator failed: ") + e.what()});
+    }
+    return;
+  }
+  try {
+    (void)toml::parse(text, shown);
+  } catch (const toml::parse_error& e) {
+    errors.push_back({{shown, static_cast<int>(e.source().begin.line)},
+                      "TOML syntax error: " + std::string(e.description())});
+  }
+}
+
+std::string sass(std::string_view arch) {
+  auto a = CudaArch::parse(arch);
+  return a ? a->sass_only().str() : std::string(arch);
+}
+
+}  // namespace
+
+void register_validator(std::string name, FileValidator validator) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  registry()[std::move(name)] = std::move(validator);
+}
+
+std::vector<KbError> cross_check(const Kb& kb) {
+  std::vector<KbError> out;
+  std::set<std::string> targets;
+  for (const auto& r : kb.cuda) targets.insert(r.arches.begin(), r.arches.end());
+  auto need_arch = [&](const Origin& o, std::string_view what, const std::string& arch) {
+    if (!targets.count(sass(arch)))
+      out.push_back({o, std::string(what) + ": arch '" + arch + "' is a target of no toolkit in cuda.toml; "
+                                             "fix the arch or add the toolkit that has it"});
+  };
+  for (const auto& g : kb.gpus) {
+    need_arch(g.origin, "gpu " + g.pci_id, g.arch);
+    if (!kb.find_family(g.family))
+      out.push_back({g.origin, "gpu " + g.pci_id + ": family '" + g.family + "' is not in families.toml"});
+  }
+  for (const auto& s : kb.tegra) {
+    need_arch(s.origin, "soc " + s.compatible, s.arch);
+    for (const auto& x : s.arch_by_cuda) need_arch(s.origin, "soc " + s.compatible + " arch_by_cuda", x.arch);
+  }
+  for (const auto& f : kb.families) {
+    for (const auto& a : f.arches) need_arch(f.origin, "family " + f.name, a);
+    for (const auto& a : f.torch_arches) need_arch(f.origin, "family " + f.name + " torch_arches", a);
+  }
+  for (const auto& t : kb.torch) {
+    for (const auto& c : t.cuda)
+      if (!kb.find_cuda(c))
+        out.push_back({t.origin, "torch " + t.version + ": CUDA " + c + " is not in cuda.toml; add the toolkit there"});
+    for (const auto& a : t.arch_names) need_arch(t.origin, "torch " + t.version + " arch_names", a);
+  }
+  for (const auto& r : kb.cuda) {
+    // Minor-version compatibility exists from CUDA 11 on.
+    auto v = Version::parse(r.version);
+    std::string major = v ? std::to_string(v->major()) : r.version;
+    if (v && v->major() >= 11 && !kb.find_cuda_family(r.version))
+      out.push_back({r.origin, "cuda release " + r.version + ": no [[family]] with major = \"" + major +
+                                   "\" (minor-version compatibility floor); add one"});
+  }
+  return out;
+}
+
+std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool include_embedded) {
+  std::vector<KbError> errors;
+  try {
+    // The embedded KB is always the base the overlays are checked against; its own problems are
+    // reported only when asked for.
+    std::vector<KbError> embedded_errors;
+    Kb kb = load_embedded(embedded_errors);
+    std::set<std::string> embedded_names(kb.files.begin(), kb.files.end());
+    if (include_embedded) {
+      errors = std::move(embedded_errors);
+      for (const auto& f : embedded_files())
+        if (detail::load_order(f.path) < 0) check_foreign(f.path, f.path, std::string_view(f.data, f.size), errors);
+    }
+    for (const auto& dir : overlay_dirs) {
+      load_dir(kb, dir, errors);
+      std::vector<detail::KbFile> files;
+      std::string err;
+      if (!detail::list_toml_files(dir, files, err)) continue;  // load_dir reported it
+      for (const auto& f : files) {
+        if (detail::load_order(f.relative) >= 0) continue;
+        std::string text;
+        if (detail::read_text_file(f.path, text)) check_foreign(f.relative, f.path, text, errors);
+      }
+    }
+    for (auto& e : cross_check(kb))
+      if (include_embedded || !embedded_names.count(e.origin.file)) errors.push_back(std::move(e));
+  } catch (const std::exception& e) {
+    errors.push_back({{"kb", 0}, std::string("kb check failed: ") + e.what()});
+  }
+  return errors;
+}
+
+}  // namespace ts::kb

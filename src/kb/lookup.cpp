@@ -1,0 +1,128 @@
+// The Kb lookups: by PCI id, SoC, family name, chip codename, CUDA and torch version.
+#include <algorithm>
+#include <cctype>
+
+#include "core/version.h"
+#include "core/version_range.h"
+#include "kb/kb.h"
+
+namespace ts::kb {
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Same major.minor ("11.8.89" matches "11.8"); versions that do not parse never match.
+bool same_minor(std::string_view a, std::string_view b) {
+  auto va = Version::parse(trim(a)), vb = Version::parse(trim(b));
+  return va && vb && va->major() == vb->major() && va->minor() == vb->minor();
+}
+
+template <class T>
+bool recalled_in(const T& e, std::string_view field) {
+  return std::find(e.recalled.begin(), e.recalled.end(), field) != e.recalled.end();
+}
+
+}  // namespace
+
+bool Gpu::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
+bool TegraSoc::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
+bool ArchFamily::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
+bool CudaRelease::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
+bool CudaFamily::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
+bool TorchRelease::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
+
+std::string TegraSoc::arch_for_cuda(std::string_view cuda_version) const {
+  auto v = Version::parse(trim(cuda_version));
+  if (!v) return arch;
+  for (const auto& x : arch_by_cuda) {
+    auto r = VersionRange::parse(x.cuda);
+    if (r && r->contains(*v)) return x.arch;
+  }
+  return arch;
+}
+
+std::string KbError::str() const {
+  if (origin.line <= 0) return origin.file + ": " + message;
+  return origin.file + ":" + std::to_string(origin.line) + ": " + message;
+}
+
+const Gpu* Kb::find_gpu(std::string_view pci_id) const {
+  pci_id = trim(pci_id);
+  if (pci_id.size() > 2 && (pci_id.substr(0, 2) == "0x" || pci_id.substr(0, 2) == "0X")) pci_id.remove_prefix(2);
+  for (const auto& g : gpus)
+    if (iequals(g.pci_id, pci_id)) return &g;
+  return nullptr;
+}
+
+const TegraSoc* Kb::find_tegra(std::string_view compatible) const {
+  compatible = trim(compatible);
+  if (auto comma = compatible.find(','); comma != std::string_view::npos) compatible.remove_prefix(comma + 1);
+  for (const auto& s : tegra)
+    if (iequals(s.compatible, compatible)) return &s;
+  return nullptr;
+}
+
+const ArchFamily* Kb::find_family(std::string_view name) const {
+  name = trim(name);
+  for (const auto& f : families) {
+    if (iequals(f.name, name)) return &f;
+    for (const auto& a : f.aliases)
+      if (iequals(a, name)) return &f;
+  }
+  return nullptr;
+}
+
+const ChipArch* Kb::chip_arch(std::string_view chip) const {
+  chip = trim(chip);
+  const ChipArch* best = nullptr;
+  for (const auto& f : families)
+    for (const auto& c : f.chips)
+      if (chip.size() >= c.prefix.size() && iequals(chip.substr(0, c.prefix.size()), c.prefix) &&
+          (!best || c.prefix.size() > best->prefix.size()))
+        best = &c;
+  return best;
+}
+
+const ArchFamily* Kb::family_of_chip(std::string_view chip) const {
+  const ChipArch* c = chip_arch(chip);
+  if (!c) return nullptr;
+  for (const auto& f : families)
+    for (const auto& x : f.chips)
+      if (&x == c) return &f;
+  return nullptr;
+}
+
+const CudaRelease* Kb::find_cuda(std::string_view version) const {
+  for (const auto& r : cuda)
+    if (same_minor(r.version, version)) return &r;
+  return nullptr;
+}
+
+const CudaFamily* Kb::find_cuda_family(std::string_view version) const {
+  auto v = Version::parse(trim(version));
+  if (!v) return nullptr;
+  for (const auto& f : cuda_families) {
+    auto m = Version::parse(f.major);
+    if (m && m->major() == v->major()) return &f;
+  }
+  return nullptr;
+}
+
+const TorchRelease* Kb::find_torch(std::string_view version) const {
+  for (const auto& r : torch)
+    if (same_minor(r.version, version)) return &r;
+  return nullptr;
+}
+
+}  // namespace ts::kb

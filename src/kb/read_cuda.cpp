@@ -1,0 +1,41 @@
+// cuda.toml: [[release]] toolkits (arches, host compilers, drivers) and [[family]] minor-version floors.
+#include "kb/readers.h"
+#include "kb/toml_reader.h"
+
+namespace ts::kb::detail {
+
+void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
+  const std::vector<std::string_view> allowed{"release", "family"};
+  std::vector<std::pair<std::string, int>> seen;
+  for (const toml::table* t : entries(root, c, "release", allowed)) {
+    EntryReader r(*t, c.file, "cuda release", c.errors);
+    CudaRelease x;
+    x.origin = r.origin();
+    x.version = r.version("version", true, "\"12.8\"", 2);
+    x.arches = r.arches("arches", true);
+    x.gcc_max = r.version("gcc_max", true, "\"14\"", 1);
+    x.clang_max = r.version("clang_max", true, "\"19\"", 1);
+    x.msvc = r.text("msvc", false, "\"VS2017-VS2022\"");
+    x.driver_min_linux = r.version("driver_min_linux", true, "\"570.26\"");
+    x.driver_min_windows = r.version("driver_min_windows", false, "\"570.65\"");
+    r.common(x.status, x.recalled, x.note, x.source);
+    r.finish();
+    if (!x.version.empty()) unique_key(seen, x.version, x.origin.line, c, "cuda release", "version");
+    out.cuda.push_back(std::move(x));
+  }
+  std::vector<std::pair<std::string, int>> seen_major;
+  for (const toml::table* t : entries(root, c, "family", allowed)) {
+    EntryReader r(*t, c.file, "cuda family", c.errors);
+    CudaFamily f;
+    f.origin = r.origin();
+    f.major = r.version("major", true, "\"12\"", 1);
+    f.driver_min_linux = r.version("driver_min_linux", true, "\"525.60.13\"");
+    f.driver_min_windows = r.version("driver_min_windows", false, "\"527.41\"");
+    r.common(f.status, f.recalled, f.note, f.source);
+    r.finish();
+    if (!f.major.empty()) unique_key(seen_major, f.major, f.origin.line, c, "cuda family", "major");
+    out.cuda_families.push_back(std::move(f));
+  }
+}
+
+}  // namespace ts::kb::detail

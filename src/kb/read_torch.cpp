@@ -1,0 +1,54 @@
+// torch.toml: [[release]] PyTorch release lines and what building each needs.
+#include <algorithm>
+
+#include "core/version.h"
+#include "kb/readers.h"
+#include "kb/toml_reader.h"
+
+namespace ts::kb::detail {
+
+void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
+  std::vector<std::pair<std::string, int>> seen;
+  for (const toml::table* t : entries(root, c, "release", {"release"})) {
+    EntryReader r(*t, c.file, "torch release", c.errors);
+    TorchRelease x;
+    x.origin = r.origin();
+    x.version = r.version("version", true, "\"2.4\"", 2);
+    x.released = r.text("released", false, "\"2024-07-24\"");
+    x.python = r.range("python", true, "\">=3.8,<3.13\"");
+    x.cuda = r.texts("cuda", true, "[\"11.8\", \"12.1\"]");
+    x.cmake_min = r.version("cmake_min", true, "\"3.18\"");
+    x.cmake_max_exclusive = r.version("cmake_max_exclusive", false, "\"4\"");
+    x.gcc_min = r.version("gcc_min", false, "\"9\"");
+    x.cxx_standard = r.text("cxx_standard", true, "\"17\"");
+    x.numpy = r.range("numpy", true, "\">=1,<2\"");
+    x.torchvision = r.version("torchvision", true, "\"0.19\"");
+    x.torchaudio = r.version("torchaudio", true, "\"2.4\"");
+    x.arch_names = r.arches("arch_names", true);
+    r.common(x.status, x.recalled, x.note, x.source);
+    static const char* kStd[] = {"11", "14", "17", "20", "23"};
+    if (!x.cxx_standard.empty() &&
+        std::none_of(std::begin(kStd), std::end(kStd), [&](const char* s) { return x.cxx_standard == s; }))
+      r.error(line_of(*t->get("cxx_standard")), "cxx_standard: '" + x.cxx_standard +
+                                                "' is not a C++ standard; write \"14\", \"17\" or \"20\"");
+    const toml::array* cu = t->get("cuda") ? t->get("cuda")->as_array() : nullptr;
+    for (std::size_t i = 0; cu && i < x.cuda.size() && i < cu->size(); ++i) {
+      const std::string& v = x.cuda[i];
+      auto pv = Version::parse(v);
+      if (!pv || pv->release().size() != 2) {
+        r.error(line_of((*cu)[i]), "cuda: '" + v + "' is not a CUDA major.minor; write \"12.4\"");
+      } else if (!c.base.cuda.empty() && !c.base.find_cuda(v)) {
+        r.error(line_of((*cu)[i]), "cuda: CUDA " + v + " is not in cuda.toml; add the toolkit there first");
+      }
+    }
+    const toml::array* an = t->get("arch_names") ? t->get("arch_names")->as_array() : nullptr;
+    for (std::size_t i = 0; an && i < x.arch_names.size() && i < an->size(); ++i)
+      if (std::string p = arch_in_toolkits(c.base, x.arch_names[i]); !p.empty())
+        r.error(line_of((*an)[i]), "arch_names: " + p);
+    r.finish();
+    if (!x.version.empty()) unique_key(seen, x.version, x.origin.line, c, "torch release", "version");
+    out.torch.push_back(std::move(x));
+  }
+}
+
+}  // namespace ts::kb::detail

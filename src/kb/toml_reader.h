@@ -1,0 +1,61 @@
+#pragma once
+// EntryReader: typed, validating access to one TOML table of a KB file. Every problem becomes a
+// KbError "file:line: what is wrong; what to write instead"; the keys read are remembered so that
+// finish() can name any key the file has but the schema does not (usually a typo).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "kb/kb.h"
+
+namespace ts::kb::detail {
+
+int line_of(const toml::node& n);
+
+class EntryReader {
+ public:
+  // `what` names the entry kind in messages: "gpu", "cuda release".
+  EntryReader(const toml::table& t, std::string file, std::string what, std::vector<KbError>& errors);
+
+  int line() const { return line_; }
+  Origin origin() const { return {file_, line_}; }
+  bool ok() const { return errors_.size() == errors_at_start_; }
+  void error(int line, const std::string& message);
+
+  // Each getter records the key as known; `example` is a valid value shown when it is missing or wrong.
+  std::string text(std::string_view key, bool required, std::string_view example);
+  bool flag(std::string_view key, bool fallback);
+  std::vector<std::string> texts(std::string_view key, bool required, std::string_view example);
+  std::string version(std::string_view key, bool required, std::string_view example, int components = 0);
+  std::string range(std::string_view key, bool required, std::string_view example);
+  std::string arch(std::string_view key, bool required, bool allow_ptx = false);
+  std::vector<std::string> arches(std::string_view key, bool required, bool allow_ptx = false);
+  const toml::array* tables(std::string_view key);  // an array of sub-tables ([[gpu.chip]]), or null
+  double number(std::string_view key, bool required, std::string_view example);
+
+  // status / recalled / note / source, shared by every entry kind.
+  void common(std::string& status, std::vector<std::string>& recalled, std::string& note, std::string& source);
+  // Reports unknown keys and recalled names that are not keys. Call last.
+  void finish();
+
+ private:
+  const toml::node* get(std::string_view key);
+  void missing(std::string_view key, std::string_view example);
+  std::string where_key(std::string_view key) const;
+
+  const toml::table& t_;
+  std::string file_, what_;
+  std::vector<KbError>& errors_;
+  std::size_t errors_at_start_;
+  int line_;
+  std::vector<std::string> known_;
+  std::vector<std::string> recalled_;
+  int recalled_line_ = 0;
+};
+
+// Checks a canonical arch spelling ("8.6", "9.0a", "12.0+PTX" when allow_ptx); empty = fine.
+std::string arch_problem(std::string_view text, bool allow_ptx);
+
+}  // namespace ts::kb::detail
