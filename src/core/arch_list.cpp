@@ -54,11 +54,8 @@ std::optional<std::vector<CudaArch>> resolve_name(std::string_view token, const 
                                     : why + accepted + ", or a known name";
     return std::nullopt;
   }
-  if (got->empty()) {
-    if (error) *error = "'" + std::string(token) + "' stands for no architectures";
-    return std::nullopt;
-  }
-  if (add_ptx) std::max_element(got->begin(), got->end())->ptx = true;
+  // An empty answer accepts the name without adding arches (syntax checks that resolve later).
+  if (add_ptx && !got->empty()) std::max_element(got->begin(), got->end())->ptx = true;
   return got;
 }
 

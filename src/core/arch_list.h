@@ -16,6 +16,7 @@ namespace ts {
 
 // Resolves a symbolic name ("Ampere", "ada", "native", "portable") to arches. Callers that hold the
 // KB or host facts provide it; core knows no names. On failure return nullopt and set *error.
+// An empty vector accepts the name and adds nothing: a syntax check can pass every name through.
 using ArchNameResolver =
     std::function<std::optional<std::vector<CudaArch>>(std::string_view name, std::string* error)>;
 
