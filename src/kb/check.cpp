@@ -2,6 +2,7 @@
 #include "kb/check.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <mutex>
 #include <set>
@@ -87,7 +88,17 @@ std::vector<KbError> cross_check(const Kb& kb) {
     need_arch(s.origin, "soc " + s.compatible, s.arch);
     for (const auto& x : s.arch_by_cuda) need_arch(s.origin, "soc " + s.compatible + " arch_by_cuda", x.arch);
   }
+  std::map<std::string, std::string> names;  // lower-case name or alias -> family, to catch ambiguity
   for (const auto& f : kb.families) {
+    std::vector<std::string> all = f.aliases;
+    all.push_back(f.name);
+    for (auto n : all) {
+      for (auto& ch : n) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      auto [it, fresh] = names.emplace(n, f.name);
+      if (!fresh && it->second != f.name)
+        out.push_back({f.origin, "family " + f.name + ": name or alias '" + n + "' is also used by family " +
+                                     it->second + "; an arch list name must mean one family"});
+    }
     for (const auto& a : f.arches) need_arch(f.origin, "family " + f.name, a);
     for (const auto& a : f.torch_arches) need_arch(f.origin, "family " + f.name + " torch_arches", a);
   }

@@ -80,6 +80,14 @@ TEST(KbOverlay, CheckReportsEveryBadEntryAndSkipsTheFile) {
   EXPECT_EQ(kb.find_gpu("2182")->name, "GeForce GTX 1660 Ti");  // the bad overlay did not replace it
 }
 
+TEST(KbOverlay, AmbiguousFamilyAliasIsReported) {
+  TempDir d;
+  d.write("families.toml", "[[family]]\nname = \"Testfam\"\naliases = [\"Ampere\"]\narches = [\"8.7\"]\nsource = \"t\"\n");
+  auto errors = check_kb({d.path.string()}, false);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].str().find("alias 'ampere' is also used by family"), std::string::npos) << errors[0].str();
+}
+
 TEST(KbOverlay, MissingDirIsAnError) {
   std::vector<KbError> errors;
   load({"/nonexistent/torchsmith-kb"}, errors);
