@@ -31,6 +31,11 @@ bool prefix_match(const Version& v, const Version& prefix) {
   return true;
 }
 
+std::vector<int> without_trailing_zeros(std::vector<int> r) {
+  while (!r.empty() && r.back() == 0) r.pop_back();
+  return r;
+}
+
 bool release_only(const Version& v) {
   return !v.is_prerelease() && !v.is_postrelease() && v.local().empty();
 }
@@ -269,7 +274,7 @@ std::string VersionRange::describe() const {
   std::vector<const Specifier*> rest;
   for (const auto& s : specs_) rest.push_back(&s);
 
-  // The table pair ">=A,<B" reads as "A to B-1" when B ends in a non-zero number (3.13 -> 3.12).
+  // The table pair ">=A,<B" reads as "A to B-1": "<3.13" -> "3.12", "<2.0" -> "1.x" (every 1.x).
   auto count = [&](Op op) { return std::count_if(specs_.begin(), specs_.end(), [&](const Specifier& s) { return s.op == op; }); };
   if (count(Op::ge) == 1 && count(Op::lt) == 1) {
     auto ge = std::find_if(rest.begin(), rest.end(), [](auto* s) { return s->op == Op::ge; });
@@ -279,14 +284,14 @@ std::string VersionRange::describe() const {
     const Specifier* hi = *lt;
     rest.erase(lt);
     const Version& b = hi->version;
-    if (release_only(b) && !b.is_prerelease() && b.release().back() > 0) {
-      std::vector<int> r = b.release();
+    std::vector<int> r = without_trailing_zeros(b.release());
+    if (release_only(b) && !r.empty()) {
       r.back() -= 1;
-      std::string last;
+      std::string last = b.epoch() ? std::to_string(b.epoch()) + "!" : "";
       for (std::size_t i = 0; i < r.size(); ++i) last += (i ? "." : "") + std::to_string(r[i]);
-      if (b.epoch()) last = std::to_string(b.epoch()) + "!" + last;
-      if (r.size() < lo->version.release().size()) last += ".x";  // ">=1.8,<2" reads "1.8 to 1.x"
-      parts.push_back(lo->version.str() + " to " + last);
+      auto last_v = Version::parse(last);
+      if (r.size() < lo->version.release().size() || (last_v && *last_v == lo->version)) last += ".x";
+      parts.push_back(last_v && *last_v == lo->version ? last : lo->version.str() + " to " + last);
     } else {
       parts.push_back(lo->version.str() + " to before " + b.str());
     }

@@ -166,7 +166,12 @@ TEST(VersionRange, Describe) {
   EXPECT_EQ(R("!=1.0").describe(), "not 1.0");
   EXPECT_EQ(R("~=1.23").describe(), "1.23 or a newer 1.x");
   EXPECT_EQ(R(">=1.8,<2").describe(), "1.8 to 1.x");
-  EXPECT_EQ(R(">=1.8,<2.0").describe(), "1.8 to before 2.0");
+  EXPECT_EQ(R(">=1.8,<2.0").describe(), "1.8 to 1.x");  // trailing zeros don't change the bound
+  EXPECT_EQ(R(">=12.8,<13").describe(), "12.8 to 12.x");
+  EXPECT_EQ(R(">=1,<2").describe(), "1.x");
+  EXPECT_EQ(R(">=3.12,<3.13").describe(), "3.12.x");
+  EXPECT_EQ(R(">=1.8,<2.0rc1").describe(), "1.8 to before 2.0rc1");
+  EXPECT_EQ(R(">=0.1,<0").describe(), "0.1 to before 0");
   EXPECT_EQ(R(">=2.0,<2.7,!=2.3.0").describe(), "2.0 to 2.6, not 2.3.0");
 }
 
