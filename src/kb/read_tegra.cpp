@@ -13,7 +13,7 @@ void read_tegra(const toml::table& root, FileCtx& c, Kb& out) {
     s.origin = r.origin();
     s.compatible = r.text("compatible", true, "\"tegra234\"");
     if (s.compatible.rfind("nvidia,", 0) == 0)
-      r.error(r.line(), "compatible: write it without the vendor: \"" + s.compatible.substr(7) + "\"");
+      r.error(line_of(*t->get("compatible")), "compatible: write it without the vendor: \"" + s.compatible.substr(7) + "\"");
     s.name = r.text("name", true, "\"Jetson AGX Orin\"");
     s.arch = r.arch("arch", true);
     s.family = r.text("family", false, "\"Ampere\"");

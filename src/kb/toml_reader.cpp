@@ -32,6 +32,12 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
+// The core parsers' messages already quote the text; use them as they are, else add the quote.
+std::string quoted_reason(const std::string& text, std::string_view what, const std::string& err) {
+  if (err.find("'" + text + "'") != std::string::npos) return err;
+  return "'" + text + "' " + std::string(what) + (err.empty() ? "" : " (" + err + ")");
+}
+
 const char* kStatuses[] = {"verified", "verified-secondary", "recalled", "derived"};
 
 }  // namespace
@@ -129,7 +135,7 @@ std::string EntryReader::version(std::string_view key, bool required, std::strin
   std::string err;
   auto v = Version::parse(s, &err);
   if (!v) {
-    error(line_of(*n), std::string(key) + ": '" + s + "' is not a version (" + err + "); write " +
+    error(line_of(*n), std::string(key) + ": " + quoted_reason(s, "is not a version", err) + "; write " +
                            std::string(key) + " = " + std::string(example));
   } else if (components && static_cast<int>(v->release().size()) != components) {
     error(line_of(*n), std::string(key) + ": '" + s + "' must have " + std::to_string(components) +
@@ -145,7 +151,7 @@ std::string EntryReader::range(std::string_view key, bool required, std::string_
   std::string err;
   auto r = VersionRange::parse(s, &err);
   if (!r) {
-    error(line_of(*n), std::string(key) + ": '" + s + "' is not a version range (" + err + "); write " +
+    error(line_of(*n), std::string(key) + ": " + quoted_reason(s, "is not a version range", err) + "; write " +
                            std::string(key) + " = " + std::string(example));
   } else if (r->is_any()) {
     error(line_of(*n), std::string(key) + ": '" + s + "' allows every version; write bounds, e.g. " +
