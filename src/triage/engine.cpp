@@ -1,0 +1,50 @@
+#include "triage/engine.h"
+
+#include <stdexcept>
+
+namespace ts::triage {
+namespace {
+
+// Structural markers: how compilers, CMake and Python start an error. Mechanism, not knowledge
+// about a failure, so they live in code.
+struct MarkerPattern { Marker m; const char* re; };
+constexpr MarkerPattern kMarkers[] = {
+    {Marker::failed_target, R"(^FAILED: )"},
+    {Marker::compiler_error, R"(: (?:fatal )?error(?: [A-Z]+[0-9]+)?\s*:)"},    // gcc, clang, MSVC, ld
+    {Marker::compiler_error, R"(\([0-9]+\): (?:catastrophic )?error)"},         // nvcc front end
+    {Marker::compiler_error, R"(^nvcc fatal\s*:)"},
+    {Marker::compiler_error, R"(^(?:ptxas|nvlink) (?:fatal|error)\s*:)"},
+    {Marker::cmake_error, R"(^CMake Error)"},
+    {Marker::traceback, R"(^Traceback \(most recent call last\):)"},
+};
+
+RE2::Options options() {
+  RE2::Options o;
+  o.set_encoding(RE2::Options::EncodingLatin1);
+  o.set_log_errors(false);
+  o.set_max_mem(64 << 20);
+  return o;
+}
+
+}  // namespace
+
+Engine::Engine(SignatureSet set) : set_(std::move(set)) {
+  re_set_ = std::make_unique<RE2::Set>(options(), RE2::UNANCHORED);
+  std::vector<std::string> all;
+  auto add = [&](const std::string& p, PatternRef ref) {
+    std::string err;
+    if (re_set_->Add(p, &err) < 0) throw std::runtime_error("pattern does not compile: " + p + ": " + err);
+    regexes_.push_back(std::make_unique<RE2>(p, options()));
+    refs_.push_back(ref);
+    all.push_back(p);
+  };
+  for (int i = 0; i < static_cast<int>(set_.signatures.size()); ++i)
+    for (const auto& p : set_.signatures[i].patterns) add(p, {PatternRef::signature, i});
+  for (int i = 0; i < static_cast<int>(set_.log_facts.size()); ++i)
+    for (const auto& p : set_.log_facts[i].patterns) add(p, {PatternRef::log_fact, i});
+  for (const auto& m : kMarkers) add(m.re, {PatternRef::marker, static_cast<int>(m.m)});
+  if (!re_set_->Compile()) throw std::runtime_error("RE2::Set: out of memory compiling the patterns");
+  prefilter_.build(all);
+}
+
+}  // namespace ts::triage

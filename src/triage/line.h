@@ -1,0 +1,22 @@
+#pragma once
+// What a log line is before patterns see it. One definition for the fast path and the streaming
+// path so both give the same answers: the first kLineCap bytes of the raw line, a trailing '\r'
+// dropped, ANSI escape sequences (colour, erase-line) removed. Bytes are Latin-1 to RE2, so
+// invalid UTF-8 and binary junk are just bytes.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ts::triage {
+
+inline constexpr std::size_t kLineCap = 16 * 1024;  // longer lines are matched on their head
+inline constexpr std::size_t kEvidenceCap = 400;     // bytes of a line kept as evidence/context
+
+// Writes the sanitised form of `raw` (already capped by the caller) into `out`; returns a view of
+// `raw` itself when nothing had to change (the common case: no allocation).
+std::string_view sanitize_line(std::string_view raw, std::string& out);
+
+// A line as kept in a report: sanitised, capped at kEvidenceCap, control bytes shown as '?'.
+std::string printable_line(std::string_view raw);
+
+}  // namespace ts::triage

@@ -1,0 +1,172 @@
+#include "triage/prefilter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+#include <re2/filtered_re2.h>
+
+namespace ts::triage {
+namespace {
+
+constexpr int kHashBits = 16;
+constexpr std::size_t kMaxStride = 8;
+
+inline std::uint32_t fold4(const char* p) {
+  std::uint32_t w;
+  std::memcpy(&w, p, 4);
+  return w | 0x20202020u;
+}
+inline std::uint32_t hash4(std::uint32_t w) { return (w * 0x9E3779B1u) >> (32 - kHashBits); }
+
+// Typical build-log noise: windows frequent here are poor probes (they would verify on every line).
+constexpr std::string_view kNoise =
+    "[1234/5678] Building CXX object caffe2/CMakeFiles/torch_cpu.dir/__/aten/src/ATen/native/cpu/Activation.cpp.o\n"
+    "[99/812] Building CUDA object caffe2/CMakeFiles/torch_cuda.dir/__/aten/src/ATen/native/cuda/Loss.cu.o\n"
+    "/home/user/pytorch/aten/src/ATen/native/Convolution.cpp:123:45: warning: unused variable 'x' [-Wunused-variable]\n"
+    "-- Looking for pthread_create in pthreads - not found\n-- Performing Test COMPILER_SUPPORTS_AVX - Success\n"
+    "-- Found Python: /usr/bin/python3 (found version \"3.10.12\") found components: Interpreter Development\n"
+    "copying torch/include/ATen/core/Tensor.h -> build/lib.linux-x86_64-cpython-310/torch/include\n"
+    "In file included from /home/user/pytorch/c10/util/Exception.h:5, note: in instantiation of function template\n"
+    "Linking CXX shared library lib/libtorch_cpu.so\n";
+
+// Atoms of one pattern that are necessary as a set (see the header). Empty: unfiltered.
+std::vector<std::string> necessary_atoms(const std::string& pattern) {
+  RE2::Options o;
+  o.set_encoding(RE2::Options::EncodingLatin1);
+  o.set_log_errors(false);
+  re2::FilteredRE2 f(4);
+  int id = 0;
+  if (f.Add(pattern, o, &id) != RE2::NoError) throw std::runtime_error("pattern does not compile: " + pattern);
+  std::vector<std::string> atoms;
+  f.Compile(&atoms);
+  std::vector<int> none, passes;
+  f.AllPotentials(none, &passes);
+  if (!passes.empty() || atoms.empty()) return {};  // matches with no atom at all
+  // Greedy: drop the shortest atoms while the remaining set S stays necessary, i.e. the pattern
+  // still cannot pass with every atom outside S present.
+  std::vector<int> s(atoms.size());
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<int>(i);
+  std::stable_sort(s.begin(), s.end(), [&](int a, int b) { return atoms[a].size() < atoms[b].size(); });
+  for (std::size_t k = 0; k < s.size();) {
+    std::vector<int> trial = s;
+    trial.erase(trial.begin() + static_cast<long>(k));
+    std::vector<int> outside;
+    for (int i = 0; i < static_cast<int>(atoms.size()); ++i)
+      if (std::find(trial.begin(), trial.end(), i) == trial.end()) outside.push_back(i);
+    std::vector<int> r;
+    f.AllPotentials(outside, &r);
+    if (r.empty()) s = trial;
+    else ++k;
+  }
+  std::vector<std::string> out;
+  for (int i : s) out.push_back(atoms[i]);
+  return out;
+}
+
+}  // namespace
+
+void Prefilter::build(const std::vector<std::string>& patterns) {
+  literals_.clear();
+  match_all_ = false;
+  for (const auto& p : patterns) {
+    auto atoms = necessary_atoms(p);
+    if (atoms.empty()) { match_all_ = true; continue; }
+    for (auto& a : atoms)
+      if (a.size() < 4) match_all_ = true;  // FilteredRE2(4) never returns these; be safe anyway
+      else literals_.push_back(a);
+  }
+  // A literal containing another is redundant: every occurrence of it contains the shorter one.
+  std::sort(literals_.begin(), literals_.end(), [](const auto& a, const auto& b) { return a.size() < b.size() || (a.size() == b.size() && a < b); });
+  literals_.erase(std::unique(literals_.begin(), literals_.end()), literals_.end());
+  std::vector<std::string> kept;
+  for (const auto& l : literals_) {
+    bool redundant = false;
+    for (const auto& k : kept) redundant |= l.find(k) != std::string::npos;
+    if (!redundant) kept.push_back(l);
+  }
+  literals_ = std::move(kept);
+
+  std::size_t shortest = kMaxStride + 3;
+  for (const auto& l : literals_) shortest = std::min(shortest, l.size());
+  stride_ = std::max<std::size_t>(1, std::min(kMaxStride, shortest - 3));
+
+  std::map<std::uint32_t, int> noise;  // how often each folded window occurs in typical noise
+  for (std::size_t i = 0; i + 4 <= kNoise.size(); ++i) noise[fold4(kNoise.data() + i)]++;
+
+  folded_.clear();
+  windows_.clear();
+  bits_.assign((1u << kHashBits) / 64, 0);
+  for (std::uint32_t li = 0; li < literals_.size(); ++li) {
+    std::string f = literals_[li];
+    for (char& c : f) c = static_cast<char>(c | 0x20);
+    folded_.push_back(f);
+    // Any `stride_` consecutive window offsets catch every occurrence; take the rarest block.
+    std::size_t best = 0, best_cost = SIZE_MAX;
+    for (std::size_t o = 0; o + stride_ + 3 <= f.size(); ++o) {
+      std::size_t cost = 0;
+      for (std::size_t k = 0; k < stride_; ++k) {
+        auto it = noise.find(fold4(f.data() + o + k));
+        cost += it == noise.end() ? 0 : static_cast<std::size_t>(it->second);
+      }
+      if (cost < best_cost) { best_cost = cost; best = o; }
+    }
+    for (std::size_t k = 0; k < stride_; ++k) {
+      std::uint32_t h = hash4(fold4(f.data() + best + k));
+      windows_.push_back({h, li, static_cast<std::uint32_t>(best + k)});
+      bits_[h >> 6] |= 1ull << (h & 63);
+    }
+  }
+  std::sort(windows_.begin(), windows_.end(), [](const Window& a, const Window& b) { return a.hash < b.hash; });
+  bucket_start_.assign((1u << kHashBits) + 1, 0);
+  for (const auto& w : windows_) bucket_start_[w.hash + 1]++;
+  for (std::size_t i = 1; i < bucket_start_.size(); ++i) bucket_start_[i] += bucket_start_[i - 1];
+}
+
+const char* Prefilter::verify(const char* probe, std::uint32_t h, const char* from, const char* end) const {
+  const char* best = nullptr;
+  for (std::uint32_t i = bucket_start_[h]; i < bucket_start_[h + 1]; ++i) {
+    const Window& w = windows_[i];
+    const std::string& lit = folded_[w.literal];
+    if (probe - from < static_cast<std::ptrdiff_t>(w.offset)) continue;
+    const char* s = probe - w.offset;
+    if (static_cast<std::size_t>(end - s) < lit.size()) continue;
+    std::size_t k = 0;
+    while (k < lit.size() && static_cast<char>(s[k] | 0x20) == lit[k]) ++k;
+    if (k == lit.size() && (!best || s < best)) best = s;
+  }
+  return best;
+}
+
+const char* Prefilter::find(const char* p, const char* end) const {
+  if (match_all_) return p < end ? p : end;
+  const char* from = p;
+  if (end - p < 4) return end;
+  const char* last = end - 4;
+  const std::uint64_t* bits = bits_.data();
+  const std::size_t s = stride_;
+  // Four probes per round keep the loads independent; most rounds test four zero bits.
+  while (p + 3 * s <= last) {
+    std::uint32_t h0 = hash4(fold4(p)), h1 = hash4(fold4(p + s)), h2 = hash4(fold4(p + 2 * s)), h3 = hash4(fold4(p + 3 * s));
+    std::uint64_t any = ((bits[h0 >> 6] >> (h0 & 63)) | (bits[h1 >> 6] >> (h1 & 63)) |
+                         (bits[h2 >> 6] >> (h2 & 63)) | (bits[h3 >> 6] >> (h3 & 63))) & 1;
+    if (any) {
+      const std::uint32_t hs[4] = {h0, h1, h2, h3};
+      for (int k = 0; k < 4; ++k) {
+        const std::uint32_t h = hs[k];
+        if ((bits[h >> 6] >> (h & 63)) & 1)
+          if (const char* hit = verify(p + k * s, h, from, end)) return hit;
+      }
+    }
+    p += 4 * s;
+  }
+  for (; p <= last; p += s) {
+    std::uint32_t h = hash4(fold4(p));
+    if ((bits[h >> 6] >> (h & 63)) & 1)
+      if (const char* hit = verify(p, h, from, end)) return hit;
+  }
+  return end;
+}
+
+}  // namespace ts::triage

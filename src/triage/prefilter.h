@@ -1,0 +1,47 @@
+#pragma once
+// Literal prefilter: before any regex runs, a line must contain one of a small set of literals,
+// each necessary for some pattern. The literals come from RE2's own prefilter analysis
+// (FilteredRE2 atoms): for each pattern we keep a subset S of its atoms such that, with every
+// atom outside S present, the pattern's prefilter still fails. Since the prefilter is monotone,
+// "the pattern matches a line" implies "some atom of S occurs in the lowercased line". Atoms are
+// found case-insensitively (a superset), so skipping lines without any literal never loses a match.
+//
+// The scan probes one 4-byte window every `stride` bytes (stride = shortest literal - 3) and looks
+// the folded window up in a 64 Kbit bitmap; each literal inserts `stride` consecutive windows, so
+// every occurrence contains exactly one probed window. A bitmap hit is verified by comparing the
+// whole literal.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts::triage {
+
+class Prefilter {
+ public:
+  // patterns: RE2 syntax, Latin-1. Throws std::runtime_error when a pattern does not compile.
+  void build(const std::vector<std::string>& patterns);
+
+  // Start of the first literal occurrence in [from, end) (it begins at or after `from`), or end.
+  const char* find(const char* from, const char* end) const;
+  // Whether a (sanitised) line contains any literal, or every line must be checked.
+  bool may_match(std::string_view line) const { return match_all_ || find(line.data(), line.data() + line.size()) != line.data() + line.size(); }
+
+  bool match_all() const { return match_all_; }  // some pattern has no necessary literal
+  std::size_t stride() const { return stride_; }
+  const std::vector<std::string>& literals() const { return literals_; }  // lowercase
+
+ private:
+  struct Window { std::uint32_t hash; std::uint32_t literal; std::uint32_t offset; };
+  const char* verify(const char* probe, std::uint32_t h, const char* from, const char* end) const;
+
+  bool match_all_ = false;
+  std::size_t stride_ = 1;
+  std::vector<std::string> literals_;       // lowercase
+  std::vector<std::string> folded_;         // each byte | 0x20
+  std::vector<std::uint64_t> bits_;         // 1 << 16 bits
+  std::vector<std::uint32_t> bucket_start_; // windows_ index per hash (size 65537)
+  std::vector<Window> windows_;             // sorted by hash
+};
+
+}  // namespace ts::triage

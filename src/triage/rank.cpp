@@ -1,0 +1,86 @@
+#include "triage/rank.h"
+
+#include <algorithm>
+
+namespace ts::triage {
+namespace {
+
+int severity_rank(const Finding& f) {
+  if (!f.sig) return 1;  // unrecognised error: after known errors, before warnings
+  switch (f.severity) {
+    case Severity::error: return 0;
+    case Severity::warning: return 2;
+    case Severity::info: return 3;
+    case Severity::wrapper: return 4;
+  }
+  return 4;
+}
+
+bool earlier(const Finding& a, const Finding& b) {
+  int ra = severity_rank(a), rb = severity_rank(b);
+  if (ra != rb) return ra < rb;
+  return a.first_line() < b.first_line();
+}
+
+Finding unrecognised(const Fallbacks& fb) {
+  for (Finding* f : {fb.error_after_failed, fb.first_error, fb.cmake_block, fb.traceback, fb.first_failed}) {
+    if (!f || f->count == 0) continue;
+    Finding u = *f;
+    u.id = "unrecognised";
+    u.sig = nullptr;
+    u.severity = Severity::error;
+    u.cause = "No known signature matched. This is the first real error in the log.";
+    u.fix = "Read the evidence and the lines around it; the errors after it are usually its consequences.";
+    return u;
+  }
+  return {};
+}
+
+}  // namespace
+
+Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb) {
+  std::vector<Finding> present;
+  for (auto& f : per_signature) {
+    if (f.count == 0) continue;
+    f.severity = f.sig->severity;
+    f.phase = f.sig->phase;
+    f.cause = f.sig->cause;
+    f.fix = f.sig->fix;
+    f.remedy = f.sig->remedy;
+    present.push_back(f);
+  }
+  // Supersedes: a more specific or more fundamental finding makes another moot.
+  for (auto& p : present)
+    for (const auto& id : p.sig->supersedes)
+      for (auto& q : present)
+        if (q.id == id && &q != &p && q.superseded_by.empty()) q.superseded_by = p.id;
+  // Mutual supersedes would leave nothing: then supersedes cannot decide, keep both.
+  for (auto& p : present)
+    if (!p.superseded_by.empty())
+      if (const Finding* by = [&]() -> const Finding* { for (auto& q : present) if (q.id == p.superseded_by) return &q; return nullptr; }())
+        if (by->superseded_by == p.id) p.superseded_by.clear();
+
+  std::vector<Finding> roots, moot, wrappers;
+  for (auto& f : present) {
+    if (f.severity == Severity::wrapper) wrappers.push_back(f);
+    else if (!f.superseded_by.empty()) moot.push_back(f);
+    else roots.push_back(f);
+  }
+  bool known_error = std::any_of(roots.begin(), roots.end(), [](const Finding& f) { return f.severity == Severity::error; });
+  if (!known_error) {
+    Finding u = unrecognised(fb);
+    if (u.count > 0) roots.push_back(std::move(u));
+  }
+  std::stable_sort(roots.begin(), roots.end(), earlier);
+  std::stable_sort(moot.begin(), moot.end(), earlier);
+  std::stable_sort(wrappers.begin(), wrappers.end(), earlier);
+
+  Diagnosis d;
+  d.root_count = roots.empty() ? 0 : 1;
+  for (auto* v : {&roots, &moot, &wrappers})
+    for (auto& f : *v) d.findings.push_back(std::move(f));
+  (void)set;
+  return d;
+}
+
+}  // namespace ts::triage

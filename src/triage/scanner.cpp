@@ -1,0 +1,268 @@
+#include "triage/scanner.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "triage/line.h"
+#include "triage/rank.h"
+
+namespace ts::triage {
+namespace {
+
+std::uint64_t count_newlines(const char* b, const char* e) {
+  std::uint64_t n = 0;
+  for (; b < e; ++b) n += *b == '\n';  // vectorised by the compiler
+  return n;
+}
+
+const char* line_start(const char* c, const char* lo) {
+  while (c > lo && c[-1] != '\n') --c;
+  return c;
+}
+
+std::vector<std::string> captures_of(const RE2& re, std::string_view s) {
+  int n = re.NumberOfCapturingGroups();
+  if (n <= 0) return {};
+  std::vector<re2::StringPiece> groups(static_cast<std::size_t>(n) + 1);
+  if (!re.Match(re2::StringPiece(s.data(), s.size()), 0, s.size(), RE2::UNANCHORED, groups.data(), n + 1)) return {};
+  std::vector<std::string> out;
+  for (int i = 1; i <= n; ++i) out.emplace_back(groups[i].data() ? std::string(groups[i].data(), groups[i].size()) : "");
+  return out;
+}
+
+bool indented_or_blank(std::string_view s) { return s.empty() || s[0] == ' ' || s[0] == '\t'; }
+
+}  // namespace
+
+Scanner::Scanner(const Engine& engine, bool record_matches)
+    : engine_(engine), record_matches_(record_matches), per_sig_(engine.set().signatures.size()) {}
+
+void Scanner::feed(std::string_view bytes) {
+  bytes_ += bytes.size();
+  const char* p = bytes.data();
+  const char* e = p + bytes.size();
+  if (pending_open_) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)));
+    const char* upto = nl ? nl : e;
+    std::size_t room = kLineCap - std::min(kLineCap, pending_.size());
+    pending_.append(p, std::min<std::size_t>(room, static_cast<std::size_t>(upto - p)));
+    if (!nl) return;
+    ++line_no_;
+    on_line(pending_, pending_.data());
+    push_ring(line_no_, pending_);
+    pending_.clear();
+    pending_open_ = false;
+    p = nl + 1;
+  }
+  if (p == e) return;
+  const char* last_nl = static_cast<const char*>(memrchr(p, '\n', static_cast<std::size_t>(e - p)));
+  if (last_nl) {
+    scan_lines(p, last_nl + 1);
+    remember_tail(p, last_nl + 1);
+    p = last_nl + 1;
+  }
+  if (p < e) {
+    pending_.assign(p, std::min<std::size_t>(kLineCap, static_cast<std::size_t>(e - p)));
+    pending_open_ = true;
+  }
+}
+
+void Scanner::scan_lines(const char* b, const char* e) {
+  const Prefilter& pf = engine_.prefilter();
+  const char* pos = b;
+  const char* esc = nullptr;  // next ESC at or after pos (or e); lines with escapes always get checked
+  while (pos < e) {
+    if (following() || pf.match_all()) {
+      const char* nl = static_cast<const char*>(std::memchr(pos, '\n', static_cast<std::size_t>(e - pos)));
+      ++line_no_;
+      on_line(std::string_view(pos, static_cast<std::size_t>(nl - pos)), b);
+      pos = nl + 1;
+      continue;
+    }
+    if (!esc || esc < pos) {
+      esc = static_cast<const char*>(std::memchr(pos, 0x1b, static_cast<std::size_t>(e - pos)));
+      if (!esc) esc = e;
+    }
+    const char* hit = pf.find(pos, esc < e ? std::min(e, esc + 1) : e);
+    if (hit > esc) hit = esc;
+    if (hit >= e) {
+      line_no_ += count_newlines(pos, e);
+      break;
+    }
+    const char* ls = line_start(hit, pos);
+    line_no_ += count_newlines(pos, ls) + 1;
+    const char* nl = static_cast<const char*>(std::memchr(hit, '\n', static_cast<std::size_t>(e - hit)));
+    on_line(std::string_view(ls, static_cast<std::size_t>(nl - ls)), b);
+    pos = nl + 1;
+  }
+}
+
+void Scanner::on_line(std::string_view raw, const char* region_begin) {
+  std::string_view clean = sanitize_line(raw, clean_buf_);
+  hits_.clear();
+  if (engine_.prefilter().may_match(clean)) engine_.regex_set().Match(re2::StringPiece(clean.data(), clean.size()), &hits_);
+  std::array<bool, 4> markers{};
+  bool wrapper_line = false, any_sig = false;
+  int last_sig = -1;
+  for (int idx : hits_) {
+    const PatternRef& r = engine_.ref(idx);
+    if (r.kind == PatternRef::signature) {
+      any_sig = true;
+      const Signature& s = engine_.set().signatures[static_cast<std::size_t>(r.owner)];
+      wrapper_line |= s.severity == Severity::wrapper;
+      if (r.owner == last_sig) continue;  // several patterns of one signature: one line, counted once
+      last_sig = r.owner;
+      Finding& f = per_sig_[static_cast<std::size_t>(r.owner)];
+      if (f.count == 0) { f.id = s.id; f.sig = &s; }
+      record(f, raw, clean, region_begin, &engine_.regex(idx));
+    } else if (r.kind == PatternRef::log_fact) {
+      const std::string& name = engine_.set().log_facts[static_cast<std::size_t>(r.owner)].name;
+      std::string* slot = name == "cuda_version" ? &facts_.cuda_version
+                          : name == "cxx_compiler" ? &facts_.cxx_compiler : &facts_.arch_list;
+      if (slot->empty()) {
+        auto c = captures_of(engine_.regex(idx), clean);
+        if (!c.empty()) *slot = c[0].substr(0, 200);
+      }
+    } else {
+      markers[static_cast<std::size_t>(r.owner)] = true;
+    }
+  }
+  if (any_sig && record_matches_) matched_lines_.push_back(line_no_);
+
+  // After-context for findings recorded on earlier lines.
+  for (auto it = after_.begin(); it != after_.end();) {
+    if (it->f->context.empty() || it->f->context.back().line != line_no_)
+      it->f->context.push_back({line_no_, printable_line(raw)});
+    if (--it->left <= 0) it = after_.erase(it);
+    else ++it;
+  }
+  structural(raw, clean, region_begin, markers, wrapper_line);
+}
+
+void Scanner::record(Finding& f, std::string_view raw, std::string_view clean, const char* region_begin, const RE2* re) {
+  if (f.count++ == 0) {
+    f.context = before(raw, region_begin);
+    f.context.push_back({line_no_, printable_line(raw)});
+    if (re) f.captures = captures_of(*re, clean);
+    // A re-recorded finding may already be in after_; the slots are per finding, so check.
+    bool queued = false;
+    for (auto& a : after_) queued |= a.f == &f;
+    if (!queued) after_.push_back({&f, kAfter + 1});  // +1: this line is visited by the loop too
+  }
+  if (f.evidence.size() < kMaxEvidence) f.evidence.push_back({line_no_, printable_line(raw)});
+}
+
+void Scanner::structural(std::string_view raw, std::string_view clean, const char* region_begin,
+                         const std::array<bool, 4>& markers, bool wrapper_line) {
+  // A Python traceback ends at its first unindented line: the exception.
+  if (tb_active_) {
+    if (clean.rfind("  File \"", 0) == 0) tb_last_frame_ = {line_no_, printable_line(raw)};
+    if (!indented_or_blank(clean) && !markers[static_cast<std::size_t>(Marker::traceback)]) {
+      tb_active_ = false;
+      if (traceback_.count == 0 && !wrapper_line) {  // "CalledProcessError" only says a child failed
+        traceback_.id = "unrecognised";
+        if (!tb_last_frame_.text.empty()) traceback_.evidence.push_back(tb_last_frame_);
+        record(traceback_, raw, clean, region_begin, nullptr);
+        traceback_.count = 1;
+      }
+    } else if (--tb_budget_ <= 0) {
+      tb_active_ = false;
+    }
+  }
+  if (cmake_left_ > 0) {
+    --cmake_left_;
+    if (!indented_or_blank(clean) && !markers[static_cast<std::size_t>(Marker::cmake_error)]) cmake_left_ = 0;
+    else if (!clean.empty() && cmake_block_.evidence.size() < 8 && cmake_block_.count == 1)
+      cmake_block_.evidence.push_back({line_no_, printable_line(raw)});
+  }
+  if (markers[static_cast<std::size_t>(Marker::traceback)]) {
+    tb_active_ = true;
+    tb_budget_ = 400;
+    tb_last_frame_ = {};
+  }
+  if (markers[static_cast<std::size_t>(Marker::cmake_error)]) {
+    ++error_lines_;
+    if (cmake_block_.count == 0) {
+      cmake_block_.id = "unrecognised";
+      record(cmake_block_, raw, clean, region_begin, nullptr);
+      cmake_left_ = 12;
+    }
+  }
+  if (markers[static_cast<std::size_t>(Marker::failed_target)] && first_failed_.count == 0) {
+    first_failed_.id = "unrecognised";
+    record(first_failed_, raw, clean, region_begin, nullptr);
+  }
+  if (markers[static_cast<std::size_t>(Marker::compiler_error)]) {
+    ++error_lines_;
+    if (!wrapper_line) {
+      if (first_error_.count == 0) { first_error_.id = "unrecognised"; record(first_error_, raw, clean, region_begin, nullptr); }
+      else ++first_error_.count;
+      if (first_failed_.count > 0) {
+        if (error_after_failed_.count == 0) { error_after_failed_.id = "unrecognised"; record(error_after_failed_, raw, clean, region_begin, nullptr); }
+        else ++error_after_failed_.count;
+      }
+    }
+  }
+}
+
+std::vector<Evidence> Scanner::before(std::string_view raw, const char* region_begin) const {
+  std::vector<Evidence> out;  // nearest first, reversed at the end
+  std::uint64_t line = line_no_;
+  const char* cur = raw.data();
+  // Lines of the current region first (a pending line is its own region: it goes to the ring)...
+  while (static_cast<int>(out.size()) < kBefore && cur > region_begin) {
+    const char* end = cur - 1;  // the '\n' ending the previous line
+    const char* start = line_start(end, region_begin);
+    out.push_back({--line, printable_line(std::string_view(start, static_cast<std::size_t>(end - start)))});
+    cur = start;
+  }
+  // ...then the ring of lines from earlier feeds, while they are contiguous.
+  for (auto it = ring_.rbegin(); it != ring_.rend() && static_cast<int>(out.size()) < kBefore; ++it)
+    if (it->line + 1 == line) { out.push_back(*it); --line; }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+void Scanner::push_ring(std::uint64_t line, std::string_view raw) {
+  ring_.push_back({line, printable_line(raw)});
+  while (ring_.size() > static_cast<std::size_t>(kBefore)) ring_.pop_front();
+}
+
+void Scanner::remember_tail(const char* b, const char* e) {
+  // The last kBefore lines of [b, e) (e is just past a '\n'), oldest first.
+  std::vector<std::string_view> tail;
+  const char* cur = e;
+  while (static_cast<int>(tail.size()) < kBefore && cur > b) {
+    const char* end = cur - 1;
+    const char* start = line_start(end, b);
+    tail.emplace_back(start, static_cast<std::size_t>(end - start));
+    cur = start;
+  }
+  std::uint64_t line = line_no_ - tail.size();
+  for (auto it = tail.rbegin(); it != tail.rend(); ++it) push_ring(++line, *it);
+}
+
+Diagnosis Scanner::finish() {
+  if (pending_open_) {
+    ++line_no_;
+    on_line(pending_, pending_.data());
+    pending_.clear();
+    pending_open_ = false;
+  }
+  after_.clear();
+  Fallbacks fb{&error_after_failed_, &first_error_, &cmake_block_, &traceback_, &first_failed_};
+  Diagnosis d = rank(engine_.set(), per_sig_, fb);
+  d.lines = line_no_;
+  d.bytes = bytes_;
+  d.error_lines = error_lines_;
+  d.log_facts = facts_;
+  return d;
+}
+
+Diagnosis diagnose_text(const Engine& engine, std::string_view text) {
+  Scanner s(engine);
+  s.feed(text);
+  return s.finish();
+}
+
+}  // namespace ts::triage

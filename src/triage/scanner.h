@@ -1,0 +1,72 @@
+#pragma once
+// Streaming triage of one log: feed bytes as the build prints them (any chunking), then finish().
+// Memory stays constant: findings (a few evidence lines each), a partial line capped at kLineCap,
+// and a ring of the last few lines for context. Feeding a whole file at once gives the same result
+// as feeding it in pieces.
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "triage/diagnosis.h"
+#include "triage/engine.h"
+
+namespace ts::triage {
+
+class Scanner {
+ public:
+  // record_matches: keep the line number of every line a signature pattern matched (bench/tests).
+  explicit Scanner(const Engine& engine, bool record_matches = false);
+
+  void feed(std::string_view bytes);
+  // Ends the log (a last line without '\n' counts) and ranks the findings.
+  Diagnosis finish();
+
+  std::uint64_t lines() const { return line_no_; }
+  std::uint64_t bytes() const { return bytes_; }
+  const std::vector<std::uint64_t>& matched_lines() const { return matched_lines_; }
+
+  static constexpr int kBefore = 3;     // context lines kept before a first evidence line
+  static constexpr int kAfter = 2;      // and after it
+  static constexpr int kMaxEvidence = 3;
+
+ private:
+  struct After { Finding* f; int left; };
+  void scan_lines(const char* b, const char* e);  // whole lines; e is just past a '\n'
+  void on_line(std::string_view raw, const char* region_begin);
+  void record(Finding& f, std::string_view raw, std::string_view clean, const char* region_begin, const RE2* re);
+  void remember_tail(const char* b, const char* e);
+  void push_ring(std::uint64_t line, std::string_view raw);
+  std::vector<Evidence> before(std::string_view raw, const char* region_begin) const;
+  void structural(std::string_view raw, std::string_view clean, const char* region_begin,
+                  const std::array<bool, 4>& markers, bool wrapper_line);
+  bool following() const { return !after_.empty() || tb_active_ || cmake_left_ > 0; }
+
+  const Engine& engine_;
+  bool record_matches_;
+  std::uint64_t line_no_ = 0, bytes_ = 0;
+  std::string pending_;            // a line not yet ended by '\n' (its first kLineCap bytes)
+  bool pending_open_ = false;
+  std::deque<Evidence> ring_;      // the last kBefore lines before the current region
+  std::vector<Finding> per_sig_;   // one slot per signature; count 0 = not seen
+  std::vector<After> after_;       // findings still collecting after-context
+  std::vector<int> hits_;          // RE2::Set scratch
+  std::string clean_buf_;
+  std::vector<std::uint64_t> matched_lines_;
+  std::uint64_t error_lines_ = 0;
+  LogFacts facts_;
+
+  // Structural fallbacks for "unrecognised".
+  Finding first_failed_, error_after_failed_, first_error_, cmake_block_, traceback_;
+  bool tb_active_ = false;
+  int tb_budget_ = 0;
+  int cmake_left_ = 0;
+  Evidence tb_last_frame_;
+};
+
+// Convenience: one whole buffer (a log already in memory).
+Diagnosis diagnose_text(const Engine& engine, std::string_view text);
+
+}  // namespace ts::triage

@@ -1,0 +1,280 @@
+// Loading and validating data/kb/signatures.toml. Every problem is reported with file:line so a
+// person editing the KB sees where; a broken entry is skipped, never half-loaded.
+#include "triage/signature.h"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <re2/re2.h>
+#include <toml++/toml.h>
+
+#include "kb/embedded.h"
+
+namespace ts::triage {
+namespace {
+
+constexpr std::string_view kPhases[] = {"configure", "compile", "link", "package", "import", "runtime"};
+constexpr std::string_view kFactNames[] = {"cuda_version", "cxx_compiler", "arch_list"};
+
+std::string where(std::string_view file, const toml::node& n) {
+  return std::string(file) + ":" + std::to_string(n.source().begin.line) + ": ";
+}
+
+bool parse_severity(std::string_view s, Severity& out) {
+  for (auto v : {Severity::error, Severity::warning, Severity::info, Severity::wrapper})
+    if (to_string(v) == s) { out = v; return true; }
+  return false;
+}
+
+bool parse_remedy(std::string_view s, RemedyKind& out) {
+  for (auto v : {RemedyKind::none, RemedyKind::halve_jobs, RemedyKind::set_env, RemedyKind::clean_build_dir,
+                 RemedyKind::shorten_arch_list, RemedyKind::switch_host_compiler, RemedyKind::reconfigure})
+    if (to_string(v) == s) { out = v; return true; }
+  return false;
+}
+
+// Reads an array of strings; false (with an error) when it is something else.
+bool string_array(const toml::table& t, std::string_view key, std::string_view file,
+                  std::vector<std::string>& out, std::vector<std::string>& errors, bool required) {
+  const toml::node* n = t.get(key);
+  if (!n) {
+    if (required) errors.push_back(where(file, t) + "missing '" + std::string(key) + "'");
+    return !required;
+  }
+  const toml::array* a = n->as_array();
+  if (!a) { errors.push_back(where(file, *n) + "'" + std::string(key) + "' must be an array of strings"); return false; }
+  for (const auto& e : *a) {
+    auto v = e.value<std::string>();
+    if (!v) { errors.push_back(where(file, e) + "'" + std::string(key) + "' must hold strings"); return false; }
+    out.push_back(*v);
+  }
+  return true;
+}
+
+bool string_field(const toml::table& t, std::string_view key, std::string_view file, std::string& out,
+                  std::vector<std::string>& errors, bool required) {
+  const toml::node* n = t.get(key);
+  if (!n) {
+    if (required) errors.push_back(where(file, t) + "missing '" + std::string(key) + "'");
+    return !required;
+  }
+  auto v = n->value<std::string>();
+  if (!v) { errors.push_back(where(file, *n) + "'" + std::string(key) + "' must be a string"); return false; }
+  out = *v;
+  return true;
+}
+
+// Patterns must compile in the mode the engine uses (Latin-1, per line).
+bool check_patterns(const toml::table& t, std::string_view file, const std::vector<std::string>& pats,
+                    std::vector<std::string>& errors) {
+  bool ok = !pats.empty();
+  if (pats.empty()) errors.push_back(where(file, t) + "'patterns' is empty");
+  const toml::node* arr = t.get("patterns");
+  for (std::size_t i = 0; i < pats.size(); ++i) {
+    const toml::node& at = arr && arr->as_array() && i < arr->as_array()->size() ? *arr->as_array()->get(i) : *arr;
+    if (pats[i].find('\n') != std::string::npos) {
+      errors.push_back(where(file, at) + "pattern contains a newline; patterns match one line");
+      ok = false;
+      continue;
+    }
+    RE2::Options o;
+    o.set_encoding(RE2::Options::EncodingLatin1);
+    o.set_log_errors(false);
+    RE2 re(pats[i], o);
+    if (!re.ok()) { errors.push_back(where(file, at) + "pattern does not compile: " + re.error()); ok = false; }
+  }
+  return ok;
+}
+
+void load_signature(const toml::table& t, std::string_view file, SignatureSet& out,
+                    std::set<std::string>& ids, std::vector<std::string>& errors) {
+  std::size_t before = errors.size();
+  Signature s;
+  s.file = std::string(file);
+  s.line = static_cast<int>(t.source().begin.line);
+  string_field(t, "id", file, s.id, errors, true);
+  std::string phase, severity;
+  if (string_field(t, "phase", file, phase, errors, true) && !phase.empty()) {
+    bool known = false;
+    for (auto p : kPhases) known |= p == phase;
+    if (!known) errors.push_back(where(file, *t.get("phase")) + "unknown phase '" + phase + "'");
+    s.phase = phase;
+  }
+  if (string_field(t, "severity", file, severity, errors, true) && !severity.empty() &&
+      !parse_severity(severity, s.severity))
+    errors.push_back(where(file, *t.get("severity")) + "unknown severity '" + severity + "'");
+  if (string_array(t, "patterns", file, s.patterns, errors, true)) check_patterns(t, file, s.patterns, errors);
+  string_field(t, "cause", file, s.cause, errors, true);
+  string_field(t, "fix", file, s.fix, errors, true);
+  string_field(t, "versions", file, s.versions, errors, false);
+  string_field(t, "source", file, s.source, errors, true);
+  string_array(t, "supersedes", file, s.supersedes, errors, false);
+  string_array(t, "see_also", file, s.see_also, errors, false);
+  if (const toml::node* r = t.get("remedy")) {
+    if (const toml::table* rt = r->as_table()) {
+      std::string kind = "none";
+      string_field(*rt, "kind", file, kind, errors, true);
+      if (!parse_remedy(kind, s.remedy.kind))
+        errors.push_back(where(file, *r) + "unknown remedy kind '" + kind + "'");
+      string_field(*rt, "note", file, s.remedy.note, errors, false);
+      if (const toml::node* e = rt->get("env")) {
+        if (const toml::table* et = e->as_table()) {
+          for (const auto& [k, v] : *et) {
+            auto sv = v.value<std::string>();
+            if (!sv) errors.push_back(where(file, v) + "remedy env values must be strings");
+            else s.remedy.env[std::string(k.str())] = *sv;
+          }
+        } else {
+          errors.push_back(where(file, *e) + "remedy env must be a table");
+        }
+      }
+      if (s.remedy.kind == RemedyKind::set_env && s.remedy.env.empty())
+        errors.push_back(where(file, *r) + "remedy kind set_env needs env = { NAME = \"value\" }");
+    } else {
+      errors.push_back(where(file, *r) + "'remedy' must be a table { kind = ... }");
+    }
+  }
+  if (!s.id.empty() && !ids.insert(s.id).second)
+    errors.push_back(where(file, t) + "duplicate id '" + s.id + "'");
+  if (errors.size() == before) out.signatures.push_back(std::move(s));
+}
+
+void load_fact(const toml::table& t, std::string_view file, SignatureSet& out, std::vector<std::string>& errors) {
+  std::size_t before = errors.size();
+  LogFactRule f;
+  f.file = std::string(file);
+  f.line = static_cast<int>(t.source().begin.line);
+  if (string_field(t, "name", file, f.name, errors, true)) {
+    bool known = false;
+    for (auto n : kFactNames) known |= n == f.name;
+    if (!known) errors.push_back(where(file, t) + "unknown log_fact name '" + f.name + "'");
+  }
+  if (string_array(t, "patterns", file, f.patterns, errors, true) && check_patterns(t, file, f.patterns, errors)) {
+    for (const auto& p : f.patterns) {
+      RE2::Options o;
+      o.set_encoding(RE2::Options::EncodingLatin1);
+      if (RE2(p, o).NumberOfCapturingGroups() < 1)
+        errors.push_back(where(file, t) + "log_fact pattern needs a capture group: " + p);
+    }
+  }
+  if (errors.size() == before) out.log_facts.push_back(std::move(f));
+}
+
+// Supersedes must name ids that exist in the merged set.
+void check_supersedes(const SignatureSet& set, std::vector<std::string>& errors) {
+  for (const auto& s : set.signatures)
+    for (const auto& id : s.supersedes)
+      if (!set.find(id))
+        errors.push_back(s.file + ":" + std::to_string(s.line) + ": " + s.id + " supersedes unknown id '" + id + "'");
+}
+
+void merge(SignatureSet& into, SignatureSet&& from) {
+  for (auto& s : from.signatures) {
+    bool replaced = false;
+    for (auto& e : into.signatures)
+      if (e.id == s.id) { e = s; replaced = true; }
+    if (!replaced) into.signatures.push_back(std::move(s));
+  }
+  for (auto& f : from.log_facts) into.log_facts.push_back(std::move(f));
+}
+
+}  // namespace
+
+const Signature* SignatureSet::find(std::string_view id) const {
+  for (const auto& s : signatures)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> load_signatures_text(std::string_view file_name, std::string_view text,
+                                              SignatureSet& out) {
+  std::vector<std::string> errors;
+  toml::table root;
+  try {
+    root = toml::parse(text, std::string(file_name));
+  } catch (const toml::parse_error& e) {
+    errors.push_back(std::string(file_name) + ":" + std::to_string(e.source().begin.line) + ": " +
+                     std::string(e.description()));
+    return errors;
+  }
+  std::set<std::string> ids;
+  for (const auto& s : out.signatures) ids.insert(s.id);  // overlays may replace: checked below
+  std::set<std::string> local_ids;
+  for (const auto& [key, node] : root) {
+    if (key.str() != "signature" && key.str() != "log_fact")
+      errors.push_back(where(file_name, node) + "unknown top-level key '" + std::string(key.str()) + "'");
+  }
+  SignatureSet local;
+  if (const toml::node* n = root.get("signature")) {
+    const toml::array* arr = n->as_array();
+    if (!arr) errors.push_back(where(file_name, *n) + "'signature' must be an array of tables ([[signature]])");
+    else
+      for (const auto& e : *arr) {
+        if (const toml::table* t = e.as_table()) load_signature(*t, file_name, local, local_ids, errors);
+        else errors.push_back(where(file_name, e) + "[[signature]] entries must be tables");
+      }
+  }
+  if (const toml::node* n = root.get("log_fact")) {
+    if (const toml::array* arr = n->as_array())
+      for (const auto& e : *arr) {
+        if (const toml::table* t = e.as_table()) load_fact(*t, file_name, local, errors);
+      }
+  }
+  merge(out, std::move(local));
+  return errors;
+}
+
+std::vector<std::string> check_signatures_text(std::string_view file_name, std::string_view text) {
+  SignatureSet set;
+  auto errors = load_signatures_text(file_name, text, set);
+  check_supersedes(set, errors);
+  return errors;
+}
+
+SignatureSet load_signatures(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
+  SignatureSet set;
+  for (const auto& f : kb::embedded_files()) {
+    if (std::string_view(f.path) != "signatures.toml") continue;
+    auto e = load_signatures_text("signatures.toml", std::string_view(f.data, f.size), set);
+    errors.insert(errors.end(), e.begin(), e.end());
+  }
+  for (const auto& dir : overlay_dirs) {
+    std::filesystem::path p = std::filesystem::path(dir) / "signatures.toml";
+    std::error_code ec;
+    if (!std::filesystem::exists(p, ec)) continue;
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto e = load_signatures_text(p.string(), ss.str(), set);
+    errors.insert(errors.end(), e.begin(), e.end());
+  }
+  check_supersedes(set, errors);
+  return set;
+}
+
+std::string_view to_string(Severity s) {
+  switch (s) {
+    case Severity::error: return "error";
+    case Severity::warning: return "warning";
+    case Severity::info: return "info";
+    case Severity::wrapper: return "wrapper";
+  }
+  return "error";
+}
+
+std::string_view to_string(RemedyKind k) {
+  switch (k) {
+    case RemedyKind::none: return "none";
+    case RemedyKind::halve_jobs: return "halve_jobs";
+    case RemedyKind::set_env: return "set_env";
+    case RemedyKind::clean_build_dir: return "clean_build_dir";
+    case RemedyKind::shorten_arch_list: return "shorten_arch_list";
+    case RemedyKind::switch_host_compiler: return "switch_host_compiler";
+    case RemedyKind::reconfigure: return "reconfigure";
+  }
+  return "none";
+}
+
+}  // namespace ts::triage

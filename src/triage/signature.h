@@ -1,0 +1,65 @@
+#pragma once
+// Failure signatures (data/kb/signatures.toml): what a failure looks like in a log, what caused it,
+// and what to do. Loaded and validated here; matched by the Engine (engine.h).
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ts::triage {
+
+enum class Severity { error, warning, info, wrapper };
+enum class RemedyKind { none, halve_jobs, set_env, clean_build_dir, shorten_arch_list,
+                        switch_host_compiler, reconfigure };
+
+struct Remedy {
+  RemedyKind kind = RemedyKind::none;
+  std::map<std::string, std::string> env;  // for set_env (and extra env for the others)
+  std::string note;                        // what the runner should do, in words
+};
+
+struct Signature {
+  std::string id;
+  std::string phase;                  // configure | compile | link | package | import | runtime
+  Severity severity = Severity::error;
+  std::vector<std::string> patterns;  // RE2, per line, Latin-1
+  std::string cause, fix, versions, source;
+  Remedy remedy;
+  std::vector<std::string> supersedes;
+  std::vector<std::string> see_also;
+  std::string file;                   // where it was defined, for messages
+  int line = 0;
+};
+
+// A value the log itself tells (the CUDA version configure found, the compiler, the arch list),
+// used to make fixes specific. [[log_fact]] name = "...", patterns = [...] (capture group 1).
+struct LogFactRule {
+  std::string name;  // cuda_version | cxx_compiler | arch_list
+  std::vector<std::string> patterns;
+  std::string file;
+  int line = 0;
+};
+
+struct SignatureSet {
+  std::vector<Signature> signatures;
+  std::vector<LogFactRule> log_facts;
+  const Signature* find(std::string_view id) const;
+};
+
+// Parses and validates one signatures TOML text: unique ids, known phase/severity/remedy kind,
+// every pattern compiles with RE2, supersedes names existing ids. Errors are "file:line: message";
+// entries with errors are left out of `out`.
+std::vector<std::string> load_signatures_text(std::string_view file_name, std::string_view text,
+                                              SignatureSet& out);
+// The check `torchsmith kb check` calls: only the errors.
+std::vector<std::string> check_signatures_text(std::string_view file_name, std::string_view text);
+
+// The embedded data/kb/signatures.toml, then `signatures.toml` in each overlay dir (an overlay
+// entry with an existing id replaces it). Errors go to `errors`.
+SignatureSet load_signatures(const std::vector<std::string>& overlay_dirs,
+                             std::vector<std::string>& errors);
+
+std::string_view to_string(Severity s);
+std::string_view to_string(RemedyKind k);
+
+}  // namespace ts::triage

@@ -1,0 +1,141 @@
+#include "triage/specialize.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include <re2/re2.h>
+
+#include "core/arch_list.h"
+#include "core/version.h"
+
+namespace ts::triage {
+namespace {
+
+int major_of(std::string_view v) {
+  auto p = Version::parse(v);
+  return p ? p->major() : 0;
+}
+
+// The CUDA version this build used: what the log says, else the machine's only/first toolkit.
+std::string cuda_version(const Diagnosis& d, const HostFacts* facts) {
+  if (!d.log_facts.cuda_version.empty()) return d.log_facts.cuda_version;
+  if (facts && !facts->cuda_toolkits.empty()) {
+    auto v = Version::parse(facts->cuda_toolkits.front().version);
+    if (v) return v->major_minor();
+  }
+  return "";
+}
+
+// Host compiler too new for nvcc: name an installed gcc that fits.
+void host_compiler(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb::Kb* kb) {
+  std::string cuda = cuda_version(d, facts);
+  int gcc_max = 0;
+  if (f.id == "NVCC_HOST_GCC_TOO_NEW" && !f.captures.empty()) gcc_max = std::atoi(f.captures[0].c_str());
+  if (!gcc_max && kb && !cuda.empty())
+    if (const kb::CudaRelease* c = kb->find_cuda(cuda)) gcc_max = major_of(c->gcc_max);
+  if (!gcc_max) return;
+  std::string current;
+  const std::string& cc = d.log_facts.cxx_compiler;  // "GNU 13.2.0"
+  if (f.id == "CPP_EXT_COMPILER_VERSION_BOUNDS") {
+    if (f.captures.size() < 2 || f.captures[1] != "greater") return;  // too old: another story
+    current = "gcc " + std::to_string(major_of(f.captures[0]));
+  } else if (cc.rfind("GNU ", 0) == 0) {
+    current = "gcc " + std::to_string(major_of(cc.substr(4)));
+  }
+  std::string head = (current.empty() ? std::string("the host gcc") : current) + " is newer than CUDA " +
+                     (cuda.empty() ? std::string("this toolkit") : cuda) + " allows (<= " + std::to_string(gcc_max) + ")";
+  if (!facts) { f.fix = head + ". " + f.fix; return; }
+  const CompilerFacts* best = nullptr;
+  for (const auto& c : facts->compilers) {
+    if (c.family != "gcc" || c.cxx.empty()) continue;
+    int m = major_of(c.version);
+    if (m > 0 && m <= gcc_max && (!best || m > major_of(best->version))) best = &c;
+  }
+  if (!best) {
+    f.fix = head + "; no installed gcc <= " + std::to_string(gcc_max) + " was found: install gcc-" +
+            std::to_string(gcc_max) + " and g++-" + std::to_string(gcc_max) + ", or use a newer CUDA toolkit.";
+    return;
+  }
+  int m = major_of(best->version);
+  f.fix = head + "; gcc-" + std::to_string(m) + " is installed at " + best->cc + ": set CUDAHOSTCXX=" + best->cxx +
+          " (and CC=" + best->cc + " CXX=" + best->cxx + "), then reconfigure.";
+  f.remedy.kind = RemedyKind::switch_host_compiler;
+  f.remedy.env["CC"] = best->cc;
+  f.remedy.env["CXX"] = best->cxx;
+  f.remedy.env["CUDAHOSTCXX"] = best->cxx;
+  f.notes.push_back("gcc-" + std::to_string(m) + " " + best->version + " at " + best->cc);
+}
+
+// The log's arch list, in TORCH_CUDA_ARCH_LIST spelling ("8.0;8.6"), from any form it was printed in.
+std::string log_arch_list(const std::string& text) {
+  if (text.empty()) return "";
+  if (auto l = ArchList::parse(text)) return l->torch_cuda_arch_list();
+  std::vector<CudaArch> arches;  // "-gencode;arch=compute_80,code=sm_80;..."
+  re2::StringPiece in(text);
+  std::string num;
+  static const RE2 sm(R"(sm_([0-9]+[af]?))");
+  while (RE2::FindAndConsume(&in, sm, &num))
+    if (auto a = CudaArch::parse(num)) arches.push_back(*a);
+  if (arches.empty()) return text;
+  return ArchList(arches).torch_cuda_arch_list();
+}
+
+// The GPUs' capabilities vs the arch list the build used.
+void arch_list(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb::Kb* kb) {
+  if (!facts) return;
+  std::vector<CudaArch> gpus;
+  std::string names;
+  for (const auto& g : facts->gpus) {
+    auto a = CudaArch::parse(g.compute_capability);
+    if (!a) continue;
+    if (std::find(gpus.begin(), gpus.end(), *a) == gpus.end()) gpus.push_back(*a);
+    if (names.empty()) names = g.name;
+  }
+  if (gpus.empty()) return;
+  std::string cuda = cuda_version(d, facts);
+  const kb::CudaRelease* rel = kb && !cuda.empty() ? kb->find_cuda(cuda) : nullptr;
+  std::vector<CudaArch> target;
+  std::vector<std::string> notes;
+  for (const auto& g : gpus) {
+    CudaArch t = g;
+    if (rel && !rel->arches.empty()) {
+      // The toolkit may not know this GPU: the newest arch it knows below it, with PTX for JIT.
+      bool known = false;
+      std::optional<CudaArch> below;
+      for (const auto& s : rel->arches)
+        if (auto a = CudaArch::parse(s)) {
+          if (a->same_capability(g) && !a->suffix) known = true;
+          if (!a->suffix && *a < g && (!below || *below < *a)) below = *a;
+        }
+      if (!known && below) {
+        t = *below;
+        t.ptx = true;
+        notes.push_back("CUDA " + cuda + " cannot compile for " + g.capability() + "; " + t.str() +
+                        " runs there through PTX JIT (a newer toolkit gives native code)");
+      }
+    }
+    target.push_back(t);
+  }
+  std::string want = ArchList(target).torch_cuda_arch_list();
+  std::string was = log_arch_list(d.log_facts.arch_list);
+  std::string gpu_caps;
+  for (const auto& g : gpus) gpu_caps += (gpu_caps.empty() ? "" : ", ") + g.capability();
+  f.fix = "This GPU is " + gpu_caps + (names.empty() ? "" : " (" + names + ")") +
+          (was.empty() ? "" : ", the arch list was " + was) + ": set TORCH_CUDA_ARCH_LIST=\"" + want +
+          "\" and rebuild. " + f.fix;
+  f.remedy.env["TORCH_CUDA_ARCH_LIST"] = want;
+  for (auto& n : notes) f.notes.push_back(n);
+}
+
+}  // namespace
+
+void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb) {
+  for (auto& f : d.findings) {
+    if (!f.sig) continue;
+    if (f.id == "NVCC_HOST_GCC_TOO_NEW" || f.id == "CPP_EXT_COMPILER_VERSION_BOUNDS") host_compiler(f, d, facts, kb);
+    else if (f.remedy.kind == RemedyKind::shorten_arch_list) arch_list(f, d, facts, kb);
+  }
+}
+
+}  // namespace ts::triage

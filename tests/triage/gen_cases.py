@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Writes tests/triage/cases/<ID>.log (a realistic excerpt whose root cause must be ID) and
+<ID>.near.log (a near miss that must not trigger ID) for every signature. The core lines are
+hand-written from real logs; the noise and wrappers around them are shared per phase.
+Re-run after adding a signature: python3 tests/triage/gen_cases.py"""
+import os, re, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+def ninja(n, what='CXX', f='aten/src/ATen/native/cpu/Activation.cpp'):
+    return f'[{n}/6120] Building {what} object caffe2/CMakeFiles/torch_cpu.dir/__/{f}.o'
+
+NOISE = {
+ 'configure': [
+  '-- The CXX compiler identification is GNU 11.4.0',
+  '-- The C compiler identification is GNU 11.4.0',
+  '-- Detecting CXX compiler ABI info - done',
+  '-- Check for working CXX compiler: /usr/bin/c++ - skipped',
+  '-- Looking for pthread.h - found',
+  '-- Performing Test C_HAS_AVX_1 - Failed',
+  '-- Performing Test COMPILER_SUPPORTS_HIDDEN_VISIBILITY - Success',
+  '-- Found Python: /usr/bin/python3.10 (found version "3.10.12") found components: Interpreter',
+  'CMake Warning at cmake/Dependencies.cmake:1422 (message):',
+  '  Not compiling with MAGMA.  Suppress this warning with -DUSE_MAGMA=OFF.',
+  '',
+ ],
+ 'compile': [
+  ninja(4051), ninja(4052, 'CUDA', 'aten/src/ATen/native/cuda/Loss.cu'),
+  '/home/u/pytorch/aten/src/ATen/native/cpu/Activation.cpp:231:12: warning: unused variable \'beta\' [-Wunused-variable]',
+  '  231 |     double beta = 1.0;',
+  '      |            ^~~~',
+  ninja(4053, 'CXX', 'aten/src/ATen/native/TensorShape.cpp'),
+  'In file included from /home/u/pytorch/c10/util/Half.h:15,',
+  '/home/u/pytorch/c10/util/Exception.h:12:1: warning: \'deprecated\' attribute directive ignored [-Wattributes]',
+ ],
+ 'link': [ninja(6101), ninja(6102), '[6103/6120] Linking CXX shared library lib/libtorch_cpu.so'],
+ 'package': [
+  'Collecting packaging', '  Using cached packaging-24.0-py3-none-any.whl (53 kB)',
+  'Building wheels for collected packages: flash-attn',
+  '  Building wheel for flash-attn (setup.py) ... error',
+  '  running bdist_wheel', '  running build', '  running build_py',
+ ],
+ 'import': [
+  '$ python -c "import torch; print(torch.__version__)"',
+  '/home/u/venv/lib/python3.10/site-packages/torch/_subclasses/functional_tensor.py:258: UserWarning: Failed to initialize NumPy',
+ ],
+ 'runtime': [
+  '$ python smoke.py', 'torch 2.4.0a0+gitd990dad', 'cuda available: checking',
+ ],
+}
+
+TAIL = {
+ 'configure': ['-- Configuring incomplete, errors occurred!',
+               'See also "/home/u/pytorch/build/CMakeFiles/CMakeOutput.log".',
+               'Traceback (most recent call last):', '  File "/home/u/pytorch/setup.py", line 1469, in <module>',
+               '    main()', "subprocess.CalledProcessError: Command '['cmake', '..', '-GNinja']' returned non-zero exit status 1."],
+ 'compile': [ninja(4054), 'ninja: build stopped: subcommand failed.',
+             'Traceback (most recent call last):', '  File "/home/u/pytorch/setup.py", line 1469, in <module>',
+             "subprocess.CalledProcessError: Command '['cmake', '--build', '.', '--target', 'install', '--config', 'Release']' returned non-zero exit status 1."],
+ 'link': ['ninja: build stopped: subcommand failed.', "error: command '/usr/bin/g++' failed with exit code 1"],
+ 'package': ['  error: subprocess-exited-with-error', '  ERROR: Failed building wheel for flash-attn', 'Failed to build flash-attn'],
+ 'import': [],
+ 'runtime': ['exit status 1'],
+}
+
+# id -> (core lines, near-miss lines). Core lines are where the failure shows in a real log.
+C = {}
+def c(id, core, near): C[id] = (core, near)
+
+F = 'FAILED: caffe2/CMakeFiles/torch_cpu.dir/__/aten/src/ATen/native/TensorShape.cpp.o'
+FC = 'FAILED: caffe2/CMakeFiles/torch_cuda.dir/__/aten/src/ATen/native/cuda/Loss.cu.o'
+c('OOM_CC1PLUS_KILLED', [F, '/usr/bin/c++ -O3 -c /home/u/pytorch/aten/src/ATen/native/TensorShape.cpp', 'c++: fatal error: Killed signal terminated program cc1plus', 'compilation terminated.'],
+  ['-- Performing Test killed_signal_terminated - Success', 'copying tests/test_Killed_signal.py -> build/lib/tests'])
+c('OOM_NVCC_SUBPROCESS_KILLED', [FC, "nvcc error   : 'cicc' died due to signal 9 (Kill signal)"],
+  ['/usr/local/cuda/bin/nvcc -Xptxas -v -c kernel.cu  # retry if ptxas dies due to signals'])
+c('OOM_GENERIC_KILLED', [FC, 'Killed'],
+  ['-- Installing: /opt/x/share/doc/Killed/README', "/home/u/src/Killed.cpp:3:2: warning: 'Killed' is deprecated [-Wdeprecated]"])
+c('BUILD_STALL_HIGH_JOBS', ['running build_ext', 'Allowing ninja to set a default number of workers... (overridable by setting the environment variable MAX_JOBS=N)', ninja(12, 'CUDA', 'csrc/flash_attn/src/flash_fwd_hdim128.cu')],
+  ['Using envvar MAX_JOBS (4) as the number of workers...'])
+c('NVCC_TOOL_SEGFAULT', [FC, "nvcc error   : 'ptxas' died due to signal 11 (Invalid memory reference)"],
+  ["nvcc warning : 'ptxas' option -v is deprecated"])
+c('PTXAS_MEMORY_ALLOCATION_FAILURE', [FC, 'ptxas fatal   : Memory allocation failure'],
+  ['ptxas info    : Used 128 registers, 416 bytes cmem[0]'])
+c('PTXAS_TOO_MUCH_SHARED_DATA', [FC, "ptxas error   : Entry function '_Z13flash_fwd_kernelILi128EEvv' uses too much shared data (0x10000 bytes, 0xc000 max)"],
+  ["ptxas info    : Function properties for _Z13flash_fwd_kernelILi128EEvv uses 49152 bytes smem"])
+c('DISK_FULL', [F, '/tmp/ccAbCd.s: Assembler messages:', '/tmp/ccAbCd.s: Fatal error: can\'t write 63 bytes to section .text: No space left on device'],
+  ['-- Checking free space on device: 120 GB available'])
+c('CMAKE4_POLICY_VERSION_MINIMUM', ['CMake Error at third_party/protobuf/cmake/CMakeLists.txt:2 (cmake_minimum_required):', '  Compatibility with CMake < 3.5 has been removed from CMake.', '', '  Update the VERSION argument <min> value.  Or, use the <min>...<max> syntax', '  to tell CMake that the project requires at least <min> but has been updated', '  to work with policies introduced by <max> or earlier.', '', '  Or, add -DCMAKE_POLICY_VERSION_MINIMUM=3.5 to try configuring anyway.'],
+  ['CMake Deprecation Warning at third_party/foo/CMakeLists.txt:1 (cmake_minimum_required):', '  Compatibility with CMake < 3.10 will be removed from a future version of', '  CMake.'])
+c('CMAKE_TOO_OLD', ['CMake Error at CMakeLists.txt:1 (cmake_minimum_required):', '  CMake 3.18 or higher is required.  You are running version 3.10.2'],
+  ['-- CMake version 3.27.9 or higher is recommended'])
+c('STALE_CMAKE_CACHE_DIR', ['CMake Error: The current CMakeCache.txt directory /work/pytorch/build/CMakeCache.txt is different than the directory /home/u/pytorch/build where CMakeCache.txt was created. This may result in binaries being created in the wrong place. If you are not sure, reedit the CMakeCache.txt'],
+  ['-- Build files have been written to: /home/u/pytorch/build', '-- The current CMakeCache.txt directory is /home/u/pytorch/build'])
+c('STALE_CMAKE_GENERATOR', ['CMake Error: Error: generator : Ninja', 'Does not match the generator used previously: Unix Makefiles', 'Either remove the CMakeCache.txt file and CMakeFiles directory or choose a different binary directory.'],
+  ['-- Using generator: Ninja (matches the generator used previously)'])
+c('STALE_CACHED_OPTION', ['-- USE_CUDA is set in the environment to 1', 'CMake Warning at CMakeLists.txt:420 (message):', '  disabling CUDA because USE_CUDA is set false'],
+  ['-- USE_CUDA is set; enabling CUDA because CUDA was found'])
+c('SUBMODULES_MISSING', ['Could not find any of CMakeLists.txt, Makefile, setup.py, LICENSE, LICENSE.md, LICENSE.txt in /home/u/pytorch/third_party/pybind11', "Did you run 'git submodule update --init --recursive'?"],
+  ['-- Submodule third_party/pybind11 is up to date (contains CMakeLists.txt)'])
+c('NO_CXX_COMPILER', ['-- The CXX compiler identification is unknown', 'CMake Error at CMakeLists.txt:2 (project):', '  No CMAKE_CXX_COMPILER could be found.', '', '  Tell CMake where to find the compiler by setting either the environment', '  variable "CXX" or the CMake cache entry CMAKE_CXX_COMPILER to the full path'],
+  ['-- CMAKE_CXX_COMPILER found: /usr/bin/c++'])
+c('CPP_EXT_CXX_NOT_FOUND', ['building \'fused_adam\' extension', "/bin/sh: 1: c++: not found", "error: command 'c++' failed: No such file or directory"],
+  ['-- Found c++: /usr/bin/c++ (found version "12.2.0")'])
+c('CUDA_NOT_DETECTED_AT_CONFIGURE', ['-- Caffe2: CUDA cannot be found. Depending on whether you are building', '--   Caffe2 or a Caffe2 dependent library, the next warning / error will', '--   give you more info.', '-- USE_CUDA          : OFF'],
+  ['-- Caffe2: CUDA detected: 12.1', '-- Found CUDA: /usr/local/cuda (found version "12.1")'])
+c('CUDNN_NOT_FOUND', ['-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH)', 'CMake Warning at cmake/public/cuda.cmake:246 (message):', '  Cannot find cuDNN library.  Turning the option off'],
+  ['-- Found CUDNN: /usr/lib/x86_64-linux-gnu/libcudnn.so', '--   USE_CUDNN           : ON'])
+c('NCCL_NOT_FOUND', ['CMake Error at /usr/share/cmake-3.25/Modules/FindPackageHandleStandardArgs.cmake:230 (message):', '  Could NOT find NCCL (missing: NCCL_INCLUDE_DIRS NCCL_LIBRARIES)'],
+  ['-- Found NCCL: /usr/include (found version "2.21.5")'])
+c('NVTOOLSEXT_NOT_FOUND', ['CMake Error at cmake/public/cuda.cmake:187 (message):', '  Failed to find nvToolsExt'],
+  ['-- Found nvToolsExt: /usr/local/cuda/include/nvtx3'])
+c('CMAKE_UNKNOWN_CUDA_ARCH_NAME', ['CMake Error at cmake/Modules_CUDA_fix/upstream/FindCUDA/select_compute_arch.cmake:227 (message):', '  Unknown CUDA Architecture Name 12.0 in CUDA_SELECT_NVCC_ARCH_FLAGS'],
+  ['-- CUDA architecture name 12.0 known: Blackwell'])
+c('TORCHCONFIG_NOT_FOUND', ['CMake Error at CMakeLists.txt:8 (find_package):', '  By not providing "FindTorch.cmake" in CMAKE_MODULE_PATH this project has', '  asked CMake to find a package configuration file provided by "Torch", but', '  CMake did not find one.', '', '  Could not find a package configuration file provided by "Torch" with any of', '  the following names:'],
+  ['-- Found Torch: /home/u/venv/lib/python3.10/site-packages/torch/lib/libtorch.so'])
+c('CMAKE_INSTALL_PERMISSION', ['-- Install configuration: "Release"', 'CMake Error at cmake_install.cmake:41 (file):', '  file INSTALL cannot set permissions on "/usr/local/include": Operation not', '  permitted.'],
+  ['-- Installing: /home/u/pytorch/torch/include/ATen/ATen.h', '-- Up-to-date: /home/u/pytorch/torch/lib/libc10.so'])
+c('CMAKE_RPATH_CHANGE_UNSUPPORTED', ['CMake Error at c10/cmake_install.cmake:52 (file):', '  file RPATH_CHANGE could not write new RPATH', '  The install of the c10 target requires changing an RPATH from the build tree, but this is not supported with the Ninja generator unless on an ELF-based or XCOFF-based platform.'],
+  ['-- Set runtime path of "/home/u/pytorch/torch/lib/libc10.so" to "$ORIGIN"'])
+c('MAGMA_CONDA_PACKAGE_UNAVAILABLE', ["conda_build.exceptions.DependencyNeedsBuildingError: Unsatisfiable dependencies for platform linux-64: {'magma-cuda110'}"],
+  ['  magma-cuda110             2.5.2                         1    pytorch'])
+c('CUDA_HOME_NOT_SET', ['Traceback (most recent call last):', '  File "setup.py", line 57, in <module>', '    ext_modules=get_extensions(),', 'OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.'],
+  ['-- CUDA_HOME is set to /usr/local/cuda-12.1'])
+c('NVCC_NOT_FOUND', ['Traceback (most recent call last):', '  File "/home/u/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 2100, in _run_ninja_build', "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'"],
+  ['-- Found nvcc at /usr/local/cuda/bin/nvcc'])
+c('CUDA_VERSION_MISMATCH', ['Traceback (most recent call last):', '  File "setup.py", line 120, in <module>', 'RuntimeError: ', 'The detected CUDA version (12.4) mismatches the version that was used to compile', 'PyTorch (11.8). Please make sure to use the same CUDA versions.'],
+  ['-- The detected CUDA version (12.4) matches the version used to compile PyTorch (12.4)'])
+c('CUDA_MINOR_VERSION_MISMATCH_WARN', ['/home/u/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:425: UserWarning: The detected CUDA version (12.2) has a minor version mismatch with the version that was used to compile PyTorch (12.1). Most likely this shouldn\'t be a problem.'],
+  ['-- CUDA 12.1 matches the minor version used to compile PyTorch'])
+c('APEX_CUDA_VERSION_MISMATCH', ['Compiling cuda extensions with', 'nvcc: NVIDIA (R) Cuda compiler driver', 'RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.8.'],
+  ['Cuda extensions are being compiled with Cuda 11.8, matching the Pytorch binaries.'])
+c('FLASH_ATTN_CUDA_TOO_OLD', ['torch.__version__  = 2.1.0+cu117', 'RuntimeError: FlashAttention is only supported on CUDA 11.6 and above.  Note: make sure nvcc has a supported version by running nvcc -V.'],
+  ['FlashAttention supports CUDA 11.6 and above; found 12.1'])
+c('NVCC_HOST_GCC_TOO_NEW', [FC, '/usr/local/cuda-11.8/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version! gcc versions later than 11 are not supported! The nvcc flag \'-allow-unsupported-compiler\' can be used to override this version check; however, using an unsupported host compiler may cause compilation failure or incorrect run time execution. Use at your own risk.', '  132 | #error -- unsupported GNU version! gcc versions later than 11 are not supported!'],
+  ['# nvcc -allow-unsupported-compiler: gcc versions later than 12 are supported by CUDA 12.4'])
+c('CPP_EXT_COMPILER_VERSION_BOUNDS', ['Traceback (most recent call last):', '  File "/home/u/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 414, in _check_cuda_version', 'RuntimeError: The current installed version of g++ (13.2.0) is greater than the maximum required version by CUDA 11.8. Please make sure to use an adequate version of g++ (>=6.0.0, <12.0).'],
+  ['The current installed version of g++ (11.4.0) is within the versions supported by CUDA 11.8.'])
+c('MSVC_UNSUPPORTED_BY_NVCC', ['C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\include\\crt/host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!'],
+  ['-- Microsoft Visual Studio version 2022 (17.9) is supported by CUDA 12.4'])
+c('NVCC_STD_FUNCTION_PARAM_PACKS', [FC, '/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded with \u2018...\u2019:', '  435 |         function(_Functor&& __f)'],
+  ['/usr/include/c++/11/bits/std_function.h:435:145: note: in expansion of parameter packs'])
+c('NVCC_STD_CXX17_UNSUPPORTED', [FC, "nvcc fatal   : Value 'c++17' is not defined for option 'std'"],
+  ["nvcc warning : The -std=c++17 flag is not supported with the configured host compiler. Flag will be ignored."])
+c('NVCC_UNKNOWN_HOST_OPTION', [FC, "nvcc fatal   : Unknown option '-Wno-unused-variable'"],
+  ['nvcc warning : option -Wno-unused-variable passed to host compiler via -Xcompiler'])
+c('NVCC_SINGLE_INPUT_FILE', [FC, 'nvcc fatal   : A single input file is required for a non-link phase when an outputfile is specified'],
+  ['-- nvcc: a single input file is compiled per object'])
+c('NVCC_UNSUPPORTED_GPU_ARCH', [FC, "nvcc fatal   : Unsupported gpu architecture 'compute_120'"],
+  ["nvcc warning : The 'compute_35', 'compute_37' architectures are deprecated, and may be removed in a future release"])
+c('CPP_EXT_UNKNOWN_CUDA_ARCH', ['Traceback (most recent call last):', '  File "/home/u/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 1964, in _get_cuda_arch_flags', '    raise ValueError(f"Unknown CUDA arch ({arch}) or GPU not supported")', 'ValueError: Unknown CUDA arch (8.9) or GPU not supported'],
+  ['-- Known CUDA arch (8.9) for GPU: NVIDIA GeForce RTX 4090'])
+c('CPP_EXT_NO_GPU_ARCH_LIST_EMPTY', ['No CUDA runtime is found, using CUDA_HOME=\'/usr/local/cuda\'', 'Traceback (most recent call last):', '  File "/home/u/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 1985, in _get_cuda_arch_flags', "    arch_list[-1] += '+PTX'", 'IndexError: list index out of range'],
+  ['Setting TORCH_CUDA_ARCH_LIST=8.6+PTX from the detected GPU'])
+c('RELOC_TRUNCATED_FATBIN_TOO_LARGE', ['FAILED: lib/libtorch_cuda.so', "/usr/lib/gcc/x86_64-linux-gnu/9/../../../x86_64-linux-gnu/crti.o: in function `_init':", "(.init+0xb): relocation truncated to fit: R_X86_64_GOTPCREL against undefined symbol `__gmon_start__'"],
+  ['-- Relocation model: R_X86_64_GOTPCREL relocations fit with -mcmodel=medium'])
+c('NVCC_HALF_INTRINSIC_ARCH_TOO_LOW', [FC, '/home/u/apex/csrc/layer_norm_cuda_kernel.cu(34): error: identifier "__hfma2" is undefined'],
+  ['// uses __hfma2 when __CUDA_ARCH__ >= 530'])
+c('NVCC_ATOMICADD_ARCH_TOO_LOW', [FC, '/home/u/ext/src/roi_align_kernel.cu(120): error: no instance of overloaded function "atomicAdd" matches the argument list', '            argument types are: (double *, double)'],
+  ['-- atomicAdd for double requires sm_60: building for sm_80'])
+c('CUDA_DEV_HEADER_MISSING', [FC, '/home/u/pytorch/aten/src/ATen/cuda/CUDAContext.h:5:10: fatal error: cusparse.h: No such file or directory', '    5 | #include <cusparse.h>', '      |          ^~~~~~~~~~~~', 'compilation terminated.'],
+  ['-- Found cusparse.h in /usr/local/cuda/include'])
+c('CUDA_LINK_LIB_NOT_FOUND', ['FAILED: lib/libtorch_cuda.so', '/usr/bin/ld: cannot find -lcudart: No such file or directory'],
+  ['-- Linking with -lcudart_static (found /usr/local/cuda/lib64/libcudart_static.a)'])
+c('MAKE_NO_RULE_TO_MAKE_LIBRARY', ["make[2]: *** No rule to make target '/usr/lib/x86_64-linux-gnu/librt.so', needed by 'lib/libc10.so'.  Stop."],
+  ["make[2]: Nothing to be done for 'lib/libc10.so'."])
+c('CXX17_REQUIRED', ['/home/u/venv/lib/python3.10/site-packages/torch/include/c10/util/C++17.h:13:2: error: #error "You\'re trying to build PyTorch with a too old version of GCC. We need GCC 9 or later."'.replace('#error "You\'re trying to build PyTorch with a too old version of GCC. We need GCC 9 or later."', '#error C++17 or later compatible compiler is required to use PyTorch.'), '   13 | #error C++17 or later compatible compiler is required to use PyTorch.'],
+  ['-- C++17 or later compatible compiler found: GNU 11.4.0'])
+c('MISSING_CSTDINT_NEW_GCC', [F, "/home/u/pytorch/third_party/gloo/gloo/types.h:64:3: error: \u2018uint8_t\u2019 does not name a type", "/home/u/pytorch/third_party/gloo/gloo/types.h:8:1: note: \u2018uint8_t\u2019 is defined in header \u2018<cstdint>\u2019; did you forget to \u2018#include <cstdint>\u2019?"],
+  ["/home/u/pytorch/c10/util/Half.h:40:3: note: declared here: uint8_t does name a type here"])
+c('ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG', [F, "/home/u/pytorch/aten/src/ATen/native/TensorShape.cpp:1443:1: internal compiler error: Segmentation fault", "Please submit a full bug report, with preprocessed source (by using -freport-bug)."],
+  ['-- Checking for internal compiler error workaround: not needed'])
+c('COMPILER_FLAG_MISMATCH_GCC_CLANG', [F, "cc1plus: error: unrecognized command-line option \u2018-Wno-unused-private-field\u2019 [-Werror]", 'cc1plus: all warnings being treated as errors'],
+  ["cc1plus: warning: command-line option '-Wno-unused-private-field' is valid for C/ObjC but not for C++"])
+c('THC_HEADERS_REMOVED', ['/home/u/maskrcnn/csrc/cuda/ROIAlign_cuda.cu:5:10: fatal error: THC/THC.h: No such file or directory', '    5 | #include <THC/THC.h>', 'compilation terminated.'],
+  ['-- Note: THC/THC.h was removed in torch 1.11; using ATen/cuda/CUDAContext.h'])
+c('AT_CHECK_REMOVED', ["/home/u/ext/src/nms.cpp:12:3: error: \u2018AT_CHECK\u2019 was not declared in this scope; did you mean \u2018TORCH_CHECK\u2019?"],
+  ['// AT_CHECK was renamed TORCH_CHECK'])
+c('TORCH_EXTENSION_H_MISSING', ['/home/u/ext/src/vision.cpp:2:10: fatal error: torch/extension.h: No such file or directory', '    2 | #include <torch/extension.h>', 'compilation terminated.'],
+  ['-- Found torch/extension.h in /home/u/venv/lib/python3.10/site-packages/torch/include'])
+c('PYTHON_H_MISSING', ['In file included from /home/u/ext/src/vision.cpp:1:', '/home/u/venv/lib/python3.10/site-packages/torch/include/torch/csrc/python_headers.h:12:10: fatal error: Python.h: No such file or directory', 'compilation terminated.'],
+  ['-- Found Python.h: /usr/include/python3.10'])
+c('OPENMP_HEADER_MISSING_MACOS', ["/Users/u/pytorch/aten/src/ATen/ParallelOpenMP.h:5:10: fatal error: 'omp.h' file not found", '#include <omp.h>', '         ^~~~~~~'],
+  ['-- Found OpenMP_CXX: -Xpreprocessor -fopenmp (found version "5.0") omp.h found'])
+c('CUB_THRUST_VERSION_MISMATCH', ['C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.6\\include\\thrust/system/cuda/config.h(78): fatal error C1189: #error:  The version of CUB in your include path is not compatible with this release of Thrust. CUB is now included in the CUDA Toolkit, so you no longer need to use your own checkout of CUB. Define THRUST_IGNORE_CUB_VERSION_CHECK to ignore this.'],
+  ['-- Using the CUB that ships with the CUDA Toolkit; THRUST_IGNORE_CUB_VERSION_CHECK not set'])
+c('MSVC_LNK1161_INVALID_EXPORT', ['  FAILED: bin/torch_cpu.dll lib/torch_cpu.lib ', '  LINK: command "link.exe /nologo @CMakeFiles\\torch_cpu.rsp /out:bin\\torch_cpu.dll" failed (exit code 1161) with the following output:', 'D:\\git_source\\pytorch\\out\\build\\x64-Debug\\LazyNativeFunctions.cpp.obj : fatal error LNK1161: invalid export specification'],
+  ['-- Linker: LNK1161 workaround not needed for MSVC 14.38'])
+c('MSVC_TLS_LAZY_INIT_LNK2001', ['main.obj : error LNK2001: unresolved external symbol __imp___tls_index_?init@?1??lazy_init_num_threads@internal@at@@YAXXZ@4_NA'],
+  ['-- Checking lazy_init_num_threads TLS export: ok'])
+c('MSVC_LNK2019_CAFFE2_TYPEMETA', ['test_api.obj : error LNK2019: unresolved external symbol "private: static unsigned short __cdecl caffe2::TypeMeta::_typeMetaData<float>(void)" referenced in function main'],
+  ['-- caffe2::TypeMeta exported symbols: 512'])
+c('MSVC_CL_NOT_FOUND', ["nvcc fatal   : Cannot find compiler 'cl.exe' in PATH"],
+  ['-- Found cl.exe in PATH: C:\\Program Files\\Microsoft Visual Studio\\2022\\VC\\bin\\cl.exe'])
+c('MSVC_DISTUTILS_USE_SDK', ['UserWarning: It seems that the VC environment is activated but DISTUTILS_USE_SDK is not set.This may lead to multiple activations of the VC env.Please set `DISTUTILS_USE_SDK=1` and try again.'],
+  ['-- DISTUTILS_USE_SDK=1 is set; using the activated VC environment'])
+c('MSVC_BUILD_TOOLS_MISSING', ['error: Microsoft Visual C++ 14.0 or greater is required. Get it with "Microsoft C++ Build Tools": https://visualstudio.microsoft.com/visual-cpp-build-tools/'],
+  ['-- Microsoft Visual C++ 14.3 found'])
+c('BUILD_ENV_TORCH_MISSING', ['  Getting requirements to build wheel ... error', '  Traceback (most recent call last):', '    File "<string>", line 19, in <module>', "  ModuleNotFoundError: No module named 'torch'"],
+  ["  Requirement already satisfied: torch in ./venv/lib/python3.10/site-packages (2.4.0)"])
+c('NINJA_REQUIRED', ['Traceback (most recent call last):', '  File "/home/u/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 1734, in verify_ninja_availability', "RuntimeError: Ninja is required to load C++ extensions (pip install ninja to get it)"],
+  ['-- Ninja found: /usr/bin/ninja (1.11.1), C++ extensions will load'])
+c('NINJA_FALLBACK_SLOW', ['UserWarning: Attempted to use ninja as the BuildExtension backend but we could not find ninja.. Falling back to using the slow distutils backend.'],
+  ['-- Using ninja as the BuildExtension backend: /usr/bin/ninja'])
+c('FLASH_ATTN_PREBUILT_WHEEL_NOT_FOUND', ['  Guessing wheel URL:  https://github.com/Dao-AILab/flash-attention/releases/download/v2.6.3/flash_attn-2.6.3+cu123torch2.4cxx11abiFALSE-cp310-cp310-linux_x86_64.whl', '  Precompiled wheel not found. Building from source...'],
+  ['  Precompiled wheel found: using flash_attn-2.6.3+cu123torch2.4'])
+c('PKGUTIL_IMPIMPORTER_PY312', ["AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: 'zipimporter'?"],
+  ["-- pkgutil.ImpImporter removed in 3.12; using importlib"])
+c('GLIBCXX_VERSION_NOT_FOUND', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', "ImportError: /home/u/miniconda3/lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /home/u/venv/lib/python3.10/site-packages/torch/lib/libtorch_python.so)"],
+  ['-- libstdc++ provides GLIBCXX_3.4.30 (found)'])
+c('GLIBC_VERSION_NOT_FOUND', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', "ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by /home/u/venv/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so)"],
+  ['-- glibc version GLIBC_2.35 found'])
+c('PREBUILT_EXT_WHEEL_TORCH_MISMATCH', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: /home/u/venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi'],
+  ['nm -D libc10_cuda.so | grep SetDevice  # defined symbol: _ZN3c104cuda9SetDeviceEa'.replace('_ZN3c104cuda9SetDeviceEa', 'c10::cuda::SetDevice(signed char)')])
+c('UNDEFINED_SYMBOL_TORCH_MISMATCH', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: /home/u/venv/lib/python3.10/site-packages/torchvision/_C.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev'],
+  ['-- symbol c10::RegisterOperators defined in libtorch_cpu.so'])
+c('UNDEFINED_SYMBOL_CXX11_ABI', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: /home/u/ext/_ext.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE'],
+  ['-- _GLIBCXX_USE_CXX11_ABI=1 (torch._C._GLIBCXX_USE_CXX11_ABI is True)'])
+c('MKL_IJIT_NOTIFYEVENT', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: /home/u/miniconda3/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent'],
+  ['-- MKL 2024.0 exports iJIT_NotifyEvent: ok'])
+c('TORCH_LIB_NOT_LOADED_IMPORT_ORDER', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: libc10.so: cannot open shared object file: No such file or directory'],
+  ['-- Installing: /home/u/pytorch/torch/lib/libc10.so'])
+c('TORCH_C_LOADED_FROM_SOURCE_TREE', ['Traceback (most recent call last):', '  File "/home/u/pytorch/torch/__init__.py", line 237, in <module>', 'ImportError: Failed to load PyTorch C extensions:', '    It appears that PyTorch has loaded the `torch/_C` folder', '    of the PyTorch repository rather than the C extensions which'],
+  ['-- PyTorch C extensions built: torch/_C.cpython-310-x86_64-linux-gnu.so'])
+c('DETECTRON2_C_NOT_BUILT', ['Traceback (most recent call last):', '  File "demo.py", line 9, in <module>', "ImportError: cannot import name '_C' from 'detectron2' (/home/u/detectron2/detectron2/__init__.py)"],
+  ["-- detectron2 _C extension built: detectron2/_C.cpython-310-x86_64-linux-gnu.so"])
+c('TORCHVISION_OPS_NOT_LOADED', ["/home/u/venv/lib/python3.10/site-packages/torchvision/io/image.py:13: UserWarning: Failed to load image Python extension", "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while compiling torchvision from source."],
+  ['-- torchvision custom C++ ops loaded'])
+c('TORCHVISION_CUDA_MISMATCH', ['RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your PyTorch install.'],
+  ['-- PyTorch and torchvision were compiled with the same CUDA version (12.1)'])
+c('APEX_CUDA_EXT_NOT_BUILT', ['Traceback (most recent call last):', '  File "train.py", line 3, in <module>', "ModuleNotFoundError: No module named 'fused_layer_norm_cuda'"],
+  ['-- building fused_layer_norm_cuda extension'])
+c('NUMPY_SUPPORT_MISSING', ['Traceback (most recent call last):', '  File "smoke.py", line 4, in <module>', 'RuntimeError: PyTorch was compiled without NumPy support'],
+  ['-- USE_NUMPY : ON (PyTorch compiled with NumPy support)'])
+c('TORCH_NOT_COMPILED_WITH_CUDA', ['Traceback (most recent call last):', '  File "smoke.py", line 6, in <module>', '    x = torch.randn(2, 64, 512, device="cuda")', 'AssertionError: Torch not compiled with CUDA enabled'],
+  ['torch compiled with CUDA 12.4: enabled'])
+c('NO_KERNEL_IMAGE_FOR_DEVICE', ['Traceback (most recent call last):', '  File "smoke.py", line 6, in <module>', 'RuntimeError: CUDA error: no kernel image is available for execution on the device', 'CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.'],
+  ['-- checking that a kernel image is available for each device: ok'])
+c('CUDA_ERROR_804_FORWARD_COMPAT', ['/opt/conda/lib/python3.8/site-packages/torch/cuda/__init__.py:52: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW (Triggered internally at  ../c10/cuda/CUDAFunctions.cpp:104.)', '  return torch._C._cuda_getDeviceCount() > 0', 'False'],
+  ['-- cuda-compat forward compatibility package: not installed'])
+c('NVIDIA_DRIVER_TOO_OLD', ['RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx'],
+  ['-- NVIDIA driver version 550.54 is new enough'])
+c('CUDA_PTX_UNSUPPORTED_TOOLCHAIN', ['RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.', 'Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.'],
+  ['-- PTX compiled with toolchain 12.4, driver supports 12.4'])
+c('FLASH_ATTN_GPU_TOO_OLD', ['RuntimeError: FlashAttention only supports Ampere GPUs or newer.'],
+  ['-- FlashAttention: Ampere GPUs or newer detected (sm_86)'])
+c('GENERIC_BUILD_WRAPPER', None, ['-- RuntimeError handling: Error compiling objects is reported by cpp_extension'])
+c('NINJA_BUILD_STOPPED', None, ['ninja: build stopped: interrupted by user.'])
+c('SETUPTOOLS_COMMAND_FAILED', None, ["-- error: command 'gcc' is the default compiler"])
+c('MAKE_ERROR_WRAPPER', None, ['make[2]: Leaving directory \'/home/u/pytorch/build\''])
+c('CALLED_PROCESS_ERROR', None, ['-- subprocess.CalledProcessError is caught and retried by the build script'])
+c('CMAKE_CONFIGURE_INCOMPLETE', None, ['-- Configuring done (12.3s)'])
+c('LD_RETURNED_1', None, ['-- collect2: ld returned 0 exit status'])
+c('MISSING_HEADER_GENERIC', [F, '/home/u/pytorch/third_party/kineto/libkineto/src/CuptiActivity.h:9:10: fatal error: cupti.h: No such file or directory', '    9 | #include <cupti.h>', 'compilation terminated.'] + [f'/home/u/pytorch/third_party/kineto/libkineto/src/CuptiActivity.h:{20+i}:5: error: \u2018CUpti_Activity\u2019 does not name a type' for i in range(40)],
+  ['-- Looking for cupti.h - found'])
+c('OOM_LINKER_KILLED', ['FAILED: lib/libtorch_cuda.so', 'collect2: fatal error: ld terminated with signal 9 [Killed]', 'compilation terminated.'],
+  ['-- linker: ld terminated cleanly with status 0'])
+c('UNDEFINED_REFERENCE_LINK', ['FAILED: bin/test_api', "/usr/bin/ld: CMakeFiles/test_api.dir/main.cpp.o: in function `main':", "main.cpp:(.text+0x2a): undefined reference to `cblas_sgemm'", 'collect2: error: ld returned 1 exit status'],
+  ['-- Check for undefined references (-Wl,--no-undefined): enabled'])
+c('GCC_TOO_OLD_FOR_TORCH', ['CMake Error at CMakeLists.txt:58 (message):', '  GCC-9.3 or newer is required to compile PyTorch, but found 7.5.0'],
+  ['-- GCC 11.4.0 is newer than required'])
+c('PYTHON_TOO_OLD_FOR_TORCH', ['You are using Python 3.7.16. Python >=3.8.0 is required.'],
+  ['-- Python 3.10.12 is supported'])
+c('PYTHON_BUILD_DEPS_MISSING', ['Building wheel torch-2.4.0a0+gitd990dad', 'Traceback (most recent call last):', '  File "/home/u/pytorch/torchgen/gen.py", line 10, in <module>', '    import yaml', "ModuleNotFoundError: No module named 'yaml'"],
+  ['Requirement already satisfied: pyyaml in ./venv/lib/python3.10/site-packages (6.0.1)'])
+c('PROTOBUF_HEADER_MISMATCH', [F, '/home/u/pytorch/build/caffe2/proto/caffe2.pb.h:12:2: error: #error This file was generated by a newer version of protoc which is', '   12 | #error This file was generated by a newer version of protoc which is'],
+  ['-- Generating caffe2.pb.h with protoc 3.13.0 (matches libprotobuf 3.13.0)'])
+c('CMAKE_CUDA_COMPILER_NOT_FOUND', ['CMake Error at /usr/share/cmake-3.25/Modules/CMakeDetermineCUDACompiler.cmake:180 (message):', '  Failed to find nvcc.', '  Compiler requires the CUDA toolkit.  Please set the CUDAToolkit_ROOT', '  variable.'],
+  ['-- The CUDA compiler identification is NVIDIA 12.1.105', '-- Check for working CUDA compiler: /usr/local/cuda/bin/nvcc - skipped'])
+c('CMAKE_CUDA_ARCHITECTURES_EMPTY', ['CMake Error at /usr/share/cmake-3.25/Modules/CMakeDetermineCUDACompiler.cmake:277 (message):', '  CMAKE_CUDA_ARCHITECTURES must be non-empty if set.'],
+  ['-- CMAKE_CUDA_ARCHITECTURES set to 86'])
+c('CUDA_INIT_UNEXPECTED_ERROR', ['/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:118: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 999: unknown error (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)', 'False'],
+  ['-- CUDA initialization: cudaGetDeviceCount() returned 2'])
+c('SHARED_LIB_NOT_FOUND_LDD', ['$ ldd torch/_C.cpython-37m-x86_64-linux-gnu.so', '\tlinux-vdso.so.1 (0x00007ffd3b5f2000)', '\tlibtorch_python.so => /home/u/pytorch/torch/lib/libtorch_python.so (0x00007f1c)', '\tlibmkl_intel_lp64.so => not found', '\tlibmkl_gnu_thread.so => not found'],
+  ['\tlibmkl_intel_lp64.so.2 => /opt/intel/oneapi/mkl/lib/libmkl_intel_lp64.so.2 (0x00007f1c)'])
+c('SHARED_OBJECT_NOT_LOADABLE', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'OSError: libcudnn.so.8: cannot open shared object file: No such file or directory'],
+  ['-- Found libcudnn.so.8 in /usr/lib/x86_64-linux-gnu (shared object file ok)'])
+c('CUDA_OUT_OF_MEMORY', ['Traceback (most recent call last):', '  File "smoke.py", line 9, in <module>', 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 3.12 GiB is free.'],
+  ['-- CUDA memory: 79.10 GiB total, out of which 75.98 GiB free'])
+c('CUDNN_VERSION_INCOMPATIBLE', ['Traceback (most recent call last):', '  File "smoke.py", line 12, in <module>', 'RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN.'],
+  ['-- cuDNN version 8.9.2 compatible with PyTorch'])
+c('NUMPY2_ABI_MISMATCH', ['A module that was compiled using NumPy 1.x cannot be run in', 'NumPy 2.0.0 as it may crash. To support both 1.x and 2.x', 'versions of NumPy, modules must be compiled with NumPy 2.0.'],
+  ['-- NumPy 2.0.0 found; building against the NumPy 2 C API'])
+c('TRITON_NOT_AVAILABLE', ['torch._dynamo.exc.BackendCompilerFailed: backend=\'inductor\' raised:', 'RuntimeError: Cannot find a working triton installation. More information on installing Triton can be found at https://github.com/openai/triton'],
+  ['-- triton 3.0.0 installed (pytorch-triton)'])
+c('NVIDIA_DRIVER_MISSING', ['Traceback (most recent call last):', '  File "smoke.py", line 6, in <module>', 'RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx'],
+  ['-- NVIDIA driver 550.54.15 found on your system'])
+c('PIP_PERMISSION_DENIED', ["ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied: '/usr/lib/python3/dist-packages/torch'", 'Consider using the `--user` option or check the permissions.'],
+  ['Successfully installed torch-2.4.0a0+gitd990dad (permission check ok)'])
+c('WINDOWS_DLL_LOAD_FAILED', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\Python310\\lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.'],
+  ['-- Copying fbgemm.dll to torch\\lib (dependencies ok)'])
+c('NINJA_BUILD_FILE_MISSING', ["ninja: error: loading 'build.ninja': No such file or directory"],
+  ['-- Generating build.ninja'])
+c('NINJA_MANIFEST_DIRTY', ['[0/1] Re-running CMake...', '-- Configuring done', '-- Generating done', "ninja: error: manifest 'build.ninja' still dirty after 100 tries"],
+  ['[0/1] Re-running CMake... (build.ninja dirty: CMakeLists.txt changed)'])
+c('GIT_SUBMODULE_FETCH_FAILED', ["Cloning into '/home/u/pytorch/third_party/cutlass'...", "fatal: unable to access 'https://github.com/NVIDIA/cutlass.git/': Failed to connect to github.com port 443 after 21040 ms: Couldn't connect to server", "fatal: clone of 'https://github.com/NVIDIA/cutlass.git' into submodule path '/home/u/pytorch/third_party/cutlass' failed"],
+  ["Submodule path 'third_party/cutlass': checked out 'bbe579a9e3beb6ea6626d9227ec32d0dae119a49'"])
+c('CUDA_ARCH_SM_NOT_IN_TORCH_LIST', ['/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:235: UserWarning: ', 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.', 'The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.'],
+  ['-- NVIDIA GeForce RTX 5090 (sm_120) is supported by this PyTorch build'])
+
+def phase_of(sig_id, toml_text):
+    m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
+    return m.group(1), m.group(2)
+
+def wrapper_example(sig_id):
+    # Wrapper signatures: a log whose only lines are the wrapper; root cause comes from elsewhere.
+    return {
+     'GENERIC_BUILD_WRAPPER': ['RuntimeError: Error compiling objects for extension'],
+     'NINJA_BUILD_STOPPED': ['ninja: build stopped: subcommand failed.'],
+     'SETUPTOOLS_COMMAND_FAILED': ["error: command '/usr/bin/g++' failed with exit code 1"],
+     'MAKE_ERROR_WRAPPER': ['make[2]: *** [caffe2/CMakeFiles/torch_cpu.dir/build.make:1234: caffe2/CMakeFiles/torch_cpu.dir/foo.cpp.o] Error 1'],
+     'CALLED_PROCESS_ERROR': ["subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1."],
+     'CMAKE_CONFIGURE_INCOMPLETE': ['-- Configuring incomplete, errors occurred!'],
+     'LD_RETURNED_1': ['collect2: error: ld returned 1 exit status'],
+    }[sig_id]
+
+def main():
+    toml_text = open(os.path.join(HERE, '..', '..', 'data', 'kb', 'signatures.toml')).read()
+    ids = re.findall(r'^id = "([A-Z0-9_]+)"', toml_text, re.M)
+    missing = [i for i in ids if i not in C]
+    if missing: sys.exit('no case for: ' + ', '.join(missing))
+    out = os.path.join(HERE, 'cases')
+    os.makedirs(out, exist_ok=True)
+    for i in ids:
+        phase, sev = phase_of(i, toml_text)
+        core, near = C[i]
+        if sev == 'wrapper':
+            # The wrapper must be reported only as a wrapper: the case checks it is found but not root.
+            lines = NOISE['compile'] + wrapper_example(i) + ['']
+        elif sev in ('warning', 'info'):
+            # A warning is the root only when nothing worse follows: no wrapper tail with errors.
+            lines = NOISE[phase] + core + NOISE[phase][:2] + ['']
+        else:
+            lines = NOISE[phase] + core + TAIL[phase] + ['']
+        open(os.path.join(out, i + '.log'), 'w').write('\n'.join(lines))
+        open(os.path.join(out, i + '.near.log'), 'w').write('\n'.join(NOISE[phase] + near + NOISE[phase][:3] + ['']))
+    print(len(ids), 'cases')
+
+main()

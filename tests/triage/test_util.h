@@ -1,0 +1,44 @@
+#pragma once
+// Shared by the triage tests: one Engine over the embedded signatures, file helpers.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "triage/engine.h"
+#include "triage/scanner.h"
+
+namespace ts::triage::testing {
+
+inline const Engine& engine() {
+  static const Engine e = [] {
+    std::vector<std::string> errors;
+    SignatureSet set = load_signatures({}, errors);
+    for (const auto& m : errors) ADD_FAILURE() << m;
+    return Engine(std::move(set));
+  }();
+  return e;
+}
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::filesystem::path cases_dir() { return std::filesystem::path(TS_SOURCE_DIR) / "tests/triage/cases"; }
+
+inline Diagnosis diagnose(std::string_view text) { return diagnose_text(engine(), text); }
+
+inline std::string root_id(const Diagnosis& d) { return d.root() ? d.root()->id : "(none)"; }
+
+inline bool has_finding(const Diagnosis& d, std::string_view id) {
+  for (const auto& f : d.findings)
+    if (f.id == id) return true;
+  return false;
+}
+
+}  // namespace ts::triage::testing
