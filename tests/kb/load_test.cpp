@@ -64,6 +64,11 @@ TEST(KbLookup, DerivedEntriesSayHowSureTheyAre) {
   EXPECT_EQ(g->arch, "7.5");
   EXPECT_EQ(g->status, "derived");
   EXPECT_NE(g->source.find("pci.ids"), std::string::npos);
+  const Gpu* laptop = embedded().find_gpu("2c18");  // from the newer upstream pci.ids ("GB203M / GN22")
+  ASSERT_NE(laptop, nullptr);
+  EXPECT_EQ(laptop->arch, "12.0");
+  EXPECT_EQ(laptop->chip, "GB203M");
+  EXPECT_EQ(laptop->status, "derived");
   const Gpu* a5500 = embedded().find_gpu("2233");
   ASSERT_NE(a5500, nullptr);
   EXPECT_EQ(a5500->status, "recalled");
