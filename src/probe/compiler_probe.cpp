@@ -47,7 +47,12 @@ std::vector<CompilerFacts> probe_compilers(const Host& h, const ProbeOptions& o,
   std::vector<CompilerFacts> found;
   std::vector<std::string> seen;  // canonical C drivers
   for (auto& dir : h.bin_dirs()) {
-    for (auto& n : h.list(dir)) {
+    // gcc/clang before gcc-N/clang-N before cc: the first name of a binary is the one reported,
+    // and the plain name is what a build runs by default.
+    auto names = h.list(dir);
+    auto rank = [](const std::string& n) { return n == "gcc" || n == "clang" ? 0 : n == "cc" ? 2 : 1; };
+    std::stable_sort(names.begin(), names.end(), [&](auto& a, auto& b) { return rank(a) < rank(b); });
+    for (auto& n : names) {
       auto name = c_driver(n);
       if (!name) continue;
       std::string cc = dir + "/" + n;

@@ -45,8 +45,8 @@ std::string lib_dir_for(const Host& h, const std::string& inc, const char* lib_p
              base + "/lib/aarch64-linux-gnu"};
   }
   for (auto& c : cands)
-    for (auto& n : h.list(c))
-      if (n.starts_with(lib_prefix) && n.find(".so") != std::string::npos) return c;
+    for (auto& n : h.list(c))  // shared or static (conda's magma-cuda ships libmagma.a)
+      if (n.starts_with(lib_prefix) && (n.find(".so") != std::string::npos || n.ends_with(".a"))) return c;
   return "";
 }
 
@@ -83,19 +83,21 @@ std::vector<LibraryFacts> probe_libraries(const Host& h, const std::vector<CudaT
   }
 
   std::vector<LibraryFacts> out;
-  std::vector<std::string> seen;  // canonical include dir + kind
+  // One entry per real header: /usr/include/cudnn_version.h is often an alternatives link to
+  // /usr/include/x86_64-linux-gnu/cudnn_version_v8.h, and /usr/local/cuda is cuda-X.Y.
+  std::vector<std::string> seen;
   for (auto& d : dirs) {
-    auto canon = h.canonical(d.dir);
-    if (canon.empty()) continue;
+    if (!h.is_dir(d.dir)) continue;
     for (auto& k : kinds()) {
-      std::string key = std::string(k.name) + "@" + canon;
-      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
       for (auto hd : k.headers) {
+        auto canon = h.canonical(d.dir + "/" + hd);
+        if (canon.empty()) continue;
+        if (std::find(seen.begin(), seen.end(), canon) != seen.end()) break;
         auto text = h.read(d.dir + "/" + hd, 2 << 20);
         if (!text) continue;
         auto a = define_value(*text, k.major), b = define_value(*text, k.minor), c = define_value(*text, k.patch);
         if (!all_digits(a)) continue;  // e.g. cudnn.h of cuDNN 8 only includes cudnn_version.h
-        seen.push_back(key);
+        seen.push_back(canon);
         LibraryFacts f;
         f.name = k.name;
         f.version = a + "." + (all_digits(b) ? b : "0") + "." + (all_digits(c) ? c : "0");

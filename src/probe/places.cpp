@@ -5,7 +5,7 @@
 namespace ts::probe {
 
 std::vector<std::string> conda_prefixes(const Host& h) {
-  std::vector<std::string> bases = {"/opt/conda"};
+  std::vector<std::string> bases = {"/opt/conda", "/opt/miniconda3", "/opt/anaconda3"};
   for (auto d : {"miniconda3", "anaconda3", "miniforge3", "mambaforge"}) bases.push_back(h.home() + "/" + d);
   std::vector<std::string> out;
   auto add = [&](const std::string& p) {

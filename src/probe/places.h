@@ -7,7 +7,7 @@
 
 namespace ts::probe {
 
-// $CONDA_PREFIX, root's /opt/conda, ~/miniconda3, ~/anaconda3, ~/miniforge3, ~/mambaforge, and
+// $CONDA_PREFIX, root's /opt/conda, /opt/miniconda3, /opt/anaconda3, ~/miniconda3, ~/anaconda3, ~/miniforge3, ~/mambaforge, and
 // each one's envs/*; existing directories only, deduplicated, in that order.
 std::vector<std::string> conda_prefixes(const Host& h);
 
