@@ -1,7 +1,7 @@
-// The script each Python runs once (`python -I -c SCRIPT`). It must work on Python 3.6 .. 3.14:
-// no walrus, no importlib.metadata before 3.8 (falls back to scanning *.dist-info names), and
-// it never imports the build packages, only torch (whose facts need it). Anything torch prints
-// while importing goes to stderr, so stdout holds one JSON object.
+// The script each Python runs once (`python -I -c SCRIPT`). It must work on Python 3.6 .. 3.14
+// (no walrus, no importlib.metadata), and it never imports the build packages, only torch (whose
+// facts need it). Anything torch prints while importing goes to stderr, so stdout holds one
+// JSON object.
 #include "probe/sections.h"
 
 namespace ts::probe {
@@ -14,29 +14,22 @@ def norm(n):
     return n.lower().replace("-", "_").replace(".", "_")
 WANT = ["numpy", "setuptools", "wheel", "pyyaml", "typing_extensions", "ninja", "cmake", "pybind11", "pip", "torch"]
 def versions():
+    # *.dist-info / *.egg-info names along sys.path, first hit wins as for imports. Listing the
+    # directories is much cheaper than importing importlib.metadata, and works on 3.6/3.7 too.
     found = {}
-    try:
-        import importlib.metadata as md
-        for n in WANT:
-            try:
-                found[n] = md.version(n)
-            except Exception:
-                pass
-        return found
-    except ImportError:
-        pass
     for d in sys.path:
         try:
-            names = os.listdir(d)
+            names = os.listdir(d or ".")
         except Exception:
             continue
         for e in names:
             if not (e.endswith(".dist-info") or e.endswith(".egg-info")):
                 continue
-            base = e.rsplit(".", 1)[0]
-            parts = base.split("-")
-            if len(parts) >= 2 and norm(parts[0]) in WANT and norm(parts[0]) not in found:
-                found[norm(parts[0])] = parts[1]
+            parts = e.rsplit(".", 1)[0].split("-")
+            if len(parts) >= 2:
+                n = norm(parts[0])
+                if n in WANT and n not in found:
+                    found[n] = parts[1]
     return found
 try:
     v = sys.version_info
