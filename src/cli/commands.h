@@ -14,5 +14,6 @@ struct GlobalOptions {
 void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code);
 
 }  // namespace ts::cli

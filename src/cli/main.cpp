@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("torchsmith ") + TS_VERSION);
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 ok, 1 the work failed, 2 bad usage or input, 3 a conflict found at plan time.\n"
+      "Exit codes: 0 ok, 1 the work failed, 2 bad usage or input, 3 a conflict found at plan "
+      "time.\n"
       "Colour only on a terminal; NO_COLOR=1 or --no-color turns it off.\n"
       "Run `torchsmith COMMAND --help` for each command's options.");
 
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   ts::cli::register_doctor(app, g, exit_code);
   ts::cli::register_kb(app, g, exit_code);
   ts::cli::register_diagnose(app, g, exit_code);
+  ts::cli::register_fix(app, g, exit_code);
 
   try {
     app.parse(argc, argv);

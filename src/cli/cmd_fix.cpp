@@ -1,0 +1,171 @@
+// torchsmith fix DIR: apply the knowledge base's fixes for a build to a source tree (or revert them).
+#include <cstdio>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "core/arch_list.h"
+#include "kb/kb.h"
+#include "source/apply.h"
+#include "source/fix.h"
+#include "util/fs.h"
+
+namespace ts::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct FixOptions {
+  std::string dir, spec, cuda, arches, cmake, gcc;
+  std::vector<std::string> ids;
+  bool dry_run = false, revert = false, force = false, json = false, list = false;
+};
+
+int bad_input(const std::string& msg) {
+  std::fprintf(stderr, "torchsmith fix: %s\n", msg.c_str());
+  return 2;
+}
+
+// "torch==2.4.1" (or "torch 2.4.1"); when no spec is given, a torch tree's version.txt says.
+bool read_context(const FixOptions& o, source::FixContext& ctx, std::string& error) {
+  if (!o.spec.empty()) {
+    auto eq = o.spec.find("==");
+    if (eq == std::string::npos || eq == 0 || eq + 2 >= o.spec.size()) {
+      error = "--for '" + o.spec + "': write PACKAGE==VERSION, e.g. torch==2.4.1";
+      return false;
+    }
+    ctx.package = o.spec.substr(0, eq);
+    ctx.version = o.spec.substr(eq + 2);
+  } else if (auto v = util::read_file((fs::path(o.dir) / "version.txt").string())) {
+    ctx.version = util::trim(*v);  // torch trees carry version.txt ("2.4.0a0")
+  }
+  if (!ctx.version.empty() && !Version::parse(ctx.version)) {
+    error = "version '" + ctx.version + "' does not parse; give --for torch==X.Y.Z";
+    return false;
+  }
+  for (auto [flag, value] : {std::pair{"--cuda", &o.cuda}, {"--cmake", &o.cmake}, {"--gcc", &o.gcc}})
+    if (!value->empty() && !Version::parse(*value)) {
+      error = std::string(flag) + " '" + *value + "' is not a version";
+      return false;
+    }
+  ctx.cuda = o.cuda;
+  ctx.cmake = o.cmake;
+  ctx.gcc = o.gcc;
+  if (!o.arches.empty()) {
+    std::string why;
+    auto list = ArchList::parse(o.arches, nullptr, &why);
+    if (!list) {
+      error = "--arch '" + o.arches + "': " + why + " (give numbers: \"8.9\", \"12.0\", \"sm_120\")";
+      return false;
+    }
+    ctx.arches = list->arches();
+  }
+  return true;
+}
+
+int run_revert(const FixOptions& o) {
+  auto r = source::revert_fixes(o.dir, {o.force, o.dry_run});
+  if (o.json) {
+    std::printf("%s\n", json{{"ok", r.ok}, {"restored", r.restored}, {"unchanged", r.unchanged},
+                             {"refused", r.refused}, {"errors", r.errors}, {"dry_run", o.dry_run}}
+                            .dump(2)
+                            .c_str());
+  } else {
+    if (o.dry_run) std::fputs(r.diff.c_str(), stdout);
+    if (!r.had_journal && r.ok) std::printf("nothing to revert: torchsmith has not edited %s\n", o.dir.c_str());
+    for (const auto& f : r.restored) std::printf("%s %s\n", o.dry_run ? "would restore" : "restored", f.c_str());
+    for (const auto& e : r.errors) std::fprintf(stderr, "torchsmith fix: %s\n", e.c_str());
+  }
+  return r.ok ? 0 : 1;
+}
+
+int run_fix(const GlobalOptions& g, const FixOptions& o) {
+  std::error_code ec;
+  if (!fs::is_directory(o.dir, ec)) return bad_input(o.dir + ": not a directory; give the source tree to fix");
+  if (o.revert) return run_revert(o);
+
+  std::vector<std::string> dirs = kb::default_overlay_dirs();
+  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
+  std::vector<std::string> errors;
+  source::FixSet set = source::load_fixes(dirs, errors);
+  for (const auto& e : errors) std::fprintf(stderr, "torchsmith fix: kb: %s\n", e.c_str());
+  if (!errors.empty()) return bad_input("the fixes in the knowledge base have errors (torchsmith kb check lists them)");
+
+  if (o.list) {
+    for (const auto& f : set.fixes) std::printf("%-40s %s:%d\n", f.id.c_str(), f.file.c_str(), f.line);
+    return 0;
+  }
+  source::FixContext ctx;
+  std::string why;
+  if (!read_context(o, ctx, why)) return bad_input(why);
+
+  std::vector<const source::Fix*> chosen;
+  if (!o.ids.empty()) {
+    for (const auto& id : o.ids) {
+      const source::Fix* f = set.find(id);
+      if (!f) return bad_input("no fix '" + id + "' in the knowledge base; `torchsmith fix DIR --list` names them");
+      chosen.push_back(f);
+    }
+  } else {
+    if (ctx.version.empty())
+      return bad_input(o.dir + " has no version.txt; say which build this is: --for torch==X.Y.Z (or name fixes with --fix ID)");
+    chosen = source::select_fixes(set, ctx);
+  }
+
+  auto r = source::apply_fixes(o.dir, chosen, ctx, {o.dry_run});
+  if (o.json) {
+    json fixes = json::array();
+    for (const auto& f : r.fixes)
+      fixes.push_back({{"id", f.id}, {"hash", f.hash}, {"state", std::string(source::to_string(f.state))},
+                       {"messages", f.messages}});
+    json env = json::object();
+    for (const auto& [k, v] : r.env) env[k] = v;
+    std::printf("%s\n", json{{"ok", r.ok}, {"dry_run", o.dry_run}, {"fixes", fixes}, {"changed_files", r.changed_files},
+                             {"env", env}, {"cmake_options", r.cmake_options}, {"errors", r.errors},
+                             {"diff", r.diff}}
+                            .dump(2)
+                            .c_str());
+    return r.ok ? 0 : 1;
+  }
+  if (chosen.empty()) std::printf("no fix applies to %s %s\n", ctx.package.c_str(), ctx.version.c_str());
+  for (const auto& f : r.fixes)
+    std::printf("%-40s %s\n", f.id.c_str(), std::string(source::to_string(f.state)).c_str());
+  for (const auto& [k, v] : r.env) std::printf("  build environment: %s=%s\n", k.c_str(), v.c_str());
+  for (const auto& c : r.cmake_options) std::printf("  cmake option: %s\n", c.c_str());
+  if (o.dry_run) std::fputs(r.diff.c_str(), stdout);
+  else if (!r.changed_files.empty())
+    std::printf("edited %zu file(s); `torchsmith fix %s --revert` restores them\n", r.changed_files.size(), o.dir.c_str());
+  for (const auto& e : r.errors) std::fprintf(stderr, "torchsmith fix: %s\n", e.c_str());
+  if (!r.ok) std::fprintf(stderr, "torchsmith fix: nothing was written\n");
+  return r.ok ? 0 : 1;
+}
+
+}  // namespace
+
+void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto o = std::make_shared<FixOptions>();
+  CLI::App* c = app.add_subcommand(
+      "fix",
+      "Apply the knowledge base's fixes to a source tree: edits that an older torch needs for a newer\n"
+      "CUDA, GPU or CMake, each anchored to text that must match exactly once ('upstream drifted'\n"
+      "otherwise, and nothing is written). Idempotent; journaled in DIR/.torchsmith/ so that --revert\n"
+      "restores every file byte for byte. Exit 0 applied or nothing to do, 1 drift/failure, 2 bad input.");
+  c->add_option("dir", o->dir, "The source tree.")->required()->type_name("DIR");
+  c->add_option("--for", o->spec, "What is built: torch==2.4.1 (default: the tree's version.txt).")->type_name("SPEC");
+  c->add_option("--cuda", o->cuda, "nvcc version the build uses, e.g. 12.8.")->type_name("VER");
+  c->add_option("--arch", o->arches, "Arches asked for, e.g. \"8.9;12.0\".")->type_name("LIST");
+  c->add_option("--cmake", o->cmake, "CMake version, e.g. 4.2.")->type_name("VER");
+  c->add_option("--gcc", o->gcc, "Host compiler version, e.g. 13.3.")->type_name("VER");
+  c->add_option("--fix", o->ids, "Apply these fixes by id, whatever their conditions (repeatable).")->type_name("ID");
+  c->add_flag("--dry-run", o->dry_run, "Print the unified diff; write nothing.");
+  c->add_flag("--revert", o->revert, "Restore every file torchsmith edited in DIR.");
+  c->add_flag("--force", o->force, "With --revert: restore files changed since torchsmith edited them too.");
+  c->add_flag("--list", o->list, "List the fixes the knowledge base holds.");
+  c->add_flag("--json", o->json, "Machine-readable result.");
+  c->callback([&g, &exit_code, o] { exit_code = run_fix(g, *o); });
+}
+
+}  // namespace ts::cli
