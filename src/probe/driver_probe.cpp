@@ -49,9 +49,9 @@ void from_nvidia_smi(const Host& h, const std::string& smi, const ProbeOptions& 
   auto header = std::async(std::launch::async, [&] { return h.run({smi}, o.command_timeout); });
   auto q = h.run({smi, "--query-gpu=" + fields, "--format=csv,noheader"}, o.command_timeout);
   bool has_cc = true;
-  if (q.ok() && q.out.find("not a valid field") == std::string::npos) {
-  } else if (!q.timed_out && !q.not_found) {
-    // Drivers before ~510 do not know compute_cap.
+  bool rejected = !q.ok() || q.out.find("not a valid field") != std::string::npos;
+  if (rejected && !q.timed_out && !q.not_found) {
+    // Drivers before ~510 do not know compute_cap: ask again without it.
     has_cc = false;
     q = h.run({smi, "--query-gpu=driver_version,name,memory.total,pci.bus_id,pci.device_id",
                "--format=csv,noheader"}, o.command_timeout);
@@ -73,7 +73,10 @@ void from_nvidia_smi(const Host& h, const std::string& smi, const ProbeOptions& 
       if (d.version.empty()) d.version = c[i];
       ++i;
       g.name = c[i++];
-      if (has_cc) g.compute_capability = c[i++] == "[N/A]" ? "" : c[i - 1];
+      if (has_cc) {
+        g.compute_capability = c[i] == "[N/A]" ? "" : c[i];
+        ++i;
+      }
       g.memory_bytes = mib(c[i++]);
       g.pci_address = normalize_bus_id(c[i++]);
       std::string id = c[i++];  // "0x268410DE"

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "fixture_util.h"
+#include "probe/probe.h"
 
 using namespace ts::probe;
 namespace fs = std::filesystem;
@@ -84,4 +85,33 @@ TEST(Host, NormalizePath) {
   EXPECT_EQ(normalize_path("/a/b/../c/./d/"), "/a/c/d");
   EXPECT_EQ(normalize_path("/.."), "/");
   EXPECT_EQ(normalize_path(""), "/");
+}
+
+TEST(Host, BrokenOrHangingNvidiaSmiIsANoteNotAHang) {
+  TempRoot r;
+  r.write("/sys/bus/pci/devices/0000:01:00.0/vendor", "0x10de\n");
+  r.write("/sys/bus/pci/devices/0000:01:00.0/device", "0x2204\n");
+  r.write("/sys/bus/pci/devices/0000:01:00.0/class", "0x030000\n");
+  r.write("/usr/bin/nvidia-smi",
+          "#!/bin/sh\necho \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"\nexit 9\n", true);
+  r.write("/usr/local/cuda-12.4/bin/nvcc", "#!/bin/sh\nexec sleep 30\n", true);
+  std::string err;
+  auto h = Host::at(r.dir.string(), &err);
+  ProbeOptions o;
+  o.command_timeout = std::chrono::milliseconds(300);
+  auto t0 = std::chrono::steady_clock::now();
+  auto f = ts::probe::probe(*h, o);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(s, 2.0);
+  EXPECT_FALSE(f.driver.present);
+  ASSERT_EQ(f.gpus.size(), 1u);
+  auto joined = [&] {
+    std::string all;
+    for (auto& n : f.notes) all += n + "\n";
+    return all;
+  }();
+  EXPECT_NE(joined.find("nvidia-smi failed: NVIDIA-SMI has failed"), std::string::npos) << joined;
+  EXPECT_NE(joined.find("timed out after 0.3 s"), std::string::npos) << joined;  // the hanging nvcc
+  ASSERT_EQ(f.cuda_toolkits.size(), 1u);
+  EXPECT_EQ(f.cuda_toolkits[0].version, "");
 }
