@@ -1,4 +1,5 @@
-// torchsmith kb check: validate the knowledge base (built-in and overlays), every bad entry with file:line.
+// torchsmith kb check: validate the knowledge base (built-in and overlays), every bad entry with
+// file:line.
 #include <cstdio>
 
 #include "cli/commands.h"
@@ -26,8 +27,8 @@ int run_check(const GlobalOptions& g, const KbOptions& o) {
     std::fprintf(stderr, "torchsmith kb check: %zu error(s)\n", errors.size());
     return 2;
   }
-  std::printf("knowledge base ok: built-in%s%zu overlay dir(s)\n", o.only_dirs ? " skipped, " : " + ",
-              dirs.size());
+  std::printf("knowledge base ok: built-in%s%zu overlay dir(s)\n",
+              o.only_dirs ? " skipped, " : " + ", dirs.size());
   return 0;
 }
 
@@ -35,8 +36,9 @@ int run_check(const GlobalOptions& g, const KbOptions& o) {
 
 void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
   CLI::App* kbc = app.add_subcommand(
-      "kb", "Work with the knowledge base: the data files (GPUs, CUDA toolkits, torch releases,\n"
-            "failure signatures, fixes) that every decision comes from.");
+      "kb",
+      "Work with the knowledge base: the data files (GPUs, CUDA toolkits, torch releases,\n"
+      "failure signatures, fixes) that every decision comes from.");
   kbc->require_subcommand(1);
   auto o = std::make_shared<KbOptions>();
   CLI::App* check = kbc->add_subcommand(
@@ -44,7 +46,8 @@ void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "Validate the built-in knowledge base and overlays: TOML syntax, required keys, versions\n"
       "and ranges that parse, arches that exist, patterns that compile. Every bad entry is\n"
       "printed as FILE:LINE: problem. Exit 0 when clean, 2 when anything is wrong.");
-  check->add_option("dirs", o->dirs, "Overlay directories to check (as --kb DIR).")->type_name("DIR");
+  check->add_option("dirs", o->dirs, "Overlay directories to check (as --kb DIR).")
+      ->type_name("DIR");
   check->add_flag("--only", o->only_dirs, "Check only the given directories, not the built-in KB.");
   check->callback([&g, &exit_code, o] { exit_code = run_check(g, *o); });
 }

@@ -11,8 +11,9 @@ bool load_kb(const GlobalOptions& g, kb::Kb& out) {
   out = kb::load(dirs, errors);
   for (const auto& e : errors) std::fprintf(stderr, "torchsmith: kb: %s\n", e.str().c_str());
   if (!errors.empty())
-    std::fprintf(stderr, "torchsmith: the knowledge base has %zu error(s); fix them "
-                         "(torchsmith kb check lists them) or drop the overlay\n",
+    std::fprintf(stderr,
+                 "torchsmith: the knowledge base has %zu error(s); fix them "
+                 "(torchsmith kb check lists them) or drop the overlay\n",
                  errors.size());
   return errors.empty();
 }

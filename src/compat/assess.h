@@ -23,9 +23,11 @@ std::vector<Verdict> assess(const HostFacts& facts, const kb::Kb& kb, const Targ
 // One topic each (assess calls them in this order).
 void check_driver(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out);
 void check_gpus(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out);
-void check_compilers(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out);
+void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
+                     std::vector<Verdict>& out);
 void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vector<Verdict>& out);
-void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vector<Verdict>& out);
+void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t,
+                   std::vector<Verdict>& out);
 void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out);
 void check_resources(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out);
 

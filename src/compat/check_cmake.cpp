@@ -22,21 +22,23 @@ Verdict cmake_vs_release(const ToolFacts& cm, const Version& cv, const kb::Torch
   Verdict v;
   v.topic = "cmake";
   v.subject = "CMake " + cm.version + " (" + cm.path + ") for torch " + asked;
-  v.source = cite(rel.source, rel.origin);
+  v.source = rel.source;
+  v.where = where(rel.origin);
   auto min = ver(rel.cmake_min);
   auto ceil = ver(rel.cmake_max_exclusive);
   if (min && cv < *min) {
     v.level = Level::fail;
-    v.reason = "CMake " + cm.version + " is older than torch " + rel.version + " needs (>= " +
-               rel.cmake_min + "): configure stops at cmake_minimum_required";
+    v.reason = "CMake " + cm.version + " is older than torch " + rel.version +
+               " needs (>= " + rel.cmake_min + "): configure stops at cmake_minimum_required" +
+               unverified(rel, "cmake_min");
     v.fix = "install CMake >= " + rel.cmake_min +
             (ceil ? " and < " + rel.cmake_max_exclusive : std::string()) +
             " (pip install 'cmake>=" + rel.cmake_min +
             (ceil ? ",<" + rel.cmake_max_exclusive : std::string()) + "' in the build env)";
   } else if (ceil && cv >= *ceil) {
     v.level = Level::warn;
-    v.reason = "CMake " + cm.version + " breaks torch " + rel.version +
-               ": CMake " + rel.cmake_max_exclusive +
+    v.reason = "CMake " + cm.version + " breaks torch " + rel.version + ": CMake " +
+               rel.cmake_max_exclusive +
                " removed compatibility with cmake_minimum_required < 3.5, which torch " +
                rel.version + " or its submodules declare";
     v.fix = "set CMAKE_POLICY_VERSION_MINIMUM=3.5 (torchsmith plan does), or use CMake < " +

@@ -35,7 +35,8 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
     v.reason = "the newest GCC that CUDA " + mm + " accepts is not in the knowledge base";
     return v;
   }
-  v.source = cite(rel->source, rel->origin);
+  v.source = rel->source;
+  v.where = where(rel->origin);
   if (cv->major() <= max->major()) {
     v.level = Level::ok;
     v.reason = "CUDA " + mm + " accepts gcc <= " + rel->gcc_max;
@@ -46,19 +47,19 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
              "): nvcc stops with 'unsupported GNU version! gcc versions later than " +
              rel->gcc_max + " are not supported!'";
   if (const CompilerFacts* fit = best_fit(f, "gcc", max->major())) {
-    v.fix = "gcc " + fit->version + " is installed at " + fit->cc + ": set CUDAHOSTCXX=" + fit->cxx +
-            " (torchsmith plan picks it)";
+    v.fix = "gcc " + fit->version + " is installed at " + fit->cc +
+            ": set CUDAHOSTCXX=" + fit->cxx + " (torchsmith plan picks it)";
   } else {
-    v.fix = "install gcc-" + rel->gcc_max + " and g++-" + rel->gcc_max +
-            " (apt-get install g++-" + rel->gcc_max + ") and set CUDAHOSTCXX=/usr/bin/g++-" +
-            rel->gcc_max;
+    v.fix = "install gcc-" + rel->gcc_max + " and g++-" + rel->gcc_max + " (apt-get install g++-" +
+            rel->gcc_max + ") and set CUDAHOSTCXX=/usr/bin/g++-" + rel->gcc_max;
   }
   return v;
 }
 
 }  // namespace
 
-void check_compilers(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out) {
+void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
+                     std::vector<Verdict>& out) {
   bool any_cxx = std::any_of(f.compilers.begin(), f.compilers.end(),
                              [](const CompilerFacts& c) { return !c.cxx.empty(); });
   if (!any_cxx) {
@@ -75,6 +76,29 @@ void check_compilers(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>&
     return;
   }
   for (const auto& tk : f.cuda_toolkits) out.push_back(gcc_vs_toolkit(f, kb, *host, tk));
+  const kb::TorchRelease* rel = t.torch.empty() ? nullptr : kb.find_torch(t.torch);
+  auto min = rel ? ver(rel->gcc_min) : std::nullopt;
+  auto hv = ver(host->version);
+  if (min && hv) {
+    Verdict v{"compiler",
+              "gcc " + host->version + " for torch " + t.torch,
+              Level::ok,
+              "",
+              "",
+              rel->source,
+              where(rel->origin)};
+    if (hv->major() < min->major()) {
+      v.level = Level::fail;
+      v.reason = "torch " + rel->version + " needs gcc >= " + rel->gcc_min +
+                 (rel->cxx_standard.empty() ? "" : " (C++" + rel->cxx_standard + ")") +
+                 unverified(*rel, "gcc_min");
+      v.fix = "install g++-" + rel->gcc_min + " or newer and build with CC/CXX pointing at it";
+    } else {
+      v.reason =
+          "torch " + rel->version + " needs gcc >= " + rel->gcc_min + unverified(*rel, "gcc_min");
+    }
+    out.push_back(v);
+  }
 }
 
 }  // namespace ts::compat

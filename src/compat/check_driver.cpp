@@ -16,7 +16,8 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
   if (!rel) {
     v.level = Level::warn;
-    v.reason = "CUDA " + tk.version + " is not in the knowledge base, so its minimum driver is unknown";
+    v.reason =
+        "CUDA " + tk.version + " is not in the knowledge base, so its minimum driver is unknown";
     v.fix = "add a [[release]] for it to cuda.toml in a --kb overlay";
     return v;
   }
@@ -31,7 +32,8 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
     v.level = Level::ok;
     v.reason = "CUDA " + mm + " needs driver >= " + rel->driver_min_linux +
                (drv_cuda ? "; this driver runs CUDA <= " + f.driver.cuda_version : "");
-    v.source = cite(rel->source, rel->origin);
+    v.source = rel->source;
+    v.where = where(rel->origin);
     return v;
   }
   const kb::CudaRelease* newest = newest_cuda_for_driver(kb, drv);
@@ -45,19 +47,22 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
                "(cudaErrorUnsupportedPtxVersion, 222)";
     v.fix = "compile real SASS for every GPU (no +PTX reliance), or update the driver to >= " +
             rel->driver_min_linux;
-    v.source = cite(fam->source, fam->origin);
+    v.source = fam->source;
+    v.where = where(fam->origin);
     return v;
   }
   v.level = Level::fail;
-  v.reason = "driver " + f.driver.version + " is older than CUDA " + mm + " needs (>= " +
-             rel->driver_min_linux + ")" + (runs.empty() ? "" : "; it runs CUDA <= " + runs) +
+  v.reason = "driver " + f.driver.version + " is older than CUDA " + mm +
+             " needs (>= " + rel->driver_min_linux + ")" +
+             (runs.empty() ? "" : "; it runs CUDA <= " + runs) +
              ": programs built with this toolkit fail to start with cudaErrorInsufficientDriver "
              "(35), or 'Error 804: forward compatibility was attempted on non supported HW' when "
              "a cuda-compat library is on the library path of a GPU that does not support it";
   v.fix = "install an NVIDIA driver >= " + rel->driver_min_linux +
           (runs.empty() ? "" : ", or build with CUDA <= " + runs + " instead") +
           "; after a driver update, reboot (a loaded old kernel module gives the same error)";
-  v.source = cite(rel->source, rel->origin);
+  v.source = rel->source;
+  v.where = where(rel->origin);
   return v;
 }
 
@@ -92,8 +97,8 @@ void check_driver(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& ou
   if (f.cuda_toolkits.empty()) {
     const kb::CudaRelease* newest = newest_cuda_for_driver(kb, *drv);
     std::string runs = !f.driver.cuda_version.empty() ? f.driver.cuda_version
-                       : newest                      ? newest->version
-                                                     : "unknown";
+                       : newest                       ? newest->version
+                                                      : "unknown";
     out.push_back({"driver", "driver " + f.driver.version, Level::info,
                    "runs CUDA <= " + runs + "; no CUDA toolkit is installed", "", ""});
     return;

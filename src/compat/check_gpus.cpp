@@ -1,4 +1,5 @@
-// Each GPU vs each toolkit (can nvcc compile for it?) and vs each installed torch (is its code inside?).
+// Each GPU vs each toolkit (can nvcc compile for it?) and vs each installed torch (is its code
+// inside?).
 #include <algorithm>
 
 #include "compat/assess.h"
@@ -45,7 +46,8 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
     v.reason = "CUDA " + tk.version + " is not in the knowledge base";
     return v;
   }
-  v.source = cite(rel->source, rel->origin);
+  v.source = rel->source;
+  v.where = where(rel->origin);
   if (toolkit_has(*rel, g.compute_capability)) {
     v.level = Level::ok;
     v.reason = "nvcc " + mm + " compiles for " + cap->sm();
@@ -58,8 +60,8 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
                " needs CUDA >= " + lo->version;
     v.fix = "install CUDA " + lo->version + " or newer";
   } else if (hi) {
-    v.reason = "CUDA " + mm + " no longer compiles for " + cap->sm() + ": the last toolkit with it is CUDA " +
-               hi->version;
+    v.reason = "CUDA " + mm + " no longer compiles for " + cap->sm() +
+               ": the last toolkit with it is CUDA " + hi->version;
     v.fix = "use CUDA " + hi->version + " or older for this GPU";
   } else {
     v.reason = "no CUDA toolkit in the knowledge base compiles for " + cap->sm();
@@ -86,8 +88,9 @@ Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
     v.reason = "torch carries code for " + cap->sm() + " (" + list + ")";
   } else if (ptx) {
     v.level = Level::warn;
-    v.reason = "torch has no " + cap->sm() + " code, only PTX that the driver JIT-compiles at first use (" +
-               list + "): slow start, and only if the driver is new enough";
+    v.reason = "torch has no " + cap->sm() +
+               " code, only PTX that the driver JIT-compiles at first use (" + list +
+               "): slow start, and only if the driver is new enough";
     v.fix = "build torch with TORCH_CUDA_ARCH_LIST including " + cap->str();
   } else {
     v.level = Level::fail;
@@ -109,8 +112,8 @@ void check_gpus(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out)
                      "PCI id " + g.vendor_id + ":" + g.device_id +
                          " is not in the knowledge base, so its compute capability is unknown",
                      "name it: torchsmith plan --arch X.Y (nvidia-smi --query-gpu=compute_cap "
-                     "tells it), or add a [[gpu]] entry with pci_id = \"" + g.device_id +
-                         "\" to ~/.config/torchsmith/kb/gpus.toml",
+                     "tells it), or add a [[gpu]] entry with pci_id = \"" +
+                         g.device_id + "\" to ~/.config/torchsmith/kb/gpus.toml",
                      ""});
       continue;
     }

@@ -15,35 +15,47 @@ bool python_fits(const kb::TorchRelease& rel, const Version& py) {
 
 void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease& rel,
                 const std::string& asked, std::vector<Verdict>& out) {
-  std::string src = cite(rel.source, rel.origin);
-  Verdict v{"python", "Python " + py.version + " (" + py.path + ") for torch " + asked, Level::ok,
-            "", "", src};
+  Verdict v{"python",
+            "Python " + py.version + " (" + py.path + ") for torch " + asked,
+            Level::ok,
+            "",
+            "",
+            rel.source,
+            where(rel.origin)};
   auto range = VersionRange::parse(rel.python);
   if (python_fits(rel, pv)) {
-    v.reason = "torch " + rel.version + " supports Python " + (range ? range->describe() : rel.python);
+    v.reason =
+        "torch " + rel.version + " supports Python " + (range ? range->describe() : rel.python);
   } else {
     v.level = Level::fail;
-    v.reason = "torch " + rel.version + " supports Python " + (range ? range->describe() : rel.python) +
-               ", not " + pv.major_minor();
+    v.reason = "torch " + rel.version + " supports Python " +
+               (range ? range->describe() : rel.python) + ", not " + pv.major_minor();
     v.fix = "use a Python in that range (--python PATH), or a torch release that supports " +
             pv.major_minor();
   }
   out.push_back(v);
 
-  Verdict n{"numpy", "NumPy in " + py.path + " for torch " + asked, Level::ok, "", "", src};
+  Verdict n{"numpy",
+            "NumPy in " + py.path + " for torch " + asked,
+            Level::ok,
+            "",
+            "",
+            rel.source,
+            where(rel.origin)};
   auto it = py.packages.find("numpy");
   auto nr = VersionRange::parse(rel.numpy);
   if (it == py.packages.end()) {
     n.level = Level::warn;
-    n.reason = "NumPy is not installed: torch builds without it and says 'PyTorch was compiled "
-               "without NumPy support'";
+    n.reason =
+        "NumPy is not installed: torch builds without it and says 'PyTorch was compiled "
+        "without NumPy support'";
     n.fix = "install NumPy (" + (nr ? nr->describe() : rel.numpy) + ") before the build";
   } else if (auto nv = ver(it->second); nv && nr && !nr->contains(*nv)) {
     n.level = Level::fail;
     n.reason = "NumPy " + it->second + " does not fit torch " + rel.version + " (NumPy " +
                nr->describe() + ")";
-    n.fix = "install NumPy " + nr->describe() + " in this Python, or pick a torch release for NumPy " +
-            it->second;
+    n.fix = "install NumPy " + nr->describe() +
+            " in this Python, or pick a torch release for NumPy " + it->second;
   } else {
     n.reason = "NumPy " + it->second + " fits torch " + rel.version +
                (nr ? " (NumPy " + nr->describe() + ")" : std::string());
@@ -62,7 +74,8 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
 
 }  // namespace
 
-void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vector<Verdict>& out) {
+void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t,
+                   std::vector<Verdict>& out) {
   const kb::TorchRelease* target = t.torch.empty() ? nullptr : kb.find_torch(t.torch);
   if (!t.torch.empty() && !target)
     out.push_back({"torch", "torch " + t.torch, Level::warn,
@@ -96,7 +109,8 @@ void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t, std::v
       v.level = Level::warn;
       v.reason = "no torch release in the knowledge base supports Python " + pv->major_minor();
     } else {
-      v.reason = "torch " + lo + (hi != lo ? " to " + hi : "") + " support Python " + pv->major_minor();
+      v.reason =
+          "torch " + lo + (hi != lo ? " to " + hi : "") + " support Python " + pv->major_minor();
     }
     out.push_back(v);
   }

@@ -13,21 +13,22 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 void check_resources(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out) {
   const kb::ResourceModel& m = kb.resources;
-  std::string src = cite(m.source, m.origin);
   std::uint64_t usable = f.memory.usable_bytes ? f.memory.usable_bytes : f.memory.available_bytes;
   int cores = f.cpu.logical_cores > 0 ? f.cpu.logical_cores : f.cpu.online_cores;
   if (usable > 0 && m.cxx_job_gib > 0 && cores > 0) {
     double per_job = std::max(m.cxx_job_gib, m.nvcc_job_gib);
     int by_mem = static_cast<int>(std::floor(static_cast<double>(usable) / kGiB / per_job));
     int jobs = std::clamp(by_mem, 1, cores);
-    Verdict v{"memory", "memory for parallel compile jobs", Level::ok, "", "", src};
+    Verdict v{"memory",       "memory for parallel compile jobs", Level::ok, "", "", m.source,
+              where(m.origin)};
     std::string limit = f.memory.cgroup_limit_bytes
                             ? " (cgroup limit " + gib(f.memory.cgroup_limit_bytes) + ")"
                             : "";
     char per[16];
     std::snprintf(per, sizeof per, "%.1f", per_job);
-    v.reason = gib(usable) + " usable" + limit + ", " + per + " GiB per compile job: MAX_JOBS=" +
-               std::to_string(jobs) + " of " + std::to_string(cores) + " cores";
+    v.reason = gib(usable) + " usable" + limit + ", " + per +
+               " GiB per compile job: MAX_JOBS=" + std::to_string(jobs) + " of " +
+               std::to_string(cores) + " cores";
     if (by_mem < 1) {
       v.level = Level::fail;
       v.reason += "; not even one job fits, the compiler will be OOM-killed";
@@ -44,16 +45,23 @@ void check_resources(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>&
     double need = d.purpose == "tmp" ? m.tmp_disk_gib : m.torch_build_disk_gib;
     if (need <= 0) continue;
     double free_gib = static_cast<double>(d.free_bytes) / kGiB;
-    Verdict v{"disk", "free disk at " + d.path + " (" + d.purpose + ")", Level::ok, "", "", src};
+    Verdict v{"disk",
+              "free disk at " + d.path + " (" + d.purpose + ")",
+              Level::ok,
+              "",
+              "",
+              m.source,
+              where(m.origin)};
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%s free, a CUDA build needs about %.0f GiB %s",
-                  gib(d.free_bytes).c_str(), need,
-                  d.purpose == "tmp" ? "for nvcc's temporary files" : "for source, build/ and wheel");
+    std::snprintf(
+        buf, sizeof buf, "%s free, a CUDA build needs about %.0f GiB %s", gib(d.free_bytes).c_str(),
+        need, d.purpose == "tmp" ? "for nvcc's temporary files" : "for source, build/ and wheel");
     v.reason = buf;
     if (free_gib < need) {
       v.level = d.purpose == "tmp" ? Level::warn : Level::fail;
-      v.fix = d.purpose == "tmp" ? "point TMPDIR at a larger disk (torchsmith build does: <out>/tmp)"
-                                 : "free space, or build with --out on a larger disk";
+      v.fix = d.purpose == "tmp"
+                  ? "point TMPDIR at a larger disk (torchsmith build does: <out>/tmp)"
+                  : "free space, or build with --out on a larger disk";
     }
     out.push_back(v);
   }

@@ -1,4 +1,5 @@
-// An installed torch vs the toolkits (extensions need nvcc of torch's CUDA major), the driver, NumPy.
+// An installed torch vs the toolkits (extensions need nvcc of torch's CUDA major), the driver,
+// NumPy.
 #include "compat/assess.h"
 #include "compat/facts_util.h"
 #include "core/version_range.h"
@@ -10,8 +11,8 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
     const TorchFacts& t = py.torch;
     if (!t.present) {
       if (!t.error.empty())
-        out.push_back({"torch", "torch in " + py.path, Level::warn, "import torch failed: " + t.error,
-                       "", ""});
+        out.push_back({"torch", "torch in " + py.path, Level::warn,
+                       "import torch failed: " + t.error, "", ""});
       continue;
     }
     std::string who = "torch " + t.version + " (" + py.path + ")";
@@ -20,20 +21,21 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
       for (const auto& tk : f.cuda_toolkits) {
         auto kv = ver(tk.version);
         if (!kv) continue;
-        Verdict v{"torch", who + " with nvcc " + kv->major_minor() + " for extensions", Level::ok, "", "",
-                  ""};
+        Verdict v{"torch",   who + " with nvcc " + kv->major_minor() + " for extensions",
+                  Level::ok, "",
+                  "",        ""};
         if (kv->major() != tc->major()) {
           v.level = Level::fail;
           v.reason = "torch was built with CUDA " + t.cuda + "; extensions built with CUDA " +
                      kv->major_minor() +
                      " are refused ('The detected CUDA version mismatches the version that was "
                      "used to compile PyTorch')";
-          v.fix = "install CUDA " + tc->major_minor() + " (same major as torch) for extension builds";
+          v.fix =
+              "install CUDA " + tc->major_minor() + " (same major as torch) for extension builds";
         } else if (kv->major_minor() != tc->major_minor()) {
           v.level = Level::warn;
           v.reason = "same CUDA major (" + std::to_string(tc->major()) + "), minor differs (" +
-                     kv->major_minor() + " vs " + t.cuda +
-                     "): cpp_extension warns and builds";
+                     kv->major_minor() + " vs " + t.cuda + "): cpp_extension warns and builds";
         } else {
           v.reason = "nvcc matches torch's CUDA " + t.cuda;
         }
@@ -42,12 +44,12 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
       if (f.driver.present && !f.driver.cuda_version.empty()) {
         auto dc = ver(f.driver.cuda_version);
         if (dc && *Version::parse(tc->major_minor()) > *dc)
-          out.push_back({"torch", who + " with driver " + f.driver.version, Level::fail,
-                         "torch needs CUDA " + t.cuda + " but the driver runs CUDA <= " +
-                             f.driver.cuda_version + ": torch.cuda.is_available() is False",
-                         "update the driver, or install a torch built for CUDA <= " +
-                             f.driver.cuda_version,
-                         ""});
+          out.push_back(
+              {"torch", who + " with driver " + f.driver.version, Level::fail,
+               "torch needs CUDA " + t.cuda + " but the driver runs CUDA <= " +
+                   f.driver.cuda_version + ": torch.cuda.is_available() is False",
+               "update the driver, or install a torch built for CUDA <= " + f.driver.cuda_version,
+               ""});
       }
     }
     // A torch built against NumPy 1.x cannot load NumPy 2.x and the reverse.
@@ -57,11 +59,12 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
       auto nr = VersionRange::parse(rel->numpy);
       auto nv = ver(np->second);
       if (nr && nv && !nr->contains(*nv))
-        out.push_back({"numpy", who + " with NumPy " + np->second, Level::fail,
-                       "torch " + rel->version + " was built for NumPy " + nr->describe() +
-                           ": 'A module that was compiled using NumPy 1.x cannot be run in NumPy 2'",
-                       "install NumPy " + nr->describe() + " in " + py.path,
-                       cite(rel->source, rel->origin)});
+        out.push_back(
+            {"numpy", who + " with NumPy " + np->second, Level::fail,
+             "torch " + rel->version + " was built for NumPy " + nr->describe() +
+                 ": 'A module that was compiled using NumPy 1.x cannot be run in NumPy 2'",
+             "install NumPy " + nr->describe() + " in " + py.path, rel->source,
+             where(rel->origin)});
     }
   }
 }

@@ -10,10 +10,14 @@ std::optional<Version> ver(std::string_view s) {
 }
 
 std::string cite(const std::string& source, const kb::Origin& o) {
-  std::string at = o.file.empty() ? "" : o.file + ":" + std::to_string(o.line);
+  std::string at = where(o);
   if (source.empty()) return at;
   if (at.empty()) return source;
   return source + " (" + at + ")";
+}
+
+std::string where(const kb::Origin& o) {
+  return o.file.empty() ? "" : o.file + ":" + std::to_string(o.line);
 }
 
 std::string capability_of(std::string_view arch) {

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/host_facts.h"
 #include "core/cuda_arch.h"
+#include "core/host_facts.h"
 #include "core/version.h"
 #include "kb/kb.h"
 
@@ -13,12 +13,19 @@ namespace ts::compat {
 
 // Facts are raw strings; an unparsable one is treated as unknown.
 std::optional<Version> ver(std::string_view s);
-// "source (file:line)" for a verdict's source field.
+// "source (file:line)": an upstream source with the KB entry it was read from.
 std::string cite(const std::string& source, const kb::Origin& o);
+// "cuda.toml:124": where a KB entry was read, for a verdict's `where`.
+std::string where(const kb::Origin& o);
 // "12.0" from "sm_120", "compute_90a" or "9.0"; "" if not an arch.
 std::string capability_of(std::string_view arch);
 // The compiler nvcc uses by default: `g++`/`gcc` first on PATH (the bare names), else any gcc.
 const CompilerFacts* default_host_compiler(const HostFacts& f);
+// " (recalled, not verified against a source)" when the KB marks that field so; else "".
+template <typename Entry>
+std::string unverified(const Entry& e, std::string_view field) {
+  return e.is_recalled(field) ? " (this fact is recalled, not verified against a source)" : "";
+}
 // "12.5 GiB"
 std::string gib(std::uint64_t bytes);
 // The newest CUDA release in the KB whose minimum driver this driver meets; nullptr if none.

@@ -14,14 +14,16 @@ void identify_gpus(HostFacts& f, const kb::Kb& kb) {
   }
   if (f.jetson.present && f.jetson.compute_capability.empty()) {
     if (const kb::TegraSoc* soc = kb.find_tegra(f.jetson.soc)) {
-      f.jetson.compute_capability = soc->arch;
+      // Thor was renumbered (10.1 under CUDA 12.8-12.9, 11.0 from 13): ask with the toolkit here.
+      std::string cuda = f.cuda_toolkits.empty() ? "" : f.cuda_toolkits.front().version;
+      f.jetson.compute_capability = cuda.empty() ? soc->arch : soc->arch_for_cuda(cuda);
       bool listed = false;
       for (const auto& g : f.gpus) listed |= g.integrated;
       if (!listed) {
         GpuFacts g;
         g.vendor_id = "10de";
         g.name = soc->name;
-        g.compute_capability = soc->arch;
+        g.compute_capability = f.jetson.compute_capability;
         g.identified_by = "tegra";
         g.integrated = true;
         f.gpus.push_back(g);

@@ -1,9 +1,8 @@
 #pragma once
 // A compatibility verdict: one thing checked on this host, how it came out, why, and what to do.
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace ts::compat {
 
@@ -11,12 +10,14 @@ enum class Level { ok, info, warn, fail };
 const char* level_name(Level l);  // "ok", "info", "warn", "fail"
 
 struct Verdict {
-  std::string topic;    // "driver", "gpu", "compiler", "cmake", "python", "numpy", "torch", "memory", "disk"
+  std::string
+      topic;  // "driver", "gpu", "compiler", "cmake", "python", "numpy", "torch", "memory", "disk"
   std::string subject;  // what was checked: "driver 535.98 with CUDA 11.8"
   Level level = Level::ok;
-  std::string reason;   // why: "CUDA 11.8 needs driver >= 520.61.05"
-  std::string fix;      // what to do, "" when nothing is needed
-  std::string source;   // where the rule comes from (a KB entry's source and file:line)
+  std::string reason;  // why: "CUDA 11.8 needs driver >= 520.61.05"
+  std::string fix;     // what to do, "" when nothing is needed
+  std::string source;  // the upstream source of the KB entry the rule rests on
+  std::string where;   // that entry in the KB: "cuda.toml:124"
 };
 
 void to_json(nlohmann::json& j, const Verdict& v);

@@ -16,7 +16,8 @@ std::string gib(std::uint64_t b) {
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
 // "  Label      value" with a fixed label column so the eye can scan down it.
-void row(std::ostringstream& o, const Style& st, const std::string& label, const std::string& value) {
+void row(std::ostringstream& o, const Style& st, const std::string& label,
+         const std::string& value) {
   std::string l = label;
   if (l.size() < 11) l.append(11 - l.size(), ' ');
   o << "  " << st.bold(l) << value << "\n";
@@ -34,10 +35,14 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
 
 std::string level_tag(const Style& st, compat::Level l) {
   switch (l) {
-    case compat::Level::ok: return st.green("OK  ");
-    case compat::Level::info: return st.dim("INFO");
-    case compat::Level::warn: return st.yellow("WARN");
-    case compat::Level::fail: return st.red("FAIL");
+    case compat::Level::ok:
+      return st.green("OK  ");
+    case compat::Level::info:
+      return st.dim("INFO");
+    case compat::Level::warn:
+      return st.yellow("WARN");
+    case compat::Level::fail:
+      return st.red("FAIL");
   }
   return "?";
 }
@@ -48,23 +53,26 @@ void system_section(std::ostringstream& o, const Style& st, const HostFacts& f) 
   std::string extra;
   if (f.os.wsl) extra += ", WSL";
   if (f.os.container) extra += ", container";
-  row(o, st, "OS", or_dash(os) + ", kernel " + or_dash(f.os.kernel_release) + ", glibc " +
-                       or_dash(f.os.glibc) + extra);
+  row(o, st, "OS",
+      or_dash(os) + ", kernel " + or_dash(f.os.kernel_release) + ", glibc " + or_dash(f.os.glibc) +
+          extra);
   std::string cores = std::to_string(f.cpu.logical_cores) + " usable";
   if (f.cpu.online_cores && f.cpu.online_cores != f.cpu.logical_cores)
     cores += " of " + std::to_string(f.cpu.online_cores);
-  row(o, st, "CPU", or_dash(f.cpu.arch) + ", " + or_dash(f.cpu.model) + ", " + cores + " cores" +
-                        (f.cpu.isa_level.empty() ? "" : ", " + f.cpu.isa_level));
+  row(o, st, "CPU",
+      or_dash(f.cpu.arch) + ", " + or_dash(f.cpu.model) + ", " + cores + " cores" +
+          (f.cpu.isa_level.empty() ? "" : ", " + f.cpu.isa_level));
   std::string mem = gib(f.memory.total_bytes) + " total, " + gib(f.memory.available_bytes) +
                     " available, swap " + gib(f.memory.swap_total_bytes);
   if (f.memory.cgroup_limit_bytes) mem += ", cgroup limit " + gib(f.memory.cgroup_limit_bytes);
   row(o, st, "Memory", mem);
   for (const auto& d : f.disks)
-    row(o, st, "Disk", d.path + " (" + d.purpose + "): " + gib(d.free_bytes) + " free of " +
-                           gib(d.total_bytes));
+    row(o, st, "Disk",
+        d.path + " (" + d.purpose + "): " + gib(d.free_bytes) + " free of " + gib(d.total_bytes));
   if (f.jetson.present)
-    row(o, st, "Jetson", or_dash(f.jetson.model) + ", " + or_dash(f.jetson.soc) + ", L4T " +
-                             or_dash(f.jetson.l4t_release));
+    row(o, st, "Jetson",
+        or_dash(f.jetson.model) + ", " + or_dash(f.jetson.soc) + ", L4T " +
+            or_dash(f.jetson.l4t_release));
 }
 
 void gpu_section(std::ostringstream& o, const Style& st, const HostFacts& f) {
@@ -81,10 +89,10 @@ void gpu_section(std::ostringstream& o, const Style& st, const HostFacts& f) {
     row(o, st, "GPU", where + id + " -> " + name + ", " + cc + mem + by);
   }
   if (f.driver.present)
-    row(o, st, "Driver", f.driver.version +
-                             (f.driver.cuda_version.empty() ? ""
-                                                            : ", supports CUDA <= " + f.driver.cuda_version) +
-                             " (" + f.driver.source + ")");
+    row(o, st, "Driver",
+        f.driver.version +
+            (f.driver.cuda_version.empty() ? "" : ", supports CUDA <= " + f.driver.cuda_version) +
+            " (" + f.driver.source + ")");
   else
     row(o, st, "Driver", "not loaded");
 }
@@ -95,13 +103,15 @@ void toolchain_section(std::ostringstream& o, const Style& st, const HostFacts& 
   for (const auto& t : f.cuda_toolkits) {
     std::string arches;
     if (!t.arches.empty()) arches = ", arches " + t.arches.front() + ".." + t.arches.back();
-    row(o, st, "CUDA", t.path + ": " + t.version + " (" + t.version_source + ")" + arches +
-                           (t.nvcc.empty() ? ", no nvcc" : "") +
-                           (t.found_via.empty() ? "" : ", via " + join(t.found_via, ", ")));
+    row(o, st, "CUDA",
+        t.path + ": " + t.version + " (" + t.version_source + ")" + arches +
+            (t.nvcc.empty() ? ", no nvcc" : "") +
+            (t.found_via.empty() ? "" : ", via " + join(t.found_via, ", ")));
   }
   for (const auto& l : f.libraries)
-    row(o, st, l.name, or_dash(l.version) + " at " + or_dash(l.include_dir.empty() ? l.library_dir : l.include_dir) +
-                           " (" + l.source + ")");
+    row(o, st, l.name,
+        or_dash(l.version) + " at " +
+            or_dash(l.include_dir.empty() ? l.library_dir : l.include_dir) + " (" + l.source + ")");
   section(o, st, "Compilers and tools");
   if (f.compilers.empty()) row(o, st, "Compiler", "none found");
   for (const auto& c : f.compilers)
@@ -117,8 +127,9 @@ void python_section(std::ostringstream& o, const Style& st, const HostFacts& f) 
       row(o, st, "Python", p.path + ": " + st.yellow("not usable: " + p.error));
       continue;
     }
-    row(o, st, "Python", p.path + ": " + p.version + " " + p.abi_tag + " " + p.platform_tag + " (" +
-                             or_dash(p.env_kind) + ")");
+    row(o, st, "Python",
+        p.path + ": " + p.version + " " + p.abi_tag + " " + p.platform_tag + " (" +
+            or_dash(p.env_kind) + ")");
     std::string pk;
     for (const auto& [n, v] : p.packages) pk += (pk.empty() ? "" : ", ") + n + " " + v;
     if (!pk.empty()) row(o, st, "", pk);
@@ -126,7 +137,8 @@ void python_section(std::ostringstream& o, const Style& st, const HostFacts& f) 
     if (t.present) {
       std::string s = "torch " + t.version + (t.cuda.empty() ? ", CPU only" : ", CUDA " + t.cuda) +
                       (t.cudnn.empty() ? "" : ", cuDNN " + t.cudnn) +
-                      (t.cxx11_abi ? ", CXX11 ABI" : ", pre-CXX11 ABI") + (t.debug ? ", debug" : "");
+                      (t.cxx11_abi ? ", CXX11 ABI" : ", pre-CXX11 ABI") +
+                      (t.debug ? ", debug" : "");
       row(o, st, "", s);
       if (!t.arch_list.empty()) row(o, st, "", "arch list " + join(t.arch_list, " "));
     } else if (!t.error.empty()) {
@@ -140,8 +152,8 @@ void python_section(std::ostringstream& o, const Style& st, const HostFacts& f) 
 std::string doctor_text(const HostFacts& f, const std::vector<compat::Verdict>& verdicts,
                         const Style& st) {
   std::ostringstream o;
-  o << st.bold("torchsmith doctor") << "  " << (f.root == "/" || f.root.empty() ? "this machine" : "host root " + f.root)
-    << "\n";
+  o << st.bold("torchsmith doctor") << "  "
+    << (f.root == "/" || f.root.empty() ? "this machine" : "host root " + f.root) << "\n";
   system_section(o, st, f);
   gpu_section(o, st, f);
   toolchain_section(o, st, f);
@@ -155,7 +167,8 @@ std::string doctor_text(const HostFacts& f, const std::vector<compat::Verdict>& 
     o << "  " << level_tag(st, v.level) << " " << v.subject << "\n";
     if (!v.reason.empty()) o << "       " << v.reason << "\n";
     if (!v.fix.empty()) o << "       " << st.bold("fix: ") << v.fix << "\n";
-    if (!v.source.empty()) o << "       " << st.dim("source: " + v.source) << "\n";
+    // The full upstream source is in --json; the KB entry it rests on is enough to look it up.
+    if (!v.where.empty()) o << "       " << st.dim("kb: " + v.where) << "\n";
   }
   auto s = compat::summarize(verdicts);
   o << "\n"
@@ -166,10 +179,11 @@ std::string doctor_text(const HostFacts& f, const std::vector<compat::Verdict>& 
 
 nlohmann::json doctor_json(const HostFacts& facts, const std::vector<compat::Verdict>& verdicts) {
   auto s = compat::summarize(verdicts);
-  return nlohmann::json{{"schema", "torchsmith-doctor/1"},
-                        {"facts", facts},
-                        {"verdicts", verdicts},
-                        {"summary", {{"ok", s.ok}, {"info", s.info}, {"warn", s.warn}, {"fail", s.fail}}}};
+  return nlohmann::json{
+      {"schema", "torchsmith-doctor/1"},
+      {"facts", facts},
+      {"verdicts", verdicts},
+      {"summary", {{"ok", s.ok}, {"info", s.info}, {"warn", s.warn}, {"fail", s.fail}}}};
 }
 
 }  // namespace ts::report

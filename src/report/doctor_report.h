@@ -1,9 +1,8 @@
 #pragma once
 // `torchsmith doctor` output: a grouped report for people, complete JSON for scripts.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "compat/verdict.h"
 #include "core/host_facts.h"

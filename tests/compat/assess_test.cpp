@@ -1,16 +1,26 @@
 // Verdicts from hand-built facts and a small hand-built KB: each rule, its wording and its fix.
+#include "compat/assess.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "compat/assess.h"
-
 namespace ts::compat {
 namespace {
 
+kb::Gpu gpu(std::string id, std::string name, std::string arch) {
+  kb::Gpu g;
+  g.pci_id = id;
+  g.name = name;
+  g.arch = arch;
+  g.source = "test";
+  return g;
+}
+
 kb::Kb small_kb() {
   kb::Kb k;
-  auto cuda = [&](std::string v, std::vector<std::string> arches, std::string gcc, std::string drv) {
+  auto cuda = [&](std::string v, std::vector<std::string> arches, std::string gcc,
+                  std::string drv) {
     kb::CudaRelease r;
     r.version = v;
     r.arches = arches;
@@ -23,10 +33,16 @@ kb::Kb small_kb() {
   };
   cuda("11.8", {"3.5", "5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0"}, "11", "520.61.05");
   cuda("12.6", {"5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "9.0a"}, "13", "560.28.03");
-  cuda("12.8", {"5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"}, "14", "570.26");
+  cuda("12.8", {"5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"}, "14",
+       "570.26");
   cuda("13.0", {"7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"}, "15", "580.65.06");
-  k.cuda_families.push_back({"12", "525.60.13", "", "test:mvc", {"cuda.toml", 99}});
-  auto torch = [&](std::string v, std::string py, std::string cmin, std::string cmax, std::string np) {
+  kb::CudaFamily fam;
+  fam.major = "12";
+  fam.driver_min_linux = "525.60.13";
+  fam.source = "test:mvc";
+  k.cuda_families.push_back(fam);
+  auto torch = [&](std::string v, std::string py, std::string cmin, std::string cmax,
+                   std::string np) {
     kb::TorchRelease t;
     t.version = v;
     t.python = py;
@@ -40,8 +56,8 @@ kb::Kb small_kb() {
   torch("2.4", ">=3.8,<3.13", "3.18", "4", ">=1,<2");
   torch("2.6", ">=3.9,<3.14", "3.18", "4", ">=1,<3");
   torch("2.9", ">=3.10,<3.15", "3.27", "", ">=1,<3");
-  k.gpus.push_back({"2182", "GeForce GTX 1660 Ti", "7.5", "TU116", "Turing", false, "test", {}});
-  k.gpus.push_back({"2b85", "GeForce RTX 5090", "12.0", "GB202", "Blackwell", false, "test", {}});
+  k.gpus.push_back(gpu("2182", "GeForce GTX 1660 Ti", "7.5"));
+  k.gpus.push_back(gpu("2b85", "GeForce RTX 5090", "12.0"));
   k.resources.cxx_job_gib = 2.5;
   k.resources.nvcc_job_gib = 3.0;
   k.resources.torch_build_disk_gib = 20;
@@ -106,12 +122,12 @@ TEST(Identify, UnknownIdKeptAndReported) {
 
 TEST(Driver, OldDriverPredictsErrorAndNamesNeed) {
   auto k = small_kb();
-  auto f = host_with("2182", "470.57.02", "12.8");
+  auto f = host_with("2182", "530.30.02", "13.0");
   std::vector<Verdict> vs;
   check_driver(f, k, vs);
   ASSERT_EQ(vs.size(), 1u);
   EXPECT_EQ(vs[0].level, Level::fail);
-  EXPECT_TRUE(has(vs[0].reason, ">= 570.26"));
+  EXPECT_TRUE(has(vs[0].reason, ">= 580.65.06"));
   EXPECT_TRUE(has(vs[0].reason, "804"));
   EXPECT_TRUE(has(vs[0].fix, "11.8"));  // the newest CUDA this driver runs
 }
@@ -158,7 +174,7 @@ TEST(Gpu, Sm120NeedsCuda128) {
 
 TEST(Gpu, DroppedArchNamesLastToolkit) {
   auto k = small_kb();
-  k.gpus.push_back({"1b06", "GeForce GTX 1080 Ti", "6.1", "GP102", "Pascal", false, "test", {}});
+  k.gpus.push_back(gpu("1b06", "GeForce GTX 1080 Ti", "6.1"));
   auto f = host_with("1b06", "580.95.05", "13.0");
   identify_gpus(f, k);
   std::vector<Verdict> vs;
@@ -203,7 +219,7 @@ TEST(Compiler, Gcc13WithCuda118NamesInstalledGcc11) {
   f.compilers = {{"gcc", "/usr/bin/gcc", "/usr/bin/g++", "13.2.0", "x86_64-linux-gnu"},
                  {"gcc", "/usr/bin/gcc-11", "/usr/bin/g++-11", "11.4.0", "x86_64-linux-gnu"}};
   std::vector<Verdict> vs;
-  check_compilers(f, k, vs);
+  check_compilers(f, k, {}, vs);
   ASSERT_EQ(vs.size(), 1u);
   EXPECT_EQ(vs[0].level, Level::fail);
   EXPECT_TRUE(has(vs[0].reason, "<= 11"));
@@ -215,7 +231,7 @@ TEST(Compiler, Gcc13OnlySaysInstallGcc11) {
   auto f = host_with("", "", "11.8");
   f.compilers = {{"gcc", "/usr/bin/gcc", "/usr/bin/g++", "13.2.0", "x86_64-linux-gnu"}};
   std::vector<Verdict> vs;
-  check_compilers(f, k, vs);
+  check_compilers(f, k, {}, vs);
   EXPECT_TRUE(has(vs.at(0).fix, "g++-11"));
 }
 
@@ -224,7 +240,7 @@ TEST(Compiler, NoCxxCompilerFails) {
   auto f = host_with("", "", "");
   f.compilers.clear();
   std::vector<Verdict> vs;
-  check_compilers(f, k, vs);
+  check_compilers(f, k, {}, vs);
   EXPECT_EQ(vs.at(0).level, Level::fail);
 }
 
@@ -269,7 +285,10 @@ TEST(Python, Torch26RefusesPython38) {
   PythonFacts py;
   py.path = "/opt/conda/bin/python";
   py.version = "3.8.18";
-  py.packages = {{"numpy", "1.23.5"}, {"setuptools", "69"}, {"wheel", "0.4"}, {"pyyaml", "6"},
+  py.packages = {{"numpy", "1.23.5"},
+                 {"setuptools", "69"},
+                 {"wheel", "0.4"},
+                 {"pyyaml", "6"},
                  {"typing_extensions", "4"}};
   f.pythons.push_back(py);
   std::vector<Verdict> vs;
