@@ -10,8 +10,13 @@ namespace {
 struct MarkerPattern { Marker m; const char* re; };
 constexpr MarkerPattern kMarkers[] = {
     {Marker::failed_target, R"(^FAILED: )"},
-    {Marker::compiler_error, R"(: (?:fatal )?error(?: [A-Z]+[0-9]+)?\s*:)"},    // gcc, clang, MSVC, ld
-    {Marker::compiler_error, R"(\([0-9]+\): (?:catastrophic )?error)"},         // nvcc front end
+    // Spelled as separate literals of 8+ bytes: an optional group would leave RE2's prefilter
+    // only "error", and short literals shorten the prefilter's stride.
+    {Marker::compiler_error, R"(: error:)"},                      // gcc, clang, ld
+    {Marker::compiler_error, R"(: error [A-Z]+[0-9]+\s*:)"},      // MSVC: "x.cpp(3): error C2065:"
+    {Marker::compiler_error, R"(: fatal error(?: [A-Z]+[0-9]+)?\s*:)"},
+    {Marker::compiler_error, R"(\([0-9]+\): error)"},             // nvcc front end
+    {Marker::compiler_error, R"(\([0-9]+\): catastrophic error)"},
     {Marker::compiler_error, R"(^nvcc fatal\s*:)"},
     {Marker::compiler_error, R"(^(?:ptxas|nvlink) (?:fatal|error)\s*:)"},
     {Marker::cmake_error, R"(^CMake Error)"},

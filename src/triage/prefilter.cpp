@@ -1,6 +1,7 @@
 #include "triage/prefilter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <stdexcept>
@@ -29,7 +30,30 @@ constexpr std::string_view kNoise =
     "-- Found Python: /usr/bin/python3 (found version \"3.10.12\") found components: Interpreter Development\n"
     "copying torch/include/ATen/core/Tensor.h -> build/lib.linux-x86_64-cpython-310/torch/include\n"
     "In file included from /home/user/pytorch/c10/util/Exception.h:5, note: in instantiation of function template\n"
-    "Linking CXX shared library lib/libtorch_cpu.so\n";
+    "Linking CXX shared library lib/libtorch_cpu.so\n"
+    // A verbose compile command (ninja -v, setup.py develop): long, and on every other line.
+    "/usr/bin/c++ -DAT_PER_OPERATOR_HEADERS -DCPUINFO_SUPPORTED_PLATFORM=1 -DFMT_HEADER_ONLY=1 -DHAVE_MALLOC_USABLE_SIZE=1 "
+    "-DHAVE_MMAP=1 -DONNX_NAMESPACE=onnx_torch -DUSE_EXTERNAL_MZCRC -D_FILE_OFFSET_BITS=64 -Dtorch_cpu_EXPORTS "
+    "-I/home/user/pytorch/build/aten/src -I/home/user/pytorch/third_party/onnx -isystem /home/user/pytorch/third_party/protobuf/src "
+    "-D_GLIBCXX_USE_CXX11_ABI=1 -fvisibility-inlines-hidden -DUSE_PTHREADPOOL -DNDEBUG -DUSE_KINETO -DLIBKINETO_NOCUPTI "
+    "-DLIBKINETO_NOROCTRACER -DUSE_FBGEMM -DUSE_QNNPACK -DUSE_PYTORCH_QNNPACK -DUSE_XNNPACK -DSYMBOLICATE_MOBILE_DEBUG_HANDLE "
+    "-O2 -fPIC -Wall -Wextra -Werror=return-type -Werror=non-virtual-dtor -Werror=bool-operation -Wnarrowing "
+    "-Wno-missing-field-initializers -Wno-type-limits -Wno-array-bounds -Wno-unknown-pragmas -Wno-unused-parameter "
+    "-Wno-strict-overflow -Wno-strict-aliasing -Wno-stringop-overflow -Wsuggest-override -Wno-psabi -Wno-error=old-style-cast "
+    "-Wno-missing-braces -fdiagnostics-color=always -faligned-new -Wno-unused-but-set-variable -Wno-maybe-uninitialized "
+    "-fno-math-errno -fno-trapping-math -Werror=format -Wno-stringop-overflow -DHAVE_AVX512_CPU_DEFINITION "
+    "-DHAVE_AVX2_CPU_DEFINITION -O3 -DNDEBUG -std=gnu++17 -fPIC -DTORCH_USE_LIBUV -DCAFFE2_USE_GLOO -Wall -Wextra "
+    "-Wdeprecated -Wno-unused-parameter -Wno-missing-field-initializers -Wno-type-limits -Wno-array-bounds "
+    "-Wno-unknown-pragmas -Wno-strict-overflow -Wno-strict-aliasing -Wunused-function -Wno-unused-private-field "
+    "-Wno-error=pedantic -Wno-error=redundant-decls -Wno-error=unused-local-typedefs -fvisibility=hidden -pthread "
+    "-fopenmp -MD -MT caffe2/CMakeFiles/torch_cpu.dir/__/torch/csrc/jit/runtime/interpreter.cpp.o -c interpreter.cpp\n"
+    "/home/user/pytorch/aten/src/ATen/native/Sorting.cpp:81:23: warning: comparison of integer expressions of different "
+    "signedness: 'int' and 'size_t' {aka 'long unsigned int'} [-Wsign-compare]\n"
+    "/home/user/pytorch/torch/csrc/Module.cpp:12: warning: 'void at::Tensor::print() const' is deprecated: Use the operator<< "
+    "[-Wdeprecated-declarations] ignoring return value of 'ssize_t write(int, const void*, size_t)' declared with attribute "
+    "'warn_unused_result' [-Wunused-result] this 'if' clause does not guard... [-Wmisleading-indentation]\n"
+    "ptxas info    : Used 64 registers, 416 bytes cmem[0], 8 bytes smem, compiling entry function for 'sm_80'\n"
+    "-- Performing Test HAS_WERROR_RETURN_TYPE - Success\n-- Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS)\n";
 
 // Atoms of one pattern that are necessary as a set (see the header). Empty: unfiltered.
 std::vector<std::string> necessary_atoms(const std::string& pattern) {
@@ -44,11 +68,21 @@ std::vector<std::string> necessary_atoms(const std::string& pattern) {
   std::vector<int> none, passes;
   f.AllPotentials(none, &passes);
   if (!passes.empty() || atoms.empty()) return {};  // matches with no atom at all
-  // Greedy: drop the shortest atoms while the remaining set S stays necessary, i.e. the pattern
-  // still cannot pass with every atom outside S present.
+  // Greedy: drop atoms, the most common in typical noise first (then the shortest), while the
+  // remaining set S stays necessary, i.e. the pattern still cannot pass with every atom outside S.
+  std::string noise(kNoise);
+  for (char& c : noise) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto common = [&](const std::string& a) {
+    int n = 0;
+    for (std::size_t at = noise.find(a); at != std::string::npos; at = noise.find(a, at + 1)) ++n;
+    return n;
+  };
   std::vector<int> s(atoms.size());
   for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<int>(i);
-  std::stable_sort(s.begin(), s.end(), [&](int a, int b) { return atoms[a].size() < atoms[b].size(); });
+  std::stable_sort(s.begin(), s.end(), [&](int a, int b) {
+    int ca = common(atoms[a]), cb = common(atoms[b]);
+    return ca != cb ? ca > cb : atoms[a].size() < atoms[b].size();
+  });
   for (std::size_t k = 0; k < s.size();) {
     std::vector<int> trial = s;
     trial.erase(trial.begin() + static_cast<long>(k));
