@@ -80,3 +80,27 @@ TEST(PythonScript, RunsOnEveryInterpreterInstalledHere) {
   }
   if (ran == 0) GTEST_SKIP() << "no python3 here";
 }
+
+TEST(PythonScript, TorchThatFailsToImportIsReportedNotFatal) {
+  if (::access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  // A fake torch package in the cwd (found because this run is not isolated with -I).
+  char tmpl[] = "/tmp/ts-torch-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  std::filesystem::create_directories(dir + "/torch");
+  {
+    FILE* f = std::fopen((dir + "/torch/__init__.py").c_str(), "w");
+    std::fputs("print('noise on stdout while importing')\n"
+               "raise OSError('libcudnn.so.9: cannot open shared object file: No such file or directory')\n", f);
+    std::fclose(f);
+  }
+  util::RunOptions o;
+  o.cwd = dir;
+  auto r = util::run({"/usr/bin/python3", "-c", python_probe_script()}, o);
+  std::filesystem::remove_all(dir);
+  PythonFacts f;
+  std::string err;
+  ASSERT_TRUE(parse_python_json(r.out, f, &err)) << err << r.out << r.err;
+  EXPECT_TRUE(f.torch.present);
+  EXPECT_EQ(f.torch.error, "OSError: libcudnn.so.9: cannot open shared object file: No such file or directory");
+  EXPECT_TRUE(f.error.empty());
+}
