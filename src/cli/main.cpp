@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   ts::cli::register_kb(app, g, exit_code);
   ts::cli::register_diagnose(app, g, exit_code);
   ts::cli::register_fix(app, g, exit_code);
+  ts::cli::register_fetch(app, g, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,146 @@
+// torchsmith fetch SPEC: a complete source tree (every submodule at its recorded commit), or the
+// same check and repair on a tree already here (--source DIR).
+#include <cstdio>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "kb/kb.h"
+#include "source/fetch.h"
+
+namespace ts::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct FetchCliOptions {
+  std::string spec, dir, source;
+  std::vector<std::string> mirrors;
+  int jobs = 8, retries = 3;
+  bool json = false;
+};
+
+int bad_input(const std::string& msg) {
+  std::fprintf(stderr, "torchsmith fetch: %s\n", msg.c_str());
+  return 2;
+}
+
+// "pytorch-v2.4.1" from https://github.com/pytorch/pytorch and v2.4.1.
+std::string default_dir(const source::SourceSpec& s) {
+  std::string name = s.url;
+  while (!name.empty() && name.back() == '/') name.pop_back();
+  name = name.substr(name.find_last_of("/:") == std::string::npos ? 0 : name.find_last_of("/:") + 1);
+  if (name.size() > 4 && name.substr(name.size() - 4) == ".git") name.resize(name.size() - 4);
+  std::string ref = s.ref;
+  for (auto& c : ref)
+    if (c == '/') c = '-';
+  return ref.empty() ? name : name + "-" + ref;
+}
+
+json report_json(const source::RepairResult& r) {
+  json mods = json::array();
+  for (const auto& m : r.after.modules)
+    mods.push_back({{"path", m.path}, {"expected", m.expected}, {"actual", m.actual},
+                    {"ok", m.problem == source::SubmoduleState::Problem::ok}, {"detail", m.describe()}});
+  return {{"complete", r.after.complete()}, {"submodules", mods}, {"repaired", r.repaired},
+          {"moved_aside", r.moved_aside}, {"errors", r.errors}};
+}
+
+void print_report(const source::RepairResult& r) {
+  for (const auto& p : r.repaired) std::printf("repaired %s\n", p.c_str());
+  for (const auto& p : r.moved_aside) std::printf("kept a half-populated copy in %s\n", p.c_str());
+  for (const auto& m : r.after.broken()) std::printf("broken: %s\n", m.describe().c_str());
+  for (const auto& e : r.errors) std::fprintf(stderr, "torchsmith fetch: %s\n", e.c_str());
+}
+
+int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
+  source::GitOptions git;
+  for (const auto& m : o.mirrors) {
+    auto eq = m.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == m.size())
+      return bad_input("--mirror '" + m + "': write FROM=TO, e.g. https://github.com/=https://mirror.example/github/");
+    git.mirrors.push_back({m.substr(0, eq), m.substr(eq + 1)});
+    if (source::is_local_url(git.mirrors.back().to)) git.allow_file_protocol = true;
+  }
+  if (o.jobs < 1 || o.retries < 0) return bad_input("--jobs must be at least 1 and --retries at least 0");
+  auto progress = [&](const std::string& line) {
+    if (!o.json) std::fprintf(stderr, "torchsmith fetch: %s\n", line.c_str());
+  };
+
+  if (!o.source.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(o.source, ec)) return bad_input(o.source + ": not a directory");
+    auto r = source::check_and_repair(o.source, git, o.retries, progress);
+    if (o.json) std::printf("%s\n", report_json(r).dump(2).c_str());
+    else {
+      print_report(r);
+      if (r.ok) std::printf("%s: complete, %zu submodule(s) at their recorded commits\n", o.source.c_str(),
+                            r.after.modules.size());
+    }
+    return r.ok ? 0 : 1;
+  }
+
+  if (o.spec.empty()) return bad_input("give what to fetch (torch==2.4.1 or URL@REF), or --source DIR to check a tree");
+  std::vector<std::string> dirs = kb::default_overlay_dirs();
+  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
+  std::vector<std::string> errors;
+  auto sources = source::load_sources(dirs, errors);
+  for (const auto& e : errors) std::fprintf(stderr, "torchsmith fetch: kb: %s\n", e.c_str());
+  source::SourceSpec spec;
+  std::string why;
+  if (!source::parse_source_spec(o.spec, sources, spec, why)) return bad_input(why);
+  if (source::is_local_url(spec.url)) git.allow_file_protocol = true;  // the user's own local repository
+
+  source::FetchOptions fo;
+  fo.dir = o.dir.empty() ? default_dir(spec) : o.dir;
+  fo.git = git;
+  fo.jobs = o.jobs;
+  fo.retries = o.retries;
+  fo.progress = progress;
+  auto r = source::fetch_source(spec, fo);
+  if (o.json) {
+    json j = report_json(r.check);
+    j["ok"] = r.ok;
+    j["dir"] = fo.dir;
+    j["url"] = spec.url;
+    j["ref"] = spec.ref;
+    j["head"] = r.head;
+    j["resumed"] = r.resumed;
+    j["errors"] = r.errors;
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    print_report(r.check);
+    for (const auto& e : r.errors)
+      if (std::find(r.check.errors.begin(), r.check.errors.end(), e) == r.check.errors.end())
+        std::fprintf(stderr, "torchsmith fetch: %s\n", e.c_str());
+    if (r.ok) std::printf("%s at %s (%s)\n", fo.dir.c_str(), r.head.substr(0, 12).c_str(), spec.ref.empty() ? "default branch" : spec.ref.c_str());
+    else std::fprintf(stderr, "torchsmith fetch: incomplete; run it again to resume, or `torchsmith fetch --source %s` to check and repair\n", fo.dir.c_str());
+  }
+  return r.ok ? 0 : 1;
+}
+
+}  // namespace
+
+void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto o = std::make_shared<FetchCliOptions>();
+  CLI::App* c = app.add_subcommand(
+      "fetch",
+      "Get a complete source tree: clone (partial where the server allows), check out the release tag\n"
+      "or ref, bring in every submodule recursively with retries, then check that each one is\n"
+      "populated and at the recorded commit, repairing only the broken ones. Re-running resumes.\n"
+      "--source DIR runs the check and repair on an existing tree. Exit 0 complete, 1 not, 2 bad input.");
+  c->add_option("spec", o->spec, "torch==2.4.1, or a git URL with @REF (tag, branch or commit).")->type_name("SPEC");
+  c->add_option("--dir", o->dir, "Where the tree goes (default: <repo>-<ref> here).")->type_name("DIR");
+  c->add_option("--mirror", o->mirrors, "Rewrite URLs starting with FROM to TO (git insteadOf); repeatable.")
+      ->type_name("FROM=TO");
+  c->add_option("--jobs", o->jobs, "Submodules cloned in parallel (default 8).")->type_name("N");
+  c->add_option("--retries", o->retries, "Retries for each network step (default 3).")->type_name("N");
+  c->add_option("--source", o->source, "Check (and repair) this existing tree instead of cloning.")->type_name("DIR");
+  c->add_flag("--json", o->json, "Machine-readable result.");
+  c->callback([&g, &exit_code, o] { exit_code = run_fetch(g, *o); });
+}
+
+}  // namespace ts::cli
