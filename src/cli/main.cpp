@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
       "torchsmith"};
   app.set_version_flag("--version", std::string("torchsmith ") + TS_VERSION);
   app.require_subcommand(1);
+  app.fallthrough();  // --kb and --no-color work before or after the subcommand
   app.footer(
       "Exit codes: 0 ok, 1 the work failed, 2 bad usage or input, 3 a conflict found at plan "
       "time.\n"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   ts::cli::register_diagnose(app, g, exit_code);
   ts::cli::register_fix(app, g, exit_code);
   ts::cli::register_fetch(app, g, exit_code);
+  ts::cli::register_plan(app, g, exit_code);
 
   try {
     app.parse(argc, argv);

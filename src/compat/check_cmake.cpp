@@ -66,32 +66,40 @@ void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vec
       out.push_back(cmake_vs_release(*cm, cv, *rel, t.torch));
     return;
   }
-  // No target: say which release lines this CMake serves, and which it does not.
-  std::string ok_lo, ok_hi, too_new_for, too_old_for;
+  // No target: say which release lines this CMake serves; each class is a contiguous run of
+  // releases, because both limits are monotonic in the release.
+  std::vector<std::string> ok, too_new_for, too_old_for;
   for (const auto& rel : kb.torch) {
     auto min = ver(rel.cmake_min);
     auto ceil = ver(rel.cmake_max_exclusive);
-    if (min && cv < *min) {
-      too_old_for += (too_old_for.empty() ? "" : ", ") + rel.version;
-    } else if (ceil && cv >= *ceil) {
-      too_new_for += (too_new_for.empty() ? "" : ", ") + rel.version;
-    } else {
-      if (ok_lo.empty()) ok_lo = rel.version;
-      ok_hi = rel.version;
-    }
+    if (min && cv < *min)
+      too_old_for.push_back(rel.version);
+    else if (ceil && cv >= *ceil)
+      too_new_for.push_back(rel.version);
+    else
+      ok.push_back(rel.version);
   }
+  auto span = [](const std::vector<std::string>& v) {
+    return v.size() == 1 ? v.front() : v.front() + " to " + v.back();
+  };
   Verdict v;
   v.topic = "cmake";
   v.subject = "CMake " + cm->version + " (" + cm->path + ")";
-  v.level = ok_lo.empty() ? Level::fail : (too_old_for.empty() ? Level::ok : Level::warn);
-  v.reason = ok_lo.empty() ? "configures no torch release in the knowledge base as it is"
-                           : "configures torch " + ok_lo + (ok_hi != ok_lo ? " to " + ok_hi : "");
+  v.level = ok.empty() ? Level::fail
+            : (too_old_for.empty() && too_new_for.empty()) ? Level::ok
+                                                           : Level::warn;
+  v.reason = ok.empty() ? "configures no torch release in the knowledge base as it is"
+                        : "configures torch " + span(ok);
   if (!too_new_for.empty())
-    v.reason += "; torch " + too_new_for + " need CMAKE_POLICY_VERSION_MINIMUM=3.5 with it";
-  if (!too_old_for.empty()) {
-    v.reason += "; too old for torch " + too_old_for;
-    v.fix = "a newer CMake (pip install cmake) for those releases";
-  }
+    v.reason += "; breaks torch " + span(too_new_for) +
+                " (CMake 4 dropped cmake_minimum_required < 3.5) unless "
+                "CMAKE_POLICY_VERSION_MINIMUM=3.5 is set";
+  if (!too_old_for.empty()) v.reason += "; too old for torch " + span(too_old_for);
+  if (!too_old_for.empty())
+    v.fix = "a newer CMake for torch " + span(too_old_for) + " (pip install cmake in the build env)";
+  else if (!too_new_for.empty())
+    v.fix = "for torch " + span(too_new_for) +
+            ": torchsmith plan sets CMAKE_POLICY_VERSION_MINIMUM=3.5, or use CMake 3.x";
   out.push_back(v);
 }
 

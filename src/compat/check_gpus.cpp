@@ -48,12 +48,13 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   }
   v.source = rel->source;
   v.where = where(rel->origin);
+  auto [lo, hi] = toolkit_span(kb, g.compute_capability);
   if (toolkit_has(*rel, g.compute_capability)) {
     v.level = Level::ok;
     v.reason = "nvcc " + mm + " compiles for " + cap->sm();
+    if (lo && hi) v.reason += " (CUDA " + lo->version + " to " + hi->version + " do)";
     return v;
   }
-  auto [lo, hi] = toolkit_span(kb, g.compute_capability);
   v.level = Level::fail;
   if (lo && *ver(lo->version) > *tkv) {
     v.reason = "CUDA " + mm + " cannot compile for " + cap->sm() + ": " + g.compute_capability +

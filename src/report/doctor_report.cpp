@@ -93,6 +93,8 @@ void gpu_section(std::ostringstream& o, const Style& st, const HostFacts& f) {
         f.driver.version +
             (f.driver.cuda_version.empty() ? "" : ", supports CUDA <= " + f.driver.cuda_version) +
             " (" + f.driver.source + ")");
+  else if (f.jetson.present)
+    row(o, st, "Driver", "part of L4T " + or_dash(f.jetson.l4t_release));
   else
     row(o, st, "Driver", "not loaded");
 }

@@ -1,0 +1,53 @@
+#pragma once
+// Running the real torchsmith binary from tests, in a clean environment (no user KB overlay).
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "util/fs.h"
+#include "util/process.h"
+
+namespace ts::testing {
+
+inline util::RunResult run_torchsmith(const std::vector<std::string>& args,
+                                      std::chrono::milliseconds timeout = std::chrono::seconds(120)) {
+  std::vector<std::string> argv{TS_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  util::RunOptions o;
+  o.timeout = timeout;
+  // HOME without ~/.config/torchsmith/kb, so the built-in KB alone decides.
+  o.env = std::map<std::string, std::string>{
+      {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", TS_BINARY_DIR}, {"NO_COLOR", "1"},
+      {"LC_ALL", "C"}};
+  return util::run(argv, o);
+}
+
+inline std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
+  return s;
+}
+
+// Compares text with tests/golden/<name>; TS_UPDATE_GOLDEN=1 rewrites the file instead
+// (then review the diff by hand before committing it).
+inline ::testing::AssertionResult matches_golden(const std::string& name, const std::string& text) {
+  std::string path = std::string(TS_SOURCE_DIR) + "/tests/golden/" + name;
+  if (const char* u = std::getenv("TS_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    auto err = util::write_file_atomic(path, text);
+    if (!err.empty()) return ::testing::AssertionFailure() << err;
+    return ::testing::AssertionSuccess();
+  }
+  auto want = util::read_file(path);
+  if (!want) return ::testing::AssertionFailure() << "missing golden " << path;
+  if (*want == text) return ::testing::AssertionSuccess();
+  // Point at the first differing line, the rest is for `diff`.
+  std::size_t line = 1, i = 0;
+  for (; i < want->size() && i < text.size() && (*want)[i] == text[i]; ++i)
+    if (text[i] == '\n') ++line;
+  return ::testing::AssertionFailure()
+         << "output differs from " << path << " at line " << line
+         << " (TS_UPDATE_GOLDEN=1 rewrites it)\n--- got ---\n"
+         << text;
+}
+
+}  // namespace ts::testing

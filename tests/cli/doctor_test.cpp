@@ -1,0 +1,183 @@
+// `torchsmith doctor` end to end on the host fixtures: golden reports, the verdicts each seed
+// scenario implies, JSON, and bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+namespace ts::testing {
+namespace {
+
+const std::string kHosts = std::string(TS_SOURCE_DIR) + "/tests/fixtures/hosts/";
+
+struct Case {
+  std::string host;
+  std::string target;  // --for
+};
+
+std::string doctor_text(const Case& c) {
+  std::vector<std::string> args{"doctor", "--root", kHosts + c.host};
+  if (!c.target.empty()) args.insert(args.end(), {"--for", c.target});
+  auto r = run_torchsmith(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  return replace_all(r.out, TS_SOURCE_DIR, "<src>");
+}
+
+bool has(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
+
+class DoctorGolden : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DoctorGolden, MatchesReviewedReport) {
+  const Case& c = GetParam();
+  std::string out = doctor_text(c);
+  EXPECT_TRUE(matches_golden("doctor/" + c.host + ".txt", out));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Hosts, DoctorGolden,
+    ::testing::Values(Case{"s1-rtx4090-cuda118", "torch==1.13.0"},
+                      Case{"s2-cuda110-conda", "torch==1.8.0"},
+                      Case{"s3-rtx5090-cmake4", "torch==2.4.1"},
+                      Case{"s4-wsl2-cuda117", "torch==2.0.1"},
+                      Case{"s5-gtx1660ti-container", "torch==1.12.1"}, Case{"no-gpu", ""},
+                      Case{"gpu-no-driver", ""}, Case{"two-toolkits", ""}, Case{"unknown-gpu", ""},
+                      Case{"jetson-orin", ""}),
+    [](const auto& info) {
+      std::string n = info.param.host;
+      for (auto& ch : n)
+        if (ch == '-') ch = '_';
+      return n;
+    });
+
+// The verdicts SCENARIOS.md implies, asserted on their own so a golden update cannot lose them.
+TEST(DoctorScenario, S5NamesDevice2182AndRefusesCmake3102) {
+  std::string out = doctor_text({"s5-gtx1660ti-container", "torch==1.12.1"});
+  EXPECT_TRUE(has(out, "10de:2182 -> NVIDIA GeForce GTX 1660 Ti, compute 7.5"));
+  EXPECT_TRUE(has(out, "FAIL CMake 3.10.2"));
+  EXPECT_TRUE(has(out, "older than torch 1.12 needs (>= 3.13)"));
+}
+
+TEST(DoctorScenario, WithoutDriverTheKbNamesTheGpu) {
+  // No nvidia-smi, no NVML: only the KB can turn the PCI id into a name and a capability.
+  std::string out = doctor_text({"gpu-no-driver", ""});
+  EXPECT_TRUE(has(out, "10de:2204 -> GeForce RTX 3090, compute 8.6 (kb)")) << out;
+  EXPECT_TRUE(has(out, "WARN NVIDIA driver"));
+}
+
+TEST(DoctorScenario, S3Sm120MetByCuda128AndCmake4BreaksTorch24) {
+  std::string out = doctor_text({"s3-rtx5090-cmake4", "torch==2.4.1"});
+  EXPECT_TRUE(has(out, "compute 12.0 with CUDA 12.8"));
+  EXPECT_TRUE(has(out, "nvcc 12.8 compiles for sm_120 (CUDA 12.8 to"));
+  EXPECT_TRUE(has(out, "CMake 4.2.0 breaks torch 2.4"));
+  EXPECT_TRUE(has(out, "CMAKE_POLICY_VERSION_MINIMUM=3.5"));
+  EXPECT_TRUE(has(out, "NumPy 1.23.5 fits torch 2.4"));
+  EXPECT_TRUE(has(out, "site-packages/nvidia/cudnn"));
+}
+
+TEST(DoctorScenario, S1Cuda118TakesGccUpTo11) {
+  std::string out = doctor_text({"s1-rtx4090-cuda118", "torch==1.13.0"});
+  EXPECT_TRUE(has(out, "CUDA 11.8 accepts gcc <= 11"));
+  EXPECT_TRUE(has(out, "compute 8.9 with CUDA 11.8"));
+}
+
+TEST(DoctorScenario, UnknownGpuIsReportedById) {
+  std::string out = doctor_text({"unknown-gpu", ""});
+  EXPECT_TRUE(has(out, "unknown to the knowledge base"));
+  EXPECT_TRUE(has(out, "is not in the knowledge base, so its compute capability is unknown"));
+}
+
+TEST(DoctorScenario, JetsonOrinIs87) {
+  std::string out = doctor_text({"jetson-orin", ""});
+  EXPECT_TRUE(has(out, "Jetson AGX Orin"));
+  EXPECT_TRUE(has(out, "compute 8.7 (tegra)"));
+}
+
+TEST(DoctorScenario, TwoToolkitsAreBothJudged) {
+  std::string out = doctor_text({"two-toolkits", ""});
+  EXPECT_TRUE(has(out, "/usr/local/cuda-11.8"));
+  EXPECT_TRUE(has(out, "/usr/local/cuda-12.4"));
+  EXPECT_TRUE(has(out, "as nvcc 11.8's host compiler"));
+  EXPECT_TRUE(has(out, "as nvcc 12.4's host compiler"));
+}
+
+TEST(DoctorJson, CompleteAndConsistent) {
+  auto r = run_torchsmith({"doctor", "--json", "--root", kHosts + "s3-rtx5090-cmake4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], "torchsmith-doctor/1");
+  EXPECT_EQ(j["facts"]["gpus"][0]["device_id"], "2b85");
+  EXPECT_EQ(j["facts"]["gpus"][0]["compute_capability"], "12.0");
+  EXPECT_EQ(j["facts"]["driver"]["version"], "580.95.05");
+  int fails = 0;
+  for (const auto& v : j["verdicts"]) {
+    EXPECT_TRUE(v.contains("reason") && v.contains("fix") && v.contains("source"));
+    fails += v["level"] == "fail";
+  }
+  EXPECT_EQ(j["summary"]["fail"], fails);
+}
+
+TEST(DoctorBadInput, MissingRootIsOneLineError) {
+  auto r = run_torchsmith({"doctor", "--root", "/nonexistent/torchsmith-root"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "/nonexistent/torchsmith-root")) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(DoctorBadInput, BadTargetSpec) {
+  auto r = run_torchsmith({"doctor", "--root", kHosts + "no-gpu", "--for", "torch>>1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--for")) << r.err;
+}
+
+TEST(DoctorBadInput, BrokenKbOverlayNamesFileAndLine) {
+  std::string dir = std::string(TS_BINARY_DIR) + "/test-bad-kb";
+  std::system(("mkdir -p " + dir).c_str());
+  ASSERT_EQ(util::write_file_atomic(dir + "/cuda.toml", "[[release]]\nversion = \"12.x\"\n"), "");
+  auto r = run_torchsmith({"doctor", "--root", kHosts + "no-gpu", "--kb", dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "cuda.toml:2")) << r.err;
+}
+
+TEST(DoctorBadInput, HangingAndCrashingPythonsBecomeVerdicts) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = run_torchsmith({"doctor", "--root", kHosts + "bad-python"});
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "timed out after")) << r.out;
+  EXPECT_TRUE(has(r.out, "signal 11")) << r.out;
+  EXPECT_LT(s, 40.0);  // bounded by the probe timeout, not by the hanging interpreter
+}
+
+TEST(KbCheck, BuiltInIsClean) {
+  auto r = run_torchsmith({"kb", "check"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+TEST(KbCheck, ReportsEveryBadEntryWithFileLine) {
+  std::string dir = std::string(TS_BINARY_DIR) + "/test-bad-kb2";
+  std::system(("mkdir -p " + dir).c_str());
+  ASSERT_EQ(util::write_file_atomic(dir + "/torch.toml",
+                                    "[[release]]\nversion = \"2.4\"\npython = \"3.8-\"\n"
+                                    "source = \"x\"\n"),
+            "");
+  ASSERT_EQ(util::write_file_atomic(dir + "/gpus.toml", "[[gpu]\n"), "");
+  auto r = run_torchsmith({"kb", "check", "--only", dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.out, "torch.toml:3")) << r.out;
+  EXPECT_TRUE(has(r.out, "gpus.toml:1")) << r.out;
+}
+
+TEST(Cli, HelpTeachesAndExitsZero) {
+  auto r = run_torchsmith({"doctor", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(has(r.out, "--root"));
+  EXPECT_TRUE(has(r.out, "--for"));
+  auto bad = run_torchsmith({"frobnicate"});
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace ts::testing
