@@ -277,6 +277,11 @@ TEST(Cmake, NoTargetListsWhatItServes) {
   EXPECT_EQ(vs.at(0).level, Level::warn);
   EXPECT_TRUE(has(vs[0].reason, "configures torch 1.12 to 2.6")) << vs[0].reason;
   EXPECT_TRUE(has(vs[0].reason, "too old for torch 2.9"));
+  f.tools = {{"cmake", "/usr/bin/cmake", "4.2.0"}};
+  vs.clear();
+  check_cmake(f, k, {}, vs);
+  EXPECT_EQ(vs.at(0).level, Level::warn);
+  EXPECT_TRUE(has(vs[0].reason, "configures torch 2.9; breaks torch 1.12 to 2.6")) << vs[0].reason;
 }
 
 TEST(Python, Torch26RefusesPython38) {
