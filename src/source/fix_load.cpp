@@ -160,6 +160,9 @@ void read_edit(Reader& r, const toml::table& t, Fix& fix, bool fix_template, con
   }
   if (e.templated)
     if (std::string why = template_problem(e.text); !why.empty()) r.error(line, where + ": text: " + why);
+  // An empty text leaves no trace, so a second run could not tell "applied" from "drifted".
+  if (t.get("text") && e.text.empty())
+    r.error(line, where + ": text is empty; to remove code, replace it with a comment saying why");
   if (e.op == EditOp::replace && !e.regex && !e.anchor.empty() && e.text == e.anchor)
     r.error(line, where + ": replace with the same text changes nothing");
   fix.edits.push_back(std::move(e));

@@ -109,6 +109,10 @@ colour = "red"
   EXPECT_TRUE(has_error(e, "op 'prepend' is not one of")) << joined(e);
   EXPECT_TRUE(has_error(e, "unknown placeholder {{nope}}")) << joined(e);
   EXPECT_TRUE(has_error(e, "unknown key 'colour'")) << joined(e);
+
+  e = check_fixes_text("empty.toml", "[[fix]]\nid = \"x\"\nreason = \"r\"\nsource = \"s\"\n"
+                                     "[[fix.edit]]\nfile = \"a\"\nanchor = \"b\"\nop = \"replace\"\ntext = \"\"\n");
+  EXPECT_TRUE(has_error(e, "empty.toml:5: fix 'x' edit 1: text is empty")) << joined(e);
 }
 
 TEST(FixLoad, DuplicateIdsAndBadFilesContributeNothing) {
