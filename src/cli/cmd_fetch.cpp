@@ -72,13 +72,25 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
 
   if (!o.source.empty()) {
     std::error_code ec;
-    if (!fs::is_directory(o.source, ec)) return bad_input(o.source + ": not a directory");
-    auto r = source::check_and_repair(o.source, git, o.retries, progress);
+    std::string tree = o.source;
+    if (fs::is_regular_file(o.source, ec)) {
+      // A release archive: unpacked next to it (or into --dir), then checked like any tree.
+      std::string name = fs::path(o.source).filename().string();
+      name = name.substr(0, name.find(".tar"));
+      std::string why;
+      tree = source::extract_archive(o.source, o.dir.empty() ? name : o.dir, &why);
+      if (tree.empty()) return bad_input(why);
+      progress("unpacked " + o.source + " into " + tree);
+    } else if (!fs::is_directory(o.source, ec)) {
+      return bad_input(o.source + ": neither a directory nor an archive");
+    }
+    auto r = source::check_and_repair(tree, git, o.retries, progress);
     if (o.json) std::printf("%s\n", report_json(r).dump(2).c_str());
     else {
       print_report(r);
-      if (r.ok) std::printf("%s: complete, %zu submodule(s) at their recorded commits\n", o.source.c_str(),
-                            r.after.modules.size());
+      if (r.ok)
+        std::printf("%s: complete, %zu submodule(s) %s\n", tree.c_str(), r.after.modules.size(),
+                    r.after.archive ? "present (an archive: no commits to compare)" : "at their recorded commits");
     }
     return r.ok ? 0 : 1;
   }
@@ -138,7 +150,8 @@ void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("FROM=TO");
   c->add_option("--jobs", o->jobs, "Submodules cloned in parallel (default 8).")->type_name("N");
   c->add_option("--retries", o->retries, "Retries for each network step (default 3).")->type_name("N");
-  c->add_option("--source", o->source, "Check (and repair) this existing tree instead of cloning.")->type_name("DIR");
+  c->add_option("--source", o->source, "Check (and repair) this existing tree, or unpack this source archive\n"
+                                     "(into --dir) and check it, instead of cloning.")->type_name("DIR|ARCHIVE");
   c->add_flag("--json", o->json, "Machine-readable result.");
   c->callback([&g, &exit_code, o] { exit_code = run_fetch(g, *o); });
 }

@@ -49,6 +49,27 @@ bool is_git_checkout(const std::string& dir) {
 
 }  // namespace
 
+std::string extract_archive(const std::string& archive, const std::string& dir, std::string* error) {
+  auto fail = [&](const std::string& e) {
+    if (error) *error = e;
+    return std::string();
+  };
+  std::error_code ec;
+  if (!fs::is_regular_file(archive, ec)) return fail(archive + ": not a file");
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) return fail(dir + " exists and is not empty; choose another --dir");
+  fs::create_directories(dir, ec);
+  if (ec) return fail(dir + ": cannot create (" + ec.message() + ")");
+  // GNU tar drops leading '/' and refuses members with '..', so nothing lands outside dir.
+  util::RunOptions ro;
+  ro.timeout = std::chrono::hours(1);
+  auto r = util::run({"tar", "-xf", archive, "-C", dir, "--no-same-owner"}, ro);
+  if (!r.ok()) return fail("tar -xf " + archive + ": " + r.describe(ro.timeout) + ": " + util::trim(r.err));
+  std::vector<fs::path> entries;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
+  if (entries.size() == 1 && fs::is_directory(entries[0], ec)) return entries[0].string();
+  return dir;
+}
+
 RepairResult check_and_repair(const std::string& tree, const GitOptions& git, int retries,
                               const std::function<void(const std::string&)>& progress) {
   return repair_submodules(tree, git, retries, progress);

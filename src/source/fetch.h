@@ -30,6 +30,10 @@ struct FetchResult {
 
 FetchResult fetch_source(const SourceSpec& spec, const FetchOptions& options);
 
+// Unpacks a source archive (.tar, .tar.gz, .tar.xz, ...) into dir with tar (argv, no shell); returns
+// the tree: dir itself, or its only top-level folder ("pytorch-v2.4.1/"). "" and *error on failure.
+std::string extract_archive(const std::string& archive, const std::string& dir, std::string* error);
+
 // The same check and repair on an existing tree (--source DIR), offline unless a repair must fetch.
 RepairResult check_and_repair(const std::string& tree, const GitOptions& git, int retries,
                               const std::function<void(const std::string&)>& progress);

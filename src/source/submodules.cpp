@@ -94,10 +94,12 @@ void check_repo(const std::string& top, const std::string& rel, const GitOptions
 
 std::string SubmoduleState::describe() const {
   switch (problem) {
-    case Problem::ok: return path + ": ok at " + short_sha(actual);
+    case Problem::ok: return path + (actual.empty() ? ": present" : ": ok at " + short_sha(actual));
     case Problem::missing: return path + ": missing (not cloned)";
     case Problem::empty: return path + ": empty directory (never initialised)";
-    case Problem::not_checked_out: return path + ": half-populated (no usable .git or no checked-out HEAD)";
+    case Problem::not_checked_out:
+      return path + (expected.empty() ? ": half-populated (none of CMakeLists.txt, Makefile, setup.py, LICENSE*)"
+                                      : ": half-populated (no usable .git or no checked-out HEAD)");
     case Problem::wrong_commit:
       return path + ": at " + short_sha(actual) + ", the superproject records " + short_sha(expected);
     case Problem::dirty_wrong_commit:
@@ -116,15 +118,62 @@ std::vector<SubmoduleState> SubmoduleReport::broken() const {
   return out;
 }
 
+namespace {
+
+// A populated submodule has one of the files PyTorch's setup.py looks for.
+bool has_marker(const std::string& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string n = it->path().filename().string();
+    if (n == "CMakeLists.txt" || n == "Makefile" || n == "setup.py" || n.rfind("LICENSE", 0) == 0) return true;
+  }
+  return false;
+}
+
+void check_archive(const std::string& top, const std::string& rel, const GitOptions& git, SubmoduleReport& rep, int depth) {
+  std::string repo = rel.empty() ? top : (fs::path(top) / rel).string();
+  std::string error;
+  auto declared = declared_submodules(repo, git, error);
+  if (!error.empty()) rep.errors.push_back(error);
+  for (const auto& d : declared) {
+    SubmoduleState s;
+    s.path = join(rel, d.path);
+    s.parent = rel;
+    s.name = d.name;
+    std::string abs = (fs::path(repo) / d.path).string();
+    std::error_code ec;
+    if (!fs::exists(abs, ec)) s.problem = SubmoduleState::Problem::missing;
+    else if (dir_is_empty(abs)) s.problem = SubmoduleState::Problem::empty;
+    else if (!has_marker(abs)) s.problem = SubmoduleState::Problem::not_checked_out;
+    rep.modules.push_back(s);
+    if (s.problem == SubmoduleState::Problem::ok && depth < 8) check_archive(top, s.path, git, rep, depth + 1);
+  }
+}
+
+// The tree is its own git checkout (not a directory inside some other repository).
+bool own_checkout(const std::string& tree, const GitOptions& git) {
+  auto head = run_git(git, {"-C", tree, "rev-parse", "--verify", "-q", "HEAD^{commit}"});
+  auto top = run_git(git, {"-C", tree, "rev-parse", "--show-toplevel"});
+  std::error_code ec;
+  return head.ok() && top.ok() && fs::equivalent(util::trim(top.out), tree, ec);
+}
+
+}  // namespace
+
 SubmoduleReport check_submodules(const std::string& tree, const GitOptions& git) {
   SubmoduleReport rep;
-  auto top = run_git(git, {"-C", tree, "rev-parse", "--verify", "-q", "HEAD^{commit}"});
-  if (!top.ok()) {
-    rep.errors.push_back(tree + ": not a git checkout with a HEAD commit; fetch it first (torchsmith fetch SPEC --dir " +
-                         tree + ")");
+  if (own_checkout(tree, git)) {
+    check_repo(tree, "", git, rep, 0);
     return rep;
   }
-  check_repo(tree, "", git, rep, 0);
+  std::error_code ec;
+  if (fs::exists(fs::path(tree) / ".gitmodules", ec)) {
+    rep.archive = true;
+    check_archive(tree, "", git, rep, 0);
+    return rep;
+  }
+  rep.errors.push_back(tree + ": not a git checkout with a HEAD commit, and no .gitmodules to check; fetch it first "
+                              "(torchsmith fetch SPEC --dir " + tree + ")");
   return rep;
 }
 
@@ -161,6 +210,11 @@ RepairResult repair_submodules(const std::string& tree, const GitOptions& git, i
     }
     auto broken = rep.broken();
     if (broken.empty()) break;
+    if (rep.archive) {
+      res.errors.push_back(tree + " has no git metadata (an archive?), so its submodules cannot be re-fetched; "
+                                  "get a git checkout with `torchsmith fetch SPEC`, or a complete archive");
+      break;
+    }
     bool progressed = false;
     for (const auto& s : broken) {
       if (s.problem == SubmoduleState::Problem::dirty_wrong_commit) continue;  // the user's work: left alone

@@ -21,13 +21,16 @@ struct SubmoduleState {
 };
 
 struct SubmoduleReport {
+  // A tree without git metadata (from a release archive): only presence and content are checked
+  // (as PyTorch's setup.py does: CMakeLists.txt, Makefile, setup.py or LICENSE*), no commits.
+  bool archive = false;
   std::vector<SubmoduleState> modules;
   std::vector<std::string> errors;  // the check itself failed (not a git tree, unreadable .gitmodules)
   bool complete() const;
   std::vector<SubmoduleState> broken() const;
 };
 
-// Offline: reads .gitmodules, git ls-tree and each submodule's HEAD.
+// Offline: reads .gitmodules, git ls-tree and each submodule's HEAD (or, in an archive, its files).
 SubmoduleReport check_submodules(const std::string& tree, const GitOptions& git);
 
 struct RepairResult {

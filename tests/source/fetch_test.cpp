@@ -48,6 +48,7 @@ class FetchTest : public ::testing::Test {
     base = dir / "remote";
     for (const char* n : {"leaf", "mid", "lib", "super"}) git({"init", "-q", base + "/" + n});
     commit_file(base + "/leaf", "leaf.txt", "leaf\n");
+    commit_file(base + "/leaf", "LICENSE", "a licence, as real submodules have\n");
     commit_file(base + "/mid", "CMakeLists.txt", "project(mid)\n");
     add_submodule(base + "/mid", base + "/leaf", "leaf", "third_party/leaf");
     git({"-C", base + "/mid", "commit", "-q", "-m", "leaf"});
@@ -277,4 +278,31 @@ TEST(SourceSpec, BadSourcesFileNamesTheLine) {
   auto e = parse_sources_text("sources.toml", "[[source]]\npackage = \"x\"\nrepo = \"r\"\ntag = \"v1\"\nsource = \"s\"\n", out);
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].find("sources.toml:1: source 'x': tag must contain {version}"), std::string::npos) << e[0];
+}
+
+TEST_F(FetchTest, ArchiveTreesAreCheckedByTheirFiles) {
+  std::string out = fetched();
+  // What a release archive holds: the files, no git metadata.
+  std::string tar = dir / "src.tar.gz";
+  auto r = ts::util::run({"tar", "-czf", tar, "--exclude=.git", "-C", dir.path(), "out"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  std::string why;
+  std::string tree = extract_archive(tar, dir / "unpacked", &why);
+  ASSERT_EQ(tree, dir / "unpacked/out") << why;
+  SubmoduleReport rep = check_submodules(tree, {});
+  EXPECT_TRUE(rep.archive);
+  EXPECT_TRUE(rep.complete()) << problems(rep);
+  EXPECT_EQ(rep.modules.size(), 3u);
+  // An emptied nested one and a lib without any of the marker files are named; repair says why not.
+  fs::remove_all(tree + "/third_party/mid/third_party/leaf");
+  fs::create_directories(tree + "/third_party/mid/third_party/leaf");
+  fs::remove(tree + "/third_party/lib/CMakeLists.txt");
+  spit(tree + "/third_party/lib/partial.o", "");
+  rep = check_submodules(tree, {});
+  ASSERT_EQ(rep.broken().size(), 2u) << problems(rep);
+  EXPECT_NE(rep.broken()[1].describe().find("none of CMakeLists.txt"), std::string::npos);
+  RepairResult fix = check_and_repair(tree, {}, 0, nullptr);
+  EXPECT_FALSE(fix.ok);
+  EXPECT_NE(fix.errors[0].find("has no git metadata"), std::string::npos) << fix.errors[0];
+  EXPECT_TRUE(extract_archive(tar, dir / "unpacked", &why).empty());  // never over a non-empty dir
 }
