@@ -1,0 +1,228 @@
+// Checking a RawSpec field by field; the first problem is the one reported, with its origin.
+#include "spec/raw_spec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include "core/arch_list.h"
+#include "core/version.h"
+#include "core/version_range.h"
+
+namespace ts::spec {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s + ",") {
+    if (c == ',' || c == ';' || std::isspace(static_cast<unsigned char>(c))) {
+      if (!cur.empty()) out.push_back(lower(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+// "torchsmith.toml:4: cuda: ..." or "--cuda: ...".
+std::string at(const RawField& f, const std::string& key, const std::string& problem) {
+  if (f.where.empty() || f.where.rfind("--", 0) == 0) return (f.where.empty() ? key : f.where) + ": " + problem;
+  return f.where + ": " + key + ": " + problem;
+}
+
+void pick(RawField& into, const RawField& over) {
+  if (over.set) into = over;
+}
+
+// The torch requirement must name one release: "torch==2.4.1" (or "torch 2.4.1", or "2.4.1").
+bool check_requirement(const RawField& f, BuildSpec& s, std::string& error) {
+  std::string text = f.value;
+  if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) text = "torch==" + text;
+  std::string err;
+  auto c = Constraint::parse(text, &err);
+  if (!c) {
+    error = at(f, "torch", "'" + f.value + "': " + err + " (write torch==2.4.1)");
+    return false;
+  }
+  if (c->normalized_name() != "torch") {
+    error = at(f, "torch", "'" + c->name + "': only torch can be planned so far (write torch==2.4.1)");
+    return false;
+  }
+  const auto& sp = c->range.specifiers();
+  if (sp.size() != 1 || sp[0].op != Specifier::Op::eq || sp[0].wildcard) {
+    error = at(f, "torch", "'" + f.value + "' names no single release: write torch==X.Y.Z (e.g. torch==2.4.1)");
+    return false;
+  }
+  s.version = sp[0].version.str();
+  return true;
+}
+
+}  // namespace
+
+RawSpec merge(const RawSpec& base, const RawSpec& over) {
+  RawSpec r = base;
+  pick(r.requirement, over.requirement);
+  for (auto m : {&RawSpec::cuda, &RawSpec::arch, &RawSpec::python, &RawSpec::build_type, &RawSpec::jobs,
+                 &RawSpec::mem_budget, &RawSpec::source, &RawSpec::facts, &RawSpec::root, &RawSpec::with,
+                 &RawSpec::without, &RawSpec::packages})
+    pick(r.*m, over.*m);
+  return r;
+}
+
+std::optional<std::uint64_t> parse_size(const std::string& text) {
+  std::string t = lower(text);
+  std::size_t i = 0;
+  while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.')) ++i;
+  if (i == 0) return std::nullopt;
+  double n = 0;
+  try {
+    n = std::stod(t.substr(0, i));
+  } catch (...) {
+    return std::nullopt;
+  }
+  std::string unit = t.substr(i);
+  double mult = 1;
+  if (unit.empty() || unit == "b") mult = 1;
+  else if (unit == "k" || unit == "kb" || unit == "kib") mult = 1024.0;
+  else if (unit == "m" || unit == "mb" || unit == "mib") mult = 1024.0 * 1024;
+  else if (unit == "g" || unit == "gb" || unit == "gib") mult = 1024.0 * 1024 * 1024;
+  else if (unit == "t" || unit == "tb" || unit == "tib") mult = 1024.0 * 1024 * 1024 * 1024;
+  else return std::nullopt;
+  if (!(n > 0)) return std::nullopt;
+  return static_cast<std::uint64_t>(std::llround(n * mult));
+}
+
+std::optional<BuildSpec> check(const RawSpec& raw, std::string& error) {
+  BuildSpec s;
+  auto note = [&](const char* field, const RawField& f) {
+    if (f.set) s.origin[field] = f.where.empty() ? field : f.where;
+  };
+  if (!raw.requirement.set || raw.requirement.value.empty()) {
+    error = "no release named: write torchsmith plan torch==X.Y.Z (or torch = \"X.Y.Z\" in torchsmith.toml)";
+    return std::nullopt;
+  }
+  if (!check_requirement(raw.requirement, s, error)) return std::nullopt;
+  note("version", raw.requirement);
+
+  if (raw.cuda.set) {
+    auto v = Version::parse(raw.cuda.value);
+    bool digits = !raw.cuda.value.empty() &&
+                  std::all_of(raw.cuda.value.begin(), raw.cuda.value.end(),
+                              [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+    if (!v || !digits || v->release().size() < 2) {
+      error = at(raw.cuda, "cuda", "'" + raw.cuda.value + "' is not a CUDA version (write 12.8)");
+      return std::nullopt;
+    }
+    s.cuda = v->str();
+    note("cuda", raw.cuda);
+  }
+
+  s.arch = "native";
+  if (raw.arch.set) {
+    // Names are resolved by the plan (it holds the KB); here only the numbers' spelling is checked.
+    std::string err;
+    auto any_name = [](std::string_view, std::string*) -> std::optional<std::vector<CudaArch>> {
+      return std::vector<CudaArch>{};
+    };
+    if (raw.arch.value.empty() || !ArchList::parse(raw.arch.value, any_name, &err)) {
+      error = at(raw.arch, "arch", "'" + raw.arch.value + "': " +
+                                       (err.empty() ? "empty" : err) +
+                                       " (write native, portable, a family such as ada, or 8.9;12.0+PTX)");
+      return std::nullopt;
+    }
+    s.arch = raw.arch.value;
+    note("arch", raw.arch);
+  }
+
+  if (raw.python.set) {
+    const std::string& p = raw.python.value;
+    if (p.find('/') == std::string::npos && !Version::parse(p)) {
+      error = at(raw.python, "python", "'" + p + "' is neither an interpreter path nor a version (write 3.8 or /usr/bin/python3.8)");
+      return std::nullopt;
+    }
+    s.python = p;
+    note("python", raw.python);
+  }
+
+  if (raw.build_type.set) {
+    std::string b = lower(raw.build_type.value);
+    if (b == "release") s.build_type = BuildType::release;
+    else if (b == "debug") s.build_type = BuildType::debug;
+    else if (b == "relwithdebinfo") s.build_type = BuildType::relwithdebinfo;
+    else {
+      error = at(raw.build_type, "build_type", "'" + raw.build_type.value + "' (write release, debug or relwithdebinfo)");
+      return std::nullopt;
+    }
+    note("build_type", raw.build_type);
+  }
+
+  if (raw.jobs.set && lower(raw.jobs.value) != "auto") {
+    const std::string& j = raw.jobs.value;
+    bool num = !j.empty() && j.size() < 5 &&
+               std::all_of(j.begin(), j.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (!num || std::stoi(j) < 1) {
+      error = at(raw.jobs, "jobs", "'" + j + "' (write a number of jobs >= 1, or auto)");
+      return std::nullopt;
+    }
+    s.jobs = std::stoi(j);
+    note("jobs", raw.jobs);
+  }
+
+  if (raw.mem_budget.set) {
+    auto b = parse_size(raw.mem_budget.value);
+    if (!b) {
+      error = at(raw.mem_budget, "mem_budget", "'" + raw.mem_budget.value + "' is not a size (write 16G)");
+      return std::nullopt;
+    }
+    s.mem_budget_bytes = *b;
+    note("mem_budget", raw.mem_budget);
+  }
+
+  if (raw.packages.set) {
+    static const std::set<std::string> kinds{"wheel", "conda", "libtorch"};
+    s.packages = split_list(raw.packages.value);
+    for (const auto& p : s.packages)
+      if (!kinds.count(p)) {
+        error = at(raw.packages, "packages", "'" + p + "' (write wheel, conda or libtorch)");
+        return std::nullopt;
+      }
+    if (s.packages.empty()) {
+      error = at(raw.packages, "packages", "empty (write wheel, conda or libtorch)");
+      return std::nullopt;
+    }
+    note("packages", raw.packages);
+  }
+
+  s.with = raw.with.set ? split_list(raw.with.value) : std::vector<std::string>{};
+  s.without = raw.without.set ? split_list(raw.without.value) : std::vector<std::string>{};
+  for (const auto& w : s.with)
+    if (std::find(s.without.begin(), s.without.end(), w) != s.without.end()) {
+      error = at(raw.without, "without", "'" + w + "' is also asked for with --with; name it once");
+      return std::nullopt;
+    }
+  note("with", raw.with);
+  note("without", raw.without);
+
+  s.source = raw.source.value;
+  note("source", raw.source);
+  s.facts_file = raw.facts.value;
+  note("facts", raw.facts);
+  if (raw.root.set && !raw.root.value.empty()) s.root = raw.root.value;
+  note("root", raw.root);
+  if (!s.facts_file.empty() && raw.root.set) {
+    error = "--facts and --root both name the machine to plan for; give one";
+    return std::nullopt;
+  }
+  return s;
+}
+
+}  // namespace ts::spec

@@ -1,0 +1,162 @@
+// BuildSpec from the command line and torchsmith.toml: what is accepted, and one clear line when not.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "spec/raw_spec.h"
+#include "spec/spec_file.h"
+
+namespace ts::spec {
+namespace {
+
+RawSpec cli(std::map<std::string, std::string> f) {
+  RawSpec r;
+  std::map<std::string, RawField RawSpec::*> m{{"req", &RawSpec::requirement}, {"--cuda", &RawSpec::cuda},
+                                               {"--arch", &RawSpec::arch},     {"--python", &RawSpec::python},
+                                               {"--jobs", &RawSpec::jobs},     {"--mem-budget", &RawSpec::mem_budget},
+                                               {"--package", &RawSpec::packages}, {"--with", &RawSpec::with},
+                                               {"--without", &RawSpec::without}, {"--source", &RawSpec::source},
+                                               {"--build-type", &RawSpec::build_type}, {"--facts", &RawSpec::facts},
+                                               {"--root", &RawSpec::root}};
+  for (auto& [k, v] : f) r.*m.at(k) = {v, k == "req" ? "the requirement" : k, true};
+  return r;
+}
+
+std::string error_of(const RawSpec& r) {
+  std::string e;
+  EXPECT_FALSE(check(r, e));
+  return e;
+}
+
+TEST(Spec, FullCommandLine) {
+  std::string e;
+  auto s = check(cli({{"req", "torch==2.4.1"}, {"--cuda", "12.8"}, {"--arch", "8.9;12.0+PTX"}, {"--python", "3.8"},
+                      {"--with", "cudnn,test"}, {"--without", "magma"}, {"--jobs", "6"}, {"--mem-budget", "16G"},
+                      {"--package", "wheel,conda"}, {"--source", "https://github.com/pytorch/pytorch@v2.4.1"},
+                      {"--build-type", "relwithdebinfo"}}),
+                 e);
+  ASSERT_TRUE(s) << e;
+  EXPECT_EQ(s->version, "2.4.1");
+  EXPECT_EQ(s->cuda, "12.8");
+  EXPECT_EQ(s->arch, "8.9;12.0+PTX");
+  EXPECT_EQ(s->with, (std::vector<std::string>{"cudnn", "test"}));
+  EXPECT_EQ(s->jobs, 6);
+  EXPECT_EQ(s->mem_budget_bytes, 16ull << 30);
+  EXPECT_TRUE(s->wants("conda"));
+  EXPECT_EQ(s->build_type, BuildType::relwithdebinfo);
+  EXPECT_EQ(s->origin_of("arch"), "--arch");
+  EXPECT_EQ(s->origin_of("cuda"), "--cuda");
+  EXPECT_EQ(s->origin_of("python"), "--python");
+  auto src = parse_source(s->source);
+  EXPECT_EQ(src.url, "https://github.com/pytorch/pytorch");
+  EXPECT_EQ(src.ref, "v2.4.1");
+}
+
+TEST(Spec, Defaults) {
+  std::string e;
+  auto s = check(cli({{"req", "torch==1.13.0"}}), e);
+  ASSERT_TRUE(s) << e;
+  EXPECT_EQ(s->arch, "native");
+  EXPECT_EQ(s->packages, std::vector<std::string>{"wheel"});
+  EXPECT_EQ(s->jobs, 0);
+  EXPECT_EQ(s->root, "/");
+  EXPECT_EQ(s->origin_of("arch"), "default");
+}
+
+TEST(Spec, BadInputsSayWhatAndWhere) {
+  EXPECT_NE(error_of(cli({})).find("no release named"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch>=2.0"}})).find("names no single release"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.*"}})).find("names no single release"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torchvision==0.19"}})).find("only torch"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--cuda", "12,8"}})).find("--cuda: '12,8' is not a CUDA version"),
+            std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--arch", "8.6.1"}})).find("--arch"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--jobs", "0"}})).find("--jobs"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--jobs", "many"}})).find("or auto"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--mem-budget", "lots"}})).find("not a size"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--package", "rpm"}})).find("'rpm'"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--with", "test"}, {"--without", "test"}})).find("'test'"),
+            std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--python", "three"}})).find("--python"), std::string::npos);
+  EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--facts", "f.json"}, {"--root", "/x"}})).find("give one"),
+            std::string::npos);
+}
+
+TEST(Spec, JobsAutoAndSizes) {
+  std::string e;
+  auto s = check(cli({{"req", "2.4.1"}, {"--jobs", "auto"}}), e);
+  ASSERT_TRUE(s) << e;
+  EXPECT_EQ(s->version, "2.4.1");
+  EXPECT_EQ(s->jobs, 0);
+  EXPECT_EQ(parse_size("512M"), 512ull << 20);
+  EXPECT_EQ(parse_size("1.5GiB"), 3ull << 29);
+  EXPECT_EQ(parse_size("2t"), 2ull << 40);
+  EXPECT_EQ(parse_size("100"), 100u);
+  EXPECT_FALSE(parse_size("G"));
+  EXPECT_FALSE(parse_size("16Q"));
+  EXPECT_FALSE(parse_size("0"));
+}
+
+TEST(SpecFile, ReadsEveryFieldWithItsLine) {
+  RawSpec r;
+  std::string e;
+  ASSERT_TRUE(read_spec_text("# a project\n[build]\ntorch = \"2.4.1\"\ncuda = \"12.8\"\narch = [\"8.9\", \"12.0+PTX\"]\n"
+                             "jobs = 4\nwithout = [\"test\", \"magma\"]\nmem_budget = \"16G\"\n",
+                             "torchsmith.toml", r, e))
+      << e;
+  auto s = check(r, e);
+  ASSERT_TRUE(s) << e;
+  EXPECT_EQ(s->version, "2.4.1");
+  EXPECT_EQ(s->arch, "8.9,12.0+PTX");
+  EXPECT_EQ(s->jobs, 4);
+  EXPECT_EQ(s->without, (std::vector<std::string>{"test", "magma"}));
+  EXPECT_EQ(s->origin_of("arch"), "torchsmith.toml:5");
+  EXPECT_EQ(s->origin_of("cuda"), "torchsmith.toml:4");
+}
+
+TEST(SpecFile, ErrorsNameFileLineAndKey) {
+  RawSpec r;
+  std::string e;
+  EXPECT_FALSE(read_spec_text("torch = \"2.4.1\"\ncudaa = \"12.8\"\n", "p/torchsmith.toml", r, e));
+  EXPECT_EQ(e.rfind("p/torchsmith.toml:2: cudaa: unknown key", 0), 0u) << e;
+  EXPECT_FALSE(read_spec_text("torch = [\"2.4.1\"]\n", "t.toml", r, e));
+  EXPECT_NE(e.find("t.toml:1: torch:"), std::string::npos) << e;
+  EXPECT_FALSE(read_spec_text("torch = \n", "t.toml", r, e));
+  EXPECT_NE(e.find("t.toml:1"), std::string::npos) << e;
+  RawSpec ok;
+  ASSERT_TRUE(read_spec_text("torch = \"2.4.1\"\n\ncuda = \"12,8\"\n", "t.toml", ok, e));
+  EXPECT_FALSE(check(ok, e));
+  EXPECT_EQ(e.rfind("t.toml:3: cuda: '12,8'", 0), 0u) << e;
+}
+
+TEST(SpecFile, CommandLineWinsOverTheFile) {
+  RawSpec file;
+  std::string e;
+  ASSERT_TRUE(read_spec_text("torch = \"2.4.1\"\narch = \"portable\"\ncuda = \"12.8\"\n", "t.toml", file, e));
+  auto s = check(merge(file, cli({{"--arch", "native"}})), e);
+  ASSERT_TRUE(s) << e;
+  EXPECT_EQ(s->arch, "native");
+  EXPECT_EQ(s->origin_of("arch"), "--arch");
+  EXPECT_EQ(s->origin_of("cuda"), "t.toml:3");
+}
+
+TEST(Spec, JsonRoundTrip) {
+  std::string e;
+  auto s = check(cli({{"req", "torch==2.4.1"}, {"--arch", "ada"}, {"--build-type", "debug"}, {"--mem-budget", "8G"}}), e);
+  ASSERT_TRUE(s) << e;
+  nlohmann::json j = *s;
+  BuildSpec back = j.get<BuildSpec>();
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_EQ(back.build_type, BuildType::debug);
+}
+
+TEST(Spec, SourceSpellings) {
+  EXPECT_EQ(parse_source("/src/pytorch").dir, "/src/pytorch");
+  auto g = parse_source("git@github.com:me/pytorch.git@my-branch");
+  EXPECT_EQ(g.url, "git@github.com:me/pytorch.git");
+  EXPECT_EQ(g.ref, "my-branch");
+  EXPECT_EQ(parse_source("https://github.com/pytorch/pytorch").ref, "");
+}
+
+}  // namespace
+}  // namespace ts::spec
