@@ -1,0 +1,196 @@
+// build.toml reader: the KB's EntryReader gives every problem as "file:line: ...".
+#include "plan/build_kb.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "core/arch_list.h"
+#include "core/version.h"
+#include "core/version_range.h"
+#include "kb/embedded.h"
+#include "kb/toml_reader.h"
+
+namespace ts::plan {
+
+using kb::detail::EntryReader;
+
+bool in_range(std::string_view range, std::string_view version) {
+  if (range.empty()) return true;
+  auto r = VersionRange::parse(range);
+  auto v = Version::parse(version);
+  return r && v && r->contains(v->public_version());
+}
+
+namespace {
+
+std::string common_source(EntryReader& r) {
+  std::string status, note, source;
+  std::vector<std::string> recalled;
+  r.common(status, recalled, note, source);
+  return source;
+}
+
+template <class T, class Key>
+void put(std::vector<T>& into, T e, Key key) {
+  auto it = std::find_if(into.begin(), into.end(), [&](const T& x) { return key(x) == key(e); });
+  if (it != into.end()) *it = std::move(e);
+  else into.push_back(std::move(e));
+}
+
+void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
+                  std::vector<kb::KbError>& errs) {
+  auto each = [&](const char* key, auto fn) {
+    if (auto a = root[key].as_array())
+      for (auto& n : *a)
+        if (auto t = n.as_table()) fn(*t);
+  };
+  each("invocation", [&](const toml::table& t) {
+    EntryReader r(t, file, "invocation", errs);
+    Invocation e{r.range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
+                 r.texts("command", true, "[\"{python}\", \"setup.py\", \"bdist_wheel\"]"), "", r.origin()};
+    e.source = common_source(r);
+    r.finish();
+    put(kb.invocations, e, [](const Invocation& x) { return x.package + "|" + x.torch; });
+  });
+  each("feature", [&](const toml::table& t) {
+    EntryReader r(t, file, "feature", errs);
+    Feature e{r.text("name", true, "\"cudnn\""), r.text("option", true, "\"USE_CUDNN\""),
+              r.flag("default", true), r.texts("needs", false, "[\"cuda\"]"),
+              r.range("torch", false, "\">=2.0\""), "", r.origin()};
+    e.source = common_source(r);
+    r.finish();
+    put(kb.features, e, [](const Feature& x) { return x.name; });
+  });
+  each("portable", [&](const toml::table& t) {
+    EntryReader r(t, file, "portable", errs);
+    PortableList e{r.version("cuda", true, "\"11.8\""), r.range("torch", false, "\"<2.0\""),
+                   r.text("arches", true, "\"7.0;8.0;9.0\""), "", r.origin()};
+    std::string err;
+    if (!e.arches.empty() && !ArchList::parse(e.arches, nullptr, &err))
+      r.error(r.line(), "arches: " + err);
+    e.source = common_source(r);
+    r.finish();
+    put(kb.portable, e, [](const PortableList& x) { return x.cuda + "|" + x.torch; });
+  });
+  each("env", [&](const toml::table& t) {
+    EntryReader r(t, file, "env", errs);
+    EnvVar e{r.text("name", true, "\"MAX_JOBS\""), r.range("torch", false, "\">=1.0\""), "", r.origin()};
+    e.source = common_source(r);
+    r.finish();
+    put(kb.env, e, [](const EnvVar& x) { return x.name; });
+  });
+  each("rpath", [&](const toml::table& t) {
+    EntryReader r(t, file, "rpath", errs);
+    Rpath e{r.text("package", true, "\"conda\""), r.texts("files", true, "[\"torch/lib/*.so\"]"),
+            r.text("rpath", true, "\"$ORIGIN\""), ""};
+    e.source = common_source(r);
+    r.finish();
+    kb.rpaths.push_back(e);
+  });
+  each("image", [&](const toml::table& t) {
+    EntryReader r(t, file, "image", errs);
+    Image e{r.version("cuda", true, "\"11.7\""), r.texts("versions", true, "[\"11.7.1\"]"),
+            r.text("cudnn", false, "\"8\""), r.texts("os", true, "[\"ubuntu22.04\"]"), "", r.origin()};
+    e.source = common_source(r);
+    r.finish();
+    put(kb.images, e, [](const Image& x) { return x.cuda; });
+  });
+  if (auto t = root["limits"].as_table()) {
+    EntryReader r(*t, file, "limits", errs);
+    double n = r.number("max_arches", true, "8");
+    if (n >= 1) kb.max_arches = static_cast<int>(n);
+    kb.max_arches_source = r.text("max_arches_source", true, "\"<why this many>\"");
+    kb.limits_origin = r.origin();
+    r.finish();
+  }
+  for (const auto& [k, v] : root) {
+    std::string key(k.str());
+    static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "limits"};
+    if (std::find(std::begin(known), std::end(known), key) == std::end(known))
+      errs.push_back({{file, static_cast<int>(k.source().begin.line)},
+                      "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
+                      "[[portable]], [[env]], [[rpath]], [[image]] and [limits])"});
+  }
+}
+
+}  // namespace
+
+bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view text,
+                     std::vector<std::string>& errors) {
+  std::string file(file_name);
+  std::vector<kb::KbError> errs;
+  BuildKb staged = kb;
+  try {
+    toml::table root = toml::parse(text, file);
+    read_entries(root, file, staged, errs);
+  } catch (const toml::parse_error& e) {
+    errs.push_back({{file, static_cast<int>(e.source().begin.line)},
+                    "TOML syntax error: " + std::string(e.description())});
+  }
+  for (const auto& e : errs) errors.push_back(e.str());
+  if (!errs.empty()) return false;  // a file with errors contributes nothing
+  kb = std::move(staged);
+  return true;
+}
+
+BuildKb load_build_kb(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
+  BuildKb kb;
+  for (const auto& f : kb::embedded_files())
+    if (std::string_view(f.path) == "build.toml") read_build_text(kb, f.path, std::string_view(f.data, f.size), errors);
+  for (const auto& dir : overlay_dirs) {
+    std::string path = (std::filesystem::path(dir) / "build.toml").string();
+    std::ifstream in(path, std::ios::binary);
+    if (!in) continue;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    read_build_text(kb, path, ss.str(), errors);
+  }
+  return kb;
+}
+
+const Invocation* BuildKb::invocation(std::string_view v, std::string_view package) const {
+  for (const auto& i : invocations)
+    if (i.package == package && in_range(i.torch, v)) return &i;
+  return nullptr;
+}
+
+const Feature* BuildKb::feature(std::string_view name) const {
+  for (const auto& f : features)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::vector<const Feature*> BuildKb::features_for(std::string_view v) const {
+  std::vector<const Feature*> out;
+  for (const auto& f : features)
+    if (in_range(f.torch, v)) out.push_back(&f);
+  return out;
+}
+
+const PortableList* BuildKb::portable_for(std::string_view cuda, std::string_view v) const {
+  auto c = Version::parse(cuda);
+  if (!c) return nullptr;
+  for (const auto& p : portable)
+    if (Version::parse(p.cuda)->major_minor() == c->major_minor() && in_range(p.torch, v)) return &p;
+  return nullptr;
+}
+
+const EnvVar* BuildKb::env_var(std::string_view name, std::string_view v) const {
+  for (const auto& e : env)
+    if (e.name == name && in_range(e.torch, v)) return &e;
+  return nullptr;
+}
+
+const Image* BuildKb::image(std::string_view cuda) const {
+  auto c = Version::parse(cuda);
+  if (!c) return nullptr;
+  for (const auto& i : images)
+    if (Version::parse(i.cuda)->major_minor() == c->major_minor()) return &i;
+  return nullptr;
+}
+
+}  // namespace ts::plan

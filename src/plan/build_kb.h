@@ -1,0 +1,93 @@
+#pragma once
+// BuildKb: data/kb/build.toml, how each torch release line is built (commands, features and their
+// dependencies, official arch lists, environment variables read, RPATHs, docker images). The core
+// KB loader leaves this file to the plan stage; the same overlay rules apply (a later entry with
+// the same key replaces an earlier one).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/kb.h"
+
+namespace ts::plan {
+
+struct Invocation {
+  std::string torch;                 // range over the torch version
+  std::string package;               // wheel, conda, libtorch
+  std::vector<std::string> command;  // {python} {dist} {build} are filled by the plan
+  std::string source;
+  kb::Origin origin;
+};
+
+struct Feature {
+  std::string name;                // "cudnn" (what --with/--without take)
+  std::string option;              // "USE_CUDNN"
+  bool default_on = true;
+  std::vector<std::string> needs;  // feature names that must be on
+  std::string torch;               // range where the option exists; "" = every release
+  std::string source;
+  kb::Origin origin;
+};
+
+struct PortableList {
+  std::string cuda;    // "11.8"
+  std::string torch;   // "" = every release
+  std::string arches;  // TORCH_CUDA_ARCH_LIST form
+  std::string source;
+  kb::Origin origin;
+};
+
+struct EnvVar {
+  std::string name;
+  std::string torch;
+  std::string source;
+  kb::Origin origin;
+};
+
+struct Rpath {
+  std::string package;
+  std::vector<std::string> files;
+  std::string rpath;
+  std::string source;
+};
+
+struct Image {
+  std::string cuda;                   // "11.7"
+  std::vector<std::string> versions;  // tags: "11.7.0", "11.7.1"
+  std::string cudnn;                  // "8"; "" = no cuDNN variant in the tag
+  std::vector<std::string> os;        // "ubuntu18.04"
+  std::string source;
+  kb::Origin origin;
+};
+
+struct BuildKb {
+  std::vector<Invocation> invocations;
+  std::vector<Feature> features;
+  std::vector<PortableList> portable;
+  std::vector<EnvVar> env;
+  std::vector<Rpath> rpaths;
+  std::vector<Image> images;
+  int max_arches = 8;
+  std::string max_arches_source;
+  kb::Origin limits_origin;
+
+  const Invocation* invocation(std::string_view torch_version, std::string_view package) const;
+  const Feature* feature(std::string_view name) const;
+  // Features whose option exists in this torch version, in file order.
+  std::vector<const Feature*> features_for(std::string_view torch_version) const;
+  // The official list for this CUDA (major.minor); nullptr when the KB has none.
+  const PortableList* portable_for(std::string_view cuda, std::string_view torch_version) const;
+  const EnvVar* env_var(std::string_view name, std::string_view torch_version) const;
+  const Image* image(std::string_view cuda) const;
+};
+
+// True when version is in range ("" = any; an unparsable range holds nothing).
+bool in_range(std::string_view range, std::string_view version);
+
+// The embedded build.toml, then DIR/build.toml of each overlay. Errors are "file:line: message".
+BuildKb load_build_kb(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors);
+// One file's text merged into kb; returns false (and adds errors) when it has problems.
+bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view text,
+                     std::vector<std::string>& errors);
+
+}  // namespace ts::plan

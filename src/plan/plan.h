@@ -1,0 +1,91 @@
+#pragma once
+// Plan: everything a build will do, decided up front. Every choice is a Decision with its reason
+// and source; every refusal a Conflict with the ways out. The lock file is this plan as JSON.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "spec/build_spec.h"
+
+namespace ts::plan {
+
+struct Decision {
+  std::string topic;   // "cuda", "compiler", "arch", "env", "feature", "jobs", "fix", "artifact", ...
+  std::string value;   // what was chosen: "12.8 (/usr/local/cuda-12.8)"
+  std::string reason;  // why, in one sentence
+  std::string source;  // where the rule comes from: a KB entry (file:line), a seed, a spec field
+  bool warning = false;  // chosen, but the user should know (long arch list, driver older, ...)
+};
+
+struct Conflict {
+  std::string what;                // "arch 12.0 with CUDA 12.6"
+  std::string why;                 // "sm_120 needs CUDA >= 12.8"
+  std::vector<std::string> fixes;  // the ways out, most likely first
+  std::string source;
+};
+
+struct Step {
+  std::string name;               // fetch, fix, clean, configure, build, package, verify
+  std::vector<std::string> argv;  // run without a shell; "torchsmith ..." for our own stages
+  std::string cwd;                // "{src}" = the source tree, "" = where torchsmith runs
+  std::string note;               // why this step, or what it checks
+};
+
+struct Artifact {
+  std::string kind;     // "wheel", "conda", "libtorch", "library"
+  std::string name;     // exact expected file name ("" when only the pattern is known)
+  std::string pattern;  // glob a build output must match
+  std::string note;
+};
+
+struct PlannedFix {
+  std::string id, reason, source, hash;
+};
+
+struct Plan {
+  std::string schema = "torchsmith-plan/1";
+  spec::BuildSpec spec;
+  std::string torch_version;   // "2.4.1"
+  std::string build_version;   // PYTORCH_BUILD_VERSION: "2.4.1+cu128.sm120"
+  std::string cuda;            // the toolkit's full version: "12.8.93" ("" for CPU builds)
+  std::string cuda_home;
+  std::string python;          // interpreter path
+  std::string python_version;
+  std::string arch_list;       // TORCH_CUDA_ARCH_LIST form
+  std::string host_compiler;   // CXX path
+  int jobs = 1;
+  std::map<std::string, std::string> env;            // exactly the build's environment
+  std::map<std::string, std::string> cmake_options;  // NAME -> value (passed as -DNAME=value)
+  std::map<std::string, bool> features;              // build.toml feature name -> on
+  std::vector<PlannedFix> fixes;
+  std::vector<Step> steps;
+  std::vector<Artifact> artifacts;
+  std::vector<Decision> decisions;
+  // The source tree: URL and ref asked for; revision is filled when it is known (a local git tree).
+  std::string source_url, source_ref, source_dir, source_revision;
+};
+
+struct PlanResult {
+  Plan plan;
+  std::vector<Conflict> conflicts;
+  std::string bad_spec;  // a spec problem only the KB can see (unknown feature or arch name)
+  bool ok() const { return conflicts.empty() && bad_spec.empty(); }
+};
+
+void to_json(nlohmann::json& j, const Decision& d);
+void from_json(const nlohmann::json& j, Decision& d);
+void to_json(nlohmann::json& j, const Conflict& c);
+void from_json(const nlohmann::json& j, Conflict& c);
+void to_json(nlohmann::json& j, const Step& s);
+void from_json(const nlohmann::json& j, Step& s);
+void to_json(nlohmann::json& j, const Artifact& a);
+void from_json(const nlohmann::json& j, Artifact& a);
+void to_json(nlohmann::json& j, const PlannedFix& f);
+void from_json(const nlohmann::json& j, PlannedFix& f);
+void to_json(nlohmann::json& j, const Plan& p);
+void from_json(const nlohmann::json& j, Plan& p);  // throws nlohmann::json::exception on bad input
+void to_json(nlohmann::json& j, const PlanResult& r);
+
+}  // namespace ts::plan

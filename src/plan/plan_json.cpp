@@ -1,0 +1,117 @@
+// JSON both ways for the plan types: the lock file is read back by `torchsmith build --lock`.
+#include <nlohmann/json.hpp>
+
+#include "plan/plan.h"
+
+namespace ts::plan {
+
+void to_json(nlohmann::json& j, const Decision& d) {
+  j = {{"topic", d.topic}, {"value", d.value}, {"reason", d.reason}, {"source", d.source}};
+  if (d.warning) j["warning"] = true;
+}
+void from_json(const nlohmann::json& j, Decision& d) {
+  d.topic = j.at("topic").get<std::string>();
+  d.value = j.value("value", "");
+  d.reason = j.value("reason", "");
+  d.source = j.value("source", "");
+  d.warning = j.value("warning", false);
+}
+
+void to_json(nlohmann::json& j, const Conflict& c) {
+  j = {{"what", c.what}, {"why", c.why}, {"fixes", c.fixes}, {"source", c.source}};
+}
+void from_json(const nlohmann::json& j, Conflict& c) {
+  c.what = j.at("what").get<std::string>();
+  c.why = j.value("why", "");
+  c.fixes = j.value("fixes", std::vector<std::string>{});
+  c.source = j.value("source", "");
+}
+
+void to_json(nlohmann::json& j, const Step& s) {
+  j = {{"name", s.name}, {"argv", s.argv}, {"cwd", s.cwd}, {"note", s.note}};
+}
+void from_json(const nlohmann::json& j, Step& s) {
+  s.name = j.at("name").get<std::string>();
+  s.argv = j.value("argv", std::vector<std::string>{});
+  s.cwd = j.value("cwd", "");
+  s.note = j.value("note", "");
+}
+
+void to_json(nlohmann::json& j, const Artifact& a) {
+  j = {{"kind", a.kind}, {"name", a.name}, {"pattern", a.pattern}, {"note", a.note}};
+}
+void from_json(const nlohmann::json& j, Artifact& a) {
+  a.kind = j.at("kind").get<std::string>();
+  a.name = j.value("name", "");
+  a.pattern = j.value("pattern", "");
+  a.note = j.value("note", "");
+}
+
+void to_json(nlohmann::json& j, const PlannedFix& f) {
+  j = {{"id", f.id}, {"reason", f.reason}, {"source", f.source}, {"hash", f.hash}};
+}
+void from_json(const nlohmann::json& j, PlannedFix& f) {
+  f.id = j.at("id").get<std::string>();
+  f.reason = j.value("reason", "");
+  f.source = j.value("source", "");
+  f.hash = j.value("hash", "");
+}
+
+void to_json(nlohmann::json& j, const Plan& p) {
+  j = {{"schema", p.schema},
+       {"spec", p.spec},
+       {"torch_version", p.torch_version},
+       {"build_version", p.build_version},
+       {"cuda", p.cuda},
+       {"cuda_home", p.cuda_home},
+       {"python", p.python},
+       {"python_version", p.python_version},
+       {"arch_list", p.arch_list},
+       {"host_compiler", p.host_compiler},
+       {"jobs", p.jobs},
+       {"env", p.env},
+       {"cmake_options", p.cmake_options},
+       {"features", p.features},
+       {"fixes", p.fixes},
+       {"steps", p.steps},
+       {"artifacts", p.artifacts},
+       {"decisions", p.decisions},
+       {"source", {{"url", p.source_url}, {"ref", p.source_ref}, {"dir", p.source_dir},
+                   {"revision", p.source_revision}}}};
+}
+
+void from_json(const nlohmann::json& j, Plan& p) {
+  p.schema = j.at("schema").get<std::string>();
+  p.spec = j.at("spec").get<spec::BuildSpec>();
+  p.torch_version = j.value("torch_version", "");
+  p.build_version = j.value("build_version", "");
+  p.cuda = j.value("cuda", "");
+  p.cuda_home = j.value("cuda_home", "");
+  p.python = j.value("python", "");
+  p.python_version = j.value("python_version", "");
+  p.arch_list = j.value("arch_list", "");
+  p.host_compiler = j.value("host_compiler", "");
+  p.jobs = j.value("jobs", 1);
+  p.env = j.value("env", std::map<std::string, std::string>{});
+  p.cmake_options = j.value("cmake_options", std::map<std::string, std::string>{});
+  p.features = j.value("features", std::map<std::string, bool>{});
+  p.fixes = j.value("fixes", std::vector<PlannedFix>{});
+  p.steps = j.value("steps", std::vector<Step>{});
+  p.artifacts = j.value("artifacts", std::vector<Artifact>{});
+  p.decisions = j.value("decisions", std::vector<Decision>{});
+  if (j.contains("source")) {
+    const auto& s = j["source"];
+    p.source_url = s.value("url", "");
+    p.source_ref = s.value("ref", "");
+    p.source_dir = s.value("dir", "");
+    p.source_revision = s.value("revision", "");
+  }
+}
+
+void to_json(nlohmann::json& j, const PlanResult& r) {
+  j = {{"ok", r.ok()}, {"conflicts", r.conflicts}};
+  if (!r.bad_spec.empty()) j["bad_spec"] = r.bad_spec;
+  if (r.bad_spec.empty()) j["plan"] = r.plan;
+}
+
+}  // namespace ts::plan
