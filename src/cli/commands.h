@@ -16,5 +16,6 @@ void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_plan(CLI::App& app, GlobalOptions& g, int& exit_code);
 
 }  // namespace ts::cli

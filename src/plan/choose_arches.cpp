@@ -1,0 +1,207 @@
+// The arch list: native (the GPUs here), portable (the official list for this CUDA), family names
+// and numbers; each arch checked against the toolkit and against what this torch release knows.
+#include <algorithm>
+
+#include "compat/facts_util.h"
+#include "plan/resolve_ctx.h"
+
+namespace ts::plan::detail {
+
+namespace {
+
+bool list_has(const std::vector<std::string>& list, const CudaArch& a) {
+  std::string want = a.sass_only().str();
+  return std::any_of(list.begin(), list.end(), [&](const std::string& s) {
+    auto p = CudaArch::parse(s);
+    return p && p->sass_only().str() == want;
+  });
+}
+
+// The oldest/newest CUDA in the KB that compiles for a.
+std::pair<const kb::CudaRelease*, const kb::CudaRelease*> cuda_span(const kb::Kb& kb, const CudaArch& a) {
+  const kb::CudaRelease *lo = nullptr, *hi = nullptr;
+  for (const auto& r : kb.cuda) {
+    if (!list_has(r.arches, a)) continue;
+    if (!lo || *ver(r.version) < *ver(lo->version)) lo = &r;
+    if (!hi || *ver(r.version) > *ver(hi->version)) hi = &r;
+  }
+  return {lo, hi};
+}
+
+const kb::TorchRelease* first_torch_with(const kb::Kb& kb, const CudaArch& a) {
+  for (const auto& r : kb.torch)
+    if (list_has(r.arch_names, a)) return &r;
+  return nullptr;
+}
+
+std::string gpu_names(const HostFacts& f, const CudaArch& a) {
+  std::string s;
+  for (const auto& g : f.gpus)
+    if (g.compute_capability == a.capability())
+      s += (s.empty() ? "" : ", ") + (g.name.empty() ? "unnamed GPU" : g.name) + " (" +
+           (g.integrated ? "integrated" : g.vendor_id + ":" + g.device_id) +
+           (g.identified_by.empty() ? "" : ", named by " + g.identified_by) + ")";
+  return s;
+}
+
+}  // namespace
+
+void choose_arches(Ctx& c) {
+  if (!c.cuda_on) return;
+  const auto& kb = c.in.kb;
+  std::string text = c.spec().arch.empty() ? "native" : c.spec().arch;
+  std::string kinds, src = c.spec().origin_of("arch");
+  bool no_gpu = false, no_portable = false, unknown = false;
+  std::string unknown_name;
+  const PortableList* portable = nullptr;
+  auto resolve = [&](std::string_view name, std::string* err) -> std::optional<std::vector<CudaArch>> {
+    std::string n(name);
+    std::vector<CudaArch> out;
+    if (n == "native") {
+      for (const auto& g : c.facts().gpus)
+        if (auto a = CudaArch::parse(g.compute_capability)) out.push_back(*a);
+      if (out.empty()) {
+        no_gpu = true;
+        *err = "no GPU";
+        return std::nullopt;
+      }
+      kinds += "native ";
+      return out;
+    }
+    if (n == "portable") {
+      portable = c.toolkit || c.cuda_rel ? c.in.build.portable_for(c.cuda_rel ? c.cuda_rel->version : c.toolkit->version,
+                                                                   c.version())
+                                         : nullptr;
+      if (!portable) {
+        no_portable = true;
+        *err = "no portable list";
+        return std::nullopt;
+      }
+      kinds += "portable ";
+      return ArchList::parse(portable->arches)->arches();
+    }
+    if (const auto* f = kb.find_family(n)) {
+      for (const auto& s : f->torch_arches.empty() ? f->arches : f->torch_arches)
+        if (auto a = CudaArch::parse(s)) out.push_back(*a);
+      kinds += f->name + " ";
+      return out;
+    }
+    unknown = true;
+    unknown_name = n;
+    *err = "unknown name";
+    return std::nullopt;
+  };
+  std::string err;
+  auto list = ArchList::parse(text, resolve, &err);
+  if (!list) {
+    if (unknown) {
+      std::string fams;
+      for (const auto& f : kb.families) fams += (fams.empty() ? "" : ", ") + f.name;
+      c.out.bad_spec = "--arch: '" + unknown_name + "' is not an arch name (write native, portable, a family: " + fams +
+                       ", or numbers such as 8.9;12.0+PTX)";
+    } else if (no_gpu) {
+      c.conflict("--arch native", "no GPU with a known compute capability was found on this machine",
+                 {"name the arches: --arch 8.6 (nvidia-smi --query-gpu=compute_cap tells it)",
+                  "or --arch portable (the official list for this CUDA)"},
+                 "facts");
+    } else if (no_portable) {
+      c.conflict("--arch portable", "build.toml has no official arch list for CUDA " + c.cuda_mm(),
+                 {"name the arches: --arch \"8.0;8.6;9.0\"", "or add a [[portable]] entry to build.toml in a --kb overlay"},
+                 "build.toml");
+    } else {
+      c.out.bad_spec = "--arch: " + err;
+    }
+    return;
+  }
+  c.arches = *list;
+  c.p.arch_list = list->torch_cuda_arch_list();
+  std::string why;
+  if (kinds.find("native") != std::string::npos) {
+    for (const auto& a : list->arches())
+      why += (why.empty() ? "" : "; ") + a.capability() + " = " + gpu_names(c.facts(), a);
+    why = "the GPUs on this machine: " + why;
+  } else if (portable) {
+    why = "the official builds' list for CUDA " + portable->cuda;
+    src = cite(portable->source, portable->origin);
+  } else {
+    why = "asked for (" + c.spec().origin_of("arch") + ")";
+  }
+  const auto& lim = c.in.build;
+  if (static_cast<int>(list->size()) <= lim.max_arches)
+    why += "; " + std::to_string(list->size()) + " arch" + (list->size() > 1 ? "es" : "") + ", within the " +
+           std::to_string(lim.max_arches) + " that link safely (longer lists risk 'relocation truncated to fit', S2)";
+  c.decide("arch", c.p.arch_list, why, src);
+
+  // Against the toolkit: nvcc cannot compile for an arch it does not know.
+  if (c.cuda_rel)
+    for (const auto& a : list->arches()) {
+      if (list_has(c.cuda_rel->arches, a)) continue;
+      auto [lo, hi] = cuda_span(kb, a);
+      auto tv = *ver(c.cuda_rel->version);
+      bool newer = lo && *ver(lo->version) > tv;
+      c.conflict("arch " + a.sass_only().str() + " with CUDA " + c.cuda_rel->version,
+                 a.sm() + (newer ? " needs CUDA >= " + lo->version
+                                 : hi ? " was dropped after CUDA " + hi->version : " is unknown to every CUDA in the KB") +
+                     ": nvcc " + c.cuda_rel->version + " stops with 'Unsupported gpu architecture " + a.compute() + "'",
+                 {newer ? "install CUDA " + lo->version + " or newer and plan with --cuda " + lo->version
+                        : hi ? "use CUDA " + hi->version + " or older" : "check the arch",
+                  "or leave " + a.sass_only().str() + " out of --arch"},
+                 cite(c.cuda_rel->source, c.cuda_rel->origin));
+    }
+  // GPUs here that the list does not cover (an explicit or portable list).
+  for (const auto& g : c.facts().gpus) {
+    auto cap = CudaArch::parse(g.compute_capability);
+    if (cap && !list->runs_on(*cap))
+      c.warn("arch", "no code for " + cap->sm(), (g.name.empty() ? g.device_id : g.name) +
+             " here has compute " + g.compute_capability + ", which the list does not cover: CUDA ops will fail there "
+             "with 'no kernel image is available'", src);
+  }
+  // Long lists risk a libtorch_cuda too large to link (S2).
+  const auto& b = c.in.build;
+  if (static_cast<int>(list->size()) > b.max_arches) {
+    std::vector<CudaArch> shorter;
+    for (const auto& g : c.facts().gpus)
+      if (auto a = CudaArch::parse(g.compute_capability)) shorter.push_back(*a);
+    if (shorter.empty()) {
+      auto all = list->arches();
+      shorter.assign(all.end() - b.max_arches, all.end());
+    }
+    c.warn("arch", std::to_string(list->size()) + " arches",
+           "more than " + std::to_string(b.max_arches) + " arches risk 'relocation truncated to fit' when linking "
+           "libtorch_cuda (S2); a shorter list: " + ArchList(shorter).torch_cuda_arch_list(),
+           cite(b.max_arches_source, b.limits_origin));
+  }
+  c.set_env("TORCH_CUDA_ARCH_LIST", c.p.arch_list, "the arch list above, read by torch's CMake from the environment");
+  c.set_env("TORCH_NVCC_FLAGS", "-Xfatbin -compress-all",
+            "compressed fatbins, as every official build: smaller libtorch_cuda, less link pressure");
+}
+
+// Arches this torch release does not know by name need a KB fix; without one the build fails.
+void check_arch_fixes(Ctx& c) {
+  const auto& rel = *c.release;
+  for (const auto& a : c.arches.arches()) {
+    if (list_has(rel.arch_names, a)) continue;
+    std::string ids;
+    for (const auto& f : c.fixes)
+      if (std::any_of(f.arches_any.begin(), f.arches_any.end(), [&](const CudaArch& x) { return x.same_capability(a); }))
+        ids += (ids.empty() ? "" : ", ") + f.ref.id;
+    if (!ids.empty()) {
+      c.decide("arch", a.sass_only().str() + " (with fix " + ids + ")",
+               a.sass_only().str() + " is not among the arches torch " + rel.version +
+                   "'s build scripts accept (torch.toml arch_names); planned with the fix that teaches them (its "
+                   "reason says which file fails and how)",
+               cite(rel.source, rel.origin));
+      continue;
+    }
+    const auto* first = first_torch_with(c.in.kb, a);
+    c.conflict("arch " + a.sass_only().str() + " with torch " + c.version(),
+               "torch " + rel.version + "'s build scripts do not know " + a.sass_only().str() +
+                   " and no fix in the knowledge base teaches it",
+               {first ? "build torch " + first->version + " or newer, which knows " + a.sass_only().str()
+                      : "no torch release in the KB knows it yet",
+                "or add a fix for it under fixes/ in a --kb overlay", "or leave it out of --arch"},
+               cite(rel.source, rel.origin));
+  }
+}
+
+}  // namespace ts::plan::detail

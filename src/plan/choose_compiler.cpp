@@ -1,0 +1,93 @@
+// The host compiler: one GCC for torch's C++ and as nvcc's host compiler, within the toolkit's
+// gcc_max (nvcc refuses newer: "unsupported GNU version!") and at least the release's gcc_min.
+#include "compat/facts_util.h"
+#include "plan/resolve_ctx.h"
+
+namespace ts::plan::detail {
+
+namespace {
+
+// Newest installed GCC with a C++ driver in [lo, hi] (majors; 0 = unbounded).
+const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi) {
+  const CompilerFacts* best = nullptr;
+  for (const auto& cc : f.compilers) {
+    auto v = ver(cc.version);
+    if (cc.family != "gcc" || cc.cxx.empty() || !v) continue;
+    if ((lo && v->major() < lo) || (hi && v->major() > hi)) continue;
+    if (!best || *v > *ver(best->version)) best = &cc;
+  }
+  return best;
+}
+
+// The oldest CUDA in the KB whose nvcc accepts this GCC major.
+const kb::CudaRelease* cuda_for_gcc(const kb::Kb& kb, int major) {
+  const kb::CudaRelease* best = nullptr;
+  for (const auto& r : kb.cuda) {
+    auto m = ver(r.gcc_max);
+    if (!m || m->major() < major) continue;
+    if (!best || *ver(r.version) < *ver(best->version)) best = &r;
+  }
+  return best;
+}
+
+}  // namespace
+
+void choose_compiler(Ctx& c) {
+  const auto& f = c.facts();
+  const CompilerFacts* def = compat::default_host_compiler(f);
+  if (!def || def->cxx.empty()) def = newest_gcc(f, 0, 0);
+  if (!def) {
+    c.conflict("C++ compiler", "no GCC with g++ was found (the build stops with 'c++: not found', S5)",
+               {"apt-get install g++ (or build-essential)"}, "facts");
+    return;
+  }
+  const auto& rel = *c.release;
+  int lo = ver(rel.gcc_min) ? ver(rel.gcc_min)->major() : 0;
+  int hi = 0;
+  std::string rel_src = cite(rel.source, rel.origin);
+  std::string cuda_src;
+  if (c.cuda_on && c.cuda_rel && ver(c.cuda_rel->gcc_max)) {
+    hi = ver(c.cuda_rel->gcc_max)->major();
+    cuda_src = cite(c.cuda_rel->source, c.cuda_rel->origin);
+  }
+  int dv = ver(def->version)->major();
+  const CompilerFacts* pick = def;
+  std::string why = "the default compiler (g++ on PATH)";
+  if ((lo && dv < lo) || (hi && dv > hi)) {
+    pick = newest_gcc(f, lo, hi);
+    std::string limit = hi ? "CUDA " + c.cuda_mm() + " accepts gcc <= " + c.cuda_rel->gcc_max : "";
+    if (lo && dv < lo) limit = "torch " + rel.version + " needs gcc >= " + rel.gcc_min;
+    if (!pick) {
+      int need = hi && dv > hi ? hi : lo;
+      std::vector<std::string> fixes{"install gcc-" + std::to_string(need) + ": apt-get install gcc-" +
+                                     std::to_string(need) + " g++-" + std::to_string(need) +
+                                     " (torchsmith plan then picks it)"};
+      if (hi && dv > hi)
+        if (const auto* alt = cuda_for_gcc(c.in.kb, dv))
+          fixes.push_back("or use CUDA >= " + alt->version + ", which accepts gcc " + std::to_string(dv));
+      c.conflict("gcc " + def->version + (hi ? " with CUDA " + c.cuda_mm() : ""),
+                 limit + (hi && dv > hi ? ": nvcc stops with 'unsupported GNU version! gcc versions later than " +
+                                              c.cuda_rel->gcc_max + " are not supported!'"
+                                        : ""),
+                 fixes, hi && dv > hi ? cuda_src : rel_src);
+      return;
+    }
+    why = "the default gcc " + def->version + " does not fit (" + limit + "): the newest installed one that does";
+  }
+  c.compiler = pick;
+  c.p.host_compiler = pick->cxx;
+  std::string range = (lo ? ">= " + std::to_string(lo) : std::string()) +
+                      (hi ? std::string(lo ? ", " : "") + "<= " + std::to_string(hi) : std::string());
+  c.decide("compiler", "gcc " + pick->version + " (" + pick->cxx + ")",
+           why + (range.empty() ? "" : "; torch " + rel.version + (hi ? " with CUDA " + c.cuda_mm() : "") +
+                                          " needs gcc " + range),
+           hi ? cuda_src : rel_src);
+  c.set_env("CC", pick->cc.empty() ? pick->cxx : pick->cc, "one compiler for the whole build (no ABI mix)");
+  c.set_env("CXX", pick->cxx, "one compiler for the whole build (no ABI mix)");
+  if (c.cuda_on) {
+    c.set_env("CUDAHOSTCXX", pick->cxx, "nvcc's host compiler; setup.py maps it to CUDA_HOST_COMPILER (1.13 misspells that name itself, so this spelling is the one that always works)");
+    c.set_env("CMAKE_CUDA_HOST_COMPILER", pick->cxx, "the same host compiler for CMake's CUDA language");
+  }
+}
+
+}  // namespace ts::plan::detail

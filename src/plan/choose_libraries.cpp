@@ -1,0 +1,113 @@
+// Where the build finds its libraries: CUDA, cuDNN (incl. pip's nvidia-cudnn, S3), NCCL, MAGMA,
+// MKL and the conda env's prefix; a library asked for but absent turns its feature off, said so.
+#include "plan/resolve_ctx.h"
+
+namespace ts::plan::detail {
+
+namespace {
+
+const LibraryFacts* find_lib(const Ctx& c, const std::string& name) {
+  const LibraryFacts* best = nullptr;
+  for (const auto& l : c.facts().libraries) {
+    if (l.name != name) continue;
+    // The build Python's own copy (pip nvidia-* wheels, conda packages) first: it is what runs.
+    bool mine = c.python && !c.python->prefix.empty() && l.library_dir.rfind(c.python->prefix, 0) == 0;
+    if (!best || mine) best = &l;
+  }
+  return best;
+}
+
+void feature_off(Ctx& c, const std::string& name, const std::string& reason, const std::string& source) {
+  if (!c.p.features.count(name) || !c.p.features[name]) return;
+  c.p.features[name] = false;
+  const Feature* f = c.in.build.feature(name);
+  if (f) c.p.cmake_options[f->option] = "OFF";
+  c.warn("feature", (f ? f->option : name) + "=0", reason, source);
+}
+
+// The install prefix of a library directory: ".../mkl/2023.0.0/lib/intel64" -> ".../mkl/2023.0.0".
+std::string prefix_of(std::string dir) {
+  for (const char* tail : {"/lib/intel64", "/lib64", "/lib"}) {
+    std::string t(tail);
+    if (dir.size() > t.size() && dir.compare(dir.size() - t.size(), t.size(), t) == 0) return dir.substr(0, dir.size() - t.size());
+  }
+  return dir_of(dir);
+}
+
+std::string major_of(const std::string& v) {
+  auto p = ver(v);
+  return p ? std::to_string(p->major()) : "";
+}
+
+void cudnn(Ctx& c) {
+  if (!c.p.features["cudnn"]) return;
+  const LibraryFacts* l = find_lib(c, "cudnn");
+  if (!l) {
+    feature_off(c, "cudnn", "cuDNN was not found: torch builds without it ('-- Not using cuDNN'), slow convolutions; "
+                "install it (pip install nvidia-cudnn-cu" + major_of(c.p.cuda) + " or libcudnn-dev) and plan again",
+                "facts");
+    feature_off(c, "static-cudnn", "no cuDNN", "facts");
+    return;
+  }
+  bool pip = l->source.rfind("pip:", 0) == 0;
+  std::string lib = l->library_dir + "/libcudnn.so" + (pip ? "." + major_of(l->version) : "");
+  c.set_env("CUDNN_INCLUDE_DIR", l->include_dir, "cuDNN " + l->version + " headers (" + l->source + ")");
+  c.set_env("CUDNN_LIBRARY", lib, "cuDNN " + l->version + std::string(pip ? " from pip's nvidia-cudnn: its library has only a "
+            "versioned name, so FindCUDNN is given the file" : ""));
+  if (pip)
+    c.set_env("CUDNN_LIBRARY_PATH", lib, "the same file under the name S3's working build exported");
+  if (pip && c.p.features["static-cudnn"])
+    feature_off(c, "static-cudnn", "pip's nvidia-cudnn has no static libraries: cuDNN is linked dynamically", l->source);
+}
+
+}  // namespace
+
+void choose_libraries(Ctx& c) {
+  // A CMake list (';'): setup.py forwards it as -DCMAKE_PREFIX_PATH after prepending site-packages.
+  std::string prefixes, why;
+  if (c.python && c.python->env_kind == "conda" && !c.python->prefix.empty()) {
+    prefixes = c.python->prefix;
+    why = "the conda env's prefix, where its MKL, magma and headers are found (S1, S3: ${CONDA_PREFIX})";
+  }
+  const LibraryFacts* mkl = find_lib(c, "mkl");
+  if (mkl && (prefixes.empty() || mkl->library_dir.rfind(prefixes, 0) != 0)) {
+    prefixes += (prefixes.empty() ? "" : ";") + prefix_of(mkl->library_dir);
+    why += std::string(why.empty() ? "" : "; ") + "MKL " + mkl->version + " installed outside the Python env (" + mkl->source +
+           ", S4's oneAPI MKL)";
+  }
+  if (!prefixes.empty()) c.set_env("CMAKE_PREFIX_PATH", prefixes, why);
+  if (mkl)
+    c.decide("library", "MKL " + mkl->version + " (" + mkl->library_dir + ")", "found by CMake through the prefix path", "facts");
+  else
+    c.warn("library", "no MKL", "BLAS falls back to what CMake finds (OpenBLAS/Eigen): slower CPU ops; "
+           "conda install mkl mkl-include, or pip install mkl-devel", "seed 000 (S1)");
+  if (!c.cuda_on) return;
+  c.set_env("CUDA_HOME", c.p.cuda_home, "the chosen toolkit; FindCUDA reads it through CUDA_BIN_PATH");
+  cudnn(c);
+  if (c.p.features["nccl"]) {
+    if (const LibraryFacts* n = find_lib(c, "nccl")) {
+      c.set_env("NCCL_ROOT_DIR", dir_of(n->library_dir), "NCCL " + n->version + " (" + n->source + ")");
+    } else {
+      c.decide("library", "NCCL from third_party/nccl (NCCL_ROOT_DIR unset)",
+               "no system NCCL: torch builds its bundled copy" +
+                   std::string(c.p.features["static-nccl"] ? ", linked statically" : "") +
+                   "; NCCL_ROOT_DIR (official builds: /usr/local/cuda) is read only with USE_SYSTEM_NCCL",
+               "shared/knowledge/pytorch-build-machinery.md §1.1, §5.1");
+    }
+  }
+  if (c.p.features["magma"]) {
+    if (const LibraryFacts* m = find_lib(c, "magma")) {
+      std::string tag = "magma-cuda" + std::to_string(ver(c.p.cuda)->major()) + std::to_string(ver(c.p.cuda)->minor());
+      c.set_env("MAGMA_HOME", prefix_of(m->library_dir), "MAGMA " + m->version + " (" + m->source + "); it must be the " +
+                tag + " build, matching CUDA " + c.cuda_mm());
+    } else {
+      std::string tag = c.p.cuda.empty() ? "" : "cuda" + std::to_string(ver(c.p.cuda)->major()) +
+                                                     std::to_string(ver(c.p.cuda)->minor());
+      feature_off(c, "magma", "MAGMA was not found: no GPU LAPACK (torch.linalg on CUDA); install magma-" + tag +
+                  " (conda install -c pytorch magma-" + tag + ") matching the CUDA version, or build it with the "
+                  "arches' -gencode flags (S2)", "seed 000 (S1), seed 001 (S2)");
+    }
+  }
+}
+
+}  // namespace ts::plan::detail

@@ -1,0 +1,150 @@
+// The Python that builds torch, and the packages its build needs before it starts.
+#include <algorithm>
+
+#include "core/version_range.h"
+#include "plan/resolve_ctx.h"
+
+namespace ts::plan::detail {
+
+namespace {
+
+bool fits(const kb::TorchRelease& rel, const PythonFacts& py) {
+  auto r = VersionRange::parse(rel.python);
+  auto v = ver(py.version);
+  auto mm = v ? Version::parse(v->major_minor()) : std::nullopt;
+  return r && mm && r->contains(*mm);
+}
+
+std::string mm_of(const std::string& v) {
+  auto p = ver(v);
+  return p ? p->major_minor() : v;
+}
+
+// The newest release line that still supports this Python: the way out of a Python conflict.
+const kb::TorchRelease* newest_for(const kb::Kb& kb, const PythonFacts& py) {
+  const kb::TorchRelease* best = nullptr;
+  for (const auto& r : kb.torch)
+    if (fits(r, py)) best = &r;
+  return best;
+}
+
+const PythonFacts* pick(Ctx& c, std::string& why) {
+  const auto& pys = c.facts().pythons;
+  const std::string& asked = c.spec().python;
+  std::vector<const PythonFacts*> ok;
+  for (const auto& p : pys)
+    if (p.error.empty() && ver(p.version)) ok.push_back(&p);
+  if (!asked.empty() && asked.find('/') != std::string::npos) {
+    for (auto* p : ok)
+      if (p->path == asked) {
+        why = "asked for by path (" + c.spec().origin_of("python") + ")";
+        return p;
+      }
+    return nullptr;
+  }
+  if (!asked.empty()) {
+    std::vector<const PythonFacts*> same;
+    for (auto* p : ok)
+      if (mm_of(p->version) == mm_of(asked)) same.push_back(p);
+    ok = same;
+    why = "Python " + asked + " asked for (" + c.spec().origin_of("python") + ")";
+  }
+  // An activated environment (conda, venv) is where the user keeps the build's packages (S1, S3).
+  auto rank = [&](const PythonFacts* p) {
+    return (fits(*c.release, *p) ? 2 : 0) + (p->env_kind == "conda" || p->env_kind == "venv" ? 1 : 0);
+  };
+  std::stable_sort(ok.begin(), ok.end(), [&](auto* a, auto* b) { return rank(a) > rank(b); });
+  if (ok.empty()) return nullptr;
+  if (why.empty())
+    why = ok.front()->env_kind == "system" ? "the first interpreter that fits torch " + c.release->version
+                                           : "the " + ok.front()->env_kind + " environment's interpreter (its packages build torch)";
+  return ok.front();
+}
+
+void check_numpy(Ctx& c, const PythonFacts& py) {
+  if (!c.p.features.count("numpy") || !c.p.features["numpy"]) return;
+  const auto& rel = *c.release;
+  std::string src = cite(rel.source, rel.origin);
+  auto nr = VersionRange::parse(rel.numpy);
+  std::string want = nr ? nr->describe() : rel.numpy;
+  auto it = py.packages.find("numpy");
+  if (it == py.packages.end()) {
+    c.conflict("NumPy in " + py.path, "NumPy is not installed: torch would build without it and fail at run time with "
+               "'PyTorch was compiled without NumPy support' (S3)",
+               {"install it first: " + py.path + " -m pip install 'numpy" + (nr ? nr->str() : "") + "'",
+                "or build without NumPy on purpose: --without numpy"},
+               src);
+    return;
+  }
+  auto nv = ver(it->second);
+  if (nv && nr && !nr->contains(*nv)) {
+    c.conflict("NumPy " + it->second + " in " + py.path,
+               "torch " + rel.version + " builds against NumPy " + want + ", not " + it->second,
+               {"install NumPy " + want + " in this Python", "or choose a Python whose NumPy fits (--python)"}, src);
+    return;
+  }
+  c.decide("numpy", it->second + " (kept)",
+           "installed in the build Python and fits torch " + rel.version + " (NumPy " + want +
+               "): the build compiles against it and does not change it, so a pinned version (Isaac Gym's 1.23.5, S3) stays",
+           src);
+}
+
+void check_build_packages(Ctx& c, const PythonFacts& py) {
+  if (py.packages.empty()) {
+    c.warn("python", "build packages unknown", "the facts list no packages for " + py.path +
+           ": setuptools, pyyaml and typing_extensions are needed before the build", "facts");
+    return;
+  }
+  if (!py.packages.count("pyyaml"))
+    c.conflict("pyyaml in " + py.path, "setup.py stops at once without it (build_deps checks that yaml imports)",
+               {"install it first: " + py.path + " -m pip install pyyaml"},
+               "shared/knowledge/pytorch-build-machinery.md §2 (build_deps step 2)");
+  std::string missing;
+  for (const char* p : {"setuptools", "typing_extensions"})
+    if (!py.packages.count(p)) missing += (missing.empty() ? "" : ", ") + std::string(p);
+  if (!missing.empty())
+    c.warn("python", "missing: " + missing,
+           "torch's build imports them; install with " + py.path + " -m pip install " + missing + " (S3 had to)",
+           "seed 002 (S3)");
+}
+
+}  // namespace
+
+void choose_python(Ctx& c) {
+  std::string why;
+  const PythonFacts* py = pick(c, why);
+  const auto& rel = *c.release;
+  if (!py) {
+    std::string asked = c.spec().python.empty() ? "a Python" : "Python " + c.spec().python;
+    c.conflict(asked + " for torch " + c.version(),
+               c.facts().pythons.empty() ? "no Python interpreter was found on this machine"
+                                          : asked + " is not among the interpreters found",
+               {"install one (torch " + rel.version + " supports Python " + rel.python + ") and name it: --python PATH"},
+               "facts");
+    return;
+  }
+  c.python = py;
+  c.p.python = py->path;
+  c.p.python_version = py->version;
+  auto range = VersionRange::parse(rel.python);
+  std::string supports = range ? range->describe() : rel.python;
+  if (!fits(rel, *py)) {
+    std::vector<std::string> fixes;
+    auto lo = range ? range->min_inclusive() : std::nullopt;
+    fixes.push_back("use a Python torch " + rel.version + " supports (" + supports + ")" +
+                    (lo ? ": conda create -n torch-build python=" + lo->major_minor() + ", then --python 3.x" : ""));
+    if (const auto* alt = newest_for(c.in.kb, *py))
+      fixes.push_back("or build a release that supports Python " + mm_of(py->version) + ": torch " + alt->version);
+    c.conflict("Python " + py->version + " (" + py->path + ") for torch " + c.version(),
+               "torch " + rel.version + " needs Python " + supports + "; " + mm_of(py->version) +
+                   (lo && *ver(py->version) < *lo ? " is too old" : " is too new"),
+               fixes, cite(rel.source, rel.origin));
+    return;
+  }
+  c.decide("python", py->version + " (" + py->path + ")", why + "; torch " + rel.version + " supports " + supports,
+           cite(rel.source, rel.origin));
+  check_numpy(c, *py);
+  check_build_packages(c, *py);
+}
+
+}  // namespace ts::plan::detail

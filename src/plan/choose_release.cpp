@@ -1,0 +1,27 @@
+// The torch release line: every later choice reads its row of torch.toml.
+#include "plan/resolve_ctx.h"
+
+namespace ts::plan::detail {
+
+void choose_release(Ctx& c) {
+  const auto& kb = c.in.kb;
+  c.release = kb.find_torch(c.version());
+  if (!c.release) {
+    std::string known = kb.torch.empty() ? "" : kb.torch.front().version + " to " + kb.torch.back().version;
+    c.conflict("torch " + c.version(), "torch " + c.version() + " is not in the knowledge base, so its "
+               "Python, CUDA, CMake and arch limits are unknown",
+               {"plan a release the knowledge base knows (" + known + ")",
+                "add a [[release]] for it to torch.toml in a --kb overlay"},
+               "torch.toml");
+    return;
+  }
+  const auto& r = *c.release;
+  std::string cudas;
+  for (const auto& v : r.cuda) cudas += (cudas.empty() ? "" : ", ") + v;
+  c.decide("torch", c.version(),
+           "release line " + r.version + ": Python " + r.python + ", official CUDA " + cudas +
+               ", CMake >= " + r.cmake_min + ", C++" + r.cxx_standard,
+           cite(r.source, r.origin));
+}
+
+}  // namespace ts::plan::detail

@@ -1,0 +1,216 @@
+// The steps (fetch, fix, clean, configure/build, package, verify), the rest of the environment
+// (PATH, build type, package variables, features for setup.py) and the expected artifacts.
+#include <algorithm>
+
+#include "plan/resolve_ctx.h"
+
+namespace ts::plan::detail {
+
+namespace {
+
+const char* kDefaultRepo = "https://github.com/pytorch/pytorch";
+
+std::string fill(std::string s, const Ctx& c) {
+  auto rep = [&](const std::string& k, const std::string& v) {
+    for (auto p = s.find(k); p != std::string::npos; p = s.find(k, p + v.size())) s.replace(p, k.size(), v);
+  };
+  rep("{python}", c.p.python.empty() ? "python3" : c.p.python);
+  rep("{dist}", "dist");
+  rep("{build}", "build-libtorch");
+  return s;
+}
+
+// PATH: the build Python's bin first (its cmake, ninja, pip), then CMake, the toolkit, the compiler.
+void set_path(Ctx& c) {
+  std::vector<std::string> dirs;
+  auto add = [&](const std::string& d) {
+    if (!d.empty() && std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
+  };
+  if (c.python) add(dir_of(c.python->path));
+  add(dir_of(c.cmake_path));
+  add(dir_of(c.ninja_path));
+  if (c.cuda_on && !c.p.cuda_home.empty()) add(c.p.cuda_home + "/bin");
+  if (c.compiler) add(dir_of(c.compiler->cxx));
+  for (const char* d : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) add(d);
+  std::string path;
+  for (const auto& d : dirs) path += (path.empty() ? "" : ":") + d;
+  c.p.env["PATH"] = path;
+  c.decide("env", "PATH=" + path, "only the directories of the chosen tools and the system's: nothing else from the "
+           "shell reaches the build", "torchsmith");
+}
+
+void fetch(Ctx& c) {
+  const auto& spec = c.spec();
+  auto ref = spec::parse_source(spec.source);
+  if (!ref.dir.empty()) {
+    c.p.source_dir = ref.dir;
+    c.p.steps.push_back({"fetch", {"git", "-C", ref.dir, "submodule", "update", "--init", "--recursive"}, "",
+                         "the tree at " + ref.dir + " as it is; submodules completed (incomplete ones are the commonest "
+                         "failure, S5)"});
+    return;
+  }
+  c.p.source_url = ref.url.empty() ? kDefaultRepo : ref.url;
+  c.p.source_ref = ref.ref.empty() ? "v" + c.version() : ref.ref;
+  c.p.steps.push_back({"fetch", {"git", "clone", "--branch", c.p.source_ref, "--recursive", "--shallow-submodules",
+                                 "--depth", "1", c.p.source_url, "{src}"},
+                       "", "the release tag with every submodule"});
+}
+
+void build(Ctx& c) {
+  const auto& spec = c.spec();
+  std::string type = spec::build_type_name(spec.build_type);
+  bool setup_py = spec.wants("wheel") || spec.wants("conda");
+  if (setup_py) {
+    if (spec.build_type == spec::BuildType::debug) c.set_env("DEBUG", "1", "a Debug build (-O0 -g), asked for");
+    if (spec.build_type == spec::BuildType::relwithdebinfo)
+      c.set_env("REL_WITH_DEB_INFO", "1", "a RelWithDebInfo build, asked for");
+    for (const auto& [name, on] : c.p.features)
+      if (const Feature* f = c.in.build.feature(name)) c.p.env[f->option] = on ? "1" : "0";
+    if (c.cuda_on && *ver(c.version()) >= *ver("2.0"))
+      c.warn("triton", "not built by setup.py",
+             "torch.compile (TorchDynamo/Inductor) needs Triton, which the torch build does not make: run `make triton` "
+             "in the tree, or pip install the triton version pinned in .ci/docker/triton_version.txt (S4)",
+             "seed 003 (S4)");
+    c.decide("env", "USE_*/BUILD_* from the features", "setup.py forwards every USE_*/BUILD_* variable to CMake as -D",
+             "shared/knowledge/pytorch-build-machinery.md §1.1");
+  }
+  for (const char* kind : {"wheel", "conda"}) {
+    if (!spec.wants(kind)) continue;
+    const Invocation* inv = c.in.build.invocation(c.version(), kind);
+    if (!inv) {
+      c.conflict(std::string(kind) + " build of torch " + c.version(), "build.toml names no build command for it",
+                 {"add an [[invocation]] to build.toml in a --kb overlay"}, "build.toml");
+      continue;
+    }
+    Step s{"build", {}, "{src}", ""};
+    for (const auto& a : inv->command) s.argv.push_back(fill(a, c));
+    s.note = std::string(kind) == "wheel"
+                 ? "configure + build + wheel in one; not 'setup.py install', whose custom install command fails with "
+                   "'file INSTALL cannot set permissions on /usr/local/include' (S1)"
+                 : "setup.py install into the conda build prefix, as the official conda builds do";
+    c.decide("build", [&] { std::string j; for (auto& a : s.argv) j += (j.empty() ? "" : " ") + a; return j; }(),
+             std::string(kind) + " build command of torch " + c.release->version, cite(inv->source, inv->origin));
+    c.p.steps.push_back(s);
+  }
+  if (spec.wants("libtorch")) {
+    Step cfg{"configure", {c.cmake_path.empty() ? "cmake" : c.cmake_path, "-S", ".", "-B", "build-libtorch", "-G",
+                           c.ninja_path.empty() ? "Unix Makefiles" : "Ninja"},
+             "{src}", "libtorch straight through CMake (S4): no Python bindings, shared libraries"};
+    c.p.cmake_options["BUILD_PYTHON"] = "OFF";
+    c.p.cmake_options["BUILD_SHARED_LIBS"] = "ON";
+    c.p.cmake_options["CMAKE_BUILD_TYPE"] = type;
+    c.p.cmake_options["CMAKE_INSTALL_PREFIX"] = "{src}/build-libtorch/libtorch";
+    // CMake splits the environment's CMAKE_PREFIX_PATH on ':'; the plan's is a ';' list, so pass it as -D.
+    if (c.p.env.count("CMAKE_PREFIX_PATH")) c.p.cmake_options["CMAKE_PREFIX_PATH"] = c.p.env.at("CMAKE_PREFIX_PATH");
+    if (c.release) c.p.cmake_options["CMAKE_CXX_STANDARD"] = c.release->cxx_standard;
+    if (c.cuda_on && !c.arches.empty()) c.p.cmake_options["CMAKE_CUDA_ARCHITECTURES"] = c.arches.cmake_cuda_architectures();
+    for (const auto& [k, v] : c.p.cmake_options) cfg.argv.push_back("-D" + k + "=" + v);
+    c.p.steps.push_back(cfg);
+    const Invocation* inv = c.in.build.invocation(c.version(), "libtorch");
+    Step b{"build", {}, "{src}", "build and install into build-libtorch/libtorch"};
+    if (inv)
+      for (const auto& a : inv->command) b.argv.push_back(fill(a, c));
+    b.argv.insert(b.argv.end(), {"-j", std::to_string(c.p.jobs)});
+    if (!b.argv.empty()) b.argv[0] = c.cmake_path.empty() ? b.argv[0] : c.cmake_path;
+    c.p.steps.push_back(b);
+  }
+  c.decide("build", type, spec.origin_of("build_type") == "default" ? "the default" : "asked for", spec.origin_of("build_type"));
+}
+
+void artifacts(Ctx& c) {
+  const auto& spec = c.spec();
+  std::string abi = c.python ? c.python->abi_tag : "cp3XX";
+  std::string plat = c.python && !c.python->platform_tag.empty() ? c.python->platform_tag : "linux_" + c.facts().cpu.arch;
+  auto v = *ver(c.version());
+  std::string mm = v.major_minor();
+  if (spec.wants("wheel")) {
+    std::string name = "torch-" + c.p.build_version + "-" + abi + "-" + abi + "-" + plat + ".whl";
+    c.p.artifacts.push_back({"wheel", name, "torch-" + mm + ".*-" + abi + "-" + abi + "-" + plat + ".whl", "in {src}/dist"});
+    c.decide("artifact", name, "the wheel name from PYTORCH_BUILD_VERSION and the build Python's tags", "PEP 427");
+  }
+  if (spec.wants("conda")) {
+    std::string py = c.python ? ver(c.python->version)->major_minor() : "3.X";
+    std::string cudnn;
+    for (const auto& l : c.facts().libraries)
+      if (l.name == "cudnn") cudnn = l.version;
+    std::string bs = "py" + py + (c.cuda_on ? "_cuda" + c.p.cuda + "_cudnn" + cudnn : "_cpu") + "_0";
+    std::string name = "pytorch-" + c.version() + "-" + bs + ".tar.bz2";
+    c.p.artifacts.push_back({"conda", name, "pytorch-" + c.version() + "-py" + py + "_*.tar.bz2", "build string " + bs});
+    c.decide("artifact", name, "official build string py<X.Y>_cuda<toolkit>_cudnn<cuDNN>_<conda build number 0>",
+             "shared/knowledge/pytorch-build-machinery.md §5.1 step 6 (conda/build_pytorch.sh); seed 001 (S2)");
+    c.set_env("PACKAGE_TYPE", "conda", "an official-style conda package (S2)");
+    c.set_env("DESIRED_PYTHON", py, "the package's Python (S2)");
+    if (c.cuda_on) c.set_env("DESIRED_CUDA", "cu" + std::to_string(ver(c.p.cuda)->major()) + std::to_string(ver(c.p.cuda)->minor()),
+                             "the package's CUDA in builder's spelling (S2)");
+  }
+  if (spec.wants("libtorch"))
+    c.p.artifacts.push_back({"libtorch", "", "build-libtorch/libtorch/lib/libtorch.so", "the installed C++ library tree"});
+  // The libraries every torch build must contain (what verify and ldd look at, S1/S5).
+  std::vector<std::string> libs{"libc10.so", "libtorch.so", "libtorch_cpu.so"};
+  if (c.cuda_on) {
+    libs.push_back("libc10_cuda.so");
+    libs.push_back("libtorch_cuda.so");
+    if (c.p.features.count("split-cuda") && c.p.features["split-cuda"]) {
+      libs.push_back("libtorch_cuda_cu.so");
+      libs.push_back("libtorch_cuda_cpp.so");
+    }
+  }
+  if (spec.wants("wheel") || spec.wants("conda")) {
+    libs.push_back("libtorch_python.so");
+    std::string tag = abi.rfind("cp", 0) == 0 ? abi.substr(2) : abi;
+    c.p.artifacts.push_back({"library", "torch/_C.cpython-" + tag + "-" + c.facts().cpu.arch + "-linux-gnu.so", "", "the Python extension"});
+  }
+  for (const auto& l : libs) c.p.artifacts.push_back({"library", "torch/lib/" + l, "", ""});
+}
+
+void package_and_verify(Ctx& c) {
+  const auto& spec = c.spec();
+  // A wheel from bdist_wheel is the artifact as it is; a conda package is assembled from the tree.
+  for (const char* kind : {"conda"}) {
+    if (!spec.wants(kind)) continue;
+    Step s{"package", {"torchsmith", "package", kind}, "{src}", ""};
+    for (const auto& r : c.in.build.rpaths)
+      if (r.package == kind)
+        for (const auto& f : r.files) {
+          s.argv.insert(s.argv.end(), {"--rpath", f + "=" + r.rpath});
+        }
+    s.note = std::string(kind) == "conda" ? "RPATHs as the official conda package ($ORIGIN:$ORIGIN/lib:$ORIGIN/../../.. on "
+                                            "torch/_C*.so, $ORIGIN:$ORIGIN/../../../.. on torch/lib/*.so; S2)"
+                                          : "RPATHs as the official wheels";
+    c.p.steps.push_back(s);
+  }
+  Step v{"verify", {"torchsmith", "verify"}, "", ""};
+  for (const auto& a : c.p.artifacts)
+    if (a.kind != "library") v.argv.push_back(a.name.empty() ? a.pattern : a.name);
+  if (c.cuda_on) v.argv.insert(v.argv.end(), {"--arch", c.p.arch_list});
+  int gpus = static_cast<int>(c.facts().gpus.size());
+  bool gpu_test = c.cuda_on && c.facts().driver.present && gpus > 0;
+  v.note = "in a fresh environment: torch.__version__ == " + c.p.build_version +
+           "; torch._C._show_config() lists the arch flags" +
+           (c.cuda_on && c.p.features["cudnn"] ? ", cuDNN" : "") + (c.cuda_on && c.p.features["magma"] ? ", magma" : "") +
+           "; the libraries listed under artifacts are present and ldd resolves them" +
+           (gpu_test ? std::string("; torch.cuda.is_available() and torch.randn(2, 64, 512, device='cuda', "
+                                   "dtype=torch.float16) (S3)") + (gpus > 1 ? "; a tensor moved to cuda:1 (S2)" : "")
+                     : c.cuda_on ? "; no GPU test (no driver loaded here)" : "");
+  if (!gpu_test) v.argv.push_back("--no-gpu");
+  c.p.steps.push_back(v);
+}
+
+}  // namespace
+
+void choose_steps(Ctx& c) {
+  set_path(c);
+  fetch(c);
+  if (!c.p.fixes.empty()) {
+    Step s{"fix", {"torchsmith", "fix", "{src}"}, "", "anchored, journaled edits; --revert undoes them"};
+    for (const auto& f : c.p.fixes) s.argv.insert(s.argv.end(), {"--fix", f.id});
+    c.p.steps.push_back(s);
+  }
+  c.p.steps.push_back({"clean", {"torchsmith", "clean", "--if-stale", "{src}/build"}, "",
+                       "a build/ configured differently is removed first: a stale one made S3's next build fail"});
+  build(c);
+  artifacts(c);
+  package_and_verify(c);
+}
+
+}  // namespace ts::plan::detail

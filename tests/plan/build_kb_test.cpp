@@ -1,0 +1,63 @@
+// build.toml: loads clean, its lookups answer per version, and a broken overlay names file:line.
+#include <gtest/gtest.h>
+
+#include "plan/build_kb.h"
+
+namespace ts::plan {
+namespace {
+
+TEST(BuildKb, EmbeddedLoadsWithoutErrors) {
+  std::vector<std::string> errors;
+  BuildKb b = load_build_kb({}, errors);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  EXPECT_GE(b.features.size(), 15u);
+  EXPECT_GE(b.portable.size(), 10u);
+  for (const auto& f : b.features) EXPECT_FALSE(f.source.empty()) << f.name;
+  for (const auto& f : b.features)
+    for (const auto& n : f.needs) EXPECT_NE(b.feature(n), nullptr) << f.name << " needs unknown " << n;
+}
+
+TEST(BuildKb, VersionGatedEntries) {
+  std::vector<std::string> errors;
+  BuildKb b = load_build_kb({}, errors);
+  auto has = [&](const char* v, const char* name) {
+    for (const auto* f : b.features_for(v))
+      if (f->name == name) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("1.13.0", "split-cuda"));
+  EXPECT_TRUE(has("1.8.0", "split-cuda"));
+  EXPECT_FALSE(has("2.0.0", "split-cuda"));
+  EXPECT_FALSE(has("1.13.0", "flash-attention"));
+  EXPECT_EQ(b.invocation("2.4.1", "wheel")->command[1], "setup.py");
+  EXPECT_EQ(b.invocation("2.9.0", "wheel")->command[2], "pip");
+  EXPECT_EQ(b.portable_for("11.8.89", "2.0.0")->arches, "3.7;5.0;6.0;7.0;7.5;8.0;8.6;9.0");
+  EXPECT_EQ(b.portable_for("12.8", "2.7.0")->arches, "7.0;7.5;8.0;8.6;9.0;10.0;12.0");
+  EXPECT_EQ(b.portable_for("10.2", "2.1.0"), nullptr);
+  EXPECT_NE(b.env_var("CMAKE_POLICY_VERSION_MINIMUM", "2.4.1"), nullptr);
+  EXPECT_EQ(b.env_var("CMAKE_POLICY_VERSION_MINIMUM", "2.8.0"), nullptr);
+  EXPECT_EQ(b.image("11.7.1")->cudnn, "8");
+}
+
+TEST(BuildKb, OverlayErrorsNameFileAndLine) {
+  BuildKb b;
+  std::vector<std::string> errors;
+  EXPECT_FALSE(read_build_text(b, "over/build.toml", "[[feature]]\nname = \"x\"\noption = \"USE_X\"\ntorch = \"2.x\"\n",
+                               errors));
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors[0].find("over/build.toml:"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].find("torch"), std::string::npos) << errors[0];
+  errors.clear();
+  EXPECT_FALSE(read_build_text(b, "b.toml", "[[portable]]\ncuda = \"11.8\"\narches = \"8.6;banana\"\nsource = \"x\"\n", errors));
+  EXPECT_TRUE(b.portable.empty());  // a file with errors contributes nothing
+}
+
+TEST(BuildKb, OverlayReplacesByKey) {
+  std::vector<std::string> errors;
+  BuildKb b = load_build_kb({}, errors);
+  ASSERT_TRUE(read_build_text(b, "o.toml", "[[portable]]\ncuda = \"12.8\"\narches = \"12.0\"\nsource = \"mine\"\n", errors));
+  EXPECT_EQ(b.portable_for("12.8", "2.7.0")->arches, "12.0");
+}
+
+}  // namespace
+}  // namespace ts::plan
