@@ -85,6 +85,7 @@ int run_revert(const FixOptions& o) {
 int run_fix(const GlobalOptions& g, const FixOptions& o) {
   std::error_code ec;
   if (!fs::is_directory(o.dir, ec)) return bad_input(o.dir + ": not a directory; give the source tree to fix");
+  if (o.force && !o.revert) return bad_input("--force goes with --revert (it restores files changed since torchsmith edited them)");
   if (o.revert) return run_revert(o);
 
   std::vector<std::string> dirs = kb::default_overlay_dirs();

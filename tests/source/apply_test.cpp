@@ -214,6 +214,21 @@ TEST(ApplyFixes, RefusesPathsOutsideTheTree) {
   EXPECT_TRUE(fs::is_symlink(tree + "/alias.txt"));
 }
 
+TEST(ApplyFixes, AJournalDirThatLeadsOutOfTheTreeIsRefused) {
+  ScratchDir dir;
+  std::string tree = dir / "tree";
+  fs::create_directories(tree);
+  fs::create_directories(dir / "elsewhere");
+  fs::create_directory_symlink(dir / "elsewhere", tree + "/.torchsmith");
+  spit(tree + "/f.txt", "a\n");
+  Fix f = edit_fix("f", "f.txt", "a\n", EditOp::insert_after, "b\n");
+  ApplyResult r = apply_fixes(tree, {&f}, {});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(joined(r.errors).find("outside the source tree"), std::string::npos) << joined(r.errors);
+  EXPECT_EQ(slurp(tree + "/f.txt"), "a\n");
+  EXPECT_TRUE(fs::is_empty(dir / "elsewhere"));
+}
+
 TEST(ApplyFixes, MissingFileIsAClearError) {
   ScratchDir dir;
   std::string tree = dir / "t";
