@@ -125,6 +125,22 @@ TEST(ApplyFixes, Sm120OnTorch113TakesTheSamePath) {
   EXPECT_NE(slurp(tree + "/" + kArchFile).find(R"("^([0-9]+\\.[0-9](\\()"), std::string::npos);
 }
 
+TEST(ApplyFixes, Gcc15GetsCstdintInGloo) {
+  ScratchDir dir;
+  std::string tree = copy_tree("torch-2.4", dir);
+  FixSet set = builtin();
+  FixContext ctx{"torch", "2.4.1", "12.8", "3.30", "15.1.0", {}};
+  auto chosen = select_fixes(set, ctx);
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_EQ(chosen[0]->id, "torch-gloo-types-cstdint-gcc15");
+  ApplyResult r = apply_fixes(tree, chosen, ctx);
+  ASSERT_TRUE(r.ok) << joined(r.errors);
+  EXPECT_NE(slurp(tree + "/third_party/gloo/gloo/types.h").find("#include <iostream>\n#include <cstdint>\n"),
+            std::string::npos);
+  ctx.gcc = "14.2";
+  EXPECT_TRUE(select_fixes(set, ctx).empty());
+}
+
 TEST(ApplyFixes, DriftOnNewerTreeWritesNothingAndNamesFileAndAnchor) {
   ScratchDir dir;
   std::string tree = copy_tree("torch-2.6", dir);

@@ -29,7 +29,7 @@ TEST(FixLoad, EmbeddedFixesLoadCleanly) {
   EXPECT_TRUE(errors.empty()) << joined(errors);
   for (const char* id : {"torch-cpp-extension-cuda118-compilers", "torch-cpp-extension-arches-sm89-sm90",
                          "torch-setup-stock-install-command", "torch-cmake4-policy-version-minimum",
-                         "torch-select-compute-arch-sm120"}) {
+                         "torch-select-compute-arch-sm120", "torch-gloo-types-cstdint-gcc15"}) {
     const Fix* f = set.find(id);
     ASSERT_NE(f, nullptr) << id;
     EXPECT_FALSE(f->reason.empty()) << id;
