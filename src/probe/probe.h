@@ -16,7 +16,9 @@ struct ProbeOptions {
   std::chrono::milliseconds python_timeout{15000};   // each interpreter (torch import included)
   bool use_nvml = true;        // dlopen libnvidia-ml.so.1 (real root only)
   bool list_gpu_code = true;   // nvcc --list-gpu-code per toolkit (one call each, in parallel)
-  bool import_torch = true;    // let the Python probe import torch (slow; off = metadata only)
+  // Import torch in each Python (2-7 s each) instead of reading its files (version.py, CMake
+  // config, libtorch_python.so's arch list); `doctor --import-torch`.
+  bool import_torch = false;
 };
 
 // Checks a --root before probing: "" when usable, else a one-line error for the user.

@@ -7,6 +7,7 @@
 #include "probe/places.h"
 #include "probe/sections.h"
 #include "probe/text.h"
+#include "probe/torch_files.h"
 #include "util/fs.h"
 
 namespace ts::probe {
@@ -28,7 +29,13 @@ bool is_python3_name(const std::string& n) {
   return all_digits(rest);
 }
 
-PythonFacts inspect(const Host& h, const std::string& path, const ProbeOptions& o) {
+// One interpreter's facts and the notes they raised (each job keeps its own, merged in order).
+struct Inspected {
+  PythonFacts facts;
+  Notes notes;
+};
+
+PythonFacts run_script(const Host& h, const std::string& path, const ProbeOptions& o) {
   PythonFacts f;
   f.path = path;
   std::map<std::string, std::string> env = {{"PYTHONNOUSERSITE", "1"}};
@@ -52,6 +59,15 @@ PythonFacts inspect(const Host& h, const std::string& path, const ProbeOptions& 
     f.error = "printed no JSON";
   }
   return f;
+}
+
+// Without the import, torch's facts come from its files; with it, the script gave them all.
+Inspected inspect(const Host& h, const std::string& path, const ProbeOptions& o) {
+  Inspected r{run_script(h, path, o), {}};
+  auto& t = r.facts.torch;
+  if (!o.import_torch && t.present && !t.path.empty())
+    read_torch_files(h, r.facts.prefix, t, r.notes);
+  return r;
 }
 
 }  // namespace
@@ -142,7 +158,7 @@ std::vector<std::string> find_pythons(const Host& h, const ProbeOptions& o) {
 
 std::vector<PythonFacts> probe_pythons(const Host& h, const ProbeOptions& o, Notes& notes) {
   auto paths = find_pythons(h, o);
-  std::vector<std::future<PythonFacts>> jobs;
+  std::vector<std::future<Inspected>> jobs;
   for (auto& p : paths) {
     if (!h.exists(p)) {
       notes.push_back("--python " + p + ": no such file");
@@ -152,12 +168,15 @@ std::vector<PythonFacts> probe_pythons(const Host& h, const ProbeOptions& o, Not
   }
   std::vector<PythonFacts> out;
   for (auto& j : jobs) {
-    auto f = j.get();
+    auto r = j.get();
+    auto& f = r.facts;
     // Two ways to one environment (a shim and its target): keep the first, the one on PATH.
     bool dup = f.error.empty() && std::any_of(out.begin(), out.end(), [&](const PythonFacts& o) {
       return o.error.empty() && o.prefix == f.prefix && o.version == f.version && o.site_packages == f.site_packages;
     });
-    if (!dup) out.push_back(f);
+    if (dup) continue;
+    out.push_back(f);
+    notes.insert(notes.end(), r.notes.begin(), r.notes.end());
   }
   return out;
 }

@@ -1,7 +1,9 @@
 // The script each Python runs once (`python -I -c SCRIPT`). It must work on Python 3.6 .. 3.14
-// (no walrus, no importlib.metadata), and it never imports the build packages, only torch (whose
-// facts need it). Anything torch prints while importing goes to stderr, so stdout holds one
-// JSON object.
+// (no walrus, no importlib.metadata), and it never imports the build packages. Torch is only
+// located (find_spec imports nothing of it) and its directory reported, so the probe reads its
+// files (probe/torch_files.cpp); with TORCHSMITH_NO_TORCH_IMPORT unset the script imports it as
+// before (`doctor --import-torch`). Anything torch prints while importing goes to stderr, so
+// stdout holds one JSON object.
 #include "probe/sections.h"
 
 namespace ts::probe {
@@ -54,9 +56,22 @@ try:
         spec = importlib.util.find_spec("torch")
     except Exception:
         pass
+    tdir = ""
     if spec is not None:
+        origin = getattr(spec, "origin", None) or ""
+        if os.path.basename(origin).startswith("__init__."):
+            tdir = os.path.dirname(origin)
+    else:
+        # A finder that failed (a broken .pth hook): the plain sys.path layout still tells.
+        for d in sys.path:
+            if os.path.isfile(os.path.join(d or ".", "torch", "__init__.py")):
+                tdir = os.path.join(d or ".", "torch")
+                break
+    if spec is not None or tdir:
         t["present"] = True
         t["version"] = pk.get("torch", "")
+        if tdir:
+            t["path"] = os.path.abspath(tdir)
         if os.environ.get("TORCHSMITH_NO_TORCH_IMPORT") != "1":
             saved = sys.stdout
             sys.stdout = sys.stderr
