@@ -1,0 +1,108 @@
+// Ranking: the root cause, not the last error.
+#include "test_util.h"
+
+namespace ts::triage::testing {
+namespace {
+
+TEST(Ranking, OomBeatsTheWrappersAfterIt) {
+  auto d = diagnose(
+      "[100/200] Building CXX object a.o\n"
+      "FAILED: a.o\n"
+      "c++: fatal error: Killed signal terminated program cc1plus\n"
+      "compilation terminated.\n"
+      "ninja: build stopped: subcommand failed.\n"
+      "error: command '/usr/bin/g++' failed with exit code 1\n"
+      "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.\n");
+  EXPECT_EQ(root_id(d), "OOM_CC1PLUS_KILLED");
+  EXPECT_EQ(d.root()->first_line(), 3u);
+  EXPECT_EQ(d.root()->remedy.kind, RemedyKind::halve_jobs);
+  EXPECT_TRUE(has_finding(d, "NINJA_BUILD_STOPPED"));
+  EXPECT_TRUE(has_finding(d, "SETUPTOOLS_COMMAND_FAILED"));
+  EXPECT_TRUE(has_finding(d, "CALLED_PROCESS_ERROR"));
+}
+
+TEST(Ranking, CascadeIsOneFindingWithACount) {
+  std::string log = "FAILED: x.o\n/src/x.cpp:1:10: fatal error: cupti.h: No such file or directory\n";
+  for (int i = 0; i < 40; ++i) log += "/src/x.cpp:" + std::to_string(20 + i) + ":5: error: 'CUpti_Activity' does not name a type\n";
+  for (int i = 0; i < 5; ++i) log += "/src/y.cpp:3:1: fatal error: cupti.h: No such file or directory\n";
+  log += "ninja: build stopped: subcommand failed.\n";
+  auto d = diagnose(log);
+  EXPECT_EQ(root_id(d), "MISSING_HEADER_GENERIC");
+  EXPECT_EQ(d.root()->count, 6u);  // the same failure on six lines: one finding
+  EXPECT_EQ(d.root()->first_line(), 2u);
+  EXPECT_EQ(d.error_lines, 46u);
+  std::string ids;
+  for (const auto& f : d.findings) ids += f.id + " ";
+  EXPECT_EQ(d.findings.size(), 2u) << ids;  // the root and the ninja wrapper, nothing per error line
+}
+
+TEST(Ranking, SupersedesDropsTheGenericOne) {
+  auto d = diagnose("FAILED: x.o\nc++: fatal error: Killed signal terminated program cc1plus\nKilled\nmake: *** [all] Error 137\n");
+  EXPECT_EQ(root_id(d), "OOM_CC1PLUS_KILLED");
+  bool generic_moot = false;
+  for (const auto& f : d.findings)
+    if (f.id == "OOM_GENERIC_KILLED") generic_moot = f.superseded_by == "OOM_CC1PLUS_KILLED";
+  EXPECT_TRUE(generic_moot);
+}
+
+TEST(Ranking, ErrorBeatsAnEarlierWarning) {
+  auto d = diagnose("-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH)\n"
+                    "CMake Error at CMakeLists.txt:1 (cmake_minimum_required):\n"
+                    "  CMake 3.18 or higher is required.  You are running version 3.10.2\n");
+  EXPECT_EQ(root_id(d), "CMAKE_TOO_OLD");
+  EXPECT_EQ(d.findings.size(), 2u);
+}
+
+TEST(Ranking, EarliestErrorWins) {
+  auto d = diagnose("/usr/bin/ld: cannot find -lcudart: No such file or directory\n"
+                    "ptxas fatal   : Memory allocation failure\n");
+  EXPECT_EQ(root_id(d), "CUDA_LINK_LIB_NOT_FOUND");
+}
+
+TEST(Unrecognised, FirstCompilerErrorUnderTheFirstFailedTarget) {
+  auto d = diagnose("/a.cpp:1:1: warning: something [-Wfoo]\n"
+                    "[1/9] Building CXX object a.o\n"
+                    "FAILED: b.o\n"
+                    "/usr/bin/c++ -c b.cpp\n"
+                    "/src/b.cpp:7:3: error: 'frobnicate' was not declared in this scope\n"
+                    "/src/b.cpp:9:3: error: expected ';' before '}' token\n"
+                    "ninja: build stopped: subcommand failed.\n");
+  EXPECT_EQ(root_id(d), "unrecognised");
+  EXPECT_FALSE(d.known());
+  EXPECT_EQ(d.root()->first_line(), 5u);
+  EXPECT_EQ(d.root()->count, 2u);
+  ASSERT_GE(d.root()->context.size(), 3u);
+  EXPECT_EQ(d.root()->context.front().line, 2u);  // three lines before it
+}
+
+TEST(Unrecognised, CMakeErrorBlock) {
+  auto d = diagnose("-- Looking for a - found\nCMake Error at foo/CMakeLists.txt:3 (message):\n  Something odd is\n  going on here.\n\n-- Configuring incomplete, errors occurred!\n");
+  EXPECT_EQ(root_id(d), "unrecognised");
+  EXPECT_EQ(d.root()->first_line(), 2u);
+  ASSERT_GE(d.root()->evidence.size(), 3u);
+  EXPECT_EQ(d.root()->evidence[1].text, "  Something odd is");
+}
+
+TEST(Unrecognised, PythonTracebackLastFrame) {
+  auto d = diagnose("running build\nTraceback (most recent call last):\n  File \"setup.py\", line 3, in <module>\n    main()\n"
+                    "  File \"/x/build.py\", line 88, in main\n    raise KeyError(k)\nKeyError: 'TORCH_FOO'\n");
+  EXPECT_EQ(root_id(d), "unrecognised");
+  ASSERT_EQ(d.root()->evidence.size(), 2u);
+  EXPECT_EQ(d.root()->evidence[0].line, 5u);  // the last frame
+  EXPECT_EQ(d.root()->evidence[1].text, "KeyError: 'TORCH_FOO'");
+}
+
+TEST(Unrecognised, WrappersAloneFallBackToTheFailedLine) {
+  auto d = diagnose("FAILED: lib/libx.so\nninja: build stopped: subcommand failed.\n");
+  EXPECT_EQ(root_id(d), "unrecognised");
+  EXPECT_EQ(d.root()->first_line(), 1u);
+}
+
+TEST(Unrecognised, CleanLogHasNoRoot) {
+  auto d = diagnose("[1/2] Building CXX object a.o\n[2/2] Linking CXX executable a\n");
+  EXPECT_EQ(d.root(), nullptr);
+  EXPECT_EQ(d.lines, 2u);
+}
+
+}  // namespace
+}  // namespace ts::triage::testing

@@ -1,0 +1,83 @@
+// Signature loading: the shipped file is clean; every kind of mistake is reported with file:line.
+#include "test_util.h"
+
+namespace ts::triage::testing {
+namespace {
+
+std::string entry(const std::string& id, const std::string& extra = "", const std::string& pattern = "'boom happened'") {
+  return "[[signature]]\nid = \"" + id + "\"\nphase = \"compile\"\nseverity = \"error\"\npatterns = [" + pattern +
+         "]\ncause = \"c\"\nfix = \"f\"\nremedy = { kind = \"none\" }\nsource = \"x/y#1\"\n" + extra + "\n";
+}
+
+bool has(const std::vector<std::string>& errors, const std::string& needle) {
+  for (const auto& e : errors)
+    if (e.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+TEST(Signatures, ShippedFileIsClean) {
+  std::string text = read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/signatures.toml");
+  EXPECT_TRUE(check_signatures_text("signatures.toml", text).empty());
+  SignatureSet set;
+  load_signatures_text("signatures.toml", text, set);
+  EXPECT_GE(set.signatures.size(), 100u);
+  EXPECT_EQ(set.log_facts.size(), 3u);
+}
+
+TEST(Signatures, KeepsTheKnowledgeFileIds) {
+  for (const char* id : {"OOM_CC1PLUS_KILLED", "CMAKE4_POLICY_VERSION_MINIMUM", "NVCC_HOST_GCC_TOO_NEW",
+                         "RELOC_TRUNCATED_FATBIN_TOO_LARGE", "MSVC_LNK1161_INVALID_EXPORT", "GENERIC_BUILD_WRAPPER"})
+    EXPECT_NE(engine().set().find(id), nullptr) << id;
+  const Signature* s = engine().set().find("CMAKE4_POLICY_VERSION_MINIMUM");
+  EXPECT_EQ(s->remedy.kind, RemedyKind::set_env);
+  EXPECT_EQ(s->remedy.env.at("CMAKE_POLICY_VERSION_MINIMUM"), "3.5");
+}
+
+TEST(Signatures, BadPatternNamesFileAndLine) {
+  std::string text = entry("A") + entry("B", "", "'unclosed (group'");
+  auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(text.find("unclosed")), '\n');
+  auto e = check_signatures_text("x.toml", text);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].rfind("x.toml:" + std::to_string(line) + ": pattern does not compile", 0), 0u) << e[0];
+}
+
+TEST(Signatures, EveryMistakeIsReported) {
+  EXPECT_TRUE(has(check_signatures_text("x.toml", entry("A") + entry("A")), "duplicate id 'A'"));
+  EXPECT_TRUE(has(check_signatures_text("x.toml", entry("A", "supersedes = [\"NOPE\"]")), "supersedes unknown id 'NOPE'"));
+  std::string bad_phase = entry("A");
+  bad_phase.replace(bad_phase.find("compile"), 7, "compyle");
+  EXPECT_TRUE(has(check_signatures_text("x.toml", bad_phase), "unknown phase 'compyle'"));
+  std::string bad_sev = entry("A");
+  bad_sev.replace(bad_sev.find("\"error\""), 7, "\"fatal\"");
+  EXPECT_TRUE(has(check_signatures_text("x.toml", bad_sev), "unknown severity 'fatal'"));
+  std::string bad_remedy = entry("A");
+  bad_remedy.replace(bad_remedy.find("\"none\""), 6, "\"reboot\"");
+  EXPECT_TRUE(has(check_signatures_text("x.toml", bad_remedy), "unknown remedy kind 'reboot'"));
+  std::string env_missing = entry("A");
+  env_missing.replace(env_missing.find("\"none\""), 6, "\"set_env\"");
+  EXPECT_TRUE(has(check_signatures_text("x.toml", env_missing), "set_env needs env"));
+  std::string no_cause = entry("A");
+  no_cause.erase(no_cause.find("cause = \"c\"\n"), 12);
+  EXPECT_TRUE(has(check_signatures_text("x.toml", no_cause), "missing 'cause'"));
+  EXPECT_TRUE(has(check_signatures_text("x.toml", "[[signature]\nid=1"), "x.toml:1:"));
+  EXPECT_TRUE(has(check_signatures_text("x.toml", "[[log_fact]]\nname = \"cuda_version\"\npatterns = ['no group']\n"), "capture group"));
+}
+
+TEST(Signatures, FuzzerFindingsAreErrorsNotCrashes) {
+  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(TS_SOURCE_DIR) / "tests/fuzz/regressions")) {
+    auto e = check_signatures_text("r.toml", read_file(f.path()));
+    EXPECT_FALSE(e.empty()) << f.path();
+    for (const auto& m : e) EXPECT_EQ(m.rfind("r.toml:", 0), 0u) << m;
+  }
+}
+
+TEST(Signatures, OverlayReplacesById) {
+  SignatureSet set;
+  load_signatures_text("a.toml", entry("A") + entry("B"), set);
+  load_signatures_text("b.toml", entry("A", "", "'other'"), set);
+  ASSERT_EQ(set.signatures.size(), 2u);
+  EXPECT_EQ(set.find("A")->patterns[0], "other");
+}
+
+}  // namespace
+}  // namespace ts::triage::testing

@@ -1,0 +1,100 @@
+// Facts make fixes specific: an installed gcc that fits the CUDA toolkit, the GPU's arch.
+#include "test_util.h"
+#include "triage/specialize.h"
+
+namespace ts::triage::testing {
+namespace {
+
+const kb::Kb& the_kb() {
+  static const kb::Kb k = [] {
+    std::vector<kb::KbError> errors;
+    return kb::load_embedded(errors);
+  }();
+  return k;
+}
+
+HostFacts host_with_compilers() {
+  HostFacts f;
+  f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "13.2.0", "x86_64-linux-gnu"});
+  f.compilers.push_back({"gcc", "/usr/bin/gcc-11", "/usr/bin/g++-11", "11.4.0", "x86_64-linux-gnu"});
+  f.compilers.push_back({"gcc", "/usr/bin/gcc-9", "/usr/bin/g++-9", "9.5.0", "x86_64-linux-gnu"});
+  return f;
+}
+
+const std::string kGccLog =
+    "-- The CXX compiler identification is GNU 13.2.0\n"
+    "-- Found CUDA: /usr/local/cuda-11.8 (found version \"11.8\")\n"
+    "FAILED: a.cu.o\n"
+    "/usr/local/cuda-11.8/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version! gcc versions later than 11 are not supported!\n";
+
+TEST(Specialize, GccTooNewNamesTheInstalledGccThatFits) {
+  auto d = diagnose(kGccLog);
+  ASSERT_EQ(root_id(d), "NVCC_HOST_GCC_TOO_NEW");
+  EXPECT_EQ(d.log_facts.cuda_version, "11.8");
+  EXPECT_EQ(d.log_facts.cxx_compiler, "GNU 13.2.0");
+  HostFacts f = host_with_compilers();
+  specialize(d, &f, &the_kb());
+  const Finding& r = *d.root();
+  EXPECT_NE(r.fix.find("gcc 13 is newer than CUDA 11.8 allows (<= 11); gcc-11 is installed at /usr/bin/gcc-11: "
+                       "set CUDAHOSTCXX=/usr/bin/g++-11"), std::string::npos) << r.fix;
+  EXPECT_EQ(r.remedy.kind, RemedyKind::switch_host_compiler);
+  EXPECT_EQ(r.remedy.env.at("CUDAHOSTCXX"), "/usr/bin/g++-11");
+}
+
+TEST(Specialize, GccTooNewWithoutAFittingGccSaysWhatToInstall) {
+  auto d = diagnose(kGccLog);
+  HostFacts f;
+  f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "13.2.0", ""});
+  specialize(d, &f, &the_kb());
+  EXPECT_NE(d.root()->fix.find("no installed gcc <= 11"), std::string::npos) << d.root()->fix;
+}
+
+TEST(Specialize, CppExtensionBoundsUseTheKbGccMax) {
+  auto d = diagnose("RuntimeError: The current installed version of g++ (13.2.0) is greater than the maximum required version by CUDA 11.8. Please make sure to use an adequate version of g++ (>=6.0.0, <12.0).\n"
+                    "-- CUDA version: 11.8\n");
+  ASSERT_EQ(root_id(d), "CPP_EXT_COMPILER_VERSION_BOUNDS");
+  HostFacts f = host_with_compilers();
+  specialize(d, &f, &the_kb());
+  const kb::CudaRelease* c = the_kb().find_cuda("11.8");
+  ASSERT_NE(c, nullptr);
+  EXPECT_NE(d.root()->fix.find("(<= " + c->gcc_max + ")"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(d.root()->fix.find("gcc-11 is installed"), std::string::npos) << d.root()->fix;
+}
+
+TEST(Specialize, ArchListAgainstTheGpu) {
+  auto d = diagnose("-- TORCH_CUDA_ARCH_LIST=8.0;8.6\n"
+                    "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+  ASSERT_EQ(root_id(d), "NO_KERNEL_IMAGE_FOR_DEVICE");
+  HostFacts f;
+  GpuFacts g;
+  g.name = "NVIDIA GeForce RTX 4090";
+  g.compute_capability = "8.9";
+  f.gpus.push_back(g);
+  specialize(d, &f, &the_kb());
+  EXPECT_NE(d.root()->fix.find("This GPU is 8.9 (NVIDIA GeForce RTX 4090), the arch list was 8.0;8.6: "
+                               "set TORCH_CUDA_ARCH_LIST=\"8.9\""), std::string::npos) << d.root()->fix;
+  EXPECT_EQ(d.root()->remedy.env.at("TORCH_CUDA_ARCH_LIST"), "8.9");
+}
+
+TEST(Specialize, ArchTheToolkitDoesNotKnowFallsBackToPtx) {
+  auto d = diagnose("-- Found CUDA: /usr/local/cuda (found version \"11.8\")\n"
+                    "nvcc fatal   : Unsupported gpu architecture 'compute_120'\n");
+  HostFacts f;
+  GpuFacts g;
+  g.compute_capability = "12.0";
+  f.gpus.push_back(g);
+  specialize(d, &f, &the_kb());
+  ASSERT_EQ(root_id(d), "NVCC_UNSUPPORTED_GPU_ARCH");
+  EXPECT_NE(d.root()->remedy.env.at("TORCH_CUDA_ARCH_LIST").find("+PTX"), std::string::npos) << d.root()->fix;
+  EXPECT_FALSE(d.root()->notes.empty());
+}
+
+TEST(Specialize, WithoutFactsTheGenericFixStays) {
+  auto d = diagnose(kGccLog);
+  std::string before = d.root()->fix;
+  specialize(d, nullptr, nullptr);
+  EXPECT_NE(d.root()->fix.find(before), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
