@@ -79,8 +79,11 @@ TEST(ApplyFixes, S3SelectComputeArchOnTorch24ApplyTwiceEqualsOnce) {
   ASSERT_TRUE(r2.ok) << joined(r2.errors);
   EXPECT_TRUE(r2.changed_files.empty());
   EXPECT_EQ(tree_digest(tree), after_once);
-  for (const auto& rep : r2.fixes)
-    if (rep.id == "torch-select-compute-arch-sm120") EXPECT_EQ(rep.state, FixReport::State::already_applied);
+  for (const auto& rep : r2.fixes) {
+    if (rep.id == "torch-select-compute-arch-sm120") {
+      EXPECT_EQ(rep.state, FixReport::State::already_applied);
+    }
+  }
 
   RevertResult rv = revert_fixes(tree);
   ASSERT_TRUE(rv.ok) << joined(rv.errors);
