@@ -76,7 +76,7 @@ bool fix_applies(const Fix& fix, const FixContext& ctx);
 std::string fix_hash(const Fix& fix);
 // Edit text with {{name}} placeholders filled from the context (only when edit.templated).
 std::string expand_template(const std::string& text, const FixContext& ctx);
-// The env values with placeholders filled, in order.
+// The env values with placeholders filled (env values are always templates), in order.
 std::vector<std::pair<std::string, std::string>> fix_env(const Fix& fix, const FixContext& ctx);
 
 }  // namespace ts::source

@@ -324,7 +324,9 @@ FixSet load_fixes(const std::vector<std::string>& overlay_dirs, std::vector<std:
       continue;
     }
     // DIR/fixes/*.toml in a KB overlay; a directory named fixes may be given directly too.
-    std::string fixes_dir = fs::path(dir).filename() == "fixes" ? dir : (fs::path(dir) / "fixes").string();
+    fs::path d = fs::path(dir).lexically_normal();
+    if (d.filename().empty()) d = d.parent_path();  // "kb/fixes/" names the folder "fixes" too
+    std::string fixes_dir = d.filename() == "fixes" ? d.string() : (d / "fixes").string();
     if (!fs::is_directory(fixes_dir, ec)) continue;
     for (const auto& path : toml_files_in(fixes_dir)) {
       auto text = util::read_file(path);

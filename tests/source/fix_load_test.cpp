@@ -154,6 +154,11 @@ CMAKE_POLICY_VERSION_MINIMUM = "3.10"
   EXPECT_NE(f->file.find("mine.toml"), std::string::npos);
 
   errors.clear();
+  set = load_fixes({dir / "kb/fixes/"}, errors);  // the fixes folder itself, trailing slash and all
+  ASSERT_TRUE(errors.empty()) << joined(errors);
+  EXPECT_EQ(set.find("torch-cmake4-policy-version-minimum")->env[0].second, "3.10");
+
+  errors.clear();
   load_fixes({dir / "missing"}, errors);
   EXPECT_TRUE(has_error(errors, "not a directory")) << joined(errors);
 }
