@@ -40,6 +40,7 @@ void choose_cmake(Ctx& c) {
     if (!best || (in && !best_in) || (in == best_in && v > *ver(best->version))) best = &t;
   }
   std::string range = ">=" + rel.cmake_min + (ceil ? ",<" + rel.cmake_max_exclusive : "");
+  c.p.cmake_range = range;
   if (!best) {
     std::string found = tools.empty() ? "no CMake is installed" : "CMake " + tools.front().version + " (" +
                                                                        tools.front().path + ") is older than torch " +
@@ -54,6 +55,7 @@ void choose_cmake(Ctx& c) {
   }
   c.cmake_path = best->path;
   c.cmake_version = best->version;
+  c.p.cmake_version = best->version;
   c.decide("cmake", best->version + " (" + best->path + ")",
            best->how + "; torch " + rel.version + " needs CMake >= " + rel.cmake_min, src);
   if (ceil && *ver(best->version) >= *ceil)

@@ -83,6 +83,7 @@ void check_numpy(Ctx& c, const PythonFacts& py) {
                {"install NumPy " + want + " in this Python", "or choose a Python whose NumPy fits (--python)"}, src);
     return;
   }
+  c.p.numpy_version = it->second;
   c.decide("numpy", it->second + " (kept)",
            "installed in the build Python and fits torch " + rel.version + " (NumPy " + want +
                "): the build compiles against it and does not change it, so a pinned version (Isaac Gym's 1.23.5, S3) stays",

@@ -55,6 +55,9 @@ struct Plan {
   std::string python_version;
   std::string arch_list;       // TORCH_CUDA_ARCH_LIST form
   std::string host_compiler;   // CXX path
+  std::string cmake_version;   // the CMake chosen: "4.2.0"
+  std::string cmake_range;     // what the release accepts: ">=3.18,<4" (for images that install their own)
+  std::string numpy_version;   // the NumPy the build compiles against ("" = none)
   int jobs = 1;
   std::map<std::string, std::string> env;            // exactly the build's environment
   std::map<std::string, std::string> cmake_options;  // NAME -> value (passed as -DNAME=value)

@@ -68,6 +68,9 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"python_version", p.python_version},
        {"arch_list", p.arch_list},
        {"host_compiler", p.host_compiler},
+       {"cmake_version", p.cmake_version},
+       {"cmake_range", p.cmake_range},
+       {"numpy_version", p.numpy_version},
        {"jobs", p.jobs},
        {"env", p.env},
        {"cmake_options", p.cmake_options},
@@ -91,6 +94,9 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.python_version = j.value("python_version", "");
   p.arch_list = j.value("arch_list", "");
   p.host_compiler = j.value("host_compiler", "");
+  p.cmake_version = j.value("cmake_version", "");
+  p.cmake_range = j.value("cmake_range", "");
+  p.numpy_version = j.value("numpy_version", "");
   p.jobs = j.value("jobs", 1);
   p.env = j.value("env", std::map<std::string, std::string>{});
   p.cmake_options = j.value("cmake_options", std::map<std::string, std::string>{});

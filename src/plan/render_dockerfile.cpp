@@ -59,10 +59,12 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
     << "RUN curl -fsSL -o /tmp/miniforge.sh "
        "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-Linux-$(uname -m).sh "
        "&& bash /tmp/miniforge.sh -b -p /opt/conda && rm /tmp/miniforge.sh\n";
-  std::string numpy = "numpy";
+  // The same NumPy the host build compiles against, and a CMake the release accepts.
+  std::string numpy = p.numpy_version.empty() ? "'numpy<2'" : "numpy==" + p.numpy_version;
+  std::string cmake = p.cmake_range.empty() ? "cmake" : "'cmake" + p.cmake_range + "'";
   o << "RUN /opt/conda/bin/conda create -y -p /opt/env python=" << py
-    << " && /opt/env/bin/pip install pyyaml typing_extensions setuptools wheel ninja cmake "
-    << "'numpy<2' mkl-static mkl-include\n";
+    << " && /opt/env/bin/pip install pyyaml typing_extensions setuptools wheel ninja " << cmake << " " << numpy
+    << " mkl-static mkl-include\n";
   o << "ENV PATH=/opt/env/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\\n"
     << "    CMAKE_PREFIX_PATH=/opt/env";
   if (!p.cuda.empty()) o << " \\\n    CUDA_HOME=/usr/local/cuda";
