@@ -85,6 +85,11 @@ TEST(FixLoad, BadFilesNameTheProblemWithFileAndLine) {
 
   e = check_fixes_text("bad.toml", "[[fix]\n");
   EXPECT_TRUE(has_error(e, "bad.toml:1: not valid TOML")) << joined(e);
+  // Inputs that make toml++ 3.3 reach unreachable code are refused before it sees them.
+  for (const char* evil : {"[[[fix]]]\n", "\xc3\xa9 = 1\n", "a = 1\x01\n"}) {
+    e = check_fixes_text("evil.toml", evil);
+    EXPECT_TRUE(has_error(e, "evil.toml:1:")) << joined(e);
+  }
 
   e = check_fixes_text("bad.toml", R"([[fix]]
 id = "x"
