@@ -1,4 +1,5 @@
 // torchsmith fix DIR: apply the knowledge base's fixes for a build to a source tree (or revert them).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct FixOptions {
-  std::string dir, spec, cuda, arches, cmake, gcc;
+  std::string dir, spec, cuda, arches, cmake, gcc, plan;
   std::vector<std::string> ids;
   bool dry_run = false, revert = false, force = false, json = false, list = false;
 };
@@ -66,6 +67,45 @@ bool read_context(const FixOptions& o, source::FixContext& ctx, std::string& err
   return true;
 }
 
+// The fixes a lock file pins (lock.fix_hashes: id -> hash), in the plan's order; a fix whose
+// content changed since the plan was made is refused, so the tree gets what was planned.
+bool read_plan(const std::string& path, const source::FixSet& set, std::vector<const source::Fix*>& out,
+               std::string& error) {
+  auto text = util::read_file(path);
+  if (!text) {
+    error = path + ": cannot read the plan";
+    return false;
+  }
+  json j = json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("lock") || !j["lock"].contains("fix_hashes") ||
+      !j["lock"]["fix_hashes"].is_object()) {
+    error = path + ": not a torchsmith lock file (no lock.fix_hashes); write one with `torchsmith plan --format lock`";
+    return false;
+  }
+  const json& hashes = j["lock"]["fix_hashes"];
+  std::vector<std::string> ids;
+  if (j.contains("fixes") && j["fixes"].is_array())
+    for (const auto& f : j["fixes"])
+      if (f.is_object() && f.contains("id") && f["id"].is_string()) ids.push_back(f["id"].get<std::string>());
+  for (const auto& [id, h] : hashes.items())
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  for (const auto& id : ids) {
+    if (!hashes.contains(id)) continue;
+    const source::Fix* f = set.find(id);
+    if (!f) {
+      error = path + ": the plan names fix '" + id + "', which this knowledge base lacks (an overlay missing? --kb DIR)";
+      return false;
+    }
+    std::string want = hashes[id].is_string() ? hashes[id].get<std::string>() : "";
+    if (source::fix_hash(*f) != want) {
+      error = path + ": fix '" + id + "' changed since the plan was made; run `torchsmith plan` again";
+      return false;
+    }
+    out.push_back(f);
+  }
+  return true;
+}
+
 int run_revert(const FixOptions& o) {
   auto r = source::revert_fixes(o.dir, {o.force, o.dry_run});
   if (o.json) {
@@ -104,7 +144,10 @@ int run_fix(const GlobalOptions& g, const FixOptions& o) {
   if (!read_context(o, ctx, why)) return bad_input(why);
 
   std::vector<const source::Fix*> chosen;
-  if (!o.ids.empty()) {
+  if (!o.plan.empty()) {
+    if (!o.ids.empty()) return bad_input("--plan and --fix both choose the fixes; give one of them");
+    if (!read_plan(o.plan, set, chosen, why)) return bad_input(why);
+  } else if (!o.ids.empty()) {
     for (const auto& id : o.ids) {
       const source::Fix* f = set.find(id);
       if (!f) return bad_input("no fix '" + id + "' in the knowledge base; `torchsmith fix DIR --list` names them");
@@ -160,6 +203,7 @@ void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_option("--arch", o->arches, "Arches asked for, e.g. \"8.9;12.0\".")->type_name("LIST");
   c->add_option("--cmake", o->cmake, "CMake version, e.g. 4.2.")->type_name("VER");
   c->add_option("--gcc", o->gcc, "Host compiler version, e.g. 13.3.")->type_name("VER");
+  c->add_option("--plan", o->plan, "Apply the fixes this lock file pins (checked by their hashes).")->type_name("LOCK");
   c->add_option("--fix", o->ids, "Apply these fixes by id, whatever their conditions (repeatable).")->type_name("ID");
   c->add_flag("--dry-run", o->dry_run, "Print the unified diff; write nothing.");
   c->add_flag("--revert", o->revert, "Restore every file torchsmith edited in DIR.");
