@@ -35,7 +35,7 @@ const kb::CudaRelease* cuda_for_gcc(const kb::Kb& kb, int major) {
 void choose_compiler(Ctx& c) {
   const auto& f = c.facts();
   const CompilerFacts* def = compat::default_host_compiler(f);
-  if (!def || def->cxx.empty()) def = newest_gcc(f, 0, 0);
+  if (!def || def->cxx.empty() || !ver(def->version)) def = newest_gcc(f, 0, 0);
   if (!def) {
     c.conflict("C++ compiler", "no GCC with g++ was found (the build stops with 'c++: not found', S5)",
                {"apt-get install g++ (or build-essential)"}, "facts");

@@ -81,7 +81,7 @@ void choose_libraries(Ctx& c) {
   else
     c.warn("library", "no MKL", "BLAS falls back to what CMake finds (OpenBLAS/Eigen): slower CPU ops; "
            "conda install mkl mkl-include, or pip install mkl-devel", "seed 000 (S1)");
-  if (!c.cuda_on) return;
+  if (!c.cuda_on || !c.toolkit) return;  // no toolkit: a conflict already says so
   c.set_env("CUDA_HOME", c.p.cuda_home, "the chosen toolkit; FindCUDA reads it through CUDA_BIN_PATH");
   cudnn(c);
   if (c.p.features["nccl"]) {

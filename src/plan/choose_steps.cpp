@@ -140,7 +140,7 @@ void artifacts(Ctx& c) {
              "shared/knowledge/pytorch-build-machinery.md §5.1 step 6 (conda/build_pytorch.sh); seed 001 (S2)");
     c.set_env("PACKAGE_TYPE", "conda", "an official-style conda package (S2)");
     c.set_env("DESIRED_PYTHON", py, "the package's Python (S2)");
-    if (c.cuda_on) c.set_env("DESIRED_CUDA", "cu" + std::to_string(ver(c.p.cuda)->major()) + std::to_string(ver(c.p.cuda)->minor()),
+    if (c.cuda_on && ver(c.p.cuda)) c.set_env("DESIRED_CUDA", "cu" + std::to_string(ver(c.p.cuda)->major()) + std::to_string(ver(c.p.cuda)->minor()),
                              "the package's CUDA in builder's spelling (S2)");
   }
   if (spec.wants("libtorch"))

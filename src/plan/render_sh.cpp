@@ -30,6 +30,9 @@ std::string render_sh(const Plan& p) {
       std::string q = sh_quote(a);
       // {src} stays a shell variable so the user can move the tree.
       for (auto pos = q.find('\x01'); pos != std::string::npos; pos = q.find('\x01')) q.replace(pos, 1, "'\"$src\"'");
+      for (const std::string empty : {"''\"$src\"", "\"$src\"''"})  // drop the empty quotes around it
+        for (auto pos = q.find(empty); pos != std::string::npos; pos = q.find(empty))
+          q.replace(pos, empty.size(), "\"$src\"");
       line += (line.empty() ? "" : " ") + q;
     }
     if (s.cwd == "{src}") line = "(cd \"$src\" && " + line + ")";
