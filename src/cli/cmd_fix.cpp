@@ -79,7 +79,7 @@ bool read_plan(const std::string& path, const source::FixSet& set, std::vector<c
   json j = json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("lock") || !j["lock"].contains("fix_hashes") ||
       !j["lock"]["fix_hashes"].is_object()) {
-    error = path + ": not a torchsmith lock file (no lock.fix_hashes); write one with `torchsmith plan --format lock`";
+    error = path + ": not a torchsmith lock file (no lock.fix_hashes); write one with `torchsmith plan SPEC -o LOCK`";
     return false;
   }
   const json& hashes = j["lock"]["fix_hashes"];
