@@ -111,6 +111,11 @@ void choose_toolkit(Ctx& c) {
   }
   c.p.cuda = c.toolkit->version;
   c.p.cuda_home = c.toolkit->path;
+  // A shell that points elsewhere (two-toolkits: CUDA_HOME -> 11.8, PATH -> 12.4) is overridden, said so.
+  for (const auto& t : c.facts().cuda_toolkits)
+    for (const auto& via : t.found_via)
+      if (&t != c.toolkit && (via == "CUDA_HOME" || via == "CUDA_PATH" || via == "PATH"))
+        why += "; the shell's " + via + " points at " + t.path + ", the plan sets its own";
   c.decide("cuda", c.toolkit->version + " (" + c.toolkit->path + ")", why,
            c.cuda_rel ? cite(c.cuda_rel->source, c.cuda_rel->origin) : "facts");
   std::string mm = c.cuda_mm();
