@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "plan/build_kb.h"
 #include "plan/planner.h"
 #include "plan/render.h"
 #include "probe/probe.h"
@@ -19,6 +20,9 @@
 namespace ts::cli {
 
 namespace {
+
+// `kb check` validates build.toml through the plan stage's reader (registered before main runs).
+[[maybe_unused]] const bool kBuildTomlValidator = (plan::register_kb_validators(), true);
 
 struct PlanOptions {
   spec::RawSpec raw;

@@ -11,6 +11,7 @@
 #include "core/arch_list.h"
 #include "core/version.h"
 #include "core/version_range.h"
+#include "kb/check.h"
 #include "kb/embedded.h"
 #include "kb/toml_reader.h"
 
@@ -119,11 +120,10 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
 
 }  // namespace
 
-bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view text,
-                     std::vector<std::string>& errors) {
-  std::string file(file_name);
+namespace {
+
+std::vector<kb::KbError> parse_into(BuildKb& staged, const std::string& file, std::string_view text) {
   std::vector<kb::KbError> errs;
-  BuildKb staged = kb;
   try {
     toml::table root = toml::parse(text, file);
     read_entries(root, file, staged, errs);
@@ -131,6 +131,23 @@ bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view t
     errs.push_back({{file, static_cast<int>(e.source().begin.line)},
                     "TOML syntax error: " + std::string(e.description())});
   }
+  return errs;
+}
+
+}  // namespace
+
+void register_kb_validators() {
+  kb::register_validator("build.toml", [](std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+    BuildKb scratch;
+    for (auto& e : parse_into(scratch, std::string(file), text)) errors.push_back(std::move(e));
+  });
+}
+
+bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view text,
+                     std::vector<std::string>& errors) {
+  std::string file(file_name);
+  BuildKb staged = kb;
+  std::vector<kb::KbError> errs = parse_into(staged, file, text);
   for (const auto& e : errs) errors.push_back(e.str());
   if (!errs.empty()) return false;  // a file with errors contributes nothing
   kb = std::move(staged);

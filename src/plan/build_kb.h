@@ -90,4 +90,7 @@ BuildKb load_build_kb(const std::vector<std::string>& overlay_dirs, std::vector<
 bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view text,
                      std::vector<std::string>& errors);
 
+// `torchsmith kb check` validates build.toml (embedded and overlays) through this.
+void register_kb_validators();
+
 }  // namespace ts::plan

@@ -3,6 +3,11 @@
 
 #include "plan/build_kb.h"
 
+#include <filesystem>
+#include <fstream>
+
+#include "kb/check.h"
+
 namespace ts::plan {
 namespace {
 
@@ -57,6 +62,26 @@ TEST(BuildKb, OverlayReplacesByKey) {
   BuildKb b = load_build_kb({}, errors);
   ASSERT_TRUE(read_build_text(b, "o.toml", "[[portable]]\ncuda = \"12.8\"\narches = \"12.0\"\nsource = \"mine\"\n", errors));
   EXPECT_EQ(b.portable_for("12.8", "2.7.0")->arches, "12.0");
+}
+
+}  // namespace
+}  // namespace ts::plan
+
+namespace ts::plan {
+namespace {
+
+TEST(BuildKb, KbCheckValidatesBuildToml) {
+  register_kb_validators();
+  auto dir = std::filesystem::temp_directory_path() / ("ts-buildkb-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "build.toml") << "[[env]]\nname = \"MAX_JOBS\"\ntorch = \"nope\"\nsource = \"x\"\n";
+  auto errors = kb::check_kb({dir.string()}, true);
+  std::filesystem::remove_all(dir);
+  bool found = false;
+  for (const auto& e : errors) found |= e.origin.line == 3 && e.message.find("torch") != std::string::npos;
+  EXPECT_TRUE(found);
+  for (const auto& e : errors)  // the embedded build.toml itself is clean
+    if (e.origin.file == "build.toml") ADD_FAILURE() << e.str();
 }
 
 }  // namespace
