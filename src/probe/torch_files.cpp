@@ -144,9 +144,33 @@ std::string cudnn_from_header(const std::string& text) {
   return ma + "." + mi + "." + pa;
 }
 
+// ELF dynamic string table (symbol and DT_NEEDED names), or nullopt when it is not an ELF.
+std::optional<std::string_view> dynstr(std::string_view elf) {
+  if (elf.size() < EI_NIDENT || std::memcmp(elf.data(), ELFMAG, SELFMAG) != 0) return std::nullopt;
+  return elf[EI_CLASS] == ELFCLASS64 ? dynstr_of<Elf64_Ehdr, Elf64_Shdr>(elf)
+                                     : dynstr_of<Elf32_Ehdr, Elf32_Shdr>(elf);
+}
+
+// The cuDNN major libtorch_cuda.so is linked against ("libcudnn.so.9" -> "9"); "" when it does
+// not link one (a build without cuDNN, or one that linked it statically) or cannot be read.
+std::string cudnn_major_needed(const Host& h, const std::string& torch_dir) {
+  auto lib = find_torch_lib(h, torch_dir, "libtorch_cuda");
+  if (lib.empty()) return "";
+  Mapped m(mapped_real(h, lib));
+  auto names = m.ok() ? dynstr(m.view()) : std::nullopt;
+  if (!names) return "";
+  static constexpr std::string_view key = "libcudnn.so.";
+  auto p = names->find(key);
+  if (p == std::string_view::npos) return "";
+  auto b = p + key.size(), e = b;
+  while (e < names->size() && digit((*names)[e])) ++e;
+  return std::string(names->substr(b, e - b));
+}
+
 // The cuDNN this torch would load: a pip wheel beside it (what torch's own loader prefers),
-// else a header in its prefix or the system's. "" when none, so CPU builds and source builds
-// without cuDNN stay empty.
+// else a header in its own prefix (conda's cudnn package), else a system header, but only when
+// libtorch_cuda.so links that cuDNN major. "" when unknown: a file cannot tell a build without
+// cuDNN from one that linked it statically, so no guess.
 std::string read_cudnn(const Host& h, const std::string& torch_dir, const std::string& prefix) {
   auto site = torch_dir.substr(0, torch_dir.rfind('/'));
   std::string best;
@@ -159,16 +183,19 @@ std::string read_cudnn(const Host& h, const std::string& torch_dir, const std::s
     if (!v.empty()) best = v;  // sorted names: cu13 after cu12, the one torch of that era wants
   }
   if (!best.empty()) return best;
-  std::vector<std::string> headers = {torch_dir + "/include/cudnn_version.h"};
-  if (!prefix.empty()) headers.push_back(prefix + "/include/cudnn_version.h");
+  auto from = [&](const std::string& header) {
+    auto t = h.read(header);
+    return t ? cudnn_from_header(*t) : std::string();
+  };
+  std::vector<std::string> own = {torch_dir + "/include/cudnn_version.h"};
+  if (!prefix.empty()) own.push_back(prefix + "/include/cudnn_version.h");
+  for (auto& p : own)
+    if (auto v = from(p); !v.empty()) return v;
+  auto major = cudnn_major_needed(h, torch_dir);
+  if (major.empty()) return "";
   for (auto d : {"/usr/include", "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu",
                  "/usr/local/cuda/include"})
-    headers.push_back(std::string(d) + "/cudnn_version.h");
-  for (auto& p : headers)
-    if (auto t = h.read(p)) {
-      auto v = cudnn_from_header(*t);
-      if (!v.empty()) return v;
-    }
+    if (auto v = from(std::string(d) + "/cudnn_version.h"); v.starts_with(major + ".")) return v;
   return "";
 }
 
@@ -217,9 +244,7 @@ std::optional<bool> abi_from_cmake(std::string_view text) {
 }
 
 std::optional<bool> abi_from_elf(std::string_view elf) {
-  if (elf.size() < EI_NIDENT || std::memcmp(elf.data(), ELFMAG, SELFMAG) != 0) return std::nullopt;
-  auto names = elf[EI_CLASS] == ELFCLASS64 ? dynstr_of<Elf64_Ehdr, Elf64_Shdr>(elf)
-                                           : dynstr_of<Elf32_Ehdr, Elf32_Shdr>(elf);
+  auto names = dynstr(elf);
   if (!names) return std::nullopt;
   if (names->find("__cxx11") != std::string_view::npos) return true;
   if (names->find(std::string_view("\0_Z", 3)) != std::string_view::npos) return false;

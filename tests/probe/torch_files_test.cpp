@@ -76,33 +76,50 @@ TEST(TorchCudnn, WheelVersion) {
   EXPECT_EQ(cudnn_from_wheel("9"), "");
 }
 
-// Both modes on a fixture: the stub prints the import's facts or only torch's location.
-TEST(TorchFiles, TwoToolkitsPipWheelMatchesImport) {
-  ProbeOptions files, import;
-  import.import_torch = true;
-  auto a = probe_fixture("two-toolkits", files), b = probe_fixture("two-toolkits", import);
-  EXPECT_TRUE(a.notes.empty()) << a.notes[0];
-  auto* py = python(a, "/usr/bin/python3");
-  auto* pi = python(b, "/usr/bin/python3");
-  ASSERT_TRUE(py && pi);
-  auto& t = py->torch;
-  EXPECT_TRUE(t.present);
-  EXPECT_EQ(t.version, "2.5.1+cu124");
-  EXPECT_EQ(t.cuda, "12.4");
-  EXPECT_EQ(t.cudnn, "9.1.0");  // the nvidia-cudnn-cu12 wheel beside torch, not /usr/include's 8.9.7
-  EXPECT_FALSE(t.cxx11_abi);
-  EXPECT_EQ(t.arch_list, (Archs{"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"}));
-  EXPECT_EQ(t.git_version, "a8d6afb511a69687bbb2b7e88a3cf67917e1697e");
-  EXPECT_EQ(t.path, "/usr/local/lib/python3.10/dist-packages/torch");
-  auto& u = pi->torch;
-  EXPECT_EQ(u.version, t.version);
-  EXPECT_EQ(u.cuda, t.cuda);
-  EXPECT_EQ(u.cudnn, t.cudnn);
-  EXPECT_EQ(u.cxx11_abi, t.cxx11_abi);
-  EXPECT_EQ(u.arch_list, t.arch_list);
-  EXPECT_EQ(u.git_version, t.git_version);
-  EXPECT_EQ(u.debug, t.debug);
-  EXPECT_EQ(u.path, t.path);
+// The torch-installs fixture's Pythons, probed with or without the import (its stubs print
+// either shape), so the two modes can be compared.
+namespace {
+std::vector<PythonFacts> torch_pythons(bool import, Notes* notes) {
+  std::string err;
+  auto h = Host::at(fixture_dir("torch-installs"), &err);
+  EXPECT_TRUE(h) << err;
+  ProbeOptions o;
+  o.import_torch = import;
+  Notes ignored;
+  return h ? probe_pythons(*h, o, notes ? *notes : ignored) : std::vector<PythonFacts>{};
+}
+const TorchFacts* torch_of(const std::vector<PythonFacts>& ps, const std::string& path) {
+  auto* p = find_if(ps, [&](auto& q) { return q.path == path; });
+  return p ? &p->torch : nullptr;
+}
+void expect_same(const TorchFacts& a, const TorchFacts& b) {
+  EXPECT_EQ(a.version, b.version);
+  EXPECT_EQ(a.cuda, b.cuda);
+  EXPECT_EQ(a.cudnn, b.cudnn);
+  EXPECT_EQ(a.cxx11_abi, b.cxx11_abi);
+  EXPECT_EQ(a.arch_list, b.arch_list);
+  EXPECT_EQ(a.git_version, b.git_version);
+  EXPECT_EQ(a.debug, b.debug);
+  EXPECT_EQ(a.path, b.path);
+}
+}  // namespace
+
+TEST(TorchFiles, PipWheelMatchesImport) {
+  Notes notes;
+  auto files = torch_pythons(false, &notes), imported = torch_pythons(true, nullptr);
+  EXPECT_TRUE(notes.empty()) << notes[0];
+  auto* t = torch_of(files, "/usr/bin/python3.10");
+  auto* u = torch_of(imported, "/usr/bin/python3.10");
+  ASSERT_TRUE(t && u);
+  EXPECT_TRUE(t->present);
+  EXPECT_EQ(t->version, "2.5.1+cu124");
+  EXPECT_EQ(t->cuda, "12.4");
+  EXPECT_EQ(t->cudnn, "9.1.0");  // the nvidia-cudnn-cu12 wheel beside torch, not /usr/include's 9.8.0
+  EXPECT_FALSE(t->cxx11_abi);
+  EXPECT_EQ(t->arch_list, (Archs{"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"}));
+  EXPECT_EQ(t->git_version, "a8d6afb511a69687bbb2b7e88a3cf67917e1697e");
+  EXPECT_EQ(t->path, "/usr/local/lib/python3.10/dist-packages/torch");
+  expect_same(*t, *u);
 }
 
 TEST(TorchFiles, S4SourceBuildReadFromItsTree) {
@@ -118,23 +135,19 @@ TEST(TorchFiles, S4SourceBuildReadFromItsTree) {
   EXPECT_EQ(py->torch.git_version, "c263bd43e8e8502d4726643bc6fd046f0130ac0e");
 }
 
-TEST(TorchFiles, S3RecentSourceBuildAbiFromLibc10) {
+TEST(TorchFiles, RecentSourceBuildAbiFromLibc10) {
   // TorchConfig.cmake without the ABI flag (recent torch): libc10.so's __cxx11 names tell.
-  ProbeOptions import;
-  import.import_torch = true;
-  auto f = probe_fixture("s3-rtx5090-cmake4"), g = probe_fixture("s3-rtx5090-cmake4", import);
-  EXPECT_TRUE(f.notes.empty()) << f.notes[0];
-  auto* py = find_if(f.pythons, [](auto& p) { return p.torch.present; });
-  auto* pi = find_if(g.pythons, [](auto& p) { return p.torch.present; });
-  ASSERT_TRUE(py && pi);
-  EXPECT_EQ(py->path, pi->path);
-  EXPECT_EQ(py->torch.version, "2.10.0a0+gite67e3d9");
-  EXPECT_EQ(py->torch.cuda, "12.8");
-  EXPECT_TRUE(py->torch.cxx11_abi);
-  EXPECT_EQ(py->torch.arch_list, Archs{"sm_120"});
-  EXPECT_EQ(py->torch.cudnn, pi->torch.cudnn);
-  EXPECT_EQ(py->torch.git_version, pi->torch.git_version);
-  EXPECT_EQ(py->torch.path, pi->torch.path);
+  auto files = torch_pythons(false, nullptr), imported = torch_pythons(true, nullptr);
+  auto* t = torch_of(files, "/home/dev/miniforge3/bin/python3.12");
+  auto* u = torch_of(imported, "/home/dev/miniforge3/bin/python3.12");
+  ASSERT_TRUE(t && u);
+  EXPECT_EQ(t->version, "2.10.0a0+gite67e3d9");  // from version.py: a develop install's egg-info has none
+  EXPECT_EQ(t->cuda, "12.8");
+  EXPECT_TRUE(t->cxx11_abi);
+  EXPECT_EQ(t->arch_list, Archs{"sm_120"});
+  // No wheel beside it: /usr/include's 9.8.0, since libtorch_cuda.so needs libcudnn.so.9.
+  EXPECT_EQ(t->cudnn, "9.8.0");
+  expect_same(*t, *u);
 }
 
 TEST(TorchFiles, MissingArchStringIsANote) {
