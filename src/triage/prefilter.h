@@ -7,7 +7,7 @@
 // found case-insensitively (a superset), so skipping lines without any literal never loses a match.
 //
 // The scan probes one 4-byte window every `stride` bytes (stride = shortest literal - 3) and looks
-// the folded window up in a 64 Kbit bitmap; each literal inserts `stride` consecutive windows, so
+// the folded window up in a 128 Kbit bitmap; each literal inserts `stride` consecutive windows, so
 // every occurrence contains exactly one probed window. A bitmap hit is verified by comparing the
 // whole literal.
 #include <cstdint>
@@ -39,8 +39,8 @@ class Prefilter {
   std::size_t stride_ = 1;
   std::vector<std::string> literals_;       // lowercase
   std::vector<std::string> folded_;         // each byte | 0x20
-  std::vector<std::uint64_t> bits_;         // 1 << 16 bits
-  std::vector<std::uint32_t> bucket_start_; // windows_ index per hash (size 65537)
+  std::vector<std::uint64_t> bits_;         // one bit per window hash
+  std::vector<std::uint32_t> bucket_start_; // windows_ index per hash (one more than hashes)
   std::vector<Window> windows_;             // sorted by hash
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -30,6 +31,32 @@ std::uint64_t count_newlines(const char* b, const char* e) {
   return n;
 }
 
+// Counts '\n' in [b, e) up to the first ESC (colour codes can split a literal, so a line with one
+// is always checked); returns that ESC's position, or e. One pass does both jobs.
+const char* count_to_esc(const char* b, const char* e, std::uint64_t& n) {
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n'), esc = _mm_set1_epi8(0x1b), zero = _mm_setzero_si128();
+  while (e - b >= 16) {
+    __m128i acc = zero;
+    int rounds = static_cast<int>(std::min<std::ptrdiff_t>((e - b) / 16, 255));
+    int i = 0;
+    for (; i < rounds; ++i, b += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+      if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, esc))) break;
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
+    }
+    __m128i sum = _mm_sad_epu8(acc, zero);
+    n += static_cast<std::uint64_t>(_mm_cvtsi128_si64(sum)) + static_cast<std::uint64_t>(_mm_extract_epi16(sum, 4));
+    if (i < rounds) break;  // an ESC in this block: finish byte by byte
+  }
+#endif
+  for (; b < e; ++b) {
+    if (*b == 0x1b) return b;
+    n += *b == '\n';
+  }
+  return e;
+}
+
 const char* line_start(const char* c, const char* lo) {
   while (c > lo && c[-1] != '\n') --c;
   return c;
@@ -49,8 +76,10 @@ bool indented_or_blank(std::string_view s) { return s.empty() || s[0] == ' ' || 
 
 }  // namespace
 
-Scanner::Scanner(const Engine& engine, bool record_matches)
-    : engine_(engine), record_matches_(record_matches), per_sig_(engine.set().signatures.size()) {}
+Scanner::Scanner(const Engine& engine, bool record_matches, unsigned threads)
+    : engine_(engine), record_matches_(record_matches),
+      threads_(threads ? threads : std::max(1u, std::min(8u, std::thread::hardware_concurrency()))),
+      per_sig_(engine.set().signatures.size()) {}
 
 void Scanner::feed(std::string_view bytes) {
   bytes_ += bytes.size();
@@ -72,7 +101,7 @@ void Scanner::feed(std::string_view bytes) {
   if (p == e) return;
   const char* last_nl = static_cast<const char*>(memrchr(p, '\n', static_cast<std::size_t>(e - p)));
   if (last_nl) {
-    scan_lines(p, last_nl + 1);
+    scan_region(p, last_nl + 1);
     remember_tail(p, last_nl + 1);
     p = last_nl + 1;
   }
@@ -82,33 +111,95 @@ void Scanner::feed(std::string_view bytes) {
   }
 }
 
-void Scanner::scan_lines(const char* b, const char* e) {
+// The next line at or after `pos` that the patterns could match: it holds a prefilter literal, or
+// an ESC. Sets `ls` to its start and adds the newlines in [pos, ls) to `n`; false when none.
+bool Scanner::next_candidate(const char* pos, const char* e, const char*& ls, std::uint64_t& n) const {
   const Prefilter& pf = engine_.prefilter();
+  if (pf.match_all()) { ls = pos; return pos < e; }
+  const char* hit = pf.find(pos, e);
+  const char* hit_line = hit < e ? line_start(hit, pos) : e;
+  std::uint64_t k = 0;
+  const char* x = count_to_esc(pos, hit_line, k);
+  if (x < hit_line) {  // an earlier line has an ESC: that one first
+    ls = line_start(x, pos);
+    n += k;
+    return true;
+  }
+  n += k;
+  ls = hit_line;
+  return hit < e;
+}
+
+std::vector<Scanner::Candidate> Scanner::candidates(const char* b, const char* e) const {
+  std::vector<Candidate> out;
   const char* pos = b;
-  const char* esc = nullptr;  // next ESC at or after pos (or e); lines with escapes always get checked
+  std::uint64_t nl_count = 0;
+  const char* ls = nullptr;
+  while (pos < e && next_candidate(pos, e, ls, nl_count)) {
+    out.push_back({ls, nl_count});
+    pos = static_cast<const char*>(std::memchr(ls, '\n', static_cast<std::size_t>(e - ls))) + 1;
+    ++nl_count;
+  }
+  return out;
+}
+
+void Scanner::scan_lines(const char* b, const char* e, const char* region_begin, const std::vector<Candidate>* pre) {
+  const std::uint64_t base = line_no_;  // lines before b
+  const char* pos = b;
+  std::size_t next = 0;
   while (pos < e) {
-    if (following() || pf.match_all()) {
+    if (following()) {  // lines after a first evidence, a traceback, a CMake error: one by one
       const char* nl = static_cast<const char*>(std::memchr(pos, '\n', static_cast<std::size_t>(e - pos)));
       ++line_no_;
-      on_line(std::string_view(pos, static_cast<std::size_t>(nl - pos)), b);
+      on_line(std::string_view(pos, static_cast<std::size_t>(nl - pos)), region_begin);
       pos = nl + 1;
       continue;
     }
-    if (!esc || esc < pos) {
-      esc = static_cast<const char*>(std::memchr(pos, 0x1b, static_cast<std::size_t>(e - pos)));
-      if (!esc) esc = e;
+    const char* ls;
+    if (pre) {  // candidates found by a worker thread, with their line offsets
+      while (next < pre->size() && (*pre)[next].line_start < pos) ++next;
+      if (next == pre->size()) {
+        line_no_ += count_newlines(pos, e);
+        break;
+      }
+      ls = (*pre)[next].line_start;
+      line_no_ = base + (*pre)[next].newlines_before + 1;
+    } else {
+      std::uint64_t n = 0;
+      bool found = next_candidate(pos, e, ls, n);
+      line_no_ += n;
+      if (!found) break;
+      ++line_no_;
     }
-    const char* hit = pf.find(pos, esc < e ? std::min(e, esc + 1) : e);
-    if (hit > esc) hit = esc;
-    if (hit >= e) {
-      line_no_ += count_newlines(pos, e);
-      break;
-    }
-    const char* ls = line_start(hit, pos);
-    line_no_ += count_newlines(pos, ls) + 1;
-    const char* nl = static_cast<const char*>(std::memchr(hit, '\n', static_cast<std::size_t>(e - hit)));
-    on_line(std::string_view(ls, static_cast<std::size_t>(nl - ls)), b);
+    const char* nl = static_cast<const char*>(std::memchr(ls, '\n', static_cast<std::size_t>(e - ls)));
+    on_line(std::string_view(ls, static_cast<std::size_t>(nl - ls)), region_begin);
     pos = nl + 1;
+  }
+}
+
+// Big regions (a mapped slice of a file): workers find the candidate lines of all parts but the
+// first while this thread scans the first; then the parts are processed in order. The result is
+// the sequential one: workers only precompute what next_candidate would have returned.
+void Scanner::scan_region(const char* b, const char* e) {
+  std::size_t parts = std::min<std::size_t>(threads_, static_cast<std::size_t>(e - b) / kMinPart);
+  if (parts < 2) { scan_lines(b, e, b, nullptr); return; }
+  std::vector<const char*> cut{b};
+  for (std::size_t i = 1; i < parts; ++i) {
+    const char* at = b + (e - b) * static_cast<std::ptrdiff_t>(i) / static_cast<std::ptrdiff_t>(parts);
+    if (at <= cut.back()) continue;
+    const char* nl = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(e - at)));
+    if (!nl || nl + 1 >= e) break;
+    cut.push_back(nl + 1);
+  }
+  cut.push_back(e);
+  std::vector<std::vector<Candidate>> found(cut.size() - 1);
+  std::vector<std::thread> workers;
+  for (std::size_t i = 1; i + 1 < cut.size(); ++i)
+    workers.emplace_back([&, i] { found[i] = candidates(cut[i], cut[i + 1]); });
+  scan_lines(cut[0], cut[1], b, nullptr);
+  for (std::size_t i = 1; i + 1 < cut.size(); ++i) {
+    workers[i - 1].join();
+    scan_lines(cut[i], cut[i + 1], b, &found[i]);
   }
 }
 

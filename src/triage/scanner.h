@@ -18,7 +18,9 @@ namespace ts::triage {
 class Scanner {
  public:
   // record_matches: keep the line number of every line a signature pattern matched (bench/tests).
-  explicit Scanner(const Engine& engine, bool record_matches = false);
+  // threads: for big chunks (a mapped file slice), candidate lines are found in parallel; the
+  // result does not depend on it. 0 = the machine's cores (at most 8), 1 = this thread only.
+  explicit Scanner(const Engine& engine, bool record_matches = false, unsigned threads = 0);
 
   void feed(std::string_view bytes);
   // Ends the log (a last line without '\n' counts) and ranks the findings.
@@ -34,7 +36,12 @@ class Scanner {
 
  private:
   struct After { Finding* f; int left; };
-  void scan_lines(const char* b, const char* e);  // whole lines; e is just past a '\n'
+  struct Candidate { const char* line_start; std::uint64_t newlines_before; };  // from the part's start
+  static constexpr std::size_t kMinPart = 4 << 20;  // smaller chunks are not worth a thread
+  bool next_candidate(const char* pos, const char* e, const char*& ls, std::uint64_t& newlines) const;
+  std::vector<Candidate> candidates(const char* b, const char* e) const;
+  void scan_region(const char* b, const char* e);  // whole lines; e is just past a '\n'
+  void scan_lines(const char* b, const char* e, const char* region_begin, const std::vector<Candidate>* pre);
   void on_line(std::string_view raw, const char* region_begin);
   void record(Finding& f, std::string_view raw, std::string_view clean, const char* region_begin, const RE2* re);
   void remember_tail(const char* b, const char* e);
@@ -46,6 +53,7 @@ class Scanner {
 
   const Engine& engine_;
   bool record_matches_;
+  unsigned threads_;
   std::uint64_t line_no_ = 0, bytes_ = 0;
   std::string pending_;            // a line not yet ended by '\n' (its first kLineCap bytes)
   bool pending_open_ = false;

@@ -43,8 +43,9 @@ void host_compiler(Finding& f, const Diagnosis& d, const HostFacts* facts, const
   } else if (cc.rfind("GNU ", 0) == 0) {
     current = "gcc " + std::to_string(major_of(cc.substr(4)));
   }
-  std::string head = (current.empty() ? std::string("the host gcc") : current) + " is newer than CUDA " +
-                     (cuda.empty() ? std::string("this toolkit") : cuda) + " allows (<= " + std::to_string(gcc_max) + ")";
+  std::string head = (current.empty() ? std::string("the host gcc") : current) + " is newer than " +
+                     (cuda.empty() ? std::string("this CUDA toolkit") : "CUDA " + cuda) + " allows (<= " +
+                     std::to_string(gcc_max) + ")";
   if (!facts) { f.fix = head + ". " + f.fix; return; }
   const CompilerFacts* best = nullptr;
   for (const auto& c : facts->compilers) {

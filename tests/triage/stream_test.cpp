@@ -75,6 +75,22 @@ TEST(Stream, EveryChunkingGivesTheWholeFileResult) {
   }
 }
 
+TEST(Stream, ThreadsDoNotChangeTheResult) {
+  ts::bench::LogGen gen(9);
+  std::string log;
+  gen.generate(40 << 20, 9, [&](std::string_view b) { log += b; });
+  log.insert(log.size() / 3, "\x1b[01;31m\x1b[Kfatal error: \x1b[m\x1b[Kcusparse.h: No such file or directory\n");
+  log.insert(log.size() / 2, "Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 'x'\n");
+  std::string want;
+  for (unsigned threads : {1u, 2u, 3u, 8u}) {
+    Scanner s(engine(), true, threads);
+    s.feed(log);
+    std::string got = summary(s.finish()) + std::to_string(s.matched_lines().size());
+    if (threads == 1) want = got;
+    else EXPECT_EQ(got, want) << threads << " threads";
+  }
+}
+
 TEST(Stream, LastLineWithoutNewlineCounts) {
   auto d = diagnose("[1/2] x\nc++: fatal error: Killed signal terminated program cc1plus");
   EXPECT_EQ(root_id(d), "OOM_CC1PLUS_KILLED");
