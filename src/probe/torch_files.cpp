@@ -116,6 +116,38 @@ std::optional<std::string_view> dynstr_of(std::string_view f) {
   return std::nullopt;
 }
 
+// An ELF's .rodata (where the stringized CUDA_ARCH_FLAGS lives), so a cold page cache reads a
+// tenth of libtorch_python.so; the whole input when it is not an ELF with section headers.
+template <class Ehdr, class Shdr>
+std::string_view rodata_of(std::string_view f) {
+  Ehdr eh;
+  std::memcpy(&eh, f.data(), sizeof eh);
+  if (eh.e_shentsize != sizeof(Shdr) || eh.e_shoff == 0 || eh.e_shoff > f.size() ||
+      (f.size() - eh.e_shoff) / sizeof(Shdr) < eh.e_shnum || eh.e_shstrndx >= eh.e_shnum)
+    return f;
+  auto shdr = [&](std::size_t i) {
+    Shdr s;
+    std::memcpy(&s, f.data() + eh.e_shoff + i * sizeof(Shdr), sizeof s);
+    return s;
+  };
+  auto names = shdr(eh.e_shstrndx);
+  if (names.sh_offset > f.size() || names.sh_size > f.size() - names.sh_offset) return f;
+  auto strs = f.substr(names.sh_offset, names.sh_size);
+  for (std::size_t i = 0; i < eh.e_shnum; ++i) {
+    auto s = shdr(i);
+    if (s.sh_name >= strs.size() || strs.substr(s.sh_name).substr(0, 8) != std::string_view(".rodata\0", 8)) continue;
+    if (s.sh_offset > f.size() || s.sh_size > f.size() - s.sh_offset) return f;
+    return f.substr(s.sh_offset, s.sh_size);
+  }
+  return f;
+}
+
+std::string_view rodata(std::string_view f) {
+  if (f.size() < EI_NIDENT || std::memcmp(f.data(), ELFMAG, SELFMAG) != 0) return f;
+  if (f[EI_CLASS] == ELFCLASS64) return f.size() < sizeof(Elf64_Ehdr) ? f : rodata_of<Elf64_Ehdr, Elf64_Shdr>(f);
+  return f.size() < sizeof(Elf32_Ehdr) ? f : rodata_of<Elf32_Ehdr, Elf32_Shdr>(f);
+}
+
 // A torch library, as the loader would find it for this package: torch/lib first (wheels,
 // conda, source builds), then the distribution's lib dirs (Debian's libtorch1.13 puts
 // libc10.so.1.13 in /usr/lib/<triplet>). Host path, "" when none.
@@ -306,7 +338,7 @@ void read_torch_files(const Host& h, const std::string& python_prefix, TorchFact
   t.cudnn = read_cudnn(h, dir, python_prefix);
   auto lib = find_torch_lib(h, dir, "libtorch_python");
   Mapped m(lib.empty() ? std::string() : mapped_real(h, lib));
-  if (m.ok()) t.arch_list = find_arch_list(m.view());
+  if (m.ok()) t.arch_list = find_arch_list(rodata(m.view()));
   if (t.arch_list.empty())
     notes.push_back("torch at " + dir + ": arch list not found in libtorch_python.so (use --import-torch)");
 }
