@@ -40,6 +40,9 @@ bool read_facts(const std::string& path, HostFacts& out, std::string& error) {
   if (!in) { error = "--facts " + path + ": cannot open"; return false; }
   try {
     nlohmann::json j = nlohmann::json::parse(in);
+    // `torchsmith doctor --json` wraps the facts with its verdicts; a bare HostFacts file works too.
+    if (j.is_object() && j.contains("facts") && j["facts"].is_object()) j = j["facts"];
+    if (!j.is_object()) throw std::runtime_error("expected a JSON object");
     out = j.get<HostFacts>();
   } catch (const std::exception& e) {
     error = "--facts " + path + ": not a host facts file (" + std::string(e.what()) + ")";
