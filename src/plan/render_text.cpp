@@ -61,7 +61,8 @@ std::string render_summary(const PlanResult& r) {
     if (a.kind != "library") o << "  -> " << (a.name.empty() ? a.pattern : a.name) << "\n";
   int warnings = 0;
   for (const auto& d : p.decisions) warnings += d.warning;
-  o << "  " << p.decisions.size() << " decisions" << (warnings ? ", " + std::to_string(warnings) + " warnings" : "")
+  o << "  " << p.decisions.size() << " decisions"
+    << (warnings ? ", " + std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings") : "")
     << " (--explain shows each and why)\n";
   for (const auto& d : p.decisions)
     if (d.warning) o << "  warning: " << d.topic << ": " << line(d.value) << ": " << line(d.reason) << "\n";
