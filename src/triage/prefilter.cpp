@@ -173,35 +173,46 @@ const char* Prefilter::verify(const char* probe, std::uint32_t h, const char* fr
   return best;
 }
 
-const char* Prefilter::find(const char* p, const char* end) const {
-  if (match_all_) return p < end ? p : end;
+// The probe loop with the stride as a constant: offsets become immediates, nothing spills.
+template <std::size_t S>
+const char* Prefilter::find_stride(const char* p, const char* end) const {
   const char* from = p;
   if (end - p < 4) return end;
   const char* last = end - 4;
   const std::uint64_t* bits = bits_.data();
-  const std::size_t s = stride_;
-  // Eight probes per round: independent loads, one branch; most rounds test eight zero bits.
-  auto bit = [bits](std::uint32_t h) { return bits[h >> 6] >> (h & 63); };
-  while (p + 7 * s <= last) {
-    std::uint32_t h[8];
-    std::uint64_t any = 0;
-    for (int k = 0; k < 8; ++k) {
-      h[k] = hash4(fold4(p + static_cast<std::size_t>(k) * s));
-      any |= bit(h[k]);
-    }
+  auto bit = [bits](const char* q) {
+    std::uint32_t h = hash4(fold4(q));
+    return bits[h >> 6] >> (h & 63);
+  };
+  // Eight probes per round, one branch: most rounds test eight zero bits.
+  while (p + 7 * S <= last) {
+    std::uint64_t any = bit(p) | bit(p + S) | bit(p + 2 * S) | bit(p + 3 * S) | bit(p + 4 * S) | bit(p + 5 * S) |
+                        bit(p + 6 * S) | bit(p + 7 * S);
     if (any & 1) {
-      for (int k = 0; k < 8; ++k)
-        if (bit(h[k]) & 1)
-          if (const char* hit = verify(p + static_cast<std::size_t>(k) * s, h[k], from, end)) return hit;
+      for (std::size_t k = 0; k < 8; ++k)
+        if (bit(p + k * S) & 1)
+          if (const char* hit = verify(p + k * S, hash4(fold4(p + k * S)), from, end)) return hit;
     }
-    p += 8 * s;
+    p += 8 * S;
   }
-  for (; p <= last; p += s) {
-    std::uint32_t h = hash4(fold4(p));
-    if ((bits[h >> 6] >> (h & 63)) & 1)
-      if (const char* hit = verify(p, h, from, end)) return hit;
-  }
+  for (; p <= last; p += S)
+    if (bit(p) & 1)
+      if (const char* hit = verify(p, hash4(fold4(p)), from, end)) return hit;
   return end;
+}
+
+const char* Prefilter::find(const char* p, const char* end) const {
+  if (match_all_) return p < end ? p : end;
+  switch (stride_) {
+    case 1: return find_stride<1>(p, end);
+    case 2: return find_stride<2>(p, end);
+    case 3: return find_stride<3>(p, end);
+    case 4: return find_stride<4>(p, end);
+    case 5: return find_stride<5>(p, end);
+    case 6: return find_stride<6>(p, end);
+    case 7: return find_stride<7>(p, end);
+    default: return find_stride<8>(p, end);
+  }
 }
 
 }  // namespace ts::triage

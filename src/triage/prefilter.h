@@ -34,6 +34,8 @@ class Prefilter {
  private:
   struct Window { std::uint32_t hash; std::uint32_t literal; std::uint32_t offset; };
   const char* verify(const char* probe, std::uint32_t h, const char* from, const char* end) const;
+  template <std::size_t S>
+  const char* find_stride(const char* from, const char* end) const;
 
   bool match_all_ = false;
   std::size_t stride_ = 1;

@@ -126,7 +126,7 @@ bool scan_file(const std::string& path, Scanner& scanner, std::string& error) {
     const std::size_t size = static_cast<std::size_t>(st.st_size);
     for (std::size_t off = 0; off < size && ok; off += kSlice) {
       std::size_t len = std::min(kSlice, size - off);
-      void* m = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE, fd, static_cast<off_t>(off));
+      void* m = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, static_cast<off_t>(off));
       if (m == MAP_FAILED) { error = path + ": mmap failed: " + std::strerror(errno); ok = false; break; }
       ::madvise(m, len, MADV_SEQUENTIAL);
       ::madvise(m, len, MADV_WILLNEED);
