@@ -66,6 +66,7 @@ void choose_libraries(Ctx& c) {
   // A CMake list (';'): setup.py forwards it as -DCMAKE_PREFIX_PATH after prepending site-packages.
   std::string prefixes, why;
   if (c.python && c.python->env_kind == "conda" && !c.python->prefix.empty()) {
+    c.set_env("CONDA_PREFIX", c.python->prefix, "the build Python's conda env, as when it is activated");
     prefixes = c.python->prefix;
     why = "the conda env's prefix, where its MKL, magma and headers are found (S1, S3: ${CONDA_PREFIX})";
   }

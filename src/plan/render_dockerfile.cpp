@@ -13,7 +13,7 @@ namespace {
 // Variables that name places on this host; the image has its own (set below).
 const std::set<std::string> kHostPaths{"PATH", "CUDA_HOME", "CC", "CXX", "CUDAHOSTCXX", "CMAKE_CUDA_HOST_COMPILER",
                                        "CMAKE_PREFIX_PATH", "CUDNN_LIBRARY", "CUDNN_LIBRARY_PATH", "CUDNN_INCLUDE_DIR",
-                                       "MAGMA_HOME", "NCCL_ROOT_DIR"};
+                                       "MAGMA_HOME", "NCCL_ROOT_DIR", "CONDA_PREFIX"};
 
 std::string json_args(const std::vector<std::string>& argv) {
   std::string s = "[";
@@ -66,7 +66,7 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
     << " && /opt/env/bin/pip install pyyaml typing_extensions setuptools wheel ninja " << cmake << " " << numpy
     << " mkl-static mkl-include\n";
   o << "ENV PATH=/opt/env/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\\n"
-    << "    CMAKE_PREFIX_PATH=/opt/env";
+    << "    CMAKE_PREFIX_PATH=/opt/env \\\n    CONDA_PREFIX=/opt/env";
   if (!p.cuda.empty()) o << " \\\n    CUDA_HOME=/usr/local/cuda";
   for (const auto& [k, v] : p.env) {
     if (kHostPaths.count(k)) continue;
