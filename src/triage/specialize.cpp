@@ -1,6 +1,7 @@
 #include "triage/specialize.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <set>
 
@@ -129,6 +130,23 @@ void arch_list(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb:
   for (auto& n : notes) f.notes.push_back(n);
 }
 
+// Out of memory: the job count this machine's memory carries, by the KB's per-job model.
+void job_count(Finding& f, const HostFacts* facts, const kb::Kb* kb) {
+  if (!facts || !kb) return;
+  const bool nvcc = f.id.find("NVCC") != std::string::npos || f.id.find("PTXAS") != std::string::npos;
+  const double per_job = nvcc ? kb->resources.nvcc_job_gib : kb->resources.cxx_job_gib;
+  std::uint64_t bytes = facts->memory.usable_bytes ? facts->memory.usable_bytes : facts->memory.available_bytes;
+  if (per_job <= 0 || bytes == 0) return;
+  const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
+  const int jobs = std::max(1, static_cast<int>(gib / per_job));
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "This machine has %.1f GiB usable; at about %.1f GiB per %s job that is %d job%s: set MAX_JOBS=%d",
+                gib, per_job, nvcc ? "nvcc" : "C++ compile", jobs, jobs == 1 ? "" : "s", jobs);
+  f.fix = std::string(buf) + (nvcc ? " and NVCC_THREADS=1. " : ". ") + f.fix;
+  f.remedy.env["MAX_JOBS"] = std::to_string(jobs);
+  f.notes.push_back("per-job memory from the KB resource model (resources.toml)");
+}
+
 }  // namespace
 
 void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb) {
@@ -136,6 +154,7 @@ void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb) {
     if (!f.sig) continue;
     if (f.id == "NVCC_HOST_GCC_TOO_NEW" || f.id == "CPP_EXT_COMPILER_VERSION_BOUNDS") host_compiler(f, d, facts, kb);
     else if (f.remedy.kind == RemedyKind::shorten_arch_list) arch_list(f, d, facts, kb);
+    else if (f.remedy.kind == RemedyKind::halve_jobs) job_count(f, facts, kb);
   }
 }
 

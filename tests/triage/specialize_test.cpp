@@ -89,6 +89,19 @@ TEST(Specialize, ArchTheToolkitDoesNotKnowFallsBackToPtx) {
   EXPECT_FALSE(d.root()->notes.empty());
 }
 
+TEST(Specialize, OutOfMemoryNamesAJobCountFromMemory) {
+  auto d = diagnose("FAILED: a.o\nc++: fatal error: Killed signal terminated program cc1plus\n");
+  ASSERT_EQ(root_id(d), "OOM_CC1PLUS_KILLED");
+  HostFacts f;
+  f.memory.usable_bytes = 16ull << 30;
+  specialize(d, &f, &the_kb());
+  double per_job = the_kb().resources.cxx_job_gib;
+  ASSERT_GT(per_job, 0);
+  std::string want = std::to_string(std::max(1, static_cast<int>(16 / per_job)));
+  EXPECT_EQ(d.root()->remedy.env.at("MAX_JOBS"), want) << d.root()->fix;
+  EXPECT_NE(d.root()->fix.find("set MAX_JOBS=" + want), std::string::npos) << d.root()->fix;
+}
+
 TEST(Specialize, WithoutFactsTheGenericFixStays) {
   auto d = diagnose(kGccLog);
   std::string before = d.root()->fix;
