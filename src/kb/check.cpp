@@ -1,5 +1,6 @@
 // kb check: loader validation + cross-file checks + the registered validators of other stages' files.
 #include "kb/check.h"
+#include "kb/toml_parse.h"
 
 #include <algorithm>
 #include <cctype>
@@ -51,7 +52,7 @@ void check_foreign(const std::string& relative, const std::string& shown, std::s
     return;
   }
   try {
-    (void)toml::parse(text, shown);
+    (void)parse_toml(text, shown);
   } catch (const toml::parse_error& e) {
     errors.push_back({{shown, static_cast<int>(e.source().begin.line)},
                       "TOML syntax error: " + std::string(e.description())});

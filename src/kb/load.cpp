@@ -1,6 +1,7 @@
 // Loading: parse a file into a staging Kb, keep it only when it has no errors, then merge it
 // (an entry with the same key replaces the earlier one). Nothing here throws.
 #include <algorithm>
+#include "kb/toml_parse.h"
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -66,7 +67,7 @@ void load_text(Kb& kb, std::string_view file_name, std::string_view text, std::v
   std::string file(file_name);
   std::vector<KbError> local;
   try {
-    toml::table root = toml::parse(text, file);
+    toml::table root = parse_toml(text, file);
     Kb staged;
     FileCtx ctx{file, kb, local};
     read_by_kind(order, root, ctx, staged);

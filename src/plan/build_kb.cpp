@@ -1,5 +1,6 @@
 // build.toml reader: the KB's EntryReader gives every problem as "file:line: ...".
 #include "plan/build_kb.h"
+#include "kb/toml_parse.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -125,7 +126,7 @@ namespace {
 std::vector<kb::KbError> parse_into(BuildKb& staged, const std::string& file, std::string_view text) {
   std::vector<kb::KbError> errs;
   try {
-    toml::table root = toml::parse(text, file);
+    toml::table root = kb::parse_toml(text, file);
     read_entries(root, file, staged, errs);
   } catch (const toml::parse_error& e) {
     errs.push_back({{file, static_cast<int>(e.source().begin.line)},

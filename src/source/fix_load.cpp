@@ -8,7 +8,7 @@
 
 #include "kb/embedded.h"
 #include "source/fix.h"
-#include "source/toml_guard.h"
+#include "kb/toml_parse.h"
 #include "source/tree_path.h"
 #include "util/fs.h"
 
@@ -249,7 +249,7 @@ const Fix* FixSet::find(std::string_view id) const {
 std::vector<std::string> parse_fixes_text(std::string_view file_name, std::string_view text, std::vector<Fix>& out) {
   std::vector<std::string> errors;
   Reader r(std::string(file_name), errors);
-  if (std::string bad = toml_precheck(text); !bad.empty()) {
+  if (std::string bad = kb::toml_precheck(text); !bad.empty()) {
     errors.push_back(std::string(file_name) + ":" + bad + " (not valid TOML)");
     return errors;
   }

@@ -6,7 +6,7 @@
 
 #include "core/version.h"
 #include "kb/embedded.h"
-#include "source/toml_guard.h"
+#include "kb/toml_parse.h"
 #include "util/fs.h"
 
 namespace ts::source {
@@ -20,7 +20,7 @@ std::vector<std::string> parse_sources_text(std::string_view file_name, std::str
   auto err = [&](const toml::node& n, const std::string& m) {
     errors.push_back(file + ":" + std::to_string(n.source().begin.line) + ": " + m);
   };
-  if (std::string bad = toml_precheck(text); !bad.empty()) {
+  if (std::string bad = kb::toml_precheck(text); !bad.empty()) {
     errors.push_back(file + ":" + bad + " (not valid TOML)");
     return errors;
   }

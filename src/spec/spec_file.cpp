@@ -1,5 +1,6 @@
 // torchsmith.toml -> RawSpec. Each value keeps "file:line" so errors point at the line to edit.
 #include "spec/spec_file.h"
+#include "kb/toml_parse.h"
 
 #include <fstream>
 #include <sstream>
@@ -85,7 +86,7 @@ bool read_table(const toml::table& t, const std::string& file, RawSpec& out, std
 bool read_spec_text(std::string_view text, const std::string& file_name, RawSpec& out, std::string& error) {
   toml::table root;
   try {
-    root = toml::parse(text, file_name);
+    root = kb::parse_toml(text, file_name);
   } catch (const toml::parse_error& e) {
     error = file_name + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description());
     return false;
