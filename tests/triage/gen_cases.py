@@ -297,6 +297,13 @@ c('GIT_SUBMODULE_FETCH_FAILED', ["Cloning into '/home/u/pytorch/third_party/cutl
 c('CUDA_ARCH_SM_NOT_IN_TORCH_LIST', ['/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:235: UserWarning: ', 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.', 'The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.'],
   ['-- NVIDIA GeForce RTX 5090 (sm_120) is supported by this PyTorch build'])
 
+c('SETUPTOOLS_DISTUTILS_VERSION', ['Traceback (most recent call last):', '  File "train.py", line 3, in <module>', '    from torch.utils.tensorboard import SummaryWriter', '  File "/home/u/venv/lib/python3.8/site-packages/torch/utils/tensorboard/__init__.py", line 4, in <module>', '    LooseVersion = distutils.version.LooseVersion', "AttributeError: module 'distutils' has no attribute 'version'"],
+  ['-- distutils.version found (setuptools 59.5.0)'])
+c('ASSEMBLER_TOO_OLD', [F, '/tmp/cc8uoJt1.s: Assembler messages:', "/tmp/cc8uoJt1.s:20470: Error: no such instruction: `vpdpbusd %ymm4,%ymm23,%ymm1'", "/tmp/cc8uoJt1.s:20755: Error: no such instruction: `vpdpbusd %ymm2,%ymm7,%ymm0'"],
+  ['-- Performing Test HAS_AVX512_VNNI (assembler supports vpdpbusd) - Success'])
+c('CPP_EXT_COMPILER_ABI_WARNING', ['/home/u/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:387: UserWarning: ', '                               !! WARNING !!', 'Your compiler (c++) is not compatible with the compiler Pytorch was', 'built with for this platform, which is g++ on linux. Please'],
+  ['-- Your compiler (g++ 11.4.0) matches the compiler PyTorch was built with'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)
