@@ -1,13 +1,43 @@
 // torchsmith kb check: validate the knowledge base (built-in and overlays), every bad entry with
 // file:line.
+#include <cctype>
 #include <cstdio>
 
 #include "cli/commands.h"
 #include "kb/check.h"
+#include "plan/build_kb.h"
+#include "source/fix.h"
+#include "triage/signature.h"
 
 namespace ts::cli {
 
 namespace {
+
+// Stages that own a KB file report "file:line: message"; kb check wants {file, line} back.
+kb::KbError to_kb_error(const std::string& e, std::string_view file) {
+  std::string rest = e;
+  if (rest.rfind(file, 0) == 0) rest = rest.substr(file.size());
+  int line = 0;
+  if (!rest.empty() && rest[0] == ':') {
+    std::size_t i = 1;
+    while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) line = line * 10 + (rest[i++] - '0');
+    rest = rest.substr(i);
+    if (rest.rfind(": ", 0) == 0) rest = rest.substr(2);
+  }
+  return {{std::string(file), line}, rest};
+}
+
+// Each stage validates the files it reads; the KB check runs them all.
+void register_stage_validators() {
+  plan::register_kb_validators();  // build.toml
+  auto wrap = [](auto check) {
+    return [check](std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+      for (const auto& e : check(file, text)) errors.push_back(to_kb_error(e, file));
+    };
+  };
+  kb::register_validator("signatures.toml", wrap(triage::check_signatures_text));
+  kb::register_validator("fixes/", wrap(source::check_fixes_text));
+}
 
 struct KbOptions {
   std::vector<std::string> dirs;
@@ -21,6 +51,7 @@ int run_check(const GlobalOptions& g, const KbOptions& o) {
     auto defaults = kb::default_overlay_dirs();
     dirs.insert(dirs.begin(), defaults.begin(), defaults.end());
   }
+  register_stage_validators();
   auto errors = kb::check_kb(dirs, !o.only_dirs);
   for (const auto& e : errors) std::printf("%s\n", e.str().c_str());
   if (!errors.empty()) {

@@ -21,9 +21,6 @@ namespace ts::cli {
 
 namespace {
 
-// `kb check` validates build.toml through the plan stage's reader (registered before main runs).
-[[maybe_unused]] const bool kBuildTomlValidator = (plan::register_kb_validators(), true);
-
 struct PlanOptions {
   spec::RawSpec raw;
   std::string requirement, spec_file;

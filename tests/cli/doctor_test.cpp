@@ -27,6 +27,9 @@ std::string doctor_text(const Case& c) {
 
 bool has(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
 
+// Test names in ctest show the host, not the bytes of the struct.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.host << (c.target.empty() ? "" : " " + c.target); }
+
 class DoctorGolden : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DoctorGolden, MatchesReviewedReport) {
@@ -168,6 +171,19 @@ TEST(KbCheck, ReportsEveryBadEntryWithFileLine) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(has(r.out, "torch.toml:3")) << r.out;
   EXPECT_TRUE(has(r.out, "gpus.toml:1")) << r.out;
+}
+
+TEST(KbCheck, ValidatesSignaturesAndFixesThroughTheirStages) {
+  std::string dir = std::string(TS_BINARY_DIR) + "/test-bad-kb3";
+  std::system(("mkdir -p " + dir + "/fixes").c_str());
+  ASSERT_EQ(util::write_file_atomic(dir + "/signatures.toml",
+                                    "[[signature]]\nid = \"X\"\npatterns = [\"(unclosed\"]\n"),
+            "");
+  ASSERT_EQ(util::write_file_atomic(dir + "/fixes/a.toml", "[[fix]]\nid = \"y\"\n"), "");
+  auto r = run_torchsmith({"kb", "check", "--only", dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.out, "signatures.toml:3: pattern does not compile")) << r.out;
+  EXPECT_TRUE(has(r.out, "fixes/a.toml:1: fix 'y': 'source' is missing")) << r.out;
 }
 
 TEST(Cli, HelpTeachesAndExitsZero) {
