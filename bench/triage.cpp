@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   }
   double gb = static_cast<double>(fs::file_size(log)) / 1e9;
   std::printf("log: %.2f GB generated in %.1f s (%s)\n", gb, secs(t0, Clock::now()), log.c_str());
-  std::printf("patterns: %zu signature patterns; prefilter: %zu literals, stride %zu%s\n",
+  std::printf("patterns: %zu in the engine (signatures, log facts, markers; grep gets the signatures'); prefilter: %zu literals, stride %zu%s\n",
               engine.pattern_count(), engine.prefilter().literals().size(), engine.prefilter().stride(),
               engine.prefilter().match_all() ? " (MATCH ALL: some pattern has no literal)" : "");
 
