@@ -11,7 +11,7 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
   Verdict v;
   v.topic = "driver";
   auto tkv = ver(tk.version);
-  std::string mm = tkv ? tkv->major_minor() : tk.version;
+  std::string mm = major_minor(tk.version);
   v.subject = "driver " + f.driver.version + " with CUDA " + mm + " (" + tk.path + ")";
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
   if (!rel) {

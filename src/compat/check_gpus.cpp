@@ -38,7 +38,7 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   v.topic = "gpu";
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
   auto tkv = ver(tk.version);
-  std::string mm = tkv ? tkv->major_minor() : tk.version;
+  std::string mm = major_minor(tk.version);
   auto cap = CudaArch::parse(g.compute_capability);
   v.subject = gpu_label(g) + ", compute " + g.compute_capability + " with CUDA " + mm;
   if (!rel || !cap) {
