@@ -2,8 +2,6 @@
 // person editing the KB sees where; a broken entry is skipped, never half-loaded.
 #include "triage/signature.h"
 
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -13,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "kb/embedded.h"
+#include "kb/toml_parse.h"
 
 namespace ts::triage {
 namespace {
@@ -164,60 +163,6 @@ void load_fact(const toml::table& t, std::string_view file, SignatureSet& out, s
   if (errors.size() == before) out.log_facts.push_back(std::move(f));
 }
 
-// toml++ 3.3 reaches __builtin_unreachable (undefined behaviour) on some invalid input (found by
-// fuzzing: "[[[", non-ASCII in a bare key, control bytes). TOML 1.0 forbids all of these, so they
-// are refused here first: outside strings and comments only ASCII, no control bytes but tab and
-// line ends anywhere, no "[[[". Returns "line: message" or "".
-std::string toml_precheck(std::string_view t) {
-  enum { normal, comment, basic, literal, ml_basic, ml_literal } st = normal;
-  int line = 1;
-  bool line_start = true;
-  char prev = 0;  // the last non-blank byte outside strings and comments
-  auto at = [&](const char* msg) { return std::to_string(line) + ": " + msg; };
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(t[i]);
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return at("control character not allowed in TOML");
-    if (c == '\n') {
-      ++line;
-      line_start = true;
-      if (st == comment) st = normal;
-      else if (st == basic || st == literal) return at("string not closed on its line");
-      continue;
-    }
-    switch (st) {
-      case normal:
-        if (c >= 0x80) return at("non-ASCII character outside a string or comment");
-        if (line_start && c == '[' && t.substr(i, 3) == "[[[") return at("'[[[' is not a table header");
-        if (c == '#') st = comment;
-        // A string starts a key or value: after '=', '[', ',', '{', '.' or at the line start.
-        else if ((c == '"' || c == '\'') && !line_start && !std::strchr("=[,{.", prev)) return at("unexpected quote");
-        else if (c == '"') st = t.substr(i, 3) == "\"\"\"" ? (i += 2, ml_basic) : basic;
-        else if (c == '\'') st = t.substr(i, 3) == "'''" ? (i += 2, ml_literal) : literal;
-        break;
-      case comment: break;
-      case basic:
-        if (c == '\\') ++i;
-        else if (c == '"') st = normal;
-        break;
-      case literal:
-        if (c == '\'') st = normal;
-        break;
-      case ml_basic:
-        if (c == '\\') ++i;
-        else if (t.substr(i, 3) == "\"\"\"") { i += 2; while (i + 1 < t.size() && t[i + 1] == '"') ++i; st = normal; }
-        break;
-      case ml_literal:
-        if (t.substr(i, 3) == "'''") { i += 2; while (i + 1 < t.size() && t[i + 1] == '\'') ++i; st = normal; }
-        break;
-    }
-    if (c != ' ' && c != '\t') {
-      line_start = false;
-      if (st == normal) prev = static_cast<char>(c);
-    }
-  }
-  return "";
-}
-
 // Supersedes must name ids that exist in the merged set.
 void check_supersedes(const SignatureSet& set, std::vector<std::string>& errors) {
   for (const auto& s : set.signatures)
@@ -247,7 +192,7 @@ const Signature* SignatureSet::find(std::string_view id) const {
 std::vector<std::string> load_signatures_text(std::string_view file_name, std::string_view text,
                                               SignatureSet& out) {
   std::vector<std::string> errors;
-  if (std::string err = toml_precheck(text); !err.empty()) {
+  if (std::string err = kb::toml_precheck(text); !err.empty()) {  // toml++ 3.3 has UB on some junk
     errors.push_back(std::string(file_name) + ":" + err);
     return errors;
   }
