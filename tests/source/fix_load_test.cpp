@@ -29,7 +29,8 @@ TEST(FixLoad, EmbeddedFixesLoadCleanly) {
   EXPECT_TRUE(errors.empty()) << joined(errors);
   for (const char* id : {"torch-cpp-extension-cuda118-compilers", "torch-cpp-extension-arches-sm89-sm90",
                          "torch-setup-stock-install-command", "torch-cmake4-policy-version-minimum",
-                         "torch-select-compute-arch-sm120", "torch-gloo-types-cstdint-gcc15"}) {
+                         "torch-select-compute-arch-sm120", "torch-gloo-types-cstdint-gcc15",
+                         "torch-cuda-nvtoolsext-nvtx3", "torch-jit-quantization-type-cstdint-gcc13"}) {
     const Fix* f = set.find(id);
     ASSERT_NE(f, nullptr) << id;
     EXPECT_FALSE(f->reason.empty()) << id;
@@ -194,6 +195,54 @@ TEST(FixSelect, ConditionsHoldOnlyOnKnownFacts) {
   EXPECT_EQ(ids(tree).size(), 2u);
   FixContext vision = s3;
   vision.package = "torchvision";
+  EXPECT_TRUE(ids(vision).empty());
+}
+
+TEST(FixSelect, NvtxAndGcc13FixesHoldOnlyWhereTheirUpstreamFilesNeedThem) {
+  std::vector<std::string> errors;
+  FixSet set = load_fixes({}, errors);
+  ASSERT_TRUE(errors.empty()) << joined(errors);
+  auto ids = [&](const FixContext& c) {
+    std::vector<std::string> out;
+    for (const Fix* f : select_fixes(set, c)) out.push_back(f->id);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  // S3 on CUDA 12.9 (libnvToolsExt gone): the NVTX fix joins the CMake 4 and sm_120 fixes.
+  FixContext s3_129{"torch", "2.4.1", "12.9", "4.2.0", "13.3.0", {CudaArch::of(8, 6), CudaArch::of(12, 0)}};
+  EXPECT_EQ(ids(s3_129), (V{"torch-cmake4-policy-version-minimum", "torch-cuda-nvtoolsext-nvtx3",
+                             "torch-select-compute-arch-sm120"}));
+  FixContext nvtx{"torch", "2.3.1", "13.0", "3.30", "12.2", {}};
+  EXPECT_EQ(ids(nvtx), (V{"torch-cuda-nvtoolsext-nvtx3"}));
+  nvtx.cuda = "12.8";  // still ships libnvToolsExt on Linux
+  EXPECT_TRUE(ids(nvtx).empty());
+  nvtx.cuda = "";  // unknown CUDA: not on a guess
+  EXPECT_TRUE(ids(nvtx).empty());
+  nvtx.cuda = "12.9";
+  for (const char* v : {"2.2.2", "2.5.0", "2.7.1"}) {  // 2.5+ use NVTX3 themselves; 2.2 not checked
+    nvtx.version = v;
+    EXPECT_TRUE(ids(nvtx).empty()) << v;
+  }
+  nvtx.version = "2.4.0a0+git1234567";
+  EXPECT_EQ(ids(nvtx), (V{"torch-cuda-nvtoolsext-nvtx3"}));
+
+  // GCC 13 on torch < 2.1: quantization_type.h needs <cstdint>.
+  FixContext gcc{"torch", "2.0.1", "11.7", "3.26", "13.2.0", {}};
+  EXPECT_EQ(ids(gcc), (V{"torch-jit-quantization-type-cstdint-gcc13"}));
+  gcc.gcc = "15.1.0";  // GCC 15 needs it too, and gloo's types.h as well
+  EXPECT_EQ(ids(gcc), (V{"torch-jit-quantization-type-cstdint-gcc13", "torch-gloo-types-cstdint-gcc15"}));
+  gcc.gcc = "12.3.0";
+  EXPECT_TRUE(ids(gcc).empty());
+  gcc.gcc = "";
+  EXPECT_TRUE(ids(gcc).empty());
+  gcc.gcc = "13.1";
+  gcc.version = "2.1.0";  // has upstream's include
+  EXPECT_TRUE(ids(gcc).empty());
+  gcc.version = "1.7.1";  // older than the checked forms
+  EXPECT_TRUE(ids(gcc).empty());
+  FixContext vision = gcc;
+  vision.package = "torchvision";
+  vision.version = "0.15.2";
   EXPECT_TRUE(ids(vision).empty());
 }
 

@@ -1,0 +1,190 @@
+// The fixes checked against upstream files: each applied to a fake tree shaped like the upstream
+// file at the version it claims (tests/fixtures/trees), applied twice (= once), and reverted byte
+// for byte; on a tree that already has upstream's own fix it must be a no-op or report drift.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "source/apply.h"
+#include "source/hash.h"
+#include "test_tree.h"
+#include "util/process.h"
+
+using namespace ts::source;
+using namespace ts::source::testkit;
+using ts::CudaArch;
+
+namespace {
+
+const char* kCudaCmake = "cmake/public/cuda.cmake";
+const char* kQuantType = "torch/csrc/jit/passes/quantization/quantization_type.h";
+
+FixSet builtin() {
+  std::vector<std::string> errors;
+  FixSet s = load_fixes({}, errors);
+  EXPECT_TRUE(errors.empty());
+  return s;
+}
+
+std::map<std::string, std::string> tree_digest(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (auto& e : fs::recursive_directory_iterator(dir)) {
+    std::string rel = fs::relative(e.path(), dir).string();
+    if (rel.rfind(".torchsmith", 0) == 0) continue;
+    if (e.is_regular_file()) out[rel] = sha256_hex(slurp(e.path().string()));
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& e : v) s += e + "\n";
+  return s;
+}
+
+std::vector<std::string> ids(const std::vector<const Fix*>& fixes) {
+  std::vector<std::string> out;
+  for (const Fix* f : fixes) out.push_back(f->id);
+  return out;
+}
+
+const FixReport* report_for(const ApplyResult& r, const std::string& id) {
+  for (const auto& rep : r.fixes)
+    if (rep.id == id) return &rep;
+  return nullptr;
+}
+
+std::size_t count(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(UpstreamFixes, NvToolsExtOnTorch24WithCuda129) {
+  ScratchDir dir;
+  std::string tree = copy_tree("torch-2.4", dir);
+  FixSet set = builtin();
+  FixContext ctx{"torch", "2.4.1", "12.9", "3.30.2", "12.2.0", {}};
+  auto chosen = select_fixes(set, ctx);
+  ASSERT_EQ(ids(chosen), std::vector<std::string>{"torch-cuda-nvtoolsext-nvtx3"});
+  auto before = tree_digest(tree);
+  std::string original = slurp(tree + "/" + kCudaCmake);
+
+  ApplyResult r1 = apply_fixes(tree, chosen, ctx);
+  ASSERT_TRUE(r1.ok) << joined(r1.errors);
+  EXPECT_EQ(r1.changed_files, std::vector<std::string>{kCudaCmake});
+  std::string patched = slurp(tree + "/" + kCudaCmake);
+  EXPECT_EQ(patched.find("message(FATAL_ERROR \"Failed to find nvToolsExt\")"), std::string::npos);
+  EXPECT_NE(patched.find("if(NOT TARGET CUDA::nvToolsExt)\n  # torchsmith fix torch-cuda-nvtoolsext-nvtx3"),
+            std::string::npos);
+  EXPECT_NE(patched.find("add_library(CUDA::nvToolsExt INTERFACE IMPORTED)\n"
+                         "  target_include_directories(CUDA::nvToolsExt INTERFACE \"${TORCHSMITH_NVTX3_DIR}/nvtx3\")"),
+            std::string::npos);
+  // Everything else is as upstream had it: torch::nvtoolsext still links CUDA::nvToolsExt, which
+  // now exists either way; the edit sits where the check was, after find_package(CUDAToolkit).
+  EXPECT_EQ(count(patched, "add_library(CUDA::nvToolsExt INTERFACE IMPORTED)"), 1u);
+  EXPECT_NE(patched.find("    TARGET torch::nvtoolsext PROPERTY INTERFACE_LINK_LIBRARIES\n    CUDA::nvToolsExt)"),
+            std::string::npos);
+  EXPECT_LT(patched.find("find_package(CUDAToolkit REQUIRED)"), patched.find("torchsmith fix"));
+  EXPECT_LT(patched.find("torchsmith fix"), patched.find("# nvToolsExt\nadd_library(torch::nvtoolsext"));
+  EXPECT_EQ(patched.size() - original.size(),
+            set.find("torch-cuda-nvtoolsext-nvtx3")->edits[0].text.size() -
+                set.find("torch-cuda-nvtoolsext-nvtx3")->edits[0].anchor.size());
+
+  auto once = tree_digest(tree);
+  ApplyResult r2 = apply_fixes(tree, chosen, ctx);
+  ASSERT_TRUE(r2.ok) << joined(r2.errors);
+  EXPECT_TRUE(r2.changed_files.empty());
+  EXPECT_EQ(tree_digest(tree), once);
+  const FixReport* rep = report_for(r2, "torch-cuda-nvtoolsext-nvtx3");
+  ASSERT_NE(rep, nullptr);
+  EXPECT_EQ(rep->state, FixReport::State::already_applied);
+
+  RevertResult rv = revert_fixes(tree);
+  ASSERT_TRUE(rv.ok) << joined(rv.errors);
+  EXPECT_EQ(rv.restored, std::vector<std::string>{kCudaCmake});
+  EXPECT_EQ(slurp(tree + "/" + kCudaCmake), original);
+  EXPECT_EQ(tree_digest(tree), before);
+  EXPECT_FALSE(fs::exists(tree + "/.torchsmith"));
+}
+
+TEST(UpstreamFixes, NvToolsExtReportsDriftOnTheNvtx3FormOf25) {
+  // 2.5+ look for header-only NVTX3 themselves and have no FATAL_ERROR to replace: the fix is
+  // not selected there, and forced onto such a tree it names the file instead of guessing.
+  ScratchDir dir;
+  std::string tree = copy_tree("torch-2.6", dir);
+  FixSet set = builtin();
+  FixContext ctx{"torch", "2.6.0", "12.9", "3.30", "13.3", {}};
+  EXPECT_TRUE(select_fixes(set, ctx).empty());
+  auto before = tree_digest(tree);
+  ApplyResult r = apply_fixes(tree, {set.find("torch-cuda-nvtoolsext-nvtx3")}, ctx);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(joined(r.errors).find(std::string("upstream drifted: ") + kCudaCmake + ": anchor"), std::string::npos)
+      << joined(r.errors);
+  EXPECT_NE(joined(r.errors).find("matched 0 times"), std::string::npos) << joined(r.errors);
+  EXPECT_EQ(tree_digest(tree), before);
+  EXPECT_FALSE(fs::exists(tree + "/.torchsmith"));
+}
+
+TEST(UpstreamFixes, QuantizationTypeGetsCstdintWithGcc13OnTorch113) {
+  ScratchDir dir;
+  std::string tree = copy_tree("torch-1.13", dir);
+  FixSet set = builtin();
+  FixContext ctx{"torch", "1.13.1", "11.7", "3.26.4", "13.2.0", {}};
+  auto chosen = select_fixes(set, ctx);
+  // The 1.13 install-command fix has no host condition, so it comes along.
+  ASSERT_EQ(ids(chosen), (std::vector<std::string>{"torch-jit-quantization-type-cstdint-gcc13",
+                                                   "torch-setup-stock-install-command"}));
+  auto before = tree_digest(tree);
+  std::string original = slurp(tree + "/" + kQuantType);
+
+  ApplyResult r1 = apply_fixes(tree, chosen, ctx);
+  ASSERT_TRUE(r1.ok) << joined(r1.errors);
+  EXPECT_EQ(r1.changed_files, (std::vector<std::string>{kQuantType, "setup.py"}));
+  std::string patched = slurp(tree + "/" + kQuantType);
+  EXPECT_EQ(patched.rfind("#pragma once\n#include <cstdint>\n#include <ostream>\n\nnamespace torch {\n", 0), 0u)
+      << patched;
+  EXPECT_EQ(patched, "#pragma once\n#include <cstdint>\n" + original.substr(std::string("#pragma once\n").size()));
+
+  auto once = tree_digest(tree);
+  ApplyResult r2 = apply_fixes(tree, chosen, ctx);
+  ASSERT_TRUE(r2.ok) << joined(r2.errors);
+  EXPECT_TRUE(r2.changed_files.empty());
+  EXPECT_EQ(tree_digest(tree), once);
+  const FixReport* rep = report_for(r2, "torch-jit-quantization-type-cstdint-gcc13");
+  ASSERT_NE(rep, nullptr);
+  EXPECT_EQ(rep->state, FixReport::State::already_applied);
+
+  // The patched header stands on its own (any GCC): uint8_t comes from the include it now has.
+  if (!ts::util::run({"g++", "--version"}).not_found) {
+    std::string probe = dir / "probe.cpp";
+    spit(probe, "#include \"" + tree + "/" + kQuantType + "\"\nint main() { return torch::jit::STATIC; }\n");
+    auto cc = ts::util::run({"g++", "-std=c++17", "-fsyntax-only", probe});
+    EXPECT_TRUE(cc.ok()) << cc.err;
+  }
+
+  RevertResult rv = revert_fixes(tree);
+  ASSERT_TRUE(rv.ok) << joined(rv.errors);
+  EXPECT_EQ(slurp(tree + "/" + kQuantType), original);
+  EXPECT_EQ(tree_digest(tree), before);
+  EXPECT_FALSE(fs::exists(tree + "/.torchsmith"));
+}
+
+TEST(UpstreamFixes, QuantizationTypeFixIsANoOpWhereUpstreamAlreadyHasTheInclude) {
+  // 2.1+ carry the include (pytorch#98951): the fix is not selected, and forced it changes nothing.
+  ScratchDir dir;
+  std::string tree = copy_tree("torch-2.4", dir);
+  FixSet set = builtin();
+  FixContext ctx{"torch", "2.4.1", "12.4", "3.30", "13.3.0", {}};
+  EXPECT_TRUE(select_fixes(set, ctx).empty());
+  auto before = tree_digest(tree);
+  ApplyResult r = apply_fixes(tree, {set.find("torch-jit-quantization-type-cstdint-gcc13")}, ctx);
+  ASSERT_TRUE(r.ok) << joined(r.errors);
+  EXPECT_TRUE(r.changed_files.empty());
+  const FixReport* rep = report_for(r, "torch-jit-quantization-type-cstdint-gcc13");
+  ASSERT_NE(rep, nullptr);
+  EXPECT_EQ(rep->state, FixReport::State::already_applied);
+  EXPECT_EQ(tree_digest(tree), before);
+}
