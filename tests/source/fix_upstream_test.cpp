@@ -188,3 +188,49 @@ TEST(UpstreamFixes, QuantizationTypeFixIsANoOpWhereUpstreamAlreadyHasTheInclude)
   EXPECT_EQ(rep->state, FixReport::State::already_applied);
   EXPECT_EQ(tree_digest(tree), before);
 }
+
+// The nvToolsExt fix does what it is for, in CMake itself: on a toolkit with only the header-only
+// NVTX3 (what CUDA 12.9+ ship), the 2.4 cuda.cmake stops before the fix and configures after it,
+// and a source that includes <nvToolsExt.h> through torch::nvtoolsext gets the NVTX3 header.
+TEST(UpstreamFixesEffect, NvToolsExtConfiguresAndCompilesAgainstHeaderOnlyNvtx3) {
+  if (ts::util::run({"cmake", "--version"}).not_found || ts::util::run({"c++", "--version"}).not_found)
+    GTEST_SKIP() << "cmake or c++ not installed";
+  ScratchDir dir;
+  std::string tree = copy_tree("torch-2.4", dir);
+  // A CUDA 12.9-like toolkit: include/nvtx3/nvToolsExt.h, no libnvToolsExt, no v2 header.
+  std::string cuda = dir / "cuda";
+  fs::create_directories(cuda + "/include/nvtx3");
+  spit(cuda + "/include/nvtx3/nvToolsExt.h",
+       "#pragma once\n#define TS_FAKE_NVTX3 1\ninline int nvtxRangePushA(const char*) { return 0; }\n");
+  // FindCUDAToolkit stand-in: the targets 2.4's cuda.cmake uses, and no CUDA::nvToolsExt.
+  fs::create_directories(dir / "modules");
+  spit(dir / "modules/FindCUDAToolkit.cmake",
+       "set(CUDAToolkit_FOUND TRUE)\nset(CUDAToolkit_VERSION 12.9.0)\n"
+       "set(CUDAToolkit_INCLUDE_DIRS \"" + cuda + "/include\")\n"
+       "add_library(CUDA::cudart INTERFACE IMPORTED)\n");
+  spit(dir / "main.cpp",
+       "#include <nvToolsExt.h>\nstatic_assert(TS_FAKE_NVTX3, \"\");\nint main() { return nvtxRangePushA(\"x\"); }\n");
+  spit(dir / "CMakeLists.txt",
+       "cmake_minimum_required(VERSION 3.18)\nproject(probe CXX)\n"
+       "list(APPEND CMAKE_MODULE_PATH \"" + (dir / "modules") + "\")\n"
+       "set(CMAKE_CUDA_COMPILER_VERSION 12.9.0)\n"
+       "include(\"" + tree + "/" + kCudaCmake + "\")\n"
+       "add_executable(probe main.cpp)\ntarget_link_libraries(probe PRIVATE torch::nvtoolsext)\n");
+  auto configure = [&](const std::string& build) {
+    return ts::util::run({"cmake", "-S", dir.path(), "-B", build, "-G", "Ninja"});
+  };
+  if (ts::util::run({"ninja", "--version"}).not_found) GTEST_SKIP() << "ninja not installed";
+
+  auto before = configure(dir / "build-before");
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE((before.out + before.err).find("Failed to find nvToolsExt"), std::string::npos) << before.err;
+
+  FixSet set = builtin();
+  FixContext ctx{"torch", "2.4.1", "12.9", "", "", {}};
+  ApplyResult r = apply_fixes(tree, {set.find("torch-cuda-nvtoolsext-nvtx3")}, ctx);
+  ASSERT_TRUE(r.ok) << joined(r.errors);
+  auto after = configure(dir / "build-after");
+  ASSERT_TRUE(after.ok()) << after.out << after.err;
+  auto build = ts::util::run({"cmake", "--build", dir / "build-after"});
+  EXPECT_TRUE(build.ok()) << build.out << build.err;
+}
