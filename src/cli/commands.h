@@ -17,5 +17,6 @@ void register_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_plan(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code);
 
 }  // namespace ts::cli

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   ts::cli::register_fix(app, g, exit_code);
   ts::cli::register_fetch(app, g, exit_code);
   ts::cli::register_plan(app, g, exit_code);
+  ts::cli::register_verify(app, g, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,55 @@
+#include "verify/arch_check.h"
+
+#include <algorithm>
+
+namespace ts::verify {
+namespace {
+
+bool has(const std::vector<CudaArch>& v, const CudaArch& a) {
+  return std::any_of(v.begin(), v.end(), [&](const CudaArch& x) {
+    return x.major == a.major && x.minor == a.minor && x.suffix == a.suffix;
+  });
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+}  // namespace
+
+std::vector<Verdict> check_arches(const CudaCode& code, const ArchList& asked, const std::string& file) {
+  std::vector<Verdict> out;
+  const auto add = [&](Outcome o, std::string d) { out.push_back({file, "cuda arches", o, std::move(d)}); };
+  std::vector<std::string> missing, ptx_only, extra;
+  for (const auto& a : asked.arches()) {
+    if (!has(code.sass, a)) {
+      // PTX of an equal or older capability can be JIT-compiled for it at first load.
+      auto jit = std::find_if(code.ptx.begin(), code.ptx.end(), [&](const CudaArch& p) { return p.runs_on(a); });
+      if (jit != code.ptx.end())
+        ptx_only.push_back(a.sm() + " only as PTX " + jit->compute() + " (JIT-compiled at first load)");
+      else
+        missing.push_back(a.sm());
+    }
+    if (a.ptx && !has(code.ptx, a)) missing.push_back(a.compute());
+  }
+  for (const auto& s : code.sass)
+    if (!std::any_of(asked.arches().begin(), asked.arches().end(), [&](const CudaArch& a) {
+          return a.major == s.major && a.minor == s.minor && a.suffix == s.suffix;
+        }))
+      extra.push_back(s.sm());
+  for (const auto& p : code.ptx)
+    if (!std::any_of(asked.arches().begin(), asked.arches().end(), [&](const CudaArch& a) {
+          return a.ptx && a.major == p.major && a.minor == p.minor && a.suffix == p.suffix;
+        }))
+      extra.push_back(p.compute());
+
+  for (const auto& m : missing) add(Outcome::fail, "missing " + m);
+  for (const auto& w : ptx_only) add(Outcome::warn, w);
+  if (missing.empty() && ptx_only.empty()) add(Outcome::pass, "has " + asked.torch_cuda_arch_list());
+  if (!extra.empty()) add(Outcome::note, "not asked for: " + join(extra));
+  return out;
+}
+
+}  // namespace ts::verify

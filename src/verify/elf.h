@@ -1,0 +1,80 @@
+#pragma once
+// A native ELF reader (ELF32/ELF64, either byte order) over untrusted bytes: what verify needs to
+// know of a library without running anything: its identity, its dynamic dependencies and search
+// paths, the symbol versions it requires, and named sections (.nv_fatbin).
+// Every offset and size is bounds-checked; bad input is an error string, never a crash.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "verify/byte_reader.h"
+
+namespace ts::verify {
+
+struct ElfSection {
+  std::string name;
+  std::uint32_t type = 0;  // SHT_*
+  std::uint64_t flags = 0, addr = 0, offset = 0, size = 0;
+  std::uint32_t link = 0, info = 0;
+};
+
+struct ElfSegment {
+  std::uint32_t type = 0;  // PT_*
+  std::uint64_t offset = 0, vaddr = 0, filesz = 0, memsz = 0;
+};
+
+// What the dynamic section says (empty for static executables and relocatable objects).
+struct ElfDynamic {
+  std::vector<std::string> needed;  // DT_NEEDED, in order
+  std::string soname;               // DT_SONAME
+  std::string rpath, runpath;       // DT_RPATH / DT_RUNPATH as written (':'-separated, $ORIGIN unexpanded)
+  bool nodeflib = false;            // DF_1_NODEFLIB: the loader skips its default directories
+  // DT_VERNEED: library file -> the versions required of it ("libc.so.6" -> {"GLIBC_2.2.5", ...}).
+  std::map<std::string, std::vector<std::string>> version_needs;
+};
+
+class ElfFile {
+ public:
+  // Parses `data`, which must outlive the ElfFile. nullopt and *error on bad input
+  // ("not an ELF file", "section header table past end of file", ...).
+  static std::optional<ElfFile> parse(Bytes data, std::string* error);
+
+  int elf_class() const { return class_; }  // 32 or 64
+  bool big_endian() const { return big_; }
+  std::uint16_t type() const { return type_; }     // ET_DYN, ET_EXEC, ET_REL, ...
+  std::uint16_t machine() const { return machine_; }  // EM_X86_64, EM_AARCH64, ...
+  const std::vector<ElfSection>& sections() const { return sections_; }
+  const std::vector<ElfSegment>& segments() const { return segments_; }
+  const ElfDynamic& dynamic() const { return dynamic_; }
+
+  const ElfSection* section(std::string_view name) const;  // the first with that name, or nullptr
+  // A section's file bytes (empty for SHT_NOBITS); in bounds by construction.
+  Bytes section_bytes(const ElfSection& s) const;
+  // Every version required from any file whose name starts with `prefix` ("GLIBC_", "GLIBCXX_").
+  std::vector<std::string> required_versions(std::string_view prefix) const;
+
+  // "ELF64 LSB shared object, x86-64": for people.
+  std::string describe() const;
+
+ private:
+  bool read_dynamic(std::string* error);
+  bool read_verneed_table(Bytes table, std::uint64_t count, Bytes strings, std::string* error);
+  // File offset of a virtual address range through the PT_LOAD segments; nullopt when unmapped.
+  std::optional<std::uint64_t> vaddr_to_offset(std::uint64_t vaddr, std::uint64_t len) const;
+
+  ByteReader r_;
+  int class_ = 0;
+  bool big_ = false;
+  std::uint16_t type_ = 0, machine_ = 0;
+  std::vector<ElfSection> sections_;
+  std::vector<ElfSegment> segments_;
+  ElfDynamic dynamic_;
+};
+
+// Orders "GLIBC_2.17" before "GLIBC_2.34" (numeric, dot by dot); other text compares as strings.
+bool version_less(std::string_view a, std::string_view b);
+
+}  // namespace ts::verify

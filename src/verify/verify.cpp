@@ -1,0 +1,128 @@
+#include "verify/verify.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "util/fs.h"
+#include "verify/arch_check.h"
+#include "verify/elf.h"
+#include "verify/mapped_file.h"
+
+namespace ts::verify {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool starts_with_elf_magic(const fs::path& p) {
+  auto head = util::read_file_prefix(p.string(), 4);
+  return head && *head == "\x7f" "ELF";
+}
+
+// "libtorch.so needs libc10.so" reads better with file names than with full paths.
+std::string base(const std::string& p) { return fs::path(p).filename().string(); }
+
+void check_one(const std::string& path, const VerifyOptions& o, VerifyReport& rep) {
+  FileFacts f;
+  f.path = path;
+  const auto add = [&](std::string check, Outcome oc, std::string detail) {
+    rep.verdicts.push_back({path, std::move(check), oc, std::move(detail)});
+  };
+  MappedFile m(path);
+  std::string err;
+  std::optional<ElfFile> elf;
+  if (m.ok()) elf = ElfFile::parse(m.bytes(), &err);
+  if (!elf) {
+    add("elf", Outcome::fail, m.ok() ? err : m.error());
+    rep.files.push_back(std::move(f));
+    return;
+  }
+  f.elf = true;
+  f.kind = elf->describe();
+  const auto& d = elf->dynamic();
+  f.soname = d.soname;
+  f.needed = d.needed;
+  f.rpath = expand_search_path(d.rpath, "$ORIGIN");  // as written, split: $ORIGIN kept for people
+  f.runpath = expand_search_path(d.runpath, "$ORIGIN");
+  add("elf", Outcome::pass, f.kind + (d.soname.empty() ? "" : ", SONAME " + d.soname));
+
+  Resolution r = resolve_needed(path, o.resolve);
+  if (!r.errors.empty()) {
+    for (const auto& e : r.errors) add("needed", Outcome::fail, e);
+  } else if (!r.missing.empty()) {
+    for (const auto& mi : r.missing) add("needed", Outcome::fail, mi.name + " not found (needed by " + base(mi.needed_by) + ")");
+  } else {
+    std::vector<std::string> paths;
+    for (const auto& l : r.libs)
+      if (std::find(paths.begin(), paths.end(), l.path) == paths.end()) paths.push_back(l.path);
+    add("needed", Outcome::pass,
+        std::to_string(d.needed.size()) + " direct, " + std::to_string(paths.size()) + " libraries in all resolve");
+  }
+
+  std::string versions;
+  for (const char* prefix : {"GLIBC_", "GLIBCXX_", "CXXABI_"}) {
+    auto v = elf->required_versions(prefix);
+    if (v.empty()) continue;
+    f.versions.push_back(v.back());
+    versions += (versions.empty() ? "" : ", ") + v.back();
+  }
+  if (!versions.empty()) add("symbol versions", Outcome::note, "needs up to " + versions);
+
+  auto code = cuda_code_of(*elf, &err);
+  if (!code) {
+    add("cuda arches", Outcome::fail, err);
+  } else if (code->present) {
+    f.cuda = *code;
+    std::string have = code->sass_text();
+    if (!code->ptx.empty()) have += (have.empty() ? "" : " ") + code->ptx_text();
+    if (o.arches) {
+      auto vs = check_arches(*code, *o.arches, path);
+      for (auto& v : vs)
+        if (v.outcome == Outcome::pass) v.detail += " (" + have + ")";
+      rep.verdicts.insert(rep.verdicts.end(), vs.begin(), vs.end());
+    } else {
+      add("cuda arches", Outcome::note, have.empty() ? "fatbin without code" : have);
+    }
+  }
+  rep.files.push_back(std::move(f));
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> collect_files(const std::vector<std::string>& paths, std::string* error) {
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    auto st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      if (error) *error = p + ": no such file or directory";
+      return std::nullopt;
+    }
+    if (!fs::is_directory(st)) {
+      out.push_back(p);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_symlink() || !it->is_regular_file()) continue;
+      if (starts_with_elf_magic(it->path())) found.push_back(it->path().string());
+    }
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+VerifyReport verify_files(const std::vector<std::string>& files, const VerifyOptions& o) {
+  VerifyReport rep;
+  for (const auto& f : files) check_one(f, o, rep);
+  // Asked for arches, but nothing here carries GPU code: the build made CPU-only libraries.
+  if (o.arches && !o.arches->empty() && !files.empty() &&
+      std::none_of(rep.files.begin(), rep.files.end(), [](const FileFacts& f) { return f.cuda.has_value(); }))
+    rep.verdicts.push_back({"", "cuda arches", Outcome::fail,
+                            "no CUDA code in any of the " + std::to_string(files.size()) +
+                                " files (asked for " + o.arches->torch_cuda_arch_list() + ")"});
+  return rep;
+}
+
+}  // namespace ts::verify

@@ -1,0 +1,43 @@
+#pragma once
+// verify over files: for each ELF, whether it reads, whether every NEEDED resolves, which symbol
+// versions it needs, and whether its GPU code covers the arch list asked for.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/arch_list.h"
+#include "verify/cuda_code.h"
+#include "verify/resolve.h"
+#include "verify/verdict.h"
+
+namespace ts::verify {
+
+struct VerifyOptions {
+  std::optional<ArchList> arches;  // unset: the GPU code is reported, not judged
+  ResolveOptions resolve;
+};
+
+// What verify learned of one file, beside its verdicts (for --json and for later stages).
+struct FileFacts {
+  std::string path;
+  bool elf = false;
+  std::string kind;                      // "ELF64 LSB shared object, x86-64"
+  std::string soname;
+  std::vector<std::string> needed, rpath, runpath;
+  std::vector<std::string> versions;     // the newest GLIBC_, GLIBCXX_, CXXABI_ version needed
+  std::optional<CudaCode> cuda;          // set when the file has a fatbin section
+};
+
+struct VerifyReport {
+  std::vector<FileFacts> files;
+  std::vector<Verdict> verdicts;
+};
+
+// The files to check: each path as given, and under each directory every regular file that starts
+// with the ELF magic (symlinks skipped: the file they name is checked once). nullopt and *error
+// when a path does not exist.
+std::optional<std::vector<std::string>> collect_files(const std::vector<std::string>& paths, std::string* error);
+
+VerifyReport verify_files(const std::vector<std::string>& files, const VerifyOptions& o);
+
+}  // namespace ts::verify
