@@ -67,8 +67,11 @@ Resolution resolve_needed(const std::string& root_path, const ResolveOptions& o)
   std::map<std::string, int> by_name;  // SONAME, file name and path of each loaded object -> index
   int want_class = 0, want_machine = 0;
 
-  // Reads an object into the list; -1 and an error when it is not a usable ELF.
+  // Reads an object into the list; -1 and an error when it is not a usable ELF. *wrong_kind is set
+  // for an ELF of another class or machine, which the loader passes over (anything else stops it).
+  bool wrong_kind = false;
   auto load = [&](const std::string& path, int loader, std::string* why) -> int {
+    wrong_kind = false;
     MappedFile m(path);
     if (!m.ok()) { *why = m.error(); return -1; }
     std::string err;
@@ -77,6 +80,7 @@ Resolution resolve_needed(const std::string& root_path, const ResolveOptions& o)
     if (want_class == 0) { want_class = elf->elf_class(); want_machine = elf->machine(); }
     if (elf->elf_class() != want_class || elf->machine() != want_machine) {
       *why = path + ": " + elf->describe() + ", not the root's kind";
+      wrong_kind = true;
       return -1;
     }
     Loaded l;
@@ -97,14 +101,19 @@ Resolution resolve_needed(const std::string& root_path, const ResolveOptions& o)
     return idx;
   };
 
-  // A candidate in a directory: must exist and be a readable ELF of the root's kind (else skipped).
+  // A candidate in a directory. An ELF of another class or machine is passed over, as ld.so does;
+  // a file that is no loadable ELF at all ends the search with an error, as it does for ld.so
+  // ("invalid ELF header", "file too short"): `stop` then holds the reason.
+  std::string stop;
   auto try_dir = [&](const std::string& dir, const std::string& name, int loader, int& idx) {
+    if (!stop.empty()) return true;
     const std::string p = absolute((fs::path(dir) / name).string());
     if (!is_file(p)) return false;
     if (auto it = by_name.find(p); it != by_name.end()) { idx = it->second; return true; }
     std::string why;
     idx = load(p, loader, &why);
-    return idx >= 0;
+    if (idx < 0 && !wrong_kind) stop = why;
+    return idx >= 0 || !stop.empty();
   };
 
   std::string why;
@@ -127,6 +136,7 @@ Resolution resolve_needed(const std::string& root_path, const ResolveOptions& o)
     for (const auto& name : needed) {
       ResolvedLib r{name, "", loaded[cur].path, ""};
       int idx = -1;
+      stop.clear();
       if (auto it = by_name.find(name); it != by_name.end()) {
         idx = it->second;
         r.via = std::size_t(idx) < first_root ? "preload" : "loaded";
@@ -151,7 +161,11 @@ Resolution resolve_needed(const std::string& root_path, const ResolveOptions& o)
         for (std::size_t i = 0; idx < 0 && !loaded[cur].nodeflib && i < system.size(); ++i)
           if (try_dir(system[i], name, cur, idx)) r.via = "system";
       }
-      if (idx >= 0) {
+      if (!stop.empty()) {
+        r.via = "";
+        r.error = stop;
+        res.missing.push_back(r);
+      } else if (idx >= 0) {
         r.path = loaded[idx].path;
         by_name.emplace(name, idx);
         if (walked.size() < loaded.size()) walked.resize(loaded.size(), false);

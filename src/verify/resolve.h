@@ -22,6 +22,7 @@ struct ResolvedLib {
   std::string path;       // where it was found ("" when not found)
   std::string needed_by;  // the path of the object whose DT_NEEDED it is
   std::string via;        // "RPATH", "RUNPATH", "LD_LIBRARY_PATH", "system", "loaded", "preload", "path"
+  std::string error;      // why the search stopped on a file that is no loadable ELF ("" otherwise)
 };
 
 struct Resolution {

@@ -49,7 +49,10 @@ void check_one(const std::string& path, const VerifyOptions& o, VerifyReport& re
   if (!r.errors.empty()) {
     for (const auto& e : r.errors) add("needed", Outcome::fail, e);
   } else if (!r.missing.empty()) {
-    for (const auto& mi : r.missing) add("needed", Outcome::fail, mi.name + " not found (needed by " + base(mi.needed_by) + ")");
+    for (const auto& mi : r.missing)
+      add("needed", Outcome::fail,
+          mi.error.empty() ? mi.name + " not found (needed by " + base(mi.needed_by) + ")"
+                           : mi.name + " (needed by " + base(mi.needed_by) + "): " + mi.error);
   } else {
     std::vector<std::string> paths;
     for (const auto& l : r.libs)
