@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "fatbin_builder.h"
 #include "verify/cuda_code.h"
 #include "verify/fatbin.h"
 #include "verify/mapped_file.h"
@@ -18,27 +19,11 @@ namespace {
 
 using test::bytes_of;
 
-std::string le(std::uint64_t v, int n) {
-  std::string s(n, '\0');
-  for (int i = 0; i < n; ++i) s[i] = char((v >> (8 * i)) & 0xff);
-  return s;
-}
-
-// One entry: kind, arch, flags, payload; header_size 64 (+extra).
+using test::le;
 std::string entry(int kind, int arch, std::uint64_t flags, const std::string& payload, int extra = 0) {
-  std::string padded = payload;
-  while (padded.size() % 8) padded += '\0';
-  std::string h = le(kind, 2) + le(0x101, 2) + le(64 + extra, 4) + le(padded.size(), 8) + le(payload.size(), 4) +
-                  le(0, 4) + le(0, 2) + le(1, 2) + le(arch, 4) + le(0, 4) + le(0, 4) + le(flags, 8) + le(0, 8) +
-                  le(0, 8);
-  return h + std::string(extra, '\0') + padded;
+  return test::fatbin_entry(kind, arch, flags, payload, extra);
 }
-
-std::string container(const std::vector<std::string>& entries) {
-  std::string body;
-  for (const auto& e : entries) body += e;
-  return le(kFatbinMagic, 4) + le(1, 2) + le(16, 2) + le(body.size(), 8) + body;
-}
+std::string container(const std::vector<std::string>& entries) { return test::fatbin_container(entries); }
 
 TEST(Fatbin, ReadsHandBuiltContainers) {
   const std::string sec = container({entry(2, 80, 0x11, "cubin80"), entry(1, 90, 0x8011, "ptx", 16)}) +
