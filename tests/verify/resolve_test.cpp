@@ -206,3 +206,24 @@ TEST(LdConf, FollowsIncludesInOrder) {
 
 }  // namespace
 }  // namespace ts::verify
+
+namespace ts::verify {
+namespace {
+
+// Real libraries with deep dependency trees (Debian's torch: MPI, BLAS, protobuf, ...), system
+// directories from the real ld.so.conf: every name ldd resolves, we resolve to the same file.
+TEST_F(ResolveTree, DebianTorchLibrariesAgreeWithLdd) {
+  const std::string dir = "/usr/lib/python3/dist-packages/torch/lib";
+  if (!fs::exists(dir) || ldd_.empty()) GTEST_SKIP() << "python3-torch or ldd missing";
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    // Some are dangling symlinks into packages that are not installed.
+    if (!e.path().filename().string().ends_with(".so") || !fs::exists(e.path())) continue;
+    expect_same_as_ldd(fs::canonical(e.path()).string());
+    ++n;
+  }
+  EXPECT_GT(n, 0);
+}
+
+}  // namespace
+}  // namespace ts::verify
