@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "util/fs.h"
 #include "verify/arch_check.h"
@@ -107,11 +108,19 @@ std::optional<std::vector<std::string>> collect_files(const std::vector<std::str
     std::vector<std::string> found;
     for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_symlink() || !it->is_regular_file()) continue;
+      // is_regular_file follows symlinks: Debian's torch/lib/*.so point out of the tree.
+      std::error_code fec;
+      if (!it->is_regular_file(fec) || fec) continue;
       if (starts_with_elf_magic(it->path())) found.push_back(it->path().string());
     }
     std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
+    // A file reached by several names (libfoo.so -> libfoo.so.1) is checked once, by its first name.
+    std::set<std::string> real;
+    for (const auto& f : found) {
+      std::error_code cec;
+      const std::string c = fs::canonical(f, cec).string();
+      if (real.insert(cec ? f : c).second) out.push_back(f);
+    }
   }
   return out;
 }

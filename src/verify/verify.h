@@ -33,9 +33,8 @@ struct VerifyReport {
   std::vector<Verdict> verdicts;
 };
 
-// The files to check: each path as given, and under each directory every regular file that starts
-// with the ELF magic (symlinks skipped: the file they name is checked once). nullopt and *error
-// when a path does not exist.
+// The files to check: each path as given, and under each directory every file (symlinks followed)
+// that starts with the ELF magic, each real file once. nullopt and *error when a path does not exist.
 std::optional<std::vector<std::string>> collect_files(const std::vector<std::string>& paths, std::string* error);
 
 VerifyReport verify_files(const std::vector<std::string>& files, const VerifyOptions& o);

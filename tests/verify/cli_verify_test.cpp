@@ -56,11 +56,12 @@ TEST_F(VerifyCli, LockFileAskingForAnotherArchFails) {
 }
 
 TEST_F(VerifyCli, JsonOverADirectory) {
+  fs::create_symlink("libgpu.so", tmp_ / "pkg/libgpu.so.1");  // another name of the same file: read once
   auto r = verify({tmp_ / "pkg", "--arch", "8.0", "--json"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_FALSE(j["ok"].get<bool>());
-  ASSERT_EQ(j["files"].size(), 1u);  // README.txt is not an ELF
+  ASSERT_EQ(j["files"].size(), 1u);  // README.txt is not an ELF; libgpu.so.1 is libgpu.so
   EXPECT_EQ(j["files"][0]["soname"], "libgpu.so");
   EXPECT_EQ(j["files"][0]["cuda"]["sass"], nlohmann::json::array({"sm_90"}));
   EXPECT_EQ(j["files"][0]["cuda"]["ptx"], nlohmann::json::array({"compute_90"}));
