@@ -1,5 +1,6 @@
 // torchsmith verify PATH... [--plan LOCK] [--arch LIST] [--json]: prove what a build made is what
-// was asked: each ELF reads, every NEEDED resolves, and its GPU code covers the arch list.
+// was asked: each ELF (alone, under a directory, or inside a wheel) reads, every NEEDED resolves,
+// and its GPU code covers the arch list.
 // Exit 0: every check passed (notes and warnings allowed); 1: a check failed; 2: bad input.
 #include <unistd.h>
 
@@ -134,7 +135,7 @@ void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto o = std::make_shared<VerifyCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "verify", "Check built libraries: ELF, NEEDED resolution, symbol versions, CUDA arches inside.");
-  cmd->add_option("paths", o->paths, "ELF files, or directories to search for them")->required()->type_name("PATH...");
+  cmd->add_option("paths", o->paths, "ELF files, wheels, or directories to search for ELF files")->required()->type_name("PATH...");
   cmd->add_option("--plan", o->plan, "Lock file whose arch list the GPU code must cover")->type_name("LOCK");
   cmd->add_option("--arch", o->arch, "Arch list the GPU code must cover (\"8.0;9.0+PTX\")")->type_name("LIST");
   cmd->add_option("--ld-library-path", o->ld_library_path,

@@ -1,5 +1,7 @@
 #include "verify/verify.h"
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -8,6 +10,7 @@
 #include "verify/arch_check.h"
 #include "verify/elf.h"
 #include "verify/mapped_file.h"
+#include "verify/zip.h"
 
 namespace ts::verify {
 namespace {
@@ -22,11 +25,12 @@ bool starts_with_elf_magic(const fs::path& p) {
 // "libtorch.so needs libc10.so" reads better with file names than with full paths.
 std::string base(const std::string& p) { return fs::path(p).filename().string(); }
 
-void check_one(const std::string& path, const VerifyOptions& o, VerifyReport& rep) {
+// `shown` names the file in the report (a wheel member is "x.whl!torch/lib/libc10.so").
+void check_one(const std::string& path, const std::string& shown, const VerifyOptions& o, VerifyReport& rep) {
   FileFacts f;
-  f.path = path;
+  f.path = shown;
   const auto add = [&](std::string check, Outcome oc, std::string detail) {
-    rep.verdicts.push_back({path, std::move(check), oc, std::move(detail)});
+    rep.verdicts.push_back({shown, std::move(check), oc, std::move(detail)});
   };
   MappedFile m(path);
   std::string err;
@@ -79,7 +83,7 @@ void check_one(const std::string& path, const VerifyOptions& o, VerifyReport& re
     std::string have = code->sass_text();
     if (!code->ptx.empty()) have += (have.empty() ? "" : " ") + code->ptx_text();
     if (o.arches) {
-      auto vs = check_arches(*code, *o.arches, path);
+      auto vs = check_arches(*code, *o.arches, shown);
       for (auto& v : vs)
         if (v.outcome == Outcome::pass) v.detail += " (" + have + ")";
       rep.verdicts.insert(rep.verdicts.end(), vs.begin(), vs.end());
@@ -88,6 +92,49 @@ void check_one(const std::string& path, const VerifyOptions& o, VerifyReport& re
     }
   }
   rep.files.push_back(std::move(f));
+}
+
+bool looks_like_library(const std::string& name) {
+  const std::string b = base(name);
+  return b.ends_with(".so") || b.find(".so.") != std::string::npos;
+}
+
+// A wheel: its libraries are extracted under a temporary directory with their paths kept, so
+// $ORIGIN and the wheel's own layout resolve as they will once installed; then checked there.
+void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& rep) {
+  const auto fail = [&](std::string detail) {
+    rep.verdicts.push_back({path, "wheel", Outcome::fail, std::move(detail)});
+  };
+  MappedFile m(path);
+  if (!m.ok()) return fail(m.error());
+  std::string err;
+  auto zip = ZipArchive::open(m.bytes(), &err);
+  if (!zip) return fail(err);
+  std::string tmpl = (fs::temp_directory_path() / "torchsmith-verify-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data())) return fail("cannot create a temporary directory");
+  const fs::path dir = tmpl;
+  std::vector<std::pair<std::string, std::string>> libs;  // extracted path, member name
+  for (const auto& mem : zip->members()) {
+    if (mem.name.ends_with("/") || !looks_like_library(mem.name)) continue;
+    const fs::path out = dir / mem.name;
+    std::error_code ec;
+    fs::create_directories(out.parent_path(), ec);
+    if (std::string e = zip->extract(mem, out.string()); !e.empty()) {
+      fail(e);
+      continue;
+    }
+    if (starts_with_elf_magic(out)) libs.emplace_back(out.string(), mem.name);
+  }
+  std::sort(libs.begin(), libs.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (const auto& [file, name] : libs) check_one(file, path + "!" + name, o, rep);
+  if (libs.empty()) rep.verdicts.push_back({path, "wheel", Outcome::note, "no ELF libraries inside"});
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+bool is_zip(const std::string& path) {
+  auto head = util::read_file_prefix(path, 4);
+  return head && *head == std::string("PK\x03\x04", 4);
 }
 
 }  // namespace
@@ -127,7 +174,13 @@ std::optional<std::vector<std::string>> collect_files(const std::vector<std::str
 
 VerifyReport verify_files(const std::vector<std::string>& files, const VerifyOptions& o) {
   VerifyReport rep;
-  for (const auto& f : files) check_one(f, o, rep);
+  for (const auto& f : files) {
+    if (is_zip(f)) {
+      check_wheel(f, o, rep);
+    } else {
+      check_one(f, f, o, rep);
+    }
+  }
   // Asked for arches, but nothing here carries GPU code: the build made CPU-only libraries.
   if (o.arches && !o.arches->empty() && !files.empty() &&
       std::none_of(rep.files.begin(), rep.files.end(), [](const FileFacts& f) { return f.cuda.has_value(); }))

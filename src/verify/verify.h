@@ -1,5 +1,5 @@
 #pragma once
-// verify over files: for each ELF, whether it reads, whether every NEEDED resolves, which symbol
+// verify over files and wheels: for each ELF, whether it reads, whether every NEEDED resolves, which symbol
 // versions it needs, and whether its GPU code covers the arch list asked for.
 #include <optional>
 #include <string>
@@ -37,6 +37,7 @@ struct VerifyReport {
 // that starts with the ELF magic, each real file once. nullopt and *error when a path does not exist.
 std::optional<std::vector<std::string>> collect_files(const std::vector<std::string>& paths, std::string* error);
 
+// A zip file (a wheel) is opened and its libraries checked in its own layout, named "W.whl!member".
 VerifyReport verify_files(const std::vector<std::string>& files, const VerifyOptions& o);
 
 }  // namespace ts::verify

@@ -1,0 +1,117 @@
+// Wheels: zips made here with Python's zipfile (deflated and stored), their libraries checked in the
+// wheel's own layout; truncated wheels and members that climb out with '..' refused clearly.
+#include <gtest/gtest.h>
+
+#include "elf_builder.h"
+#include "fatbin_builder.h"
+#include "verify/mapped_file.h"
+#include "verify/verify.h"
+#include "verify/zip.h"
+#include "verify_test_util.h"
+
+namespace ts::verify {
+namespace {
+
+// Writes a zip at `out` from pairs (member name, source file), with Python's zipfile.
+constexpr const char* kMakeZip = R"(
+import sys, zipfile
+out, method = sys.argv[1], (zipfile.ZIP_DEFLATED if sys.argv[2] == "deflate" else zipfile.ZIP_STORED)
+with zipfile.ZipFile(out, "w", method) as z:
+    for i in range(3, len(sys.argv), 2):
+        z.write(sys.argv[i + 1], sys.argv[i])
+)";
+
+class Wheel : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    python_ = test::tool("python3");
+    if (python_.empty()) GTEST_SKIP() << "python3 not found";
+    test::ElfSpec gpu;
+    gpu.soname = "libgpu.so";
+    gpu.needed = {"libdep.so"};
+    gpu.runpath = "$ORIGIN/lib";
+    gpu.fatbin = test::fatbin_container({test::fatbin_entry(2, 90, 0x8011, "cubin")});
+    test::write(tmp_ / "src/libgpu.so", test::ElfBuilder(gpu).build());
+    test::ElfSpec dep;
+    dep.soname = "libdep.so";
+    test::write(tmp_ / "src/libdep.so", test::ElfBuilder(dep).build());
+    test::write(tmp_ / "src/__init__.py", "import os\n");
+  }
+
+  std::string make(const std::string& name, const std::string& method, std::vector<std::string> members) {
+    std::vector<std::string> argv = {python_, "-c", kMakeZip, tmp_ / name, method};
+    argv.insert(argv.end(), members.begin(), members.end());
+    auto r = test::run(argv);
+    EXPECT_TRUE(r.ok()) << r.err;
+    return tmp_ / name;
+  }
+
+  std::string good(const std::string& method) {
+    return make("pkg-1.0-" + method + ".whl", method,
+                {"pkg/__init__.py", tmp_ / "src/__init__.py", "pkg/libgpu.so", tmp_ / "src/libgpu.so",
+                 "pkg/lib/libdep.so", tmp_ / "src/libdep.so"});
+  }
+
+  std::vector<std::string> lines(const VerifyReport& rep) {
+    std::vector<std::string> out;
+    for (const auto& v : rep.verdicts)
+      out.push_back(v.file.substr(v.file.find('!') == std::string::npos ? v.file.size() : v.file.find('!')) + " " +
+                    v.check + " " + outcome_name(v.outcome) + ": " + v.detail);
+    return out;
+  }
+
+  test::TempDir tmp_;
+  std::string python_;
+};
+
+TEST_F(Wheel, LibrariesCheckedInTheWheelLayout) {
+  for (const std::string method : {"deflate", "store"}) {
+    SCOPED_TRACE(method);
+    VerifyOptions o;
+    o.arches = *ArchList::parse("9.0");
+    VerifyReport rep = verify_files({good(method)}, o);
+    ASSERT_EQ(rep.files.size(), 2u);
+    EXPECT_FALSE(any_failed(rep.verdicts));
+    auto l = lines(rep);
+    EXPECT_NE(std::find(l.begin(), l.end(), "!pkg/libgpu.so needed pass: 1 direct, 1 libraries in all resolve"), l.end())
+        << ::testing::PrintToString(l);
+    EXPECT_NE(std::find(l.begin(), l.end(), "!pkg/libgpu.so cuda arches pass: has 9.0 (sm_90)"), l.end())
+        << ::testing::PrintToString(l);
+  }
+}
+
+TEST_F(Wheel, TruncatedWheelFailsClearly) {
+  const std::string whole = test::slurp(good("deflate"));
+  test::write(tmp_ / "cut.whl", whole.substr(0, whole.size() / 2));
+  VerifyReport rep = verify_files({tmp_ / "cut.whl"}, {});
+  ASSERT_EQ(rep.verdicts.size(), 1u);
+  EXPECT_EQ(rep.verdicts[0].check, "wheel");
+  EXPECT_EQ(rep.verdicts[0].outcome, Outcome::fail);
+  EXPECT_NE(rep.verdicts[0].detail.find("truncated"), std::string::npos) << rep.verdicts[0].detail;
+}
+
+TEST_F(Wheel, MembersClimbingOutAreRefused) {
+  const std::string w = make("evil.whl", "deflate", {"../evil.so", tmp_ / "src/libdep.so"});
+  MappedFile m(w);
+  std::string err;
+  EXPECT_FALSE(ZipArchive::open(m.bytes(), &err));
+  EXPECT_EQ(err, "unsafe member name '../evil.so' (absolute or with '..')");
+  VerifyReport rep = verify_files({w}, {});
+  ASSERT_EQ(rep.verdicts.size(), 1u);
+  EXPECT_EQ(rep.verdicts[0].outcome, Outcome::fail);
+}
+
+TEST_F(Wheel, CorruptDeflateDataIsAnError) {
+  std::string bytes = test::slurp(good("deflate"));
+  // Damage the first member's compressed data (just after its 30-byte local header and name).
+  for (std::size_t i = 30 + std::string("pkg/__init__.py").size(); i < 60; ++i) bytes[i] = char(0xff);
+  test::write(tmp_ / "bad.whl", bytes);
+  MappedFile m(tmp_ / "bad.whl");
+  std::string err;
+  auto z = ZipArchive::open(m.bytes(), &err);
+  ASSERT_TRUE(z) << err;
+  EXPECT_EQ(z->extract(z->members()[0], tmp_ / "out"), "pkg/__init__.py: corrupt deflate data");
+}
+
+}  // namespace
+}  // namespace ts::verify
