@@ -119,6 +119,26 @@ TEST(ElfBadInput, TruncationsAndCorruptionsNeverCrash) {
   }
 }
 
+// With the section headers gone (as sstrip leaves a library), the same facts come from PT_DYNAMIC,
+// DT_STRTAB and DT_VERNEED through the load segments.
+TEST(ElfReal, SameFactsWithoutSectionHeaders) {
+  MappedFile m("/lib/x86_64-linux-gnu/libstdc++.so.6");
+  if (!m.ok()) GTEST_SKIP() << m.error();
+  std::string bytes(reinterpret_cast<const char*>(m.bytes().data()), m.bytes().size());
+  auto with = ElfFile::parse(m.bytes(), nullptr);
+  ASSERT_TRUE(with);
+  for (int i = 0; i < 8; ++i) bytes[40 + i] = 0;  // e_shoff
+  bytes[60] = bytes[61] = bytes[62] = bytes[63] = 0;  // e_shnum, e_shstrndx
+  std::string err;
+  auto without = ElfFile::parse(bytes_of(bytes), &err);
+  ASSERT_TRUE(without) << err;
+  EXPECT_TRUE(without->sections().empty());
+  EXPECT_EQ(without->dynamic().needed, with->dynamic().needed);
+  EXPECT_EQ(without->dynamic().soname, with->dynamic().soname);
+  EXPECT_EQ(without->dynamic().version_needs, with->dynamic().version_needs);
+  EXPECT_FALSE(without->dynamic().version_needs.empty());
+}
+
 // What readelf says of a file: NEEDED, SONAME, RPATH, RUNPATH, and the version needs per file.
 struct ReadelfFacts {
   std::vector<std::string> needed;
