@@ -114,7 +114,12 @@ int run(const VerifyCliOptions& o, const GlobalOptions& g) {
   }
   for (const auto& p : o.ld_library_path)
     for (auto& d : util::split_path(p)) vo.resolve.ld_library_path.push_back(d);
-  vo.resolve.preload = o.preload;
+  // A directory given to --preload stands for every library in it (torch/lib, as `import torch` loads).
+  if (!o.preload.empty()) {
+    auto pre = verify::collect_files(o.preload, &err);
+    if (!pre) return bad_input("--preload: " + err);
+    vo.resolve.preload = *pre;
+  }
 
   auto files = verify::collect_files(o.paths, &err);
   if (!files) return bad_input(err);
@@ -143,8 +148,9 @@ void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
                   "this process's LD_LIBRARY_PATH is not used")
       ->type_name("DIRS");
   cmd->add_option("--preload", o->preload,
-                  "Library already loaded when these are (as `import torch` loads libtorch first); repeatable")
-      ->type_name("LIB");
+                  "Library, or directory of libraries, already loaded when these are (as `import torch` loads "
+                  "torch/lib first); repeatable")
+      ->type_name("LIB|DIR");
   cmd->add_flag("--json", o->json, "Machine-readable output");
   cmd->callback([o, &g, &exit_code]() { exit_code = run(*o, g); });
 }

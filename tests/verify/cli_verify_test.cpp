@@ -99,6 +99,19 @@ TEST_F(VerifyCli, MissingNeededFails) {
   EXPECT_NE(r.out.find("libnowhere-ts-test.so.3 not found (needed by libneeds.so)"), std::string::npos) << r.out;
 }
 
+TEST_F(VerifyCli, PreloadedDirectoryAnswersNeeded) {
+  test::ElfSpec torch;
+  torch.soname = "libtorch-ts-test.so";
+  test::write(tmp_ / "torch/lib/libtorch-ts-test.so", test::ElfBuilder(torch).build());
+  test::ElfSpec ext;
+  ext.needed = {"libtorch-ts-test.so"};
+  test::write(tmp_ / "ext/_ext.so", test::ElfBuilder(ext).build());
+  EXPECT_EQ(verify({tmp_ / "ext/_ext.so"}).exit_code, 1);
+  auto r = verify({tmp_ / "ext/_ext.so", "--preload", tmp_ / "torch/lib"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(verify({tmp_ / "ext/_ext.so", "--preload", tmp_ / "nowhere"}).exit_code, 2);
+}
+
 TEST_F(VerifyCli, BadInputExitsTwo) {
   EXPECT_EQ(verify({tmp_ / "no-such-file.so"}).exit_code, 2);
   EXPECT_EQ(verify({gpu_, "--arch", "not-an-arch"}).exit_code, 2);
