@@ -71,6 +71,7 @@ TEST_F(Wheel, LibrariesCheckedInTheWheelLayout) {
     o.arches = *ArchList::parse("9.0");
     VerifyReport rep = verify_files({good(method)}, o);
     ASSERT_EQ(rep.files.size(), 2u);
+    EXPECT_EQ(rep.files[1].runpath, std::vector<std::string>{"$ORIGIN/lib"});  // pkg/libgpu.so (after pkg/lib/), as written
     EXPECT_FALSE(any_failed(rep.verdicts));
     auto l = lines(rep);
     EXPECT_NE(std::find(l.begin(), l.end(), "!pkg/libgpu.so needed pass: 1 direct, 1 libraries in all resolve"), l.end())
