@@ -15,30 +15,6 @@ namespace {
 
 const char* kArchFile = "cmake/Modules_CUDA_fix/upstream/FindCUDA/select_compute_arch.cmake";
 
-FixSet builtin() {
-  std::vector<std::string> errors;
-  FixSet s = load_fixes({}, errors);
-  EXPECT_TRUE(errors.empty());
-  return s;
-}
-
-// Digest of every file under dir (the journal excluded), to compare trees byte for byte.
-std::map<std::string, std::string> tree_digest(const std::string& dir) {
-  std::map<std::string, std::string> out;
-  for (auto& e : fs::recursive_directory_iterator(dir)) {
-    std::string rel = fs::relative(e.path(), dir).string();
-    if (rel.rfind(".torchsmith", 0) == 0) continue;
-    if (e.is_regular_file()) out[rel] = sha256_hex(slurp(e.path().string()));
-  }
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& e : v) s += e + "\n";
-  return s;
-}
-
 Fix edit_fix(const std::string& id, const std::string& file, const std::string& anchor, EditOp op,
              const std::string& text) {
   Fix f;

@@ -4,6 +4,7 @@
 #include "test_tree.h"
 
 using namespace ts::source;
+using ts::source::testkit::joined;
 using ts::CudaArch;
 namespace fs = std::filesystem;
 
@@ -13,12 +14,6 @@ bool has_error(const std::vector<std::string>& errors, const std::string& needle
   for (const auto& e : errors)
     if (e.find(needle) != std::string::npos) return true;
   return false;
-}
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& e : v) s += e + "\n";
-  return s;
 }
 
 }  // namespace

@@ -19,29 +19,6 @@ namespace {
 const char* kCudaCmake = "cmake/public/cuda.cmake";
 const char* kQuantType = "torch/csrc/jit/passes/quantization/quantization_type.h";
 
-FixSet builtin() {
-  std::vector<std::string> errors;
-  FixSet s = load_fixes({}, errors);
-  EXPECT_TRUE(errors.empty());
-  return s;
-}
-
-std::map<std::string, std::string> tree_digest(const std::string& dir) {
-  std::map<std::string, std::string> out;
-  for (auto& e : fs::recursive_directory_iterator(dir)) {
-    std::string rel = fs::relative(e.path(), dir).string();
-    if (rel.rfind(".torchsmith", 0) == 0) continue;
-    if (e.is_regular_file()) out[rel] = sha256_hex(slurp(e.path().string()));
-  }
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& e : v) s += e + "\n";
-  return s;
-}
-
 std::vector<std::string> ids(const std::vector<const Fix*>& fixes) {
   std::vector<std::string> out;
   for (const Fix* f : fixes) out.push_back(f->id);
