@@ -15,21 +15,25 @@ struct Origin {
   int line = 0;
 };
 
+// What every KB entry carries: its upstream source, where it was read, and how sure it is.
+struct Entry {
+  std::string source;
+  Origin origin;
+  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
+  std::vector<std::string> recalled;  // names of fields whose values are from memory only
+  std::string note;
+  // The whole entry is recalled, or this field is.
+  bool is_recalled(std::string_view field) const;
+};
+
 // One NVIDIA GPU: a PCI device id, its product name and compute capability.
-struct Gpu {
+struct Gpu : Entry {
   std::string pci_id;      // lower-case hex, no 0x: "2182"
   std::string name;        // "GeForce GTX 1660 Ti"
   std::string arch;        // compute capability "7.5"
   std::string chip;        // "TU116"
   std::string family;      // "Turing"
   bool jetson = false;     // Tegra module (integrated; found through device-tree, not PCI)
-  std::string source;
-  Origin origin;
-  // Added fields (after origin so positional initialisers stay valid):
-  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
-  std::vector<std::string> recalled;  // names of fields whose values are from memory only
-  std::string note;
-  bool is_recalled(std::string_view field) const;
 };
 
 // One CUDA range and the arch its nvcc uses for a Tegra SoC.
@@ -39,17 +43,10 @@ struct TegraCudaArch {
 };
 
 // A Jetson/Tegra SoC, found through /proc/device-tree/compatible ("nvidia,tegra234"), not PCI.
-struct TegraSoc {
+struct TegraSoc : Entry {
   std::string compatible;  // "tegra234"
   std::string name;        // "Jetson AGX Orin / Orin NX / Orin Nano"
   std::string arch;        // "8.7"
-  std::string source;
-  Origin origin;
-  // Added fields (after origin so positional initialisers stay valid):
-  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
-  std::vector<std::string> recalled;  // names of fields whose values are from memory only
-  std::string note;
-  bool is_recalled(std::string_view field) const;
   std::string family;                 // "Ampere"
   // When nvcc numbers the SoC differently per toolkit (Thor: 10.1 with CUDA 12.8-12.9, 11.0 with 13+).
   std::vector<TegraCudaArch> arch_by_cuda;
@@ -66,24 +63,17 @@ struct ChipArch {
 };
 
 // An architecture family name people write in arch lists ("Ampere") and the arches it means.
-struct ArchFamily {
+struct ArchFamily : Entry {
   std::string name;                 // "Ampere"
   std::vector<std::string> aliases; // "ampere", "sm_8x" ...
   std::vector<std::string> arches;  // "8.0", "8.6", "8.7"
   std::vector<std::string> chip_prefixes;  // "GA1" — maps a chip codename to the family
-  std::string source;
-  Origin origin;
-  // Added fields (after origin so positional initialisers stay valid):
-  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
-  std::vector<std::string> recalled;  // names of fields whose values are from memory only
-  std::string note;
-  bool is_recalled(std::string_view field) const;
   std::vector<std::string> torch_arches;  // what TORCH_CUDA_ARCH_LIST=<name> means in PyTorch: "8.0", "8.6+PTX"
   std::vector<ChipArch> chips;            // chip prefix -> arch; chip_prefixes lists the same prefixes
 };
 
 // A CUDA toolkit release (major.minor).
-struct CudaRelease {
+struct CudaRelease : Entry {
   std::string version;              // "11.8"
   std::vector<std::string> arches;  // real targets nvcc accepts: "3.5" ... "9.0", "9.0a", "10.0f"
   std::string gcc_max;              // newest GCC major accepted by host_config.h: "11"
@@ -91,31 +81,17 @@ struct CudaRelease {
   std::string msvc;                 // "VS2017-VS2022" (informational)
   std::string driver_min_linux;     // the driver the toolkit shipped with (full compat): "520.61.05"
   std::string driver_min_windows;
-  std::string source;
-  Origin origin;
-  // Added fields (after origin so positional initialisers stay valid):
-  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
-  std::vector<std::string> recalled;  // names of fields whose values are from memory only
-  std::string note;
-  bool is_recalled(std::string_view field) const;
 };
 
 // Minor-version compatibility: a CUDA major runs on drivers >= this floor (no PTX JIT of newer PTX).
-struct CudaFamily {
+struct CudaFamily : Entry {
   std::string major;                // "12"
   std::string driver_min_linux;     // "525.60.13"
   std::string driver_min_windows;
-  std::string source;
-  Origin origin;
-  // Added fields (after origin so positional initialisers stay valid):
-  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
-  std::vector<std::string> recalled;  // names of fields whose values are from memory only
-  std::string note;
-  bool is_recalled(std::string_view field) const;
 };
 
 // A PyTorch release line (major.minor) and what building it needs.
-struct TorchRelease {
+struct TorchRelease : Entry {
   std::string version;              // "2.4"
   std::string released;             // "2024-07-24"
   std::string python;               // range of Python versions: ">=3.8,<3.13"
@@ -128,13 +104,6 @@ struct TorchRelease {
   std::string torchvision;          // "0.19"
   std::string torchaudio;           // "2.4"
   std::vector<std::string> arch_names;  // arches its build scripts know by name: "8.9", "9.0"
-  std::string source;
-  Origin origin;
-  // Added fields (after origin so positional initialisers stay valid):
-  std::string status;                 // "verified" (default), "verified-secondary", "recalled", "derived"
-  std::vector<std::string> recalled;  // names of fields whose values are from memory only
-  std::string note;
-  bool is_recalled(std::string_view field) const;
 };
 
 // What a build costs in memory and disk (resources.toml): the job-count model's inputs.

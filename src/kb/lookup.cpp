@@ -28,19 +28,11 @@ bool same_minor(std::string_view a, std::string_view b) {
   return va && vb && va->major() == vb->major() && va->minor() == vb->minor();
 }
 
-template <class T>
-bool recalled_in(const T& e, std::string_view field) {
-  return std::find(e.recalled.begin(), e.recalled.end(), field) != e.recalled.end();
-}
-
 }  // namespace
 
-bool Gpu::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
-bool TegraSoc::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
-bool ArchFamily::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
-bool CudaRelease::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
-bool CudaFamily::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
-bool TorchRelease::is_recalled(std::string_view f) const { return status == "recalled" || recalled_in(*this, f); }
+bool Entry::is_recalled(std::string_view f) const {
+  return status == "recalled" || std::find(recalled.begin(), recalled.end(), f) != recalled.end();
+}
 
 std::string TegraSoc::arch_for_cuda(std::string_view cuda_version) const {
   auto v = Version::parse(trim(cuda_version));
