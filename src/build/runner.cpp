@@ -1,0 +1,150 @@
+#include "build/runner.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "build/fatal_watch.h"
+#include "build/spawn.h"
+#include "triage/line.h"
+#include "triage/scanner.h"
+
+namespace ts::build {
+
+StepSpec step_from_plan(const plan::Plan& p, const plan::Step& s, const std::string& src_dir) {
+  StepSpec o;
+  o.name = s.name;
+  o.env = p.env;
+  o.env["NINJA_STATUS"] = std::string(kNinjaStatus);
+  auto subst = [&](std::string v) {
+    for (auto at = v.find("{src}"); at != std::string::npos; at = v.find("{src}", at + src_dir.size()))
+      v.replace(at, 5, src_dir);
+    return v;
+  };
+  for (const auto& a : s.argv) o.argv.push_back(subst(a));
+  o.cwd = subst(s.cwd);
+  return o;
+}
+
+namespace {
+
+std::string duration(double s) {
+  char b[32];
+  long t = static_cast<long>(s + 0.5);
+  if (t >= 3600) std::snprintf(b, sizeof b, "%ldh%02ldm", t / 3600, t / 60 % 60);
+  else std::snprintf(b, sizeof b, "%ldm%02lds", t / 60, t % 60);
+  return b;
+}
+
+}  // namespace
+
+std::string format_status(const Status& s) {
+  std::string out = s.phase;
+  if (s.progress) {
+    const auto& p = *s.progress;
+    char b[96];
+    std::snprintf(b, sizeof b, " [%ld/%ld %.1f/s] %d%%", p.done, p.total, p.rate, int(p.fraction() * 100));
+    out += b;
+    if (auto e = p.eta()) out += " ETA " + duration(*e);
+  } else {
+    out += " " + duration(s.elapsed);
+  }
+  if (s.mem.available) out += " | mem avail " + format_mib(s.mem.headroom());
+  if (s.governor) out += " | gov " + s.governor->text();
+  return out;
+}
+
+std::function<void(const Status&)> tty_status_printer(int fd) {
+  if (!isatty(fd)) return {};
+  return [fd](const Status& s) {
+    std::string l = "\r\x1b[K" + format_status(s);
+    (void)!write(fd, l.data(), l.size());
+  };
+}
+
+StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
+  StepResult r;
+  auto t0 = std::chrono::steady_clock::now();
+  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  std::unique_ptr<FILE, int (*)(FILE*)> log(nullptr, fclose);
+  if (!o.log_path.empty()) {
+    log.reset(std::fopen(o.log_path.c_str(), "ab"));
+    if (!log) { r.error = o.log_path + ": cannot write the log"; return r; }
+  }
+  Child c = spawn_streaming(step.argv, step.env, step.cwd);
+  if (!c.ok()) {
+    r.error = c.error;
+    if (log) std::fprintf(log.get(), "torchsmith: %s\n", c.error.c_str());
+    return r;
+  }
+  std::optional<triage::Scanner> scanner;
+  std::optional<FatalWatch> watch;
+  if (o.engine) { scanner.emplace(*o.engine, false, 1); watch.emplace(*o.engine); }
+  if (o.governor) o.governor->attach(c.pid);
+
+  std::string line;  // the current line, capped: only its head matters to the parsers
+  auto on_line = [&] {
+    if (auto p = parse_ninja_status(line)) r.last_progress = p;
+    if (watch && o.stop_on_fatal && r.fatal_id.empty()) r.fatal_id = watch->check(line);
+    line.clear();
+  };
+  auto tick = [&] {
+    if (o.governor) o.governor->tick();
+    if (!o.status) return;
+    Status s{step.name, c.pid, since(), r.last_progress, {}, std::nullopt};
+    if (o.governor) { s.mem = o.governor->last_reading(); s.governor = o.governor->state(); }
+    else if (o.memory) s.mem = o.memory->read();
+    o.status(s);
+  };
+  auto next_tick = std::chrono::steady_clock::now();
+  char buf[65536];
+  std::optional<int> status;
+  for (;;) {
+    auto now = std::chrono::steady_clock::now();
+    if (now >= next_tick) { tick(); next_tick = now + std::chrono::milliseconds(o.tick_ms); }
+    int wait = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(next_tick - now).count());
+    pollfd pf{c.out_fd, POLLIN, 0};
+    int pr = poll(&pf, 1, std::max(wait, 1));
+    if (pr <= 0) continue;
+    ssize_t n = read(c.out_fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // EOF: every writer (the step and its children) is gone
+    std::string_view chunk(buf, static_cast<std::size_t>(n));
+    if (log) std::fwrite(chunk.data(), 1, chunk.size(), log.get());
+    if (scanner) scanner->feed(chunk);
+    for (char ch : chunk) {
+      if (ch == '\n') on_line();
+      else if (line.size() < triage::kLineCap) line.push_back(ch);
+    }
+    if (!r.fatal_id.empty()) {
+      r.stopped_early = true;
+      if (o.governor) o.governor->stop();  // resume what it paused so SIGTERM reaches them
+      status = terminate_group(c.pid, o.kill_grace_ms);
+      // What is still in the pipe belongs in the log (and may add context to the diagnosis).
+      pollfd df{c.out_fd, POLLIN, 0};
+      while (poll(&df, 1, 0) > 0 && (n = read(c.out_fd, buf, sizeof buf)) > 0) {
+        if (log) std::fwrite(buf, 1, static_cast<std::size_t>(n), log.get());
+        if (scanner) scanner->feed(std::string_view(buf, static_cast<std::size_t>(n)));
+      }
+      break;
+    }
+  }
+  if (!line.empty()) on_line();
+  close(c.out_fd);
+  if (o.governor) o.governor->stop();
+  int st = status ? *status : wait_child(c.pid);
+  if (WIFEXITED(st)) r.exit_code = WEXITSTATUS(st);
+  else if (WIFSIGNALED(st)) r.signal = WTERMSIG(st);
+  if (scanner) r.diagnosis = scanner->finish();
+  r.seconds = since();
+  if (log && r.stopped_early)
+    std::fprintf(log.get(), "\ntorchsmith: stopped early after %s\n", r.fatal_id.c_str());
+  return r;
+}
+
+}  // namespace ts::build

@@ -1,0 +1,122 @@
+#include "build/runner.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "triage/signature.h"
+
+using namespace ts::build;
+namespace fs = std::filesystem;
+
+namespace {
+
+const ts::triage::Engine& engine() {
+  static const ts::triage::Engine e = [] {
+    std::vector<std::string> errors;
+    auto set = ts::triage::load_signatures({}, errors);
+    for (const auto& m : errors) ADD_FAILURE() << m;
+    return ts::triage::Engine(std::move(set));
+  }();
+  return e;
+}
+
+std::string fixture(const std::string& name) { return std::string(TS_SOURCE_DIR) + "/tests/build/fixtures/" + name; }
+
+std::map<std::string, std::string> base_env() { return {{"PATH", "/usr/bin:/bin"}, {"LC_ALL", "C"}}; }
+
+fs::path temp(const std::string& tag) { return fs::temp_directory_path() / ("ts_runner_" + tag + std::to_string(getpid())); }
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST(Runner, StopsEarlyOnAFatalFindingWithTheDiagnosis) {
+  fs::path log = temp("oom.log");
+  fs::remove(log);
+  StepSpec s{"build", {"/bin/sh", fixture("fake_oom_step.sh")}, base_env(), ""};
+  RunnerOptions o;
+  o.log_path = log.string();
+  o.engine = &engine();
+  o.kill_grace_ms = 500;
+  std::vector<Status> statuses;
+  o.status = [&](const Status& st) { statuses.push_back(st); };
+  auto r = run_step(s, o);
+  EXPECT_TRUE(r.stopped_early);
+  EXPECT_EQ(r.fatal_id, "OOM_CC1PLUS_KILLED");
+  EXPECT_FALSE(r.ok());
+  EXPECT_LT(r.seconds, 10.0);  // the script would drain for 30 s
+  ASSERT_TRUE(r.diagnosis.root());
+  EXPECT_EQ(r.diagnosis.root()->id, "OOM_CC1PLUS_KILLED");
+  ASSERT_TRUE(r.last_progress);
+  EXPECT_EQ(r.last_progress->done, 2);
+  EXPECT_EQ(r.last_progress->total, 10);
+  std::string text = slurp(log);
+  EXPECT_NE(text.find("fatal error: Killed signal terminated program cc1plus"), std::string::npos);
+  EXPECT_NE(text.find("stopped early after OOM_CC1PLUS_KILLED"), std::string::npos);
+  EXPECT_EQ(text.find("build stopped: subcommand failed"), std::string::npos);
+  EXPECT_FALSE(statuses.empty());
+  fs::remove(log);
+}
+
+TEST(Runner, ExactEnvironmentArgvAndCwd) {
+  fs::path dir = temp("cwd");
+  fs::create_directories(dir);
+  auto env = base_env();
+  env["TS_MARK"] = "a b;$HOME";
+  StepSpec s{"configure", {"sh", "-c", "pwd; echo \"$TS_MARK\"; echo \"${HOME-unset}\"; echo err >&2; exit 3"}, env, dir.string()};
+  RunnerOptions o;
+  o.log_path = (dir / "log").string();
+  auto r = run_step(s, o);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(r.stopped_early);
+  std::string text = slurp(dir / "log");
+  EXPECT_EQ(text, fs::canonical(dir).string() + "\na b;$HOME\nunset\nerr\n");  // HOME not inherited
+  fs::remove_all(dir);
+}
+
+TEST(Runner, MissingProgramIsAnError) {
+  StepSpec s{"build", {"no-such-tool-xyz"}, base_env(), ""};
+  auto r = run_step(s, {});
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("not found"), std::string::npos);
+}
+
+TEST(Runner, CleanRunWithNinjaProgress) {
+  fs::path dir = temp("ninja");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "build.ninja") << "rule touch\n  command = touch $out\nbuild a: touch\nbuild b: touch a\n";
+  ts::plan::Plan p;
+  p.env = base_env();
+  ts::plan::Step st{"build", {"ninja", "-C", "{src}"}, "{src}", ""};
+  StepSpec s = step_from_plan(p, st, dir.string());
+  EXPECT_EQ(s.env.at("NINJA_STATUS"), std::string(kNinjaStatus));
+  EXPECT_EQ(s.argv[2], dir.string());
+  RunnerOptions o;
+  o.engine = &engine();
+  auto r = run_step(s, o);
+  EXPECT_TRUE(r.ok()) << r.error;
+  ASSERT_TRUE(r.last_progress);
+  EXPECT_EQ(r.last_progress->done, 2);
+  EXPECT_FALSE(r.diagnosis.root());
+  fs::remove_all(dir);
+}
+
+TEST(Runner, StatusLine) {
+  Status s;
+  s.phase = "build";
+  s.progress = NinjaProgress{312, 1800, 4.0, 78};
+  s.mem.available = 10ull << 30;
+  s.governor = GovernorState{3, 1, 0, 0};
+  EXPECT_EQ(format_status(s), "build [312/1800 4.0/s] 17% ETA 6m12s | mem avail 10.0 GiB | gov 3 running, 1 paused");
+  EXPECT_FALSE(tty_status_printer(-1));  // not a terminal: nothing printed
+}
