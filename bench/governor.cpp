@@ -1,5 +1,6 @@
 // bench/governor: a synthetic build of N jobs, each growing to M MiB, under a budget B < N*M.
-// In one run: (a) ninja -j N with the governor, (b) ninja -j K without it for each K whose K*M
+// In one run: (a) ninja -j N with the governor, given the memory model's per-job estimate, and
+// again with none (it learns from finished jobs; the marks alone must absorb paused RSS), (b) ninja -j K without it for each K whose K*M
 // fits in B (the sweep), (c) plain ninja -j N, stopped as soon as it crosses B. Prints peak memory
 // (the build's process tree, sampled every 20 ms) and wall time, and governor / best fixed.
 // Usage: bench_governor [N] [M_MIB] [B_MIB]   (defaults 4 300 700)
@@ -91,6 +92,11 @@ int main(int argc, char** argv) {
   std::snprintf(label, sizeof label, "governor -j%d", n);
   print(label, gov, budget);
   std::printf("    (%d pauses)\n", gov.pauses);
+  Governor learn(GovernorConfig::for_budget(budget), MemoryReader());
+  Result gov_learn = run(dir, n, &learn, 0);
+  std::snprintf(label, sizeof label, "governor -j%d, no est.", n);
+  print(label, gov_learn, budget);
+  std::printf("    (%d pauses)\n", gov_learn.pauses);
 
   Result best;
   int best_k = 0;
@@ -108,9 +114,12 @@ int main(int argc, char** argv) {
   if (plain.exceeded_at >= 0) std::printf("    exceeded B at t=%.2f s (stopped)\n", plain.exceeded_at);
   else std::printf("    stayed under B\n");
 
-  if (best_k)
+  if (best_k) {
     std::printf("governor / best fixed (-j%d): %.2f  (target <= 1.15), governor peak %s B\n", best_k,
                 gov.seconds / best.seconds, gov.peak <= budget ? "<=" : ">");
+    std::printf("governor without estimate / best fixed: %.2f, peak %s B\n", gov_learn.seconds / best.seconds,
+                gov_learn.peak <= budget ? "<=" : ">");
+  }
   fs::remove_all(dir);
   return 0;
 }
