@@ -7,7 +7,7 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 pkgs=(cmake ninja-build g++ pkg-config git python3
       libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libre2-dev zlib1g-dev
-      libgtest-dev libgmock-dev clang)
+      libgtest-dev libgmock-dev clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
