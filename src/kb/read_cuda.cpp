@@ -10,7 +10,6 @@ void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
   for (const toml::table* t : entries(root, c, "release", allowed)) {
     EntryReader r(*t, c.file, "cuda release", c.errors);
     CudaRelease x;
-    x.origin = r.origin();
     x.version = r.version("version", true, "\"12.8\"", 2);
     x.arches = r.arches("arches", true);
     x.gcc_max = r.version("gcc_max", true, "\"14\"", 1);
@@ -18,7 +17,7 @@ void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
     x.msvc = r.text("msvc", false, "\"VS2017-VS2022\"");
     x.driver_min_linux = r.version("driver_min_linux", true, "\"570.26\"");
     x.driver_min_windows = r.version("driver_min_windows", false, "\"570.65\"");
-    r.common(x.status, x.recalled, x.note, x.source);
+    r.common(x);
     r.finish();
     if (!x.version.empty()) unique_key(seen, x.version, x.origin.line, c, "cuda release", "version");
     out.cuda.push_back(std::move(x));
@@ -27,11 +26,10 @@ void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
   for (const toml::table* t : entries(root, c, "family", allowed)) {
     EntryReader r(*t, c.file, "cuda family", c.errors);
     CudaFamily f;
-    f.origin = r.origin();
     f.major = r.version("major", true, "\"12\"", 1);
     f.driver_min_linux = r.version("driver_min_linux", true, "\"525.60.13\"");
     f.driver_min_windows = r.version("driver_min_windows", false, "\"527.41\"");
-    r.common(f.status, f.recalled, f.note, f.source);
+    r.common(f);
     r.finish();
     if (!f.major.empty()) unique_key(seen_major, f.major, f.origin.line, c, "cuda family", "major");
     out.cuda_families.push_back(std::move(f));

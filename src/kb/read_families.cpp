@@ -12,12 +12,11 @@ void read_families(const toml::table& root, FileCtx& c, Kb& out) {
   for (const toml::table* t : entries(root, c, "family", {"family"})) {
     EntryReader r(*t, c.file, "family", c.errors);
     ArchFamily f;
-    f.origin = r.origin();
     f.name = r.text("name", true, "\"Ampere\"");
     f.aliases = r.texts("aliases", false, "[\"ampere\"]");
     f.arches = r.arches("arches", true);
     f.torch_arches = r.arches("torch_arches", false, /*allow_ptx=*/true);
-    r.common(f.status, f.recalled, f.note, f.source);
+    r.common(f);
     for (const auto& a : f.arches)
       if (std::string p = arch_in_toolkits(c.base, a); !p.empty()) r.error(line_of(*t->get("arches")), "arches: " + p);
     if (const toml::array* chips = r.tables("chip")) {

@@ -25,7 +25,6 @@ void read_gpus(const toml::table& root, FileCtx& c, Kb& out) {
   for (const toml::table* t : entries(root, c, "gpu", {"gpu"})) {
     EntryReader r(*t, c.file, "gpu", c.errors);
     Gpu g;
-    g.origin = r.origin();
     std::string id = r.text("pci_id", true, "\"2182\"");
     if (!id.empty() && !is_pci_id(id))
       r.error(line_of(*t->get("pci_id")), "pci_id: '" + id + "' is not a 4-digit hex device id; write it as "
@@ -36,7 +35,7 @@ void read_gpus(const toml::table& root, FileCtx& c, Kb& out) {
     g.chip = r.text("chip", false, "\"TU116\"");
     g.family = r.text("family", true, "\"Turing\"");
     g.jetson = r.flag("jetson", false);
-    r.common(g.status, g.recalled, g.note, g.source);
+    r.common(g);
     if (!g.arch.empty()) {
       if (std::string p = arch_in_toolkits(c.base, g.arch); !p.empty())
         r.error(line_of(*t->get("arch")), "arch: " + p);

@@ -10,14 +10,13 @@ void read_tegra(const toml::table& root, FileCtx& c, Kb& out) {
   for (const toml::table* t : entries(root, c, "soc", {"soc"})) {
     EntryReader r(*t, c.file, "soc", c.errors);
     TegraSoc s;
-    s.origin = r.origin();
     s.compatible = r.text("compatible", true, "\"tegra234\"");
     if (s.compatible.rfind("nvidia,", 0) == 0)
       r.error(line_of(*t->get("compatible")), "compatible: write it without the vendor: \"" + s.compatible.substr(7) + "\"");
     s.name = r.text("name", true, "\"Jetson AGX Orin\"");
     s.arch = r.arch("arch", true);
     s.family = r.text("family", false, "\"Ampere\"");
-    r.common(s.status, s.recalled, s.note, s.source);
+    r.common(s);
     if (!s.arch.empty())
       if (std::string p = arch_in_toolkits(c.base, s.arch); !p.empty()) r.error(line_of(*t->get("arch")), "arch: " + p);
     if (!s.family.empty() && !c.base.find_family(s.family))

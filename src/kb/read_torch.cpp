@@ -12,7 +12,6 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
   for (const toml::table* t : entries(root, c, "release", {"release"})) {
     EntryReader r(*t, c.file, "torch release", c.errors);
     TorchRelease x;
-    x.origin = r.origin();
     x.version = r.version("version", true, "\"2.4\"", 2);
     x.released = r.text("released", false, "\"2024-07-24\"");
     x.python = r.range("python", true, "\">=3.8,<3.13\"");
@@ -25,7 +24,7 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
     x.torchvision = r.version("torchvision", true, "\"0.19\"");
     x.torchaudio = r.version("torchaudio", true, "\"2.4\"");
     x.arch_names = r.arches("arch_names", true);
-    r.common(x.status, x.recalled, x.note, x.source);
+    r.common(x);
     static const char* kStd[] = {"11", "14", "17", "20", "23"};
     if (!x.cxx_standard.empty() &&
         std::none_of(std::begin(kStd), std::end(kStd), [&](const char* s) { return x.cxx_standard == s; }))

@@ -205,10 +205,12 @@ const toml::array* EntryReader::tables(std::string_view key) {
   return a;
 }
 
-void EntryReader::common(std::string& status, std::vector<std::string>& recalled, std::string& note,
-                         std::string& source) {
-  source = text("source", true, "\"<upstream file, page or issue this fact comes from>\"");
-  note = text("note", false, "\"...\"");
+void EntryReader::common(Entry& e) {
+  e.origin = origin();
+  std::string& status = e.status;
+  std::vector<std::string>& recalled = e.recalled;
+  e.source = text("source", true, "\"<upstream file, page or issue this fact comes from>\"");
+  e.note = text("note", false, "\"...\"");
   status = text("status", false, "\"verified\"");
   if (const toml::node* n = t_.get("status")) {
     if (!status.empty() &&

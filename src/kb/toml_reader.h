@@ -36,7 +36,8 @@ class EntryReader {
   double number(std::string_view key, bool required, std::string_view example);
 
   // status / recalled / note / source, shared by every entry kind.
-  void common(std::string& status, std::vector<std::string>& recalled, std::string& note, std::string& source);
+  // The fields every entry has (kb::Entry): source, note, status, recalled, and where it was read.
+  void common(Entry& e);
   // Reports unknown keys and recalled names that are not keys. Call last.
   void finish();
 

@@ -30,10 +30,9 @@ bool in_range(std::string_view range, std::string_view version) {
 namespace {
 
 std::string common_source(EntryReader& r) {
-  std::string status, note, source;
-  std::vector<std::string> recalled;
-  r.common(status, recalled, note, source);
-  return source;
+  kb::Entry e;  // build.toml keeps only the source of each entry
+  r.common(e);
+  return e.source;
 }
 
 template <class T, class Key>
