@@ -18,5 +18,10 @@ void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_plan(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_build(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_clean(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_repair(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_conda(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_index(CLI::App& app, GlobalOptions& g, int& exit_code);
 
 }  // namespace ts::cli

@@ -34,6 +34,11 @@ int main(int argc, char** argv) {
   ts::cli::register_fetch(app, g, exit_code);
   ts::cli::register_plan(app, g, exit_code);
   ts::cli::register_verify(app, g, exit_code);
+  ts::cli::register_build(app, g, exit_code);
+  ts::cli::register_clean(app, g, exit_code);
+  ts::cli::register_repair(app, g, exit_code);
+  ts::cli::register_conda(app, g, exit_code);
+  ts::cli::register_index(app, g, exit_code);
 
   try {
     app.parse(argc, argv);

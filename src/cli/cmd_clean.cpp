@@ -1,0 +1,8 @@
+// `torchsmith clean`: being written (this file only keeps the binary linking meanwhile).
+#include "cli/commands.h"
+
+namespace ts::cli {
+
+void register_clean(CLI::App&, GlobalOptions&, int&) {}
+
+}  // namespace ts::cli

@@ -1,0 +1,63 @@
+#pragma once
+// Recipe: how one extension package (something that builds against torch) is fetched, built and
+// smoke-tested, as data (data/kb/packages/*.toml). The extension planner reads recipes; a package
+// without one still builds through the generic path (recipe_generic()).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/kb.h"
+
+namespace ts::plan {
+
+// Which package versions go with which torch versions.
+struct RecipeCompat {
+  std::string version;  // PEP 440 range over the package version: ">=2.1,<2.2"
+  std::string torch;    // range over torch: ">=2.1,<2.2"
+  std::string source;
+};
+
+struct Recipe : kb::Entry {
+  std::string name;                  // PEP 503 normalized: "torch-scatter"
+  std::vector<std::string> aliases;  // other spellings people use: "torch_scatter", "mmcv-full"
+  std::string import_name;           // "torch_scatter"
+  std::string git_url;               // "https://github.com/rusty1s/pytorch_scatter"
+  std::string tag;                   // tag for a version: "{version}", "v{version}"
+  std::string build_system;          // "setuptools" (cpp_extension), "pep517", "cmake"
+  bool cuda_only = false;            // no CPU build exists (flash-attention, causal-conv1d)
+  std::map<std::string, std::string> env;       // always set
+  std::map<std::string, std::string> cuda_env;  // set when building with CUDA: FORCE_CUDA=1
+  std::map<std::string, std::string> cpu_env;   // set when building without CUDA
+  // The knob that takes the arch list and its spelling: "torch" = "8.6;9.0+PTX",
+  // "cmake" = "86;90", "semicolon-sm" = "80;90" without dots (FLASH_ATTN_CUDA_ARCHS).
+  std::string arch_env = "TORCH_CUDA_ARCH_LIST";
+  std::string arch_format = "torch";
+  std::vector<std::string> jobs_env{"MAX_JOBS"};  // knobs that take the job count
+  std::string nvcc_threads_env;                   // "NVCC_THREADS" where the package reads one
+  std::uint64_t mem_per_job = 0;                  // bytes a compile job needs; 0 = the default model
+  bool serial_build = false;  // its setup.py compiles one file at a time (use_ninja=False)
+  std::string torch;          // torch range any version of it supports ("" = not known)
+  std::vector<RecipeCompat> compat;
+  std::string smoke;          // Python run after install: imports it and runs one op on `device`
+};
+
+struct RecipeSet {
+  std::vector<Recipe> recipes;
+  // By name or alias, case-insensitive, '_' and '-' and '.' equal (PEP 503).
+  const Recipe* find(std::string_view name) const;
+};
+
+// The embedded data/kb/packages/*.toml, then DIR/packages/*.toml of each overlay (same name replaces).
+// Errors are "file:line: message"; a file with errors contributes nothing.
+RecipeSet load_recipes(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors);
+// One file's text appended to out; returns its errors.
+std::vector<std::string> parse_recipes_text(std::string_view file_name, std::string_view text,
+                                            std::vector<Recipe>& out);
+// For an unknown package: setuptools, TORCH_CUDA_ARCH_LIST, MAX_JOBS, FORCE_CUDA=1 with CUDA.
+Recipe recipe_generic(std::string_view name);
+// `torchsmith kb check` validates packages/*.toml through this (registered with kb::register_validator).
+void register_recipe_validator();
+
+}  // namespace ts::plan

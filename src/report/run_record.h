@@ -1,0 +1,69 @@
+#pragma once
+// RunRecord: what one `torchsmith build` run did, as written to <run dir>/run.json and rendered
+// into report.html. The run stage fills it while it works; the report stage only reads it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ts::report {
+
+struct StepRecord {
+  std::string name;        // fetch, fix, clean, configure, build, package, verify
+  std::string status;      // "ok", "failed", "skipped" (unchanged inputs on resume), "interrupted"
+  std::string input_hash;  // sha256 over the step's inputs (plan, fixes, source revision)
+  double start = 0;        // seconds since the run started
+  double seconds = 0;
+  int exit_code = -1;
+  std::string log;         // log file, relative to the run directory
+  std::string note;        // why skipped, what failed
+};
+
+struct RetryRecord {
+  std::string step;
+  std::string reason;  // "OOM kill (signature oom-killed): jobs 8 -> 4"
+  std::string remedy;  // "lower-jobs", "cmake-policy-minimum", "clean-stale", "shorten-arch-list"
+  double at = 0;
+};
+
+struct GovernorAction {
+  double at = 0;
+  std::string action;  // "pause", "resume"
+  int pid = 0;
+  std::string reason;  // "MemAvailable 1.1 GiB < 1.5 GiB reserve"
+};
+
+struct MemorySample {
+  double at = 0;
+  std::uint64_t used_bytes = 0;       // by the build's processes (RSS sum) or the cgroup
+  std::uint64_t available_bytes = 0;  // MemAvailable (or the cgroup's headroom)
+};
+
+struct CacheStats {
+  std::string tool;  // "ccache", "sccache", "" = none
+  std::uint64_t hits = 0, misses = 0;
+};
+
+struct RunRecord {
+  std::string schema = "torchsmith-run/1";
+  std::string torchsmith_version;
+  std::string what;        // "torch==2.4.1", "./detectron2"
+  std::string outcome;     // "ok", "failed", "interrupted", "conflict"
+  std::string started_at;  // ISO 8601 UTC
+  double seconds = 0;
+  nlohmann::json plan;     // the lock (plan::Plan as JSON)
+  std::vector<StepRecord> steps;
+  std::vector<RetryRecord> retries;
+  std::vector<GovernorAction> governor;
+  std::vector<MemorySample> memory;
+  CacheStats cache;
+  nlohmann::json diagnosis;             // triage's diagnosis when it failed (null otherwise)
+  std::vector<std::string> artifacts;   // files produced, relative to the out directory
+  std::vector<std::string> verdicts;    // verify's table, one line a check
+};
+
+void to_json(nlohmann::json& j, const RunRecord& r);
+void from_json(const nlohmann::json& j, RunRecord& r);  // throws nlohmann::json::exception on bad input
+
+}  // namespace ts::report
