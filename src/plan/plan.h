@@ -66,6 +66,9 @@ struct Plan {
   std::vector<Step> steps;
   std::vector<Artifact> artifacts;
   std::vector<Decision> decisions;
+  // Extension packages: the module verify imports and the recipe's smoke code (Python run after the
+  // import, on `device`); "" for torch itself, whose checks verify knows.
+  std::string import_name, smoke;
   // The source tree: URL and ref asked for; revision is filled when it is known (a local git tree).
   std::string source_url, source_ref, source_dir, source_revision;
 };

@@ -81,6 +81,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"decisions", p.decisions},
        {"source", {{"url", p.source_url}, {"ref", p.source_ref}, {"dir", p.source_dir},
                    {"revision", p.source_revision}}}};
+  if (!p.import_name.empty()) j["import_name"] = p.import_name;
+  if (!p.smoke.empty()) j["smoke"] = p.smoke;
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -105,6 +107,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.steps = j.value("steps", std::vector<Step>{});
   p.artifacts = j.value("artifacts", std::vector<Artifact>{});
   p.decisions = j.value("decisions", std::vector<Decision>{});
+  p.import_name = j.value("import_name", "");
+  p.smoke = j.value("smoke", "");
   if (j.contains("source")) {
     const auto& s = j["source"];
     p.source_url = s.value("url", "");
