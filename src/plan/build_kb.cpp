@@ -15,6 +15,7 @@
 #include "kb/check.h"
 #include "kb/embedded.h"
 #include "kb/toml_reader.h"
+#include "plan/recipe.h"
 
 namespace ts::plan {
 
@@ -141,6 +142,7 @@ void register_kb_validators() {
     BuildKb scratch;
     for (auto& e : parse_into(scratch, std::string(file), text)) errors.push_back(std::move(e));
   });
+  register_recipe_validator();  // packages/*.toml
 }
 
 bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view text,

@@ -49,6 +49,11 @@ struct RecipeSet {
   const Recipe* find(std::string_view name) const;
 };
 
+// PEP 503: lower case, runs of '-', '_' and '.' become one '-' ("Torch_Scatter" -> "torch-scatter").
+std::string normalize_name(std::string_view name);
+// The git tag of a version: the recipe's tag with {version} replaced; "" when the recipe has none.
+std::string tag_for(const Recipe& r, std::string_view version);
+
 // The embedded data/kb/packages/*.toml, then DIR/packages/*.toml of each overlay (same name replaces).
 // Errors are "file:line: message"; a file with errors contributes nothing.
 RecipeSet load_recipes(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors);
