@@ -1,0 +1,321 @@
+// The torch <-> extension contract checks (see contract.h); rules cite the cpp_extension code they mirror.
+#include "plan/contract.h"
+
+#include <algorithm>
+
+#include "compat/assess.h"
+#include "compat/facts_util.h"
+#include "core/version_range.h"
+
+namespace ts::plan {
+
+namespace {
+
+const char* kCheckCuda =
+    "torch/utils/cpp_extension.py _check_cuda_version (shared/knowledge/pytorch-build-machinery.md §3.3)";
+const char* kArchFlags =
+    "torch/utils/cpp_extension.py _get_cuda_arch_flags (shared/knowledge/pytorch-build-machinery.md §3.1)";
+const char* kAbi =
+    "torch/utils/cpp_extension.py: -D_GLIBCXX_USE_CXX11_ABI=<torch's value> (shared/knowledge/"
+    "pytorch-build-machinery.md §3.3 item 6)";
+const char* kIsolation =
+    "shared/knowledge/extension-packages.md (always --no-build-isolation --no-deps); anchors.md §3.7";
+const char* kCppExtFile = "torch/utils/cpp_extension.py";
+
+std::optional<Version> ver(std::string_view s) { return compat::ver(s); }
+
+std::string recipe_cite(const Recipe& r) {
+  return r.origin.file.empty() ? r.source : compat::cite(r.source, r.origin);
+}
+
+void decide(ContractOut& o, std::string topic, std::string value, std::string reason, std::string source,
+            bool warning = false) {
+  o.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), warning});
+}
+
+void conflict(ContractOut& o, std::string what, std::string why, std::vector<std::string> fixes, std::string source) {
+  o.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source)});
+}
+
+bool list_has(const std::vector<std::string>& list, const CudaArch& a) {
+  return std::any_of(list.begin(), list.end(), [&](const std::string& s) {
+    auto p = CudaArch::parse(s);
+    return p && p->sass_only() == a.sass_only();
+  });
+}
+
+// A fix that only edits torch's cpp_extension.py: safe to apply to an installed torch.
+bool cpp_extension_fix(const source::Fix& f) {
+  return !f.edits.empty() &&
+         std::all_of(f.edits.begin(), f.edits.end(), [](const source::FileEdit& e) { return e.file == kCppExtFile; });
+}
+
+// The version compared against pins: the release only (Debian's "1.13.0a0" is torch 1.13.0).
+std::optional<Version> torch_release(const PythonFacts& py) {
+  auto v = ver(py.torch.version);
+  if (!v) return std::nullopt;
+  return v->base_version();
+}
+
+}  // namespace
+
+std::string torch_label(const PythonFacts& py) {
+  return "torch " + py.torch.version + " at " + (py.torch.path.empty() ? py.path : py.torch.path);
+}
+
+void check_cuda_major(const PythonFacts& py, const CudaToolkitFacts& nvcc, ContractOut& out) {
+  auto tc = ver(py.torch.cuda);
+  auto nv = ver(nvcc.version);
+  if (!tc || !nv) {
+    decide(out, "cuda", "nvcc " + nvcc.version, "torch's or nvcc's CUDA version could not be read: the major check is "
+           "left to cpp_extension", kCheckCuda, true);
+    return;
+  }
+  std::string who = "nvcc " + nv->major_minor() + " (" + nvcc.path + ")";
+  if (nv->major() != tc->major()) {
+    conflict(out, who + " with " + torch_label(py),
+             "torch was built with CUDA " + py.torch.cuda + "; cpp_extension refuses nvcc of another major: 'The "
+             "detected CUDA version (" + nv->major_minor() + ") mismatches the version that was used to compile "
+             "PyTorch (" + py.torch.cuda + "). Please make sure to use the same CUDA versions.'",
+             {"install CUDA " + tc->major_minor() + " (any " + std::to_string(tc->major()) +
+                  ".x works) and plan with --cuda " + tc->major_minor(),
+              "or use a torch built for CUDA " + std::to_string(nv->major()) + ".x in --torch"},
+             kCheckCuda);
+    return;
+  }
+  if (nv->major_minor() != tc->major_minor()) {
+    decide(out, "cuda", who, "same major as torch's CUDA " + py.torch.cuda + ", minor differs: cpp_extension warns "
+           "('minor version mismatch ... Most likely this shouldn't be a problem') and builds", kCheckCuda, true);
+    return;
+  }
+  decide(out, "cuda", who, "matches torch's CUDA " + py.torch.cuda, kCheckCuda);
+}
+
+bool decide_cuda(const PythonFacts& py, bool cuda_only, bool has_cuda_code, bool asked_cuda, bool asked_cpu,
+                 const Recipe& recipe, ContractOut& out) {
+  std::string src = recipe_cite(recipe);
+  bool torch_cuda = !py.torch.cuda.empty();
+  if (asked_cpu) {
+    if (cuda_only) {
+      conflict(out, recipe.name + " without CUDA", recipe.name + " has no CPU build (it is CUDA code only)",
+               {"build it with CUDA against a CUDA torch (leave out --without cuda)"}, src);
+      return false;
+    }
+    decide(out, "cuda", "off", "a CPU build, asked for (--without cuda)", "--without");
+    return false;
+  }
+  if (!has_cuda_code && !asked_cuda) {
+    decide(out, "cuda", "off", "the package has no CUDA code", src);
+    return false;
+  }
+  if (torch_cuda) {
+    decide(out, "cuda", "on", torch_label(py) + " was built with CUDA " + py.torch.cuda, src);
+    return true;
+  }
+  std::string why = torch_label(py) + " was built without CUDA (torch.version.cuda is None): cpp_extension's "
+                    "CUDAExtension needs a CUDA torch (CUDA_HOME, libc10_cuda, torch.cuda)";
+  if (cuda_only || asked_cuda) {
+    std::vector<std::string> fixes;
+    if (!cuda_only) fixes.push_back("build the CPU part only: leave out --cuda (or give --without cuda)");
+    fixes.push_back("give --torch a Python whose torch was built with CUDA (pip's torch+cuXXX wheels)");
+    if (cuda_only) fixes.push_back(recipe.name + " has no CPU build: a CPU torch cannot serve it");
+    conflict(out, (cuda_only ? recipe.name + " (CUDA code)" : std::string("--cuda")) + " against a CPU torch", why,
+             fixes, src);
+    return false;
+  }
+  decide(out, "cuda", "off", why + "; " + recipe.name + " also builds without CUDA, so this is a CPU build", src, true);
+  return false;
+}
+
+void check_host_compiler(const HostFacts& facts, const kb::Kb& kb, const CompilerFacts& cc,
+                         const CudaToolkitFacts* nvcc, ContractOut& out) {
+  if (!nvcc) return;
+  HostFacts one = facts;  // compat's rule, on this compiler and this toolkit only
+  one.compilers = {cc};
+  one.cuda_toolkits = {*nvcc};
+  std::vector<compat::Verdict> vs;
+  compat::check_compilers(one, kb, compat::Target{}, vs);
+  for (const auto& v : vs) {
+    std::string src = v.source + (v.where.empty() ? "" : " (" + v.where + ")");
+    if (v.level == compat::Level::fail)
+      conflict(out, v.subject, v.reason, {v.fix.empty() ? "use a host compiler nvcc accepts (CC/CXX)" : v.fix}, src);
+    else
+      decide(out, "compiler", v.subject, v.reason, src, v.level == compat::Level::warn);
+  }
+}
+
+void check_abi(const PythonFacts& py, const CompilerFacts& cc, const Recipe& recipe,
+               const std::map<std::string, std::string>& env, ContractOut& out) {
+  std::string want = py.torch.cxx11_abi ? "1" : "0";
+  auto cv = ver(cc.version);
+  // GCC before 5 has only the old std::string/std::list ABI.
+  if (py.torch.cxx11_abi && cc.family == "gcc" && cv && cv->major() < 5) {
+    conflict(out, "gcc " + cc.version + " with " + torch_label(py),
+             "torch uses the C++11 ABI (_GLIBCXX_USE_CXX11_ABI=1), which gcc " + cc.version +
+                 " cannot produce: the extension would fail to load with undefined std::__cxx11 symbols",
+             {"install g++ 5 or newer and plan again"}, kAbi);
+    return;
+  }
+  // Knobs that pin the ABI themselves (FLASH_ATTENTION_FORCE_CXX11_ABI, CXXFLAGS with the define).
+  for (const auto& [k, v] : env) {
+    std::string forced;
+    if (k.size() >= 15 && k.compare(k.size() - 15, 15, "FORCE_CXX11_ABI") == 0) {
+      if (v == "TRUE" || v == "1" || v == "true") forced = "1";
+    }
+    auto at = v.find("-D_GLIBCXX_USE_CXX11_ABI=");
+    if (at != std::string::npos && at + 25 < v.size()) forced = v.substr(at + 25, 1);
+    if (forced.empty() || forced == want) continue;
+    conflict(out, k + "=" + v + " with " + torch_label(py),
+             "it builds with _GLIBCXX_USE_CXX11_ABI=" + forced + " but torch uses " + want +
+                 ": the extension would fail to import with 'undefined symbol' on std::string functions",
+             {"drop " + k + " from the recipe's env (a --kb overlay's packages/" + recipe.name + ".toml)",
+              "or use a torch built with _GLIBCXX_USE_CXX11_ABI=" + forced},
+             recipe_cite(recipe));
+  }
+  decide(out, "abi", "_GLIBCXX_USE_CXX11_ABI=" + want,
+         std::string("torch's C++ ABI (") + (py.torch.cxx11_abi ? "C++11" : "pre-C++11") +
+             "); cpp_extension passes it to every compile, and the plan passes it to CMake builds",
+         kAbi);
+}
+
+void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFacts& nvcc, const CompilerFacts* cc,
+                  const ArchList& arches, const Recipe& recipe, const source::FixSet* fixes, ContractOut& out) {
+  const kb::CudaRelease* crel = kb.find_cuda(nvcc.version);
+  std::string nv_mm = compat::major_minor(nvcc.version);
+  // nvcc: its own --list-gpu-code when probed, else the KB's list for its release.
+  for (const auto& a : arches.arches()) {
+    bool ok = !nvcc.arches.empty() ? list_has(nvcc.arches, a) : crel ? list_has(crel->arches, a) : true;
+    if (ok) continue;
+    conflict(out, "arch " + a.sass_only().str() + " with nvcc " + nv_mm,
+             "nvcc " + nv_mm + " does not compile for " + a.sm() + ": it stops with 'Unsupported gpu architecture " +
+                 a.compute() + "'",
+             {"leave " + a.sass_only().str() + " out of --arch", "or use a CUDA whose nvcc lists it (nvcc --list-gpu-code)"},
+             crel ? compat::cite(crel->source, crel->origin) : "nvcc --list-gpu-code");
+  }
+  // Fixes for torch's cpp_extension.py that hold for this torch, nvcc, compiler and arch list.
+  std::vector<const source::Fix*> chosen;
+  if (fixes) {
+    source::FixContext ctx;
+    ctx.version = py.torch.version;
+    ctx.cuda = nv_mm;
+    ctx.gcc = cc ? cc->version : "";
+    ctx.arches = arches.arches();
+    for (const auto* f : source::select_fixes(*fixes, ctx))
+      if (cpp_extension_fix(*f)) chosen.push_back(f);
+  }
+  for (const auto* f : chosen) {
+    out.fixes.push_back({f->id, f->reason, f->source, source::fix_hash(*f)});
+    decide(out, "fix", f->id, f->reason + " (applied to the installed torch's " + std::string(kCppExtFile) +
+           ", journaled: torchsmith fix --revert undoes it)", f->source, true);
+  }
+  // Packages with their own arch knob pass -gencode themselves: torch's arch check does not run.
+  if (recipe.arch_env != "TORCH_CUDA_ARCH_LIST") return;
+  const kb::TorchRelease* rel = kb.find_torch(py.torch.version);
+  if (!rel || rel->arch_names.empty()) {
+    decide(out, "arch", arches.torch_cuda_arch_list(), "torch " + py.torch.version + " is not in the knowledge base: "
+           "whether its cpp_extension accepts these arches is left to the build", kArchFlags, true);
+    return;
+  }
+  std::string src = compat::cite(rel->source, rel->origin);
+  for (const auto& a : arches.arches()) {
+    if (list_has(rel->arch_names, a)) continue;
+    std::string ids;
+    for (const auto* f : chosen)
+      if (std::any_of(f->when.arches_any.begin(), f->when.arches_any.end(),
+                      [&](const CudaArch& x) { return x.same_capability(a); }))
+        ids += (ids.empty() ? "" : ", ") + f->id;
+    if (!ids.empty()) {
+      decide(out, "arch", a.sass_only().str() + " (with fix " + ids + ")",
+             "torch " + rel->version + "'s cpp_extension does not accept " + a.sass_only().str() +
+                 " by itself; the fix teaches it",
+             src);
+      continue;
+    }
+    std::string highest;
+    for (const auto& s : rel->arch_names)
+      if (auto p = CudaArch::parse(s); p && p->major <= a.major && *p < a.sass_only()) highest = p->sass_only().str();
+    std::vector<std::string> ways;
+    if (!highest.empty())
+      ways.push_back("--arch " + highest + "+PTX: PTX that the driver compiles for " + a.sm() + " at first use");
+    ways.push_back("use a torch whose cpp_extension knows " + a.sass_only().str() + " in --torch");
+    ways.push_back("or add a fix for " + std::string(kCppExtFile) + " under fixes/ in a --kb overlay");
+    conflict(out, "arch " + a.sass_only().str() + " with " + torch_label(py),
+             "torch " + rel->version + "'s cpp_extension stops with 'Unknown CUDA arch (" + a.sass_only().str() +
+                 ") or GPU not supported', and no fix in the knowledge base teaches it",
+             ways, src + "; " + kArchFlags);
+  }
+}
+
+void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::string& version,
+                     const std::vector<std::string>& pyproject_requires, ContractOut& out) {
+  auto tv = torch_release(py);
+  if (!tv) {
+    decide(out, "torch", py.torch.version, "torch's version could not be read: pins are not checked", "facts", true);
+    return;
+  }
+  std::string src = recipe_cite(recipe);
+  if (auto r = VersionRange::parse(recipe.torch); r && !recipe.torch.empty()) {
+    if (!r->contains(*tv))
+      conflict(out, recipe.name + " with " + torch_label(py),
+               "no version of " + recipe.name + " supports torch " + tv->str() + " (it needs torch " + r->describe() + ")",
+               {"use a torch " + r->describe() + " in --torch"}, src);
+  }
+  auto pv = ver(version);
+  if (pv && !recipe.compat.empty()) {
+    const RecipeCompat* entry = nullptr;
+    for (const auto& c : recipe.compat)
+      if (auto vr = VersionRange::parse(c.version); vr && vr->contains(*pv)) entry = &c;
+    if (!entry) {
+      decide(out, "torch", recipe.name + " " + version, "the recipe names no torch range for this version", src, true);
+    } else if (auto tr = VersionRange::parse(entry->torch); tr && !tr->contains(*tv)) {
+      std::vector<std::string> ways;
+      for (const auto& c : recipe.compat)
+        if (auto r2 = VersionRange::parse(c.torch); r2 && r2->contains(*tv))
+          ways.push_back(recipe.name + " " + c.version + " goes with torch " + tv->str());
+      ways.push_back("or a torch " + tr->describe() + " in --torch");
+      conflict(out, recipe.name + "==" + version + " with " + torch_label(py),
+               recipe.name + " " + version + " builds against torch " + tr->describe(), ways,
+               entry->source.empty() ? src : entry->source);
+    } else {
+      decide(out, "torch", recipe.name + " " + version + " with torch " + tv->str(),
+             "within the recipe's torch range " + entry->torch, entry->source.empty() ? src : entry->source);
+    }
+  }
+  // pyproject's build requirement: not enforced without isolation, so checked here.
+  for (const auto& req : pyproject_requires) {
+    auto c = Constraint::parse(req);
+    if (!c || c->normalized_name() != "torch") continue;
+    if (c->range.contains(*tv))
+      decide(out, "torch", req, "the tree's build requirement holds for torch " + tv->str(), "pyproject.toml");
+    else
+      conflict(out, "pyproject.toml requires " + req, "the target is torch " + tv->str() +
+               ": the sources expect a newer or older torch API",
+               {"use a torch " + c->range.describe() + " in --torch", "or an older/newer release of the package"},
+               "pyproject.toml [build-system] requires");
+  }
+}
+
+std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, ContractOut& out) {
+  auto has = [&](const char* n) { return py.packages.count(n) > 0; };
+  if (has("pip") && (setup_py || pyproject)) {
+    decide(out, "build", "pip wheel --no-build-isolation --no-deps",
+           "the build must see the target torch: a PEP 517 isolated build installs a fresh torch from the "
+           "index (or fails offline), flash-attention's most common failure; --no-deps keeps pip from "
+           "replacing anything",
+           kIsolation);
+    return {py.path, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-w", "dist", "."};
+  }
+  if (setup_py && has("setuptools") && has("wheel")) {
+    decide(out, "build", "setup.py bdist_wheel", "no pip in " + py.path + ": setup.py builds in the target "
+           "Python itself (no isolation)", kIsolation);
+    return {py.path, "setup.py", "bdist_wheel", "-d", "dist"};
+  }
+  std::string missing = !setup_py && !pyproject ? "the tree has no setup.py or pyproject.toml"
+                                                : "neither pip nor setuptools+wheel is installed in " + py.path;
+  conflict(out, "building a wheel with " + py.path, missing,
+           {setup_py || pyproject ? py.path + " -m ensurepip, or apt-get install python3-pip" : "point at the package's root"},
+           kIsolation);
+  return {};
+}
+
+}  // namespace ts::plan

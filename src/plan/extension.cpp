@@ -1,0 +1,224 @@
+// make_extension_plan: the target torch, then CUDA on/off, nvcc, compiler, arches (each through the
+// contract checks), then env, jobs, steps and artifacts.
+#include <algorithm>
+
+#include "compat/facts_util.h"
+#include "plan/extension_internal.h"
+
+namespace ts::plan {
+
+namespace ext {
+
+std::string Ctx::recipe_source() const {
+  if (recipe.origin.file.empty()) return recipe.source + " (no recipe for " + recipe.name + ")";
+  return compat::cite(recipe.source, recipe.origin);
+}
+
+namespace {
+
+std::optional<Version> ver(std::string_view s) { return compat::ver(s); }
+
+// The installed toolkit to use: --cuda's, else torch's major.minor, else the newest of its major,
+// else the newest (the contract check then says why it cannot be used).
+const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
+  const auto& tks = c.facts.cuda_toolkits;
+  auto with_nvcc = [](const CudaToolkitFacts& t) { return !t.nvcc.empty() && ver(t.version); };
+  if (!c.req.cuda.empty()) {
+    for (const auto& t : tks)
+      if (with_nvcc(t) && ver(t.version)->major_minor() == compat::major_minor(c.req.cuda)) {
+        why = "asked for (--cuda)";
+        return &t;
+      }
+    return nullptr;
+  }
+  auto tc = ver(c.py->torch.cuda);
+  const CudaToolkitFacts *exact = nullptr, *same_major = nullptr, *newest = nullptr;
+  for (const auto& t : tks) {
+    if (!with_nvcc(t)) continue;
+    auto v = *ver(t.version);
+    if (!newest || v > *ver(newest->version)) newest = &t;
+    if (tc && v.major() == tc->major() && (!same_major || v > *ver(same_major->version))) same_major = &t;
+    if (tc && v.major_minor() == tc->major_minor()) exact = &t;
+  }
+  if (exact) return why = "the installed toolkit of torch's CUDA " + c.py->torch.cuda, exact;
+  if (same_major) return why = "the newest installed toolkit of torch's CUDA major", same_major;
+  why = "the only kind installed: none has torch's CUDA major";
+  return newest;
+}
+
+}  // namespace
+
+void choose_toolkit(Ctx& c) {
+  std::string why;
+  c.nvcc = pick_toolkit(c, why);
+  if (!c.nvcc) {
+    std::string want = !c.req.cuda.empty() ? c.req.cuda : compat::major_minor(c.py->torch.cuda);
+    std::vector<std::string> ways{"install CUDA " + want + " (nvcc) and plan again; CUDA_HOME is then set by the plan"};
+    if (!c.recipe.cuda_only) ways.push_back("or build the CPU part only: --without cuda");
+    c.conflict(c.req.cuda.empty() ? "no nvcc for a CUDA build" : "--cuda " + c.req.cuda,
+               "no installed CUDA toolkit with nvcc" + (c.req.cuda.empty() ? std::string() : " " + c.req.cuda) +
+                   " was found (cpp_extension: 'CUDA was not found on the system, please set the CUDA_HOME ...')",
+               ways, "facts");
+    return;
+  }
+  c.decide("cuda", c.nvcc->version + " (" + c.nvcc->path + ")", why, c.req.cuda.empty() ? "facts" : "--cuda");
+  check_cuda_major(*c.py, *c.nvcc, c.co);
+  c.p.cuda = c.nvcc->version;
+  c.p.cuda_home = c.nvcc->path;
+}
+
+void choose_compiler(Ctx& c) {
+  const CompilerFacts* def = compat::default_host_compiler(c.facts);
+  if (!def || def->cxx.empty()) {
+    c.conflict("C++ compiler", "no GCC with g++ was found (cpp_extension runs $CXX, default c++)",
+               {"apt-get install g++ (or build-essential)"}, "facts");
+    return;
+  }
+  c.cc = def;
+  std::string why = "the default compiler (g++ on PATH)";
+  // nvcc refuses a GCC newer than its gcc_max: take the newest installed one it accepts.
+  const kb::CudaRelease* rel = c.cuda_on && c.nvcc ? c.kb.find_cuda(c.nvcc->version) : nullptr;
+  auto max = rel ? ver(rel->gcc_max) : std::nullopt;
+  if (max && ver(def->version) && ver(def->version)->major() > max->major()) {
+    for (const auto& cc : c.facts.compilers) {
+      auto v = ver(cc.version);
+      if (cc.family != "gcc" || cc.cxx.empty() || !v || v->major() > max->major()) continue;
+      if (c.cc == def || *v > *ver(c.cc->version)) c.cc = &cc;
+    }
+    if (c.cc != def) why = "gcc " + def->version + " is newer than nvcc " + compat::major_minor(c.nvcc->version) +
+                           " accepts (<= " + rel->gcc_max + "): the newest installed one it does";
+  }
+  c.p.host_compiler = c.cc->cxx;
+  c.decide("compiler", c.cc->family + " " + c.cc->version + " (" + c.cc->cxx + ")", why, "facts");
+  check_host_compiler(c.facts, c.kb, *c.cc, c.cuda_on ? c.nvcc : nullptr, c.co);
+}
+
+void choose_arches(Ctx& c) {
+  std::string text = c.req.arch.empty() ? "native" : c.req.arch;
+  bool no_gpu = false;
+  std::string unknown;
+  auto resolve = [&](std::string_view name, std::string* err) -> std::optional<std::vector<CudaArch>> {
+    std::string n(name);
+    std::vector<CudaArch> out;
+    if (n == "native") {
+      for (const auto& g : c.facts.gpus)
+        if (auto a = CudaArch::parse(g.compute_capability)) out.push_back(*a);
+      if (out.empty()) no_gpu = true;
+    } else if (n == "torch") {  // every arch the target torch was built with: the package's default build
+      for (const auto& s : c.py->torch.arch_list)
+        if (auto a = CudaArch::parse(s); a && s.rfind("sm_", 0) == 0) out.push_back(*a);
+      if (out.empty()) *err = "the target torch's arch list is not known";
+    } else if (const auto* f = c.kb.find_family(n)) {
+      for (const auto& s : f->torch_arches.empty() ? f->arches : f->torch_arches)
+        if (auto a = CudaArch::parse(s)) out.push_back(*a);
+    } else {
+      unknown = n;
+      *err = "'" + n + "' is not an arch name (write native, torch, a family such as ampere, or numbers 8.6;9.0)";
+    }
+    if (out.empty()) {
+      if (err->empty()) *err = "no GPU";
+      return std::nullopt;
+    }
+    return out;
+  };
+  std::string err;
+  auto list = ArchList::parse(text, resolve, &err);
+  if (!list) {
+    if (no_gpu)
+      c.conflict("--arch native", "no GPU with a known compute capability was found here, and a CUDA extension "
+                 "without TORCH_CUDA_ARCH_LIST falls over (torch 1.13: IndexError in _get_cuda_arch_flags)",
+                 {"name the arches: --arch 8.6 (nvidia-smi --query-gpu=compute_cap tells it)",
+                  "or --arch torch: every arch the target torch was built with (slow)"},
+                 "facts; shared/knowledge/extension-packages.md");
+    else
+      c.out.bad_spec = "--arch: " + err;
+    return;
+  }
+  c.arches = *list;
+  c.p.arch_list = list->torch_cuda_arch_list();
+  std::string why = c.req.arch.empty() ? "the GPUs on this machine only (target-only: a default build compiles every "
+                                         "arch torch has, many times slower)"
+                                       : "asked for (" + c.req.arch_origin + ")";
+  c.decide("arch", c.p.arch_list, why, c.req.arch.empty() ? "facts" : c.req.arch_origin);
+  check_arches(*c.py, c.kb, *c.nvcc, c.cc, c.arches, c.recipe, c.fixes, c.co);
+}
+
+}  // namespace ext
+
+const PythonFacts* target_python(const HostFacts& facts, const std::string& torch_python) {
+  for (const auto& py : facts.pythons) {
+    if (torch_python.empty() ? py.torch.present : py.path == torch_python) return &py;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// The rest of the plan once the target torch is known; conflicts are gathered, not thrown.
+void plan_for(ext::Ctx& c) {
+  const auto& req = c.req;
+  const auto& py = *c.py;
+  const auto& r = c.recipe;
+  c.p.python = py.path;
+  c.p.python_version = py.version;
+  c.p.torch_version = py.torch.version;
+  c.decide("torch", torch_label(py),
+           std::string(req.torch_python.empty() ? "the first Python here with torch" : "asked for (--torch)") +
+               ": CUDA " + (py.torch.cuda.empty() ? "none" : py.torch.cuda) + ", C++11 ABI " +
+               (py.torch.cxx11_abi ? "1" : "0") + ", built for " +
+               (py.torch.arch_list.empty() ? std::string("no GPU arches") : std::to_string(py.torch.arch_list.size()) + " arches"),
+           req.torch_python.empty() ? "facts" : "--torch");
+  c.decide("recipe", r.name, r.origin.file.empty() ? "no recipe in the knowledge base: the generic cpp_extension path"
+                                             : "the recipe for " + r.name, c.recipe_source());
+  check_torch_pin(py, r, req.source.version, req.scan.pyproject_requires, c.co);
+  bool has_cuda = req.scan.scanned ? (req.scan.cuda_sources || req.scan.cuda_extension) : true;
+  bool cuda_only = r.cuda_only || (req.scan.scanned && req.scan.cuda_extension && !req.scan.cpp_extension);
+  c.cuda_on = decide_cuda(py, cuda_only, has_cuda, !req.cuda.empty(), req.cpu, r, c.co);
+  if (c.cuda_on) ext::choose_toolkit(c);
+  ext::choose_compiler(c);
+  if (c.cuda_on && c.nvcc) {
+    ext::choose_arches(c);
+    if (!c.out.bad_spec.empty()) return;
+    for (const auto& f : c.co.fixes) c.p.fixes.push_back(f);
+  }
+  ext::choose_env(c);
+  if (c.cc) check_abi(py, *c.cc, r, c.p.env, c.co);
+  ext::choose_jobs(c);
+  ext::choose_steps(c);
+}
+
+}  // namespace
+
+PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& facts, const kb::Kb& kb,
+                               const Recipe& recipe, const source::FixSet* fixes) {
+  PlanResult out;
+  Plan& p = out.plan;
+  p.spec.package = recipe.name;
+  p.spec.version = req.source.version;
+  p.spec.arch = req.arch;
+  p.spec.cuda = req.cuda;
+  p.spec.python = req.torch_python;
+  p.spec.jobs = req.jobs;
+  p.spec.mem_budget_bytes = req.mem_budget_bytes;
+  p.spec.source = req.source.kind == ExtensionSource::Kind::git ? req.source.url + "@" + req.source.ref : req.source.dir;
+  ext::Ctx c(req, facts, kb, recipe, out);
+  c.fixes = fixes;
+  c.py = target_python(facts, req.torch_python);
+  if (!c.py || !c.py->torch.present) {
+    std::string who = req.torch_python.empty() ? "no Python here" : req.torch_python;
+    std::string why = !c.py ? (req.torch_python.empty() ? "no Python with an importable torch was found"
+                                                        : "this interpreter was not found or could not be probed")
+                            : "it has no torch" + (c.py->torch.error.empty() ? std::string() : ": " + c.py->torch.error);
+    c.conflict("the target torch (" + who + ")", why,
+               {"give --torch the Python whose torch the extension is for (/usr/bin/python3, a venv's bin/python)",
+                "or install torch there first (torchsmith plan torch==X.Y.Z builds one)"},
+               "facts");
+  } else {
+    plan_for(c);
+  }
+  for (auto& d : c.co.decisions) p.decisions.push_back(std::move(d));
+  for (auto& x : c.co.conflicts) out.conflicts.push_back(std::move(x));
+  return out;
+}
+
+}  // namespace ts::plan

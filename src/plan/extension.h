@@ -1,0 +1,78 @@
+#pragma once
+// Extension packages (torchvision, detectron2, flash-attn, a local C++ extension) planned against a
+// torch that is already installed in a chosen Python: the contract check (src/plan/contract.h)
+// first, then the exact environment, the steps (fetch, build without isolation, repair, verify)
+// and the wheel expected. Pure: the source tree's facts come in a SourceScan read beforehand.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/host_facts.h"
+#include "kb/kb.h"
+#include "plan/plan.h"
+#include "plan/recipe.h"
+#include "source/fix.h"
+
+namespace ts::plan {
+
+// What the requirement names: a directory, a git URL at a ref, or a package at a version.
+struct ExtensionSource {
+  enum class Kind { dir, git, name };
+  Kind kind = Kind::dir;
+  std::string dir;            // Kind::dir: the path as given
+  std::string url, ref;       // Kind::git
+  std::string name, version;  // Kind::name ("torch-scatter", "2.1.0"); name also guessed for the others
+};
+
+// True when `text` asks for an extension rather than torch: a path, URL@REF, or NAME==VERSION
+// whose name is not torch.
+bool is_extension_requirement(std::string_view text);
+// nullopt and *error ("'x==': ... (write NAME==VERSION, a directory or URL@REF)") when unreadable.
+std::optional<ExtensionSource> parse_extension_source(std::string_view text, std::string* error);
+
+// What a source tree shows before anything is built (read by scan_source_dir).
+struct SourceScan {
+  bool scanned = false;           // false: no tree to look at (a URL or a name: the recipe decides)
+  std::string name;               // setup.py / pyproject name= ("" when not found)
+  bool setup_py = false, pyproject = false, cmake_lists = false;
+  bool cuda_sources = false;      // *.cu / *.cuh files
+  bool cuda_extension = false;    // setup.py uses CUDAExtension
+  bool cpp_extension = false;     // setup.py uses CppExtension (a CPU path exists)
+  std::vector<std::string> pyproject_requires;  // [build-system] requires, as written
+};
+
+// Reads a directory's build files (setup.py, pyproject.toml, CMakeLists.txt) and looks for .cu
+// sources (depth-limited, .git and build dirs skipped). Never throws; *error when dir is unusable.
+SourceScan scan_source_dir(const std::string& dir, std::string* error);
+
+struct ExtensionRequest {
+  ExtensionSource source;
+  SourceScan scan;
+  std::string torch_python;  // --torch: the interpreter whose torch is the target ("" = the host's)
+  std::string arch;          // --arch: "" = native (the GPUs here), or numbers / family names
+  std::string arch_origin = "default";
+  std::string cuda;          // --cuda X.Y: which nvcc; "" = the installed one matching torch's major
+  bool cpu = false;          // --without cuda: build the CPU part only
+  int jobs = 0;              // 0 = from memory
+  std::uint64_t mem_budget_bytes = 0;
+  std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)
+};
+
+// The Python whose torch is the target: --torch's path, else the first Python with torch.
+const PythonFacts* target_python(const HostFacts& facts, const std::string& torch_python);
+
+// The recipe for a request: by name (NAME==VERSION or the tree's name), by git URL, else nullptr.
+const Recipe* find_recipe(const RecipeSet& set, const ExtensionRequest& req);
+
+// The plan. `fixes` may be null (no fix KB: arches torch does not know become conflicts).
+PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& facts, const kb::Kb& kb,
+                               const Recipe& recipe, const source::FixSet* fixes);
+
+// Text output: a summary (or the conflicts), --explain, and the sh form, headed by the package.
+std::string render_extension_summary(const PlanResult& r);
+std::string render_extension_explain(const PlanResult& r);
+std::string render_extension_sh(const Plan& p);
+
+}  // namespace ts::plan

@@ -1,0 +1,148 @@
+// The extension build's environment, exactly: PATH, CUDA_HOME, compilers, the recipe's arch knob in
+// its own spelling, its fixed knobs, and the job knobs sized from memory (recipe mem_per_job).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "compat/facts_util.h"
+#include "plan/extension_internal.h"
+
+namespace ts::plan::ext {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+std::string dir_of(const std::string& path) {
+  auto s = path.rfind('/');
+  if (s == std::string::npos) return "";
+  return s == 0 ? "/" : path.substr(0, s);
+}
+
+std::string num(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", x);
+  return b;
+}
+
+void set_path(Ctx& c) {
+  std::vector<std::string> dirs;
+  auto add = [&](const std::string& d) {
+    if (!d.empty() && std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
+  };
+  add(dir_of(c.py->path));
+  if (c.cuda_on && !c.p.cuda_home.empty()) add(c.p.cuda_home + "/bin");
+  if (c.cc) add(dir_of(c.cc->cxx));
+  for (const char* d : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) add(d);
+  std::string path;
+  for (const auto& d : dirs) path += (path.empty() ? "" : ":") + d;
+  c.set_env("PATH", path, "the target Python's bin (its pip, ninja), the toolkit, the compiler and the system's: "
+            "nothing else from the shell reaches the build", "torchsmith");
+}
+
+}  // namespace
+
+std::string format_arches(const ArchList& l, const std::string& format, std::string* error) {
+  if (format == "torch" || format.empty()) return l.torch_cuda_arch_list();
+  if (format == "cmake" || format == "semicolon-sm") {
+    std::string s;
+    for (const auto& a : l.arches()) s += (s.empty() ? "" : ";") + a.sass_only().number();
+    return s;
+  }
+  if (error) *error = "arch_format '" + format + "' is not one of torch, cmake, semicolon-sm";
+  return "";
+}
+
+void choose_env(Ctx& c) {
+  if (!c.py) return;
+  const auto& r = c.recipe;
+  std::string rsrc = c.recipe_source();
+  set_path(c);
+  if (c.cc) {
+    c.set_env("CC", c.cc->cc.empty() ? c.cc->cxx : c.cc->cc, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
+    c.set_env("CXX", c.cc->cxx, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
+  }
+  if (c.cuda_on && c.nvcc) {
+    c.set_env("CUDA_HOME", c.nvcc->path, "the toolkit checked against torch's CUDA (cpp_extension reads CUDA_HOME first)",
+              "facts");
+    if (c.cc) c.set_env("CUDAHOSTCXX", c.cc->cxx, "nvcc's host compiler, the one checked above", "facts");
+    if (!c.arches.empty()) {
+      std::string err;
+      std::string v = format_arches(c.arches, r.arch_format, &err);
+      if (v.empty()) {
+        c.conflict("recipe " + r.name, err, {"fix the recipe's arch_format"}, rsrc);
+      } else {
+        c.set_env(r.arch_env, v, "the arch list in the spelling " + r.name + " reads (" + r.arch_format + ")", rsrc);
+        if (r.arch_env != "TORCH_CUDA_ARCH_LIST")
+          c.set_env("TORCH_CUDA_ARCH_LIST", c.arches.torch_cuda_arch_list(),
+                    "for the parts that still go through torch's cpp_extension", rsrc);
+      }
+    }
+  }
+  for (const auto& [k, v] : r.env) c.set_env(k, v, "the recipe sets it for every build", rsrc);
+  for (const auto& [k, v] : c.cuda_on ? r.cuda_env : r.cpu_env)
+    c.set_env(k, v, std::string("the recipe sets it for a ") + (c.cuda_on ? "CUDA" : "CPU") + " build", rsrc);
+  bool cmake_only = r.build_system == "cmake" && !(c.req.scan.setup_py || c.req.scan.pyproject);
+  if (cmake_only) {
+    c.set_env("CXXFLAGS", std::string("-D_GLIBCXX_USE_CXX11_ABI=") + (c.py->torch.cxx11_abi ? "1" : "0"),
+              "a CMake build gets no ABI define from cpp_extension: torch's, passed explicitly", "torch's TorchConfig.cmake");
+    c.set_env("CMAKE_PREFIX_PATH", c.py->torch.path + "/share/cmake", "find_package(Torch) finds the target torch",
+              "torch's TorchConfig.cmake");
+  }
+}
+
+void choose_jobs(Ctx& c) {
+  if (!c.py) return;
+  const auto& r = c.recipe;
+  const auto& m = c.kb.resources;
+  const auto& mem = c.facts.memory;
+  int cores = c.facts.cpu.logical_cores > 0 ? c.facts.cpu.logical_cores : c.facts.cpu.online_cores;
+  cores = std::max(cores, 1);
+  std::uint64_t usable = mem.usable_bytes ? mem.usable_bytes : mem.available_bytes;
+  std::string from = compat::gib(usable) + " usable";
+  if (c.req.mem_budget_bytes && (!usable || c.req.mem_budget_bytes < usable)) {
+    usable = c.req.mem_budget_bytes;
+    from = compat::gib(usable) + " (--mem-budget)";
+  }
+  int n = std::max<int>(1, static_cast<int>(c.arches.size()));
+  double cost;
+  std::string per, src;
+  if (r.mem_per_job) {
+    cost = static_cast<double>(r.mem_per_job) / kGiB;
+    per = num(cost) + " GiB per job (the recipe's figure for " + r.name + ")";
+    src = c.recipe_source();
+  } else {
+    cost = c.cuda_on ? std::max(m.cxx_job_gib, m.nvcc_job_gib + m.nvcc_arch_gib * (n - 1)) : m.cxx_job_gib;
+    per = num(cost) + (c.cuda_on ? " GiB per nvcc job with " + std::to_string(n) + " arch(es)" : " GiB per C++ job");
+    src = compat::cite(m.source, m.origin);
+  }
+  int by_mem = usable && cost > 0 ? static_cast<int>(std::floor(usable / kGiB / cost)) : cores;
+  int jobs = std::clamp(by_mem, 1, cores);
+  std::string why = from + " / " + per + " = " + std::to_string(std::max(by_mem, 0)) + " jobs, " +
+                    std::to_string(cores) + " cores";
+  if (c.req.jobs > 0) {
+    jobs = c.req.jobs;
+    if (jobs > std::max(by_mem, 1))
+      c.decide("jobs", std::to_string(jobs), "asked for (--jobs), but the memory model allows " +
+               std::to_string(std::max(by_mem, 1)) + ": " + why, src, true);
+    why = "asked for (--jobs); " + why;
+  }
+  if (r.serial_build) {
+    c.decide("jobs", "1", r.name + "'s setup.py compiles one file at a time (use_ninja=False): MAX_JOBS is ignored",
+             c.recipe_source());
+    jobs = 1;
+  }
+  c.p.jobs = jobs;
+  for (const auto& k : r.jobs_env) c.set_env(k, std::to_string(jobs), why, src);
+  if (c.cuda_on && !r.nvcc_threads_env.empty()) {
+    // nvcc --threads compiles the arches of one file in parallel, each thread as costly as a job.
+    int spare = usable && cost > 0 ? static_cast<int>(std::floor(usable / kGiB / (cost * jobs))) : 1;
+    int threads = std::clamp(spare, 1, std::min(4, n));
+    c.set_env(r.nvcc_threads_env, std::to_string(threads),
+              std::to_string(jobs) + " jobs x " + std::to_string(threads) + " nvcc threads fit " + from +
+                  " at " + per + "; more threads than arches gain nothing",
+              src);
+  }
+}
+
+}  // namespace ts::plan::ext

@@ -1,0 +1,55 @@
+#pragma once
+// The extension planner's working state, shared by its parts (extension*.cpp). Internal to src/plan.
+#include <string>
+
+#include "core/arch_list.h"
+#include "plan/contract.h"
+#include "plan/extension.h"
+
+namespace ts::plan::ext {
+
+struct Ctx {
+  const ExtensionRequest& req;
+  const HostFacts& facts;
+  const kb::Kb& kb;
+  const Recipe& recipe;
+  PlanResult& out;
+  Plan& p;
+  ContractOut co;  // decisions/conflicts gathered in order, moved into the plan at the end
+
+  const PythonFacts* py = nullptr;
+  const CudaToolkitFacts* nvcc = nullptr;
+  const CompilerFacts* cc = nullptr;
+  const source::FixSet* fixes = nullptr;  // null: no fix KB
+  bool cuda_on = false;
+  ArchList arches;
+  std::string dist_name;  // the wheel's distribution name, escaped ("hello_ext")
+
+  Ctx(const ExtensionRequest& r, const HostFacts& f, const kb::Kb& k, const Recipe& rc, PlanResult& o)
+      : req(r), facts(f), kb(k), recipe(rc), out(o), p(o.plan) {}
+
+  void decide(std::string topic, std::string value, std::string reason, std::string source, bool warning = false) {
+    co.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), warning});
+  }
+  void conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source) {
+    co.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source)});
+  }
+  void set_env(const std::string& k, const std::string& v, const std::string& reason, const std::string& source) {
+    p.env[k] = v;
+    decide("env", k + "=" + v, reason, source);
+  }
+  std::string recipe_source() const;  // "source (packages/x.toml:3)" or "recipe_generic"
+};
+
+// The parts, in the order make_extension_plan calls them.
+void choose_toolkit(Ctx& c);
+void choose_compiler(Ctx& c);
+void choose_arches(Ctx& c);
+void choose_env(Ctx& c);
+void choose_jobs(Ctx& c);
+void choose_steps(Ctx& c);
+
+// "80;90" / "8.0;9.0+PTX" / "80;90" (cmake): the recipe's arch_format; "" and *error when unknown.
+std::string format_arches(const ArchList& l, const std::string& format, std::string* error);
+
+}  // namespace ts::plan::ext

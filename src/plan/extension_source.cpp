@@ -1,0 +1,154 @@
+// Reading what an extension requirement names (PATH | URL@REF | NAME==VERSION) and what its tree shows.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "core/version_range.h"
+#include "plan/extension.h"
+
+namespace ts::plan {
+
+namespace {
+
+bool looks_like_url(std::string_view t) {
+  return t.find("://") != std::string_view::npos || t.rfind("git@", 0) == 0;
+}
+
+bool looks_like_path(std::string_view t) {
+  return !t.empty() && (t[0] == '/' || t[0] == '.' || t[0] == '~' || t.find('/') != std::string_view::npos);
+}
+
+// "https://github.com/rusty1s/pytorch_scatter.git" -> "pytorch_scatter"
+std::string repo_name(std::string url) {
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  auto s = url.find_last_of("/:");
+  std::string n = s == std::string::npos ? url : url.substr(s + 1);
+  if (n.size() > 4 && n.compare(n.size() - 4, 4, ".git") == 0) n.resize(n.size() - 4);
+  return n;
+}
+
+std::string read_text(const std::filesystem::path& p, std::size_t cap = 1 << 20) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return "";
+  std::string s(cap, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(cap));
+  s.resize(static_cast<std::size_t>(in.gcount()));
+  return s;
+}
+
+// name="x" / name='x' in setup.py or pyproject's [project]; the first literal one.
+std::string literal_name(const std::string& text) {
+  static const std::regex re(R"((?:^|[\s,(])name\s*=\s*["']([A-Za-z0-9_.\-]+)["'])");
+  std::smatch m;
+  return std::regex_search(text, m, re) ? m[1].str() : "";
+}
+
+// [build-system] requires = ["setuptools", "torch>=2.10"]: the quoted strings of that array.
+std::vector<std::string> build_requires(const std::string& text) {
+  std::vector<std::string> out;
+  auto bs = text.find("[build-system]");
+  if (bs == std::string::npos) return out;
+  auto rq = text.find("requires", bs);
+  auto next = text.find("\n[", bs + 1);
+  if (rq == std::string::npos || (next != std::string::npos && rq > next)) return out;
+  auto open = text.find('[', rq), close = text.find(']', open == std::string::npos ? rq : open);
+  if (open == std::string::npos || close == std::string::npos) return out;
+  static const std::regex str(R"(["']([^"']+)["'])");
+  std::string body = text.substr(open + 1, close - open - 1);
+  for (std::sregex_iterator it(body.begin(), body.end(), str), end; it != end; ++it) out.push_back((*it)[1].str());
+  return out;
+}
+
+}  // namespace
+
+bool is_extension_requirement(std::string_view text) {
+  if (text.empty()) return false;
+  if (looks_like_url(text) || looks_like_path(text)) return true;
+  if (std::isdigit(static_cast<unsigned char>(text[0]))) return false;  // "2.4.1" means torch
+  auto c = Constraint::parse(text);
+  return c && c->normalized_name() != "torch";
+}
+
+std::optional<ExtensionSource> parse_extension_source(std::string_view text, std::string* error) {
+  auto fail = [&](const std::string& why) -> std::optional<ExtensionSource> {
+    if (error) *error = "'" + std::string(text) + "': " + why + " (write a directory, a git URL@REF or NAME==VERSION)";
+    return std::nullopt;
+  };
+  ExtensionSource s;
+  if (looks_like_url(text)) {
+    std::string t(text);
+    auto at = t.rfind('@');
+    auto scheme = t.find("://");
+    // git@host:org/repo has an '@' before the path: the ref's '@' comes after the last '/'.
+    if (at == std::string::npos || at < t.rfind('/') || (scheme == std::string::npos && at < t.find(':')))
+      return fail("a git URL needs the ref to build: URL@TAG or URL@COMMIT");
+    s.kind = ExtensionSource::Kind::git;
+    s.url = t.substr(0, at);
+    s.ref = t.substr(at + 1);
+    if (s.ref.empty()) return fail("the ref after '@' is empty");
+    s.name = repo_name(s.url);
+    return s;
+  }
+  if (looks_like_path(text)) {
+    s.kind = ExtensionSource::Kind::dir;
+    s.dir = std::string(text);
+    std::string d = s.dir;
+    while (d.size() > 1 && d.back() == '/') d.pop_back();
+    s.name = std::filesystem::path(d).filename().string();
+    return s;
+  }
+  std::string err;
+  auto c = Constraint::parse(text, &err);
+  if (!c) return fail(err);
+  const auto& sp = c->range.specifiers();
+  if (sp.size() != 1 || sp[0].op != Specifier::Op::eq || sp[0].wildcard)
+    return fail("names no single release: write NAME==X.Y.Z");
+  s.kind = ExtensionSource::Kind::name;
+  s.name = c->name;
+  s.version = sp[0].version.str();
+  return s;
+}
+
+SourceScan scan_source_dir(const std::string& dir, std::string* error) {
+  namespace fs = std::filesystem;
+  SourceScan s;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    if (error) *error = dir + ": not a directory (give the package's source tree, a git URL@REF or NAME==VERSION)";
+    return s;
+  }
+  s.scanned = true;
+  fs::path root(dir);
+  std::string setup = read_text(root / "setup.py"), pyproject = read_text(root / "pyproject.toml");
+  s.setup_py = fs::exists(root / "setup.py", ec);
+  s.pyproject = fs::exists(root / "pyproject.toml", ec);
+  s.cmake_lists = fs::exists(root / "CMakeLists.txt", ec);
+  s.cuda_extension = setup.find("CUDAExtension") != std::string::npos;
+  s.cpp_extension = setup.find("CppExtension") != std::string::npos;
+  s.name = literal_name(setup);
+  if (s.name.empty()) s.name = literal_name(pyproject);
+  s.pyproject_requires = build_requires(pyproject);
+  // .cu sources, a few levels down, skipping VCS and build output.
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  int seen = 0;
+  for (; !ec && it != end && seen < 20000; it.increment(ec), ++seen) {
+    const auto& p = it->path();
+    std::string n = p.filename().string();
+    if (it->is_directory(ec)) {
+      if (it.depth() >= 6 || n == ".git" || n == "build" || n == "dist" || n == "third_party" || n == "node_modules")
+        it.disable_recursion_pending();
+      continue;
+    }
+    auto ext = p.extension().string();
+    if (ext == ".cu" || ext == ".cuh") {
+      s.cuda_sources = true;
+      break;
+    }
+  }
+  return s;
+}
+
+}  // namespace ts::plan

@@ -1,0 +1,124 @@
+// The extension's steps (fetch, fix of torch's cpp_extension.py, build, repair, verify), the wheel
+// expected, and the import name and smoke code verify runs.
+#include <algorithm>
+#include <cctype>
+
+#include "plan/extension_internal.h"
+
+namespace ts::plan::ext {
+
+namespace {
+
+// PEP 427: a wheel file name's distribution part has runs of -_. replaced by '_'.
+std::string wheel_escape(const std::string& name) {
+  std::string o;
+  for (char ch : name) {
+    bool sep = ch == '-' || ch == '_' || ch == '.';
+    if (sep) {
+      if (o.empty() || o.back() != '_') o += '_';
+    } else {
+      o += ch;
+    }
+  }
+  return o;
+}
+
+std::string dir_of(const std::string& path) {
+  auto s = path.rfind('/');
+  return s == std::string::npos ? "" : s == 0 ? "/" : path.substr(0, s);
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+void fetch(Ctx& c) {
+  const auto& src = c.req.source;
+  const auto& r = c.recipe;
+  using K = ExtensionSource::Kind;
+  if (src.kind == K::dir) {
+    c.p.source_dir = c.req.source_dir.empty() ? src.dir : c.req.source_dir;
+    c.decide("source", c.p.source_dir, "the tree as it is (no fetch)", "the requirement");
+    return;
+  }
+  if (src.kind == K::git) {
+    c.p.source_url = src.url;
+    c.p.source_ref = src.ref;
+  } else {
+    if (r.git_url.empty() || r.tag.empty()) {
+      c.conflict(src.name + "==" + src.version, "no recipe says where " + src.name + "'s source lives",
+                 {"give its source instead: a directory, or its git URL@TAG",
+                  "or add a recipe (packages/" + r.name + ".toml with git and tag) in a --kb overlay"},
+                 c.recipe_source());
+      return;
+    }
+    c.p.source_url = r.git_url;
+    c.p.source_ref = tag_for(r, src.version);
+  }
+  c.p.steps.push_back({"fetch", {"git", "clone", "--branch", c.p.source_ref, "--recursive", "--shallow-submodules",
+                                 "--depth", "1", c.p.source_url, "{src}"},
+                       "", "the tag with its submodules (several packages need cutlass, glm ... as submodules)"});
+  c.decide("source", c.p.source_url + "@" + c.p.source_ref,
+           src.kind == K::git ? "asked for" : "the recipe's tag for " + src.version, src.kind == K::git ? "the requirement" : c.recipe_source());
+}
+
+}  // namespace
+
+void choose_steps(Ctx& c) {
+  if (!c.py) return;
+  const auto& r = c.recipe;
+  const auto& scan = c.req.scan;
+  fetch(c);
+  std::string name = !scan.name.empty() ? scan.name : c.req.source.kind == ExtensionSource::Kind::name
+                                                          ? c.req.source.name
+                                                          : r.name;
+  c.dist_name = wheel_escape(name);
+  c.p.import_name = r.import_name.empty() ? c.dist_name : r.import_name;
+  c.p.smoke = r.smoke;
+  std::string site = dir_of(c.py->torch.path);
+  if (!c.p.fixes.empty()) {
+    Step s{"fix", {"torchsmith", "fix", site}, "",
+           "torch's own cpp_extension.py at " + site + " (the installed torch the extension builds against), journaled"};
+    for (const auto& f : c.p.fixes) s.argv.insert(s.argv.end(), {"--fix", f.id});
+    c.p.steps.push_back(s);
+  }
+  // Without a setup.py or pyproject the CMake project builds a library, not a wheel.
+  bool cmake_only = (r.build_system == "cmake" && !(scan.setup_py || scan.pyproject)) ||
+                    (scan.scanned && !scan.setup_py && !scan.pyproject && scan.cmake_lists);
+  if (cmake_only) {
+    Step cfg{"configure", {"cmake", "-S", ".", "-B", "build-torchsmith", "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                           "-DCMAKE_PREFIX_PATH=" + c.py->torch.path + "/share/cmake"},
+             "{src}", "find_package(Torch) from the target torch"};
+    if (c.cuda_on && !c.arches.empty())
+      cfg.argv.push_back("-DCMAKE_CUDA_ARCHITECTURES=" + c.arches.cmake_cuda_architectures());
+    c.p.steps.push_back(cfg);
+    c.p.steps.push_back({"build", {"cmake", "--build", "build-torchsmith", "-j", std::to_string(c.p.jobs)}, "{src}", ""});
+    c.p.artifacts.push_back({"library", "", "build-torchsmith/*.so", "a CMake build: no wheel"});
+    c.decide("build", "cmake", "a CMake project without setup.py or pyproject.toml", "the source tree");
+    c.p.steps.push_back({"verify", {"torchsmith", "verify", "{src}/build-torchsmith", "--plan", "{plan}", "--preload",
+                                    c.py->torch.path + "/lib"},
+                         "", "libraries read natively; torch's own libraries resolve from the target torch"});
+    return;
+  }
+  bool setup_py = scan.scanned ? scan.setup_py : r.build_system != "pep517";
+  bool pyproject = scan.scanned ? scan.pyproject : r.build_system == "pep517";
+  auto argv = build_command(*c.py, setup_py, pyproject, c.co);
+  if (argv.empty()) return;
+  c.p.steps.push_back({"build", argv, "{src}", joined(argv) + ": against the target torch, nothing downloaded"});
+  std::string pattern = c.dist_name + "-*.whl";
+  std::string abi = c.py->abi_tag.empty() ? "cp3XX" : c.py->abi_tag;
+  std::string plat = c.py->platform_tag.empty() ? "linux_" + c.facts.cpu.arch : c.py->platform_tag;
+  c.p.artifacts.push_back({"wheel", "", pattern, "in {src}/dist; tags " + abi + "-" + abi + "-" + plat +
+                                                     " for a cpp_extension build"});
+  c.decide("artifact", pattern, "the wheel " + joined(argv) + " writes to dist/", "PEP 427");
+  c.p.steps.push_back({"package", {"torchsmith", "repair", "{src}/dist/" + pattern}, "",
+                       "torch's libraries are never vendored: the extension finds them through import torch"});
+  c.p.steps.push_back({"verify", {"torchsmith", "verify", "{src}/dist/" + pattern, "--plan", "{plan}", "--preload",
+                                  c.py->torch.path + "/lib"},
+                       "", "in a fresh target dir: import " + c.p.import_name + " after torch and run the recipe's "
+                           "smoke op" + (c.cuda_on ? "; the GPU code covers " + c.p.arch_list : "")});
+}
+
+}  // namespace ts::plan::ext
