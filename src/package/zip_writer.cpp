@@ -95,8 +95,7 @@ bool ZipWriter::check_name(std::string_view n) {
       return fail("bad member name '" + shown + "' ('..', '.' or empty path component)");
     start = end + 1;
   }
-  for (const auto& e : entries_)
-    if (e.name == n) return fail("duplicate member name '" + shown + "'");
+  if (!names_.insert(shown).second) return fail("duplicate member name '" + shown + "'");
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace ts::package {
@@ -60,6 +61,7 @@ class ZipWriter {
   std::uint16_t dos_time_ = 0, dos_date_ = (0 << 9) | (1 << 5) | 1;
   std::uint64_t pos_ = 0;
   std::vector<Entry> entries_;
+  std::unordered_set<std::string> names_;  // to refuse duplicates
   std::string error_;
 };
 

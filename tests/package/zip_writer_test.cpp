@@ -1,0 +1,191 @@
+#include "package/zip_writer.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "package/record.h"
+#include "wheel_testkit.h"
+#include "verify/mapped_file.h"
+#include "verify/zip.h"
+
+namespace ts::package {
+namespace {
+
+using testkit::slurp;
+using testkit::spit;
+using testkit::TempDir;
+
+std::string extract(const verify::ZipArchive& z, const std::string& name, const std::string& to) {
+  for (const auto& m : z.members())
+    if (m.name == name) {
+      std::string err = z.extract(m, to);
+      return err.empty() ? slurp(to) : "ERROR " + err;
+    }
+  return "MISSING";
+}
+
+TEST(ZipWriter, RoundTripsThroughTheZipReaderAndPython) {
+  TempDir t;
+  std::string big(300000, 'x');
+  for (std::size_t i = 0; i < big.size(); i += 7) big[i] = char('a' + i % 26);
+  spit(t / "src.bin", big);
+  ::chmod((t / "src.bin").c_str(), 0755);
+  ZipWriter w(t / "out.zip");
+  ASSERT_TRUE(w.add("pkg/__init__.py", "print('hi')\n")) << w.error();
+  ASSERT_TRUE(w.add("pkg/stored.txt", "stored bytes", false)) << w.error();
+  ASSERT_TRUE(w.add_file("pkg/lib.so", t / "src.bin")) << w.error();
+  ASSERT_TRUE(w.add("pkg/empty", "")) << w.error();
+  ASSERT_TRUE(w.finish()) << w.error();
+  EXPECT_FALSE(std::filesystem::exists(t / ("out.zip.tmp-" + std::to_string(getpid()))));
+
+  ASSERT_EQ(w.entries().size(), 4u);
+  EXPECT_EQ(w.entries()[2].mode, 0755u);
+  EXPECT_EQ(w.entries()[2].size, big.size());
+  EXPECT_LT(w.entries()[2].compressed_size, big.size());  // deflated
+  Sha256 s;
+  s.update(big.data(), big.size());
+  EXPECT_EQ(w.entries()[2].sha256, s.digest());
+
+  verify::MappedFile f(t / "out.zip");
+  std::string err;
+  auto z = verify::ZipArchive::open(f.bytes(), &err);
+  ASSERT_TRUE(z) << err;
+  ASSERT_EQ(z->members().size(), 4u);
+  EXPECT_EQ(z->members()[0].name, "pkg/__init__.py");  // the caller's order
+  EXPECT_EQ(extract(*z, "pkg/__init__.py", t / "a"), "print('hi')\n");
+  EXPECT_EQ(extract(*z, "pkg/stored.txt", t / "b"), "stored bytes");
+  EXPECT_EQ(extract(*z, "pkg/lib.so", t / "c"), big);
+  EXPECT_EQ(extract(*z, "pkg/empty", t / "d"), "");
+
+  // A second, independent reader: CRCs, modes and the order as Python's zipfile sees them.
+  auto r = testkit::run({"/usr/bin/python3", "-c",
+                         "import sys,zipfile\n"
+                         "z=zipfile.ZipFile(sys.argv[1])\n"
+                         "assert z.testzip() is None\n"
+                         "print([(i.filename, oct(i.external_attr>>16), i.date_time) for i in "
+                         "z.infolist()])",
+                         t / "out.zip"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_NE(r.out.find("('pkg/lib.so', '0o100755', (1980, 1, 1, 0, 0, 0))"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("('pkg/__init__.py', '0o100644'"), std::string::npos) << r.out;
+}
+
+TEST(ZipWriter, SameInputGivesTheSameBytes) {
+  TempDir t;
+  for (const char* name : {"one.zip", "two.zip"}) {
+    ZipWriter w(t / name);
+    ASSERT_TRUE(w.add("a.txt", "alpha"));
+    ASSERT_TRUE(w.add("b/c.txt", std::string(5000, 'c')));
+    ASSERT_TRUE(w.finish());
+  }
+  EXPECT_EQ(slurp(t / "one.zip"), slurp(t / "two.zip"));
+  ZipWriter w(t / "three.zip");
+  w.set_time(1700000000);  // 2023-11-14 22:13:20 UTC
+  ASSERT_TRUE(w.add("a.txt", "alpha"));
+  ASSERT_TRUE(w.finish());
+  auto r = testkit::run({"/usr/bin/python3", "-c",
+                         "import sys,zipfile\nprint(zipfile.ZipFile(sys.argv[1]).infolist()[0]"
+                         ".date_time)",
+                         t / "three.zip"});
+  EXPECT_EQ(r.out, "(2023, 11, 14, 22, 13, 20)\n") << r.err;
+}
+
+TEST(ZipWriter, RefusesUnsafeNamesAndLeavesNoFile) {
+  TempDir t;
+  for (const char* bad : {"../evil", "/abs/path", "a/../../b", "a//b", "./x", "a\\b", ""}) {
+    ZipWriter w(t / "bad.zip");
+    EXPECT_FALSE(w.add(bad, "x")) << bad;
+    EXPECT_NE(w.error().find("bad member name"), std::string::npos) << w.error();
+    EXPECT_FALSE(w.finish());
+  }
+  {
+    ZipWriter w(t / "dup.zip");
+    ASSERT_TRUE(w.add("a", "1"));
+    EXPECT_FALSE(w.add("a", "2"));
+    EXPECT_NE(w.error().find("duplicate member name 'a'"), std::string::npos) << w.error();
+  }
+  {
+    ZipWriter w(t / "missing.zip");
+    EXPECT_FALSE(w.add_file("x", t / "no-such-file"));
+    EXPECT_NE(w.error().find("no-such-file"), std::string::npos) << w.error();
+  }
+  {
+    ZipWriter w(t / "abandoned.zip");  // never finished: the temp file goes with it
+    ASSERT_TRUE(w.add("a", "1"));
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(t.path()));
+}
+
+TEST(ZipWriter, Zip64WhenOverSixtyFiveThousandEntries) {
+  TempDir t;
+  ZipWriter w(t / "many.zip");
+  for (int i = 0; i < 70000; ++i) ASSERT_TRUE(w.add("f/" + std::to_string(i), "", false));
+  ASSERT_TRUE(w.finish()) << w.error();
+  verify::MappedFile f(t / "many.zip");
+  std::string err;
+  auto z = verify::ZipArchive::open(f.bytes(), &err);
+  ASSERT_TRUE(z) << err;
+  EXPECT_EQ(z->members().size(), 70000u);
+  EXPECT_EQ(z->members().back().name, "f/69999");
+  auto r = testkit::run({"/usr/bin/python3", "-c",
+                         "import sys,zipfile\nprint(len(zipfile.ZipFile(sys.argv[1]).infolist()))",
+                         t / "many.zip"});
+  EXPECT_EQ(r.out, "70000\n") << r.err;
+}
+
+// A 4.5 GiB member, mostly a sparse hole: stored, the hole is skipped in the output too, so the
+// test needs a few MiB of disk. The member after it sits past 4 GiB (a ZIP64 offset).
+TEST(ZipWriter, Zip64SparseMemberOverFourGiB) {
+  TempDir t;
+  const std::uint64_t size = 4608ull << 20;
+  {
+    int fd = ::open((t / "sparse.bin").c_str(), O_WRONLY | O_CREAT, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::pwrite(fd, "HEAD", 4, 0), 4);
+    ASSERT_EQ(::pwrite(fd, "TAIL", 4, off_t(size - 4)), 4);
+    ::close(fd);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  ZipWriter w(t / "big.zip");
+  ASSERT_TRUE(w.add("small-before", "before"));
+  ASSERT_TRUE(w.add_file("huge.bin", t / "sparse.bin", false)) << w.error();
+  ASSERT_TRUE(w.add("small-after", "after"));
+  ASSERT_TRUE(w.finish()) << w.error();
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("wrote a %.1f GiB sparse member in %.1f s\n", double(size) / (1 << 30), secs);
+
+  struct stat st{};
+  ASSERT_EQ(::stat((t / "big.zip").c_str(), &st), 0);
+  EXPECT_GT(std::uint64_t(st.st_size), size);
+  EXPECT_LT(std::uint64_t(st.st_blocks) * 512, 64ull << 20);  // the hole stayed a hole
+
+  verify::MappedFile f(t / "big.zip");
+  std::string err;
+  auto z = verify::ZipArchive::open(f.bytes(), &err);
+  ASSERT_TRUE(z) << err;
+  ASSERT_EQ(z->members().size(), 3u);
+  EXPECT_EQ(z->members()[1].size, size);
+  EXPECT_EQ(z->members()[1].compressed_size, size);
+  EXPECT_GT(z->members()[2].local_offset, 0xffffffffull);
+  EXPECT_EQ(extract(*z, "small-after", t / "after"), "after");
+  // Python checks the big member's CRC without extracting it to disk (reads the hole as zeros).
+  auto r = testkit::run({"/usr/bin/python3", "-c",
+                         "import sys,zipfile,zlib\n"
+                         "z=zipfile.ZipFile(sys.argv[1]); i=z.getinfo('huge.bin'); c=0; n=0\n"
+                         "with z.open(i) as f:\n"
+                         "  while b:=f.read(1<<24): c=zlib.crc32(b,c); n+=len(b)\n"
+                         "print(n, c==i.CRC, z.read('small-after'))",
+                         t / "big.zip"},
+                        300);
+  EXPECT_EQ(r.out, std::to_string(size) + " True b'after'\n") << r.err;
+}
+
+}  // namespace
+}  // namespace ts::package
