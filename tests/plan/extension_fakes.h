@@ -1,0 +1,92 @@
+#pragma once
+// Fake facts for the extension planner's tests: one Python with a torch, one gcc, toolkits and GPUs
+// as each test sets them.
+#include <string>
+
+#include "core/host_facts.h"
+#include "kb/kb.h"
+#include "plan/extension.h"
+#include "source/fix.h"
+
+namespace ts::plan::testing {
+
+inline constexpr std::uint64_t kGiB = 1024ull * 1024 * 1024;
+
+inline PythonFacts fake_python(const std::string& torch_version, const std::string& torch_cuda, bool abi = true) {
+  PythonFacts py;
+  py.path = "/opt/venv/bin/python3";
+  py.version = "3.12.3";
+  py.abi_tag = "cp312";
+  py.platform_tag = "linux_x86_64";
+  py.packages = {{"pip", "24.0"}, {"setuptools", "69.0"}, {"wheel", "0.43"}, {"torch", torch_version}};
+  py.torch.present = true;
+  py.torch.version = torch_version;
+  py.torch.cuda = torch_cuda;
+  py.torch.cxx11_abi = abi;
+  py.torch.path = "/opt/venv/lib/python3.12/site-packages/torch";
+  return py;
+}
+
+inline CudaToolkitFacts fake_toolkit(const std::string& version) {
+  CudaToolkitFacts t;
+  t.path = "/usr/local/cuda-" + version;
+  t.version = version;
+  t.nvcc = t.path + "/bin/nvcc";
+  return t;
+}
+
+inline HostFacts fake_host(PythonFacts py, std::vector<std::string> toolkits, std::vector<std::string> gpus) {
+  HostFacts f;
+  f.cpu.arch = "x86_64";
+  f.cpu.logical_cores = 16;
+  f.memory.usable_bytes = 24 * kGiB;
+  f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "12.2.0", "x86_64-linux-gnu"});
+  for (const auto& v : toolkits) f.cuda_toolkits.push_back(fake_toolkit(v));
+  for (const auto& cap : gpus) {
+    GpuFacts g;
+    g.name = "GPU " + cap;
+    g.compute_capability = cap;
+    g.vendor_id = "10de";
+    f.gpus.push_back(g);
+  }
+  if (!gpus.empty()) f.driver.present = true;
+  f.pythons.push_back(std::move(py));
+  return f;
+}
+
+inline ExtensionRequest dir_request(SourceScan scan) {
+  ExtensionRequest r;
+  r.source.kind = ExtensionSource::Kind::dir;
+  r.source.dir = "/src/demo";
+  r.source.name = "demo";
+  scan.scanned = true;
+  scan.setup_py = true;
+  if (scan.name.empty()) scan.name = "demo-ext";
+  r.scan = scan;
+  return r;
+}
+
+inline SourceScan cuda_only_scan() {
+  SourceScan s;
+  s.cuda_sources = true;
+  s.cuda_extension = true;
+  return s;
+}
+
+inline const kb::Kb& test_kb() {
+  static const kb::Kb k = [] {
+    std::vector<kb::KbError> errors;
+    return kb::load_embedded(errors);
+  }();
+  return k;
+}
+
+inline const source::FixSet& test_fixes() {
+  static const source::FixSet s = [] {
+    std::vector<std::string> errors;
+    return source::load_fixes({}, errors);
+  }();
+  return s;
+}
+
+}  // namespace ts::plan::testing

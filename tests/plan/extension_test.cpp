@@ -1,0 +1,246 @@
+// The extension planner end to end on fake facts: what it refuses, and the env, steps and artifacts
+// of the plans it makes (recipes' knobs applied in their own spelling, jobs from memory).
+#include <gtest/gtest.h>
+
+#include "plan/extension.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "extension_fakes.h"
+
+namespace ts::plan {
+namespace {
+
+using namespace testing;
+
+const Step* step(const Plan& p, const std::string& name) {
+  for (const auto& s : p.steps)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::string env(const Plan& p, const std::string& k) {
+  auto it = p.env.find(k);
+  return it == p.env.end() ? "<unset>" : it->second;
+}
+
+std::string all_conflicts(const PlanResult& r) {
+  std::string s;
+  for (const auto& c : r.conflicts) s += c.what + ": " + c.why + "\n";
+  return s;
+}
+
+RecipeSet shipped_recipes() {
+  std::vector<std::string> errors;
+  return load_recipes({}, errors);
+}
+
+TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
+  auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.6", "12.8", "13.0"}, {"8.6"});
+  auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  const Plan& p = r.plan;
+  EXPECT_EQ(p.cuda, "12.8");  // torch's minor preferred over the newer 13.0
+  EXPECT_EQ(p.cuda_home, "/usr/local/cuda-12.8");
+  EXPECT_EQ(env(p, "TORCH_CUDA_ARCH_LIST"), "8.6");  // target-only: no PTX, no other arches
+  EXPECT_EQ(env(p, "CUDA_HOME"), "/usr/local/cuda-12.8");
+  EXPECT_EQ(env(p, "CXX"), "/usr/bin/g++");
+  EXPECT_EQ(env(p, "FORCE_CUDA"), "1");  // the generic recipe's CUDA knob
+  EXPECT_EQ(env(p, "PATH").rfind("/opt/venv/bin:/usr/local/cuda-12.8/bin:", 0), 0u) << env(p, "PATH");
+  EXPECT_EQ(p.env.count("HOME"), 0u);  // nothing inherited
+  const Step* b = step(p, "build");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->argv[0], "/opt/venv/bin/python3");
+  EXPECT_NE(std::find(b->argv.begin(), b->argv.end(), "--no-build-isolation"), b->argv.end());
+  EXPECT_EQ(b->cwd, "{src}");
+  const Step* pk = step(p, "package");
+  ASSERT_NE(pk, nullptr);
+  EXPECT_EQ(pk->argv, (std::vector<std::string>{"torchsmith", "repair", "{src}/dist/demo_ext-*.whl"}));
+  const Step* v = step(p, "verify");
+  ASSERT_NE(v, nullptr);
+  EXPECT_NE(std::find(v->argv.begin(), v->argv.end(), "--plan"), v->argv.end());
+  ASSERT_FALSE(p.artifacts.empty());
+  EXPECT_EQ(p.artifacts[0].pattern, "demo_ext-*.whl");
+  EXPECT_EQ(p.import_name, "demo_ext");
+  EXPECT_EQ(p.source_dir, "/src/demo");
+  EXPECT_EQ(step(p, "fetch"), nullptr);  // a directory is built as it is
+}
+
+TEST(ExtensionPlan, OnlyNvccOfAnotherMajorIsRefused) {
+  auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"13.0"}, {"8.6"});
+  auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(all_conflicts(r).find("mismatches the version that was used to compile PyTorch"), std::string::npos)
+      << all_conflicts(r);
+}
+
+TEST(ExtensionPlan, CpuTorchAndCudaOnlyExtensionIsRefused) {
+  auto f = fake_host(fake_python("1.13.1", ""), {"13.0"}, {});
+  auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_EQ(r.conflicts.size(), 1u) << all_conflicts(r);
+  EXPECT_NE(r.conflicts[0].why.find("was built without CUDA"), std::string::npos);
+}
+
+TEST(ExtensionPlan, CpuTorchAndAPackageWithACpuPathBuildsCpuWithTheRecipesCpuKnob) {
+  auto rs = shipped_recipes();
+  const Recipe* scatter = rs.find("torch_scatter");
+  ASSERT_NE(scatter, nullptr);
+  auto f = fake_host(fake_python("1.13.0a0", ""), {"13.0"}, {});
+  ExtensionRequest req;
+  req.source.kind = ExtensionSource::Kind::name;
+  req.source.name = "torch_scatter";
+  req.source.version = "2.1.0";
+  auto r = make_extension_plan(req, f, test_kb(), *scatter, &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_EQ(r.plan.cuda, "");
+  EXPECT_EQ(env(r.plan, "FORCE_ONLY_CPU"), "1");
+  EXPECT_EQ(r.plan.env.count("FORCE_CUDA"), 0u);
+  EXPECT_EQ(r.plan.env.count("CUDA_HOME"), 0u);
+  const Step* fetch = step(r.plan, "fetch");
+  ASSERT_NE(fetch, nullptr);
+  EXPECT_NE(std::find(fetch->argv.begin(), fetch->argv.end(), "2.1.0"), fetch->argv.end());  // tag "{version}"
+  EXPECT_EQ(r.plan.source_url, scatter->git_url);
+  EXPECT_EQ(r.plan.import_name, "torch_scatter");
+  EXPECT_EQ(r.plan.smoke, scatter->smoke);
+}
+
+TEST(ExtensionPlan, TorchScatterWithCudaGetsForceCudaAndOneJob) {
+  auto rs = shipped_recipes();
+  const Recipe* scatter = rs.find("torch-scatter");
+  ASSERT_NE(scatter, nullptr);
+  auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.8"}, {"8.9"});
+  ExtensionRequest req;
+  req.source.kind = ExtensionSource::Kind::git;
+  req.source.url = "https://github.com/rusty1s/pytorch_scatter.git";
+  req.source.ref = "2.1.2";
+  auto r = make_extension_plan(req, f, test_kb(), *scatter, &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_EQ(env(r.plan, "FORCE_CUDA"), "1");
+  EXPECT_EQ(env(r.plan, "TORCH_CUDA_ARCH_LIST"), "8.9");
+  EXPECT_EQ(r.plan.jobs, 1);  // serial_build: its setup.py compiles one file at a time
+  EXPECT_EQ(r.plan.source_ref, "2.1.2");
+}
+
+TEST(ExtensionPlan, FlashAttnArchKnobInItsFormatAndMemoryWeightedJobs) {
+  Recipe fa = recipe_generic("flash-attn");
+  fa.cuda_only = true;
+  fa.arch_env = "FLASH_ATTN_CUDA_ARCHS";
+  fa.arch_format = "semicolon-sm";
+  fa.jobs_env = {"MAX_JOBS"};
+  fa.nvcc_threads_env = "NVCC_THREADS";
+  fa.mem_per_job = 8 * kGiB;
+  fa.cuda_env = {{"FLASH_ATTENTION_FORCE_BUILD", "TRUE"}};
+  fa.origin = {"packages/flash-attn.toml", 1};
+  auto f = fake_host(fake_python("2.11.0+cu130", "13.0"), {"13.0"}, {"9.0"});
+  auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), fa, &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_EQ(env(r.plan, "FLASH_ATTN_CUDA_ARCHS"), "90");
+  EXPECT_EQ(env(r.plan, "MAX_JOBS"), "3");  // 24 GiB / 8 GiB per job, not 16 cores
+  EXPECT_EQ(env(r.plan, "NVCC_THREADS"), "1");  // one arch: more threads gain nothing
+  EXPECT_EQ(env(r.plan, "FLASH_ATTENTION_FORCE_BUILD"), "TRUE");
+
+  ExtensionRequest budget = dir_request(cuda_only_scan());
+  budget.mem_budget_bytes = 10 * kGiB;
+  auto small = make_extension_plan(budget, f, test_kb(), fa, &test_fixes());
+  EXPECT_EQ(env(small.plan, "MAX_JOBS"), "1");
+}
+
+TEST(ExtensionPlan, ArchesFromTheGpusOrAskedAndNoGpuIsAConflict) {
+  auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.8"}, {"8.6", "8.9"});
+  auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("d"), &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_EQ(r.plan.arch_list, "8.6;8.9");
+
+  auto asked = dir_request(cuda_only_scan());
+  asked.arch = "9.0+PTX";
+  asked.arch_origin = "--arch";
+  r = make_extension_plan(asked, f, test_kb(), recipe_generic("d"), &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_EQ(env(r.plan, "TORCH_CUDA_ARCH_LIST"), "9.0+PTX");
+
+  auto none = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.8"}, {});
+  r = make_extension_plan(dir_request(cuda_only_scan()), none, test_kb(), recipe_generic("d"), &test_fixes());
+  ASSERT_EQ(r.conflicts.size(), 1u);
+  EXPECT_EQ(r.conflicts[0].what, "--arch native");
+}
+
+TEST(ExtensionPlan, OldTorchNewArchGetsTheFixStepOnTheInstalledTorch) {
+  auto f = fake_host(fake_python("1.13.0", "11.8"), {"11.8"}, {"8.9"});
+  f.compilers[0] = {"gcc", "/usr/bin/gcc-11", "/usr/bin/g++-11", "11.4.0", "x86_64-linux-gnu"};
+  auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("d"), &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  const Step* fix = step(r.plan, "fix");
+  ASSERT_NE(fix, nullptr);
+  EXPECT_EQ(fix->argv[2], "/opt/venv/lib/python3.12/site-packages");
+  EXPECT_NE(std::find(fix->argv.begin(), fix->argv.end(), "torch-cpp-extension-arches-sm89-sm90"), fix->argv.end());
+
+  auto none = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("d"), nullptr);
+  EXPECT_FALSE(none.ok());
+}
+
+TEST(ExtensionPlan, NoTorchInTheChosenPythonIsAConflict) {
+  auto f = fake_host(fake_python("2.7.1", ""), {}, {});
+  auto req = dir_request(SourceScan{});
+  req.torch_python = "/usr/bin/python3.9";
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("d"), nullptr);
+  ASSERT_EQ(r.conflicts.size(), 1u);
+  EXPECT_NE(r.conflicts[0].what.find("/usr/bin/python3.9"), std::string::npos);
+}
+
+TEST(ExtensionPlan, AnUnknownNameHasNoSourceToFetch) {
+  auto f = fake_host(fake_python("2.7.1", ""), {}, {});
+  ExtensionRequest req;
+  req.source.kind = ExtensionSource::Kind::name;
+  req.source.name = "no-such-ext";
+  req.source.version = "1.0";
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("no-such-ext"), nullptr);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(all_conflicts(r).find("where no-such-ext's source lives"), std::string::npos);
+}
+
+TEST(ExtensionRequirement, PathsUrlsAndNamesAreTold) {
+  EXPECT_TRUE(is_extension_requirement("./hello_ext"));
+  EXPECT_TRUE(is_extension_requirement("/abs/dir"));
+  EXPECT_TRUE(is_extension_requirement("torch-scatter==2.1.0"));
+  EXPECT_TRUE(is_extension_requirement("https://github.com/x/y@v1"));
+  EXPECT_FALSE(is_extension_requirement("torch==2.4.1"));
+  EXPECT_FALSE(is_extension_requirement("2.4.1"));
+
+  std::string err;
+  auto g = parse_extension_source("https://github.com/rusty1s/pytorch_scatter.git@2.1.0", &err);
+  ASSERT_TRUE(g) << err;
+  EXPECT_EQ(g->url, "https://github.com/rusty1s/pytorch_scatter.git");
+  EXPECT_EQ(g->ref, "2.1.0");
+  EXPECT_EQ(g->name, "pytorch_scatter");
+  auto ssh = parse_extension_source("git@github.com:x/y.git@v2", &err);
+  ASSERT_TRUE(ssh) << err;
+  EXPECT_EQ(ssh->url, "git@github.com:x/y.git");
+  EXPECT_FALSE(parse_extension_source("https://github.com/x/y", &err));
+  EXPECT_NE(err.find("URL@TAG"), std::string::npos);
+  auto n = parse_extension_source("detectron2==0.6", &err);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n->kind, ExtensionSource::Kind::name);
+  EXPECT_EQ(n->version, "0.6");
+  EXPECT_FALSE(parse_extension_source("detectron2>=0.6", &err));
+}
+
+TEST(ExtensionScan, TheBundledExamplesAreReadAsWhatTheyAre) {
+  std::filesystem::path root = std::filesystem::path(TS_SOURCE_DIR);
+  std::string err;
+  auto hello = scan_source_dir((root / "examples/hello_ext").string(), &err);
+  ASSERT_TRUE(hello.scanned) << err;
+  EXPECT_TRUE(hello.setup_py);
+  EXPECT_EQ(hello.name, "hello_ext");
+  EXPECT_FALSE(hello.cuda_sources);
+  auto cu = scan_source_dir((root / "tests/fixtures/projects/ext-cuda").string(), &err);
+  ASSERT_TRUE(cu.scanned) << err;
+  EXPECT_TRUE(cu.cuda_sources);
+  EXPECT_TRUE(cu.cuda_extension);
+  EXPECT_FALSE(cu.cpp_extension);
+  EXPECT_FALSE(scan_source_dir((root / "no/such/dir").string(), &err).scanned);
+  EXPECT_NE(err.find("not a directory"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ts::plan
