@@ -3,6 +3,7 @@
 // into report.html. The run stage fills it while it works; the report stage only reads it.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,8 @@ struct MemorySample {
 struct CacheStats {
   std::string tool;  // "ccache", "sccache", "" = none
   std::uint64_t hits = 0, misses = 0;
+  // hits / (hits + misses); negative when there was no cache or no lookup.
+  double hit_rate() const { return hits + misses ? double(hits) / double(hits + misses) : -1; }
 };
 
 struct RunRecord {
@@ -61,9 +64,18 @@ struct RunRecord {
   nlohmann::json diagnosis;             // triage's diagnosis when it failed (null otherwise)
   std::vector<std::string> artifacts;   // files produced, relative to the out directory
   std::vector<std::string> verdicts;    // verify's table, one line a check
+  std::string ninja_log;  // the build tree's .ninja_log (absolute): timeline, slowest targets, trace
+  std::string run_dir;    // where run.json, report.html and trace.json are written
+
+  const StepRecord* step(std::string_view name) const;  // the last step of that name, or null
 };
 
 void to_json(nlohmann::json& j, const RunRecord& r);
-void from_json(const nlohmann::json& j, RunRecord& r);  // throws nlohmann::json::exception on bad input
+// Throws nlohmann::json::exception on bad input; the message names the field
+// ("run.json: steps[2].seconds: expected a number, got a string").
+void from_json(const nlohmann::json& j, RunRecord& r);
+// run.json's text (2-space indent) and back; parse_run_json throws nlohmann::json::exception.
+std::string run_json_text(const RunRecord& r);
+RunRecord parse_run_json(std::string_view text);
 
 }  // namespace ts::report

@@ -1,0 +1,105 @@
+#include "report/run_record.h"
+
+#include <gtest/gtest.h>
+
+#include "run_sample.h"
+
+using namespace ts::report;
+using nlohmann::json;
+
+namespace {
+
+// The message of the exception parse_run_json throws for `text`, or "" when it did not throw.
+std::string error_of(const std::string& text) {
+  try {
+    parse_run_json(text);
+  } catch (const json::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+json good() { return json(sample::sample_record()); }
+
+}  // namespace
+
+TEST(RunRecord, JsonRoundTripKeepsEveryField) {
+  RunRecord a = sample::sample_record();
+  std::string text = run_json_text(a);
+  RunRecord b = parse_run_json(text);
+  EXPECT_EQ(run_json_text(b), text);
+  EXPECT_EQ(b.what, "torch==2.4.1");
+  ASSERT_EQ(b.steps.size(), 3u);
+  EXPECT_EQ(b.steps[2].status, "failed");
+  EXPECT_EQ(b.steps[2].exit_code, 1);
+  EXPECT_DOUBLE_EQ(b.steps[2].start, 40.5);
+  EXPECT_EQ(b.retries.at(0).remedy, "lower-jobs");
+  EXPECT_EQ(b.governor.at(1).action, "resume");
+  EXPECT_EQ(b.memory.at(1).used_bytes, 12ull << 30);
+  EXPECT_EQ(b.cache.hits, 300u);
+  EXPECT_DOUBLE_EQ(b.cache.hit_rate(), 0.75);
+  EXPECT_EQ(b.diagnosis["root_cause"]["id"], "oom-killed");
+  EXPECT_EQ(b.plan["jobs"], 4);
+  EXPECT_EQ(b.verdicts, a.verdicts);
+  EXPECT_EQ(b.ninja_log, a.ninja_log);
+  EXPECT_EQ(b.step("build")->seconds, 1190);
+  EXPECT_EQ(b.step("package"), nullptr);
+}
+
+TEST(RunRecord, MinimalRecordReadsWithDefaults) {
+  RunRecord r = parse_run_json(R"({"schema":"torchsmith-run/1","outcome":"ok"})");
+  EXPECT_EQ(r.outcome, "ok");
+  EXPECT_TRUE(r.steps.empty());
+  EXPECT_LT(r.cache.hit_rate(), 0);
+  EXPECT_TRUE(r.diagnosis.is_null());
+}
+
+TEST(RunRecord, BadInputNamesTheField) {
+  json j = good();
+  j["steps"][2]["seconds"] = "long";
+  EXPECT_NE(error_of(j.dump()).find("run.json: steps[2].seconds: expected a number, got a string"),
+            std::string::npos)
+      << error_of(j.dump());
+
+  j = good();
+  j["memory"][0]["used_bytes"] = -5;
+  EXPECT_NE(error_of(j.dump()).find("memory[0].used_bytes"), std::string::npos);
+
+  j = good();
+  j["steps"] = {{"name", "x"}};  // an object, not an array
+  EXPECT_NE(error_of(j.dump()).find("steps: expected an array, got an object"), std::string::npos);
+
+  j = good();
+  j["steps"][0] = 7;
+  EXPECT_NE(error_of(j.dump()).find("steps[0]: expected an object, got a number"), std::string::npos);
+
+  j = good();
+  j["artifacts"][0] = 1;
+  EXPECT_NE(error_of(j.dump()).find("artifacts[0]: expected a string"), std::string::npos);
+
+  j = good();
+  j.erase("outcome");
+  EXPECT_NE(error_of(j.dump()).find("outcome: missing (required)"), std::string::npos);
+
+  j = good();
+  j["schema"] = "torchsmith-run/2";
+  EXPECT_NE(error_of(j.dump()).find("newer than this torchsmith reads"), std::string::npos);
+
+  j = good();
+  j["schema"] = "torchsmith-plan/1";
+  EXPECT_NE(error_of(j.dump()).find("not a torchsmith run record"), std::string::npos);
+
+  EXPECT_NE(error_of("[1,2]").find("top level: expected an object"), std::string::npos);
+  std::string text = run_json_text(sample::sample_record());
+  EXPECT_NE(error_of(text.substr(0, text.size() / 2)).find("run.json is not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(error_of("").find("not valid JSON"), std::string::npos);
+}
+
+TEST(RunRecord, InvalidUtf8IsReplacedNotThrown) {
+  RunRecord r = sample::sample_record();
+  r.retries[0].reason = "bad \xff\xfe byte";
+  std::string text;
+  ASSERT_NO_THROW(text = run_json_text(r));
+  EXPECT_NE(parse_run_json(text).retries[0].reason.find("bad"), std::string::npos);
+}
