@@ -1,8 +1,119 @@
-// `torchsmith conda`: being written (this file only keeps the binary linking meanwhile).
+// torchsmith conda WHEEL [-o DIR] [--plan LOCK] [--format tar.bz2,conda] [--build-number N]
+// [--depends SPEC ...]: a built wheel as conda packages in DIR/<subdir>/ (a channel layout that
+// `torchsmith index DIR` turns into a channel). Exit 0 ok, 1 the work failed, 2 bad input.
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "package/conda_package.h"
+#include "plan/build_kb.h"
+#include "plan/plan.h"
+#include "util/fs.h"
 
 namespace ts::cli {
+namespace {
 
-void register_conda(CLI::App&, GlobalOptions&, int&) {}
+struct CondaCliOptions {
+  std::string wheel, out_dir = ".", plan, name, python, cuda, cudnn;
+  std::vector<std::string> formats{"tar.bz2"}, depends;
+  int build_number = -1;
+  bool no_rpath = false, no_wheel_depends = false, json = false;
+};
+
+int bad_input(const std::string& msg) {
+  std::fprintf(stderr, "torchsmith conda: %s\n", msg.c_str());
+  return 2;
+}
+
+int run(const CondaCliOptions& c, const GlobalOptions& g) {
+  package::CondaOptions o;
+  o.out_dir = c.out_dir;
+  o.formats = c.formats;
+  if (c.build_number >= 0) o.build_number = c.build_number;
+  o.depends = c.depends;
+  o.name = c.name;
+  o.python = c.python;
+  o.cuda = c.cuda;
+  o.cudnn = c.cudnn;
+  o.wheel_depends = !c.no_wheel_depends;
+  plan::Plan plan;
+  if (!c.plan.empty()) {
+    auto text = util::read_file(c.plan);
+    if (!text) return bad_input(c.plan + ": cannot read the lock file");
+    try {
+      nlohmann::json j = nlohmann::json::parse(*text);
+      if (j.is_object() && j.contains("plan") && j["plan"].is_object()) j = j["plan"];
+      plan = j.get<plan::Plan>();
+    } catch (const std::exception& e) {
+      return bad_input(c.plan + ": not a torchsmith lock file (" + std::string(e.what()) +
+                       "); write one with `torchsmith plan SPEC -o LOCK`");
+    }
+    o.plan = &plan;
+  }
+  if (!c.no_rpath) {
+    std::vector<std::string> errors;
+    auto kb = plan::load_build_kb(g.kb_dirs, errors);
+    if (!errors.empty()) return bad_input("build.toml: " + errors.front());
+    for (const auto& r : kb.rpaths)
+      if (r.package == "conda") o.rpaths.push_back(r);
+  }
+  auto r = package::make_conda_packages(c.wheel, o);
+  if (r.exit_code != 0) {
+    std::fprintf(stderr, "torchsmith conda: %s\n", r.error.c_str());
+    return r.exit_code;
+  }
+  if (c.json) {
+    nlohmann::json j = {{"outputs", r.outputs}, {"index", r.index}, {"notes", r.notes}};
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& out : r.outputs) std::printf("wrote %s\n", out.c_str());
+  std::printf("  %s %s %s (%s), depends: ", r.index["name"].get<std::string>().c_str(),
+              r.index["version"].get<std::string>().c_str(), r.index["build"].get<std::string>().c_str(),
+              r.index["subdir"].get<std::string>().c_str());
+  bool first = true;
+  for (const auto& d : r.index["depends"]) {
+    std::printf("%s%s", first ? "" : ", ", d.get<std::string>().c_str());
+    first = false;
+  }
+  std::printf("\n");
+  for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void register_conda(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto o = std::make_shared<CondaCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "conda", "Turn a built wheel into conda packages (.tar.bz2 and/or .conda) in DIR/<subdir>/.");
+  cmd->add_option("wheel", o->wheel, "The wheel (torch or an extension)")->required()->type_name("WHEEL");
+  cmd->add_option("-o,--out", o->out_dir, "Channel directory; packages go to DIR/<subdir>/ (default .)")
+      ->type_name("DIR");
+  cmd->add_option("--plan", o->plan, "Lock file: Python, CUDA, cuDNN, NumPy and the package name")
+      ->type_name("LOCK");
+  cmd->add_option("--format", o->formats, "tar.bz2, conda, or both (comma-separated; default tar.bz2)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"tar.bz2", "conda"}))
+      ->type_name("FMT");
+  cmd->add_option("--build-number", o->build_number, "The build number N (the last part of the build string)")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("N");
+  cmd->add_option("--depends", o->depends, "Extra run dependency, a conda match spec (repeatable)")
+      ->type_name("SPEC");
+  cmd->add_option("--name", o->name, "Conda package name (default: the plan's, else the wheel's)");
+  cmd->add_option("--python", o->python, "Python X.Y (for a pure-Python wheel without a plan)")
+      ->type_name("X.Y");
+  cmd->add_option("--cuda", o->cuda, "CUDA version for the build string when there is no plan")
+      ->type_name("VER");
+  cmd->add_option("--cudnn", o->cudnn, "cuDNN version for the build string")->type_name("VER");
+  cmd->add_flag("--no-rpath", o->no_rpath, "Leave RPATHs as the wheel has them (no patchelf)");
+  cmd->add_flag("--no-wheel-depends", o->no_wheel_depends,
+                "Do not translate the wheel's Requires-Dist into run dependencies");
+  cmd->add_flag("--json", o->json, "Machine-readable output");
+  cmd->callback([o, &g, &exit_code]() { exit_code = run(*o, g); });
+}
 
 }  // namespace ts::cli

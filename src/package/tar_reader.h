@@ -1,0 +1,34 @@
+#pragma once
+// A tar reader over an untrusted stream (ustar, pax and GNU long names): member by member, with
+// checksums checked, so a corrupt or truncated package gives an error string, never a crash.
+#include <cstdint>
+#include <string>
+
+#include "package/tar_stream.h"
+
+namespace ts::package {
+
+struct TarMember {
+  std::string name;
+  std::uint64_t size = 0;
+  char type = '0';  // '0' file, '2' symlink, '5' directory, ...
+};
+
+class TarReader {
+ public:
+  explicit TarReader(ByteSource& in) : in_(in) {}
+  // The next member; false at the end of the archive or on error (then error() is non-empty).
+  bool next(TarMember& m);
+  // The current member's content when it is at most max_bytes; false with error() otherwise.
+  bool read_data(std::string& out, std::uint64_t max_bytes);
+  const std::string& error() const { return error_; }
+
+ private:
+  bool read_exact(void* p, std::size_t n);
+  bool skip(std::uint64_t n);
+  ByteSource& in_;
+  std::uint64_t left_ = 0, pad_ = 0;  // of the current member, still unread
+  std::string error_;
+};
+
+}  // namespace ts::package

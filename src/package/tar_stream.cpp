@@ -1,0 +1,85 @@
+#include "package/tar_stream.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace ts::package {
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  tmp_ = path_ + ".tmp-XXXXXX";
+  std::vector<char> buf(tmp_.begin(), tmp_.end());
+  buf.push_back('\0');
+  int fd = mkstemp(buf.data());
+  if (fd < 0) {
+    error_ = "cannot create " + tmp_ + ": " + std::strerror(errno);
+    tmp_.clear();
+    return;
+  }
+  tmp_ = buf.data();
+  fchmod(fd, 0644);  // mkstemp makes 0600; packages are for others to read
+  f_ = fdopen(fd, "wb");
+  if (!f_) {
+    error_ = "cannot open " + tmp_ + ": " + std::strerror(errno);
+    close(fd);
+  }
+}
+
+AtomicFile::~AtomicFile() {
+  if (f_) std::fclose(f_);
+  if (!done_ && !tmp_.empty()) unlink(tmp_.c_str());
+}
+
+bool AtomicFile::write(const void* data, std::size_t n) {
+  if (!ok()) return false;
+  if (n && std::fwrite(data, 1, n, f_) != n) error_ = "cannot write " + tmp_ + ": " + std::strerror(errno);
+  return ok();
+}
+
+bool AtomicFile::commit() {
+  if (!ok()) return false;
+  if (std::fflush(f_) != 0 || fsync(fileno(f_)) != 0) {
+    error_ = "cannot write " + tmp_ + ": " + std::strerror(errno);
+    return false;
+  }
+  std::fclose(f_);
+  f_ = nullptr;
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    error_ = "cannot rename " + tmp_ + " to " + path_ + ": " + std::strerror(errno);
+    return false;
+  }
+  done_ = true;
+  return true;
+}
+
+FileSource::FileSource(const std::string& path) : path_(path) {
+  f_ = std::fopen(path.c_str(), "rb");
+  if (!f_) error_ = "cannot read " + path + ": " + std::strerror(errno);
+}
+
+FileSource::~FileSource() {
+  if (f_) std::fclose(f_);
+}
+
+std::size_t FileSource::read(void* data, std::size_t n) {
+  if (!f_ || !ok()) return 0;
+  std::size_t got = std::fread(data, 1, n, f_);
+  if (got < n && std::ferror(f_)) error_ = "cannot read " + path_ + ": read error";
+  return got;
+}
+
+std::string copy_file_to(const std::string& path, ByteSink& out) {
+  FileSource in(path);
+  if (!in.ok()) return in.error();
+  std::vector<char> buf(1 << 20);
+  while (std::size_t n = in.read(buf.data(), buf.size()))
+    if (!out.write(buf.data(), n)) return out.error();
+  return in.error();
+}
+
+}  // namespace ts::package
