@@ -49,6 +49,11 @@ const External* WheelPolicies::external(std::string_view needed) const {
   return nullptr;
 }
 
+bool dotted_less(std::string_view a, std::string_view b) {
+  // verify's comparison is numeric within one "NAME_" namespace.
+  return verify::version_less("V_" + std::string(a), "V_" + std::string(b));
+}
+
 bool version_fits(const PolicyArch& p, std::string_view required) {
   const auto us = required.find('_');
   if (us == std::string_view::npos) return true;
@@ -59,7 +64,7 @@ bool version_fits(const PolicyArch& p, std::string_view required) {
   if (auto x = p.extra.find(ns); x != p.extra.end())
     if (std::find(x->second.begin(), x->second.end(), v) != x->second.end()) return true;
   if (!dotted(v)) return false;  // a tag the policy does not list (FLOAT128 on aarch64)
-  return !verify::version_less(m->second, v);
+  return !dotted_less(m->second, v);
 }
 
 namespace {
@@ -139,7 +144,7 @@ void read_into(WheelPolicies& into, std::string_view file, std::string_view text
       errs.push_back({{f, kb::detail::line_of(v)},
                       "unknown table '" + std::string(k.str()) + "'; write [[policy]] or [[external]]"});
   std::sort(into.policies.begin(), into.policies.end(), [](const Policy& a, const Policy& b) {
-    return verify::version_less(a.glibc, b.glibc);
+    return dotted_less(a.glibc, b.glibc);
   });
 }
 

@@ -48,6 +48,9 @@ bool read_wheel_policies(WheelPolicies& into, std::string_view file, std::string
 // not list (libgomp's GOMP_4.0, ...) are not its business and fit.
 bool version_fits(const PolicyArch& p, std::string_view required);
 
+// "2.2.5" < "2.17": numeric, dot by dot.
+bool dotted_less(std::string_view a, std::string_view b);
+
 // `torchsmith kb check` validates manylinux.toml through this.
 void register_wheel_policy_validator();
 

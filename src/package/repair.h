@@ -1,0 +1,38 @@
+#pragma once
+// Wheel repair: a built wheel made installable and honest. RPATHs in the official torch layout,
+// every DT_NEEDED accounted for (the wheel itself, torch or the driver for extensions, the
+// manylinux system libraries, else vendored under a hash-suffixed name or a failure naming it),
+// a local version saying what is inside, the platform tag the symbol versions allow, RECORD
+// rewritten, and the result written atomically next to (never over) the input.
+#include <string>
+#include <vector>
+
+#include "plan/plan.h"
+#include "verify/verdict.h"
+
+namespace ts::package {
+
+struct RepairOptions {
+  std::string wheel;                 // input .whl (never modified)
+  std::string out_dir;               // "" = the input's directory
+  const plan::Plan* plan = nullptr;  // optional: CUDA/arch list for the local version
+  std::string local_version;         // "" = auto with a plan, none without; "auto", "none", TEXT
+  bool vendor = true;                // copy libraries outside policy into <dist>.libs/
+  std::vector<std::string> lib_dirs;     // searched first for libraries to vendor
+  std::vector<std::string> system_dirs;  // "" = the loader's (ld.so.conf + defaults)
+  std::vector<std::string> kb_overlays;  // extra manylinux.toml / build.toml
+  std::string patchelf;                  // "" = from PATH, "none" = as if absent
+};
+
+struct RepairResult {
+  int exit_code = 0;     // 0 repaired, 1 a check failed, 2 bad input
+  std::string error;     // the bad-input message (exit 2)
+  std::string output;    // the wheel written ("" when none was)
+  std::string version, platform;
+  std::vector<std::string> vendored;  // "libfoo.so.1 -> foo.libs/libfoo-1a2b3c4d.so.1"
+  std::vector<verify::Verdict> verdicts;  // one line a check
+};
+
+RepairResult repair_wheel(const RepairOptions& o);
+
+}  // namespace ts::package
