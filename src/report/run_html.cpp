@@ -1,0 +1,286 @@
+#include "report/run_html.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
+#include "build/eta.h"
+#include "report/trace.h"
+
+namespace ts::report {
+namespace {
+
+using nlohmann::json;
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string secs(double s) { return s < 60 ? fmt("%.1fs", s) : build::format_duration(s); }
+
+std::string gib(std::uint64_t b) { return fmt("%.1f GiB", double(b) / double(1ull << 30)); }
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when it is not one.
+std::size_t utf8_len(std::string_view s, std::size_t i) {
+  unsigned char c = (unsigned char)s[i];
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if (((unsigned char)s[i + k] >> 6) != 0x2) return 0;
+  if (n == 2 && c < 0xC2) return 0;  // overlong
+  return n;
+}
+
+std::string esc(std::string_view s) { return html_escape(s); }
+
+std::string status_class(std::string_view s) {
+  if (s == "ok") return "ok";
+  if (s == "failed" || s == "conflict") return "bad";
+  return "warn";
+}
+
+std::string row(std::initializer_list<std::string> cells) {
+  std::string out = "<tr>";
+  for (const auto& c : cells) out += "<td>" + c + "</td>";
+  return out + "</tr>\n";
+}
+
+std::string head(std::initializer_list<const char*> cells) {
+  std::string out = "<tr>";
+  for (const char* c : cells) out += std::string("<th>") + c + "</th>";
+  return out + "</tr>\n";
+}
+
+const char* kStyle =
+    "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}"
+    "h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ddd}"
+    "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:left;vertical-align:top}"
+    "tr:nth-child(even){background:#f6f6f6}code,pre{font:12px ui-monospace,monospace}"
+    "pre{background:#f6f6f6;padding:8px;overflow-x:auto}"
+    ".ok{color:#1a7f37}.bad{color:#c62828}.warn{color:#b26a00}.num{text-align:right}"
+    ".badge{font-weight:bold;padding:2px 8px;border-radius:4px;border:1px solid currentColor}"
+    "svg text{font:11px sans-serif;fill:#444}";
+
+std::string summary(const RunRecord& r) {
+  std::string o = "<h1>torchsmith build: " + esc(r.what) + " <span class=\"badge " +
+                  status_class(r.outcome) + "\">" + esc(r.outcome) + "</span></h1>\n<table>\n";
+  o += row({"started", esc(r.started_at)});
+  o += row({"time", secs(r.seconds)});
+  o += row({"steps", std::to_string(r.steps.size())});
+  o += row({"retries", std::to_string(r.retries.size())});
+  o += row({"governor actions", std::to_string(r.governor.size())});
+  double rate = r.cache.hit_rate();
+  o += row({"compile cache", r.cache.tool.empty() ? std::string("none")
+                                                 : esc(r.cache.tool) + (rate < 0 ? ", no lookups" : ", " + fmt("%.0f%%", rate * 100) + " hits")});
+  o += row({"torchsmith", esc(r.torchsmith_version)});
+  if (!r.run_dir.empty()) o += row({"run directory", "<code>" + esc(r.run_dir) + "</code>"});
+  return o + "</table>\n";
+}
+
+std::string diagnosis(const RunRecord& r) {
+  if (r.diagnosis.is_null() || !r.diagnosis.is_object()) return "";
+  std::string o = "<h2>Diagnosis</h2>\n";
+  const json& root = r.diagnosis.contains("root_cause") ? r.diagnosis["root_cause"] : json();
+  if (!root.is_object()) return o + "<p>No root cause was recognised in the log.</p>\n";
+  auto s = [&](const char* k) { return root.contains(k) && root[k].is_string() ? root[k].get<std::string>() : ""; };
+  o += "<p><b class=\"bad\">" + esc(s("id")) + "</b>: " + esc(s("cause")) + "</p>\n";
+  o += "<p><b>Fix:</b> " + esc(s("fix")) + "</p>\n";
+  if (root.contains("evidence") && root["evidence"].is_array() && !root["evidence"].empty()) {
+    o += "<pre>";
+    for (const auto& e : root["evidence"]) {
+      std::string line = e.contains("line") && e["line"].is_number() ? std::to_string(e["line"].get<long long>()) : "?";
+      std::string text = e.contains("text") && e["text"].is_string() ? e["text"].get<std::string>() : "";
+      o += esc(line) + " | " + esc(text) + "\n";
+    }
+    o += "</pre>\n";
+  }
+  return o;
+}
+
+std::string plan(const RunRecord& r) {
+  if (!r.plan.is_object() || r.plan.empty()) return "";
+  std::string o = "<h2>What was built</h2>\n<table>\n";
+  for (const auto& [k, v] : r.plan.items()) {
+    if (v.is_string()) o += row({esc(k), esc(v.get<std::string>())});
+    else if (v.is_number() || v.is_boolean()) o += row({esc(k), esc(v.dump())});
+  }
+  return o + "</table>\n";
+}
+
+std::string steps(const RunRecord& r) {
+  if (r.steps.empty()) return "";
+  std::string o = "<h2>Steps</h2>\n<table>\n" + head({"step", "status", "start", "time", "exit", "inputs", "log", "note"});
+  for (const auto& s : r.steps)
+    o += row({esc(s.name), "<span class=\"" + status_class(s.status) + "\">" + esc(s.status) + "</span>",
+              secs(s.start), secs(s.seconds), std::to_string(s.exit_code),
+              "<code>" + esc(s.input_hash.substr(0, 12)) + "</code>", esc(s.log), esc(s.note)});
+  return o + "</table>\n";
+}
+
+std::string retries(const RunRecord& r) {
+  if (r.retries.empty()) return "";
+  std::string o = "<h2>Retries</h2>\n<table>\n" + head({"at", "step", "reason", "remedy"});
+  for (const auto& t : r.retries) o += row({secs(t.at), esc(t.step), esc(t.reason), esc(t.remedy)});
+  return o + "</table>\n";
+}
+
+std::string governor(const RunRecord& r) {
+  if (r.governor.empty()) return "";
+  std::string o = "<h2>Memory governor</h2>\n<table>\n" + head({"at", "action", "pid", "reason"});
+  for (const auto& g : r.governor) o += row({secs(g.at), esc(g.action), std::to_string(g.pid), esc(g.reason)});
+  return o + "</table>\n";
+}
+
+std::string slowest(const build::NinjaLog* log, std::size_t n) {
+  if (!log) return "";
+  auto top = slowest_jobs(*log, n);
+  if (top.empty()) return "";
+  std::string o = "<h2>Slowest " + std::to_string(top.size()) + " targets</h2>\n<table id=\"slowest\">\n" +
+                  head({"#", "target", "time"});
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    std::string name = top[i].name();
+    if (top[i].outputs.size() > 1) name += " (+" + std::to_string(top[i].outputs.size() - 1) + " outputs)";
+    o += row({std::to_string(i + 1), "<code>" + esc(name) + "</code>", secs(double(top[i].duration_ms()) / 1000)});
+  }
+  return o + "</table>\n";
+}
+
+std::string timeline(const build::NinjaLog* log, std::size_t max_bars) {
+  if (!log) return "";
+  auto jobs = log->jobs(true);
+  if (jobs.empty()) return "";
+  auto lanes = assign_lanes(jobs);
+  std::int64_t end = 1;
+  int nlanes = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) end = std::max(end, jobs[i].end_ms), nlanes = std::max(nlanes, lanes[i] + 1);
+  // Drawn: the longest max_bars jobs (the short ones are invisible at this scale anyway).
+  std::vector<std::size_t> idx(jobs.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](auto a, auto b) { return jobs[a].duration_ms() > jobs[b].duration_ms(); });
+  std::size_t drawn = std::min(max_bars, idx.size());
+  idx.resize(drawn);
+  std::sort(idx.begin(), idx.end());
+  const double W = 1000, lane_h = 14, top = 4, left = 40;
+  double h = top + nlanes * lane_h + 20;
+  std::string o = "<h2>Timeline</h2>\n<p>" + std::to_string(jobs.size()) + " jobs of the last ninja run in " +
+                  std::to_string(nlanes) + " lanes over " + secs(double(end) / 1000) + ".";
+  if (drawn < jobs.size()) o += " The " + std::to_string(jobs.size() - drawn) + " shortest are not drawn.";
+  o += "</p>\n<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fmt("%.0f", W + left + 10) +
+       "\" height=\"" + fmt("%.0f", h) + "\" role=\"img\" aria-label=\"timeline\">\n";
+  for (int l = 0; l < nlanes; ++l)
+    o += "<text x=\"0\" y=\"" + fmt("%.0f", top + l * lane_h + 10) + "\">" + std::to_string(l) + "</text>\n";
+  for (std::size_t i : idx) {
+    const auto& j = jobs[i];
+    double x = left + W * double(j.start_ms) / double(end);
+    double w = std::max(0.5, W * double(j.duration_ms()) / double(end));
+    const char* colour = j.name().find(".cu.") != std::string::npos ? "#7b1fa2" : "#1565c0";
+    o += "<rect x=\"" + fmt("%.1f", x) + "\" y=\"" + fmt("%.0f", top + lanes[i] * lane_h) + "\" width=\"" +
+         fmt("%.1f", w) + "\" height=\"" + fmt("%.0f", lane_h - 2) + "\" fill=\"" + colour + "\"><title>" +
+         esc(j.name()) + " " + secs(double(j.duration_ms()) / 1000) + "</title></rect>\n";
+  }
+  o += "<text x=\"" + fmt("%.0f", left) + "\" y=\"" + fmt("%.0f", h - 4) + "\">0</text><text x=\"" +
+       fmt("%.0f", left + W - 40) + "\" y=\"" + fmt("%.0f", h - 4) + "\">" + secs(double(end) / 1000) + "</text>\n";
+  return o + "</svg>\n";
+}
+
+std::string polyline(const std::vector<MemorySample>& m, bool used, double t_end, double y_max,
+                     double left, double W, double H, const char* colour) {
+  std::string pts;
+  for (const auto& s : m) {
+    double v = double(used ? s.used_bytes : s.available_bytes);
+    pts += fmt("%.1f", left + W * (t_end > 0 ? s.at / t_end : 0)) + "," + fmt("%.1f", 4 + H * (1 - v / y_max)) + " ";
+  }
+  if (!pts.empty()) pts.pop_back();
+  return std::string("<polyline fill=\"none\" stroke=\"") + colour + "\" stroke-width=\"1.5\" points=\"" + pts + "\"/>\n";
+}
+
+std::string memory_chart(const RunRecord& r) {
+  if (r.memory.empty()) return "<h2>Memory</h2>\n<p>No memory samples were recorded.</p>\n";
+  double t_end = 0, y_max = 1;
+  std::uint64_t peak = 0;
+  for (const auto& s : r.memory) {
+    t_end = std::max(t_end, s.at);
+    y_max = std::max({y_max, double(s.used_bytes), double(s.available_bytes)});
+    peak = std::max(peak, s.used_bytes);
+  }
+  const double W = 1000, H = 200, left = 60;
+  std::string o = "<h2>Memory</h2>\n<p>Used by the build (red) and available (green); peak used " + gib(peak) +
+                  ".</p>\n<svg id=\"memory\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fmt("%.0f", W + left + 10) +
+                  "\" height=\"" + fmt("%.0f", H + 28) + "\" role=\"img\" aria-label=\"memory over time\">\n";
+  o += "<line x1=\"" + fmt("%.0f", left) + "\" y1=\"4\" x2=\"" + fmt("%.0f", left) + "\" y2=\"" + fmt("%.0f", H + 4) +
+       "\" stroke=\"#999\"/><line x1=\"" + fmt("%.0f", left) + "\" y1=\"" + fmt("%.0f", H + 4) + "\" x2=\"" +
+       fmt("%.0f", left + W) + "\" y2=\"" + fmt("%.0f", H + 4) + "\" stroke=\"#999\"/>\n";
+  o += "<text x=\"0\" y=\"14\">" + gib(std::uint64_t(y_max)) + "</text><text x=\"0\" y=\"" + fmt("%.0f", H + 4) +
+       "\">0</text>\n";
+  o += "<text x=\"" + fmt("%.0f", left) + "\" y=\"" + fmt("%.0f", H + 20) + "\">0</text><text x=\"" +
+       fmt("%.0f", left + W - 40) + "\" y=\"" + fmt("%.0f", H + 20) + "\">" + secs(t_end) + "</text>\n";
+  o += polyline(r.memory, false, t_end, y_max, left, W, H, "#2e7d32");
+  o += polyline(r.memory, true, t_end, y_max, left, W, H, "#c62828");
+  return o + "</svg>\n";
+}
+
+std::string lines_section(const char* title, const std::vector<std::string>& v, bool code) {
+  if (v.empty()) return "";
+  std::string o = std::string("<h2>") + title + "</h2>\n<ul>\n";
+  for (const auto& s : v) o += code ? "<li><code>" + esc(s) + "</code></li>\n" : "<li>" + esc(s) + "</li>\n";
+  return o + "</ul>\n";
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    char c = s[i];
+    switch (c) {
+      case '&': o += "&amp;"; ++i; continue;
+      case '<': o += "&lt;"; ++i; continue;
+      case '>': o += "&gt;"; ++i; continue;
+      case '"': o += "&quot;"; ++i; continue;
+      case '\'': o += "&#39;"; ++i; continue;
+      default: break;
+    }
+    std::size_t n = utf8_len(s, i);
+    bool control = n == 1 && (unsigned char)c < 0x20 && c != '\n' && c != '\t';
+    if (n == 0 || control) {
+      o += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      o.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return o;
+}
+
+std::vector<build::NinjaJob> slowest_jobs(const build::NinjaLog& log, std::size_t n) {
+  auto jobs = log.jobs(false);
+  std::stable_sort(jobs.begin(), jobs.end(), [](const build::NinjaJob& a, const build::NinjaJob& b) {
+    return std::make_tuple(-a.duration_ms(), a.name()) < std::make_tuple(-b.duration_ms(), b.name());
+  });
+  if (jobs.size() > n) jobs.resize(n);
+  return jobs;
+}
+
+std::string render_run_html(const RunRecord& r, const build::NinjaLog* log, HtmlOptions opts) {
+  std::string o = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>torchsmith: " +
+                  esc(r.what) + " " + esc(r.outcome) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  o += summary(r);
+  o += diagnosis(r);
+  o += plan(r);
+  o += steps(r);
+  o += retries(r);
+  o += governor(r);
+  o += slowest(log, opts.slowest);
+  o += timeline(log, opts.max_timeline_bars);
+  if (log && !log->ok()) o += "<p class=\"warn\">No timeline: " + esc(log->error) + "</p>\n";
+  o += memory_chart(r);
+  o += lines_section("Verification", r.verdicts, true);
+  o += lines_section("Artifacts", r.artifacts, true);
+  return o + "</body>\n</html>\n";
+}
+
+}  // namespace ts::report

@@ -1,0 +1,64 @@
+#include "report/run_text.h"
+
+#include <cstdio>
+
+#include "build/eta.h"
+
+namespace ts::report {
+namespace {
+
+std::string secs(double s) {
+  if (s >= 60) return build::format_duration(s);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1fs", s);
+  return buf;
+}
+
+// Control bytes from logs (escape sequences) would drive the terminal: shown as '?'.
+std::string printable(std::string s) {
+  for (char& c : s)
+    if ((unsigned char)c < 0x20 || c == 0x7f) c = '?';
+  return s;
+}
+
+std::string str(const nlohmann::json& j, const char* key) {
+  return printable(j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "");
+}
+
+}  // namespace
+
+std::string render_run_text(const RunRecord& r, const Style& st) {
+  std::string out = printable(r.outcome);
+  std::string outcome = out == "ok" ? st.green(out) : out == "failed" ? st.red(out) : st.yellow(out);
+  std::string o = st.bold("build " + printable(r.what)) + ": " + outcome + " in " + secs(r.seconds) + "\n";
+  const StepRecord* slow = nullptr;
+  for (const auto& s : r.steps)
+    if (!slow || s.seconds > slow->seconds) slow = &s;
+  if (slow) o += "  slowest step: " + printable(slow->name) + " " + secs(slow->seconds) + "\n";
+  if (!r.retries.empty()) {
+    o += "  retries: " + std::to_string(r.retries.size());
+    for (const auto& t : r.retries) o += (&t == &r.retries.front() ? " (" : "; ") + printable(t.reason);
+    o += ")\n";
+  }
+  if (!r.governor.empty()) o += "  memory governor: " + std::to_string(r.governor.size()) + " actions\n";
+  if (double rate = r.cache.hit_rate(); !r.cache.tool.empty() && rate >= 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.0f%% hits (%llu of %llu)", rate * 100, (unsigned long long)r.cache.hits,
+                  (unsigned long long)(r.cache.hits + r.cache.misses));
+    o += "  " + printable(r.cache.tool) + ": " + buf + "\n";
+  }
+  if (r.diagnosis.is_object() && r.diagnosis.contains("root_cause")) {
+    const auto& root = r.diagnosis["root_cause"];
+    if (root.is_object()) {
+      o += "  " + st.red("cause: ") + str(root, "id") + ": " + str(root, "cause") + "\n";
+      if (!str(root, "fix").empty()) o += "  fix:   " + str(root, "fix") + "\n";
+    }
+  }
+  if (!r.run_dir.empty()) {
+    o += "  " + st.dim("run.json:    " + printable(r.run_dir) + "/run.json") + "\n";
+    o += "  " + st.dim("report.html: " + printable(r.run_dir) + "/report.html") + "\n";
+  }
+  return o;
+}
+
+}  // namespace ts::report

@@ -1,0 +1,13 @@
+#pragma once
+// The few lines printed at the end of `torchsmith build`: outcome and time, the slowest step,
+// retries, cache hits, the root cause when it failed, and where run.json and report.html are.
+#include <string>
+
+#include "report/run_record.h"
+#include "report/style.h"
+
+namespace ts::report {
+
+std::string render_run_text(const RunRecord& r, const Style& style = {});
+
+}  // namespace ts::report

@@ -1,0 +1,149 @@
+#include "report/run_html.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "run_sample.h"
+
+using namespace ts::report;
+using ts::build::NinjaLog;
+
+namespace {
+
+// 30 jobs on 3 lanes; job i takes (i+1)*100 ms, so the slowest are t29, t28, ...
+NinjaLog thirty_jobs() {
+  std::string t = "# ninja log v5\n";
+  std::vector<std::string> lines;
+  std::int64_t lane_end[3] = {0, 0, 0};
+  for (int i = 0; i < 30; ++i) {
+    std::int64_t s = lane_end[i % 3], e = s + (i + 1) * 100;
+    lane_end[i % 3] = e;
+    lines.push_back(std::to_string(s) + "\t" + std::to_string(e) + "\t1\tobj/t" + std::to_string(i) + ".o\t" +
+                    std::to_string(100 + i) + "\n");
+  }
+  // ninja writes lines as jobs finish: in end order.
+  std::stable_sort(lines.begin(), lines.end(), [](const std::string& a, const std::string& b) {
+    return std::stoll(a.substr(a.find('\t') + 1)) < std::stoll(b.substr(b.find('\t') + 1));
+  });
+  for (const auto& l : lines) t += l;
+  return ts::build::parse_ninja_log(t);
+}
+
+std::size_t count(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+}  // namespace
+
+TEST(RunHtml, SlowestTargetsInOrder) {
+  NinjaLog log = thirty_jobs();
+  ASSERT_TRUE(log.ok());
+  ASSERT_EQ(log.runs, 1);
+  std::string html = render_run_html(sample::sample_record(), &log);
+  std::size_t table = html.find("<table id=\"slowest\">");
+  ASSERT_NE(table, std::string::npos);
+  std::string rows = html.substr(table, html.find("</table>", table) - table);
+  std::size_t last = 0;
+  for (int i = 29; i >= 10; --i) {  // the 20 slowest, longest first
+    std::size_t at = rows.find("obj/t" + std::to_string(i) + ".o<");
+    ASSERT_NE(at, std::string::npos) << "t" << i << " missing";
+    EXPECT_GT(at, last) << "t" << i << " out of order";
+    last = at;
+  }
+  EXPECT_EQ(rows.find("obj/t9.o<"), std::string::npos);  // the 21st slowest is not listed
+  EXPECT_NE(html.find("Slowest 20 targets"), std::string::npos);
+  auto top = slowest_jobs(log, 3);
+  ASSERT_EQ(top.size(), 3u);
+  EXPECT_EQ(top[0].name(), "obj/t29.o");
+  EXPECT_EQ(top[2].name(), "obj/t27.o");
+}
+
+TEST(RunHtml, EscapesHostileNames) {
+  std::string evil = "<script>alert('x')</script>";
+  std::string log_text = "# ninja log v5\n0\t10\t1\t" + evil + ".o\tab\n0\t20\t1\t\"><img src=x onerror=alert(1)>\tcd\n";
+  NinjaLog log = ts::build::parse_ninja_log(log_text);
+  ASSERT_EQ(log.entries.size(), 2u);
+  RunRecord r = sample::sample_record();
+  r.what = evil;
+  r.retries[0].reason = evil;
+  r.steps[0].note = evil;
+  r.governor[0].reason = evil;
+  r.verdicts.push_back(evil);
+  r.artifacts.push_back(evil);
+  r.plan["cuda"] = evil;
+  r.diagnosis["root_cause"]["evidence"][0]["text"] = evil + " \xff\x01";
+  std::string html = render_run_html(r, &log);
+  std::string l = lower(html);
+  EXPECT_EQ(l.find("<script"), std::string::npos);
+  EXPECT_EQ(l.find("<img"), std::string::npos);
+  EXPECT_NE(html.find("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);  // inert text
+  EXPECT_GE(count(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), 8u);
+  EXPECT_EQ(html.find('\x01'), std::string::npos);
+  EXPECT_EQ(html.find('\xff'), std::string::npos);
+}
+
+TEST(RunHtml, SelfContainedWithAnSvgPerChart) {
+  NinjaLog log = thirty_jobs();
+  std::string html = render_run_html(sample::sample_record(), &log);
+  EXPECT_EQ(count(html, "<svg"), 2u);
+  EXPECT_NE(html.find("<svg id=\"timeline\""), std::string::npos);
+  EXPECT_NE(html.find("<svg id=\"memory\""), std::string::npos);
+  EXPECT_EQ(count(html, "<rect "), 30u);  // one bar a job
+  EXPECT_EQ(count(html, "<polyline "), 2u);  // used and available
+  std::string l = lower(html);
+  for (const char* outside : {"<script", "<link", "src=", "href=", "@import", "url(", "https:"})
+    EXPECT_EQ(l.find(outside), std::string::npos) << outside;
+  EXPECT_EQ(count(l, "http:"), 2u);  // the two SVG namespaces, which fetch nothing
+}
+
+TEST(RunHtml, ShowsOutcomeDiagnosisStepsRetriesGovernorCache) {
+  NinjaLog log = thirty_jobs();
+  std::string html = render_run_html(sample::sample_record(), &log);
+  for (const char* want : {"torch==2.4.1", "failed", "oom-killed", "lower MAX_JOBS", "812 | c++: fatal error",
+                           "Retries", "OOM kill (signature oom-killed): jobs 8 -&gt; 4", "lower-jobs",
+                           "Memory governor", "MemAvailable 1.1 GiB", "75% hits", "cccccccccccc<",
+                           "fail libcudnn.so.9 not found", "torch-2.4.1-cp311", "peak used 12.0 GiB",
+                           "What was built", "torchsmith-plan/1"})
+    EXPECT_NE(html.find(want), std::string::npos) << want;
+  EXPECT_EQ(html.find("cccccccccccccccccccccccc3333"), std::string::npos);  // hash shortened
+}
+
+TEST(RunHtml, DeterministicAndWorksWithoutLogOrSamples) {
+  NinjaLog log = thirty_jobs();
+  RunRecord r = sample::sample_record();
+  EXPECT_EQ(render_run_html(r, &log), render_run_html(r, &log));
+  RunRecord bare;
+  bare.outcome = "ok";
+  std::string html = render_run_html(bare, nullptr);
+  EXPECT_NE(html.find("No memory samples"), std::string::npos);
+  EXPECT_EQ(count(html, "<svg"), 0u);
+  EXPECT_EQ(html.find("Diagnosis"), std::string::npos);
+  NinjaLog bad = ts::build::parse_ninja_log("garbage\n");
+  EXPECT_NE(render_run_html(bare, &bad).find("No timeline: not a .ninja_log"), std::string::npos);
+}
+
+TEST(RunHtml, TimelineCapsBarsForHugeBuilds) {
+  NinjaLog log = thirty_jobs();
+  HtmlOptions o;
+  o.max_timeline_bars = 5;
+  std::string html = render_run_html(sample::sample_record(), &log, o);
+  EXPECT_EQ(count(html, "<rect "), 5u);
+  EXPECT_NE(html.find("The 25 shortest are not drawn"), std::string::npos);
+  EXPECT_NE(html.find("obj/t29.o 3.0s"), std::string::npos);  // the longest is kept
+}
+
+TEST(HtmlEscape, Entities) {
+  EXPECT_EQ(html_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+  EXPECT_EQ(html_escape("caf\xc3\xa9"), "caf\xc3\xa9");         // valid UTF-8 kept
+  EXPECT_EQ(html_escape("x\xc3"), "x\xEF\xBF\xBD");              // cut sequence replaced
+  EXPECT_EQ(html_escape("\x1b[31m"), "\xEF\xBF\xBD[31m");        // escape sequence neutralised
+}

@@ -1,0 +1,32 @@
+#include "report/run_text.h"
+
+#include <gtest/gtest.h>
+
+#include "run_sample.h"
+
+using namespace ts::report;
+
+TEST(RunText, SummarisesTheRun) {
+  std::string t = render_run_text(sample::sample_record());
+  for (const char* want : {"build torch==2.4.1: failed in 20m 35s", "slowest step: build 19m 50s",
+                           "retries: 1 (OOM kill", "memory governor: 2 actions", "ccache: 75% hits (300 of 400)",
+                           "cause: oom-killed: the compiler was killed", "fix:   lower MAX_JOBS",
+                           "/runs/2025-01-02T030405/run.json", "/runs/2025-01-02T030405/report.html"})
+    EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+  EXPECT_EQ(t.find('\x1b'), std::string::npos);  // no colour unless asked
+  EXPECT_LE(std::count(t.begin(), t.end(), '\n'), 10);
+}
+
+TEST(RunText, OkRunIsShortAndControlBytesAreNeutralised) {
+  RunRecord r;
+  r.what = "./detectron2\x1b]0;pwned\x07";
+  r.outcome = "ok";
+  r.seconds = 42;
+  std::string t = render_run_text(r);
+  EXPECT_EQ(t.find('\x1b'), std::string::npos);
+  EXPECT_EQ(t.find('\x07'), std::string::npos);
+  EXPECT_NE(t.find(": ok in 42.0s"), std::string::npos) << t;
+  EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 1);
+  Style colour{true};
+  EXPECT_NE(render_run_text(r, colour).find("\x1b["), std::string::npos);
+}
