@@ -23,6 +23,9 @@ namespace {
 const char* kBuildSystems[] = {"setuptools", "pep517", "cmake"};
 const char* kArchFormats[] = {"torch", "cmake", "semicolon-sm"};
 const char* kMapKeys[] = {"env", "cuda_env", "cpu_env"};
+const char* kPackageKeys[] = {"name", "aliases", "import", "git", "tag", "build_system", "cuda_only", "arch_env",
+                              "arch_format", "jobs_env", "nvcc_threads_env", "mem_per_job", "serial_build", "torch",
+                              "smoke", "source", "recalled", "status", "note", "compat"};
 
 bool env_name_ok(std::string_view s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
@@ -54,7 +57,11 @@ void read_env(const toml::node& n, const std::string& key, EntryReader& r, std::
     std::string name(k.str());
     int line = static_cast<int>(k.source().begin.line);
     if (!env_name_ok(name)) {
-      r.error(line, key + ": '" + name + "' is not an environment variable name; write upper case, digits and '_'");
+      bool is_key = std::any_of(std::begin(kPackageKeys), std::end(kPackageKeys), [&](const char* k) { return name == k; });
+      r.error(line, key + ": '" + name + "' is not an environment variable name; " +
+                        (is_key ? "it is a package key: move it above [package." + key + "] (TOML puts every key after "
+                                  "a table header into that table)"
+                                : std::string("write upper case, digits and '_'")));
       continue;
     }
     if (!v.is_string()) {

@@ -139,6 +139,7 @@ TEST(Recipe, BadFilesNameFileAndLine) {
   expect_error(with("arch_format = \"sm\""), "bad.toml:10:", "arch_format");
   expect_error(with("tag = \"v1\""), "bad.toml:10:", "{version}");
   expect_error(with("[package.env]\nlower = \"1\""), "bad.toml:11:", "environment variable name");
+  expect_error(with("[package.env]\nserial_build = true"), "bad.toml:11:", "move it above [package.env]");
   expect_error(with("env = \"FORCE_CUDA=1\""), "bad.toml:10:", "expected a table");
   expect_error(with("[[package.compat]]\nversion = \">=1\"\ntorch = \"bad range!\"\nsource = \"s\""), "bad.toml:12:",
                "torch");
