@@ -1,10 +1,13 @@
-// torchsmith verify PATH... [--plan LOCK] [--arch LIST] [--json]: prove what a build made is what
-// was asked: each ELF (alone, under a directory, or inside a wheel) reads, every NEEDED resolves,
-// and its GPU code covers the arch list.
-// Exit 0: every check passed (notes and warnings allowed); 1: a check failed; 2: bad input.
+// torchsmith verify PATH... | --python PY [WHEEL] [--plan LOCK] [--arch LIST] [--gpu] [--json]: prove
+// what a build made is what was asked: each ELF (alone, under a directory, or inside a wheel) reads,
+// every NEEDED resolves, its GPU code covers the arch list; with --python, torch (or the wheel,
+// installed where nothing else sees it) imports and matches the plan, and with --gpu runs on the GPUs.
+// Exit 0: every check passed (notes, warnings and skips allowed); 1: a check failed; 2: bad input.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +17,8 @@
 #include "report/style.h"
 #include "util/fs.h"
 #include "util/process.h"
+#include "verify/python_check.h"
+#include "verify/python_compare.h"
 #include "verify/verify.h"
 
 namespace ts::cli {
@@ -26,6 +31,9 @@ struct VerifyCliOptions {
   std::vector<std::string> ld_library_path;
   std::vector<std::string> preload;
   bool json = false;
+  std::string python;
+  bool gpu = false;
+  int timeout_s = 300;
 };
 
 int bad_input(const std::string& msg) {
@@ -33,14 +41,14 @@ int bad_input(const std::string& msg) {
   return 2;
 }
 
-// The arch list a lock file asks for ("" for a CPU build), or nullopt with *error.
-std::optional<std::string> plan_arch_list(const std::string& path, std::string* error) {
+// The plan a lock file holds, or nullopt with *error.
+std::optional<plan::Plan> load_plan(const std::string& path, std::string* error) {
   auto text = util::read_file(path);
   if (!text) { *error = path + ": cannot read"; return std::nullopt; }
   try {
     nlohmann::json j = nlohmann::json::parse(*text);
     if (j.is_object() && j.contains("plan") && j["plan"].is_object()) j = j["plan"];
-    return j.get<plan::Plan>().arch_list;
+    return j.get<plan::Plan>();
   } catch (const std::exception& e) {
     *error = path + ": not a torchsmith lock file (" + std::string(e.what()) +
              "); write one with `torchsmith plan SPEC -o LOCK`";
@@ -98,14 +106,111 @@ nlohmann::json to_json(const verify::VerifyReport& rep) {
   return {{"ok", !verify::any_failed(rep.verdicts)}, {"files", files}, {"verdicts", rep.verdicts}};
 }
 
+// "ok", "FAIL", "skip", "note", "warn": the first column of the --python table.
+std::string label(const verify::Verdict& v) {
+  if (verify::is_skip(v)) return "skip";
+  switch (v.outcome) {
+    case verify::Outcome::pass: return "ok";
+    case verify::Outcome::fail: return "FAIL";
+    case verify::Outcome::note: return "note";
+    case verify::Outcome::warn: return "warn";
+  }
+  return "?";
+}
+
+std::string colored_label(const report::Style& s, const verify::Verdict& v) {
+  std::string l = label(v);
+  std::string padded = l + std::string(l.size() < 5 ? 5 - l.size() : 0, ' ');
+  if (verify::is_skip(v)) return s.yellow(padded);
+  switch (v.outcome) {
+    case verify::Outcome::pass: return s.green(padded);
+    case verify::Outcome::fail: return s.red(padded);
+    case verify::Outcome::warn: return s.yellow(padded);
+    case verify::Outcome::note: return s.cyan(padded);
+  }
+  return padded;
+}
+
+// One line a check: "ok    import torch      torch 2.11.0 from ...". ELF checks name their file.
+void print_lines(const std::vector<verify::Verdict>& vs, const report::Style& s) {
+  int fails = 0, skips = 0;
+  for (const auto& v : vs) {
+    std::string check = v.check;
+    check.resize(std::max<std::size_t>(check.size(), 16), ' ');
+    std::string detail = verify::is_skip(v) ? v.detail.substr(9) : v.detail;  // the label says "skip"
+    if (!v.file.empty()) detail = v.file + ": " + detail;
+    std::printf("%s %s %s\n", colored_label(s, v).c_str(), check.c_str(), detail.c_str());
+    fails += v.outcome == verify::Outcome::fail;
+    skips += verify::is_skip(v);
+  }
+  std::printf("%zu check%s, %d failed, %d skipped\n", vs.size(), vs.size() == 1 ? "" : "s", fails, skips);
+}
+
+int run_python(const VerifyCliOptions& o, const GlobalOptions& g, const std::optional<plan::Plan>& plan,
+               verify::VerifyOptions vo) {
+  if (o.paths.size() > 1) return bad_input("--python installs one wheel; give one WHEEL (or none to check PY's own torch)");
+  std::string wheel = o.paths.empty() ? "" : o.paths.front();
+  if (!wheel.empty() && (wheel.size() < 4 || wheel.compare(wheel.size() - 4, 4, ".whl") != 0))
+    return bad_input(wheel + ": --python checks a wheel (*.whl) or, without one, the torch PY has installed");
+  if (!wheel.empty() && !util::read_file_prefix(wheel, 4))
+    return bad_input(wheel + ": cannot read");
+  std::string py = o.python;
+  if (py.find('/') == std::string::npos) {
+    const char* path = std::getenv("PATH");
+    py = util::find_program(py, util::split_path(path ? path : ""));
+    if (py.empty()) return bad_input("--python " + o.python + ": not found on PATH; give its path");
+  } else if (util::find_program(py, {}).empty()) {
+    return bad_input("--python " + py + ": no such executable");
+  }
+  if (o.timeout_s <= 0) return bad_input("--timeout must be a positive number of seconds");
+
+  verify::PythonCheckOptions po;
+  po.python = py, po.wheel = wheel, po.plan = plan, po.gpu = o.gpu;
+  po.timeout = std::chrono::seconds(o.timeout_s);
+  verify::PythonCheckReport pr = verify::verify_python_install(po);
+  verify::VerifyReport rep;
+  if (!wheel.empty()) {
+    // The wheel's libraries resolve as they do at import: after torch/lib of the torch that was imported.
+    const auto& imp = pr.steps.contains("import torch") ? pr.steps["import torch"] : nlohmann::json();
+    if (vo.resolve.preload.empty() && imp.is_object() && imp.contains("value") && imp["value"].contains("file") &&
+        imp["value"]["file"].is_string()) {
+      std::string f = imp["value"]["file"], err;
+      if (auto pre = verify::collect_files({f.substr(0, f.rfind('/')) + "/lib"}, &err)) vo.resolve.preload = *pre;
+    }
+    rep = verify::verify_files({wheel}, vo);
+  }
+  std::vector<verify::Verdict> all = rep.verdicts;
+  all.insert(all.end(), pr.verdicts.begin(), pr.verdicts.end());
+  if (o.json) {
+    nlohmann::json j = to_json(rep);
+    nlohmann::json vs = nlohmann::json::array();
+    for (const auto& v : all) {
+      nlohmann::json x = v;
+      if (verify::is_skip(v)) x["outcome"] = "skip";
+      vs.push_back(std::move(x));
+    }
+    j["ok"] = !verify::any_failed(all);
+    j["verdicts"] = vs;
+    j["python"] = {{"interpreter", py}, {"wheel", wheel}, {"steps", pr.steps}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    print_lines(all, report::style_for(STDOUT_FILENO, g.no_color));
+  }
+  return verify::any_failed(all) ? 1 : 0;
+}
+
 int run(const VerifyCliOptions& o, const GlobalOptions& g) {
   if (!o.plan.empty() && !o.arch.empty()) return bad_input("--plan and --arch both give the arch list; give one");
+  if (o.python.empty() && o.paths.empty()) return bad_input("nothing to verify: give PATH..., or --python PY [WHEEL]");
+  if (o.python.empty() && o.gpu) return bad_input("--gpu runs torch: give --python PY");
   verify::VerifyOptions vo;
   std::string arch_text = o.arch, err;
+  std::optional<plan::Plan> plan;
   if (!o.plan.empty()) {
-    auto a = plan_arch_list(o.plan, &err);
-    if (!a) return bad_input(err);
-    arch_text = *a;
+    plan = load_plan(o.plan, &err);
+    if (!plan) return bad_input(err);
+    // An extension's arch list is its own code's; torch's libraries are not judged by it.
+    arch_text = plan->arch_list;
   }
   if (!arch_text.empty()) {
     auto list = ArchList::parse(arch_text, nullptr, &err);
@@ -120,6 +225,7 @@ int run(const VerifyCliOptions& o, const GlobalOptions& g) {
     if (!pre) return bad_input("--preload: " + err);
     vo.resolve.preload = *pre;
   }
+  if (!o.python.empty()) return run_python(o, g, plan, vo);
 
   auto files = verify::collect_files(o.paths, &err);
   if (!files) return bad_input(err);
@@ -139,8 +245,16 @@ int run(const VerifyCliOptions& o, const GlobalOptions& g) {
 void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto o = std::make_shared<VerifyCliOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "verify", "Check built libraries: ELF, NEEDED resolution, symbol versions, CUDA arches inside.");
-  cmd->add_option("paths", o->paths, "ELF files, wheels, or directories to search for ELF files")->required()->type_name("PATH...");
+      "verify", "Check built libraries (ELF, NEEDED, symbol versions, CUDA arches) and, with --python, that torch imports and runs.");
+  cmd->add_option("paths", o->paths,
+                  "ELF files, wheels, or directories to search for ELF files; with --python, one wheel to install and import")
+      ->type_name("PATH...");
+  cmd->add_option("--python", o->python,
+                  "Import torch in this interpreter (or the wheel, installed into a fresh target) and compare it with the plan")
+      ->type_name("PY");
+  cmd->add_flag("--gpu", o->gpu, "With --python: also run on the GPUs (device count, fp16 randn, matmul, each cuda:N)");
+  cmd->add_option("--timeout", o->timeout_s, "With --python: seconds each child process may run (default 300)")
+      ->type_name("SECONDS");
   cmd->add_option("--plan", o->plan, "Lock file whose arch list the GPU code must cover")->type_name("LOCK");
   cmd->add_option("--arch", o->arch, "Arch list the GPU code must cover (\"8.0;9.0+PTX\")")->type_name("LIST");
   cmd->add_option("--ld-library-path", o->ld_library_path,

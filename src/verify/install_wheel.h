@@ -1,0 +1,31 @@
+#pragma once
+// A wheel installed where nothing else can see it: a fresh target directory put first on
+// PYTHONPATH (torch itself), or a fresh venv with --system-site-packages whose site-packages gets
+// the wheel (an extension, so torch comes from the interpreter's own site).
+#include <chrono>
+#include <string>
+
+namespace ts::verify {
+
+struct InstallOptions {
+  std::string python;  // the interpreter under test
+  std::string wheel;
+  std::string dir;     // a fresh, empty scratch directory (the target or venv goes inside)
+  bool venv = false;   // extension: venv with --system-site-packages
+  std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+};
+
+struct Installed {
+  bool ok = false;
+  std::string detail;      // how it went: "pip 23.0.1 installed it into DIR" or why not
+  std::string python;      // the interpreter to run checks with (the venv's for an extension)
+  std::string pythonpath;  // "" or the target directory
+  std::string site;        // where the wheel's files went
+};
+
+// `PY -m pip install --no-deps --no-index --target SITE WHEEL` (pip's network and config off).
+// When PY has no pip, the wheel's files are extracted natively (a wheel is a zip of site-packages
+// files; *.data/purelib and platlib go to SITE too, other .data categories are skipped).
+Installed install_wheel(const InstallOptions& o);
+
+}  // namespace ts::verify

@@ -1,0 +1,78 @@
+#include "verify/python_check.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "verify/install_wheel.h"
+#include "verify/python_compare.h"
+#include "verify/python_run.h"
+
+namespace ts::verify {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A scratch directory removed on every way out (unless the caller gave its own).
+class Scratch {
+ public:
+  explicit Scratch(const std::string& given) : path_(given), owned_(given.empty()) {
+    if (owned_) {
+      std::string tmpl = (fs::temp_directory_path() / "torchsmith-verify-XXXXXX").string();
+      path_ = ::mkdtemp(tmpl.data()) ? tmpl : "";
+    }
+  }
+  ~Scratch() {
+    std::error_code ec;
+    if (owned_ && !path_.empty()) fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  bool owned_;
+};
+
+}  // namespace
+
+PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
+  PythonCheckReport rep;
+  rep.steps = nlohmann::json::object();
+  Scratch scratch(o.work_dir);
+  if (scratch.path().empty()) {
+    rep.verdicts.push_back({"", "python", Outcome::fail, "cannot create a scratch directory under " +
+                                                             fs::temp_directory_path().string()});
+    return rep;
+  }
+  const bool ext = o.plan && !o.plan->import_name.empty();
+  std::string python = o.python, pythonpath, torch_dir, ext_dir;
+  if (!o.wheel.empty()) {
+    InstallOptions io;
+    io.python = o.python, io.wheel = o.wheel, io.dir = scratch.path() + "/install", io.venv = ext;
+    io.timeout = o.timeout;
+    Installed in = install_wheel(io);
+    rep.verdicts.push_back({"", "install", in.ok ? Outcome::pass : Outcome::fail, in.detail});
+    if (!in.ok) return rep;
+    python = in.python, pythonpath = in.pythonpath;
+    (ext ? ext_dir : torch_dir) = in.site;
+  }
+  nlohmann::json args = {{"import_name", ext ? o.plan->import_name : ""},
+                         {"smoke", ext ? o.plan->smoke : ""},
+                         {"gpu", o.gpu}};
+  std::error_code ec;
+  fs::create_directories(scratch.path() + "/home", ec);
+  ScriptRun run = run_check_script(python, args, check_env(python, scratch.path() + "/home", pythonpath), o.timeout);
+  for (const auto& s : run.steps) {
+    nlohmann::json j = {{"finished", s.finished}, {"ok", s.ok}};
+    if (s.ok) j["value"] = s.value;
+    else j["error"] = s.error;
+    rep.steps[s.step] = j;
+  }
+  JudgeOptions jo;
+  jo.plan = o.plan ? &*o.plan : nullptr;
+  jo.gpu = o.gpu, jo.torch_dir = torch_dir, jo.ext_dir = ext_dir;
+  for (auto& v : judge_python_run(run, jo)) rep.verdicts.push_back(std::move(v));
+  return rep;
+}
+
+}  // namespace ts::verify

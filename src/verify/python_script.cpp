@@ -1,0 +1,127 @@
+// Python 3.6+ (no walrus, no f-string '='); imports only the standard library before torch.
+#include "verify/python_script.h"
+
+namespace ts::verify {
+
+const char* python_check_script() {
+  return R"PY(
+import sys, os, json, traceback
+OUT = sys.stdout
+sys.stdout = sys.stderr
+ARGS = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+
+def emit(kind, **kw):
+    kw["kind"] = kind
+    OUT.write("@@torchsmith " + json.dumps(kw, default=str) + "\n")
+    OUT.flush()
+
+def why(e):
+    lines = traceback.format_exception_only(type(e), e)
+    return (lines[-1] if lines else repr(e)).strip()
+
+def step(name, fn):
+    emit("begin", step=name)
+    try:
+        v = fn()
+    except BaseException as e:
+        emit("end", step=name, ok=False, error=why(e))
+        return None, False
+    emit("end", step=name, ok=True, value=v)
+    return v, True
+
+torch = None
+def import_torch():
+    global torch
+    import torch as t
+    torch = t
+    v = getattr(t, "version", None)
+    return {"version": str(t.__version__), "file": getattr(t, "__file__", None),
+            "cuda": getattr(v, "cuda", None), "git_version": getattr(v, "git_version", None),
+            "debug": getattr(v, "debug", None), "python": sys.version.split()[0]}
+
+def facts():
+    out, errors = {}, {}
+    def get(key, fn):
+        try:
+            out[key] = fn()
+        except BaseException as e:
+            errors[key] = why(e)
+    get("cudnn", lambda: torch.backends.cudnn.version())
+    # get_arch_list() is [] without a usable GPU; _cuda_getArchFlags reads the compiled-in list.
+    get("arch_flags", lambda: torch._C._cuda_getArchFlags() if hasattr(torch._C, "_cuda_getArchFlags") else None)
+    get("cxx11_abi", lambda: bool(torch._C._GLIBCXX_USE_CXX11_ABI))
+    get("config", lambda: torch.__config__.show())
+    out["errors"] = errors
+    return out
+
+def gpu_devices():
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        avail = bool(torch.cuda.is_available())
+        n = int(torch.cuda.device_count()) if avail else 0
+    names, caps = [], []
+    for i in range(n):
+        names.append(torch.cuda.get_device_name(i))
+        c = torch.cuda.get_device_capability(i)
+        caps.append("%d.%d" % (c[0], c[1]))
+    return {"available": avail, "count": n, "names": names, "capabilities": caps,
+            "warnings": [str(x.message).strip() for x in w][:3],
+            "arch_list": torch.cuda.get_arch_list() if avail else []}
+
+def gpu_randn():
+    x = torch.randn(2, 64, 512, device="cuda", dtype=torch.float16)
+    torch.cuda.synchronize()
+    return {"shape": list(x.shape), "dtype": str(x.dtype), "device": str(x.device),
+            "finite": bool(torch.isfinite(x).all().item())}
+
+def gpu_matmul():
+    torch.backends.cuda.matmul.allow_tf32 = False
+    g = torch.Generator().manual_seed(0)
+    a = torch.randn(128, 256, generator=g)
+    b = torch.randn(256, 64, generator=g)
+    want = a @ b
+    got = (a.cuda() @ b.cuda()).cpu()
+    diff = (got - want).abs().max().item()
+    return {"max_abs_diff": diff, "close": bool(torch.allclose(got, want, rtol=1e-3, atol=1e-3))}
+
+def gpu_move(i):
+    def run():
+        src = torch.arange(4096, dtype=torch.float32)
+        t = src.to("cuda:%d" % i)
+        via0 = src.to("cuda:0").to("cuda:%d" % i)
+        torch.cuda.synchronize(i)
+        return {"device": str(t.device), "equal": bool(torch.equal(t.cpu(), src)) and bool(torch.equal(via0.cpu(), src))}
+    return run
+
+def smoke(device):
+    def run():
+        g = {"torch": torch, "device": device, "__name__": "__torchsmith_smoke__"}
+        if ARGS.get("import_name"):
+            g[ARGS["import_name"].split(".")[0]] = __import__(ARGS["import_name"])
+        exec(compile(ARGS["smoke"], "<plan smoke>", "exec"), g)
+        return {"device": device}
+    return run
+
+_, ok = step("import torch", import_torch)
+if ok:
+    step("torch facts", facts)
+    if ARGS.get("import_name"):
+        name = ARGS["import_name"]
+        step("import " + name, lambda: getattr(__import__(name), "__file__", None))
+    if ARGS.get("smoke") and not ARGS.get("gpu"):
+        step("smoke", smoke("cpu"))
+    if ARGS.get("gpu"):
+        dev, ok = step("gpu devices", gpu_devices)
+        if ok and dev["count"] > 0:
+            step("gpu randn", gpu_randn)
+            step("gpu matmul", gpu_matmul)
+            for i in range(dev["count"]):
+                step("gpu cuda:%d" % i, gpu_move(i))
+            if ARGS.get("smoke"):
+                step("gpu smoke", smoke("cuda"))
+emit("done")
+)PY";
+}
+
+}  // namespace ts::verify
