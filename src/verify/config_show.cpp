@@ -85,10 +85,16 @@ void arch_tokens(std::string_view text, std::vector<CudaArch>& sass, std::vector
     std::string_view rest = text.substr(i);
     bool is_sm = starts_with(rest, "sm_"), is_compute = starts_with(rest, "compute_");
     if (!is_sm && !is_compute) continue;
+    // In "-gencode;arch=compute_90,code=sm_90" the arch= value is the virtual arch nvcc compiles
+    // through, not code that is embedded: only code= values (and bare tokens) count.
+    bool virtual_arch = i >= 5 && text.substr(i - 5, 5) == "arch=";
     std::size_t j = is_sm ? 3 : 8;
     while (j < rest.size() && std::isalnum(static_cast<unsigned char>(rest[j]))) ++j;
     auto a = CudaArch::parse(rest.substr(0, j));
-    if (!a) continue;
+    if (!a || virtual_arch) {
+      i += j - 1;
+      continue;
+    }
     if (is_compute) {
       a->ptx = true;
       add_unique(ptx, *a);

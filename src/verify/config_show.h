@@ -39,8 +39,8 @@ std::string cudnn_version_text(long v);
 // "91.0.2"; this rebuilds the number and decodes it. nullopt when `printed` is not such a number.
 std::optional<std::string> decode_printed_cudnn(std::string_view printed);
 
-// sm_NN / compute_NN tokens anywhere in `text` ("sm_50 sm_90 compute_90", gencode flags) into
-// SASS and PTX lists (sorted, unique).
+// sm_NN / compute_NN tokens in `text` ("sm_50 sm_90 compute_90", or gencode flags, where only the
+// code= values count) into SASS and PTX lists (sorted, unique).
 void arch_tokens(std::string_view text, std::vector<CudaArch>& sass, std::vector<CudaArch>& ptx);
 
 // "ON", "1", "True", "yes" -> true; "OFF", "0", "False", "no", "" -> false; else nullopt.

@@ -1,0 +1,353 @@
+// verify_python_install against the real Debian torch here, fake Pythons that hang, crash or print
+// garbage, fake Pythons that emulate a GPU machine's answers, and a tiny wheel installed and imported.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "util/fs.h"
+#include "verify/install_wheel.h"
+#include "verify/python_check.h"
+#include "verify/python_compare.h"
+#include "verify/python_script.h"
+#include "verify_test_util.h"
+
+namespace ts::verify {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+const char* kPy = "/usr/bin/python3";
+
+bool debian_torch() {
+  return test::run({kPy, "-c", "import torch"}).exit_code == 0;
+}
+
+const Verdict* find(const std::vector<Verdict>& vs, const std::string& check, Outcome o) {
+  for (const auto& v : vs)
+    if (v.check == check && v.outcome == o) return &v;
+  return nullptr;
+}
+
+std::string dump(const std::vector<Verdict>& vs) {
+  std::string s;
+  for (const auto& v : vs) s += std::string(outcome_name(v.outcome)) + "  " + v.check + "  " + v.detail + "\n";
+  return s;
+}
+
+plan::Plan cpu_113_plan() {
+  plan::Plan p;
+  p.torch_version = "1.13";
+  p.features = {{"cuda", false}, {"cudnn", false}};
+  p.cmake_options = {{"USE_CUDA", "OFF"}, {"USE_CUDNN", "OFF"}, {"USE_MKLDNN", "ON"}, {"USE_OPENMP", "ON"}};
+  return p;
+}
+
+TEST(PythonCheck, DebianTorchMatchesACpuPlan) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.plan = cpu_113_plan();
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  ASSERT_TRUE(find(r.verdicts, "import torch", Outcome::pass)) << dump(r.verdicts);
+  EXPECT_NE(find(r.verdicts, "import torch", Outcome::pass)->detail.find("torch 1.13"), std::string::npos);
+  EXPECT_TRUE(find(r.verdicts, "torch version", Outcome::pass)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "cuda", Outcome::pass)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "cudnn", Outcome::pass)) << dump(r.verdicts);
+  auto* bs = find(r.verdicts, "build settings", Outcome::pass);
+  ASSERT_TRUE(bs) << dump(r.verdicts);
+  EXPECT_EQ(bs->detail, "4 of the plan's options recorded by torch, all as planned");
+  EXPECT_TRUE(r.steps.contains("torch facts"));
+}
+
+TEST(PythonCheck, PlanAskingCudaFailsOnCpuTorch) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.plan = cpu_113_plan();
+  o.plan->cuda = "12.8.93";
+  o.plan->arch_list = "9.0";
+  o.plan->features["cudnn"] = true;
+  o.plan->cmake_options["USE_CUDA"] = "ON";
+  o.plan->build_version = "1.13.1+cu128";
+  auto r = verify_python_install(o);
+  auto* c = find(r.verdicts, "cuda", Outcome::fail);
+  ASSERT_TRUE(c) << dump(r.verdicts);
+  EXPECT_EQ(c->detail, "plan says CUDA 12.8, torch reports none");
+  EXPECT_TRUE(find(r.verdicts, "arch list", Outcome::fail)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "cudnn", Outcome::fail)) << dump(r.verdicts);
+  auto* v = find(r.verdicts, "torch version", Outcome::fail);
+  ASSERT_TRUE(v) << dump(r.verdicts);
+  EXPECT_EQ(v->detail, "plan says 1.13.1+cu128, torch reports 1.13.0a0");
+  auto* bs = find(r.verdicts, "build settings", Outcome::fail);
+  ASSERT_TRUE(bs) << dump(r.verdicts);
+  EXPECT_EQ(bs->detail, "plan sets USE_CUDA=ON, torch was built with USE_CUDA=OFF");
+}
+
+TEST(PythonCheck, GpuWithoutGpuSkipsForCpuPlanAndFailsForCudaPlan) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.gpu = true;
+  o.plan = cpu_113_plan();
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  auto* d = find(r.verdicts, "gpu devices", Outcome::note);
+  ASSERT_TRUE(d && is_skip(*d)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "gpu matmul", Outcome::note)) << dump(r.verdicts);
+  o.plan->cuda = "12.8";
+  r = verify_python_install(o);
+  auto* f = find(r.verdicts, "gpu devices", Outcome::fail);
+  ASSERT_TRUE(f) << dump(r.verdicts);
+  EXPECT_NE(f->detail.find("no GPU visible"), std::string::npos);
+}
+
+// A fake interpreter: a shell script run in place of python.
+std::string fake(const test::TempDir& t, const std::string& name, const std::string& body) {
+  std::string path = t / name;
+  test::write(path, "#!/bin/sh\n" + body);
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+std::string bad_python(const std::string& name) {
+  return std::string(TS_SOURCE_DIR) + "/tests/fixtures/hosts/bad-python/usr/bin/" + name;
+}
+
+TEST(PythonCheck, HangingCrashingAndGarbagePythonsAreFailVerdicts) {
+  PythonCheckOptions o;
+  o.timeout = std::chrono::seconds(2);
+  o.python = bad_python("python3");  // sleeps 60 s
+  auto r = verify_python_install(o);
+  auto* v = find(r.verdicts, "python", Outcome::fail);
+  ASSERT_TRUE(v) << dump(r.verdicts);
+  EXPECT_EQ(v->detail, "timed out after 2 s");
+
+  o.python = bad_python("python3.10");  // prints a line that is not ours
+  r = verify_python_install(o);
+  v = find(r.verdicts, "python", Outcome::fail);
+  ASSERT_TRUE(v) << dump(r.verdicts);
+  EXPECT_EQ(v->detail, "printed no result (it printed 'hello from a wrapper')");
+
+  o.python = bad_python("python3.11");  // exit 1 with a traceback
+  r = verify_python_install(o);
+  v = find(r.verdicts, "python", Outcome::fail);
+  ASSERT_TRUE(v) << dump(r.verdicts);
+  EXPECT_NE(v->detail.find("ModuleNotFoundError: No module named 'encodings'"), std::string::npos) << v->detail;
+
+  o.python = bad_python("python3.9");  // SIGSEGV
+  r = verify_python_install(o);
+  v = find(r.verdicts, "python", Outcome::fail);
+  ASSERT_TRUE(v) << dump(r.verdicts);
+  EXPECT_NE(v->detail.find("signal 11"), std::string::npos) << v->detail;
+
+  o.python = "/nonexistent/python3";
+  r = verify_python_install(o);
+  ASSERT_TRUE(find(r.verdicts, "python", Outcome::fail)) << dump(r.verdicts);
+}
+
+// Marker lines the real script prints, for fakes that emulate a machine.
+std::string marker(const json& j) { return kMarker + j.dump() + "\n"; }
+std::string step_ok(const std::string& step, const json& value) {
+  return marker({{"kind", "begin"}, {"step", step}}) + marker({{"kind", "end"}, {"step", step}, {"ok", true}, {"value", value}});
+}
+
+// What torch 2.11+cu130 on a machine with `gpus` H100s answers (config text: the reconstructed fixture).
+std::string gpu_machine(int gpus, bool finish = true) {
+  auto config = util::read_file(std::string(TS_SOURCE_DIR) + "/tests/fixtures/verify/config_show_2.11.0_cu130.txt");
+  std::string out = step_ok("import torch", {{"version", "2.11.0+cu130"}, {"file", "/opt/torch/.venv/lib/python3.12/site-packages/torch/__init__.py"},
+                                             {"cuda", "13.0"}, {"python", "3.12.3"}});
+  out += step_ok("torch facts", {{"cudnn", 91300}, {"arch_flags", "sm_75 sm_80 sm_86 sm_90 sm_100 sm_110 sm_120 compute_120"},
+                                 {"cxx11_abi", true}, {"config", config.value_or("")}, {"errors", json::object()}});
+  json names = json::array(), caps = json::array();
+  for (int i = 0; i < gpus; ++i) names.push_back("NVIDIA H100 80GB HBM3"), caps.push_back("9.0");
+  out += step_ok("gpu devices", {{"available", gpus > 0}, {"count", gpus}, {"names", names}, {"capabilities", caps},
+                                 {"warnings", gpus ? json::array() : json::array({"Found no NVIDIA driver on your system."})}});
+  if (gpus > 0) {
+    out += step_ok("gpu randn", {{"shape", {2, 64, 512}}, {"dtype", "torch.float16"}, {"device", "cuda:0"}, {"finite", true}});
+    if (!finish) return out + marker({{"kind", "begin"}, {"step", "gpu matmul"}});
+    out += step_ok("gpu matmul", {{"max_abs_diff", 1.9e-5}, {"close", true}});
+    for (int i = 0; i < gpus; ++i) out += step_ok("gpu cuda:" + std::to_string(i), {{"device", "cuda:" + std::to_string(i)}, {"equal", true}});
+  }
+  return out + marker({{"kind", "done"}});
+}
+
+std::string cat_script(const std::string& text) { return "cat <<'TS_EOF'\n" + text + "TS_EOF\n"; }
+
+plan::Plan cu130_plan() {
+  plan::Plan p;
+  p.build_version = "2.11.0+cu130";
+  p.cuda = "13.0.88";
+  p.arch_list = "9.0;10.0;12.0+PTX";
+  p.features = {{"cuda", true}, {"cudnn", true}};
+  p.cmake_options = {{"USE_CUDA", "ON"}, {"USE_CUDNN", "ON"}, {"USE_NCCL", "ON"}};
+  return p;
+}
+
+TEST(PythonCheck, EmulatedTwoGpuMachinePasses) {
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = fake(t, "python", cat_script(gpu_machine(2)));
+  o.gpu = true;
+  o.plan = cu130_plan();
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  for (const char* c : {"import torch", "torch version", "config", "cuda", "cudnn", "arch list", "build settings",
+                        "gpu devices", "gpu randn", "gpu matmul", "gpu cuda:0", "gpu cuda:1"})
+    EXPECT_TRUE(find(r.verdicts, c, Outcome::pass)) << c << "\n" << dump(r.verdicts);
+  EXPECT_EQ(find(r.verdicts, "cudnn", Outcome::pass)->detail, "cuDNN 9.13.0");
+  EXPECT_NE(find(r.verdicts, "gpu devices", Outcome::pass)->detail.find("2 GPUs: cuda:0 NVIDIA H100 80GB HBM3 (9.0)"),
+            std::string::npos);
+  // sm_75 ... sm_110 were not asked for: a note, not a failure.
+  EXPECT_TRUE(find(r.verdicts, "arch list", Outcome::note)) << dump(r.verdicts);
+
+  o.plan->arch_list = "8.0;8.9";  // 8.9 is not compiled in
+  r = verify_python_install(o);
+  auto* a = find(r.verdicts, "arch list", Outcome::fail);
+  ASSERT_TRUE(a) << dump(r.verdicts);
+  EXPECT_EQ(a->detail, "missing sm_89");
+}
+
+TEST(PythonCheck, EmulatedCrashDuringMatmulNamesTheStep) {
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = fake(t, "python", cat_script(gpu_machine(1, false)) + "kill -SEGV $$\n");
+  o.gpu = true;
+  o.plan = cu130_plan();
+  auto r = verify_python_install(o);
+  EXPECT_TRUE(find(r.verdicts, "gpu randn", Outcome::pass)) << dump(r.verdicts);
+  auto* m = find(r.verdicts, "gpu matmul", Outcome::fail);
+  ASSERT_TRUE(m) << dump(r.verdicts);
+  EXPECT_NE(m->detail.find("signal 11"), std::string::npos) << m->detail;
+  EXPECT_NE(m->detail.find("during this step"), std::string::npos) << m->detail;
+}
+
+TEST(PythonCheck, EmulatedCudaTorchWithoutDriver) {
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = fake(t, "python", cat_script(gpu_machine(0)));
+  o.gpu = true;
+  auto r = verify_python_install(o);  // no plan: torch itself is a CUDA build, so --gpu expects a GPU
+  auto* d = find(r.verdicts, "gpu devices", Outcome::fail);
+  ASSERT_TRUE(d) << dump(r.verdicts);
+  EXPECT_NE(d->detail.find("Found no NVIDIA driver"), std::string::npos) << d->detail;
+  auto* s = find(r.verdicts, "gpu randn", Outcome::note);
+  ASSERT_TRUE(s && is_skip(*s)) << dump(r.verdicts);
+  EXPECT_EQ(s->detail, "skipped: no GPU");
+}
+
+TEST(PythonCheck, WrongShapedJsonIsAFailNotACrash) {
+  test::TempDir t;
+  std::string text = step_ok("import torch", {{"version", 3}, {"file", json::array()}}) +
+                     step_ok("torch facts", {{"cudnn", "x"}, {"config", 7}}) +
+                     step_ok("gpu devices", {{"count", 1}, {"names", 5}, {"capabilities", "9.0"}}) + "@@torchsmith {nope\n";
+  PythonCheckOptions o;
+  o.python = fake(t, "python", cat_script(text));
+  o.gpu = true;
+  auto r = verify_python_install(o);
+  EXPECT_TRUE(any_failed(r.verdicts)) << dump(r.verdicts);
+}
+
+// A pure-Python package "tinypkg" as a wheel, written by Python's zipfile (RECORD included).
+std::string tiny_wheel(const test::TempDir& t) {
+  std::string whl = t / "tinypkg-0.1-py3-none-any.whl";
+  const char* script = R"PY(
+import sys, zipfile, hashlib, base64
+files = {
+  "tinypkg/__init__.py": "__version__ = '0.1'\ndef add(t, x):\n    return t + x\n",
+  "tinypkg-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n",
+  "tinypkg-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+}
+rec = []
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    for n, s in files.items():
+        b = s.encode()
+        z.writestr(n, b)
+        h = base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode()
+        rec.append("%s,sha256=%s,%d" % (n, h, len(b)))
+    rec.append("tinypkg-0.1.dist-info/RECORD,,")
+    z.writestr("tinypkg-0.1.dist-info/RECORD", "\n".join(rec) + "\n")
+)PY";
+  auto r = test::run({kPy, "-c", script, whl});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return whl;
+}
+
+plan::Plan tiny_plan() {
+  plan::Plan p;
+  p.import_name = "tinypkg";
+  p.smoke = "import tinypkg\nassert tinypkg.add(torch.ones(2, device=device), 1).sum().item() == 4\n";
+  return p;
+}
+
+TEST(PythonCheck, TinyWheelInstalledIntoAFreshVenvAndImported) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = tiny_wheel(t);
+  o.plan = tiny_plan();
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  auto* i = find(r.verdicts, "install", Outcome::pass);
+  ASSERT_TRUE(i) << dump(r.verdicts);
+  EXPECT_NE(i->detail.find("pip"), std::string::npos) << i->detail;
+  auto* imp = find(r.verdicts, "import tinypkg", Outcome::pass);
+  ASSERT_TRUE(imp) << dump(r.verdicts);
+  EXPECT_NE(imp->detail.find(t / "work/install/venv/"), std::string::npos) << imp->detail;
+  // torch came from the interpreter's own site (--system-site-packages).
+  EXPECT_NE(find(r.verdicts, "import torch", Outcome::pass)->detail.find("/usr/lib/python3/dist-packages/torch"),
+            std::string::npos);
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+
+  o.plan->smoke = "raise RuntimeError('op not built for ' + device)";  // a smoke that fails says why
+  o.work_dir = t / "work2";
+  r = verify_python_install(o);
+  auto* s = find(r.verdicts, "smoke", Outcome::fail);
+  ASSERT_TRUE(s) << dump(r.verdicts);
+  EXPECT_EQ(s->detail, "RuntimeError: op not built for cpu");
+}
+
+TEST(PythonCheck, TorchPlanWheelMustProvideTorch) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = tiny_wheel(t);  // a torch plan, but the wheel is not torch: torch comes from elsewhere
+  o.plan = cpu_113_plan();
+  auto r = verify_python_install(o);
+  auto* v = find(r.verdicts, "import torch", Outcome::fail);
+  ASSERT_TRUE(v) << dump(r.verdicts);
+  EXPECT_NE(v->detail.find("not from the installed wheel"), std::string::npos) << v->detail;
+}
+
+TEST(PythonCheck, InstallWithoutPipExtractsTheWheel) {
+  test::TempDir t;
+  // A venv without pip and without the system site: `python -m pip` fails there.
+  auto v = test::run({kPy, "-m", "venv", "--without-pip", t / "nopip"});
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  InstallOptions io;
+  io.python = t / "nopip/bin/python";
+  io.wheel = tiny_wheel(t);
+  io.dir = t / "inst";
+  auto in = install_wheel(io);
+  ASSERT_TRUE(in.ok) << in.detail;
+  EXPECT_NE(in.detail.find("this Python has no pip"), std::string::npos) << in.detail;
+  EXPECT_TRUE(fs::exists(in.site + "/tinypkg/__init__.py"));
+  auto r = test::run({io.python, "-c", "import tinypkg; print(tinypkg.__file__)"}, {{"PYTHONPATH", in.pythonpath}});
+  EXPECT_EQ(util::trim(r.out), in.site + "/tinypkg/__init__.py") << r.err;
+
+  test::write(t / "broken.whl", "PK\x03\x04 not really a zip");
+  io.wheel = t / "broken.whl";
+  io.dir = t / "inst2";
+  in = install_wheel(io);
+  EXPECT_FALSE(in.ok);
+  EXPECT_NE(in.detail.find("extracting the wheel failed"), std::string::npos) << in.detail;
+}
+
+}  // namespace
+}  // namespace ts::verify
