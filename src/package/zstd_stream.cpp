@@ -64,12 +64,14 @@ std::size_t ZstdSource::read(void* data, std::size_t n) {
       if (got == 0) input_done_ = true;
       inb_ = {buf_.data(), got, 0};
     }
+    std::size_t before = inb_.pos;
     std::size_t rc = ZSTD_decompressStream(s_, &out, &inb_);
     if (ZSTD_isError(rc)) {
       error_ = std::string("zstd: not zstd data or corrupt (") + ZSTD_getErrorName(rc) + ")";
       return 0;
     }
-    last_rc_ = rc;
+    // A call with no input and no output only hints at a next frame: keep the last real answer.
+    if (inb_.pos != before || out.pos) last_rc_ = rc;
     if (out.pos == 0 && input_done_ && inb_.pos == inb_.size) {
       // Input over and nothing left to flush: fine only at a frame boundary.
       if (last_rc_ != 0) {
