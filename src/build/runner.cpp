@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,7 +51,8 @@ std::string format_status(const Status& s) {
     char b[96];
     std::snprintf(b, sizeof b, " [%ld/%ld %.1f/s] %d%%", p.done, p.total, p.rate, int(p.fraction() * 100));
     out += b;
-    if (auto e = p.eta()) out += " ETA " + duration(*e);
+    if (!s.eta.empty()) out += " ETA " + s.eta;
+    else if (auto e = p.eta()) out += " ETA " + duration(*e);
   } else {
     out += " " + duration(s.elapsed);
   }
@@ -91,6 +93,7 @@ StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
   auto on_line = [&] {
     if (auto p = parse_ninja_status(line)) r.last_progress = p;
     if (watch && o.stop_on_fatal && r.fatal_id.empty()) r.fatal_id = watch->check(line);
+    if (o.on_line) o.on_line(line);
     line.clear();
   };
   auto tick = [&] {
@@ -104,8 +107,19 @@ StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
   auto next_tick = std::chrono::steady_clock::now();
   char buf[65536];
   std::optional<int> status;
+  std::optional<std::chrono::steady_clock::time_point> interrupted_at;
   for (;;) {
     auto now = std::chrono::steady_clock::now();
+    if (o.cancel && o.cancel->load() && !interrupted_at) {
+      r.cancelled = true;
+      interrupted_at = now;
+      if (o.governor) o.governor->stop();  // paused jobs must run to see the signal
+      kill(-c.pid, SIGINT);
+    }
+    if (interrupted_at && now - *interrupted_at > std::chrono::milliseconds(o.kill_grace_ms)) {
+      status = terminate_group(c.pid, o.kill_grace_ms);
+      interrupted_at = now + std::chrono::hours(24);  // once
+    }
     if (now >= next_tick) { tick(); next_tick = now + std::chrono::milliseconds(o.tick_ms); }
     int wait = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(next_tick - now).count());
     pollfd pf{c.out_fd, POLLIN, 0};

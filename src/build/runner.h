@@ -3,6 +3,7 @@
 // file in full and, line by line, through live triage and ninja's progress parser. A fatal
 // finding stops the step early (its process group is terminated) with the diagnosis; a governor,
 // when given, ticks alongside; a status callback sees progress, memory and the governor's state.
+#include <atomic>
 #include <functional>
 #include <map>
 #include <optional>
@@ -35,6 +36,7 @@ struct Status {
   std::optional<NinjaProgress> progress;
   MemReading mem;
   std::optional<GovernorState> governor;
+  std::string eta;  // an estimate better than the rate's (history from .ninja_log), with its method
 };
 // "build [312/1800 4.1/s] 17% ETA 6m02s | mem avail 9.8 GiB | gov 3 running, 1 paused"
 std::string format_status(const Status& s);
@@ -50,12 +52,18 @@ struct RunnerOptions {
   int tick_ms = 100;                        // governor and status period
   int kill_grace_ms = 2000;                 // SIGTERM -> SIGKILL when stopping early
   MemoryReader* memory = nullptr;           // for the status line when there is no governor
+  // Set (by a SIGINT handler) to stop the step: SIGINT to its group first, as Ctrl-C would, so
+  // ninja stops cleanly with its log and deps intact; SIGTERM/SIGKILL after kill_grace_ms.
+  const std::atomic<bool>* cancel = nullptr;
+  // Each complete output line, after the parsers saw it (the run stage's progress for pipes).
+  std::function<void(std::string_view)> on_line;
 };
 
 struct StepResult {
   int exit_code = -1;       // when it exited; -1 otherwise
   int signal = 0;           // the signal that ended it
   bool stopped_early = false;
+  bool cancelled = false;   // stopped because RunnerOptions::cancel was set
   std::string fatal_id;     // the signature that stopped it
   std::string error;        // could not start / log not writable
   double seconds = 0;

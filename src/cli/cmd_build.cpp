@@ -1,8 +1,149 @@
-// `torchsmith build`: being written (this file only keeps the binary linking meanwhile).
+// torchsmith build: plan (or read a lock), then run it: fetch, fix, clean, build, package, verify,
+// report, within the machine's memory, resumable.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "cli/plan_request.h"
+#include "plan/lock.h"
+#include "plan/render.h"
+#include "run/pipeline.h"
+#include "run/reports.h"
+#include "spec/raw_spec.h"
+#include "util/fs.h"
 
 namespace ts::cli {
 
-void register_build(CLI::App&, GlobalOptions&, int&) {}
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+void on_signal(int) { g_cancel.store(true); }
+
+struct BuildCliOptions {
+  PlanRequest req;
+  std::string lock_file, out = "torchsmith-build";
+  bool resume = false, wait = false, auto_fix = true, no_auto_fix = false, allow_arch_shrink = false;
+  int max_retries = 2, keep_going_after = 0;
+  std::string compile_cache = "auto";
+  bool no_governor = false, json = false;
+};
+
+int bad(const std::string& msg) {
+  std::fprintf(stderr, "torchsmith build: %s\n", msg.c_str());
+  return 2;
+}
+
+std::string self_exe() {
+  std::error_code ec;
+  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "torchsmith" : p.string();
+}
+
+int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
+  if (!o.lock_file.empty() && !o.req.requirement.empty())
+    return bad("give a requirement or --lock FILE, not both");
+  plan::Plan plan;
+  std::string native;
+  if (!o.lock_file.empty()) {
+    std::string err;
+    auto p = plan::read_lock(o.lock_file, &err);
+    if (!p) return bad("--lock " + err);
+    plan = *p;
+  } else {
+    PlannedRequest pr = plan_request(g, o.req);
+    if (!pr.error.empty()) return bad(pr.error);
+    if (!pr.result.ok()) {
+      std::cout << plan::render_summary(pr.result);
+      return 3;
+    }
+    plan = pr.result.plan;
+    for (const auto& gpu : pr.facts.gpus)
+      if (!gpu.compute_capability.empty() && native.find(gpu.compute_capability) == std::string::npos)
+        native += (native.empty() ? "" : ";") + gpu.compute_capability;
+  }
+
+  run::BuildOptions bo;
+  bo.out_dir = o.out;
+  bo.self_exe = self_exe();
+  // Steps run in other directories: overlays must not depend on where torchsmith was started.
+  for (const auto& d : g.kb_dirs) bo.kb_dirs.push_back(std::filesystem::absolute(d).lexically_normal().string());
+  bo.resume = o.resume;
+  bo.wait_for_lock = o.wait;
+  bo.retry.auto_fix = !o.no_auto_fix;
+  bo.retry.allow_arch_shrink = o.allow_arch_shrink;
+  bo.retry.max_retries = o.max_retries;
+  bo.stop_on_fatal = o.keep_going_after == 0;
+  bo.compile_cache = o.compile_cache;
+  bo.governor = !o.no_governor;
+  bo.mem_budget = plan.spec.mem_budget_bytes;
+  bo.native_arches = native;
+  bo.what = plan.spec.package + (plan.torch_version.empty() ? "" : "==" + plan.torch_version);
+  bo.torchsmith_version = TS_VERSION;
+  bo.say = [](const std::string& s) { std::fprintf(stderr, "torchsmith: %s\n", s.c_str()); };
+  bo.cancel = &g_cancel;
+
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);
+
+  run::BuildOutcome r = run::run_build(plan, bo);
+  if (!r.error.empty()) {
+    std::fprintf(stderr, "torchsmith build: %s\n", r.error.c_str());
+    return r.exit_code;
+  }
+  if (o.json) std::cout << nlohmann::json(r.record).dump(2) << "\n";
+  else std::cout << run::summary_text(r, !g.no_color && isatty(1) && !std::getenv("NO_COLOR"));
+  return r.exit_code;
+}
+
+}  // namespace
+
+void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto o = std::make_shared<BuildCliOptions>();
+  CLI::App* c = app.add_subcommand(
+      "build",
+      "Build from one plan: fetch, fix, clean a stale tree, configure and compile (within the machine's\n"
+      "memory, with live progress and diagnosis), package, verify, report. Re-run with --resume after\n"
+      "Ctrl-C or a failure: finished steps whose inputs are unchanged are skipped and the compile\n"
+      "continues where it stopped. Exit 0 built and verified, 1 failed (the diagnosis says why),\n"
+      "2 bad input, 3 conflicts at plan time, 130 interrupted.");
+  c->add_option("requirement", o->req.requirement, "What to build: torch==2.4.1.")->type_name("SPEC");
+  c->add_option("--lock", o->lock_file, "Build exactly this plan (`torchsmith plan SPEC -o FILE` wrote it).")
+      ->type_name("FILE");
+  add_plan_options(c, o->req);
+  c->add_option("--out", o->out,
+                "Run directory: journal, dist/ (the packages), runs/<id>/ (logs, run.json, report.html, "
+                "trace.json), src/ when fetched. Default ./torchsmith-build.")
+      ->type_name("DIR");
+  c->add_flag("--resume", o->resume, "Skip the steps an earlier run in --out finished with the same inputs.");
+  c->add_flag("--wait", o->wait, "If another build holds this tree, wait for it instead of failing.");
+  c->add_flag("--no-auto-fix", o->no_auto_fix,
+              "Never retry with a remedy (fewer jobs after an OOM kill, CMAKE_POLICY_VERSION_MINIMUM, a clean "
+              "build directory): stop at the first failure with its diagnosis.");
+  c->add_flag("--allow-arch-shrink", o->allow_arch_shrink,
+              "Let auto-fix shorten the arch list to the GPUs here when the compiler fails on an old arch.");
+  c->add_option("--max-retries", o->max_retries, "Remedies tried per run (default 2).")->type_name("N");
+  c->add_option("--keep-going-after", o->keep_going_after,
+                "Do not stop at the first fatal finding; let the build tool go on (N > 0).")
+      ->type_name("N");
+  c->add_option("--compile-cache", o->compile_cache,
+                "auto (ccache or sccache when on the build's PATH; default), ccache, sccache, none.")
+      ->type_name("TOOL");
+  c->add_flag("--no-governor", o->no_governor,
+              "Do not pause compile jobs when memory runs short (the job count still comes from the plan).");
+  c->add_flag("--json", o->json, "Print run.json instead of the summary.");
+  c->callback([&g, &exit_code, o] { exit_code = run_build_cmd(g, *o); });
+}
 
 }  // namespace ts::cli

@@ -44,16 +44,16 @@ void fetch(Ctx& c) {
   auto ref = spec::parse_source(spec.source);
   if (!ref.dir.empty()) {
     c.p.source_dir = ref.dir;
-    c.p.steps.push_back({"fetch", {"git", "-C", ref.dir, "submodule", "update", "--init", "--recursive"}, "",
-                         "the tree at " + ref.dir + " as it is; submodules completed (incomplete ones are the commonest "
-                         "failure, S5)"});
+    c.p.steps.push_back({"fetch", {"torchsmith", "fetch", "--source", ref.dir}, "",
+                         "the tree at " + ref.dir + " as it is; submodules checked and completed (incomplete ones are "
+                         "the commonest failure, S5)"});
     return;
   }
   c.p.source_url = ref.url.empty() ? kDefaultRepo : ref.url;
   c.p.source_ref = ref.ref.empty() ? "v" + c.version() : ref.ref;
-  c.p.steps.push_back({"fetch", {"git", "clone", "--branch", c.p.source_ref, "--recursive", "--shallow-submodules",
-                                 "--depth", "1", c.p.source_url, "{src}"},
-                       "", "the release tag with every submodule"});
+  // Our own fetch, not a bare `git clone`: it resumes an interrupted clone and repairs submodules.
+  c.p.steps.push_back({"fetch", {"torchsmith", "fetch", c.p.source_url + "@" + c.p.source_ref, "--dir", "{src}"},
+                       "", "the release tag with every submodule, checked complete"});
 }
 
 void build(Ctx& c) {
@@ -74,8 +74,9 @@ void build(Ctx& c) {
     c.decide("env", "USE_*/BUILD_* from the features", "setup.py forwards every USE_*/BUILD_* variable to CMake as -D",
              "shared/knowledge/pytorch-build-machinery.md §1.1");
   }
-  for (const char* kind : {"wheel", "conda"}) {
-    if (!spec.wants(kind)) continue;
+  // A conda package is made from the wheel (torchsmith conda), so conda needs the wheel built too.
+  for (const char* kind : {"wheel"}) {
+    if (!spec.wants("wheel") && !spec.wants("conda")) continue;
     const Invocation* inv = c.in.build.invocation(c.version(), kind);
     if (!inv) {
       c.conflict(std::string(kind) + " build of torch " + c.version(), "build.toml names no build command for it",
@@ -165,34 +166,31 @@ void artifacts(Ctx& c) {
 
 void package_and_verify(Ctx& c) {
   const auto& spec = c.spec();
-  // A wheel from bdist_wheel is the artifact as it is; a conda package is assembled from the tree.
-  for (const char* kind : {"conda"}) {
-    if (!spec.wants(kind)) continue;
-    Step s{"package", {"torchsmith", "package", kind}, "{src}", ""};
-    for (const auto& r : c.in.build.rpaths)
-      if (r.package == kind)
-        for (const auto& f : r.files) {
-          s.argv.insert(s.argv.end(), {"--rpath", f + "=" + r.rpath});
-        }
-    s.note = std::string(kind) == "conda" ? "RPATHs as the official conda package ($ORIGIN:$ORIGIN/lib:$ORIGIN/../../.. on "
-                                            "torch/_C*.so, $ORIGIN:$ORIGIN/../../../.. on torch/lib/*.so; S2)"
-                                          : "RPATHs as the official wheels";
-    c.p.steps.push_back(s);
-  }
-  Step v{"verify", {"torchsmith", "verify"}, "", ""};
-  for (const auto& a : c.p.artifacts)
-    if (a.kind != "library") v.argv.push_back(a.name.empty() ? a.pattern : a.name);
-  if (c.cuda_on) v.argv.insert(v.argv.end(), {"--arch", c.p.arch_list});
+  bool wheel = spec.wants("wheel") || spec.wants("conda");
+  if (wheel)
+    c.p.steps.push_back({"package", {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
+                         "RPATHs as the official wheels, NEEDED checked, tags from the symbol versions, RECORD "
+                         "rewritten"});
+  if (spec.wants("conda"))
+    c.p.steps.push_back({"conda", {"torchsmith", "conda", "{wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
+                         "the conda package from the wheel: RPATHs as the official conda package, build string "
+                         "py<X.Y>_cuda<A.B.C>_cudnn<D>_<N> (S2)"});
   int gpus = static_cast<int>(c.facts().gpus.size());
   bool gpu_test = c.cuda_on && c.facts().driver.present && gpus > 0;
+  Step v{"verify", {"torchsmith", "verify"}, "", ""};
+  if (wheel) v.argv.push_back("{wheel}");
+  if (spec.wants("libtorch")) v.argv.push_back("{src}/build-libtorch/libtorch/lib/libtorch.so");
+  if (wheel && !c.p.python.empty()) v.argv.insert(v.argv.end(), {"--python", c.p.python});
+  v.argv.insert(v.argv.end(), {"--plan", "{lock}"});
+  if (gpu_test) v.argv.push_back("--gpu");
   v.note = "in a fresh environment: torch.__version__ == " + c.p.build_version +
-           "; torch._C._show_config() lists the arch flags" +
+           "; torch.__config__.show() agrees with the plan (CUDA, arch flags" +
            (c.cuda_on && c.p.features["cudnn"] ? ", cuDNN" : "") + (c.cuda_on && c.p.features["magma"] ? ", magma" : "") +
-           "; the libraries listed under artifacts are present and ldd resolves them" +
+           "); the GPU code covers " + (c.cuda_on ? c.p.arch_list : std::string("nothing (a CPU build)")) +
+           "; every library's NEEDED resolves" +
            (gpu_test ? std::string("; torch.cuda.is_available() and torch.randn(2, 64, 512, device='cuda', "
                                    "dtype=torch.float16) (S3)") + (gpus > 1 ? "; a tensor moved to cuda:1 (S2)" : "")
                      : c.cuda_on ? "; no GPU test (no driver loaded here)" : "");
-  if (!gpu_test) v.argv.push_back("--no-gpu");
   c.p.steps.push_back(v);
 }
 
@@ -206,7 +204,7 @@ void choose_steps(Ctx& c) {
     for (const auto& f : c.p.fixes) s.argv.insert(s.argv.end(), {"--fix", f.id});
     c.p.steps.push_back(s);
   }
-  c.p.steps.push_back({"clean", {"torchsmith", "clean", "--if-stale", "{src}/build"}, "",
+  c.p.steps.push_back({"clean", {"torchsmith", "clean", "--if-stale", "{src}/build", "--plan", "{lock}"}, "",
                        "a build/ configured differently is removed first: a stale one made S3's next build fail"});
   build(c);
   artifacts(c);

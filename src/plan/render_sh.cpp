@@ -21,18 +21,31 @@ std::string render_sh(const Plan& p) {
   for (const auto& [k, v] : p.env) o << "export " << k << "=" << sh_quote(v) << "\n";
   o << "if [ \"${TORCHSMITH_RUN:-}\" = 1 ]; then\n"
     << "  set -eu\n"
-    << "  src=" << sh_quote(p.source_dir.empty() ? "pytorch" : p.source_dir) << "\n";
+    << "  src=" << sh_quote(p.source_dir.empty() ? "pytorch" : p.source_dir) << "\n"
+    << "  dist=torchsmith-dist lock=plan.lock.json  # the lock: torchsmith plan ... -o plan.lock.json\n";
+  // Placeholders stay shell variables, so the user can move the tree; wheels are found when made.
+  const std::pair<const char*, const char*> vars[] = {
+      {"{built_wheel}", "built_wheel"}, {"{wheel}", "wheel"}, {"{src}", "src"}, {"{dist}", "dist"}, {"{lock}", "lock"}};
   for (const auto& s : p.steps) {
     if (!s.note.empty()) o << "  # " << s.name << ": " << s.note << "\n";
     std::string line;
     for (auto a : s.argv) {
-      for (auto pos = a.find("{src}"); pos != std::string::npos; pos = a.find("{src}")) a.replace(pos, 5, "\x01");
-      std::string q = sh_quote(a);
-      // {src} stays a shell variable so the user can move the tree.
-      for (auto pos = q.find('\x01'); pos != std::string::npos; pos = q.find('\x01')) q.replace(pos, 1, "'\"$src\"'");
-      for (const std::string empty : {"''\"$src\"", "\"$src\"''"})  // drop the empty quotes around it
-        for (auto pos = q.find(empty); pos != std::string::npos; pos = q.find(empty))
-          q.replace(pos, empty.size(), "\"$src\"");
+      std::string q;
+      std::size_t at = 0;
+      while (at < a.size()) {
+        std::size_t best = std::string::npos;
+        const std::pair<const char*, const char*>* var = nullptr;
+        for (const auto& v : vars)
+          if (auto f = a.find(v.first, at); f < best) { best = f; var = &v; }
+        if (at < std::min(best, a.size())) q += sh_quote(a.substr(at, std::min(best, a.size()) - at));
+        if (!var) break;
+        q += std::string("\"$") + var->second + "\"";
+        at = best + std::string(var->first).size();
+      }
+      if (q.empty()) q = "''";
+      if (a.find("{built_wheel}") != std::string::npos)
+        o << "  built_wheel=$(ls -t \"$src\"/dist/*.whl | head -n 1)\n";
+      if (a.find("{wheel}") != std::string::npos) o << "  wheel=$(ls -t \"$dist\"/*.whl | head -n 1)\n";
       line += (line.empty() ? "" : " ") + q;
     }
     if (s.cwd == "{src}") line = "(cd \"$src\" && " + line + ")";

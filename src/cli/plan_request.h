@@ -1,0 +1,30 @@
+#pragma once
+// From a request on the command line (and torchsmith.toml) to a plan, the way `plan` and
+// `build` both need it: read the spec, load the KB, probe the machine (or read --facts), resolve.
+#include <string>
+
+#include "cli/commands.h"
+#include "core/host_facts.h"
+#include "plan/plan.h"
+#include "spec/raw_spec.h"
+
+namespace ts::cli {
+
+struct PlanRequest {
+  spec::RawSpec raw;
+  std::string requirement, spec_file;
+  bool debug = false, relwithdebinfo = false;
+};
+
+struct PlannedRequest {
+  plan::PlanResult result;
+  HostFacts facts;
+  std::string error;  // bad input (exit 2); conflicts are in result
+};
+
+PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r);
+
+// The plan options `plan` and `build` share, each remembering which flag set it.
+void add_plan_options(CLI::App* c, PlanRequest& r);
+
+}  // namespace ts::cli

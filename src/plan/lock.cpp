@@ -1,0 +1,43 @@
+#include "plan/lock.h"
+
+#include <nlohmann/json.hpp>
+
+#include "plan/render.h"
+#include "source/hash.h"
+#include "util/fs.h"
+
+namespace ts::plan {
+
+std::optional<Plan> parse_lock(const std::string& text, std::string* error) {
+  try {
+    auto j = nlohmann::json::parse(text);
+    if (j.is_object() && j.contains("plan") && j["plan"].is_object()) j = j["plan"];
+    return j.get<Plan>();
+  } catch (const std::exception& e) {
+    if (error)
+      *error = std::string("not a torchsmith lock file (") + e.what() + "); write one with `torchsmith plan SPEC -o FILE`";
+    return std::nullopt;
+  }
+}
+
+std::optional<Plan> read_lock(const std::string& path, std::string* error) {
+  auto text = util::read_file(path);
+  if (!text) {
+    if (error) *error = path + ": cannot read it";
+    return std::nullopt;
+  }
+  std::string e;
+  auto p = parse_lock(*text, &e);
+  if (!p && error) *error = path + ": " + e;
+  return p;
+}
+
+std::string build_identity_hash(const Plan& p) {
+  nlohmann::json j = lock_json(p);
+  j.erase("decisions");
+  j.erase("jobs");
+  for (const char* k : {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL"}) j["env"].erase(k);
+  return source::sha256_hex(j.dump());
+}
+
+}  // namespace ts::plan

@@ -1,0 +1,96 @@
+#include "run/compile_cache.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "util/process.h"
+
+namespace ts::run {
+
+namespace fs = std::filesystem;
+
+CompileCache find_compile_cache(const std::string& want, const std::string& path_var, std::string* error) {
+  CompileCache c;
+  if (want == "none") return c;
+  auto dirs = util::split_path(path_var);
+  for (const char* t : {"ccache", "sccache"}) {
+    if (want != "auto" && want != t) continue;
+    std::string p = util::find_program(t, dirs);
+    if (!p.empty()) return {t, p};
+  }
+  if (want != "auto" && error) *error = "--compile-cache " + want + ": not found on the build's PATH (install it, or pass --compile-cache none)";
+  return c;
+}
+
+std::string apply_compile_cache(const CompileCache& c, bool cmake_build, const std::string& masq_dir,
+                                std::map<std::string, std::string>& env) {
+  if (c.tool.empty()) return "";
+  if (cmake_build) {
+    // CMake >= 3.17 reads these from the environment; PyTorch's setup.py also forwards CMAKE_* as -D.
+    for (const char* lang : {"C", "CXX", "CUDA"}) env[std::string("CMAKE_") + lang + "_COMPILER_LAUNCHER"] = c.path;
+    return "";
+  }
+  std::error_code ec;
+  fs::create_directories(masq_dir, ec);
+  if (ec) return masq_dir + ": " + ec.message();
+  for (const char* var : {"CC", "CXX"}) {
+    auto it = env.find(var);
+    if (it == env.end() || it->second.empty()) continue;
+    fs::path real = it->second;
+    fs::path link = fs::path(masq_dir) / real.filename();
+    fs::remove(link, ec);
+    fs::create_symlink(c.path, link, ec);
+    if (ec) return link.string() + ": " + ec.message();
+    it->second = link.string();
+    // ccache finds the real compiler by its name on PATH after skipping itself: keep its dir there.
+    std::string dir = real.parent_path().string();
+    std::string& path = env["PATH"];
+    if (!dir.empty() && (":" + path + ":").find(":" + dir + ":") == std::string::npos) path += ":" + dir;
+  }
+  return "";
+}
+
+std::optional<CacheCounts> parse_ccache_print_stats(const std::string& text) {
+  CacheCounts c;
+  bool any = false;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto tab = line.find('\t');
+    if (tab == std::string::npos) continue;
+    std::string k = line.substr(0, tab);
+    std::uint64_t v = std::strtoull(line.c_str() + tab + 1, nullptr, 10);
+    if (k == "direct_cache_hit" || k == "preprocessed_cache_hit") { c.hits += v; any = true; }
+    else if (k == "cache_miss") { c.misses += v; any = true; }
+  }
+  if (!any) return std::nullopt;
+  return c;
+}
+
+std::optional<CacheCounts> read_cache_counts(const CompileCache& c) {
+  if (c.tool.empty()) return std::nullopt;
+  util::RunOptions o;
+  o.timeout = std::chrono::milliseconds(10000);
+  if (c.tool == "ccache") {
+    auto r = util::run({c.path, "--print-stats"}, o);
+    if (!r.ok()) return std::nullopt;
+    return parse_ccache_print_stats(r.out);
+  }
+  auto r = util::run({c.path, "--show-stats", "--stats-format", "json"}, o);
+  if (!r.ok()) return std::nullopt;
+  try {
+    auto j = nlohmann::json::parse(r.out);
+    CacheCounts n;
+    for (const auto& [k, v] : j.at("stats").at("cache_hits").at("counts").items()) n.hits += v.get<std::uint64_t>();
+    for (const auto& [k, v] : j.at("stats").at("cache_misses").at("counts").items()) n.misses += v.get<std::uint64_t>();
+    return n;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace ts::run

@@ -1,0 +1,36 @@
+#pragma once
+// The compile cache: when ccache (or sccache) is there, compilers run through it, so a rebuild
+// after `rm -rf build` (seed 002's cure) costs a fraction of the first. CMake builds take it as
+// CMAKE_<LANG>_COMPILER_LAUNCHER; builds that call the compiler by CC/CXX (cpp_extension) get a
+// masquerade directory of links named like the compiler.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace ts::run {
+
+struct CompileCache {
+  std::string tool;  // "ccache", "sccache"; "" = none
+  std::string path;
+};
+
+// want: "auto" (the first found on PATH), "ccache", "sccache", "none". A named tool that is not
+// found is an error (*error), "auto" without one is simply none.
+CompileCache find_compile_cache(const std::string& want, const std::string& path_var, std::string* error);
+
+// Puts the cache in front of the compilers in env. cmake_build: launcher variables; otherwise
+// links in masq_dir named after CC/CXX's file names, and CC/CXX pointed at them.
+// Returns "" or an error (the masquerade directory could not be made).
+std::string apply_compile_cache(const CompileCache& c, bool cmake_build, const std::string& masq_dir,
+                                std::map<std::string, std::string>& env);
+
+struct CacheCounts {
+  std::uint64_t hits = 0, misses = 0;
+};
+// The tool's counters now (ccache --print-stats / sccache --show-stats --stats-format json).
+std::optional<CacheCounts> read_cache_counts(const CompileCache& c);
+// ccache's "key\tvalue" lines: hits = direct + preprocessed, misses = cache_miss.
+std::optional<CacheCounts> parse_ccache_print_stats(const std::string& text);
+
+}  // namespace ts::run

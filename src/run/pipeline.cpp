@@ -1,0 +1,370 @@
+#include "run/pipeline.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "build/eta.h"
+#include "build/governor.h"
+#include "build/ninja_log.h"
+#include "build/memory.h"
+#include "build/runner.h"
+#include "plan/lock.h"
+#include "plan/render.h"
+#include "report/run_files.h"
+#include "run/compile_cache.h"
+#include "run/journal.h"
+#include "run/leftover.h"
+#include "run/run_paths.h"
+#include "run/stale.h"
+#include "run/tree_lock.h"
+#include "source/hash.h"
+#include "triage/engine.h"
+#include "triage/render.h"
+#include "util/fs.h"
+#include "util/process.h"
+
+namespace ts::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string utc_now(const char* fmt = "%Y-%m-%dT%H:%M:%SZ") {
+  char b[40];
+  std::time_t t = std::time(nullptr);
+  std::strftime(b, sizeof b, fmt, std::gmtime(&t));
+  return b;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+std::string two_digits(std::size_t i) { return (i < 10 ? "0" : "") + std::to_string(i); }
+
+// Steps that compile: they run under the governor and their output goes through live triage.
+bool compiles(const std::string& name) { return name == "build" || name == "configure"; }
+
+// The variables a build needs that are about the user, not the build (git and pip want a home).
+constexpr const char* kInherited[] = {"HOME", "TMPDIR", "USER", "LOGNAME"};
+
+}  // namespace
+
+std::string source_state(const std::string& src) {
+  std::string state;
+  if (fs::exists(src + "/.git")) {
+    util::RunOptions ro;
+    ro.timeout = std::chrono::milliseconds(10000);
+    auto r = util::run({"git", "-C", src, "rev-parse", "HEAD"}, ro);
+    if (r.ok()) state += "head " + util::trim(r.out) + "\n";
+  }
+  if (auto j = util::read_file(src + "/.torchsmith/journal.json")) state += "fixes " + source::sha256_hex(*j) + "\n";
+  return state;
+}
+
+BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
+  BuildOutcome out;
+  auto say = [&](const std::string& s) { if (o.say) o.say(s); };
+  auto t0 = std::chrono::steady_clock::now();
+  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+
+  std::error_code ec;
+  std::string out_dir = fs::absolute(o.out_dir, ec).lexically_normal().string();
+  if (!out_dir.empty() && out_dir.back() == '/') out_dir.pop_back();
+  std::string run_id = utc_now("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid());
+  std::string src = plan.source_dir.empty() ? "" : fs::absolute(plan.source_dir, ec).lexically_normal().string();
+  if (!src.empty() && src.back() == '/') src.pop_back();
+  RunPaths paths = RunPaths::make(out_dir, src, run_id);
+  out.run_dir = paths.run_dir;
+  for (const auto& d : {paths.out, paths.dist, paths.run_dir + "/logs"}) {
+    fs::create_directories(d, ec);
+    if (ec) { out.error = d + ": " + ec.message(); out.exit_code = 2; return out; }
+  }
+
+  std::string lock_error;
+  TreeLock out_lock = TreeLock::acquire(paths.out, o.what, o.wait_for_lock, &lock_error);
+  if (!out_lock.held()) { out.error = lock_error; out.exit_code = 1; return out; }
+  TreeLock src_lock;
+  if (!src.empty() && src.rfind(paths.out + "/", 0) != 0) {
+    src_lock = TreeLock::acquire(src, o.what, o.wait_for_lock, &lock_error);
+    if (!src_lock.held()) { out.error = lock_error; out.exit_code = 1; return out; }
+  }
+  fs::path last = fs::path(paths.out) / "last";
+  fs::remove(last, ec);
+  fs::create_symlink(fs::path("runs") / run_id, last, ec);
+
+  std::string jerr;
+  Journal journal = load_journal(paths.journal, &jerr);
+  if (!jerr.empty()) say(jerr);
+  if (journal.active_pgid > 0) {
+    int n = stop_leftovers(journal.active_pgid, journal.active_run, 3000);
+    if (n > 0)
+      say("stopped " + std::to_string(n) + " process(es) of step '" + (journal.steps.empty() ? "" : journal.steps.back().name) +
+          "' left running by an earlier torchsmith that did not exit cleanly (process group " +
+          std::to_string(journal.active_pgid) + ")");
+    journal.active_pgid = 0;
+    journal.active_run.clear();
+  }
+
+  nlohmann::json lock = plan::lock_json(plan);
+  std::string lock_text = lock.dump(2) + "\n";
+  std::string plan_hash = plan::build_identity_hash(plan);
+  if (auto werr = util::write_file_atomic(paths.lock, lock_text); !werr.empty()) {
+    out.error = werr; out.exit_code = 2; return out;
+  }
+  if (!journal.steps.empty() && journal.plan_hash != plan_hash) {
+    if (o.resume) say("the plan changed since the last run in " + paths.out + ": every step runs again");
+    journal.steps.clear();
+  }
+  journal.plan_hash = plan_hash;
+
+  report::RunRecord& rec = out.record;
+  rec.what = o.what;
+  rec.torchsmith_version = o.torchsmith_version;
+  rec.run_dir = paths.run_dir;
+  rec.ninja_log = paths.src + "/build/.ninja_log";
+  auto write_files = [&] {
+    auto f = report::write_run_files(rec);
+    if (!f.ok()) say(f.error);
+  };
+  rec.started_at = utc_now();
+  rec.plan = lock;
+
+  // The environment every external step gets: the plan's, plus what this run adds.
+  std::map<std::string, std::string> env = plan.env;
+  for (const char* k : kInherited)
+    if (!env.count(k))
+      if (const char* v = std::getenv(k)) env[k] = v;
+  env["TORCHSMITH_RUN"] = run_id;  // finds this run's orphans after a kill -9 (leftover.h)
+
+  std::string cerr;
+  CompileCache cache = find_compile_cache(o.compile_cache, env.count("PATH") ? env["PATH"] : "", &cerr);
+  if (!cerr.empty()) { out.error = cerr; out.exit_code = 2; return out; }
+  bool cmake_build = plan.import_name.empty();  // torch itself configures with CMake; extensions call CXX
+  if (auto e = apply_compile_cache(cache, cmake_build, paths.out + "/.cache-bin", env); !e.empty()) {
+    say("compile cache not used: " + e);
+    cache = {};
+  }
+  if (!cache.tool.empty()) say("compile cache: " + cache.tool + " (" + cache.path + ")");
+  auto counts_before = read_cache_counts(cache);
+  rec.cache.tool = cache.tool;
+
+  std::vector<std::string> kerrs;
+  triage::SignatureSet sigs = triage::load_signatures(o.kb_dirs, kerrs);
+  std::unique_ptr<triage::Engine> engine;
+  try {
+    if (kerrs.empty()) engine = std::make_unique<triage::Engine>(std::move(sigs));
+  } catch (const std::exception& e) {
+    kerrs.push_back(e.what());
+  }
+  for (const auto& e : kerrs) say("triage off: " + e);
+
+  build::MemoryReader memory;
+  auto printer = build::tty_status_printer(o.status_fd);
+  double last_plain = -1e9, last_sample = -1e9;
+
+  std::string prev_hash = plan_hash;
+  bool failed = false, interrupted = false;
+  int retries = 0;
+  std::map<std::string, std::string> remedy_env;
+  for (std::size_t i = 0; i < plan.steps.size() && !failed && !interrupted; ++i) {
+    const plan::Step& step = plan.steps[i];
+    bool self = !step.argv.empty() && step.argv[0] == "torchsmith";
+    std::vector<std::string> parts{prev_hash, step.name, join(step.argv), step.cwd};
+    if (step.name != "fetch") parts.push_back(source_state(paths.src));
+    std::string hash = hash_parts(parts);
+    prev_hash = hash;
+
+    report::StepRecord sr;
+    sr.name = step.name;
+    sr.input_hash = hash;
+    sr.start = since();
+    const JournalStep* before = journal.find(step.name);
+    if (o.resume && before && before->status == "ok" && before->input_hash == hash) {
+      sr.status = "skipped";
+      sr.note = "done in an earlier run with the same inputs";
+      say("[" + std::to_string(i + 1) + "/" + std::to_string(plan.steps.size()) + "] " + step.name + ": skipped (" + sr.note + ")");
+      rec.steps.push_back(sr);
+      continue;
+    }
+
+    for (int attempt = 0;; ++attempt) {
+      std::string missing;
+      build::StepSpec spec;
+      spec.name = step.name;
+      spec.argv = expand_placeholders(step.argv, paths, &missing);
+      spec.cwd = step.cwd.empty() ? paths.out : expand_placeholders(step.cwd, paths, &missing);
+      if (!missing.empty()) {
+        sr.status = "failed";
+        sr.note = "nothing for " + missing + " yet: the step before it produced no wheel";
+        say(step.name + ": " + sr.note);
+        failed = true;
+        break;
+      }
+      if (self) {
+        spec.argv[0] = o.self_exe;
+        std::vector<std::string> globals{"--no-color"};
+        for (const auto& d : o.kb_dirs) { globals.push_back("--kb"); globals.push_back(d); }
+        spec.argv.insert(spec.argv.begin() + 1, globals.begin(), globals.end());
+      }
+      spec.env = env;
+      for (const auto& [k, v] : remedy_env) spec.env[k] = v;
+      if (compiles(step.name)) spec.env["NINJA_STATUS"] = std::string(build::kNinjaStatus);
+      if (step.name == "fetch" && !fs::exists(paths.src + "/..", ec)) fs::create_directories(fs::path(paths.src).parent_path(), ec);
+
+      std::string log_name = "logs/" + two_digits(i + 1) + "-" + step.name + (attempt ? ".retry" + std::to_string(attempt) : "") + ".log";
+      sr.log = log_name;
+      say("[" + std::to_string(i + 1) + "/" + std::to_string(plan.steps.size()) + "] " + step.name + ": " + join(spec.argv));
+
+      auto& js = journal.upsert(step.name);
+      js.input_hash = hash;
+      js.status = "running";
+      journal.active_run = run_id;
+      bool pgid_saved = false;
+      save_journal(paths.journal, journal);
+
+      std::unique_ptr<build::Governor> gov;
+      if (o.governor && compiles(step.name)) {
+        std::uint64_t budget = o.mem_budget ? o.mem_budget : plan.spec.mem_budget_bytes;
+        gov = std::make_unique<build::Governor>(
+            build::GovernorConfig::for_budget(budget), build::MemoryReader(),
+            [&rec, &say, t = sr.start](const build::GovernorAction& a) {
+              rec.governor.push_back({t + a.t, a.what, a.pid, a.line()});
+              say("governor: " + a.line());
+            });
+      }
+      // ETA from the previous run's per-target times when this tree has a .ninja_log.
+      std::optional<build::EtaEstimator> eta;
+      std::optional<build::NinjaLogTail> tail;
+      if (compiles(step.name)) {
+        build::NinjaLog hist = build::read_ninja_log(rec.ninja_log);
+        eta.emplace(build::history_from(hist));
+        tail.emplace(build::NinjaLogTail::at_end(rec.ninja_log));
+      }
+      build::RunnerOptions ro;
+      ro.log_path = paths.run_dir + "/" + log_name;
+      ro.engine = (!self && engine) ? engine.get() : nullptr;
+      ro.stop_on_fatal = o.stop_on_fatal;
+      ro.governor = gov.get();
+      ro.memory = &memory;
+      ro.cancel = o.cancel;
+      ro.tick_ms = 200;
+      ro.status = [&](const build::Status& s) {
+        if (!pgid_saved && s.pgid > 0) {
+          journal.active_pgid = s.pgid;
+          save_journal(paths.journal, journal);
+          pgid_saved = true;
+        }
+        double now = since();
+        build::Status shown = s;
+        if (eta && tail && s.progress) {
+          for (const auto& e : tail->poll()) eta->finished(e.output);
+          if (auto est = eta->estimate(*s.progress)) shown.eta = est->text();
+        }
+        if (now - last_sample >= 1.0) {
+          last_sample = now;
+          std::uint64_t used = s.governor ? s.governor->jobs_rss : 0;
+          rec.memory.push_back({now, used, s.mem.headroom()});
+        }
+        if (printer) printer(shown);
+        else if (now - last_plain >= o.plain_status_every && s.progress) {
+          last_plain = now;
+          say("status: " + build::format_status(shown));
+        }
+      };
+      build::StepResult r = build::run_step(spec, ro);
+      if (printer) (void)!write(o.status_fd, "\r\x1b[K", 4);
+      journal.active_pgid = 0;
+      sr.seconds = since() - sr.start;
+      sr.exit_code = r.exit_code;
+
+      if (r.cancelled || (o.cancel && o.cancel->load())) {
+        sr.status = "interrupted";
+        js.status = "interrupted";
+        interrupted = true;
+        say(step.name + ": interrupted; `torchsmith build --resume` with the same plan and --out continues");
+        break;
+      }
+      if (r.ok()) {
+        sr.status = "ok";
+        js.status = "ok";
+        js.seconds = sr.seconds;
+        js.finished_at = utc_now();
+        if (step.name == "verify")
+          if (auto t = util::read_file(ro.log_path)) {
+            std::size_t at = 0;
+            while (at < t->size()) {
+              auto nl = t->find('\n', at);
+              std::string line = t->substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+              if (!line.empty()) rec.verdicts.push_back(line);
+              if (nl == std::string::npos) break;
+              at = nl + 1;
+            }
+          }
+        break;
+      }
+      // Failed: what triage says, and whether a safe remedy lets it run again.
+      std::string why = !r.error.empty() ? r.error
+                        : r.stopped_early ? "stopped early: " + r.fatal_id
+                        : r.signal ? "killed by signal " + std::to_string(r.signal)
+                                   : "exit " + std::to_string(r.exit_code);
+      RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, o.retry, retries, o.native_arches);
+      if (rem.retry) {
+        ++retries;
+        rec.retries.push_back({step.name, rem.reason, rem.kind, since()});
+        say(step.name + " failed (" + why + "); retrying: " + rem.reason);
+        for (const auto& [k, v] : rem.env) remedy_env[k] = v;
+        std::string build_dir = paths.src + "/build";
+        if (rem.clean_build) {
+          std::vector<std::string> kept;
+          if (auto e = clean_build_dir(build_dir, paths.run_dir + "/stale-build", &kept); !e.empty()) say(e);
+        } else if (rem.reconfigure) {
+          fs::remove(build_dir + "/CMakeCache.txt", ec);
+          fs::remove_all(build_dir + "/CMakeFiles", ec);
+        }
+        sr.note = "retried: " + rem.reason;
+        continue;
+      }
+      sr.status = "failed";
+      js.status = "failed";
+      sr.note = why;
+      if (!rem.refused.empty()) sr.note += "; remedy " + rem.kind + " not applied: " + rem.refused;
+      if (ro.engine) {
+        rec.diagnosis = triage::to_json(r.diagnosis, false);
+        if (r.diagnosis.root()) say(triage::render_text(r.diagnosis, false, false));
+      }
+      say(step.name + " failed: " + sr.note + " (log: " + ro.log_path + ")");
+      failed = true;
+      break;
+    }
+    rec.steps.push_back(sr);
+    save_journal(paths.journal, journal);
+    write_files();  // an interrupted or killed run still leaves a readable report
+  }
+
+  if (auto after = read_cache_counts(cache); after && counts_before) {
+    rec.cache.hits = after->hits - std::min(after->hits, counts_before->hits);
+    rec.cache.misses = after->misses - std::min(after->misses, counts_before->misses);
+  }
+  for (const auto& e : fs::directory_iterator(paths.dist, ec))
+    if (e.is_regular_file(ec)) rec.artifacts.push_back(e.path().filename().string());
+  std::sort(rec.artifacts.begin(), rec.artifacts.end());
+  rec.outcome = interrupted ? "interrupted" : failed ? "failed" : "ok";
+  rec.seconds = since();
+  journal.active_pgid = 0;
+  save_journal(paths.journal, journal);
+  out.exit_code = interrupted ? 130 : failed ? 1 : 0;
+  write_files();
+  return out;
+}
+
+}  // namespace ts::run

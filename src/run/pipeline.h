@@ -1,0 +1,50 @@
+#pragma once
+// run_build: one plan from fetch to report. Each step is spawned with argv and exactly the
+// plan's environment (plus TORCHSMITH_RUN, NINJA_STATUS and what remedies or the compile cache
+// add); its log goes to the run directory and through live triage; the build step runs under
+// the memory governor. Steps are journaled with the hash of their inputs so --resume skips what
+// is done; Ctrl-C (the cancel flag) stops cleanly and leaves a resumable state.
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "plan/plan.h"
+#include "report/run_record.h"
+#include "run/remedy.h"
+
+namespace ts::run {
+
+struct BuildOptions {
+  std::string out_dir;    // OUT: journal, dist/, runs/; the source goes to OUT/src when fetched
+  std::string self_exe;   // this torchsmith, for the steps that are its own commands
+  std::vector<std::string> kb_dirs;  // passed on to those steps as --kb
+  bool resume = false;    // skip finished steps whose inputs are unchanged
+  bool wait_for_lock = false;
+  RetryPolicy retry;
+  bool stop_on_fatal = true;         // --keep-going-after turns the early stop off
+  std::string compile_cache = "auto";
+  std::uint64_t mem_budget = 0;      // governor budget (0 = what the machine has)
+  bool governor = true;
+  std::string native_arches;         // for the shorten_arch_list remedy
+  std::string what;                  // "torch==2.4.1" for messages and the lock holder
+  std::string torchsmith_version;
+  int status_fd = 2;                 // live status line when this is a terminal
+  double plain_status_every = 15;    // seconds between status lines when it is not one
+  std::function<void(const std::string&)> say;  // progress for people
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct BuildOutcome {
+  report::RunRecord record;
+  std::string run_dir;
+  int exit_code = 0;   // 0 ok, 1 failed, 2 bad input, 130 interrupted
+  std::string error;   // could not run at all (lock held, unwritable OUT, ...)
+};
+
+BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o);
+
+// The source tree's state for step hashes: HEAD (when a git checkout) and the fix journal.
+std::string source_state(const std::string& src);
+
+}  // namespace ts::run

@@ -1,0 +1,83 @@
+#include "run/remedy.h"
+
+#include <algorithm>
+
+namespace ts::run {
+
+namespace {
+
+// The job-count knobs a build reads; halving changes every one that is set.
+constexpr const char* kJobKnobs[] = {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL", "NVCC_THREADS_JOBS"};
+
+}  // namespace
+
+RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
+                         const RetryPolicy& policy, int retries_done, const std::string& native_arches) {
+  RemedyPlan r;
+  const triage::Finding* root = d.root();
+  if (!root || !root->sig) return r;
+  const auto& rem = root->remedy;
+  if (rem.kind == triage::RemedyKind::none) return r;
+  r.kind = std::string(triage::to_string(rem.kind));
+  if (!policy.auto_fix) { r.refused = "auto-fix is off (--no-auto-fix)"; return r; }
+  if (retries_done >= policy.max_retries) {
+    r.refused = "already retried " + std::to_string(retries_done) + " times (--max-retries)";
+    return r;
+  }
+  r.env = rem.env;
+  switch (rem.kind) {
+    case triage::RemedyKind::halve_jobs: {
+      int jobs = 0;
+      for (const char* k : kJobKnobs)
+        if (auto it = env.find(k); it != env.end()) jobs = std::max(jobs, std::atoi(it->second.c_str()));
+      if (jobs <= 1) { r.refused = "already at 1 job: memory, not parallelism, is short"; return r; }
+      int half = std::max(1, jobs / 2);
+      for (const char* k : kJobKnobs)
+        if (env.count(k)) r.env[k] = std::to_string(half);
+      if (!env.count("MAX_JOBS")) r.env["MAX_JOBS"] = std::to_string(half);
+      r.reason = root->id + ": jobs " + std::to_string(jobs) + " -> " + std::to_string(half);
+      break;
+    }
+    case triage::RemedyKind::set_env: {
+      if (rem.env.empty()) { r.refused = "the signature names no variables"; return r; }
+      bool changes = false;
+      for (const auto& [k, v] : rem.env)
+        if (auto it = env.find(k); it == env.end() || it->second != v) changes = true;
+      if (!changes) { r.refused = "its variables are already set: the remedy did not help"; return r; }
+      std::string what;
+      for (const auto& [k, v] : rem.env) what += (what.empty() ? "" : " ") + k + "=" + v;
+      r.reason = root->id + ": set " + what;
+      r.reconfigure = true;  // CMake reads most of these at configure time only
+      break;
+    }
+    case triage::RemedyKind::clean_build_dir:
+      r.clean_build = true;
+      r.reason = root->id + ": the build directory is stale; cleaned (its logs kept)";
+      break;
+    case triage::RemedyKind::reconfigure:
+      r.reconfigure = true;
+      r.reason = root->id + ": configure again from scratch (CMakeCache.txt removed)";
+      break;
+    case triage::RemedyKind::shorten_arch_list: {
+      if (!policy.allow_arch_shrink) {
+        r.refused = "shortening the arch list changes what is built: pass --allow-arch-shrink to allow it";
+        return r;
+      }
+      auto it = env.find("TORCH_CUDA_ARCH_LIST");
+      if (native_arches.empty() || (it != env.end() && it->second == native_arches)) {
+        r.refused = "no shorter arch list known (no GPU detected, or already only the GPUs here)";
+        return r;
+      }
+      r.env["TORCH_CUDA_ARCH_LIST"] = native_arches;
+      r.reason = root->id + ": arch list -> " + native_arches + " (the GPUs here; allowed by --allow-arch-shrink)";
+      break;
+    }
+    default:
+      r.refused = "needs a different plan (" + rem.note + ")";
+      return r;
+  }
+  r.retry = true;
+  return r;
+}
+
+}  // namespace ts::run

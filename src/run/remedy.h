@@ -1,0 +1,33 @@
+#pragma once
+// Auto-fix: a failed step's root cause (triage) carries a remedy from signatures.toml; the safe
+// ones are applied to the run's environment and the step runs again. Each retry has a reason.
+#include <map>
+#include <string>
+
+#include "triage/diagnosis.h"
+
+namespace ts::run {
+
+struct RetryPolicy {
+  bool auto_fix = true;           // --no-auto-fix turns every remedy off
+  bool allow_arch_shrink = false; // shorten_arch_list only when the user allowed it
+  int max_retries = 2;            // per run
+};
+
+struct RemedyPlan {
+  bool retry = false;
+  std::string kind;    // "halve_jobs", "set_env", "clean_build_dir", "reconfigure", "shorten_arch_list"
+  std::string reason;  // "OOM_CC1PLUS_KILLED: jobs 8 -> 4"
+  std::map<std::string, std::string> env;  // set on top of the run's environment
+  bool clean_build = false;                // remove build/ (logs kept) before retrying
+  bool reconfigure = false;                // remove build/CMakeCache.txt before retrying
+  std::string refused;  // a remedy exists but is not applied automatically, and why
+};
+
+// What to do after a failure whose diagnosis is d, given the environment the step ran with
+// (MAX_JOBS & co) and the retries already made. `native_arches` is the TORCH_CUDA_ARCH_LIST of
+// the GPUs here ("" when unknown).
+RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
+                         const RetryPolicy& policy, int retries_done, const std::string& native_arches);
+
+}  // namespace ts::run

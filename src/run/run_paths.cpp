@@ -1,0 +1,63 @@
+#include "run/run_paths.h"
+
+#include <filesystem>
+#include <functional>
+
+namespace ts::run {
+
+namespace fs = std::filesystem;
+
+RunPaths RunPaths::make(const std::string& out_dir, const std::string& src_dir, const std::string& run_id) {
+  RunPaths p;
+  p.out = out_dir;
+  p.src = src_dir.empty() ? out_dir + "/src" : src_dir;
+  p.dist = out_dir + "/dist";
+  p.lock = out_dir + "/plan.lock.json";
+  p.journal = out_dir + "/journal.json";
+  p.run_dir = out_dir + "/runs/" + run_id;
+  return p;
+}
+
+std::string newest_wheel(const std::string& dir) {
+  std::error_code ec;
+  std::string best;
+  fs::file_time_type best_t{};
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_regular_file(ec) || e.path().extension() != ".whl") continue;
+    auto t = e.last_write_time(ec);
+    if (best.empty() || t > best_t || (t == best_t && e.path().string() > best)) {
+      best = e.path().string();
+      best_t = t;
+    }
+  }
+  return best;
+}
+
+std::string expand_placeholders(const std::string& arg, const RunPaths& p, std::string* missing) {
+  std::string s = arg;
+  auto rep = [&](const std::string& key, const std::function<std::string()>& value) {
+    auto at = s.find(key);
+    if (at == std::string::npos) return;
+    std::string v = value();
+    if (v.empty()) {
+      if (missing && missing->empty()) *missing = key;
+      return;
+    }
+    for (; at != std::string::npos; at = s.find(key, at + v.size())) s.replace(at, key.size(), v);
+  };
+  rep("{built_wheel}", [&] { return newest_wheel(p.src + "/dist"); });
+  rep("{wheel}", [&] { return newest_wheel(p.dist); });
+  rep("{src}", [&] { return p.src; });
+  rep("{dist}", [&] { return p.dist; });
+  rep("{lock}", [&] { return p.lock; });
+  return s;
+}
+
+std::vector<std::string> expand_placeholders(const std::vector<std::string>& argv, const RunPaths& p,
+                                             std::string* missing) {
+  std::vector<std::string> out;
+  for (const auto& a : argv) out.push_back(expand_placeholders(a, p, missing));
+  return out;
+}
+
+}  // namespace ts::run

@@ -1,0 +1,25 @@
+#pragma once
+// Where a build run keeps things, and the placeholders plan steps use for them:
+//   {src}   the source tree              {dist}  OUT/dist (packaged artifacts)
+//   {lock}  OUT/plan.lock.json           {built_wheel}  the newest wheel in {src}/dist
+//   {wheel} the newest wheel in {dist}
+// OUT/journal.json records the steps; OUT/runs/<id>/ holds one run's logs and reports.
+#include <string>
+#include <vector>
+
+namespace ts::run {
+
+struct RunPaths {
+  std::string out, src, dist, lock, journal, run_dir;
+  static RunPaths make(const std::string& out_dir, const std::string& src_dir, const std::string& run_id);
+};
+
+// The newest *.whl directly in dir ("" when none).
+std::string newest_wheel(const std::string& dir);
+// argv with every placeholder filled; *missing names one that has no value yet ({wheel} before
+// anything was packaged), and the argument is then left as it was.
+std::vector<std::string> expand_placeholders(const std::vector<std::string>& argv, const RunPaths& p,
+                                             std::string* missing);
+std::string expand_placeholders(const std::string& arg, const RunPaths& p, std::string* missing);
+
+}  // namespace ts::run
