@@ -1,8 +1,98 @@
-// `torchsmith repair`: being written (this file only keeps the binary linking meanwhile).
+// torchsmith repair WHEEL [-o DIR] [--plan LOCK.json] [--local-version TEXT|auto|none]
+// [--vendor|--no-vendor] [--lib-dir DIR]... [--json]: make a built wheel installable and honest
+// (RPATHs, NEEDED, vendoring, local version, manylinux tag, RECORD). The input is never modified.
+// Exit 0: repaired; 1: a check failed (nothing written); 2: bad input.
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "package/repair.h"
+#include "plan/plan.h"
+#include "util/fs.h"
 
 namespace ts::cli {
+namespace {
 
-void register_repair(CLI::App&, GlobalOptions&, int&) {}
+struct RepairCliOptions {
+  std::string wheel, out_dir, plan, local_version, patchelf;
+  std::vector<std::string> lib_dirs;
+  bool vendor = true, no_vendor = false, json = false;
+};
+
+std::optional<plan::Plan> read_plan(const std::string& path, std::string* error) {
+  auto text = util::read_file(path);
+  if (!text) {
+    *error = path + ": cannot read";
+    return std::nullopt;
+  }
+  try {
+    nlohmann::json j = nlohmann::json::parse(*text);
+    if (j.is_object() && j.contains("plan") && j["plan"].is_object()) j = j["plan"];
+    return j.get<plan::Plan>();
+  } catch (const std::exception& e) {
+    *error = path + ": not a torchsmith lock file (" + std::string(e.what()) +
+             "); write one with `torchsmith plan SPEC -o LOCK`";
+    return std::nullopt;
+  }
+}
+
+int run_repair(const RepairCliOptions& c, const GlobalOptions& g) {
+  package::RepairOptions o;
+  o.wheel = c.wheel;
+  o.out_dir = c.out_dir;
+  o.local_version = c.local_version;
+  o.vendor = !c.no_vendor;
+  o.lib_dirs = c.lib_dirs;
+  o.kb_overlays = g.kb_dirs;
+  o.patchelf = c.patchelf;
+  std::optional<plan::Plan> plan;
+  if (!c.plan.empty()) {
+    std::string err;
+    plan = read_plan(c.plan, &err);
+    if (!plan) {
+      std::fprintf(stderr, "torchsmith repair: %s\n", err.c_str());
+      return 2;
+    }
+    o.plan = &*plan;
+  }
+  package::RepairResult r = package::repair_wheel(o);
+  if (c.json) {
+    nlohmann::json j = {{"input", c.wheel},      {"output", r.output},     {"version", r.version},
+                        {"platform", r.platform}, {"vendored", r.vendored}, {"exit_code", r.exit_code},
+                        {"error", r.error},       {"verdicts", r.verdicts}};
+    std::cout << j.dump(2) << "\n";
+    return r.exit_code;
+  }
+  for (const auto& v : r.verdicts)
+    std::printf("%-5s %-9s %s%s%s\n", verify::outcome_name(v.outcome), v.check.c_str(), v.file.c_str(),
+                v.file.empty() ? "" : ": ", v.detail.c_str());
+  if (r.exit_code == 2) std::fprintf(stderr, "torchsmith repair: %s\n", r.error.c_str());
+  else if (r.exit_code == 0) std::printf("repaired: %s\n", r.output.c_str());
+  else std::printf("repair failed: no wheel written\n");
+  return r.exit_code;
+}
+
+}  // namespace
+
+void register_repair(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto c = std::make_shared<RepairCliOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "repair", "Repair a built wheel: RPATHs, dependencies (vendored if needed), local version, "
+                "manylinux tag, RECORD");
+  sub->add_option("wheel", c->wheel, "the .whl to repair (never modified)")->required();
+  sub->add_option("-o,--output-dir", c->out_dir, "where to write the repaired wheel (default: beside the input)");
+  sub->add_option("--plan", c->plan, "lock file: CUDA version and arch list for --local-version auto");
+  sub->add_option("--local-version", c->local_version,
+                  "PEP 440 local version: TEXT (cu128.sm120), auto (from --plan), or none; default "
+                  "auto with --plan, else none");
+  sub->add_flag("--vendor", c->vendor, "copy libraries outside torch and manylinux into <dist>.libs/ (default)");
+  sub->add_flag("--no-vendor", c->no_vendor, "fail on such libraries instead of copying them");
+  sub->add_option("--lib-dir", c->lib_dirs, "search DIR first for libraries to vendor (repeatable)");
+  sub->add_option("--patchelf", c->patchelf, "patchelf to use (default: from PATH)");
+  sub->add_flag("--json", c->json, "print the result as JSON");
+  sub->callback([c, &g, &exit_code] { exit_code = run_repair(*c, g); });
+}
 
 }  // namespace ts::cli
