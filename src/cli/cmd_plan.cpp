@@ -3,13 +3,16 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "plan/build_kb.h"
+#include "plan/extension.h"
 #include "plan/planner.h"
+#include "plan/recipe.h"
 #include "plan/render.h"
 #include "probe/probe.h"
 #include "spec/raw_spec.h"
@@ -28,6 +31,7 @@ struct PlanOptions {
   bool explain = false, json = false;
   std::string format = "text";
   std::string out;
+  std::string torch;  // --torch PYTHON: the installed torch an extension builds against
 };
 
 int bad(const std::string& msg) {
@@ -43,7 +47,108 @@ std::string git_head(const std::string& dir) {
   return r.ok() ? util::trim(r.out) : "";
 }
 
+std::string canonical(const std::string& p) {
+  std::error_code ec;
+  auto c = std::filesystem::canonical(p, ec);
+  return ec ? p : c.string();
+}
+
+// The facts an extension plan needs: --facts, or this machine probed with --torch's Python added.
+std::optional<HostFacts> extension_facts(const PlanOptions& o, std::string& err) {
+  if (o.raw.facts.set) return plan::read_facts_file(o.raw.facts.value, err);
+  std::string root = o.raw.root.set ? o.raw.root.value : "/";
+  err = probe::check_root(root);
+  if (!err.empty()) return std::nullopt;
+  auto host = probe::Host::at(root, &err);
+  if (!host) return std::nullopt;
+  probe::ProbeOptions po;
+  if (!o.torch.empty()) po.pythons.push_back(o.torch);
+  po.import_torch = false;  // torch's facts come from its files (version.py, CMake config, libraries)
+  return probe::probe(*host, po);
+}
+
+// `plan PATH | URL@REF | NAME==VERSION`: an extension package against an installed torch.
+int run_extension_plan(const GlobalOptions& g, PlanOptions& o) {
+  std::string err;
+  auto src = plan::parse_extension_source(o.requirement, &err);
+  if (!src) return bad(err);
+  if (o.format != "text" && o.format != "sh" && o.format != "json")
+    return bad("--format " + o.format + ": an extension plan is text, json or sh");
+  plan::ExtensionRequest req;
+  req.source = *src;
+  if (src->kind == plan::ExtensionSource::Kind::dir) {
+    req.scan = plan::scan_source_dir(src->dir, &err);
+    if (!req.scan.scanned) return bad(err);
+    req.source_dir = canonical(src->dir);
+  }
+  if (o.raw.arch.set) req.arch = o.raw.arch.value, req.arch_origin = o.raw.arch.where;
+  if (o.raw.cuda.set) req.cuda = o.raw.cuda.value;
+  if (o.raw.without.set) {
+    std::string w = "," + o.raw.without.value + ",";
+    if (w.find(",cuda,") == std::string::npos) return bad("--without: an extension plan knows only 'cuda'");
+    req.cpu = true;
+  }
+  if (o.raw.jobs.set && o.raw.jobs.value != "auto") {
+    try {
+      req.jobs = std::stoi(o.raw.jobs.value);
+    } catch (...) {
+      req.jobs = 0;
+    }
+    if (req.jobs < 1) return bad("--jobs " + o.raw.jobs.value + ": write a number >= 1 or auto");
+  }
+  if (o.raw.mem_budget.set) {
+    auto m = spec::parse_size(o.raw.mem_budget.value);
+    if (!m) return bad("--mem-budget " + o.raw.mem_budget.value + ": write a size such as 16G");
+    req.mem_budget_bytes = *m;
+  }
+  if (!o.torch.empty() && !o.raw.facts.set && !std::filesystem::exists(o.torch))
+    return bad("--torch " + o.torch + ": no such interpreter (give the Python whose torch the extension is for)");
+
+  std::vector<std::string> dirs = kb::default_overlay_dirs();
+  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
+  plan::Knowledge k = plan::load_knowledge(dirs);
+  std::vector<std::string> rerrors;
+  plan::RecipeSet recipes = plan::load_recipes(dirs, rerrors);
+  k.errors.insert(k.errors.end(), rerrors.begin(), rerrors.end());
+  for (const auto& e : k.errors) std::fprintf(stderr, "torchsmith: kb: %s\n", e.c_str());
+  if (!k.errors.empty()) return bad("the knowledge base has errors (torchsmith kb check lists them)");
+
+  auto facts = extension_facts(o, err);
+  if (!facts) return bad(err);
+  // The probe may name the interpreter another way (a symlink): match --torch by its real path.
+  if (!o.torch.empty()) {
+    req.torch_python = o.torch;
+    for (const auto& py : facts->pythons)
+      if (canonical(py.path) == canonical(o.torch)) req.torch_python = py.path;
+  }
+  const plan::Recipe* found = plan::find_recipe(recipes, req);
+  plan::Recipe generic = plan::recipe_generic(!req.scan.name.empty() ? req.scan.name : src->name);
+  plan::PlanResult r = plan::make_extension_plan(req, *facts, k.kb, found ? *found : generic, &k.fixes);
+  if (!r.bad_spec.empty()) return bad(r.bad_spec);
+  if (!r.plan.source_dir.empty()) r.plan.source_revision = git_head(r.plan.source_dir);
+
+  if (o.json || o.format == "json")
+    std::cout << nlohmann::json(r).dump(2) << "\n";
+  else if (o.format == "sh" && r.ok())
+    std::cout << plan::render_extension_sh(r.plan);
+  else
+    std::cout << (o.explain ? plan::render_extension_explain(r) : plan::render_extension_summary(r));
+  if (!r.ok()) return 3;
+  if (!o.out.empty()) {
+    std::string werr = util::write_file_atomic(o.out, plan::lock_json(r.plan).dump(2) + "\n");
+    if (!werr.empty()) {
+      std::fprintf(stderr, "torchsmith plan: -o %s: %s\n", o.out.c_str(), werr.c_str());
+      return 1;
+    }
+    std::fprintf(stderr, "torchsmith plan: wrote %s\n", o.out.c_str());
+  }
+  return 0;
+}
+
 int run_plan(const GlobalOptions& g, PlanOptions& o) {
+  if (plan::is_extension_requirement(o.requirement)) return run_extension_plan(g, o);
+  if (!o.torch.empty()) return bad("--torch names the torch an extension builds against: give the extension (a "
+                                   "directory, URL@REF or NAME==VERSION)");
   // The file first, then the command line over it.
   spec::RawSpec file;
   std::string err;
@@ -127,7 +232,14 @@ void register_plan(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "NumPy, arch list, features, environment, fixes, jobs from memory, steps and artifact names;\n"
       "every choice with its reason. Exit 0: a plan; 3: conflicts (printed with their fixes);\n"
       "2: a bad request. Reads torchsmith.toml when no requirement is given.");
-  c->add_option("requirement", o->requirement, "What to build: torch==2.4.1.")->type_name("SPEC");
+  c->add_option("requirement", o->requirement,
+                "What to build: torch==2.4.1, or an extension against an installed torch: a directory, a git "
+                "URL@REF or NAME==VERSION (torch-scatter==2.1.0).")
+      ->type_name("SPEC");
+  c->add_option("--torch", o->torch,
+                "For an extension: the Python whose torch it builds against (default: the first Python here "
+                "with torch).")
+      ->type_name("PYTHON");
   c->add_option("--spec", o->spec_file, "Read the request from this torchsmith.toml (the command line wins).")
       ->type_name("FILE");
   field(c, "--cuda", o->raw.cuda, "CUDA toolkit to build with (default: the best installed one).", "X.Y");

@@ -118,9 +118,9 @@ bool decide_cuda(const PythonFacts& py, bool cuda_only, bool has_cuda_code, bool
     std::vector<std::string> fixes;
     if (!cuda_only) fixes.push_back("build the CPU part only: leave out --cuda (or give --without cuda)");
     fixes.push_back("give --torch a Python whose torch was built with CUDA (pip's torch+cuXXX wheels)");
-    if (cuda_only) fixes.push_back(recipe.name + " has no CPU build: a CPU torch cannot serve it");
+    if (cuda_only) why += "; " + recipe.name + " is CUDA code only (no CPU build exists)";
     conflict(out, (cuda_only ? recipe.name + " (CUDA code)" : std::string("--cuda")) + " against a CPU torch", why,
-             fixes, src);
+             fixes, (recipe.origin.file.empty() ? "the source tree (CUDAExtension, .cu sources)" : src) + "; " + kCheckCuda);
     return false;
   }
   decide(out, "cuda", "off", why + "; " + recipe.name + " also builds without CUDA, so this is a CPU build", src, true);

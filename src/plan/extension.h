@@ -41,6 +41,7 @@ struct SourceScan {
   bool cuda_extension = false;    // setup.py uses CUDAExtension
   bool cpp_extension = false;     // setup.py uses CppExtension (a CPU path exists)
   std::vector<std::string> pyproject_requires;  // [build-system] requires, as written
+  std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
 };
 
 // Reads a directory's build files (setup.py, pyproject.toml, CMakeLists.txt) and looks for .cu

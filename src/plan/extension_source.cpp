@@ -131,6 +131,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   s.name = literal_name(setup);
   if (s.name.empty()) s.name = literal_name(pyproject);
   s.pyproject_requires = build_requires(pyproject);
+  s.smoke = read_text(root / "smoke.py", 64 * 1024);
   // .cu sources, a few levels down, skipping VCS and build output.
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
   int seen = 0;

@@ -76,7 +76,7 @@ void choose_steps(Ctx& c) {
                                                           : r.name;
   c.dist_name = wheel_escape(name);
   c.p.import_name = r.import_name.empty() ? c.dist_name : r.import_name;
-  c.p.smoke = r.smoke;
+  c.p.smoke = r.origin.file.empty() && !scan.smoke.empty() ? scan.smoke : r.smoke;
   std::string site = dir_of(c.py->torch.path);
   if (!c.p.fixes.empty()) {
     Step s{"fix", {"torchsmith", "fix", site}, "",
@@ -97,7 +97,7 @@ void choose_steps(Ctx& c) {
     c.p.steps.push_back({"build", {"cmake", "--build", "build-torchsmith", "-j", std::to_string(c.p.jobs)}, "{src}", ""});
     c.p.artifacts.push_back({"library", "", "build-torchsmith/*.so", "a CMake build: no wheel"});
     c.decide("build", "cmake", "a CMake project without setup.py or pyproject.toml", "the source tree");
-    c.p.steps.push_back({"verify", {"torchsmith", "verify", "{src}/build-torchsmith", "--plan", "{plan}", "--preload",
+    c.p.steps.push_back({"verify", {"torchsmith", "verify", "{src}/build-torchsmith", "--plan", "{lock}", "--preload",
                                     c.py->torch.path + "/lib"},
                          "", "libraries read natively; torch's own libraries resolve from the target torch"});
     return;
@@ -113,12 +113,16 @@ void choose_steps(Ctx& c) {
   c.p.artifacts.push_back({"wheel", "", pattern, "in {src}/dist; tags " + abi + "-" + abi + "-" + plat +
                                                      " for a cpp_extension build"});
   c.decide("artifact", pattern, "the wheel " + joined(argv) + " writes to dist/", "PEP 427");
-  c.p.steps.push_back({"package", {"torchsmith", "repair", "{src}/dist/" + pattern}, "",
+  c.p.steps.push_back({"package", {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
                        "torch's libraries are never vendored: the extension finds them through import torch"});
-  c.p.steps.push_back({"verify", {"torchsmith", "verify", "{src}/dist/" + pattern, "--plan", "{plan}", "--preload",
-                                  c.py->torch.path + "/lib"},
-                       "", "in a fresh target dir: import " + c.p.import_name + " after torch and run the recipe's "
-                           "smoke op" + (c.cuda_on ? "; the GPU code covers " + c.p.arch_list : "")});
+  bool gpu_test = c.cuda_on && c.facts.driver.present && !c.facts.gpus.empty();
+  Step v{"verify", {"torchsmith", "verify", "{wheel}", "--python", c.py->path, "--plan", "{lock}", "--preload",
+                    c.py->torch.path + "/lib"},
+         "", "in a fresh target dir: import " + c.p.import_name + " after torch and run the smoke op" +
+                 (c.cuda_on ? "; the GPU code covers " + c.p.arch_list : "") +
+                 (gpu_test ? "; on the GPU" : c.cuda_on ? "; no GPU test (no driver or GPU here)" : "")};
+  if (gpu_test) v.argv.push_back("--gpu");
+  c.p.steps.push_back(v);
 }
 
 }  // namespace ts::plan::ext

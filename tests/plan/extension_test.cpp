@@ -56,10 +56,12 @@ TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
   EXPECT_EQ(b->cwd, "{src}");
   const Step* pk = step(p, "package");
   ASSERT_NE(pk, nullptr);
-  EXPECT_EQ(pk->argv, (std::vector<std::string>{"torchsmith", "repair", "{src}/dist/demo_ext-*.whl"}));
+  EXPECT_EQ(pk->argv, (std::vector<std::string>{"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}));
   const Step* v = step(p, "verify");
   ASSERT_NE(v, nullptr);
   EXPECT_NE(std::find(v->argv.begin(), v->argv.end(), "--plan"), v->argv.end());
+  EXPECT_NE(std::find(v->argv.begin(), v->argv.end(), "--gpu"), v->argv.end());  // a driver and a GPU here
+  EXPECT_NE(std::find(v->argv.begin(), v->argv.end(), "/opt/venv/lib/python3.12/site-packages/torch/lib"), v->argv.end());
   ASSERT_FALSE(p.artifacts.empty());
   EXPECT_EQ(p.artifacts[0].pattern, "demo_ext-*.whl");
   EXPECT_EQ(p.import_name, "demo_ext");

@@ -1,0 +1,100 @@
+// `torchsmith plan DIR --torch PY`: an extension planned against an installed torch through the real
+// binary, on this machine's Debian torch (skipped when absent) and on a written --facts file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+#include "core/host_facts.h"
+
+namespace ts {
+namespace {
+
+using testing::run_torchsmith;
+
+const std::string kSrc = TS_SOURCE_DIR;
+const char* kDebianPython = "/usr/bin/python3";
+
+bool debian_torch() { return std::filesystem::exists("/usr/lib/python3/dist-packages/torch/version.py"); }
+
+TEST(PlanExtension, HelloExtAgainstDebiansTorchIsACpuPlanWithoutIsolation) {
+  if (!debian_torch()) GTEST_SKIP() << "Debian's python3-torch is not installed";
+  auto r = run_torchsmith({"plan", kSrc + "/examples/hello_ext", "--torch", kDebianPython, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  const auto& p = j["plan"];
+  EXPECT_EQ(p["python"], kDebianPython);
+  EXPECT_EQ(p["import_name"], "hello_ext");
+  EXPECT_NE(p["smoke"].get<std::string>().find("hello_ext.add_one"), std::string::npos);  // the tree's smoke.py
+  EXPECT_EQ(p["cuda"], "");
+  EXPECT_EQ(p["source"]["dir"], std::filesystem::canonical(kSrc + "/examples/hello_ext").string());
+  bool no_isolation = false;
+  for (const auto& s : p["steps"])
+    if (s["name"] == "build")
+      for (const auto& a : s["argv"]) no_isolation |= a == "--no-build-isolation";
+  EXPECT_TRUE(no_isolation);
+  EXPECT_TRUE(p["env"].contains("MAX_JOBS"));
+  EXPECT_FALSE(p["env"].contains("HOME"));
+
+  auto text = run_torchsmith({"plan", kSrc + "/examples/hello_ext", "--torch", kDebianPython});
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find("hello-ext against torch "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("CPU build"), std::string::npos);
+}
+
+TEST(PlanExtension, CudaExtensionAgainstDebiansCpuTorchIsRefused) {
+  if (!debian_torch()) GTEST_SKIP() << "Debian's python3-torch is not installed";
+  auto r = run_torchsmith({"plan", kSrc + "/tests/fixtures/projects/ext-cuda", "--torch", kDebianPython});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("at /usr/lib/python3/dist-packages/torch was built without CUDA"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fix: give --torch a Python whose torch was built with CUDA"), std::string::npos);
+}
+
+// A CUDA 12.8 torch on a machine whose only nvcc is 13.0: refused before anything compiles.
+TEST(PlanExtension, FactsFileWithNvccOfAnotherMajorExitsThree) {
+  HostFacts f;
+  f.cpu.arch = "x86_64";
+  f.cpu.logical_cores = 8;
+  f.memory.usable_bytes = 16ull << 30;
+  f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "12.2.0", "x86_64-linux-gnu"});
+  f.cuda_toolkits.push_back({"/usr/local/cuda-13.0", "13.0", "/usr/local/cuda-13.0/bin/nvcc", "cuda.h", {}, {}});
+  GpuFacts g;
+  g.compute_capability = "8.9";
+  f.gpus.push_back(g);
+  PythonFacts py;
+  py.path = "/opt/venv/bin/python3";
+  py.version = "3.12.3";
+  py.packages = {{"pip", "24.0"}};
+  py.torch.present = true;
+  py.torch.version = "2.7.1+cu128";
+  py.torch.cuda = "12.8";
+  py.torch.cxx11_abi = true;
+  py.torch.path = "/opt/venv/lib/python3.12/site-packages/torch";
+  f.pythons.push_back(py);
+  std::string file = std::string(TS_BINARY_DIR) + "/plan-ext-facts.json";
+  ASSERT_EQ(util::write_file_atomic(file, nlohmann::json(f).dump()), "");
+  auto r = run_torchsmith({"plan", kSrc + "/tests/fixtures/projects/ext-cuda", "--facts", file, "--torch",
+                           "/opt/venv/bin/python3"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("mismatches the version that was used to compile PyTorch"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fix: install CUDA 12.8"), std::string::npos);
+}
+
+TEST(PlanExtension, BadRequestsAreUsageErrors) {
+  auto r = run_torchsmith({"plan", kSrc + "/no/such/dir"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a directory"), std::string::npos) << r.err;
+  r = run_torchsmith({"plan", "https://github.com/x/y"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("URL@TAG"), std::string::npos) << r.err;
+  r = run_torchsmith({"plan", "torch==2.4.1", "--torch", "/usr/bin/python3"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_torchsmith({"plan", kSrc + "/examples/hello_ext", "--torch", "/no/such/python"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such interpreter"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ts
