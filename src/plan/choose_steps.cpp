@@ -171,10 +171,16 @@ void package_and_verify(Ctx& c) {
     c.p.steps.push_back({"package", {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
                          "RPATHs as the official wheels, NEEDED checked, tags from the symbol versions, RECORD "
                          "rewritten"});
-  if (spec.wants("conda"))
+  if (spec.wants("conda")) {
+    // `torchsmith conda` reads the same [[rpath]] entries; the note shows them for review.
+    std::string rpaths;
+    for (const auto& r : c.in.build.rpaths)
+      if (r.package == "conda")
+        for (const auto& f : r.files) rpaths += (rpaths.empty() ? "" : ", ") + f + "=" + r.rpath;
     c.p.steps.push_back({"conda", {"torchsmith", "conda", "{wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
-                         "the conda package from the wheel: RPATHs as the official conda package, build string "
-                         "py<X.Y>_cuda<A.B.C>_cudnn<D>_<N> (S2)"});
+                         "the conda package from the wheel: RPATHs as the official conda package (" + rpaths +
+                             "; S2), build string py<X.Y>_cuda<A.B.C>_cudnn<D>_<N>"});
+  }
   int gpus = static_cast<int>(c.facts().gpus.size());
   bool gpu_test = c.cuda_on && c.facts().driver.present && gpus > 0;
   Step v{"verify", {"torchsmith", "verify"}, "", ""};
