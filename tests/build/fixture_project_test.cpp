@@ -3,7 +3,6 @@
 // as in the official wheels, device code for exactly TORCH_CUDA_ARCH_LIST, MAX_JOBS honoured,
 // `clean` removing build/. Every build runs on a copy in a temp dir, never in the repository.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,8 +22,9 @@
 #include "verify/elf.h"
 #include "verify/mapped_file.h"
 
-// test_build does not link ts_verify (CMakeLists.txt): compile the readers used here into this test,
-// renaming the file-local helpers that two of them share. Drop once test_build links ts_verify.
+// test_build does not link ts_verify (CMakeLists.txt): compile the readers used here into this
+// test, renaming the file-local helpers that two of them share. Drop once test_build links
+// ts_verify.
 #include "verify/elf.cpp"
 #define fail fixture_test_elf_dynamic_fail
 #include "verify/elf_dynamic.cpp"
@@ -60,14 +60,17 @@ class Scratch {
   std::string path_;
 };
 
-std::string fixture_dir() { return std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/minitorch"; }
+std::string fixture_dir() {
+  return std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/minitorch";
+}
 std::string overlay_dir() { return std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/kb"; }
 
 // A copy of the fixture at DIR/minitorch, without anything a by-hand run may have left in the repo.
 std::string copy_fixture(const Scratch& dir) {
   std::string dst = dir.path() + "/minitorch";
   fs::copy(fixture_dir(), dst, fs::copy_options::recursive);
-  for (const char* junk : {"build", "dist", "torch/lib", "torch/version.py"}) fs::remove_all(dst + "/" + junk);
+  for (const char* junk : {"build", "dist", "torch/lib", "torch/version.py"})
+    fs::remove_all(dst + "/" + junk);
   return dst;
 }
 
@@ -93,8 +96,8 @@ Env build_env(const Env& extra) {
   return env;
 }
 
-ts::util::RunResult run_in(const std::string& cwd, const std::vector<std::string>& argv, const Env& env,
-                           std::chrono::milliseconds timeout = kBuildTimeout) {
+ts::util::RunResult run_in(const std::string& cwd, const std::vector<std::string>& argv,
+                           const Env& env, std::chrono::milliseconds timeout = kBuildTimeout) {
   ts::util::RunOptions o;
   o.cwd = cwd;
   o.env = env;
@@ -118,7 +121,8 @@ std::string python_value(const std::string& expr) {
 std::vector<std::string> files_in(const std::string& dir) {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -152,15 +156,18 @@ struct Elf {
 
 // The highest running-job count ninja reported ("[f/t r] ..." from NINJA_STATUS above).
 int max_running(const std::string& log) {
-  static const std::regex status(R"(^\[\d+/\d+ (\d+)\] )", std::regex::multiline);
+  static const std::regex status(R"(^ *\[\d+/\d+ (\d+)\] )", std::regex::multiline);
   int best = 0;
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), status); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), status); it != std::sregex_iterator();
+       ++it)
     best = std::max(best, std::stoi((*it)[1].str()));
   return best;
 }
 int compile_lines(const std::string& log) {
-  static const std::regex compile(R"(^\[\d+/\d+ \d+\] Building CXX object)", std::regex::multiline);
-  return static_cast<int>(std::distance(std::sregex_iterator(log.begin(), log.end(), compile), std::sregex_iterator()));
+  static const std::regex compile(R"(^ *\[\d+/\d+ \d+\] Building CXX object)",
+                                  std::regex::multiline);
+  return static_cast<int>(
+      std::distance(std::sregex_iterator(log.begin(), log.end(), compile), std::sregex_iterator()));
 }
 
 std::string nvcc_path() {
@@ -175,7 +182,8 @@ std::string nvcc_release(const std::string& nvcc) {
   return std::regex_search(r.out, m, std::regex(R"(release (\d+\.\d+))")) ? m[1].str() : "";
 }
 
-// The fixes torchsmith would apply for torch==2.4.1 with this CUDA and arch list, the overlay included.
+// The fixes torchsmith would apply for torch==2.4.1 with this CUDA and arch list, the overlay
+// included.
 ts::source::ApplyResult apply_fixes_for(const std::string& tree, const std::string& cuda,
                                         const std::vector<std::string>& arches) {
   std::vector<std::string> errors;
@@ -201,7 +209,8 @@ TEST(FixtureProject, CpuWheelLayoutRpathsImportRebuildWithMaxJobsAndClean) {
   ASSERT_TRUE(r.ok()) << r.describe(kBuildTimeout) << "\n" << tail(r);
   std::cout << "[ fixture  ] CPU build (bdist_wheel, MAX_JOBS=2): " << r.seconds << " s\n";
   EXPECT_NE(r.out.find("******** Summary ********"), std::string::npos);
-  EXPECT_NE(r.out.find("cmake --build . --target install --config Release -- -j 2"), std::string::npos);
+  EXPECT_NE(r.out.find("cmake --build . --target install --config Release -- -j 2"),
+            std::string::npos);
   EXPECT_GE(compile_lines(r.out), 20) << "ninja's progress lines reach the log";
 
   // The wheel: named by PYTORCH_BUILD_VERSION, platform-tagged.
@@ -213,8 +222,10 @@ TEST(FixtureProject, CpuWheelLayoutRpathsImportRebuildWithMaxJobsAndClean) {
 
   // The libraries at torch/lib, _C at torch/, RPATHs as in the official wheels.
   std::string ext = python_value("sysconfig.get_config_var('EXT_SUFFIX')");
-  EXPECT_EQ(files_in(un + "/torch/lib"), (std::vector<std::string>{"libc10.so", "libtorch_cpu.so"}));
-  Elf c10(un + "/torch/lib/libc10.so"), cpu(un + "/torch/lib/libtorch_cpu.so"), c(un + "/torch/_C" + ext);
+  EXPECT_EQ(files_in(un + "/torch/lib"),
+            (std::vector<std::string>{"libc10.so", "libtorch_cpu.so"}));
+  Elf c10(un + "/torch/lib/libc10.so"), cpu(un + "/torch/lib/libtorch_cpu.so"),
+      c(un + "/torch/_C" + ext);
   ASSERT_TRUE(c10.elf && cpu.elf && c.elf) << c10.error << cpu.error << c.error;
   EXPECT_EQ(c10.search_path(), "$ORIGIN");
   EXPECT_EQ(cpu.search_path(), "$ORIGIN");
@@ -223,9 +234,10 @@ TEST(FixtureProject, CpuWheelLayoutRpathsImportRebuildWithMaxJobsAndClean) {
   EXPECT_TRUE(c.needs("libtorch_cpu.so"));
 
   // Importable from the unpacked wheel, reporting what was configured.
-  auto py = run_in(un, {kPython, "-c",
-                        "import torch; print(torch.__version__); print(torch.version.cuda); "
-                        "print(torch.call('add', [1, 2], [3])); print(torch.__config__.show())"},
+  auto py = run_in(un,
+                   {kPython, "-c",
+                    "import torch; print(torch.__version__); print(torch.version.cuda); "
+                    "print(torch.call('add', [1, 2], [3])); print(torch.__config__.show())"},
                    build_env({}), std::chrono::seconds(60));
   ASSERT_TRUE(py.ok()) << tail(py);
   EXPECT_EQ(py.out.substr(0, py.out.find('\n')), "2.4.1+cpu");
@@ -238,19 +250,21 @@ TEST(FixtureProject, CpuWheelLayoutRpathsImportRebuildWithMaxJobsAndClean) {
   std::string cache = slurp(root + "/build/CMakeCache.txt");
   EXPECT_NE(cache.find("\nCMAKE_CXX_COMPILER:"), std::string::npos);
   EXPECT_NE(cache.find("\nUSE_CUDA:BOOL=0\n"), std::string::npos);
-  auto t = run_in(root + "/build", {root + "/build/c10_test"}, build_env({}), std::chrono::seconds(30));
+  auto t =
+      run_in(root + "/build", {root + "/build/c10_test"}, build_env({}), std::chrono::seconds(30));
   EXPECT_TRUE(t.ok()) << tail(t);
   EXPECT_NE(t.out.find("16 ops registered, add ok"), std::string::npos) << t.out;
 
-  // MAX_JOBS=1 reaches ninja: a header three objects include is touched, the rebuild runs one at a time.
-  {
-    std::ofstream(root + "/c10/util/StringUtil.h", std::ios::app) << "// touched\n";
-  }
+  // MAX_JOBS=1 reaches ninja: a header three objects include is touched, the rebuild runs one at a
+  // time.
+  { std::ofstream(root + "/c10/util/StringUtil.h", std::ios::app) << "// touched\n"; }
   env["MAX_JOBS"] = "1";
   auto again = run_in(root, {kPython, "setup.py", "build"}, env);
   ASSERT_TRUE(again.ok()) << tail(again);
-  EXPECT_NE(again.out.find("cmake --build . --target install --config Release -- -j 1"), std::string::npos);
-  EXPECT_EQ(again.out.find("******** Summary ********"), std::string::npos) << "the cache is reused";
+  EXPECT_NE(again.out.find("cmake --build . --target install --config Release -- -j 1"),
+            std::string::npos);
+  EXPECT_EQ(again.out.find("******** Summary ********"), std::string::npos)
+      << "the cache is reused";
   EXPECT_GE(compile_lines(again.out), 3) << again.out;
   EXPECT_EQ(max_running(again.out), 1) << again.out;
 
@@ -269,12 +283,39 @@ TEST(FixtureProject, CpuWheelLayoutRpathsImportRebuildWithMaxJobsAndClean) {
   EXPECT_TRUE(fs::exists(root + "/.torchsmith/journal.json"));
 }
 
+// torch >= 2.9's invocation: PEP 517 through setuptools' legacy backend, one build, ninja's lines
+// in pip -v.
+TEST(FixtureProject, PipWheelBuildsThroughPep517) {
+  Scratch dir;
+  std::string root = copy_fixture(dir);
+  Env env = build_env({{"USE_CUDA", "0"},
+                       {"BUILD_TEST", "0"},
+                       {"MAX_JOBS", "2"},
+                       {"PYTORCH_BUILD_VERSION", "2.9.0+cpu"},
+                       {"PYTORCH_BUILD_NUMBER", "2"}});
+  auto r = run_in(root,
+                  {kPython, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-index",
+                   "-v", "-w", "dist", "."},
+                  env);
+  ASSERT_TRUE(r.ok()) << r.describe(kBuildTimeout) << "\n" << tail(r);
+  std::cout << "[ fixture  ] CPU build (pip wheel, MAX_JOBS=2): " << r.seconds << " s\n";
+  std::string log = r.out + r.err;
+  EXPECT_NE(log.find("Building wheel for torch (pyproject.toml)"), std::string::npos)
+      << "PEP 517, not setup.py";
+  EXPECT_GE(compile_lines(log), 20);
+  std::string abi = python_value("sysconfig.get_config_var('SOABI').split('-')[1]");
+  EXPECT_EQ(files_in(root + "/dist"),
+            (std::vector<std::string>{"torch-2.9.0+cpu.post2-cp" + abi + "-cp" + abi +
+                                      "-linux_x86_64.whl"}));
+}
+
 TEST(FixtureProject, OverlayFixPatchesTheCppExtensionTables) {
   Scratch dir;
   std::string root = copy_fixture(dir);
   const std::string probe =
       "import importlib.util as u, sys\n"
-      "s = u.spec_from_file_location('ce', 'torch/utils/cpp_extension.py'); m = u.module_from_spec(s)\n"
+      "s = u.spec_from_file_location('ce', 'torch/utils/cpp_extension.py'); m = "
+      "u.module_from_spec(s)\n"
       "s.loader.exec_module(m)\n"
       "print(m.check_compiler_bounds('13.0', (12, 2, 0)))\n"
       "try:\n    print(m._get_cuda_arch_flags())\nexcept ValueError as e:\n    print(e)\n";
@@ -287,13 +328,15 @@ TEST(FixtureProject, OverlayFixPatchesTheCppExtensionTables) {
 
   auto applied = apply_fixes_for(root, "", {});
   ASSERT_TRUE(applied.ok) << (applied.errors.empty() ? "" : applied.errors.front());
-  ASSERT_EQ(applied.fixes.size(), 1u) << "only the overlay's fix holds for a CPU plan of torch 2.4.1";
+  ASSERT_EQ(applied.fixes.size(), 1u)
+      << "only the overlay's fix holds for a CPU plan of torch 2.4.1";
   EXPECT_EQ(applied.fixes[0].id, "minitorch-cpp-extension-cuda13-sm120");
 
   auto after = run_in(root, {kPython, "-c", probe}, env, std::chrono::seconds(30));
   ASSERT_TRUE(after.ok()) << tail(after);
-  EXPECT_EQ(after.out,
-            "None\n['-gencode=arch=compute_120,code=sm_120', '-gencode=arch=compute_90,code=sm_90']\n");
+  EXPECT_EQ(
+      after.out,
+      "None\n['-gencode=arch=compute_120,code=sm_120', '-gencode=arch=compute_90,code=sm_90']\n");
 }
 
 TEST(FixtureProject, CudaConfigureStopsWithoutNvToolsExtLikeTorch24) {
@@ -304,7 +347,8 @@ TEST(FixtureProject, CudaConfigureStopsWithoutNvToolsExtLikeTorch24) {
     GTEST_SKIP() << "this CUDA (" << nvcc_release(nvcc) << ") still ships libnvToolsExt";
   Scratch dir;
   std::string root = copy_fixture(dir);
-  Env env = build_env({{"USE_CUDA", "1"}, {"CUDA_HOME", cuda_home}, {"TORCH_CUDA_ARCH_LIST", "8.6"}});
+  Env env =
+      build_env({{"USE_CUDA", "1"}, {"CUDA_HOME", cuda_home}, {"TORCH_CUDA_ARCH_LIST", "8.6"}});
   auto r = run_in(root, {kPython, "setup.py", "build", "--cmake-only"}, env);
   EXPECT_FALSE(r.ok());
   EXPECT_NE((r.out + r.err).find("Failed to find nvToolsExt"), std::string::npos) << tail(r);
@@ -332,15 +376,18 @@ TEST(FixtureProject, CudaBuildCarriesExactlyTheAskedArches) {
                        {"PYTORCH_BUILD_NUMBER", "1"}});
   auto r = run_in(root, {kPython, "setup.py", "bdist_wheel", "-d", "dist"}, env);
   ASSERT_TRUE(r.ok()) << r.describe(kBuildTimeout) << "\n" << tail(r);
-  std::cout << "[ fixture  ] CUDA " << release << " build (bdist_wheel, MAX_JOBS=2): " << r.seconds << " s\n";
-  EXPECT_NE(r.out.find("Added CUDA NVCC flags for: -gencode;arch=compute_86,code=sm_86;-gencode;arch=compute_90,code=sm_90"),
+  std::cout << "[ fixture  ] CUDA " << release << " build (bdist_wheel, MAX_JOBS=2): " << r.seconds
+            << " s\n";
+  EXPECT_NE(r.out.find("Added CUDA NVCC flags for: "
+                       "-gencode;arch=compute_86,code=sm_86;-gencode;arch=compute_90,code=sm_90"),
             std::string::npos);
 
   auto dist = files_in(root + "/dist");
   ASSERT_EQ(dist.size(), 1u);
   std::string un = unpack_wheel(root + "/dist/" + dist[0], dir.path() + "/unpacked");
   EXPECT_EQ(files_in(un + "/torch/lib"),
-            (std::vector<std::string>{"libc10.so", "libc10_cuda.so", "libtorch_cpu.so", "libtorch_cuda.so"}));
+            (std::vector<std::string>{"libc10.so", "libc10_cuda.so", "libtorch_cpu.so",
+                                      "libtorch_cuda.so"}));
 
   Elf cuda(un + "/torch/lib/libtorch_cuda.so");
   ASSERT_TRUE(cuda.elf) << cuda.error;
@@ -359,18 +406,24 @@ TEST(FixtureProject, CudaBuildCarriesExactlyTheAskedArches) {
 
   std::string version_py = slurp(un + "/torch/version.py");
   EXPECT_NE(version_py.find("__version__ = '2.4.1'"), std::string::npos) << version_py;
-  EXPECT_NE(version_py.find("cuda: Optional[str] = '" + release + "'"), std::string::npos) << version_py;
+  EXPECT_NE(version_py.find("cuda: Optional[str] = '" + release + "'"), std::string::npos)
+      << version_py;
 
   // Importable where libcudart resolves (the package stage bundles it; here the toolkit's copy).
   Env run_env = build_env({{"LD_LIBRARY_PATH", cuda_home + "/lib64"}});
-  auto py = run_in(un, {kPython, "-c",
-                        "import torch; print(torch._C._cuda_getArchFlags()); print(torch.__config__.show())"},
-                   run_env, std::chrono::seconds(60));
+  auto py =
+      run_in(un,
+             {kPython, "-c",
+              "import torch; print(torch._C._cuda_getArchFlags()); print(torch.__config__.show())"},
+             run_env, std::chrono::seconds(60));
   ASSERT_TRUE(py.ok()) << tail(py);
   EXPECT_EQ(py.out.substr(0, py.out.find('\n')), "sm_86 sm_90");
   EXPECT_NE(py.out.find("  - CUDA Runtime " + release + "\n"), std::string::npos) << py.out;
-  EXPECT_NE(py.out.find("  - NVCC architecture flags: -gencode;arch=compute_86,code=sm_86;-gencode;arch=compute_90,code=sm_90\n"),
-            std::string::npos) << py.out;
+  EXPECT_NE(
+      py.out.find("  - NVCC architecture flags: "
+                  "-gencode;arch=compute_86,code=sm_86;-gencode;arch=compute_90,code=sm_90\n"),
+      std::string::npos)
+      << py.out;
   EXPECT_NE(py.out.find("USE_CUDA=ON, "), std::string::npos);
 }
 
