@@ -1,0 +1,102 @@
+// torchsmith verify --python end to end: the real binary against Debian's torch, a lock file asking
+// CUDA, a hanging fake Python, bad usage; exit codes 0 / 1 / 2, the table and the --json shape.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+#include "plan/plan.h"
+
+namespace ts {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_torchsmith;
+
+class VerifyPython : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "ts-verify-py-XXXXXX").string();
+    dir_ = ::mkdtemp(tmpl.data());
+    if (util::run({"/usr/bin/python3", "-c", "import torch"}).exit_code != 0) GTEST_SKIP() << "no python3-torch";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string lock(const plan::Plan& p) {
+    std::string path = dir_ + "/lock.json";
+    util::write_file_atomic(path, nlohmann::json(p).dump(2));
+    return path;
+  }
+  static plan::Plan cpu_plan() {
+    plan::Plan p;
+    p.torch_version = "1.13";
+    p.features = {{"cuda", false}, {"cudnn", false}};
+    p.cmake_options = {{"USE_CUDA", "OFF"}, {"USE_CUDNN", "OFF"}};
+    return p;
+  }
+  std::string dir_;
+};
+
+TEST_F(VerifyPython, DebianTorchAgainstACpuPlanPasses) {
+  auto r = run_torchsmith({"verify", "--python", "/usr/bin/python3", "--plan", lock(cpu_plan())});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("ok    import torch     torch 1.13"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok    cuda             CPU build, as planned"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("skip  gpu              not asked for"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", 0 failed, 1 skipped"), std::string::npos) << r.out;
+}
+
+TEST_F(VerifyPython, CudaPlanFailsWithAClearLine) {
+  plan::Plan p = cpu_plan();
+  p.cuda = "12.8.93";
+  auto r = run_torchsmith({"verify", "--python", "/usr/bin/python3", "--plan", lock(p), "--gpu"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  cuda             plan says CUDA 12.8, torch reports none"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAIL  gpu devices      no GPU visible"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("skip  gpu matmul       no GPU"), std::string::npos) << r.out;
+}
+
+TEST_F(VerifyPython, JsonShape) {
+  auto r = run_torchsmith({"verify", "--python", "/usr/bin/python3", "--gpu", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["ok"].get<bool>());
+  EXPECT_EQ(j["python"]["interpreter"], "/usr/bin/python3");
+  EXPECT_TRUE(j["python"]["steps"]["import torch"]["ok"].get<bool>());
+  EXPECT_TRUE(j["python"]["steps"]["torch facts"]["value"]["config"].is_string());
+  bool skip = false;
+  for (const auto& v : j["verdicts"]) skip |= v["check"] == "gpu devices" && v["outcome"] == "skip";
+  EXPECT_TRUE(skip) << r.out;
+}
+
+TEST_F(VerifyPython, HangingPythonIsAFailVerdict) {
+  std::string hang = std::string(TS_SOURCE_DIR) + "/tests/fixtures/hosts/bad-python/usr/bin/python3";
+  auto r = run_torchsmith({"verify", "--python", hang, "--timeout", "1"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  python           timed out after 1 s"), std::string::npos) << r.out;
+}
+
+TEST_F(VerifyPython, BadUsageIsExit2) {
+  auto r = run_torchsmith({"verify"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("nothing to verify"), std::string::npos) << r.err;
+  r = run_torchsmith({"verify", "--python", "/no/such/python"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such executable"), std::string::npos) << r.err;
+  r = run_torchsmith({"verify", "--python", "/usr/bin/python3", dir_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("(*.whl)"), std::string::npos) << r.err;
+  r = run_torchsmith({"verify", dir_, "--gpu"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--gpu runs torch"), std::string::npos) << r.err;
+  util::write_file_atomic(dir_ + "/bad.json", "{not json");
+  r = run_torchsmith({"verify", "--python", "/usr/bin/python3", "--plan", dir_ + "/bad.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a torchsmith lock file"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ts
