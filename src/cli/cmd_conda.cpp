@@ -3,7 +3,6 @@
 // `torchsmith index DIR` turns into a channel). Exit 0 ok, 1 the work failed, 2 bad input.
 #include <cstdio>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -71,7 +70,8 @@ int run(const CondaCliOptions& c, const GlobalOptions& g) {
   }
   for (const auto& out : r.outputs) std::printf("wrote %s\n", out.c_str());
   std::printf("  %s %s %s (%s), depends: ", r.index["name"].get<std::string>().c_str(),
-              r.index["version"].get<std::string>().c_str(), r.index["build"].get<std::string>().c_str(),
+              r.index["version"].get<std::string>().c_str(),
+              r.index["build"].get<std::string>().c_str(),
               r.index["subdir"].get<std::string>().c_str());
   bool first = true;
   for (const auto& d : r.index["depends"]) {
@@ -89,16 +89,21 @@ void register_conda(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto o = std::make_shared<CondaCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "conda", "Turn a built wheel into conda packages (.tar.bz2 and/or .conda) in DIR/<subdir>/.");
-  cmd->add_option("wheel", o->wheel, "The wheel (torch or an extension)")->required()->type_name("WHEEL");
-  cmd->add_option("-o,--out", o->out_dir, "Channel directory; packages go to DIR/<subdir>/ (default .)")
+  cmd->add_option("wheel", o->wheel, "The wheel (torch or an extension)")
+      ->required()
+      ->type_name("WHEEL");
+  cmd->add_option("-o,--out", o->out_dir,
+                  "Channel directory; packages go to DIR/<subdir>/ (default .)")
       ->type_name("DIR");
   cmd->add_option("--plan", o->plan, "Lock file: Python, CUDA, cuDNN, NumPy and the package name")
       ->type_name("LOCK");
-  cmd->add_option("--format", o->formats, "tar.bz2, conda, or both (comma-separated; default tar.bz2)")
+  cmd->add_option("--format", o->formats,
+                  "tar.bz2, conda, or both (comma-separated; default tar.bz2)")
       ->delimiter(',')
       ->check(CLI::IsMember({"tar.bz2", "conda"}))
       ->type_name("FMT");
-  cmd->add_option("--build-number", o->build_number, "The build number N (the last part of the build string)")
+  cmd->add_option("--build-number", o->build_number,
+                  "The build number N (the last part of the build string)")
       ->check(CLI::NonNegativeNumber)
       ->type_name("N");
   cmd->add_option("--depends", o->depends, "Extra run dependency, a conda match spec (repeatable)")

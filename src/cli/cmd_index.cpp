@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -27,8 +26,11 @@ int run(const IndexCliOptions& c) {
   if (c.json) {
     nlohmann::json problems = nlohmann::json::array();
     for (const auto& p : r.problems) problems.push_back({{"file", p.file}, {"error", p.error}});
-    nlohmann::json j = {{"written", r.written}, {"conda_packages", r.conda_packages},
-                        {"wheels", r.wheels}, {"problems", problems}, {"notes", r.notes}};
+    nlohmann::json j = {{"written", r.written},
+                        {"conda_packages", r.conda_packages},
+                        {"wheels", r.wheels},
+                        {"problems", problems},
+                        {"notes", r.notes}};
     std::cout << j.dump(2) << "\n";
     return r.exit_code();
   }
@@ -49,8 +51,9 @@ int run(const IndexCliOptions& c) {
 
 void register_index(CLI::App& app, GlobalOptions&, int& exit_code) {
   auto o = std::make_shared<IndexCliOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "index", "Index DIR as a local conda channel (repodata.json per subdir) and a pip simple index (DIR/simple).");
+  CLI::App* cmd = app.add_subcommand("index",
+                                     "Index DIR as a local conda channel (repodata.json per "
+                                     "subdir) and a pip simple index (DIR/simple).");
   cmd->add_option("dir", o->dir, "Channel directory")->required()->type_name("DIR");
   cmd->add_flag("--json", o->json, "Machine-readable output");
   cmd->callback([o, &exit_code]() { exit_code = run(*o); });

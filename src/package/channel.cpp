@@ -124,8 +124,9 @@ void index_conda_channel(const std::string& dir, IndexResult& r) {
         if (ends_with(fn, ".tar.bz2") || ends_with(fn, ".conda")) subdirs.insert(n);
       }
     } else if (e.is_regular_file(ec) && (ends_with(n, ".tar.bz2") || ends_with(n, ".conda"))) {
-      r.notes.push_back(n + " is not in a subdir: conda looks for packages in DIR/<subdir>/ (move it to " +
-                        dir + "/linux-64/ or where its info/index.json says)");
+      r.notes.push_back(
+          n + " is not in a subdir: conda looks for packages in DIR/<subdir>/ (move it to " + dir +
+          "/linux-64/ or where its info/index.json says)");
     }
   }
   for (const auto& sub : subdirs) {
@@ -138,7 +139,8 @@ void index_conda_channel(const std::string& dir, IndexResult& r) {
     std::vector<std::string> names;
     for (const auto& f : fs::directory_iterator(sdir, ec)) {
       std::string fn = f.path().filename().string();
-      if (f.is_regular_file(ec) && fn[0] != '.' && (ends_with(fn, ".tar.bz2") || ends_with(fn, ".conda")))
+      if (f.is_regular_file(ec) && fn[0] != '.' &&
+          (ends_with(fn, ".tar.bz2") || ends_with(fn, ".conda")))
         names.push_back(fn);
     }
     std::sort(names.begin(), names.end());
@@ -148,12 +150,14 @@ void index_conda_channel(const std::string& dir, IndexResult& r) {
       std::string shown = sub + "/" + fn;
       auto j = read_conda_index_json(path, &err);
       if (!j) {
-        r.problems.push_back({shown, "corrupt conda package: " + err + "; rebuild it or remove it"});
+        r.problems.push_back(
+            {shown, "corrupt conda package: " + err + "; rebuild it or remove it"});
         continue;
       }
       if (j->contains("subdir") && (*j)["subdir"].is_string() && (*j)["subdir"] != sub) {
-        r.problems.push_back({shown, "built for " + (*j)["subdir"].get<std::string>() + ", found in " + sub +
-                                         "/: move it to " + dir + "/" + (*j)["subdir"].get<std::string>() + "/"});
+        r.problems.push_back({shown, "built for " + (*j)["subdir"].get<std::string>() +
+                                         ", found in " + sub + "/: move it to " + dir + "/" +
+                                         (*j)["subdir"].get<std::string>() + "/"});
         continue;
       }
       auto d = digest_file(path, &err);
@@ -178,8 +182,10 @@ void index_conda_channel(const std::string& dir, IndexResult& r) {
                                {"repodata_version", 1}};
     std::string out = sdir + "/repodata.json";
     std::string err = util::write_file_atomic(out, repodata.dump(1) + "\n");
-    if (!err.empty()) r.problems.push_back({out, err});
-    else r.written.push_back(out);
+    if (!err.empty())
+      r.problems.push_back({out, err});
+    else
+      r.written.push_back(out);
   }
 }
 

@@ -1,10 +1,9 @@
 #pragma once
 // Reading a conda package's info/index.json, for the channel index: .tar.bz2 is read to its end
 // (so a truncated one is caught), .conda through its zip directory and info-*.tar.zst member.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace ts::package {
 

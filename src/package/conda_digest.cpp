@@ -1,7 +1,6 @@
 #include "package/conda_digest.h"
 
 #include <algorithm>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>

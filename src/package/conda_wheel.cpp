@@ -10,7 +10,8 @@ namespace {
 bool valid_part(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '+' || c == '!'))
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '+' ||
+          c == '!'))
       return false;
   return true;
 }
@@ -33,7 +34,8 @@ std::optional<WheelName> parse_wheel_name(std::string_view file_name, std::strin
   if (slash != std::string_view::npos) file_name.remove_prefix(slash + 1);
   const std::string_view ext = ".whl";
   if (file_name.size() <= ext.size() || file_name.substr(file_name.size() - ext.size()) != ext) {
-    *error = "'" + std::string(file_name) + "' is not a wheel file name (NAME-VERSION-PY-ABI-PLATFORM.whl)";
+    *error = "'" + std::string(file_name) +
+             "' is not a wheel file name (NAME-VERSION-PY-ABI-PLATFORM.whl)";
     return std::nullopt;
   }
   auto parts = split(file_name.substr(0, file_name.size() - ext.size()), '-');
@@ -80,14 +82,22 @@ WheelMetadata parse_metadata(std::string_view text) {
   auto flush = [&] {
     if (key.empty()) return;
     std::string v = util::trim(value);
-    if (key == "name") m.name = v;
-    else if (key == "version") m.version = v;
-    else if (key == "summary") m.summary = v;
-    else if (key == "license" && m.license.empty()) m.license = v;
-    else if (key == "license-expression") m.license = v;
-    else if (key == "home-page") m.home_page = v;
-    else if (key == "requires-python") m.requires_python = v;
-    else if (key == "requires-dist") m.requires_dist.push_back(v);
+    if (key == "name")
+      m.name = v;
+    else if (key == "version")
+      m.version = v;
+    else if (key == "summary")
+      m.summary = v;
+    else if (key == "license" && m.license.empty())
+      m.license = v;
+    else if (key == "license-expression")
+      m.license = v;
+    else if (key == "home-page")
+      m.home_page = v;
+    else if (key == "requires-python")
+      m.requires_python = v;
+    else if (key == "requires-dist")
+      m.requires_dist.push_back(v);
     else if (key == "project-url" && m.home_page.empty()) {
       auto comma = v.find(',');
       if (comma != std::string::npos) m.home_page = util::trim(v.substr(comma + 1));
@@ -130,13 +140,15 @@ std::vector<EntryPoint> parse_entry_points(std::string_view text) {
     EntryPoint e;
     e.name = util::trim(line.substr(0, eq));
     std::string target = util::trim(line.substr(eq + 1));
-    if (auto br = target.find('['); br != std::string::npos) target = util::trim(target.substr(0, br));
+    if (auto br = target.find('['); br != std::string::npos)
+      target = util::trim(target.substr(0, br));
     auto colon = target.find(':');
     e.module = util::trim(target.substr(0, colon));
     if (colon != std::string::npos) e.attr = util::trim(target.substr(colon + 1));
     e.gui = section == "gui_scripts";
     // A script name becomes a file in bin/: nothing that could leave it.
-    if (e.name.empty() || e.module.empty() || e.name.find('/') != std::string::npos || e.name[0] == '.')
+    if (e.name.empty() || e.module.empty() || e.name.find('/') != std::string::npos ||
+        e.name[0] == '.')
       continue;
     out.push_back(e);
   }

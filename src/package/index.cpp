@@ -8,7 +8,8 @@ IndexResult build_index(const std::string& dir) {
   IndexResult r;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
-    r.fatal = dir + " is not a directory: give the channel directory (packages in DIR/linux-64/, wheels "
+    r.fatal = dir +
+              " is not a directory: give the channel directory (packages in DIR/linux-64/, wheels "
               "anywhere under DIR)";
     return r;
   }

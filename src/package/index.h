@@ -14,10 +14,10 @@ struct IndexProblem {
 };
 
 struct IndexResult {
-  std::string fatal;                    // DIR unusable: nothing was written
-  std::vector<std::string> written;     // repodata.json and index.html files
-  std::vector<IndexProblem> problems;   // corrupt or misplaced files, left out of the index
-  int conda_packages = 0, wheels = 0;   // indexed
+  std::string fatal;                   // DIR unusable: nothing was written
+  std::vector<std::string> written;    // repodata.json and index.html files
+  std::vector<IndexProblem> problems;  // corrupt or misplaced files, left out of the index
+  int conda_packages = 0, wheels = 0;  // indexed
   std::vector<std::string> notes;
   int exit_code() const { return !fatal.empty() || !problems.empty() ? 2 : 0; }
 };

@@ -36,11 +36,20 @@ std::string html_escape(std::string_view text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -54,9 +63,10 @@ struct WheelLink {
 };
 
 std::string page(const std::string& title, const std::string& body) {
-  return "<!DOCTYPE html>\n<html>\n  <head>\n    <meta name=\"pypi:repository-version\" content=\"1.0\">\n"
-         "    <title>" + html_escape(title) + "</title>\n  </head>\n  <body>\n" + body +
-         "  </body>\n</html>\n";
+  return "<!DOCTYPE html>\n<html>\n  <head>\n    <meta name=\"pypi:repository-version\" "
+         "content=\"1.0\">\n"
+         "    <title>" +
+         html_escape(title) + "</title>\n  </head>\n  <body>\n" + body + "  </body>\n</html>\n";
 }
 
 }  // namespace
@@ -65,7 +75,8 @@ void index_wheels(const std::string& dir, IndexResult& r) {
   std::map<std::string, std::vector<WheelLink>> projects;  // normalized name → wheels
   std::error_code ec;
   std::vector<fs::path> found;
-  auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+  auto it =
+      fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     std::string n = it->path().filename().string();
     if (it->is_directory(ec)) {
@@ -73,7 +84,8 @@ void index_wheels(const std::string& dir, IndexResult& r) {
       if (n[0] == '.' || (it.depth() == 0 && n == "simple")) it.disable_recursion_pending();
       continue;
     }
-    if (n.size() > 4 && n.compare(n.size() - 4, 4, ".whl") == 0 && n[0] != '.' && it->is_regular_file(ec))
+    if (n.size() > 4 && n.compare(n.size() - 4, 4, ".whl") == 0 && n[0] != '.' &&
+        it->is_regular_file(ec))
       found.push_back(it->path());
   }
   std::sort(found.begin(), found.end());
@@ -110,21 +122,26 @@ void index_wheels(const std::string& dir, IndexResult& r) {
   }
   std::string root_body;
   for (const auto& [name, links] : projects) {
-    root_body += "    <a href=\"" + url_path_escape(name) + "/\">" + html_escape(name) + "</a><br>\n";
+    root_body +=
+        "    <a href=\"" + url_path_escape(name) + "/\">" + html_escape(name) + "</a><br>\n";
     std::string body = "    <h1>Links for " + html_escape(name) + "</h1>\n";
     for (const auto& l : links)
-      body += "    <a href=\"../../" + html_escape(url_path_escape(l.rel)) + "#sha256=" + l.sha256 + "\">" +
-              html_escape(l.file) + "</a><br>\n";
+      body += "    <a href=\"../../" + html_escape(url_path_escape(l.rel)) + "#sha256=" + l.sha256 +
+              "\">" + html_escape(l.file) + "</a><br>\n";
     fs::create_directories(simple + "/" + name, ec);
     std::string out = simple + "/" + name + "/index.html";
     std::string err = util::write_file_atomic(out, page("Links for " + name, body));
-    if (!err.empty()) r.problems.push_back({out, err});
-    else r.written.push_back(out);
+    if (!err.empty())
+      r.problems.push_back({out, err});
+    else
+      r.written.push_back(out);
   }
   std::string out = simple + "/index.html";
   std::string err = util::write_file_atomic(out, page("Simple index", root_body));
-  if (!err.empty()) r.problems.push_back({out, err});
-  else r.written.push_back(out);
+  if (!err.empty())
+    r.problems.push_back({out, err});
+  else
+    r.written.push_back(out);
 }
 
 }  // namespace ts::package

@@ -37,7 +37,8 @@ AtomicFile::~AtomicFile() {
 
 bool AtomicFile::write(const void* data, std::size_t n) {
   if (!ok()) return false;
-  if (n && std::fwrite(data, 1, n, f_) != n) error_ = "cannot write " + tmp_ + ": " + std::strerror(errno);
+  if (n && std::fwrite(data, 1, n, f_) != n)
+    error_ = "cannot write " + tmp_ + ": " + std::strerror(errno);
   return ok();
 }
 

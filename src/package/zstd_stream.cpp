@@ -4,7 +4,8 @@ namespace ts::package {
 
 ZstdSink::ZstdSink(ByteSink& out, int level) : out_(out), buf_(ZSTD_CStreamOutSize()) {
   s_ = ZSTD_createCStream();
-  if (!s_ || ZSTD_isError(ZSTD_initCStream(s_, level))) error_ = "zstd: cannot initialise the compressor";
+  if (!s_ || ZSTD_isError(ZSTD_initCStream(s_, level)))
+    error_ = "zstd: cannot initialise the compressor";
 }
 
 ZstdSink::~ZstdSink() { ZSTD_freeCStream(s_); }
@@ -46,7 +47,8 @@ bool ZstdSink::finish() {
 
 ZstdSource::ZstdSource(ByteSource& in) : in_(in), buf_(ZSTD_DStreamInSize()) {
   s_ = ZSTD_createDStream();
-  if (!s_ || ZSTD_isError(ZSTD_initDStream(s_))) error_ = "zstd: cannot initialise the decompressor";
+  if (!s_ || ZSTD_isError(ZSTD_initDStream(s_)))
+    error_ = "zstd: cannot initialise the decompressor";
 }
 
 ZstdSource::~ZstdSource() { ZSTD_freeDStream(s_); }

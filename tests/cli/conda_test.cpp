@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "../package/conda_testkit.h"
@@ -13,8 +12,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-using ts::testing::TempDir;
 using ts::testing::run_torchsmith;
+using ts::testing::TempDir;
 
 std::string write_s2_lock(const std::string& dir) {
   ts::plan::Plan p;
@@ -49,8 +48,8 @@ TEST(CondaCli, S2LockGivesTheOfficialPackagesInBothFormats) {
     auto index = nlohmann::json::parse(ts::util::read_file(x + "/info/index.json").value());
     EXPECT_EQ(index["build"], "py3.8_cuda11.0.221_cudnn8.0.5_1");
     EXPECT_EQ(index["build_number"], 1);
-    EXPECT_EQ(index["depends"],
-              nlohmann::json({"python 3.8.*", "numpy >=1.19.2", "typing-extensions", "magma-cuda110"}));
+    EXPECT_EQ(index["depends"], nlohmann::json({"python 3.8.*", "numpy >=1.19.2",
+                                                "typing-extensions", "magma-cuda110"}));
     EXPECT_TRUE(fs::exists(x + "/lib/python3.8/site-packages/torch/lib/libc10.so"));
   }
   // --json for scripts.

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "../package/conda_testkit.h"
@@ -12,15 +11,16 @@
 namespace {
 
 namespace fs = std::filesystem;
-using ts::testing::TempDir;
 using ts::testing::run_torchsmith;
+using ts::testing::TempDir;
 
 TEST(IndexCli, ChannelAndSimpleIndexThatPipInstallsFrom) {
   TempDir t("cli-index");
   std::string chan = t.path + "/chan";
   fs::create_directories(chan);
   std::string wheel = ts::testing::build_tiny_wheel(chan);
-  auto c = run_torchsmith({"conda", wheel, "-o", chan, "--python", "3.11", "--format", "tar.bz2,conda"});
+  auto c =
+      run_torchsmith({"conda", wheel, "-o", chan, "--python", "3.11", "--format", "tar.bz2,conda"});
   ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
 
   auto r = run_torchsmith({"index", chan});
@@ -37,9 +37,10 @@ TEST(IndexCli, ChannelAndSimpleIndexThatPipInstallsFrom) {
   EXPECT_TRUE(fs::exists(chan + "/noarch/repodata.json"));
 
   std::string target = t.path + "/target";
-  auto pip = ts::testing::py({"-m", "pip", "install", "--no-deps", "--no-cache-dir", "--disable-pip-version-check",
-                              "--index-url", "file://" + chan + "/simple", "--target", target, "tiny_pkg"},
-                             "", std::chrono::seconds(180));
+  auto pip = ts::testing::py(
+      {"-m", "pip", "install", "--no-deps", "--no-cache-dir", "--disable-pip-version-check",
+       "--index-url", "file://" + chan + "/simple", "--target", target, "tiny_pkg"},
+      "", std::chrono::seconds(180));
   ASSERT_TRUE(pip.ok()) << pip.out << pip.err;
   EXPECT_TRUE(fs::exists(target + "/tinypkg/__init__.py"));
 
@@ -50,7 +51,8 @@ TEST(IndexCli, ChannelAndSimpleIndexThatPipInstallsFrom) {
   ts::util::write_file_atomic(chan + "/linux-64/evil-1.0-0.tar.bz2", "BZh9 garbage");
   r = run_torchsmith({"index", chan});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("linux-64/evil-1.0-0.tar.bz2: corrupt conda package"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("linux-64/evil-1.0-0.tar.bz2: corrupt conda package"), std::string::npos)
+      << r.err;
   EXPECT_EQ(ts::util::read_file(chan + "/linux-64/repodata.json"), before);
 }
 

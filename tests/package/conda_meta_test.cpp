@@ -12,7 +12,8 @@ namespace ts::package {
 namespace {
 
 TEST(CondaMeta, BuildStrings) {
-  EXPECT_EQ(conda_build_string("3.8", "11.0.221", "8.0.5", 0), "py3.8_cuda11.0.221_cudnn8.0.5_0");  // seed 001
+  EXPECT_EQ(conda_build_string("3.8", "11.0.221", "8.0.5", 0),
+            "py3.8_cuda11.0.221_cudnn8.0.5_0");  // seed 001
   EXPECT_EQ(conda_build_string("3.11", "12.8", "9.7.1", 2), "py3.11_cuda12.8_cudnn9.7.1_2");
   EXPECT_EQ(conda_build_string("3.10", "", "", 1), "py3.10_cpu_1");
   EXPECT_EQ(conda_build_string("3.10", "12.8", "", 0), "py3.10_cuda12.8_0");
@@ -34,9 +35,11 @@ TEST(CondaMeta, TagsAndSubdirs) {
 
 TEST(CondaMeta, RequirementsBecomeMatchSpecsOrAreExplained) {
   std::string why;
-  EXPECT_EQ(conda_spec_from_requirement("typing-extensions>=4.8.0", &why).value_or(""), "typing-extensions >=4.8.0");
+  EXPECT_EQ(conda_spec_from_requirement("typing-extensions>=4.8.0", &why).value_or(""),
+            "typing-extensions >=4.8.0");
   EXPECT_EQ(conda_spec_from_requirement("Jinja2", &why).value_or(""), "jinja2");
-  EXPECT_EQ(conda_spec_from_requirement("sympy (>=1.13, <2)", &why).value_or(""), "sympy >=1.13,<2");
+  EXPECT_EQ(conda_spec_from_requirement("sympy (>=1.13, <2)", &why).value_or(""),
+            "sympy >=1.13,<2");
   EXPECT_EQ(conda_spec_from_requirement("requests[socks]>=2", &why).value_or(""), "requests >=2");
   EXPECT_FALSE(conda_spec_from_requirement("triton==3.1.0; platform_system == \"Linux\"", &why));
   EXPECT_NE(why.find("marker"), std::string::npos);
@@ -47,7 +50,8 @@ TEST(CondaMeta, RequirementsBecomeMatchSpecsOrAreExplained) {
 
 TEST(CondaMeta, CondaFileNames) {
   std::string n, v, b;
-  ASSERT_TRUE(split_conda_file_name("pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.bz2", n, v, b));
+  ASSERT_TRUE(
+      split_conda_file_name("pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.bz2", n, v, b));
   EXPECT_EQ(n, "pytorch");
   EXPECT_EQ(v, "1.8.0");
   EXPECT_EQ(b, "py3.8_cuda11.0.221_cudnn8.0.5_0");
@@ -70,14 +74,16 @@ TEST(CondaWheel, NamesMetadataAndEntryPoints) {
   EXPECT_NE(err.find("5 or 6"), std::string::npos);
   EXPECT_EQ(normalize_name("Tiny_Pkg..x"), "tiny-pkg-x");
 
-  auto m = parse_metadata("Metadata-Version: 2.1\nName: torch\nVersion: 2.4.1\nLicense: BSD-3\n  more\n"
-                          "Requires-Dist: filelock\nRequires-Dist: sympy\n\nName: body-not-header\n");
+  auto m = parse_metadata(
+      "Metadata-Version: 2.1\nName: torch\nVersion: 2.4.1\nLicense: BSD-3\n  more\n"
+      "Requires-Dist: filelock\nRequires-Dist: sympy\n\nName: body-not-header\n");
   EXPECT_EQ(m.name, "torch");
   EXPECT_EQ(m.license, "BSD-3");
   EXPECT_EQ(m.requires_dist, (std::vector<std::string>{"filelock", "sympy"}));
 
-  auto eps = parse_entry_points("[console_scripts]\ntorchrun = torch.distributed.run:main\n../evil = x:y\n"
-                                "[other]\nz = a:b\n[gui_scripts]\ng = m.n:run [extra]\n");
+  auto eps = parse_entry_points(
+      "[console_scripts]\ntorchrun = torch.distributed.run:main\n../evil = x:y\n"
+      "[other]\nz = a:b\n[gui_scripts]\ng = m.n:run [extra]\n");
   ASSERT_EQ(eps.size(), 2u);
   EXPECT_EQ(eps[0].name, "torchrun");
   EXPECT_EQ(eps[0].module, "torch.distributed.run");

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "conda_testkit.h"
@@ -65,8 +64,10 @@ TEST(CondaPackage, TorchWheelUnderS2PlanGivesTheOfficialNameLayoutAndRpaths) {
   auto r = make_conda_packages(wheel, o);
   ASSERT_EQ(r.exit_code, 0) << r.error;
   ASSERT_EQ(r.outputs.size(), 2u);
-  EXPECT_EQ(r.outputs[0], o.out_dir + "/linux-64/pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.bz2");
-  EXPECT_EQ(r.outputs[1], o.out_dir + "/linux-64/pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.conda");
+  EXPECT_EQ(r.outputs[0],
+            o.out_dir + "/linux-64/pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.bz2");
+  EXPECT_EQ(r.outputs[1],
+            o.out_dir + "/linux-64/pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.conda");
 
   for (const auto& pkg : r.outputs) {
     SCOPED_TRACE(pkg);
@@ -85,7 +86,8 @@ TEST(CondaPackage, TorchWheelUnderS2PlanGivesTheOfficialNameLayoutAndRpaths) {
     EXPECT_EQ(index["timestamp"], 1611800000000LL);
     // python from the plan, NumPy it built against, the wheel's marker-free requirement; the
     // pip-only nvidia-* requirement is left out (and said so).
-    EXPECT_EQ(index["depends"], nlohmann::json({"python 3.8.*", "numpy >=1.19.2", "typing-extensions"}));
+    EXPECT_EQ(index["depends"],
+              nlohmann::json({"python 3.8.*", "numpy >=1.19.2", "typing-extensions"}));
     bool noted = false;
     for (const auto& n : r.notes) noted = noted || n.find("nvidia-cudnn-cu12") != std::string::npos;
     EXPECT_TRUE(noted);
@@ -95,7 +97,8 @@ TEST(CondaPackage, TorchWheelUnderS2PlanGivesTheOfficialNameLayoutAndRpaths) {
     EXPECT_TRUE(fs::exists(site + "/torch-1.8.0.dist-info/METADATA"));
     EXPECT_EQ(util::read_file(site + "/torch-1.8.0.dist-info/INSTALLER").value_or(""), "conda\n");
     // The conda layout's RPATHs (build.toml [[rpath]], S2).
-    EXPECT_EQ(rpath_of(site + "/torch/_C.cpython-38-x86_64-linux-gnu.so"), "$ORIGIN:$ORIGIN/lib:$ORIGIN/../../..");
+    EXPECT_EQ(rpath_of(site + "/torch/_C.cpython-38-x86_64-linux-gnu.so"),
+              "$ORIGIN:$ORIGIN/lib:$ORIGIN/../../..");
     EXPECT_EQ(rpath_of(site + "/torch/lib/libc10.so"), "$ORIGIN:$ORIGIN/../../../..");
     // The console script with conda's prefix placeholder, listed in has_prefix.
     auto script = util::read_file(x + "/bin/torchrun").value_or("");
@@ -130,16 +133,18 @@ TEST(CondaPackage, TorchWheelUnderS2PlanGivesTheOfficialNameLayoutAndRpaths) {
     EXPECT_EQ(about["summary"], "Tensors and Dynamic neural networks");
   }
   // The .conda is a stored zip with the v2 metadata.
-  auto ls = ts::testing::py({"-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); "
-                                   "print(z.read('metadata.json').decode()); "
-                                   "print(sorted(i.filename for i in z.infolist())); "
-                                   "print(set(i.compress_type for i in z.infolist()))",
+  auto ls = ts::testing::py({"-c",
+                             "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); "
+                             "print(z.read('metadata.json').decode()); "
+                             "print(sorted(i.filename for i in z.infolist())); "
+                             "print(set(i.compress_type for i in z.infolist()))",
                              r.outputs[1]});
   ASSERT_TRUE(ls.ok()) << ls.err;
   EXPECT_NE(ls.out.find("{\"conda_pkg_format_version\": 2}"), std::string::npos) << ls.out;
-  EXPECT_NE(ls.out.find("['info-pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.zst', 'metadata.json', "
-                        "'pkg-pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.zst']"),
-            std::string::npos)
+  EXPECT_NE(
+      ls.out.find("['info-pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.zst', 'metadata.json', "
+                  "'pkg-pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.zst']"),
+      std::string::npos)
       << ls.out;
   EXPECT_NE(ls.out.find("{0}"), std::string::npos) << ls.out;
 }
@@ -159,19 +164,21 @@ TEST(CondaPackage, TarBz2IsDeterministicSortedWithFixedOwnersAndTime) {
   auto b = make_conda_packages(wheel, o);
   ASSERT_EQ(a.exit_code, 0) << a.error;
   ASSERT_EQ(b.exit_code, 0) << b.error;
-  EXPECT_EQ(fs::path(a.outputs[0]).filename(), "pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_3.tar.bz2");
+  EXPECT_EQ(fs::path(a.outputs[0]).filename(),
+            "pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_3.tar.bz2");
   EXPECT_EQ(util::read_file(a.outputs[0]), util::read_file(b.outputs[0]));
   // Python's tarfile: info/ first, each part sorted, uid/gid 0, the one mtime.
-  auto r = ts::testing::py({"-c",
-                            "import tarfile,sys\n"
-                            "t=tarfile.open(sys.argv[1],'r:bz2')\n"
-                            "m=t.getmembers()\n"
-                            "n=[x.name for x in m]\n"
-                            "i=[x for x in n if x.startswith('info/')]; p=[x for x in n if not x.startswith('info/')]\n"
-                            "assert n==i+p and i==sorted(i) and p==sorted(p), n\n"
-                            "assert {(x.uid,x.gid,x.mtime) for x in m}=={(0,0,1611800000)}\n"
-                            "print(len(n))",
-                            a.outputs[0]});
+  auto r = ts::testing::py(
+      {"-c",
+       "import tarfile,sys\n"
+       "t=tarfile.open(sys.argv[1],'r:bz2')\n"
+       "m=t.getmembers()\n"
+       "n=[x.name for x in m]\n"
+       "i=[x for x in n if x.startswith('info/')]; p=[x for x in n if not x.startswith('info/')]\n"
+       "assert n==i+p and i==sorted(i) and p==sorted(p), n\n"
+       "assert {(x.uid,x.gid,x.mtime) for x in m}=={(0,0,1611800000)}\n"
+       "print(len(n))",
+       a.outputs[0]});
   EXPECT_TRUE(r.ok()) << r.out << r.err;
 }
 
@@ -200,7 +207,8 @@ TEST(CondaPackage, PureWheelNeedsAPythonThenBuildsCpuPackage) {
   EXPECT_TRUE(fs::exists(x + "/bin/tiny-hello"));
   EXPECT_EQ(read_json(x + "/info/index.json")["license"], "MIT");
   // RECORD lists the installed files relative to site-packages, bin script included.
-  auto record = util::read_file(x + "/lib/python3.11/site-packages/tiny_pkg-0.1.0.dist-info/RECORD").value_or("");
+  auto record = util::read_file(x + "/lib/python3.11/site-packages/tiny_pkg-0.1.0.dist-info/RECORD")
+                    .value_or("");
   EXPECT_NE(record.find("../../../bin/tiny-hello,sha256="), std::string::npos) << record;
   EXPECT_NE(record.find("tinypkg/__init__.py,sha256="), std::string::npos) << record;
 }

@@ -46,12 +46,13 @@ inline std::string build_tiny_wheel(const std::string& dir) {
   std::string proj = dir + "/proj";
   std::filesystem::create_directories(proj + "/tinypkg");
   util::write_file_atomic(proj + "/tinypkg/__init__.py", "def hello():\n    return 'hi'\n");
-  util::write_file_atomic(proj + "/setup.py",
-                          "from setuptools import setup\n"
-                          "setup(name='tiny_pkg', version='0.1.0', packages=['tinypkg'], license='MIT',\n"
-                          "      description='a tiny test package',\n"
-                          "      entry_points={'console_scripts': ['tiny-hello=tinypkg:hello']},\n"
-                          "      install_requires=['numpy>=1.20'])\n");
+  util::write_file_atomic(
+      proj + "/setup.py",
+      "from setuptools import setup\n"
+      "setup(name='tiny_pkg', version='0.1.0', packages=['tinypkg'], license='MIT',\n"
+      "      description='a tiny test package',\n"
+      "      entry_points={'console_scripts': ['tiny-hello=tinypkg:hello']},\n"
+      "      install_requires=['numpy>=1.20'])\n");
   auto r = py({"setup.py", "-q", "bdist_wheel", "-d", dir}, proj);
   EXPECT_TRUE(r.ok()) << r.err;
   std::string wheel = dir + "/tiny_pkg-0.1.0-py3-none-any.whl";
@@ -61,7 +62,8 @@ inline std::string build_tiny_wheel(const std::string& dir) {
 
 // A wheel named like torch's (cp38, linux_x86_64) with two real ELF libraries where torch keeps
 // them (torch/_C*.so, torch/lib/libc10.so), written with Python's zipfile. Returns its path.
-inline std::string build_fake_torch_wheel(const std::string& dir, const std::string& version = "1.8.0") {
+inline std::string build_fake_torch_wheel(const std::string& dir,
+                                          const std::string& version = "1.8.0") {
   std::string script = R"PY(
 import base64, hashlib, os, subprocess, sys, zipfile
 d, ver = sys.argv[1], sys.argv[2]

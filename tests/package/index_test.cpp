@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "conda_testkit.h"
@@ -39,7 +38,8 @@ TEST(Index, RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne) {
   EXPECT_EQ(repo["info"]["subdir"], "linux-64");
   EXPECT_EQ(repo["repodata_version"], 1);
   std::string dist = "torch-2.4.1-py3.8_cuda11.0_cudnn9.1.0_0";
-  for (const auto& [key, file] : {std::pair{"packages", dist + ".tar.bz2"}, std::pair{"packages.conda", dist + ".conda"}}) {
+  for (const auto& [key, file] :
+       {std::pair{"packages", dist + ".tar.bz2"}, std::pair{"packages.conda", dist + ".conda"}}) {
     SCOPED_TRACE(file);
     ASSERT_TRUE(repo[key].contains(file)) << repo.dump(1);
     const auto& rec = repo[key][file];
@@ -67,7 +67,8 @@ TEST(Index, RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne) {
 
   // A truncated .tar.bz2 and a garbage .conda: named, left out, the good ones still indexed.
   auto bytes = util::read_file(made.outputs[0]).value();
-  util::write_file_atomic(chan + "/linux-64/broken-1.0-0.tar.bz2", bytes.substr(0, bytes.size() - 100));
+  util::write_file_atomic(chan + "/linux-64/broken-1.0-0.tar.bz2",
+                          bytes.substr(0, bytes.size() - 100));
   util::write_file_atomic(chan + "/linux-64/junk-1.0-0.conda", "PK\x03\x04 not really");
   auto r3 = build_index(chan);
   EXPECT_EQ(r3.exit_code(), 2);
@@ -95,9 +96,10 @@ TEST(Index, PipInstallsTheWheelFromTheSimpleIndex) {
   EXPECT_NE(util::read_file(chan + "/simple/index.html").value_or("").find("href=\"tiny-pkg/\""),
             std::string::npos);
   std::string target = t.path + "/target";
-  auto pip = ts::testing::py({"-m", "pip", "install", "--no-deps", "--no-cache-dir", "--disable-pip-version-check",
-                              "--index-url", "file://" + chan + "/simple", "--target", target, "tiny-pkg"},
-                             "", std::chrono::seconds(180));
+  auto pip = ts::testing::py(
+      {"-m", "pip", "install", "--no-deps", "--no-cache-dir", "--disable-pip-version-check",
+       "--index-url", "file://" + chan + "/simple", "--target", target, "tiny-pkg"},
+      "", std::chrono::seconds(180));
   ASSERT_TRUE(pip.ok()) << pip.out << pip.err;
   EXPECT_TRUE(fs::exists(target + "/tinypkg/__init__.py"));
   EXPECT_TRUE(fs::exists(target + "/tiny_pkg-0.1.0.dist-info/METADATA"));

@@ -46,7 +46,8 @@ class StringSource : public ByteSource {
   std::size_t pos_ = 0;
 };
 
-const std::string kLong = std::string(60, 'a') + "/" + std::string(70, 'b') + "/" + std::string(40, 'c') + ".py";
+const std::string kLong =
+    std::string(60, 'a') + "/" + std::string(70, 'b') + "/" + std::string(40, 'c') + ".py";
 
 std::vector<TarEntry> sample(const std::string& file) {
   return {{"info/index.json", "", "{}", "", 0644},
@@ -76,17 +77,21 @@ TEST(Tar, RoundTripThroughOurReaderAndPythonsTarfile) {
     }
   }
   EXPECT_EQ(r.error(), "");
-  EXPECT_EQ(names, (std::vector<std::string>{"info/index.json", kLong, "lib/libx.so", "lib/link.so"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"info/index.json", kLong, "lib/libx.so", "lib/link.so"}));
 
   util::write_file_atomic(t.path + "/a.tar", s.data);
   auto py = ts::testing::py({"-c",
                              "import tarfile,sys\n"
                              "t=tarfile.open(sys.argv[1])\n"
-                             "for m in t.getmembers(): print(m.name, m.size, oct(m.mode), m.uid, m.gid, m.mtime, m.linkname)",
+                             "for m in t.getmembers(): print(m.name, m.size, oct(m.mode), m.uid, "
+                             "m.gid, m.mtime, m.linkname)",
                              t.path + "/a.tar"});
   ASSERT_TRUE(py.ok()) << py.err;
-  EXPECT_EQ(py.out, "info/index.json 2 0o644 0 0 1234567890 \n" + kLong + " 4 0o644 0 0 1234567890 \n" +
-                        "lib/libx.so 1000 0o755 0 0 1234567890 \nlib/link.so 0 0o777 0 0 1234567890 libx.so\n");
+  EXPECT_EQ(
+      py.out,
+      "info/index.json 2 0o644 0 0 1234567890 \n" + kLong + " 4 0o644 0 0 1234567890 \n" +
+          "lib/libx.so 1000 0o755 0 0 1234567890 \nlib/link.so 0 0o777 0 0 1234567890 libx.so\n");
 }
 
 TEST(Tar, UnsafeNamesAreRefused) {
@@ -130,11 +135,14 @@ void round_trip(const char* tool) {
   // Python's own module decodes it too.
   TempDir t(tool);
   util::write_file_atomic(t.path + "/z", raw.data);
-  auto py = ts::testing::py({"-c", std::string("import sys,") + (std::string(tool) == "bz2" ? "bz2 as m" : "subprocess") +
-                                       "\nd=open(sys.argv[1],'rb').read()\n" +
-                                       (std::string(tool) == "bz2" ? "print(len(m.decompress(d)))"
-                                                                   : "print(len(subprocess.run(['zstd','-dc'],input=d,capture_output=True,check=True).stdout))"),
-                             t.path + "/z"});
+  auto py = ts::testing::py(
+      {"-c",
+       std::string("import sys,") + (std::string(tool) == "bz2" ? "bz2 as m" : "subprocess") +
+           "\nd=open(sys.argv[1],'rb').read()\n" +
+           (std::string(tool) == "bz2" ? "print(len(m.decompress(d)))"
+                                       : "print(len(subprocess.run(['zstd','-dc'],input=d,capture_"
+                                         "output=True,check=True).stdout))"),
+       t.path + "/z"});
   ASSERT_TRUE(py.ok()) << py.err;
   EXPECT_EQ(util::trim(py.out), std::to_string(text.size()));
   // Truncated: an error, not a short success.
