@@ -2,7 +2,9 @@
 
 #include <filesystem>
 
+#include "plan/extension.h"
 #include "plan/planner.h"
+#include "plan/recipe.h"
 #include "probe/probe.h"
 #include "spec/spec_file.h"
 #include "util/fs.h"
@@ -24,10 +26,100 @@ void field(CLI::App* c, const std::string& flag, spec::RawField& f, const std::s
       ->type_name(type);
 }
 
+std::string canonical(const std::string& p) {
+  std::error_code ec;
+  auto c = std::filesystem::canonical(p, ec);
+  return ec ? p : c.string();
+}
+
+// `PATH | URL@REF | NAME==VERSION`: an extension package against an installed torch.
+PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
+  PlannedRequest out;
+  out.extension = true;
+  std::string err;
+  auto src = plan::parse_extension_source(o.requirement, &err);
+  if (!src) { out.error = err; return out; }
+  plan::ExtensionRequest req;
+  req.source = *src;
+  if (src->kind == plan::ExtensionSource::Kind::dir) {
+    req.scan = plan::scan_source_dir(src->dir, &err);
+    if (!req.scan.scanned) { out.error = err; return out; }
+    req.source_dir = canonical(src->dir);
+  }
+  if (o.raw.arch.set) req.arch = o.raw.arch.value, req.arch_origin = o.raw.arch.where;
+  if (o.raw.cuda.set) req.cuda = o.raw.cuda.value;
+  if (o.raw.without.set) {
+    std::string w = "," + o.raw.without.value + ",";
+    if (w.find(",cuda,") == std::string::npos) { out.error = "--without: an extension plan knows only 'cuda'"; return out; }
+    req.cpu = true;
+  }
+  if (o.raw.jobs.set && o.raw.jobs.value != "auto") {
+    try {
+      req.jobs = std::stoi(o.raw.jobs.value);
+    } catch (...) {
+      req.jobs = 0;
+    }
+    if (req.jobs < 1) { out.error = "--jobs " + o.raw.jobs.value + ": write a number >= 1 or auto"; return out; }
+  }
+  if (o.raw.mem_budget.set) {
+    auto m = spec::parse_size(o.raw.mem_budget.value);
+    if (!m) { out.error = "--mem-budget " + o.raw.mem_budget.value + ": write a size such as 16G"; return out; }
+    req.mem_budget_bytes = *m;
+  }
+  if (!o.torch.empty() && !o.raw.facts.set && !std::filesystem::exists(o.torch)) {
+    out.error = "--torch " + o.torch + ": no such interpreter (give the Python whose torch the extension is for)";
+    return out;
+  }
+  std::vector<std::string> dirs = kb::default_overlay_dirs();
+  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
+  plan::Knowledge k = plan::load_knowledge(dirs);
+  std::vector<std::string> rerrors;
+  plan::RecipeSet recipes = plan::load_recipes(dirs, rerrors);
+  k.errors.insert(k.errors.end(), rerrors.begin(), rerrors.end());
+  if (!k.errors.empty()) {
+    out.error = "the knowledge base has errors: " + k.errors.front() + " (torchsmith kb check lists them)";
+    return out;
+  }
+  out.build_kb = k.build;
+  if (o.raw.facts.set) {
+    auto f = plan::read_facts_file(o.raw.facts.value, err);
+    if (!f) { out.error = err; return out; }
+    out.facts = *f;
+  } else {
+    std::string root = o.raw.root.set ? o.raw.root.value : "/";
+    err = probe::check_root(root);
+    if (!err.empty()) { out.error = err; return out; }
+    auto host = probe::Host::at(root, &err);
+    if (!host) { out.error = err; return out; }
+    probe::ProbeOptions po;
+    if (!o.torch.empty()) po.pythons.push_back(o.torch);
+    po.import_torch = false;  // torch's facts come from its files (version.py, CMake config, libraries)
+    out.facts = probe::probe(*host, po);
+  }
+  // The probe may name the interpreter another way (a symlink): match --torch by its real path.
+  if (!o.torch.empty()) {
+    req.torch_python = o.torch;
+    for (const auto& py : out.facts.pythons)
+      if (canonical(py.path) == canonical(o.torch)) req.torch_python = py.path;
+  }
+  const plan::Recipe* found = plan::find_recipe(recipes, req);
+  plan::Recipe generic = plan::recipe_generic(!req.scan.name.empty() ? req.scan.name : src->name);
+  out.result = plan::make_extension_plan(req, out.facts, k.kb, found ? *found : generic, &k.fixes);
+  if (!out.result.bad_spec.empty()) { out.error = out.result.bad_spec; return out; }
+  if (!out.result.plan.source_dir.empty()) out.result.plan.source_revision = git_head(out.result.plan.source_dir);
+  return out;
+}
+
 }  // namespace
 
 PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r) {
+  if (plan::is_extension_requirement(r.requirement)) return extension_request(g, r);
   PlannedRequest out;
+  if (!r.torch.empty()) {
+    out.error = "--torch names the torch an extension builds against: give the extension (a directory, URL@REF or "
+                "NAME==VERSION)";
+    return out;
+  }
   spec::RawSpec file;
   std::string err;
   std::string path = r.spec_file;
@@ -48,6 +140,7 @@ PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r) {
     out.error = "the knowledge base has errors: " + k.errors.front() + " (torchsmith kb check lists them)";
     return out;
   }
+  out.build_kb = k.build;
   if (!spec->facts_file.empty()) {
     auto f = plan::read_facts_file(spec->facts_file, err);
     if (!f) { out.error = err; return out; }
@@ -69,6 +162,10 @@ PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r) {
 }
 
 void add_plan_options(CLI::App* c, PlanRequest& r) {
+  c->add_option("--torch", r.torch,
+                "For an extension: the Python whose torch it builds against (default: the first Python here "
+                "with torch).")
+      ->type_name("PYTHON");
   c->add_option("--spec", r.spec_file, "Read the request from this torchsmith.toml (the command line wins).")
       ->type_name("FILE");
   field(c, "--cuda", r.raw.cuda, "CUDA toolkit to build with (default: the best installed one).", "X.Y");

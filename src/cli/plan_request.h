@@ -1,10 +1,12 @@
 #pragma once
 // From a request on the command line (and torchsmith.toml) to a plan, the way `plan` and
-// `build` both need it: read the spec, load the KB, probe the machine (or read --facts), resolve.
+// `build` both need it: read the spec, load the KB, probe the machine (or read --facts), resolve
+// torch itself (torch==X) or an extension against an installed torch (DIR, URL@REF, NAME==X).
 #include <string>
 
 #include "cli/commands.h"
 #include "core/host_facts.h"
+#include "plan/build_kb.h"
 #include "plan/plan.h"
 #include "spec/raw_spec.h"
 
@@ -14,11 +16,14 @@ struct PlanRequest {
   spec::RawSpec raw;
   std::string requirement, spec_file;
   bool debug = false, relwithdebinfo = false;
+  std::string torch;  // --torch PYTHON: the installed torch an extension builds against
 };
 
 struct PlannedRequest {
   plan::PlanResult result;
   HostFacts facts;
+  plan::BuildKb build_kb;  // for renderers that need it (Dockerfile)
+  bool extension = false;
   std::string error;  // bad input (exit 2); conflicts are in result
 };
 

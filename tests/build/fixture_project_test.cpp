@@ -22,18 +22,6 @@
 #include "verify/elf.h"
 #include "verify/mapped_file.h"
 
-// test_build does not link ts_verify (CMakeLists.txt): compile the readers used here into this
-// test, renaming the file-local helpers that two of them share. Drop once test_build links
-// ts_verify.
-#include "verify/elf.cpp"
-#define fail fixture_test_elf_dynamic_fail
-#include "verify/elf_dynamic.cpp"
-#undef fail
-#define hex fixture_test_fatbin_hex
-#include "verify/fatbin.cpp"
-#undef hex
-#include "verify/cuda_code.cpp"
-#include "verify/mapped_file.cpp"
 
 namespace {
 
