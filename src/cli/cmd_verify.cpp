@@ -255,7 +255,7 @@ void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_flag("--gpu", o->gpu, "With --python: also run on the GPUs (device count, fp16 randn, matmul, each cuda:N)");
   cmd->add_option("--timeout", o->timeout_s, "With --python: seconds each child process may run (default 300)")
       ->type_name("SECONDS");
-  cmd->add_option("--plan", o->plan, "Lock file whose arch list the GPU code must cover")->type_name("LOCK");
+  cmd->add_option("--plan", o->plan, "Lock file: the arch list the GPU code must cover; with --python, what torch must match (version, CUDA, cuDNN, arches, settings) and the extension to import")->type_name("LOCK");
   cmd->add_option("--arch", o->arch, "Arch list the GPU code must cover (\"8.0;9.0+PTX\")")->type_name("LIST");
   cmd->add_option("--ld-library-path", o->ld_library_path,
                   "Directories searched as LD_LIBRARY_PATH would be (':'-separated, repeatable); "

@@ -22,7 +22,8 @@ std::size_t key_len(std::string_view s) {
   return i > 0 && i < s.size() && s[i] == '=' ? i : 0;
 }
 
-// "K=V, K=V, ": values may hold spaces and commas (CXX_FLAGS), so a new pair starts only at ", KEY=".
+// "K=V, K=V, ": values may hold spaces and commas (CXX_FLAGS), so a new pair starts only at ",
+// KEY=".
 std::map<std::string, std::string> parse_settings(std::string_view s) {
   std::map<std::string, std::string> out;
   std::size_t pos = 0;
@@ -31,10 +32,15 @@ std::map<std::string, std::string> parse_settings(std::string_view s) {
     if (k == 0) break;
     std::size_t vstart = pos + k + 1, next = std::string_view::npos;
     for (std::size_t p = s.find(", ", vstart); p != std::string_view::npos; p = s.find(", ", p + 1))
-      if (key_len(s.substr(p + 2)) > 0) { next = p; break; }
-    std::string_view v = s.substr(vstart, next == std::string_view::npos ? std::string_view::npos : next - vstart);
+      if (key_len(s.substr(p + 2)) > 0) {
+        next = p;
+        break;
+      }
+    std::string_view v =
+        s.substr(vstart, next == std::string_view::npos ? std::string_view::npos : next - vstart);
     std::string value = util::trim(v);
-    if (!value.empty() && value.back() == ',') value.pop_back();  // the trailing ", " of the last pair
+    if (!value.empty() && value.back() == ',')
+      value.pop_back();  // the trailing ", " of the last pair
     out[std::string(s.substr(pos, k))] = util::trim(value);
     if (next == std::string_view::npos) break;
     pos = next + 2;
@@ -66,7 +72,8 @@ std::optional<std::string> decode_printed_cudnn(std::string_view printed) {
   while (n < 3) {
     std::size_t start = i;
     long x = 0;
-    while (i < printed.size() && std::isdigit(static_cast<unsigned char>(printed[i])) && i - start < 6)
+    while (i < printed.size() && std::isdigit(static_cast<unsigned char>(printed[i])) &&
+           i - start < 6)
       x = x * 10 + (printed[i++] - '0');
     if (i == start) return std::nullopt;
     part[n++] = x;
@@ -116,12 +123,15 @@ std::optional<bool> setting_truth(std::string_view v) {
 }
 
 std::optional<TorchConfig> parse_torch_config(std::string_view text, std::string* error) {
-  // Anything torch printed before the header (a warning) is skipped; the header itself must be there.
+  // Anything torch printed before the header (a warning) is skipped; the header itself must be
+  // there.
   std::size_t h = text.find("PyTorch built with:");
   if (h == std::string_view::npos) {
     std::string first = util::trim(text.substr(0, text.find('\n')));
     if (first.size() > 80) first = first.substr(0, 80) + "...";
-    if (error) *error = "not torch.__config__.show() output (no 'PyTorch built with:'; it begins '" + first + "')";
+    if (error)
+      *error = "not torch.__config__.show() output (no 'PyTorch built with:'; it begins '" + first +
+               "')";
     return std::nullopt;
   }
   TorchConfig c;

@@ -13,17 +13,17 @@
 namespace ts::verify {
 
 struct TorchConfig {
-  std::string compiler;        // "GCC 12.2"
-  std::string cxx_version;     // "201402"
-  std::string cpu_capability;  // "AVX2"
-  std::string cuda_runtime;    // "12.8" ("" = no CUDA section: a CPU build)
-  std::string cuda_built_with; // "Built with CUDA Runtime" when it differs from the runtime
-  std::string nvcc_arch_flags; // as printed: "-gencode;arch=compute_90,code=sm_90;..."
-  std::vector<CudaArch> sass;  // from the arch flags: sm_90 (sorted, unique)
-  std::vector<CudaArch> ptx;   // compute_90 (ptx set)
-  std::string cudnn;           // decoded ("9.10.2"), not as printed ("91.0.2")
+  std::string compiler;         // "GCC 12.2"
+  std::string cxx_version;      // "201402"
+  std::string cpu_capability;   // "AVX2"
+  std::string cuda_runtime;     // "12.8" ("" = no CUDA section: a CPU build)
+  std::string cuda_built_with;  // "Built with CUDA Runtime" when it differs from the runtime
+  std::string nvcc_arch_flags;  // as printed: "-gencode;arch=compute_90,code=sm_90;..."
+  std::vector<CudaArch> sass;   // from the arch flags: sm_90 (sorted, unique)
+  std::vector<CudaArch> ptx;    // compute_90 (ptx set)
+  std::string cudnn;            // decoded ("9.10.2"), not as printed ("91.0.2")
   std::string cudnn_built_with;
-  std::string cudnn_cuda;      // "(built against CUDA 12.9)" -> "12.9"
+  std::string cudnn_cuda;  // "(built against CUDA 12.9)" -> "12.9"
   std::string magma;
   std::map<std::string, std::string> settings;  // Build settings: USE_CUDA -> ON
   std::vector<std::string> other;               // items not read into a field, as printed

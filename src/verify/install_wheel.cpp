@@ -12,7 +12,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-util::RunResult run_py(const std::vector<std::string>& argv, const InstallOptions& o, std::chrono::milliseconds t) {
+util::RunResult run_py(const std::vector<std::string>& argv, const InstallOptions& o,
+                       std::chrono::milliseconds t) {
   util::RunOptions ro;
   ro.timeout = t;
   ro.env = check_env(o.python, o.dir, "");
@@ -43,7 +44,8 @@ std::string extract_wheel(const std::string& wheel, const std::string& site, int
     std::string rel = mem.name;
     std::size_t slash = rel.find('/');
     std::string top = rel.substr(0, slash);
-    if (top.size() > 5 && top.compare(top.size() - 5, 5, ".data") == 0 && slash != std::string::npos) {
+    if (top.size() > 5 && top.compare(top.size() - 5, 5, ".data") == 0 &&
+        slash != std::string::npos) {
       std::string rest = rel.substr(slash + 1);
       std::size_t s2 = rest.find('/');
       std::string cat = rest.substr(0, s2);
@@ -76,13 +78,15 @@ Installed install_wheel(const InstallOptions& o) {
   in.python = o.python;
   if (o.venv) {
     std::string venv = o.dir + "/venv";
-    auto r = run_py({o.python, "-m", "venv", "--system-site-packages", "--without-pip", venv}, o, short_t);
+    auto r = run_py({o.python, "-m", "venv", "--system-site-packages", "--without-pip", venv}, o,
+                    short_t);
     if (!r.ok()) {
       in.detail = "python -m venv --system-site-packages failed: " + failed(r, short_t);
       return in;
     }
     in.python = venv + "/bin/python";
-    auto s = run_py({in.python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"}, o, short_t);
+    auto s = run_py({in.python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"},
+                    o, short_t);
     in.site = util::trim(s.out);
     if (!s.ok() || in.site.empty()) {
       in.detail = "cannot read the venv's site-packages: " + failed(s, short_t);
@@ -95,7 +99,8 @@ Installed install_wheel(const InstallOptions& o) {
 
   auto pip = run_py({o.python, "-m", "pip", "--version"}, o, short_t);
   if (pip.ok()) {
-    auto r = run_py({o.python, "-m", "pip", "install", "--no-deps", "--no-index", "--no-compile", "--target", in.site, o.wheel},
+    auto r = run_py({o.python, "-m", "pip", "install", "--no-deps", "--no-index", "--no-compile",
+                     "--target", in.site, o.wheel},
                     o, o.timeout);
     if (!r.ok()) {
       in.detail = "pip install --target failed: " + failed(r, o.timeout);
@@ -112,8 +117,9 @@ Installed install_wheel(const InstallOptions& o) {
       in.detail = "extracting the wheel failed: " + e;
       return in;
     }
-    in.detail = "extracted into " + in.site + " by torchsmith (this Python has no pip)" +
-                (skipped ? "; " + std::to_string(skipped) + " scripts/headers/data files skipped" : "");
+    in.detail =
+        "extracted into " + in.site + " by torchsmith (this Python has no pip)" +
+        (skipped ? "; " + std::to_string(skipped) + " scripts/headers/data files skipped" : "");
   }
   in.ok = true;
   return in;

@@ -10,8 +10,8 @@ namespace ts::verify {
 struct InstallOptions {
   std::string python;  // the interpreter under test
   std::string wheel;
-  std::string dir;     // a fresh, empty scratch directory (the target or venv goes inside)
-  bool venv = false;   // extension: venv with --system-site-packages
+  std::string dir;    // a fresh, empty scratch directory (the target or venv goes inside)
+  bool venv = false;  // extension: venv with --system-site-packages
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
 };
 

@@ -40,8 +40,9 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   rep.steps = nlohmann::json::object();
   Scratch scratch(o.work_dir);
   if (scratch.path().empty()) {
-    rep.verdicts.push_back({"", "python", Outcome::fail, "cannot create a scratch directory under " +
-                                                             fs::temp_directory_path().string()});
+    rep.verdicts.push_back(
+        {"", "python", Outcome::fail,
+         "cannot create a scratch directory under " + fs::temp_directory_path().string()});
     return rep;
   }
   const bool ext = o.plan && !o.plan->import_name.empty();
@@ -61,11 +62,14 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
                          {"gpu", o.gpu}};
   std::error_code ec;
   fs::create_directories(scratch.path() + "/home", ec);
-  ScriptRun run = run_check_script(python, args, check_env(python, scratch.path() + "/home", pythonpath), o.timeout);
+  ScriptRun run = run_check_script(
+      python, args, check_env(python, scratch.path() + "/home", pythonpath), o.timeout);
   for (const auto& s : run.steps) {
     nlohmann::json j = {{"finished", s.finished}, {"ok", s.ok}};
-    if (s.ok) j["value"] = s.value;
-    else j["error"] = s.error;
+    if (s.ok)
+      j["value"] = s.value;
+    else
+      j["error"] = s.error;
     rep.steps[s.step] = j;
   }
   JudgeOptions jo;

@@ -4,11 +4,10 @@
 // (install_wheel.h), run the check script there (python_run.h), judge it against the plan
 // (python_compare.h).
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "plan/plan.h"
 #include "verify/verdict.h"
@@ -19,14 +18,16 @@ struct PythonCheckOptions {
   std::string python;              // the interpreter under test
   std::string wheel;               // "" = check the torch `python` has installed
   std::optional<plan::Plan> plan;  // unset: facts are reported as notes
-  bool gpu = false;                // run the GPU checks (skipped or failed without a GPU: docs/verify.md)
-  std::chrono::milliseconds timeout{std::chrono::minutes(5)};  // per child process (install, checks)
-  std::string work_dir;            // scratch; "" = a fresh directory under $TMPDIR, removed afterwards
+  bool gpu = false;  // run the GPU checks (skipped or failed without a GPU: docs/verify.md)
+  std::chrono::milliseconds timeout{
+      std::chrono::minutes(5)};  // per child process (install, checks)
+  std::string work_dir;  // scratch; "" = a fresh directory under $TMPDIR, removed afterwards
 };
 
 struct PythonCheckReport {
-  std::vector<Verdict> verdicts;   // check names: install, import torch, torch version, config, cuda, ...
-  nlohmann::json steps;            // what the script reported, step -> {ok, value|error}
+  std::vector<Verdict>
+      verdicts;          // check names: install, import torch, torch version, config, cuda, ...
+  nlohmann::json steps;  // what the script reported, step -> {ok, value|error}
 };
 
 // Never throws; every problem (no such Python, a hang, a crash, garbage) is a fail verdict.

@@ -18,7 +18,8 @@ std::string str_of(const json& j, const char* key) {
 }
 
 bool under(const std::string& path, const std::string& dir) {
-  return !dir.empty() && path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
+  return !dir.empty() && path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+         path[dir.size()] == '/';
 }
 
 std::vector<int> release_numbers(const std::string& v) {
@@ -26,10 +27,13 @@ std::vector<int> release_numbers(const std::string& v) {
   std::size_t i = 0;
   while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) {
     int x = 0;
-    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i])) && x < 100000) x = x * 10 + (v[i++] - '0');
+    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i])) && x < 100000)
+      x = x * 10 + (v[i++] - '0');
     out.push_back(x);
-    if (i + 1 < v.size() && v[i] == '.' && std::isdigit(static_cast<unsigned char>(v[i + 1]))) ++i;
-    else break;
+    if (i + 1 < v.size() && v[i] == '.' && std::isdigit(static_cast<unsigned char>(v[i + 1])))
+      ++i;
+    else
+      break;
   }
   return out;
 }
@@ -49,10 +53,18 @@ class Judge {
   }
 
  private:
-  void add(Outcome oc, std::string check, std::string detail) { out_.push_back({"", std::move(check), oc, std::move(detail)}); }
-  void fail(std::string check, std::string detail) { add(Outcome::fail, std::move(check), std::move(detail)); }
-  void pass(std::string check, std::string detail) { add(Outcome::pass, std::move(check), std::move(detail)); }
-  void note(std::string check, std::string detail) { add(Outcome::note, std::move(check), std::move(detail)); }
+  void add(Outcome oc, std::string check, std::string detail) {
+    out_.push_back({"", std::move(check), oc, std::move(detail)});
+  }
+  void fail(std::string check, std::string detail) {
+    add(Outcome::fail, std::move(check), std::move(detail));
+  }
+  void pass(std::string check, std::string detail) {
+    add(Outcome::pass, std::move(check), std::move(detail));
+  }
+  void note(std::string check, std::string detail) {
+    add(Outcome::note, std::move(check), std::move(detail));
+  }
   bool is_ext() const { return o_.plan && !o_.plan->import_name.empty(); }
 
   // The step's result when it finished well; else nullptr, and a FAIL saying why when it ran.
@@ -71,12 +83,15 @@ class Judge {
     }
     return s;
   }
-  bool ok(const std::string& step, const std::string& check) { return value_of(step, check) != nullptr; }
+  bool ok(const std::string& step, const std::string& check) {
+    return value_of(step, check) != nullptr;
+  }
 
   void import_torch(const StepResult& s) {
     torch_ = s.value;
     std::string file = str_of(s.value, "file"), dir = file.substr(0, file.rfind('/'));
-    std::string detail = "torch " + str_of(s.value, "version") + " from " + dir + " (Python " + str_of(s.value, "python") + ")";
+    std::string detail = "torch " + str_of(s.value, "version") + " from " + dir + " (Python " +
+                         str_of(s.value, "python") + ")";
     if (!o_.torch_dir.empty() && !under(file, o_.torch_dir))
       fail("import torch", detail + ": not from the installed wheel under " + o_.torch_dir);
     else
@@ -91,13 +106,17 @@ class Judge {
     if (!p) {
       note("torch version", version + " (no plan to compare with)");
     } else if (!p->build_version.empty() && !is_ext()) {
-      if (version == p->build_version) pass("torch version", version);
-      else fail("torch version", "plan says " + p->build_version + ", torch reports " + version);
+      if (version == p->build_version)
+        pass("torch version", version);
+      else
+        fail("torch version", "plan says " + p->build_version + ", torch reports " + version);
     } else if (!p->torch_version.empty()) {
       auto want = release_numbers(p->torch_version), got = release_numbers(version);
       bool match = got.size() >= want.size() && std::equal(want.begin(), want.end(), got.begin());
-      if (match) pass("torch version", version + " (plan: " + p->torch_version + ")");
-      else fail("torch version", "plan says " + p->torch_version + ", torch reports " + version);
+      if (match)
+        pass("torch version", version + " (plan: " + p->torch_version + ")");
+      else
+        fail("torch version", "plan says " + p->torch_version + ", torch reports " + version);
     } else {
       note("torch version", version + " (the plan names no version)");
     }
@@ -108,44 +127,60 @@ class Judge {
     if (f.contains("config") && f["config"].is_string()) {
       std::string err;
       cfg = parse_torch_config(f["config"].get<std::string>(), &err);
-      if (cfg) pass("config", "torch.__config__.show() read: " + std::to_string(cfg->settings.size()) + " build settings");
-      else fail("config", err);
+      if (cfg)
+        pass("config", "torch.__config__.show() read: " + std::to_string(cfg->settings.size()) +
+                           " build settings");
+      else
+        fail("config", err);
     } else {
       fail("config", "torch.__config__.show() failed: " + str_of(errors, "config"));
     }
 
     // cuda
     std::string cfg_cuda = cfg ? cfg->cuda_runtime : "";
-    if (cfg && cfg_cuda.empty() && cfg->settings.count("CUDA_VERSION")) cfg_cuda = cfg->settings.at("CUDA_VERSION");
+    if (cfg && cfg_cuda.empty() && cfg->settings.count("CUDA_VERSION"))
+      cfg_cuda = cfg->settings.at("CUDA_VERSION");
     std::string got = cuda.empty() ? "none" : cuda;
     if (!p) {
       note("cuda", "torch reports CUDA " + got + " (no plan to compare with)");
     } else if (p->cuda.empty()) {
-      if (cuda.empty()) pass("cuda", "CPU build, as planned");
-      else fail("cuda", "plan is for a CPU build, torch reports CUDA " + cuda);
+      if (cuda.empty())
+        pass("cuda", "CPU build, as planned");
+      else
+        fail("cuda", "plan is for a CPU build, torch reports CUDA " + cuda);
     } else {
       std::string want = major_minor(p->cuda);
-      if (cuda.empty()) fail("cuda", "plan says CUDA " + want + ", torch reports none");
-      else if (major_minor(cuda) == want) pass("cuda", "CUDA " + cuda);
+      if (cuda.empty())
+        fail("cuda", "plan says CUDA " + want + ", torch reports none");
+      else if (major_minor(cuda) == want)
+        pass("cuda", "CUDA " + cuda);
       else if (is_ext() && release_numbers(cuda).size() && release_numbers(want).size() &&
                release_numbers(cuda)[0] == release_numbers(want)[0])
-        note("cuda", "extension built with CUDA " + want + ", torch has CUDA " + cuda + " (same major: compatible)");
-      else fail("cuda", "plan says CUDA " + want + ", torch reports " + cuda);
+        note("cuda", "extension built with CUDA " + want + ", torch has CUDA " + cuda +
+                         " (same major: compatible)");
+      else
+        fail("cuda", "plan says CUDA " + want + ", torch reports " + cuda);
     }
     if (!cuda.empty() && cfg && !cfg_cuda.empty() && major_minor(cfg_cuda) != major_minor(cuda))
-      note("cuda", "torch.__config__ says CUDA runtime " + cfg_cuda + ", torch.version.cuda " + cuda);
+      note("cuda",
+           "torch.__config__ says CUDA runtime " + cfg_cuda + ", torch.version.cuda " + cuda);
 
     // cudnn
     std::string cudnn;
-    if (f.contains("cudnn") && f["cudnn"].is_number_integer()) cudnn = cudnn_version_text(f["cudnn"].get<long>());
+    if (f.contains("cudnn") && f["cudnn"].is_number_integer())
+      cudnn = cudnn_version_text(f["cudnn"].get<long>());
     bool want_cudnn = p && !is_ext() && p->features.count("cudnn") && p->features.at("cudnn");
     bool plan_says_cudnn = p && !is_ext() && p->features.count("cudnn");
     if (plan_says_cudnn && want_cudnn) {
-      if (cudnn.empty()) fail("cudnn", "plan builds with cuDNN, torch.backends.cudnn.version() is None");
-      else pass("cudnn", "cuDNN " + cudnn);
+      if (cudnn.empty())
+        fail("cudnn", "plan builds with cuDNN, torch.backends.cudnn.version() is None");
+      else
+        pass("cudnn", "cuDNN " + cudnn);
     } else if (plan_says_cudnn) {
-      if (cudnn.empty()) pass("cudnn", "none, as planned");
-      else fail("cudnn", "plan builds without cuDNN, torch has cuDNN " + cudnn);
+      if (cudnn.empty())
+        pass("cudnn", "none, as planned");
+      else
+        fail("cudnn", "plan builds without cuDNN, torch has cuDNN " + cudnn);
     } else {
       note("cudnn", cudnn.empty() ? "none" : "cuDNN " + cudnn);
     }
@@ -153,8 +188,10 @@ class Judge {
     // arch list: the compiled-in list (_cuda_getArchFlags), else the config's NVCC flags.
     arch_sass_.clear(), arch_ptx_.clear();
     std::string flags = str_of(f, "arch_flags");
-    if (!flags.empty()) arch_tokens(flags, arch_sass_, arch_ptx_);
-    else if (cfg) arch_sass_ = cfg->sass, arch_ptx_ = cfg->ptx;
+    if (!flags.empty())
+      arch_tokens(flags, arch_sass_, arch_ptx_);
+    else if (cfg)
+      arch_sass_ = cfg->sass, arch_ptx_ = cfg->ptx;
     std::string have;
     for (const auto& a : arch_sass_) have += (have.empty() ? "" : " ") + a.sm();
     for (const auto& a : arch_ptx_) have += (have.empty() ? "" : " ") + a.compute();
@@ -179,15 +216,22 @@ class Judge {
     if (f.contains("cxx11_abi") && f["cxx11_abi"].is_boolean()) {
       bool abi = f["cxx11_abi"].get<bool>();
       std::string want;
-      if (p && p->env.count("_GLIBCXX_USE_CXX11_ABI")) want = p->env.at("_GLIBCXX_USE_CXX11_ABI");
-      else if (p && p->cmake_options.count("GLIBCXX_USE_CXX11_ABI")) want = p->cmake_options.at("GLIBCXX_USE_CXX11_ABI");
+      if (p && p->env.count("_GLIBCXX_USE_CXX11_ABI"))
+        want = p->env.at("_GLIBCXX_USE_CXX11_ABI");
+      else if (p && p->cmake_options.count("GLIBCXX_USE_CXX11_ABI"))
+        want = p->cmake_options.at("GLIBCXX_USE_CXX11_ABI");
       auto w = setting_truth(want);
       std::string d = std::string("_GLIBCXX_USE_CXX11_ABI=") + (abi ? "1" : "0");
-      if (!want.empty() && w && *w != abi) fail("cxx11 abi", "plan says _GLIBCXX_USE_CXX11_ABI=" + want + ", torch has " + (abi ? "1" : "0"));
-      else if (!want.empty() && w) pass("cxx11 abi", d);
-      else note("cxx11 abi", d);
+      if (!want.empty() && w && *w != abi)
+        fail("cxx11 abi",
+             "plan says _GLIBCXX_USE_CXX11_ABI=" + want + ", torch has " + (abi ? "1" : "0"));
+      else if (!want.empty() && w)
+        pass("cxx11 abi", d);
+      else
+        note("cxx11 abi", d);
     } else {
-      fail("cxx11 abi", "torch._C._GLIBCXX_USE_CXX11_ABI unreadable: " + str_of(errors, "cxx11_abi"));
+      fail("cxx11 abi",
+           "torch._C._GLIBCXX_USE_CXX11_ABI unreadable: " + str_of(errors, "cxx11_abi"));
     }
 
     // build settings: the plan's CMake options that torch records (USE_*), value for value.
@@ -199,16 +243,21 @@ class Judge {
         if (it == cfg->settings.end()) continue;
         auto a = setting_truth(v), b = setting_truth(it->second);
         bool eq = a && b ? *a == *b : v == it->second;
-        if (eq) ++same;
-        else diffs.push_back("plan sets " + k + "=" + v + ", torch was built with " + k + "=" + it->second);
+        if (eq)
+          ++same;
+        else
+          diffs.push_back("plan sets " + k + "=" + v + ", torch was built with " + k + "=" +
+                          it->second);
       }
       for (auto& d : diffs) fail("build settings", d);
       if (diffs.empty())
-        pass("build settings", std::to_string(same) + " of the plan's options recorded by torch, all as planned");
+        pass("build settings",
+             std::to_string(same) + " of the plan's options recorded by torch, all as planned");
     } else if (cfg) {
       std::string s;
       for (const char* k : {"USE_CUDA", "USE_CUDNN", "USE_NCCL", "USE_MKLDNN", "USE_OPENMP"})
-        if (cfg->settings.count(k)) s += (s.empty() ? "" : ", ") + std::string(k) + "=" + cfg->settings.at(k);
+        if (cfg->settings.count(k))
+          s += (s.empty() ? "" : ", ") + std::string(k) + "=" + cfg->settings.at(k);
       note("build settings", s.empty() ? "none recorded" : s);
     }
   }
@@ -218,11 +267,13 @@ class Judge {
     if (const StepResult* s = value_of("import " + name, "import " + name)) {
       std::string file = s->value.is_string() ? s->value.get<std::string>() : "";
       if (!o_.ext_dir.empty() && !under(file, o_.ext_dir))
-        fail("import " + name, "imported from " + file + ", not from the installed wheel under " + o_.ext_dir);
+        fail("import " + name,
+             "imported from " + file + ", not from the installed wheel under " + o_.ext_dir);
       else
         pass("import " + name, file.empty() ? "imported" : "from " + file);
     }
-    if (!o_.plan->smoke.empty() && !o_.gpu && value_of("smoke", "smoke")) pass("smoke", "the plan's smoke code ran on cpu");
+    if (!o_.plan->smoke.empty() && !o_.gpu && value_of("smoke", "smoke"))
+      pass("smoke", "the plan's smoke code ran on cpu");
   }
 
   void gpu() {
@@ -238,18 +289,25 @@ class Judge {
     if (is_ext() && !o_.plan->smoke.empty()) later.push_back("gpu smoke");
     if (n <= 0) {
       std::string why = "no GPU visible (torch.cuda.is_available() is False";
-      if (v.contains("warnings") && v["warnings"].is_array() && !v["warnings"].empty() && v["warnings"][0].is_string())
+      if (v.contains("warnings") && v["warnings"].is_array() && !v["warnings"].empty() &&
+          v["warnings"][0].is_string())
         why += ": " + v["warnings"][0].get<std::string>();
       why += ")";
       bool cuda_expected = o_.plan ? !o_.plan->cuda.empty() : !str_of(torch_, "cuda").empty();
-      if (cuda_expected) fail("gpu devices", why + "; --gpu was asked for a CUDA build");
-      else out_.push_back(skipped("gpu devices", "no GPU (" + std::string(o_.plan ? "the plan is CPU-only" : "CPU-only torch") + ")"));
+      if (cuda_expected)
+        fail("gpu devices", why + "; --gpu was asked for a CUDA build");
+      else
+        out_.push_back(skipped(
+            "gpu devices",
+            "no GPU (" + std::string(o_.plan ? "the plan is CPU-only" : "CPU-only torch") + ")"));
       for (const auto& c : later) out_.push_back(skipped(c, "no GPU"));
       return;
     }
     std::string names;
     for (int i = 0; i < n && i < static_cast<int>(v["names"].size()); ++i) {
-      std::string cap = i < static_cast<int>(v["capabilities"].size()) ? v["capabilities"][i].get<std::string>() : "?";
+      std::string cap = i < static_cast<int>(v["capabilities"].size())
+                            ? v["capabilities"][i].get<std::string>()
+                            : "?";
       names += (names.empty() ? "" : ", ") + std::string("cuda:") + std::to_string(i) + " " +
                v["names"][i].get<std::string>() + " (" + cap + ")";
       // A GPU that no compiled-in code runs on: the first kernel would fail with "no kernel image".
@@ -258,31 +316,41 @@ class Judge {
       for (const auto& s : arch_sass_) runs |= a && s.runs_on(*a);
       for (const auto& s : arch_ptx_) runs |= a && s.runs_on(*a);
       if (a && !runs && !is_ext() && (!arch_sass_.empty() || !arch_ptx_.empty()))
-        fail("gpu arch", "cuda:" + std::to_string(i) + " is " + a->sm() + ", which no compiled-in arch runs on");
+        fail("gpu arch", "cuda:" + std::to_string(i) + " is " + a->sm() +
+                             ", which no compiled-in arch runs on");
     }
     pass("gpu devices", std::to_string(n) + " GPU" + (n == 1 ? "" : "s") + ": " + names);
     if (const StepResult* r = value_of("gpu randn", "gpu randn")) {
       const json& x = r->value;
-      bool good = x.value("shape", json::array()) == json::array({2, 64, 512}) && str_of(x, "dtype") == "torch.float16" &&
-                  x.value("finite", false);
-      if (good) pass("gpu randn", "randn(2, 64, 512, float16) on " + str_of(x, "device"));
-      else fail("gpu randn", "unexpected result: " + x.dump());
+      bool good = x.value("shape", json::array()) == json::array({2, 64, 512}) &&
+                  str_of(x, "dtype") == "torch.float16" && x.value("finite", false);
+      if (good)
+        pass("gpu randn", "randn(2, 64, 512, float16) on " + str_of(x, "device"));
+      else
+        fail("gpu randn", "unexpected result: " + x.dump());
     }
     if (const StepResult* r = value_of("gpu matmul", "gpu matmul")) {
       double diff = r->value.value("max_abs_diff", -1.0);
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.3g", diff);
-      if (r->value.value("close", false)) pass("gpu matmul", std::string("128x256 @ 256x64 matches the CPU (max |diff| ") + buf + ")");
-      else fail("gpu matmul", std::string("differs from the CPU result: max |diff| ") + buf);
+      if (r->value.value("close", false))
+        pass("gpu matmul",
+             std::string("128x256 @ 256x64 matches the CPU (max |diff| ") + buf + ")");
+      else
+        fail("gpu matmul", std::string("differs from the CPU result: max |diff| ") + buf);
     }
     for (int i = 0; i < n; ++i) {
       std::string c = "gpu cuda:" + std::to_string(i);
       if (const StepResult* r = value_of(c, c)) {
-        if (r->value.value("equal", false)) pass(c, "tensor moved to " + str_of(r->value, "device") + " (directly and via cuda:0) and back intact");
-        else fail(c, "tensor came back different from " + str_of(r->value, "device"));
+        if (r->value.value("equal", false))
+          pass(c, "tensor moved to " + str_of(r->value, "device") +
+                      " (directly and via cuda:0) and back intact");
+        else
+          fail(c, "tensor came back different from " + str_of(r->value, "device"));
       }
     }
-    if (is_ext() && !o_.plan->smoke.empty() && value_of("gpu smoke", "gpu smoke")) pass("gpu smoke", "the plan's smoke code ran on cuda");
+    if (is_ext() && !o_.plan->smoke.empty() && value_of("gpu smoke", "gpu smoke"))
+      pass("gpu smoke", "the plan's smoke code ran on cuda");
   }
 
   // What became of the process beyond the steps: killed before a first step, stopped midway, or a
@@ -292,10 +360,12 @@ class Judge {
     std::string p = run_.process_problem();
     if (run_.steps.empty()) {
       std::string out = last_line(run_.proc.out);
-      if (p.empty()) p = out.empty() ? "printed no result" : "printed no result (it printed '" + out + "')";
+      if (p.empty())
+        p = out.empty() ? "printed no result" : "printed no result (it printed '" + out + "')";
       fail("python", p);
     } else if (!run_.done) {
-      fail("python", (p.empty() ? "stopped" : p) + " after step '" + run_.steps.back().step + "'; later checks did not run");
+      fail("python", (p.empty() ? "stopped" : p) + " after step '" + run_.steps.back().step +
+                         "'; later checks did not run");
     } else if (!p.empty()) {
       fail("python", p + " after the checks");
     }
@@ -315,7 +385,9 @@ Verdict skipped(std::string check, std::string why) {
   return {"", std::move(check), Outcome::note, "skipped: " + why};
 }
 
-bool is_skip(const Verdict& v) { return v.outcome == Outcome::note && v.detail.rfind("skipped: ", 0) == 0; }
+bool is_skip(const Verdict& v) {
+  return v.outcome == Outcome::note && v.detail.rfind("skipped: ", 0) == 0;
+}
 
 std::string major_minor(const std::string& version) {
   std::size_t a = version.find('.');
@@ -329,7 +401,8 @@ std::vector<Verdict> judge_python_run(const ScriptRun& run, const JudgeOptions& 
   try {
     return Judge(run, o)();
   } catch (const nlohmann::json::exception& e) {
-    return {{"", "python", Outcome::fail, std::string("the check script's output has an unexpected shape: ") + e.what()}};
+    return {{"", "python", Outcome::fail,
+             std::string("the check script's output has an unexpected shape: ") + e.what()}};
   }
 }
 

@@ -15,7 +15,7 @@ struct JudgeOptions {
   const plan::Plan* plan = nullptr;  // nothing to compare with: facts become notes
   bool gpu = false;                  // --gpu was asked
   std::string torch_dir;             // torch must be imported from under here ("" = anywhere)
-  std::string ext_dir;               // the extension must be imported from under here ("" = anywhere)
+  std::string ext_dir;  // the extension must be imported from under here ("" = anywhere)
 };
 
 std::vector<Verdict> judge_python_run(const ScriptRun& run, const JudgeOptions& o);

@@ -27,7 +27,8 @@ std::string last_line(std::string_view text) {
 }
 
 std::string ScriptRun::process_problem() const {
-  if (proc.not_found) return "cannot run it (" + (proc.error.empty() ? "not found" : proc.error) + ")";
+  if (proc.not_found)
+    return "cannot run it (" + (proc.error.empty() ? "not found" : proc.error) + ")";
   if (proc.timed_out) return "timed out after " + std::to_string(timeout.count() / 1000) + " s";
   if (proc.truncated) return "printed more than the output cap and was stopped";
   if (proc.signal != 0) return proc.describe(timeout);
@@ -52,7 +53,8 @@ ScriptRun parse_script_output(std::string_view out) {
       continue;
     }
     std::string kind = j["kind"];
-    std::string step = j.contains("step") && j["step"].is_string() ? j["step"].get<std::string>() : "";
+    std::string step =
+        j.contains("step") && j["step"].is_string() ? j["step"].get<std::string>() : "";
     if (kind == "done") {
       r.done = true;
     } else if (kind == "begin" && !step.empty()) {
@@ -80,7 +82,8 @@ ScriptRun parse_script_output(std::string_view out) {
 std::map<std::string, std::string> check_env(const std::string& python, const std::string& home,
                                              const std::string& pythonpath) {
   std::map<std::string, std::string> env;
-  std::string dir = python.find('/') == std::string::npos ? "" : python.substr(0, python.rfind('/'));
+  std::string dir =
+      python.find('/') == std::string::npos ? "" : python.substr(0, python.rfind('/'));
   env["PATH"] = (dir.empty() ? "" : dir + ":") + "/usr/local/bin:/usr/bin:/bin";
   env["HOME"] = home;
   env["LANG"] = "C.UTF-8";
@@ -95,7 +98,8 @@ std::map<std::string, std::string> check_env(const std::string& python, const st
 }
 
 ScriptRun run_check_script(const std::string& python, const nlohmann::json& args,
-                           const std::map<std::string, std::string>& env, std::chrono::milliseconds timeout) {
+                           const std::map<std::string, std::string>& env,
+                           std::chrono::milliseconds timeout) {
   util::RunOptions o;
   o.timeout = timeout;
   o.env = env;

@@ -3,11 +3,10 @@
 // which steps began, which ended and how, and what became of the process. Hangs, crashes and
 // garbage are facts here, never exceptions.
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "util/process.h"
 
@@ -17,8 +16,8 @@ struct StepResult {
   std::string step;
   bool finished = false;  // its "end" line came
   bool ok = false;
-  nlohmann::json value;   // the step's value when ok
-  std::string error;      // the exception's last line when not ok
+  nlohmann::json value;  // the step's value when ok
+  std::string error;     // the exception's last line when not ok
 };
 
 struct ScriptRun {
@@ -46,7 +45,8 @@ std::map<std::string, std::string> check_env(const std::string& python, const st
 
 // `python -c SCRIPT ARGS` with env, timeout and a 4 MiB output cap.
 ScriptRun run_check_script(const std::string& python, const nlohmann::json& args,
-                           const std::map<std::string, std::string>& env, std::chrono::milliseconds timeout);
+                           const std::map<std::string, std::string>& env,
+                           std::chrono::milliseconds timeout);
 
 // The last non-empty line of a text, cut to 200 characters ("" when none).
 std::string last_line(std::string_view text);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
@@ -21,7 +20,8 @@ class VerifyPython : public ::testing::Test {
   void SetUp() override {
     std::string tmpl = (fs::temp_directory_path() / "ts-verify-py-XXXXXX").string();
     dir_ = ::mkdtemp(tmpl.data());
-    if (util::run({"/usr/bin/python3", "-c", "import torch"}).exit_code != 0) GTEST_SKIP() << "no python3-torch";
+    if (util::run({"/usr/bin/python3", "-c", "import torch"}).exit_code != 0)
+      GTEST_SKIP() << "no python3-torch";
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -54,7 +54,9 @@ TEST_F(VerifyPython, CudaPlanFailsWithAClearLine) {
   p.cuda = "12.8.93";
   auto r = run_torchsmith({"verify", "--python", "/usr/bin/python3", "--plan", lock(p), "--gpu"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("FAIL  cuda             plan says CUDA 12.8, torch reports none"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAIL  cuda             plan says CUDA 12.8, torch reports none"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("FAIL  gpu devices      no GPU visible"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("skip  gpu matmul       no GPU"), std::string::npos) << r.out;
 }
@@ -73,7 +75,8 @@ TEST_F(VerifyPython, JsonShape) {
 }
 
 TEST_F(VerifyPython, HangingPythonIsAFailVerdict) {
-  std::string hang = std::string(TS_SOURCE_DIR) + "/tests/fixtures/hosts/bad-python/usr/bin/python3";
+  std::string hang =
+      std::string(TS_SOURCE_DIR) + "/tests/fixtures/hosts/bad-python/usr/bin/python3";
   auto r = run_torchsmith({"verify", "--python", hang, "--timeout", "1"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("FAIL  python           timed out after 1 s"), std::string::npos) << r.out;

@@ -1,8 +1,10 @@
-// parse_torch_config on real and reconstructed torch.__config__.show() texts (tests/fixtures/verify).
+// parse_torch_config on real and reconstructed torch.__config__.show() texts
+// (tests/fixtures/verify).
+#include "verify/config_show.h"
+
 #include <gtest/gtest.h>
 
 #include "util/fs.h"
-#include "verify/config_show.h"
 
 namespace ts::verify {
 namespace {
@@ -46,9 +48,9 @@ TEST(ConfigShow, Cuda128WithCudnn9Quirk) {
   EXPECT_EQ(c->cuda_runtime, "12.8");
   EXPECT_EQ(sms(c->sass, false), "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120");
   EXPECT_EQ(sms(c->ptx, true), "");
-  EXPECT_EQ(c->cudnn, "9.10.2");             // printed "91.0.2"
+  EXPECT_EQ(c->cudnn, "9.10.2");  // printed "91.0.2"
   EXPECT_EQ(c->cudnn_cuda, "12.9");
-  EXPECT_EQ(c->cudnn_built_with, "9.8.0");   // printed "90.8"
+  EXPECT_EQ(c->cudnn_built_with, "9.8.0");  // printed "90.8"
   EXPECT_EQ(c->settings.at("CUDNN_VERSION"), "9.8.0");
   EXPECT_EQ(c->magma, "2.6.1");
   EXPECT_EQ(c->settings.at("USE_NCCL"), "1");
@@ -68,7 +70,8 @@ TEST(ConfigShow, Cuda130ReconstructedWithPtxAndCommaInFlags) {
 }
 
 TEST(ConfigShow, WarningBeforeTheHeaderIsSkipped) {
-  auto c = parse_torch_config("UserWarning: something\nPyTorch built with:\n  - CUDA Runtime 11.8\n", nullptr);
+  auto c = parse_torch_config(
+      "UserWarning: something\nPyTorch built with:\n  - CUDA Runtime 11.8\n", nullptr);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->cuda_runtime, "11.8");
 }
@@ -80,7 +83,8 @@ TEST(ConfigShow, GarbageIsAnError) {
   EXPECT_NE(err.find("hello from a wrapper"), std::string::npos) << err;
   EXPECT_FALSE(parse_torch_config("", &err));
   // Truncated and odd lines still parse without crashing.
-  auto c = parse_torch_config("PyTorch built with:\n  - Build settings: =x, , A=, ,B\n  - CuDNN 9999999.x.\n", &err);
+  auto c = parse_torch_config(
+      "PyTorch built with:\n  - Build settings: =x, , A=, ,B\n  - CuDNN 9999999.x.\n", &err);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->settings.size(), 0u);
 }
@@ -102,7 +106,8 @@ TEST(ConfigShow, CudnnVersions) {
 
 TEST(ConfigShow, ArchTokensAndTruth) {
   std::vector<CudaArch> sass, ptx;
-  arch_tokens("sm_50 sm_90a compute_90 xsm_70 sm_ compute_120 -gencode;arch=compute_60,code=sm_61", sass, ptx);
+  arch_tokens("sm_50 sm_90a compute_90 xsm_70 sm_ compute_120 -gencode;arch=compute_60,code=sm_61",
+              sass, ptx);
   EXPECT_EQ(sms(sass, false), "sm_50 sm_61 sm_90a");
   EXPECT_EQ(sms(ptx, true), "compute_90 compute_120");
   EXPECT_EQ(setting_truth("ON"), true);

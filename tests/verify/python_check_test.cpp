@@ -1,15 +1,16 @@
 // verify_python_install against the real Debian torch here, fake Pythons that hang, crash or print
-// garbage, fake Pythons that emulate a GPU machine's answers, and a tiny wheel installed and imported.
+// garbage, fake Pythons that emulate a GPU machine's answers, and a tiny wheel installed and
+// imported.
+#include "verify/python_check.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "util/fs.h"
 #include "verify/install_wheel.h"
-#include "verify/python_check.h"
 #include "verify/python_compare.h"
 #include "verify/python_script.h"
 #include "verify_test_util.h"
@@ -21,9 +22,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 const char* kPy = "/usr/bin/python3";
 
-bool debian_torch() {
-  return test::run({kPy, "-c", "import torch"}).exit_code == 0;
-}
+bool debian_torch() { return test::run({kPy, "-c", "import torch"}).exit_code == 0; }
 
 const Verdict* find(const std::vector<Verdict>& vs, const std::string& check, Outcome o) {
   for (const auto& v : vs)
@@ -33,7 +32,8 @@ const Verdict* find(const std::vector<Verdict>& vs, const std::string& check, Ou
 
 std::string dump(const std::vector<Verdict>& vs) {
   std::string s;
-  for (const auto& v : vs) s += std::string(outcome_name(v.outcome)) + "  " + v.check + "  " + v.detail + "\n";
+  for (const auto& v : vs)
+    s += std::string(outcome_name(v.outcome)) + "  " + v.check + "  " + v.detail + "\n";
   return s;
 }
 
@@ -41,7 +41,8 @@ plan::Plan cpu_113_plan() {
   plan::Plan p;
   p.torch_version = "1.13";
   p.features = {{"cuda", false}, {"cudnn", false}};
-  p.cmake_options = {{"USE_CUDA", "OFF"}, {"USE_CUDNN", "OFF"}, {"USE_MKLDNN", "ON"}, {"USE_OPENMP", "ON"}};
+  p.cmake_options = {
+      {"USE_CUDA", "OFF"}, {"USE_CUDNN", "OFF"}, {"USE_MKLDNN", "ON"}, {"USE_OPENMP", "ON"}};
   return p;
 }
 
@@ -53,7 +54,8 @@ TEST(PythonCheck, DebianTorchMatchesACpuPlan) {
   auto r = verify_python_install(o);
   EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
   ASSERT_TRUE(find(r.verdicts, "import torch", Outcome::pass)) << dump(r.verdicts);
-  EXPECT_NE(find(r.verdicts, "import torch", Outcome::pass)->detail.find("torch 1.13"), std::string::npos);
+  EXPECT_NE(find(r.verdicts, "import torch", Outcome::pass)->detail.find("torch 1.13"),
+            std::string::npos);
   EXPECT_TRUE(find(r.verdicts, "torch version", Outcome::pass)) << dump(r.verdicts);
   EXPECT_TRUE(find(r.verdicts, "cuda", Outcome::pass)) << dump(r.verdicts);
   EXPECT_TRUE(find(r.verdicts, "cudnn", Outcome::pass)) << dump(r.verdicts);
@@ -136,7 +138,8 @@ TEST(PythonCheck, HangingCrashingAndGarbagePythonsAreFailVerdicts) {
   r = verify_python_install(o);
   v = find(r.verdicts, "python", Outcome::fail);
   ASSERT_TRUE(v) << dump(r.verdicts);
-  EXPECT_NE(v->detail.find("ModuleNotFoundError: No module named 'encodings'"), std::string::npos) << v->detail;
+  EXPECT_NE(v->detail.find("ModuleNotFoundError: No module named 'encodings'"), std::string::npos)
+      << v->detail;
 
   o.python = bad_python("python3.9");  // SIGSEGV
   r = verify_python_install(o);
@@ -152,25 +155,45 @@ TEST(PythonCheck, HangingCrashingAndGarbagePythonsAreFailVerdicts) {
 // Marker lines the real script prints, for fakes that emulate a machine.
 std::string marker(const json& j) { return kMarker + j.dump() + "\n"; }
 std::string step_ok(const std::string& step, const json& value) {
-  return marker({{"kind", "begin"}, {"step", step}}) + marker({{"kind", "end"}, {"step", step}, {"ok", true}, {"value", value}});
+  return marker({{"kind", "begin"}, {"step", step}}) +
+         marker({{"kind", "end"}, {"step", step}, {"ok", true}, {"value", value}});
 }
 
-// What torch 2.11+cu130 on a machine with `gpus` H100s answers (config text: the reconstructed fixture).
+// What torch 2.11+cu130 on a machine with `gpus` H100s answers (config text: the reconstructed
+// fixture).
 std::string gpu_machine(int gpus, bool finish = true) {
-  auto config = util::read_file(std::string(TS_SOURCE_DIR) + "/tests/fixtures/verify/config_show_2.11.0_cu130.txt");
-  std::string out = step_ok("import torch", {{"version", "2.11.0+cu130"}, {"file", "/opt/torch/.venv/lib/python3.12/site-packages/torch/__init__.py"},
-                                             {"cuda", "13.0"}, {"python", "3.12.3"}});
-  out += step_ok("torch facts", {{"cudnn", 91300}, {"arch_flags", "sm_75 sm_80 sm_86 sm_90 sm_100 sm_110 sm_120 compute_120"},
-                                 {"cxx11_abi", true}, {"config", config.value_or("")}, {"errors", json::object()}});
+  auto config = util::read_file(std::string(TS_SOURCE_DIR) +
+                                "/tests/fixtures/verify/config_show_2.11.0_cu130.txt");
+  std::string out = step_ok(
+      "import torch", {{"version", "2.11.0+cu130"},
+                       {"file", "/opt/torch/.venv/lib/python3.12/site-packages/torch/__init__.py"},
+                       {"cuda", "13.0"},
+                       {"python", "3.12.3"}});
+  out += step_ok("torch facts",
+                 {{"cudnn", 91300},
+                  {"arch_flags", "sm_75 sm_80 sm_86 sm_90 sm_100 sm_110 sm_120 compute_120"},
+                  {"cxx11_abi", true},
+                  {"config", config.value_or("")},
+                  {"errors", json::object()}});
   json names = json::array(), caps = json::array();
   for (int i = 0; i < gpus; ++i) names.push_back("NVIDIA H100 80GB HBM3"), caps.push_back("9.0");
-  out += step_ok("gpu devices", {{"available", gpus > 0}, {"count", gpus}, {"names", names}, {"capabilities", caps},
-                                 {"warnings", gpus ? json::array() : json::array({"Found no NVIDIA driver on your system."})}});
+  out += step_ok("gpu devices",
+                 {{"available", gpus > 0},
+                  {"count", gpus},
+                  {"names", names},
+                  {"capabilities", caps},
+                  {"warnings", gpus ? json::array()
+                                    : json::array({"Found no NVIDIA driver on your system."})}});
   if (gpus > 0) {
-    out += step_ok("gpu randn", {{"shape", {2, 64, 512}}, {"dtype", "torch.float16"}, {"device", "cuda:0"}, {"finite", true}});
+    out += step_ok("gpu randn", {{"shape", {2, 64, 512}},
+                                 {"dtype", "torch.float16"},
+                                 {"device", "cuda:0"},
+                                 {"finite", true}});
     if (!finish) return out + marker({{"kind", "begin"}, {"step", "gpu matmul"}});
     out += step_ok("gpu matmul", {{"max_abs_diff", 1.9e-5}, {"close", true}});
-    for (int i = 0; i < gpus; ++i) out += step_ok("gpu cuda:" + std::to_string(i), {{"device", "cuda:" + std::to_string(i)}, {"equal", true}});
+    for (int i = 0; i < gpus; ++i)
+      out += step_ok("gpu cuda:" + std::to_string(i),
+                     {{"device", "cuda:" + std::to_string(i)}, {"equal", true}});
   }
   return out + marker({{"kind", "done"}});
 }
@@ -195,11 +218,13 @@ TEST(PythonCheck, EmulatedTwoGpuMachinePasses) {
   o.plan = cu130_plan();
   auto r = verify_python_install(o);
   EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
-  for (const char* c : {"import torch", "torch version", "config", "cuda", "cudnn", "arch list", "build settings",
-                        "gpu devices", "gpu randn", "gpu matmul", "gpu cuda:0", "gpu cuda:1"})
+  for (const char* c :
+       {"import torch", "torch version", "config", "cuda", "cudnn", "arch list", "build settings",
+        "gpu devices", "gpu randn", "gpu matmul", "gpu cuda:0", "gpu cuda:1"})
     EXPECT_TRUE(find(r.verdicts, c, Outcome::pass)) << c << "\n" << dump(r.verdicts);
   EXPECT_EQ(find(r.verdicts, "cudnn", Outcome::pass)->detail, "cuDNN 9.13.0");
-  EXPECT_NE(find(r.verdicts, "gpu devices", Outcome::pass)->detail.find("2 GPUs: cuda:0 NVIDIA H100 80GB HBM3 (9.0)"),
+  EXPECT_NE(find(r.verdicts, "gpu devices", Outcome::pass)
+                ->detail.find("2 GPUs: cuda:0 NVIDIA H100 80GB HBM3 (9.0)"),
             std::string::npos);
   // sm_75 ... sm_110 were not asked for: a note, not a failure.
   EXPECT_TRUE(find(r.verdicts, "arch list", Outcome::note)) << dump(r.verdicts);
@@ -230,7 +255,8 @@ TEST(PythonCheck, EmulatedCudaTorchWithoutDriver) {
   PythonCheckOptions o;
   o.python = fake(t, "python", cat_script(gpu_machine(0)));
   o.gpu = true;
-  auto r = verify_python_install(o);  // no plan: torch itself is a CUDA build, so --gpu expects a GPU
+  auto r =
+      verify_python_install(o);  // no plan: torch itself is a CUDA build, so --gpu expects a GPU
   auto* d = find(r.verdicts, "gpu devices", Outcome::fail);
   ASSERT_TRUE(d) << dump(r.verdicts);
   EXPECT_NE(d->detail.find("Found no NVIDIA driver"), std::string::npos) << d->detail;
@@ -243,7 +269,8 @@ TEST(PythonCheck, WrongShapedJsonIsAFailNotACrash) {
   test::TempDir t;
   std::string text = step_ok("import torch", {{"version", 3}, {"file", json::array()}}) +
                      step_ok("torch facts", {{"cudnn", "x"}, {"config", 7}}) +
-                     step_ok("gpu devices", {{"count", 1}, {"names", 5}, {"capabilities", "9.0"}}) + "@@torchsmith {nope\n";
+                     step_ok("gpu devices", {{"count", 1}, {"names", 5}, {"capabilities", "9.0"}}) +
+                     "@@torchsmith {nope\n";
   PythonCheckOptions o;
   o.python = fake(t, "python", cat_script(text));
   o.gpu = true;
@@ -279,7 +306,8 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
 plan::Plan tiny_plan() {
   plan::Plan p;
   p.import_name = "tinypkg";
-  p.smoke = "import tinypkg\nassert tinypkg.add(torch.ones(2, device=device), 1).sum().item() == 4\n";
+  p.smoke =
+      "import tinypkg\nassert tinypkg.add(torch.ones(2, device=device), 1).sum().item() == 4\n";
   return p;
 }
 
@@ -300,11 +328,13 @@ TEST(PythonCheck, TinyWheelInstalledIntoAFreshVenvAndImported) {
   ASSERT_TRUE(imp) << dump(r.verdicts);
   EXPECT_NE(imp->detail.find(t / "work/install/venv/"), std::string::npos) << imp->detail;
   // torch came from the interpreter's own site (--system-site-packages).
-  EXPECT_NE(find(r.verdicts, "import torch", Outcome::pass)->detail.find("/usr/lib/python3/dist-packages/torch"),
+  EXPECT_NE(find(r.verdicts, "import torch", Outcome::pass)
+                ->detail.find("/usr/lib/python3/dist-packages/torch"),
             std::string::npos);
   EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
 
-  o.plan->smoke = "raise RuntimeError('op not built for ' + device)";  // a smoke that fails says why
+  o.plan->smoke =
+      "raise RuntimeError('op not built for ' + device)";  // a smoke that fails says why
   o.work_dir = t / "work2";
   r = verify_python_install(o);
   auto* s = find(r.verdicts, "smoke", Outcome::fail);
@@ -338,7 +368,8 @@ TEST(PythonCheck, InstallWithoutPipExtractsTheWheel) {
   ASSERT_TRUE(in.ok) << in.detail;
   EXPECT_NE(in.detail.find("this Python has no pip"), std::string::npos) << in.detail;
   EXPECT_TRUE(fs::exists(in.site + "/tinypkg/__init__.py"));
-  auto r = test::run({io.python, "-c", "import tinypkg; print(tinypkg.__file__)"}, {{"PYTHONPATH", in.pythonpath}});
+  auto r = test::run({io.python, "-c", "import tinypkg; print(tinypkg.__file__)"},
+                     {{"PYTHONPATH", in.pythonpath}});
   EXPECT_EQ(util::trim(r.out), in.site + "/tinypkg/__init__.py") << r.err;
 
   test::write(t / "broken.whl", "PK\x03\x04 not really a zip");
