@@ -85,7 +85,8 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.governor = !o.no_governor;
   bo.mem_budget = plan.spec.mem_budget_bytes;
   bo.native_arches = native;
-  bo.what = plan.spec.package + (plan.torch_version.empty() ? "" : "==" + plan.torch_version);
+  bo.what = !plan.import_name.empty() ? plan.spec.package + " against torch " + plan.torch_version
+             : plan.spec.package + (plan.torch_version.empty() ? "" : "==" + plan.torch_version);
   bo.torchsmith_version = TS_VERSION;
   bo.say = [](const std::string& s) { std::fprintf(stderr, "torchsmith: %s\n", s.c_str()); };
   bo.cancel = &g_cancel;

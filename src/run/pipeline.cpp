@@ -57,6 +57,40 @@ bool compiles(const std::string& name) { return name == "build" || name == "conf
 // The variables a build needs that are about the user, not the build (git and pip want a home).
 constexpr const char* kInherited[] = {"HOME", "TMPDIR", "USER", "LOGNAME"};
 
+// The tree without what a previous build left (build/, dist/, *.egg-info); files that did not
+// change since the last copy are kept, so a rebuild stays incremental.
+std::string copy_tree(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  if (ec) return to + ": " + ec.message();
+  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    fs::path rel = fs::relative(it->path(), from, ec);
+    std::string top = rel.begin()->string();
+    if (it.depth() == 0 && (top == "build" || top == "dist" || top == ".torchsmith" ||
+                            rel.extension() == ".egg-info")) {
+      if (it->is_directory()) it.disable_recursion_pending();
+      continue;
+    }
+    fs::path dest = fs::path(to) / rel;
+    if (it->is_directory(ec)) {
+      fs::create_directories(dest, ec);
+    } else if (it->is_regular_file(ec)) {
+      std::error_code e2;
+      if (fs::exists(dest, e2) && fs::file_size(dest, e2) == it->file_size() &&
+          fs::last_write_time(dest, e2) >= it->last_write_time())
+        continue;
+      fs::copy_file(it->path(), dest, fs::copy_options::overwrite_existing, ec);
+    } else if (it->is_symlink(ec)) {
+      fs::remove(dest, ec);
+      fs::copy_symlink(it->path(), dest, ec);
+    }
+    if (ec) return "copying " + it->path().string() + ": " + ec.message();
+  }
+  if (ec) return "copying " + from + ": " + ec.message();
+  return "";
+}
+
 }  // namespace
 
 std::string source_state(const std::string& src) {
@@ -83,6 +117,13 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
   std::string run_id = utc_now("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid());
   std::string src = plan.source_dir.empty() ? "" : fs::absolute(plan.source_dir, ec).lexically_normal().string();
   if (!src.empty() && src.back() == '/') src.pop_back();
+  // An extension's own directory stays as the user left it: pip would write build/, dist/ and
+  // *.egg-info into it. Its copy in OUT/src is built instead (a torch tree is built in place).
+  std::string copy_from;
+  if (!plan.import_name.empty() && !src.empty()) {
+    copy_from = src;
+    src.clear();
+  }
   RunPaths paths = RunPaths::make(out_dir, src, run_id);
   out.run_dir = paths.run_dir;
   for (const auto& d : {paths.out, paths.dist, paths.run_dir + "/logs"}) {
@@ -97,6 +138,11 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
   if (!src.empty() && src.rfind(paths.out + "/", 0) != 0) {
     src_lock = TreeLock::acquire(src, o.what, o.wait_for_lock, &lock_error);
     if (!src_lock.held()) { out.error = lock_error; out.exit_code = 1; return out; }
+  }
+  if (!copy_from.empty()) {
+    std::string err = copy_tree(copy_from, paths.src);
+    if (!err.empty()) { out.error = err; out.exit_code = 2; return out; }
+    say("building a copy of " + copy_from + " in " + paths.src + " (the original is not touched)");
   }
   fs::path last = fs::path(paths.out) / "last";
   fs::remove(last, ec);

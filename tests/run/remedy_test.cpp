@@ -1,0 +1,90 @@
+#include "run/remedy.h"
+
+#include <gtest/gtest.h>
+
+namespace ts::run {
+namespace {
+
+// A diagnosis whose root cause is one signature with the given remedy.
+struct Diag {
+  triage::Signature sig;
+  triage::Diagnosis d;
+  Diag(const std::string& id, triage::RemedyKind kind, std::map<std::string, std::string> env = {}) {
+    sig.id = id;
+    sig.remedy.kind = kind;
+    sig.remedy.env = env;
+    triage::Finding f;
+    f.id = id;
+    f.sig = &sig;
+    f.remedy = sig.remedy;
+    d.findings.push_back(f);
+    d.root_count = 1;
+  }
+};
+
+TEST(Remedy, HalvesEveryJobKnobThatIsSet) {
+  Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs);
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "8"}, {"CMAKE_BUILD_PARALLEL_LEVEL", "8"}}, {}, 0, "");
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.env.at("MAX_JOBS"), "4");
+  EXPECT_EQ(r.env.at("CMAKE_BUILD_PARALLEL_LEVEL"), "4");
+  EXPECT_EQ(r.reason, "OOM_CC1PLUS_KILLED: jobs 8 -> 4");
+  EXPECT_FALSE(r.clean_build);
+}
+
+TEST(Remedy, OneJobCannotBeHalved) {
+  Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs);
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "1"}}, {}, 0, "");
+  EXPECT_FALSE(r.retry);
+  EXPECT_NE(r.refused.find("already at 1 job"), std::string::npos);
+}
+
+TEST(Remedy, SetEnvReconfiguresOnlyWhenItChangesSomething) {
+  Diag g("CMAKE4_POLICY_MINIMUM", triage::RemedyKind::set_env, {{"CMAKE_POLICY_VERSION_MINIMUM", "3.5"}});
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "2"}}, {}, 0, "");
+  ASSERT_TRUE(r.retry);
+  EXPECT_EQ(r.env.at("CMAKE_POLICY_VERSION_MINIMUM"), "3.5");
+  EXPECT_TRUE(r.reconfigure);
+  auto again = choose_remedy(g.d, {{"CMAKE_POLICY_VERSION_MINIMUM", "3.5"}}, {}, 0, "");
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("did not help"), std::string::npos);
+}
+
+TEST(Remedy, ArchShrinkNeedsPermissionAndAKnownGpu) {
+  Diag g("PTXAS_TOO_MUCH_SHARED_DATA", triage::RemedyKind::shorten_arch_list);
+  std::map<std::string, std::string> env{{"TORCH_CUDA_ARCH_LIST", "5.0;6.0;7.0;8.0;9.0"}};
+  auto no = choose_remedy(g.d, env, {}, 0, "9.0");
+  EXPECT_FALSE(no.retry);
+  EXPECT_NE(no.refused.find("--allow-arch-shrink"), std::string::npos);
+  RetryPolicy allow;
+  allow.allow_arch_shrink = true;
+  auto yes = choose_remedy(g.d, env, allow, 0, "9.0");
+  ASSERT_TRUE(yes.retry);
+  EXPECT_EQ(yes.env.at("TORCH_CUDA_ARCH_LIST"), "9.0");
+  EXPECT_FALSE(choose_remedy(g.d, env, allow, 0, "").retry);  // no GPU here: nothing shorter known
+}
+
+TEST(Remedy, BoundedAndSwitchableOff) {
+  Diag g("STALE_BUILD_DIR", triage::RemedyKind::clean_build_dir);
+  auto r = choose_remedy(g.d, {}, {}, 0, "");
+  ASSERT_TRUE(r.retry);
+  EXPECT_TRUE(r.clean_build);
+  RetryPolicy p;
+  EXPECT_FALSE(choose_remedy(g.d, {}, p, p.max_retries, "").retry);
+  p.auto_fix = false;
+  auto off = choose_remedy(g.d, {}, p, 0, "");
+  EXPECT_FALSE(off.retry);
+  EXPECT_NE(off.refused.find("--no-auto-fix"), std::string::npos);
+}
+
+TEST(Remedy, CompilerSwitchIsNeverAutomatic) {
+  Diag g("NVCC_UNSUPPORTED_GCC", triage::RemedyKind::switch_host_compiler);
+  auto r = choose_remedy(g.d, {}, {}, 0, "");
+  EXPECT_FALSE(r.retry);
+  EXPECT_NE(r.refused.find("needs a different plan"), std::string::npos);
+  triage::Diagnosis unknown;  // no root cause: nothing to do
+  EXPECT_FALSE(choose_remedy(unknown, {}, {}, 0, "").retry);
+}
+
+}  // namespace
+}  // namespace ts::run

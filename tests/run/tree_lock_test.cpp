@@ -1,0 +1,30 @@
+#include "run/tree_lock.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+
+namespace ts::run {
+namespace {
+
+TEST(TreeLock, SecondHolderIsRefusedWithTheFirstNamed) {
+  std::string t = (std::filesystem::temp_directory_path() / "ts-lock-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  std::string err;
+  TreeLock a = TreeLock::acquire(t, "torch==2.4.1", false, &err);
+  ASSERT_TRUE(a.held()) << err;
+  // flock conflicts between two open files even in one process: the same as two torchsmiths.
+  TreeLock b = TreeLock::acquire(t, "torch==2.4.1", false, &err);
+  EXPECT_FALSE(b.held());
+  EXPECT_NE(err.find("another build holds " + t), std::string::npos) << err;
+  EXPECT_NE(err.find("pid " + std::to_string(getpid())), std::string::npos) << err;
+  EXPECT_NE(err.find("--wait"), std::string::npos) << err;
+  a = TreeLock();  // released
+  TreeLock c = TreeLock::acquire(t, "x", false, &err);
+  EXPECT_TRUE(c.held()) << err;
+  std::filesystem::remove_all(t);
+}
+
+}  // namespace
+}  // namespace ts::run
