@@ -11,7 +11,7 @@ pkgs=(cmake ninja-build g++ pkg-config git python3
       libbz2-dev libzstd-dev ccache patchelf
       # what the tests build and check with: Debian's torch for extension builds, pip/installer/
       # twine/cph to accept the wheels and conda packages torchsmith writes
-      python3-numpy python3-setuptools python3-wheel python3-pip python3-yaml python3-torch
+      python3-dev python3-numpy python3-setuptools python3-wheel python3-pip python3-yaml python3-torch libtorch-dev
       pybind11-dev python3-installer twine conda-package-handling)
 missing=()
 for p in "${pkgs[@]}"; do

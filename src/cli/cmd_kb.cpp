@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "kb/check.h"
+#include "package/wheel_policy.h"
 #include "plan/build_kb.h"
 #include "source/fix.h"
 #include "triage/signature.h"
@@ -37,6 +38,7 @@ void register_stage_validators() {
   };
   kb::register_validator("signatures.toml", wrap(triage::check_signatures_text));
   kb::register_validator("fixes/", wrap(source::check_fixes_text));
+  package::register_wheel_policy_validator();  // manylinux.toml
 }
 
 struct KbOptions {

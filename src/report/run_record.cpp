@@ -108,7 +108,7 @@ void to_json(json& j, const RunRecord& r) {
   for (const auto& s : r.steps)
     steps.push_back({{"name", s.name}, {"status", s.status}, {"input_hash", s.input_hash},
                      {"start", s.start}, {"seconds", s.seconds}, {"exit_code", s.exit_code},
-                     {"log", s.log}, {"note", s.note}});
+                     {"log", s.log}, {"note", s.note}, {"cpu_seconds", s.cpu_seconds}});
   for (const auto& t : r.retries)
     retries.push_back({{"step", t.step}, {"reason", t.reason}, {"remedy", t.remedy}, {"at", t.at}});
   for (const auto& g : r.governor)
@@ -121,6 +121,7 @@ void to_json(json& j, const RunRecord& r) {
            {"outcome", r.outcome},
            {"started_at", r.started_at},
            {"seconds", r.seconds},
+           {"self_cpu_seconds", r.self_cpu_seconds},
            {"plan", r.plan},
            {"steps", steps},
            {"retries", retries},
@@ -147,6 +148,7 @@ void from_json(const json& j, RunRecord& r) {
   f.str("outcome", out.outcome, true);
   f.str("started_at", out.started_at);
   f.num("seconds", out.seconds);
+  f.num("self_cpu_seconds", out.self_cpu_seconds);
   f.any("plan", out.plan);
   f.list("steps", out.steps, [](const Fields& s, StepRecord& t) {
     s.str("name", t.name, true);
@@ -157,6 +159,7 @@ void from_json(const json& j, RunRecord& r) {
     s.integer("exit_code", t.exit_code);
     s.str("log", t.log);
     s.str("note", t.note);
+    s.num("cpu_seconds", t.cpu_seconds);
   });
   f.list("retries", out.retries, [](const Fields& s, RetryRecord& t) {
     s.str("step", t.step);

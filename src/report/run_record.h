@@ -19,6 +19,7 @@ struct StepRecord {
   int exit_code = -1;
   std::string log;         // log file, relative to the run directory
   std::string note;        // why skipped, what failed
+  double cpu_seconds = 0;  // user + system CPU of the step's processes (reaped children)
 };
 
 struct RetryRecord {
@@ -55,6 +56,7 @@ struct RunRecord {
   std::string outcome;     // "ok", "failed", "interrupted", "conflict"
   std::string started_at;  // ISO 8601 UTC
   double seconds = 0;
+  double self_cpu_seconds = 0;  // torchsmith's own CPU in this process (parsers, triage, governor)
   nlohmann::json plan;     // the lock (plan::Plan as JSON)
   std::vector<StepRecord> steps;
   std::vector<RetryRecord> retries;

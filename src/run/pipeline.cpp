@@ -1,5 +1,6 @@
 #include "run/pipeline.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -47,6 +48,12 @@ std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
   return s;
+}
+
+double cpu_of(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
 }
 
 std::string two_digits(std::size_t i) { return (i < 10 ? "0" : "") + std::to_string(i); }
@@ -327,7 +334,9 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
           say("status: " + build::format_status(shown));
         }
       };
+      double children_before = cpu_of(RUSAGE_CHILDREN);
       build::StepResult r = build::run_step(spec, ro);
+      sr.cpu_seconds += cpu_of(RUSAGE_CHILDREN) - children_before;
       if (printer) (void)!write(o.status_fd, "\r\x1b[K", 4);
       journal.active_pgid = 0;
       sr.seconds = since() - sr.start;
@@ -405,6 +414,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     if (e.is_regular_file(ec)) rec.artifacts.push_back(e.path().filename().string());
   std::sort(rec.artifacts.begin(), rec.artifacts.end());
   rec.outcome = interrupted ? "interrupted" : failed ? "failed" : "ok";
+  rec.self_cpu_seconds = cpu_of(RUSAGE_SELF);
   rec.seconds = since();
   journal.active_pgid = 0;
   save_journal(paths.journal, journal);
