@@ -6,12 +6,19 @@
 
 #include "compat/facts_util.h"
 #include "plan/extension_internal.h"
+#include "plan/speed_fixes.h"
+#include "plan/speed_threads.h"
 
 namespace ts::plan::ext {
 
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+// Memory of one nvcc thread as a fraction of a job's. TODO(kb): resources.toml [memory]
+// nvcc_thread_factor once the kb reader knows the key (change requested in issue 9's report).
+constexpr double kNvccThreadFactor = 1.0;
+constexpr const char* kNvccThreadFactorSource =
+    "nvcc --threads runs the per-arch cicc/ptxas steps at once; vLLM's setup.py divides MAX_JOBS by NVCC_THREADS";
 
 std::string dir_of(const std::string& path) {
   auto s = path.rfind('/');
@@ -91,11 +98,35 @@ void choose_env(Ctx& c) {
   }
 }
 
+namespace {
+
+// The package's own fixes (setup.py edits) for the version asked; true when one turns ninja on.
+bool choose_package_fixes(Ctx& c) {
+  if (!c.fixes || c.req.source.kind != ExtensionSource::Kind::name) return false;  // version unknown otherwise
+  source::FixContext ctx;
+  ctx.package = c.recipe.name;
+  ctx.version = c.req.source.version;
+  ctx.cuda = c.cuda_on && c.nvcc ? compat::major_minor(c.nvcc->version) : "";
+  ctx.gcc = c.cc ? c.cc->version : "";
+  ctx.arches = c.arches.arches();
+  bool ninja = false;
+  for (const auto* f : select_package_fixes(*c.fixes, ctx)) {
+    c.p.fixes.push_back({f->id, f->reason, f->source, source::fix_hash(*f)});
+    c.decide("fix", f->id, f->reason + " (applied to " + c.recipe.name + " " + ctx.version +
+             "'s source tree before the build)", f->source);
+    ninja = ninja || fix_enables_ninja(*f);
+  }
+  return ninja;
+}
+
+}  // namespace
+
 void choose_jobs(Ctx& c) {
   if (!c.py) return;
   const auto& r = c.recipe;
   const auto& m = c.kb.resources;
   const auto& mem = c.facts.memory;
+  bool ninja_fix = choose_package_fixes(c);
   int cores = c.facts.cpu.logical_cores > 0 ? c.facts.cpu.logical_cores : c.facts.cpu.online_cores;
   cores = std::max(cores, 1);
   std::uint64_t usable = mem.usable_bytes ? mem.usable_bytes : mem.available_bytes;
@@ -120,6 +151,16 @@ void choose_jobs(Ctx& c) {
   int jobs = std::clamp(by_mem, 1, cores);
   std::string why = from + " / " + per + " = " + std::to_string(std::max(by_mem, 0)) + " jobs, " +
                     std::to_string(cores) + " cores";
+  // Several arches: nvcc --threads compiles them at once; jobs x threads balanced (speed_threads.h).
+  JobsThreads jt;
+  bool threaded = c.cuda_on && (n > 1 || !r.nvcc_threads_env.empty());
+  if (threaded) {
+    jt = balance_jobs_threads({cores, usable / kGiB, cost, kNvccThreadFactor, n});
+    if (n > 1) {
+      jobs = jt.jobs;
+      why = from + ", " + per + "; " + jt.why;
+    }
+  }
   if (c.req.jobs > 0) {
     jobs = c.req.jobs;
     if (jobs > std::max(by_mem, 1))
@@ -127,21 +168,38 @@ void choose_jobs(Ctx& c) {
                std::to_string(std::max(by_mem, 1)) + ": " + why, src, true);
     why = "asked for (--jobs); " + why;
   }
-  if (r.serial_build) {
+  if (r.serial_build && ninja_fix) {
+    c.decide("jobs", std::to_string(jobs), r.name + "'s setup.py compiles one file at a time; the fix above turns "
+             "ninja on, so MAX_JOBS bounds its compile jobs again", c.recipe_source());
+  } else if (r.serial_build) {
     c.decide("jobs", "1", r.name + "'s setup.py compiles one file at a time (use_ninja=False): MAX_JOBS is ignored",
              c.recipe_source());
     jobs = 1;
   }
   c.p.jobs = jobs;
   for (const auto& k : r.jobs_env) c.set_env(k, std::to_string(jobs), why, src);
-  if (c.cuda_on && !r.nvcc_threads_env.empty()) {
-    // nvcc --threads compiles the arches of one file in parallel, each thread as costly as a job.
-    int spare = usable && cost > 0 ? static_cast<int>(std::floor(usable / kGiB / (cost * jobs))) : 1;
-    int threads = std::clamp(spare, 1, std::min(4, n));
-    c.set_env(r.nvcc_threads_env, std::to_string(threads),
-              std::to_string(jobs) + " jobs x " + std::to_string(threads) + " nvcc threads fit " + from +
-                  " at " + per + "; more threads than arches gain nothing",
-              src);
+  if (r.serial_build && ninja_fix && std::find(r.jobs_env.begin(), r.jobs_env.end(), "MAX_JOBS") == r.jobs_env.end())
+    c.set_env("MAX_JOBS", std::to_string(jobs), "cpp_extension's ninja build reads MAX_JOBS; " + why,
+              "torch/utils/cpp_extension.py _get_num_workers; " + src);
+  if (!threaded) return;
+  // Jobs forced lower (serial build, --jobs) leave memory for more threads, never more than arches.
+  int threads = jt.threads;
+  if (jobs < jt.jobs && n > 1) {
+    JobsThreadsInput one{cores, usable / kGiB / jobs, cost, kNvccThreadFactor, n};
+    threads = std::max(threads, balance_jobs_threads(one).threads);
+  }
+  std::string twhy = std::to_string(jobs) + " job(s) x " + std::to_string(threads) + " nvcc thread(s) for " +
+                     std::to_string(n) + " arch(es): " + jt.why + "; a thread costs memory like a job (" +
+                     std::string(kNvccThreadFactorSource) + ")";
+  if (!r.nvcc_threads_env.empty()) {
+    c.set_env(r.nvcc_threads_env, std::to_string(threads), twhy, src);
+  } else if (threads > 1) {
+    // nvcc itself reads NVCC_APPEND_FLAGS (CUDA >= 11.x), so every nvcc call of the build gets it.
+    std::string flags = "--threads " + std::to_string(threads);
+    auto it = c.p.env.find("NVCC_APPEND_FLAGS");
+    if (it != c.p.env.end() && !it->second.empty()) flags = it->second + " " + flags;
+    c.set_env("NVCC_APPEND_FLAGS", flags, twhy + "; nvcc reads NVCC_APPEND_FLAGS itself, whatever calls it",
+              "nvcc 13.0 (--dryrun shows NVCC_APPEND_FLAGS applied); NVIDIA/apex#2029");
   }
 }
 

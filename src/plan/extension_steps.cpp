@@ -1,5 +1,5 @@
-// The extension's steps (fetch, fix of torch's cpp_extension.py, build, repair, verify), the wheel
-// expected, and the import name and smoke code verify runs.
+// The extension's steps (fetch, fixes of torch's cpp_extension.py and of the package's own tree,
+// build, repair, verify), the wheel expected, and the import name and smoke code verify runs.
 #include <algorithm>
 #include <cctype>
 
@@ -78,12 +78,18 @@ void choose_steps(Ctx& c) {
   c.p.import_name = r.import_name.empty() ? c.dist_name : r.import_name;
   c.p.smoke = r.origin.file.empty() && !scan.smoke.empty() ? scan.smoke : r.smoke;
   std::string site = dir_of(c.py->torch.path);
-  if (!c.p.fixes.empty()) {
-    Step s{"fix", {"torchsmith", "fix", site}, "",
-           "torch's own cpp_extension.py at " + site + " (the installed torch the extension builds against), journaled"};
-    for (const auto& f : c.p.fixes) s.argv.insert(s.argv.end(), {"--fix", f.id});
-    c.p.steps.push_back(s);
+  // torch's fixes edit the installed torch; the package's own edit the fetched tree ({src}).
+  Step torch_fix{"fix", {"torchsmith", "fix", site}, "",
+                 "torch's own cpp_extension.py at " + site + " (the installed torch the extension builds against), journaled"};
+  Step own_fix{"fix-source", {"torchsmith", "fix", "{src}"}, "",
+               "the package's own build files, in the tree being built (journaled in {src}/.torchsmith)"};
+  for (const auto& f : c.p.fixes) {
+    const source::Fix* fx = c.fixes ? c.fixes->find(f.id) : nullptr;
+    bool own = fx && fx->when.package != "torch";
+    (own ? own_fix : torch_fix).argv.insert((own ? own_fix : torch_fix).argv.end(), {"--fix", f.id});
   }
+  if (torch_fix.argv.size() > 3) c.p.steps.push_back(torch_fix);
+  if (own_fix.argv.size() > 3) c.p.steps.push_back(own_fix);
   // Without a setup.py or pyproject the CMake project builds a library, not a wheel.
   bool cmake_only = (r.build_system == "cmake" && !(scan.setup_py || scan.pyproject)) ||
                     (scan.scanned && !scan.setup_py && !scan.pyproject && scan.cmake_lists);
