@@ -26,6 +26,36 @@ CompileCache find_compile_cache(const std::string& want, const std::string& path
   return c;
 }
 
+namespace {
+
+bool has_space(const std::string& s) { return s.find_first_of(" \t\n") != std::string::npos; }
+
+void add_to_path(std::map<std::string, std::string>& env, const std::string& dir) {
+  std::string& path = env["PATH"];
+  if (dir.empty() || (":" + path + ":").find(":" + dir + ":") != std::string::npos) return;
+  path += path.empty() ? dir : ":" + dir;
+}
+
+}  // namespace
+
+std::string nvcc_through_cache(const CompileCache& c, const std::string& cuda_home) {
+  if (c.tool.empty() || cuda_home.empty()) return "";
+  std::string nvcc = (fs::path(cuda_home) / "bin" / "nvcc").string();
+  // cpp_extension writes PYTORCH_NVCC into build.ninja as is, and ninja runs it through sh.
+  if (has_space(c.path) || has_space(nvcc)) return "";
+  return c.path + " " + nvcc;
+}
+
+void wrap_nvcc(const CompileCache& c, std::map<std::string, std::string>& env) {
+  auto home = env.find("CUDA_HOME");
+  if (home == env.end()) return;
+  std::string cmd = nvcc_through_cache(c, home->second);
+  if (cmd.empty() || env.count("PYTORCH_NVCC")) return;  // a PYTORCH_NVCC the plan set stays
+  env["PYTORCH_NVCC"] = cmd;
+  // Extensions whose setup.py drives CMake (no masquerade for CUDA there): the launcher.
+  if (!env.count("CMAKE_CUDA_COMPILER_LAUNCHER")) env["CMAKE_CUDA_COMPILER_LAUNCHER"] = c.path;
+}
+
 std::string apply_compile_cache(const CompileCache& c, bool cmake_build, const std::string& masq_dir,
                                 std::map<std::string, std::string>& env) {
   if (c.tool.empty()) return "";
@@ -47,10 +77,9 @@ std::string apply_compile_cache(const CompileCache& c, bool cmake_build, const s
     if (ec) return link.string() + ": " + ec.message();
     it->second = link.string();
     // ccache finds the real compiler by its name on PATH after skipping itself: keep its dir there.
-    std::string dir = real.parent_path().string();
-    std::string& path = env["PATH"];
-    if (!dir.empty() && (":" + path + ":").find(":" + dir + ":") == std::string::npos) path += ":" + dir;
+    add_to_path(env, real.parent_path().string());
   }
+  wrap_nvcc(c, env);
   return "";
 }
 

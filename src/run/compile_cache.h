@@ -20,10 +20,17 @@ struct CompileCache {
 CompileCache find_compile_cache(const std::string& want, const std::string& path_var, std::string* error);
 
 // Puts the cache in front of the compilers in env. cmake_build: launcher variables; otherwise
-// links in masq_dir named after CC/CXX's file names, and CC/CXX pointed at them.
-// Returns "" or an error (the masquerade directory could not be made).
+// links in masq_dir named after CC/CXX's file names, CC/CXX pointed at them, and nvcc wrapped
+// (wrap_nvcc) when env has CUDA_HOME. Returns "" or an error (the masquerade dir could not be made).
 std::string apply_compile_cache(const CompileCache& c, bool cmake_build, const std::string& masq_dir,
                                 std::map<std::string, std::string>& env);
+
+// cpp_extension runs CUDA_HOME/bin/nvcc, or PYTORCH_NVCC's command in its ninja build (torch >= 2.1,
+// pytorch/pytorch#96987; older torch and use_ninja=False builds ignore it). "TOOL CUDA_HOME/bin/nvcc",
+// or "" when there is no cache, no CUDA_HOME, or a path with whitespace (ninja's sh would split it).
+std::string nvcc_through_cache(const CompileCache& c, const std::string& cuda_home);
+// Sets PYTORCH_NVCC (unless the plan set one) and CMAKE_CUDA_COMPILER_LAUNCHER for an extension build.
+void wrap_nvcc(const CompileCache& c, std::map<std::string, std::string>& env);
 
 struct CacheCounts {
   std::uint64_t hits = 0, misses = 0;

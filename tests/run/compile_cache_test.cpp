@@ -4,6 +4,9 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <fstream>
+
+#include "util/process.h"
 
 namespace ts::run {
 namespace {
@@ -45,6 +48,75 @@ TEST(CompileCache, CMakeBuildsGetLaunchersOthersAMasquerade) {
   EXPECT_EQ(env["CC"], t + "/bin/gcc");
   EXPECT_EQ(env["PATH"], "/opt/x/bin:/usr/bin");  // ccache finds the real g++ there
   EXPECT_EQ(env.count("CMAKE_CXX_COMPILER_LAUNCHER"), 0u);
+  fs::remove_all(t);
+}
+
+
+TEST(CompileCache, ExtensionBuildsRunNvccThroughTheCacheViaPytorchNvcc) {
+  CompileCache c{"ccache", "/usr/bin/ccache"};
+  std::string t = (fs::temp_directory_path() / "ts-cc-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  std::map<std::string, std::string> env{{"CXX", "/usr/bin/g++"},
+                                         {"CUDA_HOME", "/usr/local/cuda-13.0"},
+                                         {"PATH", "/usr/local/cuda-13.0/bin:/usr/bin"}};
+  EXPECT_EQ(apply_compile_cache(c, false, t + "/bin", env), "");
+  EXPECT_EQ(env["PYTORCH_NVCC"], "/usr/bin/ccache /usr/local/cuda-13.0/bin/nvcc");
+  EXPECT_EQ(env["CMAKE_CUDA_COMPILER_LAUNCHER"], "/usr/bin/ccache");  // setup.py that drives CMake
+  EXPECT_EQ(env["CUDA_HOME"], "/usr/local/cuda-13.0");  // headers and libraries from the real toolkit
+  EXPECT_EQ(env["CXX"], t + "/bin/g++");
+  EXPECT_EQ(env.count("CMAKE_CXX_COMPILER_LAUNCHER"), 0u);  // CXX is wrapped already: no double ccache
+
+  // A CPU build has no CUDA_HOME: nothing about nvcc.
+  std::map<std::string, std::string> cpu{{"CXX", "/usr/bin/g++"}, {"PATH", "/usr/bin"}};
+  EXPECT_EQ(apply_compile_cache(c, false, t + "/bin", cpu), "");
+  EXPECT_EQ(cpu.count("PYTORCH_NVCC"), 0u);
+  EXPECT_EQ(cpu.count("CMAKE_CUDA_COMPILER_LAUNCHER"), 0u);
+
+  // A PYTORCH_NVCC the plan chose stays; CMake builds get launchers, not PYTORCH_NVCC.
+  std::map<std::string, std::string> own{{"CUDA_HOME", "/c"}, {"PYTORCH_NVCC", "/opt/my-nvcc"}};
+  EXPECT_EQ(apply_compile_cache(c, false, t + "/bin", own), "");
+  EXPECT_EQ(own["PYTORCH_NVCC"], "/opt/my-nvcc");
+  std::map<std::string, std::string> cm{{"CUDA_HOME", "/c"}};
+  EXPECT_EQ(apply_compile_cache(c, true, "", cm), "");
+  EXPECT_EQ(cm.count("PYTORCH_NVCC"), 0u);
+  fs::remove_all(t);
+}
+
+TEST(CompileCache, NvccCommandNeedsPathsNinjaCanSplit) {
+  EXPECT_EQ(nvcc_through_cache({"sccache", "/opt/sccache"}, "/usr/local/cuda"), "/opt/sccache /usr/local/cuda/bin/nvcc");
+  EXPECT_EQ(nvcc_through_cache({"ccache", "/usr/bin/ccache"}, "/opt/my cuda"), "");
+  EXPECT_EQ(nvcc_through_cache({"ccache", "/my tools/ccache"}, "/usr/local/cuda"), "");
+  EXPECT_EQ(nvcc_through_cache({}, "/usr/local/cuda"), "");
+  EXPECT_EQ(nvcc_through_cache({"ccache", "/usr/bin/ccache"}, ""), "");
+}
+
+// The real thing where ccache and nvcc are installed: PYTORCH_NVCC's command run as ninja runs it
+// (sh -c), twice on one .cu file with the -MD -MF form of dependency flags, the second is a hit.
+TEST(CompileCache, RealCcacheCachesNvccCompiles) {
+  std::string ccache = util::find_program("ccache", util::split_path("/usr/bin:/usr/local/bin"));
+  if (ccache.empty() || !fs::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "needs ccache and /usr/local/cuda";
+  std::string t = (fs::temp_directory_path() / "ts-ccnv-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  std::ofstream(t + "/k.cu") << "__global__ void twice(float* x) { x[threadIdx.x] *= 2; }\n";
+  CompileCache c{"ccache", ccache};
+  std::string cmd = nvcc_through_cache(c, "/usr/local/cuda");
+  ASSERT_FALSE(cmd.empty());
+  util::RunOptions o;
+  o.timeout = std::chrono::milliseconds(120000);
+  o.cwd = t;
+  o.extra_env = {{"CCACHE_DIR", t + "/cache"}, {"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"}};
+  std::string line = cmd + " -MD -MF k.o.d -c k.cu -o k.o -gencode arch=compute_90,code=sm_90";
+  for (int i = 0; i < 2; ++i) {
+    auto r = util::run({"/bin/sh", "-c", line}, o);
+    ASSERT_TRUE(r.ok()) << r.err;
+    ASSERT_TRUE(fs::exists(t + "/k.o"));
+  }
+  auto stats = util::run({ccache, "--print-stats"}, o);
+  ASSERT_TRUE(stats.ok()) << stats.err;
+  auto n = parse_ccache_print_stats(stats.out);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n->misses, 1u);
+  EXPECT_EQ(n->hits, 1u);
   fs::remove_all(t);
 }
 
