@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cstring>
+
 #include <filesystem>
 #include <sstream>
 
@@ -38,6 +40,14 @@ void add_to_path(std::map<std::string, std::string>& env, const std::string& dir
 
 }  // namespace
 
+void pass_cache_settings(const CompileCache& c, const std::map<std::string, std::string>& outer,
+                         std::map<std::string, std::string>& env) {
+  if (c.tool.empty()) return;
+  std::string prefix = c.tool == "ccache" ? "CCACHE_" : "SCCACHE_";
+  for (const auto& [k, v] : outer)
+    if (k.rfind(prefix, 0) == 0 && !env.count(k)) env[k] = v;
+}
+
 std::string nvcc_through_cache(const CompileCache& c, const std::string& cuda_home) {
   if (c.tool.empty() || cuda_home.empty()) return "";
   std::string nvcc = (fs::path(cuda_home) / "bin" / "nvcc").string();
@@ -59,6 +69,10 @@ void wrap_nvcc(const CompileCache& c, std::map<std::string, std::string>& env) {
 std::string apply_compile_cache(const CompileCache& c, bool cmake_build, const std::string& masq_dir,
                                 std::map<std::string, std::string>& env) {
   if (c.tool.empty()) return "";
+  std::map<std::string, std::string> outer;
+  for (char** e = environ; e && *e; ++e)
+    if (const char* eq = std::strchr(*e, '=')) outer[std::string(*e, static_cast<std::size_t>(eq - *e))] = eq + 1;
+  pass_cache_settings(c, outer, env);
   if (cmake_build) {
     // CMake >= 3.17 reads these from the environment; PyTorch's setup.py also forwards CMAKE_* as -D.
     for (const char* lang : {"C", "CXX", "CUDA"}) env[std::string("CMAKE_") + lang + "_COMPILER_LAUNCHER"] = c.path;

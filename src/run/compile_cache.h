@@ -25,6 +25,12 @@ CompileCache find_compile_cache(const std::string& want, const std::string& path
 std::string apply_compile_cache(const CompileCache& c, bool cmake_build, const std::string& masq_dir,
                                 std::map<std::string, std::string>& env);
 
+// The tool's own settings from torchsmith's environment (CCACHE_* for ccache, SCCACHE_* for
+// sccache: CCACHE_DIR, CCACHE_BASEDIR ...) into the build's exact env, which inherits nothing else;
+// `ccache --print-stats` run by torchsmith then reads the same cache the build used.
+void pass_cache_settings(const CompileCache& c, const std::map<std::string, std::string>& outer,
+                         std::map<std::string, std::string>& env);
+
 // cpp_extension runs CUDA_HOME/bin/nvcc, or PYTORCH_NVCC's command in its ninja build (torch >= 2.1,
 // pytorch/pytorch#96987; older torch and use_ninja=False builds ignore it). "TOOL CUDA_HOME/bin/nvcc",
 // or "" when there is no cache, no CUDA_HOME, or a path with whitespace (ninja's sh would split it).

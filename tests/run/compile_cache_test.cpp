@@ -82,6 +82,23 @@ TEST(CompileCache, ExtensionBuildsRunNvccThroughTheCacheViaPytorchNvcc) {
   fs::remove_all(t);
 }
 
+TEST(CompileCache, TheToolsOwnSettingsReachTheBuild) {
+  std::map<std::string, std::string> outer{{"CCACHE_DIR", "/tmp/c"}, {"CCACHE_BASEDIR", "/w"},
+                                           {"SCCACHE_DIR", "/tmp/s"}, {"HOME", "/root"}};
+  std::map<std::string, std::string> env{{"CCACHE_BASEDIR", "/plan"}};
+  pass_cache_settings({"ccache", "/usr/bin/ccache"}, outer, env);
+  EXPECT_EQ(env["CCACHE_DIR"], "/tmp/c");
+  EXPECT_EQ(env["CCACHE_BASEDIR"], "/plan");  // the plan's own value wins
+  EXPECT_EQ(env.count("SCCACHE_DIR"), 0u);
+  EXPECT_EQ(env.count("HOME"), 0u);  // nothing else leaks into the exact environment
+  std::map<std::string, std::string> s;
+  pass_cache_settings({"sccache", "/opt/sccache"}, outer, s);
+  EXPECT_EQ(s, (std::map<std::string, std::string>{{"SCCACHE_DIR", "/tmp/s"}}));
+  std::map<std::string, std::string> none;
+  pass_cache_settings({}, outer, none);
+  EXPECT_TRUE(none.empty());
+}
+
 TEST(CompileCache, NvccCommandNeedsPathsNinjaCanSplit) {
   EXPECT_EQ(nvcc_through_cache({"sccache", "/opt/sccache"}, "/usr/local/cuda"), "/opt/sccache /usr/local/cuda/bin/nvcc");
   EXPECT_EQ(nvcc_through_cache({"ccache", "/usr/bin/ccache"}, "/opt/my cuda"), "");
