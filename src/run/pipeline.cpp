@@ -100,7 +100,7 @@ std::string copy_tree(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-std::string source_state(const std::string& src) {
+std::string source_state(const std::string& src, bool with_fixes) {
   std::string state;
   if (fs::exists(src + "/.git")) {
     util::RunOptions ro;
@@ -108,7 +108,8 @@ std::string source_state(const std::string& src) {
     auto r = util::run({"git", "-C", src, "rev-parse", "HEAD"}, ro);
     if (r.ok()) state += "head " + util::trim(r.out) + "\n";
   }
-  if (auto j = util::read_file(src + "/.torchsmith/journal.json")) state += "fixes " + source::sha256_hex(*j) + "\n";
+  if (with_fixes)
+    if (auto j = util::read_file(src + "/.torchsmith/journal.json")) state += "fixes " + source::sha256_hex(*j) + "\n";
   return state;
 }
 
@@ -226,14 +227,19 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
   double last_plain = -1e9, last_sample = -1e9;
 
   std::string prev_hash = plan_hash;
+  bool after_fix = false;
   bool failed = false, interrupted = false;
   int retries = 0;
   std::map<std::string, std::string> remedy_env;
   for (std::size_t i = 0; i < plan.steps.size() && !failed && !interrupted; ++i) {
     const plan::Step& step = plan.steps[i];
     bool self = !step.argv.empty() && step.argv[0] == "torchsmith";
+    // A step's inputs: the steps before it (chained), its command, the tree's revision, and for
+    // the steps after `fix` the fix journal (a reverted fix changes what is built). The fix step
+    // itself must not hash the journal it writes, or a resume would always redo it.
     std::vector<std::string> parts{prev_hash, step.name, join(step.argv), step.cwd};
-    if (step.name != "fetch") parts.push_back(source_state(paths.src));
+    if (step.name != "fetch") parts.push_back(source_state(paths.src, after_fix));
+    if (step.name == "fix") after_fix = true;
     std::string hash = hash_parts(parts);
     prev_hash = hash;
 

@@ -44,7 +44,7 @@ struct BuildOutcome {
 
 BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o);
 
-// The source tree's state for step hashes: HEAD (when a git checkout) and the fix journal.
-std::string source_state(const std::string& src);
+// The source tree's state for step hashes: HEAD (when a git checkout), and the fix journal.
+std::string source_state(const std::string& src, bool with_fixes);
 
 }  // namespace ts::run

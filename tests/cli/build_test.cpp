@@ -1,0 +1,312 @@
+// `torchsmith build` end to end on the PyTorch-shaped fixture (tests/fixtures/projects/minitorch),
+// fetched from a local git repository: plan -> fetch -> fix -> clean -> build -> package ->
+// verify -> report; then builds stopped by SIGINT, and by SIGKILL of torchsmith itself at a
+// random moment, resume and finish with the same wheel as an uninterrupted build.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+#include "util/fs.h"
+#include "util/process.h"
+
+namespace ts::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using ts::testing::run_torchsmith;
+using namespace std::chrono_literals;
+
+struct Dir {
+  std::string path;
+  Dir() {
+    std::string t = (fs::temp_directory_path() / "ts-build-cli-XXXXXX").string();
+    path = ::mkdtemp(t.data()) ? t : "";
+  }
+  ~Dir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+bool have_build_tools() {
+  for (const char* p : {"/usr/bin/python3", "/usr/bin/cmake", "/usr/bin/ninja", "/usr/bin/git"})
+    if (!fs::exists(p)) return false;
+  return true;
+}
+
+// The fixture as a git repository with one commit on main (what `fetch` clones).
+std::string make_git_fixture(const std::string& dir) {
+  std::string repo = dir + "/minitorch";
+  fs::copy(std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/minitorch", repo, fs::copy_options::recursive);
+  util::RunOptions o;
+  o.timeout = 60s;
+  o.cwd = repo;
+  for (std::vector<std::string> argv :
+       {std::vector<std::string>{"git", "init", "-q", "-b", "main"}, {"git", "add", "-A"},
+        {"git", "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "fixture"}}) {
+    auto r = util::run(argv, o);
+    if (!r.ok()) return "";
+  }
+  return repo;
+}
+
+std::vector<std::string> build_args(const std::string& repo, const std::string& out) {
+  return {"--kb",     std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/kb",
+          "build",    "torch==2.4.1",
+          "--python", "/usr/bin/python3",
+          "--without", "cuda",
+          "--source", "file://" + repo + "@main",
+          "--out",    out,
+          "--compile-cache", "none"};
+}
+
+constexpr auto kBuildTimeout = std::chrono::milliseconds(900s);
+
+// torchsmith started in the background (to be interrupted); the same clean env as run_torchsmith.
+struct Background {
+  pid_t pid = -1;
+  explicit Background(const std::vector<std::string>& args, const std::string& log) {
+    std::vector<std::string> argv{TS_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    pid = fork();
+    if (pid == 0) {
+      std::vector<char*> a;
+      for (auto& s : argv) a.push_back(s.data());
+      a.push_back(nullptr);
+      std::string home = std::string("HOME=") + TS_BINARY_DIR;
+      char path[] = "PATH=/usr/local/bin:/usr/bin:/bin";
+      char nocolor[] = "NO_COLOR=1";
+      char lc[] = "LC_ALL=C";
+      char* envp[] = {path, home.data(), nocolor, lc, nullptr};
+      FILE* f = std::freopen(log.c_str(), "w", stdout);
+      if (f) dup2(fileno(stdout), 2);
+      execve(a[0], a.data(), envp);
+      _exit(127);
+    }
+  }
+  // The exit code (128 + signal when killed); -1 after the timeout.
+  int wait(std::chrono::milliseconds timeout) {
+    auto until = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < until) {
+      int st = 0;
+      pid_t r = waitpid(pid, &st, WNOHANG);
+      if (r == pid) {
+        pid = -1;
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      }
+      std::this_thread::sleep_for(50ms);
+    }
+    return -1;
+  }
+  ~Background() {
+    if (pid > 0) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  }
+};
+
+// Waits until the build step's log shows ninja progress of at least `done` edges.
+bool wait_for_progress(const std::string& out, int done, std::chrono::milliseconds timeout) {
+  auto until = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < until) {
+    std::error_code ec;
+    for (const auto& run : fs::directory_iterator(out + "/runs", ec))
+      for (const auto& log : fs::directory_iterator(run.path() / "logs", ec)) {
+        if (log.path().filename().string().find("-build") == std::string::npos) continue;
+        auto text = util::read_file(log.path().string()).value_or("");
+        for (auto at = text.rfind("[ts "); at != std::string::npos;) {
+          if (std::atoi(text.c_str() + at + 4) >= done) return true;
+          break;
+        }
+      }
+    std::this_thread::sleep_for(100ms);
+  }
+  return false;
+}
+
+// Processes still running with this run's marker (none may survive an interrupted run).
+int marked_processes(const std::string& run_id) {
+  int n = 0;
+  std::error_code ec;
+  std::string marker = std::string("TORCHSMITH_RUN=") + run_id + '\0';
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    auto env = util::read_file_prefix(e.path().string() + "/environ", 1 << 20);
+    if (env && env->find(marker) != std::string::npos) ++n;
+  }
+  return n;
+}
+
+// The wheel in OUT/dist and its RECORD (every file's sha256 and size), sorted.
+std::pair<std::string, std::string> wheel_record(const std::string& out) {
+  std::string wheel;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(out + "/dist", ec))
+    if (e.path().extension() == ".whl") wheel = e.path().string();
+  util::RunOptions o;
+  o.timeout = 60s;
+  auto r = util::run({"/usr/bin/python3", "-c",
+                      "import sys, zipfile\n"
+                      "z = zipfile.ZipFile(sys.argv[1])\n"
+                      "n = [x for x in z.namelist() if x.endswith('.dist-info/RECORD')][0]\n"
+                      "print(''.join(sorted(z.read(n).decode().splitlines(True))))\n",
+                      wheel},
+                     o);
+  return {fs::path(wheel).filename().string(), r.ok() ? r.out : "unreadable: " + r.err};
+}
+
+nlohmann::json last_run(const std::string& out) {
+  auto text = util::read_file(out + "/last/run.json");
+  if (!text) return nullptr;
+  return nlohmann::json::parse(*text, nullptr, false);
+}
+
+TEST(BuildCli, FixtureEndToEndThenResumeSkipsThenStaleTreeCleaned) {
+  if (!have_build_tools()) GTEST_SKIP() << "needs python3, cmake, ninja and git";
+  Dir d;
+  std::string repo = make_git_fixture(d.path);
+  ASSERT_FALSE(repo.empty());
+  std::string out = d.path + "/out";
+  auto r = run_torchsmith(build_args(repo, out), kBuildTimeout);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("build torch==2.4.1: ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify:"), std::string::npos) << r.out;
+  auto run = last_run(out);
+  ASSERT_TRUE(run.is_object());
+  EXPECT_EQ(run["outcome"], "ok");
+  std::vector<std::string> names;
+  for (const auto& s : run["steps"]) {
+    names.push_back(s["name"]);
+    EXPECT_EQ(s["status"], "ok") << s.dump();
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"fetch", "fix", "clean", "build", "package", "verify"}));
+  EXPECT_FALSE(run["verdicts"].empty());
+  for (const char* f : {"run.json", "report.html", "trace.json"}) EXPECT_TRUE(fs::exists(out + "/last/" + f)) << f;
+  auto [wheel, record] = wheel_record(out);
+  EXPECT_EQ(wheel.rfind("torch-2.4.1+cpu-cp", 0), 0u) << wheel;
+  EXPECT_NE(record.find("torch/lib/libc10.so,sha256="), std::string::npos) << record;
+  // The overlay fix was applied to the fetched tree, journaled.
+  EXPECT_TRUE(fs::exists(out + "/src/.torchsmith/journal.json"));
+  // torchsmith's own CPU is a small part of the build's (bench/overhead measures it properly).
+  double build_cpu = 0;
+  for (const auto& s : run["steps"]) build_cpu += s.value("cpu_seconds", 0.0);
+  EXPECT_GT(build_cpu, 1.0);
+  EXPECT_LT(run["self_cpu_seconds"].get<double>(), 0.05 * build_cpu) << run.dump();
+
+  // Resume with nothing changed: every step is skipped.
+  r = run_torchsmith([&] { auto a = build_args(repo, out); a.push_back("--resume"); return a; }(), kBuildTimeout);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  run = last_run(out);
+  for (const auto& s : run["steps"]) EXPECT_EQ(s["status"], "skipped") << s.dump();
+
+  // A build tree configured with another compiler is stale: cleaned on purpose, logs kept.
+  std::string cache = out + "/src/build/CMakeCache.txt";
+  auto text = util::read_file(cache);
+  ASSERT_TRUE(text);
+  auto at = text->find("CMAKE_CXX_COMPILER:");
+  ASSERT_NE(at, std::string::npos);
+  auto eq = text->find('=', at), nl = text->find('\n', at);
+  text->replace(eq + 1, nl - eq - 1, "/opt/other-gcc/bin/g++");
+  ASSERT_EQ(util::write_file_atomic(cache, *text), "");
+  r = run_torchsmith(build_args(repo, out), kBuildTimeout);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  run = last_run(out);
+  std::string clean_log = util::read_file(out + "/last/logs/03-clean.log").value_or("");
+  EXPECT_NE(clean_log.find("stale: C++ compiler /opt/other-gcc/bin/g++ (in the cache)"), std::string::npos) << clean_log;
+  EXPECT_NE(clean_log.find("logs kept in"), std::string::npos) << clean_log;
+  EXPECT_EQ(wheel_record(out).second, record);
+}
+
+// One interruption: a clean build for reference, then the same out dir from scratch, stopped by
+// `stop` once ninja is under way, then --resume; the wheels must be the same.
+void interrupted_build_resumes(int sig, const char* name) {
+  if (!have_build_tools()) GTEST_SKIP() << "needs python3, cmake, ninja and git";
+  Dir d;
+  std::string repo = make_git_fixture(d.path);
+  ASSERT_FALSE(repo.empty());
+  std::string out = d.path + "/out";
+  auto r = run_torchsmith(build_args(repo, out), kBuildTimeout);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto reference = wheel_record(out);
+  fs::remove_all(out);
+
+  std::mt19937 rng(static_cast<unsigned>(std::chrono::system_clock::now().time_since_epoch().count()));
+  int done = sig == SIGKILL ? std::uniform_int_distribution<int>(1, 20)(rng) : 5;
+  {
+    Background b(build_args(repo, out), d.path + "/first.log");
+    ASSERT_TRUE(wait_for_progress(out, done, 600s)) << util::read_file(d.path + "/first.log").value_or("");
+    std::printf("[ %s ] after %d ninja edges\n", name, done);
+    kill(b.pid, sig);
+    int code = b.wait(60s);
+    std::string log = util::read_file(d.path + "/first.log").value_or("");
+    if (sig == SIGINT) {
+      EXPECT_EQ(code, 130) << log;
+      EXPECT_NE(log.find("interrupted; `torchsmith build --resume`"), std::string::npos) << log;
+      auto run = last_run(out);
+      ASSERT_TRUE(run.is_object());
+      EXPECT_EQ(run["outcome"], "interrupted");
+      std::string run_id = fs::path(run["run_dir"].get<std::string>()).filename().string();
+      EXPECT_EQ(marked_processes(run_id), 0) << "a build process survived Ctrl-C";
+    } else {
+      EXPECT_EQ(code, 128 + SIGKILL);
+    }
+  }
+  auto args = build_args(repo, out);
+  args.push_back("--resume");
+  r = run_torchsmith(args, kBuildTimeout);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto run = last_run(out);
+  EXPECT_EQ(run["steps"][0]["name"], "fetch");
+  EXPECT_EQ(run["steps"][0]["status"], "skipped") << run["steps"][0].dump();
+  EXPECT_EQ(wheel_record(out), reference);
+}
+
+TEST(BuildCli, CtrlCLeavesAResumableStateAndTheSameWheel) { interrupted_build_resumes(SIGINT, "SIGINT"); }
+
+TEST(BuildCli, KillNineAtARandomMomentResumesToTheSameWheel) {
+  interrupted_build_resumes(SIGKILL, "SIGKILL");
+}
+
+TEST(BuildCli, SecondBuildOfTheSameTreeFailsClearly) {
+  if (!have_build_tools()) GTEST_SKIP() << "needs python3, cmake, ninja and git";
+  Dir d;
+  std::string repo = make_git_fixture(d.path);
+  std::string out = d.path + "/out";
+  Background first(build_args(repo, out), d.path + "/first.log");
+  ASSERT_TRUE(wait_for_progress(out, 1, 600s)) << util::read_file(d.path + "/first.log").value_or("");
+  auto r = run_torchsmith(build_args(repo, out), 60s);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("another build holds " + out), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--wait"), std::string::npos) << r.err;
+  kill(first.pid, SIGINT);
+  EXPECT_EQ(first.wait(60s), 130);
+}
+
+TEST(BuildCli, BadLockAndConflictsExitWithTheirCodes) {
+  Dir d;
+  ASSERT_EQ(util::write_file_atomic(d.path + "/bad.json", "{\"plan\": 3"), "");
+  auto r = run_torchsmith({"build", "--lock", d.path + "/bad.json", "--out", d.path + "/o"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a torchsmith lock file"), std::string::npos) << r.err;
+  r = run_torchsmith({"build", "torch==2.4.1", "--lock", d.path + "/bad.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  // A plan that cannot work is refused before anything runs: nothing is written to --out.
+  r = run_torchsmith({"build", "torch==2.4.1", "--root",
+                      std::string(TS_SOURCE_DIR) + "/tests/fixtures/hosts/s5-gtx1660ti-container", "--out",
+                      d.path + "/o3"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_FALSE(fs::exists(d.path + "/o3"));
+}
+
+}  // namespace
+}  // namespace ts::cli
