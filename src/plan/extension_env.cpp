@@ -14,11 +14,7 @@ namespace ts::plan::ext {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-// Memory of one nvcc thread as a fraction of a job's. TODO(kb): resources.toml [memory]
-// nvcc_thread_factor once the kb reader knows the key (change requested in issue 9's report).
-constexpr double kNvccThreadFactor = 1.0;
-constexpr const char* kNvccThreadFactorSource =
-    "nvcc --threads runs the per-arch cicc/ptxas steps at once; vLLM's setup.py divides MAX_JOBS by NVCC_THREADS";
+constexpr const char* kNvccThreadFactorSource = "resources.toml [memory] nvcc_thread_factor";
 
 std::string dir_of(const std::string& path) {
   auto s = path.rfind('/');
@@ -155,7 +151,7 @@ void choose_jobs(Ctx& c) {
   JobsThreads jt;
   bool threaded = c.cuda_on && (n > 1 || !r.nvcc_threads_env.empty());
   if (threaded) {
-    jt = balance_jobs_threads({cores, usable / kGiB, cost, kNvccThreadFactor, n});
+    jt = balance_jobs_threads({cores, usable / kGiB, cost, c.kb.resources.nvcc_thread_factor, n});
     if (n > 1) {
       jobs = jt.jobs;
       why = from + ", " + per + "; " + jt.why;
@@ -185,7 +181,7 @@ void choose_jobs(Ctx& c) {
   // Jobs forced lower (serial build, --jobs) leave memory for more threads, never more than arches.
   int threads = jt.threads;
   if (jobs < jt.jobs && n > 1) {
-    JobsThreadsInput one{cores, usable / kGiB / jobs, cost, kNvccThreadFactor, n};
+    JobsThreadsInput one{cores, usable / kGiB / jobs, cost, c.kb.resources.nvcc_thread_factor, n};
     threads = std::max(threads, balance_jobs_threads(one).threads);
   }
   std::string twhy = std::to_string(jobs) + " job(s) x " + std::to_string(threads) + " nvcc thread(s) for " +

@@ -35,7 +35,7 @@ std::string render_extension_summary(const PlanResult& r) {
   else o << "  CPU build\n";
   o << "  Python " << p.python_version << " (" << p.python << "), " << p.host_compiler << ", jobs " << p.jobs << "\n";
   if (!p.fixes.empty()) {
-    o << "  fixes to torch:";
+    o << "  fixes:";
     for (const auto& f : p.fixes) o << " " << f.id;
     o << "\n";
   }

@@ -56,7 +56,7 @@ struct RunRecord {
   std::string outcome;     // "ok", "failed", "interrupted", "conflict"
   std::string started_at;  // ISO 8601 UTC
   double seconds = 0;
-  double self_cpu_seconds = 0;  // torchsmith's own CPU in this process (parsers, triage, governor)
+  double self_cpu_seconds = 0;  // torchsmith's own CPU while it ran the steps (triage, governor, ...)
   nlohmann::json plan;     // the lock (plan::Plan as JSON)
   std::vector<StepRecord> steps;
   std::vector<RetryRecord> retries;

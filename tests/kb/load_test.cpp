@@ -30,6 +30,9 @@ TEST(KbLoad, EmbeddedLoadsWithoutErrors) {
   EXPECT_EQ(kb.cuda_families.size(), 3u);
   EXPECT_GE(kb.torch.size(), 21u);
   EXPECT_GT(kb.resources.cxx_job_gib, 0);
+  // A thread of nvcc --threads is charged like a whole job (resources.toml, with its source).
+  EXPECT_EQ(kb.resources.nvcc_thread_factor, 1.0);
+  EXPECT_NE(kb.resources.source.find("nvcc_thread_factor"), std::string::npos);
 }
 
 TEST(KbLookup, GpuByPciIdAnyCase) {
