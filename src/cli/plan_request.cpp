@@ -96,11 +96,19 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
     po.import_torch = false;  // torch's facts come from its files (version.py, CMake config, libraries)
     out.facts = probe::probe(*host, po);
   }
-  // The probe may name the interpreter another way (a symlink): match --torch by its real path.
+  // The probe may name the interpreter another way (a symlink): match --torch by its path, and
+  // by its real path only when nothing matches exactly: a venv's bin/python is a link to the base
+  // interpreter, whose site-packages (and torch) are not the venv's.
   if (!o.torch.empty()) {
     req.torch_python = o.torch;
-    for (const auto& py : out.facts.pythons)
-      if (canonical(py.path) == canonical(o.torch)) req.torch_python = py.path;
+    bool exact = false;
+    for (const auto& py : out.facts.pythons) exact |= py.path == o.torch;
+    if (!exact)
+      for (const auto& py : out.facts.pythons)
+        if (canonical(py.path) == canonical(o.torch)) {
+          req.torch_python = py.path;
+          break;
+        }
   }
   const plan::Recipe* found = plan::find_recipe(recipes, req);
   plan::Recipe generic = plan::recipe_generic(!req.scan.name.empty() ? req.scan.name : src->name);
