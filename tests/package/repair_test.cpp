@@ -327,6 +327,9 @@ TEST(WheelPolicy, EmbeddedPoliciesLoadAndDecideTheTag) {
   EXPECT_TRUE(w.external("libc10_cuda.so"));
   EXPECT_TRUE(w.external("libcudart.so.12"));
   EXPECT_TRUE(w.external("libcuda.so.1"));
+  // The dynamic loader in NEEDED (GCC 13 links put it there) is never vendored.
+  ASSERT_TRUE(w.external("ld-linux-x86-64.so.2"));
+  EXPECT_EQ(w.external("ld-linux-aarch64.so.1")->provider, "the system's dynamic loader");
   EXPECT_FALSE(w.external("libz.so.1"));
 
   std::vector<std::string> bad;
