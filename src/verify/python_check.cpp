@@ -49,7 +49,10 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   std::string python = o.python, pythonpath, torch_dir, ext_dir;
   if (!o.wheel.empty()) {
     InstallOptions io;
-    io.python = o.python, io.wheel = o.wheel, io.dir = scratch.path() + "/install", io.venv = ext;
+    // A target directory first on PYTHONPATH, for extensions too: torch then comes from PY's own
+    // site-packages. A venv made from PY would see the base interpreter's packages, not PY's when
+    // PY is itself a venv (torch 2.11 in /opt/torch/.venv: "No module named 'torch'").
+    io.python = o.python, io.wheel = o.wheel, io.dir = scratch.path() + "/install", io.venv = false;
     io.timeout = o.timeout;
     Installed in = install_wheel(io);
     rep.verdicts.push_back({"", "install", in.ok ? Outcome::pass : Outcome::fail, in.detail});

@@ -311,7 +311,7 @@ plan::Plan tiny_plan() {
   return p;
 }
 
-TEST(PythonCheck, TinyWheelInstalledIntoAFreshVenvAndImported) {
+TEST(PythonCheck, TinyWheelInstalledIntoAFreshTargetAndImported) {
   if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
   test::TempDir t;
   PythonCheckOptions o;
@@ -326,8 +326,8 @@ TEST(PythonCheck, TinyWheelInstalledIntoAFreshVenvAndImported) {
   EXPECT_NE(i->detail.find("pip"), std::string::npos) << i->detail;
   auto* imp = find(r.verdicts, "import tinypkg", Outcome::pass);
   ASSERT_TRUE(imp) << dump(r.verdicts);
-  EXPECT_NE(imp->detail.find(t / "work/install/venv/"), std::string::npos) << imp->detail;
-  // torch came from the interpreter's own site (--system-site-packages).
+  EXPECT_NE(imp->detail.find(t / "work/install/target/"), std::string::npos) << imp->detail;
+  // torch came from the interpreter's own site, not from the target.
   EXPECT_NE(find(r.verdicts, "import torch", Outcome::pass)
                 ->detail.find("/usr/lib/python3/dist-packages/torch"),
             std::string::npos);
