@@ -13,8 +13,12 @@ d = json.load(open(sys.argv[1]))
 steps = " ".join(f"{s['name']}={s['seconds']:.0f}s" for s in d.get("steps", []))
 peak = max((m.get("used_bytes", 0) for m in d.get("memory", [])), default=0)
 v = d.get("verdicts", [])
+if not v:  # run.json keeps no verdicts when verify failed: read its log
+    import glob, os
+    logs = glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "logs", "*verify.log"))
+    v = [l.strip() for l in open(logs[0], errors="replace")] if logs else []
 ok = sum(1 for l in v if l.startswith("ok"))
-bad = sum(1 for l in v if l.startswith("FAIL") or l.startswith("fail"))
+bad = sum(1 for l in v if l.lower().startswith("fail"))
 smoke = next((l.split(None, 2)[-1] for l in v if l.split()[1:2] == ["smoke"]), "no smoke line")
 c = d.get("cache") or {}
 print(f"{d.get('what')}: {d.get('outcome')} wall={d.get('seconds', 0):.0f}s [{steps}] "
