@@ -128,7 +128,9 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   s.cmake_lists = fs::exists(root / "CMakeLists.txt", ec);
   s.cuda_extension = setup.find("CUDAExtension") != std::string::npos;
   s.cpp_extension = setup.find("CppExtension") != std::string::npos;
-  s.name = literal_name(setup);
+  // The name in the last setup( call: Extension(name=...) may come first (apex's setup.py).
+  if (auto call = setup.rfind("setup("); call != std::string::npos) s.name = literal_name(setup.substr(call));
+  if (s.name.empty()) s.name = literal_name(setup);
   if (s.name.empty()) s.name = literal_name(pyproject);
   s.pyproject_requires = build_requires(pyproject);
   s.smoke = read_text(root / "smoke.py", 64 * 1024);
