@@ -46,6 +46,13 @@ std::string literal_name(const std::string& text) {
   return std::regex_search(text, m, re) ? m[1].str() : "";
 }
 
+// __version__ = '2.1.2' / version="2.1.2" (a literal release number; computed versions are unknown).
+std::string literal_version(const std::string& text) {
+  static const std::regex re(R"((?:^|[\s,(])(?:__version__|version)\s*=\s*["']([0-9][0-9A-Za-z.+\-]*)["'])");
+  std::smatch m;
+  return std::regex_search(text, m, re) ? m[1].str() : "";
+}
+
 // [build-system] requires = ["setuptools", "torch>=2.10"]: the quoted strings of that array.
 std::vector<std::string> build_requires(const std::string& text) {
   std::vector<std::string> out;
@@ -129,9 +136,12 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   s.cuda_extension = setup.find("CUDAExtension") != std::string::npos;
   s.cpp_extension = setup.find("CppExtension") != std::string::npos;
   // The name in the last setup( call: Extension(name=...) may come first (apex's setup.py).
-  if (auto call = setup.rfind("setup("); call != std::string::npos) s.name = literal_name(setup.substr(call));
+  if (auto call = setup.rfind("setup("); call != std::string::npos)
+    s.name = literal_name(setup.substr(call));
   if (s.name.empty()) s.name = literal_name(setup);
   if (s.name.empty()) s.name = literal_name(pyproject);
+  s.version = literal_version(setup);
+  if (s.version.empty()) s.version = literal_version(pyproject);
   s.pyproject_requires = build_requires(pyproject);
   s.smoke = read_text(root / "smoke.py", 64 * 1024);
   // .cu sources, a few levels down, skipping VCS and build output.
