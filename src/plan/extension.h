@@ -36,6 +36,7 @@ std::optional<ExtensionSource> parse_extension_source(std::string_view text, std
 struct SourceScan {
   bool scanned = false;           // false: no tree to look at (a URL or a name: the recipe decides)
   std::string name;               // setup.py / pyproject name= ("" when not found)
+  std::string version;            // a literal __version__ = / version= in setup.py or pyproject
   bool setup_py = false, pyproject = false, cmake_lists = false;
   bool cuda_sources = false;      // *.cu / *.cuh files
   bool cuda_extension = false;    // setup.py uses CUDAExtension

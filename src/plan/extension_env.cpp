@@ -98,10 +98,13 @@ namespace {
 
 // The package's own fixes (setup.py edits) for the version asked; true when one turns ninja on.
 bool choose_package_fixes(Ctx& c) {
-  if (!c.fixes || c.req.source.kind != ExtensionSource::Kind::name) return false;  // version unknown otherwise
+  if (!c.fixes) return false;
   source::FixContext ctx;
   ctx.package = c.recipe.name;
-  ctx.version = c.req.source.version;
+  // NAME==VERSION says it; a directory's setup.py may; otherwise no fix is applied on a guess.
+  ctx.version = c.req.source.kind == ExtensionSource::Kind::name ? c.req.source.version
+              : c.req.source.kind == ExtensionSource::Kind::dir  ? c.req.scan.version
+                                                                 : "";
   ctx.cuda = c.cuda_on && c.nvcc ? compat::major_minor(c.nvcc->version) : "";
   ctx.gcc = c.cc ? c.cc->version : "";
   ctx.arches = c.arches.arches();

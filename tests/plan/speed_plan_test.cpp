@@ -2,6 +2,9 @@
 // the package's own knob, else NVCC_APPEND_FLAGS), jobs x threads within memory, and the ninja fixes
 // of serial packages planned as a step on the fetched tree.
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <fstream>
+#include <filesystem>
 
 #include <algorithm>
 
@@ -177,13 +180,32 @@ TEST(SpeedPlan, VersionsOutsideTheFixRangeStaySerial) {
   ASSERT_TRUE(r.ok()) << all_conflicts(r);
   EXPECT_EQ(step(r.plan, "fix-source"), nullptr);
   EXPECT_EQ(r.plan.jobs, 1);
-  // A directory: its version is not known, so no fix is applied on a guess.
+  // A directory without a literal version: not known, so no fix is applied on a guess.
   auto scan = cuda_only_scan();
   scan.name = "torch_scatter";
   auto d = make_extension_plan(dir_request(scan), gpu_machine(), test_kb(), *scatter, &test_fixes());
   ASSERT_TRUE(d.ok()) << all_conflicts(d);
   EXPECT_EQ(step(d.plan, "fix-source"), nullptr);
   EXPECT_EQ(d.plan.jobs, 1);
+  // Its setup.py's __version__ = '2.1.2' is enough: the copy being built gets the fix.
+  scan.version = "2.1.2";
+  auto v = make_extension_plan(dir_request(scan), gpu_machine(), test_kb(), *scatter, &test_fixes());
+  ASSERT_TRUE(v.ok()) << all_conflicts(v);
+  ASSERT_NE(step(v.plan, "fix-source"), nullptr);
+  EXPECT_GT(v.plan.jobs, 1);
+}
+
+TEST(SpeedPlan, ScanReadsALiteralVersion) {
+  std::string t = (std::filesystem::temp_directory_path() / "ts-scan-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  std::ofstream(t + "/setup.py") << "__version__ = '2.1.2'\nsetup(name='torch_scatter', version=__version__)\n";
+  std::string err;
+  auto scan = scan_source_dir(t, &err);
+  EXPECT_EQ(scan.version, "2.1.2");
+  EXPECT_EQ(scan.name, "torch_scatter");
+  std::ofstream(t + "/setup.py") << "setup(name='x', version=get_version())\n";
+  EXPECT_EQ(scan_source_dir(t, &err).version, "");
+  std::filesystem::remove_all(t);
 }
 
 TEST(SpeedPlan, TorchClusterGetsItsNinjaFix) {
