@@ -169,7 +169,11 @@ print(" ".join("%s_s=%.1f" % (s["name"], s["seconds"]) for s in d.get("steps", [
   fi
   # verify --gpu on torchsmith's wheel, against the lock it was built from.
   if [ -n "$whl" ]; then
-    "$ts" verify --python "$py" --gpu --plan "$ts_out/plan.lock.json" "$whl" \
+    # torch/lib is preloaded as `import torch` does: the wheel's NEEDED libc10*/libtorch* live there.
+    local tlib
+    tlib=$("$py" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
+    # The wheel goes first: --preload takes every path after it.
+    "$ts" verify "$whl" --python "$py" --gpu --plan "$ts_out/plan.lock.json" --preload "$tlib" \
       >"$work/logs/$pkg-verify.log" 2>&1
     say "VERIFY $pkg --gpu rc=$? log=$work/logs/$pkg-verify.log"
     tail -n 20 "$work/logs/$pkg-verify.log"
