@@ -56,15 +56,32 @@ TEST(ConfigShow, Cuda128WithCudnn9Quirk) {
   EXPECT_EQ(c->settings.at("USE_NCCL"), "1");
 }
 
-TEST(ConfigShow, Cuda130ReconstructedWithPtxAndCommaInFlags) {
+// Captured on the GPU machine (torch 2.11.0+cu130 from /opt/torch/.venv, H200).
+TEST(ConfigShow, Cuda130CapturedOnTheGpuMachine) {
   std::string err;
   auto c = parse_torch_config(fixture("config_show_2.11.0_cu130.txt"), &err);
   ASSERT_TRUE(c) << err;
   EXPECT_EQ(c->cuda_runtime, "13.0");
-  EXPECT_EQ(sms(c->sass, false), "sm_75 sm_80 sm_86 sm_90 sm_100 sm_110 sm_120");
-  EXPECT_EQ(sms(c->ptx, true), "compute_120");
-  EXPECT_EQ(c->cudnn, "9.13.0");  // printed "91.3"
-  EXPECT_NE(c->settings.at("CXX_FLAGS").find("-Wl,--as-needed -O2"), std::string::npos);
+  // The same list torch.cuda.get_arch_list() gave there: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120.
+  EXPECT_EQ(sms(c->sass, false), "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120");
+  EXPECT_EQ(sms(c->ptx, true), "");
+  EXPECT_EQ(c->cudnn, "9.19.0");  // printed "CuDNN 91.9  (built against CUDA 13.1)"
+  EXPECT_EQ(c->cudnn_cuda, "13.1");
+  EXPECT_EQ(c->settings.at("CUDNN_VERSION"), "9.19.0");
+  EXPECT_NE(c->settings.at("CXX_FLAGS").find("-DC10_NODEPRECATED"), std::string::npos);
+  EXPECT_EQ(c->settings.at("COMMIT_SHA"), "70d99e998b4955e0049d13a98d77ae1b14db1f45");
+  EXPECT_EQ(c->settings.at("TORCH_VERSION"), "2.11.0");
+  EXPECT_EQ(c->settings.at("USE_CUDA"), "ON");
+}
+
+TEST(ConfigShow, CommaInsideASettingStaysInIt) {
+  std::string err;
+  auto c = parse_torch_config(
+      "PyTorch built with:\n  - GCC 13.3\n  - Build settings: BUILD_TYPE=Release, CXX_FLAGS= -DX -Wl,--as-needed -O2 "
+      "-fPIC, TORCH_VERSION=2.11.0, USE_CUDA=ON, \n",
+      &err);
+  ASSERT_TRUE(c) << err;
+  EXPECT_EQ(c->settings.at("CXX_FLAGS"), "-DX -Wl,--as-needed -O2 -fPIC");
   EXPECT_EQ(c->settings.at("TORCH_VERSION"), "2.11.0");
   EXPECT_EQ(c->settings.at("USE_CUDA"), "ON");
 }
