@@ -310,3 +310,40 @@ TEST(BuildCli, BadLockAndConflictsExitWithTheirCodes) {
 
 }  // namespace
 }  // namespace ts::cli
+
+namespace ts::cli {
+namespace {
+
+bool debian_torch() { return std::filesystem::exists("/usr/lib/python3/dist-packages/torch/__init__.py"); }
+
+// Issue 8's CI case: the bundled C++ extension built against Debian's torch 1.13 (CPU), packaged,
+// installed into a fresh target and imported, its op run; the CUDA one refused by the contract.
+TEST(BuildCli, ExampleExtensionAgainstDebianTorchAndCudaOneRefused) {
+  if (!debian_torch()) GTEST_SKIP() << "needs Debian's python3-torch (tools/bootstrap.sh installs it)";
+  Dir d;
+  auto r = run_torchsmith({"build", std::string(TS_SOURCE_DIR) + "/examples/hello_ext", "--torch", "/usr/bin/python3",
+                           "--out", d.path + "/hello", "--compile-cache", "none"},
+                          kBuildTimeout);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto run = last_run(d.path + "/hello");
+  ASSERT_TRUE(run.is_object());
+  EXPECT_EQ(run["outcome"], "ok");
+  std::string verdicts;
+  for (const auto& v : run["verdicts"]) verdicts += v.get<std::string>() + "\n";
+  EXPECT_NE(verdicts.find("ok    import hello_ext"), std::string::npos) << verdicts;
+  EXPECT_NE(verdicts.find("ok    smoke"), std::string::npos) << verdicts;
+  EXPECT_NE(verdicts.find("0 failed"), std::string::npos) << verdicts;
+  EXPECT_NE(r.out.find("verify:"), std::string::npos) << r.out;  // the table is printed too
+  // The user's tree is left as it was: the build ran on a copy.
+  EXPECT_FALSE(fs::exists(std::string(TS_SOURCE_DIR) + "/examples/hello_ext/build"));
+  EXPECT_FALSE(fs::exists(std::string(TS_SOURCE_DIR) + "/examples/hello_ext/dist"));
+
+  r = run_torchsmith({"build", std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/ext-cuda", "--torch",
+                      "/usr/bin/python3", "--out", d.path + "/cuda"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("was built without CUDA"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(d.path + "/cuda"));
+}
+
+}  // namespace
+}  // namespace ts::cli
