@@ -347,3 +347,53 @@ TEST(BuildCli, ExampleExtensionAgainstDebianTorchAndCudaOneRefused) {
 
 }  // namespace
 }  // namespace ts::cli
+
+namespace ts::cli {
+namespace {
+
+// Auto-fix end to end: a build step that the OOM killer "stops" while MAX_JOBS > 1 (it prints what
+// g++ prints then) is retried with the jobs halved, the retry is recorded with its reason; with
+// --no-auto-fix the same plan stops at the first failure with the diagnosis.
+TEST(BuildCli, OomKillIsRetriedWithFewerJobs) {
+  Dir d;
+  auto r = run_torchsmith({"plan", "torch==2.4.1", "--python", "/usr/bin/python3", "--without", "cuda",
+                           "--jobs", "4", "-o", d.path + "/lock.json"});
+  if (r.exit_code != 0) GTEST_SKIP() << "no plan for torch 2.4.1 on this machine: " << r.out;
+  auto lock = nlohmann::json::parse(util::read_file(d.path + "/lock.json").value_or("{}"));
+  ASSERT_EQ(lock["env"]["MAX_JOBS"], "4");
+  const char* script =
+      "import os, sys\n"
+      "jobs = int(os.environ['MAX_JOBS'])\n"
+      "print('[ts 1/2 1.0/s 0.5s] building with', jobs, 'jobs', flush=True)\n"
+      "if jobs > 2:\n"
+      "    print('c++: fatal error: Killed signal terminated program cc1plus', flush=True)\n"
+      "    sys.exit(1)\n"
+      "print('built with', jobs, 'jobs')\n";
+  lock["steps"] = nlohmann::json::array({{{"name", "build"},
+                                          {"argv", {"/usr/bin/python3", "-c", script}},
+                                          {"cwd", ""},
+                                          {"note", "a stand-in for a compile that runs out of memory"}}});
+  ASSERT_EQ(util::write_file_atomic(d.path + "/lock.json", lock.dump(2)), "");
+
+  r = run_torchsmith({"build", "--lock", d.path + "/lock.json", "--out", d.path + "/out", "--compile-cache", "none"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto run = last_run(d.path + "/out");
+  ASSERT_EQ(run["retries"].size(), 1u) << run.dump(2);
+  EXPECT_EQ(run["retries"][0]["remedy"], "halve_jobs");
+  EXPECT_EQ(run["retries"][0]["reason"], "OOM_CC1PLUS_KILLED: jobs 4 -> 2");
+  EXPECT_NE(util::read_file(d.path + "/out/last/logs/01-build.retry1.log").value_or("").find("built with 2 jobs"),
+            std::string::npos);
+
+  r = run_torchsmith({"build", "--lock", d.path + "/lock.json", "--out", d.path + "/out2", "--no-auto-fix",
+                      "--compile-cache", "none"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("OOM_CC1PLUS_KILLED"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not applied: auto-fix is off"), std::string::npos) << r.err;
+  run = last_run(d.path + "/out2");
+  EXPECT_EQ(run["outcome"], "failed");
+  EXPECT_TRUE(run["retries"].empty());
+  EXPECT_FALSE(run["diagnosis"].is_null());
+}
+
+}  // namespace
+}  // namespace ts::cli
