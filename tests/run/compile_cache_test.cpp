@@ -121,7 +121,11 @@ TEST(CompileCache, RealCcacheCachesNvccCompiles) {
   util::RunOptions o;
   o.timeout = std::chrono::milliseconds(120000);
   o.cwd = t;
-  o.extra_env = {{"CCACHE_DIR", t + "/cache"}, {"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"}};
+  // A clean environment: a CCACHE_DISABLE, CCACHE_RECACHE or config of the caller must not decide.
+  o.env = std::map<std::string, std::string>{{"CCACHE_DIR", t + "/cache"},
+                                             {"CCACHE_CONFIGPATH", t + "/ccache.conf"},
+                                             {"HOME", t},
+                                             {"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"}};
   std::string line = cmd + " -MD -MF k.o.d -c k.cu -o k.o -gencode arch=compute_90,code=sm_90";
   for (int i = 0; i < 2; ++i) {
     auto r = util::run({"/bin/sh", "-c", line}, o);
