@@ -8,25 +8,14 @@
 #include <string_view>
 #include <vector>
 
+#include "util/sha256.h"
+
 namespace ts::package {
 
-// Incremental SHA-256 (the one in source/hash.h takes the whole input at once).
-class Sha256 {
- public:
-  Sha256();
-  void update(const void* data, std::size_t n);
-  void update_zeros(std::uint64_t n);  // n zero bytes (sparse members) without a buffer of them
-  std::array<unsigned char, 32> digest();  // finishes; the object is spent afterwards
+// The streaming SHA-256 lives in util (source's fixes hash with it too).
+using util::Sha256;
+using util::hex;
 
- private:
-  void block(const unsigned char* p);
-  std::array<std::uint32_t, 8> h_;
-  unsigned char buf_[64];
-  std::size_t used_ = 0;
-  std::uint64_t total_ = 0;
-};
-
-std::string hex(const std::array<unsigned char, 32>& digest);
 // "sha256=" + urlsafe base64 without '=' padding, as RECORD wants.
 std::string record_hash(const std::array<unsigned char, 32>& digest);
 
