@@ -60,21 +60,6 @@ std::optional<WheelName> parse_wheel_name(std::string_view file_name, std::strin
   return w;
 }
 
-std::string normalize_name(std::string_view name) {
-  std::string out;
-  bool sep = false;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      sep = true;
-      continue;
-    }
-    if (sep && !out.empty()) out += '-';
-    sep = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
 WheelMetadata parse_metadata(std::string_view text) {
   WheelMetadata m;
   // Headers end at the first empty line; continuation lines (leading space) belong to the last.

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/package_name.h"  // normalize_name
+
 namespace ts::package {
 
 struct WheelName {
@@ -15,8 +17,6 @@ struct WheelName {
 
 // "torch-2.4.1-cp38-cp38-linux_x86_64.whl" → parts; nullopt and *error when it is not a wheel name.
 std::optional<WheelName> parse_wheel_name(std::string_view file_name, std::string* error);
-// PEP 503: runs of '-', '_', '.' become '-', lower case.
-std::string normalize_name(std::string_view name);
 
 struct WheelMetadata {
   std::string name, version, summary, license, home_page, requires_python;

@@ -5,21 +5,6 @@
 
 namespace ts::plan {
 
-std::string normalize_name(std::string_view name) {
-  std::string out;
-  bool sep = false;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      sep = true;
-      continue;
-    }
-    if (sep && !out.empty()) out += '-';
-    sep = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
 std::string tag_for(const Recipe& r, std::string_view version) {
   std::string t = r.tag;
   for (auto at = t.find("{version}"); at != std::string::npos; at = t.find("{version}", at + version.size()))

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/package_name.h"  // normalize_name: how names and aliases are compared
 #include "kb/kb.h"
 
 namespace ts::plan {
@@ -49,8 +50,6 @@ struct RecipeSet {
   const Recipe* find(std::string_view name) const;
 };
 
-// PEP 503: lower case, runs of '-', '_' and '.' become one '-' ("Torch_Scatter" -> "torch-scatter").
-std::string normalize_name(std::string_view name);
 // The git tag of a version: the recipe's tag with {version} replaced; "" when the recipe has none.
 std::string tag_for(const Recipe& r, std::string_view version);
 
