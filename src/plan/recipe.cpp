@@ -1,7 +1,6 @@
 // Recipe lookup by name and the generic recipe for packages the KB does not know.
 #include "plan/recipe.h"
 
-#include <cctype>
 
 namespace ts::plan {
 

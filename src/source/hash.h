@@ -1,6 +1,6 @@
 #pragma once
-// SHA-256 and base64: the journal keeps original bytes and their digests, and the lock file pins each
-// fix by the digest of its content. Small self-contained versions, so the stage needs no crypto library.
+// SHA-256 as hex (util/sha256) and base64: the journal keeps original bytes and their digests, and
+// the lock file pins each fix by the digest of its content. No crypto library is linked.
 #include <string>
 #include <string_view>
 
