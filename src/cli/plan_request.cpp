@@ -6,19 +6,18 @@
 #include "plan/planner.h"
 #include "plan/recipe.h"
 #include "probe/probe.h"
+#include "source/git.h"
 #include "spec/spec_file.h"
-#include "util/fs.h"
-#include "util/process.h"
 
 namespace ts::cli {
 
 namespace {
 
+// The exact commit of a local source tree for the lock ("" when it is not its own git checkout).
 std::string git_head(const std::string& dir) {
-  util::RunOptions o;
-  o.timeout = std::chrono::milliseconds(5000);
-  auto r = util::run({"git", "-C", dir, "rev-parse", "HEAD"}, o);
-  return r.ok() ? util::trim(r.out) : "";
+  source::GitOptions g;
+  g.timeout = std::chrono::milliseconds(5000);
+  return source::own_head(dir, g);
 }
 
 void field(CLI::App* c, const std::string& flag, spec::RawField& f, const std::string& help, const std::string& type) {

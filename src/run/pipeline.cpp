@@ -25,6 +25,7 @@
 #include "run/run_paths.h"
 #include "run/stale.h"
 #include "run/tree_lock.h"
+#include "source/git.h"
 #include "source/hash.h"
 #include "triage/engine.h"
 #include "triage/render.h"
@@ -102,12 +103,9 @@ std::string copy_tree(const std::string& from, const std::string& to) {
 
 std::string source_state(const std::string& src, bool with_fixes) {
   std::string state;
-  if (fs::exists(src + "/.git")) {
-    util::RunOptions ro;
-    ro.timeout = std::chrono::milliseconds(10000);
-    auto r = util::run({"git", "-C", src, "rev-parse", "HEAD"}, ro);
-    if (r.ok()) state += "head " + util::trim(r.out) + "\n";
-  }
+  source::GitOptions git;
+  git.timeout = std::chrono::milliseconds(10000);
+  if (auto head = source::own_head(src, git); !head.empty()) state += "head " + head + "\n";
   if (with_fixes)
     if (auto j = util::read_file(src + "/.torchsmith/journal.json")) state += "fixes " + source::sha256_hex(*j) + "\n";
   return state;

@@ -1,5 +1,7 @@
 #include "source/git.h"
 
+#include <filesystem>
+
 #include "util/fs.h"
 
 namespace ts::source {
@@ -40,5 +42,14 @@ std::string describe_failure(const std::vector<std::string>& args, const util::R
 bool is_local_url(const std::string& url) {
   return url.rfind("file://", 0) == 0 || url.rfind("/", 0) == 0 || url.rfind("./", 0) == 0 || url.rfind("../", 0) == 0;
 }
+
+std::string own_head(const std::string& tree, const GitOptions& git) {
+  auto head = run_git(git, {"-C", tree, "rev-parse", "--verify", "-q", "HEAD^{commit}"});
+  auto top = run_git(git, {"-C", tree, "rev-parse", "--show-toplevel"});
+  std::error_code ec;
+  if (!head.ok() || !top.ok() || !std::filesystem::equivalent(util::trim(top.out), tree, ec)) return "";
+  return util::trim(head.out);
+}
+
 
 }  // namespace ts::source

@@ -29,4 +29,8 @@ util::RunResult run_git(const GitOptions& o, const std::vector<std::string>& arg
 std::string describe_failure(const std::vector<std::string>& args, const util::RunResult& r, const GitOptions& o);
 bool is_local_url(const std::string& url);
 
+// HEAD's commit when `tree` is its own git checkout (not a directory inside some other
+// repository: an extension's folder in a project's repo has no revision of its own), else "".
+std::string own_head(const std::string& tree, const GitOptions& git);
+
 }  // namespace ts::source

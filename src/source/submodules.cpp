@@ -48,16 +48,6 @@ bool dir_is_empty(const std::string& dir) {
   return fs::is_empty(dir, ec) && !ec;
 }
 
-// HEAD's commit when `tree` is its own git checkout (not a directory inside some other
-// repository), else "".
-std::string own_head(const std::string& tree, const GitOptions& git) {
-  auto head = run_git(git, {"-C", tree, "rev-parse", "--verify", "-q", "HEAD^{commit}"});
-  auto top = run_git(git, {"-C", tree, "rev-parse", "--show-toplevel"});
-  std::error_code ec;
-  if (!head.ok() || !top.ok() || !fs::equivalent(util::trim(top.out), tree, ec)) return "";
-  return util::trim(head.out);
-}
-
 // Judges one declared submodule (repo: its parent's directory); false = nothing to check.
 using Judge = std::function<bool(const std::string& repo, const Declared& d, SubmoduleState& s)>;
 
