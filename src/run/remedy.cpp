@@ -6,8 +6,9 @@ namespace ts::run {
 
 namespace {
 
-// The job-count knobs a build reads; halving changes every one that is set.
-constexpr const char* kJobKnobs[] = {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL", "NVCC_THREADS_JOBS"};
+// The job-count knobs of torch builds (MAX_JOBS: setup.py and cpp_extension) and plain CMake ones;
+// halving changes every one that is set.
+constexpr const char* kJobKnobs[] = {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL"};
 
 }  // namespace
 
