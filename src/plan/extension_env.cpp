@@ -6,6 +6,7 @@
 
 #include "compat/facts_util.h"
 #include "plan/extension_internal.h"
+#include "plan/speed_arches.h"
 #include "plan/speed_fixes.h"
 #include "plan/speed_threads.h"
 
@@ -75,7 +76,9 @@ void choose_env(Ctx& c) {
       if (v.empty()) {
         c.conflict("recipe " + r.name, err, {"fix the recipe's arch_format"}, rsrc);
       } else {
-        c.set_env(r.arch_env, v, "the arch list in the spelling " + r.name + " reads (" + r.arch_format + ")", rsrc);
+        // arch_env "": no knob; its own -gencode list is steered by a package fix (speed_arches.h).
+        if (!r.arch_env.empty())
+          c.set_env(r.arch_env, v, "the arch list in the spelling " + r.name + " reads (" + r.arch_format + ")", rsrc);
         if (r.arch_env != "TORCH_CUDA_ARCH_LIST")
           c.set_env("TORCH_CUDA_ARCH_LIST", c.arches.torch_cuda_arch_list(),
                     "for the parts that still go through torch's cpp_extension", rsrc);
@@ -98,7 +101,6 @@ namespace {
 
 // The package's own fixes (setup.py edits) for the version asked; true when one turns ninja on.
 bool choose_package_fixes(Ctx& c) {
-  if (!c.fixes) return false;
   source::FixContext ctx;
   ctx.package = c.recipe.name;
   // NAME==VERSION says it; a directory's setup.py may; otherwise no fix is applied on a guess.
@@ -109,12 +111,17 @@ bool choose_package_fixes(Ctx& c) {
   ctx.gcc = c.cc ? c.cc->version : "";
   ctx.arches = c.arches.arches();
   bool ninja = false;
-  for (const auto* f : select_package_fixes(*c.fixes, ctx)) {
+  std::vector<const source::Fix*> chosen;
+  if (c.fixes) chosen = select_package_fixes(*c.fixes, ctx);
+  for (const auto* f : chosen) {
     c.p.fixes.push_back({f->id, f->reason, f->source, source::fix_hash(*f)});
     c.decide("fix", f->id, f->reason + " (applied to " + c.recipe.name + " " + ctx.version +
              "'s source tree before the build)", f->source);
     ninja = ninja || fix_enables_ninja(*f);
   }
+  if (c.cuda_on)
+    if (auto s = arch_steering(c.recipe, c.recipe_source(), ctx.version, c.arches, chosen, c.fixes))
+      c.decide("arch", s->value, s->reason, s->source, s->warning);
   return ninja;
 }
 

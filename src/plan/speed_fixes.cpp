@@ -1,12 +1,15 @@
 #include "plan/speed_fixes.h"
 
+#include "plan/speed_arches.h"
+
 namespace ts::plan {
 
 std::vector<const source::Fix*> select_package_fixes(const source::FixSet& set, const source::FixContext& ctx) {
   std::vector<const source::Fix*> out;
   if (ctx.package.empty() || ctx.package == "torch" || ctx.version.empty()) return out;
   for (const auto* f : source::select_fixes(set, ctx))
-    if (f->when.package == ctx.package) out.push_back(f);
+    // A fix that writes the plan's arches has nothing to write without them.
+    if (f->when.package == ctx.package && (!ctx.arches.empty() || !fix_sets_arches(*f))) out.push_back(f);
   return out;
 }
 

@@ -9,7 +9,8 @@
 namespace ts::plan {
 
 // The package's fixes whose conditions hold (ctx.package and ctx.version set by the caller; an
-// unknown version selects none: a fix is never applied on a guess).
+// unknown version selects none: a fix is never applied on a guess). A fix that writes {{arch_list}}
+// is left out when ctx.arches is empty.
 std::vector<const source::Fix*> select_package_fixes(const source::FixSet& set, const source::FixContext& ctx);
 
 // True when the fix switches the package's BuildExtension to ninja (its edit writes use_ninja=True),
