@@ -48,6 +48,10 @@ void choose_arches(Ctx& c);
 void choose_env(Ctx& c);
 void choose_jobs(Ctx& c);
 void choose_steps(Ctx& c);
+void choose_parallel_extensions(Ctx& c);  // speed_parallel.cpp
+
+// Where a run writes torchsmith's Python build helper; the run stage fills it in (run/pyshim.h).
+inline constexpr const char* kPyshimDir = "{pyshim}";
 
 // "80;90" / "8.0;9.0+PTX" / "80;90" (cmake): the recipe's arch_format; "" and *error when unknown.
 std::string format_arches(const ArchList& l, const std::string& format, std::string* error);

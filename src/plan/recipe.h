@@ -39,6 +39,8 @@ struct Recipe : kb::Entry {
   std::string nvcc_threads_env;                   // "NVCC_THREADS" where the package reads one
   std::uint64_t mem_per_job = 0;                  // bytes a compile job needs; 0 = the default model
   bool serial_build = false;  // its setup.py compiles one file at a time (use_ninja=False)
+  // Its setuptools extensions may be built side by side (src/run/pyshim); false when one links another.
+  bool parallel_extensions = true;
   std::string torch;          // torch range any version of it supports ("" = not known)
   std::vector<RecipeCompat> compat;
   std::string smoke;          // Python run after install: imports it and runs one op on `device`

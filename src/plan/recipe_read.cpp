@@ -24,7 +24,7 @@ const char* kBuildSystems[] = {"setuptools", "pep517", "cmake"};
 const char* kArchFormats[] = {"torch", "cmake", "semicolon-sm"};
 const char* kMapKeys[] = {"env", "cuda_env", "cpu_env"};
 const char* kPackageKeys[] = {"name", "aliases", "import", "git", "tag", "build_system", "cuda_only", "arch_env",
-                              "arch_format", "jobs_env", "nvcc_threads_env", "mem_per_job", "serial_build", "torch",
+                              "arch_format", "jobs_env", "nvcc_threads_env", "mem_per_job", "serial_build", "parallel_extensions", "torch",
                               "smoke", "source", "recalled", "status", "note", "compat"};
 
 bool env_name_ok(std::string_view s) {
@@ -151,6 +151,7 @@ Recipe read_one(toml::table& t, const std::string& file, std::vector<kb::KbError
     else p.mem_per_job = *b;
   }
   p.serial_build = r.flag("serial_build", false);
+  p.parallel_extensions = r.flag("parallel_extensions", true);
   p.torch = r.range("torch", false, "\">=1.13\"");
   if (const toml::array* a = r.tables("compat")) read_compat(*a, file, errors, p.compat);
   p.smoke = r.text("smoke", true, "\"import torch_scatter; ...(device=device)\"");

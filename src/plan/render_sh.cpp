@@ -18,7 +18,14 @@ std::string render_sh(const Plan& p) {
   o << "# torchsmith plan for torch==" << p.torch_version << " (" << p.build_version << ")\n"
     << "# Source it to get exactly the build's environment:   set -a; . ./plan.sh; set +a\n"
     << "# Run the steps by hand:                              TORCHSMITH_RUN=1 bash plan.sh\n";
-  for (const auto& [k, v] : p.env) o << "export " << k << "=" << sh_quote(v) << "\n";
+  for (const auto& [k, v] : p.env) {
+    // {pyshim}: the helper only `torchsmith build` writes; by hand the extensions build in turn.
+    std::string val = v;
+    for (const char* ph : {"{pyshim}:", "{pyshim}"})
+      if (auto at = val.find(ph); at != std::string::npos) val.erase(at, std::string(ph).size());
+    if (val != v) o << "# " << k << " names torchsmith's build helper, which only `torchsmith build` writes\n";
+    if (!val.empty()) o << "export " << k << "=" << sh_quote(val) << "\n";
+  }
   o << "if [ \"${TORCHSMITH_RUN:-}\" = 1 ]; then\n"
     << "  set -eu\n"
     << "  src=" << sh_quote(p.source_dir.empty() ? "pytorch" : p.source_dir) << "\n"

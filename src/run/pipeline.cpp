@@ -22,6 +22,7 @@
 #include "run/compile_cache.h"
 #include "run/journal.h"
 #include "run/leftover.h"
+#include "run/pyshim.h"
 #include "run/run_paths.h"
 #include "run/stale.h"
 #include "run/tree_lock.h"
@@ -198,6 +199,10 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     if (!env.count(k))
       if (const char* v = std::getenv(k)) env[k] = v;
   env["TORCHSMITH_RUN"] = run_id;  // finds this run's orphans after a kill -9 (leftover.h)
+  // The plan's PYTHONPATH may name torchsmith's build helper: written fresh for every run.
+  if (std::string dir = paths.out + "/.torchsmith/pyshim"; expand_pyshim(env, dir)) {
+    if (auto e = write_pyshim(dir); !e.empty()) { out.error = "the build helper: " + e; out.exit_code = 2; return out; }
+  }
 
   std::string cerr;
   CompileCache cache = find_compile_cache(o.compile_cache, env.count("PATH") ? env["PATH"] : "", &cerr);

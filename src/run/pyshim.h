@@ -1,0 +1,22 @@
+#pragma once
+// torchsmith's Python helper for extension builds (src/run/pyshim/sitecustomize.py, embedded):
+// put first on the build's PYTHONPATH, it builds a package's setuptools extensions side by side
+// within TORCHSMITH_EXT_JOBS compile slots. A plan names its directory as {pyshim} in env values.
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace ts::run {
+
+inline constexpr const char* kPyshimPlaceholder = "{pyshim}";
+
+// The helper's source text, as embedded at build time.
+std::string_view pyshim_sitecustomize();
+
+// Writes DIR/sitecustomize.py atomically; returns "" or what went wrong.
+std::string write_pyshim(const std::string& dir);
+
+// Env values with {pyshim} replaced by dir; true when any value named it (the helper is needed).
+bool expand_pyshim(std::map<std::string, std::string>& env, const std::string& dir);
+
+}  // namespace ts::run

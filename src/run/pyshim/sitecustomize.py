@@ -1,0 +1,164 @@
+# torchsmith's parallel-extensions shim: written to OUT/.torchsmith/pyshim/ and put first on the
+# build's PYTHONPATH, so the setup.py that pip runs in its own process loads it too.
+#
+# setuptools builds a package's extensions one after another; torch's BuildExtension then
+# compiles the sources of one extension through ninja. A package of many extensions
+# (torch-scatter: 8, apex: 20) therefore waits on each extension's slowest file in turn.
+# This shim builds the extensions side by side when TORCHSMITH_EXT_JOBS is set:
+#  - each extension gets its own build_temp, so its build.ninja and objects are its own
+#    (two extensions that compile the same csrc/x.cpp with other macros no longer share x.o);
+#  - at most TORCHSMITH_EXT_JOBS compile slots are taken at once: an extension holds one slot
+#    per source (ninja runs no more), so the plan's job count still bounds the compiles;
+#  - only torch's ninja path is made parallel: the serial path (use_ninja=False) swaps the
+#    compiler executable in place, which is not safe from two threads.
+# The compile commands, flags and link of every extension are the ones setuptools would run.
+import os
+import sys
+
+
+def _chain_other_sitecustomize():
+    # Ours shadows the interpreter's own sitecustomize (Debian has one): load that one too.
+    here = os.path.dirname(os.path.abspath(__file__))
+    mine = sys.modules.get("sitecustomize")
+    saved = list(sys.path)
+    try:
+        sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
+        del sys.modules["sitecustomize"]
+        import importlib
+
+        importlib.import_module("sitecustomize")
+    except ImportError:
+        pass
+    except Exception as e:  # their file's own error must not stop the build
+        sys.stderr.write("torchsmith: the interpreter's sitecustomize failed: %r\n" % (e,))
+    finally:
+        sys.path[:] = saved
+        if mine is not None:
+            sys.modules["sitecustomize"] = mine
+
+
+def _slots():
+    try:
+        n = int(os.environ.get("TORCHSMITH_EXT_JOBS", "0"))
+    except ValueError:
+        return 0
+    return n if n > 1 else 0
+
+
+def _say(msg):
+    sys.stderr.write("torchsmith: " + msg + "\n")
+    sys.stderr.flush()
+
+
+def _is_cuda(path):
+    return os.path.splitext(path)[1] in (".cu", ".cuh")
+
+
+def _build_side_by_side(cmd, exts, slots):
+    import copy
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    base = cmd.build_temp
+    weight = {id(e): max(1, min(len(e.sources), slots)) for e in exts}
+    # Longest first: extensions with CUDA sources, then the ones with more sources.
+    pending = sorted(exts, key=lambda e: (not any(_is_cuda(s) for s in e.sources), -len(e.sources)))
+    _say("building %d extensions side by side in %d compile slots (TORCHSMITH_EXT_JOBS), each in "
+         "its own build_temp under %s" % (len(exts), slots, base))
+
+    def one(ext):
+        own = copy.copy(cmd)
+        own.build_temp = os.path.join(base, "ts-" + ext.name)
+        own.build_extension(ext)
+
+    free = slots
+    running = {}
+    error = None
+    with ThreadPoolExecutor(max_workers=len(exts)) as pool:
+        while (pending and error is None) or running:
+            if error is None:
+                for ext in list(pending):
+                    if weight[id(ext)] <= free:
+                        free -= weight[id(ext)]
+                        pending.remove(ext)
+                        _say("extension %s: started (%d slot%s)" % (
+                            ext.name, weight[id(ext)], "" if weight[id(ext)] == 1 else "s"))
+                        running[pool.submit(one, ext)] = ext
+            done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for fut in done:
+                ext = running.pop(fut)
+                free += weight[id(ext)]
+                try:
+                    built = False
+                    with cmd._filter_build_errors(ext):  # an optional extension's failure is a warning
+                        fut.result()
+                        built = True
+                    _say("extension %s: %s" % (ext.name, "done" if built else "skipped (optional)"))
+                except BaseException as e:  # the first failure stops new starts; running ones finish
+                    _say("extension %s: failed" % ext.name)
+                    if error is None:
+                        error = e
+    if error is not None:
+        raise error
+
+
+def _patch(build_ext_cls):
+    if getattr(build_ext_cls, "_torchsmith_patched", False):
+        return
+    original = build_ext_cls.build_extensions
+
+    def build_extensions(self):
+        slots = _slots()
+        exts = list(self.extensions or [])
+        # Only torch's BuildExtension with ninja, only when the user did not ask for -j themselves,
+        # and not when one extension is a Library that the others link (they need it built first).
+        if (slots and len(exts) > 1 and getattr(self, "use_ninja", False) is True and not self.parallel
+                and not any(type(e).__name__ == "Library" for e in exts)):
+            self.check_extensions_list(self.extensions)
+            return _build_side_by_side(self, list(self.extensions), slots)
+        if slots and len(exts) > 1 and getattr(self, "use_ninja", None) is False:
+            _say("%d extensions built one after another: use_ninja=False compiles in place, which two "
+                 "threads cannot share" % len(exts))
+        return original(self)
+
+    build_ext_cls.build_extensions = build_extensions
+    build_ext_cls._torchsmith_patched = True
+
+
+def _install_hook():
+    import importlib.abc
+
+    target = "setuptools.command.build_ext"
+
+    class Loader(importlib.abc.Loader):
+        def __init__(self, inner):
+            self.inner = inner
+
+        def create_module(self, spec):
+            return self.inner.create_module(spec)
+
+        def exec_module(self, module):
+            self.inner.exec_module(module)
+            _patch(module.build_ext)
+
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target_=None):
+            if name != target:
+                return None
+            for finder in sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(name, path, target_)
+                if spec is not None and spec.loader is not None:
+                    spec.loader = Loader(spec.loader)
+                    return spec
+            return None
+
+    if target in sys.modules:
+        _patch(sys.modules[target].build_ext)
+    else:
+        sys.meta_path.insert(0, Finder())
+
+
+_chain_other_sitecustomize()
+if _slots():
+    _install_hook()

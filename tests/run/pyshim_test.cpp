@@ -1,0 +1,160 @@
+// torchsmith's Python build helper (src/run/pyshim): written as embedded, named through {pyshim},
+// and, run by a real setup.py with Debian's torch, building extensions side by side within the
+// slots, each with its own objects, with the same modules as one after another.
+#include "run/pyshim.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "util/process.h"
+
+namespace ts::run {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string temp_dir() {
+  std::string t = (fs::temp_directory_path() / "ts-pyshim-XXXXXX").string();
+  if (!::mkdtemp(t.data())) return "";
+  return t;
+}
+
+TEST(Pyshim, WritesTheEmbeddedHelper) {
+  std::string dir = temp_dir();
+  ASSERT_FALSE(dir.empty());
+  EXPECT_EQ(write_pyshim(dir + "/a/pyshim"), "");
+  std::string src = read(std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py");
+  ASSERT_FALSE(src.empty());
+  EXPECT_EQ(read(dir + "/a/pyshim/sitecustomize.py"), src);
+  EXPECT_EQ(pyshim_sitecustomize(), src);
+  fs::remove_all(dir);
+}
+
+TEST(Pyshim, NamesTheHelperDirectoryInEnvValues) {
+  std::map<std::string, std::string> env{{"PYTHONPATH", "{pyshim}:/x"}, {"MAX_JOBS", "4"}};
+  EXPECT_TRUE(expand_pyshim(env, "/out/.torchsmith/pyshim"));
+  EXPECT_EQ(env["PYTHONPATH"], "/out/.torchsmith/pyshim:/x");
+  EXPECT_EQ(env["MAX_JOBS"], "4");
+  std::map<std::string, std::string> none{{"PATH", "/usr/bin"}};
+  EXPECT_FALSE(expand_pyshim(none, "/d"));
+  EXPECT_EQ(none["PATH"], "/usr/bin");
+}
+
+TEST(Pyshim, ABadWritePlaceIsAnError) {
+  EXPECT_NE(write_pyshim("/proc/ts-no-such/pyshim"), "");
+}
+
+// The fixture tests/fixtures/projects/multi_ext built by /usr/bin/python3 setup.py build_ext.
+struct Built {
+  util::RunResult run;
+  std::vector<long> values;  // each module's value(), -1 when it did not import
+  int most_at_once = 0;      // compiles running at the same time, from tools/slow_cc.sh's log
+};
+
+class PyshimBuild : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto probe = util::run({"/usr/bin/python3", "-c", "import torch.utils.cpp_extension"}, {std::chrono::seconds(60)});
+    if (!probe.ok()) GTEST_SKIP() << "/usr/bin/python3 has no torch (python3-torch): " << probe.err;
+    if (util::find_program("ninja", util::split_path(getenv("PATH") ? getenv("PATH") : "")).empty())
+      GTEST_SKIP() << "no ninja on PATH";
+    dir_ = temp_dir();
+    ASSERT_FALSE(dir_.empty());
+    ASSERT_EQ(write_pyshim(dir_ + "/pyshim"), "");
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  Built build(const std::string& name, std::map<std::string, std::string> env) {
+    Built b;
+    fs::path tree = fs::path(dir_) / name;
+    fs::copy(fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/multi_ext", tree, fs::copy_options::recursive);
+    std::string log = (fs::path(dir_) / (name + ".cc.log")).string();
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(240);
+    o.cwd = tree.string();
+    o.extra_env = std::move(env);
+    o.extra_env["CXX"] = (tree / "tools/slow_cc.sh").string();  // torch's ninja path compiles with $CXX
+    o.extra_env["CC"] = o.extra_env["CXX"];                       // distutils' serial path with $CC
+    o.extra_env["REAL_CXX"] = "g++";
+    o.extra_env["SLOW_CC_LOG"] = log;
+    b.run = util::run({"/usr/bin/python3", "setup.py", "build_ext", "--inplace"}, o);
+    auto modules = util::run({"/usr/bin/python3", "-c",
+                              "import importlib\nfor i in range(4):\n"
+                              "  try: print(importlib.import_module('multi_ext._m%d' % i).value())\n"
+                              "  except Exception: print(-1)\n"},
+                             {std::chrono::seconds(60), std::nullopt, {}, tree.string()});
+    std::istringstream in(modules.out);
+    for (long v; in >> v;) b.values.push_back(v);
+    std::vector<std::pair<double, int>> events;
+    std::ifstream lf(log);
+    std::string what;
+    for (double t; lf >> what >> t;) events.push_back({t, what == "start" ? 1 : -1});
+    std::sort(events.begin(), events.end());  // an end and a start at one instant: the end first
+    int now = 0;
+    for (const auto& e : events) b.most_at_once = std::max(b.most_at_once, now += e.second);
+    return b;
+  }
+
+  std::string dir_;
+};
+
+const std::vector<long> kValues{10010, 11011, 12012, 13013};
+
+TEST_F(PyshimBuild, SideBySideWithinTheSlotsAndEachModuleItsOwnObjects) {
+  Built b = build("par", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_EXT_JOBS", "4"}, {"MAX_JOBS", "4"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err << b.run.out;
+  EXPECT_NE(b.run.err.find("building 4 extensions side by side in 4 compile slots"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.values, kValues);  // one shared build_temp would give a module another's value.o
+  // Each module has 2 sources, so 2 modules at once fill the 4 slots; never more than 4 compiles.
+  EXPECT_GE(b.most_at_once, 3);
+  EXPECT_LE(b.most_at_once, 4);
+}
+
+TEST_F(PyshimBuild, OneSlotPerModuleSourceIsTheBound) {
+  Built b = build("two", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_EXT_JOBS", "2"}, {"MAX_JOBS", "2"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err;
+  EXPECT_EQ(b.values, kValues);
+  EXPECT_LE(b.most_at_once, 2);
+}
+
+TEST_F(PyshimBuild, WithoutTheHelperTheSameModulesOneAfterAnother) {
+  Built b = build("serial", {{"MAX_JOBS", "4"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err;
+  EXPECT_EQ(b.run.err.find("side by side"), std::string::npos);
+  EXPECT_EQ(b.values, kValues);
+  EXPECT_LE(b.most_at_once, 2);  // one module's two sources through its own ninja
+}
+
+TEST_F(PyshimBuild, TheSerialPathIsLeftSerial) {
+  Built b = build("noninja", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_EXT_JOBS", "4"}, {"NINJA", "0"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err;
+  EXPECT_NE(b.run.err.find("4 extensions built one after another: use_ninja=False"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.values, kValues);
+  EXPECT_EQ(b.most_at_once, 1);
+}
+
+TEST_F(PyshimBuild, AFailingModuleFailsTheBuildAndIsNamed) {
+  Built b = build("broken", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_EXT_JOBS", "4"}, {"MAX_JOBS", "4"},
+                             {"MULTI_EXT_BROKEN", "1"}});
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_FALSE(b.run.timed_out);
+  EXPECT_NE(b.run.err.find("extension multi_ext._broken: failed"), std::string::npos) << b.run.err;
+}
+
+}  // namespace
+}  // namespace ts::run
