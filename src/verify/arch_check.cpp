@@ -17,12 +17,18 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
+bool capability_asked(const ArchList& asked, const CudaArch& a) {
+  return std::any_of(asked.arches().begin(), asked.arches().end(),
+                     [&](const CudaArch& x) { return x.major == a.major && x.minor == a.minor; });
+}
+
 }  // namespace
 
-std::vector<Verdict> check_arches(const CudaCode& code, const ArchList& asked, const std::string& file) {
+std::vector<Verdict> check_arches(const CudaCode& code, const ArchList& asked, const std::string& file,
+                                  bool only_asked) {
   std::vector<Verdict> out;
   const auto add = [&](Outcome o, std::string d) { out.push_back({file, "cuda arches", o, std::move(d)}); };
-  std::vector<std::string> missing, ptx_only, extra;
+  std::vector<std::string> missing, ptx_only, extra, beyond, extra_ptx;
   for (const auto& a : asked.arches()) {
     if (!has(code.sass, a)) {
       // PTX of an equal or older capability can be JIT-compiled for it at first load.
@@ -38,16 +44,23 @@ std::vector<Verdict> check_arches(const CudaCode& code, const ArchList& asked, c
     if (!std::any_of(asked.arches().begin(), asked.arches().end(), [&](const CudaArch& a) {
           return a.major == s.major && a.minor == s.minor && a.suffix == s.suffix;
         }))
-      extra.push_back(s.sm());
+      (only_asked && !capability_asked(asked, s) ? beyond : extra).push_back(s.sm());
   for (const auto& p : code.ptx)
     if (!std::any_of(asked.arches().begin(), asked.arches().end(), [&](const CudaArch& a) {
           return a.ptx && a.major == p.major && a.minor == p.minor && a.suffix == p.suffix;
         }))
-      extra.push_back(p.compute());
+      (!only_asked ? extra : capability_asked(asked, p) ? extra_ptx : beyond).push_back(p.compute());
 
   for (const auto& m : missing) add(Outcome::fail, "missing " + m);
   for (const auto& w : ptx_only) add(Outcome::warn, w);
   if (missing.empty() && ptx_only.empty()) add(Outcome::pass, "has " + asked.torch_cuda_arch_list());
+  if (!beyond.empty())
+    add(Outcome::fail, "arches the plan did not ask for: " + join(beyond) + " (plan: " +
+                           asked.torch_cuda_arch_list() +
+                           "): the build compiled more than planned (see the plan's arch decisions)");
+  if (!extra_ptx.empty())
+    add(Outcome::warn, "PTX the plan did not ask for: " + join(extra_ptx) + " (plan: " +
+                           asked.torch_cuda_arch_list() + ")");
   if (!extra.empty()) add(Outcome::note, "not asked for: " + join(extra));
   return out;
 }

@@ -95,7 +95,7 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
     std::string have = code->sass_text();
     if (!code->ptx.empty()) have += (have.empty() ? "" : " ") + code->ptx_text();
     if (o.arches) {
-      auto vs = check_arches(*code, *o.arches, shown);
+      auto vs = check_arches(*code, *o.arches, shown, o.only_asked_arches);
       for (auto& v : vs)
         if (v.outcome == Outcome::pass) v.detail += " (" + have + ")";
       rep.verdicts.insert(rep.verdicts.end(), vs.begin(), vs.end());

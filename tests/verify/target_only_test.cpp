@@ -1,0 +1,130 @@
+// verify against a plan's target-only arch list (VerifyOptions::only_asked_arches): a wheel whose
+// library holds exactly the planned arches passes; one that also holds the package's own list
+// (causal-conv1d's hard-coded sm_75/sm_80/...) fails, naming the arches beyond the plan.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "elf_builder.h"
+#include "fatbin_builder.h"
+#include "verify/arch_check.h"
+#include "verify/verify.h"
+#include "verify_test_util.h"
+
+namespace ts::verify {
+namespace {
+
+CudaCode code(std::vector<std::string> sass, std::vector<std::string> ptx) {
+  CudaCode c;
+  c.present = true;
+  for (const auto& s : sass) c.sass.push_back(*CudaArch::parse(s));
+  for (const auto& p : ptx) {
+    CudaArch a = *CudaArch::parse(p);
+    a.ptx = true;
+    c.ptx.push_back(a);
+  }
+  return c;
+}
+
+std::vector<std::string> lines(const CudaCode& c, const std::string& asked) {
+  std::vector<std::string> out;
+  for (const auto& v : check_arches(c, *ArchList::parse(asked), "lib.so", true))
+    out.push_back(std::string(outcome_name(v.outcome)) + ": " + v.detail);
+  return out;
+}
+
+TEST(TargetOnlyArches, ExactlyThePlannedArchesPass) {
+  EXPECT_EQ(lines(code({"90"}, {}), "9.0"), (std::vector<std::string>{"pass: has 9.0"}));
+  EXPECT_EQ(lines(code({"86", "120"}, {"120"}), "8.6;12.0+PTX"),
+            (std::vector<std::string>{"pass: has 8.6;12.0+PTX"}));
+}
+
+TEST(TargetOnlyArches, ArchesBeyondThePlanFail) {
+  EXPECT_EQ(lines(code({"75", "80", "90", "121"}, {}), "9.0"),
+            (std::vector<std::string>{
+                "pass: has 9.0",
+                "fail: arches the plan did not ask for: sm_75, sm_80, sm_121 (plan: 9.0): the "
+                "build compiled more than planned (see the plan's arch decisions)"}));
+  // PTX of a capability nobody planned was compiled too: beyond the plan.
+  EXPECT_EQ(lines(code({"90"}, {"80"}), "9.0"),
+            (std::vector<std::string>{
+                "pass: has 9.0",
+                "fail: arches the plan did not ask for: compute_80 (plan: 9.0): the build "
+                "compiled more than planned (see the plan's arch decisions)"}));
+}
+
+TEST(TargetOnlyArches, PtxOfAPlannedArchWarnsAndAnArchSpecificVariantIsANote) {
+  EXPECT_EQ(lines(code({"90"}, {"90"}), "9.0"),
+            (std::vector<std::string>{
+                "pass: has 9.0", "warn: PTX the plan did not ask for: compute_90 (plan: 9.0)"}));
+  // torch builds some kernels for sm_90a when 9.0 is asked: the same GPU, not another arch.
+  EXPECT_EQ(lines(code({"90", "90a"}, {}), "9.0"),
+            (std::vector<std::string>{"pass: has 9.0", "note: not asked for: sm_90a"}));
+}
+
+TEST(TargetOnlyArches, WithoutOnlyAskedExtrasStayANote) {
+  std::vector<std::string> out;
+  for (const auto& v : check_arches(code({"75", "90"}, {}), *ArchList::parse("9.0"), "lib.so"))
+    out.push_back(std::string(outcome_name(v.outcome)) + ": " + v.detail);
+  EXPECT_EQ(out, (std::vector<std::string>{"pass: has 9.0", "note: not asked for: sm_75"}));
+}
+
+// A wheel (zip made with Python's zipfile) with one CUDA library holding the given cubins.
+class TargetOnlyWheel : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    python_ = test::tool("python3");
+    if (python_.empty()) GTEST_SKIP() << "python3 not found";
+  }
+  std::string wheel(const std::string& name, const std::vector<int>& sm) {
+    std::vector<std::string> entries;
+    for (int a : sm) entries.push_back(test::fatbin_entry(2, a, 0x8011, "cubin"));
+    test::ElfSpec lib;
+    lib.soname = "causal_conv1d_cuda.so";
+    lib.fatbin = test::fatbin_container(entries);
+    test::write(tmp_ / (name + ".so"), test::ElfBuilder(lib).build());
+    std::string out = tmp_ / (name + "-1.6.1-cp311-cp311-linux_x86_64.whl");
+    auto r = test::run({python_, "-c",
+                        "import sys, zipfile\n"
+                        "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n"
+                        "    z.write(sys.argv[2], 'causal_conv1d_cuda.so')\n",
+                        out, tmp_ / (name + ".so")});
+    EXPECT_TRUE(r.ok()) << r.err;
+    return out;
+  }
+  std::vector<Verdict> arch_verdicts(const std::string& whl) {
+    VerifyOptions o;
+    o.arches = *ArchList::parse("9.0");
+    o.only_asked_arches = true;
+    std::vector<Verdict> out;
+    for (const auto& v : verify_files({whl}, o).verdicts)
+      if (v.check == "cuda arches") out.push_back(v);
+    return out;
+  }
+  test::TempDir tmp_;
+  std::string python_;
+};
+
+TEST_F(TargetOnlyWheel, ExactlyThePlannedArchPasses) {
+  auto vs = arch_verdicts(wheel("steered", {90}));
+  ASSERT_EQ(vs.size(), 1u);
+  EXPECT_EQ(vs[0].outcome, Outcome::pass);
+  EXPECT_EQ(vs[0].detail, "has 9.0 (sm_90)");
+  EXPECT_FALSE(any_failed(vs));
+}
+
+TEST_F(TargetOnlyWheel, ThePackagesOwnListFails) {
+  auto vs = arch_verdicts(wheel("own-list", {75, 80, 87, 90, 100, 120}));
+  ASSERT_TRUE(any_failed(vs));
+  auto f = std::find_if(vs.begin(), vs.end(),
+                        [](const Verdict& v) { return v.outcome == Outcome::fail; });
+  ASSERT_NE(f, vs.end());
+  EXPECT_NE(f->detail.find(
+                "arches the plan did not ask for: sm_75, sm_80, sm_87, sm_100, sm_120 (plan: 9.0)"),
+            std::string::npos)
+      << f->detail;
+  EXPECT_NE(f->file.find("causal_conv1d_cuda.so"), std::string::npos) << f->file;
+}
+
+}  // namespace
+}  // namespace ts::verify
