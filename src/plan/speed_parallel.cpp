@@ -2,6 +2,7 @@
 // package of many (torch-scatter's 8) waits on each one's slowest file in turn. torchsmith's build
 // helper (src/run/pyshim) builds them at once within the plan's job count.
 #include <algorithm>
+#include <cstdlib>
 
 #include "plan/extension_internal.h"
 #include "plan/speed_fixes.h"
@@ -19,6 +20,23 @@ bool ninja_fixed(const Ctx& c) {
     const source::Fix* fx = c.fixes->find(f.id);
     return fx && fix_enables_ninja(*fx);
   });
+}
+
+// The nvcc --threads the plan gave every CUDA compile (NVCC_APPEND_FLAGS or the recipe's knob); 1 if none.
+int nvcc_threads(const Ctx& c) {
+  auto get = [&](const std::string& k) {
+    auto it = c.p.env.find(k);
+    return it == c.p.env.end() ? std::string() : it->second;
+  };
+  std::string v;
+  if (!c.recipe.nvcc_threads_env.empty()) {
+    v = get(c.recipe.nvcc_threads_env);
+  } else {
+    std::string flags = get("NVCC_APPEND_FLAGS");
+    if (auto at = flags.rfind("--threads "); at != std::string::npos) v = flags.substr(at + 10);
+  }
+  int n = std::atoi(v.c_str());
+  return n > 1 ? n : 1;
 }
 
 }  // namespace
@@ -40,14 +58,21 @@ void choose_parallel_extensions(Ctx& c) {
              "be shared between threads, and no fix for this version turns ninja on", c.recipe_source(), true);
     return;
   }
+  // A CUDA source compiled with nvcc --threads T keeps T cores busy: slots count threads, not jobs.
+  int threads = nvcc_threads(c);
+  int slots = c.p.jobs * threads;
   std::string path = kPyshimDir;
   if (auto it = c.p.env.find("PYTHONPATH"); it != c.p.env.end() && !it->second.empty()) path += ":" + it->second;
   c.set_env("PYTHONPATH", path, "torchsmith's build helper (sitecustomize.py, written by the run) comes first: "
             "it builds the package's extensions side by side", "src/run/pyshim/sitecustomize.py");
-  c.set_env("TORCHSMITH_EXT_JOBS", std::to_string(c.p.jobs),
-            "compile slots the extensions share: one per source of each extension being built, so at most "
-            "the plan's jobs compile at once", kWhy);
-  c.decide("extensions", "side by side in " + std::to_string(c.p.jobs) + " compile slots",
+  c.set_env("TORCHSMITH_EXT_JOBS", std::to_string(slots),
+            "compile slots the extensions share (jobs x nvcc threads): an extension being built holds one per "
+            "C++ source and one per nvcc thread of each CUDA source, so no more compile at once than the plan's "
+            "jobs and threads allow", kWhy);
+  if (threads > 1)
+    c.set_env("TORCHSMITH_NVCC_THREADS", std::to_string(threads), "the slots one CUDA source holds (its nvcc --threads)",
+              kWhy);
+  c.decide("extensions", "side by side in " + std::to_string(slots) + " compile slots",
            std::string(kWhy) + "; each extension gets its own build_temp (its own build.ninja and objects); only "
            "torch's ninja path is run this way, and an extension of type setuptools Library (others link it) "
            "keeps the serial order",

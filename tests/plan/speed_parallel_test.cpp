@@ -51,6 +51,19 @@ TEST(SpeedParallel, APythonBuildGetsTheHelperAndTheJobsAsSlots) {
   EXPECT_FALSE(d->warning);
 }
 
+TEST(SpeedParallel, SlotsCountNvccThreadsForAPortableBuild) {
+  auto req = dir_request(cuda_only_scan());
+  req.arch = "torch";
+  req.arch_origin = "--arch";
+  auto f = machine();
+  f.pythons[0].torch.arch_list = {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--threads 6");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_NVCC_THREADS"), "6");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_EXT_JOBS"), std::to_string(r.plan.jobs * 6));
+}
+
 TEST(SpeedParallel, TheRecipeCanSayNo) {
   Recipe rc = recipe_generic("demo-ext");
   rc.parallel_extensions = false;

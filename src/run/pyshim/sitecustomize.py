@@ -8,7 +8,8 @@
 #  - each extension gets its own build_temp, so its build.ninja and objects are its own
 #    (two extensions that compile the same csrc/x.cpp with other macros no longer share x.o);
 #  - at most TORCHSMITH_EXT_JOBS compile slots are taken at once: an extension holds one slot
-#    per source (ninja runs no more), so the plan's job count still bounds the compiles;
+#    per C++ source and TORCHSMITH_NVCC_THREADS per CUDA source (nvcc --threads compiles that
+#    many arches at once), so the plan's cores-and-memory budget still bounds the compiles;
 #  - only torch's ninja path is made parallel: the serial path (use_ninja=False) swaps the
 #    compiler executable in place, which is not safe from two threads.
 # The compile commands, flags and link of every extension are the ones setuptools would run.
@@ -37,11 +38,15 @@ def _chain_other_sitecustomize():
             sys.modules["sitecustomize"] = mine
 
 
-def _slots():
+def _env_int(name, fallback):
     try:
-        n = int(os.environ.get("TORCHSMITH_EXT_JOBS", "0"))
+        return int(os.environ.get(name, ""))
     except ValueError:
-        return 0
+        return fallback
+
+
+def _slots():
+    n = _env_int("TORCHSMITH_EXT_JOBS", 0)
     return n if n > 1 else 0
 
 
@@ -59,7 +64,8 @@ def _build_side_by_side(cmd, exts, slots):
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     base = cmd.build_temp
-    weight = {id(e): max(1, min(len(e.sources), slots)) for e in exts}
+    threads = max(1, _env_int("TORCHSMITH_NVCC_THREADS", 1))
+    weight = {id(e): max(1, min(sum(threads if _is_cuda(s) else 1 for s in e.sources), slots)) for e in exts}
     # Longest first: extensions with CUDA sources, then the ones with more sources.
     pending = sorted(exts, key=lambda e: (not any(_is_cuda(s) for s in e.sources), -len(e.sources)))
     _say("building %d extensions side by side in %d compile slots (TORCHSMITH_EXT_JOBS), each in "
