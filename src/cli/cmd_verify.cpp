@@ -211,6 +211,8 @@ int run(const VerifyCliOptions& o, const GlobalOptions& g) {
     if (!plan) return bad_input(err);
     // An extension's arch list is its own code's; torch's libraries are not judged by it.
     arch_text = plan->arch_list;
+    // Target-only: the plan's arches are what was built, so code for another generation is a failure.
+    vo.only_asked_arches = true;
   }
   if (!arch_text.empty()) {
     auto list = ArchList::parse(arch_text, nullptr, &err);

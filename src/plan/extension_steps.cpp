@@ -88,6 +88,9 @@ void choose_steps(Ctx& c) {
     bool own = fx && fx->when.package != "torch";
     (own ? own_fix : torch_fix).argv.insert((own ? own_fix : torch_fix).argv.end(), {"--fix", f.id});
   }
+  // A package fix may write the plan's arches into the tree ({{arch_list}}: causal-conv1d-arches).
+  if (own_fix.argv.size() > 3 && c.cuda_on && !c.arches.empty())
+    own_fix.argv.insert(own_fix.argv.end(), {"--arch", c.arches.torch_cuda_arch_list()});
   if (torch_fix.argv.size() > 3) c.p.steps.push_back(torch_fix);
   if (own_fix.argv.size() > 3) c.p.steps.push_back(own_fix);
   // Without a setup.py or pyproject the CMake project builds a library, not a wheel.
