@@ -23,6 +23,8 @@ std::string_view skip_ansi(std::string_view s) {
     s.remove_prefix(i < s.size() ? i + 1 : s.size());
   }
   while (!s.empty() && s[0] == '\r') s.remove_prefix(1);
+  // pip -v indents the build's output by two spaces per level.
+  while (!s.empty() && s[0] == ' ') s.remove_prefix(1);
   return s;
 }
 

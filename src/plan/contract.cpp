@@ -303,7 +303,9 @@ std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, boo
            "index (or fails offline), flash-attention's most common failure; --no-deps keeps pip from "
            "replacing anything",
            kIsolation);
-    return {py.path, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-w", "dist", "."};
+    // -v: pip passes the build's own output through (compile lines, ninja progress, errors as they
+    // happen) instead of a spinner, so the log, the live status and triage see it.
+    return {py.path, "-m", "pip", "wheel", "-v", "--no-build-isolation", "--no-deps", "-w", "dist", "."};
   }
   if (setup_py && has("setuptools") && has("wheel")) {
     decide(out, "build", "setup.py bdist_wheel", "no pip in " + py.path + ": setup.py builds in the target "

@@ -65,3 +65,12 @@ TEST(NinjaStatus, ParsesRealNinjaOutput) {
   for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i].done, seen[i - 1].done);
   fs::remove_all(dir);
 }
+
+TEST(NinjaStatus, IndentedByPipVerbose) {
+  // pip wheel -v passes the build's output through, two spaces in.
+  auto p = parse_ninja_status("  [ts 4/17 0.50/s 8.000s] sources of finished extensions");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->done, 4);
+  EXPECT_EQ(p->total, 17);
+  EXPECT_FALSE(parse_ninja_status("  [ext 1/2] c++ -c x.cpp"));
+}

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "build/ninja_status.h"
 #include "util/process.h"
 
 namespace ts::run {
@@ -123,6 +124,24 @@ TEST_F(PyshimBuild, SideBySideWithinTheSlotsAndEachModuleItsOwnObjects) {
   // Each module has 2 sources, so 2 modules at once fill the 4 slots; never more than 4 compiles.
   EXPECT_GE(b.most_at_once, 3);
   EXPECT_LE(b.most_at_once, 4);
+}
+
+TEST_F(PyshimBuild, ProgressCountsEveryExtensionsSources) {
+  std::string status(build::kNinjaStatus);
+  Built b = build("progress", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_EXT_JOBS", "4"}, {"MAX_JOBS", "4"},
+                               {"NINJA_STATUS", status}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err;
+  std::vector<build::NinjaProgress> seen;
+  std::istringstream lines(b.run.out + b.run.err);
+  for (std::string line; std::getline(lines, line);)
+    if (auto p = build::parse_ninja_status(line)) seen.push_back(*p);
+  // Only the helper's lines count: 4 modules x 2 sources, in steps of one module's 2.
+  ASSERT_EQ(seen.size(), 4u) << b.run.out << b.run.err;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].total, 8);
+    EXPECT_EQ(seen[i].done, 2 * static_cast<long>(i + 1));
+  }
+  EXPECT_NE((b.run.out + b.run.err).find("[ext 1/2] "), std::string::npos);  // each ninja's own, apart
 }
 
 TEST_F(PyshimBuild, OneSlotPerModuleSourceIsTheBound) {

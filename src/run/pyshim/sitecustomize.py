@@ -61,6 +61,7 @@ def _is_cuda(path):
 
 def _build_side_by_side(cmd, exts, slots):
     import copy
+    import time
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     base = cmd.build_temp
@@ -70,6 +71,22 @@ def _build_side_by_side(cmd, exts, slots):
     pending = sorted(exts, key=lambda e: (not any(_is_cuda(s) for s in e.sources), -len(e.sources)))
     _say("building %d extensions side by side in %d compile slots (TORCHSMITH_EXT_JOBS), each in "
          "its own build_temp under %s" % (len(exts), slots, base))
+
+    # torchsmith reads "[ts done/total ...]" lines as the build's progress: each extension's ninja
+    # counts only its own sources, so those say "[ext ...]" and this helper counts them all.
+    started = time.time()
+    total = sum(len(e.sources) for e in exts)
+    finished = [0]
+    if os.environ.get("NINJA_STATUS", "").startswith("[ts "):
+        os.environ["NINJA_STATUS"] = "[ext %f/%t] "
+
+    def progress(ext, what):
+        finished[0] += len(ext.sources)
+        t = max(time.time() - started, 1e-3)
+        _say("extension %s: %s" % (ext.name, what))
+        sys.stderr.write("[ts %d/%d %.2f/s %.3fs] sources of finished extensions\n"
+                         % (finished[0], total, finished[0] / t, t))
+        sys.stderr.flush()
 
     def one(ext):
         own = copy.copy(cmd)
@@ -98,7 +115,7 @@ def _build_side_by_side(cmd, exts, slots):
                     with cmd._filter_build_errors(ext):  # an optional extension's failure is a warning
                         fut.result()
                         built = True
-                    _say("extension %s: %s" % (ext.name, "done" if built else "skipped (optional)"))
+                    progress(ext, "done" if built else "skipped (optional)")
                 except BaseException as e:  # the first failure stops new starts; running ones finish
                     _say("extension %s: failed" % ext.name)
                     if error is None:
