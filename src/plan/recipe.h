@@ -35,6 +35,7 @@ struct Recipe : kb::Entry {
   // "cmake" = "86;90", "semicolon-sm" = "80;90" without dots (FLASH_ATTN_CUDA_ARCHS).
   std::string arch_env = "TORCH_CUDA_ARCH_LIST";
   std::string arch_format = "torch";
+  std::string arch_env_since;  // first version whose build reads arch_env ("2.7.3"); "" = every version
   std::vector<std::string> jobs_env{"MAX_JOBS"};  // knobs that take the job count
   std::string nvcc_threads_env;                   // "NVCC_THREADS" where the package reads one
   std::uint64_t mem_per_job = 0;                  // bytes a compile job needs; 0 = the default model

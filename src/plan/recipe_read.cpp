@@ -5,6 +5,7 @@
 
 #include <toml++/toml.h>
 
+#include "core/version.h"
 #include "kb/toml_parse.h"
 #include "kb/toml_reader.h"
 #include "plan/recipe.h"
@@ -23,7 +24,7 @@ namespace {
 const char* kBuildSystems[] = {"setuptools", "pep517", "cmake"};
 const char* kArchFormats[] = {"torch", "cmake", "semicolon-sm"};
 const char* kMapKeys[] = {"env", "cuda_env", "cpu_env"};
-const char* kPackageKeys[] = {"name", "aliases", "import", "git", "tag", "build_system", "cuda_only", "arch_env",
+const char* kPackageKeys[] = {"name", "aliases", "import", "git", "tag", "build_system", "cuda_only", "arch_env", "arch_env_since",
                               "arch_format", "jobs_env", "nvcc_threads_env", "mem_per_job", "serial_build", "parallel_extensions", "torch",
                               "smoke", "source", "recalled", "status", "note", "compat"};
 
@@ -129,6 +130,10 @@ Recipe read_one(toml::table& t, const std::string& file, std::vector<kb::KbError
   if (t.contains("arch_env")) p.arch_env = r.text("arch_env", false, "\"TORCH_CUDA_ARCH_LIST\"");
   else (void)r.text("arch_env", false, "");
   check_env_knob(r, t, "arch_env", p.arch_env);
+  p.arch_env_since = r.text("arch_env_since", false, "\"2.7.3\"");
+  if (!p.arch_env_since.empty() && !Version::parse(p.arch_env_since))
+    r.error(line_of(*t.get("arch_env_since")), "arch_env_since: '" + p.arch_env_since +
+            "' is not a version; write the first version that reads arch_env, e.g. \"2.7.3\"");
   if (t.contains("arch_format")) p.arch_format = r.text("arch_format", true, "\"torch\"");
   else (void)r.text("arch_format", false, "");
   if (!p.arch_format.empty() && !one_of(p.arch_format, kArchFormats))

@@ -1,5 +1,7 @@
 #include "plan/speed_arches.h"
 
+#include "core/version.h"
+
 namespace ts::plan {
 
 bool fix_sets_arches(const source::Fix& fix) {
@@ -44,13 +46,29 @@ std::optional<ArchSteering> arch_steering(const Recipe& recipe, const std::strin
                             " puts the plan's arches in its place, so only these are compiled",
                         src, false};
   }
-  if (!recipe.arch_env.empty()) return std::nullopt;  // its knob carries the arches (choose_env)
+  // Its knob carries the arches (choose_env), from the version that reads it on.
+  std::string knob_from;
+  if (!recipe.arch_env.empty()) {
+    if (recipe.arch_env_since.empty()) return std::nullopt;
+    auto since = Version::parse(recipe.arch_env_since);
+    auto v = Version::parse(version);
+    if (since && v && *v >= *since) return std::nullopt;
+    knob_from = "; " + recipe.arch_env + " is read only from " + recipe.arch_env_since + " on";
+    if (!v) {
+      return ArchSteering{list + " (if it reads " + recipe.arch_env + ")",
+                          recipe.name + " reads " + recipe.arch_env + " only from " + recipe.arch_env_since +
+                              " on and the version being built is not known: an older tree compiles its own "
+                              "-gencode list, which verify --plan then reports; way out: ask for " +
+                              recipe.name + "==VERSION",
+                          recipe_source, true};
+    }
+  }
   std::string covered = covering_fixes(all, recipe.name);
   std::string which = version.empty()
                           ? "the version being built is not known"
                           : recipe.name + " " + version + " is not among the versions checked";
   std::string why =
-      own + " and has no arch knob: the build compiles that list, not " + list +
+      own + (knob_from.empty() ? " and has no arch knob" : knob_from) + ": the build compiles that list, not " + list +
       ", and verify --plan reports the arches it adds. No fix steers it: " +
       (covered.empty() ? "none in the knowledge base does" : which + " (" + covered + ")");
   std::vector<std::string> ways;

@@ -289,5 +289,47 @@ TEST(SpeedArches, APackageWithAnArchKnobNeedsNoSteeringDecision) {
   EXPECT_TRUE(arch_decisions(r.plan).empty());
 }
 
+TEST(SpeedArches, AKnobReadOnlyFromSomeVersionOnSteersOnlyThoseVersions) {
+  const Recipe& fa = shipped("flash-attn");
+  ASSERT_EQ(fa.arch_env_since, "2.7.3");
+  auto knob = [&](const Plan& p) {
+    for (const auto& d : p.decisions)
+      if (d.topic == "arch" && d.value.rfind("9.0 (", 0) == 0) return &d;
+    return static_cast<const Decision*>(nullptr);
+  };
+  // 2.7.3 reads FLASH_ATTN_CUDA_ARCHS: the knob carries the arches, nothing to warn about.
+  auto now = make_extension_plan(by_name("flash-attn", "2.7.3"), gpu_machine(), test_kb(), fa, &test_fixes());
+  ASSERT_TRUE(now.ok()) << all_conflicts(now);
+  EXPECT_EQ(now.plan.env.at("FLASH_ATTN_CUDA_ARCHS"), "90");
+  EXPECT_EQ(knob(now.plan), nullptr);
+  // 2.6.3 compiles its own sm_80/sm_90 whatever the variable says.
+  auto old = make_extension_plan(by_name("flash-attn", "2.6.3"), gpu_machine(), test_kb(), fa, &test_fixes());
+  ASSERT_TRUE(old.ok()) << all_conflicts(old);
+  const Decision* d = knob(old.plan);
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->warning);
+  EXPECT_EQ(d->value, "9.0 (not steered)");
+  EXPECT_NE(d->reason.find("FLASH_ATTN_CUDA_ARCHS is read only from 2.7.3 on"), std::string::npos) << d->reason;
+  // A tree of unknown version: it may or may not read it, and the plan says which way out.
+  auto dir = make_extension_plan(dir_request(cuda_only_scan()), gpu_machine(), test_kb(), fa, &test_fixes());
+  ASSERT_TRUE(dir.ok()) << all_conflicts(dir);
+  const Decision* u = knob(dir.plan);
+  ASSERT_NE(u, nullptr);
+  EXPECT_TRUE(u->warning);
+  EXPECT_EQ(u->value, "9.0 (if it reads FLASH_ATTN_CUDA_ARCHS)");
+  EXPECT_NE(u->reason.find("flash-attn==VERSION"), std::string::npos) << u->reason;
+}
+
+TEST(SpeedArches, ABadSinceVersionIsARecipeError) {
+  std::vector<Recipe> set;
+  auto errors = parse_recipes_text("x.toml",
+                                   "[[package]]\nname = \"x\"\nimport = \"x\"\ngit = \"https://github.com/a/x\"\n"
+                                   "build_system = \"setuptools\"\narch_env = \"X_ARCHS\"\narch_env_since = \"soon\"\n"
+                                   "smoke = \"import x; x.op(device)\"\nsource = \"test\"\n",
+                                   set);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("x.toml:7: package: arch_env_since: 'soon' is not a version"), std::string::npos) << errors[0];
+}
+
 }  // namespace
 }  // namespace ts::plan
