@@ -9,7 +9,8 @@ namespace {
 // about a failure, so they live in code.
 struct MarkerPattern { Marker m; const char* re; };
 constexpr MarkerPattern kMarkers[] = {
-    {Marker::failed_target, R"(^FAILED: )"},
+    // "^\s*": pip indents a build's output (two spaces with -v, six in its failure dump).
+    {Marker::failed_target, R"(^\s*FAILED: )"},
     // Spelled as separate literals of 8+ bytes: an optional group would leave RE2's prefilter
     // only "error", and short literals shorten the prefilter's stride.
     {Marker::compiler_error, R"(: error:)"},                      // gcc, clang, ld
@@ -17,10 +18,10 @@ constexpr MarkerPattern kMarkers[] = {
     {Marker::compiler_error, R"(: fatal error(?: [A-Z]+[0-9]+)?\s*:)"},
     {Marker::compiler_error, R"(\([0-9]+\): error)"},             // nvcc front end
     {Marker::compiler_error, R"(\([0-9]+\): catastrophic error)"},
-    {Marker::compiler_error, R"(^nvcc fatal\s*:)"},
-    {Marker::compiler_error, R"(^(?:ptxas|nvlink) (?:fatal|error)\s*:)"},
-    {Marker::cmake_error, R"(^CMake Error)"},
-    {Marker::traceback, R"(^Traceback \(most recent call last\):)"},
+    {Marker::compiler_error, R"(^\s*nvcc fatal\s*:)"},
+    {Marker::compiler_error, R"(^\s*(?:ptxas|nvlink) (?:fatal|error)\s*:)"},
+    {Marker::cmake_error, R"(^\s*CMake Error)"},
+    {Marker::traceback, R"(^\s*Traceback \(most recent call last\):)"},
 };
 
 RE2::Options options() {

@@ -74,6 +74,18 @@ std::vector<std::string> captures_of(const RE2& re, std::string_view s) {
 
 bool indented_or_blank(std::string_view s) { return s.empty() || s[0] == ' ' || s[0] == '\t'; }
 
+// Leading spaces of a line; a block's margin when its first line is indented (pip's output).
+std::size_t margin(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && s[n] == ' ') ++n;
+  return n;
+}
+
+// The line with the block's margin taken off; a line with less indentation stays as it is.
+std::string_view within_margin(std::string_view s, std::size_t m) {
+  return margin(s) >= m ? s.substr(std::min(m, s.size())) : s;
+}
+
 }  // namespace
 
 Scanner::Scanner(const Engine& engine, bool record_matches, unsigned threads)
@@ -260,10 +272,12 @@ void Scanner::record(Finding& f, std::string_view raw, std::string_view clean, c
 
 void Scanner::structural(std::string_view raw, std::string_view clean, const char* region_begin,
                          const std::array<bool, 4>& markers, bool wrapper_line) {
-  // A Python traceback ends at its first unindented line: the exception.
+  // A Python traceback ends at its first line no more indented than "Traceback" itself: the
+  // exception (pip indents a whole build's output, so the block's own margin is the baseline).
   if (tb_active_) {
-    if (clean.rfind("  File \"", 0) == 0) tb_last_frame_ = {line_no_, printable_line(raw)};
-    if (!indented_or_blank(clean) && !markers[static_cast<std::size_t>(Marker::traceback)]) {
+    std::string_view body = within_margin(clean, tb_margin_);
+    if (body.rfind("  File \"", 0) == 0) tb_last_frame_ = {line_no_, printable_line(raw)};
+    if (!indented_or_blank(body) && !markers[static_cast<std::size_t>(Marker::traceback)]) {
       tb_active_ = false;
       if (traceback_.count == 0 && !wrapper_line) {  // "CalledProcessError" only says a child failed
         traceback_.id = "unrecognised";
@@ -277,18 +291,21 @@ void Scanner::structural(std::string_view raw, std::string_view clean, const cha
   }
   if (cmake_left_ > 0) {
     --cmake_left_;
-    if (!indented_or_blank(clean) && !markers[static_cast<std::size_t>(Marker::cmake_error)]) cmake_left_ = 0;
+    if (!indented_or_blank(within_margin(clean, cmake_margin_)) && !markers[static_cast<std::size_t>(Marker::cmake_error)])
+      cmake_left_ = 0;
     else if (!clean.empty() && cmake_block_.evidence.size() < 8 && cmake_block_.count == 1)
       cmake_block_.evidence.push_back({line_no_, printable_line(raw)});
   }
   if (markers[static_cast<std::size_t>(Marker::traceback)]) {
     tb_active_ = true;
+    tb_margin_ = margin(clean);
     tb_budget_ = 400;
     tb_last_frame_ = {};
   }
   if (markers[static_cast<std::size_t>(Marker::cmake_error)]) {
     ++error_lines_;
     if (cmake_block_.count == 0) {
+      cmake_margin_ = margin(clean);
       cmake_block_.id = "unrecognised";
       record(cmake_block_, raw, clean, region_begin, nullptr);
       cmake_left_ = 12;

@@ -69,6 +69,7 @@ class Scanner {
   // Structural fallbacks for "unrecognised".
   Finding first_failed_, error_after_failed_, first_error_, cmake_block_, traceback_;
   bool tb_active_ = false;
+  std::size_t tb_margin_ = 0, cmake_margin_ = 0;  // the block's first line's indentation
   int tb_budget_ = 0;
   int cmake_left_ = 0;
   Evidence tb_last_frame_;

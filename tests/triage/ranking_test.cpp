@@ -98,6 +98,32 @@ TEST(Unrecognised, WrappersAloneFallBackToTheFailedLine) {
   EXPECT_EQ(d.root()->first_line(), 1u);
 }
 
+// pip wheel -v passes the build's output through two spaces in; its failure dump, six.
+TEST(Unrecognised, IndentedByPipTheSameFindings) {
+  auto d = diagnose("  [1/9] Building CXX object a.o\n"
+                    "  FAILED: b.o\n"
+                    "  /usr/bin/c++ -c b.cpp\n"
+                    "  /src/b.cpp:7:3: error: 'frobnicate' was not declared in this scope\n"
+                    "  ninja: build stopped: subcommand failed.\n");
+  EXPECT_EQ(root_id(d), "unrecognised");
+  EXPECT_EQ(d.root()->first_line(), 4u);
+  auto t = diagnose("      running build_ext\n"
+                    "      Traceback (most recent call last):\n"
+                    "        File \"setup.py\", line 3, in <module>\n"
+                    "          main()\n"
+                    "        File \"/x/build.py\", line 88, in main\n"
+                    "          raise KeyError(k)\n"
+                    "      KeyError: 'TORCH_FOO'\n"
+                    "      [end of output]\n");
+  EXPECT_EQ(root_id(t), "unrecognised");
+  ASSERT_EQ(t.root()->evidence.size(), 2u);
+  EXPECT_EQ(t.root()->evidence[0].line, 5u);  // the last frame
+  EXPECT_EQ(t.root()->evidence[1].text, "      KeyError: 'TORCH_FOO'");
+  auto w = diagnose("  FAILED: lib/libx.so\n  ninja: build stopped: subcommand failed.\n");
+  EXPECT_EQ(root_id(w), "unrecognised");
+  EXPECT_EQ(w.root()->first_line(), 1u);
+}
+
 TEST(Unrecognised, CleanLogHasNoRoot) {
   auto d = diagnose("[1/2] Building CXX object a.o\n[2/2] Linking CXX executable a\n");
   EXPECT_EQ(d.root(), nullptr);
