@@ -36,6 +36,9 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
       for (const char* k : kJobKnobs)
         if (env.count(k)) r.env[k] = std::to_string(half);
       if (!env.count("MAX_JOBS")) r.env["MAX_JOBS"] = std::to_string(half);
+      // The slots side-by-side extensions share (jobs x nvcc threads, run/pyshim.h) halve too.
+      if (auto it = env.find("TORCHSMITH_EXT_JOBS"); it != env.end())
+        r.env[it->first] = std::to_string(std::max(1, std::atoi(it->second.c_str()) / 2));
       r.reason = root->id + ": jobs " + std::to_string(jobs) + " -> " + std::to_string(half);
       break;
     }

@@ -32,6 +32,14 @@ TEST(Remedy, HalvesEveryJobKnobThatIsSet) {
   EXPECT_FALSE(r.clean_build);
 }
 
+TEST(Remedy, SideBySideExtensionSlotsHalveToo) {
+  Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs);
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "3"}, {"TORCHSMITH_EXT_JOBS", "18"}}, {}, 0, "");
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.env.at("MAX_JOBS"), "1");
+  EXPECT_EQ(r.env.at("TORCHSMITH_EXT_JOBS"), "9");  // 3 jobs x 6 nvcc threads, halved
+}
+
 TEST(Remedy, OneJobCannotBeHalved) {
   Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs);
   auto r = choose_remedy(g.d, {{"MAX_JOBS", "1"}}, {}, 0, "");
