@@ -66,6 +66,15 @@ inline ExtensionRequest dir_request(SourceScan scan) {
   return r;
 }
 
+// NAME==VERSION, as `torchsmith plan torch-scatter==2.1.2` asks.
+inline ExtensionRequest by_name(const std::string& name, const std::string& version) {
+  ExtensionRequest r;
+  r.source.kind = ExtensionSource::Kind::name;
+  r.source.name = name;
+  r.source.version = version;
+  return r;
+}
+
 inline SourceScan cuda_only_scan() {
   SourceScan s;
   s.cuda_sources = true;

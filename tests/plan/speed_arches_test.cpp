@@ -14,6 +14,7 @@
 #include "extension_fakes.h"
 #include "plan/extension.h"
 #include "plan/speed_fixes.h"
+#include "tree_testkit.h"
 #include "source/apply.h"
 #include "util/process.h"
 
@@ -23,36 +24,6 @@ namespace {
 using namespace testing;
 namespace fs = std::filesystem;
 
-struct Scratch {
-  std::string path;
-  Scratch() {
-    std::string t = (fs::temp_directory_path() / "ts-arches-XXXXXX").string();
-    path = ::mkdtemp(t.data()) ? t : "";
-  }
-  ~Scratch() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-  std::string copy(const std::string& tree) const {
-    std::string dst = path + "/" + tree;
-    fs::copy(std::string(TS_SOURCE_DIR) + "/tests/fixtures/trees/" + tree, dst,
-             fs::copy_options::recursive);
-    return dst;
-  }
-};
-
-std::string slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<std::string> ids(const std::vector<const source::Fix*>& v) {
-  std::vector<std::string> out;
-  for (const auto* f : v) out.push_back(f->id);
-  return out;
-}
 
 source::FixContext ctx(const std::string& pkg, const std::string& version,
                        const std::string& arches = "9.0") {
@@ -111,7 +82,7 @@ void patched_setup_compiles_only_the_plan(const std::string& tree_name, const st
                                           const std::string& version,
                                           std::vector<std::string> before) {
   if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
-  Scratch s;
+  TreeScratch s;
   std::string tree = s.copy(tree_name);
   std::string original = slurp(tree + "/setup.py");
   auto hardcoded = nvcc_flags(tree);
@@ -155,7 +126,7 @@ TEST(SpeedArches, MambaSetupPyCompilesOnlyThePlannedArches) {
 
 TEST(SpeedArches, AppliedWithoutArchesTheSetupPyStopsInsteadOfCompilingGarbage) {
   if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
-  Scratch s;
+  TreeScratch s;
   std::string tree = s.copy("mamba-ssm-1.0.0");
   const source::Fix* f = test_fixes().find("mamba-ssm-arches");
   ASSERT_NE(f, nullptr);
@@ -178,13 +149,6 @@ HostFacts gpu_machine() {
   return f;
 }
 
-ExtensionRequest by_name(const std::string& name, const std::string& version) {
-  ExtensionRequest req;
-  req.source.kind = ExtensionSource::Kind::name;
-  req.source.name = name;
-  req.source.version = version;
-  return req;
-}
 
 const Recipe& shipped(const std::string& name) {
   static const RecipeSet rs = [] {

@@ -9,11 +9,13 @@
 #include <sstream>
 
 #include "plan/speed_fixes.h"
+#include "tree_testkit.h"
 #include "source/apply.h"
 
 namespace ts::plan {
 namespace {
 
+using namespace testing;
 namespace fs = std::filesystem;
 
 const source::FixSet& fixes() {
@@ -26,35 +28,6 @@ const source::FixSet& fixes() {
   return s;
 }
 
-struct Scratch {
-  std::string path;
-  Scratch() {
-    std::string t = (fs::temp_directory_path() / "ts-speed-XXXXXX").string();
-    path = ::mkdtemp(t.data()) ? t : "";
-  }
-  ~Scratch() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-  std::string copy(const std::string& tree) const {
-    std::string dst = path + "/" + tree;
-    fs::copy(std::string(TS_SOURCE_DIR) + "/tests/fixtures/trees/" + tree, dst, fs::copy_options::recursive);
-    return dst;
-  }
-};
-
-std::string slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<std::string> ids(const std::vector<const source::Fix*>& v) {
-  std::vector<std::string> out;
-  for (const auto* f : v) out.push_back(f->id);
-  return out;
-}
 
 source::FixContext ctx(const std::string& pkg, const std::string& version) {
   source::FixContext c;
@@ -84,7 +57,7 @@ TEST(SpeedFixes, SelectedForTheVersionsTheirAnchorsWereCheckedAt) {
 }
 
 void applies_once_and_reverts(const std::string& tree_name, const std::string& pkg, const std::string& version) {
-  Scratch s;
+  TreeScratch s;
   std::string tree = s.copy(tree_name);
   std::string original = slurp(tree + "/setup.py");
   auto chosen = select_package_fixes(fixes(), ctx(pkg, version));
@@ -114,7 +87,7 @@ TEST(SpeedFixes, ScatterSetupPyGetsNinjaOnce) { applies_once_and_reverts("torch-
 TEST(SpeedFixes, ClusterSetupPyGetsNinjaOnce) { applies_once_and_reverts("torch-cluster-1.6.3", "torch-cluster", "1.6.3"); }
 
 TEST(SpeedFixes, ATreeWithoutTheAnchorIsDriftAndStaysUntouched) {
-  Scratch s;
+  TreeScratch s;
   std::string tree = s.copy("torch-scatter-2.0.4");
   std::string original = slurp(tree + "/setup.py");
   const source::Fix* f = fixes().find("torch-scatter-ninja");

@@ -29,13 +29,6 @@ HostFacts machine(int cores = 16) {
   return f;
 }
 
-ExtensionRequest by_name(const std::string& name, const std::string& version) {
-  ExtensionRequest req;
-  req.source.kind = ExtensionSource::Kind::name;
-  req.source.name = name;
-  req.source.version = version;
-  return req;
-}
 
 TEST(SpeedParallel, APythonBuildGetsTheHelperAndTheJobsAsSlots) {
   auto r = make_extension_plan(dir_request(cuda_only_scan()), machine(), test_kb(), recipe_generic("demo-ext"),

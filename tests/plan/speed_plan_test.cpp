@@ -139,13 +139,6 @@ TEST(SpeedPlan, ASerialBuildGivesItsMemoryToThreads) {
   EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--threads 6");
 }
 
-ExtensionRequest by_name(const std::string& name, const std::string& version) {
-  ExtensionRequest req;
-  req.source.kind = ExtensionSource::Kind::name;
-  req.source.name = name;
-  req.source.version = version;
-  return req;
-}
 
 RecipeSet shipped_recipes() {
   std::vector<std::string> errors;
