@@ -1,29 +1,12 @@
 // The arch judgement: missing SASS fails, PTX that JIT-compiles for it warns, extras are a note.
 #include <gtest/gtest.h>
 
+#include "arch_testkit.h"
 #include "verify/arch_check.h"
 
 namespace ts::verify {
 namespace {
 
-CudaCode code(std::vector<std::string> sass, std::vector<std::string> ptx) {
-  CudaCode c;
-  c.present = true;
-  for (const auto& s : sass) c.sass.push_back(*CudaArch::parse(s));
-  for (const auto& p : ptx) {
-    CudaArch a = *CudaArch::parse(p);
-    a.ptx = true;
-    c.ptx.push_back(a);
-  }
-  return c;
-}
-
-std::vector<std::string> lines(const CudaCode& c, const std::string& asked) {
-  std::vector<std::string> out;
-  for (const auto& v : check_arches(c, *ArchList::parse(asked), "lib.so"))
-    out.push_back(std::string(outcome_name(v.outcome)) + ": " + v.detail);
-  return out;
-}
 
 TEST(ArchCheck, AllPresentPassesWithExtrasAsANote) {
   EXPECT_EQ(lines(code({"80", "90"}, {"90"}), "8.0;9.0"),

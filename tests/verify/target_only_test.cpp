@@ -7,6 +7,7 @@
 
 #include "elf_builder.h"
 #include "fatbin_builder.h"
+#include "arch_testkit.h"
 #include "verify/arch_check.h"
 #include "verify/verify.h"
 #include "verify_test_util.h"
@@ -14,39 +15,21 @@
 namespace ts::verify {
 namespace {
 
-CudaCode code(std::vector<std::string> sass, std::vector<std::string> ptx) {
-  CudaCode c;
-  c.present = true;
-  for (const auto& s : sass) c.sass.push_back(*CudaArch::parse(s));
-  for (const auto& p : ptx) {
-    CudaArch a = *CudaArch::parse(p);
-    a.ptx = true;
-    c.ptx.push_back(a);
-  }
-  return c;
-}
-
-std::vector<std::string> lines(const CudaCode& c, const std::string& asked) {
-  std::vector<std::string> out;
-  for (const auto& v : check_arches(c, *ArchList::parse(asked), "lib.so", true))
-    out.push_back(std::string(outcome_name(v.outcome)) + ": " + v.detail);
-  return out;
-}
 
 TEST(TargetOnlyArches, ExactlyThePlannedArchesPass) {
-  EXPECT_EQ(lines(code({"90"}, {}), "9.0"), (std::vector<std::string>{"pass: has 9.0"}));
-  EXPECT_EQ(lines(code({"86", "120"}, {"120"}), "8.6;12.0+PTX"),
+  EXPECT_EQ(lines(code({"90"}, {}), "9.0", true), (std::vector<std::string>{"pass: has 9.0"}));
+  EXPECT_EQ(lines(code({"86", "120"}, {"120"}), "8.6;12.0+PTX", true),
             (std::vector<std::string>{"pass: has 8.6;12.0+PTX"}));
 }
 
 TEST(TargetOnlyArches, ArchesBeyondThePlanFail) {
-  EXPECT_EQ(lines(code({"75", "80", "90", "121"}, {}), "9.0"),
+  EXPECT_EQ(lines(code({"75", "80", "90", "121"}, {}), "9.0", true),
             (std::vector<std::string>{
                 "pass: has 9.0",
                 "fail: arches the plan did not ask for: sm_75, sm_80, sm_121 (plan: 9.0): the "
                 "build compiled more than planned (see the plan's arch decisions)"}));
   // PTX of a capability nobody planned was compiled too: beyond the plan.
-  EXPECT_EQ(lines(code({"90"}, {"80"}), "9.0"),
+  EXPECT_EQ(lines(code({"90"}, {"80"}), "9.0", true),
             (std::vector<std::string>{
                 "pass: has 9.0",
                 "fail: arches the plan did not ask for: compute_80 (plan: 9.0): the build "
@@ -54,11 +37,11 @@ TEST(TargetOnlyArches, ArchesBeyondThePlanFail) {
 }
 
 TEST(TargetOnlyArches, PtxOfAPlannedArchWarnsAndAnArchSpecificVariantIsANote) {
-  EXPECT_EQ(lines(code({"90"}, {"90"}), "9.0"),
+  EXPECT_EQ(lines(code({"90"}, {"90"}), "9.0", true),
             (std::vector<std::string>{
                 "pass: has 9.0", "warn: PTX the plan did not ask for: compute_90 (plan: 9.0)"}));
   // torch builds some kernels for sm_90a when 9.0 is asked: the same GPU, not another arch.
-  EXPECT_EQ(lines(code({"90", "90a"}, {}), "9.0"),
+  EXPECT_EQ(lines(code({"90", "90a"}, {}), "9.0", true),
             (std::vector<std::string>{"pass: has 9.0", "note: not asked for: sm_90a"}));
 }
 
