@@ -167,6 +167,15 @@ TEST_F(PyshimBuild, TheSerialPathIsLeftSerial) {
   EXPECT_EQ(b.most_at_once, 1);
 }
 
+TEST_F(PyshimBuild, ALibraryOthersMayLinkKeepsTheSerialOrder) {
+  Built b = build("library", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_EXT_JOBS", "4"}, {"MAX_JOBS", "4"},
+                              {"MULTI_EXT_LIBRARY", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err;
+  EXPECT_EQ(b.run.err.find("side by side"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.values, kValues);
+  EXPECT_LE(b.most_at_once, 2);
+}
+
 TEST_F(PyshimBuild, AFailingModuleFailsTheBuildAndIsNamed) {
   Built b = build("broken", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_EXT_JOBS", "4"}, {"MAX_JOBS", "4"},
                              {"MULTI_EXT_BROKEN", "1"}});
