@@ -279,12 +279,15 @@ TEST(PythonCheck, WrongShapedJsonIsAFailNotACrash) {
 }
 
 // A pure-Python package "tinypkg" as a wheel, written by Python's zipfile (RECORD included).
-std::string tiny_wheel(const test::TempDir& t) {
+// init: its __init__.py; tinypkg/_ops.py always has add().
+std::string tiny_wheel(const test::TempDir& t,
+                       const std::string& init = "__version__ = '0.1'\ndef add(t, x):\n    return t + x\n") {
   std::string whl = t / "tinypkg-0.1-py3-none-any.whl";
   const char* script = R"PY(
 import sys, zipfile, hashlib, base64
 files = {
-  "tinypkg/__init__.py": "__version__ = '0.1'\ndef add(t, x):\n    return t + x\n",
+  "tinypkg/__init__.py": sys.argv[2],
+  "tinypkg/_ops.py": "def add(t, x):\n    return t + x\n",
   "tinypkg-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n",
   "tinypkg-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
 }
@@ -298,7 +301,7 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
     rec.append("tinypkg-0.1.dist-info/RECORD,,")
     z.writestr("tinypkg-0.1.dist-info/RECORD", "\n".join(rec) + "\n")
 )PY";
-  auto r = test::run({kPy, "-c", script, whl});
+  auto r = test::run({kPy, "-c", script, whl, init});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return whl;
 }
@@ -340,6 +343,38 @@ TEST(PythonCheck, TinyWheelInstalledIntoAFreshTargetAndImported) {
   auto* s = find(r.verdicts, "smoke", Outcome::fail);
   ASSERT_TRUE(s) << dump(r.verdicts);
   EXPECT_EQ(s->detail, "RuntimeError: op not built for cpu");
+}
+
+// detectron2 imports fvcore, mmcv addict: a missing runtime dependency is a warning, and the smoke
+// code (loading the compiled module by path, as those recipes do) still decides.
+TEST(PythonCheck, AMissingRuntimeDependencyWarnsAndTheSmokeDecides) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = tiny_wheel(t, "import fvcore_not_installed_here\n");
+  o.plan = tiny_plan();
+  o.plan->smoke =
+      "import importlib.util, os, sys\n"
+      "d = [p for p in sys.path if os.path.isfile(os.path.join(p, 'tinypkg', '_ops.py'))][0]\n"
+      "s = importlib.util.spec_from_file_location('tinypkg_ops', os.path.join(d, 'tinypkg', '_ops.py'))\n"
+      "m = importlib.util.module_from_spec(s)\ns.loader.exec_module(m)\n"
+      "assert m.add(torch.ones(2, device=device), 1).sum().item() == 4\n";
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  auto* w = find(r.verdicts, "import tinypkg", Outcome::warn);
+  ASSERT_TRUE(w) << dump(r.verdicts);
+  EXPECT_NE(w->detail.find("needs fvcore_not_installed_here, which is not installed here"), std::string::npos)
+      << w->detail;
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+
+  // Its own module missing is the build's fault: that still fails.
+  o.wheel = tiny_wheel(t, "from tinypkg import _C\n");
+  o.work_dir = t / "work2";
+  r = verify_python_install(o);
+  auto* f = find(r.verdicts, "import tinypkg", Outcome::fail);
+  ASSERT_TRUE(f) << dump(r.verdicts);
 }
 
 TEST(PythonCheck, TorchPlanWheelMustProvideTorch) {
