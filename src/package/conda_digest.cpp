@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "package/record.h"
+#include "util/block_buffer.h"
 
 namespace ts::package {
 namespace {
@@ -61,42 +62,10 @@ void md5_block(std::array<std::uint32_t, 4>& h, const unsigned char* p) {
   h[3] += d;
 }
 
-// Shared Merkle-Damgard buffering: feed whole 64-byte blocks to `block`.
-template <class Block>
-void feed(unsigned char* buf, std::size_t& used, std::uint64_t& total, const void* data,
-          std::size_t n, Block block) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  total += n;
-  if (used) {
-    std::size_t take = std::min(n, 64 - used);
-    std::memcpy(buf + used, p, take);
-    used += take;
-    p += take;
-    n -= take;
-    if (used < 64) return;
-    block(buf);
-    used = 0;
-  }
-  for (; n >= 64; p += 64, n -= 64) block(p);
-  std::memcpy(buf, p, n);
-  used = n;
-}
-
 }  // namespace
 
-std::string to_hex(const unsigned char* p, std::size_t n) {
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    out += hex[p[i] >> 4];
-    out += hex[p[i] & 15];
-  }
-  return out;
-}
-
 void Md5::update(const void* data, std::size_t n) {
-  feed(buf_, used_, total_, data, n, [this](const unsigned char* b) { md5_block(h_, b); });
+  util::feed_blocks(buf_, used_, total_, data, n, [this](const unsigned char* b) { md5_block(h_, b); });
 }
 
 std::string Md5::hex() {
@@ -108,7 +77,7 @@ std::string Md5::hex() {
   unsigned char out[16];
   for (int i = 0; i < 4; ++i)
     for (int k = 0; k < 4; ++k) out[4 * i + k] = static_cast<unsigned char>(h_[i] >> (8 * k));
-  return to_hex(out, 16);
+  return util::hex(out, 16);
 }
 
 std::optional<FileDigest> digest_file(const std::string& path, std::string* error) {

@@ -1,7 +1,7 @@
 #pragma once
-// Streaming MD5 (SHA-256 is record.h's Sha256), and both over a file in one pass: conda's
-// paths.json and repodata.json need digests of files that can be gigabytes (libtorch_cuda.so),
-// hashed in chunks.
+// Streaming MD5 (SHA-256 is util/sha256.h; both buffer through util/block_buffer.h), and both over
+// a file in one pass: conda's paths.json and repodata.json need digests of files that can be
+// gigabytes (libtorch_cuda.so), hashed in chunks.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -32,7 +32,5 @@ struct FileDigest {
 
 // Both digests and the size in one pass; nullopt and *error ("cannot read X: ...") on failure.
 std::optional<FileDigest> digest_file(const std::string& path, std::string* error);
-
-std::string to_hex(const unsigned char* p, std::size_t n);
 
 }  // namespace ts::package

@@ -1,5 +1,7 @@
 #include "util/sha256.h"
 
+#include "util/block_buffer.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -61,21 +63,7 @@ void Sha256::block(const unsigned char* p) {
 }
 
 void Sha256::update(const void* data, std::size_t n) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  total_ += n;
-  if (used_) {
-    std::size_t take = std::min(n, 64 - used_);
-    std::memcpy(buf_ + used_, p, take);
-    used_ += take;
-    p += take;
-    n -= take;
-    if (used_ < 64) return;
-    block(buf_);
-    used_ = 0;
-  }
-  for (; n >= 64; n -= 64, p += 64) block(p);
-  std::memcpy(buf_, p, n);
-  used_ = n;
+  feed_blocks(buf_, used_, total_, data, n, [this](const unsigned char* b) { block(b); });
 }
 
 void Sha256::update_zeros(std::uint64_t n) {
@@ -102,14 +90,17 @@ std::array<unsigned char, 32> Sha256::digest() {
   return out;
 }
 
-std::string hex(const std::array<unsigned char, 32>& digest) {
+std::string hex(const unsigned char* p, std::size_t n) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  for (unsigned char c : digest) {
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
+  out.reserve(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out += kHex[p[i] >> 4];
+    out += kHex[p[i] & 15];
   }
   return out;
 }
+
+std::string hex(const std::array<unsigned char, 32>& digest) { return hex(digest.data(), digest.size()); }
 
 }  // namespace ts::util

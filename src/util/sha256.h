@@ -24,7 +24,8 @@ class Sha256 {
   std::uint64_t total_ = 0;
 };
 
-// 64 lower-case hex digits.
+// Lower-case hex digits of n bytes (an MD5 digest's 16); of a SHA-256 digest, 64 digits.
+std::string hex(const unsigned char* p, std::size_t n);
 std::string hex(const std::array<unsigned char, 32>& digest);
 
 }  // namespace ts::util
