@@ -132,7 +132,7 @@ void choose_jobs(Ctx& c) {
   const auto& r = c.recipe;
   const auto& m = c.kb.resources;
   const auto& mem = c.facts.memory;
-  bool ninja_fix = choose_package_fixes(c);
+  bool ninja_fix = c.ninja_fixed = choose_package_fixes(c);
   int cores = c.facts.cpu.logical_cores > 0 ? c.facts.cpu.logical_cores : c.facts.cpu.online_cores;
   cores = std::max(cores, 1);
   std::uint64_t usable = mem.usable_bytes ? mem.usable_bytes : mem.available_bytes;
@@ -197,6 +197,7 @@ void choose_jobs(Ctx& c) {
   std::string twhy = std::to_string(jobs) + " job(s) x " + std::to_string(threads) + " nvcc thread(s) for " +
                      std::to_string(n) + " arch(es): " + jt.why + "; a thread costs memory like a job (" +
                      std::string(kNvccThreadFactorSource) + ")";
+  c.nvcc_threads = threads;
   if (!r.nvcc_threads_env.empty()) {
     c.set_env(r.nvcc_threads_env, std::to_string(threads), twhy, src);
   } else if (threads > 1) {

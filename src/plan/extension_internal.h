@@ -24,6 +24,8 @@ struct Ctx {
   bool cuda_on = false;
   ArchList arches;
   std::string dist_name;  // the wheel's distribution name, escaped ("hello_ext")
+  bool ninja_fixed = false;  // a package fix turns its serial build's ninja back on (choose_jobs)
+  int nvcc_threads = 1;      // nvcc --threads every CUDA compile gets (choose_jobs)
 
   Ctx(const ExtensionRequest& r, const HostFacts& f, const kb::Kb& k, const Recipe& rc, PlanResult& o)
       : req(r), facts(f), kb(k), recipe(rc), out(o), p(o.plan) {}
@@ -49,9 +51,6 @@ void choose_env(Ctx& c);
 void choose_jobs(Ctx& c);
 void choose_steps(Ctx& c);
 void choose_parallel_extensions(Ctx& c);  // speed_parallel.cpp
-
-// Where a run writes torchsmith's Python build helper; the run stage fills it in (run/pyshim.h).
-inline constexpr const char* kPyshimDir = "{pyshim}";
 
 // "80;90" / "8.0;9.0+PTX" / "80;90" (cmake): the recipe's arch_format; "" and *error when unknown.
 std::string format_arches(const ArchList& l, const std::string& format, std::string* error);

@@ -26,6 +26,10 @@ struct Conflict {
   std::string source;
 };
 
+// In an env value: the directory where a build run writes torchsmith's Python build helper
+// (src/run/pyshim.h fills it in; `plan --format sh` leaves it out).
+inline constexpr const char* kPyshimPlaceholder = "{pyshim}";
+
 struct Step {
   std::string name;               // fetch, fix, clean, configure, build, package, verify
   std::vector<std::string> argv;  // run without a shell; "torchsmith ..." for our own stages

@@ -21,8 +21,9 @@ std::string render_sh(const Plan& p) {
   for (const auto& [k, v] : p.env) {
     // {pyshim}: the helper only `torchsmith build` writes; by hand the extensions build in turn.
     std::string val = v;
-    for (const char* ph : {"{pyshim}:", "{pyshim}"})
-      if (auto at = val.find(ph); at != std::string::npos) val.erase(at, std::string(ph).size());
+    const std::string ph = kPyshimPlaceholder;
+    for (const std::string& cut : {ph + ":", ph})
+      if (auto at = val.find(cut); at != std::string::npos) val.erase(at, cut.size());
     if (val != v) o << "# " << k << " names torchsmith's build helper, which only `torchsmith build` writes\n";
     if (!val.empty()) o << "export " << k << "=" << sh_quote(val) << "\n";
   }

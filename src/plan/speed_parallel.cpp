@@ -2,10 +2,8 @@
 // package of many (torch-scatter's 8) waits on each one's slowest file in turn. torchsmith's build
 // helper (src/run/pyshim) builds them at once within the plan's job count.
 #include <algorithm>
-#include <cstdlib>
 
 #include "plan/extension_internal.h"
-#include "plan/speed_fixes.h"
 
 namespace ts::plan::ext {
 
@@ -13,31 +11,6 @@ namespace {
 
 constexpr const char* kWhy = "setuptools' build_ext builds extensions one after another "
                              "(setuptools/_distutils/command/build_ext.py _build_extensions_serial)";
-
-bool ninja_fixed(const Ctx& c) {
-  if (!c.fixes) return false;
-  return std::any_of(c.p.fixes.begin(), c.p.fixes.end(), [&](const PlannedFix& f) {
-    const source::Fix* fx = c.fixes->find(f.id);
-    return fx && fix_enables_ninja(*fx);
-  });
-}
-
-// The nvcc --threads the plan gave every CUDA compile (NVCC_APPEND_FLAGS or the recipe's knob); 1 if none.
-int nvcc_threads(const Ctx& c) {
-  auto get = [&](const std::string& k) {
-    auto it = c.p.env.find(k);
-    return it == c.p.env.end() ? std::string() : it->second;
-  };
-  std::string v;
-  if (!c.recipe.nvcc_threads_env.empty()) {
-    v = get(c.recipe.nvcc_threads_env);
-  } else {
-    std::string flags = get("NVCC_APPEND_FLAGS");
-    if (auto at = flags.rfind("--threads "); at != std::string::npos) v = flags.substr(at + 10);
-  }
-  int n = std::atoi(v.c_str());
-  return n > 1 ? n : 1;
-}
 
 }  // namespace
 
@@ -53,15 +26,15 @@ void choose_parallel_extensions(Ctx& c) {
     return;
   }
   if (c.p.jobs < 2) return;
-  if (r.serial_build && !ninja_fixed(c)) {
+  if (r.serial_build && !c.ninja_fixed) {
     c.decide("extensions", "one after another", r.name + " compiles without ninja (use_ninja=False), which cannot "
              "be shared between threads, and no fix for this version turns ninja on", c.recipe_source(), true);
     return;
   }
   // A CUDA source compiled with nvcc --threads T keeps T cores busy: slots count threads, not jobs.
-  int threads = nvcc_threads(c);
+  int threads = c.nvcc_threads;
   int slots = c.p.jobs * threads;
-  std::string path = kPyshimDir;
+  std::string path = kPyshimPlaceholder;
   if (auto it = c.p.env.find("PYTHONPATH"); it != c.p.env.end() && !it->second.empty()) path += ":" + it->second;
   c.set_env("PYTHONPATH", path, "torchsmith's build helper (sitecustomize.py, written by the run) comes first: "
             "it builds the package's extensions side by side", "src/run/pyshim/sitecustomize.py");

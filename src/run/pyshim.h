@@ -6,9 +6,11 @@
 #include <string>
 #include <string_view>
 
+#include "plan/plan.h"
+
 namespace ts::run {
 
-inline constexpr const char* kPyshimPlaceholder = "{pyshim}";
+using plan::kPyshimPlaceholder;  // "{pyshim}" in a plan's env values
 
 // The helper's source text, as embedded at build time.
 std::string_view pyshim_sitecustomize();

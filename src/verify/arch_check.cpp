@@ -19,7 +19,7 @@ std::string join(const std::vector<std::string>& v) {
 
 bool capability_asked(const ArchList& asked, const CudaArch& a) {
   return std::any_of(asked.arches().begin(), asked.arches().end(),
-                     [&](const CudaArch& x) { return x.major == a.major && x.minor == a.minor; });
+                     [&](const CudaArch& x) { return x.same_capability(a); });
 }
 
 }  // namespace
