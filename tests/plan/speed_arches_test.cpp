@@ -82,8 +82,8 @@ void patched_setup_compiles_only_the_plan(const std::string& tree_name, const st
                                           const std::string& version,
                                           std::vector<std::string> before) {
   if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
-  TreeScratch s;
-  std::string tree = s.copy(tree_name);
+  ScratchDir s;
+  std::string tree = copy_tree(tree_name, s);
   std::string original = slurp(tree + "/setup.py");
   auto hardcoded = nvcc_flags(tree);
   EXPECT_EQ(hardcoded, before);  // the fake's own list, as upstream's shape builds it
@@ -126,8 +126,8 @@ TEST(SpeedArches, MambaSetupPyCompilesOnlyThePlannedArches) {
 
 TEST(SpeedArches, AppliedWithoutArchesTheSetupPyStopsInsteadOfCompilingGarbage) {
   if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
-  TreeScratch s;
-  std::string tree = s.copy("mamba-ssm-1.0.0");
+  ScratchDir s;
+  std::string tree = copy_tree("mamba-ssm-1.0.0", s);
   const source::Fix* f = test_fixes().find("mamba-ssm-arches");
   ASSERT_NE(f, nullptr);
   ASSERT_TRUE(source::apply_fixes(tree, {f}, ctx("mamba-ssm", "1.0.0", ""))

@@ -57,8 +57,8 @@ TEST(SpeedFixes, SelectedForTheVersionsTheirAnchorsWereCheckedAt) {
 }
 
 void applies_once_and_reverts(const std::string& tree_name, const std::string& pkg, const std::string& version) {
-  TreeScratch s;
-  std::string tree = s.copy(tree_name);
+  ScratchDir s;
+  std::string tree = copy_tree(tree_name, s);
   std::string original = slurp(tree + "/setup.py");
   auto chosen = select_package_fixes(fixes(), ctx(pkg, version));
   ASSERT_EQ(chosen.size(), 1u);
@@ -87,8 +87,8 @@ TEST(SpeedFixes, ScatterSetupPyGetsNinjaOnce) { applies_once_and_reverts("torch-
 TEST(SpeedFixes, ClusterSetupPyGetsNinjaOnce) { applies_once_and_reverts("torch-cluster-1.6.3", "torch-cluster", "1.6.3"); }
 
 TEST(SpeedFixes, ATreeWithoutTheAnchorIsDriftAndStaysUntouched) {
-  TreeScratch s;
-  std::string tree = s.copy("torch-scatter-2.0.4");
+  ScratchDir s;
+  std::string tree = copy_tree("torch-scatter-2.0.4", s);
   std::string original = slurp(tree + "/setup.py");
   const source::Fix* f = fixes().find("torch-scatter-ninja");
   ASSERT_NE(f, nullptr);
