@@ -60,6 +60,22 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
     }
     if (req.jobs < 1) { out.error = "--jobs " + o.raw.jobs.value + ": write a number >= 1 or auto"; return out; }
   }
+  if (!o.split_compile.empty() && o.split_compile != "auto") {
+    if (o.split_compile == "off") {
+      req.split_compile = 1;
+    } else {
+      std::size_t used = 0;
+      try {
+        req.split_compile = std::stoi(o.split_compile, &used);
+      } catch (...) {
+        used = 0;
+      }
+      if (used != o.split_compile.size() || req.split_compile < 1 || req.split_compile > 256) {
+        out.error = "--split-compile " + o.split_compile + ": write auto, off, or a thread count from 1 to 256";
+        return out;
+      }
+    }
+  }
   if (o.raw.mem_budget.set) {
     auto m = spec::parse_size(o.raw.mem_budget.value);
     if (!m) { out.error = "--mem-budget " + o.raw.mem_budget.value + ": write a size such as 16G"; return out; }
@@ -122,6 +138,11 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
 PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r) {
   if (plan::is_extension_requirement(r.requirement)) return extension_request(g, r);
   PlannedRequest out;
+  if (!r.split_compile.empty()) {
+    out.error = "--split-compile applies to extension builds: torch's own build runs its CUDA files through CMake "
+                "and ninja, many at once";
+    return out;
+  }
   if (!r.torch.empty()) {
     out.error = "--torch names the torch an extension builds against: give the extension (a directory, URL@REF or "
                 "NAME==VERSION)";
@@ -185,6 +206,10 @@ void add_plan_options(CLI::App* c, PlanRequest& r) {
   c->add_flag("--debug", r.debug, "A Debug build (DEBUG=1: -O0 -g).");
   c->add_flag("--relwithdebinfo", r.relwithdebinfo, "A RelWithDebInfo build.");
   field(c, "--jobs", r.raw.jobs, "Parallel compile jobs (default auto: from memory).", "N|auto");
+  c->add_option("--split-compile", r.split_compile,
+                "Extensions: nvcc threads inside one CUDA compile (nvcc --split-compile). auto (default) splits "
+                "when there are fewer CUDA files than cores; off never.")
+      ->type_name("auto|off|N");
   field(c, "--mem-budget", r.raw.mem_budget, "Memory the build may use (16G); jobs and the governor keep to it.", "SIZE");
   field(c, "--package", r.raw.packages, "What to produce: wheel (default), conda, libtorch.", "KIND,...");
   field(c, "--source", r.raw.source, "A source tree, or a git URL@REF (default: the release tag upstream).", "DIR|URL@REF");

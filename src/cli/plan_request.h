@@ -17,6 +17,7 @@ struct PlanRequest {
   std::string requirement, spec_file;
   bool debug = false, relwithdebinfo = false;
   std::string torch;  // --torch PYTHON: the installed torch an extension builds against
+  std::string split_compile;  // --split-compile auto|off|N (extensions): nvcc threads per CUDA compile
 };
 
 struct PlannedRequest {

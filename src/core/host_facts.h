@@ -76,6 +76,7 @@ struct CudaToolkitFacts {
   std::string version_source;  // "version.json", "version.txt", "nvcc", "cuda.h"
   std::vector<std::string> arches;  // nvcc --list-gpu-code: "sm_75", ...; empty if not asked
   std::vector<std::string> found_via;  // "/usr/local/cuda*", "CUDA_HOME", "PATH", "conda"
+  bool split_compile = false;  // nvcc --help lists --split-compile (one compile's cicc/ptxas in threads)
 };
 
 struct LibraryFacts {

@@ -184,6 +184,7 @@ void plan_for(ext::Ctx& c) {
   ext::choose_env(c);
   if (c.cc) check_abi(py, *c.cc, r, c.p.env, c.co);
   ext::choose_jobs(c);
+  ext::choose_nvcc_split(c);
   ext::choose_steps(c);
   ext::choose_parallel_extensions(c);
 }

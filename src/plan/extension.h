@@ -39,6 +39,7 @@ struct SourceScan {
   std::string version;            // a literal __version__ = / version= in setup.py or pyproject
   bool setup_py = false, pyproject = false, cmake_lists = false;
   bool cuda_sources = false;      // *.cu / *.cuh files
+  int cu_files = 0;               // *.cu files (compile units; headers not counted)
   bool cuda_extension = false;    // setup.py uses CUDAExtension
   bool cpp_extension = false;     // setup.py uses CppExtension (a CPU path exists)
   std::vector<std::string> pyproject_requires;  // [build-system] requires, as written
@@ -58,6 +59,7 @@ struct ExtensionRequest {
   std::string cuda;          // --cuda X.Y: which nvcc; "" = the installed one matching torch's major
   bool cpu = false;          // --without cuda: build the CPU part only
   int jobs = 0;              // 0 = from memory
+  int split_compile = -1;    // --split-compile: -1 = auto (speed_split.h), 1 = off, N = threads per CUDA compile
   std::uint64_t mem_budget_bytes = 0;
   std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)
 };

@@ -26,6 +26,9 @@ struct Ctx {
   std::string dist_name;  // the wheel's distribution name, escaped ("hello_ext")
   bool ninja_fixed = false;  // a package fix turns its serial build's ninja back on (choose_jobs)
   int nvcc_threads = 1;      // nvcc --threads every CUDA compile gets (choose_jobs)
+  int nvcc_split = 1;        // nvcc --split-compile threads of each CUDA compile (choose_nvcc_split)
+  double usable_gib = 0;     // memory the build may use, 0 = unknown (choose_jobs)
+  double nvcc_job_gib = 0;   // one compile job's memory in the model (choose_jobs)
 
   Ctx(const ExtensionRequest& r, const HostFacts& f, const kb::Kb& k, const Recipe& rc, PlanResult& o)
       : req(r), facts(f), kb(k), recipe(rc), out(o), p(o.plan) {}
@@ -50,6 +53,7 @@ void choose_arches(Ctx& c);
 void choose_env(Ctx& c);
 void choose_jobs(Ctx& c);
 void choose_steps(Ctx& c);
+void choose_nvcc_split(Ctx& c);           // speed_split.cpp
 void choose_parallel_extensions(Ctx& c);  // speed_parallel.cpp
 
 // "80;90" / "8.0;9.0+PTX" / "80;90" (cmake): the recipe's arch_format; "" and *error when unknown.

@@ -144,7 +144,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   if (s.version.empty()) s.version = literal_version(pyproject);
   s.pyproject_requires = build_requires(pyproject);
   s.smoke = read_text(root / "smoke.py", 64 * 1024);
-  // .cu sources, a few levels down, skipping VCS and build output.
+  // .cu sources, a few levels down, skipping VCS and build output; counted for nvcc --split-compile.
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
   int seen = 0;
   for (; !ec && it != end && seen < 20000; it.increment(ec), ++seen) {
@@ -156,10 +156,8 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
       continue;
     }
     auto ext = p.extension().string();
-    if (ext == ".cu" || ext == ".cuh") {
-      s.cuda_sources = true;
-      break;
-    }
+    if (ext == ".cu" || ext == ".cuh") s.cuda_sources = true;
+    if (ext == ".cu") ++s.cu_files;
   }
   return s;
 }

@@ -77,9 +77,12 @@ CudaToolkitFacts inspect(const Host& h, const std::string& path, const ProbeOpti
   t.path = path;
   if (h.exists(path + "/bin/nvcc")) t.nvcc = path + "/bin/nvcc";
   t.version = version_from_files(h, path, t.version_source);
-  std::future<util::RunResult> codes;
-  if (!t.nvcc.empty() && o.list_gpu_code)
+  std::future<util::RunResult> codes, help;
+  if (!t.nvcc.empty() && o.list_gpu_code) {
     codes = std::async(std::launch::async, [&] { return h.run({t.nvcc, "--list-gpu-code"}, o.command_timeout); });
+    // Options are read from nvcc itself, not guessed from its version: a wrapper may differ.
+    help = std::async(std::launch::async, [&] { return h.run({t.nvcc, "--help"}, o.command_timeout); });
+  }
   if (t.version.empty() && !t.nvcc.empty()) {
     auto r = h.run({t.nvcc, "--version"}, o.command_timeout);  // "release 12.8, V12.8.93"
     auto v = find_version(r.out, ", V");
@@ -101,6 +104,10 @@ CudaToolkitFacts inspect(const Host& h, const std::string& path, const ProbeOpti
     else if (r.timed_out)
       notes.push_back(t.nvcc + " --list-gpu-code " + r.describe(o.command_timeout));
     // Older nvcc has no --list-gpu-code: then the KB's table for the version is used.
+  }
+  if (help.valid()) {
+    auto r = help.get();
+    t.split_compile = r.ok() && r.out.find("--split-compile ") != std::string::npos;
   }
   if (t.version.empty()) notes.push_back("CUDA toolkit at " + path + ": version unknown");
   return t;

@@ -94,6 +94,12 @@ TEST(PlanExtension, BadRequestsAreUsageErrors) {
   r = run_torchsmith({"plan", kSrc + "/examples/hello_ext", "--torch", "/no/such/python"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no such interpreter"), std::string::npos) << r.err;
+  r = run_torchsmith({"plan", kSrc + "/examples/hello_ext", "--split-compile", "lots"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("write auto, off, or a thread count"), std::string::npos) << r.err;
+  r = run_torchsmith({"plan", "torch==2.4.1", "--split-compile", "4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("applies to extension builds"), std::string::npos) << r.err;
 }
 
 }  // namespace

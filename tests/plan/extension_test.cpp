@@ -235,9 +235,11 @@ TEST(ExtensionScan, TheBundledExamplesAreReadAsWhatTheyAre) {
   EXPECT_TRUE(hello.setup_py);
   EXPECT_EQ(hello.name, "hello_ext");
   EXPECT_FALSE(hello.cuda_sources);
+  EXPECT_EQ(hello.cu_files, 0);
   auto cu = scan_source_dir((root / "tests/fixtures/projects/ext-cuda").string(), &err);
   ASSERT_TRUE(cu.scanned) << err;
   EXPECT_TRUE(cu.cuda_sources);
+  EXPECT_EQ(cu.cu_files, 1);  // add_one_kernel.cu
   EXPECT_TRUE(cu.cuda_extension);
   EXPECT_FALSE(cu.cpp_extension);
   EXPECT_FALSE(scan_source_dir((root / "no/such/dir").string(), &err).scanned);

@@ -1,0 +1,84 @@
+#include "plan/speed_split.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "plan/extension_internal.h"
+
+namespace ts::plan {
+
+namespace {
+
+std::string num(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", x);
+  return b;
+}
+
+}  // namespace
+
+SplitCompile choose_split_compile(const SplitCompileInput& in) {
+  SplitCompile r;
+  if (in.cu_files <= 0) {
+    r.why = "no .cu file counted in the tree";
+    return r;
+  }
+  int cores = std::max(in.cores, 1), threads = std::max(in.threads, 1);
+  int at_once = std::clamp(std::min(in.jobs, in.cu_files), 1, cores);
+  int by_cores = cores / (at_once * threads);
+  r.why = std::to_string(cores) + " cores / (" + std::to_string(at_once) + " CUDA compile(s) at once x " +
+          std::to_string(threads) + " nvcc thread(s)) = " + std::to_string(std::max(by_cores, 1)) + " thread(s) each";
+  r.split = std::max(by_cores, 1);
+  // Each split thread is costed like an nvcc --threads thread: it holds its part of the module.
+  double per_thread = in.job_gib * std::max(in.thread_factor, 0.0);
+  if (in.usable_gib > 0 && per_thread > 0) {
+    int fit = static_cast<int>(std::floor(in.usable_gib / (per_thread * at_once * threads)));
+    if (fit < r.split) {
+      r.split = std::max(fit, 1);
+      r.why += "; memory allows " + std::to_string(r.split) + " (" + num(in.usable_gib) + " GiB / (" +
+               std::to_string(at_once * threads) + " x " + num(per_thread) + " GiB))";
+    }
+  }
+  return r;
+}
+
+}  // namespace ts::plan
+
+namespace ts::plan::ext {
+
+void choose_nvcc_split(Ctx& c) {
+  if (!c.py || !c.cuda_on || !c.nvcc) return;
+  const auto& req = c.req;
+  if (req.split_compile == 1) {
+    c.decide("split-compile", "off", "asked for (--split-compile off)", "--split-compile");
+    return;
+  }
+  if (!c.nvcc->split_compile) {
+    if (req.split_compile > 1)
+      c.decide("split-compile", "off", c.nvcc->nvcc + " --help lists no --split-compile (nvcc " + c.nvcc->version +
+               "): --split-compile " + std::to_string(req.split_compile) + " is not passed", "nvcc --help", true);
+    return;
+  }
+  int split = req.split_compile;
+  std::string why = "asked for (--split-compile " + std::to_string(split) + ")";
+  if (split < 0) {
+    int cores = c.facts.cpu.logical_cores > 0 ? c.facts.cpu.logical_cores : c.facts.cpu.online_cores;
+    auto r = choose_split_compile({cores, c.p.jobs, c.nvcc_threads, req.scan.cu_files, c.usable_gib, c.nvcc_job_gib,
+                                   c.kb.resources.nvcc_thread_factor});
+    if (r.split < 2) return;  // every core already has a compile: splitting would only add threads
+    split = r.split;
+    why = r.why;
+  }
+  c.nvcc_split = split;
+  std::string flags = "--split-compile " + std::to_string(split);
+  auto it = c.p.env.find("NVCC_APPEND_FLAGS");
+  if (it != c.p.env.end() && !it->second.empty()) flags = it->second + " " + flags;
+  c.set_env("NVCC_APPEND_FLAGS", flags,
+            "nvcc runs one compile's optimizer and assembler (cicc, ptxas) in " + std::to_string(split) +
+            " threads, so the longest kernel file stops holding the build while cores idle: " + why +
+            "; nvcc says this has minimal, if any, effect on the compiled code",
+            "nvcc --help (--split-compile); " + c.nvcc->nvcc);
+}
+
+}  // namespace ts::plan::ext

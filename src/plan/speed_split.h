@@ -1,0 +1,28 @@
+#pragma once
+// nvcc --split-compile: one CUDA compile's optimizer (cicc) and assembler (ptxas) in threads. A
+// target-only build has one arch, so nvcc --threads has nothing to share out, and a package of a
+// few kernel-heavy .cu files waits on its longest one while most cores idle.
+#include <string>
+
+namespace ts::plan {
+
+struct SplitCompileInput {
+  int cores = 1;
+  int jobs = 1;              // compile jobs the plan runs at once
+  int threads = 1;           // nvcc --threads each CUDA compile already has (one per arch)
+  int cu_files = 0;          // CUDA compile units in the tree; 0 = unknown (no split)
+  double usable_gib = 0;     // 0 = unknown: cores alone decide
+  double job_gib = 0;        // one nvcc job's memory with one thread
+  double thread_factor = 1;  // a split thread is costed like an nvcc --threads thread
+};
+
+struct SplitCompile {
+  int split = 1;    // 1 = no --split-compile
+  std::string why;  // "16 cores / (3 CUDA compiles at once x 1 nvcc thread) = 5 threads each"
+};
+
+// split = cores / (CUDA compiles at once x nvcc threads), where the compiles at once are the
+// fewer of the jobs and the .cu files; lowered until those compiles' threads fit in memory.
+SplitCompile choose_split_compile(const SplitCompileInput& in);
+
+}  // namespace ts::plan

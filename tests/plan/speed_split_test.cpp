@@ -1,0 +1,121 @@
+// nvcc --split-compile: the rule (threads per CUDA compile from cores, jobs, .cu files, memory) and
+// the plan (only where nvcc has the option, off when asked, never on top of a portable build's cores).
+#include "plan/speed_split.h"
+
+#include <gtest/gtest.h>
+
+#include "extension_fakes.h"
+#include "plan/extension.h"
+
+namespace ts::plan {
+namespace {
+
+using namespace testing;
+
+TEST(SplitCompileRule, FewKernelFilesShareTheCores) {
+  // causal-conv1d, torch-scatter: 3 .cu files on 16 cores, one arch.
+  auto r = choose_split_compile({16, 16, 1, 3, 118, 2.0, 1.0});
+  EXPECT_EQ(r.split, 5);
+  EXPECT_EQ(r.why, "16 cores / (3 CUDA compile(s) at once x 1 nvcc thread(s)) = 5 thread(s) each");
+  EXPECT_EQ(choose_split_compile({16, 16, 1, 1, 118, 2.0, 1.0}).split, 16);
+}
+
+TEST(SplitCompileRule, NoSplitWhenEveryCoreHasACompile) {
+  EXPECT_EQ(choose_split_compile({16, 16, 1, 31, 118, 2.0, 1.0}).split, 1);  // pytorch3d's 31 .cu files
+  EXPECT_EQ(choose_split_compile({2, 2, 1, 3, 20, 2.0, 1.0}).split, 1);      // two cores, three files
+  EXPECT_EQ(choose_split_compile({16, 3, 6, 3, 118, 2.0, 1.0}).split, 1);    // 6 arches: nvcc --threads has them
+}
+
+TEST(SplitCompileRule, FewerJobsThanFilesBoundTheCompilesAtOnce) {
+  // Memory allows 2 jobs: 2 compiles at once, each may take half the cores.
+  EXPECT_EQ(choose_split_compile({16, 2, 1, 10, 0, 0, 1.0}).split, 8);
+}
+
+TEST(SplitCompileRule, MemoryLowersTheThreads) {
+  // 3 compiles x 5 threads x 3 GiB = 45 GiB wanted, 20 GiB usable: 2 threads each (18 GiB).
+  auto r = choose_split_compile({16, 16, 1, 3, 20, 3.0, 1.0});
+  EXPECT_EQ(r.split, 2);
+  EXPECT_NE(r.why.find("memory allows 2"), std::string::npos) << r.why;
+  EXPECT_EQ(choose_split_compile({16, 16, 1, 3, 5, 3.0, 1.0}).split, 1);
+}
+
+TEST(SplitCompileRule, AnUncountedTreeIsNotSplit) {
+  auto r = choose_split_compile({16, 16, 1, 0, 118, 2.0, 1.0});
+  EXPECT_EQ(r.split, 1);
+  EXPECT_NE(r.why.find("no .cu file"), std::string::npos);
+}
+
+std::string env(const Plan& p, const std::string& k) {
+  auto it = p.env.find(k);
+  return it == p.env.end() ? "<unset>" : it->second;
+}
+
+HostFacts machine(bool nvcc_splits = true) {
+  auto f = fake_host(fake_python("2.11.0+cu130", "13.0"), {"13.0"}, {"9.0"});
+  f.memory.usable_bytes = 118 * kGiB;
+  f.cpu.logical_cores = 16;
+  f.cuda_toolkits[0].split_compile = nvcc_splits;
+  return f;
+}
+
+ExtensionRequest three_kernel_files() {
+  auto s = cuda_only_scan();
+  s.cu_files = 3;
+  return dir_request(s);
+}
+
+TEST(SplitCompilePlan, ATargetOnlyBuildOfFewKernelFilesIsSplit) {
+  auto r = make_extension_plan(three_kernel_files(), machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.plan.jobs, 16);
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--split-compile 5");
+}
+
+TEST(SplitCompilePlan, OnlyWhereNvccHasTheOption) {
+  auto r = make_extension_plan(three_kernel_files(), machine(false), test_kb(), recipe_generic("demo-ext"),
+                               &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "<unset>");
+  auto req = three_kernel_files();
+  req.split_compile = 4;  // asked, but this nvcc has no such option: a warning, not a flag it rejects
+  r = make_extension_plan(req, machine(false), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "<unset>");
+  bool warned = false;
+  for (const auto& d : r.plan.decisions) warned |= d.topic == "split-compile" && d.warning;
+  EXPECT_TRUE(warned);
+}
+
+TEST(SplitCompilePlan, OffAndANumberAreObeyed) {
+  auto req = three_kernel_files();
+  req.split_compile = 1;
+  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "<unset>");
+  req.split_compile = 3;
+  r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--split-compile 3");
+}
+
+TEST(SplitCompilePlan, APortableBuildKeepsItsThreadsAlone) {
+  auto req = three_kernel_files();
+  req.arch = "torch";
+  req.arch_origin = "--arch";
+  auto f = machine();
+  f.pythons[0].torch.arch_list = {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--threads 6");
+}
+
+TEST(SplitCompilePlan, ACpuBuildHasNoNvcc) {
+  auto req = three_kernel_files();
+  req.scan.cpp_extension = true;  // a package with a CPU path
+  req.cpu = true;
+  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "<unset>");
+}
+
+}  // namespace
+}  // namespace ts::plan
