@@ -46,6 +46,17 @@ std::string literal_name(const std::string& text) {
   return std::regex_search(text, m, re) ? m[1].str() : "";
 }
 
+// setup(name=PACKAGE_NAME) with PACKAGE_NAME = "causal_conv1d" at the top of setup.py (Dao-AILab's
+// packages, mamba): the constant's literal.
+std::string constant_name(const std::string& call, const std::string& text) {
+  static const std::regex by_ident(R"((?:^|[\s,(])name\s*=\s*([A-Za-z_][A-Za-z0-9_]*)\s*[,)\n])");
+  std::smatch m;
+  if (!std::regex_search(call, m, by_ident)) return "";
+  std::regex assign("(?:^|\n)" + m[1].str() + R"(\s*=\s*["']([A-Za-z0-9_.\-]+)["'])");
+  std::smatch a;
+  return std::regex_search(text, a, assign) ? a[1].str() : "";
+}
+
 // __version__ = '2.1.2' / version="2.1.2" (a literal release number; computed versions are unknown).
 std::string literal_version(const std::string& text) {
   static const std::regex re(R"((?:^|[\s,(])(?:__version__|version)\s*=\s*["']([0-9][0-9A-Za-z.+\-]*)["'])");
@@ -138,10 +149,23 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   // The name in the last setup( call: Extension(name=...) may come first (apex's setup.py).
   if (auto call = setup.rfind("setup("); call != std::string::npos)
     s.name = literal_name(setup.substr(call));
+  if (auto call = setup.rfind("setup("); s.name.empty() && call != std::string::npos)
+    s.name = constant_name(setup.substr(call), setup);
   if (s.name.empty()) s.name = literal_name(setup);
   if (s.name.empty()) s.name = literal_name(pyproject);
   s.version = literal_version(setup);
   if (s.version.empty()) s.version = literal_version(pyproject);
+  // A setup.py that reads its version from the package (causal-conv1d, flash-attn, detectron2):
+  // the literal __version__ in NAME/__init__.py or NAME/version.py.
+  for (const char* f : {"__init__.py", "version.py", "_version.py"}) {
+    if (!s.version.empty() || s.name.empty()) break;
+    std::string pkg = s.name;
+    std::replace(pkg.begin(), pkg.end(), '-', '_');
+    static const std::regex dunder(R"((?:^|\n)__version__\s*=\s*["']([0-9][0-9A-Za-z.+\-]*)["'])");
+    std::string text = read_text(root / pkg / f, 64 * 1024);
+    std::smatch m;
+    if (std::regex_search(text, m, dunder)) s.version = m[1].str();
+  }
   s.pyproject_requires = build_requires(pyproject);
   s.smoke = read_text(root / "smoke.py", 64 * 1024);
   // .cu sources, a few levels down, skipping VCS and build output; counted for nvcc --split-compile.

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "extension_fakes.h"
+#include "tree_testkit.h"
 
 namespace ts::plan {
 namespace {
@@ -225,6 +227,37 @@ TEST(ExtensionRequirement, PathsUrlsAndNamesAreTold) {
   EXPECT_EQ(n->kind, ExtensionSource::Kind::name);
   EXPECT_EQ(n->version, "0.6");
   EXPECT_FALSE(parse_extension_source("detectron2>=0.6", &err));
+}
+
+void write(const std::string& path, const std::string& text) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+
+// The Dao-AILab shape: setup(name=PACKAGE_NAME) after a CUDAExtension(name="..._cuda"), and the
+// version read at build time from the package's __init__.py.
+TEST(ExtensionScan, ANameConstantAndThePackagesOwnVersionAreRead) {
+  ScratchDir d;
+  write(d / "setup.py",
+        "PACKAGE_NAME = \"demo_conv\"\n"
+        "ext = [CUDAExtension(name=\"demo_conv_cuda\", sources=[\"csrc/a.cu\", \"csrc/b.cu\"])]\n"
+        "def get_package_version():\n    return read('demo_conv/__init__.py')\n"
+        "setup(\n    name=PACKAGE_NAME,\n    version=get_package_version(),\n    ext_modules=ext,\n)\n");
+  write(d / "demo_conv/__init__.py", "__version__ = \"1.6.1\"\n");
+  write(d / "csrc/a.cu", "");
+  write(d / "csrc/b.cu", "");
+  write(d / "csrc/common.cuh", "");
+  std::string err;
+  auto s = scan_source_dir(d.path(), &err);
+  ASSERT_TRUE(s.scanned) << err;
+  EXPECT_EQ(s.name, "demo_conv");
+  EXPECT_EQ(s.version, "1.6.1");
+  EXPECT_EQ(s.cu_files, 2);  // the header is not a compile
+  // No literal, no constant: the first literal name= still (an Extension's), and no version.
+  write(d / "setup.py", "ext = [CUDAExtension(name=\"only_ext\", sources=[])]\nsetup(name=compute(), ext_modules=ext)\n");
+  s = scan_source_dir(d.path(), &err);
+  EXPECT_EQ(s.name, "only_ext");
+  EXPECT_EQ(s.version, "");
 }
 
 TEST(ExtensionScan, TheBundledExamplesAreReadAsWhatTheyAre) {
