@@ -112,6 +112,7 @@ struct ResourceModel {
   double nvcc_job_gib = 0;      // peak per nvcc job, one arch
   double nvcc_arch_gib = 0;     // added per further arch in the same nvcc job
   double nvcc_thread_factor = 1;  // memory of one nvcc --threads thread, in jobs
+  double nvcc_split_thread_factor = 0.25;  // memory of each further --split-compile thread, in jobs
   double torch_build_disk_gib = 0;  // free space a torch CUDA build needs (tree + build/ + wheel)
   double tmp_disk_gib = 0;      // free space nvcc needs in TMPDIR
   std::string source;

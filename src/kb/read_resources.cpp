@@ -26,6 +26,7 @@ void read_resources(const toml::table& root, FileCtx& c, Kb& out) {
       set("nvcc_job_gib", m.nvcc_job_gib, "3.0");
       set("nvcc_arch_gib", m.nvcc_arch_gib, "0.5");
       set("nvcc_thread_factor", m.nvcc_thread_factor, "1.0");
+      set("nvcc_split_thread_factor", m.nvcc_split_thread_factor, "0.25");
     } else {
       set("torch_build_gib", m.torch_build_disk_gib, "20");
       set("tmp_gib", m.tmp_disk_gib, "5");

@@ -26,18 +26,25 @@ SplitCompile choose_split_compile(const SplitCompileInput& in) {
   }
   int cores = std::max(in.cores, 1), threads = std::max(in.threads, 1);
   int at_once = std::clamp(std::min(in.jobs, in.cu_files), 1, cores);
-  int by_cores = cores / (at_once * threads);
-  r.why = std::to_string(cores) + " cores / (" + std::to_string(at_once) + " CUDA compile(s) at once x " +
-          std::to_string(threads) + " nvcc thread(s)) = " + std::to_string(std::max(by_cores, 1)) + " thread(s) each";
-  r.split = std::max(by_cores, 1);
-  // Each split thread is costed like an nvcc --threads thread: it holds its part of the module.
-  double per_thread = in.job_gib * std::max(in.thread_factor, 0.0);
-  if (in.usable_gib > 0 && per_thread > 0) {
-    int fit = static_cast<int>(std::floor(in.usable_gib / (per_thread * at_once * threads)));
+  std::string busy = std::to_string(at_once) + " CUDA compile(s) at once x " + std::to_string(threads) +
+                     " nvcc thread(s)";
+  if (at_once * threads >= cores) {
+    r.why = busy + " keep all " + std::to_string(cores) + " cores busy";
+    return r;
+  }
+  r.split = std::max(cores / threads, 1);
+  r.why = busy + " leave " + std::to_string(cores - at_once * threads) + " of " + std::to_string(cores) +
+          " cores idle: each compile may use " + std::to_string(r.split) +
+          " threads, sharing the cores while several run and holding them all when it is the last";
+  // Memory: the compiles at once, each a job (x its nvcc threads) plus a share per further split thread.
+  double job = in.job_gib * std::max(1.0, threads * std::max(in.thread_factor, 0.0));
+  if (in.usable_gib > 0 && job > 0) {
+    auto need = [&](int split) { return at_once * job * (1 + (split - 1) * std::max(in.split_factor, 0.0)); };
+    int fit = r.split;
+    while (fit > 1 && need(fit) > in.usable_gib) --fit;
     if (fit < r.split) {
-      r.split = std::max(fit, 1);
-      r.why += "; memory allows " + std::to_string(r.split) + " (" + num(in.usable_gib) + " GiB / (" +
-               std::to_string(at_once * threads) + " x " + num(per_thread) + " GiB))";
+      r.split = fit;
+      r.why += "; memory allows " + std::to_string(fit) + " (" + num(need(fit)) + " of " + num(in.usable_gib) + " GiB)";
     }
   }
   return r;
@@ -65,8 +72,8 @@ void choose_nvcc_split(Ctx& c) {
   if (split < 0) {
     int cores = c.facts.cpu.logical_cores > 0 ? c.facts.cpu.logical_cores : c.facts.cpu.online_cores;
     auto r = choose_split_compile({cores, c.p.jobs, c.nvcc_threads, req.scan.cu_files, c.usable_gib, c.nvcc_job_gib,
-                                   c.kb.resources.nvcc_thread_factor});
-    if (r.split < 2) return;  // every core already has a compile: splitting would only add threads
+                                   c.kb.resources.nvcc_thread_factor, c.kb.resources.nvcc_split_thread_factor});
+    if (r.split < 2) return;  // every core already has a compile, or memory has no room: no threads added
     split = r.split;
     why = r.why;
   }

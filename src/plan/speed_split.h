@@ -13,16 +13,19 @@ struct SplitCompileInput {
   int cu_files = 0;          // CUDA compile units in the tree; 0 = unknown (no split)
   double usable_gib = 0;     // 0 = unknown: cores alone decide
   double job_gib = 0;        // one nvcc job's memory with one thread
-  double thread_factor = 1;  // a split thread is costed like an nvcc --threads thread
+  double thread_factor = 1;  // an nvcc --threads thread, in jobs
+  double split_factor = 0.25;  // each further --split-compile thread, in jobs
 };
 
 struct SplitCompile {
   int split = 1;    // 1 = no --split-compile
-  std::string why;  // "16 cores / (3 CUDA compiles at once x 1 nvcc thread) = 5 threads each"
+  std::string why;  // "3 CUDA compile(s) at once x 1 nvcc thread(s) leave 13 of 16 cores idle: ..."
 };
 
-// split = cores / (CUDA compiles at once x nvcc threads), where the compiles at once are the
-// fewer of the jobs and the .cu files; lowered until those compiles' threads fit in memory.
+// When the CUDA compiles at once (the fewer of the jobs and the .cu files) times their nvcc
+// threads leave cores idle, each compile may use every core (cores / nvcc threads): while several
+// run the kernel shares them out, and the longest one, left alone at the end, has them all. Lowered
+// until those compiles fit in memory.
 SplitCompile choose_split_compile(const SplitCompileInput& in);
 
 }  // namespace ts::plan

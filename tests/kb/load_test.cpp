@@ -33,6 +33,9 @@ TEST(KbLoad, EmbeddedLoadsWithoutErrors) {
   // A thread of nvcc --threads is charged like a whole job (resources.toml, with its source).
   EXPECT_EQ(kb.resources.nvcc_thread_factor, 1.0);
   EXPECT_NE(kb.resources.source.find("nvcc_thread_factor"), std::string::npos);
+  // A --split-compile thread is charged a share of a job, from torchsmith's own measurement.
+  EXPECT_EQ(kb.resources.nvcc_split_thread_factor, 0.25);
+  EXPECT_NE(kb.resources.source.find("nvcc_split_thread_factor"), std::string::npos);
 }
 
 TEST(KbLookup, GpuByPciIdAnyCase) {

@@ -12,35 +12,41 @@ namespace {
 
 using namespace testing;
 
-TEST(SplitCompileRule, FewKernelFilesShareTheCores) {
+TEST(SplitCompileRule, FewKernelFilesMayEachUseEveryCore) {
   // causal-conv1d, torch-scatter: 3 .cu files on 16 cores, one arch.
-  auto r = choose_split_compile({16, 16, 1, 3, 118, 2.0, 1.0});
-  EXPECT_EQ(r.split, 5);
-  EXPECT_EQ(r.why, "16 cores / (3 CUDA compile(s) at once x 1 nvcc thread(s)) = 5 thread(s) each");
-  EXPECT_EQ(choose_split_compile({16, 16, 1, 1, 118, 2.0, 1.0}).split, 16);
+  auto r = choose_split_compile({16, 16, 1, 3, 118, 3.0, 1.0, 0.25});
+  EXPECT_EQ(r.split, 16);
+  EXPECT_EQ(r.why.substr(0, 77), "3 CUDA compile(s) at once x 1 nvcc thread(s) leave 13 of 16 cores idle: each ");
+  EXPECT_EQ(choose_split_compile({16, 16, 1, 1, 118, 3.0, 1.0, 0.25}).split, 16);
+  // Two arches with nvcc --threads 2 and two jobs: 4 of 16 cores busy, each compile 8 threads per arch.
+  EXPECT_EQ(choose_split_compile({16, 2, 2, 3, 0, 0, 1.0, 0.25}).split, 8);
 }
 
 TEST(SplitCompileRule, NoSplitWhenEveryCoreHasACompile) {
-  EXPECT_EQ(choose_split_compile({16, 16, 1, 31, 118, 2.0, 1.0}).split, 1);  // pytorch3d's 31 .cu files
-  EXPECT_EQ(choose_split_compile({2, 2, 1, 3, 20, 2.0, 1.0}).split, 1);      // two cores, three files
-  EXPECT_EQ(choose_split_compile({16, 3, 6, 3, 118, 2.0, 1.0}).split, 1);    // 6 arches: nvcc --threads has them
+  EXPECT_EQ(choose_split_compile({16, 16, 1, 31, 118, 3.0, 1.0, 0.25}).split, 1);  // pytorch3d's 31 .cu files
+  EXPECT_EQ(choose_split_compile({2, 2, 1, 3, 20, 3.0, 1.0, 0.25}).split, 1);      // two cores, three files
+  auto r = choose_split_compile({16, 3, 6, 3, 118, 3.0, 1.0, 0.25});               // 6 arches: nvcc --threads has them
+  EXPECT_EQ(r.split, 1);
+  EXPECT_NE(r.why.find("keep all 16 cores busy"), std::string::npos) << r.why;
 }
 
 TEST(SplitCompileRule, FewerJobsThanFilesBoundTheCompilesAtOnce) {
-  // Memory allows 2 jobs: 2 compiles at once, each may take half the cores.
-  EXPECT_EQ(choose_split_compile({16, 2, 1, 10, 0, 0, 1.0}).split, 8);
+  // Memory unknown, 2 jobs for 10 files: 2 compiles at once, 14 cores idle.
+  EXPECT_EQ(choose_split_compile({16, 2, 1, 10, 0, 0, 1.0, 0.25}).split, 16);
 }
 
 TEST(SplitCompileRule, MemoryLowersTheThreads) {
-  // 3 compiles x 5 threads x 3 GiB = 45 GiB wanted, 20 GiB usable: 2 threads each (18 GiB).
-  auto r = choose_split_compile({16, 16, 1, 3, 20, 3.0, 1.0});
-  EXPECT_EQ(r.split, 2);
-  EXPECT_NE(r.why.find("memory allows 2"), std::string::npos) << r.why;
-  EXPECT_EQ(choose_split_compile({16, 16, 1, 3, 5, 3.0, 1.0}).split, 1);
+  // 3 compiles x 3 GiB x (1 + 0.25 per further thread) within 20 GiB: 5 threads (18.0 GiB).
+  auto r = choose_split_compile({16, 16, 1, 3, 20, 3.0, 1.0, 0.25});
+  EXPECT_EQ(r.split, 5);
+  EXPECT_NE(r.why.find("memory allows 5 (18.0 of 20.0 GiB)"), std::string::npos) << r.why;
+  EXPECT_EQ(choose_split_compile({16, 16, 1, 3, 5, 3.0, 1.0, 0.25}).split, 1);
+  // A split thread charged like a job (factor 1): 20 / 9 -> 2.
+  EXPECT_EQ(choose_split_compile({16, 16, 1, 3, 20, 3.0, 1.0, 1.0}).split, 2);
 }
 
 TEST(SplitCompileRule, AnUncountedTreeIsNotSplit) {
-  auto r = choose_split_compile({16, 16, 1, 0, 118, 2.0, 1.0});
+  auto r = choose_split_compile({16, 16, 1, 0, 118, 3.0, 1.0, 0.25});
   EXPECT_EQ(r.split, 1);
   EXPECT_NE(r.why.find("no .cu file"), std::string::npos);
 }
@@ -68,7 +74,7 @@ TEST(SplitCompilePlan, ATargetOnlyBuildOfFewKernelFilesIsSplit) {
   auto r = make_extension_plan(three_kernel_files(), machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r.plan.jobs, 16);
-  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--split-compile 5");
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--split-compile 16");
 }
 
 TEST(SplitCompilePlan, OnlyWhereNvccHasTheOption) {
