@@ -27,15 +27,19 @@ SplitCompile choose_split_compile(const SplitCompileInput& in) {
   int cores = std::max(in.cores, 1), threads = std::max(in.threads, 1);
   int at_once = std::clamp(std::min(in.jobs, in.cu_files), 1, cores);
   std::string busy = std::to_string(at_once) + " CUDA compile(s) at once x " + std::to_string(threads) +
-                     " nvcc thread(s)";
-  if (at_once * threads >= cores) {
-    r.why = busy + " keep all " + std::to_string(cores) + " cores busy";
+                     " nvcc thread(s) on " + std::to_string(cores) + " cores";
+  // Up to kThreadsPerCore threads a core at the busiest moment: compiles are CPU-bound, so sharing
+  // costs little, while the last, longest compile gets cores that would otherwise idle.
+  constexpr int kThreadsPerCore = 3;
+  int cap = std::max(cores / threads, 1);
+  int want = (kThreadsPerCore * cores + at_once * threads - 1) / (at_once * threads);
+  r.split = std::clamp(want, 1, cap);
+  if (r.split < 2) {
+    r.why = busy + ": no room for more threads";
     return r;
   }
-  r.split = std::max(cores / threads, 1);
-  r.why = busy + " leave " + std::to_string(cores - at_once * threads) + " of " + std::to_string(cores) +
-          " cores idle: each compile may use " + std::to_string(r.split) +
-          " threads, sharing the cores while several run and holding them all when it is the last";
+  r.why = busy + ": " + std::to_string(r.split) + " threads each (at most " + std::to_string(kThreadsPerCore) +
+          " a core while all run, every core for the last one)";
   // Memory: the compiles at once, each a job (x its nvcc threads) plus a share per further split thread.
   double job = in.job_gib * std::max(1.0, threads * std::max(in.thread_factor, 0.0));
   if (in.usable_gib > 0 && job > 0) {

@@ -19,13 +19,13 @@ struct SplitCompileInput {
 
 struct SplitCompile {
   int split = 1;    // 1 = no --split-compile
-  std::string why;  // "3 CUDA compile(s) at once x 1 nvcc thread(s) leave 13 of 16 cores idle: ..."
+  std::string why;  // "3 CUDA compile(s) at once x 1 nvcc thread(s) on 16 cores: 16 threads each (...)"
 };
 
-// When the CUDA compiles at once (the fewer of the jobs and the .cu files) times their nvcc
-// threads leave cores idle, each compile may use every core (cores / nvcc threads): while several
-// run the kernel shares them out, and the longest one, left alone at the end, has them all. Lowered
-// until those compiles fit in memory.
+// Threads per CUDA compile: at most every core (cores / nvcc threads), and at most three threads a
+// core while the compiles at once (the fewer of the jobs and the .cu files) all run; the longest
+// one, left alone at the end, then has the cores the others freed. Lowered until those compiles fit
+// in memory.
 SplitCompile choose_split_compile(const SplitCompileInput& in);
 
 }  // namespace ts::plan

@@ -16,18 +16,22 @@ TEST(SplitCompileRule, FewKernelFilesMayEachUseEveryCore) {
   // causal-conv1d, torch-scatter: 3 .cu files on 16 cores, one arch.
   auto r = choose_split_compile({16, 16, 1, 3, 118, 3.0, 1.0, 0.25});
   EXPECT_EQ(r.split, 16);
-  EXPECT_EQ(r.why.substr(0, 77), "3 CUDA compile(s) at once x 1 nvcc thread(s) leave 13 of 16 cores idle: each ");
+  EXPECT_EQ(r.why.rfind("3 CUDA compile(s) at once x 1 nvcc thread(s) on 16 cores: 16 threads each", 0), 0u) << r.why;
   EXPECT_EQ(choose_split_compile({16, 16, 1, 1, 118, 3.0, 1.0, 0.25}).split, 16);
   // Two arches with nvcc --threads 2 and two jobs: 4 of 16 cores busy, each compile 8 threads per arch.
   EXPECT_EQ(choose_split_compile({16, 2, 2, 3, 0, 0, 1.0, 0.25}).split, 8);
 }
 
-TEST(SplitCompileRule, NoSplitWhenEveryCoreHasACompile) {
-  EXPECT_EQ(choose_split_compile({16, 16, 1, 31, 118, 3.0, 1.0, 0.25}).split, 1);  // pytorch3d's 31 .cu files
-  EXPECT_EQ(choose_split_compile({2, 2, 1, 3, 20, 3.0, 1.0, 0.25}).split, 1);      // two cores, three files
-  auto r = choose_split_compile({16, 3, 6, 3, 118, 3.0, 1.0, 0.25});               // 6 arches: nvcc --threads has them
+TEST(SplitCompileRule, ManyCompilesAtOnceGetFewThreads) {
+  // pytorch3d's 31 .cu files, 16 jobs: 3 threads each, 48 at most on 16 cores.
+  EXPECT_EQ(choose_split_compile({16, 16, 1, 31, 118, 3.0, 1.0, 0.25}).split, 3);
+  // 6 arches, nvcc --threads 6, 3 jobs: 2 threads per arch (16 / 6 cores' worth each).
+  EXPECT_EQ(choose_split_compile({16, 3, 6, 3, 118, 3.0, 1.0, 0.25}).split, 2);
+  EXPECT_EQ(choose_split_compile({2, 2, 1, 3, 20, 3.0, 1.0, 0.25}).split, 2);  // two cores: two threads
+  auto r = choose_split_compile({16, 1, 12, 3, 118, 3.0, 1.0, 0.25});          // 12 arches on 16 cores
   EXPECT_EQ(r.split, 1);
-  EXPECT_NE(r.why.find("keep all 16 cores busy"), std::string::npos) << r.why;
+  EXPECT_NE(r.why.find("no room for more threads"), std::string::npos) << r.why;
+  EXPECT_EQ(choose_split_compile({1, 1, 1, 3, 0, 0, 1.0, 0.25}).split, 1);
 }
 
 TEST(SplitCompileRule, FewerJobsThanFilesBoundTheCompilesAtOnce) {
@@ -103,15 +107,18 @@ TEST(SplitCompilePlan, OffAndANumberAreObeyed) {
   EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--split-compile 3");
 }
 
-TEST(SplitCompilePlan, APortableBuildKeepsItsThreadsAlone) {
+TEST(SplitCompilePlan, APortableBuildSplitsWithinItsArchThreads) {
+  // One kernel file for 6 arches (nvcc --threads 6): 2 threads per arch, within memory (one job
+  // with 6 threads is charged 6 x 5.5 GiB, x 1.25 for the second split thread).
   auto req = three_kernel_files();
+  req.scan.cu_files = 1;
   req.arch = "torch";
   req.arch_origin = "--arch";
   auto f = machine();
   f.pythons[0].torch.arch_list = {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
   auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--threads 6");
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--threads 6 --split-compile 2");
 }
 
 TEST(SplitCompilePlan, ACpuBuildHasNoNvcc) {
