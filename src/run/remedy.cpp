@@ -10,6 +10,25 @@ namespace {
 // halving changes every one that is set.
 constexpr const char* kJobKnobs[] = {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL"};
 
+// "--threads 6 --split-compile 4" -> "--threads 6 --split-compile 2"; a split of 1 is dropped.
+// Returns the flags unchanged when they hold no split above 1.
+std::string halve_split(const std::string& flags, int* split) {
+  const std::string opt = "--split-compile ";
+  auto at = flags.find(opt);
+  *split = 0;
+  if (at == std::string::npos) return flags;
+  auto num = at + opt.size();
+  auto end = flags.find(' ', num);
+  *split = std::atoi(flags.substr(num, end == std::string::npos ? std::string::npos : end - num).c_str());
+  if (*split < 2) return flags;
+  int half = *split / 2;
+  std::string rest = end == std::string::npos ? "" : flags.substr(end);
+  if (half >= 2) return flags.substr(0, num) + std::to_string(half) + rest;
+  std::string out = flags.substr(0, at) + (rest.empty() ? "" : rest.substr(1));
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 }  // namespace
 
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
@@ -31,6 +50,17 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
       int jobs = 0;
       for (const char* k : kJobKnobs)
         if (auto it = env.find(k); it != env.end()) jobs = std::max(jobs, std::atoi(it->second.c_str()));
+      // nvcc --split-compile threads (plan/speed_split.h) hold memory too: halved with the jobs.
+      int split = 0;
+      std::string flags = env.count("NVCC_APPEND_FLAGS") ? env.at("NVCC_APPEND_FLAGS") : "";
+      std::string halved = halve_split(flags, &split);
+      if (split >= 2) r.env["NVCC_APPEND_FLAGS"] = halved;
+      std::string split_note = split >= 2 ? ", nvcc split-compile " + std::to_string(split) + " -> " +
+                                                std::to_string(split / 2 >= 2 ? split / 2 : 1) : "";
+      if (jobs <= 1 && split >= 2) {
+        r.reason = root->id + ": jobs stay at " + std::to_string(std::max(jobs, 1)) + split_note;
+        break;
+      }
       if (jobs <= 1) { r.refused = "already at 1 job: memory, not parallelism, is short"; return r; }
       int half = std::max(1, jobs / 2);
       for (const char* k : kJobKnobs)
@@ -39,7 +69,7 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
       // The slots side-by-side extensions share (jobs x nvcc threads, run/pyshim.h) halve too.
       if (auto it = env.find("TORCHSMITH_EXT_JOBS"); it != env.end())
         r.env[it->first] = std::to_string(std::max(1, std::atoi(it->second.c_str()) / 2));
-      r.reason = root->id + ": jobs " + std::to_string(jobs) + " -> " + std::to_string(half);
+      r.reason = root->id + ": jobs " + std::to_string(jobs) + " -> " + std::to_string(half) + split_note;
       break;
     }
     case triage::RemedyKind::set_env: {

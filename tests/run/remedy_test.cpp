@@ -40,6 +40,22 @@ TEST(Remedy, SideBySideExtensionSlotsHalveToo) {
   EXPECT_EQ(r.env.at("TORCHSMITH_EXT_JOBS"), "9");  // 3 jobs x 6 nvcc threads, halved
 }
 
+TEST(Remedy, SplitCompileThreadsHalveToo) {
+  Diag g("OOM_NVCC_SUBPROCESS_KILLED", triage::RemedyKind::halve_jobs);
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "16"}, {"NVCC_APPEND_FLAGS", "--threads 6 --split-compile 4"}}, {}, 0, "");
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.env.at("MAX_JOBS"), "8");
+  EXPECT_EQ(r.env.at("NVCC_APPEND_FLAGS"), "--threads 6 --split-compile 2");
+  EXPECT_NE(r.reason.find("split-compile 4 -> 2"), std::string::npos) << r.reason;
+  // A split of 2 halves to none; at one job the split alone is halved.
+  r = choose_remedy(g.d, {{"MAX_JOBS", "1"}, {"NVCC_APPEND_FLAGS", "--split-compile 2 --keep"}}, {}, 0, "");
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.env.at("NVCC_APPEND_FLAGS"), "--keep");
+  EXPECT_EQ(r.env.count("MAX_JOBS"), 0u);
+  r = choose_remedy(g.d, {{"MAX_JOBS", "4"}, {"NVCC_APPEND_FLAGS", "--threads 2"}}, {}, 0, "");
+  EXPECT_EQ(r.env.count("NVCC_APPEND_FLAGS"), 0u);
+}
+
 TEST(Remedy, OneJobCannotBeHalved) {
   Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs);
   auto r = choose_remedy(g.d, {{"MAX_JOBS", "1"}}, {}, 0, "");
