@@ -54,6 +54,12 @@ std::string gib(std::uint64_t bytes) {
   return buf;
 }
 
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", x);
+  return buf;
+}
+
 const kb::CudaRelease* newest_cuda_for_driver(const kb::Kb& kb, const Version& driver) {
   const kb::CudaRelease* best = nullptr;
   for (const auto& r : kb.cuda) {

@@ -30,6 +30,8 @@ std::string unverified(const Entry& e, std::string_view field) {
 }
 // "12.5 GiB"
 std::string gib(std::uint64_t bytes);
+// "2.5": one decimal, for the memory model's reasons
+std::string num(double x);
 // The newest CUDA release in the KB whose minimum driver this driver meets; nullptr if none.
 const kb::CudaRelease* newest_cuda_for_driver(const kb::Kb& kb, const Version& driver);
 

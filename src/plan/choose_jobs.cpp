@@ -2,21 +2,16 @@
 // per-job cost of the resources.toml model; nvcc jobs cost more with every arch they compile.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "compat/facts_util.h"
 #include "plan/resolve_ctx.h"
 
 namespace ts::plan::detail {
 
+using compat::num;
+
 namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-std::string num(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", x);
-  return b;
-}
 }  // namespace
 
 void choose_jobs(Ctx& c) {

@@ -2,7 +2,6 @@
 // its own spelling, its fixed knobs, and the job knobs sized from memory (recipe mem_per_job).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "compat/facts_util.h"
 #include "plan/extension_internal.h"
@@ -11,6 +10,8 @@
 #include "plan/speed_threads.h"
 
 namespace ts::plan::ext {
+
+using compat::num;
 
 namespace {
 
@@ -21,12 +22,6 @@ std::string dir_of(const std::string& path) {
   auto s = path.rfind('/');
   if (s == std::string::npos) return "";
   return s == 0 ? "/" : path.substr(0, s);
-}
-
-std::string num(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", x);
-  return b;
 }
 
 void set_path(Ctx& c) {

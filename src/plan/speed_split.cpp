@@ -1,22 +1,13 @@
 #include "plan/speed_split.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
+#include "compat/facts_util.h"
 #include "plan/extension_internal.h"
 
 namespace ts::plan {
 
-namespace {
-
-std::string num(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", x);
-  return b;
-}
-
-}  // namespace
+using compat::num;
 
 SplitCompile choose_split_compile(const SplitCompileInput& in) {
   SplitCompile r;

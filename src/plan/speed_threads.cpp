@@ -2,19 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "compat/facts_util.h"
 
 namespace ts::plan {
 
-namespace {
-
-std::string num(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", x);
-  return b;
-}
-
-}  // namespace
+using compat::num;
 
 JobsThreads balance_jobs_threads(const JobsThreadsInput& in) {
   JobsThreads r;
