@@ -98,4 +98,17 @@ inline const source::FixSet& test_fixes() {
   return s;
 }
 
+// A plan's value for an environment variable, "<unset>" when the plan does not set it.
+inline std::string env(const Plan& p, const std::string& k) {
+  auto it = p.env.find(k);
+  return it == p.env.end() ? "<unset>" : it->second;
+}
+
+// `--arch torch` against a torch built for the six arches of 2.11+cu130.
+inline void ask_torch_arches(ExtensionRequest& req, HostFacts& f) {
+  req.arch = "torch";
+  req.arch_origin = "--arch";
+  f.pythons[0].torch.arch_list = {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
+}
+
 }  // namespace ts::plan::testing

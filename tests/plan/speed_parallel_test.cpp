@@ -10,11 +10,6 @@ namespace {
 
 using namespace testing;
 
-std::string env(const Plan& p, const std::string& k) {
-  auto it = p.env.find(k);
-  return it == p.env.end() ? "<unset>" : it->second;
-}
-
 const Decision* decision(const Plan& p, const std::string& topic) {
   for (const auto& d : p.decisions)
     if (d.topic == topic) return &d;
@@ -46,10 +41,8 @@ TEST(SpeedParallel, APythonBuildGetsTheHelperAndTheJobsAsSlots) {
 
 TEST(SpeedParallel, SlotsCountNvccThreadsForAPortableBuild) {
   auto req = dir_request(cuda_only_scan());
-  req.arch = "torch";
-  req.arch_origin = "--arch";
   auto f = machine();
-  f.pythons[0].torch.arch_list = {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
+  ask_torch_arches(req, f);
   auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--threads 6");

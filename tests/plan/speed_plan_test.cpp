@@ -28,11 +28,6 @@ int step_index(const Plan& p, const std::string& name) {
   return -1;
 }
 
-std::string env(const Plan& p, const std::string& k) {
-  auto it = p.env.find(k);
-  return it == p.env.end() ? "<unset>" : it->second;
-}
-
 std::string all_conflicts(const PlanResult& r) {
   std::string s;
   for (const auto& c : r.conflicts) s += c.what + ": " + c.why + "\n";

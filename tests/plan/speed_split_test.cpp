@@ -55,11 +55,6 @@ TEST(SplitCompileRule, AnUncountedTreeIsNotSplit) {
   EXPECT_NE(r.why.find("no .cu file"), std::string::npos);
 }
 
-std::string env(const Plan& p, const std::string& k) {
-  auto it = p.env.find(k);
-  return it == p.env.end() ? "<unset>" : it->second;
-}
-
 HostFacts machine(bool nvcc_splits = true) {
   auto f = fake_host(fake_python("2.11.0+cu130", "13.0"), {"13.0"}, {"9.0"});
   f.memory.usable_bytes = 118 * kGiB;
@@ -112,10 +107,8 @@ TEST(SplitCompilePlan, APortableBuildSplitsWithinItsArchThreads) {
   // with 6 threads is charged 6 x 5.5 GiB, x 1.25 for the second split thread).
   auto req = three_kernel_files();
   req.scan.cu_files = 1;
-  req.arch = "torch";
-  req.arch_origin = "--arch";
   auto f = machine();
-  f.pythons[0].torch.arch_list = {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
+  ask_torch_arches(req, f);
   auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--threads 6 --split-compile 2");
