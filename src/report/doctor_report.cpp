@@ -107,7 +107,7 @@ void toolchain_section(std::ostringstream& o, const Style& st, const HostFacts& 
     if (!t.arches.empty()) arches = ", arches " + t.arches.front() + ".." + t.arches.back();
     row(o, st, "CUDA",
         t.path + ": " + t.version + " (" + t.version_source + ")" + arches +
-            (t.nvcc.empty() ? ", no nvcc" : "") +
+            (t.nvcc.empty() ? ", no nvcc" : "") + (t.split_compile ? ", nvcc --split-compile" : "") +
             (t.found_via.empty() ? "" : ", via " + join(t.found_via, ", ")));
   }
   for (const auto& l : f.libraries)
