@@ -148,6 +148,7 @@ void choose_jobs(Ctx& c) {
     per = num(cost) + (c.cuda_on ? " GiB per nvcc job with " + std::to_string(n) + " arch(es)" : " GiB per C++ job");
     src = compat::cite(m.source, m.origin);
   }
+  c.cores = cores;
   c.usable_gib = static_cast<double>(usable) / kGiB;
   c.nvcc_job_gib = cost;
   int by_mem = usable && cost > 0 ? static_cast<int>(std::floor(usable / kGiB / cost)) : cores;

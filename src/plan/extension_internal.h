@@ -26,7 +26,7 @@ struct Ctx {
   std::string dist_name;  // the wheel's distribution name, escaped ("hello_ext")
   bool ninja_fixed = false;  // a package fix turns its serial build's ninja back on (choose_jobs)
   int nvcc_threads = 1;      // nvcc --threads every CUDA compile gets (choose_jobs)
-  int nvcc_split = 1;        // nvcc --split-compile threads of each CUDA compile (choose_nvcc_split)
+  int cores = 1;             // the cores the plan's jobs are sized for (choose_jobs)
   double usable_gib = 0;     // memory the build may use, 0 = unknown (choose_jobs)
   double nvcc_job_gib = 0;   // one compile job's memory in the model (choose_jobs)
 

@@ -147,24 +147,28 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   s.cuda_extension = setup.find("CUDAExtension") != std::string::npos;
   s.cpp_extension = setup.find("CppExtension") != std::string::npos;
   // The name in the last setup( call: Extension(name=...) may come first (apex's setup.py).
-  if (auto call = setup.rfind("setup("); call != std::string::npos)
+  if (auto call = setup.rfind("setup("); call != std::string::npos) {
     s.name = literal_name(setup.substr(call));
-  if (auto call = setup.rfind("setup("); s.name.empty() && call != std::string::npos)
-    s.name = constant_name(setup.substr(call), setup);
+    if (s.name.empty()) s.name = constant_name(setup.substr(call), setup);
+  }
   if (s.name.empty()) s.name = literal_name(setup);
   if (s.name.empty()) s.name = literal_name(pyproject);
   s.version = literal_version(setup);
   if (s.version.empty()) s.version = literal_version(pyproject);
   // A setup.py that reads its version from the package (causal-conv1d, flash-attn, detectron2):
   // the literal __version__ in NAME/__init__.py or NAME/version.py.
-  for (const char* f : {"__init__.py", "version.py", "_version.py"}) {
-    if (!s.version.empty() || s.name.empty()) break;
+  if (s.version.empty() && !s.name.empty()) {
     std::string pkg = s.name;
     std::replace(pkg.begin(), pkg.end(), '-', '_');
     static const std::regex dunder(R"((?:^|\n)__version__\s*=\s*["']([0-9][0-9A-Za-z.+\-]*)["'])");
-    std::string text = read_text(root / pkg / f, 64 * 1024);
-    std::smatch m;
-    if (std::regex_search(text, m, dunder)) s.version = m[1].str();
+    for (const char* f : {"__init__.py", "version.py", "_version.py"}) {
+      std::string text = read_text(root / pkg / f, 64 * 1024);
+      std::smatch m;
+      if (std::regex_search(text, m, dunder)) {
+        s.version = m[1].str();
+        break;
+      }
+    }
   }
   s.pyproject_requires = build_requires(pyproject);
   s.smoke = read_text(root / "smoke.py", 64 * 1024);
