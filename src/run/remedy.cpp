@@ -10,23 +10,32 @@ namespace {
 // halving changes every one that is set.
 constexpr const char* kJobKnobs[] = {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL"};
 
-// "--threads 6 --split-compile 4" -> "--threads 6 --split-compile 2"; a split of 1 is dropped.
-// Returns the flags unchanged when they hold no split above 1.
-std::string halve_split(const std::string& flags, int* split) {
+// nvcc --split-compile in NVCC_APPEND_FLAGS, halved: "--threads 6 --split-compile 4" ->
+// "--threads 6 --split-compile 2"; a split of 1 is dropped. from = 0 when there is no split above 1.
+struct HalvedSplit {
+  std::string flags;
+  int from = 0, to = 0;
+};
+
+HalvedSplit halve_split(const std::string& flags) {
   const std::string opt = "--split-compile ";
+  HalvedSplit h{flags};
   auto at = flags.find(opt);
-  *split = 0;
-  if (at == std::string::npos) return flags;
+  if (at == std::string::npos) return h;
   auto num = at + opt.size();
   auto end = flags.find(' ', num);
-  *split = std::atoi(flags.substr(num, end == std::string::npos ? std::string::npos : end - num).c_str());
-  if (*split < 2) return flags;
-  int half = *split / 2;
+  int split = std::atoi(flags.substr(num, end == std::string::npos ? std::string::npos : end - num).c_str());
+  if (split < 2) return h;
+  h.from = split;
+  h.to = split / 2 >= 2 ? split / 2 : 1;
   std::string rest = end == std::string::npos ? "" : flags.substr(end);
-  if (half >= 2) return flags.substr(0, num) + std::to_string(half) + rest;
-  std::string out = flags.substr(0, at) + (rest.empty() ? "" : rest.substr(1));
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
+  if (h.to >= 2) {
+    h.flags = flags.substr(0, num) + std::to_string(h.to) + rest;
+  } else {
+    h.flags = flags.substr(0, at) + (rest.empty() ? "" : rest.substr(1));
+    while (!h.flags.empty() && h.flags.back() == ' ') h.flags.pop_back();
+  }
+  return h;
 }
 
 }  // namespace
@@ -51,13 +60,12 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
       for (const char* k : kJobKnobs)
         if (auto it = env.find(k); it != env.end()) jobs = std::max(jobs, std::atoi(it->second.c_str()));
       // nvcc --split-compile threads (plan/speed_split.h) hold memory too: halved with the jobs.
-      int split = 0;
-      std::string flags = env.count("NVCC_APPEND_FLAGS") ? env.at("NVCC_APPEND_FLAGS") : "";
-      std::string halved = halve_split(flags, &split);
-      if (split >= 2) r.env["NVCC_APPEND_FLAGS"] = halved;
-      std::string split_note = split >= 2 ? ", nvcc split-compile " + std::to_string(split) + " -> " +
-                                                std::to_string(split / 2 >= 2 ? split / 2 : 1) : "";
-      if (jobs <= 1 && split >= 2) {
+      auto flags = env.find("NVCC_APPEND_FLAGS");
+      HalvedSplit split = halve_split(flags == env.end() ? "" : flags->second);
+      if (split.from) r.env["NVCC_APPEND_FLAGS"] = split.flags;
+      std::string split_note = split.from ? ", nvcc split-compile " + std::to_string(split.from) + " -> " +
+                                                std::to_string(split.to) : "";
+      if (jobs <= 1 && split.from) {
         r.reason = root->id + ": jobs stay at " + std::to_string(std::max(jobs, 1)) + split_note;
         break;
       }
