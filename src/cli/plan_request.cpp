@@ -207,8 +207,8 @@ void add_plan_options(CLI::App* c, PlanRequest& r) {
   c->add_flag("--relwithdebinfo", r.relwithdebinfo, "A RelWithDebInfo build.");
   field(c, "--jobs", r.raw.jobs, "Parallel compile jobs (default auto: from memory).", "N|auto");
   c->add_option("--split-compile", r.split_compile,
-                "Extensions: nvcc threads inside one CUDA compile (nvcc --split-compile). auto (default) splits "
-                "when there are fewer CUDA files than cores; off never.")
+                "Extensions: nvcc threads inside one CUDA compile (nvcc --split-compile). auto (default): the "
+                "threads the cores and memory leave, at most 3 a core while all CUDA compiles run; off never.")
       ->type_name("auto|off|N");
   field(c, "--mem-budget", r.raw.mem_budget, "Memory the build may use (16G); jobs and the governor keep to it.", "SIZE");
   field(c, "--package", r.raw.packages, "What to produce: wheel (default), conda, libtorch.", "KIND,...");
