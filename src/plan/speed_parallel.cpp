@@ -40,8 +40,8 @@ void choose_parallel_extensions(Ctx& c) {
             "it builds the package's extensions side by side", "src/run/pyshim/sitecustomize.py");
   c.set_env("TORCHSMITH_EXT_JOBS", std::to_string(slots),
             "compile slots the extensions share (jobs x nvcc threads): an extension being built holds one per "
-            "C++ source and one per nvcc thread of each CUDA source, so no more compile at once than the plan's "
-            "jobs and threads allow", kWhy);
+            "nvcc thread of each CUDA source or, with no CUDA source, one per C++ source, so no more long compiles "
+            "at once than the plan's jobs and threads allow", kWhy);
   if (threads > 1)
     c.set_env("TORCHSMITH_NVCC_THREADS", std::to_string(threads), "the slots one CUDA source holds (its nvcc --threads)",
               kWhy);

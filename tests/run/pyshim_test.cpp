@@ -58,6 +58,23 @@ TEST(Pyshim, ABadWritePlaceIsAnError) {
   EXPECT_NE(write_pyshim("/proc/ts-no-such/pyshim"), "");
 }
 
+// The helper's slot rule, called in the helper itself: the compiles an extension keeps running.
+TEST(Pyshim, ACudaExtensionHoldsItsNvccThreadsAndNotItsShortCxxSources) {
+  std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
+  std::string code =
+      "import importlib.util as u\n"
+      "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
+      "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
+      "scatter = ['csrc/scatter.cpp', 'csrc/cpu/scatter_cpu.cpp', 'csrc/cuda/scatter_cuda.cu']\n"
+      "print(m._weight(scatter, 6, 18), m._weight(scatter, 1, 16), m._weight(['a.cpp', 'b.cpp'], 6, 18),\n"
+      "      m._weight(['a.cu', 'b.cu', 'c.cuh', 'd.cpp'], 6, 16), m._weight([], 6, 18), m._weight(['a.cpp'] * 9, 1, 4))\n";
+  auto r = util::run({"/usr/bin/python3", "-c", code}, {std::chrono::seconds(60)});
+  ASSERT_TRUE(r.ok()) << r.err;
+  // torch-scatter for 6 arches: each CUDA extension 6, so its three fit 18 slots at once (not 8 + 8);
+  // one arch: 1; C++ only: a slot a source; capped at the slots; never below 1.
+  EXPECT_EQ(r.out, "6 1 2 16 1 4\n");
+}
+
 // The fixture tests/fixtures/projects/multi_ext built by /usr/bin/python3 setup.py build_ext.
 struct Built {
   util::RunResult run;

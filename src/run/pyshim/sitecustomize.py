@@ -7,9 +7,10 @@
 # This shim builds the extensions side by side when TORCHSMITH_EXT_JOBS is set:
 #  - each extension gets its own build_temp, so its build.ninja and objects are its own
 #    (two extensions that compile the same csrc/x.cpp with other macros no longer share x.o);
-#  - at most TORCHSMITH_EXT_JOBS compile slots are taken at once: an extension holds one slot
-#    per C++ source and TORCHSMITH_NVCC_THREADS per CUDA source (nvcc --threads compiles that
-#    many arches at once), so the plan's cores-and-memory budget still bounds the compiles;
+#  - at most TORCHSMITH_EXT_JOBS compile slots are taken at once: an extension holds
+#    TORCHSMITH_NVCC_THREADS slots per CUDA source (nvcc --threads compiles that many arches at
+#    once), or, without CUDA, one per C++ source, so the plan's cores-and-memory budget still
+#    bounds the long compiles (a CUDA extension's few C++ sources end early and are not counted);
 #  - only torch's ninja path is made parallel: the serial path (use_ninja=False) swaps the
 #    compiler executable in place, which is not safe from two threads.
 # The compile commands, flags and link of every extension are the ones setuptools would run.
@@ -59,6 +60,16 @@ def _is_cuda(path):
     return os.path.splitext(path)[1] in (".cu", ".cuh")
 
 
+def _weight(sources, threads, slots):
+    # The compiles an extension keeps running for most of its build: nvcc --threads T holds T
+    # cores per CUDA source for minutes, while its C++ sources finish within seconds of the start,
+    # so those count only in an extension without CUDA. Counting both kept one of torch-scatter's
+    # three CUDA extensions waiting (3 x (6 + 2) > 18 slots) while cores idled.
+    cuda = sum(1 for s in sources if _is_cuda(s))
+    held = cuda * threads if cuda else len(sources)
+    return max(1, min(held, slots))
+
+
 def _build_side_by_side(cmd, exts, slots):
     import copy
     import time
@@ -66,7 +77,7 @@ def _build_side_by_side(cmd, exts, slots):
 
     base = cmd.build_temp
     threads = max(1, _env_int("TORCHSMITH_NVCC_THREADS", 1))
-    weight = {id(e): max(1, min(sum(threads if _is_cuda(s) else 1 for s in e.sources), slots)) for e in exts}
+    weight = {id(e): _weight(e.sources, threads, slots) for e in exts}
     # Longest first: extensions with CUDA sources, then the ones with more sources.
     pending = sorted(exts, key=lambda e: (not any(_is_cuda(s) for s in e.sources), -len(e.sources)))
     _say("building %d extensions side by side in %d compile slots (TORCHSMITH_EXT_JOBS), each in "
@@ -95,6 +106,7 @@ def _build_side_by_side(cmd, exts, slots):
 
     free = slots
     running = {}
+    began = {}
     error = None
     with ThreadPoolExecutor(max_workers=len(exts)) as pool:
         while (pending and error is None) or running:
@@ -103,8 +115,9 @@ def _build_side_by_side(cmd, exts, slots):
                     if weight[id(ext)] <= free:
                         free -= weight[id(ext)]
                         pending.remove(ext)
-                        _say("extension %s: started (%d slot%s)" % (
-                            ext.name, weight[id(ext)], "" if weight[id(ext)] == 1 else "s"))
+                        _say("extension %s: started at %.1f s (%d slot%s)" % (
+                            ext.name, time.time() - started, weight[id(ext)], "" if weight[id(ext)] == 1 else "s"))
+                        began[id(ext)] = time.time()
                         running[pool.submit(one, ext)] = ext
             done, _ = wait(list(running), return_when=FIRST_COMPLETED)
             for fut in done:
@@ -115,7 +128,8 @@ def _build_side_by_side(cmd, exts, slots):
                     with cmd._filter_build_errors(ext):  # an optional extension's failure is a warning
                         fut.result()
                         built = True
-                    progress(ext, "done" if built else "skipped (optional)")
+                    took = "in %.1f s" % (time.time() - began[id(ext)])
+                    progress(ext, "done " + took if built else "skipped (optional) " + took)
                 except BaseException as e:  # the first failure stops new starts; running ones finish
                     _say("extension %s: failed" % ext.name)
                     if error is None:
