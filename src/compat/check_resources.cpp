@@ -14,7 +14,7 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 void check_resources(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out) {
   const kb::ResourceModel& m = kb.resources;
   std::uint64_t usable = f.memory.usable_bytes ? f.memory.usable_bytes : f.memory.available_bytes;
-  int cores = f.cpu.logical_cores > 0 ? f.cpu.logical_cores : f.cpu.online_cores;
+  int cores = usable_cores(f.cpu);
   if (usable > 0 && m.cxx_job_gib > 0 && cores > 0) {
     double per_job = std::max(m.cxx_job_gib, m.nvcc_job_gib);
     int by_mem = static_cast<int>(std::floor(static_cast<double>(usable) / kGiB / per_job));

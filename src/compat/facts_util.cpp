@@ -1,5 +1,6 @@
 #include "compat/facts_util.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ts::compat {
@@ -58,6 +59,10 @@ std::string num(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", x);
   return buf;
+}
+
+int usable_cores(const CpuFacts& cpu) {
+  return cpu.logical_cores > 0 ? cpu.logical_cores : std::max(cpu.online_cores, 0);
 }
 
 const kb::CudaRelease* newest_cuda_for_driver(const kb::Kb& kb, const Version& driver) {

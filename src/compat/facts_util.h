@@ -28,6 +28,9 @@ template <typename Entry>
 std::string unverified(const Entry& e, std::string_view field) {
   return e.is_recalled(field) ? " (this fact is recalled, not verified against a source)" : "";
 }
+// The cores a build may use: logical (affinity and cgroup cpu.max applied), else the online ones;
+// 0 when the probe learned neither.
+int usable_cores(const CpuFacts& cpu);
 // "12.5 GiB"
 std::string gib(std::uint64_t bytes);
 // "2.5": one decimal, for the memory model's reasons

@@ -18,8 +18,7 @@ void choose_jobs(Ctx& c) {
   const auto& m = c.in.kb.resources;
   const auto& mem = c.facts().memory;
   std::string src = cite(m.source, m.origin);
-  int cores = c.facts().cpu.logical_cores > 0 ? c.facts().cpu.logical_cores : c.facts().cpu.online_cores;
-  if (cores < 1) cores = 1;
+  int cores = std::max(compat::usable_cores(c.facts().cpu), 1);
   std::uint64_t usable = mem.usable_bytes ? mem.usable_bytes : mem.available_bytes;
   std::string from = compat::gib(usable) + " usable" +
                      (mem.cgroup_limit_bytes ? " (cgroup limit " + compat::gib(mem.cgroup_limit_bytes) + ")" : "");

@@ -128,8 +128,7 @@ void choose_jobs(Ctx& c) {
   const auto& m = c.kb.resources;
   const auto& mem = c.facts.memory;
   bool ninja_fix = c.ninja_fixed = choose_package_fixes(c);
-  int cores = c.facts.cpu.logical_cores > 0 ? c.facts.cpu.logical_cores : c.facts.cpu.online_cores;
-  cores = std::max(cores, 1);
+  int cores = std::max(compat::usable_cores(c.facts.cpu), 1);
   std::uint64_t usable = mem.usable_bytes ? mem.usable_bytes : mem.available_bytes;
   std::string from = compat::gib(usable) + " usable";
   if (c.req.mem_budget_bytes && (!usable || c.req.mem_budget_bytes < usable)) {
