@@ -180,6 +180,14 @@ void plan_for(ext::Ctx& c) {
     ext::choose_arches(c);
     if (!c.out.bad_spec.empty()) return;
     for (const auto& f : c.co.fixes) c.p.fixes.push_back(f);
+  } else if (!c.cuda_on) {
+    // Asked for, but there is no CUDA compile to apply them to: said, not silently dropped.
+    if (!req.arch.empty())
+      c.decide("arch", "none", "--arch " + req.arch + " is not used: this build compiles no CUDA code (the cuda "
+               "decision says why)", req.arch_origin.empty() ? "--arch" : req.arch_origin, true);
+    if (req.split_compile > 1)
+      c.decide("split-compile", "off", "--split-compile " + std::to_string(req.split_compile) +
+               " is not used: this build compiles no CUDA code", "--split-compile", true);
   }
   ext::choose_env(c);
   if (c.cc) check_abi(py, *c.cc, r, c.p.env, c.co);

@@ -81,6 +81,34 @@ TEST(ExtensionPlan, CpuTorchAndCudaOnlyExtensionIsRefused) {
   EXPECT_NE(r.conflicts[0].why.find("was built without CUDA"), std::string::npos);
 }
 
+TEST(ExtensionPlan, CudaOptionsOnACpuBuildAreSaidToBeUnusedNotDropped) {
+  SourceScan scan;
+  scan.cpp_extension = true;
+  auto f = fake_host(fake_python("1.13.0a0", ""), {"13.0"}, {});
+  auto req = dir_request(scan);
+  req.arch = "torch";
+  req.arch_origin = "--arch";
+  req.split_compile = 4;
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_EQ(env(r.plan, "TORCH_CUDA_ARCH_LIST"), "<unset>");
+  EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "<unset>");
+  int warned = 0;
+  for (const auto& d : r.plan.decisions) {
+    if (d.topic == "arch") {
+      EXPECT_TRUE(d.warning);
+      EXPECT_NE(d.reason.find("--arch torch is not used: this build compiles no CUDA code"), std::string::npos) << d.reason;
+      ++warned;
+    }
+    if (d.topic == "split-compile") {
+      EXPECT_TRUE(d.warning);
+      EXPECT_NE(d.reason.find("--split-compile 4 is not used"), std::string::npos) << d.reason;
+      ++warned;
+    }
+  }
+  EXPECT_EQ(warned, 2);
+}
+
 TEST(ExtensionPlan, CpuTorchAndAPackageWithACpuPathBuildsCpuWithTheRecipesCpuKnob) {
   auto rs = shipped_recipes();
   const Recipe* scatter = rs.find("torch_scatter");
