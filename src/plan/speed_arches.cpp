@@ -39,21 +39,21 @@ std::optional<ArchSteering> arch_steering(const Recipe& recipe, const std::strin
     src += (src.empty() ? "" : "; ") + f->source;
   }
   const std::string own = recipe.name + "'s build passes its own -gencode list to nvcc";
+  // Its knob carries the arches (choose_env), from the version that reads it on.
+  std::string knob_from;
+  auto since = Version::parse(recipe.arch_env_since);
+  auto v = Version::parse(version);
+  if (!recipe.arch_env.empty() && !recipe.arch_env_since.empty())
+    knob_from = "; " + recipe.arch_env + " is read only from " + recipe.arch_env_since + " on";
   if (!ids.empty()) {
     return ArchSteering{list + " (through fix " + ids + ")",
-                        own + (recipe.arch_env.empty() ? " and has no arch knob" : "") + "; fix " +
-                            ids +
+                        own + (recipe.arch_env.empty() ? " and has no arch knob" : knob_from) + "; fix " + ids +
                             " puts the plan's arches in its place, so only these are compiled",
                         src, false};
   }
-  // Its knob carries the arches (choose_env), from the version that reads it on.
-  std::string knob_from;
   if (!recipe.arch_env.empty()) {
     if (recipe.arch_env_since.empty()) return std::nullopt;
-    auto since = Version::parse(recipe.arch_env_since);
-    auto v = Version::parse(version);
     if (since && v && *v >= *since) return std::nullopt;
-    knob_from = "; " + recipe.arch_env + " is read only from " + recipe.arch_env_since + " on";
     if (!v) {
       return ArchSteering{list + " (if it reads " + recipe.arch_env + ")",
                           recipe.name + " reads " + recipe.arch_env + " only from " + recipe.arch_env_since +

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -48,11 +49,16 @@ TEST(SpeedArches, FixesSelectedForEveryCheckedTagAndNothingElse) {
   for (const char* v : {"1.0.0", "1.2.2", "2.0.4", "2.2.6.post3", "2.3.2.post1"})
     EXPECT_EQ(ids(select_package_fixes(set, ctx("mamba-ssm", v))), V{"mamba-ssm-arches"}) << v;
   EXPECT_EQ(ids(select_package_fixes(set, ctx("mamba-ssm", "2.3.3"))), V{});
+  for (const char* v : {"2.0.0", "2.0.0.post1", "2.2.4", "2.5.6", "2.6.3", "2.7.2.post1"})
+    EXPECT_EQ(ids(select_package_fixes(set, ctx("flash-attn", v))), V{"flash-attn-arches"}) << v;
+  EXPECT_EQ(ids(select_package_fixes(set, ctx("flash-attn", "2.7.3"))), V{});  // FLASH_ATTN_CUDA_ARCHS
+  EXPECT_EQ(ids(select_package_fixes(set, ctx("flash-attn", "1.0.9"))), V{});
   // Without arches there is nothing to write: the fix is left out.
   EXPECT_EQ(ids(select_package_fixes(set, ctx("mamba-ssm", "2.3.2", ""))), V{});
   ASSERT_NE(set.find("causal-conv1d-arches"), nullptr);
   EXPECT_TRUE(fix_sets_arches(*set.find("causal-conv1d-arches")));
   EXPECT_TRUE(fix_sets_arches(*set.find("mamba-ssm-arches")));
+  EXPECT_TRUE(fix_sets_arches(*set.find("flash-attn-arches")));
   EXPECT_FALSE(fix_sets_arches(*set.find("torch-scatter-ninja")));
   EXPECT_FALSE(fix_enables_ninja(*set.find("mamba-ssm-arches")));
 }
@@ -95,13 +101,18 @@ void patched_setup_compiles_only_the_plan(const std::string& tree_name, const st
   ASSERT_TRUE(r1.ok) << (r1.errors.empty() ? "" : r1.errors[0]);
   EXPECT_EQ(r1.changed_files, std::vector<std::string>{"setup.py"});
   auto flags = nvcc_flags(tree);
-  std::vector<std::string> want{before[0], before[1]};  // the package's own non-arch flags stay
-  for (const auto& f : planned_flags(arches)) want.push_back(f);
+  // The package's own non-arch flags stay, before and after where its -gencode list was.
+  auto first = std::find(before.begin(), before.end(), "-gencode");
+  auto last = std::find(before.rbegin(), before.rend(), "-gencode").base() + 1;
+  ASSERT_TRUE(first != before.end() && last <= before.end());
+  std::vector<std::string> want(before.begin(), first);
+  std::vector<std::string> planned{"-gencode", "arch=compute_86,code=sm_86", "-gencode",
+                                   "arch=compute_90a,code=sm_90a", "-gencode", "arch=compute_120,code=sm_120",
+                                   "-gencode", "arch=compute_120,code=compute_120"};
+  EXPECT_EQ(planned_flags(arches), planned);
+  want.insert(want.end(), planned.begin(), planned.end());
+  want.insert(want.end(), last, before.end());
   EXPECT_EQ(flags, want);
-  EXPECT_EQ(want, (std::vector<std::string>{
-                      before[0], before[1], "-gencode", "arch=compute_86,code=sm_86", "-gencode",
-                      "arch=compute_90a,code=sm_90a", "-gencode", "arch=compute_120,code=sm_120",
-                      "-gencode", "arch=compute_120,code=compute_120"}));
   auto r2 = source::apply_fixes(tree, chosen, c);
   ASSERT_TRUE(r2.ok);
   EXPECT_TRUE(r2.changed_files.empty());
@@ -122,6 +133,27 @@ TEST(SpeedArches, MambaSetupPyCompilesOnlyThePlannedArches) {
       "mamba-ssm-1.0.0", "mamba-ssm", "1.0.0",
       {"-O3", "-std=c++17", "-gencode", "arch=compute_70,code=sm_70", "-gencode",
        "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90"});
+}
+
+TEST(SpeedArches, FlashAttnSetupPyCompilesOnlyThePlannedArches) {
+  // Its --threads (append_nvcc_threads) stays after the arches; the ROCm branch is not touched.
+  patched_setup_compiles_only_the_plan(
+      "flash-attn-2.7.2", "flash-attn", "2.7.2",
+      {"-O3", "-std=c++17", "-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90",
+       "--threads", "4"});
+}
+
+TEST(SpeedArches, FlashAttnAppliedWithoutArchesStops) {
+  if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+  ScratchDir s;
+  std::string tree = copy_tree("flash-attn-2.7.2", s);
+  const source::Fix* f = test_fixes().find("flash-attn-arches");
+  ASSERT_NE(f, nullptr);
+  ASSERT_TRUE(source::apply_fixes(tree, {f}, ctx("flash-attn", "2.7.2", "")).ok);
+  auto r = util::run({"/usr/bin/python3", tree + "/setup.py"}, {});
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.err.find("torchsmith fix flash-attn-arches was applied without an arch list (--arch)"), std::string::npos)
+      << r.err;
 }
 
 TEST(SpeedArches, AppliedWithoutArchesTheSetupPyStopsInsteadOfCompilingGarbage) {
@@ -266,14 +298,27 @@ TEST(SpeedArches, AKnobReadOnlyFromSomeVersionOnSteersOnlyThoseVersions) {
   ASSERT_TRUE(now.ok()) << all_conflicts(now);
   EXPECT_EQ(now.plan.env.at("FLASH_ATTN_CUDA_ARCHS"), "90");
   EXPECT_EQ(knob(now.plan), nullptr);
-  // 2.6.3 compiles its own sm_80/sm_90 whatever the variable says.
+  // 2.6.3 compiles its own sm_80/sm_90 whatever the variable says: its fix steers it.
   auto old = make_extension_plan(by_name("flash-attn", "2.6.3"), gpu_machine(), test_kb(), fa, &test_fixes());
   ASSERT_TRUE(old.ok()) << all_conflicts(old);
   const Decision* d = knob(old.plan);
   ASSERT_NE(d, nullptr);
-  EXPECT_TRUE(d->warning);
-  EXPECT_EQ(d->value, "9.0 (not steered)");
-  EXPECT_NE(d->reason.find("FLASH_ATTN_CUDA_ARCHS is read only from 2.7.3 on"), std::string::npos) << d->reason;
+  EXPECT_FALSE(d->warning);
+  EXPECT_EQ(d->value, "9.0 (through fix flash-attn-arches)");
+  EXPECT_NE(d->reason.find("FLASH_ATTN_CUDA_ARCHS is read only from 2.7.3 on; fix flash-attn-arches puts"),
+            std::string::npos) << d->reason;
+  ASSERT_EQ(old.plan.fixes.size(), 1u);
+  EXPECT_EQ(old.plan.fixes[0].id, "flash-attn-arches");
+  // 1.0.9 is older than any tag the fix was checked at: not steered, and the plan says so.
+  auto v1 = make_extension_plan(by_name("flash-attn", "1.0.9"), gpu_machine(), test_kb(), fa, &test_fixes());
+  ASSERT_TRUE(v1.ok()) << all_conflicts(v1);
+  const Decision* n = knob(v1.plan);
+  ASSERT_NE(n, nullptr);
+  EXPECT_TRUE(n->warning);
+  EXPECT_EQ(n->value, "9.0 (not steered)");
+  EXPECT_NE(n->reason.find("FLASH_ATTN_CUDA_ARCHS is read only from 2.7.3 on"), std::string::npos) << n->reason;
+  EXPECT_NE(n->reason.find("flash-attn 1.0.9 is not among the versions checked (flash-attn-arches: "), std::string::npos)
+      << n->reason;
   // A tree of unknown version: it may or may not read it, and the plan says which way out.
   auto dir = make_extension_plan(dir_request(cuda_only_scan()), gpu_machine(), test_kb(), fa, &test_fixes());
   ASSERT_TRUE(dir.ok()) << all_conflicts(dir);
