@@ -124,7 +124,8 @@ int run_revert(const FixOptions& o) {
 
 int run_fix(const GlobalOptions& g, const FixOptions& o) {
   std::error_code ec;
-  if (!fs::is_directory(o.dir, ec)) return bad_input(o.dir + ": not a directory; give the source tree to fix");
+  if (o.dir.empty() && !o.list) return bad_input("give the source tree to fix: torchsmith fix DIR (--list names the fixes)");
+  if (!o.list && !fs::is_directory(o.dir, ec)) return bad_input(o.dir + ": not a directory; give the source tree to fix");
   if (o.force && !o.revert) return bad_input("--force goes with --revert (it restores files changed since torchsmith edited them)");
   if (o.revert) return run_revert(o);
 
@@ -136,7 +137,17 @@ int run_fix(const GlobalOptions& g, const FixOptions& o) {
   if (!errors.empty()) return bad_input("the fixes in the knowledge base have errors (torchsmith kb check lists them)");
 
   if (o.list) {
-    for (const auto& f : set.fixes) std::printf("%-40s %s:%d\n", f.id.c_str(), f.file.c_str(), f.line);
+    // id, what it is for, where it is written: enough to pick one for --fix or to read it.
+    auto what = [](const source::Fix& f) {
+      return f.when.package + " " + (f.when.version ? f.when.version->describe() : "any version");
+    };
+    int id_w = 0, what_w = 0;
+    for (const auto& f : set.fixes) {
+      id_w = std::max(id_w, static_cast<int>(f.id.size()));
+      what_w = std::max(what_w, static_cast<int>(what(f).size()));
+    }
+    for (const auto& f : set.fixes)
+      std::printf("%-*s  %-*s  %s:%d\n", id_w, f.id.c_str(), what_w, what(f).c_str(), f.file.c_str(), f.line);
     return 0;
   }
   source::FixContext ctx;
@@ -193,11 +204,12 @@ void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto o = std::make_shared<FixOptions>();
   CLI::App* c = app.add_subcommand(
       "fix",
-      "Apply the knowledge base's fixes to a source tree: edits that an older torch needs for a newer\n"
-      "CUDA, GPU or CMake, each anchored to text that must match exactly once ('upstream drifted'\n"
+      "Apply the knowledge base's fixes to a source tree: edits that an older torch or extension\n"
+      "package needs for a newer CUDA, GPU, compiler or CMake, or to compile only the planned arches\n"
+      "(--arch), each anchored to text that must match exactly once ('upstream drifted'\n"
       "otherwise, and nothing is written). Idempotent; journaled in DIR/.torchsmith/ so that --revert\n"
       "restores every file byte for byte. Exit 0 applied or nothing to do, 1 drift/failure, 2 bad input.");
-  c->add_option("dir", o->dir, "The source tree.")->required()->type_name("DIR");
+  c->add_option("dir", o->dir, "The source tree (not needed with --list).")->type_name("DIR");
   c->add_option("--for", o->spec, "What is built: torch==2.4.1 (default: the tree's version.txt).")->type_name("SPEC");
   c->add_option("--cuda", o->cuda, "nvcc version the build uses, e.g. 12.8.")->type_name("VER");
   c->add_option("--arch", o->arches, "Arches asked for, e.g. \"8.9;12.0\".")->type_name("LIST");
