@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "extension_fakes.h"
 #include "plan/extension.h"
@@ -143,32 +144,21 @@ TEST(SpeedArches, FlashAttnSetupPyCompilesOnlyThePlannedArches) {
        "--threads", "4"});
 }
 
-TEST(SpeedArches, FlashAttnAppliedWithoutArchesStops) {
-  if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
-  ScratchDir s;
-  std::string tree = copy_tree("flash-attn-2.7.2", s);
-  const source::Fix* f = test_fixes().find("flash-attn-arches");
-  ASSERT_NE(f, nullptr);
-  ASSERT_TRUE(source::apply_fixes(tree, {f}, ctx("flash-attn", "2.7.2", "")).ok);
-  auto r = util::run({"/usr/bin/python3", tree + "/setup.py"}, {});
-  EXPECT_FALSE(r.ok());
-  EXPECT_NE(r.err.find("torchsmith fix flash-attn-arches was applied without an arch list (--arch)"), std::string::npos)
-      << r.err;
-}
-
+// `torchsmith fix --fix ID` alone has no arches: the patched setup.py stops with the fix named.
 TEST(SpeedArches, AppliedWithoutArchesTheSetupPyStopsInsteadOfCompilingGarbage) {
   if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
-  ScratchDir s;
-  std::string tree = copy_tree("mamba-ssm-1.0.0", s);
-  const source::Fix* f = test_fixes().find("mamba-ssm-arches");
-  ASSERT_NE(f, nullptr);
-  ASSERT_TRUE(source::apply_fixes(tree, {f}, ctx("mamba-ssm", "1.0.0", ""))
-                  .ok);  // `torchsmith fix --fix` alone
-  auto r = util::run({"/usr/bin/python3", tree + "/setup.py"}, {});
-  EXPECT_FALSE(r.ok());
-  EXPECT_NE(r.err.find("mamba-ssm-arches was applied without an arch list (--arch)"),
-            std::string::npos)
-      << r.err;
+  for (auto [tree_name, pkg, version] : {std::tuple{"mamba-ssm-1.0.0", "mamba-ssm", "1.0.0"},
+                                         {"flash-attn-2.7.2", "flash-attn", "2.7.2"}}) {
+    ScratchDir s;
+    std::string tree = copy_tree(tree_name, s);
+    const std::string id = std::string(pkg) + "-arches";
+    const source::Fix* f = test_fixes().find(id);
+    ASSERT_NE(f, nullptr) << id;
+    ASSERT_TRUE(source::apply_fixes(tree, {f}, ctx(pkg, version, "")).ok) << id;
+    auto r = util::run({"/usr/bin/python3", tree + "/setup.py"}, {});
+    EXPECT_FALSE(r.ok()) << id;
+    EXPECT_NE(r.err.find(id + " was applied without an arch list (--arch)"), std::string::npos) << r.err;
+  }
 }
 
 // torch 2.11+cu130 with nvcc 13.0 and an H100, as on the GPU machine.
@@ -293,14 +283,17 @@ TEST(SpeedArches, AKnobReadOnlyFromSomeVersionOnSteersOnlyThoseVersions) {
       if (d.topic == "arch" && d.value.rfind("9.0 (", 0) == 0) return &d;
     return static_cast<const Decision*>(nullptr);
   };
+  auto planned = [&](const char* version) {
+    auto r = make_extension_plan(by_name("flash-attn", version), gpu_machine(), test_kb(), fa, &test_fixes());
+    EXPECT_TRUE(r.ok()) << version << ": " << all_conflicts(r);
+    return r;
+  };
   // 2.7.3 reads FLASH_ATTN_CUDA_ARCHS: the knob carries the arches, nothing to warn about.
-  auto now = make_extension_plan(by_name("flash-attn", "2.7.3"), gpu_machine(), test_kb(), fa, &test_fixes());
-  ASSERT_TRUE(now.ok()) << all_conflicts(now);
+  auto now = planned("2.7.3");
   EXPECT_EQ(now.plan.env.at("FLASH_ATTN_CUDA_ARCHS"), "90");
   EXPECT_EQ(knob(now.plan), nullptr);
   // 2.6.3 compiles its own sm_80/sm_90 whatever the variable says: its fix steers it.
-  auto old = make_extension_plan(by_name("flash-attn", "2.6.3"), gpu_machine(), test_kb(), fa, &test_fixes());
-  ASSERT_TRUE(old.ok()) << all_conflicts(old);
+  auto old = planned("2.6.3");
   const Decision* d = knob(old.plan);
   ASSERT_NE(d, nullptr);
   EXPECT_FALSE(d->warning);
@@ -310,8 +303,7 @@ TEST(SpeedArches, AKnobReadOnlyFromSomeVersionOnSteersOnlyThoseVersions) {
   ASSERT_EQ(old.plan.fixes.size(), 1u);
   EXPECT_EQ(old.plan.fixes[0].id, "flash-attn-arches");
   // 1.0.9 is older than any tag the fix was checked at: not steered, and the plan says so.
-  auto v1 = make_extension_plan(by_name("flash-attn", "1.0.9"), gpu_machine(), test_kb(), fa, &test_fixes());
-  ASSERT_TRUE(v1.ok()) << all_conflicts(v1);
+  auto v1 = planned("1.0.9");
   const Decision* n = knob(v1.plan);
   ASSERT_NE(n, nullptr);
   EXPECT_TRUE(n->warning);
