@@ -8,8 +8,8 @@
 #include "cli/commands.h"
 #include "package/conda_package.h"
 #include "plan/build_kb.h"
+#include "plan/lock.h"
 #include "plan/plan.h"
-#include "util/fs.h"
 
 namespace ts::cli {
 namespace {
@@ -39,16 +39,10 @@ int run(const CondaCliOptions& c, const GlobalOptions& g) {
   o.wheel_depends = !c.no_wheel_depends;
   plan::Plan plan;
   if (!c.plan.empty()) {
-    auto text = util::read_file(c.plan);
-    if (!text) return bad_input(c.plan + ": cannot read the lock file");
-    try {
-      nlohmann::json j = nlohmann::json::parse(*text);
-      if (j.is_object() && j.contains("plan") && j["plan"].is_object()) j = j["plan"];
-      plan = j.get<plan::Plan>();
-    } catch (const std::exception& e) {
-      return bad_input(c.plan + ": not a torchsmith lock file (" + std::string(e.what()) +
-                       "); write one with `torchsmith plan SPEC -o LOCK`");
-    }
+    std::string err;
+    auto read = plan::read_lock(c.plan, &err);
+    if (!read) return bad_input(err);
+    plan = std::move(*read);
     o.plan = &plan;
   }
   if (!c.no_rpath) {

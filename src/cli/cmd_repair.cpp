@@ -9,8 +9,8 @@
 
 #include "cli/commands.h"
 #include "package/repair.h"
+#include "plan/lock.h"
 #include "plan/plan.h"
-#include "util/fs.h"
 
 namespace ts::cli {
 namespace {
@@ -20,23 +20,6 @@ struct RepairCliOptions {
   std::vector<std::string> lib_dirs;
   bool vendor = true, no_vendor = false, json = false;
 };
-
-std::optional<plan::Plan> read_plan(const std::string& path, std::string* error) {
-  auto text = util::read_file(path);
-  if (!text) {
-    *error = path + ": cannot read";
-    return std::nullopt;
-  }
-  try {
-    nlohmann::json j = nlohmann::json::parse(*text);
-    if (j.is_object() && j.contains("plan") && j["plan"].is_object()) j = j["plan"];
-    return j.get<plan::Plan>();
-  } catch (const std::exception& e) {
-    *error = path + ": not a torchsmith lock file (" + std::string(e.what()) +
-             "); write one with `torchsmith plan SPEC -o LOCK`";
-    return std::nullopt;
-  }
-}
 
 int run_repair(const RepairCliOptions& c, const GlobalOptions& g) {
   package::RepairOptions o;
@@ -50,7 +33,7 @@ int run_repair(const RepairCliOptions& c, const GlobalOptions& g) {
   std::optional<plan::Plan> plan;
   if (!c.plan.empty()) {
     std::string err;
-    plan = read_plan(c.plan, &err);
+    plan = plan::read_lock(c.plan, &err);
     if (!plan) {
       std::fprintf(stderr, "torchsmith repair: %s\n", err.c_str());
       return 2;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "plan/lock.h"
 #include "plan/plan.h"
 #include "report/style.h"
 #include "util/fs.h"
@@ -39,21 +40,6 @@ struct VerifyCliOptions {
 int bad_input(const std::string& msg) {
   std::fprintf(stderr, "torchsmith verify: %s\n", msg.c_str());
   return 2;
-}
-
-// The plan a lock file holds, or nullopt with *error.
-std::optional<plan::Plan> load_plan(const std::string& path, std::string* error) {
-  auto text = util::read_file(path);
-  if (!text) { *error = path + ": cannot read"; return std::nullopt; }
-  try {
-    nlohmann::json j = nlohmann::json::parse(*text);
-    if (j.is_object() && j.contains("plan") && j["plan"].is_object()) j = j["plan"];
-    return j.get<plan::Plan>();
-  } catch (const std::exception& e) {
-    *error = path + ": not a torchsmith lock file (" + std::string(e.what()) +
-             "); write one with `torchsmith plan SPEC -o LOCK`";
-    return std::nullopt;
-  }
 }
 
 std::string colored(const report::Style& s, verify::Outcome o) {
@@ -207,7 +193,7 @@ int run(const VerifyCliOptions& o, const GlobalOptions& g) {
   std::string arch_text = o.arch, err;
   std::optional<plan::Plan> plan;
   if (!o.plan.empty()) {
-    plan = load_plan(o.plan, &err);
+    plan = plan::read_lock(o.plan, &err);
     if (!plan) return bad_input(err);
     // An extension's arch list is its own code's; torch's libraries are not judged by it.
     arch_text = plan->arch_list;
