@@ -4,10 +4,11 @@
 # falls on both). Prints each run's wall time, build step, arches verified, peak memory and the
 # machine's CPU seconds, then the ratio of the means (issue 9 acceptance: all arches <= 1.5 x one).
 # Usage: bench/speed/arches.sh TREE [TORCHSMITH] [PYTHON] [-- more torchsmith build options]
+#   (the options after -- go to both builds, e.g. --compile-cache none)
 #   ROUNDS=2 bench/speed/arches.sh ~/src/pytorch_scatter build/torchsmith /opt/torch/.venv/bin/python
 # torchsmith builds a copy of TREE under each run's --out: TREE itself is not touched.
 set -euo pipefail
-usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tree=$(realpath "$1")
@@ -53,14 +54,15 @@ one() {  # NAME ROUND [build options]: prints "wall build_step peak arches cpu"
 printf 'torchsmith %s; %s; %s; %s cores\n' "$("$ts" --version 2>/dev/null | head -1)" \
   "$("$py" -c 'import torch; print("torch", torch.__version__)')" \
   "$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -1 || echo 'no nvidia-smi')" "$(nproc)"
-# Both plans first: the bench means something only when they compile CUDA, and for more than one arch.
-arch_list() {  # build options: the plan's TORCH_CUDA_ARCH_LIST, "" for none
+# Both plans first: the bench means something only when they compile CUDA, and for more than one
+# arch. Planned without the extra options: some of those (--compile-cache, ...) are build's alone.
+arch_list() {  # [--arch torch]: the plan's TORCH_CUDA_ARCH_LIST, "" for none
   "$ts" plan "$tree" --torch "$py" --json "$@" 2>/dev/null |
     /usr/bin/env python3 -c 'import json, sys; print(json.load(sys.stdin)["plan"].get("env", {}).get("TORCH_CUDA_ARCH_LIST", ""))' ||
     { echo "torchsmith plan failed for $tree (run: $ts plan $tree --torch $py $*)" >&2; exit 1; }
 }
-native=$(arch_list "$@") || exit 1
-portable=$(arch_list --arch torch "$@") || exit 1
+native=$(arch_list) || exit 1
+portable=$(arch_list --arch torch) || exit 1
 [ -n "$native" ] || { echo "the plan for $tree compiles no CUDA code (no TORCH_CUDA_ARCH_LIST): P1b needs a CUDA torch, nvcc and a GPU here" >&2; exit 2; }
 [ "$native" != "$portable" ] || { echo "native and --arch torch plan the same arches ($native): nothing to compare" >&2; exit 2; }
 echo "native: $native; --arch torch: $portable"
