@@ -11,16 +11,15 @@ set -euo pipefail
 usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 here=$(cd "$(dirname "$0")/../.." && pwd)
+[ -d "$1" ] || { echo "no such tree: $1" >&2; exit 2; }
 tree=$(realpath "$1")
-[ -d "$tree" ] || { echo "no such tree: $1" >&2; exit 2; }
 shift
 ts=$here/build/torchsmith
 py=python3
 [ $# -gt 0 ] && [ "$1" != "--" ] && { ts=$1; shift; }
 [ $# -gt 0 ] && [ "$1" != "--" ] && { py=$1; shift; }
 [ $# -gt 0 ] && [ "$1" = "--" ] && shift
-ts=$(realpath "$ts")
-[ -x "$ts" ] || { echo "torchsmith not found at $ts: build it or name it as the second argument" >&2; exit 2; }
+[ -x "$ts" ] && ts=$(realpath "$ts") || { echo "torchsmith not found at $ts: build it or name it as the second argument" >&2; exit 2; }
 rounds=${ROUNDS:-1}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a whole number >= 1, not '$rounds'" >&2; exit 2; }
 work=$(mktemp -d /tmp/ts-bench-arches.XXXXXX)

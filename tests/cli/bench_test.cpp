@@ -1,0 +1,44 @@
+// bench/speed/arches.sh's refusals: it compares a native and an all-arch CUDA build, so a plan that
+// compiles no CUDA, or bad input, stops it before any build with the reason (exit 2).
+#include <gtest/gtest.h>
+
+#include "util/process.h"
+
+namespace ts::testing {
+namespace {
+
+util::RunResult bench(std::map<std::string, std::string> env, std::vector<std::string> args) {
+  std::vector<std::string> argv{"/bin/bash", std::string(TS_SOURCE_DIR) + "/bench/speed/arches.sh"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(120);
+  o.cwd = TS_SOURCE_DIR;
+  o.env = std::map<std::string, std::string>{{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", TS_BINARY_DIR},
+                                             {"NO_COLOR", "1"}, {"LC_ALL", "C"}};
+  for (auto& [k, v] : env) (*o.env)[k] = v;
+  return util::run(argv, o);
+}
+
+TEST(BenchArches, APlanWithNoCudaIsRefusedBeforeAnyBuild) {
+  auto probe = util::run({"/usr/bin/python3", "-c", "import torch"}, {std::chrono::seconds(60)});
+  if (!probe.ok()) GTEST_SKIP() << "/usr/bin/python3 has no torch (python3-torch)";
+  auto r = bench({}, {"examples/hello_ext", TS_BINARY, "/usr/bin/python3"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("compiles no CUDA code (no TORCH_CUDA_ARCH_LIST)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("round 1"), std::string::npos) << r.out;  // nothing was built
+}
+
+TEST(BenchArches, BadInputNamesTheProblem) {
+  auto none = bench({}, {});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("Usage: bench/speed/arches.sh TREE"), std::string::npos) << none.err;
+  auto tree = bench({}, {"/no/such/tree", TS_BINARY});
+  EXPECT_EQ(tree.exit_code, 2);
+  EXPECT_NE(tree.err.find("no such tree: /no/such/tree"), std::string::npos) << tree.err;
+  auto rounds = bench({{"ROUNDS", "two"}}, {"examples/hello_ext", TS_BINARY});
+  EXPECT_EQ(rounds.exit_code, 2);
+  EXPECT_NE(rounds.err.find("ROUNDS must be a whole number >= 1, not 'two'"), std::string::npos) << rounds.err;
+}
+
+}  // namespace
+}  // namespace ts::testing
