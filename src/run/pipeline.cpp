@@ -14,6 +14,7 @@
 #include "build/eta.h"
 #include "build/governor.h"
 #include "build/ninja_log.h"
+#include "build/ninja_log_merge.h"
 #include "build/memory.h"
 #include "build/runner.h"
 #include "plan/lock.h"
@@ -186,7 +187,20 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
   rec.torchsmith_version = o.torchsmith_version;
   rec.run_dir = paths.run_dir;
   rec.ninja_log = paths.src + "/build/.ninja_log";
+  // A setuptools build keeps its ninja logs in build_temp (one per extension with the side-by-side
+  // helper), not in build/: they are merged into the run directory so the report has a timeline.
+  auto gather_ninja_logs = [&] {
+    std::error_code e;
+    if (fs::exists(paths.src + "/build/.ninja_log", e)) return;
+    auto logs = build::find_ninja_logs(paths.src + "/build");
+    if (logs.empty()) return;
+    auto merged = build::merge_ninja_logs(paths.src + "/build", logs);
+    std::string to = paths.run_dir + "/build.ninja_log";
+    if (!merged.log.entries.empty() && util::write_file_atomic(to, build::ninja_log_text(merged.log)).empty())
+      rec.ninja_log = to;
+  };
   auto write_files = [&] {
+    gather_ninja_logs();
     auto f = report::write_run_files(rec);
     if (!f.ok()) say(f.error);
   };

@@ -334,6 +334,11 @@ TEST(BuildCli, ExampleExtensionAgainstDebianTorchAndCudaOneRefused) {
   EXPECT_NE(verdicts.find("ok    smoke"), std::string::npos) << verdicts;
   EXPECT_NE(verdicts.find("0 failed"), std::string::npos) << verdicts;
   EXPECT_NE(r.out.find("verify:"), std::string::npos) << r.out;  // the table is printed too
+  // setuptools' ninja log (in build_temp, not build/) gives the report its timeline and trace.
+  std::string log = run["ninja_log"].get<std::string>();
+  EXPECT_EQ(log.substr(log.rfind('/')), "/build.ninja_log") << log;
+  EXPECT_TRUE(fs::exists(d.path + "/hello/last/trace.json"));
+  EXPECT_NE(util::read_file(d.path + "/hello/last/report.html").value_or("").find("id=\"slowest\""), std::string::npos);
   // The user's tree is left as it was: the build ran on a copy.
   EXPECT_FALSE(fs::exists(std::string(TS_SOURCE_DIR) + "/examples/hello_ext/build"));
   EXPECT_FALSE(fs::exists(std::string(TS_SOURCE_DIR) + "/examples/hello_ext/dist"));
