@@ -21,6 +21,7 @@
 #include "verify/cuda_code.h"
 #include "verify/elf.h"
 #include "verify/mapped_file.h"
+#include "testkit/temp_dir.h"
 
 
 namespace {
@@ -32,21 +33,7 @@ const std::string kPython = "/usr/bin/python3";
 // A build on 2 shared cores can be slow; the cap only stops a hung build.
 constexpr std::chrono::seconds kBuildTimeout{1200};
 
-class Scratch {
- public:
-  Scratch() {
-    std::string tmpl = (fs::temp_directory_path() / "ts-fixture-XXXXXX").string();
-    path_ = ::mkdtemp(tmpl.data()) ? tmpl : "";
-  }
-  ~Scratch() {
-    std::error_code ec;
-    if (!path_.empty() && !std::getenv("TS_KEEP_FIXTURE_BUILD")) fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using Scratch = ::ts::testkit::TempDir;  // TS_KEEP_TEST_DIRS=1 keeps the build to look at
 
 std::string fixture_dir() {
   return std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/minitorch";

@@ -11,15 +11,16 @@
 #include <filesystem>
 #include <fstream>
 
+#include "testkit/temp_dir.h"
+
 namespace ts::build {
 namespace {
 
 namespace fs = std::filesystem;
 
 struct Tree {
-  fs::path root = fs::temp_directory_path() / ("ts-ninjamerge-" + std::to_string(::getpid()));
-  Tree() { fs::remove_all(root); }
-  ~Tree() { fs::remove_all(root); }
+  ::ts::testkit::TempDir tmp{"ts-ninjamerge"};
+  fs::path root = tmp.path();
   // A ninja log in DIR and its outputs, each output's mtime set to epoch_ms.
   void log(const std::string& dir, const std::string& text, std::map<std::string, std::int64_t> outputs) {
     fs::create_directories(root / dir);

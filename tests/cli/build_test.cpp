@@ -18,6 +18,7 @@
 #include "cli_util.h"
 #include "util/fs.h"
 #include "util/process.h"
+#include "testkit/temp_dir.h"
 
 namespace ts::cli {
 namespace {
@@ -26,16 +27,10 @@ namespace fs = std::filesystem;
 using ts::testing::run_torchsmith;
 using namespace std::chrono_literals;
 
+// A scratch directory; `path` names it.
 struct Dir {
-  std::string path;
-  Dir() {
-    std::string t = (fs::temp_directory_path() / "ts-build-cli-XXXXXX").string();
-    path = ::mkdtemp(t.data()) ? t : "";
-  }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
+  ::ts::testkit::TempDir tmp{"ts-build-cli"};
+  std::string path = tmp.path();
 };
 
 bool have_build_tools() {

@@ -9,6 +9,7 @@
 
 #include "cli_util.h"
 #include "package/zip_writer.h"
+#include "testkit/temp_dir.h"
 
 namespace ts::cli {
 namespace {
@@ -16,16 +17,10 @@ namespace {
 namespace fs = std::filesystem;
 using ts::testing::run_torchsmith;
 
+// A scratch directory; `path` names it.
 struct Dir {
-  std::string path;
-  Dir() {
-    std::string t = (fs::temp_directory_path() / "ts-repair-cli-XXXXXX").string();
-    path = ::mkdtemp(t.data()) ? t : "";
-  }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
+  ::ts::testkit::TempDir tmp{"ts-repair-cli"};
+  std::string path = tmp.path();
 };
 
 TEST(RepairCli, RepairsAWheelAndReportsJson) {

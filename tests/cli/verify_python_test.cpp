@@ -8,6 +8,7 @@
 
 #include "cli_util.h"
 #include "plan/plan.h"
+#include "testkit/temp_dir.h"
 
 namespace ts {
 namespace {
@@ -18,12 +19,9 @@ using testing::run_torchsmith;
 class VerifyPython : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "ts-verify-py-XXXXXX").string();
-    dir_ = ::mkdtemp(tmpl.data());
     if (util::run({"/usr/bin/python3", "-c", "import torch"}).exit_code != 0)
       GTEST_SKIP() << "no python3-torch";
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   std::string lock(const plan::Plan& p) {
     std::string path = dir_ + "/lock.json";
@@ -37,7 +35,8 @@ class VerifyPython : public ::testing::Test {
     p.cmake_options = {{"USE_CUDA", "OFF"}, {"USE_CUDNN", "OFF"}};
     return p;
   }
-  std::string dir_;
+  ::ts::testkit::TempDir tmp_{"ts-verify-py"};
+  std::string dir_ = tmp_.path();
 };
 
 TEST_F(VerifyPython, DebianTorchAgainstACpuPlanPasses) {

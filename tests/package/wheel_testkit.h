@@ -9,26 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "testkit/temp_dir.h"
 #include "util/process.h"
 
 namespace ts::package::testkit {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "ts-pkg-XXXXXX").string();
-    path_ = ::mkdtemp(tmpl.data()) ? tmpl : "";
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
-
- private:
-  std::string path_;
-};
+using TempDir = ::ts::testkit::TempDir;
 
 inline std::string slurp(const std::string& p) {
   std::ifstream f(p, std::ios::binary);

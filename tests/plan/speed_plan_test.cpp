@@ -10,6 +10,7 @@
 
 #include "extension_fakes.h"
 #include "plan/extension.h"
+#include "testkit/temp_dir.h"
 
 namespace ts::plan {
 namespace {
@@ -184,8 +185,9 @@ TEST(SpeedPlan, VersionsOutsideTheFixRangeStaySerial) {
 }
 
 TEST(SpeedPlan, ScanReadsALiteralVersion) {
-  std::string t = (std::filesystem::temp_directory_path() / "ts-scan-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  ::ts::testkit::TempDir tmp("ts-scan");
+  const std::string& t = tmp.path();
+  ASSERT_FALSE(t.empty());
   std::ofstream(t + "/setup.py") << "__version__ = '2.1.2'\nsetup(name='torch_scatter', version=__version__)\n";
   std::string err;
   auto scan = scan_source_dir(t, &err);
@@ -193,7 +195,6 @@ TEST(SpeedPlan, ScanReadsALiteralVersion) {
   EXPECT_EQ(scan.name, "torch_scatter");
   std::ofstream(t + "/setup.py") << "setup(name='x', version=get_version())\n";
   EXPECT_EQ(scan_source_dir(t, &err).version, "");
-  std::filesystem::remove_all(t);
 }
 
 TEST(SpeedPlan, TorchClusterGetsItsNinjaFix) {

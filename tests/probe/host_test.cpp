@@ -9,18 +9,15 @@
 
 #include "fixture_util.h"
 #include "probe/probe.h"
+#include "testkit/temp_dir.h"
 
 using namespace ts::probe;
 namespace fs = std::filesystem;
 
 namespace {
 struct TempRoot {
-  fs::path dir;
-  TempRoot() {
-    char tmpl[] = "/tmp/ts-host-XXXXXX";
-    dir = ::mkdtemp(tmpl);
-  }
-  ~TempRoot() { fs::remove_all(dir); }
+  ::ts::testkit::TempDir tmp{"ts-host"};
+  fs::path dir = tmp.path();
   void write(const std::string& p, const std::string& text, bool exec = false) {
     fs::path full = dir / p.substr(1);
     fs::create_directories(full.parent_path());

@@ -8,6 +8,7 @@
 #include "probe/nvml.h"
 #include "probe/sections.h"
 #include "probe/text.h"
+#include "testkit/temp_dir.h"
 
 using namespace ts;
 using namespace ts::probe;
@@ -84,8 +85,8 @@ TEST(PythonScript, RunsOnEveryInterpreterInstalledHere) {
 TEST(PythonScript, TorchThatFailsToImportIsReportedNotFatal) {
   if (::access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/python3";
   // A fake torch package in the cwd (found because this run is not isolated with -I).
-  char tmpl[] = "/tmp/ts-torch-XXXXXX";
-  std::string dir = ::mkdtemp(tmpl);
+  ::ts::testkit::TempDir tmp("ts-torch");
+  std::string dir = tmp.path();
   std::filesystem::create_directories(dir + "/torch");
   {
     FILE* f = std::fopen((dir + "/torch/__init__.py").c_str(), "w");
@@ -96,7 +97,6 @@ TEST(PythonScript, TorchThatFailsToImportIsReportedNotFatal) {
   util::RunOptions o;
   o.cwd = dir;
   auto r = util::run({"/usr/bin/python3", "-c", python_probe_script()}, o);
-  std::filesystem::remove_all(dir);
   PythonFacts f;
   std::string err;
   ASSERT_TRUE(parse_python_json(r.out, f, &err)) << err << r.out << r.err;

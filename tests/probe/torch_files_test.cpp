@@ -11,6 +11,7 @@
 #include "probe/torch_files.h"
 #include "util/fs.h"
 #include "util/process.h"
+#include "testkit/temp_dir.h"
 
 using namespace ts;
 using namespace ts::probe;
@@ -152,8 +153,8 @@ TEST(TorchFiles, RecentSourceBuildAbiFromLibc10) {
 
 TEST(TorchFiles, MissingArchStringIsANote) {
   // A CUDA torch whose libtorch_python.so has no arch string: empty list and a note, no guess.
-  char tmpl[] = "/tmp/ts-torchfiles-XXXXXX";
-  std::string root = ::mkdtemp(tmpl);
+  ::ts::testkit::TempDir tmp("ts-torchfiles");
+  std::string root = tmp.path();
   std::string dir = root + "/site/torch";
   std::filesystem::create_directories(dir + "/lib");
   ASSERT_TRUE(util::write_file_atomic(dir + "/version.py", "__version__ = '2.7.0+cu128'\ncuda = '12.8'\n").empty());
@@ -166,7 +167,6 @@ TEST(TorchFiles, MissingArchStringIsANote) {
   t.path = "/site/torch";
   std::vector<std::string> notes;
   read_torch_files(*h, "", t, notes);
-  std::filesystem::remove_all(root);
   EXPECT_EQ(t.version, "2.7.0+cu128");
   EXPECT_TRUE(t.arch_list.empty());
   ASSERT_EQ(notes.size(), 1u);

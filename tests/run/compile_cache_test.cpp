@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "util/process.h"
+#include "testkit/temp_dir.h"
 
 namespace ts::run {
 namespace {
@@ -40,22 +41,23 @@ TEST(CompileCache, CMakeBuildsGetLaunchersOthersAMasquerade) {
   EXPECT_EQ(cm["CMAKE_CXX_COMPILER_LAUNCHER"], "/usr/bin/ccache");
   EXPECT_EQ(cm["CMAKE_CUDA_COMPILER_LAUNCHER"], "/usr/bin/ccache");
   EXPECT_EQ(cm["CXX"], "/usr/bin/g++");
-  std::string t = (fs::temp_directory_path() / "ts-cc-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  ::ts::testkit::TempDir tmp("ts-cc");
+  const std::string& t = tmp.path();
+  ASSERT_FALSE(t.empty());
   EXPECT_EQ(apply_compile_cache(c, false, t + "/bin", env), "");
   EXPECT_EQ(env["CXX"], t + "/bin/g++");
   EXPECT_EQ(fs::read_symlink(t + "/bin/g++"), "/usr/bin/ccache");
   EXPECT_EQ(env["CC"], t + "/bin/gcc");
   EXPECT_EQ(env["PATH"], "/opt/x/bin:/usr/bin");  // ccache finds the real g++ there
   EXPECT_EQ(env.count("CMAKE_CXX_COMPILER_LAUNCHER"), 0u);
-  fs::remove_all(t);
 }
 
 
 TEST(CompileCache, ExtensionBuildsRunNvccThroughTheCacheViaPytorchNvcc) {
   CompileCache c{"ccache", "/usr/bin/ccache"};
-  std::string t = (fs::temp_directory_path() / "ts-cc-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  ::ts::testkit::TempDir tmp("ts-cc");
+  const std::string& t = tmp.path();
+  ASSERT_FALSE(t.empty());
   std::map<std::string, std::string> env{{"CXX", "/usr/bin/g++"},
                                          {"CUDA_HOME", "/usr/local/cuda-13.0"},
                                          {"PATH", "/usr/local/cuda-13.0/bin:/usr/bin"}};
@@ -79,7 +81,6 @@ TEST(CompileCache, ExtensionBuildsRunNvccThroughTheCacheViaPytorchNvcc) {
   std::map<std::string, std::string> cm{{"CUDA_HOME", "/c"}};
   EXPECT_EQ(apply_compile_cache(c, true, "", cm), "");
   EXPECT_EQ(cm.count("PYTORCH_NVCC"), 0u);
-  fs::remove_all(t);
 }
 
 TEST(CompileCache, TheToolsOwnSettingsReachTheBuild) {
@@ -112,8 +113,9 @@ TEST(CompileCache, NvccCommandNeedsPathsNinjaCanSplit) {
 TEST(CompileCache, RealCcacheCachesNvccCompiles) {
   std::string ccache = util::find_program("ccache", util::split_path("/usr/bin:/usr/local/bin"));
   if (ccache.empty() || !fs::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "needs ccache and /usr/local/cuda";
-  std::string t = (fs::temp_directory_path() / "ts-ccnv-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  ::ts::testkit::TempDir tmp("ts-ccnv");
+  const std::string& t = tmp.path();
+  ASSERT_FALSE(t.empty());
   std::ofstream(t + "/k.cu") << "__global__ void twice(float* x) { x[threadIdx.x] *= 2; }\n";
   CompileCache c{"ccache", ccache};
   std::string cmd = nvcc_through_cache(c, "/usr/local/cuda");
@@ -138,7 +140,6 @@ TEST(CompileCache, RealCcacheCachesNvccCompiles) {
   ASSERT_TRUE(n);
   EXPECT_EQ(n->misses, 1u);
   EXPECT_EQ(n->hits, 1u);
-  fs::remove_all(t);
 }
 
 }  // namespace

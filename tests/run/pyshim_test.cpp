@@ -14,6 +14,7 @@
 
 #include "build/ninja_status.h"
 #include "util/process.h"
+#include "testkit/temp_dir.h"
 
 namespace ts::run {
 namespace {
@@ -27,21 +28,15 @@ std::string read(const fs::path& p) {
   return s.str();
 }
 
-std::string temp_dir() {
-  std::string t = (fs::temp_directory_path() / "ts-pyshim-XXXXXX").string();
-  if (!::mkdtemp(t.data())) return "";
-  return t;
-}
-
 TEST(Pyshim, WritesTheEmbeddedHelper) {
-  std::string dir = temp_dir();
+  ::ts::testkit::TempDir tmp("ts-pyshim");
+  const std::string& dir = tmp.path();
   ASSERT_FALSE(dir.empty());
   EXPECT_EQ(write_pyshim(dir + "/a/pyshim"), "");
   std::string src = read(std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py");
   ASSERT_FALSE(src.empty());
   EXPECT_EQ(read(dir + "/a/pyshim/sitecustomize.py"), src);
   EXPECT_EQ(pyshim_sitecustomize(), src);
-  fs::remove_all(dir);
 }
 
 TEST(Pyshim, NamesTheHelperDirectoryInEnvValues) {
@@ -89,12 +84,9 @@ class PyshimBuild : public ::testing::Test {
     if (!probe.ok()) GTEST_SKIP() << "/usr/bin/python3 has no torch (python3-torch): " << probe.err;
     if (util::find_program("ninja", util::split_path(getenv("PATH") ? getenv("PATH") : "")).empty())
       GTEST_SKIP() << "no ninja on PATH";
-    dir_ = temp_dir();
+    dir_ = tmp_.path();
     ASSERT_FALSE(dir_.empty());
     ASSERT_EQ(write_pyshim(dir_ + "/pyshim"), "");
-  }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
   }
 
   Built build(const std::string& name, std::map<std::string, std::string> env) {
@@ -128,6 +120,7 @@ class PyshimBuild : public ::testing::Test {
     return b;
   }
 
+  ::ts::testkit::TempDir tmp_{"ts-pyshim"};
   std::string dir_;
 };
 

@@ -1,4 +1,5 @@
 #include "run/run_paths.h"
+#include "testkit/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -13,8 +14,9 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(RunPaths, PlaceholdersAreFilledAndMissingWheelsNamed) {
-  std::string t = (fs::temp_directory_path() / "ts-paths-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  ::ts::testkit::TempDir tmp("ts-paths");
+  const std::string& t = tmp.path();
+  ASSERT_FALSE(t.empty());
   RunPaths p = RunPaths::make(t, "", "r1");
   EXPECT_EQ(p.src, t + "/src");
   EXPECT_EQ(p.run_dir, t + "/runs/r1");
@@ -33,7 +35,6 @@ TEST(RunPaths, PlaceholdersAreFilledAndMissingWheelsNamed) {
   EXPECT_EQ(expand_placeholders("{built_wheel}", p, &missing), p.src + "/dist/a-1.1-py3-none-any.whl");
   EXPECT_EQ(missing, "");
   EXPECT_EQ(expand_placeholders("cd {src}/build", p, &missing), "cd " + p.src + "/build");
-  fs::remove_all(t);
 }
 
 }  // namespace

@@ -6,19 +6,17 @@
 #include <filesystem>
 
 #include "util/fs.h"
+#include "testkit/temp_dir.h"
 
 namespace ts::run {
 namespace {
 
 namespace fs = std::filesystem;
 
+// A scratch directory; `path` names it.
 struct Dir {
-  std::string path;
-  Dir() {
-    std::string t = (fs::temp_directory_path() / "ts-stale-XXXXXX").string();
-    path = ::mkdtemp(t.data()) ? t : "";
-  }
-  ~Dir() { std::error_code ec; fs::remove_all(path, ec); }
+  ::ts::testkit::TempDir tmp{"ts-stale"};
+  std::string path = tmp.path();
 };
 
 std::string cache(const std::string& home, const std::string& cxx, const std::string& gen = "Ninja") {

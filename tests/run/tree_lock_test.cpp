@@ -1,4 +1,5 @@
 #include "run/tree_lock.h"
+#include "testkit/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -9,8 +10,9 @@ namespace ts::run {
 namespace {
 
 TEST(TreeLock, SecondHolderIsRefusedWithTheFirstNamed) {
-  std::string t = (std::filesystem::temp_directory_path() / "ts-lock-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(t.data()), nullptr);
+  ::ts::testkit::TempDir tmp("ts-lock");
+  const std::string& t = tmp.path();
+  ASSERT_FALSE(t.empty());
   std::string err;
   TreeLock a = TreeLock::acquire(t, "torch==2.4.1", false, &err);
   ASSERT_TRUE(a.held()) << err;
@@ -23,7 +25,6 @@ TEST(TreeLock, SecondHolderIsRefusedWithTheFirstNamed) {
   a = TreeLock();  // released
   TreeLock c = TreeLock::acquire(t, "x", false, &err);
   EXPECT_TRUE(c.held()) << err;
-  std::filesystem::remove_all(t);
 }
 
 }  // namespace

@@ -13,27 +13,13 @@
 
 #include "source/fix.h"
 #include "source/hash.h"
+#include "testkit/temp_dir.h"
 
 namespace ts::source::testkit {
 
 namespace fs = std::filesystem;
 
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string tmpl = (fs::temp_directory_path() / "ts-source-XXXXXX").string();
-    path_ = ::mkdtemp(tmpl.data()) ? tmpl : "";
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& rel) const { return (fs::path(path_) / rel).string(); }
-
- private:
-  std::string path_;
-};
+using ScratchDir = ::ts::testkit::TempDir;
 
 inline std::string fixture_tree(const std::string& name) {
   return std::string(TS_SOURCE_DIR) + "/tests/fixtures/trees/" + name;

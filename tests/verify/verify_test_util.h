@@ -10,27 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "testkit/temp_dir.h"
 #include "util/process.h"
 #include "verify/byte_reader.h"
 
 namespace ts::verify::test {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "ts-verify-XXXXXX").string();
-    path_ = ::mkdtemp(tmpl.data()) ? tmpl : "";
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
-
- private:
-  std::string path_;
-};
+using TempDir = ::ts::testkit::TempDir;
 
 inline void write(const std::string& path, const std::string& bytes) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
