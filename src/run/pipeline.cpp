@@ -188,7 +188,8 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
   rec.run_dir = paths.run_dir;
   rec.ninja_log = paths.src + "/build/.ninja_log";
   // A setuptools build keeps its ninja logs in build_temp (one per extension with the side-by-side
-  // helper), not in build/: they are merged into the run directory so the report has a timeline.
+  // helper), not in build/: after a compile step they are merged into the run directory, so the
+  // report has a timeline.
   auto gather_ninja_logs = [&] {
     std::error_code e;
     if (fs::exists(paths.src + "/build/.ninja_log", e)) return;
@@ -200,7 +201,6 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
       rec.ninja_log = to;
   };
   auto write_files = [&] {
-    gather_ninja_logs();
     auto f = report::write_run_files(rec);
     if (!f.ok()) say(f.error);
   };
@@ -361,6 +361,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
       double children_before = cpu_of(RUSAGE_CHILDREN);
       build::StepResult r = build::run_step(spec, ro);
       sr.cpu_seconds += cpu_of(RUSAGE_CHILDREN) - children_before;
+      if (compiles(step.name)) gather_ninja_logs();
       if (printer) (void)!write(o.status_fd, "\r\x1b[K", 4);
       journal.active_pgid = 0;
       sr.seconds = since() - sr.start;
