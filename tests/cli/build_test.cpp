@@ -27,11 +27,7 @@ namespace fs = std::filesystem;
 using ts::testing::run_torchsmith;
 using namespace std::chrono_literals;
 
-// A scratch directory; `path` names it.
-struct Dir {
-  ::ts::testkit::TempDir tmp{"ts-build-cli"};
-  std::string path = tmp.path();
-};
+using Dir = ::ts::testkit::TempDir;
 
 bool have_build_tools() {
   for (const char* p : {"/usr/bin/python3", "/usr/bin/cmake", "/usr/bin/ninja", "/usr/bin/git"})
@@ -169,9 +165,9 @@ nlohmann::json last_run(const std::string& out) {
 TEST(BuildCli, FixtureEndToEndThenResumeSkipsThenStaleTreeCleaned) {
   if (!have_build_tools()) GTEST_SKIP() << "needs python3, cmake, ninja and git";
   Dir d;
-  std::string repo = make_git_fixture(d.path);
+  std::string repo = make_git_fixture(d.path());
   ASSERT_FALSE(repo.empty());
-  std::string out = d.path + "/out";
+  std::string out = d.path() + "/out";
   auto r = run_torchsmith(build_args(repo, out), kBuildTimeout);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("build torch==2.4.1: ok"), std::string::npos) << r.out;
@@ -227,9 +223,9 @@ TEST(BuildCli, FixtureEndToEndThenResumeSkipsThenStaleTreeCleaned) {
 void interrupted_build_resumes(int sig, const char* name) {
   if (!have_build_tools()) GTEST_SKIP() << "needs python3, cmake, ninja and git";
   Dir d;
-  std::string repo = make_git_fixture(d.path);
+  std::string repo = make_git_fixture(d.path());
   ASSERT_FALSE(repo.empty());
-  std::string out = d.path + "/out";
+  std::string out = d.path() + "/out";
   auto r = run_torchsmith(build_args(repo, out), kBuildTimeout);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   auto reference = wheel_record(out);
@@ -238,12 +234,12 @@ void interrupted_build_resumes(int sig, const char* name) {
   std::mt19937 rng(static_cast<unsigned>(std::chrono::system_clock::now().time_since_epoch().count()));
   int done = sig == SIGKILL ? std::uniform_int_distribution<int>(1, 20)(rng) : 5;
   {
-    Background b(build_args(repo, out), d.path + "/first.log");
-    ASSERT_TRUE(wait_for_progress(out, done, 600s)) << util::read_file(d.path + "/first.log").value_or("");
+    Background b(build_args(repo, out), d.path() + "/first.log");
+    ASSERT_TRUE(wait_for_progress(out, done, 600s)) << util::read_file(d.path() + "/first.log").value_or("");
     std::printf("[ %s ] after %d ninja edges\n", name, done);
     kill(b.pid, sig);
     int code = b.wait(60s);
-    std::string log = util::read_file(d.path + "/first.log").value_or("");
+    std::string log = util::read_file(d.path() + "/first.log").value_or("");
     if (sig == SIGINT) {
       EXPECT_EQ(code, 130) << log;
       EXPECT_NE(log.find("interrupted; `torchsmith build --resume`"), std::string::npos) << log;
@@ -275,10 +271,10 @@ TEST(BuildCli, KillNineAtARandomMomentResumesToTheSameWheel) {
 TEST(BuildCli, SecondBuildOfTheSameTreeFailsClearly) {
   if (!have_build_tools()) GTEST_SKIP() << "needs python3, cmake, ninja and git";
   Dir d;
-  std::string repo = make_git_fixture(d.path);
-  std::string out = d.path + "/out";
-  Background first(build_args(repo, out), d.path + "/first.log");
-  ASSERT_TRUE(wait_for_progress(out, 1, 600s)) << util::read_file(d.path + "/first.log").value_or("");
+  std::string repo = make_git_fixture(d.path());
+  std::string out = d.path() + "/out";
+  Background first(build_args(repo, out), d.path() + "/first.log");
+  ASSERT_TRUE(wait_for_progress(out, 1, 600s)) << util::read_file(d.path() + "/first.log").value_or("");
   auto r = run_torchsmith(build_args(repo, out), 60s);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("another build holds " + out), std::string::npos) << r.err;
@@ -289,18 +285,18 @@ TEST(BuildCli, SecondBuildOfTheSameTreeFailsClearly) {
 
 TEST(BuildCli, BadLockAndConflictsExitWithTheirCodes) {
   Dir d;
-  ASSERT_EQ(util::write_file_atomic(d.path + "/bad.json", "{\"plan\": 3"), "");
-  auto r = run_torchsmith({"build", "--lock", d.path + "/bad.json", "--out", d.path + "/o"});
+  ASSERT_EQ(util::write_file_atomic(d.path() + "/bad.json", "{\"plan\": 3"), "");
+  auto r = run_torchsmith({"build", "--lock", d.path() + "/bad.json", "--out", d.path() + "/o"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("not a torchsmith lock file"), std::string::npos) << r.err;
-  r = run_torchsmith({"build", "torch==2.4.1", "--lock", d.path + "/bad.json"});
+  r = run_torchsmith({"build", "torch==2.4.1", "--lock", d.path() + "/bad.json"});
   EXPECT_EQ(r.exit_code, 2);
   // A plan that cannot work is refused before anything runs: nothing is written to --out.
   r = run_torchsmith({"build", "torch==2.4.1", "--root",
                       std::string(TS_SOURCE_DIR) + "/tests/fixtures/hosts/s5-gtx1660ti-container", "--out",
-                      d.path + "/o3"});
+                      d.path() + "/o3"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
-  EXPECT_FALSE(fs::exists(d.path + "/o3"));
+  EXPECT_FALSE(fs::exists(d.path() + "/o3"));
 }
 
 }  // namespace
@@ -317,10 +313,10 @@ TEST(BuildCli, ExampleExtensionAgainstDebianTorchAndCudaOneRefused) {
   if (!debian_torch()) GTEST_SKIP() << "needs Debian's python3-torch (tools/bootstrap.sh installs it)";
   Dir d;
   auto r = run_torchsmith({"build", std::string(TS_SOURCE_DIR) + "/examples/hello_ext", "--torch", "/usr/bin/python3",
-                           "--out", d.path + "/hello", "--compile-cache", "none"},
+                           "--out", d.path() + "/hello", "--compile-cache", "none"},
                           kBuildTimeout);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  auto run = last_run(d.path + "/hello");
+  auto run = last_run(d.path() + "/hello");
   ASSERT_TRUE(run.is_object());
   EXPECT_EQ(run["outcome"], "ok");
   std::string verdicts;
@@ -332,17 +328,17 @@ TEST(BuildCli, ExampleExtensionAgainstDebianTorchAndCudaOneRefused) {
   // setuptools' ninja log (in build_temp, not build/) gives the report its timeline and trace.
   std::string log = run["ninja_log"].get<std::string>();
   EXPECT_EQ(log.substr(log.rfind('/')), "/build.ninja_log") << log;
-  EXPECT_TRUE(fs::exists(d.path + "/hello/last/trace.json"));
-  EXPECT_NE(util::read_file(d.path + "/hello/last/report.html").value_or("").find("id=\"slowest\""), std::string::npos);
+  EXPECT_TRUE(fs::exists(d.path() + "/hello/last/trace.json"));
+  EXPECT_NE(util::read_file(d.path() + "/hello/last/report.html").value_or("").find("id=\"slowest\""), std::string::npos);
   // The user's tree is left as it was: the build ran on a copy.
   EXPECT_FALSE(fs::exists(std::string(TS_SOURCE_DIR) + "/examples/hello_ext/build"));
   EXPECT_FALSE(fs::exists(std::string(TS_SOURCE_DIR) + "/examples/hello_ext/dist"));
 
   r = run_torchsmith({"build", std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/ext-cuda", "--torch",
-                      "/usr/bin/python3", "--out", d.path + "/cuda"});
+                      "/usr/bin/python3", "--out", d.path() + "/cuda"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("was built without CUDA"), std::string::npos) << r.out;
-  EXPECT_FALSE(fs::exists(d.path + "/cuda"));
+  EXPECT_FALSE(fs::exists(d.path() + "/cuda"));
 }
 
 }  // namespace
@@ -357,9 +353,9 @@ namespace {
 TEST(BuildCli, OomKillIsRetriedWithFewerJobs) {
   Dir d;
   auto r = run_torchsmith({"plan", "torch==2.4.1", "--python", "/usr/bin/python3", "--without", "cuda",
-                           "--jobs", "4", "-o", d.path + "/lock.json"});
+                           "--jobs", "4", "-o", d.path() + "/lock.json"});
   if (r.exit_code != 0) GTEST_SKIP() << "no plan for torch 2.4.1 on this machine: " << r.out;
-  auto lock = nlohmann::json::parse(util::read_file(d.path + "/lock.json").value_or("{}"));
+  auto lock = nlohmann::json::parse(util::read_file(d.path() + "/lock.json").value_or("{}"));
   ASSERT_EQ(lock["env"]["MAX_JOBS"], "4");
   const char* script =
       "import os, sys\n"
@@ -373,23 +369,23 @@ TEST(BuildCli, OomKillIsRetriedWithFewerJobs) {
                                           {"argv", {"/usr/bin/python3", "-c", script}},
                                           {"cwd", ""},
                                           {"note", "a stand-in for a compile that runs out of memory"}}});
-  ASSERT_EQ(util::write_file_atomic(d.path + "/lock.json", lock.dump(2)), "");
+  ASSERT_EQ(util::write_file_atomic(d.path() + "/lock.json", lock.dump(2)), "");
 
-  r = run_torchsmith({"build", "--lock", d.path + "/lock.json", "--out", d.path + "/out", "--compile-cache", "none"});
+  r = run_torchsmith({"build", "--lock", d.path() + "/lock.json", "--out", d.path() + "/out", "--compile-cache", "none"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  auto run = last_run(d.path + "/out");
+  auto run = last_run(d.path() + "/out");
   ASSERT_EQ(run["retries"].size(), 1u) << run.dump(2);
   EXPECT_EQ(run["retries"][0]["remedy"], "halve_jobs");
   EXPECT_EQ(run["retries"][0]["reason"], "OOM_CC1PLUS_KILLED: jobs 4 -> 2");
-  EXPECT_NE(util::read_file(d.path + "/out/last/logs/01-build.retry1.log").value_or("").find("built with 2 jobs"),
+  EXPECT_NE(util::read_file(d.path() + "/out/last/logs/01-build.retry1.log").value_or("").find("built with 2 jobs"),
             std::string::npos);
 
-  r = run_torchsmith({"build", "--lock", d.path + "/lock.json", "--out", d.path + "/out2", "--no-auto-fix",
+  r = run_torchsmith({"build", "--lock", d.path() + "/lock.json", "--out", d.path() + "/out2", "--no-auto-fix",
                       "--compile-cache", "none"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("OOM_CC1PLUS_KILLED"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("not applied: auto-fix is off"), std::string::npos) << r.err;
-  run = last_run(d.path + "/out2");
+  run = last_run(d.path() + "/out2");
   EXPECT_EQ(run["outcome"], "failed");
   EXPECT_TRUE(run["retries"].empty());
   EXPECT_FALSE(run["diagnosis"].is_null());

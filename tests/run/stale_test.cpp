@@ -13,11 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A scratch directory; `path` names it.
-struct Dir {
-  ::ts::testkit::TempDir tmp{"ts-stale"};
-  std::string path = tmp.path();
-};
+using Dir = ::ts::testkit::TempDir;
 
 std::string cache(const std::string& home, const std::string& cxx, const std::string& gen = "Ninja") {
   return "# This is the CMakeCache file.\n"
@@ -39,30 +35,30 @@ TEST(Stale, ParsesCacheLines) {
 
 TEST(Stale, AbsentCacheIsNotConfigured) {
   Dir d;
-  auto r = check_stale(d.path + "/build", {});
+  auto r = check_stale(d.path() + "/build", {});
   EXPECT_FALSE(r.exists);
   EXPECT_FALSE(r.stale);
 }
 
 TEST(Stale, SameToolchainIsReusedAndSymlinksCompareByTarget) {
   Dir d;
-  fs::create_directories(d.path + "/build");
+  fs::create_directories(d.path() + "/build");
   // /usr/bin/c++ and /usr/bin/g++ both lead to the same compiler on Debian (alternatives).
   std::string cxx = fs::exists("/usr/bin/c++") ? "/usr/bin/c++" : "/usr/bin/g++";
-  ASSERT_EQ(util::write_file_atomic(d.path + "/build/CMakeCache.txt", cache(d.path, cxx)), "");
-  TreeExpectation want{d.path, fs::canonical(cxx).string(), "", "/usr/bin/python3", "Ninja"};
-  auto r = check_stale(d.path + "/build", want);
+  ASSERT_EQ(util::write_file_atomic(d.path() + "/build/CMakeCache.txt", cache(d.path(), cxx)), "");
+  TreeExpectation want{d.path(), fs::canonical(cxx).string(), "", "/usr/bin/python3", "Ninja"};
+  auto r = check_stale(d.path() + "/build", want);
   EXPECT_TRUE(r.exists);
   EXPECT_FALSE(r.stale) << (r.reasons.empty() ? "" : r.reasons[0]);
 }
 
 TEST(Stale, OtherCompilerTreeAndGeneratorAreEachAReason) {
   Dir d;
-  fs::create_directories(d.path + "/build");
-  ASSERT_EQ(util::write_file_atomic(d.path + "/build/CMakeCache.txt",
+  fs::create_directories(d.path() + "/build");
+  ASSERT_EQ(util::write_file_atomic(d.path() + "/build/CMakeCache.txt",
                                     cache("/elsewhere/pytorch", "/opt/gcc-9/bin/g++", "Unix Makefiles")), "");
-  TreeExpectation want{d.path, "/usr/bin/g++-12", "/usr/local/cuda/bin/nvcc", "/usr/bin/python3", "Ninja"};
-  auto r = check_stale(d.path + "/build", want);
+  TreeExpectation want{d.path(), "/usr/bin/g++-12", "/usr/local/cuda/bin/nvcc", "/usr/bin/python3", "Ninja"};
+  auto r = check_stale(d.path() + "/build", want);
   EXPECT_TRUE(r.stale);
   ASSERT_EQ(r.reasons.size(), 3u);  // nvcc NOTFOUND in the cache is not a difference
   EXPECT_NE(r.reasons[0].find("source tree /elsewhere/pytorch"), std::string::npos) << r.reasons[0];
@@ -73,19 +69,19 @@ TEST(Stale, OtherCompilerTreeAndGeneratorAreEachAReason) {
 
 TEST(Stale, CleanKeepsTheLogsThenRemoves) {
   Dir d;
-  std::string b = d.path + "/build";
+  std::string b = d.path() + "/build";
   fs::create_directories(b + "/CMakeFiles");
   ASSERT_EQ(util::write_file_atomic(b + "/CMakeCache.txt", "X:STRING=1\n"), "");
   ASSERT_EQ(util::write_file_atomic(b + "/CMakeFiles/CMakeError.log", "error text\n"), "");
   ASSERT_EQ(util::write_file_atomic(b + "/.ninja_log", "# ninja log v5\n"), "");
   ASSERT_EQ(util::write_file_atomic(b + "/big.o", "object"), "");
   std::vector<std::string> kept;
-  EXPECT_EQ(clean_build_dir(b, d.path + "/kept", &kept), "");
+  EXPECT_EQ(clean_build_dir(b, d.path() + "/kept", &kept), "");
   EXPECT_FALSE(fs::exists(b));
   EXPECT_EQ(kept.size(), 3u);
-  EXPECT_EQ(util::read_file(d.path + "/kept/CMakeError.log").value_or(""), "error text\n");
-  EXPECT_TRUE(fs::exists(d.path + "/kept/.ninja_log"));
-  EXPECT_FALSE(fs::exists(d.path + "/kept/big.o"));
+  EXPECT_EQ(util::read_file(d.path() + "/kept/CMakeError.log").value_or(""), "error text\n");
+  EXPECT_TRUE(fs::exists(d.path() + "/kept/.ninja_log"));
+  EXPECT_FALSE(fs::exists(d.path() + "/kept/big.o"));
 }
 
 TEST(Stale, ExpectationComesFromThePlan) {
