@@ -214,8 +214,9 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
       if (const char* v = std::getenv(k)) env[k] = v;
   env["TORCHSMITH_RUN"] = run_id;  // finds this run's orphans after a kill -9 (leftover.h)
   // The plan's PYTHONPATH may name torchsmith's build helper: written fresh for every run.
-  if (std::string dir = paths.out + "/.torchsmith/pyshim"; expand_pyshim(env, dir)) {
-    if (auto e = write_pyshim(dir); !e.empty()) { out.error = "the build helper: " + e; out.exit_code = 2; return out; }
+  const std::string shim_dir = paths.out + "/.torchsmith/pyshim";
+  if (expand_pyshim(env, shim_dir)) {
+    if (auto e = write_pyshim(shim_dir); !e.empty()) { out.error = "the build helper: " + e; out.exit_code = 2; return out; }
   }
 
   std::string cerr;
@@ -403,6 +404,9 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
         rec.retries.push_back({step.name, rem.reason, rem.kind, since()});
         say(step.name + " failed (" + why + "); retrying: " + rem.reason);
         for (const auto& [k, v] : rem.env) remedy_env[k] = v;
+        // A remedy may put the build helper on PYTHONPATH (force_include): written like the plan's.
+        if (expand_pyshim(remedy_env, shim_dir))
+          if (auto e = write_pyshim(shim_dir); !e.empty()) say("the build helper: " + e);
         std::string build_dir = paths.src + "/build";
         if (rem.clean_build) {
           std::vector<std::string> kept;

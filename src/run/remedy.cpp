@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "plan/plan.h"
+
 namespace ts::run {
 
 namespace {
@@ -36,6 +38,11 @@ HalvedSplit halve_split(const std::string& flags) {
     while (!h.flags.empty() && h.flags.back() == ' ') h.flags.pop_back();
   }
   return h;
+}
+
+std::string appended(const std::map<std::string, std::string>& env, const char* key, const std::string& more) {
+  auto it = env.find(key);
+  return it == env.end() || it->second.empty() ? more : it->second + " " + more;
 }
 
 }  // namespace
@@ -112,6 +119,30 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
       }
       r.env["TORCH_CUDA_ARCH_LIST"] = native_arches;
       r.reason = root->id + ": arch list -> " + native_arches + " (the GPUs here; allowed by --allow-arch-shrink)";
+      break;
+    }
+    case triage::RemedyKind::force_include: {
+      // A header the sources forgot, included in front of every C++ and CUDA file: nvcc reads
+      // NVCC_APPEND_FLAGS itself, CMake reads CXXFLAGS at configure, and torch's BuildExtension
+      // gets it through the build helper (TORCHSMITH_FORCE_INCLUDE, run/pyshim/sitecustomize.py).
+      std::string h = triage::expand_captures(rem.header, root->captures);
+      if (!triage::valid_header_name(h)) { r.refused = "no header name in the log line"; return r; }
+      std::string have;
+      if (auto it = env.find("TORCHSMITH_FORCE_INCLUDE"); it != env.end()) have = " " + it->second + " ";
+      if (have.find(" " + h + " ") != std::string::npos) {
+        r.refused = "<" + h + "> is already force-included: the remedy did not help";
+        return r;
+      }
+      if (have.empty()) {
+        auto py = env.find("PYTHONPATH");
+        r.env["PYTHONPATH"] = std::string(plan::kPyshimPlaceholder) +
+                              (py == env.end() || py->second.empty() ? "" : ":" + py->second);
+      }
+      r.env["TORCHSMITH_FORCE_INCLUDE"] = appended(env, "TORCHSMITH_FORCE_INCLUDE", h);
+      r.env["NVCC_APPEND_FLAGS"] = appended(env, "NVCC_APPEND_FLAGS", "-include " + h);
+      r.env["CXXFLAGS"] = appended(env, "CXXFLAGS", "-include " + h);
+      r.reconfigure = true;  // CMake reads CXXFLAGS when it configures
+      r.reason = root->id + ": <" + h + "> force-included (-include " + h + " for the host compiler and nvcc)";
       break;
     }
     default:

@@ -24,6 +24,7 @@ void finding_text(std::string& out, const Finding& f, const Paint& p, bool root)
   if (f.remedy.kind != RemedyKind::none) {
     out += "  remedy: " + std::string(to_string(f.remedy.kind));
     for (const auto& [k, v] : f.remedy.env) out += " " + k + "=" + v;
+    if (!f.remedy.header.empty()) out += " <" + expand_captures(f.remedy.header, f.captures) + ">";
     out += "\n";
   }
   for (const auto& n : f.notes) out += "  note:  " + n + "\n";
@@ -53,6 +54,7 @@ nlohmann::json finding_json(const Finding& f) {
   j["cause"] = f.cause;
   j["fix"] = f.fix;
   j["remedy"] = {{"kind", std::string(to_string(f.remedy.kind))}, {"env", f.remedy.env}, {"note", f.remedy.note}};
+  if (!f.remedy.header.empty()) j["remedy"]["header"] = expand_captures(f.remedy.header, f.captures);
   j["notes"] = f.notes;
   if (!f.superseded_by.empty()) j["superseded_by"] = f.superseded_by;
   if (!f.captures.empty()) j["captures"] = f.captures;

@@ -2,6 +2,7 @@
 // person editing the KB sees where; a broken entry is skipped, never half-loaded.
 #include "triage/signature.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -31,7 +32,8 @@ bool parse_severity(std::string_view s, Severity& out) {
 
 bool parse_remedy(std::string_view s, RemedyKind& out) {
   for (auto v : {RemedyKind::none, RemedyKind::halve_jobs, RemedyKind::set_env, RemedyKind::clean_build_dir,
-                 RemedyKind::shorten_arch_list, RemedyKind::switch_host_compiler, RemedyKind::reconfigure})
+                 RemedyKind::shorten_arch_list, RemedyKind::switch_host_compiler, RemedyKind::reconfigure,
+                 RemedyKind::force_include})
     if (to_string(v) == s) { out = v; return true; }
   return false;
 }
@@ -120,6 +122,14 @@ void load_signature(const toml::table& t, std::string_view file, SignatureSet& o
       if (!parse_remedy(kind, s.remedy.kind))
         errors.push_back(where(file, *r) + "unknown remedy kind '" + kind + "'");
       string_field(*rt, "note", file, s.remedy.note, errors, false);
+      string_field(*rt, "header", file, s.remedy.header, errors, false);
+      if (s.remedy.kind == RemedyKind::force_include) {
+        bool capture = s.remedy.header.size() == 2 && s.remedy.header[0] == '$' && s.remedy.header[1] >= '1' &&
+                       s.remedy.header[1] <= '9';
+        if (!capture && !valid_header_name(s.remedy.header))
+          errors.push_back(where(file, *r) + "remedy kind force_include needs header = \"cstdint\" (a relative "
+                           "header name) or \"$1\" (a capture group of the patterns)");
+      }
       if (const toml::node* e = rt->get("env")) {
         if (const toml::table* et = e->as_table()) {
           for (const auto& [k, v] : *et) {
@@ -276,8 +286,31 @@ std::string_view to_string(RemedyKind k) {
     case RemedyKind::shorten_arch_list: return "shorten_arch_list";
     case RemedyKind::switch_host_compiler: return "switch_host_compiler";
     case RemedyKind::reconfigure: return "reconfigure";
+    case RemedyKind::force_include: return "force_include";
   }
   return "none";
+}
+
+bool valid_header_name(std::string_view h) {
+  if (h.empty() || h.size() > 128 || h.front() == '/' || h.front() == '-' || h.find("..") != std::string_view::npos)
+    return false;
+  for (char c : h)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '-')) return false;
+  return true;
+}
+
+std::string expand_captures(std::string_view tmpl, const std::vector<std::string>& captures) {
+  std::string out;
+  for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] == '$' && i + 1 < tmpl.size() && tmpl[i + 1] >= '1' && tmpl[i + 1] <= '9') {
+      std::size_t n = static_cast<std::size_t>(tmpl[i + 1] - '1');
+      if (n < captures.size()) out += captures[n];
+      ++i;
+    } else {
+      out += tmpl[i];
+    }
+  }
+  return out;
 }
 
 }  // namespace ts::triage

@@ -10,13 +10,19 @@ namespace ts::triage {
 
 enum class Severity { error, warning, info, wrapper };
 enum class RemedyKind { none, halve_jobs, set_env, clean_build_dir, shorten_arch_list,
-                        switch_host_compiler, reconfigure };
+                        switch_host_compiler, reconfigure, force_include };
 
 struct Remedy {
   RemedyKind kind = RemedyKind::none;
   std::map<std::string, std::string> env;  // for set_env (and extra env for the others)
   std::string note;                        // what the runner should do, in words
+  std::string header;                      // force_include: "cstdint", or "$1" for capture group 1
 };
+
+// A force_include header is a plain relative header name: letters, digits, _ . / - and no "..".
+bool valid_header_name(std::string_view h);
+// `tmpl` with "$1".."$9" replaced by the captures of the finding's first evidence line ("" if absent).
+std::string expand_captures(std::string_view tmpl, const std::vector<std::string>& captures);
 
 struct Signature {
   std::string id;

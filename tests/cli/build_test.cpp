@@ -393,3 +393,38 @@ TEST(BuildCli, OomKillIsRetriedWithFewerJobs) {
 
 }  // namespace
 }  // namespace ts::cli
+
+namespace ts::cli {
+namespace {
+
+// A source that forgot <cstdint>: the first compile fails, triage names MISSING_CSTDINT_NEW_GCC,
+// the run retries with the header force-included and the wheel verifies; --no-auto-fix stops.
+TEST(BuildCli, AForgottenStandardHeaderIsForceIncludedAndTheRetrySucceeds) {
+  if (!debian_torch()) GTEST_SKIP() << "needs Debian's python3-torch (tools/bootstrap.sh installs it)";
+  Dir d;
+  const std::string tree = std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/forgot_header_ext";
+  auto r = run_torchsmith({"build", tree, "--torch", "/usr/bin/python3", "--out", d.path() + "/fixed",
+                           "--compile-cache", "none"},
+                          kBuildTimeout);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("retrying: MISSING_CSTDINT_NEW_GCC: <cstdint> force-included"), std::string::npos) << r.out;
+  auto run = last_run(d.path() + "/fixed");
+  ASSERT_TRUE(run.is_object());
+  EXPECT_EQ(run["outcome"], "ok");
+  ASSERT_EQ(run["retries"].size(), 1u) << run.dump(1);
+  EXPECT_EQ(run["retries"][0]["remedy"], "force_include");
+  std::string verdicts;
+  for (const auto& v : run["verdicts"]) verdicts += v.get<std::string>() + "\n";
+  EXPECT_NE(verdicts.find("ok    import forgot_header_ext"), std::string::npos) << verdicts;
+  EXPECT_NE(verdicts.find("0 failed"), std::string::npos) << verdicts;
+
+  r = run_torchsmith({"build", tree, "--torch", "/usr/bin/python3", "--out", d.path() + "/off", "--compile-cache",
+                      "none", "--no-auto-fix"},
+                     kBuildTimeout);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("root cause: MISSING_CSTDINT_NEW_GCC"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("remedy force_include not applied: auto-fix is off"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace ts::cli

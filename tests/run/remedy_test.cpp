@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "plan/plan.h"
+
 namespace ts::run {
 namespace {
 
@@ -108,6 +110,54 @@ TEST(Remedy, CompilerSwitchIsNeverAutomatic) {
   EXPECT_NE(r.refused.find("needs a different plan"), std::string::npos);
   triage::Diagnosis unknown;  // no root cause: nothing to do
   EXPECT_FALSE(choose_remedy(unknown, {}, {}, 0, "").retry);
+}
+
+}  // namespace
+}  // namespace ts::run
+
+namespace ts::run {
+namespace {
+
+// A forgotten standard header: force-included for nvcc, CMake's CXXFLAGS and the build helper.
+TEST(Remedy, ForceIncludeAddsTheHeaderEverywhereOnceAndPutsTheHelperFirst) {
+  Diag g("MISSING_STD_HEADER", triage::RemedyKind::force_include);
+  g.d.findings[0].remedy.header = "$1";
+  g.d.findings[0].captures = {"limits"};
+  auto r = choose_remedy(g.d, {{"NVCC_APPEND_FLAGS", "--threads 2"}, {"PYTHONPATH", "/x"}}, {}, 0, "");
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.env.at("NVCC_APPEND_FLAGS"), "--threads 2 -include limits");
+  EXPECT_EQ(r.env.at("CXXFLAGS"), "-include limits");
+  EXPECT_EQ(r.env.at("TORCHSMITH_FORCE_INCLUDE"), "limits");
+  EXPECT_EQ(r.env.at("PYTHONPATH"), std::string(plan::kPyshimPlaceholder) + ":/x");
+  EXPECT_TRUE(r.reconfigure);
+  EXPECT_EQ(r.reason, "MISSING_STD_HEADER: <limits> force-included (-include limits for the host compiler and nvcc)");
+
+  // The retry failed on the same header: the remedy did not help, so no third build.
+  auto again = choose_remedy(g.d, r.env, {}, 1, "");
+  EXPECT_FALSE(again.retry);
+  EXPECT_EQ(again.refused, "<limits> is already force-included: the remedy did not help");
+
+  // Another header on top of the first keeps both and does not put the helper twice.
+  g.d.findings[0].captures = {"cstdint"};
+  auto both = choose_remedy(g.d, r.env, {}, 1, "");
+  ASSERT_TRUE(both.retry) << both.refused;
+  EXPECT_EQ(both.env.at("TORCHSMITH_FORCE_INCLUDE"), "limits cstdint");
+  EXPECT_EQ(both.env.count("PYTHONPATH"), 0u);
+}
+
+TEST(Remedy, ForceIncludeRefusesWhatIsNotAHeaderName) {
+  Diag g("MISSING_STD_HEADER", triage::RemedyKind::force_include);
+  g.d.findings[0].remedy.header = "$1";
+  for (std::string bad : {"", "../../etc/passwd", "/usr/include/stdio.h", "-Wl,--foo", "a b"}) {
+    g.d.findings[0].captures = {bad};
+    auto r = choose_remedy(g.d, {}, {}, 0, "");
+    EXPECT_FALSE(r.retry) << bad;
+    EXPECT_EQ(r.refused, "no header name in the log line") << bad;
+  }
+  RetryPolicy off;
+  off.auto_fix = false;
+  g.d.findings[0].captures = {"cstdint"};
+  EXPECT_FALSE(choose_remedy(g.d, {}, off, 0, "").retry);
 }
 
 }  // namespace

@@ -167,6 +167,8 @@ c('CXX17_REQUIRED', ['/home/u/venv/lib/python3.10/site-packages/torch/include/c1
   ['-- C++17 or later compatible compiler found: GNU 11.4.0'])
 c('MISSING_CSTDINT_NEW_GCC', [F, "/home/u/pytorch/third_party/gloo/gloo/types.h:64:3: error: \u2018uint8_t\u2019 does not name a type", "/home/u/pytorch/third_party/gloo/gloo/types.h:8:1: note: \u2018uint8_t\u2019 is defined in header \u2018<cstdint>\u2019; did you forget to \u2018#include <cstdint>\u2019?"],
   ["/home/u/pytorch/c10/util/Half.h:40:3: note: declared here: uint8_t does name a type here"])
+c('MISSING_STD_HEADER', [F, "/home/u/ext/src/sampler.cpp:88:17: error: \u2018numeric_limits\u2019 is not a member of \u2018std\u2019", "/home/u/ext/src/sampler.cpp:4:1: note: \u2018std::numeric_limits\u2019 is defined in header \u2018<limits>\u2019; did you forget to \u2018#include <limits>\u2019?"],
+  ["/home/u/ext/src/sampler.cpp:4:1: note: the header <limits> was found in /usr/include/c++/12"])
 c('ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG', [F, "/home/u/pytorch/aten/src/ATen/native/TensorShape.cpp:1443:1: internal compiler error: Segmentation fault", "Please submit a full bug report, with preprocessed source (by using -freport-bug)."],
   ['-- Checking for internal compiler error workaround: not needed'])
 c('COMPILER_FLAG_MISMATCH_GCC_CLANG', [F, "cc1plus: error: unrecognized command-line option \u2018-Wno-unused-private-field\u2019 [-Werror]", 'cc1plus: all warnings being treated as errors'],

@@ -81,3 +81,48 @@ TEST(Signatures, OverlayReplacesById) {
 
 }  // namespace
 }  // namespace ts::triage::testing
+
+namespace ts::triage::testing {
+namespace {
+
+// A forgotten <cstdint> in every compiler's wording: GCC, nvcc's front end (EDG), clang, MSVC.
+TEST(Signatures, MissingCstdintInEveryWordingIsOneRootCauseWithItsRemedy) {
+  for (std::string line : {
+           "cuda_rasterizer/rasterizer_impl.h(24): error: namespace \"std\" has no member \"uintptr_t\"",
+           "cuda_rasterizer/rasterizer_impl.h(37): error: identifier \"uint32_t\" is undefined",
+           "widths.h:4:13: error: \xe2\x80\x98uint32_t\xe2\x80\x99 in namespace \xe2\x80\x98std\xe2\x80\x99 does not name a type",
+           "widths.h:4:13: error: no type named 'uint32_t' in namespace 'std'",
+           "src\\widths.h(4): error C2039: 'uint32_t': is not a member of 'std'",
+       }) {
+    Diagnosis d = diagnose("[3/5] Building CUDA object x.o\nFAILED: x.o\n" + line + "\nninja: build stopped\n");
+    EXPECT_EQ(root_id(d), "MISSING_CSTDINT_NEW_GCC") << line;
+    ASSERT_TRUE(d.root()) << line;
+    EXPECT_EQ(d.root()->remedy.kind, RemedyKind::force_include);
+    EXPECT_EQ(expand_captures(d.root()->remedy.header, d.root()->captures), "cstdint");
+  }
+}
+
+// GCC names the header itself: the generic signature takes it from the log line.
+TEST(Signatures, MissingStdHeaderTakesTheHeaderGccNames) {
+  Diagnosis d = diagnose(
+      "a.cpp:88:17: error: \xe2\x80\x98numeric_limits\xe2\x80\x99 is not a member of \xe2\x80\x98std\xe2\x80\x99\n"
+      "a.cpp:4:1: note: \xe2\x80\x98std::numeric_limits\xe2\x80\x99 is defined in header \xe2\x80\x98<limits>\xe2\x80\x99; "
+      "did you forget to \xe2\x80\x98#include <limits>\xe2\x80\x99?\n");
+  ASSERT_EQ(root_id(d), "MISSING_STD_HEADER");
+  EXPECT_EQ(expand_captures(d.root()->remedy.header, d.root()->captures), "limits");
+}
+
+TEST(Signatures, ForceIncludeNeedsAHeaderOrACaptureGroup) {
+  SignatureSet set;
+  auto errors = load_signatures_text("s.toml", entry("A").replace(entry("A").find("kind = \"none\""), 13,
+                                                                   "kind = \"force_include\", header = \"../x\""), set);
+  EXPECT_TRUE(has(errors, "s.toml:")) << (errors.empty() ? "" : errors[0]);
+  EXPECT_TRUE(has(errors, "force_include needs header"));
+  EXPECT_TRUE(set.signatures.empty());
+  EXPECT_FALSE(valid_header_name("a b"));
+  EXPECT_TRUE(valid_header_name("c10/util/Half.h"));
+  EXPECT_EQ(expand_captures("$2-$1-$3", {"a", "b"}), "b-a-");
+}
+
+}  // namespace
+}  // namespace ts::triage::testing

@@ -13,7 +13,9 @@
 #    bounds the long compiles (a CUDA extension's few C++ sources end early and are not counted);
 #  - only torch's ninja path is made parallel: the serial path (use_ninja=False) swaps the
 #    compiler executable in place, which is not safe from two threads.
-# The compile commands, flags and link of every extension are the ones setuptools would run.
+# The compile commands, flags and link of every extension are the ones setuptools would run,
+# except that TORCHSMITH_FORCE_INCLUDE="h1 h2" (a remedy for sources that forgot a standard
+# header) adds `-include h` to each extension's C++ flags; nvcc gets it from NVCC_APPEND_FLAGS.
 import os
 import sys
 
@@ -54,6 +56,22 @@ def _slots():
 def _say(msg):
     sys.stderr.write("torchsmith: " + msg + "\n")
     sys.stderr.flush()
+
+
+def _force_includes():
+    return os.environ.get("TORCHSMITH_FORCE_INCLUDE", "").split()
+
+
+def _add_force_includes(exts, headers):
+    flags = [f for h in headers for f in ("-include", h)]
+    for ext in exts:
+        args = getattr(ext, "extra_compile_args", None)
+        if isinstance(args, dict):  # torch's BuildExtension: {"cxx": [...], "nvcc": [...]}
+            args["cxx"] = list(args.get("cxx", [])) + flags
+        else:
+            ext.extra_compile_args = list(args or []) + flags
+    _say("force-included %s in the C++ sources of %d extension%s (TORCHSMITH_FORCE_INCLUDE)" % (
+        ", ".join("<%s>" % h for h in headers), len(exts), "" if len(exts) == 1 else "s"))
 
 
 def _is_cuda(path):
@@ -146,6 +164,8 @@ def _patch(build_ext_cls):
     def build_extensions(self):
         slots = _slots()
         exts = list(self.extensions or [])
+        if _force_includes():
+            _add_force_includes(exts, _force_includes())
         # Only torch's BuildExtension with ninja, only when the user did not ask for -j themselves,
         # and not when one extension is a Library that the others link (they need it built first).
         if (slots and len(exts) > 1 and getattr(self, "use_ninja", False) is True and not self.parallel
@@ -197,5 +217,5 @@ def _install_hook():
 
 
 _chain_other_sitecustomize()
-if _slots():
+if _slots() or _force_includes():
     _install_hook()
