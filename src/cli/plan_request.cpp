@@ -1,6 +1,7 @@
 #include "cli/plan_request.h"
 
 #include <filesystem>
+#include <optional>
 
 #include "plan/extension.h"
 #include "plan/planner.h"
@@ -81,10 +82,6 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
     if (!m) { out.error = "--mem-budget " + o.raw.mem_budget.value + ": write a size such as 16G"; return out; }
     req.mem_budget_bytes = *m;
   }
-  if (!o.torch.empty() && !o.raw.facts.set && !std::filesystem::exists(o.torch)) {
-    out.error = "--torch " + o.torch + ": no such interpreter (give the Python whose torch the extension is for)";
-    return out;
-  }
   std::vector<std::string> dirs = kb::default_overlay_dirs();
   dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
   plan::Knowledge k = plan::load_knowledge(dirs);
@@ -96,6 +93,7 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
     return out;
   }
   out.build_kb = k.build;
+  std::optional<probe::Host> host;  // the planned machine; none with --facts (only its report is here)
   if (o.raw.facts.set) {
     auto f = plan::read_facts_file(o.raw.facts.value, err);
     if (!f) { out.error = err; return out; }
@@ -104,8 +102,14 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
     std::string root = o.raw.root.set ? o.raw.root.value : "/";
     err = probe::check_root(root);
     if (!err.empty()) { out.error = err; return out; }
-    auto host = probe::Host::at(root, &err);
+    host = probe::Host::at(root, &err);
     if (!host) { out.error = err; return out; }
+    // --torch names a path on the planned machine: under --root it is looked up there, not here.
+    if (!o.torch.empty() && !host->exists(o.torch)) {
+      out.error = "--torch " + o.torch + ": no such interpreter" + (host->is_real() ? "" : " under --root " + root) +
+                  " (give the Python whose torch the extension is for)";
+      return out;
+    }
     probe::ProbeOptions po;
     if (!o.torch.empty()) po.pythons.push_back(o.torch);
     po.import_torch = false;  // torch's facts come from its files (version.py, CMake config, libraries)
@@ -114,13 +118,17 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
   // The probe may name the interpreter another way (a symlink): match --torch by its path, and
   // by its real path only when nothing matches exactly: a venv's bin/python is a link to the base
   // interpreter, whose site-packages (and torch) are not the venv's.
+  auto host_canonical = [&](const std::string& p) {
+    std::string c = host ? host->canonical(p) : "";
+    return c.empty() ? p : c;
+  };
   if (!o.torch.empty()) {
     req.torch_python = o.torch;
     bool exact = false;
     for (const auto& py : out.facts.pythons) exact |= py.path == o.torch;
     if (!exact)
       for (const auto& py : out.facts.pythons)
-        if (canonical(py.path) == canonical(o.torch)) {
+        if (host_canonical(py.path) == host_canonical(o.torch)) {
           req.torch_python = py.path;
           break;
         }

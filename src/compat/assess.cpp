@@ -6,6 +6,7 @@ std::vector<Verdict> assess(const HostFacts& facts, const kb::Kb& kb, const Targ
   std::vector<Verdict> out;
   check_driver(facts, kb, out);
   check_gpus(facts, kb, out);
+  check_target_toolkits(facts, kb, target, out);
   check_compilers(facts, kb, target, out);
   check_cmake(facts, kb, target, out);
   check_pythons(facts, kb, target, out);

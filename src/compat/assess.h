@@ -28,6 +28,8 @@ void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
 void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vector<Verdict>& out);
 void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t,
                    std::vector<Verdict>& out);
+// With a target: whether any installed toolkit is one of the release's own CUDA versions.
+void check_target_toolkits(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vector<Verdict>& out);
 void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out);
 void check_resources(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out);
 

@@ -62,8 +62,10 @@ void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vec
   }
   auto cv = *ver(cm->version);
   if (!t.torch.empty()) {
-    if (const kb::TorchRelease* rel = kb.find_torch(t.torch))
+    if (const kb::TorchRelease* rel = kb.find_torch(t.torch)) {
       out.push_back(cmake_vs_release(*cm, cv, *rel, t.torch));
+      out.back().rule = "cmake.target";
+    }
     return;
   }
   // No target: say which release lines this CMake serves; each class is a contiguous run of
@@ -85,9 +87,11 @@ void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vec
   Verdict v;
   v.topic = "cmake";
   v.subject = "CMake " + cm->version + " (" + cm->path + ")";
+  // Without --for no release is wanted yet: a release this CMake cannot configure is worth
+  // knowing (info), not a warning on every run; one that configures nothing still fails.
   v.level = ok.empty() ? Level::fail
             : (too_old_for.empty() && too_new_for.empty()) ? Level::ok
-                                                           : Level::warn;
+                                                           : Level::info;
   v.reason = ok.empty() ? "configures no torch release in the knowledge base as it is"
                         : "configures torch " + span(ok);
   if (!too_new_for.empty())
@@ -100,6 +104,7 @@ void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vec
   else if (!too_new_for.empty())
     v.fix = "for torch " + span(too_new_for) +
             ": torchsmith plan sets CMAKE_POLICY_VERSION_MINIMUM=3.5, or use CMake 3.x";
+  v.rule = "cmake.releases";
   out.push_back(v);
 }
 

@@ -70,10 +70,15 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
 
 void check_driver(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out) {
   if (f.jetson.present) {
-    out.push_back({"driver", "Jetson driver (L4T " + f.jetson.l4t_release + ")", Level::info,
-                   "on Jetson the GPU driver is part of L4T/JetPack: the CUDA it runs is the one "
-                   "JetPack ships",
-                   "", ""});
+    const kb::JetpackRelease* jp = kb.find_jetpack(f.jetson.l4t_version);
+    std::string l4t = f.jetson.l4t_version.empty() ? f.jetson.l4t_release : f.jetson.l4t_version;
+    Verdict v{"driver", "Jetson driver (L4T " + l4t + (jp ? ", JetPack " + jp->jetpack : std::string()) + ")", Level::info,
+              "on Jetson the GPU driver is part of L4T/JetPack: the CUDA it runs is the one JetPack ships" +
+                  (jp && !jp->cuda.empty() ? std::string(" (JetPack ") + jp->jetpack + ": CUDA " + jp->cuda + ")" : std::string()),
+              "", jp ? jp->source : "", jp ? where(jp->origin) : "", "driver.tegra"};
+    if (!jp && !f.jetson.l4t_version.empty())
+      v.reason += "; L4T " + f.jetson.l4t_version + " is not in the knowledge base's L4T -> JetPack table (tegra.toml)";
+    out.push_back(v);
     return;
   }
   bool has_dgpu = false;

@@ -14,25 +14,6 @@ std::string gpu_label(const GpuFacts& g) {
   return (g.name.empty() ? "unknown GPU" : g.name) + " (" + id + ")";
 }
 
-bool toolkit_has(const kb::CudaRelease& r, const std::string& cap) {
-  return std::any_of(r.arches.begin(), r.arches.end(),
-                     [&](const std::string& a) { return capability_of(a) == cap; });
-}
-
-// The oldest and newest toolkits in the KB that can compile for cap.
-std::pair<const kb::CudaRelease*, const kb::CudaRelease*> toolkit_span(const kb::Kb& kb,
-                                                                       const std::string& cap) {
-  const kb::CudaRelease *lo = nullptr, *hi = nullptr;
-  for (const auto& r : kb.cuda) {
-    if (!toolkit_has(r, cap)) continue;
-    auto v = ver(r.version);
-    if (!v) continue;
-    if (!lo || *v < *ver(lo->version)) lo = &r;
-    if (!hi || *v > *ver(hi->version)) hi = &r;
-  }
-  return {lo, hi};
-}
-
 Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFacts& tk) {
   Verdict v;
   v.topic = "gpu";
@@ -48,18 +29,27 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   }
   v.source = rel->source;
   v.where = where(rel->origin);
-  auto [lo, hi] = toolkit_span(kb, g.compute_capability);
-  if (toolkit_has(*rel, g.compute_capability)) {
+  ArchSpan span = arch_span(kb, g.compute_capability);
+  auto [lo, hi] = std::pair{span.lo, span.hi};
+  v.rule = "gpu.toolkit";
+  if (toolkit_compiles(*rel, g.compute_capability)) {
     v.level = Level::ok;
     v.reason = "nvcc " + mm + " compiles for " + cap->sm();
-    if (lo && hi) v.reason += " (CUDA " + lo->version + " to " + hi->version + " do)";
+    if (!span.describe().empty()) v.reason += " (" + span.describe() + ")";
+    if (!span.first_source.empty()) v.source = span.first_source + "; " + v.source;
     return v;
   }
   v.level = Level::fail;
+  // What this toolkit can still build that runs here: SASS of a lower minor, or PTX.
+  std::string nearer;
+  if (auto n = nearest_runnable(kb, *rel, *cap))
+    nearer = n->ptx ? "or build " + n->str() + " (PTX, JIT-compiled by the driver at first use; slow start): --arch " + n->str()
+                    : "or build for " + n->sm() + ", whose SASS runs on compute " + g.compute_capability +
+                          " (same major, lower minor): --arch " + n->str();
   if (lo && *ver(lo->version) > *tkv) {
     v.reason = "CUDA " + mm + " cannot compile for " + cap->sm() + ": " + g.compute_capability +
                " needs CUDA >= " + lo->version;
-    v.fix = "install CUDA " + lo->version + " or newer";
+    v.fix = "install CUDA " + lo->version + " or newer" + (nearer.empty() ? "" : "; " + nearer);
   } else if (hi) {
     v.reason = "CUDA " + mm + " no longer compiles for " + cap->sm() +
                ": the last toolkit with it is CUDA " + hi->version;
@@ -75,7 +65,17 @@ Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
   Verdict v;
   v.topic = "gpu";
   v.subject = gpu_label(g) + " with torch " + py.torch.version + " (" + py.path + ")";
+  v.rule = "gpu.torch";
   auto cap = CudaArch::parse(g.compute_capability);
+  if (py.torch.arch_list_unknown()) {
+    // Unread is not empty: saying "no kernel image" here would be a guess.
+    v.level = Level::warn;
+    v.reason = "torch's arch list is unknown (not found in libtorch_python.so): whether it has code for " + cap->sm() +
+               " cannot be told from its files";
+    v.fix = "find out: torchsmith doctor --import-torch (asks torch), or " + py.path +
+            " -c 'import torch; print(torch.cuda.get_arch_list())'";
+    return v;
+  }
   bool sass = false, ptx = false;
   for (const auto& a : py.torch.arch_list) {
     auto t = CudaArch::parse(a);  // "compute_90" parses with ptx set: PTX only

@@ -23,9 +23,17 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
             rel.source,
             where(rel.origin)};
   auto range = VersionRange::parse(rel.python);
+  v.rule = "python.target";
   if (python_fits(rel, pv)) {
     v.reason =
         "torch " + rel.version + " supports Python " + (range ? range->describe() : rel.python);
+    if (std::string e = rel.experimental_python(py.version, py.abi_tag); !e.empty()) {
+      v.level = Level::warn;
+      v.rule = "python.experimental";
+      v.reason += ", but Python " + e + " only experimentally (the release's compatibility matrix says so): "
+                  "the build may need fixes and its wheels are not the tested ones";
+      v.fix = "for a tested build use a Python torch " + rel.version + " supports fully (--python PATH)";
+    }
   } else {
     v.level = Level::fail;
     v.reason = "torch " + rel.version + " supports Python " +
@@ -98,19 +106,26 @@ void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t,
       continue;
     }
     // No target: which release lines can this interpreter build?
-    std::string lo, hi;
+    std::string lo, hi, experimental;
     for (const auto& rel : kb.torch) {
       if (!python_fits(rel, *pv)) continue;
+      if (!rel.experimental_python(py.version, py.abi_tag).empty()) {
+        experimental += (experimental.empty() ? "" : ", ") + rel.version;
+        continue;
+      }
       if (lo.empty()) lo = rel.version;
       hi = rel.version;
     }
     Verdict v{"python", "Python " + py.version + " (" + py.path + ")", Level::ok, "", "", ""};
+    v.rule = "python.releases";
     if (lo.empty()) {
       v.level = Level::warn;
-      v.reason = "no torch release in the knowledge base supports Python " + pv->major_minor();
+      v.reason = "no torch release in the knowledge base supports Python " + pv->major_minor() +
+                 (experimental.empty() ? "" : " fully (torch " + experimental + " only experimentally)");
     } else {
       v.reason =
           "torch " + lo + (hi != lo ? " to " + hi : "") + " support Python " + pv->major_minor();
+      if (!experimental.empty()) v.reason += "; torch " + experimental + " only experimentally";
     }
     out.push_back(v);
   }

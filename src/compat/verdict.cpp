@@ -21,7 +21,7 @@ const char* level_name(Level l) {
 void to_json(nlohmann::json& j, const Verdict& v) {
   j = nlohmann::json{{"topic", v.topic},   {"subject", v.subject}, {"level", level_name(v.level)},
                      {"reason", v.reason}, {"fix", v.fix},         {"source", v.source},
-                     {"where", v.where}};
+                     {"where", v.where}, {"rule", v.rule}};
 }
 
 Summary summarize(const std::vector<Verdict>& vs) {

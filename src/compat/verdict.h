@@ -18,6 +18,7 @@ struct Verdict {
   std::string fix;     // what to do, "" when nothing is needed
   std::string source;  // the upstream source of the KB entry the rule rests on
   std::string where;   // that entry in the KB: "cuda.toml:124"
+  std::string rule;    // stable id of the rule that judged it: "gpu.toolkit", "cmake.releases"
 };
 
 void to_json(nlohmann::json& j, const Verdict& v);

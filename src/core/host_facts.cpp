@@ -27,12 +27,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryFacts, name, version, inc
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompilerFacts, family, cc, cxx, version, target)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolFacts, name, path, version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TorchFacts, present, version, cuda, cudnn, cxx11_abi,
-                                                arch_list, debug, git_version, path, error)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonFacts, path, version, abi_tag, platform_tag,
-                                                site_packages, prefix, env_kind, packages, torch,
+                                                arch_list, arch_list_known, debug, git_version, path,
                                                 error)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(JetsonFacts, present, model, l4t_release, soc,
-                                                compute_capability)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonFacts, path, version, abi_tag, platform_tag,
+                                                site_packages, prefix, env_kind, stdlib, externally_managed,
+                                                packages, torch, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(JetsonFacts, present, model, l4t_release,
+                                                l4t_version, jetpack, soc, compute_capability)
 
 void to_json(nlohmann::json& j, const HostFacts& f) {
   j = nlohmann::json{{"schema", f.schema},   {"root", f.root},

@@ -109,6 +109,10 @@ struct TorchFacts {
   std::string cudnn;        // "91900" as torch reports it, normalised to "9.19.0"
   bool cxx11_abi = false;
   std::vector<std::string> arch_list;  // torch.cuda.get_arch_list(): "sm_90", ...
+  // The list was read (an empty list then means "built for no arch", a CPU build); false when it
+  // could not be (no libtorch_python.so string, no GPU to ask): unknown, not empty.
+  bool arch_list_known = false;
+  bool arch_list_unknown() const { return arch_list.empty() && !arch_list_known; }
   bool debug = false;
   std::string git_version;
   std::string path;         // torch package directory
@@ -123,6 +127,10 @@ struct PythonFacts {
   std::string site_packages;
   std::string prefix;
   std::string env_kind;     // "system", "venv", "conda"
+  std::string stdlib;       // sysconfig's stdlib dir: "/usr/lib/python3.12"
+  // PEP 668: the interpreter's stdlib dir holds EXTERNALLY-MANAGED (Debian 12+, Ubuntu 23.04+) and
+  // this is not a venv, so `python -m pip install` is refused: advise a venv instead.
+  bool externally_managed = false;
   std::map<std::string, std::string> packages;  // name -> version, for the build packages
   TorchFacts torch;
   std::string error;        // the probe failed: timed out, crashed, printed garbage
@@ -132,6 +140,8 @@ struct JetsonFacts {
   bool present = false;
   std::string model;        // /proc/device-tree/model
   std::string l4t_release;  // /etc/nv_tegra_release: "R36 (release), REVISION: 3.0"
+  std::string l4t_version;  // the same as a version: "36.3.0"
+  std::string jetpack;      // the JetPack that ships this L4T, from the KB (tegra.toml): "6.0"
   std::string soc;          // from /proc/device-tree/compatible: "tegra234"
   std::string compute_capability;
 };

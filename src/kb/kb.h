@@ -55,6 +55,31 @@ struct TegraSoc : Entry {
   std::string arch_for_cuda(std::string_view cuda_version) const;
 };
 
+// An L4T (Jetson Linux) release and the JetPack that ships it, with JetPack's CUDA.
+struct JetpackRelease : Entry {
+  std::string l4t;      // "36.4.3" (nv_tegra_release writes "R36 (release), REVISION: 4.3")
+  std::string jetpack;  // "6.2"
+  std::string cuda;     // "12.6": the CUDA that JetPack installs ("" = not listed)
+};
+
+// What holds on every Tegra SoC's integrated GPU, one fact per entry.
+struct TegraFeatureOff : Entry {
+  std::string feature;  // a build.toml feature name: "nccl"
+  std::string reason;   // why it is off there, in one sentence
+};
+struct TegraGpuAccess : Entry {
+  bool nvml = false;          // NVML (and a full nvidia-smi) answers on Tegra
+  std::string test_through;   // how a GPU is tested there: "torch.cuda"
+  std::string reason;
+};
+
+// A compute capability and the first CUDA toolkit that compiled for it (older than cuda.toml's
+// [[release]] list reaches), so verdicts say "since CUDA 10.0" and not where the KB starts.
+struct ArchSupport : Entry {
+  std::string arch;        // "7.5"
+  std::string first_cuda;  // "10.0"
+};
+
 // A chip codename prefix and the compute capability of the chips it matches.
 struct ChipArch {
   std::string prefix;  // "GA10" (GA102, GA104 ...); the longest matching prefix wins
@@ -104,6 +129,11 @@ struct TorchRelease : Entry {
   std::string torchvision;          // "0.19"
   std::string torchaudio;           // "2.4"
   std::vector<std::string> arch_names;  // arches its build scripts know by name: "8.9", "9.0"
+  // Pythons inside `python` that the release supports only experimentally: "3.13", or "3.13t"
+  // for the free-threaded build.
+  std::vector<std::string> python_experimental;
+  // "3.13" or "3.13t" when this Python (version, abi tag "cp313t") is experimental for it; "" if not.
+  std::string experimental_python(std::string_view version, std::string_view abi_tag) const;
 };
 
 // What a build costs in memory and disk (resources.toml): the job-count model's inputs.
@@ -126,6 +156,10 @@ struct Kb {
   std::vector<CudaRelease> cuda;
   std::vector<CudaFamily> cuda_families;
   std::vector<TorchRelease> torch;
+  std::vector<ArchSupport> arch_support;
+  std::vector<JetpackRelease> jetpack;
+  std::vector<TegraFeatureOff> tegra_features_off;
+  std::vector<TegraGpuAccess> tegra_gpu_access;  // at most one entry is used: the last
   ResourceModel resources;
   std::vector<std::string> files;   // every file loaded, in order (embedded first, overlays after)
 
@@ -136,6 +170,10 @@ struct Kb {
   const CudaRelease* find_cuda(std::string_view version) const;   // by major.minor of version
   const CudaFamily* find_cuda_family(std::string_view version) const;  // by major
   const TorchRelease* find_torch(std::string_view version) const; // by major.minor ("2.4.1" -> 2.4)
+  // The first toolkit known to compile for a capability ("7.5" -> {7.5, "10.0"}); nullptr if none.
+  const ArchSupport* first_support(std::string_view arch) const;
+  // The JetPack of an L4T release ("36.4.3"; "36.4" matches "36.4.0"); nullptr if none.
+  const JetpackRelease* find_jetpack(std::string_view l4t) const;
   // Added: the chip-prefix entry (longest prefix) for a codename: "TU116" -> {TU1, 7.5}.
   const ChipArch* chip_arch(std::string_view chip) const;
 };

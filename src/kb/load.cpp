@@ -44,6 +44,10 @@ void merge_all(Kb& kb, Kb& s, int order) {
   merge(kb.cuda, s.cuda, [](const CudaRelease& r) { return minor_key(r.version); });
   merge(kb.cuda_families, s.cuda_families, [](const CudaFamily& f) { return minor_key(f.major); });
   merge(kb.torch, s.torch, [](const TorchRelease& r) { return minor_key(r.version); });
+  merge(kb.arch_support, s.arch_support, [](const ArchSupport& a) { return a.arch; });
+  merge(kb.jetpack, s.jetpack, [](const JetpackRelease& j) { return j.l4t; });
+  merge(kb.tegra_features_off, s.tegra_features_off, [](const TegraFeatureOff& f) { return f.feature; });
+  merge(kb.tegra_gpu_access, s.tegra_gpu_access, [](const TegraGpuAccess&) { return 0; });
   if (order == detail::load_order("resources.toml")) kb.resources = s.resources;
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/cuda_arch.h"
 #include "core/version.h"
 #include "core/version_range.h"
 #include "kb/kb.h"
@@ -115,6 +116,37 @@ const TorchRelease* Kb::find_torch(std::string_view version) const {
   for (const auto& r : torch)
     if (same_minor(r.version, version)) return &r;
   return nullptr;
+}
+
+const ArchSupport* Kb::first_support(std::string_view arch) const {
+  auto want = CudaArch::parse(trim(arch));  // "7.5", "sm_75", "75"
+  if (!want) return nullptr;
+  for (const auto& a : arch_support)
+    if (auto v = CudaArch::parse(a.arch); v && v->same_capability(*want)) return &a;
+  return nullptr;
+}
+
+const JetpackRelease* Kb::find_jetpack(std::string_view l4t) const {
+  auto want = Version::parse(trim(l4t));
+  if (!want) return nullptr;
+  auto padded = [](const Version& v) {
+    auto r = v.release();
+    while (r.size() < 3) r.push_back(0);
+    return r;
+  };
+  for (const auto& j : jetpack)
+    if (auto v = Version::parse(j.l4t); v && padded(*v) == padded(*want)) return &j;
+  return nullptr;
+}
+
+std::string TorchRelease::experimental_python(std::string_view version, std::string_view abi_tag) const {
+  auto v = Version::parse(trim(version));
+  if (!v) return "";
+  bool free_threaded = !abi_tag.empty() && abi_tag.back() == 't';
+  std::string mm = std::to_string(v->major()) + "." + std::to_string(v->minor()) + (free_threaded ? "t" : "");
+  for (const auto& e : python_experimental)
+    if (e == mm) return e;
+  return "";
 }
 
 }  // namespace ts::kb

@@ -1,11 +1,12 @@
-// cuda.toml: [[release]] toolkits (arches, host compilers, drivers) and [[family]] minor-version floors.
+// cuda.toml: [[release]] toolkits (arches, host compilers, drivers), [[family]] minor-version floors and
+// [[arch]] first toolkits of arches older than the [[release]] list.
 #include "kb/readers.h"
 #include "kb/toml_reader.h"
 
 namespace ts::kb::detail {
 
 void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
-  const std::vector<std::string_view> allowed{"release", "family"};
+  const std::vector<std::string_view> allowed{"release", "family", "arch"};
   std::vector<std::pair<std::string, int>> seen;
   for (const toml::table* t : entries(root, c, "release", allowed)) {
     EntryReader r(*t, c.file, "cuda release", c.errors);
@@ -33,6 +34,17 @@ void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
     r.finish();
     if (!f.major.empty()) unique_key(seen_major, f.major, f.origin.line, c, "cuda family", "major");
     out.cuda_families.push_back(std::move(f));
+  }
+  std::vector<std::pair<std::string, int>> seen_arch;
+  for (const toml::table* t : entries(root, c, "arch", allowed)) {
+    EntryReader r(*t, c.file, "cuda arch", c.errors);
+    ArchSupport a;
+    a.arch = r.arch("arch", true);
+    a.first_cuda = r.version("first_cuda", true, "\"10.0\"", 2);
+    r.common(a);
+    r.finish();
+    if (!a.arch.empty()) unique_key(seen_arch, a.arch, a.origin.line, c, "cuda arch", "arch");
+    out.arch_support.push_back(std::move(a));
   }
 }
 

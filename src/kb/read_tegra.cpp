@@ -1,4 +1,5 @@
-// tegra.toml: [[soc]] Jetson SoCs by device-tree compatible, with per-CUDA arch renumbering.
+// tegra.toml: [[soc]] Jetson SoCs by device-tree compatible, with per-CUDA arch renumbering; [[jetpack]]
+// L4T -> JetPack; [[feature_off]] and [[gpu_access]]: what holds on every Tegra integrated GPU.
 #include "core/version_range.h"
 #include "kb/readers.h"
 #include "kb/toml_reader.h"
@@ -7,7 +8,8 @@ namespace ts::kb::detail {
 
 void read_tegra(const toml::table& root, FileCtx& c, Kb& out) {
   std::vector<std::pair<std::string, int>> seen;
-  for (const toml::table* t : entries(root, c, "soc", {"soc"})) {
+  const std::vector<std::string_view> allowed{"soc", "jetpack", "feature_off", "gpu_access"};
+  for (const toml::table* t : entries(root, c, "soc", allowed)) {
     EntryReader r(*t, c.file, "soc", c.errors);
     TegraSoc s;
     s.compatible = r.text("compatible", true, "\"tegra234\"");
@@ -37,6 +39,37 @@ void read_tegra(const toml::table& root, FileCtx& c, Kb& out) {
     r.finish();
     if (!s.compatible.empty()) unique_key(seen, s.compatible, s.origin.line, c, "soc", "compatible");
     out.tegra.push_back(std::move(s));
+  }
+  std::vector<std::pair<std::string, int>> seen_l4t;
+  for (const toml::table* t : entries(root, c, "jetpack", allowed)) {
+    EntryReader r(*t, c.file, "jetpack", c.errors);
+    JetpackRelease j;
+    j.l4t = r.version("l4t", true, "\"36.4.3\"");
+    j.jetpack = r.version("jetpack", true, "\"6.2\"");
+    j.cuda = r.version("cuda", false, "\"12.6\"", 2);
+    r.common(j);
+    r.finish();
+    if (!j.l4t.empty()) unique_key(seen_l4t, j.l4t, j.origin.line, c, "jetpack", "l4t");
+    out.jetpack.push_back(std::move(j));
+  }
+  for (const toml::table* t : entries(root, c, "feature_off", allowed)) {
+    EntryReader r(*t, c.file, "feature_off", c.errors);
+    TegraFeatureOff f;
+    f.feature = r.text("feature", true, "\"nccl\"");
+    f.reason = r.text("reason", true, "\"<why it is off on Tegra>\"");
+    r.common(f);
+    r.finish();
+    out.tegra_features_off.push_back(std::move(f));
+  }
+  for (const toml::table* t : entries(root, c, "gpu_access", allowed)) {
+    EntryReader r(*t, c.file, "gpu_access", c.errors);
+    TegraGpuAccess g;
+    g.nvml = r.flag("nvml", false);
+    g.test_through = r.text("test_through", true, "\"torch.cuda\"");
+    g.reason = r.text("reason", true, "\"<why>\"");
+    r.common(g);
+    r.finish();
+    out.tegra_gpu_access.push_back(std::move(g));
   }
 }
 

@@ -24,7 +24,15 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
     x.torchvision = r.version("torchvision", true, "\"0.19\"");
     x.torchaudio = r.version("torchaudio", true, "\"2.4\"");
     x.arch_names = r.arches("arch_names", true);
+    x.python_experimental = r.texts("python_experimental", false, "[\"3.13\", \"3.13t\"]");
     r.common(x);
+    for (const auto& e : x.python_experimental) {
+      std::string mm = e.ends_with("t") ? e.substr(0, e.size() - 1) : e;
+      auto pv = Version::parse(mm);
+      if (!pv || pv->release().size() != 2 || mm.find_first_not_of("0123456789.") != std::string::npos)
+        r.error(line_of(*t->get("python_experimental")),
+                "python_experimental: '" + e + "' is not a Python major.minor; write \"3.13\" or \"3.13t\" (free-threaded)");
+    }
     static const char* kStd[] = {"11", "14", "17", "20", "23"};
     if (!x.cxx_standard.empty() &&
         std::none_of(std::begin(kStd), std::end(kStd), [&](const char* s) { return x.cxx_standard == s; }))

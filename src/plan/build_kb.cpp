@@ -101,6 +101,14 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     r.finish();
     put(kb.images, e, [](const Image& x) { return x.cuda; });
   });
+  each("library_advice", [&](const toml::table& t) {
+    EntryReader r(t, file, "library_advice", errs);
+    LibraryAdvice e{r.text("library", true, "\"mkl\""), r.text("cpu", true, "\"aarch64\""),
+                    r.text("advice", true, "\"<how to get it>\""), r.flag("absent_is_normal", false), "", r.origin()};
+    e.source = common_source(r);
+    r.finish();
+    put(kb.library_advice, e, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
+  });
   if (auto t = root["limits"].as_table()) {
     EntryReader r(*t, file, "limits", errs);
     double n = r.number("max_arches", true, "8");
@@ -111,11 +119,11 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   }
   for (const auto& [k, v] : root) {
     std::string key(k.str());
-    static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "limits"};
+    static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice", "limits"};
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       errs.push_back({{file, static_cast<int>(k.source().begin.line)},
                       "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
-                      "[[portable]], [[env]], [[rpath]], [[image]] and [limits])"});
+                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]] and [limits])"});
   }
 }
 
@@ -210,6 +218,16 @@ const Image* BuildKb::image(std::string_view cuda) const {
   for (const auto& i : images)
     if (Version::parse(i.cuda)->major_minor() == c->major_minor()) return &i;
   return nullptr;
+}
+
+const LibraryAdvice* BuildKb::advice(std::string_view library, std::string_view cpu) const {
+  const LibraryAdvice* fallback = nullptr;
+  for (const auto& a : library_advice) {
+    if (a.library != library) continue;
+    if (a.cpu == cpu) return &a;
+    if (a.cpu == "x86_64") fallback = &a;
+  }
+  return fallback;
 }
 
 }  // namespace ts::plan

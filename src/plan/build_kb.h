@@ -60,6 +60,17 @@ struct Image {
   kb::Origin origin;
 };
 
+// What to tell a user whose build lacks a library, per CPU architecture (MKL and magma-cuda
+// packages exist for x86-64 only). {cuda_tag} in the advice is "cuda118" for the chosen CUDA.
+struct LibraryAdvice {
+  std::string library;   // "mkl", "magma"
+  std::string cpu;       // "x86_64", "aarch64" (CpuFacts::arch)
+  std::string advice;    // the way to get it, or what replaces it on this CPU
+  bool absent_is_normal = false;  // no such package for this CPU: not having it is no warning
+  std::string source;
+  kb::Origin origin;
+};
+
 struct BuildKb {
   std::vector<Invocation> invocations;
   std::vector<Feature> features;
@@ -67,6 +78,7 @@ struct BuildKb {
   std::vector<EnvVar> env;
   std::vector<Rpath> rpaths;
   std::vector<Image> images;
+  std::vector<LibraryAdvice> library_advice;
   int max_arches = 8;
   std::string max_arches_source;
   kb::Origin limits_origin;
@@ -79,6 +91,8 @@ struct BuildKb {
   const PortableList* portable_for(std::string_view cuda, std::string_view torch_version) const;
   const EnvVar* env_var(std::string_view name, std::string_view torch_version) const;
   const Image* image(std::string_view cuda) const;
+  // The advice for a missing library on this CPU; x86_64's when the CPU has no entry of its own.
+  const LibraryAdvice* advice(std::string_view library, std::string_view cpu) const;
 };
 
 // True when version is in range ("" = any; an unparsable range holds nothing).

@@ -17,15 +17,13 @@ bool list_has(const std::vector<std::string>& list, const CudaArch& a) {
   });
 }
 
-// The oldest/newest CUDA in the KB that compiles for a.
-std::pair<const kb::CudaRelease*, const kb::CudaRelease*> cuda_span(const kb::Kb& kb, const CudaArch& a) {
-  const kb::CudaRelease *lo = nullptr, *hi = nullptr;
-  for (const auto& r : kb.cuda) {
-    if (!list_has(r.arches, a)) continue;
-    if (!lo || *ver(r.version) < *ver(lo->version)) lo = &r;
-    if (!hi || *ver(r.version) > *ver(hi->version)) hi = &r;
-  }
-  return {lo, hi};
+// The torch release's own CUDA versions (torch.toml) that compile for a: the toolkits to name in a
+// way out, since a build with one of them is the tested combination.
+std::string own_cudas_with(const kb::Kb& kb, const kb::TorchRelease& rel, const CudaArch& a) {
+  std::string s;
+  for (const auto& v : rel.cuda)
+    if (const auto* r = kb.find_cuda(v); r && list_has(r->arches, a)) s += (s.empty() ? "" : ", ") + v;
+  return s;
 }
 
 const kb::TorchRelease* first_torch_with(const kb::Kb& kb, const CudaArch& a) {
@@ -136,25 +134,69 @@ void choose_arches(Ctx& c) {
   if (c.cuda_rel)
     for (const auto& a : list->arches()) {
       if (list_has(c.cuda_rel->arches, a)) continue;
-      auto [lo, hi] = cuda_span(kb, a);
+      auto span = compat::arch_span(kb, a.capability());
+      auto [lo, hi] = std::pair{span.lo, span.hi};
       auto tv = *ver(c.cuda_rel->version);
       bool newer = lo && *ver(lo->version) > tv;
+      std::string own = own_cudas_with(kb, *c.release, a);
+      std::string own_note = own.empty() ? "" : " (torch " + c.release->version + "'s own CUDA versions with " + a.sm() + ": " + own + ")";
+      std::vector<std::string> fixes{
+          newer ? "install CUDA " + lo->version + " or newer and plan with --cuda " + lo->version + own_note
+                : hi ? "use CUDA " + hi->version + " or older" + own_note : "check the arch"};
+      // What this toolkit can build instead that still runs on the GPU: SASS of a lower minor of the
+      // same major (8.6 on 8.9), or the newest older arch as PTX.
+      if (auto n = compat::nearest_runnable(kb, *c.cuda_rel, a.sass_only()))
+        fixes.push_back(n->ptx ? "or build " + n->str() + " instead: PTX the driver JIT-compiles for " + a.sm() +
+                                     " at first use (slow start): --arch " + n->str()
+                               : "or build for " + n->sm() + " instead, whose SASS runs on " + a.sm() +
+                                     " (same major, lower minor): --arch " + n->str());
+      fixes.push_back("or leave " + a.sass_only().str() + " out of --arch");
       c.conflict("arch " + a.sass_only().str() + " with CUDA " + c.cuda_rel->version,
                  a.sm() + (newer ? " needs CUDA >= " + lo->version
                                  : hi ? " was dropped after CUDA " + hi->version : " is unknown to every CUDA in the KB") +
                      ": nvcc " + c.cuda_rel->version + " stops with 'Unsupported gpu architecture " + a.compute() + "'",
-                 {newer ? "install CUDA " + lo->version + " or newer and plan with --cuda " + lo->version
-                        : hi ? "use CUDA " + hi->version + " or older" : "check the arch",
-                  "or leave " + a.sass_only().str() + " out of --arch"},
-                 cite(c.cuda_rel->source, c.cuda_rel->origin));
+                 fixes, cite(c.cuda_rel->source, c.cuda_rel->origin));
     }
-  // GPUs here that the list does not cover (an explicit or portable list).
+  // GPUs here that the list does not cover (an explicit or portable list). When it covers none of
+  // them, the wheel cannot run here at all: a conflict, unless the package is meant for elsewhere.
+  std::vector<const GpuFacts*> uncovered;
+  int known = 0;
   for (const auto& g : c.facts().gpus) {
     auto cap = CudaArch::parse(g.compute_capability);
-    if (cap && !list->runs_on(*cap))
-      c.warn("arch", "no code for " + cap->sm(), (g.name.empty() ? g.device_id : g.name) +
-             " here has compute " + g.compute_capability + ", which the list does not cover: CUDA ops will fail there "
+    if (!cap) continue;
+    ++known;
+    if (!list->runs_on(*cap)) uncovered.push_back(&g);
+  }
+  bool none_runs = known > 0 && static_cast<int>(uncovered.size()) == known && !c.redistributable;
+  for (const auto* g : uncovered) {
+    auto cap = *CudaArch::parse(g->compute_capability);
+    std::string who = (g->name.empty() ? g->device_id : g->name) + " here has compute " + g->compute_capability;
+    if (!none_runs) {
+      c.warn("arch", "no code for " + cap.sm(), who + ", which the list does not cover: CUDA ops will fail there "
              "with 'no kernel image is available'", src);
+      continue;
+    }
+    std::vector<std::string> fixes;
+    if (!c.cuda_rel || list_has(c.cuda_rel->arches, cap)) {
+      fixes.push_back("add it: --arch \"" + c.p.arch_list + ";" + cap.str() + "\" (or --arch native)");
+    } else {
+      auto span = compat::arch_span(kb, cap.capability());
+      std::string own = own_cudas_with(kb, *c.release, cap);
+      if (span.hi && *ver(span.hi->version) < *ver(c.cuda_rel->version))
+        fixes.push_back("CUDA " + c.cuda_rel->version + " cannot build " + cap.sm() + ": install CUDA " + span.hi->version +
+                        " or older" + (own.empty() ? "" : " (torch " + c.release->version + "'s own with it: " + own + ")") +
+                        " and plan with --cuda X.Y --arch " + cap.str());
+      else if (span.lo)
+        fixes.push_back("CUDA " + c.cuda_rel->version + " cannot build " + cap.sm() + ": install CUDA " + span.lo->version +
+                        " or newer and plan with --cuda X.Y --arch " + cap.str());
+      if (auto n = compat::nearest_runnable(kb, *c.cuda_rel, cap))
+        fixes.push_back("or --arch " + n->str() + (n->ptx ? " (PTX, JIT-compiled for " : " (its SASS runs on ") + cap.sm() + ")");
+    }
+    fixes.push_back("or build for another machine on purpose: --facts its doctor --json report (or --arch portable)");
+    c.conflict("--arch " + c.p.arch_list + " on this machine",
+               who + ", which the list does not cover, and no GPU here is covered: the wheel's CUDA ops fail with "
+               "'no kernel image is available for execution on the device' and verify cannot pass here",
+               fixes, src);
   }
   // Long lists risk a libtorch_cuda too large to link (S2).
   const auto& b = c.in.build;

@@ -47,8 +47,8 @@ void choose_cmake(Ctx& c) {
                                                                        rel.version + " needs (>= " + rel.cmake_min + ")";
     c.conflict("CMake for torch " + c.version(), found + ": configure stops ('no cmake or cmake3 with version >= " +
                rel.cmake_min + " found')",
-               {"install a newer CMake into the build Python: " + (c.python ? c.python->path : std::string("python3")) +
-                    " -m pip install 'cmake" + range + "' (no root needed)",
+               {"install a newer CMake into the build Python: " + pip_install(c.python, "'cmake" + range + "'") +
+                    " (no root needed)",
                 "or a distribution/Kitware CMake >= " + rel.cmake_min},
                src);
     return;
@@ -70,7 +70,7 @@ void choose_cmake(Ctx& c) {
                                      "): faster than make, and its progress is parseable");
   } else {
     c.warn("ninja", "not found", "setup.py falls back to make (slower, coarser progress); " +
-           std::string(c.python ? c.python->path : "python3") + " -m pip install ninja", src);
+           pip_install(c.python, "ninja"), src);
     c.p.env["USE_NINJA"] = "0";
   }
 }

@@ -57,6 +57,20 @@ void choose_features(Ctx& c) {
         why[n] = std::string("a redistributable package (") + (spec.wants("conda") ? "conda" : "--arch portable") +
                  ") links it statically, as the official builds do, so it runs without a matching system library";
       }
+  // Tegra's integrated GPU: features that do not work there (tegra.toml [[feature_off]]).
+  std::map<std::string, std::string> tegra_src;
+  if (c.facts().jetson.present)
+    for (const auto& off : c.in.kb.tegra_features_off) {
+      if (!c.p.features.count(off.feature) || !c.p.features[off.feature]) continue;
+      if (has(spec.with, off.feature)) {
+        c.conflict("--with " + off.feature + " on " + (c.facts().jetson.soc.empty() ? "Jetson" : c.facts().jetson.soc),
+                   off.reason, {"drop --with " + off.feature}, cite(off.source, off.origin));
+        continue;
+      }
+      c.p.features[off.feature] = false;
+      why[off.feature] = "off on Jetson/Tegra: " + off.reason;
+      tegra_src[off.feature] = cite(off.source, off.origin);
+    }
   // Needs: repeat until nothing changes (chains such as static-nccl -> nccl -> distributed).
   for (bool changed = true; changed;) {
     changed = false;
@@ -86,7 +100,8 @@ void choose_features(Ctx& c) {
     if (f->name == "split-cuda" && on && reason == "default")
       reason = "torch " + c.release->version + " still has BUILD_SPLIT_CUDA and official wheels set it: "
                "libtorch_cuda_cu.so and libtorch_cuda_cpp.so as in the official wheels (S1)";
-    c.decide("feature", f->option + "=" + v, f->name + ": " + reason, cite(f->source, f->origin));
+    c.decide("feature", f->option + "=" + v, f->name + ": " + reason,
+             tegra_src.count(f->name) ? tegra_src[f->name] : cite(f->source, f->origin));
   }
 }
 

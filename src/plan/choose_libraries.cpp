@@ -25,6 +25,27 @@ void feature_off(Ctx& c, const std::string& name, const std::string& reason, con
   c.warn("feature", (f ? f->option : name) + "=0", reason, source);
 }
 
+// A library the build will not have: the advice for this CPU (build.toml [[library_advice]]); a
+// feature it backs is turned off. Where no package exists for the CPU, that is a decision, not a warning.
+void missing(Ctx& c, const std::string& library, const std::string& value, const std::string& cuda_tag) {
+  const LibraryAdvice* a = c.in.build.advice(library, c.facts().cpu.arch);
+  std::string text = a ? a->advice : library + " was not found";
+  for (std::size_t at; (at = text.find("{cuda_tag}")) != std::string::npos;) text.replace(at, 10, cuda_tag);
+  std::string src = a ? cite(a->source, a->origin) : "facts";
+  if (c.p.features.count(library)) {
+    if (!c.p.features[library]) return;
+    c.p.features[library] = false;
+    const Feature* f = c.in.build.feature(library);
+    if (f) c.p.cmake_options[f->option] = "OFF";
+    std::string v = (f ? f->option : library) + "=0";
+    if (a && a->absent_is_normal) c.decide("feature", v, text, src);
+    else c.warn("feature", v, text, src);
+    return;
+  }
+  if (a && a->absent_is_normal) c.decide("library", value, text, src);
+  else c.warn("library", value, text, src);
+}
+
 // The install prefix of a library directory: ".../mkl/2023.0.0/lib/intel64" -> ".../mkl/2023.0.0".
 std::string prefix_of(std::string dir) {
   for (const char* tail : {"/lib/intel64", "/lib64", "/lib"}) {
@@ -80,8 +101,7 @@ void choose_libraries(Ctx& c) {
   if (mkl)
     c.decide("library", "MKL " + mkl->version + " (" + mkl->library_dir + ")", "found by CMake through the prefix path", "facts");
   else
-    c.warn("library", "no MKL", "BLAS falls back to what CMake finds (OpenBLAS/Eigen): slower CPU ops; "
-           "conda install mkl mkl-include, or pip install mkl-devel", "seed 000 (S1)");
+    missing(c, "mkl", "no MKL", "");
   if (!c.cuda_on || !c.toolkit) return;  // no toolkit: a conflict already says so
   c.set_env("CUDA_HOME", c.p.cuda_home, "the chosen toolkit; FindCUDA reads it through CUDA_BIN_PATH");
   cudnn(c);
@@ -104,9 +124,7 @@ void choose_libraries(Ctx& c) {
     } else {
       std::string tag = c.p.cuda.empty() ? "" : "cuda" + std::to_string(ver(c.p.cuda)->major()) +
                                                      std::to_string(ver(c.p.cuda)->minor());
-      feature_off(c, "magma", "MAGMA was not found: no GPU LAPACK (torch.linalg on CUDA); install magma-" + tag +
-                  " (conda install -c pytorch magma-" + tag + ") matching the CUDA version, or build it with the "
-                  "arches' -gencode flags (S2)", "seed 000 (S1), seed 001 (S2)");
+      missing(c, "magma", "", tag);
     }
   }
 }

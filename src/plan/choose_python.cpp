@@ -55,6 +55,21 @@ const PythonFacts* pick(Ctx& c, std::string& why) {
   };
   std::stable_sort(ok.begin(), ok.end(), [&](auto* a, auto* b) { return rank(a) > rank(b); });
   if (ok.empty()) return nullptr;
+  // An activated environment passed over is said, with why: the user expects it to build.
+  if (fits(*c.release, *ok.front()))
+    for (auto* p : ok) {
+      if (p == ok.front() || fits(*c.release, *p) || (p->env_kind != "conda" && p->env_kind != "venv")) continue;
+      auto range = VersionRange::parse(c.release->python);
+      c.warn("python", "skipped " + p->path + " (" + p->env_kind + ", Python " + p->version + ")",
+             "torch " + c.release->version + " supports Python " + (range ? range->describe() : c.release->python) +
+                 ", not " + mm_of(p->version) + ": this " + p->env_kind +
+                 " cannot build it, so the plan uses another interpreter; to build in a " + p->env_kind +
+                 ", make one with a Python in that range and name it: --python PATH",
+             cite(c.release->source, c.release->origin));
+    }
+  for (const auto& p : pys)
+    if (!p.error.empty())
+      c.warn("python", "skipped " + p.path, "it could not be probed (" + p.error + ")", "facts");
   if (why.empty())
     why = ok.front()->env_kind == "system" ? "the first interpreter that fits torch " + c.release->version
                                            : "the " + ok.front()->env_kind + " environment's interpreter (its packages build torch)";
@@ -71,7 +86,7 @@ void check_numpy(Ctx& c, const PythonFacts& py) {
   if (it == py.packages.end()) {
     c.conflict("NumPy in " + py.path, "NumPy is not installed: torch would build without it and fail at run time with "
                "'PyTorch was compiled without NumPy support' (S3)",
-               {"install it first: " + py.path + " -m pip install 'numpy" + (nr ? nr->str() : "") + "'",
+               {"install it first: " + pip_install(&py, "'numpy" + (nr ? nr->str() : "") + "'"),
                 "or build without NumPy on purpose: --without numpy"},
                src);
     return;
@@ -98,18 +113,28 @@ void check_build_packages(Ctx& c, const PythonFacts& py) {
   }
   if (!py.packages.count("pyyaml"))
     c.conflict("pyyaml in " + py.path, "setup.py stops at once without it (build_deps checks that yaml imports)",
-               {"install it first: " + py.path + " -m pip install pyyaml"},
+               {"install it first: " + pip_install(&py, "pyyaml")},
                "shared/knowledge/pytorch-build-machinery.md §2 (build_deps step 2)");
   std::string missing;
   for (const char* p : {"setuptools", "typing_extensions"})
     if (!py.packages.count(p)) missing += (missing.empty() ? "" : ", ") + std::string(p);
   if (!missing.empty())
     c.warn("python", "missing: " + missing,
-           "torch's build imports them; install with " + py.path + " -m pip install " + missing + " (S3 had to)",
+           "torch's build imports them; install with " + pip_install(&py, missing) + " (S3 had to)",
            "seed 002 (S3)");
 }
 
 }  // namespace
+
+// PEP 668 (Debian 12+, Ubuntu 23.04+) makes pip refuse an externally managed interpreter: the way
+// out is a venv, never --break-system-packages.
+std::string pip_install(const PythonFacts* py, const std::string& what) {
+  std::string path = py ? py->path : "python3";
+  if (!py || !py->externally_managed) return path + " -m pip install " + what;
+  return path + " -m venv ~/torch-build && ~/torch-build/bin/python -m pip install " + what +
+         ", then plan with --python ~/torch-build/bin/python (" + path +
+         " is externally managed, PEP 668: pip refuses to install into it)";
+}
 
 void choose_python(Ctx& c) {
   std::string why;
@@ -142,8 +167,15 @@ void choose_python(Ctx& c) {
                fixes, cite(rel.source, rel.origin));
     return;
   }
-  c.decide("python", py->version + " (" + py->path + ")", why + "; torch " + rel.version + " supports " + supports,
+  if (std::string e = rel.experimental_python(py->version, py->abi_tag); !e.empty())
+    c.warn("python", py->version + " (" + py->path + ")",
+           why + "; torch " + rel.version + " supports Python " + e +
+               " only experimentally (its compatibility matrix): the build may need fixes; for a tested build "
+               "use another Python in " + supports + " (--python PATH)",
            cite(rel.source, rel.origin));
+  else
+    c.decide("python", py->version + " (" + py->path + ")", why + "; torch " + rel.version + " supports " + supports,
+             cite(rel.source, rel.origin));
   check_numpy(c, *py);
   check_build_packages(c, *py);
 }

@@ -182,7 +182,12 @@ void package_and_verify(Ctx& c) {
                              "; S2), build string py<X.Y>_cuda<A.B.C>_cudnn<D>_<N>"});
   }
   int gpus = static_cast<int>(c.facts().gpus.size());
-  bool gpu_test = c.cuda_on && c.facts().driver.present && gpus > 0;
+  // On Tegra no NVML answers and nvidia-smi may be absent: the CUDA runtime (torch.cuda) is the
+  // test (tegra.toml [[gpu_access]]), so a missing desktop driver does not skip it.
+  const auto& access = c.in.kb.tegra_gpu_access;
+  bool tegra_test = c.facts().jetson.present && !access.empty() && access.back().test_through == "torch.cuda" &&
+                    std::any_of(c.facts().gpus.begin(), c.facts().gpus.end(), [](const GpuFacts& g) { return g.integrated; });
+  bool gpu_test = c.cuda_on && (c.facts().driver.present || tegra_test) && gpus > 0;
   Step v{"verify", {"torchsmith", "verify"}, "", ""};
   if (wheel) v.argv.push_back("{wheel}");
   if (spec.wants("libtorch")) v.argv.push_back("{src}/build-libtorch/libtorch/lib/libtorch.so");
@@ -195,7 +200,8 @@ void package_and_verify(Ctx& c) {
            "); the GPU code covers " + (c.cuda_on ? c.p.arch_list : std::string("nothing (a CPU build)")) +
            "; every library's NEEDED resolves" +
            (gpu_test ? std::string("; torch.cuda.is_available() and torch.randn(2, 64, 512, device='cuda', "
-                                   "dtype=torch.float16) (S3)") + (gpus > 1 ? "; a tensor moved to cuda:1 (S2)" : "")
+                                   "dtype=torch.float16) (S3)") + (gpus > 1 ? "; a tensor moved to cuda:1 (S2)" : "") +
+                         (tegra_test ? "; on Tegra through torch.cuda, not NVML (" + access.back().reason + ")" : "")
                      : c.cuda_on ? "; no GPU test (no driver loaded here)" : "");
   c.p.steps.push_back(v);
 }

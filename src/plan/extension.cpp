@@ -166,7 +166,9 @@ void plan_for(ext::Ctx& c) {
            std::string(req.torch_python.empty() ? "the first Python here with torch" : "asked for (--torch)") +
                ": CUDA " + (py.torch.cuda.empty() ? "none" : py.torch.cuda) + ", C++11 ABI " +
                (py.torch.cxx11_abi ? "1" : "0") + ", built for " +
-               (py.torch.arch_list.empty() ? std::string("no GPU arches") : std::to_string(py.torch.arch_list.size()) + " arches"),
+               (py.torch.arch_list_unknown() ? std::string("arches not known (its arch list could not be read)")
+               : py.torch.arch_list.empty() ? std::string("no GPU arches")
+                                            : std::to_string(py.torch.arch_list.size()) + " arches"),
            req.torch_python.empty() ? "facts" : "--torch");
   c.decide("recipe", r.name, r.origin.file.empty() ? "no recipe in the knowledge base: the generic cpp_extension path"
                                              : "the recipe for " + r.name, c.recipe_source());

@@ -58,6 +58,8 @@ void choose_jobs(Ctx& c);
 void choose_steps(Ctx& c);
 
 // Helpers.
+// "PY -m pip install WHAT", or for an externally managed Python (PEP 668) the venv to make instead.
+std::string pip_install(const PythonFacts* py, const std::string& what);
 std::optional<Version> ver(std::string_view s);
 std::string cite(const std::string& source, const kb::Origin& o);
 std::string dir_of(const std::string& path);  // "/a/b/c" -> "/a/b"

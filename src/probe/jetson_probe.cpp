@@ -30,6 +30,10 @@ JetsonFacts probe_jetson(const Host& h, Notes& notes) {
     auto s = first.find('R');
     auto gcid = first.find(", GCID");
     if (s != std::string::npos) j.l4t_release = util::trim(first.substr(s, gcid == std::string::npos ? std::string::npos : gcid - s));
+    // "R36 (release), REVISION: 4.3" -> "36.4.3"
+    auto major = find_version(j.l4t_release, "R", 1);
+    auto rev = find_version(j.l4t_release, "REVISION:");
+    if (!major.empty() && !rev.empty()) j.l4t_version = major + "." + rev;
   }
   j.present = !j.soc.empty() || rel.has_value();
   if (j.present && j.soc.empty()) notes.push_back("Jetson release file found but no nvidia,tegra* in /proc/device-tree/compatible");

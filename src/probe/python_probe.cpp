@@ -4,6 +4,7 @@
 #include <future>
 #include <nlohmann/json.hpp>
 
+#include "core/version.h"
 #include "probe/places.h"
 #include "probe/sections.h"
 #include "probe/text.h"
@@ -64,6 +65,14 @@ PythonFacts run_script(const Host& h, const std::string& path, const ProbeOption
 // Without the import, torch's facts come from its files; with it, the script gave them all.
 Inspected inspect(const Host& h, const std::string& path, const ProbeOptions& o) {
   Inspected r{run_script(h, path, o), {}};
+  auto& f = r.facts;
+  // PEP 668's marker sits in the stdlib dir; a venv ignores it. Older probes' JSON has no stdlib:
+  // the default layout (PREFIX/lib/pythonX.Y) stands in.
+  if (f.error.empty() && f.env_kind != "venv") {
+    auto v = Version::parse(f.version);
+    std::string dir = !f.stdlib.empty() ? f.stdlib : v ? f.prefix + "/lib/python" + v->major_minor() : "";
+    f.externally_managed = !dir.empty() && h.exists(dir + "/EXTERNALLY-MANAGED");
+  }
   auto& t = r.facts.torch;
   if (!o.import_torch && t.present && !t.path.empty())
     read_torch_files(h, r.facts.prefix, t, r.notes);
@@ -88,6 +97,7 @@ bool parse_python_json(const std::string& out, PythonFacts& f, std::string* erro
     f.site_packages = str(j, "site_packages");
     f.prefix = str(j, "prefix");
     f.env_kind = str(j, "env_kind");
+    f.stdlib = str(j, "stdlib");
     if (!str(j, "error").empty()) f.error = str(j, "error");
     if (j.contains("packages") && j["packages"].is_object())
       for (auto& [k, v] : j["packages"].items())
@@ -106,6 +116,8 @@ bool parse_python_json(const std::string& out, PythonFacts& f, std::string* erro
       if (t.contains("arch_list") && t["arch_list"].is_array())
         for (auto& a : t["arch_list"])
           if (a.is_string()) f.torch.arch_list.push_back(a.get<std::string>());
+      f.torch.arch_list_known = t.contains("arch_list_known") ? t.value("arch_list_known", false)
+                                                              : !f.torch.arch_list.empty() || f.torch.cuda.empty();
     }
     if (f.version.empty()) {
       if (error) *error = "JSON without a version";

@@ -41,6 +41,7 @@ try:
     out["platform_tag"] = sysconfig.get_platform().replace("-", "_").replace(".", "_")
     out["site_packages"] = sysconfig.get_paths().get("purelib", "")
     out["prefix"] = sys.prefix
+    out["stdlib"] = sysconfig.get_paths().get("stdlib", "")
     if os.path.isdir(os.path.join(sys.prefix, "conda-meta")):
         out["env_kind"] = "conda"
     elif sys.prefix != getattr(sys, "base_prefix", sys.prefix):
@@ -95,6 +96,7 @@ try:
                 except Exception:
                     pass
                 t["arch_list"] = arch
+                t["arch_list_known"] = bool(arch) or not torch.version.cuda
                 t["debug"] = bool(getattr(torch.version, "debug", False))
                 t["git_version"] = str(getattr(torch.version, "git_version", ""))
                 t["path"] = os.path.dirname(torch.__file__)

@@ -334,11 +334,15 @@ void read_torch_files(const Host& h, const std::string& python_prefix, TorchFact
   }
   if (t.version.empty()) notes.push_back("torch at " + dir + ": no version in version.py or its dist-info");
   if (auto abi = read_abi(h, dir)) t.cxx11_abi = *abi;
-  if (t.cuda.empty()) return;  // CPU build: no arch list, no cuDNN to tell
+  if (t.cuda.empty()) {  // CPU build: no arch list (known to be empty), no cuDNN to tell
+    t.arch_list_known = true;
+    return;
+  }
   t.cudnn = read_cudnn(h, dir, python_prefix);
   auto lib = find_torch_lib(h, dir, "libtorch_python");
   Mapped m(lib.empty() ? std::string() : mapped_real(h, lib));
   if (m.ok()) t.arch_list = find_arch_list(rodata(m.view()));
+  t.arch_list_known = !t.arch_list.empty();  // not found is unknown, not "built for nothing"
   if (t.arch_list.empty())
     notes.push_back("torch at " + dir + ": arch list not found in libtorch_python.so (use --import-torch)");
 }

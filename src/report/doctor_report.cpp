@@ -15,6 +15,12 @@ std::string gib(std::uint64_t b) {
 
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
+// "L4T 36.4.3 (JetPack 6.2)"; the raw release line when it did not parse.
+std::string jetson_release(const JetsonFacts& j) {
+  if (j.l4t_version.empty()) return "L4T " + or_dash(j.l4t_release);
+  return "L4T " + j.l4t_version + " (" + (j.jetpack.empty() ? "JetPack unknown to the knowledge base" : "JetPack " + j.jetpack) + ")";
+}
+
 // "  Label      value" with a fixed label column so the eye can scan down it.
 void row(std::ostringstream& o, const Style& st, const std::string& label,
          const std::string& value) {
@@ -71,8 +77,7 @@ void system_section(std::ostringstream& o, const Style& st, const HostFacts& f) 
         d.path + " (" + d.purpose + "): " + gib(d.free_bytes) + " free of " + gib(d.total_bytes));
   if (f.jetson.present)
     row(o, st, "Jetson",
-        or_dash(f.jetson.model) + ", " + or_dash(f.jetson.soc) + ", L4T " +
-            or_dash(f.jetson.l4t_release));
+        or_dash(f.jetson.model) + ", " + or_dash(f.jetson.soc) + ", " + jetson_release(f.jetson));
 }
 
 void gpu_section(std::ostringstream& o, const Style& st, const HostFacts& f) {
@@ -88,13 +93,16 @@ void gpu_section(std::ostringstream& o, const Style& st, const HostFacts& f) {
     std::string mem = g.memory_bytes ? ", " + gib(g.memory_bytes) : "";
     row(o, st, "GPU", where + id + " -> " + name + ", " + cc + mem + by);
   }
-  if (f.driver.present)
+  if (f.jetson.present)
+    row(o, st, "Driver", "part of " + jetson_release(f.jetson) +
+                             (f.driver.present ? "; " + f.driver.source + " says " + f.driver.version +
+                                                     (f.driver.cuda_version.empty() ? "" : ", CUDA " + f.driver.cuda_version)
+                                               : ""));
+  else if (f.driver.present)
     row(o, st, "Driver",
         f.driver.version +
             (f.driver.cuda_version.empty() ? "" : ", supports CUDA <= " + f.driver.cuda_version) +
             " (" + f.driver.source + ")");
-  else if (f.jetson.present)
-    row(o, st, "Driver", "part of L4T " + or_dash(f.jetson.l4t_release));
   else
     row(o, st, "Driver", "not loaded");
 }

@@ -46,7 +46,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"s4-wsl2-cuda117", "torch==2.0.1"},
                       Case{"s5-gtx1660ti-container", "torch==1.12.1"}, Case{"no-gpu", ""},
                       Case{"gpu-no-driver", ""}, Case{"two-toolkits", ""}, Case{"unknown-gpu", ""},
-                      Case{"jetson-orin", ""}),
+                      Case{"jetson-orin", ""}, Case{"jetson-orin-nano-smi", ""},
+                      Case{"jetson-orin-nx-nosmi", ""}, Case{"pascal-cuda13", ""},
+                      Case{"ada-cuda117", "torch==2.4.1"}, Case{"venv-py313", "torch==2.4.1"}),
     [](const auto& info) {
       std::string n = info.param.host;
       for (auto& ch : n)
@@ -72,7 +74,7 @@ TEST(DoctorScenario, WithoutDriverTheKbNamesTheGpu) {
 TEST(DoctorScenario, S3Sm120MetByCuda128AndCmake4BreaksTorch24) {
   std::string out = doctor_text({"s3-rtx5090-cmake4", "torch==2.4.1"});
   EXPECT_TRUE(has(out, "compute 12.0 with CUDA 12.8"));
-  EXPECT_TRUE(has(out, "nvcc 12.8 compiles for sm_120 (CUDA 12.8 to"));
+  EXPECT_TRUE(has(out, "nvcc 12.8 compiles for sm_120 (since CUDA 12.8)"));
   EXPECT_TRUE(has(out, "CMake 4.2.0 breaks torch 2.4"));
   EXPECT_TRUE(has(out, "CMAKE_POLICY_VERSION_MINIMUM=3.5"));
   EXPECT_TRUE(has(out, "NumPy 1.23.5 fits torch 2.4"));
@@ -103,6 +105,105 @@ TEST(DoctorScenario, TwoToolkitsAreBothJudged) {
   EXPECT_TRUE(has(out, "/usr/local/cuda-12.4"));
   EXPECT_TRUE(has(out, "as nvcc 11.8's host compiler"));
   EXPECT_TRUE(has(out, "as nvcc 12.4's host compiler"));
+}
+
+// doctor --json on a fixture: the facts and the verdicts, by field.
+nlohmann::json doctor_json(const std::string& host, const std::string& target = "") {
+  std::vector<std::string> args{"doctor", "--json", "--root", kHosts + host};
+  if (!target.empty()) args.insert(args.end(), {"--for", target});
+  auto r = run_torchsmith(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+std::vector<nlohmann::json> verdicts(const nlohmann::json& j, const std::string& rule) {
+  std::vector<nlohmann::json> out;
+  for (const auto& v : j["verdicts"])
+    if (v.value("rule", "") == rule) out.push_back(v);
+  return out;
+}
+
+TEST(DoctorMachines, JetpackNvidiaSmiDoesNotAddAPhantomGpu) {
+  auto j = doctor_json("jetson-orin-nano-smi");
+  ASSERT_EQ(j["facts"]["gpus"].size(), 1u) << j["facts"]["gpus"].dump();
+  EXPECT_TRUE(j["facts"]["gpus"][0]["integrated"].get<bool>());
+  EXPECT_EQ(j["facts"]["gpus"][0]["compute_capability"], "8.7");
+  EXPECT_EQ(j["facts"]["driver"]["version"], "540.4.0");
+  EXPECT_EQ(j["facts"]["jetson"]["l4t_version"], "36.4.3");
+  EXPECT_EQ(j["facts"]["jetson"]["jetpack"], "6.2");
+  auto d = verdicts(j, "driver.tegra");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0]["subject"].get<std::string>().find("JetPack 6.2"), std::string::npos);
+  EXPECT_NE(d[0]["source"].get<std::string>().find("developer.nvidia.com/embedded/jetpack"), std::string::npos);
+  EXPECT_EQ(verdicts(j, "gpu.toolkit").size(), 1u);  // one GPU x one toolkit
+}
+
+TEST(DoctorMachines, JetsonWithoutSmiShowsL4tWithItsJetpack) {
+  auto j = doctor_json("jetson-orin-nx-nosmi");
+  EXPECT_FALSE(j["facts"]["driver"]["present"].get<bool>());
+  EXPECT_EQ(j["facts"]["jetson"]["jetpack"], "6.0");
+  auto d = verdicts(j, "driver.tegra");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0]["reason"].get<std::string>().find("JetPack 6.0: CUDA 12.2"), std::string::npos) << d[0].dump();
+  std::string text = doctor_text({"jetson-orin-nx-nosmi", ""});
+  EXPECT_TRUE(has(text, "L4T 36.3.0 (JetPack 6.0)")) << text;
+  EXPECT_FALSE(has(text, "no driver")) << text;
+}
+
+TEST(DoctorMachines, SinceNamesWhereTheArchStartsNotWhereTheKbStarts) {
+  // sm_75 came with CUDA 10.0 (cuda.toml [[arch]]), older than the KB's first toolkit (10.2).
+  auto j = doctor_json("s5-gtx1660ti-container", "torch==1.12.1");
+  auto g = verdicts(j, "gpu.toolkit");
+  ASSERT_FALSE(g.empty());
+  EXPECT_NE(g[0]["reason"].get<std::string>().find("(since CUDA 10.0)"), std::string::npos) << g[0].dump();
+  EXPECT_NE(g[0]["source"].get<std::string>().find("docs.nvidia.com/cuda/archive/10.0"), std::string::npos);
+  // A dropped arch names both ends: sm_61 from CUDA 8.0 to 12.9.
+  auto p = verdicts(doctor_json("pascal-cuda13"), "gpu.toolkit");
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0]["level"], "fail");
+  EXPECT_NE(p[0]["reason"].get<std::string>().find("the last toolkit with it is CUDA 12.9"), std::string::npos);
+}
+
+TEST(DoctorMachines, AdaOnCuda117OffersSm86AndTheToolkitIsNotTorchs) {
+  auto j = doctor_json("ada-cuda117", "torch==2.4.1");
+  auto g = verdicts(j, "gpu.toolkit");
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0]["level"], "fail");
+  EXPECT_NE(g[0]["fix"].get<std::string>().find("--arch 8.6"), std::string::npos) << g[0].dump();
+  auto t = verdicts(j, "cuda.target");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0]["level"], "warn");
+  EXPECT_NE(t[0]["reason"].get<std::string>().find("the only toolkit here, CUDA 11.7, is not among torch 2.4's CUDA "
+                                                   "versions (11.8, 12.1, 12.4)"),
+            std::string::npos)
+      << t[0].dump();
+  // A release that was built with 11.7 gets no such verdict.
+  EXPECT_TRUE(verdicts(doctor_json("ada-cuda117", "torch==2.0.1"), "cuda.target").empty());
+}
+
+TEST(DoctorMachines, CmakeTooOldForNewestIsInfoWithoutForAndWarnOnlyWithIt) {
+  auto j = doctor_json("jetson-orin");
+  auto c = verdicts(j, "cmake.releases");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0]["level"], "info");
+  EXPECT_EQ(j["summary"]["warn"], 0) << j["verdicts"].dump();
+  auto t = verdicts(doctor_json("jetson-orin", "torch==2.9.0"), "cmake.target");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0]["level"], "fail");
+}
+
+TEST(DoctorMachines, VenvThatDoesNotFitAndExperimentalPython) {
+  auto j = doctor_json("venv-py313", "torch==2.4.1");
+  bool venv_fails = false;
+  for (const auto& v : verdicts(j, "python.target"))
+    venv_fails |= v["level"] == "fail" && v["subject"].get<std::string>().find(".venvs/py313") != std::string::npos;
+  EXPECT_TRUE(venv_fails) << j["verdicts"].dump();
+  for (const auto& py : j["facts"]["pythons"])
+    EXPECT_EQ(py["externally_managed"].get<bool>(), py["path"] == "/usr/bin/python3") << py.dump();
+  auto e = verdicts(doctor_json("venv-py313", "torch==2.5.1"), "python.experimental");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0]["level"], "warn");
+  EXPECT_NE(e[0]["reason"].get<std::string>().find("3.13 only experimentally"), std::string::npos);
 }
 
 TEST(DoctorJson, CompleteAndConsistent) {

@@ -82,6 +82,18 @@ TEST(PlanExtension, FactsFileWithNvccOfAnotherMajorExitsThree) {
   EXPECT_NE(r.out.find("fix: install CUDA 12.8"), std::string::npos);
 }
 
+TEST(PlanExtension, TorchPythonIsLookedUpUnderTheRoot) {
+  // /usr/bin/python3.10 exists only in the fixture; /usr/bin/python3 only on this machine.
+  std::string root = kSrc + "/tests/fixtures/hosts/torch-installs";
+  auto r = run_torchsmith({"plan", kSrc + "/examples/hello_ext", "--root", root, "--torch", "/usr/bin/python3.10"});
+  EXPECT_EQ(r.err.find("no such interpreter"), std::string::npos) << r.err;
+  EXPECT_NE(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.out.find("2.5.1+cu124"), std::string::npos) << r.out;  // the fixture's torch, not this machine's
+  r = run_torchsmith({"plan", kSrc + "/examples/hello_ext", "--root", root, "--torch", "/usr/bin/python3"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such interpreter under --root"), std::string::npos) << r.err;
+}
+
 TEST(PlanExtension, BadRequestsAreUsageErrors) {
   auto r = run_torchsmith({"plan", kSrc + "/no/such/dir"});
   EXPECT_EQ(r.exit_code, 2);

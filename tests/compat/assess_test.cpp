@@ -1,5 +1,6 @@
 // Verdicts from hand-built facts and a small hand-built KB: each rule, its wording and its fix.
 #include "compat/assess.h"
+#include "compat/facts_util.h"
 
 #include <gtest/gtest.h>
 
@@ -213,6 +214,71 @@ TEST(Gpu, TorchWithoutTheArchFailsWithNoKernelImage) {
   EXPECT_EQ(vs.back().level, Level::warn);
 }
 
+TEST(Gpu, UnreadArchListIsUnknownNotEmpty) {
+  auto k = small_kb();
+  auto f = host_with("2b85", "580.95.05", "12.8");
+  PythonFacts py;
+  py.path = "/usr/bin/python3";
+  py.version = "3.12.3";
+  py.torch.present = true;
+  py.torch.version = "2.7.1+cu128";
+  py.torch.cuda = "12.8";
+  f.pythons.push_back(py);  // arch_list empty, arch_list_known false: the probe could not read it
+  identify_gpus(f, k);
+  std::vector<Verdict> vs;
+  check_gpus(f, k, vs);
+  ASSERT_EQ(vs.size(), 2u);
+  EXPECT_EQ(vs[1].rule, "gpu.torch");
+  EXPECT_EQ(vs[1].level, Level::warn);
+  EXPECT_TRUE(has(vs[1].reason, "unknown")) << vs[1].reason;
+  EXPECT_FALSE(has(vs[1].reason, "no kernel image"));
+  EXPECT_TRUE(has(vs[1].fix, "--import-torch")) << vs[1].fix;
+  // Read and empty is a different fact: built for no arch.
+  f.pythons[0].torch.arch_list_known = true;
+  vs.clear();
+  check_gpus(f, k, vs);
+  EXPECT_EQ(vs[1].level, Level::fail);
+  EXPECT_TRUE(has(vs[1].reason, "no kernel image"));
+}
+
+TEST(Gpu, MissingArchOffersNearestRunnable) {
+  auto k = small_kb();
+  k.cuda.push_back(k.cuda[0]);
+  k.cuda.back().version = "11.7";
+  k.cuda.back().arches = {"3.5", "5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.7"};
+  kb::TegraSoc orin;  // 8.7 is Orin's integrated GPU: no target for a card, though it is nearer
+  orin.compatible = "tegra234";
+  orin.arch = "8.7";
+  k.tegra.push_back(orin);
+  k.gpus.push_back(gpu("2786", "GeForce RTX 4070", "8.9"));
+  auto f = host_with("2786", "535.183.01", "11.7");
+  identify_gpus(f, k);
+  std::vector<Verdict> vs;
+  check_gpus(f, k, vs);
+  ASSERT_EQ(vs.size(), 1u);
+  EXPECT_EQ(vs[0].level, Level::fail);
+  EXPECT_TRUE(has(vs[0].fix, "--arch 8.6")) << vs[0].fix;
+  // nearest_runnable: SASS of a lower minor of the same major, else the newest older arch as PTX.
+  EXPECT_EQ(nearest_runnable(k, k.cuda.back(), *CudaArch::parse("8.9"))->str(), "8.6");
+  EXPECT_EQ(nearest_runnable(k, k.cuda.back(), *CudaArch::parse("9.0"))->str(), "8.6+PTX");
+  EXPECT_EQ(nearest_runnable(k, k.cuda.back(), *CudaArch::parse("8.7"))->str(), "8.7");  // on Orin itself
+  EXPECT_FALSE(nearest_runnable(k, k.cuda[3], *CudaArch::parse("6.1")));  // 13.0 has nothing older than 7.5
+}
+
+TEST(Gpu, SpanStartsWhereTheArchStarts) {
+  auto k = small_kb();
+  kb::ArchSupport a;
+  a.arch = "7.5";
+  a.first_cuda = "10.0";
+  a.source = "test:rn100";
+  k.arch_support.push_back(a);
+  auto s = arch_span(k, "7.5");
+  EXPECT_EQ(s.describe(), "since CUDA 10.0");
+  EXPECT_EQ(s.first_source, "test:rn100");
+  EXPECT_EQ(arch_span(k, "6.1").describe(), "CUDA 11.8 to 12.8");
+  EXPECT_EQ(arch_span(k, "12.0").describe(), "since CUDA 12.8");
+}
+
 TEST(Compiler, Gcc13WithCuda118NamesInstalledGcc11) {
   auto k = small_kb();
   auto f = host_with("", "", "11.8");
@@ -274,13 +340,15 @@ TEST(Cmake, NoTargetListsWhatItServes) {
   auto f = host_with("", "", "");
   std::vector<Verdict> vs;
   check_cmake(f, k, {}, vs);
-  EXPECT_EQ(vs.at(0).level, Level::warn);
+  // Without --for nothing is wanted yet: what it cannot configure is information, not a warning.
+  EXPECT_EQ(vs.at(0).level, Level::info);
+  EXPECT_EQ(vs[0].rule, "cmake.releases");
   EXPECT_TRUE(has(vs[0].reason, "configures torch 1.12 to 2.6")) << vs[0].reason;
   EXPECT_TRUE(has(vs[0].reason, "too old for torch 2.9"));
   f.tools = {{"cmake", "/usr/bin/cmake", "4.2.0"}};
   vs.clear();
   check_cmake(f, k, {}, vs);
-  EXPECT_EQ(vs.at(0).level, Level::warn);
+  EXPECT_EQ(vs.at(0).level, Level::info);
   EXPECT_TRUE(has(vs[0].reason, "configures torch 2.9; breaks torch 1.12 to 2.6")) << vs[0].reason;
 }
 
