@@ -118,6 +118,8 @@ TEST(TorchFiles, PipWheelMatchesImport) {
   EXPECT_EQ(t->cudnn, "9.1.0");  // the nvidia-cudnn-cu12 wheel beside torch, not /usr/include's 9.8.0
   EXPECT_FALSE(t->cxx11_abi);
   EXPECT_EQ(t->arch_list, (Archs{"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"}));
+  EXPECT_TRUE(t->arch_list_known);
+  EXPECT_TRUE(u->arch_list_known);
   EXPECT_EQ(t->git_version, "a8d6afb511a69687bbb2b7e88a3cf67917e1697e");
   EXPECT_EQ(t->path, "/usr/local/lib/python3.10/dist-packages/torch");
   expect_same(*t, *u);
@@ -169,6 +171,8 @@ TEST(TorchFiles, MissingArchStringIsANote) {
   read_torch_files(*h, "", t, notes);
   EXPECT_EQ(t.version, "2.7.0+cu128");
   EXPECT_TRUE(t.arch_list.empty());
+  EXPECT_FALSE(t.arch_list_known);  // unread: unknown, which verdicts must not take for "no arch"
+  EXPECT_TRUE(t.arch_list_unknown());
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0], "torch at /site/torch: arch list not found in libtorch_python.so (use --import-torch)");
 }
