@@ -145,6 +145,27 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
       r.reason = root->id + ": <" + h + "> force-included (-include " + h + " for the host compiler and nvcc)";
       break;
     }
+    case triage::RemedyKind::switch_host_compiler: {
+      // Automatic only when triage named an installed compiler that fits (triage/specialize.cpp
+      // fills CC/CXX/CUDAHOSTCXX from the machine's facts); otherwise the plan must change.
+      auto to = rem.env.find("CUDAHOSTCXX");
+      if (to == rem.env.end()) to = rem.env.find("CXX");
+      if (to == rem.env.end() || to->second.empty()) {
+        r.refused = "needs a different plan: no installed host compiler that fits is known (" + rem.note + ")";
+        return r;
+      }
+      auto now = env.find(to->first);
+      if (now != env.end() && now->second == to->second) {
+        r.refused = to->second + " is already the host compiler: the remedy did not help";
+        return r;
+      }
+      std::string what;
+      for (const auto& [k, v] : rem.env) what += (what.empty() ? "" : " ") + k + "=" + v;
+      r.clean_build = true;  // CMake cannot change the compiler of a configured build directory
+      r.reason = root->id + ": host compiler " + (now == env.end() ? std::string("(default)") : now->second) +
+                 " -> " + to->second + " (installed, fits; " + what + "; build directory cleaned)";
+      break;
+    }
     default:
       r.refused = "needs a different plan (" + rem.note + ")";
       return r;

@@ -44,6 +44,8 @@ struct Diagnosis {
   LogFacts log_facts;
   const Finding* root() const { return root_count ? &findings.front() : nullptr; }
   bool known() const { return root() && root()->sig != nullptr; }
+  // The log shows a failure: a known error or an unrecognised error line (warnings alone are not).
+  bool failed() const { return root() && (!root()->sig || root()->severity == Severity::error); }
 };
 
 }  // namespace ts::triage

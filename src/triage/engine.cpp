@@ -22,6 +22,15 @@ constexpr MarkerPattern kMarkers[] = {
     {Marker::compiler_error, R"(^\s*(?:ptxas|nvlink) (?:fatal|error)\s*:)"},
     {Marker::cmake_error, R"(^\s*CMake Error)"},
     {Marker::traceback, R"(^\s*Traceback \(most recent call last\):)"},
+    // Literals of 7+ bytes each ("error: ", "exception: ", "cuda error"), for the prefilter's stride.
+    {Marker::failure_line, R"(^\s*error: )"},
+    {Marker::failure_line, R"(^\s*ERROR: )"},
+    {Marker::failure_line, R"(^\s*error [A-Z]+[0-9]+\s*:)"},   // MSVC without a file name
+    {Marker::failure_line, R"(^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): )"},  // Python
+    {Marker::failure_line, R"(^\s*(?:Illegal instruction|Segmentation fault|Bus error) \(core dumped\))"},
+    {Marker::failure_line, R"(\b(?:CUDA|HIP|cuDNN|rocBLAS|NCCL) [Ee]rror\b)"},
+    {Marker::failure_line, R"(\bld: cannot find )"},
+    {Marker::failure_line, R"(undefined reference to )"},
 };
 
 RE2::Options options() {

@@ -16,7 +16,10 @@
 namespace ts::triage {
 
 // Lines the engine recognises structurally, for the "unrecognised" fallback.
-enum class Marker { failed_target, compiler_error, cmake_error, traceback };
+// failure_line: an error printed outside a compiler's wording (a bare Python exception, a crash,
+// a CUDA/HIP runtime error, a tool's "error:"), so a log with only such lines still has an answer.
+enum class Marker { failed_target, compiler_error, cmake_error, traceback, failure_line };
+inline constexpr std::size_t kMarkerCount = 5;
 
 struct PatternRef {
   enum Kind { signature, log_fact, marker } kind;

@@ -23,7 +23,7 @@ bool earlier(const Finding& a, const Finding& b) {
 }
 
 Finding unrecognised(const Fallbacks& fb) {
-  for (Finding* f : {fb.error_after_failed, fb.first_error, fb.cmake_block, fb.traceback, fb.first_failed}) {
+  for (Finding* f : {fb.error_after_failed, fb.first_error, fb.cmake_block, fb.traceback, fb.first_failure, fb.first_failed}) {
     if (!f || f->count == 0) continue;
     Finding u = *f;
     u.id = "unrecognised";

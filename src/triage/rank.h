@@ -14,6 +14,7 @@ struct Fallbacks {
   Finding* first_error;         // first compiler error anywhere
   Finding* cmake_block;         // first CMake Error block
   Finding* traceback;           // first Python traceback: last frame + exception
+  Finding* first_failure;       // first other failure line (a bare exception, a crash, "error: ...")
   Finding* first_failed;        // the first FAILED: line itself
 };
 

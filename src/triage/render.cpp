@@ -75,7 +75,10 @@ std::string render_text(const Diagnosis& d, bool all, bool color) {
   Paint p{color};
   std::string out;
   if (!d.root()) {
-    out += "no failure found: no signature, compiler error, CMake error or traceback in " + std::to_string(d.lines) + " lines\n";
+    out += "no error found: no signature, compiler error, CMake error, traceback or error line in " + std::to_string(d.lines) + " lines\n";
+  } else if (!d.failed()) {
+    out += "no error found in " + std::to_string(d.lines) + " lines; worth knowing:\n";
+    finding_text(out, d.findings.front(), p, false);
   } else {
     finding_text(out, d.findings.front(), p, true);
     if (d.error_lines > 1) out += p.dim("  (" + std::to_string(d.error_lines) + " error lines in the log; the ones after the root cause are usually its cascade)") + "\n";
@@ -99,6 +102,7 @@ nlohmann::json to_json(const Diagnosis& d, bool all) {
   j["bytes"] = d.bytes;
   j["error_lines"] = d.error_lines;
   j["known"] = d.known();
+  j["error"] = d.failed();  // false: the log shows no error (at most warnings)
   j["root_cause"] = d.root() ? finding_json(*d.root()) : nlohmann::json(nullptr);
   nlohmann::json others = nlohmann::json::array();
   if (all)

@@ -219,7 +219,7 @@ void Scanner::on_line(std::string_view raw, const char* region_begin) {
   std::string_view clean = sanitize_line(raw, clean_buf_);
   hits_.clear();
   if (engine_.prefilter().may_match(clean)) engine_.regex_set().Match(re2::StringPiece(clean.data(), clean.size()), &hits_);
-  std::array<bool, 4> markers{};
+  std::array<bool, kMarkerCount> markers{};
   bool wrapper_line = false, any_sig = false;
   int last_sig = -1;
   for (int idx : hits_) {
@@ -267,11 +267,15 @@ void Scanner::record(Finding& f, std::string_view raw, std::string_view clean, c
     for (auto& a : after_) queued |= a.f == &f;
     if (!queued) after_.push_back({&f, kAfter + 1});  // +1: this line is visited by the loop too
   }
+  // A signature whose first line names no value (clang's "no member named X") takes the captures of
+  // a later line that does (GCC's note naming the header), for the remedy.
+  else if (re && f.captures.empty() && f.count <= 16 && re->NumberOfCapturingGroups() > 0)
+    f.captures = captures_of(*re, clean);
   if (f.evidence.size() < kMaxEvidence) f.evidence.push_back({line_no_, printable_line(raw)});
 }
 
 void Scanner::structural(std::string_view raw, std::string_view clean, const char* region_begin,
-                         const std::array<bool, 4>& markers, bool wrapper_line) {
+                         const std::array<bool, kMarkerCount>& markers, bool wrapper_line) {
   // A Python traceback ends at its first line no more indented than "Traceback" itself: the
   // exception (pip indents a whole build's output, so the block's own margin is the baseline).
   if (tb_active_) {
@@ -314,6 +318,10 @@ void Scanner::structural(std::string_view raw, std::string_view clean, const cha
   if (markers[static_cast<std::size_t>(Marker::failed_target)] && first_failed_.count == 0) {
     first_failed_.id = "unrecognised";
     record(first_failed_, raw, clean, region_begin, nullptr);
+  }
+  if (markers[static_cast<std::size_t>(Marker::failure_line)] && !wrapper_line && first_failure_.count == 0) {
+    first_failure_.id = "unrecognised";
+    record(first_failure_, raw, clean, region_begin, nullptr);
   }
   if (markers[static_cast<std::size_t>(Marker::compiler_error)]) {
     ++error_lines_;
@@ -373,7 +381,7 @@ Diagnosis Scanner::finish() {
     pending_open_ = false;
   }
   after_.clear();
-  Fallbacks fb{&error_after_failed_, &first_error_, &cmake_block_, &traceback_, &first_failed_};
+  Fallbacks fb{&error_after_failed_, &first_error_, &cmake_block_, &traceback_, &first_failure_, &first_failed_};
   Diagnosis d = rank(engine_.set(), per_sig_, fb);
   d.lines = line_no_;
   d.bytes = bytes_;

@@ -48,7 +48,7 @@ class Scanner {
   void push_ring(std::uint64_t line, std::string_view raw);
   std::vector<Evidence> before(std::string_view raw, const char* region_begin) const;
   void structural(std::string_view raw, std::string_view clean, const char* region_begin,
-                  const std::array<bool, 4>& markers, bool wrapper_line);
+                  const std::array<bool, kMarkerCount>& markers, bool wrapper_line);
   bool following() const { return !after_.empty() || tb_active_ || cmake_left_ > 0; }
 
   const Engine& engine_;
@@ -67,7 +67,7 @@ class Scanner {
   LogFacts facts_;
 
   // Structural fallbacks for "unrecognised".
-  Finding first_failed_, error_after_failed_, first_error_, cmake_block_, traceback_;
+  Finding first_failed_, error_after_failed_, first_error_, cmake_block_, traceback_, first_failure_;
   bool tb_active_ = false;
   std::size_t tb_margin_ = 0, cmake_margin_ = 0;  // the block's first line's indentation
   int tb_budget_ = 0;

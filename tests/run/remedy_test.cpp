@@ -103,13 +103,48 @@ TEST(Remedy, BoundedAndSwitchableOff) {
   EXPECT_NE(off.refused.find("--no-auto-fix"), std::string::npos);
 }
 
-TEST(Remedy, CompilerSwitchIsNeverAutomatic) {
-  Diag g("NVCC_UNSUPPORTED_GCC", triage::RemedyKind::switch_host_compiler);
+TEST(Remedy, CompilerSwitchOnlyToAnInstalledCompilerThatFits) {
+  // No fitting compiler known (triage had no facts, or none is installed): the plan must change.
+  Diag g("NVCC_HOST_GCC_TOO_NEW", triage::RemedyKind::switch_host_compiler);
   auto r = choose_remedy(g.d, {}, {}, 0, "");
   EXPECT_FALSE(r.retry);
   EXPECT_NE(r.refused.find("needs a different plan"), std::string::npos);
   triage::Diagnosis unknown;  // no root cause: nothing to do
   EXPECT_FALSE(choose_remedy(unknown, {}, {}, 0, "").retry);
+
+  // specialize() found gcc-11 installed: switch to it, clean the build dir, say what changed.
+  Diag fit("NVCC_HOST_GCC_TOO_NEW", triage::RemedyKind::switch_host_compiler,
+           {{"CC", "/usr/bin/gcc-11"}, {"CXX", "/usr/bin/g++-11"}, {"CUDAHOSTCXX", "/usr/bin/g++-11"}});
+  auto s = choose_remedy(fit.d, {{"CUDAHOSTCXX", "/usr/bin/g++-13"}}, {}, 0, "");
+  ASSERT_TRUE(s.retry) << s.refused;
+  EXPECT_EQ(s.env.at("CUDAHOSTCXX"), "/usr/bin/g++-11");
+  EXPECT_EQ(s.env.at("CC"), "/usr/bin/gcc-11");
+  EXPECT_TRUE(s.clean_build);
+  EXPECT_NE(s.reason.find("/usr/bin/g++-13 -> /usr/bin/g++-11"), std::string::npos) << s.reason;
+
+  // Already on that compiler: it did not help, no loop.
+  auto again = choose_remedy(fit.d, {{"CUDAHOSTCXX", "/usr/bin/g++-11"}}, {}, 0, "");
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("did not help"), std::string::npos);
+
+  // --no-auto-fix keeps the old behaviour.
+  RetryPolicy off;
+  off.auto_fix = false;
+  auto no = choose_remedy(fit.d, {}, off, 0, "");
+  EXPECT_FALSE(no.retry);
+  EXPECT_NE(no.refused.find("--no-auto-fix"), std::string::npos);
+}
+
+TEST(Remedy, StaleCacheIsCleanedAndSaysSo) {
+  Diag g("STALE_CMAKE_MAKE_PROGRAM", triage::RemedyKind::clean_build_dir);
+  auto r = choose_remedy(g.d, {}, {}, 0, "");
+  ASSERT_TRUE(r.retry);
+  EXPECT_TRUE(r.clean_build);
+  EXPECT_NE(r.reason.find("STALE_CMAKE_MAKE_PROGRAM"), std::string::npos);
+  EXPECT_NE(r.reason.find("cleaned"), std::string::npos);
+  RetryPolicy off;
+  off.auto_fix = false;
+  EXPECT_FALSE(choose_remedy(g.d, {}, off, 0, "").retry);
 }
 
 }  // namespace

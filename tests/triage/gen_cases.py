@@ -274,8 +274,8 @@ c('CUDA_INIT_UNEXPECTED_ERROR', ['/home/u/venv/lib/python3.10/site-packages/torc
   ['-- CUDA initialization: cudaGetDeviceCount() returned 2'])
 c('SHARED_LIB_NOT_FOUND_LDD', ['$ ldd torch/_C.cpython-37m-x86_64-linux-gnu.so', '\tlinux-vdso.so.1 (0x00007ffd3b5f2000)', '\tlibtorch_python.so => /home/u/pytorch/torch/lib/libtorch_python.so (0x00007f1c)', '\tlibmkl_intel_lp64.so => not found', '\tlibmkl_gnu_thread.so => not found'],
   ['\tlibmkl_intel_lp64.so.2 => /opt/intel/oneapi/mkl/lib/libmkl_intel_lp64.so.2 (0x00007f1c)'])
-c('SHARED_OBJECT_NOT_LOADABLE', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'OSError: libcudnn.so.8: cannot open shared object file: No such file or directory'],
-  ['-- Found libcudnn.so.8 in /usr/lib/x86_64-linux-gnu (shared object file ok)'])
+c('SHARED_OBJECT_NOT_LOADABLE', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'OSError: libopenblas.so.0: cannot open shared object file: No such file or directory'],
+  ['-- Found libopenblas.so.0 in /usr/lib/x86_64-linux-gnu (shared object file ok)'])
 c('CUDA_OUT_OF_MEMORY', ['Traceback (most recent call last):', '  File "smoke.py", line 9, in <module>', 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 3.12 GiB is free.'],
   ['-- CUDA memory: 79.10 GiB total, out of which 75.98 GiB free'])
 c('CUDNN_VERSION_INCOMPATIBLE', ['Traceback (most recent call last):', '  File "smoke.py", line 12, in <module>', 'RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN.'],
@@ -305,6 +305,54 @@ c('ASSEMBLER_TOO_OLD', [F, '/tmp/cc8uoJt1.s: Assembler messages:', "/tmp/cc8uoJt
   ['-- Performing Test HAS_AVX512_VNNI (assembler supports vpdpbusd) - Success'])
 c('CPP_EXT_COMPILER_ABI_WARNING', ['/home/u/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:387: UserWarning: ', '                               !! WARNING !!', 'Your compiler (c++) is not compatible with the compiler Pytorch was', 'built with for this platform, which is g++ on linux. Please'],
   ['-- Your compiler (g++ 11.4.0) matches the compiler PyTorch was built with'])
+
+# Real-log corpus classes (tests/triage/real): wordings of nvcc/EDG, MSVC, ROCm, import and runtime failures.
+c('PTXAS_UNRESOLVED_EXTERN_FUNCTION', [F, "ptxas fatal   : Unresolved extern function '_Z3powdi'"],
+  ["ptxas info    : Function properties for _Z3powdi"])
+c('OPENMP_UNSUPPORTED_APPLE_CLANG', [F, "clang++: error: unsupported option '-fopenmp'"],
+  ["-- Found OpenMP_CXX: -Xpreprocessor -fopenmp (found version \"5.0\")"])
+c('MSVC_STD_AMBIGUOUS_COMPILED_AUTOGRAD', [F, "C:\\venv\\Lib\\site-packages\\torch\\include\\torch/csrc/dynamo/compiled_autograd.h(1134): error C2872: 'std': ambiguous symbol"],
+  ["C:\\x\\include\\valarray(20): note: could be 'std'"])
+c('TENSOR_TYPE_DISPATCH_REMOVED', [F, '/home/u/ext/src/roi_align_kernel.cu(312): error: no suitable conversion function from "const at::DeprecatedTypeProperties" to "c10::ScalarType" exists'],
+  ['/home/u/ext/src/roi_align_kernel.cu(312): warning: function "at::Tensor::type" is deprecated (declared at DeprecatedTypeProperties.h)'])
+c('PY312_DISTUTILS_REMOVED', ['Traceback (most recent call last):', '  File "/tmp/pip-install-x/pkg/setup.py", line 3, in <module>', '    from distutils.core import setup', "ModuleNotFoundError: No module named 'distutils'"],
+  ["DeprecationWarning: The distutils package is deprecated and slated for removal in Python 3.12"])
+c('PKG_RESOURCES_REMOVED', ['Traceback (most recent call last):', '  File "/home/u/venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py", line 25, in <module>', '    from pkg_resources import packaging', "ModuleNotFoundError: No module named 'pkg_resources'"],
+  ["UserWarning: pkg_resources is deprecated as an API."])
+c('CMAKE_NOT_INSTALLED', ['running build_ext', "error: [Errno 2] No such file or directory: 'cmake'"],
+  ["-- The CMake version is 3.27.9: cmake found at /usr/bin/cmake"])
+c('EXT_NOT_COMPILED_WITH_CUDA', ['  File "/home/u/det/layers/nms.py", line 19, in nms', 'RuntimeError: Not compiled with GPU support (nms at /home/u/det/csrc/nms.h:22)'],
+  ["-- Compiled with GPU support: sm_80"])
+c('MMCV_EXT_NOT_BUILT', ['  File "/home/u/venv/lib/python3.9/site-packages/mmcv/utils/ext_loader.py", line 13, in load_ext', '    ext = importlib.import_module("mmcv." + name)', "ModuleNotFoundError: No module named 'mmcv._ext'"],
+  ["Successfully built mmcv._ext for sm_86"])
+c('TORCH_BUILT_WITHOUT_LAPACK', ['FAILED test/test_linalg.py::TestLinalgCPU::test_svd_cpu_float32 - RuntimeError: svd: LAPACK library not found in compilation'],
+  ["-- Found LAPACK: /usr/lib/x86_64-linux-gnu/libopenblas.so"])
+c('MAGMA_NOT_FOUND', ['-- MAGMA not found. Compiling without MAGMA support'],
+  ["-- Found MAGMA: /opt/magma/lib/libmagma.so"])
+c('TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON', ['ERROR: Could not find a version that satisfies the requirement torch==1.13.1 (from versions: 2.2.0, 2.2.1)', 'ERROR: No matching distribution found for torch==1.13.1'],
+  ["ERROR: Could not find a version that satisfies the requirement torchvisionx (from versions: none)"])
+c('JETSON_OPENBLAS_ILLEGAL_INSTRUCTION', ['>>> import torch', 'Illegal instruction (core dumped)'],
+  ["-- Performing Test HAS_ILLEGAL_INSTRUCTION_CHECK - Success"])
+c('CUDA_802_FABRIC_MANAGER_MISSING', ['RuntimeError: cuda runtime error (802) : system not yet initialized at /opt/conda/aten/src/THC/THCGeneral.cpp:50'],
+  ["nvidia-fabricmanager: started, 802 links up"])
+c('CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH', ['ImportError: /home/u/venv/lib/python3.10/site-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12'],
+  ["ldconfig: libnvJitLink.so.12 version check passed"])
+c('EXT_CUDA_RUNTIME_MAJOR_MISMATCH', ['  File "/home/u/venv/lib/python3.10/site-packages/mmcv/ops/__init__.py", line 2, in <module>', 'ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory'],
+  ["-- Found CUDART: /usr/local/cuda/lib64/libcudart.so.12"])
+c('TORCH_NVIDIA_WHEELS_SITE_DIR_SPLIT', ['    from torch._C import *  # noqa: F403', 'ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory'],
+  ["Requirement already satisfied: nvidia-cudnn-cu12==9.1.0.70 (provides libcudnn.so.9)"])
+c('TORCH_MIXED_INSTALL_STALE_LIBS', ['    from torch._C import *', 'ImportError: /usr/local/lib/python3.8/dist-packages/torch/lib/libtorch_cpu.so: undefined symbol: _ZN3c1021throwNullDataPtrErrorEv'],
+  ["-- Installing: /usr/local/lib/python3.8/dist-packages/torch/lib/libtorch_cpu.so"])
+c('ROCM_NO_CODE_OBJECT_FOR_GPU', ['RuntimeError: HIP error: invalid device function', 'HIP kernel errors might be asynchronously reported at some other API call'],
+  ["-- HIP: device function table built for gfx90a"])
+c('ROCBLAS_TENSILE_LIBRARY_NOT_FOUND', ['rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031'],
+  ["rocBLAS info: TensileLibrary.dat loaded for gfx1030"])
+c('ROCM_CUDA_HEADER_IN_HIP_BUILD', [F, "/usr/include/thrust/system/cuda/detail/guarded_cuda_runtime_api.h:38:10: fatal error: 'cuda_runtime_api.h' file not found"],
+  ["/opt/rocm/include/thrust/system/hip/detail/guarded_hip_runtime_api.h:38:10: note: using rocThrust"])
+c('LAPACK_NOT_LINKED', ["/usr/bin/ld: libtorch_cpu.so: undefined reference to `dgetrf_'", 'collect2: error: ld returned 1 exit status'],
+  ["-- Looking for dgetrf_ - found"])
+c('STALE_CMAKE_MAKE_PROGRAM', ['CMake Error:', "  Running", '', "   '/tmp/pip-build-env-x/overlay/bin/ninja' '--version'", '', '  failed with:', '', '   No such file or directory'],
+  ["-- Build files have been written to: /home/u/build (generator: Ninja, /usr/bin/ninja --version 1.11.1)"])
 
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)

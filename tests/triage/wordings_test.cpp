@@ -1,0 +1,110 @@
+// One root cause, every compiler's wording: a C++ signature must name its cause whether GCC,
+// clang, nvcc's EDG front end or MSVC printed the line. And every input gets an answer: a root
+// cause, "unrecognised" with the first real error line, or "no error".
+#include "test_util.h"
+#include "triage/render.h"
+
+namespace ts::triage::testing {
+namespace {
+
+struct Wording { const char* line; const char* id; };
+
+class OneWording : public ::testing::TestWithParam<Wording> {};
+
+TEST_P(OneWording, NamesTheRootCause) {
+  Diagnosis d = diagnose(std::string(GetParam().line) + "\n");
+  EXPECT_EQ(root_id(d), GetParam().id) << GetParam().line;
+  EXPECT_TRUE(d.failed());
+}
+
+// Log lines in each tool's own wording (quotes as the tools print them).
+const Wording kWordings[] = {
+    // A missing <cstdint>: GCC, a GCC without a note, clang, EDG, MSVC (ASCII and localised quotes).
+    {"a.h:24:3: error: ‘uint8_t’ has not been declared", "MISSING_CSTDINT_NEW_GCC"},
+    {"a.h(24): error: namespace \"std\" has no member \"uintptr_t\"", "MISSING_CSTDINT_NEW_GCC"},
+    {"a.h:24:8: error: no type named 'uint32_t' in namespace 'std'", "MISSING_CSTDINT_NEW_GCC"},
+    {"a.hpp(41): error C2039: “uint32_t”: not a member of “std”", "MISSING_CSTDINT_NEW_GCC"},
+    // Another forgotten standard header, four wordings plus a localised GCC.
+    {"s.cc:58:21: error: ‘numeric_limits’ is not a member of ‘std’", "MISSING_STD_HEADER"},
+    {"k.h:273:19: error: ‘FLT_MAX’ was not declared in this scope", "MISSING_STD_HEADER"},
+    {"n.h:110:17: error: no member named 'numeric_limits' in namespace 'std'", "MISSING_STD_HEADER"},
+    {"scan.cu(52): error: namespace \"std\" has no member \"numeric_limits\"", "MISSING_STD_HEADER"},
+    {"error C2039: 'runtime_error': is not a member of 'std'", "MISSING_STD_HEADER"},
+    {"f.cpp:86:18: Fehler: »runtime_error« ist kein Element von »std«", "MISSING_STD_HEADER"},
+    // Removed torch APIs.
+    {"x.cu:3:10: fatal error: 'THC/THC.h' file not found", "THC_HEADERS_REMOVED"},
+    {"x.cu(3): catastrophic error: cannot open source file \"THC/THC.h\"", "THC_HEADERS_REMOVED"},
+    {"x.cpp(12): error C3861: 'AT_CHECK': identifier not found", "AT_CHECK_REMOVED"},
+    {"x.cpp:12:3: error: use of undeclared identifier 'AT_CHECK'", "AT_CHECK_REMOVED"},
+    {"x.cpp:40:5: error: cannot convert ‘const at::DeprecatedTypeProperties’ to ‘c10::ScalarType’", "TENSOR_TYPE_DISPATCH_REMOVED"},
+    {"x.cpp(40): error C2664: cannot convert argument 1 from 'const at::DeprecatedTypeProperties' to 'c10::ScalarType'", "TENSOR_TYPE_DISPATCH_REMOVED"},
+    // Headers in MSVC / EDG / clang wording.
+    {"x.cpp(1): fatal error C1083: Cannot open include file: 'Python.h': No such file or directory", "PYTHON_H_MISSING"},
+    {"x.cu(2): catastrophic error: cannot open source file \"torch/extension.h\"", "TORCH_EXTENSION_H_MISSING"},
+    {"x.cu:2:10: fatal error: 'cusparse.h' file not found", "CUDA_DEV_HEADER_MISSING"},
+    {"x.cu(2): catastrophic error: cannot open source file \"foo/bar.h\"", "MISSING_HEADER_GENERIC"},
+    {"x.cu:7:10: fatal error: cute/algorithm/copy.hpp: No such file or directory", "SUBMODULES_MISSING"},
+    // Links that name a CUDA library or LAPACK.
+    {"/usr/bin/ld: x.o: undefined reference to `ncclCommInitRank'", "NCCL_NOT_FOUND"},
+    {"/usr/bin/ld: x.o: undefined reference to `cusparseCreate'", "CUDA_LINK_LIB_NOT_FOUND"},
+    {"x.obj : error LNK2019: unresolved external symbol cublasCreate_v2 referenced in function f", "CUDA_LINK_LIB_NOT_FOUND"},
+    {"/usr/bin/ld: libx.so: undefined reference to `sgesv_'", "LAPACK_NOT_LINKED"},
+    {"x.obj : error LNK2019: unresolved external symbol foo referenced in function bar", "UNDEFINED_REFERENCE_LINK"},
+    // Import and runtime.
+    {"ImportError: DLL load failed while importing _C: The specified module could not be found.", "WINDOWS_DLL_LOAD_FAILED"},
+    {"RuntimeError: Not compiled with GPU support (nms at csrc/nms.h:22)", "EXT_NOT_COMPILED_WITH_CUDA"},
+    {"ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"OSError: /x/_version_cuda.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb", "UNDEFINED_SYMBOL_CXX11_ABI"},
+    {"RuntimeError: CUDA error: no kernel image is available for execution on the device", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"RuntimeError: CUDA error: invalid device function", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"RuntimeError: HIP error: invalid device function", "ROCM_NO_CODE_OBJECT_FOR_GPU"},
+    {"RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 804: forward compatibility was attempted on non supported HW", "CUDA_ERROR_804_FORWARD_COMPAT"},
+    {"RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version", "NVIDIA_DRIVER_TOO_OLD"},
+    {"CUDA error at x.cu:9 code=35(cudaErrorInsufficientDriver) \"cudaGetDeviceCount(&n)\"", "NVIDIA_DRIVER_TOO_OLD"},
+    {"ModuleNotFoundError: No module named 'distutils'", "PY312_DISTUTILS_REMOVED"},
+    {"AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: 'zipimporter'?", "PKGUTIL_IMPIMPORTER_PY312"},
+    {"ModuleNotFoundError: No module named 'pkg_resources'", "PKG_RESOURCES_REMOVED"},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
+
+TEST(AlwaysAnAnswer, UnknownErrorLineIsUnrecognisedWithThatLine) {
+  for (const char* line : {"frob.cpp(7): error C9999: the frobnicator is out of order",
+                           "error: the frobnicator is out of order",
+                           "FrobnicatorError: out of order",
+                           "Segmentation fault (core dumped)",
+                           "RuntimeError: CUDA error: an illegal frobnication was encountered"}) {
+    Diagnosis d = diagnose(std::string("building\n") + line + "\ndone\n");
+    ASSERT_TRUE(d.root()) << line;
+    EXPECT_EQ(d.root()->id, "unrecognised") << line;
+    EXPECT_TRUE(d.failed());
+    ASSERT_FALSE(d.root()->evidence.empty());
+    EXPECT_EQ(d.root()->evidence.front().line, 2u) << line;
+  }
+}
+
+TEST(AlwaysAnAnswer, NoErrorSaysSo) {
+  Diagnosis d = diagnose("running build_ext\nbuilding 'x' extension\ncopying x.so -> build/lib\n");
+  EXPECT_FALSE(d.root());
+  EXPECT_FALSE(d.failed());
+  // Warnings alone are worth a note but are not a failure.
+  Diagnosis w = diagnose(
+      "/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:381: UserWarning: Attempted to use ninja as the "
+      "BuildExtension backend but we could not find ninja.. Falling back to using the slow distutils backend.\n"
+      "copying x.so -> build/lib\n");
+  ASSERT_TRUE(w.root());
+  EXPECT_EQ(w.root()->id, "NINJA_FALLBACK_SLOW");
+  EXPECT_FALSE(w.failed());
+  // What `torchsmith diagnose` prints for both, text and --json.
+  for (const Diagnosis* x : {&d, &w}) {
+    EXPECT_NE(render_text(*x, false, false).find("no error found"), std::string::npos);
+    EXPECT_EQ(to_json(*x, false)["error"], false);
+  }
+  EXPECT_NE(render_text(w, false, false).find("NINJA_FALLBACK_SLOW"), std::string::npos);
+  Diagnosis e = diagnose("x.cpp:1:1: error: frobnication failed\n");
+  EXPECT_EQ(to_json(e, false)["error"], true);
+  EXPECT_EQ(render_text(e, false, false).find("no error found"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
