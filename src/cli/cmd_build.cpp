@@ -7,16 +7,20 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/kb_access.h"
 #include "cli/plan_request.h"
 #include "plan/lock.h"
 #include "plan/render.h"
 #include "run/pipeline.h"
 #include "run/reports.h"
 #include "spec/raw_spec.h"
+#include "triage/specialize.h"
 #include "util/fs.h"
 
 namespace ts::cli {
@@ -52,6 +56,7 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
     return bad("give a requirement or --lock FILE, not both");
   plan::Plan plan;
   std::string native;
+  std::optional<HostFacts> facts;  // this machine, when the plan was made here
   if (!o.lock_file.empty()) {
     std::string err;
     auto p = plan::read_lock(o.lock_file, &err);
@@ -65,6 +70,7 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
       return 3;
     }
     plan = pr.result.plan;
+    facts = pr.facts;
     for (const auto& gpu : pr.facts.gpus)
       if (!gpu.compute_capability.empty() && native.find(gpu.compute_capability) == std::string::npos)
         native += (native.empty() ? "" : ";") + gpu.compute_capability;
@@ -85,6 +91,10 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.governor = !o.no_governor;
   bo.mem_budget = plan.spec.mem_budget_bytes;
   bo.native_arches = native;
+  // A remedy that needs this machine (an installed host compiler that fits) is chosen from its facts.
+  auto kb = std::make_shared<kb::Kb>();
+  if (facts && load_kb(g, *kb))
+    bo.sharpen = [facts, kb](triage::Diagnosis& d) { triage::specialize(d, &*facts, kb.get()); };
   bo.what = !plan.import_name.empty() ? plan.spec.package + " against torch " + plan.torch_version
              : plan.spec.package + (plan.torch_version.empty() ? "" : "==" + plan.torch_version);
   bo.torchsmith_version = TS_VERSION;

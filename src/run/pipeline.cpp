@@ -398,6 +398,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
                         : r.stopped_early ? "stopped early: " + r.fatal_id
                         : r.signal ? "killed by signal " + std::to_string(r.signal)
                                    : "exit " + std::to_string(r.exit_code);
+      if (o.sharpen) o.sharpen(r.diagnosis);
       RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, o.retry, retries, o.native_arches);
       if (rem.retry) {
         ++retries;

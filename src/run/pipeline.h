@@ -12,6 +12,7 @@
 #include "plan/plan.h"
 #include "report/run_record.h"
 #include "run/remedy.h"
+#include "triage/diagnosis.h"
 
 namespace ts::run {
 
@@ -27,6 +28,9 @@ struct BuildOptions {
   std::uint64_t mem_budget = 0;      // governor budget (0 = what the machine has)
   bool governor = true;
   std::string native_arches;         // for the shorten_arch_list remedy
+  // Makes a failed step's diagnosis specific to this machine before a remedy is chosen
+  // (triage::specialize with the host facts: names an installed host compiler that fits).
+  std::function<void(triage::Diagnosis&)> sharpen;
   std::string what;                  // "torch==2.4.1" for messages and the lock holder
   std::string torchsmith_version;
   int status_fd = 2;                 // live status line when this is a terminal

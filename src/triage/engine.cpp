@@ -25,7 +25,7 @@ constexpr MarkerPattern kMarkers[] = {
     // Literals of 7+ bytes each ("error: ", "exception: ", "cuda error"), for the prefilter's stride.
     {Marker::failure_line, R"(^\s*error: )"},
     {Marker::failure_line, R"(^\s*ERROR: )"},
-    {Marker::failure_line, R"(^\s*error [A-Z]+[0-9]+\s*:)"},   // MSVC without a file name
+    {Marker::failure_line, R"(^\s*error (?:C|LNK|D)[0-9]+\s*:)"},  // MSVC without a file name
     {Marker::failure_line, R"(^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): )"},  // Python
     {Marker::failure_line, R"(^\s*(?:Illegal instruction|Segmentation fault|Bus error) \(core dumped\))"},
     {Marker::failure_line, R"(\b(?:CUDA|HIP|cuDNN|rocBLAS|NCCL) [Ee]rror\b)"},
