@@ -38,6 +38,11 @@ const Wording kWordings[] = {
     {"x.cpp:12:3: error: use of undeclared identifier 'AT_CHECK'", "AT_CHECK_REMOVED"},
     {"x.cpp:40:5: error: cannot convert ‘const at::DeprecatedTypeProperties’ to ‘c10::ScalarType’", "TENSOR_TYPE_DISPATCH_REMOVED"},
     {"x.cpp(40): error C2664: cannot convert argument 1 from 'const at::DeprecatedTypeProperties' to 'c10::ScalarType'", "TENSOR_TYPE_DISPATCH_REMOVED"},
+    {"x.cu:40:3: error: ‘THCState’ was not declared in this scope", "THC_HEADERS_REMOVED"},
+    {"x.cu(40): error: identifier \"THCudaCheck\" is undefined", "THC_HEADERS_REMOVED"},
+    {"x.cpp(40): error C3861: 'THCudaMalloc': identifier not found", "THC_HEADERS_REMOVED"},
+    {"x.cpp(9): fatal error C1060: compiler is out of heap space", "OOM_CC1PLUS_KILLED"},
+    {"ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 from PyObject", "NUMPY2_ABI_MISMATCH"},
     // Headers in MSVC / EDG / clang wording.
     {"x.cpp(1): fatal error C1083: Cannot open include file: 'Python.h': No such file or directory", "PYTHON_H_MISSING"},
     {"x.cu(2): catastrophic error: cannot open source file \"torch/extension.h\"", "TORCH_EXTENSION_H_MISSING"},
