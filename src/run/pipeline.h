@@ -27,6 +27,7 @@ struct BuildOptions {
   std::uint64_t mem_budget = 0;      // governor budget (0 = what the machine has)
   bool governor = true;
   std::string native_arches;         // for the shorten_arch_list remedy
+  std::string wheelhouse;            // verify's runtime dependencies from here ("" = the package index)
   std::string what;                  // "torch==2.4.1" for messages and the lock holder
   std::string torchsmith_version;
   int status_fd = 2;                 // live status line when this is a terminal
