@@ -12,7 +12,9 @@ pkgs=(cmake ninja-build g++ pkg-config git python3
       # what the tests build and check with: Debian's torch for extension builds, pip/installer/
       # twine/cph to accept the wheels and conda packages torchsmith writes
       python3-dev python3-numpy python3-setuptools python3-wheel python3-pip python3-yaml python3-torch libtorch-dev
-      pybind11-dev python3-installer twine conda-package-handling)
+      pybind11-dev python3-installer twine conda-package-handling
+      # report.html rendered headless into a screenshot (tests/report/run_html_chromium_test.cpp)
+      chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
