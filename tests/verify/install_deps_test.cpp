@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "verify/python_check.h"
+#include "util/process.h"
 #include "verify/python_compare.h"
 #include "verify_test_util.h"
 
@@ -173,6 +174,44 @@ TEST(InstallDeps, AGuessedModuleGivesWayToTheWheelsOwn) {
   EXPECT_NE(n->detail.find("no module ts_guessed_name"), std::string::npos) << n->detail;
   ASSERT_TRUE(find(r.verdicts, "import tsreal")) << dump(r.verdicts);
   EXPECT_EQ(find(r.verdicts, "import tsreal")->outcome, Outcome::pass);
+}
+
+// A real package from PyPI with real runtime dependencies: fvcore (detectron2's), its wheel built
+// here, verified with yacs, iopath, termcolor ... installed from PyPI beside it and the smoke using
+// yacs through fvcore. Skipped when PyPI cannot be reached.
+TEST(InstallDeps, LiveFvcoreVerifiesWithItsRealDependenciesFromPypi) {
+  if (!has_pip() || !debian_torch()) GTEST_SKIP() << "needs pip and python3-torch for " << kPy;
+  test::TempDir t;
+  util::RunOptions ro;
+  ro.timeout = std::chrono::seconds(180);
+  auto w = util::run({kPy, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--disable-pip-version-check",
+                      "-w", t / "dist", "fvcore==0.1.5.post20221221"},
+                     ro);
+  if (!w.ok()) GTEST_SKIP() << "cannot get fvcore from PyPI (offline?): " << w.err.substr(0, 400);
+  std::string wheel;
+  for (const auto& e : fs::directory_iterator(t / "dist")) wheel = e.path().string();
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = wheel;
+  o.plan = plan::Plan{};
+  o.plan->import_name = "fvcore";
+  o.plan->smoke = "from fvcore.common.config import CfgNode\nassert CfgNode({'a': 1}).a == 1\n";
+  o.work_dir = t / "w";
+  o.timeout = std::chrono::minutes(5);
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  for (const char* dep : {"dependency yacs", "dependency iopath", "dependency tabulate", "dependency numpy"}) {
+    auto* d = find(r.verdicts, dep);
+    ASSERT_TRUE(d) << dep << "\n" << dump(r.verdicts);
+    EXPECT_EQ(d->outcome, Outcome::pass) << d->detail;
+  }
+  EXPECT_FALSE(find(r.verdicts, "dependency shapely")) << "an extra was installed";
+  ASSERT_TRUE(find(r.verdicts, "import fvcore")) << dump(r.verdicts);
+  EXPECT_EQ(find(r.verdicts, "import fvcore")->outcome, Outcome::pass) << dump(r.verdicts);
+  ASSERT_TRUE(find(r.verdicts, "smoke")) << dump(r.verdicts);
+  EXPECT_EQ(find(r.verdicts, "smoke")->outcome, Outcome::pass) << dump(r.verdicts);
+  // The user's interpreter still has no yacs.
+  EXPECT_NE(test::run({kPy, "-c", "import yacs"}).exit_code, 0);
 }
 
 }  // namespace
