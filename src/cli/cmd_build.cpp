@@ -38,6 +38,7 @@ struct BuildCliOptions {
   int max_retries = 2, keep_going_after = 0;
   std::string compile_cache = "auto";
   bool no_governor = false, json = false;
+  std::string wheelhouse;
 };
 
 int bad(const std::string& msg) {
@@ -100,6 +101,12 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.torchsmith_version = TS_VERSION;
   bo.say = [](const std::string& s) { std::fprintf(stderr, "torchsmith: %s\n", s.c_str()); };
   bo.cancel = &g_cancel;
+  if (!o.wheelhouse.empty()) {
+    if (!std::filesystem::is_directory(o.wheelhouse))
+      return bad("--wheelhouse " + o.wheelhouse + ": not a directory (give the directory of wheels the package's "
+                 "runtime dependencies come from)");
+    bo.wheelhouse = std::filesystem::absolute(o.wheelhouse).lexically_normal().string();
+  }
 
   struct sigaction sa {};
   sa.sa_handler = on_signal;
@@ -154,6 +161,9 @@ void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_flag("--no-governor", o->no_governor,
               "Do not pause compile jobs when memory runs short (the job count still comes from the plan).");
   c->add_flag("--json", o->json, "Print run.json instead of the summary.");
+  c->add_option("--wheelhouse", o->wheelhouse,
+                "Verify installs the package's runtime dependencies from this directory only (default: the package index).")
+      ->type_name("DIR");
   c->callback([&g, &exit_code, o] { exit_code = run_build_cmd(g, *o); });
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@
 #include "plan/lock.h"
 #include "plan/plan.h"
 #include "report/style.h"
+#include "util/cache_dir.h"
 #include "util/fs.h"
 #include "util/process.h"
 #include "verify/python_check.h"
@@ -35,6 +37,9 @@ struct VerifyCliOptions {
   std::string python;
   bool gpu = false;
   int timeout_s = 300;
+  std::string wheelhouse;
+  bool no_runtime_deps = false;
+  std::string report;  // also write the --json document here (the build runner reads it)
 };
 
 int bad_input(const std::string& msg) {
@@ -149,10 +154,15 @@ int run_python(const VerifyCliOptions& o, const GlobalOptions& g, const std::opt
     return bad_input("--python " + py + ": no such executable");
   }
   if (o.timeout_s <= 0) return bad_input("--timeout must be a positive number of seconds");
+  if (!o.wheelhouse.empty() && !std::filesystem::is_directory(o.wheelhouse))
+    return bad_input("--wheelhouse " + o.wheelhouse + ": not a directory (give the directory of wheels and sdists "
+                     "the dependencies come from)");
 
   verify::PythonCheckOptions po;
   po.python = py, po.wheel = wheel, po.plan = plan, po.gpu = o.gpu;
   po.timeout = std::chrono::seconds(o.timeout_s);
+  po.runtime_deps = !o.no_runtime_deps, po.wheelhouse = o.wheelhouse;
+  if (auto c = util::cache_dir(); !c.empty()) po.pip_cache = c + "/pip";
   verify::PythonCheckReport pr = verify::verify_python_install(po);
   verify::VerifyReport rep;
   if (!wheel.empty()) {
@@ -167,17 +177,21 @@ int run_python(const VerifyCliOptions& o, const GlobalOptions& g, const std::opt
   }
   std::vector<verify::Verdict> all = rep.verdicts;
   all.insert(all.end(), pr.verdicts.begin(), pr.verdicts.end());
+  nlohmann::json j = to_json(rep);
+  nlohmann::json vs = nlohmann::json::array();
+  for (const auto& v : all) {
+    nlohmann::json x = v;
+    if (verify::is_skip(v)) x["outcome"] = "skip";
+    vs.push_back(std::move(x));
+  }
+  j["ok"] = !verify::any_failed(all);
+  j["verdicts"] = vs;
+  j["python"] = {{"interpreter", py}, {"wheel", wheel}, {"steps", pr.steps},
+                 {"requires_dist", pr.requires_dist}, {"modules", pr.modules}};
+  if (!o.report.empty())
+    if (auto e = util::write_file_atomic(o.report, j.dump(2) + "\n"); !e.empty())
+      std::fprintf(stderr, "torchsmith verify: --report: %s\n", e.c_str());
   if (o.json) {
-    nlohmann::json j = to_json(rep);
-    nlohmann::json vs = nlohmann::json::array();
-    for (const auto& v : all) {
-      nlohmann::json x = v;
-      if (verify::is_skip(v)) x["outcome"] = "skip";
-      vs.push_back(std::move(x));
-    }
-    j["ok"] = !verify::any_failed(all);
-    j["verdicts"] = vs;
-    j["python"] = {{"interpreter", py}, {"wheel", wheel}, {"steps", pr.steps}};
     std::cout << j.dump(2) << "\n";
   } else {
     print_lines(all, report::style_for(STDOUT_FILENO, g.no_color));
@@ -220,6 +234,9 @@ int run(const VerifyCliOptions& o, const GlobalOptions& g) {
   if (files->empty()) return bad_input("no ELF files under " + o.paths.front());
 
   verify::VerifyReport rep = verify::verify_files(*files, vo);
+  if (!o.report.empty())
+    if (auto e = util::write_file_atomic(o.report, to_json(rep).dump(2) + "\n"); !e.empty())
+      std::fprintf(stderr, "torchsmith verify: --report: %s\n", e.c_str());
   if (o.json) {
     std::cout << to_json(rep).dump(2) << "\n";
   } else {
@@ -254,6 +271,13 @@ void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
                   "torch/lib first); repeatable")
       ->type_name("LIB|DIR");
   cmd->add_flag("--json", o->json, "Machine-readable output");
+  cmd->add_option("--report", o->report, "Also write the --json document to this file")->type_name("FILE");
+  cmd->add_option("--wheelhouse", o->wheelhouse,
+                  "With --python: install the wheel's runtime dependencies (Requires-Dist) from this directory only, "
+                  "not from the package index")
+      ->type_name("DIR");
+  cmd->add_flag("--no-runtime-deps", o->no_runtime_deps,
+                "With --python: do not install the wheel's runtime dependencies (imports that need them warn)");
   cmd->callback([o, &g, &exit_code]() { exit_code = run(*o, g); });
 }
 

@@ -61,7 +61,11 @@ const char* kStyle =
     "pre{background:#f6f6f6;padding:8px;overflow-x:auto}"
     ".ok{color:#1a7f37}.bad{color:#c62828}.warn{color:#b26a00}.num{text-align:right}"
     ".badge{font-weight:bold;padding:2px 8px;border-radius:4px;border:1px solid currentColor}"
+    ".note{color:#0b6e8a}tr.v-bad{background:#fdecea}tr.v-warn{background:#fff4e0}tr.v-ok{background:#f1f8f2}"
+    "#built td:first-child{color:#555;white-space:nowrap}"
     "svg text{font:11px sans-serif;fill:#444}";
+
+std::string lines_section(const char* title, const std::vector<std::string>& v, bool code);
 
 std::string summary(const RunRecord& r) {
   std::string o = "<h1>torchsmith build: " + esc(r.what) + " <span class=\"badge " +
@@ -69,8 +73,8 @@ std::string summary(const RunRecord& r) {
   o += row({"started", esc(r.started_at)});
   o += row({"time", secs(r.seconds)});
   o += row({"steps", std::to_string(r.steps.size())});
-  o += row({"retries", std::to_string(r.retries.size())});
-  o += row({"governor actions", std::to_string(r.governor.size())});
+  if (!r.retries.empty()) o += row({"retries", std::to_string(r.retries.size())});
+  if (!r.governor.empty()) o += row({"governor actions", std::to_string(r.governor.size())});
   double rate = r.cache.hit_rate();
   o += row({"compile cache", r.cache.tool.empty() ? std::string("none")
                                                  : esc(r.cache.tool) + (rate < 0 ? ", no lookups" : ", " + fmt("%.0f%%", rate * 100) + " hits")});
@@ -99,12 +103,86 @@ std::string diagnosis(const RunRecord& r) {
   return o;
 }
 
+// A value worth showing: not empty, not zero, not false.
+bool has_value(const json& v) {
+  if (v.is_string()) return !v.get<std::string>().empty();
+  if (v.is_number()) return v.get<double>() != 0;
+  if (v.is_boolean()) return v.get<bool>();
+  return false;
+}
+
+std::string str(const json& j, const char* k) {
+  return j.is_object() && j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : "";
+}
+
 std::string plan(const RunRecord& r) {
   if (!r.plan.is_object() || r.plan.empty()) return "";
-  std::string o = "<h2>What was built</h2>\n<table>\n";
-  for (const auto& [k, v] : r.plan.items()) {
-    if (v.is_string()) o += row({esc(k), esc(v.get<std::string>())});
-    else if (v.is_number() || v.is_boolean()) o += row({esc(k), esc(v.dump())});
+  const json& p = r.plan;
+  const json spec = p.contains("spec") && p["spec"].is_object() ? p["spec"] : json::object();
+  std::string o = "<h2>What was built</h2>\n<table id=\"built\">\n";
+  auto line = [&](const std::string& label, const std::string& value) {
+    if (!value.empty()) o += row({esc(label), value});
+  };
+  // The lock's fields in words, in the order a person asks about them; empty ones are left out.
+  std::string pkg = str(spec, "package"), ver = str(spec, "version");
+  line("package", esc(pkg) + (ver.empty() ? "" : " " + esc(ver)));
+  line("imported as", str(p, "import_name").empty() ? "" : "<code>" + esc(str(p, "import_name")) + "</code>");
+  const json src = p.contains("source") && p["source"].is_object() ? p["source"] : json::object();
+  std::string from = str(src, "url").empty() ? str(src, "dir") : str(src, "url") + (str(src, "ref").empty() ? "" : " at " + str(src, "ref"));
+  line("source", from.empty() ? "" : "<code>" + esc(from) + "</code>");
+  line("source revision", str(src, "revision").empty() ? "" : "<code>" + esc(str(src, "revision")) + "</code>");
+  line("source sha256", str(src, "sha256").empty() ? "" : "<code>" + esc(str(src, "sha256")) + "</code>");
+  line(pkg == "torch" || str(p, "import_name").empty() ? "torch version" : "against torch", esc(str(p, "torch_version")));
+  line("version built", esc(str(p, "build_version")));
+  line("CUDA", esc(str(p, "cuda")) + (str(p, "cuda_home").empty() ? "" : " (" + esc(str(p, "cuda_home")) + ")"));
+  line("GPU arches", esc(str(p, "arch_list")));
+  line("Python", esc(str(p, "python_version")) + (str(p, "python").empty() ? "" : " (" + esc(str(p, "python")) + ")"));
+  line("host compiler", esc(str(p, "host_compiler")));
+  line("CMake", esc(str(p, "cmake_version")));
+  line("NumPy", esc(str(p, "numpy_version")));
+  if (p.contains("jobs") && has_value(p["jobs"])) line("parallel jobs", esc(p["jobs"].dump()));
+  if (p.contains("fixes") && p["fixes"].is_array() && !p["fixes"].empty()) {
+    std::string f;
+    for (const auto& x : p["fixes"]) f += (f.empty() ? "" : ", ") + esc(str(x, "id"));
+    line("fixes applied", f);
+  }
+  if (p.contains("features") && p["features"].is_object()) {
+    std::string on;
+    for (const auto& [k, v] : p["features"].items())
+      if (v.is_boolean() && v.get<bool>()) on += (on.empty() ? "" : ", ") + esc(k);
+    line("features on", on);
+  }
+  o += "</table>\n";
+  if (!str(p, "smoke").empty())
+    o += "<p>Smoke test verify runs after the import:</p>\n<pre id=\"smoke\"><code>" + esc(str(p, "smoke")) + "</code></pre>\n";
+  return o;
+}
+
+// verify's verdicts, the failures first, then warnings, notes and skips, then what passed.
+std::string verification(const RunRecord& r) {
+  if (!r.checks.is_array() || r.checks.empty()) return lines_section("Verification", r.verdicts, true);
+  auto rank = [](const std::string& oc) { return oc == "fail" ? 0 : oc == "warn" ? 1 : oc == "pass" ? 3 : 2; };
+  std::vector<const json*> v;
+  for (const auto& c : r.checks)
+    if (c.is_object()) v.push_back(&c);
+  std::stable_sort(v.begin(), v.end(), [&](const json* a, const json* b) {
+    return rank(str(*a, "outcome")) < rank(str(*b, "outcome"));
+  });
+  int fails = 0, warns = 0;
+  for (const json* c : v) fails += str(*c, "outcome") == "fail", warns += str(*c, "outcome") == "warn";
+  std::string o = "<h2>Verification</h2>\n<p>" + std::to_string(v.size()) + " checks: " +
+                  (fails ? "<b class=\"bad\">" + std::to_string(fails) + " failed</b>" : std::string("<span class=\"ok\">none failed</span>")) +
+                  (warns ? ", " + std::to_string(warns) + " warning" + (warns == 1 ? "" : "s") : "") + ".</p>\n" +
+                  "<table id=\"verdicts\">\n" + head({"result", "check", "detail"});
+  for (const json* c : v) {
+    std::string oc = str(*c, "outcome");
+    std::string cls = oc == "fail" ? "bad" : oc == "warn" ? "warn" : oc == "pass" ? "ok" : "note";
+    std::string label = oc == "pass" ? "ok" : oc == "fail" ? "FAIL" : oc;
+    std::string detail = str(*c, "detail");
+    if (oc == "skip" && detail.rfind("skipped: ", 0) == 0) detail = detail.substr(9);
+    std::string file = str(*c, "file");
+    o += "<tr class=\"v-" + cls + "\"><td class=\"" + cls + "\"><b>" + esc(label) + "</b></td><td>" + esc(str(*c, "check")) +
+         "</td><td>" + (file.empty() ? "" : "<code>" + esc(file) + "</code>: ") + esc(detail) + "</td></tr>\n";
   }
   return o + "</table>\n";
 }
@@ -270,6 +348,7 @@ std::string render_run_html(const RunRecord& r, const build::NinjaLog* log, Html
                   esc(r.what) + " " + esc(r.outcome) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   o += summary(r);
   o += diagnosis(r);
+  o += verification(r);
   o += plan(r);
   o += steps(r);
   o += retries(r);
@@ -278,7 +357,6 @@ std::string render_run_html(const RunRecord& r, const build::NinjaLog* log, Html
   o += timeline(log, opts.max_timeline_bars);
   if (log && !log->ok()) o += "<p class=\"warn\">No timeline: " + esc(log->error) + "</p>\n";
   o += memory_chart(r);
-  o += lines_section("Verification", r.verdicts, true);
   o += lines_section("Artifacts", r.artifacts, true);
   return o + "</body>\n</html>\n";
 }

@@ -131,6 +131,7 @@ void to_json(json& j, const RunRecord& r) {
            {"diagnosis", r.diagnosis},
            {"artifacts", r.artifacts},
            {"verdicts", r.verdicts},
+           {"checks", r.checks},
            {"ninja_log", r.ninja_log},
            {"run_dir", r.run_dir}};
 }
@@ -187,6 +188,7 @@ void from_json(const json& j, RunRecord& r) {
   f.any("diagnosis", out.diagnosis);
   f.strings("artifacts", out.artifacts);
   f.strings("verdicts", out.verdicts);
+  f.any("checks", out.checks);
   f.str("ninja_log", out.ninja_log);
   f.str("run_dir", out.run_dir);
   r = std::move(out);

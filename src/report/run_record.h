@@ -66,6 +66,9 @@ struct RunRecord {
   nlohmann::json diagnosis;             // triage's diagnosis when it failed (null otherwise)
   std::vector<std::string> artifacts;   // files produced, relative to the out directory
   std::vector<std::string> verdicts;    // verify's table, one line a check
+  // verify's verdicts as it wrote them (`verify --report`): [{check, outcome, detail, file}]; null
+  // when verify did not run.
+  nlohmann::json checks;
   std::string ninja_log;  // the build tree's .ninja_log (absolute): timeline, slowest targets, trace
   std::string run_dir;    // where run.json, report.html and trace.json are written
 

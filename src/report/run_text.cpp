@@ -1,5 +1,6 @@
 #include "report/run_text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "build/eta.h"
@@ -59,6 +60,27 @@ std::string render_run_text(const RunRecord& r, const Style& st) {
     o += "  " + st.dim("report.html: " + printable(r.run_dir) + "/report.html") + "\n";
   }
   return o;
+}
+
+std::vector<std::string> check_lines(const nlohmann::json& checks) {
+  std::vector<std::string> out;
+  if (!checks.is_array()) return out;
+  int fails = 0, skips = 0;
+  for (const auto& c : checks) {
+    if (!c.is_object()) continue;
+    std::string oc = c.value("outcome", ""), detail = c.value("detail", ""), file = c.value("file", "");
+    fails += oc == "fail", skips += oc == "skip";
+    std::string label = oc == "pass" ? "ok" : oc == "fail" ? "FAIL" : oc;
+    if (oc == "skip" && detail.rfind("skipped: ", 0) == 0) detail = detail.substr(9);
+    std::string check = c.value("check", "");
+    label.resize(std::max<std::size_t>(label.size(), 5), ' ');
+    check.resize(std::max<std::size_t>(check.size(), 16), ' ');
+    out.push_back(label + " " + check + " " + (file.empty() ? "" : file + ": ") + detail);
+  }
+  // The closing line verify prints too (scripts look for " 0 failed").
+  out.push_back(std::to_string(out.size()) + (out.size() == 1 ? " check, " : " checks, ") + std::to_string(fails) +
+                " failed, " + std::to_string(skips) + " skipped");
+  return out;
 }
 
 }  // namespace ts::report

@@ -2,6 +2,7 @@
 // The few lines printed at the end of `torchsmith build`: outcome and time, the slowest step,
 // retries, cache hits, the root cause when it failed, and where run.json and report.html are.
 #include <string>
+#include <vector>
 
 #include "report/run_record.h"
 #include "report/style.h"
@@ -9,5 +10,9 @@
 namespace ts::report {
 
 std::string render_run_text(const RunRecord& r, const Style& style = {});
+
+// verify's verdicts (RunRecord::checks), one line each as `torchsmith verify` prints them:
+// "ok    import torch     torch 2.11.0 from ...", "FAIL  dependency yapf   not installable: ...".
+std::vector<std::string> check_lines(const nlohmann::json& checks);
 
 }  // namespace ts::report

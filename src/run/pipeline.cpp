@@ -20,6 +20,7 @@
 #include "plan/lock.h"
 #include "plan/render.h"
 #include "report/run_files.h"
+#include "report/run_text.h"
 #include "run/compile_cache.h"
 #include "run/journal.h"
 #include "run/leftover.h"
@@ -99,6 +100,32 @@ std::string copy_tree(const std::string& from, const std::string& to) {
   }
   if (ec) return "copying " + from + ": " + ec.message();
   return "";
+}
+
+// verify's --report document: its verdicts, or null when it wrote none (it crashed, or an old lock).
+nlohmann::json read_checks(const std::string& path) {
+  auto t = util::read_file(path);
+  if (!t) return nullptr;
+  auto j = nlohmann::json::parse(*t, nullptr, false);
+  if (!j.is_object() || !j.contains("verdicts") || !j["verdicts"].is_array()) return nullptr;
+  return j["verdicts"];
+}
+
+// "2 checks failed: import simple_knn (No module named ...); dependency yapf (not installable: ...)".
+std::string failed_checks(const nlohmann::json& checks) {
+  if (!checks.is_array()) return "";
+  std::string list;
+  int n = 0;
+  for (const auto& c : checks) {
+    if (!c.is_object() || c.value("outcome", "") != "fail") continue;
+    ++n;
+    std::string d = c.value("detail", "");
+    if (d.size() > 160) d = d.substr(0, 157) + "...";
+    std::string f = c.value("file", "");
+    list += (list.empty() ? "" : "; ") + (f.empty() ? "" : f + ": ") + c.value("check", "?") + " (" + d + ")";
+  }
+  if (n == 0) return "";
+  return std::to_string(n) + (n == 1 ? " check failed: " : " checks failed: ") + list;
 }
 
 }  // namespace
@@ -294,6 +321,13 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
         for (const auto& d : o.kb_dirs) { globals.push_back("--kb"); globals.push_back(d); }
         spec.argv.insert(spec.argv.begin() + 1, globals.begin(), globals.end());
       }
+      // verify hands its verdicts back as JSON, not as log text.
+      const std::string verdicts_json = paths.run_dir + "/verify.json";
+      if (self && step.name == "verify") {
+        spec.argv.insert(spec.argv.end(), {"--report", verdicts_json});
+        if (!o.wheelhouse.empty()) spec.argv.insert(spec.argv.end(), {"--wheelhouse", o.wheelhouse});
+        fs::remove(verdicts_json, ec);
+      }
       spec.env = env;
       for (const auto& [k, v] : remedy_env) spec.env[k] = v;
       if (compiles(step.name)) spec.env["NINJA_STATUS"] = std::string(build::kNinjaStatus);
@@ -367,6 +401,10 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
       journal.active_pgid = 0;
       sr.seconds = since() - sr.start;
       sr.exit_code = r.exit_code;
+      if (self && step.name == "verify") {
+        rec.checks = read_checks(verdicts_json);
+        rec.verdicts = report::check_lines(rec.checks);
+      }
 
       if (r.cancelled || (o.cancel && o.cancel->load())) {
         sr.status = "interrupted";
@@ -380,17 +418,6 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
         js.status = "ok";
         js.seconds = sr.seconds;
         js.finished_at = utc_now();
-        if (step.name == "verify")
-          if (auto t = util::read_file(ro.log_path)) {
-            std::size_t at = 0;
-            while (at < t->size()) {
-              auto nl = t->find('\n', at);
-              std::string line = t->substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-              if (!line.empty()) rec.verdicts.push_back(line);
-              if (nl == std::string::npos) break;
-              at = nl + 1;
-            }
-          }
         break;
       }
       // Failed: what triage says, and whether a safe remedy lets it run again.
@@ -422,6 +449,8 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
       sr.status = "failed";
       js.status = "failed";
       sr.note = why;
+      if (step.name == "verify")
+        if (auto f = failed_checks(rec.checks); !f.empty()) sr.note = f;
       if (!rem.refused.empty()) sr.note += "; remedy " + rem.kind + " not applied: " + rem.refused;
       if (ro.engine) {
         rec.diagnosis = triage::to_json(r.diagnosis, false);

@@ -31,6 +31,7 @@ struct BuildOptions {
   // Makes a failed step's diagnosis specific to this machine before a remedy is chosen
   // (triage::specialize with the host facts: names an installed host compiler that fits).
   std::function<void(triage::Diagnosis&)> sharpen;
+  std::string wheelhouse;            // verify's runtime dependencies from here ("" = the package index)
   std::string what;                  // "torch==2.4.1" for messages and the lock holder
   std::string torchsmith_version;
   int status_fd = 2;                 // live status line when this is a terminal

@@ -22,12 +22,18 @@ struct PythonCheckOptions {
   std::chrono::milliseconds timeout{
       std::chrono::minutes(5)};  // per child process (install, checks)
   std::string work_dir;  // scratch; "" = a fresh directory under $TMPDIR, removed afterwards
+  // The wheel's runtime dependencies (Requires-Dist) installed beside it (install_deps.h).
+  bool runtime_deps = true;
+  std::string wheelhouse;  // "" = the package index; else only this directory (pip --no-index)
+  std::string pip_cache;   // pip's cache for them ("" = none)
 };
 
 struct PythonCheckReport {
   std::vector<Verdict>
       verdicts;          // check names: install, import torch, torch version, config, cuda, ...
   nlohmann::json steps;  // what the script reported, step -> {ok, value|error}
+  // What the wheel asked for and what was imported besides the plan's module.
+  std::vector<std::string> requires_dist, modules;
 };
 
 // Never throws; every problem (no such Python, a hang, a crash, garbage) is a fail verdict.

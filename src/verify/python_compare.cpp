@@ -263,24 +263,31 @@ class Judge {
   }
 
   void extension() {
-    const std::string& name = o_.plan->import_name;
+    imported(o_.plan->import_name);
+    for (const auto& m : o_.modules) imported(m);
+    if (!o_.plan->smoke.empty() && !o_.gpu && value_of("smoke", "smoke"))
+      pass("smoke", "the plan's smoke code ran on cpu");
+  }
+
+  // One "import NAME" step: from the installed wheel, or why not.
+  void imported(const std::string& name) {
     if (const StepResult* s = value_of("import " + name, "import " + name)) {
       const json& v = s->value;
       std::string file = v.is_object() ? str_of(v, "file") : v.is_string() ? v.get<std::string>() : "";
       std::string dep = v.is_object() ? str_of(v, "missing_dependency") : "";
-      if (!dep.empty())
+      if (v.is_object() && v.contains("not_a_module"))
+        note("import " + name, "a shared library, not a Python module: " + str_of(v, "not_a_module"));
+      else if (!dep.empty())
         add(Outcome::warn, "import " + name,
             "needs " + dep + ", which is not installed here (" + str_of(v, "error") +
-                "): a runtime dependency the wheel does not carry, not something the build made; install it "
-                "(pip install " + dep + ") to use the package; the smoke code runs without it");
+                "): a runtime dependency the wheel does not declare (Requires-Dist), not something the build "
+                "made; install it (pip install " + dep + ") to use the package; the smoke code runs without it");
       else if (!o_.ext_dir.empty() && !under(file, o_.ext_dir))
         fail("import " + name,
              "imported from " + file + ", not from the installed wheel under " + o_.ext_dir);
       else
         pass("import " + name, file.empty() ? "imported" : "from " + file);
     }
-    if (!o_.plan->smoke.empty() && !o_.gpu && value_of("smoke", "smoke"))
-      pass("smoke", "the plan's smoke code ran on cpu");
   }
 
   void gpu() {

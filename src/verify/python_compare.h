@@ -16,6 +16,7 @@ struct JudgeOptions {
   bool gpu = false;                  // --gpu was asked
   std::string torch_dir;             // torch must be imported from under here ("" = anywhere)
   std::string ext_dir;  // the extension must be imported from under here ("" = anywhere)
+  std::vector<std::string> modules;  // the wheel's other modules, each imported ("import NAME" steps)
 };
 
 std::vector<Verdict> judge_python_run(const ScriptRun& run, const JudgeOptions& o);

@@ -110,6 +110,22 @@ def import_package(name):
         return {"file": getattr(m, "__file__", None)}
     return run
 
+def import_module(name):
+    def run():
+        import importlib
+        try:
+            m = importlib.import_module(name)
+        except ImportError as e:
+            missing = getattr(e, "name", None) or ""
+            if type(e).__name__ == "ModuleNotFoundError" and missing and missing.split(".")[0] != name.split(".")[0]:
+                return {"file": None, "missing_dependency": missing, "error": why(e)}
+            # A .so that is a plain library (no PyInit_) in the package: loaded, but no module.
+            if "module export function" in str(e):
+                return {"file": None, "not_a_module": why(e)}
+            raise
+        return {"file": getattr(m, "__file__", None)}
+    return run
+
 def smoke(device):
     def run():
         g = {"torch": torch, "device": device, "__name__": "__torchsmith_smoke__"}
@@ -125,6 +141,8 @@ if ok:
     if ARGS.get("import_name"):
         name = ARGS["import_name"]
         step("import " + name, import_package(name))
+    for name in ARGS.get("modules") or []:
+        step("import " + name, import_module(name))
     if ARGS.get("smoke") and not ARGS.get("gpu"):
         step("smoke", smoke("cpu"))
     if ARGS.get("gpu"):

@@ -7,7 +7,7 @@ namespace ts::verify {
 // Each step prints "@@torchsmith {"kind":"begin","step":NAME}" before it runs and
 // "@@torchsmith {"kind":"end","step":NAME,"ok":true,"value":...}" (or "ok":false,"error":TEXT)
 // after; the last line is {"kind":"done"}. Everything else torch prints goes to stderr.
-// ARGS_JSON: {"import_name": "", "smoke": "", "gpu": false}.
+// ARGS_JSON: {"import_name": "", "smoke": "", "modules": [], "gpu": false}.
 const char* python_check_script();
 
 inline constexpr const char* kMarker = "@@torchsmith ";

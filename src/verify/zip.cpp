@@ -155,4 +155,34 @@ std::string ZipArchive::extract(const ZipMember& m, const std::string& path) con
   return "";
 }
 
+std::string ZipArchive::read(const ZipMember& m, std::uint64_t max_size, std::string* out) const {
+  if (m.size > max_size) return m.name + ": " + std::to_string(m.size) + " bytes, more than " + std::to_string(max_size) + " expected";
+  std::uint32_t sig = 0;
+  std::uint16_t name_len = 0, extra_len = 0;
+  if (!r_.u32(m.local_offset, sig) || sig != kLocal || !r_.u16(m.local_offset + 26, name_len) ||
+      !r_.u16(m.local_offset + 28, extra_len))
+    return m.name + ": bad local header";
+  Bytes in;
+  if (!r_.slice(m.local_offset + 30 + name_len + extra_len, m.compressed_size, in))
+    return m.name + ": data past end of file (truncated?)";
+  if (m.method == 0) {
+    if (in.size() != m.size) return m.name + ": stored size mismatch";
+    out->assign(reinterpret_cast<const char*>(in.data()), in.size());
+    return "";
+  }
+  if (m.method != 8) return m.name + ": compression method " + std::to_string(m.method) + " not supported";
+  out->assign(m.size, '\0');
+  z_stream zs{};
+  if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) return "zlib: cannot start inflate";
+  zs.next_in = const_cast<unsigned char*>(in.data());
+  zs.avail_in = static_cast<uInt>(in.size());
+  zs.next_out = reinterpret_cast<unsigned char*>(out->data());
+  zs.avail_out = static_cast<uInt>(out->size());
+  int rc = inflate(&zs, Z_FINISH);
+  std::uint64_t got = out->size() - zs.avail_out;
+  inflateEnd(&zs);
+  if (rc != Z_STREAM_END || got != m.size) return m.name + ": corrupt deflate data";
+  return "";
+}
+
 }  // namespace ts::verify

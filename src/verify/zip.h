@@ -24,6 +24,8 @@ class ZipArchive {
   const std::vector<ZipMember>& members() const { return members_; }
   // Writes the member's bytes to `path`; "" on success, else why not.
   std::string extract(const ZipMember& m, const std::string& path) const;
+  // The member's bytes into *out when it is at most max_size bytes (METADATA, top_level.txt).
+  std::string read(const ZipMember& m, std::uint64_t max_size, std::string* out) const;
 
  private:
   ByteReader r_;

@@ -7,8 +7,9 @@
 namespace ts::testing {
 namespace {
 
-util::RunResult bench(std::map<std::string, std::string> env, std::vector<std::string> args) {
-  std::vector<std::string> argv{"/bin/bash", std::string(TS_SOURCE_DIR) + "/bench/speed/arches.sh"};
+util::RunResult bench(std::map<std::string, std::string> env, std::vector<std::string> args,
+                      const char* script = "arches.sh") {
+  std::vector<std::string> argv{"/bin/bash", std::string(TS_SOURCE_DIR) + "/bench/speed/" + script};
   argv.insert(argv.end(), args.begin(), args.end());
   util::RunOptions o;
   o.timeout = std::chrono::seconds(120);
@@ -38,6 +39,23 @@ TEST(BenchArches, BadInputNamesTheProblem) {
   auto rounds = bench({{"ROUNDS", "two"}}, {"examples/hello_ext", TS_BINARY});
   EXPECT_EQ(rounds.exit_code, 2);
   EXPECT_NE(rounds.err.find("ROUNDS must be a whole number >= 1, not 'two'"), std::string::npos) << rounds.err;
+}
+
+// bench/speed/vs_pip.sh: a missing tree or torchsmith stops it before anything is built (exit 2).
+TEST(BenchVsPip, BadInputNamesTheProblem) {
+  auto none = bench({}, {}, "vs_pip.sh");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("Usage: bench/speed/vs_pip.sh TREE..."), std::string::npos) << none.err;
+  auto tree = bench({{"TORCHSMITH", TS_BINARY}}, {"examples/hello_ext", "/no/such/tree"}, "vs_pip.sh");
+  EXPECT_EQ(tree.exit_code, 2);
+  EXPECT_NE(tree.err.find("no such tree: /no/such/tree"), std::string::npos) << tree.err;
+  auto ts = bench({{"TORCHSMITH", "/no/such/torchsmith"}}, {"examples/hello_ext"}, "vs_pip.sh");
+  EXPECT_EQ(ts.exit_code, 2);
+  EXPECT_NE(ts.err.find("torchsmith not found at /no/such/torchsmith"), std::string::npos) << ts.err;
+  auto rounds = bench({{"TORCHSMITH", TS_BINARY}, {"ROUNDS", "0"}}, {"examples/hello_ext"}, "vs_pip.sh");
+  EXPECT_EQ(rounds.exit_code, 2);
+  EXPECT_NE(rounds.err.find("ROUNDS must be a whole number >= 1, not '0'"), std::string::npos) << rounds.err;
+  EXPECT_EQ(rounds.out.find("round 1"), std::string::npos) << rounds.out;  // nothing was built
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 using namespace ts::report;
 using ts::build::NinjaLog;
+using nlohmann::json;
 
 namespace {
 
@@ -112,7 +113,7 @@ TEST(RunHtml, ShowsOutcomeDiagnosisStepsRetriesGovernorCache) {
                            "Retries", "OOM kill (signature oom-killed): jobs 8 -&gt; 4", "lower-jobs",
                            "Memory governor", "MemAvailable 1.1 GiB", "75% hits", "cccccccccccc<",
                            "fail libcudnn.so.9 not found", "torch-2.4.1-cp311", "peak used 12.0 GiB",
-                           "What was built", "torchsmith-plan/1"})
+                           "What was built", "parallel jobs"})
     EXPECT_NE(html.find(want), std::string::npos) << want;
   EXPECT_EQ(html.find("cccccccccccccccccccccccc3333"), std::string::npos);  // hash shortened
 }
@@ -146,4 +147,40 @@ TEST(HtmlEscape, Entities) {
   EXPECT_EQ(html_escape("caf\xc3\xa9"), "caf\xc3\xa9");         // valid UTF-8 kept
   EXPECT_EQ(html_escape("x\xc3"), "x\xEF\xBF\xBD");              // cut sequence replaced
   EXPECT_EQ(html_escape("\x1b[31m"), "\xEF\xBF\xBD[31m");        // escape sequence neutralised
+}
+
+// A verify with a failure: the verdict table puts it first, in colour; the smoke code is code; the
+// "what was built" table names only what the plan has, in words.
+TEST(RunHtml, VerdictTableFailuresFirstAndPlanInWords) {
+  RunRecord r = sample::sample_record();
+  r.plan = {{"schema", "torchsmith-plan/1"}, {"torch_version", "2.11.0"}, {"cuda", "13.0"}, {"cuda_home", ""},
+            {"arch_list", "9.0"}, {"numpy_version", ""}, {"jobs", 16}, {"import_name", "simple_knn"},
+            {"smoke", "x = simple_knn._C.distCUDA2(torch.rand(8, 3, device=device))\nassert x.shape[0] == 8\n"},
+            {"spec", {{"package", "simple-knn"}, {"version", ""}}},
+            {"source", {{"url", ""}, {"ref", ""}, {"dir", "/src/simple-knn"}, {"revision", ""}}}};
+  r.checks = json::array({{{"file", ""}, {"check", "import torch"}, {"outcome", "pass"}, {"detail", "torch 2.11.0"}},
+                          {{"file", ""}, {"check", "gpu"}, {"outcome", "note"}, {"detail", "skipped: not asked for"}},
+                          {{"file", ""}, {"check", "dependency yapf"}, {"outcome", "fail"}, {"detail", "not installable: no match"}},
+                          {{"file", ""}, {"check", "import simple_knn"}, {"outcome", "warn"}, {"detail", "needs yapf"}}});
+  std::string html = render_run_html(r, nullptr);
+  std::size_t t = html.find("<table id=\"verdicts\">");
+  ASSERT_NE(t, std::string::npos) << html;
+  std::string rows = html.substr(t, html.find("</table>", t) - t);
+  std::size_t fail = rows.find("dependency yapf"), warn = rows.find("import simple_knn"), note = rows.find(">gpu<"),
+              pass = rows.find("import torch");
+  ASSERT_NE(fail, std::string::npos);
+  EXPECT_LT(fail, warn);
+  EXPECT_LT(warn, note);
+  EXPECT_LT(note, pass);
+  EXPECT_NE(rows.find("<tr class=\"v-bad\"><td class=\"bad\"><b>FAIL</b></td><td>dependency yapf"), std::string::npos) << rows;
+  EXPECT_NE(html.find("1 failed"), std::string::npos);
+  EXPECT_LT(html.find("<h2>Verification"), html.find("<h2>What was built"));  // the proof comes first
+  EXPECT_NE(html.find("<pre id=\"smoke\"><code>x = simple_knn._C.distCUDA2("), std::string::npos);
+  std::size_t b = html.find("<table id=\"built\">");
+  std::string built = html.substr(b, html.find("</table>", b) - b);
+  for (const char* want : {"package</td><td>simple-knn<", "imported as", "/src/simple-knn", "against torch</td><td>2.11.0",
+                           "CUDA</td><td>13.0<", "GPU arches</td><td>9.0", "parallel jobs</td><td>16"})
+    EXPECT_NE(built.find(want), std::string::npos) << want << "\n" << built;
+  for (const char* absent : {"NumPy", "source revision", "schema", "host compiler"})
+    EXPECT_EQ(built.find(absent), std::string::npos) << absent;
 }

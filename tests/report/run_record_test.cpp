@@ -1,4 +1,5 @@
 #include "report/run_record.h"
+#include "report/run_text.h"
 
 #include <gtest/gtest.h>
 
@@ -102,4 +103,19 @@ TEST(RunRecord, InvalidUtf8IsReplacedNotThrown) {
   std::string text;
   ASSERT_NO_THROW(text = run_json_text(r));
   EXPECT_NE(parse_run_json(text).retries[0].reason.find("bad"), std::string::npos);
+}
+
+// verify's JSON verdicts as the lines the build summary prints, with verify's closing line.
+TEST(RunRecord, CheckLinesFromVerifyJson) {
+  auto checks = nlohmann::json::array(
+      {{{"file", ""}, {"check", "import torch"}, {"outcome", "pass"}, {"detail", "torch 1.13"}},
+       {{"file", ""}, {"check", "dependency yapf"}, {"outcome", "fail"}, {"detail", "not installable: no match"}},
+       {{"file", "x.so"}, {"check", "gpu"}, {"outcome", "skip"}, {"detail", "skipped: not asked for"}}});
+  auto lines = ts::report::check_lines(checks);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "ok    import torch     torch 1.13");
+  EXPECT_EQ(lines[1], "FAIL  dependency yapf  not installable: no match");
+  EXPECT_EQ(lines[2], "skip  gpu              x.so: not asked for");
+  EXPECT_EQ(lines[3], "3 checks, 1 failed, 1 skipped");
+  EXPECT_TRUE(ts::report::check_lines(nullptr).empty());
 }

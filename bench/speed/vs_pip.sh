@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Issue 19 item 4: torchsmith against plain pip on the same trees, same machine, same arch. For each
+# TREE: `python -m pip wheel --no-build-isolation --no-deps -w DIR .` (TORCH_CUDA_ARCH_LIST set to
+# the arch list torchsmith plans here) and `torchsmith build TREE`, each on a fresh copy, taking
+# turns ROUNDS times; both wheels verified (`torchsmith verify --python`). Prints each run's wall
+# time and the ratio of the means torchsmith/pip per tree (target: <= 1.0).
+# Usage: bench/speed/vs_pip.sh TREE... [-- more torchsmith build options]
+#   TORCHSMITH=build/torchsmith PYTHON=python3 ROUNDS=1 (environment); torchsmith builds with
+#   --compile-cache none unless the options name a cache, as pip has none.
+set -euo pipefail
+usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+here=$(cd "$(dirname "$0")/../.." && pwd)
+trees=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do trees+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+opts=("$@")
+[ ${#trees[@]} -ge 1 ] || usage
+for t in "${trees[@]}"; do [ -d "$t" ] || { echo "no such tree: $t" >&2; exit 2; }; done
+ts=${TORCHSMITH:-$here/build/torchsmith}
+[ -x "$ts" ] && ts=$(realpath "$ts") || { echo "torchsmith not found at $ts: build it or set TORCHSMITH" >&2; exit 2; }
+py=${PYTHON:-python3}
+command -v "$py" >/dev/null || { echo "no python at '$py': set PYTHON to the interpreter with torch" >&2; exit 2; }
+rounds=${ROUNDS:-1}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a whole number >= 1, not '$rounds'" >&2; exit 2; }
+case " ${opts[*]:-} " in *" --compile-cache"*) ;; *) opts+=(--compile-cache none) ;; esac
+work=$(mktemp -d /tmp/ts-bench-vs-pip.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", b - a}'; }
+fresh() {  # TREE DEST: a copy without what an earlier build left
+  mkdir -p "$2" && cp -a "$1/." "$2/" && rm -rf "$2/build" "$2/dist" "$2/.torchsmith" "$2"/*.egg-info
+}
+step_s() {  # OUT NAME: that step's seconds in the run's run.json
+  /usr/bin/env python3 - "$1" "$2" <<'PY'
+import glob, json, os, sys
+rec = json.load(open(sorted(glob.glob(os.path.join(sys.argv[1], "runs", "*", "run.json")), key=os.path.getmtime)[-1]))
+print("%.1f" % sum(s.get("seconds", 0) for s in rec.get("steps", []) if s["name"] == sys.argv[2]))
+PY
+}
+
+printf 'torchsmith %s; %s; %s; %s cores; torchsmith options: %s\n' "$("$ts" --version 2>/dev/null | head -1)" \
+  "$("$py" -c 'import torch; print("torch", torch.__version__)')" \
+  "$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -1 || echo 'no nvidia-smi')" \
+  "$(nproc)" "${opts[*]}"
+n=0
+for tree in "${trees[@]}"; do
+  n=$((n + 1))
+  tree=$(realpath "$tree")
+  lock=$work/t$n.lock.json
+  "$ts" plan "$tree" --torch "$py" -o "$lock" >/dev/null 2>"$work/t$n.plan.log" ||
+    { echo "torchsmith plan failed for $tree:" >&2; tail -20 "$work/t$n.plan.log" >&2; exit 1; }
+  arch=$(/usr/bin/env python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("env", {}).get("TORCH_CUDA_ARCH_LIST", ""))' "$lock")
+  echo "$tree: TORCH_CUDA_ARCH_LIST=${arch:-(none: no CUDA code)}"
+  sum_pip=0 sum_ts=0
+  for ((r = 1; r <= rounds; r++)); do
+    src=$work/t$n-pip-$r; fresh "$tree" "$src"; mkdir -p "$src.dist"
+    t0=$(now)
+    if ! (cd "$src" && if [ -n "$arch" ]; then export TORCH_CUDA_ARCH_LIST="$arch"; fi &&
+          "$py" -m pip wheel --no-build-isolation --no-deps -w "$src.dist" .) >"$src.log" 2>&1; then
+      echo "pip wheel failed for $tree (round $r):" >&2; tail -30 "$src.log" >&2; exit 1
+    fi
+    t1=$(now); wp=$(secs "$t0" "$t1")
+    whl=$(ls "$src.dist"/*.whl | head -1)
+    "$ts" verify "$whl" --python "$py" --plan "$lock" >"$src.verify.log" 2>&1 ||
+      { echo "pip's wheel did not verify ($tree):" >&2; tail -20 "$src.verify.log" >&2; exit 1; }
+    printf '  round %d  pip        %7.1f s wall (pip wheel), wheel verified\n' "$r" "$wp"
+    src=$work/t$n-ts-$r; fresh "$tree" "$src"
+    t0=$(now)
+    "$ts" build "$src" --torch "$py" --out "$src.out" "${opts[@]}" >"$src.log" 2>&1 ||
+      { echo "torchsmith build failed for $tree (round $r):" >&2; tail -30 "$src.log" >&2; exit 1; }
+    t1=$(now); wt=$(secs "$t0" "$t1")
+    printf '  round %d  torchsmith %7.1f s wall (build step %s s, package %s s, verify %s s), wheel verified\n' \
+      "$r" "$wt" "$(step_s "$src.out" build)" "$(step_s "$src.out" package)" "$(step_s "$src.out" verify)"
+    sum_pip=$(awk -v a="$sum_pip" -v b="$wp" 'BEGIN{print a + b}')
+    sum_ts=$(awk -v a="$sum_ts" -v b="$wt" 'BEGIN{print a + b}')
+  done
+  awk -v p="$sum_pip" -v t="$sum_ts" -v r="$rounds" -v name="$(basename "$tree")" \
+    'BEGIN{printf "%s: mean pip %.1f s, mean torchsmith %.1f s: ratio torchsmith/pip %.2f (target <= 1.0)\n", name, p / r, t / r, t / p}'
+done

@@ -1,0 +1,205 @@
+#include "verify/install_deps.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "util/fs.h"
+#include "util/process.h"
+#include "verify/python_run.h"
+#include "verify/requirement.h"
+
+namespace ts::verify {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What reaches pip from our environment: the index and proxy it must use, nothing else of the user's.
+constexpr const char* kPassed[] = {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST", "http_proxy",
+                                   "https_proxy",   "HTTP_PROXY",          "HTTPS_PROXY",      "no_proxy",
+                                   "NO_PROXY",      "SSL_CERT_FILE",       "SSL_CERT_DIR"};
+
+util::RunResult run_in(const std::vector<std::string>& argv, const std::string& python, const std::string& home,
+                       std::chrono::milliseconds t) {
+  util::RunOptions ro;
+  ro.timeout = t;
+  ro.env = check_env(python, home, "");
+  (*ro.env)["PIP_CONFIG_FILE"] = "/dev/null";
+  (*ro.env)["PIP_NO_INPUT"] = "1";
+  (*ro.env)["PIP_DISABLE_PIP_VERSION_CHECK"] = "1";
+  for (const char* k : kPassed)
+    if (const char* v = std::getenv(k)) (*ro.env)[k] = v;
+  ro.max_output = 4 << 20;
+  return util::run(argv, ro);
+}
+
+std::string why_not(const util::RunResult& r, std::chrono::milliseconds t) {
+  if (r.timed_out) return "timed out after " + std::to_string(t.count() / 1000) + " s";
+  // pip's verdict is its last "ERROR:" line; a build failure's cause is above it.
+  std::string text = r.err + "\n" + r.out, error;
+  std::size_t at = 0;
+  while ((at = text.find("ERROR: ", at)) != std::string::npos) {
+    std::size_t e = text.find('\n', at);
+    error = text.substr(at + 7, e == std::string::npos ? std::string::npos : e - at - 7);
+    at = e == std::string::npos ? text.size() : e;
+  }
+  if (error.empty()) error = last_line(r.err);
+  if (error.empty()) error = last_line(r.out);
+  if (error.size() > 300) error = error.substr(0, 300) + "...";
+  return error.empty() ? r.describe(t) : error;
+}
+
+}  // namespace
+
+std::string installed_version(const std::string& pip_output, const std::string& key) {
+  const std::string tag = "Successfully installed ";
+  auto at = pip_output.rfind(tag);
+  if (at == std::string::npos) return "";
+  auto end = pip_output.find('\n', at);
+  std::string line = pip_output.substr(at + tag.size(), end == std::string::npos ? std::string::npos : end - at - tag.size());
+  std::size_t i = 0;
+  while (i < line.size()) {
+    auto sp = line.find(' ', i);
+    std::string item = line.substr(i, sp == std::string::npos ? std::string::npos : sp - i);
+    i = sp == std::string::npos ? line.size() : sp + 1;
+    // NAME-VERSION where NAME may hold '-': the version starts after the last '-'.
+    auto dash = item.rfind('-');
+    if (dash != std::string::npos && normalize_name(item.substr(0, dash)) == key) return item.substr(dash + 1);
+  }
+  return "";
+}
+
+DepsResult install_dependencies(const DepsOptions& o) {
+  DepsResult res;
+  auto add = [&](const std::string& check, Outcome oc, const std::string& detail) {
+    res.verdicts.push_back({"", check, oc, detail});
+  };
+  std::error_code ec;
+  fs::create_directories(o.dir + "/home", ec);
+  const std::string home = o.dir + "/home";
+  const auto short_t = std::chrono::milliseconds(std::min<long long>(o.timeout.count(), 60000));
+
+  // Which requirements apply to this interpreter.
+  auto env_run = run_in({o.python, "-c", marker_env_script()}, o.python, home, short_t);
+  nlohmann::json envj = nlohmann::json::parse(env_run.out, nullptr, false);
+  if (!env_run.ok() || !envj.is_object()) {
+    add("dependencies", Outcome::fail, "cannot read the marker environment of " + o.python + ": " + why_not(env_run, short_t));
+    return res;
+  }
+  MarkerEnv env;
+  for (auto& [k, v] : envj.items())
+    if (v.is_string()) env[k] = v.get<std::string>();
+  const std::string torch_version = env["torch_distribution_version"];
+  struct Dep {
+    Requirement req;
+  };
+  std::vector<Dep> deps;
+  for (const auto& text : o.requires_dist) {
+    std::string err;
+    auto req = parse_requirement(text, &err);
+    if (!req) {
+      add("dependency " + text, Outcome::fail, "Requires-Dist does not parse: " + err);
+      continue;
+    }
+    auto applies = evaluate_marker(req->marker, env, &err);
+    if (!applies) {
+      add("dependency " + req->name, Outcome::fail, "Requires-Dist marker does not parse: " + err);
+      continue;
+    }
+    if (!*applies) continue;  // an extra, or another platform or Python
+    if (req->key == "torch") {
+      add("dependency " + req->name, Outcome::pass,
+          "the torch under test" + (torch_version.empty() ? std::string() : " (" + torch_version + ")") +
+              ", never installed again (" + req->specifier + ")");
+      continue;
+    }
+    deps.push_back({*req});
+    res.wanted.push_back(req->specifier);
+  }
+  if (deps.empty()) return res;
+
+  auto fail_all = [&](const std::string& why) {
+    for (const auto& d : deps) add("dependency " + d.req.name, Outcome::fail, "not installable: " + why);
+  };
+  // The venv: its site reads the interpreter's own site directories, so torch and whatever else is
+  // there count as installed; pip writes only into the venv (what is outside it is never uninstalled).
+  const std::string venv = o.dir + "/deps";
+  auto mk = run_in({o.python, "-m", "venv", "--system-site-packages", "--without-pip", venv}, o.python, home, short_t);
+  if (!mk.ok()) {
+    fail_all("python -m venv failed: " + why_not(mk, short_t));
+    return res;
+  }
+  const std::string vpy = venv + "/bin/python";
+  auto paths = run_in({o.python, "-c",
+                       "import json, site, sysconfig; p = sysconfig.get_paths(); "
+                       "print(json.dumps([x for x in [p['purelib'], p['platlib']] + site.getsitepackages()]))"},
+                      o.python, home, short_t);
+  auto vpaths = run_in({vpy, "-c", "import json, sysconfig; p = sysconfig.get_paths(); print(json.dumps([p['purelib'], p['platlib']]))"},
+                       vpy, home, short_t);
+  nlohmann::json base = nlohmann::json::parse(paths.out, nullptr, false), own = nlohmann::json::parse(vpaths.out, nullptr, false);
+  if (!base.is_array() || !own.is_array() || own.empty() || !own[0].is_string()) {
+    fail_all("cannot read the site directories: " + why_not(paths.ok() ? vpaths : paths, short_t));
+    return res;
+  }
+  std::string pth;
+  for (const auto& p : base)
+    if (p.is_string()) pth += p.get<std::string>() + "\n";
+  for (const auto& p : own)
+    if (p.is_string() && std::find(res.pythonpath.begin(), res.pythonpath.end(), p.get<std::string>()) == res.pythonpath.end())
+      res.pythonpath.push_back(p.get<std::string>());
+  fs::create_directories(res.pythonpath.front(), ec);
+  if (auto e = util::write_file_atomic(res.pythonpath.front() + "/torchsmith-base-site.pth", pth); !e.empty()) {
+    fail_all(e);
+    return res;
+  }
+  // torch stays the one under test: a dependency that wants another fails to resolve, nothing downloads.
+  const std::string constraints = o.dir + "/constraints.txt";
+  if (auto e = util::write_file_atomic(constraints, "torch" + (torch_version.empty() ? std::string("===0+the-torch-under-test")
+                                                                                     : "==" + torch_version) + "\n");
+      !e.empty()) {
+    fail_all(e);
+    return res;
+  }
+  auto pip = run_in({vpy, "-m", "pip", "--version"}, vpy, home, short_t);
+  if (!pip.ok()) {
+    fail_all(o.python + " has no pip (python -m pip --version: " + why_not(pip, short_t) + ")");
+    return res;
+  }
+  std::vector<std::string> base_argv{vpy, "-m", "pip", "install", "--no-warn-script-location", "--constraint", constraints};
+  if (!o.wheelhouse.empty()) base_argv.insert(base_argv.end(), {"--no-index", "--find-links", o.wheelhouse});
+  if (!o.cache_dir.empty()) base_argv.insert(base_argv.end(), {"--cache-dir", o.cache_dir});
+  else base_argv.push_back("--no-cache-dir");
+  base_argv.push_back("--");
+  auto all = base_argv;
+  for (const auto& d : deps) all.push_back(d.req.specifier);
+  auto r = run_in(all, vpy, home, o.timeout);
+  const std::string from = o.wheelhouse.empty() ? "the package index" : o.wheelhouse;
+  if (r.ok()) {
+    for (const auto& d : deps) {
+      std::string v = installed_version(r.out, d.req.key);
+      add("dependency " + d.req.name, Outcome::pass,
+          v.empty() ? d.req.specifier + ": already satisfied by " + o.python + "'s own packages"
+                    : d.req.specifier + ": installed " + v + " from " + from);
+    }
+    return res;
+  }
+  // Which of them cannot be had: each alone (what did install stays for the imports).
+  for (const auto& d : deps) {
+    auto one = base_argv;
+    one.push_back(d.req.specifier);
+    auto r1 = run_in(one, vpy, home, o.timeout);
+    if (r1.ok()) {
+      std::string v = installed_version(r1.out, d.req.key);
+      add("dependency " + d.req.name, Outcome::pass,
+          d.req.specifier + (v.empty() ? ": already satisfied" : ": installed " + v + " from " + from));
+    } else {
+      add("dependency " + d.req.name, Outcome::fail, "not installable from " + from + ": " + why_not(r1, o.timeout));
+    }
+  }
+  // All installable alone but not together: the conflict is the failure.
+  bool any = false;
+  for (const auto& v : res.verdicts) any = any || v.outcome == Outcome::fail;
+  if (!any) add("dependencies", Outcome::fail, "each installs alone, not together: " + why_not(r, o.timeout));
+  return res;
+}
+
+}  // namespace ts::verify

@@ -1,0 +1,151 @@
+#include "verify/wheel_meta.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "verify/mapped_file.h"
+#include "verify/zip.h"
+
+namespace ts::verify {
+namespace {
+
+bool identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+bool ends_with(const std::string& s, const std::string& e) {
+  return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= s.size()) {
+    std::size_t e = s.find(sep, at);
+    if (e == std::string::npos) e = s.size();
+    out.push_back(s.substr(at, e - at));
+    at = e + 1;
+  }
+  return out;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+void add_once(std::vector<std::string>& v, const std::string& s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+// The member's path as installed: "pkg-1.0.data/platlib/x/y.so" -> "x/y.so"; "" for metadata,
+// scripts, headers and data, which are not importable.
+std::string installed_path(const std::string& name) {
+  auto parts = split(name, '/');
+  if (parts.size() < 2) return name;
+  if (ends_with(parts[0], ".dist-info")) return "";
+  if (ends_with(parts[0], ".data")) {
+    if (parts.size() < 3 || (parts[1] != "purelib" && parts[1] != "platlib")) return "";
+    return name.substr(parts[0].size() + parts[1].size() + 2);
+  }
+  return name;
+}
+
+}  // namespace
+
+WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::string& metadata,
+                          const std::string& top_level_txt) {
+  WheelMeta w;
+  // METADATA is RFC 822 headers; the body (the long description) starts after the first blank line.
+  for (const auto& raw : split(metadata, '\n')) {
+    std::string line = raw;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) break;
+    auto colon = line.find(':');
+    if (colon == std::string::npos || std::isspace(static_cast<unsigned char>(line[0]))) continue;
+    std::string key = line.substr(0, colon), value = trim(line.substr(colon + 1));
+    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (key == "name") w.name = value;
+    else if (key == "version") w.version = value;
+    else if (key == "requires-dist" && !value.empty()) w.requires_dist.push_back(value);
+  }
+  for (const auto& t : split(top_level_txt, '\n')) {
+    std::string n = trim(t);
+    // "pkg/sub" lines name a namespace package's part: its first component is what imports.
+    n = n.substr(0, n.find('/'));
+    if (identifier(n)) add_once(w.top_level, n);
+  }
+  const bool from_files = w.top_level.empty();
+  for (const auto& m : members) {
+    if (m.empty() || m.back() == '/') continue;
+    std::string path = installed_path(m);
+    if (path.empty()) continue;
+    auto parts = split(path, '/');
+    const std::string& file = parts.back();
+    if (from_files) {
+      if (parts.size() > 1 && identifier(parts[0])) add_once(w.top_level, parts[0]);
+      if (parts.size() == 1 && (ends_with(file, ".py") || ends_with(file, ".so"))) {
+        std::string stem = file.substr(0, file.find('.'));
+        if (identifier(stem)) add_once(w.top_level, stem);
+      }
+    }
+    // A Python extension module: NAME.so or NAME.cpython-311-x86_64-linux-gnu.so under packages
+    // whose names import; vendored libfoo.so.1 (a version after .so) or pkg.libs/ are not.
+    if (!ends_with(file, ".so")) continue;
+    std::string dotted;
+    bool ok = true;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+      ok = ok && identifier(parts[i]);
+      dotted += parts[i] + ".";
+    }
+    std::string stem = file.substr(0, file.find('.'));
+    if (ok && identifier(stem)) add_once(w.compiled, dotted + stem);
+  }
+  return w;
+}
+
+std::optional<WheelMeta> read_wheel_meta(const std::string& wheel, std::string* error) {
+  MappedFile f(wheel);
+  if (!f.ok()) {
+    *error = f.error();
+    return std::nullopt;
+  }
+  std::string err;
+  auto zip = ZipArchive::open(f.bytes(), &err);
+  if (!zip) {
+    *error = wheel + ": " + err;
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  const ZipMember *meta = nullptr, *top = nullptr;
+  for (const auto& m : zip->members()) {
+    names.push_back(m.name);
+    auto slash = m.name.find('/');
+    if (slash == std::string::npos || m.name.find('/', slash + 1) != std::string::npos) continue;
+    if (!ends_with(m.name.substr(0, slash), ".dist-info")) continue;
+    std::string file = m.name.substr(slash + 1);
+    if (file == "METADATA") meta = &m;
+    if (file == "top_level.txt") top = &m;
+  }
+  if (!meta) {
+    *error = wheel + ": no *.dist-info/METADATA (not a wheel?)";
+    return std::nullopt;
+  }
+  constexpr std::uint64_t kMax = 16u << 20;
+  std::string metadata, top_level;
+  if (auto e = zip->read(*meta, kMax, &metadata); !e.empty()) {
+    *error = wheel + ": " + e;
+    return std::nullopt;
+  }
+  if (top)
+    if (auto e = zip->read(*top, kMax, &top_level); !e.empty()) {
+      *error = wheel + ": " + e;
+      return std::nullopt;
+    }
+  return wheel_meta_from(names, metadata, top_level);
+}
+
+}  // namespace ts::verify

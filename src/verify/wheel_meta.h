@@ -1,0 +1,26 @@
+#pragma once
+// What a built wheel says about itself, read natively: its name and version, its runtime
+// dependencies (Requires-Dist in *.dist-info/METADATA), its top-level modules (top_level.txt, else
+// the file list) and its compiled modules (every .so a Python module could be), so verify can
+// import all of it and install what it needs.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts::verify {
+
+struct WheelMeta {
+  std::string name, version;
+  std::vector<std::string> requires_dist;  // the lines as written ("scipy>=1.4; python_version>='3.8'")
+  std::vector<std::string> top_level;      // importable top-level names ("detectron2", "tools")
+  std::vector<std::string> compiled;       // dotted module names of the .so files ("simple_knn._C")
+};
+
+// nullopt and *error when the file is no wheel (not a zip, no *.dist-info/METADATA).
+std::optional<WheelMeta> read_wheel_meta(const std::string& wheel, std::string* error);
+
+// The same from the member names and METADATA/top_level.txt texts (top_level "" = not in the wheel).
+WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::string& metadata,
+                          const std::string& top_level_txt);
+
+}  // namespace ts::verify

@@ -1,0 +1,61 @@
+// A failed verify in `torchsmith build`: the summary, run.json and report.html name the failing
+// check (read from verify's JSON), not just "exit 1". The plan's only step verifies a tiny wheel
+// whose smoke code fails.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+#include "testkit/temp_dir.h"
+
+namespace ts::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+const char* kPy = "/usr/bin/python3";
+
+TEST(BuildVerifyCli, AFailedVerifyNamesItsFailingChecks) {
+  if (util::run({kPy, "-c", "import torch"}, {std::chrono::seconds(60)}).exit_code != 0)
+    GTEST_SKIP() << "needs Debian's python3-torch (tools/bootstrap.sh installs it)";
+  testkit::TempDir t;
+  auto p = run_torchsmith({"plan", std::string(TS_SOURCE_DIR) + "/examples/hello_ext", "--torch", kPy, "-o", t / "lock.json"});
+  ASSERT_EQ(p.exit_code, 0) << p.out << p.err;
+  std::string whl = t / "tinypkg-0.1-py3-none-any.whl";
+  auto w = util::run({kPy, "-c",
+                      "import sys, zipfile\n"
+                      "with zipfile.ZipFile(sys.argv[1], 'w') as z:\n"
+                      "    z.writestr('tinypkg/__init__.py', 'X = 1\\n')\n"
+                      "    z.writestr('tinypkg-0.1.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: tinypkg\\nVersion: 0.1\\n')\n"
+                      "    z.writestr('tinypkg-0.1.dist-info/WHEEL', 'Wheel-Version: 1.0\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
+                      "    z.writestr('tinypkg-0.1.dist-info/RECORD', '')\n",
+                      whl});
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  json lock = json::parse(util::read_file(t / "lock.json").value_or("{}"));
+  lock["import_name"] = "tinypkg";
+  lock["smoke"] = "raise RuntimeError('the op was not built')\n";
+  lock["steps"] = json::array({{{"name", "verify"},
+                                {"argv", {"torchsmith", "verify", whl, "--python", kPy, "--plan", "{lock}"}},
+                                {"cwd", ""},
+                                {"note", "the test's"}}});
+  ASSERT_TRUE(util::write_file_atomic(t / "lock.json", lock.dump(2)).empty());
+  auto r = run_torchsmith({"build", "--lock", t / "lock.json", "--out", t / "out"}, std::chrono::seconds(300));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("verify failed: 1 check failed: smoke (RuntimeError: the op was not built)"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("FAIL  smoke"), std::string::npos) << r.out;  // the table, from verify's JSON
+  json run = json::parse(util::read_file(t / "out/last/run.json").value_or("null"), nullptr, false);
+  ASSERT_TRUE(run.is_object());
+  ASSERT_TRUE(run["checks"].is_array());
+  bool smoke_failed = false;
+  for (const auto& c : run["checks"]) smoke_failed |= c["check"] == "smoke" && c["outcome"] == "fail";
+  EXPECT_TRUE(smoke_failed) << run["checks"].dump();
+  std::string html = util::read_file(t / "out/last/report.html").value_or("");
+  auto table = html.find("<table id=\"verdicts\">");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"v-bad\"><td class=\"bad\"><b>FAIL</b></td><td>smoke</td>", table), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ts::testing

@@ -1,0 +1,110 @@
+// Sources by name from the package index: the sdist found in recorded index answers
+// (tests/fixtures/pypi/), downloaded into the cache with its sha256 checked (file:// URLs offline),
+// and once live against PyPI for torch-scatter 2.1.2 (skipped when PyPI cannot be reached).
+#include "source/pypi.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "testkit/temp_dir.h"
+
+namespace ts::source {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json fixture(const std::string& name) {
+  std::ifstream f(std::string(TS_SOURCE_DIR) + "/tests/fixtures/pypi/" + name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return json::parse(ss.str());
+}
+
+const char* kSha212 = "69b3aa435f2424ac6a1bfb6ff702da6eb73b33ca0db38fb26989c74159258e47";
+
+TEST(Pypi, SdistFromTheJsonApi) {
+  std::string err;
+  auto s = sdist_from_release_json(fixture("torch-scatter-2.1.2.json"), &err);
+  ASSERT_TRUE(s) << err;
+  EXPECT_EQ(s->filename, "torch_scatter-2.1.2.tar.gz");
+  EXPECT_EQ(s->sha256, kSha212);
+  EXPECT_EQ(s->url.rfind("https://files.pythonhosted.org/", 0), 0u) << s->url;
+  EXPECT_EQ(s->size, 108045);
+  json wheels_only = fixture("torch-scatter-2.1.2.json");
+  wheels_only["urls"][0]["packagetype"] = "bdist_wheel";
+  EXPECT_FALSE(sdist_from_release_json(wheels_only, &err));
+  EXPECT_NE(err.find("has no sdist on the index (wheels only)"), std::string::npos) << err;
+  json no_hash = fixture("torch-scatter-2.1.2.json");
+  no_hash["urls"][0]["digests"] = json::object();
+  EXPECT_FALSE(sdist_from_release_json(no_hash, &err));
+  EXPECT_NE(err.find("no sha256"), std::string::npos) << err;
+}
+
+TEST(Pypi, SdistFromASimpleIndexPage) {
+  std::string err;
+  json page = fixture("torch-scatter.simple.json");
+  auto s = sdist_from_simple_json(page, "torch_scatter", "2.1.2", &err);  // any spelling of the name
+  ASSERT_TRUE(s) << err;
+  EXPECT_EQ(s->sha256, kSha212);
+  auto old = sdist_from_simple_json(page, "Torch-Scatter", "2.1.1", &err);
+  ASSERT_TRUE(old) << err;
+  EXPECT_EQ(old->filename, "torch_scatter-2.1.1.tar.gz");
+  EXPECT_FALSE(sdist_from_simple_json(page, "torch-scatter", "2.1", &err));  // 2.1 is not 2.1.1
+  page["files"][1]["yanked"] = "broken build";
+  EXPECT_FALSE(sdist_from_simple_json(page, "torch-scatter", "2.1.2", &err));
+}
+
+bool have_curl() { return fs::exists("/usr/bin/curl") || fs::exists("/usr/local/bin/curl"); }
+
+TEST(Pypi, DownloadIsCheckedAndCached) {
+  if (!have_curl()) GTEST_SKIP() << "no curl here (apt-get install curl; tools/bootstrap.sh does)";
+  testkit::TempDir t;
+  std::ofstream(t / "pkg-1.0.tar.gz") << "not really a tarball, but bytes with a hash";
+  std::string err;
+  Sdist s;
+  s.filename = "pkg-1.0.tar.gz";
+  s.url = "file://" + (t / "pkg-1.0.tar.gz");
+  s.sha256 = file_sha256(t / "pkg-1.0.tar.gz", &err);
+  ASSERT_EQ(s.sha256.size(), 64u) << err;
+  std::string got = fetch_sdist(s, t / "cache", std::chrono::seconds(20), &err);
+  ASSERT_EQ(got, t / ("cache/sdists/" + s.sha256 + "/pkg-1.0.tar.gz")) << err;
+  fs::remove(t / "pkg-1.0.tar.gz");  // the cache answers now
+  EXPECT_EQ(fetch_sdist(s, t / "cache", std::chrono::seconds(20), &err), got) << err;
+
+  std::ofstream(t / "evil-1.0.tar.gz") << "altered";
+  Sdist bad = s;
+  bad.filename = "evil-1.0.tar.gz";
+  bad.url = "file://" + (t / "evil-1.0.tar.gz");
+  EXPECT_EQ(fetch_sdist(bad, t / "cache", std::chrono::seconds(20), &err), "");
+  EXPECT_NE(err.find("is not the index's " + s.sha256), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(t / ("cache/sdists/" + s.sha256 + "/evil-1.0.tar.gz")));
+  EXPECT_FALSE(fs::exists(t / ("cache/sdists/" + s.sha256 + "/evil-1.0.tar.gz.part")));
+  bad.filename = "../escape.tar.gz";
+  EXPECT_EQ(fetch_sdist(bad, t / "cache", std::chrono::seconds(20), &err), "");
+}
+
+TEST(Pypi, LiveTorchScatter212SdistHashChecked) {
+  if (!have_curl()) GTEST_SKIP() << "no curl here (apt-get install curl; tools/bootstrap.sh does)";
+  std::string err;
+  bool unreachable = false;
+  IndexOptions o;
+  o.timeout = std::chrono::seconds(20);
+  auto s = find_sdist("torch-scatter", "2.1.2", o, &err, &unreachable);
+  if (!s && unreachable) GTEST_SKIP() << "PyPI is not reachable from here: " << err;
+  ASSERT_TRUE(s) << err;
+  EXPECT_EQ(s->sha256, kSha212);  // what PyPI said in 2026-11 (recorded in tests/fixtures/pypi)
+  testkit::TempDir t;
+  std::string path = fetch_sdist(*s, t / "cache", std::chrono::seconds(60), &err);
+  if (path.empty() && err.find("downloading") == 0) GTEST_SKIP() << "files.pythonhosted.org is not reachable: " << err;
+  ASSERT_FALSE(path.empty()) << err;
+  EXPECT_EQ(file_sha256(path, &err), kSha212);
+  EXPECT_EQ(fs::file_size(path), 108045u);
+}
+
+}  // namespace
+}  // namespace ts::source
