@@ -1,4 +1,4 @@
-#include "package/tar_stream.h"
+#include "formats/tar_stream.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-namespace ts::package {
+namespace ts::formats {
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   tmp_ = path_ + ".tmp-XXXXXX";
@@ -83,4 +83,4 @@ std::string copy_file_to(const std::string& path, ByteSink& out) {
   return in.error();
 }
 
-}  // namespace ts::package
+}  // namespace ts::formats

@@ -1,4 +1,4 @@
-#include "verify/zip.h"
+#include "formats/zip.h"
 
 #include <zlib.h>
 
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <memory>
 
-namespace ts::verify {
+namespace ts::formats {
 namespace {
 
 constexpr std::uint32_t kEocd = 0x06054b50, kZip64Locator = 0x07064b50, kZip64Eocd = 0x06064b50,
@@ -155,4 +155,4 @@ std::string ZipArchive::extract(const ZipMember& m, const std::string& path) con
   return "";
 }
 
-}  // namespace ts::verify
+}  // namespace ts::formats

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "verify/byte_reader.h"
+#include "formats/byte_reader.h"
 
-namespace ts::verify {
+namespace ts::formats {
 
 struct ZipMember {
   std::string name;
@@ -30,4 +30,4 @@ class ZipArchive {
   std::vector<ZipMember> members_;
 };
 
-}  // namespace ts::verify
+}  // namespace ts::formats

@@ -1,4 +1,4 @@
-#include "package/zip_writer.h"
+#include "formats/zip_writer.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,9 +11,9 @@
 #include <functional>
 #include <memory>
 
-#include "package/record.h"
+#include "util/sha256.h"
 
-namespace ts::package {
+namespace ts::formats {
 namespace {
 
 constexpr std::uint32_t kLocal = 0x04034b50, kCentral = 0x02014b50, kEocd = 0x06054b50,
@@ -165,7 +165,7 @@ static bool stream_entry(ZipWriter::Entry& e, bool deflate, int level,
                          const std::function<bool(Piece&)>& next,
                          const std::function<bool(const void*, std::size_t)>& write,
                          const std::function<void(std::uint64_t)>& skip, std::string* err) {
-  Sha256 sha;
+  util::Sha256 sha;
   uLong crc = crc32(0L, Z_NULL, 0);
   static const unsigned char zeros[64 * 1024] = {};
   static const uLong zeros_crc = crc32(crc32(0L, Z_NULL, 0), zeros, sizeof zeros);
@@ -399,4 +399,4 @@ bool ZipWriter::finish() {
   return true;
 }
 
-}  // namespace ts::package
+}  // namespace ts::formats

@@ -16,9 +16,9 @@
 #include "package/wheel_unpack.h"
 #include "package/wheel_version.h"
 #include "util/fs.h"
-#include "verify/elf.h"
+#include "formats/elf.h"
 #include "verify/ld_conf.h"
-#include "verify/mapped_file.h"
+#include "formats/mapped_file.h"
 #include "verify/resolve.h"
 
 namespace ts::package {
@@ -52,7 +52,7 @@ bool looks_like_library(const std::string& rel) {
 
 // nullopt: not an ELF; error set: an ELF that cannot be read.
 std::optional<Elf> read_elf(const std::string& root, const std::string& rel, std::string* error) {
-  verify::MappedFile f(root + "/" + rel);
+  formats::MappedFile f(root + "/" + rel);
   if (!f.ok()) {
     *error = f.error();
     return std::nullopt;
@@ -60,7 +60,7 @@ std::optional<Elf> read_elf(const std::string& root, const std::string& rel, std
   auto b = f.bytes();
   if (b.size() < 4 || b[0] != 0x7f || b[1] != 'E' || b[2] != 'L' || b[3] != 'F') return std::nullopt;
   std::string err;
-  auto e = verify::ElfFile::parse(b, &err);
+  auto e = formats::ElfFile::parse(b, &err);
   if (!e) {
     *error = rel + ": " + err;
     return std::nullopt;

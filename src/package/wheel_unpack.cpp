@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "verify/mapped_file.h"
-#include "verify/zip.h"
+#include "formats/mapped_file.h"
+#include "formats/zip.h"
 
 namespace ts::package {
 
@@ -22,9 +22,9 @@ std::optional<UnpackedWheel> unpack_wheel(const std::string& wheel, const std::s
   if (!name) return fail(err);
   w.name = *name;
   w.root = into;
-  verify::MappedFile f(wheel);
+  formats::MappedFile f(wheel);
   if (!f.ok()) return fail(f.error());
-  auto zip = verify::ZipArchive::open(f.bytes(), &err);
+  auto zip = formats::ZipArchive::open(f.bytes(), &err);
   if (!zip) return fail(wheel + ": " + err);
   std::vector<std::string> dist_infos;
   for (const auto& m : zip->members()) {

@@ -8,9 +8,9 @@
 
 #include "util/fs.h"
 #include "verify/arch_check.h"
-#include "verify/elf.h"
-#include "verify/mapped_file.h"
-#include "verify/zip.h"
+#include "formats/elf.h"
+#include "formats/mapped_file.h"
+#include "formats/zip.h"
 
 namespace ts::verify {
 namespace {
@@ -44,10 +44,10 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
   const auto add = [&](std::string check, Outcome oc, std::string detail) {
     rep.verdicts.push_back({shown, std::move(check), oc, std::move(detail)});
   };
-  MappedFile m(path);
+  formats::MappedFile m(path);
   std::string err;
-  std::optional<ElfFile> elf;
-  if (m.ok()) elf = ElfFile::parse(m.bytes(), &err);
+  std::optional<formats::ElfFile> elf;
+  if (m.ok()) elf = formats::ElfFile::parse(m.bytes(), &err);
   if (!elf) {
     add("elf", Outcome::fail, m.ok() ? err : m.error());
     rep.files.push_back(std::move(f));
@@ -117,10 +117,10 @@ void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& 
   const auto fail = [&](std::string detail) {
     rep.verdicts.push_back({path, "wheel", Outcome::fail, std::move(detail)});
   };
-  MappedFile m(path);
+  formats::MappedFile m(path);
   if (!m.ok()) return fail(m.error());
   std::string err;
-  auto zip = ZipArchive::open(m.bytes(), &err);
+  auto zip = formats::ZipArchive::open(m.bytes(), &err);
   if (!zip) return fail(err);
   std::string tmpl = (fs::temp_directory_path() / "torchsmith-verify-XXXXXX").string();
   if (!::mkdtemp(tmpl.data())) return fail("cannot create a temporary directory");

@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <string>
 
-#include "verify/zip.h"
+#include "formats/zip.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string err;
-  auto zip = ts::verify::ZipArchive::open({data, size}, &err);
+  auto zip = ts::formats::ZipArchive::open({data, size}, &err);
   if (!zip) {
     if (err.empty()) __builtin_trap();
     return 0;

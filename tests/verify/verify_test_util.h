@@ -12,7 +12,7 @@
 
 #include "testkit/temp_dir.h"
 #include "util/process.h"
-#include "verify/byte_reader.h"
+#include "formats/byte_reader.h"
 
 namespace ts::verify::test {
 
@@ -45,7 +45,7 @@ inline std::string tool(const std::string& name) {
   return util::find_program(name, dirs);
 }
 
-inline Bytes bytes_of(const std::string& s) {
+inline formats::Bytes bytes_of(const std::string& s) {
   return {reinterpret_cast<const unsigned char*>(s.data()), s.size()};
 }
 

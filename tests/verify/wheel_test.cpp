@@ -4,9 +4,9 @@
 
 #include "elf_builder.h"
 #include "fatbin_builder.h"
-#include "verify/mapped_file.h"
+#include "formats/mapped_file.h"
 #include "verify/verify.h"
-#include "verify/zip.h"
+#include "formats/zip.h"
 #include "verify_test_util.h"
 
 namespace ts::verify {
@@ -93,9 +93,9 @@ TEST_F(Wheel, TruncatedWheelFailsClearly) {
 
 TEST_F(Wheel, MembersClimbingOutAreRefused) {
   const std::string w = make("evil.whl", "deflate", {"../evil.so", tmp_ / "src/libdep.so"});
-  MappedFile m(w);
+  formats::MappedFile m(w);
   std::string err;
-  EXPECT_FALSE(ZipArchive::open(m.bytes(), &err));
+  EXPECT_FALSE(formats::ZipArchive::open(m.bytes(), &err));
   EXPECT_EQ(err, "unsafe member name '../evil.so' (absolute or with '..')");
   VerifyReport rep = verify_files({w}, {});
   ASSERT_EQ(rep.verdicts.size(), 1u);
@@ -107,9 +107,9 @@ TEST_F(Wheel, CorruptDeflateDataIsAnError) {
   // Damage the first member's compressed data (just after its 30-byte local header and name).
   for (std::size_t i = 30 + std::string("pkg/__init__.py").size(); i < 60; ++i) bytes[i] = char(0xff);
   test::write(tmp_ / "bad.whl", bytes);
-  MappedFile m(tmp_ / "bad.whl");
+  formats::MappedFile m(tmp_ / "bad.whl");
   std::string err;
-  auto z = ZipArchive::open(m.bytes(), &err);
+  auto z = formats::ZipArchive::open(m.bytes(), &err);
   ASSERT_TRUE(z) << err;
   EXPECT_EQ(z->extract(z->members()[0], tmp_ / "out"), "pkg/__init__.py: corrupt deflate data");
 }
