@@ -22,6 +22,7 @@
 #include "util/fs.h"
 #include "util/process.h"
 #include "formats/mapped_file.h"
+#include "formats/wheel.h"
 #include "formats/zip.h"
 
 namespace fs = std::filesystem;
@@ -140,17 +141,12 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
   if (!zip)
     return fail(2,
                 wheel_path + " is not a wheel: " + err + " (truncated or corrupt? build it again)");
-  // The .dist-info directory: pip matches it by normalized name, so do the same.
-  std::string dist_info;
-  for (const auto& m : zip->members()) {
-    auto slash = m.name.find('/');
-    if (slash == std::string::npos || m.name.substr(slash + 1) != "WHEEL") continue;
-    std::string dir = m.name.substr(0, slash);
-    if (dir.size() > 10 && dir.substr(dir.size() - 10) == ".dist-info" &&
-        normalize_name(dir.substr(0, dir.find('-'))) == normalize_name(wn->name))
-      dist_info = dir;
-  }
-  if (dist_info.empty())
+  // The same check repair and verify make: one .dist-info, RECORD present and true, Version.
+  auto layout = formats::check_wheel(*zip, &err);
+  if (!layout) return fail(2, wheel_path + " is not a valid wheel: " + err);
+  // pip matches the .dist-info directory by normalized name, so do the same.
+  const std::string dist_info = layout->dist_info;
+  if (normalize_name(dist_info.substr(0, dist_info.find('-'))) != normalize_name(wn->name))
     return fail(2, wheel_path + " is not a wheel: it has no " + wn->dist() + ".dist-info/WHEEL");
   std::string dist = dist_info.substr(0, dist_info.size() - 10);
 
@@ -236,7 +232,8 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
       return fail(1,
                   "cannot create " + fs::path(full).parent_path().string() + ": " + ec.message());
     err = zip->extract(m, full);
-    if (!err.empty()) return fail(2, wheel_path + " is not a readable wheel: " + err);
+    // The bytes were checked by check_wheel above: what fails here is the write (disk full, ...).
+    if (!err.empty()) return fail(1, err);
     Staged s;
     if (rel.rfind("bin/", 0) == 0) {
       s.mode = 0755;

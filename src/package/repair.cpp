@@ -45,11 +45,6 @@ std::string dir_of(const std::string& rel) {
 }
 std::string base_of(const std::string& rel) { return rel.substr(rel.rfind('/') + 1); }
 
-bool looks_like_library(const std::string& rel) {
-  const std::string b = base_of(rel);
-  return b.size() > 3 && (b.compare(b.size() - 3, 3, ".so") == 0 || b.find(".so.") != std::string::npos);
-}
-
 // nullopt: not an ELF; error set: an ELF that cannot be read.
 std::optional<Elf> read_elf(const std::string& root, const std::string& rel, std::string* error) {
   formats::MappedFile f(root + "/" + rel);
@@ -140,12 +135,7 @@ RepairResult repair_wheel(const RepairOptions& o) {
     std::string e;
     auto elf = read_elf(root, rel, &e);
     if (!e.empty()) return bad_input(e);
-    if (!elf) {
-      if (looks_like_library(rel))
-        return bad_input(rel + " is named like a shared library but is not an ELF file (a broken "
-                               "build output, or a linker script?); rebuild it or remove it from the wheel");
-      continue;
-    }
+    if (!elf) continue;  // a non-ELF named like a library was refused by formats::check_wheel
     provided.emplace(base_of(rel), rel);
     if (!elf->soname.empty()) provided.emplace(elf->soname, rel);
     elfs.push_back(std::move(*elf));

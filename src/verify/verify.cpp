@@ -10,6 +10,7 @@
 #include "verify/arch_check.h"
 #include "formats/elf.h"
 #include "formats/mapped_file.h"
+#include "formats/wheel.h"
 #include "formats/zip.h"
 
 namespace ts::verify {
@@ -106,11 +107,6 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
   rep.files.push_back(std::move(f));
 }
 
-bool looks_like_library(const std::string& name) {
-  const std::string b = base(name);
-  return b.ends_with(".so") || b.find(".so.") != std::string::npos;
-}
-
 // A wheel: its libraries are extracted under a temporary directory with their paths kept, so
 // $ORIGIN and the wheel's own layout resolve as they will once installed; then checked there.
 void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& rep) {
@@ -122,12 +118,14 @@ void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& 
   std::string err;
   auto zip = formats::ZipArchive::open(m.bytes(), &err);
   if (!zip) return fail(err);
+  // The same check repair and conda make: RECORD present and true, one .dist-info, Version.
+  if (!formats::check_wheel(*zip, &err)) return fail(err);
   std::string tmpl = (fs::temp_directory_path() / "torchsmith-verify-XXXXXX").string();
   if (!::mkdtemp(tmpl.data())) return fail("cannot create a temporary directory");
   const fs::path dir = tmpl;
   std::vector<std::pair<std::string, std::string>> libs;  // extracted path, member name
   for (const auto& mem : zip->members()) {
-    if (mem.name.ends_with("/") || !looks_like_library(mem.name)) continue;
+    if (mem.name.ends_with("/") || !formats::named_like_library(mem.name)) continue;
     const fs::path out = dir / mem.name;
     std::error_code ec;
     fs::create_directories(out.parent_path(), ec);
