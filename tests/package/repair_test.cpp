@@ -11,6 +11,7 @@
 #include "formats/elf.h"
 #include "formats/mapped_file.h"
 #include "formats/zip.h"
+#include "testkit/wheel_record.h"
 #include "wheel_testkit.h"
 
 namespace ts::package {
@@ -63,7 +64,7 @@ struct Fixture {
           "Description-Content-Type: text/plain\n\nBody text.\n");
     w.add("demo-1.0.dist-info/WHEEL",
           "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n");
-    w.add("demo-1.0.dist-info/RECORD", "stale,,\n");
+    ::ts::testkit::add_record(w, "demo-1.0.dist-info");
     if (!w.finish()) error = w.error();
   }
 };
@@ -225,7 +226,7 @@ TEST(Repair, TorchWheelGetsTheOfficialRpathLayoutAndThePlansVersion) {
     w.add_file("torch/lib/libc10.so", t / "b/libc10.so");
     w.add("torch-2.4.0a0+gitee1b680.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 2.4.0a0+gitee1b680\n");
     w.add("torch-2.4.0a0+gitee1b680.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp311-cp311-linux_x86_64\n");
-    w.add("torch-2.4.0a0+gitee1b680.dist-info/RECORD", "");
+    ::ts::testkit::add_record(w, "torch-2.4.0a0+gitee1b680.dist-info");
     ASSERT_TRUE(w.finish());
   }
   plan::Plan plan;
@@ -279,6 +280,7 @@ TEST(Repair, BadInputIsAClearErrorNotACrash) {
     w.add("fake/_x.so", "this is text, not ELF");
     w.add("fake-1.0.dist-info/WHEEL", "Tag: cp311-cp311-linux_x86_64\n");
     w.add("fake-1.0.dist-info/METADATA", "Name: fake\nVersion: 1.0\n");
+    ::ts::testkit::add_record(w, "fake-1.0.dist-info");
     w.finish();
   }
   r = attempt(fx.t / "bad/fake-1.0-cp311-cp311-linux_x86_64.whl");
