@@ -1,5 +1,7 @@
 #include "formats/tar_stream.h"
 
+#include "formats/zip.h"  // write_error
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,19 +39,22 @@ AtomicFile::~AtomicFile() {
 
 bool AtomicFile::write(const void* data, std::size_t n) {
   if (!ok()) return false;
-  if (n && std::fwrite(data, 1, n, f_) != n)
-    error_ = "cannot write " + tmp_ + ": " + std::strerror(errno);
+  if (n && std::fwrite(data, 1, n, f_) != n) error_ = write_error(tmp_, errno);
   return ok();
 }
 
 bool AtomicFile::commit() {
   if (!ok()) return false;
   if (std::fflush(f_) != 0 || fsync(fileno(f_)) != 0) {
-    error_ = "cannot write " + tmp_ + ": " + std::strerror(errno);
+    error_ = write_error(tmp_, errno);
     return false;
   }
-  std::fclose(f_);
+  const int closed = std::fclose(f_);  // a deferred write error shows here
   f_ = nullptr;
+  if (closed != 0) {
+    error_ = write_error(tmp_, errno);
+    return false;
+  }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     error_ = "cannot rename " + tmp_ + " to " + path_ + ": " + std::strerror(errno);
     return false;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 
+#include "formats/zip.h"  // write_error
 #include "util/sha256.h"
 
 namespace ts::formats {
@@ -104,7 +105,7 @@ bool ZipWriter::pwrite_all(const void* p, std::size_t n, std::uint64_t off) {
   while (n) {
     ssize_t w = ::pwrite(fd_, c, n, static_cast<off_t>(off));
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return fail(std::string("write failed: ") + std::strerror(errno));
+    if (w <= 0) return fail(write_error(tmp_, w < 0 ? errno : ENOSPC));
     c += w;
     n -= std::size_t(w);
     off += std::uint64_t(w);
@@ -382,10 +383,11 @@ bool ZipWriter::finish() {
   put32(tail, clamp32(cd_off));
   put16(tail, 0);
   if (!write_all(tail.data(), tail.size())) return false;
-  if (::ftruncate(fd_, off_t(pos_)) != 0 || ::fsync(fd_) != 0)
-    return fail(std::string("cannot flush ") + tmp_ + ": " + std::strerror(errno));
-  ::close(fd_);
+  if (::ftruncate(fd_, off_t(pos_)) != 0 || ::fsync(fd_) != 0) return fail(write_error(tmp_, errno));
+  // close() reports deferred write errors (NFS, quotas): its result counts too.
+  const int closed = ::close(fd_);
   fd_ = -1;
+  if (closed != 0) return fail(write_error(tmp_, errno));
   if (::rename(tmp_.c_str(), path_.c_str()) != 0)
     return fail("cannot rename " + tmp_ + " onto it: " + std::strerror(errno));
   finished_ = true;

@@ -1,6 +1,7 @@
 // The zip reader's defences, each against an archive crafted here: limits on entries, sizes and
 // ratio, overlapping members, local headers that lie, duplicate names, over-long names, bad CRCs.
 #include "formats/zip.h"
+#include "formats/zip_writer.h"
 
 #include <gtest/gtest.h>
 
@@ -150,7 +151,17 @@ TEST(ZipReader, WriteErrorsNameErrnoAndSpaceHasItsOwnMessage) {
   auto zip = open(bytes, err);
   std::string e = zip ? zip->extract(zip->members()[0], mnt + "/big") : err;
   const bool left = std::filesystem::exists(mnt + "/big");
+  // The writer on the same full disk: the reason, not "write failed", and no temp file left.
+  std::string werr;
+  {
+    ZipWriter w(mnt + "/out.whl");
+    if (w.add("big", noise, false) && w.finish()) werr = "(written)";
+    else werr = w.error();
+  }
+  const bool any_left = !std::filesystem::is_empty(mnt);
   util::run({"umount", mnt});
+  EXPECT_NE(werr.find("no space left on the device holding " + mnt + "/out.whl"), std::string::npos) << werr;
+  EXPECT_FALSE(any_left);
   EXPECT_EQ(e.rfind("no space left on the device holding " + mnt + "/big", 0), 0u) << e;
   EXPECT_FALSE(left);
 }
