@@ -2,7 +2,9 @@
 // Generates a realistic build log (bench/triage_loggen.h) with planted failures in a temp dir,
 // scans it with the engine (mmap'd, as `torchsmith diagnose` reads files) and with grep
 // (LC_ALL=C, its fastest mode), checks both report the same matching lines, prints GB/s and ratio.
-// Usage: bench_triage [SIZE_MB=1024] [REPEAT=3]
+// Then the hostile inputs diagnose must stay linear on: HOSTILE_MB of random bytes and of a log
+// where every line is coloured (ESC sequences) and the patterns' literals are rare.
+// Usage: bench_triage [SIZE_MB=1024] [REPEAT=3] [HOSTILE_MB=200]
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -59,11 +62,34 @@ std::set<std::uint64_t> grep_lines(const std::string& path) {
   return out;
 }
 
+// Writes `mb` MiB made by `chunk` to `path`, scans it as diagnose does, returns the seconds.
+template <class Chunk>
+double hostile(const ts::triage::Engine& engine, const std::string& path, std::uint64_t mb, unsigned threads, Chunk chunk) {
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    std::string buf;
+    for (std::uint64_t n = 0; n < (mb << 20); n += buf.size()) {
+      chunk(buf);
+      std::fwrite(buf.data(), 1, buf.size(), f);
+    }
+    std::fclose(f);
+  }
+  auto a = Clock::now();
+  ts::triage::Scanner sc(engine, true, threads);
+  std::string err;
+  if (!ts::triage::scan_file(path, sc, err)) std::fprintf(stderr, "%s\n", err.c_str());
+  sc.finish();
+  const double t = secs(a, Clock::now());
+  std::filesystem::remove(path);
+  return t;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::uint64_t mb = argc > 1 ? std::stoull(argv[1]) : 1024;
   int repeat = argc > 2 ? std::stoi(argv[2]) : 3;
+  std::uint64_t hostile_mb = argc > 3 ? std::stoull(argv[3]) : 200;
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / ("ts-bench-triage-" + std::to_string(getpid()));
   fs::create_directories(dir);
@@ -141,6 +167,27 @@ int main(int argc, char** argv) {
   std::printf("engine, %u threads: %.3f s  %.2f GB/s  (%.1fx grep)\n", threads, best_engine, gb / best_engine, best_grep / best_engine);
   std::printf("grep -E -f (LC_ALL=C): %.3f s  %.2f GB/s\n", best_grep, gb / best_grep);
   std::printf("ratio: %.1fx grep (best of %d, interleaved)\n", best_grep / best_engine, repeat);
+  std::uint64_t x = 88172645463325252ull;  // xorshift: the same bytes every run
+  const double random_s = hostile(engine, (dir / "random.bin").string(), hostile_mb, threads, [&](std::string& b) {
+    b.resize(1 << 20);
+    for (std::size_t i = 0; i < b.size(); i += 8) {
+      x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+      std::memcpy(b.data() + i, &x, 8);
+    }
+  });
+  std::printf("hostile: %llu MB of random bytes: %.2f s\n", static_cast<unsigned long long>(hostile_mb), random_s);
+  std::uint64_t k = 0;
+  const double colour_s = hostile(engine, (dir / "colour.log").string(), hostile_mb, threads, [&](std::string& b) {
+    b.clear();
+    while (b.size() < (1 << 20)) {
+      ++k;
+      b += "\x1b[1m/src/mod" + std::to_string(k % 97) + ".cpp:" + std::to_string(k % 1000) +
+           ":7: \x1b[0m\x1b[0;1;35mwarning: \x1b[0munused variable 'v" + std::to_string(k) +
+           "' [-Wunused-variable]\x1b[0m\n";
+    }
+  });
+  std::printf("hostile: %llu MB of coloured log (an ESC on every line): %.2f s\n",
+              static_cast<unsigned long long>(hostile_mb), colour_s);
   fs::remove_all(dir);
   return same ? 0 : 1;
 }

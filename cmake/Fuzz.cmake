@@ -1,6 +1,8 @@
 # libFuzzer targets (tests/fuzz/<name>_fuzz.cpp), built with clang by a fixture test and each run
 # for a bounded time by ctest. Only where clang with libFuzzer is at hand.
 find_program(TS_FUZZ_CXX NAMES clang++-14 clang++)
+# Seconds each target runs under ctest: the targets together stay under two minutes of CI.
+set(TS_FUZZ_SECONDS 12 CACHE STRING "libFuzzer time per target in ctest")
 
 # ts_fuzz(GROUP g TARGETS t... SOURCES file... [FLAGS flag...] [LIBS lib...])
 function(ts_fuzz)
@@ -20,7 +22,7 @@ function(ts_fuzz)
     list(APPEND outs ${out})
     file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz_corpus_${t})
     add_test(NAME fuzz_${t}
-      COMMAND ${out} -max_total_time=20 -max_len=65536 -timeout=10
+      COMMAND ${out} -max_total_time=${TS_FUZZ_SECONDS} -max_len=65536 -timeout=10
               -artifact_prefix=${out}-
               ${PROJECT_BINARY_DIR}/fuzz_corpus_${t} ${PROJECT_SOURCE_DIR}/tests/fuzz/corpus_${t})
     set_tests_properties(fuzz_${t} PROPERTIES FIXTURES_REQUIRED ${F_GROUP}_fuzz TIMEOUT 120)

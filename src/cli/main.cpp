@@ -1,5 +1,7 @@
 // torchsmith: build PyTorch and the packages that build against it, for one exact machine.
 #include <cstdio>
+#include <filesystem>
+#include <new>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -50,7 +52,14 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "torchsmith: %s\n(run `torchsmith --help` for usage)\n", e.what());
-    return 2;
+    return 2;  } catch (const std::filesystem::filesystem_error& e) {
+    // The boundary: a throwing filesystem call is reported, and unwinding removes work directories
+    // (an exception escaping main would std::terminate without running their destructors).
+    std::fprintf(stderr, "torchsmith: %s\n", e.what());
+    return e.code() == std::errc::no_space_on_device ? 1 : 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "torchsmith: out of memory\n");
+    return 1;
   }
   return exit_code;
 }

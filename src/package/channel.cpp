@@ -7,14 +7,14 @@
 #include <filesystem>
 #include <set>
 
-#include "package/bzip_stream.h"
+#include "formats/bzip_stream.h"
 #include "package/conda_digest.h"
 #include "package/index.h"
-#include "package/tar_reader.h"
-#include "package/zstd_stream.h"
+#include "formats/tar_reader.h"
+#include "formats/zstd_stream.h"
 #include "util/fs.h"
-#include "verify/mapped_file.h"
-#include "verify/zip.h"
+#include "formats/mapped_file.h"
+#include "formats/zip.h"
 
 namespace fs = std::filesystem;
 
@@ -24,9 +24,9 @@ namespace {
 constexpr std::uint64_t kMaxIndexJson = 1 << 20;
 
 // Walks a tar stream; returns info/index.json parsed. Reads to the end when `whole` is set.
-std::optional<nlohmann::json> index_from_tar(ByteSource& src, bool whole, std::string* error) {
-  TarReader tar(src);
-  TarMember m;
+std::optional<nlohmann::json> index_from_tar(formats::ByteSource& src, bool whole, std::string* error) {
+  formats::TarReader tar(src);
+  formats::TarMember m;
   std::optional<nlohmann::json> found;
   while (tar.next(m)) {
     if (m.name != "info/index.json" || found) continue;
@@ -57,22 +57,22 @@ bool ends_with(const std::string& s, const std::string& e) {
 std::optional<nlohmann::json> read_conda_index_json(const std::string& path, std::string* error) {
   std::optional<nlohmann::json> j;
   if (ends_with(path, ".tar.bz2")) {
-    FileSource f(path);
+    formats::FileSource f(path);
     if (!f.ok()) {
       *error = f.error();
       return std::nullopt;
     }
-    Bzip2Source bz(f);
+    formats::Bzip2Source bz(f);
     j = index_from_tar(bz, true, error);
   } else {
-    verify::MappedFile mf(path);
+    formats::MappedFile mf(path);
     if (!mf.ok()) {
       *error = mf.error();
       return std::nullopt;
     }
-    auto zip = verify::ZipArchive::open(mf.bytes(), error);
+    auto zip = formats::ZipArchive::open(mf.bytes(), error);
     if (!zip) return std::nullopt;
-    const verify::ZipMember* info = nullptr;
+    const formats::ZipMember* info = nullptr;
     bool has_meta = false, has_pkg = false;
     for (const auto& m : zip->members()) {
       if (m.name == "metadata.json") has_meta = true;
@@ -95,8 +95,8 @@ std::optional<nlohmann::json> read_conda_index_json(const std::string& path, std
     std::string tmp = buf.data();
     *error = zip->extract(*info, tmp);
     if (error->empty()) {
-      FileSource f(tmp);
-      ZstdSource z(f);
+      formats::FileSource f(tmp);
+      formats::ZstdSource z(f);
       j = index_from_tar(z, true, error);
     }
     unlink(tmp.c_str());

@@ -10,19 +10,20 @@
 #include <map>
 #include <set>
 
-#include "package/bzip_stream.h"
+#include "formats/bzip_stream.h"
 #include "package/conda_digest.h"
 #include "package/conda_meta.h"
 #include "package/conda_wheel.h"
 #include "package/record.h"
-#include "package/tar_stream.h"
-#include "package/tar_writer.h"
-#include "package/zip_writer.h"
-#include "package/zstd_stream.h"
+#include "formats/tar_stream.h"
+#include "formats/tar_writer.h"
+#include "formats/zip_writer.h"
+#include "formats/zstd_stream.h"
 #include "util/fs.h"
 #include "util/process.h"
-#include "verify/mapped_file.h"
-#include "verify/zip.h"
+#include "formats/mapped_file.h"
+#include "formats/wheel.h"
+#include "formats/zip.h"
 
 namespace fs = std::filesystem;
 
@@ -120,9 +121,9 @@ std::string cudnn_from_build(const std::string& build) {
   return build.substr(p, build.find('_', p) - p);
 }
 
-std::string write_archive(const std::vector<TarEntry>& entries, ByteSink& compressor,
+std::string write_archive(const std::vector<formats::TarEntry>& entries, formats::ByteSink& compressor,
                           std::int64_t mtime) {
-  std::string err = write_tar(entries, compressor, mtime);
+  std::string err = formats::write_tar(entries, compressor, mtime);
   if (!err.empty()) return err;
   if (!compressor.finish()) return compressor.error();
   return "";
@@ -134,23 +135,18 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
   std::string err;
   auto wn = parse_wheel_name(wheel_path, &err);
   if (!wn) return fail(2, wheel_path + ": " + err);
-  verify::MappedFile mf(wheel_path);
+  formats::MappedFile mf(wheel_path);
   if (!mf.ok()) return fail(2, mf.error());
-  auto zip = verify::ZipArchive::open(mf.bytes(), &err);
+  auto zip = formats::ZipArchive::open(mf.bytes(), &err);
   if (!zip)
     return fail(2,
                 wheel_path + " is not a wheel: " + err + " (truncated or corrupt? build it again)");
-  // The .dist-info directory: pip matches it by normalized name, so do the same.
-  std::string dist_info;
-  for (const auto& m : zip->members()) {
-    auto slash = m.name.find('/');
-    if (slash == std::string::npos || m.name.substr(slash + 1) != "WHEEL") continue;
-    std::string dir = m.name.substr(0, slash);
-    if (dir.size() > 10 && dir.substr(dir.size() - 10) == ".dist-info" &&
-        normalize_name(dir.substr(0, dir.find('-'))) == normalize_name(wn->name))
-      dist_info = dir;
-  }
-  if (dist_info.empty())
+  // The same check repair and verify make: one .dist-info, RECORD present and true, Version.
+  auto layout = formats::check_wheel(*zip, &err);
+  if (!layout) return fail(2, wheel_path + " is not a valid wheel: " + err);
+  // pip matches the .dist-info directory by normalized name, so do the same.
+  const std::string dist_info = layout->dist_info;
+  if (normalize_name(dist_info.substr(0, dist_info.find('-'))) != normalize_name(wn->name))
     return fail(2, wheel_path + " is not a wheel: it has no " + wn->dist() + ".dist-info/WHEEL");
   std::string dist = dist_info.substr(0, dist_info.size() - 10);
 
@@ -236,7 +232,8 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
       return fail(1,
                   "cannot create " + fs::path(full).parent_path().string() + ": " + ec.message());
     err = zip->extract(m, full);
-    if (!err.empty()) return fail(2, wheel_path + " is not a readable wheel: " + err);
+    // The bytes were checked by check_wheel above: what fails here is the write (disk full, ...).
+    if (!err.empty()) return fail(1, err);
     Staged s;
     if (rel.rfind("bin/", 0) == 0) {
       s.mode = 0755;
@@ -397,7 +394,7 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
     paths.push_back(e);
     files_text += rel + "\n";
   }
-  std::vector<TarEntry> info{
+  std::vector<formats::TarEntry> info{
       {"info/about.json", "", about.dump(2) + "\n", "", 0644},
       {"info/files", "", files_text, "", 0644},
       {"info/index.json", "", index.dump(2) + "\n", "", 0644},
@@ -405,16 +402,16 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
        "", 0644}};
   if (!has_prefix_text.empty()) info.push_back({"info/has_prefix", "", has_prefix_text, "", 0644});
   std::sort(info.begin(), info.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  std::vector<TarEntry> pkg;
+  std::vector<formats::TarEntry> pkg;
   for (const auto& [rel, s] : w.files) pkg.push_back({rel, w.full(rel), "", "", s.mode});
 
   for (const auto& fmt : o.formats) {
     if (fmt == "tar.bz2") {
       std::string out = out_sub + "/" + dist_name + ".tar.bz2";
-      AtomicFile f(out);
+      formats::AtomicFile f(out);
       if (!f.ok()) return fail(1, f.error());
-      Bzip2Sink bz(f);
-      std::vector<TarEntry> all = info;  // info/ first: readers find index.json without the payload
+      formats::Bzip2Sink bz(f);
+      std::vector<formats::TarEntry> all = info;  // info/ first: readers find index.json without the payload
       all.insert(all.end(), pkg.begin(), pkg.end());
       err = write_archive(all, bz, mtime);
       if (!err.empty()) return fail(1, out + ": " + err);
@@ -425,14 +422,14 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
       std::string info_zst = w.root + "/info-" + dist_name + ".tar.zst";
       std::string pkg_zst = w.root + "/pkg-" + dist_name + ".tar.zst";
       for (const auto& [path, entries] : {std::pair{info_zst, &info}, std::pair{pkg_zst, &pkg}}) {
-        AtomicFile f(path);
+        formats::AtomicFile f(path);
         if (!f.ok()) return fail(1, f.error());
-        ZstdSink z(f);
+        formats::ZstdSink z(f);
         err = write_archive(*entries, z, mtime);
         if (!err.empty()) return fail(1, path + ": " + err);
         if (!f.commit()) return fail(1, f.error());
       }
-      ZipWriter zw(out);
+      formats::ZipWriter zw(out);
       zw.set_time(static_cast<std::time_t>(mtime));
       if (!zw.add("metadata.json", "{\"conda_pkg_format_version\": 2}", false) ||
           !zw.add_file("info-" + dist_name + ".tar.zst", info_zst, false) ||

@@ -16,9 +16,9 @@
 #include "package/wheel_unpack.h"
 #include "package/wheel_version.h"
 #include "util/fs.h"
-#include "verify/elf.h"
+#include "formats/elf.h"
 #include "verify/ld_conf.h"
-#include "verify/mapped_file.h"
+#include "formats/mapped_file.h"
 #include "verify/resolve.h"
 
 namespace ts::package {
@@ -45,14 +45,9 @@ std::string dir_of(const std::string& rel) {
 }
 std::string base_of(const std::string& rel) { return rel.substr(rel.rfind('/') + 1); }
 
-bool looks_like_library(const std::string& rel) {
-  const std::string b = base_of(rel);
-  return b.size() > 3 && (b.compare(b.size() - 3, 3, ".so") == 0 || b.find(".so.") != std::string::npos);
-}
-
 // nullopt: not an ELF; error set: an ELF that cannot be read.
 std::optional<Elf> read_elf(const std::string& root, const std::string& rel, std::string* error) {
-  verify::MappedFile f(root + "/" + rel);
+  formats::MappedFile f(root + "/" + rel);
   if (!f.ok()) {
     *error = f.error();
     return std::nullopt;
@@ -60,7 +55,7 @@ std::optional<Elf> read_elf(const std::string& root, const std::string& rel, std
   auto b = f.bytes();
   if (b.size() < 4 || b[0] != 0x7f || b[1] != 'E' || b[2] != 'L' || b[3] != 'F') return std::nullopt;
   std::string err;
-  auto e = verify::ElfFile::parse(b, &err);
+  auto e = formats::ElfFile::parse(b, &err);
   if (!e) {
     *error = rel + ": " + err;
     return std::nullopt;
@@ -140,12 +135,7 @@ RepairResult repair_wheel(const RepairOptions& o) {
     std::string e;
     auto elf = read_elf(root, rel, &e);
     if (!e.empty()) return bad_input(e);
-    if (!elf) {
-      if (looks_like_library(rel))
-        return bad_input(rel + " is named like a shared library but is not an ELF file (a broken "
-                               "build output, or a linker script?); rebuild it or remove it from the wheel");
-      continue;
-    }
+    if (!elf) continue;  // a non-ELF named like a library was refused by formats::check_wheel
     provided.emplace(base_of(rel), rel);
     if (!elf->soname.empty()) provided.emplace(elf->soname, rel);
     elfs.push_back(std::move(*elf));

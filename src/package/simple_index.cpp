@@ -9,8 +9,8 @@
 #include "package/conda_wheel.h"
 #include "package/index.h"
 #include "util/fs.h"
-#include "verify/mapped_file.h"
-#include "verify/zip.h"
+#include "formats/mapped_file.h"
+#include "formats/zip.h"
 
 namespace fs = std::filesystem;
 
@@ -97,12 +97,12 @@ void index_wheels(const std::string& dir, IndexResult& r) {
       r.problems.push_back({rel, err});
       continue;
     }
-    verify::MappedFile mf(p.string());
+    formats::MappedFile mf(p.string());
     if (!mf.ok()) {
       r.problems.push_back({rel, mf.error()});
       continue;
     }
-    if (!verify::ZipArchive::open(mf.bytes(), &err)) {
+    if (!formats::ZipArchive::open(mf.bytes(), &err)) {
       r.problems.push_back({rel, "corrupt wheel: " + err + "; rebuild it or remove it"});
       continue;
     }

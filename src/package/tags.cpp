@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "verify/elf.h"
+#include "formats/elf.h"
 
 namespace ts::package {
 namespace {

@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "package/record.h"
-#include "verify/elf.h"
-#include "verify/mapped_file.h"
+#include "formats/elf.h"
+#include "formats/mapped_file.h"
 
 namespace ts::package {
 
@@ -30,9 +30,9 @@ std::string find_library(const std::string& name, const std::vector<std::string>
   if (name.find('/') != std::string::npos) return "";
   for (const auto& d : dirs) {
     const std::string path = d + "/" + name;
-    verify::MappedFile f(path);
+    formats::MappedFile f(path);
     if (!f.ok()) continue;
-    auto elf = verify::ElfFile::parse(f.bytes(), nullptr);
+    auto elf = formats::ElfFile::parse(f.bytes(), nullptr);
     if (elf && elf->elf_class() == elf_class && elf->machine() == machine) return path;
   }
   return "";

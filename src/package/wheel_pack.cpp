@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "package/record.h"
-#include "package/zip_writer.h"
+#include "formats/zip_writer.h"
 
 namespace ts::package {
 
@@ -16,7 +16,7 @@ std::string pack_wheel(const PackInput& in, const std::string& out) {
     const bool da = a.rfind(di, 0) == 0, db = b.rfind(di, 0) == 0;
     return da != db ? db : a < b;
   });
-  ZipWriter w(out);
+  formats::ZipWriter w(out);
   for (const auto& f : files) {
     auto r = in.replaced.find(f);
     const bool exec = std::find(in.executable.begin(), in.executable.end(), f) != in.executable.end();

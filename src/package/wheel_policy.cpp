@@ -13,7 +13,7 @@
 #include "kb/embedded.h"
 #include "kb/toml_parse.h"
 #include "kb/toml_reader.h"
-#include "verify/elf.h"
+#include "formats/elf.h"
 
 namespace ts::package {
 
@@ -51,7 +51,7 @@ const External* WheelPolicies::external(std::string_view needed) const {
 
 bool dotted_less(std::string_view a, std::string_view b) {
   // verify's comparison is numeric within one "NAME_" namespace.
-  return verify::version_less("V_" + std::string(a), "V_" + std::string(b));
+  return formats::version_less("V_" + std::string(a), "V_" + std::string(b));
 }
 
 bool version_fits(const PolicyArch& p, std::string_view required) {

@@ -1,6 +1,6 @@
 #pragma once
-// Opening a wheel as untrusted input: its name parsed, the zip read with the bounds-checked reader
-// (no '..' or absolute names), the .dist-info directory found, and the members extracted.
+// Opening a wheel as untrusted input: its name parsed, the zip read and checked by the one wheel
+// check (formats/wheel.h: limits, RECORD, one .dist-info), and the members extracted.
 #include <optional>
 #include <string>
 #include <vector>

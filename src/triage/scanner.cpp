@@ -125,10 +125,12 @@ void Scanner::feed(std::string_view bytes) {
 
 // The next line at or after `pos` that the patterns could match: it holds a prefilter literal, or
 // an ESC. Sets `ls` to its start and adds the newlines in [pos, ls) to `n`; false when none.
-bool Scanner::next_candidate(const char* pos, const char* e, const char*& ls, std::uint64_t& n) const {
+bool Scanner::next_candidate(const char* pos, const char* e, const char*& ls, std::uint64_t& n,
+                             const char*& hit) const {
   const Prefilter& pf = engine_.prefilter();
   if (pf.match_all()) { ls = pos; return pos < e; }
-  const char* hit = pf.find(pos, e);
+  // The first hit at or after an earlier pos is still the first at or after this one.
+  if (!hit || hit < pos) hit = pf.find(pos, e);
   const char* hit_line = hit < e ? line_start(hit, pos) : e;
   std::uint64_t k = 0;
   const char* x = count_to_esc(pos, hit_line, k);
@@ -147,7 +149,8 @@ std::vector<Scanner::Candidate> Scanner::candidates(const char* b, const char* e
   const char* pos = b;
   std::uint64_t nl_count = 0;
   const char* ls = nullptr;
-  while (pos < e && next_candidate(pos, e, ls, nl_count)) {
+  const char* hit = nullptr;
+  while (pos < e && next_candidate(pos, e, ls, nl_count, hit)) {
     out.push_back({ls, nl_count});
     pos = static_cast<const char*>(std::memchr(ls, '\n', static_cast<std::size_t>(e - ls))) + 1;
     ++nl_count;
@@ -158,6 +161,7 @@ std::vector<Scanner::Candidate> Scanner::candidates(const char* b, const char* e
 void Scanner::scan_lines(const char* b, const char* e, const char* region_begin, const std::vector<Candidate>* pre) {
   const std::uint64_t base = line_no_;  // lines before b
   const char* pos = b;
+  const char* hit = nullptr;
   std::size_t next = 0;
   while (pos < e) {
     if (following()) {  // lines after a first evidence, a traceback, a CMake error: one by one
@@ -178,7 +182,7 @@ void Scanner::scan_lines(const char* b, const char* e, const char* region_begin,
       line_no_ = base + (*pre)[next].newlines_before + 1;
     } else {
       std::uint64_t n = 0;
-      bool found = next_candidate(pos, e, ls, n);
+      bool found = next_candidate(pos, e, ls, n, hit);
       line_no_ += n;
       if (!found) break;
       ++line_no_;

@@ -23,7 +23,7 @@ std::string join(const std::vector<CudaArch>& v, bool ptx) {
 std::string CudaCode::sass_text() const { return join(sass, false); }
 std::string CudaCode::ptx_text() const { return join(ptx, true); }
 
-std::optional<CudaCode> cuda_code_of(const ElfFile& elf, std::string* error) {
+std::optional<CudaCode> cuda_code_of(const formats::ElfFile& elf, std::string* error) {
   CudaCode c;
   for (const auto& s : elf.sections()) {
     if (s.name != ".nv_fatbin" && s.name != "__nv_relfatbin") continue;

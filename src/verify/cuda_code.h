@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/cuda_arch.h"
-#include "verify/elf.h"
+#include "formats/elf.h"
 
 namespace ts::verify {
 
@@ -22,6 +22,6 @@ struct CudaCode {
 };
 
 // Reads .nv_fatbin and __nv_relfatbin. nullopt and *error when a fatbin section is garbage.
-std::optional<CudaCode> cuda_code_of(const ElfFile& elf, std::string* error);
+std::optional<CudaCode> cuda_code_of(const formats::ElfFile& elf, std::string* error);
 
 }  // namespace ts::verify

@@ -20,8 +20,8 @@ CudaArch FatbinEntry::cuda_arch() const {
   return CudaArch::of(int(arch / 10), int(arch % 10), suffix, kind == FatbinKind::ptx);
 }
 
-std::optional<std::vector<FatbinEntry>> read_fatbins(Bytes section, std::string* error) {
-  const ByteReader r(section, false);  // fatbins are little-endian on every host nvcc targets
+std::optional<std::vector<FatbinEntry>> read_fatbins(formats::Bytes section, std::string* error) {
+  const formats::ByteReader r(section, false);  // fatbins are little-endian on every host nvcc targets
   const auto fail = [&](std::string msg) -> std::optional<std::vector<FatbinEntry>> {
     if (error) *error = std::move(msg);
     return std::nullopt;
@@ -37,7 +37,7 @@ std::optional<std::vector<FatbinEntry>> read_fatbins(Bytes section, std::string*
       return fail("fatbin at " + hex(pos) + ": truncated header");
     if (magic != kFatbinMagic) return fail("fatbin at " + hex(pos) + ": bad magic " + hex(magic));
     if (header_size < kContainerHeader) return fail("fatbin at " + hex(pos) + ": header size " + std::to_string(header_size));
-    if (!fits(r.size(), pos, header_size) || !fits(r.size(), pos + header_size, size))
+    if (!formats::fits(r.size(), pos, header_size) || !formats::fits(r.size(), pos + header_size, size))
       return fail("fatbin at " + hex(pos) + ": size " + hex(size) + " past end of section");
     const std::uint64_t end = pos + header_size + size;
     std::uint64_t q = pos + header_size;
@@ -45,15 +45,15 @@ std::optional<std::vector<FatbinEntry>> read_fatbins(Bytes section, std::string*
       FatbinEntry e;
       e.offset = q;
       std::uint32_t compressed_size = 0;
-      if (!fits(end, q, kEntryHeader)) return fail("fatbin entry at " + hex(q) + " past end of its container");
+      if (!formats::fits(end, q, kEntryHeader)) return fail("fatbin entry at " + hex(q) + " past end of its container");
       r.u16(q, e.raw_kind);
       r.u32(q + 4, e.header_size);
       r.u64(q + 8, e.payload_size);
       r.u32(q + 16, compressed_size);
       r.u32(q + 28, e.arch);
       r.u64(q + 40, e.flags);
-      if (e.header_size < kEntryHeader || !fits(end, q, e.header_size) ||
-          !fits(end, q + e.header_size, e.payload_size))
+      if (e.header_size < kEntryHeader || !formats::fits(end, q, e.header_size) ||
+          !formats::fits(end, q + e.header_size, e.payload_size))
         return fail("fatbin entry at " + hex(q) + " past end of its container (header " +
                     std::to_string(e.header_size) + ", payload " + std::to_string(e.payload_size) + " bytes)");
       e.kind = e.raw_kind == 1 ? FatbinKind::ptx : e.raw_kind == 2 ? FatbinKind::sass : FatbinKind::other;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/cuda_arch.h"
-#include "verify/byte_reader.h"
+#include "formats/byte_reader.h"
 
 namespace ts::verify {
 
@@ -37,7 +37,7 @@ struct FatbinEntry {
 
 // Every entry of every container in `section`. nullopt and *error on garbage ("fatbin at 0x40:
 // bad magic 0x12345678", "fatbin entry at 0x50 past end of its container").
-std::optional<std::vector<FatbinEntry>> read_fatbins(Bytes section, std::string* error);
+std::optional<std::vector<FatbinEntry>> read_fatbins(formats::Bytes section, std::string* error);
 
 // Entry flag bits, as nvcc writes them (the compression bits: older LZ4 and newer zstd payloads).
 inline constexpr std::uint64_t kFatbinFlagCompressedLz4 = 0x2000;

@@ -3,9 +3,9 @@
 #include <filesystem>
 
 #include "util/fs.h"
-#include "verify/mapped_file.h"
+#include "formats/mapped_file.h"
 #include "verify/python_run.h"
-#include "verify/zip.h"
+#include "formats/zip.h"
 
 namespace ts::verify {
 namespace {
@@ -34,10 +34,10 @@ std::string failed(const util::RunResult& r, std::chrono::milliseconds t) {
 
 // The wheel's own files under `site`: names stay inside (the zip reader refuses '..').
 std::string extract_wheel(const std::string& wheel, const std::string& site, int* skipped) {
-  MappedFile m(wheel);
+  formats::MappedFile m(wheel);
   if (!m.ok()) return m.error();
   std::string err;
-  auto zip = ZipArchive::open(m.bytes(), &err);
+  auto zip = formats::ZipArchive::open(m.bytes(), &err);
   if (!zip) return wheel + ": " + err;
   for (const auto& mem : zip->members()) {
     if (mem.name.empty() || mem.name.back() == '/') continue;

@@ -7,9 +7,9 @@
 #include <map>
 #include <memory>
 
-#include "verify/elf.h"
+#include "formats/elf.h"
 #include "verify/ld_conf.h"
-#include "verify/mapped_file.h"
+#include "formats/mapped_file.h"
 
 namespace ts::verify {
 namespace {
@@ -72,10 +72,10 @@ Resolution resolve_needed(const std::string& root_path, const ResolveOptions& o)
   bool wrong_kind = false;
   auto load = [&](const std::string& path, int loader, std::string* why) -> int {
     wrong_kind = false;
-    MappedFile m(path);
+    formats::MappedFile m(path);
     if (!m.ok()) { *why = m.error(); return -1; }
     std::string err;
-    auto elf = ElfFile::parse(m.bytes(), &err);
+    auto elf = formats::ElfFile::parse(m.bytes(), &err);
     if (!elf) { *why = path + ": " + err; return -1; }
     if (want_class == 0) { want_class = elf->elf_class(); want_machine = elf->machine(); }
     if (elf->elf_class() != want_class || elf->machine() != want_machine) {

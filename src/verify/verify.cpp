@@ -8,9 +8,10 @@
 
 #include "util/fs.h"
 #include "verify/arch_check.h"
-#include "verify/elf.h"
-#include "verify/mapped_file.h"
-#include "verify/zip.h"
+#include "formats/elf.h"
+#include "formats/mapped_file.h"
+#include "formats/wheel.h"
+#include "formats/zip.h"
 
 namespace ts::verify {
 namespace {
@@ -44,10 +45,10 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
   const auto add = [&](std::string check, Outcome oc, std::string detail) {
     rep.verdicts.push_back({shown, std::move(check), oc, std::move(detail)});
   };
-  MappedFile m(path);
+  formats::MappedFile m(path);
   std::string err;
-  std::optional<ElfFile> elf;
-  if (m.ok()) elf = ElfFile::parse(m.bytes(), &err);
+  std::optional<formats::ElfFile> elf;
+  if (m.ok()) elf = formats::ElfFile::parse(m.bytes(), &err);
   if (!elf) {
     add("elf", Outcome::fail, m.ok() ? err : m.error());
     rep.files.push_back(std::move(f));
@@ -106,28 +107,25 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
   rep.files.push_back(std::move(f));
 }
 
-bool looks_like_library(const std::string& name) {
-  const std::string b = base(name);
-  return b.ends_with(".so") || b.find(".so.") != std::string::npos;
-}
-
 // A wheel: its libraries are extracted under a temporary directory with their paths kept, so
 // $ORIGIN and the wheel's own layout resolve as they will once installed; then checked there.
 void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& rep) {
   const auto fail = [&](std::string detail) {
     rep.verdicts.push_back({path, "wheel", Outcome::fail, std::move(detail)});
   };
-  MappedFile m(path);
+  formats::MappedFile m(path);
   if (!m.ok()) return fail(m.error());
   std::string err;
-  auto zip = ZipArchive::open(m.bytes(), &err);
+  auto zip = formats::ZipArchive::open(m.bytes(), &err);
   if (!zip) return fail(err);
+  // The same check repair and conda make: RECORD present and true, one .dist-info, Version.
+  if (!formats::check_wheel(*zip, &err)) return fail(err);
   std::string tmpl = (fs::temp_directory_path() / "torchsmith-verify-XXXXXX").string();
   if (!::mkdtemp(tmpl.data())) return fail("cannot create a temporary directory");
   const fs::path dir = tmpl;
   std::vector<std::pair<std::string, std::string>> libs;  // extracted path, member name
   for (const auto& mem : zip->members()) {
-    if (mem.name.ends_with("/") || !looks_like_library(mem.name)) continue;
+    if (mem.name.ends_with("/") || !formats::named_like_library(mem.name)) continue;
     const fs::path out = dir / mem.name;
     std::error_code ec;
     fs::create_directories(out.parent_path(), ec);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "verify/mapped_file.h"
-#include "verify/zip.h"
+#include "formats/mapped_file.h"
+#include "formats/zip.h"
 
 namespace ts::verify {
 namespace {
@@ -108,19 +108,19 @@ WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::st
 }
 
 std::optional<WheelMeta> read_wheel_meta(const std::string& wheel, std::string* error) {
-  MappedFile f(wheel);
+  formats::MappedFile f(wheel);
   if (!f.ok()) {
     *error = f.error();
     return std::nullopt;
   }
   std::string err;
-  auto zip = ZipArchive::open(f.bytes(), &err);
+  auto zip = formats::ZipArchive::open(f.bytes(), &err);
   if (!zip) {
     *error = wheel + ": " + err;
     return std::nullopt;
   }
   std::vector<std::string> names;
-  const ZipMember *meta = nullptr, *top = nullptr;
+  const formats::ZipMember *meta = nullptr, *top = nullptr;
   for (const auto& m : zip->members()) {
     names.push_back(m.name);
     auto slash = m.name.find('/');
@@ -136,12 +136,12 @@ std::optional<WheelMeta> read_wheel_meta(const std::string& wheel, std::string* 
   }
   constexpr std::uint64_t kMax = 16u << 20;
   std::string metadata, top_level;
-  if (auto e = zip->read(*meta, kMax, &metadata); !e.empty()) {
+  if (auto e = zip->read(*meta, metadata, kMax); !e.empty()) {
     *error = wheel + ": " + e;
     return std::nullopt;
   }
   if (top)
-    if (auto e = zip->read(*top, kMax, &top_level); !e.empty()) {
+    if (auto e = zip->read(*top, top_level, kMax); !e.empty()) {
       *error = wheel + ": " + e;
       return std::nullopt;
     }

@@ -19,8 +19,8 @@
 #include "source/fix.h"
 #include "util/process.h"
 #include "verify/cuda_code.h"
-#include "verify/elf.h"
-#include "verify/mapped_file.h"
+#include "formats/elf.h"
+#include "formats/mapped_file.h"
 #include "testkit/temp_dir.h"
 
 
@@ -110,17 +110,17 @@ std::string unpack_wheel(const std::string& wheel, const std::string& into) {
 }
 
 struct Elf {
-  ts::verify::MappedFile file;
-  std::optional<ts::verify::ElfFile> elf;
+  ts::formats::MappedFile file;
+  std::optional<ts::formats::ElfFile> elf;
   std::string error;
   explicit Elf(const std::string& path) : file(path) {
     if (!file.ok()) {
       error = file.error();
       return;
     }
-    elf = ts::verify::ElfFile::parse(file.bytes(), &error);
+    elf = ts::formats::ElfFile::parse(file.bytes(), &error);
   }
-  const ts::verify::ElfDynamic& dyn() const { return elf->dynamic(); }
+  const ts::formats::ElfDynamic& dyn() const { return elf->dynamic(); }
   // What the loader searches: RUNPATH when the linker wrote new dtags, else RPATH.
   std::string search_path() const { return dyn().runpath.empty() ? dyn().rpath : dyn().runpath; }
   bool needs(const std::string& prefix) const {

@@ -4,16 +4,16 @@
 
 #include <set>
 
-#include "verify/elf.h"
-#include "verify/mapped_file.h"
+#include "formats/elf.h"
+#include "formats/mapped_file.h"
 
 namespace {
 
 TEST(Binary, NeedsOnlyGlibc) {
-  ts::verify::MappedFile f(TS_BINARY);
+  ts::formats::MappedFile f(TS_BINARY);
   ASSERT_TRUE(f.ok()) << f.error();
   std::string err;
-  auto elf = ts::verify::ElfFile::parse(f.bytes(), &err);
+  auto elf = ts::formats::ElfFile::parse(f.bytes(), &err);
   ASSERT_TRUE(elf) << err;
   const std::set<std::string> glibc = {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2",
                                        "librt.so.1", "ld-linux-x86-64.so.2",

@@ -8,8 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
-#include "package/zip_writer.h"
+#include "formats/zip_writer.h"
 #include "testkit/temp_dir.h"
+#include "testkit/wheel_record.h"
 
 namespace ts::cli {
 namespace {
@@ -29,11 +30,11 @@ TEST(RepairCli, RepairsAWheelAndReportsJson) {
   auto cc = util::run({"g++", "-shared", "-fPIC", "-o", d.path() + "/m.so", d.path() + "/m.cpp"}, ro);
   ASSERT_TRUE(cc.ok()) << cc.err;
   const std::string wheel = d.path() + "/mini-0.1-cp311-cp311-linux_x86_64.whl";
-  package::ZipWriter w(wheel);
+  formats::ZipWriter w(wheel);
   w.add_file("mini/_m.so", d.path() + "/m.so");
   w.add("mini-0.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: mini\nVersion: 0.1\n");
   w.add("mini-0.1.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp311-cp311-linux_x86_64\n");
-  w.add("mini-0.1.dist-info/RECORD", "");
+  ::ts::testkit::add_record(w, "mini-0.1.dist-info");
   ASSERT_TRUE(w.finish()) << w.error();
 
   auto r = run_torchsmith({"repair", wheel, "-o", d.path() + "/out", "--local-version", "cpu", "--json"});
@@ -55,10 +56,11 @@ TEST(RepairCli, BadInputExitsTwoWithTheReason) {
   EXPECT_NE(r.err.find("no such file"), std::string::npos) << r.err;
 
   const std::string fake = d.path() + "/fake-1.0-cp311-cp311-linux_x86_64.whl";
-  package::ZipWriter w(fake);
+  formats::ZipWriter w(fake);
   w.add("fake/_x.so", "not an ELF");
   w.add("fake-1.0.dist-info/WHEEL", "Tag: cp311-cp311-linux_x86_64\n");
   w.add("fake-1.0.dist-info/METADATA", "Name: fake\nVersion: 1.0\n");
+  ::ts::testkit::add_record(w, "fake-1.0.dist-info");
   ASSERT_TRUE(w.finish());
   r = run_torchsmith({"repair", fake});
   EXPECT_EQ(r.exit_code, 2);

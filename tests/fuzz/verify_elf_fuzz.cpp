@@ -5,11 +5,11 @@
 #include <string>
 
 #include "verify/cuda_code.h"
-#include "verify/elf.h"
+#include "formats/elf.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string err;
-  auto elf = ts::verify::ElfFile::parse({data, size}, &err);
+  auto elf = ts::formats::ElfFile::parse({data, size}, &err);
   if (!elf) {
     if (err.empty()) __builtin_trap();  // every refusal says why
     return 0;

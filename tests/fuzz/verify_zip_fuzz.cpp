@@ -1,14 +1,16 @@
 // libFuzzer target: arbitrary bytes as a wheel. Checks: no crash and no sanitizer report; every
-// accepted member name stays inside the archive; small members extract (or refuse) without harm.
+// accepted member name stays inside the archive; small members extract (or refuse) without harm;
+// the wheel check (RECORD, .dist-info, METADATA) accepts or refuses with a reason.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "verify/zip.h"
+#include "formats/wheel.h"
+#include "formats/zip.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string err;
-  auto zip = ts::verify::ZipArchive::open({data, size}, &err);
+  auto zip = ts::formats::ZipArchive::open({data, size}, &err);
   if (!zip) {
     if (err.empty()) __builtin_trap();
     return 0;
@@ -24,5 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (m.size <= (1u << 20)) (void)zip->extract(m, "/dev/null");
   }
+  std::string why;
+  if (!ts::formats::check_wheel(*zip, &why) && why.empty()) __builtin_trap();
   return 0;
 }

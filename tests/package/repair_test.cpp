@@ -7,10 +7,11 @@
 #include "package/record.h"
 #include "package/tags.h"
 #include "package/wheel_policy.h"
-#include "package/zip_writer.h"
-#include "verify/elf.h"
-#include "verify/mapped_file.h"
-#include "verify/zip.h"
+#include "formats/zip_writer.h"
+#include "formats/elf.h"
+#include "formats/mapped_file.h"
+#include "formats/zip.h"
+#include "testkit/wheel_record.h"
 #include "wheel_testkit.h"
 
 namespace ts::package {
@@ -54,7 +55,7 @@ struct Fixture {
                        "-lz", "-Wl,--disable-new-dtags,-rpath," + (t / "build/pkg")});
     wheel = t / "in/demo-1.0-cp311-cp311-linux_x86_64.whl";
     fs::create_directories(t / "in");
-    ZipWriter w(wheel);
+    formats::ZipWriter w(wheel);
     w.add("pkg/__init__.py", "");
     w.add_file("pkg/_ext.so", t / "build/pkg/_ext.so");
     w.add_file("pkg/libhelper.so", t / "build/pkg/libhelper.so");
@@ -63,16 +64,16 @@ struct Fixture {
           "Description-Content-Type: text/plain\n\nBody text.\n");
     w.add("demo-1.0.dist-info/WHEEL",
           "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n");
-    w.add("demo-1.0.dist-info/RECORD", "stale,,\n");
+    ::ts::testkit::add_record(w, "demo-1.0.dist-info");
     if (!w.finish()) error = w.error();
   }
 };
 
 std::map<std::string, std::string> unzip(const std::string& wheel, const std::string& dir) {
   std::map<std::string, std::string> out;
-  verify::MappedFile f(wheel);
+  formats::MappedFile f(wheel);
   std::string err;
-  auto z = verify::ZipArchive::open(f.bytes(), &err);
+  auto z = formats::ZipArchive::open(f.bytes(), &err);
   EXPECT_TRUE(z) << err;
   if (!z) return out;
   for (const auto& m : z->members()) {
@@ -83,9 +84,9 @@ std::map<std::string, std::string> unzip(const std::string& wheel, const std::st
   return out;
 }
 
-std::optional<verify::ElfDynamic> dynamic_of(const std::string& path) {
-  verify::MappedFile f(path);
-  auto e = verify::ElfFile::parse(f.bytes(), nullptr);
+std::optional<formats::ElfDynamic> dynamic_of(const std::string& path) {
+  formats::MappedFile f(path);
+  auto e = formats::ElfFile::parse(f.bytes(), nullptr);
   if (!e) return std::nullopt;
   return e->dynamic();
 }
@@ -220,12 +221,12 @@ TEST(Repair, TorchWheelGetsTheOfficialRpathLayoutAndThePlansVersion) {
   ASSERT_EQ(compile(t / "src/c.cpp", t / "b/_C.so", {"-L" + (t / "b"), "-lc10"}), "");
   const std::string wheel = t / "torch-2.4.0a0+gitee1b680-cp311-cp311-linux_x86_64.whl";
   {
-    ZipWriter w(wheel);
+    formats::ZipWriter w(wheel);
     w.add_file("torch/_C.so", t / "b/_C.so");
     w.add_file("torch/lib/libc10.so", t / "b/libc10.so");
     w.add("torch-2.4.0a0+gitee1b680.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 2.4.0a0+gitee1b680\n");
     w.add("torch-2.4.0a0+gitee1b680.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp311-cp311-linux_x86_64\n");
-    w.add("torch-2.4.0a0+gitee1b680.dist-info/RECORD", "");
+    ::ts::testkit::add_record(w, "torch-2.4.0a0+gitee1b680.dist-info");
     ASSERT_TRUE(w.finish());
   }
   plan::Plan plan;
@@ -261,7 +262,7 @@ TEST(Repair, BadInputIsAClearErrorNotACrash) {
   EXPECT_NE(r.error.find("truncated"), std::string::npos) << r.error;
 
   {
-    ZipWriter w(fx.t / "bad/evil-1.0-py3-none-any.whl");
+    formats::ZipWriter w(fx.t / "bad/evil-1.0-py3-none-any.whl");
     w.add("evil-1.0.dist-info/WHEEL", "Tag: py3-none-any\n");
     w.finish();
   }
@@ -275,10 +276,11 @@ TEST(Repair, BadInputIsAClearErrorNotACrash) {
   EXPECT_NE(r.error.find("unsafe member name"), std::string::npos) << r.error;
 
   {
-    ZipWriter w(fx.t / "bad/fake-1.0-cp311-cp311-linux_x86_64.whl");
+    formats::ZipWriter w(fx.t / "bad/fake-1.0-cp311-cp311-linux_x86_64.whl");
     w.add("fake/_x.so", "this is text, not ELF");
     w.add("fake-1.0.dist-info/WHEEL", "Tag: cp311-cp311-linux_x86_64\n");
     w.add("fake-1.0.dist-info/METADATA", "Name: fake\nVersion: 1.0\n");
+    ::ts::testkit::add_record(w, "fake-1.0.dist-info");
     w.finish();
   }
   r = attempt(fx.t / "bad/fake-1.0-cp311-cp311-linux_x86_64.whl");
@@ -287,7 +289,7 @@ TEST(Repair, BadInputIsAClearErrorNotACrash) {
             std::string::npos) << r.error;
 
   {
-    ZipWriter w(fx.t / "bad/nodist-1.0-cp311-cp311-linux_x86_64.whl");
+    formats::ZipWriter w(fx.t / "bad/nodist-1.0-cp311-cp311-linux_x86_64.whl");
     w.add("nodist/__init__.py", "");
     w.finish();
   }

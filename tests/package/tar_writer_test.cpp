@@ -1,22 +1,22 @@
 // The tar writer and reader, and the bzip2/zstd streams: round trips, Python's tarfile as the
 // independent reader, long names (pax), and corrupt or truncated input as errors.
-#include "package/tar_writer.h"
+#include "formats/tar_writer.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "conda_testkit.h"
-#include "package/bzip_stream.h"
-#include "package/tar_reader.h"
-#include "package/zstd_stream.h"
+#include "formats/bzip_stream.h"
+#include "formats/tar_reader.h"
+#include "formats/zstd_stream.h"
 
 namespace ts::package {
 namespace {
 
 using ts::testing::TempDir;
 
-class StringSink : public ByteSink {
+class StringSink : public formats::ByteSink {
  public:
   std::string data;
   bool write(const void* p, std::size_t n) override {
@@ -30,7 +30,7 @@ class StringSink : public ByteSink {
   std::string err_;
 };
 
-class StringSource : public ByteSource {
+class StringSource : public formats::ByteSource {
  public:
   explicit StringSource(std::string d) : d_(std::move(d)) {}
   std::size_t read(void* p, std::size_t n) override {
@@ -49,7 +49,7 @@ class StringSource : public ByteSource {
 const std::string kLong =
     std::string(60, 'a') + "/" + std::string(70, 'b') + "/" + std::string(40, 'c') + ".py";
 
-std::vector<TarEntry> sample(const std::string& file) {
+std::vector<formats::TarEntry> sample(const std::string& file) {
   return {{"info/index.json", "", "{}", "", 0644},
           {kLong, "", "long", "", 0644},
           {"lib/libx.so", file, "", "", 0755},
@@ -61,12 +61,12 @@ TEST(Tar, RoundTripThroughOurReaderAndPythonsTarfile) {
   std::string file = t.path + "/payload";
   util::write_file_atomic(file, std::string(1000, 'x'));
   StringSink s;
-  ASSERT_EQ(write_tar(sample(file), s, 1234567890), "");
+  ASSERT_EQ(formats::write_tar(sample(file), s, 1234567890), "");
   EXPECT_EQ(s.data.size() % 10240, 0u);
 
   StringSource src(s.data);
-  TarReader r(src);
-  TarMember m;
+  formats::TarReader r(src);
+  formats::TarMember m;
   std::vector<std::string> names;
   while (r.next(m)) {
     names.push_back(m.name);
@@ -97,20 +97,20 @@ TEST(Tar, RoundTripThroughOurReaderAndPythonsTarfile) {
 TEST(Tar, UnsafeNamesAreRefused) {
   StringSink s;
   for (const char* bad : {"../x", "/etc/passwd", "a/../../b", "a//b", ""})
-    EXPECT_NE(write_tar({{bad, "", "x", "", 0644}}, s, 0), "") << bad;
+    EXPECT_NE(formats::write_tar({{bad, "", "x", "", 0644}}, s, 0), "") << bad;
 }
 
 TEST(Tar, GarbageAndTruncationAreErrors) {
   StringSink s;
-  ASSERT_EQ(write_tar({{"a.txt", "", std::string(3000, 'y'), "", 0644}}, s, 0), "");
+  ASSERT_EQ(formats::write_tar({{"a.txt", "", std::string(3000, 'y'), "", 0644}}, s, 0), "");
   StringSource cut(s.data.substr(0, 1500));
-  TarReader r(cut);
-  TarMember m;
+  formats::TarReader r(cut);
+  formats::TarMember m;
   ASSERT_TRUE(r.next(m));
   EXPECT_FALSE(r.next(m));
   EXPECT_NE(r.error().find("truncated"), std::string::npos) << r.error();
   StringSource junk(std::string(512, 'j'));
-  TarReader j(junk);
+  formats::TarReader j(junk);
   EXPECT_FALSE(j.next(m));
   EXPECT_NE(j.error(), "");
 }
@@ -153,8 +153,8 @@ void round_trip(const char* tool) {
   EXPECT_NE(dc.error(), "");
 }
 
-TEST(Streams, Bzip2RoundTripAndTruncation) { round_trip<Bzip2Sink, Bzip2Source>("bz2"); }
-TEST(Streams, ZstdRoundTripAndTruncation) { round_trip<ZstdSink, ZstdSource>("zstd"); }
+TEST(Streams, Bzip2RoundTripAndTruncation) { round_trip<formats::Bzip2Sink, formats::Bzip2Source>("bz2"); }
+TEST(Streams, ZstdRoundTripAndTruncation) { round_trip<formats::ZstdSink, formats::ZstdSource>("zstd"); }
 
 }  // namespace
 }  // namespace ts::package

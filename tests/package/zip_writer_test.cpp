@@ -1,4 +1,4 @@
-#include "package/zip_writer.h"
+#include "formats/zip_writer.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 
 #include "package/record.h"
 #include "wheel_testkit.h"
-#include "verify/mapped_file.h"
-#include "verify/zip.h"
+#include "formats/mapped_file.h"
+#include "formats/zip.h"
 
 namespace ts::package {
 namespace {
@@ -20,7 +20,7 @@ using testkit::slurp;
 using testkit::spit;
 using testkit::TempDir;
 
-std::string extract(const verify::ZipArchive& z, const std::string& name, const std::string& to) {
+std::string extract(const formats::ZipArchive& z, const std::string& name, const std::string& to) {
   for (const auto& m : z.members())
     if (m.name == name) {
       std::string err = z.extract(m, to);
@@ -35,7 +35,7 @@ TEST(ZipWriter, RoundTripsThroughTheZipReaderAndPython) {
   for (std::size_t i = 0; i < big.size(); i += 7) big[i] = char('a' + i % 26);
   spit(t / "src.bin", big);
   ::chmod((t / "src.bin").c_str(), 0755);
-  ZipWriter w(t / "out.zip");
+  formats::ZipWriter w(t / "out.zip");
   ASSERT_TRUE(w.add("pkg/__init__.py", "print('hi')\n")) << w.error();
   ASSERT_TRUE(w.add("pkg/stored.txt", "stored bytes", false)) << w.error();
   ASSERT_TRUE(w.add_file("pkg/lib.so", t / "src.bin")) << w.error();
@@ -51,9 +51,9 @@ TEST(ZipWriter, RoundTripsThroughTheZipReaderAndPython) {
   s.update(big.data(), big.size());
   EXPECT_EQ(w.entries()[2].sha256, s.digest());
 
-  verify::MappedFile f(t / "out.zip");
+  formats::MappedFile f(t / "out.zip");
   std::string err;
-  auto z = verify::ZipArchive::open(f.bytes(), &err);
+  auto z = formats::ZipArchive::open(f.bytes(), &err);
   ASSERT_TRUE(z) << err;
   ASSERT_EQ(z->members().size(), 4u);
   EXPECT_EQ(z->members()[0].name, "pkg/__init__.py");  // the caller's order
@@ -79,13 +79,13 @@ TEST(ZipWriter, RoundTripsThroughTheZipReaderAndPython) {
 TEST(ZipWriter, SameInputGivesTheSameBytes) {
   TempDir t;
   for (const char* name : {"one.zip", "two.zip"}) {
-    ZipWriter w(t / name);
+    formats::ZipWriter w(t / name);
     ASSERT_TRUE(w.add("a.txt", "alpha"));
     ASSERT_TRUE(w.add("b/c.txt", std::string(5000, 'c')));
     ASSERT_TRUE(w.finish());
   }
   EXPECT_EQ(slurp(t / "one.zip"), slurp(t / "two.zip"));
-  ZipWriter w(t / "three.zip");
+  formats::ZipWriter w(t / "three.zip");
   w.set_time(1700000000);  // 2023-11-14 22:13:20 UTC
   ASSERT_TRUE(w.add("a.txt", "alpha"));
   ASSERT_TRUE(w.finish());
@@ -99,24 +99,24 @@ TEST(ZipWriter, SameInputGivesTheSameBytes) {
 TEST(ZipWriter, RefusesUnsafeNamesAndLeavesNoFile) {
   TempDir t;
   for (const char* bad : {"../evil", "/abs/path", "a/../../b", "a//b", "./x", "a\\b", ""}) {
-    ZipWriter w(t / "bad.zip");
+    formats::ZipWriter w(t / "bad.zip");
     EXPECT_FALSE(w.add(bad, "x")) << bad;
     EXPECT_NE(w.error().find("bad member name"), std::string::npos) << w.error();
     EXPECT_FALSE(w.finish());
   }
   {
-    ZipWriter w(t / "dup.zip");
+    formats::ZipWriter w(t / "dup.zip");
     ASSERT_TRUE(w.add("a", "1"));
     EXPECT_FALSE(w.add("a", "2"));
     EXPECT_NE(w.error().find("duplicate member name 'a'"), std::string::npos) << w.error();
   }
   {
-    ZipWriter w(t / "missing.zip");
+    formats::ZipWriter w(t / "missing.zip");
     EXPECT_FALSE(w.add_file("x", t / "no-such-file"));
     EXPECT_NE(w.error().find("no-such-file"), std::string::npos) << w.error();
   }
   {
-    ZipWriter w(t / "abandoned.zip");  // never finished: the temp file goes with it
+    formats::ZipWriter w(t / "abandoned.zip");  // never finished: the temp file goes with it
     ASSERT_TRUE(w.add("a", "1"));
   }
   EXPECT_TRUE(std::filesystem::is_empty(t.path()));
@@ -124,12 +124,12 @@ TEST(ZipWriter, RefusesUnsafeNamesAndLeavesNoFile) {
 
 TEST(ZipWriter, Zip64WhenOverSixtyFiveThousandEntries) {
   TempDir t;
-  ZipWriter w(t / "many.zip");
+  formats::ZipWriter w(t / "many.zip");
   for (int i = 0; i < 70000; ++i) ASSERT_TRUE(w.add("f/" + std::to_string(i), "", false));
   ASSERT_TRUE(w.finish()) << w.error();
-  verify::MappedFile f(t / "many.zip");
+  formats::MappedFile f(t / "many.zip");
   std::string err;
-  auto z = verify::ZipArchive::open(f.bytes(), &err);
+  auto z = formats::ZipArchive::open(f.bytes(), &err);
   ASSERT_TRUE(z) << err;
   EXPECT_EQ(z->members().size(), 70000u);
   EXPECT_EQ(z->members().back().name, "f/69999");
@@ -152,7 +152,7 @@ TEST(ZipWriter, Zip64SparseMemberOverFourGiB) {
     ::close(fd);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  ZipWriter w(t / "big.zip");
+  formats::ZipWriter w(t / "big.zip");
   ASSERT_TRUE(w.add("small-before", "before"));
   ASSERT_TRUE(w.add_file("huge.bin", t / "sparse.bin", false)) << w.error();
   ASSERT_TRUE(w.add("small-after", "after"));
@@ -166,9 +166,9 @@ TEST(ZipWriter, Zip64SparseMemberOverFourGiB) {
   EXPECT_GT(std::uint64_t(st.st_size), size);
   EXPECT_LT(std::uint64_t(st.st_blocks) * 512, 64ull << 20);  // the hole stayed a hole
 
-  verify::MappedFile f(t / "big.zip");
+  formats::MappedFile f(t / "big.zip");
   std::string err;
-  auto z = verify::ZipArchive::open(f.bytes(), &err);
+  auto z = formats::ZipArchive::open(f.bytes(), &err);
   ASSERT_TRUE(z) << err;
   ASSERT_EQ(z->members().size(), 3u);
   EXPECT_EQ(z->members()[1].size, size);

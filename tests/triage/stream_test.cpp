@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <chrono>
 #include <random>
 
 #include "../../bench/triage_loggen.h"
@@ -235,6 +236,30 @@ TEST(BigLog, FileReadingStaysBounded) {
   std::filesystem::remove(p);
   EXPECT_EQ(root_id(d), "OOM_CC1PLUS_KILLED");
   EXPECT_LT(after - std::min(after, before), 80u * 1024) << "mapped slices must be released";
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
+
+namespace ts::triage::testing {
+namespace {
+
+// A coloured log (an ESC on every line) with the patterns' literals far apart: each ESC line used
+// to search on to the next literal again, so 20 MB took a minute. Linear, it takes well under a
+// second; the bound leaves a loaded CI machine 20x room.
+TEST(Stream, ColouredLinesAreLinear) {
+  std::string text;
+  for (std::uint64_t k = 0; text.size() < (20u << 20); ++k)
+    text += "\x1b[1m/src/m.cpp:" + std::to_string(k % 1000) + ":7: \x1b[0m\x1b[0;1;35mwarning: \x1b[0munused 'v" +
+            std::to_string(k) + "'\x1b[0m\n";
+  text += "collect2: error: ld returned 1 exit status\n";
+  const auto a = std::chrono::steady_clock::now();
+  Scanner s(engine(), true, 1);
+  s.feed(text);
+  auto d = s.finish();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+  EXPECT_LT(secs, 15.0);
+  EXPECT_GT(d.lines, 100000u);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include "fatbin_builder.h"
 #include "verify/cuda_code.h"
 #include "verify/fatbin.h"
-#include "verify/mapped_file.h"
+#include "formats/mapped_file.h"
 #include "verify_test_util.h"
 
 namespace ts::verify {
@@ -126,10 +126,10 @@ class FatbinNvcc : public ::testing::Test {
   }
 
   static CudaCode code_of(const std::string& path) {
-    MappedFile m(path);
+    formats::MappedFile m(path);
     EXPECT_TRUE(m.ok()) << m.error();
     std::string err;
-    auto elf = ElfFile::parse(m.bytes(), &err);
+    auto elf = formats::ElfFile::parse(m.bytes(), &err);
     EXPECT_TRUE(elf) << err;
     if (!elf) return {};
     auto code = cuda_code_of(*elf, &err);
@@ -224,10 +224,10 @@ TEST(FatbinReal, ToolkitCublasReadsWhole) {
   for (const char* p : {"/usr/local/cuda/lib64/libcublas.so", "/usr/local/cuda/lib/libcublas.so"})
     if (std::filesystem::exists(p)) { lib = p; break; }
   if (lib.empty()) GTEST_SKIP() << "no libcublas.so in /usr/local/cuda";
-  MappedFile m(lib);
+  formats::MappedFile m(lib);
   ASSERT_TRUE(m.ok()) << m.error();
   std::string err;
-  auto elf = ElfFile::parse(m.bytes(), &err);
+  auto elf = formats::ElfFile::parse(m.bytes(), &err);
   ASSERT_TRUE(elf) << err;
   auto code = cuda_code_of(*elf, &err);
   ASSERT_TRUE(code) << err;

@@ -67,11 +67,8 @@ class TargetOnlyWheel : public ::testing::Test {
     lib.fatbin = test::fatbin_container(entries);
     test::write(tmp_ / (name + ".so"), test::ElfBuilder(lib).build());
     std::string out = tmp_ / (name + "-1.6.1-cp311-cp311-linux_x86_64.whl");
-    auto r = test::run({python_, "-c",
-                        "import sys, zipfile\n"
-                        "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n"
-                        "    z.write(sys.argv[2], 'causal_conv1d_cuda.so')\n",
-                        out, tmp_ / (name + ".so")});
+    auto r = test::run({python_, "-c", test::kMakeWheel, out, "deflate", "causal_conv1d_cuda.so",
+                        tmp_ / (name + ".so")});
     EXPECT_TRUE(r.ok()) << r.err;
     return out;
   }

@@ -1,4 +1,6 @@
-#include "package/tar_stream.h"
+#include "formats/tar_stream.h"
+
+#include "formats/zip.h"  // write_error
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-namespace ts::package {
+namespace ts::formats {
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   tmp_ = path_ + ".tmp-XXXXXX";
@@ -37,19 +39,22 @@ AtomicFile::~AtomicFile() {
 
 bool AtomicFile::write(const void* data, std::size_t n) {
   if (!ok()) return false;
-  if (n && std::fwrite(data, 1, n, f_) != n)
-    error_ = "cannot write " + tmp_ + ": " + std::strerror(errno);
+  if (n && std::fwrite(data, 1, n, f_) != n) error_ = write_error(tmp_, errno);
   return ok();
 }
 
 bool AtomicFile::commit() {
   if (!ok()) return false;
   if (std::fflush(f_) != 0 || fsync(fileno(f_)) != 0) {
-    error_ = "cannot write " + tmp_ + ": " + std::strerror(errno);
+    error_ = write_error(tmp_, errno);
     return false;
   }
-  std::fclose(f_);
+  const int closed = std::fclose(f_);  // a deferred write error shows here
   f_ = nullptr;
+  if (closed != 0) {
+    error_ = write_error(tmp_, errno);
+    return false;
+  }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     error_ = "cannot rename " + tmp_ + " to " + path_ + ": " + std::strerror(errno);
     return false;
@@ -83,4 +88,4 @@ std::string copy_file_to(const std::string& path, ByteSink& out) {
   return in.error();
 }
 
-}  // namespace ts::package
+}  // namespace ts::formats

@@ -1,6 +1,6 @@
-#include "package/zstd_stream.h"
+#include "formats/zstd_stream.h"
 
-namespace ts::package {
+namespace ts::formats {
 
 ZstdSink::ZstdSink(ByteSink& out, int level) : out_(out), buf_(ZSTD_CStreamOutSize()) {
   s_ = ZSTD_createCStream();
@@ -87,4 +87,4 @@ std::size_t ZstdSource::read(void* data, std::size_t n) {
   return out.pos;
 }
 
-}  // namespace ts::package
+}  // namespace ts::formats

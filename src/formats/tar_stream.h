@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-namespace ts::package {
+namespace ts::formats {
 
 class ByteSink {
  public:
@@ -64,4 +64,4 @@ class FileSource : public ByteSource {
 // Copies a whole file into a sink in chunks; "" or why not.
 std::string copy_file_to(const std::string& path, ByteSink& out);
 
-}  // namespace ts::package
+}  // namespace ts::formats

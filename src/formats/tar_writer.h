@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "package/tar_stream.h"
+#include "formats/tar_stream.h"
 
-namespace ts::package {
+namespace ts::formats {
 
 struct TarEntry {
   std::string name;         // path inside the archive: '/'-separated, relative, no ".." parts
@@ -21,4 +21,4 @@ struct TarEntry {
 // Writes the entries in the given order, then the end-of-archive blocks; "" or why not.
 std::string write_tar(const std::vector<TarEntry>& entries, ByteSink& out, std::int64_t mtime);
 
-}  // namespace ts::package
+}  // namespace ts::formats

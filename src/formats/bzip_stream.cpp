@@ -1,6 +1,6 @@
-#include "package/bzip_stream.h"
+#include "formats/bzip_stream.h"
 
-namespace ts::package {
+namespace ts::formats {
 
 Bzip2Sink::Bzip2Sink(ByteSink& out, int level) : out_(out), buf_(1 << 16) {
   if (BZ2_bzCompressInit(&s_, level, 0, 0) != BZ_OK)
@@ -97,4 +97,4 @@ std::size_t Bzip2Source::read(void* data, std::size_t n) {
   return want - s_.avail_out;
 }
 
-}  // namespace ts::package
+}  // namespace ts::formats

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string>
 
-#include "package/tar_stream.h"
+#include "formats/tar_stream.h"
 
-namespace ts::package {
+namespace ts::formats {
 
 struct TarMember {
   std::string name;
@@ -31,4 +31,4 @@ class TarReader {
   std::string error_;
 };
 
-}  // namespace ts::package
+}  // namespace ts::formats

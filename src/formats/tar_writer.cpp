@@ -1,4 +1,4 @@
-#include "package/tar_writer.h"
+#include "formats/tar_writer.h"
 
 #include <sys/stat.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-namespace ts::package {
+namespace ts::formats {
 namespace {
 
 constexpr std::size_t kBlock = 512;
@@ -140,4 +140,4 @@ std::string write_tar(const std::vector<TarEntry>& entries, ByteSink& out, std::
   return "";
 }
 
-}  // namespace ts::package
+}  // namespace ts::formats

@@ -10,7 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
-namespace ts::package {
+namespace ts::formats {
 
 class ZipWriter {
  public:
@@ -65,4 +65,4 @@ class ZipWriter {
   std::string error_;
 };
 
-}  // namespace ts::package
+}  // namespace ts::formats

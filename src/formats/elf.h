@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "verify/byte_reader.h"
+#include "formats/byte_reader.h"
 
-namespace ts::verify {
+namespace ts::formats {
 
 struct ElfSection {
   std::string name;
@@ -77,4 +77,4 @@ class ElfFile {
 // Orders "GLIBC_2.17" before "GLIBC_2.34" (numeric, dot by dot); other text compares as strings.
 bool version_less(std::string_view a, std::string_view b);
 
-}  // namespace ts::verify
+}  // namespace ts::formats

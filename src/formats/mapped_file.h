@@ -3,9 +3,9 @@
 // touch headers and a few sections, so mapping beats reading it into memory.
 #include <string>
 
-#include "verify/byte_reader.h"
+#include "formats/byte_reader.h"
 
-namespace ts::verify {
+namespace ts::formats {
 
 class MappedFile {
  public:
@@ -27,4 +27,4 @@ class MappedFile {
   std::string error_;
 };
 
-}  // namespace ts::verify
+}  // namespace ts::formats

@@ -1,4 +1,4 @@
-#include "verify/mapped_file.h"
+#include "formats/mapped_file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace ts::verify {
+namespace ts::formats {
 
 MappedFile::MappedFile(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -44,4 +44,4 @@ MappedFile::~MappedFile() {
   if (addr_) ::munmap(addr_, size_);
 }
 
-}  // namespace ts::verify
+}  // namespace ts::formats

@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "package/tar_stream.h"
+#include "formats/tar_stream.h"
 
-namespace ts::package {
+namespace ts::formats {
 
 class Bzip2Sink : public ByteSink {
  public:
@@ -44,4 +44,4 @@ class Bzip2Source : public ByteSource {
   std::string error_;
 };
 
-}  // namespace ts::package
+}  // namespace ts::formats

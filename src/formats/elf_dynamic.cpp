@@ -3,9 +3,9 @@
 // no segments.
 #include <elf.h>
 
-#include "verify/elf.h"
+#include "formats/elf.h"
 
-namespace ts::verify {
+namespace ts::formats {
 namespace {
 
 bool fail(std::string* error, std::string msg) {
@@ -134,4 +134,4 @@ bool ElfFile::read_verneed_table(Bytes table, std::uint64_t count, Bytes strings
   return true;
 }
 
-}  // namespace ts::verify
+}  // namespace ts::formats

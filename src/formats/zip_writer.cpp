@@ -1,4 +1,4 @@
-#include "package/zip_writer.h"
+#include "formats/zip_writer.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,9 +11,10 @@
 #include <functional>
 #include <memory>
 
-#include "package/record.h"
+#include "formats/zip.h"  // write_error
+#include "util/sha256.h"
 
-namespace ts::package {
+namespace ts::formats {
 namespace {
 
 constexpr std::uint32_t kLocal = 0x04034b50, kCentral = 0x02014b50, kEocd = 0x06054b50,
@@ -104,7 +105,7 @@ bool ZipWriter::pwrite_all(const void* p, std::size_t n, std::uint64_t off) {
   while (n) {
     ssize_t w = ::pwrite(fd_, c, n, static_cast<off_t>(off));
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return fail(std::string("write failed: ") + std::strerror(errno));
+    if (w <= 0) return fail(write_error(tmp_, w < 0 ? errno : ENOSPC));
     c += w;
     n -= std::size_t(w);
     off += std::uint64_t(w);
@@ -165,7 +166,7 @@ static bool stream_entry(ZipWriter::Entry& e, bool deflate, int level,
                          const std::function<bool(Piece&)>& next,
                          const std::function<bool(const void*, std::size_t)>& write,
                          const std::function<void(std::uint64_t)>& skip, std::string* err) {
-  Sha256 sha;
+  util::Sha256 sha;
   uLong crc = crc32(0L, Z_NULL, 0);
   static const unsigned char zeros[64 * 1024] = {};
   static const uLong zeros_crc = crc32(crc32(0L, Z_NULL, 0), zeros, sizeof zeros);
@@ -382,10 +383,11 @@ bool ZipWriter::finish() {
   put32(tail, clamp32(cd_off));
   put16(tail, 0);
   if (!write_all(tail.data(), tail.size())) return false;
-  if (::ftruncate(fd_, off_t(pos_)) != 0 || ::fsync(fd_) != 0)
-    return fail(std::string("cannot flush ") + tmp_ + ": " + std::strerror(errno));
-  ::close(fd_);
+  if (::ftruncate(fd_, off_t(pos_)) != 0 || ::fsync(fd_) != 0) return fail(write_error(tmp_, errno));
+  // close() reports deferred write errors (NFS, quotas): its result counts too.
+  const int closed = ::close(fd_);
   fd_ = -1;
+  if (closed != 0) return fail(write_error(tmp_, errno));
   if (::rename(tmp_.c_str(), path_.c_str()) != 0)
     return fail("cannot rename " + tmp_ + " onto it: " + std::strerror(errno));
   finished_ = true;
@@ -399,4 +401,4 @@ bool ZipWriter::finish() {
   return true;
 }
 
-}  // namespace ts::package
+}  // namespace ts::formats

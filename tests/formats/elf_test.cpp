@@ -8,19 +8,19 @@
 #include <set>
 #include <sstream>
 
-#include "elf_builder.h"
-#include "verify/elf.h"
-#include "verify/mapped_file.h"
-#include "verify_test_util.h"
+#include "verify/elf_builder.h"
+#include "formats/elf.h"
+#include "formats/mapped_file.h"
+#include "verify/verify_test_util.h"
 
-namespace ts::verify {
+namespace ts::formats {
 namespace {
 
 namespace fs = std::filesystem;
-using test::bytes_of;
+using verify::test::bytes_of;
 
-test::ElfSpec sample(bool wide, bool big) {
-  test::ElfSpec s;
+verify::test::ElfSpec sample(bool wide, bool big) {
+  verify::test::ElfSpec s;
   s.wide = wide;
   s.big = big;
   s.needed = {"libc10.so", "libc.so.6"};
@@ -35,7 +35,7 @@ TEST(Elf, ReadsEveryClassAndByteOrder) {
   for (bool wide : {false, true}) {
     for (bool big : {false, true}) {
       SCOPED_TRACE(std::string(wide ? "ELF64" : "ELF32") + (big ? " MSB" : " LSB"));
-      const std::string bytes = test::ElfBuilder(sample(wide, big)).build();
+      const std::string bytes = verify::test::ElfBuilder(sample(wide, big)).build();
       std::string err;
       auto elf = ElfFile::parse(bytes_of(bytes), &err);
       ASSERT_TRUE(elf) << err;
@@ -71,7 +71,7 @@ std::string parse_error(const std::string& bytes) {
 TEST(ElfBadInput, ClearErrors) {
   EXPECT_EQ(parse_error(""), "not an ELF file");
   EXPECT_EQ(parse_error("#!/bin/sh\necho not a library\n"), "not an ELF file");
-  const std::string good = test::ElfBuilder(sample(true, false)).build();
+  const std::string good = verify::test::ElfBuilder(sample(true, false)).build();
   EXPECT_NE(parse_error(good.substr(0, 20)).find("truncated ELF header"), std::string::npos);
   // Cut before the section header table: the table lies past the end.
   EXPECT_NE(parse_error(good.substr(0, good.size() - 70)).find("section header table past end of file"),
@@ -95,7 +95,7 @@ TEST(ElfBadInput, ClearErrors) {
 TEST(ElfBadInput, TruncationsAndCorruptionsNeverCrash) {
   MappedFile m("/lib/x86_64-linux-gnu/libgcc_s.so.1");
   std::string real = m.ok() ? std::string(reinterpret_cast<const char*>(m.bytes().data()), m.bytes().size())
-                            : test::ElfBuilder(sample(true, false)).build();
+                            : verify::test::ElfBuilder(sample(true, false)).build();
   for (std::size_t n = 0; n < real.size(); n += std::max<std::size_t>(1, real.size() / 997)) {
     std::string err;
     (void)ElfFile::parse(bytes_of(real.substr(0, n)), &err);
@@ -152,10 +152,10 @@ std::string bracketed(const std::string& line) {
 }
 
 std::optional<ReadelfFacts> readelf(const std::string& path) {
-  const std::string tool = test::tool("readelf");
+  const std::string tool = verify::test::tool("readelf");
   if (tool.empty()) return std::nullopt;
-  auto d = test::run({tool, "-dW", path});
-  auto v = test::run({tool, "-VW", path});
+  auto d = verify::test::run({tool, "-dW", path});
+  auto v = verify::test::run({tool, "-VW", path});
   if (!d.ok() || !v.ok()) return std::nullopt;
   ReadelfFacts f;
   std::istringstream din(d.out);
@@ -235,4 +235,4 @@ TEST(ElfReal, DebianTorchLibrariesMatchReadelf) {
 }
 
 }  // namespace
-}  // namespace ts::verify
+}  // namespace ts::formats

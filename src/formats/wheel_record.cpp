@@ -1,8 +1,8 @@
-#include "package/record.h"
+#include "formats/wheel_record.h"
 
 #include <cstring>
 
-namespace ts::package {
+namespace ts::formats {
 
 std::string record_hash(const std::array<unsigned char, 32>& d) {
   static constexpr char kB64[] =
@@ -95,4 +95,4 @@ std::optional<std::vector<RecordLine>> parse_record(std::string_view text, std::
   return out;
 }
 
-}  // namespace ts::package
+}  // namespace ts::formats

@@ -1,11 +1,11 @@
-#include "verify/elf.h"
+#include "formats/elf.h"
 
 #include <elf.h>
 
 #include <algorithm>
 #include <charconv>
 
-namespace ts::verify {
+namespace ts::formats {
 namespace {
 
 std::string hex(std::uint64_t v) {
@@ -222,4 +222,4 @@ bool version_less(std::string_view a, std::string_view b) {
   return false;
 }
 
-}  // namespace ts::verify
+}  // namespace ts::formats

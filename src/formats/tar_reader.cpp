@@ -1,9 +1,9 @@
-#include "package/tar_reader.h"
+#include "formats/tar_reader.h"
 
 #include <cstring>
 #include <vector>
 
-namespace ts::package {
+namespace ts::formats {
 namespace {
 
 bool parse_octal(const char* p, std::size_t width, std::uint64_t& v) {
@@ -149,4 +149,4 @@ bool TarReader::read_data(std::string& out, std::uint64_t max_bytes) {
   return true;
 }
 
-}  // namespace ts::package
+}  // namespace ts::formats

@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-namespace ts::verify {
+namespace ts::formats {
 
 using Bytes = std::span<const unsigned char>;
 
@@ -72,4 +72,4 @@ inline bool c_string(Bytes table, std::uint64_t off, std::string_view& out) {
   return false;
 }
 
-}  // namespace ts::verify
+}  // namespace ts::formats

@@ -1,0 +1,67 @@
+#pragma once
+// The one reader of zip archives (wheels, .conda) over untrusted bytes. Before any member is
+// trusted it checks what a zip bomb or a crafted archive would bend: the central directory (ZIP64
+// included, for wheels over 4 GiB), limits on entries, per-member and total uncompressed size and
+// compression ratio, member data ranges that overlap one another or the central directory, local
+// headers that disagree with the central directory, duplicate names, and names that would leave the
+// archive or exceed what a file system holds. Members are inflated in chunks with their CRC-32 and
+// size checked, so a gigabyte libtorch_cuda.so never sits in memory.
+// Hand-written rather than libarchive: see docs/packaging.md ("Reading archives").
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/byte_reader.h"
+
+namespace ts::formats {
+
+// Defaults fit the largest real wheels (a CUDA torch wheel: ~15k members, libtorch_cuda.so ~2 GiB)
+// with room; a crafted archive past any of them is refused before anything is written.
+struct ZipLimits {
+  std::uint64_t max_entries = 500'000;
+  std::uint64_t max_member_size = 16ull << 30;  // uncompressed, one member
+  std::uint64_t max_total_size = 64ull << 30;   // uncompressed, all members together
+  // Uncompressed / compressed for members of at least ratio_floor bytes; deflate itself tops out
+  // near 1032:1, and real libraries and sources stay far below 200:1.
+  std::uint64_t max_ratio = 200;
+  std::uint64_t ratio_floor = 1ull << 20;
+};
+
+struct ZipMember {
+  std::string name;
+  std::uint16_t method = 0;  // 0 stored, 8 deflated
+  std::uint32_t crc = 0;
+  std::uint64_t compressed_size = 0, size = 0, local_offset = 0;
+  std::uint64_t data_offset = 0;  // where the member's (compressed) bytes start
+};
+
+class ZipArchive {
+ public:
+  // nullopt and *error on bad input ("not a zip archive", "unsafe member name '../x'",
+  // "members 'a' and 'b' overlap", "uncompressed size ... over the limit", ...).
+  static std::optional<ZipArchive> open(Bytes data, std::string* error, const ZipLimits& limits = {});
+  const std::vector<ZipMember>& members() const { return members_; }
+  const ZipMember* find(const std::string& name) const;
+  std::uint64_t total_size() const { return total_; }
+  // Inflates the member into `sink` in chunks (false from the sink stops it); CRC-32 and size
+  // checked. "" on success, else why not.
+  std::string stream(const ZipMember& m, const std::function<bool(const unsigned char*, std::size_t)>& sink) const;
+  // Writes the member's bytes to a new file `path` (every write and the close checked; errno named,
+  // ENOSPC as "no space left"). "" on success, else why not; a failed file is removed.
+  std::string extract(const ZipMember& m, const std::string& path) const;
+  // The member's bytes in memory when it is at most max_bytes.
+  std::string read(const ZipMember& m, std::string& out, std::uint64_t max_bytes) const;
+
+ private:
+  ByteReader r_;
+  std::vector<ZipMember> members_;
+  std::uint64_t total_ = 0;
+};
+
+// "no space left on the device holding PATH: free some space or write elsewhere" for ENOSPC,
+// "cannot write PATH: <strerror>" otherwise: one wording for every failed write.
+std::string write_error(const std::string& path, int err);
+
+}  // namespace ts::formats
