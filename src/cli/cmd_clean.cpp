@@ -1,5 +1,5 @@
 // torchsmith clean: remove a build directory on purpose, keeping its logs; with --if-stale only
-// when it was configured for another toolchain than the plan's (seed 002's rm -rf build, decided).
+// when it was configured for another toolchain than the plan's (the usual rm -rf build, decided).
 #include <cstdio>
 #include <ctime>
 #include <filesystem>

@@ -1,5 +1,6 @@
 // kb check: loader validation + cross-file checks + the registered validators of other stages' files.
 #include "kb/check.h"
+#include "kb/citation.h"
 #include "kb/toml_parse.h"
 
 #include <algorithm>
@@ -130,8 +131,11 @@ std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool
     std::set<std::string> embedded_names(kb.files.begin(), kb.files.end());
     if (include_embedded) {
       errors = std::move(embedded_errors);
-      for (const auto& f : embedded_files())
-        if (detail::load_order(f.path) < 0) check_foreign(f.path, f.path, std::string_view(f.data, f.size), errors);
+      for (const auto& f : embedded_files()) {
+        std::string_view text(f.data, f.size);
+        if (detail::load_order(f.path) < 0) check_foreign(f.path, f.path, text, errors);
+        check_citations(f.path, text, errors);
+      }
     }
     for (const auto& dir : overlay_dirs) {
       load_dir(kb, dir, errors);
@@ -139,9 +143,10 @@ std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool
       std::string err;
       if (!detail::list_toml_files(dir, files, err)) continue;  // load_dir reported it
       for (const auto& f : files) {
-        if (detail::load_order(f.relative) >= 0) continue;
         std::string text;
-        if (detail::read_text_file(f.path, text)) check_foreign(f.relative, f.path, text, errors);
+        if (!detail::read_text_file(f.path, text)) continue;
+        if (detail::load_order(f.relative) < 0) check_foreign(f.relative, f.path, text, errors);
+        check_citations(f.path, text, errors);
       }
     }
     for (auto& e : cross_check(kb))

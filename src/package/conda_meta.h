@@ -1,6 +1,6 @@
 #pragma once
 // The pieces of a conda package's identity, each from the wheel, the plan or the user: build
-// string (S2: py3.8_cuda11.0.221_cudnn8.0.5_0), subdir, Python version and run dependencies.
+// string (py3.8_cuda11.0.221_cudnn8.0.5_0), subdir, Python version and run dependencies.
 #include <optional>
 #include <string>
 #include <string_view>

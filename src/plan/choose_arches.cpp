@@ -127,7 +127,7 @@ void choose_arches(Ctx& c) {
   const auto& lim = c.in.build;
   if (static_cast<int>(list->size()) <= lim.max_arches)
     why += "; " + std::to_string(list->size()) + " arch" + (list->size() > 1 ? "es" : "") + ", within the " +
-           std::to_string(lim.max_arches) + " that link safely (longer lists risk 'relocation truncated to fit', S2)";
+           std::to_string(lim.max_arches) + " that link safely (longer lists risk 'relocation truncated to fit')";
   c.decide("arch", c.p.arch_list, why, src);
 
   // Against the toolkit: nvcc cannot compile for an arch it does not know.
@@ -198,7 +198,7 @@ void choose_arches(Ctx& c) {
                "'no kernel image is available for execution on the device' and verify cannot pass here",
                fixes, src);
   }
-  // Long lists risk a libtorch_cuda too large to link (S2).
+  // Long lists risk a libtorch_cuda too large to link (pytorch/pytorch#48588).
   const auto& b = c.in.build;
   if (static_cast<int>(list->size()) > b.max_arches) {
     std::vector<CudaArch> shorter;
@@ -210,7 +210,7 @@ void choose_arches(Ctx& c) {
     }
     c.warn("arch", std::to_string(list->size()) + " arches",
            "more than " + std::to_string(b.max_arches) + " arches risk 'relocation truncated to fit' when linking "
-           "libtorch_cuda (S2); a shorter list: " + ArchList(shorter).torch_cuda_arch_list(),
+           "libtorch_cuda; a shorter list: " + ArchList(shorter).torch_cuda_arch_list(),
            cite(b.max_arches_source, b.limits_origin));
   }
   c.set_env("TORCH_CUDA_ARCH_LIST", c.p.arch_list, "the arch list above, read by torch's CMake from the environment");

@@ -9,7 +9,7 @@ struct Tool {
   std::string path, version, how;
 };
 
-// cmake/ninja on the machine and pip's in the build Python (S3 installed cmake into conda).
+// cmake/ninja on the machine and pip's in the build Python.
 std::vector<Tool> find_tools(const Ctx& c, const std::string& name) {
   std::vector<Tool> out;
   if (c.python) {
@@ -62,7 +62,7 @@ void choose_cmake(Ctx& c) {
     c.set_env("CMAKE_POLICY_VERSION_MINIMUM", "3.5",
               "CMake " + best->version + " >= " + rel.cmake_max_exclusive +
                   " removed compatibility with cmake_minimum_required < 3.5, which torch " + rel.version +
-                  "'s third_party projects declare (S3)");
+                  "'s third_party projects declare");
   auto ninjas = find_tools(c, "ninja");
   if (!ninjas.empty()) {
     c.ninja_path = ninjas.front().path;

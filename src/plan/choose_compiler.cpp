@@ -37,7 +37,7 @@ void choose_compiler(Ctx& c) {
   const CompilerFacts* def = compat::default_host_compiler(f);
   if (!def || def->cxx.empty() || !ver(def->version)) def = newest_gcc(f, 0, 0);
   if (!def) {
-    c.conflict("C++ compiler", "no GCC with g++ was found (the build stops with 'c++: not found', S5)",
+    c.conflict("C++ compiler", "no GCC with g++ was found (the build stops with 'c++: not found')",
                {"apt-get install g++ (or build-essential)"}, "facts");
     return;
   }

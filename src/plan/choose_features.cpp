@@ -48,7 +48,7 @@ void choose_features(Ctx& c) {
       why[n] = "asked (" + spec.origin_of(on ? "with" : "without") + ")";
     }
   }
-  // A package for other machines gets what official builds use: static cuDNN and NCCL (S2).
+  // A package for other machines gets what official builds use: static cuDNN and NCCL.
   c.redistributable = spec.wants("conda") || spec.arch == "portable";
   if (c.redistributable)
     for (const char* n : {"static-cudnn", "static-nccl"})
@@ -95,11 +95,11 @@ void choose_features(Ctx& c) {
     c.p.cmake_options[f->option] = on ? "ON" : "OFF";
     std::string reason = why[f->name];
     if (f->name == "test" && !on && reason == "default")
-      reason = "tests are off unless asked (--with test): they double the build, and BUILD_TEST=OFF cured S4's "
+      reason = "tests are off unless asked (--with test): they double the build, and BUILD_TEST=OFF cured a build's "
                "'nvcc fatal : Unknown option -Wno-unused-variable'";
     if (f->name == "split-cuda" && on && reason == "default")
       reason = "torch " + c.release->version + " still has BUILD_SPLIT_CUDA and official wheels set it: "
-               "libtorch_cuda_cu.so and libtorch_cuda_cpp.so as in the official wheels (S1)";
+               "libtorch_cuda_cu.so and libtorch_cuda_cpp.so as in the official wheels";
     c.decide("feature", f->option + "=" + v, f->name + ": " + reason,
              tegra_src.count(f->name) ? tegra_src[f->name] : cite(f->source, f->origin));
   }

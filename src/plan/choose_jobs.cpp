@@ -40,7 +40,7 @@ void choose_jobs(Ctx& c) {
   int jobs = std::clamp(by_mem, 1, cores);
   std::string why = from + " / " + per + " = " + std::to_string(std::max(by_mem, 0)) + " jobs, " +
                     std::to_string(cores) + " cores: MAX_JOBS=" + std::to_string(jobs) +
-                    (by_mem < cores ? " (MAX_JOBS=$(nproc) would run out of memory and freeze the machine, S3)" : "");
+                    (by_mem < cores ? " (MAX_JOBS=$(nproc) would run out of memory and freeze the machine)" : "");
   if (c.spec().jobs > 0) {
     jobs = c.spec().jobs;
     if (jobs > std::max(by_mem, 1))
@@ -53,8 +53,8 @@ void choose_jobs(Ctx& c) {
   c.p.jobs = jobs;
   c.set_env("MAX_JOBS", std::to_string(jobs), why, src);
   if (c.spec().build_type == spec::BuildType::debug)
-    c.warn("jobs", "Debug build", "-O0 -g objects are large and Debug builds have hit internal compiler errors (S5); "
-           "if one appears, retry the file with fewer jobs", "seed 004 (S5)");
+    c.warn("jobs", "Debug build", "-O0 -g objects are large and Debug builds have hit internal compiler errors; "
+           "if one appears, retry the file with fewer jobs", "pytorch/pytorch#85674");
   for (const auto& d : c.facts().disks)
     if (d.purpose == "cwd" && m.torch_build_disk_gib > 0 && d.free_bytes / kGiB < m.torch_build_disk_gib)
       c.warn("disk", compat::gib(d.free_bytes) + " free at " + d.path,

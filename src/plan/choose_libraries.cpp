@@ -1,4 +1,4 @@
-// Where the build finds its libraries: CUDA, cuDNN (incl. pip's nvidia-cudnn, S3), NCCL, MAGMA,
+// Where the build finds its libraries: CUDA, cuDNN (incl. pip's nvidia-cudnn), NCCL, MAGMA,
 // MKL and the conda env's prefix; a library asked for but absent turns its feature off, said so.
 #include "plan/resolve_ctx.h"
 
@@ -76,7 +76,7 @@ void cudnn(Ctx& c) {
   c.set_env("CUDNN_LIBRARY", lib, "cuDNN " + l->version + std::string(pip ? " from pip's nvidia-cudnn: its library has only a "
             "versioned name, so FindCUDNN is given the file" : ""));
   if (pip)
-    c.set_env("CUDNN_LIBRARY_PATH", lib, "the same file under the name S3's working build exported");
+    c.set_env("CUDNN_LIBRARY_PATH", lib, "the same file under the name FindCUDNN sets");
   if (pip && c.p.features["static-cudnn"])
     feature_off(c, "static-cudnn", "pip's nvidia-cudnn has no static libraries: cuDNN is linked dynamically", l->source);
 }
@@ -89,13 +89,13 @@ void choose_libraries(Ctx& c) {
   if (c.python && c.python->env_kind == "conda" && !c.python->prefix.empty()) {
     c.set_env("CONDA_PREFIX", c.python->prefix, "the build Python's conda env, as when it is activated");
     prefixes = c.python->prefix;
-    why = "the conda env's prefix, where its MKL, magma and headers are found (S1, S3: ${CONDA_PREFIX})";
+    why = "the conda env's prefix, where its MKL, magma and headers are found (${CONDA_PREFIX})";
   }
   const LibraryFacts* mkl = find_lib(c, "mkl");
   if (mkl && (prefixes.empty() || mkl->library_dir.rfind(prefixes, 0) != 0)) {
     prefixes += (prefixes.empty() ? "" : ";") + prefix_of(mkl->library_dir);
     why += std::string(why.empty() ? "" : "; ") + "MKL " + mkl->version + " installed outside the Python env (" + mkl->source +
-           ", S4's oneAPI MKL)";
+           ", oneAPI MKL)";
   }
   if (!prefixes.empty()) c.set_env("CMAKE_PREFIX_PATH", prefixes, why);
   if (mkl)
@@ -113,7 +113,7 @@ void choose_libraries(Ctx& c) {
                "no system NCCL: torch builds its bundled copy" +
                    std::string(c.p.features["static-nccl"] ? ", linked statically" : "") +
                    "; NCCL_ROOT_DIR (official builds: /usr/local/cuda) is read only with USE_SYSTEM_NCCL",
-               "shared/knowledge/pytorch-build-machinery.md §1.1, §5.1");
+               "pytorch/pytorch@v2.6.0:tools/setup_helpers/cmake.py; pytorch/builder@release/2.4:manywheel/build_cuda.sh");
     }
   }
   if (c.p.features["magma"]) {

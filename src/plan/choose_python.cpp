@@ -49,7 +49,7 @@ const PythonFacts* pick(Ctx& c, std::string& why) {
     ok = same;
     why = "Python " + asked + " asked for (" + c.spec().origin_of("python") + ")";
   }
-  // An activated environment (conda, venv) is where the user keeps the build's packages (S1, S3).
+  // An activated environment (conda, venv) is where the user keeps the build's packages.
   auto rank = [&](const PythonFacts* p) {
     return (fits(*c.release, *p) ? 2 : 0) + (p->env_kind == "conda" || p->env_kind == "venv" ? 1 : 0);
   };
@@ -85,7 +85,7 @@ void check_numpy(Ctx& c, const PythonFacts& py) {
   auto it = py.packages.find("numpy");
   if (it == py.packages.end()) {
     c.conflict("NumPy in " + py.path, "NumPy is not installed: torch would build without it and fail at run time with "
-               "'PyTorch was compiled without NumPy support' (S3)",
+               "'PyTorch was compiled without NumPy support'",
                {"install it first: " + pip_install(&py, "'numpy" + (nr ? nr->str() : "") + "'"),
                 "or build without NumPy on purpose: --without numpy"},
                src);
@@ -101,7 +101,7 @@ void check_numpy(Ctx& c, const PythonFacts& py) {
   c.p.numpy_version = it->second;
   c.decide("numpy", it->second + " (kept)",
            "installed in the build Python and fits torch " + rel.version + " (NumPy " + want +
-               "): the build compiles against it and does not change it, so a pinned version (Isaac Gym's 1.23.5, S3) stays",
+               "): the build compiles against it and does not change it, so a pinned version (Isaac Gym's 1.23.5) stays",
            src);
 }
 
@@ -114,14 +114,14 @@ void check_build_packages(Ctx& c, const PythonFacts& py) {
   if (!py.packages.count("pyyaml"))
     c.conflict("pyyaml in " + py.path, "setup.py stops at once without it (build_deps checks that yaml imports)",
                {"install it first: " + pip_install(&py, "pyyaml")},
-               "shared/knowledge/pytorch-build-machinery.md §2 (build_deps step 2)");
+               "pytorch/pytorch@v2.6.0:setup.py (build_deps checks that yaml imports)");
   std::string missing;
   for (const char* p : {"setuptools", "typing_extensions"})
     if (!py.packages.count(p)) missing += (missing.empty() ? "" : ", ") + std::string(p);
   if (!missing.empty())
     c.warn("python", "missing: " + missing,
-           "torch's build imports them; install with " + pip_install(&py, missing) + " (S3 had to)",
-           "seed 002 (S3)");
+           "torch's build imports them; install with " + pip_install(&py, missing),
+           "pytorch/pytorch@v2.6.0:setup.py");
 }
 
 }  // namespace

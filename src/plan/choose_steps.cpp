@@ -46,7 +46,7 @@ void fetch(Ctx& c) {
     c.p.source_dir = ref.dir;
     c.p.steps.push_back({"fetch", {"torchsmith", "fetch", "--source", ref.dir}, "",
                          "the tree at " + ref.dir + " as it is; submodules checked and completed (incomplete ones are "
-                         "the commonest failure, S5)"});
+                         "the commonest failure)"});
     return;
   }
   c.p.source_url = ref.url.empty() ? kDefaultRepo : ref.url;
@@ -69,10 +69,10 @@ void build(Ctx& c) {
     if (c.cuda_on && *ver(c.version()) >= *ver("2.0"))
       c.warn("triton", "not built by setup.py",
              "torch.compile (TorchDynamo/Inductor) needs Triton, which the torch build does not make: run `make triton` "
-             "in the tree, or pip install the triton version pinned in .ci/docker/triton_version.txt (S4)",
-             "seed 003 (S4)");
+             "in the tree, or pip install the triton version pinned in .ci/docker/triton_version.txt",
+             "pytorch/pytorch@v2.6.0:.ci/docker/triton_version.txt");
     c.decide("env", "USE_*/BUILD_* from the features", "setup.py forwards every USE_*/BUILD_* variable to CMake as -D",
-             "shared/knowledge/pytorch-build-machinery.md §1.1");
+             "pytorch/pytorch@v2.6.0:tools/setup_helpers/cmake.py");
   }
   // A conda package is made from the wheel (torchsmith conda), so conda needs the wheel built too.
   for (const char* kind : {"wheel"}) {
@@ -87,7 +87,7 @@ void build(Ctx& c) {
     for (const auto& a : inv->command) s.argv.push_back(fill(a, c));
     s.note = std::string(kind) == "wheel"
                  ? "configure + build + wheel in one; not 'setup.py install', whose custom install command fails with "
-                   "'file INSTALL cannot set permissions on /usr/local/include' (S1)"
+                   "'file INSTALL cannot set permissions on /usr/local/include'"
                  : "setup.py install into the conda build prefix, as the official conda builds do";
     c.decide("build", [&] { std::string j; for (auto& a : s.argv) j += (j.empty() ? "" : " ") + a; return j; }(),
              std::string(kind) + " build command of torch " + c.release->version, cite(inv->source, inv->origin));
@@ -96,7 +96,7 @@ void build(Ctx& c) {
   if (spec.wants("libtorch")) {
     Step cfg{"configure", {c.cmake_path.empty() ? "cmake" : c.cmake_path, "-S", ".", "-B", "build-libtorch", "-G",
                            c.ninja_path.empty() ? "Unix Makefiles" : "Ninja"},
-             "{src}", "libtorch straight through CMake (S4): no Python bindings, shared libraries"};
+             "{src}", "libtorch straight through CMake: no Python bindings, shared libraries"};
     c.p.cmake_options["BUILD_PYTHON"] = "OFF";
     c.p.cmake_options["BUILD_SHARED_LIBS"] = "ON";
     c.p.cmake_options["CMAKE_BUILD_TYPE"] = type;
@@ -138,15 +138,15 @@ void artifacts(Ctx& c) {
     std::string name = "pytorch-" + c.version() + "-" + bs + ".tar.bz2";
     c.p.artifacts.push_back({"conda", name, "pytorch-" + c.version() + "-py" + py + "_*.tar.bz2", "build string " + bs});
     c.decide("artifact", name, "official build string py<X.Y>_cuda<toolkit>_cudnn<cuDNN>_<conda build number 0>",
-             "shared/knowledge/pytorch-build-machinery.md §5.1 step 6 (conda/build_pytorch.sh); seed 001 (S2)");
-    c.set_env("PACKAGE_TYPE", "conda", "an official-style conda package (S2)");
-    c.set_env("DESIRED_PYTHON", py, "the package's Python (S2)");
+             "pytorch/builder@release/2.4:conda/build_pytorch.sh");
+    c.set_env("PACKAGE_TYPE", "conda", "an official-style conda package");
+    c.set_env("DESIRED_PYTHON", py, "the package's Python");
     if (c.cuda_on && ver(c.p.cuda)) c.set_env("DESIRED_CUDA", "cu" + std::to_string(ver(c.p.cuda)->major()) + std::to_string(ver(c.p.cuda)->minor()),
-                             "the package's CUDA in builder's spelling (S2)");
+                             "the package's CUDA in builder's spelling");
   }
   if (spec.wants("libtorch"))
     c.p.artifacts.push_back({"libtorch", "", "build-libtorch/libtorch/lib/libtorch.so", "the installed C++ library tree"});
-  // The libraries every torch build must contain (what verify and ldd look at, S1/S5).
+  // The libraries every torch build must contain (what verify and ldd look at).
   std::vector<std::string> libs{"libc10.so", "libtorch.so", "libtorch_cpu.so"};
   if (c.cuda_on) {
     libs.push_back("libc10_cuda.so");
@@ -179,7 +179,7 @@ void package_and_verify(Ctx& c) {
         for (const auto& f : r.files) rpaths += (rpaths.empty() ? "" : ", ") + f + "=" + r.rpath;
     c.p.steps.push_back({"conda", {"torchsmith", "conda", "{wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
                          "the conda package from the wheel: RPATHs as the official conda package (" + rpaths +
-                             "; S2), build string py<X.Y>_cuda<A.B.C>_cudnn<D>_<N>"});
+                             "), build string py<X.Y>_cuda<A.B.C>_cudnn<D>_<N>"});
   }
   int gpus = static_cast<int>(c.facts().gpus.size());
   // On Tegra no NVML answers and nvidia-smi may be absent: the CUDA runtime (torch.cuda) is the
@@ -200,7 +200,7 @@ void package_and_verify(Ctx& c) {
            "); the GPU code covers " + (c.cuda_on ? c.p.arch_list : std::string("nothing (a CPU build)")) +
            "; every library's NEEDED resolves" +
            (gpu_test ? std::string("; torch.cuda.is_available() and torch.randn(2, 64, 512, device='cuda', "
-                                   "dtype=torch.float16) (S3)") + (gpus > 1 ? "; a tensor moved to cuda:1 (S2)" : "") +
+                                   "dtype=torch.float16)") + (gpus > 1 ? "; a tensor moved to cuda:1" : "") +
                          (tegra_test ? "; on Tegra through torch.cuda, not NVML (" + access.back().reason + ")" : "")
                      : c.cuda_on ? "; no GPU test (no driver loaded here)" : "");
   c.p.steps.push_back(v);
@@ -217,7 +217,7 @@ void choose_steps(Ctx& c) {
     c.p.steps.push_back(s);
   }
   c.p.steps.push_back({"clean", {"torchsmith", "clean", "--if-stale", "{src}/build", "--plan", "{lock}"}, "",
-                       "a build/ configured differently is removed first: a stale one made S3's next build fail"});
+                       "a build/ configured differently is removed first: a stale one makes the next build fail"});
   build(c);
   artifacts(c);
   package_and_verify(c);

@@ -58,7 +58,7 @@ void check_driver(Ctx& c) {
     } else {
       c.decide("driver", c.facts().driver.version,
                v.reason + " (an older one would stop CUDA programs at run time: Error 35, or Error 804 with a "
-                          "mismatched cuda-compat, S2)",
+                          "mismatched cuda-compat)",
                v.source);
     }
   }

@@ -26,8 +26,8 @@ void choose_version(Ctx& c) {
   bool conda = c.spec().wants("conda");
   c.p.build_version = conda ? c.version() : c.version() + "+" + local;
   c.set_env("PYTORCH_BUILD_VERSION", c.p.build_version,
-            conda ? "conda versions carry no '+local' label; the build string names CUDA and cuDNN (S2)"
-                  : "a clean version instead of " + c.version() + "a0+git<sha> (S3's wheel): the release, '+" + local +
+            conda ? "conda versions carry no '+local' label; the build string names CUDA and cuDNN"
+                  : "a clean version instead of " + c.version() + "a0+git<sha>: the release, '+" + local +
                         "' for the CUDA" + (local.find(".sm") != std::string::npos ? " and the arches it runs on" : ""));
   c.set_env("PYTORCH_BUILD_NUMBER", "1", "required with PYTORCH_BUILD_VERSION; 1 adds no .post suffix");
 }

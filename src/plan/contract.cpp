@@ -12,14 +12,13 @@ namespace ts::plan {
 namespace {
 
 const char* kCheckCuda =
-    "torch/utils/cpp_extension.py _check_cuda_version (shared/knowledge/pytorch-build-machinery.md §3.3)";
+    "pytorch/pytorch@v2.6.0:torch/utils/cpp_extension.py (_check_cuda_version)";
 const char* kArchFlags =
-    "torch/utils/cpp_extension.py _get_cuda_arch_flags (shared/knowledge/pytorch-build-machinery.md §3.1)";
+    "pytorch/pytorch@v2.6.0:torch/utils/cpp_extension.py (_get_cuda_arch_flags)";
 const char* kAbi =
-    "torch/utils/cpp_extension.py: -D_GLIBCXX_USE_CXX11_ABI=<torch's value> (shared/knowledge/"
-    "pytorch-build-machinery.md §3.3 item 6)";
+    "pytorch/pytorch@v2.6.0:torch/utils/cpp_extension.py (-D_GLIBCXX_USE_CXX11_ABI=<torch's value>)";
 const char* kIsolation =
-    "shared/knowledge/extension-packages.md (always --no-build-isolation --no-deps); anchors.md §3.7";
+    "https://pip.pypa.io/en/stable/cli/pip_install/ (always --no-build-isolation --no-deps); pytorch/pytorch#52598";
 const char* kCppExtFile = "torch/utils/cpp_extension.py";
 
 std::optional<Version> ver(std::string_view s) { return compat::ver(s); }

@@ -129,7 +129,7 @@ void choose_arches(Ctx& c) {
                  "without TORCH_CUDA_ARCH_LIST falls over (torch 1.13: IndexError in _get_cuda_arch_flags)",
                  {"name the arches: --arch 8.6 (nvidia-smi --query-gpu=compute_cap tells it)",
                   "or --arch torch: every arch the target torch was built with (slow)"},
-                 "facts; shared/knowledge/extension-packages.md");
+                 "facts; pytorch/pytorch@v1.13.1:torch/utils/cpp_extension.py (_get_cuda_arch_flags)");
     else
       c.out.bad_spec = "--arch: " + err;
     return;

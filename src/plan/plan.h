@@ -15,7 +15,7 @@ struct Decision {
   std::string topic;   // "cuda", "compiler", "arch", "env", "feature", "jobs", "fix", "artifact", ...
   std::string value;   // what was chosen: "12.8 (/usr/local/cuda-12.8)"
   std::string reason;  // why, in one sentence
-  std::string source;  // where the rule comes from: a KB entry (file:line), a seed, a spec field
+  std::string source;  // where the rule comes from: a KB entry (file:line) or an upstream reference, facts, a spec field
   bool warning = false;  // chosen, but the user should know (long arch list, driver older, ...)
 };
 

@@ -1,4 +1,4 @@
-// --format dockerfile: the same build inside an nvidia/cuda devel image (S2, S5 built in one).
+// --format dockerfile: the same build inside an nvidia/cuda devel image.
 #include <algorithm>
 #include <set>
 #include <sstream>

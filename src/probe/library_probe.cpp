@@ -1,6 +1,6 @@
 // Libraries a PyTorch build links: cuDNN, NCCL, MAGMA, MKL. Found by their version headers, in
 // the toolkits, the system include dirs, conda prefixes, oneAPI, and pip's nvidia/* packages
-// inside each Python's site-packages (S3: cuDNN from `pip install nvidia-cudnn`).
+// inside each Python's site-packages (cuDNN from `pip install nvidia-cudnn`).
 #include <algorithm>
 
 #include "probe/places.h"

@@ -1,6 +1,6 @@
 #pragma once
 // The compile cache: when ccache (or sccache) is there, compilers run through it, so a rebuild
-// after `rm -rf build` (seed 002's cure) costs a fraction of the first. CMake builds take it as
+// after `rm -rf build` (the usual cure) costs a fraction of the first. CMake builds take it as
 // CMAKE_<LANG>_COMPILER_LAUNCHER; builds that call the compiler by CC/CXX (cpp_extension) get a
 // masquerade directory of links named like the compiler.
 #include <cstdint>

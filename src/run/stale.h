@@ -1,6 +1,6 @@
 #pragma once
 // A build directory configured for another toolchain cannot be reused: CMake keeps the first
-// compiler it found, refuses another generator, and breaks when the tree moved (seed 002: the
+// compiler it found, refuses another generator, and breaks when the tree moved (a moved tree: the
 // cure was rm -rf build). This reads build/CMakeCache.txt and says, with reasons, whether the
 // plan's build can continue in it; cleaning keeps its logs first.
 #include <map>

@@ -49,11 +49,11 @@ TEST(KbOverlay, ReplacesEntryWithSameKey) {
 TEST(KbOverlay, CudaOverlayMakesNewArchesLegal) {
   TempDir d;
   d.write("cuda.toml", "[[release]]\nversion = \"14.0\"\narches = [\"13.0\"]\ngcc_max = \"16\"\nclang_max = \"22\"\n"
-                       "driver_min_linux = \"600.10\"\nsource = \"test\"\n\n"
-                       "[[family]]\nmajor = \"14\"\ndriver_min_linux = \"600.10\"\nsource = \"test\"\n");
-  d.write("families.toml", "[[family]]\nname = \"Rubin\"\narches = [\"13.0\"]\nsource = \"test\"\n"
+                       "driver_min_linux = \"600.10\"\nsource = \"https://docs.nvidia.com/cuda/\"\n\n"
+                       "[[family]]\nmajor = \"14\"\ndriver_min_linux = \"600.10\"\nsource = \"https://docs.nvidia.com/cuda/\"\n");
+  d.write("families.toml", "[[family]]\nname = \"Rubin\"\narches = [\"13.0\"]\nsource = \"developer.nvidia.com/cuda-gpus\"\n"
                            "  [[family.chip]]\n  prefix = \"GR1\"\n  arch = \"13.0\"\n");
-  d.write("gpus.toml", "[[gpu]]\npci_id = \"3001\"\nname = \"Next\"\narch = \"13.0\"\nfamily = \"Rubin\"\nsource = \"test\"\n");
+  d.write("gpus.toml", "[[gpu]]\npci_id = \"3001\"\nname = \"Next\"\narch = \"13.0\"\nfamily = \"Rubin\"\nsource = \"developer.nvidia.com/cuda-gpus\"\n");
   auto errors = check_kb({d.path.string()}, true);
   for (const auto& e : errors) ADD_FAILURE() << e.str();
   std::vector<KbError> le;
@@ -82,7 +82,7 @@ TEST(KbOverlay, CheckReportsEveryBadEntryAndSkipsTheFile) {
 
 TEST(KbOverlay, AmbiguousFamilyAliasIsReported) {
   TempDir d;
-  d.write("families.toml", "[[family]]\nname = \"Testfam\"\naliases = [\"Ampere\"]\narches = [\"8.7\"]\nsource = \"t\"\n");
+  d.write("families.toml", "[[family]]\nname = \"Testfam\"\naliases = [\"Ampere\"]\narches = [\"8.7\"]\nsource = \"developer.nvidia.com/cuda-gpus\"\n");
   auto errors = check_kb({d.path.string()}, false);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].str().find("alias 'ampere' is also used by family"), std::string::npos) << errors[0].str();
