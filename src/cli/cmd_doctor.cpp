@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/kb_access.h"
+#include "cli/toolkit_access.h"
 #include "compat/assess.h"
 #include "core/version_range.h"
 #include "probe/probe.h"
@@ -54,12 +55,21 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
   po.pythons = o.pythons;
   po.import_torch = o.import_torch;
   HostFacts facts = probe::probe(*host, po);
+  // On the real machine, each toolkit's own nvcc replaces what the KB only recalls about it.
+  std::vector<std::string> read_lines;
+  if (o.root == "/") read_lines = kb::adopt_read_toolkits(kb, toolkits_read(facts));
   compat::identify_gpus(facts, kb);
   auto verdicts = compat::assess(facts, kb, target);
   if (o.json) {
-    std::cout << report::doctor_json(facts, verdicts).dump(2) << "\n";
+    auto j = report::doctor_json(facts, verdicts);
+    j["toolkit_facts"] = read_lines;
+    std::cout << j.dump(2) << "\n";
   } else {
     std::cout << report::doctor_text(facts, verdicts, report::style_for(STDOUT_FILENO, g.no_color));
+    if (!read_lines.empty()) {
+      std::cout << "\nToolkit facts read from the toolkits (they replace what the KB recalls):\n";
+      for (const auto& l : read_lines) std::cout << "  " << l << "\n";
+    }
   }
   return 0;  // it ran; what it found is in the report, not the exit code
 }

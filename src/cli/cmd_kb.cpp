@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/kb_refresh.h"
 #include "kb/check.h"
 #include "package/wheel_policy.h"
 #include "plan/build_kb.h"
@@ -56,6 +57,8 @@ int run_check(const GlobalOptions& g, const KbOptions& o) {
   register_stage_validators();
   auto errors = kb::check_kb(dirs, !o.only_dirs);
   for (const auto& e : errors) std::printf("%s\n", e.str().c_str());
+  if (errors.empty())
+    for (const auto& r : kb::overlay_replacements(dirs)) std::printf("note: %s; the overlay wins\n", r.c_str());
   if (!errors.empty()) {
     std::fprintf(stderr, "torchsmith kb check: %zu error(s)\n", errors.size());
     return 2;
@@ -83,6 +86,28 @@ void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("DIR");
   check->add_flag("--only", o->only_dirs, "Check only the given directories, not the built-in KB.");
   check->callback([&g, &exit_code, o] { exit_code = run_check(g, *o); });
+
+  auto r = std::make_shared<RefreshOptions>();
+  CLI::App* refresh = kbc->add_subcommand(
+      "refresh",
+      "Read upstream metadata (PyPI's JSON for torch and nvidia-cuda-nvcc*) and write an overlay\n"
+      "(torch.toml, cuda.toml) with what it says: new torch release lines, the CUDA of each\n"
+      "default wheel, toolkits the KB lacks (with the arches their nvcc lists, when a toolkit of\n"
+      "that version is on this machine). Each entry cites the URL and the date it was read and has\n"
+      "status \"refreshed\". The built-in data is never edited; where PyPI disagrees with it the\n"
+      "conflict is printed and the refreshed value wins. Bad metadata: FILE:LINE errors, nothing\n"
+      "written (exit 2).");
+  refresh->add_option("--out", r->out,
+                      "Overlay directory to write (default: ~/.config/torchsmith/kb/refreshed, which every\n"
+                      "command loads).")
+      ->type_name("DIR");
+  refresh->add_option("--index", r->index, "PyPI JSON API base URL (default https://pypi.org/pypi).")->type_name("URL");
+  refresh->add_option("--offline", r->offline,
+                      "Read recorded metadata instead of the network: '# url: URL', '# read: YYYY-MM-DD', then\n"
+                      "the JSON; several responses per file, repeatable.")
+      ->type_name("FILE");
+  refresh->add_option("--save", r->save, "Also write what was fetched as a recording (for --offline).")->type_name("FILE");
+  refresh->callback([&g, &exit_code, r] { exit_code = run_refresh(g, *r); });
 }
 
 }  // namespace ts::cli

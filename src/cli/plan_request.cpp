@@ -1,4 +1,5 @@
 #include "cli/plan_request.h"
+#include "cli/toolkit_access.h"
 
 #include <filesystem>
 #include <optional>
@@ -190,6 +191,8 @@ PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r) {
     if (spec->python.find('/') != std::string::npos) po.pythons.push_back(spec->python);
     po.import_torch = false;  // the plan needs the build packages, not an installed torch
     out.facts = probe::probe(*host, po);
+    // The real machine's toolkits say what they accept; that replaces what the KB only recalls.
+    if (spec->root == "/") out.toolkit_facts = kb::adopt_read_toolkits(k.kb, toolkits_read(out.facts));
   }
   out.result = plan::make_plan(*spec, out.facts, k);
   if (!out.result.bad_spec.empty()) { out.error = out.result.bad_spec; return out; }

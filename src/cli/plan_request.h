@@ -3,6 +3,7 @@
 // `build` both need it: read the spec, load the KB, probe the machine (or read --facts), resolve
 // torch itself (torch==X) or an extension against an installed torch (DIR, URL@REF, NAME==X).
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "core/host_facts.h"
@@ -26,6 +27,7 @@ struct PlannedRequest {
   plan::BuildKb build_kb;  // for renderers that need it (Dockerfile)
   bool extension = false;
   std::string error;  // bad input (exit 2); conflicts are in result
+  std::vector<std::string> toolkit_facts;  // KB entries replaced by what this machine's toolkits say
 };
 
 PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r);

@@ -32,6 +32,11 @@ void register_validator(std::string name, FileValidator validator);
 // merge them. Returns every problem; empty means clean. Never throws.
 std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool include_embedded);
 
+// Where the overlays replace built-in torch and cuda entries, one line each with what differs
+// ("torch 2.14: released 2026-09-02 (torch.toml:301) -> 2026-09-03 (DIR/torch.toml:4)"): the
+// overlay wins, as it was loaded later; kb check shows them so a conflict is never silent.
+std::vector<std::string> overlay_replacements(const std::vector<std::string>& overlay_dirs);
+
 // The cross-file checks on a loaded KB: every GPU/SoC/family/torch arch is a target of some toolkit,
 // every torch CUDA version is in cuda.toml, every toolkit has a minor-version family when its major
 // has one elsewhere, every family arch is in some toolkit, and gpu families exist.

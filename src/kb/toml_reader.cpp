@@ -38,7 +38,7 @@ std::string quoted_reason(const std::string& text, std::string_view what, const 
   return "'" + text + "' " + std::string(what) + (err.empty() ? "" : " (" + err + ")");
 }
 
-const char* kStatuses[] = {"verified", "verified-secondary", "recalled", "derived"};
+const char* kStatuses[] = {"verified", "verified-secondary", "recalled", "derived", "refreshed"};
 
 }  // namespace
 
@@ -216,7 +216,7 @@ void EntryReader::common(Entry& e) {
     if (!status.empty() &&
         std::none_of(std::begin(kStatuses), std::end(kStatuses), [&](const char* s) { return status == s; }))
       error(line_of(*n), "status: '" + status + "' is unknown; write one of verified, verified-secondary, "
-                                                "recalled, derived");
+                                                "recalled, derived, refreshed");
   }
   if (status.empty()) status = "verified";
   recalled = texts("recalled", false, "[\"msvc\"]");

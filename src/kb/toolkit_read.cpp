@@ -1,0 +1,98 @@
+// Toolkit facts replacing recalled KB entries (see toolkit_read.h).
+#include "kb/toolkit_read.h"
+
+#include <algorithm>
+
+#include "core/version.h"
+
+namespace ts::kb {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string o;
+  for (const auto& x : v) o += (o.empty() ? "" : " ") + x;
+  return o;
+}
+
+void unrecall(Entry& e, const std::string& field) {
+  e.recalled.erase(std::remove(e.recalled.begin(), e.recalled.end(), field), e.recalled.end());
+}
+
+}  // namespace
+
+std::string driver_lower_bound(const Kb& kb, const std::string& version, std::string* from) {
+  auto v = Version::parse(version);
+  const CudaFamily* fam = kb.find_cuda_family(version);
+  if (!v || !fam) return "";
+  const CudaRelease* best = nullptr;
+  for (const auto& c : kb.cuda) {
+    auto cv = Version::parse(c.version);
+    if (cv && cv->major() == v->major() && *cv < *v && (!best || *Version::parse(best->version) < *cv)) best = &c;
+  }
+  if (from) *from = best ? "CUDA " + best->version + "'s driver_min_linux, a lower bound" : "the CUDA " + fam->major + " minor-version floor";
+  return best ? best->driver_min_linux : fam->driver_min_linux;
+}
+
+std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolkit>& read) {
+  std::vector<std::string> out;
+  for (const auto& r : read) {
+    if (r.arches.empty()) continue;
+    CudaRelease* c = nullptr;
+    for (auto& x : kb.cuda)
+      if (kb.find_cuda(r.version) == &x) c = &x;
+    if (!c) {
+      const CudaFamily* fam = kb.find_cuda_family(r.version);
+      if (!fam || r.gcc_max.empty() || r.clang_max.empty()) {
+        out.push_back("CUDA " + r.version + ": not in the KB; its nvcc lists " + join(r.arches) +
+                      (fam ? " but its host-compiler limits were not read" : " but the KB knows no CUDA " + r.version.substr(0, r.version.find('.')) + " driver floor") +
+                      ", so it is not added");
+        continue;
+      }
+      CudaRelease n;
+      n.version = r.version;
+      n.arches = r.arches;
+      n.gcc_max = r.gcc_max;
+      n.clang_max = r.clang_max;
+      std::string from;
+      n.driver_min_linux = driver_lower_bound(kb, r.version, &from);
+      n.status = "verified";
+      n.recalled = {"driver_min_linux"};
+      n.source = r.source;
+      n.origin = {"nvcc", 0};
+      n.note = "added from the toolkit itself; driver_min_linux is " + from;
+      kb.cuda.push_back(n);
+      out.push_back("CUDA " + r.version + ": not in the KB; added from what its nvcc says (" + r.source + ")");
+      continue;
+    }
+    std::string where = c->origin.file + ":" + std::to_string(c->origin.line);
+    if (c->is_recalled("arches")) {
+      out.push_back("CUDA " + r.version + " arches: the KB's list was recalled (" + where + "); now what its nvcc lists: " +
+                    join(r.arches) + " (" + r.source + ")");
+      c->arches = r.arches;
+      unrecall(*c, "arches");
+      c->source = r.source + "; other fields: " + c->source;
+    } else if (c->arches != r.arches) {
+      out.push_back("CUDA " + r.version + " arches: the KB (" + where + ") lists " + join(c->arches) + "; its nvcc lists " +
+                    join(r.arches) + " (the KB entry is verified and kept; report it if the toolkit is stock)");
+    }
+    struct Limit { const char* field; const std::string& value; std::string* kb_value; };
+    for (const Limit& l : {Limit{"gcc_max", r.gcc_max, &c->gcc_max}, Limit{"clang_max", r.clang_max, &c->clang_max}}) {
+      const std::string field = l.field, &value = l.value;
+      std::string* kb_value = l.kb_value;
+      if (value.empty() || value == *kb_value) continue;
+      if (c->is_recalled(field)) {
+        out.push_back("CUDA " + r.version + " " + field + ": the KB's " + *kb_value + " was recalled (" + where +
+                      "); its host_config.h says " + value);
+        *kb_value = value;
+        unrecall(*c, field);
+      } else {
+        out.push_back("CUDA " + r.version + " " + field + ": the KB (" + where + ") says " + *kb_value +
+                      "; its host_config.h says " + value + " (kept: the KB entry is verified)");
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ts::kb

@@ -1,0 +1,207 @@
+// Toolkit facts from the toolkit itself (see toolkit_facts.h).
+#include "probe/toolkit_facts.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "util/fs.h"
+#include "util/process.h"
+
+namespace ts::probe {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fnv1a_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::uint64_t h = 1469598103934665603ull;
+  std::vector<char> buf(1 << 16);
+  while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); ++i) {
+      h ^= static_cast<unsigned char>(buf[static_cast<std::size_t>(i)]);
+      h *= 1099511628211ull;
+    }
+  }
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+std::string today() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char b[11];
+  std::strftime(b, sizeof b, "%Y-%m-%d", &tm);
+  return b;
+}
+
+// sm_90a -> 9.0a, sm_100f -> 10.0f, sm_75 -> 7.5
+std::string arch_of(const std::string& code) {
+  static const std::regex r(R"(sm_(\d+)(\d)([af]?))");
+  std::smatch m;
+  if (!std::regex_match(code, m, r)) return "";
+  return m.str(1) + "." + m.str(2) + m.str(3);
+}
+
+nlohmann::json to_json(const ToolkitFacts& f) {
+  return {{"nvcc", f.nvcc}, {"hash", f.hash}, {"version", f.version}, {"list_gpu_code", f.list_gpu_code},
+          {"gpu_codes", f.gpu_codes}, {"host_config", f.host_config}, {"gcc_max", f.gcc_max},
+          {"clang_max", f.clang_max}, {"options", f.options}, {"read", f.read}};
+}
+
+bool from_json(const nlohmann::json& j, ToolkitFacts& f) {
+  try {
+    f.version = j.at("version").get<std::string>();
+    f.list_gpu_code = j.at("list_gpu_code").get<std::vector<std::string>>();
+    f.gpu_codes = j.at("gpu_codes").get<std::vector<std::string>>();
+    f.host_config = j.at("host_config").get<std::string>();
+    f.gcc_max = j.at("gcc_max").get<std::string>();
+    f.clang_max = j.at("clang_max").get<std::string>();
+    f.options = j.at("options").get<std::vector<std::string>>();
+    f.read = j.at("read").get<std::string>();
+    return !f.list_gpu_code.empty();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::string ToolkitFacts::minor() const {
+  static const std::regex r(R"((\d+)\.(\d+))");
+  std::smatch m;
+  return std::regex_search(version, m, r) ? m.str(1) + "." + m.str(2) : "";
+}
+
+std::vector<std::string> ToolkitFacts::arches() const {
+  std::vector<std::string> out;
+  for (const auto& c : gpu_codes.empty() ? list_gpu_code : gpu_codes)
+    if (auto a = arch_of(c); !a.empty() && std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+  auto key = [](const std::string& a) {
+    auto dot = a.find('.');
+    return std::make_tuple(std::stoi(a.substr(0, dot)), a[dot + 1] - '0', a.substr(dot + 2));
+  };
+  std::sort(out.begin(), out.end(), [&](const std::string& x, const std::string& y) { return key(x) < key(y); });
+  return out;
+}
+
+std::string ToolkitFacts::source() const {
+  std::string s = "nvcc --list-gpu-code";
+  if (!gpu_codes.empty()) s += " and --help (--gpu-code values)";
+  if (!host_config.empty()) s += ", " + host_config;
+  return s + " of " + nvcc + " (CUDA " + version + ", read " + read + ")";
+}
+
+std::vector<std::string> parse_list_gpu_code(const std::string& out) {
+  std::vector<std::string> v;
+  std::istringstream in(out);
+  for (std::string w; in >> w;)
+    if (w.rfind("sm_", 0) == 0) v.push_back(w);
+  return v;
+}
+
+std::vector<std::string> parse_help_gpu_codes(const std::string& help) {
+  // The --gpu-code block runs from its heading to the next option heading at column 0.
+  auto start = help.rfind("--gpu-code", 0) == 0 ? 0 : help.find("\n--gpu-code");
+  if (start == std::string::npos) return {};
+  auto end = help.find("\n--", start + 3);
+  std::string block = help.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  std::vector<std::string> v;
+  static const std::regex r(R"('(sm_\d+[af]?)')");
+  for (std::sregex_iterator it(block.begin(), block.end(), r), e; it != e; ++it) v.push_back((*it)[1]);
+  return v;
+}
+
+std::string parse_nvcc_version(const std::string& out) {
+  static const std::regex full(R"(, V(\d+\.\d+\.\d+))"), rel(R"(release (\d+\.\d+))");
+  std::smatch m;
+  if (std::regex_search(out, m, full)) return m[1];
+  if (std::regex_search(out, m, rel)) return m[1];
+  return "";
+}
+
+void parse_host_config(const std::string& text, std::string& gcc_max, std::string& clang_max) {
+  // "#if __GNUC__ > 14" guards the GCC error; "#if (__clang_major__ >= 20) ..." followed by
+  // "#error -- unsupported clang version" guards Clang (HOS/Grace clang have their own lines).
+  static const std::regex gcc(R"(^\s*#\s*if\s+__GNUC__\s*>\s*(\d+))"), clang(R"(^\s*#\s*if\s*\(?\s*__clang_major__\s*>=\s*(\d+))");
+  std::istringstream in(text);
+  std::string line, prev;
+  int prev_clang = -1;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (gcc_max.empty() && std::regex_search(line, m, gcc)) gcc_max = m[1];
+    if (clang_max.empty() && prev_clang > 0 && line.find("unsupported clang version") != std::string::npos)
+      clang_max = std::to_string(prev_clang - 1);
+    prev_clang = std::regex_search(line, m, clang) ? std::stoi(m[1]) : -1;
+  }
+}
+
+std::string default_toolkit_cache() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/torchsmith/toolkits";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/torchsmith/toolkits";
+  return "";
+}
+
+ToolkitFacts read_toolkit_facts(const std::string& nvcc, const std::string& cache_dir) {
+  ToolkitFacts f;
+  f.nvcc = nvcc;
+  f.hash = fnv1a_file(nvcc);
+  if (f.hash.empty()) {
+    f.error = nvcc + " cannot be read";
+    return f;
+  }
+  std::string cached = cache_dir.empty() ? "" : cache_dir + "/" + f.hash + ".json";
+  if (!cached.empty())
+    if (auto text = util::read_file(cached)) {
+      try {
+        if (from_json(nlohmann::json::parse(*text), f)) return f;
+      } catch (const std::exception&) {
+        // A damaged cache entry is read again below and rewritten.
+      }
+    }
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(30);
+  auto ver = util::run({nvcc, "--version"}, o);
+  auto list = util::run({nvcc, "--list-gpu-code"}, o);
+  auto help = util::run({nvcc, "--help"}, o);
+  f.version = parse_nvcc_version(ver.out);
+  f.list_gpu_code = parse_list_gpu_code(list.ok() ? list.out : "");
+  f.gpu_codes = parse_help_gpu_codes(help.ok() ? help.out : "");
+  for (const char* opt : {"--split-compile", "--threads", "--allow-unsupported-compiler", "--list-gpu-code"})
+    if (help.out.find(std::string("\n") + opt + " ") != std::string::npos ||
+        help.out.find(std::string("\n") + opt + "\t") != std::string::npos)
+      f.options.push_back(opt);
+  f.read = today();
+  // The toolkit root is bin/..; pip wheels keep the same layout (nvidia/cu13/{bin,include}).
+  fs::path root = fs::path(nvcc).parent_path().parent_path();
+  std::vector<fs::path> headers{root / "include/crt/host_config.h"};
+  std::error_code ec;
+  if (fs::is_directory(root / "targets", ec))
+    for (const auto& t : fs::directory_iterator(root / "targets", ec)) headers.push_back(t.path() / "include/crt/host_config.h");
+  for (const auto& h : headers)
+    if (auto text = util::read_file(h.string())) {
+      parse_host_config(*text, f.gcc_max, f.clang_max);
+      f.host_config = h.string();
+      break;
+    }
+  if (f.version.empty()) f.error = nvcc + " --version printed no version (" + ver.describe(o.timeout) + ")";
+  else if (f.list_gpu_code.empty()) f.error = nvcc + " --list-gpu-code listed nothing (" + list.describe(o.timeout) + ")";
+  if (f.error.empty() && !cached.empty()) {
+    fs::create_directories(cache_dir, ec);
+    (void)util::write_file_atomic(cached, to_json(f).dump(1) + "\n");  // a cache: failing to write only costs a re-read
+  }
+  return f;
+}
+
+}  // namespace ts::probe
