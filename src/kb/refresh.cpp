@@ -150,7 +150,14 @@ Overlay make_overlay(const Kb& base, const RefreshInput& in, std::vector<KbError
     }
     std::vector<std::string> differ;
     TorchFields f = from(*b);
-    if (!l.released.empty() && l.released != b->released) {
+    bool refines = !b->released.empty() && l.released.size() > b->released.size() &&
+                   l.released.rfind(b->released, 0) == 0;  // "2024-10" -> "2024-10-17": more precise, not other
+    if (refines) {
+      out.notes.push_back("torch " + l.minor + " released: built-in " + b->released + " (" + where(b->origin) +
+                          "), PyPI gives the day: " + l.released);
+      f.released = l.released;
+      differ.push_back("released (day)");
+    } else if (!l.released.empty() && l.released != b->released) {
       out.conflicts.push_back("torch " + l.minor + " released: built-in " + (b->released.empty() ? "(none)" : b->released) +
                               " (" + where(b->origin) + "), PyPI " + l.released + " (" + source + ")");
       f.released = l.released;

@@ -133,5 +133,21 @@ TEST(KbRefresh, ToolkitsTheKbLacksNeedTheirNvccRead) {
   EXPECT_EQ(kb.find_cuda("13.8"), nullptr);
 }
 
+TEST(KbRefresh, ADayForAMonthIsARefinementNotAConflict) {
+  std::vector<KbError> errors;
+  Kb base = load_embedded(errors);
+  ASSERT_EQ(base.find_torch("2.5")->released, "2024-10");  // the built-in entry knows the month
+  std::string rec = "# url: https://pypi.org/pypi/torch/json\n# read: 2026-11-26\n"
+                    "{\"info\": {\"name\": \"torch\", \"version\": \"2.5.1\", \"requires_dist\": []}, \"releases\": {"
+                    "\"2.5.0\": [{\"python_version\": \"cp312\", \"upload_time_iso_8601\": \"2024-10-17T16:00:00Z\"}]}}\n";
+  RefreshInput in;
+  in.torch = read(rec);
+  Overlay ov = make_overlay(base, in, errors);
+  EXPECT_TRUE(ov.conflicts.empty());
+  ASSERT_FALSE(ov.notes.empty());
+  EXPECT_NE(ov.notes[0].find("torch 2.5 released: built-in 2024-10"), std::string::npos) << ov.notes[0];
+  EXPECT_EQ(with_overlay(ov).find_torch("2.5")->released, "2024-10-17");
+}
+
 }  // namespace
 }  // namespace ts::kb
