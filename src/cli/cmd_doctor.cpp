@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -9,7 +10,9 @@
 #include "cli/toolkit_access.h"
 #include "compat/assess.h"
 #include "core/version_range.h"
+#include "plan/provision_request.h"
 #include "probe/probe.h"
+#include "provision/provision.h"
 #include "report/doctor_report.h"
 
 namespace ts::cli {
@@ -60,15 +63,38 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
   if (o.root == "/") read_lines = kb::adopt_read_toolkits(kb, toolkits_read(facts));
   compat::identify_gpus(facts, kb);
   auto verdicts = compat::assess(facts, kb, target);
+  // This machine's provisioned toolkits (torchsmith toolkit list); a --root machine's cache is not ours to read.
+  std::vector<provision::Manifest> cached;
+  std::string cache;
+  if (o.root == "/") {
+    auto env = [](const char* n) { const char* v = std::getenv(n); return std::string(v ? v : ""); };
+    cache = plan::cache_root("", env("XDG_CACHE_HOME"), env("HOME"));
+    if (!cache.empty()) cached = provision::list_cached(cache);
+  }
   if (o.json) {
     auto j = report::doctor_json(facts, verdicts);
     j["toolkit_facts"] = read_lines;
+    if (o.root == "/") {
+      j["provisioned"] = {{"cache", cache}, {"toolkits", nlohmann::json::array()}};
+      for (const auto& m : cached)
+        j["provisioned"]["toolkits"].push_back({{"kind", m.kind}, {"version", m.version}, {"provider", m.provider},
+                                                {"dir", m.dir}, {"missing", provision::missing_files(m.kind, m.dir)}});
+    }
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << report::doctor_text(facts, verdicts, report::style_for(STDOUT_FILENO, g.no_color));
     if (!read_lines.empty()) {
       std::cout << "\nToolkit facts read from the toolkits (they replace what the KB recalls):\n";
       for (const auto& l : read_lines) std::cout << "  " << l << "\n";
+    }
+    if (!cached.empty()) {
+      std::printf("\nProvisioned by torchsmith (%s; torchsmith toolkit list):\n", cache.c_str());
+      for (const auto& m : cached) {
+        auto missing = provision::missing_files(m.kind, m.dir);
+        std::printf("  %s %s from %s: %s%s\n", m.kind.c_str(), m.version.c_str(),
+                    m.provider == "pip" ? "PyPI" : ("the wheelhouse " + m.from).c_str(), m.dir.c_str(),
+                    missing.empty() ? "" : ("  DAMAGED: no " + missing.front() + " (toolkit remove, then add)").c_str());
+      }
     }
   }
   return 0;  // it ran; what it found is in the report, not the exit code

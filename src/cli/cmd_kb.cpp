@@ -8,6 +8,7 @@
 #include "kb/check.h"
 #include "package/wheel_policy.h"
 #include "plan/build_kb.h"
+#include "plan/provision_request.h"
 #include "source/fix.h"
 #include "triage/signature.h"
 
@@ -32,6 +33,7 @@ kb::KbError to_kb_error(const std::string& e, std::string_view file) {
 // Each stage validates the files it reads; the KB check runs them all.
 void register_stage_validators() {
   plan::register_kb_validators();  // build.toml
+  plan::register_provision_validator();  // provision.toml
   auto wrap = [](auto check) {
     return [check](std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
       for (const auto& e : check(file, text)) errors.push_back(to_kb_error(e, file));

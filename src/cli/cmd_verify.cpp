@@ -15,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "plan/lock.h"
+#include "verify/cuda_runtime.h"
 #include "plan/plan.h"
 #include "report/style.h"
 #include "util/cache_dir.h"
@@ -174,6 +175,13 @@ int run_python(const VerifyCliOptions& o, const GlobalOptions& g, const std::opt
       if (auto pre = verify::collect_files({f.substr(0, f.rfind('/')) + "/lib"}, &err)) vo.resolve.preload = *pre;
     }
     rep = verify::verify_files({wheel}, vo);
+    // The CUDA runtime the wheel's libraries need against the torch they were imported with.
+    std::string torch_cuda = imp.is_object() && imp.contains("value") && imp["value"].contains("cuda") &&
+                                     imp["value"]["cuda"].is_string()
+                                 ? imp["value"]["cuda"].get<std::string>()
+                                 : "";
+    auto cr = verify::check_cuda_runtime(rep, torch_cuda);
+    rep.verdicts.insert(rep.verdicts.end(), cr.begin(), cr.end());
   }
   std::vector<verify::Verdict> all = rep.verdicts;
   all.insert(all.end(), pr.verdicts.begin(), pr.verdicts.end());

@@ -1,6 +1,8 @@
 #include "cli/plan_request.h"
 #include "cli/toolkit_access.h"
 
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 
@@ -10,6 +12,7 @@
 #include "probe/probe.h"
 #include "source/git.h"
 #include "spec/spec_file.h"
+#include "util/process.h"
 
 namespace ts::cli {
 
@@ -31,6 +34,66 @@ std::string canonical(const std::string& p) {
   std::error_code ec;
   auto c = std::filesystem::canonical(p, ec);
   return ec ? p : c.string();
+}
+
+// "13.0.88" from `nvcc --version` ("Cuda compilation tools, release 13.0, V13.0.88"), "" when unreadable.
+std::string nvcc_version(const std::string& nvcc) {
+  util::RunOptions o;
+  o.timeout = std::chrono::milliseconds(20000);
+  auto r = util::run({nvcc, "--version"}, o);
+  auto at = r.out.rfind(", V");
+  if (!r.ok() || at == std::string::npos) return "";
+  std::string v;
+  for (std::size_t i = at + 3; i < r.out.size() && (std::isdigit(static_cast<unsigned char>(r.out[i])) || r.out[i] == '.'); ++i)
+    v += r.out[i];
+  return v;
+}
+
+// The provisioning half of a request: --toolkit, the cache, the catalog; a --toolkit PATH the
+// probe did not find is read here (its nvcc's version) and added to the facts.
+bool provision_context(const GlobalOptions& g, const PlanRequest& o, const std::vector<std::string>& dirs,
+                       PlannedRequest& out) {
+  std::string err;
+  auto choice = plan::parse_toolkit_choice(o.toolkit, &err);
+  if (!choice) { out.error = err; return false; }
+  std::vector<std::string> errors;
+  out.catalog = plan::load_provision_catalog(dirs, errors);
+  if (!errors.empty()) {
+    out.error = "the knowledge base has errors: " + errors.front() + " (torchsmith kb check lists them)";
+    return false;
+  }
+  auto env = [](const char* n) { const char* v = std::getenv(n); return std::string(v ? v : ""); };
+  auto& pc = out.provision;
+  pc.catalog = &out.catalog;
+  pc.cache_root = plan::cache_root(o.cache_dir, env("XDG_CACHE_HOME"), env("HOME"));
+  pc.platform = plan::wheel_platform(out.facts.cpu.arch.empty() ? "x86_64" : out.facts.cpu.arch);
+  pc.choice = *choice;
+  if (!o.toolkit.empty()) pc.cli_source = "--toolkit " + o.toolkit;
+  if (choice->kind == plan::ToolkitChoice::Kind::wheelhouse && !std::filesystem::is_directory(choice->dir)) {
+    out.error = "--toolkit " + o.toolkit + ": no such directory (a wheelhouse is a directory of .whl files)";
+    return false;
+  }
+  if (choice->kind == plan::ToolkitChoice::Kind::path) {
+    bool known = false;
+    for (const auto& t : out.facts.cuda_toolkits) known |= t.path == choice->dir;
+    if (!known) {
+      std::string nvcc = choice->dir + "/bin/nvcc";
+      std::string v = std::filesystem::exists(nvcc) ? nvcc_version(nvcc) : "";
+      if (v.empty()) {
+        out.error = "--toolkit " + o.toolkit + ": no bin/nvcc that reports its version there (give a CUDA_HOME)";
+        return false;
+      }
+      CudaToolkitFacts t;
+      t.path = choice->dir;
+      t.version = v;
+      t.nvcc = nvcc;
+      t.version_source = "nvcc";
+      t.found_via = {"--toolkit"};
+      out.facts.cuda_toolkits.push_back(t);
+    }
+  }
+  (void)g;
+  return true;
 }
 
 // `PATH | URL@REF | NAME==VERSION`: an extension package against an installed torch.
@@ -134,6 +197,8 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
           break;
         }
   }
+  if (!provision_context(g, o, dirs, out)) return out;
+  req.provision = &out.provision;
   const plan::Recipe* found = plan::find_recipe(recipes, req);
   plan::Recipe generic = plan::recipe_generic(!req.scan.name.empty() ? req.scan.name : src->name);
   out.result = plan::make_extension_plan(req, out.facts, k.kb, found ? *found : generic, &k.fixes);
@@ -194,7 +259,8 @@ PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r) {
     // The real machine's toolkits say what they accept; that replaces what the KB only recalls.
     if (spec->root == "/") out.toolkit_facts = kb::adopt_read_toolkits(k.kb, toolkits_read(out.facts));
   }
-  out.result = plan::make_plan(*spec, out.facts, k);
+  if (!provision_context(g, r, dirs, out)) return out;
+  out.result = plan::make_plan(*spec, out.facts, k, &out.provision);
   if (!out.result.bad_spec.empty()) { out.error = out.result.bad_spec; return out; }
   if (!out.result.plan.source_dir.empty()) out.result.plan.source_revision = git_head(out.result.plan.source_dir);
   return out;
@@ -224,6 +290,15 @@ void add_plan_options(CLI::App* c, PlanRequest& r) {
   field(c, "--mem-budget", r.raw.mem_budget, "Memory the build may use (16G); jobs and the governor keep to it.", "SIZE");
   field(c, "--package", r.raw.packages, "What to produce: wheel (default), conda, libtorch.", "KIND,...");
   field(c, "--source", r.raw.source, "A source tree, or a git URL@REF (default: the release tag upstream).", "DIR|URL@REF");
+  c->add_option("--toolkit", r.toolkit,
+                "Where the CUDA toolkit comes from: system (an installed one), pip (PyPI wheels into the cache), "
+                "wheelhouse:DIR (the same wheels from a local directory, offline), or a CUDA_HOME path. Default: "
+                "an installed one that fits torch, else provisioned (docs/provision.md).")
+      ->type_name("system|pip|wheelhouse:DIR|PATH");
+  c->add_option("--cache-dir", r.cache_dir,
+                "Where provisioned toolkits, CMake and ninja live (default $XDG_CACHE_HOME/torchsmith or "
+                "~/.cache/torchsmith).")
+      ->type_name("DIR");
   field(c, "--facts", r.raw.facts, "Plan for the machine a `doctor --json` report describes.", "FILE");
   field(c, "--root", r.raw.root, "Plan for the machine under DIR (a fake or copied root).", "DIR");
 }

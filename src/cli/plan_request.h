@@ -9,6 +9,7 @@
 #include "core/host_facts.h"
 #include "plan/build_kb.h"
 #include "plan/plan.h"
+#include "plan/provision_request.h"
 #include "spec/raw_spec.h"
 
 namespace ts::cli {
@@ -19,10 +20,14 @@ struct PlanRequest {
   bool debug = false, relwithdebinfo = false;
   std::string torch;  // --torch PYTHON: the installed torch an extension builds against
   std::string split_compile;  // --split-compile auto|off|N (extensions): nvcc threads per CUDA compile
+  std::string toolkit;    // --toolkit system|pip|wheelhouse:DIR|PATH ("" = automatic)
+  std::string cache_dir;  // --cache-dir: where provisioned tools live ("" = XDG / ~/.cache/torchsmith)
 };
 
 struct PlannedRequest {
   plan::PlanResult result;
+  plan::ProvisionCatalog catalog;
+  plan::ProvisionContext provision;
   HostFacts facts;
   plan::BuildKb build_kb;  // for renderers that need it (Dockerfile)
   bool extension = false;

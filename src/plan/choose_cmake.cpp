@@ -1,4 +1,6 @@
 // CMake (new enough for the release; CMake 4 needs the policy floor on torch < 2.7) and Ninja.
+#include "core/version.h"
+#include "plan/provision_choice.h"
 #include "plan/resolve_ctx.h"
 
 namespace ts::plan::detail {
@@ -23,6 +25,27 @@ std::vector<Tool> find_tools(const Ctx& c, const std::string& name) {
   return out;
 }
 
+// The newest catalog release of `kind` within [min, ceil) (either may be absent).
+const ToolRelease* catalog_in_range(const Ctx& c, const char* kind, const std::optional<Version>& min,
+                                    const std::optional<Version>& ceil) {
+  const ProvisionContext* pc = c.in.provision;
+  if (!pc || !pc->catalog || pc->cache_root.empty() || pc->choice.kind == ToolkitChoice::Kind::system) return nullptr;
+  for (const auto* t : pc->catalog->of_kind(kind)) {  // newest first
+    auto v = ver(t->version);
+    if (v && t->complete && (!min || *v >= *min) && (!ceil || *v < *ceil)) return t;
+  }
+  return nullptr;
+}
+
+// Takes catalog entry `t`: its bin/ goes on the build's PATH, the run's provision step makes it exist.
+std::string use_provisioned_tool(Ctx& c, const ToolRelease& t, const std::string& why) {
+  const ProvisionContext& pc = *c.in.provision;
+  std::string bin = provisioned_path(pc, t) + "/bin/" + t.kind;
+  c.provision_steps.push_back(provision_step(pc, t));
+  c.decide("provision", t.kind + " " + t.version + " from " + provision_where(pc), why, cite(t.source, t.origin));
+  return bin;
+}
+
 }  // namespace
 
 void choose_cmake(Ctx& c) {
@@ -41,7 +64,18 @@ void choose_cmake(Ctx& c) {
   }
   std::string range = ">=" + rel.cmake_min + (ceil ? ",<" + rel.cmake_max_exclusive : "");
   c.p.cmake_range = range;
-  if (!best) {
+  const ToolRelease* prov = best ? nullptr : catalog_in_range(c, "cmake", min, ceil);
+  if (prov) {
+    std::string had = tools.empty() ? "no CMake is installed" : "CMake " + tools.front().version + " (" + tools.front().path +
+                                                                   ") is older than torch " + rel.version + " needs";
+    c.cmake_path = use_provisioned_tool(c, *prov, had + ": the newest CMake in " + range + " that can be provisioned, "
+                                        "into the cache (no root, nothing installed into the build Python)");
+    c.cmake_version = prov->version;
+    c.p.cmake_version = prov->version;
+    c.decide("cmake", prov->version + " (" + c.cmake_path + ")",
+             "provisioned from " + provision_where(*c.in.provision) + "; torch " + rel.version + " needs CMake >= " + rel.cmake_min,
+             src);
+  } else if (!best) {
     std::string found = tools.empty() ? "no CMake is installed" : "CMake " + tools.front().version + " (" +
                                                                        tools.front().path + ") is older than torch " +
                                                                        rel.version + " needs (>= " + rel.cmake_min + ")";
@@ -52,15 +86,16 @@ void choose_cmake(Ctx& c) {
                 "or a distribution/Kitware CMake >= " + rel.cmake_min},
                src);
     return;
+  } else {
+    c.cmake_path = best->path;
+    c.cmake_version = best->version;
+    c.p.cmake_version = best->version;
+    c.decide("cmake", best->version + " (" + best->path + ")",
+             best->how + "; torch " + rel.version + " needs CMake >= " + rel.cmake_min, src);
   }
-  c.cmake_path = best->path;
-  c.cmake_version = best->version;
-  c.p.cmake_version = best->version;
-  c.decide("cmake", best->version + " (" + best->path + ")",
-           best->how + "; torch " + rel.version + " needs CMake >= " + rel.cmake_min, src);
-  if (ceil && *ver(best->version) >= *ceil)
+  if (ceil && *ver(c.cmake_version) >= *ceil)
     c.set_env("CMAKE_POLICY_VERSION_MINIMUM", "3.5",
-              "CMake " + best->version + " >= " + rel.cmake_max_exclusive +
+              "CMake " + c.cmake_version + " >= " + rel.cmake_max_exclusive +
                   " removed compatibility with cmake_minimum_required < 3.5, which torch " + rel.version +
                   "'s third_party projects declare");
   auto ninjas = find_tools(c, "ninja");
@@ -68,6 +103,9 @@ void choose_cmake(Ctx& c) {
     c.ninja_path = ninjas.front().path;
     c.set_env("USE_NINJA", "1", "Ninja " + ninjas.front().version + " (" + ninjas.front().path +
                                      "): faster than make, and its progress is parseable");
+  } else if (const ToolRelease* t = catalog_in_range(c, "ninja", std::nullopt, std::nullopt)) {
+    c.ninja_path = use_provisioned_tool(c, *t, "no ninja is installed: faster than make, and its progress is parseable");
+    c.set_env("USE_NINJA", "1", "Ninja " + t->version + " (" + c.ninja_path + "), provisioned");
   } else {
     c.warn("ninja", "not found", "setup.py falls back to make (slower, coarser progress); " +
            pip_install(c.python, "ninja"), src);

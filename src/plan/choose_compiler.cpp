@@ -59,9 +59,12 @@ void choose_compiler(Ctx& c) {
     if (lo && dv < lo) limit = "torch " + rel.version + " needs gcc >= " + rel.gcc_min;
     if (!pick) {
       int need = hi && dv > hi ? hi : lo;
-      std::vector<std::string> fixes{"install gcc-" + std::to_string(need) + ": apt-get install gcc-" +
-                                     std::to_string(need) + " g++-" + std::to_string(need) +
-                                     " (torchsmith plan then picks it)"};
+      std::string n = std::to_string(need);
+      // Debian/Ubuntu name versioned compilers gcc-N/g++-N and install them as /usr/bin/g++-N.
+      std::vector<std::string> fixes{"install gcc-" + n + ": apt-get install gcc-" + n + " g++-" + n +
+                                     " (torchsmith plan then picks it" +
+                                     (c.cuda_on ? " and sets CUDAHOSTCXX=/usr/bin/g++-" + n + ", nvcc's host compiler" : "") +
+                                     "; a compiler cannot be provisioned from PyPI)"};
       if (hi && dv > hi)
         if (const auto* alt = cuda_for_gcc(c.in.kb, dv))
           fixes.push_back("or use CUDA >= " + alt->version + ", which accepts gcc " + std::to_string(dv));

@@ -26,6 +26,11 @@ void set_path(Ctx& c) {
   auto add = [&](const std::string& d) {
     if (!d.empty() && std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
   };
+  // A provisioned CMake/ninja first: its cache bin/ holds only that tool, and setup.py takes the
+  // first cmake on PATH (the build Python's dir may be /usr/bin, with an older one).
+  for (const auto& s : c.provision_steps)
+    if (s.name == "provision-cmake") add(dir_of(c.cmake_path));
+    else if (s.name == "provision-ninja") add(dir_of(c.ninja_path));
   if (c.python) add(dir_of(c.python->path));
   add(dir_of(c.cmake_path));
   add(dir_of(c.ninja_path));

@@ -3,6 +3,7 @@
 
 #include "compat/assess.h"
 #include "compat/facts_util.h"
+#include "plan/provision_choice.h"
 #include "plan/resolve_ctx.h"
 
 namespace ts::plan::detail {
@@ -64,6 +65,100 @@ void check_driver(Ctx& c) {
   }
 }
 
+std::string official_list(const kb::TorchRelease& rel, const char* sep) {
+  std::string cudas;
+  for (const auto& v : rel.cuda) cudas += (cudas.empty() ? "" : sep) + v;
+  return cudas;
+}
+
+// Takes catalog entry `t` as the toolkit: the plan's CUDA_HOME is its cache directory and the run's
+// provision step makes it exist.
+void use_provisioned(Ctx& c, const ProvisionContext& pc, const ToolRelease& t, const std::string& why) {
+  c.provisioned = provisioned_toolkit(pc, t);
+  c.toolkit = &c.provisioned;
+  c.cuda_rel = c.in.kb.find_cuda(t.version);
+  c.provision_steps.push_back(provision_step(pc, t));
+  c.decide("provision", "cuda " + t.version + " from " + provision_where(pc), why,
+           pc.cli_source.empty() ? cite(t.source, t.origin) : pc.cli_source);
+}
+
+// The toolkit a provisioning plan takes instead of the installed choice, or a conflict; true when
+// it decided (the caller stops), false to go on with the installed choice.
+bool choose_provisioned(Ctx& c, std::string& why) {
+  const ProvisionContext* pc = c.in.provision;
+  if (!pc) return false;
+  using K = ToolkitChoice::Kind;
+  const auto& rel = *c.release;
+  const std::string& asked = c.spec().cuda;
+  std::vector<std::string> series = asked.empty() ? rel.cuda : std::vector<std::string>{compat::major_minor(asked)};
+  auto runfile = [&](const std::string& mm) {
+    return "install CUDA " + mm + " without root: NVIDIA's runfile with --silent --toolkit --toolkitpath=$HOME/cuda-" +
+           mm + ", then plan with --toolkit $HOME/cuda-" + mm;
+  };
+  auto refuse = [&](const std::string& what, const std::string& reason) {
+    const ToolRelease* known = pc->catalog ? pc->catalog->find("cuda", series.back()) : nullptr;
+    for (const auto& mm : series)
+      if (const auto* t = pc->catalog ? pc->catalog->find("cuda", mm) : nullptr) known = t;
+    std::string newest = series.empty() ? "" : series.back();
+    std::string pypi = known && !known->complete
+                           ? "; PyPI's wheels of CUDA " + known->version + " carry no whole compiler (nvidia-cuda-nvcc-cu11/"
+                             "cu12 hold ptxas and libnvvm only: no nvcc, cicc, cudafe++), so it cannot be provisioned"
+                           : "";
+    c.conflict(what, reason + pypi, {runfile(newest), "or build with the installed toolkit anyway: --toolkit system"},
+               known ? cite(known->source, known->origin) : cite(rel.source, rel.origin));
+  };
+  if (pc->choice.kind == K::pip || pc->choice.kind == K::wheelhouse) {
+    const ToolRelease* t = provisionable_cuda(*pc, series);
+    if (!t || pc->cache_root.empty()) {
+      refuse("--toolkit " + provision_from(*pc), "no CUDA " + official_list(rel, " or ") + " can be provisioned" +
+             (pc->cache_root.empty() ? " (no cache directory: no $HOME and no --cache-dir)" : ""));
+      return true;
+    }
+    why = "asked for (" + pc->cli_source + "): " + (asked.empty() ? "the newest official CUDA of torch " + rel.version +
+          " that can be provisioned" : "--cuda " + asked);
+    use_provisioned(c, *pc, *t, why);
+    return true;
+  }
+  if (pc->choice.kind == K::path) {
+    for (const auto& t : c.facts().cuda_toolkits)
+      if (t.path == pc->choice.dir && ver(t.version)) c.toolkit = &t;
+    if (!c.toolkit) {
+      c.conflict("--toolkit " + pc->choice.dir, "no CUDA toolkit with bin/nvcc and a readable version was found there",
+                 {"give the directory that holds bin/nvcc (a CUDA_HOME)"}, "--toolkit");
+      return true;
+    }
+    c.cuda_rel = c.in.kb.find_cuda(c.toolkit->version);
+    why = "asked for (--toolkit " + pc->choice.dir + ")";
+    return false;
+  }
+  if (pc->choice.kind == K::system || !asked.empty() || !c.toolkit) return false;
+  // Automatic: an installed toolkit of a major newer than every official CUDA of the release cannot
+  // compile it (its build scripts and cpp_extension tables stop at the majors it was released for).
+  auto have = ver(c.toolkit->version);
+  int newest_major = 0;
+  for (const auto& v : rel.cuda)
+    if (auto o = ver(v)) newest_major = std::max(newest_major, o->major());
+  if (!have || newest_major == 0 || have->major() <= newest_major) return false;
+  for (const auto* t : ranked(c))
+    if (std::find(rel.cuda.begin(), rel.cuda.end(), compat::major_minor(t->version)) != rel.cuda.end()) {
+      c.toolkit = t;
+      c.cuda_rel = c.in.kb.find_cuda(t->version);
+      why = "the installed official CUDA of torch " + rel.version + " (CUDA " + have->major_minor() +
+            " is of a newer major than torch " + rel.version + " was released for)";
+      return false;
+    }
+  std::string reason = "CUDA " + have->major_minor() + " (installed) is of a newer major than every official CUDA of torch " +
+                       rel.version + " (" + official_list(rel, ", ") + "): its build does not compile with it";
+  if (const ToolRelease* t = pc->cache_root.empty() ? nullptr : provisionable_cuda(*pc, rel.cuda)) {
+    why = reason + "; CUDA " + t->version + " is official and is provisioned";
+    use_provisioned(c, *pc, *t, why);
+    return true;
+  }
+  series = rel.cuda;
+  refuse("CUDA for torch " + rel.version, reason + "; none of " + official_list(rel, ", ") + " is installed");
+  return true;
+}
+
 }  // namespace
 
 void choose_toolkit(Ctx& c) {
@@ -76,7 +171,12 @@ void choose_toolkit(Ctx& c) {
   const std::string& asked = c.spec().cuda;
   auto list = ranked(c);
   std::string why;
-  if (!asked.empty()) {
+  const ProvisionContext* pc = c.in.provision;
+  bool forced = pc && pc->choice.kind != ToolkitChoice::Kind::automatic && pc->choice.kind != ToolkitChoice::Kind::system;
+  if (forced) {
+    choose_provisioned(c, why);  // --toolkit pip|wheelhouse:DIR|PATH
+    if (!c.toolkit) return;
+  } else if (!asked.empty()) {
     auto want = *Version::parse(asked);
     for (const auto& t : c.facts().cuda_toolkits)
       if (ver(t.version) && ver(t.version)->major_minor() == want.major_minor()) c.toolkit = &t;
@@ -97,7 +197,13 @@ void choose_toolkit(Ctx& c) {
     }
     why = "asked for (" + c.spec().origin_of("cuda") + ")";
   } else {
-    if (list.empty()) {
+    const ToolRelease* prov = pc && !pc->cache_root.empty() && pc->choice.kind == ToolkitChoice::Kind::automatic
+                                  ? provisionable_cuda(*pc, rel.cuda) : nullptr;
+    if (list.empty() && prov) {
+      why = "no CUDA toolkit is installed; CUDA " + prov->version + " is the newest official one of torch " + rel.version +
+            " that can be provisioned";
+      use_provisioned(c, *pc, *prov, why);
+    } else if (list.empty()) {
       std::string cudas;
       for (const auto& v : rel.cuda) cudas += (cudas.empty() ? "" : " or ") + v;
       c.conflict("CUDA toolkit", c.facts().cuda_toolkits.empty()
@@ -107,11 +213,13 @@ void choose_toolkit(Ctx& c) {
                   "or build without CUDA: --without cuda"},
                  cite(rel.source, rel.origin));
       return;
+    } else {
+      c.toolkit = list.front();
+      c.cuda_rel = kb.find_cuda(c.toolkit->version);
+      why = list.size() == 1 ? "the only CUDA toolkit installed"
+                             : "the newest installed toolkit that compiles for every GPU here";
+      if (choose_provisioned(c, why) && c.toolkit != &c.provisioned) return;  // refused: a conflict
     }
-    c.toolkit = list.front();
-    c.cuda_rel = kb.find_cuda(c.toolkit->version);
-    why = list.size() == 1 ? "the only CUDA toolkit installed"
-                           : "the newest installed toolkit that compiles for every GPU here";
   }
   c.p.cuda = c.toolkit->version;
   c.p.cuda_home = c.toolkit->path;

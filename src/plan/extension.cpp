@@ -4,6 +4,7 @@
 
 #include "compat/facts_util.h"
 #include "plan/extension_internal.h"
+#include "plan/provision_choice.h"
 
 namespace ts::plan {
 
@@ -48,20 +49,87 @@ const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
 
 }  // namespace
 
+// A provisioned toolkit for torch's CUDA (or --cuda's): nvcc points at it and the run's provision
+// step makes it exist. False with a conflict when the catalog cannot give a whole one.
+bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
+  const ProvisionContext& pc = *c.req.provision;
+  const ToolRelease* rel = pc.catalog ? pc.catalog->find("cuda", mm) : nullptr;
+  std::vector<std::string> ways{"install CUDA " + mm + " without root: NVIDIA's runfile with --silent --toolkit "
+                                "--toolkitpath=$HOME/cuda-" + mm + ", then --toolkit $HOME/cuda-" + mm};
+  if (!c.recipe.cuda_only) ways.push_back("or build the CPU part only: --without cuda");
+  if (!rel || !rel->complete || pc.cache_root.empty()) {
+    std::string reason = !rel ? "provision.toml has no CUDA " + mm + " (add a [[cuda]] entry in a --kb overlay)"
+                         : !rel->complete ? "PyPI's wheels of CUDA " + rel->version + " carry no whole compiler (" +
+                                                "nvidia-cuda-nvcc-cu11/cu12 hold ptxas and libnvvm only: no nvcc, cicc, "
+                                                "cudafe++), so it cannot be provisioned"
+                                          : "no cache directory (no $HOME, no --cache-dir)";
+    c.conflict("CUDA " + mm + " for " + torch_label(*c.py), why + "; " + reason, ways,
+               rel ? compat::cite(rel->source, rel->origin) : "provision.toml");
+    return false;
+  }
+  c.provisioned = provisioned_toolkit(pc, *rel);
+  c.nvcc = &c.provisioned;
+  c.decide("cuda", rel->version + " (" + c.provisioned.path + ")",
+           why + ": provisioned from " + provision_where(pc) + " into the cache (" + std::to_string(rel->wheels.size()) +
+               " wheels, reused when there)",
+           pc.cli_source.empty() ? compat::cite(rel->source, rel->origin) : pc.cli_source);
+  c.provision_steps.push_back(provision_step(pc, *rel));
+  return true;
+}
+
 void choose_toolkit(Ctx& c) {
   std::string why;
-  c.nvcc = pick_toolkit(c, why);
-  if (!c.nvcc) {
-    std::string want = !c.req.cuda.empty() ? c.req.cuda : compat::major_minor(c.py->torch.cuda);
-    std::vector<std::string> ways{"install CUDA " + want + " (nvcc) and plan again; CUDA_HOME is then set by the plan"};
-    if (!c.recipe.cuda_only) ways.push_back("or build the CPU part only: --without cuda");
-    c.conflict(c.req.cuda.empty() ? "no nvcc for a CUDA build" : "--cuda " + c.req.cuda,
-               "no installed CUDA toolkit with nvcc" + (c.req.cuda.empty() ? std::string() : " " + c.req.cuda) +
-                   " was found (cpp_extension: 'CUDA was not found on the system, please set the CUDA_HOME ...')",
-               ways, "facts");
-    return;
+  using K = ToolkitChoice::Kind;
+  const ProvisionContext* pc = c.req.provision;
+  K kind = pc ? pc->choice.kind : K::automatic;
+  std::string want = !c.req.cuda.empty() ? compat::major_minor(c.req.cuda) : compat::major_minor(c.py->torch.cuda);
+  if (kind == K::pip || kind == K::wheelhouse) {
+    if (want.empty()) {
+      c.conflict("--toolkit " + provision_from(*pc), "torch's CUDA version is not known, so no toolkit can be chosen to provision",
+                 {"name it: --cuda X.Y"}, "facts");
+      return;
+    }
+    if (!provision_cuda(c, want, "asked for (" + pc->cli_source + "), CUDA " + want + " (torch's CUDA" +
+                                    (c.req.cuda.empty() ? "" : ", --cuda") + ")"))
+      return;
+  } else if (kind == K::path) {
+    for (const auto& t : c.facts.cuda_toolkits)
+      if (t.path == pc->choice.dir && !t.nvcc.empty()) c.nvcc = &t;
+    if (!c.nvcc) {
+      c.conflict("--toolkit " + pc->choice.dir, "no CUDA toolkit with bin/nvcc was found there",
+                 {"give the directory that holds bin/nvcc (a CUDA_HOME)"}, "--toolkit");
+      return;
+    }
+    c.decide("cuda", c.nvcc->version + " (" + c.nvcc->path + ")", "asked for (--toolkit)", "--toolkit");
+  } else {
+    c.nvcc = pick_toolkit(c, why);
+    bool exact = c.nvcc && !want.empty() && ver(c.nvcc->version) && ver(c.nvcc->version)->major_minor() == want;
+    bool same_major = c.nvcc && !want.empty() && ver(c.nvcc->version) && ver(want) &&
+                      ver(c.nvcc->version)->major() == ver(want)->major();
+    // No installed toolkit of torch's major: one of torch's own CUDA, provisioned, if it can be.
+    if (kind == K::automatic && pc && !want.empty() && !exact && !same_major) {
+      std::string had = "no CUDA toolkit with nvcc is installed";
+      if (c.nvcc) {
+        auto nv = ver(c.nvcc->version);
+        std::string mm = nv ? nv->major_minor() : c.nvcc->version;
+        had = "the installed nvcc " + mm + " (" + c.nvcc->path + ") is not of torch's CUDA major: cpp_extension stops with "
+              "'The detected CUDA version (" + mm + ") mismatches the version that was used to compile PyTorch (" +
+              c.py->torch.cuda + ")'";
+      }
+      c.nvcc = nullptr;
+      if (!provision_cuda(c, want, had + ", torch was built with CUDA " + c.py->torch.cuda)) return;
+    } else if (!c.nvcc) {
+      std::vector<std::string> ways{"install CUDA " + want + " (nvcc) and plan again; CUDA_HOME is then set by the plan"};
+      if (!c.recipe.cuda_only) ways.push_back("or build the CPU part only: --without cuda");
+      c.conflict(c.req.cuda.empty() ? "no nvcc for a CUDA build" : "--cuda " + c.req.cuda,
+                 "no installed CUDA toolkit with nvcc" + (c.req.cuda.empty() ? std::string() : " " + c.req.cuda) +
+                     " was found (cpp_extension: 'CUDA was not found on the system, please set the CUDA_HOME ...')",
+                 ways, "facts");
+      return;
+    } else {
+      c.decide("cuda", c.nvcc->version + " (" + c.nvcc->path + ")", why, c.req.cuda.empty() ? "facts" : "--cuda");
+    }
   }
-  c.decide("cuda", c.nvcc->version + " (" + c.nvcc->path + ")", why, c.req.cuda.empty() ? "facts" : "--cuda");
   check_cuda_major(*c.py, *c.nvcc, c.co);
   c.p.cuda = c.nvcc->version;
   c.p.cuda_home = c.nvcc->path;
@@ -228,6 +296,7 @@ PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& fac
   } else {
     plan_for(c);
   }
+  insert_provision_steps(p.steps, c.provision_steps);
   for (auto& d : c.co.decisions) p.decisions.push_back(std::move(d));
   for (auto& x : c.co.conflicts) out.conflicts.push_back(std::move(x));
   return out;

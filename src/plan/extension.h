@@ -12,6 +12,7 @@
 #include "core/host_facts.h"
 #include "kb/kb.h"
 #include "plan/plan.h"
+#include "plan/provision_request.h"
 #include "plan/recipe.h"
 #include "source/fix.h"
 
@@ -62,6 +63,8 @@ struct ExtensionRequest {
   int split_compile = -1;    // --split-compile: -1 = auto (speed_split.h), 1 = off, N = threads per CUDA compile
   std::uint64_t mem_budget_bytes = 0;
   std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)
+  // What may be provisioned and where (--toolkit, the cache): null = installed toolkits only.
+  const ProvisionContext* provision = nullptr;
 };
 
 // The Python whose torch is the target: --torch's path, else the first Python with torch.

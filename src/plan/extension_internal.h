@@ -19,6 +19,8 @@ struct Ctx {
 
   const PythonFacts* py = nullptr;
   const CudaToolkitFacts* nvcc = nullptr;
+  CudaToolkitFacts provisioned;      // a toolkit the run provisions (nvcc points here then)
+  std::vector<Step> provision_steps;  // run before the build (provision_choice.h)
   const CompilerFacts* cc = nullptr;
   const source::FixSet* fixes = nullptr;  // null: no fix KB
   bool cuda_on = false;

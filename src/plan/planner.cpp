@@ -43,9 +43,10 @@ std::optional<HostFacts> read_facts_file(const std::string& path, std::string& e
   }
 }
 
-PlanResult make_plan(const spec::BuildSpec& spec, HostFacts facts, const Knowledge& k) {
+PlanResult make_plan(const spec::BuildSpec& spec, HostFacts facts, const Knowledge& k,
+                     const ProvisionContext* provision) {
   compat::identify_gpus(facts, k.kb);
-  Inputs in{spec, facts, k.kb, k.build, chooser_for(k.fixes)};
+  Inputs in{spec, facts, k.kb, k.build, chooser_for(k.fixes), provision};
   return resolve(in);
 }
 

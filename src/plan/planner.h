@@ -9,6 +9,7 @@
 #include "kb/kb.h"
 #include "plan/build_kb.h"
 #include "plan/plan.h"
+#include "plan/provision_request.h"
 #include "source/fix.h"
 #include "spec/build_spec.h"
 
@@ -28,6 +29,8 @@ Knowledge load_knowledge(const std::vector<std::string>& overlay_dirs);
 std::optional<HostFacts> read_facts_file(const std::string& path, std::string& error);
 
 // Names the GPUs from the KB (compat::identify_gpus), then resolve().
-PlanResult make_plan(const spec::BuildSpec& spec, HostFacts facts, const Knowledge& k);
+// `provision` (may be null): what the plan may provision (--toolkit, the cache).
+PlanResult make_plan(const spec::BuildSpec& spec, HostFacts facts, const Knowledge& k,
+                     const ProvisionContext* provision = nullptr);
 
 }  // namespace ts::plan

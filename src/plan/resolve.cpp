@@ -2,6 +2,7 @@
 #include "plan/resolve.h"
 
 #include "compat/facts_util.h"
+#include "plan/provision_choice.h"
 #include "plan/resolve_ctx.h"
 
 namespace ts::plan {
@@ -66,6 +67,7 @@ PlanResult resolve(const Inputs& in) {
   detail::choose_version(c);
   detail::choose_jobs(c);
   detail::choose_steps(c);
+  insert_provision_steps(r.plan.steps, c.provision_steps);
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include "kb/kb.h"
 #include "plan/build_kb.h"
 #include "plan/plan.h"
+#include "plan/provision_request.h"
 #include "spec/build_spec.h"
 
 namespace ts::plan {
@@ -37,6 +38,8 @@ struct Inputs {
   const kb::Kb& kb;
   const BuildKb& build;
   FixChooser fixes;  // may be empty: no fix KB
+  // What may be provisioned and where (--toolkit, the cache): null = installed tools only.
+  const ProvisionContext* provision = nullptr;
 };
 
 PlanResult resolve(const Inputs& in);

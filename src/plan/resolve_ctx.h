@@ -18,6 +18,8 @@ struct Ctx {
   const kb::TorchRelease* release = nullptr;
   const PythonFacts* python = nullptr;
   const CudaToolkitFacts* toolkit = nullptr;
+  CudaToolkitFacts provisioned;        // a toolkit the run provisions (toolkit points here then)
+  std::vector<Step> provision_steps;   // run before anything compiles (provision_choice.h)
   const kb::CudaRelease* cuda_rel = nullptr;
   const CompilerFacts* compiler = nullptr;
   std::string cmake_version, cmake_path, ninja_path;

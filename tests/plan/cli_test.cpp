@@ -51,12 +51,17 @@ TEST_F(PlanCli, PlanMadeWritesTheLock) {
 }
 
 TEST_F(PlanCli, ConflictsExitThreeWithTheirFixes) {
-  auto r = plan({"torch==1.12.1", "--root", host("s5-gtx1660ti-container")});
+  // --toolkit system: installed tools only, so S5's CMake 3.10 is a conflict, not provisioned.
+  auto r = plan({"torch==1.12.1", "--root", host("s5-gtx1660ti-container"), "--toolkit", "system"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("fix: install a newer CMake"), std::string::npos) << r.out;
   auto lock = (dir_ / "none.lock").string();
-  plan({"torch==1.12.1", "--root", host("s5-gtx1660ti-container"), "-o", lock});
+  plan({"torch==1.12.1", "--root", host("s5-gtx1660ti-container"), "--toolkit", "system", "-o", lock});
   EXPECT_FALSE(fs::exists(lock));  // no plan, no lock
+  // By default the plan provisions a CMake in torch 1.12's range (< 4) into the cache instead.
+  r = plan({"torch==1.12.1", "--root", host("s5-gtx1660ti-container"), "--explain"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("provision: cmake 3."), std::string::npos) << r.out;
 }
 
 TEST_F(PlanCli, BadSpecExitsTwoWithOneLine) {

@@ -1,0 +1,210 @@
+// torchsmith toolkit: the CUDA toolkits, CMake and ninja torchsmith provisions into its cache
+// (list, add, remove, path). The run's provision step is `toolkit add`.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "kb/kb.h"
+#include "plan/provision_request.h"
+#include "provision/provision.h"
+
+namespace ts::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ToolkitOptions {
+  std::string spec, from = "pip", cache_dir;
+  bool json = false;
+};
+
+std::string env(const char* n) {
+  const char* v = std::getenv(n);
+  return v ? v : "";
+}
+
+std::string root_of(const ToolkitOptions& o) {
+  return plan::cache_root(o.cache_dir, env("XDG_CACHE_HOME"), env("HOME"));
+}
+
+// "cuda==13.2", "cuda==13.2.86", "cmake==3.31.6" -> the catalog entry; nullptr and *error otherwise.
+const plan::ToolRelease* lookup(const plan::ProvisionCatalog& cat, const std::string& spec, std::string* error) {
+  auto eq = spec.find("==");
+  std::string kind = eq == std::string::npos ? "" : spec.substr(0, eq);
+  std::string version = eq == std::string::npos ? "" : spec.substr(eq + 2);
+  if (kind != "cuda" && kind != "cmake" && kind != "ninja") {
+    *error = "'" + spec + "': write KIND==VERSION with KIND cuda, cmake or ninja (cuda==13.0, cmake==3.31.6)";
+    return nullptr;
+  }
+  const plan::ToolRelease* t = cat.find(kind, version);
+  if (!t) {
+    std::string known;
+    for (const auto* r : cat.of_kind(kind)) known += (known.empty() ? "" : ", ") + r->version;
+    *error = "'" + spec + "': provision.toml has no " + kind + " " + version + " (known: " + known +
+             "; add one in a --kb overlay)";
+  }
+  return t;
+}
+
+bool load(const GlobalOptions& g, plan::ProvisionCatalog& cat) {
+  std::vector<std::string> dirs = kb::default_overlay_dirs();
+  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
+  std::vector<std::string> errors;
+  cat = plan::load_provision_catalog(dirs, errors);
+  if (!errors.empty()) {
+    std::fprintf(stderr, "torchsmith toolkit: the knowledge base has errors: %s\n", errors.front().c_str());
+    return false;
+  }
+  return true;
+}
+
+int run_list(const ToolkitOptions& o) {
+  std::string root = root_of(o);
+  auto all = provision::list_cached(root);
+  if (o.json) {
+    nlohmann::json j = {{"cache", root}, {"toolkits", nlohmann::json::array()}};
+    for (const auto& m : all) {
+      nlohmann::json w = nlohmann::json::array();
+      for (const auto& p : m.wheels) w.push_back({{"name", p.name}, {"version", p.version}, {"sha256", p.sha256}});
+      j["toolkits"].push_back({{"kind", m.kind}, {"version", m.version}, {"provider", m.provider}, {"from", m.from},
+                               {"platform", m.platform}, {"dir", m.dir}, {"wheels", w},
+                               {"missing", provision::missing_files(m.kind, m.dir)}});
+    }
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  if (all.empty()) {
+    std::printf("no provisioned toolkits in %s (torchsmith toolkit add cuda==13.0 makes one)\n", root.c_str());
+    return 0;
+  }
+  std::printf("%s\n", root.c_str());
+  for (const auto& m : all) {
+    auto missing = provision::missing_files(m.kind, m.dir);
+    std::printf("  %-6s %-10s %-10s %s%s\n", m.kind.c_str(), m.version.c_str(), m.provider.c_str(), m.dir.c_str(),
+                missing.empty() ? "" : ("  (damaged: no " + missing.front() + ")").c_str());
+  }
+  return 0;
+}
+
+int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
+  plan::ProvisionCatalog cat;
+  if (!load(g, cat)) return 2;
+  std::string err;
+  const plan::ToolRelease* t = lookup(cat, o.spec, &err);
+  if (!t) {
+    std::fprintf(stderr, "torchsmith toolkit add: %s\n", err.c_str());
+    return 2;
+  }
+  std::string root = root_of(o);
+  if (root.empty()) {
+    std::fprintf(stderr, "torchsmith toolkit add: no cache directory (no $HOME): give --cache-dir DIR\n");
+    return 2;
+  }
+  std::unique_ptr<provision::WheelProvider> p;
+  if (o.from == "pip") {
+    p = std::make_unique<provision::PipProvider>(env("TORCHSMITH_PIP_PYTHON").empty() ? "python3" : env("TORCHSMITH_PIP_PYTHON"));
+  } else if (o.from.rfind("wheelhouse:", 0) == 0 && o.from.size() > 11) {
+    std::string dir = fs::absolute(o.from.substr(11)).lexically_normal().string();
+    if (!fs::is_directory(dir)) {
+      std::fprintf(stderr, "torchsmith toolkit add: --from %s: no such directory\n", o.from.c_str());
+      return 2;
+    }
+    p = std::make_unique<provision::WheelhouseProvider>(dir);
+  } else {
+    std::fprintf(stderr, "torchsmith toolkit add: --from %s: write pip or wheelhouse:DIR\n", o.from.c_str());
+    return 2;
+  }
+  std::string platform = provision::host_platform();
+  auto r = provision::ensure(*t, *p, root, platform, &err);
+  if (!r) {
+    std::fprintf(stderr, "torchsmith toolkit add: %s %s: %s\n", t->kind.c_str(), t->version.c_str(), err.c_str());
+    return t->complete ? 1 : 2;
+  }
+  std::printf("%s %s %s %s (%.2f s)\n", t->kind.c_str(), t->version.c_str(), r->cached ? "cached" : "provisioned",
+              r->dir.c_str(), r->seconds);
+  for (const auto& w : r->manifest.wheels)
+    std::printf("  %s==%s sha256:%s\n", w.name.c_str(), w.version.c_str(), w.sha256.c_str());
+  return 0;
+}
+
+int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool remove) {
+  plan::ProvisionCatalog cat;
+  if (!load(g, cat)) return 2;
+  std::string err;
+  const plan::ToolRelease* t = lookup(cat, o.spec, &err);
+  const char* cmd = remove ? "remove" : "path";
+  if (!t) {
+    std::fprintf(stderr, "torchsmith toolkit %s: %s\n", cmd, err.c_str());
+    return 2;
+  }
+  std::string root = root_of(o);
+  std::string dir = plan::provisioned_dir(root, t->kind, t->version, t->wheels, provision::host_platform());
+  if (!provision::read_manifest(dir)) {
+    std::fprintf(stderr, "torchsmith toolkit %s: %s %s is not provisioned in %s (torchsmith toolkit add %s)\n", cmd,
+                 t->kind.c_str(), t->version.c_str(), root.c_str(), o.spec.c_str());
+    return 1;
+  }
+  if (!remove) {
+    std::printf("%s\n", dir.c_str());
+    return 0;
+  }
+  // The manifest goes first: a removal cut short leaves a directory that is no longer taken for a toolkit.
+  std::error_code ec;
+  fs::remove(dir + "/" + provision::kManifest, ec);
+  fs::remove_all(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "torchsmith toolkit remove: %s: %s\n", dir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  std::printf("removed %s\n", dir.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void register_toolkit(CLI::App& app, GlobalOptions& g, int& exit_code) {
+  auto o = std::make_shared<ToolkitOptions>();
+  CLI::App* c = app.add_subcommand(
+      "toolkit",
+      "The CUDA toolkits, CMake and ninja torchsmith provisions without root: PyPI wheels (or the same\n"
+      "files from a wheelhouse directory) hashed and unpacked into a cache, one directory per tool\n"
+      "version and wheel set (~/.cache/torchsmith/toolkits/cuda-13.0.88-<hash>/, a CUDA_HOME nvcc,\n"
+      "CMake and torch's cpp_extension accept). A plan provisions what it needs by itself; these\n"
+      "commands look, fill a cache ahead of time, or clean it. Examples:\n"
+      "  torchsmith toolkit add cuda==13.0                  # from PyPI\n"
+      "  torchsmith toolkit add cuda==13.0 --from wheelhouse:/media/wheels   # offline\n"
+      "  torchsmith toolkit path cmake==3.31.6\n"
+      "  torchsmith toolkit list --json\n"
+      "Which versions exist is data: provision.toml in the knowledge base (docs/provision.md).");
+  c->require_subcommand(1);
+  auto cache = [&](CLI::App* s) {
+    s->add_option("--cache-dir", o->cache_dir, "The cache (default $XDG_CACHE_HOME/torchsmith or ~/.cache/torchsmith).")
+        ->type_name("DIR");
+  };
+  CLI::App* list = c->add_subcommand("list", "The provisioned tools in the cache, with their provider and wheels.");
+  list->add_flag("--json", o->json, "As JSON: kind, version, provider, dir, wheels with sha256, missing files.");
+  cache(list);
+  list->callback([&exit_code, o] { exit_code = run_list(*o); });
+  CLI::App* add = c->add_subcommand(
+      "add", "Provision KIND==VERSION (cuda==13.0, cmake==3.31.6) into the cache; reused when it is there.");
+  add->add_option("spec", o->spec, "cuda==X.Y[.Z], cmake==X.Y.Z or ninja==X.Y.Z")->required()->type_name("KIND==VERSION");
+  add->add_option("--from", o->from, "pip (PyPI, default) or wheelhouse:DIR (local .whl files, no network).")
+      ->type_name("pip|wheelhouse:DIR");
+  cache(add);
+  add->callback([&exit_code, &g, o] { exit_code = run_add(g, *o); });
+  CLI::App* path = c->add_subcommand("path", "Print the directory of a provisioned KIND==VERSION (exit 1 when it is not there).");
+  path->add_option("spec", o->spec, "cuda==X.Y[.Z], cmake==X.Y.Z or ninja==X.Y.Z")->required()->type_name("KIND==VERSION");
+  cache(path);
+  path->callback([&exit_code, &g, o] { exit_code = run_path_or_remove(g, *o, false); });
+  CLI::App* rm = c->add_subcommand("remove", "Remove a provisioned KIND==VERSION from the cache.");
+  rm->add_option("spec", o->spec, "cuda==X.Y[.Z], cmake==X.Y.Z or ninja==X.Y.Z")->required()->type_name("KIND==VERSION");
+  cache(rm);
+  rm->callback([&exit_code, &g, o] { exit_code = run_path_or_remove(g, *o, true); });
+}
+
+}  // namespace ts::cli

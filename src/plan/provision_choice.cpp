@@ -1,0 +1,61 @@
+#include "plan/provision_choice.h"
+
+#include <algorithm>
+
+#include "core/version.h"
+
+namespace ts::plan {
+
+std::string provision_from(const ProvisionContext& pc) {
+  return pc.choice.kind == ToolkitChoice::Kind::wheelhouse ? "wheelhouse:" + pc.choice.dir : "pip";
+}
+
+std::string provision_where(const ProvisionContext& pc) {
+  return pc.choice.kind == ToolkitChoice::Kind::wheelhouse ? "the wheelhouse " + pc.choice.dir : "PyPI";
+}
+
+std::string provisioned_path(const ProvisionContext& pc, const ToolRelease& rel) {
+  return provisioned_dir(pc.cache_root, rel.kind, rel.version, rel.wheels, pc.platform);
+}
+
+CudaToolkitFacts provisioned_toolkit(const ProvisionContext& pc, const ToolRelease& rel) {
+  CudaToolkitFacts t;
+  t.path = provisioned_path(pc, rel);
+  t.version = rel.version;
+  t.nvcc = t.path + "/bin/nvcc";
+  t.version_source = "provision.toml";
+  t.found_via = {"provisioned from " + provision_where(pc)};
+  return t;
+}
+
+Step provision_step(const ProvisionContext& pc, const ToolRelease& rel) {
+  std::string pins;
+  for (const auto& w : rel.wheels) pins += (pins.empty() ? "" : ", ") + w.name + "==" + w.version;
+  return {"provision-" + rel.kind,
+          {"torchsmith", "toolkit", "add", rel.kind + "==" + rel.version, "--from", provision_from(pc), "--cache-dir",
+           pc.cache_root},
+          "",
+          rel.kind + " " + rel.version + " from " + provision_where(pc) + " (" + pins +
+              "), hashed and unpacked into the cache; reused when it is there"};
+}
+
+void insert_provision_steps(std::vector<Step>& steps, const std::vector<Step>& provision) {
+  auto at = std::find_if(steps.begin(), steps.end(), [](const Step& s) {
+    return s.name != "fetch" && s.name != "fix" && s.name != "clean";
+  });
+  steps.insert(at, provision.begin(), provision.end());
+}
+
+const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vector<std::string>& series) {
+  if (!pc.catalog) return nullptr;
+  std::vector<std::string> s = series;
+  std::sort(s.begin(), s.end(), [](const std::string& a, const std::string& b) {
+    auto va = Version::parse(a), vb = Version::parse(b);
+    return va && vb && *va > *vb;
+  });
+  for (const auto& mm : s)
+    if (const auto* t = pc.catalog->find("cuda", mm); t && t->complete) return t;
+  return nullptr;
+}
+
+}  // namespace ts::plan

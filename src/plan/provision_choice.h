@@ -1,0 +1,32 @@
+#pragma once
+// The planner's side of provisioning, shared by the torch and the extension planners: a catalog
+// entry turned into the toolkit facts the rest of the plan reads (CUDA_HOME in the cache), and the
+// run step that makes it exist ("torchsmith toolkit add", before anything compiles).
+#include <string>
+#include <vector>
+
+#include "core/host_facts.h"
+#include "plan/plan.h"
+#include "plan/provision_request.h"
+
+namespace ts::plan {
+
+// "pip" or "wheelhouse:DIR": the provider the step uses (pip unless --toolkit wheelhouse:DIR).
+std::string provision_from(const ProvisionContext& pc);
+// "PyPI" / "the wheelhouse DIR", for reasons.
+std::string provision_where(const ProvisionContext& pc);
+
+// The toolkit a provisioned CUDA will be: path = its cache directory, nvcc inside it.
+CudaToolkitFacts provisioned_toolkit(const ProvisionContext& pc, const ToolRelease& rel);
+std::string provisioned_path(const ProvisionContext& pc, const ToolRelease& rel);
+
+// The run step that provisions `rel` (named "provision-<kind>").
+Step provision_step(const ProvisionContext& pc, const ToolRelease& rel);
+
+// Puts the provision steps before the first step that compiles (after fetch, fix, clean).
+void insert_provision_steps(std::vector<Step>& steps, const std::vector<Step>& provision);
+
+// The newest complete catalog CUDA whose major.minor is one of `series` (newest series first).
+const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vector<std::string>& series);
+
+}  // namespace ts::plan

@@ -1,0 +1,174 @@
+// provision.toml reader, the cache directory rule and --toolkit's spellings.
+#include "plan/provision_request.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "core/version.h"
+#include "kb/check.h"
+#include "kb/embedded.h"
+#include "kb/toml_parse.h"
+#include "kb/toml_reader.h"
+#include "util/sha256.h"
+
+namespace ts::plan {
+
+namespace {
+
+// "nvidia-cuda-nvcc==13.2.86" -> {name, version}; false when not NAME==VERSION.
+bool parse_pin(const std::string& s, WheelPin& out) {
+  auto eq = s.find("==");
+  if (eq == std::string::npos || eq == 0 || eq + 2 >= s.size()) return false;
+  out.name = s.substr(0, eq);
+  out.version = s.substr(eq + 2);
+  return Version::parse(out.version).has_value() &&
+         out.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.") == std::string::npos;
+}
+
+std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& file, std::string_view text) {
+  std::vector<kb::KbError> errs;
+  try {
+    toml::table root = kb::parse_toml(text, file);
+    for (const char* kind : {"cuda", "cmake", "ninja"}) {
+      auto a = root[kind].as_array();
+      if (!a) continue;
+      for (auto& n : *a) {
+        auto t = n.as_table();
+        if (!t) continue;
+        kb::detail::EntryReader r(*t, file, kind, errs);
+        ToolRelease e;
+        e.kind = kind;
+        e.version = r.version("version", true, "\"13.2.86\"");
+        for (const auto& w : r.texts("wheels", true, "[\"nvidia-cuda-nvcc==13.2.86\"]")) {
+          WheelPin p;
+          if (parse_pin(w, p)) e.wheels.push_back(p);
+          else r.error(r.line(), "wheels: '" + w + "' is not NAME==VERSION (write \"cmake==3.31.6\")");
+        }
+        e.complete = r.flag("complete", true);
+        kb::Entry common;
+        r.common(common);
+        e.source = common.source;
+        e.note = common.note;
+        e.origin = r.origin();
+        r.finish();
+        auto it = std::find_if(cat.tools.begin(), cat.tools.end(),
+                               [&](const ToolRelease& x) { return x.kind == e.kind && x.version == e.version; });
+        if (it != cat.tools.end()) *it = std::move(e);
+        else cat.tools.push_back(std::move(e));
+      }
+    }
+  } catch (const toml::parse_error& e) {
+    errs.push_back({{file, static_cast<int>(e.source().begin.line)},
+                    "TOML syntax error: " + std::string(e.description())});
+  }
+  return errs;
+}
+
+}  // namespace
+
+const ToolRelease* ProvisionCatalog::find(std::string_view kind, std::string_view version) const {
+  auto want = Version::parse(version);
+  if (!want) return nullptr;
+  bool mm = kind == "cuda" && std::count(version.begin(), version.end(), '.') == 1;
+  const ToolRelease* best = nullptr;
+  for (const auto& t : tools) {
+    if (t.kind != kind) continue;
+    auto v = Version::parse(t.version);
+    if (!v) continue;
+    bool match = mm ? v->major_minor() == want->major_minor() : *v == *want;
+    if (match && (!best || *v > *Version::parse(best->version))) best = &t;
+  }
+  return best;
+}
+
+std::vector<const ToolRelease*> ProvisionCatalog::of_kind(std::string_view kind) const {
+  std::vector<const ToolRelease*> out;
+  for (const auto& t : tools)
+    if (t.kind == kind) out.push_back(&t);
+  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return *Version::parse(a->version) > *Version::parse(b->version); });
+  return out;
+}
+
+bool read_provision_text(ProvisionCatalog& cat, std::string_view file, std::string_view text,
+                         std::vector<std::string>& errors) {
+  ProvisionCatalog staged = cat;
+  auto errs = parse_into(staged, std::string(file), text);
+  for (const auto& e : errs) errors.push_back(e.str());
+  if (!errs.empty()) return false;  // a file with errors contributes nothing
+  cat = std::move(staged);
+  return true;
+}
+
+ProvisionCatalog load_provision_catalog(const std::vector<std::string>& overlay_dirs,
+                                        std::vector<std::string>& errors) {
+  ProvisionCatalog cat;
+  for (const auto& f : kb::embedded_files())
+    if (std::string_view(f.path) == "provision.toml")
+      read_provision_text(cat, f.path, std::string_view(f.data, f.size), errors);
+  for (const auto& dir : overlay_dirs) {
+    std::string path = (std::filesystem::path(dir) / "provision.toml").string();
+    std::ifstream in(path, std::ios::binary);
+    if (!in) continue;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    read_provision_text(cat, path, ss.str(), errors);
+  }
+  return cat;
+}
+
+void register_provision_validator() {
+  kb::register_validator("provision.toml", [](std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+    ProvisionCatalog scratch;
+    for (auto& e : parse_into(scratch, std::string(file), text)) errors.push_back(std::move(e));
+  });
+}
+
+std::string provisioned_dir(const std::string& cache_root, const std::string& kind, const std::string& version,
+                            const std::vector<WheelPin>& wheels, const std::string& platform) {
+  std::vector<std::string> lines;
+  for (const auto& w : wheels) lines.push_back(w.name + "==" + w.version + (w.sha256.empty() ? "" : " " + w.sha256));
+  std::sort(lines.begin(), lines.end());
+  std::string text = kind + "\n" + version + "\n" + platform + "\n";
+  for (const auto& l : lines) text += l + "\n";
+  util::Sha256 h;
+  h.update(text.data(), text.size());
+  return cache_root + "/toolkits/" + kind + "-" + version + "-" + util::hex(h.digest()).substr(0, 12);
+}
+
+std::string cache_root(const std::string& asked, const std::string& xdg_cache_home, const std::string& home) {
+  if (!asked.empty()) return std::filesystem::absolute(asked).lexically_normal().string();
+  // XDG: a relative $XDG_CACHE_HOME is invalid and must be ignored.
+  if (!xdg_cache_home.empty() && xdg_cache_home[0] == '/') return xdg_cache_home + "/torchsmith";
+  if (!home.empty()) return home + "/.cache/torchsmith";
+  return "";
+}
+
+std::string wheel_platform(const std::string& machine) {
+  if (machine == "x86_64" || machine == "aarch64") return "manylinux2014_" + machine;
+  return "";
+}
+
+std::optional<ToolkitChoice> parse_toolkit_choice(std::string_view text, std::string* error) {
+  ToolkitChoice c;
+  std::string t(text);
+  if (t.empty() || t == "auto") return c;
+  if (t == "system") c.kind = ToolkitChoice::Kind::system;
+  else if (t == "pip") c.kind = ToolkitChoice::Kind::pip;
+  else if (t.rfind("wheelhouse:", 0) == 0 && t.size() > 11) {
+    c.kind = ToolkitChoice::Kind::wheelhouse;
+    c.dir = std::filesystem::absolute(t.substr(11)).lexically_normal().string();
+  } else if (t.find('/') != std::string::npos) {
+    c.kind = ToolkitChoice::Kind::path;
+    c.dir = std::filesystem::absolute(t).lexically_normal().string();
+  } else {
+    if (error) *error = "--toolkit '" + t + "': write system, pip, wheelhouse:DIR or a CUDA_HOME path (with a '/')";
+    return std::nullopt;
+  }
+  return c;
+}
+
+}  // namespace ts::plan

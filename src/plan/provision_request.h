@@ -1,0 +1,80 @@
+#pragma once
+// Tools the plan provisions (a CUDA toolkit, CMake, ninja) and where they come from: the catalog of
+// what can be provisioned (data/kb/provision.toml) and the one rule that names a provisioned tool's
+// cache directory. Pure; src/provision makes the directories exist.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/kb.h"
+
+namespace ts::plan {
+
+// One wheel of a provisioned tool: "nvidia-cuda-nvcc" "13.2.86", its sha256 once known.
+struct WheelPin {
+  std::string name, version, sha256;
+};
+
+// A catalog entry: one version of one tool and the wheels it is assembled from.
+struct ToolRelease {
+  std::string kind;     // "cuda", "cmake", "ninja"
+  std::string version;  // what the tool reports: "13.2.86", "3.31.6"
+  std::vector<WheelPin> wheels;
+  bool complete = true;  // false: the wheels lack parts the tool needs (cu11/cu12 nvcc: ptxas only)
+  std::string source, note;
+  kb::Origin origin;
+};
+
+struct ProvisionCatalog {
+  std::vector<ToolRelease> tools;
+  // The entry of this kind whose version's major.minor is `mm` (cuda) or whose version equals it.
+  const ToolRelease* find(std::string_view kind, std::string_view version) const;
+  std::vector<const ToolRelease*> of_kind(std::string_view kind) const;
+};
+
+// The embedded provision.toml, then each overlay dir's; errors are "file:line: ..." lines.
+ProvisionCatalog load_provision_catalog(const std::vector<std::string>& overlay_dirs,
+                                        std::vector<std::string>& errors);
+bool read_provision_text(ProvisionCatalog& cat, std::string_view file, std::string_view text,
+                         std::vector<std::string>& errors);
+void register_provision_validator();  // kb check reads provision.toml
+
+// Where a provisioned tool comes from and where it lives. provider: "pip" (PyPI), "wheelhouse"
+// (the same wheels from `from`, a local directory), "system" (nothing to provision: `dir` is it).
+struct Provisioned {
+  std::string kind, version, provider, from, dir, reason, source;
+  std::vector<WheelPin> wheels;
+};
+
+// The cache directory of a provisioned tool: ROOT/toolkits/<kind>-<version>-<key>, the key a hash
+// of the kind, version, platform and each wheel's name==version (and sha256 when pinned), so two
+// different sets of wheels never share a directory.
+std::string provisioned_dir(const std::string& cache_root, const std::string& kind, const std::string& version,
+                            const std::vector<WheelPin>& wheels, const std::string& platform);
+
+// The cache root: `asked` (--cache-dir) when given, else $XDG_CACHE_HOME/torchsmith, else
+// $HOME/.cache/torchsmith; "" when none can be formed. Reads the environment it is handed.
+std::string cache_root(const std::string& asked, const std::string& xdg_cache_home, const std::string& home);
+
+// "manylinux2014_x86_64" for the machine's arch ("x86_64", "aarch64"); "" for others.
+std::string wheel_platform(const std::string& machine);
+
+// --toolkit: "system", "pip", "wheelhouse:DIR", or a PATH to a CUDA_HOME.
+struct ToolkitChoice {
+  enum class Kind { automatic, system, pip, wheelhouse, path };
+  Kind kind = Kind::automatic;
+  std::string dir;  // wheelhouse DIR or PATH
+};
+std::optional<ToolkitChoice> parse_toolkit_choice(std::string_view text, std::string* error);
+
+// What the planner may provision and where: handed in by the command (the planner reads nothing).
+struct ProvisionContext {
+  const ProvisionCatalog* catalog = nullptr;
+  std::string cache_root;  // "" = provisioning off (no home directory): the plan can only refuse
+  std::string platform;    // "manylinux2014_x86_64"
+  ToolkitChoice choice;    // --toolkit
+  std::string cli_source;  // "--toolkit pip" when the choice came from the command line, else ""
+};
+
+}  // namespace ts::plan

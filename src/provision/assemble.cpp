@@ -1,0 +1,272 @@
+// From wheel files to a tool directory: unpack, lay out, check complete, rename into place.
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "package/wheel_unpack.h"
+#include "provision/provision.h"
+#include "util/fs.h"
+#include "util/sha256.h"
+
+namespace ts::provision {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string sha256_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  util::Sha256 h;
+  std::vector<char> buf(1 << 20);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    if (in.gcount() > 0) h.update(buf.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  return util::hex(h.digest());
+}
+
+// Moves every entry of `from` into `to`, descending where both have a directory of that name.
+// Python package markers of the wheel layout (__init__.py, __pycache__) are left behind.
+std::string merge_into(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  if (ec) return "cannot create " + to.string() + ": " + ec.message();
+  for (fs::directory_iterator it(from, ec), end; !ec && it != end; it.increment(ec)) {
+    auto name = it->path().filename().string();
+    if (name == "__init__.py" || name == "__pycache__") continue;
+    fs::path dst = to / name;
+    if (it->is_directory(ec) && !it->is_symlink(ec)) {
+      if (fs::is_directory(dst, ec)) {
+        if (auto e = merge_into(it->path(), dst); !e.empty()) return e;
+        continue;
+      }
+    } else if (fs::exists(fs::symlink_status(dst, ec))) {
+      continue;  // the same header in two wheels (cccl and runtime): the first one stays
+    }
+    fs::rename(it->path(), dst, ec);
+    if (ec) return "cannot move " + it->path().string() + ": " + ec.message();
+  }
+  return ec ? "cannot read " + from.string() + ": " + ec.message() : "";
+}
+
+// The roots inside one unpacked wheel whose children form the tool's tree:
+//   CUDA 13.x  nvidia/cu13/{bin,include,lib,nvvm}    (one merged tree for every part)
+//   CUDA 11/12 nvidia/<part>/{bin,include,lib,nvvm}  (nvidia/cuda_nvcc, nvidia/cuda_runtime, ...)
+//   cmake         cmake/data/{bin,share}
+//   ninja         ninja-X.data/scripts/ninja (the wheel's scripts, installed as bin/)
+std::vector<fs::path> layout_roots(const std::string& kind, const fs::path& unpacked) {
+  std::vector<fs::path> roots;
+  std::error_code ec;
+  if (kind == "cuda") {
+    fs::path nv = unpacked / "nvidia";
+    for (fs::directory_iterator it(nv, ec), end; !ec && it != end; it.increment(ec))
+      if (it->is_directory(ec) && it->path().filename() != "__pycache__") roots.push_back(it->path());
+  } else {
+    for (fs::directory_iterator it(unpacked, ec), end; !ec && it != end; it.increment(ec)) {
+      if (!it->is_directory(ec)) continue;
+      std::string n = it->path().filename().string();
+      if (fs::is_directory(it->path() / "data", ec)) {
+        roots.push_back(it->path() / "data");  // cmake/data/{bin,share}
+      } else if (n.size() > 5 && n.compare(n.size() - 5, 5, ".data") == 0 && fs::is_directory(it->path() / "scripts", ec)) {
+        fs::rename(it->path() / "scripts", it->path() / "bin", ec);  // ninja-1.13.0.data/scripts/ninja
+        roots.push_back(it->path());
+      }
+    }
+  }
+  std::sort(roots.begin(), roots.end());
+  return roots;
+}
+
+void make_executable(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec)) ::chmod(it->path().c_str(), 0755);  // wheels carry no mode bits we read
+}
+
+// What nvcc, FindCUDAToolkit and cpp_extension look for beyond the wheels' own files.
+std::string finish_cuda(const fs::path& root) {
+  std::error_code ec;
+  if (!fs::exists(root / "lib64", ec) && fs::is_directory(root / "lib", ec)) fs::create_directory_symlink("lib", root / "lib64", ec);
+  if (ec) return "cannot link lib64: " + ec.message();
+  make_executable(root / "bin");
+  make_executable(root / "nvvm" / "bin");
+  // libcudart.so -> libcudart.so.13: the link-time name -lcudart needs (the wheels carry the SONAME only).
+  for (fs::directory_iterator it(root / "lib", ec), end; !ec && it != end; it.increment(ec)) {
+    auto n = it->path().filename().string();
+    auto p = n.find(".so.");
+    if (p == std::string::npos) continue;
+    fs::path plain = root / "lib" / n.substr(0, p + 3);
+    if (!fs::exists(fs::symlink_status(plain, ec))) fs::create_symlink(n, plain, ec);
+  }
+  // CUDA 11/12 layouts keep libnvvm in nvvm/lib64; 13.x in lib/: cicc looks in nvvm/lib64.
+  if (fs::exists(root / "lib" / "libnvvm.so.4", ec) && !fs::exists(root / "nvvm" / "lib64", ec)) {
+    fs::create_directories(root / "nvvm", ec);
+    fs::create_directory_symlink("../lib", root / "nvvm" / "lib64", ec);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> required_files(const std::string& kind) {
+  if (kind == "cuda")
+    return {"bin/nvcc", "bin/ptxas", "bin/fatbinary", "bin/nvlink", "bin/cudafe++", "nvvm/bin/cicc",
+            "nvvm/libdevice/libdevice.10.bc", "include/cuda_runtime.h", "include/crt/host_config.h",
+            "lib64/libcudart.so"};
+  if (kind == "cmake") return {"bin/cmake"};
+  if (kind == "ninja") return {"bin/ninja"};
+  return {};
+}
+
+std::vector<std::string> missing_files(const std::string& kind, const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& f : required_files(kind))
+    if (!fs::exists(fs::path(dir) / f, ec)) out.push_back(f);
+  return out;
+}
+
+std::string assemble(const std::string& kind, const std::string& version, const std::vector<WheelFile>& wheels,
+                     const WheelProvider& provider, const std::string& platform, const std::string& dir) {
+  std::error_code ec;
+  fs::path final_dir(dir);
+  fs::create_directories(final_dir.parent_path(), ec);
+  if (ec) return "cannot create " + final_dir.parent_path().string() + ": " + ec.message();
+  // Scratch beside the final directory (same filesystem: the rename is atomic); a dot name that
+  // list_cached never takes for a toolkit, removed on every way out.
+  fs::path scratch = final_dir.parent_path() /
+                     ("." + final_dir.filename().string() + ".partial-" + std::to_string(::getpid()));
+  fs::remove_all(scratch, ec);
+  struct Cleanup {
+    fs::path p;
+    ~Cleanup() { std::error_code e; fs::remove_all(p, e); }
+  } cleanup{scratch};
+  fs::path tree = scratch / "tree";
+  Manifest m{kind, version, provider.name(), provider.from(), platform, {}, ""};
+  int n = 0;
+  for (const auto& w : wheels) {
+    std::string sum = sha256_file(w.path);
+    if (sum.empty()) return "cannot read " + w.path;
+    if (!w.pin.sha256.empty() && w.pin.sha256 != sum)
+      return w.path + ": sha256 " + sum + " is not the pinned " + w.pin.sha256 + " (a different or damaged file)";
+    m.wheels.push_back({w.pin.name, w.pin.version, sum});
+    fs::path into = scratch / ("w" + std::to_string(n++));
+    std::string err;
+    if (!package::unpack_wheel(w.path, into.string(), &err)) return w.path + ": " + err;
+    auto roots = layout_roots(kind, into);
+    if (roots.empty()) return w.path + ": not the layout of a " + kind + " wheel (no nvidia/ or <name>/data/ tree)";
+    for (const auto& r : roots)
+      if (auto e = merge_into(r, tree); !e.empty()) return e;
+  }
+  if (kind == "cuda")
+    if (auto e = finish_cuda(tree); !e.empty()) return e;
+  if (kind != "cuda") make_executable(tree / "bin");
+  auto missing = missing_files(kind, tree.string());
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& f : missing) list += (list.empty() ? "" : ", ") + f;
+    return "the wheels of " + kind + " " + version + " do not make a whole " + kind + " (missing " + list + ")";
+  }
+  nlohmann::json j = {{"schema", "torchsmith-toolkit/1"}, {"kind", m.kind}, {"version", m.version},
+                      {"provider", m.provider}, {"from", m.from}, {"platform", m.platform}, {"wheels", nlohmann::json::array()}};
+  for (const auto& w : m.wheels) j["wheels"].push_back({{"name", w.name}, {"version", w.version}, {"sha256", w.sha256}});
+  if (auto e = util::write_file_atomic((tree / kManifest).string(), j.dump(2) + "\n"); !e.empty()) return e;
+  fs::rename(tree, final_dir, ec);
+  if (ec) {
+    // Another torchsmith finished the same directory first: theirs is as good as ours.
+    if (read_manifest(dir)) return "";
+    return "cannot move the toolkit into " + dir + ": " + ec.message();
+  }
+  return "";
+}
+
+std::optional<Manifest> read_manifest(const std::string& dir) {
+  auto text = util::read_file(dir + "/" + kManifest);
+  if (!text) return std::nullopt;
+  try {
+    auto j = nlohmann::json::parse(*text);
+    Manifest m;
+    m.kind = j.at("kind").get<std::string>();
+    m.version = j.at("version").get<std::string>();
+    m.provider = j.value("provider", "");
+    m.from = j.value("from", "");
+    m.platform = j.value("platform", "");
+    for (const auto& w : j.value("wheels", nlohmann::json::array()))
+      m.wheels.push_back({w.value("name", ""), w.value("version", ""), w.value("sha256", "")});
+    m.dir = dir;
+    return m;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<Manifest> list_cached(const std::string& cache_root) {
+  std::vector<Manifest> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(cache_root + "/toolkits", ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().filename().string().rfind('.', 0) == 0) continue;  // scratch of a provision under way
+    if (auto m = read_manifest(it->path().string())) out.push_back(*m);
+  }
+  std::sort(out.begin(), out.end(), [](const Manifest& a, const Manifest& b) {
+    return a.kind != b.kind ? a.kind < b.kind : a.dir < b.dir;
+  });
+  return out;
+}
+
+std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& provider,
+                             const std::string& cache_root, const std::string& platform, std::string* error) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  std::string dir = plan::provisioned_dir(cache_root, rel.kind, rel.version, rel.wheels, platform);
+  if (auto m = read_manifest(dir)) {
+    auto missing = missing_files(rel.kind, dir);
+    if (missing.empty()) return Result{dir, true, secs(), *m};
+    if (error) *error = dir + " lacks " + missing.front() + " (changed after it was provisioned): torchsmith toolkit remove it and add it again";
+    return std::nullopt;
+  }
+  if (!rel.complete) {
+    if (error)
+      *error = rel.kind + " " + rel.version + "'s wheels do not carry a whole compiler (" + rel.source +
+               "): it cannot be provisioned from wheels";
+    return std::nullopt;
+  }
+  std::error_code ec;
+  fs::path downloads = fs::path(cache_root) / "downloads" / (".get-" + std::to_string(::getpid()));
+  fs::create_directories(downloads, ec);
+  if (ec) {
+    if (error) *error = "cannot create " + downloads.string() + ": " + ec.message();
+    return std::nullopt;
+  }
+  struct Cleanup {
+    fs::path p;
+    ~Cleanup() { std::error_code e; fs::remove_all(p, e); }
+  } cleanup{downloads};
+  std::vector<WheelFile> files;
+  if (!provider.get(rel.wheels, platform, downloads.string(), files, error)) return std::nullopt;
+  if (auto e = assemble(rel.kind, rel.version, files, provider, platform, dir); !e.empty()) {
+    if (error) *error = e;
+    return std::nullopt;
+  }
+  auto m = read_manifest(dir);
+  if (!m) {
+    if (error) *error = dir + ": no manifest after provisioning";
+    return std::nullopt;
+  }
+  return Result{dir, false, secs(), *m};
+}
+
+std::string host_platform() {
+  struct utsname u {};
+  if (::uname(&u) != 0) return "";
+  return plan::wheel_platform(u.machine);
+}
+
+}  // namespace ts::provision

@@ -1,0 +1,103 @@
+#pragma once
+// Provisioning: the tools a plan names (a CUDA toolkit, CMake, ninja) made to exist in the cache,
+// without root. Wheels come from a provider (PyPI through pip, or a local wheelhouse directory),
+// are hashed, unpacked into a scratch directory beside the final one, laid out as the tool expects
+// (a CUDA_HOME: bin/nvcc, include, lib64, nvvm), checked complete, and renamed into place in one
+// step, so an interrupted provision never leaves a directory that looks like a toolkit.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plan/provision_request.h"
+
+namespace ts::provision {
+
+// Written last into every provisioned directory; its presence is what "provisioned" means.
+inline constexpr const char* kManifest = "torchsmith-toolkit.json";
+
+struct Manifest {
+  std::string kind, version, provider, from, platform;
+  std::vector<plan::WheelPin> wheels;  // with the sha256 of each file used
+  std::string dir;                     // where it was read (not stored)
+};
+
+std::optional<Manifest> read_manifest(const std::string& dir);
+// Every provisioned directory under ROOT/toolkits, sorted by kind then version.
+std::vector<Manifest> list_cached(const std::string& cache_root);
+
+// A wheel file found for a pin: where it lies and its sha256.
+struct WheelFile {
+  plan::WheelPin pin;
+  std::string path;
+};
+
+// The providers of wheel files behind one interface: pip (PyPI) and a wheelhouse directory.
+class WheelProvider {
+ public:
+  virtual ~WheelProvider() = default;
+  virtual std::string name() const = 0;  // "pip", "wheelhouse"
+  virtual std::string from() const = 0;  // "" for PyPI, the wheelhouse directory
+  // Files for every pin, downloaded or found under `scratch` (the provider may ignore it);
+  // false and *error naming the pin that could not be had.
+  virtual bool get(const std::vector<plan::WheelPin>& pins, const std::string& platform, const std::string& scratch,
+                   std::vector<WheelFile>& out, std::string* error) const = 0;
+};
+
+// PyPI through `python -m pip download --no-deps --only-binary=:all: --platform P` (pip checks the
+// sha256 the index publishes for each file; torchsmith hashes what arrived and records it).
+class PipProvider : public WheelProvider {
+ public:
+  explicit PipProvider(std::string python = "python3") : python_(std::move(python)) {}
+  std::string name() const override { return "pip"; }
+  std::string from() const override { return ""; }
+  bool get(const std::vector<plan::WheelPin>& pins, const std::string& platform, const std::string& scratch,
+           std::vector<WheelFile>& out, std::string* error) const override;
+
+ private:
+  std::string python_;
+};
+
+// The same wheel files from a local directory (an air-gapped machine): NAME-VERSION-*.whl whose
+// platform tag fits (or is "any").
+class WheelhouseProvider : public WheelProvider {
+ public:
+  explicit WheelhouseProvider(std::string dir) : dir_(std::move(dir)) {}
+  std::string name() const override { return "wheelhouse"; }
+  std::string from() const override { return dir_; }
+  bool get(const std::vector<plan::WheelPin>& pins, const std::string& platform, const std::string& scratch,
+           std::vector<WheelFile>& out, std::string* error) const override;
+
+ private:
+  std::string dir_;
+};
+
+// "nvidia_cuda_nvcc-13.2.86-py3-none-manylinux2014_x86_64.whl" fits pin nvidia-cuda-nvcc==13.2.86
+// on manylinux2014_x86_64 (any manylinux tag of the same arch, or "any").
+bool wheel_file_fits(const std::string& file_name, const plan::WheelPin& pin, const std::string& platform);
+
+// Unpacks the wheels into `dir` laid out as the kind expects and checks it complete; the
+// directory appears whole (rename) or not at all. "" on success, else why not.
+std::string assemble(const std::string& kind, const std::string& version, const std::vector<WheelFile>& wheels,
+                     const WheelProvider& provider, const std::string& platform, const std::string& dir);
+
+// What a kind's directory must hold to be usable ("bin/nvcc", "nvvm/bin/cicc", ...).
+std::vector<std::string> required_files(const std::string& kind);
+// The required files `dir` lacks.
+std::vector<std::string> missing_files(const std::string& kind, const std::string& dir);
+
+struct Result {
+  std::string dir;
+  bool cached = false;  // it was there already
+  double seconds = 0;
+  Manifest manifest;
+};
+
+// Makes the catalog entry `rel` exist under cache_root (reused when it is there): the one call
+// behind `toolkit add` and the run's provision step. nullopt and *error when it cannot.
+std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& provider,
+                             const std::string& cache_root, const std::string& platform, std::string* error);
+
+// The machine's wheel platform (uname's arch): "manylinux2014_x86_64".
+std::string host_platform();
+
+}  // namespace ts::provision
