@@ -8,6 +8,7 @@
 #include "core/host_facts.h"
 #include "plan/build_kb.h"
 #include "plan/plan.h"
+#include "scale/plan_scale.h"
 #include "spec/raw_spec.h"
 
 namespace ts::cli {
@@ -18,6 +19,9 @@ struct PlanRequest {
   bool debug = false, relwithdebinfo = false;
   std::string torch;  // --torch PYTHON: the installed torch an extension builds against
   std::string split_compile;  // --split-compile auto|off|N (extensions): nvcc threads per CUDA compile
+  std::string cache;          // --cache ENGINE+STORE: a shared compile cache (src/scale/)
+  std::string distribute;     // --distribute distcc
+  std::string hosts;          // --hosts "h1/4 h2/4" (or DISTCC_HOSTS)
 };
 
 struct PlannedRequest {
@@ -26,6 +30,7 @@ struct PlannedRequest {
   plan::BuildKb build_kb;  // for renderers that need it (Dockerfile)
   bool extension = false;
   std::string error;  // bad input (exit 2); conflicts are in result
+  scale::ScaleResult scale;  // the store's health and the hosts' probe, when asked for
 };
 
 PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r);
