@@ -144,6 +144,14 @@ class Farm {
                       "3632", "--jobs", "4", "--log-stderr", "--log-level", "info"},
                  dir_ + "/distccd-" + std::to_string(n) + ".log", {{"PATH", path}});
   }
+  // distccd whose `compiler` path is `other` (a bind mount in a private mount namespace).
+  Daemon& distccd_other_compiler(const std::string& ns, int n, const std::string& other, const std::string& compiler) {
+    std::string cmd = "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\"";
+    return start(ns, {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", cmd, "sh", other, compiler,
+                      "/usr/bin/distccd", "--no-detach", "--daemon", "--listen", ip(n), "--allow", subnet(), "--port", "3632",
+                      "--jobs", "4", "--log-stderr", "--log-level", "info"},
+                 dir_ + "/distccd-" + std::to_string(n) + ".log");
+  }
   bool wait_port(int n, int port, bool redis) {
     for (int i = 0; i < 100; ++i) {
       std::string err;
@@ -209,22 +217,26 @@ TEST(ScaleFarm, MinitorchDistributedMatchesLocalAndASecondClientHitsTheSharedCac
 
   std::string repo = make_git_fixture(d.path());
   ASSERT_FALSE(repo.empty());
-  // The reference: built here alone, no cache.
-  auto args = minitorch_args(repo, d.path() + "/local");
+  // The reference: built here alone, no cache. Every build below runs in the same --out: the
+  // fixture's _C.so carries a build-id computed while its build-tree RPATH was in it, so its bytes
+  // depend on the build directory (distributed or not). Each build's tree is moved aside after.
+  std::string out = d.path() + "/out";
+  auto args = minitorch_args(repo, out);
   args.insert(args.end(), {"--compile-cache", "none"});
   auto r = torchsmith(args, build_env(d.path() + "/cc-unused"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  auto local = wheel_record(d.path() + "/local");
+  auto local = wheel_record(out);
+  fs::rename(out, d.path() + "/local");
 
   // Distributed over both hosts, filling the shared store.
   std::string store = "ccache+redis://" + farm.ip(2) + ":6379";
   std::string hosts = farm.ip(3) + "/4 " + farm.ip(4) + "/4";
-  args = minitorch_args(repo, d.path() + "/dist");
+  args = minitorch_args(repo, out);
   args.insert(args.end(), {"--cache", store, "--distribute", "distcc", "--hosts", hosts});
   r = torchsmith(args, build_env(d.path() + "/cc-dist"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(wheel_record(d.path() + "/dist"), local);
-  auto run = last_run(d.path() + "/dist");
+  EXPECT_EQ(wheel_record(out), local);
+  auto run = last_run(out);
   ASSERT_TRUE(run.is_object());
   const auto& dist = run["distributed"];
   ASSERT_TRUE(dist.is_object()) << run.dump();
@@ -244,17 +256,18 @@ TEST(ScaleFarm, MinitorchDistributedMatchesLocalAndASecondClientHitsTheSharedCac
   EXPECT_NE(topics.find("distcc host;"), std::string::npos) << topics;
   EXPECT_EQ(run["plan"]["scale"]["remote_slots"], 8);
 
-  // Another machine (the client namespace), an empty local cache, another directory: the store serves it.
-  args = minitorch_args(repo, d.path() + "/client");
+  // Another machine (the client namespace) with an empty local cache: the store serves it.
+  fs::rename(out, d.path() + "/dist");
+  args = minitorch_args(repo, out);
   args.insert(args.end(), {"--cache", store});
   r = torchsmith(args, build_env(d.path() + "/cc-client"), client);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  run = last_run(d.path() + "/client");
+  run = last_run(out);
   const auto& c = run["cache"];
   double lookups = c["hits"].get<double>() + c["misses"].get<double>();
   ASSERT_GT(lookups, 10) << c.dump();
   EXPECT_GE(c["remote_hits"].get<double>() / lookups, 0.9) << c.dump();
-  EXPECT_EQ(wheel_record(d.path() + "/client"), local);
+  EXPECT_EQ(wheel_record(out), local);
   EXPECT_NE(r.out.find("remote hits"), std::string::npos) << r.out;
 }
 
@@ -352,11 +365,10 @@ TEST(ScaleFarm, DoctorHostsLeavesOutAHostWithAnotherCompiler) {
   FARM_OR_SKIP(farm);
   std::string d1 = farm.add_host("d1", 3), d2 = farm.add_host("d2", 4), rns = farm.add_host("redis", 2);
   ASSERT_FALSE(d1.empty() || d2.empty() || rns.empty());
-  // Host 4 answers for g++ with clang++: another compiler behind the same name.
-  fs::create_directories(d.path() + "/other");
-  fs::create_symlink("/usr/bin/clang++", d.path() + "/other/x86_64-linux-gnu-g++");
+  // Host 4 has another compiler behind /usr/bin/g++: clang, bind-mounted over g++ in a mount
+  // namespace of its own (nothing outside it changes).
   farm.distccd(d1, 3);
-  farm.distccd(d2, 4, d.path() + "/other:/usr/bin:/bin");
+  farm.distccd_other_compiler(d2, 4, fs::canonical("/usr/bin/clang++").string(), fs::canonical("/usr/bin/g++").string());
   farm.redis(rns, 2);
   ASSERT_TRUE(farm.wait_port(3, 3632, false));
   ASSERT_TRUE(farm.wait_port(4, 3632, false));
@@ -366,7 +378,7 @@ TEST(ScaleFarm, DoctorHostsLeavesOutAHostWithAnotherCompiler) {
                       build_env(d.path() + "/cc"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("ok    " + farm.ip(3) + ":3632/4: 4 slots, compiler GCC"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("skip  " + farm.ip(4) + ":3632/4: compiler Debian clang"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("skip  " + farm.ip(4) + ":3632/4: compiler Debian clang version 14"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("skip  " + farm.ip(9) + ":3632/4: not reachable"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("4 remote slots on 1 of 3 hosts"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("ok    store redis://" + farm.ip(2) + ":6379 (ccache): PONG"), std::string::npos) << r.out;
