@@ -15,11 +15,12 @@ void store_env(const plan::ScalePlan& s, const std::string& base_dir, std::map<s
   if (s.cache_engine == "ccache") {
     // ccache's defaults are connect 100 ms, operation 10 s; a slow store must not hold each compile long.
     env["CCACHE_REMOTE_STORAGE"] = s.cache_store + "|connect-timeout=500|operation-timeout=3000";
-    if (!env.count("CCACHE_BASEDIR") && !base_dir.empty()) env["CCACHE_BASEDIR"] = base_dir;
   } else if (s.cache_engine == "sccache") {
     env["SCCACHE_REDIS_ENDPOINT"] = s.cache_store;
-    if (!env.count("SCCACHE_BASEDIRS") && !base_dir.empty()) env["SCCACHE_BASEDIRS"] = base_dir;
   }
+  // No CCACHE_BASEDIR of our own: ccache then passes relative paths to the compiler, so __FILE__
+  // and the objects differ from a build without the cache. A user's CCACHE_BASEDIR is passed on.
+  (void)base_dir;
 }
 
 std::string prepare_store(const plan::ScalePlan& s, const std::string& base_dir, report::CacheStats& rec,

@@ -13,7 +13,8 @@
 namespace ts::run {
 
 // The store's settings for the engine: CCACHE_REMOTE_STORAGE with connect/operation timeouts, or
-// SCCACHE_REDIS_ENDPOINT; CCACHE_BASEDIR (unless set) so trees in other directories share entries.
+// SCCACHE_REDIS_ENDPOINT. Trees in other directories share entries only with the user's own
+// CCACHE_BASEDIR (passed on), which changes the objects' __FILE__ strings.
 void store_env(const plan::ScalePlan& s, const std::string& base_dir, std::map<std::string, std::string>& env);
 
 // Health check of the plan's store; fills rec.store/store_ok/warning and, when it answers, env.
