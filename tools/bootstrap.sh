@@ -14,7 +14,9 @@ pkgs=(cmake ninja-build g++ pkg-config git python3
       python3-dev python3-numpy python3-setuptools python3-wheel python3-pip python3-yaml python3-torch libtorch-dev
       pybind11-dev python3-installer twine conda-package-handling
       # report.html rendered headless into a screenshot (tests/report/run_html_chromium_test.cpp)
-      chromium)
+      chromium
+      # tests/cli/scale_test.cpp: a shared store and build hosts in network namespaces it makes
+      redis-server distcc iproute2)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,9 +1,15 @@
 // torchsmith doctor: what this machine has, and what will not work with it.
 #include <unistd.h>
 
+#include <stdlib.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <optional>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/kb_access.h"
@@ -14,6 +20,7 @@
 #include "probe/probe.h"
 #include "provision/provision.h"
 #include "report/doctor_report.h"
+#include "scale/farm.h"
 
 namespace ts::cli {
 
@@ -26,6 +33,8 @@ struct DoctorOptions {
   std::string target;  // "torch==1.12.1"
   bool import_torch = false;
   bool no_torch_import = false;  // the old opt-out, now the default: accepted, ignored
+  std::string hosts, cache;      // the build farm to check (src/scale/farm.h)
+  std::string compiler = "c++";
 };
 
 int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
@@ -57,6 +66,22 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
   probe::ProbeOptions po;
   po.pythons = o.pythons;
   po.import_torch = o.import_torch;
+  std::optional<scale::FarmCheck> farm;
+  if (!o.hosts.empty() || !o.cache.empty()) {
+    std::string path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/torchsmith-hosts-XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    std::string work = mkdtemp(buf.data()) ? std::string(buf.data()) : "";
+    farm = scale::check_farm(o.cache, o.hosts, o.compiler, path, work);
+    std::error_code ec;
+    if (!work.empty()) std::filesystem::remove_all(work, ec);
+    if (!farm->error.empty()) {
+      std::fprintf(stderr, "torchsmith doctor: %s\n", farm->error.c_str());
+      return 2;
+    }
+  }
   HostFacts facts = probe::probe(*host, po);
   // On the real machine, each toolkit's own nvcc replaces what the KB only recalls about it.
   std::vector<std::string> read_lines;
@@ -80,9 +105,11 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
         j["provisioned"]["toolkits"].push_back({{"kind", m.kind}, {"version", m.version}, {"provider", m.provider},
                                                 {"dir", m.dir}, {"missing", provision::missing_files(m.kind, m.dir)}});
     }
+    if (farm) j["farm"] = scale::farm_json(*farm);
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << report::doctor_text(facts, verdicts, report::style_for(STDOUT_FILENO, g.no_color));
+    if (farm) std::cout << "\n" << scale::farm_text(*farm);
     if (!read_lines.empty()) {
       std::cout << "\nToolkit facts read from the toolkits (they replace what the KB recalls):\n";
       for (const auto& l : read_lines) std::cout << "  " << l << "\n";
@@ -124,6 +151,14 @@ void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_flag("--import-torch", o->import_torch,
                 "Import torch in each Python (2-7 s each) instead of reading its installed files.");
   cmd->add_flag("--no-torch-import", o->no_torch_import, "The default now; kept for old scripts.")->group("");
+  cmd->add_option("--hosts", o->hosts,
+                  "Also check these distcc hosts, \"HOST[:PORT][/SLOTS] ...\": reachable, compiler the same as "
+                  "here (a probe compile through distcc), slots.")
+      ->type_name("LIST");
+  cmd->add_option("--cache", o->cache, "Also check this shared cache store (ccache+redis://HOST:PORT, ...).")
+      ->type_name("ENGINE+STORE");
+  cmd->add_option("--compiler", o->compiler, "The compiler the --hosts probe compares (default c++).")
+      ->type_name("CXX");
   cmd->callback([&g, &exit_code, o] { exit_code = run_doctor(g, *o); });
 }
 

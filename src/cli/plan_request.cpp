@@ -1,6 +1,8 @@
 #include "cli/plan_request.h"
 #include "cli/toolkit_access.h"
 
+#include <stdlib.h>
+
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -209,7 +211,36 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
 
 }  // namespace
 
+// --cache / --distribute: the plan's scale section, probed with short timeouts in a scratch dir.
+static void add_scale(const PlanRequest& r, PlannedRequest& out) {
+  if (r.cache.empty() && r.distribute.empty() && r.hosts.empty()) return;
+  if (!out.error.empty() || !out.result.ok()) return;
+  plan::Plan& p = out.result.plan;
+  std::string path = p.env.count("PATH") ? p.env.at("PATH") : (std::getenv("PATH") ? std::getenv("PATH") : "");
+  const char* tmp = std::getenv("TMPDIR");
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/torchsmith-hosts-XXXXXX";
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  std::string work = mkdtemp(buf.data()) ? std::string(buf.data()) : "";
+  if (work.empty() && !r.distribute.empty() && r.distribute != "none") {
+    out.error = "cannot make a scratch directory under " + templ.substr(0, templ.rfind('/')) + " for the host probe";
+    return;
+  }
+  out.scale = scale::plan_scale({r.cache, r.distribute, r.hosts}, p, path, work);
+  std::error_code ec;
+  if (!work.empty()) std::filesystem::remove_all(work, ec);
+  if (!out.scale.error.empty()) out.error = out.scale.error;
+}
+
+PlannedRequest plan_request_inner(const GlobalOptions& g, const PlanRequest& r);
+
 PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r) {
+  PlannedRequest out = plan_request_inner(g, r);
+  add_scale(r, out);
+  return out;
+}
+
+PlannedRequest plan_request_inner(const GlobalOptions& g, const PlanRequest& r) {
   if (plan::is_extension_requirement(r.requirement)) return extension_request(g, r);
   PlannedRequest out;
   if (!r.split_compile.empty()) {
@@ -301,6 +332,16 @@ void add_plan_options(CLI::App* c, PlanRequest& r) {
       ->type_name("DIR");
   field(c, "--facts", r.raw.facts, "Plan for the machine a `doctor --json` report describes.", "FILE");
   field(c, "--root", r.raw.root, "Plan for the machine under DIR (a fake or copied root).", "DIR");
+  c->add_option("--cache", r.cache,
+                "A shared compile cache: ccache+redis://HOST:PORT, ccache+http://HOST:PORT/PATH or "
+                "sccache+redis://HOST:PORT. Checked before the build; down or slow, the build goes on without it.")
+      ->type_name("ENGINE+STORE");
+  c->add_option("--distribute", r.distribute,
+                "distcc: compile on the --hosts too (each checked: reachable, same compiler); jobs = their slots + "
+                "what memory allows here. nvcc units run here.")
+      ->type_name("distcc");
+  c->add_option("--hosts", r.hosts, "distcc hosts, \"HOST[:PORT][/SLOTS] ...\" (default: DISTCC_HOSTS).")
+      ->type_name("LIST");
 }
 
 }  // namespace ts::cli

@@ -10,6 +10,7 @@
 #include "plan/build_kb.h"
 #include "plan/plan.h"
 #include "plan/provision_request.h"
+#include "scale/plan_scale.h"
 #include "spec/raw_spec.h"
 
 namespace ts::cli {
@@ -22,6 +23,9 @@ struct PlanRequest {
   std::string split_compile;  // --split-compile auto|off|N (extensions): nvcc threads per CUDA compile
   std::string toolkit;    // --toolkit system|pip|wheelhouse:DIR|PATH ("" = automatic)
   std::string cache_dir;  // --cache-dir: where provisioned tools live ("" = XDG / ~/.cache/torchsmith)
+  std::string cache;          // --cache ENGINE+STORE: a shared compile cache (src/scale/)
+  std::string distribute;     // --distribute distcc
+  std::string hosts;          // --hosts "h1/4 h2/4" (or DISTCC_HOSTS)
 };
 
 struct PlannedRequest {
@@ -33,6 +37,7 @@ struct PlannedRequest {
   bool extension = false;
   std::string error;  // bad input (exit 2); conflicts are in result
   std::vector<std::string> toolkit_facts;  // KB entries replaced by what this machine's toolkits say
+  scale::ScaleResult scale;  // the store's health and the hosts' probe, when asked for
 };
 
 PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r);

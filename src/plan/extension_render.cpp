@@ -39,6 +39,7 @@ std::string render_extension_summary(const PlanResult& r) {
     for (const auto& f : p.fixes) o << " " << f.id;
     o << "\n";
   }
+  o << render_scale_lines(p);
   o << "  import " << p.import_name << (p.smoke.empty() ? "" : " + the recipe's smoke op") << "\n";
   // The torch summary's tail: artifacts, the decision count and the warnings.
   std::string tail = render_summary(r);

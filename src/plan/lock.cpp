@@ -36,6 +36,7 @@ std::string build_identity_hash(const Plan& p) {
   nlohmann::json j = lock_json(p);
   j.erase("decisions");
   j.erase("jobs");
+  j.erase("scale");  // where units compile and which cache serves them changes no output
   for (const char* k : {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL"}) j["env"].erase(k);
   return source::sha256_hex(j.dump());
 }

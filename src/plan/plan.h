@@ -48,6 +48,18 @@ struct PlannedFix {
   std::string id, reason, source, hash;
 };
 
+// A shared compile cache and distributed compilation (--cache, --distribute; src/scale/).
+struct ScalePlan {
+  std::string cache_engine;  // "ccache", "sccache"; "" = no shared store
+  std::string cache_store;   // the store's URL: "redis://127.100.0.2:6379"
+  std::string distribute;    // "distcc" or ""
+  std::string hosts;         // the hosts kept, DISTCC_HOSTS form ("" = none)
+  std::vector<std::string> left_out;  // "HOST: why"
+  int remote_slots = 0, local_jobs = 0;
+  std::string nvcc;          // where nvcc units run: "local", "local (through ccache)"
+  bool empty() const { return cache_engine.empty() && distribute.empty(); }
+};
+
 struct Plan {
   std::string schema = "torchsmith-plan/1";
   spec::BuildSpec spec;
@@ -70,6 +82,7 @@ struct Plan {
   std::vector<Step> steps;
   std::vector<Artifact> artifacts;
   std::vector<Decision> decisions;
+  ScalePlan scale;
   // Extension packages: the module verify imports and the recipe's smoke code (Python run after the
   // import, on `device`); "" for torch itself, whose checks verify knows.
   std::string import_name, smoke;

@@ -83,6 +83,11 @@ void to_json(nlohmann::json& j, const Plan& p) {
                    {"revision", p.source_revision}}}};
   if (!p.import_name.empty()) j["import_name"] = p.import_name;
   if (!p.smoke.empty()) j["smoke"] = p.smoke;
+  if (!p.scale.empty())
+    j["scale"] = {{"cache_engine", p.scale.cache_engine}, {"cache_store", p.scale.cache_store},
+                  {"distribute", p.scale.distribute},     {"hosts", p.scale.hosts},
+                  {"left_out", p.scale.left_out},         {"remote_slots", p.scale.remote_slots},
+                  {"local_jobs", p.scale.local_jobs},     {"nvcc", p.scale.nvcc}};
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -109,6 +114,17 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.decisions = j.value("decisions", std::vector<Decision>{});
   p.import_name = j.value("import_name", "");
   p.smoke = j.value("smoke", "");
+  if (j.contains("scale")) {
+    const auto& s = j["scale"];
+    p.scale.cache_engine = s.value("cache_engine", "");
+    p.scale.cache_store = s.value("cache_store", "");
+    p.scale.distribute = s.value("distribute", "");
+    p.scale.hosts = s.value("hosts", "");
+    p.scale.left_out = s.value("left_out", std::vector<std::string>{});
+    p.scale.remote_slots = s.value("remote_slots", 0);
+    p.scale.local_jobs = s.value("local_jobs", 0);
+    p.scale.nvcc = s.value("nvcc", "");
+  }
   if (j.contains("source")) {
     const auto& s = j["source"];
     p.source_url = s.value("url", "");

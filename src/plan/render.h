@@ -12,6 +12,8 @@
 namespace ts::plan {
 
 // A few lines: what will be built, with what, and the expected artifact.
+// The shared cache and distributed compilation lines of a summary ("" when neither is planned).
+std::string render_scale_lines(const Plan& p);
 std::string render_summary(const PlanResult& r);
 // Every decision with its reason and source, then the steps and artifacts (the golden files).
 std::string render_explain(const PlanResult& r);

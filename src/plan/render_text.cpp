@@ -38,6 +38,15 @@ std::string render_conflicts(const std::vector<Conflict>& cs) {
   return o.str();
 }
 
+std::string render_scale_lines(const Plan& p) {
+  std::ostringstream o;
+  if (!p.scale.cache_engine.empty()) o << "  shared cache: " << p.scale.cache_engine << " with " << p.scale.cache_store << "\n";
+  if (!p.scale.distribute.empty())
+    o << "  distributed: " << p.scale.distribute << " on " << (p.scale.hosts.empty() ? "no host" : p.scale.hosts) << " ("
+      << p.scale.remote_slots << " remote slots + " << p.scale.local_jobs << " local), nvcc " << p.scale.nvcc << "\n";
+  return o.str();
+}
+
 std::string render_summary(const PlanResult& r) {
   std::ostringstream o;
   if (!r.bad_spec.empty()) return "bad spec: " + r.bad_spec + "\n";
@@ -52,6 +61,7 @@ std::string render_summary(const PlanResult& r) {
     << "\n";
   if (!p.cuda.empty()) o << "  CUDA " << p.cuda << " (" << p.cuda_home << "), arches " << p.arch_list << "\n";
   o << "  Python " << p.python_version << " (" << p.python << "), " << p.host_compiler << ", MAX_JOBS=" << p.jobs << "\n";
+  o << render_scale_lines(p);
   if (!p.fixes.empty()) {
     o << "  fixes:";
     for (const auto& f : p.fixes) o << " " << f.id;

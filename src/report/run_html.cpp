@@ -78,6 +78,21 @@ std::string summary(const RunRecord& r) {
   double rate = r.cache.hit_rate();
   o += row({"compile cache", r.cache.tool.empty() ? std::string("none")
                                                  : esc(r.cache.tool) + (rate < 0 ? ", no lookups" : ", " + fmt("%.0f%%", rate * 100) + " hits")});
+  if (!r.cache.store.empty())
+    o += row({"shared store", "<code>" + esc(r.cache.store) + "</code>: " +
+                                  (r.cache.store_ok ? std::to_string(r.cache.remote_hits) + " remote hits, " +
+                                                          std::to_string(r.cache.local_hits) + " local hits, " +
+                                                          std::to_string(r.cache.remote_errors) + " errors"
+                                                    : "<span class=\"warn\">" + esc(r.cache.warning) + "</span>")});
+  if (!r.distributed.engine.empty()) {
+    std::string d = esc(r.distributed.engine) + ": ";
+    for (const auto& [h, n] : r.distributed.remote_jobs) d += esc(h) + " " + std::to_string(n) + ", ";
+    d += "here " + std::to_string(r.distributed.local_jobs);
+    if (!r.distributed.moved.empty())
+      d += "; <span class=\"warn\">" + std::to_string(r.distributed.moved.size()) + " moved here from a failed host</span>";
+    for (const auto& l : r.distributed.left_out) d += "<br><span class=\"warn\">left out: " + esc(l) + "</span>";
+    o += row({"distributed", d});
+  }
   o += row({"torchsmith", esc(r.torchsmith_version)});
   if (!r.run_dir.empty()) o += row({"run directory", "<code>" + esc(r.run_dir) + "</code>"});
   return o + "</table>\n";

@@ -134,6 +134,23 @@ void to_json(json& j, const RunRecord& r) {
            {"checks", r.checks},
            {"ninja_log", r.ninja_log},
            {"run_dir", r.run_dir}};
+  if (!r.cache.store.empty()) {
+    auto& c = j["cache"];
+    c["store"] = r.cache.store;
+    c["store_ok"] = r.cache.store_ok;
+    c["warning"] = r.cache.warning;
+    c["local_hits"] = r.cache.local_hits;
+    c["remote_hits"] = r.cache.remote_hits;
+    c["remote_errors"] = r.cache.remote_errors;
+  }
+  if (!r.distributed.engine.empty()) {
+    json moved = json::array();
+    for (const auto& m : r.distributed.moved) moved.push_back({{"source", m.source}, {"host", m.host}, {"why", m.why}});
+    j["distributed"] = {{"engine", r.distributed.engine},         {"hosts", r.distributed.hosts},
+                        {"left_out", r.distributed.left_out},     {"remote_jobs", r.distributed.remote_jobs},
+                        {"local_jobs", r.distributed.local_jobs}, {"moved", moved},
+                        {"log", r.distributed.log}};
+  }
 }
 
 void from_json(const json& j, RunRecord& r) {
@@ -184,6 +201,35 @@ void from_json(const json& j, RunRecord& r) {
     c.str("tool", out.cache.tool);
     c.count("hits", out.cache.hits);
     c.count("misses", out.cache.misses);
+    c.str("store", out.cache.store);
+    if (const json* v = c.find("store_ok", false)) {
+      if (!v->is_boolean()) fail(c.at("store_ok"), "expected a boolean, got " + kind(*v));
+      out.cache.store_ok = v->get<bool>();
+    }
+    c.str("warning", out.cache.warning);
+    c.count("local_hits", out.cache.local_hits);
+    c.count("remote_hits", out.cache.remote_hits);
+    c.count("remote_errors", out.cache.remote_errors);
+  }
+  if (f.find("distributed", false)) {
+    Fields d(j.at("distributed"), "distributed");
+    d.str("engine", out.distributed.engine);
+    d.str("hosts", out.distributed.hosts);
+    d.strings("left_out", out.distributed.left_out);
+    if (const json* v = d.find("remote_jobs", false)) {
+      if (!v->is_object()) fail(d.at("remote_jobs"), "expected an object, got " + kind(*v));
+      for (const auto& [host, n] : v->items()) {
+        if (!n.is_number_integer()) fail(d.at("remote_jobs") + "." + host, "expected an integer, got " + kind(n));
+        out.distributed.remote_jobs[host] = n.get<int>();
+      }
+    }
+    d.integer("local_jobs", out.distributed.local_jobs);
+    d.list("moved", out.distributed.moved, [](const Fields& s, MovedJob& m) {
+      s.str("source", m.source);
+      s.str("host", m.host);
+      s.str("why", m.why);
+    });
+    d.str("log", out.distributed.log);
   }
   f.any("diagnosis", out.diagnosis);
   f.strings("artifacts", out.artifacts);

@@ -2,6 +2,7 @@
 // RunRecord: what one `torchsmith build` run did, as written to <run dir>/run.json and rendered
 // into report.html. The run stage fills it while it works; the report stage only reads it.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,8 +46,30 @@ struct MemorySample {
 struct CacheStats {
   std::string tool;  // "ccache", "sccache", "" = none
   std::uint64_t hits = 0, misses = 0;
+  // A shared store (--cache ENGINE+STORE): its URL, whether it answered before the build (when
+  // not, the build ran without it and `warning` says so), and where the hits came from.
+  std::string store;
+  bool store_ok = false;
+  std::string warning;
+  std::uint64_t local_hits = 0, remote_hits = 0, remote_errors = 0;
   // hits / (hits + misses); negative when there was no cache or no lookup.
   double hit_rate() const { return hits + misses ? double(hits) / double(hits + misses) : -1; }
+};
+
+// A job distcc sent to a host that failed it, so it compiled here instead.
+struct MovedJob {
+  std::string source, host, why;
+};
+
+// --distribute distcc: what distcc's log says happened.
+struct DistributedStats {
+  std::string engine;                    // "distcc"; "" = not distributed
+  std::string hosts;                     // the hosts used (DISTCC_HOSTS form)
+  std::vector<std::string> left_out;     // "HOST: why", from the plan's probe
+  std::map<std::string, int> remote_jobs;  // host -> units compiled there
+  int local_jobs = 0;                    // units distcc ran here
+  std::vector<MovedJob> moved;
+  std::string log;                       // distcc's log (absolute)
 };
 
 struct RunRecord {
@@ -63,6 +86,7 @@ struct RunRecord {
   std::vector<GovernorAction> governor;
   std::vector<MemorySample> memory;
   CacheStats cache;
+  DistributedStats distributed;
   nlohmann::json diagnosis;             // triage's diagnosis when it failed (null otherwise)
   std::vector<std::string> artifacts;   // files produced, relative to the out directory
   std::vector<std::string> verdicts;    // verify's table, one line a check

@@ -48,6 +48,20 @@ std::string render_run_text(const RunRecord& r, const Style& st) {
                   (unsigned long long)(r.cache.hits + r.cache.misses));
     o += "  " + printable(r.cache.tool) + ": " + buf + "\n";
   }
+  if (!r.cache.store.empty()) {
+    if (r.cache.store_ok)
+      o += "  shared store " + printable(r.cache.store) + ": " + std::to_string(r.cache.remote_hits) + " remote hits, " +
+           std::to_string(r.cache.local_hits) + " local hits\n";
+    else
+      o += "  " + st.yellow("shared store: ") + printable(r.cache.warning) + "\n";
+  }
+  if (!r.distributed.engine.empty()) {
+    o += "  " + printable(r.distributed.engine) + ":";
+    for (const auto& [h, n] : r.distributed.remote_jobs) o += " " + printable(h) + " " + std::to_string(n) + ",";
+    o += " here " + std::to_string(r.distributed.local_jobs);
+    if (!r.distributed.moved.empty()) o += ", " + std::to_string(r.distributed.moved.size()) + " moved here from a failed host";
+    o += "\n";
+  }
   if (r.diagnosis.is_object() && r.diagnosis.contains("root_cause")) {
     const auto& root = r.diagnosis["root_cause"];
     if (root.is_object()) {

@@ -42,7 +42,7 @@ void add_to_path(std::map<std::string, std::string>& env, const std::string& dir
 
 void pass_cache_settings(const CompileCache& c, const std::map<std::string, std::string>& outer,
                          std::map<std::string, std::string>& env) {
-  if (c.tool.empty()) return;
+  if (c.tool != "ccache" && c.tool != "sccache") return;
   std::string prefix = c.tool == "ccache" ? "CCACHE_" : "SCCACHE_";
   for (const auto& [k, v] : outer)
     if (k.rfind(prefix, 0) == 0 && !env.count(k)) env[k] = v;
@@ -109,13 +109,29 @@ std::optional<CacheCounts> parse_ccache_print_stats(const std::string& text) {
     std::uint64_t v = std::strtoull(line.c_str() + tab + 1, nullptr, 10);
     if (k == "direct_cache_hit" || k == "preprocessed_cache_hit") { c.hits += v; any = true; }
     else if (k == "cache_miss") { c.misses += v; any = true; }
+    else if (k == "local_storage_hit") c.local_hits += v;
+    else if (k == "remote_storage_hit") c.remote_hits += v;
+    else if (k == "remote_storage_miss") c.remote_misses += v;
+    else if (k == "remote_storage_error" || k == "remote_storage_timeout") c.remote_errors += v;
   }
   if (!any) return std::nullopt;
   return c;
 }
 
-std::optional<CacheCounts> read_cache_counts(const CompileCache& c) {
-  if (c.tool.empty()) return std::nullopt;
+CacheCounts counts_between(const CacheCounts& before, const CacheCounts& after) {
+  auto d = [](std::uint64_t a, std::uint64_t b) { return a - std::min(a, b); };
+  CacheCounts c;
+  c.hits = d(after.hits, before.hits);
+  c.misses = d(after.misses, before.misses);
+  c.local_hits = d(after.local_hits, before.local_hits);
+  c.remote_hits = d(after.remote_hits, before.remote_hits);
+  c.remote_misses = d(after.remote_misses, before.remote_misses);
+  c.remote_errors = d(after.remote_errors, before.remote_errors);
+  return c;
+}
+
+std::optional<CacheCounts> read_cache_counts(const CompileCache& c, bool remote_store) {
+  if (c.tool != "ccache" && c.tool != "sccache") return std::nullopt;
   util::RunOptions o;
   o.timeout = std::chrono::milliseconds(10000);
   if (c.tool == "ccache") {
@@ -130,6 +146,18 @@ std::optional<CacheCounts> read_cache_counts(const CompileCache& c) {
     CacheCounts n;
     for (const auto& [k, v] : j.at("stats").at("cache_hits").at("counts").items()) n.hits += v.get<std::uint64_t>();
     for (const auto& [k, v] : j.at("stats").at("cache_misses").at("counts").items()) n.misses += v.get<std::uint64_t>();
+    if (remote_store) {
+      n.remote_hits = n.hits;
+      n.remote_misses = n.misses;
+      const auto& st = j.at("stats");
+      for (const char* k : {"cache_errors", "cache_timeouts"})
+        if (st.contains(k) && st[k].is_object() && st[k].contains("counts"))
+          for (const auto& [lang, v] : st[k]["counts"].items()) n.remote_errors += v.get<std::uint64_t>();
+        else if (st.contains(k) && st[k].is_number_unsigned())
+          n.remote_errors += st[k].get<std::uint64_t>();
+    } else {
+      n.local_hits = n.hits;
+    }
     return n;
   } catch (const std::exception&) {
     return std::nullopt;

@@ -40,10 +40,17 @@ void wrap_nvcc(const CompileCache& c, std::map<std::string, std::string>& env);
 
 struct CacheCounts {
   std::uint64_t hits = 0, misses = 0;
+  // A shared store's part: ccache's remote_storage_* counters; for sccache with a Redis store
+  // every hit is remote. local_hits: ccache's local_storage_hit.
+  std::uint64_t local_hits = 0, remote_hits = 0, remote_misses = 0, remote_errors = 0;
 };
 // The tool's counters now (ccache --print-stats / sccache --show-stats --stats-format json).
-std::optional<CacheCounts> read_cache_counts(const CompileCache& c);
-// ccache's "key\tvalue" lines: hits = direct + preprocessed, misses = cache_miss.
+// remote_store: sccache's hits all come from the store when one is configured.
+std::optional<CacheCounts> read_cache_counts(const CompileCache& c, bool remote_store = false);
+// after - before, counter by counter (never below 0: a cache cleared meanwhile).
+CacheCounts counts_between(const CacheCounts& before, const CacheCounts& after);
+// ccache's "key\tvalue" lines: hits = direct + preprocessed, misses = cache_miss; remote_storage_hit,
+// _miss, _error + _timeout; local_storage_hit.
 std::optional<CacheCounts> parse_ccache_print_stats(const std::string& text);
 
 }  // namespace ts::run

@@ -26,6 +26,8 @@
 #include "run/leftover.h"
 #include "run/pyshim.h"
 #include "run/run_paths.h"
+#include "run/scale_setup.h"
+#include "scale/distcc_log.h"
 #include "run/stale.h"
 #include "run/tree_lock.h"
 #include "source/git.h"
@@ -247,16 +249,34 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
   }
 
   std::string cerr;
-  CompileCache cache = find_compile_cache(o.compile_cache, env.count("PATH") ? env["PATH"] : "", &cerr);
+  // A shared store (--cache): checked now; down or slow, the build goes on without it.
+  std::string want_cache = o.compile_cache;
+  if (auto t = prepare_store(plan.scale, paths.out, rec.cache, env); !t.empty()) want_cache = t;
+  if (!rec.cache.warning.empty()) say("warning: " + rec.cache.warning);
+  else if (rec.cache.store_ok) say("shared cache: " + plan.scale.cache_engine + " with " + rec.cache.store);
+  CompileCache cache = find_compile_cache(want_cache, env.count("PATH") ? env["PATH"] : "", &cerr);
   if (!cerr.empty()) { out.error = cerr; out.exit_code = 2; return out; }
   bool cmake_build = plan.import_name.empty();  // torch itself configures with CMake; extensions call CXX
+  std::string distcc_log = paths.run_dir + "/distcc.log";
+  if (auto e = apply_distcc(plan.scale, cache, paths.out + "/.distcc", distcc_log, env); !e.empty()) {
+    say("warning: not distributed: " + e);
+  } else if (!plan.scale.hosts.empty()) {
+    rec.distributed.engine = plan.scale.distribute;
+    rec.distributed.hosts = plan.scale.hosts;
+    rec.distributed.log = distcc_log;
+    say("distributed: distcc on " + plan.scale.hosts + " (MAX_JOBS " + std::to_string(plan.jobs) + ")");
+  }
+  rec.distributed.left_out = plan.scale.left_out;
+  if (rec.distributed.engine.empty() && !plan.scale.left_out.empty()) rec.distributed.engine = plan.scale.distribute;
   if (auto e = apply_compile_cache(cache, cmake_build, paths.out + "/.cache-bin", env); !e.empty()) {
     say("compile cache not used: " + e);
     cache = {};
   }
+  keep_nvcc_local(cache, env);
   if (!cache.tool.empty()) say("compile cache: " + cache.tool + " (" + cache.path + ")");
-  auto counts_before = read_cache_counts(cache);
-  rec.cache.tool = cache.tool;
+  bool remote_store = rec.cache.store_ok;
+  auto counts_before = read_cache_counts(cache, remote_store);
+  rec.cache.tool = cache.tool == "distcc" ? "" : cache.tool;
 
   std::vector<std::string> kerrs;
   triage::SignatureSet sigs = triage::load_signatures(o.kb_dirs, kerrs);
@@ -465,10 +485,23 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     write_files();  // an interrupted or killed run still leaves a readable report
   }
 
-  if (auto after = read_cache_counts(cache); after && counts_before) {
-    rec.cache.hits = after->hits - std::min(after->hits, counts_before->hits);
-    rec.cache.misses = after->misses - std::min(after->misses, counts_before->misses);
+  if (auto after = read_cache_counts(cache, remote_store); after && counts_before) {
+    CacheCounts d = counts_between(*counts_before, *after);
+    rec.cache.hits = d.hits;
+    rec.cache.misses = d.misses;
+    rec.cache.local_hits = d.local_hits;
+    rec.cache.remote_hits = d.remote_hits;
+    rec.cache.remote_errors = d.remote_errors;
   }
+  if (!rec.distributed.log.empty())
+    if (auto text = util::read_file(rec.distributed.log)) {
+      scale::DistccSummary ds = scale::parse_distcc_log(*text);
+      rec.distributed.remote_jobs = ds.remote;
+      rec.distributed.local_jobs = ds.local;
+      for (const auto& m : ds.moved) rec.distributed.moved.push_back({m.source, m.host, m.why});
+      if (!ds.moved.empty())
+        say(std::to_string(ds.moved.size()) + " compile job(s) moved here from a distcc host that failed them (run.json: distributed.moved)");
+    }
   for (const auto& e : fs::directory_iterator(paths.dist, ec))
     if (e.is_regular_file(ec)) rec.artifacts.push_back(e.path().filename().string());
   std::sort(rec.artifacts.begin(), rec.artifacts.end());

@@ -24,7 +24,9 @@ namespace ts::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using ts::testing::make_git_fixture;
 using ts::testing::run_torchsmith;
+using ts::testing::wheel_record;
 using namespace std::chrono_literals;
 
 using Dir = ::ts::testkit::TempDir;
@@ -33,22 +35,6 @@ bool have_build_tools() {
   for (const char* p : {"/usr/bin/python3", "/usr/bin/cmake", "/usr/bin/ninja", "/usr/bin/git"})
     if (!fs::exists(p)) return false;
   return true;
-}
-
-// The fixture as a git repository with one commit on main (what `fetch` clones).
-std::string make_git_fixture(const std::string& dir) {
-  std::string repo = dir + "/minitorch";
-  fs::copy(std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/minitorch", repo, fs::copy_options::recursive);
-  util::RunOptions o;
-  o.timeout = 60s;
-  o.cwd = repo;
-  for (std::vector<std::string> argv :
-       {std::vector<std::string>{"git", "init", "-q", "-b", "main"}, {"git", "add", "-A"},
-        {"git", "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "fixture"}}) {
-    auto r = util::run(argv, o);
-    if (!r.ok()) return "";
-  }
-  return repo;
 }
 
 std::vector<std::string> build_args(const std::string& repo, const std::string& out) {
@@ -136,24 +122,6 @@ int marked_processes(const std::string& run_id) {
     if (env && env->find(marker) != std::string::npos) ++n;
   }
   return n;
-}
-
-// The wheel in OUT/dist and its RECORD (every file's sha256 and size), sorted.
-std::pair<std::string, std::string> wheel_record(const std::string& out) {
-  std::string wheel;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(out + "/dist", ec))
-    if (e.path().extension() == ".whl") wheel = e.path().string();
-  util::RunOptions o;
-  o.timeout = 60s;
-  auto r = util::run({"/usr/bin/python3", "-c",
-                      "import sys, zipfile\n"
-                      "z = zipfile.ZipFile(sys.argv[1])\n"
-                      "n = [x for x in z.namelist() if x.endswith('.dist-info/RECORD')][0]\n"
-                      "print(''.join(sorted(z.read(n).decode().splitlines(True))))\n",
-                      wheel},
-                     o);
-  return {fs::path(wheel).filename().string(), r.ok() ? r.out : "unreadable: " + r.err};
 }
 
 nlohmann::json last_run(const std::string& out) {

@@ -1,6 +1,8 @@
 #pragma once
 // Running the real torchsmith binary from tests, in a clean environment (no user KB overlay).
 #include <cstdlib>
+#include <filesystem>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,41 @@ inline ::testing::AssertionResult matches_golden(const std::string& name, const 
          << "output differs from " << path << " at line " << line
          << " (TS_UPDATE_GOLDEN=1 rewrites it)\n--- got ---\n"
          << text;
+}
+
+
+// The fixture as a git repository with one commit on main (what `fetch` clones).
+inline std::string make_git_fixture(const std::string& dir) {
+  std::string repo = dir + "/minitorch";
+  std::filesystem::copy(std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/minitorch", repo, std::filesystem::copy_options::recursive);
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(60);
+  o.cwd = repo;
+  for (std::vector<std::string> argv :
+       {std::vector<std::string>{"git", "init", "-q", "-b", "main"}, {"git", "add", "-A"},
+        {"git", "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "fixture"}}) {
+    auto r = util::run(argv, o);
+    if (!r.ok()) return "";
+  }
+  return repo;
+}
+
+// The wheel in OUT/dist and its RECORD (every file's sha256 and size), sorted.
+inline std::pair<std::string, std::string> wheel_record(const std::string& out) {
+  std::string wheel;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(out + "/dist", ec))
+    if (e.path().extension() == ".whl") wheel = e.path().string();
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(60);
+  auto r = util::run({"/usr/bin/python3", "-c",
+                      "import sys, zipfile\n"
+                      "z = zipfile.ZipFile(sys.argv[1])\n"
+                      "n = [x for x in z.namelist() if x.endswith('.dist-info/RECORD')][0]\n"
+                      "print(''.join(sorted(z.read(n).decode().splitlines(True))))\n",
+                      wheel},
+                     o);
+  return {std::filesystem::path(wheel).filename().string(), r.ok() ? r.out : "unreadable: " + r.err};
 }
 
 }  // namespace ts::testing

@@ -119,3 +119,36 @@ TEST(RunRecord, CheckLinesFromVerifyJson) {
   EXPECT_EQ(lines[3], "3 checks, 1 failed, 1 skipped");
   EXPECT_TRUE(ts::report::check_lines(nullptr).empty());
 }
+
+// A shared store and distcc (docs/scale.md): written only when used, read back whole.
+TEST(RunRecord, SharedCacheAndDistributedRoundTrip) {
+  RunRecord a = sample::sample_record();
+  EXPECT_EQ(json(a).count("distributed"), 0u);  // not distributed: no section
+  EXPECT_EQ(json(a)["cache"].count("store"), 0u);
+  a.cache.store = "redis://127.100.0.2:6379";
+  a.cache.store_ok = false;
+  a.cache.warning = "shared cache redis://127.100.0.2:6379 did not answer";
+  a.cache.remote_hits = 7;
+  a.cache.local_hits = 2;
+  a.distributed.engine = "distcc";
+  a.distributed.hosts = "127.100.0.3:3632/4";
+  a.distributed.remote_jobs = {{"127.100.0.3:3632", 11}};
+  a.distributed.local_jobs = 3;
+  a.distributed.moved = {{"a.cpp", "127.100.0.4:3632/4", "Warning: failed to distribute a.cpp"}};
+  a.distributed.left_out = {"127.100.0.9:3632/4: not reachable"};
+  std::string text = run_json_text(a);
+  RunRecord b = parse_run_json(text);
+  EXPECT_EQ(run_json_text(b), text);
+  EXPECT_EQ(b.cache.remote_hits, 7u);
+  EXPECT_FALSE(b.cache.store_ok);
+  EXPECT_EQ(b.distributed.remote_jobs.at("127.100.0.3:3632"), 11);
+  ASSERT_EQ(b.distributed.moved.size(), 1u);
+  EXPECT_EQ(b.distributed.moved[0].host, "127.100.0.4:3632/4");
+
+  json j = json::parse(text);
+  j["distributed"]["remote_jobs"]["h"] = "many";
+  EXPECT_NE(error_of(j.dump()).find("distributed.remote_jobs.h: expected an integer"), std::string::npos) << error_of(j.dump());
+  j = json::parse(text);
+  j["cache"]["store_ok"] = 1;
+  EXPECT_NE(error_of(j.dump()).find("cache.store_ok: expected a boolean"), std::string::npos) << error_of(j.dump());
+}

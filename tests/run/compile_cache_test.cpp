@@ -23,6 +23,25 @@ TEST(CompileCache, ParsesCcachePrintStats) {
   EXPECT_FALSE(parse_ccache_print_stats("garbage\n"));
 }
 
+// ccache 4.7's counters with remote storage (a second machine, empty local cache, warm store).
+TEST(CompileCache, ParsesRemoteStorageCountersAndDiffs) {
+  auto before = parse_ccache_print_stats("cache_miss\t2\ndirect_cache_hit\t0\nlocal_storage_hit\t0\n"
+                                         "remote_storage_hit\t1\nremote_storage_miss\t2\nremote_storage_error\t0\n");
+  auto after = parse_ccache_print_stats("cache_miss\t3\ndirect_cache_hit\t25\nlocal_storage_hit\t1\n"
+                                        "remote_storage_hit\t25\nremote_storage_miss\t3\nremote_storage_error\t4\n"
+                                        "remote_storage_timeout\t1\n");
+  ASSERT_TRUE(before && after);
+  EXPECT_EQ(after->remote_hits, 25u);
+  EXPECT_EQ(after->remote_errors, 5u);  // errors and timeouts
+  CacheCounts d = counts_between(*before, *after);
+  EXPECT_EQ(d.hits, 25u);
+  EXPECT_EQ(d.misses, 1u);
+  EXPECT_EQ(d.remote_hits, 24u);
+  EXPECT_EQ(d.remote_misses, 1u);
+  EXPECT_EQ(d.local_hits, 1u);
+  EXPECT_EQ(counts_between(*after, *before).hits, 0u);  // a cleared cache never goes below zero
+}
+
 TEST(CompileCache, NamedToolMissingIsAnErrorAutoIsNone) {
   std::string err;
   auto none = find_compile_cache("auto", "/nonexistent", &err);

@@ -1,0 +1,31 @@
+#pragma once
+// The plan's part for a shared cache and distributed compilation: which engine and store (checked
+// now, with a short timeout), which distcc hosts (each probed: reachable, same compiler), how many
+// jobs (remote slots + what local memory allows), and where nvcc units run. Each choice is a
+// Decision with its reason; nothing here fails a plan for a store or host that is down.
+#include <string>
+
+#include "plan/plan.h"
+#include "scale/hosts.h"
+#include "scale/request.h"
+
+namespace ts::scale {
+
+struct ScaleRequest {
+  std::string cache;       // --cache ENGINE+STORE ("" = none)
+  std::string distribute;  // --distribute distcc ("" = none)
+  std::string hosts;       // --hosts, or DISTCC_HOSTS when empty
+};
+
+struct ScaleResult {
+  std::string error;   // bad input (exit 2)
+  HostsCheck hosts;    // what the probe found (doctor and explain show it)
+  Health store;        // the store's health at plan time
+};
+
+// Adds plan.scale, its decisions, and the job count to plan. path_var: the build's PATH (where
+// distcc, ccache, sccache and the compiler are looked up). work_dir: scratch for the host probe.
+ScaleResult plan_scale(const ScaleRequest& r, plan::Plan& plan, const std::string& path_var,
+                       const std::string& work_dir);
+
+}  // namespace ts::scale
