@@ -1,6 +1,7 @@
 #include "formats/zip.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -240,6 +241,8 @@ std::string ZipArchive::stream(const ZipMember& m,
 std::string ZipArchive::extract(const ZipMember& m, const std::string& path) const {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return write_error(path, errno);
+  struct stat st{};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);  // only a half-written file is removed
   int werr = 0;
   std::string e = stream(m, [&](const unsigned char* p, std::size_t n) {
     while (n > 0) {
@@ -257,7 +260,7 @@ std::string ZipArchive::extract(const ZipMember& m, const std::string& path) con
   // close() reports deferred write errors (NFS, quotas): its result counts too.
   if (::close(fd) != 0 && !werr && e.empty()) werr = errno;
   if (werr) e = write_error(path, werr);
-  if (!e.empty()) ::unlink(path.c_str());
+  if (!e.empty() && regular) ::unlink(path.c_str());
   return e;
 }
 
