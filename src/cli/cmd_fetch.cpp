@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "kb/kb.h"
 #include "source/fetch.h"
+#include "util/safe_path.h"
 #include "util/url.h"
 
 namespace ts::cli {
@@ -114,6 +115,10 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
 
   source::FetchOptions fo;
   fo.dir = o.dir.empty() ? default_dir(spec) : o.dir;
+  // A name made from the URL is one directory here, never '..' or a path: else ask for --dir.
+  if (o.dir.empty())
+    if (std::string why = util::check_path_component(fo.dir); !why.empty())
+      return bad_input("cannot name a directory after '" + spec.url + "' (" + why + "); give --dir DIR");
   fo.git = git;
   fo.jobs = o.jobs;
   fo.retries = o.retries;
