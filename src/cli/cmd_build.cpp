@@ -22,6 +22,7 @@
 #include "spec/raw_spec.h"
 #include "triage/specialize.h"
 #include "util/fs.h"
+#include "util/redact_json.h"
 
 namespace ts::cli {
 
@@ -55,6 +56,9 @@ std::string self_exe() {
 int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   if (!o.lock_file.empty() && !o.req.requirement.empty())
     return bad("give a requirement or --lock FILE, not both");
+  // Options are checked before any work (planning, copying the tree).
+  if (o.compile_cache != "auto" && o.compile_cache != "ccache" && o.compile_cache != "sccache" && o.compile_cache != "none")
+    return bad("--compile-cache " + o.compile_cache + ": write auto, ccache, sccache or none");
   plan::Plan plan;
   std::string native;
   std::optional<HostFacts> facts;  // this machine, when the plan was made here
@@ -99,7 +103,7 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.what = !plan.import_name.empty() ? plan.spec.package + " against torch " + plan.torch_version
              : plan.spec.package + (plan.torch_version.empty() ? "" : "==" + plan.torch_version);
   bo.torchsmith_version = TS_VERSION;
-  bo.say = [](const std::string& s) { std::fprintf(stderr, "torchsmith: %s\n", s.c_str()); };
+  bo.say = [](const std::string& s) { std::fprintf(stderr, "torchsmith: %s\n", util::redact_text(s).c_str()); };
   bo.cancel = &g_cancel;
   if (!o.wheelhouse.empty()) {
     if (!std::filesystem::is_directory(o.wheelhouse))
@@ -117,11 +121,16 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
 
   run::BuildOutcome r = run::run_build(plan, bo);
   if (!r.error.empty()) {
-    std::fprintf(stderr, "torchsmith build: %s\n", r.error.c_str());
+    std::fprintf(stderr, "torchsmith build: %s\n", util::redact_text(r.error).c_str());
     return r.exit_code;
   }
-  if (o.json) std::cout << nlohmann::json(r.record).dump(2) << "\n";
-  else std::cout << run::summary_text(r, !g.no_color && isatty(1) && !std::getenv("NO_COLOR"));
+  if (o.json) {
+    nlohmann::json j = r.record;
+    util::redact_json(j);
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << util::redact_text(run::summary_text(r, !g.no_color && isatty(1) && !std::getenv("NO_COLOR")));
+  }
   return r.exit_code;
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "plan/lock.h"
+#include "run/clean_guard.h"
 #include "run/stale.h"
 #include "util/fs.h"
 
@@ -33,10 +34,11 @@ int run_clean(CleanOptions& o) {
     return 2;
   }
   std::string dir = fs::absolute(o.dir, ec).lexically_normal().string();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
+  if (dir.size() > 1 && dir.back() == '/') dir.pop_back();  // "/" stays "/" (it became "", "removed ")
   std::string src = fs::path(dir).parent_path().string();
   run::TreeExpectation want;
   want.home_directory = src;
+  std::string source;
   if (!o.lock.empty()) {
     std::string err;
     auto p = plan::read_lock(o.lock, &err);
@@ -45,6 +47,13 @@ int run_clean(CleanOptions& o) {
       return 2;
     }
     want = run::expectation_from_plan(*p, src);
+    source = p->source_dir;
+  }
+  // Refused before anything else (--dry-run included): only a build is cleaned. --if-stale keeps a
+  // directory with no CMakeCache.txt (below), so it needs no build in it to go on.
+  if (std::string no = run::why_not_removable(dir, source, !o.if_stale); !no.empty()) {
+    std::fprintf(stderr, "torchsmith clean: %s\n", no.c_str());
+    return 2;
   }
   std::string why;
   if (o.if_stale) {
@@ -64,6 +73,10 @@ int run_clean(CleanOptions& o) {
     std::time_t t = std::time(nullptr);
     std::strftime(b, sizeof b, "%Y%m%dT%H%M%SZ", std::gmtime(&t));
     o.keep_logs = dir + ".logs-" + b;
+  }
+  if (std::string no = run::why_not_removable(dir, source); !no.empty()) {
+    std::fprintf(stderr, "torchsmith clean: %s\n", no.c_str());
+    return 2;
   }
   if (o.dry_run) {
     std::printf("would remove %s (its CMake and ninja logs kept in %s)\n", dir.c_str(), o.keep_logs.c_str());

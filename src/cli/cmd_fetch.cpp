@@ -8,6 +8,8 @@
 #include "cli/commands.h"
 #include "kb/kb.h"
 #include "source/fetch.h"
+#include "util/safe_path.h"
+#include "util/url.h"
 
 namespace ts::cli {
 
@@ -24,7 +26,7 @@ struct FetchCliOptions {
 };
 
 int bad_input(const std::string& msg) {
-  std::fprintf(stderr, "torchsmith fetch: %s\n", msg.c_str());
+  std::fprintf(stderr, "torchsmith fetch: %s\n", util::redact_text(msg).c_str());
   return 2;
 }
 
@@ -63,11 +65,12 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == m.size())
       return bad_input("--mirror '" + m + "': write FROM=TO, e.g. https://github.com/=https://mirror.example/github/");
     git.mirrors.push_back({m.substr(0, eq), m.substr(eq + 1)});
+    if (auto e = util::check_git_url(git.mirrors.back().to); !e.empty()) return bad_input("--mirror: " + e);
     if (source::is_local_url(git.mirrors.back().to)) git.allow_file_protocol = true;
   }
   if (o.jobs < 1 || o.retries < 0) return bad_input("--jobs must be at least 1 and --retries at least 0");
   auto progress = [&](const std::string& line) {
-    if (!o.json) std::fprintf(stderr, "torchsmith fetch: %s\n", line.c_str());
+    if (!o.json) std::fprintf(stderr, "torchsmith fetch: %s\n", util::redact_text(line).c_str());
   };
 
   if (!o.source.empty()) {
@@ -104,10 +107,18 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
   source::SourceSpec spec;
   std::string why;
   if (!source::parse_source_spec(o.spec, sources, spec, why)) return bad_input(why);
+  if (spec.url.find(std::string(util::kRedacted) + "@") != std::string::npos ||
+      spec.url.find("=" + std::string(util::kRedacted)) != std::string::npos)
+    return bad_input("'" + spec.url + "' holds credentials that were redacted when the plan was stored; give the "
+                     "URL with them again (--source URL@REF), or let git's credential helper supply them");
   if (source::is_local_url(spec.url)) git.allow_file_protocol = true;  // the user's own local repository
 
   source::FetchOptions fo;
   fo.dir = o.dir.empty() ? default_dir(spec) : o.dir;
+  // A name made from the URL is one directory here, never '..' or a path: else ask for --dir.
+  if (o.dir.empty())
+    if (std::string why = util::check_path_component(fo.dir); !why.empty())
+      return bad_input("cannot name a directory after '" + spec.url + "' (" + why + "); give --dir DIR");
   fo.git = git;
   fo.jobs = o.jobs;
   fo.retries = o.retries;
@@ -117,7 +128,7 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
     json j = report_json(r.check);
     j["ok"] = r.ok;
     j["dir"] = fo.dir;
-    j["url"] = spec.url;
+    j["url"] = util::redact_url(spec.url);
     j["ref"] = spec.ref;
     j["head"] = r.head;
     j["resumed"] = r.resumed;

@@ -11,6 +11,7 @@
 #include "source/apply.h"
 #include "source/fix.h"
 #include "util/fs.h"
+#include "util/printable.h"
 
 namespace ts::cli {
 
@@ -32,6 +33,7 @@ int bad_input(const std::string& msg) {
 
 // "torch==2.4.1" (or "torch 2.4.1"); when no spec is given, a torch tree's version.txt says.
 bool read_context(const FixOptions& o, source::FixContext& ctx, std::string& error) {
+  std::string from;
   if (!o.spec.empty()) {
     auto eq = o.spec.find("==");
     if (eq == std::string::npos || eq == 0 || eq + 2 >= o.spec.size()) {
@@ -42,9 +44,12 @@ bool read_context(const FixOptions& o, source::FixContext& ctx, std::string& err
     ctx.version = o.spec.substr(eq + 2);
   } else if (auto v = util::read_file((fs::path(o.dir) / "version.txt").string())) {
     ctx.version = util::trim(*v);  // torch trees carry version.txt ("2.4.0a0")
+    from = " (" + (fs::path(o.dir) / "version.txt").string() + ")";
   }
   if (!ctx.version.empty() && !Version::parse(ctx.version)) {
-    error = "version '" + ctx.version + "' does not parse; give --for torch==X.Y.Z";
+    // What a file holds is shown with its control characters escaped: an ESC from version.txt
+    // must not reach the terminal.
+    error = "version '" + util::printable(ctx.version) + "'" + from + " does not parse; give --for torch==X.Y.Z";
     return false;
   }
   for (auto [flag, value] : {std::pair{"--cuda", &o.cuda}, {"--cmake", &o.cmake}, {"--gcc", &o.gcc}})

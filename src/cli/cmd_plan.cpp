@@ -6,12 +6,14 @@
 #include <iostream>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/plan_request.h"
 #include "plan/extension.h"
 #include "plan/render.h"
 #include "util/fs.h"
+#include "util/url.h"
 
 namespace ts::cli {
 
@@ -39,23 +41,26 @@ int run_plan(const GlobalOptions& g, PlanOptions& o) {
   if (!pr.error.empty()) return bad(pr.error);
   const plan::PlanResult& r = pr.result;
 
+  // Printed URLs lose their credentials (user:TOKEN@, ?token=): the output is often pasted.
+  std::ostringstream out;
   if (o.json || o.format == "json") {
-    std::cout << nlohmann::json(r).dump(2) << "\n";
+    out << nlohmann::json(r).dump(2) << "\n";
   } else if (pr.extension) {
-    if (o.format == "sh" && r.ok()) std::cout << plan::render_extension_sh(r.plan);
-    else std::cout << (o.explain ? plan::render_extension_explain(r) : plan::render_extension_summary(r));
+    if (o.format == "sh" && r.ok()) out << plan::render_extension_sh(r.plan);
+    else out << (o.explain ? plan::render_extension_explain(r) : plan::render_extension_summary(r));
   } else if (!r.ok()) {
-    std::cout << (o.explain ? plan::render_explain(r) : plan::render_summary(r));
+    out << (o.explain ? plan::render_explain(r) : plan::render_summary(r));
   } else if (o.format == "sh") {
-    std::cout << plan::render_sh(r.plan);
+    out << plan::render_sh(r.plan);
   } else if (o.format == "dockerfile") {
     std::string derr;
     std::string d = plan::render_dockerfile(r.plan, pr.build_kb, pr.facts, &derr);
     if (d.empty()) return bad(derr);
-    std::cout << d;
+    out << d;
   } else {
-    std::cout << (o.explain ? plan::render_explain(r) : plan::render_summary(r));
+    out << (o.explain ? plan::render_explain(r) : plan::render_summary(r));
   }
+  std::cout << util::redact_text(out.str());
   if (!r.ok()) return 3;
   if (!o.out.empty()) {
     std::string werr = util::write_file_atomic(o.out, plan::lock_json(r.plan).dump(2) + "\n");

@@ -32,7 +32,15 @@ bool list_toml_files(const std::string& dir, std::vector<KbFile>& out, std::stri
   }
   for (; it != end; it.increment(ec)) {
     if (ec) break;
-    if (!it->is_regular_file(ec) || it->path().extension() != ".toml") continue;
+    if (it->path().extension() != ".toml") continue;
+    if (!it->is_regular_file(ec)) {
+      // A directory (or a dangling link) named cuda.toml would otherwise be skipped in silence,
+      // and the KB read without the file the user meant to give.
+      std::string rel = fs::relative(it->path(), dir, ec).generic_string();
+      error = rel + ": named like a KB file but not a regular file (" +
+              (it->is_directory(ec) ? "a directory" : "a link to nothing, or a special file") + "); rename or remove it";
+      return false;
+    }
     out.push_back({fs::relative(it->path(), dir, ec).generic_string(), it->path().string()});
   }
   // Known files in dependency order first (unknown ones, order -1, are mapped after them).

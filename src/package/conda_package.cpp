@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -24,6 +25,7 @@
 #include "formats/mapped_file.h"
 #include "formats/wheel.h"
 #include "formats/zip.h"
+#include "util/safe_path.h"
 
 namespace fs = std::filesystem;
 
@@ -187,8 +189,25 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
     build_number = std::atoi(plan_build.c_str() + u + 1);
   if (o.build_number) build_number = *o.build_number;
   if (build_number < 0) return fail(2, "--build-number must be 0 or more");
-  if (version.find('-') != std::string::npos || name.find_first_of(" /") != std::string::npos)
-    return fail(2, "'" + name + "-" + version + "' is not a valid conda name and version");
+  // Each of these becomes part of a path or file name: checked against its grammar before anything
+  // is written (`--python 3.11/../../x` used to write outside -o).
+  auto dotted = [](const std::string& s) {
+    if (s.empty() || s.front() == '.' || s.back() == '.' || s.find("..") != std::string::npos) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+  };
+  if (!dotted(py)) return fail(2, "--python '" + py + "': write the Python as X.Y, e.g. 3.11");
+  if (!cuda.empty() && !dotted(cuda)) return fail(2, "--cuda '" + cuda + "': write the CUDA version as X.Y, e.g. 12.8");
+  if (!cudnn.empty() && !dotted(cudnn)) return fail(2, "--cudnn '" + cudnn + "': write the cuDNN version as X or X.Y, e.g. 9");
+  auto conda_name_ok = std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  });
+  auto conda_version_ok = std::all_of(version.begin(), version.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '+' || c == '!';
+  });
+  if (name.empty() || !conda_name_ok || name.front() == '.' || version.empty() || !conda_version_ok ||
+      version.find("..") != std::string::npos)
+    return fail(2, "'" + name + "-" + version + "' is not a valid conda name and version (names: letters, digits, "
+                   "'_', '.', '-'; versions without '-')");
 
   std::int64_t mtime = o.timestamp;
   if (mtime < 0) {
@@ -202,7 +221,10 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
 
   // Stage the wheel's files where conda installs them.
   std::error_code ec;
-  std::string out_sub = o.out_dir + "/" + subdir;
+  std::string join_err;
+  auto sub_path = util::join_components(o.out_dir, {subdir}, &join_err);
+  if (!sub_path) return fail(2, join_err);
+  std::string out_sub = *sub_path;
   fs::create_directories(out_sub, ec);
   if (ec) return fail(1, "cannot create " + out_sub + ": " + ec.message());
   std::string tmpl = out_sub + "/.torchsmith-conda-XXXXXX";
@@ -292,7 +314,7 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
     for (const auto& [rel, rpath] : to_patch) {
       util::RunOptions ro;
       ro.timeout = std::chrono::minutes(5);
-      auto r = util::run({pe, "--set-rpath", rpath, "--force-rpath", w.full(rel)}, ro);
+      auto r = util::run({pe, "--set-rpath", rpath, "--force-rpath", util::as_operand(w.full(rel))}, ro);
       if (!r.ok())
         return fail(1, "patchelf --set-rpath on " + rel + " failed (" + r.describe(ro.timeout) +
                            "): " + util::trim(r.err));
@@ -407,7 +429,9 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
 
   for (const auto& fmt : o.formats) {
     if (fmt == "tar.bz2") {
-      std::string out = out_sub + "/" + dist_name + ".tar.bz2";
+      auto out_path = util::join_components(out_sub, {dist_name + ".tar.bz2"}, &err);
+      if (!out_path) return fail(2, err);
+      std::string out = *out_path;
       formats::AtomicFile f(out);
       if (!f.ok()) return fail(1, f.error());
       formats::Bzip2Sink bz(f);
@@ -418,7 +442,9 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
       if (!f.commit()) return fail(1, f.error());
       res.outputs.push_back(out);
     } else if (fmt == "conda") {
-      std::string out = out_sub + "/" + dist_name + ".conda";
+      auto out_path = util::join_components(out_sub, {dist_name + ".conda"}, &err);
+      if (!out_path) return fail(2, err);
+      std::string out = *out_path;
       std::string info_zst = w.root + "/info-" + dist_name + ".tar.zst";
       std::string pkg_zst = w.root + "/pkg-" + dist_name + ".tar.zst";
       for (const auto& [path, entries] : {std::pair{info_zst, &info}, std::pair{pkg_zst, &pkg}}) {

@@ -17,6 +17,7 @@
 #include "package/wheel_version.h"
 #include "util/fs.h"
 #include "formats/elf.h"
+#include "util/safe_path.h"
 #include "verify/ld_conf.h"
 #include "formats/mapped_file.h"
 #include "verify/resolve.h"
@@ -325,6 +326,7 @@ RepairResult repair_wheel(const RepairOptions& o) {
   const std::string mode = o.local_version.empty() ? (o.plan ? "auto" : "none") : o.local_version;
   auto version = apply_local_version(w->name.version, dist, mode, o.plan, &err);
   if (!version) return bad_input(err);
+  if (auto why = check_wheel_version(*version); !why.empty()) return bad_input(why);
   res.version = *version;
   verdict("", "version", Outcome::pass, *version == w->name.version ? *version + " (unchanged)"
                                                                     : w->name.version + " -> " + *version);
@@ -367,11 +369,17 @@ RepairResult repair_wheel(const RepairOptions& o) {
   std::vector<std::string> tags;
   pack.replaced[pack.dist_info + "/WHEEL"] = rewrite_wheel_file(text(pack.dist_info + "/WHEEL"), choice.tag, &tags);
   if (tags.empty()) return bad_input(w->dist_info + "/WHEEL has no Tag: line");
+  // The tags become the output's file name: a Tag with '/' or '..' must not choose where it goes.
+  for (const auto& t : tags)
+    if (auto why = check_wheel_tag(t); !why.empty()) return bad_input(w->dist_info + "/WHEEL: " + why);
   tags_to_name(tags, out_name);
   verdict("", "tags", Outcome::pass, out_name.python + "-" + out_name.abi + "-" + out_name.platform +
                                          " (file name and WHEEL agree)");
 
-  const std::string out = (fs::path(out_dir.empty() ? "." : out_dir) / out_name.filename()).string();
+  std::string join_err;
+  auto out_path = util::join_inside(out_dir.empty() ? "." : out_dir, out_name.filename(), &join_err);
+  if (!out_path) return bad_input(join_err);
+  const std::string out = *out_path;
   if (fs::exists(out) && fs::equivalent(out, o.wheel, ec))
     return bad_input(out + " would replace the input wheel; pass -o DIR to write it elsewhere");
   std::string pe2 = pack_wheel(pack, out);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "util/process.h"
+#include "util/safe_path.h"
 
 namespace ts::package {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 std::string run_patchelf(const Patchelf& p, std::vector<std::string> args, const std::string& file) {
   if (!p.available()) return "patchelf is not installed (needed to edit " + file + ")";
   args.insert(args.begin(), p.exe);
-  args.push_back(file);
+  args.push_back(util::as_operand(file));  // patchelf knows no `--`
   util::RunOptions o;
   o.timeout = std::chrono::seconds(300);  // libtorch_cuda.so is over a gigabyte
   auto r = util::run(args, o);

@@ -1,7 +1,9 @@
 #include "package/tags.h"
 
 #include <algorithm>
+#include <cctype>
 
+#include "core/version.h"
 #include "formats/elf.h"
 
 namespace ts::package {
@@ -28,7 +30,51 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
   return out;
 }
 
+bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
 }  // namespace
+
+std::string check_dist_name(std::string_view dist) {
+  std::string d(dist);
+  if (dist.empty()) return "an empty distribution name";
+  if (!alnum(dist.front()) || !alnum(dist.back()))
+    return "distribution name '" + d + "' must start and end with a letter or digit (PEP 427)";
+  for (char c : dist)
+    if (!alnum(c) && c != '_' && c != '.')
+      return "distribution name '" + d + "' holds '" + std::string(1, c) +
+             "' (only letters, digits, '_' and '.' in a wheel name, PEP 427)";
+  return "";
+}
+
+std::string check_wheel_version(std::string_view version) {
+  std::string v(version);
+  if (version.empty()) return "an empty version";
+  for (char c : version)
+    if (!alnum(c) && c != '.' && c != '_' && c != '+' && c != '!')
+      return "version '" + v + "' holds '" + std::string(1, c) + "' (not a PEP 440 version)";
+  std::string why;
+  if (!Version::parse(version, &why)) return "version '" + v + "' is not a PEP 440 version" + (why.empty() ? "" : ": " + why);
+  return "";
+}
+
+std::string check_tag_part(std::string_view part) {
+  std::string p(part);
+  if (part.empty()) return "an empty tag";
+  for (char c : part)
+    if (!alnum(c) && c != '_' && c != '.')
+      return "tag '" + p + "' holds '" + std::string(1, c) + "' (only letters, digits, '_' and '.', PEP 425)";
+  if (part.front() == '.' || part.back() == '.' || part.find("..") != std::string_view::npos)
+    return "tag '" + p + "' has an empty member between '.' (PEP 425)";
+  return "";
+}
+
+std::string check_wheel_tag(std::string_view tag) {
+  auto parts = split(tag, '-');
+  if (parts.size() != 3) return "Tag '" + std::string(tag) + "' is not python-abi-platform (PEP 425)";
+  for (const auto& p : parts)
+    if (auto why = check_tag_part(p); !why.empty()) return why;
+  return "";
+}
 
 std::optional<WheelName> WheelName::parse(std::string_view filename, std::string* error) {
   auto slash = filename.find_last_of('/');
@@ -55,6 +101,13 @@ std::optional<WheelName> WheelName::parse(std::string_view filename, std::string
   n.python = parts[parts.size() - 3];
   n.abi = parts[parts.size() - 2];
   n.platform = parts[parts.size() - 1];
+  // The parts become directory and file names (NAME-VERSION.dist-info/, the output wheel).
+  for (const auto& why : {check_dist_name(n.dist), check_wheel_version(n.version), check_tag_part(n.python),
+                          check_tag_part(n.abi), check_tag_part(n.platform)})
+    if (!why.empty()) return bad(why);
+  if (!n.build.empty())
+    for (char c : n.build)
+      if (!alnum(c) && c != '_') return bad("build tag '" + n.build + "' holds '" + std::string(1, c) + "'");
   return n;
 }
 

@@ -18,6 +18,14 @@ struct WheelName {
   std::string dist_info() const { return dist + "-" + version + ".dist-info"; }
 };
 
+// The grammar of each part (PEP 427 file names, PEP 440 versions, PEP 425 tags): "" when it fits,
+// else why not. Names and tags become file and directory names, so nothing outside
+// [A-Za-z0-9._] (and '+' '!' in versions) ever reaches a path: no '/', '..', ';' or spaces.
+std::string check_dist_name(std::string_view dist);  // "torch", "flash_attn"
+std::string check_wheel_version(std::string_view version);  // "2.4.1+cu124"
+std::string check_tag_part(std::string_view part);  // "cp311", "none", "manylinux_2_28_x86_64", "py2.py3"
+std::string check_wheel_tag(std::string_view tag);  // "cp311-cp311-linux_x86_64"
+
 // Machine name of the wheel platform tag for an ELF e_machine ("" when no wheel tag exists).
 std::string wheel_arch(unsigned machine);
 

@@ -8,6 +8,7 @@
 
 #include "core/version_range.h"
 #include "plan/extension.h"
+#include "util/url.h"
 
 namespace ts::plan {
 
@@ -107,6 +108,8 @@ std::optional<ExtensionSource> parse_extension_source(std::string_view text, std
     s.url = t.substr(0, at);
     s.ref = t.substr(at + 1);
     if (s.ref.empty()) return fail("the ref after '@' is empty");
+    if (auto why = util::check_git_url(s.url); !why.empty()) return fail(why);
+    if (auto why = util::check_git_ref(s.ref); !why.empty()) return fail(why);
     s.name = repo_name(s.url);
     return s;
   }

@@ -58,7 +58,7 @@ void fetch(Ctx& c) {
     c.p.source_ref = tag_for(r, src.version);
   }
   c.p.steps.push_back({"fetch", {"git", "clone", "--branch", c.p.source_ref, "--recursive", "--shallow-submodules",
-                                 "--depth", "1", c.p.source_url, "{src}"},
+                                 "--depth", "1", "--", c.p.source_url, "{src}"},
                        "", "the tag with its submodules (several packages need cutlass, glm ... as submodules)"});
   c.decide("source", c.p.source_url + "@" + c.p.source_ref,
            src.kind == K::git ? "asked for" : "the recipe's tag for " + src.version, src.kind == K::git ? "the requirement" : c.recipe_source());

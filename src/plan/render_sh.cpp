@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plan/render.h"
+#include "util/redact_json.h"
 
 namespace ts::plan {
 
@@ -67,6 +68,9 @@ nlohmann::json lock_json(const Plan& p) {
   nlohmann::json j = p;
   j["lock"] = {{"fix_hashes", nlohmann::json::object()}, {"source_revision", p.source_revision}};
   for (const auto& f : p.fixes) j["lock"]["fix_hashes"][f.id] = f.hash;
+  // A lock is shared and kept: credentials in the source URL never go into it (the run passes the
+  // URL it was given to git; a build from the lock asks for them again).
+  util::redact_json(j);
   return j;
 }
 

@@ -8,6 +8,7 @@
 #include "probe/sections.h"
 #include "probe/text.h"
 #include "util/fs.h"
+#include "util/printable.h"
 
 namespace ts::probe {
 namespace {
@@ -49,7 +50,7 @@ std::string version_from_files(const Host& h, const std::string& p, std::string&
     if (doc.is_object() && doc.contains("cuda") && doc["cuda"].is_object() &&
         doc["cuda"].value("version", "") != "") {
       source = "version.json";
-      return doc["cuda"].value("version", "");
+      return util::printable(doc["cuda"].value("version", ""));  // shown by doctor: no control characters
     }
   }
   if (auto t = h.read(p + "/version.txt")) {  // "CUDA Version 11.0.221"

@@ -4,6 +4,7 @@
 #include "report/run_html.h"
 #include "report/trace.h"
 #include "util/fs.h"
+#include "util/url.h"
 
 namespace ts::report {
 
@@ -15,7 +16,8 @@ RunFiles write_run_files(const RunRecord& r) {
   }
   auto put = [&](const std::string& name, const std::string& text) {
     std::string path = r.run_dir + "/" + name;
-    std::string err = util::write_file_atomic(path, text);
+    // Every file of the run is stored with the URLs in it redacted (user:TOKEN@, ?token=).
+    std::string err = util::write_file_atomic(path, util::redact_text(text));
     if (!err.empty()) {
       if (out.error.empty()) out.error = path + ": " + err;
       return;

@@ -3,6 +3,7 @@
 #include "report/run_record.h"
 
 #include <string>
+#include "util/redact_json.h"
 
 namespace ts::report {
 namespace {
@@ -242,7 +243,9 @@ void from_json(const json& j, RunRecord& r) {
 
 // Invalid UTF-8 (a compiler line in a reason) becomes U+FFFD instead of throwing.
 std::string run_json_text(const RunRecord& r) {
-  return json(r).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  json j = r;
+  util::redact_json(j);
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 RunRecord parse_run_json(std::string_view text) {

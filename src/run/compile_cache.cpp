@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/process.h"
+#include "util/sha256.h"
 
 namespace ts::run {
 
@@ -39,6 +41,17 @@ void add_to_path(std::map<std::string, std::string>& env, const std::string& dir
 }
 
 }  // namespace
+
+std::string masquerade_dir(const std::string& wanted) {
+  if (!has_space(wanted)) return wanted;
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  std::string base = xdg && *xdg ? xdg : home && *home ? std::string(home) + "/.cache" : "";
+  if (base.empty() || has_space(base)) return "";
+  util::Sha256 h;
+  h.update(wanted.data(), wanted.size());
+  return base + "/torchsmith/cache-bin/" + util::hex(h.digest()).substr(0, 16);
+}
 
 void pass_cache_settings(const CompileCache& c, const std::map<std::string, std::string>& outer,
                          std::map<std::string, std::string>& env) {
@@ -78,14 +91,20 @@ std::string apply_compile_cache(const CompileCache& c, bool cmake_build, const s
     for (const char* lang : {"C", "CXX", "CUDA"}) env[std::string("CMAKE_") + lang + "_COMPILER_LAUNCHER"] = c.path;
     return "";
   }
+  // cpp_extension splits CC/CXX at whitespace: links under a path with a space break every compile.
+  const std::string dir = masquerade_dir(masq_dir);
+  if (dir.empty())
+    return "'" + masq_dir + "' has whitespace, which torch's cpp_extension splits the compiler path at, and so "
+           "has the cache directory (XDG_CACHE_HOME or ~/.cache) it would move to; the build runs without "
+           "the compile cache (an --out without spaces keeps it)";
   std::error_code ec;
-  fs::create_directories(masq_dir, ec);
-  if (ec) return masq_dir + ": " + ec.message();
+  fs::create_directories(dir, ec);
+  if (ec) return dir + ": " + ec.message();
   for (const char* var : {"CC", "CXX"}) {
     auto it = env.find(var);
     if (it == env.end() || it->second.empty()) continue;
     fs::path real = it->second;
-    fs::path link = fs::path(masq_dir) / real.filename();
+    fs::path link = fs::path(dir) / real.filename();
     fs::remove(link, ec);
     fs::create_symlink(c.path, link, ec);
     if (ec) return link.string() + ": " + ec.message();

@@ -25,6 +25,11 @@ CompileCache find_compile_cache(const std::string& want, const std::string& path
 std::string apply_compile_cache(const CompileCache& c, bool cmake_build, const std::string& masq_dir,
                                 std::map<std::string, std::string>& env);
 
+// Where the masquerade links go: masq_dir itself when its path has no whitespace, else a
+// directory named by its hash under $XDG_CACHE_HOME (or ~/.cache)/torchsmith/cache-bin; "" when
+// that has whitespace too.
+std::string masquerade_dir(const std::string& masq_dir);
+
 // The tool's own settings from torchsmith's environment (CCACHE_* for ccache, SCCACHE_* for
 // sccache: CCACHE_DIR, CCACHE_BASEDIR ...) into the build's exact env, which inherits nothing else;
 // `ccache --print-stats` run by torchsmith then reads the same cache the build used.

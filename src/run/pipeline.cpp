@@ -24,6 +24,7 @@
 #include "run/compile_cache.h"
 #include "run/journal.h"
 #include "run/leftover.h"
+#include "run/mirror.h"
 #include "run/pyshim.h"
 #include "run/run_paths.h"
 #include "run/scale_setup.h"
@@ -69,40 +70,6 @@ bool compiles(const std::string& name) { return name == "build" || name == "conf
 
 // The variables a build needs that are about the user, not the build (git and pip want a home).
 constexpr const char* kInherited[] = {"HOME", "TMPDIR", "USER", "LOGNAME"};
-
-// The tree without what a previous build left (build/, dist/, *.egg-info); files that did not
-// change since the last copy are kept, so a rebuild stays incremental.
-std::string copy_tree(const std::string& from, const std::string& to) {
-  std::error_code ec;
-  fs::create_directories(to, ec);
-  if (ec) return to + ": " + ec.message();
-  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    fs::path rel = fs::relative(it->path(), from, ec);
-    std::string top = rel.begin()->string();
-    if (it.depth() == 0 && (top == "build" || top == "dist" || top == ".torchsmith" ||
-                            rel.extension() == ".egg-info")) {
-      if (it->is_directory()) it.disable_recursion_pending();
-      continue;
-    }
-    fs::path dest = fs::path(to) / rel;
-    if (it->is_directory(ec)) {
-      fs::create_directories(dest, ec);
-    } else if (it->is_regular_file(ec)) {
-      std::error_code e2;
-      if (fs::exists(dest, e2) && fs::file_size(dest, e2) == it->file_size() &&
-          fs::last_write_time(dest, e2) >= it->last_write_time())
-        continue;
-      fs::copy_file(it->path(), dest, fs::copy_options::overwrite_existing, ec);
-    } else if (it->is_symlink(ec)) {
-      fs::remove(dest, ec);
-      fs::copy_symlink(it->path(), dest, ec);
-    }
-    if (ec) return "copying " + it->path().string() + ": " + ec.message();
-  }
-  if (ec) return "copying " + from + ": " + ec.message();
-  return "";
-}
 
 // verify's --report document: its verdicts, or null when it wrote none (it crashed, or an old lock).
 nlohmann::json read_checks(const std::string& path) {
@@ -163,11 +130,32 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     src.clear();
   }
   RunPaths paths = RunPaths::make(out_dir, src, run_id);
-  out.run_dir = paths.run_dir;
-  for (const auto& d : {paths.out, paths.dist, paths.run_dir + "/logs"}) {
+
+  // Everything that can be refused is checked before anything is written or copied.
+  if (!copy_from.empty()) {
+    fs::path from = fs::weakly_canonical(copy_from, ec), to = fs::weakly_canonical(paths.out, ec);
+    if (from == to) {
+      out.error = "--out " + paths.out + " is the source tree itself; give another --out (the default is "
+                  "./torchsmith-build)";
+      out.exit_code = 2;
+      return out;
+    }
+  }
+  // The environment every external step gets: the plan's, plus what this run adds.
+  std::map<std::string, std::string> env = plan.env;
+  for (const char* k : kInherited)
+    if (!env.count(k))
+      if (const char* v = std::getenv(k)) env[k] = v;
+  env["TORCHSMITH_RUN"] = run_id;  // finds this run's orphans after a kill -9 (leftover.h)
+  std::string cerr;
+  CompileCache cache = find_compile_cache(o.compile_cache, env.count("PATH") ? env["PATH"] : "", &cerr);
+  if (!cerr.empty()) { out.error = cerr; out.exit_code = 2; return out; }
+
+  for (const auto& d : {paths.out, paths.dist}) {
     fs::create_directories(d, ec);
     if (ec) { out.error = d + ": " + ec.message(); out.exit_code = 2; return out; }
   }
+  if (auto e = write_out_marker(paths.out); !e.empty()) { out.error = e; out.exit_code = 2; return out; }
 
   std::string lock_error;
   TreeLock out_lock = TreeLock::acquire(paths.out, o.what, o.wait_for_lock, &lock_error);
@@ -177,10 +165,16 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     src_lock = TreeLock::acquire(src, o.what, o.wait_for_lock, &lock_error);
     if (!src_lock.held()) { out.error = lock_error; out.exit_code = 1; return out; }
   }
+  // The run's own directory only once the run holds the tree: a refused run leaves nothing.
+  out.run_dir = paths.run_dir;
+  fs::create_directories(paths.run_dir + "/logs", ec);
+  if (ec) { out.error = paths.run_dir + ": " + ec.message(); out.exit_code = 2; return out; }
   if (!copy_from.empty()) {
-    std::string err = copy_tree(copy_from, paths.src);
-    if (!err.empty()) { out.error = err; out.exit_code = 2; return out; }
-    say("building a copy of " + copy_from + " in " + paths.src + " (the original is not touched)");
+    MirrorResult m = mirror_tree(copy_from, paths.src, {paths.out});
+    if (!m.error.empty()) { out.error = m.error; out.exit_code = 2; return out; }
+    say("building a copy of " + copy_from + " in " + paths.src + " (the original is not touched; " +
+        std::to_string(m.copied) + " file(s) copied, " + std::to_string(m.removed) + " removed as in the source)");
+    for (const auto& s : m.skipped) say("not copied: " + s + " (a build output or cache, not source)");
   }
   fs::path last = fs::path(paths.out) / "last";
   fs::remove(last, ec);
@@ -236,26 +230,19 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
   rec.started_at = utc_now();
   rec.plan = lock;
 
-  // The environment every external step gets: the plan's, plus what this run adds.
-  std::map<std::string, std::string> env = plan.env;
-  for (const char* k : kInherited)
-    if (!env.count(k))
-      if (const char* v = std::getenv(k)) env[k] = v;
-  env["TORCHSMITH_RUN"] = run_id;  // finds this run's orphans after a kill -9 (leftover.h)
   // The plan's PYTHONPATH may name torchsmith's build helper: written fresh for every run.
   const std::string shim_dir = paths.out + "/.torchsmith/pyshim";
   if (expand_pyshim(env, shim_dir)) {
     if (auto e = write_pyshim(shim_dir); !e.empty()) { out.error = "the build helper: " + e; out.exit_code = 2; return out; }
   }
 
-  std::string cerr;
   // A shared store (--cache): checked now; down or slow, the build goes on without it.
-  std::string want_cache = o.compile_cache;
-  if (auto t = prepare_store(plan.scale, paths.out, rec.cache, env); !t.empty()) want_cache = t;
+  if (auto t = prepare_store(plan.scale, paths.out, rec.cache, env); !t.empty()) {
+    cache = find_compile_cache(t, env.count("PATH") ? env["PATH"] : "", &cerr);
+    if (!cerr.empty()) { out.error = cerr; out.exit_code = 2; return out; }
+  }
   if (!rec.cache.warning.empty()) say("warning: " + rec.cache.warning);
   else if (rec.cache.store_ok) say("shared cache: " + plan.scale.cache_engine + " with " + rec.cache.store);
-  CompileCache cache = find_compile_cache(want_cache, env.count("PATH") ? env["PATH"] : "", &cerr);
-  if (!cerr.empty()) { out.error = cerr; out.exit_code = 2; return out; }
   bool cmake_build = plan.import_name.empty();  // torch itself configures with CMake; extensions call CXX
   std::string distcc_log = paths.run_dir + "/distcc.log";
   if (auto e = apply_distcc(plan.scale, cache, paths.out + "/.distcc", distcc_log, env); !e.empty()) {

@@ -1,5 +1,7 @@
 #include "run/stale.h"
 
+#include "run/clean_guard.h"
+
 #include <filesystem>
 #include <sstream>
 
@@ -86,6 +88,7 @@ std::string clean_build_dir(const std::string& build_dir, const std::string& kee
                             std::vector<std::string>* kept) {
   std::error_code ec;
   if (!fs::exists(build_dir, ec)) return "";
+  if (auto why = why_not_removable(build_dir); !why.empty()) return why;
   if (!keep_dir.empty()) {
     fs::create_directories(keep_dir, ec);
     for (const char* f : {"CMakeCache.txt", "CMakeFiles/CMakeOutput.log", "CMakeFiles/CMakeError.log",

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "util/fs.h"
+#include "util/url.h"
 
 namespace ts::source {
 
@@ -83,21 +84,25 @@ FetchResult fetch_source(const SourceSpec& spec, const FetchOptions& o) {
     return res;
   };
   if (o.dir.empty()) return fail("no target directory; give --dir DIR");
+  // Checked again here, whoever called: a ref or URL starting with '-' is an option to git.
+  if (auto e = util::check_git_url(spec.url); !e.empty()) return fail(e);
+  if (!spec.ref.empty())
+    if (auto e = util::check_git_ref(spec.ref); !e.empty()) return fail(e);
   std::error_code ec;
   if (is_git_checkout(o.dir)) {
     res.resumed = true;
     auto url = run_git(o.git, {"-C", o.dir, "config", "--get", "remote.origin.url"});  // as written, before insteadOf
     if (url.ok() && util::trim(url.out) != spec.url)
-      return fail(o.dir + " is a clone of " + util::trim(url.out) + ", not " + spec.url +
+      return fail(o.dir + " is a clone of " + util::redact_url(util::trim(url.out)) + ", not " + util::redact_url(spec.url) +
                   "; choose another --dir, or use --source " + o.dir + " to check it as it is");
     steps.say("resuming the clone in " + o.dir);
   } else {
     if (fs::exists(o.dir, ec) && !fs::is_empty(o.dir, ec))
       return fail(o.dir + " exists and is not a git checkout; choose an empty or new --dir");
     bool created = !fs::exists(o.dir, ec);
-    steps.say("cloning " + spec.url + " into " + o.dir);
+    steps.say("cloning " + util::redact_url(spec.url) + " into " + o.dir);
     // Blobs on demand (partial clone) where the server allows it; git falls back to a full clone.
-    std::vector<std::string> args{"clone", "--filter=blob:none", "--no-checkout", spec.url, o.dir};
+    std::vector<std::string> args{"clone", "--filter=blob:none", "--no-checkout", "--", spec.url, o.dir};
     auto r = steps.retry(args, "clone", [&] {
       // A failed clone leaves a partial directory behind; only ours is removed.
       if (created) fs::remove_all(o.dir, ec);
@@ -118,13 +123,13 @@ FetchResult fetch_source(const SourceSpec& spec, const FetchOptions& o) {
     if (!at.ok()) {
       // A commit or tag the clone did not bring: ask the remote for it by name.
       steps.say("fetching " + ref);
-      std::vector<std::string> args{"-C", o.dir, "fetch", "origin", ref};
+      std::vector<std::string> args{"-C", o.dir, "fetch", "--", "origin", ref};
       auto r = steps.retry(args, "fetch " + ref);
       if (!r.ok()) return fail(describe_failure(args, r, o.git) + " (is '" + ref + "' a tag, branch or commit there?)");
       ref = "FETCH_HEAD";
     }
     steps.say("checking out " + (spec.ref.empty() ? std::string("the default branch") : spec.ref));
-    std::vector<std::string> args{"-C", o.dir, "-c", "advice.detachedHead=false", "checkout", "--detach", ref};
+    std::vector<std::string> args{"-C", o.dir, "-c", "advice.detachedHead=false", "checkout", "--detach", ref, "--"};
     auto r = steps.retry(args, "checkout");  // a partial clone fetches blobs here
     if (!r.ok()) return fail(describe_failure(args, r, o.git));
   }

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "util/fs.h"
+#include "util/url.h"
 
 namespace ts::source {
 
@@ -36,7 +37,8 @@ std::string describe_failure(const std::vector<std::string>& args, const util::R
   if (auto nl = err.rfind('\n'); nl != std::string::npos && err.find("fatal:") != std::string::npos)
     err = err.substr(err.find("fatal:"));  // git's own reason, not its progress
   if (err.size() > 400) err = err.substr(0, 400) + "...";
-  return cmd + ": " + r.describe(o.timeout) + (err.empty() ? "" : ": " + err);
+  // git echoes the URL it was given, credentials and all.
+  return util::redact_text(cmd + ": " + r.describe(o.timeout) + (err.empty() ? "" : ": " + err));
 }
 
 bool is_local_url(const std::string& url) {

@@ -8,6 +8,7 @@
 #include "kb/embedded.h"
 #include "kb/toml_parse.h"
 #include "util/fs.h"
+#include "util/url.h"
 
 namespace ts::source {
 
@@ -106,7 +107,10 @@ bool parse_source_spec(std::string_view spec, const std::vector<SourceEntry>& so
       out.url = e.repo;
       out.ref = e.tag;
       out.ref.replace(out.ref.find("{version}"), 9, out.version);
-      return true;
+      std::string why = util::check_git_url(out.url);
+      if (why.empty()) why = util::check_git_ref(out.ref);
+      if (!why.empty()) error = why + " (from " + e.source + ")";
+      return why.empty();
     }
     std::string known;
     for (const auto& e : sources) known += (known.empty() ? "" : ", ") + e.package;
@@ -137,6 +141,15 @@ bool parse_source_spec(std::string_view spec, const std::vector<SourceEntry>& so
   } else {
     out.url = s;
   }
+  if (std::string e = util::check_git_url(out.url); !e.empty()) {
+    error = e;
+    return false;
+  }
+  if (!out.ref.empty())
+    if (std::string e = util::check_git_ref(out.ref); !e.empty()) {
+      error = e + "; give a tag, branch or commit";
+      return false;
+    }
   return true;
 }
 

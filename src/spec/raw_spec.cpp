@@ -9,6 +9,8 @@
 #include "core/arch_list.h"
 #include "core/version.h"
 #include "core/version_range.h"
+#include "spec/build_spec.h"
+#include "util/url.h"
 
 namespace ts::spec {
 
@@ -213,6 +215,15 @@ std::optional<BuildSpec> check(const RawSpec& raw, std::string& error) {
   note("without", raw.without);
 
   s.source = raw.source.value;
+  if (SourceRef ref = parse_source(s.source); !ref.url.empty()) {
+    // Checked before anything uses them: a ref starting with '-' would be an option to git.
+    std::string why = util::check_git_url(ref.url);
+    if (why.empty() && !ref.ref.empty()) why = util::check_git_ref(ref.ref);
+    if (!why.empty()) {
+      error = at(raw.source, "source", why);
+      return std::nullopt;
+    }
+  }
   note("source", raw.source);
   s.facts_file = raw.facts.value;
   note("facts", raw.facts);

@@ -2,6 +2,7 @@
 #include "spec/spec_file.h"
 #include "kb/toml_parse.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -98,6 +99,12 @@ bool read_spec_text(std::string_view text, const std::string& file_name, RawSpec
 }
 
 bool read_spec_file(const std::string& path, RawSpec& out, std::string& error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // An ifstream opens a directory and reads nothing: that would be an empty, valid request.
+    error = path + ": a directory, not a torchsmith.toml file; give the file (e.g. " + path + "/torchsmith.toml)";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot be read";

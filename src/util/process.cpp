@@ -99,6 +99,21 @@ std::string find_program(const std::string& name, const std::vector<std::string>
   return "";
 }
 
+namespace {
+
+// Why a program path cannot be run: "not found", "is a directory, not a program", "exists but is
+// not executable (...)". For names without a '/', "not found".
+std::string why_not_runnable(const std::string& name) {
+  struct stat st {};
+  if (name.find('/') == std::string::npos || ::stat(name.c_str(), &st) != 0) return "not found";
+  if (S_ISDIR(st.st_mode)) return "is a directory, not a program";
+  if (!S_ISREG(st.st_mode)) return "is not a regular file";
+  if (::access(name.c_str(), X_OK) != 0) return "exists but is not executable (chmod +x it, or give another)";
+  return "not found";
+}
+
+}  // namespace
+
 std::string RunResult::describe(std::chrono::milliseconds timeout) const {
   if (not_found) return error.empty() ? "not found" : error;
   if (timed_out) {
@@ -134,7 +149,7 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& o) {
   if (program.empty()) {
     r.not_found = true;
     r.exit_code = 127;
-    r.error = argv[0] + ": not found";
+    r.error = argv[0] + ": " + why_not_runnable(argv[0]);
     return finish();
   }
 

@@ -4,6 +4,7 @@
 
 #include "util/fs.h"
 #include "formats/mapped_file.h"
+#include "util/safe_path.h"
 #include "verify/python_run.h"
 #include "formats/zip.h"
 
@@ -77,7 +78,7 @@ Installed install_wheel(const InstallOptions& o) {
   const auto short_t = std::chrono::milliseconds(std::min<long long>(o.timeout.count(), 60000));
   in.python = o.python;
   if (o.venv) {
-    std::string venv = o.dir + "/venv";
+    std::string venv = util::as_operand(o.dir + "/venv");
     auto r = run_py({o.python, "-m", "venv", "--system-site-packages", "--without-pip", venv}, o,
                     short_t);
     if (!r.ok()) {
@@ -100,7 +101,7 @@ Installed install_wheel(const InstallOptions& o) {
   auto pip = run_py({o.python, "-m", "pip", "--version"}, o, short_t);
   if (pip.ok()) {
     auto r = run_py({o.python, "-m", "pip", "install", "--no-deps", "--no-index", "--no-compile",
-                     "--target", in.site, o.wheel},
+                     "--target", in.site, "--", o.wheel},
                     o, o.timeout);
     if (!r.ok()) {
       in.detail = "pip install --target failed: " + failed(r, o.timeout);

@@ -4,51 +4,88 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
+#include <sstream>
 
+#include "core/package_name.h"
+#include "util/fs.h"
+#include "util/scratch_dir.h"
 #include "verify/install_deps.h"
 #include "verify/install_wheel.h"
+#include "formats/mapped_file.h"
 #include "verify/python_compare.h"
 #include "verify/python_run.h"
 #include "verify/wheel_meta.h"
+#include "formats/zip.h"
 
 namespace ts::verify {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A scratch directory removed on every way out (unless the caller gave its own).
-class Scratch {
- public:
-  explicit Scratch(const std::string& given) : path_(given), owned_(given.empty()) {
-    if (owned_) {
-      std::string tmpl = (fs::temp_directory_path() / "torchsmith-verify-XXXXXX").string();
-      path_ = ::mkdtemp(tmpl.data()) ? tmpl : "";
-    }
-  }
-  ~Scratch() {
-    std::error_code ec;
-    if (owned_ && !path_.empty()) fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  bool owned_;
+// Without a plan naming the extension, the wheel says what it is: its distribution name comes
+// first in its file name (PEP 427). For anything but torch, the module it installs: the first line
+// of its top_level.txt, else its one top-level package or module; "" when that is not clear.
+struct WheelKind {
+  bool torch = true;
+  std::string module;
 };
+
+WheelKind wheel_kind(const std::string& wheel, const std::string& scratch) {
+  WheelKind k;
+  std::string base = fs::path(wheel).filename().string();
+  if (normalize_name(base.substr(0, base.find('-'))) == "torch") return k;
+  k.torch = false;
+  formats::MappedFile m(wheel);
+  if (!m.ok()) return k;
+  std::string err;
+  auto zip = formats::ZipArchive::open(m.bytes(), &err);
+  if (!zip) return k;
+  std::set<std::string> tops;
+  for (const auto& mem : zip->members()) {
+    auto slash = mem.name.find('/');
+    std::string top = mem.name.substr(0, slash);
+    if (top.ends_with(".dist-info")) {
+      if (mem.name.substr(slash + 1) != "top_level.txt") continue;
+      std::string to = scratch + "/top_level.txt";
+      if (!zip->extract(mem, to).empty()) continue;
+      std::istringstream in(util::read_file(to).value_or(""));
+      std::string line;
+      while (std::getline(in, line))
+        if (!(line = util::trim(line)).empty()) {
+          k.module = line;
+          return k;
+        }
+      continue;
+    }
+    if (top.ends_with(".data")) continue;
+    if (slash == std::string::npos) top = top.substr(0, top.find('.'));  // mod.py, mod.cpython-311-x86_64-linux-gnu.so
+    if (!top.empty()) tops.insert(top);
+  }
+  if (tops.size() == 1) k.module = *tops.begin();
+  return k;
+}
 
 }  // namespace
 
 PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   PythonCheckReport rep;
   rep.steps = nlohmann::json::object();
-  Scratch scratch(o.work_dir);
-  if (scratch.path().empty()) {
-    rep.verdicts.push_back(
-        {"", "python", Outcome::fail,
-         "cannot create a scratch directory under " + fs::temp_directory_path().string()});
+  // Removed on every way out, a signal included (unless the caller gave its own directory).
+  std::optional<util::ScratchDir> own;
+  if (o.work_dir.empty()) own.emplace("torchsmith-verify");
+  const std::string scratch = own ? own->path() : o.work_dir;
+  if (scratch.empty()) {
+    rep.verdicts.push_back({"", "python", Outcome::fail, own->error()});
     return rep;
   }
-  const bool ext = o.plan && !o.plan->import_name.empty();
+  bool ext = o.plan && !o.plan->import_name.empty();
+  std::string import_name = ext ? o.plan->import_name : "";
+  if (!o.plan && !o.wheel.empty()) {  // a plan says what the wheel must be; without one, the wheel does
+    WheelKind k = wheel_kind(o.wheel, scratch);
+    ext = !k.torch;
+    import_name = k.module;
+  }
   std::optional<plan::Plan> plan = o.plan;
   std::string python = o.python, pythonpath, torch_dir, ext_dir;
   std::vector<std::string> modules;  // imported besides the plan's module: the wheel's own
@@ -57,14 +94,14 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
     // A target directory first on PYTHONPATH, for extensions too: torch then comes from PY's own
     // site-packages. A venv made from PY would see the base interpreter's packages, not PY's when
     // PY is itself a venv (torch 2.11 in /opt/torch/.venv: "No module named 'torch'").
-    io.python = o.python, io.wheel = o.wheel, io.dir = scratch.path() + "/install", io.venv = false;
+    io.python = o.python, io.wheel = o.wheel, io.dir = scratch + "/install", io.venv = false;
     io.timeout = o.timeout;
     Installed in = install_wheel(io);
     rep.verdicts.push_back({"", "install", in.ok ? Outcome::pass : Outcome::fail, in.detail});
     if (!in.ok) return rep;
     python = in.python, pythonpath = in.pythonpath;
     (ext ? ext_dir : torch_dir) = in.site;
-    if (ext) {
+    if (ext && plan) {  // without a plan: the module wheel_kind found is imported
       std::string err;
       auto meta = read_wheel_meta(o.wheel, &err);
       if (!meta) {
@@ -94,7 +131,7 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
         rep.modules = modules;
         if (o.runtime_deps) {
           DepsOptions d;
-          d.python = o.python, d.requires_dist = meta->requires_dist, d.dir = scratch.path() + "/runtime";
+          d.python = o.python, d.requires_dist = meta->requires_dist, d.dir = scratch + "/runtime";
           d.wheelhouse = o.wheelhouse, d.cache_dir = o.pip_cache, d.timeout = o.timeout;
           DepsResult dr = install_dependencies(d);
           for (auto& v : dr.verdicts) rep.verdicts.push_back(std::move(v));
@@ -106,14 +143,14 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
       }
     }
   }
-  nlohmann::json args = {{"import_name", ext ? plan->import_name : ""},
-                         {"smoke", ext ? plan->smoke : ""},
+  nlohmann::json args = {{"import_name", ext && plan ? plan->import_name : import_name},
+                         {"smoke", ext && plan ? plan->smoke : ""},
                          {"modules", modules},
                          {"gpu", o.gpu}};
   std::error_code ec;
-  fs::create_directories(scratch.path() + "/home", ec);
+  fs::create_directories(scratch + "/home", ec);
   ScriptRun run = run_check_script(
-      python, args, check_env(python, scratch.path() + "/home", pythonpath), o.timeout);
+      python, args, check_env(python, scratch + "/home", pythonpath), o.timeout);
   for (const auto& s : run.steps) {
     nlohmann::json j = {{"finished", s.finished}, {"ok", s.ok}};
     if (s.ok)
@@ -126,6 +163,7 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   jo.plan = plan ? &*plan : nullptr;
   jo.modules = modules;
   jo.gpu = o.gpu, jo.torch_dir = torch_dir, jo.ext_dir = ext_dir;
+  jo.import_name = import_name;
   for (auto& v : judge_python_run(run, jo)) rep.verdicts.push_back(std::move(v));
   return rep;
 }

@@ -46,7 +46,7 @@ class Judge {
     const StepResult* imp = value_of("import torch", "import torch");
     if (imp) import_torch(*imp);
     if (imp && ok("torch facts", "torch facts")) torch_facts(run_.find("torch facts")->value);
-    if (imp && o_.plan && !o_.plan->import_name.empty()) extension();
+    if (imp && is_ext()) extension();
     if (imp) gpu();
     process();
     return std::move(out_);
@@ -65,7 +65,11 @@ class Judge {
   void note(std::string check, std::string detail) {
     add(Outcome::note, std::move(check), std::move(detail));
   }
-  bool is_ext() const { return o_.plan && !o_.plan->import_name.empty(); }
+  const std::string& ext_name() const {
+    return o_.plan && !o_.plan->import_name.empty() ? o_.plan->import_name : o_.import_name;
+  }
+  bool is_ext() const { return !ext_name().empty(); }
+  bool has_smoke() const { return is_ext() && o_.plan && !o_.plan->smoke.empty(); }
 
   // The step's result when it finished well; else nullptr, and a FAIL saying why when it ran.
   const StepResult* value_of(const std::string& step, const std::string& check) {
@@ -263,9 +267,9 @@ class Judge {
   }
 
   void extension() {
-    imported(o_.plan->import_name);
+    imported(ext_name());
     for (const auto& m : o_.modules) imported(m);
-    if (!o_.plan->smoke.empty() && !o_.gpu && value_of("smoke", "smoke"))
+    if (has_smoke() && !o_.gpu && value_of("smoke", "smoke"))
       pass("smoke", "the plan's smoke code ran on cpu");
   }
 
@@ -300,7 +304,7 @@ class Judge {
     const json& v = d->value;
     int n = v.contains("count") && v["count"].is_number_integer() ? v["count"].get<int>() : 0;
     std::vector<std::string> later = {"gpu randn", "gpu matmul", "gpu cuda:0"};
-    if (is_ext() && !o_.plan->smoke.empty()) later.push_back("gpu smoke");
+    if (has_smoke()) later.push_back("gpu smoke");
     if (n <= 0) {
       std::string why = "no GPU visible (torch.cuda.is_available() is False";
       if (v.contains("warnings") && v["warnings"].is_array() && !v["warnings"].empty() &&
@@ -363,7 +367,7 @@ class Judge {
           fail(c, "tensor came back different from " + str_of(r->value, "device"));
       }
     }
-    if (is_ext() && !o_.plan->smoke.empty() && value_of("gpu smoke", "gpu smoke"))
+    if (has_smoke() && value_of("gpu smoke", "gpu smoke"))
       pass("gpu smoke", "the plan's smoke code ran on cuda");
   }
 

@@ -17,6 +17,9 @@ struct JudgeOptions {
   std::string torch_dir;             // torch must be imported from under here ("" = anywhere)
   std::string ext_dir;  // the extension must be imported from under here ("" = anywhere)
   std::vector<std::string> modules;  // the wheel's other modules, each imported ("import NAME" steps)
+  // Without a plan naming one: the module an extension wheel installs (its own name or
+  // top_level.txt), so the wheel is judged as what it is, not as torch. "" = none.
+  std::string import_name;
 };
 
 std::vector<Verdict> judge_python_run(const ScriptRun& run, const JudgeOptions& o);

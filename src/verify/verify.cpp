@@ -7,6 +7,7 @@
 #include <set>
 
 #include "util/fs.h"
+#include "util/scratch_dir.h"
 #include "verify/arch_check.h"
 #include "formats/elf.h"
 #include "formats/mapped_file.h"
@@ -120,9 +121,10 @@ void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& 
   if (!zip) return fail(err);
   // The same check repair and conda make: RECORD present and true, one .dist-info, Version.
   if (!formats::check_wheel(*zip, &err)) return fail(err);
-  std::string tmpl = (fs::temp_directory_path() / "torchsmith-verify-XXXXXX").string();
-  if (!::mkdtemp(tmpl.data())) return fail("cannot create a temporary directory");
-  const fs::path dir = tmpl;
+  // Removed however this ends, Ctrl-C included: a torch wheel's libraries are gigabytes.
+  util::ScratchDir scratch("torchsmith-verify");
+  if (scratch.path().empty()) return fail(scratch.error());
+  const fs::path dir = scratch.path();
   std::vector<std::pair<std::string, std::string>> libs;  // extracted path, member name
   for (const auto& mem : zip->members()) {
     if (mem.name.ends_with("/") || !formats::named_like_library(mem.name)) continue;
@@ -138,8 +140,6 @@ void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& 
   std::sort(libs.begin(), libs.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   for (const auto& [file, name] : libs) check_one(file, path + "!" + name, o, rep);
   if (libs.empty()) rep.verdicts.push_back({path, "wheel", Outcome::note, "no ELF libraries inside"});
-  std::error_code ec;
-  fs::remove_all(dir, ec);
 }
 
 bool is_zip(const std::string& path) {

@@ -15,8 +15,8 @@
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
 #include "util/process.h"
-#include "verify/elf.h"
-#include "verify/mapped_file.h"
+#include "formats/elf.h"
+#include "formats/mapped_file.h"
 #include "verify/verify.h"
 
 namespace ts::cli {

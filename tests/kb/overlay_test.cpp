@@ -119,3 +119,25 @@ TEST(KbOverlay, ValidatorHookForOtherFiles) {
 
 }  // namespace
 }  // namespace ts::kb
+
+namespace ts::kb {
+namespace {
+
+// Issue 21: a directory named cuda.toml was skipped in silence, so the overlay the user meant
+// was never read. It is reported, by kb check and by every command that loads the overlay.
+TEST(KbOverlay, ADirectoryNamedLikeAKbFileIsReported) {
+  TempDir d;
+  fs::create_directories(d.path / "cuda.toml");
+  std::vector<KbError> errors;
+  load({d.path.string()}, errors);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors[0].str().find("cuda.toml: named like a KB file but not a regular file (a directory)"),
+            std::string::npos)
+      << errors[0].str();
+  auto checked = check_kb({d.path.string()}, false);
+  ASSERT_FALSE(checked.empty());
+  EXPECT_NE(checked[0].str().find("cuda.toml"), std::string::npos) << checked[0].str();
+}
+
+}  // namespace
+}  // namespace ts::kb

@@ -356,3 +356,29 @@ TEST(WheelName, ParsesAndRejects) {
 
 }  // namespace
 }  // namespace ts::package
+
+namespace ts::package {
+namespace {
+
+// Names and tags become paths: their grammar (PEP 427/440/425) is checked before anything is written.
+TEST(WheelName, PartsOutsideTheirGrammarAreRefused) {
+  std::string err;
+  EXPECT_FALSE(WheelName::parse("mini-..-cp311-cp311-linux_x86_64.whl", &err));
+  EXPECT_NE(err.find("version '..'"), std::string::npos) << err;
+  EXPECT_FALSE(WheelName::parse("mi;ni-0.1-cp311-cp311-linux_x86_64.whl", &err));
+  EXPECT_NE(err.find("holds ';'"), std::string::npos) << err;
+  EXPECT_FALSE(WheelName::parse("mini-0.1-cp311-cp311-linux_x86_64;x.whl", &err));
+  EXPECT_FALSE(WheelName::parse("mini-0.1-a..b-none-any.whl", &err));
+  EXPECT_TRUE(WheelName::parse("flash_attn-2.6.3+cu124torch2.4-cp311-cp311-linux_x86_64.whl", &err)) << err;
+  EXPECT_TRUE(WheelName::parse("six-1.16.0-py2.py3-none-any.whl", &err)) << err;
+  EXPECT_EQ(check_wheel_tag("cp311-cp311-manylinux_2_28_x86_64"), "");
+  EXPECT_NE(check_wheel_tag("x/../../canary/evil-cp311-linux_x86_64"), "");
+  EXPECT_NE(check_wheel_tag("cp311-cp311"), "");
+  EXPECT_NE(check_wheel_version("1.0;rm"), "");
+  EXPECT_EQ(check_wheel_version("2.4.1+cu124"), "");
+  EXPECT_NE(check_dist_name("_x"), "");
+  EXPECT_EQ(check_dist_name("torch_scatter"), "");
+}
+
+}  // namespace
+}  // namespace ts::package

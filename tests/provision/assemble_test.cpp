@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "package/zip_writer.h"
+#include "formats/zip_writer.h"
 #include "plan/provision_request.h"
 #include "provision/provision.h"
 #include "testkit/temp_dir.h"
@@ -19,7 +19,7 @@ const std::string kPlat = "manylinux2014_x86_64";
 void wheel(const std::string& dir, const std::string& dist, const std::string& version,
            const std::vector<std::pair<std::string, std::string>>& members) {
   std::string file = dir + "/" + dist + "-" + version + "-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl";
-  package::ZipWriter z(file);
+  formats::ZipWriter z(file);
   for (const auto& [n, d] : members) ASSERT_TRUE(z.add(n, d)) << z.error();
   std::string di = dist + "-" + version + ".dist-info/";
   ASSERT_TRUE(z.add(di + "METADATA", "Metadata-Version: 2.1\nName: " + dist + "\nVersion: " + version + "\n"));

@@ -163,3 +163,35 @@ TEST(CompileCache, RealCcacheCachesNvccCompiles) {
 
 }  // namespace
 }  // namespace ts::run
+
+namespace ts::run {
+namespace {
+
+// cpp_extension splits CC/CXX at whitespace: with an --out that has a space, the masquerade
+// links go to a directory under the cache home whose path has none, and CXX still runs the cache.
+TEST(CompileCache, AMasqueradeUnderAPathWithASpaceMovesToTheCacheHome) {
+  ::ts::testkit::TempDir tmp("ts-cc");
+  const std::string out = tmp.path() + "/my out/.cache-bin";
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  std::string saved = old ? old : "";
+  setenv("XDG_CACHE_HOME", (tmp.path() + "/cache").c_str(), 1);
+  CompileCache c{"ccache", "/usr/bin/ccache"};
+  std::map<std::string, std::string> env{{"CXX", "/usr/bin/g++"}, {"PATH", "/usr/bin"}};
+  EXPECT_EQ(apply_compile_cache(c, false, out, env), "");
+  EXPECT_EQ(env["CXX"].find(' '), std::string::npos) << env["CXX"];
+  EXPECT_EQ(env["CXX"].rfind(tmp.path() + "/cache/torchsmith/cache-bin/", 0), 0u) << env["CXX"];
+  EXPECT_EQ(fs::read_symlink(env["CXX"]), "/usr/bin/ccache");
+  EXPECT_EQ(masquerade_dir(tmp.path() + "/plain"), tmp.path() + "/plain");
+
+  // A cache home with a space as well: refused with the reason (the build then runs uncached).
+  setenv("XDG_CACHE_HOME", (tmp.path() + "/a cache").c_str(), 1);
+  std::map<std::string, std::string> env2{{"CXX", "/usr/bin/g++"}};
+  std::string e = apply_compile_cache(c, false, out, env2);
+  EXPECT_NE(e.find("splits the compiler path"), std::string::npos) << e;
+  EXPECT_EQ(env2["CXX"], "/usr/bin/g++");
+  if (old) setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else unsetenv("XDG_CACHE_HOME");
+}
+
+}  // namespace
+}  // namespace ts::run

@@ -306,3 +306,47 @@ TEST_F(FetchTest, ArchiveTreesAreCheckedByTheirFiles) {
   EXPECT_NE(fix.errors[0].find("has no git metadata"), std::string::npos) << fix.errors[0];
   EXPECT_TRUE(extract_archive(tar, dir / "unpacked", &why).empty());  // never over a non-empty dir
 }
+
+namespace {
+
+// Issue 21: `fetch REPO@--upload-pack=CMD;git-upload-pack` ran CMD. The ref is refused by its
+// grammar before git runs, whoever calls fetch_source; CMD would have created the marker.
+TEST_F(FetchTest, ARefThatIsAnOptionNeverReachesGit) {
+  std::string marker = dir / "marker";
+  SourceSpec s = spec("--upload-pack=touch " + marker + ";git-upload-pack");
+  FetchResult r = fetch_source(s, options(dir / "out"));
+  EXPECT_FALSE(r.ok);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_NE(r.errors[0].find("starts with '-'"), std::string::npos) << r.errors[0];
+  EXPECT_FALSE(std::filesystem::exists(marker));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));  // refused before the clone
+}
+
+TEST(SourceSpec, RefsAndUrlsAreCheckedAgainstTheirGrammar) {
+  SourceSpec s;
+  std::string err;
+  EXPECT_FALSE(parse_source_spec("https://h/r@--upload-pack=touch /tmp/x;git-upload-pack", {}, s, err));
+  EXPECT_NE(err.find("starts with '-'"), std::string::npos) << err;
+  EXPECT_FALSE(parse_source_spec("https://h/r@a..b", {}, s, err));
+  EXPECT_FALSE(parse_source_spec("ssh://-oProxyCommand=x/r@main", {}, s, err));
+  EXPECT_NE(err.find("host starts with '-'"), std::string::npos) << err;
+  EXPECT_FALSE(parse_source_spec("ftp://h/r@main", {}, s, err));
+  // Accepted forms keep working.
+  EXPECT_TRUE(parse_source_spec("https://u:tok@h/r@v1.0", {}, s, err)) << err;
+  EXPECT_EQ(s.ref, "v1.0");
+}
+
+// git's own message repeats the URL it was given: what torchsmith reports is redacted.
+TEST(Git, FailuresAreReportedWithoutCredentials) {
+  GitOptions o;
+  o.timeout = std::chrono::seconds(30);
+  std::vector<std::string> args{"clone", "--", "https://user:SECRET@127.0.0.1:9/x.git", "/nonexistent/dir"};
+  ts::util::RunResult r;
+  r.exit_code = 128;
+  r.err = "fatal: unable to access 'https://user:SECRET@127.0.0.1:9/x.git/': Failed to connect";
+  std::string d = describe_failure(args, r, o);
+  EXPECT_EQ(d.find("SECRET"), std::string::npos) << d;
+  EXPECT_NE(d.find("https://user:***@127.0.0.1:9/x.git"), std::string::npos) << d;
+}
+
+}  // namespace

@@ -160,3 +160,32 @@ TEST(Spec, SourceSpellings) {
 
 }  // namespace
 }  // namespace ts::spec
+
+namespace ts::spec {
+namespace {
+
+// Issue 21: `--spec DIR` read a directory as an empty, valid torchsmith.toml.
+TEST(SpecFile, ADirectoryIsNotASpecFile) {
+  RawSpec r;
+  std::string err;
+  EXPECT_FALSE(read_spec_file("/tmp", r, err));
+  EXPECT_NE(err.find("a directory, not a torchsmith.toml file"), std::string::npos) << err;
+}
+
+// A torch build's --source URL@REF reaches git: the ref and URL are checked at plan time.
+TEST(SpecSource, RefsAndUrlsThatGitWouldReadAsOptionsAreRefused) {
+  RawSpec raw;
+  raw.requirement = {"torch==2.4.1", "the requirement", true};
+  raw.source = {"https://github.com/pytorch/pytorch@--upload-pack=touch /tmp/x;git-upload-pack", "--source", true};
+  std::string err;
+  EXPECT_FALSE(check(raw, err));
+  EXPECT_NE(err.find("--source: "), std::string::npos) << err;
+  EXPECT_NE(err.find("starts with '-'"), std::string::npos) << err;
+  raw.source = {"ssh://-oProxyCommand=x/r@main", "--source", true};
+  EXPECT_FALSE(check(raw, err));
+  raw.source = {"https://github.com/pytorch/pytorch@v2.4.1", "--source", true};
+  EXPECT_TRUE(check(raw, err)) << err;
+}
+
+}  // namespace
+}  // namespace ts::spec

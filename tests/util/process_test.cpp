@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <thread>
@@ -114,4 +116,19 @@ TEST(Process, ManyInParallelDoNotBlockEachOther) {
     });
   for (auto& t : ts) t.join();
   for (int i = 1; i < 8; ++i) EXPECT_LT(secs[i], 0.5) << i;
+}
+
+// doctor --python FILE said "not found" for a file that is there but cannot be run.
+TEST(Process, AFileThatIsThereButNotExecutableIsSaidSo) {
+  char tmpl[] = "/tmp/ts-noexec-XXXXXX";
+  int fd = mkstemp(tmpl);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  auto r = run({tmpl});
+  EXPECT_TRUE(r.not_found);
+  EXPECT_NE(r.error.find("exists but is not executable"), std::string::npos) << r.error;
+  EXPECT_NE(run({"/tmp"}).error.find("is a directory"), std::string::npos);
+  EXPECT_EQ(run({"/nonexistent/python"}).error, "/nonexistent/python: not found");
+  EXPECT_EQ(run({"python-not-on-path"}).error, "python-not-on-path: not found");
+  unlink(tmpl);
 }

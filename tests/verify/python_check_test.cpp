@@ -417,3 +417,26 @@ TEST(PythonCheck, InstallWithoutPipExtractsTheWheel) {
 
 }  // namespace
 }  // namespace ts::verify
+
+namespace ts::verify {
+namespace {
+
+// Issue 21: `verify --python PY ext.whl` without --plan judged the wheel as torch ("import torch:
+// not from the installed wheel"). The wheel's own name says it is not torch; its module is imported.
+TEST(PythonCheck, WithoutAPlanAnExtensionWheelIsJudgedAsItself) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = tiny_wheel(t);
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "import torch", Outcome::pass)) << dump(r.verdicts);
+  auto* imp = find(r.verdicts, "import tinypkg", Outcome::pass);
+  ASSERT_TRUE(imp) << dump(r.verdicts);
+  EXPECT_NE(imp->detail.find(t / "work/install/target/"), std::string::npos) << imp->detail;
+}
+
+}  // namespace
+}  // namespace ts::verify

@@ -1,0 +1,30 @@
+#pragma once
+// An extension's tree copied into OUT/src as a mirror: new and changed files copied, files deleted
+// from the source deleted from the copy (a deleted .cpp must not be compiled on the next build),
+// unchanged files left alone with their mtimes, so the build stays incremental. What the build
+// itself writes at the copy's top (build/, dist/, *.egg-info, .torchsmith/) is neither copied nor
+// deleted. A directory holding a torchsmith output (its marker file, below) or a CACHEDIR.TAG is
+// never copied: `torchsmith build .` with the default --out inside the tree used to copy the tree
+// into itself, level after level.
+#include <string>
+#include <vector>
+
+namespace ts::run {
+
+// Written by `build` into every --out it uses; `clean` and the mirror recognise an output by it.
+inline constexpr const char* kOutMarker = ".torchsmith-out";
+std::string write_out_marker(const std::string& out_dir);  // "" or the error
+bool has_out_marker(const std::string& dir);
+
+struct MirrorResult {
+  std::string error;  // "" on success
+  std::size_t copied = 0, removed = 0, unchanged = 0;
+  std::vector<std::string> skipped;  // source-relative directories left out (outputs, caches)
+};
+
+// Mirrors `from` into `to`. `exclude` are absolute directories never copied (the run's --out when
+// it lies inside `from`). Refuses (error set, nothing written) when `to` is `from` or inside it
+// and not excluded.
+MirrorResult mirror_tree(const std::string& from, const std::string& to, const std::vector<std::string>& exclude);
+
+}  // namespace ts::run
