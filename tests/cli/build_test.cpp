@@ -375,7 +375,8 @@ TEST(BuildCli, AForgottenStandardHeaderIsForceIncludedAndTheRetrySucceeds) {
                            "--compile-cache", "none"},
                           kBuildTimeout);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("retrying: MISSING_CSTDINT_NEW_GCC: <cstdint> force-included"), std::string::npos) << r.out;
+  // The run's own lines (retry, root cause, refused remedy) go to stderr.
+  EXPECT_NE(r.err.find("retrying: MISSING_CSTDINT_NEW_GCC: <cstdint> force-included"), std::string::npos) << r.err;
   auto run = last_run(d.path() + "/fixed");
   ASSERT_TRUE(run.is_object());
   EXPECT_EQ(run["outcome"], "ok");
@@ -390,8 +391,8 @@ TEST(BuildCli, AForgottenStandardHeaderIsForceIncludedAndTheRetrySucceeds) {
                       "none", "--no-auto-fix"},
                      kBuildTimeout);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("root cause: MISSING_CSTDINT_NEW_GCC"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("remedy force_include not applied: auto-fix is off"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("root cause: MISSING_CSTDINT_NEW_GCC"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("remedy force_include not applied: auto-fix is off"), std::string::npos) << r.err;
 }
 
 }  // namespace
