@@ -107,8 +107,17 @@ def import_package(name):
                 return {"file": None, "missing_dependency": missing, "error": why(e)}
             raise
         PACKAGE["imported"] = True
-        return {"file": getattr(m, "__file__", None)}
+        return {"file": where(m)}
     return run
+
+def where(m):
+    # A namespace package (a directory without __init__.py, as simple-knn ships) has no __file__:
+    # where it was found is its __path__.
+    f = getattr(m, "__file__", None)
+    if not f:
+        p = list(getattr(m, "__path__", None) or [])
+        f = p[0] if p else None
+    return f
 
 def import_module(name):
     def run():
@@ -123,7 +132,7 @@ def import_module(name):
             if "module export function" in str(e):
                 return {"file": None, "not_a_module": why(e)}
             raise
-        return {"file": getattr(m, "__file__", None)}
+        return {"file": where(m)}
     return run
 
 def smoke(device):
