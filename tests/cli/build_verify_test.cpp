@@ -24,12 +24,14 @@ TEST(BuildVerifyCli, AFailedVerifyNamesItsFailingChecks) {
   ASSERT_EQ(p.exit_code, 0) << p.out << p.err;
   std::string whl = t / "tinypkg-0.1-py3-none-any.whl";
   auto w = util::run({kPy, "-c",
-                      "import sys, zipfile\n"
+                      "import base64, hashlib, sys, zipfile\n"
+                      "files = {'tinypkg/__init__.py': b'X = 1\\n',\n"
+                      "         'tinypkg-0.1.dist-info/METADATA': b'Metadata-Version: 2.1\\nName: tinypkg\\nVersion: 0.1\\n',\n"
+                      "         'tinypkg-0.1.dist-info/WHEEL': b'Wheel-Version: 1.0\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n'}\n"
+                      "rec = ''.join('%s,sha256=%s,%d\\n' % (n, base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode(), len(d)) for n, d in files.items())\n"
                       "with zipfile.ZipFile(sys.argv[1], 'w') as z:\n"
-                      "    z.writestr('tinypkg/__init__.py', 'X = 1\\n')\n"
-                      "    z.writestr('tinypkg-0.1.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: tinypkg\\nVersion: 0.1\\n')\n"
-                      "    z.writestr('tinypkg-0.1.dist-info/WHEEL', 'Wheel-Version: 1.0\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
-                      "    z.writestr('tinypkg-0.1.dist-info/RECORD', '')\n",
+                      "    for n, d in files.items(): z.writestr(n, d)\n"
+                      "    z.writestr('tinypkg-0.1.dist-info/RECORD', rec + 'tinypkg-0.1.dist-info/RECORD,,\\n')\n",
                       whl});
   ASSERT_EQ(w.exit_code, 0) << w.err;
   json lock = json::parse(util::read_file(t / "lock.json").value_or("{}"));

@@ -17,6 +17,7 @@
 #include "formats/zip_writer.h"
 #include "run/tree_lock.h"
 #include "testkit/temp_dir.h"
+#include "testkit/wheel_record.h"
 #include "util/fs.h"
 #include "util/sha256.h"
 
@@ -248,7 +249,7 @@ TEST(Harden, RepairKeepsEveryNameFromTheWheelInsideItsOutput) {
     w.add_file("mini/_m.so", so);
     w.add("mini-0.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: mini\nVersion: 0.1\n");
     w.add("mini-0.1.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: x/../../canary/evil-cp311-linux_x86_64\n");
-    w.add("mini-0.1.dist-info/RECORD", "");
+    testkit::add_record(w, "mini-0.1.dist-info");
     ASSERT_TRUE(w.finish()) << w.error();
   }
   fs::create_directories(d / "out");
@@ -275,7 +276,7 @@ TEST(Harden, CondaRefusesPathsInItsVersionOptions) {
     w.add("pure/__init__.py", "x = 1\n");
     w.add("pure-0.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: pure\nVersion: 0.1\n");
     w.add("pure-0.1.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: py3-none-linux_x86_64\n");
-    w.add("pure-0.1.dist-info/RECORD", "");
+    testkit::add_record(w, "pure-0.1.dist-info");
     ASSERT_TRUE(w.finish()) << w.error();
   }
   fs::create_directories(d / "out/deep");

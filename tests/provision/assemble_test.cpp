@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 
 #include "formats/zip_writer.h"
 #include "plan/provision_request.h"
 #include "provision/provision.h"
 #include "testkit/temp_dir.h"
+#include "testkit/wheel_record.h"
 #include "util/fs.h"
 
 namespace ts::provision {
@@ -20,11 +22,13 @@ void wheel(const std::string& dir, const std::string& dist, const std::string& v
            const std::vector<std::pair<std::string, std::string>>& members) {
   std::string file = dir + "/" + dist + "-" + version + "-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl";
   formats::ZipWriter z(file);
-  for (const auto& [n, d] : members) ASSERT_TRUE(z.add(n, d)) << z.error();
+  // A library member starts as an ELF file does: wheels are checked for that (formats::check_wheel).
+  auto lib = [](const std::string& n) { return std::regex_search(n, std::regex(R"(\.so(\.[0-9]+)*$)")); };
+  for (const auto& [n, d] : members) ASSERT_TRUE(z.add(n, lib(n) ? "\x7f" "ELF" + d : d)) << z.error();
   std::string di = dist + "-" + version + ".dist-info/";
   ASSERT_TRUE(z.add(di + "METADATA", "Metadata-Version: 2.1\nName: " + dist + "\nVersion: " + version + "\n"));
   ASSERT_TRUE(z.add(di + "WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"));
-  ASSERT_TRUE(z.add(di + "RECORD", ""));
+  ASSERT_TRUE(testkit::add_record(z, di.substr(0, di.size() - 1)));
   ASSERT_TRUE(z.finish()) << z.error();
 }
 
