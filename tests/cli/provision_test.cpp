@@ -168,7 +168,7 @@ TEST(ProvisionCli, CudaExtensionAgainstPyPITorchWithAProvisionedToolkitThenFromA
   // 1. From PyPI, with only CUDA 13.0 on the system: 13.2.86 (torch's CUDA) is provisioned.
   auto r = build("pip", t / "cache", t / "pip", false);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("provision-cuda"), std::string::npos) << r.out;
+  EXPECT_NE((r.out + r.err).find("provision-cuda"), std::string::npos) << r.out << r.err;  // step lines go to stderr
   expect_cuda13_sm90(t / "pip");
   double cold = provision_seconds(t / "pip");
   // 2. The same again: the cached toolkit is reused.
