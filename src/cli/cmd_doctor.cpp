@@ -21,6 +21,7 @@
 #include "provision/provision.h"
 #include "report/doctor_report.h"
 #include "scale/farm.h"
+#include "util/cache_dir.h"
 
 namespace ts::cli {
 
@@ -92,8 +93,7 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
   std::vector<provision::Manifest> cached;
   std::string cache;
   if (o.root == "/") {
-    auto env = [](const char* n) { const char* v = std::getenv(n); return std::string(v ? v : ""); };
-    cache = plan::cache_root("", env("XDG_CACHE_HOME"), env("HOME"));
+    cache = util::cache_dir();
     if (!cache.empty()) cached = provision::list_cached(cache);
   }
   if (o.json) {

@@ -11,6 +11,7 @@
 #include "kb/kb.h"
 #include "plan/provision_request.h"
 #include "provision/provision.h"
+#include "util/cache_dir.h"
 
 namespace ts::cli {
 
@@ -29,7 +30,7 @@ std::string env(const char* n) {
 }
 
 std::string root_of(const ToolkitOptions& o) {
-  return plan::cache_root(o.cache_dir, env("XDG_CACHE_HOME"), env("HOME"));
+  return util::cache_dir(o.cache_dir);
 }
 
 // "cuda==13.2", "cuda==13.2.86", "cmake==3.31.6" -> the catalog entry; nullptr and *error otherwise.

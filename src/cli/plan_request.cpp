@@ -15,6 +15,7 @@
 #include "source/git.h"
 #include "spec/spec_file.h"
 #include "util/process.h"
+#include "util/cache_dir.h"
 
 namespace ts::cli {
 
@@ -64,10 +65,9 @@ bool provision_context(const GlobalOptions& g, const PlanRequest& o, const std::
     out.error = "the knowledge base has errors: " + errors.front() + " (torchsmith kb check lists them)";
     return false;
   }
-  auto env = [](const char* n) { const char* v = std::getenv(n); return std::string(v ? v : ""); };
   auto& pc = out.provision;
   pc.catalog = &out.catalog;
-  pc.cache_root = plan::cache_root(o.cache_dir, env("XDG_CACHE_HOME"), env("HOME"));
+  pc.cache_root = util::cache_dir(o.cache_dir);
   pc.platform = plan::wheel_platform(out.facts.cpu.arch.empty() ? "x86_64" : out.facts.cpu.arch);
   pc.choice = *choice;
   if (!o.toolkit.empty()) pc.cli_source = "--toolkit " + o.toolkit;

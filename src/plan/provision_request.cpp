@@ -139,14 +139,6 @@ std::string provisioned_dir(const std::string& cache_root, const std::string& ki
   return cache_root + "/toolkits/" + kind + "-" + version + "-" + util::hex(h.digest()).substr(0, 12);
 }
 
-std::string cache_root(const std::string& asked, const std::string& xdg_cache_home, const std::string& home) {
-  if (!asked.empty()) return std::filesystem::absolute(asked).lexically_normal().string();
-  // XDG: a relative $XDG_CACHE_HOME is invalid and must be ignored.
-  if (!xdg_cache_home.empty() && xdg_cache_home[0] == '/') return xdg_cache_home + "/torchsmith";
-  if (!home.empty()) return home + "/.cache/torchsmith";
-  return "";
-}
-
 std::string wheel_platform(const std::string& machine) {
   if (machine == "x86_64" || machine == "aarch64") return "manylinux2014_" + machine;
   return "";

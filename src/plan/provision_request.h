@@ -53,10 +53,6 @@ struct Provisioned {
 std::string provisioned_dir(const std::string& cache_root, const std::string& kind, const std::string& version,
                             const std::vector<WheelPin>& wheels, const std::string& platform);
 
-// The cache root: `asked` (--cache-dir) when given, else $XDG_CACHE_HOME/torchsmith, else
-// $HOME/.cache/torchsmith; "" when none can be formed. Reads the environment it is handed.
-std::string cache_root(const std::string& asked, const std::string& xdg_cache_home, const std::string& home);
-
 // "manylinux2014_x86_64" for the machine's arch ("x86_64", "aarch64"); "" for others.
 std::string wheel_platform(const std::string& machine);
 

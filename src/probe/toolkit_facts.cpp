@@ -14,6 +14,7 @@
 
 #include "util/fs.h"
 #include "util/process.h"
+#include "util/cache_dir.h"
 
 namespace ts::probe {
 
@@ -148,9 +149,8 @@ void parse_host_config(const std::string& text, std::string& gcc_max, std::strin
 }
 
 std::string default_toolkit_cache() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/torchsmith/toolkits";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/torchsmith/toolkits";
-  return "";
+  std::string c = util::cache_dir();
+  return c.empty() ? c : c + "/toolkits";
 }
 
 ToolkitFacts read_toolkit_facts(const std::string& nvcc, const std::string& cache_dir) {

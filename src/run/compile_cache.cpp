@@ -12,6 +12,7 @@
 
 #include "util/process.h"
 #include "util/sha256.h"
+#include "util/cache_dir.h"
 
 namespace ts::run {
 
@@ -44,13 +45,11 @@ void add_to_path(std::map<std::string, std::string>& env, const std::string& dir
 
 std::string masquerade_dir(const std::string& wanted) {
   if (!has_space(wanted)) return wanted;
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  std::string base = xdg && *xdg ? xdg : home && *home ? std::string(home) + "/.cache" : "";
+  std::string base = util::cache_dir();
   if (base.empty() || has_space(base)) return "";
   util::Sha256 h;
   h.update(wanted.data(), wanted.size());
-  return base + "/torchsmith/cache-bin/" + util::hex(h.digest()).substr(0, 16);
+  return base + "/cache-bin/" + util::hex(h.digest()).substr(0, 16);
 }
 
 void pass_cache_settings(const CompileCache& c, const std::map<std::string, std::string>& outer,

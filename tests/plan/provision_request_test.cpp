@@ -37,14 +37,6 @@ TEST(ProvisionRequest, DirIsContentAddressedByPinsAndPlatform) {
   EXPECT_NE(da, provisioned_dir("/c", "cmake", "3.31.6", a, "manylinux2014_aarch64"));
 }
 
-TEST(ProvisionRequest, CacheRootFollowsXdg) {
-  EXPECT_EQ(cache_root("", "/x", "/home/u"), "/x/torchsmith");
-  EXPECT_EQ(cache_root("", "relative", "/home/u"), "/home/u/.cache/torchsmith");
-  EXPECT_EQ(cache_root("", "", "/home/u"), "/home/u/.cache/torchsmith");
-  EXPECT_EQ(cache_root("/given", "/x", "/home/u"), "/given");
-  EXPECT_EQ(cache_root("", "", ""), "");
-}
-
 TEST(ProvisionRequest, ToolkitChoiceSpellings) {
   std::string err;
   EXPECT_EQ(parse_toolkit_choice("pip", &err)->kind, ToolkitChoice::Kind::pip);

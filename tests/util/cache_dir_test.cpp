@@ -35,8 +35,22 @@ TEST(CacheDir, OrderIsTorchsmithCacheThenXdgThenHome) {
   EXPECT_EQ(ts::util::cache_dir(), "/x/torchsmith");
   e.set("XDG_CACHE_HOME", "relative");  // not absolute: ignored, as the XDG spec says
   EXPECT_EQ(ts::util::cache_dir(), "/h/.cache/torchsmith");
+  e.set("XDG_CACHE_HOME", nullptr);
+  EXPECT_EQ(ts::util::cache_dir(), "/h/.cache/torchsmith");
   e.set("HOME", nullptr);
   EXPECT_EQ(ts::util::cache_dir(), "");
+}
+
+// --cache-dir wins over every variable, and a relative one is made absolute.
+TEST(CacheDir, TheDirectoryAskedForWins) {
+  Env e;
+  e.set("TORCHSMITH_CACHE", "/c/ts");
+  e.set("XDG_CACHE_HOME", "/x");
+  EXPECT_EQ(ts::util::cache_dir("/given"), "/given");
+  EXPECT_EQ(ts::util::cache_dir("/given/./a/../b"), "/given/b");
+  std::string rel = ts::util::cache_dir("rel");
+  EXPECT_EQ(rel.front(), '/');
+  EXPECT_EQ(rel.substr(rel.size() - 4), "/rel");
 }
 
 }  // namespace
