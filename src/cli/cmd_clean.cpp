@@ -12,6 +12,7 @@
 #include "run/clean_guard.h"
 #include "run/stale.h"
 #include "util/fs.h"
+#include "util/utc_time.h"
 
 namespace ts::cli {
 
@@ -69,10 +70,7 @@ int run_clean(CleanOptions& o) {
     for (const auto& r : c.reasons) std::printf("stale: %s\n", r.c_str());
   }
   if (o.keep_logs.empty()) {
-    char b[32];
-    std::time_t t = std::time(nullptr);
-    std::strftime(b, sizeof b, "%Y%m%dT%H%M%SZ", std::gmtime(&t));
-    o.keep_logs = dir + ".logs-" + b;
+    o.keep_logs = dir + ".logs-" + util::utc_time(util::kCompact);
   }
   if (std::string no = run::why_not_removable(dir, source); !no.empty()) {
     std::fprintf(stderr, "torchsmith clean: %s\n", no.c_str());

@@ -12,6 +12,7 @@
 #include "kb/refresh.h"
 #include "util/fs.h"
 #include "util/process.h"
+#include "util/utc_time.h"
 
 namespace ts::cli {
 
@@ -26,14 +27,7 @@ const char* kFetch =
     "with urllib.request.urlopen(req, timeout=60) as r:\n"
     "    sys.stdout.buffer.write(r.read())\n";
 
-std::string today() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char b[11];
-  std::strftime(b, sizeof b, "%Y-%m-%d", &tm);
-  return b;
-}
+std::string today() { return util::utc_time(util::kDate); }
 
 bool fetch(const std::string& url, kb::pypi::Response& out, std::string& error) {
   std::string py = util::find_program("python3", util::split_path(std::getenv("PATH") ? std::getenv("PATH") : ""));

@@ -15,6 +15,7 @@
 #include "util/fs.h"
 #include "util/process.h"
 #include "util/cache_dir.h"
+#include "util/utc_time.h"
 
 namespace ts::probe {
 
@@ -38,14 +39,7 @@ std::string fnv1a_file(const std::string& path) {
   return out;
 }
 
-std::string today() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char b[11];
-  std::strftime(b, sizeof b, "%Y-%m-%d", &tm);
-  return b;
-}
+std::string today() { return util::utc_time(util::kDate); }
 
 // sm_90a -> 9.0a, sm_100f -> 10.0f, sm_75 -> 7.5
 std::string arch_of(const std::string& code) {

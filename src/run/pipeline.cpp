@@ -37,6 +37,7 @@
 #include "triage/render.h"
 #include "util/fs.h"
 #include "util/process.h"
+#include "util/utc_time.h"
 
 namespace ts::run {
 
@@ -44,12 +45,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string utc_now(const char* fmt = "%Y-%m-%dT%H:%M:%SZ") {
-  char b[40];
-  std::time_t t = std::time(nullptr);
-  std::strftime(b, sizeof b, fmt, std::gmtime(&t));
-  return b;
-}
+std::string utc_now(const char* fmt = util::kIso8601) { return util::utc_time(fmt); }
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -119,7 +115,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
   std::error_code ec;
   std::string out_dir = fs::absolute(o.out_dir, ec).lexically_normal().string();
   if (!out_dir.empty() && out_dir.back() == '/') out_dir.pop_back();
-  std::string run_id = utc_now("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid());
+  std::string run_id = utc_now(util::kCompact) + "-" + std::to_string(getpid());
   std::string src = plan.source_dir.empty() ? "" : fs::absolute(plan.source_dir, ec).lexically_normal().string();
   if (!src.empty() && src.back() == '/') src.pop_back();
   // An extension's own directory stays as the user left it: pip would write build/, dist/ and

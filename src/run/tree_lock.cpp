@@ -1,4 +1,5 @@
 #include "run/tree_lock.h"
+#include "util/utc_time.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -46,9 +47,7 @@ TreeLock TreeLock::acquire(const std::string& dir, const std::string& what, bool
     close(fd);
     return l;
   }
-  char ts[32];
-  std::time_t now = std::time(nullptr);
-  std::strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::string ts = util::utc_time();
   std::string who = "pid " + std::to_string(getpid()) + ", torchsmith build " + what + ", since " + ts + "\n";
   if (ftruncate(fd, 0) == 0) (void)!pwrite(fd, who.data(), who.size(), 0);
   l.fd_ = fd;
