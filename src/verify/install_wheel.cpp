@@ -94,7 +94,7 @@ Installed install_wheel(const InstallOptions& o) {
       return in;
     }
   } else {
-    in.site = o.dir + "/target";
+    in.site = target_site(o.dir);
     in.pythonpath = in.site;
   }
 

@@ -23,6 +23,9 @@ struct Installed {
   std::string site;        // where the wheel's files went
 };
 
+// Where a non-venv install puts the wheel (known before it runs, so a checker can start early).
+inline std::string target_site(const std::string& dir) { return dir + "/target"; }
+
 // `PY -m pip install --no-deps --no-index --target SITE WHEEL` (pip's network and config off).
 // When PY has no pip, the wheel's files are extracted natively (a wheel is a zip of site-packages
 // files; *.data/purelib and platlib go to SITE too, other .data categories are skipped).

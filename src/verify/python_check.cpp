@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "core/package_name.h"
 #include "util/fs.h"
@@ -89,6 +90,32 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   std::optional<plan::Plan> plan = o.plan;
   std::string python = o.python, pythonpath, torch_dir, ext_dir;
   std::vector<std::string> modules;  // imported besides the plan's module: the wheel's own
+  std::error_code ec;
+  fs::create_directories(scratch + "/home", ec);
+  // An extension's checker starts now and imports torch while pip installs the wheel; it waits for
+  // the go file (what to import, the dependencies' paths) or for "no go" when installing failed.
+  // Not for a torch wheel: the torch being checked is the one being installed.
+  const std::string site = target_site(scratch + "/install");
+  const std::string go_file = scratch + "/go.json";
+  ScriptRun early;
+  std::thread checker;
+  bool early_started = false;
+  if (!o.wheel.empty() && ext && fs::create_directories(site, ec)) {
+    nlohmann::json a = {{"gpu", o.gpu}, {"go_file", go_file}, {"go_after", site}};
+    checker = std::thread([&early, &o, a, env = check_env(o.python, scratch + "/home", site)] {
+      early = run_check_script(o.python, a, env, o.timeout);
+    });
+    early_started = true;
+  }
+  struct Go {  // "no go" on every early return, so the checker never waits for its timeout
+    std::thread& t;
+    const std::string& file;
+    ~Go() {
+      if (!t.joinable()) return;
+      (void)util::write_file_atomic(file, R"({"go": false})");
+      t.join();
+    }
+  } no_go{checker, go_file};
   if (!o.wheel.empty()) {
     InstallOptions io;
     // A target directory first on PYTHONPATH, for extensions too: torch then comes from PY's own
@@ -147,10 +174,27 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
                          {"smoke", ext && plan ? plan->smoke : ""},
                          {"modules", modules},
                          {"gpu", o.gpu}};
-  std::error_code ec;
-  fs::create_directories(scratch + "/home", ec);
-  ScriptRun run = run_check_script(
-      python, args, check_env(python, scratch + "/home", pythonpath), o.timeout);
+  ScriptRun run;
+  bool ran = false;
+  if (early_started && python == o.python && pythonpath.rfind(site, 0) == 0) {
+    std::vector<std::string> deps;  // what runtime dependencies added after the target directory
+    std::stringstream rest(pythonpath.substr(site.size()));
+    for (std::string d; std::getline(rest, d, ':');)
+      if (!d.empty()) deps.push_back(d);
+    nlohmann::json go = {{"go", true}, {"args", args}, {"path", deps}};
+    if (util::write_file_atomic(go_file, go.dump()).empty()) {
+      checker.join();
+      run = std::move(early);
+      ran = true;
+    }
+  }
+  if (!ran) {  // no early checker, or it could not be told to go
+    if (checker.joinable()) {
+      (void)util::write_file_atomic(go_file, R"({"go": false})");
+      checker.join();
+    }
+    run = run_check_script(python, args, check_env(python, scratch + "/home", pythonpath), o.timeout);
+  }
   for (const auto& s : run.steps) {
     nlohmann::json j = {{"finished", s.finished}, {"ok", s.ok}};
     if (s.ok)

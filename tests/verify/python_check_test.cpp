@@ -440,3 +440,72 @@ TEST(PythonCheck, WithoutAPlanAnExtensionWheelIsJudgedAsItself) {
 
 }  // namespace
 }  // namespace ts::verify
+
+namespace ts::verify {
+namespace {
+
+// A Python that logs when each of its runs starts and ends, around the real one.
+std::string logging_python(test::TempDir& t, const std::string& log, const std::string& pip_extra = "") {
+  std::string py = t / "logpy";
+  test::write(py,
+              "#!/bin/bash\n"
+              "s=\"$*\"; s=${s//$'\\n'/ }; what=${s:0:40}\n"
+              "echo \"start $what\" >> " + log + "\n"
+              "if [ \"$1 $2 $3\" = '-m pip install' ]; then sleep 1; " + pip_extra + " fi\n"
+              "/usr/bin/python3 \"$@\"; rc=$?\n"
+              "echo \"end $what\" >> " + log + "\n"
+              "exit $rc\n");
+  ::chmod(py.c_str(), 0755);
+  return py;
+}
+
+// The extension's checker imports torch while pip installs the wheel (issue 19: verify's cost in a
+// build is its longest part, not the sum); it imports the module only once the install is done.
+TEST(PythonCheck, TheCheckerImportsTorchWhilePipInstalls) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  std::string log = t / "runs.log";
+  PythonCheckOptions o;
+  o.python = logging_python(t, log);
+  o.wheel = tiny_wheel(t);
+  o.plan = tiny_plan();
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  ASSERT_TRUE(find(r.verdicts, "import tinypkg", Outcome::pass)) << dump(r.verdicts);
+  ASSERT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+  std::string l = util::read_file(log).value_or("");
+  const std::string script = "-c  import sys, os, json, traceback";  // the checker's first line
+  auto checker = l.find("start " + script);
+  auto installed = l.find("end -m pip install");
+  ASSERT_NE(checker, std::string::npos) << l;
+  ASSERT_NE(installed, std::string::npos) << l;
+  EXPECT_LT(checker, installed) << "the checker should start before pip has installed the wheel:\n" << l;
+  // One checker only: the early one did the work.
+  std::size_t n = 0;
+  for (auto p = l.find("end " + script); p != std::string::npos; p = l.find("end " + script, p + 1)) ++n;
+  EXPECT_EQ(n, 1u) << l;
+}
+
+// A failed install tells the waiting checker there is nothing to import: it ends at once.
+TEST(PythonCheck, AFailedInstallReleasesTheWaitingChecker) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  std::string log = t / "runs.log";
+  PythonCheckOptions o;
+  o.python = logging_python(t, log, "exit 1;");
+  o.wheel = tiny_wheel(t);
+  o.plan = tiny_plan();
+  o.work_dir = t / "work";
+  o.timeout = std::chrono::seconds(60);
+  auto start = std::chrono::steady_clock::now();
+  auto r = verify_python_install(o);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(find(r.verdicts, "install", Outcome::fail)) << dump(r.verdicts);
+  EXPECT_FALSE(find(r.verdicts, "import tinypkg", Outcome::pass)) << dump(r.verdicts);
+  EXPECT_LT(s, 30.0) << "the checker waited for its timeout";
+  EXPECT_NE(util::read_file(log).value_or("").find("end -c"), std::string::npos) << util::read_file(log).value_or("");
+}
+
+}  // namespace
+}  // namespace ts::verify
