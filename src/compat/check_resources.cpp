@@ -4,6 +4,7 @@
 
 #include "compat/assess.h"
 #include "compat/facts_util.h"
+#include "compat/jobs_rule.h"
 
 namespace ts::compat {
 
@@ -16,9 +17,12 @@ void check_resources(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>&
   std::uint64_t usable = f.memory.usable_bytes ? f.memory.usable_bytes : f.memory.available_bytes;
   int cores = usable_cores(f.cpu);
   if (usable > 0 && m.cxx_job_gib > 0 && cores > 0) {
-    double per_job = std::max(m.cxx_job_gib, m.nvcc_job_gib);
-    int by_mem = static_cast<int>(std::floor(static_cast<double>(usable) / kGiB / per_job));
-    int jobs = std::clamp(by_mem, 1, cores);
+    // Doctor knows no plan: the dearer of a C++ job and a one-arch nvcc job.
+    JobCost cost = job_cost(m, true, 1);
+    double per_job = cost.gib;
+    JobsForMemory fit = jobs_for_memory(usable, gib(usable), cores, cost);
+    int by_mem = fit.by_mem;
+    int jobs = fit.jobs;
     Verdict v{"memory",       "memory for parallel compile jobs", Level::ok, "", "", m.source,
               where(m.origin)};
     std::string limit = f.memory.cgroup_limit_bytes
@@ -39,6 +43,7 @@ void check_resources(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>&
                   " (all cores) would run out of memory and freeze or OOM-kill the build";
       v.fix = "build with MAX_JOBS=" + std::to_string(jobs) + " (torchsmith plan --jobs auto does)";
     }
+    v.rule = fit.rule;
     out.push_back(v);
   }
   for (const auto& d : f.disks) {

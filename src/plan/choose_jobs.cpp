@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compat/facts_util.h"
+#include "compat/jobs_rule.h"
 #include "plan/resolve_ctx.h"
 
 namespace ts::plan::detail {
@@ -26,20 +27,12 @@ void choose_jobs(Ctx& c) {
     usable = c.spec().mem_budget_bytes;
     from = compat::gib(usable) + " (--mem-budget)";
   }
-  int n = std::max<int>(1, static_cast<int>(c.arches.size()));
-  double cost = m.cxx_job_gib;
-  std::string per = num(cost) + " GiB per C++ job";
-  if (c.cuda_on) {
-    double nv = m.nvcc_job_gib + m.nvcc_arch_gib * (n - 1);
-    if (nv > cost) {
-      cost = nv;
-      per = num(nv) + " GiB per nvcc job with " + std::to_string(n) + " arch" + (n > 1 ? "es" : "");
-    }
-  }
-  int by_mem = usable && cost > 0 ? static_cast<int>(std::floor(usable / kGiB / cost)) : cores;
-  int jobs = std::clamp(by_mem, 1, cores);
-  std::string why = from + " / " + per + " = " + std::to_string(std::max(by_mem, 0)) + " jobs, " +
-                    std::to_string(cores) + " cores: MAX_JOBS=" + std::to_string(jobs) +
+  compat::JobCost cost = compat::job_cost(m, c.cuda_on, static_cast<int>(c.arches.size()));
+  const std::string& per = cost.what;
+  compat::JobsForMemory fit = compat::jobs_for_memory(usable, from, cores, cost);
+  int by_mem = fit.by_mem;
+  int jobs = fit.jobs;
+  std::string why = fit.why + ": MAX_JOBS=" + std::to_string(jobs) +
                     (by_mem < cores ? " (MAX_JOBS=$(nproc) would run out of memory and freeze the machine)" : "");
   if (c.spec().jobs > 0) {
     jobs = c.spec().jobs;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compat/facts_util.h"
+#include "compat/jobs_rule.h"
 #include "plan/extension_internal.h"
 #include "plan/speed_arches.h"
 #include "plan/speed_fixes.h"
@@ -136,24 +137,25 @@ void choose_jobs(Ctx& c) {
     from = compat::gib(usable) + " (--mem-budget)";
   }
   int n = std::max<int>(1, static_cast<int>(c.arches.size()));
-  double cost;
-  std::string per, src;
+  compat::JobCost job;
+  std::string src;
   if (r.mem_per_job) {
-    cost = static_cast<double>(r.mem_per_job) / kGiB;
-    per = num(cost) + " GiB per job (the recipe's figure for " + r.name + ")";
+    double g = static_cast<double>(r.mem_per_job) / kGiB;
+    job = {g, num(g) + " GiB per job (the recipe's figure for " + r.name + ")"};
     src = c.recipe_source();
   } else {
-    cost = c.cuda_on ? std::max(m.cxx_job_gib, m.nvcc_job_gib + m.nvcc_arch_gib * (n - 1)) : m.cxx_job_gib;
-    per = num(cost) + (c.cuda_on ? " GiB per nvcc job with " + std::to_string(n) + " arch(es)" : " GiB per C++ job");
+    job = compat::job_cost(m, c.cuda_on, n);
     src = compat::cite(m.source, m.origin);
   }
+  const double cost = job.gib;
+  const std::string& per = job.what;
   c.cores = cores;
   c.usable_gib = static_cast<double>(usable) / kGiB;
   c.nvcc_job_gib = cost;
-  int by_mem = usable && cost > 0 ? static_cast<int>(std::floor(usable / kGiB / cost)) : cores;
-  int jobs = std::clamp(by_mem, 1, cores);
-  std::string why = from + " / " + per + " = " + std::to_string(std::max(by_mem, 0)) + " jobs, " +
-                    std::to_string(cores) + " cores";
+  compat::JobsForMemory fit = compat::jobs_for_memory(usable, from, cores, job);
+  int by_mem = fit.by_mem;
+  int jobs = fit.jobs;
+  std::string why = fit.why;
   // Several arches: nvcc --threads compiles them at once; jobs x threads balanced (speed_threads.h).
   JobsThreads jt;
   bool threaded = c.cuda_on && (n > 1 || !r.nvcc_threads_env.empty());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compat/jobs_rule.h"
 #include "plan/plan.h"
 
 namespace ts::run {
@@ -77,7 +78,7 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
         break;
       }
       if (jobs <= 1) { r.refused = "already at 1 job: memory, not parallelism, is short"; return r; }
-      int half = std::max(1, jobs / 2);
+      int half = compat::jobs_after_oom(jobs);
       for (const char* k : kJobKnobs)
         if (env.count(k)) r.env[k] = std::to_string(half);
       if (!env.count("MAX_JOBS")) r.env["MAX_JOBS"] = std::to_string(half);

@@ -7,6 +7,8 @@
 
 #include <re2/re2.h>
 
+#include "compat/facts_util.h"
+#include "compat/jobs_rule.h"
 #include "core/arch_list.h"
 #include "core/version.h"
 
@@ -134,17 +136,18 @@ void arch_list(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb:
 void job_count(Finding& f, const HostFacts* facts, const kb::Kb* kb) {
   if (!facts || !kb) return;
   const bool nvcc = f.id.find("NVCC") != std::string::npos || f.id.find("PTXAS") != std::string::npos;
-  const double per_job = nvcc ? kb->resources.nvcc_job_gib : kb->resources.cxx_job_gib;
+  const compat::JobCost cost = compat::job_cost_of(kb->resources, nvcc);
+  const double per_job = cost.gib;
   std::uint64_t bytes = facts->memory.usable_bytes ? facts->memory.usable_bytes : facts->memory.available_bytes;
   if (per_job <= 0 || bytes == 0) return;
   const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
-  const int jobs = std::max(1, static_cast<int>(gib / per_job));
+  const int jobs = compat::jobs_for_memory(bytes, "", compat::usable_cores(facts->cpu), cost).jobs;
   char buf[200];
   std::snprintf(buf, sizeof buf, "This machine has %.1f GiB usable; at about %.1f GiB per %s job that is %d job%s: set MAX_JOBS=%d",
                 gib, per_job, nvcc ? "nvcc" : "C++ compile", jobs, jobs == 1 ? "" : "s", jobs);
   f.fix = std::string(buf) + (nvcc ? " and NVCC_THREADS=1. " : ". ") + f.fix;
   f.remedy.env["MAX_JOBS"] = std::to_string(jobs);
-  f.notes.push_back("per-job memory from the KB resource model (resources.toml)");
+  f.notes.push_back(std::string("per-job memory from the KB resource model (resources.toml), rule ") + compat::kJobsRule);
 }
 
 }  // namespace
