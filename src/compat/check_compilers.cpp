@@ -3,21 +3,11 @@
 
 #include "compat/assess.h"
 #include "compat/facts_util.h"
+#include "compat/host_compiler_rule.h"
 
 namespace ts::compat {
 
 namespace {
-
-// The newest installed compiler of this family with a C++ driver that the toolkit accepts.
-const CompilerFacts* best_fit(const HostFacts& f, const std::string& family, int max_major) {
-  const CompilerFacts* best = nullptr;
-  for (const auto& c : f.compilers) {
-    auto v = ver(c.version);
-    if (c.family != family || c.cxx.empty() || !v || v->major() > max_major) continue;
-    if (!best || *v > *ver(best->version)) best = &c;
-  }
-  return best;
-}
 
 Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts& cc,
                        const CudaToolkitFacts& tk) {
@@ -36,7 +26,8 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
   }
   v.source = rel->source;
   v.where = where(rel->origin);
-  if (cv->major() <= max->major()) {
+  v.rule = kHostCompilerRule;
+  if (gcc_fits(cc.version, 0, max->major())) {
     v.level = Level::ok;
     v.reason = "CUDA " + mm + " accepts gcc <= " + rel->gcc_max;
     return v;
@@ -45,12 +36,11 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
   v.reason = "gcc " + cc.version + " is newer than CUDA " + mm + " accepts (<= " + rel->gcc_max +
              "): nvcc stops with 'unsupported GNU version! gcc versions later than " +
              rel->gcc_max + " are not supported!'";
-  if (const CompilerFacts* fit = best_fit(f, "gcc", max->major())) {
+  if (const CompilerFacts* fit = newest_gcc(f, 0, max->major())) {
     v.fix = "gcc " + fit->version + " is installed at " + fit->cc +
             ": set CUDAHOSTCXX=" + fit->cxx + " (torchsmith plan picks it)";
   } else {
-    v.fix = "install gcc-" + rel->gcc_max + " and g++-" + rel->gcc_max + " (apt-get install g++-" +
-            rel->gcc_max + ") and set CUDAHOSTCXX=/usr/bin/g++-" + rel->gcc_max;
+    v.fix = install_gcc_advice(max->major());
   }
   return v;
 }

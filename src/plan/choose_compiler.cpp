@@ -1,23 +1,12 @@
 // The host compiler: one GCC for torch's C++ and as nvcc's host compiler, within the toolkit's
 // gcc_max (nvcc refuses newer: "unsupported GNU version!") and at least the release's gcc_min.
 #include "compat/facts_util.h"
+#include "compat/host_compiler_rule.h"
 #include "plan/resolve_ctx.h"
 
 namespace ts::plan::detail {
 
 namespace {
-
-// Newest installed GCC with a C++ driver in [lo, hi] (majors; 0 = unbounded).
-const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi) {
-  const CompilerFacts* best = nullptr;
-  for (const auto& cc : f.compilers) {
-    auto v = ver(cc.version);
-    if (cc.family != "gcc" || cc.cxx.empty() || !v) continue;
-    if ((lo && v->major() < lo) || (hi && v->major() > hi)) continue;
-    if (!best || *v > *ver(best->version)) best = &cc;
-  }
-  return best;
-}
 
 // The oldest CUDA in the KB whose nvcc accepts this GCC major.
 const kb::CudaRelease* cuda_for_gcc(const kb::Kb& kb, int major) {
@@ -35,7 +24,7 @@ const kb::CudaRelease* cuda_for_gcc(const kb::Kb& kb, int major) {
 void choose_compiler(Ctx& c) {
   const auto& f = c.facts();
   const CompilerFacts* def = compat::default_host_compiler(f);
-  if (!def || def->cxx.empty() || !ver(def->version)) def = newest_gcc(f, 0, 0);
+  if (!def || def->cxx.empty() || !ver(def->version)) def = compat::newest_gcc(f, 0, 0);
   if (!def) {
     c.conflict("C++ compiler", "no GCC with g++ was found (the build stops with 'c++: not found')",
                {"apt-get install g++ (or build-essential)"}, "facts");
@@ -46,15 +35,15 @@ void choose_compiler(Ctx& c) {
   int hi = 0;
   std::string rel_src = cite(rel.source, rel.origin);
   std::string cuda_src;
-  if (c.cuda_on && c.cuda_rel && ver(c.cuda_rel->gcc_max)) {
-    hi = ver(c.cuda_rel->gcc_max)->major();
+  if (c.cuda_on && c.cuda_rel && compat::gcc_max_major(c.in.kb, c.cuda_rel->version)) {
+    hi = compat::gcc_max_major(c.in.kb, c.cuda_rel->version);
     cuda_src = cite(c.cuda_rel->source, c.cuda_rel->origin);
   }
   int dv = ver(def->version)->major();
   const CompilerFacts* pick = def;
   std::string why = "the default compiler (g++ on PATH)";
-  if ((lo && dv < lo) || (hi && dv > hi)) {
-    pick = newest_gcc(f, lo, hi);
+  if (!compat::gcc_fits(def->version, lo, hi)) {
+    pick = compat::newest_gcc(f, lo, hi);
     std::string limit = hi ? "CUDA " + c.cuda_mm() + " accepts gcc <= " + c.cuda_rel->gcc_max : "";
     if (lo && dv < lo) limit = "torch " + rel.version + " needs gcc >= " + rel.gcc_min;
     if (!pick) {

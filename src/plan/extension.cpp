@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compat/facts_util.h"
+#include "compat/host_compiler_rule.h"
 #include "plan/extension_internal.h"
 #include "plan/provision_choice.h"
 
@@ -145,16 +146,13 @@ void choose_compiler(Ctx& c) {
   c.cc = def;
   std::string why = "the default compiler (g++ on PATH)";
   // nvcc refuses a GCC newer than its gcc_max: take the newest installed one it accepts.
-  const kb::CudaRelease* rel = c.cuda_on && c.nvcc ? c.kb.find_cuda(c.nvcc->version) : nullptr;
-  auto max = rel ? ver(rel->gcc_max) : std::nullopt;
-  if (max && ver(def->version) && ver(def->version)->major() > max->major()) {
-    for (const auto& cc : c.facts.compilers) {
-      auto v = ver(cc.version);
-      if (cc.family != "gcc" || cc.cxx.empty() || !v || v->major() > max->major()) continue;
-      if (c.cc == def || *v > *ver(c.cc->version)) c.cc = &cc;
+  int max = c.cuda_on && c.nvcc ? compat::gcc_max_major(c.kb, c.nvcc->version) : 0;
+  if (max && ver(def->version) && !compat::gcc_fits(def->version, 0, max)) {
+    if (const CompilerFacts* fit = compat::newest_gcc(c.facts, 0, max)) {
+      c.cc = fit;
+      why = "gcc " + def->version + " is newer than nvcc " + compat::major_minor(c.nvcc->version) +
+            " accepts (<= " + c.kb.find_cuda(c.nvcc->version)->gcc_max + "): the newest installed one it does";
     }
-    if (c.cc != def) why = "gcc " + def->version + " is newer than nvcc " + compat::major_minor(c.nvcc->version) +
-                           " accepts (<= " + rel->gcc_max + "): the newest installed one it does";
   }
   c.p.host_compiler = c.cc->cxx;
   c.decide("compiler", c.cc->family + " " + c.cc->version + " (" + c.cc->cxx + ")", why, "facts");

@@ -8,6 +8,7 @@
 #include <re2/re2.h>
 
 #include "compat/facts_util.h"
+#include "compat/host_compiler_rule.h"
 #include "compat/jobs_rule.h"
 #include "core/arch_list.h"
 #include "core/version.h"
@@ -36,7 +37,7 @@ void host_compiler(Finding& f, const Diagnosis& d, const HostFacts* facts, const
   int gcc_max = 0;
   if (f.id == "NVCC_HOST_GCC_TOO_NEW" && !f.captures.empty()) gcc_max = std::atoi(f.captures[0].c_str());
   if (!gcc_max && kb && !cuda.empty())
-    if (const kb::CudaRelease* c = kb->find_cuda(cuda)) gcc_max = major_of(c->gcc_max);
+    gcc_max = compat::gcc_max_major(*kb, cuda);
   if (!gcc_max) return;
   std::string current;
   const std::string& cc = d.log_facts.cxx_compiler;  // "GNU 13.2.0"
@@ -50,15 +51,10 @@ void host_compiler(Finding& f, const Diagnosis& d, const HostFacts* facts, const
                      (cuda.empty() ? std::string("this CUDA toolkit") : "CUDA " + cuda) + " allows (<= " +
                      std::to_string(gcc_max) + ")";
   if (!facts) { f.fix = head + ". " + f.fix; return; }
-  const CompilerFacts* best = nullptr;
-  for (const auto& c : facts->compilers) {
-    if (c.family != "gcc" || c.cxx.empty()) continue;
-    int m = major_of(c.version);
-    if (m > 0 && m <= gcc_max && (!best || m > major_of(best->version))) best = &c;
-  }
+  const CompilerFacts* best = compat::newest_gcc(*facts, 0, gcc_max);
   if (!best) {
-    f.fix = head + "; no installed gcc <= " + std::to_string(gcc_max) + " was found: install gcc-" +
-            std::to_string(gcc_max) + " and g++-" + std::to_string(gcc_max) + ", or use a newer CUDA toolkit.";
+    f.fix = head + "; no installed gcc <= " + std::to_string(gcc_max) + " was found: " +
+            compat::install_gcc_advice(gcc_max) + ", or use a newer CUDA toolkit.";
     return;
   }
   int m = major_of(best->version);

@@ -2,6 +2,9 @@
 #include "test_util.h"
 #include "triage/specialize.h"
 
+#include "compat/assess.h"
+#include "compat/host_compiler_rule.h"
+
 namespace ts::triage::testing {
 namespace {
 
@@ -107,6 +110,39 @@ TEST(Specialize, WithoutFactsTheGenericFixStays) {
   std::string before = d.root()->fix;
   specialize(d, nullptr, nullptr);
   EXPECT_NE(d.root()->fix.find(before), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
+
+namespace ts::triage::testing {
+namespace {
+
+// Doctor, the planners and triage ask one host-compiler rule: on the same machine and toolkit,
+// triage's remedy names the compiler that compat's rule picks, and doctor's verdict says which rule.
+TEST(Specialize, TheHostCompilerRemedyIsCompatsRule) {
+  auto d = diagnose(kGccLog);
+  HostFacts f = host_with_compilers();
+  specialize(d, &f, &the_kb());
+  int hi = compat::gcc_max_major(the_kb(), "11.8");
+  ASSERT_GT(hi, 0);
+  const CompilerFacts* pick = compat::newest_gcc(f, 0, hi);
+  ASSERT_NE(pick, nullptr);
+  EXPECT_EQ(d.root()->remedy.env.at("CUDAHOSTCXX"), pick->cxx);
+
+  f.cuda_toolkits.push_back({});
+  f.cuda_toolkits.back().version = "11.8";
+  f.compilers.insert(f.compilers.begin(), {"gcc", "/usr/bin/gcc", "/usr/bin/g++", "13.2.0", ""});
+  std::vector<compat::Verdict> vs;
+  compat::check_compilers(f, the_kb(), compat::Target{}, vs);
+  bool seen = false;
+  for (const auto& v : vs)
+    if (v.rule == compat::kHostCompilerRule) {
+      seen = true;
+      EXPECT_EQ(v.level, compat::Level::fail) << v.reason;
+      EXPECT_NE(v.fix.find(pick->cxx), std::string::npos) << v.fix;
+    }
+  EXPECT_TRUE(seen);
 }
 
 }  // namespace

@@ -1,0 +1,33 @@
+#include "compat/host_compiler_rule.h"
+
+#include "compat/facts_util.h"
+
+namespace ts::compat {
+
+int gcc_max_major(const kb::Kb& kb, const std::string& cuda_version) {
+  const kb::CudaRelease* rel = cuda_version.empty() ? nullptr : kb.find_cuda(cuda_version);
+  auto m = rel ? ver(rel->gcc_max) : std::nullopt;
+  return m ? m->major() : 0;
+}
+
+bool gcc_fits(const std::string& version, int lo, int hi) {
+  auto v = ver(version);
+  if (!v) return false;
+  return !(lo && v->major() < lo) && !(hi && v->major() > hi);
+}
+
+const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi) {
+  const CompilerFacts* best = nullptr;
+  for (const auto& cc : f.compilers) {
+    if (cc.family != "gcc" || cc.cxx.empty() || !gcc_fits(cc.version, lo, hi)) continue;
+    if (!best || *ver(cc.version) > *ver(best->version)) best = &cc;
+  }
+  return best;
+}
+
+std::string install_gcc_advice(int major) {
+  std::string n = std::to_string(major);
+  return "apt-get install gcc-" + n + " g++-" + n + " and set CUDAHOSTCXX=/usr/bin/g++-" + n;
+}
+
+}  // namespace ts::compat

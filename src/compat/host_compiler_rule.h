@@ -1,0 +1,28 @@
+#pragma once
+// The one host-compiler rule (rule id "compiler.nvcc_host"): nvcc refuses a GCC newer than its
+// toolkit's gcc_max (crt/host_config.h: "unsupported GNU version!"), so the host compiler is the
+// newest installed GCC with a C++ driver whose major is within the limits. Doctor's verdict, both
+// planners and triage's specialised fix ask it.
+#include <string>
+
+#include "core/host_facts.h"
+#include "kb/kb.h"
+
+namespace ts::compat {
+
+inline constexpr const char* kHostCompilerRule = "compiler.nvcc_host";
+
+// The major of the newest GCC that nvcc of this CUDA version accepts (the KB's gcc_max); 0 unknown.
+int gcc_max_major(const kb::Kb& kb, const std::string& cuda_version);
+
+// Does a GCC of this version fit [lo, hi] (majors; 0 = unbounded)?
+bool gcc_fits(const std::string& version, int lo, int hi);
+
+// The newest installed GCC with a C++ driver whose major is in [lo, hi]; nullptr when none.
+const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi);
+
+// What to tell someone who has no fitting GCC: Debian/Ubuntu name versioned compilers gcc-N/g++-N
+// and install them as /usr/bin/g++-N, which nvcc then gets as CUDAHOSTCXX.
+std::string install_gcc_advice(int major);
+
+}  // namespace ts::compat
