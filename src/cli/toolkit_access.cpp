@@ -13,8 +13,10 @@ kb::ReadToolkit to_read_toolkit(const probe::ToolkitFacts& f) {
 std::vector<kb::ReadToolkit> toolkits_read(const HostFacts& facts) {
   std::vector<kb::ReadToolkit> out;
   for (const auto& t : facts.cuda_toolkits) {
-    if (t.nvcc.empty()) continue;
-    auto f = probe::read_toolkit_facts(t.nvcc);
+    // A toolkit without nvcc (a cu11/cu12 nvcc wheel) is read from its ptxas.
+    std::string tool = t.nvcc.empty() ? probe::toolkit_reader(t.path) : t.nvcc;
+    if (tool.empty()) continue;
+    auto f = probe::read_toolkit_facts(tool);
     if (f.ok()) out.push_back(to_read_toolkit(f));
   }
   return out;

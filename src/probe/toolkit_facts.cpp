@@ -2,6 +2,7 @@
 #include "probe/toolkit_facts.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -50,13 +51,14 @@ std::string arch_of(const std::string& code) {
 }
 
 nlohmann::json to_json(const ToolkitFacts& f) {
-  return {{"nvcc", f.nvcc}, {"hash", f.hash}, {"version", f.version}, {"list_gpu_code", f.list_gpu_code},
+  return {{"nvcc", f.nvcc}, {"tool", f.tool}, {"hash", f.hash}, {"version", f.version}, {"list_gpu_code", f.list_gpu_code},
           {"gpu_codes", f.gpu_codes}, {"host_config", f.host_config}, {"gcc_max", f.gcc_max},
           {"clang_max", f.clang_max}, {"options", f.options}, {"read", f.read}};
 }
 
 bool from_json(const nlohmann::json& j, ToolkitFacts& f) {
   try {
+    f.tool = j.value("tool", std::string("nvcc"));
     f.version = j.at("version").get<std::string>();
     f.list_gpu_code = j.at("list_gpu_code").get<std::vector<std::string>>();
     f.gpu_codes = j.at("gpu_codes").get<std::vector<std::string>>();
@@ -92,8 +94,8 @@ std::vector<std::string> ToolkitFacts::arches() const {
 }
 
 std::string ToolkitFacts::source() const {
-  std::string s = "nvcc --list-gpu-code";
-  if (!gpu_codes.empty()) s += " and --help (--gpu-code values)";
+  std::string s = tool == "ptxas" ? "ptxas --help (--gpu-name values)" : "nvcc --list-gpu-code";
+  if (tool != "ptxas" && !gpu_codes.empty()) s += " and --help (--gpu-code values)";
   if (!host_config.empty()) s += ", " + host_config;
   return s + " of " + nvcc + " (CUDA " + version + ", read " + read + ")";
 }
@@ -106,9 +108,12 @@ std::vector<std::string> parse_list_gpu_code(const std::string& out) {
   return v;
 }
 
-std::vector<std::string> parse_help_gpu_codes(const std::string& help) {
-  // The --gpu-code block runs from its heading to the next option heading at column 0.
-  auto start = help.rfind("--gpu-code", 0) == 0 ? 0 : help.find("\n--gpu-code");
+namespace {
+
+// The sm_* values an option's "Allowed values" list; its block runs from its heading to the next
+// option heading at column 0 (the layout of both nvcc --help and ptxas --help).
+std::vector<std::string> allowed_sm(const std::string& help, const std::string& option) {
+  auto start = help.rfind(option + " ", 0) == 0 ? 0 : help.find("\n" + option + " ");
   if (start == std::string::npos) return {};
   auto end = help.find("\n--", start + 3);
   std::string block = help.substr(start, end == std::string::npos ? std::string::npos : end - start);
@@ -116,6 +121,19 @@ std::vector<std::string> parse_help_gpu_codes(const std::string& help) {
   static const std::regex r(R"('(sm_\d+[af]?)')");
   for (std::sregex_iterator it(block.begin(), block.end(), r), e; it != e; ++it) v.push_back((*it)[1]);
   return v;
+}
+
+}  // namespace
+
+std::vector<std::string> parse_help_gpu_codes(const std::string& help) { return allowed_sm(help, "--gpu-code"); }
+
+std::vector<std::string> parse_ptxas_gpu_names(const std::string& help) { return allowed_sm(help, "--gpu-name"); }
+
+std::string toolkit_reader(const std::string& root) {
+  std::error_code ec;
+  for (const char* tool : {"/bin/nvcc", "/bin/ptxas"})
+    if (fs::is_regular_file(root + tool, ec)) return root + tool;
+  return "";
 }
 
 std::string parse_nvcc_version(const std::string& out) {
@@ -147,9 +165,16 @@ std::string default_toolkit_cache() {
   return c.empty() ? c : c + "/toolkits";
 }
 
-ToolkitFacts read_toolkit_facts(const std::string& nvcc, const std::string& cache_dir) {
+ToolkitFacts read_toolkit_facts(const std::string& path, const std::string& cache_dir) {
+  // NVIDIA's cu11/cu12 nvcc wheels ship ptxas without nvcc: read the toolkit from its ptxas.
+  fs::path p(path);
+  std::error_code ec;
+  std::string nvcc = path;
+  if (p.filename() == "nvcc" && !fs::exists(p, ec) && fs::is_regular_file(p.parent_path() / "ptxas", ec))
+    nvcc = (p.parent_path() / "ptxas").string();
   ToolkitFacts f;
   f.nvcc = nvcc;
+  f.tool = fs::path(nvcc).filename() == "ptxas" ? "ptxas" : "nvcc";
   f.hash = fnv1a_file(nvcc);
   if (f.hash.empty()) {
     f.error = nvcc + " cannot be read";
@@ -166,21 +191,29 @@ ToolkitFacts read_toolkit_facts(const std::string& nvcc, const std::string& cach
     }
   util::RunOptions o;
   o.timeout = std::chrono::seconds(30);
+  const bool ptxas = f.tool == "ptxas";
   auto ver = util::run({nvcc, "--version"}, o);
-  auto list = util::run({nvcc, "--list-gpu-code"}, o);
   auto help = util::run({nvcc, "--help"}, o);
+  auto list = ptxas ? help : util::run({nvcc, "--list-gpu-code"}, o);
   f.version = parse_nvcc_version(ver.out);
-  f.list_gpu_code = parse_list_gpu_code(list.ok() ? list.out : "");
-  f.gpu_codes = parse_help_gpu_codes(help.ok() ? help.out : "");
+  if (ptxas) {
+    f.gpu_codes = parse_ptxas_gpu_names(help.ok() ? help.out : "");
+    // ptxas has no --list-gpu-code: its real codes are the --gpu-name values without a/f.
+    for (const auto& c : f.gpu_codes)
+      if (std::isdigit(static_cast<unsigned char>(c.back()))) f.list_gpu_code.push_back(c);
+  } else {
+    f.list_gpu_code = parse_list_gpu_code(list.ok() ? list.out : "");
+    f.gpu_codes = parse_help_gpu_codes(help.ok() ? help.out : "");
+  }
   for (const char* opt : {"--split-compile", "--threads", "--allow-unsupported-compiler", "--list-gpu-code"})
-    if (help.out.find(std::string("\n") + opt + " ") != std::string::npos ||
-        help.out.find(std::string("\n") + opt + "\t") != std::string::npos)
+    if (!ptxas &&
+        (help.out.find(std::string("\n") + opt + " ") != std::string::npos ||
+         help.out.find(std::string("\n") + opt + "\t") != std::string::npos))
       f.options.push_back(opt);
   f.read = today();
   // The toolkit root is bin/..; pip wheels keep the same layout (nvidia/cu13/{bin,include}).
   fs::path root = fs::path(nvcc).parent_path().parent_path();
   std::vector<fs::path> headers{root / "include/crt/host_config.h"};
-  std::error_code ec;
   if (fs::is_directory(root / "targets", ec))
     for (const auto& t : fs::directory_iterator(root / "targets", ec)) headers.push_back(t.path() / "include/crt/host_config.h");
   for (const auto& h : headers)
@@ -190,7 +223,9 @@ ToolkitFacts read_toolkit_facts(const std::string& nvcc, const std::string& cach
       break;
     }
   if (f.version.empty()) f.error = nvcc + " --version printed no version (" + ver.describe(o.timeout) + ")";
-  else if (f.list_gpu_code.empty()) f.error = nvcc + " --list-gpu-code listed nothing (" + list.describe(o.timeout) + ")";
+  else if (f.list_gpu_code.empty())
+    f.error = nvcc + (ptxas ? " --help listed no --gpu-name sm_* values (" : " --list-gpu-code listed nothing (") +
+              list.describe(o.timeout) + ")";
   if (f.error.empty() && !cached.empty()) {
     fs::create_directories(cache_dir, ec);
     (void)util::write_file_atomic(cached, to_json(f).dump(1) + "\n");  // a cache: failing to write only costs a re-read

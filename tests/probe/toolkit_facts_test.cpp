@@ -77,6 +77,99 @@ TEST(ToolkitFacts, ReadsAToolkitOnceAndCachesItByHash) {
   EXPECT_EQ(again.gcc_max, "14");
 }
 
+// A recording of a real ptxas (tests/fixtures/toolkits/ptxas-VERSION.txt: the wheel's URL and
+// sha256, then `ptxas --version` and `ptxas --help` as that wheel's ptxas printed them).
+struct PtxasRecording {
+  std::string version, help;
+};
+
+PtxasRecording recorded_ptxas(const std::string& version) {
+  std::ifstream in(std::string(TS_SOURCE_DIR) + "/tests/fixtures/toolkits/ptxas-" + version + ".txt");
+  PtxasRecording r;
+  std::string* into = nullptr;
+  for (std::string line; std::getline(in, line);) {
+    if (line == "# ---- ptxas --version") into = &r.version;
+    else if (line == "# ---- ptxas --help") into = &r.help;
+    else if (into) *into += line + "\n";
+  }
+  return r;
+}
+
+TEST(ToolkitFacts, ParsesRecordedPtxasOfACu12Wheel) {
+  auto r = recorded_ptxas("12.9.86");
+  ASSERT_FALSE(r.help.empty());
+  EXPECT_EQ(parse_nvcc_version(r.version), "12.9.86");
+  ToolkitFacts f;
+  f.gpu_codes = parse_ptxas_gpu_names(r.help);
+  EXPECT_EQ(f.arches(), (std::vector<std::string>{"5.0", "5.2", "5.3", "6.0", "6.1", "6.2", "7.0", "7.2", "7.5",
+                                                  "8.0", "8.6", "8.7", "8.9", "9.0", "9.0a", "10.0", "10.0a",
+                                                  "10.0f", "10.1", "10.1a", "10.1f", "10.3", "10.3a", "10.3f",
+                                                  "12.0", "12.0a", "12.0f", "12.1", "12.1a", "12.1f"}));
+  // compute_*/lto_* values and other options' lists are not GPU codes.
+  for (const auto& c : f.gpu_codes) EXPECT_EQ(c.rfind("sm_", 0), 0u) << c;
+  EXPECT_TRUE(parse_help_gpu_codes(r.help).empty());  // ptxas has no --gpu-code option
+}
+
+TEST(ToolkitFacts, ParsesRecordedPtxasOfACu11Wheel) {
+  auto r = recorded_ptxas("11.8.89");
+  ASSERT_FALSE(r.help.empty());
+  EXPECT_EQ(parse_nvcc_version(r.version), "11.8.89");
+  ToolkitFacts f;
+  f.gpu_codes = parse_ptxas_gpu_names(r.help);
+  EXPECT_EQ(f.arches(), (std::vector<std::string>{"3.5", "3.7", "5.0", "5.2", "5.3", "6.0", "6.1", "6.2", "7.0",
+                                                  "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0"}));
+}
+
+// The layout of NVIDIA's cu12 nvcc wheel: bin/ptxas and include/crt/host_config.h, no bin/nvcc. The
+// ptxas here replays the recording and counts its runs; the facts are read from it and cached.
+TEST(ToolkitFacts, ReadsAToolkitWithoutNvccFromItsPtxas) {
+  testkit::TempDir d;
+  auto r = recorded_ptxas("12.9.86");
+  fs::create_directories(d / "cuda/bin");
+  fs::create_directories(d / "cuda/include/crt");
+  std::ofstream(d / "cuda/include/crt/host_config.h") << kHostConfig129;
+  std::ofstream(d / "version.out") << r.version;
+  std::ofstream(d / "help.out") << r.help;
+  std::string count = d / "runs";
+  std::ofstream(d / "cuda/bin/ptxas") << "#!/bin/sh\necho run >> '" << count << "'\n"
+                                         "case \"$1\" in\n"
+                                         "  --version) cat '" << std::string(d / "version.out") << "';;\n"
+                                         "  --help) cat '" << std::string(d / "help.out") << "';;\n"
+                                         "  *) exit 1;;\n"
+                                         "esac\n";
+  fs::permissions(d / "cuda/bin/ptxas", fs::perms::owner_all);
+  EXPECT_EQ(toolkit_reader(d / "cuda"), std::string(d / "cuda/bin/ptxas"));
+  EXPECT_EQ(toolkit_reader(d / "nothing"), "");
+  ToolkitFacts f = read_toolkit_facts(d / "cuda/bin/nvcc", d / "cache");  // asked for nvcc: ptxas answers
+  ASSERT_TRUE(f.ok()) << f.error;
+  EXPECT_EQ(f.tool, "ptxas");
+  EXPECT_EQ(f.nvcc, std::string(d / "cuda/bin/ptxas"));
+  EXPECT_EQ(f.version, "12.9.86");
+  EXPECT_EQ(f.minor(), "12.9");
+  EXPECT_EQ(f.arches().size(), 30u);
+  EXPECT_EQ(f.list_gpu_code.front(), "sm_100");  // the plain codes, in ptxas's order
+  for (const auto& c : f.list_gpu_code) EXPECT_TRUE(c.back() != 'a' && c.back() != 'f') << c;
+  EXPECT_EQ(f.gcc_max, "14");
+  EXPECT_TRUE(f.options.empty());
+  EXPECT_NE(f.source().find("ptxas --help (--gpu-name values)"), std::string::npos) << f.source();
+  auto runs = [&] { std::ifstream in(count); int n = 0; for (std::string l; std::getline(in, l);) ++n; return n; };
+  EXPECT_EQ(runs(), 2);
+  ToolkitFacts again = read_toolkit_facts(d / "cuda/bin/ptxas", d / "cache");
+  EXPECT_EQ(runs(), 2);  // from the cache
+  EXPECT_EQ(again.tool, "ptxas");
+  EXPECT_EQ(again.arches(), f.arches());
+}
+
+TEST(ToolkitFacts, APtxasWithoutGpuNamesIsAnError) {
+  testkit::TempDir d;
+  fs::create_directories(d / "cuda/bin");
+  std::ofstream(d / "cuda/bin/ptxas") << "#!/bin/sh\necho 'Cuda compilation tools, release 12.4, V12.4.131'\n";
+  fs::permissions(d / "cuda/bin/ptxas", fs::perms::owner_all);
+  ToolkitFacts f = read_toolkit_facts(d / "cuda/bin/ptxas", "");
+  EXPECT_FALSE(f.ok());
+  EXPECT_NE(f.error.find("--gpu-name"), std::string::npos) << f.error;
+}
+
 TEST(ToolkitFacts, AMissingNvccIsAnError) {
   ToolkitFacts f = read_toolkit_facts("/nonexistent/bin/nvcc", "");
   EXPECT_FALSE(f.ok());
