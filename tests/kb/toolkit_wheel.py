@@ -30,6 +30,13 @@ def offline(msg):
     sys.exit(3)
 
 
+def unreachable(url, e):
+    """No answer at all is "offline" (exit 3); an HTTP error (a 404 for a cited wheel) is a failure."""
+    if isinstance(e, urllib.error.HTTPError):
+        sys.exit(f"{url}: {e}")
+    offline(f"{url}: {e}")
+
+
 def fetch(project, version, tmp, unpacked):
     """Downloads PROJECT==VERSION's linux x86_64 wheel, checks its sha256, unpacks WANTED; returns the names."""
     url = f"https://pypi.org/pypi/{project}/json"
@@ -37,7 +44,7 @@ def fetch(project, version, tmp, unpacked):
         with urllib.request.urlopen(url, timeout=30) as r:
             meta = json.load(r)
     except (urllib.error.URLError, OSError) as e:
-        offline(f"{url}: {e}")
+        unreachable(url, e)
     wheels = [f for f in meta["releases"].get(version, []) if f["filename"].endswith(".whl")
               and "x86_64" in f["filename"] and "linux" in f["filename"]]
     if not wheels:
@@ -52,7 +59,7 @@ def fetch(project, version, tmp, unpacked):
                 h.update(chunk)
                 out.write(chunk)
     except (urllib.error.URLError, OSError) as e:
-        offline(f"{wheel_url}: {e}")
+        unreachable(wheel_url, e)
     if h.hexdigest() != w["digests"]["sha256"]:
         sys.exit(f"{wheel_url}: sha256 {h.hexdigest()} but PyPI says {w['digests']['sha256']}")
     names = []
