@@ -4,8 +4,11 @@
 // the case's `expected` ("NO_ERROR": the diagnosis must say there is no failure). Every file's
 // SHA-256 is checked against MANIFEST.tsv first: the split is frozen, so a changed case is an error.
 // Prints the dev and heldout scores; misses are listed for dev only (held-out results stay aggregate).
-// Usage: bench_triage_real [CORPUS_DIR] [--floors FILE]
+// Usage: bench_triage_real [CORPUS_DIR] [--floors FILE] [--part dev|heldout]
 //   --floors: exit 1 when a score is below its floor (tests/triage/real/floors.toml: dev = N, heldout = N).
+//   --part: read and score one part only (tune with --part dev: the held-out files are then not even opened).
+// Every dev case must also get an answer (issue 18 item 3): a root cause, or "unrecognised" with
+// the first real error line; a case without one is listed as "no-answer" and fails the run.
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -63,12 +66,13 @@ struct Score { int hit = 0, total = 0; };
 
 int main(int argc, char** argv) {
   std::string dir = std::string(TS_SOURCE_DIR) + "/tests/triage/real";
-  std::string floors_path;
+  std::string floors_path, part;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--floors" && i + 1 < argc) floors_path = argv[++i];
+    else if (a == "--part" && i + 1 < argc && (std::string(argv[i + 1]) == "dev" || std::string(argv[i + 1]) == "heldout")) part = argv[++i];
     else if (!a.empty() && a[0] != '-') dir = a;
-    else { std::fprintf(stderr, "usage: bench_triage_real [CORPUS_DIR] [--floors FILE]\n"); return 2; }
+    else { std::fprintf(stderr, "usage: bench_triage_real [CORPUS_DIR] [--floors FILE] [--part dev|heldout]\n"); return 2; }
   }
 
   std::vector<std::string> errors;
@@ -80,7 +84,7 @@ int main(int argc, char** argv) {
   std::ifstream manifest(dir + "/MANIFEST.tsv");
   if (!manifest) { std::fprintf(stderr, "%s/MANIFEST.tsv: cannot open\n", dir.c_str()); return 2; }
   std::map<std::string, Score> score;
-  std::vector<std::string> misses;
+  std::vector<std::string> misses, unanswered;
   int bad = 0;
   std::string line;
   while (std::getline(manifest, line)) {
@@ -88,6 +92,7 @@ int main(int argc, char** argv) {
     std::istringstream f(line);
     std::string id, split, log_sha, toml_sha;
     f >> id >> split >> log_sha >> toml_sha;
+    if (!part.empty() && split != part) continue;
     std::string log_path = dir + "/cases/" + id + ".log", toml_path = dir + "/cases/" + id + ".toml";
     std::string log, toml;
     if (!read_file(log_path, log) || !read_file(toml_path, toml)) {
@@ -112,6 +117,10 @@ int main(int argc, char** argv) {
       // NO_ERROR: the diagnosis says the log shows no error (a warning may still be noted).
       if (expected == "NO_ERROR") got = d.failed() ? d.root()->id : "NO_ERROR";
       else got = d.root() ? d.root()->id : "NO_ERROR";
+      // An error case must get an answer: a known cause, or "unrecognised" quoting an error line.
+      if (expected != "NO_ERROR" && split == "dev" &&
+          (!d.root() || (!d.root()->sig && d.root()->evidence.empty())))
+        unanswered.push_back(id);
     }
     Score& s = score[split];
     ++s.total;
@@ -121,15 +130,18 @@ int main(int argc, char** argv) {
   if (bad) { std::fprintf(stderr, "%d case(s) do not match the manifest\n", bad); return 2; }
 
   for (const auto& m : misses) std::printf("miss\t%s\n", m.c_str());
+  for (const auto& u : unanswered) std::printf("no-answer\t%s\n", u.c_str());
   for (const char* split : {"dev", "heldout"}) {
+    if (!part.empty() && part != split) continue;
     const Score& s = score[split];
     std::printf("%s: %d/%d = %.1f%%\n", split, s.hit, s.total, s.total ? 100.0 * s.hit / s.total : 0.0);
   }
-  if (floors_path.empty()) return 0;
+  if (floors_path.empty()) return unanswered.empty() ? 0 : 1;
   std::string floors;
   if (!read_file(floors_path, floors)) { std::fprintf(stderr, "%s: cannot open\n", floors_path.c_str()); return 2; }
-  int rc = 0;
+  int rc = unanswered.empty() ? 0 : 1;
   for (const char* split : {"dev", "heldout"}) {
+    if (!part.empty() && part != split) continue;
     std::string v = toml_value(floors, split);
     if (v.empty()) { std::fprintf(stderr, "%s: no '%s = N' floor\n", floors_path.c_str(), split); return 2; }
     int floor = std::stoi(v);
