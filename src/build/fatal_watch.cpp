@@ -17,7 +17,7 @@ std::string FatalWatch::check(std::string_view raw) {
     const auto& r = engine_.ref(i);
     if (r.kind != triage::PatternRef::signature) continue;
     const auto& sig = engine_.set().signatures[static_cast<std::size_t>(r.owner)];
-    if (sig.severity == triage::Severity::error) return sig.id;
+    if (sig.severity == triage::Severity::error && sig.stops_build) return sig.id;
   }
   return "";
 }

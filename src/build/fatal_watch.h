@@ -1,7 +1,7 @@
 #pragma once
 // Per-line check for a finding that should stop a step at once (the Scanner ranks only at the end):
 // a line matching an error-severity signature, e.g. the OOM killer's "Killed signal terminated
-// program cc1plus". The full Diagnosis still comes from the Scanner.
+// program cc1plus" (unless the signature says stops_build = false). The full Diagnosis still comes from the Scanner.
 #include <string>
 #include <string_view>
 #include <vector>

@@ -115,6 +115,10 @@ void load_signature(const toml::table& t, std::string_view file, SignatureSet& o
   string_field(t, "source", file, s.source, errors, true);
   string_array(t, "supersedes", file, s.supersedes, errors, false);
   string_array(t, "see_also", file, s.see_also, errors, false);
+  if (const toml::node* sb = t.get("stops_build")) {
+    if (auto v = sb->value<bool>()) s.stops_build = *v;
+    else errors.push_back(where(file, *sb) + "stops_build must be true or false");
+  }
   if (const toml::node* r = t.get("remedy")) {
     if (const toml::table* rt = r->as_table()) {
       std::string kind = "none";

@@ -33,6 +33,9 @@ struct Signature {
   Remedy remedy;
   std::vector<std::string> supersedes;
   std::vector<std::string> see_also;
+  // false: a root cause when the step fails, but no reason to stop a running step (a tool may
+  // print it on a fallback path and then succeed, e.g. pip's legacy setup.py install).
+  bool stops_build = true;
   std::string file;                   // where it was defined, for messages
   int line = 0;
 };

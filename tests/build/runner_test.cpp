@@ -67,6 +67,28 @@ TEST(Runner, StopsEarlyOnAFatalFindingWithTheDiagnosis) {
   fs::remove(log);
 }
 
+// A line that names a root cause when the step fails is not always fatal: pip's legacy fallback
+// prints "invalid command 'bdist_wheel'" and then installs with setup.py install and succeeds.
+TEST(Runner, DoesNotStopABuildThatRecoversFromALegacyPipFallback) {
+  fs::path log = temp("bdist.log");
+  fs::remove(log);
+  StepSpec s{"build", {"/bin/sh", fixture("legacy_pip_fallback.sh")}, base_env(), ""};
+  RunnerOptions o;
+  o.log_path = log.string();
+  o.engine = &engine();
+  o.kill_grace_ms = 500;
+  auto r = run_step(s, o);
+  EXPECT_FALSE(r.stopped_early) << r.fatal_id;
+  EXPECT_EQ(r.fatal_id, "");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.ok());
+  EXPECT_NE(slurp(log).find("Successfully installed demo_ext-0.1"), std::string::npos);
+  // Had it failed, the diagnosis would still name the cause.
+  ASSERT_TRUE(r.diagnosis.root());
+  EXPECT_EQ(r.diagnosis.root()->id, "PYTHON_BUILD_DEPS_MISSING");
+  fs::remove(log);
+}
+
 TEST(Runner, ExactEnvironmentArgvAndCwd) {
   fs::path dir = temp("cwd");
   fs::create_directories(dir);

@@ -33,6 +33,18 @@ TEST(Signatures, KeepsTheKnowledgeFileIds) {
   EXPECT_EQ(s->remedy.env.at("CMAKE_POLICY_VERSION_MINIMUM"), "3.5");
 }
 
+TEST(Signatures, StopsBuildDefaultsToTrueAndMustBeABoolean) {
+  SignatureSet set;
+  EXPECT_TRUE(load_signatures_text("s.toml", entry("A") + entry("B", "stops_build = false"), set).empty());
+  ASSERT_EQ(set.signatures.size(), 2u);
+  EXPECT_TRUE(set.find("A")->stops_build);
+  EXPECT_FALSE(set.find("B")->stops_build);
+  EXPECT_TRUE(has(check_signatures_text("s.toml", entry("C", "stops_build = \"no\"")), "stops_build must be true or false"));
+  // The shipped wording pip prints before its legacy fallback must not stop a live build.
+  EXPECT_FALSE(engine().set().find("PYTHON_BUILD_DEPS_MISSING")->stops_build);
+  EXPECT_TRUE(engine().set().find("OOM_CC1PLUS_KILLED")->stops_build);
+}
+
 TEST(Signatures, BadPatternNamesFileAndLine) {
   std::string text = entry("A") + entry("B", "", "'unclosed (group'");
   auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(text.find("unclosed")), '\n');
