@@ -31,6 +31,14 @@ const Wording kWordings[] = {
     {"scan.cu(52): error: namespace \"std\" has no member \"numeric_limits\"", "MISSING_STD_HEADER"},
     {"error C2039: 'runtime_error': is not a member of 'std'", "MISSING_STD_HEADER"},
     {"f.cpp:86:18: Fehler: »runtime_error« ist kein Element von »std«", "MISSING_STD_HEADER"},
+    // An extension module built for another torch: Linux's undefined symbol, Windows' DLL load failure.
+    {"ImportError: /e/site-packages/x_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "PREBUILT_EXT_WHEEL_TORCH_MISMATCH"},
+    {"ImportError: DLL load failed while importing flash_attn_2_cuda: The specified procedure could not be found.", "PREBUILT_EXT_WHEEL_TORCH_MISMATCH"},
+    {"ImportError: DLL load failed while importing _ext: The specified module could not be found.", "PREBUILT_EXT_WHEEL_TORCH_MISMATCH"},
+    // torch's own DLLs stay a Windows DLL problem.
+    {"ImportError: DLL load failed while importing _C: The specified module could not be found.", "WINDOWS_DLL_LOAD_FAILED"},
+    // CMake's if() on an empty Python version (the Python library and headers were not found).
+    {"    \"VERSION_LESS\" \"3\"", "PYTHON_H_MISSING"},
     // Removed torch APIs.
     {"x.cu:3:10: fatal error: 'THC/THC.h' file not found", "THC_HEADERS_REMOVED"},
     {"x.cu(3): catastrophic error: cannot open source file \"THC/THC.h\"", "THC_HEADERS_REMOVED"},
