@@ -177,6 +177,8 @@ c('THC_HEADERS_REMOVED', ['/home/u/maskrcnn/csrc/cuda/ROIAlign_cuda.cu:5:10: fat
   ['-- Note: THC/THC.h was removed in torch 1.11; using ATen/cuda/CUDAContext.h'])
 c('AT_CHECK_REMOVED', ["/home/u/ext/src/nms.cpp:12:3: error: \u2018AT_CHECK\u2019 was not declared in this scope; did you mean \u2018TORCH_CHECK\u2019?"],
   ['// AT_CHECK was renamed TORCH_CHECK'])
+c('EXT_SOURCE_NEWER_THAN_TORCH', ["/home/u/audio/torchaudio/csrc/sox/register.cpp:5:24: error: unexpected namespace name 'torchaudio': expected expression", 'TORCH_LIBRARY_FRAGMENT(torchaudio, m) {', '                       ^'],
+  ['/home/u/audio/torchaudio/csrc/sox/register.cpp:5:1: warning: TORCH_LIBRARY_FRAGMENT(torchaudio, m) registers 12 ops', 'TORCH_LIBRARY_FRAGMENT(torchaudio, m) {'])
 c('TORCH_EXTENSION_H_MISSING', ['/home/u/ext/src/vision.cpp:2:10: fatal error: torch/extension.h: No such file or directory', '    2 | #include <torch/extension.h>', 'compilation terminated.'],
   ['-- Found torch/extension.h in /home/u/venv/lib/python3.10/site-packages/torch/include'])
 c('PYTHON_H_MISSING', ['In file included from /home/u/ext/src/vision.cpp:1:', '/home/u/venv/lib/python3.10/site-packages/torch/include/torch/csrc/python_headers.h:12:10: fatal error: Python.h: No such file or directory', 'compilation terminated.'],

@@ -39,6 +39,11 @@ const Wording kWordings[] = {
     {"ImportError: DLL load failed while importing _C: The specified module could not be found.", "WINDOWS_DLL_LOAD_FAILED"},
     // CMake's if() on an empty Python version (the Python library and headers were not found).
     {"    \"VERSION_LESS\" \"3\"", "PYTHON_H_MISSING"},
+    // Sources newer than torch: a registration macro the installed headers lack.
+    {"r.cpp:5:24: error: unexpected namespace name 'ta': expected expression", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    {"r.cpp:5:1: error: ISO C++ forbids declaration of ‘TORCH_LIBRARY_FRAGMENT’ with no type [-fpermissive]", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    {"r.cpp(5): error: identifier \"STABLE_TORCH_LIBRARY\" is undefined", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    {"r.cpp(5): error C3861: 'TORCH_LIBRARY_FRAGMENT': identifier not found", "EXT_SOURCE_NEWER_THAN_TORCH"},
     // Removed torch APIs.
     {"x.cu:3:10: fatal error: 'THC/THC.h' file not found", "THC_HEADERS_REMOVED"},
     {"x.cu(3): catastrophic error: cannot open source file \"THC/THC.h\"", "THC_HEADERS_REMOVED"},
