@@ -12,6 +12,7 @@
 #include "plan/plan.h"
 #include "report/run_record.h"
 #include "run/remedy.h"
+#include "run/step_runner.h"
 #include "triage/diagnosis.h"
 
 namespace ts::run {
@@ -38,6 +39,7 @@ struct BuildOptions {
   double plain_status_every = 15;    // seconds between status lines when it is not one
   std::function<void(const std::string&)> say;  // progress for people
   const std::atomic<bool>* cancel = nullptr;
+  StepRunner* runner = nullptr;      // runs each step; nullptr = ProcessStepRunner (tests give a scripted one)
 };
 
 struct BuildOutcome {

@@ -1,0 +1,248 @@
+#include "run/run_state.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "build/ninja_log.h"
+#include "build/ninja_log_merge.h"
+#include "plan/lock.h"
+#include "plan/render.h"
+#include "report/run_files.h"
+#include "run/leftover.h"
+#include "run/mirror.h"
+#include "run/pyshim.h"
+#include "run/scale_setup.h"
+#include "scale/distcc_log.h"
+#include "util/fs.h"
+#include "util/utc_time.h"
+
+namespace ts::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The variables a build needs that are about the user, not the build (git and pip want a home).
+constexpr const char* kInherited[] = {"HOME", "TMPDIR", "USER", "LOGNAME"};
+
+std::string absolute_dir(const std::string& d) {
+  if (d.empty()) return d;
+  std::error_code ec;
+  std::string a = fs::absolute(d, ec).lexically_normal().string();
+  if (!a.empty() && a.back() == '/') a.pop_back();
+  return a;
+}
+
+// Refusals, the locks, the run directory and the source copy; false when refused.
+bool claim_trees(RunState& s) {
+  const plan::Plan& plan = s.plan;
+  std::error_code ec;
+  s.run_id = util::utc_time(util::kCompact) + "-" + std::to_string(getpid());
+  std::string src = absolute_dir(plan.source_dir);
+  // An extension's own directory stays as the user left it: pip would write build/, dist/ and
+  // *.egg-info into it. Its copy in OUT/src is built instead (a torch tree is built in place).
+  std::string copy_from;
+  if (!plan.import_name.empty() && !src.empty()) {
+    copy_from = src;
+    src.clear();
+  }
+  s.paths = RunPaths::make(absolute_dir(s.o.out_dir), src, s.run_id);
+  const RunPaths& paths = s.paths;
+
+  // Everything that can be refused is checked before anything is written or copied.
+  if (!copy_from.empty()) {
+    fs::path from = fs::weakly_canonical(copy_from, ec), to = fs::weakly_canonical(paths.out, ec);
+    if (from == to)
+      return s.refuse("--out " + paths.out + " is the source tree itself; give another --out (the default is "
+                      "./torchsmith-build)", 2);
+  }
+  // The environment every external step gets: the plan's, plus what this run adds.
+  s.env = plan.env;
+  for (const char* k : kInherited)
+    if (!s.env.count(k))
+      if (const char* v = std::getenv(k)) s.env[k] = v;
+  s.env["TORCHSMITH_RUN"] = s.run_id;  // finds this run's orphans after a kill -9 (leftover.h)
+  std::string cerr;
+  s.cache = find_compile_cache(s.o.compile_cache, s.env.count("PATH") ? s.env["PATH"] : "", &cerr);
+  if (!cerr.empty()) return s.refuse(cerr, 2);
+
+  for (const auto& d : {paths.out, paths.dist}) {
+    fs::create_directories(d, ec);
+    if (ec) return s.refuse(d + ": " + ec.message(), 2);
+  }
+  if (auto e = write_out_marker(paths.out); !e.empty()) return s.refuse(e, 2);
+
+  std::string lock_error;
+  s.out_lock = TreeLock::acquire(paths.out, s.o.what, s.o.wait_for_lock, &lock_error);
+  if (!s.out_lock.held()) return s.refuse(lock_error, 1);
+  if (!src.empty() && src.rfind(paths.out + "/", 0) != 0) {
+    s.src_lock = TreeLock::acquire(src, s.o.what, s.o.wait_for_lock, &lock_error);
+    if (!s.src_lock.held()) return s.refuse(lock_error, 1);
+  }
+  // The run's own directory only once the run holds the tree: a refused run leaves nothing.
+  s.out.run_dir = paths.run_dir;
+  fs::create_directories(paths.run_dir + "/logs", ec);
+  if (ec) return s.refuse(paths.run_dir + ": " + ec.message(), 2);
+  if (!copy_from.empty()) {
+    MirrorResult m = mirror_tree(copy_from, paths.src, {paths.out});
+    if (!m.error.empty()) return s.refuse(m.error, 2);
+    s.say("building a copy of " + copy_from + " in " + paths.src + " (the original is not touched; " +
+          std::to_string(m.copied) + " file(s) copied, " + std::to_string(m.removed) + " removed as in the source)");
+    for (const auto& k : m.skipped) s.say("not copied: " + k + " (a build output or cache, not source)");
+  }
+  fs::path last = fs::path(paths.out) / "last";
+  fs::remove(last, ec);
+  fs::create_symlink(fs::path("runs") / s.run_id, last, ec);
+  return true;
+}
+
+// The journal of earlier runs: leftovers of a killed one stopped, steps forgotten when the plan changed.
+bool open_journal(RunState& s) {
+  std::string jerr;
+  Journal& journal = s.journal;
+  journal = load_journal(s.paths.journal, &jerr);
+  if (!jerr.empty()) s.say(jerr);
+  if (journal.active_pgid > 0) {
+    int n = stop_leftovers(journal.active_pgid, journal.active_run, 3000);
+    if (n > 0)
+      s.say("stopped " + std::to_string(n) + " process(es) of step '" + (journal.steps.empty() ? "" : journal.steps.back().name) +
+            "' left running by an earlier torchsmith that did not exit cleanly (process group " +
+            std::to_string(journal.active_pgid) + ")");
+    journal.active_pgid = 0;
+    journal.active_run.clear();
+  }
+  nlohmann::json lock = plan::lock_json(s.plan);
+  s.plan_hash = plan::build_identity_hash(s.plan);
+  if (auto werr = util::write_file_atomic(s.paths.lock, lock.dump(2) + "\n"); !werr.empty()) return s.refuse(werr, 2);
+  if (!journal.steps.empty() && journal.plan_hash != s.plan_hash) {
+    if (s.o.resume) s.say("the plan changed since the last run in " + s.paths.out + ": every step runs again");
+    journal.steps.clear();
+  }
+  journal.plan_hash = s.plan_hash;
+
+  report::RunRecord& rec = s.rec;
+  rec.what = s.o.what;
+  rec.torchsmith_version = s.o.torchsmith_version;
+  rec.run_dir = s.paths.run_dir;
+  rec.ninja_log = s.paths.src + "/build/.ninja_log";
+  rec.started_at = util::utc_time(util::kIso8601);
+  rec.plan = lock;
+  return true;
+}
+
+// The build helper, the shared store, distcc and the compile cache, each added to the environment.
+bool set_up_tools(RunState& s) {
+  const plan::Plan& plan = s.plan;
+  report::RunRecord& rec = s.rec;
+  // The plan's PYTHONPATH may name torchsmith's build helper: written fresh for every run.
+  s.shim_dir = s.paths.out + "/.torchsmith/pyshim";
+  if (expand_pyshim(s.env, s.shim_dir))
+    if (auto e = write_pyshim(s.shim_dir); !e.empty()) return s.refuse("the build helper: " + e, 2);
+
+  // A shared store (--cache): checked now; down or slow, the build goes on without it.
+  std::string cerr;
+  if (auto t = prepare_store(plan.scale, s.paths.out, rec.cache, s.env); !t.empty()) {
+    s.cache = find_compile_cache(t, s.env.count("PATH") ? s.env["PATH"] : "", &cerr);
+    if (!cerr.empty()) return s.refuse(cerr, 2);
+  }
+  if (!rec.cache.warning.empty()) s.say("warning: " + rec.cache.warning);
+  else if (rec.cache.store_ok) s.say("shared cache: " + plan.scale.cache_engine + " with " + rec.cache.store);
+  bool cmake_build = plan.import_name.empty();  // torch itself configures with CMake; extensions call CXX
+  std::string distcc_log = s.paths.run_dir + "/distcc.log";
+  if (auto e = apply_distcc(plan.scale, s.cache, s.paths.out + "/.distcc", distcc_log, s.env); !e.empty()) {
+    s.say("warning: not distributed: " + e);
+  } else if (!plan.scale.hosts.empty()) {
+    rec.distributed.engine = plan.scale.distribute;
+    rec.distributed.hosts = plan.scale.hosts;
+    rec.distributed.log = distcc_log;
+    s.say("distributed: distcc on " + plan.scale.hosts + " (MAX_JOBS " + std::to_string(plan.jobs) + ")");
+  }
+  rec.distributed.left_out = plan.scale.left_out;
+  if (rec.distributed.engine.empty() && !plan.scale.left_out.empty()) rec.distributed.engine = plan.scale.distribute;
+  if (auto e = apply_compile_cache(s.cache, cmake_build, s.paths.out + "/.cache-bin", s.env); !e.empty()) {
+    s.say("compile cache not used: " + e);
+    s.cache = {};
+  }
+  keep_nvcc_local(s.cache, s.env);
+  if (!s.cache.tool.empty()) s.say("compile cache: " + s.cache.tool + " (" + s.cache.path + ")");
+  s.remote_store = rec.cache.store_ok;
+  s.counts_before = read_cache_counts(s.cache, s.remote_store);
+  rec.cache.tool = s.cache.tool == "distcc" ? "" : s.cache.tool;
+
+  std::vector<std::string> kerrs;
+  triage::SignatureSet sigs = triage::load_signatures(s.o.kb_dirs, kerrs);
+  try {
+    if (kerrs.empty()) s.engine = std::make_unique<triage::Engine>(std::move(sigs));
+  } catch (const std::exception& e) {
+    kerrs.push_back(e.what());
+  }
+  for (const auto& e : kerrs) s.say("triage off: " + e);
+  s.printer = build::tty_status_printer(s.o.status_fd);
+  return true;
+}
+
+}  // namespace
+
+double cpu_of(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+}
+
+void RunState::gather_ninja_logs() {
+  std::error_code e;
+  if (fs::exists(paths.src + "/build/.ninja_log", e)) return;
+  auto logs = build::find_ninja_logs(paths.src + "/build");
+  if (logs.empty()) return;
+  auto merged = build::merge_ninja_logs(paths.src + "/build", logs);
+  std::string to = paths.run_dir + "/build.ninja_log";
+  if (!merged.log.entries.empty() && util::write_file_atomic(to, build::ninja_log_text(merged.log)).empty())
+    rec.ninja_log = to;
+}
+
+void RunState::write_files() {
+  auto f = report::write_run_files(rec);
+  if (!f.ok()) say(f.error);
+}
+
+bool start_run(RunState& s) {
+  s.cpu_at_start = cpu_of(RUSAGE_SELF);  // planning and probing are not the run's cost
+  return claim_trees(s) && open_journal(s) && set_up_tools(s);
+}
+
+void finish_run(RunState& s, bool failed, bool interrupted) {
+  report::RunRecord& rec = s.rec;
+  if (auto after = read_cache_counts(s.cache, s.remote_store); after && s.counts_before) {
+    CacheCounts d = counts_between(*s.counts_before, *after);
+    rec.cache.hits = d.hits;
+    rec.cache.misses = d.misses;
+    rec.cache.local_hits = d.local_hits;
+    rec.cache.remote_hits = d.remote_hits;
+    rec.cache.remote_errors = d.remote_errors;
+  }
+  if (!rec.distributed.log.empty())
+    if (auto text = util::read_file(rec.distributed.log)) {
+      scale::DistccSummary ds = scale::parse_distcc_log(*text);
+      rec.distributed.remote_jobs = ds.remote;
+      rec.distributed.local_jobs = ds.local;
+      for (const auto& m : ds.moved) rec.distributed.moved.push_back({m.source, m.host, m.why});
+      if (!ds.moved.empty())
+        s.say(std::to_string(ds.moved.size()) + " compile job(s) moved here from a distcc host that failed them (run.json: distributed.moved)");
+    }
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(s.paths.dist, ec))
+    if (e.is_regular_file(ec)) rec.artifacts.push_back(e.path().filename().string());
+  std::sort(rec.artifacts.begin(), rec.artifacts.end());
+  rec.outcome = interrupted ? "interrupted" : failed ? "failed" : "ok";
+  rec.self_cpu_seconds = cpu_of(RUSAGE_SELF) - s.cpu_at_start;
+  rec.seconds = s.since();
+  s.journal.active_pgid = 0;
+  save_journal(s.paths.journal, s.journal);
+  s.out.exit_code = interrupted ? 130 : failed ? 1 : 0;
+  s.write_files();
+}
+
+}  // namespace ts::run

@@ -1,0 +1,67 @@
+#pragma once
+// One build run's state, shared by its three parts: start_run (refusals, locks, run directory,
+// journal, environment, caches, triage), the step loop in pipeline.cpp, and finish_run (counters,
+// artifacts, outcome, report files).
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "build/memory.h"
+#include "build/runner.h"
+#include "run/compile_cache.h"
+#include "run/journal.h"
+#include "run/pipeline.h"
+#include "run/run_paths.h"
+#include "run/tree_lock.h"
+#include "triage/engine.h"
+
+namespace ts::run {
+
+struct RunState {
+  RunState(const plan::Plan& p, const BuildOptions& opts, BuildOutcome& o) : plan(p), o(opts), out(o), rec(o.record) {}
+  const plan::Plan& plan;
+  const BuildOptions& o;
+  BuildOutcome& out;
+  report::RunRecord& rec;
+
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  double cpu_at_start = 0;
+  std::string run_id;
+  RunPaths paths;
+  std::map<std::string, std::string> env;         // every external step's environment
+  std::map<std::string, std::string> remedy_env;  // what remedies set on top of it
+  int retries = 0;
+  CompileCache cache;
+  std::optional<CacheCounts> counts_before;
+  bool remote_store = false;
+  TreeLock out_lock, src_lock;
+  Journal journal;
+  std::string plan_hash, shim_dir;
+  std::unique_ptr<triage::Engine> engine;  // nullptr when the signatures did not load
+  build::MemoryReader memory;
+  std::function<void(const build::Status&)> printer;
+  double last_plain = -1e9, last_sample = -1e9;
+
+  void say(const std::string& s) const { if (o.say) o.say(s); }
+  double since() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
+  // Refuses the run: out.error and out.exit_code; returns false for `if (!start_run(s)) return`.
+  bool refuse(const std::string& error, int code) { out.error = error; out.exit_code = code; return false; }
+  // A setuptools build's ninja logs merged into the run directory, so the report has a timeline.
+  void gather_ninja_logs();
+  void write_files();
+};
+
+// User + system CPU seconds of RUSAGE_SELF or RUSAGE_CHILDREN.
+double cpu_of(int who);
+
+// Everything before the first step; false (out.error, out.exit_code set) when the run is refused.
+bool start_run(RunState& s);
+// Everything after the last step: the record's counters, artifacts and outcome, written out.
+void finish_run(RunState& s, bool failed, bool interrupted);
+
+}  // namespace ts::run

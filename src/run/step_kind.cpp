@@ -1,0 +1,14 @@
+#include "run/step_kind.h"
+
+namespace ts::run {
+
+StepKind step_kind(std::string_view name) {
+  if (name == "fetch") return StepKind::fetch;
+  if (name == "fix") return StepKind::fix;  // "fix-source" edits the extension, not the journaled tree
+  if (name == "configure") return StepKind::configure;
+  if (name == "build") return StepKind::build;
+  if (name == "verify") return StepKind::verify;
+  return StepKind::other;
+}
+
+}  // namespace ts::run
