@@ -1,0 +1,198 @@
+// run_build's loop through a scripted StepRunner: resume, remedies, Ctrl-C and verify's report,
+// with no cmake, ninja or compiler.
+#include "run/pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fake_step_runner.h"
+#include "run/journal.h"
+#include "testkit/temp_dir.h"
+#include "util/fs.h"
+
+namespace ts::run {
+namespace {
+
+using testing::FakeStepRunner;
+using testing::Scripted;
+
+const std::vector<std::string> kSteps{"fetch", "fix", "configure", "build", "package", "verify"};
+
+plan::Plan six_steps() {
+  plan::Plan p;
+  p.env = {{"MAX_JOBS", "8"}};
+  p.steps = {{"fetch", {"git", "clone", "https://example.invalid/x", "{src}"}, "", ""},
+             {"fix", {"torchsmith", "fix", "{src}"}, "", ""},
+             {"configure", {"cmake", "-S", ".", "-B", "build"}, "{src}", ""},
+             {"build", {"cmake", "--build", "build"}, "{src}", ""},
+             {"package", {"torchsmith", "repair", "x.whl", "-o", "{dist}"}, "", ""},
+             {"verify", {"torchsmith", "verify", "x.whl"}, "", ""}};
+  return p;
+}
+
+struct Fixture {
+  testkit::TempDir dir{"ts-pipeline"};
+  std::atomic<bool> cancel{false};
+  FakeStepRunner fake;
+  std::vector<std::string> said;
+  BuildOptions opts() {
+    BuildOptions o;
+    o.out_dir = dir / "out";
+    o.self_exe = "/nonexistent/torchsmith";
+    o.compile_cache = "none";
+    o.governor = false;
+    o.status_fd = -1;
+    o.what = "fixture";
+    o.cancel = &cancel;
+    o.runner = &fake;
+    o.say = [this](const std::string& s) { said.push_back(s); };
+    fake.cancel_flag = &cancel;
+    return o;
+  }
+};
+
+std::vector<std::string> statuses(const BuildOutcome& r) {
+  std::vector<std::string> v;
+  for (const auto& s : r.record.steps) v.push_back(s.status);
+  return v;
+}
+
+// A diagnosis whose root cause carries the halve_jobs remedy.
+struct OomDiagnosis {
+  triage::Signature sig;
+  triage::Diagnosis d;
+  OomDiagnosis() {
+    sig.id = "OOM_CC1PLUS_KILLED";
+    sig.remedy.kind = triage::RemedyKind::halve_jobs;
+    triage::Finding f;
+    f.id = sig.id;
+    f.sig = &sig;
+    f.remedy = sig.remedy;
+    d.findings.push_back(f);
+    d.root_count = 1;
+  }
+};
+
+TEST(Pipeline, AllStepsRunInOrderThroughTheRunner) {
+  Fixture f;
+  BuildOutcome r = run_build(six_steps(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.names(), kSteps);
+  EXPECT_EQ(statuses(r), std::vector<std::string>(6, "ok"));
+  EXPECT_EQ(r.record.outcome, "ok");
+  // torchsmith's own steps run as this binary; verify is asked for its JSON report.
+  const auto& verify = f.fake.calls.back().argv;
+  EXPECT_EQ(verify.front(), "/nonexistent/torchsmith");
+  EXPECT_NE(std::find(verify.begin(), verify.end(), "--report"), verify.end());
+}
+
+TEST(Pipeline, ResumeAfterAFailureInEachStepRunsFromThatStep) {
+  for (std::size_t k = 0; k < kSteps.size(); ++k) {
+    SCOPED_TRACE("failing step " + kSteps[k]);
+    Fixture f;
+    f.fake.script[kSteps[k]].push_back({.exit_code = 1});
+    BuildOutcome first = run_build(six_steps(), f.opts());
+    EXPECT_EQ(first.exit_code, 1);
+    EXPECT_EQ(first.record.outcome, "failed");
+    ASSERT_EQ(first.record.steps.size(), k + 1);
+    EXPECT_EQ(first.record.steps.back().status, "failed");
+    EXPECT_EQ(first.record.steps.back().note, "exit 1");
+    Journal j = load_journal(f.dir / "out/journal.json", nullptr);
+    ASSERT_NE(j.find(kSteps[k]), nullptr);
+    EXPECT_EQ(j.find(kSteps[k])->status, "failed");
+
+    f.fake.calls.clear();
+    BuildOptions o = f.opts();
+    o.resume = true;
+    BuildOutcome second = run_build(six_steps(), o);
+    ASSERT_EQ(second.exit_code, 0) << second.error;
+    EXPECT_EQ(f.fake.names(), std::vector<std::string>(kSteps.begin() + k, kSteps.end()));
+    auto st = statuses(second);
+    for (std::size_t i = 0; i < kSteps.size(); ++i) EXPECT_EQ(st[i], i < k ? "skipped" : "ok") << kSteps[i];
+  }
+}
+
+TEST(Pipeline, ARemedyRetriesTheStepWithItsEnvironment) {
+  Fixture f;
+  OomDiagnosis oom;
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = oom.d});
+  BuildOutcome r = run_build(six_steps(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"fetch", "fix", "configure", "build", "build", "package", "verify"}));
+  EXPECT_EQ(f.fake.calls[3].env.at("MAX_JOBS"), "8");
+  EXPECT_EQ(f.fake.calls[4].env.at("MAX_JOBS"), "4");
+  EXPECT_EQ(f.fake.calls[5].env.at("MAX_JOBS"), "4");  // the remedy holds for the rest of the run
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_EQ(r.record.retries[0].step, "build");
+  EXPECT_EQ(r.record.retries[0].remedy, "halve_jobs");
+  EXPECT_EQ(r.record.steps[3].status, "ok");
+  EXPECT_EQ(r.record.steps[3].log, "logs/04-build.retry1.log");
+  EXPECT_EQ(r.record.steps[3].note, "retried: OOM_CC1PLUS_KILLED: jobs 8 -> 4");
+}
+
+TEST(Pipeline, NoRetryWhenAutoFixIsOff) {
+  Fixture f;
+  OomDiagnosis oom;
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = oom.d});
+  BuildOptions o = f.opts();
+  o.retry.auto_fix = false;
+  BuildOutcome r = run_build(six_steps(), o);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"fetch", "fix", "configure", "build"}));
+  EXPECT_TRUE(r.record.retries.empty());
+}
+
+TEST(Pipeline, CtrlCStopsCleanlyAndResumeContinuesAtTheInterruptedStep) {
+  Fixture f;
+  f.fake.script["build"].push_back({.cancel = true});
+  BuildOutcome r = run_build(six_steps(), f.opts());
+  EXPECT_EQ(r.exit_code, 130);
+  EXPECT_EQ(r.record.outcome, "interrupted");
+  EXPECT_EQ(statuses(r), (std::vector<std::string>{"ok", "ok", "ok", "interrupted"}));
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"fetch", "fix", "configure", "build"}));
+  Journal j = load_journal(f.dir / "out/journal.json", nullptr);
+  EXPECT_EQ(j.find("build")->status, "interrupted");
+  EXPECT_EQ(j.active_pgid, 0);
+  // The report is on disk even though the run stopped.
+  EXPECT_TRUE(util::read_file(r.run_dir + "/run.json").has_value());
+
+  f.cancel = false;
+  f.fake.calls.clear();
+  BuildOptions o = f.opts();
+  o.resume = true;
+  BuildOutcome again = run_build(six_steps(), o);
+  ASSERT_EQ(again.exit_code, 0) << again.error;
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "package", "verify"}));
+}
+
+TEST(Pipeline, AVerifyFailureReachesTheSummaryFromItsJson) {
+  Fixture f;
+  nlohmann::json report = {{"verdicts",
+                            {{{"check", "import simple_knn"}, {"outcome", "fail"}, {"detail", "No module named simple_knn"},
+                              {"file", "simple_knn-0.1-cp311-linux_x86_64.whl"}},
+                             {{"check", "abi"}, {"outcome", "ok"}, {"detail", "cxx11"}}}}};
+  f.fake.script["verify"].push_back({.exit_code = 1, .report_json = report.dump()});
+  BuildOutcome r = run_build(six_steps(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.record.steps.back().note,
+            "1 check failed: simple_knn-0.1-cp311-linux_x86_64.whl: import simple_knn (No module named simple_knn)");
+  ASSERT_TRUE(r.record.checks.is_array());
+  EXPECT_EQ(r.record.checks.size(), 2u);
+  EXPECT_FALSE(r.record.verdicts.empty());
+  auto run_json = util::read_file(r.run_dir + "/run.json");
+  ASSERT_TRUE(run_json.has_value());
+  EXPECT_NE(run_json->find("No module named simple_knn"), std::string::npos);
+}
+
+TEST(Pipeline, AVerifyFailureWithoutItsJsonSaysTheExitCode) {
+  Fixture f;
+  f.fake.script["verify"].push_back({.exit_code = 3});
+  BuildOutcome r = run_build(six_steps(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.record.steps.back().note, "exit 3");
+  EXPECT_TRUE(r.record.checks.is_null());
+}
+
+}  // namespace
+}  // namespace ts::run
