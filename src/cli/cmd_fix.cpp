@@ -10,6 +10,7 @@
 #include "kb/kb.h"
 #include "source/apply.h"
 #include "source/fix.h"
+#include "source/fix_plan.h"
 #include "util/fs.h"
 #include "util/printable.h"
 
@@ -72,8 +73,7 @@ bool read_context(const FixOptions& o, source::FixContext& ctx, std::string& err
   return true;
 }
 
-// The fixes a lock file pins (lock.fix_hashes: id -> hash), in the plan's order; a fix whose
-// content changed since the plan was made is refused, so the tree gets what was planned.
+// The fixes a lock file pins, in the plan's order (source/fix_plan.h).
 bool read_plan(const std::string& path, const source::FixSet& set, std::vector<const source::Fix*>& out,
                std::string& error) {
   auto text = util::read_file(path);
@@ -82,31 +82,9 @@ bool read_plan(const std::string& path, const source::FixSet& set, std::vector<c
     return false;
   }
   json j = json::parse(*text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("lock") || !j["lock"].contains("fix_hashes") ||
-      !j["lock"]["fix_hashes"].is_object()) {
-    error = path + ": not a torchsmith lock file (no lock.fix_hashes); write one with `torchsmith plan SPEC -o LOCK`";
+  if (!source::planned_fixes(j, set, out, error)) {
+    error = path + ": " + error;
     return false;
-  }
-  const json& hashes = j["lock"]["fix_hashes"];
-  std::vector<std::string> ids;
-  if (j.contains("fixes") && j["fixes"].is_array())
-    for (const auto& f : j["fixes"])
-      if (f.is_object() && f.contains("id") && f["id"].is_string()) ids.push_back(f["id"].get<std::string>());
-  for (const auto& [id, h] : hashes.items())
-    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-  for (const auto& id : ids) {
-    if (!hashes.contains(id)) continue;
-    const source::Fix* f = set.find(id);
-    if (!f) {
-      error = path + ": the plan names fix '" + id + "', which this knowledge base lacks (an overlay missing? --kb DIR)";
-      return false;
-    }
-    std::string want = hashes[id].is_string() ? hashes[id].get<std::string>() : "";
-    if (source::fix_hash(*f) != want) {
-      error = path + ": fix '" + id + "' changed since the plan was made; run `torchsmith plan` again";
-      return false;
-    }
-    out.push_back(f);
   }
   return true;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // A tar reader over an untrusted stream (ustar, pax and GNU long names): member by member, with
 // checksums checked, so a corrupt or truncated package gives an error string, never a crash.
+// Hand-written rather than libarchive for the reason given in formats/zip.h (no limits of its own).
 #include <cstdint>
 #include <string>
 

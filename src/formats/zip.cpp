@@ -10,6 +10,8 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "util/fs.h"
+
 namespace ts::formats {
 namespace {
 
@@ -43,11 +45,7 @@ std::string name_problem(const std::string& n) {
 
 }  // namespace
 
-std::string write_error(const std::string& path, int err) {
-  if (err == ENOSPC || err == EDQUOT)
-    return "no space left on the device holding " + path + ": free some space or write the output elsewhere (--out/-o)";
-  return "cannot write " + path + ": " + std::strerror(err);
-}
+std::string write_error(const std::string& path, int err) { return util::write_error(path, err); }
 
 std::optional<ZipArchive> ZipArchive::open(Bytes data, std::string* error, const ZipLimits& lim) {
   ZipArchive z;

@@ -6,7 +6,14 @@
 // headers that disagree with the central directory, duplicate names, and names that would leave the
 // archive or exceed what a file system holds. Members are inflated in chunks with their CRC-32 and
 // size checked, so a gigabyte libtorch_cuda.so never sits in memory.
-// Hand-written rather than libarchive: see docs/packaging.md ("Reading archives").
+// Hand-written rather than libarchive (measured with Debian 12's libarchive 3.6.2): its static link
+// for zip+tar+bzip2+zstd reading is feasible (700 KB test binary with libnettle, liblzma, libzstd,
+// libbz2, libz; glibc the only shared library), but it brings none of the checks above. A 51 KB zip
+// whose central directory names 10 members that all point at one 50 MiB deflate stream was read
+// by libarchive's streaming reader as "1 member, 52428800 bytes" with no error (the central
+// directory's other 9 entries silently ignored; this reader refuses the overlap), and it has no
+// limit on total size, entries or ratio (a 1000:1 member read through): each check would be
+// written again around it. So this reader stays, with fuzz_verify_zip over it; docs/packaging.md.
 #include <cstdint>
 #include <functional>
 #include <optional>

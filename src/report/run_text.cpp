@@ -28,7 +28,7 @@ std::string str(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
-std::string render_run_text(const RunRecord& r, const Style& st) {
+std::string render_run_text(const RunRecord& r, const Style& st, const std::vector<std::string>& written) {
   std::string out = printable(r.outcome);
   std::string outcome = out == "ok" ? st.green(out) : out == "failed" ? st.red(out) : st.yellow(out);
   std::string o = st.bold("build " + printable(r.what)) + ": " + outcome + " in " + secs(r.seconds) + "\n";
@@ -70,8 +70,12 @@ std::string render_run_text(const RunRecord& r, const Style& st) {
     }
   }
   if (!r.run_dir.empty()) {
-    o += "  " + st.dim("run.json:    " + printable(r.run_dir) + "/run.json") + "\n";
-    o += "  " + st.dim("report.html: " + printable(r.run_dir) + "/report.html") + "\n";
+    for (const char* name : {"run.json", "report.html"}) {
+      std::string path = r.run_dir + "/" + name, label = std::string(name) + ":";
+      label.resize(13, ' ');
+      bool there = std::find(written.begin(), written.end(), path) != written.end();
+      o += "  " + (there ? st.dim(label + printable(path)) : st.yellow(label + "not written (see the error above)")) + "\n";
+    }
   }
   return o;
 }

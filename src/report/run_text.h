@@ -9,7 +9,10 @@
 
 namespace ts::report {
 
-std::string render_run_text(const RunRecord& r, const Style& style = {});
+// `written`: the run files the last write left on disk (RunFiles::written); the summary points
+// only to those, so a full disk never sends the user to a run.json that is not there.
+std::string render_run_text(const RunRecord& r, const Style& style = {},
+                            const std::vector<std::string>& written = {});
 
 // verify's verdicts (RunRecord::checks), one line each as `torchsmith verify` prints them:
 // "ok    import torch     torch 2.11.0 from ...", "FAIL  dependency yapf   not installable: ...".

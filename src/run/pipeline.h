@@ -47,6 +47,7 @@ struct BuildOutcome {
   std::string run_dir;
   int exit_code = 0;   // 0 ok, 1 failed, 2 bad input, 130 interrupted
   std::string error;   // could not run at all (lock held, unwritable OUT, ...)
+  std::vector<std::string> run_files;  // what the last write of run.json/report.html/trace.json left
 };
 
 BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o);

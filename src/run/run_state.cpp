@@ -205,6 +205,7 @@ void RunState::gather_ninja_logs() {
 
 void RunState::write_files() {
   auto f = report::write_run_files(rec);
+  out.run_files = f.written;  // the summary points only to these
   if (!f.ok()) say(f.error);
 }
 

@@ -41,25 +41,37 @@ std::optional<std::string> read_file_prefix(const std::string& path, std::size_t
   return out;
 }
 
+std::string write_error(const std::string& path, int err) {
+  if (err == ENOSPC || err == EDQUOT)
+    return "no space left on the device holding " + path + ": free some space or write the output elsewhere (--out/-o)";
+  return "cannot write " + path + ": " + std::strerror(err);
+}
+
 std::string write_file_atomic(const std::string& path, std::string_view data) {
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return "cannot create " + tmp + ": " + std::strerror(errno);
+  if (fd < 0) return errno == ENOSPC || errno == EDQUOT ? write_error(path, errno) : "cannot create " + tmp + ": " + std::strerror(errno);
+  // errno is taken before close/unlink can overwrite it.
+  auto fail = [&](int err) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return write_error(path, err);
+  };
   std::size_t off = 0;
   while (off < data.size()) {
     ssize_t n = ::write(fd, data.data() + off, data.size() - off);
     if (n < 0) {
       if (errno == EINTR) continue;
-      std::string err = "cannot write " + tmp + ": " + std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return err;
+      return fail(errno);
     }
+    if (n == 0) return fail(ENOSPC);
     off += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if (::fsync(fd) != 0) return fail(errno);
+  if (::close(fd) != 0) {
+    int err = errno;
     ::unlink(tmp.c_str());
-    return "cannot flush " + tmp + ": " + std::strerror(errno);
+    return write_error(path, err);
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     std::string err = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);

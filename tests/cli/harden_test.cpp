@@ -16,6 +16,7 @@
 #include "cli_util.h"
 #include "formats/zip_writer.h"
 #include "run/tree_lock.h"
+#include "testkit/canary.h"
 #include "testkit/temp_dir.h"
 #include "testkit/wheel_record.h"
 #include "util/fs.h"
@@ -29,35 +30,7 @@ using ts::testing::run_torchsmith;
 using Dir = ::ts::testkit::TempDir;
 using namespace std::chrono_literals;
 
-// A directory with a few files whose every path and byte is hashed: nothing may touch it.
-class Canary {
- public:
-  explicit Canary(const std::string& dir) : dir_(dir) {
-    fs::create_directories(dir_ + "/sub");
-    std::ofstream(dir_ + "/keep.txt") << "the user's file\n";
-    std::ofstream(dir_ + "/sub/data.bin") << std::string(4096, '\x5a');
-    before_ = hash();
-  }
-  std::string hash() const {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      names.push_back(it->path().string());
-    std::sort(names.begin(), names.end());
-    util::Sha256 h;
-    for (const auto& n : names) {
-      h.update(n.data(), n.size() + 1);
-      auto t = util::read_file(n);
-      if (t) h.update(t->data(), t->size());
-    }
-    return util::hex(h.digest());
-  }
-  bool unchanged() const { return fs::exists(dir_) && hash() == before_; }
-  const std::string& path() const { return dir_; }
-
- private:
-  std::string dir_, before_;
-};
+using Canary = ::ts::testkit::Canary;  // nothing may touch it
 
 // torchsmith run in `cwd` with the same clean environment as run_torchsmith.
 util::RunResult run_in(const std::string& cwd, const std::vector<std::string>& args,

@@ -3,13 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "build/ninja_log.h"
 #include "report/run_html.h"
+#include "report/run_text.h"
 #include "report/trace.h"
 #include "run_sample.h"
 #include "util/fs.h"
@@ -68,6 +71,38 @@ TEST(RunFiles, UnwritableDirectoryIsAnError) {
   EXPECT_NE(f.error.find("/nonexistent/run/run.json"), std::string::npos) << f.error;
   r.run_dir.clear();
   EXPECT_NE(write_run_files(r).error.find("no run directory"), std::string::npos);
+}
+
+// Issue 21 (8): a full disk. A 64 KiB tmpfs (root only; skipped elsewhere) is filled, then the
+// run's files are written: the error says "no space", nothing is claimed written, no temp file is
+// left, and the summary points to no file.
+TEST(RunFiles, AFullDiskIsNamedAndTheSummaryPointsToNothingUnwritten) {
+  TempDir d;
+  fs::path mnt = d.path / "tiny";
+  fs::create_directories(mnt);
+  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64k") != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN): " << std::strerror(errno);
+  struct Unmount {
+    fs::path p;
+    ~Unmount() { ::umount2(p.c_str(), MNT_DETACH); }
+  } unmount{mnt};
+  fs::create_directories(mnt / "run");
+  {
+    std::ofstream fill(mnt / "fill", std::ios::binary);
+    std::string block(4096, 'x');
+    for (int i = 0; i < 64 && fill.write(block.data(), block.size()); ++i) fill.flush();
+  }
+  RunRecord r = sample::sample_record();
+  r.run_dir = (mnt / "run").string();
+  r.ninja_log.clear();
+  RunFiles f = write_run_files(r);
+  EXPECT_FALSE(f.ok());
+  EXPECT_NE(f.error.find("no space left on the device holding " + r.run_dir + "/run.json"), std::string::npos) << f.error;
+  EXPECT_TRUE(f.written.empty());
+  EXPECT_TRUE(fs::is_empty(mnt / "run"));  // no half-written file or temp file left
+  std::string summary = render_run_text(r, {}, f.written);
+  EXPECT_EQ(summary.find(r.run_dir + "/run.json"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("run.json:    not written"), std::string::npos) << summary;
 }
 
 // PyTorch-sized: 12000 jobs on 16 lanes. Prints the figures; bounds keep the report usable.

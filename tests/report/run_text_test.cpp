@@ -7,7 +7,8 @@
 using namespace ts::report;
 
 TEST(RunText, SummarisesTheRun) {
-  std::string t = render_run_text(sample::sample_record());
+  RunRecord r = sample::sample_record();
+  std::string t = render_run_text(r, {}, {r.run_dir + "/run.json", r.run_dir + "/report.html"});
   for (const char* want : {"build torch==2.4.1: failed in 20m 35s", "slowest step: build 19m 50s",
                            "retries: 1 (OOM kill", "memory governor: 2 actions", "ccache: 75% hits (300 of 400)",
                            "cause: oom-killed: the compiler was killed", "fix:   lower MAX_JOBS",
@@ -29,4 +30,15 @@ TEST(RunText, OkRunIsShortAndControlBytesAreNeutralised) {
   EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 1);
   Style colour{true};
   EXPECT_NE(render_run_text(r, colour).find("\x1b["), std::string::npos);
+}
+
+// Issue 21 (8): with the disk full the summary pointed to a run.json that was never written.
+TEST(RunText, PointsOnlyToTheRunFilesThatWereWritten) {
+  RunRecord r = sample::sample_record();
+  std::string t = render_run_text(r, {}, {r.run_dir + "/report.html"});
+  EXPECT_EQ(t.find(r.run_dir + "/run.json"), std::string::npos) << t;
+  EXPECT_NE(t.find("run.json:    not written"), std::string::npos) << t;
+  EXPECT_NE(t.find(r.run_dir + "/report.html"), std::string::npos) << t;
+  std::string none = render_run_text(r);
+  EXPECT_EQ(none.find(r.run_dir + "/"), std::string::npos) << none;
 }
