@@ -33,11 +33,9 @@ std::atomic<bool> g_cancel{false};
 void on_signal(int) { g_cancel.store(true); }
 
 struct BuildCliOptions {
-  PlanRequest req;
+  Request req;
   std::string lock_file, out = "torchsmith-build";
   bool resume = false, wait = false, auto_fix = true, no_auto_fix = false, allow_arch_shrink = false;
-  int max_retries = 2, keep_going_after = 0;
-  std::string compile_cache = "auto";
   bool no_governor = false, json = false;
   std::string wheelhouse;
 };
@@ -57,8 +55,8 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   if (!o.lock_file.empty() && !o.req.requirement.empty())
     return bad("give a requirement or --lock FILE, not both");
   // Options are checked before any work (planning, copying the tree).
-  if (o.compile_cache != "auto" && o.compile_cache != "ccache" && o.compile_cache != "sccache" && o.compile_cache != "none")
-    return bad("--compile-cache " + o.compile_cache + ": write auto, ccache, sccache or none");
+  RequestKind kind = o.lock_file.empty() ? request_kind(o.req) : locked_request;
+  if (std::string err = apply_request_options(o.req, kind); !err.empty()) return bad(err);
   plan::Plan plan;
   std::string native;
   std::optional<HostFacts> facts;  // this machine, when the plan was made here
@@ -90,9 +88,9 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.wait_for_lock = o.wait;
   bo.retry.auto_fix = !o.no_auto_fix;
   bo.retry.allow_arch_shrink = o.allow_arch_shrink;
-  bo.retry.max_retries = o.max_retries;
-  bo.stop_on_fatal = o.keep_going_after == 0;
-  bo.compile_cache = o.compile_cache;
+  bo.retry.max_retries = o.req.max_retries;
+  bo.stop_on_fatal = o.req.keep_going_after == 0;
+  bo.compile_cache = o.req.compile_cache;
   bo.governor = !o.no_governor;
   bo.mem_budget = plan.spec.mem_budget_bytes;
   bo.native_arches = native;
@@ -148,7 +146,7 @@ void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_option("requirement", o->req.requirement, "What to build: torch==2.4.1.")->type_name("SPEC");
   c->add_option("--lock", o->lock_file, "Build exactly this plan (`torchsmith plan SPEC -o FILE` wrote it).")
       ->type_name("FILE");
-  add_plan_options(c, o->req);
+  add_request_options(c, o->req, build_command);
   c->add_option("--out", o->out,
                 "Run directory: journal, dist/ (the packages), runs/<id>/ (logs, run.json, report.html, "
                 "trace.json), src/ when fetched. Default ./torchsmith-build.")
@@ -160,13 +158,6 @@ void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
               "build directory): stop at the first failure with its diagnosis.");
   c->add_flag("--allow-arch-shrink", o->allow_arch_shrink,
               "Let auto-fix shorten the arch list to the GPUs here when the compiler fails on an old arch.");
-  c->add_option("--max-retries", o->max_retries, "Remedies tried per run (default 2).")->type_name("N");
-  c->add_option("--keep-going-after", o->keep_going_after,
-                "Do not stop at the first fatal finding; let the build tool go on (N > 0).")
-      ->type_name("N");
-  c->add_option("--compile-cache", o->compile_cache,
-                "auto (ccache or sccache when on the build's PATH; default), ccache, sccache, none.")
-      ->type_name("TOOL");
   c->add_flag("--no-governor", o->no_governor,
               "Do not pause compile jobs when memory runs short (the job count still comes from the plan).");
   c->add_flag("--json", o->json, "Print run.json instead of the summary.");

@@ -20,7 +20,7 @@ namespace ts::cli {
 namespace {
 
 struct PlanOptions {
-  PlanRequest req;
+  Request req;
   bool explain = false, json = false;
   std::string format = "text";
   std::string out;
@@ -37,6 +37,7 @@ int run_plan(const GlobalOptions& g, PlanOptions& o) {
     return bad("--format " + o.format + ": an extension plan is text, json or sh");
   if (o.format != "text" && o.format != "sh" && o.format != "dockerfile" && o.format != "json")
     return bad("--format " + o.format + ": write text, json, sh or dockerfile");
+  if (std::string err = apply_request_options(o.req, request_kind(o.req)); !err.empty()) return bad(err);
   PlannedRequest pr = plan_request(g, o.req);
   if (!pr.error.empty()) return bad(pr.error);
   const plan::PlanResult& r = pr.result;
@@ -87,7 +88,7 @@ void register_plan(CLI::App& app, GlobalOptions& g, int& exit_code) {
                 "What to build: torch==2.4.1, or an extension against an installed torch: a directory, a git "
                 "URL@REF or NAME==VERSION (torch-scatter==2.1.0).")
       ->type_name("SPEC");
-  add_plan_options(c, o->req);
+  add_request_options(c, o->req, plan_command);
   c->add_flag("--explain", o->explain, "Every decision with its reason and source.");
   c->add_flag("--json", o->json, "The plan (or conflicts) as JSON.");
   c->add_option("--format", o->format, "text (default), json, sh (source-able env + steps), dockerfile.")

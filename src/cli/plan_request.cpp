@@ -28,11 +28,6 @@ std::string git_head(const std::string& dir) {
   return source::own_head(dir, g);
 }
 
-void field(CLI::App* c, const std::string& flag, spec::RawField& f, const std::string& help, const std::string& type) {
-  c->add_option_function<std::string>(flag, [&f, flag](const std::string& v) { f = {v, flag, true}; }, help)
-      ->type_name(type);
-}
-
 std::string canonical(const std::string& p) {
   std::error_code ec;
   auto c = std::filesystem::canonical(p, ec);
@@ -54,7 +49,7 @@ std::string nvcc_version(const std::string& nvcc) {
 
 // The provisioning half of a request: --toolkit, the cache, the catalog; a --toolkit PATH the
 // probe did not find is read here (its nvcc's version) and added to the facts.
-bool provision_context(const GlobalOptions& g, const PlanRequest& o, const std::vector<std::string>& dirs,
+bool provision_context(const GlobalOptions& g, const Request& o, const std::vector<std::string>& dirs,
                        PlannedRequest& out) {
   std::string err;
   auto choice = plan::parse_toolkit_choice(o.toolkit, &err);
@@ -99,7 +94,7 @@ bool provision_context(const GlobalOptions& g, const PlanRequest& o, const std::
 }
 
 // `PATH | URL@REF | NAME==VERSION`: an extension package against an installed torch.
-PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
+PlannedRequest plan_extension(const GlobalOptions& g, const Request& o) {
   PlannedRequest out;
   out.extension = true;
   std::string err;
@@ -119,35 +114,10 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
     if (w.find(",cuda,") == std::string::npos) { out.error = "--without: an extension plan knows only 'cuda'"; return out; }
     req.cpu = true;
   }
-  if (o.raw.jobs.set && o.raw.jobs.value != "auto") {
-    try {
-      req.jobs = std::stoi(o.raw.jobs.value);
-    } catch (...) {
-      req.jobs = 0;
-    }
-    if (req.jobs < 1) { out.error = "--jobs " + o.raw.jobs.value + ": write a number >= 1 or auto"; return out; }
-  }
-  if (!o.split_compile.empty() && o.split_compile != "auto") {
-    if (o.split_compile == "off") {
-      req.split_compile = 1;
-    } else {
-      std::size_t used = 0;
-      try {
-        req.split_compile = std::stoi(o.split_compile, &used);
-      } catch (...) {
-        used = 0;
-      }
-      if (used != o.split_compile.size() || req.split_compile < 1 || req.split_compile > 256) {
-        out.error = "--split-compile " + o.split_compile + ": write auto, off, or a thread count from 1 to 256";
-        return out;
-      }
-    }
-  }
-  if (o.raw.mem_budget.set) {
-    auto m = spec::parse_size(o.raw.mem_budget.value);
-    if (!m) { out.error = "--mem-budget " + o.raw.mem_budget.value + ": write a size such as 16G"; return out; }
-    req.mem_budget_bytes = *m;
-  }
+  // The table (request_options.cpp) checked the numbers as the command line gave them.
+  if (o.raw.jobs.set) req.jobs = spec::parse_jobs(o.raw.jobs.value).value_or(0);
+  req.split_compile = o.split_compile;
+  if (o.raw.mem_budget.set) req.mem_budget_bytes = spec::parse_size(o.raw.mem_budget.value).value_or(0);
   std::vector<std::string> dirs = kb::default_overlay_dirs();
   dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
   plan::Knowledge k = plan::load_knowledge(dirs);
@@ -212,7 +182,7 @@ PlannedRequest extension_request(const GlobalOptions& g, const PlanRequest& o) {
 }  // namespace
 
 // --cache / --distribute: the plan's scale section, probed with short timeouts in a scratch dir.
-static void add_scale(const PlanRequest& r, PlannedRequest& out) {
+static void add_scale(const Request& r, PlannedRequest& out) {
   if (r.cache.empty() && r.distribute.empty() && r.hosts.empty()) return;
   if (!out.error.empty() || !out.result.ok()) return;
   plan::Plan& p = out.result.plan;
@@ -232,27 +202,17 @@ static void add_scale(const PlanRequest& r, PlannedRequest& out) {
   if (!out.scale.error.empty()) out.error = out.scale.error;
 }
 
-PlannedRequest plan_request_inner(const GlobalOptions& g, const PlanRequest& r);
+PlannedRequest plan_request_inner(const GlobalOptions& g, const Request& r);
 
-PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r) {
+PlannedRequest plan_request(const GlobalOptions& g, const Request& r) {
   PlannedRequest out = plan_request_inner(g, r);
   add_scale(r, out);
   return out;
 }
 
-PlannedRequest plan_request_inner(const GlobalOptions& g, const PlanRequest& r) {
-  if (plan::is_extension_requirement(r.requirement)) return extension_request(g, r);
+PlannedRequest plan_request_inner(const GlobalOptions& g, const Request& r) {
+  if (plan::is_extension_requirement(r.requirement)) return plan_extension(g, r);
   PlannedRequest out;
-  if (!r.split_compile.empty()) {
-    out.error = "--split-compile applies to extension builds: torch's own build runs its CUDA files through CMake "
-                "and ninja, many at once";
-    return out;
-  }
-  if (!r.torch.empty()) {
-    out.error = "--torch names the torch an extension builds against: give the extension (a directory, URL@REF or "
-                "NAME==VERSION)";
-    return out;
-  }
   spec::RawSpec file;
   std::string err;
   std::string path = r.spec_file;
@@ -297,51 +257,8 @@ PlannedRequest plan_request_inner(const GlobalOptions& g, const PlanRequest& r) 
   return out;
 }
 
-void add_plan_options(CLI::App* c, PlanRequest& r) {
-  c->add_option("--torch", r.torch,
-                "For an extension: the Python whose torch it builds against (default: the first Python here "
-                "with torch).")
-      ->type_name("PYTHON");
-  c->add_option("--spec", r.spec_file, "Read the request from this torchsmith.toml (the command line wins).")
-      ->type_name("FILE");
-  field(c, "--cuda", r.raw.cuda, "CUDA toolkit to build with (default: the best installed one).", "X.Y");
-  field(c, "--arch", r.raw.arch,
-        "GPU arches: native (default, the GPUs here), portable (the official list for the CUDA), a family "
-        "(ada, ampere...), or numbers \"8.9;12.0+PTX\".", "LIST");
-  field(c, "--python", r.raw.python, "Interpreter path, or a version among those found (3.8).", "PATH|X.Y");
-  field(c, "--with", r.raw.with, "Features to turn on (cudnn, nccl, test, split-cuda, ...).", "F,...");
-  field(c, "--without", r.raw.without, "Features to turn off (cuda for a CPU build).", "F,...");
-  c->add_flag("--debug", r.debug, "A Debug build (DEBUG=1: -O0 -g).");
-  c->add_flag("--relwithdebinfo", r.relwithdebinfo, "A RelWithDebInfo build.");
-  field(c, "--jobs", r.raw.jobs, "Parallel compile jobs (default auto: from memory).", "N|auto");
-  c->add_option("--split-compile", r.split_compile,
-                "Extensions: nvcc threads inside one CUDA compile (nvcc --split-compile). auto (default): the "
-                "threads the cores and memory leave, at most 3 a core while all CUDA compiles run; off never.")
-      ->type_name("auto|off|N");
-  field(c, "--mem-budget", r.raw.mem_budget, "Memory the build may use (16G); jobs and the governor keep to it.", "SIZE");
-  field(c, "--package", r.raw.packages, "What to produce: wheel (default), conda, libtorch.", "KIND,...");
-  field(c, "--source", r.raw.source, "A source tree, or a git URL@REF (default: the release tag upstream).", "DIR|URL@REF");
-  c->add_option("--toolkit", r.toolkit,
-                "Where the CUDA toolkit comes from: system (an installed one), pip (PyPI wheels into the cache), "
-                "wheelhouse:DIR (the same wheels from a local directory, offline), or a CUDA_HOME path. Default: "
-                "an installed one that fits torch, else provisioned (docs/provision.md).")
-      ->type_name("system|pip|wheelhouse:DIR|PATH");
-  c->add_option("--cache-dir", r.cache_dir,
-                "Where provisioned toolkits, CMake and ninja live (default $XDG_CACHE_HOME/torchsmith or "
-                "~/.cache/torchsmith).")
-      ->type_name("DIR");
-  field(c, "--facts", r.raw.facts, "Plan for the machine a `doctor --json` report describes.", "FILE");
-  field(c, "--root", r.raw.root, "Plan for the machine under DIR (a fake or copied root).", "DIR");
-  c->add_option("--cache", r.cache,
-                "A shared compile cache: ccache+redis://HOST:PORT, ccache+http://HOST:PORT/PATH or "
-                "sccache+redis://HOST:PORT. Checked before the build; down or slow, the build goes on without it.")
-      ->type_name("ENGINE+STORE");
-  c->add_option("--distribute", r.distribute,
-                "distcc: compile on the --hosts too (each checked: reachable, same compiler); jobs = their slots + "
-                "what memory allows here. nvcc units run here.")
-      ->type_name("distcc");
-  c->add_option("--hosts", r.hosts, "distcc hosts, \"HOST[:PORT][/SLOTS] ...\" (default: DISTCC_HOSTS).")
-      ->type_name("LIST");
+RequestKind request_kind(const Request& r) {
+  return plan::is_extension_requirement(r.requirement) ? extension_request : torch_request;
 }
 
 }  // namespace ts::cli

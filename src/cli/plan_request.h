@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/request_options.h"
 #include "core/host_facts.h"
 #include "plan/build_kb.h"
 #include "plan/plan.h"
@@ -15,18 +16,26 @@
 
 namespace ts::cli {
 
-struct PlanRequest {
+// One request (plan or build): what the options table (request_options.h) parsed into it.
+struct Request {
+  std::vector<std::pair<std::string, std::string>> given;  // each table option as written, in order
   spec::RawSpec raw;
   std::string requirement, spec_file;
   bool debug = false, relwithdebinfo = false;
   std::string torch;  // --torch PYTHON: the installed torch an extension builds against
-  std::string split_compile;  // --split-compile auto|off|N (extensions): nvcc threads per CUDA compile
+  int split_compile = -1;  // --split-compile (extensions): -1 auto, 1 off, N nvcc threads per CUDA compile
   std::string toolkit;    // --toolkit system|pip|wheelhouse:DIR|PATH ("" = automatic)
   std::string cache_dir;  // --cache-dir: where provisioned tools live ("" = XDG / ~/.cache/torchsmith)
   std::string cache;          // --cache ENGINE+STORE: a shared compile cache (src/scale/)
   std::string distribute;     // --distribute distcc
   std::string hosts;          // --hosts "h1/4 h2/4" (or DISTCC_HOSTS)
+  // The run's (build only).
+  int max_retries = 2, keep_going_after = 0;
+  std::string compile_cache = "auto";
 };
+
+// torch itself or an extension, by the requirement's form.
+RequestKind request_kind(const Request& r);
 
 struct PlannedRequest {
   plan::PlanResult result;
@@ -40,9 +49,7 @@ struct PlannedRequest {
   scale::ScaleResult scale;  // the store's health and the hosts' probe, when asked for
 };
 
-PlannedRequest plan_request(const GlobalOptions& g, const PlanRequest& r);
-
-// The plan options `plan` and `build` share, each remembering which flag set it.
-void add_plan_options(CLI::App* c, PlanRequest& r);
+// r's options already applied (apply_request_options) for its kind.
+PlannedRequest plan_request(const GlobalOptions& g, const Request& r);
 
 }  // namespace ts::cli

@@ -103,6 +103,14 @@ std::optional<std::uint64_t> parse_size(const std::string& text) {
   return static_cast<std::uint64_t>(std::llround(n * mult));
 }
 
+std::optional<int> parse_jobs(const std::string& text) {
+  if (lower(text) == "auto") return 0;
+  bool num = !text.empty() && text.size() < 5 &&
+             std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  if (!num || std::stoi(text) < 1) return std::nullopt;
+  return std::stoi(text);
+}
+
 std::optional<BuildSpec> check(const RawSpec& raw, std::string& error) {
   BuildSpec s;
   auto note = [&](const char* field, const RawField& f) {
@@ -169,13 +177,12 @@ std::optional<BuildSpec> check(const RawSpec& raw, std::string& error) {
 
   if (raw.jobs.set && lower(raw.jobs.value) != "auto") {
     const std::string& j = raw.jobs.value;
-    bool num = !j.empty() && j.size() < 5 &&
-               std::all_of(j.begin(), j.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-    if (!num || std::stoi(j) < 1) {
+    auto n = parse_jobs(j);
+    if (!n) {
       error = at(raw.jobs, "jobs", "'" + j + "' (write a number of jobs >= 1, or auto)");
       return std::nullopt;
     }
-    s.jobs = std::stoi(j);
+    s.jobs = *n;
     note("jobs", raw.jobs);
   }
 

@@ -32,4 +32,7 @@ std::optional<BuildSpec> check(const RawSpec& raw, std::string& error);
 // "16G", "16GiB", "512M", "1.5T", plain bytes -> bytes; nullopt when not a size.
 std::optional<std::uint64_t> parse_size(const std::string& text);
 
+// A job count: "auto" (any case) is 0 (from memory), else 1 to 9999 in plain digits; nullopt otherwise.
+std::optional<int> parse_jobs(const std::string& text);
+
 }  // namespace ts::spec

@@ -97,6 +97,15 @@ TEST(Spec, JobsAutoAndSizes) {
   EXPECT_FALSE(parse_size("0"));
 }
 
+TEST(Spec, JobsParseStrictly) {
+  EXPECT_EQ(parse_jobs("auto"), 0);
+  EXPECT_EQ(parse_jobs("AUTO"), 0);
+  EXPECT_EQ(parse_jobs("4"), 4);
+  EXPECT_EQ(parse_jobs("9999"), 9999);
+  for (const char* bad : {"4x", "0", "-1", "", " 4", "+4", "4.0", "10000", "0x4"})
+    EXPECT_FALSE(parse_jobs(bad)) << bad;
+}
+
 TEST(SpecFile, ReadsEveryFieldWithItsLine) {
   RawSpec r;
   std::string e;

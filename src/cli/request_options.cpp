@@ -1,0 +1,214 @@
+#include "cli/request_options.h"
+
+#include <cctype>
+#include <cstdint>
+#include <optional>
+
+#include "cli/plan_request.h"
+#include "spec/raw_spec.h"
+
+namespace ts::cli {
+
+namespace {
+
+bool all_digits(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+// A whole number from lo to hi written in plain digits (no sign, no suffix, no spaces).
+std::optional<int> whole_number(const std::string& s, int lo, int hi) {
+  if (!all_digits(s) || s.size() > 6) return std::nullopt;
+  int n = std::stoi(s);
+  if (n < lo || n > hi) return std::nullopt;
+  return n;
+}
+
+// An option whose text is a spec field (checked with the rest of the spec, or by the extension planner).
+std::function<std::string(const std::string&, Request&)> to_field(spec::RawField spec::RawSpec::*f,
+                                                                    const std::string& flag) {
+  return [f, flag](const std::string& v, Request& r) {
+    r.raw.*f = {v, flag, true};
+    return std::string();
+  };
+}
+
+std::function<std::string(const std::string&, Request&)> to_string(std::string Request::*f) {
+  return [f](const std::string& v, Request& r) {
+    r.*f = v;
+    return std::string();
+  };
+}
+
+std::function<std::string(const std::string&, Request&)> to_flag(bool Request::*f) {
+  return [f](const std::string&, Request& r) {
+    r.*f = true;
+    return std::string();
+  };
+}
+
+std::vector<RequestOption> make_table() {
+  const unsigned both = torch_request | extension_request;
+  const unsigned any = both | locked_request;
+  std::vector<RequestOption> t;
+  auto add = [&](RequestOption o) { t.push_back(std::move(o)); };
+  add({"--torch", "PYTHON",
+       "For an extension: the Python whose torch it builds against (default: the first Python here with torch).",
+       plan_command | build_command, extension_request, "",
+       "it names the torch an extension builds against: give the extension (a directory, URL@REF or "
+       "NAME==VERSION)",
+       to_string(&Request::torch)});
+  add({"--spec", "FILE", "Read the request from this torchsmith.toml (the command line wins).",
+       plan_command | build_command, torch_request,
+       "give its options on the command line (torchsmith.toml describes a torch build)", "",
+       to_string(&Request::spec_file)});
+  add({"--cuda", "X.Y", "CUDA toolkit to build with (default: the best installed one).", plan_command | build_command,
+       both, "", "", to_field(&spec::RawSpec::cuda, "--cuda")});
+  add({"--arch", "LIST",
+       "GPU arches: native (default, the GPUs here), portable (the official list for the CUDA), a family "
+       "(ada, ampere...), or numbers \"8.9;12.0+PTX\".",
+       plan_command | build_command, both, "", "", to_field(&spec::RawSpec::arch, "--arch")});
+  add({"--python", "PATH|X.Y", "Interpreter path, or a version among those found (3.8).",
+       plan_command | build_command, torch_request,
+       "give --torch PYTHON, the interpreter whose torch it builds against", "",
+       to_field(&spec::RawSpec::python, "--python")});
+  add({"--with", "F,...", "Features to turn on (cudnn, nccl, test, split-cuda, ...).", plan_command | build_command,
+       torch_request, "its recipe (data/kb/packages/) sets what it builds; --without cuda is the one switch", "",
+       to_field(&spec::RawSpec::with, "--with")});
+  add({"--without", "F,...", "Features to turn off (cuda for a CPU build).", plan_command | build_command, both, "",
+       "", to_field(&spec::RawSpec::without, "--without")});
+  add({"--debug", "", "A Debug build (DEBUG=1: -O0 -g).", plan_command | build_command, torch_request,
+       "the build type is its own setup's (set CFLAGS in the environment for a debug build)", "",
+       to_flag(&Request::debug)});
+  add({"--relwithdebinfo", "", "A RelWithDebInfo build.", plan_command | build_command, torch_request,
+       "the build type is its own setup's (set CFLAGS in the environment for a debug build)", "",
+       to_flag(&Request::relwithdebinfo)});
+  add({"--jobs", "N|auto", "Parallel compile jobs (default auto: from memory).", plan_command | build_command, both,
+       "", "", [](const std::string& v, Request& r) {
+         if (!spec::parse_jobs(v)) return std::string("write a number of jobs from 1 to 9999, or auto");
+         r.raw.jobs = {v, "--jobs", true};
+         return std::string();
+       }});
+  add({"--split-compile", "auto|off|N",
+       "Extensions: nvcc threads inside one CUDA compile (nvcc --split-compile). auto (default): the threads the "
+       "cores and memory leave, at most 3 a core while all CUDA compiles run; off never.",
+       plan_command | build_command, extension_request, "",
+       "its own build runs its CUDA files through CMake and ninja, many at once",
+       [](const std::string& v, Request& r) {
+         if (v == "auto") r.split_compile = -1;
+         else if (v == "off") r.split_compile = 1;
+         else if (auto n = whole_number(v, 1, 256)) r.split_compile = *n;
+         else return std::string("write auto, off, or a thread count from 1 to 256");
+         return std::string();
+       }});
+  add({"--mem-budget", "SIZE", "Memory the build may use (16G); jobs and the governor keep to it.",
+       plan_command | build_command, both, "", "", [](const std::string& v, Request& r) {
+         if (!spec::parse_size(v)) return std::string("write a size such as 16G, 512M or 1.5T");
+         r.raw.mem_budget = {v, "--mem-budget", true};
+         return std::string();
+       }});
+  add({"--package", "KIND,...", "What to produce: wheel (default), conda, libtorch.", plan_command | build_command,
+       torch_request, "it is packaged as a wheel (`torchsmith conda WHEEL` makes a conda package of it)", "",
+       to_field(&spec::RawSpec::packages, "--package")});
+  add({"--source", "DIR|URL@REF", "A source tree, or a git URL@REF (default: the release tag upstream).",
+       plan_command | build_command, torch_request, "its source is the request itself: give the DIR or URL@REF there",
+       "", to_field(&spec::RawSpec::source, "--source")});
+  add({"--toolkit", "system|pip|wheelhouse:DIR|PATH",
+       "Where the CUDA toolkit comes from: system (an installed one), pip (PyPI wheels into the cache), "
+       "wheelhouse:DIR (the same wheels from a local directory, offline), or a CUDA_HOME path. Default: an "
+       "installed one that fits torch, else provisioned (docs/provision.md).",
+       plan_command | build_command, both, "", "", to_string(&Request::toolkit)});
+  add({"--cache-dir", "DIR",
+       "Where provisioned toolkits, CMake and ninja live (default $XDG_CACHE_HOME/torchsmith or "
+       "~/.cache/torchsmith).",
+       plan_command | build_command, both, "", "", to_string(&Request::cache_dir)});
+  add({"--facts", "FILE", "Plan for the machine a `doctor --json` report describes.", plan_command | build_command,
+       both, "", "", to_field(&spec::RawSpec::facts, "--facts")});
+  add({"--root", "DIR", "Plan for the machine under DIR (a fake or copied root).", plan_command | build_command,
+       both, "", "", to_field(&spec::RawSpec::root, "--root")});
+  add({"--cache", "ENGINE+STORE",
+       "A shared compile cache: ccache+redis://HOST:PORT, ccache+http://HOST:PORT/PATH or "
+       "sccache+redis://HOST:PORT. Checked before the build; down or slow, the build goes on without it.",
+       plan_command | build_command, both, "", "", to_string(&Request::cache)});
+  add({"--distribute", "distcc",
+       "distcc: compile on the --hosts too (each checked: reachable, same compiler); jobs = their slots + what "
+       "memory allows here. nvcc units run here.",
+       plan_command | build_command, both, "", "", to_string(&Request::distribute)});
+  add({"--hosts", "LIST", "distcc hosts, \"HOST[:PORT][/SLOTS] ...\" (default: DISTCC_HOSTS).",
+       plan_command | build_command, both, "", "", to_string(&Request::hosts)});
+  // The run's own options: a lock file's plan runs with them too.
+  add({"--max-retries", "N", "Remedies tried per run (default 2).", build_command, any, "", "",
+       [](const std::string& v, Request& r) {
+         auto n = whole_number(v, 0, 99);
+         if (!n) return std::string("write a number of remedies from 0 to 99");
+         r.max_retries = *n;
+         return std::string();
+       }});
+  add({"--keep-going-after", "N", "Do not stop at the first fatal finding; let the build tool go on (N > 0).",
+       build_command, any, "", "", [](const std::string& v, Request& r) {
+         auto n = whole_number(v, 0, 999999);
+         if (!n) return std::string("write a number from 0 (stop at the first fatal finding) to 999999");
+         r.keep_going_after = *n;
+         return std::string();
+       }});
+  add({"--compile-cache", "TOOL", "auto (ccache or sccache when on the build's PATH; default), ccache, sccache, none.",
+       build_command, any, "", "", [](const std::string& v, Request& r) {
+         if (v != "auto" && v != "ccache" && v != "sccache" && v != "none")
+           return std::string("write auto, ccache, sccache or none");
+         r.compile_cache = v;
+         return std::string();
+       }});
+  return t;
+}
+
+}  // namespace
+
+const std::vector<RequestOption>& request_options() {
+  static const std::vector<RequestOption> table = make_table();
+  return table;
+}
+
+std::string applies_to(const RequestOption& o) {
+  unsigned k = o.kinds & (torch_request | extension_request);
+  if (k == torch_request) return "torch builds only";
+  if (k == extension_request) return "extension builds only";
+  return "torch and extension builds";
+}
+
+void add_request_options(CLI::App* c, Request& r, RequestCommand command) {
+  for (const auto& o : request_options()) {
+    if (!(o.commands & command)) continue;
+    unsigned k = o.kinds & (torch_request | extension_request);
+    std::string help = o.help + (k == (torch_request | extension_request) ? "" : " [" + applies_to(o) + "]");
+    std::string name = o.name;
+    if (o.type.empty()) {
+      c->add_flag_function(name, [&r, name](std::int64_t) { r.given.emplace_back(name, "true"); }, help);
+    } else {
+      c->add_option_function<std::string>(name, [&r, name](const std::string& v) { r.given.emplace_back(name, v); },
+                                          help)
+          ->type_name(o.type);
+    }
+  }
+}
+
+std::string apply_request_options(Request& r, RequestKind kind) {
+  for (const auto& o : request_options())
+    for (const auto& [name, value] : r.given) {
+      if (name != o.name) continue;
+      if (!(o.kinds & kind)) {
+        if (kind == locked_request)
+          return o.name + " shapes the plan, and --lock FILE is a plan already made: plan again with " + o.name +
+                 " (torchsmith plan ... -o FILE) or build without --lock";
+        const std::string& why = kind == extension_request ? o.not_for_extension : o.not_for_torch;
+        return o.name + " applies to " + applies_to(o) + "; for " +
+               (kind == extension_request ? "an extension " : "torch itself ") + why;
+      }
+      std::string want = o.parse(value, r);
+      if (!want.empty()) return o.name + " " + value + ": " + want;
+    }
+  return "";
+}
+
+}  // namespace ts::cli
