@@ -1,5 +1,6 @@
 // torchsmith toolkit: the CUDA toolkits, CMake and ninja torchsmith provisions into its cache
 // (list, add, remove, path). The run's provision step is `toolkit add`.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "kb/kb.h"
+#include "plan/lock.h"
 #include "plan/provision_request.h"
 #include "provision/provision.h"
 #include "util/cache_dir.h"
@@ -20,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct ToolkitOptions {
-  std::string spec, from = "pip", cache_dir;
+  std::string spec, from = "pip", cache_dir, lock;
   bool json = false;
 };
 
@@ -71,7 +73,8 @@ int run_list(const ToolkitOptions& o) {
     nlohmann::json j = {{"cache", root}, {"toolkits", nlohmann::json::array()}};
     for (const auto& m : all) {
       nlohmann::json w = nlohmann::json::array();
-      for (const auto& p : m.wheels) w.push_back({{"name", p.name}, {"version", p.version}, {"sha256", p.sha256}});
+      for (const auto& p : m.wheels)
+        w.push_back({{"name", p.name}, {"version", p.version}, {"sha256", p.sha256}, {"file", p.file}});
       j["toolkits"].push_back({{"kind", m.kind}, {"version", m.version}, {"provider", m.provider}, {"from", m.from},
                                {"platform", m.platform}, {"dir", m.dir}, {"wheels", w},
                                {"missing", provision::missing_files(m.kind, m.dir)}});
@@ -120,8 +123,20 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
     std::fprintf(stderr, "torchsmith toolkit add: --from %s: write pip or wheelhouse:DIR\n", o.from.c_str());
     return 2;
   }
+  // A lock a run has filled pins each wheel's sha256: the files (or the cached directory) must match.
+  std::vector<plan::WheelPin> expect;
+  if (!o.lock.empty()) {
+    auto lock = plan::read_lock(o.lock, &err);
+    if (!lock) {
+      std::fprintf(stderr, "torchsmith toolkit add: --lock %s\n", err.c_str());
+      return 2;
+    }
+    for (const auto& x : lock->provisioned)
+      if (x.kind == t->kind && x.version == t->version)
+        for (const auto& w : x.wheels) expect.push_back({w.name, w.version, w.sha256, w.file});
+  }
   std::string platform = provision::host_platform();
-  auto r = provision::ensure(*t, *p, root, platform, &err);
+  auto r = provision::ensure(*t, *p, root, platform, &err, expect);
   if (!r) {
     std::fprintf(stderr, "torchsmith toolkit add: %s %s: %s\n", t->kind.c_str(), t->version.c_str(), err.c_str());
     return t->complete ? 1 : 2;
@@ -129,7 +144,9 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
   std::printf("%s %s %s %s (%.2f s)\n", t->kind.c_str(), t->version.c_str(), r->cached ? "cached" : "provisioned",
               r->dir.c_str(), r->seconds);
   for (const auto& w : r->manifest.wheels)
-    std::printf("  %s==%s sha256:%s\n", w.name.c_str(), w.version.c_str(), w.sha256.c_str());
+    std::printf("  %s==%s sha256:%s %s\n", w.name.c_str(), w.version.c_str(), w.sha256.c_str(), w.file.c_str());
+  int pinned = static_cast<int>(std::count_if(expect.begin(), expect.end(), [](const auto& w) { return !w.sha256.empty(); }));
+  if (pinned) std::printf("  %d sha256 checked against the lock %s\n", pinned, o.lock.c_str());
   return 0;
 }
 
@@ -196,6 +213,9 @@ void register_toolkit(CLI::App& app, GlobalOptions& g, int& exit_code) {
   add->add_option("spec", o->spec, "cuda==X.Y[.Z], cmake==X.Y.Z or ninja==X.Y.Z")->required()->type_name("KIND==VERSION");
   add->add_option("--from", o->from, "pip (PyPI, default) or wheelhouse:DIR (local .whl files, no network).")
       ->type_name("pip|wheelhouse:DIR");
+  add->add_option("--lock", o->lock,
+                  "A plan's lock: the wheels' sha256 it pins (a run records them) are checked; a mismatch fails.")
+      ->type_name("FILE");
   cache(add);
   add->callback([&exit_code, &g, o] { exit_code = run_add(g, *o); });
   CLI::App* path = c->add_subcommand("path", "Print the directory of a provisioned KIND==VERSION (exit 1 when it is not there).");

@@ -91,7 +91,8 @@ nlohmann::json to_json(const verify::VerifyReport& rep) {
       for (const auto& a : f.cuda->sass) sass.push_back(a.sm());
       for (const auto& a : f.cuda->ptx) ptx.push_back(a.compute());
       j["cuda"] = {{"sass", sass}, {"ptx", ptx}, {"entries", f.cuda->entries},
-                   {"compressed", f.cuda->compressed}, {"sections", f.cuda->sections}};
+                   {"compressed", f.cuda->compressed}, {"sections", f.cuda->sections},
+                   {"releases", f.cuda->releases}, {"unversioned", f.cuda->unversioned}};
     }
     files.push_back(std::move(j));
   }

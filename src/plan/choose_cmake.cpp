@@ -41,7 +41,7 @@ const ToolRelease* catalog_in_range(const Ctx& c, const char* kind, const std::o
 std::string use_provisioned_tool(Ctx& c, const ToolRelease& t, const std::string& why) {
   const ProvisionContext& pc = *c.in.provision;
   std::string bin = provisioned_path(pc, t) + "/bin/" + t.kind;
-  c.provision_steps.push_back(provision_step(pc, t));
+  add_provision(pc, t, c.provision_steps, c.p.provisioned);
   c.decide("provision", t.kind + " " + t.version + " from " + provision_where(pc), why, cite(t.source, t.origin));
   return bin;
 }

@@ -1,6 +1,7 @@
 // Where the build finds its libraries: CUDA, cuDNN (incl. pip's nvidia-cudnn), NCCL, MAGMA,
 // MKL and the conda env's prefix; a library asked for but absent turns its feature off, said so.
 #include "plan/resolve_ctx.h"
+#include "plan/toolkit_env.h"
 
 namespace ts::plan::detail {
 
@@ -103,7 +104,9 @@ void choose_libraries(Ctx& c) {
   else
     missing(c, "mkl", "no MKL", "");
   if (!c.cuda_on || !c.toolkit) return;  // no toolkit: a conflict already says so
-  c.set_env("CUDA_HOME", c.p.cuda_home, "the chosen toolkit; FindCUDA reads it through CUDA_BIN_PATH");
+  // build.toml's entry (torch's own use of the variable) is the better source where it has one.
+  for (const auto& e : toolkit_env(c.p.cuda_home))
+    c.set_env(e.name, e.value, e.reason, c.in.build.env_var(e.name, c.version()) ? "" : e.source);
   cudnn(c);
   if (c.p.features["nccl"]) {
     if (const LibraryFacts* n = find_lib(c, "nccl")) {

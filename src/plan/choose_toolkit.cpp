@@ -77,7 +77,7 @@ void use_provisioned(Ctx& c, const ProvisionContext& pc, const ToolRelease& t, c
   c.provisioned = provisioned_toolkit(pc, t);
   c.toolkit = &c.provisioned;
   c.cuda_rel = c.in.kb.find_cuda(t.version);
-  c.provision_steps.push_back(provision_step(pc, t));
+  add_provision(pc, t, c.provision_steps, c.p.provisioned);
   c.decide("provision", "cuda " + t.version + " from " + provision_where(pc), why,
            pc.cli_source.empty() ? cite(t.source, t.origin) : pc.cli_source);
 }

@@ -74,7 +74,7 @@ bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
            why + ": provisioned from " + provision_where(pc) + " into the cache (" + std::to_string(rel->wheels.size()) +
                " wheels, reused when there)",
            pc.cli_source.empty() ? compat::cite(rel->source, rel->origin) : pc.cli_source);
-  c.provision_steps.push_back(provision_step(pc, *rel));
+  add_provision(pc, *rel, c.provision_steps, c.p.provisioned);
   return true;
 }
 

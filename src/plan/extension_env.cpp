@@ -9,6 +9,7 @@
 #include "plan/speed_arches.h"
 #include "plan/speed_fixes.h"
 #include "plan/speed_threads.h"
+#include "plan/toolkit_env.h"
 
 namespace ts::plan::ext {
 
@@ -63,8 +64,8 @@ void choose_env(Ctx& c) {
     c.set_env("CXX", c.cc->cxx, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
   }
   if (c.cuda_on && c.nvcc) {
-    c.set_env("CUDA_HOME", c.nvcc->path, "the toolkit checked against torch's CUDA (cpp_extension reads CUDA_HOME first)",
-              "facts");
+    // The toolkit checked against torch's CUDA, under every name a build looks for it.
+    for (const auto& e : toolkit_env(c.nvcc->path)) c.set_env(e.name, e.value, e.reason, e.source);
     if (c.cc) c.set_env("CUDAHOSTCXX", c.cc->cxx, "nvcc's host compiler, the one checked above", "facts");
     if (!c.arches.empty()) {
       std::string err;

@@ -37,6 +37,11 @@ std::string build_identity_hash(const Plan& p) {
   j.erase("decisions");
   j.erase("jobs");
   j.erase("scale");  // where units compile and which cache serves them changes no output
+  // The hashes a run recorded pin the same wheels (name==version stays): a build from the lock the
+  // run filled is the same build.
+  if (j.contains("provisioned"))
+    for (auto& t : j["provisioned"])
+      for (auto& w : t["wheels"]) w.erase("file"), w.erase("sha256");
   for (const char* k : {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL"}) j["env"].erase(k);
   return source::sha256_hex(j.dump());
 }

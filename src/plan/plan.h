@@ -60,6 +60,17 @@ struct ScalePlan {
   bool empty() const { return cache_engine.empty() && distribute.empty(); }
 };
 
+// A tool the run provisions into the cache (docs/provision.md), as the lock pins it: each wheel's
+// name, version, file and sha256. file/sha256 are "" until a run's provision step has checked the
+// files (the run writes them into its lock); a build from a lock that has them checks them again.
+struct LockedWheel {
+  std::string name, version, file, sha256;
+};
+struct ProvisionedTool {
+  std::string kind, version, provider, from, dir;  // provider "pip" or "wheelhouse" (from = its dir)
+  std::vector<LockedWheel> wheels;
+};
+
 struct Plan {
   std::string schema = "torchsmith-plan/1";
   spec::BuildSpec spec;
@@ -83,6 +94,7 @@ struct Plan {
   std::vector<Artifact> artifacts;
   std::vector<Decision> decisions;
   ScalePlan scale;
+  std::vector<ProvisionedTool> provisioned;  // what the run's provision-* steps make exist
   // Extension packages: the module verify imports and the recipe's smoke code (Python run after the
   // import, on `device`); "" for torch itself, whose checks verify knows.
   std::string import_name, smoke;

@@ -83,6 +83,16 @@ void to_json(nlohmann::json& j, const Plan& p) {
                    {"revision", p.source_revision}}}};
   if (!p.import_name.empty()) j["import_name"] = p.import_name;
   if (!p.smoke.empty()) j["smoke"] = p.smoke;
+  if (!p.provisioned.empty()) {
+    auto& a = j["provisioned"] = nlohmann::json::array();
+    for (const auto& t : p.provisioned) {
+      nlohmann::json w = nlohmann::json::array();
+      for (const auto& x : t.wheels)
+        w.push_back({{"name", x.name}, {"version", x.version}, {"file", x.file}, {"sha256", x.sha256}});
+      a.push_back({{"kind", t.kind}, {"version", t.version}, {"provider", t.provider}, {"from", t.from},
+                   {"dir", t.dir}, {"wheels", w}});
+    }
+  }
   if (!p.scale.empty())
     j["scale"] = {{"cache_engine", p.scale.cache_engine}, {"cache_store", p.scale.cache_store},
                   {"distribute", p.scale.distribute},     {"hosts", p.scale.hosts},
@@ -114,6 +124,14 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.decisions = j.value("decisions", std::vector<Decision>{});
   p.import_name = j.value("import_name", "");
   p.smoke = j.value("smoke", "");
+  for (const auto& t : j.value("provisioned", nlohmann::json::array())) {
+    ProvisionedTool x{t.at("kind").get<std::string>(), t.at("version").get<std::string>(), t.value("provider", ""),
+                      t.value("from", ""), t.value("dir", ""), {}};
+    for (const auto& w : t.value("wheels", nlohmann::json::array()))
+      x.wheels.push_back({w.at("name").get<std::string>(), w.at("version").get<std::string>(), w.value("file", ""),
+                          w.value("sha256", "")});
+    p.provisioned.push_back(std::move(x));
+  }
   if (j.contains("scale")) {
     const auto& s = j["scale"];
     p.scale.cache_engine = s.value("cache_engine", "");

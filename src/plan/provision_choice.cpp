@@ -33,10 +33,27 @@ Step provision_step(const ProvisionContext& pc, const ToolRelease& rel) {
   for (const auto& w : rel.wheels) pins += (pins.empty() ? "" : ", ") + w.name + "==" + w.version;
   return {"provision-" + rel.kind,
           {"torchsmith", "toolkit", "add", rel.kind + "==" + rel.version, "--from", provision_from(pc), "--cache-dir",
-           pc.cache_root},
+           pc.cache_root, "--lock", "{lock}"},
           "",
           rel.kind + " " + rel.version + " from " + provision_where(pc) + " (" + pins +
               "), hashed and unpacked into the cache; reused when it is there"};
+}
+
+ProvisionedTool provisioned_entry(const ProvisionContext& pc, const ToolRelease& rel) {
+  ProvisionedTool t{rel.kind, rel.version,
+                    pc.choice.kind == ToolkitChoice::Kind::wheelhouse ? "wheelhouse" : "pip",
+                    pc.choice.kind == ToolkitChoice::Kind::wheelhouse ? pc.choice.dir : "", provisioned_path(pc, rel), {}};
+  for (const auto& w : rel.wheels) t.wheels.push_back({w.name, w.version, "", ""});
+  return t;
+}
+
+void add_provision(const ProvisionContext& pc, const ToolRelease& rel, std::vector<Step>& steps,
+                   std::vector<ProvisionedTool>& locked) {
+  ProvisionedTool t = provisioned_entry(pc, rel);
+  for (const auto& x : locked)
+    if (x.dir == t.dir) return;
+  steps.push_back(provision_step(pc, rel));
+  locked.push_back(std::move(t));
 }
 
 void insert_provision_steps(std::vector<Step>& steps, const std::vector<Step>& provision) {

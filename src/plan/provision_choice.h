@@ -20,8 +20,14 @@ std::string provision_where(const ProvisionContext& pc);
 CudaToolkitFacts provisioned_toolkit(const ProvisionContext& pc, const ToolRelease& rel);
 std::string provisioned_path(const ProvisionContext& pc, const ToolRelease& rel);
 
-// The run step that provisions `rel` (named "provision-<kind>").
+// The run step that provisions `rel` (named "provision-<kind>"); it checks the files against the
+// hashes the run's lock holds ({lock}), once a run has recorded them.
 Step provision_step(const ProvisionContext& pc, const ToolRelease& rel);
+// The lock's entry for `rel`: its wheels by name==version, hashes left for the run to fill.
+ProvisionedTool provisioned_entry(const ProvisionContext& pc, const ToolRelease& rel);
+// Both: the step into `steps`, the entry into `locked` (a tool asked for twice is provisioned once).
+void add_provision(const ProvisionContext& pc, const ToolRelease& rel, std::vector<Step>& steps,
+                   std::vector<ProvisionedTool>& locked);
 
 // Puts the provision steps before the first step that compiles (after fetch, fix, clean).
 void insert_provision_steps(std::vector<Step>& steps, const std::vector<Step>& provision);

@@ -11,9 +11,10 @@
 
 namespace ts::plan {
 
-// One wheel of a provisioned tool: "nvidia-cuda-nvcc" "13.2.86", its sha256 once known.
+// One wheel of a provisioned tool: "nvidia-cuda-nvcc" "13.2.86", its sha256 once known, and the
+// file it was read from ("nvidia_cuda_nvcc-13.2.86-py3-none-manylinux2014_x86_64.whl") once used.
 struct WheelPin {
-  std::string name, version, sha256;
+  std::string name, version, sha256, file;
 };
 
 // A catalog entry: one version of one tool and the wheels it is assembled from.

@@ -5,13 +5,14 @@
 
 #include "core/version.h"
 #include "plan/render.h"
+#include "plan/toolkit_env.h"
 
 namespace ts::plan {
 
 namespace {
 
 // Variables that name places on this host; the image has its own (set below).
-const std::set<std::string> kHostPaths{"PATH", "CUDA_HOME", "CC", "CXX", "CUDAHOSTCXX", "CMAKE_CUDA_HOST_COMPILER",
+const std::set<std::string> kHostPaths{"PATH", "CUDA_HOME", "CUDA_PATH", "CUDACXX", "CC", "CXX", "CUDAHOSTCXX", "CMAKE_CUDA_HOST_COMPILER",
                                        "CMAKE_PREFIX_PATH", "CUDNN_LIBRARY", "CUDNN_LIBRARY_PATH", "CUDNN_INCLUDE_DIR",
                                        "MAGMA_HOME", "NCCL_ROOT_DIR", "CONDA_PREFIX"};
 
@@ -67,7 +68,8 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
     << " mkl-static mkl-include\n";
   o << "ENV PATH=/opt/env/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\\n"
     << "    CMAKE_PREFIX_PATH=/opt/env \\\n    CONDA_PREFIX=/opt/env";
-  if (!p.cuda.empty()) o << " \\\n    CUDA_HOME=/usr/local/cuda";
+  if (!p.cuda.empty())  // the image's toolkit, under the names the host plan set for its own
+    for (const auto& e : toolkit_env("/usr/local/cuda")) o << " \\\n    " << e.name << "=" << e.value;
   for (const auto& [k, v] : p.env) {
     if (kHostPaths.count(k)) continue;
     std::string q;

@@ -157,7 +157,7 @@ std::string assemble(const std::string& kind, const std::string& version, const 
     if (sum.empty()) return "cannot read " + w.path;
     if (!w.pin.sha256.empty() && w.pin.sha256 != sum)
       return w.path + ": sha256 " + sum + " is not the pinned " + w.pin.sha256 + " (a different or damaged file)";
-    m.wheels.push_back({w.pin.name, w.pin.version, sum});
+    m.wheels.push_back({w.pin.name, w.pin.version, sum, fs::path(w.path).filename().string()});
     fs::path into = scratch / ("w" + std::to_string(n++));
     std::string err;
     if (!package::unpack_wheel(w.path, into.string(), &err)) return w.path + ": " + err;
@@ -177,7 +177,8 @@ std::string assemble(const std::string& kind, const std::string& version, const 
   }
   nlohmann::json j = {{"schema", "torchsmith-toolkit/1"}, {"kind", m.kind}, {"version", m.version},
                       {"provider", m.provider}, {"from", m.from}, {"platform", m.platform}, {"wheels", nlohmann::json::array()}};
-  for (const auto& w : m.wheels) j["wheels"].push_back({{"name", w.name}, {"version", w.version}, {"sha256", w.sha256}});
+  for (const auto& w : m.wheels)
+    j["wheels"].push_back({{"name", w.name}, {"version", w.version}, {"sha256", w.sha256}, {"file", w.file}});
   if (auto e = util::write_file_atomic((tree / kManifest).string(), j.dump(2) + "\n"); !e.empty()) return e;
   fs::rename(tree, final_dir, ec);
   if (ec) {
@@ -200,7 +201,7 @@ std::optional<Manifest> read_manifest(const std::string& dir) {
     m.from = j.value("from", "");
     m.platform = j.value("platform", "");
     for (const auto& w : j.value("wheels", nlohmann::json::array()))
-      m.wheels.push_back({w.value("name", ""), w.value("version", ""), w.value("sha256", "")});
+      m.wheels.push_back({w.value("name", ""), w.value("version", ""), w.value("sha256", ""), w.value("file", "")});
     m.dir = dir;
     return m;
   } catch (const std::exception&) {
@@ -221,13 +222,31 @@ std::vector<Manifest> list_cached(const std::string& cache_root) {
   return out;
 }
 
+std::string hash_mismatch(const std::vector<plan::WheelPin>& have, const std::vector<plan::WheelPin>& expect) {
+  for (const auto& e : expect) {
+    if (e.sha256.empty()) continue;
+    auto it = std::find_if(have.begin(), have.end(),
+                           [&](const plan::WheelPin& h) { return h.name == e.name && h.version == e.version; });
+    if (it == have.end()) return e.name + "==" + e.version + ": not among the wheels used, the lock pins it";
+    if (it->sha256 != e.sha256) return e.name + "==" + e.version + ": sha256 " + it->sha256 + ", the lock pins " + e.sha256;
+  }
+  return "";
+}
+
 std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& provider,
-                             const std::string& cache_root, const std::string& platform, std::string* error) {
+                             const std::string& cache_root, const std::string& platform, std::string* error,
+                             const std::vector<plan::WheelPin>& expect) {
   auto t0 = std::chrono::steady_clock::now();
   auto secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::string dir = plan::provisioned_dir(cache_root, rel.kind, rel.version, rel.wheels, platform);
   if (auto m = read_manifest(dir)) {
     auto missing = missing_files(rel.kind, dir);
+    if (auto bad = hash_mismatch(m->wheels, expect); !bad.empty()) {
+      if (error)
+        *error = dir + " was made from other files than the lock pins (" + bad +
+                 "): torchsmith toolkit remove it and build again, or plan again for these files";
+      return std::nullopt;
+    }
     if (missing.empty()) return Result{dir, true, secs(), *m};
     if (error) *error = dir + " lacks " + missing.front() + " (changed after it was provisioned): torchsmith toolkit remove it and add it again";
     return std::nullopt;
@@ -251,6 +270,10 @@ std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& 
   } cleanup{downloads};
   std::vector<WheelFile> files;
   if (!provider.get(rel.wheels, platform, downloads.string(), files, error)) return std::nullopt;
+  // The lock's hashes: assemble refuses a file that hashes otherwise (pip checked PyPI's own).
+  for (auto& f : files)
+    for (const auto& e : expect)
+      if (e.name == f.pin.name && e.version == f.pin.version) f.pin.sha256 = e.sha256;
   if (auto e = assemble(rel.kind, rel.version, files, provider, platform, dir); !e.empty()) {
     if (error) *error = e;
     return std::nullopt;

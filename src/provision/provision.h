@@ -93,9 +93,16 @@ struct Result {
 };
 
 // Makes the catalog entry `rel` exist under cache_root (reused when it is there): the one call
-// behind `toolkit add` and the run's provision step. nullopt and *error when it cannot.
+// behind `toolkit add` and the run's provision step. `expect`: wheels with the sha256 a lock pins
+// (name==version; those without a sha256 are not checked): every file must hash to it, and a cached
+// directory must have been made from those files. nullopt and *error when it cannot.
 std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& provider,
-                             const std::string& cache_root, const std::string& platform, std::string* error);
+                             const std::string& cache_root, const std::string& platform, std::string* error,
+                             const std::vector<plan::WheelPin>& expect = {});
+
+// The first wheel of `have` whose sha256 is not the one `expect` pins for its name==version:
+// "nvidia-cuda-nvcc==13.2.86: sha256 X, the lock pins Y"; "" when all agree.
+std::string hash_mismatch(const std::vector<plan::WheelPin>& have, const std::vector<plan::WheelPin>& expect);
 
 // The machine's wheel platform (uname's arch): "manylinux2014_x86_64".
 std::string host_platform();

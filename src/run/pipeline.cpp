@@ -12,6 +12,7 @@
 #include "build/governor.h"
 #include "build/ninja_log.h"
 #include "report/run_text.h"
+#include "run/lock_hashes.h"
 #include "run/pyshim.h"
 #include "run/run_state.h"
 #include "run/stale.h"
@@ -249,6 +250,10 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
     c.js->status = "ok";
     c.js->seconds = c.sr.seconds;
     c.js->finished_at = util::utc_time(util::kIso8601);
+    // The wheels it checked, pinned in this run's lock for a build from it.
+    if (c.kind == StepKind::provision && record_provisioned_hashes(s.rec.plan) > 0)
+      if (auto werr = util::write_file_atomic(s.paths.lock, s.rec.plan.dump(2) + "\n"); !werr.empty())
+        s.say("the lock's wheel hashes: " + werr);
     return Ended::ok;
   }
   return after_failure(s, c, r, spec, ro);

@@ -8,6 +8,7 @@ StepKind step_kind(std::string_view name) {
   if (name == "configure") return StepKind::configure;
   if (name == "build") return StepKind::build;
   if (name == "verify") return StepKind::verify;
+  if (name.substr(0, 10) == "provision-") return StepKind::provision;  // provision-cuda, -cmake, -ninja
   return StepKind::other;
 }
 

@@ -5,7 +5,7 @@
 
 namespace ts::run {
 
-enum class StepKind { fetch, fix, configure, build, verify, other };
+enum class StepKind { fetch, fix, configure, build, verify, provision, other };
 
 StepKind step_kind(std::string_view name);
 

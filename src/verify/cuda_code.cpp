@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "verify/cuda_release.h"
 #include "verify/fatbin.h"
 
 namespace ts::verify {
@@ -40,10 +41,15 @@ std::optional<CudaCode> cuda_code_of(const formats::ElfFile& elf, std::string* e
       if (e.compressed) ++c.compressed;
       if (e.kind == FatbinKind::sass) c.sass.push_back(e.cuda_arch());
       if (e.kind == FatbinKind::ptx) c.ptx.push_back(e.cuda_arch());
+      if (e.kind == FatbinKind::other) continue;
+      std::string rel = entry_release(elf.section_bytes(s), e);
+      if (rel.empty()) ++c.unversioned;
+      else if (std::find(c.releases.begin(), c.releases.end(), rel) == c.releases.end()) c.releases.push_back(rel);
     }
   }
   sort_unique(c.sass);
   sort_unique(c.ptx);
+  std::sort(c.releases.begin(), c.releases.end());
   return c;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The GPU code a library carries: the SASS arches and PTX versions of all its embedded fatbinaries.
+// The GPU code a library carries: the SASS arches and PTX versions of all its embedded fatbinaries,
+// and the CUDA releases that compiled them.
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,10 @@ struct CudaCode {
   int entries = 0;                // fatbin entries read
   int compressed = 0;             // of which compressed
   std::vector<std::string> sections;  // the fatbin sections read: ".nv_fatbin", "__nv_relfatbin"
+  // The CUDA releases that compiled the entries, as they say themselves (cuda_release.h): sorted,
+  // unique, "13.0"; entries that do not say (compressed, no banner) are counted in `unversioned`.
+  std::vector<std::string> releases;
+  int unversioned = 0;
 
   std::string sass_text() const;  // "sm_80 sm_90"
   std::string ptx_text() const;   // "compute_90"

@@ -42,6 +42,8 @@ TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
   EXPECT_EQ(p.cuda_home, "/usr/local/cuda-12.8");
   EXPECT_EQ(env(p, "TORCH_CUDA_ARCH_LIST"), "8.6");  // target-only: no PTX, no other arches
   EXPECT_EQ(env(p, "CUDA_HOME"), "/usr/local/cuda-12.8");
+  EXPECT_EQ(env(p, "CUDA_PATH"), "/usr/local/cuda-12.8");  // every name a build looks for it by
+  EXPECT_EQ(env(p, "CUDACXX"), "/usr/local/cuda-12.8/bin/nvcc");
   EXPECT_EQ(env(p, "CXX"), "/usr/bin/g++");
   EXPECT_EQ(env(p, "FORCE_CUDA"), "1");  // the generic recipe's CUDA knob
   EXPECT_EQ(env(p, "PATH").rfind("/opt/venv/bin:/usr/local/cuda-12.8/bin:", 0), 0u) << env(p, "PATH");

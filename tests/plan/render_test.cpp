@@ -107,6 +107,7 @@ TEST(RenderDockerfile, S5ImageAndTheSameBuild) {
       EXPECT_NE(v.find("DEBUG=\"1\""), std::string::npos);
       EXPECT_NE(v.find("TORCH_CUDA_ARCH_LIST=\"7.5\""), std::string::npos);
       EXPECT_NE(v.find("CUDA_HOME=/usr/local/cuda"), std::string::npos);
+      EXPECT_NE(v.find("CUDACXX=/usr/local/cuda/bin/nvcc"), std::string::npos) << v;  // the image's, not the host's
     }
     if (k == "RUN" && v.find("setup.py") != std::string::npos) {
       build_seen = true;

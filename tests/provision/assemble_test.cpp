@@ -3,13 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <regex>
 
-#include "formats/zip_writer.h"
 #include "plan/provision_request.h"
 #include "provision/provision.h"
+#include "testkit/fake_wheels.h"
 #include "testkit/temp_dir.h"
-#include "testkit/wheel_record.h"
 #include "util/fs.h"
 
 namespace ts::provision {
@@ -18,35 +16,12 @@ namespace {
 namespace fs = std::filesystem;
 const std::string kPlat = "manylinux2014_x86_64";
 
-void wheel(const std::string& dir, const std::string& dist, const std::string& version,
-           const std::vector<std::pair<std::string, std::string>>& members) {
-  std::string file = dir + "/" + dist + "-" + version + "-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl";
-  formats::ZipWriter z(file);
-  // A library member starts as an ELF file does: wheels are checked for that (formats::check_wheel).
-  auto lib = [](const std::string& n) { return std::regex_search(n, std::regex(R"(\.so(\.[0-9]+)*$)")); };
-  for (const auto& [n, d] : members) ASSERT_TRUE(z.add(n, lib(n) ? "\x7f" "ELF" + d : d)) << z.error();
-  std::string di = dist + "-" + version + ".dist-info/";
-  ASSERT_TRUE(z.add(di + "METADATA", "Metadata-Version: 2.1\nName: " + dist + "\nVersion: " + version + "\n"));
-  ASSERT_TRUE(z.add(di + "WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"));
-  ASSERT_TRUE(testkit::add_record(z, di.substr(0, di.size() - 1)));
-  ASSERT_TRUE(z.finish()) << z.error();
-}
+using testkit::fake_wheel;
 
-// The nvidia/cu13 layout of the 13.x wheels (member paths as in nvidia-cuda-nvcc 13.2.86 & co).
+plan::ToolRelease cu13_release();
+
 void cu13_wheelhouse(const std::string& dir, bool with_nvcc = true) {
-  std::vector<std::pair<std::string, std::string>> nvcc{
-      {"nvidia/__init__.py", ""},          {"nvidia/cu13/bin/ptxas", "x"}, {"nvidia/cu13/bin/fatbinary", "x"},
-      {"nvidia/cu13/bin/nvlink", "x"},     {"nvidia/cu13/bin/cudafe++", "x"},
-      {"nvidia/cu13/bin/nvcc.profile", "TOP = $(_HERE_)/..\n"}};
-  if (with_nvcc) nvcc.push_back({"nvidia/cu13/bin/nvcc", "#!/bin/sh\n"});
-  wheel(dir, "nvidia_cuda_nvcc", "13.2.86", nvcc);
-  wheel(dir, "nvidia_cuda_crt", "13.2.86", {{"nvidia/cu13/include/crt/host_config.h", "//"}});
-  wheel(dir, "nvidia_nvvm", "13.2.86",
-        {{"nvidia/cu13/nvvm/bin/cicc", "x"}, {"nvidia/cu13/nvvm/libdevice/libdevice.10.bc", "x"},
-         {"nvidia/cu13/lib/libnvvm.so.4", "x"}});
-  wheel(dir, "nvidia_cuda_runtime", "13.2.86",
-        {{"nvidia/cu13/include/cuda_runtime.h", "//"}, {"nvidia/cu13/lib/libcudart.so.13", "elf"}});
-  wheel(dir, "nvidia_cuda_cccl", "13.2.86", {{"nvidia/cu13/include/cccl/cub/cub.cuh", "//"}});
+  testkit::fake_cu13_wheelhouse(dir, cu13_release(), with_nvcc);
 }
 
 plan::ToolRelease cu13_release() {
@@ -92,10 +67,10 @@ TEST(Provision, Cu13WheelsBecomeACudaHome) {
 TEST(Provision, Cu12LayoutWithoutNvccIsRefusedAndLeavesNothing) {
   testkit::TempDir t;
   fs::create_directories(t / "wh");
-  wheel(t / "wh", "nvidia_cuda_nvcc_cu12", "12.4.131",
+  fake_wheel(t / "wh", "nvidia_cuda_nvcc_cu12", "12.4.131",
         {{"nvidia/cuda_nvcc/bin/ptxas", "x"}, {"nvidia/cuda_nvcc/include/crt/host_config.h", "//"},
          {"nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc", "x"}, {"nvidia/cuda_nvcc/lib/__init__.py", ""}});
-  wheel(t / "wh", "nvidia_cuda_runtime_cu12", "12.4.127",
+  fake_wheel(t / "wh", "nvidia_cuda_runtime_cu12", "12.4.127",
         {{"nvidia/cuda_runtime/include/cuda_runtime.h", "//"}, {"nvidia/cuda_runtime/lib/libcudart.so.12", "elf"}});
   plan::ToolRelease r{"cuda", "12.4.131", {{"nvidia-cuda-nvcc-cu12", "12.4.131", ""}, {"nvidia-cuda-runtime-cu12", "12.4.127", ""}}};
   std::string err;
@@ -153,7 +128,7 @@ TEST(Provision, DirectoryWithoutManifestIsNotCached) {
 TEST(Provision, CmakeWheelLayout) {
   testkit::TempDir t;
   fs::create_directories(t / "wh");
-  wheel(t / "wh", "cmake", "3.31.6",
+  fake_wheel(t / "wh", "cmake", "3.31.6",
         {{"cmake/__init__.py", ""}, {"cmake/data/bin/cmake", "#!/bin/sh\n"}, {"cmake/data/share/cmake-3.31/x", ""}});
   plan::ToolRelease r{"cmake", "3.31.6", {{"cmake", "3.31.6", ""}}};
   std::string err;
@@ -166,7 +141,7 @@ TEST(Provision, CmakeWheelLayout) {
 TEST(Provision, NinjaWheelScriptsBecomeBin) {
   testkit::TempDir t;
   fs::create_directories(t / "wh");
-  wheel(t / "wh", "ninja", "1.13.0", {{"ninja/__init__.py", ""}, {"ninja-1.13.0.data/scripts/ninja", "elf"}});
+  fake_wheel(t / "wh", "ninja", "1.13.0", {{"ninja/__init__.py", ""}, {"ninja-1.13.0.data/scripts/ninja", "elf"}});
   plan::ToolRelease r{"ninja", "1.13.0", {{"ninja", "1.13.0", ""}}};
   std::string err;
   auto got = ensure(r, WheelhouseProvider(t / "wh"), t / "cache", kPlat, &err);
@@ -181,6 +156,49 @@ TEST(Provision, WheelFileFits) {
   EXPECT_FALSE(wheel_file_fits("nvidia_cuda_nvcc-13.2.8-py3-none-manylinux2014_x86_64.whl", p, kPlat));
   EXPECT_FALSE(wheel_file_fits("nvidia_cuda_nvcc_cu12-13.2.86-py3-none-manylinux2014_x86_64.whl", p, kPlat));
   EXPECT_TRUE(wheel_file_fits("cmake-3.31.6-py3-none-any.whl", {"cmake", "3.31.6", ""}, kPlat));
+}
+
+}  // namespace
+}  // namespace ts::provision
+
+namespace ts::provision {
+namespace {
+
+// The hashes a lock pins (a run recorded them): the same files pass, fresh or cached; another file
+// for one pin is refused naming the wheel, both hashes, and leaves no toolkit behind.
+TEST(ProvisionLock, PinnedHashesAreCheckedFreshAndCached) {
+  testkit::TempDir t;
+  fs::create_directories(t / "wh");
+  cu13_wheelhouse(t / "wh");
+  std::string err;
+  auto first = ensure(cu13_release(), WheelhouseProvider(t / "wh"), t / "a", kPlat, &err);
+  ASSERT_TRUE(first) << err;
+  std::vector<plan::WheelPin> locked = first->manifest.wheels;
+  ASSERT_EQ(locked.size(), 5u);
+  for (const auto& w : locked) {
+    EXPECT_EQ(w.sha256.size(), 64u) << w.name;
+    EXPECT_TRUE(fs::exists(t / ("wh/" + w.file))) << w.file;  // the file name the lock records
+  }
+  // Another cache, the same files: checked and accepted; then reused with the same check.
+  auto again = ensure(cu13_release(), WheelhouseProvider(t / "wh"), t / "b", kPlat, &err, locked);
+  ASSERT_TRUE(again) << err;
+  EXPECT_FALSE(again->cached);
+  auto cached = ensure(cu13_release(), WheelhouseProvider(t / "wh"), t / "b", kPlat, &err, locked);
+  ASSERT_TRUE(cached) << err;
+  EXPECT_TRUE(cached->cached);
+  // The same directory name (the catalog's pins), whatever the lock's hashes.
+  EXPECT_EQ(again->dir, plan::provisioned_dir(t / "b", "cuda", "13.2.86", cu13_release().wheels, kPlat));
+
+  auto wrong = locked;
+  wrong[1].sha256 = std::string(64, 'f');
+  EXPECT_FALSE(ensure(cu13_release(), WheelhouseProvider(t / "wh"), t / "c", kPlat, &err, wrong));
+  EXPECT_NE(err.find(locked[1].sha256), std::string::npos) << err;
+  EXPECT_NE(err.find(std::string(64, 'f')), std::string::npos) << err;
+  EXPECT_TRUE(list_cached(t / "c").empty());
+  // A cached toolkit made from other files than the lock pins is not taken either.
+  EXPECT_FALSE(ensure(cu13_release(), WheelhouseProvider(t / "wh"), t / "b", kPlat, &err, wrong));
+  EXPECT_NE(err.find("other files than the lock pins"), std::string::npos) << err;
+  EXPECT_NE(err.find(wrong[1].name + "==" + wrong[1].version), std::string::npos) << err;
 }
 
 }  // namespace
