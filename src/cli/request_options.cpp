@@ -42,6 +42,17 @@ std::function<std::string(const std::string&, Request&)> to_string(std::string R
   };
 }
 
+// A whole number from lo to hi into an int field; `form` says what to write when it is not one.
+std::function<std::string(const std::string&, Request&)> to_number(int Request::*f, int lo, int hi,
+                                                                     std::string form) {
+  return [f, lo, hi, form](const std::string& v, Request& r) {
+    auto n = whole_number(v, lo, hi);
+    if (!n) return form;
+    r.*f = *n;
+    return std::string();
+  };
+}
+
 std::function<std::string(const std::string&, Request&)> to_flag(bool Request::*f) {
   return [f](const std::string&, Request& r) {
     r.*f = true;
@@ -140,19 +151,11 @@ std::vector<RequestOption> make_table() {
        plan_command | build_command, both, "", "", to_string(&Request::hosts)});
   // The run's own options: a lock file's plan runs with them too.
   add({"--max-retries", "N", "Remedies tried per run (default 2).", build_command, any, "", "",
-       [](const std::string& v, Request& r) {
-         auto n = whole_number(v, 0, 99);
-         if (!n) return std::string("write a number of remedies from 0 to 99");
-         r.max_retries = *n;
-         return std::string();
-       }});
+       to_number(&Request::max_retries, 0, 99, "write a number of remedies from 0 to 99")});
   add({"--keep-going-after", "N", "Do not stop at the first fatal finding; let the build tool go on (N > 0).",
-       build_command, any, "", "", [](const std::string& v, Request& r) {
-         auto n = whole_number(v, 0, 999999);
-         if (!n) return std::string("write a number from 0 (stop at the first fatal finding) to 999999");
-         r.keep_going_after = *n;
-         return std::string();
-       }});
+       build_command, any, "", "",
+       to_number(&Request::keep_going_after, 0, 999999,
+                 "write a number from 0 (stop at the first fatal finding) to 999999")});
   add({"--compile-cache", "TOOL", "auto (ccache or sccache when on the build's PATH; default), ccache, sccache, none.",
        build_command, any, "", "", [](const std::string& v, Request& r) {
          if (v != "auto" && v != "ccache" && v != "sccache" && v != "none")
