@@ -99,22 +99,21 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   const std::string go_file = scratch + "/go.json";
   ScriptRun early;
   std::thread checker;
-  bool early_started = false;
   if (!o.wheel.empty() && ext && fs::create_directories(site, ec)) {
     nlohmann::json a = {{"gpu", o.gpu}, {"go_file", go_file}, {"go_after", site}};
     checker = std::thread([&early, &o, a, env = check_env(o.python, scratch + "/home", site)] {
       early = run_check_script(o.python, a, env, o.timeout);
     });
-    early_started = true;
   }
-  struct Go {  // "no go" on every early return, so the checker never waits for its timeout
+  struct NoGo {  // "no go" on every early return, so the checker never waits for its timeout
     std::thread& t;
     const std::string& file;
-    ~Go() {
+    void release() {
       if (!t.joinable()) return;
       (void)util::write_file_atomic(file, R"({"go": false})");
       t.join();
     }
+    ~NoGo() { release(); }
   } no_go{checker, go_file};
   if (!o.wheel.empty()) {
     InstallOptions io;
@@ -176,7 +175,7 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
                          {"gpu", o.gpu}};
   ScriptRun run;
   bool ran = false;
-  if (early_started && python == o.python && pythonpath.rfind(site, 0) == 0) {
+  if (checker.joinable() && python == o.python && pythonpath.rfind(site, 0) == 0) {
     std::vector<std::string> deps;  // what runtime dependencies added after the target directory
     std::stringstream rest(pythonpath.substr(site.size()));
     for (std::string d; std::getline(rest, d, ':');)
@@ -189,10 +188,7 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
     }
   }
   if (!ran) {  // no early checker, or it could not be told to go
-    if (checker.joinable()) {
-      (void)util::write_file_atomic(go_file, R"({"go": false})");
-      checker.join();
-    }
+    no_go.release();
     run = run_check_script(python, args, check_env(python, scratch + "/home", pythonpath), o.timeout);
   }
   for (const auto& s : run.steps) {
