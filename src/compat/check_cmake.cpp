@@ -57,7 +57,7 @@ void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vec
   const ToolFacts* cm = newest_cmake(f);
   if (!cm) {
     out.push_back({"cmake", "CMake", Level::fail, "cmake not found: every torch build needs it",
-                   "apt-get install cmake, or pip install cmake in the build env", ""});
+                   "apt-get install cmake, or pip install cmake in the build env", "", "", "cmake.present"});
     return;
   }
   auto cv = *ver(cm->version);

@@ -54,14 +54,14 @@ void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
   if (!any_cxx) {
     out.push_back({"compiler", "C++ compiler", Level::fail,
                    "no C++ compiler found (PyTorch's build stops with 'c++: not found')",
-                   "install one: apt-get install g++ (or build-essential)", ""});
+                   "install one: apt-get install g++ (or build-essential)", "", "", "compiler.present"});
     return;
   }
   const CompilerFacts* host = default_host_compiler(f);
   if (!host) {
     out.push_back({"compiler", "gcc", Level::warn,
                    "no GCC found: PyTorch's Linux builds and nvcc expect GCC by default",
-                   "apt-get install g++", ""});
+                   "apt-get install g++", "", "", "compiler.present"});
     return;
   }
   for (const auto& tk : f.cuda_toolkits) out.push_back(gcc_vs_toolkit(f, kb, *host, tk));
@@ -75,7 +75,8 @@ void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
               "",
               "",
               rel->source,
-              where(rel->origin)};
+              where(rel->origin),
+              kHostCompilerRule};
     if (hv->major() < min->major()) {
       v.level = Level::fail;
       v.reason = "torch " + rel->version + " needs gcc >= " + rel->gcc_min +

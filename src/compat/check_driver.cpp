@@ -1,6 +1,7 @@
 // Driver vs each CUDA toolkit: can programs built with this toolkit start on this driver?
 #include "compat/assess.h"
 #include "compat/facts_util.h"
+#include "compat/toolkit_rule.h"
 
 namespace ts::compat {
 
@@ -10,6 +11,7 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
                           const Version& drv) {
   Verdict v;
   v.topic = "driver";
+  v.rule = kDriverRule;
   auto tkv = ver(tk.version);
   std::string mm = major_minor(tk.version);
   v.subject = "driver " + f.driver.version + " with CUDA " + mm + " (" + tk.path + ")";
@@ -25,9 +27,7 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
   const kb::CudaFamily* fam = kb.find_cuda_family(rel->version);
   auto floor = fam ? ver(fam->driver_min_linux) : std::nullopt;
   auto drv_cuda = ver(f.driver.cuda_version);
-  // NVML's own answer (newest CUDA the driver runs) beats the table when we have it.
-  bool full = need && drv >= *need;
-  if (drv_cuda && tkv) full = *Version::parse(tkv->major_minor()) <= *drv_cuda;
+  bool full = driver_runs(f.driver, rel, tk.version).value_or(false);
   if (full) {
     v.level = Level::ok;
     v.reason = "CUDA " + mm + " needs driver >= " + rel->driver_min_linux +
@@ -90,13 +90,13 @@ void check_driver(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& ou
                      "NVML does not answer): builds work, running and GPU verification do not",
                      "install the NVIDIA driver (and reboot), or build with --arch named "
                      "explicitly; torchsmith verify --gpu needs it",
-                     ""});
+                     "", "", "driver.present"});
     return;
   }
   auto drv = ver(f.driver.version);
   if (!drv) {
     out.push_back({"driver", "driver " + f.driver.version, Level::warn,
-                   "the driver version '" + f.driver.version + "' could not be read", "", ""});
+                   "the driver version '" + f.driver.version + "' could not be read", "", "", "", "driver.present"});
     return;
   }
   if (f.cuda_toolkits.empty()) {
@@ -105,7 +105,7 @@ void check_driver(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& ou
                        : newest                       ? newest->version
                                                       : "unknown";
     out.push_back({"driver", "driver " + f.driver.version, Level::info,
-                   "runs CUDA <= " + runs + "; no CUDA toolkit is installed", "", ""});
+                   "runs CUDA <= " + runs + "; no CUDA toolkit is installed", "", "", "", kDriverRule});
     return;
   }
   for (const auto& tk : f.cuda_toolkits) out.push_back(driver_vs_toolkit(f, kb, tk, *drv));

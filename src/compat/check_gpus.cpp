@@ -2,6 +2,7 @@
 // inside?).
 #include <algorithm>
 
+#include "compat/arch_rule.h"
 #include "compat/assess.h"
 #include "compat/facts_util.h"
 
@@ -31,7 +32,7 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   v.where = where(rel->origin);
   ArchSpan span = arch_span(kb, g.compute_capability);
   auto [lo, hi] = std::pair{span.lo, span.hi};
-  v.rule = "gpu.toolkit";
+  v.rule = kArchToolkitRule;
   if (toolkit_compiles(*rel, g.compute_capability)) {
     v.level = Level::ok;
     v.reason = "nvcc " + mm + " compiles for " + cap->sm();
@@ -65,7 +66,7 @@ Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
   Verdict v;
   v.topic = "gpu";
   v.subject = gpu_label(g) + " with torch " + py.torch.version + " (" + py.path + ")";
-  v.rule = "gpu.torch";
+  v.rule = kArchCoverageRule;
   auto cap = CudaArch::parse(g.compute_capability);
   if (py.torch.arch_list_unknown()) {
     // Unread is not empty: saying "no kernel image" here would be a guess.
@@ -76,18 +77,16 @@ Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
             " -c 'import torch; print(torch.cuda.get_arch_list())'";
     return v;
   }
-  bool sass = false, ptx = false;
-  for (const auto& a : py.torch.arch_list) {
-    auto t = CudaArch::parse(a);  // "compute_90" parses with ptx set: PTX only
-    if (!t || !t->runs_on(*cap)) continue;
-    (t->ptx ? ptx : sass) = true;
-  }
+  std::vector<CudaArch> code;
+  for (const auto& a : py.torch.arch_list)
+    if (auto t = CudaArch::parse(a)) code.push_back(*t);  // "compute_90" parses with ptx set: PTX only
+  Coverage cov = coverage(code, *cap);
   std::string list;
   for (const auto& a : py.torch.arch_list) list += (list.empty() ? "" : " ") + a;
-  if (sass) {
+  if (cov == Coverage::sass) {
     v.level = Level::ok;
     v.reason = "torch carries code for " + cap->sm() + " (" + list + ")";
-  } else if (ptx) {
+  } else if (cov == Coverage::ptx) {
     v.level = Level::warn;
     v.reason = "torch has no " + cap->sm() +
                " code, only PTX that the driver JIT-compiles at first use (" + list +
@@ -115,7 +114,7 @@ void check_gpus(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out)
                      "name it: torchsmith plan --arch X.Y (nvidia-smi --query-gpu=compute_cap "
                      "tells it), or add a [[gpu]] entry with pci_id = \"" +
                          g.device_id + "\" to ~/.config/torchsmith/kb/gpus.toml",
-                     ""});
+                     "", "", "gpu.identify"});
       continue;
     }
     for (const auto& tk : f.cuda_toolkits) out.push_back(gpu_vs_toolkit(kb, g, tk));

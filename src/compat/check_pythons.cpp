@@ -1,17 +1,12 @@
 // Each Python vs torch releases (which can it build?) and, for a named target, its build packages.
 #include "compat/assess.h"
 #include "compat/facts_util.h"
+#include "compat/python_rule.h"
 #include "core/version_range.h"
 
 namespace ts::compat {
 
 namespace {
-
-bool python_fits(const kb::TorchRelease& rel, const Version& py) {
-  auto r = VersionRange::parse(rel.python);
-  auto mm = Version::parse(py.major_minor());
-  return r && mm && r->contains(*mm);
-}
 
 void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease& rel,
                 const std::string& asked, std::vector<Verdict>& out) {
@@ -23,13 +18,13 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
             rel.source,
             where(rel.origin)};
   auto range = VersionRange::parse(rel.python);
-  v.rule = "python.target";
-  if (python_fits(rel, pv)) {
+  v.rule = kPythonRule;
+  if (python_supported(rel, py.version)) {
     v.reason =
         "torch " + rel.version + " supports Python " + (range ? range->describe() : rel.python);
     if (std::string e = rel.experimental_python(py.version, py.abi_tag); !e.empty()) {
       v.level = Level::warn;
-      v.rule = "python.experimental";
+      v.rule = kPythonExperimentalRule;
       v.reason += ", but Python " + e + " only experimentally (the release's compatibility matrix says so): "
                   "the build may need fixes and its wheels are not the tested ones";
       v.fix = "for a tested build use a Python torch " + rel.version + " supports fully (--python PATH)";
@@ -50,15 +45,17 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
             "",
             rel.source,
             where(rel.origin)};
+  n.rule = kNumpyRule;
   auto it = py.packages.find("numpy");
   auto nr = VersionRange::parse(rel.numpy);
-  if (it == py.packages.end()) {
+  NumpyFit fit = numpy_fit(rel, py);
+  if (fit == NumpyFit::missing) {
     n.level = Level::warn;
     n.reason =
         "NumPy is not installed: torch builds without it and says 'PyTorch was compiled "
         "without NumPy support'";
     n.fix = "install NumPy (" + (nr ? nr->describe() : rel.numpy) + ") before the build";
-  } else if (auto nv = ver(it->second); nv && nr && !nr->contains(*nv)) {
+  } else if (fit == NumpyFit::outside) {
     n.level = Level::fail;
     n.reason = "NumPy " + it->second + " does not fit torch " + rel.version + " (NumPy " +
                nr->describe() + ")";
@@ -77,7 +74,7 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
     out.push_back({"python", "build packages in " + py.path, Level::warn,
                    "missing for a torch build: " + missing,
                    "install them in this Python (torchsmith build does not touch it unless asked)",
-                   ""});
+                   "", "", "python.build_packages"});
 }
 
 }  // namespace
@@ -87,16 +84,16 @@ void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t,
   const kb::TorchRelease* target = t.torch.empty() ? nullptr : kb.find_torch(t.torch);
   if (!t.torch.empty() && !target)
     out.push_back({"torch", "torch " + t.torch, Level::warn,
-                   "torch " + t.torch + " is not in the knowledge base", "", ""});
+                   "torch " + t.torch + " is not in the knowledge base", "", "", "", "torch.known"});
   if (f.pythons.empty()) {
     out.push_back({"python", "Python", Level::fail, "no Python interpreter found",
-                   "install python3 (or point --python at one)", ""});
+                   "install python3 (or point --python at one)", "", "", "python.present"});
     return;
   }
   for (const auto& py : f.pythons) {
     if (!py.error.empty()) {
       out.push_back({"python", "Python " + py.path, Level::warn, "could not be probed: " + py.error,
-                     "check that it starts: " + py.path + " -c 'import sys'", ""});
+                     "check that it starts: " + py.path + " -c 'import sys'", "", "", "python.probe"});
       continue;
     }
     auto pv = ver(py.version);
@@ -108,7 +105,7 @@ void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t,
     // No target: which release lines can this interpreter build?
     std::string lo, hi, experimental;
     for (const auto& rel : kb.torch) {
-      if (!python_fits(rel, *pv)) continue;
+      if (!python_supported(rel, py.version)) continue;
       if (!rel.experimental_python(py.version, py.abi_tag).empty()) {
         experimental += (experimental.empty() ? "" : ", ") + rel.version;
         continue;
@@ -116,8 +113,7 @@ void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t,
       if (lo.empty()) lo = rel.version;
       hi = rel.version;
     }
-    Verdict v{"python", "Python " + py.version + " (" + py.path + ")", Level::ok, "", "", ""};
-    v.rule = "python.releases";
+    Verdict v{"python", "Python " + py.version + " (" + py.path + ")", Level::ok, "", "", "", "", "python.releases"};
     if (lo.empty()) {
       v.level = Level::warn;
       v.reason = "no torch release in the knowledge base supports Python " + pv->major_minor() +

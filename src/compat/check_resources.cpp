@@ -14,23 +14,21 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 void check_resources(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out) {
   const kb::ResourceModel& m = kb.resources;
-  std::uint64_t usable = f.memory.usable_bytes ? f.memory.usable_bytes : f.memory.available_bytes;
+  const UsableMemory mem = usable_memory(f.memory);
+  const std::uint64_t usable = mem.bytes;
   int cores = usable_cores(f.cpu);
   if (usable > 0 && m.cxx_job_gib > 0 && cores > 0) {
     // Doctor knows no plan: the dearer of a C++ job and a one-arch nvcc job.
     JobCost cost = job_cost(m, true, 1);
     double per_job = cost.gib;
-    JobsForMemory fit = jobs_for_memory(usable, gib(usable), cores, cost);
+    JobsForMemory fit = jobs_for_memory(usable, mem.what, cores, cost);
     int by_mem = fit.by_mem;
     int jobs = fit.jobs;
     Verdict v{"memory",       "memory for parallel compile jobs", Level::ok, "", "", m.source,
               where(m.origin)};
-    std::string limit = f.memory.cgroup_limit_bytes
-                            ? " (cgroup limit " + gib(f.memory.cgroup_limit_bytes) + ")"
-                            : "";
     char per[16];
     std::snprintf(per, sizeof per, "%.1f", per_job);
-    v.reason = gib(usable) + " usable" + limit + ", " + per +
+    v.reason = mem.what + ", " + per +
                " GiB per compile job: MAX_JOBS=" + std::to_string(jobs) + " of " +
                std::to_string(cores) + " cores";
     if (by_mem < 1) {
@@ -56,7 +54,8 @@ void check_resources(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>&
               "",
               "",
               m.source,
-              where(m.origin)};
+              where(m.origin),
+              "disk.free"};
     char buf[96];
     std::snprintf(
         buf, sizeof buf, "%s free, a CUDA build needs about %.0f GiB %s", gib(d.free_bytes).c_str(),

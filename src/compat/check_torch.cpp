@@ -2,6 +2,8 @@
 // NumPy.
 #include "compat/assess.h"
 #include "compat/facts_util.h"
+#include "compat/python_rule.h"
+#include "compat/toolkit_rule.h"
 #include "core/version_range.h"
 
 namespace ts::compat {
@@ -12,7 +14,7 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
     if (!t.present) {
       if (!t.error.empty())
         out.push_back({"torch", "torch in " + py.path, Level::warn,
-                       "import torch failed: " + t.error, "", ""});
+                       "import torch failed: " + t.error, "", "", "", "torch.import"});
       continue;
     }
     std::string who = "torch " + t.version + " (" + py.path + ")";
@@ -21,10 +23,10 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
       for (const auto& tk : f.cuda_toolkits) {
         auto kv = ver(tk.version);
         if (!kv) continue;
-        Verdict v{"torch",   who + " with nvcc " + kv->major_minor() + " for extensions",
-                  Level::ok, "",
-                  "",        ""};
-        if (kv->major() != tc->major()) {
+        Verdict v{"torch", who + " with nvcc " + kv->major_minor() + " for extensions", Level::ok, "", "", "", "",
+                  kTorchNvccRule};
+        NvccForTorch m = nvcc_for_torch(t.cuda, tk.version);
+        if (m == NvccForTorch::other_major) {
           v.level = Level::fail;
           v.reason = "torch was built with CUDA " + t.cuda + "; extensions built with CUDA " +
                      kv->major_minor() +
@@ -32,7 +34,7 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
                      "used to compile PyTorch')";
           v.fix =
               "install CUDA " + tc->major_minor() + " (same major as torch) for extension builds";
-        } else if (kv->major_minor() != tc->major_minor()) {
+        } else if (m == NvccForTorch::other_minor) {
           v.level = Level::warn;
           v.reason = "same CUDA major (" + std::to_string(tc->major()) + "), minor differs (" +
                      kv->major_minor() + " vs " + t.cuda + "): cpp_extension warns and builds";
@@ -42,29 +44,26 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
         out.push_back(v);
       }
       if (f.driver.present && !f.driver.cuda_version.empty()) {
-        auto dc = ver(f.driver.cuda_version);
-        if (dc && *Version::parse(tc->major_minor()) > *dc)
+        if (driver_runs(f.driver, nullptr, t.cuda) == false)
           out.push_back(
               {"torch", who + " with driver " + f.driver.version, Level::fail,
                "torch needs CUDA " + t.cuda + " but the driver runs CUDA <= " +
                    f.driver.cuda_version + ": torch.cuda.is_available() is False",
                "update the driver, or install a torch built for CUDA <= " + f.driver.cuda_version,
-               ""});
+               "", "", kDriverRule});
       }
     }
     // A torch built against NumPy 1.x cannot load NumPy 2.x and the reverse.
     auto np = py.packages.find("numpy");
     const kb::TorchRelease* rel = kb.find_torch(t.version);
-    if (np != py.packages.end() && rel) {
+    if (np != py.packages.end() && rel && numpy_fit(*rel, py) == NumpyFit::outside) {
       auto nr = VersionRange::parse(rel->numpy);
-      auto nv = ver(np->second);
-      if (nr && nv && !nr->contains(*nv))
-        out.push_back(
+      out.push_back(
             {"numpy", who + " with NumPy " + np->second, Level::fail,
              "torch " + rel->version + " was built for NumPy " + nr->describe() +
                  ": 'A module that was compiled using NumPy 1.x cannot be run in NumPy 2'",
              "install NumPy " + nr->describe() + " in " + py.path, rel->source,
-             where(rel->origin)});
+             where(rel->origin), kNumpyRule});
     }
   }
 }

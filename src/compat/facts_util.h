@@ -38,25 +38,4 @@ std::string num(double x);
 // The newest CUDA release in the KB whose minimum driver this driver meets; nullptr if none.
 const kb::CudaRelease* newest_cuda_for_driver(const kb::Kb& kb, const Version& driver);
 
-// Which toolkits compile for a capability: the oldest and newest [[release]] in the KB that do,
-// and the first toolkit ever to do so (cuda.toml [[arch]] first_cuda, for arches older than the
-// KB's list; else the oldest release).
-struct ArchSpan {
-  const kb::CudaRelease* lo = nullptr;  // oldest release in the KB with it
-  const kb::CudaRelease* hi = nullptr;  // newest release in the KB with it
-  std::string first;                    // "10.0": where support starts
-  std::string first_source;             // the [[arch]] entry's source when it says so
-  bool still_supported = false;         // the newest toolkit in the KB still has it
-  // "since CUDA 10.0" while the newest toolkit has it, else "CUDA 8.0 to 12.9"; "" when none.
-  std::string describe() const;
-};
-ArchSpan arch_span(const kb::Kb& kb, const std::string& capability);
-// Whether a toolkit compiles real code for a capability ("8.9" against sm_89 in its arches).
-bool toolkit_compiles(const kb::CudaRelease& r, const std::string& capability);
-// The nearest target this toolkit can build that still runs on a GPU of capability `gpu`: the
-// newest SASS of the same major at a lower minor (8.6 on an 8.9 GPU), else the newest lower arch
-// as PTX that the driver JIT-compiles ("7.5+PTX"). nullopt when the toolkit has nothing older.
-// Tegra SoC arches (8.7, 7.2, ...; tegra.toml) are skipped for a discrete GPU.
-std::optional<CudaArch> nearest_runnable(const kb::Kb& kb, const kb::CudaRelease& r, const CudaArch& gpu);
-
 }  // namespace ts::compat

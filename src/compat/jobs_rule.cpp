@@ -11,6 +11,17 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 }
 
+UsableMemory usable_memory(const MemoryFacts& m, std::uint64_t budget_bytes) {
+  UsableMemory u;
+  u.bytes = m.usable_bytes ? m.usable_bytes : m.available_bytes;
+  u.what = gib(u.bytes) + " usable" + (m.cgroup_limit_bytes ? " (cgroup limit " + gib(m.cgroup_limit_bytes) + ")" : "");
+  if (budget_bytes && (!u.bytes || budget_bytes < u.bytes)) {
+    u.bytes = budget_bytes;
+    u.what = gib(u.bytes) + " (--mem-budget)";
+  }
+  return u;
+}
+
 JobCost job_cost(const kb::ResourceModel& m, bool cuda, int arches) {
   int n = std::max(arches, 1);
   JobCost c{m.cxx_job_gib, num(m.cxx_job_gib) + " GiB per C++ job"};

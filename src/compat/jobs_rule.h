@@ -5,11 +5,21 @@
 #include <cstdint>
 #include <string>
 
+#include "core/host_facts.h"
 #include "kb/kb.h"
 
 namespace ts::compat {
 
 inline constexpr const char* kJobsRule = "jobs.memory";
+
+// The memory a build may use: the probe's usable figure (cgroup limit applied), else what is
+// available; a smaller --mem-budget (budget_bytes, 0 = none) replaces it. `what` says which:
+// "20.0 GiB usable (cgroup limit 24.0 GiB)", "8.0 GiB (--mem-budget)".
+struct UsableMemory {
+  std::uint64_t bytes = 0;  // 0 = unknown
+  std::string what;
+};
+UsableMemory usable_memory(const MemoryFacts& m, std::uint64_t budget_bytes = 0);
 
 // What one compile job costs: a host C++ job, or an nvcc job compiling `arches` arches (each arch
 // past the first adds nvcc_arch_gib); the dearer of the two when the build compiles CUDA.

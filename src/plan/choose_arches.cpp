@@ -2,6 +2,7 @@
 // and numbers; each arch checked against the toolkit and against what this torch release knows.
 #include <algorithm>
 
+#include "compat/arch_rule.h"
 #include "compat/facts_util.h"
 #include "plan/resolve_ctx.h"
 
@@ -9,26 +10,18 @@ namespace ts::plan::detail {
 
 namespace {
 
-bool list_has(const std::vector<std::string>& list, const CudaArch& a) {
-  std::string want = a.sass_only().str();
-  return std::any_of(list.begin(), list.end(), [&](const std::string& s) {
-    auto p = CudaArch::parse(s);
-    return p && p->sass_only().str() == want;
-  });
-}
-
 // The torch release's own CUDA versions (torch.toml) that compile for a: the toolkits to name in a
 // way out, since a build with one of them is the tested combination.
 std::string own_cudas_with(const kb::Kb& kb, const kb::TorchRelease& rel, const CudaArch& a) {
   std::string s;
   for (const auto& v : rel.cuda)
-    if (const auto* r = kb.find_cuda(v); r && list_has(r->arches, a)) s += (s.empty() ? "" : ", ") + v;
+    if (const auto* r = kb.find_cuda(v); r && compat::arch_listed(r->arches, a)) s += (s.empty() ? "" : ", ") + v;
   return s;
 }
 
 const kb::TorchRelease* first_torch_with(const kb::Kb& kb, const CudaArch& a) {
   for (const auto& r : kb.torch)
-    if (list_has(r.arch_names, a)) return &r;
+    if (compat::arch_listed(r.arch_names, a)) return &r;
   return nullptr;
 }
 
@@ -133,7 +126,7 @@ void choose_arches(Ctx& c) {
   // Against the toolkit: nvcc cannot compile for an arch it does not know.
   if (c.cuda_rel)
     for (const auto& a : list->arches()) {
-      if (list_has(c.cuda_rel->arches, a)) continue;
+      if (compat::arch_listed(c.cuda_rel->arches, a)) continue;
       auto span = compat::arch_span(kb, a.capability());
       auto [lo, hi] = std::pair{span.lo, span.hi};
       auto tv = *ver(c.cuda_rel->version);
@@ -155,7 +148,7 @@ void choose_arches(Ctx& c) {
                  a.sm() + (newer ? " needs CUDA >= " + lo->version
                                  : hi ? " was dropped after CUDA " + hi->version : " is unknown to every CUDA in the KB") +
                      ": nvcc " + c.cuda_rel->version + " stops with 'Unsupported gpu architecture " + a.compute() + "'",
-                 fixes, cite(c.cuda_rel->source, c.cuda_rel->origin));
+                 fixes, cite(c.cuda_rel->source, c.cuda_rel->origin), compat::kArchToolkitRule);
     }
   // GPUs here that the list does not cover (an explicit or portable list). When it covers none of
   // them, the wheel cannot run here at all: a conflict, unless the package is meant for elsewhere.
@@ -165,7 +158,7 @@ void choose_arches(Ctx& c) {
     auto cap = CudaArch::parse(g.compute_capability);
     if (!cap) continue;
     ++known;
-    if (!list->runs_on(*cap)) uncovered.push_back(&g);
+    if (compat::coverage(list->arches(), *cap) == compat::Coverage::none) uncovered.push_back(&g);
   }
   bool none_runs = known > 0 && static_cast<int>(uncovered.size()) == known && !c.redistributable;
   for (const auto* g : uncovered) {
@@ -173,11 +166,11 @@ void choose_arches(Ctx& c) {
     std::string who = (g->name.empty() ? g->device_id : g->name) + " here has compute " + g->compute_capability;
     if (!none_runs) {
       c.warn("arch", "no code for " + cap.sm(), who + ", which the list does not cover: CUDA ops will fail there "
-             "with 'no kernel image is available'", src);
+             "with 'no kernel image is available'", src, compat::kArchCoverageRule);
       continue;
     }
     std::vector<std::string> fixes;
-    if (!c.cuda_rel || list_has(c.cuda_rel->arches, cap)) {
+    if (!c.cuda_rel || compat::arch_listed(c.cuda_rel->arches, cap)) {
       fixes.push_back("add it: --arch \"" + c.p.arch_list + ";" + cap.str() + "\" (or --arch native)");
     } else {
       auto span = compat::arch_span(kb, cap.capability());
@@ -196,7 +189,7 @@ void choose_arches(Ctx& c) {
     c.conflict("--arch " + c.p.arch_list + " on this machine",
                who + ", which the list does not cover, and no GPU here is covered: the wheel's CUDA ops fail with "
                "'no kernel image is available for execution on the device' and verify cannot pass here",
-               fixes, src);
+               fixes, src, compat::kArchCoverageRule);
   }
   // Long lists risk a libtorch_cuda too large to link (pytorch/pytorch#48588).
   const auto& b = c.in.build;
@@ -222,7 +215,7 @@ void choose_arches(Ctx& c) {
 void check_arch_fixes(Ctx& c) {
   const auto& rel = *c.release;
   for (const auto& a : c.arches.arches()) {
-    if (list_has(rel.arch_names, a)) continue;
+    if (compat::arch_listed(rel.arch_names, a)) continue;
     std::string ids;
     for (const auto& f : c.fixes)
       if (std::any_of(f.arches_any.begin(), f.arches_any.end(), [&](const CudaArch& x) { return x.same_capability(a); }))

@@ -61,7 +61,7 @@ void choose_compiler(Ctx& c) {
                  limit + (hi && dv > hi ? ": nvcc stops with 'unsupported GNU version! gcc versions later than " +
                                               c.cuda_rel->gcc_max + " are not supported!'"
                                         : ""),
-                 fixes, hi && dv > hi ? cuda_src : rel_src);
+                 fixes, hi && dv > hi ? cuda_src : rel_src, compat::kHostCompilerRule);
       return;
     }
     why = "the default gcc " + def->version + " does not fit (" + limit + "): the newest installed one that does";
@@ -73,7 +73,7 @@ void choose_compiler(Ctx& c) {
   c.decide("compiler", "gcc " + pick->version + " (" + pick->cxx + ")",
            why + (range.empty() ? "" : "; torch " + rel.version + (hi ? " with CUDA " + c.cuda_mm() : "") +
                                           " needs gcc " + range),
-           hi ? cuda_src : rel_src);
+           hi ? cuda_src : rel_src, compat::kHostCompilerRule);
   c.set_env("CC", pick->cc.empty() ? pick->cxx : pick->cc, "one compiler for the whole build (no ABI mix)");
   c.set_env("CXX", pick->cxx, "one compiler for the whole build (no ABI mix)");
   if (c.cuda_on) {

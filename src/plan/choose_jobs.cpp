@@ -17,16 +17,11 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 void choose_jobs(Ctx& c) {
   const auto& m = c.in.kb.resources;
-  const auto& mem = c.facts().memory;
   std::string src = cite(m.source, m.origin);
   int cores = std::max(compat::usable_cores(c.facts().cpu), 1);
-  std::uint64_t usable = mem.usable_bytes ? mem.usable_bytes : mem.available_bytes;
-  std::string from = compat::gib(usable) + " usable" +
-                     (mem.cgroup_limit_bytes ? " (cgroup limit " + compat::gib(mem.cgroup_limit_bytes) + ")" : "");
-  if (c.spec().mem_budget_bytes && (!usable || c.spec().mem_budget_bytes < usable)) {
-    usable = c.spec().mem_budget_bytes;
-    from = compat::gib(usable) + " (--mem-budget)";
-  }
+  const compat::UsableMemory mem = compat::usable_memory(c.facts().memory, c.spec().mem_budget_bytes);
+  const std::uint64_t usable = mem.bytes;
+  const std::string& from = mem.what;
   compat::JobCost cost = compat::job_cost(m, c.cuda_on, static_cast<int>(c.arches.size()));
   const std::string& per = cost.what;
   compat::JobsForMemory fit = compat::jobs_for_memory(usable, from, cores, cost);
@@ -38,13 +33,14 @@ void choose_jobs(Ctx& c) {
     jobs = c.spec().jobs;
     if (jobs > std::max(by_mem, 1))
       c.warn("jobs", std::to_string(jobs), "asked for (" + c.spec().origin_of("jobs") + "), but the memory model allows " +
-             std::to_string(std::max(by_mem, 1)) + ": " + why, src);
+             std::to_string(std::max(by_mem, 1)) + ": " + why, src, compat::kJobsRule);
     why = "asked for (" + c.spec().origin_of("jobs") + "); the memory model allows " + std::to_string(std::max(by_mem, 1));
   }
   if (by_mem < 1)
-    c.warn("jobs", "1", "not even one " + per + " fits in " + from + ": the compiler may be OOM-killed; free memory or add swap", src);
+    c.warn("jobs", "1", "not even one " + per + " fits in " + from + ": the compiler may be OOM-killed; free memory or add swap", src,
+           compat::kJobsRule);
   c.p.jobs = jobs;
-  c.set_env("MAX_JOBS", std::to_string(jobs), why, src);
+  c.set_env("MAX_JOBS", std::to_string(jobs), why, src, compat::kJobsRule);
   if (c.spec().build_type == spec::BuildType::debug)
     c.warn("jobs", "Debug build", "-O0 -g objects are large and Debug builds have hit internal compiler errors; "
            "if one appears, retry the file with fewer jobs", "pytorch/pytorch#85674");

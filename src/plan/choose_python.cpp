@@ -1,6 +1,7 @@
 // The Python that builds torch, and the packages its build needs before it starts.
 #include <algorithm>
 
+#include "compat/python_rule.h"
 #include "core/version_range.h"
 #include "plan/resolve_ctx.h"
 
@@ -8,12 +9,7 @@ namespace ts::plan::detail {
 
 namespace {
 
-bool fits(const kb::TorchRelease& rel, const PythonFacts& py) {
-  auto r = VersionRange::parse(rel.python);
-  auto v = ver(py.version);
-  auto mm = v ? Version::parse(v->major_minor()) : std::nullopt;
-  return r && mm && r->contains(*mm);
-}
+bool fits(const kb::TorchRelease& rel, const PythonFacts& py) { return compat::python_supported(rel, py.version); }
 
 std::string mm_of(const std::string& v) {
   auto p = ver(v);
@@ -83,26 +79,27 @@ void check_numpy(Ctx& c, const PythonFacts& py) {
   auto nr = VersionRange::parse(rel.numpy);
   std::string want = nr ? nr->describe() : rel.numpy;
   auto it = py.packages.find("numpy");
-  if (it == py.packages.end()) {
+  compat::NumpyFit fit = compat::numpy_fit(rel, py);
+  if (fit == compat::NumpyFit::missing) {
     c.conflict("NumPy in " + py.path, "NumPy is not installed: torch would build without it and fail at run time with "
                "'PyTorch was compiled without NumPy support'",
                {"install it first: " + pip_install(&py, "'numpy" + (nr ? nr->str() : "") + "'"),
                 "or build without NumPy on purpose: --without numpy"},
-               src);
+               src, compat::kNumpyRule);
     return;
   }
-  auto nv = ver(it->second);
-  if (nv && nr && !nr->contains(*nv)) {
+  if (fit == compat::NumpyFit::outside) {
     c.conflict("NumPy " + it->second + " in " + py.path,
                "torch " + rel.version + " builds against NumPy " + want + ", not " + it->second,
-               {"install NumPy " + want + " in this Python", "or choose a Python whose NumPy fits (--python)"}, src);
+               {"install NumPy " + want + " in this Python", "or choose a Python whose NumPy fits (--python)"}, src,
+               compat::kNumpyRule);
     return;
   }
   c.p.numpy_version = it->second;
   c.decide("numpy", it->second + " (kept)",
            "installed in the build Python and fits torch " + rel.version + " (NumPy " + want +
                "): the build compiles against it and does not change it, so a pinned version (Isaac Gym's 1.23.5) stays",
-           src);
+           src, compat::kNumpyRule);
 }
 
 void check_build_packages(Ctx& c, const PythonFacts& py) {
@@ -164,7 +161,7 @@ void choose_python(Ctx& c) {
     c.conflict("Python " + py->version + " (" + py->path + ") for torch " + c.version(),
                "torch " + rel.version + " needs Python " + supports + "; " + mm_of(py->version) +
                    (lo && *ver(py->version) < *lo ? " is too old" : " is too new"),
-               fixes, cite(rel.source, rel.origin));
+               fixes, cite(rel.source, rel.origin), compat::kPythonRule);
     return;
   }
   if (std::string e = rel.experimental_python(py->version, py->abi_tag); !e.empty())
@@ -172,10 +169,10 @@ void choose_python(Ctx& c) {
            why + "; torch " + rel.version + " supports Python " + e +
                " only experimentally (its compatibility matrix): the build may need fixes; for a tested build "
                "use another Python in " + supports + " (--python PATH)",
-           cite(rel.source, rel.origin));
+           cite(rel.source, rel.origin), compat::kPythonExperimentalRule);
   else
     c.decide("python", py->version + " (" + py->path + ")", why + "; torch " + rel.version + " supports " + supports,
-             cite(rel.source, rel.origin));
+             cite(rel.source, rel.origin), compat::kPythonRule);
   check_numpy(c, *py);
   check_build_packages(c, *py);
 }

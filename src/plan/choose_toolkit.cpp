@@ -1,6 +1,7 @@
 // The CUDA toolkit (asked for, or the best installed one) and whether this driver runs what it builds.
 #include <algorithm>
 
+#include "compat/arch_rule.h"
 #include "compat/assess.h"
 #include "compat/facts_util.h"
 #include "plan/provision_choice.h"
@@ -10,11 +11,6 @@ namespace ts::plan::detail {
 
 namespace {
 
-bool compiles_for(const kb::CudaRelease& r, const std::string& cap) {
-  return std::any_of(r.arches.begin(), r.arches.end(),
-                     [&](const std::string& a) { return compat::capability_of(a) == cap; });
-}
-
 // Installed toolkits with a KB entry, best first: compiles for every GPU here, then newest.
 std::vector<const CudaToolkitFacts*> ranked(const Ctx& c) {
   std::vector<const CudaToolkitFacts*> v;
@@ -23,7 +19,7 @@ std::vector<const CudaToolkitFacts*> ranked(const Ctx& c) {
   auto all_gpus = [&](const CudaToolkitFacts* t) {
     const auto* r = c.in.kb.find_cuda(t->version);
     for (const auto& g : c.facts().gpus)
-      if (!g.compute_capability.empty() && !compiles_for(*r, g.compute_capability)) return false;
+      if (!g.compute_capability.empty() && !compat::toolkit_compiles(*r, g.compute_capability)) return false;
     return true;
   };
   std::stable_sort(v.begin(), v.end(), [&](auto* a, auto* b) {
@@ -45,22 +41,22 @@ void check_driver(Ctx& c) {
   for (auto v : vs) {
     if (!v.where.empty()) v.source += " (" + v.where + ")";
     if (v.rule == "driver.tegra") {  // L4T's own driver: none of a desktop driver's failure modes
-      c.decide("driver", v.subject, v.reason, v.source);
+      c.decide("driver", v.subject, v.reason, v.source, v.rule);
       continue;
     }
     if (v.level == compat::Level::fail && c.facts().driver.present) {
       c.conflict(v.subject, v.reason,
                  {v.fix, "or build here for another machine on purpose: --facts its doctor --json report"},
-                 v.source);
+                 v.source, v.rule);
     } else if (v.level == compat::Level::fail || v.level == compat::Level::warn) {
       c.warn("driver", c.facts().driver.present ? c.facts().driver.version : "none loaded",
              v.reason + (c.facts().driver.present ? "" : "; the build needs no driver, the GPU smoke test will be skipped"),
-             v.source);
+             v.source, v.rule);
     } else {
       c.decide("driver", c.facts().driver.version,
                v.reason + " (an older one would stop CUDA programs at run time: Error 35, or Error 804 with a "
                           "mismatched cuda-compat)",
-               v.source);
+               v.source, v.rule);
     }
   }
 }

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 
+#include "compat/arch_rule.h"
 #include "compat/assess.h"
 #include "compat/facts_util.h"
+#include "compat/host_compiler_rule.h"
+#include "compat/toolkit_rule.h"
 #include "core/version_range.h"
 
 namespace ts::plan {
@@ -27,21 +30,31 @@ std::string recipe_cite(const Recipe& r) {
   return r.origin.file.empty() ? r.source : compat::cite(r.source, r.origin);
 }
 
+// rule "": the contract check's own id (ContractOut::rule, set by the check that runs).
 void decide(ContractOut& o, std::string topic, std::string value, std::string reason, std::string source,
-            bool warning = false) {
-  o.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), warning});
+            bool warning = false, std::string rule = "") {
+  o.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), warning,
+                         rule.empty() ? o.rule : std::move(rule)});
 }
 
-void conflict(ContractOut& o, std::string what, std::string why, std::vector<std::string> fixes, std::string source) {
-  o.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source)});
+void conflict(ContractOut& o, std::string what, std::string why, std::vector<std::string> fixes, std::string source,
+              std::string rule = "") {
+  o.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source),
+                         rule.empty() ? o.rule : std::move(rule)});
 }
 
-bool list_has(const std::vector<std::string>& list, const CudaArch& a) {
-  return std::any_of(list.begin(), list.end(), [&](const std::string& s) {
-    auto p = CudaArch::parse(s);
-    return p && p->sass_only() == a.sass_only();
-  });
-}
+// The id a contract check's decisions and conflicts carry while it runs (unless they name compat's).
+class RuleScope {
+ public:
+  RuleScope(ContractOut& o, const char* id) : o_(o), was_(o.rule) { o_.rule = id; }
+  ~RuleScope() { o_.rule = was_; }
+  RuleScope(const RuleScope&) = delete;
+  RuleScope& operator=(const RuleScope&) = delete;
+
+ private:
+  ContractOut& o_;
+  std::string was_;
+};
 
 // A fix that only edits torch's cpp_extension.py: safe to apply to an installed torch.
 bool cpp_extension_fix(const source::Fix& f) {
@@ -63,15 +76,19 @@ std::string torch_label(const PythonFacts& py) {
 }
 
 void check_cuda_major(const PythonFacts& py, const CudaToolkitFacts& nvcc, ContractOut& out) {
-  auto tc = ver(py.torch.cuda);
-  auto nv = ver(nvcc.version);
-  if (!tc || !nv) {
+  RuleScope scope(out, compat::kTorchNvccRule);
+  using compat::NvccForTorch;
+  NvccForTorch m = compat::nvcc_for_torch(py.torch.cuda, nvcc.version);
+  const char* rule = compat::kTorchNvccRule;
+  if (m == NvccForTorch::unknown) {
     decide(out, "cuda", "nvcc " + nvcc.version, "torch's or nvcc's CUDA version could not be read: the major check is "
-           "left to cpp_extension", kCheckCuda, true);
+           "left to cpp_extension", kCheckCuda, true, rule);
     return;
   }
+  auto tc = ver(py.torch.cuda);
+  auto nv = ver(nvcc.version);
   std::string who = "nvcc " + nv->major_minor() + " (" + nvcc.path + ")";
-  if (nv->major() != tc->major()) {
+  if (m == NvccForTorch::other_major) {
     conflict(out, who + " with " + torch_label(py),
              "torch was built with CUDA " + py.torch.cuda + "; cpp_extension refuses nvcc of another major: 'The "
              "detected CUDA version (" + nv->major_minor() + ") mismatches the version that was used to compile "
@@ -79,19 +96,20 @@ void check_cuda_major(const PythonFacts& py, const CudaToolkitFacts& nvcc, Contr
              {"install CUDA " + tc->major_minor() + " (any " + std::to_string(tc->major()) +
                   ".x works) and plan with --cuda " + tc->major_minor(),
               "or use a torch built for CUDA " + std::to_string(nv->major()) + ".x in --torch"},
-             kCheckCuda);
+             kCheckCuda, rule);
     return;
   }
-  if (nv->major_minor() != tc->major_minor()) {
+  if (m == NvccForTorch::other_minor) {
     decide(out, "cuda", who, "same major as torch's CUDA " + py.torch.cuda + ", minor differs: cpp_extension warns "
-           "('minor version mismatch ... Most likely this shouldn't be a problem') and builds", kCheckCuda, true);
+           "('minor version mismatch ... Most likely this shouldn't be a problem') and builds", kCheckCuda, true, rule);
     return;
   }
-  decide(out, "cuda", who, "matches torch's CUDA " + py.torch.cuda, kCheckCuda);
+  decide(out, "cuda", who, "matches torch's CUDA " + py.torch.cuda, kCheckCuda, false, rule);
 }
 
 bool decide_cuda(const PythonFacts& py, bool cuda_only, bool has_cuda_code, bool asked_cuda, bool asked_cpu,
                  const Recipe& recipe, ContractOut& out) {
+  RuleScope scope(out, "contract.cuda");
   std::string src = recipe_cite(recipe);
   bool torch_cuda = !py.torch.cuda.empty();
   if (asked_cpu) {
@@ -128,6 +146,7 @@ bool decide_cuda(const PythonFacts& py, bool cuda_only, bool has_cuda_code, bool
 
 void check_host_compiler(const HostFacts& facts, const kb::Kb& kb, const CompilerFacts& cc,
                          const CudaToolkitFacts* nvcc, ContractOut& out) {
+  RuleScope scope(out, compat::kHostCompilerRule);
   if (!nvcc) return;
   HostFacts one = facts;  // compat's rule, on this compiler and this toolkit only
   one.compilers = {cc};
@@ -137,14 +156,16 @@ void check_host_compiler(const HostFacts& facts, const kb::Kb& kb, const Compile
   for (const auto& v : vs) {
     std::string src = v.source + (v.where.empty() ? "" : " (" + v.where + ")");
     if (v.level == compat::Level::fail)
-      conflict(out, v.subject, v.reason, {v.fix.empty() ? "use a host compiler nvcc accepts (CC/CXX)" : v.fix}, src);
+      conflict(out, v.subject, v.reason, {v.fix.empty() ? "use a host compiler nvcc accepts (CC/CXX)" : v.fix}, src,
+               v.rule);
     else
-      decide(out, "compiler", v.subject, v.reason, src, v.level == compat::Level::warn);
+      decide(out, "compiler", v.subject, v.reason, src, v.level == compat::Level::warn, v.rule);
   }
 }
 
 void check_abi(const PythonFacts& py, const CompilerFacts& cc, const Recipe& recipe,
                const std::map<std::string, std::string>& env, ContractOut& out) {
+  RuleScope scope(out, "contract.abi");
   std::string want = py.torch.cxx11_abi ? "1" : "0";
   auto cv = ver(cc.version);
   // GCC before 5 has only the old std::string/std::list ABI.
@@ -179,17 +200,17 @@ void check_abi(const PythonFacts& py, const CompilerFacts& cc, const Recipe& rec
 
 void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFacts& nvcc, const CompilerFacts* cc,
                   const ArchList& arches, const Recipe& recipe, const source::FixSet* fixes, ContractOut& out) {
+  RuleScope scope(out, "contract.arches");
   const kb::CudaRelease* crel = kb.find_cuda(nvcc.version);
   std::string nv_mm = compat::major_minor(nvcc.version);
   // nvcc: its own --list-gpu-code when probed, else the KB's list for its release.
   for (const auto& a : arches.arches()) {
-    bool ok = !nvcc.arches.empty() ? list_has(nvcc.arches, a) : crel ? list_has(crel->arches, a) : true;
-    if (ok) continue;
+    if (compat::nvcc_compiles(nvcc.arches, crel, a)) continue;
     conflict(out, "arch " + a.sass_only().str() + " with nvcc " + nv_mm,
              "nvcc " + nv_mm + " does not compile for " + a.sm() + ": it stops with 'Unsupported gpu architecture " +
                  a.compute() + "'",
              {"leave " + a.sass_only().str() + " out of --arch", "or use a CUDA whose nvcc lists it (nvcc --list-gpu-code)"},
-             crel ? compat::cite(crel->source, crel->origin) : "nvcc --list-gpu-code");
+             crel ? compat::cite(crel->source, crel->origin) : "nvcc --list-gpu-code", compat::kArchToolkitRule);
   }
   // Fixes for torch's cpp_extension.py that hold for this torch, nvcc, compiler and arch list.
   std::vector<const source::Fix*> chosen;
@@ -217,7 +238,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
   }
   std::string src = compat::cite(rel->source, rel->origin);
   for (const auto& a : arches.arches()) {
-    if (list_has(rel->arch_names, a)) continue;
+    if (compat::arch_listed(rel->arch_names, a)) continue;
     std::string ids;
     for (const auto* f : chosen)
       if (std::any_of(f->when.arches_any.begin(), f->when.arches_any.end(),
@@ -247,6 +268,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
 
 void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::string& version,
                      const std::vector<std::string>& pyproject_requires, ContractOut& out) {
+  RuleScope scope(out, "contract.torch_pin");
   auto tv = torch_release(py);
   if (!tv) {
     decide(out, "torch", py.torch.version, "torch's version could not be read: pins are not checked", "facts", true);
@@ -295,6 +317,7 @@ void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::str
 }
 
 std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, ContractOut& out) {
+  RuleScope scope(out, "contract.build");
   auto has = [&](const char* n) { return py.packages.count(n) > 0; };
   if (has("pip") && (setup_py || pyproject)) {
     decide(out, "build", "pip wheel --no-build-isolation --no-deps",

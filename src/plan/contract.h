@@ -19,6 +19,7 @@ struct ContractOut {
   std::vector<Decision> decisions;
   std::vector<Conflict> conflicts;
   std::vector<PlannedFix> fixes;  // torch cpp_extension fixes the build needs (applied to the installed torch)
+  std::string rule;  // the id decisions and conflicts get unless they name a compat rule ("plan.toolkit")
 };
 
 // "torch 1.13.0a0 at /usr/lib/python3/dist-packages/torch"

@@ -155,7 +155,8 @@ void choose_compiler(Ctx& c) {
     }
   }
   c.p.host_compiler = c.cc->cxx;
-  c.decide("compiler", c.cc->family + " " + c.cc->version + " (" + c.cc->cxx + ")", why, "facts");
+  c.decide("compiler", c.cc->family + " " + c.cc->version + " (" + c.cc->cxx + ")", why, "facts", false,
+           compat::kHostCompilerRule);
   check_host_compiler(c.facts, c.kb, *c.cc, c.cuda_on ? c.nvcc : nullptr, c.co);
 }
 
@@ -228,6 +229,7 @@ void plan_for(ext::Ctx& c) {
   c.p.python = py.path;
   c.p.python_version = py.version;
   c.p.torch_version = py.torch.version;
+  c.co.rule = "plan.torch";
   c.decide("torch", torch_label(py),
            std::string(req.torch_python.empty() ? "the first Python here with torch" : "asked for (--torch)") +
                ": CUDA " + (py.torch.cuda.empty() ? "none" : py.torch.cuda) + ", C++11 ABI " +
@@ -242,8 +244,11 @@ void plan_for(ext::Ctx& c) {
   bool has_cuda = req.scan.scanned ? (req.scan.cuda_sources || req.scan.cuda_extension) : true;
   bool cuda_only = r.cuda_only || (req.scan.scanned && req.scan.cuda_extension && !req.scan.cpp_extension);
   c.cuda_on = decide_cuda(py, cuda_only, has_cuda, !req.cuda.empty(), req.cpu, r, c.co);
+  c.co.rule = "plan.toolkit";
   if (c.cuda_on) ext::choose_toolkit(c);
+  c.co.rule = "plan.compiler";
   ext::choose_compiler(c);
+  c.co.rule = "plan.arches";
   if (c.cuda_on && c.nvcc) {
     ext::choose_arches(c);
     if (!c.out.bad_spec.empty()) return;
@@ -257,11 +262,18 @@ void plan_for(ext::Ctx& c) {
       c.decide("split-compile", "off", "--split-compile " + std::to_string(req.split_compile) +
                " is not used: this build compiles no CUDA code", "--split-compile", true);
   }
+  c.co.rule = "plan.env";
   ext::choose_env(c);
   if (c.cc) check_abi(py, *c.cc, r, c.p.env, c.co);
+  c.co.rule = "plan.fixes";
+  c.ninja_fixed = ext::choose_package_fixes(c);
+  c.co.rule = "plan.jobs";
   ext::choose_jobs(c);
+  c.co.rule = "plan.split_compile";
   ext::choose_nvcc_split(c);
+  c.co.rule = "plan.steps";
   ext::choose_steps(c);
+  c.co.rule = "plan.parallel";
   ext::choose_parallel_extensions(c);
 }
 
@@ -282,6 +294,7 @@ PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& fac
   ext::Ctx c(req, facts, kb, recipe, out);
   c.fixes = fixes;
   c.py = target_python(facts, req.torch_python);
+  c.co.rule = "plan.torch";
   if (!c.py || !c.py->torch.present) {
     std::string who = req.torch_python.empty() ? "no Python here" : req.torch_python;
     std::string why = !c.py ? (req.torch_python.empty() ? "no Python with an importable torch was found"

@@ -94,8 +94,6 @@ void choose_env(Ctx& c) {
   }
 }
 
-namespace {
-
 // The package's own fixes (setup.py edits) for the version asked; true when one turns ninja on.
 bool choose_package_fixes(Ctx& c) {
   source::FixContext ctx;
@@ -122,21 +120,15 @@ bool choose_package_fixes(Ctx& c) {
   return ninja;
 }
 
-}  // namespace
-
 void choose_jobs(Ctx& c) {
   if (!c.py) return;
   const auto& r = c.recipe;
   const auto& m = c.kb.resources;
-  const auto& mem = c.facts.memory;
-  bool ninja_fix = c.ninja_fixed = choose_package_fixes(c);
+  bool ninja_fix = c.ninja_fixed;
   int cores = std::max(compat::usable_cores(c.facts.cpu), 1);
-  std::uint64_t usable = mem.usable_bytes ? mem.usable_bytes : mem.available_bytes;
-  std::string from = compat::gib(usable) + " usable";
-  if (c.req.mem_budget_bytes && (!usable || c.req.mem_budget_bytes < usable)) {
-    usable = c.req.mem_budget_bytes;
-    from = compat::gib(usable) + " (--mem-budget)";
-  }
+  const compat::UsableMemory mem = compat::usable_memory(c.facts.memory, c.req.mem_budget_bytes);
+  const std::uint64_t usable = mem.bytes;
+  const std::string& from = mem.what;
   int n = std::max<int>(1, static_cast<int>(c.arches.size()));
   compat::JobCost job;
   std::string src;
@@ -171,7 +163,7 @@ void choose_jobs(Ctx& c) {
     jobs = c.req.jobs;
     if (jobs > std::max(by_mem, 1))
       c.decide("jobs", std::to_string(jobs), "asked for (--jobs), but the memory model allows " +
-               std::to_string(std::max(by_mem, 1)) + ": " + why, src, true);
+               std::to_string(std::max(by_mem, 1)) + ": " + why, src, true, compat::kJobsRule);
     why = "asked for (--jobs); " + why;
   }
   if (r.serial_build && ninja_fix) {
@@ -183,10 +175,10 @@ void choose_jobs(Ctx& c) {
     jobs = 1;
   }
   c.p.jobs = jobs;
-  for (const auto& k : r.jobs_env) c.set_env(k, std::to_string(jobs), why, src);
+  for (const auto& k : r.jobs_env) c.set_env(k, std::to_string(jobs), why, src, compat::kJobsRule);
   if (r.serial_build && ninja_fix && std::find(r.jobs_env.begin(), r.jobs_env.end(), "MAX_JOBS") == r.jobs_env.end())
     c.set_env("MAX_JOBS", std::to_string(jobs), "cpp_extension's ninja build reads MAX_JOBS; " + why,
-              "torch/utils/cpp_extension.py _get_num_workers; " + src);
+              "torch/utils/cpp_extension.py _get_num_workers; " + src, compat::kJobsRule);
   if (!threaded) return;
   // Jobs forced lower (serial build, --jobs) leave memory for more threads, never more than arches.
   int threads = jt.threads;

@@ -35,15 +35,21 @@ struct Ctx {
   Ctx(const ExtensionRequest& r, const HostFacts& f, const kb::Kb& k, const Recipe& rc, PlanResult& o)
       : req(r), facts(f), kb(k), recipe(rc), out(o), p(o.plan) {}
 
-  void decide(std::string topic, std::string value, std::string reason, std::string source, bool warning = false) {
-    co.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), warning});
+  // rule: the compat rule that decided ("jobs.memory"); "" = the running step's own (co.rule).
+  void decide(std::string topic, std::string value, std::string reason, std::string source, bool warning = false,
+              std::string rule = "") {
+    co.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), warning,
+                            rule.empty() ? co.rule : std::move(rule)});
   }
-  void conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source) {
-    co.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source)});
+  void conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source,
+                std::string rule = "") {
+    co.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source),
+                            rule.empty() ? co.rule : std::move(rule)});
   }
-  void set_env(const std::string& k, const std::string& v, const std::string& reason, const std::string& source) {
+  void set_env(const std::string& k, const std::string& v, const std::string& reason, const std::string& source,
+               std::string rule = "") {
     p.env[k] = v;
-    decide("env", k + "=" + v, reason, source);
+    decide("env", k + "=" + v, reason, source, false, std::move(rule));
   }
   std::string recipe_source() const;  // "source (packages/x.toml:3)" or "recipe_generic"
 };
@@ -53,6 +59,7 @@ void choose_toolkit(Ctx& c);
 void choose_compiler(Ctx& c);
 void choose_arches(Ctx& c);
 void choose_env(Ctx& c);
+bool choose_package_fixes(Ctx& c);  // true when a fix turns the package's ninja on (-> ninja_fixed)
 void choose_jobs(Ctx& c);
 void choose_steps(Ctx& c);
 void choose_nvcc_split(Ctx& c);           // speed_split.cpp

@@ -17,6 +17,9 @@ struct Decision {
   std::string reason;  // why, in one sentence
   std::string source;  // where the rule comes from: a KB entry (file:line) or an upstream reference, facts, a spec field
   bool warning = false;  // chosen, but the user should know (long arch list, driver older, ...)
+  // The stable id of the rule that chose it: compat's ("jobs.memory", "gpu.toolkit") when one of
+  // its rules decided, else the planner step's own ("plan.features"); tests assert it.
+  std::string rule;
 };
 
 struct Conflict {
@@ -24,6 +27,7 @@ struct Conflict {
   std::string why;                 // "sm_120 needs CUDA >= 12.8"
   std::vector<std::string> fixes;  // the ways out, most likely first
   std::string source;
+  std::string rule;                // as Decision::rule: "compiler.nvcc_host", "plan.cmake"
 };
 
 // In an env value: the directory where a build run writes torchsmith's Python build helper

@@ -6,7 +6,7 @@
 namespace ts::plan {
 
 void to_json(nlohmann::json& j, const Decision& d) {
-  j = {{"topic", d.topic}, {"value", d.value}, {"reason", d.reason}, {"source", d.source}};
+  j = {{"topic", d.topic}, {"value", d.value}, {"reason", d.reason}, {"source", d.source}, {"rule", d.rule}};
   if (d.warning) j["warning"] = true;
 }
 void from_json(const nlohmann::json& j, Decision& d) {
@@ -15,16 +15,18 @@ void from_json(const nlohmann::json& j, Decision& d) {
   d.reason = j.value("reason", "");
   d.source = j.value("source", "");
   d.warning = j.value("warning", false);
+  d.rule = j.value("rule", "");
 }
 
 void to_json(nlohmann::json& j, const Conflict& c) {
-  j = {{"what", c.what}, {"why", c.why}, {"fixes", c.fixes}, {"source", c.source}};
+  j = {{"what", c.what}, {"why", c.why}, {"fixes", c.fixes}, {"source", c.source}, {"rule", c.rule}};
 }
 void from_json(const nlohmann::json& j, Conflict& c) {
   c.what = j.at("what").get<std::string>();
   c.why = j.value("why", "");
   c.fixes = j.value("fixes", std::vector<std::string>{});
   c.source = j.value("source", "");
+  c.rule = j.value("rule", "");
 }
 
 void to_json(nlohmann::json& j, const Step& s) {

@@ -18,7 +18,8 @@ std::string render_summary(const PlanResult& r);
 // Every decision with its reason and source, then the steps and artifacts (the golden files).
 std::string render_explain(const PlanResult& r);
 // Each conflict with why and the ways out.
-std::string render_conflicts(const std::vector<Conflict>& cs);
+// with_rules: each conflict's rule id after it, "[plan.cmake]" (--explain shows them).
+std::string render_conflicts(const std::vector<Conflict>& cs, bool with_rules = false);
 
 // Shell: sourcing it (set -a; source FILE) sets exactly plan.env; the steps run only with
 // TORCHSMITH_RUN=1 bash FILE. Values are single-quoted, so nothing in them is expanded.

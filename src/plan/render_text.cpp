@@ -28,10 +28,10 @@ std::string line(std::string s, std::size_t max = 0) {
 
 }  // namespace
 
-std::string render_conflicts(const std::vector<Conflict>& cs) {
+std::string render_conflicts(const std::vector<Conflict>& cs, bool with_rules) {
   std::ostringstream o;
   for (const auto& c : cs) {
-    o << "conflict: " << line(c.what) << "\n  why: " << line(c.why) << "\n";
+    o << "conflict: " << line(c.what) << (with_rules && !c.rule.empty() ? " [" + c.rule + "]" : "") << "\n  why: " << line(c.why) << "\n";
     for (const auto& f : c.fixes) o << "  fix: " << line(f) << "\n";
     if (!c.source.empty()) o << "  source: " << line(c.source, 160) << "\n";
   }
@@ -86,11 +86,11 @@ std::string render_explain(const PlanResult& r) {
   o << "plan: torch==" << p.torch_version << (r.ok() ? "" : " (NOT buildable: conflicts below)") << "\n";
   o << "\ndecisions:\n";
   for (const auto& d : p.decisions) {
-    o << (d.warning ? "! " : "- ") << d.topic << ": " << line(d.value) << "\n";
+    o << (d.warning ? "! " : "- ") << d.topic << ": " << line(d.value) << (d.rule.empty() ? "" : " [" + d.rule + "]") << "\n";
     o << "    why: " << line(d.reason) << "\n";
     if (!d.source.empty()) o << "    source: " << line(d.source, 160) << "\n";
   }
-  if (!r.conflicts.empty()) o << "\nconflicts:\n" << render_conflicts(r.conflicts);
+  if (!r.conflicts.empty()) o << "\nconflicts:\n" << render_conflicts(r.conflicts, true);
   if (!r.ok()) return o.str();
   o << "\nenv:\n";
   for (const auto& [k, v] : p.env) o << "  " << k << "=" << v << "\n";

@@ -24,24 +24,28 @@ std::string Ctx::cuda_mm() const {
   return v ? v->major_minor() : toolkit->version;
 }
 
-void Ctx::decide(std::string topic, std::string value, std::string reason, std::string source) {
-  p.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), false});
+void Ctx::decide(std::string topic, std::string value, std::string reason, std::string source, std::string rule) {
+  p.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), false,
+                         rule.empty() ? step_rule : std::move(rule)});
 }
 
-void Ctx::warn(std::string topic, std::string value, std::string reason, std::string source) {
-  p.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), true});
+void Ctx::warn(std::string topic, std::string value, std::string reason, std::string source, std::string rule) {
+  p.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), true,
+                         rule.empty() ? step_rule : std::move(rule)});
 }
 
-void Ctx::conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source) {
-  out.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source)});
+void Ctx::conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source,
+                   std::string rule) {
+  out.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source),
+                           rule.empty() ? step_rule : std::move(rule)});
 }
 
 void Ctx::set_env(const std::string& name, const std::string& value, const std::string& reason,
-                  std::string source) {
+                  std::string source, std::string rule) {
   p.env[name] = value;
   if (source.empty())
     if (const EnvVar* e = in.build.env_var(name, version())) source = cite(e->source, e->origin);
-  decide("env", name + "=" + value, reason, source);
+  decide("env", name + "=" + value, reason, source, std::move(rule));
 }
 
 }  // namespace detail
@@ -51,22 +55,27 @@ PlanResult resolve(const Inputs& in) {
   r.plan.spec = in.spec;
   r.plan.torch_version = in.spec.version;
   detail::Ctx c(in, r);
-  detail::choose_release(c);
+  // Each step under its own rule id, which its decisions and conflicts carry.
+  auto step = [&c](const char* rule, void (*part)(detail::Ctx&)) {
+    c.step_rule = rule;
+    part(c);
+  };
+  step("plan.release", detail::choose_release);
   if (!c.release) return r;  // nothing else can be judged without the release's facts
-  detail::choose_features(c);
+  step("plan.features", detail::choose_features);
   if (!r.bad_spec.empty()) return r;
-  detail::choose_python(c);
-  detail::choose_toolkit(c);
-  detail::choose_compiler(c);
-  detail::choose_cmake(c);
-  detail::choose_arches(c);
+  step("plan.python", detail::choose_python);
+  step("plan.toolkit", detail::choose_toolkit);
+  step("plan.compiler", detail::choose_compiler);
+  step("plan.cmake", detail::choose_cmake);
+  step("plan.arches", detail::choose_arches);
   if (!r.bad_spec.empty()) return r;
-  detail::choose_fixes(c);
-  detail::check_arch_fixes(c);
-  detail::choose_libraries(c);
-  detail::choose_version(c);
-  detail::choose_jobs(c);
-  detail::choose_steps(c);
+  step("plan.fixes", detail::choose_fixes);
+  step("plan.arch_fixes", detail::check_arch_fixes);
+  step("plan.libraries", detail::choose_libraries);
+  step("plan.version", detail::choose_version);
+  step("plan.jobs", detail::choose_jobs);
+  step("plan.steps", detail::choose_steps);
   insert_provision_steps(r.plan.steps, c.provision_steps);
   return r;
 }

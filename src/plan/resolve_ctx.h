@@ -27,6 +27,9 @@ struct Ctx {
   bool cuda_on = true;
   bool redistributable = false;  // a package for other machines (conda, or --arch portable)
   std::vector<SelectedFix> fixes;
+  // The rule id of the step running now ("plan.toolkit"): what a decision or conflict carries
+  // unless it names the compat rule that made it.
+  std::string step_rule;
 
   Ctx(const Inputs& i, PlanResult& o) : in(i), out(o), p(o.plan) {}
 
@@ -35,12 +38,14 @@ struct Ctx {
   const std::string& version() const { return in.spec.version; }
   std::string cuda_mm() const;  // "12.8" of the chosen toolkit, "" when none
 
-  void decide(std::string topic, std::string value, std::string reason, std::string source);
-  void warn(std::string topic, std::string value, std::string reason, std::string source);
-  void conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source);
+  // rule: the compat rule that decided ("jobs.memory"); "" = this step's own (step_rule).
+  void decide(std::string topic, std::string value, std::string reason, std::string source, std::string rule = "");
+  void warn(std::string topic, std::string value, std::string reason, std::string source, std::string rule = "");
+  void conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source,
+                std::string rule = "");
   // Sets a build environment variable with its decision (source: build.toml's entry for it).
   void set_env(const std::string& name, const std::string& value, const std::string& reason,
-               std::string source = "");
+               std::string source = "", std::string rule = "");
 };
 
 // Each part, called by resolve() in this order. A part that finds a conflict records it and

@@ -174,7 +174,8 @@ std::string doctor_text(const HostFacts& f, const std::vector<compat::Verdict>& 
   }
   section(o, st, "Verdicts");
   for (const auto& v : verdicts) {
-    o << "  " << level_tag(st, v.level) << " " << v.subject << "\n";
+    o << "  " << level_tag(st, v.level) << " " << v.subject << (v.rule.empty() ? "" : " " + st.dim("[" + v.rule + "]"))
+      << "\n";
     if (!v.reason.empty()) o << "       " << v.reason << "\n";
     if (!v.fix.empty()) o << "       " << st.bold("fix: ") << v.fix << "\n";
     // The full upstream source is in --json; the KB entry it rests on is enough to look it up.

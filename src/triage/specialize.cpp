@@ -134,7 +134,7 @@ void job_count(Finding& f, const HostFacts* facts, const kb::Kb* kb) {
   const bool nvcc = f.id.find("NVCC") != std::string::npos || f.id.find("PTXAS") != std::string::npos;
   const compat::JobCost cost = compat::job_cost_of(kb->resources, nvcc);
   const double per_job = cost.gib;
-  std::uint64_t bytes = facts->memory.usable_bytes ? facts->memory.usable_bytes : facts->memory.available_bytes;
+  std::uint64_t bytes = compat::usable_memory(facts->memory).bytes;
   if (per_job <= 0 || bytes == 0) return;
   const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
   const int jobs = compat::jobs_for_memory(bytes, "", compat::usable_cores(facts->cpu), cost).jobs;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "compat/arch_rule.h"
 #include "core/arch_list.h"
 #include "verify/arch_check.h"
 #include "verify/config_show.h"
@@ -330,9 +331,9 @@ class Judge {
                v["names"][i].get<std::string>() + " (" + cap + ")";
       // A GPU that no compiled-in code runs on: the first kernel would fail with "no kernel image".
       auto a = CudaArch::parse(cap);
-      bool runs = false;
-      for (const auto& s : arch_sass_) runs |= a && s.runs_on(*a);
-      for (const auto& s : arch_ptx_) runs |= a && s.runs_on(*a);
+      std::vector<CudaArch> code = arch_sass_;
+      code.insert(code.end(), arch_ptx_.begin(), arch_ptx_.end());
+      bool runs = a && compat::coverage(code, *a) != compat::Coverage::none;
       if (a && !runs && !is_ext() && (!arch_sass_.empty() || !arch_ptx_.empty()))
         fail("gpu arch", "cuda:" + std::to_string(i) + " is " + a->sm() +
                              ", which no compiled-in arch runs on");

@@ -2,6 +2,8 @@
 // scenario implies, JSON, and bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
@@ -121,6 +123,23 @@ std::vector<nlohmann::json> verdicts(const nlohmann::json& j, const std::string&
   for (const auto& v : j["verdicts"])
     if (v.value("rule", "") == rule) out.push_back(v);
   return out;
+}
+
+// Every verdict says which rule judged it, in --json and after its line in the text report.
+TEST(DoctorRules, EveryVerdictOnEveryFixtureCarriesItsRuleId) {
+  for (const auto& e : std::filesystem::directory_iterator(kHosts)) {
+    if (!e.is_directory()) continue;
+    std::string host = e.path().filename().string();
+    SCOPED_TRACE(host);
+    auto j = doctor_json(host, "torch==2.4.1");
+    ASSERT_TRUE(j.contains("verdicts"));
+    std::string text = doctor_text({host, "torch==2.4.1"});
+    for (const auto& v : j["verdicts"]) {
+      std::string rule = v.value("rule", "");
+      EXPECT_NE(rule.find('.'), std::string::npos) << v.dump();
+      EXPECT_NE(text.find(v.value("subject", "") + " [" + rule + "]"), std::string::npos) << rule;
+    }
+  }
 }
 
 TEST(DoctorMachines, JetpackNvidiaSmiDoesNotAddAPhantomGpu) {

@@ -1,5 +1,6 @@
 // Verdicts from hand-built facts and a small hand-built KB: each rule, its wording and its fix.
 #include "compat/assess.h"
+#include "compat/arch_rule.h"
 #include "compat/facts_util.h"
 
 #include <gtest/gtest.h>

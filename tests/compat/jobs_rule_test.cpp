@@ -54,6 +54,26 @@ TEST(JobsRule, AnOomRetryHalvesAndNeverExceedsWhatMemoryCarries) {
   EXPECT_EQ(jobs_after_oom(16, 12), 8);
 }
 
+TEST(JobsRule, UsableMemoryIsTheCgroupAwareFigureOrASmallerBudget) {
+  MemoryFacts m;
+  m.available_bytes = 40ull << 30;
+  m.usable_bytes = 20ull << 30;
+  m.cgroup_limit_bytes = 24ull << 30;
+  auto u = usable_memory(m);
+  EXPECT_EQ(u.bytes, 20ull << 30);
+  EXPECT_EQ(u.what, "20.0 GiB usable (cgroup limit 24.0 GiB)");
+  u = usable_memory(m, 8ull << 30);  // --mem-budget below what is usable replaces it
+  EXPECT_EQ(u.bytes, 8ull << 30);
+  EXPECT_EQ(u.what, "8.0 GiB (--mem-budget)");
+  u = usable_memory(m, 64ull << 30);  // a budget above it changes nothing
+  EXPECT_EQ(u.bytes, 20ull << 30);
+  m.usable_bytes = 0, m.cgroup_limit_bytes = 0;  // no usable figure: what is available
+  EXPECT_EQ(usable_memory(m).bytes, 40ull << 30);
+  EXPECT_EQ(usable_memory(m).what, "40.0 GiB usable");
+  m.available_bytes = 0;  // nothing known: the budget is all there is
+  EXPECT_EQ(usable_memory(m, 4ull << 30).bytes, 4ull << 30);
+}
+
 TEST(JobsRule, DoctorsVerdictCarriesTheRuleIdAndItsNumber) {
   kb::Kb k;
   k.resources = model();

@@ -29,6 +29,7 @@ TEST(Conflicts, Sm120WithCuda126NeedsCuda128) {
   ASSERT_NE(c, nullptr) << render_explain(r);
   EXPECT_NE(c->what.find("12.0"), std::string::npos);
   EXPECT_TRUE(any_fix_mentions(*c, "--cuda 12.8"));
+  EXPECT_EQ(c->rule, "gpu.toolkit");  // compat's arch rule, the one doctor's GPU verdict asks
 }
 
 TEST(Conflicts, Gcc13OnlyWithCuda118SaysInstallGcc11) {
@@ -39,6 +40,7 @@ TEST(Conflicts, Gcc13OnlyWithCuda118SaysInstallGcc11) {
   ASSERT_NE(c, nullptr) << render_explain(r);
   EXPECT_TRUE(any_fix_mentions(*c, "install gcc-11"));
   EXPECT_TRUE(any_fix_mentions(*c, "CUDA >= "));
+  EXPECT_EQ(c->rule, "compiler.nvcc_host");
 }
 
 TEST(Conflicts, Gcc11InstalledBesideGcc13IsChosenForCuda118) {
@@ -67,6 +69,7 @@ TEST(Conflicts, Torch26WithPython38) {
   ASSERT_NE(c, nullptr) << render_explain(r);
   EXPECT_NE(c->why.find("too old"), std::string::npos);
   EXPECT_TRUE(any_fix_mentions(*c, "torch 2.4"));  // the newest release that still takes 3.8
+  EXPECT_EQ(c->rule, "python.target");
 }
 
 TEST(Conflicts, Cmake310WithTorch112) {
@@ -77,6 +80,7 @@ TEST(Conflicts, Cmake310WithTorch112) {
   EXPECT_NE(c->why.find(">= 3.13"), std::string::npos);
   EXPECT_TRUE(any_fix_mentions(*c, "pip install 'cmake>=3.13,<4'"));
   EXPECT_EQ(r.conflicts.size(), 1u) << render_conflicts(r.conflicts);
+  EXPECT_EQ(c->rule, "plan.cmake");  // the planner's own step: no compat rule decides CMake
 }
 
 TEST(Conflicts, DriverOlderThanToolkitPredictsError804) {
@@ -87,6 +91,7 @@ TEST(Conflicts, DriverOlderThanToolkitPredictsError804) {
   const Conflict* c = find_conflict(r, "Error 804");
   ASSERT_NE(c, nullptr) << render_explain(r);
   EXPECT_TRUE(any_fix_mentions(*c, ">= 570"));
+  EXPECT_EQ(c->rule, "driver.toolkit");
 }
 
 TEST(Conflicts, DriverUnderToolkitButOverTheMinorFloorIsAWarning) {

@@ -1,0 +1,23 @@
+#include "compat/python_rule.h"
+
+#include "compat/facts_util.h"
+#include "core/version_range.h"
+
+namespace ts::compat {
+
+bool python_supported(const kb::TorchRelease& rel, const std::string& python_version) {
+  auto r = VersionRange::parse(rel.python);
+  auto v = ver(python_version);
+  auto mm = v ? Version::parse(v->major_minor()) : std::nullopt;
+  return r && mm && r->contains(*mm);
+}
+
+NumpyFit numpy_fit(const kb::TorchRelease& rel, const PythonFacts& py) {
+  auto it = py.packages.find("numpy");
+  if (it == py.packages.end()) return NumpyFit::missing;
+  auto nr = VersionRange::parse(rel.numpy);
+  auto nv = ver(it->second);
+  return nv && nr && !nr->contains(*nv) ? NumpyFit::outside : NumpyFit::fits;
+}
+
+}  // namespace ts::compat

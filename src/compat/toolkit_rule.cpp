@@ -1,0 +1,26 @@
+#include "compat/toolkit_rule.h"
+
+#include "compat/facts_util.h"
+
+namespace ts::compat {
+
+std::optional<bool> driver_runs(const DriverFacts& d, const kb::CudaRelease* rel, const std::string& cuda) {
+  auto cv = ver(cuda);
+  auto drv_cuda = ver(d.cuda_version);
+  // NVML's own answer beats the table when we have it.
+  if (drv_cuda && cv) return *Version::parse(cv->major_minor()) <= *drv_cuda;
+  auto drv = ver(d.version);
+  auto need = rel ? ver(rel->driver_min_linux) : std::nullopt;
+  if (!drv || !need) return std::nullopt;
+  return *drv >= *need;
+}
+
+NvccForTorch nvcc_for_torch(const std::string& torch_cuda, const std::string& nvcc) {
+  auto tc = ver(torch_cuda);
+  auto nv = ver(nvcc);
+  if (!tc || !nv) return NvccForTorch::unknown;
+  if (nv->major() != tc->major()) return NvccForTorch::other_major;
+  return nv->major_minor() != tc->major_minor() ? NvccForTorch::other_minor : NvccForTorch::same;
+}
+
+}  // namespace ts::compat
