@@ -30,19 +30,6 @@ std::string recipe_cite(const Recipe& r) {
   return r.origin.file.empty() ? r.source : compat::cite(r.source, r.origin);
 }
 
-// rule "": the contract check's own id (ContractOut::rule, set by the check that runs).
-void decide(ContractOut& o, std::string topic, std::string value, std::string reason, std::string source,
-            bool warning = false, std::string rule = "") {
-  o.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), warning,
-                         rule.empty() ? o.rule : std::move(rule)});
-}
-
-void conflict(ContractOut& o, std::string what, std::string why, std::vector<std::string> fixes, std::string source,
-              std::string rule = "") {
-  o.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source),
-                         rule.empty() ? o.rule : std::move(rule)});
-}
-
 // The id a contract check's decisions and conflicts carry while it runs (unless they name compat's).
 class RuleScope {
  public:
@@ -81,7 +68,7 @@ void check_cuda_major(const PythonFacts& py, const CudaToolkitFacts& nvcc, Contr
   NvccForTorch m = compat::nvcc_for_torch(py.torch.cuda, nvcc.version);
   const char* rule = compat::kTorchNvccRule;
   if (m == NvccForTorch::unknown) {
-    decide(out, "cuda", "nvcc " + nvcc.version, "torch's or nvcc's CUDA version could not be read: the major check is "
+    out.record("cuda", "nvcc " + nvcc.version, "torch's or nvcc's CUDA version could not be read: the major check is "
            "left to cpp_extension", kCheckCuda, true, rule);
     return;
   }
@@ -89,7 +76,7 @@ void check_cuda_major(const PythonFacts& py, const CudaToolkitFacts& nvcc, Contr
   auto nv = ver(nvcc.version);
   std::string who = "nvcc " + nv->major_minor() + " (" + nvcc.path + ")";
   if (m == NvccForTorch::other_major) {
-    conflict(out, who + " with " + torch_label(py),
+    out.conflict(who + " with " + torch_label(py),
              "torch was built with CUDA " + py.torch.cuda + "; cpp_extension refuses nvcc of another major: 'The "
              "detected CUDA version (" + nv->major_minor() + ") mismatches the version that was used to compile "
              "PyTorch (" + py.torch.cuda + "). Please make sure to use the same CUDA versions.'",
@@ -100,11 +87,11 @@ void check_cuda_major(const PythonFacts& py, const CudaToolkitFacts& nvcc, Contr
     return;
   }
   if (m == NvccForTorch::other_minor) {
-    decide(out, "cuda", who, "same major as torch's CUDA " + py.torch.cuda + ", minor differs: cpp_extension warns "
+    out.record("cuda", who, "same major as torch's CUDA " + py.torch.cuda + ", minor differs: cpp_extension warns "
            "('minor version mismatch ... Most likely this shouldn't be a problem') and builds", kCheckCuda, true, rule);
     return;
   }
-  decide(out, "cuda", who, "matches torch's CUDA " + py.torch.cuda, kCheckCuda, false, rule);
+  out.record("cuda", who, "matches torch's CUDA " + py.torch.cuda, kCheckCuda, false, rule);
 }
 
 bool decide_cuda(const PythonFacts& py, bool cuda_only, bool has_cuda_code, bool asked_cuda, bool asked_cpu,
@@ -114,19 +101,19 @@ bool decide_cuda(const PythonFacts& py, bool cuda_only, bool has_cuda_code, bool
   bool torch_cuda = !py.torch.cuda.empty();
   if (asked_cpu) {
     if (cuda_only) {
-      conflict(out, recipe.name + " without CUDA", recipe.name + " has no CPU build (it is CUDA code only)",
+      out.conflict(recipe.name + " without CUDA", recipe.name + " has no CPU build (it is CUDA code only)",
                {"build it with CUDA against a CUDA torch (leave out --without cuda)"}, src);
       return false;
     }
-    decide(out, "cuda", "off", "a CPU build, asked for (--without cuda)", "--without");
+    out.decide("cuda", "off", "a CPU build, asked for (--without cuda)", "--without");
     return false;
   }
   if (!has_cuda_code && !asked_cuda) {
-    decide(out, "cuda", "off", "the package has no CUDA code", src);
+    out.decide("cuda", "off", "the package has no CUDA code", src);
     return false;
   }
   if (torch_cuda) {
-    decide(out, "cuda", "on", torch_label(py) + " was built with CUDA " + py.torch.cuda, src);
+    out.decide("cuda", "on", torch_label(py) + " was built with CUDA " + py.torch.cuda, src);
     return true;
   }
   std::string why = torch_label(py) + " was built without CUDA (torch.version.cuda is None): cpp_extension's "
@@ -136,11 +123,11 @@ bool decide_cuda(const PythonFacts& py, bool cuda_only, bool has_cuda_code, bool
     if (!cuda_only) fixes.push_back("build the CPU part only: leave out --cuda (or give --without cuda)");
     fixes.push_back("give --torch a Python whose torch was built with CUDA (pip's torch+cuXXX wheels)");
     if (cuda_only) why += "; " + recipe.name + " is CUDA code only (no CPU build exists)";
-    conflict(out, (cuda_only ? recipe.name + " (CUDA code)" : std::string("--cuda")) + " against a CPU torch", why,
+    out.conflict((cuda_only ? recipe.name + " (CUDA code)" : std::string("--cuda")) + " against a CPU torch", why,
              fixes, (recipe.origin.file.empty() ? "the source tree (CUDAExtension, .cu sources)" : src) + "; " + kCheckCuda);
     return false;
   }
-  decide(out, "cuda", "off", why + "; " + recipe.name + " also builds without CUDA, so this is a CPU build", src, true);
+  out.record("cuda", "off", why + "; " + recipe.name + " also builds without CUDA, so this is a CPU build", src, true);
   return false;
 }
 
@@ -156,10 +143,10 @@ void check_host_compiler(const HostFacts& facts, const kb::Kb& kb, const Compile
   for (const auto& v : vs) {
     std::string src = v.source + (v.where.empty() ? "" : " (" + v.where + ")");
     if (v.level == compat::Level::fail)
-      conflict(out, v.subject, v.reason, {v.fix.empty() ? "use a host compiler nvcc accepts (CC/CXX)" : v.fix}, src,
+      out.conflict(v.subject, v.reason, {v.fix.empty() ? "use a host compiler nvcc accepts (CC/CXX)" : v.fix}, src,
                v.rule);
     else
-      decide(out, "compiler", v.subject, v.reason, src, v.level == compat::Level::warn, v.rule);
+      out.record("compiler", v.subject, v.reason, src, v.level == compat::Level::warn, v.rule);
   }
 }
 
@@ -170,7 +157,7 @@ void check_abi(const PythonFacts& py, const CompilerFacts& cc, const Recipe& rec
   auto cv = ver(cc.version);
   // GCC before 5 has only the old std::string/std::list ABI.
   if (py.torch.cxx11_abi && cc.family == "gcc" && cv && cv->major() < 5) {
-    conflict(out, "gcc " + cc.version + " with " + torch_label(py),
+    out.conflict("gcc " + cc.version + " with " + torch_label(py),
              "torch uses the C++11 ABI (_GLIBCXX_USE_CXX11_ABI=1), which gcc " + cc.version +
                  " cannot produce: the extension would fail to load with undefined std::__cxx11 symbols",
              {"install g++ 5 or newer and plan again"}, kAbi);
@@ -185,14 +172,14 @@ void check_abi(const PythonFacts& py, const CompilerFacts& cc, const Recipe& rec
     auto at = v.find("-D_GLIBCXX_USE_CXX11_ABI=");
     if (at != std::string::npos && at + 25 < v.size()) forced = v.substr(at + 25, 1);
     if (forced.empty() || forced == want) continue;
-    conflict(out, k + "=" + v + " with " + torch_label(py),
+    out.conflict(k + "=" + v + " with " + torch_label(py),
              "it builds with _GLIBCXX_USE_CXX11_ABI=" + forced + " but torch uses " + want +
                  ": the extension would fail to import with 'undefined symbol' on std::string functions",
              {"drop " + k + " from the recipe's env (a --kb overlay's packages/" + recipe.name + ".toml)",
               "or use a torch built with _GLIBCXX_USE_CXX11_ABI=" + forced},
              recipe_cite(recipe));
   }
-  decide(out, "abi", "_GLIBCXX_USE_CXX11_ABI=" + want,
+  out.decide("abi", "_GLIBCXX_USE_CXX11_ABI=" + want,
          std::string("torch's C++ ABI (") + (py.torch.cxx11_abi ? "C++11" : "pre-C++11") +
              "); cpp_extension passes it to every compile, and the plan passes it to CMake builds",
          kAbi);
@@ -206,7 +193,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
   // nvcc: its own --list-gpu-code when probed, else the KB's list for its release.
   for (const auto& a : arches.arches()) {
     if (compat::nvcc_compiles(nvcc.arches, crel, a)) continue;
-    conflict(out, "arch " + a.sass_only().str() + " with nvcc " + nv_mm,
+    out.conflict("arch " + a.sass_only().str() + " with nvcc " + nv_mm,
              "nvcc " + nv_mm + " does not compile for " + a.sm() + ": it stops with 'Unsupported gpu architecture " +
                  a.compute() + "'",
              {"leave " + a.sass_only().str() + " out of --arch", "or use a CUDA whose nvcc lists it (nvcc --list-gpu-code)"},
@@ -225,14 +212,14 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
   }
   for (const auto* f : chosen) {
     out.fixes.push_back({f->id, f->reason, f->source, source::fix_hash(*f)});
-    decide(out, "fix", f->id, f->reason + " (applied to the installed torch's " + std::string(kCppExtFile) +
+    out.record("fix", f->id, f->reason + " (applied to the installed torch's " + std::string(kCppExtFile) +
            ", journaled: torchsmith fix --revert undoes it)", f->source, true);
   }
   // Packages with their own arch knob pass -gencode themselves: torch's arch check does not run.
   if (recipe.arch_env != "TORCH_CUDA_ARCH_LIST") return;
   const kb::TorchRelease* rel = kb.find_torch(py.torch.version);
   if (!rel || rel->arch_names.empty()) {
-    decide(out, "arch", arches.torch_cuda_arch_list(), "torch " + py.torch.version + " is not in the knowledge base: "
+    out.record("arch", arches.torch_cuda_arch_list(), "torch " + py.torch.version + " is not in the knowledge base: "
            "whether its cpp_extension accepts these arches is left to the build", kArchFlags, true);
     return;
   }
@@ -245,7 +232,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
                       [&](const CudaArch& x) { return x.same_capability(a); }))
         ids += (ids.empty() ? "" : ", ") + f->id;
     if (!ids.empty()) {
-      decide(out, "arch", a.sass_only().str() + " (with fix " + ids + ")",
+      out.decide("arch", a.sass_only().str() + " (with fix " + ids + ")",
              "torch " + rel->version + "'s cpp_extension does not accept " + a.sass_only().str() +
                  " by itself; the fix teaches it",
              src);
@@ -259,7 +246,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
       ways.push_back("--arch " + highest + "+PTX: PTX that the driver compiles for " + a.sm() + " at first use");
     ways.push_back("use a torch whose cpp_extension knows " + a.sass_only().str() + " in --torch");
     ways.push_back("or add a fix for " + std::string(kCppExtFile) + " under fixes/ in a --kb overlay");
-    conflict(out, "arch " + a.sass_only().str() + " with " + torch_label(py),
+    out.conflict("arch " + a.sass_only().str() + " with " + torch_label(py),
              "torch " + rel->version + "'s cpp_extension stops with 'Unknown CUDA arch (" + a.sass_only().str() +
                  ") or GPU not supported', and no fix in the knowledge base teaches it",
              ways, src + "; " + kArchFlags);
@@ -271,13 +258,13 @@ void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::str
   RuleScope scope(out, "contract.torch_pin");
   auto tv = torch_release(py);
   if (!tv) {
-    decide(out, "torch", py.torch.version, "torch's version could not be read: pins are not checked", "facts", true);
+    out.record("torch", py.torch.version, "torch's version could not be read: pins are not checked", "facts", true);
     return;
   }
   std::string src = recipe_cite(recipe);
   if (auto r = VersionRange::parse(recipe.torch); r && !recipe.torch.empty()) {
     if (!r->contains(*tv))
-      conflict(out, recipe.name + " with " + torch_label(py),
+      out.conflict(recipe.name + " with " + torch_label(py),
                "no version of " + recipe.name + " supports torch " + tv->str() + " (it needs torch " + r->describe() + ")",
                {"use a torch " + r->describe() + " in --torch"}, src);
   }
@@ -287,18 +274,18 @@ void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::str
     for (const auto& c : recipe.compat)
       if (auto vr = VersionRange::parse(c.version); vr && vr->contains(*pv)) entry = &c;
     if (!entry) {
-      decide(out, "torch", recipe.name + " " + version, "the recipe names no torch range for this version", src, true);
+      out.record("torch", recipe.name + " " + version, "the recipe names no torch range for this version", src, true);
     } else if (auto tr = VersionRange::parse(entry->torch); tr && !tr->contains(*tv)) {
       std::vector<std::string> ways;
       for (const auto& c : recipe.compat)
         if (auto r2 = VersionRange::parse(c.torch); r2 && r2->contains(*tv))
           ways.push_back(recipe.name + " " + c.version + " goes with torch " + tv->str());
       ways.push_back("or a torch " + tr->describe() + " in --torch");
-      conflict(out, recipe.name + "==" + version + " with " + torch_label(py),
+      out.conflict(recipe.name + "==" + version + " with " + torch_label(py),
                recipe.name + " " + version + " builds against torch " + tr->describe(), ways,
                entry->source.empty() ? src : entry->source);
     } else {
-      decide(out, "torch", recipe.name + " " + version + " with torch " + tv->str(),
+      out.decide("torch", recipe.name + " " + version + " with torch " + tv->str(),
              "within the recipe's torch range " + entry->torch, entry->source.empty() ? src : entry->source);
     }
   }
@@ -307,9 +294,9 @@ void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::str
     auto c = Constraint::parse(req);
     if (!c || c->normalized_name() != "torch") continue;
     if (c->range.contains(*tv))
-      decide(out, "torch", req, "the tree's build requirement holds for torch " + tv->str(), "pyproject.toml");
+      out.decide("torch", req, "the tree's build requirement holds for torch " + tv->str(), "pyproject.toml");
     else
-      conflict(out, "pyproject.toml requires " + req, "the target is torch " + tv->str() +
+      out.conflict("pyproject.toml requires " + req, "the target is torch " + tv->str() +
                ": the sources expect a newer or older torch API",
                {"use a torch " + c->range.describe() + " in --torch", "or an older/newer release of the package"},
                "pyproject.toml [build-system] requires");
@@ -320,7 +307,7 @@ std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, boo
   RuleScope scope(out, "contract.build");
   auto has = [&](const char* n) { return py.packages.count(n) > 0; };
   if (has("pip") && (setup_py || pyproject)) {
-    decide(out, "build", "pip wheel --no-build-isolation --no-deps",
+    out.decide("build", "pip wheel --no-build-isolation --no-deps",
            "the build must see the target torch: a PEP 517 isolated build installs a fresh torch from the "
            "index (or fails offline), flash-attention's most common failure; --no-deps keeps pip from "
            "replacing anything",
@@ -330,13 +317,13 @@ std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, boo
     return {py.path, "-m", "pip", "wheel", "-v", "--no-build-isolation", "--no-deps", "-w", "dist", "."};
   }
   if (setup_py && has("setuptools") && has("wheel")) {
-    decide(out, "build", "setup.py bdist_wheel", "no pip in " + py.path + ": setup.py builds in the target "
+    out.decide("build", "setup.py bdist_wheel", "no pip in " + py.path + ": setup.py builds in the target "
            "Python itself (no isolation)", kIsolation);
     return {py.path, "setup.py", "bdist_wheel", "-d", "dist"};
   }
   std::string missing = !setup_py && !pyproject ? "the tree has no setup.py or pyproject.toml"
                                                 : "neither pip nor setuptools+wheel is installed in " + py.path;
-  conflict(out, "building a wheel with " + py.path, missing,
+  out.conflict("building a wheel with " + py.path, missing,
            {setup_py || pyproject ? py.path + " -m ensurepip, or apt-get install python3-pip" : "point at the package's root"},
            kIsolation);
   return {};

@@ -9,17 +9,16 @@
 #include "core/arch_list.h"
 #include "core/host_facts.h"
 #include "kb/kb.h"
+#include "plan/decision_log.h"
 #include "plan/plan.h"
 #include "plan/recipe.h"
 #include "source/fix.h"
 
 namespace ts::plan {
 
-struct ContractOut {
-  std::vector<Decision> decisions;
-  std::vector<Conflict> conflicts;
+// The checks' decisions and conflicts (each with its rule id), and the torch fixes they need.
+struct ContractOut : DecisionLog {
   std::vector<PlannedFix> fixes;  // torch cpp_extension fixes the build needs (applied to the installed torch)
-  std::string rule;  // the id decisions and conflicts get unless they name a compat rule ("plan.toolkit")
 };
 
 // "torch 1.13.0a0 at /usr/lib/python3/dist-packages/torch"

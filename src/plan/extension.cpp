@@ -155,7 +155,7 @@ void choose_compiler(Ctx& c) {
     }
   }
   c.p.host_compiler = c.cc->cxx;
-  c.decide("compiler", c.cc->family + " " + c.cc->version + " (" + c.cc->cxx + ")", why, "facts", false,
+  c.record("compiler", c.cc->family + " " + c.cc->version + " (" + c.cc->cxx + ")", why, "facts", false,
            compat::kHostCompilerRule);
   check_host_compiler(c.facts, c.kb, *c.cc, c.cuda_on ? c.nvcc : nullptr, c.co);
 }
@@ -256,10 +256,10 @@ void plan_for(ext::Ctx& c) {
   } else if (!c.cuda_on) {
     // Asked for, but there is no CUDA compile to apply them to: said, not silently dropped.
     if (!req.arch.empty())
-      c.decide("arch", "none", "--arch " + req.arch + " is not used: this build compiles no CUDA code (the cuda "
+      c.record("arch", "none", "--arch " + req.arch + " is not used: this build compiles no CUDA code (the cuda "
                "decision says why)", req.arch_origin.empty() ? "--arch" : req.arch_origin, true);
     if (req.split_compile > 1)
-      c.decide("split-compile", "off", "--split-compile " + std::to_string(req.split_compile) +
+      c.record("split-compile", "off", "--split-compile " + std::to_string(req.split_compile) +
                " is not used: this build compiles no CUDA code", "--split-compile", true);
   }
   c.co.rule = "plan.env";
@@ -308,8 +308,7 @@ PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& fac
     plan_for(c);
   }
   insert_provision_steps(p.steps, c.provision_steps);
-  for (auto& d : c.co.decisions) p.decisions.push_back(std::move(d));
-  for (auto& x : c.co.conflicts) out.conflicts.push_back(std::move(x));
+  c.co.move_into(out);
   return out;
 }
 

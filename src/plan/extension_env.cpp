@@ -116,7 +116,7 @@ bool choose_package_fixes(Ctx& c) {
   }
   if (c.cuda_on)
     if (auto s = arch_steering(c.recipe, c.recipe_source(), ctx.version, c.arches, chosen, c.fixes))
-      c.decide("arch", s->value, s->reason, s->source, s->warning);
+      c.record("arch", s->value, s->reason, s->source, s->warning);
   return ninja;
 }
 
@@ -162,7 +162,7 @@ void choose_jobs(Ctx& c) {
   if (c.req.jobs > 0) {
     jobs = c.req.jobs;
     if (jobs > std::max(by_mem, 1))
-      c.decide("jobs", std::to_string(jobs), "asked for (--jobs), but the memory model allows " +
+      c.record("jobs", std::to_string(jobs), "asked for (--jobs), but the memory model allows " +
                std::to_string(std::max(by_mem, 1)) + ": " + why, src, true, compat::kJobsRule);
     why = "asked for (--jobs); " + why;
   }

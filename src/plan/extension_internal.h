@@ -1,6 +1,7 @@
 #pragma once
 // The extension planner's working state, shared by its parts (extension*.cpp). Internal to src/plan.
 #include <string>
+#include <utility>
 
 #include "core/arch_list.h"
 #include "plan/contract.h"
@@ -35,21 +36,19 @@ struct Ctx {
   Ctx(const ExtensionRequest& r, const HostFacts& f, const kb::Kb& k, const Recipe& rc, PlanResult& o)
       : req(r), facts(f), kb(k), recipe(rc), out(o), p(o.plan) {}
 
-  // rule: the compat rule that decided ("jobs.memory"); "" = the running step's own (co.rule).
-  void decide(std::string topic, std::string value, std::string reason, std::string source, bool warning = false,
-              std::string rule = "") {
-    co.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), warning,
-                            rule.empty() ? co.rule : std::move(rule)});
-  }
+  // The planner's parts record through co (DecisionLog: the running step's rule id in co.rule).
+  template <typename... A>
+  void decide(A&&... a) { co.decide(std::forward<A>(a)...); }
+  template <typename... A>
+  void record(A&&... a) { co.record(std::forward<A>(a)...); }
   void conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source,
                 std::string rule = "") {
-    co.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source),
-                            rule.empty() ? co.rule : std::move(rule)});
+    co.conflict(std::move(what), std::move(why), std::move(fixes), std::move(source), std::move(rule));
   }
   void set_env(const std::string& k, const std::string& v, const std::string& reason, const std::string& source,
                std::string rule = "") {
     p.env[k] = v;
-    decide("env", k + "=" + v, reason, source, false, std::move(rule));
+    co.decide("env", k + "=" + v, reason, source, std::move(rule));
   }
   std::string recipe_source() const;  // "source (packages/x.toml:3)" or "recipe_generic"
 };

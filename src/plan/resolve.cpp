@@ -24,22 +24,6 @@ std::string Ctx::cuda_mm() const {
   return v ? v->major_minor() : toolkit->version;
 }
 
-void Ctx::decide(std::string topic, std::string value, std::string reason, std::string source, std::string rule) {
-  p.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), false,
-                         rule.empty() ? step_rule : std::move(rule)});
-}
-
-void Ctx::warn(std::string topic, std::string value, std::string reason, std::string source, std::string rule) {
-  p.decisions.push_back({std::move(topic), std::move(value), std::move(reason), std::move(source), true,
-                         rule.empty() ? step_rule : std::move(rule)});
-}
-
-void Ctx::conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source,
-                   std::string rule) {
-  out.conflicts.push_back({std::move(what), std::move(why), std::move(fixes), std::move(source),
-                           rule.empty() ? step_rule : std::move(rule)});
-}
-
 void Ctx::set_env(const std::string& name, const std::string& value, const std::string& reason,
                   std::string source, std::string rule) {
   p.env[name] = value;
@@ -50,33 +34,44 @@ void Ctx::set_env(const std::string& name, const std::string& value, const std::
 
 }  // namespace detail
 
-PlanResult resolve(const Inputs& in) {
-  PlanResult r;
-  r.plan.spec = in.spec;
-  r.plan.torch_version = in.spec.version;
-  detail::Ctx c(in, r);
-  // Each step under its own rule id, which its decisions and conflicts carry.
+namespace {
+
+// The steps in dependency order, each under its own rule id, which its decisions and conflicts
+// carry. A step whose answer the rest needs stops the run when it has none.
+void run_steps(detail::Ctx& c) {
+  const PlanResult& r = c.out;
   auto step = [&c](const char* rule, void (*part)(detail::Ctx&)) {
-    c.step_rule = rule;
+    c.rule = rule;
     part(c);
   };
   step("plan.release", detail::choose_release);
-  if (!c.release) return r;  // nothing else can be judged without the release's facts
+  if (!c.release) return;  // nothing else can be judged without the release's facts
   step("plan.features", detail::choose_features);
-  if (!r.bad_spec.empty()) return r;
+  if (!r.bad_spec.empty()) return;
   step("plan.python", detail::choose_python);
   step("plan.toolkit", detail::choose_toolkit);
   step("plan.compiler", detail::choose_compiler);
   step("plan.cmake", detail::choose_cmake);
   step("plan.arches", detail::choose_arches);
-  if (!r.bad_spec.empty()) return r;
+  if (!r.bad_spec.empty()) return;
   step("plan.fixes", detail::choose_fixes);
   step("plan.arch_fixes", detail::check_arch_fixes);
   step("plan.libraries", detail::choose_libraries);
   step("plan.version", detail::choose_version);
   step("plan.jobs", detail::choose_jobs);
   step("plan.steps", detail::choose_steps);
-  insert_provision_steps(r.plan.steps, c.provision_steps);
+  insert_provision_steps(c.p.steps, c.provision_steps);
+}
+
+}  // namespace
+
+PlanResult resolve(const Inputs& in) {
+  PlanResult r;
+  r.plan.spec = in.spec;
+  r.plan.torch_version = in.spec.version;
+  detail::Ctx c(in, r);
+  run_steps(c);
+  c.move_into(r);
   return r;
 }
 

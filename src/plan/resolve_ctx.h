@@ -5,11 +5,14 @@
 
 #include "core/arch_list.h"
 #include "core/version.h"
+#include "plan/decision_log.h"
 #include "plan/resolve.h"
 
 namespace ts::plan::detail {
 
-struct Ctx {
+// Decisions and conflicts go to the DecisionLog (rule: the running step's id, set by resolve());
+// resolve() moves them into the plan at the end.
+struct Ctx : DecisionLog {
   const Inputs& in;
   PlanResult& out;
   Plan& p;
@@ -27,10 +30,6 @@ struct Ctx {
   bool cuda_on = true;
   bool redistributable = false;  // a package for other machines (conda, or --arch portable)
   std::vector<SelectedFix> fixes;
-  // The rule id of the step running now ("plan.toolkit"): what a decision or conflict carries
-  // unless it names the compat rule that made it.
-  std::string step_rule;
-
   Ctx(const Inputs& i, PlanResult& o) : in(i), out(o), p(o.plan) {}
 
   const spec::BuildSpec& spec() const { return in.spec; }
@@ -38,11 +37,6 @@ struct Ctx {
   const std::string& version() const { return in.spec.version; }
   std::string cuda_mm() const;  // "12.8" of the chosen toolkit, "" when none
 
-  // rule: the compat rule that decided ("jobs.memory"); "" = this step's own (step_rule).
-  void decide(std::string topic, std::string value, std::string reason, std::string source, std::string rule = "");
-  void warn(std::string topic, std::string value, std::string reason, std::string source, std::string rule = "");
-  void conflict(std::string what, std::string why, std::vector<std::string> fixes, std::string source,
-                std::string rule = "");
   // Sets a build environment variable with its decision (source: build.toml's entry for it).
   void set_env(const std::string& name, const std::string& value, const std::string& reason,
                std::string source = "", std::string rule = "");

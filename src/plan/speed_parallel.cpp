@@ -27,7 +27,7 @@ void choose_parallel_extensions(Ctx& c) {
   }
   if (c.p.jobs < 2) return;
   if (r.serial_build && !c.ninja_fixed) {
-    c.decide("extensions", "one after another", r.name + " compiles without ninja (use_ninja=False), which cannot "
+    c.record("extensions", "one after another", r.name + " compiles without ninja (use_ninja=False), which cannot "
              "be shared between threads, and no fix for this version turns ninja on", c.recipe_source(), true);
     return;
   }

@@ -58,7 +58,7 @@ void choose_nvcc_split(Ctx& c) {
   }
   if (!c.nvcc->split_compile) {
     if (req.split_compile > 1)
-      c.decide("split-compile", "off", c.nvcc->nvcc + " --help lists no --split-compile (nvcc " + c.nvcc->version +
+      c.record("split-compile", "off", c.nvcc->nvcc + " --help lists no --split-compile (nvcc " + c.nvcc->version +
                "): --split-compile " + std::to_string(req.split_compile) + " is not passed", "nvcc --help", true);
     return;
   }
