@@ -25,6 +25,11 @@ const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi) {
   return best;
 }
 
+HostGcc host_gcc(const CompilerFacts& def, const HostFacts& f, int lo, int hi) {
+  if (gcc_fits(def.version, lo, hi)) return {&def, false};
+  return {newest_gcc(f, lo, hi), true};
+}
+
 std::string install_gcc_advice(int major) {
   std::string n = std::to_string(major);
   return "apt-get install gcc-" + n + " g++-" + n + " and set CUDAHOSTCXX=/usr/bin/g++-" + n;

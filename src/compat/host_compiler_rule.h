@@ -21,6 +21,14 @@ bool gcc_fits(const std::string& version, int lo, int hi);
 // The newest installed GCC with a C++ driver whose major is in [lo, hi]; nullptr when none.
 const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi);
 
+// The host GCC within [lo, hi]: the default compiler `def` when it fits, else the newest installed
+// one that does (moved = true; pick is nullptr when none does). Both planners choose by it.
+struct HostGcc {
+  const CompilerFacts* pick = nullptr;
+  bool moved = false;
+};
+HostGcc host_gcc(const CompilerFacts& def, const HostFacts& f, int lo, int hi);
+
 // What to tell someone who has no fitting GCC: Debian/Ubuntu name versioned compilers gcc-N/g++-N
 // and install them as /usr/bin/g++-N, which nvcc then gets as CUDAHOSTCXX.
 std::string install_gcc_advice(int major);

@@ -40,10 +40,10 @@ void choose_compiler(Ctx& c) {
     cuda_src = cite(c.cuda_rel->source, c.cuda_rel->origin);
   }
   int dv = ver(def->version)->major();
-  const CompilerFacts* pick = def;
+  const compat::HostGcc host = compat::host_gcc(*def, f, lo, hi);
+  const CompilerFacts* pick = host.pick;
   std::string why = "the default compiler (g++ on PATH)";
-  if (!compat::gcc_fits(def->version, lo, hi)) {
-    pick = compat::newest_gcc(f, lo, hi);
+  if (host.moved) {
     std::string limit = hi ? "CUDA " + c.cuda_mm() + " accepts gcc <= " + c.cuda_rel->gcc_max : "";
     if (lo && dv < lo) limit = "torch " + rel.version + " needs gcc >= " + rel.gcc_min;
     if (!pick) {

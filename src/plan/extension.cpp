@@ -147,9 +147,9 @@ void choose_compiler(Ctx& c) {
   std::string why = "the default compiler (g++ on PATH)";
   // nvcc refuses a GCC newer than its gcc_max: take the newest installed one it accepts.
   int max = c.cuda_on && c.nvcc ? compat::gcc_max_major(c.kb, c.nvcc->version) : 0;
-  if (max && ver(def->version) && !compat::gcc_fits(def->version, 0, max)) {
-    if (const CompilerFacts* fit = compat::newest_gcc(c.facts, 0, max)) {
-      c.cc = fit;
+  if (max && ver(def->version)) {
+    if (compat::HostGcc h = compat::host_gcc(*def, c.facts, 0, max); h.moved && h.pick) {
+      c.cc = h.pick;
       why = "gcc " + def->version + " is newer than nvcc " + compat::major_minor(c.nvcc->version) +
             " accepts (<= " + c.kb.find_cuda(c.nvcc->version)->gcc_max + "): the newest installed one it does";
     }
