@@ -124,7 +124,9 @@ int main(int argc, char** argv) {
     }
     Score& s = score[split];
     ++s.total;
-    if (got == expected) ++s.hit;
+    // A signature merged from the expected id (its `formerly`) gives the same answer.
+    const ts::triage::Signature* got_sig = engine.set().find(got);
+    if (got == expected || (got_sig && ts::triage::answers(*got_sig, expected))) ++s.hit;
     else if (split == "dev") misses.push_back(id + "\texpected " + expected + "\tgot " + got);
   }
   if (bad) { std::fprintf(stderr, "%d case(s) do not match the manifest\n", bad); return 2; }

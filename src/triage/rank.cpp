@@ -44,9 +44,11 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
     if (f.count == 0) continue;
     f.severity = f.sig->severity;
     f.phase = f.sig->phase;
-    f.cause = f.sig->cause;
-    f.fix = f.sig->fix;
+    // "$1" in the texts: what the first evidence line captured (a module name, a header).
+    f.cause = expand_captures(f.sig->cause, f.captures);
+    f.fix = expand_captures(f.sig->fix, f.captures);
     f.remedy = f.sig->remedy;
+    f.remedy.note = expand_captures(f.sig->remedy.note, f.captures);
     present.push_back(f);
   }
   // Supersedes: a more specific or more fundamental finding makes another moot.

@@ -59,6 +59,7 @@ nlohmann::json finding_json(const Finding& f) {
   if (!f.superseded_by.empty()) j["superseded_by"] = f.superseded_by;
   if (!f.captures.empty()) j["captures"] = f.captures;
   if (f.sig) j["source"] = f.sig->source;
+  if (f.sig && !f.sig->formerly.empty()) j["formerly"] = f.sig->formerly;  // ids merged into this one
   auto lines = [](const std::vector<Evidence>& v) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& e : v) a.push_back({{"line", e.line}, {"text", e.text}});

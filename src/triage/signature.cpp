@@ -115,6 +115,7 @@ void load_signature(const toml::table& t, std::string_view file, SignatureSet& o
   string_field(t, "source", file, s.source, errors, true);
   string_array(t, "supersedes", file, s.supersedes, errors, false);
   string_array(t, "see_also", file, s.see_also, errors, false);
+  string_array(t, "formerly", file, s.formerly, errors, false);
   if (const toml::node* sb = t.get("stops_build")) {
     if (auto v = sb->value<bool>()) s.stops_build = *v;
     else errors.push_back(where(file, *sb) + "stops_build must be true or false");
@@ -177,12 +178,19 @@ void load_fact(const toml::table& t, std::string_view file, SignatureSet& out, s
   if (errors.size() == before) out.log_facts.push_back(std::move(f));
 }
 
-// Supersedes must name ids that exist in the merged set.
+// Supersedes must name ids that exist in the merged set; a former id must not (it was merged away)
+// and belongs to one signature only.
 void check_supersedes(const SignatureSet& set, std::vector<std::string>& errors) {
-  for (const auto& s : set.signatures)
+  std::set<std::string> former;
+  for (const auto& s : set.signatures) {
+    std::string at = s.file + ":" + std::to_string(s.line) + ": " + s.id;
     for (const auto& id : s.supersedes)
-      if (!set.find(id))
-        errors.push_back(s.file + ":" + std::to_string(s.line) + ": " + s.id + " supersedes unknown id '" + id + "'");
+      if (!set.find(id)) errors.push_back(at + " supersedes unknown id '" + id + "'");
+    for (const auto& id : s.formerly) {
+      if (set.find(id)) errors.push_back(at + " lists '" + id + "' as a former id, but a signature still has it");
+      if (!former.insert(id).second) errors.push_back(at + ": former id '" + id + "' is claimed by two signatures");
+    }
+  }
 }
 
 void merge(SignatureSet& into, SignatureSet&& from) {
@@ -196,6 +204,13 @@ void merge(SignatureSet& into, SignatureSet&& from) {
 }
 
 }  // namespace
+
+bool answers(const Signature& sig, std::string_view id) {
+  if (sig.id == id) return true;
+  for (const auto& f : sig.formerly)
+    if (f == id) return true;
+  return false;
+}
 
 const Signature* SignatureSet::find(std::string_view id) const {
   for (const auto& s : signatures)

@@ -33,6 +33,9 @@ struct Signature {
   Remedy remedy;
   std::vector<std::string> supersedes;
   std::vector<std::string> see_also;
+  // Ids merged into this one (two entries the log cannot tell apart): a diagnosis of this id is
+  // also the answer to them, for scripts and labelled logs that name an old id.
+  std::vector<std::string> formerly;
   // false: a root cause when the step fails, but no reason to stop a running step (a tool may
   // print it on a fallback path and then succeed, e.g. pip's legacy setup.py install).
   bool stops_build = true;
@@ -54,6 +57,9 @@ struct SignatureSet {
   std::vector<LogFactRule> log_facts;
   const Signature* find(std::string_view id) const;
 };
+
+// Whether a finding of `sig` answers `id`: its own id, or one it was merged from (formerly).
+bool answers(const Signature& sig, std::string_view id);
 
 // Parses and validates one signatures TOML text: unique ids, known phase/severity/remedy kind,
 // every pattern compiles with RE2, supersedes names existing ids. Errors are "file:line: message";

@@ -213,10 +213,8 @@ c('GLIBCXX_VERSION_NOT_FOUND', ['Traceback (most recent call last):', '  File "<
   ['-- libstdc++ provides GLIBCXX_3.4.30 (found)'])
 c('GLIBC_VERSION_NOT_FOUND', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', "ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by /home/u/venv/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so)"],
   ['-- glibc version GLIBC_2.35 found'])
-c('PREBUILT_EXT_WHEEL_TORCH_MISMATCH', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: /home/u/venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi'],
+c('EXT_BUILT_FOR_OTHER_TORCH', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: /home/u/venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi'],
   ['nm -D libc10_cuda.so | grep SetDevice  # defined symbol: _ZN3c104cuda9SetDeviceEa'.replace('_ZN3c104cuda9SetDeviceEa', 'c10::cuda::SetDevice(signed char)')])
-c('UNDEFINED_SYMBOL_TORCH_MISMATCH', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: /home/u/venv/lib/python3.10/site-packages/torchvision/_C.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev'],
-  ['-- symbol c10::RegisterOperators defined in libtorch_cpu.so'])
 c('UNDEFINED_SYMBOL_CXX11_ABI', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: /home/u/ext/_ext.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE'],
   ['-- _GLIBCXX_USE_CXX11_ABI=1 (torch._C._GLIBCXX_USE_CXX11_ABI is True)'])
 c('MKL_IJIT_NOTIFYEVENT', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'ImportError: /home/u/miniconda3/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent'],
@@ -225,14 +223,12 @@ c('TORCH_LIB_NOT_LOADED_IMPORT_ORDER', ['Traceback (most recent call last):', ' 
   ['-- Installing: /home/u/pytorch/torch/lib/libc10.so'])
 c('TORCH_C_LOADED_FROM_SOURCE_TREE', ['Traceback (most recent call last):', '  File "/home/u/pytorch/torch/__init__.py", line 237, in <module>', 'ImportError: Failed to load PyTorch C extensions:', '    It appears that PyTorch has loaded the `torch/_C` folder', '    of the PyTorch repository rather than the C extensions which'],
   ['-- PyTorch C extensions built: torch/_C.cpython-310-x86_64-linux-gnu.so'])
-c('DETECTRON2_C_NOT_BUILT', ['Traceback (most recent call last):', '  File "demo.py", line 9, in <module>', "ImportError: cannot import name '_C' from 'detectron2' (/home/u/detectron2/detectron2/__init__.py)"],
-  ["-- detectron2 _C extension built: detectron2/_C.cpython-310-x86_64-linux-gnu.so"])
+c('EXT_MODULE_NOT_BUILT', ['Traceback (most recent call last):', '  File "demo.py", line 9, in <module>', "ImportError: cannot import name '_C' from 'detectron2' (/home/u/detectron2/detectron2/__init__.py)"],
+  ["-- detectron2 _C extension built: detectron2/_C.cpython-310-x86_64-linux-gnu.so", "ModuleNotFoundError: No module named 'numpy._core'", "ImportError: cannot import name '_validate' from 'mypkg.utils'"])
 c('TORCHVISION_OPS_NOT_LOADED', ["/home/u/venv/lib/python3.10/site-packages/torchvision/io/image.py:13: UserWarning: Failed to load image Python extension", "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while compiling torchvision from source."],
   ['-- torchvision custom C++ ops loaded'])
 c('TORCHVISION_CUDA_MISMATCH', ['RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your PyTorch install.'],
   ['-- PyTorch and torchvision were compiled with the same CUDA version (12.1)'])
-c('APEX_CUDA_EXT_NOT_BUILT', ['Traceback (most recent call last):', '  File "train.py", line 3, in <module>', "ModuleNotFoundError: No module named 'fused_layer_norm_cuda'"],
-  ['-- building fused_layer_norm_cuda extension'])
 c('NUMPY_SUPPORT_MISSING', ['Traceback (most recent call last):', '  File "smoke.py", line 4, in <module>', 'RuntimeError: PyTorch was compiled without NumPy support'],
   ['-- USE_NUMPY : ON (PyTorch compiled with NumPy support)'])
 c('TORCH_NOT_COMPILED_WITH_CUDA', ['Traceback (most recent call last):', '  File "smoke.py", line 6, in <module>', '    x = torch.randn(2, 64, 512, device="cuda")', 'AssertionError: Torch not compiled with CUDA enabled'],
@@ -325,8 +321,6 @@ c('CMAKE_NOT_INSTALLED', ['running build_ext', "error: [Errno 2] No such file or
   ["-- The CMake version is 3.27.9: cmake found at /usr/bin/cmake"])
 c('EXT_NOT_COMPILED_WITH_CUDA', ['  File "/home/u/det/layers/nms.py", line 19, in nms', 'RuntimeError: Not compiled with GPU support (nms at /home/u/det/csrc/nms.h:22)'],
   ["-- Compiled with GPU support: sm_80"])
-c('MMCV_EXT_NOT_BUILT', ['  File "/home/u/venv/lib/python3.9/site-packages/mmcv/utils/ext_loader.py", line 13, in load_ext', '    ext = importlib.import_module("mmcv." + name)', "ModuleNotFoundError: No module named 'mmcv._ext'"],
-  ["Successfully built mmcv._ext for sm_86"])
 c('TORCH_BUILT_WITHOUT_LAPACK', ['FAILED test/test_linalg.py::TestLinalgCPU::test_svd_cpu_float32 - RuntimeError: svd: LAPACK library not found in compilation'],
   ["-- Found LAPACK: /usr/lib/x86_64-linux-gnu/libopenblas.so"])
 c('MAGMA_NOT_FOUND', ['-- MAGMA not found. Compiling without MAGMA support'],

@@ -83,6 +83,22 @@ TEST(Signatures, FuzzerFindingsAreErrorsNotCrashes) {
   }
 }
 
+// A former id was merged away: no live signature may keep it, and one signature owns it.
+TEST(Signatures, FormerIdsAreNotLiveAndBelongToOneSignature) {
+  EXPECT_TRUE(check_signatures_text("a.toml", entry("A", "formerly = [\"OLD\"]") + entry("B")).empty());
+  EXPECT_TRUE(has(check_signatures_text("a.toml", entry("A", "formerly = [\"B\"]") + entry("B")),
+                  "lists 'B' as a former id"));
+  EXPECT_TRUE(has(check_signatures_text("a.toml", entry("A", "formerly = [\"OLD\"]") + entry("B", "formerly = [\"OLD\"]")),
+                  "claimed by two signatures"));
+  EXPECT_FALSE(check_signatures_text("a.toml", entry("A", "formerly = \"OLD\"")).empty());
+  SignatureSet set;
+  load_signatures_text("a.toml", entry("A", "formerly = [\"OLD\"]"), set);
+  ASSERT_EQ(set.signatures.size(), 1u);
+  EXPECT_TRUE(answers(set.signatures[0], "A"));
+  EXPECT_TRUE(answers(set.signatures[0], "OLD"));
+  EXPECT_FALSE(answers(set.signatures[0], "B"));
+}
+
 TEST(Signatures, OverlayReplacesById) {
   SignatureSet set;
   load_signatures_text("a.toml", entry("A") + entry("B"), set);

@@ -32,9 +32,19 @@ const Wording kWordings[] = {
     {"error C2039: 'runtime_error': is not a member of 'std'", "MISSING_STD_HEADER"},
     {"f.cpp:86:18: Fehler: »runtime_error« ist kein Element von »std«", "MISSING_STD_HEADER"},
     // An extension module built for another torch: Linux's undefined symbol, Windows' DLL load failure.
-    {"ImportError: /e/site-packages/x_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "PREBUILT_EXT_WHEEL_TORCH_MISMATCH"},
-    {"ImportError: DLL load failed while importing flash_attn_2_cuda: The specified procedure could not be found.", "PREBUILT_EXT_WHEEL_TORCH_MISMATCH"},
-    {"ImportError: DLL load failed while importing _ext: The specified module could not be found.", "PREBUILT_EXT_WHEEL_TORCH_MISMATCH"},
+    {"ImportError: /e/site-packages/x_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "EXT_BUILT_FOR_OTHER_TORCH"},
+    {"ImportError: DLL load failed while importing flash_attn_2_cuda: The specified procedure could not be found.", "EXT_BUILT_FOR_OTHER_TORCH"},
+    {"ImportError: DLL load failed while importing _ext: The specified module could not be found.", "EXT_BUILT_FOR_OTHER_TORCH"},
+    {"ImportError: /e/site-packages/pytorch3d/_C.so: undefined symbol: _ZNK3c1010TensorImpl18compute_contiguousEv", "EXT_BUILT_FOR_OTHER_TORCH"},
+    // An extension module that was never built: the package is named by the line, never by the signature.
+    {"ImportError: cannot import name '_C' from 'detectron2' (/src/detectron2/detectron2/__init__.py)", "EXT_MODULE_NOT_BUILT"},
+    {"ModuleNotFoundError: No module named 'mmcv._ext'", "EXT_MODULE_NOT_BUILT"},
+    {"ModuleNotFoundError: No module named 'pointnet2_ops._ext'", "EXT_MODULE_NOT_BUILT"},
+    {"ModuleNotFoundError: No module named 'fused_layer_norm_cuda'", "EXT_MODULE_NOT_BUILT"},
+    {"ModuleNotFoundError: No module named 'amp_C'", "EXT_MODULE_NOT_BUILT"},
+    {"ImportError: cannot import name '_ext' from 'pointops' (unknown location)", "EXT_MODULE_NOT_BUILT"},
+    // torch's own _C missing is the source checkout shadowing the install, not an unbuilt extension.
+    {"ModuleNotFoundError: No module named 'torch._C'", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
     // torch's own DLLs stay a Windows DLL problem.
     {"ImportError: DLL load failed while importing _C: The specified module could not be found.", "WINDOWS_DLL_LOAD_FAILED"},
     // CMake's if() on an empty Python version (the Python library and headers were not found).
@@ -85,6 +95,35 @@ const Wording kWordings[] = {
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
+
+// One generic signature for "the compiled module is missing": the module the line names goes into
+// the cause and the remedy, and the old package-named ids are answered by it.
+TEST(GenericSignature, NamesTheMissingModuleAndAnswersItsFormerIds) {
+  struct Case { const char* line; const char* module; const char* former; };
+  for (const Case& c : {Case{"ImportError: cannot import name '_C' from 'detectron2' (/d/__init__.py)", "detectron2", "DETECTRON2_C_NOT_BUILT"},
+                        Case{"ModuleNotFoundError: No module named 'mmcv._ext'", "mmcv._ext", "MMCV_EXT_NOT_BUILT"},
+                        Case{"ModuleNotFoundError: No module named 'fused_layer_norm_cuda'", "fused_layer_norm_cuda", "APEX_CUDA_EXT_NOT_BUILT"}}) {
+    Diagnosis d = diagnose(std::string(c.line) + "\n");
+    ASSERT_TRUE(d.root()) << c.line;
+    EXPECT_EQ(d.root()->id, "EXT_MODULE_NOT_BUILT");
+    ASSERT_FALSE(d.root()->captures.empty());
+    EXPECT_EQ(d.root()->captures[0], c.module);
+    EXPECT_NE(d.root()->cause.find(std::string("'") + c.module + "'"), std::string::npos) << d.root()->cause;
+    EXPECT_NE(d.root()->remedy.note.find(std::string("'") + c.module + "'"), std::string::npos) << d.root()->remedy.note;
+    EXPECT_EQ(d.root()->cause.find("$1"), std::string::npos);
+    ASSERT_TRUE(d.root()->sig);
+    EXPECT_TRUE(answers(*d.root()->sig, c.former));
+    EXPECT_TRUE(answers(*d.root()->sig, "EXT_MODULE_NOT_BUILT"));
+    EXPECT_FALSE(answers(*d.root()->sig, "EXT_BUILT_FOR_OTHER_TORCH"));
+    EXPECT_EQ(engine().set().find(c.former), nullptr) << "a former id is not a signature of its own";
+  }
+  for (const char* near : {"ModuleNotFoundError: No module named 'numpy._core'",
+                           "ImportError: cannot import name '_validate' from 'mypkg.utils'",
+                           "ModuleNotFoundError: No module named 'torchvision'"}) {
+    Diagnosis d = diagnose(std::string(near) + "\n");
+    EXPECT_FALSE(has_finding(d, "EXT_MODULE_NOT_BUILT")) << near;
+  }
+}
 
 TEST(AlwaysAnAnswer, UnknownErrorLineIsUnrecognisedWithThatLine) {
   for (const char* line : {"frob.cpp(7): error C9999: the frobnicator is out of order",
