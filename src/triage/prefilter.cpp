@@ -7,11 +7,14 @@
 #include <stdexcept>
 
 #include <re2/filtered_re2.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace ts::triage {
 namespace {
 
-constexpr int kHashBits = 17;  // 16 KiB bitmap: stays in L1, few random hits
+constexpr int kHashBits = 18;  // 32 KiB bitmap: stays in L1, few random hits
 constexpr std::size_t kMaxStride = 8;
 
 inline std::uint32_t fold4(const char* p) {
@@ -123,7 +126,8 @@ void Prefilter::build(const std::vector<std::string>& patterns) {
   literals_ = std::move(kept);
 
   std::size_t shortest = kMaxStride + 3;
-  for (const auto& l : literals_) shortest = std::min(shortest, l.size());
+  longest_ = 0;
+  for (const auto& l : literals_) shortest = std::min(shortest, l.size()), longest_ = std::max(longest_, l.size());
   stride_ = std::max<std::size_t>(1, std::min(kMaxStride, shortest - 3));
 
   std::map<std::uint32_t, int> noise;  // how often each folded window occurs in typical noise
@@ -201,7 +205,69 @@ const char* Prefilter::find_stride(const char* p, const char* end) const {
   return end;
 }
 
+#if defined(__x86_64__)
+// Probes k = 0..7 at p + k*S: two 16-byte loads (p and p + 4S) and one byte shuffle give the eight
+// 4-byte windows (3S + 3 < 16, hence S <= 4); they are folded, hashed and their bitmap bits
+// gathered together. A set bit is verified in probe order, as the scalar loop does.
+template <std::size_t S>
+__attribute__((target("avx2"))) const char* Prefilter::find_stride_avx2(const char* p, const char* end) const {
+  static_assert(S >= 1 && S <= 4);
+  const char* from = p;
+  const int* bits = reinterpret_cast<const int*>(bits_.data());  // little-endian: bit h of 32-bit word h >> 5
+  const __m128i pick = _mm_setr_epi8(0, 1, 2, 3, S, S + 1, S + 2, S + 3, 2 * S, 2 * S + 1, 2 * S + 2, 2 * S + 3,
+                                     3 * S, 3 * S + 1, 3 * S + 2, 3 * S + 3);
+  const __m256i shuffle = _mm256_broadcastsi128_si256(pick);
+  const __m256i fold = _mm256_set1_epi32(0x20202020), mul = _mm256_set1_epi32(static_cast<int>(0x9E3779B1u));
+  const __m256i low5 = _mm256_set1_epi32(31), one = _mm256_set1_epi32(1);
+  while (end - p >= static_cast<std::ptrdiff_t>(4 * S + 16)) {
+    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 4 * S)), 1);
+    __m256i w = _mm256_or_si256(_mm256_shuffle_epi8(v, shuffle), fold);
+    __m256i h = _mm256_srli_epi32(_mm256_mullo_epi32(w, mul), 32 - kHashBits);
+    __m256i word = _mm256_i32gather_epi32(bits, _mm256_srli_epi32(h, 5), 4);
+    __m256i bit = _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(h, low5)), one);
+    unsigned mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(bit, one))));
+    if (mask) {
+      alignas(32) std::uint32_t hs[8];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(hs), h);
+      for (; mask; mask &= mask - 1) {
+        unsigned k = static_cast<unsigned>(__builtin_ctz(mask));
+        if (const char* hit = verify(p + k * S, hs[k], from, end)) return hit;
+      }
+    }
+    p += 8 * S;
+  }
+  const char* last = end - 4;
+  for (; p <= last; p += S) {
+    std::uint32_t hp = hash4(fold4(p));
+    if ((bits_[hp >> 6] >> (hp & 63)) & 1)
+      if (const char* hit = verify(p, hp, from, end)) return hit;
+  }
+  return end;
+}
+
+static bool has_avx2() {
+  static const bool yes = __builtin_cpu_supports("avx2");
+  return yes;
+}
+#endif
+
 const char* Prefilter::find(const char* p, const char* end) const {
+  if (match_all_) return p < end ? p : end;
+#if defined(__x86_64__)
+  if (stride_ <= 4 && has_avx2()) {
+    switch (stride_) {
+      case 1: return find_stride_avx2<1>(p, end);
+      case 2: return find_stride_avx2<2>(p, end);
+      case 3: return find_stride_avx2<3>(p, end);
+      default: return find_stride_avx2<4>(p, end);
+    }
+  }
+#endif
+  return find_portable(p, end);
+}
+
+const char* Prefilter::find_portable(const char* p, const char* end) const {
   if (match_all_) return p < end ? p : end;
   switch (stride_) {
     case 1: return find_stride<1>(p, end);

@@ -38,10 +38,14 @@ class Scanner {
   struct After { Finding* f; int left; };
   struct Candidate { const char* line_start; std::uint64_t newlines_before; };  // from the part's start
   static constexpr std::size_t kMinPart = 4 << 20;  // smaller chunks are not worth a thread
-  // `hit` carries the prefilter's last hit between calls (nullptr at first): lines with an ESC
-  // come before it one by one, and searching past them again for each would be quadratic.
-  bool next_candidate(const char* pos, const char* e, const char*& ls, std::uint64_t& newlines,
-                      const char*& hit) const;
+  static constexpr std::size_t kWindow = 64 << 10;  // bytes searched before their newlines are counted
+  // What the prefilter already told, carried between calls: lines with an ESC come before a hit
+  // one by one, and searching past them again for each would be quadratic.
+  struct Probe {
+    const char* hit = nullptr;    // the first literal at or after the last search's start
+    const char* clear = nullptr;  // no literal starts before this (a window searched in vain)
+  };
+  bool next_candidate(const char* pos, const char* e, const char*& ls, std::uint64_t& newlines, Probe& probe) const;
   std::vector<Candidate> candidates(const char* b, const char* e) const;
   void scan_region(const char* b, const char* e);  // whole lines; e is just past a '\n'
   void scan_lines(const char* b, const char* e, const char* region_begin, const std::vector<Candidate>* pre);

@@ -1,0 +1,73 @@
+// The literal prefilter: the AVX2 probe loop and the portable one give the same answer, and the
+// answer is a real literal occurrence no later than the first one (a line is never skipped).
+#include <algorithm>
+#include <cctype>
+#include <random>
+
+#include "../bench/triage_loggen.h"
+#include "test_util.h"
+#include "triage/prefilter.h"
+
+namespace ts::triage::testing {
+namespace {
+
+bool occurs_at(const Prefilter& pf, const std::string& text, std::size_t at, std::size_t& len) {
+  for (const auto& l : pf.literals()) {
+    if (at + l.size() > text.size()) continue;
+    std::size_t k = 0;
+    while (k < l.size() && std::tolower(static_cast<unsigned char>(text[at + k])) == static_cast<unsigned char>(l[k])) ++k;
+    if (k == l.size()) { len = l.size(); return true; }
+  }
+  return false;
+}
+
+// Text with the literals planted at random offsets, in random case, among log noise and bytes.
+std::string planted_text(const Prefilter& pf, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  ts::bench::LogGen gen(seed);
+  std::string text;
+  gen.generate(1 << 14, 3, [&](std::string_view b) { text += b; });
+  text.resize(1 << 15);  // the generator writes whole 1 MiB blocks
+  for (int i = 0; i < 60; ++i) {
+    std::string lit = pf.literals()[rng() % pf.literals().size()];
+    for (char& c : lit)
+      if (rng() % 2) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    text.insert(rng() % text.size(), lit);
+    if (i % 8 == 0) text.insert(rng() % text.size(), 1, static_cast<char>(rng() % 256));
+  }
+  return text;
+}
+
+TEST(Prefilter, AvxAndPortableProbesAgreeAndNeverPassAnOccurrence) {
+  const Prefilter& pf = engine().prefilter();
+  ASSERT_FALSE(pf.match_all());
+  ASSERT_FALSE(pf.literals().empty());
+  for (std::uint32_t seed : {1u, 2u, 3u}) {
+    const std::string text = planted_text(pf, seed);
+    const char* b = text.data();
+    const char* e = b + text.size();
+    std::size_t first = text.size(), len = 0;  // the naive first occurrence at or after `from`
+    std::size_t checked = 0;
+    for (std::size_t from = text.size(); from-- > 0;) {
+      std::size_t l = 0;
+      if (occurs_at(pf, text, from, l)) { first = from; len = l; }
+      if (from % 7 != 0) continue;  // every 7th start: enough positions, bounded time
+      const char* got = pf.find(b + from, e);
+      ASSERT_EQ(got, pf.find_portable(b + from, e)) << "seed " << seed << " from " << from;
+      if (first == text.size()) {
+        EXPECT_EQ(got, e) << "from " << from;
+      } else {
+        std::size_t at = static_cast<std::size_t>(got - b), l2 = 0;
+        ASSERT_LT(at, text.size()) << "an occurrence at " << first << " was missed";
+        EXPECT_TRUE(occurs_at(pf, text, at, l2)) << "not a literal at " << at;
+        EXPECT_GE(at, from);
+        EXPECT_LT(at, first + len) << "the occurrence at " << first << " was passed";
+      }
+      ++checked;
+    }
+    EXPECT_GT(checked, 2000u);
+  }
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
