@@ -1,5 +1,7 @@
 // torchsmith diagnose always answers: a known root cause, "unrecognised" with the first real error
 // line, or "no error found" (text) / "error": false (--json) for a log without one.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -55,6 +57,26 @@ TEST(Diagnose, NvccWordingOfAMissingStdHeaderIsKnown) {
   auto js = nlohmann::json::parse(j.out);
   EXPECT_EQ(js["root_cause"]["id"], "MISSING_STD_HEADER");
   EXPECT_EQ(js["error"], true);
+}
+
+// A generic signature names the module the log names, and --json lists the ids merged into it.
+TEST(Diagnose, GenericExtensionSignatureNamesTheModuleAndItsFormerIds) {
+  TempDir d;
+  std::string log = write_log(d, "ext.log",
+                              "Traceback (most recent call last):\n"
+                              "  File \"train.py\", line 3, in <module>\n"
+                              "ModuleNotFoundError: No module named 'mmcv._ext'\n");
+  auto j = run_torchsmith({"diagnose", "--json", log});
+  EXPECT_EQ(j.exit_code, 0) << j.err;
+  auto js = nlohmann::json::parse(j.out);
+  EXPECT_EQ(js["root_cause"]["id"], "EXT_MODULE_NOT_BUILT");
+  EXPECT_NE(js["root_cause"]["cause"].get<std::string>().find("'mmcv._ext'"), std::string::npos) << j.out;
+  EXPECT_NE(js["root_cause"]["remedy"]["note"].get<std::string>().find("'mmcv._ext'"), std::string::npos) << j.out;
+  auto former = js["root_cause"]["formerly"];
+  EXPECT_NE(std::find(former.begin(), former.end(), "MMCV_EXT_NOT_BUILT"), former.end()) << j.out;
+  auto t = run_torchsmith({"diagnose", log});
+  EXPECT_NE(t.out.find("EXT_MODULE_NOT_BUILT"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("'mmcv._ext'"), std::string::npos) << t.out;
 }
 
 }  // namespace
