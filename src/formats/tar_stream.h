@@ -1,8 +1,11 @@
 #pragma once
 // Byte streams for building and reading packages: a sink the tar writer writes into (a file, or a
 // compressor in front of one) and a source the tar reader pulls from. Errors are sticky strings.
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
+#include <span>
 #include <string>
 
 namespace ts::formats {
@@ -59,6 +62,23 @@ class FileSource : public ByteSource {
  private:
   std::string path_, error_;
   std::FILE* f_ = nullptr;
+};
+
+// Bytes already in memory (a member read from a .conda, a fuzz input).
+class BytesSource : public ByteSource {
+ public:
+  explicit BytesSource(std::span<const unsigned char> data) : data_(data) {}
+  std::size_t read(void* out, std::size_t n) override {
+    n = std::min(n, data_.size());
+    if (n) std::memcpy(out, data_.data(), n);
+    data_ = data_.subspan(n);
+    return n;
+  }
+  const std::string& error() const override { return error_; }
+
+ private:
+  std::span<const unsigned char> data_;
+  std::string error_;  // reading memory cannot fail
 };
 
 // Copies a whole file into a sink in chunks; "" or why not.

@@ -1,7 +1,5 @@
 #include "package/channel.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +9,7 @@
 #include "package/conda_digest.h"
 #include "package/index.h"
 #include "formats/tar_reader.h"
+#include "formats/tar_stream.h"
 #include "formats/zstd_stream.h"
 #include "util/fs.h"
 #include "formats/mapped_file.h"
@@ -52,55 +51,34 @@ bool ends_with(const std::string& s, const std::string& e) {
   return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
 }
 
-}  // namespace
+// The compressed info-*.tar.zst is read into memory: it holds metadata (index.json, paths.json), a
+// few megabytes even for torch.
+constexpr std::uint64_t kMaxInfoMember = 256ull << 20;
 
-std::optional<nlohmann::json> read_conda_index_json(const std::string& path, std::string* error) {
-  std::optional<nlohmann::json> j;
-  if (ends_with(path, ".tar.bz2")) {
-    formats::FileSource f(path);
-    if (!f.ok()) {
-      *error = f.error();
-      return std::nullopt;
-    }
-    formats::Bzip2Source bz(f);
-    j = index_from_tar(bz, true, error);
-  } else {
-    formats::MappedFile mf(path);
-    if (!mf.ok()) {
-      *error = mf.error();
-      return std::nullopt;
-    }
-    auto zip = formats::ZipArchive::open(mf.bytes(), error);
-    if (!zip) return std::nullopt;
-    const formats::ZipMember* info = nullptr;
-    bool has_meta = false, has_pkg = false;
-    for (const auto& m : zip->members()) {
-      if (m.name == "metadata.json") has_meta = true;
-      if (m.name.rfind("info-", 0) == 0 && ends_with(m.name, ".tar.zst")) info = &m;
-      if (m.name.rfind("pkg-", 0) == 0 && ends_with(m.name, ".tar.zst")) has_pkg = true;
-    }
-    if (!has_meta || !info || !has_pkg) {
-      *error = "not a .conda package (it needs metadata.json, info-*.tar.zst and pkg-*.tar.zst)";
-      return std::nullopt;
-    }
-    std::string tmpl = (fs::temp_directory_path() / "torchsmith-index-XXXXXX").string();
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    int fd = mkstemp(buf.data());
-    if (fd < 0) {
-      *error = "cannot create a temporary file";
-      return std::nullopt;
-    }
-    close(fd);
-    std::string tmp = buf.data();
-    *error = zip->extract(*info, tmp);
-    if (error->empty()) {
-      formats::FileSource f(tmp);
-      formats::ZstdSource z(f);
-      j = index_from_tar(z, true, error);
-    }
-    unlink(tmp.c_str());
+std::optional<nlohmann::json> index_from_conda(formats::Bytes data, std::string* error) {
+  auto zip = formats::ZipArchive::open(data, error);
+  if (!zip) return std::nullopt;
+  const formats::ZipMember* info = nullptr;
+  bool has_meta = false, has_pkg = false;
+  for (const auto& m : zip->members()) {
+    if (m.name == "metadata.json") has_meta = true;
+    if (m.name.rfind("info-", 0) == 0 && ends_with(m.name, ".tar.zst")) info = &m;
+    if (m.name.rfind("pkg-", 0) == 0 && ends_with(m.name, ".tar.zst")) has_pkg = true;
   }
+  if (!has_meta || !info || !has_pkg) {
+    *error = "not a .conda package (it needs metadata.json, info-*.tar.zst and pkg-*.tar.zst)";
+    return std::nullopt;
+  }
+  std::string member;
+  *error = zip->read(*info, member, kMaxInfoMember);
+  if (!error->empty()) return std::nullopt;
+  formats::BytesSource raw({reinterpret_cast<const unsigned char*>(member.data()), member.size()});
+  formats::ZstdSource z(raw);
+  return index_from_tar(z, true, error);
+}
+
+// index.json must be an object with the string fields repodata.json needs.
+std::optional<nlohmann::json> checked(std::optional<nlohmann::json> j, std::string* error) {
   if (j && !j->is_object()) {
     *error = "info/index.json is not a JSON object";
     return std::nullopt;
@@ -111,6 +89,33 @@ std::optional<nlohmann::json> read_conda_index_json(const std::string& path, std
       return std::nullopt;
     }
   return j;
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> read_conda_index_json(const std::string& path, std::string* error) {
+  if (ends_with(path, ".tar.bz2")) {
+    formats::FileSource f(path);
+    if (!f.ok()) {
+      *error = f.error();
+      return std::nullopt;
+    }
+    formats::Bzip2Source bz(f);
+    return checked(index_from_tar(bz, true, error), error);
+  }
+  formats::MappedFile mf(path);
+  if (!mf.ok()) {
+    *error = mf.error();
+    return std::nullopt;
+  }
+  return checked(index_from_conda(mf.bytes(), error), error);
+}
+
+std::optional<nlohmann::json> read_conda_index_bytes(formats::Bytes data, bool conda, std::string* error) {
+  if (conda) return checked(index_from_conda(data, error), error);
+  formats::BytesSource raw(data);
+  formats::Bzip2Source bz(raw);
+  return checked(index_from_tar(bz, true, error), error);
 }
 
 void index_conda_channel(const std::string& dir, IndexResult& r) {

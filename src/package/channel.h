@@ -5,8 +5,13 @@
 #include <optional>
 #include <string>
 
+#include "formats/byte_reader.h"
+
 namespace ts::package {
 
 std::optional<nlohmann::json> read_conda_index_json(const std::string& path, std::string* error);
+// The same over a package already in memory (`conda`: a .conda archive, else a .tar.bz2 stream);
+// nothing is written, not even a temporary file.
+std::optional<nlohmann::json> read_conda_index_bytes(formats::Bytes data, bool conda, std::string* error);
 
 }  // namespace ts::package

@@ -1,5 +1,5 @@
 #pragma once
-// Streaming MD5 (SHA-256 is util/sha256.h; both buffer through util/block_buffer.h), and both over
+// Streaming MD5 (SHA-256 is util/sha256.h; both are OpenSSL's EVP, util/evp_hash.h), and both over
 // a file in one pass: conda's paths.json and repodata.json need digests of files that can be
 // gigabytes (libtorch_cuda.so), hashed in chunks.
 #include <array>
@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "util/evp_hash.h"
 
 namespace ts::package {
 
@@ -18,10 +20,7 @@ class Md5 {
   std::string hex();  // finishes; the object is spent afterwards
 
  private:
-  std::array<std::uint32_t, 4> h_{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
-  unsigned char buf_[64] = {};
-  std::size_t used_ = 0;
-  std::uint64_t total_ = 0;
+  util::EvpHash evp_{util::EvpHash::Algorithm::kMd5};
 };
 
 struct FileDigest {

@@ -7,27 +7,10 @@
 
 #include "formats/bzip_stream.h"
 #include "formats/tar_reader.h"
+#include "formats/tar_stream.h"
 #include "formats/zstd_stream.h"
 
 namespace {
-
-class MemorySource : public ts::formats::ByteSource {
- public:
-  MemorySource(const std::uint8_t* p, std::size_t n) : p_(p), n_(n) {}
-  std::size_t read(void* out, std::size_t n) override {
-    n = std::min(n, n_);
-    std::memcpy(out, p_, n);
-    p_ += n;
-    n_ -= n;
-    return n;
-  }
-  const std::string& error() const override { return error_; }
-
- private:
-  const std::uint8_t* p_;
-  std::size_t n_;
-  std::string error_;
-};
 
 void read_all(ts::formats::ByteSource& in) {
   ts::formats::TarReader r(in);
@@ -40,7 +23,7 @@ void read_all(ts::formats::ByteSource& in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  MemorySource raw(data, size);
+  ts::formats::BytesSource raw({data, size});
   if (size >= 3 && std::memcmp(data, "BZh", 3) == 0) {
     ts::formats::Bzip2Source bz(raw);
     read_all(bz);

@@ -6,29 +6,29 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <span>
-#include <sstream>
 
 #include "kb/embedded.h"
 #include "triage/engine.h"
 #include "triage/reader.h"
 #include "triage/scanner.h"
 
-// The fuzz build compiles no KB; signatures are read from the source tree below.
+// The fuzz build compiles no KB; data/kb/signatures.toml is embedded on its own (CMakeLists.txt),
+// so the binary runs away from the source tree (bench/fuzz_bundle.sh).
 namespace ts::kb {
 std::span<const EmbeddedFile> embedded_files() { return {}; }
 }  // namespace ts::kb
+namespace ts::fuzz {
+std::string_view signatures_toml();
+}  // namespace ts::fuzz
 
 namespace {
 const ts::triage::Engine& engine() {
+  // Once per process: compiling the signatures costs far more than scanning one input.
   static const auto* e = [] {
-    std::ifstream in(TS_SOURCE_DIR "/data/kb/signatures.toml");
-    std::stringstream ss;
-    ss << in.rdbuf();
     ts::triage::SignatureSet set;
-    auto errors = ts::triage::load_signatures_text("signatures.toml", ss.str(), set);
+    auto errors = ts::triage::load_signatures_text("signatures.toml", ts::fuzz::signatures_toml(), set);
     if (!errors.empty() || set.signatures.empty()) { std::fprintf(stderr, "cannot load signatures\n"); std::abort(); }
     return new ts::triage::Engine(std::move(set));
   }();

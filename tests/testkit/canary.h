@@ -7,10 +7,18 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "util/fs.h"
 #include "util/sha256.h"
 
 namespace ts::testkit {
+
+// Where this test process's canary under `parent` lives (testkit/canary_env.cpp makes one in the
+// temp directory and one in the build directory for every test binary).
+inline std::string canary_path(const std::string& parent) {
+  return (std::filesystem::path(parent) / ("ts-canary-" + std::to_string(::getpid()))).string();
+}
 
 class Canary {
  public:
