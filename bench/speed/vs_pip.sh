@@ -3,12 +3,13 @@
 # TREE: `python -m pip wheel --no-build-isolation --no-deps -w DIR .` (TORCH_CUDA_ARCH_LIST set to
 # the arch list torchsmith plans here) and `torchsmith build TREE`, each on a fresh copy, taking
 # turns ROUNDS times; both wheels verified (`torchsmith verify --python`). Prints each run's wall
-# time and the ratio of the means torchsmith/pip per tree (target: <= 1.0).
+# time, torchsmith's phases (from its run.json) and the ratio of the means torchsmith/pip per tree
+# (target: <= 1.0). TIMELINE=1: pip's phases too (bench/speed/timeline.py, output unbuffered).
 # Usage: bench/speed/vs_pip.sh TREE... [-- more torchsmith build options]
-#   TORCHSMITH=build/torchsmith PYTHON=python3 ROUNDS=1 (environment); torchsmith builds with
-#   --compile-cache none unless the options name a cache, as pip has none.
+#   TORCHSMITH=build/torchsmith PYTHON=python3 ROUNDS=1 TIMELINE=0 (environment); torchsmith builds
+#   with --compile-cache none unless the options name a cache, as pip has none.
 set -euo pipefail
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
 trees=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do trees+=("$1"); shift; done
@@ -31,11 +32,17 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", b - a}'; }
 fresh() {  # TREE DEST: a copy without what an earlier build left
   mkdir -p "$2" && cp -a "$1/." "$2/" && rm -rf "$2/build" "$2/dist" "$2/.torchsmith" "$2"/*.egg-info
 }
-step_s() {  # OUT NAME: that step's seconds in the run's run.json
+phases() {  # OUT WALL: each step's seconds from the run's run.json, and the rest of the wall
   /usr/bin/env python3 - "$1" "$2" <<'PY'
 import glob, json, os, sys
 rec = json.load(open(sorted(glob.glob(os.path.join(sys.argv[1], "runs", "*", "run.json")), key=os.path.getmtime)[-1]))
-print("%.1f" % sum(s.get("seconds", 0) for s in rec.get("steps", []) if s["name"] == sys.argv[2]))
+steps = rec.get("steps", [])
+wall = float(sys.argv[2])
+first = min((s.get("start", 0) for s in steps), default=0)
+last = max((s.get("start", 0) + s.get("seconds", 0) for s in steps), default=0)
+parts = ["%s %.1f s" % (s["name"], s.get("seconds", 0)) for s in steps]
+# the wall beyond the steps: probe, plan, source copy before them, report files after
+print("%s, outside the steps %.1f s" % (", ".join(parts), max(0.0, wall - (last - first))))
 PY
 }
 
@@ -56,8 +63,10 @@ for tree in "${trees[@]}"; do
   for ((r = 1; r <= rounds; r++)); do
     src=$work/t$n-pip-$r; fresh "$tree" "$src"; mkdir -p "$src.dist"
     t0=$(now)
+    tl=()
+    [ "${TIMELINE:-0}" = 1 ] && tl=(env PYTHONUNBUFFERED=1 "$here/bench/speed/timeline.py" --json "$src.timeline.json" --)
     if ! (cd "$src" && if [ -n "$arch" ]; then export TORCH_CUDA_ARCH_LIST="$arch"; fi &&
-          "$py" -m pip wheel --no-build-isolation --no-deps -w "$src.dist" .) >"$src.log" 2>&1; then
+          "${tl[@]}" "$py" -m pip wheel ${tl:+-v} --no-build-isolation --no-deps -w "$src.dist" .) >"$src.log" 2>&1; then
       echo "pip wheel failed for $tree (round $r):" >&2; tail -30 "$src.log" >&2; exit 1
     fi
     t1=$(now); wp=$(secs "$t0" "$t1")
@@ -65,13 +74,13 @@ for tree in "${trees[@]}"; do
     "$ts" verify "$whl" --python "$py" --plan "$lock" >"$src.verify.log" 2>&1 ||
       { echo "pip's wheel did not verify ($tree):" >&2; tail -20 "$src.verify.log" >&2; exit 1; }
     printf '  round %d  pip        %7.1f s wall (pip wheel), wheel verified\n' "$r" "$wp"
+    [ "${TIMELINE:-0}" = 1 ] && sed -n '/^phase /,/^total /p' "$src.log" | sed 's/^/      pip: /'
     src=$work/t$n-ts-$r; fresh "$tree" "$src"
     t0=$(now)
     "$ts" build "$src" --torch "$py" --out "$src.out" "${opts[@]}" >"$src.log" 2>&1 ||
       { echo "torchsmith build failed for $tree (round $r):" >&2; tail -30 "$src.log" >&2; exit 1; }
     t1=$(now); wt=$(secs "$t0" "$t1")
-    printf '  round %d  torchsmith %7.1f s wall (build step %s s, package %s s, verify %s s), wheel verified\n' \
-      "$r" "$wt" "$(step_s "$src.out" build)" "$(step_s "$src.out" package)" "$(step_s "$src.out" verify)"
+    printf '  round %d  torchsmith %7.1f s wall (%s), wheel verified\n' "$r" "$wt" "$(phases "$src.out" "$wt")"
     sum_pip=$(awk -v a="$sum_pip" -v b="$wp" 'BEGIN{print a + b}')
     sum_ts=$(awk -v a="$sum_ts" -v b="$wt" 'BEGIN{print a + b}')
   done

@@ -41,6 +41,7 @@ struct VerifyCliOptions {
   std::string wheelhouse;
   bool no_runtime_deps = false;
   std::string report;  // also write the --json document here (the build runner reads it)
+  std::string early_check;  // the build runner's checker, started with its build step (early_check.h)
 };
 
 int bad_input(const std::string& msg) {
@@ -164,6 +165,7 @@ int run_python(const VerifyCliOptions& o, const GlobalOptions& g, const std::opt
   po.python = py, po.wheel = wheel, po.plan = plan, po.gpu = o.gpu;
   po.timeout = std::chrono::seconds(o.timeout_s);
   po.runtime_deps = !o.no_runtime_deps, po.wheelhouse = o.wheelhouse;
+  po.early_dir = o.early_check;
   if (auto c = util::cache_dir(); !c.empty()) po.pip_cache = c + "/pip";
   verify::PythonCheckReport pr = verify::verify_python_install(po);
   verify::VerifyReport rep;
@@ -287,6 +289,11 @@ void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("DIR");
   cmd->add_flag("--no-runtime-deps", o->no_runtime_deps,
                 "With --python: do not install the wheel's runtime dependencies (imports that need them warn)");
+  // Internal (the build runner passes it): not in --help.
+  cmd->add_option("--early-check", o->early_check,
+                  "With --python: the directory of a checker the build run started with its build step")
+      ->type_name("DIR")
+      ->group("");
   cmd->callback([o, &g, &exit_code]() { exit_code = run(*o, g); });
 }
 

@@ -96,6 +96,7 @@ std::string make_spec(RunState& s, const StepCtx& c, build::StepSpec& spec) {
   // verify hands its verdicts back as JSON, not as log text.
   if (c.self && c.kind == StepKind::verify) {
     spec.argv.insert(spec.argv.end(), {"--report", verdicts_path(s)});
+    if (s.early_verify.started()) spec.argv.insert(spec.argv.end(), {"--early-check", s.early_verify.dir()});
     if (!s.o.wheelhouse.empty()) spec.argv.insert(spec.argv.end(), {"--wheelhouse", s.o.wheelhouse});
     fs::remove(verdicts_path(s), ec);
   }
@@ -302,8 +303,17 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
       s.rec.steps.push_back(sr);
       continue;
     }
+    // verify's Python imports torch while the build compiles (early_verify.h), in the environment
+    // verify gets.
+    if (kind == StepKind::build && o.early_verify && !o.runner)
+      if (auto req = early_verify_request(plan)) {
+        auto env = s.env;
+        for (const auto& [k, v] : s.remedy_env) env[k] = v;
+        s.early_verify.start(*req, s.paths.run_dir + "/verify-early", env);
+      }
     Ended e = Ended::retry;
     for (int n = 0; e == Ended::retry; ++n) e = run_attempt(s, c, n);
+    if (kind == StepKind::verify) s.early_verify.stop();
     failed = e == Ended::failed;
     interrupted = e == Ended::interrupted;
     s.rec.steps.push_back(sr);

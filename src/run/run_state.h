@@ -14,6 +14,7 @@
 #include "build/memory.h"
 #include "build/runner.h"
 #include "run/compile_cache.h"
+#include "run/early_verify.h"
 #include "run/journal.h"
 #include "run/pipeline.h"
 #include "run/run_paths.h"
@@ -46,6 +47,7 @@ struct RunState {
   build::MemoryReader memory;
   std::function<void(const build::Status&)> printer;
   double last_plain = -1e9, last_sample = -1e9;
+  EarlyVerify early_verify;  // verify's checker, started with the build step; last, so stopped first
 
   void say(const std::string& s) const { if (o.say) o.say(s); }
   double since() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }

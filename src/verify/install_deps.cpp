@@ -70,6 +70,7 @@ std::string installed_version(const std::string& pip_output, const std::string& 
 
 DepsResult install_dependencies(const DepsOptions& o) {
   DepsResult res;
+  if (o.requires_dist.empty()) return res;  // nothing asked for: no Python to start
   auto add = [&](const std::string& check, Outcome oc, const std::string& detail) {
     res.verdicts.push_back({"", check, oc, detail});
   };

@@ -65,6 +65,24 @@ std::string extract_wheel(const std::string& wheel, const std::string& site, int
   return "";
 }
 
+// True when every member goes into site-packages as it is (root, .dist-info, *.data/purelib or
+// platlib): nothing for pip to place elsewhere (scripts, headers, data) or to generate.
+bool only_site_files(const std::string& wheel) {
+  formats::MappedFile m(wheel);
+  if (!m.ok()) return false;
+  std::string err;
+  auto zip = formats::ZipArchive::open(m.bytes(), &err);
+  if (!zip) return false;
+  for (const auto& mem : zip->members()) {
+    std::size_t slash = mem.name.find('/');
+    std::string top = mem.name.substr(0, slash);
+    if (slash == std::string::npos || !top.ends_with(".data")) continue;
+    std::string cat = mem.name.substr(slash + 1, mem.name.find('/', slash + 1) - slash - 1);
+    if (cat != "purelib" && cat != "platlib") return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Installed install_wheel(const InstallOptions& o) {
@@ -98,6 +116,18 @@ Installed install_wheel(const InstallOptions& o) {
     in.pythonpath = in.site;
   }
 
+  // A wheel of site-packages files alone is unzipped into the target here: two pip start-ups
+  // (seconds with a large environment) off the path between the built wheel and the verdict.
+  if (!o.venv && !o.prefer_pip && only_site_files(o.wheel)) {
+    int skipped = 0;
+    if (auto e = extract_wheel(o.wheel, in.site, &skipped); !e.empty()) {
+      in.detail = "extracting the wheel failed: " + e;
+      return in;
+    }
+    in.detail = "extracted into " + in.site + " by torchsmith (only site-packages files: nothing for pip to place)";
+    in.ok = true;
+    return in;
+  }
   auto pip = run_py({o.python, "-m", "pip", "--version"}, o, short_t);
   if (pip.ok()) {
     auto r = run_py({o.python, "-m", "pip", "install", "--no-deps", "--no-index", "--no-compile",

@@ -12,6 +12,8 @@ struct InstallOptions {
   std::string wheel;
   std::string dir;    // a fresh, empty scratch directory (the target or venv goes inside)
   bool venv = false;  // extension: venv with --system-site-packages
+  // Into a target, a wheel of site-packages files alone is extracted natively unless this is set.
+  bool prefer_pip = false;
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
 };
 
@@ -26,9 +28,10 @@ struct Installed {
 // Where a non-venv install puts the wheel (known before it runs, so a checker can start early).
 inline std::string target_site(const std::string& dir) { return dir + "/target"; }
 
-// `PY -m pip install --no-deps --no-index --target SITE WHEEL` (pip's network and config off).
-// When PY has no pip, the wheel's files are extracted natively (a wheel is a zip of site-packages
-// files; *.data/purelib and platlib go to SITE too, other .data categories are skipped).
+// Into a target, a wheel whose files all belong in site-packages (root, .dist-info, *.data/purelib
+// and platlib) is extracted natively; else `PY -m pip install --no-deps --no-index --target SITE
+// WHEEL` (pip's network and config off). When PY has no pip, the wheel's files are extracted
+// natively anyway (other .data categories are skipped and counted).
 Installed install_wheel(const InstallOptions& o);
 
 }  // namespace ts::verify

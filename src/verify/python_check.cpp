@@ -11,6 +11,7 @@
 #include "core/package_name.h"
 #include "util/fs.h"
 #include "util/scratch_dir.h"
+#include "verify/early_check.h"
 #include "verify/install_deps.h"
 #include "verify/install_wheel.h"
 #include "formats/mapped_file.h"
@@ -95,11 +96,17 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   // An extension's checker starts now and imports torch while pip installs the wheel; it waits for
   // the go file (what to import, the dependencies' paths) or for "no go" when installing failed.
   // Not for a torch wheel: the torch being checked is the one being installed.
-  const std::string site = target_site(scratch + "/install");
-  const std::string go_file = scratch + "/go.json";
+  // One started by the build run with its build step has imported torch already: install into its
+  // target. Not usable (another Python or --gpu, a torch wheel): told to end, and ours starts.
+  const bool external = !o.early_dir.empty() && !o.wheel.empty() && ext &&
+                        early_check_usable(o.early_dir, o.python, o.gpu);
+  if (!o.early_dir.empty() && !external) release_early_check(o.early_dir);
+  const std::string install_dir = (external ? o.early_dir : scratch) + "/install";
+  const std::string site = target_site(install_dir);
+  const std::string go_file = (external ? o.early_dir : scratch) + "/go.json";
   ScriptRun early;
   std::thread checker;
-  if (!o.wheel.empty() && ext && fs::create_directories(site, ec)) {
+  if (!external && !o.wheel.empty() && ext && fs::create_directories(site, ec)) {
     nlohmann::json a = {{"gpu", o.gpu}, {"go_file", go_file}, {"go_after", site}};
     checker = std::thread([&early, &o, a, env = check_env(o.python, scratch + "/home", site)] {
       early = run_check_script(o.python, a, env, o.timeout);
@@ -108,20 +115,25 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   struct NoGo {  // "no go" on every early return, so the checker never waits for its timeout
     std::thread& t;
     const std::string& file;
+    bool external;
     void release() {
+      if (external) {  // its starter reaps it
+        release_early_check(fs::path(file).parent_path().string());
+        external = false;
+      }
       if (!t.joinable()) return;
       (void)util::write_file_atomic(file, R"({"go": false})");
       t.join();
     }
     ~NoGo() { release(); }
-  } no_go{checker, go_file};
+  } no_go{checker, go_file, external};
   if (!o.wheel.empty()) {
     InstallOptions io;
     // A target directory first on PYTHONPATH, for extensions too: torch then comes from PY's own
     // site-packages. A venv made from PY would see the base interpreter's packages, not PY's when
     // PY is itself a venv (torch 2.11 in /opt/torch/.venv: "No module named 'torch'").
-    io.python = o.python, io.wheel = o.wheel, io.dir = scratch + "/install", io.venv = false;
-    io.timeout = o.timeout;
+    io.python = o.python, io.wheel = o.wheel, io.dir = install_dir, io.venv = false;
+    io.timeout = o.timeout, io.prefer_pip = o.prefer_pip;
     Installed in = install_wheel(io);
     rep.verdicts.push_back({"", "install", in.ok ? Outcome::pass : Outcome::fail, in.detail});
     if (!in.ok) return rep;
@@ -175,16 +187,24 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
                          {"gpu", o.gpu}};
   ScriptRun run;
   bool ran = false;
-  if (checker.joinable() && python == o.python && pythonpath.rfind(site, 0) == 0) {
+  if ((checker.joinable() || no_go.external) && python == o.python && pythonpath.rfind(site, 0) == 0) {
     std::vector<std::string> deps;  // what runtime dependencies added after the target directory
     std::stringstream rest(pythonpath.substr(site.size()));
     for (std::string d; std::getline(rest, d, ':');)
       if (!d.empty()) deps.push_back(d);
-    nlohmann::json go = {{"go", true}, {"args", args}, {"path", deps}};
-    if (util::write_file_atomic(go_file, go.dump()).empty()) {
-      checker.join();
-      run = std::move(early);
-      ran = true;
+    if (no_go.external) {
+      if (early_go(o.early_dir, args, deps, o.timeout).empty()) {
+        no_go.external = false;  // it has its word; its starter reaps it
+        run = wait_early_check(o.early_dir, o.timeout);
+        ran = true;
+      }
+    } else {
+      nlohmann::json go = {{"go", true}, {"args", args}, {"path", deps}};
+      if (util::write_file_atomic(go_file, go.dump()).empty()) {
+        checker.join();
+        run = std::move(early);
+        ran = true;
+      }
     }
   }
   if (!ran) {  // no early checker, or it could not be told to go

@@ -22,6 +22,10 @@ struct PythonCheckOptions {
   std::chrono::milliseconds timeout{
       std::chrono::minutes(5)};  // per child process (install, checks)
   std::string work_dir;  // scratch; "" = a fresh directory under $TMPDIR, removed afterwards
+  // A checker another process started ahead of this check (early_check.h): used when it was started
+  // for this Python and GPU setting and the wheel is an extension's, else released and ours starts.
+  std::string early_dir;
+  bool prefer_pip = false;  // install with pip even a wheel torchsmith can extract (install_wheel.h)
   // The wheel's runtime dependencies (Requires-Dist) installed beside it (install_deps.h).
   bool runtime_deps = true;
   std::string wheelhouse;  // "" = the package index; else only this directory (pip --no-index)

@@ -80,7 +80,8 @@ ScriptRun parse_script_output(std::string_view out) {
 }
 
 std::map<std::string, std::string> check_env(const std::string& python, const std::string& home,
-                                             const std::string& pythonpath) {
+                                             const std::string& pythonpath,
+                                             const std::map<std::string, std::string>* from) {
   std::map<std::string, std::string> env;
   std::string dir =
       python.find('/') == std::string::npos ? "" : python.substr(0, python.rfind('/'));
@@ -92,8 +93,13 @@ std::map<std::string, std::string> check_env(const std::string& python, const st
   env["PYTHONDONTWRITEBYTECODE"] = "1";
   env["PYTHONIOENCODING"] = "utf-8";
   if (!pythonpath.empty()) env["PYTHONPATH"] = pythonpath;
-  for (const char* k : {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "TMPDIR"})
-    if (const char* v = std::getenv(k)) env[k] = v;
+  for (const char* k : {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "TMPDIR"}) {
+    if (from) {
+      if (auto it = from->find(k); it != from->end()) env[k] = it->second;
+    } else if (const char* v = std::getenv(k)) {
+      env[k] = v;
+    }
+  }
   return env;
 }
 

@@ -40,8 +40,10 @@ ScriptRun parse_script_output(std::string_view out);
 // (a scratch directory), C.UTF-8 locale, no user site, no bytecode writes, PYTHONPATH when set, and
 // from ours only what selects devices or libraries: LD_LIBRARY_PATH, CUDA_VISIBLE_DEVICES,
 // CUDA_DEVICE_ORDER, TMPDIR.
+// `from`: where those come from instead of our environment (the environment a step will run with).
 std::map<std::string, std::string> check_env(const std::string& python, const std::string& home,
-                                             const std::string& pythonpath);
+                                             const std::string& pythonpath,
+                                             const std::map<std::string, std::string>* from = nullptr);
 
 // `python -c SCRIPT ARGS` with env, timeout and a 4 MiB output cap.
 ScriptRun run_check_script(const std::string& python, const nlohmann::json& args,

@@ -66,7 +66,7 @@ def gpu_devices():
         c = torch.cuda.get_device_capability(i)
         caps.append("%d.%d" % (c[0], c[1]))
     return {"available": avail, "count": n, "names": names, "capabilities": caps,
-            "warnings": [str(x.message).strip() for x in w][:3],
+            "warnings": ([str(x.message).strip() for x in w] or WARM_WARNINGS)[:3],
             "arch_list": torch.cuda.get_arch_list() if avail else []}
 
 def gpu_randn():
@@ -144,18 +144,41 @@ def smoke(device):
         return {"device": device}
     return run
 
-# Started before the wheel is installed (torch's import overlaps pip's): wait for the caller's word.
+# While it waits, CUDA starts (with --gpu), so the GPU checks do not pay for it after the build.
+# torch may warn only once why CUDA is unusable: kept for the gpu devices step.
+WARM_WARNINGS = []
+def warm_cuda():
+    import warnings
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            if torch.cuda.is_available():
+                torch.cuda.init()
+        WARM_WARNINGS.extend(str(x.message).strip() for x in w)
+    except BaseException:
+        pass  # the gpu devices step meets it again and reports it
+
+# Started before the wheel is installed (torch's import overlaps pip's, or a whole build when a
+# build run started it): wait for the caller's word, or end when the caller is gone.
 def wait_go():
     f = ARGS.get("go_file")
     if not f:
         return True
     import time
+    if ARGS.get("gpu"):
+        warm_cuda()
+    parent = ARGS.get("parent_pid")
     while not os.path.exists(f):
+        if parent and os.getppid() != parent:
+            return False
         time.sleep(0.01)
     with open(f) as h:
         g = json.load(h)
     if not g.get("go"):
         return False
+    if g.get("deadline"):
+        import signal
+        signal.alarm(int(g["deadline"]))  # verify's --timeout, counted from its word
     ARGS.update(g.get("args") or {})
     extra = [p for p in g.get("path") or [] if p not in sys.path]
     after = ARGS.get("go_after")

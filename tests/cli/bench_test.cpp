@@ -58,5 +58,36 @@ TEST(BenchVsPip, BadInputNamesTheProblem) {
   EXPECT_EQ(rounds.out.find("round 1"), std::string::npos) << rounds.out;  // nothing was built
 }
 
+// bench/speed/timeline.py: each phase from the first line that names it to the next one's, in
+// the order they came; no command is bad usage (exit 2).
+TEST(BenchTimeline, PhasesFromTheLinesACommandPrints) {
+  const std::string tl = std::string(TS_SOURCE_DIR) + "/bench/speed/timeline.py";
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(60);
+  auto none = util::run({"/usr/bin/python3", tl}, o);
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("Usage: bench/speed/timeline.py"), std::string::npos) << none.err;
+  auto r = util::run({"/usr/bin/python3", tl, "--", "/bin/sh", "-c",
+                      "echo '  running egg_info'; sleep 0.4; echo '  running build_ext'; sleep 0.6; "
+                      "echo \"  creating 'x.whl' and adding 'build' to it\""},
+                     o);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto meta = r.out.find("metadata (egg_info / prepare_metadata)");
+  auto ext = r.out.find("bdist_wheel: build_ext (compile + link)");
+  auto zip = r.out.find("bdist_wheel: zip");
+  ASSERT_NE(meta, std::string::npos) << r.out;
+  ASSERT_NE(ext, std::string::npos) << r.out;
+  ASSERT_NE(zip, std::string::npos) << r.out;
+  EXPECT_LT(meta, ext);
+  EXPECT_LT(ext, zip);
+  // build_ext's line: its start after the 0.4 s sleep, its length the 0.6 s one.
+  double start = 0, secs = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + ext + 40, "%lf %lf", &start, &secs), 2) << r.out;
+  EXPECT_GE(start, 0.35) << r.out;
+  EXPECT_GE(secs, 0.55) << r.out;
+  auto fail = util::run({"/usr/bin/python3", tl, "--", "/bin/sh", "-c", "echo boom; exit 3"}, o);
+  EXPECT_EQ(fail.exit_code, 3) << fail.out;  // the command's own exit
+}
+
 }  // namespace
 }  // namespace ts::testing

@@ -7,9 +7,11 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "util/fs.h"
+#include "verify/early_check.h"
 #include "verify/install_wheel.h"
 #include "verify/python_compare.h"
 #include "verify/python_script.h"
@@ -281,7 +283,8 @@ TEST(PythonCheck, WrongShapedJsonIsAFailNotACrash) {
 // A pure-Python package "tinypkg" as a wheel, written by Python's zipfile (RECORD included).
 // init: its __init__.py; tinypkg/_ops.py always has add().
 std::string tiny_wheel(const test::TempDir& t,
-                       const std::string& init = "__version__ = '0.1'\ndef add(t, x):\n    return t + x\n") {
+                       const std::string& init = "__version__ = '0.1'\ndef add(t, x):\n    return t + x\n",
+                       bool with_script = false) {
   std::string whl = t / "tinypkg-0.1-py3-none-any.whl";
   const char* script = R"PY(
 import sys, zipfile, hashlib, base64
@@ -291,6 +294,8 @@ files = {
   "tinypkg-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n",
   "tinypkg-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
 }
+if len(sys.argv) > 3:  # a script: pip must place it (bin/), so torchsmith does not extract this one
+    files["tinypkg-0.1.data/scripts/tinytool"] = "#!python\nprint('tiny')\n"
 rec = []
 with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
     for n, s in files.items():
@@ -301,7 +306,9 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
     rec.append("tinypkg-0.1.dist-info/RECORD,,")
     z.writestr("tinypkg-0.1.dist-info/RECORD", "\n".join(rec) + "\n")
 )PY";
-  auto r = test::run({kPy, "-c", script, whl, init});
+  std::vector<std::string> argv{kPy, "-c", script, whl, init};
+  if (with_script) argv.push_back("script");
+  auto r = test::run(argv);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return whl;
 }
@@ -326,7 +333,9 @@ TEST(PythonCheck, TinyWheelInstalledIntoAFreshTargetAndImported) {
   EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
   auto* i = find(r.verdicts, "install", Outcome::pass);
   ASSERT_TRUE(i) << dump(r.verdicts);
-  EXPECT_NE(i->detail.find("pip"), std::string::npos) << i->detail;
+  // Only site-packages files: unzipped by torchsmith, no pip start-up in the way.
+  EXPECT_NE(i->detail.find("extracted into " + (t / "work/install/target") + " by torchsmith"), std::string::npos)
+      << i->detail;
   auto* imp = find(r.verdicts, "import tinypkg", Outcome::pass);
   ASSERT_TRUE(imp) << dump(r.verdicts);
   EXPECT_NE(imp->detail.find(t / "work/install/target/"), std::string::npos) << imp->detail;
@@ -399,6 +408,7 @@ TEST(PythonCheck, InstallWithoutPipExtractsTheWheel) {
   io.python = t / "nopip/bin/python";
   io.wheel = tiny_wheel(t);
   io.dir = t / "inst";
+  io.prefer_pip = true;  // the fallback when pip is asked for and missing
   auto in = install_wheel(io);
   ASSERT_TRUE(in.ok) << in.detail;
   EXPECT_NE(in.detail.find("this Python has no pip"), std::string::npos) << in.detail;
@@ -470,6 +480,7 @@ TEST(PythonCheck, TheCheckerImportsTorchWhilePipInstalls) {
   o.wheel = tiny_wheel(t);
   o.plan = tiny_plan();
   o.work_dir = t / "work";
+  o.prefer_pip = true;  // pip's install is the slow one the checker overlaps
   auto r = verify_python_install(o);
   EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
   ASSERT_TRUE(find(r.verdicts, "import tinypkg", Outcome::pass)) << dump(r.verdicts);
@@ -497,6 +508,7 @@ TEST(PythonCheck, AFailedInstallReleasesTheWaitingChecker) {
   o.wheel = tiny_wheel(t);
   o.plan = tiny_plan();
   o.work_dir = t / "work";
+  o.prefer_pip = true;  // the logging Python's pip fails
   o.timeout = std::chrono::seconds(60);
   auto start = std::chrono::steady_clock::now();
   auto r = verify_python_install(o);
@@ -505,6 +517,86 @@ TEST(PythonCheck, AFailedInstallReleasesTheWaitingChecker) {
   EXPECT_FALSE(find(r.verdicts, "import tinypkg", Outcome::pass)) << dump(r.verdicts);
   EXPECT_LT(s, 30.0) << "the checker waited for its timeout";
   EXPECT_NE(util::read_file(log).value_or("").find("end -c"), std::string::npos) << util::read_file(log).value_or("");
+}
+
+// A wheel with a script (or headers, data) goes through pip, which places them; the module still
+// lands in the target.
+TEST(PythonCheck, AWheelWithScriptsIsInstalledByPip) {
+  test::TempDir t;
+  InstallOptions io;
+  io.python = kPy;
+  io.wheel = tiny_wheel(t, "__version__ = '0.1'\n", true);
+  io.dir = t / "inst";
+  auto in = install_wheel(io);
+  ASSERT_TRUE(in.ok) << in.detail;
+  EXPECT_NE(in.detail.find("installed it into " + in.site), std::string::npos) << in.detail;
+  EXPECT_TRUE(fs::exists(in.site + "/tinypkg/__init__.py"));
+  EXPECT_TRUE(fs::exists(in.site + "/bin/tinytool"));
+}
+
+// The build run's checker (early_check.h), started before the wheel exists: verify installs into
+// its target and says go; no second checker starts, and the module comes from that target.
+TEST(PythonCheck, TheBuildRunsEarlyCheckerDoesTheChecks) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  std::string log = t / "runs.log";
+  EarlyCheck e{t / "early", logging_python(t, log), false, {}};
+  ASSERT_EQ(prepare_early_check(e), "");
+  std::thread starter([&] { EXPECT_EQ(run_early_check(e), ""); });
+  PythonCheckOptions o;
+  o.python = e.python;
+  o.wheel = tiny_wheel(t);
+  o.plan = tiny_plan();
+  o.work_dir = t / "work";
+  o.early_dir = e.dir;
+  auto r = verify_python_install(o);
+  starter.join();
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  auto* imp = find(r.verdicts, "import tinypkg", Outcome::pass);
+  ASSERT_TRUE(imp) << dump(r.verdicts);
+  EXPECT_NE(imp->detail.find(t / "early/install/target/"), std::string::npos) << imp->detail;
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+  std::string l = util::read_file(log).value_or("");
+  const std::string script = "start -c  import sys, os, json, traceback";  // the checker's first line
+  std::size_t n = 0;
+  for (auto p = l.find(script); p != std::string::npos; p = l.find(script, p + 1)) ++n;
+  EXPECT_EQ(n, 1u) << "one checker, the early one:\n" << l;
+  EXPECT_EQ(l.find("-m pip"), std::string::npos) << "only site-packages files: no pip\n" << l;
+  EXPECT_FALSE(early_check_usable(e.dir, e.python, false)) << "it has had its word";
+}
+
+// Started for another setting (--gpu here), the early checker is told to end and verify runs its
+// own; a starter whose verify never comes ends it with "no go".
+TEST(PythonCheck, AnEarlyCheckerForOtherSettingsIsReleased) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  EarlyCheck e{t / "early", kPy, true, {}};
+  ASSERT_EQ(prepare_early_check(e), "");
+  std::thread starter([&] { EXPECT_EQ(run_early_check(e), ""); });
+  EXPECT_FALSE(early_check_usable(e.dir, kPy, false));
+  EXPECT_TRUE(early_check_usable(e.dir, kPy, true));
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = tiny_wheel(t);
+  o.plan = tiny_plan();
+  o.work_dir = t / "work";
+  o.early_dir = e.dir;
+  auto r = verify_python_install(o);
+  starter.join();  // released: it ended without its checks
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  auto* imp = find(r.verdicts, "import tinypkg", Outcome::pass);
+  ASSERT_TRUE(imp) << dump(r.verdicts);
+  EXPECT_NE(imp->detail.find(t / "work/install/target/"), std::string::npos) << imp->detail;
+  ScriptRun ended = wait_early_check(e.dir, std::chrono::seconds(5));
+  EXPECT_FALSE(ended.find("import tinypkg")) << "the released checker imported nothing";
+  EXPECT_EQ(ended.proc.exit_code, 0) << ended.proc.err;
+
+  EarlyCheck e2{t / "early2", kPy, false, {}};
+  ASSERT_EQ(prepare_early_check(e2), "");
+  std::thread s2([&] { EXPECT_EQ(run_early_check(e2), ""); });
+  release_early_check(e2.dir);
+  s2.join();
+  EXPECT_FALSE(early_check_usable(e2.dir, kPy, false));
 }
 
 }  // namespace
