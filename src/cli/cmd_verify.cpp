@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/kb_access.h"
 #include "plan/lock.h"
 #include "verify/cuda_runtime.h"
 #include "plan/plan.h"
@@ -167,6 +168,11 @@ int run_python(const VerifyCliOptions& o, const GlobalOptions& g, const std::opt
   po.runtime_deps = !o.no_runtime_deps, po.wheelhouse = o.wheelhouse;
   po.early_dir = o.early_check;
   if (auto c = util::cache_dir(); !c.empty()) po.pip_cache = c + "/pip";
+  kb::Kb kb;  // the NumPy range of the torch under test, kept while installing runtime dependencies
+  if (po.runtime_deps && !wheel.empty()) {
+    if (!load_kb(g, kb)) return 2;
+    po.kb = &kb;
+  }
   verify::PythonCheckReport pr = verify::verify_python_install(po);
   verify::VerifyReport rep;
   if (!wheel.empty()) {

@@ -50,6 +50,13 @@ std::string why_not(const util::RunResult& r, std::chrono::milliseconds t) {
 
 }  // namespace
 
+std::vector<std::string> torch_constraints(const std::string& torch_version, const kb::Kb* kb) {
+  std::vector<std::string> c{"torch" + (torch_version.empty() ? std::string("===0+the-torch-under-test") : "==" + torch_version)};
+  const kb::TorchRelease* rel = kb && !torch_version.empty() ? kb->find_torch(torch_version) : nullptr;
+  if (rel && !rel->numpy.empty()) c.push_back("numpy" + rel->numpy);
+  return c;
+}
+
 std::string installed_version(const std::string& pip_output, const std::string& key) {
   const std::string tag = "Successfully installed ";
   auto at = pip_output.rfind(tag);
@@ -152,13 +159,22 @@ DepsResult install_dependencies(const DepsOptions& o) {
     fail_all(e);
     return res;
   }
-  // torch stays the one under test: a dependency that wants another fails to resolve, nothing downloads.
+  // torch stays the one under test: a dependency that wants another fails to resolve, nothing
+  // downloads; NumPy stays in the range that torch's binaries run with (pip would otherwise take a
+  // NumPy 2 for opencv and break a NumPy-1 torch).
   const std::string constraints = o.dir + "/constraints.txt";
-  if (auto e = util::write_file_atomic(constraints, "torch" + (torch_version.empty() ? std::string("===0+the-torch-under-test")
-                                                                                     : "==" + torch_version) + "\n");
-      !e.empty()) {
+  std::string lines;
+  for (const auto& c : torch_constraints(torch_version, o.kb)) lines += c + "\n";
+  if (auto e = util::write_file_atomic(constraints, lines); !e.empty()) {
     fail_all(e);
     return res;
+  }
+  if (auto c = torch_constraints(torch_version, o.kb); c.size() > 1) {
+    std::string kept;
+    for (std::size_t i = 1; i < c.size(); ++i) kept += (kept.empty() ? "" : ", ") + c[i];
+    add("dependency constraints", Outcome::note,
+        kept + ": what torch " + torch_version + "'s binaries run with (the KB's torch " +
+            o.kb->find_torch(torch_version)->version + " entry), kept while installing");
   }
   auto pip = run_in({vpy, "-m", "pip", "--version"}, vpy, home, short_t);
   if (!pip.ok()) {

@@ -4,11 +4,14 @@
 // --system-site-packages whose site also reads the interpreter's own (a .pth), so pip counts what is
 // already there — torch above all — as installed, and writes only into the venv. torch is never
 // installed: a constraint pins it to the one under test, so a dependency that wants another torch
-// is "not installable", never a download. One verdict per dependency, apart from the package's own.
+// is "not installable", never a download; nor is what torch's own binaries are built against (the KB's
+// NumPy range for that torch release: a NumPy-1 torch breaks under NumPy 2). One verdict per
+// dependency, apart from the package's own.
 #include <chrono>
 #include <string>
 #include <vector>
 
+#include "kb/kb.h"
 #include "verify/verdict.h"
 
 namespace ts::verify {
@@ -20,6 +23,7 @@ struct DepsOptions {
   std::string wheelhouse;                  // "" = the package index (PyPI); else only this directory
   std::string cache_dir;                   // pip's download and wheel cache ("" = none)
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+  const kb::Kb* kb = nullptr;              // the torch releases' NumPy ranges (nullptr = none kept)
 };
 
 struct DepsResult {
@@ -29,6 +33,10 @@ struct DepsResult {
 };
 
 DepsResult install_dependencies(const DepsOptions& o);
+
+// The constraint lines that keep the torch under test working: torch pinned to itself, and NumPy to
+// the range its release line runs with (torch.toml `numpy`), when the KB knows that release.
+std::vector<std::string> torch_constraints(const std::string& torch_version, const kb::Kb* kb);
 
 // The dependency's installed version from pip's "Successfully installed a-1.0 b_c-2" line ("" when
 // not there: it was already satisfied).

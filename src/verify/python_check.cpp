@@ -170,7 +170,7 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
         if (o.runtime_deps) {
           DepsOptions d;
           d.python = o.python, d.requires_dist = meta->requires_dist, d.dir = scratch + "/runtime";
-          d.wheelhouse = o.wheelhouse, d.cache_dir = o.pip_cache, d.timeout = o.timeout;
+          d.wheelhouse = o.wheelhouse, d.cache_dir = o.pip_cache, d.timeout = o.timeout, d.kb = o.kb;
           DepsResult dr = install_dependencies(d);
           for (auto& v : dr.verdicts) rep.verdicts.push_back(std::move(v));
           for (const auto& p : dr.pythonpath) pythonpath += (pythonpath.empty() ? "" : ":") + p;
@@ -196,14 +196,15 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
       if (early_go(o.early_dir, args, deps, o.timeout).empty()) {
         no_go.external = false;  // it has its word; its starter reaps it
         run = wait_early_check(o.early_dir, o.timeout);
-        ran = true;
+        // A slow install (runtime dependencies from the index) used up the checker's time: check afresh.
+        ran = !timed_out_waiting_for_go(run);
       }
     } else {
       nlohmann::json go = {{"go", true}, {"args", args}, {"path", deps}};
       if (util::write_file_atomic(go_file, go.dump()).empty()) {
         checker.join();
         run = std::move(early);
-        ran = true;
+        ran = !timed_out_waiting_for_go(run);
       }
     }
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kb/kb.h"
 #include "plan/plan.h"
 #include "verify/verdict.h"
 
@@ -30,6 +31,7 @@ struct PythonCheckOptions {
   bool runtime_deps = true;
   std::string wheelhouse;  // "" = the package index; else only this directory (pip --no-index)
   std::string pip_cache;   // pip's cache for them ("" = none)
+  const kb::Kb* kb = nullptr;  // keeps NumPy in the range of the torch under test (install_deps.h)
 };
 
 struct PythonCheckReport {

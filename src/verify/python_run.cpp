@@ -26,6 +26,10 @@ std::string last_line(std::string_view text) {
   return line;
 }
 
+bool timed_out_waiting_for_go(const ScriptRun& r) {
+  return r.proc.timed_out && !r.steps.empty() && r.steps.back().step == "torch facts" && r.steps.back().finished;
+}
+
 std::string ScriptRun::process_problem() const {
   if (proc.not_found)
     return "cannot run it (" + (proc.error.empty() ? "not found" : proc.error) + ")";

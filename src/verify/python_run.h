@@ -33,6 +33,11 @@ struct ScriptRun {
   std::string process_problem() const;
 };
 
+// An early checker (started before the wheel was installed, waiting for its go file) whose time ran
+// out in that wait: it finished 'torch facts' and began nothing after, so the install and the
+// runtime dependencies took its time, not a check. The checks are then run afresh.
+bool timed_out_waiting_for_go(const ScriptRun& r);
+
 // Reads marker lines out of stdout (anything else is ignored). proc and timeout are left unset.
 ScriptRun parse_script_output(std::string_view out);
 

@@ -19,7 +19,7 @@ using testing::run_torchsmith;
 class VerifyPython : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (util::run({"/usr/bin/python3", "-c", "import torch"}).exit_code != 0)
+    if (util::run({"/usr/bin/python3", "-c", "import torch"}, {std::chrono::seconds(60)}).exit_code != 0)
       GTEST_SKIP() << "no python3-torch";
   }
 
@@ -79,6 +79,44 @@ TEST_F(VerifyPython, HangingPythonIsAFailVerdict) {
   auto r = run_torchsmith({"verify", "--python", hang, "--timeout", "1"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("FAIL  python           timed out after 1 s"), std::string::npos) << r.out;
+}
+
+// verify reads the KB for the torch under test's NumPy range: a runtime dependency whose newest
+// release wants NumPy 2 (as opencv does) comes at an older release, and NumPy 2 is not installed.
+TEST_F(VerifyPython, RuntimeDependenciesKeepTheTorchsNumpyRange) {
+  if (util::run({"/usr/bin/python3", "-m", "pip", "--version"}).exit_code != 0) GTEST_SKIP() << "no pip";
+  fs::create_directories(dir_ + "/wh");
+  auto wheel = [&](const std::string& dir, const std::string& name, const std::string& version, const std::string& req) {
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(60);
+    auto r = util::run({"/usr/bin/python3", "-c",
+                        "import base64, hashlib, sys, zipfile\n"
+                        "d, n, v, req = sys.argv[1:5]\n"
+                        "di = '%s-%s.dist-info/' % (n, v)\n"
+                        "meta = 'Metadata-Version: 2.1\\nName: %s\\nVersion: %s\\n' % (n, v) + ('Requires-Dist: %s\\n' % req if req else '')\n"
+                        "files = {n + '/__init__.py': b'', di + 'METADATA': meta.encode(),\n"
+                        "         di + 'WHEEL': b'Wheel-Version: 1.0\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n'}\n"
+                        "rec = ''.join('%s,sha256=%s,%d\\n' % (f, base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b'=').decode(), len(b)) for f, b in files.items())\n"
+                        "with zipfile.ZipFile('%s/%s-%s-py3-none-any.whl' % (d, n, v), 'w') as z:\n"
+                        "    for f, b in files.items(): z.writestr(f, b)\n"
+                        "    z.writestr(di + 'RECORD', rec + di + 'RECORD,,\\n')\n",
+                        dir, name, version, req},
+                       o);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  };
+  wheel(dir_ + "/wh", "numpy", "2.0", "");  // a stand-in NumPy 2
+  wheel(dir_ + "/wh", "tscv", "2.0", "numpy>=2");
+  wheel(dir_ + "/wh", "tscv", "1.0", "numpy>=1");
+  wheel(dir_, "tspkg", "0.1", "tscv");
+  plan::Plan p = cpu_plan();
+  p.import_name = "tspkg";
+  auto r = run_torchsmith({"verify", dir_ + "/tspkg-0.1-py3-none-any.whl", "--python", "/usr/bin/python3", "--plan",
+                           lock(p), "--wheelhouse", dir_ + "/wh"},
+                          std::chrono::seconds(280));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("note  dependency constraints numpy>=1,<2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok    dependency tscv  tscv: installed 1.0 from " + dir_ + "/wh"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok    import tspkg"), std::string::npos) << r.out;
 }
 
 TEST_F(VerifyPython, BadUsageIsExit2) {

@@ -20,24 +20,25 @@ const char* kPy = "/usr/bin/python3";
 
 // A pure wheel NAME-VER in dir: NAME/__init__.py holds `init`, METADATA lists requires.
 std::string wheel(const std::string& dir, const std::string& name, const std::string& init,
-                  const std::vector<std::string>& reqs) {
-  std::string meta = "Metadata-Version: 2.1\nName: " + name + "\nVersion: 1.0\n";
+                  const std::vector<std::string>& reqs, const std::string& version = "1.0") {
+  std::string meta = "Metadata-Version: 2.1\nName: " + name + "\nVersion: " + version + "\n";
   for (const auto& r : reqs) meta += "Requires-Dist: " + r + "\n";
-  std::string whl = dir + "/" + name + "-1.0-py3-none-any.whl";
+  std::string whl = dir + "/" + name + "-" + version + "-py3-none-any.whl";
   auto r = test::run({kPy, "-c",
                       "import sys, zipfile, hashlib, base64\n"
-                      "n, whl, init, meta = sys.argv[1:5]\n"
-                      "files = {n + '/__init__.py': init, n + '-1.0.dist-info/METADATA': meta,\n"
-                      "  n + '-1.0.dist-info/WHEEL': 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n'}\n"
+                      "n, whl, init, meta, v = sys.argv[1:6]\n"
+                      "di = '%s-%s.dist-info/' % (n, v)\n"
+                      "files = {n + '/__init__.py': init, di + 'METADATA': meta,\n"
+                      "  di + 'WHEEL': 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n'}\n"
                       "rec = []\n"
                       "with zipfile.ZipFile(whl, 'w', zipfile.ZIP_DEFLATED) as z:\n"
                       "    for f, s in files.items():\n"
                       "        b = s.encode(); z.writestr(f, b)\n"
                       "        h = base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b'=').decode()\n"
                       "        rec.append('%s,sha256=%s,%d' % (f, h, len(b)))\n"
-                      "    rec.append(n + '-1.0.dist-info/RECORD,,')\n"
-                      "    z.writestr(n + '-1.0.dist-info/RECORD', '\\n'.join(rec) + '\\n')\n",
-                      name, whl, init, meta});
+                      "    rec.append(di + 'RECORD,,')\n"
+                      "    z.writestr(di + 'RECORD', '\\n'.join(rec) + '\\n')\n",
+                      name, whl, init, meta, version});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return whl;
 }
@@ -110,6 +111,59 @@ TEST(InstallDeps, FromAWheelhouseWithTheirOwnDependenciesNeverTorch) {
   EXPECT_EQ(imp.exit_code, 0) << imp.err;
   // The user's interpreter does not see them.
   EXPECT_NE(test::run({kPy, "-c", "import tsdepa"}).exit_code, 0);
+}
+
+TEST(InstallDeps, TorchConstraintsKeepTheKbsNumpyRange) {
+  std::vector<kb::KbError> errors;
+  kb::Kb kb = kb::load_embedded(errors);
+  ASSERT_TRUE(errors.empty());
+  const kb::TorchRelease* rel = kb.find_torch("1.13");
+  ASSERT_TRUE(rel);
+  EXPECT_EQ(torch_constraints("1.13.0a0+gitunknown", &kb),
+            (std::vector<std::string>{"torch==1.13.0a0+gitunknown", "numpy" + rel->numpy}));
+  EXPECT_EQ(torch_constraints("1.13.1", nullptr), (std::vector<std::string>{"torch==1.13.1"}));
+  EXPECT_EQ(torch_constraints("0.1.2", &kb), (std::vector<std::string>{"torch==0.1.2"}));  // a release the KB lacks
+  EXPECT_EQ(torch_constraints("", &kb), (std::vector<std::string>{"torch===0+the-torch-under-test"}));
+}
+
+// A dependency that would pull a NumPy outside the torch's range (opencv-python >= 4.12 wants
+// NumPy 2; Debian's torch 1.13 runs with NumPy 1) gets an older release of itself, or none.
+TEST(InstallDeps, NumpyStaysInTheRangeOfTheTorchUnderTest) {
+  if (!has_pip() || !debian_torch()) GTEST_SKIP() << "needs pip and python3-torch for " << kPy;
+  std::vector<kb::KbError> errors;
+  kb::Kb kb = kb::load_embedded(errors);
+  auto torch_minor = test::run({kPy, "-c", "import torch; print('.'.join(torch.__version__.split('.')[:2]))"});
+  const kb::TorchRelease* rel = kb.find_torch(torch_minor.out.substr(0, torch_minor.out.find('\n')));
+  if (!rel || rel->numpy.find("<2") == std::string::npos) GTEST_SKIP() << "this torch is not a NumPy-1 build";
+  test::TempDir t;
+  fs::create_directories(t / "wh");
+  wheel(t / "wh", "numpy", "", {}, "2.0");  // a stand-in: the only NumPy in the wheelhouse is a 2.x
+  wheel(t / "wh", "tscv", "", {"numpy>=2"}, "2.0");
+  wheel(t / "wh", "tscv", "", {"numpy>=1"}, "1.0");
+  DepsOptions o;
+  o.python = kPy;
+  o.wheelhouse = t / "wh";
+  o.requires_dist = {"tscv"};
+  o.kb = &kb;
+  o.dir = t / "kept";
+  auto r = install_dependencies(o);
+  auto* cv = find(r.verdicts, "dependency tscv");
+  ASSERT_TRUE(cv) << dump(r.verdicts);
+  EXPECT_EQ(cv->outcome, Outcome::pass) << cv->detail;
+  EXPECT_NE(cv->detail.find("installed 1.0"), std::string::npos) << cv->detail;
+  auto* note = find(r.verdicts, "dependency constraints");
+  ASSERT_TRUE(note) << dump(r.verdicts);
+  EXPECT_NE(note->detail.find("numpy" + rel->numpy), std::string::npos) << note->detail;
+  ASSERT_FALSE(r.pythonpath.empty());
+  EXPECT_FALSE(fs::exists(r.pythonpath.front() + "/numpy")) << "NumPy 2 was installed beside a NumPy-1 torch";
+
+  // Without the KB nothing holds NumPy back: the stand-in 2.0 lands in verify's venv.
+  o.kb = nullptr;
+  o.dir = t / "free";
+  r = install_dependencies(o);
+  ASSERT_FALSE(r.pythonpath.empty()) << dump(r.verdicts);
+  EXPECT_TRUE(fs::exists(r.pythonpath.front() + "/numpy/__init__.py")) << dump(r.verdicts);
+  EXPECT_FALSE(find(r.verdicts, "dependency constraints"));
 }
 
 // The whole verify: the wheel's Requires-Dist installed, so its import works; a dependency that

@@ -455,13 +455,15 @@ namespace ts::verify {
 namespace {
 
 // A Python that logs when each of its runs starts and ends, around the real one.
-std::string logging_python(test::TempDir& t, const std::string& log, const std::string& pip_extra = "") {
+std::string logging_python(test::TempDir& t, const std::string& log, const std::string& pip_extra = "",
+                           const std::string& every_pip = "") {
   std::string py = t / "logpy";
   test::write(py,
               "#!/bin/bash\n"
               "s=\"$*\"; s=${s//$'\\n'/ }; what=${s:0:40}\n"
               "echo \"start $what\" >> " + log + "\n"
               "if [ \"$1 $2 $3\" = '-m pip install' ]; then sleep 1; " + pip_extra + " fi\n"
+              "if [ \"$1 $2\" = '-m pip' ]; then :; " + every_pip + " fi\n"
               "/usr/bin/python3 \"$@\"; rc=$?\n"
               "echo \"end $what\" >> " + log + "\n"
               "exit $rc\n");
@@ -496,6 +498,49 @@ TEST(PythonCheck, TheCheckerImportsTorchWhilePipInstalls) {
   std::size_t n = 0;
   for (auto p = l.find("end " + script); p != std::string::npos; p = l.find("end " + script, p + 1)) ++n;
   EXPECT_EQ(n, 1u) << l;
+}
+
+// An install slower than the checker's timeout altogether (runtime dependencies from the index on a
+// loaded machine: detectron2's took over 300 s), each pip call within it: the early checker's time
+// ran out while it waited, which is no check failing; the checks run afresh and pass.
+TEST(PythonCheck, AnInstallLongerThanTheTimeoutIsNotACheckTimingOut) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  std::string log = t / "runs.log";
+  PythonCheckOptions o;
+  o.python = logging_python(t, log, "", "sleep 11;");  // pip --version, then pip install: 2 x 11 s
+  o.wheel = tiny_wheel(t);
+  o.plan = tiny_plan();
+  o.work_dir = t / "work";
+  o.timeout = std::chrono::seconds(20);
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  ASSERT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+  std::string l = util::read_file(log).value_or("");
+  const std::string script = "start -c  import sys, os, json, traceback";
+  std::size_t n = 0;
+  for (auto p = l.find(script); p != std::string::npos; p = l.find(script, p + 1)) ++n;
+  EXPECT_EQ(n, 2u) << "the early checker, then the checks afresh:\n" << l;
+}
+
+TEST(PythonCheck, TimedOutWaitingForGoOnlyWhenNothingBeganAfterTorchFacts) {
+  auto parsed = [](const std::string& out, bool timed_out) {
+    ScriptRun r = parse_script_output(out);
+    r.proc.timed_out = timed_out;
+    return r;
+  };
+  const std::string facts =
+      "@@torchsmith {\"kind\": \"begin\", \"step\": \"import torch\"}\n"
+      "@@torchsmith {\"kind\": \"end\", \"step\": \"import torch\", \"ok\": true, \"value\": {}}\n"
+      "@@torchsmith {\"kind\": \"begin\", \"step\": \"torch facts\"}\n"
+      "@@torchsmith {\"kind\": \"end\", \"step\": \"torch facts\", \"ok\": true, \"value\": {}}\n";
+  EXPECT_TRUE(timed_out_waiting_for_go(parsed(facts, true)));
+  EXPECT_FALSE(timed_out_waiting_for_go(parsed(facts, false)));
+  // A check that hangs after the go is a check timing out.
+  EXPECT_FALSE(timed_out_waiting_for_go(
+      parsed(facts + "@@torchsmith {\"kind\": \"begin\", \"step\": \"import tinypkg\"}\n", true)));
+  // So is an import of torch that never ends.
+  EXPECT_FALSE(timed_out_waiting_for_go(parsed("@@torchsmith {\"kind\": \"begin\", \"step\": \"torch facts\"}\n", true)));
 }
 
 // A failed install tells the waiting checker there is nothing to import: it ends at once.
