@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "plan/lock.h"
 #include "verify/cuda_runtime.h"
 #include "plan/plan.h"
@@ -155,7 +156,6 @@ int run_python(const VerifyCliOptions& o, const GlobalOptions& g, const std::opt
   } else if (util::find_program(py, {}).empty()) {
     return bad_input("--python " + py + ": no such executable");
   }
-  if (o.timeout_s <= 0) return bad_input("--timeout must be a positive number of seconds");
   if (!o.wheelhouse.empty() && !std::filesystem::is_directory(o.wheelhouse))
     return bad_input("--wheelhouse " + o.wheelhouse + ": not a directory (give the directory of wheels and sdists "
                      "the dependencies come from)");
@@ -267,7 +267,7 @@ void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
                   "Import torch in this interpreter (or the wheel, installed into a fresh target) and compare it with the plan")
       ->type_name("PY");
   cmd->add_flag("--gpu", o->gpu, "With --python: also run on the GPUs (device count, fp16 randn, matmul, each cuda:N)");
-  cmd->add_option("--timeout", o->timeout_s, "With --python: seconds each child process may run (default 300)")
+  add_number(cmd, "--timeout", o->timeout_s, 1, 604800, "With --python: seconds each child process may run (default 300)")
       ->type_name("SECONDS");
   cmd->add_option("--plan", o->plan, "Lock file: the arch list the GPU code must cover; with --python, what torch must match (version, CUDA, cuDNN, arches, settings) and the extension to import")->type_name("LOCK");
   cmd->add_option("--arch", o->arch, "Arch list the GPU code must cover (\"8.0;9.0+PTX\")")->type_name("LIST");
