@@ -11,9 +11,10 @@
 #include <memory>
 
 #include "build/fatal_watch.h"
-#include "build/spawn.h"
+#include "build/proc_tree.h"
 #include "triage/line.h"
 #include "triage/scanner.h"
+#include "util/spawn.h"
 
 namespace ts::build {
 
@@ -69,6 +70,17 @@ std::function<void(const Status&)> tty_status_printer(int fd) {
   };
 }
 
+namespace {
+
+// The step's group and every descendant outside it: ninja gives each command a group of its own.
+std::optional<int> stop_step(int pgid, int grace_ms) {
+  std::vector<int> tree;
+  for (const auto& p : list_tree(pgid)) tree.push_back(p.pid);
+  return util::stop_group(pgid, std::chrono::milliseconds(grace_ms), tree);
+}
+
+}  // namespace
+
 StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
   StepResult r;
   auto t0 = std::chrono::steady_clock::now();
@@ -78,7 +90,11 @@ StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
     log.reset(std::fopen(o.log_path.c_str(), "ab"));
     if (!log) { r.error = o.log_path + ": cannot write the log"; return r; }
   }
-  Child c = spawn_streaming(step.argv, step.env, step.cwd);
+  util::SpawnOptions so;
+  so.env = step.env;  // exactly the plan's: nothing of ours leaks into a build
+  so.cwd = step.cwd;
+  so.merge_output = true;
+  util::Child c = util::spawn(step.argv, so);
   if (!c.ok()) {
     r.error = c.error;
     if (log) std::fprintf(log.get(), "torchsmith: %s\n", c.error.c_str());
@@ -117,7 +133,7 @@ StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
       kill(-c.pid, SIGINT);
     }
     if (interrupted_at && now - *interrupted_at > std::chrono::milliseconds(o.kill_grace_ms)) {
-      status = terminate_group(c.pid, o.kill_grace_ms);
+      status = stop_step(c.pid, o.kill_grace_ms);
       interrupted_at = now + std::chrono::hours(24);  // once
     }
     if (now >= next_tick) { tick(); next_tick = now + std::chrono::milliseconds(o.tick_ms); }
@@ -138,7 +154,7 @@ StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
     if (!r.fatal_id.empty()) {
       r.stopped_early = true;
       if (o.governor) o.governor->stop();  // resume what it paused so SIGTERM reaches them
-      status = terminate_group(c.pid, o.kill_grace_ms);
+      status = stop_step(c.pid, o.kill_grace_ms);
       // What is still in the pipe belongs in the log (and may add context to the diagnosis).
       pollfd df{c.out_fd, POLLIN, 0};
       while (poll(&df, 1, 0) > 0 && (n = read(c.out_fd, buf, sizeof buf)) > 0) {
@@ -151,7 +167,7 @@ StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
   if (!line.empty()) on_line();
   close(c.out_fd);
   if (o.governor) o.governor->stop();
-  int st = status ? *status : wait_child(c.pid);
+  int st = status ? *status : util::wait_status(c.pid);
   if (WIFEXITED(st)) r.exit_code = WEXITSTATUS(st);
   else if (WIFSIGNALED(st)) r.signal = WTERMSIG(st);
   if (scanner) r.diagnosis = scanner->finish();

@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/kb_access.h"
+#include "cli/knowledge.h"
 #include "cli/plan_request.h"
 #include "plan/lock.h"
 #include "plan/render.h"
@@ -84,6 +85,8 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.self_exe = self_exe();
   // Steps run in other directories: overlays must not depend on where torchsmith was started.
   for (const auto& d : g.kb_dirs) bo.kb_dirs.push_back(std::filesystem::absolute(d).lexically_normal().string());
+  // Triage reads the command's signatures; with errors the run reads them again and says "triage off".
+  if (const auto& sig = g.knowledge().signatures(); sig.errors.empty()) bo.signatures = &sig.value;
   bo.resume = o.resume;
   bo.wait_for_lock = o.wait;
   bo.retry.auto_fix = !o.no_auto_fix;
@@ -95,9 +98,9 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.mem_budget = plan.spec.mem_budget_bytes;
   bo.native_arches = native;
   // A remedy that needs this machine (an installed host compiler that fits) is chosen from its facts.
-  auto kb = std::make_shared<kb::Kb>();
-  if (facts && load_kb(g, *kb))
-    bo.sharpen = [facts, kb](triage::Diagnosis& d) { triage::specialize(d, &*facts, kb.get()); };
+  const kb::Kb* known = facts ? load_kb(g) : nullptr;
+  if (known)
+    bo.sharpen = [facts, known](triage::Diagnosis& d) { triage::specialize(d, &*facts, known); };
   bo.what = !plan.import_name.empty() ? plan.spec.package + " against torch " + plan.torch_version
              : plan.spec.package + (plan.torch_version.empty() ? "" : "==" + plan.torch_version);
   bo.torchsmith_version = TS_VERSION;

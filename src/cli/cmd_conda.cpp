@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/knowledge.h"
+#include "cli/option_table.h"
 #include "package/conda_package.h"
 #include "plan/build_kb.h"
 #include "plan/lock.h"
@@ -46,10 +48,9 @@ int run(const CondaCliOptions& c, const GlobalOptions& g) {
     o.plan = &plan;
   }
   if (!c.no_rpath) {
-    std::vector<std::string> errors;
-    auto kb = plan::load_build_kb(g.kb_dirs, errors);
-    if (!errors.empty()) return bad_input("build.toml: " + errors.front());
-    for (const auto& r : kb.rpaths)
+    const auto& kb = g.knowledge().build();
+    if (!kb.errors.empty()) return bad_input("build.toml: " + kb.errors.front());
+    for (const auto& r : kb.value.rpaths)
       if (r.package == "conda") o.rpaths.push_back(r);
   }
   auto r = package::make_conda_packages(c.wheel, o);
@@ -96,10 +97,8 @@ void register_conda(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->delimiter(',')
       ->check(CLI::IsMember({"tar.bz2", "conda"}))
       ->type_name("FMT");
-  cmd->add_option("--build-number", o->build_number,
-                  "The build number N (the last part of the build string)")
-      ->check(CLI::NonNegativeNumber)
-      ->type_name("N");
+  add_number(cmd, "--build-number", o->build_number, 0, 999999,
+             "The build number N (the last part of the build string)");
   cmd->add_option("--depends", o->depends, "Extra run dependency, a conda match spec (repeatable)")
       ->type_name("SPEC");
   cmd->add_option("--name", o->name, "Conda package name (default: the plan's, else the wheel's)");

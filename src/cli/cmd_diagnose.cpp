@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/knowledge.h"
 #include "cli/kb_access.h"
 #include "probe/probe.h"
 #include "report/style.h"
@@ -52,10 +53,7 @@ bool read_facts(const std::string& path, HostFacts& out, std::string& error) {
 }
 
 int run(const DiagnoseOptions& o, const GlobalOptions& g) {
-  std::vector<std::string> dirs = kb::default_overlay_dirs();
-  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
-  std::vector<std::string> errors;
-  triage::SignatureSet set = triage::load_signatures(dirs, errors);
+  const auto& [set, errors] = g.knowledge().signatures();
   for (const auto& e : errors) std::fprintf(stderr, "torchsmith diagnose: kb: %s\n", e.c_str());
   if (!errors.empty()) return fail("the signatures have errors; fix them (torchsmith kb check lists them)");
 
@@ -71,13 +69,12 @@ int run(const DiagnoseOptions& o, const GlobalOptions& g) {
     po.list_gpu_code = false;
     facts = probe::probe(probe::Host::real(), po);
   }
-  kb::Kb kb;
-  bool have_kb = load_kb(g, kb);
-  if (!have_kb) return fail("the knowledge base has errors");
+  const kb::Kb* kb = load_kb(g);
+  if (!kb) return fail("the knowledge base has errors");
 
   std::unique_ptr<triage::Engine> engine;
   try {
-    engine = std::make_unique<triage::Engine>(std::move(set));
+    engine = std::make_unique<triage::Engine>(set);
   } catch (const std::exception& e) {
     return fail(e.what());
   }
@@ -85,7 +82,7 @@ int run(const DiagnoseOptions& o, const GlobalOptions& g) {
   std::string err;
   if (!triage::scan_file(o.log, scanner, err)) return fail(err);
   triage::Diagnosis d = scanner.finish();
-  triage::specialize(d, facts ? &*facts : nullptr, &kb);
+  triage::specialize(d, facts ? &*facts : nullptr, kb);
 
   if (o.json) {
     std::cout << triage::to_json(d, o.all).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

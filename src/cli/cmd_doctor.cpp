@@ -62,8 +62,9 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
     std::fprintf(stderr, "torchsmith doctor: %s\n", err.c_str());
     return 2;
   }
-  kb::Kb kb;
-  if (!load_kb(g, kb)) return 2;
+  const kb::Kb* known = load_kb(g);
+  if (!known) return 2;
+  kb::Kb kb = *known;  // this machine's toolkits may replace what it recalls
   probe::ProbeOptions po;
   po.pythons = o.pythons;
   po.import_torch = o.import_torch;

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/knowledge.h"
+#include "cli/option_table.h"
 #include "kb/kb.h"
 #include "source/fetch.h"
 #include "util/safe_path.h"
@@ -68,7 +70,6 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
     if (auto e = util::check_git_url(git.mirrors.back().to); !e.empty()) return bad_input("--mirror: " + e);
     if (source::is_local_url(git.mirrors.back().to)) git.allow_file_protocol = true;
   }
-  if (o.jobs < 1 || o.retries < 0) return bad_input("--jobs must be at least 1 and --retries at least 0");
   auto progress = [&](const std::string& line) {
     if (!o.json) std::fprintf(stderr, "torchsmith fetch: %s\n", util::redact_text(line).c_str());
   };
@@ -99,10 +100,7 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
   }
 
   if (o.spec.empty()) return bad_input("give what to fetch (torch==2.4.1 or URL@REF), or --source DIR to check a tree");
-  std::vector<std::string> dirs = kb::default_overlay_dirs();
-  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
-  std::vector<std::string> errors;
-  auto sources = source::load_sources(dirs, errors);
+  const auto& [sources, errors] = g.knowledge().sources();
   for (const auto& e : errors) std::fprintf(stderr, "torchsmith fetch: kb: %s\n", e.c_str());
   source::SourceSpec spec;
   std::string why;
@@ -159,8 +157,8 @@ void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_option("--dir", o->dir, "Where the tree goes (default: <repo>-<ref> here).")->type_name("DIR");
   c->add_option("--mirror", o->mirrors, "Rewrite URLs starting with FROM to TO (git insteadOf); repeatable.")
       ->type_name("FROM=TO");
-  c->add_option("--jobs", o->jobs, "Submodules cloned in parallel (default 8).")->type_name("N");
-  c->add_option("--retries", o->retries, "Retries for each network step (default 3).")->type_name("N");
+  add_number(c, "--jobs", o->jobs, 1, 256, "Submodules cloned in parallel (default 8).");
+  add_number(c, "--retries", o->retries, 0, 99, "Retries for each network step (default 3).");
   c->add_option("--source", o->source, "Check (and repair) this existing tree, or unpack this source archive\n"
                                      "(into --dir) and check it, instead of cloning.")->type_name("DIR|ARCHIVE");
   c->add_flag("--json", o->json, "Machine-readable result.");

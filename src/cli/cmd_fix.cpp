@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/knowledge.h"
 #include "core/arch_list.h"
 #include "kb/kb.h"
 #include "source/apply.h"
@@ -112,10 +113,7 @@ int run_fix(const GlobalOptions& g, const FixOptions& o) {
   if (o.force && !o.revert) return bad_input("--force goes with --revert (it restores files changed since torchsmith edited them)");
   if (o.revert) return run_revert(o);
 
-  std::vector<std::string> dirs = kb::default_overlay_dirs();
-  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
-  std::vector<std::string> errors;
-  source::FixSet set = source::load_fixes(dirs, errors);
+  const auto& [set, errors] = g.knowledge().fixes();
   for (const auto& e : errors) std::fprintf(stderr, "torchsmith fix: kb: %s\n", e.c_str());
   if (!errors.empty()) return bad_input("the fixes in the knowledge base have errors (torchsmith kb check lists them)");
 

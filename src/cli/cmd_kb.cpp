@@ -1,48 +1,15 @@
 // torchsmith kb check: validate the knowledge base (built-in and overlays), every bad entry with
 // file:line.
-#include <cctype>
 #include <cstdio>
 
 #include "cli/commands.h"
 #include "cli/kb_refresh.h"
+#include "cli/knowledge.h"
 #include "kb/check.h"
-#include "package/wheel_policy.h"
-#include "plan/build_kb.h"
-#include "plan/provision_request.h"
-#include "source/fix.h"
-#include "triage/signature.h"
 
 namespace ts::cli {
 
 namespace {
-
-// Stages that own a KB file report "file:line: message"; kb check wants {file, line} back.
-kb::KbError to_kb_error(const std::string& e, std::string_view file) {
-  std::string rest = e;
-  if (rest.rfind(file, 0) == 0) rest = rest.substr(file.size());
-  int line = 0;
-  if (!rest.empty() && rest[0] == ':') {
-    std::size_t i = 1;
-    while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) line = line * 10 + (rest[i++] - '0');
-    rest = rest.substr(i);
-    if (rest.rfind(": ", 0) == 0) rest = rest.substr(2);
-  }
-  return {{std::string(file), line}, rest};
-}
-
-// Each stage validates the files it reads; the KB check runs them all.
-void register_stage_validators() {
-  plan::register_kb_validators();  // build.toml
-  plan::register_provision_validator();  // provision.toml
-  auto wrap = [](auto check) {
-    return [check](std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
-      for (const auto& e : check(file, text)) errors.push_back(to_kb_error(e, file));
-    };
-  };
-  kb::register_validator("signatures.toml", wrap(triage::check_signatures_text));
-  kb::register_validator("fixes/", wrap(source::check_fixes_text));
-  package::register_wheel_policy_validator();  // manylinux.toml
-}
 
 struct KbOptions {
   std::vector<std::string> dirs;
@@ -52,10 +19,7 @@ struct KbOptions {
 int run_check(const GlobalOptions& g, const KbOptions& o) {
   std::vector<std::string> dirs = g.kb_dirs;
   dirs.insert(dirs.end(), o.dirs.begin(), o.dirs.end());
-  if (!o.only_dirs) {
-    auto defaults = kb::default_overlay_dirs();
-    dirs.insert(dirs.begin(), defaults.begin(), defaults.end());
-  }
+  if (!o.only_dirs) dirs = Knowledge::overlay_dirs(dirs);
   register_stage_validators();
   auto errors = kb::check_kb(dirs, !o.only_dirs);
   for (const auto& e : errors) std::printf("%s\n", e.str().c_str());

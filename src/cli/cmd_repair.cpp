@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/knowledge.h"
 #include "package/repair.h"
 #include "plan/lock.h"
 #include "plan/plan.h"
@@ -28,7 +29,14 @@ int run_repair(const RepairCliOptions& c, const GlobalOptions& g) {
   o.local_version = c.local_version;
   o.vendor = !c.no_vendor;
   o.lib_dirs = c.lib_dirs;
-  o.kb_overlays = g.kb_dirs;
+  Knowledge& k = g.knowledge();
+  for (const auto* errors : {&k.wheel_policies().errors, &k.build().errors})
+    if (!errors->empty()) {
+      std::fprintf(stderr, "torchsmith repair: knowledge base: %s\n", errors->front().c_str());
+      return 2;
+    }
+  o.policies = &k.wheel_policies().value;
+  o.build_kb = &k.build().value;
   o.patchelf = c.patchelf;
   std::optional<plan::Plan> plan;
   if (!c.plan.empty()) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/knowledge.h"
 #include "kb/kb.h"
 #include "plan/lock.h"
 #include "plan/provision_request.h"
@@ -55,10 +56,8 @@ const plan::ToolRelease* lookup(const plan::ProvisionCatalog& cat, const std::st
 }
 
 bool load(const GlobalOptions& g, plan::ProvisionCatalog& cat) {
-  std::vector<std::string> dirs = kb::default_overlay_dirs();
-  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
-  std::vector<std::string> errors;
-  cat = plan::load_provision_catalog(dirs, errors);
+  const auto& [catalog, errors] = g.knowledge().provision();
+  cat = catalog;
   if (!errors.empty()) {
     std::fprintf(stderr, "torchsmith toolkit: the knowledge base has errors: %s\n", errors.front().c_str());
     return false;

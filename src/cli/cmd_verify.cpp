@@ -15,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/kb_access.h"
+#include "cli/option_table.h"
 #include "plan/lock.h"
 #include "verify/cuda_runtime.h"
 #include "plan/plan.h"
@@ -157,7 +158,6 @@ int run_python(const VerifyCliOptions& o, const GlobalOptions& g, const std::opt
   } else if (util::find_program(py, {}).empty()) {
     return bad_input("--python " + py + ": no such executable");
   }
-  if (o.timeout_s <= 0) return bad_input("--timeout must be a positive number of seconds");
   if (!o.wheelhouse.empty() && !std::filesystem::is_directory(o.wheelhouse))
     return bad_input("--wheelhouse " + o.wheelhouse + ": not a directory (give the directory of wheels and sdists "
                      "the dependencies come from)");
@@ -168,10 +168,9 @@ int run_python(const VerifyCliOptions& o, const GlobalOptions& g, const std::opt
   po.runtime_deps = !o.no_runtime_deps, po.wheelhouse = o.wheelhouse;
   po.early_dir = o.early_check;
   if (auto c = util::cache_dir(); !c.empty()) po.pip_cache = c + "/pip";
-  kb::Kb kb;  // the NumPy range of the torch under test, kept while installing runtime dependencies
-  if (po.runtime_deps && !wheel.empty()) {
-    if (!load_kb(g, kb)) return 2;
-    po.kb = &kb;
+  if (po.runtime_deps && !wheel.empty()) {  // the NumPy range of the torch under test, kept while installing
+    po.kb = load_kb(g);
+    if (!po.kb) return 2;
   }
   verify::PythonCheckReport pr = verify::verify_python_install(po);
   verify::VerifyReport rep;
@@ -275,7 +274,7 @@ void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
                   "Import torch in this interpreter (or the wheel, installed into a fresh target) and compare it with the plan")
       ->type_name("PY");
   cmd->add_flag("--gpu", o->gpu, "With --python: also run on the GPUs (device count, fp16 randn, matmul, each cuda:N)");
-  cmd->add_option("--timeout", o->timeout_s, "With --python: seconds each child process may run (default 300)")
+  add_number(cmd, "--timeout", o->timeout_s, 1, 604800, "With --python: seconds each child process may run (default 300)")
       ->type_name("SECONDS");
   cmd->add_option("--plan", o->plan, "Lock file: the arch list the GPU code must cover; with --python, what torch must match (version, CUDA, cuDNN, arches, settings) and the extension to import")->type_name("LOCK");
   cmd->add_option("--arch", o->arch, "Arch list the GPU code must cover (\"8.0;9.0+PTX\")")->type_name("LIST");

@@ -1,14 +1,23 @@
 #pragma once
 // Each subcommand lives in its own cmd_<name>.cpp and registers itself on the app.
 // A command's callback sets the process exit code through the returned int& it is given.
+#include <memory>
+
 #include <CLI/CLI.hpp>
 
 namespace ts::cli {
+
+class Knowledge;
 
 // Options every command shares.
 struct GlobalOptions {
   std::vector<std::string> kb_dirs;  // --kb DIR (repeatable): overlays on the embedded KB
   bool no_color = false;             // --no-color (NO_COLOR in the environment does the same)
+  // The command's knowledge (cli/knowledge.h): made on first use from --kb, then the same object.
+  Knowledge& knowledge() const;
+
+ private:
+  mutable std::shared_ptr<Knowledge> knowledge_;
 };
 
 void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code);

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -29,19 +30,12 @@ int main(int argc, char** argv) {
   app.add_flag("--no-color", g.no_color, "No colour, even on a terminal.");
 
   int exit_code = 0;
-  ts::cli::register_doctor(app, g, exit_code);
-  ts::cli::register_kb(app, g, exit_code);
-  ts::cli::register_diagnose(app, g, exit_code);
-  ts::cli::register_fix(app, g, exit_code);
-  ts::cli::register_fetch(app, g, exit_code);
-  ts::cli::register_plan(app, g, exit_code);
-  ts::cli::register_verify(app, g, exit_code);
-  ts::cli::register_build(app, g, exit_code);
-  ts::cli::register_clean(app, g, exit_code);
-  ts::cli::register_repair(app, g, exit_code);
-  ts::cli::register_conda(app, g, exit_code);
-  ts::cli::register_index(app, g, exit_code);
-  ts::cli::register_toolkit(app, g, exit_code);
+  // In the order `torchsmith --help` lists them.
+  using namespace ts::cli;
+  for (auto add : {register_doctor, register_kb, register_diagnose, register_fix, register_fetch, register_plan,
+                   register_verify, register_build, register_clean, register_repair, register_conda, register_index,
+                   register_toolkit})
+    add(app, g, exit_code);
 
   try {
     app.parse(argc, argv);
@@ -51,9 +45,15 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    // An option of another command: say which commands take it rather than only "not expected".
+    std::string why = ts::cli::foreign_option_error(app, std::vector<std::string>(argv + 1, argv + argc));
+    std::fprintf(stderr, "torchsmith: %s\n(run `torchsmith --help` for usage)\n", why.empty() ? e.what() : why.c_str());
+    return 2;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "torchsmith: %s\n(run `torchsmith --help` for usage)\n", e.what());
-    return 2;  } catch (const std::filesystem::filesystem_error& e) {
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
     // The boundary: a throwing filesystem call is reported, and unwinding removes work directories
     // (an exception escaping main would std::terminate without running their destructors).
     std::fprintf(stderr, "torchsmith: %s\n", e.what());

@@ -1,4 +1,5 @@
 #include "cli/plan_request.h"
+#include "cli/knowledge.h"
 #include "cli/toolkit_access.h"
 
 #include <stdlib.h>
@@ -49,13 +50,12 @@ std::string nvcc_version(const std::string& nvcc) {
 
 // The provisioning half of a request: --toolkit, the cache, the catalog; a --toolkit PATH the
 // probe did not find is read here (its nvcc's version) and added to the facts.
-bool provision_context(const GlobalOptions& g, const Request& o, const std::vector<std::string>& dirs,
-                       PlannedRequest& out) {
+bool provision_context(const GlobalOptions& g, const Request& o, PlannedRequest& out) {
   std::string err;
   auto choice = plan::parse_toolkit_choice(o.toolkit, &err);
   if (!choice) { out.error = err; return false; }
-  std::vector<std::string> errors;
-  out.catalog = plan::load_provision_catalog(dirs, errors);
+  const auto& [catalog, errors] = g.knowledge().provision();
+  out.catalog = catalog;
   if (!errors.empty()) {
     out.error = "the knowledge base has errors: " + errors.front() + " (torchsmith kb check lists them)";
     return false;
@@ -118,11 +118,8 @@ PlannedRequest plan_extension(const GlobalOptions& g, const Request& o) {
   if (o.raw.jobs.set) req.jobs = spec::parse_jobs(o.raw.jobs.value).value_or(0);
   req.split_compile = o.split_compile;
   if (o.raw.mem_budget.set) req.mem_budget_bytes = spec::parse_size(o.raw.mem_budget.value).value_or(0);
-  std::vector<std::string> dirs = kb::default_overlay_dirs();
-  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
-  plan::Knowledge k = plan::load_knowledge(dirs);
-  std::vector<std::string> rerrors;
-  plan::RecipeSet recipes = plan::load_recipes(dirs, rerrors);
+  plan::Knowledge k = g.knowledge().planner();
+  const auto& [recipes, rerrors] = g.knowledge().recipes();
   k.errors.insert(k.errors.end(), rerrors.begin(), rerrors.end());
   if (!k.errors.empty()) {
     out.error = "the knowledge base has errors: " + k.errors.front() + " (torchsmith kb check lists them)";
@@ -169,7 +166,7 @@ PlannedRequest plan_extension(const GlobalOptions& g, const Request& o) {
           break;
         }
   }
-  if (!provision_context(g, o, dirs, out)) return out;
+  if (!provision_context(g, o, out)) return out;
   req.provision = &out.provision;
   const plan::Recipe* found = plan::find_recipe(recipes, req);
   plan::Recipe generic = plan::recipe_generic(!req.scan.name.empty() ? req.scan.name : src->name);
@@ -226,9 +223,7 @@ PlannedRequest plan_request_inner(const GlobalOptions& g, const Request& r) {
   auto spec = spec::check(spec::merge(file, cli), err);
   if (!spec) { out.error = err; return out; }
 
-  std::vector<std::string> dirs = kb::default_overlay_dirs();
-  dirs.insert(dirs.end(), g.kb_dirs.begin(), g.kb_dirs.end());
-  plan::Knowledge k = plan::load_knowledge(dirs);
+  plan::Knowledge k = g.knowledge().planner();
   if (!k.errors.empty()) {
     out.error = "the knowledge base has errors: " + k.errors.front() + " (torchsmith kb check lists them)";
     return out;
@@ -250,7 +245,7 @@ PlannedRequest plan_request_inner(const GlobalOptions& g, const Request& r) {
     // The real machine's toolkits say what they accept; that replaces what the KB only recalls.
     if (spec->root == "/") out.toolkit_facts = kb::adopt_read_toolkits(k.kb, toolkits_read(out.facts));
   }
-  if (!provision_context(g, r, dirs, out)) return out;
+  if (!provision_context(g, r, out)) return out;
   out.result = plan::make_plan(*spec, out.facts, k, &out.provision);
   if (!out.result.bad_spec.empty()) { out.error = out.result.bad_spec; return out; }
   if (!out.result.plan.source_dir.empty()) out.result.plan.source_revision = git_head(out.result.plan.source_dir);

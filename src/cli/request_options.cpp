@@ -1,30 +1,14 @@
 #include "cli/request_options.h"
 
-#include <cctype>
 #include <cstdint>
-#include <optional>
 
+#include "cli/option_table.h"
 #include "cli/plan_request.h"
 #include "spec/raw_spec.h"
 
 namespace ts::cli {
 
 namespace {
-
-bool all_digits(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  return true;
-}
-
-// A whole number from lo to hi written in plain digits (no sign, no suffix, no spaces).
-std::optional<int> whole_number(const std::string& s, int lo, int hi) {
-  if (!all_digits(s) || s.size() > 6) return std::nullopt;
-  int n = std::stoi(s);
-  if (n < lo || n > hi) return std::nullopt;
-  return n;
-}
 
 // An option whose text is a spec field (checked with the rest of the spec, or by the extension planner).
 std::function<std::string(const std::string&, Request&)> to_field(spec::RawField spec::RawSpec::*f,
@@ -48,7 +32,7 @@ std::function<std::string(const std::string&, Request&)> to_number(int Request::
   return [f, lo, hi, form](const std::string& v, Request& r) {
     auto n = whole_number(v, lo, hi);
     if (!n) return form;
-    r.*f = *n;
+    r.*f = static_cast<int>(*n);
     return std::string();
   };
 }
@@ -110,7 +94,7 @@ std::vector<RequestOption> make_table() {
        [](const std::string& v, Request& r) {
          if (v == "auto") r.split_compile = -1;
          else if (v == "off") r.split_compile = 1;
-         else if (auto n = whole_number(v, 1, 256)) r.split_compile = *n;
+         else if (auto n = whole_number(v, 1, 256)) r.split_compile = static_cast<int>(*n);
          else return std::string("write auto, off, or a thread count from 1 to 256");
          return std::string();
        }});

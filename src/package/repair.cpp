@@ -97,8 +97,8 @@ RepairResult repair_wheel(const RepairOptions& o) {
 
   // Knowledge: policies, exclusions, the torch RPATH layout.
   std::vector<std::string> kb_errors;
-  const WheelPolicies policies = load_wheel_policies(o.kb_overlays, kb_errors);
-  const plan::BuildKb build_kb = plan::load_build_kb(o.kb_overlays, kb_errors);
+  const WheelPolicies policies = o.policies ? *o.policies : load_wheel_policies({}, kb_errors);
+  const plan::BuildKb build_kb = o.build_kb ? *o.build_kb : plan::load_build_kb({}, kb_errors);
   if (!kb_errors.empty()) return bad_input("knowledge base: " + kb_errors.front());
 
   struct stat st{};

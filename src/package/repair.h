@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "package/wheel_policy.h"
+#include "plan/build_kb.h"
 #include "plan/plan.h"
 #include "verify/verdict.h"
 
@@ -20,7 +22,9 @@ struct RepairOptions {
   bool vendor = true;                // copy libraries outside policy into <dist>.libs/
   std::vector<std::string> lib_dirs;     // searched first for libraries to vendor
   std::vector<std::string> system_dirs;  // "" = the loader's (ld.so.conf + defaults)
-  std::vector<std::string> kb_overlays;  // extra manylinux.toml / build.toml
+  // The command's manylinux.toml and build.toml (cli/knowledge.h); null: the embedded ones.
+  const WheelPolicies* policies = nullptr;
+  const plan::BuildKb* build_kb = nullptr;
   std::string patchelf;                  // "" = from PATH, "none" = as if absent
 };
 

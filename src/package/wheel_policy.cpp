@@ -11,6 +11,7 @@
 
 #include "kb/check.h"
 #include "kb/embedded.h"
+#include "kb/layers.h"
 #include "kb/toml_parse.h"
 #include "kb/toml_reader.h"
 #include "formats/elf.h"
@@ -69,6 +70,14 @@ bool version_fits(const PolicyArch& p, std::string_view required) {
 
 namespace {
 
+// A later file's entry replaces the one with the same key (a policy's name, an external's pattern).
+template <class T>
+void replace_or_add(std::vector<T>& entries, T e, std::string T::*key) {
+  auto it = std::find_if(entries.begin(), entries.end(), [&](const T& x) { return x.*key == e.*key; });
+  if (it != entries.end()) *it = std::move(e);
+  else entries.push_back(std::move(e));
+}
+
 void read_into(WheelPolicies& into, std::string_view file, std::string_view text,
                std::vector<kb::KbError>& errs) {
   const std::string f(file);
@@ -117,10 +126,7 @@ void read_into(WheelPolicies& into, std::string_view file, std::string_view text
         r.error(r.line(), "policy '" + p.name + "' has no [[policy.arch]] tables");
       }
       r.finish();
-      auto it = std::find_if(into.policies.begin(), into.policies.end(),
-                             [&](const Policy& x) { return x.name == p.name; });
-      if (it != into.policies.end()) *it = std::move(p);
-      else into.policies.push_back(std::move(p));
+      replace_or_add(into.policies, std::move(p), &Policy::name);
     }
   }
   if (auto a = root["external"].as_array()) {
@@ -133,10 +139,7 @@ void read_into(WheelPolicies& into, std::string_view file, std::string_view text
       e.pattern = r.text("pattern", true, "\"libtorch*.so*\"");
       e.provider = r.text("provider", true, "\"torch\"");
       r.finish();
-      auto it = std::find_if(into.externals.begin(), into.externals.end(),
-                             [&](const External& x) { return x.pattern == e.pattern; });
-      if (it != into.externals.end()) *it = std::move(e);
-      else into.externals.push_back(std::move(e));
+      replace_or_add(into.externals, std::move(e), &External::pattern);
     }
   }
   for (const auto& [k, v] : root)
@@ -161,17 +164,9 @@ bool read_wheel_policies(WheelPolicies& into, std::string_view file, std::string
 WheelPolicies load_wheel_policies(const std::vector<std::string>& overlay_dirs,
                                   std::vector<std::string>& errors) {
   WheelPolicies w;
-  for (const auto& f : kb::embedded_files())
-    if (std::string_view(f.path) == "manylinux.toml")
-      read_wheel_policies(w, f.path, std::string_view(f.data, f.size), errors);
-  for (const auto& dir : overlay_dirs) {
-    std::string path = (std::filesystem::path(dir) / "manylinux.toml").string();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) continue;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    read_wheel_policies(w, path, ss.str(), errors);
-  }
+  kb::for_each_layer("manylinux.toml", overlay_dirs, [&](const std::string& file, std::string_view text) {
+    read_wheel_policies(w, file, text, errors);
+  });
   return w;
 }
 

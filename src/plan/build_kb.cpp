@@ -14,6 +14,7 @@
 #include "core/version_range.h"
 #include "kb/check.h"
 #include "kb/embedded.h"
+#include "kb/layers.h"
 #include "kb/toml_reader.h"
 #include "plan/recipe.h"
 
@@ -166,16 +167,9 @@ bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view t
 
 BuildKb load_build_kb(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
   BuildKb kb;
-  for (const auto& f : kb::embedded_files())
-    if (std::string_view(f.path) == "build.toml") read_build_text(kb, f.path, std::string_view(f.data, f.size), errors);
-  for (const auto& dir : overlay_dirs) {
-    std::string path = (std::filesystem::path(dir) / "build.toml").string();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) continue;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    read_build_text(kb, path, ss.str(), errors);
-  }
+  kb::for_each_layer("build.toml", overlay_dirs, [&](const std::string& file, std::string_view text) {
+    read_build_text(kb, file, text, errors);
+  });
   return kb;
 }
 

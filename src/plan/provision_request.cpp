@@ -11,6 +11,7 @@
 #include "core/version.h"
 #include "kb/check.h"
 #include "kb/embedded.h"
+#include "kb/layers.h"
 #include "kb/toml_parse.h"
 #include "kb/toml_reader.h"
 #include "util/sha256.h"
@@ -106,17 +107,9 @@ bool read_provision_text(ProvisionCatalog& cat, std::string_view file, std::stri
 ProvisionCatalog load_provision_catalog(const std::vector<std::string>& overlay_dirs,
                                         std::vector<std::string>& errors) {
   ProvisionCatalog cat;
-  for (const auto& f : kb::embedded_files())
-    if (std::string_view(f.path) == "provision.toml")
-      read_provision_text(cat, f.path, std::string_view(f.data, f.size), errors);
-  for (const auto& dir : overlay_dirs) {
-    std::string path = (std::filesystem::path(dir) / "provision.toml").string();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) continue;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    read_provision_text(cat, path, ss.str(), errors);
-  }
+  kb::for_each_layer("provision.toml", overlay_dirs, [&](const std::string& file, std::string_view text) {
+    read_provision_text(cat, file, text, errors);
+  });
   return cat;
 }
 

@@ -14,6 +14,7 @@
 #include "run/remedy.h"
 #include "run/step_runner.h"
 #include "triage/diagnosis.h"
+#include "triage/signature.h"
 
 namespace ts::run {
 
@@ -21,6 +22,8 @@ struct BuildOptions {
   std::string out_dir;    // OUT: journal, dist/, runs/; the source goes to OUT/src when fetched
   std::string self_exe;   // this torchsmith, for the steps that are its own commands
   std::vector<std::string> kb_dirs;  // passed on to those steps as --kb
+  // The command's failure signatures (cli/knowledge.h); null: the embedded ones and kb_dirs'.
+  const triage::SignatureSet* signatures = nullptr;
   bool resume = false;    // skip finished steps whose inputs are unchanged
   bool wait_for_lock = false;
   RetryPolicy retry;

@@ -173,7 +173,7 @@ bool set_up_tools(RunState& s) {
   rec.cache.tool = s.cache.tool == "distcc" ? "" : s.cache.tool;
 
   std::vector<std::string> kerrs;
-  triage::SignatureSet sigs = triage::load_signatures(s.o.kb_dirs, kerrs);
+  triage::SignatureSet sigs = s.o.signatures ? *s.o.signatures : triage::load_signatures(s.o.kb_dirs, kerrs);
   try {
     if (kerrs.empty()) s.engine = std::make_unique<triage::Engine>(std::move(sigs));
   } catch (const std::exception& e) {

@@ -35,6 +35,16 @@ struct Working {
   std::vector<std::string> fixes;
 };
 
+// The tree's journal, or false with why it cannot be read in the result's errors (apply and revert alike).
+template <class Result>
+bool journal_or_error(const std::string& tree, Journal& journal, Result& res) {
+  std::string why;
+  if (read_journal(tree, journal, &why)) return true;
+  res.ok = false;
+  res.errors.push_back(why);
+  return false;
+}
+
 }  // namespace
 
 std::string_view to_string(FixReport::State s) {
@@ -51,12 +61,8 @@ ApplyResult apply_fixes(const std::string& tree, const std::vector<const Fix*>& 
                         const ApplyOptions& options) {
   ApplyResult res;
   Journal journal;
+  if (!journal_or_error(tree, journal, res)) return res;
   std::string why;
-  if (!read_journal(tree, journal, &why)) {
-    res.ok = false;
-    res.errors.push_back(why);
-    return res;
-  }
   std::map<std::string, Working> files;
   std::vector<std::string> order;  // files in the order first touched
 
@@ -156,12 +162,8 @@ ApplyResult apply_fixes(const std::string& tree, const std::vector<const Fix*>& 
 RevertResult revert_fixes(const std::string& tree, const RevertOptions& options) {
   RevertResult res;
   Journal journal;
+  if (!journal_or_error(tree, journal, res)) return res;
   std::string why;
-  if (!read_journal(tree, journal, &why)) {
-    res.ok = false;
-    res.errors.push_back(why);
-    return res;
-  }
   res.had_journal = !journal.empty();
   if (!res.had_journal) return res;
   Journal kept;  // entries that could not be restored stay journaled

@@ -6,6 +6,7 @@
 
 #include "core/version.h"
 #include "kb/embedded.h"
+#include "kb/layers.h"
 #include "kb/toml_parse.h"
 #include "util/fs.h"
 #include "util/url.h"
@@ -66,22 +67,12 @@ std::vector<SourceEntry> load_sources(const std::vector<std::string>& overlay_di
       if (!replaced) out.push_back(e);
     }
   };
-  for (const auto& f : kb::embedded_files()) {
-    if (std::string_view(f.path) != "sources.toml") continue;
+  kb::for_each_layer("sources.toml", overlay_dirs, [&](const std::string& file, std::string_view text) {
     std::vector<SourceEntry> got;
-    auto errs = parse_sources_text(f.path, std::string_view(f.data, f.size), got);
+    auto errs = parse_sources_text(file, text, got);
     errors.insert(errors.end(), errs.begin(), errs.end());
     if (errs.empty()) merge(got);
-  }
-  for (const auto& dir : overlay_dirs) {
-    std::string path = (fs::path(dir) / "sources.toml").string();
-    auto text = util::read_file(path);
-    if (!text) continue;
-    std::vector<SourceEntry> got;
-    auto errs = parse_sources_text(path, *text, got);
-    errors.insert(errors.end(), errs.begin(), errs.end());
-    if (errs.empty()) merge(got);
-  }
+  });
   return out;
 }
 

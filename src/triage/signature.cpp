@@ -12,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include "kb/embedded.h"
+#include "kb/layers.h"
 #include "kb/toml_parse.h"
 
 namespace ts::triage {
@@ -267,21 +268,10 @@ std::vector<std::string> check_signatures_text(std::string_view file_name, std::
 
 SignatureSet load_signatures(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
   SignatureSet set;
-  for (const auto& f : kb::embedded_files()) {
-    if (std::string_view(f.path) != "signatures.toml") continue;
-    auto e = load_signatures_text("signatures.toml", std::string_view(f.data, f.size), set);
+  kb::for_each_layer("signatures.toml", overlay_dirs, [&](const std::string& file, std::string_view text) {
+    auto e = load_signatures_text(file, text, set);
     errors.insert(errors.end(), e.begin(), e.end());
-  }
-  for (const auto& dir : overlay_dirs) {
-    std::filesystem::path p = std::filesystem::path(dir) / "signatures.toml";
-    std::error_code ec;
-    if (!std::filesystem::exists(p, ec)) continue;
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto e = load_signatures_text(p.string(), ss.str(), set);
-    errors.insert(errors.end(), e.begin(), e.end());
-  }
+  });
   check_supersedes(set, errors);
   return set;
 }

@@ -1,8 +1,11 @@
 #include "build/runner.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -141,4 +144,58 @@ TEST(Runner, StatusLine) {
   s.governor = GovernorState{3, 1, 0, 0};
   EXPECT_EQ(format_status(s), "build [312/1800 4.0/s] 17% ETA 6m12s | mem avail 10.0 GiB | gov 3 running, 1 paused");
   EXPECT_FALSE(tty_status_printer(-1));  // not a terminal: nothing printed
+}
+
+// Ctrl-C (RunnerOptions::cancel): SIGINT to the step's group, then, past the grace, SIGTERM/SIGKILL to
+// the group and to every descendant in a group of its own (as ninja's commands are).
+TEST(Runner, CancelStopsTheGroupAndDescendantsInOtherGroups) {
+  fs::path dir = temp("cancel");
+  fs::create_directories(dir);
+  std::string pidfile = (dir / "other.pid").string();
+  StepSpec s{"build",
+             {"sh", "-c", "trap '' INT; setsid sleep 30 & echo $! > " + pidfile + "; echo started; sleep 30"},
+             base_env(), dir.string()};
+  std::atomic<bool> cancel{false};
+  RunnerOptions o;
+  o.cancel = &cancel;
+  o.kill_grace_ms = 200;
+  o.on_line = [&](std::string_view l) {
+    if (l == "started") cancel = true;
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = run_step(s, o);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_EQ(r.signal, SIGTERM);  // it ignored SIGINT; the stop after the grace ended it
+  int other = std::stoi(slurp(pidfile));
+  bool ended = false;
+  for (int i = 0; i < 200 && !ended; ++i) {
+    std::string stat = slurp("/proc/" + std::to_string(other) + "/stat");
+    ended = stat.empty() || stat.find(") Z ") != std::string::npos;  // gone, or a zombie for init
+    if (!ended) usleep(10000);
+  }
+  EXPECT_TRUE(ended) << "pid " << other << " in its own session outlived the step";
+  fs::remove_all(dir);
+}
+
+// A step's signals are its own: an ignored SIGINT of ours is not inherited, so Ctrl-C reaches it.
+TEST(Runner, StepDoesNotInheritOurIgnoredSignals) {
+  struct sigaction ign {}, old {};
+  ign.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ign, &old);
+  StepSpec s{"build", {"sh", "-c", "kill -INT $$; echo survived"}, base_env(), ""};
+  auto r = run_step(s, {});
+  sigaction(SIGINT, &old, nullptr);
+  EXPECT_EQ(r.signal, SIGINT);
+  EXPECT_EQ(r.exit_code, -1);
+}
+
+// The program is looked up in the step's PATH (not ours); a step with no PATH gets the standard
+// directories, as every other child does.
+TEST(Runner, ProgramIsLookedUpInTheStepsPath) {
+  StepSpec s{"build", {"sh", "-c", "exit 4"}, {{"PATH", "/nonexistent"}}, ""};
+  auto r = run_step(s, {});
+  EXPECT_EQ(r.error, "sh: not found");
+  StepSpec none{"build", {"sh", "-c", "exit 4"}, {{"LC_ALL", "C"}}, ""};
+  EXPECT_EQ(run_step(none, {}).exit_code, 4);
 }
