@@ -9,7 +9,7 @@
 #include <mutex>
 #include <set>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 #include "core/cuda_arch.h"
 #include "core/version.h"

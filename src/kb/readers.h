@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 #include "kb/kb.h"
 

@@ -1,3 +1,3 @@
 // The one translation unit that compiles toml++'s implementation (TOML_HEADER_ONLY=0 elsewhere).
 #define TOML_IMPLEMENTATION
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 namespace ts::kb {
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 #include "kb/check.h"
 #include "kb/embedded.h"

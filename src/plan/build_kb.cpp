@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 #include "core/arch_list.h"
 #include "core/version.h"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 #include "core/version.h"
 #include "kb/check.h"

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <set>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 #include "core/version.h"
 #include "kb/toml_parse.h"

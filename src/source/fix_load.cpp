@@ -4,7 +4,7 @@
 #include <regex>
 #include <set>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 #include "kb/embedded.h"
 #include "source/fix.h"

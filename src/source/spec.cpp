@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 #include "core/version.h"
 #include "kb/embedded.h"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 namespace ts::spec {
 

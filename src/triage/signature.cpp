@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include <re2/re2.h>
-#include <toml++/toml.h>
+#include "kb/tomlpp.h"
 
 #include "kb/embedded.h"
 #include "kb/layers.h"

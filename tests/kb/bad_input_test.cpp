@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kb/kb.h"
+#include "kb/toml_parse.h"
 
 namespace ts::kb {
 namespace {
@@ -102,6 +103,24 @@ TEST(KbBadInput, ForeignFilesAreNotRead) {
   Kb kb;
   load_text(kb, "signatures.toml", "this is not toml [", errors);
   EXPECT_TRUE(errors.empty());  // triage reads signatures.toml; kb check validates it through a hook
+}
+
+// toml++ 3.3.0 reached __builtin_unreachable on a non-whitespace code point where it looks for
+// whitespace (marzer/tomlplusplus#190; our kb_toml fuzzer found three such inputs): now a parse
+// error or a value, never undefined behaviour (the fuzz ctest reruns the inputs under UBSan).
+TEST(KbBadInput, NonAsciiWhereWhitespaceIsLookedForIsAnErrorNotUndefinedBehaviour) {
+  // After a line-ending backslash the next non-whitespace character starts the text (TOML 1.0).
+  auto t = parse_toml("s = \"\"\"\\\n\xc2\xa7\"\"\"\n", "x.toml");
+  EXPECT_EQ(t["s"].value_or(std::string()), "\xc2\xa7");
+  for (std::string text : {std::string("a = 1\xc9\x8d\n"), std::string("a = [1,\xc2\xa7]\n")}) {
+    bool threw = false;
+    try {
+      parse_toml(text, "x.toml");
+    } catch (const toml::parse_error&) {
+      threw = true;
+    }
+    EXPECT_TRUE(threw) << text;
+  }
 }
 
 }  // namespace
