@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli/plan_request.h"
+#include "plan/extension.h"
 #include "spec/raw_spec.h"
 
 namespace ts::cli {
@@ -123,9 +124,35 @@ std::vector<RequestOption> make_table() {
   add({"--package", "KIND,...", "What to produce: wheel (default), conda, libtorch.", plan_command | build_command,
        torch_request, "it is packaged as a wheel (`torchsmith conda WHEEL` makes a conda package of it)", "",
        to_field(&spec::RawSpec::packages, "--package")});
-  add({"--source", "DIR|URL@REF", "A source tree, or a git URL@REF (default: the release tag upstream).",
-       plan_command | build_command, torch_request, "its source is the request itself: give the DIR or URL@REF there",
-       "", to_field(&spec::RawSpec::source, "--source")});
+  add({"--source", "DIR|URL@REF|git|sdist",
+       "torch: a source tree, or a git URL@REF (default: the release tag upstream). An extension NAME==VERSION: "
+       "git (the recipe's tag) or sdist (the index's source archive); default the sdist when the index has one.",
+       plan_command | build_command, both, "", "", [](const std::string& v, Request& r) {
+         if (request_kind(r) == extension_request) {
+           auto src = plan::parse_extension_source(r.requirement, nullptr);
+           if (src && src->kind != plan::ExtensionSource::Kind::name)
+             return std::string("for an extension, git|sdist chooses where NAME==VERSION comes from; a directory "
+                                "or URL@REF is the requirement itself");
+           if (v != "git" && v != "sdist")
+             return std::string("for NAME==VERSION write git (the recipe's tag) or sdist (the index's source "
+                                "archive); a directory or URL@REF is given as the requirement");
+         }
+         r.raw.source = {v, "--source", true};
+         return std::string();
+       }});
+  add({"--index", "URL",
+       "NAME==VERSION: the package index its sdist is looked up in (default https://pypi.org: "
+       "URL/pypi/NAME/VERSION/json, then URL/simple/NAME/).",
+       plan_command | build_command, extension_request, "",
+       "its source is its git tag (--source DIR|URL@REF); --index is where an extension's NAME==VERSION sdist is "
+       "looked up",
+       [](const std::string& v, Request& r) {
+         if (v.rfind("https://", 0) != 0 && v.rfind("file://", 0) != 0)
+           return std::string("write an https:// or file:// URL (the index's root: URL/pypi/NAME/VERSION/json, "
+                              "URL/simple/NAME/)");
+         r.index = v;
+         return std::string();
+       }});
   add({"--toolkit", "system|pip|wheelhouse:DIR|PATH",
        "Where the CUDA toolkit comes from: system (an installed one), pip (PyPI wheels into the cache), "
        "wheelhouse:DIR (the same wheels from a local directory, offline), or a CUDA_HOME path. Default: an "
