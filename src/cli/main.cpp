@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   ts::cli::register_conda(app, g, exit_code);
   ts::cli::register_index(app, g, exit_code);
   ts::cli::register_toolkit(app, g, exit_code);
+  ts::cli::register_matrix(app, g, exit_code);
 
   try {
     app.parse(argc, argv);
