@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/plan_request.h"
+#include "cli/request_options.h"
 #include "package/matrix_index.h"
 #include "plan/extension.h"
 #include "util/cache_dir.h"
@@ -22,8 +24,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct MatrixCliOptions {
-  std::string requirement, torch, cuda = "auto", out = "torchsmith-matrix", wheelhouse, index, python = "python3";
-  std::string cache_dir, toolkit, compile_cache = "auto";
+  std::string requirement, torch, cuda = "auto", out = "torchsmith-matrix", wheelhouse, python = "python3";
+  Request req;  // the request options table's matrix rows, checked once and passed on to every build
   bool json = false;
 };
 
@@ -34,10 +36,21 @@ int bad(const std::string& msg) {
 
 void say(const std::string& s) { std::fprintf(stderr, "torchsmith matrix: %s\n", s.c_str()); }
 
+// This binary's path for the child builds; a torchsmith replaced while a long matrix runs reads
+// "PATH (deleted)" here, and the builds then run the one now at PATH.
 std::string self_exe() {
   std::error_code ec;
-  auto p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? "torchsmith" : p.string();
+  std::string p = fs::read_symlink("/proc/self/exe", ec).string();
+  const std::string deleted = " (deleted)";
+  if (p.size() > deleted.size() && p.compare(p.size() - deleted.size(), deleted.size(), deleted) == 0)
+    p.resize(p.size() - deleted.size());
+  return ec ? "torchsmith" : p;
+}
+
+bool is_flag(const std::string& name) {
+  for (const auto& r : request_options())
+    if (r.name == name) return r.type.empty();
+  return false;
 }
 
 std::string first_line(const std::string& s) {
@@ -138,13 +151,14 @@ package::MatrixCell build_cell(const MatrixCliOptions& o, const package::TorchAs
   bool cpu = o.cuda == "cpu" || v.cuda.empty();
   std::string label = package::cell_dir(v.version, cpu ? "" : v.cuda);
   std::string work = o.out + "/builds/" + label;
-  std::vector<std::string> argv{self_exe(), "build", o.requirement, "--torch", v.python, "--out", work,
-                                "--compile-cache", o.compile_cache};
+  std::vector<std::string> argv{self_exe(), "build", "--torch", v.python, "--out", work};
   if (cpu) argv.insert(argv.end(), {"--without", "cuda"});
-  if (!o.index.empty()) argv.insert(argv.end(), {"--index", o.index});
   if (!o.wheelhouse.empty()) argv.insert(argv.end(), {"--wheelhouse", o.wheelhouse});
-  if (!o.cache_dir.empty()) argv.insert(argv.end(), {"--cache-dir", o.cache_dir});
-  if (!o.toolkit.empty()) argv.insert(argv.end(), {"--toolkit", o.toolkit});
+  for (const auto& [name, value] : o.req.given) {  // as the user wrote them (the table checked them)
+    argv.push_back(name);
+    if (!is_flag(name)) argv.push_back(value);
+  }
+  argv.insert(argv.end(), {"--", o.requirement});
   say("building " + o.requirement + " against torch " + v.version + (cpu ? " (CPU)" : " (CUDA " + v.cuda + ")"));
   util::RunOptions ro;
   ro.timeout = std::chrono::hours(6);
@@ -178,9 +192,12 @@ package::MatrixCell build_cell(const MatrixCliOptions& o, const package::TorchAs
   return c;
 }
 
-int run_matrix(const GlobalOptions& g, const MatrixCliOptions& o) {
+int run_matrix(const GlobalOptions& g, MatrixCliOptions& o) {
   (void)g;
   std::string err;
+  o.req.requirement = o.requirement;
+  if (plan::is_extension_requirement(o.requirement))
+    if (std::string e = apply_request_options(o.req, extension_request); !e.empty()) return bad(e);
   auto src = plan::parse_extension_source(o.requirement, &err);
   if (!src) return bad(err);
   if (!plan::is_extension_requirement(o.requirement)) return bad(o.requirement + ": matrix builds an extension package against each torch (NAME==VERSION, a directory or URL@REF)");
@@ -189,7 +206,7 @@ int run_matrix(const GlobalOptions& g, const MatrixCliOptions& o) {
   if (o.cuda != "auto" && o.cuda != "cpu") return bad("--cuda " + o.cuda + ": write auto (each torch's own CUDA) or cpu");
   if (!o.wheelhouse.empty() && !fs::is_directory(o.wheelhouse))
     return bad("--wheelhouse " + o.wheelhouse + ": not a directory (give the directory of torch's wheels)");
-  std::string cache = util::cache_dir(o.cache_dir);
+  std::string cache = util::cache_dir(o.req.cache_dir);
   if (cache.empty()) return bad("no cache directory for the torch venvs: give --cache-dir, or set HOME or TORCHSMITH_CACHE");
   std::string pytag = python_tag(o.python, &err);
   if (pytag.empty()) return bad(err);
@@ -246,12 +263,9 @@ void register_matrix(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_option("--wheelhouse", o->wheelhouse,
                 "torch and the packages' dependencies from this directory only (offline), not PyPI.")
       ->type_name("DIR");
-  c->add_option("--index", o->index, "NAME==VERSION: the package index its sdist is looked up in.")->type_name("URL");
   c->add_option("--python", o->python, "The Python the venvs are made from (default python3).")->type_name("PATH");
-  c->add_option("--cache-dir", o->cache_dir, "Where the torch venvs (matrix-venvs/) and provisioned tools live.")
-      ->type_name("DIR");
-  c->add_option("--toolkit", o->toolkit, "Passed to each build (system|pip|wheelhouse:DIR|PATH).")->type_name("SOURCE");
-  c->add_option("--compile-cache", o->compile_cache, "Passed to each build (auto, ccache, sccache, none).")->type_name("TOOL");
+  // --cache-dir (the venvs live in CACHE/matrix-venvs/), --index, --source, --jobs...: each build's own.
+  add_request_options(c, o->req, matrix_command);
   c->add_flag("--json", o->json, "Print index.json instead of the table.");
   c->callback([&g, &exit_code, o] { exit_code = run_matrix(g, *o); });
 }
