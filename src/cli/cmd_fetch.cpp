@@ -10,6 +10,8 @@
 #include "cli/option_table.h"
 #include "kb/kb.h"
 #include "source/fetch.h"
+#include "source/pypi.h"
+#include "util/cache_dir.h"
 #include "util/safe_path.h"
 #include "util/url.h"
 
@@ -22,6 +24,7 @@ using nlohmann::json;
 
 struct FetchCliOptions {
   std::string spec, dir, source;
+  std::string sdist, sha256;  // a source archive by URL, checked by the index's sha256
   std::vector<std::string> mirrors;
   int jobs = 8, retries = 3;
   bool json = false;
@@ -73,6 +76,26 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
   auto progress = [&](const std::string& line) {
     if (!o.json) std::fprintf(stderr, "torchsmith fetch: %s\n", util::redact_text(line).c_str());
   };
+
+  if (!o.sdist.empty()) {
+    // A plan's sdist: into the cache by its sha256 (a second build reuses it), then unpacked as {src}.
+    if (o.sha256.empty() || o.dir.empty()) return bad_input("--sdist needs --sha256 (the index's) and --dir");
+    if (o.sdist.rfind("https://", 0) != 0 && o.sdist.rfind("file://", 0) != 0)
+      return bad_input("--sdist " + o.sdist + ": only https:// and file:// URLs are fetched");
+    source::Sdist sd;
+    sd.url = o.sdist;
+    sd.sha256 = o.sha256;
+    sd.filename = o.sdist.substr(o.sdist.find_last_of('/') + 1);
+    std::string cache = util::cache_dir(), why;
+    if (cache.empty()) return bad_input("no cache directory: set HOME, XDG_CACHE_HOME or TORCHSMITH_CACHE");
+    std::string archive = source::fetch_sdist(sd, cache, std::chrono::minutes(10), &why);
+    if (archive.empty()) { std::fprintf(stderr, "torchsmith fetch: %s\n", why.c_str()); return 1; }
+    progress("sdist " + sd.filename + " (sha256 checked) at " + archive);
+    if (!source::unpack_sdist(archive, o.dir, &why)) { std::fprintf(stderr, "torchsmith fetch: %s\n", why.c_str()); return 1; }
+    if (o.json) std::printf("%s\n", json{{"ok", true}, {"dir", o.dir}, {"archive", archive}, {"sha256", o.sha256}}.dump(2).c_str());
+    else std::printf("%s: unpacked from %s\n", o.dir.c_str(), sd.filename.c_str());
+    return 0;
+  }
 
   if (!o.source.empty()) {
     std::error_code ec;
@@ -161,6 +184,10 @@ void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code) {
   add_number(c, "--retries", o->retries, 0, 99, "Retries for each network step (default 3).");
   c->add_option("--source", o->source, "Check (and repair) this existing tree, or unpack this source archive\n"
                                      "(into --dir) and check it, instead of cloning.")->type_name("DIR|ARCHIVE");
+  c->add_option("--sdist", o->sdist, "Download this source archive into the cache (kept only when its sha256 is\n"
+                                   "--sha256's) and unpack it as --dir (a plan's NAME==VERSION from an index).")
+      ->type_name("URL");
+  c->add_option("--sha256", o->sha256, "The sdist's sha256 as the index gives it.")->type_name("HEX");
   c->add_flag("--json", o->json, "Machine-readable result.");
   c->callback([&g, &exit_code, o] { exit_code = run_fetch(g, *o); });
 }

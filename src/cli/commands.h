@@ -33,5 +33,6 @@ void register_repair(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_conda(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_index(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_toolkit(CLI::App& app, GlobalOptions& g, int& exit_code);
+void register_matrix(CLI::App& app, GlobalOptions& g, int& exit_code);
 
 }  // namespace ts::cli

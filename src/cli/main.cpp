@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   using namespace ts::cli;
   for (auto add : {register_doctor, register_kb, register_diagnose, register_fix, register_fetch, register_plan,
                    register_verify, register_build, register_clean, register_repair, register_conda, register_index,
-                   register_toolkit})
+                   register_toolkit, register_matrix})
     add(app, g, exit_code);
 
   try {

@@ -14,6 +14,7 @@
 #include "plan/recipe.h"
 #include "probe/probe.h"
 #include "source/git.h"
+#include "source/pypi.h"
 #include "spec/spec_file.h"
 #include "util/process.h"
 #include "util/cache_dir.h"
@@ -93,6 +94,25 @@ bool provision_context(const GlobalOptions& g, const Request& o, PlannedRequest&
   return true;
 }
 
+// NAME==VERSION's sdist on the index (the JSON API, then the PEP 691 simple page); not asked for
+// --source git. The planner decides from what is found, offline.
+plan::SdistLookup lookup_sdist(const plan::ExtensionSource& src, const Request& o) {
+  plan::SdistLookup l;
+  source::IndexOptions io;
+  std::string base = o.index.empty() ? "https://pypi.org" : o.index;
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  io.json_api = base + "/pypi";
+  io.simple = base + "/simple";
+  io.timeout = std::chrono::seconds(20);
+  l.asked = true;
+  l.index = base;
+  std::string err;
+  auto sd = source::find_sdist(src.name, src.version, io, &err);
+  if (!sd) { l.error = err; return l; }
+  l.url = sd->url, l.filename = sd->filename, l.sha256 = sd->sha256, l.size = sd->size;
+  return l;
+}
+
 // `PATH | URL@REF | NAME==VERSION`: an extension package against an installed torch.
 PlannedRequest plan_extension(const GlobalOptions& g, const Request& o) {
   PlannedRequest out;
@@ -102,6 +122,8 @@ PlannedRequest plan_extension(const GlobalOptions& g, const Request& o) {
   if (!src) { out.error = err; return out; }
   plan::ExtensionRequest req;
   req.source = *src;
+  if (o.raw.source.set) req.source_kind = o.raw.source.value;  // git|sdist, checked by the options table
+  if (src->kind == plan::ExtensionSource::Kind::name && req.source_kind != "git") req.sdist = lookup_sdist(*src, o);
   if (src->kind == plan::ExtensionSource::Kind::dir) {
     req.scan = plan::scan_source_dir(src->dir, &err);
     if (!req.scan.scanned) { out.error = err; return out; }

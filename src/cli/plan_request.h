@@ -29,6 +29,7 @@ struct Request {
   std::string cache;          // --cache ENGINE+STORE: a shared compile cache (src/scale/)
   std::string distribute;     // --distribute distcc
   std::string hosts;          // --hosts "h1/4 h2/4" (or DISTCC_HOSTS)
+  std::string index;          // --index URL: the package index NAME==VERSION's sdist is looked up in
   // The run's (build only).
   int max_retries = 2, keep_going_after = 0;
   std::string compile_cache = "auto";

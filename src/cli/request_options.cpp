@@ -4,6 +4,7 @@
 
 #include "cli/option_table.h"
 #include "cli/plan_request.h"
+#include "plan/extension.h"
 #include "spec/raw_spec.h"
 
 namespace ts::cli {
@@ -64,7 +65,7 @@ std::vector<RequestOption> make_table() {
   add({"--arch", "LIST",
        "GPU arches: native (default, the GPUs here), portable (the official list for the CUDA), a family "
        "(ada, ampere...), or numbers \"8.9;12.0+PTX\".",
-       plan_command | build_command, both, "", "", to_field(&spec::RawSpec::arch, "--arch")});
+       plan_command | build_command | matrix_command, both, "", "", to_field(&spec::RawSpec::arch, "--arch")});
   add({"--python", "PATH|X.Y", "Interpreter path, or a version among those found (3.8).",
        plan_command | build_command, torch_request,
        "give --torch PYTHON, the interpreter whose torch it builds against", "",
@@ -80,8 +81,8 @@ std::vector<RequestOption> make_table() {
   add({"--relwithdebinfo", "", "A RelWithDebInfo build.", plan_command | build_command, torch_request,
        "the build type is its own setup's (set CFLAGS in the environment for a debug build)", "",
        to_flag(&Request::relwithdebinfo)});
-  add({"--jobs", "N|auto", "Parallel compile jobs (default auto: from memory).", plan_command | build_command, both,
-       "", "", [](const std::string& v, Request& r) {
+  add({"--jobs", "N|auto", "Parallel compile jobs (default auto: from memory).",
+       plan_command | build_command | matrix_command, both, "", "", [](const std::string& v, Request& r) {
          if (!spec::parse_jobs(v)) return std::string("write a number of jobs from 1 to 9999, or auto");
          r.raw.jobs = {v, "--jobs", true};
          return std::string();
@@ -89,7 +90,7 @@ std::vector<RequestOption> make_table() {
   add({"--split-compile", "auto|off|N",
        "Extensions: nvcc threads inside one CUDA compile (nvcc --split-compile). auto (default): the threads the "
        "cores and memory leave, at most 3 a core while all CUDA compiles run; off never.",
-       plan_command | build_command, extension_request, "",
+       plan_command | build_command | matrix_command, extension_request, "",
        "its own build runs its CUDA files through CMake and ninja, many at once",
        [](const std::string& v, Request& r) {
          if (v == "auto") r.split_compile = -1;
@@ -99,7 +100,7 @@ std::vector<RequestOption> make_table() {
          return std::string();
        }});
   add({"--mem-budget", "SIZE", "Memory the build may use (16G); jobs and the governor keep to it.",
-       plan_command | build_command, both, "", "", [](const std::string& v, Request& r) {
+       plan_command | build_command | matrix_command, both, "", "", [](const std::string& v, Request& r) {
          if (!spec::parse_size(v)) return std::string("write a size such as 16G, 512M or 1.5T");
          r.raw.mem_budget = {v, "--mem-budget", true};
          return std::string();
@@ -107,18 +108,44 @@ std::vector<RequestOption> make_table() {
   add({"--package", "KIND,...", "What to produce: wheel (default), conda, libtorch.", plan_command | build_command,
        torch_request, "it is packaged as a wheel (`torchsmith conda WHEEL` makes a conda package of it)", "",
        to_field(&spec::RawSpec::packages, "--package")});
-  add({"--source", "DIR|URL@REF", "A source tree, or a git URL@REF (default: the release tag upstream).",
-       plan_command | build_command, torch_request, "its source is the request itself: give the DIR or URL@REF there",
-       "", to_field(&spec::RawSpec::source, "--source")});
+  add({"--source", "DIR|URL@REF|git|sdist",
+       "torch: a source tree, or a git URL@REF (default: the release tag upstream). An extension NAME==VERSION: "
+       "git (the recipe's tag) or sdist (the index's source archive); default the sdist when the index has one.",
+       plan_command | build_command | matrix_command, both, "", "", [](const std::string& v, Request& r) {
+         if (plan::is_extension_requirement(r.requirement)) {  // request_kind's rule
+           auto src = plan::parse_extension_source(r.requirement, nullptr);
+           if (src && src->kind != plan::ExtensionSource::Kind::name)
+             return std::string("for an extension, git|sdist chooses where NAME==VERSION comes from; a directory "
+                                "or URL@REF is the requirement itself");
+           if (v != "git" && v != "sdist")
+             return std::string("for NAME==VERSION write git (the recipe's tag) or sdist (the index's source "
+                                "archive); a directory or URL@REF is given as the requirement");
+         }
+         r.raw.source = {v, "--source", true};
+         return std::string();
+       }});
+  add({"--index", "URL",
+       "NAME==VERSION: the package index its sdist is looked up in (default https://pypi.org: "
+       "URL/pypi/NAME/VERSION/json, then URL/simple/NAME/).",
+       plan_command | build_command | matrix_command, extension_request, "",
+       "its source is its git tag (--source DIR|URL@REF); --index is where an extension's NAME==VERSION sdist is "
+       "looked up",
+       [](const std::string& v, Request& r) {
+         if (v.rfind("https://", 0) != 0 && v.rfind("file://", 0) != 0)
+           return std::string("write an https:// or file:// URL (the index's root: URL/pypi/NAME/VERSION/json, "
+                              "URL/simple/NAME/)");
+         r.index = v;
+         return std::string();
+       }});
   add({"--toolkit", "system|pip|wheelhouse:DIR|PATH",
        "Where the CUDA toolkit comes from: system (an installed one), pip (PyPI wheels into the cache), "
        "wheelhouse:DIR (the same wheels from a local directory, offline), or a CUDA_HOME path. Default: an "
        "installed one that fits torch, else provisioned (docs/provision.md).",
-       plan_command | build_command, both, "", "", to_string(&Request::toolkit)});
+       plan_command | build_command | matrix_command, both, "", "", to_string(&Request::toolkit)});
   add({"--cache-dir", "DIR",
-       "Where provisioned toolkits, CMake and ninja live (default $XDG_CACHE_HOME/torchsmith or "
-       "~/.cache/torchsmith).",
-       plan_command | build_command, both, "", "", to_string(&Request::cache_dir)});
+       "Where provisioned toolkits, CMake and ninja (and matrix's torch venvs) live (default "
+       "$XDG_CACHE_HOME/torchsmith or ~/.cache/torchsmith).",
+       plan_command | build_command | matrix_command, both, "", "", to_string(&Request::cache_dir)});
   add({"--facts", "FILE", "Plan for the machine a `doctor --json` report describes.", plan_command | build_command,
        both, "", "", to_field(&spec::RawSpec::facts, "--facts")});
   add({"--root", "DIR", "Plan for the machine under DIR (a fake or copied root).", plan_command | build_command,
@@ -126,7 +153,7 @@ std::vector<RequestOption> make_table() {
   add({"--cache", "ENGINE+STORE",
        "A shared compile cache: ccache+redis://HOST:PORT, ccache+http://HOST:PORT/PATH or "
        "sccache+redis://HOST:PORT. Checked before the build; down or slow, the build goes on without it.",
-       plan_command | build_command, both, "", "", to_string(&Request::cache)});
+       plan_command | build_command | matrix_command, both, "", "", to_string(&Request::cache)});
   add({"--distribute", "distcc",
        "distcc: compile on the --hosts too (each checked: reachable, same compiler); jobs = their slots + what "
        "memory allows here. nvcc units run here.",
@@ -134,14 +161,14 @@ std::vector<RequestOption> make_table() {
   add({"--hosts", "LIST", "distcc hosts, \"HOST[:PORT][/SLOTS] ...\" (default: DISTCC_HOSTS).",
        plan_command | build_command, both, "", "", to_string(&Request::hosts)});
   // The run's own options: a lock file's plan runs with them too.
-  add({"--max-retries", "N", "Remedies tried per run (default 2).", build_command, any, "", "",
+  add({"--max-retries", "N", "Remedies tried per run (default 2).", build_command | matrix_command, any, "", "",
        to_number(&Request::max_retries, 0, 99, "write a number of remedies from 0 to 99")});
   add({"--keep-going-after", "N", "Do not stop at the first fatal finding; let the build tool go on (N > 0).",
-       build_command, any, "", "",
+       build_command | matrix_command, any, "", "",
        to_number(&Request::keep_going_after, 0, 999999,
                  "write a number from 0 (stop at the first fatal finding) to 999999")});
   add({"--compile-cache", "TOOL", "auto (ccache or sccache when on the build's PATH; default), ccache, sccache, none.",
-       build_command, any, "", "", [](const std::string& v, Request& r) {
+       build_command | matrix_command, any, "", "", [](const std::string& v, Request& r) {
          if (v != "auto" && v != "ccache" && v != "sccache" && v != "none")
            return std::string("write auto, ccache, sccache or none");
          r.compile_cache = v;

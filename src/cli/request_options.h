@@ -19,8 +19,9 @@ enum RequestKind : unsigned {
   locked_request = 4,     // build --lock FILE: the plan is already decided
 };
 
-// The commands that carry request options.
-enum RequestCommand : unsigned { plan_command = 1, build_command = 2 };
+// The commands that carry request options. `matrix` checks its rows as an extension request's and
+// passes each one given on to every build it runs.
+enum RequestCommand : unsigned { plan_command = 1, build_command = 2, matrix_command = 4 };
 
 struct RequestOption {
   std::string name;       // "--jobs"

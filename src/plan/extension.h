@@ -51,8 +51,20 @@ struct SourceScan {
 // sources (depth-limited, .git and build dirs skipped). Never throws; *error when dir is unusable.
 SourceScan scan_source_dir(const std::string& dir, std::string* error);
 
+// NAME==VERSION's source archive on the package index, looked up by the caller (the planner stays
+// offline): found, or why not.
+struct SdistLookup {
+  bool asked = false;         // the index was asked (not for --source git)
+  std::string url, filename, sha256, index;
+  long long size = -1;
+  std::string error;          // "" when found
+  bool found() const { return asked && error.empty() && !url.empty(); }
+};
+
 struct ExtensionRequest {
   ExtensionSource source;
+  std::string source_kind;   // --source for NAME==VERSION: "" (auto: the sdist when there is one), git, sdist
+  SdistLookup sdist;
   SourceScan scan;
   std::string torch_python;  // --torch: the interpreter whose torch is the target ("" = the host's)
   std::string arch;          // --arch: "" = native (the GPUs here), or numbers / family names

@@ -47,8 +47,30 @@ void fetch(Ctx& c) {
     c.p.source_url = src.url;
     c.p.source_ref = src.ref;
   } else {
-    if (r.git_url.empty() || r.tag.empty()) {
-      c.conflict(src.name + "==" + src.version, "no recipe says where " + src.name + "'s source lives",
+    // NAME==VERSION: the index's sdist when there is one (what `pip install NAME==VERSION` builds), the
+    // recipe's git tag otherwise; --source git|sdist picks one.
+    const SdistLookup& sd = c.req.sdist;
+    const std::string req = src.name + "==" + src.version;
+    bool has_git = !r.git_url.empty() && !r.tag.empty();
+    if (c.req.source_kind != "git" && sd.found()) {
+      c.p.source_url = sd.url;
+      c.p.source_ref = "sha256:" + sd.sha256;  // an archive's identity, in the lock as a commit is for git
+      c.p.steps.push_back({"fetch", {"torchsmith", "fetch", "--sdist", sd.url, "--sha256", sd.sha256, "--dir", "{src}"},
+                           "", "the sdist, its sha256 checked against the index's before it is unpacked"});
+      c.decide("source", sd.filename + " (sha256 " + sd.sha256 + ")",
+               c.req.source_kind == "sdist" ? "--source sdist" : "the index has an sdist for " + req + " (what pip builds)",
+               sd.index.empty() ? "the package index" : sd.index);
+      return;
+    }
+    if (c.req.source_kind == "sdist") {
+      c.conflict(req, "--source sdist: " + (sd.error.empty() ? "the index was not asked" : sd.error),
+                 {"--source git builds the recipe's git tag", "or give the source: a directory, or its git URL@TAG"},
+                 sd.index.empty() ? "the package index" : sd.index);
+      return;
+    }
+    if (!has_git) {
+      c.conflict(req, "no recipe says where " + src.name + "'s source lives" +
+                          (sd.asked ? " and the index has no sdist (" + sd.error + ")" : ""),
                  {"give its source instead: a directory, or its git URL@TAG",
                   "or add a recipe (packages/" + r.name + ".toml with git and tag) in a --kb overlay"},
                  c.recipe_source());
@@ -60,8 +82,12 @@ void fetch(Ctx& c) {
   c.p.steps.push_back({"fetch", {"git", "clone", "--branch", c.p.source_ref, "--recursive", "--shallow-submodules",
                                  "--depth", "1", "--", c.p.source_url, "{src}"},
                        "", "the tag with its submodules (several packages need cutlass, glm ... as submodules)"});
-  c.decide("source", c.p.source_url + "@" + c.p.source_ref,
-           src.kind == K::git ? "asked for" : "the recipe's tag for " + src.version, src.kind == K::git ? "the requirement" : c.recipe_source());
+  std::string why = src.kind == K::git          ? "asked for"
+                    : c.req.source_kind == "git" ? "--source git: the recipe's tag for " + src.version
+                    : c.req.sdist.asked          ? "no sdist (" + c.req.sdist.error + "): the recipe's tag for " + src.version
+                                                 : "the recipe's tag for " + src.version;
+  c.decide("source", c.p.source_url + "@" + c.p.source_ref, why,
+           src.kind == K::git ? "the requirement" : c.recipe_source());
 }
 
 }  // namespace

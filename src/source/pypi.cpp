@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "source/fetch.h"
 #include "util/process.h"
 #include "util/sha256.h"
 
@@ -171,6 +172,27 @@ std::string fetch_sdist(const Sdist& s, const std::string& cache_dir, std::chron
   fs::rename(part, path, ec);
   if (ec) { *error = "cannot move " + part + " to " + path + ": " + ec.message(); return ""; }
   return path;
+}
+
+bool unpack_sdist(const std::string& archive, const std::string& dir, std::string* error) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
+    *error = dir + " exists and is not empty; choose an empty or new directory";
+    return false;
+  }
+  const std::string part = dir + ".unpacking";
+  fs::remove_all(part, ec);  // only ours: a name no one else writes
+  std::string tree = extract_archive(archive, part, error);
+  if (tree.empty()) { fs::remove_all(part, ec); return false; }
+  fs::remove(dir, ec);  // an empty directory made for it
+  fs::rename(tree, dir, ec);
+  if (ec) {
+    *error = "cannot move " + tree + " to " + dir + ": " + ec.message();
+    fs::remove_all(part, ec);
+    return false;
+  }
+  fs::remove_all(part, ec);
+  return true;
 }
 
 }  // namespace ts::source

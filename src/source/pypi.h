@@ -43,6 +43,11 @@ std::optional<Sdist> find_sdist(const std::string& name, const std::string& vers
 std::string fetch_sdist(const Sdist& s, const std::string& cache_dir, std::chrono::milliseconds timeout,
                         std::string* error);
 
+// The sdist unpacked so that dir is its tree (the archive's one top folder renamed to dir): unpacked
+// beside dir first, so a failed unpack leaves nothing at dir. false and *error when dir is not empty
+// or the archive does not unpack.
+bool unpack_sdist(const std::string& archive, const std::string& dir, std::string* error);
+
 // Lower-case hex sha256 of a file ("" and *error when it cannot be read).
 std::string file_sha256(const std::string& path, std::string* error);
 

@@ -62,8 +62,7 @@ TEST(RequestOptions, TorchOnlyOptionsAreRefusedForAnExtensionWithTheWayOut) {
                                          {{"--python", "3.11"}, "--torch PYTHON"},
                                          {{"--debug"}, "CFLAGS"},
                                          {{"--relwithdebinfo"}, "CFLAGS"},
-                                         {{"--package", "conda"}, "torchsmith conda WHEEL"},
-                                         {{"--source", "/tmp"}, "the DIR or URL@REF"}})
+                                         {{"--package", "conda"}, "torchsmith conda WHEEL"}})
     for (const char* cmd : {"plan", "build"}) {
       std::vector<std::string> args{cmd, kExt};
       args.insert(args.end(), c.opt.begin(), c.opt.end());
@@ -76,6 +75,26 @@ TEST(RequestOptions, ExtensionOnlyOptionsAreRefusedForTorch) {
                   "--split-compile applies to extension builds only; for torch itself", "CMake and ninja");
   expect_rejected({"build", "torch==2.4.1", "--torch", "/usr/bin/python3"},
                   "--torch applies to extension builds only; for torch itself", "give the extension");
+}
+
+// --source means a tree or URL@REF for torch, git|sdist for an extension NAME==VERSION; --index is
+// where that sdist is looked up (https:// or file://), which torch's own build has no use for.
+TEST(RequestOptions, SourceAndIndexAreCheckedForTheRequestKind) {
+  for (const char* cmd : {"plan", "build"}) {
+    expect_rejected({cmd, kExt, "--source", "git"}, "--source git:", "the requirement itself");
+    expect_rejected({cmd, "torch-scatter==2.1.2", "--source", "/tmp"}, "--source /tmp:",
+                    "write git (the recipe's tag) or sdist");
+    expect_rejected({cmd, "torch-scatter==2.1.2", "--index", "ftp://mirror/"}, "--index ftp://mirror/:",
+                    "https:// or file://");
+    expect_rejected({cmd, "torch==2.4.1", "--index", "https://pypi.org"},
+                    "--index applies to extension builds only; for torch itself", "--source DIR|URL@REF");
+  }
+  cli::Request r;
+  r.requirement = "torch-scatter==2.1.2";
+  r.given = {{"--source", "sdist"}, {"--index", "file:///srv/index"}};
+  EXPECT_EQ(cli::apply_request_options(r, cli::extension_request), "");
+  EXPECT_EQ(r.raw.source.value, "sdist");
+  EXPECT_EQ(r.index, "file:///srv/index");
 }
 
 TEST(RequestOptions, PlanOptionsAreRefusedWithALock) {
@@ -102,14 +121,17 @@ TEST(RequestOptions, AnOptionThatAppliesIsAccepted) {
 TEST(RequestOptions, EveryOptionInTheTableIsInItsCommandsHelp) {
   auto plan = run_torchsmith({"plan", "--help"});
   auto build = run_torchsmith({"build", "--help"});
+  auto matrix = run_torchsmith({"matrix", "--help"});
   ASSERT_EQ(plan.exit_code, 0);
   ASSERT_EQ(build.exit_code, 0);
+  ASSERT_EQ(matrix.exit_code, 0);
   ASSERT_GE(cli::request_options().size(), 20u);
   for (const auto& o : cli::request_options()) {
     SCOPED_TRACE(o.name);
     std::string row = o.name + (o.type.empty() ? "" : " " + o.type);
     EXPECT_EQ(plan.out.find(row) != std::string::npos, (o.commands & cli::plan_command) != 0) << plan.out;
     EXPECT_EQ(build.out.find(row) != std::string::npos, (o.commands & cli::build_command) != 0) << build.out;
+    if (o.commands & cli::matrix_command) EXPECT_NE(matrix.out.find(row), std::string::npos) << matrix.out;
     // Its help says which builds it is for when not both.
     if ((o.kinds & (cli::torch_request | cli::extension_request)) != (cli::torch_request | cli::extension_request))
       EXPECT_NE(build.out.find("[" + cli::applies_to(o) + "]"), std::string::npos) << build.out;

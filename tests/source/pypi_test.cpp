@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "testkit/temp_dir.h"
+#include "util/process.h"
 
 namespace ts::source {
 namespace {
@@ -86,6 +87,24 @@ TEST(Pypi, DownloadIsCheckedAndCached) {
   EXPECT_FALSE(fs::exists(t / ("cache/sdists/" + s.sha256 + "/evil-1.0.tar.gz.part")));
   bad.filename = "../escape.tar.gz";
   EXPECT_EQ(fetch_sdist(bad, t / "cache", std::chrono::seconds(20), &err), "");
+}
+
+TEST(Pypi, UnpackedSdistIsTheTreeItself) {
+  testkit::TempDir t;
+  fs::create_directories(t / "pkg-1.0");
+  std::ofstream(t / "pkg-1.0/setup.py") << "from setuptools import setup\n";
+  auto r = util::run({"tar", "-czf", t / "pkg-1.0.tar.gz", "-C", t.path(), "pkg-1.0"}, {});
+  ASSERT_TRUE(r.ok()) << r.err;
+  std::string err;
+  ASSERT_TRUE(unpack_sdist(t / "pkg-1.0.tar.gz", t / "src", &err)) << err;
+  EXPECT_TRUE(fs::exists(t / "src/setup.py"));  // {src} is the tree, not a folder holding it
+  EXPECT_FALSE(fs::exists(t / "src.unpacking"));
+  EXPECT_FALSE(unpack_sdist(t / "pkg-1.0.tar.gz", t / "src", &err));  // never over a tree already there
+  EXPECT_NE(err.find("exists and is not empty"), std::string::npos) << err;
+  std::ofstream(t / "broken.tar.gz") << "not a tarball";
+  EXPECT_FALSE(unpack_sdist(t / "broken.tar.gz", t / "src2", &err));
+  EXPECT_FALSE(fs::exists(t / "src2/setup.py"));
+  EXPECT_FALSE(fs::exists(t / "src2.unpacking"));
 }
 
 TEST(Pypi, LiveTorchScatter212SdistHashChecked) {

@@ -267,6 +267,23 @@ TEST(PythonCheck, EmulatedCudaTorchWithoutDriver) {
   EXPECT_EQ(s->detail, "skipped: no GPU");
 }
 
+// An extension built for the CPU (torchsmith matrix --cuda cpu against PyPI's CUDA torches) is
+// judged by its import and smoke; torch itself planned for the CPU must report no CUDA.
+TEST(PythonCheck, CpuExtensionAgainstACudaTorchIsNotACudaMismatch) {
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = fake(t, "python", cat_script(gpu_machine(0)));
+  o.plan = plan::Plan{};
+  o.plan->import_name = "tinypkg";
+  auto r = verify_python_install(o);
+  auto* c = find(r.verdicts, "cuda", Outcome::pass);
+  ASSERT_TRUE(c) << dump(r.verdicts);
+  EXPECT_NE(c->detail.find("extension built for the CPU; torch has CUDA"), std::string::npos) << c->detail;
+  o.plan = plan::Plan{};  // torch's own CPU plan
+  r = verify_python_install(o);
+  ASSERT_TRUE(find(r.verdicts, "cuda", Outcome::fail)) << dump(r.verdicts);
+}
+
 TEST(PythonCheck, WrongShapedJsonIsAFailNotACrash) {
   test::TempDir t;
   std::string text = step_ok("import torch", {{"version", 3}, {"file", json::array()}}) +
