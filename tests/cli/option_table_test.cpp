@@ -36,13 +36,13 @@ TEST(OptionTable, AnOptionOfAnotherCommandIsRefusedWithWhoTakesIt) {
   for (auto args : commands) {
     std::string path = args[0] + (args[0] == "toolkit" || args[0] == "kb" ? " " + args[1] : "");
     args.insert(args.end(), {"--mem-budget", "16G"});
-    expect_refused(args, {"--mem-budget is not an option of `torchsmith " + path + "`", "plan, build (Memory the build may use",
+    expect_refused(args, {"--mem-budget is not an option of `torchsmith " + path + "`", "plan, build, matrix (Memory the build may use",
                           "`torchsmith " + path + " --help`"});
   }
   // Grouped by meaning where commands use one name for different things.
   expect_refused({"verify", "x.whl", "--jobs=4"},
                  {"--jobs is not an option of `torchsmith verify`", "fetch (Submodules cloned in parallel",
-                  "plan, build (Parallel compile jobs"});
+                  "plan, build, matrix (Parallel compile jobs"});
   expect_refused({"toolkit", "list", "--from", "pip"}, {"toolkit add (pip (PyPI, default) or wheelhouse:DIR"});
   expect_refused({"doctor", "--frobnicate"}, {"--frobnicate is not an option of `torchsmith doctor`, nor of any other"});
 }

@@ -527,6 +527,7 @@ TEST(PythonCheck, AnInstallLongerThanTheTimeoutIsNotACheckTimingOut) {
   PythonCheckOptions o;
   o.python = logging_python(t, log, "", "sleep 11;");  // pip --version, then pip install: 2 x 11 s
   o.wheel = tiny_wheel(t);
+  o.prefer_pip = true;  // the install must be pip (a tiny wheel is otherwise unzipped at once)
   o.plan = tiny_plan();
   o.work_dir = t / "work";
   o.timeout = std::chrono::seconds(20);
