@@ -24,7 +24,8 @@ shopt -s nullglob
   { echo "fuzz_campaign: RUNS, FUZZ_JOBS and FUZZ_MAX_SECONDS must be whole numbers" >&2; exit 2; }
 targets=()
 for f in "$dir"/fuzz_*; do
-  [[ -x $f && -f $f && $f != *.options && $f != *.log ]] || continue
+  # Targets are fuzz_<name> with no extension: the bundle also holds fuzz_campaign.sh itself and .options.
+  [[ -x $f && -f $f && ${f##*/} != *.* ]] || continue
   if [[ -n ${FUZZ_TARGETS:-} ]]; then
     keep=0
     for n in $FUZZ_TARGETS; do [[ ${f##*/fuzz_} == *"$n" ]] && keep=1; done

@@ -10,6 +10,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 mkdir "$tmp/ok" "$tmp/bad"
 cp "$build/fuzz_verify_fatbin" "$build/fuzz_verify_fatbin.options" "$tmp/ok/"
+# As in the bundle (bench/fuzz_bundle.sh): the campaign script sits beside the targets and is not one.
+cp "$src/bench/fuzz_campaign.sh" "$tmp/ok/"
 FUZZ_JOBS=2 FUZZ_NICE=0 "$src/bench/fuzz_campaign.sh" "$tmp/ok" 4000 "$tmp/out-ok" >"$tmp/ok.txt" 2>&1
 rc=$?
 cat "$tmp/ok.txt"
@@ -18,6 +20,7 @@ read -r name execs crashes _ < <(grep '^verify_fatbin ' "$tmp/ok.txt")
 [[ $name == verify_fatbin ]] || fail "no row for verify_fatbin"
 (( execs >= 4000 )) || fail "executions $execs below RUNS 4000 (two processes of 2000 each)"
 (( crashes == 0 )) || fail "crashes $crashes on a clean run"
+grep -q '^campaign' "$tmp/ok.txt" && fail "fuzz_campaign.sh was run as a fuzz target"
 
 # A stand-in for a libFuzzer binary that finds a crash at once, as libFuzzer reports it.
 cat >"$tmp/bad/fuzz_crashes" <<'SH'
