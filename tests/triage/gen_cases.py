@@ -350,6 +350,11 @@ c('LAPACK_NOT_LINKED', ["/usr/bin/ld: libtorch_cpu.so: undefined reference to `d
 c('STALE_CMAKE_MAKE_PROGRAM', ['CMake Error:', "  Running", '', "   '/tmp/pip-build-env-x/overlay/bin/ninja' '--version'", '', '  failed with:', '', '   No such file or directory'],
   ["-- Build files have been written to: /home/u/build (generator: Ninja, /usr/bin/ninja --version 1.11.1)"])
 
+c('CUDA_RDC_DEVICE_LINK_MISSING', ["/usr/bin/ld: CMakeFiles/app.dir/kernel.cu.o: in function `__sti____cudaRegisterAll()':", "tmpxft_00017045_00000000-5_kernel.cudafe1.cpp:(.text.startup+0x1d): undefined reference to `__cudaRegisterLinkedBinary_52_tmpxft_00017045_00000000_6_kernel_cpp1_ii_4778c217'", 'collect2: error: ld returned 1 exit status'],
+  ["nvcc -dlink CMakeFiles/app.dir/kernel.cu.o -o CMakeFiles/app.dir/cmake_device_link.o  # __cudaRegisterLinkedBinary stubs resolved"])
+c('CUDA12_TEXTURE_REFERENCE_REMOVED', [FC, 'src/resample.cu(56): error: texture is not a template', '  texture<float2, 1, cudaReadModeElementType> t_xy;', '  ^', '', 'src/resample.cu(120): error: identifier "cudaBindTexture" is undefined'],
+  ['src/resample.cu(56): warning: texture<float2> usage is deprecated, use cudaTextureObject_t'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

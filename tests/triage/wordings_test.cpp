@@ -92,6 +92,30 @@ const Wording kWordings[] = {
     {"ModuleNotFoundError: No module named 'distutils'", "PY312_DISTUTILS_REMOVED"},
     {"AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: 'zipimporter'?", "PKGUTIL_IMPIMPORTER_PY312"},
     {"ModuleNotFoundError: No module named 'pkg_resources'", "PKG_RESOURCES_REMOVED"},
+    // A compiler too old for the -std the build passes (GCC driver, cc1plus, either quote style).
+    {"g++: error: unrecognized command line option ‘-std=c++14’", "GCC_TOO_OLD_FOR_TORCH"},
+    {"c++: error: unrecognized command line option '-std=gnu++14'", "GCC_TOO_OLD_FOR_TORCH"},
+    {"cc1plus: error: unrecognized command line option \"-std=c++11\"", "GCC_TOO_OLD_FOR_TORCH"},
+    // An architecture nvcc no longer knows, whatever the option and the arch kind.
+    {"nvcc fatal   : Value 'compute_30' is not defined for option 'gpu-architecture'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    {"nvcc fatal   : Value 'sm_20' is not defined for option 'gpu-name'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    // nvcc's sub-tool killed: lower-case, no colon (as quoted in CI logs).
+    {"nvcc error 'cicc' died due to signal 9 (kill signal)", "OOM_NVCC_SUBPROCESS_KILLED"},
+    // half2 <-> float2 conversions only exist from sm_53 in older toolkits.
+    {"src/reduce_kernel.h(199): error: identifier \"__half22float2\" is undefined", "NVCC_HALF_INTRINSIC_ARCH_TOO_LOW"},
+    // A GLIBCXX tag quoted without its backquotes.
+    {"ImportError: /env/lib/libstdc++.so.6: version GLIBCXX_3.4.29 not found (required by x.so)", "GLIBCXX_VERSION_NOT_FOUND"},
+    // Relocatable device code linked without the device link: GNU ld, MSVC link, libcudadevrt.
+    {"k.cudafe1.cpp:(.text+0x1d): undefined reference to `__cudaRegisterLinkedBinary_52_tmpxft_00017045_00000000_6_k_cpp1_ii_4778c217'", "CUDA_RDC_DEVICE_LINK_MISSING"},
+    {"a_cuda_kernel.obj : error LNK2001: unresolved external symbol __cudaRegisterLinkedBinary_52_tmpxft_0_a_cpp1_ii_1", "CUDA_RDC_DEVICE_LINK_MISSING"},
+    {"link.stub:(.text+0xad): undefined reference to `__fatbinwrap_38_cuda_device_runtime_compute_86_cpp1_ii_8b1a5d37'", "CUDA_RDC_DEVICE_LINK_MISSING"},
+    // CUDA 12 removed texture references: EDG, GNU ld, MSVC link.
+    {"k.cu(56): error: texture is not a template", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
+    {"k.cu(120): error: identifier \"cudaBindTexture\" is undefined", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
+    {"/usr/bin/ld: undefined reference to `cudaUnbindTexture'", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
+    {"k.obj : error LNK2019: unresolved external symbol cudaBindTextureToArray referenced in function f", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
+    // A bundled CUB's namespace macros against the toolkit's CUB.
+    {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -122,6 +146,24 @@ TEST(GenericSignature, NamesTheMissingModuleAndAnswersItsFormerIds) {
                            "ModuleNotFoundError: No module named 'torchvision'"}) {
     Diagnosis d = diagnose(std::string(near) + "\n");
     EXPECT_FALSE(has_finding(d, "EXT_MODULE_NOT_BUILT")) << near;
+  }
+}
+
+// Near misses of the wordings above: the same words in lines that are not that failure.
+TEST(OneWordingNearMiss, DoesNotTrigger) {
+  struct Near { const char* line; const char* id; };
+  for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
+                        Near{"c++: error: unrecognized command-line option '-mavx512fp16'", "GCC_TOO_OLD_FOR_TORCH"},
+                        Near{"cc1plus: warning: command line option '-Wstrict-prototypes' is valid for C/ObjC but not for C++", "GCC_TOO_OLD_FOR_TORCH"},
+                        Near{"/usr/local/cuda/bin/nvcc -arch=compute_30 -ptx compare.cu -o compare.ptx", "NVCC_UNSUPPORTED_GPU_ARCH"},
+                        Near{"nvcc fatal   : Value 'c++20' is not defined for option 'std'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+                        Near{"/usr/bin/ld: k.o: undefined reference to `cudaLaunchKernel'", "CUDA_RDC_DEVICE_LINK_MISSING"},
+                        Near{"/usr/bin/ld: k.o: undefined reference to `cudaLaunchKernel'", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
+                        Near{"k.cu(56): warning: texture<float2> is deprecated, use cudaTextureObject_t", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
+                        Near{"k.cu(9): error: identifier \"__half\" is undefined", "NVCC_HALF_INTRINSIC_ARCH_TOO_LOW"},
+                        Near{"libstdc++.so.6 exports GLIBCXX_3.4.29 (strings | grep GLIBCXX)", "GLIBCXX_VERSION_NOT_FOUND"}}) {
+    Diagnosis d = diagnose(std::string(n.line) + "\n");
+    EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
 }
 
