@@ -4,6 +4,8 @@
 // the case's `expected` ("NO_ERROR": the diagnosis must say there is no failure). Every file's
 // SHA-256 is checked against MANIFEST.tsv first: the split is frozen, so a changed case is an error.
 // Prints the dev and heldout scores; misses are listed for dev only (held-out results stay aggregate).
+// Cases added after the first freeze follow a `# batch: N` line in the manifest; each part's score
+// is also printed per batch (totals only), so the first held-out batch stays comparable over time.
 // Usage: bench_triage_real [CORPUS_DIR] [--floors FILE] [--part dev|heldout]
 //   --floors: exit 1 when a score is below its floor (tests/triage/real/floors.toml: dev = N, heldout = N).
 //   --part: read and score one part only (tune with --part dev: the held-out files are then not even opened).
@@ -84,10 +86,17 @@ int main(int argc, char** argv) {
   std::ifstream manifest(dir + "/MANIFEST.tsv");
   if (!manifest) { std::fprintf(stderr, "%s/MANIFEST.tsv: cannot open\n", dir.c_str()); return 2; }
   std::map<std::string, Score> score;
+  std::map<std::string, std::map<std::string, Score>> by_batch;  // split -> batch -> score
+  std::string batch = "1";
   std::vector<std::string> misses, unanswered;
   int bad = 0;
   std::string line;
   while (std::getline(manifest, line)) {
+    if (line.rfind("# batch:", 0) == 0) {
+      std::istringstream b(line.substr(8));
+      b >> batch;
+      continue;
+    }
     if (line.empty() || line[0] == '#') continue;
     std::istringstream f(line);
     std::string id, split, log_sha, toml_sha;
@@ -123,11 +132,17 @@ int main(int argc, char** argv) {
         unanswered.push_back(id);
     }
     Score& s = score[split];
+    Score& sb = by_batch[split][batch];
     ++s.total;
+    ++sb.total;
     // A signature merged from the expected id (its `formerly`) gives the same answer.
     const ts::triage::Signature* got_sig = engine.set().find(got);
-    if (got == expected || (got_sig && ts::triage::answers(*got_sig, expected))) ++s.hit;
-    else if (split == "dev") misses.push_back(id + "\texpected " + expected + "\tgot " + got);
+    if (got == expected || (got_sig && ts::triage::answers(*got_sig, expected))) {
+      ++s.hit;
+      ++sb.hit;
+    } else if (split == "dev") {
+      misses.push_back(id + "\texpected " + expected + "\tgot " + got);
+    }
   }
   if (bad) { std::fprintf(stderr, "%d case(s) do not match the manifest\n", bad); return 2; }
 
@@ -137,6 +152,9 @@ int main(int argc, char** argv) {
     if (!part.empty() && part != split) continue;
     const Score& s = score[split];
     std::printf("%s: %d/%d = %.1f%%\n", split, s.hit, s.total, s.total ? 100.0 * s.hit / s.total : 0.0);
+    if (by_batch[split].size() > 1)
+      for (const auto& [b, bs] : by_batch[split])
+        std::printf("%s batch %s: %d/%d = %.1f%%\n", split, b.c_str(), bs.hit, bs.total, bs.total ? 100.0 * bs.hit / bs.total : 0.0);
   }
   if (floors_path.empty()) return unanswered.empty() ? 0 : 1;
   std::string floors;
