@@ -114,6 +114,17 @@ const Wording kWordings[] = {
     {"k.cu(120): error: identifier \"cudaBindTexture\" is undefined", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
     {"/usr/bin/ld: undefined reference to `cudaUnbindTexture'", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
     {"k.obj : error LNK2019: unresolved external symbol cudaBindTextureToArray referenced in function f", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
+    // Any standard name the compiler says std lacks, in each wording (not only the common ones).
+    {"x.cpp:3:10: error: ‘exchange’ is not a member of ‘std’", "MISSING_STD_HEADER"},
+    {"x.cc:3:10: error: no member named 'exchange' in namespace 'std'", "MISSING_STD_HEADER"},
+    {"x.cu(3): error: namespace \"std\" has no member \"tolower\"", "MISSING_STD_HEADER"},
+    {"x.cpp(3): error C2039: 'tolower': is not a member of 'std'", "MISSING_STD_HEADER"},
+    // The host compiler out of memory: the C front end, GCC's allocator, MSVC's heap, clang's killed child.
+    {"gcc: fatal error: Killed signal terminated program cc1", "OOM_CC1PLUS_KILLED"},
+    {"cc1plus: out of memory allocating 65536 bytes after a total of 2147483648 bytes", "OOM_CC1PLUS_KILLED"},
+    {"x.cpp(9): fatal error C1002: compiler is out of heap space in pass 2", "OOM_CC1PLUS_KILLED"},
+    {"clang: error: unable to execute command: Killed", "OOM_CC1PLUS_KILLED"},
+    {"OSError: [Errno 122] Disk quota exceeded", "DISK_FULL"},
     // A bundled CUB's namespace macros against the toolkit's CUB.
     {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
 };
@@ -161,7 +172,13 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"/usr/bin/ld: k.o: undefined reference to `cudaLaunchKernel'", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
                         Near{"k.cu(56): warning: texture<float2> is deprecated, use cudaTextureObject_t", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
                         Near{"k.cu(9): error: identifier \"__half\" is undefined", "NVCC_HALF_INTRINSIC_ARCH_TOO_LOW"},
-                        Near{"libstdc++.so.6 exports GLIBCXX_3.4.29 (strings | grep GLIBCXX)", "GLIBCXX_VERSION_NOT_FOUND"}}) {
+                        Near{"libstdc++.so.6 exports GLIBCXX_3.4.29 (strings | grep GLIBCXX)", "GLIBCXX_VERSION_NOT_FOUND"},
+                        Near{"x.cpp:3:10: error: 'seconds' is not a member of 'std::chrono'", "MISSING_STD_HEADER"},
+                        Near{"x.cc:3:10: error: no member named 'seconds' in namespace 'std::chrono'", "MISSING_STD_HEADER"},
+                        Near{"x.cu(3): error: namespace \"std::chrono\" has no member \"seconds\"", "MISSING_STD_HEADER"},
+                        Near{"x.cpp:3:10: error: 'class std::vector<int>' has no member named 'frob'", "MISSING_STD_HEADER"},
+                        Near{"-- Checking disk quota: 120 GB free", "DISK_FULL"},
+                        Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
