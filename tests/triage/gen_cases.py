@@ -355,6 +355,9 @@ c('CUDA_RDC_DEVICE_LINK_MISSING', ["/usr/bin/ld: CMakeFiles/app.dir/kernel.cu.o:
 c('CUDA12_TEXTURE_REFERENCE_REMOVED', [FC, 'src/resample.cu(56): error: texture is not a template', '  texture<float2, 1, cudaReadModeElementType> t_xy;', '  ^', '', 'src/resample.cu(120): error: identifier "cudaBindTexture" is undefined'],
   ['src/resample.cu(56): warning: texture<float2> usage is deprecated, use cudaTextureObject_t'])
 
+c('GPU_BF16_UNSUPPORTED', ['Traceback (most recent call last):', '  File "/app/run.py", line 40, in <module>', '    out = model(x)', "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`"],
+  ['INFO: torch.cuda.is_bf16_supported() = False; using float16 (Bfloat16 needs compute capability 8.0)'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)
