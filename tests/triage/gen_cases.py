@@ -358,6 +358,9 @@ c('CUDA12_TEXTURE_REFERENCE_REMOVED', [FC, 'src/resample.cu(56): error: texture 
 c('GPU_BF16_UNSUPPORTED', ['Traceback (most recent call last):', '  File "/app/run.py", line 40, in <module>', '    out = model(x)', "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`"],
   ['INFO: torch.cuda.is_bf16_supported() = False; using float16 (Bfloat16 needs compute capability 8.0)'])
 
+c('TORCH_COMPANION_VERSION_CONFLICT', ['ERROR: Cannot install torch==2.2.1+cu118 and torchvision==0.16.1+cu118 because these package versions have conflicting dependencies.', '', 'The conflict is caused by:', '    The user requested torch==2.2.1+cu118', '    torchvision 0.16.1+cu118 depends on torch==2.1.1+cu118', '', 'ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts'],
+  ['Collecting torchvision==0.17.1+cu118', '  Using cached torchvision-0.17.1+cu118 (torch==2.2.1+cu118 already satisfied)'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

@@ -129,6 +129,9 @@ const Wording kWordings[] = {
     {"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", "GPU_BF16_UNSUPPORTED"},
     {"ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5.", "GPU_BF16_UNSUPPORTED"},
     {"RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.", "GPU_BF16_UNSUPPORTED"},
+    // A companion package pinned for another torch release (pip's resolver).
+    {"    torchvision 0.15.2 depends on torch==2.0.1", "TORCH_COMPANION_VERSION_CONFLICT"},
+    {"    torchaudio 2.5.1 depends on torch==2.5.1", "TORCH_COMPANION_VERSION_CONFLICT"},
     // A bundled CUB's namespace macros against the toolkit's CUB.
     {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
 };
@@ -182,6 +185,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"x.cu(3): error: namespace \"std::chrono\" has no member \"seconds\"", "MISSING_STD_HEADER"},
                         Near{"x.cpp:3:10: error: 'class std::vector<int>' has no member named 'frob'", "MISSING_STD_HEADER"},
                         Near{"-- Checking disk quota: 120 GB free", "DISK_FULL"},
+                        Near{"    accelerate 1.0.1 depends on torch>=1.10.0", "TORCH_COMPANION_VERSION_CONFLICT"},
+                        Near{"Requirement already satisfied: torch==2.0.1 in ./venv (from torchvision==0.15.2)", "TORCH_COMPANION_VERSION_CONFLICT"},
                         Near{"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", "GPU_BF16_UNSUPPORTED"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
