@@ -39,7 +39,7 @@ std::string gpu_names(const HostFacts& f, const CudaArch& a) {
 
 void choose_arches(Ctx& c) {
   if (!c.cuda_on) return;
-  const auto& kb = c.in.kb;
+  const auto& kb = c.in->kb;
   std::string text = c.spec().arch.empty() ? "native" : c.spec().arch;
   std::string kinds, src = c.spec().origin_of("arch");
   bool no_gpu = false, no_portable = false, unknown = false;
@@ -60,7 +60,7 @@ void choose_arches(Ctx& c) {
       return out;
     }
     if (n == "portable") {
-      portable = c.toolkit || c.cuda_rel ? c.in.build.portable_for(c.cuda_rel ? c.cuda_rel->version : c.toolkit->version,
+      portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version : c.toolkit->version,
                                                                    c.version())
                                          : nullptr;
       if (!portable) {
@@ -117,7 +117,7 @@ void choose_arches(Ctx& c) {
   } else {
     why = "asked for (" + c.spec().origin_of("arch") + ")";
   }
-  const auto& lim = c.in.build;
+  const auto& lim = c.in->build;
   if (static_cast<int>(list->size()) <= lim.max_arches)
     why += "; " + std::to_string(list->size()) + " arch" + (list->size() > 1 ? "es" : "") + ", within the " +
            std::to_string(lim.max_arches) + " that link safely (longer lists risk 'relocation truncated to fit')";
@@ -192,7 +192,7 @@ void choose_arches(Ctx& c) {
                fixes, src, compat::kArchCoverageRule);
   }
   // Long lists risk a libtorch_cuda too large to link (pytorch/pytorch#48588).
-  const auto& b = c.in.build;
+  const auto& b = c.in->build;
   if (static_cast<int>(list->size()) > b.max_arches) {
     std::vector<CudaArch> shorter;
     for (const auto& g : c.facts().gpus)
@@ -217,7 +217,7 @@ void check_arch_fixes(Ctx& c) {
   for (const auto& a : c.arches.arches()) {
     if (compat::arch_listed(rel.arch_names, a)) continue;
     std::string ids;
-    for (const auto& f : c.fixes)
+    for (const auto& f : c.selected_fixes)
       if (std::any_of(f.arches_any.begin(), f.arches_any.end(), [&](const CudaArch& x) { return x.same_capability(a); }))
         ids += (ids.empty() ? "" : ", ") + f.ref.id;
     if (!ids.empty()) {
@@ -228,7 +228,7 @@ void check_arch_fixes(Ctx& c) {
                cite(rel.source, rel.origin));
       continue;
     }
-    const auto* first = first_torch_with(c.in.kb, a);
+    const auto* first = first_torch_with(c.in->kb, a);
     c.conflict("arch " + a.sass_only().str() + " with torch " + c.version(),
                "torch " + rel.version + "'s build scripts do not know " + a.sass_only().str() +
                    " and no fix in the knowledge base teaches it",

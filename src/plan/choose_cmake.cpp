@@ -28,7 +28,7 @@ std::vector<Tool> find_tools(const Ctx& c, const std::string& name) {
 // The newest catalog release of `kind` within [min, ceil) (either may be absent).
 const ToolRelease* catalog_in_range(const Ctx& c, const char* kind, const std::optional<Version>& min,
                                     const std::optional<Version>& ceil) {
-  const ProvisionContext* pc = c.in.provision;
+  const ProvisionContext* pc = c.in->provision;
   if (!pc || !pc->catalog || pc->cache_root.empty() || pc->choice.kind == ToolkitChoice::Kind::system) return nullptr;
   for (const auto* t : pc->catalog->of_kind(kind)) {  // newest first
     auto v = ver(t->version);
@@ -39,7 +39,7 @@ const ToolRelease* catalog_in_range(const Ctx& c, const char* kind, const std::o
 
 // Takes catalog entry `t`: its bin/ goes on the build's PATH, the run's provision step makes it exist.
 std::string use_provisioned_tool(Ctx& c, const ToolRelease& t, const std::string& why) {
-  const ProvisionContext& pc = *c.in.provision;
+  const ProvisionContext& pc = *c.in->provision;
   std::string bin = provisioned_path(pc, t) + "/bin/" + t.kind;
   add_provision(pc, t, c.provision_steps, c.p.provisioned);
   c.decide("provision", t.kind + " " + t.version + " from " + provision_where(pc), why, cite(t.source, t.origin));
@@ -73,7 +73,7 @@ void choose_cmake(Ctx& c) {
     c.cmake_version = prov->version;
     c.p.cmake_version = prov->version;
     c.decide("cmake", prov->version + " (" + c.cmake_path + ")",
-             "provisioned from " + provision_where(*c.in.provision) + "; torch " + rel.version + " needs CMake >= " + rel.cmake_min,
+             "provisioned from " + provision_where(*c.in->provision) + "; torch " + rel.version + " needs CMake >= " + rel.cmake_min,
              src);
   } else if (!best) {
     std::string found = tools.empty() ? "no CMake is installed" : "CMake " + tools.front().version + " (" +

@@ -35,8 +35,8 @@ void choose_compiler(Ctx& c) {
   int hi = 0;
   std::string rel_src = cite(rel.source, rel.origin);
   std::string cuda_src;
-  if (c.cuda_on && c.cuda_rel && compat::gcc_max_major(c.in.kb, c.cuda_rel->version)) {
-    hi = compat::gcc_max_major(c.in.kb, c.cuda_rel->version);
+  if (c.cuda_on && c.cuda_rel && compat::gcc_max_major(c.in->kb, c.cuda_rel->version)) {
+    hi = compat::gcc_max_major(c.in->kb, c.cuda_rel->version);
     cuda_src = cite(c.cuda_rel->source, c.cuda_rel->origin);
   }
   int dv = ver(def->version)->major();
@@ -55,7 +55,7 @@ void choose_compiler(Ctx& c) {
                                      (c.cuda_on ? " and sets CUDAHOSTCXX=/usr/bin/g++-" + n + ", nvcc's host compiler" : "") +
                                      "; a compiler cannot be provisioned from PyPI)"};
       if (hi && dv > hi)
-        if (const auto* alt = cuda_for_gcc(c.in.kb, dv))
+        if (const auto* alt = cuda_for_gcc(c.in->kb, dv))
           fixes.push_back("or use CUDA >= " + alt->version + ", which accepts gcc " + std::to_string(dv));
       c.conflict("gcc " + def->version + (hi ? " with CUDA " + c.cuda_mm() : ""),
                  limit + (hi && dv > hi ? ": nvcc stops with 'unsupported GNU version! gcc versions later than " +

@@ -22,7 +22,7 @@ std::string names(const BuildKb& b) {
 
 void choose_features(Ctx& c) {
   const auto& spec = c.spec();
-  const auto& b = c.in.build;
+  const auto& b = c.in->build;
   auto avail = b.features_for(c.version());
   std::map<std::string, std::string> why;
   for (const auto* f : avail) {
@@ -60,7 +60,7 @@ void choose_features(Ctx& c) {
   // Tegra's integrated GPU: features that do not work there (tegra.toml [[feature_off]]).
   std::map<std::string, std::string> tegra_src;
   if (c.facts().jetson.present)
-    for (const auto& off : c.in.kb.tegra_features_off) {
+    for (const auto& off : c.in->kb.tegra_features_off) {
       if (!c.p.features.count(off.feature) || !c.p.features[off.feature]) continue;
       if (has(spec.with, off.feature)) {
         c.conflict("--with " + off.feature + " on " + (c.facts().jetson.soc.empty() ? "Jetson" : c.facts().jetson.soc),

@@ -4,14 +4,14 @@
 namespace ts::plan::detail {
 
 void choose_fixes(Ctx& c) {
-  if (!c.in.fixes) {
+  if (!c.in->fixes) {
     c.warn("fix", "none loaded", "no fix knowledge base was given: version-specific source fixes are not planned",
            "fixes/");
     return;
   }
   FixQuery q{c.version(), c.cuda_mm(), c.cmake_version, c.compiler ? c.compiler->version : "", c.arches.arches()};
-  c.fixes = c.in.fixes(q);
-  for (const auto& f : c.fixes) {
+  c.selected_fixes = c.in->fixes(q);
+  for (const auto& f : c.selected_fixes) {
     c.p.fixes.push_back(f.ref);
     c.decide("fix", f.ref.id, f.ref.reason, f.ref.source);
     for (const auto& [k, v] : f.env) {

@@ -16,24 +16,19 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 }  // namespace
 
 void choose_jobs(Ctx& c) {
-  const auto& m = c.in.kb.resources;
+  const auto& m = c.in->kb.resources;
   std::string src = cite(m.source, m.origin);
-  int cores = std::max(compat::usable_cores(c.facts().cpu), 1);
-  const compat::UsableMemory mem = compat::usable_memory(c.facts().memory, c.spec().mem_budget_bytes);
-  const std::uint64_t usable = mem.bytes;
-  const std::string& from = mem.what;
   compat::JobCost cost = compat::job_cost(m, c.cuda_on, static_cast<int>(c.arches.size()));
+  const core::JobsFit f = core::fit_jobs(c, c.spec().mem_budget_bytes, cost);
+  const std::string& from = f.mem.what;
   const std::string& per = cost.what;
-  compat::JobsForMemory fit = compat::jobs_for_memory(usable, from, cores, cost);
-  int by_mem = fit.by_mem;
-  int jobs = fit.jobs;
-  std::string why = fit.why + ": MAX_JOBS=" + std::to_string(jobs) +
-                    (by_mem < cores ? " (MAX_JOBS=$(nproc) would run out of memory and freeze the machine)" : "");
+  int by_mem = f.fit.by_mem;
+  int jobs = f.fit.jobs;
+  std::string why = f.fit.why + ": MAX_JOBS=" + std::to_string(jobs) +
+                    (by_mem < f.cores ? " (MAX_JOBS=$(nproc) would run out of memory and freeze the machine)" : "");
   if (c.spec().jobs > 0) {
     jobs = c.spec().jobs;
-    if (jobs > std::max(by_mem, 1))
-      c.warn("jobs", std::to_string(jobs), "asked for (" + c.spec().origin_of("jobs") + "), but the memory model allows " +
-             std::to_string(std::max(by_mem, 1)) + ": " + why, src, compat::kJobsRule);
+    core::warn_jobs_over_memory(c, jobs, c.spec().origin_of("jobs"), f, why, src);
     why = "asked for (" + c.spec().origin_of("jobs") + "); the memory model allows " + std::to_string(std::max(by_mem, 1));
   }
   if (by_mem < 1)

@@ -21,7 +21,7 @@ const LibraryFacts* find_lib(const Ctx& c, const std::string& name) {
 void feature_off(Ctx& c, const std::string& name, const std::string& reason, const std::string& source) {
   if (!c.p.features.count(name) || !c.p.features[name]) return;
   c.p.features[name] = false;
-  const Feature* f = c.in.build.feature(name);
+  const Feature* f = c.in->build.feature(name);
   if (f) c.p.cmake_options[f->option] = "OFF";
   c.warn("feature", (f ? f->option : name) + "=0", reason, source);
 }
@@ -29,14 +29,14 @@ void feature_off(Ctx& c, const std::string& name, const std::string& reason, con
 // A library the build will not have: the advice for this CPU (build.toml [[library_advice]]); a
 // feature it backs is turned off. Where no package exists for the CPU, that is a decision, not a warning.
 void missing(Ctx& c, const std::string& library, const std::string& value, const std::string& cuda_tag) {
-  const LibraryAdvice* a = c.in.build.advice(library, c.facts().cpu.arch);
+  const LibraryAdvice* a = c.in->build.advice(library, c.facts().cpu.arch);
   std::string text = a ? a->advice : library + " was not found";
   for (std::size_t at; (at = text.find("{cuda_tag}")) != std::string::npos;) text.replace(at, 10, cuda_tag);
   std::string src = a ? cite(a->source, a->origin) : "facts";
   if (c.p.features.count(library)) {
     if (!c.p.features[library]) return;
     c.p.features[library] = false;
-    const Feature* f = c.in.build.feature(library);
+    const Feature* f = c.in->build.feature(library);
     if (f) c.p.cmake_options[f->option] = "OFF";
     std::string v = (f ? f->option : library) + "=0";
     if (a && a->absent_is_normal) c.decide("feature", v, text, src);
@@ -106,7 +106,7 @@ void choose_libraries(Ctx& c) {
   if (!c.cuda_on || !c.toolkit) return;  // no toolkit: a conflict already says so
   // build.toml's entry (torch's own use of the variable) is the better source where it has one.
   for (const auto& e : toolkit_env(c.p.cuda_home))
-    c.set_env(e.name, e.value, e.reason, c.in.build.env_var(e.name, c.version()) ? "" : e.source);
+    c.set_env(e.name, e.value, e.reason, c.in->build.env_var(e.name, c.version()) ? "" : e.source);
   cudnn(c);
   if (c.p.features["nccl"]) {
     if (const LibraryFacts* n = find_lib(c, "nccl")) {

@@ -156,7 +156,7 @@ void choose_python(Ctx& c) {
     auto lo = range ? range->min_inclusive() : std::nullopt;
     fixes.push_back("use a Python torch " + rel.version + " supports (" + supports + ")" +
                     (lo ? ": conda create -n torch-build python=" + lo->major_minor() + ", then --python 3.x" : ""));
-    if (const auto* alt = newest_for(c.in.kb, *py))
+    if (const auto* alt = newest_for(c.in->kb, *py))
       fixes.push_back("or build a release that supports Python " + mm_of(py->version) + ": torch " + alt->version);
     c.conflict("Python " + py->version + " (" + py->path + ") for torch " + c.version(),
                "torch " + rel.version + " needs Python " + supports + "; " + mm_of(py->version) +

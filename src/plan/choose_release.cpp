@@ -4,7 +4,7 @@
 namespace ts::plan::detail {
 
 void choose_release(Ctx& c) {
-  const auto& kb = c.in.kb;
+  const auto& kb = c.in->kb;
   c.release = kb.find_torch(c.version());
   if (!c.release) {
     std::string known = kb.torch.empty() ? "" : kb.torch.front().version + " to " + kb.torch.back().version;

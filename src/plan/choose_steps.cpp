@@ -70,7 +70,7 @@ void build(Ctx& c) {
     if (spec.build_type == spec::BuildType::relwithdebinfo)
       c.set_env("REL_WITH_DEB_INFO", "1", "a RelWithDebInfo build, asked for");
     for (const auto& [name, on] : c.p.features)
-      if (const Feature* f = c.in.build.feature(name)) c.p.env[f->option] = on ? "1" : "0";
+      if (const Feature* f = c.in->build.feature(name)) c.p.env[f->option] = on ? "1" : "0";
     if (c.cuda_on && *ver(c.version()) >= *ver("2.0"))
       c.warn("triton", "not built by setup.py",
              "torch.compile (TorchDynamo/Inductor) needs Triton, which the torch build does not make: run `make triton` "
@@ -82,7 +82,7 @@ void build(Ctx& c) {
   // A conda package is made from the wheel (torchsmith conda), so conda needs the wheel built too.
   for (const char* kind : {"wheel"}) {
     if (!spec.wants("wheel") && !spec.wants("conda")) continue;
-    const Invocation* inv = c.in.build.invocation(c.version(), kind);
+    const Invocation* inv = c.in->build.invocation(c.version(), kind);
     if (!inv) {
       c.conflict(std::string(kind) + " build of torch " + c.version(), "build.toml names no build command for it",
                  {"add an [[invocation]] to build.toml in a --kb overlay"}, "build.toml");
@@ -112,7 +112,7 @@ void build(Ctx& c) {
     if (c.cuda_on && !c.arches.empty()) c.p.cmake_options["CMAKE_CUDA_ARCHITECTURES"] = c.arches.cmake_cuda_architectures();
     for (const auto& [k, v] : c.p.cmake_options) cfg.argv.push_back("-D" + k + "=" + v);
     c.p.steps.push_back(cfg);
-    const Invocation* inv = c.in.build.invocation(c.version(), "libtorch");
+    const Invocation* inv = c.in->build.invocation(c.version(), "libtorch");
     Step b{"build", {}, "{src}", "build and install into build-libtorch/libtorch"};
     if (inv)
       for (const auto& a : inv->command) b.argv.push_back(fill(a, c));
@@ -179,7 +179,7 @@ void package_and_verify(Ctx& c) {
   if (spec.wants("conda")) {
     // `torchsmith conda` reads the same [[rpath]] entries; the note shows them for review.
     std::string rpaths;
-    for (const auto& r : c.in.build.rpaths)
+    for (const auto& r : c.in->build.rpaths)
       if (r.package == "conda")
         for (const auto& f : r.files) rpaths += (rpaths.empty() ? "" : ", ") + f + "=" + r.rpath;
     c.p.steps.push_back({"conda", {"torchsmith", "conda", "{wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
@@ -189,7 +189,7 @@ void package_and_verify(Ctx& c) {
   int gpus = static_cast<int>(c.facts().gpus.size());
   // On Tegra no NVML answers and nvidia-smi may be absent: the CUDA runtime (torch.cuda) is the
   // test (tegra.toml [[gpu_access]]), so a missing desktop driver does not skip it.
-  const auto& access = c.in.kb.tegra_gpu_access;
+  const auto& access = c.in->kb.tegra_gpu_access;
   bool tegra_test = c.facts().jetson.present && !access.empty() && access.back().test_through == "torch.cuda" &&
                     std::any_of(c.facts().gpus.begin(), c.facts().gpus.end(), [](const GpuFacts& g) { return g.integrated; });
   bool gpu_test = c.cuda_on && (c.facts().driver.present || tegra_test) && gpus > 0;

@@ -15,9 +15,9 @@ namespace {
 std::vector<const CudaToolkitFacts*> ranked(const Ctx& c) {
   std::vector<const CudaToolkitFacts*> v;
   for (const auto& t : c.facts().cuda_toolkits)
-    if (ver(t.version) && c.in.kb.find_cuda(t.version)) v.push_back(&t);
+    if (ver(t.version) && c.in->kb.find_cuda(t.version)) v.push_back(&t);
   auto all_gpus = [&](const CudaToolkitFacts* t) {
-    const auto* r = c.in.kb.find_cuda(t->version);
+    const auto* r = c.in->kb.find_cuda(t->version);
     for (const auto& g : c.facts().gpus)
       if (!g.compute_capability.empty() && !compat::toolkit_compiles(*r, g.compute_capability)) return false;
     return true;
@@ -37,7 +37,7 @@ void check_driver(Ctx& c) {
   HostFacts one = c.facts();
   one.cuda_toolkits = {*c.toolkit};
   std::vector<compat::Verdict> vs;
-  compat::check_driver(one, c.in.kb, vs);
+  compat::check_driver(one, c.in->kb, vs);
   for (auto v : vs) {
     if (!v.where.empty()) v.source += " (" + v.where + ")";
     if (v.rule == "driver.tegra") {  // L4T's own driver: none of a desktop driver's failure modes
@@ -72,7 +72,7 @@ std::string official_list(const kb::TorchRelease& rel, const char* sep) {
 void use_provisioned(Ctx& c, const ProvisionContext& pc, const ToolRelease& t, const std::string& why) {
   c.provisioned = provisioned_toolkit(pc, t);
   c.toolkit = &c.provisioned;
-  c.cuda_rel = c.in.kb.find_cuda(t.version);
+  c.cuda_rel = c.in->kb.find_cuda(t.version);
   add_provision(pc, t, c.provision_steps, c.p.provisioned);
   c.decide("provision", "cuda " + t.version + " from " + provision_where(pc), why,
            pc.cli_source.empty() ? cite(t.source, t.origin) : pc.cli_source);
@@ -81,7 +81,7 @@ void use_provisioned(Ctx& c, const ProvisionContext& pc, const ToolRelease& t, c
 // The toolkit a provisioning plan takes instead of the installed choice, or a conflict; true when
 // it decided (the caller stops), false to go on with the installed choice.
 bool choose_provisioned(Ctx& c, std::string& why) {
-  const ProvisionContext* pc = c.in.provision;
+  const ProvisionContext* pc = c.in->provision;
   if (!pc) return false;
   using K = ToolkitChoice::Kind;
   const auto& rel = *c.release;
@@ -123,7 +123,7 @@ bool choose_provisioned(Ctx& c, std::string& why) {
                  {"give the directory that holds bin/nvcc (a CUDA_HOME)"}, "--toolkit");
       return true;
     }
-    c.cuda_rel = c.in.kb.find_cuda(c.toolkit->version);
+    c.cuda_rel = c.in->kb.find_cuda(c.toolkit->version);
     why = "asked for (--toolkit " + pc->choice.dir + ")";
     return false;
   }
@@ -138,7 +138,7 @@ bool choose_provisioned(Ctx& c, std::string& why) {
   for (const auto* t : ranked(c))
     if (std::find(rel.cuda.begin(), rel.cuda.end(), compat::major_minor(t->version)) != rel.cuda.end()) {
       c.toolkit = t;
-      c.cuda_rel = c.in.kb.find_cuda(t->version);
+      c.cuda_rel = c.in->kb.find_cuda(t->version);
       why = "the installed official CUDA of torch " + rel.version + " (CUDA " + have->major_minor() +
             " is of a newer major than torch " + rel.version + " was released for)";
       return false;
@@ -162,12 +162,12 @@ void choose_toolkit(Ctx& c) {
     c.decide("cuda", "off", "a CPU build (--without cuda)", c.spec().origin_of("without"));
     return;
   }
-  const auto& kb = c.in.kb;
+  const auto& kb = c.in->kb;
   const auto& rel = *c.release;
   const std::string& asked = c.spec().cuda;
   auto list = ranked(c);
   std::string why;
-  const ProvisionContext* pc = c.in.provision;
+  const ProvisionContext* pc = c.in->provision;
   bool forced = pc && pc->choice.kind != ToolkitChoice::Kind::automatic && pc->choice.kind != ToolkitChoice::Kind::system;
   if (forced) {
     choose_provisioned(c, why);  // --toolkit pip|wheelhouse:DIR|PATH

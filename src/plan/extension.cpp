@@ -11,29 +11,24 @@ namespace ts::plan {
 
 namespace ext {
 
-std::string Ctx::recipe_source() const {
-  if (recipe.origin.file.empty()) return recipe.source + " (no recipe for " + recipe.name + ")";
-  return compat::cite(recipe.source, recipe.origin);
-}
+using core::ver;
 
 namespace {
-
-std::optional<Version> ver(std::string_view s) { return compat::ver(s); }
 
 // The installed toolkit to use: --cuda's, else torch's major.minor, else the newest of its major,
 // else the newest (the contract check then says why it cannot be used).
 const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
-  const auto& tks = c.facts.cuda_toolkits;
+  const auto& tks = c.facts().cuda_toolkits;
   auto with_nvcc = [](const CudaToolkitFacts& t) { return !t.nvcc.empty() && ver(t.version); };
-  if (!c.req.cuda.empty()) {
+  if (!c.req->cuda.empty()) {
     for (const auto& t : tks)
-      if (with_nvcc(t) && ver(t.version)->major_minor() == compat::major_minor(c.req.cuda)) {
+      if (with_nvcc(t) && ver(t.version)->major_minor() == compat::major_minor(c.req->cuda)) {
         why = "asked for (--cuda)";
         return &t;
       }
     return nullptr;
   }
-  auto tc = ver(c.py->torch.cuda);
+  auto tc = ver(c.python->torch.cuda);
   const CudaToolkitFacts *exact = nullptr, *same_major = nullptr, *newest = nullptr;
   for (const auto& t : tks) {
     if (!with_nvcc(t)) continue;
@@ -42,7 +37,7 @@ const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
     if (tc && v.major() == tc->major() && (!same_major || v > *ver(same_major->version))) same_major = &t;
     if (tc && v.major_minor() == tc->major_minor()) exact = &t;
   }
-  if (exact) return why = "the installed toolkit of torch's CUDA " + c.py->torch.cuda, exact;
+  if (exact) return why = "the installed toolkit of torch's CUDA " + c.python->torch.cuda, exact;
   if (same_major) return why = "the newest installed toolkit of torch's CUDA major", same_major;
   why = "the only kind installed: none has torch's CUDA major";
   return newest;
@@ -53,23 +48,23 @@ const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
 // A provisioned toolkit for torch's CUDA (or --cuda's): nvcc points at it and the run's provision
 // step makes it exist. False with a conflict when the catalog cannot give a whole one.
 bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
-  const ProvisionContext& pc = *c.req.provision;
+  const ProvisionContext& pc = *c.req->provision;
   const ToolRelease* rel = pc.catalog ? pc.catalog->find("cuda", mm) : nullptr;
   std::vector<std::string> ways{"install CUDA " + mm + " without root: NVIDIA's runfile with --silent --toolkit "
                                 "--toolkitpath=$HOME/cuda-" + mm + ", then --toolkit $HOME/cuda-" + mm};
-  if (!c.recipe.cuda_only) ways.push_back("or build the CPU part only: --without cuda");
+  if (!c.recipe->cuda_only) ways.push_back("or build the CPU part only: --without cuda");
   if (!rel || !rel->complete || pc.cache_root.empty()) {
     std::string reason = !rel ? "provision.toml has no CUDA " + mm + " (add a [[cuda]] entry in a --kb overlay)"
                          : !rel->complete ? "PyPI's wheels of CUDA " + rel->version + " carry no whole compiler (" +
                                                 "nvidia-cuda-nvcc-cu11/cu12 hold ptxas and libnvvm only: no nvcc, cicc, "
                                                 "cudafe++), so it cannot be provisioned"
                                           : "no cache directory (no $HOME, no --cache-dir)";
-    c.conflict("CUDA " + mm + " for " + torch_label(*c.py), why + "; " + reason, ways,
+    c.conflict("CUDA " + mm + " for " + torch_label(*c.python), why + "; " + reason, ways,
                rel ? compat::cite(rel->source, rel->origin) : "provision.toml");
     return false;
   }
   c.provisioned = provisioned_toolkit(pc, *rel);
-  c.nvcc = &c.provisioned;
+  c.toolkit = &c.provisioned;
   c.decide("cuda", rel->version + " (" + c.provisioned.path + ")",
            why + ": provisioned from " + provision_where(pc) + " into the cache (" + std::to_string(rel->wheels.size()) +
                " wheels, reused when there)",
@@ -81,9 +76,9 @@ bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
 void choose_toolkit(Ctx& c) {
   std::string why;
   using K = ToolkitChoice::Kind;
-  const ProvisionContext* pc = c.req.provision;
+  const ProvisionContext* pc = c.req->provision;
   K kind = pc ? pc->choice.kind : K::automatic;
-  std::string want = !c.req.cuda.empty() ? compat::major_minor(c.req.cuda) : compat::major_minor(c.py->torch.cuda);
+  std::string want = !c.req->cuda.empty() ? compat::major_minor(c.req->cuda) : compat::major_minor(c.python->torch.cuda);
   if (kind == K::pip || kind == K::wheelhouse) {
     if (want.empty()) {
       c.conflict("--toolkit " + provision_from(*pc), "torch's CUDA version is not known, so no toolkit can be chosen to provision",
@@ -91,91 +86,91 @@ void choose_toolkit(Ctx& c) {
       return;
     }
     if (!provision_cuda(c, want, "asked for (" + pc->cli_source + "), CUDA " + want + " (torch's CUDA" +
-                                    (c.req.cuda.empty() ? "" : ", --cuda") + ")"))
+                                    (c.req->cuda.empty() ? "" : ", --cuda") + ")"))
       return;
   } else if (kind == K::path) {
-    for (const auto& t : c.facts.cuda_toolkits)
-      if (t.path == pc->choice.dir && !t.nvcc.empty()) c.nvcc = &t;
-    if (!c.nvcc) {
+    for (const auto& t : c.facts().cuda_toolkits)
+      if (t.path == pc->choice.dir && !t.nvcc.empty()) c.toolkit = &t;
+    if (!c.toolkit) {
       c.conflict("--toolkit " + pc->choice.dir, "no CUDA toolkit with bin/nvcc was found there",
                  {"give the directory that holds bin/nvcc (a CUDA_HOME)"}, "--toolkit");
       return;
     }
-    c.decide("cuda", c.nvcc->version + " (" + c.nvcc->path + ")", "asked for (--toolkit)", "--toolkit");
+    c.decide("cuda", c.toolkit->version + " (" + c.toolkit->path + ")", "asked for (--toolkit)", "--toolkit");
   } else {
-    c.nvcc = pick_toolkit(c, why);
-    bool exact = c.nvcc && !want.empty() && ver(c.nvcc->version) && ver(c.nvcc->version)->major_minor() == want;
-    bool same_major = c.nvcc && !want.empty() && ver(c.nvcc->version) && ver(want) &&
-                      ver(c.nvcc->version)->major() == ver(want)->major();
+    c.toolkit = pick_toolkit(c, why);
+    bool exact = c.toolkit && !want.empty() && ver(c.toolkit->version) && ver(c.toolkit->version)->major_minor() == want;
+    bool same_major = c.toolkit && !want.empty() && ver(c.toolkit->version) && ver(want) &&
+                      ver(c.toolkit->version)->major() == ver(want)->major();
     // No installed toolkit of torch's major: one of torch's own CUDA, provisioned, if it can be.
     if (kind == K::automatic && pc && !want.empty() && !exact && !same_major) {
       std::string had = "no CUDA toolkit with nvcc is installed";
-      if (c.nvcc) {
-        auto nv = ver(c.nvcc->version);
-        std::string mm = nv ? nv->major_minor() : c.nvcc->version;
-        had = "the installed nvcc " + mm + " (" + c.nvcc->path + ") is not of torch's CUDA major: cpp_extension stops with "
+      if (c.toolkit) {
+        auto nv = ver(c.toolkit->version);
+        std::string mm = nv ? nv->major_minor() : c.toolkit->version;
+        had = "the installed nvcc " + mm + " (" + c.toolkit->path + ") is not of torch's CUDA major: cpp_extension stops with "
               "'The detected CUDA version (" + mm + ") mismatches the version that was used to compile PyTorch (" +
-              c.py->torch.cuda + ")'";
+              c.python->torch.cuda + ")'";
       }
-      c.nvcc = nullptr;
-      if (!provision_cuda(c, want, had + ", torch was built with CUDA " + c.py->torch.cuda)) return;
-    } else if (!c.nvcc) {
+      c.toolkit = nullptr;
+      if (!provision_cuda(c, want, had + ", torch was built with CUDA " + c.python->torch.cuda)) return;
+    } else if (!c.toolkit) {
       std::vector<std::string> ways{"install CUDA " + want + " (nvcc) and plan again; CUDA_HOME is then set by the plan"};
-      if (!c.recipe.cuda_only) ways.push_back("or build the CPU part only: --without cuda");
-      c.conflict(c.req.cuda.empty() ? "no nvcc for a CUDA build" : "--cuda " + c.req.cuda,
-                 "no installed CUDA toolkit with nvcc" + (c.req.cuda.empty() ? std::string() : " " + c.req.cuda) +
+      if (!c.recipe->cuda_only) ways.push_back("or build the CPU part only: --without cuda");
+      c.conflict(c.req->cuda.empty() ? "no nvcc for a CUDA build" : "--cuda " + c.req->cuda,
+                 "no installed CUDA toolkit with nvcc" + (c.req->cuda.empty() ? std::string() : " " + c.req->cuda) +
                      " was found (cpp_extension: 'CUDA was not found on the system, please set the CUDA_HOME ...')",
                  ways, "facts");
       return;
     } else {
-      c.decide("cuda", c.nvcc->version + " (" + c.nvcc->path + ")", why, c.req.cuda.empty() ? "facts" : "--cuda");
+      c.decide("cuda", c.toolkit->version + " (" + c.toolkit->path + ")", why, c.req->cuda.empty() ? "facts" : "--cuda");
     }
   }
-  check_cuda_major(*c.py, *c.nvcc, c.co);
-  c.p.cuda = c.nvcc->version;
-  c.p.cuda_home = c.nvcc->path;
+  check_cuda_major(*c.python, *c.toolkit, c);
+  c.p.cuda = c.toolkit->version;
+  c.p.cuda_home = c.toolkit->path;
 }
 
 void choose_compiler(Ctx& c) {
-  const CompilerFacts* def = compat::default_host_compiler(c.facts);
+  const CompilerFacts* def = compat::default_host_compiler(c.facts());
   if (!def || def->cxx.empty()) {
     c.conflict("C++ compiler", "no GCC with g++ was found (cpp_extension runs $CXX, default c++)",
                {"apt-get install g++ (or build-essential)"}, "facts");
     return;
   }
-  c.cc = def;
+  c.compiler = def;
   std::string why = "the default compiler (g++ on PATH)";
   // nvcc refuses a GCC newer than its gcc_max: take the newest installed one it accepts.
-  int max = c.cuda_on && c.nvcc ? compat::gcc_max_major(c.kb, c.nvcc->version) : 0;
+  int max = c.cuda_on && c.toolkit ? compat::gcc_max_major(c.kb(), c.toolkit->version) : 0;
   if (max && ver(def->version)) {
-    if (compat::HostGcc h = compat::host_gcc(*def, c.facts, 0, max); h.moved && h.pick) {
-      c.cc = h.pick;
-      why = "gcc " + def->version + " is newer than nvcc " + compat::major_minor(c.nvcc->version) +
-            " accepts (<= " + c.kb.find_cuda(c.nvcc->version)->gcc_max + "): the newest installed one it does";
+    if (compat::HostGcc h = compat::host_gcc(*def, c.facts(), 0, max); h.moved && h.pick) {
+      c.compiler = h.pick;
+      why = "gcc " + def->version + " is newer than nvcc " + compat::major_minor(c.toolkit->version) +
+            " accepts (<= " + c.kb().find_cuda(c.toolkit->version)->gcc_max + "): the newest installed one it does";
     }
   }
-  c.p.host_compiler = c.cc->cxx;
-  c.record("compiler", c.cc->family + " " + c.cc->version + " (" + c.cc->cxx + ")", why, "facts", false,
+  c.p.host_compiler = c.compiler->cxx;
+  c.record("compiler", c.compiler->family + " " + c.compiler->version + " (" + c.compiler->cxx + ")", why, "facts", false,
            compat::kHostCompilerRule);
-  check_host_compiler(c.facts, c.kb, *c.cc, c.cuda_on ? c.nvcc : nullptr, c.co);
+  check_host_compiler(c.facts(), c.kb(), *c.compiler, c.cuda_on ? c.toolkit : nullptr, c);
 }
 
 void choose_arches(Ctx& c) {
-  std::string text = c.req.arch.empty() ? "native" : c.req.arch;
+  std::string text = c.req->arch.empty() ? "native" : c.req->arch;
   bool no_gpu = false;
   std::string unknown;
   auto resolve = [&](std::string_view name, std::string* err) -> std::optional<std::vector<CudaArch>> {
     std::string n(name);
     std::vector<CudaArch> out;
     if (n == "native") {
-      for (const auto& g : c.facts.gpus)
+      for (const auto& g : c.facts().gpus)
         if (auto a = CudaArch::parse(g.compute_capability)) out.push_back(*a);
       if (out.empty()) no_gpu = true;
     } else if (n == "torch") {  // every arch the target torch was built with: the package's default build
-      for (const auto& s : c.py->torch.arch_list)
+      for (const auto& s : c.python->torch.arch_list)
         if (auto a = CudaArch::parse(s); a && s.rfind("sm_", 0) == 0) out.push_back(*a);
       if (out.empty()) *err = "the target torch's arch list is not known";
-    } else if (const auto* f = c.kb.find_family(n)) {
+    } else if (const auto* f = c.kb().find_family(n)) {
       for (const auto& s : f->torch_arches.empty() ? f->arches : f->torch_arches)
         if (auto a = CudaArch::parse(s)) out.push_back(*a);
     } else {
@@ -203,11 +198,11 @@ void choose_arches(Ctx& c) {
   }
   c.arches = *list;
   c.p.arch_list = list->torch_cuda_arch_list();
-  std::string why = c.req.arch.empty() ? "the GPUs on this machine only (target-only: a default build compiles every "
+  std::string why = c.req->arch.empty() ? "the GPUs on this machine only (target-only: a default build compiles every "
                                          "arch torch has, many times slower)"
-                                       : "asked for (" + c.req.arch_origin + ")";
-  c.decide("arch", c.p.arch_list, why, c.req.arch.empty() ? "facts" : c.req.arch_origin);
-  check_arches(*c.py, c.kb, *c.nvcc, c.cc, c.arches, c.recipe, c.fixes, c.co);
+                                       : "asked for (" + c.req->arch_origin + ")";
+  c.decide("arch", c.p.arch_list, why, c.req->arch.empty() ? "facts" : c.req->arch_origin);
+  check_arches(*c.python, c.kb(), *c.toolkit, c.compiler, c.arches, *c.recipe, c.fix_set, c);
 }
 
 }  // namespace ext
@@ -221,15 +216,29 @@ const PythonFacts* target_python(const HostFacts& facts, const std::string& torc
 
 namespace {
 
-// The rest of the plan once the target torch is known; conflicts are gathered, not thrown.
-void plan_for(ext::Ctx& c) {
-  const auto& req = c.req;
-  const auto& py = *c.py;
-  const auto& r = c.recipe;
+using core::PlanStep;
+
+// The target torch: the Python whose torch the package builds against, the recipe, torch's pin,
+// and whether CUDA is compiled at all.
+void choose_torch(ext::Ctx& c) {
+  const auto& req = *c.req;
+  c.python = target_python(c.facts(), req.torch_python);
+  if (!c.python || !c.python->torch.present) {
+    std::string who = req.torch_python.empty() ? "no Python here" : req.torch_python;
+    std::string why = !c.python ? (req.torch_python.empty() ? "no Python with an importable torch was found"
+                                                            : "this interpreter was not found or could not be probed")
+                                : "it has no torch" + (c.python->torch.error.empty() ? std::string() : ": " + c.python->torch.error);
+    c.conflict("the target torch (" + who + ")", why,
+               {"give --torch the Python whose torch the extension is for (/usr/bin/python3, a venv's bin/python)",
+                "or install torch there first (torchsmith plan torch==X.Y.Z builds one)"},
+               "facts");
+    return;
+  }
+  const auto& py = *c.python;
+  const auto& r = *c.recipe;
   c.p.python = py.path;
   c.p.python_version = py.version;
   c.p.torch_version = py.torch.version;
-  c.co.rule = "plan.torch";
   c.decide("torch", torch_label(py),
            std::string(req.torch_python.empty() ? "the first Python here with torch" : "asked for (--torch)") +
                ": CUDA " + (py.torch.cuda.empty() ? "none" : py.torch.cuda) + ", C++11 ABI " +
@@ -240,21 +249,21 @@ void plan_for(ext::Ctx& c) {
            req.torch_python.empty() ? "facts" : "--torch");
   c.decide("recipe", r.name, r.origin.file.empty() ? "no recipe in the knowledge base: the generic cpp_extension path"
                                              : "the recipe for " + r.name, c.recipe_source());
-  check_torch_pin(py, r, req.source.version, req.scan.pyproject_requires, c.co);
+  check_torch_pin(py, r, req.source.version, req.scan.pyproject_requires, c);
   bool has_cuda = req.scan.scanned ? (req.scan.cuda_sources || req.scan.cuda_extension) : true;
   bool cuda_only = r.cuda_only || (req.scan.scanned && req.scan.cuda_extension && !req.scan.cpp_extension);
-  c.cuda_on = decide_cuda(py, cuda_only, has_cuda, !req.cuda.empty(), req.cpu, r, c.co);
-  c.co.rule = "plan.toolkit";
-  if (c.cuda_on) ext::choose_toolkit(c);
-  c.co.rule = "plan.compiler";
-  ext::choose_compiler(c);
-  c.co.rule = "plan.arches";
-  if (c.cuda_on && c.nvcc) {
+  c.cuda_on = decide_cuda(py, cuda_only, has_cuda, !req.cuda.empty(), req.cpu, r, c);
+}
+
+// The arches for a CUDA build (the torch fixes their contract check asks for go into the plan);
+// a CPU build says which of the arch options it does not use rather than dropping them silently.
+void choose_arches_or_none(ext::Ctx& c) {
+  const auto& req = *c.req;
+  if (c.cuda_on && c.toolkit) {
     ext::choose_arches(c);
     if (!c.out.bad_spec.empty()) return;
-    for (const auto& f : c.co.fixes) c.p.fixes.push_back(f);
+    for (const auto& f : c.fixes) c.p.fixes.push_back(f);
   } else if (!c.cuda_on) {
-    // Asked for, but there is no CUDA compile to apply them to: said, not silently dropped.
     if (!req.arch.empty())
       c.record("arch", "none", "--arch " + req.arch + " is not used: this build compiles no CUDA code (the cuda "
                "decision says why)", req.arch_origin.empty() ? "--arch" : req.arch_origin, true);
@@ -262,20 +271,30 @@ void plan_for(ext::Ctx& c) {
       c.record("split-compile", "off", "--split-compile " + std::to_string(req.split_compile) +
                " is not used: this build compiles no CUDA code", "--split-compile", true);
   }
-  c.co.rule = "plan.env";
-  ext::choose_env(c);
-  if (c.cc) check_abi(py, *c.cc, r, c.p.env, c.co);
-  c.co.rule = "plan.fixes";
-  c.ninja_fixed = ext::choose_package_fixes(c);
-  c.co.rule = "plan.jobs";
-  ext::choose_jobs(c);
-  c.co.rule = "plan.split_compile";
-  ext::choose_nvcc_split(c);
-  c.co.rule = "plan.steps";
-  ext::choose_steps(c);
-  c.co.rule = "plan.parallel";
-  ext::choose_parallel_extensions(c);
 }
+
+void choose_env_and_abi(ext::Ctx& c) {
+  ext::choose_env(c);
+  if (c.compiler) check_abi(*c.python, *c.compiler, *c.recipe, c.p.env, c);
+}
+
+bool no_torch(const ext::Ctx& c) { return !c.python || !c.python->torch.present; }
+bool cuda_on(const ext::Ctx& c) { return c.cuda_on; }
+bool bad_spec(const ext::Ctx& c) { return !c.out.bad_spec.empty(); }
+
+// The steps in dependency order, each under its own rule id; conflicts are gathered, not thrown.
+constexpr PlanStep kExtensionBuild[] = {
+    {"plan.torch", choose_torch, nullptr, no_torch},
+    {"plan.toolkit", ext::choose_toolkit, cuda_on},
+    {"plan.compiler", ext::choose_compiler},
+    {"plan.arches", choose_arches_or_none, nullptr, bad_spec},
+    {"plan.env", choose_env_and_abi},
+    {"plan.fixes", [](ext::Ctx& c) { c.ninja_fixed = ext::choose_package_fixes(c); }},
+    {"plan.jobs", ext::choose_jobs},
+    {"plan.split_compile", ext::choose_nvcc_split},
+    {"plan.steps", ext::choose_steps},
+    {"plan.parallel", ext::choose_parallel_extensions},
+};
 
 }  // namespace
 
@@ -291,24 +310,11 @@ PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& fac
   p.spec.jobs = req.jobs;
   p.spec.mem_budget_bytes = req.mem_budget_bytes;
   p.spec.source = req.source.kind == ExtensionSource::Kind::git ? req.source.url + "@" + req.source.ref : req.source.dir;
-  ext::Ctx c(req, facts, kb, recipe, out);
-  c.fixes = fixes;
-  c.py = target_python(facts, req.torch_python);
-  c.co.rule = "plan.torch";
-  if (!c.py || !c.py->torch.present) {
-    std::string who = req.torch_python.empty() ? "no Python here" : req.torch_python;
-    std::string why = !c.py ? (req.torch_python.empty() ? "no Python with an importable torch was found"
-                                                        : "this interpreter was not found or could not be probed")
-                            : "it has no torch" + (c.py->torch.error.empty() ? std::string() : ": " + c.py->torch.error);
-    c.conflict("the target torch (" + who + ")", why,
-               {"give --torch the Python whose torch the extension is for (/usr/bin/python3, a venv's bin/python)",
-                "or install torch there first (torchsmith plan torch==X.Y.Z builds one)"},
-               "facts");
-  } else {
-    plan_for(c);
-  }
-  insert_provision_steps(p.steps, c.provision_steps);
-  c.co.move_into(out);
+  core::Ctx c(facts, kb, out);
+  c.req = &req;
+  c.recipe = &recipe;
+  c.fix_set = fixes;
+  core::run(c, kExtensionBuild);
   return out;
 }
 

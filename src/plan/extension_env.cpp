@@ -14,26 +14,21 @@
 namespace ts::plan::ext {
 
 using compat::num;
+using core::dir_of;
 
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr const char* kNvccThreadFactorSource = "resources.toml [memory] nvcc_thread_factor";
 
-std::string dir_of(const std::string& path) {
-  auto s = path.rfind('/');
-  if (s == std::string::npos) return "";
-  return s == 0 ? "/" : path.substr(0, s);
-}
-
 void set_path(Ctx& c) {
   std::vector<std::string> dirs;
   auto add = [&](const std::string& d) {
     if (!d.empty() && std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
   };
-  add(dir_of(c.py->path));
+  add(dir_of(c.python->path));
   if (c.cuda_on && !c.p.cuda_home.empty()) add(c.p.cuda_home + "/bin");
-  if (c.cc) add(dir_of(c.cc->cxx));
+  if (c.compiler) add(dir_of(c.compiler->cxx));
   for (const char* d : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) add(d);
   std::string path;
   for (const auto& d : dirs) path += (path.empty() ? "" : ":") + d;
@@ -55,18 +50,18 @@ std::string format_arches(const ArchList& l, const std::string& format, std::str
 }
 
 void choose_env(Ctx& c) {
-  if (!c.py) return;
-  const auto& r = c.recipe;
+  if (!c.python) return;
+  const auto& r = *c.recipe;
   std::string rsrc = c.recipe_source();
   set_path(c);
-  if (c.cc) {
-    c.set_env("CC", c.cc->cc.empty() ? c.cc->cxx : c.cc->cc, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
-    c.set_env("CXX", c.cc->cxx, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
+  if (c.compiler) {
+    c.set_env("CC", c.compiler->cc.empty() ? c.compiler->cxx : c.compiler->cc, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
+    c.set_env("CXX", c.compiler->cxx, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
   }
-  if (c.cuda_on && c.nvcc) {
+  if (c.cuda_on && c.toolkit) {
     // The toolkit checked against torch's CUDA, under every name a build looks for it.
-    for (const auto& e : toolkit_env(c.nvcc->path)) c.set_env(e.name, e.value, e.reason, e.source);
-    if (c.cc) c.set_env("CUDAHOSTCXX", c.cc->cxx, "nvcc's host compiler, the one checked above", "facts");
+    for (const auto& e : toolkit_env(c.toolkit->path)) c.set_env(e.name, e.value, e.reason, e.source);
+    if (c.compiler) c.set_env("CUDAHOSTCXX", c.compiler->cxx, "nvcc's host compiler, the one checked above", "facts");
     if (!c.arches.empty()) {
       std::string err;
       std::string v = format_arches(c.arches, r.arch_format, &err);
@@ -85,11 +80,11 @@ void choose_env(Ctx& c) {
   for (const auto& [k, v] : r.env) c.set_env(k, v, "the recipe sets it for every build", rsrc);
   for (const auto& [k, v] : c.cuda_on ? r.cuda_env : r.cpu_env)
     c.set_env(k, v, std::string("the recipe sets it for a ") + (c.cuda_on ? "CUDA" : "CPU") + " build", rsrc);
-  bool cmake_only = r.build_system == "cmake" && !(c.req.scan.setup_py || c.req.scan.pyproject);
+  bool cmake_only = r.build_system == "cmake" && !(c.req->scan.setup_py || c.req->scan.pyproject);
   if (cmake_only) {
-    c.set_env("CXXFLAGS", std::string("-D_GLIBCXX_USE_CXX11_ABI=") + (c.py->torch.cxx11_abi ? "1" : "0"),
+    c.set_env("CXXFLAGS", std::string("-D_GLIBCXX_USE_CXX11_ABI=") + (c.python->torch.cxx11_abi ? "1" : "0"),
               "a CMake build gets no ABI define from cpp_extension: torch's, passed explicitly", "torch's TorchConfig.cmake");
-    c.set_env("CMAKE_PREFIX_PATH", c.py->torch.path + "/share/cmake", "find_package(Torch) finds the target torch",
+    c.set_env("CMAKE_PREFIX_PATH", c.python->torch.path + "/share/cmake", "find_package(Torch) finds the target torch",
               "torch's TorchConfig.cmake");
   }
 }
@@ -97,38 +92,34 @@ void choose_env(Ctx& c) {
 // The package's own fixes (setup.py edits) for the version asked; true when one turns ninja on.
 bool choose_package_fixes(Ctx& c) {
   source::FixContext ctx;
-  ctx.package = c.recipe.name;
+  ctx.package = c.recipe->name;
   // NAME==VERSION says it; a directory's setup.py may; otherwise no fix is applied on a guess.
-  ctx.version = c.req.source.kind == ExtensionSource::Kind::name ? c.req.source.version
-              : c.req.source.kind == ExtensionSource::Kind::dir  ? c.req.scan.version
+  ctx.version = c.req->source.kind == ExtensionSource::Kind::name ? c.req->source.version
+              : c.req->source.kind == ExtensionSource::Kind::dir  ? c.req->scan.version
                                                                  : "";
-  ctx.cuda = c.cuda_on && c.nvcc ? compat::major_minor(c.nvcc->version) : "";
-  ctx.gcc = c.cc ? c.cc->version : "";
+  ctx.cuda = c.cuda_on && c.toolkit ? compat::major_minor(c.toolkit->version) : "";
+  ctx.gcc = c.compiler ? c.compiler->version : "";
   ctx.arches = c.arches.arches();
   bool ninja = false;
   std::vector<const source::Fix*> chosen;
-  if (c.fixes) chosen = select_package_fixes(*c.fixes, ctx);
+  if (c.fix_set) chosen = select_package_fixes(*c.fix_set, ctx);
   for (const auto* f : chosen) {
     c.p.fixes.push_back({f->id, f->reason, f->source, source::fix_hash(*f)});
-    c.decide("fix", f->id, f->reason + " (applied to " + c.recipe.name + " " + ctx.version +
+    c.decide("fix", f->id, f->reason + " (applied to " + c.recipe->name + " " + ctx.version +
              "'s source tree before the build)", f->source);
     ninja = ninja || fix_enables_ninja(*f);
   }
   if (c.cuda_on)
-    if (auto s = arch_steering(c.recipe, c.recipe_source(), ctx.version, c.arches, chosen, c.fixes))
+    if (auto s = arch_steering(*c.recipe, c.recipe_source(), ctx.version, c.arches, chosen, c.fix_set))
       c.record("arch", s->value, s->reason, s->source, s->warning);
   return ninja;
 }
 
 void choose_jobs(Ctx& c) {
-  if (!c.py) return;
-  const auto& r = c.recipe;
-  const auto& m = c.kb.resources;
+  if (!c.python) return;
+  const auto& r = *c.recipe;
+  const auto& m = c.kb().resources;
   bool ninja_fix = c.ninja_fixed;
-  int cores = std::max(compat::usable_cores(c.facts.cpu), 1);
-  const compat::UsableMemory mem = compat::usable_memory(c.facts.memory, c.req.mem_budget_bytes);
-  const std::uint64_t usable = mem.bytes;
-  const std::string& from = mem.what;
   int n = std::max<int>(1, static_cast<int>(c.arches.size()));
   compat::JobCost job;
   std::string src;
@@ -140,30 +131,30 @@ void choose_jobs(Ctx& c) {
     job = compat::job_cost(m, c.cuda_on, n);
     src = compat::cite(m.source, m.origin);
   }
+  const core::JobsFit f = core::fit_jobs(c, c.req->mem_budget_bytes, job);
+  const int cores = f.cores;
+  const std::uint64_t usable = f.mem.bytes;
+  const std::string& from = f.mem.what;
   const double cost = job.gib;
   const std::string& per = job.what;
   c.cores = cores;
   c.usable_gib = static_cast<double>(usable) / kGiB;
   c.nvcc_job_gib = cost;
-  compat::JobsForMemory fit = compat::jobs_for_memory(usable, from, cores, job);
-  int by_mem = fit.by_mem;
-  int jobs = fit.jobs;
-  std::string why = fit.why;
+  int jobs = f.fit.jobs;
+  std::string why = f.fit.why;
   // Several arches: nvcc --threads compiles them at once; jobs x threads balanced (speed_threads.h).
   JobsThreads jt;
   bool threaded = c.cuda_on && (n > 1 || !r.nvcc_threads_env.empty());
   if (threaded) {
-    jt = balance_jobs_threads({cores, usable / kGiB, cost, c.kb.resources.nvcc_thread_factor, n});
+    jt = balance_jobs_threads({cores, usable / kGiB, cost, c.kb().resources.nvcc_thread_factor, n});
     if (n > 1) {
       jobs = jt.jobs;
       why = from + ", " + per + "; " + jt.why;
     }
   }
-  if (c.req.jobs > 0) {
-    jobs = c.req.jobs;
-    if (jobs > std::max(by_mem, 1))
-      c.record("jobs", std::to_string(jobs), "asked for (--jobs), but the memory model allows " +
-               std::to_string(std::max(by_mem, 1)) + ": " + why, src, true, compat::kJobsRule);
+  if (c.req->jobs > 0) {
+    jobs = c.req->jobs;
+    core::warn_jobs_over_memory(c, jobs, "--jobs", f, why, src);
     why = "asked for (--jobs); " + why;
   }
   if (r.serial_build && ninja_fix) {
@@ -183,7 +174,7 @@ void choose_jobs(Ctx& c) {
   // Jobs forced lower (serial build, --jobs) leave memory for more threads, never more than arches.
   int threads = jt.threads;
   if (jobs < jt.jobs && n > 1) {
-    JobsThreadsInput one{cores, usable / kGiB / jobs, cost, c.kb.resources.nvcc_thread_factor, n};
+    JobsThreadsInput one{cores, usable / kGiB / jobs, cost, c.kb().resources.nvcc_thread_factor, n};
     threads = std::max(threads, balance_jobs_threads(one).threads);
   }
   std::string twhy = std::to_string(jobs) + " job(s) x " + std::to_string(threads) + " nvcc thread(s) for " +

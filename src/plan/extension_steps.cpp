@@ -35,11 +35,11 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 void fetch(Ctx& c) {
-  const auto& src = c.req.source;
-  const auto& r = c.recipe;
+  const auto& src = c.req->source;
+  const auto& r = *c.recipe;
   using K = ExtensionSource::Kind;
   if (src.kind == K::dir) {
-    c.p.source_dir = c.req.source_dir.empty() ? src.dir : c.req.source_dir;
+    c.p.source_dir = c.req->source_dir.empty() ? src.dir : c.req->source_dir;
     c.decide("source", c.p.source_dir, "the tree as it is (no fetch)", "the requirement");
     return;
   }
@@ -49,20 +49,20 @@ void fetch(Ctx& c) {
   } else {
     // NAME==VERSION: the index's sdist when there is one (what `pip install NAME==VERSION` builds), the
     // recipe's git tag otherwise; --source git|sdist picks one.
-    const SdistLookup& sd = c.req.sdist;
+    const SdistLookup& sd = c.req->sdist;
     const std::string req = src.name + "==" + src.version;
     bool has_git = !r.git_url.empty() && !r.tag.empty();
-    if (c.req.source_kind != "git" && sd.found()) {
+    if (c.req->source_kind != "git" && sd.found()) {
       c.p.source_url = sd.url;
       c.p.source_ref = "sha256:" + sd.sha256;  // an archive's identity, in the lock as a commit is for git
       c.p.steps.push_back({"fetch", {"torchsmith", "fetch", "--sdist", sd.url, "--sha256", sd.sha256, "--dir", "{src}"},
                            "", "the sdist, its sha256 checked against the index's before it is unpacked"});
       c.decide("source", sd.filename + " (sha256 " + sd.sha256 + ")",
-               c.req.source_kind == "sdist" ? "--source sdist" : "the index has an sdist for " + req + " (what pip builds)",
+               c.req->source_kind == "sdist" ? "--source sdist" : "the index has an sdist for " + req + " (what pip builds)",
                sd.index.empty() ? "the package index" : sd.index);
       return;
     }
-    if (c.req.source_kind == "sdist") {
+    if (c.req->source_kind == "sdist") {
       c.conflict(req, "--source sdist: " + (sd.error.empty() ? "the index was not asked" : sd.error),
                  {"--source git builds the recipe's git tag", "or give the source: a directory, or its git URL@TAG"},
                  sd.index.empty() ? "the package index" : sd.index);
@@ -83,8 +83,8 @@ void fetch(Ctx& c) {
                                  "--depth", "1", "--", c.p.source_url, "{src}"},
                        "", "the tag with its submodules (several packages need cutlass, glm ... as submodules)"});
   std::string why = src.kind == K::git          ? "asked for"
-                    : c.req.source_kind == "git" ? "--source git: the recipe's tag for " + src.version
-                    : c.req.sdist.asked          ? "no sdist (" + c.req.sdist.error + "): the recipe's tag for " + src.version
+                    : c.req->source_kind == "git" ? "--source git: the recipe's tag for " + src.version
+                    : c.req->sdist.asked          ? "no sdist (" + c.req->sdist.error + "): the recipe's tag for " + src.version
                                                  : "the recipe's tag for " + src.version;
   c.decide("source", c.p.source_url + "@" + c.p.source_ref, why,
            src.kind == K::git ? "the requirement" : c.recipe_source());
@@ -93,24 +93,24 @@ void fetch(Ctx& c) {
 }  // namespace
 
 void choose_steps(Ctx& c) {
-  if (!c.py) return;
-  const auto& r = c.recipe;
-  const auto& scan = c.req.scan;
+  if (!c.python) return;
+  const auto& r = *c.recipe;
+  const auto& scan = c.req->scan;
   fetch(c);
-  std::string name = !scan.name.empty() ? scan.name : c.req.source.kind == ExtensionSource::Kind::name
-                                                          ? c.req.source.name
+  std::string name = !scan.name.empty() ? scan.name : c.req->source.kind == ExtensionSource::Kind::name
+                                                          ? c.req->source.name
                                                           : r.name;
   c.dist_name = wheel_escape(name);
   c.p.import_name = r.import_name.empty() ? c.dist_name : r.import_name;
   c.p.smoke = r.origin.file.empty() && !scan.smoke.empty() ? scan.smoke : r.smoke;
-  std::string site = dir_of(c.py->torch.path);
+  std::string site = dir_of(c.python->torch.path);
   // torch's fixes edit the installed torch; the package's own edit the fetched tree ({src}).
   Step torch_fix{"fix", {"torchsmith", "fix", site}, "",
                  "torch's own cpp_extension.py at " + site + " (the installed torch the extension builds against), journaled"};
   Step own_fix{"fix-source", {"torchsmith", "fix", "{src}"}, "",
                "the package's own build files, in the tree being built (journaled in {src}/.torchsmith)"};
   for (const auto& f : c.p.fixes) {
-    const source::Fix* fx = c.fixes ? c.fixes->find(f.id) : nullptr;
+    const source::Fix* fx = c.fix_set ? c.fix_set->find(f.id) : nullptr;
     bool own = fx && fx->when.package != "torch";
     (own ? own_fix : torch_fix).argv.insert((own ? own_fix : torch_fix).argv.end(), {"--fix", f.id});
   }
@@ -124,7 +124,7 @@ void choose_steps(Ctx& c) {
                     (scan.scanned && !scan.setup_py && !scan.pyproject && scan.cmake_lists);
   if (cmake_only) {
     Step cfg{"configure", {"cmake", "-S", ".", "-B", "build-torchsmith", "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-                           "-DCMAKE_PREFIX_PATH=" + c.py->torch.path + "/share/cmake"},
+                           "-DCMAKE_PREFIX_PATH=" + c.python->torch.path + "/share/cmake"},
              "{src}", "find_package(Torch) from the target torch"};
     if (c.cuda_on && !c.arches.empty())
       cfg.argv.push_back("-DCMAKE_CUDA_ARCHITECTURES=" + c.arches.cmake_cuda_architectures());
@@ -133,26 +133,26 @@ void choose_steps(Ctx& c) {
     c.p.artifacts.push_back({"library", "", "build-torchsmith/*.so", "a CMake build: no wheel"});
     c.decide("build", "cmake", "a CMake project without setup.py or pyproject.toml", "the source tree");
     c.p.steps.push_back({"verify", {"torchsmith", "verify", "{src}/build-torchsmith", "--plan", "{lock}", "--preload",
-                                    c.py->torch.path + "/lib"},
+                                    c.python->torch.path + "/lib"},
                          "", "libraries read natively; torch's own libraries resolve from the target torch"});
     return;
   }
   bool setup_py = scan.scanned ? scan.setup_py : r.build_system != "pep517";
   bool pyproject = scan.scanned ? scan.pyproject : r.build_system == "pep517";
-  auto argv = build_command(*c.py, setup_py, pyproject, c.co);
+  auto argv = build_command(*c.python, setup_py, pyproject, c);
   if (argv.empty()) return;
   c.p.steps.push_back({"build", argv, "{src}", joined(argv) + ": against the target torch, nothing downloaded"});
   std::string pattern = c.dist_name + "-*.whl";
-  std::string abi = c.py->abi_tag.empty() ? "cp3XX" : c.py->abi_tag;
-  std::string plat = c.py->platform_tag.empty() ? "linux_" + c.facts.cpu.arch : c.py->platform_tag;
+  std::string abi = c.python->abi_tag.empty() ? "cp3XX" : c.python->abi_tag;
+  std::string plat = c.python->platform_tag.empty() ? "linux_" + c.facts().cpu.arch : c.python->platform_tag;
   c.p.artifacts.push_back({"wheel", "", pattern, "in {src}/dist; tags " + abi + "-" + abi + "-" + plat +
                                                      " for a cpp_extension build"});
   c.decide("artifact", pattern, "the wheel " + joined(argv) + " writes to dist/", "PEP 427");
   c.p.steps.push_back({"package", {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
                        "torch's libraries are never vendored: the extension finds them through import torch"});
-  bool gpu_test = c.cuda_on && c.facts.driver.present && !c.facts.gpus.empty();
-  Step v{"verify", {"torchsmith", "verify", "{wheel}", "--python", c.py->path, "--plan", "{lock}", "--preload",
-                    c.py->torch.path + "/lib"},
+  bool gpu_test = c.cuda_on && c.facts().driver.present && !c.facts().gpus.empty();
+  Step v{"verify", {"torchsmith", "verify", "{wheel}", "--python", c.python->path, "--plan", "{lock}", "--preload",
+                    c.python->torch.path + "/lib"},
          "", "in a fresh target dir: import " + c.p.import_name + " after torch and run the smoke op" +
                  (c.cuda_on ? "; the GPU code covers " + c.p.arch_list : "") +
                  (gpu_test ? "; on the GPU" : c.cuda_on ? "; no GPU test (no driver or GPU here)" : "")};

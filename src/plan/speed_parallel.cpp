@@ -15,11 +15,11 @@ constexpr const char* kWhy = "setuptools' build_ext builds extensions one after 
 }  // namespace
 
 void choose_parallel_extensions(Ctx& c) {
-  if (!c.py) return;
+  if (!c.python) return;
   auto build = std::find_if(c.p.steps.begin(), c.p.steps.end(), [](const Step& s) { return s.name == "build"; });
   // Only a Python build runs setuptools' build_ext; a CMake project schedules itself.
-  if (build == c.p.steps.end() || build->argv.empty() || build->argv[0] != c.py->path) return;
-  const auto& r = c.recipe;
+  if (build == c.p.steps.end() || build->argv.empty() || build->argv[0] != c.python->path) return;
+  const auto& r = *c.recipe;
   if (!r.parallel_extensions) {
     c.decide("extensions", "one after another", "the recipe says its extensions must not be built side by side "
              "(parallel_extensions = false)", c.recipe_source());

@@ -50,15 +50,15 @@ SplitCompile choose_split_compile(const SplitCompileInput& in) {
 namespace ts::plan::ext {
 
 void choose_nvcc_split(Ctx& c) {
-  if (!c.py || !c.cuda_on || !c.nvcc) return;
-  const auto& req = c.req;
+  if (!c.python || !c.cuda_on || !c.toolkit) return;
+  const auto& req = *c.req;
   if (req.split_compile == 1) {
     c.decide("split-compile", "off", "asked for (--split-compile off)", "--split-compile");
     return;
   }
-  if (!c.nvcc->split_compile) {
+  if (!c.toolkit->split_compile) {
     if (req.split_compile > 1)
-      c.record("split-compile", "off", c.nvcc->nvcc + " --help lists no --split-compile (nvcc " + c.nvcc->version +
+      c.record("split-compile", "off", c.toolkit->nvcc + " --help lists no --split-compile (nvcc " + c.toolkit->version +
                "): --split-compile " + std::to_string(req.split_compile) + " is not passed", "nvcc --help", true);
     return;
   }
@@ -66,7 +66,7 @@ void choose_nvcc_split(Ctx& c) {
   std::string why = "asked for (--split-compile " + std::to_string(split) + ")";
   if (split < 0) {
     auto r = choose_split_compile({c.cores, c.p.jobs, c.nvcc_threads, req.scan.cu_files, c.usable_gib, c.nvcc_job_gib,
-                                   c.kb.resources.nvcc_thread_factor, c.kb.resources.nvcc_split_thread_factor});
+                                   c.kb().resources.nvcc_thread_factor, c.kb().resources.nvcc_split_thread_factor});
     if (r.split < 2) return;  // every core already has a compile, or memory has no room: no threads added
     split = r.split;
     why = r.why;
@@ -78,7 +78,7 @@ void choose_nvcc_split(Ctx& c) {
             "nvcc runs one compile's optimizer and assembler (cicc, ptxas) in " + std::to_string(split) +
             " threads, so the longest kernel file stops holding the build while cores idle: " + why +
             "; nvcc says this has minimal, if any, effect on the compiled code",
-            "nvcc --help (--split-compile); " + c.nvcc->nvcc);
+            "nvcc --help (--split-compile); " + c.toolkit->nvcc);
 }
 
 }  // namespace ts::plan::ext
