@@ -47,10 +47,8 @@ void choose_arches(Ctx& c) {
   const PortableList* portable = nullptr;
   auto resolve = [&](std::string_view name, std::string* err) -> std::optional<std::vector<CudaArch>> {
     std::string n(name);
-    std::vector<CudaArch> out;
     if (n == "native") {
-      for (const auto& g : c.facts().gpus)
-        if (auto a = CudaArch::parse(g.compute_capability)) out.push_back(*a);
+      std::vector<CudaArch> out = core::native_arches(c.facts());
       if (out.empty()) {
         no_gpu = true;
         *err = "no GPU";
@@ -72,10 +70,8 @@ void choose_arches(Ctx& c) {
       return ArchList::parse(portable->arches)->arches();
     }
     if (const auto* f = kb.find_family(n)) {
-      for (const auto& s : f->torch_arches.empty() ? f->arches : f->torch_arches)
-        if (auto a = CudaArch::parse(s)) out.push_back(*a);
       kinds += f->name + " ";
-      return out;
+      return core::family_arches(*f);
     }
     unknown = true;
     unknown_name = n;

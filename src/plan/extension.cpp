@@ -163,16 +163,14 @@ void choose_arches(Ctx& c) {
     std::string n(name);
     std::vector<CudaArch> out;
     if (n == "native") {
-      for (const auto& g : c.facts().gpus)
-        if (auto a = CudaArch::parse(g.compute_capability)) out.push_back(*a);
+      out = core::native_arches(c.facts());
       if (out.empty()) no_gpu = true;
     } else if (n == "torch") {  // every arch the target torch was built with: the package's default build
       for (const auto& s : c.python->torch.arch_list)
         if (auto a = CudaArch::parse(s); a && s.rfind("sm_", 0) == 0) out.push_back(*a);
       if (out.empty()) *err = "the target torch's arch list is not known";
     } else if (const auto* f = c.kb().find_family(n)) {
-      for (const auto& s : f->torch_arches.empty() ? f->arches : f->torch_arches)
-        if (auto a = CudaArch::parse(s)) out.push_back(*a);
+      out = core::family_arches(*f);
     } else {
       unknown = n;
       *err = "'" + n + "' is not an arch name (write native, torch, a family such as ampere, or numbers 8.6;9.0)";

@@ -53,6 +53,20 @@ void warn_jobs_over_memory(Ctx& c, int asked, const std::string& origin, const J
          std::to_string(allowed) + ": " + why, src, compat::kJobsRule);
 }
 
+std::vector<CudaArch> native_arches(const HostFacts& facts) {
+  std::vector<CudaArch> out;
+  for (const auto& g : facts.gpus)
+    if (auto a = CudaArch::parse(g.compute_capability)) out.push_back(*a);
+  return out;
+}
+
+std::vector<CudaArch> family_arches(const kb::ArchFamily& f) {
+  std::vector<CudaArch> out;
+  for (const auto& s : f.torch_arches.empty() ? f.arches : f.torch_arches)
+    if (auto a = CudaArch::parse(s)) out.push_back(*a);
+  return out;
+}
+
 void run(Ctx& c, std::span<const PlanStep> steps) {
   for (const PlanStep& s : steps) {
     if (s.when && !s.when(c)) continue;

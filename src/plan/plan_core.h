@@ -107,6 +107,11 @@ JobsFit fit_jobs(const Ctx& c, std::uint64_t mem_budget_bytes, const compat::Job
 void warn_jobs_over_memory(Ctx& c, int asked, const std::string& origin, const JobsFit& f, const std::string& why,
                            const std::string& src);
 
+// What an --arch name stands for, the same in every kind: "native" is the GPUs here (empty: none
+// with a known compute capability), a family its arches as torch spells them.
+std::vector<CudaArch> native_arches(const HostFacts& facts);
+std::vector<CudaArch> family_arches(const kb::ArchFamily& f);
+
 // Helpers every part may use.
 std::optional<Version> ver(std::string_view s);
 std::string cite(const std::string& source, const kb::Origin& o);

@@ -99,5 +99,24 @@ TEST(PlanCore, JobsFollowMemoryAndAskingForMoreIsWarned) {
   EXPECT_EQ(f.c.decisions[0].reason, "asked for (--jobs), but the memory model allows 4: the model");
 }
 
+TEST(PlanCore, ArchNamesMeanTheSameInEveryKind) {
+  HostFacts facts;
+  facts.gpus.resize(2);
+  facts.gpus[0].compute_capability = "8.6";
+  facts.gpus[1].compute_capability = "";  // not known: left out
+  auto native = native_arches(facts);
+  ASSERT_EQ(native.size(), 1u);
+  EXPECT_EQ(native[0].number(), "86");
+  EXPECT_TRUE(native_arches(HostFacts{}).empty());
+
+  kb::ArchFamily ampere;
+  ampere.arches = {"8.0", "8.6", "8.7"};
+  EXPECT_EQ(family_arches(ampere).size(), 3u);
+  ampere.torch_arches = {"8.0", "8.6+PTX"};  // what torch's own name means wins
+  auto torch = family_arches(ampere);
+  ASSERT_EQ(torch.size(), 2u);
+  EXPECT_EQ(torch[1].str(), "8.6+PTX");
+}
+
 }  // namespace
 }  // namespace ts::plan::core
