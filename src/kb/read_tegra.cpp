@@ -23,19 +23,16 @@ void read_tegra(const toml::table& root, FileCtx& c, Kb& out) {
       if (std::string p = arch_in_toolkits(c.base, s.arch); !p.empty()) r.error(line_of(*t->get("arch")), "arch: " + p);
     if (!s.family.empty() && !c.base.find_family(s.family))
       r.error(line_of(*t->get("family")), "family: '" + s.family + "' is not in families.toml");
-    if (const toml::array* a = r.tables("arch_by_cuda")) {
-      for (const auto& el : *a) {
-        EntryReader sub(*el.as_table(), c.file, "soc.arch_by_cuda", c.errors);
-        TegraCudaArch x;
-        x.cuda = sub.range("cuda", true, "\">=12.8,<13\"");
-        x.arch = sub.arch("arch", true);
-        if (!x.arch.empty())
-          if (std::string p = arch_in_toolkits(c.base, x.arch); !p.empty())
-            sub.error(line_of(*el.as_table()->get("arch")), "arch: " + p);
-        sub.finish();
-        s.arch_by_cuda.push_back(std::move(x));
-      }
-    }
+    read_tables(r.tables("arch_by_cuda"), c.file, "soc.arch_by_cuda", c.errors,
+                [&](EntryReader& sub, const toml::table& st) {
+                  TegraCudaArch x;
+                  x.cuda = sub.range("cuda", true, "\">=12.8,<13\"");
+                  x.arch = sub.arch("arch", true);
+                  if (!x.arch.empty())
+                    if (std::string p = arch_in_toolkits(c.base, x.arch); !p.empty())
+                      sub.error(line_of(*st.get("arch")), "arch: " + p);
+                  s.arch_by_cuda.push_back(std::move(x));
+                });
     r.finish();
     if (!s.compatible.empty()) unique_key(seen, s.compatible, s.origin.line, c, "soc", "compatible");
     out.tegra.push_back(std::move(s));

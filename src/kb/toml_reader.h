@@ -4,6 +4,7 @@
 // finish() can name any key the file has but the schema does not (usually a typo).
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "kb/tomlpp.h"
@@ -55,6 +56,22 @@ class EntryReader {
   std::vector<std::string> recalled_;
   int recalled_line_ = 0;
 };
+
+// Reads each table of `tables` ([[policy]] blocks, an entry's [[gpu.chip]] list; null = none) through its
+// own EntryReader: read(r) or read(r, table) takes the keys, then finish() reports the ones it did not know.
+template <class Read>
+void read_tables(const toml::array* tables, const std::string& file, std::string_view what,
+                 std::vector<KbError>& errors, Read read) {
+  if (!tables) return;
+  for (const auto& el : *tables) {
+    const toml::table* t = el.as_table();
+    if (!t) continue;
+    EntryReader r(*t, file, std::string(what), errors);
+    if constexpr (std::is_invocable_v<Read&, EntryReader&, const toml::table&>) read(r, *t);
+    else read(r);
+    r.finish();
+  }
+}
 
 // Checks a canonical arch spelling ("8.6", "9.0a", "12.0+PTX" when allow_ptx); empty = fine.
 std::string arch_problem(std::string_view text, bool allow_ptx);
