@@ -128,44 +128,39 @@ std::vector<std::string> EntryReader::texts(std::string_view key, bool required,
   return out;
 }
 
-std::string EntryReader::version(std::string_view key, bool required, std::string_view example, int components) {
+std::string EntryReader::checked(std::string_view key, bool required, std::string_view example,
+                                 const std::function<std::string(const std::string&)>& problem) {
   std::string s = text(key, required, example);
   if (s.empty()) return s;
-  const toml::node* n = t_.get(key);
-  std::string err;
-  auto v = Version::parse(s, &err);
-  if (!v) {
-    error(line_of(*n), std::string(key) + ": " + quoted_reason(s, "is not a version", err) + "; write " +
-                           std::string(key) + " = " + std::string(example));
-  } else if (components && static_cast<int>(v->release().size()) != components) {
-    error(line_of(*n), std::string(key) + ": '" + s + "' must have " + std::to_string(components) +
-                           " numbers; write " + std::string(key) + " = " + std::string(example));
-  }
+  if (std::string p = problem(s); !p.empty()) error(line_of(*t_.get(key)), std::string(key) + ": " + p);
   return s;
+}
+
+std::string EntryReader::version(std::string_view key, bool required, std::string_view example, int components) {
+  const std::string write = std::string(key) + " = " + std::string(example);
+  return checked(key, required, example, [&](const std::string& s) -> std::string {
+    std::string err;
+    auto v = Version::parse(s, &err);
+    if (!v) return quoted_reason(s, "is not a version", err) + "; write " + write;
+    if (components && static_cast<int>(v->release().size()) != components)
+      return "'" + s + "' must have " + std::to_string(components) + " numbers; write " + write;
+    return "";
+  });
 }
 
 std::string EntryReader::range(std::string_view key, bool required, std::string_view example) {
-  std::string s = text(key, required, example);
-  if (s.empty()) return s;
-  const toml::node* n = t_.get(key);
-  std::string err;
-  auto r = VersionRange::parse(s, &err);
-  if (!r) {
-    error(line_of(*n), std::string(key) + ": " + quoted_reason(s, "is not a version range", err) + "; write " +
-                           std::string(key) + " = " + std::string(example));
-  } else if (r->is_any()) {
-    error(line_of(*n), std::string(key) + ": '" + s + "' allows every version; write bounds, e.g. " +
-                           std::string(key) + " = " + std::string(example));
-  }
-  return s;
+  const std::string write = std::string(key) + " = " + std::string(example);
+  return checked(key, required, example, [&](const std::string& s) -> std::string {
+    std::string err;
+    auto r = VersionRange::parse(s, &err);
+    if (!r) return quoted_reason(s, "is not a version range", err) + "; write " + write;
+    if (r->is_any()) return "'" + s + "' allows every version; write bounds, e.g. " + write;
+    return "";
+  });
 }
 
 std::string EntryReader::arch(std::string_view key, bool required, bool allow_ptx) {
-  std::string s = text(key, required, "\"8.6\"");
-  if (s.empty()) return s;
-  std::string p = arch_problem(s, allow_ptx);
-  if (!p.empty()) error(line_of(*t_.get(key)), std::string(key) + ": " + p);
-  return s;
+  return checked(key, required, "\"8.6\"", [&](const std::string& s) { return arch_problem(s, allow_ptx); });
 }
 
 std::vector<std::string> EntryReader::arches(std::string_view key, bool required, bool allow_ptx) {

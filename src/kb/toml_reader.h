@@ -2,6 +2,7 @@
 // EntryReader: typed, validating access to one TOML table of a KB file. Every problem becomes a
 // KbError "file:line: what is wrong; what to write instead"; the keys read are remembered so that
 // finish() can name any key the file has but the schema does not (usually a typo).
+#include <functional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -43,6 +44,9 @@ class EntryReader {
   void finish();
 
  private:
+  // text(), then problem(value): "" when it is fine, else what is wrong, reported at the key's line.
+  std::string checked(std::string_view key, bool required, std::string_view example,
+                      const std::function<std::string(const std::string&)>& problem);
   const toml::node* get(std::string_view key);
   void missing(std::string_view key, std::string_view example);
   std::string where_key(std::string_view key) const;
