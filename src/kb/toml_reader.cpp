@@ -5,6 +5,7 @@
 #include "core/cuda_arch.h"
 #include "core/version.h"
 #include "core/version_range.h"
+#include "util/split.h"
 
 namespace ts::kb::detail {
 
@@ -24,12 +25,6 @@ std::size_t distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
 }
 
 // The core parsers' messages already quote the text; use them as they are, else add the quote.
@@ -222,7 +217,7 @@ void EntryReader::common(Entry& e) {
 void EntryReader::finish() {
   for (const auto& r : recalled_)
     if (std::find(known_.begin(), known_.end(), r) == known_.end())
-      error(recalled_line_, "recalled: '" + r + "' is not a key of a " + what_ + "; name keys from: " + join(known_));
+      error(recalled_line_, "recalled: '" + r + "' is not a key of a " + what_ + "; name keys from: " + util::join(known_, ", "));
   for (const auto& [k, v] : t_) {
     std::string key(k.str());
     if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
@@ -234,7 +229,7 @@ void EntryReader::finish() {
     }
     error(static_cast<int>(k.source().begin.line),
           "unknown key '" + key + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
-              " (allowed: " + join(known_) + ")");
+              " (allowed: " + util::join(known_, ", ") + ")");
   }
 }
 

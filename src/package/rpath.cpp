@@ -73,10 +73,6 @@ std::vector<std::string> split_rpath(const std::string& rpath) {
   return out;
 }
 
-std::string join_rpath(const std::vector<std::string>& entries) {
-  std::string out;
-  for (const auto& e : entries) out += (out.empty() ? "" : ":") + e;
-  return out;
-}
+std::string join_rpath(const std::vector<std::string>& entries) { return util::join(entries, ":"); }
 
 }  // namespace ts::package

@@ -14,12 +14,6 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
 }  // namespace
@@ -190,9 +184,9 @@ void tags_to_name(const std::vector<std::string>& tags, WheelName& name) {
     add_unique(plat, parts[2]);
   }
   if (py.empty()) return;
-  name.python = join(py, ".");
-  name.abi = join(abi, ".");
-  name.platform = join(plat, ".");
+  name.python = util::join(py, ".");
+  name.abi = util::join(abi, ".");
+  name.platform = util::join(plat, ".");
 }
 
 }  // namespace ts::package

@@ -20,4 +20,13 @@ std::vector<std::string> split_nonempty(std::string_view s, char sep) {
   return out;
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
 }  // namespace ts::util

@@ -21,5 +21,12 @@ TEST(Split, NonEmptyFieldsOnly) {
   EXPECT_EQ(split_nonempty("/", '/'), V{});
 }
 
+TEST(Join, SeparatorBetweenItems) {
+  EXPECT_EQ(join({"8.0", "8.6", "9.0"}, ", "), "8.0, 8.6, 9.0");
+  EXPECT_EQ(join({"$ORIGIN", "", "/opt"}, ":"), "$ORIGIN::/opt");  // an empty item inside is kept
+  EXPECT_EQ(join({"", "a"}, ","), "a");                            // a leading one adds no separator
+  EXPECT_EQ(join({}, ","), "");
+}
+
 }  // namespace
 }  // namespace ts::util
