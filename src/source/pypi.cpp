@@ -117,14 +117,9 @@ std::optional<Sdist> find_sdist(const std::string& name, const std::string& vers
 }
 
 std::string file_sha256(const std::string& path, std::string* error) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
-  if (!f) { *error = "cannot read " + path; return ""; }
-  util::Sha256 h;
-  std::vector<unsigned char> buf(1 << 16);
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), f.get())) > 0) h.update(buf.data(), n);
-  if (std::ferror(f.get())) { *error = "cannot read " + path; return ""; }
-  return util::hex(h.digest());
+  auto digest = util::sha256_file(path);
+  if (!digest) *error = "cannot read " + path;
+  return digest.value_or("");
 }
 
 std::string fetch_sdist(const Sdist& s, const std::string& cache_dir, std::chrono::milliseconds timeout,
