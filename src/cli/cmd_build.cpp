@@ -138,8 +138,8 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
 }  // namespace
 
 void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto o = std::make_shared<BuildCliOptions>();
-  CLI::App* c = app.add_subcommand(
+  auto [c, o] = add_command<BuildCliOptions>(
+      app, exit_code, [&g](BuildCliOptions& x) { return run_build_cmd(g, x); },
       "build",
       "Build from one plan: fetch, fix, clean a stale tree, configure and compile (within the machine's\n"
       "memory, with live progress and diagnosis), package, verify, report. Re-run with --resume after\n"
@@ -167,7 +167,6 @@ void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_option("--wheelhouse", o->wheelhouse,
                 "Verify installs the package's runtime dependencies from this directory only (default: the package index).")
       ->type_name("DIR");
-  c->callback([&g, &exit_code, o] { exit_code = run_build_cmd(g, *o); });
 }
 
 }  // namespace ts::cli

@@ -93,8 +93,8 @@ int run_clean(CleanOptions& o) {
 }  // namespace
 
 void register_clean(CLI::App& app, GlobalOptions&, int& exit_code) {
-  auto o = std::make_shared<CleanOptions>();
-  CLI::App* c = app.add_subcommand(
+  auto [c, o] = add_command<CleanOptions>(
+      app, exit_code, [](CleanOptions& x) { return run_clean(x); },
       "clean",
       "Remove a build directory, keeping its logs (CMakeCache.txt, CMake's output and error logs,\n"
       ".ninja_log). With --if-stale, only when it was configured for another source tree, compiler,\n"
@@ -104,7 +104,6 @@ void register_clean(CLI::App& app, GlobalOptions&, int& exit_code) {
   c->add_option("--plan", o->lock, "The lock file whose toolchain the directory must match.")->type_name("LOCK");
   c->add_option("--keep-logs", o->keep_logs, "Where its logs go (default DIR.logs-<time>).")->type_name("DIR");
   c->add_flag("--dry-run", o->dry_run, "Say what would be removed; remove nothing.");
-  c->callback([&exit_code, o] { exit_code = run_clean(*o); });
 }
 
 }  // namespace ts::cli

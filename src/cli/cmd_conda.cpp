@@ -81,8 +81,8 @@ int run(const CondaCliOptions& c, const GlobalOptions& g) {
 }  // namespace
 
 void register_conda(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto o = std::make_shared<CondaCliOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  auto [cmd, o] = add_command<CondaCliOptions>(
+      app, exit_code, [&g](CondaCliOptions& x) { return run(x, g); },
       "conda", "Turn a built wheel into conda packages (.tar.bz2 and/or .conda) in DIR/<subdir>/.");
   cmd->add_option("wheel", o->wheel, "The wheel (torch or an extension)")
       ->required()
@@ -111,7 +111,6 @@ void register_conda(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_flag("--no-wheel-depends", o->no_wheel_depends,
                 "Do not translate the wheel's Requires-Dist into run dependencies");
   cmd->add_flag("--json", o->json, "Machine-readable output");
-  cmd->callback([o, &g, &exit_code]() { exit_code = run(*o, g); });
 }
 
 }  // namespace ts::cli

@@ -96,8 +96,9 @@ int run(const DiagnoseOptions& o, const GlobalOptions& g) {
 }  // namespace
 
 void register_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto o = std::make_shared<DiagnoseOptions>();
-  CLI::App* cmd = app.add_subcommand("diagnose", "Name the root cause of a failed build from its log.");
+  auto [cmd, o] = add_command<DiagnoseOptions>(
+      app, exit_code, [&g](DiagnoseOptions& x) { return run(x, g); },
+      "diagnose", "Name the root cause of a failed build from its log.");
   cmd->footer(
       "The log may be gzip'd, have CRLF line ends, colour codes or binary junk; '-' reads stdin.\n"
       "Exit codes: 0 a known cause was found, 1 only an unrecognised error (or none), 2 bad input.");
@@ -107,7 +108,6 @@ void register_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("--facts", o->facts_file, "Host facts (torchsmith doctor --json) to make fixes specific")
       ->type_name("FILE");
   cmd->add_flag("--probe", o->probe, "Probe this machine for facts (when the log is from here)");
-  cmd->callback([o, &g, &exit_code]() { exit_code = run(*o, g); });
 }
 
 }  // namespace ts::cli

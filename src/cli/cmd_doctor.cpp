@@ -131,8 +131,8 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
 }  // namespace
 
 void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto o = std::make_shared<DoctorOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  auto [cmd, o] = add_command<DoctorOptions>(
+      app, exit_code, [&g](DoctorOptions& x) { return run_doctor(g, x); },
       "doctor",
       "Look at this machine: GPUs (by PCI id, named from the knowledge base), driver, CUDA\n"
       "toolkits, cuDNN/NCCL/MAGMA/MKL, compilers, CMake and tools, every Python with its build\n"
@@ -160,7 +160,6 @@ void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("ENGINE+STORE");
   cmd->add_option("--compiler", o->compiler, "The compiler the --hosts probe compares (default c++).")
       ->type_name("CXX");
-  cmd->callback([&g, &exit_code, o] { exit_code = run_doctor(g, *o); });
 }
 
 }  // namespace ts::cli

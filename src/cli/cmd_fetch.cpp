@@ -169,8 +169,8 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
 }  // namespace
 
 void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto o = std::make_shared<FetchCliOptions>();
-  CLI::App* c = app.add_subcommand(
+  auto [c, o] = add_command<FetchCliOptions>(
+      app, exit_code, [&g](FetchCliOptions& x) { return run_fetch(g, x); },
       "fetch",
       "Get a complete source tree: clone (partial where the server allows), check out the release tag\n"
       "or ref, bring in every submodule recursively with retries, then check that each one is\n"
@@ -189,7 +189,6 @@ void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("URL");
   c->add_option("--sha256", o->sha256, "The sdist's sha256 as the index gives it.")->type_name("HEX");
   c->add_flag("--json", o->json, "Machine-readable result.");
-  c->callback([&g, &exit_code, o] { exit_code = run_fetch(g, *o); });
 }
 
 }  // namespace ts::cli

@@ -182,8 +182,8 @@ int run_fix(const GlobalOptions& g, const FixOptions& o) {
 }  // namespace
 
 void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto o = std::make_shared<FixOptions>();
-  CLI::App* c = app.add_subcommand(
+  auto [c, o] = add_command<FixOptions>(
+      app, exit_code, [&g](FixOptions& x) { return run_fix(g, x); },
       "fix",
       "Apply the knowledge base's fixes to a source tree: edits that an older torch or extension\n"
       "package needs for a newer CUDA, GPU, compiler or CMake, or to compile only the planned arches\n"
@@ -203,7 +203,6 @@ void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_flag("--force", o->force, "With --revert: restore files changed since torchsmith edited them too.");
   c->add_flag("--list", o->list, "List the fixes the knowledge base holds.");
   c->add_flag("--json", o->json, "Machine-readable result.");
-  c->callback([&g, &exit_code, o] { exit_code = run_fix(g, *o); });
 }
 
 }  // namespace ts::cli

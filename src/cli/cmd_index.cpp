@@ -50,13 +50,13 @@ int run(const IndexCliOptions& c) {
 }  // namespace
 
 void register_index(CLI::App& app, GlobalOptions&, int& exit_code) {
-  auto o = std::make_shared<IndexCliOptions>();
-  CLI::App* cmd = app.add_subcommand("index",
-                                     "Index DIR as a local conda channel (repodata.json per "
-                                     "subdir) and a pip simple index (DIR/simple).");
+  auto [cmd, o] = add_command<IndexCliOptions>(
+      app, exit_code, [](IndexCliOptions& x) { return run(x); },
+      "index",
+      "Index DIR as a local conda channel (repodata.json per subdir) and a pip simple index "
+      "(DIR/simple).");
   cmd->add_option("dir", o->dir, "Channel directory")->required()->type_name("DIR");
   cmd->add_flag("--json", o->json, "Machine-readable output");
-  cmd->callback([o, &exit_code]() { exit_code = run(*o); });
 }
 
 }  // namespace ts::cli

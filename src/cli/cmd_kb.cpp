@@ -42,8 +42,8 @@ void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "Work with the knowledge base: the data files (GPUs, CUDA toolkits, torch releases,\n"
       "failure signatures, fixes) that every decision comes from.");
   kbc->require_subcommand(1);
-  auto o = std::make_shared<KbOptions>();
-  CLI::App* check = kbc->add_subcommand(
+  auto [check, o] = add_command<KbOptions>(
+      *kbc, exit_code, [&g](KbOptions& x) { return run_check(g, x); },
       "check",
       "Validate the built-in knowledge base and overlays: TOML syntax, required keys, versions\n"
       "and ranges that parse, arches that exist, patterns that compile. Every bad entry is\n"
@@ -51,10 +51,9 @@ void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
   check->add_option("dirs", o->dirs, "Overlay directories to check (as --kb DIR).")
       ->type_name("DIR");
   check->add_flag("--only", o->only_dirs, "Check only the given directories, not the built-in KB.");
-  check->callback([&g, &exit_code, o] { exit_code = run_check(g, *o); });
 
-  auto r = std::make_shared<RefreshOptions>();
-  CLI::App* refresh = kbc->add_subcommand(
+  auto [refresh, r] = add_command<RefreshOptions>(
+      *kbc, exit_code, [&g](RefreshOptions& x) { return run_refresh(g, x); },
       "refresh",
       "Read upstream metadata (PyPI's JSON for torch and nvidia-cuda-nvcc*) and write an overlay\n"
       "(torch.toml, cuda.toml) with what it says: new torch release lines, the CUDA of each\n"
@@ -73,7 +72,6 @@ void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
                       "the JSON; several responses per file, repeatable.")
       ->type_name("FILE");
   refresh->add_option("--save", r->save, "Also write what was fetched as a recording (for --offline).")->type_name("FILE");
-  refresh->callback([&g, &exit_code, r] { exit_code = run_refresh(g, *r); });
 }
 
 }  // namespace ts::cli

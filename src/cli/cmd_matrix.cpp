@@ -244,8 +244,8 @@ int run_matrix(const GlobalOptions& g, MatrixCliOptions& o) {
 }  // namespace
 
 void register_matrix(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto o = std::make_shared<MatrixCliOptions>();
-  CLI::App* c = app.add_subcommand(
+  auto [c, o] = add_command<MatrixCliOptions>(
+      app, exit_code, [&g](MatrixCliOptions& x) { return run_matrix(g, x); },
       "matrix",
       "Build one extension package against several torch releases: each torch installed from PyPI\n"
       "(or --wheelhouse) into its own cached venv, each build a normal `torchsmith build`, the wheels\n"
@@ -267,7 +267,6 @@ void register_matrix(CLI::App& app, GlobalOptions& g, int& exit_code) {
   // --cache-dir (the venvs live in CACHE/matrix-venvs/), --index, --source, --jobs...: each build's own.
   add_request_options(c, o->req, matrix_command);
   c->add_flag("--json", o->json, "Print index.json instead of the table.");
-  c->callback([&g, &exit_code, o] { exit_code = run_matrix(g, *o); });
 }
 
 }  // namespace ts::cli

@@ -77,8 +77,8 @@ int run_plan(const GlobalOptions& g, PlanOptions& o) {
 }  // namespace
 
 void register_plan(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto o = std::make_shared<PlanOptions>();
-  CLI::App* c = app.add_subcommand(
+  auto [c, o] = add_command<PlanOptions>(
+      app, exit_code, [&g](PlanOptions& x) { return run_plan(g, x); },
       "plan",
       "Decide the whole build before it starts: CUDA toolkit and host compiler, CMake, Python and\n"
       "NumPy, arch list, features, environment, fixes, jobs from memory, steps and artifact names;\n"
@@ -95,7 +95,6 @@ void register_plan(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("FORMAT");
   c->add_option("-o,--output", o->out, "Write the lock file (the plan as JSON, fix hashes, source revision).")
       ->type_name("FILE");
-  c->callback([&g, &exit_code, o] { exit_code = run_plan(g, *o); });
 }
 
 }  // namespace ts::cli

@@ -68,8 +68,8 @@ int run_repair(const RepairCliOptions& c, const GlobalOptions& g) {
 }  // namespace
 
 void register_repair(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto c = std::make_shared<RepairCliOptions>();
-  CLI::App* sub = app.add_subcommand(
+  auto [sub, c] = add_command<RepairCliOptions>(
+      app, exit_code, [&g](RepairCliOptions& x) { return run_repair(x, g); },
       "repair", "Repair a built wheel: RPATHs, dependencies (vendored if needed), local version, "
                 "manylinux tag, RECORD");
   sub->add_option("wheel", c->wheel, "the .whl to repair (never modified)")->required();
@@ -83,7 +83,6 @@ void register_repair(CLI::App& app, GlobalOptions& g, int& exit_code) {
   sub->add_option("--lib-dir", c->lib_dirs, "search DIR first for libraries to vendor (repeatable)");
   sub->add_option("--patchelf", c->patchelf, "patchelf to use (default: from PATH)");
   sub->add_flag("--json", c->json, "print the result as JSON");
-  sub->callback([c, &g, &exit_code] { exit_code = run_repair(*c, g); });
 }
 
 }  // namespace ts::cli

@@ -264,8 +264,8 @@ int run(const VerifyCliOptions& o, const GlobalOptions& g) {
 }  // namespace
 
 void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
-  auto o = std::make_shared<VerifyCliOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  auto [cmd, o] = add_command<VerifyCliOptions>(
+      app, exit_code, [&g](VerifyCliOptions& x) { return run(x, g); },
       "verify", "Check built libraries (ELF, NEEDED, symbol versions, CUDA arches) and, with --python, that torch imports and runs.");
   cmd->add_option("paths", o->paths,
                   "ELF files, wheels, or directories to search for ELF files; with --python, one wheel to install and import")
@@ -299,7 +299,6 @@ void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
                   "With --python: the directory of a checker the build run started with its build step")
       ->type_name("DIR")
       ->group("");
-  cmd->callback([o, &g, &exit_code]() { exit_code = run(*o, g); });
 }
 
 }  // namespace ts::cli

@@ -20,6 +20,23 @@ struct GlobalOptions {
   mutable std::shared_ptr<Knowledge> knowledge_;
 };
 
+// A subcommand of `parent` and the one Options object its options fill: when it is the command chosen,
+// run(options) runs and what it returns is the process exit code.
+template <class Options>
+struct Command {
+  CLI::App* cli;
+  std::shared_ptr<Options> options;
+};
+
+template <class Options, class Run>
+Command<Options> add_command(CLI::App& parent, int& exit_code, Run run, const std::string& name,
+                             const std::string& about) {
+  auto options = std::make_shared<Options>();
+  CLI::App* cmd = parent.add_subcommand(name, about);
+  cmd->callback([options, &exit_code, run] { exit_code = run(*options); });
+  return {cmd, options};
+}
+
 void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code);
 void register_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code);

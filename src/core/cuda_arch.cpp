@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.h"
+
 namespace ts {
 namespace {
 
@@ -99,13 +101,7 @@ bool CudaArch::runs_on(const CudaArch& gpu) const {
   return gpu.major > major || same_major_newer();
 }
 
-void to_json(nlohmann::json& j, const CudaArch& a) { j = a.str(); }
-
-void from_json(const nlohmann::json& j, CudaArch& a) {
-  std::string error;
-  auto parsed = CudaArch::parse(j.get<std::string>(), &error);
-  if (!parsed) throw std::invalid_argument(error);
-  a = *parsed;
-}
+void to_json(nlohmann::json& j, const CudaArch& a) { write_text(j, a); }
+void from_json(const nlohmann::json& j, CudaArch& a) { read_text(j, a); }
 
 }  // namespace ts

@@ -35,35 +35,14 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonFacts, path, version, abi_
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(JetsonFacts, present, model, l4t_release,
                                                 l4t_version, jetpack, soc, compute_capability)
 
-void to_json(nlohmann::json& j, const HostFacts& f) {
-  j = nlohmann::json{{"schema", f.schema},   {"root", f.root},
-                     {"hostname", f.hostname}, {"os", f.os},
-                     {"cpu", f.cpu},         {"memory", f.memory},
-                     {"disks", f.disks},     {"gpus", f.gpus},
-                     {"driver", f.driver},   {"jetson", f.jetson},
-                     {"cuda_toolkits", f.cuda_toolkits}, {"libraries", f.libraries},
-                     {"compilers", f.compilers}, {"tools", f.tools},
-                     {"pythons", f.pythons}, {"notes", f.notes}};
-}
+// The macro's pair is inline, so it lives in its own namespace behind the two functions the header exports.
+namespace io {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostFacts, schema, root, hostname, os, cpu, memory, disks, gpus,
+                                                driver, jetson, cuda_toolkits, libraries, compilers, tools,
+                                                pythons, notes)
+}  // namespace io
 
-void from_json(const nlohmann::json& j, HostFacts& f) {
-  HostFacts d;
-  f.schema = j.value("schema", d.schema);
-  f.root = j.value("root", d.root);
-  f.hostname = j.value("hostname", d.hostname);
-  f.os = j.value("os", d.os);
-  f.cpu = j.value("cpu", d.cpu);
-  f.memory = j.value("memory", d.memory);
-  f.disks = j.value("disks", d.disks);
-  f.gpus = j.value("gpus", d.gpus);
-  f.driver = j.value("driver", d.driver);
-  f.jetson = j.value("jetson", d.jetson);
-  f.cuda_toolkits = j.value("cuda_toolkits", d.cuda_toolkits);
-  f.libraries = j.value("libraries", d.libraries);
-  f.compilers = j.value("compilers", d.compilers);
-  f.tools = j.value("tools", d.tools);
-  f.pythons = j.value("pythons", d.pythons);
-  f.notes = j.value("notes", d.notes);
-}
+void to_json(nlohmann::json& j, const HostFacts& f) { io::to_json(j, f); }
+void from_json(const nlohmann::json& j, HostFacts& f) { io::from_json(j, f); }
 
 }  // namespace ts

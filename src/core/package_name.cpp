@@ -6,15 +6,12 @@ namespace ts {
 
 std::string normalize_name(std::string_view name) {
   std::string out;
-  bool sep = false;
   for (char c : name) {
     if (c == '-' || c == '_' || c == '.') {
-      sep = true;
-      continue;
+      if (out.empty() || out.back() != '-') out += '-';
+    } else {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
-    if (sep && !out.empty()) out += '-';
-    sep = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   return out;
 }

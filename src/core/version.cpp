@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.h"
+
 namespace ts {
 namespace {
 
@@ -260,13 +262,7 @@ std::strong_ordering operator<=>(const Version& a, const Version& b) {
 
 bool operator==(const Version& a, const Version& b) { return (a <=> b) == 0; }
 
-void to_json(nlohmann::json& j, const Version& v) { j = v.str(); }
-
-void from_json(const nlohmann::json& j, Version& v) {
-  std::string error;
-  auto parsed = Version::parse(j.get<std::string>(), &error);
-  if (!parsed) throw std::invalid_argument(error);
-  v = *parsed;
-}
+void to_json(nlohmann::json& j, const Version& v) { write_text(j, v); }
+void from_json(const nlohmann::json& j, Version& v) { read_text(j, v); }
 
 }  // namespace ts

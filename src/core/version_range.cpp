@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.h"
+#include "core/package_name.h"
+
 namespace ts {
 namespace {
 
@@ -235,36 +238,39 @@ std::string VersionRange::str() const {
   return out;
 }
 
-std::optional<Version> VersionRange::min_inclusive() const {
+namespace {
+// The tightest bound the specifiers set: bound(s) is one specifier's own, if any; the greatest wins for
+// a lower bound, the least for an upper one.
+template <class Bound>
+std::optional<Version> tightest(const std::vector<Specifier>& specs, bool lower, Bound bound) {
   std::optional<Version> best;
-  for (const auto& s : specs_) {
-    std::optional<Version> b;
-    if (s.op == Specifier::Op::ge || s.op == Specifier::Op::compatible || s.op == Specifier::Op::eq) b = s.version;
-    if (b && (!best || *best < *b)) best = b;
-  }
+  for (const auto& s : specs)
+    if (auto b = bound(s); b && (!best || (lower ? *best < *b : *b < *best))) best = b;
   return best;
+}
+}  // namespace
+
+std::optional<Version> VersionRange::min_inclusive() const {
+  return tightest(specs_, true, [](const Specifier& s) -> std::optional<Version> {
+    if (s.op == Specifier::Op::ge || s.op == Specifier::Op::compatible || s.op == Specifier::Op::eq) return s.version;
+    return std::nullopt;
+  });
 }
 
 std::optional<Version> VersionRange::max_exclusive() const {
-  std::optional<Version> best;
-  for (const auto& s : specs_) {
-    std::optional<Version> b;
-    if (s.op == Specifier::Op::lt) b = s.version;
-    if (s.op == Specifier::Op::eq && s.wildcard) b = next_release(s.version);
-    if (s.op == Specifier::Op::compatible) b = next_release(s.version.truncated(s.version.release().size() - 1));
-    if (b && (!best || *b < *best)) best = b;
-  }
-  return best;
+  return tightest(specs_, false, [](const Specifier& s) -> std::optional<Version> {
+    if (s.op == Specifier::Op::compatible) return next_release(s.version.truncated(s.version.release().size() - 1));
+    if (s.op == Specifier::Op::eq && s.wildcard) return next_release(s.version);
+    if (s.op == Specifier::Op::lt) return s.version;
+    return std::nullopt;
+  });
 }
 
 std::optional<Version> VersionRange::max_inclusive() const {
-  std::optional<Version> best;
-  for (const auto& s : specs_) {
-    std::optional<Version> b;
-    if (s.op == Specifier::Op::le || (s.op == Specifier::Op::eq && !s.wildcard)) b = s.version;
-    if (b && (!best || *b < *best)) best = b;
-  }
-  return best;
+  return tightest(specs_, false, [](const Specifier& s) -> std::optional<Version> {
+    if (s.op == Specifier::Op::le || (s.op == Specifier::Op::eq && !s.wildcard)) return s.version;
+    return std::nullopt;
+  });
 }
 
 std::string VersionRange::describe() const {
@@ -347,34 +353,12 @@ std::optional<Constraint> Constraint::parse(std::string_view s, std::string* err
 
 std::string Constraint::str() const { return name + range.str(); }
 
-std::string Constraint::normalized_name() const {
-  std::string out;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      if (out.empty() || out.back() != '-') out += '-';
-    } else {
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  return out;
-}
+std::string Constraint::normalized_name() const { return normalize_name(name); }
 
-void to_json(nlohmann::json& j, const VersionRange& r) { j = r.str(); }
+void to_json(nlohmann::json& j, const VersionRange& r) { write_text(j, r); }
+void from_json(const nlohmann::json& j, VersionRange& r) { read_text(j, r); }
 
-void from_json(const nlohmann::json& j, VersionRange& r) {
-  std::string error;
-  auto parsed = VersionRange::parse(j.get<std::string>(), &error);
-  if (!parsed) throw std::invalid_argument(error);
-  r = *parsed;
-}
-
-void to_json(nlohmann::json& j, const Constraint& c) { j = c.str(); }
-
-void from_json(const nlohmann::json& j, Constraint& c) {
-  std::string error;
-  auto parsed = Constraint::parse(j.get<std::string>(), &error);
-  if (!parsed) throw std::invalid_argument(error);
-  c = *parsed;
-}
+void to_json(nlohmann::json& j, const Constraint& c) { write_text(j, c); }
+void from_json(const nlohmann::json& j, Constraint& c) { read_text(j, c); }
 
 }  // namespace ts

@@ -2,7 +2,7 @@
 
 namespace ts::formats {
 
-Bzip2Sink::Bzip2Sink(ByteSink& out, int level) : out_(out), buf_(1 << 16) {
+Bzip2Sink::Bzip2Sink(ByteSink& out, int level) : FilterSink(out, 1 << 16) {
   if (BZ2_bzCompressInit(&s_, level, 0, 0) != BZ_OK)
     error_ = "bzip2: cannot initialise the compressor";
   else
@@ -22,11 +22,7 @@ bool Bzip2Sink::pump(int action) {
       error_ = "bzip2: compression failed (" + std::to_string(rc) + ")";
       return false;
     }
-    std::size_t produced = buf_.size() - s_.avail_out;
-    if (produced && !out_.write(buf_.data(), produced)) {
-      error_ = out_.error();
-      return false;
-    }
+    if (!pass_on(buf_.size() - s_.avail_out)) return false;
     if (action == BZ_RUN && s_.avail_in == 0) return true;
     if (action == BZ_FINISH && rc == BZ_STREAM_END) return true;
   }
@@ -51,10 +47,10 @@ bool Bzip2Sink::finish() {
   if (!error_.empty()) return false;
   s_.next_in = nullptr;
   s_.avail_in = 0;
-  return pump(BZ_FINISH) && out_.finish();
+  return pump(BZ_FINISH) && other_.finish();
 }
 
-Bzip2Source::Bzip2Source(ByteSource& in) : in_(in), buf_(1 << 16) {
+Bzip2Source::Bzip2Source(ByteSource& in) : FilterSource(in, 1 << 16) {
   if (BZ2_bzDecompressInit(&s_, 0, 0) != BZ_OK)
     error_ = "bzip2: cannot initialise the decompressor";
   else
@@ -72,17 +68,14 @@ std::size_t Bzip2Source::read(void* data, std::size_t n) {
   unsigned want = s_.avail_out;
   while (s_.avail_out == want) {
     if (s_.avail_in == 0) {
-      std::size_t got = in_.read(buf_.data(), buf_.size());
-      if (!in_.error().empty()) {
-        error_ = in_.error();
-        return 0;
-      }
-      if (got == 0) {
+      auto got = refill();
+      if (!got) return 0;
+      if (*got == 0) {
         error_ = "bzip2: the data ends early (truncated file)";
         return 0;
       }
       s_.next_in = buf_.data();
-      s_.avail_in = static_cast<unsigned>(got);
+      s_.avail_in = static_cast<unsigned>(*got);
     }
     int rc = BZ2_bzDecompress(&s_);
     if (rc == BZ_STREAM_END) {

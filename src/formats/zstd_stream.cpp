@@ -2,7 +2,7 @@
 
 namespace ts::formats {
 
-ZstdSink::ZstdSink(ByteSink& out, int level) : out_(out), buf_(ZSTD_CStreamOutSize()) {
+ZstdSink::ZstdSink(ByteSink& out, int level) : FilterSink(out, ZSTD_CStreamOutSize()) {
   s_ = ZSTD_createCStream();
   if (!s_ || ZSTD_isError(ZSTD_initCStream(s_, level)))
     error_ = "zstd: cannot initialise the compressor";
@@ -10,20 +10,22 @@ ZstdSink::ZstdSink(ByteSink& out, int level) : out_(out), buf_(ZSTD_CStreamOutSi
 
 ZstdSink::~ZstdSink() { ZSTD_freeCStream(s_); }
 
+// One compressor call's answer: its error kept, or the bytes it produced handed on.
+bool ZstdSink::step(std::size_t rc, std::size_t produced) {
+  if (ZSTD_isError(rc)) {
+    error_ = std::string("zstd: ") + ZSTD_getErrorName(rc);
+    return false;
+  }
+  return pass_on(produced);
+}
+
 bool ZstdSink::write(const void* data, std::size_t n) {
   if (!error_.empty()) return false;
   ZSTD_inBuffer in{data, n, 0};
   while (in.pos < in.size) {
     ZSTD_outBuffer out{buf_.data(), buf_.size(), 0};
     std::size_t rc = ZSTD_compressStream(s_, &out, &in);
-    if (ZSTD_isError(rc)) {
-      error_ = std::string("zstd: ") + ZSTD_getErrorName(rc);
-      return false;
-    }
-    if (out.pos && !out_.write(buf_.data(), out.pos)) {
-      error_ = out_.error();
-      return false;
-    }
+    if (!step(rc, out.pos)) return false;
   }
   return true;
 }
@@ -33,19 +35,12 @@ bool ZstdSink::finish() {
   for (;;) {
     ZSTD_outBuffer out{buf_.data(), buf_.size(), 0};
     std::size_t rc = ZSTD_endStream(s_, &out);
-    if (ZSTD_isError(rc)) {
-      error_ = std::string("zstd: ") + ZSTD_getErrorName(rc);
-      return false;
-    }
-    if (out.pos && !out_.write(buf_.data(), out.pos)) {
-      error_ = out_.error();
-      return false;
-    }
-    if (rc == 0) return out_.finish();
+    if (!step(rc, out.pos)) return false;
+    if (rc == 0) return other_.finish();
   }
 }
 
-ZstdSource::ZstdSource(ByteSource& in) : in_(in), buf_(ZSTD_DStreamInSize()) {
+ZstdSource::ZstdSource(ByteSource& in) : FilterSource(in, ZSTD_DStreamInSize()) {
   s_ = ZSTD_createDStream();
   if (!s_ || ZSTD_isError(ZSTD_initDStream(s_)))
     error_ = "zstd: cannot initialise the decompressor";
@@ -58,13 +53,10 @@ std::size_t ZstdSource::read(void* data, std::size_t n) {
   ZSTD_outBuffer out{data, n, 0};
   while (out.pos == 0) {
     if (inb_.pos == inb_.size && !input_done_) {
-      std::size_t got = in_.read(buf_.data(), buf_.size());
-      if (!in_.error().empty()) {
-        error_ = in_.error();
-        return 0;
-      }
-      if (got == 0) input_done_ = true;
-      inb_ = {buf_.data(), got, 0};
+      auto got = refill();
+      if (!got) return 0;
+      if (*got == 0) input_done_ = true;
+      inb_ = {buf_.data(), *got, 0};
     }
     std::size_t before = inb_.pos;
     std::size_t rc = ZSTD_decompressStream(s_, &out, &inb_);

@@ -15,6 +15,7 @@
 #include "core/version.h"
 #include "kb/embedded.h"
 #include "kb/files.h"
+#include "util/split.h"
 
 namespace ts::kb {
 
@@ -159,12 +160,6 @@ std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool
 
 namespace {
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string o;
-  for (const auto& x : v) o += (o.empty() ? "" : ",") + x;
-  return o;
-}
-
 std::string at(const Origin& o) { return o.file + ":" + std::to_string(o.line); }
 
 template <class T>
@@ -185,22 +180,22 @@ std::vector<std::string> overlay_replacements(const std::vector<std::string>& ov
     std::vector<std::string> d;
     diff_field(d, "released", b->released, t.released);
     diff_field(d, "python", b->python, t.python);
-    diff_field(d, "cuda", joined(b->cuda), joined(t.cuda));
+    diff_field(d, "cuda", util::join(b->cuda, ","), util::join(t.cuda, ","));
     diff_field(d, "cmake_min", b->cmake_min, t.cmake_min);
-    diff_field(d, "arch_names", joined(b->arch_names), joined(t.arch_names));
+    diff_field(d, "arch_names", util::join(b->arch_names, ","), util::join(t.arch_names, ","));
     out.push_back("torch " + t.version + ": " + at(t.origin) + " replaces the built-in entry (" + at(b->origin) + ")" +
-                  (d.empty() ? " with the same values" : "; differs in " + joined(d)) + " (source: " + t.source + ")");
+                  (d.empty() ? " with the same values" : "; differs in " + util::join(d, ",")) + " (source: " + t.source + ")");
   }
   for (const auto& c : all.cuda) {
     const CudaRelease* b = base.find_cuda(c.version);
     if (!b || c.origin.file == b->origin.file) continue;
     std::vector<std::string> d;
-    diff_field(d, "arches", joined(b->arches), joined(c.arches));
+    diff_field(d, "arches", util::join(b->arches, ","), util::join(c.arches, ","));
     diff_field(d, "gcc_max", b->gcc_max, c.gcc_max);
     diff_field(d, "clang_max", b->clang_max, c.clang_max);
     diff_field(d, "driver_min_linux", b->driver_min_linux, c.driver_min_linux);
     out.push_back("cuda " + c.version + ": " + at(c.origin) + " replaces the built-in entry (" + at(b->origin) + ")" +
-                  (d.empty() ? " with the same values" : "; differs in " + joined(d)) + " (source: " + c.source + ")");
+                  (d.empty() ? " with the same values" : "; differs in " + util::join(d, ",")) + " (source: " + c.source + ")");
   }
   return out;
 }

@@ -7,10 +7,8 @@ namespace ts::kb::detail {
 
 void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
   const std::vector<std::string_view> allowed{"release", "family", "arch"};
-  std::vector<std::pair<std::string, int>> seen;
-  for (const toml::table* t : entries(root, c, "release", allowed)) {
-    EntryReader r(*t, c.file, "cuda release", c.errors);
-    CudaRelease x;
+  read_entries(root, c, allowed, {"release", "cuda release", "version"}, out.cuda,
+               [&](EntryReader& r, CudaRelease& x) {
     x.version = r.version("version", true, "\"12.8\"", 2);
     x.arches = r.arches("arches", true);
     x.gcc_max = r.version("gcc_max", true, "\"14\"", 1);
@@ -19,33 +17,20 @@ void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
     x.driver_min_linux = r.version("driver_min_linux", true, "\"570.26\"");
     x.driver_min_windows = r.version("driver_min_windows", false, "\"570.65\"");
     r.common(x);
-    r.finish();
-    if (!x.version.empty()) unique_key(seen, x.version, x.origin.line, c, "cuda release", "version");
-    out.cuda.push_back(std::move(x));
-  }
-  std::vector<std::pair<std::string, int>> seen_major;
-  for (const toml::table* t : entries(root, c, "family", allowed)) {
-    EntryReader r(*t, c.file, "cuda family", c.errors);
-    CudaFamily f;
+  }, &CudaRelease::version);
+  read_entries(root, c, allowed, {"family", "cuda family", "major"}, out.cuda_families,
+               [&](EntryReader& r, CudaFamily& f) {
     f.major = r.version("major", true, "\"12\"", 1);
     f.driver_min_linux = r.version("driver_min_linux", true, "\"525.60.13\"");
     f.driver_min_windows = r.version("driver_min_windows", false, "\"527.41\"");
     r.common(f);
-    r.finish();
-    if (!f.major.empty()) unique_key(seen_major, f.major, f.origin.line, c, "cuda family", "major");
-    out.cuda_families.push_back(std::move(f));
-  }
-  std::vector<std::pair<std::string, int>> seen_arch;
-  for (const toml::table* t : entries(root, c, "arch", allowed)) {
-    EntryReader r(*t, c.file, "cuda arch", c.errors);
-    ArchSupport a;
+  }, &CudaFamily::major);
+  read_entries(root, c, allowed, {"arch", "cuda arch", "arch"}, out.arch_support,
+               [&](EntryReader& r, ArchSupport& a) {
     a.arch = r.arch("arch", true);
     a.first_cuda = r.version("first_cuda", true, "\"10.0\"", 2);
     r.common(a);
-    r.finish();
-    if (!a.arch.empty()) unique_key(seen_arch, a.arch, a.origin.line, c, "cuda arch", "arch");
-    out.arch_support.push_back(std::move(a));
-  }
+  }, &ArchSupport::arch);
 }
 
 }  // namespace ts::kb::detail

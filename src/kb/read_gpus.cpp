@@ -21,13 +21,11 @@ std::string lower(std::string s) {
 }  // namespace
 
 void read_gpus(const toml::table& root, FileCtx& c, Kb& out) {
-  std::vector<std::pair<std::string, int>> seen;
-  for (const toml::table* t : entries(root, c, "gpu", {"gpu"})) {
-    EntryReader r(*t, c.file, "gpu", c.errors);
-    Gpu g;
+  read_entries(root, c, {"gpu"}, {"gpu", "gpu", "pci_id"}, out.gpus,
+               [&](EntryReader& r, Gpu& g, const toml::table& t) {
     std::string id = r.text("pci_id", true, "\"2182\"");
     if (!id.empty() && !is_pci_id(id))
-      r.error(line_of(*t->get("pci_id")), "pci_id: '" + id + "' is not a 4-digit hex device id; write it as "
+      r.error(line_of(*t.get("pci_id")), "pci_id: '" + id + "' is not a 4-digit hex device id; write it as "
                                           "lspci -nn shows it after 10de:, e.g. \"2182\"");
     g.pci_id = lower(id);
     g.name = r.text("name", true, "\"GeForce GTX 1660 Ti\"");
@@ -38,22 +36,19 @@ void read_gpus(const toml::table& root, FileCtx& c, Kb& out) {
     r.common(g);
     if (!g.arch.empty()) {
       if (std::string p = arch_in_toolkits(c.base, g.arch); !p.empty())
-        r.error(line_of(*t->get("arch")), "arch: " + p);
+        r.error(line_of(*t.get("arch")), "arch: " + p);
     }
     if (!g.family.empty()) {
       const ArchFamily* f = c.base.find_family(g.family);
       if (!f) {
-        r.error(line_of(*t->get("family")), "family: '" + g.family + "' is not in families.toml; write a family "
+        r.error(line_of(*t.get("family")), "family: '" + g.family + "' is not in families.toml; write a family "
                                             "name such as \"Ampere\" or add the family there");
       } else if (!g.arch.empty() && std::find(f->arches.begin(), f->arches.end(), g.arch) == f->arches.end()) {
-        r.error(line_of(*t->get("arch")), "arch: " + g.arch + " is not an arch of family " + f->name +
+        r.error(line_of(*t.get("arch")), "arch: " + g.arch + " is not an arch of family " + f->name +
                                           " (families.toml); fix the arch or the family");
       }
     }
-    r.finish();
-    if (!g.pci_id.empty()) unique_key(seen, g.pci_id, g.origin.line, c, "gpu", "pci_id");
-    out.gpus.push_back(std::move(g));
-  }
+  }, &Gpu::pci_id);
 }
 
 }  // namespace ts::kb::detail

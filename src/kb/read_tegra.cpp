@@ -7,70 +7,51 @@
 namespace ts::kb::detail {
 
 void read_tegra(const toml::table& root, FileCtx& c, Kb& out) {
-  std::vector<std::pair<std::string, int>> seen;
   const std::vector<std::string_view> allowed{"soc", "jetpack", "feature_off", "gpu_access"};
-  for (const toml::table* t : entries(root, c, "soc", allowed)) {
-    EntryReader r(*t, c.file, "soc", c.errors);
-    TegraSoc s;
+  read_entries(root, c, allowed, {"soc", "soc", "compatible"}, out.tegra,
+               [&](EntryReader& r, TegraSoc& s, const toml::table& t) {
     s.compatible = r.text("compatible", true, "\"tegra234\"");
     if (s.compatible.rfind("nvidia,", 0) == 0)
-      r.error(line_of(*t->get("compatible")), "compatible: write it without the vendor: \"" + s.compatible.substr(7) + "\"");
+      r.error(line_of(*t.get("compatible")), "compatible: write it without the vendor: \"" + s.compatible.substr(7) + "\"");
     s.name = r.text("name", true, "\"Jetson AGX Orin\"");
     s.arch = r.arch("arch", true);
     s.family = r.text("family", false, "\"Ampere\"");
     r.common(s);
     if (!s.arch.empty())
-      if (std::string p = arch_in_toolkits(c.base, s.arch); !p.empty()) r.error(line_of(*t->get("arch")), "arch: " + p);
+      if (std::string p = arch_in_toolkits(c.base, s.arch); !p.empty()) r.error(line_of(*t.get("arch")), "arch: " + p);
     if (!s.family.empty() && !c.base.find_family(s.family))
-      r.error(line_of(*t->get("family")), "family: '" + s.family + "' is not in families.toml");
-    if (const toml::array* a = r.tables("arch_by_cuda")) {
-      for (const auto& el : *a) {
-        EntryReader sub(*el.as_table(), c.file, "soc.arch_by_cuda", c.errors);
-        TegraCudaArch x;
-        x.cuda = sub.range("cuda", true, "\">=12.8,<13\"");
-        x.arch = sub.arch("arch", true);
-        if (!x.arch.empty())
-          if (std::string p = arch_in_toolkits(c.base, x.arch); !p.empty())
-            sub.error(line_of(*el.as_table()->get("arch")), "arch: " + p);
-        sub.finish();
-        s.arch_by_cuda.push_back(std::move(x));
-      }
-    }
-    r.finish();
-    if (!s.compatible.empty()) unique_key(seen, s.compatible, s.origin.line, c, "soc", "compatible");
-    out.tegra.push_back(std::move(s));
-  }
-  std::vector<std::pair<std::string, int>> seen_l4t;
-  for (const toml::table* t : entries(root, c, "jetpack", allowed)) {
-    EntryReader r(*t, c.file, "jetpack", c.errors);
-    JetpackRelease j;
+      r.error(line_of(*t.get("family")), "family: '" + s.family + "' is not in families.toml");
+    read_tables(r.tables("arch_by_cuda"), c.file, "soc.arch_by_cuda", c.errors,
+                [&](EntryReader& sub, const toml::table& st) {
+                  TegraCudaArch x;
+                  x.cuda = sub.range("cuda", true, "\">=12.8,<13\"");
+                  x.arch = sub.arch("arch", true);
+                  if (!x.arch.empty())
+                    if (std::string p = arch_in_toolkits(c.base, x.arch); !p.empty())
+                      sub.error(line_of(*st.get("arch")), "arch: " + p);
+                  s.arch_by_cuda.push_back(std::move(x));
+                });
+  }, &TegraSoc::compatible);
+  read_entries(root, c, allowed, {"jetpack", "jetpack", "l4t"}, out.jetpack,
+               [&](EntryReader& r, JetpackRelease& j) {
     j.l4t = r.version("l4t", true, "\"36.4.3\"");
     j.jetpack = r.version("jetpack", true, "\"6.2\"");
     j.cuda = r.version("cuda", false, "\"12.6\"", 2);
     r.common(j);
-    r.finish();
-    if (!j.l4t.empty()) unique_key(seen_l4t, j.l4t, j.origin.line, c, "jetpack", "l4t");
-    out.jetpack.push_back(std::move(j));
-  }
-  for (const toml::table* t : entries(root, c, "feature_off", allowed)) {
-    EntryReader r(*t, c.file, "feature_off", c.errors);
-    TegraFeatureOff f;
+  }, &JetpackRelease::l4t);
+  read_entries(root, c, allowed, {"feature_off", "feature_off"}, out.tegra_features_off,
+               [&](EntryReader& r, TegraFeatureOff& f) {
     f.feature = r.text("feature", true, "\"nccl\"");
     f.reason = r.text("reason", true, "\"<why it is off on Tegra>\"");
     r.common(f);
-    r.finish();
-    out.tegra_features_off.push_back(std::move(f));
-  }
-  for (const toml::table* t : entries(root, c, "gpu_access", allowed)) {
-    EntryReader r(*t, c.file, "gpu_access", c.errors);
-    TegraGpuAccess g;
+  });
+  read_entries(root, c, allowed, {"gpu_access", "gpu_access"}, out.tegra_gpu_access,
+               [&](EntryReader& r, TegraGpuAccess& g) {
     g.nvml = r.flag("nvml", false);
     g.test_through = r.text("test_through", true, "\"torch.cuda\"");
     g.reason = r.text("reason", true, "\"<why>\"");
     r.common(g);
-    r.finish();
-    out.tegra_gpu_access.push_back(std::move(g));
-  }
+  });
 }
 
 }  // namespace ts::kb::detail

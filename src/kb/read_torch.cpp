@@ -8,10 +8,8 @@
 namespace ts::kb::detail {
 
 void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
-  std::vector<std::pair<std::string, int>> seen;
-  for (const toml::table* t : entries(root, c, "release", {"release"})) {
-    EntryReader r(*t, c.file, "torch release", c.errors);
-    TorchRelease x;
+  read_entries(root, c, {"release"}, {"release", "torch release", "version"}, out.torch,
+               [&](EntryReader& r, TorchRelease& x, const toml::table& t) {
     x.version = r.version("version", true, "\"2.4\"", 2);
     x.released = r.text("released", false, "\"2024-07-24\"");
     x.python = r.range("python", true, "\">=3.8,<3.13\"");
@@ -30,15 +28,15 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
       std::string mm = e.ends_with("t") ? e.substr(0, e.size() - 1) : e;
       auto pv = Version::parse(mm);
       if (!pv || pv->release().size() != 2 || mm.find_first_not_of("0123456789.") != std::string::npos)
-        r.error(line_of(*t->get("python_experimental")),
+        r.error(line_of(*t.get("python_experimental")),
                 "python_experimental: '" + e + "' is not a Python major.minor; write \"3.13\" or \"3.13t\" (free-threaded)");
     }
     static const char* kStd[] = {"11", "14", "17", "20", "23"};
     if (!x.cxx_standard.empty() &&
         std::none_of(std::begin(kStd), std::end(kStd), [&](const char* s) { return x.cxx_standard == s; }))
-      r.error(line_of(*t->get("cxx_standard")), "cxx_standard: '" + x.cxx_standard +
+      r.error(line_of(*t.get("cxx_standard")), "cxx_standard: '" + x.cxx_standard +
                                                 "' is not a C++ standard; write \"14\", \"17\" or \"20\"");
-    const toml::array* cu = t->get("cuda") ? t->get("cuda")->as_array() : nullptr;
+    const toml::array* cu = t.get("cuda") ? t.get("cuda")->as_array() : nullptr;
     for (std::size_t i = 0; cu && i < x.cuda.size() && i < cu->size(); ++i) {
       const std::string& v = x.cuda[i];
       auto pv = Version::parse(v);
@@ -48,14 +46,11 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
         r.error(line_of((*cu)[i]), "cuda: CUDA " + v + " is not in cuda.toml; add the toolkit there first");
       }
     }
-    const toml::array* an = t->get("arch_names") ? t->get("arch_names")->as_array() : nullptr;
+    const toml::array* an = t.get("arch_names") ? t.get("arch_names")->as_array() : nullptr;
     for (std::size_t i = 0; an && i < x.arch_names.size() && i < an->size(); ++i)
       if (std::string p = arch_in_toolkits(c.base, x.arch_names[i]); !p.empty())
         r.error(line_of((*an)[i]), "arch_names: " + p);
-    r.finish();
-    if (!x.version.empty()) unique_key(seen, x.version, x.origin.line, c, "torch release", "version");
-    out.torch.push_back(std::move(x));
-  }
+  }, &TorchRelease::version);
 }
 
 }  // namespace ts::kb::detail

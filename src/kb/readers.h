@@ -1,13 +1,17 @@
 #pragma once
 // One reader per KB data file. Each reads its file's entries into `out` (a staging Kb), checking
 // them against `base` (what is already loaded: families for gpus.toml, toolkits for every arch).
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "kb/tomlpp.h"
 
 #include "kb/kb.h"
+#include "kb/toml_reader.h"
 
 namespace ts::kb::detail {
 
@@ -36,5 +40,32 @@ std::string arch_in_toolkits(const Kb& base, std::string_view arch);
 // `seen` maps key -> line; returns false for a duplicate.
 bool unique_key(std::vector<std::pair<std::string, int>>& seen, const std::string& key, int line,
                 FileCtx& c, std::string_view what, std::string_view key_name);
+
+// One kind of entry: the [[array]] it is written as, what messages call it, and the key two entries may
+// not share ("" when none).
+struct EntryKind {
+  std::string_view array, what, key_name = {};
+};
+
+// Reads each [[kind.array]] entry into a T appended to `out`: read(r, x) or read(r, x, table) takes the
+// kind's own keys (r.common(x) among them); then unknown keys are reported and, where key(x) is not
+// empty, a key an earlier entry of the file has. `key`: a member pointer or a callable; nullptr, none.
+template <class T, class Read, class Key = std::nullptr_t>
+void read_entries(const toml::table& root, FileCtx& c, const std::vector<std::string_view>& allowed,
+                  const EntryKind& kind, std::vector<T>& out, Read read, Key key = nullptr) {
+  std::vector<std::pair<std::string, int>> seen;
+  for (const toml::table* t : entries(root, c, kind.array, allowed)) {
+    EntryReader r(*t, c.file, std::string(kind.what), c.errors);
+    T x;
+    if constexpr (std::is_invocable_v<Read&, EntryReader&, T&, const toml::table&>) read(r, x, *t);
+    else read(r, x);
+    r.finish();
+    if constexpr (!std::is_null_pointer_v<Key>) {
+      std::string k = std::invoke(key, x);
+      if (!k.empty()) unique_key(seen, k, x.origin.line, c, kind.what, kind.key_name);
+    }
+    out.push_back(std::move(x));
+  }
+}
 
 }  // namespace ts::kb::detail

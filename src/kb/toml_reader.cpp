@@ -5,6 +5,7 @@
 #include "core/cuda_arch.h"
 #include "core/version.h"
 #include "core/version_range.h"
+#include "util/split.h"
 
 namespace ts::kb::detail {
 
@@ -24,12 +25,6 @@ std::size_t distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
 }
 
 // The core parsers' messages already quote the text; use them as they are, else add the quote.
@@ -128,44 +123,39 @@ std::vector<std::string> EntryReader::texts(std::string_view key, bool required,
   return out;
 }
 
-std::string EntryReader::version(std::string_view key, bool required, std::string_view example, int components) {
+std::string EntryReader::checked(std::string_view key, bool required, std::string_view example,
+                                 const std::function<std::string(const std::string&)>& problem) {
   std::string s = text(key, required, example);
   if (s.empty()) return s;
-  const toml::node* n = t_.get(key);
-  std::string err;
-  auto v = Version::parse(s, &err);
-  if (!v) {
-    error(line_of(*n), std::string(key) + ": " + quoted_reason(s, "is not a version", err) + "; write " +
-                           std::string(key) + " = " + std::string(example));
-  } else if (components && static_cast<int>(v->release().size()) != components) {
-    error(line_of(*n), std::string(key) + ": '" + s + "' must have " + std::to_string(components) +
-                           " numbers; write " + std::string(key) + " = " + std::string(example));
-  }
+  if (std::string p = problem(s); !p.empty()) error(line_of(*t_.get(key)), std::string(key) + ": " + p);
   return s;
+}
+
+std::string EntryReader::version(std::string_view key, bool required, std::string_view example, int components) {
+  const std::string write = std::string(key) + " = " + std::string(example);
+  return checked(key, required, example, [&](const std::string& s) -> std::string {
+    std::string err;
+    auto v = Version::parse(s, &err);
+    if (!v) return quoted_reason(s, "is not a version", err) + "; write " + write;
+    if (components && static_cast<int>(v->release().size()) != components)
+      return "'" + s + "' must have " + std::to_string(components) + " numbers; write " + write;
+    return "";
+  });
 }
 
 std::string EntryReader::range(std::string_view key, bool required, std::string_view example) {
-  std::string s = text(key, required, example);
-  if (s.empty()) return s;
-  const toml::node* n = t_.get(key);
-  std::string err;
-  auto r = VersionRange::parse(s, &err);
-  if (!r) {
-    error(line_of(*n), std::string(key) + ": " + quoted_reason(s, "is not a version range", err) + "; write " +
-                           std::string(key) + " = " + std::string(example));
-  } else if (r->is_any()) {
-    error(line_of(*n), std::string(key) + ": '" + s + "' allows every version; write bounds, e.g. " +
-                           std::string(key) + " = " + std::string(example));
-  }
-  return s;
+  const std::string write = std::string(key) + " = " + std::string(example);
+  return checked(key, required, example, [&](const std::string& s) -> std::string {
+    std::string err;
+    auto r = VersionRange::parse(s, &err);
+    if (!r) return quoted_reason(s, "is not a version range", err) + "; write " + write;
+    if (r->is_any()) return "'" + s + "' allows every version; write bounds, e.g. " + write;
+    return "";
+  });
 }
 
 std::string EntryReader::arch(std::string_view key, bool required, bool allow_ptx) {
-  std::string s = text(key, required, "\"8.6\"");
-  if (s.empty()) return s;
-  std::string p = arch_problem(s, allow_ptx);
-  if (!p.empty()) error(line_of(*t_.get(key)), std::string(key) + ": " + p);
-  return s;
+  return checked(key, required, "\"8.6\"", [&](const std::string& s) { return arch_problem(s, allow_ptx); });
 }
 
 std::vector<std::string> EntryReader::arches(std::string_view key, bool required, bool allow_ptx) {
@@ -227,7 +217,7 @@ void EntryReader::common(Entry& e) {
 void EntryReader::finish() {
   for (const auto& r : recalled_)
     if (std::find(known_.begin(), known_.end(), r) == known_.end())
-      error(recalled_line_, "recalled: '" + r + "' is not a key of a " + what_ + "; name keys from: " + join(known_));
+      error(recalled_line_, "recalled: '" + r + "' is not a key of a " + what_ + "; name keys from: " + util::join(known_, ", "));
   for (const auto& [k, v] : t_) {
     std::string key(k.str());
     if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
@@ -239,7 +229,7 @@ void EntryReader::finish() {
     }
     error(static_cast<int>(k.source().begin.line),
           "unknown key '" + key + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
-              " (allowed: " + join(known_) + ")");
+              " (allowed: " + util::join(known_, ", ") + ")");
   }
 }
 

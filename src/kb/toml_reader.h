@@ -2,8 +2,10 @@
 // EntryReader: typed, validating access to one TOML table of a KB file. Every problem becomes a
 // KbError "file:line: what is wrong; what to write instead"; the keys read are remembered so that
 // finish() can name any key the file has but the schema does not (usually a typo).
+#include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "kb/tomlpp.h"
@@ -42,6 +44,9 @@ class EntryReader {
   void finish();
 
  private:
+  // text(), then problem(value): "" when it is fine, else what is wrong, reported at the key's line.
+  std::string checked(std::string_view key, bool required, std::string_view example,
+                      const std::function<std::string(const std::string&)>& problem);
   const toml::node* get(std::string_view key);
   void missing(std::string_view key, std::string_view example);
   std::string where_key(std::string_view key) const;
@@ -55,6 +60,22 @@ class EntryReader {
   std::vector<std::string> recalled_;
   int recalled_line_ = 0;
 };
+
+// Reads each table of `tables` ([[policy]] blocks, an entry's [[gpu.chip]] list; null = none) through its
+// own EntryReader: read(r) or read(r, table) takes the keys, then finish() reports the ones it did not know.
+template <class Read>
+void read_tables(const toml::array* tables, const std::string& file, std::string_view what,
+                 std::vector<KbError>& errors, Read read) {
+  if (!tables) return;
+  for (const auto& el : *tables) {
+    const toml::table* t = el.as_table();
+    if (!t) continue;
+    EntryReader r(*t, file, std::string(what), errors);
+    if constexpr (std::is_invocable_v<Read&, EntryReader&, const toml::table&>) read(r, *t);
+    else read(r);
+    r.finish();
+  }
+}
 
 // Checks a canonical arch spelling ("8.6", "9.0a", "12.0+PTX" when allow_ptx); empty = fine.
 std::string arch_problem(std::string_view text, bool allow_ptx);

@@ -4,16 +4,11 @@
 #include <algorithm>
 
 #include "core/version.h"
+#include "util/split.h"
 
 namespace ts::kb {
 
 namespace {
-
-std::string join(const std::vector<std::string>& v) {
-  std::string o;
-  for (const auto& x : v) o += (o.empty() ? "" : " ") + x;
-  return o;
-}
 
 void unrecall(Entry& e, const std::string& field) {
   e.recalled.erase(std::remove(e.recalled.begin(), e.recalled.end(), field), e.recalled.end());
@@ -44,7 +39,7 @@ std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolk
     if (!c) {
       const CudaFamily* fam = kb.find_cuda_family(r.version);
       if (!fam || r.gcc_max.empty() || r.clang_max.empty()) {
-        out.push_back("CUDA " + r.version + ": not in the KB; its nvcc lists " + join(r.arches) +
+        out.push_back("CUDA " + r.version + ": not in the KB; its nvcc lists " + util::join(r.arches, " ") +
                       (fam ? " but its host-compiler limits were not read" : " but the KB knows no CUDA " + r.version.substr(0, r.version.find('.')) + " driver floor") +
                       ", so it is not added");
         continue;
@@ -68,13 +63,13 @@ std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolk
     std::string where = c->origin.file + ":" + std::to_string(c->origin.line);
     if (c->is_recalled("arches")) {
       out.push_back("CUDA " + r.version + " arches: the KB's list was recalled (" + where + "); now what its nvcc lists: " +
-                    join(r.arches) + " (" + r.source + ")");
+                    util::join(r.arches, " ") + " (" + r.source + ")");
       c->arches = r.arches;
       unrecall(*c, "arches");
       c->source = r.source + "; other fields: " + c->source;
     } else if (c->arches != r.arches) {
-      out.push_back("CUDA " + r.version + " arches: the KB (" + where + ") lists " + join(c->arches) + "; its nvcc lists " +
-                    join(r.arches) + " (the KB entry is verified and kept; report it if the toolkit is stock)");
+      out.push_back("CUDA " + r.version + " arches: the KB (" + where + ") lists " + util::join(c->arches, " ") + "; its nvcc lists " +
+                    util::join(r.arches, " ") + " (the KB entry is verified and kept; report it if the toolkit is stock)");
     }
     struct Limit { const char* field; const std::string& value; std::string* kb_value; };
     for (const Limit& l : {Limit{"gcc_max", r.gcc_max, &c->gcc_max}, Limit{"clang_max", r.clang_max, &c->clang_max}}) {

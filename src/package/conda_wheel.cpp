@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "util/fs.h"
+#include "util/split.h"
 
 namespace ts::package {
 namespace {
@@ -16,17 +17,6 @@ bool valid_part(std::string_view s) {
   return true;
 }
 
-std::vector<std::string> split(std::string_view s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t p = s.find(sep, start);
-    out.emplace_back(s.substr(start, p == std::string_view::npos ? s.npos : p - start));
-    if (p == std::string_view::npos) return out;
-    start = p + 1;
-  }
-}
-
 }  // namespace
 
 std::optional<WheelName> parse_wheel_name(std::string_view file_name, std::string* error) {
@@ -38,7 +28,7 @@ std::optional<WheelName> parse_wheel_name(std::string_view file_name, std::strin
              "' is not a wheel file name (NAME-VERSION-PY-ABI-PLATFORM.whl)";
     return std::nullopt;
   }
-  auto parts = split(file_name.substr(0, file_name.size() - ext.size()), '-');
+  auto parts = util::split(file_name.substr(0, file_name.size() - ext.size()), '-');
   if (parts.size() != 5 && parts.size() != 6) {
     *error = "'" + std::string(file_name) + "' is not a wheel file name: it has " +
              std::to_string(parts.size()) + " '-'-separated parts, a wheel has 5 or 6";
@@ -90,7 +80,7 @@ WheelMetadata parse_metadata(std::string_view text) {
     key.clear();
     value.clear();
   };
-  for (const auto& raw : split(text, '\n')) {
+  for (const auto& raw : util::split(text, '\n')) {
     std::string line = raw;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) break;
@@ -112,7 +102,7 @@ WheelMetadata parse_metadata(std::string_view text) {
 std::vector<EntryPoint> parse_entry_points(std::string_view text) {
   std::vector<EntryPoint> out;
   std::string section;
-  for (const auto& raw : split(text, '\n')) {
+  for (const auto& raw : util::split(text, '\n')) {
     std::string line = util::trim(raw);
     if (line.empty() || line[0] == '#' || line[0] == ';') continue;
     if (line.front() == '[' && line.back() == ']') {

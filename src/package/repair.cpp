@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "core/package_name.h"
 #include "package/rpath.h"
 #include "package/tags.h"
 #include "package/vendor.h"
@@ -74,13 +75,6 @@ std::optional<Elf> read_elf(const std::string& root, const std::string& rel, std
   return out;
 }
 
-std::string canonical(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) {
-    return c == '-' || c == '.' ? '_' : char(std::tolower(c));
-  });
-  return s;
-}
-
 }  // namespace
 
 RepairResult repair_wheel(const RepairOptions& o) {
@@ -126,7 +120,7 @@ RepairResult repair_wheel(const RepairOptions& o) {
   verdict("", "wheel", Outcome::pass, w->name.filename() + ": " + std::to_string(w->files.size()) +
                                           " files, " + w->dist_info);
   const std::string dist = w->name.dist;
-  const bool is_torch = canonical(dist) == "torch";
+  const bool is_torch = normalize_name(dist) == "torch";
   const std::string libs_dir = dist + ".libs";
 
   // The ELF files, and what the wheel itself provides (by file name and by SONAME).

@@ -8,6 +8,7 @@
 
 #include "util/process.h"
 #include "util/safe_path.h"
+#include "util/split.h"
 
 namespace ts::package {
 namespace {
@@ -67,21 +68,11 @@ std::string origin_path(const std::string& from_dir, const std::string& to_dir) 
 
 std::vector<std::string> split_rpath(const std::string& rpath) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= rpath.size()) {
-    std::size_t end = rpath.find(':', start);
-    if (end == std::string::npos) end = rpath.size();
-    std::string e = rpath.substr(start, end - start);
-    if (!e.empty() && std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
-    start = end + 1;
-  }
+  for (auto& e : util::split_nonempty(rpath, ':'))
+    if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(std::move(e));
   return out;
 }
 
-std::string join_rpath(const std::vector<std::string>& entries) {
-  std::string out;
-  for (const auto& e : entries) out += (out.empty() ? "" : ":") + e;
-  return out;
-}
+std::string join_rpath(const std::vector<std::string>& entries) { return util::join(entries, ":"); }
 
 }  // namespace ts::package

@@ -5,29 +5,13 @@
 
 #include "core/version.h"
 #include "formats/elf.h"
+#include "util/split.h"
 
 namespace ts::package {
 namespace {
 
-std::vector<std::string> split(std::string_view s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t end = s.find(sep, start);
-    out.emplace_back(s.substr(start, end == std::string_view::npos ? s.npos : end - start));
-    if (end == std::string_view::npos) return out;
-    start = end + 1;
-  }
-}
-
 void add_unique(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
 }
 
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
@@ -69,7 +53,7 @@ std::string check_tag_part(std::string_view part) {
 }
 
 std::string check_wheel_tag(std::string_view tag) {
-  auto parts = split(tag, '-');
+  auto parts = util::split(tag, '-');
   if (parts.size() != 3) return "Tag '" + std::string(tag) + "' is not python-abi-platform (PEP 425)";
   for (const auto& p : parts)
     if (auto why = check_tag_part(p); !why.empty()) return why;
@@ -87,7 +71,7 @@ std::optional<WheelName> WheelName::parse(std::string_view filename, std::string
   };
   if (filename.size() < 4 || filename.substr(filename.size() - 4) != ".whl")
     return bad("no .whl suffix");
-  auto parts = split(filename.substr(0, filename.size() - 4), '-');
+  auto parts = util::split(filename.substr(0, filename.size() - 4), '-');
   if (parts.size() != 5 && parts.size() != 6) return bad("wrong number of '-' separated parts");
   for (const auto& p : parts)
     if (p.empty()) return bad("an empty part");
@@ -167,13 +151,13 @@ std::string rewrite_wheel_file(std::string_view text, const std::string& platfor
   std::string out;
   std::vector<std::string> seen;
   bool purelib = false;
-  for (const auto& raw : split(text, '\n')) {
+  for (const auto& raw : util::split(text, '\n')) {
     std::string line = raw;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.rfind("Tag:", 0) == 0) {
       std::string tag = line.substr(4);
       tag.erase(0, tag.find_first_not_of(" \t"));
-      auto parts = split(tag, '-');
+      auto parts = util::split(tag, '-');
       if (parts.size() == 3) tag = parts[0] + "-" + parts[1] + "-" + platform;
       if (std::find(seen.begin(), seen.end(), tag) != seen.end()) continue;
       seen.push_back(tag);
@@ -193,16 +177,16 @@ std::string rewrite_wheel_file(std::string_view text, const std::string& platfor
 void tags_to_name(const std::vector<std::string>& tags, WheelName& name) {
   std::vector<std::string> py, abi, plat;
   for (const auto& t : tags) {
-    auto parts = split(t, '-');
+    auto parts = util::split(t, '-');
     if (parts.size() != 3) continue;
     add_unique(py, parts[0]);
     add_unique(abi, parts[1]);
     add_unique(plat, parts[2]);
   }
   if (py.empty()) return;
-  name.python = join(py, ".");
-  name.abi = join(abi, ".");
-  name.platform = join(plat, ".");
+  name.python = util::join(py, ".");
+  name.abi = util::join(abi, ".");
+  name.platform = util::join(plat, ".");
 }
 
 }  // namespace ts::package

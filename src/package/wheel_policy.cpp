@@ -19,6 +19,7 @@
 namespace ts::package {
 
 using kb::detail::EntryReader;
+using kb::detail::read_tables;
 
 namespace {
 
@@ -88,60 +89,44 @@ void read_into(WheelPolicies& into, std::string_view file, std::string_view text
     errs.push_back({{f, int(e.source().begin.line)}, std::string(e.description())});
     return;
   }
-  if (auto a = root["policy"].as_array()) {
-    for (auto& n : *a) {
-      auto t = n.as_table();
-      if (!t) continue;
-      EntryReader r(*t, f, "policy", errs);
-      Policy p;
-      r.common(p);
-      p.name = r.text("name", true, "\"manylinux_2_28\"");
-      p.glibc = r.text("glibc", true, "\"2.28\"");
-      p.aliases = r.texts("aliases", false, "[\"manylinux2014\"]");
-      p.libs = r.texts("libs", true, "[\"libc.so.6\", \"libm.so.6\"]");
-      if (!p.glibc.empty() && !dotted(p.glibc)) r.error(r.line(), "glibc: '" + p.glibc + "' is not a version; write \"2.28\"");
-      std::string expected = "manylinux_" + p.glibc;
-      std::replace(expected.begin(), expected.end(), '.', '_');
-      if (!p.name.empty() && p.name != expected)
-        r.error(r.line(), "name: '" + p.name + "' does not match glibc '" + p.glibc + "'; write \"" + expected + "\"");
-      if (const toml::array* arches = r.tables("arch")) {
-        for (auto& an : *arches) {
-          auto at = an.as_table();
-          if (!at) continue;
-          EntryReader ar(*at, f, "policy arch", errs);
-          PolicyArch pa;
-          pa.arch = ar.text("arch", true, "\"x86_64\"");
-          for (const char* ns : kNamespaces) {
-            std::string key = lower(ns);
-            std::string v = ar.text(key, true, "\"2.28\"");
-            if (!v.empty() && !dotted(v)) ar.error(ar.line(), key + ": '" + v + "' is not a version");
-            pa.max[ns] = v;
-            auto extra = ar.texts(key + "_extra", false, "[\"TM_1\"]");
-            if (!extra.empty()) pa.extra[ns] = extra;
-          }
-          ar.finish();
-          p.arches.push_back(std::move(pa));
+  read_tables(root["policy"].as_array(), f, "policy", errs, [&](EntryReader& r) {
+    Policy p;
+    r.common(p);
+    p.name = r.text("name", true, "\"manylinux_2_28\"");
+    p.glibc = r.text("glibc", true, "\"2.28\"");
+    p.aliases = r.texts("aliases", false, "[\"manylinux2014\"]");
+    p.libs = r.texts("libs", true, "[\"libc.so.6\", \"libm.so.6\"]");
+    if (!p.glibc.empty() && !dotted(p.glibc)) r.error(r.line(), "glibc: '" + p.glibc + "' is not a version; write \"2.28\"");
+    std::string expected = "manylinux_" + p.glibc;
+    std::replace(expected.begin(), expected.end(), '.', '_');
+    if (!p.name.empty() && p.name != expected)
+      r.error(r.line(), "name: '" + p.name + "' does not match glibc '" + p.glibc + "'; write \"" + expected + "\"");
+    if (const toml::array* arches = r.tables("arch")) {
+      read_tables(arches, f, "policy arch", errs, [&](EntryReader& ar) {
+        PolicyArch pa;
+        pa.arch = ar.text("arch", true, "\"x86_64\"");
+        for (const char* ns : kNamespaces) {
+          std::string key = lower(ns);
+          std::string v = ar.text(key, true, "\"2.28\"");
+          if (!v.empty() && !dotted(v)) ar.error(ar.line(), key + ": '" + v + "' is not a version");
+          pa.max[ns] = v;
+          auto extra = ar.texts(key + "_extra", false, "[\"TM_1\"]");
+          if (!extra.empty()) pa.extra[ns] = extra;
         }
-      } else {
-        r.error(r.line(), "policy '" + p.name + "' has no [[policy.arch]] tables");
-      }
-      r.finish();
-      replace_or_add(into.policies, std::move(p), &Policy::name);
+        p.arches.push_back(std::move(pa));
+      });
+    } else {
+      r.error(r.line(), "policy '" + p.name + "' has no [[policy.arch]] tables");
     }
-  }
-  if (auto a = root["external"].as_array()) {
-    for (auto& n : *a) {
-      auto t = n.as_table();
-      if (!t) continue;
-      EntryReader r(*t, f, "external", errs);
-      External e;
-      r.common(e);
-      e.pattern = r.text("pattern", true, "\"libtorch*.so*\"");
-      e.provider = r.text("provider", true, "\"torch\"");
-      r.finish();
-      replace_or_add(into.externals, std::move(e), &External::pattern);
-    }
-  }
+    replace_or_add(into.policies, std::move(p), &Policy::name);
+  });
+  read_tables(root["external"].as_array(), f, "external", errs, [&](EntryReader& r) {
+    External e;
+    r.common(e);
+    e.pattern = r.text("pattern", true, "\"libtorch*.so*\"");
+    e.provider = r.text("provider", true, "\"torch\"");
+    replace_or_add(into.externals, std::move(e), &External::pattern);
+  });
   for (const auto& [k, v] : root)
     if (k.str() != "policy" && k.str() != "external")
       errs.push_back({{f, kb::detail::line_of(v)},

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/package_name.h"
+
 namespace ts::package {
 namespace {
 
@@ -26,13 +28,6 @@ std::string normalize_local(std::string s) {
   std::replace(s.begin(), s.end(), '-', '.');
   std::replace(s.begin(), s.end(), '_', '.');
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return s;
-}
-
-std::string canonical_dist(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) {
-    return c == '-' || c == '.' ? '_' : char(std::tolower(c));
-  });
   return s;
 }
 
@@ -84,7 +79,7 @@ std::optional<std::string> apply_local_version(const std::string& version, const
       return std::nullopt;
     }
     // torch: the plan's PYTORCH_BUILD_VERSION already says it.
-    if (canonical_dist(dist) == "torch" && plan->build_version.find('+') != std::string::npos)
+    if (normalize_name(dist) == "torch" && plan->build_version.find('+') != std::string::npos)
       return plan->build_version;
     std::string derived = local_from_plan(*plan);
     if (old_local.empty()) return base + "+" + derived;

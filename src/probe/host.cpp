@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "util/fs.h"
+#include "util/split.h"
 
 extern char** environ;
 
@@ -15,18 +16,6 @@ namespace ts::probe {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> split_components(const std::string& p) {
-  std::vector<std::string> out;
-  std::size_t b = 0;
-  while (b < p.size()) {
-    std::size_t e = p.find('/', b);
-    if (e == std::string::npos) e = p.size();
-    if (e > b) out.push_back(p.substr(b, e - b));
-    b = e + 1;
-  }
-  return out;
-}
 
 std::string join(const std::string& dir, const std::string& name) {
   return dir == "/" ? "/" + name : dir + "/" + name;
@@ -51,7 +40,7 @@ std::map<std::string, std::string> own_environment() {
 
 std::string normalize_path(const std::string& p) {
   std::vector<std::string> out;
-  for (auto& c : split_components(p)) {
+  for (auto& c : util::split_nonempty(p, '/')) {
     if (c == ".") continue;
     if (c == "..") {
       if (!out.empty()) out.pop_back();
@@ -147,7 +136,7 @@ std::string Host::readlink(const std::string& host_path) const {
 
 std::string Host::canonical(const std::string& host_path) const {
   std::deque<std::string> todo;
-  for (auto& c : split_components(host_path)) todo.push_back(c);
+  for (auto& c : util::split_nonempty(host_path, '/')) todo.push_back(c);
   std::string cur = "/";
   int hops = 0;
   while (!todo.empty()) {
@@ -168,7 +157,7 @@ std::string Host::canonical(const std::string& host_path) const {
     if (++hops > 40) return "";  // a loop
     std::string target = readlink(next);
     if (target.empty()) return "";
-    auto comps = split_components(target);
+    auto comps = util::split_nonempty(target, '/');
     todo.insert(todo.begin(), comps.begin(), comps.end());
     if (target[0] == '/') cur = "/";  // absolute targets stay inside root
   }

@@ -21,18 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string sha256_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  util::Sha256 h;
-  std::vector<char> buf(1 << 20);
-  while (in) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    if (in.gcount() > 0) h.update(buf.data(), static_cast<std::size_t>(in.gcount()));
-  }
-  return util::hex(h.digest());
-}
-
 // Moves every entry of `from` into `to`, descending where both have a directory of that name.
 // Python package markers of the wheel layout (__init__.py, __pycache__) are left behind.
 std::string merge_into(const fs::path& from, const fs::path& to) {
@@ -153,7 +141,7 @@ std::string assemble(const std::string& kind, const std::string& version, const 
   Manifest m{kind, version, provider.name(), provider.from(), platform, {}, ""};
   int n = 0;
   for (const auto& w : wheels) {
-    std::string sum = sha256_file(w.path);
+    std::string sum = util::sha256_file(w.path).value_or("");
     if (sum.empty()) return "cannot read " + w.path;
     if (!w.pin.sha256.empty() && w.pin.sha256 != sum)
       return w.path + ": sha256 " + sum + " is not the pinned " + w.pin.sha256 + " (a different or damaged file)";

@@ -1,4 +1,5 @@
 #include "report/doctor_report.h"
+#include "util/split.h"
 
 #include <cstdio>
 #include <sstream>
@@ -31,12 +32,6 @@ void row(std::ostringstream& o, const Style& st, const std::string& label,
 
 void section(std::ostringstream& o, const Style& st, const std::string& title) {
   o << "\n" << st.cyan(st.bold(title)) << "\n";
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
 }
 
 std::string level_tag(const Style& st, compat::Level l) {
@@ -116,7 +111,7 @@ void toolchain_section(std::ostringstream& o, const Style& st, const HostFacts& 
     row(o, st, "CUDA",
         t.path + ": " + t.version + " (" + t.version_source + ")" + arches +
             (t.nvcc.empty() ? ", no nvcc" : "") + (t.split_compile ? ", nvcc --split-compile" : "") +
-            (t.found_via.empty() ? "" : ", via " + join(t.found_via, ", ")));
+            (t.found_via.empty() ? "" : ", via " + util::join(t.found_via, ", ")));
   }
   for (const auto& l : f.libraries)
     row(o, st, l.name,
@@ -150,7 +145,7 @@ void python_section(std::ostringstream& o, const Style& st, const HostFacts& f) 
                       (t.cxx11_abi ? ", CXX11 ABI" : ", pre-CXX11 ABI") +
                       (t.debug ? ", debug" : "");
       row(o, st, "", s);
-      if (!t.arch_list.empty()) row(o, st, "", "arch list " + join(t.arch_list, " "));
+      if (!t.arch_list.empty()) row(o, st, "", "arch list " + util::join(t.arch_list, " "));
     } else if (!t.error.empty()) {
       row(o, st, "", "torch: import failed: " + t.error);
     }

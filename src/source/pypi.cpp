@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "core/package_name.h"
 #include "source/fetch.h"
 #include "util/process.h"
 #include "util/sha256.h"
@@ -15,18 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string normalize(const std::string& n) {
-  std::string o;
-  for (char c : n) {
-    if (c == '-' || c == '_' || c == '.') {
-      if (o.empty() || o.back() != '-') o += '-';
-    } else {
-      o += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  return o;
-}
 
 std::string s_of(const json& j, const char* k) { return j.is_object() && j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; }
 
@@ -82,13 +71,13 @@ std::optional<Sdist> sdist_from_simple_json(const json& doc, const std::string& 
     *error = "the index's answer has no files[] (not a PEP 691 project page)";
     return std::nullopt;
   }
-  const std::string want = normalize(name) + "-" + version;
+  const std::string want = normalize_name(name) + "-" + version;
   for (const auto& f : doc["files"]) {
     std::string fn = s_of(f, "filename");
     if (!sdist_name(fn)) continue;
     std::string stem = fn.substr(0, fn.size() - (fn.back() == 'z' ? 7 : 4));
     auto dash = stem.rfind('-');
-    if (dash == std::string::npos || normalize(stem.substr(0, dash)) + "-" + stem.substr(dash + 1) != want) continue;
+    if (dash == std::string::npos || normalize_name(stem.substr(0, dash)) + "-" + stem.substr(dash + 1) != want) continue;
     if (f.contains("yanked") && !(f["yanked"].is_boolean() && !f["yanked"].get<bool>())) continue;
     Sdist s;
     s.name = name, s.version = version, s.filename = fn, s.url = s_of(f, "url");
@@ -107,7 +96,7 @@ std::optional<Sdist> sdist_from_simple_json(const json& doc, const std::string& 
 std::optional<Sdist> find_sdist(const std::string& name, const std::string& version, const IndexOptions& o,
                                 std::string* error, bool* unreachable) {
   if (unreachable) *unreachable = false;
-  std::string n = normalize(name);
+  std::string n = normalize_name(name);
   auto api = curl({}, o.json_api + "/" + n + "/" + version + "/json", o.timeout);
   std::string api_error;
   if (api.ok()) {
@@ -128,14 +117,9 @@ std::optional<Sdist> find_sdist(const std::string& name, const std::string& vers
 }
 
 std::string file_sha256(const std::string& path, std::string* error) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
-  if (!f) { *error = "cannot read " + path; return ""; }
-  util::Sha256 h;
-  std::vector<unsigned char> buf(1 << 16);
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), f.get())) > 0) h.update(buf.data(), n);
-  if (std::ferror(f.get())) { *error = "cannot read " + path; return ""; }
-  return util::hex(h.digest());
+  auto digest = util::sha256_file(path);
+  if (!digest) *error = "cannot read " + path;
+  return digest.value_or("");
 }
 
 std::string fetch_sdist(const Sdist& s, const std::string& cache_dir, std::chrono::milliseconds timeout,

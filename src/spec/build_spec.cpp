@@ -51,32 +51,18 @@ BuildType type_from(const std::string& s) {
 }
 }  // namespace
 
-void to_json(nlohmann::json& j, const BuildSpec& s) {
-  j = {{"package", s.package},        {"version", s.version},   {"cuda", s.cuda},
-       {"arch", s.arch},              {"python", s.python},     {"with", s.with},
-       {"without", s.without},        {"build_type", build_type_name(s.build_type)},
-       {"jobs", s.jobs},              {"mem_budget_bytes", s.mem_budget_bytes},
-       {"packages", s.packages},      {"source", s.source},     {"facts_file", s.facts_file},
-       {"root", s.root},              {"origin", s.origin}};
-}
+// Written with its CMake spelling; an unknown spelling reads as Release.
+void to_json(nlohmann::json& j, BuildType t) { j = build_type_name(t); }
+void from_json(const nlohmann::json& j, BuildType& t) { t = type_from(j.get<std::string>()); }
 
-void from_json(const nlohmann::json& j, BuildSpec& s) {
-  BuildSpec d;
-  s.package = j.value("package", d.package);
-  s.version = j.value("version", d.version);
-  s.cuda = j.value("cuda", d.cuda);
-  s.arch = j.value("arch", d.arch);
-  s.python = j.value("python", d.python);
-  s.with = j.value("with", d.with);
-  s.without = j.value("without", d.without);
-  s.build_type = type_from(j.value("build_type", std::string("Release")));
-  s.jobs = j.value("jobs", 0);
-  s.mem_budget_bytes = j.value("mem_budget_bytes", std::uint64_t{0});
-  s.packages = j.value("packages", d.packages);
-  s.source = j.value("source", d.source);
-  s.facts_file = j.value("facts_file", d.facts_file);
-  s.root = j.value("root", d.root);
-  s.origin = j.value("origin", d.origin);
-}
+// The macro's pair is inline, so it lives in its own namespace behind the two functions the header exports.
+namespace io {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BuildSpec, package, version, cuda, arch, python, with, without,
+                                                build_type, jobs, mem_budget_bytes, packages, source, facts_file,
+                                                root, origin)
+}  // namespace io
+
+void to_json(nlohmann::json& j, const BuildSpec& s) { io::to_json(j, s); }
+void from_json(const nlohmann::json& j, BuildSpec& s) { io::from_json(j, s); }
 
 }  // namespace ts::spec

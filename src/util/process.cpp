@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "util/spawn.h"
+#include "util/split.h"
 
 namespace ts::util {
 namespace {
@@ -45,17 +46,7 @@ void sleep_ms(int ms) { ::poll(nullptr, 0, ms); }
 
 }  // namespace
 
-std::vector<std::string> split_path(const std::string& path_var) {
-  std::vector<std::string> dirs;
-  std::size_t b = 0;
-  while (b <= path_var.size()) {
-    std::size_t e = path_var.find(':', b);
-    if (e == std::string::npos) e = path_var.size();
-    if (e > b) dirs.push_back(path_var.substr(b, e - b));
-    b = e + 1;
-  }
-  return dirs;
-}
+std::vector<std::string> split_path(const std::string& path_var) { return split_nonempty(path_var, ':'); }
 
 std::string find_program(const std::string& name, const std::vector<std::string>& dirs) {
   auto runnable = [](const std::string& p) {

@@ -1,7 +1,10 @@
 #include "util/sha256.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 namespace ts::util {
 
@@ -36,5 +39,16 @@ std::string hex(const unsigned char* p, std::size_t n) {
 }
 
 std::string hex(const std::array<unsigned char, 32>& digest) { return hex(digest.data(), digest.size()); }
+
+std::optional<std::string> sha256_file(const std::string& path) {
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
+  if (!f) return std::nullopt;
+  Sha256 h;
+  std::vector<unsigned char> buf(1 << 16);
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f.get())) > 0) h.update(buf.data(), n);
+  if (std::ferror(f.get())) return std::nullopt;
+  return hex(h.digest());
+}
 
 }  // namespace ts::util

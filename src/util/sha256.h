@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "util/evp_hash.h"
@@ -25,5 +26,8 @@ class Sha256 {
 // Lower-case hex digits of n bytes (an MD5 digest's 16); of a SHA-256 digest, 64 digits.
 std::string hex(const unsigned char* p, std::size_t n);
 std::string hex(const std::array<unsigned char, 32>& digest);
+
+// The hex SHA-256 of a file's bytes, read in chunks; nullopt when it cannot be opened or read.
+std::optional<std::string> sha256_file(const std::string& path);
 
 }  // namespace ts::util

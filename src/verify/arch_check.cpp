@@ -1,4 +1,5 @@
 #include "verify/arch_check.h"
+#include "util/split.h"
 
 #include <algorithm>
 
@@ -9,12 +10,6 @@ bool has(const std::vector<CudaArch>& v, const CudaArch& a) {
   return std::any_of(v.begin(), v.end(), [&](const CudaArch& x) {
     return x.major == a.major && x.minor == a.minor && x.suffix == a.suffix;
   });
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
 }
 
 bool capability_asked(const ArchList& asked, const CudaArch& a) {
@@ -55,13 +50,13 @@ std::vector<Verdict> check_arches(const CudaCode& code, const ArchList& asked, c
   for (const auto& w : ptx_only) add(Outcome::warn, w);
   if (missing.empty() && ptx_only.empty()) add(Outcome::pass, "has " + asked.torch_cuda_arch_list());
   if (!beyond.empty())
-    add(Outcome::fail, "arches the plan did not ask for: " + join(beyond) + " (plan: " +
+    add(Outcome::fail, "arches the plan did not ask for: " + util::join(beyond, ", ") + " (plan: " +
                            asked.torch_cuda_arch_list() +
                            "): the build compiled more than planned (see the plan's arch decisions)");
   if (!extra_ptx.empty())
-    add(Outcome::warn, "PTX the plan did not ask for: " + join(extra_ptx) + " (plan: " +
+    add(Outcome::warn, "PTX the plan did not ask for: " + util::join(extra_ptx, ", ") + " (plan: " +
                            asked.torch_cuda_arch_list() + ")");
-  if (!extra.empty()) add(Outcome::note, "not asked for: " + join(extra));
+  if (!extra.empty()) add(Outcome::note, "not asked for: " + util::join(extra, ", "));
   return out;
 }
 

@@ -200,18 +200,6 @@ class Parser {
 
 }  // namespace
 
-std::string normalize_name(const std::string& name) {
-  std::string o;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      if (o.empty() || o.back() != '-') o += '-';
-    } else {
-      o += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  return o;
-}
-
 std::optional<Requirement> parse_requirement(const std::string& text, std::string* error) {
   Requirement r;
   std::string s = trim(text);

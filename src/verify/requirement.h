@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "core/package_name.h"  // normalize_name (PEP 503)
+
 namespace ts::verify {
 
 struct Requirement {
@@ -17,9 +19,6 @@ struct Requirement {
 
 // nullopt and *error for text that names no distribution.
 std::optional<Requirement> parse_requirement(const std::string& text, std::string* error);
-
-// PEP 503: lower case, runs of '-', '_' and '.' as one '-'.
-std::string normalize_name(const std::string& name);
 
 // The marker variables of one interpreter: python_version, python_full_version, sys_platform,
 // platform_system, platform_machine, os_name, implementation_name, platform_python_implementation,

@@ -13,6 +13,7 @@
 #include "formats/mapped_file.h"
 #include "formats/wheel.h"
 #include "formats/zip.h"
+#include "util/split.h"
 
 namespace ts::verify {
 namespace {
@@ -26,18 +27,6 @@ bool starts_with_elf_magic(const fs::path& p) {
 
 // "libtorch.so needs libc10.so" reads better with file names than with full paths.
 std::string base(const std::string& p) { return fs::path(p).filename().string(); }
-
-std::vector<std::string> split_colons(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < s.size()) {
-    std::size_t end = s.find(':', start);
-    if (end == std::string::npos) end = s.size();
-    if (end > start) out.push_back(s.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
 
 // `shown` names the file in the report (a wheel member is "x.whl!torch/lib/libc10.so").
 void check_one(const std::string& path, const std::string& shown, const VerifyOptions& o, VerifyReport& rep) {
@@ -60,8 +49,8 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
   const auto& d = elf->dynamic();
   f.soname = d.soname;
   f.needed = d.needed;
-  f.rpath = split_colons(d.rpath);  // as written: $ORIGIN kept, for people and for repair
-  f.runpath = split_colons(d.runpath);
+  f.rpath = util::split_nonempty(d.rpath, ':');  // as written: $ORIGIN kept, for people and for repair
+  f.runpath = util::split_nonempty(d.runpath, ':');
   add("elf", Outcome::pass, f.kind + (d.soname.empty() ? "" : ", SONAME " + d.soname));
 
   Resolution r = resolve_needed(path, o.resolve);

@@ -5,6 +5,7 @@
 
 #include "formats/mapped_file.h"
 #include "formats/zip.h"
+#include "util/split.h"
 
 namespace ts::verify {
 namespace {
@@ -16,18 +17,6 @@ bool identifier(const std::string& s) {
 
 bool ends_with(const std::string& s, const std::string& e) {
   return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while (at <= s.size()) {
-    std::size_t e = s.find(sep, at);
-    if (e == std::string::npos) e = s.size();
-    out.push_back(s.substr(at, e - at));
-    at = e + 1;
-  }
-  return out;
 }
 
 std::string trim(std::string s) {
@@ -44,7 +33,7 @@ void add_once(std::vector<std::string>& v, const std::string& s) {
 // The member's path as installed: "pkg-1.0.data/platlib/x/y.so" -> "x/y.so"; "" for metadata,
 // scripts, headers and data, which are not importable.
 std::string installed_path(const std::string& name) {
-  auto parts = split(name, '/');
+  auto parts = util::split(name, '/');
   if (parts.size() < 2) return name;
   if (ends_with(parts[0], ".dist-info")) return "";
   if (ends_with(parts[0], ".data")) {
@@ -60,7 +49,7 @@ WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::st
                           const std::string& top_level_txt) {
   WheelMeta w;
   // METADATA is RFC 822 headers; the body (the long description) starts after the first blank line.
-  for (const auto& raw : split(metadata, '\n')) {
+  for (const auto& raw : util::split(metadata, '\n')) {
     std::string line = raw;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) break;
@@ -72,7 +61,7 @@ WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::st
     else if (key == "version") w.version = value;
     else if (key == "requires-dist" && !value.empty()) w.requires_dist.push_back(value);
   }
-  for (const auto& t : split(top_level_txt, '\n')) {
+  for (const auto& t : util::split(top_level_txt, '\n')) {
     std::string n = trim(t);
     // "pkg/sub" lines name a namespace package's part: its first component is what imports.
     n = n.substr(0, n.find('/'));
@@ -83,7 +72,7 @@ WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::st
     if (m.empty() || m.back() == '/') continue;
     std::string path = installed_path(m);
     if (path.empty()) continue;
-    auto parts = split(path, '/');
+    auto parts = util::split(path, '/');
     const std::string& file = parts.back();
     if (from_files) {
       if (parts.size() > 1 && identifier(parts[0])) add_once(w.top_level, parts[0]);

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
+
+#include "testkit/temp_dir.h"
 
 namespace ts::util {
 namespace {
@@ -30,6 +33,15 @@ TEST(Sha256Stream, ZerosWithoutABuffer) {
   z.update("a", 1);
   z.update_zeros(10000);
   EXPECT_EQ(hex(z.digest()), digest_of("a" + std::string(10000, '\0')));
+}
+
+TEST(Sha256File, DigestOfTheBytesOrNothingWhenUnreadable) {
+  testkit::TempDir d;
+  const std::string p = d.path() + "/abc";
+  std::ofstream(p, std::ios::binary) << "abc";
+  EXPECT_EQ(sha256_file(p), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_FALSE(sha256_file(d.path() + "/missing"));
+  EXPECT_FALSE(sha256_file(d.path()));  // a directory opens but cannot be read
 }
 
 }  // namespace
