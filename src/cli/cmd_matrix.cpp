@@ -1,6 +1,8 @@
 // torchsmith matrix NAME==VER --torch 2.4,2.5: one package built against several torch releases,
 // each torch from PyPI (or --wheelhouse) in its own cached venv, each build the normal `torchsmith
 // build` in a child, the wheels gathered into a find-links index laid out per torch and CUDA.
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -28,6 +30,11 @@ struct MatrixCliOptions {
   Request req;  // the request options table's matrix rows, checked once and passed on to every build
   bool json = false;
 };
+
+// Ctrl-C or SIGTERM: each venv's pip and each build runs in its own process group, which the
+// terminal's Ctrl-C (or a kill of ours) does not reach; they are stopped through this flag.
+std::atomic<bool> g_cancel{false};
+void on_signal(int) { g_cancel.store(true); }
 
 int bad(const std::string& msg) {
   std::fprintf(stderr, "torchsmith matrix: %s\n", msg.c_str());
@@ -98,6 +105,7 @@ TorchVenv torch_venv(const MatrixCliOptions& o, const package::TorchAsk& t, cons
   util::RunOptions ro;
   ro.timeout = std::chrono::minutes(60);
   ro.max_output = 64 << 20;
+  ro.cancel = &g_cancel;
   std::vector<std::string> pip{py, "-m", "pip", "install", "--disable-pip-version-check", "--quiet"};
   if (!o.wheelhouse.empty()) pip.insert(pip.end(), {"--no-index", "--find-links", o.wheelhouse});
   pip.insert(pip.end(), {"--", t.requirement, "setuptools", "wheel"});
@@ -114,7 +122,7 @@ TorchVenv torch_venv(const MatrixCliOptions& o, const package::TorchAsk& t, cons
       say("installing " + t.requirement + " into " + dir + (o.wheelhouse.empty() ? " from PyPI" : " from " + o.wheelhouse));
     }
     r = util::run(pip, ro);
-    if (r.ok()) break;
+    if (r.ok() || r.cancelled) break;
     if (fresh) break;  // a new venv that pip cannot fill: the requirement is the problem, not the venv
   }
   if (!r.ok()) return {"", "", "", "pip install " + t.requirement + " failed: " + first_line(r.err.empty() ? r.describe(ro.timeout) : r.err)};
@@ -163,7 +171,13 @@ package::MatrixCell build_cell(const MatrixCliOptions& o, const package::TorchAs
   util::RunOptions ro;
   ro.timeout = std::chrono::hours(6);
   ro.max_output = 256 << 20;
+  ro.cancel = &g_cancel;
+  ro.kill_grace = std::chrono::seconds(30);  // a build stops its compilers and leaves a resumable state
   auto r = util::run(argv, ro);
+  if (r.cancelled) {
+    c.result = "interrupted (the build in " + work + " was stopped)";
+    return c;
+  }
   c.log = o.out + "/builds/" + label + ".log";
   util::write_file_atomic(c.log, r.out + r.err);
   auto text = util::read_file(work + "/last/run.json");
@@ -218,10 +232,20 @@ int run_matrix(const GlobalOptions& g, MatrixCliOptions& o) {
   fs::create_directories(abs.out, ec);
   if (ec) return bad("--out " + o.out + ": cannot create it (" + ec.message() + ")");
 
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+
   std::vector<package::MatrixCell> cells;
   for (const auto& t : *torches) {
+    if (g_cancel.load()) break;
     cells.push_back(build_cell(abs, t, cache, pytag));  // one failing torch never stops the others
     say("torch " + t.asked + ": " + cells.back().result);
+  }
+  if (g_cancel.load()) {  // the rows not built are not rows: no index that looks complete
+    say("interrupted: nothing more is built; the torch venvs made so far stay in " + cache + "/matrix-venvs/");
+    return 130;
   }
   std::string name = src->name.empty() ? o.requirement : src->name;
   std::string e1 = util::write_file_atomic(abs.out + "/index.html", package::render_matrix_html(name, cells));

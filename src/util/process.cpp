@@ -71,6 +71,7 @@ std::string RunResult::describe(std::chrono::milliseconds timeout) const {
     return buf;
   }
   if (truncated) return "printed more than the output limit and was stopped";
+  if (cancelled) return "stopped: we were interrupted";
   if (signal) return "killed by signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")";
   return "exit " + std::to_string(exit_code);
 }
@@ -125,6 +126,12 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& o) {
     bool pipes_open = out_r.fd >= 0 || err_r.fd >= 0;
     if (exited && !pipes_open) break;
     auto now = Clock::now();
+    if (!exited && o.cancel && o.cancel->load()) {
+      r.cancelled = true;
+      status = stop_group(pid, o.kill_grace).value_or(0);
+      exited = true;
+      break;
+    }
     if (!exited && now >= deadline) {
       r.timed_out = true;
       status = stop_group(pid, o.kill_grace).value_or(0);

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <fstream>
+#include <string>
 #include <thread>
 
 using namespace ts::util;
@@ -34,6 +37,40 @@ TEST(Process, TimeoutKillsQuickly) {
   EXPECT_TRUE(r.timed_out);
   EXPECT_LT(r.seconds, 1.0);
   EXPECT_EQ(r.describe(o.timeout), "timed out after 0.2 s");
+}
+
+// A child has its own process group, so our Ctrl-C or SIGTERM does not reach it: the cancel flag
+// (set by our signal handler) stops its whole group, grandchildren included, long before the timeout.
+TEST(Process, CancelStopsTheChildsGroupBeforeItsTimeout) {
+  std::atomic<bool> cancel{false};
+  RunOptions o;
+  o.timeout = 60s;
+  o.cancel = &cancel;
+  std::thread later([&] {
+    std::this_thread::sleep_for(300ms);
+    cancel.store(true);
+  });
+  auto r = run({"/bin/sh", "-c", "sleep 100 & echo $!; wait"}, o);
+  later.join();
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.ok());
+  EXPECT_LT(r.seconds, 10.0);
+  EXPECT_EQ(r.describe(o.timeout), "stopped: we were interrupted");
+  pid_t grandchild = std::atoi(r.out.c_str());
+  ASSERT_GT(grandchild, 0) << r.out;
+  // Gone, or a zombie left to whoever is PID 1 here: either way no longer running.
+  auto running = [](pid_t p) {
+    std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    auto paren = text.rfind(')');
+    return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] != 'Z';
+  };
+  for (int i = 0; i < 100 && running(grandchild); ++i) std::this_thread::sleep_for(20ms);
+  EXPECT_FALSE(running(grandchild)) << "the sleep the child started is still running";
+  // Not set: the flag changes nothing.
+  cancel.store(false);
+  EXPECT_TRUE(run({"true"}, o).ok());
 }
 
 TEST(Process, TimeoutWhenChildIgnoresTermAndLeavesGrandchildren) {
