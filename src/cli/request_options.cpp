@@ -11,10 +11,14 @@ namespace ts::cli {
 
 namespace {
 
-// An option whose text is a spec field (checked with the rest of the spec, or by the extension planner).
+// An option whose text is a spec field (checked with the rest of the spec, or by the extension planner);
+// with `valid`, text it refuses is an error at once, worded by `hint`.
 std::function<std::string(const std::string&, Request&)> to_field(spec::RawField spec::RawSpec::*f,
-                                                                    const std::string& flag) {
-  return [f, flag](const std::string& v, Request& r) {
+                                                                    const std::string& flag,
+                                                                    bool (*valid)(const std::string&) = nullptr,
+                                                                    const char* hint = "") {
+  return [f, flag, valid, hint](const std::string& v, Request& r) {
+    if (valid && !valid(v)) return std::string(hint);
     r.raw.*f = {v, flag, true};
     return std::string();
   };
@@ -82,11 +86,9 @@ std::vector<RequestOption> make_table() {
        "the build type is its own setup's (set CFLAGS in the environment for a debug build)", "",
        to_flag(&Request::relwithdebinfo)});
   add({"--jobs", "N|auto", "Parallel compile jobs (default auto: from memory).",
-       plan_command | build_command | matrix_command, both, "", "", [](const std::string& v, Request& r) {
-         if (!spec::parse_jobs(v)) return std::string("write a number of jobs from 1 to 9999, or auto");
-         r.raw.jobs = {v, "--jobs", true};
-         return std::string();
-       }});
+       plan_command | build_command | matrix_command, both, "", "",
+       to_field(&spec::RawSpec::jobs, "--jobs", [](const std::string& v) { return spec::parse_jobs(v).has_value(); },
+                "write a number of jobs from 1 to 9999, or auto")});
   add({"--split-compile", "auto|off|N",
        "Extensions: nvcc threads inside one CUDA compile (nvcc --split-compile). auto (default): the threads the "
        "cores and memory leave, at most 3 a core while all CUDA compiles run; off never.",
@@ -100,11 +102,10 @@ std::vector<RequestOption> make_table() {
          return std::string();
        }});
   add({"--mem-budget", "SIZE", "Memory the build may use (16G); jobs and the governor keep to it.",
-       plan_command | build_command | matrix_command, both, "", "", [](const std::string& v, Request& r) {
-         if (!spec::parse_size(v)) return std::string("write a size such as 16G, 512M or 1.5T");
-         r.raw.mem_budget = {v, "--mem-budget", true};
-         return std::string();
-       }});
+       plan_command | build_command | matrix_command, both, "", "",
+       to_field(&spec::RawSpec::mem_budget, "--mem-budget",
+                [](const std::string& v) { return spec::parse_size(v).has_value(); },
+                "write a size such as 16G, 512M or 1.5T")});
   add({"--package", "KIND,...", "What to produce: wheel (default), conda, libtorch.", plan_command | build_command,
        torch_request, "it is packaged as a wheel (`torchsmith conda WHEEL` makes a conda package of it)", "",
        to_field(&spec::RawSpec::packages, "--package")});
