@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "plan/extension_internal.h"
+#include "util/split.h"
 
 namespace ts::plan::ext {
 
@@ -23,16 +24,6 @@ std::string wheel_escape(const std::string& name) {
   return o;
 }
 
-std::string dir_of(const std::string& path) {
-  auto s = path.rfind('/');
-  return s == std::string::npos ? "" : s == 0 ? "/" : path.substr(0, s);
-}
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
-  return s;
-}
 
 void fetch(Ctx& c) {
   const auto& src = c.req->source;
@@ -103,7 +94,7 @@ void choose_steps(Ctx& c) {
   c.dist_name = wheel_escape(name);
   c.p.import_name = r.import_name.empty() ? c.dist_name : r.import_name;
   c.p.smoke = r.origin.file.empty() && !scan.smoke.empty() ? scan.smoke : r.smoke;
-  std::string site = dir_of(c.python->torch.path);
+  std::string site = core::dir_of(c.python->torch.path);
   // torch's fixes edit the installed torch; the package's own edit the fetched tree ({src}).
   Step torch_fix{"fix", {"torchsmith", "fix", site}, "",
                  "torch's own cpp_extension.py at " + site + " (the installed torch the extension builds against), journaled"};
@@ -141,13 +132,13 @@ void choose_steps(Ctx& c) {
   bool pyproject = scan.scanned ? scan.pyproject : r.build_system == "pep517";
   auto argv = build_command(*c.python, setup_py, pyproject, c);
   if (argv.empty()) return;
-  c.p.steps.push_back({"build", argv, "{src}", joined(argv) + ": against the target torch, nothing downloaded"});
+  c.p.steps.push_back({"build", argv, "{src}", util::join(argv, " ") + ": against the target torch, nothing downloaded"});
   std::string pattern = c.dist_name + "-*.whl";
   std::string abi = c.python->abi_tag.empty() ? "cp3XX" : c.python->abi_tag;
   std::string plat = c.python->platform_tag.empty() ? "linux_" + c.facts().cpu.arch : c.python->platform_tag;
   c.p.artifacts.push_back({"wheel", "", pattern, "in {src}/dist; tags " + abi + "-" + abi + "-" + plat +
                                                      " for a cpp_extension build"});
-  c.decide("artifact", pattern, "the wheel " + joined(argv) + " writes to dist/", "PEP 427");
+  c.decide("artifact", pattern, "the wheel " + util::join(argv, " ") + " writes to dist/", "PEP 427");
   c.p.steps.push_back({"package", {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
                        "torch's libraries are never vendored: the extension finds them through import torch"});
   bool gpu_test = c.cuda_on && c.facts().driver.present && !c.facts().gpus.empty();
