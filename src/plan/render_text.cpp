@@ -2,16 +2,11 @@
 #include <sstream>
 
 #include "plan/render.h"
+#include "util/split.h"
 
 namespace ts::plan {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
-  return s;
-}
 
 // One line, and long upstream citations cut (the JSON keeps them whole), keeping the KB's file:line.
 std::string line(std::string s, std::size_t max = 0) {
@@ -100,7 +95,7 @@ std::string render_explain(const PlanResult& r) {
   for (const auto& f : p.fixes) o << "  " << f.id << " (" << f.hash.substr(0, 12) << ")\n";
   o << "\nsteps:\n";
   for (const auto& s : p.steps) {
-    o << "  " << s.name << ": " << (s.cwd.empty() ? "" : "(in " + s.cwd + ") ") << joined(s.argv) << "\n";
+    o << "  " << s.name << ": " << (s.cwd.empty() ? "" : "(in " + s.cwd + ") ") << util::join(s.argv, " ") << "\n";
     if (!s.note.empty()) o << "    " << s.note << "\n";
   }
   o << "\nartifacts:\n";
