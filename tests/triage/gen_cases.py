@@ -361,6 +361,38 @@ c('GPU_BF16_UNSUPPORTED', ['Traceback (most recent call last):', '  File "/app/r
 c('TORCH_COMPANION_VERSION_CONFLICT', ['ERROR: Cannot install torch==2.2.1+cu118 and torchvision==0.16.1+cu118 because these package versions have conflicting dependencies.', '', 'The conflict is caused by:', '    The user requested torch==2.2.1+cu118', '    torchvision 0.16.1+cu118 depends on torch==2.1.1+cu118', '', 'ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts'],
   ['Collecting torchvision==0.17.1+cu118', '  Using cached torchvision-0.17.1+cu118 (torch==2.2.1+cu118 already satisfied)'])
 
+c('CUDA_HOME_IS_PATH_LIST', ["/usr/local/cuda:/usr/local/cuda-11.8/bin/nvcc -I/home/u/venv/lib/python3.10/site-packages/torch/include -c src/deform_conv_cuda_kernel.cu -o build/temp.linux-x86_64-3.10/src/deform_conv_cuda_kernel.o --expt-relaxed-constexpr --compiler-options '-fPIC' -std=c++17",
+  "unable to execute '/usr/local/cuda:/usr/local/cuda-11.8/bin/nvcc': No such file or directory",
+  "error: command '/usr/local/cuda:/usr/local/cuda-11.8/bin/nvcc' failed with exit status 1"],
+  ["/usr/local/cuda-11.8/bin/nvcc -I/home/u/venv/lib/python3.10/site-packages/torch/include -c src/deform_conv_cuda_kernel.cu -o build/temp.linux-x86_64-3.10/src/deform_conv_cuda_kernel.o",
+   "export PATH=/usr/local/cuda-11.8/bin:$PATH  # CUDA_HOME=/usr/local/cuda-11.8"])
+
+c('CONDA_SOLVE_CONFLICT', ['Collecting package metadata (repodata.json): done', 'Solving environment: failed with initial frozen solve. Retrying with flexible solve.',
+  'Solving environment: |', 'Found conflicts! Looking for incompatible packages.', 'This can take several minutes.  Press CTRL-C to abort.', 'failed', '',
+  'UnsatisfiableError: The following specifications were found to be incompatible with each other:', '',
+  'Package cudatoolkit conflicts for:', 'pytorch==1.13.1 -> cudatoolkit[version=\'>=11.6,<11.7\']', 'cudatoolkit=11.3'],
+  ['Collecting package metadata (repodata.json): done', 'Solving environment: done', '', '## Package Plan ##', '  added / updated specs:', '    - pytorch==2.1.0'])
+
+c('GPU_ARCH_TOO_OLD_FOR_LIBRARY', ['Device Tesla K40m', "terminate called after throwing an instance of 'std::runtime_error'",
+  '  what():  [FT][ERROR] CUDA runtime error: CUBLAS_STATUS_ARCH_MISMATCH /workspace/fastertransformer/cuda/open_attention.h:171', 'Aborted (core dumped)'],
+  ['cublasStatus_t values: CUBLAS_STATUS_SUCCESS, CUBLAS_STATUS_NOT_INITIALIZED; arch checks passed for sm_80'])
+
+c('EXT_PY_LIMITED_API_PYBIND11', [FC, '/home/u/venv/lib/python3.10/site-packages/torch/include/pybind11/buffer_info.h(107): error: identifier "Py_buffer" is undefined', '',
+  '/home/u/venv/lib/python3.10/site-packages/torch/include/pybind11/buffer_info.h(153): error: identifier "Py_buffer" is undefined'],
+  ['/home/u/venv/lib/python3.10/site-packages/torch/include/pybind11/buffer_info.h(107): warning: Py_buffer is deprecated in the limited API'])
+
+c('MSVC_TOO_OLD_FOR_TORCH', [FC, 'C:\\libtorch\\include\\torch/csrc/utils/variadic.h(195): error C2951: template declarations are only permitted at global, namespace, or class scope',
+  'C:\\libtorch\\include\\torch/csrc/utils/variadic.h(195): error C2143: syntax error: missing \';\' before \'<end Parse>\''],
+  ['C:\\src\\mylib\\parser.h(12): error C2951: template declarations are only permitted at global, namespace, or class scope'])
+
+c('HIP_PLATFORM_MACRO_UNDEFINED', [FC, 'In file included from /workspace/src/tracer.h:24,', '/opt/rocm/include/hip/hip_runtime.h:66:2: error: #error ("Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__");',
+  '   66 | #error("Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__");'],
+  ['/opt/rocm/bin/hipcc -D__HIP_PLATFORM_AMD__ -I/opt/rocm/include -c /workspace/src/tracer.cpp -o tracer.o'])
+
+c('ROCM_PATH_NOT_FOUND', [FC, 'clang: warning: argument unused during compilation: \'--offload-compress\' [-Wunused-command-line-argument]',
+  "clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library"],
+  ['-- ROCm device library found at /opt/rocm/amdgcn/bitcode', "clang: warning: argument unused during compilation: '--rocm-path=/opt/rocm' [-Wunused-command-line-argument]"])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

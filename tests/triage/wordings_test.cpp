@@ -132,6 +132,43 @@ const Wording kWordings[] = {
     // A companion package pinned for another torch release (pip's resolver).
     {"    torchvision 0.15.2 depends on torch==2.0.1", "TORCH_COMPANION_VERSION_CONFLICT"},
     {"    torchaudio 2.5.1 depends on torch==2.5.1", "TORCH_COMPANION_VERSION_CONFLICT"},
+    // nvcc's own host-compiler check (CUDA <= 10.x): clang on Linux, Apple clang, gcc.
+    {"nvcc fatal   : The version ('60000') of the host compiler ('clang') is not supported", "NVCC_HOST_GCC_TOO_NEW"},
+    {"nvcc fatal   : The version ('90000') of the host compiler ('Apple clang') is not supported", "NVCC_HOST_GCC_TOO_NEW"},
+    {"nvcc fatal   : The version ('11.2') of the host compiler ('gcc') is not supported", "NVCC_HOST_GCC_TOO_NEW"},
+    // clang's "no member" wording for a std:: integer type without <cstdint>.
+    {"f.h:15:30: error: no member named 'uint8_t' in namespace 'std'", "MISSING_CSTDINT_NEW_GCC"},
+    // torch's own module missing a libtorch symbol: another install's libraries are loaded.
+    {"ImportError: /home/u/.local/lib/python3.8/site-packages/torch/_C.so: undefined symbol: _ZN5torch3jit5Value13setUniqueNameERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE", "TORCH_MIXED_INSTALL_STALE_LIBS"},
+    {"ImportError: /opt/venv/lib/python3.10/site-packages/torch/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "TORCH_MIXED_INSTALL_STALE_LIBS"},
+    // CUDA_HOME extended like PATH: setuptools, Python, the shell.
+    {"unable to execute ':/usr/local/cuda-10.0/bin/nvcc': No such file or directory", "CUDA_HOME_IS_PATH_LIST"},
+    {"FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda:/usr/local/cuda-12.1/bin/nvcc'", "CUDA_HOME_IS_PATH_LIST"},
+    {"/bin/sh: 1: :/usr/local/cuda/bin/nvcc: not found", "CUDA_HOME_IS_PATH_LIST"},
+    {"error: command '/usr/local/cuda-10.1:/bin/nvcc' failed with exit status 1", "CUDA_HOME_IS_PATH_LIST"},
+    // conda and mamba solvers.
+    {"UnsatisfiableError: The following specifications were found to be in conflict:", "CONDA_SOLVE_CONFLICT"},
+    {"ResolvePackageNotFound: ", "CONDA_SOLVE_CONFLICT"},
+    {"error    libmamba Could not solve for environment specs", "CONDA_SOLVE_CONFLICT"},
+    // A GPU older than the library call needs: cuBLAS and cuDNN.
+    {"RuntimeError: CUDA error: CUBLAS_STATUS_ARCH_MISMATCH when calling `cublasGemmEx(...)`", "GPU_ARCH_TOO_OLD_FOR_LIBRARY"},
+    {"RuntimeError: cuDNN error: CUDNN_STATUS_ARCH_MISMATCH", "GPU_ARCH_TOO_OLD_FOR_LIBRARY"},
+    // pybind11 under Python's limited API: EDG, GCC, clang, MSVC.
+    {"torch/include/pybind11/buffer_info.h(107): error: identifier \"Py_buffer\" is undefined", "EXT_PY_LIMITED_API_PYBIND11"},
+    {"torch/include/pybind11/buffer_info.h:107:23: error: 'Py_buffer' does not name a type", "EXT_PY_LIMITED_API_PYBIND11"},
+    {"torch/include/pybind11/buffer_info.h:107:23: error: unknown type name 'Py_buffer'", "EXT_PY_LIMITED_API_PYBIND11"},
+    {"torch\\include\\pybind11\\buffer_info.h(107): error C2065: 'Py_buffer': undeclared identifier", "EXT_PY_LIMITED_API_PYBIND11"},
+    // An MSVC older than libtorch's headers need (English and localised text, the code is the same).
+    {"C:\\libtorch\\include\\torch/csrc/utils/variadic.h(195): error C2951: template declarations are only permitted at global, namespace, or class scope", "MSVC_TOO_OLD_FOR_TORCH"},
+    {"E:\\libtorch\\include\\c10/util/C++17.h(211): error C2951: 模板 声明只能在全局、命名空间或类范围内使用", "MSVC_TOO_OLD_FOR_TORCH"},
+    {"c10/util/Metaprogramming.h(40): error C2210: 'T': pack expansions cannot be used as arguments to non-packed parameters in alias templates", "MSVC_TOO_OLD_FOR_TORCH"},
+    // HIP headers without the platform macro (ROCm >= 5 and the older HCC/NVCC names).
+    {"/opt/rocm/include/hip/hip_runtime.h:66:2: error: #error (\"Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__\");", "HIP_PLATFORM_MACRO_UNDEFINED"},
+    {"/opt/rocm/include/hip/hip_common.h:50:2: error: \"Must define exactly one of __HIP_PLATFORM_HCC__ or __HIP_PLATFORM_NVCC__\"", "HIP_PLATFORM_MACRO_UNDEFINED"},
+    // The HIP clang without its ROCm install: device library, runtime (new and old punctuation), installation.
+    {"clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library", "ROCM_PATH_NOT_FOUND"},
+    {"clang-12: error: cannot find HIP runtime. Provide its path via --rocm-path, or pass -nogpuinc to build without HIP runtime.", "ROCM_PATH_NOT_FOUND"},
+    {"clang: error: cannot find ROCm installation; provide its path via '--rocm-path', or pass '-nogpulib' and '-nogpuinc' to build without ROCm device library and HIP includes", "ROCM_PATH_NOT_FOUND"},
     // A bundled CUB's namespace macros against the toolkit's CUB.
     {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
 };
@@ -187,6 +224,17 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"-- Checking disk quota: 120 GB free", "DISK_FULL"},
                         Near{"    accelerate 1.0.1 depends on torch>=1.10.0", "TORCH_COMPANION_VERSION_CONFLICT"},
                         Near{"Requirement already satisfied: torch==2.0.1 in ./venv (from torchvision==0.15.2)", "TORCH_COMPANION_VERSION_CONFLICT"},
+                        Near{"unable to execute '/usr/local/cuda/bin/nvcc': No such file or directory", "CUDA_HOME_IS_PATH_LIST"},
+                        Near{"FileNotFoundError: [Errno 2] No such file or directory: 'C:\\CUDA\\v11.8/bin/nvcc'", "CUDA_HOME_IS_PATH_LIST"},
+                        Near{"ImportError: /venv/lib/python3.10/site-packages/torch_scatter/_C.so: undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jRKSs", "TORCH_MIXED_INSTALL_STALE_LIBS"},
+                        Near{"ImportError: /venv/lib/python3.10/site-packages/torchvision/_C.so: undefined symbol: _ZN3c106detail19maybe_wrap_dim_slowEllb", "TORCH_MIXED_INSTALL_STALE_LIBS"},
+                        Near{"nvcc fatal   : The version ('1939') of the host compiler ('Microsoft Visual Studio') is not supported", "NVCC_HOST_GCC_TOO_NEW"},
+                        Near{"Solving environment: done", "CONDA_SOLVE_CONFLICT"},
+                        Near{"CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx(...)`", "GPU_ARCH_TOO_OLD_FOR_LIBRARY"},
+                        Near{"x.cpp(12): error C2951: template declarations are only permitted at global, namespace, or class scope", "MSVC_TOO_OLD_FOR_TORCH"},
+                        Near{"main.cpp:5:10: error: 'Py_ssize_t' was not declared in this scope", "EXT_PY_LIMITED_API_PYBIND11"},
+                        Near{"hipcc -D__HIP_PLATFORM_AMD__ -c k.hip -o k.o", "HIP_PLATFORM_MACRO_UNDEFINED"},
+                        Near{"-- Found HIP runtime at /opt/rocm (--rocm-path not needed)", "ROCM_PATH_NOT_FOUND"},
                         Near{"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", "GPU_BF16_UNSUPPORTED"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
