@@ -393,6 +393,14 @@ c('ROCM_PATH_NOT_FOUND', [FC, 'clang: warning: argument unused during compilatio
   "clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library"],
   ['-- ROCm device library found at /opt/rocm/amdgcn/bitcode', "clang: warning: argument unused during compilation: '--rocm-path=/opt/rocm' [-Wunused-command-line-argument]"])
 
+c('WINDOWS_SDK_MISSING', [FC, 'C:\\Program Files\\Microsoft Visual Studio\\2022\\BuildTools\\VC\\Tools\\MSVC\\14.38.33130\\include\\crtdefs.h(10): fatal error C1083: Cannot open include file: \'corecrt.h\': No such file or directory'],
+  ['C:\\src\\ext\\csrc\\ops.cpp(3): fatal error C1083: Cannot open include file: \'ops_impl.h\': No such file or directory'])
+
+c('TORCH_CPU_ONLY_FOR_CUDA_EXT', ['g++ -shared build/temp.linux-x86_64-cpython-310/src/ext.o build/temp.linux-x86_64-cpython-310/src/ext_cuda.o -L/home/u/venv/lib/python3.10/site-packages/torch/lib -L/usr/local/cuda/lib64 -lc10 -ltorch -ltorch_cpu -ltorch_python -lcudart -lc10_cuda -ltorch_cuda -o build/lib.linux-x86_64-cpython-310/ext_cuda.so',
+  '/usr/bin/ld: cannot find -lc10_cuda: No such file or directory', '/usr/bin/ld: cannot find -ltorch_cuda: No such file or directory', 'collect2: error: ld returned 1 exit status'],
+  ['g++ -shared build/temp.linux-x86_64-cpython-310/src/ext.o -L/home/u/venv/lib/python3.10/site-packages/torch/lib -lc10 -ltorch -ltorch_cpu -ltorch_python -lc10_cuda -ltorch_cuda -o ext_cuda.so',
+   'Finished linking ext_cuda.so against libc10_cuda.so and libtorch_cuda.so'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

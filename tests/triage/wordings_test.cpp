@@ -169,6 +169,22 @@ const Wording kWordings[] = {
     {"clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library", "ROCM_PATH_NOT_FOUND"},
     {"clang-12: error: cannot find HIP runtime. Provide its path via --rocm-path, or pass -nogpuinc to build without HIP runtime.", "ROCM_PATH_NOT_FOUND"},
     {"clang: error: cannot find ROCm installation; provide its path via '--rocm-path', or pass '-nogpulib' and '-nogpuinc' to build without ROCm device library and HIP includes", "ROCM_PATH_NOT_FOUND"},
+    // The Windows SDK's CRT/Win32 headers: MSVC (English, localised), the IDE's error list, clang-cl.
+    {"C:\\VS\\VC\\Tools\\MSVC\\14.29.30133\\include\\crtdefs.h(10): fatal error C1083: Cannot open include file: 'corecrt.h': No such file or directory", "WINDOWS_SDK_MISSING"},
+    {"C:\\VS\\VC\\Tools\\MSVC\\14.24.28314\\include\\crtdefs.h(10): fatal error C1083: 无法打开包括文件: “corecrt.h”: No such file or directory", "WINDOWS_SDK_MISSING"},
+    {"Error\tC1083\tCannot open include file: 'stddef.h': No such file or directory\trpcs3\tC:\\src\\wx\\defs.h\t713", "WINDOWS_SDK_MISSING"},
+    {"C:\\VS\\include\\crtdefs.h(10,10): fatal error: 'corecrt.h' file not found", "WINDOWS_SDK_MISSING"},
+    // A CUDA extension linked against a CPU-only torch: GNU ld, lld, link.exe.
+    {"/usr/bin/ld: cannot find -lc10_cuda: No such file or directory", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
+    {"ld.lld: error: unable to find library -ltorch_cuda", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
+    {"LINK : fatal error LNK1181: cannot open input file 'c10_cuda.lib'", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
+    {"LINK : fatal error LNK1104: cannot open file 'torch_cuda.lib'", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
+    // CUDA's own libraries missing at link: link.exe's LNK1104 and lld's wording.
+    {"LINK : fatal error LNK1104: cannot open file 'cublas.lib'", "CUDA_LINK_LIB_NOT_FOUND"},
+    {"ld.lld: error: unable to find library -lcudart", "CUDA_LINK_LIB_NOT_FOUND"},
+    // torch's C++17 check as MSVC prints it; GCC's "'std::X' has not been declared".
+    {"c10/macros/Macros.h(1): fatal error C1189: #error:  C++17 or later compatible compiler is required to use PyTorch.", "CXX17_REQUIRED"},
+    {"x.cc:12:8: error: 'std::runtime_error' has not been declared", "MISSING_STD_HEADER"},
     // A bundled CUB's namespace macros against the toolkit's CUB.
     {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
 };
@@ -235,6 +251,11 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"main.cpp:5:10: error: 'Py_ssize_t' was not declared in this scope", "EXT_PY_LIMITED_API_PYBIND11"},
                         Near{"hipcc -D__HIP_PLATFORM_AMD__ -c k.hip -o k.o", "HIP_PLATFORM_MACRO_UNDEFINED"},
                         Near{"-- Found HIP runtime at /opt/rocm (--rocm-path not needed)", "ROCM_PATH_NOT_FOUND"},
+                        Near{"C:\\src\\ext\\ops.cpp(3): fatal error C1083: Cannot open include file: 'ops_impl.h': No such file or directory", "WINDOWS_SDK_MISSING"},
+                        Near{"/usr/lib/gcc/x86_64-linux-gnu/12/include/x.h:1:10: fatal error: stddef.h: No such file or directory", "WINDOWS_SDK_MISSING"},
+                        Near{"/usr/bin/ld: cannot find -lcudart: No such file or directory", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
+                        Near{"-L/venv/lib/python3.10/site-packages/torch/lib -lc10_cuda -ltorch_cuda", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
+                        Near{"x.cc:12:8: error: 'std::chrono::seconds' has not been declared", "MISSING_STD_HEADER"},
                         Near{"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", "GPU_BF16_UNSUPPORTED"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
