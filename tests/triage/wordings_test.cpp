@@ -185,6 +185,16 @@ const Wording kWordings[] = {
     // torch's C++17 check as MSVC prints it; GCC's "'std::X' has not been declared".
     {"c10/macros/Macros.h(1): fatal error C1189: #error:  C++17 or later compatible compiler is required to use PyTorch.", "CXX17_REQUIRED"},
     {"x.cc:12:8: error: 'std::runtime_error' has not been declared", "MISSING_STD_HEADER"},
+    // Out of disk and out of memory on Windows (link.exe, the OS) and in clang's LLVM.
+    {"LINK : fatal error LNK1180: insufficient disk space to complete link", "DISK_FULL"},
+    {"OSError: [WinError 112] There is not enough space on the disk", "DISK_FULL"},
+    {"LINK : fatal error LNK1102: out of memory", "OOM_LINKER_KILLED"},
+    {"LLVM ERROR: out of memory", "OOM_CC1PLUS_KILLED"},
+    // NumPy 2 refusing a module built for NumPy 1: the umath import and the ABI numbers.
+    {"ImportError: numpy.core._multiarray_umath failed to import", "NUMPY2_ABI_MISMATCH"},
+    {"RuntimeError: module compiled against ABI version 0x1000009 but this version of numpy is 0x2000000", "NUMPY2_ABI_MISMATCH"},
+    // pip's post-install check naming the companion's torch pin.
+    {"torchvision 0.17.0 requires torch==2.2.0, but you have torch 2.3.0 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
     // A bundled CUB's namespace macros against the toolkit's CUB.
     {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
 };
@@ -256,6 +266,10 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"/usr/bin/ld: cannot find -lcudart: No such file or directory", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
                         Near{"-L/venv/lib/python3.10/site-packages/torch/lib -lc10_cuda -ltorch_cuda", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
                         Near{"x.cc:12:8: error: 'std::chrono::seconds' has not been declared", "MISSING_STD_HEADER"},
+                        Near{"Checking that there is enough space on the disk... yes", "DISK_FULL"},
+                        Near{"RuntimeError: module compiled against API version 0xe but this version of numpy is 0xd", "NUMPY2_ABI_MISMATCH"},
+                        Near{"Successfully installed torch-2.3.0 torchvision-0.18.0 (torchvision 0.18.0 requires torch==2.3.0)", "TORCH_COMPANION_VERSION_CONFLICT"},
+                        Near{"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.ldg.global.f", "OOM_CC1PLUS_KILLED"},
                         Near{"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", "GPU_BF16_UNSUPPORTED"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
