@@ -190,6 +190,9 @@ const Wording kWordings[] = {
     {"OSError: [WinError 112] There is not enough space on the disk", "DISK_FULL"},
     {"LINK : fatal error LNK1102: out of memory", "OOM_LINKER_KILLED"},
     {"LLVM ERROR: out of memory", "OOM_CC1PLUS_KILLED"},
+    // gcc-only -f flags reaching clang.
+    {"clang: error: unknown argument: '-fno-semantic-interposition'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+    {"clang++-14: error: unknown argument: '-fno-plt'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
     // NumPy 2 refusing a module built for NumPy 1: the umath import and the ABI numbers.
     {"ImportError: numpy.core._multiarray_umath failed to import", "NUMPY2_ABI_MISMATCH"},
     {"RuntimeError: module compiled against ABI version 0x1000009 but this version of numpy is 0x2000000", "NUMPY2_ABI_MISMATCH"},
@@ -270,6 +273,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"RuntimeError: module compiled against API version 0xe but this version of numpy is 0xd", "NUMPY2_ABI_MISMATCH"},
                         Near{"Successfully installed torch-2.3.0 torchvision-0.18.0 (torchvision 0.18.0 requires torch==2.3.0)", "TORCH_COMPANION_VERSION_CONFLICT"},
                         Near{"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.ldg.global.f", "OOM_CC1PLUS_KILLED"},
+                        Near{"clang: error: no such file or directory: '-fno-plt.o'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
                         Near{"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", "GPU_BF16_UNSUPPORTED"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
