@@ -199,6 +199,8 @@ const Wording kWordings[] = {
     // pip's post-install check naming the companion's torch pin.
     {"torchvision 0.17.0 requires torch==2.2.0, but you have torch 2.3.0 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
     {"ERROR: torchaudio 0.5.0 has requirement torch==1.5.0, but you'll have torch 1.6.0 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
+    // macOS dyld naming a torch C++ symbol the installed libtorch lacks.
+    {"ImportError: dlopen(/x/_C.cpython-310-darwin.so, 0x0002): Symbol not found: __ZN3c1017RegisterOperatorsD1Ev", "EXT_BUILT_FOR_OTHER_TORCH"},
     // A bundled CUB's namespace macros against the toolkit's CUB.
     {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
 };
@@ -271,6 +273,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"-L/venv/lib/python3.10/site-packages/torch/lib -lc10_cuda -ltorch_cuda", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
                         Near{"x.cc:12:8: error: 'std::chrono::seconds' has not been declared", "MISSING_STD_HEADER"},
                         Near{"Checking that there is enough space on the disk... yes", "DISK_FULL"},
+                        Near{"ImportError: dlopen(/x/_C.so, 2): Symbol not found: _PyInit__C", "EXT_BUILT_FOR_OTHER_TORCH"},
                         Near{"ERROR: fastai 1.0.61 has requirement torch>=1.0.0, but you'll have torch 0.4.0 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
                         Near{"RuntimeError: module compiled against API version 0xe but this version of numpy is 0xd", "NUMPY2_ABI_MISMATCH"},
                         Near{"Successfully installed torch-2.3.0 torchvision-0.18.0 (torchvision 0.18.0 requires torch==2.3.0)", "TORCH_COMPANION_VERSION_CONFLICT"},
