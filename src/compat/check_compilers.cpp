@@ -18,7 +18,7 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
               "'s host compiler";
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
   auto cv = ver(cc.version);
-  auto max = rel ? ver(rel->gcc_max) : std::nullopt;
+  int max = gcc_max_major(kb, tk.version);
   if (!rel || !cv || !max) {
     v.level = Level::warn;
     v.reason = "the newest GCC that CUDA " + mm + " accepts is not in the knowledge base";
@@ -27,7 +27,7 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
   v.source = rel->source;
   v.where = where(rel->origin);
   v.rule = kHostCompilerRule;
-  if (gcc_fits(cc.version, 0, max->major())) {
+  if (gcc_fits(cc.version, 0, max)) {
     v.level = Level::ok;
     v.reason = "CUDA " + mm + " accepts gcc <= " + rel->gcc_max;
     return v;
@@ -36,11 +36,11 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
   v.reason = "gcc " + cc.version + " is newer than CUDA " + mm + " accepts (<= " + rel->gcc_max +
              "): nvcc stops with 'unsupported GNU version! gcc versions later than " +
              rel->gcc_max + " are not supported!'";
-  if (const CompilerFacts* fit = newest_gcc(f, 0, max->major())) {
+  if (const CompilerFacts* fit = newest_gcc(f, 0, max)) {
     v.fix = "gcc " + fit->version + " is installed at " + fit->cc +
             ": set CUDAHOSTCXX=" + fit->cxx + " (torchsmith plan picks it)";
   } else {
-    v.fix = install_gcc_advice(max->major());
+    v.fix = install_gcc_advice(max);
   }
   return v;
 }

@@ -10,6 +10,16 @@ int gcc_max_major(const kb::Kb& kb, const std::string& cuda_version) {
   return m ? m->major() : 0;
 }
 
+const kb::CudaRelease* oldest_cuda_for_gcc(const kb::Kb& kb, int gcc_major) {
+  const kb::CudaRelease* best = nullptr;
+  for (const auto& r : kb.cuda) {
+    auto m = ver(r.gcc_max);
+    if (!m || m->major() < gcc_major) continue;
+    if (!best || *ver(r.version) < *ver(best->version)) best = &r;
+  }
+  return best;
+}
+
 bool gcc_fits(const std::string& version, int lo, int hi) {
   auto v = ver(version);
   if (!v) return false;
@@ -23,6 +33,12 @@ const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi) {
     if (!best || *ver(cc.version) > *ver(best->version)) best = &cc;
   }
   return best;
+}
+
+const CompilerFacts* default_gcc(const HostFacts& f) {
+  const CompilerFacts* def = default_host_compiler(f);
+  if (!def || def->cxx.empty() || !ver(def->version)) def = newest_gcc(f, 0, 0);
+  return def;
 }
 
 HostGcc host_gcc(const CompilerFacts& def, const HostFacts& f, int lo, int hi) {

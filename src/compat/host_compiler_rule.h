@@ -15,11 +15,18 @@ inline constexpr const char* kHostCompilerRule = "compiler.nvcc_host";
 // The major of the newest GCC that nvcc of this CUDA version accepts (the KB's gcc_max); 0 unknown.
 int gcc_max_major(const kb::Kb& kb, const std::string& cuda_version);
 
+// The oldest CUDA release in the KB whose nvcc accepts a GCC of this major; nullptr when none.
+const kb::CudaRelease* oldest_cuda_for_gcc(const kb::Kb& kb, int gcc_major);
+
 // Does a GCC of this version fit [lo, hi] (majors; 0 = unbounded)?
 bool gcc_fits(const std::string& version, int lo, int hi);
 
 // The newest installed GCC with a C++ driver whose major is in [lo, hi]; nullptr when none.
 const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi);
+
+// The compiler a build starts from: the default GCC (g++ on PATH) when it has a C++ driver and a
+// readable version, else the newest installed GCC with a C++ driver; nullptr when there is none.
+const CompilerFacts* default_gcc(const HostFacts& f);
 
 // The host GCC within [lo, hi]: the default compiler `def` when it fits, else the newest installed
 // one that does (moved = true; pick is nullptr when none does). Both planners choose by it.

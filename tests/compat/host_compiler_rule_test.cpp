@@ -31,5 +31,33 @@ TEST(HostCompilerRule, DefaultWhenItFitsElseTheNewestThatDoes) {
   EXPECT_EQ(h.pick->version, "13.3.0");
 }
 
+TEST(HostCompilerRule, BuildsStartFromTheDefaultGccElseTheNewestWithACxxDriver) {
+  HostFacts f = gccs({"11.4.0", "13.3.0"});
+  EXPECT_EQ(default_gcc(f), &f.compilers[0]);  // the default stays even when a newer one is installed
+  f.compilers.insert(f.compilers.begin(), {"gcc", "/usr/bin/gcc", "", "14.2.0", "x86_64-linux-gnu"});
+  ASSERT_NE(default_gcc(f), nullptr);  // the default (gcc on PATH) has no g++: nvcc and setup.py need one
+  EXPECT_EQ(default_gcc(f)->version, "13.3.0");
+  f.compilers[0] = {"gcc", "/usr/bin/gcc", "/usr/bin/g++", "", "x86_64-linux-gnu"};  // version not read
+  EXPECT_EQ(default_gcc(f)->version, "13.3.0");
+  EXPECT_EQ(default_gcc(HostFacts{}), nullptr);
+  HostFacts clang;
+  clang.compilers.push_back({"clang", "/usr/bin/clang", "/usr/bin/clang++", "17.0.6", "x86_64-linux-gnu"});
+  EXPECT_EQ(default_gcc(clang), nullptr);
+}
+
+TEST(HostCompilerRule, OldestCudaThatAcceptsAGcc) {
+  kb::Kb kb;
+  for (auto [v, gmax] : {std::pair{"12.4", "13"}, {"11.8", "11"}, {"12.8", "14"}, {"10.2", ""}}) {
+    kb::CudaRelease r;
+    r.version = v;
+    r.gcc_max = gmax;
+    kb.cuda.push_back(r);
+  }
+  ASSERT_NE(oldest_cuda_for_gcc(kb, 13), nullptr);
+  EXPECT_EQ(oldest_cuda_for_gcc(kb, 13)->version, "12.4");
+  EXPECT_EQ(oldest_cuda_for_gcc(kb, 9)->version, "11.8");  // 10.2 has no gcc_max in the KB: not counted
+  EXPECT_EQ(oldest_cuda_for_gcc(kb, 15), nullptr);
+}
+
 }  // namespace
 }  // namespace ts::compat
