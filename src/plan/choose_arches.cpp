@@ -41,52 +41,31 @@ void choose_arches(Ctx& c) {
   if (!c.cuda_on) return;
   const auto& kb = c.in->kb;
   std::string text = c.spec().arch.empty() ? "native" : c.spec().arch;
-  std::string kinds, src = c.spec().origin_of("arch");
-  bool no_gpu = false, no_portable = false, unknown = false;
-  std::string unknown_name;
+  std::string src = c.spec().origin_of("arch");
+  bool no_portable = false;
   const PortableList* portable = nullptr;
-  auto resolve = [&](std::string_view name, std::string* err) -> std::optional<std::vector<CudaArch>> {
-    std::string n(name);
-    if (n == "native") {
-      std::vector<CudaArch> out = core::native_arches(c.facts());
-      if (out.empty()) {
-        no_gpu = true;
-        *err = "no GPU";
-        return std::nullopt;
-      }
-      kinds += "native ";
-      return out;
+  core::ArchNames names;
+  names.own = [&](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
+    if (n != "portable") return std::nullopt;
+    portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version : c.toolkit->version,
+                                                                 c.version())
+                                       : nullptr;
+    if (!portable) {
+      no_portable = true;
+      *err = "no portable list";
+      return std::vector<CudaArch>{};
     }
-    if (n == "portable") {
-      portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version : c.toolkit->version,
-                                                                   c.version())
-                                         : nullptr;
-      if (!portable) {
-        no_portable = true;
-        *err = "no portable list";
-        return std::nullopt;
-      }
-      kinds += "portable ";
-      return ArchList::parse(portable->arches)->arches();
-    }
-    if (const auto* f = kb.find_family(n)) {
-      kinds += f->name + " ";
-      return core::family_arches(*f);
-    }
-    unknown = true;
-    unknown_name = n;
-    *err = "unknown name";
-    return std::nullopt;
+    return ArchList::parse(portable->arches)->arches();
   };
   std::string err;
-  auto list = ArchList::parse(text, resolve, &err);
+  auto list = core::parse_arches(c, text, names, &err);
   if (!list) {
-    if (unknown) {
+    if (!names.unknown.empty()) {
       std::string fams;
       for (const auto& f : kb.families) fams += (fams.empty() ? "" : ", ") + f.name;
-      c.out.bad_spec = "--arch: '" + unknown_name + "' is not an arch name (write native, portable, a family: " + fams +
+      c.out.bad_spec = "--arch: '" + names.unknown + "' is not an arch name (write native, portable, a family: " + fams +
                        ", or numbers such as 8.9;12.0+PTX)";
-    } else if (no_gpu) {
+    } else if (names.no_gpu) {
       c.conflict("--arch native", "no GPU with a known compute capability was found on this machine",
                  {"name the arches: --arch 8.6 (nvidia-smi --query-gpu=compute_cap tells it)",
                   "or --arch portable (the official list for this CUDA)"},
@@ -103,7 +82,7 @@ void choose_arches(Ctx& c) {
   c.arches = *list;
   c.p.arch_list = list->torch_cuda_arch_list();
   std::string why;
-  if (kinds.find("native") != std::string::npos) {
+  if (names.native) {
     for (const auto& a : list->arches())
       why += (why.empty() ? "" : "; ") + a.capability() + " = " + gpu_names(c.facts(), a);
     why = "the GPUs on this machine: " + why;

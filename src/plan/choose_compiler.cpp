@@ -6,25 +6,9 @@
 
 namespace ts::plan::detail {
 
-namespace {
-
-// The oldest CUDA in the KB whose nvcc accepts this GCC major.
-const kb::CudaRelease* cuda_for_gcc(const kb::Kb& kb, int major) {
-  const kb::CudaRelease* best = nullptr;
-  for (const auto& r : kb.cuda) {
-    auto m = ver(r.gcc_max);
-    if (!m || m->major() < major) continue;
-    if (!best || *ver(r.version) < *ver(best->version)) best = &r;
-  }
-  return best;
-}
-
-}  // namespace
-
 void choose_compiler(Ctx& c) {
   const auto& f = c.facts();
-  const CompilerFacts* def = compat::default_host_compiler(f);
-  if (!def || def->cxx.empty() || !ver(def->version)) def = compat::newest_gcc(f, 0, 0);
+  const CompilerFacts* def = compat::default_gcc(f);
   if (!def) {
     c.conflict("C++ compiler", "no GCC with g++ was found (the build stops with 'c++: not found')",
                {"apt-get install g++ (or build-essential)"}, "facts");
@@ -32,13 +16,10 @@ void choose_compiler(Ctx& c) {
   }
   const auto& rel = *c.release;
   int lo = ver(rel.gcc_min) ? ver(rel.gcc_min)->major() : 0;
-  int hi = 0;
   std::string rel_src = cite(rel.source, rel.origin);
-  std::string cuda_src;
-  if (c.cuda_on && c.cuda_rel && compat::gcc_max_major(c.in->kb, c.cuda_rel->version)) {
-    hi = compat::gcc_max_major(c.in->kb, c.cuda_rel->version);
-    cuda_src = cite(c.cuda_rel->source, c.cuda_rel->origin);
-  }
+  // nvcc's limit only when it comes from the CUDA release the build targets (its citation is that entry's).
+  int hi = c.cuda_rel ? core::nvcc_gcc_max(c) : 0;
+  std::string cuda_src = hi ? cite(c.cuda_rel->source, c.cuda_rel->origin) : "";
   int dv = ver(def->version)->major();
   const compat::HostGcc host = compat::host_gcc(*def, f, lo, hi);
   const CompilerFacts* pick = host.pick;
@@ -55,7 +36,7 @@ void choose_compiler(Ctx& c) {
                                      (c.cuda_on ? " and sets CUDAHOSTCXX=/usr/bin/g++-" + n + ", nvcc's host compiler" : "") +
                                      "; a compiler cannot be provisioned from PyPI)"};
       if (hi && dv > hi)
-        if (const auto* alt = cuda_for_gcc(c.in->kb, dv))
+        if (const auto* alt = compat::oldest_cuda_for_gcc(c.in->kb, dv))
           fixes.push_back("or use CUDA >= " + alt->version + ", which accepts gcc " + std::to_string(dv));
       c.conflict("gcc " + def->version + (hi ? " with CUDA " + c.cuda_mm() : ""),
                  limit + (hi && dv > hi ? ": nvcc stops with 'unsupported GNU version! gcc versions later than " +
@@ -74,8 +55,7 @@ void choose_compiler(Ctx& c) {
            why + (range.empty() ? "" : "; torch " + rel.version + (hi ? " with CUDA " + c.cuda_mm() : "") +
                                           " needs gcc " + range),
            hi ? cuda_src : rel_src, compat::kHostCompilerRule);
-  c.set_env("CC", pick->cc.empty() ? pick->cxx : pick->cc, "one compiler for the whole build (no ABI mix)");
-  c.set_env("CXX", pick->cxx, "one compiler for the whole build (no ABI mix)");
+  core::set_compiler_env(c, *pick, "one compiler for the whole build (no ABI mix)");
   if (c.cuda_on) {
     c.set_env("CUDAHOSTCXX", pick->cxx, "nvcc's host compiler; setup.py maps it to CUDA_HOST_COMPILER (1.13 misspells that name itself, so this spelling is the one that always works)");
     c.set_env("CMAKE_CUDA_HOST_COMPILER", pick->cxx, "the same host compiler for CMake's CUDA language");

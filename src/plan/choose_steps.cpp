@@ -20,28 +20,20 @@ std::string fill(std::string s, const Ctx& c) {
   return s;
 }
 
-// PATH: the build Python's bin first (its cmake, ninja, pip), then CMake, the toolkit, the compiler.
+// PATH: a provisioned CMake/ninja first (its cache bin/ holds only that tool, and setup.py takes
+// the first cmake on PATH: the build Python's dir may be /usr/bin, with an older one), then the
+// build Python's bin (its cmake, ninja, pip), CMake and ninja; the core adds the toolkit, the
+// compiler and the system's.
 void set_path(Ctx& c) {
   std::vector<std::string> dirs;
-  auto add = [&](const std::string& d) {
-    if (!d.empty() && std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
-  };
-  // A provisioned CMake/ninja first: its cache bin/ holds only that tool, and setup.py takes the
-  // first cmake on PATH (the build Python's dir may be /usr/bin, with an older one).
   for (const auto& s : c.provision_steps)
-    if (s.name == "provision-cmake") add(dir_of(c.cmake_path));
-    else if (s.name == "provision-ninja") add(dir_of(c.ninja_path));
-  if (c.python) add(dir_of(c.python->path));
-  add(dir_of(c.cmake_path));
-  add(dir_of(c.ninja_path));
-  if (c.cuda_on && !c.p.cuda_home.empty()) add(c.p.cuda_home + "/bin");
-  if (c.compiler) add(dir_of(c.compiler->cxx));
-  for (const char* d : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) add(d);
-  std::string path;
-  for (const auto& d : dirs) path += (path.empty() ? "" : ":") + d;
-  c.p.env["PATH"] = path;
-  c.decide("env", "PATH=" + path, "only the directories of the chosen tools and the system's: nothing else from the "
-           "shell reaches the build", "torchsmith");
+    if (s.name == "provision-cmake") dirs.push_back(dir_of(c.cmake_path));
+    else if (s.name == "provision-ninja") dirs.push_back(dir_of(c.ninja_path));
+  if (c.python) dirs.push_back(dir_of(c.python->path));
+  dirs.push_back(dir_of(c.cmake_path));
+  dirs.push_back(dir_of(c.ninja_path));
+  core::set_path(c, dirs, "only the directories of the chosen tools and the system's: nothing else from the shell "
+                 "reaches the build");
 }
 
 void fetch(Ctx& c) {
@@ -125,8 +117,7 @@ void build(Ctx& c) {
 
 void artifacts(Ctx& c) {
   const auto& spec = c.spec();
-  std::string abi = c.python ? c.python->abi_tag : "cp3XX";
-  std::string plat = c.python && !c.python->platform_tag.empty() ? c.python->platform_tag : "linux_" + c.facts().cpu.arch;
+  const auto [abi, plat] = core::wheel_tags(c);
   auto v = *ver(c.version());
   std::string mm = v.major_minor();
   if (spec.wants("wheel")) {
@@ -173,9 +164,8 @@ void package_and_verify(Ctx& c) {
   const auto& spec = c.spec();
   bool wheel = spec.wants("wheel") || spec.wants("conda");
   if (wheel)
-    c.p.steps.push_back({"package", {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
-                         "RPATHs as the official wheels, NEEDED checked, tags from the symbol versions, RECORD "
-                         "rewritten"});
+    c.p.steps.push_back(core::package_step("RPATHs as the official wheels, NEEDED checked, tags from the symbol "
+                                           "versions, RECORD rewritten"));
   if (spec.wants("conda")) {
     // `torchsmith conda` reads the same [[rpath]] entries; the note shows them for review.
     std::string rpaths;

@@ -70,10 +70,8 @@ std::string official_list(const kb::TorchRelease& rel, const char* sep) {
 // Takes catalog entry `t` as the toolkit: the plan's CUDA_HOME is its cache directory and the run's
 // provision step makes it exist.
 void use_provisioned(Ctx& c, const ProvisionContext& pc, const ToolRelease& t, const std::string& why) {
-  c.provisioned = provisioned_toolkit(pc, t);
-  c.toolkit = &c.provisioned;
+  core::use_provisioned_toolkit(c, pc, t);
   c.cuda_rel = c.in->kb.find_cuda(t.version);
-  add_provision(pc, t, c.provision_steps, c.p.provisioned);
   c.decide("provision", "cuda " + t.version + " from " + provision_where(pc), why,
            pc.cli_source.empty() ? cite(t.source, t.origin) : pc.cli_source);
 }
@@ -87,20 +85,13 @@ bool choose_provisioned(Ctx& c, std::string& why) {
   const auto& rel = *c.release;
   const std::string& asked = c.spec().cuda;
   std::vector<std::string> series = asked.empty() ? rel.cuda : std::vector<std::string>{compat::major_minor(asked)};
-  auto runfile = [&](const std::string& mm) {
-    return "install CUDA " + mm + " without root: NVIDIA's runfile with --silent --toolkit --toolkitpath=$HOME/cuda-" +
-           mm + ", then plan with --toolkit $HOME/cuda-" + mm;
-  };
   auto refuse = [&](const std::string& what, const std::string& reason) {
     const ToolRelease* known = pc->catalog ? pc->catalog->find("cuda", series.back()) : nullptr;
     for (const auto& mm : series)
       if (const auto* t = pc->catalog ? pc->catalog->find("cuda", mm) : nullptr) known = t;
     std::string newest = series.empty() ? "" : series.back();
-    std::string pypi = known && !known->complete
-                           ? "; PyPI's wheels of CUDA " + known->version + " carry no whole compiler (nvidia-cuda-nvcc-cu11/"
-                             "cu12 hold ptxas and libnvvm only: no nvcc, cicc, cudafe++), so it cannot be provisioned"
-                           : "";
-    c.conflict(what, reason + pypi, {runfile(newest), "or build with the installed toolkit anyway: --toolkit system"},
+    std::string pypi = known && !known->complete ? "; " + no_whole_compiler(*known) : "";
+    c.conflict(what, reason + pypi, {runfile_advice(newest), "or build with the installed toolkit anyway: --toolkit system"},
                known ? cite(known->source, known->origin) : cite(rel.source, rel.origin));
   };
   if (pc->choice.kind == K::pip || pc->choice.kind == K::wheelhouse) {

@@ -50,26 +50,21 @@ const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
 bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
   const ProvisionContext& pc = *c.req->provision;
   const ToolRelease* rel = pc.catalog ? pc.catalog->find("cuda", mm) : nullptr;
-  std::vector<std::string> ways{"install CUDA " + mm + " without root: NVIDIA's runfile with --silent --toolkit "
-                                "--toolkitpath=$HOME/cuda-" + mm + ", then --toolkit $HOME/cuda-" + mm};
+  std::vector<std::string> ways{runfile_advice(mm)};
   if (!c.recipe->cuda_only) ways.push_back("or build the CPU part only: --without cuda");
   if (!rel || !rel->complete || pc.cache_root.empty()) {
     std::string reason = !rel ? "provision.toml has no CUDA " + mm + " (add a [[cuda]] entry in a --kb overlay)"
-                         : !rel->complete ? "PyPI's wheels of CUDA " + rel->version + " carry no whole compiler (" +
-                                                "nvidia-cuda-nvcc-cu11/cu12 hold ptxas and libnvvm only: no nvcc, cicc, "
-                                                "cudafe++), so it cannot be provisioned"
+                         : !rel->complete ? no_whole_compiler(*rel)
                                           : "no cache directory (no $HOME, no --cache-dir)";
     c.conflict("CUDA " + mm + " for " + torch_label(*c.python), why + "; " + reason, ways,
                rel ? compat::cite(rel->source, rel->origin) : "provision.toml");
     return false;
   }
-  c.provisioned = provisioned_toolkit(pc, *rel);
-  c.toolkit = &c.provisioned;
+  core::use_provisioned_toolkit(c, pc, *rel);
   c.decide("cuda", rel->version + " (" + c.provisioned.path + ")",
            why + ": provisioned from " + provision_where(pc) + " into the cache (" + std::to_string(rel->wheels.size()) +
                " wheels, reused when there)",
            pc.cli_source.empty() ? compat::cite(rel->source, rel->origin) : pc.cli_source);
-  add_provision(pc, *rel, c.provision_steps, c.p.provisioned);
   return true;
 }
 
@@ -132,8 +127,8 @@ void choose_toolkit(Ctx& c) {
 }
 
 void choose_compiler(Ctx& c) {
-  const CompilerFacts* def = compat::default_host_compiler(c.facts());
-  if (!def || def->cxx.empty()) {
+  const CompilerFacts* def = compat::default_gcc(c.facts());
+  if (!def) {
     c.conflict("C++ compiler", "no GCC with g++ was found (cpp_extension runs $CXX, default c++)",
                {"apt-get install g++ (or build-essential)"}, "facts");
     return;
@@ -141,8 +136,7 @@ void choose_compiler(Ctx& c) {
   c.compiler = def;
   std::string why = "the default compiler (g++ on PATH)";
   // nvcc refuses a GCC newer than its gcc_max: take the newest installed one it accepts.
-  int max = c.cuda_on && c.toolkit ? compat::gcc_max_major(c.kb(), c.toolkit->version) : 0;
-  if (max && ver(def->version)) {
+  if (int max = core::nvcc_gcc_max(c)) {
     if (compat::HostGcc h = compat::host_gcc(*def, c.facts(), 0, max); h.moved && h.pick) {
       c.compiler = h.pick;
       why = "gcc " + def->version + " is newer than nvcc " + compat::major_minor(c.toolkit->version) +
@@ -157,34 +151,22 @@ void choose_compiler(Ctx& c) {
 
 void choose_arches(Ctx& c) {
   std::string text = c.req->arch.empty() ? "native" : c.req->arch;
-  bool no_gpu = false;
-  std::string unknown;
-  auto resolve = [&](std::string_view name, std::string* err) -> std::optional<std::vector<CudaArch>> {
-    std::string n(name);
-    std::vector<CudaArch> out;
-    if (n == "native") {
-      out = core::native_arches(c.facts());
-      if (out.empty()) no_gpu = true;
-    } else if (n == "torch") {  // every arch the target torch was built with: the package's default build
-      for (const auto& s : c.python->torch.arch_list)
-        if (auto a = CudaArch::parse(s); a && s.rfind("sm_", 0) == 0) out.push_back(*a);
-      if (out.empty()) *err = "the target torch's arch list is not known";
-    } else if (const auto* f = c.kb().find_family(n)) {
-      out = core::family_arches(*f);
-    } else {
-      unknown = n;
-      *err = "'" + n + "' is not an arch name (write native, torch, a family such as ampere, or numbers 8.6;9.0)";
-    }
-    if (out.empty()) {
-      if (err->empty()) *err = "no GPU";
-      return std::nullopt;
-    }
+  core::ArchNames names;
+  names.own = [&](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
+    if (n != "torch") return std::nullopt;
+    std::vector<CudaArch> out;  // every arch the target torch was built with: the package's default build
+    for (const auto& s : c.python->torch.arch_list)
+      if (auto a = CudaArch::parse(s); a && s.rfind("sm_", 0) == 0) out.push_back(*a);
+    if (out.empty()) *err = "the target torch's arch list is not known";
     return out;
   };
+  names.unknown_error = [](const std::string& n) {
+    return "'" + n + "' is not an arch name (write native, torch, a family such as ampere, or numbers 8.6;9.0)";
+  };
   std::string err;
-  auto list = ArchList::parse(text, resolve, &err);
+  auto list = core::parse_arches(c, text, names, &err);
   if (!list) {
-    if (no_gpu)
+    if (names.no_gpu)
       c.conflict("--arch native", "no GPU with a known compute capability was found here, and a CUDA extension "
                  "without TORCH_CUDA_ARCH_LIST falls over (torch 1.13: IndexError in _get_cuda_arch_flags)",
                  {"name the arches: --arch 8.6 (nvidia-smi --query-gpu=compute_cap tells it)",

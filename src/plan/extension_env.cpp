@@ -21,19 +21,10 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr const char* kNvccThreadFactorSource = "resources.toml [memory] nvcc_thread_factor";
 
+// PATH: the target Python's bin first; the core adds the toolkit, the compiler and the system's.
 void set_path(Ctx& c) {
-  std::vector<std::string> dirs;
-  auto add = [&](const std::string& d) {
-    if (!d.empty() && std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
-  };
-  add(dir_of(c.python->path));
-  if (c.cuda_on && !c.p.cuda_home.empty()) add(c.p.cuda_home + "/bin");
-  if (c.compiler) add(dir_of(c.compiler->cxx));
-  for (const char* d : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) add(d);
-  std::string path;
-  for (const auto& d : dirs) path += (path.empty() ? "" : ":") + d;
-  c.set_env("PATH", path, "the target Python's bin (its pip, ninja), the toolkit, the compiler and the system's: "
-            "nothing else from the shell reaches the build", "torchsmith");
+  core::set_path(c, {dir_of(c.python->path)}, "the target Python's bin (its pip, ninja), the toolkit, the compiler and "
+                 "the system's: nothing else from the shell reaches the build");
 }
 
 }  // namespace
@@ -55,8 +46,7 @@ void choose_env(Ctx& c) {
   std::string rsrc = c.recipe_source();
   set_path(c);
   if (c.compiler) {
-    c.set_env("CC", c.compiler->cc.empty() ? c.compiler->cxx : c.compiler->cc, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
-    c.set_env("CXX", c.compiler->cxx, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
+    core::set_compiler_env(c, *c.compiler, "the chosen compiler (cpp_extension runs $CC/$CXX)", "facts");
   }
   if (c.cuda_on && c.toolkit) {
     // The toolkit checked against torch's CUDA, under every name a build looks for it.

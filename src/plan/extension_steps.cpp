@@ -134,13 +134,11 @@ void choose_steps(Ctx& c) {
   if (argv.empty()) return;
   c.p.steps.push_back({"build", argv, "{src}", util::join(argv, " ") + ": against the target torch, nothing downloaded"});
   std::string pattern = c.dist_name + "-*.whl";
-  std::string abi = c.python->abi_tag.empty() ? "cp3XX" : c.python->abi_tag;
-  std::string plat = c.python->platform_tag.empty() ? "linux_" + c.facts().cpu.arch : c.python->platform_tag;
+  const auto [abi, plat] = core::wheel_tags(c);
   c.p.artifacts.push_back({"wheel", "", pattern, "in {src}/dist; tags " + abi + "-" + abi + "-" + plat +
                                                      " for a cpp_extension build"});
   c.decide("artifact", pattern, "the wheel " + util::join(argv, " ") + " writes to dist/", "PEP 427");
-  c.p.steps.push_back({"package", {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}, "",
-                       "torch's libraries are never vendored: the extension finds them through import torch"});
+  c.p.steps.push_back(core::package_step("torch's libraries are never vendored: the extension finds them through import torch"));
   bool gpu_test = c.cuda_on && c.facts().driver.present && !c.facts().gpus.empty();
   Step v{"verify", {"torchsmith", "verify", "{wheel}", "--python", c.python->path, "--plan", "{lock}", "--preload",
                     c.python->torch.path + "/lib"},

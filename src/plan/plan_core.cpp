@@ -4,8 +4,10 @@
 #include <algorithm>
 
 #include "compat/facts_util.h"
+#include "compat/host_compiler_rule.h"
 #include "plan/build_kb.h"
 #include "plan/provision_choice.h"
+#include "util/split.h"
 
 namespace ts::plan::core {
 
@@ -53,6 +55,35 @@ void warn_jobs_over_memory(Ctx& c, int asked, const std::string& origin, const J
          std::to_string(allowed) + ": " + why, src, compat::kJobsRule);
 }
 
+void set_path(Ctx& c, const std::vector<std::string>& tool_dirs, const std::string& why) {
+  std::vector<std::string> dirs;
+  auto add = [&](const std::string& d) {
+    if (!d.empty() && std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
+  };
+  for (const auto& d : tool_dirs) add(d);
+  if (c.cuda_on && !c.p.cuda_home.empty()) add(c.p.cuda_home + "/bin");
+  if (c.compiler) add(dir_of(c.compiler->cxx));
+  for (const char* d : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) add(d);
+  c.set_env("PATH", util::join(dirs, ":"), why, "torchsmith");
+}
+
+void set_compiler_env(Ctx& c, const CompilerFacts& cc, const std::string& why, const std::string& source) {
+  c.set_env("CC", cc.cc.empty() ? cc.cxx : cc.cc, why, source);
+  c.set_env("CXX", cc.cxx, why, source);
+}
+
+void use_provisioned_toolkit(Ctx& c, const ProvisionContext& pc, const ToolRelease& t) {
+  c.provisioned = provisioned_toolkit(pc, t);
+  c.toolkit = &c.provisioned;
+  add_provision(pc, t, c.provision_steps, c.p.provisioned);
+}
+
+int nvcc_gcc_max(const Ctx& c) {
+  if (!c.cuda_on) return 0;
+  if (c.cuda_rel) return compat::gcc_max_major(c.kb(), c.cuda_rel->version);
+  return c.toolkit ? compat::gcc_max_major(c.kb(), c.toolkit->version) : 0;
+}
+
 std::vector<CudaArch> native_arches(const HostFacts& facts) {
   std::vector<CudaArch> out;
   for (const auto& g : facts.gpus)
@@ -65,6 +96,43 @@ std::vector<CudaArch> family_arches(const kb::ArchFamily& f) {
   for (const auto& s : f.torch_arches.empty() ? f.arches : f.torch_arches)
     if (auto a = CudaArch::parse(s)) out.push_back(*a);
   return out;
+}
+
+WheelTags wheel_tags(const Ctx& c) {
+  const PythonFacts* py = c.python;
+  return {py && !py->abi_tag.empty() ? py->abi_tag : "cp3XX",
+          py && !py->platform_tag.empty() ? py->platform_tag : "linux_" + c.facts().cpu.arch};
+}
+
+Step package_step(const std::string& note) {
+  return {"package", {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}, "", note};
+}
+
+std::optional<ArchList> parse_arches(const Ctx& c, const std::string& text, ArchNames& names, std::string* err) {
+  auto resolve = [&](std::string_view name, std::string* why) -> std::optional<std::vector<CudaArch>> {
+    std::string n(name);
+    if (n == "native") {
+      std::vector<CudaArch> out = native_arches(c.facts());
+      if (out.empty()) {
+        names.no_gpu = true;
+        *why = "no GPU";
+        return std::nullopt;
+      }
+      names.native = true;
+      return out;
+    }
+    if (names.own)
+      if (auto out = names.own(n, why)) {
+        if (!out->empty()) return out;
+        if (why->empty()) *why = "no GPU";
+        return std::nullopt;
+      }
+    if (const auto* f = c.kb().find_family(n)) return family_arches(*f);
+    names.unknown = n;
+    *why = names.unknown_error ? names.unknown_error(n) : "unknown name";
+    return std::nullopt;
+  };
+  return ArchList::parse(text, resolve, err);
 }
 
 void run(Ctx& c, std::span<const PlanStep> steps) {

@@ -5,6 +5,7 @@
 // stops after it — and run() does the rest the same way for all: each part's decisions and
 // conflicts carry the running step's id, provision steps go in front of the compiles, and the log
 // is moved into the plan. Internal to src/plan.
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -107,10 +108,52 @@ JobsFit fit_jobs(const Ctx& c, std::uint64_t mem_budget_bytes, const compat::Job
 void warn_jobs_over_memory(Ctx& c, int asked, const std::string& origin, const JobsFit& f, const std::string& why,
                            const std::string& src);
 
+// The newest GCC major nvcc accepts for the CUDA this plan compiles with (compat's
+// compiler.nvcc_host rule: a torch build's CUDA release, else the toolkit's version); 0 when the
+// build compiles no CUDA or the limit is not known.
+int nvcc_gcc_max(const Ctx& c);
+
 // What an --arch name stands for, the same in every kind: "native" is the GPUs here (empty: none
 // with a known compute capability), a family its arches as torch spells them.
 std::vector<CudaArch> native_arches(const HostFacts& facts);
 std::vector<CudaArch> family_arches(const kb::ArchFamily& f);
+
+// PATH for a build, the same rule in every kind: the kind's own tool directories first, in its
+// order (the build Python's bin, CMake, ninja), then the toolkit's bin (a CUDA build), the
+// compiler's directory and the system's; nothing else from the shell reaches the build.
+void set_path(Ctx& c, const std::vector<std::string>& tool_dirs, const std::string& why);
+// CC and CXX for the chosen compiler (CC: its C driver when it has one, else the C++ driver).
+void set_compiler_env(Ctx& c, const CompilerFacts& cc, const std::string& why, const std::string& source = "");
+// Takes catalog entry `t` as nvcc's toolkit: CUDA_HOME is its cache directory and the run's
+// provision step (put in front of the compiles) makes it exist. The kind records why.
+void use_provisioned_toolkit(Ctx& c, const ProvisionContext& pc, const ToolRelease& t);
+
+// The wheel tags of the Python a plan builds for (PEP 425): "cp3XX" and "linux_<cpu>" stand in
+// for what is not known.
+struct WheelTags {
+  std::string abi;       // "cp312"
+  std::string platform;  // "linux_x86_64"
+};
+WheelTags wheel_tags(const Ctx& c);
+
+// The step that repairs the built wheel into {dist} (RPATHs, NEEDED, tags, RECORD), the same
+// command in every kind; `note` says what it means for this kind.
+Step package_step(const std::string& note);
+
+// An --arch text read the same way in every kind: numbers, "native" (the GPUs here), a family
+// name; the kind's own names (a torch build's "portable", an extension build's "torch") come from
+// `own`. What was met while reading is left in the struct for the kind to word its conflict.
+struct ArchNames {
+  // The kind's own names: nullopt when `name` is not one of them, else its arches (empty, with
+  // *err said, when the name is known but gives none here).
+  std::function<std::optional<std::vector<CudaArch>>(const std::string& name, std::string* err)> own;
+  // What to say of a name nothing knows.
+  std::function<std::string(const std::string& name)> unknown_error;
+  bool native = false;  // "native" gave the GPUs here
+  bool no_gpu = false;  // "native" was asked and no GPU here has a known compute capability
+  std::string unknown;  // the last name nothing knew
+};
+std::optional<ArchList> parse_arches(const Ctx& c, const std::string& text, ArchNames& names, std::string* err);
 
 // Helpers every part may use.
 std::optional<Version> ver(std::string_view s);

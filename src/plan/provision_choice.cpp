@@ -75,4 +75,14 @@ const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vec
   return nullptr;
 }
 
+std::string no_whole_compiler(const ToolRelease& rel) {
+  return "PyPI's wheels of CUDA " + rel.version + " carry no whole compiler (nvidia-cuda-nvcc-cu11/cu12 hold ptxas "
+         "and libnvvm only: no nvcc, cicc, cudafe++), so it cannot be provisioned";
+}
+
+std::string runfile_advice(const std::string& mm) {
+  return "install CUDA " + mm + " without root: NVIDIA's runfile with --silent --toolkit --toolkitpath=$HOME/cuda-" + mm +
+         ", then plan with --toolkit $HOME/cuda-" + mm;
+}
+
 }  // namespace ts::plan

@@ -32,6 +32,12 @@ void add_provision(const ProvisionContext& pc, const ToolRelease& rel, std::vect
 // Puts the provision steps before the first step that compiles (after fetch, fix, clean).
 void insert_provision_steps(std::vector<Step>& steps, const std::vector<Step>& provision);
 
+// Why a catalog CUDA whose wheels carry no whole compiler cannot be provisioned (said the same by
+// every kind of plan that refuses it).
+std::string no_whole_compiler(const ToolRelease& rel);
+// The way out without root when no toolkit can be provisioned: NVIDIA's runfile into $HOME.
+std::string runfile_advice(const std::string& mm);
+
 // The newest complete catalog CUDA whose major.minor is one of `series` (newest series first).
 const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vector<std::string>& series);
 

@@ -118,5 +118,135 @@ TEST(PlanCore, ArchNamesMeanTheSameInEveryKind) {
   EXPECT_EQ(torch[1].str(), "8.6+PTX");
 }
 
+TEST(PlanCore, PathIsTheKindsToolsThenToolkitCompilerAndSystem) {
+  Fixture f;
+  CompilerFacts cc{"gcc", "/opt/gcc/bin/gcc-12", "/opt/gcc/bin/g++-12", "12.3.0", "x86_64-linux-gnu"};
+  f.c.compiler = &cc;
+  f.c.p.cuda_home = "/usr/local/cuda-12.4";
+  const std::string sys = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  set_path(f.c, {"/venv/bin", "", "/venv/bin", "/opt/cmake/bin"}, "only the chosen tools");
+  // A CPU build: no toolkit bin even when CUDA_HOME is known; empty and repeated dirs dropped.
+  EXPECT_EQ(f.out.plan.env.at("PATH"), "/venv/bin:/opt/cmake/bin:/opt/gcc/bin:" + sys);
+  f.c.cuda_on = true;
+  set_path(f.c, {"/usr/bin"}, "only the chosen tools");
+  EXPECT_EQ(f.out.plan.env.at("PATH"), "/usr/bin:/usr/local/cuda-12.4/bin:/opt/gcc/bin:/usr/local/sbin:/usr/local/bin:"
+                                       "/usr/sbin:/sbin:/bin");
+  ASSERT_EQ(f.c.decisions.size(), 2u);
+  EXPECT_EQ(f.c.decisions[1].value, "PATH=" + f.out.plan.env.at("PATH"));
+  EXPECT_EQ(f.c.decisions[1].source, "torchsmith");
+}
+
+TEST(PlanCore, CompilerEnvNamesTheCDriverElseTheCxxOne) {
+  Fixture f;
+  set_compiler_env(f.c, {"gcc", "/usr/bin/gcc-12", "/usr/bin/g++-12", "12.3.0", ""}, "the chosen compiler", "facts");
+  EXPECT_EQ(f.out.plan.env.at("CC"), "/usr/bin/gcc-12");
+  EXPECT_EQ(f.out.plan.env.at("CXX"), "/usr/bin/g++-12");
+  set_compiler_env(f.c, {"gcc", "", "/usr/bin/g++-13", "13.3.0", ""}, "the chosen compiler", "facts");
+  EXPECT_EQ(f.out.plan.env.at("CC"), "/usr/bin/g++-13");
+  EXPECT_EQ(f.c.decisions.size(), 4u);
+}
+
+TEST(PlanCore, NvccLimitComesFromTheBuildsCudaOnlyWhenCudaIsCompiled) {
+  Fixture f;
+  kb::CudaRelease r124;
+  r124.version = "12.4";
+  r124.gcc_max = "13";
+  kb::CudaRelease r118;
+  r118.version = "11.8";
+  r118.gcc_max = "11";
+  f.kb.cuda = {r124, r118};
+  CudaToolkitFacts tk;
+  tk.version = "11.8.89";
+  f.c.toolkit = &tk;
+  EXPECT_EQ(nvcc_gcc_max(f.c), 0);  // CUDA off
+  f.c.cuda_on = true;
+  EXPECT_EQ(nvcc_gcc_max(f.c), 11);  // the toolkit's release (an extension build)
+  f.c.cuda_rel = &f.kb.cuda[0];
+  EXPECT_EQ(nvcc_gcc_max(f.c), 13);  // a torch build's CUDA release wins
+  tk.version = "9.9";
+  f.c.cuda_rel = nullptr;
+  EXPECT_EQ(nvcc_gcc_max(f.c), 0);  // not in the KB: no limit known
+}
+
+TEST(PlanCore, ArchTextReadsNumbersNativeFamiliesAndTheKindsOwnNames) {
+  Fixture f;
+  f.facts.gpus.resize(1);
+  f.facts.gpus[0].compute_capability = "8.9";
+  kb::ArchFamily ampere;
+  ampere.name = "ampere";
+  ampere.arches = {"8.0", "8.6"};
+  f.kb.families = {ampere};
+  ArchNames names;
+  names.own = [](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
+    if (n == "mine") return std::vector<CudaArch>{*CudaArch::parse("7.5")};
+    if (n == "empty") {
+      *err = "nothing here";
+      return std::vector<CudaArch>{};
+    }
+    return std::nullopt;
+  };
+  names.unknown_error = [](const std::string& n) { return "'" + n + "' is no name of this kind"; };
+  std::string err;
+  auto l = parse_arches(f.c, "native;ampere;mine;9.0+PTX", names, &err);
+  ASSERT_TRUE(l) << err;
+  EXPECT_EQ(l->torch_cuda_arch_list(), "7.5;8.0;8.6;8.9;9.0+PTX");
+  EXPECT_TRUE(names.native);
+  EXPECT_FALSE(names.no_gpu);
+
+  auto fresh = [&] {  // the kind's resolvers, none of the flags a reading left
+    ArchNames n;
+    n.own = names.own;
+    n.unknown_error = names.unknown_error;
+    return n;
+  };
+  ArchNames n2 = fresh();
+  EXPECT_FALSE(parse_arches(f.c, "8.6;bogus", n2, &err));
+  EXPECT_EQ(n2.unknown, "bogus");
+  EXPECT_NE(err.find("'bogus' is no name of this kind"), std::string::npos) << err;
+  ArchNames n3 = fresh();
+  EXPECT_FALSE(parse_arches(f.c, "empty", n3, &err));
+  EXPECT_NE(err.find("nothing here"), std::string::npos) << err;
+  EXPECT_TRUE(n3.unknown.empty());
+
+  f.facts.gpus.clear();
+  ArchNames n4 = fresh();
+  EXPECT_FALSE(parse_arches(f.c, "native", n4, &err));
+  EXPECT_TRUE(n4.no_gpu);
+  EXPECT_FALSE(n4.native);
+}
+
+TEST(PlanCore, WheelTagsStandInForWhatIsNotKnown) {
+  Fixture f;
+  f.facts.cpu.arch = "aarch64";
+  EXPECT_EQ(wheel_tags(f.c).abi, "cp3XX");
+  EXPECT_EQ(wheel_tags(f.c).platform, "linux_aarch64");
+  PythonFacts py;
+  f.c.python = &py;
+  EXPECT_EQ(wheel_tags(f.c).abi, "cp3XX");  // probed without its tags
+  py.abi_tag = "cp312";
+  py.platform_tag = "manylinux_2_28_aarch64";
+  EXPECT_EQ(wheel_tags(f.c).abi, "cp312");
+  EXPECT_EQ(wheel_tags(f.c).platform, "manylinux_2_28_aarch64");
+}
+
+TEST(PlanCore, AProvisionedToolkitIsNvccsAndItsStepIsPlanned) {
+  Fixture f;
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  pc.platform = "manylinux2014_x86_64";
+  ToolRelease t;
+  t.kind = "cuda";
+  t.version = "12.8.93";
+  t.wheels = {{"nvidia-cuda-nvcc-cu12", "12.8.93"}};
+  use_provisioned_toolkit(f.c, pc, t);
+  ASSERT_EQ(f.c.toolkit, &f.c.provisioned);
+  EXPECT_EQ(f.c.toolkit->version, "12.8.93");
+  EXPECT_EQ(f.c.toolkit->path.rfind("/cache/", 0), 0u) << f.c.toolkit->path;
+  ASSERT_EQ(f.c.provision_steps.size(), 1u);
+  EXPECT_EQ(f.c.provision_steps[0].name, "provision-cuda");
+  ASSERT_EQ(f.out.plan.provisioned.size(), 1u);
+  EXPECT_EQ(package_step("n").argv[2], "{built_wheel}");
+}
+
 }  // namespace
 }  // namespace ts::plan::core
