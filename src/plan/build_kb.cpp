@@ -173,16 +173,29 @@ BuildKb load_build_kb(const std::vector<std::string>& overlay_dirs, std::vector<
   return kb;
 }
 
+namespace {
+
+// The first entry of a table that matches: every lookup below is one.
+template <class T, class Match>
+const T* first_of(const std::vector<T>& table, Match match) {
+  auto it = std::find_if(table.begin(), table.end(), match);
+  return it == table.end() ? nullptr : &*it;
+}
+
+// Does an entry's CUDA ("11.8") name the same major.minor as c?
+bool same_cuda(const std::string& entry, const Version& c) {
+  auto v = Version::parse(entry);
+  return v && v->major_minor() == c.major_minor();
+}
+
+}  // namespace
+
 const Invocation* BuildKb::invocation(std::string_view v, std::string_view package) const {
-  for (const auto& i : invocations)
-    if (i.package == package && in_range(i.torch, v)) return &i;
-  return nullptr;
+  return first_of(invocations, [&](const Invocation& i) { return i.package == package && in_range(i.torch, v); });
 }
 
 const Feature* BuildKb::feature(std::string_view name) const {
-  for (const auto& f : features)
-    if (f.name == name) return &f;
-  return nullptr;
+  return first_of(features, [&](const Feature& f) { return f.name == name; });
 }
 
 std::vector<const Feature*> BuildKb::features_for(std::string_view v) const {
@@ -195,23 +208,17 @@ std::vector<const Feature*> BuildKb::features_for(std::string_view v) const {
 const PortableList* BuildKb::portable_for(std::string_view cuda, std::string_view v) const {
   auto c = Version::parse(cuda);
   if (!c) return nullptr;
-  for (const auto& p : portable)
-    if (Version::parse(p.cuda)->major_minor() == c->major_minor() && in_range(p.torch, v)) return &p;
-  return nullptr;
+  return first_of(portable, [&](const PortableList& p) { return same_cuda(p.cuda, *c) && in_range(p.torch, v); });
 }
 
 const EnvVar* BuildKb::env_var(std::string_view name, std::string_view v) const {
-  for (const auto& e : env)
-    if (e.name == name && in_range(e.torch, v)) return &e;
-  return nullptr;
+  return first_of(env, [&](const EnvVar& e) { return e.name == name && in_range(e.torch, v); });
 }
 
 const Image* BuildKb::image(std::string_view cuda) const {
   auto c = Version::parse(cuda);
   if (!c) return nullptr;
-  for (const auto& i : images)
-    if (Version::parse(i.cuda)->major_minor() == c->major_minor()) return &i;
-  return nullptr;
+  return first_of(images, [&](const Image& i) { return same_cuda(i.cuda, *c); });
 }
 
 const LibraryAdvice* BuildKb::advice(std::string_view library, std::string_view cpu) const {
