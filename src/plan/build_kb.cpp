@@ -46,68 +46,51 @@ void put(std::vector<T>& into, T e, Key key) {
 
 void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
                   std::vector<kb::KbError>& errs) {
-  auto each = [&](const char* key, auto fn) {
-    if (auto a = root[key].as_array())
-      for (auto& n : *a)
-        if (auto t = n.as_table()) fn(*t);
-  };
-  each("invocation", [&](const toml::table& t) {
-    EntryReader r(t, file, "invocation", errs);
+  // Each [[key]] table through the KB's one reader (unknown keys reported as in every KB file).
+  auto each = [&](const char* key, auto read) { kb::detail::read_tables(root[key].as_array(), file, key, errs, read); };
+  each("invocation", [&](EntryReader& r) {
     Invocation e{r.range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
                  r.texts("command", true, "[\"{python}\", \"setup.py\", \"bdist_wheel\"]"), "", r.origin()};
     e.source = common_source(r);
-    r.finish();
     put(kb.invocations, e, [](const Invocation& x) { return x.package + "|" + x.torch; });
   });
-  each("feature", [&](const toml::table& t) {
-    EntryReader r(t, file, "feature", errs);
+  each("feature", [&](EntryReader& r) {
     Feature e{r.text("name", true, "\"cudnn\""), r.text("option", true, "\"USE_CUDNN\""),
               r.flag("default", true), r.texts("needs", false, "[\"cuda\"]"),
               r.range("torch", false, "\">=2.0\""), "", r.origin()};
     e.source = common_source(r);
-    r.finish();
     put(kb.features, e, [](const Feature& x) { return x.name; });
   });
-  each("portable", [&](const toml::table& t) {
-    EntryReader r(t, file, "portable", errs);
+  each("portable", [&](EntryReader& r) {
     PortableList e{r.version("cuda", true, "\"11.8\""), r.range("torch", false, "\"<2.0\""),
                    r.text("arches", true, "\"7.0;8.0;9.0\""), "", r.origin()};
     std::string err;
     if (!e.arches.empty() && !ArchList::parse(e.arches, nullptr, &err))
       r.error(r.line(), "arches: " + err);
     e.source = common_source(r);
-    r.finish();
     put(kb.portable, e, [](const PortableList& x) { return x.cuda + "|" + x.torch; });
   });
-  each("env", [&](const toml::table& t) {
-    EntryReader r(t, file, "env", errs);
+  each("env", [&](EntryReader& r) {
     EnvVar e{r.text("name", true, "\"MAX_JOBS\""), r.range("torch", false, "\">=1.0\""), "", r.origin()};
     e.source = common_source(r);
-    r.finish();
     put(kb.env, e, [](const EnvVar& x) { return x.name; });
   });
-  each("rpath", [&](const toml::table& t) {
-    EntryReader r(t, file, "rpath", errs);
+  each("rpath", [&](EntryReader& r) {
     Rpath e{r.text("package", true, "\"conda\""), r.texts("files", true, "[\"torch/lib/*.so\"]"),
             r.text("rpath", true, "\"$ORIGIN\""), ""};
     e.source = common_source(r);
-    r.finish();
     kb.rpaths.push_back(e);
   });
-  each("image", [&](const toml::table& t) {
-    EntryReader r(t, file, "image", errs);
+  each("image", [&](EntryReader& r) {
     Image e{r.version("cuda", true, "\"11.7\""), r.texts("versions", true, "[\"11.7.1\"]"),
             r.text("cudnn", false, "\"8\""), r.texts("os", true, "[\"ubuntu22.04\"]"), "", r.origin()};
     e.source = common_source(r);
-    r.finish();
     put(kb.images, e, [](const Image& x) { return x.cuda; });
   });
-  each("library_advice", [&](const toml::table& t) {
-    EntryReader r(t, file, "library_advice", errs);
+  each("library_advice", [&](EntryReader& r) {
     LibraryAdvice e{r.text("library", true, "\"mkl\""), r.text("cpu", true, "\"aarch64\""),
                     r.text("advice", true, "\"<how to get it>\""), r.flag("absent_is_normal", false), "", r.origin()};
     e.source = common_source(r);
-    r.finish();
     put(kb.library_advice, e, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
   });
   if (auto t = root["limits"].as_table()) {
