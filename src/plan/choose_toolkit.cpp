@@ -107,8 +107,7 @@ bool choose_provisioned(Ctx& c, std::string& why) {
     return true;
   }
   if (pc->choice.kind == K::path) {
-    for (const auto& t : c.facts().cuda_toolkits)
-      if (t.path == pc->choice.dir && ver(t.version)) c.toolkit = &t;
+    c.toolkit = core::toolkit_at(c, pc->choice.dir);
     if (!c.toolkit) {
       c.conflict("--toolkit " + pc->choice.dir, "no CUDA toolkit with bin/nvcc and a readable version was found there",
                  {"give the directory that holds bin/nvcc (a CUDA_HOME)"}, "--toolkit");

@@ -19,10 +19,9 @@ namespace {
 // else the newest (the contract check then says why it cannot be used).
 const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
   const auto& tks = c.facts().cuda_toolkits;
-  auto with_nvcc = [](const CudaToolkitFacts& t) { return !t.nvcc.empty() && ver(t.version); };
   if (!c.req->cuda.empty()) {
     for (const auto& t : tks)
-      if (with_nvcc(t) && ver(t.version)->major_minor() == compat::major_minor(c.req->cuda)) {
+      if (core::usable_toolkit(t) && ver(t.version)->major_minor() == compat::major_minor(c.req->cuda)) {
         why = "asked for (--cuda)";
         return &t;
       }
@@ -31,7 +30,7 @@ const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
   auto tc = ver(c.python->torch.cuda);
   const CudaToolkitFacts *exact = nullptr, *same_major = nullptr, *newest = nullptr;
   for (const auto& t : tks) {
-    if (!with_nvcc(t)) continue;
+    if (!core::usable_toolkit(t)) continue;
     auto v = *ver(t.version);
     if (!newest || v > *ver(newest->version)) newest = &t;
     if (tc && v.major() == tc->major() && (!same_major || v > *ver(same_major->version))) same_major = &t;
@@ -84,8 +83,7 @@ void choose_toolkit(Ctx& c) {
                                     (c.req->cuda.empty() ? "" : ", --cuda") + ")"))
       return;
   } else if (kind == K::path) {
-    for (const auto& t : c.facts().cuda_toolkits)
-      if (t.path == pc->choice.dir && !t.nvcc.empty()) c.toolkit = &t;
+    c.toolkit = core::toolkit_at(c, pc->choice.dir);
     if (!c.toolkit) {
       c.conflict("--toolkit " + pc->choice.dir, "no CUDA toolkit with bin/nvcc was found there",
                  {"give the directory that holds bin/nvcc (a CUDA_HOME)"}, "--toolkit");

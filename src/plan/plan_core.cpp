@@ -78,6 +78,15 @@ void use_provisioned_toolkit(Ctx& c, const ProvisionContext& pc, const ToolRelea
   add_provision(pc, t, c.provision_steps, c.p.provisioned);
 }
 
+bool usable_toolkit(const CudaToolkitFacts& t) { return !t.nvcc.empty() && ver(t.version).has_value(); }
+
+const CudaToolkitFacts* toolkit_at(const Ctx& c, const std::string& dir) {
+  const CudaToolkitFacts* found = nullptr;
+  for (const auto& t : c.facts().cuda_toolkits)
+    if (t.path == dir && usable_toolkit(t)) found = &t;  // the probe's last word on that directory
+  return found;
+}
+
 int nvcc_gcc_max(const Ctx& c) {
   if (!c.cuda_on) return 0;
   if (c.cuda_rel) return compat::gcc_max_major(c.kb(), c.cuda_rel->version);

@@ -108,6 +108,11 @@ JobsFit fit_jobs(const Ctx& c, std::uint64_t mem_budget_bytes, const compat::Job
 void warn_jobs_over_memory(Ctx& c, int asked, const std::string& origin, const JobsFit& f, const std::string& why,
                            const std::string& src);
 
+// A toolkit a build can compile with: it has nvcc and a readable version.
+bool usable_toolkit(const CudaToolkitFacts& t);
+// The usable installed toolkit at `dir` (--toolkit PATH); nullptr when there is none.
+const CudaToolkitFacts* toolkit_at(const Ctx& c, const std::string& dir);
+
 // The newest GCC major nvcc accepts for the CUDA this plan compiles with (compat's
 // compiler.nvcc_host rule: a torch build's CUDA release, else the toolkit's version); 0 when the
 // build compiles no CUDA or the limit is not known.

@@ -215,6 +215,21 @@ TEST(PlanCore, ArchTextReadsNumbersNativeFamiliesAndTheKindsOwnNames) {
   EXPECT_FALSE(n4.native);
 }
 
+TEST(PlanCore, ToolkitPathNeedsNvccAndAReadableVersion) {
+  Fixture f;
+  CudaToolkitFacts runtime_only{};
+  runtime_only.path = "/opt/cuda";
+  runtime_only.version = "12.4.131";
+  f.facts.cuda_toolkits.push_back(runtime_only);
+  EXPECT_EQ(toolkit_at(f.c, "/opt/cuda"), nullptr);  // no nvcc: nothing to compile with
+  f.facts.cuda_toolkits[0].nvcc = "/opt/cuda/bin/nvcc";
+  f.facts.cuda_toolkits[0].version = "";
+  EXPECT_EQ(toolkit_at(f.c, "/opt/cuda"), nullptr);  // version not read: nvcc's limits unknown
+  f.facts.cuda_toolkits[0].version = "12.4.131";
+  EXPECT_EQ(toolkit_at(f.c, "/opt/cuda"), &f.facts.cuda_toolkits[0]);
+  EXPECT_EQ(toolkit_at(f.c, "/usr/local/cuda"), nullptr);
+}
+
 TEST(PlanCore, WheelTagsStandInForWhatIsNotKnown) {
   Fixture f;
   f.facts.cpu.arch = "aarch64";
