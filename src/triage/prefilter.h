@@ -7,10 +7,12 @@
 // found case-insensitively (a superset), so skipping lines without any literal never loses a match.
 //
 // The scan probes one 4-byte window every `stride` bytes (stride = shortest literal - 3) and looks
-// the folded window up in a 128 Kbit bitmap; each literal inserts `stride` consecutive windows, so
-// every occurrence contains exactly one probed window. A bitmap hit is verified by comparing the
-// whole literal. On CPUs with AVX2 eight probes are hashed and looked up at once (a gather from
-// the bitmap): the same probes and the same answer, in fewer instructions.
+// the folded window up in a 256 Kbit (32 KiB) bitmap; each literal inserts `stride` consecutive
+// windows, so every occurrence contains exactly one probed window. A bitmap hit is verified by
+// comparing the whole literal, its first 8 bytes at once ("-Werror=" hits the windows of every
+// literal with "error" in it). On CPUs with AVX2 eight probes are hashed and looked up at once (a
+// gather from the bitmap), sixteen with AVX-512 VBMI: the same probes and the same answer, in
+// fewer instructions. The loops prefetch a few KiB ahead.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,18 +27,30 @@ class Prefilter {
 
   // Start of the first literal occurrence in [from, end) (it begins at or after `from`), or end.
   const char* find(const char* from, const char* end) const;
-  // The same without SIMD beyond SSE2 (what CPUs without AVX2 run; tests compare the two).
+  // The same without SIMD beyond SSE2 (what CPUs without AVX2 run; tests compare them all).
   const char* find_portable(const char* from, const char* end) const;
   // Whether a (sanitised) line contains any literal, or every line must be checked.
-  bool may_match(std::string_view line) const { return match_all_ || find(line.data(), line.data() + line.size()) != line.data() + line.size(); }
+  bool may_match(std::string_view line) const { return match_all() || find(line.data(), line.data() + line.size()) != line.data() + line.size(); }
 
-  bool match_all() const { return match_all_; }  // some pattern has no necessary literal
+  // Some pattern has no necessary literal (or the prefilter is switched off): every line is checked.
+  bool match_all() const { return match_all_ || forced_path() == Path::every_line; }
+
+  // Which loop find() runs, process-wide, for tests and bench/triage to compare them on the same
+  // input: the fastest this CPU has, the AVX2 one (where the CPU has it), the portable one, or none
+  // (every line goes to the regexes). The findings never depend on it.
+  enum class Path { fastest, avx2, portable, every_line };
+  static void force_path(Path p);
+  static Path forced_path();
+  const char* path_name() const;  // "avx512vbmi", "avx2", "portable" or "every line (no prefilter)"
   std::size_t stride() const { return stride_; }
   const std::vector<std::string>& literals() const { return literals_; }  // lowercase
   std::size_t longest() const { return longest_; }  // the longest literal's length
 
  private:
-  struct Window { std::uint32_t hash; std::uint32_t literal; std::uint32_t offset; };
+  struct Window {
+    std::uint32_t hash, literal, offset;
+    std::uint64_t head, head_mask;  // the folded literal's first 8 bytes (fewer: mask): most candidates fail on these at once
+  };
   const char* verify(const char* probe, std::uint32_t h, const char* from, const char* end) const;
   template <std::size_t S>
   const char* find_stride(const char* from, const char* end) const;
@@ -44,6 +58,8 @@ class Prefilter {
   // The same probes, eight per round with AVX2 (used when the CPU has it; S <= 4).
   template <std::size_t S>
   __attribute__((target("avx2"))) const char* find_stride_avx2(const char* from, const char* end) const;
+  template <std::size_t S>
+  __attribute__((target("avx512f,avx512bw,avx512vbmi"))) const char* find_stride_avx512(const char* from, const char* end) const;
 #endif
 
   bool match_all_ = false;

@@ -1,5 +1,6 @@
-// The literal prefilter: the AVX2 probe loop and the portable one give the same answer, and the
-// answer is a real literal occurrence no later than the first one (a line is never skipped).
+// The literal prefilter: the AVX-512 and AVX2 probe loops (where the CPU has them) and the portable
+// one give the same answer, and the answer is a real literal occurrence no later than the first
+// one (a line is never skipped).
 #include <algorithm>
 #include <cctype>
 #include <random>
@@ -53,7 +54,13 @@ TEST(Prefilter, AvxAndPortableProbesAgreeAndNeverPassAnOccurrence) {
       if (occurs_at(pf, text, from, l)) { first = from; len = l; }
       if (from % 7 != 0) continue;  // every 7th start: enough positions, bounded time
       const char* got = pf.find(b + from, e);
-      ASSERT_EQ(got, pf.find_portable(b + from, e)) << "seed " << seed << " from " << from;
+      ASSERT_EQ(got, pf.find_portable(b + from, e)) << "seed " << seed << " from " << from << " (" << pf.path_name() << ")";
+      {
+        Prefilter::force_path(Prefilter::Path::avx2);  // the AVX2 loop, also on CPUs with AVX-512
+        const char* avx2 = pf.find(b + from, e);
+        Prefilter::force_path(Prefilter::Path::fastest);
+        ASSERT_EQ(got, avx2) << "seed " << seed << " from " << from << ": the AVX2 loop differs";
+      }
       if (first == text.size()) {
         EXPECT_EQ(got, e) << "from " << from;
       } else {
