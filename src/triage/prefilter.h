@@ -57,7 +57,8 @@ class Prefilter {
 #if defined(__x86_64__)
   // The same probes, eight per round with AVX2 (used when the CPU has it; S <= 4).
   template <std::size_t S>
-  __attribute__((target("avx2"))) const char* find_stride_avx2(const char* from, const char* end) const;
+  // (Probes from p; occurrences may start from `from` on.)
+  __attribute__((target("avx2"))) const char* find_stride_avx2(const char* from, const char* p, const char* end) const;
   template <std::size_t S>
   __attribute__((target("avx512f,avx512bw,avx512vbmi"))) const char* find_stride_avx512(const char* from, const char* end) const;
 #endif
@@ -68,8 +69,8 @@ class Prefilter {
   std::vector<std::string> literals_;       // lowercase
   std::vector<std::string> folded_;         // each byte | 0x20
   std::vector<std::uint64_t> bits_;         // one bit per window hash
-  std::vector<std::uint32_t> bucket_start_; // windows_ index per hash (one more than hashes)
-  std::vector<Window> windows_;             // sorted by hash
+  std::vector<std::uint32_t> bucket_start_; // windows_ index per low 12 bits of the hash (one more than slots)
+  std::vector<Window> windows_;             // sorted by those bits
 };
 
 }  // namespace ts::triage
