@@ -267,8 +267,10 @@ __attribute__((target("avx2"))) const char* Prefilter::find_stride_avx2(const ch
 }
 
 // GCC 12 warns inside its own AVX-512 intrinsics (their _mm512_undefined_* operands, GCC bug 105593).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 // The same probes, sixteen per round with AVX-512 (VBMI: one byte permutation of one 64-byte load
 // gives the sixteen windows, 15S + 3 < 64; a 16-wide gather costs less than two 8-wide ones).
 template <std::size_t S>
@@ -301,7 +303,9 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) const char* Prefilter::fi
   }
   return find_stride_avx2<S>(from, p, end);
 }
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 static bool has_avx2() {
   static const bool yes = __builtin_cpu_supports("avx2");
