@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <cstdio>
@@ -95,10 +96,27 @@ double hostile(const ts::triage::Engine& engine, const std::string& path, std::u
 
 }  // namespace
 
+// A whole number in [lo, hi], or exit 2 with the usage: a bench that dies in stoull teaches nothing.
+static std::uint64_t arg_or(int argc, char** argv, int i, std::uint64_t dflt, std::uint64_t lo, std::uint64_t hi) {
+  if (argc <= i) return dflt;
+  const std::string a = argv[i];
+  std::uint64_t v = 0;
+  bool ok = !a.empty() && a.size() <= 9 && std::all_of(a.begin(), a.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (ok) v = std::stoull(a);
+  if (!ok || v < lo || v > hi) {
+    std::fprintf(stderr,
+                 "bench_triage: argument %d is '%s', not a whole number in %llu..%llu\n"
+                 "usage: bench_triage [SIZE_MB=1024 (1..65536)] [REPEAT=3 (1..100)] [HOSTILE_MB=200 (0..65536)]\n",
+                 i, a.c_str(), static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi));
+    std::exit(2);
+  }
+  return v;
+}
+
 int main(int argc, char** argv) {
-  std::uint64_t mb = argc > 1 ? std::stoull(argv[1]) : 1024;
-  int repeat = argc > 2 ? std::stoi(argv[2]) : 3;
-  std::uint64_t hostile_mb = argc > 3 ? std::stoull(argv[3]) : 200;
+  const std::uint64_t mb = arg_or(argc, argv, 1, 1024, 1, 65536);
+  const int repeat = static_cast<int>(arg_or(argc, argv, 2, 3, 1, 100));
+  const std::uint64_t hostile_mb = arg_or(argc, argv, 3, 200, 0, 65536);
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / ("ts-bench-triage-" + std::to_string(getpid()));
   fs::create_directories(dir);
