@@ -85,8 +85,10 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.self_exe = self_exe();
   // Steps run in other directories: overlays must not depend on where torchsmith was started.
   for (const auto& d : g.kb_dirs) bo.kb_dirs.push_back(std::filesystem::absolute(d).lexically_normal().string());
-  // Triage reads the command's signatures; with errors the run reads them again and says "triage off".
-  if (const auto& sig = g.knowledge().signatures(); sig.errors.empty()) bo.signatures = &sig.value;
+  // Triage reads the command's signatures; with errors the run says "triage off" and why.
+  const auto& sig = g.knowledge().signatures();
+  bo.signatures = &sig.value;
+  bo.signature_errors = sig.errors;
   bo.resume = o.resume;
   bo.wait_for_lock = o.wait;
   bo.retry.auto_fix = !o.no_auto_fix;

@@ -20,8 +20,7 @@ int run_check(const GlobalOptions& g, const KbOptions& o) {
   std::vector<std::string> dirs = g.kb_dirs;
   dirs.insert(dirs.end(), o.dirs.begin(), o.dirs.end());
   if (!o.only_dirs) dirs = Knowledge::overlay_dirs(dirs);
-  register_stage_validators();
-  auto errors = kb::check_kb(dirs, !o.only_dirs);
+  auto errors = kb::check_kb(dirs, !o.only_dirs, stage_tables());
   for (const auto& e : errors) std::printf("%s\n", e.str().c_str());
   if (errors.empty())
     for (const auto& r : kb::overlay_replacements(dirs)) std::printf("note: %s; the overlay wins\n", r.c_str());

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "cli/knowledge.h"
 #include "cli/toolkit_access.h"
 #include "kb/check.h"
 #include "kb/refresh.h"
@@ -147,7 +148,7 @@ int run_refresh(const GlobalOptions& g, const RefreshOptions& o) {
     }
   std::vector<std::string> dirs = g.kb_dirs;
   dirs.push_back(stage);
-  auto bad = kb::check_kb(dirs, false);
+  auto bad = kb::check_kb(dirs, false, stage_tables());
   if (!bad.empty()) {
     for (const auto& e : bad) std::printf("%s\n", e.str().c_str());
     fs::remove_all(stage, ec);

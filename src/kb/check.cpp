@@ -1,4 +1,4 @@
-// kb check: loader validation + cross-file checks + the registered validators of other stages' files.
+// kb check: loader validation + cross-file checks + the validators of the other tables' files.
 #include "kb/check.h"
 #include "kb/citation.h"
 #include "kb/toml_parse.h"
@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <mutex>
 #include <set>
 
 #include "kb/tomlpp.h"
@@ -21,31 +20,21 @@ namespace ts::kb {
 
 namespace {
 
-std::mutex& registry_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::map<std::string, FileValidator>& registry() {
-  static std::map<std::string, FileValidator> r;
-  return r;
-}
-
-// The validator for a relative name: exact name first, then the longest directory prefix.
-FileValidator find_validator(const std::string& relative) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  auto& r = registry();
-  if (auto it = r.find(relative); it != r.end()) return it->second;
-  FileValidator best;
-  std::size_t best_len = 0;
-  for (const auto& [k, v] : r)
-    if (!k.empty() && k.back() == '/' && relative.rfind(k, 0) == 0 && k.size() > best_len) best = v, best_len = k.size();
-  return best;
+// The validator of the table that holds `relative`: a file's own table first, then the longest folder.
+Validate find_validator(const std::vector<TableSpec>& tables, const std::string& relative) {
+  const TableSpec* best = nullptr;
+  for (const auto& t : tables) {
+    if (!t.validate || !table_holds(t.where, relative)) continue;
+    if (t.where == relative) return t.validate;
+    if (!best || t.where.size() > best->where.size()) best = &t;
+  }
+  return best ? best->validate : nullptr;
 }
 
 // A file no loader of this stage reads: its validator, else a TOML syntax check.
-void check_foreign(const std::string& relative, const std::string& shown, std::string_view text,
-                   std::vector<KbError>& errors) {
-  if (FileValidator v = find_validator(relative)) {
+void check_foreign(const std::vector<TableSpec>& tables, const std::string& relative, const std::string& shown,
+                   std::string_view text, std::vector<KbError>& errors) {
+  if (Validate v = find_validator(tables, relative)) {
     try {
       v(shown, text, errors);
     } catch (const std::exception& e) {
@@ -67,11 +56,6 @@ std::string sass(std::string_view arch) {
 }
 
 }  // namespace
-
-void register_validator(std::string name, FileValidator validator) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  registry()[std::move(name)] = std::move(validator);
-}
 
 std::vector<KbError> cross_check(const Kb& kb) {
   std::vector<KbError> out;
@@ -122,7 +106,8 @@ std::vector<KbError> cross_check(const Kb& kb) {
   return out;
 }
 
-std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool include_embedded) {
+std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool include_embedded,
+                              const std::vector<TableSpec>& tables) {
   std::vector<KbError> errors;
   try {
     // The embedded KB is always the base the overlays are checked against; its own problems are
@@ -134,7 +119,7 @@ std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool
       errors = std::move(embedded_errors);
       for (const auto& f : embedded_files()) {
         std::string_view text(f.data, f.size);
-        if (detail::load_order(f.path) < 0) check_foreign(f.path, f.path, text, errors);
+        if (detail::load_order(f.path) < 0) check_foreign(tables, f.path, f.path, text, errors);
         check_citations(f.path, text, errors);
       }
     }
@@ -146,7 +131,7 @@ std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool
       for (const auto& f : files) {
         std::string text;
         if (!detail::read_text_file(f.path, text)) continue;
-        if (detail::load_order(f.relative) < 0) check_foreign(f.relative, f.path, text, errors);
+        if (detail::load_order(f.relative) < 0) check_foreign(tables, f.relative, f.path, text, errors);
         check_citations(f.path, text, errors);
       }
     }

@@ -3,34 +3,23 @@
 //
 // Files this stage reads (cuda, families, tegra, torch, gpus, resources .toml) are validated by the
 // loader, then the loaded tables are checked against each other (cross_check). Every other file
-// (signatures.toml, packages/*.toml, fixes/*.toml) is validated by the validator registered for
-// its name, or, when none is, only parsed as TOML.
-//
-// Plugging in a validator (e.g. triage for signatures.toml):
-//   ts::kb::register_validator("signatures.toml",
-//       [](std::string_view file, std::string_view text, std::vector<ts::kb::KbError>& errors) { ... });
-// Keys are names relative to the KB directory: "signatures.toml", or a directory prefix ending in
-// '/' ("packages/") that matches every file under it. Register before calling check_kb (the CLI's
-// `kb check` command is the place: call e.g. ts::triage::register_kb_validators() first). Errors
-// should carry origin {file, line} with `file` as passed in.
-#include <functional>
+// (signatures.toml, packages/*.toml, fixes/*.toml, ...) is validated by the table that holds it
+// (kb/table.h: the file's own table first, then the longest folder), or, when none does, only
+// parsed as TOML. The CLI passes every table it reads (cli/knowledge.h: stage_tables()), so a new
+// table is checked by being listed there.
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "kb/kb.h"
+#include "kb/table.h"
 
 namespace ts::kb {
 
-using FileValidator =
-    std::function<void(std::string_view file, std::string_view text, std::vector<KbError>& errors)>;
-
-// Registers (or replaces) the validator for a file name or directory prefix.
-void register_validator(std::string name, FileValidator validator);
-
 // Validates the embedded KB (when include_embedded) and then each overlay dir, as `load` would
-// merge them. Returns every problem; empty means clean. Never throws.
-std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool include_embedded);
+// merge them, each file by its table's validator. Returns every problem; empty means clean. Never throws.
+std::vector<KbError> check_kb(const std::vector<std::string>& overlay_dirs, bool include_embedded,
+                              const std::vector<TableSpec>& tables = {});
 
 // Where the overlays replace built-in torch and cuda entries, one line each with what differs
 // ("torch 2.14: released 2026-09-02 (torch.toml:301) -> 2026-09-03 (DIR/torch.toml:4)"): the

@@ -29,6 +29,14 @@ bool same_minor(std::string_view a, std::string_view b) {
   return va && vb && va->major() == vb->major() && va->minor() == vb->minor();
 }
 
+// The release (a toolkit, a torch) whose version has the same major.minor.
+template <class Release>
+const Release* by_minor(const std::vector<Release>& releases, std::string_view version) {
+  for (const auto& r : releases)
+    if (same_minor(r.version, version)) return &r;
+  return nullptr;
+}
+
 }  // namespace
 
 bool Entry::is_recalled(std::string_view f) const {
@@ -96,11 +104,7 @@ const ArchFamily* Kb::family_of_chip(std::string_view chip) const {
   return nullptr;
 }
 
-const CudaRelease* Kb::find_cuda(std::string_view version) const {
-  for (const auto& r : cuda)
-    if (same_minor(r.version, version)) return &r;
-  return nullptr;
-}
+const CudaRelease* Kb::find_cuda(std::string_view version) const { return by_minor(cuda, version); }
 
 const CudaFamily* Kb::find_cuda_family(std::string_view version) const {
   auto v = Version::parse(trim(version));
@@ -112,11 +116,7 @@ const CudaFamily* Kb::find_cuda_family(std::string_view version) const {
   return nullptr;
 }
 
-const TorchRelease* Kb::find_torch(std::string_view version) const {
-  for (const auto& r : torch)
-    if (same_minor(r.version, version)) return &r;
-  return nullptr;
-}
+const TorchRelease* Kb::find_torch(std::string_view version) const { return by_minor(torch, version); }
 
 const ArchSupport* Kb::first_support(std::string_view arch) const {
   auto want = CudaArch::parse(trim(arch));  // "7.5", "sm_75", "75"

@@ -148,19 +148,12 @@ bool read_wheel_policies(WheelPolicies& into, std::string_view file, std::string
 
 WheelPolicies load_wheel_policies(const std::vector<std::string>& overlay_dirs,
                                   std::vector<std::string>& errors) {
-  WheelPolicies w;
-  kb::for_each_layer("manylinux.toml", overlay_dirs, [&](const std::string& file, std::string_view text) {
-    read_wheel_policies(w, file, text, errors);
-  });
-  return w;
+  return kb::read_layers<WheelPolicies>("manylinux.toml", overlay_dirs, errors, read_wheel_policies);
 }
 
-void register_wheel_policy_validator() {
-  kb::register_validator("manylinux.toml", [](std::string_view file, std::string_view text,
-                                              std::vector<kb::KbError>& errors) {
-    WheelPolicies w;
-    read_into(w, file, text, errors);
-  });
+void validate_wheel_policy_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  WheelPolicies w;
+  read_into(w, file, text, errors);
 }
 
 }  // namespace ts::package

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kb/kb.h"
+#include "kb/table.h"
 
 namespace ts::package {
 
@@ -51,7 +52,9 @@ bool version_fits(const PolicyArch& p, std::string_view required);
 // "2.2.5" < "2.17": numeric, dot by dot.
 bool dotted_less(std::string_view a, std::string_view b);
 
-// `torchsmith kb check` validates manylinux.toml through this.
-void register_wheel_policy_validator();
+// manylinux.toml as a KB table (kb/table.h), with kb check's validator.
+void validate_wheel_policy_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<WheelPolicies> kWheelPolicyTable{
+    {"wheel policies", "manylinux.toml", &validate_wheel_policy_file}, &load_wheel_policies};
 
 }  // namespace ts::package

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/package_name.h"
+#include "util/split.h"
 
 namespace ts::package {
 namespace {
@@ -46,13 +47,7 @@ std::string local_from_plan(const plan::Plan& p) {
   std::string list = p.arch_list;
   std::replace(list.begin(), list.end(), ' ', ';');
   bool ptx = false;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    std::size_t end = list.find(';', start);
-    if (end == std::string::npos) end = list.size();
-    std::string a = list.substr(start, end - start);
-    start = end + 1;
-    if (a.empty()) continue;
+  for (std::string a : util::split_nonempty(list, ';')) {
     if (auto plus = a.find("+PTX"); plus != std::string::npos) {
       ptx = true;
       a.erase(plus);

@@ -129,12 +129,9 @@ std::vector<kb::KbError> parse_into(BuildKb& staged, const std::string& file, st
 
 }  // namespace
 
-void register_kb_validators() {
-  kb::register_validator("build.toml", [](std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
-    BuildKb scratch;
-    for (auto& e : parse_into(scratch, std::string(file), text)) errors.push_back(std::move(e));
-  });
-  register_recipe_validator();  // packages/*.toml
+void validate_build_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  BuildKb scratch;
+  for (auto& e : parse_into(scratch, std::string(file), text)) errors.push_back(std::move(e));
 }
 
 bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view text,
@@ -149,11 +146,7 @@ bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view t
 }
 
 BuildKb load_build_kb(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
-  BuildKb kb;
-  kb::for_each_layer("build.toml", overlay_dirs, [&](const std::string& file, std::string_view text) {
-    read_build_text(kb, file, text, errors);
-  });
-  return kb;
+  return kb::read_layers<BuildKb>("build.toml", overlay_dirs, errors, read_build_text);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kb/kb.h"
+#include "kb/table.h"
 
 namespace ts::plan {
 
@@ -104,7 +105,8 @@ BuildKb load_build_kb(const std::vector<std::string>& overlay_dirs, std::vector<
 bool read_build_text(BuildKb& kb, std::string_view file_name, std::string_view text,
                      std::vector<std::string>& errors);
 
-// `torchsmith kb check` validates build.toml (embedded and overlays) through this.
-void register_kb_validators();
+// build.toml as a KB table (kb/table.h), with kb check's validator.
+void validate_build_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<BuildKb> kBuildTable{{"build", "build.toml", &validate_build_file}, &load_build_kb};
 
 }  // namespace ts::plan

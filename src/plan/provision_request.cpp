@@ -106,18 +106,12 @@ bool read_provision_text(ProvisionCatalog& cat, std::string_view file, std::stri
 
 ProvisionCatalog load_provision_catalog(const std::vector<std::string>& overlay_dirs,
                                         std::vector<std::string>& errors) {
-  ProvisionCatalog cat;
-  kb::for_each_layer("provision.toml", overlay_dirs, [&](const std::string& file, std::string_view text) {
-    read_provision_text(cat, file, text, errors);
-  });
-  return cat;
+  return kb::read_layers<ProvisionCatalog>("provision.toml", overlay_dirs, errors, read_provision_text);
 }
 
-void register_provision_validator() {
-  kb::register_validator("provision.toml", [](std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
-    ProvisionCatalog scratch;
-    for (auto& e : parse_into(scratch, std::string(file), text)) errors.push_back(std::move(e));
-  });
+void validate_provision_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  ProvisionCatalog scratch;
+  for (auto& e : parse_into(scratch, std::string(file), text)) errors.push_back(std::move(e));
 }
 
 std::string provisioned_dir(const std::string& cache_root, const std::string& kind, const std::string& version,

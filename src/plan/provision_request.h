@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kb/kb.h"
+#include "kb/table.h"
 
 namespace ts::plan {
 
@@ -39,7 +40,10 @@ ProvisionCatalog load_provision_catalog(const std::vector<std::string>& overlay_
                                         std::vector<std::string>& errors);
 bool read_provision_text(ProvisionCatalog& cat, std::string_view file, std::string_view text,
                          std::vector<std::string>& errors);
-void register_provision_validator();  // kb check reads provision.toml
+// provision.toml as a KB table (kb/table.h), with kb check's validator.
+void validate_provision_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<ProvisionCatalog> kProvisionTable{
+    {"provision", "provision.toml", &validate_provision_file}, &load_provision_catalog};
 
 // Where a provisioned tool comes from and where it lives. provider: "pip" (PyPI), "wheelhouse"
 // (the same wheels from `from`, a local directory), "system" (nothing to provision: `dir` is it).

@@ -10,6 +10,7 @@
 
 #include "core/package_name.h"  // normalize_name: how names and aliases are compared
 #include "kb/kb.h"
+#include "kb/table.h"
 
 namespace ts::plan {
 
@@ -64,7 +65,9 @@ std::vector<std::string> parse_recipes_text(std::string_view file_name, std::str
                                             std::vector<Recipe>& out);
 // For an unknown package: setuptools, TORCH_CUDA_ARCH_LIST, MAX_JOBS, FORCE_CUDA=1 with CUDA.
 Recipe recipe_generic(std::string_view name);
-// `torchsmith kb check` validates packages/*.toml through this (registered with kb::register_validator).
-void register_recipe_validator();
+// packages/ as a KB table (kb/table.h): kb check validates each file against the other files of
+// its place (the embedded set, or the overlay's folder), so a name claimed twice is reported.
+void validate_recipe_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<RecipeSet> kRecipeTable{{"packages", "packages/", &validate_recipe_file}, &load_recipes};
 
 }  // namespace ts::plan

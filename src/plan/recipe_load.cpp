@@ -1,11 +1,9 @@
 // Loads the embedded recipes and overlay recipes, and validates recipe files for `kb check`.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "kb/check.h"
-#include "kb/embedded.h"
+#include "kb/layers.h"
 #include "plan/recipe.h"
 #include "plan/recipe_detail.h"
 
@@ -15,41 +13,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TextFile {
-  std::string name;  // as shown in errors: "packages/apex.toml" (embedded) or the full path
-  std::string text;
-};
+using TextFile = kb::LayerFile;
 
 bool is_recipe_path(std::string_view p) {
   return p.rfind("packages/", 0) == 0 && p.size() > 14 && p.substr(p.size() - 5) == ".toml" &&
          p.find('/', 9) == std::string_view::npos;
 }
 
-std::vector<TextFile> embedded_recipe_files() {
-  std::vector<TextFile> out;
-  for (const auto& f : kb::embedded_files())
-    if (is_recipe_path(f.path)) out.push_back({f.path, std::string(f.data, f.size)});
-  std::sort(out.begin(), out.end(), [](const TextFile& a, const TextFile& b) { return a.name < b.name; });
-  return out;
-}
+std::vector<TextFile> embedded_recipe_files() { return kb::embedded_folder("packages/"); }
 
-// DIR's *.toml files, sorted; a missing or unreadable directory gives none.
+// DIR's readable *.toml files, sorted; a missing directory gives none, and `errors` (when given)
+// hears of a file or directory that cannot be read.
 std::vector<TextFile> dir_files(const fs::path& dir, std::vector<kb::KbError>* errors) {
+  std::string list_error;
   std::vector<TextFile> out;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return out;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().extension() != ".toml" || !it->is_regular_file(ec)) continue;
-    std::ifstream in(it->path(), std::ios::binary);
-    std::ostringstream ss;
-    if (!(in && ss << in.rdbuf())) {
-      if (errors) errors->push_back({{it->path().string(), 0}, "cannot read the file; check its permissions"});
-      continue;
-    }
-    out.push_back({it->path().string(), ss.str()});
+  for (auto& f : kb::folder_layer(dir.string(), &list_error)) {
+    if (f.read) out.push_back(std::move(f));
+    else if (errors) errors->push_back({{f.name, 0}, "cannot read the file; check its permissions"});
   }
-  if (ec && errors) errors->push_back({{dir.string(), 0}, "cannot list the directory: " + ec.message()});
-  std::sort(out.begin(), out.end(), [](const TextFile& a, const TextFile& b) { return a.name < b.name; });
+  if (!list_error.empty() && errors) errors->push_back({{dir.string(), 0}, list_error});
   return out;
 }
 
@@ -90,21 +72,19 @@ RecipeSet load_recipes(const std::vector<std::string>& overlay_dirs, std::vector
   return set;
 }
 
-void register_recipe_validator() {
-  kb::register_validator("packages/", [](std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
-    // The other recipe files of the same place (the embedded set, or the overlay's directory), so
-    // that a name or alias claimed twice across files is reported.
-    std::vector<TextFile> siblings;
-    auto embedded = embedded_recipe_files();
-    bool is_embedded = std::any_of(embedded.begin(), embedded.end(), [&](const TextFile& f) { return f.name == file; });
-    if (is_embedded) siblings = std::move(embedded);
-    else if (is_recipe_path(file)) siblings = {};
-    else siblings = dir_files(fs::path(std::string(file)).parent_path(), nullptr);
-    std::vector<Recipe> others;
-    for (const auto& s : siblings)
-      if (s.name != file && fs::path(s.name) != fs::path(std::string(file))) (void)detail::read_recipes(s.name, s.text, others);
-    for (auto& e : detail::read_recipes(file, text, others)) errors.push_back(std::move(e));
-  });
+void validate_recipe_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  // The other recipe files of the same place (the embedded set, or the overlay's directory), so
+  // that a name or alias claimed twice across files is reported.
+  std::vector<TextFile> siblings;
+  auto embedded = embedded_recipe_files();
+  bool is_embedded = std::any_of(embedded.begin(), embedded.end(), [&](const TextFile& f) { return f.name == file; });
+  if (is_embedded) siblings = std::move(embedded);
+  else if (is_recipe_path(file)) siblings = {};
+  else siblings = dir_files(fs::path(std::string(file)).parent_path(), nullptr);
+  std::vector<Recipe> others;
+  for (const auto& s : siblings)
+    if (s.name != file && fs::path(s.name) != fs::path(std::string(file))) (void)detail::read_recipes(s.name, s.text, others);
+  for (auto& e : detail::read_recipes(file, text, others)) errors.push_back(std::move(e));
 }
 
 }  // namespace ts::plan

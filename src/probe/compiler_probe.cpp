@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <future>
 
+#include "probe/parallel.h"
 #include "probe/sections.h"
 #include "probe/text.h"
 #include "util/fs.h"
@@ -68,16 +69,7 @@ std::vector<CompilerFacts> probe_compilers(const Host& h, const ProbeOptions& o,
       found.push_back(c);
     }
   }
-  std::vector<Notes> sub(found.size());
-  std::vector<std::future<CompilerFacts>> jobs;
-  for (std::size_t i = 0; i < found.size(); ++i)
-    jobs.push_back(std::async(std::launch::async, [&, i] { return inspect(h, found[i], o, sub[i]); }));
-  std::vector<CompilerFacts> out;
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    out.push_back(jobs[i].get());
-    notes.insert(notes.end(), sub[i].begin(), sub[i].end());
-  }
-  return out;
+  return inspect_each(found, [&](const CompilerFacts& c, Notes& n) { return inspect(h, c, o, n); }, notes);
 }
 
 }  // namespace ts::probe

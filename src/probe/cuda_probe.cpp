@@ -4,6 +4,7 @@
 #include <future>
 #include <nlohmann/json.hpp>
 
+#include "probe/parallel.h"
 #include "probe/places.h"
 #include "probe/sections.h"
 #include "probe/text.h"
@@ -149,17 +150,8 @@ std::vector<CudaToolkitFacts> probe_cuda(const Host& h, const ProbeOptions& o, N
     auto& v = via[canon];
     if (std::find(v.begin(), v.end(), c.via) == v.end()) v.push_back(c.via);
   }
-  std::vector<Notes> sub(keys.size());
-  std::vector<std::future<CudaToolkitFacts>> jobs;
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    jobs.push_back(std::async(std::launch::async, [&, i] { return inspect(h, keys[i], o, sub[i]); }));
-  std::vector<CudaToolkitFacts> out;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    auto t = jobs[i].get();
-    t.found_via = via[keys[i]];
-    out.push_back(t);
-    notes.insert(notes.end(), sub[i].begin(), sub[i].end());
-  }
+  auto out = inspect_each(keys, [&](const std::string& k, Notes& n) { return inspect(h, k, o, n); }, notes);
+  for (std::size_t i = 0; i < keys.size(); ++i) out[i].found_via = via[keys[i]];
   return out;
 }
 

@@ -2,6 +2,7 @@
 // hand-edited or truncated run.json gives one clear line instead of a bare type_error.
 #include "report/run_record.h"
 
+#include <map>
 #include <string>
 #include "util/redact_json.h"
 
@@ -26,6 +27,7 @@ std::string kind(const json& v) {
 // Reads the fields of one object; missing optional fields keep their defaults.
 class Fields {
  public:
+  static constexpr bool kWrites = false;
   Fields(const json& j, std::string where) : j_(j), where_(std::move(where)) {
     if (!j_.is_object()) fail(where_.empty() ? "top level" : where_, "expected an object, got " + kind(j_));
   }
@@ -74,16 +76,40 @@ class Fields {
       }
     }
   }
-  template <class T, class Read>
-  void list(const char* key, std::vector<T>& out, Read read) const {
+  void boolean(const char* key, bool& out) const {
+    if (const json* v = find(key, false)) {
+      if (!v->is_boolean()) fail(at(key), "expected a boolean, got " + kind(*v));
+      out = v->get<bool>();
+    }
+  }
+  void int_map(const char* key, std::map<std::string, int>& out) const {
+    if (const json* v = find(key, false)) {
+      if (!v->is_object()) fail(at(key), "expected an object, got " + kind(*v));
+      for (const auto& [name, n] : v->items()) {
+        if (!n.is_number_integer()) fail(at(key) + "." + name, "expected an integer, got " + kind(n));
+        out[name] = n.get<int>();
+      }
+    }
+  }
+  template <class T, class Each>
+  void list(const char* key, std::vector<T>& out, Each each) const {
     if (const json* v = find(key, false)) {
       if (!v->is_array()) fail(at(key), "expected an array, got " + kind(*v));
       out.clear();
       for (std::size_t i = 0; i < v->size(); ++i) {
         T t;
-        read(Fields((*v)[i], at(key) + "[" + std::to_string(i) + "]"), t);
+        Fields item((*v)[i], at(key) + "[" + std::to_string(i) + "]");
+        each(item, t);
         out.push_back(std::move(t));
       }
+    }
+  }
+  // An object's fields, when the object is there (`written` is the writer's business).
+  template <class T, class Each>
+  void object(const char* key, T& out, Each each, bool /*written*/ = true) const {
+    if (const json* v = find(key, false)) {
+      Fields sub(*v, at(key));
+      each(sub, out);
     }
   }
   void any(const char* key, json& out) const {
@@ -96,6 +122,140 @@ class Fields {
   std::string where_;
 };
 
+// Writes the fields the tables below name; run.json's key order is the json object's (sorted).
+class Writer {
+ public:
+  static constexpr bool kWrites = true;
+  explicit Writer(json& j) : j_(j) { j_ = json::object(); }
+  void str(const char* key, const std::string& v, bool /*required*/ = false) { j_[key] = v; }
+  void num(const char* key, double v) { j_[key] = v; }
+  void integer(const char* key, int v) { j_[key] = v; }
+  void count(const char* key, std::uint64_t v) { j_[key] = v; }
+  void boolean(const char* key, bool v) { j_[key] = v; }
+  void strings(const char* key, const std::vector<std::string>& v) { j_[key] = v; }
+  void int_map(const char* key, const std::map<std::string, int>& v) { j_[key] = v; }
+  void any(const char* key, const json& v) { j_[key] = v; }
+  template <class T, class Each>
+  void list(const char* key, const std::vector<T>& v, Each each) {
+    json a = json::array();
+    for (const auto& x : v) {
+      json o;
+      Writer w(o);
+      each(w, x);
+      a.push_back(std::move(o));
+    }
+    j_[key] = std::move(a);
+  }
+  template <class T, class Each>
+  void object(const char* key, const T& x, Each each, bool written = true) {
+    if (!written) return;
+    json o;
+    Writer w(o);
+    each(w, x);
+    j_[key] = std::move(o);
+  }
+
+ private:
+  json& j_;
+};
+
+// run.json's fields, one table per record: the writer (V = Writer, R const) and the reader (V =
+// Fields) walk the same list, so a field added here is written and read back.
+constexpr bool kRequired = true;
+
+template <class V, class R>
+void step_fields(V& v, R& t) {
+  v.str("name", t.name, kRequired);
+  v.str("status", t.status);
+  v.str("input_hash", t.input_hash);
+  v.num("start", t.start);
+  v.num("seconds", t.seconds);
+  v.integer("exit_code", t.exit_code);
+  v.str("log", t.log);
+  v.str("note", t.note);
+  v.num("cpu_seconds", t.cpu_seconds);
+}
+
+template <class V, class R>
+void retry_fields(V& v, R& t) {
+  v.str("step", t.step);
+  v.str("reason", t.reason);
+  v.str("remedy", t.remedy);
+  v.num("at", t.at);
+}
+
+template <class V, class R>
+void governor_fields(V& v, R& t) {
+  v.num("at", t.at);
+  v.str("action", t.action, kRequired);
+  v.integer("pid", t.pid);
+  v.str("reason", t.reason);
+}
+
+template <class V, class R>
+void memory_fields(V& v, R& t) {
+  v.num("at", t.at);
+  v.count("used_bytes", t.used_bytes);
+  v.count("available_bytes", t.available_bytes);
+}
+
+template <class V, class R>
+void cache_fields(V& v, R& c) {
+  v.str("tool", c.tool);
+  v.count("hits", c.hits);
+  v.count("misses", c.misses);
+  if (V::kWrites && c.store.empty()) return;  // a shared store's fields are written only with a store
+  v.str("store", c.store);
+  v.boolean("store_ok", c.store_ok);
+  v.str("warning", c.warning);
+  v.count("local_hits", c.local_hits);
+  v.count("remote_hits", c.remote_hits);
+  v.count("remote_errors", c.remote_errors);
+}
+
+template <class V, class R>
+void moved_fields(V& v, R& m) {
+  v.str("source", m.source);
+  v.str("host", m.host);
+  v.str("why", m.why);
+}
+
+template <class V, class R>
+void distributed_fields(V& v, R& d) {
+  v.str("engine", d.engine);
+  v.str("hosts", d.hosts);
+  v.strings("left_out", d.left_out);
+  v.int_map("remote_jobs", d.remote_jobs);
+  v.integer("local_jobs", d.local_jobs);
+  v.list("moved", d.moved, [](auto& w, auto& m) { moved_fields(w, m); });
+  v.str("log", d.log);
+}
+
+template <class V, class R>
+void record_fields(V& v, R& r) {
+  v.str("schema", r.schema, kRequired);
+  v.str("torchsmith_version", r.torchsmith_version);
+  v.str("what", r.what);
+  v.str("outcome", r.outcome, kRequired);
+  v.str("started_at", r.started_at);
+  v.num("seconds", r.seconds);
+  v.num("self_cpu_seconds", r.self_cpu_seconds);
+  v.any("plan", r.plan);
+  v.list("steps", r.steps, [](auto& w, auto& t) { step_fields(w, t); });
+  v.list("retries", r.retries, [](auto& w, auto& t) { retry_fields(w, t); });
+  v.list("governor", r.governor, [](auto& w, auto& t) { governor_fields(w, t); });
+  v.list("memory", r.memory, [](auto& w, auto& t) { memory_fields(w, t); });
+  v.object("cache", r.cache, [](auto& w, auto& c) { cache_fields(w, c); });
+  v.object("distributed", r.distributed, [](auto& w, auto& d) { distributed_fields(w, d); },
+           !r.distributed.engine.empty());  // only for a distributed build
+  v.any("diagnosis", r.diagnosis);
+  v.strings("artifacts", r.artifacts);
+  v.strings("verdicts", r.verdicts);
+  v.any("checks", r.checks);
+  v.str("ninja_log", r.ninja_log);
+  v.str("run_dir", r.run_dir);
+}
+
 }  // namespace
 
 const StepRecord* RunRecord::step(std::string_view name) const {
@@ -105,139 +265,19 @@ const StepRecord* RunRecord::step(std::string_view name) const {
 }
 
 void to_json(json& j, const RunRecord& r) {
-  json steps = json::array(), retries = json::array(), governor = json::array(), memory = json::array();
-  for (const auto& s : r.steps)
-    steps.push_back({{"name", s.name}, {"status", s.status}, {"input_hash", s.input_hash},
-                     {"start", s.start}, {"seconds", s.seconds}, {"exit_code", s.exit_code},
-                     {"log", s.log}, {"note", s.note}, {"cpu_seconds", s.cpu_seconds}});
-  for (const auto& t : r.retries)
-    retries.push_back({{"step", t.step}, {"reason", t.reason}, {"remedy", t.remedy}, {"at", t.at}});
-  for (const auto& g : r.governor)
-    governor.push_back({{"at", g.at}, {"action", g.action}, {"pid", g.pid}, {"reason", g.reason}});
-  for (const auto& m : r.memory)
-    memory.push_back({{"at", m.at}, {"used_bytes", m.used_bytes}, {"available_bytes", m.available_bytes}});
-  j = json{{"schema", r.schema},
-           {"torchsmith_version", r.torchsmith_version},
-           {"what", r.what},
-           {"outcome", r.outcome},
-           {"started_at", r.started_at},
-           {"seconds", r.seconds},
-           {"self_cpu_seconds", r.self_cpu_seconds},
-           {"plan", r.plan},
-           {"steps", steps},
-           {"retries", retries},
-           {"governor", governor},
-           {"memory", memory},
-           {"cache", {{"tool", r.cache.tool}, {"hits", r.cache.hits}, {"misses", r.cache.misses}}},
-           {"diagnosis", r.diagnosis},
-           {"artifacts", r.artifacts},
-           {"verdicts", r.verdicts},
-           {"checks", r.checks},
-           {"ninja_log", r.ninja_log},
-           {"run_dir", r.run_dir}};
-  if (!r.cache.store.empty()) {
-    auto& c = j["cache"];
-    c["store"] = r.cache.store;
-    c["store_ok"] = r.cache.store_ok;
-    c["warning"] = r.cache.warning;
-    c["local_hits"] = r.cache.local_hits;
-    c["remote_hits"] = r.cache.remote_hits;
-    c["remote_errors"] = r.cache.remote_errors;
-  }
-  if (!r.distributed.engine.empty()) {
-    json moved = json::array();
-    for (const auto& m : r.distributed.moved) moved.push_back({{"source", m.source}, {"host", m.host}, {"why", m.why}});
-    j["distributed"] = {{"engine", r.distributed.engine},         {"hosts", r.distributed.hosts},
-                        {"left_out", r.distributed.left_out},     {"remote_jobs", r.distributed.remote_jobs},
-                        {"local_jobs", r.distributed.local_jobs}, {"moved", moved},
-                        {"log", r.distributed.log}};
-  }
+  Writer w(j);
+  record_fields(w, r);
 }
 
 void from_json(const json& j, RunRecord& r) {
   Fields f(j, "");
   RunRecord out;
-  f.str("schema", out.schema, true);
+  f.str("schema", out.schema, true);  // checked before any other field: another file is named as such
   if (out.schema.rfind("torchsmith-run/", 0) != 0)
     fail("schema", "'" + out.schema + "' is not a torchsmith run record (torchsmith-run/1)");
   if (out.schema != "torchsmith-run/1")
     fail("schema", "'" + out.schema + "' is newer than this torchsmith reads (torchsmith-run/1); update torchsmith");
-  f.str("torchsmith_version", out.torchsmith_version);
-  f.str("what", out.what);
-  f.str("outcome", out.outcome, true);
-  f.str("started_at", out.started_at);
-  f.num("seconds", out.seconds);
-  f.num("self_cpu_seconds", out.self_cpu_seconds);
-  f.any("plan", out.plan);
-  f.list("steps", out.steps, [](const Fields& s, StepRecord& t) {
-    s.str("name", t.name, true);
-    s.str("status", t.status);
-    s.str("input_hash", t.input_hash);
-    s.num("start", t.start);
-    s.num("seconds", t.seconds);
-    s.integer("exit_code", t.exit_code);
-    s.str("log", t.log);
-    s.str("note", t.note);
-    s.num("cpu_seconds", t.cpu_seconds);
-  });
-  f.list("retries", out.retries, [](const Fields& s, RetryRecord& t) {
-    s.str("step", t.step);
-    s.str("reason", t.reason);
-    s.str("remedy", t.remedy);
-    s.num("at", t.at);
-  });
-  f.list("governor", out.governor, [](const Fields& s, GovernorAction& t) {
-    s.num("at", t.at);
-    s.str("action", t.action, true);
-    s.integer("pid", t.pid);
-    s.str("reason", t.reason);
-  });
-  f.list("memory", out.memory, [](const Fields& s, MemorySample& t) {
-    s.num("at", t.at);
-    s.count("used_bytes", t.used_bytes);
-    s.count("available_bytes", t.available_bytes);
-  });
-  if (f.find("cache", false)) {
-    Fields c(j.at("cache"), "cache");
-    c.str("tool", out.cache.tool);
-    c.count("hits", out.cache.hits);
-    c.count("misses", out.cache.misses);
-    c.str("store", out.cache.store);
-    if (const json* v = c.find("store_ok", false)) {
-      if (!v->is_boolean()) fail(c.at("store_ok"), "expected a boolean, got " + kind(*v));
-      out.cache.store_ok = v->get<bool>();
-    }
-    c.str("warning", out.cache.warning);
-    c.count("local_hits", out.cache.local_hits);
-    c.count("remote_hits", out.cache.remote_hits);
-    c.count("remote_errors", out.cache.remote_errors);
-  }
-  if (f.find("distributed", false)) {
-    Fields d(j.at("distributed"), "distributed");
-    d.str("engine", out.distributed.engine);
-    d.str("hosts", out.distributed.hosts);
-    d.strings("left_out", out.distributed.left_out);
-    if (const json* v = d.find("remote_jobs", false)) {
-      if (!v->is_object()) fail(d.at("remote_jobs"), "expected an object, got " + kind(*v));
-      for (const auto& [host, n] : v->items()) {
-        if (!n.is_number_integer()) fail(d.at("remote_jobs") + "." + host, "expected an integer, got " + kind(n));
-        out.distributed.remote_jobs[host] = n.get<int>();
-      }
-    }
-    d.integer("local_jobs", out.distributed.local_jobs);
-    d.list("moved", out.distributed.moved, [](const Fields& s, MovedJob& m) {
-      s.str("source", m.source);
-      s.str("host", m.host);
-      s.str("why", m.why);
-    });
-    d.str("log", out.distributed.log);
-  }
-  f.any("diagnosis", out.diagnosis);
-  f.strings("artifacts", out.artifacts);
-  f.strings("verdicts", out.verdicts);
-  f.any("checks", out.checks);
-  f.str("ninja_log", out.ninja_log);
-  f.str("run_dir", out.run_dir);
+  record_fields(f, out);
   r = std::move(out);
 }
 

@@ -22,8 +22,10 @@ struct BuildOptions {
   std::string out_dir;    // OUT: journal, dist/, runs/; the source goes to OUT/src when fetched
   std::string self_exe;   // this torchsmith, for the steps that are its own commands
   std::vector<std::string> kb_dirs;  // passed on to those steps as --kb
-  // The command's failure signatures (cli/knowledge.h); null: the embedded ones and kb_dirs'.
+  // The command's failure signatures and their reader's errors (cli/knowledge.h); null or any
+  // error: the build runs without triage and says why.
   const triage::SignatureSet* signatures = nullptr;
+  std::vector<std::string> signature_errors;
   bool resume = false;    // skip finished steps whose inputs are unchanged
   bool wait_for_lock = false;
   RetryPolicy retry;

@@ -172,10 +172,10 @@ bool set_up_tools(RunState& s) {
   s.counts_before = read_cache_counts(s.cache, s.remote_store);
   rec.cache.tool = s.cache.tool == "distcc" ? "" : s.cache.tool;
 
-  std::vector<std::string> kerrs;
-  triage::SignatureSet sigs = s.o.signatures ? *s.o.signatures : triage::load_signatures(s.o.kb_dirs, kerrs);
+  std::vector<std::string> kerrs = s.o.signature_errors;
+  if (!s.o.signatures) kerrs.push_back("no failure signatures were given");
   try {
-    if (kerrs.empty()) s.engine = std::make_unique<triage::Engine>(std::move(sigs));
+    if (kerrs.empty()) s.engine = std::make_unique<triage::Engine>(*s.o.signatures);
   } catch (const std::exception& e) {
     kerrs.push_back(e.what());
   }

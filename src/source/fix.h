@@ -10,6 +10,7 @@
 
 #include "core/cuda_arch.h"
 #include "core/version_range.h"
+#include "kb/table.h"
 
 namespace ts::source {
 
@@ -68,6 +69,9 @@ FixSet load_fixes(const std::vector<std::string>& overlay_dirs, std::vector<std:
 std::vector<std::string> parse_fixes_text(std::string_view file_name, std::string_view text, std::vector<Fix>& out);
 // For `kb check`: schema, ranges, arches, regexes that compile, template names, duplicate ids.
 std::vector<std::string> check_fixes_text(std::string_view file_name, std::string_view text);
+// fixes/ as a KB table (kb/table.h): kb check validates each file with check_fixes_text.
+void validate_fixes_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<FixSet> kFixTable{{"fixes", "fixes/", &validate_fixes_file}, &load_fixes};
 
 // The fixes whose conditions all hold, in set order.
 std::vector<const Fix*> select_fixes(const FixSet& set, const FixContext& ctx);

@@ -6,11 +6,10 @@
 
 #include "kb/tomlpp.h"
 
-#include "kb/embedded.h"
+#include "kb/layers.h"
 #include "source/fix.h"
 #include "kb/toml_parse.h"
 #include "source/tree_path.h"
-#include "util/fs.h"
 
 namespace ts::source {
 
@@ -283,6 +282,10 @@ std::vector<std::string> check_fixes_text(std::string_view file_name, std::strin
   return parse_fixes_text(file_name, text, ignored);
 }
 
+void validate_fixes_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  kb::add_line_errors(file, check_fixes_text(file, text), errors);
+}
+
 namespace {
 
 void merge(FixSet& set, std::vector<Fix>& fixes) {
@@ -300,27 +303,11 @@ void load_file(FixSet& set, const std::string& name, std::string_view text, std:
   merge(set, fixes);
 }
 
-std::vector<std::string> toml_files_in(const std::string& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".toml" && it->is_regular_file(ec)) out.push_back(it->path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 }  // namespace
 
 FixSet load_fixes(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
   FixSet set;
-  std::vector<std::pair<std::string, std::string_view>> embedded;
-  for (const auto& f : kb::embedded_files()) {
-    std::string_view p(f.path);
-    if (p.rfind("fixes/", 0) == 0 && p.size() > 5 && p.substr(p.size() - 5) == ".toml")
-      embedded.emplace_back(std::string(p), std::string_view(f.data, f.size));
-  }
-  std::sort(embedded.begin(), embedded.end());
-  for (const auto& [name, text] : embedded) load_file(set, name, text, errors);
+  for (const auto& f : kb::embedded_folder("fixes/")) load_file(set, f.name, f.text, errors);
 
   for (const auto& dir : overlay_dirs) {
     std::error_code ec;
@@ -333,13 +320,9 @@ FixSet load_fixes(const std::vector<std::string>& overlay_dirs, std::vector<std:
     if (d.filename().empty()) d = d.parent_path();  // "kb/fixes/" names the folder "fixes" too
     std::string fixes_dir = d.filename() == "fixes" ? d.string() : (d / "fixes").string();
     if (!fs::is_directory(fixes_dir, ec)) continue;
-    for (const auto& path : toml_files_in(fixes_dir)) {
-      auto text = util::read_file(path);
-      if (!text) {
-        errors.push_back(path + ": cannot read");
-        continue;
-      }
-      load_file(set, path, *text, errors);
+    for (const auto& f : kb::folder_layer(fixes_dir)) {
+      if (f.read) load_file(set, f.name, f.text, errors);
+      else errors.push_back(f.name + ": cannot read");
     }
   }
   return set;

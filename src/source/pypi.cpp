@@ -28,6 +28,19 @@ bool sdist_name(const std::string& f) {
   return ends(".tar.gz") || ends(".zip");
 }
 
+// The sdist's URL, sha256 (under `hashes_key`: the JSON API says "digests", PEP 691 "hashes") and
+// size from the index's entry for the file; none when the index gives no URL or no sha256.
+std::optional<Sdist> with_file(Sdist s, const json& file, const char* hashes_key, std::string* error) {
+  s.url = s_of(file, "url");
+  s.sha256 = file.contains(hashes_key) ? s_of(file[hashes_key], "sha256") : "";
+  if (file.contains("size") && file["size"].is_number_integer()) s.size = file["size"].get<long long>();
+  if (s.url.empty() || !hex64(s.sha256)) {
+    *error = s.filename + ": the index gives no URL or no sha256 for it";
+    return std::nullopt;
+  }
+  return s;
+}
+
 util::RunResult curl(const std::vector<std::string>& extra, const std::string& url, std::chrono::milliseconds t) {
   std::vector<std::string> argv{"curl", "--silent", "--show-error", "--location", "--fail", "--proto", "=https,file",
                                 "--max-time", std::to_string(std::max<long long>(1, t.count() / 1000))};
@@ -52,14 +65,8 @@ std::optional<Sdist> sdist_from_release_json(const json& doc, std::string* error
   }
   for (const auto& u : doc["urls"]) {
     if (s_of(u, "packagetype") != "sdist" || (u.contains("yanked") && u["yanked"].is_boolean() && u["yanked"].get<bool>())) continue;
-    s.filename = s_of(u, "filename"), s.url = s_of(u, "url");
-    s.sha256 = u.contains("digests") ? s_of(u["digests"], "sha256") : "";
-    if (u.contains("size") && u["size"].is_number_integer()) s.size = u["size"].get<long long>();
-    if (s.url.empty() || !hex64(s.sha256)) {
-      *error = s.filename + ": the index gives no URL or no sha256 for it";
-      return std::nullopt;
-    }
-    return s;
+    s.filename = s_of(u, "filename");
+    return with_file(s, u, "digests", error);
   }
   *error = s.name + " " + s.version + " has no sdist on the index (wheels only): give its git URL@TAG or a directory";
   return std::nullopt;
@@ -80,14 +87,8 @@ std::optional<Sdist> sdist_from_simple_json(const json& doc, const std::string& 
     if (dash == std::string::npos || normalize_name(stem.substr(0, dash)) + "-" + stem.substr(dash + 1) != want) continue;
     if (f.contains("yanked") && !(f["yanked"].is_boolean() && !f["yanked"].get<bool>())) continue;
     Sdist s;
-    s.name = name, s.version = version, s.filename = fn, s.url = s_of(f, "url");
-    s.sha256 = f.contains("hashes") ? s_of(f["hashes"], "sha256") : "";
-    if (f.contains("size") && f["size"].is_number_integer()) s.size = f["size"].get<long long>();
-    if (s.url.empty() || !hex64(s.sha256)) {
-      *error = fn + ": the index gives no URL or no sha256 for it";
-      return std::nullopt;
-    }
-    return s;
+    s.name = name, s.version = version, s.filename = fn;
+    return with_file(s, f, "hashes", error);
   }
   *error = name + " " + version + " has no sdist on the index (wheels only, or no such release)";
   return std::nullopt;

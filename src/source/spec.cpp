@@ -76,6 +76,11 @@ std::vector<SourceEntry> load_sources(const std::vector<std::string>& overlay_di
   return out;
 }
 
+void validate_sources_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  std::vector<SourceEntry> ignored;
+  kb::add_line_errors(file, parse_sources_text(file, text, ignored), errors);
+}
+
 bool parse_source_spec(std::string_view spec, const std::vector<SourceEntry>& sources, SourceSpec& out,
                        std::string& error) {
   out = {};

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kb/table.h"
+
 namespace ts::source {
 
 struct SourceEntry {
@@ -15,6 +17,10 @@ struct SourceEntry {
 std::vector<SourceEntry> load_sources(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors);
 std::vector<std::string> parse_sources_text(std::string_view file_name, std::string_view text,
                                             std::vector<SourceEntry>& out);
+// sources.toml as a KB table (kb/table.h): kb check validates each file with parse_sources_text.
+void validate_sources_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<std::vector<SourceEntry>> kSourceTable{
+    {"sources", "sources.toml", &validate_sources_file}, &load_sources};
 
 struct SourceSpec {
   std::string package, version;  // set for PACKAGE==VERSION

@@ -276,6 +276,10 @@ SignatureSet load_signatures(const std::vector<std::string>& overlay_dirs, std::
   return set;
 }
 
+void validate_signatures_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  kb::add_line_errors(file, check_signatures_text(file, text), errors);
+}
+
 std::string_view to_string(Severity s) {
   switch (s) {
     case Severity::error: return "error";

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kb/table.h"
+
 namespace ts::triage {
 
 enum class Severity { error, warning, info, wrapper };
@@ -73,6 +75,10 @@ std::vector<std::string> check_signatures_text(std::string_view file_name, std::
 // entry with an existing id replaces it). Errors go to `errors`.
 SignatureSet load_signatures(const std::vector<std::string>& overlay_dirs,
                              std::vector<std::string>& errors);
+// signatures.toml as a KB table (kb/table.h): kb check validates each file with check_signatures_text.
+void validate_signatures_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<SignatureSet> kSignatureTable{{"signatures", "signatures.toml", &validate_signatures_file},
+                                                            &load_signatures};
 
 std::string_view to_string(Severity s);
 std::string_view to_string(RemedyKind k);

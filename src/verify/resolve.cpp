@@ -10,6 +10,7 @@
 #include "formats/elf.h"
 #include "verify/ld_conf.h"
 #include "formats/mapped_file.h"
+#include "util/split.h"
 
 namespace ts::verify {
 namespace {
@@ -46,15 +47,10 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
 
 std::vector<std::string> expand_search_path(const std::string& value, const std::string& origin) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= value.size()) {
-    std::size_t end = value.find(':', start);
-    if (end == std::string::npos) end = value.size();
-    std::string d = value.substr(start, end - start);
-    start = end + 1;
+  for (std::string d : util::split_nonempty(value, ':')) {  // "" means cwd to ld.so: never wanted
     replace_all(d, "${ORIGIN}", origin);
     replace_all(d, "$ORIGIN", origin);
-    if (d.empty() || d.find('$') != std::string::npos) continue;  // "" means cwd to ld.so: never wanted
+    if (d.find('$') != std::string::npos) continue;
     out.push_back(d);
   }
   return out;

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <stdexcept>
 
 #include "cli/knowledge.h"
+#include "kb/embedded.h"
+#include "kb/files.h"
 #include "cli_util.h"
 #include "testkit/temp_dir.h"
 
@@ -65,6 +68,29 @@ TEST(Knowledge, KbCheckRunsTheSourcesReader) {
   auto r = run_torchsmith({"kb", "check", "--only", t.path()});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.out.find("sources.toml:1: source 'x': tag must contain {version}"), std::string::npos) << r.out;
+}
+
+// Every file shipped in data/kb is read by a listed table (the core's loader or a stage's), so kb check
+// validates each one by its table's rules, never by a TOML syntax check alone.
+TEST(Knowledge, EveryShippedKbFileBelongsToAListedTable) {
+  for (const auto& f : kb::embedded_files()) {
+    std::string_view name(f.path);
+    bool held = kb::detail::load_order(name) >= 0;
+    for (const auto& t : cli::stage_tables()) held |= kb::table_holds(t.where, name);
+    EXPECT_TRUE(held) << name << ": no table in cli::stage_tables() reads it";
+  }
+  for (const auto& t : cli::stage_tables())
+    if (!t.where.empty()) EXPECT_NE(t.validate, nullptr) << t.name << ": kb check has no validator for it";
+}
+
+std::vector<std::string> read_nothing(const std::vector<std::string>&, std::vector<std::string>&) { return {}; }
+
+// A table that is not listed would escape kb check; reading it is refused instead of silently working.
+TEST(Knowledge, AnUnlistedTableIsRefused) {
+  cli::Knowledge k({});
+  const kb::TableDef<std::vector<std::string>> unlisted{{"unlisted", "unlisted.toml", nullptr}, &read_nothing};
+  EXPECT_THROW(k.get(unlisted), std::logic_error);
+  EXPECT_EQ(&k.get(triage::kSignatureTable), &k.signatures());  // a listed one: the same kept table
 }
 
 }  // namespace

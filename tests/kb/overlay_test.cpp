@@ -100,15 +100,14 @@ TEST(KbOverlay, ValidatorHookForOtherFiles) {
   d.write("signatures.toml", "[[signature]]\nid = \"X\"\n");
   d.write("packages/apex.toml", "name = \"apex\"\n");
   d.write("fixes/broken.toml", "x = [\n");
-  register_validator("signatures.toml", [](std::string_view file, std::string_view text, std::vector<KbError>& e) {
+  Validate signatures = [](std::string_view file, std::string_view, std::vector<KbError>& e) {
     e.push_back({{std::string(file), 2}, "signature X: no pattern"});
-  });
-  register_validator("packages/", [](std::string_view file, std::string_view, std::vector<KbError>& e) {
+  };
+  Validate packages = [](std::string_view file, std::string_view, std::vector<KbError>& e) {
     e.push_back({{std::string(file), 1}, "package: checked"});
-  });
-  auto errors = check_kb({d.path.string()}, false);
-  register_validator("signatures.toml", nullptr);
-  register_validator("packages/", nullptr);
+  };
+  auto errors = check_kb({d.path.string()}, false,
+                         {{"signatures", "signatures.toml", signatures}, {"packages", "packages/", packages}});
   std::string all;
   for (const auto& e : errors) all += e.str() + "\n";
   EXPECT_NE(all.find("signatures.toml:2: signature X: no pattern"), std::string::npos) << all;

@@ -232,8 +232,7 @@ TEST_F(RecipeOverlay, KbCheckRunsTheValidator) {
   write("bad.toml", with("colour = \"red\""));
   write("a.toml", kMinimal);
   write("dup.toml", std::string(kMinimal).replace(std::string(kMinimal).find("\"demo-ext\""), 10, "\"dup-ext\""));
-  register_kb_validators();
-  auto errs = kb::check_kb({dir_.string()}, false);
+  auto errs = kb::check_kb({dir_.string()}, false, {kRecipeTable.spec});
   bool unknown = false, dup = false;
   for (const auto& e : errs) {
     unknown |= e.str().find("bad.toml:10:") != std::string::npos && e.message.find("colour") != std::string::npos;
@@ -244,8 +243,7 @@ TEST_F(RecipeOverlay, KbCheckRunsTheValidator) {
 }
 
 TEST(Recipe, KbCheckPassesOnShippedData) {
-  register_kb_validators();
-  auto errs = kb::check_kb({}, true);
+  auto errs = kb::check_kb({}, true, {kBuildTable.spec, kRecipeTable.spec});
   std::string all;
   for (const auto& e : errs) all += e.str() + "\n";
   EXPECT_TRUE(errs.empty()) << all;
