@@ -103,11 +103,7 @@ DepsResult install_dependencies(const DepsOptions& o) {
     bool undeclared = false;
   };
   std::vector<Dep> deps;
-  std::vector<std::string> declared;  // the wheel's own names, normalized
-  for (const auto& text : o.requires_dist) {
-    std::string ignored;  // a line that does not parse gets its verdict below
-    if (auto req = parse_requirement(text, &ignored)) declared.push_back(req->key);
-  }
+  std::vector<std::string> declared;  // what the wheel asks for here (normalized), seen first
   std::vector<std::pair<std::string, bool>> texts;
   for (const auto& text : o.requires_dist) texts.emplace_back(text, false);
   for (const auto& text : o.undeclared) texts.emplace_back(text, true);
@@ -125,6 +121,7 @@ DepsResult install_dependencies(const DepsOptions& o) {
     }
     if (!*applies) continue;  // an extra, or another platform or Python
     if (undeclared && std::find(declared.begin(), declared.end(), req->key) != declared.end()) continue;
+    if (!undeclared) declared.push_back(req->key);
     if (req->key == "torch") {
       add("dependency " + req->name, Outcome::pass,
           "the torch under test" + (torch_version.empty() ? std::string() : " (" + torch_version + ")") +

@@ -246,15 +246,20 @@ TEST(InstallDeps, UndeclaredRequirementsAlreadyThereAreUsedNotInstalled) {
   EXPECT_TRUE(fs::exists(r.pythonpath.front() + "/tsundeclared/__init__.py"));
   EXPECT_FALSE(fs::exists(r.pythonpath.front() + "/numpy")) << "NumPy was installed again beside the interpreter's own";
 
-  // Not to be had at all: its own failure, still said to be the recipe's.
-  o.requires_dist = {};
-  o.undeclared = {"tsnowhere"};
+  // Not to be had at all: its own failure, still said to be the recipe's. The wheel's line for
+  // another platform does not stand in for the recipe's.
+  o.requires_dist = {"tsundeclared; sys_platform == 'win32'"};
+  o.undeclared = {"tsnowhere", "tsundeclared"};
   o.dir = t / "work2";
   r = install_dependencies(o);
   auto* n = find(r.verdicts, "dependency tsnowhere");
   ASSERT_TRUE(n) << dump(r.verdicts);
   EXPECT_EQ(n->outcome, Outcome::fail);
   EXPECT_NE(n->detail.find("the recipe's runtime_requires"), std::string::npos) << n->detail;
+  u = find(r.verdicts, "dependency tsundeclared");
+  ASSERT_TRUE(u) << dump(r.verdicts);
+  EXPECT_EQ(u->outcome, Outcome::pass) << u->detail;
+  EXPECT_NE(u->detail.find("the recipe's runtime_requires"), std::string::npos) << u->detail;
 }
 
 // Through verify: a wheel that imports what it does not declare imports once the plan names it.
