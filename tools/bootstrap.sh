@@ -13,6 +13,9 @@ pkgs=(cmake ninja-build g++ pkg-config git python3
       # twine/cph to accept the wheels and conda packages torchsmith writes
       python3-dev python3-numpy python3-setuptools python3-wheel python3-pip python3-yaml python3-torch libtorch-dev
       pybind11-dev python3-installer twine conda-package-handling
+      # mmcv-full's verify (tests/cli/real_packages_test.cpp): mmcv.ops imports torchvision, which
+      # must be the build for Debian's torch (a PyPI one wants PyPI's torch)
+      python3-torchvision
       # report.html rendered headless into a screenshot (tests/report/run_html_chromium_test.cpp)
       chromium
       # tests/cli/scale_test.cpp: a shared store and build hosts in network namespaces it makes

@@ -94,6 +94,7 @@ void choose_steps(Ctx& c) {
   c.dist_name = wheel_escape(name);
   c.p.import_name = r.import_name.empty() ? c.dist_name : r.import_name;
   c.p.smoke = r.origin.file.empty() && !scan.smoke.empty() ? scan.smoke : r.smoke;
+  c.p.runtime_requires = r.runtime_requires;
   std::string site = core::dir_of(c.python->torch.path);
   // torch's fixes edit the installed torch; the package's own edit the fetched tree ({src}).
   Step torch_fix{"fix", {"torchsmith", "fix", site}, "",

@@ -102,6 +102,8 @@ struct Plan {
   // Extension packages: the module verify imports and the recipe's smoke code (Python run after the
   // import, on `device`); "" for torch itself, whose checks verify knows.
   std::string import_name, smoke;
+  // The recipe's runtime_requires: installed for verify beside the wheel's own Requires-Dist.
+  std::vector<std::string> runtime_requires;
   // The source tree: URL and ref asked for; revision is filled when it is known (a local git tree).
   std::string source_url, source_ref, source_dir, source_revision;
 };

@@ -85,6 +85,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
                    {"revision", p.source_revision}}}};
   if (!p.import_name.empty()) j["import_name"] = p.import_name;
   if (!p.smoke.empty()) j["smoke"] = p.smoke;
+  if (!p.runtime_requires.empty()) j["runtime_requires"] = p.runtime_requires;
   if (!p.provisioned.empty()) {
     auto& a = j["provisioned"] = nlohmann::json::array();
     for (const auto& t : p.provisioned) {
@@ -126,6 +127,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.decisions = j.value("decisions", std::vector<Decision>{});
   p.import_name = j.value("import_name", "");
   p.smoke = j.value("smoke", "");
+  p.runtime_requires = j.value("runtime_requires", std::vector<std::string>{});
   for (const auto& t : j.value("provisioned", nlohmann::json::array())) {
     ProvisionedTool x{t.at("kind").get<std::string>(), t.at("version").get<std::string>(), t.value("provider", ""),
                       t.value("from", ""), t.value("dir", ""), {}};

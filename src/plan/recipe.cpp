@@ -1,8 +1,22 @@
 // Recipe lookup by name and the generic recipe for packages the KB does not know.
 #include "plan/recipe.h"
 
+#include <cctype>
 
 namespace ts::plan {
+
+std::string requirement_name_problem(std::string_view text) {
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  std::size_t i = 0;
+  while (i < text.size() && (alnum(text[i]) || text[i] == '-' || text[i] == '_' || text[i] == '.')) ++i;
+  if (i == 0) return "does not start with a distribution name";
+  if (!alnum(text[0]) || !alnum(text[i - 1])) return "has a name that does not start and end with a letter or digit (PEP 508)";
+  std::size_t j = i;
+  while (j < text.size() && text[j] == ' ') ++j;
+  if (j < text.size() && std::string_view("[<>=!~;@(").find(text[j]) == std::string_view::npos)
+    return "has '" + std::string(1, text[j]) + "' after its name, where a version, extras, marker or URL goes";
+  return "";
+}
 
 std::string tag_for(const Recipe& r, std::string_view version) {
   std::string t = r.tag;

@@ -46,7 +46,14 @@ struct Recipe : kb::Entry {
   std::string torch;          // torch range any version of it supports ("" = not known)
   std::vector<RecipeCompat> compat;
   std::string smoke;          // Python run after install: imports it and runs one op on `device`
+  // What it imports at run time but does not declare (PEP 508 lines): verify installs them as it
+  // installs the wheel's Requires-Dist.
+  std::vector<std::string> runtime_requires;
 };
+
+// "" when text starts with a PEP 508 distribution name followed by a version, marker or URL part;
+// else what is wrong. verify parses the whole line (verify/requirement.h).
+std::string requirement_name_problem(std::string_view text);
 
 struct RecipeSet {
   std::vector<Recipe> recipes;

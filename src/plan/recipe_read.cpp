@@ -26,7 +26,7 @@ const char* kArchFormats[] = {"torch", "cmake", "semicolon-sm"};
 const char* kMapKeys[] = {"env", "cuda_env", "cpu_env"};
 const char* kPackageKeys[] = {"name", "aliases", "import", "git", "tag", "build_system", "cuda_only", "arch_env", "arch_env_since",
                               "arch_format", "jobs_env", "nvcc_threads_env", "mem_per_job", "serial_build", "parallel_extensions", "torch",
-                              "smoke", "source", "recalled", "status", "note", "compat"};
+                              "smoke", "runtime_requires", "source", "recalled", "status", "note", "compat"};
 
 bool env_name_ok(std::string_view s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
@@ -163,6 +163,11 @@ Recipe read_one(toml::table& t, const std::string& file, std::vector<kb::KbError
   if (!p.smoke.empty() && (p.smoke.find("import") == std::string::npos || p.smoke.find("device") == std::string::npos))
     r.error(line_of(*t.get("smoke")), "smoke: must import the package and run one op on `device` "
                                       "(the planner sets device = \"cuda\" or \"cpu\")");
+  p.runtime_requires = r.texts("runtime_requires", false, "[\"torchvision\"]");
+  for (const auto& req : p.runtime_requires)
+    if (std::string why = requirement_name_problem(req); !why.empty())
+      r.error(line_of(*t.get("runtime_requires")), "runtime_requires: '" + req + "' " + why +
+                                                       "; write a requirement as Requires-Dist does, e.g. \"torchvision\" or \"scipy>=1.4\"");
   r.common(p);
   for (const auto& [k, m] : maps) {
     std::map<std::string, std::string>& into = k == "env" ? p.env : k == "cuda_env" ? p.cuda_env : p.cpu_env;

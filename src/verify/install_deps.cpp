@@ -1,5 +1,6 @@
 #include "verify/install_deps.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -77,7 +78,7 @@ std::string installed_version(const std::string& pip_output, const std::string& 
 
 DepsResult install_dependencies(const DepsOptions& o) {
   DepsResult res;
-  if (o.requires_dist.empty()) return res;  // nothing asked for: no Python to start
+  if (o.requires_dist.empty() && o.undeclared.empty()) return res;  // nothing asked for: no Python to start
   auto add = [&](const std::string& check, Outcome oc, const std::string& detail) {
     res.verdicts.push_back({"", check, oc, detail});
   };
@@ -99,9 +100,14 @@ DepsResult install_dependencies(const DepsOptions& o) {
   const std::string torch_version = env["torch_distribution_version"];
   struct Dep {
     Requirement req;
+    bool undeclared = false;
   };
   std::vector<Dep> deps;
-  for (const auto& text : o.requires_dist) {
+  std::vector<std::string> declared;  // what the wheel asks for here (normalized), seen first
+  std::vector<std::pair<std::string, bool>> texts;
+  for (const auto& text : o.requires_dist) texts.emplace_back(text, false);
+  for (const auto& text : o.undeclared) texts.emplace_back(text, true);
+  for (const auto& [text, undeclared] : texts) {
     std::string err;
     auto req = parse_requirement(text, &err);
     if (!req) {
@@ -114,19 +120,25 @@ DepsResult install_dependencies(const DepsOptions& o) {
       continue;
     }
     if (!*applies) continue;  // an extra, or another platform or Python
+    if (undeclared && std::find(declared.begin(), declared.end(), req->key) != declared.end()) continue;
+    if (!undeclared) declared.push_back(req->key);
     if (req->key == "torch") {
       add("dependency " + req->name, Outcome::pass,
           "the torch under test" + (torch_version.empty() ? std::string() : " (" + torch_version + ")") +
               ", never installed again (" + req->specifier + ")");
       continue;
     }
-    deps.push_back({*req});
+    deps.push_back({*req, undeclared});
     res.wanted.push_back(req->specifier);
   }
   if (deps.empty()) return res;
 
+  // Said on each of its verdicts: the recipe asked for it, not the wheel.
+  auto why_asked = [](const Dep& d) {
+    return d.undeclared ? std::string(" (the recipe's runtime_requires: the wheel does not declare it)") : std::string();
+  };
   auto fail_all = [&](const std::string& why) {
-    for (const auto& d : deps) add("dependency " + d.req.name, Outcome::fail, "not installable: " + why);
+    for (const auto& d : deps) add("dependency " + d.req.name, Outcome::fail, "not installable: " + why + why_asked(d));
   };
   // The venv: its site reads the interpreter's own site directories, so torch and whatever else is
   // there count as installed; pip writes only into the venv (what is outside it is never uninstalled).
@@ -194,8 +206,8 @@ DepsResult install_dependencies(const DepsOptions& o) {
     for (const auto& d : deps) {
       std::string v = installed_version(r.out, d.req.key);
       add("dependency " + d.req.name, Outcome::pass,
-          v.empty() ? d.req.specifier + ": already satisfied by " + o.python + "'s own packages"
-                    : d.req.specifier + ": installed " + v + " from " + from);
+          (v.empty() ? d.req.specifier + ": already satisfied by " + o.python + "'s own packages"
+                     : d.req.specifier + ": installed " + v + " from " + from) + why_asked(d));
     }
     return res;
   }
@@ -207,9 +219,10 @@ DepsResult install_dependencies(const DepsOptions& o) {
     if (r1.ok()) {
       std::string v = installed_version(r1.out, d.req.key);
       add("dependency " + d.req.name, Outcome::pass,
-          d.req.specifier + (v.empty() ? ": already satisfied" : ": installed " + v + " from " + from));
+          d.req.specifier + (v.empty() ? ": already satisfied" : ": installed " + v + " from " + from) + why_asked(d));
     } else {
-      add("dependency " + d.req.name, Outcome::fail, "not installable from " + from + ": " + why_not(r1, o.timeout));
+      add("dependency " + d.req.name, Outcome::fail,
+          "not installable from " + from + ": " + why_not(r1, o.timeout) + why_asked(d));
     }
   }
   // All installable alone but not together: the conflict is the failure.

@@ -19,6 +19,9 @@ namespace ts::verify {
 struct DepsOptions {
   std::string python;                      // the interpreter under test
   std::vector<std::string> requires_dist;  // as METADATA writes them
+  // What the package imports but its wheel does not declare (the recipe's runtime_requires), installed
+  // the same way; one the wheel also declares is asked for once, as the wheel writes it.
+  std::vector<std::string> undeclared;
   std::string dir;                         // fresh scratch; the venv goes in DIR/deps
   std::string wheelhouse;                  // "" = the package index (PyPI); else only this directory
   std::string cache_dir;                   // pip's download and wheel cache ("" = none)

@@ -170,13 +170,15 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
         if (o.runtime_deps) {
           DepsOptions d;
           d.python = o.python, d.requires_dist = meta->requires_dist, d.dir = scratch + "/runtime";
+          d.undeclared = plan->runtime_requires;
           d.wheelhouse = o.wheelhouse, d.cache_dir = o.pip_cache, d.timeout = o.timeout, d.kb = o.kb;
           DepsResult dr = install_dependencies(d);
           for (auto& v : dr.verdicts) rep.verdicts.push_back(std::move(v));
           for (const auto& p : dr.pythonpath) pythonpath += (pythonpath.empty() ? "" : ":") + p;
-        } else if (!meta->requires_dist.empty()) {
+        } else if (!meta->requires_dist.empty() || !plan->runtime_requires.empty()) {
           rep.verdicts.push_back(skipped("dependencies", std::to_string(meta->requires_dist.size()) +
-                                                             " Requires-Dist not installed (--no-runtime-deps)"));
+                                                             " Requires-Dist and " + std::to_string(plan->runtime_requires.size()) +
+                                                             " runtime_requires of the recipe not installed (--no-runtime-deps)"));
         }
       }
     }

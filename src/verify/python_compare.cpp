@@ -288,7 +288,8 @@ class Judge {
         add(Outcome::warn, "import " + name,
             "needs " + dep + ", which is not installed here (" + str_of(v, "error") +
                 "): a runtime dependency the wheel does not declare (Requires-Dist), not something the build "
-                "made; install it (pip install " + dep + ") to use the package; the smoke code runs without it");
+                "made; install it (pip install " + dep + ") to use the package, or name it in the recipe's "
+                "runtime_requires so verify installs it; the smoke code runs without it");
       else if (!o_.ext_dir.empty() && !under(file, o_.ext_dir))
         fail("import " + name,
              "imported from " + file + ", not from the installed wheel under " + o_.ext_dir);

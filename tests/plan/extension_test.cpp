@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "extension_fakes.h"
 #include "tree_testkit.h"
@@ -132,6 +133,27 @@ TEST(ExtensionPlan, CpuTorchAndAPackageWithACpuPathBuildsCpuWithTheRecipesCpuKno
   EXPECT_EQ(r.plan.source_url, scatter->git_url);
   EXPECT_EQ(r.plan.import_name, "torch_scatter");
   EXPECT_EQ(r.plan.smoke, scatter->smoke);
+}
+
+// What the package imports undeclared (mmcv.ops: torchvision) reaches verify through the plan and its lock.
+TEST(ExtensionPlan, TheRecipesRuntimeRequiresReachThePlanAndItsJson) {
+  auto rs = shipped_recipes();
+  const Recipe* mmcv = rs.find("mmcv-full");
+  ASSERT_NE(mmcv, nullptr);
+  auto f = fake_host(fake_python("1.13.0a0", ""), {"13.0"}, {});
+  ExtensionRequest req;
+  req.source.kind = ExtensionSource::Kind::name;
+  req.source.name = "mmcv-full";
+  req.source.version = "1.7.2";
+  auto r = make_extension_plan(req, f, test_kb(), *mmcv, &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_EQ(r.plan.runtime_requires, std::vector<std::string>{"torchvision"});
+  nlohmann::json j = r.plan;
+  EXPECT_EQ(j.get<Plan>().runtime_requires, std::vector<std::string>{"torchvision"});
+  r.plan.runtime_requires.clear();  // none: the key is left out, and reads back as none
+  j = r.plan;
+  EXPECT_FALSE(j.contains("runtime_requires"));
+  EXPECT_TRUE(j.get<Plan>().runtime_requires.empty());
 }
 
 TEST(ExtensionPlan, TorchScatterWithCudaGetsForceCudaAndOneJob) {

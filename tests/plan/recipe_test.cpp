@@ -79,6 +79,7 @@ cuda_only = true
 torch = ">=2.0"
 tag = "v{version}"
 recalled = ["mem_per_job"]
+runtime_requires = ["torchvision", "scipy>=1.4; python_version >= '3.8'"]
 [[package.compat]]
 version = ">=0.1,<0.2"
 torch = ">=2.0,<2.1"
@@ -105,6 +106,7 @@ SKIP_CUDA = "TRUE")T"),
   ASSERT_EQ(r.compat.size(), 1u);
   EXPECT_EQ(r.compat[0].torch, ">=2.0,<2.1");
   EXPECT_TRUE(r.is_recalled("mem_per_job"));
+  EXPECT_EQ(r.runtime_requires, (std::vector<std::string>{"torchvision", "scipy>=1.4; python_version >= '3.8'"}));
   EXPECT_EQ(tag_for(r, "0.1.5"), "v0.1.5");
   EXPECT_EQ(r.origin.file, "x.toml");
   EXPECT_EQ(r.origin.line, 2);
@@ -118,6 +120,7 @@ TEST(Recipe, Defaults) {
   EXPECT_EQ(out[0].jobs_env, std::vector<std::string>{"MAX_JOBS"});
   EXPECT_FALSE(out[0].serial_build);
   EXPECT_EQ(out[0].mem_per_job, 0u);
+  EXPECT_TRUE(out[0].runtime_requires.empty());
 }
 
 void expect_error(const std::string& text, const std::string& where, const std::string& what) {
@@ -144,10 +147,22 @@ TEST(Recipe, BadFilesNameFileAndLine) {
   expect_error(with("[[package.compat]]\nversion = \">=1\"\ntorch = \"bad range!\"\nsource = \"s\""), "bad.toml:12:",
                "torch");
   expect_error(with("recalled = [\"nope\"]"), "bad.toml:10:", "recalled");
+  expect_error(with("runtime_requires = \"torchvision\""), "bad.toml:10:", "runtime_requires");
+  expect_error(with("runtime_requires = [\">=1.0\"]"), "bad.toml:10:", "does not start with a distribution name");
+  expect_error(with("runtime_requires = [\"torch vision\"]"), "bad.toml:10:", "'v' after its name");
   expect_error(std::string(kMinimal) + "[[other]]\nx = 1\n", "bad.toml:10:", "unknown top-level key");
   expect_error("[[package]]\nname = \"Demo_Ext\"\n", "bad.toml:", "normalized");
   expect_error("[[package", "bad.toml:1:", "TOML syntax error");
   expect_error("", "bad.toml", "no [[package]] entry");
+}
+
+TEST(Recipe, RequirementNameProblem) {
+  for (const char* ok : {"torchvision", "scipy>=1.4", "a.b_c-d [x] ; os_name == 'posix'", "pkg @ https://x/y.whl", "x (>=1)"})
+    EXPECT_EQ(requirement_name_problem(ok), "") << ok;
+  EXPECT_NE(requirement_name_problem(""), "");
+  EXPECT_NE(requirement_name_problem("-dash"), "");
+  EXPECT_NE(requirement_name_problem("name-"), "");
+  EXPECT_NE(requirement_name_problem("two words"), "");
 }
 
 TEST(Recipe, SmokeMustUseDevice) {

@@ -210,6 +210,86 @@ TEST(InstallDeps, VerifyImportsThePackageWithItsDependencies) {
   EXPECT_TRUE(is_skip(*s));
 }
 
+// The recipe's runtime_requires (what the package imports but does not declare) are installed like
+// Requires-Dist, each said to come from the recipe; one the interpreter under test already has is
+// used from there, never installed again (Debian's torchvision for Debian's torch: a PyPI one would
+// want PyPI's torch).
+TEST(InstallDeps, UndeclaredRequirementsAlreadyThereAreUsedNotInstalled) {
+  if (!has_pip() || test::run({kPy, "-c", "import numpy"}).exit_code != 0)
+    GTEST_SKIP() << "needs pip and NumPy for " << kPy << " (python3-pip, python3-numpy)";
+  test::TempDir t;
+  fs::create_directories(t / "wh");
+  wheel(t / "wh", "tsdepa", "", {});
+  wheel(t / "wh", "tsundeclared", "", {});
+  DepsOptions o;
+  o.python = kPy;
+  o.dir = t / "work";
+  o.wheelhouse = t / "wh";  // has no NumPy: only the interpreter's own can satisfy it
+  o.requires_dist = {"tsdepa"};
+  o.undeclared = {"numpy", "tsdepa>=0.5", "tsundeclared"};
+  auto r = install_dependencies(o);
+  EXPECT_EQ(r.wanted, (std::vector<std::string>{"tsdepa", "numpy", "tsundeclared"})) << dump(r.verdicts);
+  auto* np = find(r.verdicts, "dependency numpy");
+  ASSERT_TRUE(np) << dump(r.verdicts);
+  EXPECT_EQ(np->outcome, Outcome::pass) << np->detail;
+  EXPECT_NE(np->detail.find("already satisfied by " + std::string(kPy)), std::string::npos) << np->detail;
+  EXPECT_NE(np->detail.find("the recipe's runtime_requires"), std::string::npos) << np->detail;
+  auto* u = find(r.verdicts, "dependency tsundeclared");
+  ASSERT_TRUE(u) << dump(r.verdicts);
+  EXPECT_EQ(u->outcome, Outcome::pass) << u->detail;
+  EXPECT_NE(u->detail.find("installed 1.0 from " + o.wheelhouse), std::string::npos) << u->detail;
+  EXPECT_NE(u->detail.find("the recipe's runtime_requires"), std::string::npos) << u->detail;
+  auto* a = find(r.verdicts, "dependency tsdepa");
+  ASSERT_TRUE(a) << dump(r.verdicts);
+  EXPECT_EQ(a->detail.find("runtime_requires"), std::string::npos) << a->detail;  // the wheel declares it
+  ASSERT_FALSE(r.pythonpath.empty());
+  EXPECT_TRUE(fs::exists(r.pythonpath.front() + "/tsundeclared/__init__.py"));
+  EXPECT_FALSE(fs::exists(r.pythonpath.front() + "/numpy")) << "NumPy was installed again beside the interpreter's own";
+
+  // Not to be had at all: its own failure, still said to be the recipe's. The wheel's line for
+  // another platform does not stand in for the recipe's.
+  o.requires_dist = {"tsundeclared; sys_platform == 'win32'"};
+  o.undeclared = {"tsnowhere", "tsundeclared"};
+  o.dir = t / "work2";
+  r = install_dependencies(o);
+  auto* n = find(r.verdicts, "dependency tsnowhere");
+  ASSERT_TRUE(n) << dump(r.verdicts);
+  EXPECT_EQ(n->outcome, Outcome::fail);
+  EXPECT_NE(n->detail.find("the recipe's runtime_requires"), std::string::npos) << n->detail;
+  u = find(r.verdicts, "dependency tsundeclared");
+  ASSERT_TRUE(u) << dump(r.verdicts);
+  EXPECT_EQ(u->outcome, Outcome::pass) << u->detail;
+  EXPECT_NE(u->detail.find("the recipe's runtime_requires"), std::string::npos) << u->detail;
+}
+
+// Through verify: a wheel that imports what it does not declare imports once the plan names it.
+TEST(InstallDeps, VerifyInstallsThePlansRuntimeRequires) {
+  if (!has_pip() || !debian_torch()) GTEST_SKIP() << "needs pip and python3-torch for " << kPy;
+  test::TempDir t;
+  fs::create_directories(t / "wh");
+  fs::create_directories(t / "dist");
+  wheel(t / "wh", "tshidden", "VALUE = 5\n", {});
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheelhouse = t / "wh";
+  o.wheel = wheel(t / "dist", "tsquiet", "import tshidden\n", {});
+  o.plan = plan::Plan{};
+  o.plan->import_name = "tsquiet";
+  o.work_dir = t / "without";
+  auto r = verify_python_install(o);
+  auto* w = find(r.verdicts, "import tsquiet");
+  ASSERT_TRUE(w) << dump(r.verdicts);
+  EXPECT_EQ(w->outcome, Outcome::warn) << dump(r.verdicts);  // a missing dependency, not the build's fault
+  EXPECT_NE(w->detail.find("needs tshidden"), std::string::npos) << w->detail;
+
+  o.plan->runtime_requires = {"tshidden"};
+  o.work_dir = t / "with";
+  r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  ASSERT_TRUE(find(r.verdicts, "dependency tshidden")) << dump(r.verdicts);
+  EXPECT_EQ(find(r.verdicts, "import tsquiet")->outcome, Outcome::pass) << dump(r.verdicts);
+}
+
 // No recipe: the guessed module gives way to the wheel's own top-level modules.
 TEST(InstallDeps, AGuessedModuleGivesWayToTheWheelsOwn) {
   if (!debian_torch()) GTEST_SKIP() << "needs python3-torch for " << kPy;
