@@ -16,6 +16,7 @@
 #include "cli/kb_access.h"
 #include "cli/knowledge.h"
 #include "cli/plan_request.h"
+#include "core/arch_list.h"
 #include "plan/lock.h"
 #include "plan/render.h"
 #include "run/pipeline.h"
@@ -75,9 +76,8 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
     }
     plan = pr.result.plan;
     facts = pr.facts;
-    for (const auto& gpu : pr.facts.gpus)
-      if (!gpu.compute_capability.empty() && native.find(gpu.compute_capability) == std::string::npos)
-        native += (native.empty() ? "" : ";") + gpu.compute_capability;
+    // Spelled as the plan spells TORCH_CUDA_ARCH_LIST, so the remedy's "already only these" compares like with like.
+    native = ArchList(native_gpu_arches(pr.facts)).torch_cuda_arch_list();
   }
 
   run::BuildOptions bo;

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/host_facts.h"
+
 namespace ts {
 namespace {
 
@@ -162,6 +164,13 @@ void from_json(const nlohmann::json& j, ArchList& l) {
   auto parsed = ArchList::parse(j.get<std::string>(), nullptr, &error);
   if (!parsed) throw std::invalid_argument(error);
   l = *parsed;
+}
+
+std::vector<CudaArch> native_gpu_arches(const HostFacts& facts) {
+  std::vector<CudaArch> out;
+  for (const auto& g : facts.gpus)
+    if (auto a = CudaArch::parse(g.compute_capability)) out.push_back(*a);
+  return out;
 }
 
 }  // namespace ts

@@ -50,6 +50,11 @@ class ArchList {
   std::vector<CudaArch> arches_;
 };
 
+struct HostFacts;
+// The GPUs here with a known compute capability, in the order found: what "native" means in --arch
+// and what the run's arch-shrink remedy narrows to (ArchList of it: sorted and merged).
+std::vector<CudaArch> native_gpu_arches(const HostFacts& facts);
+
 void to_json(nlohmann::json& j, const ArchList& l);  // the TORCH_CUDA_ARCH_LIST string
 void from_json(const nlohmann::json& j, ArchList& l);  // numbers only (no resolver); throws on bad text
 

@@ -93,12 +93,7 @@ int nvcc_gcc_max(const Ctx& c) {
   return c.toolkit ? compat::gcc_max_major(c.kb(), c.toolkit->version) : 0;
 }
 
-std::vector<CudaArch> native_arches(const HostFacts& facts) {
-  std::vector<CudaArch> out;
-  for (const auto& g : facts.gpus)
-    if (auto a = CudaArch::parse(g.compute_capability)) out.push_back(*a);
-  return out;
-}
+std::vector<CudaArch> native_arches(const HostFacts& facts) { return native_gpu_arches(facts); }
 
 std::vector<CudaArch> family_arches(const kb::ArchFamily& f) {
   std::vector<CudaArch> out;

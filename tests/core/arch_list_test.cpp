@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/host_facts.h"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -190,6 +192,20 @@ TEST(ArchList, RoundTrips) {
     EXPECT_EQ(j.get<ArchList>(), l);
   }
   EXPECT_THROW(nlohmann::json("Ampere").get<ArchList>(), std::invalid_argument);
+}
+
+// The GPUs here as the plan spells them: two cards listed out of order, a repeat and an unknown one
+// give the same TORCH_CUDA_ARCH_LIST the plan writes (the arch-shrink remedy compares the two).
+TEST(NativeGpuArches, SpelledAsThePlanSpellsTheArchList) {
+  HostFacts f;
+  for (const char* cc : {"9.0", "8.6", "", "9.0"}) {
+    GpuFacts g;
+    g.compute_capability = cc;
+    f.gpus.push_back(g);
+  }
+  EXPECT_EQ(native_gpu_arches(f).size(), 3u);  // the unknown one is left out
+  EXPECT_EQ(ArchList(native_gpu_arches(f)).torch_cuda_arch_list(), "8.6;9.0");
+  EXPECT_TRUE(native_gpu_arches(HostFacts{}).empty());
 }
 
 }  // namespace
