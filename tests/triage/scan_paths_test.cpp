@@ -28,13 +28,7 @@ std::string scan(std::string_view text, Prefilter::Path path, unsigned threads, 
   std::string out = "lines=" + std::to_string(d.lines) + " errors=" + std::to_string(d.error_lines) + " root=" + root_id(d) +
                     " facts=" + d.log_facts.cuda_version + "|" + d.log_facts.cxx_compiler + "|" + d.log_facts.arch_list + "\nmatched:";
   for (auto l : s.matched_lines()) out += " " + std::to_string(l);
-  out += "\n";
-  for (const auto& f : d.findings) {
-    out += f.id + " count=" + std::to_string(f.count) + " by=" + f.superseded_by + "\n";
-    for (const auto& e : f.evidence) out += "  e " + std::to_string(e.line) + " " + e.text + "\n";
-    for (const auto& c : f.context) out += "  c " + std::to_string(c.line) + " " + c.text + "\n";
-    for (const auto& c : f.captures) out += "  g " + c + "\n";
-  }
+  out += "\n" + findings_text(d);
   return out;
 }
 

@@ -16,14 +16,7 @@ namespace ts::triage::testing {
 namespace {
 
 std::string summary(const Diagnosis& d) {
-  std::string s = "lines=" + std::to_string(d.lines) + " errors=" + std::to_string(d.error_lines) + "\n";
-  for (const auto& f : d.findings) {
-    s += f.id + " count=" + std::to_string(f.count) + " by=" + f.superseded_by + "\n";
-    for (const auto& e : f.evidence) s += "  e " + std::to_string(e.line) + " " + e.text + "\n";
-    for (const auto& c : f.context) s += "  c " + std::to_string(c.line) + " " + c.text + "\n";
-    for (const auto& c : f.captures) s += "  g " + c + "\n";
-  }
-  return s;
+  return "lines=" + std::to_string(d.lines) + " errors=" + std::to_string(d.error_lines) + "\n" + findings_text(d);
 }
 
 Diagnosis chunked(std::string_view text, std::size_t chunk) {

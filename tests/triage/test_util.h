@@ -35,6 +35,18 @@ inline Diagnosis diagnose(std::string_view text) { return diagnose_text(engine()
 
 inline std::string root_id(const Diagnosis& d) { return d.root() ? d.root()->id : "(none)"; }
 
+// Each finding with its count, evidence, context and captures, one comparable string.
+inline std::string findings_text(const Diagnosis& d) {
+  std::string s;
+  for (const auto& f : d.findings) {
+    s += f.id + " count=" + std::to_string(f.count) + " by=" + f.superseded_by + "\n";
+    for (const auto& e : f.evidence) s += "  e " + std::to_string(e.line) + " " + e.text + "\n";
+    for (const auto& c : f.context) s += "  c " + std::to_string(c.line) + " " + c.text + "\n";
+    for (const auto& c : f.captures) s += "  g " + c + "\n";
+  }
+  return s;
+}
+
 inline bool has_finding(const Diagnosis& d, std::string_view id) {
   for (const auto& f : d.findings)
     if (f.id == id) return true;
