@@ -401,6 +401,20 @@ c('TORCH_CPU_ONLY_FOR_CUDA_EXT', ['g++ -shared build/temp.linux-x86_64-cpython-3
   ['g++ -shared build/temp.linux-x86_64-cpython-310/src/ext.o -L/home/u/venv/lib/python3.10/site-packages/torch/lib -lc10 -ltorch -ltorch_cpu -ltorch_python -lc10_cuda -ltorch_cuda -o ext_cuda.so',
    'Finished linking ext_cuda.so against libc10_cuda.so and libtorch_cuda.so'])
 
+c('CMAKE_CUDA_LIBRARY_NOTFOUND', ['-- Found CUDA: /usr/local/cuda (found suitable version "10.1", minimum required is "9.0")',
+  'CMake Error: The following variables are used in this project, but they are set to NOTFOUND.',
+  'Please set them or make sure they are set and tested correctly in the CMake files:',
+  'CUDA_cublas_device_LIBRARY (ADVANCED)', '    linked by target "caffe2_gpu" in directory /home/u/pytorch/caffe2'],
+  ['-- Found CUDA: /usr/local/cuda (found suitable version "10.1", minimum required is "9.0")',
+   '-- CUDA_cublas_LIBRARY = /usr/lib/x86_64-linux-gnu/libcublas.so (found outside the toolkit dir)',
+   '-- OpenCV_LIBS (ADVANCED) not needed for this target'])
+
+c('WERROR_NEW_COMPILER_WARNING', [F, "/home/u/pytorch/third_party/fbgemm/src/UtilsAvx512.cc:970:35: error: 'r' may be used uninitialized [-Werror=maybe-uninitialized]",
+  '  970 |   d[0] = _mm512_permutex2var_epi32(r[0], index1, r[1]);', "/home/u/pytorch/third_party/fbgemm/src/UtilsAvx512.cc:922:11: note: 'r' declared here",
+  'cc1plus: all warnings being treated as errors'],
+  ["/home/u/pytorch/third_party/fbgemm/src/UtilsAvx512.cc:970:35: warning: 'r' may be used uninitialized [-Wmaybe-uninitialized]",
+   '/usr/bin/c++ -DFBGEMM_STATIC -Wall -Wextra -Werror -Wno-error=maybe-uninitialized -Werror=return-type -c UtilsAvx512.cc'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

@@ -203,6 +203,26 @@ const Wording kWordings[] = {
     {"ImportError: dlopen(/x/_C.cpython-310-darwin.so, 0x0002): Symbol not found: __ZN3c1017RegisterOperatorsD1Ev", "EXT_BUILT_FOR_OTHER_TORCH"},
     // A bundled CUB's namespace macros against the toolkit's CUB.
     {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
+    // A warning made fatal by -Werror after a compiler upgrade: GCC (English, German), clang, MSVC.
+    {"src/UtilsAvx512.cc:970:35: error: ‘r’ may be used uninitialized [-Werror=maybe-uninitialized]", "WERROR_NEW_COMPILER_WARNING"},
+    {"avx512fintrin.h:6137:10: Fehler: »__Y« ist nicht initialisiert, wird aber benutzt [-Werror=uninitialized]", "WERROR_NEW_COMPILER_WARNING"},
+    {"aten/src/ATen/core/List.h:88:10: error: variable 'x' set but not used [-Werror,-Wunused-but-set-variable]", "WERROR_NEW_COMPILER_WARNING"},
+    {"c10\\util\\Half.h(120): error C2220: the following warning is treated as an error", "WERROR_NEW_COMPILER_WARNING"},
+    {"x.cpp(12): error C2220: warning treated as error - no 'object' file generated", "WERROR_NEW_COMPILER_WARNING"},
+    // FindCUDA's library variables left NOTFOUND: the configure listing and the link line.
+    {"CUDA_cublas_LIBRARY (ADVANCED)", "CMAKE_CUDA_LIBRARY_NOTFOUND"},
+    {"/usr/bin/ld: cannot find -lCUDA_cublas_LIBRARY-NOTFOUND", "CMAKE_CUDA_LIBRARY_NOTFOUND"},
+    // An assembler older than the compiler: any mnemonic it does not know (TSX, CET, AVX-512).
+    {"/tmp/ccK2bNjL.s:634: Error: no such instruction: `xend'", "ASSEMBLER_TOO_OLD"},
+    {"/tmp/ccV3C0xn.s:46042: Error: no such instruction: `endbr64'", "ASSEMBLER_TOO_OLD"},
+    {"/tmp/ccErIxvH.s:17054: Error: no such instruction: `{vex} vpdpbusds %ymm7,%ymm0,%ymm6'", "ASSEMBLER_TOO_OLD"},
+    // The C++ standard too old for the headers: libstdc++'s own guard (C++11/14, localised prefix).
+    {"c++14_warning.h:32:2: 错误：#error This file requires compiler and library support for the forthcoming ISO C++ 2014 standard.", "CXX17_REQUIRED"},
+    {"/usr/include/c++/4.8.2/bits/c++0x_warning.h:32:2: error: #error This file requires compiler and library support for the ISO C++ 2011 standard.", "CXX17_REQUIRED"},
+    // setup.py's own build-dependency check.
+    {"RuntimeError: Missing build dependency: Unable to `import yaml`.", "PYTHON_BUILD_DEPS_MISSING"},
+    // The string-ABI mismatch at link time (the linker's demangled name).
+    {"main.cpp:(.text+0x4a): undefined reference to `torch::jit::load(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'", "UNDEFINED_SYMBOL_CXX11_ABI"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -280,7 +300,16 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.ldg.global.f", "OOM_CC1PLUS_KILLED"},
                         Near{"clang: error: no such file or directory: '-fno-plt.o'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
                         Near{"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", "GPU_BF16_UNSUPPORTED"},
-                        Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
+                        Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"},
+                        Near{"src/UtilsAvx512.cc:970:35: warning: 'r' may be used uninitialized [-Wmaybe-uninitialized]", "WERROR_NEW_COMPILER_WARNING"},
+                        Near{"/usr/bin/c++ -Wall -Werror=return-type -Werror=non-virtual-dtor -c List.cpp -o List.cpp.o", "WERROR_NEW_COMPILER_WARNING"},
+                        Near{"c10\\util\\Half.h(120): warning C4244: 'argument': conversion from 'double' to 'float'", "WERROR_NEW_COMPILER_WARNING"},
+                        Near{"-- CUDA_cublas_LIBRARY: /usr/lib/x86_64-linux-gnu/libcublas.so", "CMAKE_CUDA_LIBRARY_NOTFOUND"},
+                        Near{"OpenCV_LIBS_NOTFOUND (ADVANCED)", "CMAKE_CUDA_LIBRARY_NOTFOUND"},
+                        Near{"-- Performing Test HAS_RTM (assembler supports xbegin/xend) - Success", "ASSEMBLER_TOO_OLD"},
+                        Near{"x.cpp:3:1: error: #error This build requires USE_CUDA", "CXX17_REQUIRED"},
+                        Near{"-- Checking build dependency: import yaml - found", "PYTHON_BUILD_DEPS_MISSING"},
+                        Near{"main.cpp:(.text+0x4a): undefined reference to `mylib::load(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'", "UNDEFINED_SYMBOL_CXX11_ABI"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
