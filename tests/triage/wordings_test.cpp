@@ -209,6 +209,9 @@ const Wording kWordings[] = {
     {"aten/src/ATen/core/List.h:88:10: error: variable 'x' set but not used [-Werror,-Wunused-but-set-variable]", "WERROR_NEW_COMPILER_WARNING"},
     {"c10\\util\\Half.h(120): error C2220: the following warning is treated as an error", "WERROR_NEW_COMPILER_WARNING"},
     {"x.cpp(12): error C2220: warning treated as error - no 'object' file generated", "WERROR_NEW_COMPILER_WARNING"},
+    {"xlocale(319): error C2220: 警告被视为错误 - 没有生成“object”文件", "WERROR_NEW_COMPILER_WARNING"},
+    // clang's unknown -W flag stays a flag mismatch although -Werror tags it.
+    {"error: unknown warning option '-Wno-unused-but-set-variable'; did you mean '-Wno-unused-const-variable'? [-Werror,-Wunknown-warning-option]", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
     // FindCUDA's library variables left NOTFOUND: the configure listing and the link line.
     {"CUDA_cublas_LIBRARY (ADVANCED)", "CMAKE_CUDA_LIBRARY_NOTFOUND"},
     {"/usr/bin/ld: cannot find -lCUDA_cublas_LIBRARY-NOTFOUND", "CMAKE_CUDA_LIBRARY_NOTFOUND"},
@@ -223,6 +226,7 @@ const Wording kWordings[] = {
     {"RuntimeError: Missing build dependency: Unable to `import yaml`.", "PYTHON_BUILD_DEPS_MISSING"},
     // The string-ABI mismatch at link time (the linker's demangled name).
     {"main.cpp:(.text+0x4a): undefined reference to `torch::jit::load(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'", "UNDEFINED_SYMBOL_CXX11_ABI"},
+    {"app.cpp:(.text+0x30e): more undefined references to `c10::Error::Error(c10::SourceLocation, std::string const&)' follow", "UNDEFINED_SYMBOL_CXX11_ABI"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -309,7 +313,9 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"-- Performing Test HAS_RTM (assembler supports xbegin/xend) - Success", "ASSEMBLER_TOO_OLD"},
                         Near{"x.cpp:3:1: error: #error This build requires USE_CUDA", "CXX17_REQUIRED"},
                         Near{"-- Checking build dependency: import yaml - found", "PYTHON_BUILD_DEPS_MISSING"},
-                        Near{"main.cpp:(.text+0x4a): undefined reference to `mylib::load(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'", "UNDEFINED_SYMBOL_CXX11_ABI"}}) {
+                        Near{"main.cpp:(.text+0x4a): undefined reference to `mylib::load(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'", "UNDEFINED_SYMBOL_CXX11_ABI"},
+                        Near{"main.cpp:(.text+0x4a): undefined reference to `torch::cuda::device_count()'", "UNDEFINED_SYMBOL_CXX11_ABI"},
+                        Near{"c10\\util\\Half.h(120): error C2221: '.x': left operand points to 'struct', use '->'", "WERROR_NEW_COMPILER_WARNING"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
