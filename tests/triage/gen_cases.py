@@ -355,6 +355,14 @@ c('CUDA_RDC_DEVICE_LINK_MISSING', ["/usr/bin/ld: CMakeFiles/app.dir/kernel.cu.o:
 c('CUDA12_TEXTURE_REFERENCE_REMOVED', [FC, 'src/resample.cu(56): error: texture is not a template', '  texture<float2, 1, cudaReadModeElementType> t_xy;', '  ^', '', 'src/resample.cu(120): error: identifier "cudaBindTexture" is undefined'],
   ['src/resample.cu(56): warning: texture<float2> usage is deprecated, use cudaTextureObject_t'])
 
+c('CUDA13_DEVICE_PROP_FIELD_REMOVED', [FC, 'src/info.cu(144): error: class "cudaDeviceProp" has no member "clockRate"', '        << prop.clockRate', '                ^', '',
+  '1 error detected in the compilation of "src/info.cu".'],
+  ['src/info.cu(144): warning: "clockRate" is deprecated: use cudaDeviceGetAttribute(cudaDevAttrClockRate)', 'src/info.cu(150): error: class "cudaDeviceProp" has no member "frobRate"'])
+
+c('CUDA_GLIBC_MATH_NOEXCEPT_MISMATCH', [FC, '/usr/include/x86_64-linux-gnu/bits/mathcalls.h(79): error: exception specification is incompatible with that of previous function "cospi" (declared at line 2601 of /usr/local/cuda/bin/../targets/x86_64-linux/include/crt/math_functions.h)',
+  '     extern double cospi (double __x) noexcept (true); extern double __cospi (double __x) noexcept (true);', '                                      ^'],
+  ['/usr/include/x86_64-linux-gnu/bits/mathcalls.h(79): note: cospi is declared noexcept by glibc 2.41', 'src/m.h(40): error: exception specification is incompatible with that of previous function "frob"'])
+
 c('GPU_BF16_UNSUPPORTED', ['Traceback (most recent call last):', '  File "/app/run.py", line 40, in <module>', '    out = model(x)', "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`"],
   ['INFO: torch.cuda.is_bf16_supported() = False; using float16 (Bfloat16 needs compute capability 8.0)'])
 

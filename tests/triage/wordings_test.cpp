@@ -19,6 +19,21 @@ TEST_P(OneWording, NamesTheRootCause) {
 
 // Log lines in each tool's own wording (quotes as the tools print them).
 const Wording kWordings[] = {
+    // cudaDeviceProp fields CUDA 13 removed: EDG/nvcc, GCC (localised quotes), clang, MSVC.
+    {"s.cu(121): error: class \"cudaDeviceProp\" has no member \"memoryClockRate\"", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
+    {"q.cpp:134:27: error: ‘struct cudaDeviceProp’ has no member named ‘clockRate’", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
+    {"q.cpp:134:27: error: no member named 'deviceOverlap' in 'cudaDeviceProp'", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
+    {"n.cc(1021): error C2039: 'clockRate': is not a member of 'cudaDeviceProp'", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
+    // glibc 2.41's noexcept C23 math declarations against older CUDA/GPU-toolchain headers: EDG, clang, GCC.
+    {"/usr/include/bits/mathcalls.h(79): error: exception specification is incompatible with that of previous function \"cospi\" (declared at line 5554 of /usr/local/cuda/include/crt/math_functions.h)", "CUDA_GLIBC_MATH_NOEXCEPT_MISMATCH"},
+    {"/usr/include/x86_64-linux-gnu/bits/mathcalls.h:83:1: error: exception specification in declaration does not match previous declaration", "CUDA_GLIBC_MATH_NOEXCEPT_MISMATCH"},
+    {"/usr/include/bits/mathcalls.h:79:1: error: declaration of ‘double sinpi(double) noexcept’ has a different exception specifier", "CUDA_GLIBC_MATH_NOEXCEPT_MISMATCH"},
+    // A Find module that only newer CMake ships.
+    {"  By not providing \"FindCUDAToolkit.cmake\" in CMAKE_MODULE_PATH this project", "CMAKE_TOO_OLD"},
+    // ld's "cannot find -lcuda" in translated locales.
+    {"/usr/bin/ld: -lcuda kann nicht gefunden werden", "CUDA_LINK_LIB_NOT_FOUND"},
+    {"/usr/bin/ld: 找不到 -lcudart", "CUDA_LINK_LIB_NOT_FOUND"},
+    {"/usr/bin/ld : ne peut trouver -lcublas", "CUDA_LINK_LIB_NOT_FOUND"},
     // A missing <cstdint>: GCC, a GCC without a note, clang, EDG, MSVC (ASCII and localised quotes).
     {"a.h:24:3: error: ‘uint8_t’ has not been declared", "MISSING_CSTDINT_NEW_GCC"},
     {"a.h(24): error: namespace \"std\" has no member \"uintptr_t\"", "MISSING_CSTDINT_NEW_GCC"},
@@ -315,6 +330,15 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"-- Checking build dependency: import yaml - found", "PYTHON_BUILD_DEPS_MISSING"},
                         Near{"main.cpp:(.text+0x4a): undefined reference to `mylib::load(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'", "UNDEFINED_SYMBOL_CXX11_ABI"},
                         Near{"main.cpp:(.text+0x4a): undefined reference to `torch::cuda::device_count()'", "UNDEFINED_SYMBOL_CXX11_ABI"},
+                        Near{"q.cu(12): error: class \"cudaDeviceProp\" has no member \"frobRate\"", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
+                        Near{"q.cpp:12:5: error: ‘struct myDeviceProp’ has no member named ‘clockRate’", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
+                        Near{"q.cu(12): warning: \"clockRate\" was declared deprecated (cudaDeviceProp)", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
+                        Near{"m.h(40): error: exception specification is incompatible with that of previous function \"frob\"", "CUDA_GLIBC_MATH_NOEXCEPT_MISMATCH"},
+                        Near{"/usr/include/bits/mathcalls.h:79:1: note: previous declaration of ‘double cospi(double)’", "CUDA_GLIBC_MATH_NOEXCEPT_MISMATCH"},
+                        Near{"  By not providing \"Findmylib.cmake\" in CMAKE_MODULE_PATH this project", "CMAKE_TOO_OLD"},
+                        Near{"/usr/bin/ld: skipping incompatible /usr/lib/i386-linux-gnu/libcuda.so when searching for -lcuda", "CUDA_LINK_LIB_NOT_FOUND"},
+                        Near{"/usr/bin/ld: warning: libcuda.so.1, needed by /usr/lib/libdarknet.so, not found (try using -rpath or -rpath-link)", "CUDA_LINK_LIB_NOT_FOUND"},
+                        Near{"/usr/bin/ld: -lcuda -lcudart", "CUDA_LINK_LIB_NOT_FOUND"},
                         Near{"c10\\util\\Half.h(120): error C2221: '.x': left operand points to 'struct', use '->'", "WERROR_NEW_COMPILER_WARNING"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
