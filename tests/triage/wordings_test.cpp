@@ -28,6 +28,8 @@ const Wording kWordings[] = {
     {"/usr/include/bits/mathcalls.h(79): error: exception specification is incompatible with that of previous function \"cospi\" (declared at line 5554 of /usr/local/cuda/include/crt/math_functions.h)", "CUDA_GLIBC_MATH_NOEXCEPT_MISMATCH"},
     {"/usr/include/x86_64-linux-gnu/bits/mathcalls.h:83:1: error: exception specification in declaration does not match previous declaration", "CUDA_GLIBC_MATH_NOEXCEPT_MISMATCH"},
     {"/usr/include/bits/mathcalls.h:79:1: error: declaration of ‘double sinpi(double) noexcept’ has a different exception specifier", "CUDA_GLIBC_MATH_NOEXCEPT_MISMATCH"},
+    // nvcc's host-compiler check, Debian/Ubuntu's packaged nvcc wrapper wording.
+    {"ERROR: No supported gcc/g++ host compiler found, but clang-3.8 is available.", "NVCC_HOST_GCC_TOO_NEW"},
     // A Find module that only newer CMake ships.
     {"  By not providing \"FindCUDAToolkit.cmake\" in CMAKE_MODULE_PATH this project", "CMAKE_TOO_OLD"},
     // ld's "cannot find -lcuda" in translated locales.
@@ -330,6 +332,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"-- Checking build dependency: import yaml - found", "PYTHON_BUILD_DEPS_MISSING"},
                         Near{"main.cpp:(.text+0x4a): undefined reference to `mylib::load(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'", "UNDEFINED_SYMBOL_CXX11_ABI"},
                         Near{"main.cpp:(.text+0x4a): undefined reference to `torch::cuda::device_count()'", "UNDEFINED_SYMBOL_CXX11_ABI"},
+                        Near{"-- Found supported gcc/g++ host compiler: /usr/bin/g++-12", "NVCC_HOST_GCC_TOO_NEW"},
                         Near{"q.cu(12): error: class \"cudaDeviceProp\" has no member \"frobRate\"", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
                         Near{"q.cpp:12:5: error: ‘struct myDeviceProp’ has no member named ‘clockRate’", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
                         Near{"q.cu(12): warning: \"clockRate\" was declared deprecated (cudaDeviceProp)", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
