@@ -203,6 +203,30 @@ const Wording kWordings[] = {
     {"ImportError: dlopen(/x/_C.cpython-310-darwin.so, 0x0002): Symbol not found: __ZN3c1017RegisterOperatorsD1Ev", "EXT_BUILT_FOR_OTHER_TORCH"},
     // A bundled CUB's namespace macros against the toolkit's CUB.
     {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
+    // A CUDA compiler that cannot find libdevice: nvcc's driver, old cicc, clang.
+    {"nvcc fatal   : Path to libdevice library not specified", "CUDA_LIBDEVICE_NOT_FOUND"},
+    {"error in open: /usr/local/cuda/bin/../nvvm/libdevice/libdevice.compute_50.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
+    {"clang: error: cannot find libdevice for sm_35; provide path to different CUDA installation via '--cuda-path', or pass '-nocudalib' to build without linking with libdevice", "CUDA_LIBDEVICE_NOT_FOUND"},
+    // An arch nvcc does not know, pasted without the closing quote.
+    {"nvcc fatal   : Unsupported gpu architecture 'compute_61", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    // A newer gcc's -f flag (Python's sysconfig) reaching an older gcc: both spellings, a localised driver.
+    {"g++: error: unrecognized command line option \u2018-fno-plt\u2019", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+    {"gcc: error: unrecognized command-line option '-fcf-protection'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+    {"g++: \u9519\u8bef\uff1aunrecognized command line option \u2018-fno-plt\u2019", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+    // A header only newer torch has: gcc (localised), clang, EDG, MSVC.
+    {"d.cpp:16:10: fatal error: ATen/ceil_div.h: \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    {"d.cu:16:10: fatal error: 'ATen/ceil_div.h' file not found", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    {"d.cu(16): catastrophic error: cannot open source file \"ATen/ceil_div.h\"", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    {"d.cpp(16): fatal error C1083: Cannot open include file: 'ATen/ceil_div.h': No such file or directory", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    // The MSVC STL refusing an older nvcc (EDG prints the static assertion).
+    {"yvals_core.h(581): error: static assertion failed with \"error STL1002: Unexpected compiler version, expected CUDA 12.4 or newer.\"", "MSVC_UNSUPPORTED_BY_NVCC"},
+    // A vendored header-only submodule (glm, anything under third_party/) not checked out.
+    {"fatal error C1083: Cannot open include file: \"glm/glm.hpp\": No such file or directory", "SUBMODULES_MISSING"},
+    {"a.cuh:2:10: fatal error: third_party/glm/glm/glm.hpp: No such file or directory", "SUBMODULES_MISSING"},
+    {"a.cu(2): catastrophic error: cannot open source file \"glm/glm.hpp\"", "SUBMODULES_MISSING"},
+    // A missing header in any locale and MSVC's double-quoted form.
+    {"g.h:36:10: fatal error: EGL/egl.h: \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "MISSING_HEADER_GENERIC"},
+    {"g.cpp(9): fatal error C1083: Cannot open include file: \"EGL/egl.h\": No such file or directory", "MISSING_HEADER_GENERIC"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -280,7 +304,17 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.ldg.global.f", "OOM_CC1PLUS_KILLED"},
                         Near{"clang: error: no such file or directory: '-fno-plt.o'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
                         Near{"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", "GPU_BF16_UNSUPPORTED"},
-                        Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
+                        Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"},
+                        Near{"-- nvcc uses libdevice from /usr/local/cuda/nvvm/libdevice", "CUDA_LIBDEVICE_NOT_FOUND"},
+                        Near{"nvcc fatal   : Path to input file not specified", "CUDA_LIBDEVICE_NOT_FOUND"},
+                        Near{"c++: error: unrecognized command-line option '-mavx512fp16'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+                        Near{"cc1plus: warning: command line option '-Wstrict-prototypes' is valid for C/ObjC but not for C++", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+                        Near{"g++: error: unrecognized command-line option '-std=c++17'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+                        Near{"d.cpp:3:10: fatal error: ATen/cuda/CUDAGeneratorImpl.h: No such file or directory", "EXT_SOURCE_NEWER_THAN_TORCH"},
+                        Near{"#include <ATen/ceil_div.h>", "EXT_SOURCE_NEWER_THAN_TORCH"},
+                        Near{"yvals_core.h(581): error: static assertion failed with \"error STL1003: Unexpected compiler, expected C++ compiler.\"", "MSVC_UNSUPPORTED_BY_NVCC"},
+                        Near{"-- Found glm: /usr/include/glm/glm.hpp (found version \"0.9.9\")", "SUBMODULES_MISSING"},
+                        Near{"a.cpp:2:10: fatal error: GL/glew.h: No such file or directory", "SUBMODULES_MISSING"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
@@ -291,6 +325,9 @@ TEST(AlwaysAnAnswer, UnknownErrorLineIsUnrecognisedWithThatLine) {
                            "error: the frobnicator is out of order",
                            "FrobnicatorError: out of order",
                            "Segmentation fault (core dumped)",
+                           // excerpts often drop the file name before a fatal error
+                           "fatal error: the frobnicator is out of order",
+                           "fatal error C9999: the frobnicator is out of order",
                            "RuntimeError: CUDA error: an illegal frobnication was encountered"}) {
     Diagnosis d = diagnose(std::string("building\n") + line + "\ndone\n");
     ASSERT_TRUE(d.root()) << line;
