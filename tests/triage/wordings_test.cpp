@@ -224,6 +224,16 @@ const Wording kWordings[] = {
     {"fatal error C1083: Cannot open include file: \"glm/glm.hpp\": No such file or directory", "SUBMODULES_MISSING"},
     {"a.cuh:2:10: fatal error: third_party/glm/glm/glm.hpp: No such file or directory", "SUBMODULES_MISSING"},
     {"a.cu(2): catastrophic error: cannot open source file \"glm/glm.hpp\"", "SUBMODULES_MISSING"},
+    // An arch nvcc does not know, quoted without nvcc's prefix.
+    {"Unsupported gpu architecture 'compute_75'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    // gcc without its C++ front end: today's and old gcc wording.
+    {"gcc: fatal error: cannot execute 'cc1plus': execvp: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+    {"gcc: error trying to exec 'cc1plus': execvp: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+    // DeepSpeed's async_io op without libaio: setup.py's abort, link.exe (English, localised), GNU ld.
+    {"AssertionError: Unable to pre-compile async_io", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+    {"LINK : fatal error LNK1181: cannot open input file 'aio.lib'", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+    {"LINK : fatal error LNK1181: \u65e0\u6cd5\u6253\u5f00\u8f93\u5165\u6587\u4ef6\u201caio.lib\u201d", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+    {"/usr/bin/ld: cannot find -laio: No such file or directory", "DEEPSPEED_AIO_LIBAIO_MISSING"},
     // A missing header in any locale and MSVC's double-quoted form.
     {"g.h:36:10: fatal error: EGL/egl.h: \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "MISSING_HEADER_GENERIC"},
     {"g.cpp(9): fatal error C1083: Cannot open include file: \"EGL/egl.h\": No such file or directory", "MISSING_HEADER_GENERIC"},
@@ -314,7 +324,12 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"#include <ATen/ceil_div.h>", "EXT_SOURCE_NEWER_THAN_TORCH"},
                         Near{"yvals_core.h(581): error: static assertion failed with \"error STL1003: Unexpected compiler, expected C++ compiler.\"", "MSVC_UNSUPPORTED_BY_NVCC"},
                         Near{"-- Found glm: /usr/include/glm/glm.hpp (found version \"0.9.9\")", "SUBMODULES_MISSING"},
-                        Near{"a.cpp:2:10: fatal error: GL/glew.h: No such file or directory", "SUBMODULES_MISSING"}}) {
+                        Near{"a.cpp:2:10: fatal error: GL/glew.h: No such file or directory", "SUBMODULES_MISSING"},
+                        Near{"-- nvcc --list-gpu-arch: compute_50 compute_52 compute_75 compute_86", "NVCC_UNSUPPORTED_GPU_ARCH"},
+                        Near{"gcc: fatal error: cannot execute 'cc1plus': execvp: Permission denied", "CPP_EXT_CXX_NOT_FOUND"},
+                        Near{" [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+                        Near{"async_io ............... [NO] ....... [OKAY]", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+                        Near{"/usr/bin/ld: cannot find -laiohttp_ext", "DEEPSPEED_AIO_LIBAIO_MISSING"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
