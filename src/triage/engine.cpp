@@ -16,6 +16,7 @@ constexpr MarkerPattern kMarkers[] = {
     {Marker::compiler_error, R"(: error:)"},                      // gcc, clang, ld
     {Marker::compiler_error, R"(: error [A-Z]+[0-9]+\s*:)"},      // MSVC: "x.cpp(3): error C2065:"
     {Marker::compiler_error, R"(: fatal error(?: [A-Z]+[0-9]+)?\s*:)"},
+    {Marker::compiler_error, R"(^\s*fatal error(?: [A-Z]+[0-9]+)?\s*:)"},  // excerpt without the file
     {Marker::compiler_error, R"(\([0-9]+\): error)"},             // nvcc front end
     {Marker::compiler_error, R"(\([0-9]+\): catastrophic error)"},
     {Marker::compiler_error, R"(^\s*nvcc fatal\s*:)"},

@@ -121,6 +121,10 @@ c('MAGMA_CONDA_PACKAGE_UNAVAILABLE', ["conda_build.exceptions.DependencyNeedsBui
   ['  magma-cuda110             2.5.2                         1    pytorch'])
 c('CUDA_HOME_NOT_SET', ['Traceback (most recent call last):', '  File "setup.py", line 57, in <module>', '    ext_modules=get_extensions(),', 'OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.'],
   ['-- CUDA_HOME is set to /usr/local/cuda-12.1'])
+c('CUDA_LIBDEVICE_NOT_FOUND', [FC, 'nvcc fatal   : Path to libdevice library not specified', "error: command '/usr/bin/nvcc' failed with exit status 1"],
+  ['-- Found libdevice: /usr/local/cuda/nvvm/libdevice/libdevice.10.bc'])
+c('DEEPSPEED_AIO_LIBAIO_MISSING', ['      test.c', "      LINK : fatal error LNK1181: cannot open input file 'aio.lib'", '      AssertionError: Unable to pre-compile async_io', '      DS_BUILD_OPS=1'],
+  [' [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.', 'async_io ............... [NO] ....... [NO]'])
 c('NVCC_NOT_FOUND', ['Traceback (most recent call last):', '  File "/home/u/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 2100, in _run_ninja_build', "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'"],
   ['-- Found nvcc at /usr/local/cuda/bin/nvcc'])
 c('CUDA_VERSION_MISMATCH', ['Traceback (most recent call last):', '  File "setup.py", line 120, in <module>', 'RuntimeError: ', 'The detected CUDA version (12.4) mismatches the version that was used to compile', 'PyTorch (11.8). Please make sure to use the same CUDA versions.'],

@@ -244,6 +244,40 @@ const Wording kWordings[] = {
     // The string-ABI mismatch at link time (the linker's demangled name).
     {"main.cpp:(.text+0x4a): undefined reference to `torch::jit::load(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'", "UNDEFINED_SYMBOL_CXX11_ABI"},
     {"app.cpp:(.text+0x30e): more undefined references to `c10::Error::Error(c10::SourceLocation, std::string const&)' follow", "UNDEFINED_SYMBOL_CXX11_ABI"},
+    // A CUDA compiler that cannot find libdevice: nvcc's driver, old cicc, clang.
+    {"nvcc fatal   : Path to libdevice library not specified", "CUDA_LIBDEVICE_NOT_FOUND"},
+    {"error in open: /usr/local/cuda/bin/../nvvm/libdevice/libdevice.compute_50.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
+    {"clang: error: cannot find libdevice for sm_35; provide path to different CUDA installation via '--cuda-path', or pass '-nocudalib' to build without linking with libdevice", "CUDA_LIBDEVICE_NOT_FOUND"},
+    // An arch nvcc does not know, pasted without the closing quote.
+    {"nvcc fatal   : Unsupported gpu architecture 'compute_61", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    // A newer gcc's -f flag (Python's sysconfig) reaching an older gcc: both spellings, a localised driver.
+    {"g++: error: unrecognized command line option \u2018-fno-plt\u2019", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+    {"gcc: error: unrecognized command-line option '-fcf-protection'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+    {"g++: \u9519\u8bef\uff1aunrecognized command line option \u2018-fno-plt\u2019", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+    // A header only newer torch has: gcc (localised), clang, EDG, MSVC.
+    {"d.cpp:16:10: fatal error: ATen/ceil_div.h: \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    {"d.cu:16:10: fatal error: 'ATen/ceil_div.h' file not found", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    {"d.cu(16): catastrophic error: cannot open source file \"ATen/ceil_div.h\"", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    {"d.cpp(16): fatal error C1083: Cannot open include file: 'ATen/ceil_div.h': No such file or directory", "EXT_SOURCE_NEWER_THAN_TORCH"},
+    // The MSVC STL refusing an older nvcc (EDG prints the static assertion).
+    {"yvals_core.h(581): error: static assertion failed with \"error STL1002: Unexpected compiler version, expected CUDA 12.4 or newer.\"", "MSVC_UNSUPPORTED_BY_NVCC"},
+    // A vendored header-only submodule (glm, anything under third_party/) not checked out.
+    {"fatal error C1083: Cannot open include file: \"glm/glm.hpp\": No such file or directory", "SUBMODULES_MISSING"},
+    {"a.cuh:2:10: fatal error: third_party/glm/glm/glm.hpp: No such file or directory", "SUBMODULES_MISSING"},
+    {"a.cu(2): catastrophic error: cannot open source file \"glm/glm.hpp\"", "SUBMODULES_MISSING"},
+    // An arch nvcc does not know, quoted without nvcc's prefix.
+    {"Unsupported gpu architecture 'compute_75'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    // gcc without its C++ front end: today's and old gcc wording.
+    {"gcc: fatal error: cannot execute 'cc1plus': execvp: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+    {"gcc: error trying to exec 'cc1plus': execvp: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+    // DeepSpeed's async_io op without libaio: setup.py's abort, link.exe (English, localised), GNU ld.
+    {"AssertionError: Unable to pre-compile async_io", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+    {"LINK : fatal error LNK1181: cannot open input file 'aio.lib'", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+    {"LINK : fatal error LNK1181: \u65e0\u6cd5\u6253\u5f00\u8f93\u5165\u6587\u4ef6\u201caio.lib\u201d", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+    {"/usr/bin/ld: cannot find -laio: No such file or directory", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+    // A missing header in any locale and MSVC's double-quoted form.
+    {"g.h:36:10: fatal error: EGL/egl.h: \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "MISSING_HEADER_GENERIC"},
+    {"g.cpp(9): fatal error C1083: Cannot open include file: \"EGL/egl.h\": No such file or directory", "MISSING_HEADER_GENERIC"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -342,7 +376,22 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"/usr/bin/ld: skipping incompatible /usr/lib/i386-linux-gnu/libcuda.so when searching for -lcuda", "CUDA_LINK_LIB_NOT_FOUND"},
                         Near{"/usr/bin/ld: warning: libcuda.so.1, needed by /usr/lib/libdarknet.so, not found (try using -rpath or -rpath-link)", "CUDA_LINK_LIB_NOT_FOUND"},
                         Near{"/usr/bin/ld: -lcuda -lcudart", "CUDA_LINK_LIB_NOT_FOUND"},
-                        Near{"c10\\util\\Half.h(120): error C2221: '.x': left operand points to 'struct', use '->'", "WERROR_NEW_COMPILER_WARNING"}}) {
+                        Near{"c10\\util\\Half.h(120): error C2221: '.x': left operand points to 'struct', use '->'", "WERROR_NEW_COMPILER_WARNING"},
+                        Near{"-- nvcc uses libdevice from /usr/local/cuda/nvvm/libdevice", "CUDA_LIBDEVICE_NOT_FOUND"},
+                        Near{"nvcc fatal   : Path to input file not specified", "CUDA_LIBDEVICE_NOT_FOUND"},
+                        Near{"c++: error: unrecognized command-line option '-mavx512fp16'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+                        Near{"cc1plus: warning: command line option '-Wstrict-prototypes' is valid for C/ObjC but not for C++", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+                        Near{"g++: error: unrecognized command-line option '-std=c++17'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
+                        Near{"d.cpp:3:10: fatal error: ATen/cuda/CUDAGeneratorImpl.h: No such file or directory", "EXT_SOURCE_NEWER_THAN_TORCH"},
+                        Near{"#include <ATen/ceil_div.h>", "EXT_SOURCE_NEWER_THAN_TORCH"},
+                        Near{"yvals_core.h(581): error: static assertion failed with \"error STL1003: Unexpected compiler, expected C++ compiler.\"", "MSVC_UNSUPPORTED_BY_NVCC"},
+                        Near{"-- Found glm: /usr/include/glm/glm.hpp (found version \"0.9.9\")", "SUBMODULES_MISSING"},
+                        Near{"a.cpp:2:10: fatal error: GL/glew.h: No such file or directory", "SUBMODULES_MISSING"},
+                        Near{"-- nvcc --list-gpu-arch: compute_50 compute_52 compute_75 compute_86", "NVCC_UNSUPPORTED_GPU_ARCH"},
+                        Near{"gcc: fatal error: cannot execute 'cc1plus': execvp: Permission denied", "CPP_EXT_CXX_NOT_FOUND"},
+                        Near{" [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+                        Near{"async_io ............... [NO] ....... [OKAY]", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+                        Near{"/usr/bin/ld: cannot find -laiohttp_ext", "DEEPSPEED_AIO_LIBAIO_MISSING"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
@@ -353,6 +402,9 @@ TEST(AlwaysAnAnswer, UnknownErrorLineIsUnrecognisedWithThatLine) {
                            "error: the frobnicator is out of order",
                            "FrobnicatorError: out of order",
                            "Segmentation fault (core dumped)",
+                           // excerpts often drop the file name before a fatal error
+                           "fatal error: the frobnicator is out of order",
+                           "fatal error C9999: the frobnicator is out of order",
                            "RuntimeError: CUDA error: an illegal frobnication was encountered"}) {
     Diagnosis d = diagnose(std::string("building\n") + line + "\ndone\n");
     ASSERT_TRUE(d.root()) << line;
