@@ -203,6 +203,10 @@ const Wording kWordings[] = {
     {"ImportError: dlopen(/x/_C.cpython-310-darwin.so, 0x0002): Symbol not found: __ZN3c1017RegisterOperatorsD1Ev", "EXT_BUILT_FOR_OTHER_TORCH"},
     // A bundled CUB's namespace macros against the toolkit's CUB.
     {"/usr/local/cuda/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CUB_THRUST_VERSION_MISMATCH"},
+    // A second, older copy of a CUDA library loaded before torch's: versioned and unversioned entry points.
+    {"ImportError: /venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+    {"OSError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cublasLtGroupedMatrixLayoutInit_internal", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+    {"ImportError: /opt/x/libtorch_cuda.so.2.5: undefined symbol: cudnnGetLibConfig", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -280,10 +284,29 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.ldg.global.f", "OOM_CC1PLUS_KILLED"},
                         Near{"clang: error: no such file or directory: '-fno-plt.o'", "COMPILER_FLAG_MISMATCH_GCC_CLANG"},
                         Near{"RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", "GPU_BF16_UNSUPPORTED"},
+                        // torch's own mangled NCCL wrapper missing: a torch build problem, not a second NCCL.
+                        Near{"ImportError: /usr/lib/python3.8/site-packages/torch/lib/libtorch_python.so: undefined symbol: _ZN5torch4cuda4nccl6detail16throw_nccl_errorE12ncclResult_t", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+                        Near{"ImportError: /x/_ext.so: undefined symbol: cudaLaunchKernel", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
+}
+
+// CUDA error 999 at initialisation: torch's warning and the driver API's own words.
+// A warning (torch falls back to the CPU), so the root cause without a failure.
+TEST(CudaInitFailure, UnknownErrorInEveryWording) {
+  for (const char* line :
+       {"/x/torch/cuda/__init__.py:88: UserWarning: CUDA initialization: CUDA unknown error - this may be due to an "
+        "incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start.",
+        "2023-10-04 12:33:47.594219: E external/xla/xla/stream_executor/cuda/cuda_driver.cc:268] failed call to cuInit: "
+        "CUDA_ERROR_UNKNOWN: unknown error",
+        "[h264_nvenc @ 0x5649f5d0c140] dl_fn->cuda_dl->cuInit(0) failed -> CUDA_ERROR_UNKNOWN: unknown error"}) {
+    Diagnosis d = diagnose(std::string(line) + "\n");
+    EXPECT_EQ(root_id(d), "CUDA_INIT_UNEXPECTED_ERROR") << line;
+  }
+  // Another driver call's unknown error is not an initialisation failure.
+  EXPECT_FALSE(has_finding(diagnose("cuCtxCreate failed -> CUDA_ERROR_UNKNOWN: unknown error\n"), "CUDA_INIT_UNEXPECTED_ERROR"));
 }
 
 TEST(AlwaysAnAnswer, UnknownErrorLineIsUnrecognisedWithThatLine) {
@@ -299,6 +322,30 @@ TEST(AlwaysAnAnswer, UnknownErrorLineIsUnrecognisedWithThatLine) {
     ASSERT_FALSE(d.root()->evidence.empty());
     EXPECT_EQ(d.root()->evidence.front().line, 2u) << line;
   }
+}
+
+// A process that dies of an uncaught C++ exception prints nothing else that looks like an error
+// ("Aborted" alone is no marker): the runtime's own lines are the first real error.
+TEST(AlwaysAnAnswer, UncaughtCxxExceptionIsTheFirstRealError) {
+  struct Case { const char* log; std::uint64_t line; };
+  for (const Case& c : {
+           Case{"loading model\nterminate called after throwing an instance of 'frob::Broken'\n"
+                "  what():  the frobnicator is out of order\nAborted\n", 2},
+           // Only the what() line survived (a log cut by a pipe or a line limit).
+           Case{"loading model\n  what():  the frobnicator is out of order\nAborted\n", 2},
+           Case{"loading model\nlibc++abi: terminating due to uncaught exception of type frob::Broken: out of order\n", 2},
+           Case{"loading model\nlibc++abi.dylib: terminating with uncaught exception of type frob::Broken: out of order\n", 2}}) {
+    Diagnosis d = diagnose(c.log);
+    ASSERT_TRUE(d.root()) << c.log;
+    EXPECT_EQ(d.root()->id, "unrecognised") << c.log;
+    EXPECT_TRUE(d.failed()) << c.log;
+    ASSERT_FALSE(d.root()->evidence.empty());
+    EXPECT_EQ(d.root()->evidence.front().line, c.line) << c.log;
+  }
+  // The what() marker is the runtime's line only, not prose mentioning what().
+  Diagnosis prose = diagnose("loading model\nsee e.what(): it names the error\ndone\n");
+  EXPECT_FALSE(prose.root());
+  EXPECT_FALSE(prose.failed());
 }
 
 TEST(AlwaysAnAnswer, NoErrorSaysSo) {
