@@ -401,6 +401,10 @@ c('TORCH_CPU_ONLY_FOR_CUDA_EXT', ['g++ -shared build/temp.linux-x86_64-cpython-3
   ['g++ -shared build/temp.linux-x86_64-cpython-310/src/ext.o -L/home/u/venv/lib/python3.10/site-packages/torch/lib -lc10 -ltorch -ltorch_cpu -ltorch_python -lc10_cuda -ltorch_cuda -o ext_cuda.so',
    'Finished linking ext_cuda.so against libc10_cuda.so and libtorch_cuda.so'])
 
+c('DIST_STORE_PORT_IN_USE', ['  File "/home/u/venv/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 176, in _create_c10d_store',
+  '    return TCPStore(', 'RuntimeError: Address already in use'],
+  ['OSError: [Errno 98] Address already in use'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

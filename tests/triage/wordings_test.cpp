@@ -207,6 +207,11 @@ const Wording kWordings[] = {
     {"ImportError: /venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
     {"OSError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cublasLtGroupedMatrixLayoutInit_internal", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
     {"ImportError: /opt/x/libtorch_cuda.so.2.5: undefined symbol: cudnnGetLibConfig", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+    // torch.distributed's store cannot bind its port: the old THD, TCPStore, c10d socket and DistNetworkError wordings.
+    {"RuntimeError: Address already in use at /pytorch/torch/lib/THD/process_group/General.cpp:17", "DIST_STORE_PORT_IN_USE"},
+    {"RuntimeError: Address already in use", "DIST_STORE_PORT_IN_USE"},
+    {"[W socket.cpp:401] [c10d] The server socket has failed to listen on [::]:47531 (errno: 98 - Address already in use).", "DIST_STORE_PORT_IN_USE"},
+    {"torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use", "DIST_STORE_PORT_IN_USE"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -287,6 +292,9 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         // torch's own mangled NCCL wrapper missing: a torch build problem, not a second NCCL.
                         Near{"ImportError: /usr/lib/python3.8/site-packages/torch/lib/libtorch_python.so: undefined symbol: _ZN5torch4cuda4nccl6detail16throw_nccl_errorE12ncclResult_t", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
                         Near{"ImportError: /x/_ext.so: undefined symbol: cudaLaunchKernel", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+                        // Another server's port clash (a web UI), not the distributed store.
+                        Near{"OSError: [Errno 98] Address already in use", "DIST_STORE_PORT_IN_USE"},
+                        Near{"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 7860): address already in use", "DIST_STORE_PORT_IN_USE"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
