@@ -212,6 +212,9 @@ const Wording kWordings[] = {
     {"RuntimeError: Address already in use", "DIST_STORE_PORT_IN_USE"},
     {"[W socket.cpp:401] [c10d] The server socket has failed to listen on [::]:47531 (errno: 98 - Address already in use).", "DIST_STORE_PORT_IN_USE"},
     {"torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use", "DIST_STORE_PORT_IN_USE"},
+    // A Triton of another release than the one torch pins: a name Inductor imports is missing.
+    {"ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' (/x/triton/compiler/compiler.py)", "TRITON_NOT_AVAILABLE"},
+    {"ImportError: cannot import name 'AttrsDescriptor' from 'triton.backends.compiler' (/x/triton/backends/compiler.py)", "TRITON_NOT_AVAILABLE"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -295,6 +298,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         // Another server's port clash (a web UI), not the distributed store.
                         Near{"OSError: [Errno 98] Address already in use", "DIST_STORE_PORT_IN_USE"},
                         Near{"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 7860): address already in use", "DIST_STORE_PORT_IN_USE"},
+                        // A name missing from another package whose name starts like triton's.
+                        Near{"ImportError: cannot import name 'Client' from 'tritonclient.http'", "TRITON_NOT_AVAILABLE"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
