@@ -215,6 +215,9 @@ const Wording kWordings[] = {
     // A Triton of another release than the one torch pins: a name Inductor imports is missing.
     {"ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' (/x/triton/compiler/compiler.py)", "TRITON_NOT_AVAILABLE"},
     {"ImportError: cannot import name 'AttrsDescriptor' from 'triton.backends.compiler' (/x/triton/backends/compiler.py)", "TRITON_NOT_AVAILABLE"},
+    // A pinned wheel for another Python or platform, old pip (no prefix) and new pip wording.
+    {"torch-1.0.0-cp37-cp37m-linux_x86_64.whl is not a supported wheel on this platform.", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+    {"ERROR: torch-2.1.2+cu121-cp311-cp311-win_amd64.whl is not a supported wheel on this platform.", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -300,6 +303,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 7860): address already in use", "DIST_STORE_PORT_IN_USE"},
                         // A name missing from another package whose name starts like triton's.
                         Near{"ImportError: cannot import name 'Client' from 'tritonclient.http'", "TRITON_NOT_AVAILABLE"},
+                        Near{"Processing ./torch-2.1.2+cu121-cp311-cp311-linux_x86_64.whl", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
