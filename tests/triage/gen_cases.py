@@ -405,6 +405,10 @@ c('DIST_STORE_PORT_IN_USE', ['  File "/home/u/venv/lib/python3.10/site-packages/
   '    return TCPStore(', 'RuntimeError: Address already in use'],
   ['OSError: [Errno 98] Address already in use'])
 
+c('CUDA_VISIBLE_DEVICES_NO_GPU', ['  File "/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py", line 293, in _lazy_init',
+  '    torch._C._cuda_init()', 'RuntimeError: No CUDA GPUs are available'],
+  ['torch.cuda.device_count(): 2 CUDA GPUs are available'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

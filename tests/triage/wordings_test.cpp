@@ -218,6 +218,9 @@ const Wording kWordings[] = {
     // A pinned wheel for another Python or platform, old pip (no prefix) and new pip wording.
     {"torch-1.0.0-cp37-cp37m-linux_x86_64.whl is not a supported wheel on this platform.", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
     {"ERROR: torch-2.1.2+cu121-cp311-cp311-win_amd64.whl is not a supported wheel on this platform.", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+    // torch sees no device in this process (CUDA_VISIBLE_DEVICES naming no GPU): the error and a UI's warning of it.
+    {"RuntimeError: No CUDA GPUs are available", "CUDA_VISIBLE_DEVICES_NO_GPU"},
+    {"Warning: caught exception 'No CUDA GPUs are available', memory monitor disabled", "CUDA_VISIBLE_DEVICES_NO_GPU"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
