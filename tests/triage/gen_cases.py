@@ -409,6 +409,10 @@ c('CUDA_VISIBLE_DEVICES_NO_GPU', ['  File "/home/u/venv/lib/python3.10/site-pack
   '    torch._C._cuda_init()', 'RuntimeError: No CUDA GPUs are available'],
   ['torch.cuda.device_count(): 2 CUDA GPUs are available'])
 
+c('TORCH_PY_API_REMOVED', ['  File "/home/u/proj/utils/misc.py", line 4, in <module>', '    from torch._six import inf',
+  "ModuleNotFoundError: No module named 'torch._six'"],
+  ["ModuleNotFoundError: No module named 'torchsix'"])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

@@ -221,6 +221,10 @@ const Wording kWordings[] = {
     // torch sees no device in this process (CUDA_VISIBLE_DEVICES naming no GPU): the error and a UI's warning of it.
     {"RuntimeError: No CUDA GPUs are available", "CUDA_VISIBLE_DEVICES_NO_GPU"},
     {"Warning: caught exception 'No CUDA GPUs are available', memory monitor disabled", "CUDA_VISIBLE_DEVICES_NO_GPU"},
+    // Code for an older torch importing an API a newer torch removed: torch._six (module, names), torch.utils.ffi.
+    {"ModuleNotFoundError: No module named 'torch._six'", "TORCH_PY_API_REMOVED"},
+    {"ImportError: cannot import name 'container_abcs' from 'torch._six' (/venv/lib/python3.8/site-packages/torch/_six.py)", "TORCH_PY_API_REMOVED"},
+    {"ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.", "TORCH_PY_API_REMOVED"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -307,6 +311,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         // A name missing from another package whose name starts like triton's.
                         Near{"ImportError: cannot import name 'Client' from 'tritonclient.http'", "TRITON_NOT_AVAILABLE"},
                         Near{"Processing ./torch-2.1.2+cu121-cp311-cp311-linux_x86_64.whl", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+                        Near{"ModuleNotFoundError: No module named 'torch'", "TORCH_PY_API_REMOVED"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
