@@ -413,6 +413,10 @@ c('TORCH_PY_API_REMOVED', ['  File "/home/u/proj/utils/misc.py", line 4, in <mod
   "ModuleNotFoundError: No module named 'torch._six'"],
   ["ModuleNotFoundError: No module named 'torchsix'"])
 
+c('GPU_EXCLUSIVE_PROCESS_BUSY', ['  File "/home/u/proj/train.py", line 88, in main', '    model = model.to(device)',
+  'RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable'],
+  ['GPU 0: Compute Mode: Exclusive_Process (busy or unavailable devices are skipped by the scheduler)'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

@@ -225,6 +225,10 @@ const Wording kWordings[] = {
     {"ModuleNotFoundError: No module named 'torch._six'", "TORCH_PY_API_REMOVED"},
     {"ImportError: cannot import name 'container_abcs' from 'torch._six' (/venv/lib/python3.8/site-packages/torch/_six.py)", "TORCH_PY_API_REMOVED"},
     {"ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.", "TORCH_PY_API_REMOVED"},
+    // CUDA error 46 (a GPU in Exclusive-Process mode already taken): old THC, new torch, Caffe-style C++ wordings.
+    {"THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1503970438496/work/torch/lib/THC/generic/THCStorage.cu line=66 error=46 : all CUDA-capable devices are busy or unavailable", "GPU_EXCLUSIVE_PROCESS_BUSY"},
+    {"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable", "GPU_EXCLUSIVE_PROCESS_BUSY"},
+    {"F0326 12:01:02.123 common.cpp:152] Check failed: error == cudaSuccess (46 vs. 0)  all CUDA-capable devices are busy or unavailable", "GPU_EXCLUSIVE_PROCESS_BUSY"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
