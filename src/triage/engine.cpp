@@ -29,6 +29,11 @@ constexpr MarkerPattern kMarkers[] = {
     {Marker::failure_line, R"(^\s*error (?:C|LNK|D)[0-9]+\s*:)"},  // MSVC without a file name
     {Marker::failure_line, R"(^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): )"},  // Python
     {Marker::failure_line, R"(^\s*(?:Illegal instruction|Segmentation fault|Bus error) \(core dumped\))"},
+    // An uncaught C++ exception: libstdc++'s two lines (a log cut after the first keeps the second)
+    // and libc++'s one (old and new wording).
+    {Marker::failure_line, R"(^\s*terminate called after throwing an instance of )"},
+    {Marker::failure_line, R"(^\s*what\(\):  )"},
+    {Marker::failure_line, R"(libc\+\+abi(?:\.dylib)?: terminating (?:with|due to) uncaught exception )"},
     {Marker::failure_line, R"(\b(?:CUDA|HIP|cuDNN|rocBLAS|NCCL) [Ee]rror\b)"},
     {Marker::failure_line, R"(\bld: cannot find )"},
     {Marker::failure_line, R"(undefined reference to )"},

@@ -4,10 +4,30 @@
 
 namespace ts::triage {
 
+namespace {
+
+// Length of a launcher's per-process prefix: torchrun's "[rank3]: " and torch.distributed.elastic's
+// "[default0]:". Without it a rank's "Traceback"/"RuntimeError:" line starts where a line starts.
+std::size_t rank_prefix(std::string_view s) {
+  if (s.size() < 4 || s[0] != '[') return 0;
+  std::size_t i = 1;
+  for (std::string_view word : {std::string_view("rank"), std::string_view("default")})
+    if (s.substr(1, word.size()) == word) { i = 1 + word.size(); break; }
+  if (i == 1) return 0;
+  std::size_t digits = i;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  if (i == digits || i + 1 >= s.size() || s[i] != ']' || s[i + 1] != ':') return 0;
+  i += 2;
+  if (i < s.size() && s[i] == ' ') ++i;
+  return i;
+}
+
+}  // namespace
+
 std::string_view sanitize_line(std::string_view raw, std::string& out) {
   if (raw.size() > kLineCap) raw = raw.substr(0, kLineCap);
   if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-  if (!std::memchr(raw.data(), 0x1b, raw.size())) return raw;
+  if (!std::memchr(raw.data(), 0x1b, raw.size())) return raw.substr(rank_prefix(raw));
   out.clear();
   for (std::size_t i = 0; i < raw.size();) {
     if (raw[i] != 0x1b) { out.push_back(raw[i++]); continue; }
@@ -25,7 +45,7 @@ std::string_view sanitize_line(std::string_view raw, std::string& out) {
       ++i;
     }
   }
-  return out;
+  return std::string_view(out).substr(rank_prefix(out));
 }
 
 std::string printable_line(std::string_view raw) {

@@ -1,8 +1,9 @@
 #pragma once
 // What a log line is before patterns see it. One definition for the fast path and the streaming
 // path so both give the same answers: the first kLineCap bytes of the raw line, a trailing '\r'
-// dropped, ANSI escape sequences (colour, erase-line) removed. Bytes are Latin-1 to RE2, so
-// invalid UTF-8 and binary junk are just bytes.
+// dropped, ANSI escape sequences (colour, erase-line) removed, a distributed launcher's rank prefix
+// ("[rank3]: ", "[default0]:") dropped. Bytes are Latin-1 to RE2, so invalid UTF-8 and binary junk
+// are just bytes.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -13,7 +14,7 @@ inline constexpr std::size_t kLineCap = 16 * 1024;  // longer lines are matched 
 inline constexpr std::size_t kEvidenceCap = 400;     // bytes of a line kept as evidence/context
 
 // Writes the sanitised form of `raw` (already capped by the caller) into `out`; returns a view of
-// `raw` itself when nothing had to change (the common case: no allocation).
+// `raw` itself when no escape sequence had to go (the common case: no allocation).
 std::string_view sanitize_line(std::string_view raw, std::string& out);
 
 // A line as kept in a report: sanitised, capped at kEvidenceCap, control bytes shown as '?'.

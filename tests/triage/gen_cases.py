@@ -427,6 +427,22 @@ c('WERROR_NEW_COMPILER_WARNING', [F, "/home/u/pytorch/third_party/fbgemm/src/Uti
   ["/home/u/pytorch/third_party/fbgemm/src/UtilsAvx512.cc:970:35: warning: 'r' may be used uninitialized [-Wmaybe-uninitialized]",
    '/usr/bin/c++ -DFBGEMM_STATIC -Wall -Wextra -Werror -Wno-error=maybe-uninitialized -Werror=return-type -c UtilsAvx512.cc'])
 
+c('DIST_STORE_PORT_IN_USE', ['  File "/home/u/venv/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 176, in _create_c10d_store',
+  '    return TCPStore(', 'RuntimeError: Address already in use'],
+  ['OSError: [Errno 98] Address already in use'])
+
+c('CUDA_VISIBLE_DEVICES_NO_GPU', ['  File "/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py", line 293, in _lazy_init',
+  '    torch._C._cuda_init()', 'RuntimeError: No CUDA GPUs are available'],
+  ['torch.cuda.device_count(): 2 CUDA GPUs are available'])
+
+c('TORCH_PY_API_REMOVED', ['  File "/home/u/proj/utils/misc.py", line 4, in <module>', '    from torch._six import inf',
+  "ModuleNotFoundError: No module named 'torch._six'"],
+  ["ModuleNotFoundError: No module named 'torchsix'"])
+
+c('GPU_EXCLUSIVE_PROCESS_BUSY', ['  File "/home/u/proj/train.py", line 88, in main', '    model = model.to(device)',
+  'RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable'],
+  ['GPU 0: Compute Mode: Exclusive_Process (busy or unavailable devices are skipped by the scheduler)'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

@@ -278,6 +278,32 @@ const Wording kWordings[] = {
     // A missing header in any locale and MSVC's double-quoted form.
     {"g.h:36:10: fatal error: EGL/egl.h: \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "MISSING_HEADER_GENERIC"},
     {"g.cpp(9): fatal error C1083: Cannot open include file: \"EGL/egl.h\": No such file or directory", "MISSING_HEADER_GENERIC"},
+    // A second, older copy of a CUDA library loaded before torch's: versioned and unversioned entry points.
+    {"ImportError: /venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+    {"OSError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cublasLtGroupedMatrixLayoutInit_internal", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+    {"ImportError: /opt/x/libtorch_cuda.so.2.5: undefined symbol: cudnnGetLibConfig", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+    // torch.distributed's store cannot bind its port: the old THD, TCPStore, c10d socket and DistNetworkError wordings.
+    {"RuntimeError: Address already in use at /pytorch/torch/lib/THD/process_group/General.cpp:17", "DIST_STORE_PORT_IN_USE"},
+    {"RuntimeError: Address already in use", "DIST_STORE_PORT_IN_USE"},
+    {"[W socket.cpp:401] [c10d] The server socket has failed to listen on [::]:47531 (errno: 98 - Address already in use).", "DIST_STORE_PORT_IN_USE"},
+    {"torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use", "DIST_STORE_PORT_IN_USE"},
+    // A Triton of another release than the one torch pins: a name Inductor imports is missing.
+    {"ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' (/x/triton/compiler/compiler.py)", "TRITON_NOT_AVAILABLE"},
+    {"ImportError: cannot import name 'AttrsDescriptor' from 'triton.backends.compiler' (/x/triton/backends/compiler.py)", "TRITON_NOT_AVAILABLE"},
+    // A pinned wheel for another Python or platform, old pip (no prefix) and new pip wording.
+    {"torch-1.0.0-cp37-cp37m-linux_x86_64.whl is not a supported wheel on this platform.", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+    {"ERROR: torch-2.1.2+cu121-cp311-cp311-win_amd64.whl is not a supported wheel on this platform.", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+    // torch sees no device in this process (CUDA_VISIBLE_DEVICES naming no GPU): the error and a UI's warning of it.
+    {"RuntimeError: No CUDA GPUs are available", "CUDA_VISIBLE_DEVICES_NO_GPU"},
+    {"Warning: caught exception 'No CUDA GPUs are available', memory monitor disabled", "CUDA_VISIBLE_DEVICES_NO_GPU"},
+    // Code for an older torch importing an API a newer torch removed: torch._six (module, names), torch.utils.ffi.
+    {"ModuleNotFoundError: No module named 'torch._six'", "TORCH_PY_API_REMOVED"},
+    {"ImportError: cannot import name 'container_abcs' from 'torch._six' (/venv/lib/python3.8/site-packages/torch/_six.py)", "TORCH_PY_API_REMOVED"},
+    {"ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.", "TORCH_PY_API_REMOVED"},
+    // CUDA error 46 (a GPU in Exclusive-Process mode already taken): old THC, new torch, Caffe-style C++ wordings.
+    {"THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1503970438496/work/torch/lib/THC/generic/THCStorage.cu line=66 error=46 : all CUDA-capable devices are busy or unavailable", "GPU_EXCLUSIVE_PROCESS_BUSY"},
+    {"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable", "GPU_EXCLUSIVE_PROCESS_BUSY"},
+    {"F0326 12:01:02.123 common.cpp:152] Check failed: error == cudaSuccess (46 vs. 0)  all CUDA-capable devices are busy or unavailable", "GPU_EXCLUSIVE_PROCESS_BUSY"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -391,10 +417,37 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"gcc: fatal error: cannot execute 'cc1plus': execvp: Permission denied", "CPP_EXT_CXX_NOT_FOUND"},
                         Near{" [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.", "DEEPSPEED_AIO_LIBAIO_MISSING"},
                         Near{"async_io ............... [NO] ....... [OKAY]", "DEEPSPEED_AIO_LIBAIO_MISSING"},
-                        Near{"/usr/bin/ld: cannot find -laiohttp_ext", "DEEPSPEED_AIO_LIBAIO_MISSING"}}) {
+                        Near{"/usr/bin/ld: cannot find -laiohttp_ext", "DEEPSPEED_AIO_LIBAIO_MISSING"},
+                        // torch's own mangled NCCL wrapper missing: a torch build problem, not a second NCCL.
+                        Near{"ImportError: /usr/lib/python3.8/site-packages/torch/lib/libtorch_python.so: undefined symbol: _ZN5torch4cuda4nccl6detail16throw_nccl_errorE12ncclResult_t", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+                        Near{"ImportError: /x/_ext.so: undefined symbol: cudaLaunchKernel", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+                        // Another server's port clash (a web UI), not the distributed store.
+                        Near{"OSError: [Errno 98] Address already in use", "DIST_STORE_PORT_IN_USE"},
+                        Near{"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 7860): address already in use", "DIST_STORE_PORT_IN_USE"},
+                        // A name missing from another package whose name starts like triton's.
+                        Near{"ImportError: cannot import name 'Client' from 'tritonclient.http'", "TRITON_NOT_AVAILABLE"},
+                        Near{"Processing ./torch-2.1.2+cu121-cp311-cp311-linux_x86_64.whl", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+                        Near{"ModuleNotFoundError: No module named 'torch'", "TORCH_PY_API_REMOVED"},
+                        Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
+}
+
+// CUDA error 999 at initialisation: torch's warning and the driver API's own words.
+// A warning (torch falls back to the CPU), so the root cause without a failure.
+TEST(CudaInitFailure, UnknownErrorInEveryWording) {
+  for (const char* line :
+       {"/x/torch/cuda/__init__.py:88: UserWarning: CUDA initialization: CUDA unknown error - this may be due to an "
+        "incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start.",
+        "2023-10-04 12:33:47.594219: E external/xla/xla/stream_executor/cuda/cuda_driver.cc:268] failed call to cuInit: "
+        "CUDA_ERROR_UNKNOWN: unknown error",
+        "[h264_nvenc @ 0x5649f5d0c140] dl_fn->cuda_dl->cuInit(0) failed -> CUDA_ERROR_UNKNOWN: unknown error"}) {
+    Diagnosis d = diagnose(std::string(line) + "\n");
+    EXPECT_EQ(root_id(d), "CUDA_INIT_UNEXPECTED_ERROR") << line;
+  }
+  // Another driver call's unknown error is not an initialisation failure.
+  EXPECT_FALSE(has_finding(diagnose("cuCtxCreate failed -> CUDA_ERROR_UNKNOWN: unknown error\n"), "CUDA_INIT_UNEXPECTED_ERROR"));
 }
 
 TEST(AlwaysAnAnswer, UnknownErrorLineIsUnrecognisedWithThatLine) {
@@ -413,6 +466,30 @@ TEST(AlwaysAnAnswer, UnknownErrorLineIsUnrecognisedWithThatLine) {
     ASSERT_FALSE(d.root()->evidence.empty());
     EXPECT_EQ(d.root()->evidence.front().line, 2u) << line;
   }
+}
+
+// A process that dies of an uncaught C++ exception prints nothing else that looks like an error
+// ("Aborted" alone is no marker): the runtime's own lines are the first real error.
+TEST(AlwaysAnAnswer, UncaughtCxxExceptionIsTheFirstRealError) {
+  struct Case { const char* log; std::uint64_t line; };
+  for (const Case& c : {
+           Case{"loading model\nterminate called after throwing an instance of 'frob::Broken'\n"
+                "  what():  the frobnicator is out of order\nAborted\n", 2},
+           // Only the what() line survived (a log cut by a pipe or a line limit).
+           Case{"loading model\n  what():  the frobnicator is out of order\nAborted\n", 2},
+           Case{"loading model\nlibc++abi: terminating due to uncaught exception of type frob::Broken: out of order\n", 2},
+           Case{"loading model\nlibc++abi.dylib: terminating with uncaught exception of type frob::Broken: out of order\n", 2}}) {
+    Diagnosis d = diagnose(c.log);
+    ASSERT_TRUE(d.root()) << c.log;
+    EXPECT_EQ(d.root()->id, "unrecognised") << c.log;
+    EXPECT_TRUE(d.failed()) << c.log;
+    ASSERT_FALSE(d.root()->evidence.empty());
+    EXPECT_EQ(d.root()->evidence.front().line, c.line) << c.log;
+  }
+  // The what() marker is the runtime's line only, not prose mentioning what().
+  Diagnosis prose = diagnose("loading model\nsee e.what(): it names the error\ndone\n");
+  EXPECT_FALSE(prose.root());
+  EXPECT_FALSE(prose.failed());
 }
 
 TEST(AlwaysAnAnswer, NoErrorSaysSo) {
