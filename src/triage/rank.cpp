@@ -36,6 +36,25 @@ Finding unrecognised(const Fallbacks& fb) {
   return {};
 }
 
+// A log whose only failure lines are a tool's summary ("ld returned 1 exit status", "make: *** Error 1")
+// still failed: answer "unrecognised" at the earliest of them, not "no error found".
+Finding only_wrappers(const std::vector<Finding>& wrappers) {
+  const Finding* first = &wrappers.front();
+  for (const auto& w : wrappers)
+    if (w.first_line() < first->first_line()) first = &w;
+  Finding u = *first;
+  u.id = "unrecognised";
+  u.sig = nullptr;
+  u.severity = Severity::error;
+  u.superseded_by.clear();
+  u.remedy = {};
+  u.cause = "No known signature matched, and the only failure lines are a tool's summary (" + first->id +
+            "): the error that made it fail is not in this log, or is above the lines shown here.";
+  u.fix = "Find the first error above this line in the full log (rerun with the output unabridged, one job "
+          "at a time so it is not interleaved) and triage that.";
+  return u;
+}
+
 }  // namespace
 
 Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb) {
@@ -72,6 +91,7 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
   if (!known_error) {
     Finding u = unrecognised(fb);
     if (u.count > 0) roots.push_back(std::move(u));
+    else if (roots.empty() && !wrappers.empty()) roots.push_back(only_wrappers(wrappers));
   }
   std::stable_sort(roots.begin(), roots.end(), earlier);
   std::stable_sort(moot.begin(), moot.end(), earlier);

@@ -130,5 +130,28 @@ TEST(Unrecognised, CleanLogHasNoRoot) {
   EXPECT_EQ(d.lines, 2u);
 }
 
+// Only a tool's summary lines failed (the real error was cut from the excerpt): still a failure,
+// answered "unrecognised" at the earliest summary line, never "no error found".
+TEST(Ranking, OnlyWrapperLinesStillFail) {
+  auto d = diagnose("[3/4] Linking CXX shared library libfoo.so\n"
+                    "collect2: error: ld returned 1 exit status\n"
+                    "ninja: build stopped: subcommand failed.\n");
+  ASSERT_NE(d.root(), nullptr);
+  EXPECT_EQ(root_id(d), "unrecognised");
+  EXPECT_TRUE(d.failed());
+  EXPECT_EQ(d.root()->first_line(), 2u);
+  EXPECT_NE(d.root()->cause.find("LD_RETURNED_1"), std::string::npos) << d.root()->cause;
+  EXPECT_TRUE(has_finding(d, "NINJA_BUILD_STOPPED"));
+  // A known error still wins over the summary lines after it.
+  auto k = diagnose("/usr/bin/ld: cannot find -lcudart: No such file or directory\n"
+                    "collect2: error: ld returned 1 exit status\n");
+  EXPECT_EQ(root_id(k), "CUDA_LINK_LIB_NOT_FOUND");
+}
+
+TEST(Ranking, WarningsAloneAreNoError) {
+  auto d = diagnose("warning: unused variable 'x' [-Wunused-variable]\nBuilt target foo\n");
+  EXPECT_FALSE(d.failed());
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
