@@ -24,6 +24,11 @@ const Wording kWordings[] = {
     {"Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
     {"Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
     {"Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"Could not load library libcublasLt.so.11. Error: libcublasLt.so.11: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    // CTranslate2's loader: Linux sonames and Windows DLLs.
+    {"RuntimeError: Library libcublas.so.12 is not found or cannot be loaded", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"RuntimeError: Library cublas64_12.dll is not found or cannot be loaded", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"RuntimeError: Library libcudnn_ops.so.9 is not found", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
     // Any package pinned to one exact torch: pip's resolver and its post-install check.
     {"    vllm 0.5.4 depends on torch==2.4.0", "TORCH_COMPANION_VERSION_CONFLICT"},
     {"vllm-flash-attn 2.5.8.post2 requires torch==2.3.0, but you have torch 2.0.1 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
@@ -351,6 +356,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"[W:onnxruntime:Default, onnxruntime_pybind_state.cc:861 CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider.", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
                         Near{"Loaded library libcudnn_ops.so.9 from /venv/lib/python3.11/site-packages/nvidia/cudnn/lib", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
                         Near{"Failed to load library libmyplugin.so", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"RuntimeError: Library libsndfile.so.1 is not found or cannot be loaded", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"Could not load library libmkl_rt.so.2. Error: libmkl_rt.so.2: cannot open shared object file", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
                         Near{"    accelerate 0.34.2 depends on torch>=1.10.0", "TORCH_COMPANION_VERSION_CONFLICT"},
                         Near{"outlines 0.0.34 requires pydantic>=2.0, but you have pydantic 1.10.15 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
                         Near{"memory_efficient_attention.cutlassF:               available", "EXT_BUILT_FOR_OTHER_TORCH"},
