@@ -19,6 +19,26 @@ TEST_P(OneWording, NamesTheRootCause) {
 
 // Log lines in each tool's own wording (quotes as the tools print them).
 const Wording kWordings[] = {
+    // A prebuilt GPU package whose CUDA/cuDNN major is not loadable: onnxruntime-gpu's provider, cuDNN 8's and 9's own loaders.
+    {"FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"Could not load library libcublasLt.so.11. Error: libcublasLt.so.11: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    // CTranslate2's loader: Linux sonames and Windows DLLs.
+    {"RuntimeError: Library libcublas.so.12 is not found or cannot be loaded", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"RuntimeError: Library cublas64_12.dll is not found or cannot be loaded", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"RuntimeError: Library libcudnn_ops.so.9 is not found", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    // Any package pinned to one exact torch: pip's resolver and its post-install check.
+    {"    vllm 0.5.4 depends on torch==2.4.0", "TORCH_COMPANION_VERSION_CONFLICT"},
+    {"vllm-flash-attn 2.5.8.post2 requires torch==2.3.0, but you have torch 2.0.1 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
+    {"llava 1.2.2.post1 requires torch==2.1.2, but you have torch 2.4.0 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
+    // xFormers' operator reason when its C++/CUDA library did not load.
+    {"    xFormers wasn't build with CUDA support", "EXT_BUILT_FOR_OTHER_TORCH"},
+    // protobuf >= 4.21 and _pb2 code from an old protoc: both releases' wording.
+    {"TypeError: Descriptors cannot not be created directly.", "PROTOBUF_PY_GENERATED_CODE_OUTDATED"},
+    {"TypeError: Descriptors cannot be created directly.", "PROTOBUF_PY_GENERATED_CODE_OUTDATED"},
+    {"If this call came from a _pb2.py file, your generated code is out of date and must be regenerated with protoc >= 3.19.0.", "PROTOBUF_PY_GENERATED_CODE_OUTDATED"},
     // cudaDeviceProp fields CUDA 13 removed: EDG/nvcc, GCC (localised quotes), clang, MSVC.
     {"s.cu(121): error: class \"cudaDeviceProp\" has no member \"memoryClockRate\"", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
     {"q.cpp:134:27: error: ‘struct cudaDeviceProp’ has no member named ‘clockRate’", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
@@ -393,6 +413,17 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"main.cpp:(.text+0x4a): undefined reference to `mylib::load(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'", "UNDEFINED_SYMBOL_CXX11_ABI"},
                         Near{"main.cpp:(.text+0x4a): undefined reference to `torch::cuda::device_count()'", "UNDEFINED_SYMBOL_CXX11_ABI"},
                         Near{"-- Found supported gcc/g++ host compiler: /usr/bin/g++-12", "NVCC_HOST_GCC_TOO_NEW"},
+                        Near{"[W:onnxruntime:Default, onnxruntime_pybind_state.cc:861 CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider.", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"Loaded library libcudnn_ops.so.9 from /venv/lib/python3.11/site-packages/nvidia/cudnn/lib", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"Failed to load library libmyplugin.so", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"RuntimeError: Library libsndfile.so.1 is not found or cannot be loaded", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"Could not load library libmkl_rt.so.2. Error: libmkl_rt.so.2: cannot open shared object file", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"    accelerate 0.34.2 depends on torch>=1.10.0", "TORCH_COMPANION_VERSION_CONFLICT"},
+                        Near{"outlines 0.0.34 requires pydantic>=2.0, but you have pydantic 1.10.15 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
+                        Near{"memory_efficient_attention.cutlassF:               available", "EXT_BUILT_FOR_OTHER_TORCH"},
+                        Near{"    dtype=torch.float32 (supported: {torch.bfloat16, torch.float16})", "EXT_BUILT_FOR_OTHER_TORCH"},
+                        Near{"Requirement already satisfied: protobuf==3.20.3 in ./venv/lib/python3.10/site-packages", "PROTOBUF_PY_GENERATED_CODE_OUTDATED"},
+                        Near{"/build/caffe2/proto/caffe2.pb.h:17:2: error: #error This file was generated by an older version of protoc which is", "PROTOBUF_PY_GENERATED_CODE_OUTDATED"},
                         Near{"q.cu(12): error: class \"cudaDeviceProp\" has no member \"frobRate\"", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
                         Near{"q.cpp:12:5: error: ‘struct myDeviceProp’ has no member named ‘clockRate’", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
                         Near{"q.cu(12): warning: \"clockRate\" was declared deprecated (cudaDeviceProp)", "CUDA13_DEVICE_PROP_FIELD_REMOVED"},
