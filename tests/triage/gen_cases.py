@@ -447,6 +447,26 @@ c('GPU_EXCLUSIVE_PROCESS_BUSY', ['  File "/home/u/proj/train.py", line 88, in ma
   'RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable'],
   ['GPU 0: Compute Mode: Exclusive_Process (busy or unavailable devices are skipped by the scheduler)'])
 
+c('LIBCUDA_SO_UNVERSIONED_NOT_FOUND', ['matrix multiply works',
+  'Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file: No such file or directory',
+  'Please make sure libcudnn_cnn_infer.so.8 is in your library path!', 'Aborted'],
+  ['ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link'])
+
+c('OPENMP_RUNTIME_DUPLICATE', ['OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.',
+  'OMP: Hint This means that multiple copies of the OpenMP runtime have been linked into the program.'],
+  ['OMP: Info #276: omp_set_nested routine deprecated, please use omp_set_max_active_levels instead.'])
+
+c('MACOS_LIBOMP_NOT_FOUND', ['ImportError: dlopen(/Users/u/venv/lib/python3.9/site-packages/torch/_C.cpython-39-darwin.so, 2): Library not loaded: /opt/homebrew/opt/libomp/lib/libomp.dylib',
+  '  Referenced from: /Users/u/venv/lib/python3.9/site-packages/torch/lib/libtorch_cpu.dylib', '  Reason: image not found'],
+  ['-- Found OpenMP_CXX: -Xpreprocessor -fopenmp -I/opt/homebrew/opt/libomp/include (found version "5.0")'])
+
+c('MACOS_BINARY_ARCH_MISMATCH', ["OSError: dlopen(/Users/u/venv/lib/python3.11/site-packages/torch/lib/libtorch_global_deps.dylib, 0x000A): tried: '/Users/u/venv/lib/python3.11/site-packages/torch/lib/libtorch_global_deps.dylib' (mach-o file, but is an incompatible architecture (have 'x86_64', need 'arm64'))"],
+  ['-- CMAKE_OSX_ARCHITECTURES: arm64 (host architecture arm64, not x86_64)'])
+
+c('MPS_MACOS_TOO_OLD', ['  File "/Users/u/proj/train.py", line 12, in <module>', "    x = x.to('mps')",
+  'RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`'],
+  ['RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed: 6.77 GB). Tried to allocate 1024.00 MB on private pool.'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

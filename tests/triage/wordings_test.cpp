@@ -324,6 +324,28 @@ const Wording kWordings[] = {
     {"THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1503970438496/work/torch/lib/THC/generic/THCStorage.cu line=66 error=46 : all CUDA-capable devices are busy or unavailable", "GPU_EXCLUSIVE_PROCESS_BUSY"},
     {"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable", "GPU_EXCLUSIVE_PROCESS_BUSY"},
     {"F0326 12:01:02.123 common.cpp:152] Check failed: error == cudaSuccess (46 vs. 0)  all CUDA-capable devices are busy or unavailable", "GPU_EXCLUSIVE_PROCESS_BUSY"},
+    // WSL2's unversioned libcuda.so outside the loader cache: cuDNN's loader, ctypes, cuda-python.
+    {"Could not load library libcudnn_ops_infer.so.8. Error: libcuda.so: cannot open shared object file: No such file or directory", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
+    {"OSError: libcuda.so: cannot open shared object file: No such file or directory", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
+    {"RuntimeError: Failed to dlopen libcuda.so", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
+    // Two OpenMP runtimes in one process: macOS, Windows and Linux library names.
+    {"OMP: Error #15: Initializing libiomp5.dylib, but found libomp.dylib already initialized.", "OPENMP_RUNTIME_DUPLICATE"},
+    {"OMP: Error #15: Initializing libomp.dll, but found libiomp5md.dll already initialized.", "OPENMP_RUNTIME_DUPLICATE"},
+    {"OMP: Error #15: Initializing libiomp5.so, but found libomp.so.5 already initialized.", "OPENMP_RUNTIME_DUPLICATE"},
+    // dyld without libomp: Homebrew Intel and Apple Silicon prefixes, @rpath.
+    {"  dyld[52063]: Library not loaded: /opt/homebrew/opt/libomp/lib/libomp.dylib", "MACOS_LIBOMP_NOT_FOUND"},
+    {"dyld[42212]: Library not loaded: @rpath/libomp.dylib", "MACOS_LIBOMP_NOT_FOUND"},
+    {"ImportError: dlopen(/u/site-packages/pymrmr.cpython-36m-darwin.so, 2): Library not loaded: /usr/local/opt/libiomp/lib/libiomp5.dylib", "MACOS_LIBOMP_NOT_FOUND"},
+    // arm64 vs x86_64 on macOS: dyld, old and new ld64.
+    {"OSError: dlopen(/p/librwkv.dylib, 0x0006): tried: '/p/librwkv.dylib' (mach-o file, but is an incompatible architecture (have 'x86_64', need 'arm64'))", "MACOS_BINARY_ARCH_MISMATCH"},
+    {"ld: warning: ignoring file ../libtorch/lib/libtorch_cpu.dylib, building for macOS-arm64 but attempting to link with file built for macOS-x86_64", "MACOS_BINARY_ARCH_MISMATCH"},
+    {"ld: warning: ignoring file '/u/torch/lib/libc10.dylib': found architecture 'x86_64', required architecture 'arm64'", "MACOS_BINARY_ARCH_MISMATCH"},
+    // MPS refused by the macOS version, as the minimum rose.
+    {"RuntimeError: The MPS backend is supported on MacOS 12.3+.Current OS version can be queried using `sw_vers`", "MPS_MACOS_TOO_OLD"},
+    {"RuntimeError: The MPS backend is supported on macOS 14.0+. Current OS version can be queried using `sw_vers`", "MPS_MACOS_TOO_OLD"},
+    // A CUDA container image that needs a newer host driver (NVIDIA container toolkit's check), old and new spacing.
+    {"nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer version, or use an earlier cuda container: unknown", "NVIDIA_DRIVER_TOO_OLD"},
+    {"stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods configure]\\nnvidia-container-cli: requirement error: unsatisfied condition: cuda >= 9.0\\n", "NVIDIA_DRIVER_TOO_OLD"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -361,6 +383,11 @@ TEST(GenericSignature, NamesTheMissingModuleAndAnswersItsFormerIds) {
 TEST(OneWordingNearMiss, DoesNotTrigger) {
   struct Near { const char* line; const char* id; };
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
+                        Near{"OSError: libcuda.so.1: cannot open shared object file: No such file or directory", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
+                        Near{"Failed to dlopen libcuda.so.1", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
+                        Near{"dyld[1]: Library not loaded: @rpath/libc10.dylib", "MACOS_LIBOMP_NOT_FOUND"},
+                        Near{"nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown", "NVIDIA_DRIVER_TOO_OLD"},
+                        Near{"NVIDIA_REQUIRE_CUDA=cuda>=12.1 brand=tesla,driver>=470,driver<471", "NVIDIA_DRIVER_TOO_OLD"},
                         Near{"c++: error: unrecognized command-line option '-mavx512fp16'", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"cc1plus: warning: command line option '-Wstrict-prototypes' is valid for C/ObjC but not for C++", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"/usr/local/cuda/bin/nvcc -arch=compute_30 -ptx compare.cu -o compare.ptx", "NVCC_UNSUPPORTED_GPU_ARCH"},
