@@ -467,6 +467,15 @@ c('MPS_MACOS_TOO_OLD', ['  File "/Users/u/proj/train.py", line 12, in <module>',
   'RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`'],
   ['RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed: 6.77 GB). Tried to allocate 1024.00 MB on private pool.'])
 
+c('NVIDIA_CONTAINER_TOOLKIT_MISSING', ['$ docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi',
+  'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].'],
+  ['Runtimes: io.containerd.runc.v2 nvidia runc (device driver "nvidia" with capabilities gpu, compute, utility)'])
+
+c('NVIDIA_CONTAINER_NVML_NOT_FOUND', ['$ docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi',
+  "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'",
+  'nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown.'],
+  ['I1202 15:15:34.445181 26518 nvc_info.c:173] selecting /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.54.03'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

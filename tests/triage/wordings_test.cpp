@@ -346,6 +346,12 @@ const Wording kWordings[] = {
     // A CUDA container image that needs a newer host driver (NVIDIA container toolkit's check), old and new spacing.
     {"nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer version, or use an earlier cuda container: unknown", "NVIDIA_DRIVER_TOO_OLD"},
     {"stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods configure]\\nnvidia-container-cli: requirement error: unsatisfied condition: cuda >= 9.0\\n", "NVIDIA_DRIVER_TOO_OLD"},
+    // GPUs requested from Docker without the NVIDIA container toolkit: --gpus and compose's driver: nvidia.
+    {"docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
+    {"Error response from daemon: could not select device driver \"nvidia\" with capabilities: [[gpu]]", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
+    // The container hook without the host driver's NVML (no driver, Docker Desktop VM, old WSL2 host).
+    {"nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown", "NVIDIA_CONTAINER_NVML_NOT_FOUND"},
+    {"nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory", "NVIDIA_CONTAINER_NVML_NOT_FOUND"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -388,6 +394,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"dyld[1]: Library not loaded: @rpath/libc10.dylib", "MACOS_LIBOMP_NOT_FOUND"},
                         Near{"nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown", "NVIDIA_DRIVER_TOO_OLD"},
                         Near{"NVIDIA_REQUIRE_CUDA=cuda>=12.1 brand=tesla,driver>=470,driver<471", "NVIDIA_DRIVER_TOO_OLD"},
+                        Near{"nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", "NVIDIA_CONTAINER_NVML_NOT_FOUND"},
+                        Near{"docker: Error response from daemon: could not select device driver \"\" with capabilities: [[compute]].", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
                         Near{"c++: error: unrecognized command-line option '-mavx512fp16'", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"cc1plus: warning: command line option '-Wstrict-prototypes' is valid for C/ObjC but not for C++", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"/usr/local/cuda/bin/nvcc -arch=compute_30 -ptx compare.cu -o compare.ptx", "NVCC_UNSUPPORTED_GPU_ARCH"},
