@@ -475,6 +475,35 @@ c('NVIDIA_CONTAINER_NVML_NOT_FOUND', ['$ docker run --rm --gpus all nvidia/cuda:
   "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'",
   'nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown.'],
   ['I1202 15:15:34.445181 26518 nvc_info.c:173] selecting /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.54.03'])
+c('MSVC_ALTERNATIVE_TOKENS', ['[3/5] cl /showIncludes /nologo /O2 /MD /EHsc -c C:\\src\\ext\\ops.cpp /FoC:\\src\\build\\ops.obj',
+  "C:\\src\\ext\\ops.cpp(80): error C2146: syntax error: missing ')' before identifier 'and'",
+  "C:\\src\\ext\\ops.cpp(80): error C2065: 'and': undeclared identifier"],
+  ["C:\\src\\ext\\ops.cpp(80): error C2065: 'band': undeclared identifier"])
+
+c('WINDOWS_LONG_IS_32BIT', ['   Creating library build\\temp.win-amd64-cpython-310\\Release\\ops.cp310-win_amd64.lib and object build\\temp.win-amd64-cpython-310\\Release\\ops.cp310-win_amd64.exp',
+  'ops.obj : error LNK2001: unresolved external symbol "public: long * __cdecl at::Tensor::data_ptr<long>(void)const " (??$data_ptr@J@Tensor@at@@QEBAPEAJXZ)',
+  'build\\lib.win-amd64-cpython-310\\ops.cp310-win_amd64.pyd : fatal error LNK1120: 1 unresolved externals'],
+  ['ops.obj : error LNK2001: unresolved external symbol "public: __int64 * __cdecl at::Tensor::data_ptr<__int64>(void)const " (??$data_ptr@_J@Tensor@at@@QEBAPEA_JXZ)'])
+
+c('MSVC_SOURCE_CODEPAGE', ["C:\\src\\ext\\ops.cpp : warning C4819: The file contains a character that cannot be represented in the current code page (936). Save the file in Unicode format to prevent data loss",
+  'C:\\src\\ext\\ops.cpp(115): error C2001: newline in constant'],
+  ["C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.1\\include\\cuda_fp16.hpp : warning C4819: The file contains a character that cannot be represented in the current code page (936). Save the file in Unicode format to prevent data loss"])
+
+c('PYTHON_IMPORT_LIB_NOT_FOUND', ['[5/5] link.exe /nologo /DLL /LIBPATH:C:\\venv\\libs /LIBPATH:C:\\venv\\lib\\site-packages\\torch\\lib c10.lib torch.lib torch_python.lib /OUT:build\\ops.pyd',
+  "LINK : fatal error LNK1104: cannot open file 'python310.lib'"],
+  ["LINK : fatal error LNK1104: cannot open file 'pythoncom.lib'"])
+
+c('MSVC_PLATFORM_TOOLSET_MISSING', ['Project "C:\\src\\ext\\ext.sln" (1) is building "C:\\src\\ext\\ext.vcxproj" (2) on node 1 (default targets).',
+  "C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\Microsoft.CppBuild.targets(463,5): error MSB8020: The build tools for Visual Studio 2019 (Platform Toolset = 'v142') cannot be found. To build using the v142 build tools, please install Visual Studio 2019 build tools."],
+  ['  PlatformToolset = v143 (the build tools for Visual Studio 2022 were found)'])
+
+c('WINDOWS_PATH_TOO_LONG', ['[12/40] cl /showIncludes /nologo /O2 /MD -c C:\\Users\\u\\AppData\\Local\\Temp\\pip-install-abc\\pkg_0123456789abcdef\\csrc\\ops.cpp',
+  "C:\\Users\\u\\AppData\\Local\\Temp\\pip-install-abc\\pkg_0123456789abcdef\\csrc\\ops.cpp : fatal error C1083: Cannot open compiler generated file: '': Invalid argument"],
+  ["OSError: [Errno 22] Invalid argument: 'C:\\data\\frames\\0001.png'"])
+
+c('NINJA_WINDOWS_RSP_TRUNCATED', ['  LINK: command "C:\\PROGRA~1\\MICROS~2\\2022\\ENTERP~1\\VC\\Tools\\MSVC\\1444~1.352\\bin\\Hostx64\\x64\\link.exe /nologo @CMakeFiles\\torch_cpu.rsp /out:bin\\torch_cpu.dll /dll" failed (exit code 1181) with the following output:',
+  "  LINK : fatal error LNK1181: cannot open input file 'rch_cpu.dir\\__\\aten\\src\\ATen\\native\\Activation.cpp.obj'"],
+  ["  LINK : fatal error LNK1181: cannot open input file 'caffe2\\CMakeFiles\\torch_cpu.dir\\__\\aten\\src\\ATen\\native\\Activation.cpp.obj'"])
 
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)

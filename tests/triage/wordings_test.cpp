@@ -352,6 +352,39 @@ const Wording kWordings[] = {
     // The container hook without the host driver's NVML (no driver, Docker Desktop VM, old WSL2 host).
     {"nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown", "NVIDIA_CONTAINER_NVML_NOT_FOUND"},
     {"nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory", "NVIDIA_CONTAINER_NVML_NOT_FOUND"},
+    // Windows: MSVC rejecting and/or/not (English, old spacing, Visual Studio's error list, Chinese).
+    {"ops.cpp(80): error C2065: 'and': undeclared identifier", "MSVC_ALTERNATIVE_TOKENS"},
+    {"ampif.C(971) : error C2065: 'not' : undeclared identifier", "MSVC_ALTERNATIVE_TOKENS"},
+    {"Error\tC2065\t'or': undeclared identifier (compiling source file D:\\src\\a.cpp)\tlib\tD:\\src\\a.hpp\t403", "MSVC_ALTERNATIVE_TOKENS"},
+    {"D:\\src\\a.cpp(12): error C2065: \xE2\x80\x9C" "and\xE2\x80\x9D: \xE6\x9C\xAA\xE5\xA3\xB0\xE6\x98\x8E\xE7\x9A\x84\xE6\xA0\x87\xE8\xAF\x86\xE7\xAC\xA6", "MSVC_ALTERNATIVE_TOKENS"},
+    {"x.cpp(174): error C2146: syntax error: missing ')' before identifier 'and'", "MSVC_ALTERNATIVE_TOKENS"},
+    // Windows long is 32 bits: link.exe LNK2001/LNK2019 and lld-link wordings, data_ptr/data/item.
+    {"pg.obj : error LNK2001: unresolved external symbol \"public: long * __cdecl at::Tensor::data_ptr<long>(void)const \" (??$data_ptr@J@Tensor@at@@QEBAPEAJXZ)", "WINDOWS_LONG_IS_32BIT"},
+    {"iou3d.obj : error LNK2019: unresolved external symbol \"public: long __cdecl at::Tensor::item<long>(void)const \" (??$item@J@Tensor@at@@QEBAJXZ) referenced in function main", "WINDOWS_LONG_IS_32BIT"},
+    {"lld-link: error: undefined symbol: unsigned long * __cdecl at::TensorBase::data_ptr<unsigned long>(void) const", "WINDOWS_LONG_IS_32BIT"},
+    // Source code page: C2001/C2015 in English, Chinese and Japanese; C4819 made fatal by /WX.
+    {"D:\\src\\mission.c(568,35): error C2001: \xE5\xB8\xB8\xE9\x87\x8F\xE4\xB8\xAD\xE6\x9C\x89\xE6\x8D\xA2\xE8\xA1\x8C\xE7\xAC\xA6 [D:\\build\\game.vcxproj]", "MSVC_SOURCE_CODEPAGE"},
+    {"src\\strerror.c(111): error C2001: newline in constant", "MSVC_SOURCE_CODEPAGE"},
+    {"D:\\src\\model.cpp(194): error C2015: too many characters in constant", "MSVC_SOURCE_CODEPAGE"},
+    {"C:\\src\\ops.cu : error C4819: The file contains a character that cannot be represented in the current code page (949). Save the file in Unicode format to prevent data loss", "MSVC_SOURCE_CODEPAGE"},
+    // Python import library missing: English, Chinese, free-threaded, stable ABI.
+    {"LINK : fatal error LNK1104: cannot open file 'python39.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
+    {"LINK : fatal error LNK1104: \xE6\x97\xA0\xE6\xB3\x95\xE6\x89\x93\xE5\xBC\x80\xE6\x96\x87\xE4\xBB\xB6\xE2\x80\x9Cpython311.lib\xE2\x80\x9D", "PYTHON_IMPORT_LIB_NOT_FOUND"},
+    {"LINK : fatal error LNK1104: cannot open file 'python313t.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
+    {"LINK : fatal error LNK1104: cannot open file 'python3.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
+    // MSBuild platform toolset missing: English (VS 2017/2019/2022 texts) and German.
+    {"C:\\Program Files (x86)\\Microsoft Visual Studio\\2019\\Community\\MSBuild\\Microsoft\\VC\\v160\\Microsoft.CppBuild.targets(439,5): error MSB8020: The build tools for v142 (Platform Toolset = 'v142') cannot be found.", "MSVC_PLATFORM_TOOLSET_MISSING"},
+    {"Microsoft.CppBuild.targets(440,5): error MSB8020: The build tools for Visual Studio 2015 (Platform Toolset = 'v140') cannot be found.", "MSVC_PLATFORM_TOOLSET_MISSING"},
+    {"Microsoft.CppBuild.targets(439,5): error MSB8020: Die Buildtools f\xC3\xBCr v141 (Plattformtoolset = \"v141\") wurden nicht gefunden.", "MSVC_PLATFORM_TOOLSET_MISSING"},
+    // Windows MAX_PATH: cl.exe in English and Chinese (wrapped), ninja's stat.
+    {"C:\\Users\\u\\AppData\\Local\\Temp\\pip-install-cy8q7xfw\\xformers_06605d5ac8334cc2a1d5005993c148de\\xformers\\csrc\\attention.cpp : fatal error C1083: Cannot open compiler generated file: '': Invalid argument", "WINDOWS_PATH_TOO_LONG"},
+    {"\xE6\xB3\x95\xE6\x89\x93\xE5\xBC\x80\xE7\xBC\x96\xE8\xAF\x91\xE5\x99\xA8\xE7\x94\x9F\xE6\x88\x90\xE7\x9A\x84\xE6\x96\x87\xE4\xBB\xB6: \xE2\x80\x9C\xE2\x80\x9D: Invalid argument", "WINDOWS_PATH_TOO_LONG"},
+    {"ninja: error: Stat(V:/TEMP/pip-install-lou3njk7/xformers/build/temp.win-amd64-cpython-312/Release/flash_fwd_split_hdim128_bf16_sm80.obj): Filename longer than 260 characters", "WINDOWS_PATH_TOO_LONG"},
+    // ninja 1.13.0's truncated .rsp line: the input path starts inside a CMake object dir.
+    {"  LINK : fatal error LNK1181: cannot open input file 'LIRAggregateCAPI.dir\\D_\\a\\llvm\\resources\\windows_version_resource.rc.res'", "NINJA_WINDOWS_RSP_TRUNCATED"},
+    {"LINK : fatal error LNK1181: cannot open input file \"_test.dir\\src\\main.cpp.obj\"", "NINJA_WINDOWS_RSP_TRUNCATED"},
+    // WinError 193: a DLL of the wrong architecture (or damaged) while torch loads its DLLs.
+    {"OSError: [WinError 193] %1 is not a valid Win32 application", "WINDOWS_DLL_LOAD_FAILED"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -494,6 +527,20 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"ImportError: cannot import name 'Client' from 'tritonclient.http'", "TRITON_NOT_AVAILABLE"},
                         Near{"Processing ./torch-2.1.2+cu121-cp311-cp311-linux_x86_64.whl", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
                         Near{"ModuleNotFoundError: No module named 'torch'", "TORCH_PY_API_REMOVED"},
+                        // Windows classes: the same codes or words in lines that are not that failure.
+                        Near{"ops.cpp(80): error C2065: 'band': undeclared identifier", "MSVC_ALTERNATIVE_TOKENS"},
+                        Near{"ops.cpp(80): error C2146: syntax error: missing ';' before identifier 'w_out'", "MSVC_ALTERNATIVE_TOKENS"},
+                        Near{"main.obj : error LNK2019: unresolved external symbol \"long __cdecl mylib::count<long>(void)\" referenced in function main", "WINDOWS_LONG_IS_32BIT"},
+                        Near{"ops.obj : error LNK2001: unresolved external symbol \"public: __int64 * __cdecl at::Tensor::data_ptr<long long>(void)const \"", "WINDOWS_LONG_IS_32BIT"},
+                        Near{"C:\\src\\ops.cpp : warning C4819: The file contains a character that cannot be represented in the current code page (936). Save the file in Unicode format to prevent data loss", "MSVC_SOURCE_CODEPAGE"},
+                        Near{"cl : Command line warning D9025 : overriding '/source-charset:utf-8' with '/utf-8'", "MSVC_SOURCE_CODEPAGE"},
+                        Near{"LINK : fatal error LNK1104: cannot open file 'torch_python.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
+                        Near{"LINK : fatal error LNK1104: cannot open file 'pythoncom.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
+                        Near{"warning MSB8012: TargetPath(C:\\b\\x.dll) does not match the Linker's OutputFile property value", "MSVC_PLATFORM_TOOLSET_MISSING"},
+                        Near{"C:\\src\\ext\\ops.cpp(3): fatal error C1083: Cannot open include file: 'ops_impl.h': No such file or directory", "WINDOWS_PATH_TOO_LONG"},
+                        Near{"OSError: [Errno 22] Invalid argument: 'C:\\data\\frames\\0001.png'", "WINDOWS_PATH_TOO_LONG"},
+                        Near{"LINK : fatal error LNK1181: cannot open input file 'caffe2\\CMakeFiles\\torch_cpu.dir\\__\\aten\\src\\ATen\\native\\Activation.cpp.obj'", "NINJA_WINDOWS_RSP_TRUNCATED"},
+                        Near{"LINK : fatal error LNK1181: cannot open input file 'mylib.lib'", "NINJA_WINDOWS_RSP_TRUNCATED"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
