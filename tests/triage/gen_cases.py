@@ -505,6 +505,14 @@ c('NINJA_WINDOWS_RSP_TRUNCATED', ['  LINK: command "C:\\PROGRA~1\\MICROS~2\\2022
   "  LINK : fatal error LNK1181: cannot open input file 'rch_cpu.dir\\__\\aten\\src\\ATen\\native\\Activation.cpp.obj'"],
   ["  LINK : fatal error LNK1181: cannot open input file 'caffe2\\CMakeFiles\\torch_cpu.dir\\__\\aten\\src\\ATen\\native\\Activation.cpp.obj'"])
 
+c('MATH_CONSTANTS_UNDEFINED', ['[7/12] cl /showIncludes /nologo /O2 /MD /EHsc -c C:\\src\\ext\\fft.cpp /FoC:\\src\\build\\fft.obj',
+  "C:\\src\\ext\\fft.cpp(28,29): error C2065: 'M_PI': undeclared identifier"],
+  ["C:\\src\\ext\\fft.cpp(28,29): error C2065: 'M_PIXELS': undeclared identifier"])
+
+c('MSVC_GCC_BUILTIN_UNSUPPORTED', ['[3/9] cl /showIncludes /nologo /O2 /MD /EHsc -c C:\\src\\ext\\forward.cpp /FoC:\\src\\build\\forward.obj',
+  "C:\\src\\ext\\forward.cpp(280): error C3861: '__builtin_clz': identifier not found"],
+  ["C:\\src\\ext\\forward.cpp(280): error C3861: 'my_clz': identifier not found"])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

@@ -385,6 +385,17 @@ const Wording kWordings[] = {
     {"LINK : fatal error LNK1181: cannot open input file \"_test.dir\\src\\main.cpp.obj\"", "NINJA_WINDOWS_RSP_TRUNCATED"},
     // WinError 193: a DLL of the wrong architecture (or damaged) while torch loads its DLLs.
     {"OSError: [WinError 193] %1 is not a valid Win32 application", "WINDOWS_DLL_LOAD_FAILED"},
+    // M_ math constants hidden: MSVC (English, old spacing, French), nvcc/EDG on Windows, MinGW GCC, clang.
+    {"parakeet.cpp\\src\\fft.cpp(28,29): error C2065: 'M_PI': undeclared identifier", "MATH_CONSTANTS_UNDEFINED"},
+    {"lensfun\\modifier.cpp(90) : error C2065: 'M_PI' : undeclared identifier", "MATH_CONSTANTS_UNDEFINED"},
+    {"C:\\src\\ggml-turbo-quant.c(61,45): error C2065: 'M_PI' : identificateur non d\xC3\xA9" "clar\xC3\xA9 [C:\\build\\ggml-base.vcxproj]", "MATH_CONSTANTS_UNDEFINED"},
+    {"D:\\src\\device\\gpu/gpu_util.h(134): error: identifier \"M_PI\" is undefined", "MATH_CONSTANTS_UNDEFINED"},
+    {"D:/RLLib-master/include/Mathema.h:212:68: error: 'M_PI' was not declared in this scope", "MATH_CONSTANTS_UNDEFINED"},
+    {"src/k.cpp:12:20: error: use of undeclared identifier 'M_SQRT2'", "MATH_CONSTANTS_UNDEFINED"},
+    // GCC builtins under MSVC: English (wrapped by MSBuild), Chinese, nvcc's EDG host pass.
+    {"C:\\src\\nt_headers.hpp(183,75): error C3861: '__builtin_ctz': identifier", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
+    {"C:\\src\\HighsHash.h(105,46): error C3861: \xE2\x80\x9C__builtin_clzll\xE2\x80\x9D: \xE6\x89\xBE\xE4\xB8\x8D\xE5\x88\xB0\xE6\xA0\x87\xE8\xAF\x86\xE7\xAC\xA6", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
+    {"C:\\src\\csrc\\rasterize.cu(88): error: identifier \"__builtin_popcount\" is undefined", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -541,6 +552,10 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"OSError: [Errno 22] Invalid argument: 'C:\\data\\frames\\0001.png'", "WINDOWS_PATH_TOO_LONG"},
                         Near{"LINK : fatal error LNK1181: cannot open input file 'caffe2\\CMakeFiles\\torch_cpu.dir\\__\\aten\\src\\ATen\\native\\Activation.cpp.obj'", "NINJA_WINDOWS_RSP_TRUNCATED"},
                         Near{"LINK : fatal error LNK1181: cannot open input file 'mylib.lib'", "NINJA_WINDOWS_RSP_TRUNCATED"},
+                        Near{"C:\\src\\fft.cpp(28,29): error C2065: 'M_PIXELS': undeclared identifier", "MATH_CONSTANTS_UNDEFINED"},
+                        Near{"src/geo.cpp:12:20: error: 'M_PI' redefined [-Werror]", "MATH_CONSTANTS_UNDEFINED"},
+                        Near{"C:\\src\\forward.cpp(280): error C3861: 'my_clz': identifier not found", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
+                        Near{"src/k.cpp:3:5: warning: '__builtin_clz' result undefined for 0 [-Wbuiltin-memcpy-chk-size]", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
