@@ -358,6 +358,7 @@ const Wording kWordings[] = {
     {"Error\tC2065\t'or': undeclared identifier (compiling source file D:\\src\\a.cpp)\tlib\tD:\\src\\a.hpp\t403", "MSVC_ALTERNATIVE_TOKENS"},
     {"D:\\src\\a.cpp(12): error C2065: \xE2\x80\x9C" "and\xE2\x80\x9D: \xE6\x9C\xAA\xE5\xA3\xB0\xE6\x98\x8E\xE7\x9A\x84\xE6\xA0\x87\xE8\xAF\x86\xE7\xAC\xA6", "MSVC_ALTERNATIVE_TOKENS"},
     {"x.cpp(174): error C2146: syntax error: missing ')' before identifier 'and'", "MSVC_ALTERNATIVE_TOKENS"},
+    {"D:\\src\\hb-ot-var-avar-table.hh(174): error C2146: syntax error: missing ')' before identifier 'and' [D:\\build\\harfbuzz.vcxproj]", "MSVC_ALTERNATIVE_TOKENS"},
     // Windows long is 32 bits: link.exe LNK2001/LNK2019 and lld-link wordings, data_ptr/data/item.
     {"pg.obj : error LNK2001: unresolved external symbol \"public: long * __cdecl at::Tensor::data_ptr<long>(void)const \" (??$data_ptr@J@Tensor@at@@QEBAPEAJXZ)", "WINDOWS_LONG_IS_32BIT"},
     {"iou3d.obj : error LNK2019: unresolved external symbol \"public: long __cdecl at::Tensor::item<long>(void)const \" (??$item@J@Tensor@at@@QEBAJXZ) referenced in function main", "WINDOWS_LONG_IS_32BIT"},
@@ -541,6 +542,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         // Windows classes: the same codes or words in lines that are not that failure.
                         Near{"ops.cpp(80): error C2065: 'band': undeclared identifier", "MSVC_ALTERNATIVE_TOKENS"},
                         Near{"ops.cpp(80): error C2146: syntax error: missing ';' before identifier 'w_out'", "MSVC_ALTERNATIVE_TOKENS"},
+                        Near{"ops.cpp(80): error C2146: syntax error: missing ';' before identifier 'w_out' [C:\\b\\ops.vcxproj]", "MSVC_ALTERNATIVE_TOKENS"},
                         Near{"main.obj : error LNK2019: unresolved external symbol \"long __cdecl mylib::count<long>(void)\" referenced in function main", "WINDOWS_LONG_IS_32BIT"},
                         Near{"ops.obj : error LNK2001: unresolved external symbol \"public: __int64 * __cdecl at::Tensor::data_ptr<long long>(void)const \"", "WINDOWS_LONG_IS_32BIT"},
                         Near{"C:\\src\\ops.cpp : warning C4819: The file contains a character that cannot be represented in the current code page (936). Save the file in Unicode format to prevent data loss", "MSVC_SOURCE_CODEPAGE"},
