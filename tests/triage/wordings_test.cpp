@@ -381,6 +381,10 @@ const Wording kWordings[] = {
     {"C:\\Users\\u\\AppData\\Local\\Temp\\pip-install-cy8q7xfw\\xformers_06605d5ac8334cc2a1d5005993c148de\\xformers\\csrc\\attention.cpp : fatal error C1083: Cannot open compiler generated file: '': Invalid argument", "WINDOWS_PATH_TOO_LONG"},
     {"\xE6\xB3\x95\xE6\x89\x93\xE5\xBC\x80\xE7\xBC\x96\xE8\xAF\x91\xE5\x99\xA8\xE7\x94\x9F\xE6\x88\x90\xE7\x9A\x84\xE6\x96\x87\xE4\xBB\xB6: \xE2\x80\x9C\xE2\x80\x9D: Invalid argument", "WINDOWS_PATH_TOO_LONG"},
     {"ninja: error: Stat(V:/TEMP/pip-install-lou3njk7/xformers/build/temp.win-amd64-cpython-312/Release/flash_fwd_split_hdim128_bf16_sm80.obj): Filename longer than 260 characters", "WINDOWS_PATH_TOO_LONG"},
+    // pip writing a wheel's nested files under a deep prefix: WinError 206 (English, Chinese), Errno 2 on a 250+ char path.
+    {"ERROR: Could not install packages due to an OSError: [WinError 206] The filename or extension is too long: 'C:\\\\ci\\\\env\\\\Lib\\\\site-packages\\\\torch'", "WINDOWS_PATH_TOO_LONG"},
+    {"ERROR: Could not install packages due to an OSError: [WinError 206] \xE6\x96\x87\xE4\xBB\xB6\xE5\x90\x8D\xE6\x88\x96\xE6\x89\xA9\xE5\xB1\x95\xE5\x90\x8D\xE5\xA4\xAA\xE9\x95\xBF\xE3\x80\x82", "WINDOWS_PATH_TOO_LONG"},
+    {"ERROR: Could not install packages due to an OSError: [Errno 2] No such file or directory: 'C:\\\\Users\\\\u\\\\AppData\\\\Local\\\\Packages\\\\PythonSoftwareFoundation.Python.3.11_qbz5n2kfra8p0\\\\LocalCache\\\\local-packages\\\\Python311\\\\site-packages\\\\torch\\\\include\\\\ATen\\\\native\\\\transformers\\\\cuda\\\\mem_eff_attention\\\\kernels\\\\cutlassB_bf16_aligned_k128_dropout.cu.h'", "WINDOWS_PATH_TOO_LONG"},
     // ninja 1.13.0's truncated .rsp line: the input path starts inside a CMake object dir.
     {"  LINK : fatal error LNK1181: cannot open input file 'LIRAggregateCAPI.dir\\D_\\a\\llvm\\resources\\windows_version_resource.rc.res'", "NINJA_WINDOWS_RSP_TRUNCATED"},
     {"LINK : fatal error LNK1181: cannot open input file \"_test.dir\\src\\main.cpp.obj\"", "NINJA_WINDOWS_RSP_TRUNCATED"},
@@ -552,6 +556,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"warning MSB8012: TargetPath(C:\\b\\x.dll) does not match the Linker's OutputFile property value", "MSVC_PLATFORM_TOOLSET_MISSING"},
                         Near{"C:\\src\\ext\\ops.cpp(3): fatal error C1083: Cannot open include file: 'ops_impl.h': No such file or directory", "WINDOWS_PATH_TOO_LONG"},
                         Near{"OSError: [Errno 22] Invalid argument: 'C:\\data\\frames\\0001.png'", "WINDOWS_PATH_TOO_LONG"},
+                        Near{"ERROR: Could not install packages due to an OSError: [Errno 2] No such file or directory: 'C:\\\\venv\\\\Lib\\\\site-packages\\\\numpy-1.26.4.dist-info\\\\METADATA'", "WINDOWS_PATH_TOO_LONG"},
                         Near{"LINK : fatal error LNK1181: cannot open input file 'caffe2\\CMakeFiles\\torch_cpu.dir\\__\\aten\\src\\ATen\\native\\Activation.cpp.obj'", "NINJA_WINDOWS_RSP_TRUNCATED"},
                         Near{"LINK : fatal error LNK1181: cannot open input file 'mylib.lib'", "NINJA_WINDOWS_RSP_TRUNCATED"},
                         Near{"C:\\src\\fft.cpp(28,29): error C2065: 'M_PIXELS': undeclared identifier", "MATH_CONSTANTS_UNDEFINED"},
