@@ -363,6 +363,7 @@ const Wording kWordings[] = {
     {"pg.obj : error LNK2001: unresolved external symbol \"public: long * __cdecl at::Tensor::data_ptr<long>(void)const \" (??$data_ptr@J@Tensor@at@@QEBAPEAJXZ)", "WINDOWS_LONG_IS_32BIT"},
     {"iou3d.obj : error LNK2019: unresolved external symbol \"public: long __cdecl at::Tensor::item<long>(void)const \" (??$item@J@Tensor@at@@QEBAJXZ) referenced in function main", "WINDOWS_LONG_IS_32BIT"},
     {"lld-link: error: undefined symbol: unsigned long * __cdecl at::TensorBase::data_ptr<unsigned long>(void) const", "WINDOWS_LONG_IS_32BIT"},
+    {"iou3d.obj : error LNK2001: \xE6\x97\xA0\xE6\xB3\x95\xE8\xA7\xA3\xE6\x9E\x90\xE7\x9A\x84\xE5\xA4\x96\xE9\x83\xA8\xE7\xAC\xA6\xE5\x8F\xB7 \"public: long * __cdecl at::Tensor::data<long>(void)const \" (??$data@J@Tensor@at@@QEBAPEAJXZ)", "WINDOWS_LONG_IS_32BIT"},
     // Source code page: C2001/C2015 in English, Chinese and Japanese; C4819 made fatal by /WX.
     {"D:\\src\\mission.c(568,35): error C2001: \xE5\xB8\xB8\xE9\x87\x8F\xE4\xB8\xAD\xE6\x9C\x89\xE6\x8D\xA2\xE8\xA1\x8C\xE7\xAC\xA6 [D:\\build\\game.vcxproj]", "MSVC_SOURCE_CODEPAGE"},
     {"src\\strerror.c(111): error C2001: newline in constant", "MSVC_SOURCE_CODEPAGE"},
