@@ -475,6 +475,30 @@ c('NVIDIA_CONTAINER_NVML_NOT_FOUND', ['$ docker run --rm --gpus all nvidia/cuda:
   "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'",
   'nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown.'],
   ['I1202 15:15:34.445181 26518 nvc_info.c:173] selecting /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.54.03'])
+c('PIP_EXTERNALLY_MANAGED', ['$ pip3 install meson ninja --quiet --upgrade', 'error: externally-managed-environment', '',
+  '× This environment is externally managed', '╰─> To install Python packages system-wide, try apt install',
+  '    python3-xyz, where xyz is the package you are trying to', '    install.'],
+  ['  --break-system-packages     Allow pip to modify an EXTERNALLY-MANAGED Python installation'])
+
+c('CYTHON3_INCOMPATIBLE', ['[1/1] Cythonizing src/ext/_core.pyx', '', 'Error compiling Cython file:',
+  '------------------------------------------------------------', '    qsort(buf, n, sizeof(int), cmp_int)', '                               ^',
+  '------------------------------------------------------------', '',
+  "src/ext/_core.pyx:88:31: Cannot assign type 'int (const void *, const void *) except? -1 nogil' to 'int (*)(const void *, const void *) noexcept nogil'"],
+  ["src/ext/_core.pyx:91:20: Cannot assign type 'double' to 'unsigned int'"])
+
+c('PACKAGING_TOO_OLD_FOR_SETUPTOOLS', ['  Preparing metadata (setup.py) ... error', '  error: subprocess-exited-with-error', '      running egg_info',
+  '        File "/home/u/venv/lib/python3.10/site-packages/setuptools/_core_metadata.py", line 285, in _write_requirements',
+  "      TypeError: canonicalize_version() got an unexpected keyword argument 'strip_trailing_zero'"],
+  ["      TypeError: canonicalize_name() missing 1 required positional argument: 'name'"])
+
+c('PACKAGING_INVALID_VERSION', ['  File "/home/u/venv/lib/python3.10/site-packages/pkg_resources/__init__.py", line 2685, in parsed_version',
+  '    raise packaging.version.InvalidVersion(f"{str(ex)} {info}") from None',
+  "pkg_resources.extern.packaging.version.InvalidVersion: Invalid version: '0.23ubuntu1' (package: distro-info)"],
+  ["  warnings.warn(tmpl.format(**locals())) Normalizing '1.0.0-beta' to '1.0.0b0'"])
+
+c('EDITABLE_BACKEND_UNSUPPORTED', ['Obtaining file:///home/u/proj', '  Installing build dependencies ... done', '  Checking if build backend supports build_editable ... done',
+  "ERROR: Project file:///home/u/proj has a 'pyproject.toml' and its build backend is missing the 'build_editable' hook. Since it does not have a 'setup.py' nor a 'setup.cfg', it cannot be installed in editable mode. Consider using a build backend that supports PEP 660."],
+  ['  Checking if build backend supports build_editable ... done'])
 
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
