@@ -500,6 +500,19 @@ c('EDITABLE_BACKEND_UNSUPPORTED', ['Obtaining file:///home/u/proj', '  Installin
   "ERROR: Project file:///home/u/proj has a 'pyproject.toml' and its build backend is missing the 'build_editable' hook. Since it does not have a 'setup.py' nor a 'setup.cfg', it cannot be installed in editable mode. Consider using a build backend that supports PEP 660."],
   ['  Checking if build backend supports build_editable ... done'])
 
+c('SETUPTOOLS_USE_2TO3_REMOVED', ['Collecting anyjson==0.3.3', '  Downloading anyjson-0.3.3.tar.gz (8.3 kB)', '    ERROR: Command errored out with exit status 1:',
+  '    Complete output (1 lines):', '    error in anyjson setup command: use_2to3 is invalid.'],
+  ["error in foo setup command: 'install_requires' must be a string or list of strings containing valid project/version requirement specifiers"])
+
+c('AUDITWHEEL_LIB_NOT_LOCATED', ['INFO:auditwheel.main_repair:Repairing myext-0.1.0-cp310-cp310-linux_x86_64.whl',
+  '  File "/opt/_internal/pipx/venvs/auditwheel/lib/python3.10/site-packages/auditwheel/repair.py", line 78, in repair_wheel',
+  '    raise ValueError(', 'ValueError: Cannot repair wheel, because required library "libtorch_cpu.so" could not be located'],
+  ['INFO:auditwheel.lddtree:Excluding libtorch_cpu.so'])
+
+c('AUDITWHEEL_TOO_RECENT_SYMBOLS', ['INFO:auditwheel.main_repair:Repairing myext-0.1.0-cp312-cp312-linux_x86_64.whl', 'usage: auditwheel [-h] [-V] [-v] command ...',
+  'auditwheel: error: cannot repair "dist/myext-0.1.0-cp312-cp312-linux_x86_64.whl" to "manylinux_2_17_x86_64" ABI because of the presence of too-recent versioned symbols. You\'ll need to compile the wheel on an older toolchain.'],
+  ['This constrains the platform tag to "manylinux_2_35_x86_64". In order to achieve a more compatible tag, you would need to recompile a new wheel from source on a system with earlier versions of these libraries, such as a recent manylinux image.'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

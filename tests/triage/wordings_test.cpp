@@ -42,6 +42,11 @@ const Wording kWordings[] = {
     {"dulwich/_objects.c:21:10: fatal error: Python.h: No such file or Directory", "PYTHON_H_MISSING"},
     {"src/m.c:1:10: schwerwiegender Fehler: Python.h: Datei oder Verzeichnis nicht gefunden", "PYTHON_H_MISSING"},
     {"src/m.c:1:10: \u81f4\u547d\u9519\u8bef\uff1a Python.h\uff1a\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "PYTHON_H_MISSING"},
+    // setuptools >= 58 without 2to3; auditwheel repair failures.
+    {"    error in erl_terms setup command: use_2to3 is invalid.", "SETUPTOOLS_USE_2TO3_REMOVED"},
+    {"error in foo setup command: use_2to3 is invalid when false.", "SETUPTOOLS_USE_2TO3_REMOVED"},
+    {"ValueError: Cannot repair wheel, because required library \"libcudart.so.13\" could not be located", "AUDITWHEEL_LIB_NOT_LOCATED"},
+    {"auditwheel: error: cannot repair \"x-cp36-cp36m-linux_x86_64.whl\" to \"manylinux1_x86_64\" ABI because of the presence of too-recent versioned symbols. You'll need to compile the wheel on an older toolchain.", "AUDITWHEEL_TOO_RECENT_SYMBOLS"},
     // A build tool missing from an isolated PEP 517 build environment.
     {"    ModuleNotFoundError: No module named 'Cython'", "PYTHON_BUILD_DEPS_MISSING"},
     // A prebuilt GPU package whose CUDA/cuDNN major is not loadable: onnxruntime-gpu's provider, cuDNN 8's and 9's own loaders.
@@ -421,6 +426,9 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"NVIDIA_REQUIRE_CUDA=cuda>=12.1 brand=tesla,driver>=470,driver<471", "NVIDIA_DRIVER_TOO_OLD"},
                         Near{"nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", "NVIDIA_CONTAINER_NVML_NOT_FOUND"},
                         Near{"docker: Error response from daemon: could not select device driver \"\" with capabilities: [[compute]].", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
+                        Near{"error in foo setup command: 'install_requires' must be a string or list of strings", "SETUPTOOLS_USE_2TO3_REMOVED"},
+                        Near{"INFO:auditwheel.lddtree:Excluding libtorch_cpu.so", "AUDITWHEEL_LIB_NOT_LOCATED"},
+                        Near{"This constrains the platform tag to \"manylinux_2_35_x86_64\".", "AUDITWHEEL_TOO_RECENT_SYMBOLS"},
                         Near{"Defaulting to user installation because normal site-packages is not writeable", "PIP_EXTERNALLY_MANAGED"},
                         Near{"  --break-system-packages     Allow pip to modify an EXTERNALLY-MANAGED Python installation", "PIP_EXTERNALLY_MANAGED"},
                         Near{"RMS/Routines/Grouping3Dcy.pyx:481:86: Cannot assign type 'double' to 'unsigned int'", "CYTHON3_INCOMPATIBLE"},
