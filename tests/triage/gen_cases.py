@@ -513,6 +513,11 @@ c('AUDITWHEEL_TOO_RECENT_SYMBOLS', ['INFO:auditwheel.main_repair:Repairing myext
   'auditwheel: error: cannot repair "dist/myext-0.1.0-cp312-cp312-linux_x86_64.whl" to "manylinux_2_17_x86_64" ABI because of the presence of too-recent versioned symbols. You\'ll need to compile the wheel on an older toolchain.'],
   ['This constrains the platform tag to "manylinux_2_35_x86_64". In order to achieve a more compatible tag, you would need to recompile a new wheel from source on a system with earlier versions of these libraries, such as a recent manylinux image.'])
 
+c('SETUPTOOLS_TEST_COMMAND_REMOVED', ['  Getting requirements to build wheel ... error', '      Traceback (most recent call last):',
+  '        File "/tmp/pip-install-x/vcrpy/setup.py", line 9, in <module>', '          from setuptools.command.test import test as TestCommand',
+  "      ModuleNotFoundError: No module named 'setuptools.command.test'"],
+  ["SetuptoolsDeprecationWarning: The test command is disabled and references to it are deprecated."])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

@@ -47,6 +47,8 @@ const Wording kWordings[] = {
     {"error in foo setup command: use_2to3 is invalid when false.", "SETUPTOOLS_USE_2TO3_REMOVED"},
     {"ValueError: Cannot repair wheel, because required library \"libcudart.so.13\" could not be located", "AUDITWHEEL_LIB_NOT_LOCATED"},
     {"auditwheel: error: cannot repair \"x-cp36-cp36m-linux_x86_64.whl\" to \"manylinux1_x86_64\" ABI because of the presence of too-recent versioned symbols. You'll need to compile the wheel on an older toolchain.", "AUDITWHEEL_TOO_RECENT_SYMBOLS"},
+    {"      ModuleNotFoundError: No module named 'setuptools.command.test'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
+    {"error: invalid command 'test'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
     // A build tool missing from an isolated PEP 517 build environment.
     {"    ModuleNotFoundError: No module named 'Cython'", "PYTHON_BUILD_DEPS_MISSING"},
     // A prebuilt GPU package whose CUDA/cuDNN major is not loadable: onnxruntime-gpu's provider, cuDNN 8's and 9's own loaders.
@@ -426,6 +428,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"NVIDIA_REQUIRE_CUDA=cuda>=12.1 brand=tesla,driver>=470,driver<471", "NVIDIA_DRIVER_TOO_OLD"},
                         Near{"nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", "NVIDIA_CONTAINER_NVML_NOT_FOUND"},
                         Near{"docker: Error response from daemon: could not select device driver \"\" with capabilities: [[compute]].", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
+                        Near{"error: invalid command 'bdist_wheel'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
+                        Near{"ModuleNotFoundError: No module named 'setuptools.command.build'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
                         Near{"error in foo setup command: 'install_requires' must be a string or list of strings", "SETUPTOOLS_USE_2TO3_REMOVED"},
                         Near{"INFO:auditwheel.lddtree:Excluding libtorch_cpu.so", "AUDITWHEEL_LIB_NOT_LOCATED"},
                         Near{"This constrains the platform tag to \"manylinux_2_35_x86_64\".", "AUDITWHEEL_TOO_RECENT_SYMBOLS"},
