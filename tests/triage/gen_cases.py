@@ -513,6 +513,49 @@ c('MSVC_GCC_BUILTIN_UNSUPPORTED', ['[3/9] cl /showIncludes /nologo /O2 /MD /EHsc
   "C:\\src\\ext\\forward.cpp(280): error C3861: '__builtin_clz': identifier not found"],
   ["C:\\src\\ext\\forward.cpp(280): error C3861: 'my_clz': identifier not found"])
 
+c('PIP_EXTERNALLY_MANAGED', ['$ pip3 install meson ninja --quiet --upgrade', 'error: externally-managed-environment', '',
+  '× This environment is externally managed', '╰─> To install Python packages system-wide, try apt install',
+  '    python3-xyz, where xyz is the package you are trying to', '    install.'],
+  ['  --break-system-packages     Allow pip to modify an EXTERNALLY-MANAGED Python installation'])
+
+c('CYTHON3_INCOMPATIBLE', ['[1/1] Cythonizing src/ext/_core.pyx', '', 'Error compiling Cython file:',
+  '------------------------------------------------------------', '    qsort(buf, n, sizeof(int), cmp_int)', '                               ^',
+  '------------------------------------------------------------', '',
+  "src/ext/_core.pyx:88:31: Cannot assign type 'int (const void *, const void *) except? -1 nogil' to 'int (*)(const void *, const void *) noexcept nogil'"],
+  ["src/ext/_core.pyx:91:20: Cannot assign type 'double' to 'unsigned int'"])
+
+c('PACKAGING_TOO_OLD_FOR_SETUPTOOLS', ['  Preparing metadata (setup.py) ... error', '  error: subprocess-exited-with-error', '      running egg_info',
+  '        File "/home/u/venv/lib/python3.10/site-packages/setuptools/_core_metadata.py", line 285, in _write_requirements',
+  "      TypeError: canonicalize_version() got an unexpected keyword argument 'strip_trailing_zero'"],
+  ["      TypeError: canonicalize_name() missing 1 required positional argument: 'name'"])
+
+c('PACKAGING_INVALID_VERSION', ['  File "/home/u/venv/lib/python3.10/site-packages/pkg_resources/__init__.py", line 2685, in parsed_version',
+  '    raise packaging.version.InvalidVersion(f"{str(ex)} {info}") from None',
+  "pkg_resources.extern.packaging.version.InvalidVersion: Invalid version: '0.23ubuntu1' (package: distro-info)"],
+  ["  warnings.warn(tmpl.format(**locals())) Normalizing '1.0.0-beta' to '1.0.0b0'"])
+
+c('EDITABLE_BACKEND_UNSUPPORTED', ['Obtaining file:///home/u/proj', '  Installing build dependencies ... done', '  Checking if build backend supports build_editable ... done',
+  "ERROR: Project file:///home/u/proj has a 'pyproject.toml' and its build backend is missing the 'build_editable' hook. Since it does not have a 'setup.py' nor a 'setup.cfg', it cannot be installed in editable mode. Consider using a build backend that supports PEP 660."],
+  ['  Checking if build backend supports build_editable ... done'])
+
+c('SETUPTOOLS_USE_2TO3_REMOVED', ['Collecting anyjson==0.3.3', '  Downloading anyjson-0.3.3.tar.gz (8.3 kB)', '    ERROR: Command errored out with exit status 1:',
+  '    Complete output (1 lines):', '    error in anyjson setup command: use_2to3 is invalid.'],
+  ["error in foo setup command: 'install_requires' must be a string or list of strings containing valid project/version requirement specifiers"])
+
+c('AUDITWHEEL_LIB_NOT_LOCATED', ['INFO:auditwheel.main_repair:Repairing myext-0.1.0-cp310-cp310-linux_x86_64.whl',
+  '  File "/opt/_internal/pipx/venvs/auditwheel/lib/python3.10/site-packages/auditwheel/repair.py", line 78, in repair_wheel',
+  '    raise ValueError(', 'ValueError: Cannot repair wheel, because required library "libtorch_cpu.so" could not be located'],
+  ['INFO:auditwheel.lddtree:Excluding libtorch_cpu.so'])
+
+c('AUDITWHEEL_TOO_RECENT_SYMBOLS', ['INFO:auditwheel.main_repair:Repairing myext-0.1.0-cp312-cp312-linux_x86_64.whl', 'usage: auditwheel [-h] [-V] [-v] command ...',
+  'auditwheel: error: cannot repair "dist/myext-0.1.0-cp312-cp312-linux_x86_64.whl" to "manylinux_2_17_x86_64" ABI because of the presence of too-recent versioned symbols. You\'ll need to compile the wheel on an older toolchain.'],
+  ['This constrains the platform tag to "manylinux_2_35_x86_64". In order to achieve a more compatible tag, you would need to recompile a new wheel from source on a system with earlier versions of these libraries, such as a recent manylinux image.'])
+
+c('SETUPTOOLS_TEST_COMMAND_REMOVED', ['  Getting requirements to build wheel ... error', '      Traceback (most recent call last):',
+  '        File "/tmp/pip-install-x/vcrpy/setup.py", line 9, in <module>', '          from setuptools.command.test import test as TestCommand',
+  "      ModuleNotFoundError: No module named 'setuptools.command.test'"],
+  ["SetuptoolsDeprecationWarning: The test command is disabled and references to it are deprecated."])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

@@ -19,6 +19,38 @@ TEST_P(OneWording, NamesTheRootCause) {
 
 // Log lines in each tool's own wording (quotes as the tools print them).
 const Wording kWordings[] = {
+    // PEP 668: pip's error, the distribution's explanation, uv's wording.
+    {"error: externally-managed-environment", "PIP_EXTERNALLY_MANAGED"},
+    {"\u00d7 This environment is externally managed", "PIP_EXTERNALLY_MANAGED"},
+    {"error: The interpreter at /usr is externally managed, and indicates the following:", "PIP_EXTERNALLY_MANAGED"},
+    // Cython 3's exception-propagating cdef functions as C callbacks: except *, except? -1, a callback typedef.
+    {"h5py/h5fd.pyx:198:16: Cannot assign type 'void *(*)(H5FD_t *) except *' to 'void *(*)(H5FD_t *) noexcept'", "CYTHON3_INCOMPATIBLE"},
+    {"g.pyx:404:74: Cannot assign type 'int (const_void *, const_void *) except? -1 nogil' to 'int (*)(const_void *, const_void *) noexcept'", "CYTHON3_INCOMPATIBLE"},
+    {"d.pyx:506:30: Cannot assign type 'duk_ret_t (duk_context *) except? -1' to 'duk_safe_call_function'. Exception values are incompatible. Suggest adding 'noexcept' to type 'duk_ret_t (duk_context *) except? -1'.", "CYTHON3_INCOMPATIBLE"},
+    // setuptools >= 71 with packaging < 22.
+    {"TypeError: canonicalize_version() got an unexpected keyword argument 'strip_trailing_zero'", "PACKAGING_TOO_OLD_FOR_SETUPTOOLS"},
+    // packaging >= 22 rejecting a non-PEP 440 version: packaging itself, pip's and pkg_resources' vendored copies.
+    {"packaging.version.InvalidVersion: Invalid version: '2.0.0.nv23.05'", "PACKAGING_INVALID_VERSION"},
+    {"pip._vendor.packaging.version.InvalidVersion: Invalid version: '1.1build1' (package: distro-info)", "PACKAGING_INVALID_VERSION"},
+    {"pkg_resources.extern.packaging.version.InvalidVersion: Invalid version: '0.23ubuntu1' (package: distro-info)", "PACKAGING_INVALID_VERSION"},
+    // PEP 660 editable install without backend/pip support: pip's message, pyproject_hooks, old pip.
+    {"ERROR: Project file:///x has a 'pyproject.toml' and its build backend is missing the 'build_editable' hook. Since it does not have a 'setup.py' nor a 'setup.cfg', it cannot be installed in editable mode.", "EDITABLE_BACKEND_UNSUPPORTED"},
+    {"pyproject_hooks._impl.HookMissing: build_editable", "EDITABLE_BACKEND_UNSUPPORTED"},
+    {"(A \"pyproject.toml\" file was found, but editable mode currently requires a setuptools-based build.)", "EDITABLE_BACKEND_UNSUPPORTED"},
+    // Python.h missing, gcc's message in other locales (and a capitalised paste).
+    {"module.c:1:10: fatal error: Python.h: Arquivo ou diret\u00f3rio inexistente", "PYTHON_H_MISSING"},
+    {"dulwich/_objects.c:21:10: fatal error: Python.h: No such file or Directory", "PYTHON_H_MISSING"},
+    {"src/m.c:1:10: schwerwiegender Fehler: Python.h: Datei oder Verzeichnis nicht gefunden", "PYTHON_H_MISSING"},
+    {"src/m.c:1:10: \u81f4\u547d\u9519\u8bef\uff1a Python.h\uff1a\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55", "PYTHON_H_MISSING"},
+    // setuptools >= 58 without 2to3; auditwheel repair failures.
+    {"    error in erl_terms setup command: use_2to3 is invalid.", "SETUPTOOLS_USE_2TO3_REMOVED"},
+    {"error in foo setup command: use_2to3 is invalid when false.", "SETUPTOOLS_USE_2TO3_REMOVED"},
+    {"ValueError: Cannot repair wheel, because required library \"libcudart.so.13\" could not be located", "AUDITWHEEL_LIB_NOT_LOCATED"},
+    {"auditwheel: error: cannot repair \"x-cp36-cp36m-linux_x86_64.whl\" to \"manylinux1_x86_64\" ABI because of the presence of too-recent versioned symbols. You'll need to compile the wheel on an older toolchain.", "AUDITWHEEL_TOO_RECENT_SYMBOLS"},
+    {"      ModuleNotFoundError: No module named 'setuptools.command.test'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
+    {"error: invalid command 'test'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
+    // A build tool missing from an isolated PEP 517 build environment.
+    {"    ModuleNotFoundError: No module named 'Cython'", "PYTHON_BUILD_DEPS_MISSING"},
     // A prebuilt GPU package whose CUDA/cuDNN major is not loadable: onnxruntime-gpu's provider, cuDNN 8's and 9's own loaders.
     {"FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
     {"Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot open shared object file: No such file or directory", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
@@ -446,6 +478,21 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"NVIDIA_REQUIRE_CUDA=cuda>=12.1 brand=tesla,driver>=470,driver<471", "NVIDIA_DRIVER_TOO_OLD"},
                         Near{"nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", "NVIDIA_CONTAINER_NVML_NOT_FOUND"},
                         Near{"docker: Error response from daemon: could not select device driver \"\" with capabilities: [[compute]].", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
+                        Near{"error: invalid command 'bdist_wheel'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
+                        Near{"ModuleNotFoundError: No module named 'setuptools.command.build'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
+                        Near{"error in foo setup command: 'install_requires' must be a string or list of strings", "SETUPTOOLS_USE_2TO3_REMOVED"},
+                        Near{"INFO:auditwheel.lddtree:Excluding libtorch_cpu.so", "AUDITWHEEL_LIB_NOT_LOCATED"},
+                        Near{"This constrains the platform tag to \"manylinux_2_35_x86_64\".", "AUDITWHEEL_TOO_RECENT_SYMBOLS"},
+                        Near{"Defaulting to user installation because normal site-packages is not writeable", "PIP_EXTERNALLY_MANAGED"},
+                        Near{"  --break-system-packages     Allow pip to modify an EXTERNALLY-MANAGED Python installation", "PIP_EXTERNALLY_MANAGED"},
+                        Near{"RMS/Routines/Grouping3Dcy.pyx:481:86: Cannot assign type 'double' to 'unsigned int'", "CYTHON3_INCOMPATIBLE"},
+                        Near{"cdef int cmp(const void* a, const void* b) noexcept nogil:", "CYTHON3_INCOMPATIBLE"},
+                        Near{"TypeError: canonicalize_name() got an unexpected keyword argument 'validate'", "PACKAGING_TOO_OLD_FOR_SETUPTOOLS"},
+                        Near{"WARNING: Ignoring invalid distribution -orch (/venv/lib/python3.10/site-packages)", "PACKAGING_INVALID_VERSION"},
+                        Near{"  Checking if build backend supports build_editable ... done", "EDITABLE_BACKEND_UNSUPPORTED"},
+                        Near{"In file included from /usr/include/python3.11/Python.h:38,", "PYTHON_H_MISSING"},
+                        Near{"/usr/include/python3.11/Python.h: In function \u2018int f()\u2019:", "PYTHON_H_MISSING"},
+                        Near{"Requirement already satisfied: Cython in ./venv/lib/python3.10/site-packages (3.0.10)", "PYTHON_BUILD_DEPS_MISSING"},
                         Near{"c++: error: unrecognized command-line option '-mavx512fp16'", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"cc1plus: warning: command line option '-Wstrict-prototypes' is valid for C/ObjC but not for C++", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"/usr/local/cuda/bin/nvcc -arch=compute_30 -ptx compare.cu -o compare.ptx", "NVCC_UNSUPPORTED_GPU_ARCH"},
