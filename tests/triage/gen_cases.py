@@ -337,6 +337,12 @@ c('TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON', ['ERROR: Could not find a version that s
   ["ERROR: Could not find a version that satisfies the requirement torchvisionx (from versions: none)"])
 c('JETSON_OPENBLAS_ILLEGAL_INSTRUCTION', ['>>> import torch', 'Illegal instruction (core dumped)'],
   ["-- Performing Test HAS_ILLEGAL_INSTRUCTION_CHECK - Success"])
+c('JETSON_WHEEL_JETPACK_MISMATCH', ['>>> import torch', 'Traceback (most recent call last):',
+  '  File "/usr/local/lib/python3.6/dist-packages/torch/__init__.py", line 195, in <module>', '    _load_global_deps()',
+  '  File "/usr/lib/python3.6/ctypes/__init__.py", line 348, in __init__', '    self._handle = _dlopen(self._name, mode)',
+  'OSError: libcurand.so.10: cannot open shared object file: No such file or directory'],
+  ['-rw-r--r-- 1 root root 0 Jul  1  2020 /usr/lib/aarch64-linux-gnu/libcublas.so.10.2.2.89',
+   'lrwxrwxrwx 1 root root 15 Oct 27  2020 /usr/lib/aarch64-linux-gnu/libcurand.so -> libcurand.so.10'])
 c('CUDA_802_FABRIC_MANAGER_MISSING', ['RuntimeError: cuda runtime error (802) : system not yet initialized at /opt/conda/aten/src/THC/THCGeneral.cpp:50'],
   ["nvidia-fabricmanager: started, 802 links up"])
 c('CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH', ['ImportError: /home/u/venv/lib/python3.10/site-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12'],
@@ -408,6 +414,18 @@ c('HIP_PLATFORM_MACRO_UNDEFINED', [FC, 'In file included from /workspace/src/tra
 c('ROCM_PATH_NOT_FOUND', [FC, 'clang: warning: argument unused during compilation: \'--offload-compress\' [-Wunused-command-line-argument]',
   "clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library"],
   ['-- ROCm device library found at /opt/rocm/amdgcn/bitcode', "clang: warning: argument unused during compilation: '--rocm-path=/opt/rocm' [-Wunused-command-line-argument]"])
+
+c('HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER', ['FAILED: CMakeFiles/transformer_engine.dir/util/hip_driver.cpp.o',
+  '/usr/bin/g++ -DUSE_ROCM -D__HIP_PLATFORM_AMD__=1 -isystem /opt/rocm-6.4.2/include -O3 -std=c++17 -fno-gpu-rdc -fPIC -x hip --offload-arch=gfx90a -c hip_driver.cpp',
+  "g++: error: unrecognized command-line option '-fno-gpu-rdc'", "g++: error: unrecognized command-line option '--offload-arch=gfx90a'"],
+  ['/opt/rocm/llvm/bin/clang++ -x hip --offload-arch=gfx90a -fno-gpu-rdc -c hip_driver.cpp',
+   "clang++: warning: argument unused during compilation: '--offload-arch=gfx90a' [-Wunused-command-line-argument]"])
+
+c('NVCC_FLAGS_IN_HIP_BUILD', ['FAILED: /home/u/ext/build/temp.linux-x86_64-cpython-312/csrc/attention.o',
+  '/opt/rocm/bin/hipcc -I/home/u/venv/lib/python3.12/site-packages/torch/include -D__HIP_PLATFORM_AMD__=1 -DUSE_ROCM=1 -fPIC -O3 --use_fast_math --extended-lambda --offload-arch=gfx1100 -c csrc/attention.hip',
+  "clang++: error: unknown argument: '--use_fast_math'", "clang++: error: unknown argument: '--extended-lambda'"],
+  ['/opt/rocm/bin/hipcc -O3 -ffast-math --offload-arch=gfx1100 -c csrc/attention.hip',
+   "nvcc flags for CUDA builds: ['--use_fast_math', '--extended-lambda']"])
 
 c('WINDOWS_SDK_MISSING', [FC, 'C:\\Program Files\\Microsoft Visual Studio\\2022\\BuildTools\\VC\\Tools\\MSVC\\14.38.33130\\include\\crtdefs.h(10): fatal error C1083: Cannot open include file: \'corecrt.h\': No such file or directory'],
   ['C:\\src\\ext\\csrc\\ops.cpp(3): fatal error C1083: Cannot open include file: \'ops_impl.h\': No such file or directory'])

@@ -19,6 +19,27 @@ TEST_P(OneWording, NamesTheRootCause) {
 
 // Log lines in each tool's own wording (quotes as the tools print them).
 const Wording kWordings[] = {
+    // Jetson: JetPack's CUDA 10 libraries absent at import (wheel/container for another JetPack, no
+    // NVIDIA runtime), or the L4T image's 0-byte placeholders seen by ld / the loader.
+    {"OSError: libcurand.so.10: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
+    {"ImportError: libcufft.so.10.0: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
+    {"ImportError: libcublas.so.10: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
+    {"ImportError: /usr/lib/aarch64-linux-gnu/libcublas.so.10: file too short", "JETSON_WHEEL_JETPACK_MISMATCH"},
+    {"/usr/bin/ld: /usr/lib/aarch64-linux-gnu/libcudnn.so: file not recognized: File truncated", "JETSON_WHEEL_JETPACK_MISMATCH"},
+    // HIP offload flags reaching GCC (every driver name and quote style) or a clang without HIP.
+    {"c++: error: unrecognized command line option '--offload-arch=gfx900'; did you mean '--offload-abi=ilp32'?", "HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER"},
+    {"g++-11: error: unrecognized command-line option '--offload-arch=gfx90a'", "HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER"},
+    {"g++: error: unrecognized command-line option \u2018-fno-gpu-rdc\u2019", "HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER"},
+    {"g++-11: error: unrecognized command-line option '--rocm-path=/opt/rocm-5.2.3'", "HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER"},
+    {"clang: error: unsupported option '--offload-arch=gfx1100' for target 'arm64-apple-darwin23.0.0'", "HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER"},
+    // nvcc-only flags of a hipified torch extension reaching ROCm's clang.
+    {"clang++: error: unknown argument: '--use_fast_math'", "NVCC_FLAGS_IN_HIP_BUILD"},
+    {"clang++: error: unknown argument '--threads'; did you mean '-mthreads'?", "NVCC_FLAGS_IN_HIP_BUILD"},
+    {"clang++: error: unknown argument: '--ptxas-options=-v'", "NVCC_FLAGS_IN_HIP_BUILD"},
+    {"clang++: error: unknown argument: '-Xptxas'", "NVCC_FLAGS_IN_HIP_BUILD"},
+    // rocBLAS without a Tensile library for the GPU: quoted without its prefix, and the follow-up line.
+    {"ocBLAS error: Cannot read C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1201", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
+    {"rocBLAS error: Could not initialize Tensile host:", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
     // PEP 668: pip's error, the distribution's explanation, uv's wording.
     {"error: externally-managed-environment", "PIP_EXTERNALLY_MANAGED"},
     {"\u00d7 This environment is externally managed", "PIP_EXTERNALLY_MANAGED"},
@@ -471,6 +492,14 @@ TEST(GenericSignature, NamesTheMissingModuleAndAnswersItsFormerIds) {
 TEST(OneWordingNearMiss, DoesNotTrigger) {
   struct Near { const char* line; const char* id; };
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
+                        Near{"OSError: libcurand.so.11: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
+                        Near{"ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
+                        Near{"-rw-r--r-- 1 root root 0 Jul  1  2020 /usr/lib/aarch64-linux-gnu/libcublas.so.10.2.2.89", "JETSON_WHEEL_JETPACK_MISMATCH"},
+                        Near{"/usr/bin/c++ -x hip --offload-arch=gfx90a -fno-gpu-rdc -c kernel.cpp", "HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER"},
+                        Near{"clang: warning: argument unused during compilation: '--offload-arch=gfx900' [-Wunused-command-line-argument]", "HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER"},
+                        Near{"/opt/rocm/bin/hipcc -O3 --use_fast_math -c column_remap.hip", "NVCC_FLAGS_IN_HIP_BUILD"},
+                        Near{"clang++: error: unknown argument: '-mno-avx512'", "NVCC_FLAGS_IN_HIP_BUILD"},
+                        Near{"rocBLAS warning: hipBlasLt failed, falling back to tensile.", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
                         Near{"OSError: libcuda.so.1: cannot open shared object file: No such file or directory", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
                         Near{"Failed to dlopen libcuda.so.1", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
                         Near{"dyld[1]: Library not loaded: @rpath/libc10.dylib", "MACOS_LIBOMP_NOT_FOUND"},
