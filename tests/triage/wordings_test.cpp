@@ -494,6 +494,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"OSError: libcurand.so.11: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
                         Near{"ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
+                        Near{"W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic library 'libcublas.so.10'; dlerror: libcublas.so.10: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
+                        Near{"OSError: libcusparse.so.10: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
                         Near{"-rw-r--r-- 1 root root 0 Jul  1  2020 /usr/lib/aarch64-linux-gnu/libcublas.so.10.2.2.89", "JETSON_WHEEL_JETPACK_MISMATCH"},
                         Near{"/usr/bin/c++ -x hip --offload-arch=gfx90a -fno-gpu-rdc -c kernel.cpp", "HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER"},
                         Near{"clang: warning: argument unused during compilation: '--offload-arch=gfx900' [-Wunused-command-line-argument]", "HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER"},
