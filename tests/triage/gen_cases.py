@@ -574,6 +574,30 @@ c('SETUPTOOLS_TEST_COMMAND_REMOVED', ['  Getting requirements to build wheel ...
   "      ModuleNotFoundError: No module named 'setuptools.command.test'"],
   ["SetuptoolsDeprecationWarning: The test command is disabled and references to it are deprecated."])
 
+c('CUDA_LAUNCH_OUT_OF_RESOURCES', ['  File "/home/u/proj/render.py", line 41, in forward', '    out = _C.rasterize(points, 1024)',
+  'RuntimeError: CUDA error: too many resources requested for launch',
+  'CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.'],
+  ['ptxas info    : Used 168 registers, 384 bytes cmem[0] (too many registers per thread are reported here, not a launch failure)'])
+
+c('NCCL_SHM_UNAVAILABLE', ['node1:211:260 [1] misc/shmutils.cc:71 NCCL WARN Error: failed to extend /dev/shm/nccl-Qz81ab to 9637892 bytes',
+  'node1:211:260 [1] misc/shmutils.cc:112 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-Qz81ab (size 9637888)',
+  'torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1'],
+  ['node1:211:260 [1] NCCL INFO Channel 00 : 1[1] -> 0[0] via SHM/direct/direct'])
+
+c('NCCL_SOCKET_INTERFACE_NOT_FOUND', ['node1:88:88 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth9',
+  'node1:88:88 [0] bootstrap.cc:97 NCCL WARN Bootstrap : no socket interface found',
+  'torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5'],
+  ['node1:88:88 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.4<0>'])
+
+c('CUDA_DEVICE_ASSERT_INDEX_OUT_OF_RANGE', ['../aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.',
+  '  File "/home/u/proj/train.py", line 120, in train_step', '    loss.backward()',
+  'RuntimeError: CUDA error: device-side assert triggered'],
+  ['RuntimeError: CUDA error: device-side assert triggered'])
+
+c('TRITON_GPU_TOO_OLD', ['torch._dynamo.exc.BackendCompilerFailed: backend=\'inductor\' raised:',
+  'RuntimeError: Found Tesla P100-PCIE-16GB which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.0'],
+  ['RuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old. More information on installing Triton can be found at https://github.com/openai/triton'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)
