@@ -27,6 +27,7 @@ const Wording kGpuRuntimeWordings[] = {
     {"invalid usage ... Last NCCL warning(error): 'Bootstrap : no socket interface found'", "NCCL_SOCKET_INTERFACE_NOT_FOUND"},
     {"include/socket.h:344 WARN Socket creation failed : Address family not supported by protocol", "NCCL_SOCKET_INTERFACE_NOT_FOUND"},
     {"  what():  [enforce fail at /tmp/horovod/third_party/gloo/gloo/transport/tcp/device.cc:88] ifa != nullptr. Unable to find address for: eth0", "NCCL_SOCKET_INTERFACE_NOT_FOUND"},
+    {"RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:127] rp != nullptr. Unable to find address for: node7.cluster", "NCCL_SOCKET_INTERFACE_NOT_FOUND"},
     // Bounds asserts of CUDA kernels: THCUNN and ATen NLL loss, index_select, indexing (both operand orders).
     {"/pytorch/aten/src/THCUNN/SpatialClassNLLCriterion.cu:106: cunn_SpatialClassNLLCriterion_updateOutput_kernel: block: [0,0,0], thread: [725,0,0] Assertion `t >= 0 && t < n_classes` failed", "CUDA_DEVICE_ASSERT_INDEX_OUT_OF_RANGE"},
     {"../aten/src/ATen/native/cuda/Loss.cu:271: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [3,0,0] Assertion `t >= 0 && t < n_classes` failed.", "CUDA_DEVICE_ASSERT_INDEX_OUT_OF_RANGE"},
@@ -60,6 +61,7 @@ TEST(GpuRuntimeNearMiss, DoesNotNameTheClass) {
            // An interface that was found; a plain connect failure.
            Wording{"node1:88:88 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.4<0>", "NCCL_SOCKET_INTERFACE_NOT_FOUND"},
            Wording{"include/socket.h:360 WARN Call to connect failed : Connection timed out", "NCCL_SOCKET_INTERFACE_NOT_FOUND"},
+           Wording{"Unable to find address for Device 0", "NCCL_SOCKET_INTERFACE_NOT_FOUND"},
            // A device-side assert with no bounds check named; a host-side IndexError.
            Wording{"RuntimeError: CUDA error: device-side assert triggered", "CUDA_DEVICE_ASSERT_INDEX_OUT_OF_RANGE"},
            Wording{"IndexError: index out of range in self", "CUDA_DEVICE_ASSERT_INDEX_OUT_OF_RANGE"},
