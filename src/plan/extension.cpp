@@ -271,6 +271,7 @@ constexpr PlanStep kExtensionBuild[] = {
     {"plan.jobs", ext::choose_jobs},
     {"plan.split_compile", ext::choose_nvcc_split},
     {"plan.steps", ext::choose_steps},
+    {"plan.ninja", ext::choose_ninja},
     {"plan.parallel", ext::choose_parallel_extensions},
 };
 

@@ -43,6 +43,7 @@ struct SourceScan {
   int cu_files = 0;               // *.cu files (compile units; headers not counted)
   bool cuda_extension = false;    // setup.py uses CUDAExtension
   bool cpp_extension = false;     // setup.py uses CppExtension (a CPU path exists)
+  bool ninja_off = false;         // setup.py passes use_ninja=False to torch's BuildExtension
   std::vector<std::string> pyproject_requires;  // [build-system] requires, as written
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
 };

@@ -109,7 +109,8 @@ void choose_jobs(Ctx& c) {
   if (!c.python) return;
   const auto& r = *c.recipe;
   const auto& m = c.kb().resources;
-  bool ninja_fix = c.ninja_fixed;
+  bool ninja_fix = r.serial_build && c.ninja_fixed;
+  bool helper = ninja_by_helper(c);  // the ninja rule: it turns use_ninja=False back on
   int n = std::max<int>(1, static_cast<int>(c.arches.size()));
   compat::JobCost job;
   std::string src;
@@ -147,17 +148,21 @@ void choose_jobs(Ctx& c) {
     core::warn_jobs_over_memory(c, jobs, "--jobs", f, why, src);
     why = "asked for (--jobs); " + why;
   }
-  if (r.serial_build && ninja_fix) {
+  if (ninja_fix) {
     c.decide("jobs", std::to_string(jobs), r.name + "'s setup.py compiles one file at a time; the fix above turns "
              "ninja on, so MAX_JOBS bounds its compile jobs again", c.recipe_source());
-  } else if (r.serial_build) {
+  } else if (helper) {
+    c.decide("jobs", std::to_string(jobs), r.name + "'s setup.py compiles one file at a time (use_ninja=False); the "
+             "build helper turns ninja back on (the ninja decision), so MAX_JOBS bounds its compile jobs",
+             "src/run/pyshim/sitecustomize.py");
+  } else if (ninja_off(c)) {
     c.decide("jobs", "1", r.name + "'s setup.py compiles one file at a time (use_ninja=False): MAX_JOBS is ignored",
-             c.recipe_source());
+             c.req->scan.ninja_off ? "setup.py" : c.recipe_source());
     jobs = 1;
   }
   c.p.jobs = jobs;
   for (const auto& k : r.jobs_env) c.set_env(k, std::to_string(jobs), why, src, compat::kJobsRule);
-  if (r.serial_build && ninja_fix && std::find(r.jobs_env.begin(), r.jobs_env.end(), "MAX_JOBS") == r.jobs_env.end())
+  if ((ninja_fix || helper) && std::find(r.jobs_env.begin(), r.jobs_env.end(), "MAX_JOBS") == r.jobs_env.end())
     c.set_env("MAX_JOBS", std::to_string(jobs), "cpp_extension's ninja build reads MAX_JOBS; " + why,
               "torch/utils/cpp_extension.py _get_num_workers; " + src, compat::kJobsRule);
   if (!threaded) return;

@@ -22,7 +22,15 @@ bool choose_package_fixes(Ctx& c);  // true when a fix turns the package's ninja
 void choose_jobs(Ctx& c);
 void choose_steps(Ctx& c);
 void choose_nvcc_split(Ctx& c);           // speed_split.cpp
+void choose_ninja(Ctx& c);                // speed_ninja.cpp
 void choose_parallel_extensions(Ctx& c);  // speed_parallel.cpp
+
+// The ninja rule (speed_ninja.cpp), asked by the jobs and the side-by-side parts: the package's
+// setup.py turns ninja off (use_ninja=False, or its recipe's serial_build) and no fix turns it on;
+// and whether the build helper turns it back on for this build (a setup.py build through the target
+// Python, ninja on the build's PATH, not --jobs 1).
+bool ninja_off(const Ctx& c);
+bool ninja_by_helper(const Ctx& c);
 
 // "80;90" / "8.0;9.0+PTX" / "80;90" (cmake): the recipe's arch_format; "" and *error when unknown.
 std::string format_arches(const ArchList& l, const std::string& format, std::string* error);

@@ -149,6 +149,10 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   s.cmake_lists = fs::exists(root / "CMakeLists.txt", ec);
   s.cuda_extension = setup.find("CUDAExtension") != std::string::npos;
   s.cpp_extension = setup.find("CppExtension") != std::string::npos;
+  // BuildExtension.with_options(use_ninja = False) or BuildExtension(..., use_ninja=False): the
+  // keyword with a literal False, not in a comment (a computed value is not guessed at).
+  static const std::regex ninja_off(R"((?:^|\n)[^#\n]*[\s,(]use_ninja\s*=\s*False\b)");
+  s.ninja_off = std::regex_search(setup, ninja_off);
   // The name in the last setup( call: Extension(name=...) may come first (apex's setup.py).
   if (auto call = setup.rfind("setup("); call != std::string::npos) {
     s.name = literal_name(setup.substr(call));

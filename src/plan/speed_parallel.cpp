@@ -26,7 +26,7 @@ void choose_parallel_extensions(Ctx& c) {
     return;
   }
   if (c.p.jobs < 2) return;
-  if (r.serial_build && !c.ninja_fixed) {
+  if (ninja_off(c) && !ninja_by_helper(c)) {
     c.record("extensions", "one after another", r.name + " compiles without ninja (use_ninja=False), which cannot "
              "be shared between threads, and no fix for this version turns ninja on", c.recipe_source(), true);
     return;
@@ -35,7 +35,8 @@ void choose_parallel_extensions(Ctx& c) {
   int threads = c.nvcc_threads;
   int slots = c.p.jobs * threads;
   std::string path = kPyshimPlaceholder;
-  if (auto it = c.p.env.find("PYTHONPATH"); it != c.p.env.end() && !it->second.empty()) path += ":" + it->second;
+  if (auto it = c.p.env.find("PYTHONPATH"); it != c.p.env.end() && !it->second.empty())
+    path = it->second.rfind(path, 0) == 0 ? it->second : path + ":" + it->second;  // the ninja rule's already
   c.set_env("PYTHONPATH", path, "torchsmith's build helper (sitecustomize.py, written by the run) comes first: "
             "it builds the package's extensions side by side", "src/run/pyshim/sitecustomize.py");
   c.set_env("TORCHSMITH_EXT_JOBS", std::to_string(slots),

@@ -307,6 +307,24 @@ TEST(ExtensionScan, ANameConstantAndThePackagesOwnVersionAreRead) {
   EXPECT_EQ(s.version, "");
 }
 
+// use_ninja=False in either spelling torch's BuildExtension takes it (torch-spline-conv 1.2.2's
+// setup.py: "BuildExtension.with_options(no_python_abi_suffix=True, use_ninja=False)").
+TEST(ExtensionScan, ASetupPyThatTurnsNinjaOffIsNoted) {
+  ScratchDir d;
+  auto scan = [&](const std::string& setup) {
+    write(d / "setup.py", setup);
+    std::string err;
+    return scan_source_dir(d.path(), &err).ninja_off;
+  };
+  EXPECT_TRUE(scan("cmdclass={'build_ext': BuildExtension.with_options(no_python_abi_suffix=True, use_ninja=False)}\n"));
+  EXPECT_TRUE(scan("cmdclass={\"build_ext\": BuildExtension.with_options(\n    use_ninja = False)}\n"));
+  EXPECT_TRUE(scan("cmd = BuildExtension(dist,use_ninja=False)\n"));
+  EXPECT_FALSE(scan("cmdclass={'build_ext': BuildExtension.with_options(use_ninja=True)}\n"));
+  EXPECT_FALSE(scan("cmdclass={'build_ext': BuildExtension}  # was: use_ninja=False\n"));
+  EXPECT_FALSE(scan("cmdclass={'build_ext': BuildExtension.with_options(use_ninja=USE_NINJA)}\n"));
+  EXPECT_FALSE(scan("my_use_ninja=False\n"));
+}
+
 TEST(ExtensionScan, TheBundledExamplesAreReadAsWhatTheyAre) {
   std::filesystem::path root = std::filesystem::path(TS_SOURCE_DIR);
   std::string err;

@@ -1,0 +1,65 @@
+// Ninja back on: a setup.py that passes use_ninja=False to torch's BuildExtension compiles one file
+// at a time whatever MAX_JOBS says. torchsmith's build helper (src/run/pyshim) turns it back on for
+// the build without touching the package's files, so every such package gets the same rule.
+#include <algorithm>
+
+#include "plan/extension_internal.h"
+#include "util/split.h"
+
+namespace ts::plan::ext {
+
+namespace {
+
+constexpr const char* kWhy = "torch's BuildExtension compiles through ninja, MAX_JOBS at a time, only when use_ninja "
+                             "is True; with False each source is compiled in turn "
+                             "(pytorch/pytorch@v1.13.1:torch/utils/cpp_extension.py BuildExtension.build_extensions: "
+                             "unix_wrap_ninja_compile vs unix_wrap_single_compile)";
+
+// ninja where the build looks for it: the build Python's own (pip's ninja, in its bin) or one the
+// machine has, in a directory on the build's PATH.
+bool ninja_on_build_path(const Ctx& c) {
+  auto it = c.p.env.find("PATH");
+  if (it == c.p.env.end()) return false;
+  auto dirs = util::split(it->second, ':');
+  auto on_path = [&](const std::string& file) {
+    return std::find(dirs.begin(), dirs.end(), core::dir_of(file)) != dirs.end();
+  };
+  if (c.python && c.python->packages.count("ninja") && on_path(c.python->path)) return true;
+  for (const auto& t : c.facts().tools)
+    if (t.name == "ninja" && on_path(t.path)) return true;
+  return false;
+}
+
+// The build runs setuptools through the target Python (not a CMake-only project).
+bool python_setup_build(const Ctx& c) {
+  const auto& r = *c.recipe;
+  const auto& scan = c.req->scan;
+  if (scan.scanned) return scan.setup_py;
+  return r.build_system != "cmake" && r.build_system != "pep517";
+}
+
+}  // namespace
+
+bool ninja_off(const Ctx& c) {
+  return (c.req->scan.ninja_off || c.recipe->serial_build) && !c.ninja_fixed;
+}
+
+bool ninja_by_helper(const Ctx& c) {
+  return c.python && ninja_off(c) && python_setup_build(c) && c.req->jobs != 1 && ninja_on_build_path(c);
+}
+
+void choose_ninja(Ctx& c) {
+  if (!ninja_by_helper(c)) return;
+  std::string path = kPyshimPlaceholder;
+  if (auto it = c.p.env.find("PYTHONPATH"); it != c.p.env.end() && !it->second.empty()) path += ":" + it->second;
+  c.set_env("PYTHONPATH", path, "torchsmith's build helper (sitecustomize.py, written by the run) comes first: it "
+            "turns the package's use_ninja=False into True", "src/run/pyshim/sitecustomize.py");
+  c.set_env("TORCHSMITH_NINJA", "1", "the build helper turns use_ninja back on when torch finds ninja", kWhy);
+  c.decide("ninja", "on through the build helper",
+           "setup.py passes use_ninja=False to BuildExtension; " + std::string(kWhy) +
+               ". The helper sets use_ninja=True before build_extensions reads it (same sources, same flags), "
+               "without editing the package's files",
+           kWhy);
+}
+
+}  // namespace ts::plan::ext
