@@ -10,10 +10,10 @@ namespace ts::plan::ext {
 
 namespace {
 
+constexpr const char* kSource = "pytorch/pytorch@v1.13.1:torch/utils/cpp_extension.py (BuildExtension.build_extensions: "
+                                "use_ninja selects unix_wrap_ninja_compile or unix_wrap_single_compile)";
 constexpr const char* kWhy = "torch's BuildExtension compiles through ninja, MAX_JOBS at a time, only when use_ninja "
-                             "is True; with False each source is compiled in turn "
-                             "(pytorch/pytorch@v1.13.1:torch/utils/cpp_extension.py BuildExtension.build_extensions: "
-                             "unix_wrap_ninja_compile vs unix_wrap_single_compile)";
+                             "is True; with False it compiles each source in turn";
 
 // ninja where the build looks for it: the build Python's own (pip's ninja, in its bin) or one the
 // machine has, in a directory on the build's PATH.
@@ -54,12 +54,12 @@ void choose_ninja(Ctx& c) {
   if (auto it = c.p.env.find("PYTHONPATH"); it != c.p.env.end() && !it->second.empty()) path += ":" + it->second;
   c.set_env("PYTHONPATH", path, "torchsmith's build helper (sitecustomize.py, written by the run) comes first: it "
             "turns the package's use_ninja=False into True", "src/run/pyshim/sitecustomize.py");
-  c.set_env("TORCHSMITH_NINJA", "1", "the build helper turns use_ninja back on when torch finds ninja", kWhy);
+  c.set_env("TORCHSMITH_NINJA", "1", "the build helper turns use_ninja back on when torch finds ninja", kSource);
   c.decide("ninja", "on through the build helper",
            "setup.py passes use_ninja=False to BuildExtension; " + std::string(kWhy) +
                ". The helper sets use_ninja=True before build_extensions reads it (same sources, same flags), "
                "without editing the package's files",
-           kWhy);
+           kSource);
 }
 
 }  // namespace ts::plan::ext

@@ -177,6 +177,46 @@ TEST_F(PyshimBuild, TheSerialPathIsLeftSerial) {
   EXPECT_EQ(b.most_at_once, 1);
 }
 
+// build.ninja files torch's ninja path wrote under the tree's build/ (its serial path writes none).
+int ninja_files(const std::string& tree) {
+  int n = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(fs::path(tree) / "build", ec), end; !ec && it != end; it.increment(ec))
+    n += it->path().filename() == "build.ninja";
+  return n;
+}
+
+// NINJA=0: the fixture's setup.py passes BuildExtension.with_options(use_ninja=False).
+TEST_F(PyshimBuild, TheNinjaRuleTurnsUseNinjaFalseBackOn) {
+  Built b = build("ninja_on", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_NINJA", "1"}, {"MAX_JOBS", "4"},
+                               {"NINJA", "0"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err << b.run.out;
+  EXPECT_NE(b.run.err.find("setup.py turns ninja off (use_ninja=False): compiling through ninja instead"),
+            std::string::npos) << b.run.err;
+  EXPECT_EQ(b.values, kValues);
+  EXPECT_EQ(ninja_files(dir_ + "/ninja_on"), 1);  // one build_temp, rewritten for each module in turn
+  EXPECT_EQ(b.most_at_once, 2);                   // a module's two sources at once, through ninja
+}
+
+TEST_F(PyshimBuild, WithTheNinjaRuleTheModulesAlsoGoSideBySide) {
+  Built b = build("ninja_par", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_NINJA", "1"},
+                                {"TORCHSMITH_EXT_JOBS", "4"}, {"MAX_JOBS", "4"}, {"NINJA", "0"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err << b.run.out;
+  EXPECT_NE(b.run.err.find("building 4 extensions side by side in 4 compile slots"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.values, kValues);
+  EXPECT_EQ(ninja_files(dir_ + "/ninja_par"), 4);  // each module its own build_temp
+  EXPECT_GE(b.most_at_once, 3);
+}
+
+TEST_F(PyshimBuild, WithoutTheNinjaRuleUseNinjaFalseStaysSerial) {
+  Built b = build("ninja_unset", {{"PYTHONPATH", dir_ + "/pyshim"}, {"MAX_JOBS", "4"}, {"NINJA", "0"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err;
+  EXPECT_EQ(b.run.err.find("torchsmith:"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.values, kValues);
+  EXPECT_EQ(ninja_files(dir_ + "/ninja_unset"), 0);
+  EXPECT_EQ(b.most_at_once, 1);
+}
+
 TEST_F(PyshimBuild, ALibraryOthersMayLinkKeepsTheSerialOrder) {
   Built b = build("library", {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_EXT_JOBS", "4"}, {"MAX_JOBS", "4"},
                               {"MULTI_EXT_LIBRARY", "1"}});

@@ -16,6 +16,9 @@
 # The compile commands, flags and link of every extension are the ones setuptools would run,
 # except that TORCHSMITH_FORCE_INCLUDE="h1 h2" (a remedy for sources that forgot a standard
 # header) adds `-include h` to each extension's C++ flags; nvcc gets it from NVCC_APPEND_FLAGS.
+# TORCHSMITH_NINJA=1 turns a setup.py's use_ninja=False back on (torch's BuildExtension then
+# compiles the same sources with the same flags through ninja, MAX_JOBS at a time, instead of one
+# file after another) when torch finds ninja; the package's files are not edited.
 import os
 import sys
 
@@ -72,6 +75,28 @@ def _add_force_includes(exts, headers):
             ext.extra_compile_args = list(args or []) + flags
     _say("force-included %s in the C++ sources of %d extension%s (TORCHSMITH_FORCE_INCLUDE)" % (
         ", ".join("<%s>" % h for h in headers), len(exts), "" if len(exts) == 1 else "s"))
+
+
+def _ninja_wanted():
+    return os.environ.get("TORCHSMITH_NINJA", "") == "1"
+
+
+def _turn_ninja_on(cmd):
+    # torch's BuildExtension reads self.use_ninja in build_extensions (and in finalize_options,
+    # for force): set it before both run. Only torch's class has the attribute.
+    if getattr(cmd, "use_ninja", None) is not False:
+        return
+    try:
+        from torch.utils.cpp_extension import is_ninja_available
+    except Exception:  # not torch's BuildExtension after all
+        return
+    if not is_ninja_available():
+        _say("setup.py turns ninja off (use_ninja=False) and torch finds no ninja: compiled one file at a time")
+        return
+    cmd.use_ninja = True
+    cmd.force = True  # what BuildExtension.finalize_options does for ninja: ninja decides what is stale
+    _say("setup.py turns ninja off (use_ninja=False): compiling through ninja instead, same sources and flags "
+         "(TORCHSMITH_NINJA)")
 
 
 def _is_cuda(path):
@@ -160,6 +185,12 @@ def _patch(build_ext_cls):
     if getattr(build_ext_cls, "_torchsmith_patched", False):
         return
     original = build_ext_cls.build_extensions
+    original_run = build_ext_cls.run
+
+    def run(self):
+        if _ninja_wanted():
+            _turn_ninja_on(self)
+        return original_run(self)
 
     def build_extensions(self):
         slots = _slots()
@@ -178,6 +209,7 @@ def _patch(build_ext_cls):
         return original(self)
 
     build_ext_cls.build_extensions = build_extensions
+    build_ext_cls.run = run
     build_ext_cls._torchsmith_patched = True
 
 
@@ -217,5 +249,5 @@ def _install_hook():
 
 
 _chain_other_sitecustomize()
-if _slots() or _force_includes():
+if _slots() or _force_includes() or _ninja_wanted():
     _install_hook()
