@@ -6,8 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
 #include "cli_util.h"
 #include "core/host_facts.h"
+#include "testkit/temp_dir.h"
 
 namespace ts {
 namespace {
@@ -42,6 +45,29 @@ TEST(PlanExtension, HelloExtAgainstDebiansTorchIsACpuPlanWithoutIsolation) {
   EXPECT_EQ(text.exit_code, 0);
   EXPECT_NE(text.out.find("hello-ext against torch "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("CPU build"), std::string::npos);
+}
+
+// A tree whose setup.py turns ninja off, as torch-spline-conv's does: the plan turns it back on
+// through the build helper, and sizes the jobs as for any ninja build.
+TEST(PlanExtension, UseNinjaFalseIsTurnedBackOnThroughTheHelper) {
+  if (!debian_torch()) GTEST_SKIP() << "Debian's python3-torch is not installed";
+  if (!std::filesystem::exists("/usr/bin/ninja")) GTEST_SKIP() << "no /usr/bin/ninja (Debian's ninja-build)";
+  ::ts::testkit::TempDir tmp("ts-ninja-off");
+  ASSERT_FALSE(tmp.path().empty());
+  std::ofstream(tmp.path() + "/setup.py")
+      << "from setuptools import setup\n"
+         "from torch.utils.cpp_extension import BuildExtension, CppExtension\n"
+         "setup(name='ninja_off_ext', version='0.1', ext_modules=[CppExtension('ninja_off_ext._C', ['a.cpp'])],\n"
+         "      cmdclass={'build_ext': BuildExtension.with_options(no_python_abi_suffix=True, use_ninja=False)})\n";
+  auto r = run_torchsmith({"plan", tmp.path(), "--torch", kDebianPython, "--explain"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("ninja: on through the build helper"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("TORCHSMITH_NINJA=1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PYTHONPATH={pyshim}"), std::string::npos) << r.out;
+  auto one = run_torchsmith({"plan", tmp.path(), "--torch", kDebianPython, "--jobs", "1", "--explain"});
+  ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
+  EXPECT_EQ(one.out.find("TORCHSMITH_NINJA"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("MAX_JOBS is ignored"), std::string::npos) << one.out;
 }
 
 TEST(PlanExtension, CudaExtensionAgainstDebiansCpuTorchIsRefused) {
