@@ -26,7 +26,8 @@ void choose_ninja(Ctx& c);                // speed_ninja.cpp
 void choose_parallel_extensions(Ctx& c);  // speed_parallel.cpp
 
 // The ninja rule (speed_ninja.cpp), asked by the jobs and the side-by-side parts: the package's
-// setup.py turns ninja off (use_ninja=False, or its recipe's serial_build) and no fix turns it on;
+// setup.py turns ninja off (use_ninja=False in the tree's setup.py; without a tree, the recipe's
+// serial_build) and no fix turns it on;
 // and whether the build helper turns it back on for this build (a setup.py build through the target
 // Python, ninja on the build's PATH, not --jobs 1).
 bool ninja_off(const Ctx& c);

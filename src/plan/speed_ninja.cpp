@@ -41,7 +41,11 @@ bool python_setup_build(const Ctx& c) {
 }  // namespace
 
 bool ninja_off(const Ctx& c) {
-  return (c.req->scan.ninja_off || c.recipe->serial_build) && !c.ninja_fixed;
+  // A setup.py read says it for its own version (torch-scatter 2.0.4 keeps ninja on); without one
+  // (NAME==VERSION before the fetch) the recipe's serial_build does.
+  const auto& scan = c.req->scan;
+  bool off = scan.scanned && scan.setup_py ? scan.ninja_off : c.recipe->serial_build;
+  return off && !c.ninja_fixed;
 }
 
 bool ninja_by_helper(const Ctx& c) {

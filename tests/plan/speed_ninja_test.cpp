@@ -104,5 +104,20 @@ TEST(SpeedNinja, ARecipesSerialBuildGetsTheRuleWhereNoFixTurnsNinjaOn) {
   EXPECT_GT(later.plan.jobs, 1);
 }
 
+TEST(SpeedNinja, ATreeWhoseSetupPyKeepsNinjaOnIsBelievedOverTheRecipe) {
+  std::vector<std::string> errors;
+  auto rs = load_recipes({}, errors);
+  const Recipe* scatter = rs.find("torch-scatter");
+  ASSERT_NE(scatter, nullptr);
+  ASSERT_TRUE(scatter->serial_build);  // true of 2.0.5-2.1.2; 2.0.2-2.0.4 have no use_ninja
+  auto scan = cuda_only_scan();
+  scan.name = "torch_scatter";  // no literal version: no fix; its setup.py read, no use_ninja=False
+  auto r = make_extension_plan(dir_request(scan), machine(), test_kb(), *scatter, &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(decision(r.plan, "ninja"), nullptr);
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_NINJA"), "<unset>");
+  EXPECT_GT(r.plan.jobs, 1);
+}
+
 }  // namespace
 }  // namespace ts::plan

@@ -82,6 +82,7 @@ TEST(SpeedParallel, ASerialPackageOnlyWithItsNinjaFix) {
   // A directory with no version: no fix, use_ninja=False stays, and threads cannot share that path.
   auto scan = cuda_only_scan();
   scan.name = "torch_scatter";
+  scan.ninja_off = true;  // its setup.py's BuildExtension.with_options(..., use_ninja=False)
   auto dir = make_extension_plan(dir_request(scan), machine(), test_kb(), *scatter, &test_fixes());
   ASSERT_TRUE(dir.ok());
   EXPECT_EQ(env(dir.plan, "TORCHSMITH_EXT_JOBS"), "<unset>");

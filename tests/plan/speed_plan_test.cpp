@@ -129,7 +129,9 @@ TEST(SpeedPlan, ASerialBuildGivesItsMemoryToThreads) {
   Recipe rc = recipe_generic("serial-ext");
   rc.serial_build = true;
   rc.jobs_env = {};
-  auto r = make_extension_plan(torch_arches(), gpu_machine(), test_kb(), rc, &test_fixes());
+  auto req = torch_arches();
+  req.scan.ninja_off = true;  // its setup.py says use_ninja=False; no ninja here to turn it back on
+  auto r = make_extension_plan(req, gpu_machine(), test_kb(), rc, &test_fixes());
   ASSERT_TRUE(r.ok()) << all_conflicts(r);
   EXPECT_EQ(r.plan.jobs, 1);
   EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--threads 6");
@@ -172,6 +174,7 @@ TEST(SpeedPlan, VersionsOutsideTheFixRangeStaySerial) {
   // A directory without a literal version: not known, so no fix is applied on a guess.
   auto scan = cuda_only_scan();
   scan.name = "torch_scatter";
+  scan.ninja_off = true;  // what its setup.py says (2.0.5 on); no ninja on this machine's PATH
   auto d = make_extension_plan(dir_request(scan), gpu_machine(), test_kb(), *scatter, &test_fixes());
   ASSERT_TRUE(d.ok()) << all_conflicts(d);
   EXPECT_EQ(step(d.plan, "fix-source"), nullptr);
