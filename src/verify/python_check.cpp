@@ -166,6 +166,11 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
           if (t != name) modules.push_back(t);
         for (const auto& c : meta->compiled)
           if (c != name) modules.push_back(c);
+        for (const auto& l : meta->libraries)
+          rep.verdicts.push_back({"", "library " + l, Outcome::note,
+                                  "no PyInit_" + l.substr(l.rfind('.') + 1) + ": an op library the package loads "
+                                  "itself (torch.ops.load_library), not imported here (a variant it did not choose "
+                                  "would register its ops twice)"});
         rep.modules = modules;
         if (o.runtime_deps) {
           DepsOptions d;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "formats/elf.h"
 #include "formats/mapped_file.h"
 #include "formats/zip.h"
 #include "util/split.h"
@@ -43,6 +44,25 @@ std::string installed_path(const std::string& name) {
   return name;
 }
 
+// A Python extension module's dotted name for a wheel member: NAME.so or
+// NAME.cpython-311-x86_64-linux-gnu.so under packages whose names import; "" for anything else
+// (vendored libfoo.so.1 with a version after .so, pkg.libs/, data files).
+std::string compiled_name(const std::string& member) {
+  if (member.empty() || member.back() == '/') return "";
+  std::string path = installed_path(member);
+  if (path.empty()) return "";
+  auto parts = util::split(path, '/');
+  const std::string& file = parts.back();
+  if (!(file.size() >= 3 && file.compare(file.size() - 3, 3, ".so") == 0)) return "";
+  std::string dotted;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (!identifier(parts[i])) return "";
+    dotted += parts[i] + ".";
+  }
+  std::string stem = file.substr(0, file.find('.'));
+  return identifier(stem) ? dotted + stem : "";
+}
+
 }  // namespace
 
 WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::string& metadata,
@@ -81,17 +101,7 @@ WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::st
         if (identifier(stem)) add_once(w.top_level, stem);
       }
     }
-    // A Python extension module: NAME.so or NAME.cpython-311-x86_64-linux-gnu.so under packages
-    // whose names import; vendored libfoo.so.1 (a version after .so) or pkg.libs/ are not.
-    if (!ends_with(file, ".so")) continue;
-    std::string dotted;
-    bool ok = true;
-    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-      ok = ok && identifier(parts[i]);
-      dotted += parts[i] + ".";
-    }
-    std::string stem = file.substr(0, file.find('.'));
-    if (ok && identifier(stem)) add_once(w.compiled, dotted + stem);
+    if (std::string dotted = compiled_name(m); !dotted.empty()) add_once(w.compiled, dotted);
   }
   return w;
 }
@@ -134,7 +144,37 @@ std::optional<WheelMeta> read_wheel_meta(const std::string& wheel, std::string* 
       *error = wheel + ": " + e;
       return std::nullopt;
     }
-  return wheel_meta_from(names, metadata, top_level);
+  WheelMeta w = wheel_meta_from(names, metadata, top_level);
+  // Which compiled modules are op libraries: the .dynstr of each says whether PyInit_ is there.
+  constexpr std::uint64_t kMaxLibrary = 1ull << 30;
+  for (const auto& m : zip->members()) {
+    std::string dotted = compiled_name(m.name);
+    if (dotted.empty() || std::find(w.compiled.begin(), w.compiled.end(), dotted) == w.compiled.end()) continue;
+    std::string bytes;
+    if (!zip->read(m, bytes, kMaxLibrary).empty()) continue;  // unreadable here: imported as before
+    std::string stem = dotted.substr(dotted.rfind('.') + 1);
+    if (elf_is_plain_library(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), stem)) {
+      w.compiled.erase(std::find(w.compiled.begin(), w.compiled.end(), dotted));
+      add_once(w.libraries, dotted);
+    }
+  }
+  return w;
+}
+
+bool elf_is_plain_library(const unsigned char* data, std::size_t size, const std::string& stem) {
+  std::string err;
+  auto elf = formats::ElfFile::parse(formats::Bytes(data, size), &err);
+  if (!elf) return false;
+  const formats::ElfSection* dynstr = elf->section(".dynstr");
+  if (!dynstr) return false;
+  auto b = elf->section_bytes(*dynstr);
+  std::string_view names(reinterpret_cast<const char*>(b.data()), b.size());
+  std::string want = "PyInit_" + stem;
+  want.push_back('\0');
+  // Names in .dynstr are NUL-terminated; a match must start a name too.
+  for (std::size_t at = names.find(want); at != std::string_view::npos; at = names.find(want, at + 1))
+    if (at == 0 || names[at - 1] == '\0') return false;
+  return true;
 }
 
 }  // namespace ts::verify

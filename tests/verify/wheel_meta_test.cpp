@@ -59,5 +59,39 @@ TEST(WheelMeta, ReadsARealWheel) {
   EXPECT_NE(err.find("not a zip archive"), std::string::npos) << err;
 }
 
+// An op library (no PyInit_, loaded by the package through torch.ops.load_library) is kept apart
+// from the modules verify imports: importing a CPU and a CUDA variant into one process aborts it.
+TEST(WheelMeta, ASharedLibraryWithoutPyInitIsAnOpLibrary) {
+  test::TempDir t;
+  auto cc = [&](const std::string& src, const std::string& out) {
+    test::write(t / "s.c", src);
+    return test::run({"cc", "-shared", "-fPIC", "-o", out, t / "s.c"});
+  };
+  auto r = cc("int PyInit__C(void) { return 0; }\n", t / "_C.so");
+  if (r.not_found) GTEST_SKIP() << "no cc";
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The name PyInit__basis_cpu appears only as a prefix of another symbol: still no PyInit.
+  ASSERT_EQ(cc("int spline_basis_cpu(void) { return 1; }\nint PyInit__basis_cpu_not(void) { return 0; }\n",
+               t / "_basis_cpu.so").exit_code, 0);
+  std::string whl = t / "p-1.0-cp311-cp311-linux_x86_64.whl";
+  r = test::run({"/usr/bin/python3", "-c",
+                 "import sys, zipfile\n"
+                 "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n"
+                 "    z.writestr('p/__init__.py', '')\n"
+                 "    z.write(sys.argv[2], 'p/_C.cpython-311-x86_64-linux-gnu.so')\n"
+                 "    z.write(sys.argv[3], 'p/_basis_cpu.so')\n"
+                 "    z.writestr('p-1.0.dist-info/METADATA', 'Name: p\\nVersion: 1.0\\n')\n",
+                 whl, t / "_C.so", t / "_basis_cpu.so"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string err;
+  auto w = read_wheel_meta(whl, &err);
+  ASSERT_TRUE(w) << err;
+  EXPECT_EQ(w->compiled, (V{"p._C"}));
+  EXPECT_EQ(w->libraries, (V{"p._basis_cpu"}));
+  // Bytes that are not ELF are imported as before, never called a library.
+  const unsigned char junk[] = "not an elf file at all";
+  EXPECT_FALSE(elf_is_plain_library(junk, sizeof junk, "x"));
+}
+
 }  // namespace
 }  // namespace ts::verify
