@@ -35,6 +35,9 @@ constexpr MarkerPattern kMarkers[] = {
     {Marker::failure_line, R"(^\s*what\(\):  )"},
     {Marker::failure_line, R"(libc\+\+abi(?:\.dylib)?: terminating (?:with|due to) uncaught exception )"},
     {Marker::failure_line, R"(\b(?:CUDA|HIP|cuDNN|rocBLAS|NCCL) [Ee]rror\b)"},
+    // A CUDA runtime call's status as the CUDA samples print it (deviceQuery: "cudaGetDeviceCount
+    // returned 3"), any call and any code.
+    {Marker::failure_line, R"(\b(?:cuda|cu|hip)[A-Z]\w* returned [0-9]+\b)"},
     {Marker::failure_line, R"(\bld: cannot find )"},
     {Marker::failure_line, R"(undefined reference to )"},
 };

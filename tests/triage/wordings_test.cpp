@@ -706,6 +706,20 @@ TEST(AlwaysAnAnswer, UncaughtCxxExceptionIsTheFirstRealError) {
   EXPECT_FALSE(prose.failed());
 }
 
+// A CUDA runtime call's status as the CUDA samples print it is an error line, for any call and code.
+TEST(AlwaysAnAnswer, ACudaCallsReturnedStatusIsTheFirstRealError) {
+  for (const char* log : {" CUDA Device Query (Runtime API) version (CUDART static linking)\n\n"
+                          "cudaGetDeviceCount returned 3\n-> initialization error\nResult = FAIL\n",
+                          "probe\ncuInit returned 999\n",
+                          "probe\nhipGetDeviceCount returned 100\n"}) {
+    Diagnosis d = diagnose(log);
+    ASSERT_TRUE(d.root()) << log;
+    EXPECT_TRUE(d.failed()) << log;
+  }
+  // Prose about a function that returned something is not one.
+  EXPECT_FALSE(diagnose("the function returned 3 values\ncuda returned 0 errors\n").root());
+}
+
 TEST(AlwaysAnAnswer, NoErrorSaysSo) {
   Diagnosis d = diagnose("running build_ext\nbuilding 'x' extension\ncopying x.so -> build/lib\n");
   EXPECT_FALSE(d.root());
