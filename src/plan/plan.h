@@ -34,6 +34,14 @@ struct Conflict {
 // (src/run/pyshim.h fills it in; `plan --format sh` leaves it out).
 inline constexpr const char* kPyshimPlaceholder = "{pyshim}";
 
+// A PYTHONPATH value with the build helper first, once (each part that needs the helper asks this,
+// so two of them never put it there twice).
+inline std::string pythonpath_with_pyshim(const std::string& pythonpath) {
+  const std::string ph = kPyshimPlaceholder;
+  if (pythonpath == ph || pythonpath.rfind(ph + ":", 0) == 0) return pythonpath;
+  return pythonpath.empty() ? ph : ph + ":" + pythonpath;
+}
+
 struct Step {
   std::string name;               // fetch, fix, clean, configure, build, package, verify
   std::vector<std::string> argv;  // run without a shell; "torchsmith ..." for our own stages

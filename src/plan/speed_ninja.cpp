@@ -54,10 +54,11 @@ bool ninja_by_helper(const Ctx& c) {
 
 void choose_ninja(Ctx& c) {
   if (!ninja_by_helper(c)) return;
-  std::string path = kPyshimPlaceholder;
-  if (auto it = c.p.env.find("PYTHONPATH"); it != c.p.env.end() && !it->second.empty()) path += ":" + it->second;
-  c.set_env("PYTHONPATH", path, "torchsmith's build helper (sitecustomize.py, written by the run) comes first: it "
-            "turns the package's use_ninja=False into True", "src/run/pyshim/sitecustomize.py");
+  auto it = c.p.env.find("PYTHONPATH");
+  c.set_env("PYTHONPATH", pythonpath_with_pyshim(it == c.p.env.end() ? "" : it->second),
+            "torchsmith's build helper (sitecustomize.py, written by the run) comes first: it turns the "
+            "package's use_ninja=False into True",
+            "src/run/pyshim/sitecustomize.py");
   c.set_env("TORCHSMITH_NINJA", "1", "the build helper turns use_ninja back on when torch finds ninja", kSource);
   c.decide("ninja", "on through the build helper",
            "setup.py passes use_ninja=False to BuildExtension; " + std::string(kWhy) +

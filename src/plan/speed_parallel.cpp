@@ -34,11 +34,11 @@ void choose_parallel_extensions(Ctx& c) {
   // A CUDA source compiled with nvcc --threads T keeps T cores busy: slots count threads, not jobs.
   int threads = c.nvcc_threads;
   int slots = c.p.jobs * threads;
-  std::string path = kPyshimPlaceholder;
-  if (auto it = c.p.env.find("PYTHONPATH"); it != c.p.env.end() && !it->second.empty())
-    path = it->second.rfind(path, 0) == 0 ? it->second : path + ":" + it->second;  // the ninja rule's already
-  c.set_env("PYTHONPATH", path, "torchsmith's build helper (sitecustomize.py, written by the run) comes first: "
-            "it builds the package's extensions side by side", "src/run/pyshim/sitecustomize.py");
+  auto it = c.p.env.find("PYTHONPATH");
+  c.set_env("PYTHONPATH", pythonpath_with_pyshim(it == c.p.env.end() ? "" : it->second),
+            "torchsmith's build helper (sitecustomize.py, written by the run) comes first: it builds the "
+            "package's extensions side by side",
+            "src/run/pyshim/sitecustomize.py");
   c.set_env("TORCHSMITH_EXT_JOBS", std::to_string(slots),
             "compile slots the extensions share (jobs x nvcc threads): an extension being built holds one per "
             "nvcc thread of each CUDA source or, with no CUDA source, one per C++ source, so no more long compiles "

@@ -136,8 +136,7 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
       }
       if (have.empty()) {
         auto py = env.find("PYTHONPATH");
-        r.env["PYTHONPATH"] = std::string(plan::kPyshimPlaceholder) +
-                              (py == env.end() || py->second.empty() ? "" : ":" + py->second);
+        r.env["PYTHONPATH"] = plan::pythonpath_with_pyshim(py == env.end() ? "" : py->second);
       }
       r.env["TORCHSMITH_FORCE_INCLUDE"] = appended(env, "TORCHSMITH_FORCE_INCLUDE", h);
       r.env["NVCC_APPEND_FLAGS"] = appended(env, "NVCC_APPEND_FLAGS", "-include " + h);

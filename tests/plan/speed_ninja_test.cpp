@@ -46,6 +46,14 @@ TEST(SpeedNinja, UseNinjaFalseIsTurnedBackOnThroughTheHelper) {
   EXPECT_NE(env(r.plan, "TORCHSMITH_EXT_JOBS"), "<unset>");
 }
 
+TEST(SpeedNinja, TheHelperGoesFirstOnPythonpathOnce) {
+  EXPECT_EQ(pythonpath_with_pyshim(""), "{pyshim}");
+  EXPECT_EQ(pythonpath_with_pyshim("/a:/b"), "{pyshim}:/a:/b");
+  EXPECT_EQ(pythonpath_with_pyshim("{pyshim}"), "{pyshim}");
+  EXPECT_EQ(pythonpath_with_pyshim("{pyshim}:/a"), "{pyshim}:/a");
+  EXPECT_EQ(pythonpath_with_pyshim("{pyshim}x:/a"), "{pyshim}:{pyshim}x:/a");  // another name, not ours
+}
+
 TEST(SpeedNinja, APackageThatKeepsNinjaOnIsLeftAlone) {
   auto r = make_extension_plan(dir_request(cuda_only_scan()), machine(), test_kb(), recipe_generic("demo-ext"),
                                &test_fixes());
