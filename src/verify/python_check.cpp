@@ -146,6 +146,7 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
         rep.verdicts.push_back({"", "wheel metadata", Outcome::fail, err});
       } else {
         rep.requires_dist = meta->requires_dist;
+        split_op_libraries(*meta, in.site);
         // The plan's module when the wheel has it; a guessed one (no recipe) gives way to the wheel's.
         const auto& tops = meta->top_level;
         std::string& name = plan->import_name;

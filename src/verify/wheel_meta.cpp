@@ -101,7 +101,10 @@ WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::st
         if (identifier(stem)) add_once(w.top_level, stem);
       }
     }
-    if (std::string dotted = compiled_name(m); !dotted.empty()) add_once(w.compiled, dotted);
+    if (std::string dotted = compiled_name(m); !dotted.empty()) {
+      add_once(w.compiled, dotted);
+      w.compiled_files.emplace(dotted, path);
+    }
   }
   return w;
 }
@@ -144,21 +147,19 @@ std::optional<WheelMeta> read_wheel_meta(const std::string& wheel, std::string* 
       *error = wheel + ": " + e;
       return std::nullopt;
     }
-  WheelMeta w = wheel_meta_from(names, metadata, top_level);
-  // Which compiled modules are op libraries: the .dynstr of each says whether PyInit_ is there.
-  constexpr std::uint64_t kMaxLibrary = 1ull << 30;
-  for (const auto& m : zip->members()) {
-    std::string dotted = compiled_name(m.name);
-    if (dotted.empty() || std::find(w.compiled.begin(), w.compiled.end(), dotted) == w.compiled.end()) continue;
-    std::string bytes;
-    if (!zip->read(m, bytes, kMaxLibrary).empty()) continue;  // unreadable here: imported as before
+  return wheel_meta_from(names, metadata, top_level);
+}
+
+void split_op_libraries(WheelMeta& w, const std::string& site) {
+  std::vector<std::string> modules;
+  for (const auto& dotted : w.compiled) {
+    auto file = w.compiled_files.find(dotted);
+    formats::MappedFile f(file == w.compiled_files.end() ? std::string() : site + "/" + file->second);
     std::string stem = dotted.substr(dotted.rfind('.') + 1);
-    if (elf_is_plain_library(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), stem)) {
-      w.compiled.erase(std::find(w.compiled.begin(), w.compiled.end(), dotted));
-      add_once(w.libraries, dotted);
-    }
+    if (f.ok() && elf_is_plain_library(f.bytes().data(), f.bytes().size(), stem)) add_once(w.libraries, dotted);
+    else modules.push_back(dotted);
   }
-  return w;
+  w.compiled = std::move(modules);
 }
 
 bool elf_is_plain_library(const unsigned char* data, std::size_t size, const std::string& stem) {

@@ -86,8 +86,18 @@ TEST(WheelMeta, ASharedLibraryWithoutPyInitIsAnOpLibrary) {
   std::string err;
   auto w = read_wheel_meta(whl, &err);
   ASSERT_TRUE(w) << err;
+  EXPECT_EQ(w->compiled, (V{"p._C", "p._basis_cpu"}));  // the wheel's names alone cannot tell
+  // Where the wheel was installed, each file says what it is.
+  test::write(t / "site/p/__init__.py", "");
+  ASSERT_EQ(test::run({"cp", t / "_C.so", t / "site/p/_C.cpython-311-x86_64-linux-gnu.so"}).exit_code, 0);
+  ASSERT_EQ(test::run({"cp", t / "_basis_cpu.so", t / "site/p/_basis_cpu.so"}).exit_code, 0);
+  split_op_libraries(*w, t / "site");
   EXPECT_EQ(w->compiled, (V{"p._C"}));
   EXPECT_EQ(w->libraries, (V{"p._basis_cpu"}));
+  // A file that is not there (an install that failed) stays a module: the import says why.
+  auto gone = read_wheel_meta(whl, &err);
+  split_op_libraries(*gone, t / "nowhere");
+  EXPECT_EQ(gone->compiled, (V{"p._C", "p._basis_cpu"}));
   // Bytes that are not ELF are imported as before, never called a library.
   const unsigned char junk[] = "not an elf file at all";
   EXPECT_FALSE(elf_is_plain_library(junk, sizeof junk, "x"));
