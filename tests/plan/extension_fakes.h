@@ -105,6 +105,13 @@ inline std::string env(const Plan& p, const std::string& k) {
 }
 
 // `--arch torch` against a torch built for the six arches of 2.11+cu130.
+// The plan's decision on `topic`, or nullptr.
+inline const Decision* decision(const Plan& p, const std::string& topic) {
+  for (const auto& d : p.decisions)
+    if (d.topic == topic) return &d;
+  return nullptr;
+}
+
 inline void ask_torch_arches(ExtensionRequest& req, HostFacts& f) {
   req.arch = "torch";
   req.arch_origin = "--arch";

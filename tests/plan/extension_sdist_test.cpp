@@ -21,12 +21,6 @@ const Step* step(const Plan& p, const std::string& name) {
   return nullptr;
 }
 
-const Decision* decision(const Plan& p, const std::string& topic) {
-  for (const auto& d : p.decisions)
-    if (d.topic == topic) return &d;
-  return nullptr;
-}
-
 const Recipe& scatter() {
   static const RecipeSet rs = [] {
     std::vector<std::string> errors;

@@ -11,12 +11,6 @@ namespace {
 
 using namespace testing;
 
-const Decision* decision(const Plan& p, const std::string& topic) {
-  for (const auto& d : p.decisions)
-    if (d.topic == topic) return &d;
-  return nullptr;
-}
-
 HostFacts machine(bool ninja = true) {
   auto f = fake_host(fake_python("2.11.0+cu130", "13.0"), {"13.0"}, {"9.0"});
   f.memory.usable_bytes = 118 * kGiB;

@@ -10,12 +10,6 @@ namespace {
 
 using namespace testing;
 
-const Decision* decision(const Plan& p, const std::string& topic) {
-  for (const auto& d : p.decisions)
-    if (d.topic == topic) return &d;
-  return nullptr;
-}
-
 HostFacts machine(int cores = 16) {
   auto py = fake_python("2.11.0+cu130", "13.0");
   auto f = fake_host(py, {"13.0"}, {"9.0"});
