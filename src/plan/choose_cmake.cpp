@@ -7,23 +7,7 @@ namespace ts::plan::detail {
 
 namespace {
 
-struct Tool {
-  std::string path, version, how;
-};
-
-// cmake/ninja on the machine and pip's in the build Python.
-std::vector<Tool> find_tools(const Ctx& c, const std::string& name) {
-  std::vector<Tool> out;
-  if (c.python) {
-    auto it = c.python->packages.find(name);
-    if (it != c.python->packages.end())
-      out.push_back({dir_of(c.python->path) + "/" + name, it->second, "the build Python's " + name + " package"});
-  }
-  for (const auto& t : c.facts().tools)
-    if ((t.name == name || (name == "cmake" && t.name == "cmake3")) && ver(t.version))
-      out.push_back({t.path, t.version, "found on the machine"});
-  return out;
-}
+using Tool = core::BuildTool;
 
 // The newest catalog release of `kind` within [min, ceil) (either may be absent).
 const ToolRelease* catalog_in_range(const Ctx& c, const char* kind, const std::optional<Version>& min,
@@ -53,7 +37,7 @@ void choose_cmake(Ctx& c) {
   std::string src = cite(rel.source, rel.origin);
   auto min = ver(rel.cmake_min);
   auto ceil = ver(rel.cmake_max_exclusive);
-  auto tools = find_tools(c, "cmake");
+  auto tools = core::find_build_tools(c, "cmake");
   const Tool* best = nullptr;  // newest within [min, ceil), else newest >= min
   for (const auto& t : tools) {
     auto v = *ver(t.version);
@@ -98,7 +82,7 @@ void choose_cmake(Ctx& c) {
               "CMake " + c.cmake_version + " >= " + rel.cmake_max_exclusive +
                   " removed compatibility with cmake_minimum_required < 3.5, which torch " + rel.version +
                   "'s third_party projects declare");
-  auto ninjas = find_tools(c, "ninja");
+  auto ninjas = core::find_build_tools(c, "ninja");
   if (!ninjas.empty()) {
     c.ninja_path = ninjas.front().path;
     c.set_env("USE_NINJA", "1", "Ninja " + ninjas.front().version + " (" + ninjas.front().path +

@@ -20,6 +20,19 @@ std::string dir_of(const std::string& path) {
   return s == 0 ? "/" : path.substr(0, s);
 }
 
+std::vector<BuildTool> find_build_tools(const Ctx& c, const std::string& name) {
+  std::vector<BuildTool> out;
+  if (c.python) {
+    auto it = c.python->packages.find(name);
+    if (it != c.python->packages.end())
+      out.push_back({dir_of(c.python->path) + "/" + name, it->second, "the build Python's " + name + " package"});
+  }
+  for (const auto& t : c.facts().tools)
+    if ((t.name == name || (name == "cmake" && t.name == "cmake3")) && ver(t.version))
+      out.push_back({t.path, t.version, "found on the machine"});
+  return out;
+}
+
 std::string Ctx::cuda_mm() const {
   if (!toolkit) return "";
   auto v = ver(toolkit->version);

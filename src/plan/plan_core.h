@@ -165,4 +165,11 @@ std::optional<Version> ver(std::string_view s);
 std::string cite(const std::string& source, const kb::Origin& o);
 std::string dir_of(const std::string& path);  // "/a/b/c" -> "/a/b"
 
+// A build tool (cmake, ninja) the build can use: the build Python's pip package first, then the
+// machine's (a version that reads; cmake3 counts as cmake).
+struct BuildTool {
+  std::string path, version, how;
+};
+std::vector<BuildTool> find_build_tools(const Ctx& c, const std::string& name);
+
 }  // namespace ts::plan::core

@@ -15,18 +15,13 @@ constexpr const char* kSource = "pytorch/pytorch@v1.13.1:torch/utils/cpp_extensi
 constexpr const char* kWhy = "torch's BuildExtension compiles through ninja, MAX_JOBS at a time, only when use_ninja "
                              "is True; with False it compiles each source in turn";
 
-// ninja where the build looks for it: the build Python's own (pip's ninja, in its bin) or one the
-// machine has, in a directory on the build's PATH.
+// A ninja the build can use (core::find_build_tools) in a directory on the build's PATH.
 bool ninja_on_build_path(const Ctx& c) {
   auto it = c.p.env.find("PATH");
   if (it == c.p.env.end()) return false;
   auto dirs = util::split(it->second, ':');
-  auto on_path = [&](const std::string& file) {
-    return std::find(dirs.begin(), dirs.end(), core::dir_of(file)) != dirs.end();
-  };
-  if (c.python && c.python->packages.count("ninja") && on_path(c.python->path)) return true;
-  for (const auto& t : c.facts().tools)
-    if (t.name == "ninja" && on_path(t.path)) return true;
+  for (const auto& t : core::find_build_tools(c, "ninja"))
+    if (std::find(dirs.begin(), dirs.end(), core::dir_of(t.path)) != dirs.end()) return true;
   return false;
 }
 
