@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 #include <re2/filtered_re2.h>
 #if defined(__x86_64__)
@@ -139,23 +140,37 @@ void Prefilter::build(const std::vector<std::string>& patterns) {
   for (const auto& l : literals_) shortest = std::min(shortest, l.size()), longest_ = std::max(longest_, l.size());
   stride_ = std::max<std::size_t>(1, std::min(kMaxStride, shortest - 3));
 
+  folded_.clear();
+  for (const auto& l : literals_) {
+    std::string f = l;
+    for (char& c : f) c = static_cast<char>(c | 0x20);
+    folded_.push_back(std::move(f));
+  }
+  place_windows({});
+}
+
+// Any `stride_` consecutive window offsets of a literal catch every occurrence of it: each literal
+// takes its block that is rarest in `seen` (the log being read, when adapt() ran) and then in the
+// typical noise above. Which block is taken changes only how often a probe verifies in vain.
+void Prefilter::place_windows(const std::unordered_map<std::uint32_t, std::uint32_t>& seen) {
   std::map<std::uint32_t, int> noise;  // how often each folded window occurs in typical noise
   for (std::size_t i = 0; i + 4 <= kNoise.size(); ++i) noise[fold4(kNoise.data() + i)]++;
-
-  folded_.clear();
+  auto count = [](const auto& m, std::uint32_t w) -> std::uint64_t {
+    auto it = m.find(w);
+    return it == m.end() ? 0 : static_cast<std::uint64_t>(it->second);
+  };
   windows_.clear();
   bits_.assign((1u << kHashBits) / 64, 0);
-  for (std::uint32_t li = 0; li < literals_.size(); ++li) {
-    std::string f = literals_[li];
-    for (char& c : f) c = static_cast<char>(c | 0x20);
-    folded_.push_back(f);
-    // Any `stride_` consecutive window offsets catch every occurrence; take the rarest block.
-    std::size_t best = 0, best_cost = SIZE_MAX;
+  for (std::uint32_t li = 0; li < folded_.size(); ++li) {
+    const std::string& f = folded_[li];
+    std::size_t best = 0;
+    std::pair<std::uint64_t, std::uint64_t> best_cost{UINT64_MAX, UINT64_MAX};
     for (std::size_t o = 0; o + stride_ + 3 <= f.size(); ++o) {
-      std::size_t cost = 0;
+      std::pair<std::uint64_t, std::uint64_t> cost{0, 0};
       for (std::size_t k = 0; k < stride_; ++k) {
-        auto it = noise.find(fold4(f.data() + o + k));
-        cost += it == noise.end() ? 0 : static_cast<std::size_t>(it->second);
+        const std::uint32_t w = fold4(f.data() + o + k);
+        cost.first += count(seen, w);
+        cost.second += count(noise, w);
       }
       if (cost < best_cost) { best_cost = cost; best = o; }
     }
@@ -172,6 +187,36 @@ void Prefilter::build(const std::vector<std::string>& patterns) {
   bucket_start_.assign(kIndexMask + 2, 0);
   for (const auto& w : windows_) bucket_start_[(w.hash & kIndexMask) + 1]++;
   for (std::size_t i = 1; i < bucket_start_.size(); ++i) bucket_start_[i] += bucket_start_[i - 1];
+}
+
+void Prefilter::adapt(std::string_view sample) {
+  if (match_all_ || sample.size() < 4) return;
+  // Count, at every offset of the sample, the windows some literal could be probed by.
+  std::unordered_map<std::uint32_t, std::uint32_t> seen;
+  std::vector<std::uint64_t> any((1u << kHashBits) / 64, 0);
+  for (const auto& f : folded_)
+    for (std::size_t i = 0; i + 4 <= f.size(); ++i) {
+      const std::uint32_t w = fold4(f.data() + i);
+      seen.emplace(w, 0);
+      const std::uint32_t h = hash4(w);
+      any[h >> 6] |= 1ull << (h & 63);
+    }
+  for (std::size_t i = 0; i + 4 <= sample.size(); ++i) {
+    const std::uint32_t w = fold4(sample.data() + i), h = hash4(w);
+    if ((any[h >> 6] >> (h & 63)) & 1)
+      if (auto it = seen.find(w); it != seen.end()) ++it->second;
+  }
+  place_windows(seen);
+}
+
+std::uint64_t Prefilter::probe_hits(const char* p, const char* end) const {
+  std::uint64_t n = 0;
+  if (match_all()) return 0;
+  for (; p + 4 <= end; p += stride_) {
+    const std::uint32_t h = hash4(fold4(p));
+    n += (bits_[h >> 6] >> (h & 63)) & 1;
+  }
+  return n;
 }
 
 const char* Prefilter::verify(const char* probe, std::uint32_t h, const char* from, const char* end) const {

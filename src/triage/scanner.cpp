@@ -121,12 +121,30 @@ std::string_view within_margin(std::string_view s, std::size_t m) {
 }  // namespace
 
 Scanner::Scanner(const Engine& engine, bool record_matches, unsigned threads)
-    : engine_(engine), record_matches_(record_matches),
+    : engine_(engine), pf_(&engine.prefilter()), record_matches_(record_matches),
       threads_(threads ? threads : std::max(1u, std::min(8u, std::thread::hardware_concurrency()))),
       per_sig_(engine.set().signatures.size()) {}
 
+// The first big chunk (a mapped slice, a 4 MiB read) is sampled at kAdaptPieces places and the
+// prefilter's probes re-placed for this log; small feeds (a live build's lines) keep the engine's.
+std::atomic<bool> Scanner::adapt_{true};
+
+void Scanner::adapt_prefilter(std::string_view chunk) {
+  adapted_ = std::make_unique<Prefilter>(engine_.prefilter());
+  std::string sample;
+  const std::size_t piece = std::min<std::size_t>(kAdaptPiece, chunk.size() / kAdaptPieces);
+  for (std::size_t i = 0; i < kAdaptPieces; ++i) {
+    const std::size_t at = (chunk.size() - piece) / (kAdaptPieces - 1) * i;
+    sample.append(chunk.substr(at, piece));
+    sample.push_back('\n');
+  }
+  adapted_->adapt(sample);
+  pf_ = adapted_.get();
+}
+
 void Scanner::feed(std::string_view bytes) {
   bytes_ += bytes.size();
+  if (!adapted_ && bytes.size() >= kMinPart && adapt_ && !engine_.prefilter().match_all()) adapt_prefilter(bytes);
   const char* p = bytes.data();
   const char* e = p + bytes.size();
   if (pending_open_) {
@@ -158,7 +176,7 @@ void Scanner::feed(std::string_view bytes) {
 // The next line at or after `pos` that the patterns could match: it holds a prefilter literal, or
 // an ESC. Sets `ls` to its start and adds the newlines in [pos, ls) to `n`; false when none.
 bool Scanner::next_candidate(const char* pos, const char* e, const char*& ls, std::uint64_t& n, Probe& probe) const {
-  const Prefilter& pf = engine_.prefilter();
+  const Prefilter& pf = *pf_;
   if (pf.match_all()) { ls = pos; return pos < e; }
   // The first hit at or after an earlier pos is still the first at or after this one.
   while (!probe.hit || probe.hit < pos) {
@@ -273,7 +291,7 @@ void Scanner::scan_region(const char* b, const char* e) {
 void Scanner::on_line(std::string_view raw, const char* region_begin) {
   std::string_view clean = sanitize_line(raw, clean_buf_);
   hits_.clear();
-  if (engine_.prefilter().may_match(clean)) engine_.regex_set().Match(re2::StringPiece(clean.data(), clean.size()), &hits_);
+  if (pf_->may_match(clean)) engine_.regex_set().Match(re2::StringPiece(clean.data(), clean.size()), &hits_);
   std::array<bool, kMarkerCount> markers{};
   bool wrapper_line = false, any_sig = false;
   int last_sig = -1;

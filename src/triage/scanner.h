@@ -4,8 +4,10 @@
 // and a ring of the last few lines for context. Feeding a whole file at once gives the same result
 // as feeding it in pieces.
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,10 @@ class Scanner {
   // Ends the log (a last line without '\n' counts) and ranks the findings.
   Diagnosis finish();
 
+  // Whether big chunks re-place the prefilter's probes for the log (on by default), process-wide:
+  // bench/triage measures both ways; the findings never depend on it.
+  static void set_adapt_prefilter(bool on) { adapt_ = on; }
+
   std::uint64_t lines() const { return line_no_; }
   std::uint64_t bytes() const { return bytes_; }
   const std::vector<std::uint64_t>& matched_lines() const { return matched_lines_; }
@@ -38,7 +44,10 @@ class Scanner {
   struct After { Finding* f; int left; };
   struct Candidate { const char* line_start; std::uint64_t newlines_before; };  // from the part's start
   static constexpr std::size_t kMinPart = 4 << 20;  // smaller chunks are not worth a thread
-  static constexpr std::size_t kWindow = 64 << 10;  // bytes searched before their newlines are counted
+  static constexpr std::size_t kWindow = 64 << 10;
+  static constexpr std::size_t kAdaptPieces = 16, kAdaptPiece = 16 << 10;  // 256 KiB of a big chunk
+  void adapt_prefilter(std::string_view chunk);
+  static std::atomic<bool> adapt_;  // bytes searched before their newlines are counted
   // What the prefilter already told, carried between calls: lines with an ESC come before a hit
   // one by one, and searching past them again for each would be quadratic.
   struct Probe {
@@ -59,6 +68,8 @@ class Scanner {
   bool following() const { return !after_.empty() || tb_active_ || cmake_left_ > 0; }
 
   const Engine& engine_;
+  std::unique_ptr<Prefilter> adapted_;  // the engine's, its probes re-placed for this log (adapt_prefilter)
+  const Prefilter* pf_;                 // the one the scan asks: the engine's or adapted_
   bool record_matches_;
   unsigned threads_;
   std::uint64_t line_no_ = 0, bytes_ = 0;

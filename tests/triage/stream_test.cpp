@@ -85,6 +85,27 @@ TEST(Stream, ThreadsDoNotChangeTheResult) {
   }
 }
 
+// A big chunk re-places the prefilter's probes for the log (Scanner::adapt_prefilter): the same
+// findings and matched lines as the engine's probes, on a log with the planted failures among noise.
+TEST(Stream, AdaptedProbesDoNotChangeTheResult) {
+  ts::bench::LogGen gen(11);
+  std::string log;
+  gen.generate(16 << 20, 11, [&](std::string_view b) { log += b; });
+  log.insert(log.size() / 4, "/usr/include/c++/13/bits/x.h(24): error: namespace \"std\" has no member \"uintptr_t\"\n");
+  log.insert(log.size() / 2, "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+  std::string want;
+  for (bool adapt : {false, true}) {
+    Scanner::set_adapt_prefilter(adapt);
+    Scanner s(engine(), true, 1);
+    s.feed(log);
+    std::string got = summary(s.finish()) + std::to_string(s.matched_lines().size());
+    if (!adapt) want = got;
+    else EXPECT_EQ(got, want);
+  }
+  Scanner::set_adapt_prefilter(true);
+  EXPECT_NE(want.find("uintptr_t"), std::string::npos) << want;
+}
+
 TEST(Stream, LastLineWithoutNewlineCounts) {
   auto d = diagnose("[1/2] x\nc++: fatal error: Killed signal terminated program cc1plus");
   EXPECT_EQ(root_id(d), "OOM_CC1PLUS_KILLED");
