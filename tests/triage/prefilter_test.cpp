@@ -41,6 +41,17 @@ std::string planted_text(const Prefilter& pf, std::uint32_t seed) {
 
 void expect_finds_every_occurrence(const Prefilter& pf);
 
+// The scan's speed rests on every pattern having a literal of 6+ bytes (stride = shortest - 3): a
+// signature whose only literal is a short word would halve bench/triage's one-thread figure.
+TEST(Prefilter, ShippedSignaturesKeepEveryPatternOnALiteralOfSixBytes) {
+  const Prefilter& pf = engine().prefilter();
+  ASSERT_FALSE(pf.match_all()) << "a pattern has no literal at all: every line would go to the regexes";
+  std::string short_ones;
+  for (const auto& l : pf.literals())
+    if (l.size() < 6) short_ones += " '" + l + "'";
+  EXPECT_GE(pf.stride(), 3u) << "literals shorter than 6 bytes (give their patterns a longer necessary literal):" << short_ones;
+}
+
 TEST(Prefilter, AvxAndPortableProbesAgreeAndNeverPassAnOccurrence) {
   expect_finds_every_occurrence(engine().prefilter());
 }
