@@ -90,7 +90,15 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
   bool known_error = std::any_of(roots.begin(), roots.end(), [](const Finding& f) { return f.severity == Severity::error; });
   if (!known_error) {
     Finding u = unrecognised(fb);
-    if (u.count > 0) roots.push_back(std::move(u));
+    // A warning-class signature that matched the very line the failure is (configure went on
+    // without cuDNN, then a compile hit `cudnn.h: No such file`) explains it: it is the error.
+    auto on_line = [&](const Finding& f) {
+      return f.severity == Severity::warning &&
+             std::any_of(f.evidence.begin(), f.evidence.end(), [&](const Evidence& e) { return e.line == u.first_line(); });
+    };
+    auto named = u.count > 0 ? std::find_if(roots.begin(), roots.end(), on_line) : roots.end();
+    if (named != roots.end()) named->severity = Severity::error;
+    else if (u.count > 0) roots.push_back(std::move(u));
     else if (roots.empty() && !wrappers.empty()) roots.push_back(only_wrappers(wrappers));
   }
   std::stable_sort(roots.begin(), roots.end(), earlier);

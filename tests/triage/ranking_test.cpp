@@ -53,6 +53,25 @@ TEST(Ranking, ErrorBeatsAnEarlierWarning) {
   EXPECT_EQ(d.findings.size(), 2u);
 }
 
+// A warning-class signature that matched the failing line itself names that failure; one on
+// another line stays a note under the unrecognised first error.
+TEST(Ranking, WarningOnTheFailingLineIsTheError) {
+  auto d = diagnose("-- Could NOT find CUDNN (missing: CUDNN_INCLUDE_DIR)\n"
+                    "FAILED: conv.o\n"
+                    "src/conv.cpp:3:10: fatal error: cudnn.h: No such file or directory\n"
+                    "ninja: build stopped: subcommand failed.\n");
+  EXPECT_EQ(root_id(d), "CUDNN_NOT_FOUND");
+  EXPECT_TRUE(d.failed());
+  EXPECT_EQ(d.root()->severity, Severity::error);
+
+  auto other = diagnose("-- Could NOT find CUDNN (missing: CUDNN_INCLUDE_DIR)\n"
+                        "FAILED: conv.o\n"
+                        "src/conv.cpp:3:10: error: 'foo' was not declared in this scope\n");
+  EXPECT_EQ(root_id(other), "unrecognised");
+  EXPECT_EQ(other.root()->first_line(), 3u);
+  EXPECT_TRUE(has_finding(other, "CUDNN_NOT_FOUND"));
+}
+
 TEST(Ranking, EarliestErrorWins) {
   auto d = diagnose("/usr/bin/ld: cannot find -lcudart: No such file or directory\n"
                     "ptxas fatal   : Memory allocation failure\n");
