@@ -1,0 +1,82 @@
+// Toolchain and build-environment failures (memory, disk, missing compiler/nvcc/cuDNN, install
+// permissions, submodules) in the wordings other tools, platforms and versions print them in.
+#include "test_util.h"
+
+namespace ts::triage::testing {
+namespace {
+
+struct Wording { const char* line; const char* id; };
+
+class EnvWording : public ::testing::TestWithParam<Wording> {};
+
+TEST_P(EnvWording, NamesTheRootCause) {
+  Diagnosis d = diagnose(std::string(GetParam().line) + "\n");
+  EXPECT_EQ(root_id(d), GetParam().id) << GetParam().line;
+  EXPECT_TRUE(d.failed());
+}
+
+const Wording kEnvWordings[] = {
+    // MinGW's driver names the front end with .exe.
+    {"cc1plus.exe: out of memory allocating 3154664 bytes", "OOM_CC1PLUS_KILLED"},
+    {"cc1.exe: out of memory allocating 65536 bytes", "OOM_CC1PLUS_KILLED"},
+    // docker's legacy builder reporting a RUN step killed with SIGKILL.
+    {"ERROR: Service 'web' failed to build : The command '/bin/sh -c pip3 install -r requirements.txt' returned a non-zero code: 137", "OOM_GENERIC_KILLED"},
+    // Windows: an nvcc sub-tool access violation, bare and through MSBuild's CUDACOMPILE prefix.
+    {"CUDACOMPILE : nvcc error : 'cudafe++' died with status 0xC0000005 (ACCESS_VIOLATION)", "NVCC_TOOL_SEGFAULT"},
+    {"'cicc' died with status 0xC0000005 (ACCESS_VIOLATION)", "NVCC_TOOL_SEGFAULT"},
+    // Go tools print errno text in lower case.
+    {"docker: failed to register layer: Error processing tar file(exit status 1): write /usr/local/cuda-11.4/bin/nvdisasm: no space left on device.", "DISK_FULL"},
+    {"ApplyLayer exit status 1 stdout:  stderr: write /x/torch/lib/libtorch_cuda.so: no space left on device", "DISK_FULL"},
+    // CMake install into an unwritable prefix: old CMake (no reason) and new (': Permission denied').
+    {"  file INSTALL cannot copy file", "CMAKE_INSTALL_PERMISSION"},
+    {"CMake Error at cmake_install.cmake:41 (file):\n  file INSTALL cannot copy file", "CMAKE_INSTALL_PERMISSION"},
+    // nvcc not on PATH: dash, bash, make, old distutils, setup.py locate_cuda().
+    {"build.sh: 11: build.sh: nvcc: not found", "NVCC_NOT_FOUND"},
+    {"bash: nvcc: command not found", "NVCC_NOT_FOUND"},
+    {"make: nvcc: Command not found", "NVCC_NOT_FOUND"},
+    {"unable to execute nvcc: No such file or directory", "NVCC_NOT_FOUND"},
+    {"unable to execute '/usr/local/cuda/bin/nvcc': No such file or directory", "NVCC_NOT_FOUND"},
+    {"OSError: The nvcc binary could not be located in your $PATH. Either add it to your path, or set $CUDAHOME", "NVCC_NOT_FOUND"},
+    // No C/C++ compiler: target-triplet driver names, new and old distutils wordings.
+    {"error: command 'x86_64-linux-gnu-gcc' failed: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+    {"error: command '/usr/bin/g++' failed: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+    {"unable to execute 'x86_64-linux-gnu-gcc': No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+    {"unable to execute 'x86_64-conda_cos6-linux-gnu-gcc': No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+    {"unable to execute gcc: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+    // CMake: CXX/CC names a compiler that does not exist (two CMake wordings, and a one-line form).
+    {"  The CMAKE_CXX_COMPILER:\n\n    /usr/bin/c++\n\n  is not a full path to an existing compiler tool.", "NO_CXX_COMPILER"},
+    {"CMake Error at CMakeLists.txt:7 (project):The CMAKE_CXX_COMPILER:", "NO_CXX_COMPILER"},
+    {"  The CMAKE_C_COMPILER:", "NO_CXX_COMPILER"},
+    {"The CMAKE_CXX_COMPILER: g++.exe is not a full path and was not found in the PATH.", "NO_CXX_COMPILER"},
+    // A submodule directory that was never checked out.
+    {"  add_subdirectory given source \"libsane\" which is not an existing directory.", "SUBMODULES_MISSING"},
+    {"add_subdirectory given source \"ThirdParty/zstd/build/cmake\" which is not an", "SUBMODULES_MISSING"},
+    // cudnn.h missing: gcc, clang, MSVC (ASCII and localised typographic quotes).
+    {"include/darknet.h:46:10: fatal error: cudnn.h: No such file or directory", "CUDNN_NOT_FOUND"},
+    {"code.cpp:5:14: fatal error: 'cudnn.h' file not found", "CUDNN_NOT_FOUND"},
+    {"caffe/util/cudnn.hpp(5): fatal error C1083: Cannot open include file: 'cudnn.h': No such file or directory", "CUDNN_NOT_FOUND"},
+    {"fatal error C1083: Cannot open file included: \u201c" "cudnn.h\u201d: No such file or directory", "CUDNN_NOT_FOUND"},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, EnvWording, ::testing::ValuesIn(kEnvWordings));
+
+// The same words in lines that are not that failure.
+TEST(EnvWordingNearMiss, DoesNotTrigger) {
+  struct Near { const char* line; const char* id; };
+  for (const Near& n : {Near{"Step 5/9 : RUN exit 0 returned a non-zero code: 1", "OOM_GENERIC_KILLED"},
+                        Near{"nvcc error   : 'cl.exe' died with status 0xC0000005 (ACCESS_VIOLATION)", "NVCC_TOOL_SEGFAULT"},
+                        Near{"  file INSTALL cannot find \"/x/build/libfoo.so\": No such file or directory.", "CMAKE_INSTALL_PERMISSION"},
+                        Near{"-- nvcc: not found in PATH, building the CPU extension only (set CUDA_HOME to enable)", "NVCC_NOT_FOUND"},
+                        Near{"unable to execute 'nvcc': No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+                        Near{"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+                        Near{"-- CMAKE_CXX_COMPILER: /usr/bin/g++", "NO_CXX_COMPILER"},
+                        Near{"  The CMAKE_CUDA_COMPILER:", "NO_CXX_COMPILER"},
+                        Near{"-- Adding subdirectory third_party/fmt", "SUBMODULES_MISSING"},
+                        Near{"fatal error: cudnn.hpp: No such file or directory", "CUDNN_NOT_FOUND"}}) {
+    Diagnosis d = diagnose(std::string(n.line) + "\n");
+    EXPECT_FALSE(has_finding(d, n.id)) << n.line;
+  }
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
