@@ -90,11 +90,14 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
   bool known_error = std::any_of(roots.begin(), roots.end(), [](const Finding& f) { return f.severity == Severity::error; });
   if (!known_error) {
     Finding u = unrecognised(fb);
-    // A warning-class signature that matched the very line the failure is (configure went on
-    // without cuDNN, then a compile hit `cudnn.h: No such file`) explains it: it is the error.
+    // A warning-class signature that matched a line of the failure itself (configure went on
+    // without cuDNN, then a compile hit `cudnn.h: No such file`; a REQUIRED find_package's
+    // `Could NOT find X` as the message of its CMake Error block) explains it: it is the error.
+    auto in_failure = [&](const Evidence& e) {
+      return std::any_of(u.evidence.begin(), u.evidence.end(), [&](const Evidence& x) { return x.line == e.line; });
+    };
     auto on_line = [&](const Finding& f) {
-      return f.severity == Severity::warning &&
-             std::any_of(f.evidence.begin(), f.evidence.end(), [&](const Evidence& e) { return e.line == u.first_line(); });
+      return f.severity == Severity::warning && std::any_of(f.evidence.begin(), f.evidence.end(), in_failure);
     };
     auto named = u.count > 0 ? std::find_if(roots.begin(), roots.end(), on_line) : roots.end();
     if (named != roots.end()) named->severity = Severity::error;

@@ -70,6 +70,14 @@ TEST(Ranking, WarningOnTheFailingLineIsTheError) {
   EXPECT_EQ(root_id(other), "unrecognised");
   EXPECT_EQ(other.root()->first_line(), 3u);
   EXPECT_TRUE(has_finding(other, "CUDNN_NOT_FOUND"));
+
+  // A REQUIRED find_package: the same words are the message of the CMake Error block.
+  auto block = diagnose("CMake Error at /usr/share/cmake/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
+                        "  Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS) (found version \"11.4\")\n"
+                        "Call Stack (most recent call first):\n"
+                        "  CMakeLists.txt:67 (find_package)\n");
+  EXPECT_EQ(root_id(block), "CUDA_NOT_DETECTED_AT_CONFIGURE");
+  EXPECT_TRUE(block.failed());
 }
 
 TEST(Ranking, EarliestErrorWins) {
