@@ -48,6 +48,8 @@ const Wording kEnvWordings[] = {
     {"CMake Error at CMakeLists.txt:7 (project):The CMAKE_CXX_COMPILER:", "NO_CXX_COMPILER"},
     {"  The CMAKE_C_COMPILER:", "NO_CXX_COMPILER"},
     {"The CMAKE_CXX_COMPILER: g++.exe is not a full path and was not found in the PATH.", "NO_CXX_COMPILER"},
+    {"CMake Error: your CXX compiler: \"CMAKE_CXX_COMPILER-NOTFOUND\" was not found", "NO_CXX_COMPILER"},
+    {"CMake Error: your C compiler: \"CMAKE_C_COMPILER-NOTFOUND\" was not found", "NO_CXX_COMPILER"},
     // A submodule directory that was never checked out.
     {"  add_subdirectory given source \"libsane\" which is not an existing directory.", "SUBMODULES_MISSING"},
     {"add_subdirectory given source \"ThirdParty/zstd/build/cmake\" which is not an", "SUBMODULES_MISSING"},
@@ -71,6 +73,7 @@ TEST(EnvWordingNearMiss, DoesNotTrigger) {
                         Near{"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
                         Near{"-- CMAKE_CXX_COMPILER: /usr/bin/g++", "NO_CXX_COMPILER"},
                         Near{"  The CMAKE_CUDA_COMPILER:", "NO_CXX_COMPILER"},
+                        Near{"CMAKE_CUDA_COMPILER-NOTFOUND", "NO_CXX_COMPILER"},
                         Near{"-- Adding subdirectory third_party/fmt", "SUBMODULES_MISSING"},
                         Near{"fatal error: cudnn.hpp: No such file or directory", "CUDNN_NOT_FOUND"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
