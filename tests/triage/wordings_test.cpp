@@ -490,6 +490,9 @@ const Wording kWordings[] = {
     // A CUDA library handed to the driver by a full path that does not exist.
     {"gcc: error: /usr/local/cuda-9.0/lib64/libcudart.so: No such file or directory", "CUDA_LINK_LIB_NOT_FOUND"},
     {"x86_64-linux-gnu-g++: error: /usr/local/cuda-8.0/lib64/libcudart_static.a: No such file or directory", "CUDA_LINK_LIB_NOT_FOUND"},
+    // No cl.exe on PATH: torch's JIT build asking 'where cl' (as subprocess prints it) next to the older warning.
+    {"subprocess.CalledProcessError: Command '['where', 'cl']' returned non-zero exit status 1.", "MSVC_CL_NOT_FOUND"},
+    {"C:\\py\\torch\\utils\\cpp_extension.py:346: UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot find the file specified", "MSVC_CL_NOT_FOUND"},
     // clang compiling CUDA for an arch its toolkit lacks: old and new capitalisation, the version-range check.
     {"clang: error: Unsupported CUDA gpu architecture: sm_61", "NVCC_UNSUPPORTED_GPU_ARCH"},
     {"clang: error: unsupported CUDA gpu architecture: sm_89", "NVCC_UNSUPPORTED_GPU_ARCH"},
@@ -608,6 +611,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"k.cpp(1): fatal error C1083: Cannot open include file: 'mycuda.hpp': No such file or directory", "CUDA_DEV_HEADER_MISSING"},
                         Near{"gcc: error: src/nearest_neighborhood.cu.o: No such file or directory", "CUDA_LINK_LIB_NOT_FOUND"},
                         Near{"clang: warning: CUDA version 12.4 is only partially supported [-Wunknown-cuda-version]", "NVCC_UNSUPPORTED_GPU_ARCH"},
+                        Near{"subprocess.CalledProcessError: Command '['where', 'nvcc']' returned non-zero exit status 1.", "MSVC_CL_NOT_FOUND"},
                         Near{"ImportError: dlopen(/x/_C.so, 2): Symbol not found: _PyInit__C", "EXT_BUILT_FOR_OTHER_TORCH"},
                         Near{"ERROR: fastai 1.0.61 has requirement torch>=1.0.0, but you'll have torch 0.4.0 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
                         Near{"RuntimeError: module compiled against API version 0xe but this version of numpy is 0xd", "NUMPY2_ABI_MISMATCH"},
