@@ -468,6 +468,7 @@ const Wording kWordings[] = {
     {"D:\\a\\k.cu(17): fatal error C1001: An internal error has occurred in the compiler.", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
     {"Error\tC1001\tInternal compiler error.\tdnnl_cpu\tD:\\src\\cpu\\gemm_convolution_utils.cpp\t401\t", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
     {"INTERNAL COMPILER ERROR in 'D:\\VC\\Tools\\MSVC\\14.16.27023\\bin\\Hostx64\\x64\\cl.exe'", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"  Error : Internal Compiler error (codegen): \"there was an error in verifying the lgenfe output!\" [C:\\b\\caffe2\\caffe2_gpu.vcxproj]", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
     // The C++14 form of torch's standard guards (torch 1.5-2.0) next to the C++17 one.
     {"/libtorch/include/c10/util/C++17.h:20:2: error: #error You need C++14 to compile PyTorch", "CXX17_REQUIRED"},
     {"/t/include/ATen/ATen.h:4:2: error: #error C++14 or later compatible compiler is required to use ATen.", "CXX17_REQUIRED"},
