@@ -455,6 +455,49 @@ const Wording kWordings[] = {
     {"C:\\src\\nt_headers.hpp(183,75): error C3861: '__builtin_ctz': identifier", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
     {"C:\\src\\HighsHash.h(105,46): error C3861: \xE2\x80\x9C__builtin_clzll\xE2\x80\x9D: \xE6\x89\xBE\xE4\xB8\x8D\xE5\x88\xB0\xE6\xA0\x87\xE8\xAF\x86\xE7\xAC\xA6", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
     {"C:\\src\\csrc\\rasterize.cu(88): error: identifier \"__builtin_popcount\" is undefined", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
+    // The compiler itself crashed: gcc (segfault, failed assertion), clang's driver, MSVC C1001 (new and
+    // old wording, the Error List column form), cl.exe's banner.
+    {"x.cpp:2633:1: internal compiler error: Segmentation fault", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"t.cpp:609:6: internal compiler error: in equal_mem_array_ref_p, at tree-ssa-scopedtables.c:429", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"clang: error: unable to execute command: Segmentation fault (core dumped)", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"clang: error: unable to execute command: Segmentation fault: 11", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"clang: error: unable to execute command: Illegal instruction: 4", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"clang-9: error: clang frontend command failed due to signal (use -v to see invocation)", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"clang++: error: clang frontend command failed with exit code 139 (use -v to see invocation)", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"D:\\oneDNN\\src\\cpu\\gemm_convolution_utils.cpp(401): fatal error C1001: Internal compiler error.", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"D:\\a\\k.cu(17): fatal error C1001: An internal error has occurred in the compiler.", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"Error\tC1001\tInternal compiler error.\tdnnl_cpu\tD:\\src\\cpu\\gemm_convolution_utils.cpp\t401\t", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"INTERNAL COMPILER ERROR in 'D:\\VC\\Tools\\MSVC\\14.16.27023\\bin\\Hostx64\\x64\\cl.exe'", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    {"  Error : Internal Compiler error (codegen): \"there was an error in verifying the lgenfe output!\" [C:\\b\\caffe2\\caffe2_gpu.vcxproj]", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+    // The C++14 form of torch's standard guards (torch 1.5-2.0) next to the C++17 one.
+    {"/libtorch/include/c10/util/C++17.h:20:2: error: #error You need C++14 to compile PyTorch", "CXX17_REQUIRED"},
+    {"/t/include/ATen/ATen.h:4:2: error: #error C++14 or later compatible compiler is required to use ATen.", "CXX17_REQUIRED"},
+    {"all.h(4): fatal error C1189: #error:  C++17 or later compatible compiler is required to use PyTorch.", "CXX17_REQUIRED"},
+    // No MSVC for setuptools/distutils: today's wording, the versioned one, distutils' vcvarsall.bat.
+    {"error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\"", "MSVC_BUILD_TOOLS_MISSING"},
+    {"error: Microsoft Visual C++ 10.0 is required (Unable to find vcvarsall.bat).", "MSVC_BUILD_TOOLS_MISSING"},
+    {"error: Microsoft Visual C++ 9.0 is required. Get it from http://aka.ms/vcpython27", "MSVC_BUILD_TOOLS_MISSING"},
+    {"error: Unable to find vcvarsall.bat", "MSVC_BUILD_TOOLS_MISSING"},
+    {"error:unable to find vcvarsall.bat", "MSVC_BUILD_TOOLS_MISSING"},
+    // THC headers gone: gcc in English and a translated locale, MSVC with curly quotes (any locale).
+    {"src/x.cu:4:10: fatal error: THC/THC.h: No such file or directory", "THC_HEADERS_REMOVED"},
+    {"fatal error: THC/THC.h: \xE6\xB2\xA1\xE6\x9C\x89\xE9\x82\xA3\xE4\xB8\xAA\xE6\x96\x87\xE4\xBB\xB6\xE6\x88\x96\xE7\x9B\xAE\xE5\xBD\x95", "THC_HEADERS_REMOVED"},
+    {"x.cu:1:10: schwerwiegender Fehler: THC/THCAtomics.cuh: Datei oder Verzeichnis nicht gefunden", "THC_HEADERS_REMOVED"},
+    {"\xE2\x80\x9CTHC/THC.h\xE2\x80\x9D: No such file or directory", "THC_HEADERS_REMOVED"},
+    {"src\\x.cpp(1): fatal error C1083: \xE6\x97\xA0\xE6\xB3\x95\xE6\x89\x93\xE5\xBC\x80\xE5\x8C\x85\xE6\x8B\xAC\xE6\x96\x87\xE4\xBB\xB6: \xE2\x80\x9CTHC/THC.h\xE2\x80\x9D: No such file or directory", "THC_HEADERS_REMOVED"},
+    // CUDA headers not on MSVC's include path, in a translated MSVC (curly quotes).
+    {"thc\\THCGeneral.h(12): fatal error C1083: can not open or include such file: \xE2\x80\x9C" "cuda.h\xE2\x80\x9D: No such file or directory", "CUDA_DEV_HEADER_MISSING"},
+    {"k.cu(1): fatal error C1083: \xE6\x97\xA0\xE6\xB3\x95\xE6\x89\x93\xE5\xBC\x80\xE5\x8C\x85\xE6\x8B\xAC\xE6\x96\x87\xE4\xBB\xB6: \xE2\x80\x9C" "cuda_runtime.h\xE2\x80\x9D: No such file or directory", "CUDA_DEV_HEADER_MISSING"},
+    // A CUDA library handed to the driver by a full path that does not exist.
+    {"gcc: error: /usr/local/cuda-9.0/lib64/libcudart.so: No such file or directory", "CUDA_LINK_LIB_NOT_FOUND"},
+    {"x86_64-linux-gnu-g++: error: /usr/local/cuda-8.0/lib64/libcudart_static.a: No such file or directory", "CUDA_LINK_LIB_NOT_FOUND"},
+    // No cl.exe on PATH: torch's JIT build asking 'where cl' (as subprocess prints it) next to the older warning.
+    {"subprocess.CalledProcessError: Command '['where', 'cl']' returned non-zero exit status 1.", "MSVC_CL_NOT_FOUND"},
+    {"C:\\py\\torch\\utils\\cpp_extension.py:346: UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot find the file specified", "MSVC_CL_NOT_FOUND"},
+    // clang compiling CUDA for an arch its toolkit lacks: old and new capitalisation, the version-range check.
+    {"clang: error: Unsupported CUDA gpu architecture: sm_61", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    {"clang: error: unsupported CUDA gpu architecture: sm_89", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    {"clang: error: GPU arch sm_20 is supported by CUDA versions between 7.0 and 8.0 (inclusive), but installation at /usr/lib/cuda is 11.8; use '--cuda-path' to specify a different CUDA install, pass a different GPU arch with '--cuda-gpu-arch', or pass '--no-cuda-version-check'", "NVCC_UNSUPPORTED_GPU_ARCH"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -557,6 +600,19 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"-L/venv/lib/python3.10/site-packages/torch/lib -lc10_cuda -ltorch_cuda", "TORCH_CPU_ONLY_FOR_CUDA_EXT"},
                         Near{"x.cc:12:8: error: 'std::chrono::seconds' has not been declared", "MISSING_STD_HEADER"},
                         Near{"Checking that there is enough space on the disk... yes", "DISK_FULL"},
+                        Near{"clang: error: unable to execute command: Killed", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+                        Near{"clang++: error: clang frontend command failed with exit code 137 (use -v to see invocation)", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+                        Near{"c++: internal compiler error: Killed (program cc1plus)", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+                        Near{"x.cpp(12): error C2001: newline in constant", "ICE_SEGFAULT_DEBUG_OR_COMPILER_BUG"},
+                        Near{"-- Performing Test COMPILER_SUPPORTS_CXX14 - Success", "CXX17_REQUIRED"},
+                        Near{"set_property(TARGET app PROPERTY CXX_STANDARD 14)  # You need C++14 or later", "CXX17_REQUIRED"},
+                        Near{"call \"C:\\Program Files (x86)\\Microsoft Visual Studio\\2019\\BuildTools\\VC\\Auxiliary\\Build\\vcvarsall.bat\" x64", "MSVC_BUILD_TOOLS_MISSING"},
+                        Near{"In file included from /t/include/THC/THC.h:4,", "THC_HEADERS_REMOVED"},
+                        Near{"k.cu(1): fatal error C1083: Cannot open include file: 'cudnn.h': No such file or directory", "CUDA_DEV_HEADER_MISSING"},
+                        Near{"k.cpp(1): fatal error C1083: Cannot open include file: 'mycuda.hpp': No such file or directory", "CUDA_DEV_HEADER_MISSING"},
+                        Near{"gcc: error: src/nearest_neighborhood.cu.o: No such file or directory", "CUDA_LINK_LIB_NOT_FOUND"},
+                        Near{"clang: warning: CUDA version 12.4 is only partially supported [-Wunknown-cuda-version]", "NVCC_UNSUPPORTED_GPU_ARCH"},
+                        Near{"subprocess.CalledProcessError: Command '['where', 'nvcc']' returned non-zero exit status 1.", "MSVC_CL_NOT_FOUND"},
                         Near{"ImportError: dlopen(/x/_C.so, 2): Symbol not found: _PyInit__C", "EXT_BUILT_FOR_OTHER_TORCH"},
                         Near{"ERROR: fastai 1.0.61 has requirement torch>=1.0.0, but you'll have torch 0.4.0 which is incompatible.", "TORCH_COMPANION_VERSION_CONFLICT"},
                         Near{"RuntimeError: module compiled against API version 0xe but this version of numpy is 0xd", "NUMPY2_ABI_MISMATCH"},
