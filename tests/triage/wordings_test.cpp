@@ -498,6 +498,51 @@ const Wording kWordings[] = {
     {"clang: error: Unsupported CUDA gpu architecture: sm_61", "NVCC_UNSUPPORTED_GPU_ARCH"},
     {"clang: error: unsupported CUDA gpu architecture: sm_89", "NVCC_UNSUPPORTED_GPU_ARCH"},
     {"clang: error: GPU arch sm_20 is supported by CUDA versions between 7.0 and 8.0 (inclusive), but installation at /usr/lib/cuda is 11.8; use '--cuda-path' to specify a different CUDA install, pass a different GPU arch with '--cuda-gpu-arch', or pass '--no-cuda-version-check'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    // The distributed store's port taken: accelerate's own check, c10d's message without its log prefix (old and new).
+    {"ConnectionError: Tried to launch distributed communication on port `29500`, but another process is utilizing it. Please specify a different port (such as using the `--main_process_port` flag or specifying a different `main_process_port` in your config file) and rerun your script.", "DIST_STORE_PORT_IN_USE"},
+    {"RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).", "DIST_STORE_PORT_IN_USE"},
+    {"address. The server socket has failed to bind to [::]:29600 (errno: 98 - Address", "DIST_STORE_PORT_IN_USE"},
+    {"RuntimeError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use.", "DIST_STORE_PORT_IN_USE"},
+    // bf16 on a pre-Ampere GPU: transformers' check, ptxas under Triton (three instruction spellings, Windows temp path).
+    {"ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with cuda>=11.0", "GPU_BF16_UNSUPPORTED"},
+    {"ptxas /tmp/compile-ptx-src-38292b, line 100; error   : Feature '.bf16' requires .target sm_80 or higher", "GPU_BF16_UNSUPPORTED"},
+    {"ptxas /tmp/compile-ptx-src-0cc16a, line 649; error   : Feature 'cvt with .f32.bf16' requires .target sm_80 or higher", "GPU_BF16_UNSUPPORTED"},
+    {"ptxas C:\\Users\\A\\AppData\\Local\\Temp\\tmpv5eqmmj8.ptx, line 2051; error   : Feature 'cvt.bf16.f32' requires .target sm_80 or higher", "GPU_BF16_UNSUPPORTED"},
+    // CUDA 12 dropped texture references: clang's CUDA wording (nvcc's EDG says "texture is not a template").
+    {"/usr/lib/clang/15.0.7/include/__clang_cuda_texture_intrinsics.h:696:13: error: no template named 'texture'", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
+    {"    bf16 is only supported on A100+ GPUs", "GPU_BF16_UNSUPPORTED"},
+    // cuDNN refusing a too-old GPU, as a Python binding names the status.
+    {"libcudnn.cudnnStatusArchMismatch", "GPU_ARCH_TOO_OLD_FOR_LIBRARY"},
+    // poetry's solver wording of a companion pinned to another torch.
+    {"Because torchvision (0.4.0) depends on torch (1.2.0)", "TORCH_COMPANION_VERSION_CONFLICT"},
+    // link.exe without the Windows SDK: kernel32.lib/ucrt.lib (English, Portuguese, Chinese quotes), rc.exe.
+    {"LINK : fatal error LNK1181: cannot open input file 'kernel32.lib'", "WINDOWS_SDK_MISSING"},
+    {"LINK : fatal error LNK1104: n\xC3\xA3o \xC3\xA9 poss\xC3\xADvel abrir o arquivo 'kernel32.lib'", "WINDOWS_SDK_MISSING"},
+    {"LINK : fatal error LNK1104: \xE6\x97\xA0\xE6\xB3\x95\xE6\x89\x93\xE5\xBC\x80\xE6\x96\x87\xE4\xBB\xB6\xE2\x80\x9Ckernel32.lib\xE2\x80\x9D", "WINDOWS_SDK_MISSING"},
+    {"LINK : fatal error LNK1104: cannot open file 'ucrtd.lib'", "WINDOWS_SDK_MISSING"},
+    {"LINK : fatal error LNK1158: cannot run 'rc.exe' [C:\\build\\CMakeFiles\\3.11.1\\CompilerIdC\\CompilerIdC.vcxproj]", "WINDOWS_SDK_MISSING"},
+    // onnxruntime's CUDA provider DLL on Windows: its cuDNN/cuBLAS DLLs not loadable (old and new wording).
+    {"D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1193 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 \"\" when trying to load \"C:\\app\\onnxruntime_providers_cuda.dll\"", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"[ONNXRuntimeError] : 1 : FAIL : Error loading \"E:\\venv\\Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll\" which depends on \"cudnn64_9.dll\" which is missing. (Error 126: \"The specified module could not be found.\")", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    // cuDNN 8's loader on Windows (CTranslate2 / faster-whisper apps): the DLL of the cuDNN major it needs.
+    {"Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"Could not load library cudnn_ops_infer64_8.dll. Error code 126", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"Could not load library cudnn_cnn_infer64_8.dll. Error code 127", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    // LAPACK routines unresolved by Apple's ld64 (Fortran-suffixed and plain names).
+    {"            \"_dsyev_\", referenced from:", "LAPACK_NOT_LINKED"},
+    {"  \"_dgetrf\", referenced from:", "LAPACK_NOT_LINKED"},
+    // torch built without LAPACK: today's op-named message and the TH-era one.
+    {"RuntimeError: Calling torch.geqrf on a CPU tensor requires compiling PyTorch with LAPACK. Please use PyTorch built with LAPACK support.", "TORCH_BUILT_WITHOUT_LAPACK"},
+    {"RuntimeError: geqrf: Lapack library not found in compile time", "TORCH_BUILT_WITHOUT_LAPACK"},
+    // torch's preload of the nvidia-* wheels' libraries found none.
+    {"ValueError: libcublas.so.*[0-9] not found in the system path ['/code', '/usr/local/lib/python310.zip']", "TORCH_NVIDIA_WHEELS_SITE_DIR_SPLIT"},
+    {"ValueError: libnvrtc.so.*[0-9].*[0-9] not found in the system path", "TORCH_NVIDIA_WHEELS_SITE_DIR_SPLIT"},
+    // cudaErrorNoDevice in the runtime's own words (torch 0.x THCudaCheck, Paddle).
+    {"THCudaCheck FAIL file=torch/csrc/cuda/Module.cpp line=109 error=38 : no CUDA-capable device is detected", "CUDA_VISIBLE_DEVICES_NO_GPU"},
+    {"paddle.fluid.core.EnforceNotMet: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCount: no CUDA-capable device is detected at [/paddle/paddle/fluid/platform/gpu_info.cc:33]", "CUDA_VISIBLE_DEVICES_NO_GPU"},
+    // Windows: a torch DLL whose entry point is missing (WinError 127), English and French.
+    {"OSError: [WinError 127] The specified procedure could not be found. Error loading \"C:\\Python39\\lib\\site-packages\\torch\\lib\\c10_cuda.dll\" or one of its dependencies.", "TORCH_MIXED_INSTALL_STALE_LIBS"},
+    {"OSError: [WinError 127] La proc\xC3\xA9" "dure sp\xC3\xA9" "cifi\xC3\xA9" "e est introuvable. Error loading \"E:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of its dependencies.", "TORCH_MIXED_INSTALL_STALE_LIBS"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -673,6 +718,20 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"ImportError: /x/_ext.so: undefined symbol: cudaLaunchKernel", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
                         // Another server's port clash (a web UI), not the distributed store.
                         Near{"OSError: [Errno 98] Address already in use", "DIST_STORE_PORT_IN_USE"},
+                        // A wrong MASTER_ADDR (errno 99), not a taken port.
+                        Near{"[W socket.cpp:426] [c10d] The server socket has failed to bind to 10.0.0.5:29500 (errno: 99 - Cannot assign requested address).", "DIST_STORE_PORT_IN_USE"},
+                        Near{"ptxas /tmp/x.ptx, line 12; error   : Feature '.f16x2' requires .target sm_53 or higher", "GPU_BF16_UNSUPPORTED"},
+                        Near{"Because my_project depends on numpy (1.26.4) and pandas (2.2.0) depends on numpy (>=1.22.4)", "TORCH_COMPANION_VERSION_CONFLICT"},
+                        Near{"LINK : fatal error LNK1104: cannot open file 'mylib.lib'", "WINDOWS_SDK_MISSING"},
+                        Near{"link.exe /nologo kernel32.lib user32.lib gdi32.lib /out:a.exe", "WINDOWS_SDK_MISSING"},
+                        Near{"LoadLibrary failed with error 126 \"\" when trying to load \"C:\\app\\myplugin.dll\"", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"-- LAPACK requires BLAS", "TORCH_BUILT_WITHOUT_LAPACK"},
+                        Near{"  \"_dgetrf_wrapper\", referenced from:", "LAPACK_NOT_LINKED"},
+                        // cuDNN 8's zlib dependency missing on Windows: another cause.
+                        Near{"Could not locate zlibwapi.dll. Please make sure it is in your library path!", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"a.cpp:3:1: error: no template named 'texture_view'", "CUDA12_TEXTURE_REFERENCE_REMOVED"},
+                        Near{"Detected 1 CUDA Capable device(s)", "CUDA_VISIBLE_DEVICES_NO_GPU"},
+                        Near{"OSError: [WinError 127] The specified procedure could not be found. Error loading \"C:\\Python39\\lib\\site-packages\\cv2\\cv2.pyd\"", "TORCH_MIXED_INSTALL_STALE_LIBS"},
                         Near{"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 7860): address already in use", "DIST_STORE_PORT_IN_USE"},
                         // A name missing from another package whose name starts like triton's.
                         Near{"ImportError: cannot import name 'Client' from 'tritonclient.http'", "TRITON_NOT_AVAILABLE"},
