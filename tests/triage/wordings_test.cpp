@@ -566,6 +566,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
   struct Near { const char* line; const char* id; };
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
+                        Near{"RuntimeError: Expected is_sm80 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)", "FLASH_ATTN_GPU_TOO_OLD"},
+                        Near{"RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
                         Near{"RuntimeError: No such operator aten::my_op", "TORCHVISION_OPS_NOT_LOADED"},
                         Near{"-- Looking for a CUDA toolset: No CUDA toolset found in VS 2019, trying VS 2022", "CMAKE_CUDA_COMPILER_NOT_FOUND"},
                         Near{"c1xx: fatal error C1083: Cannot open source file: '..\\test\\main.cpp': No such file or directory", "MISSING_HEADER_GENERIC"},
