@@ -528,6 +528,10 @@ const Wording kWordings[] = {
     // Windows: an extension's DLL imports a torch function this torch lacks (ERROR_PROC_NOT_FOUND), Python >= 3.8 and older.
     {"ImportError: DLL load failed while importing _C: The specified procedure could not be found.", "EXT_BUILT_FOR_OTHER_TORCH"},
     {"ImportError: DLL load failed: The specified procedure could not be found.", "EXT_BUILT_FOR_OTHER_TORCH"},
+    // PTX newer than the driver's JIT accepts: runtime API, driver API, and the JIT ptxas line a JIT linker quotes.
+    {"RuntimeError: Triton Error [CUDA]: the provided PTX was compiled with an unsupported toolchain.", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
+    {"numba.cuda.cudadrv.driver.CudaAPIError: [222] Call to cuLinkAddData results in CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
+    {"ptxas application ptx input, line 9; fatal   : Unsupported .version 8.1; current version is '8.0'", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -566,6 +570,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
   struct Near { const char* line; const char* id; };
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
+                        Near{"ptxas application ptx input, line 12; error   : Unknown symbol 'foo'", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
                         Near{"RuntimeError: Expected is_sm80 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)", "FLASH_ATTN_GPU_TOO_OLD"},
                         Near{"RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
                         Near{"RuntimeError: No such operator aten::my_op", "TORCHVISION_OPS_NOT_LOADED"},
