@@ -532,6 +532,10 @@ const Wording kWordings[] = {
     {"RuntimeError: Triton Error [CUDA]: the provided PTX was compiled with an unsupported toolchain.", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
     {"numba.cuda.cudadrv.driver.CudaAPIError: [222] Call to cuLinkAddData results in CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
     {"ptxas application ptx input, line 9; fatal   : Unsupported .version 8.1; current version is '8.0'", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
+    // NumPy 2 with a torch built against NumPy 1: NumPy's warning, and torch's own wordings when it is cut.
+    {"A module that was compiled using NumPy 1.x cannot be run in", "NUMPY2_ABI_MISMATCH"},
+    {"RuntimeError: Numpy is not available", "NUMPY2_ABI_MISMATCH"},
+    {"RuntimeError: Could not infer dtype of numpy.int64", "NUMPY2_ABI_MISMATCH"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -570,6 +574,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
   struct Near { const char* line; const char* id; };
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
+                        Near{"RuntimeError: PyTorch was compiled without NumPy support", "NUMPY2_ABI_MISMATCH"},
+                        Near{"RuntimeError: Could not infer dtype of NoneType", "NUMPY2_ABI_MISMATCH"},
                         Near{"ptxas application ptx input, line 12; error   : Unknown symbol 'foo'", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
                         Near{"RuntimeError: Expected is_sm80 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)", "FLASH_ATTN_GPU_TOO_OLD"},
                         Near{"RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
