@@ -517,6 +517,9 @@ const Wording kWordings[] = {
     {"fatal error C1083: \xE6\x97\xA0" "\xE6\xB3\x95" "\xE6\x89\x93" "\xE5\xBC\x80" "\xE5\x8C\x85" "\xE6\x8B\xAC" "\xE6\x96\x87" "\xE4\xBB\xB6" ":\xE2\x80\x9C" "serial/serial.h\xE2\x80\x9D" ": No such file or directory", "MISSING_HEADER_GENERIC"},
     // A package that swallowed its extension's ImportError and calls it later.
     {"NameError: name '_C' is not defined", "EXT_MODULE_NOT_BUILT"},
+    {"ImportError: cannot import name '_C'", "EXT_MODULE_NOT_BUILT"},
+    // torch imported from its source checkout: _C is the tree's folder, of unknown location.
+    {"ImportError: cannot import name '_add_docstr' from 'torch._C' (unknown location)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
     // A build-time Python module missing: Python >= 3.6, 3.3-3.5 and 2.x wordings.
     {"ModuleNotFoundError: No module named 'yaml'", "PYTHON_BUILD_DEPS_MISSING"},
     {"ImportError: No module named 'yaml'", "PYTHON_BUILD_DEPS_MISSING"},
@@ -574,6 +577,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
   struct Near { const char* line; const char* id; };
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
+                        Near{"ImportError: cannot import name '_C_helpers' from 'mypkg'", "EXT_MODULE_NOT_BUILT"},
+                        Near{"ImportError: cannot import name '_add_docstr' from 'torch._C' (/venv/lib/python3.10/site-packages/torch/_C.so)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
                         Near{"RuntimeError: PyTorch was compiled without NumPy support", "NUMPY2_ABI_MISMATCH"},
                         Near{"RuntimeError: Could not infer dtype of NoneType", "NUMPY2_ABI_MISMATCH"},
                         Near{"ptxas application ptx input, line 12; error   : Unknown symbol 'foo'", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
