@@ -543,6 +543,47 @@ const Wording kWordings[] = {
     // Windows: a torch DLL whose entry point is missing (WinError 127), English and French.
     {"OSError: [WinError 127] The specified procedure could not be found. Error loading \"C:\\Python39\\lib\\site-packages\\torch\\lib\\c10_cuda.dll\" or one of its dependencies.", "TORCH_MIXED_INSTALL_STALE_LIBS"},
     {"OSError: [WinError 127] La proc\xC3\xA9" "dure sp\xC3\xA9" "cifi\xC3\xA9" "e est introuvable. Error loading \"E:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of its dependencies.", "TORCH_MIXED_INSTALL_STALE_LIBS"},
+    // torchvision's CUDA-version check and torchaudio's copy of it.
+    {"RuntimeError: Detected that PyTorch and TorchAudio were compiled with different CUDA versions. PyTorch has CUDA version 11.8 whereas TorchAudio has CUDA version 11.7.", "TORCHVISION_CUDA_MISMATCH"},
+    {"RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8.", "TORCHVISION_CUDA_MISMATCH"},
+    // flash-attn's arch check: 2.x message, and the bare TORCH_CHECK of flash-attn 1.x / early 2.x.
+    {"RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "FLASH_ATTN_GPU_TOO_OLD"},
+    {"RuntimeError: Expected is_sm90 || is_sm8x || is_sm75 to be true, but got false. (Could this error message be improved? If so, please report an enhancement request to PyTorch.)", "FLASH_ATTN_GPU_TOO_OLD"},
+    {"RuntimeError: Expected is_sm8x || is_sm75 to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
+    // torchvision's operators never registered: torch 2.x wording and the older one.
+    {"RuntimeError: operator torchvision::nms does not exist", "TORCHVISION_OPS_NOT_LOADED"},
+    {"RuntimeError: No such operator torchvision::nms", "TORCHVISION_OPS_NOT_LOADED"},
+    // CMake without a CUDA compiler: Makefile/Ninja generators and Visual Studio generators.
+    {"  No CMAKE_CUDA_COMPILER could be found.", "CMAKE_CUDA_COMPILER_NOT_FOUND"},
+    {"  No CUDA toolset found.", "CMAKE_CUDA_COMPILER_NOT_FOUND"},
+    // MSVC's missing include in English and in a translated (Chinese) message.
+    {"C:\\src\\ext\\ops.cpp(3): fatal error C1083: Cannot open include file: 'ops_impl.h': No such file or directory", "MISSING_HEADER_GENERIC"},
+    {"D:\\src\\include\\bpf.h(218,10): fatal error C1083: \xE6\x97\xA0" "\xE6\xB3\x95" "\xE6\x89\x93" "\xE5\xBC\x80" "\xE5\x8C\x85" "\xE6\x8B\xAC" "\xE6\x96\x87" "\xE4\xBB\xB6" ": \xE2\x80\x9C" "../external/libbpf/src/bpf.h\xE2\x80\x9D" ": No such file or directory", "MISSING_HEADER_GENERIC"},
+    {"fatal error C1083: \xE6\x97\xA0" "\xE6\xB3\x95" "\xE6\x89\x93" "\xE5\xBC\x80" "\xE5\x8C\x85" "\xE6\x8B\xAC" "\xE6\x96\x87" "\xE4\xBB\xB6" ":\xE2\x80\x9C" "serial/serial.h\xE2\x80\x9D" ": No such file or directory", "MISSING_HEADER_GENERIC"},
+    // A package that swallowed its extension's ImportError and calls it later.
+    {"NameError: name '_C' is not defined", "EXT_MODULE_NOT_BUILT"},
+    {"ImportError: cannot import name '_C'", "EXT_MODULE_NOT_BUILT"},
+    // torch imported from its source checkout: _C is the tree's folder, of unknown location.
+    {"ImportError: cannot import name '_add_docstr' from 'torch._C' (unknown location)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
+    // A build-time Python module missing: Python >= 3.6, 3.3-3.5 and 2.x wordings.
+    {"ModuleNotFoundError: No module named 'yaml'", "PYTHON_BUILD_DEPS_MISSING"},
+    {"ImportError: No module named 'yaml'", "PYTHON_BUILD_DEPS_MISSING"},
+    {"ImportError: No module named yaml", "PYTHON_BUILD_DEPS_MISSING"},
+    // An undefined symbol at link time: GNU ld, MSVC link, Apple ld64.
+    {"/usr/bin/ld: main.o: in function `main': undefined reference to `foo()'", "UNDEFINED_REFERENCE_LINK"},
+    {"main.obj : error LNK2019: unresolved external symbol \"void __cdecl foo(void)\" (?foo@@YAXXZ) referenced in function main", "UNDEFINED_REFERENCE_LINK"},
+    {"Undefined symbols for architecture arm64:", "UNDEFINED_REFERENCE_LINK"},
+    // Windows: an extension's DLL imports a torch function this torch lacks (ERROR_PROC_NOT_FOUND), Python >= 3.8 and older.
+    {"ImportError: DLL load failed while importing _C: The specified procedure could not be found.", "EXT_BUILT_FOR_OTHER_TORCH"},
+    {"ImportError: DLL load failed: The specified procedure could not be found.", "EXT_BUILT_FOR_OTHER_TORCH"},
+    // PTX newer than the driver's JIT accepts: runtime API, driver API, and the JIT ptxas line a JIT linker quotes.
+    {"RuntimeError: Triton Error [CUDA]: the provided PTX was compiled with an unsupported toolchain.", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
+    {"numba.cuda.cudadrv.driver.CudaAPIError: [222] Call to cuLinkAddData results in CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
+    {"ptxas application ptx input, line 9; fatal   : Unsupported .version 8.1; current version is '8.0'", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
+    // NumPy 2 with a torch built against NumPy 1: NumPy's warning, and torch's own wordings when it is cut.
+    {"A module that was compiled using NumPy 1.x cannot be run in", "NUMPY2_ABI_MISMATCH"},
+    {"RuntimeError: Numpy is not available", "NUMPY2_ABI_MISMATCH"},
+    {"RuntimeError: Could not infer dtype of numpy.int64", "NUMPY2_ABI_MISMATCH"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -580,6 +621,22 @@ TEST(GenericSignature, NamesTheMissingModuleAndAnswersItsFormerIds) {
 TEST(OneWordingNearMiss, DoesNotTrigger) {
   struct Near { const char* line; const char* id; };
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
+                        Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
+                        Near{"ImportError: cannot import name '_C_helpers' from 'mypkg'", "EXT_MODULE_NOT_BUILT"},
+                        Near{"ImportError: cannot import name '_add_docstr' from 'torch._C' (/venv/lib/python3.10/site-packages/torch/_C.so)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
+                        Near{"RuntimeError: PyTorch was compiled without NumPy support", "NUMPY2_ABI_MISMATCH"},
+                        Near{"RuntimeError: Could not infer dtype of NoneType", "NUMPY2_ABI_MISMATCH"},
+                        Near{"ptxas application ptx input, line 12; error   : Unknown symbol 'foo'", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
+                        Near{"RuntimeError: Expected is_sm80 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)", "FLASH_ATTN_GPU_TOO_OLD"},
+                        Near{"RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
+                        Near{"RuntimeError: No such operator aten::my_op", "TORCHVISION_OPS_NOT_LOADED"},
+                        Near{"-- Looking for a CUDA toolset: No CUDA toolset found in VS 2019, trying VS 2022", "CMAKE_CUDA_COMPILER_NOT_FOUND"},
+                        Near{"c1xx: fatal error C1083: Cannot open source file: '..\\test\\main.cpp': No such file or directory", "MISSING_HEADER_GENERIC"},
+                        Near{"NameError: name '_Cache' is not defined", "EXT_MODULE_NOT_BUILT"},
+                        Near{"ImportError: No module named yamlordereddictloader", "PYTHON_BUILD_DEPS_MISSING"},
+                        Near{"ld: warning: object file (x.o) was built for newer macOS version (14.0) than being linked (13.0)", "UNDEFINED_REFERENCE_LINK"},
+                        Near{"ImportError: DLL load failed while importing _C: The specified module could not be found.", "EXT_BUILT_FOR_OTHER_TORCH"},
+                        Near{"RuntimeError: Detected that PyTorch and torchvision were compiled with the same CUDA version", "TORCHVISION_CUDA_MISMATCH"},
                         Near{"OSError: libcurand.so.11: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
                         Near{"ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
                         Near{"W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic library 'libcublas.so.10'; dlerror: libcublas.so.10: cannot open shared object file: No such file or directory", "JETSON_WHEEL_JETPACK_MISMATCH"},
