@@ -584,6 +584,40 @@ const Wording kWordings[] = {
     {"A module that was compiled using NumPy 1.x cannot be run in", "NUMPY2_ABI_MISMATCH"},
     {"RuntimeError: Numpy is not available", "NUMPY2_ABI_MISMATCH"},
     {"RuntimeError: Could not infer dtype of numpy.int64", "NUMPY2_ABI_MISMATCH"},
+    // Wording sweep (batch 5, wD): the same root causes in other tools', versions' and locales' words.
+    {"RuntimeError: geqrf: Lapack library not found in compile time", "TORCH_BUILT_WITHOUT_LAPACK"},
+    {"RuntimeError: Calling torch.linalg.cholesky on a CPU tensor requires compiling PyTorch with LAPACK. Please use PyTorch built with LAPACK support.", "TORCH_BUILT_WITHOUT_LAPACK"},
+    {"RuntimeError: CMake must be installed to build the following extensions: _dlib_pybind11", "CMAKE_NOT_INSTALLED"},
+    {"                       CMake is not installed on your system!", "CMAKE_NOT_INSTALLED"},
+    {"ninja: error: loading 'build.ninja': The system cannot find the file specified.", "NINJA_BUILD_FILE_MISSING"},
+    {"ninja: error: loading 'build.ninja': Le fichier sp\xC3\xA9" "cifi\xC3\xA9 est introuvable.", "NINJA_BUILD_FILE_MISSING"},
+    {"ERROR: Could not install packages due to an OSError: [WinError 5] Access is denied: 'C:\\\\Program Files\\\\Python311\\\\Lib\\\\site-packages\\\\x.pyd'", "PIP_PERMISSION_DENIED"},
+    {"ERROR: Could not install packages due to an OSError: [WinError 5] Accesso negato: 'c:\\\\programdata\\\\anaconda3\\\\lib\\\\site-packages\\\\x'", "PIP_PERMISSION_DENIED"},
+    {"test: Test CUDA failure common.cu:941 'system not yet initialized'", "CUDA_802_FABRIC_MANAGER_MISSING"},
+    {"ggml_cuda_init: failed to initialize CUDA: system not yet initialized", "CUDA_802_FABRIC_MANAGER_MISSING"},
+    {"E external/xla/xla/stream_executor/cuda/cuda_driver.cc:152] failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: CUDA_ERROR_SYSTEM_NOT_READY: system not yet initialized", "CUDA_802_FABRIC_MANAGER_MISSING"},
+    {"RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 802: system not yet initialized", "CUDA_802_FABRIC_MANAGER_MISSING"},
+    {"CMake Error in external/owl/owl/CMakeLists.txt: CUDA_ARCHITECTURES is empty for target \"owl\".", "CMAKE_CUDA_ARCHITECTURES_EMPTY"},
+    {"  Unable to find installation candidates for torch (2.5.1)", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+    {"    | Unable to find installation candidates for torch (2.5.1+cu124)", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+    {"E tensorflow/stream_executor/cuda/cuda_dnn.cc:362] Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.1.0.  CuDNN library needs to have matching major version and equal or higher minor version.", "CUDNN_VERSION_INCOMPATIBLE"},
+    {"Loaded runtime CuDNN library: 7301 (compatibility version 7300) but source was compiled with 7003 (compatibility version 7000).", "CUDNN_VERSION_INCOMPATIBLE"},
+    {"fatal: Fetched in submodule path 'third_party/cutlass', but it did not contain 099a70167993378fe25fe1e668207fc4ea3c0fb0. Direct fetching of that commit failed.", "GIT_SUBMODULE_FETCH_FAILED"},
+    {"torch.OutOfMemoryError: HIP out of memory. Tried to allocate 5.48 GiB. GPU 0 has a total capacity of 15.98 GiB of which 4.96 GiB is free.", "CUDA_OUT_OF_MEMORY"},
+    {"RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/THCCachingAllocator.cpp:510", "CUDA_OUT_OF_MEMORY"},
+    {"2019-08-24 01:11:32.333585: E tensorflow/stream_executor/cuda/cuda_driver.cc:806] failed to allocate 2.12G (2279250176 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory", "CUDA_OUT_OF_MEMORY"},
+    {"E tensorflow/compiler/xla/stream_executor/rocm/rocm_driver.cc:606] failed to allocate 1.00G (1073741824 bytes) from device: HIP_ERROR_OutOfMemory", "CUDA_OUT_OF_MEMORY"},
+    {"error: Distribution `torch==2.5.1 @ registry+https://pypi.org/simple` can't be installed because it doesn't have a source distribution or wheel for the current platform", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+    {"  \u2570\u2500\u25b6 Because torch==1.12.0+cu113 has no wheels with a matching Python ABI", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+    {"FileNotFoundError: Could not find module 'C:\\Python38\\lib\\site-packages\\torch\\lib\\c10.dll' (or one of its dependencies). Try using the full path with constructor syntax.", "WINDOWS_DLL_LOAD_FAILED"},
+    {"FileNotFoundError: Could not find module 'G:\\Python310\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd'. Try using the full path with constructor syntax.", "WINDOWS_DLL_LOAD_FAILED"},
+    {"C:/py/lib/site-packages/torch/include\\torch/csrc/dynamo/compiled_autograd.h(1076): error C2872: \xE2\x80\x9C" "std\xE2\x80\x9D: \xE4\xB8\x8D\xE6\x98\x8E\xE7\xA1\xAE\xE7\x9A\x84\xE7\xAC\xA6\xE5\x8F\xB7", "MSVC_STD_AMBIGUOUS_COMPILED_AUTOGRAD"},
+    {"G:/Python310/lib/site-packages/torch/include\\torch/csrc/dynamo/compiled_autograd.h(1134): error C2872: 'std': ambiguous symbol", "MSVC_STD_AMBIGUOUS_COMPILED_AUTOGRAD"},
+    {"pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "NVIDIA_DRIVER_MISSING"},
+    {"RuntimeError: Not compiled with CUDA support", "EXT_NOT_COMPILED_WITH_CUDA"},
+    {"Error loading shared library libstdc++.so.6: No such file or directory (needed by ./bin/node)", "SHARED_OBJECT_NOT_LOADABLE"},
+    {"ImportError: dlopen(/x/_dynet.so, 2): Library not loaded: /private/var/folders/T/pip-build-snn3Sx/dynet/build/dynet/libdynet.dylib", "SHARED_OBJECT_NOT_LOADABLE"},
+    {"dyld[4242]: Library not loaded: @rpath/libomp.dylib", "MACOS_LIBOMP_NOT_FOUND"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -617,10 +651,22 @@ TEST(GenericSignature, NamesTheMissingModuleAndAnswersItsFormerIds) {
   }
 }
 
+// torch 0.3-1.x's capability check: a warning (the build may still run on another GPU), so the
+// root cause of a log without an error, not a failed log.
+TEST(OneWordingWarning, OldTorchCapabilityWording) {
+  Diagnosis d = diagnose("UserWarning:\n    Found GPU0 GeForce GTX 960M which is of cuda capability 5.0.\n"
+                         "    PyTorch no longer supports this GPU because it is too old.\n");
+  EXPECT_EQ(root_id(d), "CUDA_ARCH_SM_NOT_IN_TORCH_LIST");
+  Diagnosis near = diagnose("    Found GPU0 NVIDIA GeForce RTX 3090 which is of cuda capability 8.6.\n");
+  EXPECT_FALSE(has_finding(near, "CUDA_ARCH_SM_NOT_IN_TORCH_LIST"));
+}
+
 // Near misses of the wordings above: the same words in lines that are not that failure.
 TEST(OneWordingNearMiss, DoesNotTrigger) {
   struct Near { const char* line; const char* id; };
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
+                        // The last line of CMake's CMP0104 developer warning (the build goes on).
+                        Near{"  CUDA_ARCHITECTURES is empty for target \"exputil\".", "CMAKE_CUDA_ARCHITECTURES_EMPTY"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
                         Near{"ImportError: cannot import name '_C_helpers' from 'mypkg'", "EXT_MODULE_NOT_BUILT"},
                         Near{"ImportError: cannot import name '_add_docstr' from 'torch._C' (/venv/lib/python3.10/site-packages/torch/_C.so)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
@@ -814,6 +860,24 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"src/geo.cpp:12:20: error: 'M_PI' redefined [-Werror]", "MATH_CONSTANTS_UNDEFINED"},
                         Near{"C:\\src\\forward.cpp(280): error C3861: 'my_clz': identifier not found", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
                         Near{"src/k.cpp:3:5: warning: '__builtin_clz' result undefined for 0 [-Wbuiltin-memcpy-chk-size]", "MSVC_GCC_BUILTIN_UNSUPPORTED"},
+                        Near{"RuntimeError: torch.linalg.inv: LAPACK error code 1", "TORCH_BUILT_WITHOUT_LAPACK"},
+                        Near{"    Found GPU0 NVIDIA GeForce RTX 3090 which is of cuda capability 8.6.", "CUDA_ARCH_SM_NOT_IN_TORCH_LIST"},
+                        Near{"CMake Error: CMake was unable to find a build program corresponding to \"Ninja\".", "CMAKE_NOT_INSTALLED"},
+                        Near{"ninja: error: build.ninja:41: bad $-escape (literal $ must be written as $$)", "NINJA_BUILD_FILE_MISSING"},
+                        Near{"ERROR: Could not install packages due to an OSError: [WinError 32] The process cannot access the file because it is being used by another process", "PIP_PERMISSION_DENIED"},
+                        Near{"E cuda_driver.cc:152] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected", "CUDA_802_FABRIC_MANAGER_MISSING"},
+                        Near{"-- CUDA_ARCHITECTURES for target \"kernels\": 80;86", "CMAKE_CUDA_ARCHITECTURES_EMPTY"},
+                        Near{"  Unable to find installation candidates for torchvision (0.16.0)", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+                        Near{"I tensorflow/stream_executor/cuda/cuda_dnn.cc:384] Loaded cuDNN version 8101", "CUDNN_VERSION_INCOMPATIBLE"},
+                        Near{"Submodule path 'third_party/cutlass': checked out '099a70167993378fe25fe1e668207fc4ea3c0fb0'", "GIT_SUBMODULE_FETCH_FAILED"},
+                        Near{"RuntimeError: cuda runtime error (719) : unspecified launch failure at /pytorch/aten/src/THC/THCCachingHostAllocator.cpp:278", "CUDA_OUT_OF_MEMORY"},
+                        Near{"E tensorflow/stream_executor/cuda/cuda_driver.cc:967] failed to alloc 2304 bytes on host: CUDA_ERROR_OUT_OF_MEMORY", "CUDA_OUT_OF_MEMORY"},
+                        Near{"error: Distribution `torchvision==0.20.1 @ registry+https://pypi.org/simple` can't be installed because it doesn't have a source distribution or wheel for the current platform", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
+                        Near{"FileNotFoundError: [Errno 2] No such file or directory: 'C:\\models\\weights.pth'", "WINDOWS_DLL_LOAD_FAILED"},
+                        Near{"C:\\sdk\\include\\rpcndr.h(192): error C2872: 'byte': ambiguous symbol", "MSVC_STD_AMBIGUOUS_COMPILED_AUTOGRAD"},
+                        Near{"pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found", "NVIDIA_DRIVER_MISSING"},
+                        Near{"AssertionError: Torch not compiled with CUDA enabled", "EXT_NOT_COMPILED_WITH_CUDA"},
+                        Near{"Error relocating ./AtomicParsley: __cxa_guard_acquire: symbol not found", "SHARED_OBJECT_NOT_LOADABLE"},
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
