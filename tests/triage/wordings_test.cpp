@@ -618,6 +618,20 @@ const Wording kWordings[] = {
     {"Error loading shared library libstdc++.so.6: No such file or directory (needed by ./bin/node)", "SHARED_OBJECT_NOT_LOADABLE"},
     {"ImportError: dlopen(/x/_dynet.so, 2): Library not loaded: /private/var/folders/T/pip-build-snn3Sx/dynet/build/dynet/libdynet.dylib", "SHARED_OBJECT_NOT_LOADABLE"},
     {"dyld[4242]: Library not loaded: @rpath/libomp.dylib", "MACOS_LIBOMP_NOT_FOUND"},
+    // Batch 5 wordings: docker's runtime lookup (current and pre-20.10 daemons), pip's long-path hint and
+    // Git for Windows' MAX_PATH refusals, Triton's own libcuda.so lookup, setup.py's attribute access to the
+    // removed test command, setuptools >= 77 without packaging.licenses, torch._six attributes.
+    {"docker: Error response from daemon: unknown or invalid runtime name: nvidia.", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
+    {"Error response from daemon: Unknown runtime specified nvidia", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
+    {"HINT: This error might have occurred since this system does not have Windows Long Path support enabled. You can find information on how to enable this at https://pip.pypa.io/warnings/enable-long-paths", "WINDOWS_PATH_TOO_LONG"},
+    {"fatal: cannot create directory at 'server/ee/libs/platform/platform-workflow/src/main/java/com/x/dispatcher': Filename too long", "WINDOWS_PATH_TOO_LONG"},
+    {"error: unable to create file src/test/resources/org/rf/ide/core/testdata/KeywordExecutionActionWithThreeArgs.tsv (Filename too long)", "WINDOWS_PATH_TOO_LONG"},
+    {"AssertionError: libcuda.so cannot found!", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
+    {"AttributeError: module 'setuptools.command' has no attribute 'test'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
+    {"  ImportError: Cannot import `packaging.licenses`.", "PACKAGING_TOO_OLD_FOR_SETUPTOOLS"},
+    {"ModuleNotFoundError: No module named 'packaging.licenses'", "PACKAGING_TOO_OLD_FOR_SETUPTOOLS"},
+    {"AttributeError: module 'torch._six' has no attribute 'PY3'", "TORCH_PY_API_REMOVED"},
+    {"AttributeError: module 'torch' has no attribute '_six'", "TORCH_PY_API_REMOVED"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -701,6 +715,12 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", "NVIDIA_CONTAINER_NVML_NOT_FOUND"},
                         Near{"docker: Error response from daemon: could not select device driver \"\" with capabilities: [[compute]].", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
                         Near{"error: invalid command 'bdist_wheel'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
+                        Near{"AttributeError: module 'setuptools.command' has no attribute 'build'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
+                        Near{"docker: Error response from daemon: unknown or invalid runtime name: runsc.", "NVIDIA_CONTAINER_TOOLKIT_MISSING"},
+                        Near{"OSError: [Errno 36] File name too long: '/tmp/x'", "WINDOWS_PATH_TOO_LONG"},
+                        Near{"ModuleNotFoundError: No module named 'packaging.tags'", "PACKAGING_TOO_OLD_FOR_SETUPTOOLS"},
+                        Near{"AttributeError: module 'torch' has no attribute 'compile'", "TORCH_PY_API_REMOVED"},
+                        Near{"libcuda.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcuda.so.1", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
                         Near{"ModuleNotFoundError: No module named 'setuptools.command.build'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
                         Near{"error in foo setup command: 'install_requires' must be a string or list of strings", "SETUPTOOLS_USE_2TO3_REMOVED"},
                         Near{"INFO:auditwheel.lddtree:Excluding libtorch_cpu.so", "AUDITWHEEL_LIB_NOT_LOCATED"},
