@@ -632,6 +632,10 @@ const Wording kWordings[] = {
     {"ModuleNotFoundError: No module named 'packaging.licenses'", "PACKAGING_TOO_OLD_FOR_SETUPTOOLS"},
     {"AttributeError: module 'torch._six' has no attribute 'PY3'", "TORCH_PY_API_REMOVED"},
     {"AttributeError: module 'torch' has no attribute '_six'", "TORCH_PY_API_REMOVED"},
+    {"ModuleNotFoundError: No module named 'torch.utils.serialization'", "TORCH_PY_API_REMOVED"},
+    {"ImportError: cannot import name '_accumulate' from 'torch._utils' (/env/lib/python3.9/site-packages/torch/_utils.py)", "TORCH_PY_API_REMOVED"},
+    {"FileNotFoundError: Unable to find library: fastjet.dll", "AUDITWHEEL_LIB_NOT_LOCATED"},
+    {"delvewheel ... FileNotFoundError: Unable to find library: clio_cee_api.dll", "AUDITWHEEL_LIB_NOT_LOCATED"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -720,6 +724,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"OSError: [Errno 36] File name too long: '/tmp/x'", "WINDOWS_PATH_TOO_LONG"},
                         Near{"ModuleNotFoundError: No module named 'packaging.tags'", "PACKAGING_TOO_OLD_FOR_SETUPTOOLS"},
                         Near{"AttributeError: module 'torch' has no attribute 'compile'", "TORCH_PY_API_REMOVED"},
+                        Near{"ImportError: cannot import name '_import_dotted_name' from 'torch._utils'", "TORCH_PY_API_REMOVED"},
+                        Near{"FileNotFoundError: Unable to find library: libfoo.so", "AUDITWHEEL_LIB_NOT_LOCATED"},
                         Near{"libcuda.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcuda.so.1", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
                         Near{"ModuleNotFoundError: No module named 'setuptools.command.build'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
                         Near{"error in foo setup command: 'install_requires' must be a string or list of strings", "SETUPTOOLS_USE_2TO3_REMOVED"},
