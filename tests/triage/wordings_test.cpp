@@ -636,6 +636,9 @@ const Wording kWordings[] = {
     {"ImportError: cannot import name '_accumulate' from 'torch._utils' (/env/lib/python3.9/site-packages/torch/_utils.py)", "TORCH_PY_API_REMOVED"},
     {"FileNotFoundError: Unable to find library: fastjet.dll", "AUDITWHEEL_LIB_NOT_LOCATED"},
     {"delvewheel ... FileNotFoundError: Unable to find library: clio_cee_api.dll", "AUDITWHEEL_LIB_NOT_LOCATED"},
+    {"\t/Users/u/.local/lib/python3.8/site-packages/h5py/_errors.cpython-38-darwin.so: mach-o, but wrong architecture", "MACOS_BINARY_ARCH_MISMATCH"},
+    {"  = note: LINK : fatal error LNK1181: cannot open input file 'python313.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
+    {"LINK : fatal error LNK1181: cannot open input file 'python3.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -726,6 +729,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"AttributeError: module 'torch' has no attribute 'compile'", "TORCH_PY_API_REMOVED"},
                         Near{"ImportError: cannot import name '_import_dotted_name' from 'torch._utils'", "TORCH_PY_API_REMOVED"},
                         Near{"FileNotFoundError: Unable to find library: libfoo.so", "AUDITWHEEL_LIB_NOT_LOCATED"},
+                        Near{"LINK : fatal error LNK1181: cannot open input file 'm.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
                         Near{"libcuda.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcuda.so.1", "LIBCUDA_SO_UNVERSIONED_NOT_FOUND"},
                         Near{"ModuleNotFoundError: No module named 'setuptools.command.build'", "SETUPTOOLS_TEST_COMMAND_REMOVED"},
                         Near{"error in foo setup command: 'install_requires' must be a string or list of strings", "SETUPTOOLS_USE_2TO3_REMOVED"},
