@@ -1,0 +1,55 @@
+// Toolchain and environment failures in the wordings older/newer tool versions and other
+// front ends print them in (old CUDA host_config.h, CMake before CUDA was a language, XLA's
+// libdevice search, GNU ld's SIGBUS on a full disk).
+#include "test_util.h"
+
+namespace ts::triage::testing {
+namespace {
+
+struct Wording { const char* line; const char* id; };
+
+class EnvVersionWording : public ::testing::TestWithParam<Wording> {};
+
+TEST_P(EnvVersionWording, NamesTheRootCause) {
+  Diagnosis d = diagnose(std::string(GetParam().line) + "\n");
+  EXPECT_EQ(root_id(d), GetParam().id) << GetParam().line;
+  EXPECT_TRUE(d.failed());
+}
+
+const Wording kEnvVersionWordings[] = {
+    // CUDA <= 7.0 names the first GCC it rejects; CUDA >= 7.5 says "versions later than".
+    {"/usr/local/cuda-5.5/include/host_config.h:82:2: error: #error -- unsupported GNU version! gcc 4.9 and up are not supported!", "NVCC_HOST_GCC_TOO_NEW"},
+    {"host_config.h:82:2: error: #error -- unsupported GNU version! gcc 4.10 and up are not supported!", "NVCC_HOST_GCC_TOO_NEW"},
+    // CMake < 3.8 (CUDA) or < 3.21 (HIP) has no module for the language; it outranks the
+    // "No CMAKE_CUDA_COMPILER" lines that follow.
+    {"CMake Error: Could not find cmake module file: CMakeDetermineCUDACompiler.cmake\n"
+     "CMake Error at CMakeLists.txt:34 (enable_language):\n  No CMAKE_CUDA_COMPILER could be found.\n"
+     "CMake Error: CMAKE_CUDA_COMPILER not set, after EnableLanguage", "CMAKE_TOO_OLD"},
+    {"CMake Error: Could not find cmake module file: CMakeDetermineHIPCompiler.cmake", "CMAKE_TOO_OLD"},
+    // XLA (JAX, TensorFlow) after its own search of the CUDA data directories.
+    {"jaxlib.xla_extension.XlaRuntimeError: INTERNAL: libdevice not found at ./libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
+    {"XlaRuntimeError: INTERNAL: libdevice not found at /usr/local/lib/python3.8/dist-packages/jaxlib/cuda/nvvm/libdevice/libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
+    {"RuntimeError: Internal: libdevice not found at ./libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
+    // GNU ld (bfd, gold) killed by SIGBUS writing its mmap'd output on a full disk.
+    {"collect2: fatal error: ld terminated with signal 7 [Bus error]", "DISK_FULL"},
+    {"  = note: collect2: fatal error: ld terminated with signal 7 [Bus error], core dumped", "DISK_FULL"},
+    {"collect2: fatal error: ld.gold terminated with signal 7 [Bus error]", "DISK_FULL"},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, EnvVersionWording, ::testing::ValuesIn(kEnvVersionWordings));
+
+// The same words in lines that are not that failure.
+TEST(EnvVersionWordingNearMiss, DoesNotTrigger) {
+  struct Near { const char* line; const char* id; };
+  for (const Near& n : {Near{"-- gcc 4.9 and up are supported by this toolkit", "NVCC_HOST_GCC_TOO_NEW"},
+                        Near{"CMake Error: Could not find cmake module file: CMakeCUDAInformation.cmake", "CMAKE_TOO_OLD"},
+                        Near{"-- Found libdevice at /usr/local/cuda/nvvm/libdevice/libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
+                        Near{"collect2: fatal error: ld terminated with signal 9 [Killed]", "DISK_FULL"},
+                        Near{"clang: error: unable to execute command: Bus error", "DISK_FULL"}}) {
+    Diagnosis d = diagnose(std::string(n.line) + "\n");
+    EXPECT_FALSE(has_finding(d, n.id)) << n.line;
+  }
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
