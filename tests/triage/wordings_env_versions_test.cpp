@@ -1,6 +1,6 @@
 // Toolchain and environment failures in the wordings older/newer tool versions and other
 // front ends print them in (old CUDA host_config.h, CMake before CUDA was a language, XLA's
-// libdevice search, GNU ld's SIGBUS on a full disk).
+// libdevice search, GNU ld's SIGBUS on a full disk, Windows shells without nvcc on PATH).
 #include "test_util.h"
 
 namespace ts::triage::testing {
@@ -34,6 +34,10 @@ const Wording kEnvVersionWordings[] = {
     {"collect2: fatal error: ld terminated with signal 7 [Bus error]", "DISK_FULL"},
     {"  = note: collect2: fatal error: ld terminated with signal 7 [Bus error], core dumped", "DISK_FULL"},
     {"collect2: fatal error: ld.gold terminated with signal 7 [Bus error]", "DISK_FULL"},
+    // nvcc not on PATH in the Windows shells (cmd.exe, PowerShell) and in apex-style setup.py checks.
+    {"'nvcc' is not recognized as an internal or external command,", "NVCC_NOT_FOUND"},
+    {"nvcc : The term 'nvcc' is not recognized as the name of a cmdlet, function, script file, or operable program.", "NVCC_NOT_FOUND"},
+    {"RuntimeError: --cuda_ext was requested, but nvcc was not found.  Are you sure your environment has nvcc available?", "NVCC_NOT_FOUND"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, EnvVersionWording, ::testing::ValuesIn(kEnvVersionWordings));
@@ -45,7 +49,9 @@ TEST(EnvVersionWordingNearMiss, DoesNotTrigger) {
                         Near{"CMake Error: Could not find cmake module file: CMakeCUDAInformation.cmake", "CMAKE_TOO_OLD"},
                         Near{"-- Found libdevice at /usr/local/cuda/nvvm/libdevice/libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
                         Near{"collect2: fatal error: ld terminated with signal 9 [Killed]", "DISK_FULL"},
-                        Near{"clang: error: unable to execute command: Bus error", "DISK_FULL"}}) {
+                        Near{"clang: error: unable to execute command: Bus error", "DISK_FULL"},
+                        Near{"'cl' is not recognized as an internal or external command,", "NVCC_NOT_FOUND"},
+                        Near{"-- nvcc was not found; building the CPU-only extension", "NVCC_NOT_FOUND"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
