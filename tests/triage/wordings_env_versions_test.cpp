@@ -1,6 +1,7 @@
 // Toolchain and environment failures in the wordings older/newer tool versions and other
 // front ends print them in (old CUDA host_config.h, CMake before CUDA was a language, XLA's
-// libdevice search, GNU ld's SIGBUS on a full disk, Windows shells without nvcc on PATH).
+// libdevice search, GNU ld's SIGBUS on a full disk, Windows shells without nvcc on PATH,
+// FindNCCL variants, DeepSpeed's JIT-load refusal).
 #include "test_util.h"
 
 namespace ts::triage::testing {
@@ -38,6 +39,12 @@ const Wording kEnvVersionWordings[] = {
     {"'nvcc' is not recognized as an internal or external command,", "NVCC_NOT_FOUND"},
     {"nvcc : The term 'nvcc' is not recognized as the name of a cmdlet, function, script file, or operable program.", "NVCC_NOT_FOUND"},
     {"RuntimeError: --cuda_ext was requested, but nvcc was not found.  Are you sure your environment has nvcc available?", "NVCC_NOT_FOUND"},
+    // NCCL missing: FindNCCL modules name their variables differently; MXNet checks it itself.
+    {"  Could NOT find NCCL (missing: NCCL_INCLUDE_DIRS NCCL_LIBRARIES)", "NCCL_NOT_FOUND"},
+    {"  Could NOT find NCCL (missing: NCCL_LIBRARY NCCL_INCLUDE_DIR)", "NCCL_NOT_FOUND"},
+    {"CMake Warning at CMakeLists.txt:299 (message):\n  Could not find NCCL libraries", "NCCL_NOT_FOUND"},
+    // DeepSpeed's async_io op without libaio: the pre-build and the JIT-load wordings.
+    {"E           RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to hardware/software issue.", "DEEPSPEED_AIO_LIBAIO_MISSING"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, EnvVersionWording, ::testing::ValuesIn(kEnvVersionWordings));
@@ -51,7 +58,10 @@ TEST(EnvVersionWordingNearMiss, DoesNotTrigger) {
                         Near{"collect2: fatal error: ld terminated with signal 9 [Killed]", "DISK_FULL"},
                         Near{"clang: error: unable to execute command: Bus error", "DISK_FULL"},
                         Near{"'cl' is not recognized as an internal or external command,", "NVCC_NOT_FOUND"},
-                        Near{"-- nvcc was not found; building the CPU-only extension", "NVCC_NOT_FOUND"}}) {
+                        Near{"-- nvcc was not found; building the CPU-only extension", "NVCC_NOT_FOUND"},
+                        // gloo's probe that misses only the header while the main build finds NCCL.
+                        Near{"-- Could NOT find NCCL (missing: NCCL_INCLUDE_DIR) ", "NCCL_NOT_FOUND"},
+                        Near{"RuntimeError: Unable to JIT load the cpu_adam op due to it not being compatible due to hardware/software issue.", "DEEPSPEED_AIO_LIBAIO_MISSING"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
