@@ -1,7 +1,7 @@
 // Toolchain and environment failures in the wordings older/newer tool versions and other
 // front ends print them in (old CUDA host_config.h, CMake before CUDA was a language, XLA's
 // libdevice search, GNU ld's SIGBUS on a full disk, Windows shells without nvcc on PATH,
-// FindNCCL variants, DeepSpeed's JIT-load refusal).
+// FindNCCL variants, DeepSpeed's JIT-load refusal, CMake's install mkdir).
 #include "test_util.h"
 
 namespace ts::triage::testing {
@@ -43,6 +43,8 @@ const Wording kEnvVersionWordings[] = {
     {"  Could NOT find NCCL (missing: NCCL_INCLUDE_DIRS NCCL_LIBRARIES)", "NCCL_NOT_FOUND"},
     {"  Could NOT find NCCL (missing: NCCL_LIBRARY NCCL_INCLUDE_DIR)", "NCCL_NOT_FOUND"},
     {"CMake Warning at CMakeLists.txt:299 (message):\n  Could not find NCCL libraries", "NCCL_NOT_FOUND"},
+    // CMake 3.x creating an install directory under a root-owned prefix.
+    {"CMake Error at cmake_install.cmake:41 (file):\n  file INSTALL cannot make directory\n  \"/usr/local/include/x\": Permission denied", "CMAKE_INSTALL_PERMISSION"},
     // DeepSpeed's async_io op without libaio: the pre-build and the JIT-load wordings.
     {"E           RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to hardware/software issue.", "DEEPSPEED_AIO_LIBAIO_MISSING"},
 };
