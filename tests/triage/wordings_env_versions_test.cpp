@@ -27,6 +27,10 @@ const Wording kEnvVersionWordings[] = {
      "CMake Error at CMakeLists.txt:34 (enable_language):\n  No CMAKE_CUDA_COMPILER could be found.\n"
      "CMake Error: CMAKE_CUDA_COMPILER not set, after EnableLanguage", "CMAKE_TOO_OLD"},
     {"CMake Error: Could not find cmake module file: CMakeDetermineHIPCompiler.cmake", "CMAKE_TOO_OLD"},
+    // cmake --build's -j/--parallel (CMake 3.12+) on an older CMake.
+    {"Unknown argument -j\nUnknown argument 8\nUsage: cmake --build <dir> [options] [-- [native-options]]", "CMAKE_TOO_OLD"},
+    {"Unknown argument -j4", "CMAKE_TOO_OLD"},
+    {"Unknown argument --parallel", "CMAKE_TOO_OLD"},
     // XLA (JAX, TensorFlow) after its own search of the CUDA data directories.
     {"jaxlib.xla_extension.XlaRuntimeError: INTERNAL: libdevice not found at ./libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
     {"XlaRuntimeError: INTERNAL: libdevice not found at /usr/local/lib/python3.8/dist-packages/jaxlib/cuda/nvvm/libdevice/libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
@@ -63,6 +67,7 @@ TEST(EnvVersionWordingNearMiss, DoesNotTrigger) {
                         Near{"-- nvcc was not found; building the CPU-only extension", "NVCC_NOT_FOUND"},
                         // gloo's probe that misses only the header while the main build finds NCCL.
                         Near{"-- Could NOT find NCCL (missing: NCCL_INCLUDE_DIR) ", "NCCL_NOT_FOUND"},
+                        Near{"CMake Error: Unknown argument --foo", "CMAKE_TOO_OLD"},
                         Near{"RuntimeError: Unable to JIT load the cpu_adam op due to it not being compatible due to hardware/software issue.", "DEEPSPEED_AIO_LIBAIO_MISSING"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
