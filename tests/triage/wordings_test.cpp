@@ -639,6 +639,30 @@ const Wording kWordings[] = {
     {"\t/Users/u/.local/lib/python3.8/site-packages/h5py/_errors.cpython-38-darwin.so: mach-o, but wrong architecture", "MACOS_BINARY_ARCH_MISMATCH"},
     {"  = note: LINK : fatal error LNK1181: cannot open input file 'python313.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
     {"LINK : fatal error LNK1181: cannot open input file 'python3.lib'", "PYTHON_IMPORT_LIB_NOT_FOUND"},
+    // No code for the GPU's architecture: old THC, glog's CHECK (Caffe), a project's cudaSafeCall, the driver API name, a Rust binding.
+    {"RuntimeError: cuda runtime error (8) : invalid device function at /pytorch/torch/lib/THC/generic/THCTensorMathPointwise.cu:246", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"THCudaCheck FAIL file=/src/cuda/emd_kernel.cu line=190 error=98 : invalid device function", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"F0225 14:29:46.455771   743 vol2col.cu:75] Check failed: error == cudaSuccess (8 vs. 0)  invalid device function", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"Best: 224 threads, 96 blocks (3.40282e+38ms)Error: invalid device function", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"cupy.cuda.driver.CUDADriverError: CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"[23:42:41] src/runtime/cuda/cuda_module.cc:93: CUDAError: cuModuleLoadData(&(module_[device_id]), data_.c_str()) failed with error: CUDA_ERROR_NO_BINARY_FOR_GPU", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: Cuda(NoBinaryForGpu)', examples/add.rs:10:76", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"[18:48:28] /src/op/impl/cuda/cuda_perform.cu:136: Check failed: (e) == (cudaSuccess) CudaPerformNormAddOnRow CUDA: invalid device function", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"... im2col.cu:49] Check failed. Error == cudaSuccess (8 vs.0) invalid device function", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"execution failed : (8) invalid device function .", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    {"CUDA Function Error: invalid device function", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+    // CUDA error 35 (driver older than the runtime) as a bare number: DIGITS, TensorRT (both spellings).
+    {"cudaRuntimeGetVersion() failed with error #35", "NVIDIA_DRIVER_TOO_OLD"},
+    {"ERROR: This container was built for NVIDIA Driver Release 455.23 or later, but", "NVIDIA_DRIVER_TOO_OLD"},
+    {"[08/20/2020-17:01:01] [E] [TRT] CUDA initialization failure with error 35. Please check your CUDA installation:  http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html", "NVIDIA_DRIVER_TOO_OLD"},
+    {"[11/05/2023-16:18:50] [W] [TRT] CUDA initialization failure with error: 35. Please check your CUDA installation:  http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html", "NVIDIA_DRIVER_TOO_OLD"},
+    // torch 1.5+ refusing Python 2 (setup.py, import torch).
+    {"Exception: Python 2 has reached end-of-life and is no longer supported by PyTorch.", "PYTHON_TOO_OLD_FOR_TORCH"},
+    // GCC in another language: the header name survives, 'fatal error' and the C library's ENOENT text are translated.
+    {"ib/command.c:4:10: 致命错误：lib/re.h：没有那个文件或目录", "MISSING_HEADER_GENERIC"},
+    {"src/ops.cpp:3:10: schwerwiegender Fehler: ops_impl.h: Datei oder Verzeichnis nicht gefunden", "MISSING_HEADER_GENERIC"},
+    {"src/ops.cpp:3:10: erreur fatale : ops_impl.h : Aucun fichier ou dossier de ce type", "MISSING_HEADER_GENERIC"},
+    {"src/ops.cpp:3:10: фатальная ошибка: ops_impl.h: Нет такого файла или каталога", "MISSING_HEADER_GENERIC"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -688,6 +712,16 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
   for (const Near& n : {Near{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
                         // The last line of CMake's CMP0104 developer warning (the build goes on).
                         Near{"  CUDA_ARCHITECTURES is empty for target \"exputil\".", "CMAKE_CUDA_ARCHITECTURES_EMPTY"},
+                        Near{"RuntimeError: CUDA error: invalid device ordinal", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+                        Near{"[E] [TRT] CUDA initialization failure with error: 100. Please check your CUDA installation", "NVIDIA_DRIVER_TOO_OLD"},
+                        Near{"cudaGetDeviceCount() failed with error #350", "NVIDIA_DRIVER_TOO_OLD"},
+                        Near{"NVIDIA Release 20.10 (build 16733513)", "NVIDIA_DRIVER_TOO_OLD"},
+                        Near{"DEPRECATION: Python 2.7 reached the end of its life on January 1st, 2020.", "PYTHON_TOO_OLD_FOR_TORCH"},
+                        Near{"rm: 无法删除 'build/config.h': 没有那个文件或目录", "MISSING_HEADER_GENERIC"},
+                        Near{"ls: Zugriff auf 'ops_impl.h' nicht möglich: Datei oder Verzeichnis nicht gefunden", "MISSING_HEADER_GENERIC"},
+                        Near{"RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/THCCachingAllocator.cpp:510", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+                        Near{"F0310 07:19:41.605973  3025 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+                        Near{"const char* name = \"CUDA_ERROR_NO_DEVICE\";", "NO_KERNEL_IMAGE_FOR_DEVICE"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
                         Near{"ImportError: cannot import name '_C_helpers' from 'mypkg'", "EXT_MODULE_NOT_BUILT"},
                         Near{"ImportError: cannot import name '_add_docstr' from 'torch._C' (/venv/lib/python3.10/site-packages/torch/_C.so)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
