@@ -663,6 +663,20 @@ const Wording kWordings[] = {
     {"src/ops.cpp:3:10: schwerwiegender Fehler: ops_impl.h: Datei oder Verzeichnis nicht gefunden", "MISSING_HEADER_GENERIC"},
     {"src/ops.cpp:3:10: erreur fatale : ops_impl.h : Aucun fichier ou dossier de ce type", "MISSING_HEADER_GENERIC"},
     {"src/ops.cpp:3:10: фатальная ошибка: ops_impl.h: Нет такого файла или каталога", "MISSING_HEADER_GENERIC"},
+    // Another copy of a CUDA library loaded: glibc's relocation wording (with and without the comma), also inside cuDNN's loader.
+    {"OSError: /env/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol cublasLtHSHMatmulAlgoInit, version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+    {"python: relocation error: /usr/local/cuda-11.1/lib64/libcublas.so: symbol runGemmShortApi, version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+    {"Could not load library libcudnn_cnn_train.so.8. Error: /usr/local/cuda-11.1/lib64/libcudnn_ops_train.so.8: symbol _Z22cudnnGenericOpTensorNdILi3EE, version libcudnn_ops_infer.so.8 not defined in file libcudnn_ops_infer.so.8 with link time reference", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+    // MSBuild's missing Windows SDK version: English, localized text (the code stays), the IDE's error-list columns.
+    {"error MSB8036: The Windows SDK version 10.0.16299.0 was not found. Install the required version of Windows SDK or change the SDK version in the project property pages or by right-clicking the solution and selecting \"Retarget solution\".", "WINDOWS_SDK_MISSING"},
+    {"D:\\VS\\MSBuild\\Microsoft\\VC\\v170\\Microsoft.Cpp.WindowsSDK.targets(46,5): error MSB8036: \u627e\u4e0d\u5230 Windows SDK \u7248\u672c 10.0.26100.0\u3002 [F:\\b\\x.vcxproj]", "WINDOWS_SDK_MISSING"},
+    {"Error\tMSB8036\tThe Windows SDK version 10.0.17763.0 was not found.\tSkyBoxRenderer", "WINDOWS_SDK_MISSING"},
+    // mamba's solver failure before the LibMambaUnsatisfiableError prefix existed.
+    {"Encountered problems while solving:", "CONDA_SOLVE_CONFLICT"},
+    // accelerate refusing bf16 mixed precision on a pre-Ampere GPU.
+    {"ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device.", "GPU_BF16_UNSUPPORTED"},
+    // macOS dyld: a stale torch dylib from an earlier build next to a newer one.
+    {"  Reason: Incompatible library version: libshm.dylib requires version 1.0.0 or later, but libATen.dylib provides version 0.0.0", "TORCH_MIXED_INSTALL_STALE_LIBS"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -942,7 +956,12 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found", "NVIDIA_DRIVER_MISSING"},
                         Near{"AssertionError: Torch not compiled with CUDA enabled", "EXT_NOT_COMPILED_WITH_CUDA"},
                         Near{"Error relocating ./AtomicParsley: __cxa_guard_acquire: symbol not found", "SHARED_OBJECT_NOT_LOADABLE"},
-                        Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"}}) {
+                        Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"},
+                        Near{"ls: relocation error: /lib64/libacl.so.1: symbol getxattr, version ATTR_1.0 not defined in file libattr.so.1 with link time reference", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
+                        Near{"error MSB8020: The build tools for v142 (Platform Toolset = 'v142') cannot be found.", "WINDOWS_SDK_MISSING"},
+                        Near{"warning: encountered problems while solving the linear system", "CONDA_SOLVE_CONFLICT"},
+                        Near{"ValueError: fp16 mixed precision requires a GPU (not 'mps').", "GPU_BF16_UNSUPPORTED"},
+                        Near{"  Reason: Incompatible library version: libopencv_imgproc.4.5.dylib requires version 4.5.0 or later, but libopencv_core.4.5.dylib provides version 4.4.0", "TORCH_MIXED_INSTALL_STALE_LIBS"}}) {
     Diagnosis d = diagnose(std::string(n.line) + "\n");
     EXPECT_FALSE(has_finding(d, n.id)) << n.line;
   }
