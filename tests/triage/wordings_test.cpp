@@ -671,6 +671,7 @@ const Wording kWordings[] = {
     {"error MSB8036: The Windows SDK version 10.0.16299.0 was not found. Install the required version of Windows SDK or change the SDK version in the project property pages or by right-clicking the solution and selecting \"Retarget solution\".", "WINDOWS_SDK_MISSING"},
     {"D:\\VS\\MSBuild\\Microsoft\\VC\\v170\\Microsoft.Cpp.WindowsSDK.targets(46,5): error MSB8036: \u627e\u4e0d\u5230 Windows SDK \u7248\u672c 10.0.26100.0\u3002 [F:\\b\\x.vcxproj]", "WINDOWS_SDK_MISSING"},
     {"Error\tMSB8036\tThe Windows SDK version 10.0.17763.0 was not found.\tSkyBoxRenderer", "WINDOWS_SDK_MISSING"},
+    {"  RC Pass 1: command \"rc /fo CMakeFiles\\cmTC_d94ba.dir/manifest.res CMakeFiles\\cmTC_d94ba.dir/manifest.rc\" failed (exit code 0) with the following output:", "WINDOWS_SDK_MISSING"},
     // mamba's solver failure before the LibMambaUnsatisfiableError prefix existed.
     {"Encountered problems while solving:", "CONDA_SOLVE_CONFLICT"},
     // accelerate refusing bf16 mixed precision on a pre-Ampere GPU.
@@ -959,6 +960,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"clang: error: unable to execute command: No such file or directory", "OOM_CC1PLUS_KILLED"},
                         Near{"ls: relocation error: /lib64/libacl.so.1: symbol getxattr, version ATTR_1.0 not defined in file libattr.so.1 with link time reference", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
                         Near{"error MSB8020: The build tools for v142 (Platform Toolset = 'v142') cannot be found.", "WINDOWS_SDK_MISSING"},
+                        Near{"RC Pass 1: command \"rc /fo app.res app.rc\" failed (exit code 1) with the following output:", "WINDOWS_SDK_MISSING"},
                         Near{"warning: encountered problems while solving the linear system", "CONDA_SOLVE_CONFLICT"},
                         Near{"ValueError: fp16 mixed precision requires a GPU (not 'mps').", "GPU_BF16_UNSUPPORTED"},
                         Near{"  Reason: Incompatible library version: libopencv_imgproc.4.5.dylib requires version 4.5.0 or later, but libopencv_core.4.5.dylib provides version 4.4.0", "TORCH_MIXED_INSTALL_STALE_LIBS"}}) {
