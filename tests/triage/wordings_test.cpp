@@ -672,6 +672,9 @@ const Wording kWordings[] = {
     {"D:\\VS\\MSBuild\\Microsoft\\VC\\v170\\Microsoft.Cpp.WindowsSDK.targets(46,5): error MSB8036: \u627e\u4e0d\u5230 Windows SDK \u7248\u672c 10.0.26100.0\u3002 [F:\\b\\x.vcxproj]", "WINDOWS_SDK_MISSING"},
     {"Error\tMSB8036\tThe Windows SDK version 10.0.17763.0 was not found.\tSkyBoxRenderer", "WINDOWS_SDK_MISSING"},
     {"  RC Pass 1: command \"rc /fo CMakeFiles\\cmTC_d94ba.dir/manifest.res CMakeFiles\\cmTC_d94ba.dir/manifest.rc\" failed (exit code 0) with the following output:", "WINDOWS_SDK_MISSING"},
+    // PaddlePaddle's loader cannot dlopen the cuDNN of its CUDA build (2.x with the PreconditionNotMet tag, 1.x without).
+    {"RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion.", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    {"Error: Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion at (/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
     // mamba's solver failure before the LibMambaUnsatisfiableError prefix existed.
     {"Encountered problems while solving:", "CONDA_SOLVE_CONFLICT"},
     // accelerate refusing bf16 mixed precision on a pre-Ampere GPU.
@@ -961,6 +964,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"ls: relocation error: /lib64/libacl.so.1: symbol getxattr, version ATTR_1.0 not defined in file libattr.so.1 with link time reference", "CUDA_LIB_SHADOWED_BY_LD_LIBRARY_PATH"},
                         Near{"error MSB8020: The build tools for v142 (Platform Toolset = 'v142') cannot be found.", "WINDOWS_SDK_MISSING"},
                         Near{"RC Pass 1: command \"rc /fo app.res app.rc\" failed (exit code 1) with the following output:", "WINDOWS_SDK_MISSING"},
+                        Near{"RuntimeError: Cannot load model weights from /data/ckpt", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
                         Near{"warning: encountered problems while solving the linear system", "CONDA_SOLVE_CONFLICT"},
                         Near{"ValueError: fp16 mixed precision requires a GPU (not 'mps').", "GPU_BF16_UNSUPPORTED"},
                         Near{"  Reason: Incompatible library version: libopencv_imgproc.4.5.dylib requires version 4.5.0 or later, but libopencv_core.4.5.dylib provides version 4.4.0", "TORCH_MIXED_INSTALL_STALE_LIBS"}}) {
