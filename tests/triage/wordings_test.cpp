@@ -973,6 +973,15 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
   }
 }
 
+// dyld names the stale torch dylib under its generic "Library not loaded" line: the reason is the root cause.
+TEST(StaleTorchDylib, IncompatibleVersionOutranksLibraryNotLoaded) {
+  Diagnosis d = diagnose(
+      "ImportError: dlopen(/x/site-packages/torch/_C.cpython-36m-darwin.so, 9): Library not loaded: @rpath/libATen.dylib\n"
+      "  Referenced from: /x/site-packages/torch/lib/libshm.dylib\n"
+      "  Reason: Incompatible library version: libshm.dylib requires version 1.0.0 or later, but libATen.dylib provides version 0.0.0\n");
+  EXPECT_EQ(root_id(d), "TORCH_MIXED_INSTALL_STALE_LIBS");
+}
+
 // CUDA error 999 at initialisation: torch's warning and the driver API's own words.
 // A warning (torch falls back to the CPU), so the root cause without a failure.
 TEST(CudaInitFailure, UnknownErrorInEveryWording) {
