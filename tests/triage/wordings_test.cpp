@@ -675,6 +675,9 @@ const Wording kWordings[] = {
     // PaddlePaddle's loader cannot dlopen the cuDNN of its CUDA build (2.x with the PreconditionNotMet tag, 1.x without).
     {"RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion.", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
     {"Error: Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion at (/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+    // rocBLAS 6.x's lazy per-arch Tensile library that does not load (Windows HIP SDK path), and its follow-up.
+    {"rocBLAS error: Could not load C:\\Program Files\\AMD\\ROCm\\6.1\\bin\\/rocblas/library/TensileLibrary_lazy_gfx1103.dat", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
+    {"rocBLAS error: Could not initialize Tensile library", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
     // mamba's solver failure before the LibMambaUnsatisfiableError prefix existed.
     {"Encountered problems while solving:", "CONDA_SOLVE_CONFLICT"},
     // accelerate refusing bf16 mixed precision on a pre-Ampere GPU.
@@ -965,6 +968,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"error MSB8020: The build tools for v142 (Platform Toolset = 'v142') cannot be found.", "WINDOWS_SDK_MISSING"},
                         Near{"RC Pass 1: command \"rc /fo app.res app.rc\" failed (exit code 1) with the following output:", "WINDOWS_SDK_MISSING"},
                         Near{"RuntimeError: Cannot load model weights from /data/ckpt", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
+                        Near{"rocBLAS error: Could not load the solution index file", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
                         Near{"warning: encountered problems while solving the linear system", "CONDA_SOLVE_CONFLICT"},
                         Near{"ValueError: fp16 mixed precision requires a GPU (not 'mps').", "GPU_BF16_UNSUPPORTED"},
                         Near{"  Reason: Incompatible library version: libopencv_imgproc.4.5.dylib requires version 4.5.0 or later, but libopencv_core.4.5.dylib provides version 4.4.0", "TORCH_MIXED_INSTALL_STALE_LIBS"}}) {
