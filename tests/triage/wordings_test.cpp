@@ -678,6 +678,9 @@ const Wording kWordings[] = {
     // rocBLAS 6.x's lazy per-arch Tensile library that does not load (Windows HIP SDK path), and its follow-up.
     {"rocBLAS error: Could not load C:\\Program Files\\AMD\\ROCm\\6.1\\bin\\/rocblas/library/TensileLibrary_lazy_gfx1103.dat", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
     {"rocBLAS error: Could not initialize Tensile library", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
+    // link.exe without LAPACK: the IDE's error list (32-bit '_dgeev_'), and a localized LNK2001 line.
+    {"Error\tLNK2019\tunresolved external symbol _dgeev_ referenced in function \"int __cdecl cxxlapack::geev<int>(char,char,int,double *,int,double *,double *,double *,int,double *,int,double *,int)\"\tx C:\\b\\x.obj\t1\t", "LAPACK_NOT_LINKED"},
+    {"x.obj : error LNK2001: \xE6\x97\xA0\xE6\xB3\x95\xE8\xA7\xA3\xE6\x9E\x90\xE7\x9A\x84\xE5\xA4\x96\xE9\x83\xA8\xE7\xAC\xA6\xE5\x8F\xB7 dgesv_", "LAPACK_NOT_LINKED"},
     // mamba's solver failure before the LibMambaUnsatisfiableError prefix existed.
     {"Encountered problems while solving:", "CONDA_SOLVE_CONFLICT"},
     // accelerate refusing bf16 mixed precision on a pre-Ampere GPU.
@@ -969,6 +972,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"RC Pass 1: command \"rc /fo app.res app.rc\" failed (exit code 1) with the following output:", "WINDOWS_SDK_MISSING"},
                         Near{"RuntimeError: Cannot load model weights from /data/ckpt", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
                         Near{"rocBLAS error: Could not load the solution index file", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
+                        Near{"x.obj : error LNK2019: unresolved external symbol _dgemm_ referenced in function main", "LAPACK_NOT_LINKED"},
                         Near{"warning: encountered problems while solving the linear system", "CONDA_SOLVE_CONFLICT"},
                         Near{"ValueError: fp16 mixed precision requires a GPU (not 'mps').", "GPU_BF16_UNSUPPORTED"},
                         Near{"  Reason: Incompatible library version: libopencv_imgproc.4.5.dylib requires version 4.5.0 or later, but libopencv_core.4.5.dylib provides version 4.4.0", "TORCH_MIXED_INSTALL_STALE_LIBS"}}) {
