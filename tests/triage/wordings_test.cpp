@@ -685,6 +685,7 @@ const Wording kWordings[] = {
     {"Encountered problems while solving:", "CONDA_SOLVE_CONFLICT"},
     // accelerate refusing bf16 mixed precision on a pre-Ampere GPU.
     {"ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device.", "GPU_BF16_UNSUPPORTED"},
+    {"TypeError: BFloat16 is not supported on MPS", "GPU_BF16_UNSUPPORTED"},
     // macOS dyld: a stale torch dylib from an earlier build next to a newer one.
     {"  Reason: Incompatible library version: libshm.dylib requires version 1.0.0 or later, but libATen.dylib provides version 0.0.0", "TORCH_MIXED_INSTALL_STALE_LIBS"},
 };
@@ -973,6 +974,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"RuntimeError: Cannot load model weights from /data/ckpt", "EXT_CUDA_RUNTIME_MAJOR_MISMATCH"},
                         Near{"rocBLAS error: Could not load the solution index file", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
                         Near{"x.obj : error LNK2019: unresolved external symbol _dgemm_ referenced in function main", "LAPACK_NOT_LINKED"},
+                        Near{"TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead.", "GPU_BF16_UNSUPPORTED"},
                         Near{"warning: encountered problems while solving the linear system", "CONDA_SOLVE_CONFLICT"},
                         Near{"ValueError: fp16 mixed precision requires a GPU (not 'mps').", "GPU_BF16_UNSUPPORTED"},
                         Near{"  Reason: Incompatible library version: libopencv_imgproc.4.5.dylib requires version 4.5.0 or later, but libopencv_core.4.5.dylib provides version 4.4.0", "TORCH_MIXED_INSTALL_STALE_LIBS"}}) {
