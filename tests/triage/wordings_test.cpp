@@ -686,6 +686,7 @@ const Wording kWordings[] = {
     // accelerate refusing bf16 mixed precision on a pre-Ampere GPU.
     {"ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device.", "GPU_BF16_UNSUPPORTED"},
     {"TypeError: BFloat16 is not supported on MPS", "GPU_BF16_UNSUPPORTED"},
+    {"TypeError: Trying to convert BFloat16 to the MPS backend but it does not have support for that dtype.", "GPU_BF16_UNSUPPORTED"},
     // macOS dyld: a stale torch dylib from an earlier build next to a newer one.
     {"  Reason: Incompatible library version: libshm.dylib requires version 1.0.0 or later, but libATen.dylib provides version 0.0.0", "TORCH_MIXED_INSTALL_STALE_LIBS"},
 };
@@ -975,6 +976,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"rocBLAS error: Could not load the solution index file", "ROCBLAS_TENSILE_LIBRARY_NOT_FOUND"},
                         Near{"x.obj : error LNK2019: unresolved external symbol _dgemm_ referenced in function main", "LAPACK_NOT_LINKED"},
                         Near{"TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead.", "GPU_BF16_UNSUPPORTED"},
+                        Near{"TypeError: Trying to convert Float8_e4m3fn to the MPS backend but it does not have support for that dtype.", "GPU_BF16_UNSUPPORTED"},
                         Near{"warning: encountered problems while solving the linear system", "CONDA_SOLVE_CONFLICT"},
                         Near{"ValueError: fp16 mixed precision requires a GPU (not 'mps').", "GPU_BF16_UNSUPPORTED"},
                         Near{"  Reason: Incompatible library version: libopencv_imgproc.4.5.dylib requires version 4.5.0 or later, but libopencv_core.4.5.dylib provides version 4.4.0", "TORCH_MIXED_INSTALL_STALE_LIBS"}}) {
