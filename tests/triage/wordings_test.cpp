@@ -663,6 +663,16 @@ const Wording kWordings[] = {
     {"src/ops.cpp:3:10: schwerwiegender Fehler: ops_impl.h: Datei oder Verzeichnis nicht gefunden", "MISSING_HEADER_GENERIC"},
     {"src/ops.cpp:3:10: erreur fatale : ops_impl.h : Aucun fichier ou dossier de ce type", "MISSING_HEADER_GENERIC"},
     {"src/ops.cpp:3:10: фатальная ошибка: ops_impl.h: Нет такого файла или каталога", "MISSING_HEADER_GENERIC"},
+    // A binary too big for 32-bit relocations / the PE image limit: lld, lld without its prefix, mold, MSVC in two locales.
+    {"ld.lld: error: lib/libx.so:(.eh_frame+0x7f991): relocation R_X86_64_PC32 out of range: -2179713377 is not in [-2147483648, 2147483647]; references section '.gcc_except_table.f'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"ld: error: a.o:(.rodata+0x18): relocation R_X86_64_REX_GOTPCRELX out of range: 2792125052 is not in [-2147483648, 2147483647]; references 'typeinfo for X'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"mold: error: a.o:(.text): relocation R_X86_64_PC32 against .rodata..L__unnamed_13 out of range: -2149102178 is not in [-2147483648, 2147483648)", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"LINK : fatal error LNK1248: image size (894C8000) exceeds maximum allowable size (80000000) [C:\\b\\x.vcxproj]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"LINK : fatal error LNK1248: \u6620\u50cf\u5927\u5c0f(8046A000)\u8d85\u8fc7\u5141\u8bb8\u7684\u6700\u5927\u5927\u5c0f(80000000)", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    // torch absent from the interpreter that runs setup.py: Python <= 3.5 and Python 2 wordings.
+    {"ImportError: No module named 'torch'", "BUILD_ENV_TORCH_MISSING"},
+    {"ImportError: No module named torch", "BUILD_ENV_TORCH_MISSING"},
+    {"ImportError: No module named torch.utils.cpp_extension", "BUILD_ENV_TORCH_MISSING"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -722,6 +732,12 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/THCCachingAllocator.cpp:510", "NO_KERNEL_IMAGE_FOR_DEVICE"},
                         Near{"F0310 07:19:41.605973  3025 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory", "NO_KERNEL_IMAGE_FOR_DEVICE"},
                         Near{"const char* name = \"CUDA_ERROR_NO_DEVICE\";", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+                        Near{"/usr/bin/ld: a.o: relocation R_X86_64_32 against `.rodata' can not be used when making a shared object; recompile with -fPIC", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+                        Near{"ld.lld: error: a.o:(.debug_info+0x10): relocation R_X86_64_32 out of range: 5405348154 is not in [0, 4294967295]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+                        Near{"LINK : fatal error LNK1104: cannot open file 'torch.lib'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+                        Near{"ImportError: No module named torch._C", "BUILD_ENV_TORCH_MISSING"},
+                        Near{"ImportError: No module named torchvision", "BUILD_ENV_TORCH_MISSING"},
+                        Near{"ImportError: No module named 'torch_ext'", "BUILD_ENV_TORCH_MISSING"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
                         Near{"ImportError: cannot import name '_C_helpers' from 'mypkg'", "EXT_MODULE_NOT_BUILT"},
                         Near{"ImportError: cannot import name '_add_docstr' from 'torch._C' (/venv/lib/python3.10/site-packages/torch/_C.so)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
