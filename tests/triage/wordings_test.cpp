@@ -667,6 +667,7 @@ const Wording kWordings[] = {
     {"ld.lld: error: lib/libx.so:(.eh_frame+0x7f991): relocation R_X86_64_PC32 out of range: -2179713377 is not in [-2147483648, 2147483647]; references section '.gcc_except_table.f'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
     {"ld: error: a.o:(.rodata+0x18): relocation R_X86_64_REX_GOTPCRELX out of range: 2792125052 is not in [-2147483648, 2147483647]; references 'typeinfo for X'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
     {"mold: error: a.o:(.text): relocation R_X86_64_PC32 against .rodata..L__unnamed_13 out of range: -2149102178 is not in [-2147483648, 2147483648)", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"aotriton::v2::flash::AttnFwdParams&): .text+0x13e): relocation R_X86_64_PC32 out of range: -2151757170", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
     {"LINK : fatal error LNK1248: image size (894C8000) exceeds maximum allowable size (80000000) [C:\\b\\x.vcxproj]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
     {"LINK : fatal error LNK1248: \u6620\u50cf\u5927\u5c0f(8046A000)\u8d85\u8fc7\u5141\u8bb8\u7684\u6700\u5927\u5927\u5c0f(80000000)", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
     // torch absent from the interpreter that runs setup.py: Python <= 3.5 and Python 2 wordings.
@@ -734,6 +735,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"const char* name = \"CUDA_ERROR_NO_DEVICE\";", "NO_KERNEL_IMAGE_FOR_DEVICE"},
                         Near{"/usr/bin/ld: a.o: relocation R_X86_64_32 against `.rodata' can not be used when making a shared object; recompile with -fPIC", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
                         Near{"ld.lld: error: a.o:(.debug_info+0x10): relocation R_X86_64_32 out of range: 5405348154 is not in [0, 4294967295]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+                        Near{"ld.lld: error: a.o:(.text+0x8): relocation R_AARCH64_JUMP26 out of range: 134217732 is not in [-134217728, 134217727]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
                         Near{"LINK : fatal error LNK1104: cannot open file 'torch.lib'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
                         Near{"ImportError: No module named torch._C", "BUILD_ENV_TORCH_MISSING"},
                         Near{"ImportError: No module named torchvision", "BUILD_ENV_TORCH_MISSING"},
