@@ -674,6 +674,11 @@ const Wording kWordings[] = {
     {"ImportError: No module named 'torch'", "BUILD_ENV_TORCH_MISSING"},
     {"ImportError: No module named torch", "BUILD_ENV_TORCH_MISSING"},
     {"ImportError: No module named torch.utils.cpp_extension", "BUILD_ENV_TORCH_MISSING"},
+    // Python's development headers missing, found at CMake configure time: FindPython3, FindPython, FindPythonLibs, pybind11.
+    {"Could NOT find Python3 (missing: Python3_INCLUDE_DIRS Development Development.Module Development.Embed) (found version \"3.10.6\")", "PYTHON_H_MISSING"},
+    {"-- Could NOT find Python (missing: Development.Module) (found version \"3.8.10\")", "PYTHON_H_MISSING"},
+    {"  Could NOT find PythonLibs (missing: PYTHON_LIBRARIES PYTHON_INCLUDE_DIRS)", "PYTHON_H_MISSING"},
+    {"  Could not find Python.h in /usr/include/python3.6m, install python-dev", "PYTHON_H_MISSING"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -738,6 +743,9 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"ld.lld: error: a.o:(.text+0x8): relocation R_AARCH64_JUMP26 out of range: 134217732 is not in [-134217728, 134217727]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
                         Near{"LINK : fatal error LNK1104: cannot open file 'torch.lib'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
                         Near{"ImportError: No module named torch._C", "BUILD_ENV_TORCH_MISSING"},
+                        Near{"Could NOT find Python3 (missing: Python3_EXECUTABLE Interpreter)", "PYTHON_H_MISSING"},
+                        Near{"Could NOT find PythonLibs (missing: PYTHON_LIBRARIES) (found version \"2.7.12\")", "PYTHON_H_MISSING"},
+                        Near{"Could NOT find PythonInterp (missing: PYTHON_EXECUTABLE)", "PYTHON_H_MISSING"},
                         Near{"ImportError: No module named torchvision", "BUILD_ENV_TORCH_MISSING"},
                         Near{"ImportError: No module named 'torch_ext'", "BUILD_ENV_TORCH_MISSING"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
