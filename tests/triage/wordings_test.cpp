@@ -674,9 +674,12 @@ const Wording kWordings[] = {
     {"ImportError: No module named 'torch'", "BUILD_ENV_TORCH_MISSING"},
     {"ImportError: No module named torch", "BUILD_ENV_TORCH_MISSING"},
     {"ImportError: No module named torch.utils.cpp_extension", "BUILD_ENV_TORCH_MISSING"},
+    // AppleClang without OpenMP, found by a required FindOpenMP (the CMake Error's indented body).
+    {"  Could NOT find OpenMP_CXX (missing: OpenMP_CXX_FLAGS OpenMP_CXX_LIB_NAMES)", "OPENMP_HEADER_MISSING_MACOS"},
+    {"  Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES)", "OPENMP_HEADER_MISSING_MACOS"},
     // Python's development headers missing, found at CMake configure time: FindPython3, FindPython, FindPythonLibs, pybind11.
     {"Could NOT find Python3 (missing: Python3_INCLUDE_DIRS Development Development.Module Development.Embed) (found version \"3.10.6\")", "PYTHON_H_MISSING"},
-    {"-- Could NOT find Python (missing: Development.Module) (found version \"3.8.10\")", "PYTHON_H_MISSING"},
+    {"  Could NOT find Python (missing: Development.Module) (found version \"3.8.10\")", "PYTHON_H_MISSING"},
     {"  Could NOT find PythonLibs (missing: PYTHON_LIBRARIES PYTHON_INCLUDE_DIRS)", "PYTHON_H_MISSING"},
     {"  Could not find Python.h in /usr/include/python3.6m, install python-dev", "PYTHON_H_MISSING"},
 };
@@ -746,6 +749,9 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"Could NOT find Python3 (missing: Python3_EXECUTABLE Interpreter)", "PYTHON_H_MISSING"},
                         Near{"Could NOT find PythonLibs (missing: PYTHON_LIBRARIES) (found version \"2.7.12\")", "PYTHON_H_MISSING"},
                         Near{"Could NOT find PythonInterp (missing: PYTHON_EXECUTABLE)", "PYTHON_H_MISSING"},
+                        Near{"-- Could NOT find Python3 (missing: Python3_INCLUDE_DIRS Development) (found version \"3.10.12\")", "PYTHON_H_MISSING"},
+                        Near{"-- Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES) ", "OPENMP_HEADER_MISSING_MACOS"},
+                        Near{"      -- Could NOT find OpenMP (missing: OpenMP_C_FOUND OpenMP_CXX_FOUND)", "OPENMP_HEADER_MISSING_MACOS"},
                         Near{"ImportError: No module named torchvision", "BUILD_ENV_TORCH_MISSING"},
                         Near{"ImportError: No module named 'torch_ext'", "BUILD_ENV_TORCH_MISSING"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
