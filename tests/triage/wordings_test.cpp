@@ -674,6 +674,11 @@ const Wording kWordings[] = {
     {"ImportError: No module named 'torch'", "BUILD_ENV_TORCH_MISSING"},
     {"ImportError: No module named torch", "BUILD_ENV_TORCH_MISSING"},
     {"ImportError: No module named torch.utils.cpp_extension", "BUILD_ENV_TORCH_MISSING"},
+    // A C++17 std facility missing inside torch's own headers: the translation unit's -std is too old (clang, gcc, MSVC, nvcc).
+    {"/env/lib/python3.11/site-packages/torch/include/c10/util/in_place.h:7:12: error: no member named 'in_place' in namespace 'std'", "CXX17_REQUIRED"},
+    {"/opt/conda/lib/python3.10/site-packages/torch/include/c10/core/impl/copy_on_write_state.h:43:8: error: \u2018optional\u2019 in namespace \u2018std\u2019 does not name a template type", "CXX17_REQUIRED"},
+    {"C:\\libtorch\\include\\c10/util/Optional.h(12): error C2039: 'optional': is not a member of 'std'", "CXX17_REQUIRED"},
+    {"/usr/lib/python3/dist-packages/torch/include/c10/util/TypeIndex.h(80): error: namespace \"std\" has no member \"string_view\"", "CXX17_REQUIRED"},
     // AppleClang without OpenMP, found by a required FindOpenMP (the CMake Error's indented body).
     {"  Could NOT find OpenMP_CXX (missing: OpenMP_CXX_FLAGS OpenMP_CXX_LIB_NAMES)", "OPENMP_HEADER_MISSING_MACOS"},
     {"  Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES)", "OPENMP_HEADER_MISSING_MACOS"},
@@ -746,6 +751,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"ld.lld: error: a.o:(.text+0x8): relocation R_AARCH64_JUMP26 out of range: 134217732 is not in [-134217728, 134217727]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
                         Near{"LINK : fatal error LNK1104: cannot open file 'torch.lib'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
                         Near{"ImportError: No module named torch._C", "BUILD_ENV_TORCH_MISSING"},
+                        Near{"/site-packages/torch/include/c10/util/Float8.h:12:3: error: \u2018uint8_t\u2019 in namespace \u2018std\u2019 does not name a type", "CXX17_REQUIRED"},
+                        Near{"src/main.cpp:7:12: error: no member named 'optional' in namespace 'std'", "CXX17_REQUIRED"},
                         Near{"Could NOT find Python3 (missing: Python3_EXECUTABLE Interpreter)", "PYTHON_H_MISSING"},
                         Near{"Could NOT find PythonLibs (missing: PYTHON_LIBRARIES) (found version \"2.7.12\")", "PYTHON_H_MISSING"},
                         Near{"Could NOT find PythonInterp (missing: PYTHON_EXECUTABLE)", "PYTHON_H_MISSING"},
