@@ -687,6 +687,9 @@ const Wording kWordings[] = {
     {"  Could NOT find Python (missing: Development.Module) (found version \"3.8.10\")", "PYTHON_H_MISSING"},
     {"  Could NOT find PythonLibs (missing: PYTHON_LIBRARIES PYTHON_INCLUDE_DIRS)", "PYTHON_H_MISSING"},
     {"  Could not find Python.h in /usr/include/python3.6m, install python-dev", "PYTHON_H_MISSING"},
+    {"../meson.build:41:12: ERROR: Python dependency not found", "PYTHON_H_MISSING"},
+    {"meson.build:15:0: ERROR: Dependency \"python3\" not found, tried pkgconfig and sysconfig", "PYTHON_H_MISSING"},
+    {"Dependency \"python3\" not found", "PYTHON_H_MISSING"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -756,6 +759,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"Could NOT find Python3 (missing: Python3_EXECUTABLE Interpreter)", "PYTHON_H_MISSING"},
                         Near{"Could NOT find PythonLibs (missing: PYTHON_LIBRARIES) (found version \"2.7.12\")", "PYTHON_H_MISSING"},
                         Near{"Could NOT find PythonInterp (missing: PYTHON_EXECUTABLE)", "PYTHON_H_MISSING"},
+                        Near{"src/meson.build:7:0: ERROR: Dependency \"argparse\" not found, tried pkgconfig and cmake", "PYTHON_H_MISSING"},
+                        Near{"Dependency \"python3-gi\" not found", "PYTHON_H_MISSING"},
                         Near{"-- Could NOT find Python3 (missing: Python3_INCLUDE_DIRS Development) (found version \"3.10.12\")", "PYTHON_H_MISSING"},
                         Near{"-- Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES) ", "OPENMP_HEADER_MISSING_MACOS"},
                         Near{"      -- Could NOT find OpenMP (missing: OpenMP_C_FOUND OpenMP_CXX_FOUND)", "OPENMP_HEADER_MISSING_MACOS"},
