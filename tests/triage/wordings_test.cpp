@@ -690,6 +690,8 @@ const Wording kWordings[] = {
     {"../meson.build:41:12: ERROR: Python dependency not found", "PYTHON_H_MISSING"},
     {"meson.build:15:0: ERROR: Dependency \"python3\" not found, tried pkgconfig and sysconfig", "PYTHON_H_MISSING"},
     {"Dependency \"python3\" not found", "PYTHON_H_MISSING"},
+    // meson's wording of a missing ninja.
+    {"ERROR: Could not detect Ninja v1.8.2 or newer", "NINJA_REQUIRED"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -761,6 +763,7 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"Could NOT find PythonInterp (missing: PYTHON_EXECUTABLE)", "PYTHON_H_MISSING"},
                         Near{"src/meson.build:7:0: ERROR: Dependency \"argparse\" not found, tried pkgconfig and cmake", "PYTHON_H_MISSING"},
                         Near{"Dependency \"python3-gi\" not found", "PYTHON_H_MISSING"},
+                        Near{"Found ninja-1.10.0 at /usr/bin/ninja", "NINJA_REQUIRED"},
                         Near{"-- Could NOT find Python3 (missing: Python3_INCLUDE_DIRS Development) (found version \"3.10.12\")", "PYTHON_H_MISSING"},
                         Near{"-- Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES) ", "OPENMP_HEADER_MISSING_MACOS"},
                         Near{"      -- Could NOT find OpenMP (missing: OpenMP_C_FOUND OpenMP_CXX_FOUND)", "OPENMP_HEADER_MISSING_MACOS"},
