@@ -689,6 +689,35 @@ const Wording kWordings[] = {
     {"TypeError: Trying to convert BFloat16 to the MPS backend but it does not have support for that dtype.", "GPU_BF16_UNSUPPORTED"},
     // macOS dyld: a stale torch dylib from an earlier build next to a newer one.
     {"  Reason: Incompatible library version: libshm.dylib requires version 1.0.0 or later, but libATen.dylib provides version 0.0.0", "TORCH_MIXED_INSTALL_STALE_LIBS"},
+    // A binary too big for 32-bit relocations / the PE image limit: lld, lld without its prefix, mold, MSVC in two locales.
+    {"ld.lld: error: lib/libx.so:(.eh_frame+0x7f991): relocation R_X86_64_PC32 out of range: -2179713377 is not in [-2147483648, 2147483647]; references section '.gcc_except_table.f'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"ld: error: a.o:(.rodata+0x18): relocation R_X86_64_REX_GOTPCRELX out of range: 2792125052 is not in [-2147483648, 2147483647]; references 'typeinfo for X'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"mold: error: a.o:(.text): relocation R_X86_64_PC32 against .rodata..L__unnamed_13 out of range: -2149102178 is not in [-2147483648, 2147483648)", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"aotriton::v2::flash::AttnFwdParams&): .text+0x13e): relocation R_X86_64_PC32 out of range: -2151757170", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"LINK : fatal error LNK1248: image size (894C8000) exceeds maximum allowable size (80000000) [C:\\b\\x.vcxproj]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    {"LINK : fatal error LNK1248: \u6620\u50cf\u5927\u5c0f(8046A000)\u8d85\u8fc7\u5141\u8bb8\u7684\u6700\u5927\u5927\u5c0f(80000000)", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+    // torch absent from the interpreter that runs setup.py: Python <= 3.5 and Python 2 wordings.
+    {"ImportError: No module named 'torch'", "BUILD_ENV_TORCH_MISSING"},
+    {"ImportError: No module named torch", "BUILD_ENV_TORCH_MISSING"},
+    {"ImportError: No module named torch.utils.cpp_extension", "BUILD_ENV_TORCH_MISSING"},
+    // A C++17 std facility missing inside torch's own headers: the translation unit's -std is too old (clang, gcc, MSVC, nvcc).
+    {"/env/lib/python3.11/site-packages/torch/include/c10/util/in_place.h:7:12: error: no member named 'in_place' in namespace 'std'", "CXX17_REQUIRED"},
+    {"/opt/conda/lib/python3.10/site-packages/torch/include/c10/core/impl/copy_on_write_state.h:43:8: error: \u2018optional\u2019 in namespace \u2018std\u2019 does not name a template type", "CXX17_REQUIRED"},
+    {"C:\\libtorch\\include\\c10/util/Optional.h(12): error C2039: 'optional': is not a member of 'std'", "CXX17_REQUIRED"},
+    {"/usr/lib/python3/dist-packages/torch/include/c10/util/TypeIndex.h(80): error: namespace \"std\" has no member \"string_view\"", "CXX17_REQUIRED"},
+    // AppleClang without OpenMP, found by a required FindOpenMP (the CMake Error's indented body).
+    {"  Could NOT find OpenMP_CXX (missing: OpenMP_CXX_FLAGS OpenMP_CXX_LIB_NAMES)", "OPENMP_HEADER_MISSING_MACOS"},
+    {"  Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES)", "OPENMP_HEADER_MISSING_MACOS"},
+    // Python's development headers missing, found at CMake configure time: FindPython3, FindPython, FindPythonLibs, pybind11.
+    {"Could NOT find Python3 (missing: Python3_INCLUDE_DIRS Development Development.Module Development.Embed) (found version \"3.10.6\")", "PYTHON_H_MISSING"},
+    {"  Could NOT find Python (missing: Development.Module) (found version \"3.8.10\")", "PYTHON_H_MISSING"},
+    {"  Could NOT find PythonLibs (missing: PYTHON_LIBRARIES PYTHON_INCLUDE_DIRS)", "PYTHON_H_MISSING"},
+    {"  Could not find Python.h in /usr/include/python3.6m, install python-dev", "PYTHON_H_MISSING"},
+    {"../meson.build:41:12: ERROR: Python dependency not found", "PYTHON_H_MISSING"},
+    {"meson.build:15:0: ERROR: Dependency \"python3\" not found, tried pkgconfig and sysconfig", "PYTHON_H_MISSING"},
+    {"Dependency \"python3\" not found", "PYTHON_H_MISSING"},
+    // meson's wording of a missing ninja.
+    {"ERROR: Could not detect Ninja v1.8.2 or newer", "NINJA_REQUIRED"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, OneWording, ::testing::ValuesIn(kWordings));
@@ -748,6 +777,24 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                         Near{"RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/THCCachingAllocator.cpp:510", "NO_KERNEL_IMAGE_FOR_DEVICE"},
                         Near{"F0310 07:19:41.605973  3025 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory", "NO_KERNEL_IMAGE_FOR_DEVICE"},
                         Near{"const char* name = \"CUDA_ERROR_NO_DEVICE\";", "NO_KERNEL_IMAGE_FOR_DEVICE"},
+                        Near{"/usr/bin/ld: a.o: relocation R_X86_64_32 against `.rodata' can not be used when making a shared object; recompile with -fPIC", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+                        Near{"ld.lld: error: a.o:(.debug_info+0x10): relocation R_X86_64_32 out of range: 5405348154 is not in [0, 4294967295]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+                        Near{"ld.lld: error: a.o:(.text+0x8): relocation R_AARCH64_JUMP26 out of range: 134217732 is not in [-134217728, 134217727]", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+                        Near{"LINK : fatal error LNK1104: cannot open file 'torch.lib'", "RELOC_TRUNCATED_FATBIN_TOO_LARGE"},
+                        Near{"ImportError: No module named torch._C", "BUILD_ENV_TORCH_MISSING"},
+                        Near{"/site-packages/torch/include/c10/util/Float8.h:12:3: error: \u2018uint8_t\u2019 in namespace \u2018std\u2019 does not name a type", "CXX17_REQUIRED"},
+                        Near{"src/main.cpp:7:12: error: no member named 'optional' in namespace 'std'", "CXX17_REQUIRED"},
+                        Near{"Could NOT find Python3 (missing: Python3_EXECUTABLE Interpreter)", "PYTHON_H_MISSING"},
+                        Near{"Could NOT find PythonLibs (missing: PYTHON_LIBRARIES) (found version \"2.7.12\")", "PYTHON_H_MISSING"},
+                        Near{"Could NOT find PythonInterp (missing: PYTHON_EXECUTABLE)", "PYTHON_H_MISSING"},
+                        Near{"src/meson.build:7:0: ERROR: Dependency \"argparse\" not found, tried pkgconfig and cmake", "PYTHON_H_MISSING"},
+                        Near{"Dependency \"python3-gi\" not found", "PYTHON_H_MISSING"},
+                        Near{"Found ninja-1.10.0 at /usr/bin/ninja", "NINJA_REQUIRED"},
+                        Near{"-- Could NOT find Python3 (missing: Python3_INCLUDE_DIRS Development) (found version \"3.10.12\")", "PYTHON_H_MISSING"},
+                        Near{"-- Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES) ", "OPENMP_HEADER_MISSING_MACOS"},
+                        Near{"      -- Could NOT find OpenMP (missing: OpenMP_C_FOUND OpenMP_CXX_FOUND)", "OPENMP_HEADER_MISSING_MACOS"},
+                        Near{"ImportError: No module named torchvision", "BUILD_ENV_TORCH_MISSING"},
+                        Near{"ImportError: No module named 'torch_ext'", "BUILD_ENV_TORCH_MISSING"},
                         Near{"RuntimeError: Expected is_cuda to be true, but got false.", "FLASH_ATTN_GPU_TOO_OLD"},
                         Near{"ImportError: cannot import name '_C_helpers' from 'mypkg'", "EXT_MODULE_NOT_BUILT"},
                         Near{"ImportError: cannot import name '_add_docstr' from 'torch._C' (/venv/lib/python3.10/site-packages/torch/_C.so)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
