@@ -6,8 +6,6 @@
 namespace ts::triage::testing {
 namespace {
 
-struct Wording { const char* line; const char* id; };
-
 const Wording kGpuRuntimeWordings[] = {
     // A launch needing more registers/threads/shared memory per block than the GPU has: runtime text,
     // THC's error 7, driver and HIP enum names, a capitalised program message.
@@ -42,8 +40,7 @@ const Wording kGpuRuntimeWordings[] = {
 class GpuRuntimeWording : public ::testing::TestWithParam<Wording> {};
 
 TEST_P(GpuRuntimeWording, NamesTheRootCause) {
-  Diagnosis d = diagnose(std::string(GetParam().line) + "\n");
-  EXPECT_EQ(root_id(d), GetParam().id) << GetParam().line;
+  expect_root_cause(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(AllWordings, GpuRuntimeWording, ::testing::ValuesIn(kGpuRuntimeWordings));
@@ -69,8 +66,7 @@ TEST(GpuRuntimeNearMiss, DoesNotNameTheClass) {
            // Triton missing rather than the GPU too old.
            Wording{"RuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old.", "TRITON_GPU_TOO_OLD"},
        }) {
-    Diagnosis d = diagnose(std::string(n.line) + "\n");
-    EXPECT_FALSE(has_finding(d, n.id)) << n.line;
+    expect_not_named(n);
   }
 }
 

@@ -53,4 +53,19 @@ inline bool has_finding(const Diagnosis& d, std::string_view id) {
   return false;
 }
 
+// A log line in one tool's wording and the signature that must (or, for a near miss, must not) name it.
+struct Wording { const char* line; const char* id; };
+
+// The line alone has w.id as its root cause; the diagnosis, for what else the caller checks.
+inline Diagnosis expect_root_cause(const Wording& w) {
+  Diagnosis d = diagnose(std::string(w.line) + "\n");
+  EXPECT_EQ(root_id(d), w.id) << w.line;
+  return d;
+}
+
+// A near miss: the line shares w.id's words but is not its failure, so w.id is no finding at all.
+inline void expect_not_named(const Wording& w) {
+  EXPECT_FALSE(has_finding(diagnose(std::string(w.line) + "\n"), w.id)) << w.line;
+}
+
 }  // namespace ts::triage::testing

@@ -5,14 +5,10 @@
 namespace ts::triage::testing {
 namespace {
 
-struct Wording { const char* line; const char* id; };
-
 class EnvWording : public ::testing::TestWithParam<Wording> {};
 
 TEST_P(EnvWording, NamesTheRootCause) {
-  Diagnosis d = diagnose(std::string(GetParam().line) + "\n");
-  EXPECT_EQ(root_id(d), GetParam().id) << GetParam().line;
-  EXPECT_TRUE(d.failed());
+  EXPECT_TRUE(expect_root_cause(GetParam()).failed()) << GetParam().line;
 }
 
 const Wording kEnvWordings[] = {
@@ -64,20 +60,18 @@ INSTANTIATE_TEST_SUITE_P(All, EnvWording, ::testing::ValuesIn(kEnvWordings));
 
 // The same words in lines that are not that failure.
 TEST(EnvWordingNearMiss, DoesNotTrigger) {
-  struct Near { const char* line; const char* id; };
-  for (const Near& n : {Near{"Step 5/9 : RUN exit 0 returned a non-zero code: 1", "OOM_GENERIC_KILLED"},
-                        Near{"nvcc error   : 'cl.exe' died with status 0xC0000005 (ACCESS_VIOLATION)", "NVCC_TOOL_SEGFAULT"},
-                        Near{"  file INSTALL cannot find \"/x/build/libfoo.so\": No such file or directory.", "CMAKE_INSTALL_PERMISSION"},
-                        Near{"-- nvcc: not found in PATH, building the CPU extension only (set CUDA_HOME to enable)", "NVCC_NOT_FOUND"},
-                        Near{"unable to execute 'nvcc': No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
-                        Near{"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
-                        Near{"-- CMAKE_CXX_COMPILER: /usr/bin/g++", "NO_CXX_COMPILER"},
-                        Near{"  The CMAKE_CUDA_COMPILER:", "NO_CXX_COMPILER"},
-                        Near{"CMAKE_CUDA_COMPILER-NOTFOUND", "NO_CXX_COMPILER"},
-                        Near{"-- Adding subdirectory third_party/fmt", "SUBMODULES_MISSING"},
-                        Near{"fatal error: cudnn.hpp: No such file or directory", "CUDNN_NOT_FOUND"}}) {
-    Diagnosis d = diagnose(std::string(n.line) + "\n");
-    EXPECT_FALSE(has_finding(d, n.id)) << n.line;
+  for (const Wording& n : {Wording{"Step 5/9 : RUN exit 0 returned a non-zero code: 1", "OOM_GENERIC_KILLED"},
+                           Wording{"nvcc error   : 'cl.exe' died with status 0xC0000005 (ACCESS_VIOLATION)", "NVCC_TOOL_SEGFAULT"},
+                           Wording{"  file INSTALL cannot find \"/x/build/libfoo.so\": No such file or directory.", "CMAKE_INSTALL_PERMISSION"},
+                           Wording{"-- nvcc: not found in PATH, building the CPU extension only (set CUDA_HOME to enable)", "NVCC_NOT_FOUND"},
+                           Wording{"unable to execute 'nvcc': No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+                           Wording{"error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory", "CPP_EXT_CXX_NOT_FOUND"},
+                           Wording{"-- CMAKE_CXX_COMPILER: /usr/bin/g++", "NO_CXX_COMPILER"},
+                           Wording{"  The CMAKE_CUDA_COMPILER:", "NO_CXX_COMPILER"},
+                           Wording{"CMAKE_CUDA_COMPILER-NOTFOUND", "NO_CXX_COMPILER"},
+                           Wording{"-- Adding subdirectory third_party/fmt", "SUBMODULES_MISSING"},
+                           Wording{"fatal error: cudnn.hpp: No such file or directory", "CUDNN_NOT_FOUND"}}) {
+    expect_not_named(n);
   }
 }
 
