@@ -240,10 +240,7 @@ int main(int argc, char** argv) {
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<std::size_t>(in.gcount()));
     ts::triage::Prefilter adapted = engine.prefilter();
-    std::string sample;  // as the scanner samples a big chunk: 16 pieces of 16 KiB
-    for (std::size_t i = 0, piece = std::min<std::size_t>(16 << 10, head.size() / 16); i < 16; ++i)
-      sample += head.substr((head.size() - piece) / 15 * i, piece) + "\n";
-    adapted.adapt(sample);
+    adapted.adapt(head);  // as the scanner does with a big chunk
     const double mb_head = static_cast<double>(head.size()) / 1e6;
     std::printf("  probes that verify, per MB: %.0f with the engine's windows, %.0f adapted to this log\n",
                 static_cast<double>(engine.prefilter().probe_hits(head.data(), head.data() + head.size())) / mb_head,

@@ -153,8 +153,11 @@ void Prefilter::build(const std::vector<std::string>& patterns) {
 // takes its block that is rarest in `seen` (the log being read, when adapt() ran) and then in the
 // typical noise above. Which block is taken changes only how often a probe verifies in vain.
 void Prefilter::place_windows(const std::unordered_map<std::uint32_t, std::uint32_t>& seen) {
-  std::map<std::uint32_t, int> noise;  // how often each folded window occurs in typical noise
-  for (std::size_t i = 0; i + 4 <= kNoise.size(); ++i) noise[fold4(kNoise.data() + i)]++;
+  static const std::map<std::uint32_t, int> noise = [] {  // how often each folded window occurs in typical noise
+    std::map<std::uint32_t, int> n;
+    for (std::size_t i = 0; i + 4 <= kNoise.size(); ++i) n[fold4(kNoise.data() + i)]++;
+    return n;
+  }();
   auto count = [](const auto& m, std::uint32_t w) -> std::uint64_t {
     auto it = m.find(w);
     return it == m.end() ? 0 : static_cast<std::uint64_t>(it->second);
@@ -189,8 +192,18 @@ void Prefilter::place_windows(const std::unordered_map<std::uint32_t, std::uint3
   for (std::size_t i = 1; i < bucket_start_.size(); ++i) bucket_start_[i] += bucket_start_[i - 1];
 }
 
-void Prefilter::adapt(std::string_view sample) {
-  if (match_all_ || sample.size() < 4) return;
+void Prefilter::adapt(std::string_view text) {
+  if (match_all_) return;
+  std::string pieces;
+  std::string_view sample = text;
+  if (text.size() > kAdaptPieces * kAdaptPiece) {
+    for (std::size_t i = 0; i < kAdaptPieces; ++i) {
+      pieces.append(text.substr((text.size() - kAdaptPiece) / (kAdaptPieces - 1) * i, kAdaptPiece));
+      pieces.push_back('\n');
+    }
+    sample = pieces;
+  }
+  if (sample.size() < 4) return;
   // Count, at every offset of the sample, the windows some literal could be probed by.
   std::unordered_map<std::uint32_t, std::uint32_t> seen;
   std::vector<std::uint64_t> any((1u << kHashBits) / 64, 0);

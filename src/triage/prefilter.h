@@ -30,9 +30,11 @@ class Prefilter {
   const char* find(const char* from, const char* end) const;
   // The same without SIMD beyond SSE2 (what CPUs without AVX2 run; tests compare them all).
   const char* find_portable(const char* from, const char* end) const;
-  // Re-places the probed windows to be the rarest in `sample` (bytes of the log about to be
-  // scanned): the same literals, the same answers, fewer probes that verify in vain.
-  void adapt(std::string_view sample);
+  // Re-places the probed windows to be the rarest in `text` (bytes of the log about to be scanned;
+  // a longer text than kAdaptPieces x kAdaptPiece is read at that many places spread over it): the
+  // same literals, the same answers, fewer probes that verify in vain.
+  void adapt(std::string_view text);
+  static constexpr std::size_t kAdaptPieces = 16, kAdaptPiece = 16 << 10;
   // How many probes over [p, end) hit the bitmap (each costs a verify): for tests and bench/triage.
   std::uint64_t probe_hits(const char* p, const char* end) const;
 

@@ -125,26 +125,17 @@ Scanner::Scanner(const Engine& engine, bool record_matches, unsigned threads)
       threads_(threads ? threads : std::max(1u, std::min(8u, std::thread::hardware_concurrency()))),
       per_sig_(engine.set().signatures.size()) {}
 
-// The first big chunk (a mapped slice, a 4 MiB read) is sampled at kAdaptPieces places and the
-// prefilter's probes re-placed for this log; small feeds (a live build's lines) keep the engine's.
 std::atomic<bool> Scanner::adapt_{true};
-
-void Scanner::adapt_prefilter(std::string_view chunk) {
-  adapted_ = std::make_unique<Prefilter>(engine_.prefilter());
-  std::string sample;
-  const std::size_t piece = std::min<std::size_t>(kAdaptPiece, chunk.size() / kAdaptPieces);
-  for (std::size_t i = 0; i < kAdaptPieces; ++i) {
-    const std::size_t at = (chunk.size() - piece) / (kAdaptPieces - 1) * i;
-    sample.append(chunk.substr(at, piece));
-    sample.push_back('\n');
-  }
-  adapted_->adapt(sample);
-  pf_ = adapted_.get();
-}
 
 void Scanner::feed(std::string_view bytes) {
   bytes_ += bytes.size();
-  if (!adapted_ && bytes.size() >= kMinPart && adapt_ && !engine_.prefilter().match_all()) adapt_prefilter(bytes);
+  // The first big chunk (a mapped slice, a 4 MiB read) re-places the prefilter's probes for this
+  // log; small feeds (a live build's lines) keep the engine's.
+  if (!adapted_ && bytes.size() >= kMinPart && adapt_ && !engine_.prefilter().match_all()) {
+    adapted_ = std::make_unique<Prefilter>(engine_.prefilter());
+    adapted_->adapt(bytes);
+    pf_ = adapted_.get();
+  }
   const char* p = bytes.data();
   const char* e = p + bytes.size();
   if (pending_open_) {

@@ -44,10 +44,8 @@ class Scanner {
   struct After { Finding* f; int left; };
   struct Candidate { const char* line_start; std::uint64_t newlines_before; };  // from the part's start
   static constexpr std::size_t kMinPart = 4 << 20;  // smaller chunks are not worth a thread
-  static constexpr std::size_t kWindow = 64 << 10;
-  static constexpr std::size_t kAdaptPieces = 16, kAdaptPiece = 16 << 10;  // 256 KiB of a big chunk
-  void adapt_prefilter(std::string_view chunk);
-  static std::atomic<bool> adapt_;  // bytes searched before their newlines are counted
+  static constexpr std::size_t kWindow = 64 << 10;  // bytes searched before their newlines are counted
+  static std::atomic<bool> adapt_;  // set_adapt_prefilter
   // What the prefilter already told, carried between calls: lines with an ESC come before a hit
   // one by one, and searching past them again for each would be quadratic.
   struct Probe {
@@ -68,7 +66,7 @@ class Scanner {
   bool following() const { return !after_.empty() || tb_active_ || cmake_left_ > 0; }
 
   const Engine& engine_;
-  std::unique_ptr<Prefilter> adapted_;  // the engine's, its probes re-placed for this log (adapt_prefilter)
+  std::unique_ptr<Prefilter> adapted_;  // the engine's, its probes re-placed for this log (feed)
   const Prefilter* pf_;                 // the one the scan asks: the engine's or adapted_
   bool record_matches_;
   unsigned threads_;

@@ -85,7 +85,7 @@ TEST(Stream, ThreadsDoNotChangeTheResult) {
   }
 }
 
-// A big chunk re-places the prefilter's probes for the log (Scanner::adapt_prefilter): the same
+// A big chunk re-places the prefilter's probes for the log (Scanner::feed, Prefilter::adapt): the same
 // findings and matched lines as the engine's probes, on a log with the planted failures among noise.
 TEST(Stream, AdaptedProbesDoNotChangeTheResult) {
   ts::bench::LogGen gen(11);
