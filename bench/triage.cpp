@@ -158,14 +158,18 @@ int main(int argc, char** argv) {
 
   // Warm the page cache so both read from memory.
   { std::vector<std::string> cat = {"cat", log.string()}; spawn(cat, "/dev/null"); }
-  {  // One untimed scan: the first after the log is written also pays for clocks and caches settling
-     // (on a fresh GPU host it read 15-20% slower than the next ones), and every variant below is
-     // measured in the steady state.
-    ts::triage::Scanner warm(engine, false, 1);
+  // One scan of the log on this thread (the work grep does on its one thread); false on a read error.
+  auto scan_one_thread = [&] {
+    ts::triage::Scanner one(engine, false, 1);
     std::string err;
-    if (!ts::triage::scan_file(log.string(), warm, err)) { std::fprintf(stderr, "%s\n", err.c_str()); return 2; }
-    warm.finish();
-  }
+    if (!ts::triage::scan_file(log.string(), one, err)) { std::fprintf(stderr, "%s\n", err.c_str()); return false; }
+    one.finish();
+    return true;
+  };
+  // One untimed scan: the first after the log is written also pays for clocks and caches settling
+  // (on a fresh GPU host it read 15-20% slower than the next ones), and every variant below is
+  // measured in the steady state.
+  if (!scan_one_thread()) return 2;
 
   double best_engine = 1e9, best_engine1 = 1e9, best_engine1_cpu = 1e9, best_portable_cpu = 1e9, best_unadapted_cpu = 1e9, best_grep = 1e9;
   unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
@@ -176,31 +180,20 @@ int main(int argc, char** argv) {
   for (int r = 0; r < repeat; ++r) {  // interleaved, best of N: the machine is shared
     auto a = Clock::now();
     const double c0 = thread_cpu();
-    {  // one thread: the same work grep does on its one thread
-      ts::triage::Scanner one(engine, false, 1);
-      std::string err;
-      if (!ts::triage::scan_file(log.string(), one, err)) { std::fprintf(stderr, "%s\n", err.c_str()); return 2; }
-      one.finish();
-    }
+    if (!scan_one_thread()) return 2;
     best_engine1 = std::min(best_engine1, secs(a, Clock::now()));
     best_engine1_cpu = std::min(best_engine1_cpu, thread_cpu() - c0);
     {  // the same with the engine's probes, not adapted to this log: the baseline of adapt()
       ts::triage::Scanner::set_adapt_prefilter(false);
       const double p0 = thread_cpu();
-      ts::triage::Scanner one(engine, false, 1);
-      std::string err;
-      if (!ts::triage::scan_file(log.string(), one, err)) { std::fprintf(stderr, "%s\n", err.c_str()); return 2; }
-      one.finish();
+      if (!scan_one_thread()) return 2;
       best_unadapted_cpu = std::min(best_unadapted_cpu, thread_cpu() - p0);
       ts::triage::Scanner::set_adapt_prefilter(true);
     }
     {  // the same with the prefilter's portable loop (what CPUs without AVX2 run), for comparison
       ts::triage::Prefilter::force_path(ts::triage::Prefilter::Path::portable);
       const double p0 = thread_cpu();
-      ts::triage::Scanner one(engine, false, 1);
-      std::string err;
-      if (!ts::triage::scan_file(log.string(), one, err)) { std::fprintf(stderr, "%s\n", err.c_str()); return 2; }
-      one.finish();
+      if (!scan_one_thread()) return 2;
       best_portable_cpu = std::min(best_portable_cpu, thread_cpu() - p0);
       ts::triage::Prefilter::force_path(ts::triage::Prefilter::Path::fastest);
     }
