@@ -1,6 +1,6 @@
 #pragma once
-// The triage engine: every signature pattern, log-fact pattern and structural marker (FAILED:,
-// compiler error, CMake Error, Traceback) compiled into one RE2::Set, behind the literal
+// The triage engine: every signature pattern, log-fact pattern and failure grammar (FAILED:,
+// compiler error, CMake Error, Traceback, ...: grammar.h) compiled into one RE2::Set, behind the literal
 // prefilter (prefilter.h). Immutable once built; one Engine serves many Scanners.
 #include <memory>
 #include <string>
@@ -10,16 +10,15 @@
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include "triage/grammar.h"
 #include "triage/prefilter.h"
 #include "triage/signature.h"
 
 namespace ts::triage {
 
-// Lines the engine recognises structurally, for the "unrecognised" fallback.
-// failure_line: an error printed outside a compiler's wording (a bare Python exception, a crash,
-// a CUDA/HIP runtime error, a tool's "error:"), so a log with only such lines still has an answer.
-enum class Marker { failed_target, compiler_error, cmake_error, traceback, failure_line };
-inline constexpr std::size_t kMarkerCount = 5;
+// Lines the engine recognises structurally, for the "unrecognised" fallback: every failure grammar
+// (grammar.h), so a log with only such lines (a bare Python exception, a resolver's verdict, a
+// crash, a CUDA/HIP runtime error, a tool's "error:") still has an answer.
 
 struct PatternRef {
   enum Kind { signature, log_fact, marker } kind;

@@ -22,12 +22,68 @@ std::size_t rank_prefix(std::string_view s) {
   return i;
 }
 
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// Length of a run of digits at s[i...].
+std::size_t digits_at(std::string_view s, std::size_t i) {
+  std::size_t n = 0;
+  while (i + n < s.size() && digit(s[i + n])) ++n;
+  return n;
+}
+
+// Length of a log collector's prefix, which says where and when a line was printed, not what:
+// docker BuildKit's step "#12 3.456 ", journald/syslog's "Oct 04 13:19:39 host unit[394]: ", and
+// glog's "E0205 09:51:38.047000 18628 file.py:810] " (torch's own logger, with its "[0/0] " frame).
+std::size_t collector_prefix(std::string_view s) {
+  if (s.size() > 5 && s[0] == '#') {
+    std::size_t i = 1 + digits_at(s, 1);
+    if (i > 1 && i < s.size() && s[i] == ' ') {
+      std::size_t a = digits_at(s, i + 1);
+      std::size_t j = i + 1 + a;
+      if (a && j < s.size() && s[j] == '.') {
+        std::size_t b = digits_at(s, j + 1);
+        if (b && j + 1 + b < s.size() && s[j + 1 + b] == ' ') return j + 2 + b;
+      }
+    }
+    return 0;
+  }
+  if (s.size() > 20 && s[0] >= 'A' && s[0] <= 'Z' && s[3] == ' ' && s[6] == ' ' && s[9] == ':' && s[12] == ':' &&
+      s[15] == ' ' && digit(s[5]) && digit(s[7]) && digit(s[8])) {
+    std::size_t host_end = s.find(' ', 16);
+    if (host_end == std::string_view::npos || host_end == 16) return 0;
+    std::size_t colon = s.find(": ", host_end + 1);
+    if (colon == std::string_view::npos || s.substr(host_end + 1, colon - host_end - 1).find(' ') != std::string_view::npos)
+      return 0;
+    return colon + 2;
+  }
+  if (s.size() > 24 && (s[0] == 'I' || s[0] == 'W' || s[0] == 'E' || s[0] == 'F') && digits_at(s, 1) == 4 && s[5] == ' ' &&
+      digit(s[6]) && s[8] == ':') {
+    std::size_t close = s.find("] ", 9);
+    if (close == std::string_view::npos || s.substr(6, close - 6).find(':') == std::string_view::npos) return 0;
+    std::size_t i = close + 2;
+    // torch's compile-frame tag "[0/0] " that follows
+    if (i < s.size() && s[i] == '[') {
+      std::size_t k = s.find("] ", i);
+      if (k != std::string_view::npos && k - i < 16 && s.substr(i + 1, k - i - 1).find_first_not_of("0123456789/_") == std::string_view::npos)
+        i = k + 2;
+    }
+    return i;
+  }
+  return 0;
+}
+
+// Both prefixes: a collector's first, then a launcher's.
+std::size_t prefix(std::string_view s) {
+  std::size_t c = collector_prefix(s);
+  return c + rank_prefix(s.substr(c));
+}
+
 }  // namespace
 
 std::string_view sanitize_line(std::string_view raw, std::string& out) {
   if (raw.size() > kLineCap) raw = raw.substr(0, kLineCap);
   if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-  if (!std::memchr(raw.data(), 0x1b, raw.size())) return raw.substr(rank_prefix(raw));
+  if (!std::memchr(raw.data(), 0x1b, raw.size())) return raw.substr(prefix(raw));
   out.clear();
   for (std::size_t i = 0; i < raw.size();) {
     if (raw[i] != 0x1b) { out.push_back(raw[i++]); continue; }
@@ -45,7 +101,7 @@ std::string_view sanitize_line(std::string_view raw, std::string& out) {
       ++i;
     }
   }
-  return std::string_view(out).substr(rank_prefix(out));
+  return std::string_view(out).substr(prefix(out));
 }
 
 std::string printable_line(std::string_view raw) {

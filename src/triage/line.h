@@ -2,7 +2,8 @@
 // What a log line is before patterns see it. One definition for the fast path and the streaming
 // path so both give the same answers: the first kLineCap bytes of the raw line, a trailing '\r'
 // dropped, ANSI escape sequences (colour, erase-line) removed, a distributed launcher's rank prefix
-// ("[rank3]: ", "[default0]:") dropped. Bytes are Latin-1 to RE2, so invalid UTF-8 and binary junk
+// ("[rank3]: ", "[default0]:") and a log collector's ("#12 3.456 " from docker BuildKit, journald's
+// "Oct 04 13:19:39 host unit[394]: ", glog's "E0205 09:51:38.047000 18628 file.py:810] ") dropped. Bytes are Latin-1 to RE2, so invalid UTF-8 and binary junk
 // are just bytes.
 #include <cstddef>
 #include <string>

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "triage/grammar.h"
+#include "triage/symbol.h"
+
 namespace ts::triage {
 namespace {
 
@@ -31,6 +34,16 @@ Finding unrecognised(const Fallbacks& fb) {
     u.severity = Severity::error;
     u.cause = "No known signature matched. This is the first real error in the log.";
     u.fix = "Read the evidence and the lines around it; the errors after it are usually its consequences.";
+    // Which tool failed, in which phase, naming what: the failure grammar of the evidence.
+    for (const auto& e : u.evidence) {
+      auto line = read_failure_line(e.text);
+      if (!line) continue;
+      std::string named;
+      for (const auto& en : line->entities) named += (named.empty() ? "" : ", ") + en.kind + " " + en.value;
+      u.notes.push_back(std::string("failure line of ") + line->grammar->tool + " (phase: " + line->grammar->phase +
+                        ")" + (named.empty() ? "" : "; it names " + named) + ": line " + std::to_string(e.line));
+      break;
+    }
     return u;
   }
   return {};
@@ -55,12 +68,53 @@ Finding only_wrappers(const std::vector<Finding>& wrappers) {
   return u;
 }
 
+// Entity rule: an undefined symbol decides by what it is once demangled (symbol.h), not by which
+// pattern caught it. A torch symbol with no string type in it cannot be an ABI mismatch: it is
+// missing from this torch; one with std::__cxx11 in it is of the other ABI. An old-ABI std::string
+// fits both, so the patterns' reading stands. The finding says what was read and why.
+void read_symbols(const SignatureSet& set, std::vector<Finding>& present) {
+  for (auto& f : present) {
+    bool decided = false;
+    for (const auto& e : f.evidence) {
+      for (const auto& en : entities_of(e.text)) {
+        if (en.kind != "symbol") continue;
+        SymbolReading s = read_symbol(en.value);
+        if (s.rule.empty()) continue;
+        f.notes.push_back("undefined symbol " + s.mangled + (s.demangled.empty() ? "" : " is " + s.demangled) + ": " +
+                          s.rule + " (line " + std::to_string(e.line) + ")");
+        const char* to = nullptr;
+        if (s.origin == SymbolReading::Origin::torch && !s.new_abi_string && !s.old_abi_string &&
+            f.id == "UNDEFINED_SYMBOL_CXX11_ABI")
+          to = "EXT_BUILT_FOR_OTHER_TORCH";
+        if (s.origin == SymbolReading::Origin::torch && s.new_abi_string && f.id == "EXT_BUILT_FOR_OTHER_TORCH")
+          to = "UNDEFINED_SYMBOL_CXX11_ABI";
+        // A finding another one already makes moot (torch's own _C missing the symbol: a mixed install) stays as it is.
+        bool moot = std::any_of(present.begin(), present.end(), [&](const Finding& o) {
+          return &o != &f && std::find(o.sig->supersedes.begin(), o.sig->supersedes.end(), f.id) != o.sig->supersedes.end();
+        });
+        if (const Signature* sig = to && !moot ? set.find(to) : nullptr) {
+          bool there = std::any_of(present.begin(), present.end(), [&](const Finding& o) { return o.id == sig->id; });
+          if (there) f.count = 0;  // the other finding stands for it
+          f.id = sig->id;
+          f.sig = sig;
+        }
+        decided = true;
+        break;
+      }
+      if (decided) break;
+    }
+  }
+  present.erase(std::remove_if(present.begin(), present.end(), [](const Finding& f) { return f.count == 0; }), present.end());
+}
+
 }  // namespace
 
 Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb) {
   std::vector<Finding> present;
-  for (auto& f : per_signature) {
-    if (f.count == 0) continue;
+  for (auto& f : per_signature)
+    if (f.count != 0) present.push_back(f);
+  read_symbols(set, present);
+  for (auto& f : present) {
     f.severity = f.sig->severity;
     f.phase = f.sig->phase;
     // "$1" in the texts: what the first evidence line captured (a module name, a header).
@@ -68,7 +122,6 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
     f.fix = expand_captures(f.sig->fix, f.captures);
     f.remedy = f.sig->remedy;
     f.remedy.note = expand_captures(f.sig->remedy.note, f.captures);
-    present.push_back(f);
   }
   // Supersedes: a more specific or more fundamental finding makes another moot.
   for (auto& p : present)
@@ -80,6 +133,13 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
     if (!p.superseded_by.empty())
       if (const Finding* by = [&]() -> const Finding* { for (auto& q : present) if (q.id == p.superseded_by) return &q; return nullptr; }())
         if (by->superseded_by == p.id) p.superseded_by.clear();
+
+  // A warning that makes an error moot explains it: it is the error (torch's "sm_120 is not
+  // compatible" above the "no kernel image" it causes).
+  for (const auto& q : present)
+    if (!q.superseded_by.empty() && q.severity == Severity::error)
+      for (auto& p : present)
+        if (p.id == q.superseded_by && p.severity == Severity::warning) p.severity = Severity::error;
 
   std::vector<Finding> roots, moot, wrappers;
   for (auto& f : present) {
@@ -112,7 +172,6 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
   d.root_count = roots.empty() ? 0 : 1;
   for (auto* v : {&roots, &moot, &wrappers})
     for (auto& f : *v) d.findings.push_back(std::move(f));
-  (void)set;
   return d;
 }
 

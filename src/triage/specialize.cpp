@@ -146,11 +146,31 @@ void job_count(Finding& f, const HostFacts* facts, const kb::Kb* kb) {
   f.notes.push_back(std::string("per-job memory from the KB resource model (resources.toml), rule ") + compat::kJobsRule);
 }
 
+// Python.h missing where the evidence is under an embeddable Python distribution (ComfyUI's
+// python_embeded, python-3.x-embed-amd64): that distribution ships no include/ (or libs/), so no
+// -dev package helps (python.org's Windows notes; triton-windows' README, "embeded Python").
+void embedded_python(Finding& f) {
+  auto embedded = [](const std::string& t) {
+    return t.find("python_embeded") != std::string::npos || t.find("python_embedded") != std::string::npos ||
+           t.find("-embed-") != std::string::npos || t.find("-embed\\") != std::string::npos || t.find("-embed/") != std::string::npos;
+  };
+  const Evidence* hit = nullptr;
+  for (const auto* v : {&f.evidence, &f.context})
+    for (const auto& e : *v)
+      if (!hit && embedded(e.text)) hit = &e;
+  if (!hit) return;
+  f.fix = "The Python here is an embeddable distribution, which ships no include/ and libs/ folders: copy "
+          "them from a full installation of the same Python version into its folder (next to python.exe). " + f.fix;
+  f.notes.push_back("header Python.h is provided by the Python installation's include/, which an embeddable Python "
+                    "lacks (line " + std::to_string(hit->line) + " is under one)");
+}
+
 }  // namespace
 
 void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb) {
   for (auto& f : d.findings) {
     if (!f.sig) continue;
+    if (f.id == "PYTHON_H_MISSING") embedded_python(f);
     if (f.id == "NVCC_HOST_GCC_TOO_NEW" || f.id == "CPP_EXT_COMPILER_VERSION_BOUNDS") host_compiler(f, d, facts, kb);
     else if (f.remedy.kind == RemedyKind::shorten_arch_list) arch_list(f, d, facts, kb);
     else if (f.remedy.kind == RemedyKind::halve_jobs) job_count(f, facts, kb);

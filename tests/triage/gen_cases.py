@@ -598,6 +598,9 @@ c('TRITON_GPU_TOO_OLD', ['torch._dynamo.exc.BackendCompilerFailed: backend=\'ind
   'RuntimeError: Found Tesla P100-PCIE-16GB which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.0'],
   ['RuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old. More information on installing Triton can be found at https://github.com/openai/triton'])
 
+c('NUMBA_SVML_UNRESOLVED', ['$ python -m cellpose', 'LLVM ERROR: Symbol not found: __svml_sqrt4_ha'],
+  ['numba: Intel SVML found (svml_dispmd), vectorised math will call __svml_sqrt4_ha'])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

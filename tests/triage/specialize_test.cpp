@@ -145,5 +145,21 @@ TEST(Specialize, TheHostCompilerRemedyIsCompatsRule) {
   EXPECT_TRUE(seen);
 }
 
+// Python.h missing under an embeddable Python (https://github.com/woct0rdho/triton-windows/issues/83):
+// the fix is the distribution's missing include/, not a -dev package; elsewhere the fix stays.
+TEST(Specialize, PythonHeaderUnderAnEmbeddablePythonNamesItsMissingInclude) {
+  Diagnosis d = diagnose(
+      "H:\\ComfyUI128\\python_embeded>python triton_test.py\n"
+      "cuda_utils.c\n"
+      "C:\\Users\\AnY\\AppData\\Local\\Temp\\tmp_z9f6r7d\\cuda_utils.c(12): fatal error C1083: Cannot open include file: 'Python.h': No such file or directory\n");
+  specialize(d, nullptr, nullptr);
+  ASSERT_EQ(root_id(d), "PYTHON_H_MISSING");
+  EXPECT_NE(d.root()->fix.find("embeddable distribution"), std::string::npos) << d.root()->fix;
+  Diagnosis plain = diagnose("x.c:1:10: fatal error: Python.h: No such file or directory\n");
+  specialize(plain, nullptr, nullptr);
+  ASSERT_EQ(root_id(plain), "PYTHON_H_MISSING");
+  EXPECT_EQ(plain.root()->fix.find("embeddable"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ts::triage::testing

@@ -1,0 +1,163 @@
+#include "triage/grammar.h"
+
+#include <memory>
+
+#include <re2/re2.h>
+
+namespace ts::triage {
+namespace {
+
+// One table: the engine's markers and read_failure_line both ask it. Spelled so that each pattern
+// keeps a necessary literal of 6+ bytes: an optional group would leave RE2's prefilter only
+// "error", and short literals shorten the prefilter's stride (prefilter.h).
+constexpr Grammar kGrammars[] = {
+    // MSBuild's task failure ("...CUDA 12.2.targets(799,9): error MSB3721: The command ... exited"),
+    // first: MSVC's "file(line): error C2065:" pattern below would read it as the compiler's.
+    {Marker::failure_line, "msbuild", "compile", R"(\berror MSB[0-9]+\s*:)"},
+    // ninja's failed edge; pip indents a build's output (two spaces with -v, six in its failure dump).
+    {Marker::failed_target, "ninja", "compile", R"(^\s*FAILED: )"},
+    // Compilers and linkers: gcc/clang/ld "file:line: error:", MSVC "x.cpp(3): error C2065:",
+    // nvcc's EDG front end "x.cu(12): error", and the drivers' own fatal lines.
+    {Marker::compiler_error, "compiler", "compile", R"(: error:)"},
+    {Marker::compiler_error, "msvc", "compile", R"(: error [A-Z]+[0-9]+\s*:)"},
+    {Marker::compiler_error, "compiler", "compile", R"(: fatal error(?: [A-Z]+[0-9]+)?\s*:)"},
+    {Marker::compiler_error, "compiler", "compile", R"(^\s*fatal error(?: [A-Z]+[0-9]+)?\s*:)"},  // excerpt without the file
+    {Marker::compiler_error, "nvcc", "compile", R"(\([0-9]+\): error)"},
+    {Marker::compiler_error, "nvcc", "compile", R"(\([0-9]+\): catastrophic error)"},
+    {Marker::compiler_error, "nvcc", "compile", R"(^\s*nvcc fatal\s*:)"},
+    {Marker::compiler_error, "ptxas", "compile", R"(^\s*(?:ptxas|nvlink) (?:fatal|error)\s*:)"},
+    {Marker::cmake_error, "cmake", "configure", R"(^\s*CMake Error)"},
+    {Marker::traceback, "python", "any", R"(^\s*Traceback \(most recent call last\):)"},
+
+    // Resolvers: the verdict lines of pip, uv (its miette box: "× No solution found", "╰─▶ Because
+    // ..."), conda and mamba. Before the generic "ERROR: " so they name their tool.
+    {Marker::failure_line, "pip", "resolve", R"(\bResolutionImpossible\b)"},
+    {Marker::failure_line, "pip", "resolve", R"(because these package versions have conflicting dependencies)"},
+    {Marker::failure_line, "pip", "resolve", R"(\bNo matching distribution found for )"},
+    {Marker::failure_line, "uv", "resolve", R"(\bNo solution found when resolving dependencies)"},
+    {Marker::failure_line, "uv", "build", "^\\s*(?:\xc3\x97|x) Failed to (?:build|download|install|prepare) "},
+    {Marker::failure_line, "uv", "any", "^\\s*\xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 "},  // "╰─▶ ": the cause under uv's "×"
+    {Marker::failure_line, "conda", "resolve", R"(\b(?:LibMamba)?UnsatisfiableError\b)"},
+    {Marker::failure_line, "conda", "resolve", R"(\b(?:PackagesNotFoundError|ResolvePackageNotFound)\b)"},
+    {Marker::failure_line, "conda", "resolve", R"(\bCould not solve for environment specs)"},
+    {Marker::failure_line, "conda", "resolve", R"(\bnothing provides \S+ needed by )"},
+
+    // Python: an exception line as CPython prints it, as pytest frames it ("E   ImportError: ..."),
+    // and exception classes whose names do not end in Error/Exception (inductor's, a process pool's).
+    {Marker::failure_line, "pytest", "any", R"(^E\s+(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): )"},
+    {Marker::failure_line, "python", "any",
+     R"(^\s*(?:[A-Za-z_][\w.]*\.)?(?:BrokenProcessPool|BackendCompilerFailed|TritonMissing|ProcessRaisedException|ProcessExitedException)\b)"},
+    {Marker::failure_line, "python", "any", R"(^Fatal Python error: )"},
+
+    // LLVM and what is built on it (Triton, numba, MLIR passes): a fatal error, an assertion, a crash.
+    {Marker::failure_line, "llvm", "compile", R"(LLVM ERROR: )"},
+    {Marker::failure_line, "llvm", "compile", R"(\bPLEASE submit a bug report to )"},
+    {Marker::failure_line, "triton", "compile", R"(\bInternal Triton PTX codegen error)"},
+    {Marker::failure_line, "c-assert", "runtime", R"(: Assertion .{1,300} failed\.?\s*$)"},
+
+    {Marker::failure_line, "nvcc", "compile", R"(^\s*nvcc error\s*:)"},
+
+
+    // Signals: a shell's or the kernel's report of a process that died.
+    {Marker::failure_line, "signal", "runtime", R"(^\s*(?:Illegal instruction|Segmentation fault|Bus error) \(core dumped\))"},
+    {Marker::failure_line, "signal", "runtime",
+     R"(^\s*(?:Aborted|Segmentation fault|Illegal instruction|Floating point exception)(?: \(core dumped\))?\s*$)"},
+    {Marker::failure_line, "signal", "runtime", R"(: line \d+: +\d+ (?:Aborted|Segmentation fault|Illegal instruction|Killed)\b)"},
+    {Marker::failure_line, "signal", "runtime", R"(^\[\d+\] +\d+ (?:killed|segmentation fault|abort) )"},  // zsh's job line
+    {Marker::failure_line, "signal", "runtime", R"(\b(?:received signal |exitcode=-|died with <Signals\.)SIG(?:SEGV|ABRT|BUS|ILL|FPE|KILL)\b)"},
+
+    // An uncaught C++ exception: libstdc++'s two lines (a log cut after the first keeps the second)
+    // and libc++'s one (old and new wording).
+    {Marker::failure_line, "c++-runtime", "runtime", R"(^\s*terminate called after throwing an instance of )"},
+    {Marker::failure_line, "c++-runtime", "runtime", R"(^\s*what\(\):  )"},
+    {Marker::failure_line, "c++-runtime", "runtime", R"(libc\+\+abi(?:\.dylib)?: terminating (?:with|due to) uncaught exception )"},
+    {Marker::failure_line, "cuda-runtime", "runtime", R"(\b(?:CUDA|HIP|cuDNN|rocBLAS|NCCL) [Ee]rror\b)"},
+    // A CUDA runtime call's status as the CUDA samples print it (deviceQuery: "cudaGetDeviceCount
+    // returned 3"), any call and any code; the runtimes' error enums by name.
+    {Marker::failure_line, "cuda-runtime", "runtime", R"(\b(?:cuda|cu|hip)[A-Z]\w* returned [0-9]+\b)"},
+    {Marker::failure_line, "cuda-runtime", "runtime", R"(\b(?:cuda|hip)Error(?:NoKernelImageForDevice|InvalidDeviceFunction|NoDevice|InsufficientDriver|IllegalAddress|LaunchFailure)\b)"},
+    {Marker::failure_line, "loader", "import", R"(^\s*\[WinError [0-9]+\] )"},
+    {Marker::failure_line, "loader", "runtime", R"(: error while loading shared libraries: )"},
+    {Marker::failure_line, "linker", "link", R"(\bld: cannot find )"},
+    {Marker::failure_line, "linker", "link", R"(undefined reference to )"},
+    // The generic forms last, so a line also in a specific grammar is read as that tool's. Literals
+    // of 7+ bytes each ("error: ", "exception: "), for the prefilter's stride.
+    {Marker::failure_line, "msvc", "compile", R"(^\s*error (?:C|LNK|D)[0-9]+\s*:)"},  // MSVC without a file name
+    {Marker::failure_line, "python", "any", R"(^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): )"},
+    {Marker::failure_line, "tool", "any", R"(^\s*error: )"},
+    {Marker::failure_line, "tool", "any", R"(^\s*ERROR: )"},
+};
+
+struct EntityPattern { const char* kind; const char* re; };
+
+// The entities a failure line names, each from its first capture group.
+constexpr EntityPattern kEntities[] = {
+    {"module", R"(No module named '?([\w.]+))"},
+    {"module", R"(cannot import name '\w+' from '([\w.]+)')"},
+    {"module", R"(DLL load failed while importing (\w+))"},
+    {"header", "([\\w./+-]+\\.(?:h|hpp|hh|hxx|cuh|inc))(?:['\"]|\xe2\x80\x9d)?\\s*:\\s*No such file"},
+    {"header", R"((?:fatal error|error): ([\w./+-]+): No such file)"},  // gcc: any header, extension or not
+    {"header", R"(Cannot open include file: '([^']+)')"},
+    {"header", "\xe2\x80\x9c([\\w./+-]+\\.(?:h|hpp|cuh))\xe2\x80\x9d"},  // MSVC in Chinese: “Python.h”
+    {"header", R"(include file '([^']+)' not found)"},
+    {"header", R"('([\w./+-]+\.(?:h|hpp|hh|cuh))' file not found)"},
+    {"symbol", R"(undefined symbol: (\S+))"},
+    {"symbol", R"(undefined reference to [`'](.+?)')"},
+    {"symbol", "undefined reference to \xe2\x80\x98(.+?)\xe2\x80\x99"},  // gcc with UTF-8 quotes
+    {"symbol", R"(Symbol not found: (\S+))"},
+    {"library", R"((lib[\w+.-]*\.so[\d.]*): cannot open shared object file)"},
+    {"library", R"re(Error loading "([^"]+\.dll)")re"},
+    {"library", R"(cannot find -l(\S+))"},
+    {"version", R"(version `((?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found)"},
+    {"arch", R"(\b((?:sm|compute)_\d+[af]?|gfx\d+\w*)\b)"},
+    {"package", R"(Failed to (?:build|download) `?([\w.-]+))"},
+    {"package", R"(No matching distribution found for (\S+))"},
+    {"package", R"(satisfies the requirement (\S+))"},
+};
+
+RE2::Options latin1() {
+  RE2::Options o;
+  o.set_encoding(RE2::Options::EncodingLatin1);
+  o.set_log_errors(false);
+  return o;
+}
+
+template <class T, std::size_t N>
+const std::vector<std::unique_ptr<RE2>>& compiled(const T (&table)[N]) {
+  static const auto all = [&] {
+    std::vector<std::unique_ptr<RE2>> v;
+    for (const auto& g : table) v.push_back(std::make_unique<RE2>(g.re, latin1()));
+    return v;
+  }();
+  return all;
+}
+
+}  // namespace
+
+std::span<const Grammar> grammars() { return kGrammars; }
+
+std::vector<Entity> entities_of(std::string_view line) {
+  std::vector<Entity> out;
+  const auto& res = compiled(kEntities);
+  for (std::size_t i = 0; i < res.size(); ++i) {
+    re2::StringPiece in(line.data(), line.size()), value;
+    while (RE2::FindAndConsume(&in, *res[i], &value)) {
+      Entity e{kEntities[i].kind, std::string(value.data(), value.size())};
+      bool seen = false;
+      for (const auto& o : out) seen |= o.kind == e.kind && o.value == e.value;
+      if (!seen) out.push_back(std::move(e));
+      if (value.empty()) break;
+    }
+  }
+  return out;
+}
+
+std::optional<FailureLine> read_failure_line(std::string_view line) {
+  const auto& res = compiled(kGrammars);
+  for (std::size_t i = 0; i < res.size(); ++i)
+    if (RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *res[i]))
+      return FailureLine{&kGrammars[i], entities_of(line)};
+  return std::nullopt;
+}
+
+}  // namespace ts::triage

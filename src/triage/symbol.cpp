@@ -1,0 +1,69 @@
+#include "triage/symbol.h"
+
+#include <cstdlib>
+#include <cxxabi.h>
+#include <memory>
+
+namespace ts::triage {
+namespace {
+
+std::string demangle(const std::string& s) {
+  if (s.rfind("_Z", 0) != 0) return "";
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(s.c_str(), nullptr, nullptr, &status), &std::free);
+  return status == 0 && out ? std::string(out.get()) : "";
+}
+
+// The qualified name's first namespace ("c10::cuda::SetDevice(int)" -> "c10"), after a return type.
+std::string first_namespace(std::string_view d) {
+  std::size_t paren = d.find('(');
+  std::string_view head = d.substr(0, paren);
+  std::size_t sp = head.rfind(' ');  // "void at::native::f(...)": the return type goes
+  if (sp != std::string_view::npos) head = head.substr(sp + 1);
+  std::size_t colons = head.find("::");
+  return colons == std::string_view::npos ? "" : std::string(head.substr(0, colons));
+}
+
+struct Library { const char* prefix; const char* name; };
+// C entry points of the CUDA libraries by their documented prefixes (cuBLAS's cublas/cublasLt, ...).
+constexpr Library kCudaLibraries[] = {
+    {"cublas", "cuBLAS"}, {"cudnn", "cuDNN"}, {"cusparse", "cuSPARSE"}, {"cufft", "cuFFT"}, {"curand", "cuRAND"},
+    {"cusolver", "cuSOLVER"}, {"nccl", "NCCL"}, {"nvrtc", "NVRTC"}, {"nvJitLink", "nvJitLink"}, {"cuda", "the CUDA runtime"},
+};
+
+}  // namespace
+
+SymbolReading read_symbol(std::string_view symbol) {
+  SymbolReading r;
+  r.mangled = std::string(symbol);
+  r.demangled = demangle(r.mangled);
+  if (!r.demangled.empty()) {
+    r.new_abi_string = r.demangled.find("std::__cxx11::") != std::string::npos;
+    r.old_abi_string = !r.new_abi_string && (r.demangled.find("std::string") != std::string::npos ||
+                                             r.demangled.find("std::basic_string<") != std::string::npos);
+    std::string ns = first_namespace(r.demangled);
+    if (ns == "c10" || ns == "at" || ns == "torch" || ns == "caffe2") {
+      r.origin = SymbolReading::Origin::torch;
+      r.rule = r.new_abi_string
+                   ? "a torch function taking the new C++ ABI's std::__cxx11 string: the module was compiled with "
+                     "_GLIBCXX_USE_CXX11_ABI=1 and this torch exports the other ABI"
+               : r.old_abi_string
+                   ? "a torch function taking the old C++ ABI's std::string: the module was compiled with "
+                     "_GLIBCXX_USE_CXX11_ABI=0, so this torch either has the other ABI or lacks the function"
+                   : "a torch function with no string type in it, which this torch does not export: the module "
+                     "was built against another torch release (the C++ ABI cannot explain it)";
+    }
+    return r;
+  }
+  for (const auto& l : kCudaLibraries)
+    if (symbol.rfind(l.prefix, 0) == 0) {
+      r.origin = SymbolReading::Origin::cuda_library;
+      r.library = l.name;
+      r.rule = std::string("an entry point of ") + l.name + " that the loaded copy lacks: an older copy of " + l.name +
+               " was loaded first (another one on the loader path)";
+      break;
+    }
+  return r;
+}
+
+}  // namespace ts::triage

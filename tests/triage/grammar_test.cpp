@@ -1,0 +1,187 @@
+// Failure grammars on real lines: each line is quoted from the public thread named beside it. A
+// line of a grammar must be read as that tool's failure line, and a log holding only it (and its
+// surroundings) must get an answer, never "no error found"; near misses (the same words in a line
+// that reports no failure) must not be read as failures.
+#include <filesystem>
+#include <fstream>
+
+#include "test_util.h"
+#include "triage/grammar.h"
+#include "triage/line.h"
+
+namespace ts::triage::testing {
+namespace {
+
+struct Real { const char* line; const char* tool; const char* source; };
+
+const Real kReal[] = {
+    // pytest's framing of an exception in a collection error.
+    {"E   ImportError: /home/tkloczko/rpmbuild/BUILDROOT/vapoursynth-65-3.fc35.x86_64/usr/lib64/python3.8/site-packages/vapoursynth.cpython-38-x86_64-linux-gnu.so: undefined symbol: getVapourSynthAPI",
+     "pytest", "https://github.com/vapoursynth/vapoursynth/issues/1022"},
+    // pip's resolver.
+    {"ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/#dealing-with-dependency-conflicts",
+     "pip", "https://github.com/invoke-ai/InvokeAI/issues/532"},
+    {"ERROR: Cannot install -r requirements.txt (line 3), -r requirements.txt (line 7) and torch==1.10.2 because these package versions have conflicting dependencies.",
+     "pip", "https://github.com/dmar-bonn/ipp-al/issues/1"},
+    // uv's miette box.
+    {"  \xc3\x97 No solution found when resolving dependencies:", "uv", "https://github.com/astral-sh/uv/issues/1497"},
+    {"  \xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 Because there is no version of torch==2.1.0+cpu and you require torch==2.1.0+cpu, we can conclude that the requirements are unsatisfiable.",
+     "uv", "https://github.com/astral-sh/uv/issues/1497"},
+    {"  \xc3\x97 Failed to build `flash-attn==2.8.2`", "uv", "https://github.com/GeeeekExplorer/nano-vllm/issues/96"},
+    // conda and mamba.
+    {"#0 60.43 LibMambaUnsatisfiableError: Encountered problems while solving:", "conda",
+     "https://github.com/nicklashansen/tdmpc2/issues/13"},
+    {"UnsatisfiableError: The following specifications were found to be incompatible with your system:", "conda",
+     "https://github.com/conda/conda/issues/12489"},
+    {"  - nothing provides _python_rc needed by python-3.12.0rc3-rc3_h2628c8c_1_cpython", "conda",
+     "https://github.com/mamba-org/mamba/issues/3208"},
+    // LLVM's fatal error (from Triton, and from numba's llvmlite).
+    {"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.tcgen05.wait.st", "llvm", "https://github.com/triton-lang/triton/issues/8481"},
+    {"Pass execution failedLLVM ERROR: Failed to translate TritonGPU to LLVM IR.", "llvm", "https://github.com/pytorch/pytorch/issues/95445"},
+    {"LLVM ERROR: Symbol not found: __svml_cosf8_ha", "llvm", "https://github.com/timsainb/noisereduce/issues/79"},
+    // An assertion inside Triton's MLIR passes.
+    {"python: ../../../lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp:36: int mlir::triton::gpu::(anonymous namespace)::getMMAVersionSafe(int, DotOp): Assertion `false && \"computeCapability not supported\"' failed.",
+     "c-assert", "https://github.com/triton-lang/triton/issues/6087"},
+    // Signals.
+    {"Fatal Python error: Aborted", "python", "https://github.com/triton-lang/triton/issues/8481"},
+    {"Aborted (core dumped)", "signal", "https://github.com/numba/numba/issues/6012"},
+    {"Segmentation fault (core dumped)", "signal", "https://github.com/Parskatt/RoMa/issues/131"},
+    {"Segmentation fault", "signal", "https://github.com/pytorch/pytorch/issues/107371"},
+    {"[1]    123484 killed     python3 -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --tp-size 2 --port", "signal",
+     "https://github.com/triton-lang/triton/issues/7594"},
+    {"Thread 1 \"python3\" received signal SIGSEGV, Segmentation fault.", "signal", "https://github.com/pytorch/pytorch/issues/4111"},
+    // Python exceptions whose class names do not end in Error/Exception.
+    {"torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.",
+     "python", "https://github.com/triton-lang/triton/issues/7594"},
+    // MSBuild and nvcc.
+    {"C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA 12.3.targets(799,9): error MSB3721: The command \"nvcc.exe\" exited with code 2.",
+     "msbuild", "https://github.com/FLAMEGPU/FLAMEGPU2/issues/1211"},
+    {"ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'", "ptxas", "https://github.com/triton-lang/triton/issues/8539"},
+    {"RuntimeError: Internal Triton PTX codegen error: ptxas fatal : Value 'sm_120' is not defined for option 'gpu-name'", "triton",
+     "https://github.com/InternLM/lmdeploy/issues/3410"},
+    // CUDA/HIP runtime.
+    {":3:hip_module.cpp           :669 : 14629861952 us: [pid:31113 tid:0x7fa5a37fe700] hipLaunchKernel: Returned hipErrorInvalidDeviceFunction : ",
+     "cuda-runtime", "https://github.com/ROCm/legacy-rocm-build/issues/2527"},
+    {"RuntimeError: CUDA error: no kernel image is available for execution on the device", "cuda-runtime",
+     "https://github.com/Janrupf/stable-diffusion-webui-nix/issues/9"},
+    // Windows' loader without the OSError in front.
+    {"[WinError 126] The specified module could not be found. Error loading \"E:\\PL-v0.0.5.2\\python-3.10.11-embed\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.",
+     "loader", "https://github.com/Pathos14489/Pantella/issues/14"},
+};
+
+// The same words where nothing failed.
+const char* const kNearMisses[] = {
+    "Solving environment: failed with initial frozen solve. Retrying with flexible solve.",
+    "Tried installing torch==1.7.1 but it's not available anywhere",
+    "  hint: This error likely indicates that `flash-attn@2.8.1` depends on `torch`",
+    "WARNING: Retrying (Retry(total=4)) after connection broken",
+    "E0205 09:51:38.047000 18628 site-packages/torch/_inductor/runtime/triton_heuristics.py:810] [0/0]     tmp62 = libdevice.rsqrt(tmp61)",
+    "-- Looking for pthread_create in pthreads - not found",
+    "the segmentation fault handler is installed",
+    "Killed 3 zombie workers",
+    "Resolved 44 packages in 978ms",
+    "    ...<3 lines>...",
+};
+
+TEST(Grammar, RealFailureLinesAreReadAsTheirToolsFailure) {
+  for (const auto& r : kReal) {
+    std::string buf;
+    auto got = read_failure_line(sanitize_line(r.line, buf));
+    ASSERT_TRUE(got) << r.line << " (" << r.source << ")";
+    EXPECT_STREQ(got->grammar->tool, r.tool) << r.line << " (" << r.source << ")";
+  }
+}
+
+TEST(Grammar, ALogOfOneFailureLineGetsAnAnswer) {
+  for (const auto& r : kReal) {
+    Diagnosis d = diagnose(std::string("some output before\n") + r.line + "\n");
+    EXPECT_TRUE(d.failed()) << r.line << " (" << r.source << ")";
+  }
+}
+
+TEST(Grammar, NearMissesAreNotFailures) {
+  for (const char* line : kNearMisses) {
+    std::string buf;
+    EXPECT_FALSE(read_failure_line(sanitize_line(line, buf))) << line;
+    EXPECT_FALSE(diagnose(std::string(line) + "\n").failed()) << line;
+  }
+}
+
+TEST(Grammar, EntitiesOfRealLines) {
+  auto has = [](const std::vector<Entity>& es, std::string_view kind, std::string_view value) {
+    for (const auto& e : es)
+      if (e.kind == kind && e.value == value) return true;
+    return false;
+  };
+  EXPECT_TRUE(has(entities_of("      ModuleNotFoundError: No module named 'torch'"), "module", "torch"));
+  EXPECT_TRUE(has(entities_of("ImportError: /opt/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"),
+                  "symbol", "_ZN3c104cuda9SetDeviceEi"));
+  EXPECT_TRUE(has(entities_of("C:\\Users\\AnY\\AppData\\Local\\Temp\\tmp_z9f6r7d\\cuda_utils.c(12): fatal error C1083: Cannot open include file: 'Python.h': No such file or directory"),
+                  "header", "Python.h"));
+  EXPECT_TRUE(has(entities_of("C:/Users/ADMINI~1/AppData/Local/Temp/tmpr56dckpw/cuda_utils.c:13: error: include file 'Python.h' not found"),
+                  "header", "Python.h"));
+  // A C++ header without an extension, as gcc names it.
+  EXPECT_TRUE(has(entities_of("src/dense.cc:3:10: fatal error: sparsehash/dense_hash_map: No such file or directory"), "header", "sparsehash/dense_hash_map"));
+  EXPECT_TRUE(has(entities_of("x.cpp:1:10: fatal error: cuda_runtime.h: No such file or directory"), "header", "cuda_runtime.h"));
+  EXPECT_TRUE(has(entities_of("ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'"), "arch", "sm_121a"));
+  EXPECT_TRUE(has(entities_of("ImportError: /usr/local/miniconda3/envs/ktransformers/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found"),
+                  "version", "GLIBCXX_3.4.30"));
+  EXPECT_TRUE(has(entities_of("import selective_scan_cuda\nImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory"),
+                  "library", "libcudart.so.11.0"));
+  EXPECT_TRUE(has(entities_of("  \xc3\x97 Failed to build `flash-attn==2.8.2`"), "package", "flash-attn"));
+  EXPECT_TRUE(entities_of("Resolved 44 packages in 978ms").empty());
+}
+
+TEST(Grammar, TheAnswerNamesTheToolAndTheEntity) {
+  Diagnosis d = diagnose("python -c \"import local_corr\"\nSegmentation fault (core dumped)\n");
+  ASSERT_TRUE(d.root());
+  ASSERT_FALSE(d.root()->notes.empty());
+  EXPECT_NE(d.root()->notes.front().find("failure line of signal"), std::string::npos) << d.root()->notes.front();
+}
+
+TEST(Grammar, CollectorPrefixesDoNotHideAFailure) {
+  std::string buf;
+  EXPECT_EQ(sanitize_line("#0 60.43 LibMambaUnsatisfiableError: Encountered problems while solving:", buf),
+            "LibMambaUnsatisfiableError: Encountered problems while solving:");
+  EXPECT_EQ(sanitize_line("Oct 04 15:02:41 llm sd-webui-forge-start[394]: RuntimeError: CUDA error: no kernel image is available", buf),
+            "RuntimeError: CUDA error: no kernel image is available");
+  EXPECT_EQ(sanitize_line("E0303 11:40:42.533000 713 site-packages/torch/_inductor/runtime/triton_heuristics.py:533] Traceback (most recent call last):", buf),
+            "Traceback (most recent call last):");
+  EXPECT_EQ(sanitize_line("E0205 09:51:38.047000 18628 site-packages\\torch\\_inductor\\runtime\\triton_heuristics.py:810] [0/0]     tmp62 = x", buf),
+            "    tmp62 = x");
+  // Lines that only look like it stay whole.
+  for (const char* kept : {"#include <cuda.h>", "#12 building", "Oct 2024 release notes: fixed", "E1234 is an error code", "[rank]: x"})
+    EXPECT_EQ(sanitize_line(kept, buf), kept) << kept;
+}
+
+// Over the whole real corpus, development and held-out: every log holding a failure line of the
+// grammars gets an answer. Reads no label and reports no score: only whether an answer exists.
+TEST(Grammar, EveryRealLogWithAFailureLineGetsAnAnswer) {
+  const auto dir = std::filesystem::path(TS_SOURCE_DIR) / "tests/triage/real";
+  std::ifstream manifest(dir / "MANIFEST.tsv");
+  ASSERT_TRUE(manifest);
+  std::string row;
+  std::size_t logs = 0, with_failure = 0;
+  std::vector<std::string> unanswered;
+  while (std::getline(manifest, row)) {
+    if (row.empty() || row[0] == '#') continue;
+    std::string id = row.substr(0, row.find('\t'));
+    const std::string text = read_file(dir / "cases" / (id + ".log"));
+    ++logs;
+    std::istringstream lines(text);
+    std::string line, buf;
+    bool failure = false;
+    while (!failure && std::getline(lines, line)) failure = read_failure_line(sanitize_line(line, buf)).has_value();
+    if (!failure) continue;
+    ++with_failure;
+    if (!diagnose(text).failed()) unanswered.push_back(id);
+  }
+  EXPECT_GE(logs, 900u);
+  EXPECT_GE(with_failure, logs / 2);
+  std::string list;
+  for (const auto& u : unanswered) list += " " + u;
+  EXPECT_TRUE(unanswered.empty()) << unanswered.size() << " log(s) with a failure line read as no error:" << list;
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
