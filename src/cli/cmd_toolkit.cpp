@@ -197,6 +197,17 @@ int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool rem
   }
   std::string root = root_of(o);
   std::string dir = plan::provisioned_dir(root, t->kind, t->version, t->wheels, provision::host_platform());
+  // Not from PyPI: the same version from NVIDIA's archives or conda, for an extension or a torch build.
+  for (const char* via : {"redist", "conda"}) {
+    const plan::ToolRelease* other = provision::read_manifest(dir) ? nullptr : cat.find(t->kind, t->version, via);
+    if (!other) continue;
+    auto all = other->wheels;
+    all.insert(all.end(), other->torch_parts.begin(), other->torch_parts.end());
+    for (const auto& parts : {other->wheels, all}) {
+      std::string d = plan::provisioned_dir(root, other->kind, other->version, parts, provision::host_platform());
+      if (provision::read_manifest(d)) dir = d;
+    }
+  }
   if (!provision::read_manifest(dir)) {
     std::fprintf(stderr, "torchsmith toolkit %s: %s %s is not provisioned in %s (torchsmith toolkit add %s)\n", cmd,
                  t->kind.c_str(), t->version.c_str(), root.c_str(), o.spec.c_str());

@@ -61,15 +61,31 @@ TEST(ProvisionCli, Torch24PlanChoosesAnOfficialToolkitNotTheInstalled13) {
   auto r = run_torchsmith({"plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3", "--cache-dir",
                            t / "cache"});
   // torch 2.4's official toolkits are 11.8, 12.1 and 12.4; none is installed, and PyPI's 12.x nvcc
-  // wheels hold ptxas only: the plan refuses and names 12.4 and the no-root way, not 13.0.
-  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  // wheels hold ptxas only: 12.4 comes from NVIDIA's redistributable archives, planned without a download.
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("newer major than every official CUDA of torch 2.4 ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cuda 12.4.131 from NVIDIA's redistributable archives"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("toolkit add cuda==12.4.131 --from redist --for torch"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(t / "cache"));
+  // PyPI alone cannot: the refusal of before, with the no-root way.
+  r = run_torchsmith({"plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3", "--toolkit", "pip",
+                      "--cache-dir", t / "cache"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("--toolkitpath=$HOME/cuda-12.4"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no whole compiler"), std::string::npos) << r.out;
   // The old behaviour stays one flag away.
   r = run_torchsmith({"plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3", "--toolkit", "system"});
   EXPECT_NE(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.out.find("13.0"), std::string::npos) << r.out;
+}
+
+// sm_89 is past torch 1.13's official 11.6 and 11.7: the plan takes 11.8 from NVIDIA's archives.
+TEST(ProvisionCli, Torch113ForAdaPlans118FromRedist) {
+  if (!issue17_host()) GTEST_SKIP() << "needs the CI machine's CUDA 13.0 at /usr/local/cuda";
+  testkit::TempDir t;
+  auto r = run_torchsmith({"plan", "torch==1.13.1", "--arch", "8.9", "--cache-dir", t / "cache"});
+  EXPECT_NE(r.out.find("cuda 11.8.89 from NVIDIA's redistributable archives"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("redistrib_11.8.0.json"), std::string::npos) << r.out;
 }
 
 TEST(ProvisionCli, ToolkitCommandRefusesBadSpecsAndListsAnEmptyCache) {
@@ -86,9 +102,12 @@ TEST(ProvisionCli, ToolkitCommandRefusesBadSpecsAndListsAnEmptyCache) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["toolkits"].empty());
-  r = run_torchsmith({"plan", "torch==2.9.0", "--toolkit", "conda"});
+  r = run_torchsmith({"plan", "torch==2.9.0", "--toolkit", "brew"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("wheelhouse:DIR"), std::string::npos) << r.err;
+  r = run_torchsmith({"toolkit", "add", "cuda==12.4", "--cache-dir", t / "c", "--from", "redist:" + t / "none"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such directory"), std::string::npos) << r.err;
 }
 
 // ---- the real thing: torch from PyPI, the toolkit from PyPI, an extension compiled --------------
