@@ -178,7 +178,9 @@ bool choose_provisioned(Ctx& c, std::string& why) {
   std::string reason = "CUDA " + have->major_minor() + " (installed) is of a newer major than every official CUDA of torch " +
                        rel.version + " (" + official_list(rel, ", ") + "): its build does not compile with it";
   if (const ToolRelease* t = pc->cache_root.empty() ? nullptr : provisionable_cuda(*pc, provision_series(c, *pc))) {
-    why = reason + "; CUDA " + t->version + " is official and is provisioned from " + provision_where(*pc, *t) +
+    bool official = std::find(rel.cuda.begin(), rel.cuda.end(), compat::major_minor(t->version)) != rel.cuda.end();
+    why = reason + "; CUDA " + t->version + (official ? " is official" : " compiles for every --arch asked for (the official ones do not)") +
+          " and is provisioned from " + provision_where(*pc, *t) +
           (t->via == "pip" ? "" : " (PyPI's wheels of that series carry no whole compiler)");
     use_provisioned(c, *pc, *t, why);
     return true;

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "cli_util.h"
+#include "cli/cli_util.h"
 #include "formats/elf.h"
 #include "formats/mapped_file.h"
 #include "testkit/temp_dir.h"
@@ -42,7 +42,7 @@ for comp, prefix in parts.items():
     with tarfile.open(plain, "w", format=tarfile.PAX_FORMAT) as t:
         for line in open(os.path.join(cuda, "dist-info", info, "RECORD")):
             path = line.rsplit(",", 2)[0]
-            if path.startswith("nvidia/cu13/"):
+            if path.startswith("nvidia/cu13/") and os.path.lexists(os.path.join(cuda, path[len("nvidia/cu13/"):])):
                 t.add(os.path.join(cuda, path[len("nvidia/cu13/"):]), top + "/" + path[len("nvidia/cu13/"):], recursive=False)
         for so in os.listdir(cuda + "/lib"):  # the runtime archive's link-time names, as NVIDIA ships them
             if comp == "cuda_cudart" and so == "libcudart.so":

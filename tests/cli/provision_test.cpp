@@ -59,13 +59,18 @@ TEST(ProvisionCli, Torch24PlanChoosesAnOfficialToolkitNotTheInstalled13) {
   if (!issue17_host()) GTEST_SKIP() << "needs the CI machine's CUDA 13.0 at /usr/local/cuda";
   testkit::TempDir t;
   auto r = run_torchsmith({"plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3", "--cache-dir",
-                           t / "cache"});
+                           t / "cache", "--explain", "-o", t / "plan.json"});
   // torch 2.4's official toolkits are 11.8, 12.1 and 12.4; none is installed, and PyPI's 12.x nvcc
   // wheels hold ptxas only: 12.4 comes from NVIDIA's redistributable archives, planned without a download.
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("newer major than every official CUDA of torch 2.4 ("), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("cuda 12.4.131 from NVIDIA's redistributable archives"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("toolkit add cuda==12.4.131 --from redist --for torch"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("provision: cuda 12.4.131 from NVIDIA's redistributable archives"), std::string::npos) << r.out;
+  auto plan = nlohmann::json::parse(util::read_file(t / "plan.json").value_or("{}"), nullptr, false);
+  std::string step;
+  for (const auto& s : plan.value("steps", nlohmann::json::array()))
+    if (s.value("name", "") == "provision-cuda")
+      for (const auto& a : s["argv"]) step += a.get<std::string>() + " ";
+  EXPECT_NE(step.find("toolkit add cuda==12.4.131 --from redist --for torch"), std::string::npos) << step;
   EXPECT_FALSE(fs::exists(t / "cache"));
   // PyPI alone cannot: the refusal of before, with the no-root way.
   r = run_torchsmith({"plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3", "--toolkit", "pip",
@@ -83,8 +88,9 @@ TEST(ProvisionCli, Torch24PlanChoosesAnOfficialToolkitNotTheInstalled13) {
 TEST(ProvisionCli, Torch113ForAdaPlans118FromRedist) {
   if (!issue17_host()) GTEST_SKIP() << "needs the CI machine's CUDA 13.0 at /usr/local/cuda";
   testkit::TempDir t;
-  auto r = run_torchsmith({"plan", "torch==1.13.1", "--arch", "8.9", "--cache-dir", t / "cache"});
-  EXPECT_NE(r.out.find("cuda 11.8.89 from NVIDIA's redistributable archives"), std::string::npos) << r.out << r.err;
+  auto r = run_torchsmith({"plan", "torch==1.13.1", "--arch", "8.9", "--cache-dir", t / "cache", "--explain"});
+  EXPECT_NE(r.out.find("provision: cuda 11.8.89 from NVIDIA's redistributable archives"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("compiles for every --arch asked for"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("redistrib_11.8.0.json"), std::string::npos) << r.out;
 }
 

@@ -327,15 +327,17 @@ TEST(CondaProvider, AChannelOnDiskBecomesACudaHome) {
   EXPECT_TRUE(missing_files("cuda", r->dir).empty());
   EXPECT_FALSE(fs::exists(r->dir + "/info"));
   EXPECT_EQ(r->manifest.provider, "conda");
+  auto more = rel;
+  more.wheels.push_back({"cuda-nvrtc", "12.4.127", "", ""});
+  EXPECT_FALSE(ensure(more, CondaProvider(t / "ch"), t / "cache3", kPlat, &err));
+  EXPECT_NE(err.find("has no package cuda-nvrtc==12.4.127"), std::string::npos) << err;
+  expect_cache_clean(t / "cache3");
   // The repodata's hash is checked: a package changed after indexing is refused, nothing kept.
   repodata["packages"]["cuda-cudart-dev-12.4.127-0.tar.bz2"]["sha256"] = std::string(64, 'b');
   ASSERT_EQ(util::write_file_atomic(t / "ch/linux-64/repodata.json", repodata.dump()), "");
   EXPECT_FALSE(ensure(rel, CondaProvider(t / "ch"), t / "cache2", kPlat, &err));
   EXPECT_NE(err.find("cuda-cudart-dev-12.4.127-0.tar.bz2: sha256"), std::string::npos) << err;
   expect_cache_clean(t / "cache2");
-  rel.wheels.push_back({"cuda-nvrtc", "12.4.127", "", ""});
-  EXPECT_FALSE(ensure(rel, CondaProvider(t / "ch"), t / "cache3", kPlat, &err));
-  EXPECT_NE(err.find("has no package cuda-nvrtc==12.4.127"), std::string::npos) << err;
 }
 
 }  // namespace
