@@ -320,10 +320,25 @@ std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& 
   } cleanup{downloads};
   std::vector<WheelFile> files;
   if (!provider.get(rel.wheels, platform, downloads.string(), files, error)) return std::nullopt;
-  // The lock's hashes: assemble refuses a file that hashes otherwise (pip checked PyPI's own).
-  for (auto& f : files)
-    for (const auto& e : expect)
-      if (e.name == f.pin.name && e.version == f.pin.version) f.pin.sha256 = e.sha256;
+  // The lock's hashes: assemble refuses a file that hashes otherwise (pip checked PyPI's own). A
+  // pinned part the provider gave no file of that version for (a mirror's manifest that moved on) is refused too.
+  for (const auto& e : expect) {
+    bool found = false;
+    for (auto& f : files)
+      if (e.name == f.pin.name && e.version == f.pin.version) {
+        if (!e.sha256.empty()) f.pin.sha256 = e.sha256;
+        found = true;
+      }
+    if (!found && !e.sha256.empty()) {
+      std::string have;
+      for (const auto& f : files)
+        if (f.pin.name == e.name) have = f.pin.version;
+      if (error)
+        *error = e.name + "==" + e.version + " is pinned by the lock, but " + provider.name() + " " + provider.from() +
+                 " gives " + (have.empty() ? "none" : e.name + "==" + have) + ": plan again for these files, or mirror the pinned ones";
+      return std::nullopt;
+    }
+  }
   if (auto e = assemble(rel.kind, rel.version, files, provider, platform, dir); !e.empty()) {
     if (error) *error = e;
     return std::nullopt;

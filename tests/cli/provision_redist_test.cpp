@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/cli_util.h"
+#include "cli/redist_mirror.h"
 #include "formats/elf.h"
 #include "formats/mapped_file.h"
 #include "testkit/temp_dir.h"
@@ -23,47 +24,7 @@ namespace ts::testing {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kCuda = "/usr/local/cuda";
-
-// Components of the compiler and runtime, from the wheels' RECORDs (nvidia/cu13/X -> X).
-const char* kMakeMirror = R"PY(
-import hashlib, json, os, subprocess, sys, tarfile
-cuda, out = sys.argv[1], sys.argv[2]
-parts = {"cuda_nvcc": "nvidia_cuda_nvcc-", "cuda_crt": "nvidia_cuda_crt-", "libnvvm": "nvidia_nvvm-",
-         "cuda_cudart": "nvidia_cuda_runtime-", "cuda_cccl": "nvidia_cuda_cccl-"}
-manifest = {"release_date": "2025-10-09", "release_label": "13.0.2", "release_product": "cuda"}
-for comp, prefix in parts.items():
-    info = [d for d in os.listdir(cuda + "/dist-info") if d.startswith(prefix)][0]
-    version = info[len(prefix):-len(".dist-info")]
-    top = "%s-linux-x86_64-%s-archive" % (comp, version)
-    rel = "%s/linux-x86_64/%s.tar.xz" % (comp, top)
-    os.makedirs(os.path.join(out, comp, "linux-x86_64"), exist_ok=True)
-    plain = os.path.join(out, rel[:-3])
-    with tarfile.open(plain, "w", format=tarfile.PAX_FORMAT) as t:
-        for line in open(os.path.join(cuda, "dist-info", info, "RECORD")):
-            path = line.rsplit(",", 2)[0]
-            if path.startswith("nvidia/cu13/") and os.path.lexists(os.path.join(cuda, path[len("nvidia/cu13/"):])):
-                t.add(os.path.join(cuda, path[len("nvidia/cu13/"):]), top + "/" + path[len("nvidia/cu13/"):], recursive=False)
-        for so in os.listdir(cuda + "/lib"):  # the runtime archive's link-time names, as NVIDIA ships them
-            if comp == "cuda_cudart" and so == "libcudart.so":
-                t.add(os.path.join(cuda, "lib", so), top + "/lib/" + so)
-    subprocess.run(["xz", "-0", "-T2", "-f", "--", plain], check=True)
-    data = open(os.path.join(out, rel), "rb").read()
-    manifest[comp] = {"name": comp, "license": "CUDA Toolkit", "license_path": comp + "/LICENSE.txt", "version": version,
-                      "linux-x86_64": {"relative_path": rel, "sha256": hashlib.sha256(data).hexdigest(),
-                                       "md5": hashlib.md5(data).hexdigest(), "size": str(len(data))}}
-json.dump(manifest, open(os.path.join(out, "redistrib_13.0.2.json"), "w"), indent=4)
-)PY";
-
-// The overlay's 13.0 entry: the five components above (the built-in one also lists nvrtc and nvtx).
-const char* kOverlay = R"(
-[[redist]]
-version = "13.0.88"
-release = "13.0.2"
-manifest = "https://developer.download.nvidia.com/compute/cuda/redist/redistrib_13.0.2.json"
-components = ["cuda_nvcc", "cuda_crt", "libnvvm", "cuda_cudart", "cuda_cccl"]
-source = "https://developer.download.nvidia.com/compute/cuda/redist/redistrib_13.0.2.json"
-)";
+const std::string kCuda = kRedistCuda;
 
 const char* kServer = R"PY(
 import http.server, os, sys, threading, time, functools
@@ -110,15 +71,10 @@ void compile_and_check(const std::string& cuda_home, const std::string& dir) {
 TEST(ProvisionRedistCli, ArchivesMadeFromTheRealToolkitCompileOverLoopbackAndOffline) {
   if (!fs::exists(kCuda + "/dist-info") || !fs::exists(kCuda + "/bin/nvcc")) GTEST_SKIP() << "no wheel-made CUDA 13 at " << kCuda;
   testkit::TempDir t;
-  ASSERT_EQ(util::write_file_atomic(t / "make_mirror.py", kMakeMirror), "");
   ASSERT_EQ(util::write_file_atomic(t / "server.py", kServer), "");
   fs::create_directories(t / "kb");
-  ASSERT_EQ(util::write_file_atomic(t / "kb/provision.toml", kOverlay), "");
   auto t0 = std::chrono::steady_clock::now();
-  util::RunOptions mo;
-  mo.timeout = std::chrono::minutes(5);
-  auto made = util::run({"python3", t / "make_mirror.py", kCuda, t / "mirror"}, mo);
-  ASSERT_TRUE(made.ok()) << made.err;
+  ASSERT_EQ(make_redist_mirror(t.path(), t / "mirror", t / "kb"), "");
   std::printf("[ redist ] mirror made from %s: %.1f s\n", kCuda.c_str(), seconds_since(t0));
 
   // Loopback: python's http.server over the mirror, stopped by a file (and after 180 s anyway).

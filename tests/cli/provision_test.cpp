@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_util.h"
+#include "cli/redist_mirror.h"
 #include "core/arch_list.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
@@ -25,6 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using testing::run_torchsmith;
+using testing::kRedistCuda;
+using testing::make_redist_mirror;
 
 bool pypi_reachable() {
   util::RunOptions o;
@@ -225,6 +228,25 @@ TEST(ProvisionCli, CudaExtensionAgainstPyPITorchWithAProvisionedToolkitThenFromA
   ASSERT_EQ(j["toolkits"].size(), 1u) << list.out;
   EXPECT_EQ(j["toolkits"][0]["provider"], "wheelhouse");
   EXPECT_EQ(j["toolkits"][0]["wheels"].size(), 5u);
+  // 4. NVIDIA's redistributable archives from a mirror directory (made here from the machine's CUDA
+  // 13.0 in NVIDIA's layout), network cut off: nvcc 13.0 for torch's 13.2 (same major), compile only.
+  if (!fs::exists(std::string(kRedistCuda) + "/dist-info")) GTEST_SKIP() << "no wheel-made CUDA 13 to repackage";
+  fs::create_directories(t / "kb");
+  ASSERT_EQ(make_redist_mirror(t.path(), t / "redist", t / "kb"), "");
+  std::vector<std::string> a{"/usr/bin/unshare", "-n", "--", TS_BINARY, "--kb", t / "kb", "build", ext, "--torch", py,
+                             "--arch", "9.0", "--cuda", "13.0", "--toolkit", "redist", "--toolkit-mirror", t / "redist",
+                             "--cache-dir", t / "cache-redist", "--out", t / "redist-out", "--compile-cache", "none"};
+  util::RunOptions ro;
+  ro.timeout = 1200s;
+  ro.env = std::map<std::string, std::string>{{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", TS_BINARY_DIR},
+                                              {"NO_COLOR", "1"}, {"LC_ALL", "C"}};
+  r = util::run(a, ro);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  expect_cuda13_sm90(t / "redist-out");
+  list = run_torchsmith({"toolkit", "list", "--json", "--cache-dir", t / "cache-redist"});
+  j = nlohmann::json::parse(list.out);
+  ASSERT_EQ(j["toolkits"].size(), 1u) << list.out;
+  EXPECT_EQ(j["toolkits"][0]["provider"], "redist");
 }
 
 }  // namespace

@@ -186,6 +186,17 @@ TEST(RedistProvider, ArchivesFromAMirrorDirectoryBecomeACudaHome) {
   EXPECT_FALSE(ensure(redist_release(), p, t / "cache2", kPlat, &err, wrong));
   EXPECT_NE(err.find("is not the pinned"), std::string::npos) << err;
   expect_cache_clean(t / "cache2");
+  // A mirror whose manifest moved cudart on to another version: a build from the lock refuses it.
+  {
+    auto m = fake_mirror(t / "moved");
+    m.manifest["cuda_cudart"]["version"] = "12.4.128";
+    m.write();
+    EXPECT_FALSE(ensure(redist_release(), RedistProvider(redist_release().manifest, t / "moved"), t / "cache3", kPlat, &err,
+                        r->manifest.wheels));
+    EXPECT_NE(err.find("cuda_cudart==12.4.127 is pinned by the lock, but redist " + (t / "moved") + " gives cuda_cudart==12.4.128"),
+              std::string::npos) << err;
+    expect_cache_clean(t / "cache3");
+  }
   // A second add of the same toolkit is a cache hit.
   auto t0 = std::chrono::steady_clock::now();
   auto again = ensure(redist_release(), p, t / "cache", kPlat, &err);
