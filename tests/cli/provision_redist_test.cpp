@@ -29,9 +29,9 @@ const std::string kCuda = kRedistCuda;
 const char* kServer = R"PY(
 import http.server, os, sys, threading, time, functools
 root, port_file, stop = sys.argv[1], sys.argv[2], sys.argv[3]
-h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=root)
-h.log_message = lambda *a: None
-s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=root))
 open(port_file, "w").write(str(s.server_address[1]))
 threading.Thread(target=s.serve_forever, daemon=True).start()
 for _ in range(1800):
@@ -114,6 +114,21 @@ TEST(ProvisionRedistCli, ArchivesMadeFromTheRealToolkitCompileOverLoopbackAndOff
   std::string home = r.out.substr(r.out.find(" provisioned ") + 13);
   home = home.substr(0, home.find(" ("));
   compile_and_check(home, t.path());
+
+  // A provision killed half way (SIGTERM, then SIGKILL) leaves nothing that looks like a toolkit.
+  {
+    util::RunOptions ko;
+    ko.timeout = std::chrono::milliseconds(1500);
+    ko.env = std::map<std::string, std::string>{{"PATH", "/usr/bin:/bin"}, {"HOME", TS_BINARY_DIR}, {"LC_ALL", "C"}};
+    auto killed = util::run({TS_BINARY, "--kb", t / "kb", "toolkit", "add", "cuda==13.0", "--from", "redist:" + (t / "mirror"),
+                             "--cache-dir", t / "cache-killed"}, ko);
+    EXPECT_TRUE(killed.timed_out) << "the provision finished before it could be interrupted: " << killed.out;
+    auto list = run_torchsmith({"toolkit", "list", "--json", "--cache-dir", t / "cache-killed"});
+    EXPECT_NE(list.out.find("\"toolkits\": []"), std::string::npos) << list.out;
+    std::error_code ec;
+    for (fs::directory_iterator it(t / "cache-killed/toolkits", ec), end; !ec && it != end; it.increment(ec))
+      EXPECT_EQ(it->path().filename().string()[0], '.') << "a toolkit-like directory after a kill: " << it->path();
+  }
 
   // The same from a directory, with the network cut off (unshare -n), into another cache.
   auto un = util::run({"unshare", "-rn", "true"});
