@@ -8,7 +8,7 @@ if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 pkgs=(cmake ninja-build g++ pkg-config git python3
       libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libre2-dev zlib1g-dev
       libgtest-dev libgmock-dev clang libclang-rt-14-dev
-      libbz2-dev libzstd-dev libssl-dev ccache patchelf curl
+      libbz2-dev libzstd-dev liblzma-dev libssl-dev ccache patchelf curl
       # what the tests build and check with: Debian's torch for extension builds, pip/installer/
       # twine/cph to accept the wheels and conda packages torchsmith writes
       python3-dev python3-numpy python3-setuptools python3-wheel python3-pip python3-yaml python3-torch libtorch-dev

@@ -1,6 +1,7 @@
 // torchsmith toolkit: the CUDA toolkits, CMake and ninja torchsmith provisions into its cache
 // (list, add, remove, path). The run's provision step is `toolkit add`.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -23,9 +24,19 @@ namespace {
 namespace fs = std::filesystem;
 
 struct ToolkitOptions {
-  std::string spec, from = "pip", cache_dir, lock;
+  std::string spec, from = "pip", cache_dir, lock, purpose = "extension";
   bool json = false;
 };
+
+// "redist", "redist:MIRROR", "conda", "conda:CHANNEL" -> {"redist", MIRROR}; {"pip", ""} otherwise.
+std::pair<std::string, std::string> split_from(const std::string& from) {
+  for (const char* via : {"redist", "conda"}) {
+    std::string v = via;
+    if (from == v) return {v, ""};
+    if (from.rfind(v + ":", 0) == 0 && from.size() > v.size() + 1) return {v, from.substr(v.size() + 1)};
+  }
+  return {"pip", ""};
+}
 
 std::string env(const char* n) {
   const char* v = std::getenv(n);
@@ -37,7 +48,8 @@ std::string root_of(const ToolkitOptions& o) {
 }
 
 // "cuda==13.2", "cuda==13.2.86", "cmake==3.31.6" -> the catalog entry; nullptr and *error otherwise.
-const plan::ToolRelease* lookup(const plan::ProvisionCatalog& cat, const std::string& spec, std::string* error) {
+const plan::ToolRelease* lookup(const plan::ProvisionCatalog& cat, const std::string& spec, std::string* error,
+                                const std::string& via = "pip") {
   auto eq = spec.find("==");
   std::string kind = eq == std::string::npos ? "" : spec.substr(0, eq);
   std::string version = eq == std::string::npos ? "" : spec.substr(eq + 2);
@@ -45,12 +57,13 @@ const plan::ToolRelease* lookup(const plan::ProvisionCatalog& cat, const std::st
     *error = "'" + spec + "': write KIND==VERSION with KIND cuda, cmake or ninja (cuda==13.0, cmake==3.31.6)";
     return nullptr;
   }
-  const plan::ToolRelease* t = cat.find(kind, version);
+  const plan::ToolRelease* t = cat.find(kind, version, via);
   if (!t) {
     std::string known;
-    for (const auto* r : cat.of_kind(kind)) known += (known.empty() ? "" : ", ") + r->version;
-    *error = "'" + spec + "': provision.toml has no " + kind + " " + version + " (known: " + known +
-             "; add one in a --kb overlay)";
+    for (const auto& r : cat.tools)
+      if (r.kind == kind && r.via == via) known += (known.empty() ? "" : ", ") + r.version;
+    *error = "'" + spec + "': provision.toml has no " + kind + " " + version + (via == "pip" ? "" : " from " + via) +
+             " (known: " + known + "; add one in a --kb overlay)";
   }
   return t;
 }
@@ -98,18 +111,39 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
   plan::ProvisionCatalog cat;
   if (!load(g, cat)) return 2;
   std::string err;
-  const plan::ToolRelease* t = lookup(cat, o.spec, &err);
+  auto [via, mirror] = split_from(o.from);
+  const plan::ToolRelease* t = lookup(cat, o.spec, &err, via);
   if (!t) {
     std::fprintf(stderr, "torchsmith toolkit add: %s\n", err.c_str());
     return 2;
   }
+  if (o.purpose != "extension" && o.purpose != "torch") {
+    std::fprintf(stderr, "torchsmith toolkit add: --for %s: write extension or torch\n", o.purpose.c_str());
+    return 2;
+  }
+  plan::ToolRelease rel = *t;
+  if (o.purpose == "torch") rel.wheels.insert(rel.wheels.end(), t->torch_parts.begin(), t->torch_parts.end());
   std::string root = root_of(o);
   if (root.empty()) {
     std::fprintf(stderr, "torchsmith toolkit add: no cache directory (no $HOME): give --cache-dir DIR\n");
     return 2;
   }
   std::unique_ptr<provision::WheelProvider> p;
-  if (o.from == "pip") {
+  if (via != "pip") {
+    mirror = provision::mirror_setting(mirror, "");
+    if (!mirror.empty() && !provision::Mirror{mirror}.is_url()) {
+      if (!fs::is_directory(mirror)) {
+        std::fprintf(stderr, "torchsmith toolkit add: --from %s: no such directory\n", o.from.c_str());
+        return 2;
+      }
+      mirror = fs::absolute(mirror).lexically_normal().string();
+    }
+    auto stall = std::chrono::seconds(60);
+    if (auto s = env("TORCHSMITH_TOOLKIT_STALL_S"); !s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() < 6)
+      stall = std::chrono::seconds(std::max(1, std::stoi(s)));
+    if (via == "redist") p = std::make_unique<provision::RedistProvider>(t->manifest, mirror, stall);
+    else p = std::make_unique<provision::CondaProvider>(mirror.empty() ? t->channel : mirror, stall);
+  } else if (o.from == "pip") {
     p = std::make_unique<provision::PipProvider>(env("TORCHSMITH_PIP_PYTHON").empty() ? "python3" : env("TORCHSMITH_PIP_PYTHON"));
   } else if (o.from.rfind("wheelhouse:", 0) == 0 && o.from.size() > 11) {
     std::string dir = fs::absolute(o.from.substr(11)).lexically_normal().string();
@@ -119,7 +153,8 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
     }
     p = std::make_unique<provision::WheelhouseProvider>(dir);
   } else {
-    std::fprintf(stderr, "torchsmith toolkit add: --from %s: write pip or wheelhouse:DIR\n", o.from.c_str());
+    std::fprintf(stderr, "torchsmith toolkit add: --from %s: write pip, wheelhouse:DIR, redist[:MIRROR] or conda[:CHANNEL]\n",
+                 o.from.c_str());
     return 2;
   }
   // A lock a run has filled pins each wheel's sha256: the files (or the cached directory) must match.
@@ -130,12 +165,13 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
       std::fprintf(stderr, "torchsmith toolkit add: --lock %s\n", err.c_str());
       return 2;
     }
+    std::string want = plan::provisioned_dir(root, rel.kind, rel.version, rel.wheels, provision::host_platform());
     for (const auto& x : lock->provisioned)
-      if (x.kind == t->kind && x.version == t->version)
+      if (x.kind == t->kind && x.version == t->version && (x.dir == want || x.provider == p->name()))
         for (const auto& w : x.wheels) expect.push_back({w.name, w.version, w.sha256, w.file});
   }
   std::string platform = provision::host_platform();
-  auto r = provision::ensure(*t, *p, root, platform, &err, expect);
+  auto r = provision::ensure(rel, *p, root, platform, &err, expect);
   if (!r) {
     std::fprintf(stderr, "torchsmith toolkit add: %s %s: %s\n", t->kind.c_str(), t->version.c_str(), err.c_str());
     return t->complete ? 1 : 2;
@@ -161,6 +197,17 @@ int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool rem
   }
   std::string root = root_of(o);
   std::string dir = plan::provisioned_dir(root, t->kind, t->version, t->wheels, provision::host_platform());
+  // Not from PyPI: the same version from NVIDIA's archives or conda, for an extension or a torch build.
+  for (const char* via : {"redist", "conda"}) {
+    const plan::ToolRelease* other = provision::read_manifest(dir) ? nullptr : cat.find(t->kind, t->version, via);
+    if (!other) continue;
+    auto all = other->wheels;
+    all.insert(all.end(), other->torch_parts.begin(), other->torch_parts.end());
+    for (const auto& parts : {other->wheels, all}) {
+      std::string d = plan::provisioned_dir(root, other->kind, other->version, parts, provision::host_platform());
+      if (provision::read_manifest(d)) dir = d;
+    }
+  }
   if (!provision::read_manifest(dir)) {
     std::fprintf(stderr, "torchsmith toolkit %s: %s %s is not provisioned in %s (torchsmith toolkit add %s)\n", cmd,
                  t->kind.c_str(), t->version.c_str(), root.c_str(), o.spec.c_str());
@@ -210,8 +257,15 @@ void register_toolkit(CLI::App& app, GlobalOptions& g, int& exit_code) {
   CLI::App* add = c->add_subcommand(
       "add", "Provision KIND==VERSION (cuda==13.0, cmake==3.31.6) into the cache; reused when it is there.");
   add->add_option("spec", o->spec, "cuda==X.Y[.Z], cmake==X.Y.Z or ninja==X.Y.Z")->required()->type_name("KIND==VERSION");
-  add->add_option("--from", o->from, "pip (PyPI, default) or wheelhouse:DIR (local .whl files, no network).")
-      ->type_name("pip|wheelhouse:DIR");
+  add->add_option("--from", o->from,
+                  "pip (PyPI, default), wheelhouse:DIR (local .whl files, no network), redist[:MIRROR] (NVIDIA's "
+                  "redistributable archives, from upstream or a mirror URL or directory; default mirror "
+                  "$TORCHSMITH_TOOLKIT_MIRROR) or conda[:CHANNEL] (a conda channel's packages).")
+      ->type_name("pip|wheelhouse:DIR|redist[:MIRROR]|conda[:CHANNEL]");
+  add->add_option("--for", o->purpose,
+                  "extension (default: the compiler, runtime and headers) or torch (redist/conda: also cuBLAS, "
+                  "cuFFT, cuRAND, cuSOLVER, cuSPARSE, CUPTI as provision.toml lists).")
+      ->type_name("extension|torch");
   add->add_option("--lock", o->lock,
                   "A plan's lock: the wheels' sha256 it pins (a run records them) are checked; a mismatch fails.")
       ->type_name("FILE");

@@ -1,6 +1,7 @@
 #include "cli/plan_request.h"
 #include "cli/knowledge.h"
 #include "cli/toolkit_access.h"
+#include "provision/fetch_file.h"
 
 #include <stdlib.h>
 
@@ -67,6 +68,15 @@ bool provision_context(const GlobalOptions& g, const Request& o, PlannedRequest&
   pc.platform = plan::wheel_platform(out.facts.cpu.arch.empty() ? "x86_64" : out.facts.cpu.arch);
   pc.choice = *choice;
   if (!o.toolkit.empty()) pc.cli_source = "--toolkit " + o.toolkit;
+  pc.mirror = provision::mirror_setting(o.toolkit_mirror, "");
+  if (!pc.mirror.empty() && !provision::Mirror{pc.mirror}.is_url()) {
+    if (!std::filesystem::is_directory(pc.mirror)) {
+      out.error = "--toolkit-mirror " + pc.mirror + ": no such directory (give a URL or a directory holding "
+                  "redistrib_<release>.json and its archives)";
+      return false;
+    }
+    pc.mirror = std::filesystem::absolute(pc.mirror).lexically_normal().string();
+  }
   if (choice->kind == plan::ToolkitChoice::Kind::wheelhouse && !std::filesystem::is_directory(choice->dir)) {
     out.error = "--toolkit " + o.toolkit + ": no such directory (a wheelhouse is a directory of .whl files)";
     return false;

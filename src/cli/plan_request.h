@@ -24,7 +24,8 @@ struct Request {
   bool debug = false, relwithdebinfo = false;
   std::string torch;  // --torch PYTHON: the installed torch an extension builds against
   int split_compile = -1;  // --split-compile (extensions): -1 auto, 1 off, N nvcc threads per CUDA compile
-  std::string toolkit;    // --toolkit system|pip|wheelhouse:DIR|PATH ("" = automatic)
+  std::string toolkit;    // --toolkit system|pip|redist|conda|wheelhouse:DIR|PATH ("" = automatic)
+  std::string toolkit_mirror;  // --toolkit-mirror URL|DIR: NVIDIA's archives / a conda channel from there
   std::string cache_dir;  // --cache-dir: where provisioned tools live ("" = XDG / ~/.cache/torchsmith)
   std::string cache;          // --cache ENGINE+STORE: a shared compile cache (src/scale/)
   std::string distribute;     // --distribute distcc

@@ -138,11 +138,17 @@ std::vector<RequestOption> make_table() {
          r.index = v;
          return std::string();
        }});
-  add({"--toolkit", "system|pip|wheelhouse:DIR|PATH",
+  add({"--toolkit", "system|pip|redist|conda|wheelhouse:DIR|PATH",
        "Where the CUDA toolkit comes from: system (an installed one), pip (PyPI wheels into the cache), "
-       "wheelhouse:DIR (the same wheels from a local directory, offline), or a CUDA_HOME path. Default: an "
-       "installed one that fits torch, else provisioned (docs/provision.md).",
+       "redist (NVIDIA's redistributable archives), conda (a conda channel's packages), wheelhouse:DIR (the "
+       "same wheels from a local directory, offline), or a CUDA_HOME path. Default: an installed one that fits "
+       "torch, else provisioned: PyPI where its wheels are whole, else redist, else conda (docs/provision.md).",
        plan_command | build_command | matrix_command, both, "", "", to_string(&Request::toolkit)});
+  add({"--toolkit-mirror", "URL|DIR",
+       "Where NVIDIA's redistributable archives (a copy of compute/cuda/redist/: redistrib_<release>.json and "
+       "the archives under their relative paths) or a conda channel come from instead of upstream: an "
+       "http(s):// or file:// URL, or a directory (offline). Default $TORCHSMITH_TOOLKIT_MIRROR.",
+       plan_command | build_command | matrix_command, both, "", "", to_string(&Request::toolkit_mirror)});
   add({"--cache-dir", "DIR",
        "Where provisioned toolkits, CMake and ninja (and matrix's torch venvs) live (default "
        "$XDG_CACHE_HOME/torchsmith or ~/.cache/torchsmith).",

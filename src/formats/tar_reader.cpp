@@ -1,5 +1,6 @@
 #include "formats/tar_reader.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -23,8 +24,8 @@ bool parse_octal(const char* p, std::size_t width, std::uint64_t& v) {
 
 std::string field(const char* p, std::size_t width) { return std::string(p, strnlen(p, width)); }
 
-// "LEN key=value\n" records; fills path/size when present; false when malformed.
-bool parse_pax(const std::string& s, std::string& path, std::uint64_t& size, bool& has_size) {
+// "LEN key=value\n" records; fills path/linkpath/size when present; false when malformed.
+bool parse_pax(const std::string& s, std::string& path, std::string& link, std::uint64_t& size, bool& has_size) {
   std::size_t pos = 0;
   while (pos < s.size()) {
     std::size_t sp = s.find(' ', pos);
@@ -40,6 +41,7 @@ bool parse_pax(const std::string& s, std::string& path, std::uint64_t& size, boo
     if (eq == std::string::npos) return false;
     std::string key = rec.substr(0, eq), value = rec.substr(eq + 1);
     if (key == "path") path = value;
+    if (key == "linkpath") link = value;
     if (key == "size") {
       size = 0;
       for (char c : value) {
@@ -83,7 +85,7 @@ bool TarReader::next(TarMember& m) {
   if (!error_.empty()) return false;
   if (!skip(left_ + pad_)) return false;
   left_ = pad_ = 0;
-  std::string long_name;
+  std::string long_name, long_link;
   std::uint64_t pax_size = 0;
   bool has_pax_size = false;
   for (int guard = 0; guard < 16; ++guard) {
@@ -107,7 +109,7 @@ bool TarReader::next(TarMember& m) {
     char type = b[156] ? b[156] : '0';
     if (has_pax_size) size = pax_size;
     std::uint64_t pad = (512 - size % 512) % 512;
-    if (type == 'x' || type == 'L' || type == 'g') {
+    if (type == 'x' || type == 'L' || type == 'K' || type == 'g') {
       if (size > (1u << 20)) {
         error_ = "tar: an extended header over 1 MiB";
         return false;
@@ -115,7 +117,8 @@ bool TarReader::next(TarMember& m) {
       std::string data(size, '\0');
       if (!read_exact(data.data(), data.size()) || !skip(pad)) return false;
       if (type == 'L') long_name = field(data.data(), data.size());
-      if (type == 'x' && !parse_pax(data, long_name, pax_size, has_pax_size)) {
+      if (type == 'K') long_link = field(data.data(), data.size());
+      if (type == 'x' && !parse_pax(data, long_name, long_link, pax_size, has_pax_size)) {
         error_ = "tar: a pax header is malformed";
         return false;
       }
@@ -123,6 +126,9 @@ bool TarReader::next(TarMember& m) {
     }
     m.type = type;
     m.size = size;
+    std::uint64_t mode = 0644;
+    m.mode = parse_octal(b + 100, 8, mode) ? static_cast<std::uint32_t>(mode & 07777) : 0644;
+    m.link = long_link.empty() ? field(b + 157, 100) : long_link;
     if (!long_name.empty()) {
       m.name = long_name;
     } else {
@@ -136,6 +142,14 @@ bool TarReader::next(TarMember& m) {
   }
   error_ = "tar: too many extended headers in a row";
   return false;
+}
+
+std::size_t TarReader::read_some(void* p, std::size_t n) {
+  n = static_cast<std::size_t>(std::min<std::uint64_t>(n, left_));
+  if (n == 0 || !error_.empty()) return 0;
+  if (!read_exact(p, n)) return 0;
+  left_ -= n;
+  return n;
 }
 
 bool TarReader::read_data(std::string& out, std::uint64_t max_bytes) {

@@ -13,6 +13,8 @@ struct TarMember {
   std::string name;
   std::uint64_t size = 0;
   char type = '0';  // '0' file, '2' symlink, '5' directory, ...
+  std::uint32_t mode = 0644;  // permission bits as archived
+  std::string link;           // a symlink's or hard link's target
 };
 
 class TarReader {
@@ -22,6 +24,8 @@ class TarReader {
   bool next(TarMember& m);
   // The current member's content when it is at most max_bytes; false with error() otherwise.
   bool read_data(std::string& out, std::uint64_t max_bytes);
+  // Up to n more bytes of the current member's content (0 when it is all read, or on error).
+  std::size_t read_some(void* p, std::size_t n);
   const std::string& error() const { return error_; }
 
  private:

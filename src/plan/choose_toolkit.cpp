@@ -67,12 +67,53 @@ std::string official_list(const kb::TorchRelease& rel, const char* sep) {
   return cudas;
 }
 
+// The CUDA series a provision may take for this torch: its official ones; when --arch names a GPU none
+// of them compiles for (sm_89 with torch 1.13's 11.6 and 11.7), the catalog's newer minors of the
+// newest official major that compile for every arch asked for (11.8).
+std::vector<std::string> provision_series(const Ctx& c, const ProvisionContext& pc) {
+  const auto& rel = *c.release;
+  std::vector<CudaArch> want;
+  const std::string& text = c.spec().arch;
+  for (std::size_t a = 0, b; a <= text.size(); a = b + 1) {
+    b = text.find_first_of(";, ", a);
+    if (b == std::string::npos) b = text.size();
+    std::string tok = text.substr(a, b - a);
+    if (auto p = tok.find('+'); p != std::string::npos) tok.resize(p);
+    if (auto arch = CudaArch::parse(tok)) want.push_back(*arch);
+  }
+  auto compiles_all = [&](const std::string& mm) {
+    const auto* r = c.in->kb.find_cuda(mm);
+    if (!r) return false;
+    for (const auto& a : want)
+      if (!compat::arch_listed(r->arches, a)) return false;
+    return true;
+  };
+  if (want.empty() || !pc.catalog) return rel.cuda;
+  int major = 0;
+  for (const auto& v : rel.cuda) {
+    if (compiles_all(v)) return rel.cuda;
+    if (auto o = ver(v)) major = std::max(major, o->major());
+  }
+  std::vector<std::string> newer;
+  for (const auto& t : pc.catalog->tools) {
+    auto v = ver(t.version);
+    if (t.kind != "cuda" || !v || v->major() != major) continue;
+    std::string mm = v->major_minor();
+    if (std::find(rel.cuda.begin(), rel.cuda.end(), mm) == rel.cuda.end() &&
+        std::find(newer.begin(), newer.end(), mm) == newer.end() && compiles_all(mm))
+      newer.push_back(mm);
+  }
+  return newer.empty() ? rel.cuda : newer;
+}
+
 // Takes catalog entry `t` as the toolkit: the plan's CUDA_HOME is its cache directory and the run's
 // provision step makes it exist.
-void use_provisioned(Ctx& c, const ProvisionContext& pc, const ToolRelease& t, const std::string& why) {
+void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t, const std::string& why) {
+  ProvisionContext pc = given;
+  pc.torch_build = true;  // redist/conda: torch's build also needs cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, CUPTI
   core::use_provisioned_toolkit(c, pc, t);
   c.cuda_rel = c.in->kb.find_cuda(t.version);
-  c.decide("provision", "cuda " + t.version + " from " + provision_where(pc), why,
+  c.decide("provision", "cuda " + t.version + " from " + provision_where(pc, t), why,
            pc.cli_source.empty() ? cite(t.source, t.origin) : pc.cli_source);
 }
 
@@ -84,7 +125,7 @@ bool choose_provisioned(Ctx& c, std::string& why) {
   using K = ToolkitChoice::Kind;
   const auto& rel = *c.release;
   const std::string& asked = c.spec().cuda;
-  std::vector<std::string> series = asked.empty() ? rel.cuda : std::vector<std::string>{compat::major_minor(asked)};
+  std::vector<std::string> series = asked.empty() ? provision_series(c, *pc) : std::vector<std::string>{compat::major_minor(asked)};
   auto refuse = [&](const std::string& what, const std::string& reason) {
     const ToolRelease* known = pc->catalog ? pc->catalog->find("cuda", series.back()) : nullptr;
     for (const auto& mm : series)
@@ -94,7 +135,8 @@ bool choose_provisioned(Ctx& c, std::string& why) {
     c.conflict(what, reason + pypi, {runfile_advice(newest), "or build with the installed toolkit anyway: --toolkit system"},
                known ? cite(known->source, known->origin) : cite(rel.source, rel.origin));
   };
-  if (pc->choice.kind == K::pip || pc->choice.kind == K::wheelhouse) {
+  if (pc->choice.kind == K::pip || pc->choice.kind == K::wheelhouse || pc->choice.kind == K::redist ||
+      pc->choice.kind == K::conda) {
     const ToolRelease* t = provisionable_cuda(*pc, series);
     if (!t || pc->cache_root.empty()) {
       refuse("--toolkit " + provision_from(*pc), "no CUDA " + official_list(rel, " or ") + " can be provisioned" +
@@ -135,8 +177,11 @@ bool choose_provisioned(Ctx& c, std::string& why) {
     }
   std::string reason = "CUDA " + have->major_minor() + " (installed) is of a newer major than every official CUDA of torch " +
                        rel.version + " (" + official_list(rel, ", ") + "): its build does not compile with it";
-  if (const ToolRelease* t = pc->cache_root.empty() ? nullptr : provisionable_cuda(*pc, rel.cuda)) {
-    why = reason + "; CUDA " + t->version + " is official and is provisioned";
+  if (const ToolRelease* t = pc->cache_root.empty() ? nullptr : provisionable_cuda(*pc, provision_series(c, *pc))) {
+    bool official = std::find(rel.cuda.begin(), rel.cuda.end(), compat::major_minor(t->version)) != rel.cuda.end();
+    why = reason + "; CUDA " + t->version + (official ? " is official" : " compiles for every --arch asked for (the official ones do not)") +
+          " and is provisioned from " + provision_where(*pc, *t) +
+          (t->via == "pip" ? "" : " (PyPI's wheels of that series carry no whole compiler)");
     use_provisioned(c, *pc, *t, why);
     return true;
   }
@@ -184,7 +229,7 @@ void choose_toolkit(Ctx& c) {
     why = "asked for (" + c.spec().origin_of("cuda") + ")";
   } else {
     const ToolRelease* prov = pc && !pc->cache_root.empty() && pc->choice.kind == ToolkitChoice::Kind::automatic
-                                  ? provisionable_cuda(*pc, rel.cuda) : nullptr;
+                                  ? provisionable_cuda(*pc, provision_series(c, *pc)) : nullptr;
     if (list.empty() && prov) {
       why = "no CUDA toolkit is installed; CUDA " + prov->version + " is the newest official one of torch " + rel.version +
             " that can be provisioned";

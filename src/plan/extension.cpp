@@ -48,7 +48,9 @@ const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
 // step makes it exist. False with a conflict when the catalog cannot give a whole one.
 bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
   const ProvisionContext& pc = *c.req->provision;
-  const ToolRelease* rel = pc.catalog ? pc.catalog->find("cuda", mm) : nullptr;
+  // PyPI where its wheels are whole, else NVIDIA's redistributable archives, else conda (--toolkit narrows it).
+  const ToolRelease* rel = provisionable_cuda(pc, {mm});
+  if (!rel && pc.catalog) rel = pc.catalog->find("cuda", mm);  // to say why not
   std::vector<std::string> ways{runfile_advice(mm)};
   if (!c.recipe->cuda_only) ways.push_back("or build the CPU part only: --without cuda");
   if (!rel || !rel->complete || pc.cache_root.empty()) {
@@ -61,8 +63,8 @@ bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
   }
   core::use_provisioned_toolkit(c, pc, *rel);
   c.decide("cuda", rel->version + " (" + c.provisioned.path + ")",
-           why + ": provisioned from " + provision_where(pc) + " into the cache (" + std::to_string(rel->wheels.size()) +
-               " wheels, reused when there)",
+           why + ": provisioned from " + provision_where(pc, *rel) + " into the cache (" + std::to_string(rel->wheels.size()) +
+               (rel->via == "pip" ? " wheels" : rel->via == "redist" ? " archives" : " packages") + ", reused when there)",
            pc.cli_source.empty() ? compat::cite(rel->source, rel->origin) : pc.cli_source);
   return true;
 }
@@ -73,7 +75,7 @@ void choose_toolkit(Ctx& c) {
   const ProvisionContext* pc = c.req->provision;
   K kind = pc ? pc->choice.kind : K::automatic;
   std::string want = !c.req->cuda.empty() ? compat::major_minor(c.req->cuda) : compat::major_minor(c.python->torch.cuda);
-  if (kind == K::pip || kind == K::wheelhouse) {
+  if (kind == K::pip || kind == K::wheelhouse || kind == K::redist || kind == K::conda) {
     if (want.empty()) {
       c.conflict("--toolkit " + provision_from(*pc), "torch's CUDA version is not known, so no toolkit can be chosen to provision",
                  {"name it: --cuda X.Y"}, "facts");

@@ -14,8 +14,27 @@ std::string provision_where(const ProvisionContext& pc) {
   return pc.choice.kind == ToolkitChoice::Kind::wheelhouse ? "the wheelhouse " + pc.choice.dir : "PyPI";
 }
 
+std::vector<WheelPin> provisioned_parts(const ProvisionContext& pc, const ToolRelease& rel) {
+  std::vector<WheelPin> parts = rel.wheels;
+  if (pc.torch_build) parts.insert(parts.end(), rel.torch_parts.begin(), rel.torch_parts.end());
+  return parts;
+}
+
+std::string provision_from(const ProvisionContext& pc, const ToolRelease& rel) {
+  if (rel.via == "redist") return pc.mirror.empty() ? "redist" : "redist:" + pc.mirror;
+  if (rel.via == "conda") return "conda:" + (pc.mirror.empty() ? rel.channel : pc.mirror);
+  return provision_from(pc);
+}
+
+std::string provision_where(const ProvisionContext& pc, const ToolRelease& rel) {
+  if (rel.via == "redist")
+    return "NVIDIA's redistributable archives (" + (pc.mirror.empty() ? rel.manifest : "the mirror " + pc.mirror) + ")";
+  if (rel.via == "conda") return "the conda channel " + (pc.mirror.empty() ? rel.channel : pc.mirror);
+  return provision_where(pc);
+}
+
 std::string provisioned_path(const ProvisionContext& pc, const ToolRelease& rel) {
-  return provisioned_dir(pc.cache_root, rel.kind, rel.version, rel.wheels, pc.platform);
+  return provisioned_dir(pc.cache_root, rel.kind, rel.version, provisioned_parts(pc, rel), pc.platform);
 }
 
 CudaToolkitFacts provisioned_toolkit(const ProvisionContext& pc, const ToolRelease& rel) {
@@ -24,26 +43,29 @@ CudaToolkitFacts provisioned_toolkit(const ProvisionContext& pc, const ToolRelea
   t.version = rel.version;
   t.nvcc = t.path + "/bin/nvcc";
   t.version_source = "provision.toml";
-  t.found_via = {"provisioned from " + provision_where(pc)};
+  t.found_via = {"provisioned from " + provision_where(pc, rel)};
   return t;
 }
 
 Step provision_step(const ProvisionContext& pc, const ToolRelease& rel) {
   std::string pins;
-  for (const auto& w : rel.wheels) pins += (pins.empty() ? "" : ", ") + w.name + "==" + w.version;
-  return {"provision-" + rel.kind,
-          {"torchsmith", "toolkit", "add", rel.kind + "==" + rel.version, "--from", provision_from(pc), "--cache-dir",
-           pc.cache_root, "--lock", "{lock}"},
-          "",
-          rel.kind + " " + rel.version + " from " + provision_where(pc) + " (" + pins +
-              "), hashed and unpacked into the cache; reused when it is there"};
+  for (const auto& w : provisioned_parts(pc, rel)) pins += (pins.empty() ? "" : ", ") + w.name + (w.version.empty() ? "" : "==" + w.version);
+  std::vector<std::string> argv{"torchsmith", "toolkit", "add", rel.kind + "==" + rel.version, "--from", provision_from(pc, rel)};
+  if (pc.torch_build && !rel.torch_parts.empty()) argv.insert(argv.end(), {"--for", "torch"});
+  argv.insert(argv.end(), {"--cache-dir", pc.cache_root, "--lock", "{lock}"});
+  return {"provision-" + rel.kind, argv, "",
+          rel.kind + " " + rel.version + " from " + provision_where(pc, rel) + " (" + pins +
+              "), size and sha256 checked, unpacked into the cache; reused when it is there"};
 }
 
 ProvisionedTool provisioned_entry(const ProvisionContext& pc, const ToolRelease& rel) {
-  ProvisionedTool t{rel.kind, rel.version,
-                    pc.choice.kind == ToolkitChoice::Kind::wheelhouse ? "wheelhouse" : "pip",
-                    pc.choice.kind == ToolkitChoice::Kind::wheelhouse ? pc.choice.dir : "", provisioned_path(pc, rel), {}};
-  for (const auto& w : rel.wheels) t.wheels.push_back({w.name, w.version, "", ""});
+  bool house = rel.via == "pip" && pc.choice.kind == ToolkitChoice::Kind::wheelhouse;
+  std::string provider = rel.via == "pip" ? (house ? "wheelhouse" : "pip") : rel.via;
+  std::string from = house ? pc.choice.dir : rel.via == "pip" ? "" : !pc.mirror.empty() ? pc.mirror
+                     : rel.via == "conda" ? rel.channel : rel.manifest.substr(0, rel.manifest.rfind('/'));
+  ProvisionedTool t{rel.kind, rel.version, provider, from, provisioned_path(pc, rel), {}};
+  // A redist component's version and every archive's URL and sha256 are filled by the run that fetched them.
+  for (const auto& w : provisioned_parts(pc, rel)) t.wheels.push_back({w.name, w.version, "", ""});
   return t;
 }
 
@@ -63,6 +85,17 @@ void insert_provision_steps(std::vector<Step>& steps, const std::vector<Step>& p
   steps.insert(at, provision.begin(), provision.end());
 }
 
+std::vector<std::string> provider_order(const ProvisionContext& pc) {
+  using K = ToolkitChoice::Kind;
+  switch (pc.choice.kind) {
+    case K::pip: case K::wheelhouse: return {"pip"};
+    case K::redist: return {"redist"};
+    case K::conda: return {"conda"};
+    case K::automatic: return {"pip", "redist", "conda"};
+    default: return {};
+  }
+}
+
 const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vector<std::string>& series) {
   if (!pc.catalog) return nullptr;
   std::vector<std::string> s = series;
@@ -70,8 +103,10 @@ const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vec
     auto va = Version::parse(a), vb = Version::parse(b);
     return va && vb && *va > *vb;
   });
+  // Newest series first; within one, PyPI where its wheels are whole, else NVIDIA's archives, else conda.
   for (const auto& mm : s)
-    if (const auto* t = pc.catalog->find("cuda", mm); t && t->complete) return t;
+    for (const auto& via : provider_order(pc))
+      if (const auto* t = pc.catalog->find("cuda", mm, via); t && t->complete) return t;
   return nullptr;
 }
 

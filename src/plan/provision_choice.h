@@ -16,6 +16,14 @@ std::string provision_from(const ProvisionContext& pc);
 // "PyPI" / "the wheelhouse DIR", for reasons.
 std::string provision_where(const ProvisionContext& pc);
 
+// The same for catalog entry `rel`, whatever provides it: "redist[:MIRROR]", "conda:CHANNEL", or as above.
+std::string provision_from(const ProvisionContext& pc, const ToolRelease& rel);
+std::string provision_where(const ProvisionContext& pc, const ToolRelease& rel);
+// `rel`'s parts as provisioned for this plan (a torch build adds the entry's torch_parts).
+std::vector<WheelPin> provisioned_parts(const ProvisionContext& pc, const ToolRelease& rel);
+// The providers the planner may take a CUDA from, in its order: pip (where whole), redist, conda.
+std::vector<std::string> provider_order(const ProvisionContext& pc);
+
 // The toolkit a provisioned CUDA will be: path = its cache directory, nvcc inside it.
 CudaToolkitFacts provisioned_toolkit(const ProvisionContext& pc, const ToolRelease& rel);
 std::string provisioned_path(const ProvisionContext& pc, const ToolRelease& rel);
@@ -38,7 +46,8 @@ std::string no_whole_compiler(const ToolRelease& rel);
 // The way out without root when no toolkit can be provisioned: NVIDIA's runfile into $HOME.
 std::string runfile_advice(const std::string& mm);
 
-// The newest complete catalog CUDA whose major.minor is one of `series` (newest series first).
+// The newest complete catalog CUDA whose major.minor is one of `series` (newest series first), from
+// the first provider of provider_order that has one.
 const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vector<std::string>& series);
 
 }  // namespace ts::plan

@@ -34,21 +34,36 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
   std::vector<kb::KbError> errs;
   try {
     toml::table root = kb::parse_toml(text, file);
-    for (const char* kind : {"cuda", "cmake", "ninja"}) {
-      auto a = root[kind].as_array();
+    for (const char* table : {"cuda", "cmake", "ninja", "redist", "conda"}) {
+      std::string tname = table;
+      auto a = root[table].as_array();
       if (!a) continue;
       for (auto& n : *a) {
         auto t = n.as_table();
         if (!t) continue;
-        kb::detail::EntryReader r(*t, file, kind, errs);
+        kb::detail::EntryReader r(*t, file, table, errs);
         ToolRelease e;
-        e.kind = kind;
+        bool redist = tname == "redist", conda = tname == "conda";
+        e.kind = redist || conda ? "cuda" : tname;
+        e.via = redist ? "redist" : conda ? "conda" : "pip";
         e.version = r.version("version", true, "\"13.2.86\"");
-        for (const auto& w : r.texts("wheels", true, "[\"nvidia-cuda-nvcc==13.2.86\"]")) {
-          WheelPin p;
-          if (parse_pin(w, p)) e.wheels.push_back(p);
-          else r.error(r.line(), "wheels: '" + w + "' is not NAME==VERSION (write \"cmake==3.31.6\")");
+        auto pins = [&](const char* key, bool required, std::vector<WheelPin>& into) {
+          for (const auto& w : r.texts(key, required, redist ? "[\"cuda_nvcc\", \"cuda_cudart\"]" : "[\"cuda-nvcc==12.4.131\"]")) {
+            WheelPin p;
+            if (redist && !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos)
+              into.push_back({w, w == "cuda_nvcc" ? e.version : "", "", ""});  // the plan knows nvcc's version only
+            else if (!redist && parse_pin(w, p)) into.push_back(p);
+            else r.error(r.line(), std::string(key) + ": '" + w + "' is not " +
+                                       (redist ? "a manifest component (\"cuda_nvcc\")" : "NAME==VERSION (write \"cmake==3.31.6\")"));
+          }
+        };
+        pins(redist ? "components" : conda ? "packages" : "wheels", true, e.wheels);
+        if (redist || conda) pins(redist ? "torch_components" : "torch_packages", false, e.torch_parts);
+        if (redist) {
+          e.release = r.text("release", true, "\"12.4.1\"");
+          e.manifest = r.text("manifest", true, "\"https://developer.download.nvidia.com/compute/cuda/redist/redistrib_12.4.1.json\"");
         }
+        if (conda) e.channel = r.text("channel", true, "\"https://conda.anaconda.org/nvidia/label/cuda-12.4.1\"");
         e.complete = r.flag("complete", true);
         kb::Entry common;
         r.common(common);
@@ -56,8 +71,9 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
         e.note = common.note;
         e.origin = r.origin();
         r.finish();
-        auto it = std::find_if(cat.tools.begin(), cat.tools.end(),
-                               [&](const ToolRelease& x) { return x.kind == e.kind && x.version == e.version; });
+        auto it = std::find_if(cat.tools.begin(), cat.tools.end(), [&](const ToolRelease& x) {
+          return x.kind == e.kind && x.version == e.version && x.via == e.via;
+        });
         if (it != cat.tools.end()) *it = std::move(e);
         else cat.tools.push_back(std::move(e));
       }
@@ -71,13 +87,13 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
 
 }  // namespace
 
-const ToolRelease* ProvisionCatalog::find(std::string_view kind, std::string_view version) const {
+const ToolRelease* ProvisionCatalog::find(std::string_view kind, std::string_view version, std::string_view via) const {
   auto want = Version::parse(version);
   if (!want) return nullptr;
   bool mm = kind == "cuda" && std::count(version.begin(), version.end(), '.') == 1;
   const ToolRelease* best = nullptr;
   for (const auto& t : tools) {
-    if (t.kind != kind) continue;
+    if (t.kind != kind || t.via != via) continue;
     auto v = Version::parse(t.version);
     if (!v) continue;
     bool match = mm ? v->major_minor() == want->major_minor() : *v == *want;
@@ -89,7 +105,7 @@ const ToolRelease* ProvisionCatalog::find(std::string_view kind, std::string_vie
 std::vector<const ToolRelease*> ProvisionCatalog::of_kind(std::string_view kind) const {
   std::vector<const ToolRelease*> out;
   for (const auto& t : tools)
-    if (t.kind == kind) out.push_back(&t);
+    if (t.kind == kind && t.via == "pip") out.push_back(&t);
   std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return *Version::parse(a->version) > *Version::parse(b->version); });
   return out;
 }
@@ -137,6 +153,8 @@ std::optional<ToolkitChoice> parse_toolkit_choice(std::string_view text, std::st
   if (t.empty() || t == "auto") return c;
   if (t == "system") c.kind = ToolkitChoice::Kind::system;
   else if (t == "pip") c.kind = ToolkitChoice::Kind::pip;
+  else if (t == "redist") c.kind = ToolkitChoice::Kind::redist;
+  else if (t == "conda") c.kind = ToolkitChoice::Kind::conda;
   else if (t.rfind("wheelhouse:", 0) == 0 && t.size() > 11) {
     c.kind = ToolkitChoice::Kind::wheelhouse;
     c.dir = std::filesystem::absolute(t.substr(11)).lexically_normal().string();
@@ -144,7 +162,7 @@ std::optional<ToolkitChoice> parse_toolkit_choice(std::string_view text, std::st
     c.kind = ToolkitChoice::Kind::path;
     c.dir = std::filesystem::absolute(t).lexically_normal().string();
   } else {
-    if (error) *error = "--toolkit '" + t + "': write system, pip, wheelhouse:DIR or a CUDA_HOME path (with a '/')";
+    if (error) *error = "--toolkit '" + t + "': write system, pip, redist, conda, wheelhouse:DIR or a CUDA_HOME path (with a '/')";
     return std::nullopt;
   }
   return c;

@@ -24,14 +24,23 @@ struct ToolRelease {
   std::string version;  // what the tool reports: "13.2.86", "3.31.6"
   std::vector<WheelPin> wheels;
   bool complete = true;  // false: the wheels lack parts the tool needs (cu11/cu12 nvcc: ptxas only)
+  // Where the parts come from: "pip" (PyPI wheels, `wheels`), "redist" (NVIDIA's redistributable
+  // archives: `wheels` are the manifest's components, cuda_nvcc's with its version) or "conda"
+  // (a channel's packages NAME==VERSION in `wheels`).
+  std::string via = "pip";
+  std::string release;      // redist: the manifest's release_label, "12.4.1"
+  std::string manifest;     // redist: the manifest's upstream URL
+  std::string channel;      // conda: the channel's upstream URL
+  std::vector<WheelPin> torch_parts;  // redist/conda: added for a torch build (cuBLAS, cuFFT, ...)
   std::string source, note;
   kb::Origin origin;
 };
 
 struct ProvisionCatalog {
   std::vector<ToolRelease> tools;
-  // The entry of this kind whose version's major.minor is `mm` (cuda) or whose version equals it.
-  const ToolRelease* find(std::string_view kind, std::string_view version) const;
+  // The entry of this kind whose version's major.minor is `mm` (cuda) or whose version equals it,
+  // among those provided `via` pip (PyPI wheels), redist or conda.
+  const ToolRelease* find(std::string_view kind, std::string_view version, std::string_view via = "pip") const;
   std::vector<const ToolRelease*> of_kind(std::string_view kind) const;
 };
 
@@ -61,9 +70,9 @@ std::string provisioned_dir(const std::string& cache_root, const std::string& ki
 // "manylinux2014_x86_64" for the machine's arch ("x86_64", "aarch64"); "" for others.
 std::string wheel_platform(const std::string& machine);
 
-// --toolkit: "system", "pip", "wheelhouse:DIR", or a PATH to a CUDA_HOME.
+// --toolkit: "system", "pip", "wheelhouse:DIR", "redist", "conda", or a PATH to a CUDA_HOME.
 struct ToolkitChoice {
-  enum class Kind { automatic, system, pip, wheelhouse, path };
+  enum class Kind { automatic, system, pip, wheelhouse, path, redist, conda };
   Kind kind = Kind::automatic;
   std::string dir;  // wheelhouse DIR or PATH
 };
@@ -76,6 +85,8 @@ struct ProvisionContext {
   std::string platform;    // "manylinux2014_x86_64"
   ToolkitChoice choice;    // --toolkit
   std::string cli_source;  // "--toolkit pip" when the choice came from the command line, else ""
+  std::string mirror;      // --toolkit-mirror URL|DIR (or $TORCHSMITH_TOOLKIT_MIRROR): redist/conda from there
+  bool torch_build = false;  // a torch build: redist/conda entries add their torch_parts
 };
 
 }  // namespace ts::plan

@@ -10,6 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/mapped_file.h"
+#include "formats/tar_extract.h"
+#include "formats/zip.h"
 #include "package/wheel_unpack.h"
 #include "provision/provision.h"
 #include "util/fs.h"
@@ -71,6 +74,65 @@ std::vector<fs::path> layout_roots(const std::string& kind, const fs::path& unpa
   }
   std::sort(roots.begin(), roots.end());
   return roots;
+}
+
+bool ends_with(const std::string& s, const std::string& e) {
+  return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+}
+
+// A .conda package's files: the pkg-*.tar.zst member staged beside it, then extracted. "" or why not.
+std::string extract_conda(const std::string& path, const fs::path& into) {
+  formats::MappedFile f(path);
+  if (!f.ok()) return f.error();
+  std::string err;
+  auto zip = formats::ZipArchive::open(f.bytes(), &err);
+  if (!zip) return err;
+  for (const auto& m : zip->members()) {
+    if (m.name.rfind("pkg-", 0) != 0 || !ends_with(m.name, ".tar.zst") || m.name.find('/') != std::string::npos) continue;
+    std::string staged = into.string() + ".pkg.tar.zst";
+    if (auto e = zip->extract(m, staged); !e.empty()) return e;
+    auto e = formats::extract_tar_file(staged, into.string());
+    std::error_code ec;
+    fs::remove(staged, ec);
+    return e;
+  }
+  return "not a .conda package (no pkg-*.tar.zst member)";
+}
+
+// One provider's file unpacked into `into` and the roots whose children form the tool's tree:
+//   a wheel (.whl)                 as layout_roots says
+//   NVIDIA's archive (.tar.xz)     its one top-level folder, cuda_nvcc-linux-x86_64-12.4.131-archive/
+//   a conda package (.conda, .tar.bz2)  targets/<triple>/ (include, lib of CUDA 12 packages), then
+//                                  the prefix itself (bin/, nvvm/), info/ left out
+std::string unpack_file(const std::string& kind, const std::string& path, const fs::path& into, std::vector<fs::path>& roots) {
+  std::error_code ec;
+  if (ends_with(path, ".whl")) {
+    std::string err;
+    if (!package::unpack_wheel(path, into.string(), &err)) return err;
+    roots = layout_roots(kind, into);
+    if (roots.empty()) return "not the layout of a " + kind + " wheel (no nvidia/ or <name>/data/ tree)";
+    return "";
+  }
+  bool conda = ends_with(path, ".conda") || ends_with(path, ".tar.bz2");
+  std::string e = ends_with(path, ".conda") ? extract_conda(path, into) : formats::extract_tar_file(path, into.string());
+  if (!e.empty()) return e;
+  if (conda) {
+    fs::remove_all(into / "info", ec);
+    for (fs::directory_iterator it(into / "targets", ec), end; !ec && it != end; it.increment(ec))
+      if (it->is_directory(ec) && !it->is_symlink(ec)) roots.push_back(it->path());
+    std::sort(roots.begin(), roots.end());
+    fs::path moved = into.string() + ".targets";
+    fs::rename(into / "targets", moved, ec);  // out of the prefix root, still read from above
+    for (auto& r : roots) r = moved / r.filename();
+    roots.push_back(into);
+    return "";
+  }
+  std::vector<fs::path> top;
+  for (fs::directory_iterator it(into, ec), end; !ec && it != end; it.increment(ec)) top.push_back(it->path());
+  if (top.size() != 1 || !fs::is_directory(fs::symlink_status(top[0], ec)))
+    return "not the layout of NVIDIA's redistributable archive (one top-level folder, NAME-PLATFORM-VERSION-archive/)";
+  roots.push_back(top[0]);
+  return "";
 }
 
 void make_executable(const fs::path& dir) {
@@ -145,12 +207,11 @@ std::string assemble(const std::string& kind, const std::string& version, const 
     if (sum.empty()) return "cannot read " + w.path;
     if (!w.pin.sha256.empty() && w.pin.sha256 != sum)
       return w.path + ": sha256 " + sum + " is not the pinned " + w.pin.sha256 + " (a different or damaged file)";
-    m.wheels.push_back({w.pin.name, w.pin.version, sum, fs::path(w.path).filename().string()});
+    // A provider that fetched the file names where from (an archive's URL); else the file's name.
+    m.wheels.push_back({w.pin.name, w.pin.version, sum, w.pin.file.empty() ? fs::path(w.path).filename().string() : w.pin.file});
     fs::path into = scratch / ("w" + std::to_string(n++));
-    std::string err;
-    if (!package::unpack_wheel(w.path, into.string(), &err)) return w.path + ": " + err;
-    auto roots = layout_roots(kind, into);
-    if (roots.empty()) return w.path + ": not the layout of a " + kind + " wheel (no nvidia/ or <name>/data/ tree)";
+    std::vector<fs::path> roots;
+    if (auto e = unpack_file(kind, w.path, into, roots); !e.empty()) return w.path + ": " + e;
     for (const auto& r : roots)
       if (auto e = merge_into(r, tree); !e.empty()) return e;
   }
@@ -161,7 +222,8 @@ std::string assemble(const std::string& kind, const std::string& version, const 
   if (!missing.empty()) {
     std::string list;
     for (const auto& f : missing) list += (list.empty() ? "" : ", ") + f;
-    return "the wheels of " + kind + " " + version + " do not make a whole " + kind + " (missing " + list + ")";
+    return "the " + std::string(provider.name() == "pip" || provider.name() == "wheelhouse" ? "wheels" : "archives") + " of " +
+           kind + " " + version + " do not make a whole " + kind + " (missing " + list + ")";
   }
   nlohmann::json j = {{"schema", "torchsmith-toolkit/1"}, {"kind", m.kind}, {"version", m.version},
                       {"provider", m.provider}, {"from", m.from}, {"platform", m.platform}, {"wheels", nlohmann::json::array()}};
@@ -258,10 +320,25 @@ std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& 
   } cleanup{downloads};
   std::vector<WheelFile> files;
   if (!provider.get(rel.wheels, platform, downloads.string(), files, error)) return std::nullopt;
-  // The lock's hashes: assemble refuses a file that hashes otherwise (pip checked PyPI's own).
-  for (auto& f : files)
-    for (const auto& e : expect)
-      if (e.name == f.pin.name && e.version == f.pin.version) f.pin.sha256 = e.sha256;
+  // The lock's hashes: assemble refuses a file that hashes otherwise (pip checked PyPI's own). A
+  // pinned part the provider gave no file of that version for (a mirror's manifest that moved on) is refused too.
+  for (const auto& e : expect) {
+    bool found = false;
+    for (auto& f : files)
+      if (e.name == f.pin.name && e.version == f.pin.version) {
+        if (!e.sha256.empty()) f.pin.sha256 = e.sha256;
+        found = true;
+      }
+    if (!found && !e.sha256.empty()) {
+      std::string have;
+      for (const auto& f : files)
+        if (f.pin.name == e.name) have = f.pin.version;
+      if (error)
+        *error = e.name + "==" + e.version + " is pinned by the lock, but " + provider.name() + " " + provider.from() +
+                 " gives " + (have.empty() ? "none" : e.name + "==" + have) + ": plan again for these files, or mirror the pinned ones";
+      return std::nullopt;
+    }
+  }
   if (auto e = assemble(rel.kind, rel.version, files, provider, platform, dir); !e.empty()) {
     if (error) *error = e;
     return std::nullopt;

@@ -4,11 +4,13 @@
 // are hashed, unpacked into a scratch directory beside the final one, laid out as the tool expects
 // (a CUDA_HOME: bin/nvcc, include, lib64, nvvm), checked complete, and renamed into place in one
 // step, so an interrupted provision never leaves a directory that looks like a toolkit.
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "plan/provision_request.h"
+#include "provision/fetch_file.h"
 
 namespace ts::provision {
 
@@ -69,6 +71,39 @@ class WheelhouseProvider : public WheelProvider {
 
  private:
   std::string dir_;
+};
+
+// NVIDIA's redistributable archives: the release's manifest (redistrib_<release>.json) read from the
+// mirror, each pinned component's archive for the platform staged, its size and sha256 checked
+// against the manifest. A pin with a version (cuda_nvcc's) must be the manifest's.
+class RedistProvider : public WheelProvider {
+ public:
+  // manifest_url: the catalog's upstream manifest; mirror: "" for upstream, else a URL or directory
+  // holding the same files under the same relative paths (the manifest at its root).
+  RedistProvider(const std::string& manifest_url, const std::string& mirror, std::chrono::seconds stall = std::chrono::seconds(60));
+  std::string name() const override { return "redist"; }
+  std::string from() const override { return mirror_.base; }
+  bool get(const std::vector<plan::WheelPin>& pins, const std::string& platform, const std::string& scratch,
+           std::vector<WheelFile>& out, std::string* error) const override;
+
+ private:
+  std::string manifest_name_;
+  Mirror mirror_;
+};
+
+// A conda channel (conda-forge, NVIDIA's): SUBDIR/repodata.json read from the channel (a URL or
+// directory), each pinned NAME==VERSION's package (.conda or .tar.bz2) staged and checked against the
+// repodata's size and sha256.
+class CondaProvider : public WheelProvider {
+ public:
+  explicit CondaProvider(const std::string& channel, std::chrono::seconds stall = std::chrono::seconds(60));
+  std::string name() const override { return "conda"; }
+  std::string from() const override { return channel_.base; }
+  bool get(const std::vector<plan::WheelPin>& pins, const std::string& platform, const std::string& scratch,
+           std::vector<WheelFile>& out, std::string* error) const override;
+
+ private:
+  Mirror channel_;
 };
 
 // "nvidia_cuda_nvcc-13.2.86-py3-none-manylinux2014_x86_64.whl" fits pin nvidia-cuda-nvcc==13.2.86

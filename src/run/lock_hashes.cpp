@@ -13,8 +13,11 @@ int record_provisioned_hashes(nlohmann::json& lock) {
     if (!m) continue;
     for (auto& w : t["wheels"])
       for (const auto& have : m->wheels)
-        if (w.is_object() && w.value("name", "") == have.name && w.value("version", "") == have.version &&
+        // A redist component's version is known once its manifest was read: the plan leaves it "".
+        if (w.is_object() && w.value("name", "") == have.name &&
+            (w.value("version", "") == have.version || w.value("version", "").empty()) &&
             w.value("sha256", "").empty() && !have.sha256.empty()) {
+          w["version"] = have.version;
           w["sha256"] = have.sha256;
           w["file"] = have.file;
           ++filled;

@@ -43,7 +43,7 @@ TEST(OptionTable, AnOptionOfAnotherCommandIsRefusedWithWhoTakesIt) {
   expect_refused({"verify", "x.whl", "--jobs=4"},
                  {"--jobs is not an option of `torchsmith verify`", "fetch (Submodules cloned in parallel",
                   "plan, build, matrix (Parallel compile jobs"});
-  expect_refused({"toolkit", "list", "--from", "pip"}, {"toolkit add (pip (PyPI, default) or wheelhouse:DIR"});
+  expect_refused({"toolkit", "list", "--from", "pip"}, {"toolkit add (pip (PyPI, default), wheelhouse:DIR"});
   expect_refused({"doctor", "--frobnicate"}, {"--frobnicate is not an option of `torchsmith doctor`, nor of any other"});
 }
 

@@ -101,11 +101,18 @@ TEST(PlanExtension, FactsFileWithNvccOfAnotherMajorExitsThree) {
   f.pythons.push_back(py);
   std::string file = std::string(TS_BINARY_DIR) + "/plan-ext-facts.json";
   ASSERT_EQ(util::write_file_atomic(file, nlohmann::json(f).dump()), "");
+  // Installed toolkits only: cpp_extension's refusal, said before the build.
   auto r = run_torchsmith({"plan", kSrc + "/tests/fixtures/projects/ext-cuda", "--facts", file, "--torch",
-                           "/opt/venv/bin/python3"});
+                           "/opt/venv/bin/python3", "--toolkit", "system"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("mismatches the version that was used to compile PyTorch"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fix: install CUDA 12.8"), std::string::npos);
+  // By default torch's 12.8 is provisioned from NVIDIA's archives (PyPI's cu12 wheels have no nvcc).
+  r = run_torchsmith({"plan", kSrc + "/tests/fixtures/projects/ext-cuda", "--facts", file, "--torch",
+                      "/opt/venv/bin/python3", "--explain"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("provisioned from NVIDIA's redistributable archives"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("redistrib_12.8.1.json"), std::string::npos) << r.out;
 }
 
 TEST(PlanExtension, TorchPythonIsLookedUpUnderTheRoot) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_util.h"
+#include "cli/redist_mirror.h"
 #include "core/arch_list.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
@@ -25,6 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using testing::run_torchsmith;
+using testing::kRedistCuda;
+using testing::make_redist_mirror;
 
 bool pypi_reachable() {
   util::RunOptions o;
@@ -59,17 +62,39 @@ TEST(ProvisionCli, Torch24PlanChoosesAnOfficialToolkitNotTheInstalled13) {
   if (!issue17_host()) GTEST_SKIP() << "needs the CI machine's CUDA 13.0 at /usr/local/cuda";
   testkit::TempDir t;
   auto r = run_torchsmith({"plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3", "--cache-dir",
-                           t / "cache"});
+                           t / "cache", "--explain", "-o", t / "plan.json"});
   // torch 2.4's official toolkits are 11.8, 12.1 and 12.4; none is installed, and PyPI's 12.x nvcc
-  // wheels hold ptxas only: the plan refuses and names 12.4 and the no-root way, not 13.0.
-  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  // wheels hold ptxas only: 12.4 comes from NVIDIA's redistributable archives, planned without a download.
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("newer major than every official CUDA of torch 2.4 ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("provision: cuda 12.4.131 from NVIDIA's redistributable archives"), std::string::npos) << r.out;
+  auto plan = nlohmann::json::parse(util::read_file(t / "plan.json").value_or("{}"), nullptr, false);
+  std::string step;
+  for (const auto& s : plan.value("steps", nlohmann::json::array()))
+    if (s.value("name", "") == "provision-cuda")
+      for (const auto& a : s["argv"]) step += a.get<std::string>() + " ";
+  EXPECT_NE(step.find("toolkit add cuda==12.4.131 --from redist --for torch"), std::string::npos) << step;
+  EXPECT_FALSE(fs::exists(t / "cache"));
+  // PyPI alone cannot: the refusal of before, with the no-root way.
+  r = run_torchsmith({"plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3", "--toolkit", "pip",
+                      "--cache-dir", t / "cache"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("--toolkitpath=$HOME/cuda-12.4"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no whole compiler"), std::string::npos) << r.out;
   // The old behaviour stays one flag away.
   r = run_torchsmith({"plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3", "--toolkit", "system"});
   EXPECT_NE(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.out.find("13.0"), std::string::npos) << r.out;
+}
+
+// sm_89 is past torch 1.13's official 11.6 and 11.7: the plan takes 11.8 from NVIDIA's archives.
+TEST(ProvisionCli, Torch113ForAdaPlans118FromRedist) {
+  if (!issue17_host()) GTEST_SKIP() << "needs the CI machine's CUDA 13.0 at /usr/local/cuda";
+  testkit::TempDir t;
+  auto r = run_torchsmith({"plan", "torch==1.13.1", "--arch", "8.9", "--cache-dir", t / "cache", "--explain"});
+  EXPECT_NE(r.out.find("provision: cuda 11.8.89 from NVIDIA's redistributable archives"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("compiles for every --arch asked for"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("redistrib_11.8.0.json"), std::string::npos) << r.out;
 }
 
 TEST(ProvisionCli, ToolkitCommandRefusesBadSpecsAndListsAnEmptyCache) {
@@ -86,9 +111,12 @@ TEST(ProvisionCli, ToolkitCommandRefusesBadSpecsAndListsAnEmptyCache) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["toolkits"].empty());
-  r = run_torchsmith({"plan", "torch==2.9.0", "--toolkit", "conda"});
+  r = run_torchsmith({"plan", "torch==2.9.0", "--toolkit", "brew"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("wheelhouse:DIR"), std::string::npos) << r.err;
+  r = run_torchsmith({"toolkit", "add", "cuda==12.4", "--cache-dir", t / "c", "--from", "redist:" + t / "none"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such directory"), std::string::npos) << r.err;
 }
 
 // ---- the real thing: torch from PyPI, the toolkit from PyPI, an extension compiled --------------
@@ -200,6 +228,25 @@ TEST(ProvisionCli, CudaExtensionAgainstPyPITorchWithAProvisionedToolkitThenFromA
   ASSERT_EQ(j["toolkits"].size(), 1u) << list.out;
   EXPECT_EQ(j["toolkits"][0]["provider"], "wheelhouse");
   EXPECT_EQ(j["toolkits"][0]["wheels"].size(), 5u);
+  // 4. NVIDIA's redistributable archives from a mirror directory (made here from the machine's CUDA
+  // 13.0 in NVIDIA's layout), network cut off: nvcc 13.0 for torch's 13.2 (same major), compile only.
+  if (!fs::exists(std::string(kRedistCuda) + "/dist-info")) GTEST_SKIP() << "no wheel-made CUDA 13 to repackage";
+  fs::create_directories(t / "kb");
+  ASSERT_EQ(make_redist_mirror(t.path(), t / "redist", t / "kb"), "");
+  std::vector<std::string> a{"/usr/bin/unshare", "-n", "--", TS_BINARY, "--kb", t / "kb", "build", ext, "--torch", py,
+                             "--arch", "9.0", "--cuda", "13.0", "--toolkit", "redist", "--toolkit-mirror", t / "redist",
+                             "--cache-dir", t / "cache-redist", "--out", t / "redist-out", "--compile-cache", "none"};
+  util::RunOptions ro;
+  ro.timeout = 1200s;
+  ro.env = std::map<std::string, std::string>{{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", TS_BINARY_DIR},
+                                              {"NO_COLOR", "1"}, {"LC_ALL", "C"}};
+  r = util::run(a, ro);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  expect_cuda13_sm90(t / "redist-out");
+  list = run_torchsmith({"toolkit", "list", "--json", "--cache-dir", t / "cache-redist"});
+  j = nlohmann::json::parse(list.out);
+  ASSERT_EQ(j["toolkits"].size(), 1u) << list.out;
+  EXPECT_EQ(j["toolkits"][0]["provider"], "redist");
 }
 
 }  // namespace

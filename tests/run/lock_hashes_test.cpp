@@ -37,5 +37,29 @@ TEST(LockHashes, ManifestHashesFillTheLocksEmptyOnesOnly) {
   EXPECT_EQ(record_provisioned_hashes(none), 0);
 }
 
+// A redist entry: the plan knew cuda_nvcc's version only; the run fills each archive's version,
+// URL and sha256 from what it fetched and checked.
+TEST(LockHashes, RedistComponentsGetTheirVersionUrlAndHash) {
+  testkit::TempDir t;
+  std::string dir = t / "toolkits/cuda-12.4.131-abc";
+  std::filesystem::create_directories(dir);
+  std::string url = "https://mirror/cuda_cudart/linux-x86_64/cuda_cudart-linux-x86_64-12.4.127-archive.tar.xz";
+  ASSERT_EQ(util::write_file_atomic(dir + "/" + provision::kManifest,
+                                    R"({"kind":"cuda","version":"12.4.131","provider":"redist","wheels":[)"
+                                    R"({"name":"cuda_nvcc","version":"12.4.131","sha256":")" + std::string(64, 'a') + R"(","file":"u1"},)"
+                                    R"({"name":"cuda_cudart","version":"12.4.127","sha256":")" + std::string(64, 'c') +
+                                        R"(","file":")" + url + R"("}]})"),
+            "");
+  nlohmann::json lock = {{"provisioned",
+                          {{{"kind", "cuda"}, {"version", "12.4.131"}, {"provider", "redist"}, {"dir", dir},
+                            {"wheels", {{{"name", "cuda_nvcc"}, {"version", "12.4.131"}, {"file", ""}, {"sha256", ""}},
+                                        {{"name", "cuda_cudart"}, {"version", ""}, {"file", ""}, {"sha256", ""}}}}}}}};
+  EXPECT_EQ(record_provisioned_hashes(lock), 2);
+  const auto& w = lock["provisioned"][0]["wheels"][1];
+  EXPECT_EQ(w["version"], "12.4.127");
+  EXPECT_EQ(w["file"], url);
+  EXPECT_EQ(w["sha256"], std::string(64, 'c'));
+}
+
 }  // namespace
 }  // namespace ts::run
