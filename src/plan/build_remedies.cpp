@@ -50,7 +50,19 @@ bool build_remedies_apply(const Ctx& c) {
   return c.python && scan.scanned && scan.setup_py;
 }
 
+void choose_asked_env(Ctx& c) {
+  for (const auto& [k, v] : c.req->env) {
+    if (c.p.env.count(k)) {  // PATH, CUDA_HOME, TORCH_CUDA_ARCH_LIST, MAX_JOBS ... are the plan's, with their reasons
+      c.conflict("--env " + k, "the plan sets " + k + " itself (plan --explain says why)",
+                 {"drop --env " + k + " and use the option that decides it (--arch, --cuda, --jobs, --toolkit)"}, "--env");
+      continue;
+    }
+    c.set_env(k, v, "asked for (--env): the package's own build switch", "--env");
+  }
+}
+
 void choose_build_remedies(Ctx& c) {
+  choose_asked_env(c);
   if (!build_remedies_apply(c)) return;
   const auto& scan = c.req->scan;
   if (c.cuda_on && !c.arches.empty() && scan.gpu_check) {

@@ -13,7 +13,9 @@ inline constexpr const char* kCxxStdRule = "build.cxx-std";
 
 // A setup.py build through the target Python whose tree was read.
 bool build_remedies_apply(const Ctx& c);
-// The remedies this package's setup.py needs, as env for the helper and one decision each.
+// --env KEY=VALUE into the build's environment (a key the plan sets itself is a conflict).
+void choose_asked_env(Ctx& c);
+// The remedies this package's setup.py needs, as env for the helper and one decision each (and --env).
 void choose_build_remedies(Ctx& c);
 // "-std=gnu++1z" -> 17, "-std=c++14" -> 14; 0 when not a C++ standard.
 int cxx_standard_year(const std::string& flag);

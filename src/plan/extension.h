@@ -81,6 +81,7 @@ struct ExtensionRequest {
   bool cpu = false;          // --without cuda: build the CPU part only
   int jobs = 0;              // 0 = from memory
   int split_compile = -1;    // --split-compile: -1 = auto (speed_split.h), 1 = off, N = threads per CUDA compile
+  std::vector<std::pair<std::string, std::string>> env;  // --env KEY=VALUE: the package's own build switches
   std::uint64_t mem_budget_bytes = 0;
   std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)
   // What may be provisioned and where (--toolkit, the cache): null = installed toolkits only.
