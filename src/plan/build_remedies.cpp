@@ -10,6 +10,8 @@
 #include <cstdlib>
 
 #include "compat/facts_util.h"
+#include "core/version_range.h"
+#include "source/hash.h"
 #include "plan/build_remedies.h"
 #include "plan/extension_internal.h"
 
@@ -61,8 +63,62 @@ void choose_asked_env(Ctx& c) {
   }
 }
 
+// torch and what comes with it are the target's: never installed again, whatever a pyproject lists.
+bool torch_or_kin(const std::string& name) {
+  return name == "torch" || name == "torchvision" || name == "torchaudio" || name == "triton" ||
+         name.rfind("nvidia-", 0) == 0;
+}
+
+void choose_build_overlay(Ctx& c) {
+  const auto& scan = c.req->scan;
+  if (!c.python || !scan.scanned || !scan.pyproject || scan.pyproject_requires.empty()) return;
+  std::vector<std::string> want, names;
+  for (const auto& r : scan.pyproject_requires) {
+    auto con = Constraint::parse(r);
+    if (!con) continue;  // an environment marker or a URL: left to pip's own error
+    std::string n = con->normalized_name();
+    if (torch_or_kin(n)) continue;
+    bool have = false;  // the probe knows the usual build packages; others are not known to be there
+    for (const auto& [k, v] : c.python->packages) {
+      auto kc = Constraint::parse(k);
+      if (kc && kc->normalized_name() == n) have = true;
+    }
+    if (have) continue;
+    want.push_back(r);
+    names.push_back(n);
+  }
+  if (want.empty()) return;
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : " ") + n;
+  const ProvisionContext* pc = c.req->provision;
+  if (!pc || pc->cache_root.empty()) {
+    c.warn("remedy", std::string(kBuildOverlayRule) + " off",
+           "pyproject.toml's [build-system] requires " + list + ", which " + c.python->path + " is not known to have; "
+           "no cache directory for a build overlay: install them there (pip install " + list + ")",
+           "pyproject.toml", kBuildOverlayRule);
+    return;
+  }
+  std::string key;
+  for (const auto& r : want) key += r + "\n";
+  std::string dir = pc->cache_root + "/build-overlay/" + source::sha256_hex(c.python->path + "\n" + key).substr(0, 16);
+  std::vector<std::string> argv{c.python->path, "-m", "pip", "install", "--no-deps", "--upgrade", "--target", dir, "--"};
+  argv.insert(argv.end(), want.begin(), want.end());
+  c.p.steps.push_back({"build-requires", argv, "", "the build requirements " + list + " into a build overlay"});
+  auto it = c.p.env.find("PYTHONPATH");
+  std::string was = it == c.p.env.end() ? "" : it->second;
+  c.set_env("PYTHONPATH", was.empty() ? dir : was + ":" + dir,
+            "the build overlay after the target's own site-packages: the backend is found, torch stays the target's",
+            "pyproject.toml", kBuildOverlayRule);
+  c.decide("remedy", std::string(kBuildOverlayRule) + " " + list,
+           "pyproject.toml's [build-system] requires " + list + ", which " + c.python->path + " is not known to have, "
+           "and the build runs without isolation (isolation would bring another torch): installed with --no-deps into "
+           "an overlay on the build's PYTHONPATH (" + dir + "); torch and its kin are never installed",
+           "pyproject.toml", kBuildOverlayRule);
+}
+
 void choose_build_remedies(Ctx& c) {
   choose_asked_env(c);
+  choose_build_overlay(c);
   if (!build_remedies_apply(c)) return;
   const auto& scan = c.req->scan;
   if (c.cuda_on && !c.arches.empty() && scan.gpu_check) {

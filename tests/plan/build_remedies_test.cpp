@@ -120,23 +120,6 @@ TEST(BuildRemedies, AskedEnvCannotOverrideThePlan) {
   EXPECT_EQ(r.conflicts[0].what, "--env TORCH_CUDA_ARCH_LIST");
 }
 
-TEST(BuildRemedies, AskedEnvGoesToTheBuild) {
-  auto req = dir_request(cuda_only_scan());
-  req.env = {{"FORCE_CUDA", "1"}};
-  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
-  ASSERT_TRUE(r.ok());
-  EXPECT_EQ(env(r.plan, "FORCE_CUDA"), "1");
-}
-
-TEST(BuildRemedies, AskedEnvCannotOverrideThePlan) {
-  auto req = dir_request(cuda_only_scan());
-  req.env = {{"TORCH_CUDA_ARCH_LIST", "3.5"}};
-  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
-  ASSERT_FALSE(r.ok());
-  ASSERT_FALSE(r.conflicts.empty());
-  EXPECT_EQ(r.conflicts[0].what, "--env TORCH_CUDA_ARCH_LIST");
-}
-
 TEST(BuildRemedies, StandardYears) {
   EXPECT_EQ(ext::cxx_standard_year("-std=c++14"), 14);
   EXPECT_EQ(ext::cxx_standard_year("-std=gnu++1z"), 17);
