@@ -120,6 +120,53 @@ TEST(BuildRemedies, AskedEnvCannotOverrideThePlan) {
   EXPECT_EQ(r.conflicts[0].what, "--env TORCH_CUDA_ARCH_LIST");
 }
 
+PlanResult pyproject_plan(std::vector<std::string> reqs, const ProvisionContext* pc) {
+  auto s = cuda_only_scan();
+  s.pyproject = true;
+  s.pyproject_requires = std::move(reqs);
+  auto req = dir_request(s);
+  req.provision = pc;
+  return make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+}
+
+TEST(BuildRemedies, AMissingBackendGoesIntoAnOverlayWithoutTorch) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto r = pyproject_plan({"setuptools>=64", "scikit-build-core>=0.5", "torch>=2.0", "nvidia-cuda-runtime-cu12"}, &pc);
+  ASSERT_TRUE(r.ok());
+  const Step* st = nullptr;
+  for (const auto& s : r.plan.steps)
+    if (s.name == "build-requires") st = &s;
+  ASSERT_NE(st, nullptr);
+  const auto& a = st->argv;
+  EXPECT_EQ(std::vector<std::string>(a.begin() + 1, a.begin() + 7),
+            (std::vector<std::string>{"-m", "pip", "install", "--no-deps", "--upgrade", "--target"}));
+  EXPECT_EQ(a.back(), "scikit-build-core>=0.5");  // setuptools is there (the probe says); torch never
+  EXPECT_EQ(a[a.size() - 2], "--");
+  std::string overlay = a[7];
+  EXPECT_EQ(overlay.rfind("/cache/build-overlay/", 0), 0u) << overlay;
+  EXPECT_NE(env(r.plan, "PYTHONPATH").find(overlay), std::string::npos);
+  ASSERT_NE(remedy(r.plan, ext::kBuildOverlayRule), nullptr);
+}
+
+TEST(BuildRemedies, BuildRequirementsThatAreThereNeedNoOverlay) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto r = pyproject_plan({"setuptools", "wheel", "torch"}, &pc);
+  ASSERT_TRUE(r.ok());
+  for (const auto& s : r.plan.steps) EXPECT_NE(s.name, "build-requires");
+  EXPECT_EQ(remedy(r.plan, ext::kBuildOverlayRule), nullptr);
+}
+
+TEST(BuildRemedies, WithoutACacheTheOverlayIsAWarning) {
+  auto r = pyproject_plan({"scikit-build-core"}, nullptr);
+  ASSERT_TRUE(r.ok());
+  const Decision* d = remedy(r.plan, ext::kBuildOverlayRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->warning);
+  EXPECT_NE(d->reason.find("pip install scikit-build-core"), std::string::npos);
+}
+
 TEST(BuildRemedies, StandardYears) {
   EXPECT_EQ(ext::cxx_standard_year("-std=c++14"), 14);
   EXPECT_EQ(ext::cxx_standard_year("-std=gnu++1z"), 17);
