@@ -43,6 +43,16 @@ TEST(BuildRemedies, AGpuCheckGetsThePlannedTarget) {
   EXPECT_NE(d->reason.find("torch.cuda answers for the planned target 9.0"), std::string::npos);
 }
 
+TEST(BuildRemedies, TheSummaryShowsTheRepairsAndTheSwitches) {
+  auto s = cuda_only_scan();
+  s.gpu_check = true;
+  s.env_switches = {"FORCE_CUDA"};
+  std::string text = render_extension_summary(plan(s));
+  EXPECT_NE(text.find("  repairs: build.gpu-target 9.0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  its own switches (--env KEY=VALUE): FORCE_CUDA\n"), std::string::npos) << text;
+  EXPECT_EQ(render_extension_summary(plan(cuda_only_scan())).find("repairs:"), std::string::npos);
+}
+
 TEST(BuildRemedies, NoGpuCheckNoTarget) {
   auto r = plan(cuda_only_scan());
   ASSERT_TRUE(r.ok());
