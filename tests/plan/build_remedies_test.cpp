@@ -97,11 +97,11 @@ TEST(BuildRemedies, TheStandardFollowsTheTargetTorch) {
   auto s = cuda_only_scan();
   s.std_flags = {"-std=c++17"};
   EXPECT_EQ(env(plan(s).plan, "TORCHSMITH_CXX_STD"), "<unset>");  // 2.11 needs 17: enough
-  auto r = plan(s, machine("2.13.0+cu130"));
+  auto r = plan(s, machine("2.14.0+cu130"));
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "20");  // torch.toml: 2.13 cxx_standard 20
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "20");  // torch.toml: 2.14 cxx_standard 20 (#178150)
   s.std_flags = {"-std=c++20"};
-  EXPECT_EQ(env(plan(s, machine("2.13.0+cu130")).plan, "TORCHSMITH_CXX_STD"), "<unset>");
+  EXPECT_EQ(env(plan(s, machine("2.14.0+cu130")).plan, "TORCHSMITH_CXX_STD"), "<unset>");
 }
 
 TEST(BuildRemedies, ThePackagesOwnSwitchesAreShown) {
