@@ -130,7 +130,8 @@ TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {
   EXPECT_EQ(r.ports, (std::vector<std::string>{"port.thc-header", "port.thc-cuda-check", "port.thc-state-extern",
                                                "port.at-check"}));
   EXPECT_EQ(r.diff, dry.diff);
-  EXPECT_NE(r.diff.find("-#include <THC/THC.h>\n+#include <ATen/cuda/CUDAContext.h>\n"), std::string::npos) << r.diff;
+  EXPECT_NE(r.diff.find("\n-#include <THC/THC.h>\n-extern THCState *state;\n+#include <ATen/cuda/CUDAContext.h>\n"),
+            std::string::npos) << r.diff;
   EXPECT_EQ(util::read_file(t / "csrc/k.cu"),
             "#include <ATen/cuda/CUDAContext.h>\nvoid f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n"
             "  C10_CUDA_CHECK(cudaGetLastError());\n}\n");
