@@ -42,7 +42,7 @@ std::string port_one(const std::string& id, const std::string& text, const std::
 }
 
 TEST(PortCatalogue, EveryPortIsCitedAndItsPatternCompiles) {
-  ASSERT_GE(catalogue().ports.size(), 14u);
+  ASSERT_GE(catalogue().ports.size(), 15u);
   for (const auto& p : catalogue().ports) {
     EXPECT_NE(p.source.find("https://"), std::string::npos) << p.id << ": an upstream reference a user can open";
     EXPECT_FALSE(p.reason.empty()) << p.id;
@@ -76,11 +76,14 @@ TEST_P(EachPort, RewritesItsApiAndLeavesANearMissAlone) {
 INSTANTIATE_TEST_SUITE_P(
     Ports, EachPort,
     ::testing::Values(
-        Case{"port.thc-header", "#include <THC/THC.h>\n", "#include <ATen/cuda/CUDAContext.h>\n"},
-        Case{"port.thc-header", "#include \"THC/THC.h\"\n", "#include <ATen/cuda/CUDAContext.h>\n"},
+        Case{"port.thc-header", "#include <THC/THC.h>\n", "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ceil_div.h>\n"},
+        Case{"port.thc-header", "#include \"THC/THC.h\"\n", "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ceil_div.h>\n"},
         Case{"port.thc-header", "#include <THC/THCGeneral.h>\n", "#include <THC/THCGeneral.h>\n"},
         Case{"port.thc-atomics", "#include <THC/THCAtomics.cuh>\n", "#include <ATen/cuda/Atomic.cuh>\n"},
-        Case{"port.thc-device-utils", "#include <THC/THCDeviceUtils.cuh>\n", "#include <ATen/cuda/DeviceUtils.cuh>\n"},
+        Case{"port.thc-device-utils", "#include <THC/THCDeviceUtils.cuh>\n",
+             "#include <ATen/cuda/DeviceUtils.cuh>\n#include <ATen/ceil_div.h>\n"},
+        Case{"port.thc-ceil-div", "dim3 grid(THCCeilDiv(n, 512L));\n", "dim3 grid(at::ceil_div(n, 512L));\n"},
+        Case{"port.thc-ceil-div", "int d = MyTHCCeilDiv(n, 2);\n", "int d = MyTHCCeilDiv(n, 2);\n"},
         Case{"port.thc-cuda-check", "THCudaCheck(cudaGetLastError());\n", "C10_CUDA_CHECK(cudaGetLastError());\n"},
         Case{"port.thc-cuda-check", "MyTHCudaCheck(x);\n", "MyTHCudaCheck(x);\n"},
         Case{"port.thc-state-extern", "int a;\nextern THCState *state;\nint b;\n", "int a;\nint b;\n"},
@@ -130,10 +133,11 @@ TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {
   EXPECT_EQ(r.ports, (std::vector<std::string>{"port.thc-header", "port.thc-cuda-check", "port.thc-state-extern",
                                                "port.at-check"}));
   EXPECT_EQ(r.diff, dry.diff);
-  EXPECT_NE(r.diff.find("\n-#include <THC/THC.h>\n-extern THCState *state;\n+#include <ATen/cuda/CUDAContext.h>\n"),
+  EXPECT_NE(r.diff.find("\n-#include <THC/THC.h>\n-extern THCState *state;\n+#include <ATen/cuda/CUDAContext.h>\n"
+                        "+#include <ATen/ceil_div.h>\n"),
             std::string::npos) << r.diff;
   EXPECT_EQ(util::read_file(t / "csrc/k.cu"),
-            "#include <ATen/cuda/CUDAContext.h>\nvoid f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n"
+            "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ceil_div.h>\nvoid f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n"
             "  C10_CUDA_CHECK(cudaGetLastError());\n}\n");
   EXPECT_EQ(util::read_file(t / "third_party/lib/v.h"), vendored);  // vendored code is not ported
   EXPECT_EQ(util::read_file(t / "README.md"), doc);
