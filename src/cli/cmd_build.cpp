@@ -38,7 +38,7 @@ struct BuildCliOptions {
   Request req;
   std::string lock_file, out = "torchsmith-build";
   bool resume = false, wait = false, auto_fix = true, no_auto_fix = false, allow_arch_shrink = false;
-  bool no_governor = false, json = false;
+  bool no_governor = false, json = false, no_port = false;
   std::string wheelhouse;
 };
 
@@ -94,6 +94,10 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.retry.auto_fix = !o.no_auto_fix;
   bo.retry.allow_arch_shrink = o.allow_arch_shrink;
   bo.retry.max_retries = o.req.max_retries;
+  // Source ports after a failed build of a fetched tree; a catalogue with errors is not used.
+  const auto& ports = g.knowledge().get(source::kPortTable);
+  for (const auto& e : ports.errors) std::fprintf(stderr, "torchsmith build: kb: %s (source ports off)\n", e.c_str());
+  if (!o.no_port && ports.errors.empty()) bo.ports = &ports.value;
   bo.stop_on_fatal = o.req.keep_going_after == 0;
   bo.compile_cache = o.req.compile_cache;
   bo.governor = !o.no_governor;
@@ -161,6 +165,10 @@ void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_flag("--no-auto-fix", o->no_auto_fix,
               "Never retry with a remedy (fewer jobs after an OOM kill, CMAKE_POLICY_VERSION_MINIMUM, a clean "
               "build directory): stop at the first failure with its diagnosis.");
+  c->add_flag("--no-port", o->no_port,
+              "Never port the source: by default a failed build of a fetched tree (git URL@REF, NAME==VERSION) is "
+              "retried once with the rewrites of removed torch APIs that match it (data/kb/ports.toml), reverted "
+              "byte for byte if it still fails.");
   c->add_flag("--allow-arch-shrink", o->allow_arch_shrink,
               "Let auto-fix shorten the arch list to the GPUs here when the compiler fails on an old arch.");
   c->add_flag("--no-governor", o->no_governor,

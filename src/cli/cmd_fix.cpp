@@ -12,6 +12,7 @@
 #include "source/apply.h"
 #include "source/fix.h"
 #include "source/fix_plan.h"
+#include "source/port.h"
 #include "util/fs.h"
 #include "util/printable.h"
 
@@ -25,7 +26,7 @@ using nlohmann::json;
 struct FixOptions {
   std::string dir, spec, cuda, arches, cmake, gcc, plan;
   std::vector<std::string> ids;
-  bool dry_run = false, revert = false, force = false, json = false, list = false;
+  bool dry_run = false, revert = false, force = false, json = false, list = false, port = false;
 };
 
 int bad_input(const std::string& msg) {
@@ -106,11 +107,44 @@ int run_revert(const FixOptions& o) {
   return r.ok ? 0 : 1;
 }
 
+// --port: the source ports (data/kb/ports.toml) on DIR, journaled apart from the fixes.
+int run_ports(const GlobalOptions& g, const FixOptions& o) {
+  if (o.revert) {
+    std::string why = source::revert_ports(o.dir);
+    if (!why.empty()) std::fprintf(stderr, "torchsmith fix: %s\n", why.c_str());
+    else std::printf("the source ports in %s are reverted (byte for byte)\n", o.dir.c_str());
+    return why.empty() ? 0 : 1;
+  }
+  const auto& [set, errors] = g.knowledge().get(source::kPortTable);
+  for (const auto& e : errors) std::fprintf(stderr, "torchsmith fix: kb: %s\n", e.c_str());
+  if (!errors.empty()) return bad_input("the ports in the knowledge base have errors (torchsmith kb check lists them)");
+  auto r = source::apply_ports(o.dir, set, o.dry_run);
+  if (o.json) {
+    json files = json::array();
+    for (const auto& f : r.files) files.push_back({{"path", f.path}, {"ports", f.ports}, {"rewrites", f.rewrites}});
+    std::printf("%s\n", json{{"ok", r.ok}, {"dry_run", o.dry_run}, {"ports", r.ports}, {"files", files},
+                             {"errors", r.errors}, {"diff", r.diff}}.dump(2).c_str());
+    return r.ok ? 0 : 1;
+  }
+  if (!r.changed()) std::printf("no port applies to %s\n", o.dir.c_str());
+  for (const auto& id : r.ports) {
+    const source::Port* p = set.find(id);  // ids come from the set
+    std::string when = p->removed_in.empty() ? "deprecated" : "removed in torch " + p->removed_in;
+    std::printf("%-28s %s (%s)\n", id.c_str(), when.c_str(), p->source.substr(0, p->source.find(' ')).c_str());
+  }
+  if (o.dry_run) std::fputs(r.diff.c_str(), stdout);
+  else if (r.changed())
+    std::printf("ported %zu file(s); `torchsmith fix %s --port --revert` restores them\n", r.files.size(), o.dir.c_str());
+  for (const auto& e : r.errors) std::fprintf(stderr, "torchsmith fix: %s\n", e.c_str());
+  return r.ok ? 0 : 1;
+}
+
 int run_fix(const GlobalOptions& g, const FixOptions& o) {
   std::error_code ec;
   if (o.dir.empty() && !o.list) return bad_input("give the source tree to fix: torchsmith fix DIR (--list names the fixes)");
   if (!o.list && !fs::is_directory(o.dir, ec)) return bad_input(o.dir + ": not a directory; give the source tree to fix");
   if (o.force && !o.revert) return bad_input("--force goes with --revert (it restores files changed since torchsmith edited them)");
+  if (o.port) return run_ports(g, o);
   if (o.revert) return run_revert(o);
 
   const auto& [set, errors] = g.knowledge().fixes();
@@ -202,6 +236,8 @@ void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_flag("--revert", o->revert, "Restore every file torchsmith edited in DIR.");
   c->add_flag("--force", o->force, "With --revert: restore files changed since torchsmith edited them too.");
   c->add_flag("--list", o->list, "List the fixes the knowledge base holds.");
+  c->add_flag("--port", o->port, "Apply the source ports instead (data/kb/ports.toml: rewrites of torch APIs a release\n"
+              "removed, in every C/C++/CUDA file); with --dry-run the diff, with --revert undo them.");
   c->add_flag("--json", o->json, "Machine-readable result.");
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "cli/commands.h"
+#include "source/port.h"
 
 namespace ts::cli {
 
@@ -13,6 +14,7 @@ const std::vector<kb::TableSpec>& stage_tables() {
       plan::kRecipeTable.spec,      // packages/
       plan::kProvisionTable.spec,   // provision.toml
       source::kFixTable.spec,       // fixes/
+      source::kPortTable.spec,      // ports.toml
       source::kSourceTable.spec,    // sources.toml
       triage::kSignatureTable.spec, // signatures.toml
       package::kWheelPolicyTable.spec,  // manylinux.toml

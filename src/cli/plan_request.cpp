@@ -149,6 +149,7 @@ PlannedRequest plan_extension(const GlobalOptions& g, const Request& o) {
   // The table (request_options.cpp) checked the numbers as the command line gave them.
   if (o.raw.jobs.set) req.jobs = spec::parse_jobs(o.raw.jobs.value).value_or(0);
   req.split_compile = o.split_compile;
+  req.env = o.env;
   if (o.raw.mem_budget.set) req.mem_budget_bytes = spec::parse_size(o.raw.mem_budget.value).value_or(0);
   plan::Knowledge k = g.knowledge().planner();
   const auto& [recipes, rerrors] = g.knowledge().recipes();

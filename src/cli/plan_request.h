@@ -31,6 +31,7 @@ struct Request {
   std::string distribute;     // --distribute distcc
   std::string hosts;          // --hosts "h1/4 h2/4" (or DISTCC_HOSTS)
   std::string index;          // --index URL: the package index NAME==VERSION's sdist is looked up in
+  std::vector<std::pair<std::string, std::string>> env;  // --env KEY=VALUE: a package's own build switches
   // The run's (build only).
   int max_retries = 2, keep_going_after = 0;
   std::string compile_cache = "auto";

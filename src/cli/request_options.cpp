@@ -1,5 +1,6 @@
 #include "cli/request_options.h"
 
+#include <cctype>
 #include <cstdint>
 
 #include "cli/option_table.h"
@@ -167,6 +168,22 @@ std::vector<RequestOption> make_table() {
        plan_command | build_command, both, "", "", to_string(&Request::distribute)});
   add({"--hosts", "LIST", "distcc hosts, \"HOST[:PORT][/SLOTS] ...\" (default: DISTCC_HOSTS).",
        plan_command | build_command, both, "", "", to_string(&Request::hosts)});
+  add({"--env", "KEY=VALUE",
+       "Extensions: one of the package's own build switches (an environment variable its setup.py reads, such as "
+       "FORCE_CUDA=1; the plan lists them under 'switches'), set for the build and kept in the lock. Repeatable.",
+       plan_command | build_command, extension_request, "",
+       "torch's own build switches are spec fields (--with, --without, --arch, ...)",
+       [](const std::string& v, Request& r) {
+         auto eq = v.find('=');
+         std::string key = v.substr(0, eq);
+         bool name_ok = !key.empty() && !std::isdigit(static_cast<unsigned char>(key[0])) &&
+                        key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+                            std::string::npos;
+         if (eq == std::string::npos || !name_ok)
+           return std::string("write KEY=VALUE, KEY a variable name (letters, digits, _)");
+         r.env.emplace_back(key, v.substr(eq + 1));
+         return std::string();
+       }});
   // The run's own options: a lock file's plan runs with them too.
   add({"--max-retries", "N", "Remedies tried per run (default 2).", build_command | matrix_command, any, "", "",
        to_number(&Request::max_retries, 0, 99, "write a number of remedies from 0 to 99")});

@@ -4,6 +4,7 @@
 
 #include "compat/facts_util.h"
 #include "compat/host_compiler_rule.h"
+#include "plan/build_remedies.h"
 #include "plan/extension_internal.h"
 #include "plan/provision_choice.h"
 
@@ -270,6 +271,7 @@ constexpr PlanStep kExtensionBuild[] = {
     {"plan.arches", choose_arches_or_none, nullptr, bad_spec},
     {"plan.env", choose_env_and_abi},
     {"plan.fixes", [](ext::Ctx& c) { c.ninja_fixed = ext::choose_package_fixes(c); }},
+    {"plan.remedies", ext::choose_build_remedies},
     {"plan.jobs", ext::choose_jobs},
     {"plan.split_compile", ext::choose_nvcc_split},
     {"plan.steps", ext::choose_steps},

@@ -45,12 +45,19 @@ struct SourceScan {
   bool cpp_extension = false;     // setup.py uses CppExtension (a CPU path exists)
   bool ninja_off = false;         // setup.py passes use_ninja=False to torch's BuildExtension
   std::vector<std::string> pyproject_requires;  // [build-system] requires, as written
+  // What setup.py does to its own build (scan_build_switches), read so the plan can repair it:
+  bool gpu_check = false;               // asks torch.cuda about a GPU (is_available, capability, ...)
+  bool own_arches = false;              // writes TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags
+  std::vector<std::string> std_flags;   // -std=c++14 / gnu++1z literals, in order, once each
+  std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in)
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
 };
 
 // Reads a directory's build files (setup.py, pyproject.toml, CMakeLists.txt) and looks for .cu
 // sources (depth-limited, .git and build dirs skipped). Never throws; *error when dir is unusable.
 SourceScan scan_source_dir(const std::string& dir, std::string* error);
+// The build switches of one setup.py's text (comment lines skipped), into s (extension_build_scan.cpp).
+void scan_build_switches(const std::string& setup_py, SourceScan& s);
 
 // NAME==VERSION's source archive on the package index, looked up by the caller (the planner stays
 // offline): found, or why not.
@@ -74,6 +81,7 @@ struct ExtensionRequest {
   bool cpu = false;          // --without cuda: build the CPU part only
   int jobs = 0;              // 0 = from memory
   int split_compile = -1;    // --split-compile: -1 = auto (speed_split.h), 1 = off, N = threads per CUDA compile
+  std::vector<std::pair<std::string, std::string>> env;  // --env KEY=VALUE: the package's own build switches
   std::uint64_t mem_budget_bytes = 0;
   std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)
   // What may be provisioned and where (--toolkit, the cache): null = installed toolkits only.

@@ -39,6 +39,14 @@ std::string render_extension_summary(const PlanResult& r) {
     for (const auto& f : p.fixes) o << " " << f.id;
     o << "\n";
   }
+  // What the plan found in setup.py and repairs in the build (build_remedies.cpp), and its own switches.
+  std::string repairs, switches;
+  for (const auto& d : p.decisions) {
+    if (d.topic == "remedy") repairs += (repairs.empty() ? "" : ", ") + d.value;
+    if (d.topic == "switches") switches = d.value;
+  }
+  if (!repairs.empty()) o << "  repairs: " << repairs << "\n";
+  if (!switches.empty()) o << "  its own switches (--env KEY=VALUE): " << switches << "\n";
   o << render_scale_lines(p);
   o << "  import " << p.import_name << (p.smoke.empty() ? "" : " + the recipe's smoke op") << "\n";
   // The torch summary's tail: artifacts, the decision count and the warnings.

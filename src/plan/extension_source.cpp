@@ -153,6 +153,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   // keyword with a literal False, not in a comment (a computed value is not guessed at).
   static const std::regex ninja_off(R"((?:^|\n)[^#\n]*[\s,(]use_ninja\s*=\s*False\b)");
   s.ninja_off = std::regex_search(setup, ninja_off);
+  scan_build_switches(setup, s);
   // The name in the last setup( call: Extension(name=...) may come first (apex's setup.py).
   if (auto call = setup.rfind("setup("); call != std::string::npos) {
     s.name = literal_name(setup.substr(call));

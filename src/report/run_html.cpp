@@ -216,7 +216,10 @@ std::string retries(const RunRecord& r) {
   if (r.retries.empty()) return "";
   std::string o = "<h2>Retries</h2>\n<table>\n" + head({"at", "step", "reason", "remedy"});
   for (const auto& t : r.retries) o += row({secs(t.at), esc(t.step), esc(t.reason), esc(t.remedy)});
-  return o + "</table>\n";
+  o += "</table>\n";
+  for (const auto& t : r.retries)  // a source port's edit, as the user would review it
+    if (!t.diff.empty()) o += "<h3>" + esc(t.remedy) + ": the diff applied to the build's copy</h3>\n<pre>" + esc(t.diff) + "</pre>\n";
+  return o;
 }
 
 std::string governor(const RunRecord& r) {

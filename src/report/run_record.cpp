@@ -182,6 +182,7 @@ void retry_fields(V& v, R& t) {
   v.str("reason", t.reason);
   v.str("remedy", t.remedy);
   v.num("at", t.at);
+  v.str("diff", t.diff);
 }
 
 template <class V, class R>

@@ -28,6 +28,7 @@ struct RetryRecord {
   std::string reason;  // "OOM kill (signature oom-killed): jobs 8 -> 4"
   std::string remedy;  // "lower-jobs", "cmake-policy-minimum", "clean-stale", "shorten-arch-list"
   double at = 0;
+  std::string diff;    // what a source port changed in the build's copy of the source (unified diff)
 };
 
 struct GovernorAction {

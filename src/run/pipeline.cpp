@@ -170,6 +170,33 @@ build::StepResult attempt(RunState& s, const StepCtx& c, const build::StepSpec& 
   return r;
 }
 
+// The source ports, once, after a failed build of the build's own copy of the source (a fetched
+// tree under OUT; a user's directory is never ported): true when some matched and the build retries.
+bool try_ports(RunState& s, const StepCtx& c) {
+  if (!s.o.ports || s.ported || c.kind != StepKind::build || !s.o.retry.auto_fix) return false;
+  if (!s.plan.source_dir.empty()) {
+    auto dry = source::apply_ports(s.paths.src, *s.o.ports, true);
+    if (dry.changed())
+      s.say("source ports " + join(dry.ports) + " match " + std::to_string(dry.files.size()) + " file(s) of your tree; "
+            "not applied to it (`torchsmith fix " + s.paths.src + " --port --dry-run` shows the diff; a git URL@REF or "
+            "NAME==VERSION build ports its own copy)");
+    return false;
+  }
+  auto r = source::apply_ports(s.paths.src, *s.o.ports);
+  for (const auto& e : r.errors) s.say("source ports: " + e);
+  if (!r.ok && r.changed()) source::revert_ports(s.paths.src);
+  if (!r.ok || !r.changed()) return false;
+  s.ported = true;
+  ++s.retries;
+  std::string reason = "source ports " + join(r.ports) + " in " + std::to_string(r.files.size()) +
+                       " file(s) of the build's copy of the source (ports.diff); reverted byte for byte if it still fails";
+  s.rec.retries.push_back({c.step.name, reason, "source-port", s.since(), r.diff});
+  if (auto e = util::write_file_atomic(s.paths.run_dir + "/ports.diff", r.diff); !e.empty()) s.say("ports.diff: " + e);
+  s.say(c.step.name + " failed; retrying with " + reason);
+  c.sr.note = "retried: " + reason;
+  return true;
+}
+
 // A failed attempt: a remedy and Ended::retry, or the failure recorded with triage's diagnosis.
 Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const build::StepSpec& spec,
                     const build::RunnerOptions& ro) {
@@ -178,7 +205,15 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
                     : r.signal ? "killed by signal " + std::to_string(r.signal)
                                : "exit " + std::to_string(r.exit_code);
   if (s.o.sharpen) s.o.sharpen(r.diagnosis);
+  // Ported and still failing: the ports go back first, byte for byte (their own journal).
+  if (s.ported && !s.ports_reverted && c.kind == StepKind::build) {
+    s.ports_reverted = true;
+    std::string e = source::revert_ports(s.paths.src);
+    s.say(e.empty() ? "the source ports did not make it build: reverted byte for byte"
+                    : "the source ports could not be reverted: " + e);
+  }
   RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.o.retry, s.retries, s.o.native_arches);
+  if (!rem.retry && try_ports(s, c)) return Ended::retry;
   if (rem.retry) {
     ++s.retries;
     s.rec.retries.push_back({c.step.name, rem.reason, rem.kind, s.since()});

@@ -13,6 +13,7 @@
 #include "report/run_record.h"
 #include "run/remedy.h"
 #include "run/step_runner.h"
+#include "source/port.h"
 #include "triage/diagnosis.h"
 #include "triage/signature.h"
 
@@ -29,6 +30,9 @@ struct BuildOptions {
   bool resume = false;    // skip finished steps whose inputs are unchanged
   bool wait_for_lock = false;
   RetryPolicy retry;
+  // Source ports tried once after a failed build of a fetched tree (never a user's directory);
+  // null: off (--no-port).
+  const source::PortSet* ports = nullptr;
   bool stop_on_fatal = true;         // --keep-going-after turns the early stop off
   std::string compile_cache = "auto";
   std::uint64_t mem_budget = 0;      // governor budget (0 = what the machine has)

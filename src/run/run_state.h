@@ -37,6 +37,7 @@ struct RunState {
   std::map<std::string, std::string> env;         // every external step's environment
   std::map<std::string, std::string> remedy_env;  // what remedies set on top of it
   int retries = 0;
+  bool ported = false, ports_reverted = false;    // the source ports' one try (pipeline.cpp)
   CompileCache cache;
   std::optional<CacheCounts> counts_before;
   bool remote_store = false;

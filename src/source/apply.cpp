@@ -37,9 +37,9 @@ struct Working {
 
 // The tree's journal, or false with why it cannot be read in the result's errors (apply and revert alike).
 template <class Result>
-bool journal_or_error(const std::string& tree, Journal& journal, Result& res) {
+bool journal_or_error(const std::string& tree, Journal& journal, Result& res, const char* rel = kJournalRel) {
   std::string why;
-  if (read_journal(tree, journal, &why)) return true;
+  if (read_journal(tree, journal, &why, rel)) return true;
   res.ok = false;
   res.errors.push_back(why);
   return false;
@@ -162,7 +162,7 @@ ApplyResult apply_fixes(const std::string& tree, const std::vector<const Fix*>& 
 RevertResult revert_fixes(const std::string& tree, const RevertOptions& options) {
   RevertResult res;
   Journal journal;
-  if (!journal_or_error(tree, journal, res)) return res;
+  if (!journal_or_error(tree, journal, res, options.journal)) return res;
   std::string why;
   res.had_journal = !journal.empty();
   if (!res.had_journal) return res;
@@ -203,7 +203,7 @@ RevertResult revert_fixes(const std::string& tree, const RevertOptions& options)
   }
   res.ok = res.errors.empty();
   if (options.dry_run) return res;
-  std::string err = kept.files.empty() ? remove_journal(tree) : write_journal(tree, kept);
+  std::string err = kept.files.empty() ? remove_journal(tree, options.journal) : write_journal(tree, kept, options.journal);
   if (!err.empty()) {
     res.ok = false;
     res.errors.push_back(err);

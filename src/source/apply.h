@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "source/fix.h"
+#include "source/journal.h"
 
 namespace ts::source {
 
@@ -36,6 +37,7 @@ ApplyResult apply_fixes(const std::string& tree, const std::vector<const Fix*>& 
 struct RevertOptions {
   bool force = false;    // restore files the user changed after torchsmith edited them
   bool dry_run = false;
+  const char* journal = kJournalRel;  // kPortJournalRel: the source ports' edits only
 };
 
 struct RevertResult {

@@ -19,10 +19,10 @@ JournalFile* Journal::find(const std::string& path) {
   return nullptr;
 }
 
-bool read_journal(const std::string& tree, Journal& out, std::string* error) {
+bool read_journal(const std::string& tree, Journal& out, std::string* error, const char* rel) {
   out = {};
   std::string why;
-  std::string path = resolve_in_tree(tree, kJournalRel, false, &why);
+  std::string path = resolve_in_tree(tree, rel, false, &why);
   if (path.empty()) {
     if (error) *error = why;
     return false;
@@ -32,7 +32,7 @@ bool read_journal(const std::string& tree, Journal& out, std::string* error) {
   auto text = util::read_file(path);
   auto fail = [&](const std::string& what) {
     if (error)
-      *error = std::string(kJournalRel) + ": " + what +
+      *error = std::string(rel) + ": " + what +
                "; the tree's edits cannot be tracked: restore the file, or re-check out the tree";
     return false;
   };
@@ -58,9 +58,9 @@ bool read_journal(const std::string& tree, Journal& out, std::string* error) {
   return true;
 }
 
-std::string write_journal(const std::string& tree, const Journal& jr) {
+std::string write_journal(const std::string& tree, const Journal& jr, const char* rel) {
   std::string why;
-  std::string path = resolve_in_tree(tree, kJournalRel, false, &why);
+  std::string path = resolve_in_tree(tree, rel, false, &why);
   if (path.empty()) return why;
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
@@ -81,9 +81,9 @@ std::string write_journal(const std::string& tree, const Journal& jr) {
   return util::write_file_atomic(path, j.dump(1) + "\n");
 }
 
-std::string remove_journal(const std::string& tree) {
+std::string remove_journal(const std::string& tree, const char* rel) {
   std::string why;
-  std::string path = resolve_in_tree(tree, kJournalRel, false, &why);
+  std::string path = resolve_in_tree(tree, rel, false, &why);
   if (path.empty()) return why;
   std::error_code ec;
   fs::remove(path, ec);

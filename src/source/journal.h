@@ -28,11 +28,13 @@ struct Journal {
 };
 
 inline constexpr const char* kJournalRel = ".torchsmith/journal.json";
+// Source ports (source/port.h) keep their own journal, so they revert without the fixes before them.
+inline constexpr const char* kPortJournalRel = ".torchsmith/ports-journal.json";
 
 // False with *error when the journal exists but cannot be read; true and an empty journal when none.
-bool read_journal(const std::string& tree, Journal& out, std::string* error);
+bool read_journal(const std::string& tree, Journal& out, std::string* error, const char* rel = kJournalRel);
 // "" or why not. Creates .torchsmith/ inside the tree.
-std::string write_journal(const std::string& tree, const Journal& j);
-std::string remove_journal(const std::string& tree);
+std::string write_journal(const std::string& tree, const Journal& j, const char* rel = kJournalRel);
+std::string remove_journal(const std::string& tree, const char* rel = kJournalRel);
 
 }  // namespace ts::source

@@ -469,6 +469,9 @@ const Wording kWordings[] = {
     {"/libtorch/include/c10/util/C++17.h:20:2: error: #error You need C++14 to compile PyTorch", "CXX17_REQUIRED"},
     {"/t/include/ATen/ATen.h:4:2: error: #error C++14 or later compatible compiler is required to use ATen.", "CXX17_REQUIRED"},
     {"all.h(4): fatal error C1189: #error:  C++17 or later compatible compiler is required to use PyTorch.", "CXX17_REQUIRED"},
+    // torch 2.14's C++20 guard (release notes, pytorch/pytorch#178150), as GCC and as clang print it.
+    {"/t/include/ATen/ATen.h:5:2: error: #error C++20 or later compatible compiler is required to use ATen.", "CXX17_REQUIRED"},
+    {"/t/include/torch/all.h:4:2: error: C++20 or later compatible compiler is required to use PyTorch.", "CXX17_REQUIRED"},
     // No MSVC for setuptools/distutils: today's wording, the versioned one, distutils' vcvarsall.bat.
     {"error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\"", "MSVC_BUILD_TOOLS_MISSING"},
     {"error: Microsoft Visual C++ 10.0 is required (Unable to find vcvarsall.bat).", "MSVC_BUILD_TOOLS_MISSING"},

@@ -19,6 +19,16 @@
 # TORCHSMITH_NINJA=1 turns a setup.py's use_ninja=False back on (torch's BuildExtension then
 # compiles the same sources with the same flags through ninja, MAX_JOBS at a time, instead of one
 # file after another) when torch finds ninja; the package's files are not edited.
+#
+# Build-environment remedies, each set by the plan (src/plan/build_remedies.cpp) under a rule id:
+#  - build.gpu-target, TORCHSMITH_GPU_TARGET="8.6": in this process only, torch.cuda answers for the
+#    plan's target (is_available, device_count, get_device_capability/properties), so a setup.py
+#    that refuses CUDA without a GPU builds its CUDA extension on a GPU-less machine;
+#  - build.arch-list, TORCHSMITH_ARCH_LIST="8.6;9.0": setup.py's own writes to TORCH_CUDA_ARCH_LIST
+#    keep the plan's value, and -gencode/-arch/-code flags in extra_compile_args are dropped, so
+#    torch's cpp_extension derives them from the plan's list;
+#  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
+#    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept).
 import os
 import sys
 
@@ -97,6 +107,167 @@ def _turn_ninja_on(cmd):
     cmd.force = True  # what BuildExtension.finalize_options does for ninja: ninja decides what is stale
     _say("setup.py turns ninja off (use_ninja=False): compiling through ninja instead, same sources and flags "
          "(TORCHSMITH_NINJA)")
+
+
+# -- build.gpu-target ---------------------------------------------------------------------------
+
+def _gpu_target():
+    t = os.environ.get("TORCHSMITH_GPU_TARGET", "")
+    try:
+        major, minor = t.split(".")
+        return int(major), int(minor)
+    except ValueError:
+        return None
+
+
+class _PlannedDevice(object):
+    # What torch.cuda.get_device_properties answers with; only the capability is the plan's.
+    def __init__(self, cap):
+        self.major, self.minor = cap
+        self.name = "torchsmith planned target sm_%d%d (no GPU in this build)" % cap
+        self.total_memory = 0
+        self.multi_processor_count = 0
+        self.is_integrated = False
+        self.is_multi_gpu_board = False
+
+    def __repr__(self):
+        return "_PlannedDevice(name=%r, major=%d, minor=%d)" % (self.name, self.major, self.minor)
+
+
+def _answer_for_target(torch_module):
+    cap = _gpu_target()
+    cuda = getattr(torch_module, "cuda", None)
+    if cap is None or cuda is None or getattr(cuda, "_torchsmith_target", None):
+        return
+    try:
+        if cuda.is_available():  # a real GPU answers for itself
+            return
+    except Exception:
+        pass
+    dev = _PlannedDevice(cap)
+    cuda.is_available = lambda: True
+    cuda.device_count = lambda: 1
+    cuda.current_device = lambda: 0
+    cuda.get_device_capability = lambda device=None: cap
+    cuda.get_device_properties = lambda device=None: dev
+    cuda.get_device_name = lambda device=None: dev.name
+    cuda._torchsmith_target = cap
+    _say("[build.gpu-target] no GPU here: torch.cuda answers for the planned target %d.%d inside this build "
+         "(TORCHSMITH_GPU_TARGET)" % cap)
+
+
+# -- build.arch-list ----------------------------------------------------------------------------
+
+def _planned_arches():
+    return os.environ.get("TORCHSMITH_ARCH_LIST", "")
+
+
+def _keep_planned_arch_list():
+    # setup.py's os.environ["TORCH_CUDA_ARCH_LIST"] = "3.5;..." (or setdefault/update, which go
+    # through __setitem__) keeps the plan's list; every other key is written as asked.
+    env_cls = type(os.environ)
+    if getattr(env_cls, "_torchsmith_arches", False):
+        return
+    original = env_cls.__setitem__
+
+    def setitem(self, key, value):
+        planned = _planned_arches()
+        if self is os.environ and key == "TORCH_CUDA_ARCH_LIST" and planned and value != planned:
+            _say("[build.arch-list] setup.py sets TORCH_CUDA_ARCH_LIST=%s: kept the plan's %s "
+                 "(TORCHSMITH_ARCH_LIST)" % (value, planned))
+            value = planned
+        return original(self, key, value)
+
+    env_cls.__setitem__ = setitem
+    env_cls._torchsmith_arches = True
+
+
+_ARCH_WITH_VALUE = ("-gencode", "--generate-code", "-arch", "--gpu-architecture", "-code", "--gpu-code")
+
+
+def _drop_arch_flags(flags):
+    # ["-gencode", "arch=compute_35,code=sm_35", "-O3", "-arch=sm_60"] -> ["-O3"], and what went.
+    kept, dropped = [], []
+    skip = False
+    for f in flags:
+        if skip:
+            dropped[-1] += " " + f
+            skip = False
+            continue
+        if not isinstance(f, str):
+            kept.append(f)
+            continue
+        name = f.split("=", 1)[0]
+        if name in _ARCH_WITH_VALUE:
+            dropped.append(f)
+            skip = "=" not in f
+            continue
+        kept.append(f)
+    return kept, dropped
+
+
+# -- build.cxx-std ------------------------------------------------------------------------------
+
+_STD_ALIASES = {"0x": 11, "1y": 14, "1z": 17, "2a": 20, "2b": 23, "2c": 26}
+
+
+def _std_year(value):
+    # "c++14" / "gnu++1z" -> 14 / 17; None when not a C++ standard.
+    for lang in ("c++", "gnu++"):
+        if value.startswith(lang):
+            v = value[len(lang):]
+            if v in _STD_ALIASES:
+                return _STD_ALIASES[v]
+            return int(v) if v.isdigit() else None
+    return None
+
+
+def _raise_std(flags, need):
+    # -std=c++14 / --std=c++14 / -std c++14 below `need` -> -std=c++NEED; newer ones are kept.
+    out, changed = [], []
+    i = 0
+    while i < len(flags):
+        f = flags[i]
+        if isinstance(f, str) and f.split("=", 1)[0] in ("-std", "--std"):
+            two = "=" not in f and i + 1 < len(flags)
+            value = flags[i + 1] if two else f.split("=", 1)[1]
+            year = _std_year(value) if isinstance(value, str) else None
+            if year is not None and year < need:
+                out.append("-std=c++%d" % need)
+                changed.append(f + (" " + value if two else ""))
+                i += 2 if two else 1
+                continue
+        out.append(f)
+        i += 1
+    return out, changed
+
+
+def _rewrite_ext_args(exts, arches, need):
+    # extra_compile_args as a list (every compiler) or torch's {"cxx": [...], "nvcc": [...]}.
+    notes = []
+    for ext in exts:
+        args = getattr(ext, "extra_compile_args", None)
+        parts = args.items() if isinstance(args, dict) else [("", args or [])]
+        new = {}
+        for key, flags in parts:
+            flags = list(flags)
+            if arches:
+                flags, dropped = _drop_arch_flags(flags)
+                if dropped:
+                    notes.append("[build.arch-list] %s: dropped %s (torch derives them from the plan's "
+                                 "TORCH_CUDA_ARCH_LIST=%s)" % (ext.name, " ".join(dropped), arches))
+            if need:
+                flags, changed = _raise_std(flags, need)
+                if changed:
+                    notes.append("[build.cxx-std] %s: %s -> -std=c++%d (the torch's headers need C++%d; "
+                                 "TORCHSMITH_CXX_STD)" % (ext.name, " ".join(changed), need, need))
+            new[key] = flags
+        if isinstance(args, dict):
+            args.update(new)
+        else:
+            ext.extra_compile_args = new[""]
+    for n in notes:
+        _say(n)
 
 
 def _is_cuda(path):
@@ -195,6 +366,8 @@ def _patch(build_ext_cls):
     def build_extensions(self):
         slots = _slots()
         exts = list(self.extensions or [])
+        if _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0):
+            _rewrite_ext_args(exts, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0))
         if _force_includes():
             _add_force_includes(exts, _force_includes())
         # Only torch's BuildExtension with ninja, only when the user did not ask for -j themselves,
@@ -213,41 +386,59 @@ def _patch(build_ext_cls):
     build_ext_cls._torchsmith_patched = True
 
 
-def _install_hook():
+def _install_hook(targets):
+    # targets: module name -> what to do with the module once it is loaded.
     import importlib.abc
 
-    target = "setuptools.command.build_ext"
-
     class Loader(importlib.abc.Loader):
-        def __init__(self, inner):
+        def __init__(self, inner, after):
             self.inner = inner
+            self.after = after
+
+        def __getattr__(self, name):  # get_source, is_package, ...: the real loader's
+            return getattr(self.inner, name)
 
         def create_module(self, spec):
             return self.inner.create_module(spec)
 
         def exec_module(self, module):
             self.inner.exec_module(module)
-            _patch(module.build_ext)
+            self.after(module)
 
     class Finder(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target_=None):
-            if name != target:
+            if name not in targets:
                 return None
             for finder in sys.meta_path:
                 if finder is self or not hasattr(finder, "find_spec"):
                     continue
                 spec = finder.find_spec(name, path, target_)
                 if spec is not None and spec.loader is not None:
-                    spec.loader = Loader(spec.loader)
+                    spec.loader = Loader(spec.loader, targets[name])
                     return spec
             return None
 
-    if target in sys.modules:
-        _patch(sys.modules[target].build_ext)
-    else:
+    waiting = False
+    for name, after in targets.items():
+        if name in sys.modules:
+            after(sys.modules[name])
+        else:
+            waiting = True
+    if waiting:
         sys.meta_path.insert(0, Finder())
 
 
+def _hooks():
+    targets = {}
+    if _slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0):
+        targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
+    if _gpu_target():
+        targets["torch"] = _answer_for_target
+    return targets
+
+
 _chain_other_sitecustomize()
-if _slots() or _force_includes() or _ninja_wanted():
-    _install_hook()
+if _planned_arches():
+    _keep_planned_arch_list()
+if _hooks():
+    _install_hook(_hooks())

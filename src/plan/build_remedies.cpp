@@ -1,0 +1,172 @@
+// Build-environment remedies for a setuptools/cpp_extension package, decided from its setup.py
+// (SourceScan's build switches) and carried out by the build helper (src/run/pyshim), each under
+// its own rule id so the summary, the lock and the report say which one acted and why:
+//  build.gpu-target  setup.py asks torch.cuda for a GPU: inside the build, torch.cuda answers for
+//                    the plan's first arch, so a GPU-less machine builds the CUDA extension;
+//  build.arch-list   setup.py sets its own TORCH_CUDA_ARCH_LIST or -gencode flags: the plan's wins;
+//  build.cxx-std     setup.py forces a -std older than the target torch's headers need (torch.toml
+//                    cxx_standard): raised to that standard for the host compiler and nvcc.
+#include <cctype>
+#include <cstdlib>
+
+#include "compat/facts_util.h"
+#include "core/version_range.h"
+#include "source/hash.h"
+#include "plan/build_remedies.h"
+#include "plan/extension_internal.h"
+
+namespace ts::plan::ext {
+
+namespace {
+
+constexpr const char* kHelper = "src/run/pyshim/sitecustomize.py";
+
+// "-std=gnu++1z" -> 17; 0 when not a C++ standard torchsmith knows.
+int std_year(const std::string& flag) {
+  auto pp = flag.find("++");
+  if (pp == std::string::npos) return 0;
+  std::string v = flag.substr(pp + 2);
+  if (v == "0x") return 11;
+  if (v == "1y") return 14;
+  if (v == "1z") return 17;
+  if (v == "2a") return 20;
+  if (v == "2b") return 23;
+  if (v.size() == 2 && std::isdigit(static_cast<unsigned char>(v[0])) && std::isdigit(static_cast<unsigned char>(v[1])))
+    return std::atoi(v.c_str());
+  return 0;
+}
+
+void use_helper(Ctx& c, const std::string& why) {
+  auto it = c.p.env.find("PYTHONPATH");
+  std::string was = it == c.p.env.end() ? "" : it->second;
+  std::string now = pythonpath_with_pyshim(was);
+  if (now != was) c.set_env("PYTHONPATH", now, "torchsmith's build helper comes first: " + why, kHelper);
+}
+
+}  // namespace
+
+int cxx_standard_year(const std::string& flag) { return std_year(flag); }
+
+bool build_remedies_apply(const Ctx& c) {
+  const auto& scan = c.req->scan;
+  return c.python && scan.scanned && scan.setup_py;
+}
+
+void choose_asked_env(Ctx& c) {
+  for (const auto& [k, v] : c.req->env) {
+    if (c.p.env.count(k)) {  // PATH, CUDA_HOME, TORCH_CUDA_ARCH_LIST, MAX_JOBS ... are the plan's, with their reasons
+      c.conflict("--env " + k, "the plan sets " + k + " itself (plan --explain says why)",
+                 {"drop --env " + k + " and use the option that decides it (--arch, --cuda, --jobs, --toolkit)"}, "--env");
+      continue;
+    }
+    c.set_env(k, v, "asked for (--env): the package's own build switch", "--env");
+  }
+}
+
+// torch and what comes with it are the target's: never installed again, whatever a pyproject lists.
+bool torch_or_kin(const std::string& name) {
+  return name == "torch" || name == "torchvision" || name == "torchaudio" || name == "triton" ||
+         name.rfind("nvidia-", 0) == 0;
+}
+
+void choose_build_overlay(Ctx& c) {
+  const auto& scan = c.req->scan;
+  if (!c.python || !scan.scanned || !scan.pyproject || scan.pyproject_requires.empty()) return;
+  std::vector<std::string> want, names;
+  for (const auto& r : scan.pyproject_requires) {
+    auto con = Constraint::parse(r);
+    if (!con) continue;  // an environment marker or a URL: left to pip's own error
+    std::string n = con->normalized_name();
+    if (torch_or_kin(n)) continue;
+    bool have = false;  // the probe knows the usual build packages; others are not known to be there
+    for (const auto& [k, v] : c.python->packages) {
+      auto kc = Constraint::parse(k);
+      if (kc && kc->normalized_name() == n) have = true;
+    }
+    if (have) continue;
+    want.push_back(r);
+    names.push_back(n);
+  }
+  if (want.empty()) return;
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : " ") + n;
+  const ProvisionContext* pc = c.req->provision;
+  if (!pc || pc->cache_root.empty()) {
+    c.warn("remedy", std::string(kBuildOverlayRule) + " off",
+           "pyproject.toml's [build-system] requires " + list + ", which " + c.python->path + " is not known to have; "
+           "no cache directory for a build overlay: install them there (pip install " + list + ")",
+           "pyproject.toml", kBuildOverlayRule);
+    return;
+  }
+  std::string key;
+  for (const auto& r : want) key += r + "\n";
+  std::string dir = pc->cache_root + "/build-overlay/" + source::sha256_hex(c.python->path + "\n" + key).substr(0, 16);
+  std::vector<std::string> argv{c.python->path, "-m", "pip", "install", "--no-deps", "--upgrade", "--target", dir, "--"};
+  argv.insert(argv.end(), want.begin(), want.end());
+  c.p.steps.push_back({"build-requires", argv, "", "the build requirements " + list + " into a build overlay"});
+  auto it = c.p.env.find("PYTHONPATH");
+  std::string was = it == c.p.env.end() ? "" : it->second;
+  c.set_env("PYTHONPATH", was.empty() ? dir : was + ":" + dir,
+            "the build overlay after the target's own site-packages: the backend is found, torch stays the target's",
+            "pyproject.toml", kBuildOverlayRule);
+  c.decide("remedy", std::string(kBuildOverlayRule) + " " + list,
+           "pyproject.toml's [build-system] requires " + list + ", which " + c.python->path + " is not known to have, "
+           "and the build runs without isolation (isolation would bring another torch): installed with --no-deps into "
+           "an overlay on the build's PYTHONPATH (" + dir + "); torch and its kin are never installed",
+           "pyproject.toml", kBuildOverlayRule);
+}
+
+void choose_build_remedies(Ctx& c) {
+  choose_asked_env(c);
+  choose_build_overlay(c);
+  if (!build_remedies_apply(c)) return;
+  const auto& scan = c.req->scan;
+  if (c.cuda_on && !c.arches.empty() && scan.gpu_check) {
+    std::string target = c.arches.arches().front().capability();
+    use_helper(c, "it makes torch.cuda answer for the planned target");
+    c.set_env("TORCHSMITH_GPU_TARGET", target, "setup.py asks torch.cuda about a GPU", kHelper, kGpuTargetRule);
+    c.decide("remedy", std::string(kGpuTargetRule) + " " + target,
+             "setup.py asks torch.cuda whether a GPU is here (is_available / device capability) and builds no CUDA "
+             "without one; inside this build only, torch.cuda answers for the planned target " + target +
+                 " (no GPU is needed to compile for it)",
+             "setup.py; " + std::string(kHelper), kGpuTargetRule);
+  }
+  if (c.cuda_on && !c.arches.empty() && scan.own_arches) {
+    std::string list = c.arches.torch_cuda_arch_list();
+    use_helper(c, "it keeps the plan's arch list");
+    c.set_env("TORCHSMITH_ARCH_LIST", list, "setup.py writes its own arch list", kHelper, kArchListRule);
+    c.decide("remedy", std::string(kArchListRule) + " " + list,
+             "setup.py sets its own TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags (arches the toolkit may have "
+             "dropped); its writes keep the plan's " + list + " and its arch flags are dropped, so torch's "
+             "cpp_extension derives them from the plan's list",
+             "setup.py; " + std::string(kHelper), kArchListRule);
+  }
+  if (!scan.std_flags.empty()) {
+    const kb::TorchRelease* rel = c.kb().find_torch(c.python->torch.version);
+    int need = rel ? std::atoi(rel->cxx_standard.c_str()) : 0;
+    std::string older;
+    for (const auto& f : scan.std_flags)
+      if (int y = std_year(f); y && y < need) older += (older.empty() ? "" : " ") + f;
+    if (need && !older.empty()) {
+      std::string src = compat::cite(rel->source, rel->origin);
+      use_helper(c, "it raises the package's -std");
+      c.set_env("TORCHSMITH_CXX_STD", std::to_string(need), "the torch's headers need C++" + std::to_string(need), src,
+                kCxxStdRule);
+      c.decide("remedy", std::string(kCxxStdRule) + " c++" + std::to_string(need),
+               "setup.py passes " + older + " while torch " + rel->version + "'s headers need C++" +
+                   std::to_string(need) + " (cpp_extension's own -std comes first, so the package's wins); the "
+                   "build helper raises it for the host compiler and nvcc",
+               src, kCxxStdRule);
+    }
+  }
+  {
+    std::string names;
+    for (const auto& n : scan.env_switches)  // the plan's own (TORCH_CUDA_ARCH_LIST, MAX_JOBS) are not its
+      if (!c.p.env.count(n)) names += (names.empty() ? "" : " ") + n;
+    if (!names.empty())
+      c.decide("switches", names, "environment variables setup.py reads: its own build switches (pass one with "
+               "--env KEY=VALUE)", "setup.py");
+  }
+}
+
+}  // namespace ts::plan::ext

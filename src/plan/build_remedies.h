@@ -1,0 +1,24 @@
+#pragma once
+// The build-environment remedies the plan decides for a setuptools/cpp_extension package (rule ids
+// below), carried out inside the build by the build helper (src/run/pyshim/sitecustomize.py).
+#include <string>
+
+#include "plan/extension_internal.h"
+
+namespace ts::plan::ext {
+
+inline constexpr const char* kGpuTargetRule = "build.gpu-target";
+inline constexpr const char* kArchListRule = "build.arch-list";
+inline constexpr const char* kCxxStdRule = "build.cxx-std";
+inline constexpr const char* kBuildOverlayRule = "build.overlay";
+
+// A setup.py build through the target Python whose tree was read.
+bool build_remedies_apply(const Ctx& c);
+// --env KEY=VALUE into the build's environment (a key the plan sets itself is a conflict).
+void choose_asked_env(Ctx& c);
+// The remedies this package's setup.py needs, as env for the helper and one decision each (and --env).
+void choose_build_remedies(Ctx& c);
+// "-std=gnu++1z" -> 17, "-std=c++14" -> 14; 0 when not a C++ standard.
+int cxx_standard_year(const std::string& flag);
+
+}  // namespace ts::plan::ext

@@ -1,0 +1,56 @@
+// What a setup.py does to its own build, read before planning so the build helper's remedies
+// (build_remedies.cpp) can be decided: GPU checks, its own arch list, -std flags, its env switches.
+#include <algorithm>
+#include <re2/re2.h>
+
+#include "plan/extension.h"
+
+namespace ts::plan {
+
+namespace {
+
+// setup.py without its comment lines: a check that is commented out does not run.
+std::string code_lines(const std::string& text) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    auto nl = text.find('\n', at);
+    std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at + 1);
+    auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] != '#') out += line;
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  return out;
+}
+
+void add_once(std::vector<std::string>& v, const std::string& s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+void all_matches(const std::string& text, const RE2& re, std::vector<std::string>& out) {
+  re2::StringPiece in(text);
+  std::string m;
+  while (RE2::FindAndConsume(&in, re, &m)) add_once(out, m);
+}
+
+}  // namespace
+
+void scan_build_switches(const std::string& setup_py, SourceScan& s) {
+  const std::string code = code_lines(setup_py);
+  static const RE2 gpu(R"(torch\.cuda\.(?:is_available|device_count|get_device_capability|get_device_properties)\s*\()");
+  s.gpu_check = RE2::PartialMatch(code, gpu);
+  // os.environ["TORCH_CUDA_ARCH_LIST"] = ..., setdefault/update of it, or nvcc arch flags of its own.
+  static const RE2 arch_write(R"(TORCH_CUDA_ARCH_LIST["']\s*\]\s*=[^=]|(?:setdefault|update)\(\s*(?:\{\s*)?["']TORCH_CUDA_ARCH_LIST)");
+  static const RE2 arch_flag(R"(["'](?:-gencode|--generate-code|-arch=sm_|--gpu-architecture|arch=compute_))");
+  s.own_arches = RE2::PartialMatch(code, arch_write) || RE2::PartialMatch(code, arch_flag);
+  static const RE2 stdflag(R"((-std=(?:c|gnu)\+\+[0-9a-z]{2}))");
+  all_matches(code, stdflag, s.std_flags);
+  static const RE2 env_read(
+      R"((?:environ\.get\(\s*|getenv\(\s*|environ\[\s*)["']([A-Za-z_][A-Za-z0-9_]*)["'])");
+  static const RE2 env_in(R"(["']([A-Za-z_][A-Za-z0-9_]*)["']\s+(?:not\s+)?in\s+os\.environ)");
+  all_matches(code, env_read, s.env_switches);
+  all_matches(code, env_in, s.env_switches);
+}
+
+}  // namespace ts::plan

@@ -1,0 +1,60 @@
+#pragma once
+// Source ports (data/kb/ports.toml): mechanical rewrites of torch C++/CUDA APIs a torch release
+// removed (THC headers and calls, AT_CHECK, .type() in AT_DISPATCH, ...), for unmaintained extension
+// packages. Unlike a Fix (one anchored edit in one named file), a port rewrites every match of its
+// pattern in every C/C++/CUDA file of the tree. It is applied to the build's copy of the source only,
+// journaled in its own journal (kPortJournalRel), so revert_ports restores each file byte for byte
+// without touching the package fixes applied before it.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/table.h"
+
+namespace ts::source {
+
+struct Port {
+  std::string id, reason, source, checked;
+  std::string removed_in;  // "1.11"; "" = deprecated, still in the headers
+  std::string pattern;     // RE2
+  std::string rewrite;     // RE2 rewrite string (\1 ...)
+  std::vector<std::string> files;  // file name endings it applies to
+  std::string file;        // where it was read
+  int line = 0;
+};
+
+struct PortSet {
+  std::vector<Port> ports;
+  const Port* find(std::string_view id) const;
+};
+
+// ports.toml: the embedded one, then DIR/ports.toml of each overlay (a port with the same id replaces).
+PortSet load_ports(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors);
+std::vector<std::string> parse_ports_text(std::string_view file_name, std::string_view text, std::vector<Port>& out);
+void validate_ports_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<PortSet> kPortTable{{"ports", "ports.toml", &validate_ports_file}, &load_ports};
+
+struct PortedFile {
+  std::string path;                // relative to the tree
+  std::vector<std::string> ports;  // ids that matched, in catalogue order
+  int rewrites = 0;                // matches rewritten
+};
+
+struct PortResult {
+  bool ok = true;
+  std::vector<std::string> errors;
+  std::vector<PortedFile> files;   // changed (or, for a dry run, that would be)
+  std::vector<std::string> ports;  // ids that matched anywhere, in catalogue order
+  std::string diff;                // unified diff of every change
+  bool changed() const { return !files.empty(); }
+};
+
+// Rewrites the tree's C/C++/CUDA sources (third_party/, build/, .git/ and .torchsmith/ skipped) with
+// every port whose pattern matches; nothing is written on a dry run. Each changed file is journaled
+// (original bytes) before it is written, atomically.
+PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run = false);
+
+// Puts back every file the ports changed, byte for byte, and removes the ports' journal; "" or why not.
+std::string revert_ports(const std::string& tree);
+
+}  // namespace ts::source

@@ -1,0 +1,219 @@
+// The build-environment remedies in the plan: decided from what setup.py does (SourceScan), each
+// with its rule id, its value for the build helper and a decision; near misses get none.
+#include "plan/build_remedies.h"
+
+#include <gtest/gtest.h>
+
+#include "extension_fakes.h"
+#include "plan/extension.h"
+
+namespace ts::plan {
+namespace {
+
+using namespace testing;
+
+HostFacts machine(const std::string& torch = "2.11.0+cu130") {
+  auto f = fake_host(fake_python(torch, "13.0"), {"13.0"}, {"9.0"});
+  f.memory.usable_bytes = 64 * kGiB;
+  return f;
+}
+
+const Decision* remedy(const Plan& p, const std::string& rule) {
+  for (const auto& d : p.decisions)
+    if (d.topic == "remedy" && d.rule == rule) return &d;
+  return nullptr;
+}
+
+PlanResult plan(SourceScan s, const HostFacts& f = machine(), bool cpu = false) {
+  auto req = dir_request(s);
+  req.cpu = cpu;
+  return make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+}
+
+TEST(BuildRemedies, AGpuCheckGetsThePlannedTarget) {
+  auto s = cuda_only_scan();
+  s.gpu_check = true;
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_GPU_TARGET"), "9.0");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
+  const Decision* d = remedy(r.plan, ext::kGpuTargetRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.gpu-target 9.0");
+  EXPECT_NE(d->reason.find("torch.cuda answers for the planned target 9.0"), std::string::npos);
+}
+
+TEST(BuildRemedies, TheSummaryShowsTheRepairsAndTheSwitches) {
+  auto s = cuda_only_scan();
+  s.gpu_check = true;
+  s.env_switches = {"WITH_OPS"};
+  std::string text = render_extension_summary(plan(s));
+  EXPECT_NE(text.find("  repairs: build.gpu-target 9.0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  its own switches (--env KEY=VALUE): WITH_OPS\n"), std::string::npos) << text;
+  EXPECT_EQ(render_extension_summary(plan(cuda_only_scan())).find("repairs:"), std::string::npos);
+}
+
+TEST(BuildRemedies, NoGpuCheckNoTarget) {
+  auto r = plan(cuda_only_scan());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_GPU_TARGET"), "<unset>");
+  EXPECT_EQ(remedy(r.plan, ext::kGpuTargetRule), nullptr);
+}
+
+TEST(BuildRemedies, ACpuBuildIsNotToldThereIsAGpu) {
+  auto s = cuda_only_scan();
+  s.cpp_extension = true;  // a CPU path exists
+  s.gpu_check = true;
+  auto r = plan(s, machine(), /*cpu=*/true);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_GPU_TARGET"), "<unset>");
+}
+
+TEST(BuildRemedies, ItsOwnArchListLosesToThePlans) {
+  auto s = cuda_only_scan();
+  s.own_arches = true;
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_ARCH_LIST"), r.plan.arch_list);
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_ARCH_LIST"), "9.0");
+  ASSERT_NE(remedy(r.plan, ext::kArchListRule), nullptr);
+  EXPECT_EQ(remedy(plan(cuda_only_scan()).plan, ext::kArchListRule), nullptr);
+}
+
+TEST(BuildRemedies, AnOlderStdIsRaisedToTheTorchsStandard) {
+  auto s = cuda_only_scan();
+  s.std_flags = {"-std=c++14"};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "17");  // torch.toml: 2.11 cxx_standard 17
+  const Decision* d = remedy(r.plan, ext::kCxxStdRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("-std=c++14"), std::string::npos);
+  EXPECT_NE(d->source.find("torch.toml"), std::string::npos);  // the KB entry it came from
+}
+
+TEST(BuildRemedies, TheStandardFollowsTheTargetTorch) {
+  auto s = cuda_only_scan();
+  s.std_flags = {"-std=c++17"};
+  EXPECT_EQ(env(plan(s).plan, "TORCHSMITH_CXX_STD"), "<unset>");  // 2.11 needs 17: enough
+  auto r = plan(s, machine("2.14.0+cu130"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "20");  // torch.toml: 2.14 cxx_standard 20 (#178150)
+  s.std_flags = {"-std=c++20"};
+  EXPECT_EQ(env(plan(s, machine("2.14.0+cu130")).plan, "TORCHSMITH_CXX_STD"), "<unset>");
+}
+
+TEST(BuildRemedies, ThePackagesOwnSwitchesAreShown) {
+  auto s = cuda_only_scan();
+  s.env_switches = {"FORCE_CUDA", "WITH_OPS", "MY_EXT_DEBUG"};
+  auto r = plan(s);
+  const Decision* d = decision(r.plan, "switches");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "WITH_OPS MY_EXT_DEBUG");  // FORCE_CUDA: the generic recipe sets it for a CUDA build
+  EXPECT_NE(d->reason.find("--env KEY=VALUE"), std::string::npos);
+}
+
+TEST(BuildRemedies, AskedEnvGoesToTheBuild) {
+  auto req = dir_request(cuda_only_scan());
+  req.env = {{"WITH_OPS", "1"}};
+  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "WITH_OPS"), "1");
+}
+
+TEST(BuildRemedies, AskedEnvCannotOverrideThePlan) {
+  auto req = dir_request(cuda_only_scan());
+  req.env = {{"TORCH_CUDA_ARCH_LIST", "3.5"}};
+  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_FALSE(r.ok());
+  ASSERT_FALSE(r.conflicts.empty());
+  EXPECT_EQ(r.conflicts[0].what, "--env TORCH_CUDA_ARCH_LIST");
+}
+
+PlanResult pyproject_plan(std::vector<std::string> reqs, const ProvisionContext* pc) {
+  auto s = cuda_only_scan();
+  s.pyproject = true;
+  s.pyproject_requires = std::move(reqs);
+  auto req = dir_request(s);
+  req.provision = pc;
+  return make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+}
+
+TEST(BuildRemedies, AMissingBackendGoesIntoAnOverlayWithoutTorch) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto r = pyproject_plan({"setuptools>=64", "scikit-build-core>=0.5", "torch>=2.0", "nvidia-cuda-runtime-cu12"}, &pc);
+  ASSERT_TRUE(r.ok());
+  const Step* st = nullptr;
+  for (const auto& s : r.plan.steps)
+    if (s.name == "build-requires") st = &s;
+  ASSERT_NE(st, nullptr);
+  const auto& a = st->argv;
+  EXPECT_EQ(std::vector<std::string>(a.begin() + 1, a.begin() + 7),
+            (std::vector<std::string>{"-m", "pip", "install", "--no-deps", "--upgrade", "--target"}));
+  EXPECT_EQ(a.back(), "scikit-build-core>=0.5");  // setuptools is there (the probe says); torch never
+  EXPECT_EQ(a[a.size() - 2], "--");
+  std::string overlay = a[7];
+  EXPECT_EQ(overlay.rfind("/cache/build-overlay/", 0), 0u) << overlay;
+  EXPECT_NE(env(r.plan, "PYTHONPATH").find(overlay), std::string::npos);
+  ASSERT_NE(remedy(r.plan, ext::kBuildOverlayRule), nullptr);
+}
+
+TEST(BuildRemedies, BuildRequirementsThatAreThereNeedNoOverlay) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto r = pyproject_plan({"setuptools", "wheel", "torch"}, &pc);
+  ASSERT_TRUE(r.ok());
+  for (const auto& s : r.plan.steps) EXPECT_NE(s.name, "build-requires");
+  EXPECT_EQ(remedy(r.plan, ext::kBuildOverlayRule), nullptr);
+}
+
+TEST(BuildRemedies, WithoutACacheTheOverlayIsAWarning) {
+  auto r = pyproject_plan({"scikit-build-core"}, nullptr);
+  ASSERT_TRUE(r.ok());
+  const Decision* d = remedy(r.plan, ext::kBuildOverlayRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->warning);
+  EXPECT_NE(d->reason.find("pip install scikit-build-core"), std::string::npos);
+}
+
+TEST(BuildRemedies, StandardYears) {
+  EXPECT_EQ(ext::cxx_standard_year("-std=c++14"), 14);
+  EXPECT_EQ(ext::cxx_standard_year("-std=gnu++1z"), 17);
+  EXPECT_EQ(ext::cxx_standard_year("-std=c++2a"), 20);
+  EXPECT_EQ(ext::cxx_standard_year("-std=c11"), 0);
+  EXPECT_EQ(ext::cxx_standard_year("-std=c++latest"), 0);
+}
+
+// What scan_build_switches reads in a setup.py's text.
+TEST(BuildSwitchScan, ReadsChecksArchesStandardsAndSwitches) {
+  SourceScan s;
+  scan_build_switches(
+      "import os, torch\n"
+      "if not torch.cuda.is_available():\n    raise RuntimeError('Cuda is not available')\n"
+      "os.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"3.5;6.0\"\n"
+      "cxx = ['-O3', '-std=c++14']\nnvcc = ['-std=c++14', '-gencode', 'arch=compute_60,code=sm_60']\n"
+      "if os.environ.get('FORCE_CUDA', '0') == '1' or os.getenv(\"WITH_OPS\"): pass\n"
+      "if 'DEBUG_BUILD' in os.environ: pass\n",
+      s);
+  EXPECT_TRUE(s.gpu_check);
+  EXPECT_TRUE(s.own_arches);
+  EXPECT_EQ(s.std_flags, std::vector<std::string>{"-std=c++14"});
+  EXPECT_EQ(s.env_switches, (std::vector<std::string>{"TORCH_CUDA_ARCH_LIST", "FORCE_CUDA", "WITH_OPS", "DEBUG_BUILD"}));
+}
+
+TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {
+  SourceScan s;
+  scan_build_switches(
+      "# if not torch.cuda.is_available(): raise\n"
+      "#   extra = ['-gencode', 'arch=compute_35,code=sm_35', '-std=c++11']\n"
+      "arches = os.environ.get('TORCH_CUDA_ARCH_LIST')\n"
+      "if os.environ['TORCH_CUDA_ARCH_LIST'] == '': pass\n",
+      s);
+  EXPECT_FALSE(s.gpu_check);
+  EXPECT_FALSE(s.own_arches);
+  EXPECT_TRUE(s.std_flags.empty());
+}
+
+}  // namespace
+}  // namespace ts::plan

@@ -1,0 +1,117 @@
+// The source ports in run_build, through a scripted StepRunner: a failed build of the build's own
+// copy (OUT/src) is ported once and retried, the diff recorded; a build that still fails gets its
+// files back byte for byte; a user's directory and --no-port are never ported.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "fake_step_runner.h"
+#include "run/pipeline.h"
+#include "source/journal.h"
+#include "testkit/temp_dir.h"
+#include "util/fs.h"
+
+namespace ts::run {
+namespace {
+
+using testing::FakeStepRunner;
+
+const std::string kKernel = "#include <torch/extension.h>\nvoid f(at::Tensor x) {\n  AT_CHECK(x.is_cuda(), \"x\");\n}\n";
+
+const source::PortSet& ports() {
+  static const source::PortSet s = [] {
+    std::vector<std::string> errors;
+    return source::load_ports({}, errors);
+  }();
+  return s;
+}
+
+plan::Plan build_plan(const std::string& source_dir = "") {
+  plan::Plan p;
+  p.source_dir = source_dir;
+  p.steps = {{"build", {"python3", "setup.py", "bdist_wheel"}, "{src}", ""}};
+  return p;
+}
+
+struct Fixture {
+  testkit::TempDir dir{"ts-pipeline-ports"};
+  FakeStepRunner fake;
+  std::vector<std::string> said;
+  BuildOptions opts() {
+    BuildOptions o;
+    o.out_dir = dir / "out";
+    o.self_exe = "/nonexistent/torchsmith";
+    o.compile_cache = "none";
+    o.governor = false;
+    o.early_verify = false;
+    o.status_fd = -1;
+    o.what = "fixture";
+    o.runner = &fake;
+    o.ports = &ports();
+    o.say = [this](const std::string& s) { said.push_back(s); };
+    return o;
+  }
+  std::string tree(const std::string& rel) {
+    std::filesystem::create_directories(dir / rel + "/csrc");
+    EXPECT_EQ(util::write_file_atomic(dir / rel + "/csrc/k.cu", kKernel), "");
+    return dir / rel;
+  }
+  bool said_has(const std::string& what) const {
+    return std::any_of(said.begin(), said.end(), [&](const std::string& s) { return s.find(what) != std::string::npos; });
+  }
+};
+
+TEST(PipelinePorts, AFailedBuildOfTheOwnCopyIsPortedAndRetriedOnce) {
+  Fixture f;
+  std::string src = f.tree("out/src");
+  f.fake.script["build"].push_back({.exit_code = 1});
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.calls.size(), 2u);
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_EQ(r.record.retries[0].remedy, "source-port");
+  EXPECT_NE(r.record.retries[0].reason.find("port.at-check"), std::string::npos);
+  EXPECT_NE(r.record.retries[0].diff.find("+  TORCH_CHECK(x.is_cuda(), \"x\");"), std::string::npos);
+  EXPECT_EQ(util::read_file(src + "/csrc/k.cu").value_or(""), 
+            "#include <torch/extension.h>\nvoid f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n}\n");
+  EXPECT_EQ(util::read_file(r.run_dir + "/ports.diff").value_or(""), r.record.retries[0].diff);
+}
+
+TEST(PipelinePorts, APortThatDoesNotHelpIsRevertedByteForByte) {
+  Fixture f;
+  std::string src = f.tree("out/src");
+  f.fake.script["build"] = {{.exit_code = 1}, {.exit_code = 1}};
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.calls.size(), 2u);  // retried once, not again
+  EXPECT_EQ(util::read_file(src + "/csrc/k.cu"), kKernel);
+  EXPECT_FALSE(std::filesystem::exists(src + "/" + source::kPortJournalRel));
+  EXPECT_TRUE(f.said_has("reverted byte for byte"));
+}
+
+TEST(PipelinePorts, AUsersDirectoryIsNeverPorted) {
+  Fixture f;
+  std::string mine = f.tree("mine");
+  f.fake.script["build"].push_back({.exit_code = 1});
+  BuildOutcome r = run_build(build_plan(mine), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.calls.size(), 1u);
+  EXPECT_EQ(util::read_file(mine + "/csrc/k.cu"), kKernel);
+  EXPECT_TRUE(f.said_has("port.at-check match 1 file(s) of your tree; not applied to it"));
+}
+
+TEST(PipelinePorts, NoPortMeansNoPort) {
+  Fixture f;
+  std::string src = f.tree("out/src");
+  f.fake.script["build"].push_back({.exit_code = 1});
+  BuildOptions o = f.opts();
+  o.ports = nullptr;  // build --no-port
+  BuildOutcome r = run_build(build_plan(), o);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.calls.size(), 1u);
+  EXPECT_EQ(util::read_file(src + "/csrc/k.cu"), kKernel);
+}
+
+}  // namespace
+}  // namespace ts::run

@@ -1,0 +1,128 @@
+// The build helper's build-environment remedies (src/run/pyshim/sitecustomize.py), each on a tiny
+// package of tests/fixtures/projects/long_tail built by /usr/bin/python3 setup.py build_ext with
+// Debian's torch: it fails (or builds the wrong thing) without the remedy, builds with it, and a
+// near miss is left alone. Each build compiles one C++ file without torch headers (~2 s).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "run/pyshim.h"
+#include "testkit/temp_dir.h"
+#include "util/process.h"
+
+namespace ts::run {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Built {
+  util::RunResult run;
+  std::string value;  // the module's value(), "" when it did not import
+};
+
+class PyshimRemedy : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto probe = util::run({"/usr/bin/python3", "-c", "import torch.utils.cpp_extension"}, {std::chrono::seconds(60)});
+    if (!probe.ok()) GTEST_SKIP() << "/usr/bin/python3 has no torch (python3-torch): " << probe.err;
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
+    ASSERT_EQ(write_pyshim(dir_ + "/pyshim"), "");
+  }
+
+  // fixture: a directory of long_tail/; helper: put the build helper on PYTHONPATH.
+  Built build(const std::string& fixture, const std::string& name, std::map<std::string, std::string> env,
+              bool helper = true) {
+    Built b;
+    fs::path tree = fs::path(dir_) / name;
+    fs::copy(fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/long_tail" / fixture, tree, fs::copy_options::recursive);
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(120);
+    o.cwd = tree.string();
+    o.extra_env = std::move(env);
+    if (helper) o.extra_env["PYTHONPATH"] = dir_ + "/pyshim";
+    b.run = util::run({"/usr/bin/python3", "setup.py", "build_ext", "--inplace"}, o);
+    auto v = util::run({"/usr/bin/python3", "-c", "import lt_" + fixture + " as m; print(m.value())"},
+                       {std::chrono::seconds(60), std::nullopt, {}, tree.string()});
+    if (v.ok()) b.value = v.out;
+    return b;
+  }
+
+  ::ts::testkit::TempDir tmp_{"ts-pyshim-remedy"};
+  std::string dir_;
+};
+
+TEST_F(PyshimRemedy, WithoutAGpuASetupPyThatAsksForOneStops) {
+  Built b = build("gpu_check", "plain", {});
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE(b.run.err.find("Cuda is not available"), std::string::npos) << b.run.err;
+}
+
+TEST_F(PyshimRemedy, GpuTargetAnswersForThePlannedArch) {
+  Built b = build("gpu_check", "target", {{"TORCHSMITH_GPU_TARGET", "8.6"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.gpu-target] no GPU here: torch.cuda answers for the planned target 8.6"),
+            std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "86\n");  // the capability setup.py read is the plan's
+}
+
+TEST_F(PyshimRemedy, GpuTargetThatIsNoCapabilityIsNotApplied) {
+  Built b = build("gpu_check", "garbage", {{"TORCHSMITH_GPU_TARGET", "sm86"}});
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_EQ(b.run.err.find("[build.gpu-target]"), std::string::npos) << b.run.err;
+}
+
+TEST_F(PyshimRemedy, AnOldStdFlagFailsWithoutTheRemedy) {
+  Built b = build("old_std", "plain", {{"TORCHSMITH_CXX_STD", "14"}}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("make_unique"), std::string::npos) << b.run.out << b.run.err;
+}
+
+TEST_F(PyshimRemedy, CxxStdRaisesAnOlderStandard) {
+  Built b = build("old_std", "raised", {{"TORCHSMITH_CXX_STD", "14"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.cxx-std] lt_old_std: -std=c++11 -> -std=c++14"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "14\n");
+}
+
+TEST_F(PyshimRemedy, CxxStdKeepsANewerStandard) {
+  Built b = build("old_std", "newer", {{"TORCHSMITH_CXX_STD", "14"}, {"OLD_STD_FLAG", "-std=gnu++17"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_EQ(b.run.err.find("[build.cxx-std]"), std::string::npos) << b.run.err;
+  EXPECT_NE(b.run.out.find("-std=gnu++17"), std::string::npos);
+}
+
+TEST_F(PyshimRemedy, OwnGencodeFlagsFailWithoutTheRemedy) {
+  Built b = build("own_arches", "plain", {}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("gencode"), std::string::npos) << b.run.out << b.run.err;
+}
+
+TEST_F(PyshimRemedy, ArchListOfThePlanWins) {
+  Built b = build("own_arches", "planned", {{"TORCHSMITH_ARCH_LIST", "8.6"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.arch-list] setup.py sets TORCH_CUDA_ARCH_LIST=3.5;5.0: kept the plan's 8.6"),
+            std::string::npos) << b.run.err;
+  EXPECT_NE(b.run.err.find("dropped -gencode arch=compute_35,code=sm_35 -arch=sm_50"), std::string::npos);
+  EXPECT_EQ(b.value, "86\n");  // setup.py read back the plan's list
+}
+
+// The flag rules themselves, called in the helper: what is dropped, what is raised, what is kept.
+TEST(PyshimRemedyRules, FlagRewrites) {
+  std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
+  std::string code =
+      "import importlib.util as u\n"
+      "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
+      "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
+      "print(m._drop_arch_flags(['-O3', '-gencode=arch=compute_60,code=sm_60', '--generate-code', 'x', "
+      "'-arch', 'sm_70', '--use_fast_math', '-DARCH=1'])[0])\n"
+      "print(m._raise_std(['-std=c++14', '--std=gnu++1z', '-std', 'c++11', '-std=c++20', '-std=foo', '-O2'], 17)[0])\n";
+  auto r = util::run({"/usr/bin/python3", "-c", code}, {std::chrono::seconds(60)});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out,
+            "['-O3', '--use_fast_math', '-DARCH=1']\n"
+            "['-std=c++17', '--std=gnu++1z', '-std=c++17', '-std=c++20', '-std=foo', '-O2']\n");
+}
+
+}  // namespace
+}  // namespace ts::run

@@ -1,0 +1,162 @@
+// Source ports (data/kb/ports.toml, source/port.h): the catalogue is well-formed and cited, each
+// port rewrites what it is for and leaves a near miss alone, and a ported tree reverts byte for byte.
+#include "source/port.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "source/hash.h"
+#include "source/journal.h"
+#include "testkit/temp_dir.h"
+#include "util/fs.h"
+
+namespace ts::source {
+namespace {
+
+namespace fs = std::filesystem;
+
+const PortSet& catalogue() {
+  static const PortSet s = [] {
+    std::vector<std::string> errors;
+    PortSet set = load_ports({}, errors);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    return set;
+  }();
+  return s;
+}
+
+// The text after the one port `id` ran over it, as apply_ports would write it.
+std::string port_one(const std::string& id, const std::string& text, const std::string& file = "ops.cu") {
+  const Port* p = catalogue().find(id);
+  EXPECT_NE(p, nullptr) << id;
+  if (!p) return text;
+  testkit::TempDir t("ts-port");
+  EXPECT_EQ(util::write_file_atomic(t / file, text), "");
+  PortSet one{{*p}};
+  PortResult r = apply_ports(t.path(), one);
+  EXPECT_TRUE(r.ok);
+  return util::read_file(t / file).value_or("<unreadable>");
+}
+
+TEST(PortCatalogue, EveryPortIsCitedAndItsPatternCompiles) {
+  ASSERT_GE(catalogue().ports.size(), 15u);
+  for (const auto& p : catalogue().ports) {
+    EXPECT_NE(p.source.find("https://"), std::string::npos) << p.id << ": an upstream reference a user can open";
+    EXPECT_FALSE(p.reason.empty()) << p.id;
+  }
+}
+
+TEST(PortCatalogue, BadEntriesAreNamed) {
+  std::vector<Port> out;
+  auto errs = parse_ports_text("x.toml", "[[port]]\nid = \"thc\"\npattern = \"(\"\nrewrite = \"\\\\2\"\n", out);
+  ASSERT_FALSE(errs.empty());
+  std::string all;
+  for (const auto& e : errs) all += e + "\n";
+  EXPECT_NE(all.find("id must start with 'port.'"), std::string::npos) << all;
+  EXPECT_NE(all.find("pattern is not RE2"), std::string::npos) << all;
+  EXPECT_NE(all.find("source is required"), std::string::npos) << all;
+  EXPECT_TRUE(out.empty());
+}
+
+struct Case {
+  const char* id;
+  const char* before;
+  const char* after;  // == before: a near miss the port must leave alone
+};
+
+class EachPort : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EachPort, RewritesItsApiAndLeavesANearMissAlone) {
+  EXPECT_EQ(port_one(GetParam().id, GetParam().before), GetParam().after);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Ports, EachPort,
+    ::testing::Values(
+        Case{"port.thc-header", "#include <THC/THC.h>\n", "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ceil_div.h>\n"},
+        Case{"port.thc-header", "#include \"THC/THC.h\"\n", "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ceil_div.h>\n"},
+        Case{"port.thc-header", "#include <THC/THCGeneral.h>\n", "#include <THC/THCGeneral.h>\n"},
+        Case{"port.thc-atomics", "#include <THC/THCAtomics.cuh>\n", "#include <ATen/cuda/Atomic.cuh>\n"},
+        Case{"port.thc-device-utils", "#include <THC/THCDeviceUtils.cuh>\n",
+             "#include <ATen/cuda/DeviceUtils.cuh>\n#include <ATen/ceil_div.h>\n"},
+        Case{"port.thc-ceil-div", "dim3 grid(THCCeilDiv(n, 512L));\n", "dim3 grid(at::ceil_div(n, 512L));\n"},
+        Case{"port.thc-ceil-div", "int d = MyTHCCeilDiv(n, 2);\n", "int d = MyTHCCeilDiv(n, 2);\n"},
+        Case{"port.thc-cuda-check", "THCudaCheck(cudaGetLastError());\n", "C10_CUDA_CHECK(cudaGetLastError());\n"},
+        Case{"port.thc-cuda-check", "MyTHCudaCheck(x);\n", "MyTHCudaCheck(x);\n"},
+        Case{"port.thc-state-extern", "int a;\nextern THCState *state;\nint b;\n", "int a;\nint b;\n"},
+        Case{"port.thc-state-extern", "// extern THCState *state; was here\n", "// extern THCState *state; was here\n"},
+        Case{"port.thc-current-stream", "auto s = THCState_getCurrentStream(state);\n",
+             "auto s = at::cuda::getCurrentCUDAStream();\n"},
+        Case{"port.thc-malloc", "p = THCudaMalloc(state, n * sizeof(float));\n",
+             "p = c10::cuda::CUDACachingAllocator::raw_alloc(n * sizeof(float));\n"},
+        Case{"port.thc-free", "THCudaFree(state, p);\n", "c10::cuda::CUDACachingAllocator::raw_delete(p);\n"},
+        Case{"port.th-arg-check", "THArgCheck(x.dim() == 4, 2, \"4D input expected\");\n",
+             "TORCH_CHECK(x.dim() == 4, \"4D input expected\");\n"},
+        Case{"port.at-check", "AT_CHECK(x.is_contiguous(), \"x\");\n", "TORCH_CHECK(x.is_contiguous(), \"x\");\n"},
+        Case{"port.at-check", "MY_AT_CHECK(x);\n", "MY_AT_CHECK(x);\n"},
+        Case{"port.dispatch-type", "AT_DISPATCH_FLOATING_TYPES_AND_HALF(input.type(), \"f\", ([&] {\n",
+             "AT_DISPATCH_FLOATING_TYPES_AND_HALF(input.scalar_type(), \"f\", ([&] {\n"},
+        Case{"port.dispatch-type", "AT_DISPATCH_FLOATING_TYPES(grads[0].type(), \"g\", [&] {\n",
+             "AT_DISPATCH_FLOATING_TYPES(grads[0].scalar_type(), \"g\", [&] {\n"},
+        Case{"port.dispatch-type", "auto t = input.type();\n", "auto t = input.type();\n"},
+        Case{"port.type-is-cuda", "AT_ASSERTM(x.type().is_cuda(), \"x\");\n", "AT_ASSERTM(x.is_cuda(), \"x\");\n"},
+        Case{"port.type-scalar-type", "if (x.type().scalarType() == at::kHalf)\n", "if (x.scalar_type() == at::kHalf)\n"},
+        Case{"port.data-ptr", "float* p = x.data<float>();\nauto q = y.data<at::Half>();\n",
+             "float* p = x.data_ptr<float>();\nauto q = y.data_ptr<at::Half>();\n"},
+        Case{"port.data-ptr", "auto d = x.data();\n", "auto d = x.data();\n"}));
+
+TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {
+  testkit::TempDir t("ts-port-tree");
+  const std::string kernel = "#include <THC/THC.h>\nextern THCState *state;\nvoid f(at::Tensor x) {\n"
+                             "  AT_CHECK(x.is_cuda(), \"x\");\n  THCudaCheck(cudaGetLastError());\n}\n";
+  const std::string vendored = "AT_CHECK(1, \"not ours\");\n";
+  const std::string doc = "AT_CHECK( in a README is not compiled\n";
+  fs::create_directories(t / "csrc");
+  fs::create_directories(t / "third_party/lib");
+  ASSERT_EQ(util::write_file_atomic(t / "csrc/k.cu", kernel), "");
+  ASSERT_EQ(util::write_file_atomic(t / "third_party/lib/v.h", vendored), "");
+  ASSERT_EQ(util::write_file_atomic(t / "README.md", doc), "");
+
+  PortResult dry = apply_ports(t.path(), catalogue(), true);
+  ASSERT_TRUE(dry.ok);
+  EXPECT_EQ(util::read_file(t / "csrc/k.cu"), kernel);  // a dry run writes nothing
+  EXPECT_FALSE(fs::exists(t / kPortJournalRel));
+
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok) << r.errors.front();
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].path, "csrc/k.cu");
+  EXPECT_EQ(r.files[0].rewrites, 4);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.thc-header", "port.thc-cuda-check", "port.thc-state-extern",
+                                               "port.at-check"}));
+  EXPECT_EQ(r.diff, dry.diff);
+  EXPECT_NE(r.diff.find("\n-#include <THC/THC.h>\n-extern THCState *state;\n+#include <ATen/cuda/CUDAContext.h>\n"
+                        "+#include <ATen/ceil_div.h>\n"),
+            std::string::npos) << r.diff;
+  EXPECT_EQ(util::read_file(t / "csrc/k.cu"),
+            "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ceil_div.h>\nvoid f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n"
+            "  C10_CUDA_CHECK(cudaGetLastError());\n}\n");
+  EXPECT_EQ(util::read_file(t / "third_party/lib/v.h"), vendored);  // vendored code is not ported
+  EXPECT_EQ(util::read_file(t / "README.md"), doc);
+  EXPECT_FALSE(fs::exists(t / kJournalRel));  // the fixes' journal is not the ports'
+
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(sha256_hex(util::read_file(t / "csrc/k.cu").value_or("")), sha256_hex(kernel));
+  EXPECT_FALSE(fs::exists(t / kPortJournalRel));
+}
+
+TEST(ApplyPorts, ATreeWithNothingToPortIsLeftAsItIs) {
+  testkit::TempDir t("ts-port-none");
+  ASSERT_EQ(util::write_file_atomic(t / "k.cpp", "TORCH_CHECK(true);\n"), "");
+  PortResult r = apply_ports(t.path(), catalogue());
+  EXPECT_TRUE(r.ok);
+  EXPECT_FALSE(r.changed());
+  EXPECT_FALSE(fs::exists(t / kPortJournalRel));
+  EXPECT_EQ(revert_ports(t.path()), "");  // nothing journaled: nothing to do
+}
+
+}  // namespace
+}  // namespace ts::source
