@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -13,6 +15,7 @@
 #include "package/wheel_unpack.h"
 #include "provision/provision.h"
 #include "util/fs.h"
+#include "util/held_file.h"
 #include "util/sha256.h"
 
 namespace ts::provision {
@@ -140,15 +143,19 @@ std::string assemble(const std::string& kind, const std::string& version, const 
   fs::path tree = scratch / "tree";
   Manifest m{kind, version, provider.name(), provider.from(), platform, {}, ""};
   int n = 0;
+  if (::mkdir(scratch.c_str(), 0700) != 0) return "cannot create " + scratch.string() + ": " + std::strerror(errno);
   for (const auto& w : wheels) {
-    std::string sum = util::sha256_file(w.path).value_or("");
-    if (sum.empty()) return "cannot read " + w.path;
+    // Hash what you use: the file is copied once into the scratch while hashed; the copy is unpacked.
+    fs::path into = scratch / ("w" + std::to_string(n++));
+    std::string err;
+    auto held = util::hold_file(w.path, (scratch / ("held-" + std::to_string(n))).string(), &err);
+    if (!held) return err;
+    const std::string& sum = held->sha256;
     if (!w.pin.sha256.empty() && w.pin.sha256 != sum)
       return w.path + ": sha256 " + sum + " is not the pinned " + w.pin.sha256 + " (a different or damaged file)";
     m.wheels.push_back({w.pin.name, w.pin.version, sum, fs::path(w.path).filename().string()});
-    fs::path into = scratch / ("w" + std::to_string(n++));
-    std::string err;
-    if (!package::unpack_wheel(w.path, into.string(), &err)) return w.path + ": " + err;
+    if (!package::unpack_wheel(held->path, into.string(), &err)) return w.path + ": " + err;
+    fs::remove(held->path, ec);  // a CUDA wheel is GBs: the copy goes once unpacked
     auto roots = layout_roots(kind, into);
     if (roots.empty()) return w.path + ": not the layout of a " + kind + " wheel (no nvidia/ or <name>/data/ tree)";
     for (const auto& r : roots)
