@@ -57,6 +57,9 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
   };
   if (image.find_first_of(" \t\r\n\"'$`\\") != std::string::npos || has_control(image))
     return refuse("the image name " + util::printable(image) + " holds a space, quote or control character");
+  for (const auto& [what, v] : {std::pair<const char*, const std::string&>{"the NumPy version", p.numpy_version},
+                                 {"the CMake range", p.cmake_range}, {"the Python version", p.python_version}})
+    if (has_control(v)) return refuse(std::string(what) + " " + util::printable(v) + " holds a control character");
   for (const auto& [k, v] : p.env)
     if (!kHostPaths.count(k) && (!env_name(k) || has_control(v)))
       return refuse("the environment " + util::printable(k) + "=" + util::printable(v) +

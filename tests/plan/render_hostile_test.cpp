@@ -85,10 +85,20 @@ TEST(RenderHostile, DockerfileQuotesOrRefusesEveryValue) {
     p.torch_version = p.build_version = h;
     p.source_ref = h;
     p.source_url = "https://example.com/" + h;
-    p.numpy_version = h;
-    p.cmake_range = h;
     p.fixes = {{h, "", "", ""}};
     std::string err;
+    bool control = std::any_of(h.begin(), h.end(), [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
+    // Shell-form values (pip's arguments) are single-quoted; a line break there has no spelling: refused.
+    Plan q = p;
+    q.numpy_version = h;
+    q.cmake_range = h;
+    std::string dq = render_dockerfile(q, testing::knowledge().build, f, &err);
+    if (control) {
+      EXPECT_EQ(dq, "") << h;
+      EXPECT_NE(err.find("control character"), std::string::npos) << err;
+    } else {
+      p = q;
+    }
     std::string d = render_dockerfile(p, testing::knowledge().build, f, &err);
     ASSERT_FALSE(d.empty()) << err;
     bool clone_seen = false;
@@ -123,7 +133,6 @@ TEST(RenderHostile, DockerfileQuotesOrRefusesEveryValue) {
     // In an ENV value a newline or other control character has no spelling: refused, named.
     p.env["VALUE"] = h;
     d = render_dockerfile(p, testing::knowledge().build, f, &err);
-    bool control = std::any_of(h.begin(), h.end(), [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
     if (control) {
       EXPECT_EQ(d, "") << h;
       EXPECT_NE(err.find("VALUE"), std::string::npos) << err;
