@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <thread>
 
@@ -41,13 +42,18 @@ void ninja_wheel(const std::string& path, const std::string& tool, std::size_t p
 }
 
 // Renames `evil` over `path` as soon as `path` is first opened (waiting for it to exist first).
-std::thread swap_on_first_open(const std::string& path, const std::string& evil, std::atomic<bool>& swapped) {
-  return std::thread([path, evil, &swapped] {
+// Returns once the watch is in place, so the open it waits for cannot come before it.
+std::thread swap_on_first_open(const std::string& path, const std::string& evil, std::atomic<bool>& swapped,
+                               bool wait_for_watch = true) {
+  auto watching = std::make_shared<std::atomic<bool>>(false);  // outlives this call: the thread sets it
+  std::thread th([path, evil, &swapped, watching] {
     auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (!fs::exists(path) && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     int fd = ::inotify_init1(IN_CLOEXEC);
-    if (fd < 0 || ::inotify_add_watch(fd, path.c_str(), IN_OPEN) < 0) return;
+    bool ok = fd >= 0 && ::inotify_add_watch(fd, path.c_str(), IN_OPEN) >= 0;
+    *watching = true;
+    if (!ok) return;
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, 20000) == 1) {
       alignas(inotify_event) char buf[4096];
@@ -55,6 +61,8 @@ std::thread swap_on_first_open(const std::string& path, const std::string& evil,
     }
     ::close(fd);
   });
+  while (wait_for_watch && !*watching) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  return th;
 }
 
 const plan::ToolRelease kNinja{"ninja", "1.13.0", {{"ninja", "1.13.0", ""}}};
@@ -92,7 +100,7 @@ TEST(HashWhatYouUse, APipDownloadSwappedAfterItsHashIsNeverInstalled) {
   fs::permissions(py, fs::perms(0755));
   std::string dl = (t / "cache/downloads/.get-") + std::to_string(::getpid()) + "/" + kFile;
   std::atomic<bool> swapped{false};
-  std::thread th = swap_on_first_open(dl, t / "evil.whl", swapped);
+  std::thread th = swap_on_first_open(dl, t / "evil.whl", swapped, false);  // the file appears during ensure
   std::string err;
   auto got = ensure(kNinja, PipProvider(py), t / "cache", kPlat, &err, lock);
   th.join();
