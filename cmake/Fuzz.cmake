@@ -18,12 +18,16 @@ function(ts_fuzz_max_len t out)
   set(${out} ${n} PARENT_SCOPE)
 endfunction()
 
-# ts_fuzz(GROUP g TARGETS t... SOURCES file... [FLAGS flag...] [LIBS lib...])
+# ts_fuzz(GROUP g TARGETS t... SOURCES file... [SECONDS n] [FLAGS flag...] [LIBS lib...])
+# SECONDS: each target's time under ctest when shorter than TS_FUZZ_SECONDS suits it.
 function(ts_fuzz)
   if(NOT TORCHSMITH_TESTS OR NOT TS_FUZZ_CXX)
     return()
   endif()
-  cmake_parse_arguments(F "" "GROUP" "TARGETS;SOURCES;FLAGS;LIBS" ${ARGN})
+  cmake_parse_arguments(F "" "GROUP;SECONDS" "TARGETS;SOURCES;FLAGS;LIBS" ${ARGN})
+  if(NOT F_SECONDS)
+    set(F_SECONDS ${TS_FUZZ_SECONDS})
+  endif()
   set(outs)
   foreach(t ${F_TARGETS})
     set(out ${PROJECT_BINARY_DIR}/fuzz_${t})
@@ -38,7 +42,7 @@ function(ts_fuzz)
     file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz_corpus_${t})
     ts_fuzz_max_len(${t} max_len)
     add_test(NAME fuzz_${t}
-      COMMAND ${out} -max_total_time=${TS_FUZZ_SECONDS} -max_len=${max_len} -timeout=10
+      COMMAND ${out} -max_total_time=${F_SECONDS} -max_len=${max_len} -timeout=10
               -artifact_prefix=${out}-
               ${PROJECT_BINARY_DIR}/fuzz_corpus_${t} ${PROJECT_SOURCE_DIR}/tests/fuzz/corpus_${t})
     set_tests_properties(fuzz_${t} PROPERTIES FIXTURES_REQUIRED ${F_GROUP}_fuzz TIMEOUT 120)

@@ -18,6 +18,7 @@
 #include "cli/plan_request.h"
 #include "core/arch_list.h"
 #include "plan/lock.h"
+#include "plan/lock_check.h"
 #include "plan/render.h"
 #include "run/pipeline.h"
 #include "run/reports.h"
@@ -38,7 +39,7 @@ struct BuildCliOptions {
   Request req;
   std::string lock_file, out = "torchsmith-build";
   bool resume = false, wait = false, auto_fix = true, no_auto_fix = false, allow_arch_shrink = false;
-  bool no_governor = false, json = false, no_port = false;
+  bool no_governor = false, json = false, no_port = false, trust_lock = false;
   std::string wheelhouse;
 };
 
@@ -64,9 +65,26 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   std::optional<HostFacts> facts;  // this machine, when the plan was made here
   if (!o.lock_file.empty()) {
     std::string err;
-    auto p = plan::read_lock(o.lock_file, &err);
+    plan::LockSeal seal = plan::LockSeal::unsealed;
+    auto p = plan::read_lock(o.lock_file, &err, &seal);
     if (!p) return bad("--lock " + err);
     plan = *p;
+    // A lock is data: it runs what a plan could have made (lock_check.h) unless the user vouches for it.
+    if (!o.trust_lock) {
+      if (seal == plan::LockSeal::edited)
+        return bad("--lock " + o.lock_file + ": changed after torchsmith wrote it (its digest no longer matches); "
+                   "write it again with `torchsmith plan SPEC -o FILE`, or pass --trust-lock to build it as edited");
+      auto problems = plan::lock_problems(plan);
+      if (!problems.empty()) {
+        for (const auto& pr : problems) std::fprintf(stderr, "torchsmith build: --lock %s: %s\n", o.lock_file.c_str(), pr.c_str());
+        return bad("--lock " + o.lock_file + ": " + std::to_string(problems.size()) +
+                   " thing(s) above no plan makes; nothing was run. Write the lock with `torchsmith plan SPEC -o FILE`, "
+                   "or pass --trust-lock to run a lock you wrote yourself as it is");
+      }
+      if (seal == plan::LockSeal::unsealed)
+        std::fprintf(stderr, "torchsmith build: --lock %s carries no digest (written by hand or by an older torchsmith); "
+                     "its steps and environment were checked\n", o.lock_file.c_str());
+    }
   } else {
     PlannedRequest pr = plan_request(g, o.req);
     if (!pr.error.empty()) return bad(pr.error);
@@ -160,6 +178,9 @@ void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
                 "Run directory: journal, dist/ (the packages), runs/<id>/ (logs, run.json, report.html, "
                 "trace.json), src/ when fetched. Default ./torchsmith-build.")
       ->type_name("DIR");
+  c->add_flag("--trust-lock", o->trust_lock,
+              "Run the --lock's steps and environment as written, even those no plan makes (a lock you wrote or "
+              "edited yourself); without it such a lock is refused before anything runs.");
   c->add_flag("--resume", o->resume, "Skip the steps an earlier run in --out finished with the same inputs.");
   c->add_flag("--wait", o->wait, "If another build holds this tree, wait for it instead of failing.");
   c->add_flag("--no-auto-fix", o->no_auto_fix,

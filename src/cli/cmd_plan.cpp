@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/plan_request.h"
 #include "plan/extension.h"
+#include "plan/lock.h"
 #include "plan/render.h"
 #include "util/fs.h"
 #include "util/url.h"
@@ -64,7 +65,9 @@ int run_plan(const GlobalOptions& g, PlanOptions& o) {
   std::cout << util::redact_text(out.str());
   if (!r.ok()) return 3;
   if (!o.out.empty()) {
-    std::string werr = util::write_file_atomic(o.out, plan::lock_json(r.plan).dump(2) + "\n");
+    nlohmann::json lock = plan::lock_json(r.plan);
+    plan::seal_lock(lock);  // a later edit is named as such by `build --lock`
+    std::string werr = util::write_file_atomic(o.out, lock.dump(2) + "\n");
     if (!werr.empty()) {
       std::fprintf(stderr, "torchsmith plan: -o %s: %s\n", o.out.c_str(), werr.c_str());
       return 1;

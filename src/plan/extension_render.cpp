@@ -3,6 +3,7 @@
 
 #include "plan/extension.h"
 #include "plan/render.h"
+#include "util/printable.h"
 
 namespace ts::plan {
 
@@ -70,7 +71,7 @@ std::string render_extension_sh(const Plan& p) {
     std::string from = "  src='pytorch'\n", to = "  src=" + sh_quote(p.import_name) + "\n";
     if (auto at = body.find(from); at != std::string::npos) body.replace(at, from.size(), to);
   }
-  return "# torchsmith plan for " + what(p) + "\n" + after_first_line(body);
+  return "# torchsmith plan for " + util::printable(what(p)) + "\n" + after_first_line(body);
 }
 
 }  // namespace ts::plan

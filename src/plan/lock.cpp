@@ -8,10 +8,24 @@
 
 namespace ts::plan {
 
-std::optional<Plan> parse_lock(const std::string& text, std::string* error) {
+std::string lock_digest(nlohmann::json lock) {
+  if (lock.is_object()) lock.erase("digest");
+  return "sha256:" + source::sha256_hex(lock.dump());
+}
+
+void seal_lock(nlohmann::json& lock) { lock["digest"] = lock_digest(lock); }
+
+LockSeal lock_seal(const nlohmann::json& lock) {
+  if (!lock.is_object() || !lock.contains("digest")) return LockSeal::unsealed;
+  const auto& d = lock["digest"];
+  return d.is_string() && d.get<std::string>() == lock_digest(lock) ? LockSeal::sealed : LockSeal::edited;
+}
+
+std::optional<Plan> parse_lock(const std::string& text, std::string* error, LockSeal* seal) {
   try {
     auto j = nlohmann::json::parse(text);
     if (j.is_object() && j.contains("plan") && j["plan"].is_object()) j = j["plan"];
+    if (seal) *seal = lock_seal(j);
     return j.get<Plan>();
   } catch (const std::exception& e) {
     if (error)
@@ -20,14 +34,14 @@ std::optional<Plan> parse_lock(const std::string& text, std::string* error) {
   }
 }
 
-std::optional<Plan> read_lock(const std::string& path, std::string* error) {
+std::optional<Plan> read_lock(const std::string& path, std::string* error, LockSeal* seal) {
   auto text = util::read_file(path);
   if (!text) {
     if (error) *error = path + ": cannot read it";
     return std::nullopt;
   }
   std::string e;
-  auto p = parse_lock(*text, &e);
+  auto p = parse_lock(*text, &e, seal);
   if (!p && error) *error = path + ": " + e;
   return p;
 }

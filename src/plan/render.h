@@ -30,6 +30,9 @@ std::string sh_quote(const std::string& s);
 // build. Host paths (conda env, pip cuDNN) do not exist in the image and are left out, said so in
 // comments. "" and *error set when build.toml names no image for this CUDA.
 std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& f, std::string* error);
+// A Dockerfile RUN in exec form: a JSON array run without a shell, so no value is read as shell
+// syntax; quotes, backslashes and control characters (a newline would end the instruction) escaped.
+std::string docker_exec_form(const std::vector<std::string>& argv);
 // The image tag the Dockerfile starts from ("nvidia/cuda:11.7.0-cudnn8-devel-ubuntu18.04").
 std::string docker_image(const Plan& p, const BuildKb& b, const HostFacts& f, std::string* error);
 

@@ -1,11 +1,13 @@
 // --format dockerfile: the same build inside an nvidia/cuda devel image.
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
 
 #include "core/version.h"
 #include "plan/render.h"
 #include "plan/toolkit_env.h"
+#include "util/printable.h"
 
 namespace ts::plan {
 
@@ -16,14 +18,13 @@ const std::set<std::string> kHostPaths{"PATH", "CUDA_HOME", "CUDA_PATH", "CUDACX
                                        "CMAKE_PREFIX_PATH", "CUDNN_LIBRARY", "CUDNN_LIBRARY_PATH", "CUDNN_INCLUDE_DIR",
                                        "MAGMA_HOME", "NCCL_ROOT_DIR", "CONDA_PREFIX"};
 
-std::string json_args(const std::vector<std::string>& argv) {
-  std::string s = "[";
-  for (const auto& a : argv) {
-    std::string e;
-    for (char c : a) e += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    s += (s.size() > 1 ? ", \"" : "\"") + e + "\"";
-  }
-  return s + "]";
+bool env_name(const std::string& k) {
+  if (k.empty() || std::isdigit(static_cast<unsigned char>(k[0]))) return false;
+  return std::all_of(k.begin(), k.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+bool has_control(const std::string& v) {
+  return std::any_of(v.begin(), v.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
 }  // namespace
@@ -48,9 +49,25 @@ std::string docker_image(const Plan& p, const BuildKb& b, const HostFacts& f, st
 std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& f, std::string* error) {
   std::string image = docker_image(p, b, f, error);
   if (image.empty()) return "";
+  // Each value goes where it cannot be read as Dockerfile or shell syntax; what has no such place
+  // (a newline in an ENV value, a key that is no variable name, an odd image name) is refused.
+  auto refuse = [&](const std::string& why) {
+    if (error) *error = why + "; a Dockerfile cannot carry it (plan --format sh or a lock can)";
+    return std::string();
+  };
+  if (image.find_first_of(" \t\r\n\"'$`\\") != std::string::npos || has_control(image))
+    return refuse("the image name " + util::printable(image) + " holds a space, quote or control character");
+  for (const auto& [what, v] : {std::pair<const char*, const std::string&>{"the NumPy version", p.numpy_version},
+                                 {"the CMake range", p.cmake_range}, {"the Python version", p.python_version}})
+    if (has_control(v)) return refuse(std::string(what) + " " + util::printable(v) + " holds a control character");
+  for (const auto& [k, v] : p.env)
+    if (!kHostPaths.count(k) && (!env_name(k) || has_control(v)))
+      return refuse("the environment " + util::printable(k) + "=" + util::printable(v) +
+                    (env_name(k) ? " holds a control character" : " is not a variable name"));
   std::ostringstream o;
   std::string py = p.python_version.empty() ? "3.10" : Version::parse(p.python_version)->major_minor();
-  o << "# torchsmith plan for torch==" << p.torch_version << " (" << p.build_version << "), in a container.\n"
+  o << "# torchsmith plan for torch==" << util::printable(p.torch_version) << " (" << util::printable(p.build_version)
+    << "), in a container.\n"
     << "# Host paths of the plan (conda env, cuDNN, compilers) are replaced by the image's own.\n"
     << "FROM " << image << "\n"
     << "ARG DEBIAN_FRONTEND=noninteractive\n"
@@ -61,9 +78,9 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
        "https://github.com/conda-forge/miniforge/releases/latest/download/Miniforge3-Linux-$(uname -m).sh "
        "&& bash /tmp/miniforge.sh -b -p /opt/conda && rm /tmp/miniforge.sh\n";
   // The same NumPy the host build compiles against, and a CMake the release accepts.
-  std::string numpy = p.numpy_version.empty() ? "'numpy<2'" : "numpy==" + p.numpy_version;
-  std::string cmake = p.cmake_range.empty() ? "cmake" : "'cmake" + p.cmake_range + "'";
-  o << "RUN /opt/conda/bin/conda create -y -p /opt/env python=" << py
+  std::string numpy = p.numpy_version.empty() ? sh_quote("numpy<2") : sh_quote("numpy==" + p.numpy_version);
+  std::string cmake = sh_quote("cmake" + p.cmake_range);
+  o << "RUN /opt/conda/bin/conda create -y -p /opt/env " << sh_quote("python=" + py)
     << " && /opt/env/bin/pip install pyyaml typing_extensions setuptools wheel ninja " << cmake << " " << numpy
     << " mkl-static mkl-include\n";
   o << "ENV PATH=/opt/env/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\\n"
@@ -79,13 +96,13 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
   o << "\n";
   std::string ref = p.source_ref.empty() ? "v" + p.torch_version : p.source_ref;
   std::string url = p.source_url.empty() ? "https://github.com/pytorch/pytorch" : p.source_url;
-  o << "RUN git clone --branch " << ref << " --recursive --shallow-submodules --depth 1 " << url << " /src\n"
-    << "WORKDIR /src\n";
+  o << "RUN " << docker_exec_form({"git", "clone", "--branch", ref, "--recursive", "--shallow-submodules", "--depth", "1", "--", url, "/src"})
+    << "\nWORKDIR /src\n";
   if (!p.fixes.empty()) {
     o << "COPY torchsmith /usr/local/bin/torchsmith\n";
     std::vector<std::string> fix{"torchsmith", "fix", "/src"};
     for (const auto& x : p.fixes) fix.insert(fix.end(), {"--fix", x.id});
-    o << "RUN " << json_args(fix) << "\n";
+    o << "RUN " << docker_exec_form(fix) << "\n";
   }
   for (const auto& s : p.steps) {
     if (s.name != "configure" && s.name != "build") continue;
@@ -95,7 +112,7 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
       if (!p.python.empty() && a.rfind(p.python, 0) == 0) a = "/opt/env/bin/python";
     }
     if (!argv.empty() && argv[0].find("cmake") != std::string::npos) argv[0] = "cmake";
-    o << "RUN " << json_args(argv) << "\n";
+    o << "RUN " << docker_exec_form(argv) << "\n";
   }
   return o.str();
 }

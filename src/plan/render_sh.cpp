@@ -1,9 +1,11 @@
 // --format sh: an environment to source and the steps to run by hand.
+#include <cctype>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "plan/render.h"
+#include "util/printable.h"
 #include "util/redact_json.h"
 
 namespace ts::plan {
@@ -14,9 +16,21 @@ std::string sh_quote(const std::string& s) {
   return o + "'";
 }
 
+namespace {
+
+bool shell_name(const std::string& k) {
+  if (k.empty() || std::isdigit(static_cast<unsigned char>(k[0]))) return false;
+  for (char c : k)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+}  // namespace
+
 std::string render_sh(const Plan& p) {
   std::ostringstream o;
-  o << "# torchsmith plan for torch==" << p.torch_version << " (" << p.build_version << ")\n"
+  // Comments carry text from the plan: escaped, so a newline in it never starts a command line.
+  o << "# torchsmith plan for torch==" << util::printable(p.torch_version) << " (" << util::printable(p.build_version) << ")\n"
     << "# Source it to get exactly the build's environment:   set -a; . ./plan.sh; set +a\n"
     << "# Run the steps by hand:                              TORCHSMITH_RUN=1 bash plan.sh\n";
   for (const auto& [k, v] : p.env) {
@@ -25,6 +39,10 @@ std::string render_sh(const Plan& p) {
     const std::string ph = kPyshimPlaceholder;
     for (const std::string& cut : {ph + ":", ph})
       if (auto at = val.find(cut); at != std::string::npos) val.erase(at, cut.size());
+    if (!shell_name(k)) {
+      o << "# not exported: " << util::printable(k) << " is not a shell variable name\n";
+      continue;
+    }
     if (val != v) o << "# " << k << " names torchsmith's build helper, which only `torchsmith build` writes\n";
     if (!val.empty()) o << "export " << k << "=" << sh_quote(val) << "\n";
   }
@@ -36,7 +54,7 @@ std::string render_sh(const Plan& p) {
   const std::pair<const char*, const char*> vars[] = {
       {"{built_wheel}", "built_wheel"}, {"{wheel}", "wheel"}, {"{src}", "src"}, {"{dist}", "dist"}, {"{lock}", "lock"}};
   for (const auto& s : p.steps) {
-    if (!s.note.empty()) o << "  # " << s.name << ": " << s.note << "\n";
+    if (!s.note.empty()) o << "  # " << util::printable(s.name) << ": " << util::printable(s.note) << "\n";
     std::string line;
     for (auto a : s.argv) {
       std::string q;

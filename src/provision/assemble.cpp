@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -16,6 +18,7 @@
 #include "package/wheel_unpack.h"
 #include "provision/provision.h"
 #include "util/fs.h"
+#include "util/held_file.h"
 #include "util/sha256.h"
 
 namespace ts::provision {
@@ -202,16 +205,22 @@ std::string assemble(const std::string& kind, const std::string& version, const 
   fs::path tree = scratch / "tree";
   Manifest m{kind, version, provider.name(), provider.from(), platform, {}, ""};
   int n = 0;
+  if (::mkdir(scratch.c_str(), 0700) != 0) return "cannot create " + scratch.string() + ": " + std::strerror(errno);
   for (const auto& w : wheels) {
-    std::string sum = util::sha256_file(w.path).value_or("");
-    if (sum.empty()) return "cannot read " + w.path;
+    // Hash what you use: the file is copied once into the scratch while hashed; the copy is unpacked.
+    fs::path into = scratch / ("w" + std::to_string(n++));
+    std::string err;
+    auto held = util::hold_file(w.path, (scratch / ("held-" + std::to_string(n) + "-" + fs::path(w.path).filename().string())).string(), &err);
+    if (!held) return err;
+    const std::string& sum = held->sha256;
     if (!w.pin.sha256.empty() && w.pin.sha256 != sum)
       return w.path + ": sha256 " + sum + " is not the pinned " + w.pin.sha256 + " (a different or damaged file)";
     // A provider that fetched the file names where from (an archive's URL); else the file's name.
     m.wheels.push_back({w.pin.name, w.pin.version, sum, w.pin.file.empty() ? fs::path(w.path).filename().string() : w.pin.file});
-    fs::path into = scratch / ("w" + std::to_string(n++));
     std::vector<fs::path> roots;
-    if (auto e = unpack_file(kind, w.path, into, roots); !e.empty()) return w.path + ": " + e;
+    auto e = unpack_file(kind, held->path, into, roots);
+    fs::remove(held->path, ec);  // a CUDA wheel is GBs: the copy goes once unpacked
+    if (!e.empty()) return w.path + ": " + e;
     for (const auto& r : roots)
       if (auto e = merge_into(r, tree); !e.empty()) return e;
   }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/process.h"
+#include "util/safe_path.h"
 #include "util/sha256.h"
 #include "util/cache_dir.h"
 
@@ -64,7 +65,9 @@ std::string nvcc_through_cache(const CompileCache& c, const std::string& cuda_ho
   if (c.tool.empty() || cuda_home.empty()) return "";
   std::string nvcc = (fs::path(cuda_home) / "bin" / "nvcc").string();
   // cpp_extension writes PYTORCH_NVCC into build.ninja as is, and ninja runs it through sh.
-  if (has_space(c.path) || has_space(nvcc)) return "";
+  if (has_space(c.path) || has_space(nvcc) || !util::build_path_problem(c.path).empty() ||
+      !util::build_path_problem(nvcc).empty())
+    return "";
   return c.path + " " + nvcc;
 }
 

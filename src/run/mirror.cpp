@@ -3,10 +3,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "util/fs.h"
+#include "util/printable.h"
+#include "util/safe_path.h"
 
 namespace ts::run {
 
@@ -20,28 +23,79 @@ namespace {
 // rebuild what depends on it.
 constexpr const char* kManifest = ".torchsmith/mirror.tsv";
 
-struct Stamp {
-  std::uintmax_t size = 0;
-  long long mtime = 0;
-  bool operator==(const Stamp&) const = default;
-};
+using Stamp = MirrorStamp;
 
-std::map<std::string, Stamp> read_manifest(const std::string& to) {
+}  // namespace
+
+// Names are bytes: each entry is "SIZE MTIME LEN:NAME\n", the name counted, never split on a tab
+// or a newline a file name may hold (a name "x\n0\t0\t.." once read back as the entry "..").
+std::string render_mirror_record(const std::map<std::string, Stamp>& m) {
+  std::string text = std::string(kMirrorRecordHeader) + "\n";
+  for (const auto& [rel, st] : m)
+    text += std::to_string(st.size) + " " + std::to_string(st.mtime) + " " + std::to_string(rel.size()) + ":" + rel + "\n";
+  return text;
+}
+
+std::optional<std::map<std::string, Stamp>> parse_mirror_record(std::string_view text, std::string* error) {
+  auto fail = [&](const std::string& why) -> std::optional<std::map<std::string, Stamp>> {
+    if (error) *error = std::string(kManifest) + ": " + why;
+    return std::nullopt;
+  };
+  std::string_view head = std::string_view(kMirrorRecordHeader);
+  if (text.substr(0, head.size() + 1) != std::string(head) + "\n") return fail("not a torchsmith mirror record");
   std::map<std::string, Stamp> m;
-  auto text = util::read_file(to + "/" + kManifest);
-  if (!text) return m;
-  std::istringstream in(*text);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto t1 = line.find('\t');
-    auto t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
-    if (t2 == std::string::npos) continue;
-    try {
-      m[line.substr(t2 + 1)] = {std::stoull(line.substr(0, t1)), std::stoll(line.substr(t1 + 1, t2 - t1 - 1))};
-    } catch (const std::exception&) {
-    }
+  std::size_t p = head.size() + 1;
+  auto number = [&](char end, bool sign, long long& out) {
+    std::size_t start = p;
+    bool neg = sign && p < text.size() && text[p] == '-';
+    if (neg) ++p;
+    unsigned long long v = 0;
+    std::size_t digits = 0;
+    while (p < text.size() && text[p] >= '0' && text[p] <= '9' && digits < 19) v = v * 10 + (text[p++] - '0'), ++digits;
+    if (digits == 0 || p >= text.size() || text[p] != end || v > 0x7fffffffffffffffULL) return (p = start, false);
+    ++p;
+    out = neg ? -static_cast<long long>(v) : static_cast<long long>(v);
+    return true;
+  };
+  while (p < text.size()) {
+    long long size = 0, mtime = 0, len = 0;
+    if (!number(' ', false, size) || !number(' ', true, mtime) || !number(':', false, len))
+      return fail("malformed entry at byte " + std::to_string(p));
+    if (static_cast<unsigned long long>(len) > text.size() - p || p + len >= text.size() || text[p + len] != '\n')
+      return fail("an entry's name runs past its length at byte " + std::to_string(p));
+    std::string rel(text.substr(p, len));
+    p += len + 1;
+    // A name read back is input like any other: one path below the copy, or the record is refused.
+    std::string why;
+    if (!util::join_inside(".", rel, &why)) return fail(why);
+    m[rel] = {static_cast<std::uintmax_t>(size), mtime};
   }
   return m;
+}
+
+namespace {
+
+// nullopt when the copy has no record or a record that cannot be trusted: the copy is then
+// compared whole (what the source lacks goes), which follows no record's word.
+std::optional<std::map<std::string, Stamp>> read_manifest(const std::string& to) {
+  auto text = util::read_file(to + "/" + kManifest);
+  if (!text) return std::nullopt;
+  return parse_mirror_record(*text, nullptr);
+}
+
+// True when no directory between `root` and `p` (exclusive) is a symlink: a deletion the record
+// asks for never goes through a link the source put in the copy.
+bool no_link_between(const fs::path& root, const fs::path& p) {
+  fs::path at = root;
+  auto rel = p.lexically_relative(root);
+  for (auto it = rel.begin(); it != rel.end(); ++it) {
+    if (std::next(it) == rel.end()) break;
+    at /= *it;
+    std::error_code ec;
+    auto st = fs::symlink_status(at, ec);
+    if (ec || fs::is_symlink(st) || !fs::is_directory(st)) return false;
+  }
+  return true;
 }
 
 // Top-level names the build writes into its copy: kept there, never taken from the source.
@@ -101,8 +155,9 @@ MirrorResult mirror_tree(const std::string& from, const std::string& to, const s
     res.error = dst.string() + ": " + ec.message();
     return res;
   }
-  const bool had_manifest = fs::exists(dst / kManifest, ec);
-  auto old = read_manifest(dst.string());
+  auto record = read_manifest(dst.string());
+  const bool had_manifest = record.has_value();
+  const std::map<std::string, Stamp> old = record.value_or(std::map<std::string, Stamp>{});
   std::map<std::string, Stamp> manifest;
   std::set<std::string> seen;  // source-relative paths present (files, links, directories)
 
@@ -110,6 +165,13 @@ MirrorResult mirror_tree(const std::string& from, const std::string& to, const s
        it.increment(ec)) {
     const fs::path& p = it->path();
     fs::path rel = p.lexically_relative(src);
+    // The copy takes names a path check accepts (no control character): its record, the build
+    // and its logs then never see a name that reads as something else.
+    if (std::string why; !util::join_inside(dst.string(), rel.string(), &why)) {
+      res.error = "the source holds a file whose name torchsmith will not copy: " + util::printable(rel.string()) +
+                  " (a control character or an odd component in the name); rename or remove it, then build again";
+      return res;
+    }
     if (it.depth() == 0 && build_owned(rel)) {
       std::error_code e1;
       if (it->is_directory(e1)) it.disable_recursion_pending();
@@ -167,8 +229,9 @@ MirrorResult mirror_tree(const std::string& from, const std::string& to, const s
   // from before the record existed is compared whole: what the source lacks goes (the build's
   // top-level outputs excepted). Links are removed as links, never followed.
   std::vector<fs::path> gone;
+  // A name the source still has (a file that became a directory) stays: it was copied above.
   for (const auto& [rel, st] : old)
-    if (had_manifest && !manifest.count(rel) && !build_owned(fs::path(rel))) gone.push_back(dst / rel);
+    if (!manifest.count(rel) && !seen.count(rel) && !build_owned(fs::path(rel))) gone.push_back(dst / rel);
   for (auto it = had_manifest ? fs::recursive_directory_iterator() : fs::recursive_directory_iterator(dst, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     fs::path rel = it->path().lexically_relative(dst);
@@ -188,7 +251,7 @@ MirrorResult mirror_tree(const std::string& from, const std::string& to, const s
   }
   for (const auto& g : gone) {
     std::error_code e0;
-    if (!fs::exists(fs::symlink_status(g, e0))) continue;
+    if (!no_link_between(dst, g) || !fs::exists(fs::symlink_status(g, e0))) continue;
     res.removed += fs::remove_all(g, ec);
     if (ec) {
       res.error = "removing " + g.string() + " (deleted from the source): " + ec.message();
@@ -202,8 +265,7 @@ MirrorResult mirror_tree(const std::string& from, const std::string& to, const s
     }
   }
 
-  std::string text;
-  for (const auto& [rel, st] : manifest) text += std::to_string(st.size) + "\t" + std::to_string(st.mtime) + "\t" + rel + "\n";
+  std::string text = render_mirror_record(manifest);
   fs::create_directories(dst / ".torchsmith", ec);
   if (auto e = util::write_file_atomic((dst / kManifest).string(), text); !e.empty()) res.error = e;
   return res;

@@ -6,7 +6,11 @@
 // deleted. A directory holding a torchsmith output (its marker file, below) or a CACHEDIR.TAG is
 // never copied: `torchsmith build .` with the default --out inside the tree used to copy the tree
 // into itself, level after level.
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ts::run {
@@ -25,6 +29,18 @@ struct MirrorResult {
 // Mirrors `from` into `to`. `exclude` are absolute directories never copied (the run's --out when
 // it lies inside `from`). Refuses (error set, nothing written) when `to` is `from` or inside it
 // and not excluded.
+// The copy's record (.torchsmith/mirror.tsv): each copied file's source (size, mtime), the name
+// length-prefixed so no byte of it can read back as another entry; every name read back must pass
+// util::join_inside, else the whole record is refused (nullopt, *error) and the copy compared whole.
+inline constexpr const char* kMirrorRecordHeader = "torchsmith-mirror/2";
+struct MirrorStamp {
+  std::uintmax_t size = 0;
+  long long mtime = 0;
+  bool operator==(const MirrorStamp&) const = default;
+};
+std::string render_mirror_record(const std::map<std::string, MirrorStamp>& entries);
+std::optional<std::map<std::string, MirrorStamp>> parse_mirror_record(std::string_view text, std::string* error);
+
 MirrorResult mirror_tree(const std::string& from, const std::string& to, const std::vector<std::string>& exclude);
 
 }  // namespace ts::run

@@ -11,6 +11,7 @@
 #include "build/eta.h"
 #include "build/governor.h"
 #include "build/ninja_log.h"
+#include "plan/lock.h"
 #include "report/run_text.h"
 #include "run/lock_hashes.h"
 #include "run/pyshim.h"
@@ -287,9 +288,11 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
     c.js->seconds = c.sr.seconds;
     c.js->finished_at = util::utc_time(util::kIso8601);
     // The wheels it checked, pinned in this run's lock for a build from it.
-    if (c.kind == StepKind::provision && record_provisioned_hashes(s.rec.plan) > 0)
+    if (c.kind == StepKind::provision && record_provisioned_hashes(s.rec.plan) > 0) {
+      plan::seal_lock(s.rec.plan);
       if (auto werr = util::write_file_atomic(s.paths.lock, s.rec.plan.dump(2) + "\n"); !werr.empty())
         s.say("the lock's wheel hashes: " + werr);
+    }
     return Ended::ok;
   }
   return after_failure(s, c, r, spec, ro);

@@ -17,6 +17,8 @@
 #include "run/scale_setup.h"
 #include "scale/distcc_log.h"
 #include "util/fs.h"
+#include "util/printable.h"
+#include "util/safe_path.h"
 #include "util/utc_time.h"
 
 namespace ts::run {
@@ -53,6 +55,10 @@ bool claim_trees(RunState& s) {
   const RunPaths& paths = s.paths;
 
   // Everything that can be refused is checked before anything is written or copied.
+  if (auto why = util::build_path_problem(paths.out); !why.empty())
+    return s.refuse("--out " + util::printable(paths.out) + ": " + why, 2);
+  if (auto why = util::build_path_problem(paths.src); !why.empty())
+    return s.refuse("the source tree " + util::printable(paths.src) + ": " + why, 2);
   if (!copy_from.empty()) {
     fs::path from = fs::weakly_canonical(copy_from, ec), to = fs::weakly_canonical(paths.out, ec);
     if (from == to)
@@ -115,6 +121,7 @@ bool open_journal(RunState& s) {
     journal.active_run.clear();
   }
   nlohmann::json lock = plan::lock_json(s.plan);
+  plan::seal_lock(lock);
   s.plan_hash = plan::build_identity_hash(s.plan);
   if (auto werr = util::write_file_atomic(s.paths.lock, lock.dump(2) + "\n"); !werr.empty()) return s.refuse(werr, 2);
   if (!journal.steps.empty() && journal.plan_hash != s.plan_hash) {

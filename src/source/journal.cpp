@@ -7,6 +7,7 @@
 #include "source/hash.h"
 #include "source/tree_path.h"
 #include "util/fs.h"
+#include "util/printable.h"
 
 namespace ts::source {
 
@@ -43,11 +44,13 @@ bool read_journal(const std::string& tree, Journal& out, std::string* error, con
     for (const auto& f : j.at("files")) {
       JournalFile jf;
       jf.path = f.at("path").get<std::string>();
+      // A path read back is input: the same check as a fix file's, before anything uses it.
+      if (auto bad = relative_path_problem(jf.path); !bad.empty()) return fail("a file " + util::printable(jf.path) + ": " + util::printable(bad));
       if (!base64_decode(f.at("original_base64").get<std::string>(), jf.original)) return fail("bad base64 for " + jf.path);
       jf.original_sha256 = f.at("original_sha256").get<std::string>();
       if (sha256_hex(jf.original) != jf.original_sha256) return fail("original bytes of " + jf.path + " do not match their digest");
       jf.applied_sha256 = f.at("applied_sha256").get<std::string>();
-      jf.mode = f.value("mode", 0644u);
+      jf.mode = f.value("mode", 0644u) & 0777u;  // a restored file never becomes setuid from the record
       jf.fixes = f.value("fixes", std::vector<std::string>{});
       out.files.push_back(std::move(jf));
     }
@@ -78,7 +81,13 @@ std::string write_journal(const std::string& tree, const Journal& jr, const char
                           {"fixes", f.fixes}});
   j["fixes"] = json::array();
   for (const auto& f : jr.fixes) j["fixes"].push_back({{"id", f.id}, {"hash", f.hash}});
-  return util::write_file_atomic(path, j.dump(1) + "\n");
+  std::string text;
+  try {
+    text = j.dump(1) + "\n";
+  } catch (const nlohmann::json::exception& e) {  // a path that is not UTF-8
+    return path + ": cannot be written (" + e.what() + ")";
+  }
+  return util::write_file_atomic(path, text);
 }
 
 std::string remove_journal(const std::string& tree, const char* rel) {

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "util/safe_path.h"
+
 namespace ts::source {
 
 namespace fs = std::filesystem;
@@ -19,6 +21,8 @@ std::string relative_path_problem(std::string_view rel) {
     if (part.empty()) return "empty path component ('//' or a trailing '/')";
     if (part == "..") return "'..' would leave the source tree";
     if (part == ".") return "'.' component; write the path plainly";
+    // The one component rule for names from input (control characters, length): util/safe_path.h.
+    if (auto why = util::check_path_component(part); !why.empty()) return why;
     start = end + 1;
   }
   return "";

@@ -50,6 +50,20 @@ std::optional<std::string> join_components(const std::string& base, const std::v
   return out;
 }
 
+std::string build_path_problem(std::string_view path) {
+  static constexpr std::string_view kBad = "$|:;\"'`\\()&<>*?";
+  for (char ch : path) {
+    auto c = static_cast<unsigned char>(ch);
+    bool control = c < 0x20 || c == 0x7f;
+    if (!control && kBad.find(ch) == std::string_view::npos) continue;
+    std::string named = control ? "a control character" : std::string("the character '") + ch + "'";
+    return named + " in its path breaks the build files made from it (torch's build.ninja reads '$' as a variable and "
+           "'|' ':' as separators and runs its commands through sh; CMake splits lists at ';'; PATH at ':'): choose a "
+           "directory whose path has none of $ | : ; \" ' ` \\ ( ) & < > * ? or control characters";
+  }
+  return "";
+}
+
 std::string as_operand(const std::string& path) {
   return !path.empty() && path.front() == '-' ? "./" + path : path;
 }

@@ -21,6 +21,12 @@ std::optional<std::string> join_inside(const std::string& base, std::string_view
 std::optional<std::string> join_components(const std::string& base, const std::vector<std::string>& components,
                                            std::string* error = nullptr);
 
+// A directory the build compiles in (--out, a source tree) reaches files other tools write without
+// quoting: torch's build.ninja (ninja reads '$' as a variable, '|' and ':' as separators, and runs
+// its commands through sh), CMake lists (';'), PATH and PYTHONPATH (':'). "" when `path` holds none
+// of those characters, else a sentence naming the first one and the characters to avoid.
+std::string build_path_problem(std::string_view path);
+
 // A path handed to a tool that has no `--` (patchelf): "./-x" for "-x", so it is never an option.
 std::string as_operand(const std::string& path);
 

@@ -339,7 +339,7 @@ TEST(BuildCli, OomKillIsRetriedWithFewerJobs) {
                                           {"note", "a stand-in for a compile that runs out of memory"}}});
   ASSERT_EQ(util::write_file_atomic(d.path() + "/lock.json", lock.dump(2)), "");
 
-  r = run_torchsmith({"build", "--lock", d.path() + "/lock.json", "--out", d.path() + "/out", "--compile-cache", "none"});
+  r = run_torchsmith({"build", "--trust-lock", "--lock", d.path() + "/lock.json", "--out", d.path() + "/out", "--compile-cache", "none"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   auto run = last_run(d.path() + "/out");
   ASSERT_EQ(run["retries"].size(), 1u) << run.dump(2);
@@ -348,7 +348,7 @@ TEST(BuildCli, OomKillIsRetriedWithFewerJobs) {
   EXPECT_NE(util::read_file(d.path() + "/out/last/logs/01-build.retry1.log").value_or("").find("built with 2 jobs"),
             std::string::npos);
 
-  r = run_torchsmith({"build", "--lock", d.path() + "/lock.json", "--out", d.path() + "/out2", "--no-auto-fix",
+  r = run_torchsmith({"build", "--trust-lock", "--lock", d.path() + "/lock.json", "--out", d.path() + "/out2", "--no-auto-fix",
                       "--compile-cache", "none"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("OOM_CC1PLUS_KILLED"), std::string::npos) << r.err;

@@ -42,7 +42,7 @@ TEST(BuildVerifyCli, AFailedVerifyNamesItsFailingChecks) {
                                 {"cwd", ""},
                                 {"note", "the test's"}}});
   ASSERT_TRUE(util::write_file_atomic(t / "lock.json", lock.dump(2)).empty());
-  auto r = run_torchsmith({"build", "--lock", t / "lock.json", "--out", t / "out"}, std::chrono::seconds(300));
+  auto r = run_torchsmith({"build", "--trust-lock", "--lock", t / "lock.json", "--out", t / "out"}, std::chrono::seconds(300));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("verify failed: 1 check failed: smoke (RuntimeError: the op was not built)"), std::string::npos)
       << r.err;
@@ -87,7 +87,7 @@ TEST(BuildVerifyCli, VerifysCheckerStartsWithTheBuildStep) {
         {"cwd", ""},
         {"note", "the test's"}}});
   ASSERT_TRUE(util::write_file_atomic(t / "lock.json", lock.dump(2)).empty());
-  auto r = run_torchsmith({"build", "--lock", t / "lock.json", "--out", t / "out"}, std::chrono::seconds(300));
+  auto r = run_torchsmith({"build", "--trust-lock", "--lock", t / "lock.json", "--out", t / "out"}, std::chrono::seconds(300));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE((r.out + r.err).find("--early-check"), std::string::npos) << r.out << r.err;  // verify's command line
   std::string log = util::read_file(t / "out/last/logs/02-verify.log").value_or("");

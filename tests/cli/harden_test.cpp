@@ -123,7 +123,7 @@ TEST(Harden, OutInsideTheSourceIsLeftOutAndDeletionsReachTheCopy) {
   std::ofstream(ext + "/csrc/a.cpp") << "int a;\n";
   std::ofstream(ext + "/csrc/gone.cpp") << "int gone;\n";
   write_lock(d / "lock.json", ".", list_step());
-  auto r = run_in(ext, {"build", "--lock", d / "lock.json", "--compile-cache", "none", "--no-governor"});
+  auto r = run_in(ext, {"build", "--trust-lock", "--lock", d / "lock.json", "--compile-cache", "none", "--no-governor"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string out = ext + "/torchsmith-build";
   EXPECT_TRUE(fs::exists(out + "/src/csrc/a.cpp"));
@@ -133,7 +133,7 @@ TEST(Harden, OutInsideTheSourceIsLeftOutAndDeletionsReachTheCopy) {
 
   fs::remove(ext + "/csrc/gone.cpp");
   std::this_thread::sleep_for(20ms);
-  r = run_in(ext, {"build", "--lock", d / "lock.json", "--compile-cache", "none", "--no-governor"});
+  r = run_in(ext, {"build", "--trust-lock", "--lock", d / "lock.json", "--compile-cache", "none", "--no-governor"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_FALSE(fs::exists(out + "/src/csrc/gone.cpp"));
   EXPECT_EQ(fs::last_write_time(out + "/src/csrc/a.cpp"), a_time);  // unchanged: not copied again
@@ -144,7 +144,7 @@ TEST(Harden, OutInsideTheSourceIsLeftOutAndDeletionsReachTheCopy) {
   EXPECT_NE(log.find("a.cpp"), std::string::npos) << log;
 
   // --out the source tree itself is refused before anything is written.
-  r = run_in(ext, {"build", "--lock", d / "lock.json", "--compile-cache", "none", "--out", "."});
+  r = run_in(ext, {"build", "--trust-lock", "--lock", d / "lock.json", "--compile-cache", "none", "--out", "."});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("is the source tree itself"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(ext + "/src"));
@@ -158,7 +158,7 @@ TEST(Harden, BadCompileCacheAndALockedTreeLeaveNothingBehind) {
   fs::create_directories(d / "ext");
   std::ofstream(d / "ext/a.cpp") << "int a;\n";
   write_lock(d / "lock.json", d / "ext", list_step());
-  auto r = run_torchsmith({"build", "--lock", d / "lock.json", "--out", d / "out", "--compile-cache", "bogus"});
+  auto r = run_torchsmith({"build", "--trust-lock", "--lock", d / "lock.json", "--out", d / "out", "--compile-cache", "bogus"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--compile-cache bogus"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(d / "out"));  // nothing copied, nothing created
@@ -167,7 +167,7 @@ TEST(Harden, BadCompileCacheAndALockedTreeLeaveNothingBehind) {
   std::string err;
   auto held = run::TreeLock::acquire(d / "out", "a test", false, &err);
   ASSERT_TRUE(held.held()) << err;
-  r = run_torchsmith({"build", "--lock", d / "lock.json", "--out", d / "out", "--compile-cache", "none"});
+  r = run_torchsmith({"build", "--trust-lock", "--lock", d / "lock.json", "--out", d / "out", "--compile-cache", "none"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_FALSE(fs::exists(d / "out/runs"));
   EXPECT_FALSE(fs::exists(d / "out/src"));
@@ -276,7 +276,7 @@ TEST(Harden, OutWithASpaceKeepsTheCompileCacheWorking) {
   nlohmann::json steps = nlohmann::json::array(
       {{{"name", "build"}, {"argv", {"/bin/sh", "-c", "$CXX -x c++ -c a.c -o a.o && echo compiled with $CXX"}}, {"cwd", "{src}"}}});
   write_lock(d / "lock.json", d / "ext", steps, {{"CXX", "/usr/bin/g++"}, {"PATH", "/usr/bin:/bin"}});
-  auto r = run_in(d.path(), {"build", "--lock", d / "lock.json", "--out", d / "my out", "--compile-cache", "ccache",
+  auto r = run_in(d.path(), {"build", "--trust-lock", "--lock", d / "lock.json", "--out", d / "my out", "--compile-cache", "ccache",
                              "--no-governor"},
                   {{"XDG_CACHE_HOME", d / "cache"}, {"CCACHE_DIR", d / "cache/ccache"}});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -332,7 +332,7 @@ TEST(Harden, TokensInUrlsAreNeverPrintedOrStored) {
   nlohmann::json steps = nlohmann::json::array(
       {{{"name", "build"}, {"argv", {"/bin/echo", url}}, {"cwd", "{src}"}}});
   write_lock(d / "lock.json", d / "ext", steps, {}, url);
-  auto r = run_torchsmith({"build", "--lock", d / "lock.json", "--out", d / "out", "--compile-cache", "none", "--no-governor"});
+  auto r = run_torchsmith({"build", "--trust-lock", "--lock", d / "lock.json", "--out", d / "out", "--compile-cache", "none", "--no-governor"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   for (const auto& f : {d / "out/plan.lock.json", d / "out/last/run.json"}) {
     auto text = util::read_file(f);
@@ -342,7 +342,7 @@ TEST(Harden, TokensInUrlsAreNeverPrintedOrStored) {
   }
   EXPECT_EQ(r.err.find("SECRET"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("SECRET"), std::string::npos) << r.out;
-  r = run_torchsmith({"build", "--lock", d / "lock.json", "--out", d / "out", "--compile-cache", "none", "--json",
+  r = run_torchsmith({"build", "--trust-lock", "--lock", d / "lock.json", "--out", d / "out", "--compile-cache", "none", "--json",
                       "--no-governor"});
   EXPECT_EQ(r.out.find("SECRET"), std::string::npos);
 

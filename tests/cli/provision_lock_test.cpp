@@ -89,7 +89,7 @@ TEST(ProvisionLock, ProvisionedToolkitReachesTheBuildEnvAndTheLockPinsItsWheels)
   lock["steps"] = steps;
   ASSERT_EQ(util::write_file_atomic(t / "lock.json", lock.dump(2)), "");
 
-  r = run_torchsmith({"build", "--lock", t / "lock.json", "--out", t / "out", "--compile-cache", "none"},
+  r = run_torchsmith({"build", "--trust-lock", "--lock", t / "lock.json", "--out", t / "out", "--compile-cache", "none"},
                      std::chrono::minutes(10));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err << logs_of(t / "out");
   auto env = read_json(t / "env.json");
@@ -114,7 +114,7 @@ TEST(ProvisionLock, ProvisionedToolkitReachesTheBuildEnvAndTheLockPinsItsWheels)
   EXPECT_GE(wheels, 5);  // the five CUDA wheels, and CMake's where the machine's is too old
 
   // A second plan+build from that lock: the toolkit is reused, its hashes checked against the lock.
-  r = run_torchsmith({"build", "--lock", t / "out/plan.lock.json", "--out", t / "out2", "--compile-cache", "none"},
+  r = run_torchsmith({"build", "--trust-lock", "--lock", t / "out/plan.lock.json", "--out", t / "out2", "--compile-cache", "none"},
                      std::chrono::minutes(10));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err << logs_of(t / "out2");
   EXPECT_NE(logs_of(t / "out2").find("sha256 checked against the lock"), std::string::npos) << logs_of(t / "out2");
@@ -134,7 +134,7 @@ TEST(ProvisionLock, ProvisionedToolkitReachesTheBuildEnvAndTheLockPinsItsWheels)
     }
   fs::remove(t / "env.json");
   ASSERT_EQ(util::write_file_atomic(t / "bad.json", bad.dump(2)), "");
-  r = run_torchsmith({"build", "--lock", t / "bad.json", "--out", t / "out3", "--compile-cache", "none"},
+  r = run_torchsmith({"build", "--trust-lock", "--lock", t / "bad.json", "--out", t / "out3", "--compile-cache", "none"},
                      std::chrono::minutes(10));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   std::string said = r.out + r.err + logs_of(t / "out3");

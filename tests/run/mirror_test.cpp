@@ -5,10 +5,13 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
+#include <vector>
 
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
+#include "util/printable.h"
 
 namespace ts::run {
 namespace {
@@ -128,6 +131,112 @@ TEST(Mirror, LinksAreMirroredAsLinks) {
   ASSERT_EQ(mirror_tree(d / "ext", d / "out", {}).error, "");
   EXPECT_FALSE(fs::exists(d / "out/link"));
   EXPECT_EQ(util::read_file(d / "canary/keep").value_or(""), "keep");
+}
+
+// Issue 32, finding 1: a source file named "x\n0\t0\t.." was written into the record as a second
+// entry ".."; the next build with --out PARENT deleted PARENT, the source with it.
+TEST(Mirror, ANameWithNewlineAndTabsNeverDeletesTheParent) {
+  testkit::TempDir d;
+  const std::string parent = d / "parent", src = parent + "/ext";
+  put(src + "/setup.py", "setup()\n");
+  put(src + std::string("/x\n0\t0\t.."), "payload\n");
+  for (int run = 0; run < 2; ++run) {
+    auto m = mirror_tree(src, parent + "/src", {parent});
+    EXPECT_NE(m.error.find("will not copy"), std::string::npos) << m.error;
+    EXPECT_EQ(m.error.find('\n'), std::string::npos) << "the name is printed escaped";
+  }
+  EXPECT_EQ(util::read_file(src + "/setup.py").value_or(""), "setup()\n");
+}
+
+// The same class with other bytes and placements: every control character a name may hold is
+// refused with the name shown escaped, and nothing outside the copy is touched.
+TEST(Mirror, HostileNamesAreRefusedAndNothingOutsideTheCopyMoves) {
+  const std::vector<std::string> names = {"a\rb", "\x1b[31mred", "del\x7f", "tab\tin", "\n..", "x\n0 0 2:..",
+                                          "..\n", "\t..\t", std::string("v\x01") + "..", "y\x0b"};
+  for (const auto& n : names) {
+    testkit::TempDir d;
+    put(d / "canary", "keep");
+    put(d / "ext/a.cpp", "int a;\n");
+    put(d / ("ext/" + n), "x");
+    auto m = mirror_tree(d / "ext", d / "out", {});
+    EXPECT_NE(m.error, "") << util::printable(n);
+    for (char ch : m.error) EXPECT_FALSE(static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) << util::printable(m.error);
+    fs::remove(d / ("ext/" + n));
+    ASSERT_EQ(mirror_tree(d / "ext", d / "out", {}).error, "");
+    EXPECT_EQ(util::read_file(d / "canary").value_or(""), "keep");
+    EXPECT_TRUE(fs::exists(d / "ext/a.cpp"));
+  }
+}
+
+// Names a file system allows that a line-based record would split: counted, they come back whole.
+TEST(Mirror, TheRecordRoundTripsEveryNameItAccepts) {
+  std::map<std::string, MirrorStamp> m{{"plain.cpp", {1, 2}},
+                                       {"with space/and:colon 3 4 5:x", {10, -20}},
+                                       {"é/ü.h", {0, 0}},
+                                       {"a,b\"c'd$e|f`g;h", {7, 8}}};
+  std::string err;
+  auto back = parse_mirror_record(render_mirror_record(m), &err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_EQ(*back, m);
+}
+
+// Whatever a record says, a name read back goes through the path check: a record written by hand
+// (or by an older torchsmith, or damaged) naming "..", "/etc" or "a/../b" is refused whole.
+TEST(Mirror, ARecordNamingAPathOutsideTheCopyIsRefused) {
+  for (const std::string bad : {"..", "/etc", "a/../..", "a//b", ".", "x\x1b", ""}) {
+    std::string text = std::string(kMirrorRecordHeader) + "\n1 2 " + std::to_string(bad.size()) + ":" + bad + "\n";
+    std::string err;
+    EXPECT_FALSE(parse_mirror_record(text, &err)) << util::printable(bad);
+    EXPECT_NE(err, "");
+  }
+  for (const std::string broken : {"1\t2\t..\n", "torchsmith-mirror/2\n1 2 9:..\n", "torchsmith-mirror/2\n1 2 -1:..\n",
+                                   "torchsmith-mirror/2\n1 2 2:..", "torchsmith-mirror/2\n99999999999999999999 2 1:a\n"})
+    EXPECT_FALSE(parse_mirror_record(broken, nullptr)) << util::printable(broken);
+
+  // In a copy: the hand-made record is not followed; the parent and the source stay.
+  testkit::TempDir d;
+  const std::string parent = d / "parent";
+  put(parent + "/ext/a.cpp", "int a;\n");
+  put(parent + "/keep", "keep");
+  ASSERT_EQ(mirror_tree(parent + "/ext", parent + "/src", {parent}).error, "");
+  put(parent + "/src/.torchsmith/mirror.tsv", std::string(kMirrorRecordHeader) + "\n1 2 2:..\n");
+  ASSERT_EQ(mirror_tree(parent + "/ext", parent + "/src", {parent}).error, "");
+  put(parent + "/src/.torchsmith/mirror.tsv", "1\t2\t..\n1\t2\t../keep\n");  // the old line format
+  ASSERT_EQ(mirror_tree(parent + "/ext", parent + "/src", {parent}).error, "");
+  EXPECT_EQ(util::read_file(parent + "/keep").value_or(""), "keep");
+  EXPECT_TRUE(fs::exists(parent + "/ext/a.cpp"));
+  EXPECT_TRUE(fs::exists(parent + "/src/a.cpp"));
+}
+
+// Issue 32: a file replaced by a directory of the same name vanished from the copy for one run
+// (the record's old file entry deleted the directory just made).
+TEST(Mirror, AFileReplacedByADirectoryIsCopiedAtOnce) {
+  testkit::TempDir d;
+  put(d / "ext/a", "was a file\n");
+  ASSERT_EQ(mirror_tree(d / "ext", d / "out", {}).error, "");
+  fs::remove(d / "ext/a");
+  put(d / "ext/a/b.cpp", "int b;\n");
+  ASSERT_EQ(mirror_tree(d / "ext", d / "out", {}).error, "");
+  EXPECT_EQ(util::read_file(d / "out/a/b.cpp").value_or(""), "int b;\n");
+  // And back: the directory replaced by a file.
+  fs::remove_all(d / "ext/a");
+  put(d / "ext/a", "a file again\n");
+  ASSERT_EQ(mirror_tree(d / "ext", d / "out", {}).error, "");
+  EXPECT_EQ(util::read_file(d / "out/a").value_or(""), "a file again\n");
+}
+
+// A directory replaced by a link to elsewhere: the record's entries under it are deleted in the
+// copy, never through the link (that once removed the files the link points at).
+TEST(Mirror, DeletionsNeverGoThroughALinkInTheCopy) {
+  testkit::TempDir d;
+  put(d / "victim/x.cpp", "keep");
+  put(d / "ext/lib/x.cpp", "int x;\n");
+  ASSERT_EQ(mirror_tree(d / "ext", d / "out", {}).error, "");
+  fs::remove_all(d / "ext/lib");
+  fs::create_directory_symlink(d / "victim", d / "ext/lib");
+  ASSERT_EQ(mirror_tree(d / "ext", d / "out", {}).error, "");
+  EXPECT_TRUE(fs::is_symlink(d / "out/lib"));
+  EXPECT_EQ(util::read_file(d / "victim/x.cpp").value_or(""), "keep");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <nlohmann/json.hpp>
+
 #include "source/apply.h"
 #include "source/hash.h"
 #include "source/journal.h"
@@ -298,4 +300,43 @@ TEST(ApplyFixes, SecondRunAddsToTheJournalKeepingTheFirstOriginal) {
   EXPECT_EQ(j.files[0].fixes, (std::vector<std::string>{"one", "two"}));
   ASSERT_TRUE(revert_fixes(tree).ok);
   EXPECT_EQ(slurp(tree + "/f.txt"), "a\nb\n");
+}
+
+// Issue 32, class 1: the journal is a record; a path it gives back is checked as a fix file's is
+// (no '..', no absolute path, no control character), and its mode never brings setuid back.
+TEST(RevertFixes, AJournalNamingAPathOutsideTheTreeOrAControlCharacterIsRefused) {
+  for (const std::string bad : {"../canary", "/etc/passwd", "a/../../canary", "x\n..", "esc\x1b[2J", "del\x7f"}) {
+    ScratchDir dir;
+    std::string tree = dir / "t";
+    fs::create_directories(tree + "/.torchsmith");
+    spit(dir / "canary", "keep");
+    nlohmann::json j = {{"format", "torchsmith-fix-journal"}, {"version", 1},
+                        {"files", {{{"path", bad}, {"original_sha256", sha256_hex("evil")},
+                                    {"original_base64", base64_encode("evil")}, {"applied_sha256", ""}}}}};
+    spit(tree + "/.torchsmith/journal.json", j.dump());
+    Journal out;
+    std::string err;
+    EXPECT_FALSE(read_journal(tree, out, &err)) << bad;
+    EXPECT_EQ(err.find('\x1b'), std::string::npos);
+    RevertResult rv = revert_fixes(tree, {.force = true});
+    EXPECT_FALSE(rv.ok);
+    EXPECT_EQ(slurp(dir / "canary"), "keep");
+  }
+}
+
+TEST(RevertFixes, AJournalModeNeverRestoresSetuid) {
+  ScratchDir dir;
+  std::string tree = dir / "t";
+  fs::create_directories(tree + "/.torchsmith");
+  spit(tree + "/f.sh", "changed");
+  nlohmann::json j = {{"format", "torchsmith-fix-journal"}, {"version", 1},
+                      {"files", {{{"path", "f.sh"}, {"original_sha256", sha256_hex("orig")},
+                                  {"original_base64", base64_encode("orig")}, {"applied_sha256", sha256_hex("changed")},
+                                  {"mode", 04777}}}}};
+  spit(tree + "/.torchsmith/journal.json", j.dump());
+  ASSERT_TRUE(revert_fixes(tree).ok);
+  struct stat st {};
+  ASSERT_EQ(::stat((tree + "/f.sh").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07000, 0u);
+  EXPECT_EQ(slurp(tree + "/f.sh"), "orig");
 }
