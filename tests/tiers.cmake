@@ -10,14 +10,24 @@ ts_slow(test_build compiles "NinjaStatus.ParsesRealNinjaOutput:Runner.CleanRunWi
 # Ten setuptools extensions built against Debian's torch through the Python build helper.
 ts_slow(test_run compiles "PyshimBuild.*:CompileCache.RealCcacheCachesNvccCompiles")
 
-# Small shared libraries compiled with g++ to repair, vendor and read.
-ts_slow(test_package compiles "Repair.*")
+# Small shared libraries compiled with g++ to repair, vendor, package and read.
+ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemoryAsFromTheFileAndNothingWritten:Index.RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne")
+
+# Real nvcc compiles of fatbinaries (skipped without a CUDA toolkit).
+ts_slow(test_verify compiles "FatbinNvcc.*:CudaRelease.RealNvccSharedObjectSaysItsCudaAndAMismatchFailsNamingBoth")
+
+# A compiler's identity read from a probe compile; distcc's probe compile.
+ts_slow(test_scale compiles "CompilerIdentity.ReadFromAnObjectsCommentSection:Farm.DownStoreAndUnreachableHostAreReportedNotFatal:PlanScale.NoReachableHostKeepsTheLocalJobs")
+
+# A fix checked by compiling the file it edits.
+ts_slow(test_source compiles "UpstreamFixes.QuantizationTypeGetsCstdintWithGcc13OnTorch113:UpstreamFixesEffect.*")
 
 # PyPI, live (skipped offline).
 ts_slow(test_source network "Pypi.LiveTorchScatter212SdistHashChecked")
+ts_slow(test_verify network "InstallDeps.LiveFvcoreVerifiesWithItsRealDependenciesFromPypi")
 
 # End-to-end builds through the binary: the fixture project, hello_ext, sdists.
-ts_slow(test_cli compiles "BuildCli.*:BuildVerifyCli.*:SdistSource.BuildByNameFromTheSdist:Harden.RepairKeepsEveryNameFromTheWheelInsideItsOutput:RepairCli.RepairsAWheelAndReportsJson")
+ts_slow(test_cli compiles "BuildCli.*:BuildVerifyCli.*:SdistSource.BuildByNameFromTheSdist:Harden.RepairKeepsEveryNameFromTheWheelInsideItsOutput:Harden.OutWithASpaceKeepsTheCompileCacheWorking:RepairCli.RepairsAWheelAndReportsJson:CondaCli.*")
 ts_slow(test_cli network "KbRefresh.LiveFromPyPI")
 # Three real CUDA extension builds against a PyPI torch (and, cold, that torch's install); the
 # wheelhouse half runs under unshare -n. COST: ctest -j2 starts them first on a fresh build directory.
