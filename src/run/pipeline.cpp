@@ -178,12 +178,13 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
                     : r.signal ? "killed by signal " + std::to_string(r.signal)
                                : "exit " + std::to_string(r.exit_code);
   if (s.o.sharpen) s.o.sharpen(r.diagnosis);
-  RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.o.retry, s.retries, s.o.native_arches);
+  RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.parallel, s.o.retry, s.retries, s.o.native_arches);
   if (rem.retry) {
     ++s.retries;
     s.rec.retries.push_back({c.step.name, rem.reason, rem.kind, s.since()});
     s.say(c.step.name + " failed (" + why + "); retrying: " + rem.reason);
     for (const auto& [k, v] : rem.env) s.remedy_env[k] = v;
+    if (rem.parallel) s.parallel = *rem.parallel;
     // A remedy may put the build helper on PYTHONPATH (force_include): written like the plan's.
     if (expand_pyshim(s.remedy_env, s.shim_dir))
       if (auto e = write_pyshim(s.shim_dir); !e.empty()) s.say("the build helper: " + e);
