@@ -45,13 +45,17 @@ function(ts_fuzz)
       COMMAND ${out} -max_total_time=${F_SECONDS} -max_len=${max_len} -timeout=10
               -artifact_prefix=${out}-
               ${PROJECT_BINARY_DIR}/fuzz_corpus_${t} ${PROJECT_SOURCE_DIR}/tests/fuzz/corpus_${t})
-    set_tests_properties(fuzz_${t} PROPERTIES FIXTURES_REQUIRED ${F_GROUP}_fuzz TIMEOUT 120)
+    # Not quick: it needs its group's clang build below (ctest -L quick would pull that in).
+    set_tests_properties(fuzz_${t} PROPERTIES FIXTURES_REQUIRED ${F_GROUP}_fuzz TIMEOUT 120 LABELS "slow;fuzz")
   endforeach()
   add_custom_target(${F_GROUP}_fuzz DEPENDS ${outs})
   set_property(GLOBAL APPEND PROPERTY TS_FUZZ_GROUPS ${F_GROUP}_fuzz)
   add_test(NAME fuzz_${F_GROUP}_build
            COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --target ${F_GROUP}_fuzz)
-  set_tests_properties(fuzz_${F_GROUP}_build PROPERTIES FIXTURES_SETUP ${F_GROUP}_fuzz TIMEOUT 900)
+  # Over 60 s: clang with ASan+UBSan compiles each target with all its sources (the whole of kb, core
+  # and util for triage and kb); labelled so that ctest -L quick leaves it out.
+  set_tests_properties(fuzz_${F_GROUP}_build PROPERTIES FIXTURES_SETUP ${F_GROUP}_fuzz TIMEOUT 900
+                       LABELS "slow;compiles;fuzz")
 endfunction()
 
 # build/fuzz-bundle.tar.gz: every fuzz binary with its .options and seed corpus, and the campaign
@@ -65,7 +69,7 @@ function(ts_fuzz_bundle)
   add_test(NAME fuzz_campaign_script
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/fuzz/campaign_test.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
   set_tests_properties(fuzz_campaign_script PROPERTIES FIXTURES_REQUIRED verify_fuzz TIMEOUT 120
-                       PASS_REGULAR_EXPRESSION "PASS")
+                       PASS_REGULAR_EXPRESSION "PASS" LABELS "slow;fuzz")
   add_custom_target(fuzz_bundle
     COMMAND ${CMAKE_COMMAND} -E env bash ${PROJECT_SOURCE_DIR}/bench/fuzz_bundle.sh
             ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR} ${PROJECT_BINARY_DIR}/fuzz-bundle.tar.gz

@@ -124,7 +124,9 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   // A remedy that needs this machine (an installed host compiler that fits) is chosen from its facts.
   const kb::Kb* known = facts ? load_kb(g) : nullptr;
   if (known)
-    bo.sharpen = [facts, known](triage::Diagnosis& d) { triage::specialize(d, &*facts, known); };
+    bo.sharpen = [facts, known, budget = bo.mem_budget](triage::Diagnosis& d) {
+      triage::specialize(d, &*facts, known, budget);
+    };
   bo.what = !plan.import_name.empty() ? plan.spec.package + " against torch " + plan.torch_version
              : plan.spec.package + (plan.torch_version.empty() ? "" : "==" + plan.torch_version);
   bo.torchsmith_version = TS_VERSION;

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -17,7 +16,6 @@
 #include "source/git.h"
 #include "source/pypi.h"
 #include "spec/spec_file.h"
-#include "util/process.h"
 #include "util/cache_dir.h"
 
 namespace ts::cli {
@@ -35,19 +33,6 @@ std::string canonical(const std::string& p) {
   std::error_code ec;
   auto c = std::filesystem::canonical(p, ec);
   return ec ? p : c.string();
-}
-
-// "13.0.88" from `nvcc --version` ("Cuda compilation tools, release 13.0, V13.0.88"), "" when unreadable.
-std::string nvcc_version(const std::string& nvcc) {
-  util::RunOptions o;
-  o.timeout = std::chrono::milliseconds(20000);
-  auto r = util::run({nvcc, "--version"}, o);
-  auto at = r.out.rfind(", V");
-  if (!r.ok() || at == std::string::npos) return "";
-  std::string v;
-  for (std::size_t i = at + 3; i < r.out.size() && (std::isdigit(static_cast<unsigned char>(r.out[i])) || r.out[i] == '.'); ++i)
-    v += r.out[i];
-  return v;
 }
 
 // The provisioning half of a request: --toolkit, the cache, the catalog; a --toolkit PATH the
@@ -85,19 +70,16 @@ bool provision_context(const GlobalOptions& g, const Request& o, PlannedRequest&
     bool known = false;
     for (const auto& t : out.facts.cuda_toolkits) known |= t.path == choice->dir;
     if (!known) {
-      std::string nvcc = choice->dir + "/bin/nvcc";
-      std::string v = std::filesystem::exists(nvcc) ? nvcc_version(nvcc) : "";
-      if (v.empty()) {
+      // Read by the probe as it reads the toolkits it finds (on this machine, as the build runs here).
+      std::string herr;
+      auto here = probe::Host::at("/", &herr);
+      auto t = here ? probe::probe_toolkit(*here, choice->dir) : std::nullopt;
+      if (!t || t->nvcc.empty() || t->version.empty()) {
         out.error = "--toolkit " + o.toolkit + ": no bin/nvcc that reports its version there (give a CUDA_HOME)";
         return false;
       }
-      CudaToolkitFacts t;
-      t.path = choice->dir;
-      t.version = v;
-      t.nvcc = nvcc;
-      t.version_source = "nvcc";
-      t.found_via = {"--toolkit"};
-      out.facts.cuda_toolkits.push_back(t);
+      t->found_via = {"--toolkit"};
+      out.facts.cuda_toolkits.push_back(*t);
     }
   }
   (void)g;
@@ -121,6 +103,27 @@ plan::SdistLookup lookup_sdist(const plan::ExtensionSource& src, const Request& 
   if (!sd) { l.error = err; return l; }
   l.url = sd->url, l.filename = sd->filename, l.sha256 = sd->sha256, l.size = sd->size;
   return l;
+}
+
+// --cache / --distribute: the planner's scale step (plan/scale_step.h) probes the store and the
+// hosts with short timeouts in a scratch dir; what it found (and a bad request) lands in out.scale.
+plan::ScaleProbe scale_probe(const Request& r, PlannedRequest& out) {
+  if (r.cache.empty() && r.distribute.empty() && r.hosts.empty()) return {};
+  return [&r, &out](plan::Plan& p) {
+    std::string path = p.env.count("PATH") ? p.env.at("PATH") : (std::getenv("PATH") ? std::getenv("PATH") : "");
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/torchsmith-hosts-XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    std::string work = mkdtemp(buf.data()) ? std::string(buf.data()) : "";
+    if (work.empty() && !r.distribute.empty() && r.distribute != "none") {
+      out.scale.error = "cannot make a scratch directory under " + templ.substr(0, templ.rfind('/')) + " for the host probe";
+      return;
+    }
+    out.scale = scale::plan_scale({r.cache, r.distribute, r.hosts}, p, path, work);
+    std::error_code ec;
+    if (!work.empty()) std::filesystem::remove_all(work, ec);
+  };
 }
 
 // `PATH | URL@REF | NAME==VERSION`: an extension package against an installed torch.
@@ -201,6 +204,7 @@ PlannedRequest plan_extension(const GlobalOptions& g, const Request& o) {
   }
   if (!provision_context(g, o, out)) return out;
   req.provision = &out.provision;
+  req.scale = scale_probe(o, out);
   const plan::Recipe* found = plan::find_recipe(recipes, req);
   plan::Recipe generic = plan::recipe_generic(!req.scan.name.empty() ? req.scan.name : src->name);
   out.result = plan::make_extension_plan(req, out.facts, k.kb, found ? *found : generic, &k.fixes);
@@ -211,32 +215,11 @@ PlannedRequest plan_extension(const GlobalOptions& g, const Request& o) {
 
 }  // namespace
 
-// --cache / --distribute: the plan's scale section, probed with short timeouts in a scratch dir.
-static void add_scale(const Request& r, PlannedRequest& out) {
-  if (r.cache.empty() && r.distribute.empty() && r.hosts.empty()) return;
-  if (!out.error.empty() || !out.result.ok()) return;
-  plan::Plan& p = out.result.plan;
-  std::string path = p.env.count("PATH") ? p.env.at("PATH") : (std::getenv("PATH") ? std::getenv("PATH") : "");
-  const char* tmp = std::getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/torchsmith-hosts-XXXXXX";
-  std::vector<char> buf(templ.begin(), templ.end());
-  buf.push_back('\0');
-  std::string work = mkdtemp(buf.data()) ? std::string(buf.data()) : "";
-  if (work.empty() && !r.distribute.empty() && r.distribute != "none") {
-    out.error = "cannot make a scratch directory under " + templ.substr(0, templ.rfind('/')) + " for the host probe";
-    return;
-  }
-  out.scale = scale::plan_scale({r.cache, r.distribute, r.hosts}, p, path, work);
-  std::error_code ec;
-  if (!work.empty()) std::filesystem::remove_all(work, ec);
-  if (!out.scale.error.empty()) out.error = out.scale.error;
-}
-
 PlannedRequest plan_request_inner(const GlobalOptions& g, const Request& r);
 
 PlannedRequest plan_request(const GlobalOptions& g, const Request& r) {
   PlannedRequest out = plan_request_inner(g, r);
-  add_scale(r, out);
+  if (out.error.empty() && !out.scale.error.empty()) out.error = out.scale.error;
   return out;
 }
 
@@ -279,7 +262,7 @@ PlannedRequest plan_request_inner(const GlobalOptions& g, const Request& r) {
     if (spec->root == "/") out.toolkit_facts = kb::adopt_read_toolkits(k.kb, toolkits_read(out.facts));
   }
   if (!provision_context(g, r, out)) return out;
-  out.result = plan::make_plan(*spec, out.facts, k, &out.provision);
+  out.result = plan::make_plan(*spec, out.facts, k, &out.provision, scale_probe(r, out));
   if (!out.result.bad_spec.empty()) { out.error = out.result.bad_spec; return out; }
   if (!out.result.plan.source_dir.empty()) out.result.plan.source_revision = git_head(out.result.plan.source_dir);
   return out;

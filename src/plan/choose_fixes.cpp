@@ -9,6 +9,8 @@ void choose_fixes(Ctx& c) {
            "fixes/");
     return;
   }
+  // Fixes whose condition names a CUDA are not chosen (the query's CUDA is empty); said once.
+  c.skipped_for_cuda("fix", "a fix for a CUDA version");
   FixQuery q{c.version(), c.cuda_mm(), c.cmake_version, c.compiler ? c.compiler->version : "", c.arches.arches()};
   c.selected_fixes = c.in->fixes(q);
   for (const auto& f : c.selected_fixes) {

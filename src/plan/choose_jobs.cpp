@@ -34,6 +34,7 @@ void choose_jobs(Ctx& c) {
   if (by_mem < 1)
     c.warn("jobs", "1", "not even one " + per + " fits in " + from + ": the compiler may be OOM-killed; free memory or add swap", src,
            compat::kJobsRule);
+  jobs = core::with_remote_slots(c, jobs);
   c.p.jobs = jobs;
   c.set_env("MAX_JOBS", std::to_string(jobs), why, src, compat::kJobsRule);
   if (c.spec().build_type == spec::BuildType::debug)

@@ -103,7 +103,8 @@ void choose_libraries(Ctx& c) {
     c.decide("library", "MKL " + mkl->version + " (" + mkl->library_dir + ")", "found by CMake through the prefix path", "facts");
   else
     missing(c, "mkl", "no MKL", "");
-  if (!c.cuda_on || !c.toolkit) return;  // no toolkit: a conflict already says so
+  if (c.skipped_for_cuda("library", "where CUDA, cuDNN, NCCL and MAGMA are found, and what to install")) return;
+  if (!c.cuda_on || !c.toolkit) return;
   // build.toml's entry (torch's own use of the variable) is the better source where it has one.
   for (const auto& e : toolkit_env(c.p.cuda_home))
     c.set_env(e.name, e.value, e.reason, c.in->build.env_var(e.name, c.version()) ? "" : e.source);

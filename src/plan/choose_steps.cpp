@@ -120,12 +120,15 @@ void artifacts(Ctx& c) {
   const auto [abi, plat] = core::wheel_tags(c);
   auto v = *ver(c.version());
   std::string mm = v.major_minor();
-  if (spec.wants("wheel")) {
+  // A package's name carries the CUDA (+cu<XY>, _cuda<X.Y>): none while the CUDA is a conflict.
+  bool packaged = spec.wants("wheel") || spec.wants("conda");
+  bool named = !(packaged && c.skipped_for_cuda("artifact", "the package's name"));
+  if (named && spec.wants("wheel")) {
     std::string name = "torch-" + c.p.build_version + "-" + abi + "-" + abi + "-" + plat + ".whl";
     c.p.artifacts.push_back({"wheel", name, "torch-" + mm + ".*-" + abi + "-" + abi + "-" + plat + ".whl", "in {src}/dist"});
     c.decide("artifact", name, "the wheel name from PYTORCH_BUILD_VERSION and the build Python's tags", "PEP 427");
   }
-  if (spec.wants("conda")) {
+  if (named && spec.wants("conda")) {
     std::string py = c.python ? ver(c.python->version)->major_minor() : "3.X";
     std::string cudnn;
     for (const auto& l : c.facts().libraries)

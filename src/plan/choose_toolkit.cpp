@@ -190,9 +190,7 @@ bool choose_provisioned(Ctx& c, std::string& why) {
   return true;
 }
 
-}  // namespace
-
-void choose_toolkit(Ctx& c) {
+void choose_or_refuse(Ctx& c) {
   if (!c.cuda_on) {
     c.decide("cuda", "off", "a CPU build (--without cuda)", c.spec().origin_of("without"));
     return;
@@ -271,6 +269,20 @@ void choose_toolkit(Ctx& c) {
            cite(rel.source, rel.origin));
   }
   check_driver(c);
+}
+
+}  // namespace
+
+void choose_toolkit(Ctx& c) {
+  std::size_t before = c.conflicts.size();
+  choose_or_refuse(c);
+  // Refused: no toolkit, not even the installed one a refusal ranked first, so nothing later
+  // (fixes, libraries, the version label) is derived from a CUDA the plan does not build with.
+  if (c.cuda_on && c.p.cuda.empty() && c.conflicts.size() > before) {
+    c.toolkit = nullptr;
+    c.cuda_rel = nullptr;
+    c.cuda_conflict = c.conflicts.back().what;
+  }
 }
 
 }  // namespace ts::plan::detail

@@ -22,6 +22,7 @@ std::string local_label(const Ctx& c) {
 }  // namespace
 
 void choose_version(Ctx& c) {
+  if (c.skipped_for_cuda("version", "the version label (PYTORCH_BUILD_VERSION, +cu<XY>)")) return;
   std::string local = local_label(c);
   bool conda = c.spec().wants("conda");
   c.p.build_version = conda ? c.version() : c.version() + "+" + local;

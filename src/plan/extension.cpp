@@ -272,6 +272,7 @@ constexpr PlanStep kExtensionBuild[] = {
     {"plan.env", choose_env_and_abi},
     {"plan.fixes", [](ext::Ctx& c) { c.ninja_fixed = ext::choose_package_fixes(c); }},
     {"plan.remedies", ext::choose_build_remedies},
+    {"plan.scale", core::scale_step},
     {"plan.jobs", ext::choose_jobs},
     {"plan.split_compile", ext::choose_nvcc_split},
     {"plan.steps", ext::choose_steps},
@@ -297,6 +298,7 @@ PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& fac
   c.req = &req;
   c.recipe = &recipe;
   c.fix_set = fixes;
+  c.scale = req.scale ? &req.scale : nullptr;
   core::run(c, kExtensionBuild);
   return out;
 }

@@ -11,6 +11,7 @@
 
 #include "core/host_facts.h"
 #include "kb/kb.h"
+#include "plan/scale_step.h"
 #include "plan/plan.h"
 #include "plan/provision_request.h"
 #include "plan/recipe.h"
@@ -86,6 +87,7 @@ struct ExtensionRequest {
   std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)
   // What may be provisioned and where (--toolkit, the cache): null = installed toolkits only.
   const ProvisionContext* provision = nullptr;
+  ScaleProbe scale;  // --cache / --distribute (scale_step.h): empty = none
 };
 
 // The Python whose torch is the target: --torch's path, else the first Python with torch.

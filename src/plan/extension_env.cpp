@@ -160,10 +160,12 @@ void choose_jobs(Ctx& c) {
              c.req->scan.ninja_off ? "setup.py" : c.recipe_source());
     jobs = 1;
   }
-  c.p.jobs = jobs;
-  for (const auto& k : r.jobs_env) c.set_env(k, std::to_string(jobs), why, src, compat::kJobsRule);
+  // distcc's remote slots join the count every knob gets (a serial build gains nothing from them);
+  // `jobs` stays this machine's, which the nvcc threads below are sized with.
+  c.p.jobs = ninja_off(c) && !ninja_fix && !helper ? jobs : core::with_remote_slots(c, jobs);
+  for (const auto& k : r.jobs_env) c.set_env(k, std::to_string(c.p.jobs), why, src, compat::kJobsRule);
   if ((ninja_fix || helper) && std::find(r.jobs_env.begin(), r.jobs_env.end(), "MAX_JOBS") == r.jobs_env.end())
-    c.set_env("MAX_JOBS", std::to_string(jobs), "cpp_extension's ninja build reads MAX_JOBS; " + why,
+    c.set_env("MAX_JOBS", std::to_string(c.p.jobs), "cpp_extension's ninja build reads MAX_JOBS; " + why,
               "torch/utils/cpp_extension.py _get_num_workers; " + src, compat::kJobsRule);
   if (!threaded) return;
   // Jobs forced lower (serial build, --jobs) leave memory for more threads, never more than arches.
@@ -176,6 +178,7 @@ void choose_jobs(Ctx& c) {
                      std::to_string(n) + " arch(es): " + jt.why + "; a thread costs memory like a job (" +
                      std::string(kNvccThreadFactorSource) + ")";
   c.nvcc_threads = threads;
+  c.p.nvcc_threads = threads;
   if (!r.nvcc_threads_env.empty()) {
     c.set_env(r.nvcc_threads_env, std::to_string(threads), twhy, src);
   } else if (threads > 1) {

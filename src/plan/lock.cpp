@@ -1,3 +1,4 @@
+#include "plan/parallelism.h"
 #include "plan/lock.h"
 
 #include <nlohmann/json.hpp>
@@ -56,7 +57,7 @@ std::string build_identity_hash(const Plan& p) {
   if (j.contains("provisioned"))
     for (auto& t : j["provisioned"])
       for (auto& w : t["wheels"]) w.erase("file"), w.erase("sha256");
-  for (const char* k : {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL"}) j["env"].erase(k);
+  for (const char* k : kJobKnobs) j["env"].erase(k);
   return source::sha256_hex(j.dump());
 }
 

@@ -98,6 +98,11 @@ struct Plan {
   std::string cmake_range;     // what the release accepts: ">=3.18,<4" (for images that install their own)
   std::string numpy_version;   // the NumPy the build compiles against ("" = none)
   int jobs = 1;
+  // With jobs, how the build runs in parallel; the job knobs in env are written from these
+  // (plan/parallelism.h), and nothing reads them back.
+  int nvcc_threads = 1;       // nvcc --threads of each CUDA compile
+  int nvcc_split = 0;         // nvcc --split-compile (0 = none)
+  bool side_by_side = false;  // the package's extensions built side by side in jobs x nvcc_threads slots
   std::map<std::string, std::string> env;            // exactly the build's environment
   std::map<std::string, std::string> cmake_options;  // NAME -> value (passed as -DNAME=value)
   std::map<std::string, bool> features;              // build.toml feature name -> on

@@ -39,6 +39,37 @@ std::string Ctx::cuda_mm() const {
   return v ? v->major_minor() : toolkit->version;
 }
 
+void scale_step(Ctx& c) {
+  if (!c.scale || !*c.scale || !c.conflicts.empty()) return;
+  std::size_t before = c.p.decisions.size();
+  (*c.scale)(c.p);
+  // The probe's decisions become this step's, in the log's order.
+  std::vector<Decision> made(c.p.decisions.begin() + static_cast<std::ptrdiff_t>(before), c.p.decisions.end());
+  c.p.decisions.resize(before);
+  for (auto& d : made) c.record(std::move(d.topic), std::move(d.value), std::move(d.reason), std::move(d.source), d.warning);
+}
+
+int with_remote_slots(Ctx& c, int local_jobs) {
+  if (c.p.scale.distribute.empty()) return local_jobs;
+  c.p.scale.local_jobs = local_jobs;
+  int remote = c.p.scale.remote_slots;
+  if (remote <= 0) return local_jobs;
+  int total = local_jobs + remote;
+  c.decide("jobs", std::to_string(total),
+           std::to_string(remote) + " remote slots (" + c.p.scale.hosts + ") + " + std::to_string(local_jobs) +
+               " local jobs: remote compiles cost this machine only their preprocessing, and links and fallbacks "
+               "run here within the memory model; the governor watches the local processes only",
+           "https://www.distcc.org/man/distcc_1.html");
+  return total;
+}
+
+bool Ctx::skipped_for_cuda(const std::string& topic, const std::string& what) {
+  if (cuda_conflict.empty()) return false;
+  warn(topic, "skipped", what + " depends on the CUDA toolkit, which is a conflict (" + cuda_conflict +
+                            "): nothing is chosen until it is resolved", "plan.toolkit");
+  return true;
+}
+
 void Ctx::set_env(const std::string& name, const std::string& value, const std::string& reason,
                   std::string source, std::string rule) {
   p.env[name] = value;

@@ -49,6 +49,10 @@ struct Ctx : ContractOut {
   const CompilerFacts* compiler = nullptr;
   ArchList arches;
   bool cuda_on = false;
+  const ScaleProbe* scale = nullptr;  // the command's --cache/--distribute probe (null: none)
+  // The conflict that left a CUDA build without a toolkit ("" when it has one, or builds no CUDA):
+  // a step whose answer derives from the toolkit decides nothing then (skipped_for_cuda).
+  std::string cuda_conflict;
 
   // Chosen by a torch build.
   const kb::TorchRelease* release = nullptr;
@@ -79,6 +83,10 @@ struct Ctx : ContractOut {
                std::string source = "", std::string rule = "");
   std::string recipe_source() const;  // an extension build's: "source (packages/x.toml:3)" or "recipe_generic"
 
+  // True when the CUDA choice is a conflict: then `what` (a step's answer derived from the toolkit)
+  // is recorded as skipped because of that conflict, so a refused plan states nothing false.
+  bool skipped_for_cuda(const std::string& topic, const std::string& what);
+
  private:
   const HostFacts& facts_;
   const kb::Kb& kb_;
@@ -94,6 +102,13 @@ struct PlanStep {
 
 // Runs the steps in order, then puts provision steps first and moves the log into c.out.
 void run(Ctx& c, std::span<const PlanStep> steps);
+
+// The scale step, the same in every kind: runs the command's probe (when there is one and nothing
+// is refused yet); its decisions are the step's.
+void scale_step(Ctx& c);
+// The job count with the kept distcc hosts' slots added (plan.scale.local_jobs keeps the local
+// part); every kind's jobs step asks it before it writes a job knob.
+int with_remote_slots(Ctx& c, int local_jobs);
 
 // Compile jobs for this machine's memory, by compat's jobs.memory rule: every kind sizes its jobs
 // here (its own cost per job: the KB's model, or a recipe's figure).

@@ -1,4 +1,7 @@
 // JSON both ways for the plan types: the lock file is read back by `torchsmith build --lock`.
+#include <algorithm>
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 #include "plan/plan.h"
@@ -74,6 +77,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"cmake_range", p.cmake_range},
        {"numpy_version", p.numpy_version},
        {"jobs", p.jobs},
+       {"parallel", {{"nvcc_threads", p.nvcc_threads}, {"nvcc_split", p.nvcc_split}, {"side_by_side", p.side_by_side}}},
        {"env", p.env},
        {"cmake_options", p.cmake_options},
        {"features", p.features},
@@ -103,6 +107,36 @@ void to_json(nlohmann::json& j, const Plan& p) {
                   {"local_jobs", p.scale.local_jobs},     {"nvcc", p.scale.nvcc}};
 }
 
+namespace {
+
+// The number after `opt` in a flags value ("--threads 6"), 0 when absent.
+int flag_number(const std::map<std::string, std::string>& env, const char* key, const std::string& opt) {
+  auto it = env.find(key);
+  if (it == env.end()) return 0;
+  auto at = it->second.find(opt + " ");
+  if (at == std::string::npos) return 0;
+  int n = 0;
+  for (std::size_t i = at + opt.size() + 1; i < it->second.size() && std::isdigit(static_cast<unsigned char>(it->second[i])) && n < 100000; ++i)
+    n = n * 10 + (it->second[i] - '0');
+  return n;
+}
+
+// A lock written before the parallel counts were typed: read once here, at the edge, from the
+// knobs the planner wrote then (TORCHSMITH_NVCC_THREADS, NVCC_APPEND_FLAGS, TORCHSMITH_EXT_JOBS).
+void read_legacy_parallelism(Plan& p) {
+  int threads = 0;
+  if (auto it = p.env.find("TORCHSMITH_NVCC_THREADS"); it != p.env.end()) {
+    for (char ch : it->second)
+      if (std::isdigit(static_cast<unsigned char>(ch)) && threads < 100000) threads = threads * 10 + (ch - '0');
+  }
+  if (threads == 0) threads = flag_number(p.env, "NVCC_APPEND_FLAGS", "--threads");
+  p.nvcc_threads = std::max(threads, 1);
+  p.nvcc_split = flag_number(p.env, "NVCC_APPEND_FLAGS", "--split-compile");
+  p.side_by_side = p.env.count("TORCHSMITH_EXT_JOBS") > 0;
+}
+
+}  // namespace
+
 void from_json(const nlohmann::json& j, Plan& p) {
   p.schema = j.at("schema").get<std::string>();
   p.spec = j.at("spec").get<spec::BuildSpec>();
@@ -119,6 +153,14 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.numpy_version = j.value("numpy_version", "");
   p.jobs = j.value("jobs", 1);
   p.env = j.value("env", std::map<std::string, std::string>{});
+  if (j.contains("parallel")) {
+    const auto& par = j.at("parallel");
+    p.nvcc_threads = par.value("nvcc_threads", 1);
+    p.nvcc_split = par.value("nvcc_split", 0);
+    p.side_by_side = par.value("side_by_side", false);
+  } else {
+    read_legacy_parallelism(p);  // a lock written before the counts were typed
+  }
   p.cmake_options = j.value("cmake_options", std::map<std::string, std::string>{});
   p.features = j.value("features", std::map<std::string, bool>{});
   p.fixes = j.value("fixes", std::vector<PlannedFix>{});

@@ -44,9 +44,9 @@ std::optional<HostFacts> read_facts_file(const std::string& path, std::string& e
 }
 
 PlanResult make_plan(const spec::BuildSpec& spec, HostFacts facts, const Knowledge& k,
-                     const ProvisionContext* provision) {
+                     const ProvisionContext* provision, const ScaleProbe& scale) {
   compat::identify_gpus(facts, k.kb);
-  Inputs in{spec, facts, k.kb, k.build, chooser_for(k.fixes), provision};
+  Inputs in{spec, facts, k.kb, k.build, chooser_for(k.fixes), provision, scale ? &scale : nullptr};
   return resolve(in);
 }
 

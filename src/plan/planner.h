@@ -10,6 +10,7 @@
 #include "plan/build_kb.h"
 #include "plan/plan.h"
 #include "plan/provision_request.h"
+#include "plan/scale_step.h"
 #include "source/fix.h"
 #include "spec/build_spec.h"
 
@@ -30,7 +31,8 @@ std::optional<HostFacts> read_facts_file(const std::string& path, std::string& e
 
 // Names the GPUs from the KB (compat::identify_gpus), then resolve().
 // `provision` (may be null): what the plan may provision (--toolkit, the cache).
+// `scale` (may be empty): the command's --cache/--distribute probe, run as the planner's scale step.
 PlanResult make_plan(const spec::BuildSpec& spec, HostFacts facts, const Knowledge& k,
-                     const ProvisionContext* provision = nullptr);
+                     const ProvisionContext* provision = nullptr, const ScaleProbe& scale = {});
 
 }  // namespace ts::plan

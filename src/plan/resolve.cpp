@@ -27,6 +27,7 @@ constexpr PlanStep kTorchBuild[] = {
     {"plan.arch_fixes", detail::check_arch_fixes},
     {"plan.libraries", detail::choose_libraries},
     {"plan.version", detail::choose_version},
+    {"plan.scale", core::scale_step},
     {"plan.jobs", detail::choose_jobs},
     {"plan.steps", detail::choose_steps},
 };
@@ -39,6 +40,7 @@ PlanResult resolve(const Inputs& in) {
   r.plan.torch_version = in.spec.version;
   Ctx c(in.facts, in.kb, r);
   c.in = &in;
+  c.scale = in.scale;
   c.cuda_on = true;  // until choose_features finds the build is CPU-only
   core::run(c, kTorchBuild);
   return r;

@@ -9,6 +9,7 @@
 #include "core/cuda_arch.h"
 #include "core/host_facts.h"
 #include "kb/kb.h"
+#include "plan/scale_step.h"
 #include "plan/build_kb.h"
 #include "plan/plan.h"
 #include "plan/provision_request.h"
@@ -40,6 +41,7 @@ struct Inputs {
   FixChooser fixes;  // may be empty: no fix KB
   // What may be provisioned and where (--toolkit, the cache): null = installed tools only.
   const ProvisionContext* provision = nullptr;
+  const ScaleProbe* scale = nullptr;  // --cache / --distribute (scale_step.h): null = none
 };
 
 PlanResult resolve(const Inputs& in);

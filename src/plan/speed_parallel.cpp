@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "plan/extension_internal.h"
+#include "plan/parallelism.h"
 
 namespace ts::plan::ext {
 
@@ -33,7 +34,8 @@ void choose_parallel_extensions(Ctx& c) {
   }
   // A CUDA source compiled with nvcc --threads T keeps T cores busy: slots count threads, not jobs.
   int threads = c.nvcc_threads;
-  int slots = c.p.jobs * threads;
+  c.p.side_by_side = true;
+  int slots = job_slots(c.p);
   auto it = c.p.env.find("PYTHONPATH");
   c.set_env("PYTHONPATH", pythonpath_with_pyshim(it == c.p.env.end() ? "" : it->second),
             "torchsmith's build helper (sitecustomize.py, written by the run) comes first: it builds the "

@@ -65,12 +65,15 @@ void choose_nvcc_split(Ctx& c) {
   int split = req.split_compile;
   std::string why = "asked for (--split-compile " + std::to_string(split) + ")";
   if (split < 0) {
-    auto r = choose_split_compile({c.cores, c.p.jobs, c.nvcc_threads, req.scan.cu_files, c.usable_gib, c.nvcc_job_gib,
+    // nvcc units compile here even when distcc takes the host compiles: this machine's jobs.
+    int local = c.p.scale.remote_slots > 0 ? c.p.scale.local_jobs : c.p.jobs;
+    auto r = choose_split_compile({c.cores, local, c.nvcc_threads, req.scan.cu_files, c.usable_gib, c.nvcc_job_gib,
                                    c.kb().resources.nvcc_thread_factor, c.kb().resources.nvcc_split_thread_factor});
     if (r.split < 2) return;  // every core already has a compile, or memory has no room: no threads added
     split = r.split;
     why = r.why;
   }
+  c.p.nvcc_split = split;
   std::string flags = "--split-compile " + std::to_string(split);
   auto it = c.p.env.find("NVCC_APPEND_FLAGS");
   if (it != c.p.env.end() && !it->second.empty()) flags = it->second + " " + flags;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "probe/parallel.h"
+#include "probe/probe.h"
 #include "probe/places.h"
 #include "probe/sections.h"
 #include "probe/text.h"
@@ -153,6 +154,15 @@ std::vector<CudaToolkitFacts> probe_cuda(const Host& h, const ProbeOptions& o, N
   auto out = inspect_each(keys, [&](const std::string& k, Notes& n) { return inspect(h, k, o, n); }, notes);
   for (std::size_t i = 0; i < keys.size(); ++i) out[i].found_via = via[keys[i]];
   return out;
+}
+
+std::optional<CudaToolkitFacts> probe_toolkit(const Host& h, const std::string& dir, const ProbeOptions& o) {
+  std::string canon = h.canonical(dir);
+  if (canon.empty() || !looks_like_toolkit(h, canon)) return std::nullopt;
+  Notes notes;
+  CudaToolkitFacts t = inspect(h, canon, o, notes);
+  t.path = dir;  // as asked: the plan names the directory the user gave
+  return t;
 }
 
 }  // namespace ts::probe

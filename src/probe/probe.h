@@ -2,6 +2,7 @@
 // probe(): read a machine into HostFacts. Never throws; what could not be read is a note in
 // facts.notes. Independent sections run in parallel, each command with its own timeout.
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,9 @@ struct ProbeOptions {
 std::string check_root(const std::string& root);
 
 HostFacts probe(const Host& host, const ProbeOptions& opts = {});
+
+// One toolkit directory read as probe() reads those it finds (version files, else nvcc --version;
+// its arches and options from nvcc): --toolkit PATH. nullopt when dir holds no toolkit.
+std::optional<CudaToolkitFacts> probe_toolkit(const Host& host, const std::string& dir, const ProbeOptions& opts = {});
 
 }  // namespace ts::probe

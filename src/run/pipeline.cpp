@@ -213,13 +213,14 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     s.say(e.empty() ? "the source ports did not make it build: reverted byte for byte"
                     : "the source ports could not be reverted: " + e);
   }
-  RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.o.retry, s.retries, s.o.native_arches);
+  RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.parallel, s.o.retry, s.retries, s.o.native_arches);
   if (!rem.retry && try_ports(s, c)) return Ended::retry;
   if (rem.retry) {
     ++s.retries;
     s.rec.retries.push_back({c.step.name, rem.reason, rem.kind, s.since()});
     s.say(c.step.name + " failed (" + why + "); retrying: " + rem.reason);
     for (const auto& [k, v] : rem.env) s.remedy_env[k] = v;
+    if (rem.parallel) s.parallel = *rem.parallel;
     // A remedy may put the build helper on PYTHONPATH (force_include): written like the plan's.
     if (expand_pyshim(s.remedy_env, s.shim_dir))
       if (auto e = write_pyshim(s.shim_dir); !e.empty()) s.say("the build helper: " + e);

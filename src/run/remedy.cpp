@@ -3,43 +3,12 @@
 #include <algorithm>
 
 #include "compat/jobs_rule.h"
+#include "plan/parallelism.h"
 #include "plan/plan.h"
 
 namespace ts::run {
 
 namespace {
-
-// The job-count knobs of torch builds (MAX_JOBS: setup.py and cpp_extension) and plain CMake ones;
-// halving changes every one that is set.
-constexpr const char* kJobKnobs[] = {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL"};
-
-// nvcc --split-compile in NVCC_APPEND_FLAGS, halved: "--threads 6 --split-compile 4" ->
-// "--threads 6 --split-compile 2"; a split of 1 is dropped. from = 0 when there is no split above 1.
-struct HalvedSplit {
-  std::string flags;
-  int from = 0, to = 0;
-};
-
-HalvedSplit halve_split(const std::string& flags) {
-  const std::string opt = "--split-compile ";
-  HalvedSplit h{flags};
-  auto at = flags.find(opt);
-  if (at == std::string::npos) return h;
-  auto num = at + opt.size();
-  auto end = flags.find(' ', num);
-  int split = std::atoi(flags.substr(num, end == std::string::npos ? std::string::npos : end - num).c_str());
-  if (split < 2) return h;
-  h.from = split;
-  h.to = split / 2 >= 2 ? split / 2 : 1;
-  std::string rest = end == std::string::npos ? "" : flags.substr(end);
-  if (h.to >= 2) {
-    h.flags = flags.substr(0, num) + std::to_string(h.to) + rest;
-  } else {
-    h.flags = flags.substr(0, at) + (rest.empty() ? "" : rest.substr(1));
-    while (!h.flags.empty() && h.flags.back() == ' ') h.flags.pop_back();
-  }
-  return h;
-}
 
 std::string appended(const std::map<std::string, std::string>& env, const char* key, const std::string& more) {
   auto it = env.find(key);
@@ -49,7 +18,8 @@ std::string appended(const std::map<std::string, std::string>& env, const char* 
 }  // namespace
 
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
-                         const RetryPolicy& policy, int retries_done, const std::string& native_arches) {
+                         const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
+                         const std::string& native_arches) {
   RemedyPlan r;
   const triage::Finding* root = d.root();
   if (!root || !root->sig) return r;
@@ -64,28 +34,20 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
   r.env = rem.env;
   switch (rem.kind) {
     case triage::RemedyKind::halve_jobs: {
-      int jobs = 0;
-      for (const char* k : kJobKnobs)
-        if (auto it = env.find(k); it != env.end()) jobs = std::max(jobs, std::atoi(it->second.c_str()));
+      // Typed counts in, typed counts out; the knobs are written from them (plan/parallelism.h).
       // nvcc --split-compile threads (plan/speed_split.h) hold memory too: halved with the jobs.
-      auto flags = env.find("NVCC_APPEND_FLAGS");
-      HalvedSplit split = halve_split(flags == env.end() ? "" : flags->second);
-      if (split.from) r.env["NVCC_APPEND_FLAGS"] = split.flags;
-      std::string split_note = split.from ? ", nvcc split-compile " + std::to_string(split.from) + " -> " +
-                                                std::to_string(split.to) : "";
-      if (jobs <= 1 && split.from) {
-        r.reason = root->id + ": jobs stay at " + std::to_string(std::max(jobs, 1)) + split_note;
-        break;
-      }
-      if (jobs <= 1) { r.refused = "already at 1 job: memory, not parallelism, is short"; return r; }
-      int half = compat::jobs_after_oom(jobs);
-      for (const char* k : kJobKnobs)
-        if (env.count(k)) r.env[k] = std::to_string(half);
-      if (!env.count("MAX_JOBS")) r.env["MAX_JOBS"] = std::to_string(half);
-      // The slots side-by-side extensions share (jobs x nvcc threads, run/pyshim.h) halve too.
-      if (auto it = env.find("TORCHSMITH_EXT_JOBS"); it != env.end())
-        r.env[it->first] = std::to_string(std::max(1, std::atoi(it->second.c_str()) / 2));
-      r.reason = root->id + ": jobs " + std::to_string(jobs) + " -> " + std::to_string(half) + split_note;
+      plan::Parallelism next = now;
+      next.split = now.split >= 2 && now.split / 2 >= 2 ? now.split / 2 : 0;
+      std::string split_note = now.split >= 2 ? ", nvcc split-compile " + std::to_string(now.split) + " -> " +
+                                                    std::to_string(std::max(next.split, 1)) : "";
+      if (now.jobs <= 1 && now.split < 2) { r.refused = "already at 1 job: memory, not parallelism, is short"; return r; }
+      if (now.jobs > 1) next.jobs = compat::jobs_after_oom(now.jobs);
+      for (const char* k : plan::kJobKnobs) r.env.erase(k);  // the signature's own count yields to the halved one
+      // The slots side-by-side extensions share (jobs x nvcc threads, run/pyshim.h) follow the jobs.
+      for (auto& [k, v] : plan::job_env(next, env)) r.env[k] = v;
+      r.parallel = next;
+      r.reason = root->id + (now.jobs > 1 ? ": jobs " + std::to_string(now.jobs) + " -> " + std::to_string(next.jobs)
+                                          : ": jobs stay at 1") + split_note;
       break;
     }
     case triage::RemedyKind::set_env: {

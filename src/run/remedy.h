@@ -2,8 +2,10 @@
 // Auto-fix: a failed step's root cause (triage) carries a remedy from signatures.toml; the safe
 // ones are applied to the run's environment and the step runs again. Each retry has a reason.
 #include <map>
+#include <optional>
 #include <string>
 
+#include "plan/parallelism.h"
 #include "triage/diagnosis.h"
 
 namespace ts::run {
@@ -22,12 +24,15 @@ struct RemedyPlan {
   bool clean_build = false;                // remove build/ (logs kept) before retrying
   bool reconfigure = false;                // remove build/CMakeCache.txt before retrying
   std::string refused;  // a remedy exists but is not applied automatically, and why
+  std::optional<plan::Parallelism> parallel;  // halve_jobs: the counts the retry runs with
 };
 
-// What to do after a failure whose diagnosis is d, given the environment the step ran with
-// (MAX_JOBS & co) and the retries already made. `native_arches` is the TORCH_CUDA_ARCH_LIST of
+// What to do after a failure whose diagnosis is d, given the environment the step ran with, the
+// parallel counts it ran with (`now`: the plan's, or a previous remedy's; the job knobs in env were
+// written from them) and the retries already made. `native_arches` is the TORCH_CUDA_ARCH_LIST of
 // the GPUs here ("" when unknown).
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
-                         const RetryPolicy& policy, int retries_done, const std::string& native_arches);
+                         const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
+                         const std::string& native_arches);
 
 }  // namespace ts::run

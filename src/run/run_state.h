@@ -17,6 +17,7 @@
 #include "run/early_verify.h"
 #include "run/journal.h"
 #include "run/pipeline.h"
+#include "plan/parallelism.h"
 #include "run/run_paths.h"
 #include "run/tree_lock.h"
 #include "triage/engine.h"
@@ -36,6 +37,7 @@ struct RunState {
   RunPaths paths;
   std::map<std::string, std::string> env;         // every external step's environment
   std::map<std::string, std::string> remedy_env;  // what remedies set on top of it
+  plan::Parallelism parallel = plan::parallelism_of(plan);  // the counts the job knobs were written from
   int retries = 0;
   bool ported = false, ports_reverted = false;    // the source ports' one try (pipeline.cpp)
   CompileCache cache;

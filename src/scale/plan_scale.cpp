@@ -22,7 +22,7 @@ std::string fmt_ms(double ms) {
 }  // namespace
 
 ScaleResult plan_scale(const ScaleRequest& r, plan::Plan& plan, const std::string& path_var,
-                       const std::string& work_dir) {
+                       const std::string& work_dir, const HostChecker& checker) {
   ScaleResult out;
   auto dirs = util::split_path(path_var);
   auto decide = [&](std::string topic, std::string value, std::string reason, std::string source, bool warn = false) {
@@ -83,7 +83,7 @@ ScaleResult plan_scale(const ScaleRequest& r, plan::Plan& plan, const std::strin
     }
     std::string cxx = plan.host_compiler.empty() ? "c++" : plan.host_compiler;
     if (auto it = plan.env.find("CXX"); it != plan.env.end() && !it->second.empty()) cxx = it->second;
-    out.hosts = check_hosts(hosts, cxx, path_var, work_dir);
+    out.hosts = checker ? checker(hosts, cxx) : check_hosts(hosts, cxx, path_var, work_dir);
     if (!out.hosts.error.empty()) {
       decide("distribute", "none", out.hosts.error + ": the build compiles here only", kSrcDistcc, true);
     } else {
@@ -100,21 +100,8 @@ ScaleResult plan_scale(const ScaleRequest& r, plan::Plan& plan, const std::strin
     }
     plan.scale.hosts = scale::hosts_text(out.hosts.kept());
     plan.scale.remote_slots = out.hosts.kept_slots();
-    plan.scale.local_jobs = plan.jobs;
-    if (plan.scale.remote_slots > 0) {
-      int old = plan.jobs;
-      int total = old + plan.scale.remote_slots;
-      for (const char* k : {"MAX_JOBS", "CMAKE_BUILD_PARALLEL_LEVEL"})
-        if (auto it = plan.env.find(k); it != plan.env.end() && it->second == std::to_string(old))
-          it->second = std::to_string(total);
-      plan.jobs = total;
-      decide("jobs", std::to_string(total),
-             std::to_string(plan.scale.remote_slots) + " remote slots (" + plan.scale.hosts + ") + " +
-                 std::to_string(old) +
-                 " local jobs from memory: remote compiles cost this machine only their preprocessing, and links "
-                 "and fallbacks run here within the memory model; the governor watches the local processes only",
-             kSrcDistcc);
-    } else if (out.hosts.error.empty()) {
+    // The planner's jobs step adds the slots to plan.jobs (plan/scale_step.h), with its decision.
+    if (plan.scale.remote_slots == 0 && out.hosts.error.empty()) {
       decide("distribute", "none", "no host was kept: the build compiles here only, with the jobs memory allows",
              kSrcDistcc, true);
     }

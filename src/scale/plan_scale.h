@@ -3,7 +3,9 @@
 // now, with a short timeout), which distcc hosts (each probed: reachable, same compiler), how many
 // jobs (remote slots + what local memory allows), and where nvcc units run. Each choice is a
 // Decision with its reason; nothing here fails a plan for a store or host that is down.
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "plan/plan.h"
 #include "scale/hosts.h"
@@ -23,9 +25,14 @@ struct ScaleResult {
   Health store;        // the store's health at plan time
 };
 
-// Adds plan.scale, its decisions, and the job count to plan. path_var: the build's PATH (where
-// distcc, ccache, sccache and the compiler are looked up). work_dir: scratch for the host probe.
+// Checks the distcc hosts for a compiler (check_hosts; tests hand in what a probe would find).
+using HostChecker = std::function<HostsCheck(const std::vector<DistccHost>& hosts, const std::string& compiler)>;
+
+// Adds plan.scale (remote_slots: the kept hosts' slots) and its decisions to plan; plan.jobs and the
+// environment are the planner's (its scale step runs this before its jobs step). path_var: the
+// build's PATH (where distcc, ccache, sccache and the compiler are looked up). work_dir: scratch for
+// the host probe.
 ScaleResult plan_scale(const ScaleRequest& r, plan::Plan& plan, const std::string& path_var,
-                       const std::string& work_dir);
+                       const std::string& work_dir, const HostChecker& checker = {});
 
 }  // namespace ts::scale

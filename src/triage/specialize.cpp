@@ -129,18 +129,20 @@ void arch_list(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb:
 }
 
 // Out of memory: the job count this machine's memory carries, by the KB's per-job model.
-void job_count(Finding& f, const HostFacts* facts, const kb::Kb* kb) {
+void job_count(Finding& f, const HostFacts* facts, const kb::Kb* kb, std::uint64_t budget) {
   if (!facts || !kb) return;
   const bool nvcc = f.id.find("NVCC") != std::string::npos || f.id.find("PTXAS") != std::string::npos;
   const compat::JobCost cost = compat::job_cost_of(kb->resources, nvcc);
   const double per_job = cost.gib;
-  std::uint64_t bytes = compat::usable_memory(facts->memory).bytes;
+  const compat::UsableMemory mem = compat::usable_memory(facts->memory, budget);
+  std::uint64_t bytes = mem.bytes;
   if (per_job <= 0 || bytes == 0) return;
   const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
-  const int jobs = compat::jobs_for_memory(bytes, "", compat::usable_cores(facts->cpu), cost).jobs;
+  const int jobs = compat::jobs_for_memory(bytes, mem.what, compat::usable_cores(facts->cpu), cost).jobs;
   char buf[200];
-  std::snprintf(buf, sizeof buf, "This machine has %.1f GiB usable; at about %.1f GiB per %s job that is %d job%s: set MAX_JOBS=%d",
-                gib, per_job, nvcc ? "nvcc" : "C++ compile", jobs, jobs == 1 ? "" : "s", jobs);
+  std::snprintf(buf, sizeof buf, "%s %.1f GiB%s; at about %.1f GiB per %s job that is %d job%s: set MAX_JOBS=%d",
+                budget ? "The build may use" : "This machine has", gib, budget ? " (--mem-budget)" : " usable", per_job,
+                nvcc ? "nvcc" : "C++ compile", jobs, jobs == 1 ? "" : "s", jobs);
   f.fix = std::string(buf) + (nvcc ? " and NVCC_THREADS=1. " : ". ") + f.fix;
   f.remedy.env["MAX_JOBS"] = std::to_string(jobs);
   f.notes.push_back(std::string("per-job memory from the KB resource model (resources.toml), rule ") + compat::kJobsRule);
@@ -167,13 +169,13 @@ void embedded_python(Finding& f) {
 
 }  // namespace
 
-void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb) {
+void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb, std::uint64_t mem_budget_bytes) {
   for (auto& f : d.findings) {
     if (!f.sig) continue;
     if (f.id == "PYTHON_H_MISSING") embedded_python(f);
     if (f.id == "NVCC_HOST_GCC_TOO_NEW" || f.id == "CPP_EXT_COMPILER_VERSION_BOUNDS") host_compiler(f, d, facts, kb);
     else if (f.remedy.kind == RemedyKind::shorten_arch_list) arch_list(f, d, facts, kb);
-    else if (f.remedy.kind == RemedyKind::halve_jobs) job_count(f, facts, kb);
+    else if (f.remedy.kind == RemedyKind::halve_jobs) job_count(f, facts, kb, mem_budget_bytes);
   }
 }
 

@@ -9,6 +9,7 @@
 namespace ts::triage {
 
 // Rewrites fix/remedy/notes of the findings it knows how to sharpen; either pointer may be null.
-void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb);
+// mem_budget_bytes: the build's --mem-budget (0 = what the host has), as the plan sized its jobs.
+void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb, std::uint64_t mem_budget_bytes = 0);
 
 }  // namespace ts::triage

@@ -2,6 +2,8 @@
 // fetched from a local git repository: plan -> fetch -> fix -> clean -> build -> package ->
 // verify -> report; then builds stopped by SIGINT, and by SIGKILL of torchsmith itself at a
 // random moment, resume and finish with the same wheel as an uninterrupted build.
+// Over 60 s (label slow;compiles, tests/tiers.cmake): each test compiles the fixture project, some
+// twice (interrupted, then resumed); what they prove needs the real compiles and the real binary.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>

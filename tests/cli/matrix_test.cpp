@@ -2,6 +2,8 @@
 // not the others (offline, an empty --wheelhouse); and the acceptance case live on PyPI: a real sdist
 // built on the CPU against two real torch releases, then pip install --find-links from each row's
 // directory into a fresh target and imported with that row's torch.
+// MatrixCli.Live* is over 60 s (label slow;network, tests/tiers.cmake): two PyPI torch installs and two
+// builds of the sdist are the acceptance case itself.
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -1,6 +1,8 @@
 // Provisioning end to end with the real binary: the plans of issue 17 on this machine (CUDA 13.0 and
 // CMake 3.25 installed), and a real CUDA extension built against a real CUDA torch from PyPI with a
 // toolkit provisioned from PyPI, then from a wheelhouse with the network cut off (unshare -n).
+// ProvisionCli.CudaExtension* is over 60 s (label slow;network, tests/tiers.cmake): it downloads a CUDA
+// torch and toolkit wheels and compiles three CUDA extensions; nothing smaller shows they link and run.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

@@ -21,6 +21,7 @@ const std::vector<std::string> kSteps{"fetch", "fix", "configure", "build", "pac
 
 plan::Plan six_steps() {
   plan::Plan p;
+  p.jobs = 8;
   p.env = {{"MAX_JOBS", "8"}};
   p.steps = {{"fetch", {"git", "clone", "https://example.invalid/x", "{src}"}, "", ""},
              {"fix", {"torchsmith", "fix", "{src}"}, "", ""},

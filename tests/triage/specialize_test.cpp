@@ -105,6 +105,24 @@ TEST(Specialize, OutOfMemoryNamesAJobCountFromMemory) {
   EXPECT_NE(d.root()->fix.find("set MAX_JOBS=" + want), std::string::npos) << d.root()->fix;
 }
 
+// The job count a build was planned with under --mem-budget is the one the OOM advice starts from
+// (compat's jobs.memory rule with the same budget), not the machine's whole memory.
+TEST(Specialize, OutOfMemoryHonoursTheMemBudget) {
+  HostFacts f;
+  f.memory.usable_bytes = 64ull << 30;
+  f.cpu.logical_cores = 64;
+  double per_job = the_kb().resources.cxx_job_gib;
+  ASSERT_GT(per_job, 0);
+  auto whole = diagnose("FAILED: a.o\nc++: fatal error: Killed signal terminated program cc1plus\n");
+  specialize(whole, &f, &the_kb());
+  auto budget = diagnose("FAILED: a.o\nc++: fatal error: Killed signal terminated program cc1plus\n");
+  specialize(budget, &f, &the_kb(), 4ull << 30);
+  std::string want = std::to_string(std::max(1, static_cast<int>(4 / per_job)));
+  EXPECT_EQ(budget.root()->remedy.env.at("MAX_JOBS"), want) << budget.root()->fix;
+  EXPECT_NE(budget.root()->fix.find("--mem-budget"), std::string::npos) << budget.root()->fix;
+  EXPECT_NE(whole.root()->remedy.env.at("MAX_JOBS"), want) << whole.root()->fix;
+}
+
 TEST(Specialize, WithoutFactsTheGenericFixStays) {
   auto d = diagnose(kGccLog);
   std::string before = d.root()->fix;

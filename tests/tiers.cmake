@@ -1,0 +1,47 @@
+# Which tests leave the quick tier, and why (cmake/TestTiers.cmake). `ctest -L quick` runs the rest.
+# compiles: runs a compiler (g++, nvcc, a setup.py or CMake build); network: reaches PyPI;
+# netns: makes network namespaces. A group over 60 s a test says why in its file too.
+
+# The PyTorch-shaped fixture project built with setup.py, CMake and ninja (tests/build/fixture_project_test.cpp).
+ts_slow(test_build compiles "FixtureProject.*")
+# A real ninja run, a real governor over compile-shaped children.
+ts_slow(test_build compiles "NinjaStatus.ParsesRealNinjaOutput:Runner.CleanRunWithNinjaProgress")
+
+# Ten setuptools extensions built against Debian's torch through the Python build helper.
+ts_slow(test_run compiles "PyshimBuild.*:CompileCache.RealCcacheCachesNvccCompiles")
+# Tiny long-tail packages (a GPU check, an old -std, their own -gencode) built with and without the remedies.
+ts_slow(test_run compiles "PyshimRemedy.*")
+
+# Small shared libraries compiled with g++ to repair, vendor, package and read.
+ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemoryAsFromTheFileAndNothingWritten:Index.RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne")
+
+# Real nvcc compiles of fatbinaries (skipped without a CUDA toolkit).
+ts_slow(test_verify compiles "FatbinNvcc.*:CudaRelease.RealNvccSharedObjectSaysItsCudaAndAMismatchFailsNamingBoth")
+
+# A compiler's identity read from a probe compile; distcc's probe compile.
+ts_slow(test_scale compiles "CompilerIdentity.ReadFromAnObjectsCommentSection:Farm.DownStoreAndUnreachableHostAreReportedNotFatal:PlanScale.NoReachableHostKeepsTheLocalJobs")
+
+# A fix checked by compiling the file it edits.
+ts_slow(test_source compiles "UpstreamFixes.QuantizationTypeGetsCstdintWithGcc13OnTorch113:UpstreamFixesEffect.*")
+
+# PyPI, live (skipped offline).
+ts_slow(test_source network "Pypi.LiveTorchScatter212SdistHashChecked")
+ts_slow(test_verify network "InstallDeps.LiveFvcoreVerifiesWithItsRealDependenciesFromPypi")
+
+# End-to-end builds through the binary: the fixture project, hello_ext, sdists.
+ts_slow(test_cli compiles "BuildCli.*:BuildVerifyCli.*:SdistSource.BuildByNameFromTheSdist:Harden.RepairKeepsEveryNameFromTheWheelInsideItsOutput:Harden.OutWithASpaceKeepsTheCompileCacheWorking:RepairCli.RepairsAWheelAndReportsJson:CondaCli.*")
+ts_slow(test_cli network "KbRefresh.LiveFromPyPI")
+# Three real CUDA extension builds against a PyPI torch (and, cold, that torch's install); the
+# wheelhouse half runs under unshare -n. COST: ctest -j2 starts them first on a fresh build directory.
+ts_slow(test_cli network "ProvisionCli.CudaExtension*" TIMEOUT 3600 COST 1000)
+# Issue 19's CI acceptance (docs/packages.md): mmcv-full from PyPI built and verified with its
+# runtime dependencies, and `torchsmith matrix` over two PyPI torch releases.
+ts_slow(test_cli network "RealPackagesNet.*" TIMEOUT 2400 COST 3000 REGISTER_IF TORCHSMITH_LONG_NETWORK_TESTS)
+ts_slow(test_cli network "MatrixCli.Live*" TIMEOUT 2400 COST 2000 REGISTER_IF TORCHSMITH_LONG_NETWORK_TESTS)
+
+# NVIDIA's redistributable archives made from the machine's CUDA 13 (xz of ~330 MB), provisioned over
+# loopback and offline (unshare -rn), a real .cu compiled: 1-2 minutes on a loaded 2-core machine.
+ts_slow(test_cli compiles "ProvisionRedistCli.*" TIMEOUT 900 COST 900)
+
+# Build hosts and a shared store in network namespaces, several builds each (tests/cli/scale_test.cpp).
+ts_slow(test_scale_farm netns "*" TIMEOUT 1800)
