@@ -16,7 +16,9 @@
 #include "plan/extension.h"
 #include "util/cache_dir.h"
 #include "util/fs.h"
+#include "util/printable.h"
 #include "util/process.h"
+#include "util/safe_path.h"
 
 namespace ts::cli {
 
@@ -72,7 +74,14 @@ std::string python_tag(const std::string& python, std::string* error) {
   o.timeout = std::chrono::seconds(60);
   auto r = util::run({python, "-c", "import sys; print('cp%d%d' % sys.version_info[:2])"}, o);
   if (!r.ok()) *error = "--python " + python + ": cannot run it (" + first_line(r.err.empty() ? r.describe(o.timeout) : r.err) + ")";
-  return r.ok() ? util::trim(r.out) : "";
+  if (!r.ok()) return "";
+  // The reply names a directory in the cache: only cpNN passes ("../x" made venvs outside it).
+  std::string tag = util::trim(r.out);
+  bool ok = tag.size() > 2 && tag.size() < 12 && tag.rfind("cp", 0) == 0 &&
+            tag.find_first_not_of("0123456789", 2) == std::string::npos;
+  if (!ok) *error = "--python " + python + ": its version reply '" + util::printable(tag.substr(0, 60)) +
+                    "' is not cpNN (is it a Python interpreter?)";
+  return ok ? tag : "";
 }
 
 struct TorchVenv {
@@ -100,7 +109,10 @@ TorchVenv read_torch(const std::string& py) {
 // that was interrupted; a venv pip cannot use is removed (it is ours, in the cache) and made again.
 TorchVenv torch_venv(const MatrixCliOptions& o, const package::TorchAsk& t, const std::string& cache,
                      const std::string& pytag) {
-  std::string dir = cache + "/matrix-venvs/torch-" + t.asked + "-" + pytag + (o.wheelhouse.empty() ? "" : "-wheelhouse");
+  std::string join_err;
+  auto joined = util::join_components(cache, {"matrix-venvs", "torch-" + t.asked + "-" + pytag + (o.wheelhouse.empty() ? "" : "-wheelhouse")}, &join_err);
+  if (!joined) return {"", "", "", join_err};  // never a venv made or removed outside CACHE/matrix-venvs
+  const std::string dir = *joined;
   std::string py = dir + "/bin/python";
   util::RunOptions ro;
   ro.timeout = std::chrono::minutes(60);

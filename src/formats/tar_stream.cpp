@@ -9,12 +9,19 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <vector>
+
+#include "util/scratch_dir.h"
+#include "util/partial_files.h"
 
 namespace ts::formats {
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
-  tmp_ = path_ + ".tmp-XXXXXX";
+  // The pid in the name: a later run removes what a killed one left (util/partial_files.h).
+  const std::string parent = std::filesystem::path(path_).parent_path().string();
+  util::remove_stale(parent.empty() ? "." : parent, std::filesystem::path(path_).filename().string() + ".tmp-");
+  tmp_ = path_ + ".tmp-" + std::to_string(::getpid()) + "-XXXXXX";
   std::vector<char> buf(tmp_.begin(), tmp_.end());
   buf.push_back('\0');
   int fd = mkstemp(buf.data());
@@ -24,6 +31,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     return;
   }
   tmp_ = buf.data();
+  slot_ = util::register_cleanup(tmp_);
   fchmod(fd, 0644);  // mkstemp makes 0600; packages are for others to read
   f_ = fdopen(fd, "wb");
   if (!f_) {
@@ -35,6 +43,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
 AtomicFile::~AtomicFile() {
   if (f_) std::fclose(f_);
   if (!done_ && !tmp_.empty()) unlink(tmp_.c_str());
+  util::unregister_cleanup(slot_);
 }
 
 bool AtomicFile::write(const void* data, std::size_t n) {
@@ -60,6 +69,8 @@ bool AtomicFile::commit() {
     return false;
   }
   done_ = true;
+  util::unregister_cleanup(slot_);
+  slot_ = -1;
   return true;
 }
 

@@ -47,6 +47,7 @@ class AtomicFile : public ByteSink {
   std::string path_, tmp_, error_;
   std::FILE* f_ = nullptr;
   bool done_ = false;
+  int slot_ = -1;  // util::register_cleanup of tmp_: removed if a signal ends the process
 };
 
 class FileSource : public ByteSource {

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <unordered_set>
 
 #include "util/fs.h"
+#include "util/printable.h"
 
 namespace ts::formats {
 namespace {
@@ -26,17 +26,20 @@ bool fail(std::string* error, std::string msg) {
 
 std::string mib(std::uint64_t n) { return std::to_string(n >> 20) + " MiB"; }
 
+// A member name as printed: its control characters escaped, so a name cannot drive the terminal.
+std::string shown(const std::string& n) { return util::printable(n); }
+
 // A member name that stays inside the archive's root when extracted and that a file system holds.
 std::string name_problem(const std::string& n) {
   if (n.empty() || n.front() == '/' || n.find('\\') != std::string::npos || n.find('\0') != std::string::npos)
-    return "unsafe member name '" + n + "' (absolute or with '..')";
+    return "unsafe member name '" + shown(n) + "' (absolute or with '..')";
   std::size_t start = 0;
   while (start <= n.size()) {
     std::size_t end = n.find('/', start);
     if (end == std::string::npos) end = n.size();
-    if (end - start == 2 && n.compare(start, 2, "..") == 0) return "unsafe member name '" + n + "' (absolute or with '..')";
+    if (end - start == 2 && n.compare(start, 2, "..") == 0) return "unsafe member name '" + shown(n) + "' (absolute or with '..')";
     if (end - start > kMaxComponent)
-      return "member name '" + n.substr(0, 60) + "...' has a part of " + std::to_string(end - start) +
+      return "member name '" + shown(n.substr(0, 60)) + "...' has a part of " + std::to_string(end - start) +
              " bytes (file systems hold at most 255)";
     start = end + 1;
   }
@@ -85,8 +88,7 @@ std::optional<ZipArchive> ZipArchive::open(Bytes data, std::string* error, const
     return std::nullopt;
   }
 
-  std::unordered_set<std::string> names;
-  std::uint64_t p = cd_off;
+  std::uint64_t p = cd_off, compressed_total = 0;
   for (std::uint64_t i = 0; i < count; ++i) {
     ZipMember m;
     std::uint16_t name_len = 0, extra_len = 0, comment_len = 0, flags = 0;
@@ -121,15 +123,15 @@ std::optional<ZipArchive> ZipArchive::open(Bytes data, std::string* error, const
       q += 4 + std::uint64_t(len);
     }
     if (std::string why = name_problem(m.name); !why.empty()) { fail(error, why); return std::nullopt; }
-    if (!names.insert(m.name).second) {
-      fail(error, "member '" + m.name + "' appears twice (a crafted archive?)");
+    if (!z.index_.emplace(m.name, z.members_.size()).second) {
+      fail(error, "member '" + shown(m.name) + "' appears twice (a crafted archive?)");
       return std::nullopt;
     }
     if (m.method != 0 && m.method != 8) {
-      fail(error, m.name + ": compression method " + std::to_string(m.method) + " not supported");
+      fail(error, shown(m.name) + ": compression method " + std::to_string(m.method) + " not supported");
       return std::nullopt;
     }
-    if (flags & 1) { fail(error, m.name + ": encrypted members are not supported"); return std::nullopt; }
+    if (flags & 1) { fail(error, shown(m.name) + ": encrypted members are not supported"); return std::nullopt; }
     // The local header must agree with the central directory: same name, same method, and (when
     // the sizes are not deferred to a data descriptor) the same CRC and sizes.
     std::uint32_t lsig = 0, lcrc = 0, lcsize = 0, lsize = 0;
@@ -140,37 +142,44 @@ std::optional<ZipArchive> ZipArchive::open(Bytes data, std::string* error, const
         !r.u32(m.local_offset + 18, lcsize) || !r.u32(m.local_offset + 22, lsize) ||
         !r.u16(m.local_offset + 26, lname_len) || !r.u16(m.local_offset + 28, lextra_len) ||
         !r.slice(m.local_offset + 30, lname_len, lname)) {
-      fail(error, m.name + ": bad local header");
+      fail(error, shown(m.name) + ": bad local header");
       return std::nullopt;
     }
     if (lmethod != m.method || std::string_view(reinterpret_cast<const char*>(lname.data()), lname.size()) != m.name ||
         (!(lflags & 8) && (lcrc != m.crc || (lcsize != 0xffffffff && lcsize != (m.compressed_size & 0xffffffff)) ||
                            (lsize != 0xffffffff && lsize != (m.size & 0xffffffff))))) {
-      fail(error, m.name + ": local header disagrees with the central directory (a crafted archive?)");
+      fail(error, shown(m.name) + ": local header disagrees with the central directory (a crafted archive?)");
       return std::nullopt;
     }
     m.data_offset = m.local_offset + 30 + lname_len + lextra_len;
     if (!fits(cd_off, m.data_offset, m.compressed_size)) {
-      fail(error, m.name + ": data past the central directory (truncated or crafted?)");
+      fail(error, shown(m.name) + ": data past the central directory (truncated or crafted?)");
       return std::nullopt;
     }
-    if (m.method == 0 && m.compressed_size != m.size) { fail(error, m.name + ": stored size mismatch"); return std::nullopt; }
+    if (m.method == 0 && m.compressed_size != m.size) { fail(error, shown(m.name) + ": stored size mismatch"); return std::nullopt; }
     if (m.size > lim.max_member_size) {
-      fail(error, m.name + ": " + mib(m.size) + " uncompressed, over the limit of " + mib(lim.max_member_size));
+      fail(error, shown(m.name) + ": " + mib(m.size) + " uncompressed, over the limit of " + mib(lim.max_member_size));
       return std::nullopt;
     }
     if (m.size >= lim.ratio_floor && m.size / std::max<std::uint64_t>(m.compressed_size, 1) > lim.max_ratio) {
-      fail(error, m.name + ": compression ratio over " + std::to_string(lim.max_ratio) + ":1 (" + mib(m.size) +
+      fail(error, shown(m.name) + ": compression ratio over " + std::to_string(lim.max_ratio) + ":1 (" + mib(m.size) +
                       " from " + std::to_string(m.compressed_size) + " bytes; a zip bomb?)");
       return std::nullopt;
     }
     z.total_ += m.size;
+    compressed_total += m.compressed_size;
     if (z.total_ > lim.max_total_size) {
       fail(error, "members total over " + mib(lim.max_total_size) + " uncompressed (a zip bomb?)");
       return std::nullopt;
     }
     z.members_.push_back(std::move(m));
     p += 46 + std::uint64_t(name_len) + extra_len + comment_len;
+  }
+  if (z.total_ >= lim.ratio_floor && z.total_ / std::max<std::uint64_t>(compressed_total, 1) > lim.max_ratio) {
+    fail(error, std::to_string(z.members_.size()) + " members total " + mib(z.total_) + " uncompressed from " +
+                    std::to_string(compressed_total) + " bytes: compression ratio over " +
+                    std::to_string(lim.max_ratio) + ":1 (a zip bomb?)");
+    return std::nullopt;
   }
   // Each member's local header and data own their bytes: overlapping members are how a small
   // file inflates to gigabytes (one deflate stream named many times).
@@ -181,7 +190,7 @@ std::optional<ZipArchive> ZipArchive::open(Bytes data, std::string* error, const
   for (std::size_t i = 1; i < by_offset.size(); ++i) {
     const ZipMember& a = *by_offset[i - 1];
     if (a.data_offset + a.compressed_size > by_offset[i]->local_offset) {
-      fail(error, "members '" + a.name + "' and '" + by_offset[i]->name + "' overlap (a zip bomb?)");
+      fail(error, "members '" + shown(a.name) + "' and '" + shown(by_offset[i]->name) + "' overlap (a zip bomb?)");
       return std::nullopt;
     }
   }
@@ -189,18 +198,17 @@ std::optional<ZipArchive> ZipArchive::open(Bytes data, std::string* error, const
 }
 
 const ZipMember* ZipArchive::find(const std::string& name) const {
-  for (const auto& m : members_)
-    if (m.name == name) return &m;
-  return nullptr;
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : &members_[it->second];
 }
 
 std::string ZipArchive::stream(const ZipMember& m,
                                const std::function<bool(const unsigned char*, std::size_t)>& sink) const {
   Bytes in;
-  if (!r_.slice(m.data_offset, m.compressed_size, in)) return m.name + ": data past end of file (truncated?)";
+  if (!r_.slice(m.data_offset, m.compressed_size, in)) return shown(m.name) + ": data past end of file (truncated?)";
   if (m.method == 0) {
-    if (in.size() != m.size) return m.name + ": stored size mismatch";
-    if (crc32_z(0, in.data(), in.size()) != m.crc) return m.name + ": CRC mismatch (corrupt archive)";
+    if (in.size() != m.size) return shown(m.name) + ": stored size mismatch";
+    if (crc32_z(0, in.data(), in.size()) != m.crc) return shown(m.name) + ": CRC mismatch (corrupt archive)";
     if (!in.empty() && !sink(in.data(), in.size())) return "stopped";
     return "";
   }
@@ -231,8 +239,8 @@ std::string ZipArchive::stream(const ZipMember& m,
   }
   inflateEnd(&zs);
   if (stopped) return "stopped";
-  if (rc != Z_STREAM_END || written != m.size) return m.name + ": corrupt deflate data";
-  if (crc != m.crc) return m.name + ": CRC mismatch (corrupt archive)";
+  if (rc != Z_STREAM_END || written != m.size) return shown(m.name) + ": corrupt deflate data";
+  if (crc != m.crc) return shown(m.name) + ": CRC mismatch (corrupt archive)";
   return "";
 }
 
@@ -263,7 +271,7 @@ std::string ZipArchive::extract(const ZipMember& m, const std::string& path) con
 }
 
 std::string ZipArchive::read(const ZipMember& m, std::string& out, std::uint64_t max_bytes) const {
-  if (m.size > max_bytes) return m.name + ": " + std::to_string(m.size) + " bytes, over " + std::to_string(max_bytes);
+  if (m.size > max_bytes) return shown(m.name) + ": " + std::to_string(m.size) + " bytes, over " + std::to_string(max_bytes);
   out.clear();
   out.reserve(m.size);
   return stream(m, [&](const unsigned char* p, std::size_t n) {

@@ -8,11 +8,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <memory>
 
 #include "formats/zip.h"  // write_error
+#include "util/scratch_dir.h"
 #include "util/sha256.h"
+#include "util/partial_files.h"
 
 namespace ts::formats {
 namespace {
@@ -51,14 +54,20 @@ struct Piece {
 }  // namespace
 
 ZipWriter::ZipWriter(std::string path) : path_(std::move(path)) {
+  const std::string marker = std::filesystem::path(path_).filename().string() + ".tmp-";
   tmp_ = path_ + ".tmp-" + std::to_string(::getpid());
+  // What a killed writer of the same file left (its pid gone) goes now; ours goes on a signal too.
+  const std::string parent = std::filesystem::path(path_).parent_path().string();
+  util::remove_stale(parent.empty() ? "." : parent, marker);
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("cannot create " + tmp_ + ": " + std::strerror(errno));
+  else slot_ = util::register_cleanup(tmp_);
 }
 
 ZipWriter::~ZipWriter() {
   if (fd_ >= 0) ::close(fd_);
   if (!finished_ && !tmp_.empty()) ::unlink(tmp_.c_str());
+  util::unregister_cleanup(slot_);
 }
 
 const std::string& ZipWriter::error() const { return error_; }
@@ -391,6 +400,8 @@ bool ZipWriter::finish() {
   if (::rename(tmp_.c_str(), path_.c_str()) != 0)
     return fail("cannot rename " + tmp_ + " onto it: " + std::strerror(errno));
   finished_ = true;
+  util::unregister_cleanup(slot_);
+  slot_ = -1;
   // The rename is durable only once the directory is synced.
   std::string dir = path_.substr(0, path_.find_last_of('/') == std::string::npos ? 0 : path_.find_last_of('/'));
   int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

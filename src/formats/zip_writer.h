@@ -56,6 +56,7 @@ class ZipWriter {
 
   std::string path_, tmp_;
   int fd_ = -1;
+  int slot_ = -1;  // util::register_cleanup of tmp_: removed if a signal ends the process
   bool finished_ = false;
   int level_ = 6;
   std::uint16_t dos_time_ = 0, dos_date_ = (0 << 9) | (1 << 5) | 1;

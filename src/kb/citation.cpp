@@ -2,7 +2,8 @@
 #include "kb/citation.h"
 
 #include <cctype>
-#include <regex>
+
+#include <re2/re2.h>
 
 #include "kb/toml_parse.h"
 
@@ -10,32 +11,32 @@ namespace ts::kb {
 
 namespace {
 
-const std::regex& url() {
-  static const std::regex r(R"(https?://[^\s]+)");
+const RE2& url() {
+  static const RE2 r(R"(https?://[^\s]+)");
   return r;
 }
-const std::regex& site() {  // developer.nvidia.com/cuda-gpus, cmake.org
-  static const std::regex r(R"([a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)*\.(org|com|io|net|dev|ai|gov|edu)(/\S*)?)");
+const RE2& site() {  // developer.nvidia.com/cuda-gpus, cmake.org
+  static const RE2 r(R"([a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)*\.(org|com|io|net|dev|ai|gov|edu)(/\S*)?)");
   return r;
 }
-const std::regex& repo_ref() {  // owner/repo@ref:path, owner/repo#N, owner/repo@abcdef0
-  static const std::regex r(R"([A-Za-z0-9][\w.-]*/[\w.-]+(@[\w./+-]+:\S+|#[0-9]+|@[0-9a-f]{7,40}))");
+const RE2& repo_ref() {  // owner/repo@ref:path, owner/repo#N, owner/repo@abcdef0
+  static const RE2 r(R"([A-Za-z0-9][\w.-]*/[\w.-]+(@[\w./+-]+:\S+|#[0-9]+|@[0-9a-f]{7,40}))");
   return r;
 }
-const std::regex& repo() {
-  static const std::regex r(R"([A-Za-z0-9][\w.-]*/[\w.-]+)");
+const RE2& repo() {
+  static const RE2 r(R"([A-Za-z0-9][\w.-]*/[\w.-]+)");
   return r;
 }
-const std::regex& after_repo() {  // "@031593d" or a file path: "setup.py@0029136", "Modules/x.cmake"
-  static const std::regex r(R"(@[0-9a-f]{7,40}\S*|[\w./@+-]*[./][\w./@+-]*)");
+const RE2& after_repo() {  // "@031593d" or a file path: "setup.py@0029136", "Modules/x.cmake"
+  static const RE2 r(R"(@[0-9a-f]{7,40}\S*|[\w./@+-]*[./][\w./@+-]*)");
   return r;
 }
 // Notes only this project's authors had (its scenario names and report numbers, its research
 // notes); the acceptance tests may use them, shipped data may not.
-const std::regex& private_note() {
-  static const std::regex r(
-      R"(\b[Ss]eeds?\b|\bS[1-5]\b|\bPBM\b|shared/|knowledge/|\[B:|\[main|\[idx:|\bfile ids?\b|anchors\.md|)"
-      R"(pytorch-build-machinery|extension-packages\.md|failure-signatures\.(md|json)|compat-facts)");
+const RE2& private_note() {
+  static const RE2 r(
+      R"((\b[Ss]eeds?\b|\bS[1-5]\b|\bPBM\b|shared/|knowledge/|\[B:|\[main|\[idx:|\bfile ids?\b|anchors\.md|)"
+      R"(pytorch-build-machinery|extension-packages\.md|failure-signatures\.(?:md|json)|compat-facts))");
   return r;
 }
 
@@ -64,8 +65,8 @@ bool names_a_reference(std::string_view source) {
   for (std::size_t i = 0; i < t.size(); ++i) {
     const std::string& w = t[i];
     if (w.empty()) continue;
-    if (std::regex_match(w, url()) || std::regex_match(w, site()) || std::regex_match(w, repo_ref())) return true;
-    if (std::regex_match(w, repo()) && i + 1 < t.size() && std::regex_match(t[i + 1], after_repo())) return true;
+    if (RE2::FullMatch(w, url()) || RE2::FullMatch(w, site()) || RE2::FullMatch(w, repo_ref())) return true;
+    if (RE2::FullMatch(w, repo()) && i + 1 < t.size() && RE2::FullMatch(t[i + 1], after_repo())) return true;
   }
   return false;
 }
@@ -93,9 +94,9 @@ void walk(const toml::node& n, std::string_view file, std::vector<KbError>& erro
 std::optional<std::string> citation_problem(std::string_view source) {
   const char* how = "; cite what a user can open: https://..., owner/repo@commit:path or owner/repo#123";
   std::string s(source);
-  std::smatch m;
-  if (std::regex_search(s, m, private_note()))
-    return "'" + m.str(0) + "' names a note users do not have" + how;
+  std::string m;
+  if (RE2::PartialMatch(s, private_note(), &m))
+    return "'" + m + "' names a note users do not have" + how;
   if (!names_a_reference(source)) return "'" + s.substr(0, 60) + (s.size() > 60 ? "...'" : "'") + " cites nothing a user can open" + how;
   return std::nullopt;
 }

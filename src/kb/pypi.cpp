@@ -2,8 +2,9 @@
 #include "kb/pypi.h"
 
 #include <algorithm>
-#include <regex>
 #include <set>
+
+#include <re2/re2.h>
 
 #include "core/version.h"
 
@@ -25,8 +26,8 @@ int line_at(std::string_view body, std::size_t byte) {
   return 1 + static_cast<int>(std::count(body.begin(), body.begin() + static_cast<long>(byte), '\n'));
 }
 
-const std::regex& final_version() {
-  static const std::regex r(R"(\d+\.\d+\.\d+)");
+const RE2& final_version() {
+  static const RE2 r(R"(\d+\.\d+\.\d+)");
   return r;
 }
 
@@ -52,9 +53,9 @@ bool yanked(const nlohmann::json& file) { return file.value("yanked", false) == 
 // cp311 -> 11; py3, source -> -1.
 int python_minor(const nlohmann::json& file) {
   std::string tag = file.value("python_version", "");
-  static const std::regex cp(R"(cp3(\d+))");
-  std::smatch m;
-  if (std::regex_match(tag, m, cp)) return std::stoi(m[1]);
+  static const RE2 cp(R"(cp3(\d{1,6}))");
+  int minor = -1;
+  if (RE2::FullMatch(tag, cp, &minor)) return minor;
   return -1;
 }
 
@@ -85,8 +86,8 @@ std::vector<Response> parse_recording(std::string_view text, const std::string& 
         continue;
       }
       parts.back().r.read = trim(line.substr(7));
-      static const std::regex date(R"(\d{4}-\d{2}-\d{2})");
-      if (!std::regex_match(parts.back().r.read, date))
+      static const RE2 date(R"(\d{4}-\d{2}-\d{2})");
+      if (!RE2::FullMatch(parts.back().r.read, date))
         errors.push_back({{file, n}, "read: '" + parts.back().r.read + "' is not a date; write # read: 2026-11-26"});
     } else if (starts_with(line, "#") && (parts.empty() || parts.back().body.empty())) {
       continue;  // comments in the header
@@ -132,15 +133,15 @@ std::string to_recording(const Response& r) {
 
 std::string cuda_of_requires(const std::vector<std::string>& requires_dist, std::string* from) {
   // cuda-toolkit[...]==13.2.2 (torch >= 2.15), nvidia-cuda-runtime-cu12==12.4.127, nvidia-cuda-runtime==13.0.96
-  static const std::regex toolkit(R"(^\s*cuda-toolkit(\[[^\]]*\])?\s*==\s*(\d+)\.(\d+)[^;]*)");
-  static const std::regex runtime(R"(^\s*nvidia-cuda-(runtime|nvrtc)(-cu\d+)?\s*==\s*(\d+)\.(\d+)[^;]*)");
-  for (const auto* re : {&toolkit, &runtime})
+  static const RE2 toolkit(R"(^\s*cuda-toolkit(\[[^\]]*\])?\s*==\s*(\d+)\.(\d+)[^;]*)");
+  static const RE2 runtime(R"(^\s*nvidia-cuda-(runtime|nvrtc)(-cu\d+)?\s*==\s*(\d+)\.(\d+)[^;]*)");
+  for (const RE2* re : {&toolkit, &runtime})
     for (const auto& r : requires_dist) {
-      std::smatch m;
-      if (!std::regex_search(r, m, *re)) continue;
-      if (from) *from = trim(m.str(0));
+      std::vector<re2::StringPiece> m(static_cast<std::size_t>(re->NumberOfCapturingGroups()) + 1);
+      if (!re->Match(r, 0, r.size(), RE2::UNANCHORED, m.data(), static_cast<int>(m.size()))) continue;
+      if (from) *from = trim(std::string_view(m[0].data(), m[0].size()));
       std::size_t k = m.size();
-      return m.str(k - 2) + "." + m.str(k - 1);
+      return std::string(m[k - 2]) + "." + std::string(m[k - 1]);
     }
   return "";
 }
@@ -167,7 +168,7 @@ std::vector<TorchLine> torch_lines(const std::vector<Response>& torch, std::vect
       continue;
     }
     for (const auto& [v, files] : b["releases"].items()) {
-      if (!std::regex_match(v, final_version()) || !files.is_array() || files.empty()) continue;
+      if (!RE2::FullMatch(v, final_version()) || !files.is_array() || files.empty()) continue;
       if (std::all_of(files.begin(), files.end(), [](const auto& f) { return yanked(f); })) continue;
       TorchLine& l = lines[minor_of(v)];
       l.minor = minor_of(v);
@@ -206,7 +207,7 @@ std::vector<ToolkitLine> toolkit_lines(const Response& r, std::vector<KbError>& 
   }
   std::map<std::string, ToolkitLine> lines;
   for (const auto& [v, files] : b["releases"].items()) {
-    if (!std::regex_match(v, final_version()) || !files.is_array() || files.empty()) continue;
+    if (!RE2::FullMatch(v, final_version()) || !files.is_array() || files.empty()) continue;
     ToolkitLine& l = lines[minor_of(v)];
     l.minor = minor_of(v);
     l.project = project;

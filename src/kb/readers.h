@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "kb/tomlpp.h"
@@ -38,7 +39,7 @@ std::string arch_in_toolkits(const Kb& base, std::string_view arch);
 
 // Reports a second entry with the same key: "duplicate pci_id '2182' (first at line 40)".
 // `seen` maps key -> line; returns false for a duplicate.
-bool unique_key(std::vector<std::pair<std::string, int>>& seen, const std::string& key, int line,
+bool unique_key(std::unordered_map<std::string, int>& seen, const std::string& key, int line,
                 FileCtx& c, std::string_view what, std::string_view key_name);
 
 // One kind of entry: the [[array]] it is written as, what messages call it, and the key two entries may
@@ -53,7 +54,7 @@ struct EntryKind {
 template <class T, class Read, class Key = std::nullptr_t>
 void read_entries(const toml::table& root, FileCtx& c, const std::vector<std::string_view>& allowed,
                   const EntryKind& kind, std::vector<T>& out, Read read, Key key = nullptr) {
-  std::vector<std::pair<std::string, int>> seen;
+  std::unordered_map<std::string, int> seen;
   for (const toml::table* t : entries(root, c, kind.array, allowed)) {
     EntryReader r(*t, c.file, std::string(kind.what), c.errors);
     T x;

@@ -41,17 +41,14 @@ std::string arch_in_toolkits(const Kb& base, std::string_view arch) {
          "(add the toolkit to cuda.toml first if it is new)";
 }
 
-bool unique_key(std::vector<std::pair<std::string, int>>& seen, const std::string& key, int line,
+bool unique_key(std::unordered_map<std::string, int>& seen, const std::string& key, int line,
                 FileCtx& c, std::string_view what, std::string_view key_name) {
-  for (const auto& [k, l] : seen) {
-    if (k != key) continue;
-    c.errors.push_back({{c.file, line}, std::string(what) + ": duplicate " + std::string(key_name) + " '" + key +
-                                            "' (first at line " + std::to_string(l) +
-                                            "); merge the two entries or remove one"});
-    return false;
-  }
-  seen.emplace_back(key, line);
-  return true;
+  auto [it, added] = seen.emplace(key, line);
+  if (added) return true;
+  c.errors.push_back({{c.file, line}, std::string(what) + ": duplicate " + std::string(key_name) + " '" + key +
+                                          "' (first at line " + std::to_string(it->second) +
+                                          "); merge the two entries or remove one"});
+  return false;
 }
 
 }  // namespace ts::kb::detail

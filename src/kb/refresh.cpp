@@ -2,8 +2,9 @@
 #include "kb/refresh.h"
 
 #include <algorithm>
-#include <regex>
 #include <set>
+
+#include <re2/re2.h>
 
 #include "core/version.h"
 #include "core/version_range.h"
@@ -173,8 +174,9 @@ Overlay make_overlay(const Kb& base, const RefreshInput& in, std::vector<KbError
       out.conflicts.push_back("torch " + l.minor + " python: built-in " + b->python + " (" + where(b->origin) +
                               ") excludes " + ms + ", which PyPI has wheels for (" + source + ")");
       std::vector<int> all = l.python_minors;
-      std::smatch lo;
-      if (std::regex_search(b->python, lo, std::regex(R"(>=\s*3\.(\d+))"))) all.push_back(std::stoi(lo[1]));
+      static const RE2 at_least(R"(>=\s*3\.(\d{1,6}))");
+      int lo = 0;
+      if (RE2::PartialMatch(b->python, at_least, &lo)) all.push_back(lo);
       std::sort(all.begin(), all.end());
       f.python = python_range(all);
       differ.push_back("python");

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -26,6 +27,8 @@
 #include "formats/wheel.h"
 #include "formats/zip.h"
 #include "util/safe_path.h"
+#include "util/scratch_dir.h"
+#include "util/partial_files.h"
 
 namespace fs = std::filesystem;
 
@@ -144,7 +147,7 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
     return fail(2,
                 wheel_path + " is not a wheel: " + err + " (truncated or corrupt? build it again)");
   // The same check repair and verify make: one .dist-info, RECORD present and true, Version.
-  auto layout = formats::check_wheel(*zip, &err);
+  auto layout = formats::check_wheel(*zip, &err, wheel_path);
   if (!layout) return fail(2, wheel_path + " is not a valid wheel: " + err);
   // pip matches the .dist-info directory by normalized name, so do the same.
   const std::string dist_info = layout->dist_info;
@@ -227,19 +230,13 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
   std::string out_sub = *sub_path;
   fs::create_directories(out_sub, ec);
   if (ec) return fail(1, "cannot create " + out_sub + ": " + ec.message());
-  std::string tmpl = out_sub + "/.torchsmith-conda-XXXXXX";
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  if (!mkdtemp(buf.data())) return fail(1, "cannot create a staging directory in " + out_sub);
+  // Staging carries the pid: one a killed conda left is removed now, and ours on return or a signal.
+  util::remove_stale(out_sub, ".torchsmith-conda-");
+  for (const char* partial : {".conda.tmp-", ".tar.bz2.tmp-"}) util::remove_stale(out_sub, partial);
+  util::ScratchDir staging(".torchsmith-conda-" + std::to_string(::getpid()), out_sub);
+  if (staging.path().empty()) return fail(1, "cannot create a staging directory in " + out_sub + ": " + staging.error());
   Work w;
-  w.root = buf.data();
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      std::error_code e;
-      fs::remove_all(dir, e);
-    }
-  } cleanup{w.root};
+  w.root = staging.path();
   w.site = "lib/python" + py + "/site-packages";
 
   CondaResult res;
@@ -262,8 +259,10 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
       // A wheel's scripts start with "#!python"; conda points them at the prefix's Python.
       auto text = util::read_file(full);
       if (text && text->rfind("#!python", 0) == 0) {
-        std::string fixed =
-            std::string("#!") + kPrefix + "/bin/python" + py + text->substr(text->find('\n'));
+        // A script that is only "#!python" (no newline) keeps its empty body.
+        const auto nl = text->find('\n');
+        std::string fixed = std::string("#!") + kPrefix + "/bin/python" + py +
+                            (nl == std::string::npos ? std::string("\n") : text->substr(nl));
         err = util::write_file_atomic(full, fixed);
         if (!err.empty()) return fail(1, err);
         s.has_prefix = true;

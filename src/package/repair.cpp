@@ -19,6 +19,8 @@
 #include "util/fs.h"
 #include "formats/elf.h"
 #include "util/safe_path.h"
+#include "util/scratch_dir.h"
+#include "util/partial_files.h"
 #include "verify/ld_conf.h"
 #include "formats/mapped_file.h"
 #include "verify/resolve.h"
@@ -101,17 +103,14 @@ RepairResult repair_wheel(const RepairOptions& o) {
   const std::string out_dir = o.out_dir.empty() ? fs::path(o.wheel).parent_path().string() : o.out_dir;
   std::error_code ec;
   fs::create_directories(out_dir.empty() ? "." : out_dir, ec);
-  // The work tree lives beside the output, so the final rename stays on one filesystem.
-  std::string work = (fs::path(out_dir.empty() ? "." : out_dir) /
-                      (".ts-repair-" + std::to_string(::getpid()) + "-XXXXXX")).string();
-  if (!::mkdtemp(work.data())) return bad_input("cannot create a work directory in " + out_dir);
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      std::error_code e;
-      fs::remove_all(dir, e);
-    }
-  } cleanup{work};
+  // The work tree lives beside the output, so the final rename stays on one filesystem. It carries
+  // the pid: one a killed repair left is removed now, and ours on return or a signal.
+  const std::string out_parent = out_dir.empty() ? "." : out_dir;
+  util::remove_stale(out_parent, ".ts-repair-");
+  util::remove_stale(out_parent, ".whl.tmp-");
+  util::ScratchDir scratch(".ts-repair-" + std::to_string(::getpid()), out_parent);
+  if (scratch.path().empty()) return bad_input("cannot create a work directory in " + out_parent + ": " + scratch.error());
+  const std::string work = scratch.path();
   const std::string root = work + "/tree";
 
   std::string err;

@@ -10,6 +10,7 @@
 #include "package/index.h"
 #include "util/fs.h"
 #include "formats/mapped_file.h"
+#include "formats/wheel.h"
 #include "formats/zip.h"
 
 namespace fs = std::filesystem;
@@ -102,8 +103,14 @@ void index_wheels(const std::string& dir, IndexResult& r) {
       r.problems.push_back({rel, mf.error()});
       continue;
     }
-    if (!formats::ZipArchive::open(mf.bytes(), &err)) {
+    auto zip = formats::ZipArchive::open(mf.bytes(), &err);
+    if (!zip) {
       r.problems.push_back({rel, "corrupt wheel: " + err + "; rebuild it or remove it"});
+      continue;
+    }
+    // The check repair, conda and verify make: an index offers no wheel that they would refuse.
+    if (!formats::check_wheel(*zip, &err, p.filename().string())) {
+      r.problems.push_back({rel, "not a valid wheel: " + err + "; rebuild it or remove it"});
       continue;
     }
     auto d = digest_file(p.string(), &err);

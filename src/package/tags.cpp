@@ -5,6 +5,7 @@
 
 #include "core/version.h"
 #include "formats/elf.h"
+#include "formats/wheel.h"
 #include "util/split.h"
 
 namespace ts::package {
@@ -41,24 +42,10 @@ std::string check_wheel_version(std::string_view version) {
   return "";
 }
 
-std::string check_tag_part(std::string_view part) {
-  std::string p(part);
-  if (part.empty()) return "an empty tag";
-  for (char c : part)
-    if (!alnum(c) && c != '_' && c != '.')
-      return "tag '" + p + "' holds '" + std::string(1, c) + "' (only letters, digits, '_' and '.', PEP 425)";
-  if (part.front() == '.' || part.back() == '.' || part.find("..") != std::string_view::npos)
-    return "tag '" + p + "' has an empty member between '.' (PEP 425)";
-  return "";
-}
+// One grammar for tags, the one the shared wheel check (formats/wheel.h) asks.
+std::string check_tag_part(std::string_view part) { return formats::check_tag_part(part); }
 
-std::string check_wheel_tag(std::string_view tag) {
-  auto parts = util::split(tag, '-');
-  if (parts.size() != 3) return "Tag '" + std::string(tag) + "' is not python-abi-platform (PEP 425)";
-  for (const auto& p : parts)
-    if (auto why = check_tag_part(p); !why.empty()) return why;
-  return "";
-}
+std::string check_wheel_tag(std::string_view tag) { return formats::check_wheel_tag(tag); }
 
 std::optional<WheelName> WheelName::parse(std::string_view filename, std::string* error) {
   auto slash = filename.find_last_of('/');

@@ -26,7 +26,7 @@ std::optional<UnpackedWheel> unpack_wheel(const std::string& wheel, const std::s
   if (!f.ok()) return fail(f.error());
   auto zip = formats::ZipArchive::open(f.bytes(), &err);
   if (!zip) return fail(wheel + ": " + err);
-  auto layout = formats::check_wheel(*zip, &err);
+  auto layout = formats::check_wheel(*zip, &err, wheel);
   if (!layout) return fail(wheel + ": " + err);
   w.dist_info = layout->dist_info;
   // error_code overloads only: a name the file system refuses is bad input, never an exception.

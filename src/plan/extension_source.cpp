@@ -3,8 +3,9 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
+
+#include <re2/re2.h>
 
 #include "core/version_range.h"
 #include "plan/extension.h"
@@ -42,27 +43,26 @@ std::string read_text(const std::filesystem::path& p, std::size_t cap = 1 << 20)
 
 // name="x" / name='x' in setup.py or pyproject's [project]; the first literal one.
 std::string literal_name(const std::string& text) {
-  static const std::regex re(R"((?:^|[\s,(])name\s*=\s*["']([A-Za-z0-9_.\-]+)["'])");
-  std::smatch m;
-  return std::regex_search(text, m, re) ? m[1].str() : "";
+  static const RE2 re(R"((?:^|[\s,(])name\s*=\s*["']([A-Za-z0-9_.\-]+)["'])");
+  std::string m;
+  return RE2::PartialMatch(text, re, &m) ? m : "";
 }
 
 // setup(name=PACKAGE_NAME) with PACKAGE_NAME = "causal_conv1d" at the top of setup.py (Dao-AILab's
 // packages, mamba): the constant's literal.
 std::string constant_name(const std::string& call, const std::string& text) {
-  static const std::regex by_ident(R"((?:^|[\s,(])name\s*=\s*([A-Za-z_][A-Za-z0-9_]*)\s*[,)\n])");
-  std::smatch m;
-  if (!std::regex_search(call, m, by_ident)) return "";
-  std::regex assign("(?:^|\n)" + m[1].str() + R"(\s*=\s*["']([A-Za-z0-9_.\-]+)["'])");
-  std::smatch a;
-  return std::regex_search(text, a, assign) ? a[1].str() : "";
+  static const RE2 by_ident(R"((?:^|[\s,(])name\s*=\s*([A-Za-z_][A-Za-z0-9_]*)\s*[,)\n])");
+  std::string ident, a;
+  if (!RE2::PartialMatch(call, by_ident, &ident)) return "";
+  const RE2 assign("(?:^|\n)" + RE2::QuoteMeta(ident) + R"(\s*=\s*["']([A-Za-z0-9_.\-]+)["'])");
+  return RE2::PartialMatch(text, assign, &a) ? a : "";
 }
 
 // __version__ = '2.1.2' / version="2.1.2" (a literal release number; computed versions are unknown).
 std::string literal_version(const std::string& text) {
-  static const std::regex re(R"((?:^|[\s,(])(?:__version__|version)\s*=\s*["']([0-9][0-9A-Za-z.+\-]*)["'])");
-  std::smatch m;
-  return std::regex_search(text, m, re) ? m[1].str() : "";
+  static const RE2 re(R"((?:^|[\s,(])(?:__version__|version)\s*=\s*["']([0-9][0-9A-Za-z.+\-]*)["'])");
+  std::string m;
+  return RE2::PartialMatch(text, re, &m) ? m : "";
 }
 
 // [build-system] requires = ["setuptools", "torch>=2.10"]: the quoted strings of that array.
@@ -75,9 +75,9 @@ std::vector<std::string> build_requires(const std::string& text) {
   if (rq == std::string::npos || (next != std::string::npos && rq > next)) return out;
   auto open = text.find('[', rq), close = text.find(']', open == std::string::npos ? rq : open);
   if (open == std::string::npos || close == std::string::npos) return out;
-  static const std::regex str(R"(["']([^"']+)["'])");
-  std::string body = text.substr(open + 1, close - open - 1);
-  for (std::sregex_iterator it(body.begin(), body.end(), str), end; it != end; ++it) out.push_back((*it)[1].str());
+  static const RE2 str(R"(["']([^"']+)["'])");
+  re2::StringPiece body(text.data() + open + 1, close - open - 1);
+  for (std::string s; RE2::FindAndConsume(&body, str, &s);) out.push_back(s);
   return out;
 }
 
@@ -151,8 +151,8 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   s.cpp_extension = setup.find("CppExtension") != std::string::npos;
   // BuildExtension.with_options(use_ninja = False) or BuildExtension(..., use_ninja=False): the
   // keyword with a literal False, not in a comment (a computed value is not guessed at).
-  static const std::regex ninja_off(R"((?:^|\n)[^#\n]*[\s,(]use_ninja\s*=\s*False\b)");
-  s.ninja_off = std::regex_search(setup, ninja_off);
+  static const RE2 ninja_off(R"((?:^|\n)[^#\n]*[\s,(]use_ninja\s*=\s*False\b)");
+  s.ninja_off = RE2::PartialMatch(setup, ninja_off);
   scan_build_switches(setup, s);
   // The name in the last setup( call: Extension(name=...) may come first (apex's setup.py).
   if (auto call = setup.rfind("setup("); call != std::string::npos) {
@@ -168,14 +168,10 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   if (s.version.empty() && !s.name.empty()) {
     std::string pkg = s.name;
     std::replace(pkg.begin(), pkg.end(), '-', '_');
-    static const std::regex dunder(R"((?:^|\n)__version__\s*=\s*["']([0-9][0-9A-Za-z.+\-]*)["'])");
+    static const RE2 dunder(R"((?:^|\n)__version__\s*=\s*["']([0-9][0-9A-Za-z.+\-]*)["'])");
     for (const char* f : {"__init__.py", "version.py", "_version.py"}) {
       std::string text = read_text(root / pkg / f, 64 * 1024);
-      std::smatch m;
-      if (std::regex_search(text, m, dunder)) {
-        s.version = m[1].str();
-        break;
-      }
+      if (RE2::PartialMatch(text, dunder, &s.version)) break;
     }
   }
   s.pyproject_requires = build_requires(pyproject);

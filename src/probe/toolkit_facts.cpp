@@ -8,10 +8,10 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+#include <re2/re2.h>
 
 #include "util/fs.h"
 #include "util/process.h"
@@ -44,10 +44,10 @@ std::string today() { return util::utc_time(util::kDate); }
 
 // sm_90a -> 9.0a, sm_100f -> 10.0f, sm_75 -> 7.5
 std::string arch_of(const std::string& code) {
-  static const std::regex r(R"(sm_(\d+)(\d)([af]?))");
-  std::smatch m;
-  if (!std::regex_match(code, m, r)) return "";
-  return m.str(1) + "." + m.str(2) + m.str(3);
+  static const RE2 r(R"(sm_(\d+)(\d)([af]?))");
+  std::string major, minor, suffix;
+  if (!RE2::FullMatch(code, r, &major, &minor, &suffix)) return "";
+  return major + "." + minor + suffix;
 }
 
 nlohmann::json to_json(const ToolkitFacts& f) {
@@ -76,9 +76,9 @@ bool from_json(const nlohmann::json& j, ToolkitFacts& f) {
 }  // namespace
 
 std::string ToolkitFacts::minor() const {
-  static const std::regex r(R"((\d+)\.(\d+))");
-  std::smatch m;
-  return std::regex_search(version, m, r) ? m.str(1) + "." + m.str(2) : "";
+  static const RE2 r(R"((\d+)\.(\d+))");
+  std::string major, minor;
+  return RE2::PartialMatch(version, r, &major, &minor) ? major + "." + minor : "";
 }
 
 std::vector<std::string> ToolkitFacts::arches() const {
@@ -118,8 +118,9 @@ std::vector<std::string> allowed_sm(const std::string& help, const std::string& 
   auto end = help.find("\n--", start + 3);
   std::string block = help.substr(start, end == std::string::npos ? std::string::npos : end - start);
   std::vector<std::string> v;
-  static const std::regex r(R"('(sm_\d+[af]?)')");
-  for (std::sregex_iterator it(block.begin(), block.end(), r), e; it != e; ++it) v.push_back((*it)[1]);
+  static const RE2 r(R"('(sm_\d+[af]?)')");
+  re2::StringPiece rest(block);
+  for (std::string sm; RE2::FindAndConsume(&rest, r, &sm);) v.push_back(sm);
   return v;
 }
 
@@ -137,26 +138,27 @@ std::string toolkit_reader(const std::string& root) {
 }
 
 std::string parse_nvcc_version(const std::string& out) {
-  static const std::regex full(R"(, V(\d+\.\d+\.\d+))"), rel(R"(release (\d+\.\d+))");
-  std::smatch m;
-  if (std::regex_search(out, m, full)) return m[1];
-  if (std::regex_search(out, m, rel)) return m[1];
+  static const RE2 full(R"(, V(\d+\.\d+\.\d+))"), rel(R"(release (\d+\.\d+))");
+  std::string v;
+  if (RE2::PartialMatch(out, full, &v)) return v;
+  if (RE2::PartialMatch(out, rel, &v)) return v;
   return "";
 }
 
 void parse_host_config(const std::string& text, std::string& gcc_max, std::string& clang_max) {
   // "#if __GNUC__ > 14" guards the GCC error; "#if (__clang_major__ >= 20) ..." followed by
   // "#error -- unsupported clang version" guards Clang (HOS/Grace clang have their own lines).
-  static const std::regex gcc(R"(^\s*#\s*if\s+__GNUC__\s*>\s*(\d+))"), clang(R"(^\s*#\s*if\s*\(?\s*__clang_major__\s*>=\s*(\d+))");
+  static const RE2 gcc(R"(^\s*#\s*if\s+__GNUC__\s*>\s*(\d+))"), clang(R"(^\s*#\s*if\s*\(?\s*__clang_major__\s*>=\s*(\d+))");
   std::istringstream in(text);
   std::string line, prev;
   int prev_clang = -1;
   while (std::getline(in, line)) {
-    std::smatch m;
-    if (gcc_max.empty() && std::regex_search(line, m, gcc)) gcc_max = m[1];
+    std::string n;
+    if (gcc_max.empty() && RE2::PartialMatch(line, gcc, &n)) gcc_max = n;
     if (clang_max.empty() && prev_clang > 0 && line.find("unsupported clang version") != std::string::npos)
       clang_max = std::to_string(prev_clang - 1);
-    prev_clang = std::regex_search(line, m, clang) ? std::stoi(m[1]) : -1;
+    int major = -1;
+    prev_clang = RE2::PartialMatch(line, clang, &major) ? major : -1;
   }
 }
 

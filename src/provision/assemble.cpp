@@ -19,7 +19,9 @@
 #include "provision/provision.h"
 #include "util/fs.h"
 #include "util/held_file.h"
+#include "util/scratch_dir.h"
 #include "util/sha256.h"
+#include "util/partial_files.h"
 
 namespace ts::provision {
 
@@ -198,10 +200,12 @@ std::string assemble(const std::string& kind, const std::string& version, const 
   fs::path scratch = final_dir.parent_path() /
                      ("." + final_dir.filename().string() + ".partial-" + std::to_string(::getpid()));
   fs::remove_all(scratch, ec);
-  struct Cleanup {
+  util::remove_stale(final_dir.parent_path().string(), ".partial-");  // a killed `toolkit add`'s (util/partial_files.h)
+  struct Cleanup {  // on a signal too (util/scratch_dir.h's registry)
     fs::path p;
-    ~Cleanup() { std::error_code e; fs::remove_all(p, e); }
-  } cleanup{scratch};
+    int slot;
+    ~Cleanup() { std::error_code e; fs::remove_all(p, e); util::unregister_cleanup(slot); }
+  } cleanup{scratch, util::register_cleanup(scratch.string())};
   fs::path tree = scratch / "tree";
   Manifest m{kind, version, provider.name(), provider.from(), platform, {}, ""};
   int n = 0;
@@ -318,15 +322,17 @@ std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& 
   }
   std::error_code ec;
   fs::path downloads = fs::path(cache_root) / "downloads" / (".get-" + std::to_string(::getpid()));
+  util::remove_stale(downloads.parent_path().string(), ".get-");  // a killed `toolkit add`'s (util/partial_files.h)
   fs::create_directories(downloads, ec);
   if (ec) {
     if (error) *error = "cannot create " + downloads.string() + ": " + ec.message();
     return std::nullopt;
   }
-  struct Cleanup {
+  struct Cleanup {  // on a signal too (util/scratch_dir.h's registry)
     fs::path p;
-    ~Cleanup() { std::error_code e; fs::remove_all(p, e); }
-  } cleanup{downloads};
+    int slot;
+    ~Cleanup() { std::error_code e; fs::remove_all(p, e); util::unregister_cleanup(slot); }
+  } cleanup{downloads, util::register_cleanup(downloads.string())};
   std::vector<WheelFile> files;
   if (!provider.get(rel.wheels, platform, downloads.string(), files, error)) return std::nullopt;
   // The lock's hashes: assemble refuses a file that hashes otherwise (pip checked PyPI's own). A

@@ -38,8 +38,10 @@ std::string why_not_removable(const std::string& dir, const std::string& source_
   fs::path c = canon(dir);
   if (c.empty()) return no("cannot be resolved");
   if (c == c.root_path()) return no("the root directory");
-  if (const char* home = std::getenv("HOME"); home && *home && contains(c, canon(home)))
-    return no("your home directory, or a directory above it");
+  // HOME, and the password database's home too: with HOME unset, root's home was removable.
+  const char* env_home = std::getenv("HOME");
+  for (const std::string& home : {std::string(env_home ? env_home : ""), util::passwd_home()})
+    if (!home.empty() && contains(c, canon(home))) return no("your home directory, or a directory above it");
   char buf[4096];
   if (::getcwd(buf, sizeof buf) && contains(c, canon(buf)))
     return no("the current directory, or a directory above it");

@@ -75,6 +75,11 @@ bool claim_trees(RunState& s) {
   s.cache = find_compile_cache(s.o.compile_cache, s.env.count("PATH") ? s.env["PATH"] : "", &cerr);
   if (!cerr.empty()) return s.refuse(cerr, 2);
 
+  // The marker tells `clean` the directory is ours: never put on a directory that held the user's
+  // files before (a later `clean` would remove them with it).
+  if (fs::is_directory(paths.out, ec) && !fs::is_empty(paths.out, ec) && !has_out_marker(paths.out))
+    return s.refuse("--out " + paths.out + " already holds files torchsmith did not write (it has no " +
+                        kOutMarker + "); give a new or empty directory for the build output", 2);
   for (const auto& d : {paths.out, paths.dist}) {
     fs::create_directories(d, ec);
     if (ec) return s.refuse(d + ": " + ec.message(), 2);

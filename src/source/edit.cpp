@@ -1,6 +1,6 @@
 #include "source/edit.h"
 
-#include <regex>
+#include <re2/re2.h>
 
 namespace ts::source {
 
@@ -13,6 +13,19 @@ std::size_t count_text(const std::string& hay, const std::string& needle, std::s
     ++n;
   }
   return n;
+}
+
+}  // namespace
+
+namespace {
+
+// ^ and $ at each line, as the ECMAScript multiline anchors the fixes were first written for.
+std::string anchor_pattern(const std::string& anchor) { return "(?m)" + anchor; }
+
+RE2::Options quiet() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  return o;
 }
 
 }  // namespace
@@ -33,25 +46,40 @@ std::vector<std::pair<std::size_t, std::size_t>> anchor_matches(const std::strin
       out.emplace_back(pos, pos + edit.anchor.size());
     return out;
   }
-  std::regex re(edit.anchor, std::regex::ECMAScript | std::regex::multiline);
-  for (auto it = std::sregex_iterator(content.begin(), content.end(), re); it != std::sregex_iterator(); ++it) {
-    auto b = static_cast<std::size_t>(it->position(0));
-    out.emplace_back(b, b + static_cast<std::size_t>(it->length(0)));
+  const RE2 re(anchor_pattern(edit.anchor), quiet());
+  if (!re.ok()) return out;  // apply_edit reports it
+  const auto named = re.NamedCapturingGroups();
+  const int at = named.count("at") ? named.at("at") : 0;
+  std::vector<re2::StringPiece> g(static_cast<std::size_t>(at) + 1);
+  // Successive non-overlapping matches, as std::sregex_iterator gave; an empty one steps a byte.
+  for (std::size_t pos = 0; pos <= content.size();) {
+    if (!re.Match(content, pos, content.size(), RE2::UNANCHORED, g.data(), at + 1)) break;
+    const auto whole_b = static_cast<std::size_t>(g[0].data() - content.data());
+    const std::size_t whole_e = whole_b + g[0].size();
+    if (g[at].data()) {
+      const auto b = static_cast<std::size_t>(g[at].data() - content.data());
+      out.emplace_back(b, b + g[at].size());
+    }
+    pos = whole_e > whole_b ? whole_e : whole_e + 1;
   }
   return out;
+}
+
+std::string anchor_regex_problem(const std::string& anchor) {
+  const RE2 re(anchor_pattern(anchor), quiet());
+  return re.ok() ? "" : re.error();
 }
 
 EditOutcome apply_edit(const std::string& content, const FileEdit& edit, const std::string& text) {
   using S = EditOutcome::Status;
   EditOutcome r;
   r.content = content;
-  std::vector<std::pair<std::size_t, std::size_t>> m;
-  try {
-    m = anchor_matches(content, edit);
-  } catch (const std::regex_error& e) {
-    r.message = edit.file + ": anchor regex does not compile (" + e.what() + ")";
-    return r;
-  }
+  if (edit.regex)
+    if (std::string why = anchor_regex_problem(edit.anchor); !why.empty()) {
+      r.message = edit.file + ": anchor regex does not compile (" + why + ")";
+      return r;
+    }
+  std::vector<std::pair<std::size_t, std::size_t>> m = anchor_matches(content, edit);
   r.matches = m.size();
   auto drift = [&]() {
     r.status = S::drifted;

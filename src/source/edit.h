@@ -19,7 +19,12 @@ struct EditOutcome {
 EditOutcome apply_edit(const std::string& content, const FileEdit& edit, const std::string& text);
 
 // Where the anchor matches: [begin, end) byte ranges, in order (overlapping exact matches counted).
+// A regex anchor is RE2 syntax, ^ and $ at line ends; its span is the whole match, or the group
+// named "at" when it has one ('(?P<at>\+ cc_flag)\n[ \t]*\),': the context RE2 has no lookahead for).
 std::vector<std::pair<std::size_t, std::size_t>> anchor_matches(const std::string& content, const FileEdit& edit);
+
+// "" when `anchor` compiles as an anchor regex, else RE2's reason.
+std::string anchor_regex_problem(const std::string& anchor);
 
 // The anchor as people read it in a message: first line, at most 60 characters.
 std::string anchor_preview(const std::string& anchor);

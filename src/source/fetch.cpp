@@ -1,5 +1,7 @@
 #include "source/fetch.h"
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <filesystem>
 
@@ -50,6 +52,19 @@ bool is_git_checkout(const std::string& dir) {
 
 }  // namespace
 
+// An archive's modes are the archive author's: setuid, setgid, sticky and world write go
+// (tar as root keeps them, --no-same-permissions aside); symlinks are not followed.
+static void normalize_modes(const std::string& dir) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    struct stat st{};
+    if (::lstat(it->path().c_str(), &st) != 0 || S_ISLNK(st.st_mode)) continue;
+    const mode_t keep = st.st_mode & 07777 & ~mode_t(S_ISUID | S_ISGID | S_ISVTX | S_IWOTH);
+    if (keep != (st.st_mode & 07777)) ::chmod(it->path().c_str(), keep);
+  }
+}
+
 std::string extract_archive(const std::string& archive, const std::string& dir, std::string* error) {
   auto fail = [&](const std::string& e) {
     if (error) *error = e;
@@ -63,8 +78,9 @@ std::string extract_archive(const std::string& archive, const std::string& dir, 
   // GNU tar drops leading '/' and refuses members with '..', so nothing lands outside dir.
   util::RunOptions ro;
   ro.timeout = std::chrono::hours(1);
-  auto r = util::run({"tar", "-xf", archive, "-C", dir, "--no-same-owner"}, ro);
+  auto r = util::run({"tar", "-xf", archive, "-C", dir, "--no-same-owner", "--no-same-permissions"}, ro);
   if (!r.ok()) return fail("tar -xf " + archive + ": " + r.describe(ro.timeout) + ": " + util::trim(r.err));
+  normalize_modes(dir);
   std::vector<fs::path> entries;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
   if (entries.size() == 1 && fs::is_directory(entries[0], ec)) return entries[0].string();

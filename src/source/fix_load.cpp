@@ -1,12 +1,12 @@
 // Reading fixes/*.toml into Fix values, with every problem named as "file:line: what; what to write".
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <set>
 
 #include "kb/tomlpp.h"
 
 #include "kb/layers.h"
+#include "source/edit.h"
 #include "source/fix.h"
 #include "kb/toml_parse.h"
 #include "source/tree_path.h"
@@ -152,11 +152,9 @@ void read_edit(Reader& r, const toml::table& t, Fix& fix, bool fix_template, con
   }
   if (t.get("anchor") && e.anchor.empty()) r.error(line, where + ": anchor is empty; an anchor must name the text it edits");
   if (e.regex && !e.anchor.empty()) {
-    try {
-      std::regex re(e.anchor, std::regex::ECMAScript | std::regex::multiline);
-    } catch (const std::regex_error& ex) {
-      r.error(line, where + ": anchor is not a valid regex (" + ex.what() + ")");
-    }
+    if (std::string why = anchor_regex_problem(e.anchor); !why.empty())
+      r.error(line, where + ": anchor is not a valid regex (" + why + "; RE2 syntax, no lookaround: name the "
+                            "edited span (?P<at>...) and match its context around it)");
   }
   if (e.templated)
     if (std::string why = template_problem(e.text); !why.empty()) r.error(line, where + ": text: " + why);

@@ -1,6 +1,7 @@
 #include "util/fs.h"
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace ts::util {
 
@@ -87,6 +89,13 @@ std::string trim(std::string_view s) {
   if (b == std::string_view::npos) return "";
   auto e = s.find_last_not_of(ws);
   return std::string(s.substr(b, e - b + 1));
+}
+
+std::string passwd_home() {
+  struct passwd pw{}, *found = nullptr;
+  std::vector<char> buf(16384);
+  if (::getpwuid_r(::getuid(), &pw, buf.data(), buf.size(), &found) != 0 || !found || !pw.pw_dir) return "";
+  return pw.pw_dir;
 }
 
 }  // namespace ts::util

@@ -20,4 +20,8 @@ std::string write_file_atomic(const std::string& path, std::string_view data);
 
 std::string trim(std::string_view s);
 
+// This user's home directory from the password database (getpwuid_r), "" when it has none: what
+// HOME would say, for the checks that must hold when HOME is unset or wrong.
+std::string passwd_home();
+
 }  // namespace ts::util

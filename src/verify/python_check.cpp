@@ -18,6 +18,7 @@
 #include "verify/python_compare.h"
 #include "verify/python_run.h"
 #include "verify/wheel_meta.h"
+#include "formats/wheel.h"
 #include "formats/zip.h"
 
 namespace ts::verify {
@@ -73,6 +74,21 @@ WheelKind wheel_kind(const std::string& wheel, const std::string& scratch) {
 PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   PythonCheckReport rep;
   rep.steps = nlohmann::json::object();
+  // The check repair, conda and index make, before anything is installed or imported: a wheel
+  // whose RECORD does not match its bytes (or that another command refuses) is never run.
+  if (!o.wheel.empty()) {
+    std::string why;
+    formats::MappedFile m(o.wheel);
+    std::optional<formats::ZipArchive> zip;
+    if (!m.ok()) why = m.error();
+    else if (!(zip = formats::ZipArchive::open(m.bytes(), &why))) why = o.wheel + ": " + why;
+    else if (!formats::check_wheel(*zip, &why, o.wheel)) why = o.wheel + ": " + why;
+    if (!zip || !why.empty()) {
+      if (!o.early_dir.empty()) release_early_check(o.early_dir);
+      rep.verdicts.push_back({o.wheel, "install", Outcome::fail, "not installed: " + why});
+      return rep;
+    }
+  }
   // Removed on every way out, a signal included (unless the caller gave its own directory).
   std::optional<util::ScratchDir> own;
   if (o.work_dir.empty()) own.emplace("torchsmith-verify");

@@ -109,7 +109,7 @@ void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& 
   auto zip = formats::ZipArchive::open(m.bytes(), &err);
   if (!zip) return fail(err);
   // The same check repair and conda make: RECORD present and true, one .dist-info, Version.
-  if (!formats::check_wheel(*zip, &err)) return fail(err);
+  if (!formats::check_wheel(*zip, &err, path)) return fail(err);
   // Removed however this ends, Ctrl-C included: a torch wheel's libraries are gigabytes.
   util::ScratchDir scratch("torchsmith-verify");
   if (scratch.path().empty()) return fail(scratch.error());

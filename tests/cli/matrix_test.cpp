@@ -87,6 +87,28 @@ TEST(MatrixCli, ATorchThatCannotBeHadFailsItsRowOnly) {
   EXPECT_NE(util::read_file(t / "o/index.html").value_or("").find("2.5.1 (not installed)"), std::string::npos);
 }
 
+// Issue 32: the "Python" names the venv directory through its tag reply; "../../evil" made a venv
+// outside the cache and removed a directory there. Only cpNN passes; nothing is made or removed.
+TEST(MatrixCli, ATagReplyWithAPathIsRefused) {
+  testkit::TempDir t;
+  const std::string py = t / "python";
+  {
+    std::ofstream f(py);
+    f << "#!/bin/sh
+case \"$1\" in\n  -c) echo ../../evil ;;\n  -m) mkdir -p \"$4\" ;;\nesac\n";
+  }
+  fs::permissions(py, fs::perms::owner_all);
+  fs::create_directories(t / "evil");
+  std::ofstream(t / "evil/keep") << "mine\n";
+  auto r = run_torchsmith({"matrix", "torch-scatter==2.1.2", "--torch", "2.4", "--cuda", "cpu", "--python", py,
+                           "--cache-dir", t / "cache/x", "--out", t / "o"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("is not cpNN"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(t / "evil/keep"));
+  EXPECT_FALSE(fs::exists(t / "cache/evil"));
+  EXPECT_FALSE(fs::exists(t / "cache/x/evil"));
+}
+
 // Each venv's pip and each build run in a process group of their own, which a Ctrl-C or a kill of
 // matrix does not reach: matrix stops them itself and exits 130 without an index. The "Python" here
 // answers the version probe, then sleeps where `python -m venv` would make the venv.

@@ -1,8 +1,11 @@
 // Provisioning from wheel files laid out as NVIDIA's and Kitware's wheels are (fakes built here,
 // same member paths), through the wheelhouse provider: layout, completeness, atomicity, reuse.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "plan/provision_request.h"
 #include "provision/provision.h"
@@ -60,6 +63,31 @@ TEST(Provision, Cu13WheelsBecomeACudaHome) {
   EXPECT_TRUE(again->cached);
   ASSERT_EQ(list_cached(t / "cache").size(), 1u);
   EXPECT_EQ(list_cached(t / "cache")[0].version, "13.2.86");
+}
+
+// Issue 32: a `toolkit add` killed mid-way left its scratch (a GB-sized tree) and pip's downloads,
+// named with its pid; the next one removes them (docs/provision.md), and keeps a live process's.
+TEST(Provision, TheNextRunRemovesWhatAKilledOneLeft) {
+  testkit::TempDir t;
+  fs::create_directories(t / "wh");
+  cu13_wheelhouse(t / "wh");
+  pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  ::waitpid(gone, nullptr, 0);
+  const std::string dead = std::to_string(gone), live = std::to_string(::getppid());
+  const std::string parent = fs::path(plan::provisioned_dir(t / "cache", "cuda", "13.2.86", cu13_release().wheels, kPlat))
+                                 .parent_path()
+                                 .string();
+  fs::create_directories(parent + "/.cuda-13.2.86-x.partial-" + dead + "/tree/lib");
+  std::ofstream(parent + "/.cuda-13.2.86-x.partial-" + dead + "/tree/lib/libbig.so") << "gigabytes";
+  fs::create_directories(parent + "/.cuda-13.2.86-x.partial-" + live);
+  fs::create_directories(t / ("cache/downloads/.get-" + dead));
+  std::ofstream(t / ("cache/downloads/.get-" + dead + "/x.whl")) << "half";
+  std::string err;
+  ASSERT_TRUE(ensure(cu13_release(), WheelhouseProvider(t / "wh"), t / "cache", kPlat, &err)) << err;
+  EXPECT_FALSE(fs::exists(parent + "/.cuda-13.2.86-x.partial-" + dead));
+  EXPECT_FALSE(fs::exists(t / ("cache/downloads/.get-" + dead)));
+  EXPECT_TRUE(fs::exists(parent + "/.cuda-13.2.86-x.partial-" + live));
 }
 
 // The cu12 layout (nvidia/cuda_nvcc, nvidia/cuda_runtime, ...) as PyPI has it: ptxas only, so
