@@ -185,9 +185,9 @@ void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code) {
   add_number(c, "-j,--jobs", o->jobs, 1, 256, "Submodules cloned in parallel (default 8).");
   add_number(c, "--retries", o->retries, 0, 99, "Retries for each network step (default 3).");
   c->add_option("--source", o->source, "Check (and repair) this existing tree, or unpack this source archive\n"
-                                     "(into --dir) and check it, instead of cloning.")->type_name("DIR|ARCHIVE");
+                                     "(into --out) and check it, instead of cloning.")->type_name("DIR|ARCHIVE");
   c->add_option("--sdist", o->sdist, "Download this source archive into the cache (kept only when its sha256 is\n"
-                                   "--sha256's) and unpack it as --dir (a plan's NAME==VERSION from an index).")
+                                   "--sha256's) and unpack it as --out (a plan's NAME==VERSION from an index).")
       ->type_name("URL");
   c->add_option("--sha256", o->sha256, "The sdist's sha256 as the index gives it.")->type_name("HEX");
   c->add_flag("--json", o->json, "Machine-readable result.");

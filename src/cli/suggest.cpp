@@ -69,7 +69,7 @@ std::string unknown_command_error(const CLI::App& app, const std::vector<std::st
       if (a.find('=') != std::string::npos) continue;
       std::string name = a.compare(0, 2, "--") == 0 ? a : a.substr(0, 2);
       const CLI::Option* o = find_option(cur, name);
-      if (o && o->get_type_size() != 0 && (name.size() == a.size())) ++i;
+      if (o && o->get_items_expected_max() > 0 && name.size() == a.size()) ++i;  // flags expect none
       continue;
     }
     auto names = command_names(cur);

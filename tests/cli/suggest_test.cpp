@@ -31,6 +31,7 @@ TEST(Suggest, NearestIsATypoOrAUniquePrefixElseNothing) {
 
 CLI::App& sample(CLI::App& app) {
   app.add_option("--kb");
+  app.add_flag("--no-color");
   CLI::App* kb = app.add_subcommand("kb");
   kb->add_subcommand("check");
   kb->add_subcommand("refresh");
@@ -46,6 +47,7 @@ TEST(Suggest, UnknownCommandsAreNamedWithTheNearestAtTheirLevel) {
   sample(app);
   EXPECT_EQ(unknown_command_error(app, {"build", "-j", "2", "x"}), "");  // x is build's requirement
   EXPECT_EQ(unknown_command_error(app, {"--kb", "bild", "build"}), "");  // --kb's value is not a command
+  EXPECT_EQ(unknown_command_error(app, {"--no-color", "build", "x"}), "");  // a flag takes no value
   std::string e = unknown_command_error(app, {"buidl", "x"});
   EXPECT_NE(e.find("'buidl' is not a torchsmith command; did you mean `torchsmith build`?"), std::string::npos) << e;
   e = unknown_command_error(app, {"kb", "chek"});
