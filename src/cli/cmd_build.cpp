@@ -94,10 +94,15 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
     }
     plan = pr.result.plan;
     facts = pr.facts;
+    if (g.verbose) std::cerr << util::redact_text(plan::render_summary(pr.result));
     // Spelled as the plan spells TORCH_CUDA_ARCH_LIST, so the remedy's "already only these" compares like with like.
     native = ArchList(native_gpu_arches(pr.facts)).torch_cuda_arch_list();
   }
 
+  // --cache-dir is the cache of the whole run: its own steps (the sdist fetch, verify's pip cache) are
+  // torchsmith commands that find it through TORCHSMITH_CACHE (util/cache_dir.h), as this process does.
+  if (!o.req.cache_dir.empty())
+    setenv("TORCHSMITH_CACHE", std::filesystem::absolute(o.req.cache_dir).lexically_normal().c_str(), 1);
   run::BuildOptions bo;
   bo.out_dir = o.out;
   bo.self_exe = self_exe();
@@ -130,7 +135,10 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.what = !plan.import_name.empty() ? plan.spec.package + " against torch " + plan.torch_version
              : plan.spec.package + (plan.torch_version.empty() ? "" : "==" + plan.torch_version);
   bo.torchsmith_version = TS_VERSION;
-  bo.say = [](const std::string& s) { std::fprintf(stderr, "torchsmith: %s\n", util::redact_text(s).c_str()); };
+  bo.say = [quiet = g.quiet](const std::string& s) {
+    if (!quiet) std::fprintf(stderr, "torchsmith: %s\n", util::redact_text(s).c_str());
+  };
+  if (g.quiet) bo.status_fd = -1;  // no live line either
   bo.cancel = &g_cancel;
   if (!o.wheelhouse.empty()) {
     if (!std::filesystem::is_directory(o.wheelhouse))
@@ -170,13 +178,14 @@ void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "Build from one plan: fetch, fix, clean a stale tree, configure and compile (within the machine's\n"
       "memory, with live progress and diagnosis), package, verify, report. Re-run with --resume after\n"
       "Ctrl-C or a failure: finished steps whose inputs are unchanged are skipped and the compile\n"
-      "continues where it stopped. Exit 0 built and verified, 1 failed (the diagnosis says why),\n"
-      "2 bad input, 3 conflicts at plan time, 130 interrupted.");
+      "continues where it stopped.");
+  exit_codes(c, "0 built and verified, 1 failed (the diagnosis says why), 2 bad input, 3 conflicts at plan time, "
+                "130 interrupted (--resume continues)");
   c->add_option("requirement", o->req.requirement, "What to build: torch==2.4.1.")->type_name("SPEC");
   c->add_option("--lock", o->lock_file, "Build exactly this plan (`torchsmith plan SPEC -o FILE` wrote it).")
       ->type_name("FILE");
   add_request_options(c, o->req, build_command);
-  c->add_option("--out", o->out,
+  c->add_option("-o,--out", o->out,
                 "Run directory: journal, dist/ (the packages), runs/<id>/ (logs, run.json, report.html, "
                 "trace.json), src/ when fetched. Default ./torchsmith-build.")
       ->type_name("DIR");

@@ -99,6 +99,8 @@ void register_clean(CLI::App& app, GlobalOptions&, int& exit_code) {
       "Remove a build directory, keeping its logs (CMakeCache.txt, CMake's output and error logs,\n"
       ".ninja_log). With --if-stale, only when it was configured for another source tree, compiler,\n"
       "nvcc, Python or generator than the plan's: the cases CMake cannot recover from by itself.");
+  exit_codes(c, "0 removed, or kept because there was nothing to do, 1 the removal failed, 2 bad input or a "
+                "directory it refuses to remove");
   c->add_option("dir", o->dir, "The build directory (SRC/build).")->required()->type_name("DIR");
   c->add_flag("--if-stale", o->if_stale, "Only when it cannot be reused for the plan (see --plan).");
   c->add_option("--plan", o->lock, "The lock file whose toolchain the directory must match.")->type_name("LOCK");

@@ -87,6 +87,7 @@ void register_conda(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("wheel", o->wheel, "The wheel (torch or an extension)")
       ->required()
       ->type_name("WHEEL");
+  exit_codes(cmd, "0 written, 1 the work failed (patchelf, disk), 2 bad input");
   cmd->add_option("-o,--out", o->out_dir,
                   "Channel directory; packages go to DIR/<subdir>/ (default .)")
       ->type_name("DIR");
@@ -102,8 +103,10 @@ void register_conda(CLI::App& app, GlobalOptions& g, int& exit_code) {
   cmd->add_option("--depends", o->depends, "Extra run dependency, a conda match spec (repeatable)")
       ->type_name("SPEC");
   cmd->add_option("--name", o->name, "Conda package name (default: the plan's, else the wheel's)");
-  cmd->add_option("--python", o->python, "Python X.Y (for a pure-Python wheel without a plan)")
+  cmd->add_option("--python-version", o->python, "Python X.Y (for a pure-Python wheel without a plan)")
       ->type_name("X.Y");
+  // --python is an interpreter's path in every other command.
+  cmd->add_option("--python", o->python, "Old spelling of --python-version.")->type_name("X.Y")->group("");
   cmd->add_option("--cuda", o->cuda, "CUDA version for the build string when there is no plan")
       ->type_name("VER");
   cmd->add_option("--cudnn", o->cudnn, "cuDNN version for the build string")->type_name("VER");

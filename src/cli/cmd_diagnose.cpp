@@ -85,10 +85,10 @@ int run(const DiagnoseOptions& o, const GlobalOptions& g) {
   triage::specialize(d, facts ? &*facts : nullptr, kb);
 
   if (o.json) {
-    std::cout << triage::to_json(d, o.all).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    std::cout << triage::to_json(d, o.all || g.verbose).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     bool color = report::style_for(STDOUT_FILENO, g.no_color).color;
-    std::cout << triage::render_text(d, o.all, color);
+    std::cout << triage::render_text(d, o.all || g.verbose, color);
   }
   return d.known() ? 0 : 1;
 }
@@ -100,7 +100,7 @@ void register_diagnose(CLI::App& app, GlobalOptions& g, int& exit_code) {
       app, exit_code, [&g](DiagnoseOptions& x) { return run(x, g); },
       "diagnose", "Name the root cause of a failed build from its log.");
   cmd->footer(
-      "The log may be gzip'd, have CRLF line ends, colour codes or binary junk; '-' reads stdin.\n"
+      "The log may be gzip'd, have CRLF line ends, colour codes or binary junk; '-' reads stdin.\n\n"
       "Exit codes: 0 a known cause was found, 1 only an unrecognised error (or none), 2 bad input.");
   cmd->add_option("log", o->log, "Build log file, or - for stdin")->required()->type_name("LOG|-");
   cmd->add_flag("--json", o->json, "Machine-readable output");

@@ -62,6 +62,13 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
     std::fprintf(stderr, "torchsmith doctor: %s\n", err.c_str());
     return 2;
   }
+  // An interpreter asked for by name that is not there is a typo to say, not a note in the report.
+  for (const auto& p : o.pythons)
+    if (!host->exists(p)) {
+      std::fprintf(stderr, "torchsmith doctor: --python %s: no such file%s; give the path of a Python interpreter "
+                   "(`command -v python3` prints one)\n", p.c_str(), o.root == "/" ? "" : (" under " + o.root).c_str());
+      return 2;
+    }
   const kb::Kb* known = load_kb(g);
   if (!known) return 2;
   kb::Kb kb = *known;  // this machine's toolkits may replace what it recalls
@@ -136,14 +143,15 @@ void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "doctor",
       "Look at this machine: GPUs (by PCI id, named from the knowledge base), driver, CUDA\n"
       "toolkits, cuDNN/NCCL/MAGMA/MKL, compilers, CMake and tools, every Python with its build\n"
-      "packages and torch; then say what works together and what does not, why, and what to do.\n"
-      "Exit status is 0 whenever it ran, whatever it found.");
+      "packages and torch; then say what works together and what does not, why, and what to do.");
+  exit_codes(cmd, "0 it ran, whatever it found (the verdicts say what works); 2 bad input (--for, --root, "
+                  "--python, --hosts, or a broken knowledge-base overlay)");
   cmd->add_flag("--json", o->json, "Complete facts and verdicts as JSON (input for plan --facts).");
   cmd->add_option("--root", o->root,
                   "Read the machine under DIR instead of / (a copied or fake root: DIR/proc, "
                   "DIR/sys, DIR/usr/local/cuda*, commands from DIR's bin directories).")
       ->type_name("DIR");
-  cmd->add_option("--python", o->pythons, "Also probe this interpreter (repeatable).")
+  cmd->add_option("--python", o->pythons, "Also probe this interpreter (repeatable; a path).")
       ->type_name("PATH");
   cmd->add_option("--for", o->target,
                   "The torch release you mean to build, e.g. torch==1.12.1: verdicts then say "

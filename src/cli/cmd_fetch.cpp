@@ -74,12 +74,12 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
     if (source::is_local_url(git.mirrors.back().to)) git.allow_file_protocol = true;
   }
   auto progress = [&](const std::string& line) {
-    if (!o.json) std::fprintf(stderr, "torchsmith fetch: %s\n", util::redact_text(line).c_str());
+    if (!o.json && !g.quiet) std::fprintf(stderr, "torchsmith fetch: %s\n", util::redact_text(line).c_str());
   };
 
   if (!o.sdist.empty()) {
     // A plan's sdist: into the cache by its sha256 (a second build reuses it), then unpacked as {src}.
-    if (o.sha256.empty() || o.dir.empty()) return bad_input("--sdist needs --sha256 (the index's) and --dir");
+    if (o.sha256.empty() || o.dir.empty()) return bad_input("--sdist needs --sha256 (the index's) and -o DIR");
     if (o.sdist.rfind("https://", 0) != 0 && o.sdist.rfind("file://", 0) != 0)
       return bad_input("--sdist " + o.sdist + ": only https:// and file:// URLs are fetched");
     source::Sdist sd;
@@ -139,7 +139,7 @@ int run_fetch(const GlobalOptions& g, const FetchCliOptions& o) {
   // A name made from the URL is one directory here, never '..' or a path: else ask for --dir.
   if (o.dir.empty())
     if (std::string why = util::check_path_component(fo.dir); !why.empty())
-      return bad_input("cannot name a directory after '" + spec.url + "' (" + why + "); give --dir DIR");
+      return bad_input("cannot name a directory after '" + spec.url + "' (" + why + "); give -o DIR");
   fo.git = git;
   fo.jobs = o.jobs;
   fo.retries = o.retries;
@@ -175,17 +175,19 @@ void register_fetch(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "Get a complete source tree: clone (partial where the server allows), check out the release tag\n"
       "or ref, bring in every submodule recursively with retries, then check that each one is\n"
       "populated and at the recorded commit, repairing only the broken ones. Re-running resumes.\n"
-      "--source DIR runs the check and repair on an existing tree. Exit 0 complete, 1 not, 2 bad input.");
+      "--source DIR runs the check and repair on an existing tree.");
+  exit_codes(c, "0 complete, 1 not complete (run it again to resume) or the download failed, 2 bad input");
   c->add_option("spec", o->spec, "torch==2.4.1, or a git URL with @REF (tag, branch or commit).")->type_name("SPEC");
-  c->add_option("--dir", o->dir, "Where the tree goes (default: <repo>-<ref> here).")->type_name("DIR");
+  c->add_option("-o,--out", o->dir, "Where the tree goes (default: <repo>-<ref> here).")->type_name("DIR");
+  c->add_option("--dir", o->dir, "Old spelling of --out.")->type_name("DIR")->group("");
   c->add_option("--mirror", o->mirrors, "Rewrite URLs starting with FROM to TO (git insteadOf); repeatable.")
       ->type_name("FROM=TO");
-  add_number(c, "--jobs", o->jobs, 1, 256, "Submodules cloned in parallel (default 8).");
+  add_number(c, "-j,--jobs", o->jobs, 1, 256, "Submodules cloned in parallel (default 8).");
   add_number(c, "--retries", o->retries, 0, 99, "Retries for each network step (default 3).");
   c->add_option("--source", o->source, "Check (and repair) this existing tree, or unpack this source archive\n"
-                                     "(into --dir) and check it, instead of cloning.")->type_name("DIR|ARCHIVE");
+                                     "(into --out) and check it, instead of cloning.")->type_name("DIR|ARCHIVE");
   c->add_option("--sdist", o->sdist, "Download this source archive into the cache (kept only when its sha256 is\n"
-                                   "--sha256's) and unpack it as --dir (a plan's NAME==VERSION from an index).")
+                                   "--sha256's) and unpack it as --out (a plan's NAME==VERSION from an index).")
       ->type_name("URL");
   c->add_option("--sha256", o->sha256, "The sdist's sha256 as the index gives it.")->type_name("HEX");
   c->add_flag("--json", o->json, "Machine-readable result.");

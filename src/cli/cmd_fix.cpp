@@ -181,7 +181,8 @@ int run_fix(const GlobalOptions& g, const FixOptions& o) {
     }
   } else {
     if (ctx.version.empty())
-      return bad_input(o.dir + " has no version.txt; say which build this is: --for torch==X.Y.Z (or name fixes with --fix ID)");
+      return bad_input(o.dir + " has no version.txt naming a torch version (it may not be a torch tree); say which "
+                       "build this is: --for PACKAGE==VERSION (torch==2.4.1), or name fixes with --fix ID");
     chosen = source::select_fixes(set, ctx);
   }
 
@@ -200,7 +201,12 @@ int run_fix(const GlobalOptions& g, const FixOptions& o) {
                             .c_str());
     return r.ok ? 0 : 1;
   }
-  if (chosen.empty()) std::printf("no fix applies to %s %s\n", ctx.package.c_str(), ctx.version.c_str());
+  if (chosen.empty()) {
+    // Say what was looked for: a lock's list, or the knowledge base's fixes for this package and version.
+    if (!o.plan.empty()) std::printf("%s pins no fixes; nothing to do\n", o.plan.c_str());
+    else std::printf("no fix in the knowledge base applies to %s %s (`torchsmith fix --list` names them all)\n",
+                     ctx.package.c_str(), ctx.version.empty() ? "(version not known)" : ctx.version.c_str());
+  }
   for (const auto& f : r.fixes)
     std::printf("%-40s %s\n", f.id.c_str(), std::string(source::to_string(f.state)).c_str());
   for (const auto& [k, v] : r.env) std::printf("  build environment: %s=%s\n", k.c_str(), v.c_str());
@@ -223,7 +229,8 @@ void register_fix(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "package needs for a newer CUDA, GPU, compiler or CMake, or to compile only the planned arches\n"
       "(--arch), each anchored to text that must match exactly once ('upstream drifted'\n"
       "otherwise, and nothing is written). Idempotent; journaled in DIR/.torchsmith/ so that --revert\n"
-      "restores every file byte for byte. Exit 0 applied or nothing to do, 1 drift/failure, 2 bad input.");
+      "restores every file byte for byte.");
+  exit_codes(c, "0 applied or nothing to do, 1 upstream drifted or a fix failed (nothing written), 2 bad input");
   c->add_option("dir", o->dir, "The source tree (not needed with --list).")->type_name("DIR");
   c->add_option("--for", o->spec, "What is built: torch==2.4.1 (default: the tree's version.txt).")->type_name("SPEC");
   c->add_option("--cuda", o->cuda, "nvcc version the build uses, e.g. 12.8.")->type_name("VER");

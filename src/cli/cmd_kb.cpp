@@ -1,11 +1,14 @@
 // torchsmith kb check: validate the knowledge base (built-in and overlays), every bad entry with
 // file:line.
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "cli/commands.h"
 #include "cli/kb_refresh.h"
 #include "cli/knowledge.h"
 #include "kb/check.h"
+#include "kb/embedded.h"
 
 namespace ts::cli {
 
@@ -33,6 +36,33 @@ int run_check(const GlobalOptions& g, const KbOptions& o) {
   return 0;
 }
 
+// Bare `torchsmith kb`: what the commands read, overlays included, and which built-in entries they replace.
+int run_show(const GlobalOptions& g) {
+  std::printf("built-in: %zu files (data/kb, in the binary)\n", kb::embedded_files().size());
+  std::vector<std::string> dirs = Knowledge::overlay_dirs(g.kb_dirs);
+  if (dirs.empty()) {
+    std::printf("overlays: none; the built-in knowledge base alone decides\n");
+  } else {
+    std::printf("overlays in use, in load order (a later entry wins over an earlier one and over the built-in):\n");
+    auto defaults = kb::default_overlay_dirs();
+    for (const auto& d : dirs) {
+      bool every = std::find(defaults.begin(), defaults.end(), d) != defaults.end();
+      std::string names;
+      std::error_code ec;
+      for (std::filesystem::recursive_directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".toml")
+          names += (names.empty() ? "" : ", ") + std::filesystem::relative(it->path(), d, ec).generic_string();
+      if (ec) names = "unreadable: " + ec.message();
+      std::printf("  %s (%s): %s\n", d.c_str(), every ? "read by every command" : "--kb",
+                  names.empty() ? "no .toml files" : names.c_str());
+    }
+    for (const auto& r : kb::overlay_replacements(dirs)) std::printf("  replaces %s\n", r.c_str());
+  }
+  std::printf("`torchsmith kb check` validates them; `torchsmith kb refresh` reads newer torch and CUDA "
+              "releases from PyPI into an overlay\n");
+  return 0;
+}
+
 }  // namespace
 
 void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
@@ -40,13 +70,18 @@ void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "kb",
       "Work with the knowledge base: the data files (GPUs, CUDA toolkits, torch releases,\n"
       "failure signatures, fixes) that every decision comes from.");
-  kbc->require_subcommand(1);
+  kbc->require_subcommand(0, 1);
+  exit_codes(kbc, "0 listed (kb alone: the overlays in use), 2 bad usage; each subcommand's --help lists its own");
+  kbc->callback([&g, &exit_code, kbc] {
+    if (kbc->get_subcommands().empty()) exit_code = run_show(g);
+  });
   auto [check, o] = add_command<KbOptions>(
       *kbc, exit_code, [&g](KbOptions& x) { return run_check(g, x); },
       "check",
       "Validate the built-in knowledge base and overlays: TOML syntax, required keys, versions\n"
       "and ranges that parse, arches that exist, patterns that compile. Every bad entry is\n"
-      "printed as FILE:LINE: problem. Exit 0 when clean, 2 when anything is wrong.");
+      "printed as FILE:LINE: problem.");
+  exit_codes(check, "0 clean, 2 anything is wrong (each problem printed as FILE:LINE)");
   check->add_option("dirs", o->dirs, "Overlay directories to check (as --kb DIR).")
       ->type_name("DIR");
   check->add_flag("--only", o->only_dirs, "Check only the given directories, not the built-in KB.");
@@ -60,10 +95,12 @@ void register_kb(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "that version is on this machine). Each entry cites the URL and the date it was read and has\n"
       "status \"refreshed\". The built-in data is never edited; where PyPI disagrees with it the\n"
       "conflict is printed and the refreshed value wins. Bad metadata: FILE:LINE errors, nothing\n"
-      "written (exit 2).");
-  refresh->add_option("--out", r->out,
-                      "Overlay directory to write (default: ~/.config/torchsmith/kb/refreshed, which every\n"
-                      "command loads).")
+      "written.");
+  exit_codes(refresh, "0 written, 1 PyPI could not be read or the overlay not written (nothing written), "
+                      "2 bad metadata or a broken knowledge base (nothing written)");
+  refresh->add_option("-o,--out", r->out,
+                      "Overlay directory to write (default: ~/.config/torchsmith/kb/refreshed, which every "
+                      "command loads, so its entries then win over the built-in ones).")
       ->type_name("DIR");
   refresh->add_option("--index", r->index, "PyPI JSON API base URL (default https://pypi.org/pypi).")->type_name("URL");
   refresh->add_option("--offline", r->offline,

@@ -227,6 +227,7 @@ int run_matrix(const GlobalOptions& g, MatrixCliOptions& o) {
   auto src = plan::parse_extension_source(o.requirement, &err);
   if (!src) return bad(err);
   if (!plan::is_extension_requirement(o.requirement)) return bad(o.requirement + ": matrix builds an extension package against each torch (NAME==VERSION, a directory or URL@REF)");
+  if (o.torch.empty()) return bad("give the torch releases to build against: --torch-versions 2.4,2.5");
   auto torches = package::parse_torch_list(o.torch, &err);
   if (!torches) return bad(err);
   if (o.cuda != "auto" && o.cuda != "cpu") return bad("--cuda " + o.cuda + ": write auto (each torch's own CUDA) or cpu");
@@ -286,15 +287,16 @@ void register_matrix(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "Build one extension package against several torch releases: each torch installed from PyPI\n"
       "(or --wheelhouse) into its own cached venv, each build a normal `torchsmith build`, the wheels\n"
       "gathered into OUT/torch-<version>+<cpu|cuXY>/ (pip install --find-links THAT_DIR NAME) with\n"
-      "OUT/index.html and OUT/index.json. A failing torch does not stop the others. Exit 0 all built\n"
-      "and verified, 1 any failed, 2 bad input.");
+      "OUT/index.html and OUT/index.json. A failing torch does not stop the others.");
+  exit_codes(c, "0 all built and verified, 1 any failed, 2 bad input, 130 interrupted");
   c->add_option("requirement", o->requirement, "The package: NAME==VERSION, a directory or URL@REF.")->type_name("SPEC");
-  c->add_option("--torch", o->torch, "torch releases, comma-separated: 2.5 (the newest 2.5.x) or 2.5.1.")
-      ->type_name("LIST")
-      ->required();
+  // --torch names an interpreter in plan and build: here the releases have a name of their own.
+  c->add_option("--torch-versions", o->torch, "torch releases, comma-separated: 2.5 (the newest 2.5.x) or 2.5.1.")
+      ->type_name("LIST");
+  c->add_option("--torch", o->torch, "Old spelling of --torch-versions.")->type_name("LIST")->group("");
   c->add_option("--cuda", o->cuda, "auto (default): each torch's own CUDA (needs a toolkit); cpu: CPU builds.")
       ->type_name("auto|cpu");
-  c->add_option("--out", o->out, "The index directory (default ./torchsmith-matrix); builds under OUT/builds/.")
+  c->add_option("-o,--out", o->out, "The index directory (default ./torchsmith-matrix); builds under OUT/builds/.")
       ->type_name("DIR");
   c->add_option("--wheelhouse", o->wheelhouse,
                 "torch and the packages' dependencies from this directory only (offline), not PyPI.")

@@ -62,6 +62,13 @@ int run_plan(const GlobalOptions& g, PlanOptions& o) {
   } else {
     out << (o.explain ? plan::render_explain(r) : plan::render_summary(r));
   }
+  // sh and dockerfile output is meant for a file or a pipe: conflicts are prose, so they go to stderr.
+  bool script = o.format == "sh" || o.format == "dockerfile";
+  if (!r.ok() && script && !o.json) {
+    std::cerr << util::redact_text(out.str());
+    std::fprintf(stderr, "torchsmith plan: conflicts; no %s written (exit 3)\n", o.format.c_str());
+    return 3;
+  }
   std::cout << util::redact_text(out.str());
   if (!r.ok()) return 3;
   if (!o.out.empty()) {
@@ -85,8 +92,9 @@ void register_plan(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "plan",
       "Decide the whole build before it starts: CUDA toolkit and host compiler, CMake, Python and\n"
       "NumPy, arch list, features, environment, fixes, jobs from memory, steps and artifact names;\n"
-      "every choice with its reason. Exit 0: a plan; 3: conflicts (printed with their fixes);\n"
-      "2: a bad request. Reads torchsmith.toml when no requirement is given.");
+      "every choice with its reason. Reads torchsmith.toml when no requirement is given.");
+  exit_codes(c, "0 a plan, 1 the lock file could not be written, 2 a bad request, 3 conflicts (printed with their "
+                "fixes; on stderr with --format sh or dockerfile)");
   c->add_option("requirement", o->req.requirement,
                 "What to build: torch==2.4.1, or an extension against an installed torch: a directory, a git "
                 "URL@REF or NAME==VERSION (torch-scatter==2.1.0).")
@@ -96,8 +104,9 @@ void register_plan(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_flag("--json", o->json, "The plan (or conflicts) as JSON.");
   c->add_option("--format", o->format, "text (default), json, sh (source-able env + steps), dockerfile.")
       ->type_name("FORMAT");
-  c->add_option("-o,--output", o->out, "Write the lock file (the plan as JSON, fix hashes, source revision).")
+  c->add_option("-o,--out", o->out, "Write the lock file (the plan as JSON, fix hashes, source revision).")
       ->type_name("FILE");
+  c->add_option("--output", o->out, "Old spelling of --out.")->type_name("FILE")->group("");
 }
 
 }  // namespace ts::cli

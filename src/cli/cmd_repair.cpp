@@ -73,7 +73,10 @@ void register_repair(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "repair", "Repair a built wheel: RPATHs, dependencies (vendored if needed), local version, "
                 "manylinux tag, RECORD");
   sub->add_option("wheel", c->wheel, "the .whl to repair (never modified)")->required();
-  sub->add_option("-o,--output-dir", c->out_dir, "where to write the repaired wheel (default: beside the input)");
+  exit_codes(sub, "0 repaired, 1 the repair failed (no wheel written), 2 bad input");
+  sub->add_option("-o,--out", c->out_dir, "where to write the repaired wheel (default: beside the input)")
+      ->type_name("DIR");
+  sub->add_option("--output-dir", c->out_dir, "Old spelling of --out.")->type_name("DIR")->group("");
   sub->add_option("--plan", c->plan, "lock file: CUDA version and arch list for --local-version auto");
   sub->add_option("--local-version", c->local_version,
                   "PEP 440 local version: TEXT (cu128.sm120), auto (from --plan), or none; default "

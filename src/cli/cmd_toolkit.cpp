@@ -209,8 +209,14 @@ int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool rem
     }
   }
   if (!provision::read_manifest(dir)) {
-    std::fprintf(stderr, "torchsmith toolkit %s: %s %s is not provisioned in %s (torchsmith toolkit add %s)\n", cmd,
-                 t->kind.c_str(), t->version.c_str(), root.c_str(), o.spec.c_str());
+    // The cache is per --cache-dir: one provisioned elsewhere is only found with the same option.
+    std::fprintf(stderr,
+                 "torchsmith toolkit %s: %s %s is not provisioned in %s (%s); `torchsmith toolkit add %s%s` "
+                 "provisions it there, and one provisioned by a plan or build with --cache-dir DIR is found "
+                 "with the same --cache-dir DIR\n",
+                 cmd, t->kind.c_str(), t->version.c_str(), root.c_str(),
+                 o.cache_dir.empty() ? "the default cache" : "--cache-dir", o.spec.c_str(),
+                 o.cache_dir.empty() ? "" : (" --cache-dir " + o.cache_dir).c_str());
     return 1;
   }
   if (!remove) {
@@ -246,6 +252,7 @@ void register_toolkit(CLI::App& app, GlobalOptions& g, int& exit_code) {
       "  torchsmith toolkit list --json\n"
       "Which versions exist is data: provision.toml in the knowledge base (docs/provision.md).");
   c->require_subcommand(1);
+  exit_codes(c, "2 bad usage; each subcommand's --help lists its own");
   auto cache = [&](CLI::App* s) {
     s->add_option("--cache-dir", o->cache_dir, "The cache (default $XDG_CACHE_HOME/torchsmith or ~/.cache/torchsmith).")
         ->type_name("DIR");
@@ -254,6 +261,7 @@ void register_toolkit(CLI::App& app, GlobalOptions& g, int& exit_code) {
   list->add_flag("--json", o->json, "As JSON: kind, version, provider, dir, wheels with sha256, missing files.");
   cache(list);
   list->callback([&exit_code, o] { exit_code = run_list(*o); });
+  exit_codes(list, "0 listed (an empty cache too), 2 bad usage");
   CLI::App* add = c->add_subcommand(
       "add", "Provision KIND==VERSION (cuda==13.0, cmake==3.31.6) into the cache; reused when it is there.");
   add->add_option("spec", o->spec, "cuda==X.Y[.Z], cmake==X.Y.Z or ninja==X.Y.Z")->required()->type_name("KIND==VERSION");
@@ -271,14 +279,18 @@ void register_toolkit(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("FILE");
   cache(add);
   add->callback([&exit_code, &g, o] { exit_code = run_add(g, *o); });
+  exit_codes(add, "0 provisioned or already there, 1 the download or a sha256 check failed, 2 bad input or a "
+                  "toolkit the knowledge base does not list completely");
   CLI::App* path = c->add_subcommand("path", "Print the directory of a provisioned KIND==VERSION (exit 1 when it is not there).");
   path->add_option("spec", o->spec, "cuda==X.Y[.Z], cmake==X.Y.Z or ninja==X.Y.Z")->required()->type_name("KIND==VERSION");
   cache(path);
   path->callback([&exit_code, &g, o] { exit_code = run_path_or_remove(g, *o, false); });
+  exit_codes(path, "0 printed, 1 not provisioned in this cache, 2 bad input");
   CLI::App* rm = c->add_subcommand("remove", "Remove a provisioned KIND==VERSION from the cache.");
   rm->add_option("spec", o->spec, "cuda==X.Y[.Z], cmake==X.Y.Z or ninja==X.Y.Z")->required()->type_name("KIND==VERSION");
   cache(rm);
   rm->callback([&exit_code, &g, o] { exit_code = run_path_or_remove(g, *o, true); });
+  exit_codes(rm, "0 removed, 1 not provisioned in this cache or not removable, 2 bad input");
 }
 
 }  // namespace ts::cli

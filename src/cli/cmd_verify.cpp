@@ -267,6 +267,7 @@ void register_verify(CLI::App& app, GlobalOptions& g, int& exit_code) {
   auto [cmd, o] = add_command<VerifyCliOptions>(
       app, exit_code, [&g](VerifyCliOptions& x) { return run(x, g); },
       "verify", "Check built libraries (ELF, NEEDED, symbol versions, CUDA arches) and, with --python, that torch imports and runs.");
+  exit_codes(cmd, "0 every check passed (notes and skips included), 1 a check failed, 2 bad input");
   cmd->add_option("paths", o->paths,
                   "ELF files, wheels, or directories to search for ELF files; with --python, one wheel to install and import")
       ->type_name("PATH...");

@@ -13,6 +13,8 @@ class Knowledge;
 struct GlobalOptions {
   std::vector<std::string> kb_dirs;  // --kb DIR (repeatable): overlays on the embedded KB
   bool no_color = false;             // --no-color (NO_COLOR in the environment does the same)
+  bool quiet = false;                // -q: no progress lines on stderr (errors and results stay)
+  bool verbose = false;              // -v: what a command has to say beyond its default
   // The command's knowledge (cli/knowledge.h): made on first use from --kb, then the same object.
   Knowledge& knowledge() const;
 
@@ -27,6 +29,9 @@ struct Command {
   CLI::App* cli;
   std::shared_ptr<Options> options;
 };
+
+// The exit codes a command's --help lists (its footer), each true for that command: "0 ok, 2 bad input".
+inline void exit_codes(CLI::App* cmd, const std::string& codes) { cmd->footer("Exit codes: " + codes + "."); }
 
 template <class Options, class Run>
 Command<Options> add_command(CLI::App& parent, int& exit_code, Run run, const std::string& name,

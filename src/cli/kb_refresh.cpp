@@ -71,7 +71,7 @@ std::string default_refresh_dir() {
 int run_refresh(const GlobalOptions& g, const RefreshOptions& o) {
   std::string out_dir = o.out.empty() ? default_refresh_dir() : o.out;
   if (out_dir.empty()) {
-    std::fprintf(stderr, "torchsmith kb refresh: neither XDG_CONFIG_HOME nor HOME is set; pass --out DIR\n");
+    std::fprintf(stderr, "torchsmith kb refresh: neither XDG_CONFIG_HOME nor HOME is set; pass -o DIR\n");
     return 2;
   }
   kb::RefreshInput in;
@@ -169,6 +169,17 @@ int run_refresh(const GlobalOptions& g, const RefreshOptions& o) {
   std::printf("wrote %d torch and %d cuda entr%s to %s%s\n", ov.torch_entries, ov.cuda_entries,
               ov.torch_entries + ov.cuda_entries == 1 ? "y" : "ies", out_dir.c_str(),
               files.empty() ? " (nothing new: the KB agrees with PyPI)" : "");
+  if (files.empty()) return 0;
+  // Where it wrote decides who reads it: say so, since an overlay in the config directory wins everywhere.
+  std::string config = default_refresh_dir();
+  config = config.empty() ? "" : fs::path(config).parent_path().string();
+  std::string abs = fs::absolute(out_dir, ec).lexically_normal().string();
+  if (!config.empty() && abs.rfind(config + "/", 0) == 0)
+    std::printf("every command now reads this overlay (it is under %s) and its entries win over the built-in "
+                "ones; `torchsmith kb` lists the overlays in use, and removing %s goes back to the built-in data\n",
+                config.c_str(), out_dir.c_str());
+  else
+    std::printf("commands read it when given --kb %s; there its entries win over the built-in ones\n", out_dir.c_str());
   return 0;
 }
 

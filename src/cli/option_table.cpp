@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cli/suggest.h"
+
 namespace ts::cli {
 
 namespace {
@@ -51,7 +53,7 @@ CLI::Option* add_number(CLI::App* c, const std::string& name, int& target, int l
   return c
       ->add_option_function<std::string>(
           name,
-          [&target, name, lo, hi](const std::string& v) {
+          [&target, name = name.substr(name.rfind(',') + 1), lo, hi](const std::string& v) {
             auto n = whole_number(v, lo, hi);
             if (!n)
               throw CLI::ValidationError(name + " " + v, "write a whole number from " + std::to_string(lo) + " to " +
@@ -90,12 +92,13 @@ std::string foreign_option_error(const CLI::App& app, const std::vector<std::str
     std::string msg = name + " is not an option of `" + where + "`";
     if (meanings.empty()) {
       msg += ", nor of any other command";
+      if (std::string n = nearest_option(cmd, name); !n.empty()) msg += "; did you mean " + n + "?";
     } else {
       msg += "; it belongs to ";
       for (std::size_t i = 0; i < meanings.size(); ++i)
         msg += (i ? "; " : "") + meanings[i].second + (meanings[i].first.empty() ? "" : " (" + meanings[i].first + ")");
     }
-    return msg + ". `" + where + " --help` lists what it takes";
+    return msg + (msg.back() == '?' ? " `" : ". `") + where + " --help` lists what it takes";
   }
   return "";
 }

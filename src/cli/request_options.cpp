@@ -221,10 +221,12 @@ void add_request_options(CLI::App* c, Request& r, RequestCommand command) {
     unsigned k = o.kinds & (torch_request | extension_request);
     std::string help = o.help + (k == (torch_request | extension_request) ? "" : " [" + applies_to(o) + "]");
     std::string name = o.name;
+    // The short forms every command line tool has; the row's own name is what r.given records.
+    std::string names = name == "--jobs" ? "-j," + name : name;
     if (o.type.empty()) {
-      c->add_flag_function(name, [&r, name](std::int64_t) { r.given.emplace_back(name, "true"); }, help);
+      c->add_flag_function(names, [&r, name](std::int64_t) { r.given.emplace_back(name, "true"); }, help);
     } else {
-      c->add_option_function<std::string>(name, [&r, name](const std::string& v) { r.given.emplace_back(name, v); },
+      c->add_option_function<std::string>(names, [&r, name](const std::string& v) { r.given.emplace_back(name, v); },
                                           help)
           ->type_name(o.type);
     }

@@ -66,10 +66,12 @@ void choose_arches(Ctx& c) {
       c.out.bad_spec = "--arch: '" + names.unknown + "' is not an arch name (write native, portable, a family: " + fams +
                        ", or numbers such as 8.9;12.0+PTX)";
     } else if (names.no_gpu) {
-      c.conflict("--arch native", "no GPU with a known compute capability was found on this machine",
-                 {"name the arches: --arch 8.6 (nvidia-smi --query-gpu=compute_cap tells it)",
-                  "or --arch portable (the official list for this CUDA)"},
-                 "facts");
+      auto ways = core::no_gpu_ways_out(c.facts());
+      ways.push_back("or --arch portable (the official list for this CUDA)");
+      c.conflict("--arch native",
+                 c.facts().gpus.empty() ? "no GPU was found on this machine"
+                                        : "no GPU with a known compute capability was found on this machine",
+                 ways, "facts");
     } else if (no_portable) {
       c.conflict("--arch portable", "build.toml has no official arch list for CUDA " + c.cuda_mm(),
                  {"name the arches: --arch \"8.0;8.6;9.0\"", "or add a [[portable]] entry to build.toml in a --kb overlay"},

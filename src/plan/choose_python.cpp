@@ -24,6 +24,22 @@ const kb::TorchRelease* newest_for(const kb::Kb& kb, const PythonFacts& py) {
   return best;
 }
 
+// The build's packages p lacks (NumPy when the build uses it, then what torch's setup.py imports):
+// a Python that has them builds without a pip install first.
+std::vector<std::string> lacking(Ctx& c, const PythonFacts& p) {
+  std::vector<std::string> out;
+  if (c.p.features.count("numpy") && c.p.features["numpy"] && !p.packages.count("numpy")) out.push_back("numpy");
+  for (const char* n : {"pyyaml", "setuptools", "typing_extensions"})
+    if (!p.packages.count(n)) out.push_back(n);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
 const PythonFacts* pick(Ctx& c, std::string& why) {
   const auto& pys = c.facts().pythons;
   const std::string& asked = c.spec().python;
@@ -51,6 +67,20 @@ const PythonFacts* pick(Ctx& c, std::string& why) {
   };
   std::stable_sort(ok.begin(), ok.end(), [&](auto* a, auto* b) { return rank(a) > rank(b); });
   if (ok.empty()) return nullptr;
+  // Among those that fit, one that already has the build's packages comes first (fewest missing):
+  // a pyenv shim first on PATH without NumPy loses to /usr/bin/python3 with it, and the reason says so.
+  const PythonFacts* first = ok.front();
+  auto key = [&](const PythonFacts* p) {
+    bool f = fits(*c.release, *p);
+    return std::pair<int, std::size_t>(f ? 0 : 1, f ? lacking(c, *p).size() : 0);
+  };
+  std::stable_sort(ok.begin(), ok.end(), [&](auto* a, auto* b) { return key(a) < key(b); });
+  if (ok.front() != first && fits(*c.release, *ok.front())) {
+    auto miss = lacking(c, *ok.front());
+    why = "it has the build's packages" + (miss.empty() ? std::string() : " but " + joined(miss)) + "; " + first->path +
+          (first->env_kind == "system" ? "" : " (" + first->env_kind + ")") + " lacks " + joined(lacking(c, *first)) +
+          " (install them there and give --python " + first->path + " to build with it)";
+  }
   // An activated environment passed over is said, with why: the user expects it to build.
   if (fits(*c.release, *ok.front()))
     for (auto* p : ok) {
@@ -173,6 +203,17 @@ void choose_python(Ctx& c) {
   else
     c.decide("python", py->version + " (" + py->path + ")", why + "; torch " + rel.version + " supports " + supports,
              cite(rel.source, rel.origin), compat::kPythonRule);
+  // Kept though it lacks packages another interpreter here has (it was asked for): name that one.
+  if (auto miss = lacking(c, *py); !miss.empty() && !py->packages.empty())
+    for (const auto& alt : c.facts().pythons)
+      if (&alt != py && alt.error.empty() && ver(alt.version) && fits(rel, alt) && !alt.packages.empty() &&
+          lacking(c, alt).empty()) {
+        c.warn("python", alt.path + " has the build's packages",
+               py->path + " lacks " + joined(miss) + "; " + alt.path + " (Python " + alt.version +
+                   ") has them all: --python " + alt.path + " builds without installing anything",
+               "facts");
+        break;
+      }
   check_numpy(c, *py);
   check_build_packages(c, *py);
 }

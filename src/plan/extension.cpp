@@ -170,8 +170,11 @@ void choose_arches(Ctx& c) {
     if (names.no_gpu)
       c.conflict("--arch native", "no GPU with a known compute capability was found here, and a CUDA extension "
                  "without TORCH_CUDA_ARCH_LIST falls over (torch 1.13: IndexError in _get_cuda_arch_flags)",
-                 {"name the arches: --arch 8.6 (nvidia-smi --query-gpu=compute_cap tells it)",
-                  "or --arch torch: every arch the target torch was built with (slow)"},
+                 [&] {
+                   auto ways = core::no_gpu_ways_out(c.facts());
+                   ways.push_back("or --arch torch: every arch the target torch was built with (slow)");
+                   return ways;
+                 }(),
                  "facts; pytorch/pytorch@v1.13.1:torch/utils/cpp_extension.py (_get_cuda_arch_flags)");
     else
       c.out.bad_spec = "--arch: " + err;

@@ -46,7 +46,7 @@ void fetch(Ctx& c) {
     if (c.req->source_kind != "git" && sd.found()) {
       c.p.source_url = sd.url;
       c.p.source_ref = "sha256:" + sd.sha256;  // an archive's identity, in the lock as a commit is for git
-      c.p.steps.push_back({"fetch", {"torchsmith", "fetch", "--sdist", sd.url, "--sha256", sd.sha256, "--dir", "{src}"},
+      c.p.steps.push_back({"fetch", {"torchsmith", "fetch", "--sdist", sd.url, "--sha256", sd.sha256, "--out", "{src}"},
                            "", "the sdist, its sha256 checked against the index's before it is unpacked"});
       c.decide("source", sd.filename + " (sha256 " + sd.sha256 + ")",
                c.req->source_kind == "sdist" ? "--source sdist" : "the index has an sdist for " + req + " (what pip builds)",

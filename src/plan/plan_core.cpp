@@ -156,6 +156,16 @@ Step package_step(const std::string& note) {
   return {"package", {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}, "", note};
 }
 
+std::vector<std::string> no_gpu_ways_out(const HostFacts& facts) {
+  // nvidia-smi comes with the driver: named as here only when a driver and a GPU are.
+  std::string where = !facts.gpus.empty() && facts.driver.present
+                          ? "nvidia-smi --query-gpu=compute_cap --format=csv prints it"
+                          : "on the machine with the GPU, nvidia-smi --query-gpu=compute_cap --format=csv prints it; "
+                            "developer.nvidia.com/cuda-gpus lists every GPU's";
+  return {"a CPU-only build: --without cuda",
+          "or build for the GPU it will run on: --arch X.Y, that GPU's compute capability (" + where + ")"};
+}
+
 std::optional<ArchList> parse_arches(const Ctx& c, const std::string& text, ArchNames& names, std::string* err) {
   auto resolve = [&](std::string_view name, std::string* why) -> std::optional<std::vector<CudaArch>> {
     std::string n(name);

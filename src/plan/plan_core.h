@@ -175,6 +175,10 @@ struct ArchNames {
 };
 std::optional<ArchList> parse_arches(const Ctx& c, const std::string& text, ArchNames& names, std::string* err);
 
+// The ways out when "native" finds no GPU: a CPU build, or the target GPU named. Where its compute
+// capability can be read is said only as this machine allows (nvidia-smi only when it is here).
+std::vector<std::string> no_gpu_ways_out(const HostFacts& facts);
+
 // Helpers every part may use.
 std::optional<Version> ver(std::string_view s);
 std::string cite(const std::string& source, const kb::Origin& o);

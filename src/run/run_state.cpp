@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // The variables a build needs that are about the user, not the build (git and pip want a home).
-constexpr const char* kInherited[] = {"HOME", "TMPDIR", "USER", "LOGNAME"};
+// The cache's variables too: torchsmith's own steps (fetch --sdist, verify) use the cache the run uses.
+constexpr const char* kInherited[] = {"HOME", "TMPDIR", "USER", "LOGNAME", "TORCHSMITH_CACHE", "XDG_CACHE_HOME"};
 
 std::string absolute_dir(const std::string& d) {
   if (d.empty()) return d;

@@ -84,7 +84,7 @@ TEST(Harden, FetchRefThatIsAnOptionIsRefusedAndRunsNothing) {
   // The default --dir is named after the URL: one directory here, never '..'.
   r = run_in(canary.path() + "/sub", {"fetch", "file://" + repo + "/.."});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("give --dir DIR"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("give -o DIR"), std::string::npos) << r.err;
   // A torch build's --source URL@REF is refused at plan time, before any step.
   r = run_torchsmith({"plan", "torch==2.4.1", "--python", "/usr/bin/python3", "--without", "cuda", "--source",
                       "file://" + repo + "@--upload-pack=touch " + marker + ";git-upload-pack"});

@@ -26,6 +26,10 @@ TEST(IndexCli, ChannelAndSimpleIndexThatPipInstallsFrom) {
   auto r = run_torchsmith({"index", chan});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("indexed 2 conda packages and 1 wheel"), std::string::npos) << r.out;
+  // The install lines name the package the index serves, not a placeholder (issue 37).
+  EXPECT_NE(r.out.find("/chan tiny-pkg\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("/chan/simple tiny-pkg\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" NAME"), std::string::npos) << r.out;
   auto repo = nlohmann::json::parse(ts::util::read_file(chan + "/linux-64/repodata.json").value());
   std::string tb = "tiny-pkg-0.1.0-py3.11_cpu_0.tar.bz2", cd = "tiny-pkg-0.1.0-py3.11_cpu_0.conda";
   ASSERT_TRUE(repo["packages"].contains(tb)) << repo.dump(1);

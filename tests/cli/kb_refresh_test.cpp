@@ -30,6 +30,8 @@ TEST(KbRefresh, OfflineWritesACheckedOverlayThatPlanCites) {
   auto r = run_torchsmith(args);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "wrote 1 torch")) << r.out;
+  // Outside the config directory it wins only where it is given (issue 37: say who reads it).
+  EXPECT_TRUE(has(r.out, "commands read it when given --kb " + out + "; there its entries win")) << r.out;
   ASSERT_TRUE(fs::exists(out + "/torch.toml"));
   std::ifstream in(out + "/torch.toml");
   std::string text((std::istreambuf_iterator<char>(in)), {});
@@ -37,6 +39,14 @@ TEST(KbRefresh, OfflineWritesACheckedOverlayThatPlanCites) {
   EXPECT_TRUE(has(text, "status = \"refreshed\"")) << text;
   EXPECT_TRUE(has(text, "source = \"https://pypi.org/pypi/torch/json (read 2026-11-26)")) << text;
   EXPECT_FALSE(fs::exists(out + ".staging"));
+
+  // Bare `kb` lists the overlays in use and what they replace.
+  auto k = run_torchsmith({"--kb", out, "kb"});
+  EXPECT_EQ(k.exit_code, 0) << k.err;
+  EXPECT_TRUE(has(k.out, "  " + out + " (--kb): ")) << k.out;
+  EXPECT_TRUE(has(k.out, "torch.toml")) << k.out;
+  EXPECT_TRUE(has(k.out, "  replaces torch 2.15: ")) << k.out;
+  EXPECT_TRUE(has(run_torchsmith({"kb"}).out, "overlays: none")) << "HOME has no ~/.config/torchsmith/kb in tests";
 
   auto c = run_torchsmith({"kb", "check", "--kb", out});
   EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
@@ -89,6 +99,14 @@ TEST(KbRefresh, LiveFromPyPI) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "read https://pypi.org/pypi/torch/json")) << r.out;
   EXPECT_TRUE(fs::exists(out + "/torch.toml"));  // the newest line is always written
+  // Bare `kb` lists the overlays in use and what they replace.
+  auto k = run_torchsmith({"--kb", out, "kb"});
+  EXPECT_EQ(k.exit_code, 0) << k.err;
+  EXPECT_TRUE(has(k.out, "  " + out + " (--kb): ")) << k.out;
+  EXPECT_TRUE(has(k.out, "torch.toml")) << k.out;
+  EXPECT_TRUE(has(k.out, "  replaces torch 2.15: ")) << k.out;
+  EXPECT_TRUE(has(run_torchsmith({"kb"}).out, "overlays: none")) << "HOME has no ~/.config/torchsmith/kb in tests";
+
   auto c = run_torchsmith({"kb", "check", "--kb", out});
   EXPECT_EQ(c.exit_code, 0) << c.out;
   // What was fetched reads back as a recording.

@@ -48,7 +48,7 @@ TEST(SdistSource, PlanByNameTakesTheIndexSdistAndLocksItsSha256) {
   EXPECT_EQ(p["source"]["ref"], "sha256:" + sha);
   EXPECT_EQ(p["source"]["url"], "file://" + (t / "hello_ext-0.1.0.tar.gz"));
   EXPECT_EQ(p["steps"][0]["argv"], json({"torchsmith", "fetch", "--sdist", "file://" + (t / "hello_ext-0.1.0.tar.gz"),
-                                         "--sha256", sha, "--dir", "{src}"}));
+                                         "--sha256", sha, "--out", "{src}"}));
   auto e = run_torchsmith({"plan", "hello-ext==0.1.0", "--torch", "/usr/bin/python3", "--index", index, "--explain"});
   EXPECT_EQ(e.exit_code, 0) << e.out << e.err;
   EXPECT_NE(e.out.find("the index has an sdist for hello-ext==0.1.0"), std::string::npos) << e.out;

@@ -164,6 +164,21 @@ TEST(Conflicts, NativeWithoutGpu) {
   EXPECT_EQ(cpu.plan.env.at("USE_CUDNN"), "0");  // needs cuda
 }
 
+// No GPU and no --arch: both ways out (a CPU build, the target GPU named), and nvidia-smi only as
+// something to run where the GPU is, never as if it were here (issue 37).
+TEST(Conflicts, NativeWithoutGpuGivesBothWaysOut) {
+  HostFacts f = fixture("no-gpu");
+  ASSERT_TRUE(f.gpus.empty());
+  auto r = make_plan(spec_of("torch==2.4.1", {{"--cuda", "12.4"}}), f, knowledge());
+  const Conflict* c = find_conflict(r, "no GPU was found");
+  ASSERT_NE(c, nullptr) << render_explain(r);
+  EXPECT_TRUE(any_fix_mentions(*c, "--without cuda")) << render_explain(r);
+  EXPECT_TRUE(any_fix_mentions(*c, "--arch X.Y")) << render_explain(r);
+  for (const auto& fx : c->fixes) {
+    if (fx.find("nvidia-smi") != std::string::npos) EXPECT_NE(fx.find("on the machine with the GPU"), std::string::npos) << fx;
+  }
+}
+
 TEST(Conflicts, CudaAskedButNotInstalled) {
   auto r = make_plan(spec_of("torch==2.4.1", {{"--cuda", "12.4"}}), fixture("s3-rtx5090-cmake4"), knowledge());
   EXPECT_NE(find_conflict(r, "is not installed"), nullptr) << render_explain(r);

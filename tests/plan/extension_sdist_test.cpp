@@ -64,7 +64,7 @@ TEST(ExtensionSdist, AnSdistOnTheIndexIsFetchedByItsSha256) {
   EXPECT_EQ(r.plan.source_ref, std::string("sha256:") + kSha);
   const Step* f = step(r.plan, "fetch");
   ASSERT_NE(f, nullptr);
-  std::vector<std::string> want{"torchsmith", "fetch", "--sdist", r.plan.source_url, "--sha256", kSha, "--dir", "{src}"};
+  std::vector<std::string> want{"torchsmith", "fetch", "--sdist", r.plan.source_url, "--sha256", kSha, "--out", "{src}"};
   EXPECT_EQ(f->argv, want);
   const Decision* d = decision(r.plan, "source");
   ASSERT_NE(d, nullptr);

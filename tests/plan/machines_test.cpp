@@ -170,6 +170,38 @@ TEST(Pythons, AVenvThatDoesNotFitIsSaidWithWhy) {
   EXPECT_NE(d->reason.find("not 3.13"), std::string::npos) << d->reason;
 }
 
+// A pyenv shim first on PATH without NumPy and /usr/bin/python3 with it (issue 37): the one that has
+// the build's packages is planned, and the reason names the other and how to build with it; asked
+// for by path, the shim is kept and the plan names the interpreter that has them.
+TEST(Pythons, OneWithTheBuildsPackagesIsPreferredAndTheOtherNamed) {
+  HostFacts f = fixture("s3-rtx5090-cmake4");
+  auto fitting = std::find_if(f.pythons.begin(), f.pythons.end(), [](const PythonFacts& p) { return p.error.empty(); });
+  ASSERT_NE(fitting, f.pythons.end());
+  PythonFacts sys = *fitting;
+  sys.path = "/usr/bin/python3";
+  sys.env_kind = "system";
+  sys.packages = {{"numpy", "1.26.4"}, {"pyyaml", "6.0.1"}, {"setuptools", "69.0.0"}, {"typing_extensions", "4.9.0"}};
+  PythonFacts shim = sys;
+  shim.path = "/home/u/.pyenv/shims/python3";
+  shim.prefix = "/home/u/.pyenv/versions/" + sys.version;
+  shim.packages = {{"setuptools", "69.0.0"}};
+  f.pythons = {shim, sys};
+
+  auto r = make_plan(spec_of("torch==2.4.1"), f, knowledge());
+  EXPECT_EQ(r.plan.python, "/usr/bin/python3") << render_explain(r);
+  const Decision* d = decision(r, "python", "/usr/bin/python3");
+  ASSERT_NE(d, nullptr) << render_explain(r);
+  EXPECT_NE(d->reason.find("/home/u/.pyenv/shims/python3 lacks numpy"), std::string::npos) << d->reason;
+  EXPECT_NE(d->reason.find("--python /home/u/.pyenv/shims/python3"), std::string::npos) << d->reason;
+
+  auto asked = make_plan(spec_of("torch==2.4.1", {{"--python", shim.path}}), f, knowledge());
+  EXPECT_EQ(asked.plan.python, shim.path) << render_explain(asked);
+  const Decision* w = decision(asked, "python", "/usr/bin/python3 has the build's packages");
+  ASSERT_NE(w, nullptr) << render_explain(asked);
+  EXPECT_TRUE(w->warning);
+  EXPECT_NE(w->reason.find("--python /usr/bin/python3"), std::string::npos) << w->reason;
+}
+
 TEST(Pythons, ExternallyManagedPythonGetsVenvAdviceNeverBreakSystemPackages) {
   const HostFacts& f = fixture("venv-py313");
   for (const auto& py : f.pythons) EXPECT_EQ(py.externally_managed, py.path == "/usr/bin/python3") << py.path;
