@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -31,43 +32,6 @@ StepSpec step_from_plan(const plan::Plan& p, const plan::Step& s, const std::str
   for (const auto& a : s.argv) o.argv.push_back(subst(a));
   o.cwd = subst(s.cwd);
   return o;
-}
-
-namespace {
-
-std::string duration(double s) {
-  char b[32];
-  long t = static_cast<long>(s + 0.5);
-  if (t >= 3600) std::snprintf(b, sizeof b, "%ldh%02ldm", t / 3600, t / 60 % 60);
-  else std::snprintf(b, sizeof b, "%ldm%02lds", t / 60, t % 60);
-  return b;
-}
-
-}  // namespace
-
-std::string format_status(const Status& s) {
-  std::string out = s.phase;
-  if (s.progress) {
-    const auto& p = *s.progress;
-    char b[96];
-    std::snprintf(b, sizeof b, " [%ld/%ld %.1f/s] %d%%", p.done, p.total, p.rate, int(p.fraction() * 100));
-    out += b;
-    if (!s.eta.empty()) out += " ETA " + s.eta;
-    else if (auto e = p.eta()) out += " ETA " + duration(*e);
-  } else {
-    out += " " + duration(s.elapsed);
-  }
-  if (s.mem.available) out += " | mem avail " + format_mib(s.mem.headroom());
-  if (s.governor) out += " | gov " + s.governor->text();
-  return out;
-}
-
-std::function<void(const Status&)> tty_status_printer(int fd) {
-  if (!isatty(fd)) return {};
-  return [fd](const Status& s) {
-    std::string l = "\r\x1b[K" + format_status(s);
-    (void)!write(fd, l.data(), l.size());
-  };
 }
 
 namespace {
@@ -106,18 +70,41 @@ StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
   if (o.governor) o.governor->attach(c.pid);
 
   std::string line;  // the current line, capped: only its head matters to the parsers
+  // What the status line says besides the count: the newest thing compiling, every extension's own
+  // count when they build side by side, and when the count last moved.
+  std::string what;
+  long compiles = 0;
+  double progress_at = 0;
+  std::vector<ExtensionProgress> extensions;
   auto on_line = [&] {
-    if (auto p = parse_ninja_status(line)) r.last_progress = p;
+    if (auto p = parse_ninja_status(line)) {
+      r.last_progress = p;
+      progress_at = since();
+      if (!p->what.empty()) what = p->what;
+    } else if (auto e = parse_extension_status(line)) {
+      auto it = std::find_if(extensions.begin(), extensions.end(), [&](const auto& x) { return x.name == e->name; });
+      if (it == extensions.end()) extensions.push_back(*e);
+      else *it = *e;
+      if (!e->what.empty()) what = e->what;
+    } else if (auto subject = compile_subject(line); !subject.empty()) {
+      what = subject;  // a build without ninja: its compiler commands
+      if (subject.rfind("linking ", 0) != 0) ++compiles;
+    }
     if (watch && o.stop_on_fatal && r.fatal_id.empty()) r.fatal_id = watch->check(line);
     if (o.on_line) o.on_line(line);
     line.clear();
   };
-  auto tick = [&] {
+  auto tick = [&](std::string stopping) {
     if (o.governor) o.governor->tick();
     if (!o.status) return;
     Status s{step.name, c.pid, since(), r.last_progress, {}, std::nullopt};
     if (o.governor) { s.mem = o.governor->last_reading(); s.governor = o.governor->state(); }
     else if (o.memory) s.mem = o.memory->read();
+    s.progress_age = r.last_progress ? since() - progress_at : 0;
+    s.what = what;
+    s.compiles_seen = compiles;
+    s.extensions = extensions;
+    s.stopping = std::move(stopping);
     o.status(s);
   };
   auto next_tick = std::chrono::steady_clock::now();
@@ -136,7 +123,7 @@ StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
       status = stop_step(c.pid, o.kill_grace_ms);
       interrupted_at = now + std::chrono::hours(24);  // once
     }
-    if (now >= next_tick) { tick(); next_tick = now + std::chrono::milliseconds(o.tick_ms); }
+    if (now >= next_tick) { tick(interrupted_at ? "interrupted" : ""); next_tick = now + std::chrono::milliseconds(o.tick_ms); }
     int wait = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(next_tick - now).count());
     pollfd pf{c.out_fd, POLLIN, 0};
     int pr = poll(&pf, 1, std::max(wait, 1));
@@ -153,6 +140,7 @@ StepResult run_step(const StepSpec& step, const RunnerOptions& o) {
     }
     if (!r.fatal_id.empty()) {
       r.stopped_early = true;
+      tick("failed: " + r.fatal_id);  // the line says so while the step is stopped, not a percentage
       if (o.governor) o.governor->stop();  // resume what it paused so SIGTERM reaches them
       status = stop_step(c.pid, o.kill_grace_ms);
       // What is still in the pipe belongs in the log (and may add context to the diagnosis).

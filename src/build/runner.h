@@ -37,11 +37,24 @@ struct Status {
   MemReading mem;
   std::optional<GovernorState> governor;
   std::string eta;  // an estimate better than the rate's (history from .ninja_log), with its method
+  // The same estimate in seconds, as of the last progress line (< 0: none); the line counts it
+  // down by progress_age so the ETA moves while a long compile prints nothing.
+  double eta_seconds = -1;
+  double progress_age = 0;  // seconds since the last progress line
+  std::string what;         // what compiles now, from the newest output line ("scatter_cpu.cpp")
+  long compiles_seen = 0;   // compiler commands seen (a build without ninja has no count)
+  std::vector<ExtensionProgress> extensions;  // side by side: each extension's own ninja count
+  std::string stopping;     // why the step is being stopped ("" = it is not): never a 100% line
 };
-// "build [312/1800 4.1/s] 17% ETA 6m02s | mem avail 9.8 GiB | gov 3 running, 1 paused"
-std::string format_status(const Status& s);
-// A printer that redraws one line on stream `fd` when it is a terminal; empty function otherwise.
+// "build 6m10s | 312/1800 17% ETA 6m02s | compiling scatter_cpu.cpp | memory: 9.8 GiB free, 1 job paused",
+// fitted to `width` columns (0 = as long as it is): the parts that do not fit are left out, least
+// useful first, and the line never reaches the last column (a terminal would wrap it).
+std::string format_status(const Status& s, int width = 0);
+// A printer that redraws one line on stream `fd` when it is a terminal, fitted to its width
+// (TIOCGWINSZ, read again after SIGWINCH); empty function otherwise.
 std::function<void(const Status&)> tty_status_printer(int fd);
+// The terminal's columns on fd (TIOCGWINSZ); 80 when it says nothing.
+int terminal_width(int fd);
 
 struct RunnerOptions {
   std::string log_path;                     // the full output; "" = not kept

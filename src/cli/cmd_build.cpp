@@ -54,6 +54,19 @@ std::string self_exe() {
   return ec ? "torchsmith" : p.string();
 }
 
+// This process's argv as typed (the report's reproduce line, the summary's --resume line).
+std::vector<std::string> command_line() {
+  std::vector<std::string> argv;
+  if (auto text = util::read_file("/proc/self/cmdline"))
+    for (std::size_t at = 0; at < text->size();) {
+      std::size_t end = text->find('\0', at);
+      if (end == std::string::npos) end = text->size();
+      argv.push_back(text->substr(at, end - at));
+      at = end + 1;
+    }
+  return argv;
+}
+
 int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   if (!o.lock_file.empty() && !o.req.requirement.empty())
     return bad("give a requirement or --lock FILE, not both");
@@ -135,6 +148,7 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   bo.what = !plan.import_name.empty() ? plan.spec.package + " against torch " + plan.torch_version
              : plan.spec.package + (plan.torch_version.empty() ? "" : "==" + plan.torch_version);
   bo.torchsmith_version = TS_VERSION;
+  bo.command = command_line();
   bo.say = [quiet = g.quiet](const std::string& s) {
     if (!quiet) std::fprintf(stderr, "torchsmith: %s\n", util::redact_text(s).c_str());
   };

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/verdict_word.h"
 #include "cli/knowledge.h"
 #include "package/repair.h"
 #include "plan/lock.h"
@@ -17,7 +18,7 @@ namespace ts::cli {
 namespace {
 
 struct RepairCliOptions {
-  std::string wheel, out_dir, plan, local_version, patchelf;
+  std::string wheel, out_dir, plan, local_version, patchelf, pin_torch;
   std::vector<std::string> lib_dirs;
   bool vendor = true, no_vendor = false, json = false;
 };
@@ -27,6 +28,7 @@ int run_repair(const RepairCliOptions& c, const GlobalOptions& g) {
   o.wheel = c.wheel;
   o.out_dir = c.out_dir;
   o.local_version = c.local_version;
+  o.pin_torch = c.pin_torch;
   o.vendor = !c.no_vendor;
   o.lib_dirs = c.lib_dirs;
   Knowledge& k = g.knowledge();
@@ -57,7 +59,7 @@ int run_repair(const RepairCliOptions& c, const GlobalOptions& g) {
     return r.exit_code;
   }
   for (const auto& v : r.verdicts)
-    std::printf("%-5s %-9s %s%s%s\n", verify::outcome_name(v.outcome), v.check.c_str(), v.file.c_str(),
+    std::printf("%-5s %-9s %s%s%s\n", std::string(verdict_word(verify::outcome_name(v.outcome))).c_str(), v.check.c_str(), v.file.c_str(),
                 v.file.empty() ? "" : ": ", v.detail.c_str());
   if (r.exit_code == 2) std::fprintf(stderr, "torchsmith repair: %s\n", r.error.c_str());
   else if (r.exit_code == 0) std::printf("repaired: %s\n", r.output.c_str());
@@ -78,6 +80,10 @@ void register_repair(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("DIR");
   sub->add_option("--output-dir", c->out_dir, "Old spelling of --out.")->type_name("DIR")->group("");
   sub->add_option("--plan", c->plan, "lock file: CUDA version and arch list for --local-version auto");
+  sub->add_option("--pin-torch", c->pin_torch,
+                  "Requires-Dist on the torch built against: minor (torch==X.Y.*, the default with an "
+                  "extension's --plan), exact (torch==X.Y.Z) or none")
+      ->check(CLI::IsMember({"minor", "exact", "none"}));
   sub->add_option("--local-version", c->local_version,
                   "PEP 440 local version: TEXT (cu128.sm120), auto (from --plan), or none; default "
                   "auto with --plan, else none");

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/verdict_word.h"
 #include "cli/kb_access.h"
 #include "cli/option_table.h"
 #include "plan/lock.h"
@@ -104,14 +105,8 @@ nlohmann::json to_json(const verify::VerifyReport& rep) {
 
 // "ok", "FAIL", "skip", "note", "warn": the first column of the --python table.
 std::string label(const verify::Verdict& v) {
-  if (verify::is_skip(v)) return "skip";
-  switch (v.outcome) {
-    case verify::Outcome::pass: return "ok";
-    case verify::Outcome::fail: return "FAIL";
-    case verify::Outcome::note: return "note";
-    case verify::Outcome::warn: return "warn";
-  }
-  return "?";
+  if (verify::is_skip(v)) return std::string(verdict_word(VerdictWord::skip));
+  return std::string(verdict_word(verify::outcome_name(v.outcome)));
 }
 
 std::string colored_label(const report::Style& s, const verify::Verdict& v) {

@@ -72,6 +72,7 @@ std::optional<std::string> conda_spec_from_requirement(std::string_view req, std
                           r[i] == '_' || r[i] == '.'))
     ++i;
   std::string name = normalize_name(r.substr(0, i));
+  if (name == "torch") name = "pytorch";  // conda's name for it (conda-forge and the pytorch channel)
   std::string rest = r.substr(i);
   if (auto br = rest.find('['); br != std::string::npos) {
     auto end = rest.find(']', br);

@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "core/torch_tag.h"
 #include "formats/bzip_stream.h"
 #include "package/conda_digest.h"
 #include "package/conda_meta.h"
@@ -364,6 +365,9 @@ CondaResult make_conda_packages(const std::string& wheel_path, const CondaOption
   // Run dependencies: python, the NumPy the plan built against, the wheel's own, the user's.
   std::vector<std::string> depends{"python " + py + ".*"};
   if (p && !p->numpy_version.empty()) depends.push_back("numpy >=" + p->numpy_version);
+  // An extension imports only with the torch minor it was built against (conda names torch pytorch).
+  if (p && !is_torch && !p->torch_version.empty())
+    if (auto t = torch_tag(p->torch_version, "")) depends.push_back("pytorch " + t->torch() + ".*");
   auto has = [&](const std::string& spec) {
     for (const auto& d : depends)
       if (spec_name(d) == spec_name(spec)) return true;

@@ -11,6 +11,7 @@
 #include "core/package_name.h"
 #include "package/rpath.h"
 #include "package/tags.h"
+#include "package/torch_pin.h"
 #include "package/vendor.h"
 #include "package/wheel_pack.h"
 #include "package/wheel_policy.h"
@@ -320,6 +321,21 @@ RepairResult repair_wheel(const RepairOptions& o) {
   auto version = apply_local_version(w->name.version, dist, mode, o.plan, &err);
   if (!version) return bad_input(err);
   if (auto why = check_wheel_version(*version); !why.empty()) return bad_input(why);
+  // The torch pin: by default for an extension whose plan names its torch (torch_pin.h says why).
+  const bool extension_plan = o.plan && !o.plan->torch_version.empty() && normalize_name(dist) != "torch";
+  const std::string pin_mode = !o.pin_torch.empty() ? o.pin_torch : extension_plan ? "minor" : "none";
+  std::string pin;
+  if (pin_mode != "none") {
+    if (!extension_plan && pin_mode != "minor" && pin_mode != "exact")
+      return bad_input("--pin-torch '" + pin_mode + "': give minor, exact or none");
+    if (!extension_plan)
+      return bad_input("--pin-torch " + pin_mode + " needs --plan with an extension's lock (it names the torch "
+                       "the wheel was built against); or --pin-torch none");
+    auto req = torch_requirement(pin_mode, o.plan->torch_version, &err);
+    if (!req && !o.pin_torch.empty()) return bad_input(err);
+    if (!req) verdict("", "requires", Outcome::note, "torch not pinned: " + err);
+    else pin = *req;
+  }
   res.version = *version;
   verdict("", "version", Outcome::pass, *version == w->name.version ? *version + " (unchanged)"
                                                                     : w->name.version + " -> " + *version);
@@ -358,6 +374,13 @@ RepairResult repair_wheel(const RepairOptions& o) {
   auto text = [&](const std::string& rel) { return util::read_file(root + "/" + rel).value_or(""); };
   auto meta = rewrite_metadata_version(text(pack.dist_info + "/METADATA"), *version);
   if (!meta) return bad_input(w->dist_info + "/METADATA has no Version: line");
+  if (!pin.empty()) {
+    std::string took;
+    *meta = metadata_with_torch_requirement(*meta, pin, &took);
+    verdict("", "requires", Outcome::pass,
+            "Requires-Dist: " + pin + " (the torch it was built against" +
+                (took.empty() ? std::string() : "; replaces " + util::trim(took)) + "; --pin-torch none leaves it out)");
+  }
   pack.replaced[pack.dist_info + "/METADATA"] = *meta;
   std::vector<std::string> tags;
   pack.replaced[pack.dist_info + "/WHEEL"] = rewrite_wheel_file(text(pack.dist_info + "/WHEEL"), choice.tag, &tags);

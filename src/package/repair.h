@@ -19,6 +19,9 @@ struct RepairOptions {
   std::string out_dir;               // "" = the input's directory
   const plan::Plan* plan = nullptr;  // optional: CUDA/arch list for the local version
   std::string local_version;         // "" = auto with a plan, none without; "auto", "none", TEXT
+  // Requires-Dist on torch (torch_pin.h): "minor", "exact", "none"; "" = minor when the plan is an
+  // extension's (it names the torch built against), else none.
+  std::string pin_torch;
   bool vendor = true;                // copy libraries outside policy into <dist>.libs/
   std::vector<std::string> lib_dirs;     // searched first for libraries to vendor
   std::vector<std::string> system_dirs;  // "" = the loader's (ld.so.conf + defaults)

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/package_name.h"
+#include "core/torch_tag.h"
 #include "util/split.h"
 
 namespace ts::package {
@@ -32,18 +33,9 @@ std::string normalize_local(std::string s) {
   return s;
 }
 
-}  // namespace
-
-std::string local_from_plan(const plan::Plan& p) {
+// ".sm80.sm120" (".ptx" after with +PTX) from the plan's arch list.
+std::string arch_suffix(const plan::Plan& p) {
   std::string out;
-  if (p.cuda.empty()) return "cpu";
-  std::string mm;  // "12.8.93" -> "128"
-  int dots = 0;
-  for (char c : p.cuda) {
-    if (c == '.' && ++dots == 2) break;
-    if (c != '.') mm += c;
-  }
-  out = "cu" + mm;
   std::string list = p.arch_list;
   std::replace(list.begin(), list.end(), ' ', ';');
   bool ptx = false;
@@ -58,6 +50,26 @@ std::string local_from_plan(const plan::Plan& p) {
   }
   if (ptx) out += ".ptx";
   return out;
+}
+
+}  // namespace
+
+std::string local_from_plan(const plan::Plan& p) {
+  if (p.cuda.empty()) return "cpu";
+  std::string mm;  // "12.8.93" -> "128"
+  int dots = 0;
+  for (char c : p.cuda) {
+    if (c == '.' && ++dots == 2) break;
+    if (c != '.') mm += c;
+  }
+  return "cu" + mm + arch_suffix(p);
+}
+
+std::string extension_local_from_plan(const plan::Plan& p) {
+  // The CUDA of the torch it links against names the wheel (its index is cu124 even when nvcc was 12.8).
+  auto tag = torch_tag(p.torch_version, p.cuda.empty() ? "" : p.torch_cuda.empty() ? p.cuda : p.torch_cuda);
+  if (!tag) return local_from_plan(p);
+  return tag->text() + (p.cuda.empty() ? "" : arch_suffix(p));
 }
 
 std::optional<std::string> apply_local_version(const std::string& version, const std::string& dist,
@@ -76,7 +88,10 @@ std::optional<std::string> apply_local_version(const std::string& version, const
     // torch: the plan's PYTORCH_BUILD_VERSION already says it.
     if (normalize_name(dist) == "torch" && plan->build_version.find('+') != std::string::npos)
       return plan->build_version;
-    std::string derived = local_from_plan(*plan);
+    // An extension names the torch it needs first (+pt26cu124), as the ecosystem's per-torch wheels do.
+    std::string derived = normalize_name(dist) != "torch" && !plan->torch_version.empty()
+                              ? extension_local_from_plan(*plan)
+                              : local_from_plan(*plan);
     if (old_local.empty()) return base + "+" + derived;
     // Keep what the build put there (+gitee1b680), add what is inside, once.
     const std::string norm = normalize_local(old_local);

@@ -12,6 +12,9 @@ namespace ts::package {
 // "cu128.sm80.sm120" from CUDA "12.8.93" and arch list "8.0;12.0" ("+PTX" adds ".ptx", a CPU
 // build is "cpu"); "" when the plan has neither.
 std::string local_from_plan(const plan::Plan& p);
+// An extension built against torch: "pt113cpu", "pt26cu124.sm80.sm90" (torch's major.minor and its
+// CUDA, then the arches compiled); local_from_plan's text when the plan names no torch version.
+std::string extension_local_from_plan(const plan::Plan& p);
 
 // The version with its local part set: mode "none" keeps it, "auto" derives it (torch: the plan's
 // build_version when it has one), anything else is the local text itself. nullopt and *error on

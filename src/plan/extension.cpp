@@ -223,6 +223,7 @@ void choose_torch(ext::Ctx& c) {
   c.p.python = py.path;
   c.p.python_version = py.version;
   c.p.torch_version = py.torch.version;
+  c.p.torch_cuda = py.torch.cuda;
   c.decide("torch", torch_label(py),
            std::string(req.torch_python.empty() ? "the first Python here with torch" : "asked for (--torch)") +
                ": CUDA " + (py.torch.cuda.empty() ? "none" : py.torch.cuda) + ", C++11 ABI " +

@@ -89,6 +89,7 @@ struct Plan {
   std::string torch_version;   // "2.4.1"
   std::string build_version;   // PYTORCH_BUILD_VERSION: "2.4.1+cu128.sm120"
   std::string cuda;            // the toolkit's full version: "12.8.93" ("" for CPU builds)
+  std::string torch_cuda;      // an extension's torch: torch.version.cuda ("12.4"; "" = CPU torch or a torch build)
   std::string cuda_home;
   std::string python;          // interpreter path
   std::string python_version;

@@ -87,6 +87,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"decisions", p.decisions},
        {"source", {{"url", p.source_url}, {"ref", p.source_ref}, {"dir", p.source_dir},
                    {"revision", p.source_revision}}}};
+  if (!p.torch_cuda.empty()) j["torch_cuda"] = p.torch_cuda;
   if (!p.import_name.empty()) j["import_name"] = p.import_name;
   if (!p.smoke.empty()) j["smoke"] = p.smoke;
   if (!p.runtime_requires.empty()) j["runtime_requires"] = p.runtime_requires;
@@ -142,6 +143,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.spec = j.at("spec").get<spec::BuildSpec>();
   p.torch_version = j.value("torch_version", "");
   p.build_version = j.value("build_version", "");
+  p.torch_cuda = j.value("torch_cuda", "");
   p.cuda = j.value("cuda", "");
   p.cuda_home = j.value("cuda_home", "");
   p.python = j.value("python", "");

@@ -1,4 +1,6 @@
 #include "report/doctor_report.h"
+
+#include "core/verdict_word.h"
 #include "util/split.h"
 
 #include <cstdio>
@@ -36,14 +38,15 @@ void section(std::ostringstream& o, const Style& st, const std::string& title) {
 
 std::string level_tag(const Style& st, compat::Level l) {
   switch (l) {
+    // The words every command uses (core/verdict_word.h), padded to one width.
     case compat::Level::ok:
-      return st.green("OK  ");
+      return st.green(std::string(verdict_word(VerdictWord::ok)) + "  ");
     case compat::Level::info:
-      return st.dim("INFO");
+      return st.dim(std::string(verdict_word(VerdictWord::note)));
     case compat::Level::warn:
-      return st.yellow("WARN");
+      return st.yellow(std::string(verdict_word(VerdictWord::warn)));
     case compat::Level::fail:
-      return st.red("FAIL");
+      return st.red(std::string(verdict_word(VerdictWord::fail)));
   }
   return "?";
 }
@@ -178,8 +181,8 @@ std::string doctor_text(const HostFacts& f, const std::vector<compat::Verdict>& 
   }
   auto s = compat::summarize(verdicts);
   o << "\n"
-    << st.bold("Summary") << ": " << s.ok << " ok, " << s.info << " info, " << s.warn << " warn, "
-    << s.fail << " fail\n";
+    << st.bold("Summary") << ": " << s.ok << " ok, " << s.info << " note, " << s.warn << " warn, "
+    << s.fail << " FAIL\n";
   return o.str();
 }
 

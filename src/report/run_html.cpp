@@ -4,7 +4,14 @@
 #include <cstdio>
 #include <tuple>
 
+#include <filesystem>
+#include <regex>
+
 #include "build/eta.h"
+#include "core/verdict_word.h"
+#include "report/command_line.h"
+#include "report/run_text.h"
+#include "report/source_error.h"
 #include "report/trace.h"
 
 namespace ts::report {
@@ -63,9 +70,62 @@ const char* kStyle =
     ".badge{font-weight:bold;padding:2px 8px;border-radius:4px;border:1px solid currentColor}"
     ".note{color:#0b6e8a}tr.v-bad{background:#fdecea}tr.v-warn{background:#fff4e0}tr.v-ok{background:#f1f8f2}"
     "#built td:first-child{color:#555;white-space:nowrap}"
-    "svg text{font:11px sans-serif;fill:#444}";
+    "svg text{font:11px sans-serif;fill:#444}svg text.axis{font-weight:bold;fill:#222}"
+    "details{margin-top:1.2em}details>summary{cursor:pointer;font-weight:bold;font-size:1.05em}"
+    ".src{border-left:4px solid #c62828}.src .hit{background:#fdecea;font-weight:bold}.caret{color:#c62828}"
+    ".callout{border:1px solid #c62828;background:#fff7f6;padding:8px 14px;border-radius:4px}";
 
 std::string lines_section(const char* title, const std::vector<std::string>& v, bool code);
+
+// A link from report.html (in the run directory) to a file of the run, relative so the folder
+// can be copied elsewhere; the text alone when the path is not under the run's out directory.
+std::string link(const RunRecord& r, const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  if (r.run_dir.empty() || path.empty()) return esc(text);
+  fs::path p = fs::path(path).is_absolute() ? fs::path(path) : fs::path(r.run_dir) / path;
+  std::string rel = p.lexically_normal().lexically_relative(r.run_dir).string();
+  if (rel.empty() || rel.find("../../../") == 0) return esc(text);
+  return "<a href=\"" + esc(rel) + "\">" + esc(text) + "</a>";
+}
+
+// A failed compile, told at the top: the user's file and line, that line with a caret and the
+// lines around it; a missing header named, with the fix that provides it.
+std::string failure_callout(const RunRecord& r) {
+  if (r.outcome != "failed") return "";
+  auto e = source_error(r.diagnosis, r.source_dir, r.source_copy);
+  if (!e) return "";
+  std::string o = "<div class=\"callout\" id=\"source-error\">\n<h2>" +
+                  std::string(e->in_user_tree() ? "Error in your source: " : "Error in: ") + "<code>" + esc(e->where()) +
+                  "</code></h2>\n";
+  static const std::regex missing(R"(^(.+): No such file or directory$)");
+  std::smatch m;
+  if (std::regex_match(e->message, m, missing))
+    o += "<p>Missing header <code>" + esc(m[1].str()) + "</code>: nothing on the include path provides it.</p>\n";
+  o += "<p><code>" + esc(e->file) + ":" + std::to_string(e->line) + (e->column ? ":" + std::to_string(e->column) : "") +
+       "</code>: " + esc(e->message) + "</p>\n";
+  const json& root = r.diagnosis["root_cause"];
+  if (root.is_object() && root.contains("fix") && root["fix"].is_string())
+    o += "<p><b>Fix:</b> " + esc(root["fix"].get<std::string>()) + "</p>\n";
+  auto lines = source_lines(e->compiled, e->line, 3);
+  if (!lines.empty()) {
+    o += "<pre class=\"src\">";
+    for (const auto& [n, text] : lines) {
+      char num[16];
+      std::snprintf(num, sizeof num, "%5d | ", n);
+      if (n == e->line) {
+        o += "<span class=\"hit\">" + std::string(num) + esc(text) + "</span>\n";
+        if (e->column > 0)
+          o += std::string(8, ' ') + std::string(std::size_t(e->column - 1), ' ') + "<span class=\"caret\">^</span>\n";
+      } else {
+        o += std::string(num) + esc(text) + "\n";
+      }
+    }
+    o += "</pre>\n";
+  }
+  if (!r.command.empty())
+    o += "<p>Then: <code>" + esc(shell_line(resume_command(r.command))) + "</code></p>\n";
+  return o + "</div>\n";
+}
 
 std::string summary(const RunRecord& r) {
   std::string o = "<h1>torchsmith build: " + esc(r.what) + " <span class=\"badge " +
@@ -94,7 +154,11 @@ std::string summary(const RunRecord& r) {
     o += row({"distributed", d});
   }
   o += row({"torchsmith", esc(r.torchsmith_version)});
-  if (!r.run_dir.empty()) o += row({"run directory", "<code>" + esc(r.run_dir) + "</code>"});
+  if (!r.run_dir.empty()) {
+    o += row({"run directory", "<code>" + esc(r.run_dir) + "</code>"});
+    o += row({"run files", link(r, "run.json", "run.json") + ", " + link(r, "trace.json", "trace.json") + " (Perfetto)"});
+  }
+  if (!r.command.empty()) o += row({"reproduce", "<code id=\"command\">" + esc(shell_line(r.command)) + "</code>"});
   return o + "</table>\n";
 }
 
@@ -106,13 +170,30 @@ std::string diagnosis(const RunRecord& r) {
   auto s = [&](const char* k) { return root.contains(k) && root[k].is_string() ? root[k].get<std::string>() : ""; };
   o += "<p><b class=\"bad\">" + esc(s("id")) + "</b>: " + esc(s("cause")) + "</p>\n";
   o += "<p><b>Fix:</b> " + esc(s("fix")) + "</p>\n";
-  if (root.contains("evidence") && root["evidence"].is_array() && !root["evidence"].empty()) {
-    o += "<pre>";
-    for (const auto& e : root["evidence"]) {
-      std::string line = e.contains("line") && e["line"].is_number() ? std::to_string(e["line"].get<long long>()) : "?";
-      std::string text = e.contains("text") && e["text"].is_string() ? e["text"].get<std::string>() : "";
-      o += esc(line) + " | " + esc(text) + "\n";
+  // The log around the evidence: context lines with the evidence marked, then evidence past it.
+  auto lines_of = [&](const char* key) {
+    std::vector<std::pair<long long, std::string>> v;
+    if (root.contains(key) && root[key].is_array())
+      for (const auto& e : root[key])
+        if (e.is_object())
+          v.emplace_back(e.contains("line") && e["line"].is_number() ? e["line"].get<long long>() : -1,
+                         e.contains("text") && e["text"].is_string() ? e["text"].get<std::string>() : "");
+    return v;
+  };
+  auto evidence = lines_of("evidence"), context = lines_of("context");
+  if (!evidence.empty() || !context.empty()) {
+    o += "<pre id=\"evidence\">";
+    long long last = -1;
+    auto is_evidence = [&](long long n) {
+      return std::any_of(evidence.begin(), evidence.end(), [&](const auto& e) { return e.first == n; });
+    };
+    for (const auto& [n, text] : context) {
+      std::string num = n < 0 ? "?" : std::to_string(n);
+      o += is_evidence(n) ? "<b class=\"bad\">&gt; " + esc(num) + " | " + esc(text) + "</b>\n" : "  " + esc(num) + " | " + esc(text) + "\n";
+      last = std::max(last, n);
     }
+    for (const auto& [n, text] : evidence)
+      if (context.empty() || n > last) o += esc(n < 0 ? "?" : std::to_string(n)) + " | " + esc(text) + "\n";
     o += "</pre>\n";
   }
   return o;
@@ -170,13 +251,21 @@ std::string plan(const RunRecord& r) {
   o += "</table>\n";
   if (!str(p, "smoke").empty())
     o += "<p>Smoke test verify runs after the import:</p>\n<pre id=\"smoke\"><code>" + esc(str(p, "smoke")) + "</code></pre>\n";
+  if (p.contains("decisions") && p["decisions"].is_array() && !p["decisions"].empty()) {
+    o += "<details id=\"decisions\"><summary>The plan's decisions (" + std::to_string(p["decisions"].size()) +
+         ")</summary>\n<table>\n" + head({"topic", "chosen", "why", "rule"});
+    for (const auto& d : p["decisions"])
+      o += row({esc(str(d, "topic")), esc(str(d, "value")), esc(str(d, "reason")), "<code>" + esc(str(d, "rule")) + "</code>"});
+    o += "</table>\n</details>\n";
+  }
   return o;
 }
 
 // verify's verdicts, the failures first, then warnings, notes and skips, then what passed.
 std::string verification(const RunRecord& r) {
   if (!r.checks.is_array() || r.checks.empty()) return lines_section("Verification", r.verdicts, true);
-  auto rank = [](const std::string& oc) { return oc == "fail" ? 0 : oc == "warn" ? 1 : oc == "pass" ? 3 : 2; };
+  // What is wrong first, then what passed, then notes and skips (worth knowing, not the proof).
+  auto rank = [](const std::string& oc) { return oc == "fail" ? 0 : oc == "warn" ? 1 : oc == "pass" ? 2 : 3; };
   std::vector<const json*> v;
   for (const auto& c : r.checks)
     if (c.is_object()) v.push_back(&c);
@@ -192,7 +281,7 @@ std::string verification(const RunRecord& r) {
   for (const json* c : v) {
     std::string oc = str(*c, "outcome");
     std::string cls = oc == "fail" ? "bad" : oc == "warn" ? "warn" : oc == "pass" ? "ok" : "note";
-    std::string label = oc == "pass" ? "ok" : oc == "fail" ? "FAIL" : oc;
+    std::string label(verdict_word(oc));
     std::string detail = str(*c, "detail");
     if (oc == "skip" && detail.rfind("skipped: ", 0) == 0) detail = detail.substr(9);
     std::string file = str(*c, "file");
@@ -204,12 +293,29 @@ std::string verification(const RunRecord& r) {
 
 std::string steps(const RunRecord& r) {
   if (r.steps.empty()) return "";
-  std::string o = "<h2>Steps</h2>\n<table>\n" + head({"step", "status", "start", "time", "exit", "inputs", "log", "note"});
+  std::string o = "<h2>Steps</h2>\n<table id=\"steps\">\n" + head({"step", "status", "start", "time", "exit", "inputs", "log", "note"});
   for (const auto& s : r.steps)
     o += row({esc(s.name), "<span class=\"" + status_class(s.status) + "\">" + esc(s.status) + "</span>",
               secs(s.start), secs(s.seconds), std::to_string(s.exit_code),
-              "<code>" + esc(s.input_hash.substr(0, 12)) + "</code>", esc(s.log), esc(s.note)});
+              "<code>" + esc(s.input_hash.substr(0, 12)) + "</code>", s.log.empty() ? "" : link(r, s.log, s.log), esc(s.note)});
   return o + "</table>\n";
+}
+
+// What the run hands over: each file linked, with its size, sha256 and the line that installs it.
+std::string artifacts(const RunRecord& r) {
+  if (r.artifact_files.empty()) return lines_section("Artifacts", r.artifacts, true);
+  std::string o = "<h2>Artifacts</h2>\n<table id=\"artifacts\">\n" + head({"file", "size", "sha256", "install"});
+  for (const auto& a : r.artifact_files)
+    o += row({link(r, a.path, a.file), size_text(a.size), "<code>" + esc(a.sha256) + "</code>",
+              (a.install.empty() ? "" : "<code>" + esc(a.install) + "</code>") +
+                  (a.torch.empty() ? "" : "<br>built against " + esc(a.torch))});
+  return o + "</table>\n";
+}
+
+// Sections that say nothing about a failure: folded when the run failed, open otherwise.
+std::string fold(bool folded, const char* title, const std::string& body) {
+  if (!folded || body.empty()) return body;
+  return std::string("<details><summary>") + title + "</summary>\n" + body + "</details>\n";
 }
 
 std::string retries(const RunRecord& r) {
@@ -260,11 +366,12 @@ std::string timeline(const build::NinjaLog* log, std::size_t max_bars) {
   std::sort(idx.begin(), idx.end());
   const double W = 1000, lane_h = 14, top = 4, left = 40;
   double h = top + nlanes * lane_h + 20;
+  const double svg_h = h + 18;  // room for the axis label
   std::string o = "<h2>Timeline</h2>\n<p>" + std::to_string(jobs.size()) + " jobs of the last ninja run in " +
                   std::to_string(nlanes) + " lanes over " + secs(double(end) / 1000) + ".";
   if (drawn < jobs.size()) o += " The " + std::to_string(jobs.size() - drawn) + " shortest are not drawn.";
   o += "</p>\n<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fmt("%.0f", W + left + 10) +
-       "\" height=\"" + fmt("%.0f", h) + "\" role=\"img\" aria-label=\"timeline\">\n";
+       "\" height=\"" + fmt("%.0f", svg_h) + "\" role=\"img\" aria-label=\"timeline\">\n";
   for (int l = 0; l < nlanes; ++l)
     o += "<text x=\"0\" y=\"" + fmt("%.0f", top + l * lane_h + 10) + "\">" + std::to_string(l) + "</text>\n";
   for (std::size_t i : idx) {
@@ -276,8 +383,12 @@ std::string timeline(const build::NinjaLog* log, std::size_t max_bars) {
          fmt("%.1f", w) + "\" height=\"" + fmt("%.0f", lane_h - 2) + "\" fill=\"" + colour + "\"><title>" +
          esc(j.name()) + " " + secs(double(j.duration_ms()) / 1000) + "</title></rect>\n";
   }
-  o += "<text x=\"" + fmt("%.0f", left) + "\" y=\"" + fmt("%.0f", h - 4) + "\">0</text><text x=\"" +
-       fmt("%.0f", left + W - 40) + "\" y=\"" + fmt("%.0f", h - 4) + "\">" + secs(double(end) / 1000) + "</text>\n";
+  for (int k = 0; k <= 4; ++k)
+    o += "<text x=\"" + fmt("%.0f", left + W * k / 4 - (k == 4 ? 40 : 0)) + "\" y=\"" + fmt("%.0f", h - 4) + "\">" +
+         secs(double(end) / 1000 * k / 4) + "</text>\n";
+  o += "<text class=\"axis\" x=\"" + fmt("%.0f", left + W / 2 - 120) + "\" y=\"" + fmt("%.0f", h + 12) +
+       "\">time since the compile step started</text>\n<text class=\"axis\" x=\"0\" y=\"" + fmt("%.0f", h + 12) +
+       "\">lane</text>\n";
   return o + "</svg>\n";
 }
 
@@ -304,14 +415,22 @@ std::string memory_chart(const RunRecord& r) {
   const double W = 1000, H = 200, left = 60;
   std::string o = "<h2>Memory</h2>\n<p>Used by the build (red) and available (green); peak used " + gib(peak) +
                   ".</p>\n<svg id=\"memory\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fmt("%.0f", W + left + 10) +
-                  "\" height=\"" + fmt("%.0f", H + 28) + "\" role=\"img\" aria-label=\"memory over time\">\n";
+                  "\" height=\"" + fmt("%.0f", H + 48) + "\" role=\"img\" aria-label=\"memory over time\">\n";
   o += "<line x1=\"" + fmt("%.0f", left) + "\" y1=\"4\" x2=\"" + fmt("%.0f", left) + "\" y2=\"" + fmt("%.0f", H + 4) +
        "\" stroke=\"#999\"/><line x1=\"" + fmt("%.0f", left) + "\" y1=\"" + fmt("%.0f", H + 4) + "\" x2=\"" +
        fmt("%.0f", left + W) + "\" y2=\"" + fmt("%.0f", H + 4) + "\" stroke=\"#999\"/>\n";
-  o += "<text x=\"0\" y=\"14\">" + gib(std::uint64_t(y_max)) + "</text><text x=\"0\" y=\"" + fmt("%.0f", H + 4) +
-       "\">0</text>\n";
-  o += "<text x=\"" + fmt("%.0f", left) + "\" y=\"" + fmt("%.0f", H + 20) + "\">0</text><text x=\"" +
-       fmt("%.0f", left + W - 40) + "\" y=\"" + fmt("%.0f", H + 20) + "\">" + secs(t_end) + "</text>\n";
+  // Five ticks a side, gridlines across, each axis named.
+  for (int k = 0; k <= 4; ++k) {
+    double y = 4 + H * (1 - k / 4.0);
+    o += "<line x1=\"" + fmt("%.0f", left) + "\" y1=\"" + fmt("%.1f", y) + "\" x2=\"" + fmt("%.0f", left + W) +
+         "\" y2=\"" + fmt("%.1f", y) + "\" stroke=\"#eee\"/>\n";
+    o += "<text x=\"0\" y=\"" + fmt("%.1f", y + (k == 4 ? 10 : 4)) + "\">" + gib(std::uint64_t(y_max * k / 4)) + "</text>\n";
+    o += "<text x=\"" + fmt("%.0f", left + W * k / 4 - (k == 4 ? 40 : 0)) + "\" y=\"" + fmt("%.0f", H + 20) + "\">" +
+         secs(t_end * k / 4) + "</text>\n";
+  }
+  o += "<text class=\"axis\" x=\"" + fmt("%.0f", left + W / 2 - 90) + "\" y=\"" + fmt("%.0f", H + 40) +
+       "\">time since the run started</text>\n";
+  o += "<text class=\"axis\" x=\"" + fmt("%.0f", left + 6) + "\" y=\"16\">memory (GiB)</text>\n";
   o += polyline(r.memory, false, t_end, y_max, left, W, H, "#2e7d32");
   o += polyline(r.memory, true, t_end, y_max, left, W, H, "#c62828");
   return o + "</svg>\n";
@@ -364,18 +483,20 @@ std::vector<build::NinjaJob> slowest_jobs(const build::NinjaLog& log, std::size_
 std::string render_run_html(const RunRecord& r, const build::NinjaLog* log, HtmlOptions opts) {
   std::string o = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>torchsmith: " +
                   esc(r.what) + " " + esc(r.outcome) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  const bool failed = r.outcome == "failed";
   o += summary(r);
+  o += failure_callout(r);
   o += diagnosis(r);
   o += verification(r);
-  o += plan(r);
+  o += artifacts(r);
+  o += fold(failed, "What was built", plan(r));
   o += steps(r);
   o += retries(r);
   o += governor(r);
-  o += slowest(log, opts.slowest);
-  o += timeline(log, opts.max_timeline_bars);
-  if (log && !log->ok()) o += "<p class=\"warn\">No timeline: " + esc(log->error) + "</p>\n";
-  o += memory_chart(r);
-  o += lines_section("Artifacts", r.artifacts, true);
+  std::string charts = slowest(log, opts.slowest) + timeline(log, opts.max_timeline_bars);
+  if (log && !log->ok()) charts += "<p class=\"warn\">No timeline: " + esc(log->error) + "</p>\n";
+  charts += memory_chart(r);
+  o += fold(failed, "Timing and memory", charts);
   return o + "</body>\n</html>\n";
 }
 

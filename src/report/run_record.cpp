@@ -233,6 +233,16 @@ void distributed_fields(V& v, R& d) {
 }
 
 template <class V, class R>
+void artifact_fields(V& v, R& a) {
+  v.str("file", a.file);
+  v.str("path", a.path);
+  v.count("size", a.size);
+  v.str("sha256", a.sha256);
+  v.str("install", a.install);
+  v.str("torch", a.torch);
+}
+
+template <class V, class R>
 void record_fields(V& v, R& r) {
   v.str("schema", r.schema, kRequired);
   v.str("torchsmith_version", r.torchsmith_version);
@@ -251,6 +261,10 @@ void record_fields(V& v, R& r) {
            !r.distributed.engine.empty());  // only for a distributed build
   v.any("diagnosis", r.diagnosis);
   v.strings("artifacts", r.artifacts);
+  v.list("artifact_files", r.artifact_files, [](auto& w, auto& a) { artifact_fields(w, a); });
+  v.strings("command", r.command);
+  v.str("source_dir", r.source_dir);
+  v.str("source_copy", r.source_copy);
   v.strings("verdicts", r.verdicts);
   v.any("checks", r.checks);
   v.str("ninja_log", r.ninja_log);

@@ -73,6 +73,17 @@ struct DistributedStats {
   std::string log;                       // distcc's log (absolute)
 };
 
+// A file the run packaged, handed over in the summary and the report: where, how big, its sha256
+// and the line that installs it.
+struct ArtifactFile {
+  std::string file;     // relative to the out directory: "dist/hello_ext-0.1.0+pt113cpu-....whl"
+  std::string path;     // absolute
+  std::uint64_t size = 0;
+  std::string sha256;   // hex
+  std::string install;  // "/usr/bin/python3 -m pip install /abs/dist/x.whl" ("" = no installer for this kind)
+  std::string torch;    // the torch it needs, in words: "torch 1.13 (CPU)" ("" = not an extension wheel)
+};
+
 struct RunRecord {
   std::string schema = "torchsmith-run/1";
   std::string torchsmith_version;
@@ -90,6 +101,12 @@ struct RunRecord {
   DistributedStats distributed;
   nlohmann::json diagnosis;             // triage's diagnosis when it failed (null otherwise)
   std::vector<std::string> artifacts;   // files produced, relative to the out directory
+  std::vector<ArtifactFile> artifact_files;  // the same files with size, sha256 and install line
+  // The command that ran (argv), for the report's "reproduce" line and the summary's --resume line.
+  std::vector<std::string> command;
+  // An extension built from its copy: the user's tree and the copy (OUT/src) a compiler names, so
+  // an error's file is shown at its own path. Both "" when the tree was built in place.
+  std::string source_dir, source_copy;
   std::vector<std::string> verdicts;    // verify's table, one line a check
   // verify's verdicts as it wrote them (`verify --report`): [{check, outcome, detail, file}]; null
   // when verify did not run.

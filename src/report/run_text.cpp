@@ -4,6 +4,9 @@
 #include <cstdio>
 
 #include "build/eta.h"
+#include "core/verdict_word.h"
+#include "report/command_line.h"
+#include "report/source_error.h"
 
 namespace ts::report {
 namespace {
@@ -27,6 +30,17 @@ std::string str(const nlohmann::json& j, const char* key) {
 }
 
 }  // namespace
+
+std::string size_text(std::uint64_t bytes) {
+  char buf[32];
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  if (u == 0) std::snprintf(buf, sizeof buf, "%llu bytes", (unsigned long long)bytes);
+  else std::snprintf(buf, sizeof buf, v < 10 ? "%.1f %s" : "%.0f %s", v, units[u]);
+  return buf;
+}
 
 std::string render_run_text(const RunRecord& r, const Style& st, const std::vector<std::string>& written) {
   std::string out = printable(r.outcome);
@@ -69,6 +83,30 @@ std::string render_run_text(const RunRecord& r, const Style& st, const std::vect
       if (!str(root, "fix").empty()) o += "  fix:   " + str(root, "fix") + "\n";
     }
   }
+  // What the run hands over: each artifact with its size, sha256 and install line; on a failure
+  // the user's file:line and the command to run after the fix.
+  for (const auto& a : r.artifact_files) {
+    if (r.outcome != "ok") break;
+    o += "  " + st.bold("artifact: ") + printable(a.path) + " (" + size_text(a.size) + ")\n";
+    o += "  sha256:   " + printable(a.sha256) + "\n";
+    if (!a.install.empty()) {
+      o += "  install:  " + printable(a.install) + "\n";
+      if (!a.torch.empty()) o += "            " + st.dim("(built against " + printable(a.torch) + "; install it where that torch is)") + "\n";
+    }
+  }
+  if (r.checks.is_array())
+    for (const auto& c : r.checks)
+      if (c.is_object() && c.value("check", "") == "torch of wheel" && c.value("outcome", "") == "warn")
+        o += "  " + st.yellow("warning: ") + str(c, "detail") + "\n";
+  if (r.outcome == "failed") {
+    if (auto e = source_error(r.diagnosis, r.source_dir, r.source_copy))
+      o += "  " + st.red(e->in_user_tree() ? "error in your source: " : "error in: ") + printable(e->file) + ":" +
+           std::to_string(e->line) + (e->column ? ":" + std::to_string(e->column) : "") + ": " + printable(e->message) + "\n";
+  }
+  if ((r.outcome == "failed" || r.outcome == "interrupted") && !r.command.empty()) {
+    std::string resume = printable(shell_line(resume_command(r.command)));
+    o += "  next:     " + std::string(r.outcome == "failed" ? "fix the cause above, then: " : "") + st.bold(resume) + "\n";
+  }
   if (!r.run_dir.empty()) {
     for (const char* name : {"run.json", "report.html"}) {
       std::string path = r.run_dir + "/" + name, label = std::string(name) + ":";
@@ -88,7 +126,7 @@ std::vector<std::string> check_lines(const nlohmann::json& checks) {
     if (!c.is_object()) continue;
     std::string oc = c.value("outcome", ""), detail = c.value("detail", ""), file = c.value("file", "");
     fails += oc == "fail", skips += oc == "skip";
-    std::string label = oc == "pass" ? "ok" : oc == "fail" ? "FAIL" : oc;
+    std::string label(verdict_word(oc));
     if (oc == "skip" && detail.rfind("skipped: ", 0) == 0) detail = detail.substr(9);
     std::string check = c.value("check", "");
     label.resize(std::max<std::size_t>(label.size(), 5), ' ');

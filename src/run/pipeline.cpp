@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 
@@ -12,6 +13,7 @@
 #include "build/governor.h"
 #include "build/ninja_log.h"
 #include "plan/lock.h"
+#include "report/command_line.h"
 #include "report/run_text.h"
 #include "run/lock_hashes.h"
 #include "run/pyshim.h"
@@ -146,14 +148,16 @@ build::StepResult attempt(RunState& s, const StepCtx& c, const build::StepSpec& 
     build::Status shown = st;
     if (eta && tail && st.progress) {
       for (const auto& e : tail->poll()) eta->finished(e.output);
-      if (auto est = eta->estimate(*st.progress)) shown.eta = est->text();
+      if (auto est = eta->estimate(*st.progress)) shown.eta = est->text(), shown.eta_seconds = est->seconds;
     }
     if (now - s.last_sample >= 1.0) {
       s.last_sample = now;
       rec.memory.push_back({now, st.governor ? st.governor->jobs_rss : 0, st.mem.headroom()});
     }
     if (s.printer) s.printer(shown);
-    else if (now - s.last_plain >= s.o.plain_status_every && st.progress) {
+    // Not a terminal: a line every plain_status_every seconds, with or without ninja's count (a
+    // serial build has none), so a log never goes quiet for minutes.
+    else if (now - std::max(s.last_plain, c.sr.start) >= s.o.plain_status_every) {
       s.last_plain = now;
       s.say("status: " + build::format_status(shown));
     }
@@ -244,7 +248,8 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
   if (!rem.refused.empty()) c.sr.note += "; remedy " + rem.kind + " not applied: " + rem.refused;
   if (ro.engine) {
     s.rec.diagnosis = triage::to_json(r.diagnosis, false);
-    if (r.diagnosis.root()) s.say(triage::render_text(r.diagnosis, false, false));
+    if (r.diagnosis.root())
+      s.say(triage::render_text(r.diagnosis, false, false, "torchsmith diagnose " + report::shell_word(ro.log_path) + " --all"));
   }
   s.say(c.step.name + " failed: " + c.sr.note + " (log: " + ro.log_path + ")");
   return Ended::failed;

@@ -45,6 +45,7 @@ struct BuildOptions {
   // verify's checker starts with the build step (early_verify.h); only with real processes
   bool early_verify = true;
   std::string what;                  // "torch==2.4.1" for messages and the lock holder
+  std::vector<std::string> command;  // the command line that started the run (the report's reproduce line)
   std::string torchsmith_version;
   int status_fd = 2;                 // live status line when this is a terminal
   double plain_status_every = 15;    // seconds between status lines when it is not one

@@ -11,6 +11,7 @@
 #include "plan/lock.h"
 #include "plan/render.h"
 #include "report/run_files.h"
+#include "run/artifacts.h"
 #include "run/leftover.h"
 #include "run/mirror.h"
 #include "run/pyshim.h"
@@ -99,6 +100,7 @@ bool claim_trees(RunState& s) {
   fs::create_directories(paths.run_dir + "/logs", ec);
   if (ec) return s.refuse(paths.run_dir + ": " + ec.message(), 2);
   if (!copy_from.empty()) {
+    s.copied_from = copy_from;
     MirrorResult m = mirror_tree(copy_from, paths.src, {paths.out});
     if (!m.error.empty()) return s.refuse(m.error, 2);
     s.say("building a copy of " + copy_from + " in " + paths.src + " (the original is not touched; " +
@@ -140,6 +142,8 @@ bool open_journal(RunState& s) {
   rec.what = s.o.what;
   rec.torchsmith_version = s.o.torchsmith_version;
   rec.run_dir = s.paths.run_dir;
+  rec.command = s.o.command;
+  if (!s.copied_from.empty()) rec.source_dir = s.copied_from, rec.source_copy = s.paths.src;
   rec.ninja_log = s.paths.src + "/build/.ninja_log";
   rec.started_at = util::utc_time(util::kIso8601);
   rec.plan = lock;
@@ -250,6 +254,7 @@ void finish_run(RunState& s, bool failed, bool interrupted) {
   for (const auto& e : fs::directory_iterator(s.paths.dist, ec))
     if (e.is_regular_file(ec)) rec.artifacts.push_back(e.path().filename().string());
   std::sort(rec.artifacts.begin(), rec.artifacts.end());
+  rec.artifact_files = collect_artifacts(s.paths.out, s.paths.dist, s.plan);
   rec.outcome = interrupted ? "interrupted" : failed ? "failed" : "ok";
   rec.self_cpu_seconds = cpu_of(RUSAGE_SELF) - s.cpu_at_start;
   rec.seconds = s.since();

@@ -46,6 +46,7 @@ struct RunState {
   TreeLock out_lock, src_lock;
   Journal journal;
   std::string plan_hash, shim_dir;
+  std::string copied_from;  // the user's tree when an extension is built from its copy in OUT/src
   std::unique_ptr<triage::Engine> engine;  // nullptr when the signatures did not load
   build::MemoryReader memory;
   std::function<void(const build::Status&)> printer;

@@ -72,7 +72,7 @@ nlohmann::json finding_json(const Finding& f) {
 
 }  // namespace
 
-std::string render_text(const Diagnosis& d, bool all, bool color) {
+std::string render_text(const Diagnosis& d, bool all, bool color, const std::string& more) {
   Paint p{color};
   std::string out;
   if (!d.root()) {
@@ -91,7 +91,7 @@ std::string render_text(const Diagnosis& d, bool all, bool color) {
       finding_text(out, d.findings[i], p, false);
     }
   } else if (rest > 0) {
-    out += p.dim("\n" + std::to_string(rest) + " more finding(s): rerun with --all") + "\n";
+    out += p.dim("\n" + std::to_string(rest) + " more finding(s): " + more) + "\n";
   }
   return out;
 }

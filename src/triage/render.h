@@ -9,7 +9,9 @@
 
 namespace ts::triage {
 
-std::string render_text(const Diagnosis& d, bool all, bool color);
+// `more`: what shows the findings after the root cause (diagnose: "rerun with --all"; a build
+// names the `torchsmith diagnose LOG --all` line, an option build itself does not have).
+std::string render_text(const Diagnosis& d, bool all, bool color, const std::string& more = "rerun with --all");
 nlohmann::json to_json(const Diagnosis& d, bool all);
 
 }  // namespace ts::triage

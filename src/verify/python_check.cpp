@@ -249,6 +249,11 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
   jo.modules = modules;
   jo.gpu = o.gpu, jo.torch_dir = torch_dir, jo.ext_dir = ext_dir;
   jo.import_name = import_name;
+  if (ext && !o.wheel.empty()) {  // name-version-...whl (PEP 427)
+    std::string base = fs::path(o.wheel).filename().string();
+    auto a = base.find('-'), b = a == std::string::npos ? a : base.find('-', a + 1);
+    if (b != std::string::npos) jo.wheel_version = base.substr(a + 1, b - a - 1);
+  }
   for (auto& v : judge_python_run(run, jo)) rep.verdicts.push_back(std::move(v));
   return rep;
 }

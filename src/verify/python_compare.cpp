@@ -6,6 +6,7 @@
 
 #include "compat/arch_rule.h"
 #include "core/arch_list.h"
+#include "core/torch_tag.h"
 #include "verify/arch_check.h"
 #include "verify/config_show.h"
 
@@ -46,6 +47,7 @@ class Judge {
   std::vector<Verdict> operator()() {
     const StepResult* imp = value_of("import torch", "import torch");
     if (imp) import_torch(*imp);
+    if (imp && is_ext()) torch_of_wheel();
     if (imp && ok("torch facts", "torch facts")) torch_facts(run_.find("torch facts")->value);
     if (imp && is_ext()) extension();
     if (imp) gpu();
@@ -101,6 +103,22 @@ class Judge {
       fail("import torch", detail + ": not from the installed wheel under " + o_.torch_dir);
     else
       pass("import torch", detail);
+  }
+
+  // The torch the wheel's version names (+pt113cpu) against the one here: a mismatch is the import
+  // failure ("undefined symbol") triage meets most, so it is said before the import is tried.
+  void torch_of_wheel() {
+    auto tag = parse_torch_tag(o_.wheel_version);
+    if (!tag) return;
+    const std::string version = str_of(torch_, "version"), cuda = str_of(torch_, "cuda");
+    std::string diff = torch_tag_mismatch(*tag, version, cuda);
+    std::string built = "torch " + tag->torch() + (tag->cuda.empty() ? " (CPU)" : " (CUDA " + tag->cuda_dotted() + ")");
+    if (diff.empty())
+      pass("torch of wheel", "built for " + built + " (" + tag->text() + "), this environment has torch " + version);
+    else
+      add(Outcome::warn, "torch of wheel",
+          diff + ": the import may fail (undefined symbol); install torch " + tag->torch() + " here (pip install 'torch==" +
+              tag->torch() + ".*') or rebuild the wheel against this torch");
   }
 
   void torch_facts(const json& f) {

@@ -142,7 +142,7 @@ TEST(Runner, StatusLine) {
   s.progress = NinjaProgress{312, 1800, 4.0, 78};
   s.mem.available = 10ull << 30;
   s.governor = GovernorState{3, 1, 0, 0};
-  EXPECT_EQ(format_status(s), "build [312/1800 4.0/s] 17% ETA 6m12s | mem avail 10.0 GiB | gov 3 running, 1 paused");
+  EXPECT_EQ(format_status(s), "build 0m00s | 312/1800 17% ETA 6m12s | memory: 10.0 GiB free, 1 job paused");
   EXPECT_FALSE(tty_status_printer(-1));  // not a terminal: nothing printed
 }
 

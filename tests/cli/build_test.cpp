@@ -19,6 +19,7 @@
 
 #include "cli_util.h"
 #include "util/fs.h"
+#include "util/sha256.h"
 #include "util/process.h"
 #include "testkit/temp_dir.h"
 
@@ -295,6 +296,18 @@ TEST(BuildCli, ExampleExtensionAgainstDebianTorchAndCudaOneRefused) {
   EXPECT_NE(verdicts.find("ok    smoke"), std::string::npos) << verdicts;
   EXPECT_NE(verdicts.find("0 failed"), std::string::npos) << verdicts;
   EXPECT_NE(r.out.find("verify:"), std::string::npos) << r.out;  // the table is printed too
+  // The summary hands over the wheel: named for the torch it needs, its path, size, sha256 and the
+  // pip line into the Python whose torch it was built against (issue 37).
+  ASSERT_EQ(run["artifact_files"].size(), 1u) << run.dump(1);
+  const auto& art = run["artifact_files"][0];
+  const std::string wheel = art["path"];
+  EXPECT_NE(wheel.find("/hello/dist/hello_ext-0.1.0+pt113cpu-"), std::string::npos) << wheel;
+  EXPECT_EQ(art["sha256"], util::sha256_file(wheel).value_or("?"));
+  EXPECT_EQ(art["size"], fs::file_size(wheel));
+  EXPECT_NE(r.out.find("artifact: " + wheel + " ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sha256:   " + art["sha256"].get<std::string>()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("install:  /usr/bin/python3 -m pip install " + wheel + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(verdicts.find("ok    torch of wheel"), std::string::npos) << verdicts;
   // setuptools' ninja log (in build_temp, not build/) gives the report its timeline and trace.
   std::string log = run["ninja_log"].get<std::string>();
   EXPECT_EQ(log.substr(log.rfind('/')), "/build.ninja_log") << log;
@@ -309,6 +322,43 @@ TEST(BuildCli, ExampleExtensionAgainstDebianTorchAndCudaOneRefused) {
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("was built without CUDA"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(d.path() + "/cuda"));
+}
+
+}  // namespace
+}  // namespace ts::cli
+
+namespace ts::cli {
+namespace {
+
+// A syntax error in the user's own file: the summary names that file (not the copy in OUT/src)
+// with its line, and the next command is the same build with --resume; the report says it too.
+TEST(BuildCli, SyntaxErrorNamesTheUsersFileAndTheResumeCommand) {
+  if (!debian_torch()) GTEST_SKIP() << "needs Debian's python3-torch (tools/bootstrap.sh installs it)";
+  Dir d;
+  const std::string tree = d.path() + "/my_ext";
+  fs::create_directories(tree);
+  for (const char* f : {"setup.py", "smoke.py"})
+    fs::copy_file(std::string(TS_SOURCE_DIR) + "/examples/hello_ext/" + f, tree + "/" + f);
+  ASSERT_EQ(util::write_file_atomic(tree + "/hello_ext.cpp",
+                                    "#include <torch/extension.h>\n\n"
+                                    "torch::Tensor add_one(const torch::Tensor& t) {\n"
+                                    "  return t + 1\n"
+                                    "}\n\n"
+                                    "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def(\"add_one\", &add_one); }\n"),
+            "");
+  auto r = run_torchsmith({"build", tree, "--torch", "/usr/bin/python3", "--out", d.path() + "/out",
+                           "--compile-cache", "none"},
+                          kBuildTimeout);
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("error in your source: " + tree + "/hello_ext.cpp:4:"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(d.path() + "/out/src/hello_ext.cpp"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("next:     fix the cause above, then: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" build " + tree + " --torch /usr/bin/python3 --out " + d.path() + "/out --compile-cache none --resume\n"),
+            std::string::npos) << r.out;
+  EXPECT_EQ((r.out + r.err).find("rerun with --all"), std::string::npos) << r.err;
+  std::string html = util::read_file(d.path() + "/out/last/report.html").value_or("");
+  EXPECT_NE(html.find("Error in your source: <code>hello_ext.cpp:4</code>"), std::string::npos);
+  EXPECT_NE(html.find("return t + 1"), std::string::npos);  // the line itself, with its caret
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ TEST(DoctorScenario, WithoutDriverTheKbNamesTheGpu) {
   // No nvidia-smi, no NVML: only the KB can turn the PCI id into a name and a capability.
   std::string out = doctor_text({"gpu-no-driver", ""});
   EXPECT_TRUE(has(out, "10de:2204 -> GeForce RTX 3090, compute 8.6 (kb)")) << out;
-  EXPECT_TRUE(has(out, "WARN NVIDIA driver"));
+  EXPECT_TRUE(has(out, "warn NVIDIA driver"));
 }
 
 TEST(DoctorScenario, S3Sm120MetByCuda128AndCmake4BreaksTorch24) {

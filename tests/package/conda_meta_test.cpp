@@ -41,6 +41,8 @@ TEST(CondaMeta, RequirementsBecomeMatchSpecsOrAreExplained) {
   EXPECT_EQ(conda_spec_from_requirement("sympy (>=1.13, <2)", &why).value_or(""),
             "sympy >=1.13,<2");
   EXPECT_EQ(conda_spec_from_requirement("requests[socks]>=2", &why).value_or(""), "requests >=2");
+  // conda's torch is "pytorch" (an extension's --pin-torch line becomes a run dependency on it).
+  EXPECT_EQ(conda_spec_from_requirement("torch==2.6.*", &why).value_or(""), "pytorch ==2.6.*");
   EXPECT_FALSE(conda_spec_from_requirement("triton==3.1.0; platform_system == \"Linux\"", &why));
   EXPECT_NE(why.find("marker"), std::string::npos);
   EXPECT_FALSE(conda_spec_from_requirement("foo @ https://x/foo.whl", &why));

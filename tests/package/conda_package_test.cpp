@@ -213,6 +213,24 @@ TEST(CondaPackage, PureWheelNeedsAPythonThenBuildsCpuPackage) {
   EXPECT_NE(record.find("tinypkg/__init__.py,sha256="), std::string::npos) << record;
 }
 
+// An extension's package depends on the pytorch it was built against (the plan's torch), once,
+// though its wheel pins torch too.
+TEST(CondaPackage, ExtensionPackageDependsOnThePytorchItWasBuiltAgainst) {
+  TempDir t("conda-ext");
+  std::string wheel = ts::testing::build_tiny_wheel(t.path);
+  plan::Plan p;
+  p.torch_version = "2.6.0+cu124";
+  p.python_version = "3.11.2";
+  p.import_name = "tinypkg";
+  CondaOptions o;
+  o.out_dir = t.path + "/chan";
+  o.plan = &p;
+  o.formats = {"conda"};
+  auto r = make_conda_packages(wheel, o);
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(r.index["depends"], nlohmann::json({"python 3.11.*", "pytorch 2.6.*", "numpy >=1.20"}));
+}
+
 TEST(CondaPackage, BadInputIsExit2WithTheReason) {
   TempDir t("conda-bad");
   CondaOptions o;

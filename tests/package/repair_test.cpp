@@ -178,6 +178,60 @@ TEST(Repair, ExtensionWheelVendorsRetagsAndRecords) {
   }
 }
 
+// Built against a CUDA torch and a CPU torch: the file name and METADATA say which torch the wheel
+// needs (+pt26cu124, +pt113cpu; Requires-Dist torch==X.Y.* by default, as --pin-torch chooses).
+TEST(Repair, ExtensionWheelNamesAndPinsTheTorchItWasBuiltAgainst) {
+  Fixture fx;
+  ASSERT_EQ(fx.error, "");
+  plan::Plan plan;
+  plan.torch_version = "2.6.0+cu124";
+  plan.torch_cuda = "12.4";
+  plan.cuda = "12.8.93";
+  plan.arch_list = "8.0;12.0";
+  plan.import_name = "pkg";
+  RepairOptions o;
+  o.wheel = fx.wheel;
+  o.out_dir = fx.t / "cuda";
+  o.plan = &plan;
+  o.lib_dirs = {fx.t / "ext"};
+  RepairResult r = repair_wheel(o);
+  ASSERT_EQ(r.exit_code, 0) << verdicts(r);
+  EXPECT_EQ(r.version, "1.0+pt26cu124.sm80.sm120");
+  EXPECT_EQ(fs::path(r.output).filename().string(), "demo-1.0+pt26cu124.sm80.sm120-cp311-cp311-" + r.platform + ".whl");
+  auto files = unzip(r.output, fx.t / "xc");
+  std::string meta = slurp(files["demo-1.0+pt26cu124.sm80.sm120.dist-info/METADATA"]);
+  EXPECT_NE(meta.find("Requires-Dist: torch==2.6.*\n"), std::string::npos) << meta;
+  EXPECT_NE(verdicts(r).find("pass requires : Requires-Dist: torch==2.6.*"), std::string::npos) << verdicts(r);
+
+  plan::Plan cpu;
+  cpu.torch_version = "1.13.1";
+  cpu.import_name = "pkg";
+  o.plan = &cpu;
+  o.out_dir = fx.t / "cpu";
+  o.pin_torch = "exact";
+  r = repair_wheel(o);
+  ASSERT_EQ(r.exit_code, 0) << verdicts(r);
+  EXPECT_EQ(r.version, "1.0+pt113cpu");
+  files = unzip(r.output, fx.t / "xp");
+  meta = slurp(files["demo-1.0+pt113cpu.dist-info/METADATA"]);
+  EXPECT_NE(meta.find("Requires-Dist: torch==1.13.1\n"), std::string::npos) << meta;
+
+  o.out_dir = fx.t / "none";
+  o.pin_torch = "none";
+  r = repair_wheel(o);
+  ASSERT_EQ(r.exit_code, 0) << verdicts(r);
+  files = unzip(r.output, fx.t / "xn");
+  EXPECT_EQ(slurp(files["demo-1.0+pt113cpu.dist-info/METADATA"]).find("Requires-Dist: torch"), std::string::npos);
+
+  // A pin needs the torch: without an extension's plan it is refused, naming the way out.
+  o.plan = nullptr;
+  o.pin_torch = "minor";
+  o.out_dir = fx.t / "noplan";
+  r = repair_wheel(o);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.error.find("--pin-torch none"), std::string::npos) << r.error;
+}
+
 TEST(Repair, WithoutVendoringTheOutsideLibraryIsNamedAndNothingIsWritten) {
   Fixture fx;
   ASSERT_EQ(fx.error, "");

@@ -154,5 +154,31 @@ TEST(RunHtmlChromium, ScreenshotShowsTheFailureFirstInRed) {
   if (const char* keep = std::getenv("TS_REPORT_SCREENSHOT")) std::filesystem::copy_file(shot, keep, std::filesystem::copy_options::overwrite_existing);
 }
 
+// A compile error in the user's file: the first thing drawn under the title is the red box that
+// names the file and shows the line (Chromium's DOM puts it before the diagnosis and the checks).
+TEST(RunHtmlChromium, CompileErrorInTheUsersFileComesFirst) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium; tools/bootstrap.sh does)";
+  testkit::TempDir t;
+  std::filesystem::create_directories(t / "out/src");
+  std::ofstream(t / "out/src/hello_ext.cpp") << "#include <torch/extension.h>\n\ntorch::Tensor add_one(const torch::Tensor& t) {\n"
+                                                "  return t + 1\n}\n";
+  RunRecord r = failing_verify();
+  r.run_dir = t / "out/runs/1";
+  r.source_dir = "/home/u/hello_ext";
+  r.source_copy = t / "out/src";
+  r.diagnosis = {{"root_cause",
+                  {{"id", "unrecognised"}, {"cause", "the first error line"}, {"fix", "read it"},
+                   {"evidence", {{{"line", 9}, {"text", t / "out/src/hello_ext.cpp" + ":4:15: error: expected ';' before '}' token"}}}}}}};
+  const std::string page = t / "report.html";
+  std::ofstream(page) << render_run_html(r, nullptr);
+  auto dom = headless(t.path(), {"--dump-dom", "file://" + page});
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  std::size_t box = dom.out.find("id=\"source-error\"");
+  ASSERT_NE(box, std::string::npos) << dom.out.substr(0, 3000);
+  EXPECT_NE(dom.out.find("Error in your source: <code>hello_ext.cpp:4</code>", box), std::string::npos);
+  EXPECT_LT(box, dom.out.find("<h2>Diagnosis"));
+  EXPECT_LT(box, dom.out.find("id=\"verdicts\""));
+}
+
 }  // namespace
 }  // namespace ts::report

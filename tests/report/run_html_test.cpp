@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 
 #include "run_sample.h"
+#include "testkit/temp_dir.h"
 
 using namespace ts::report;
 using ts::build::NinjaLog;
@@ -101,9 +104,16 @@ TEST(RunHtml, SelfContainedWithAnSvgPerChart) {
   EXPECT_EQ(count(html, "<rect "), 30u);  // one bar a job
   EXPECT_EQ(count(html, "<polyline "), 2u);  // used and available
   std::string l = lower(html);
-  for (const char* outside : {"<script", "<link", "src=", "href=", "@import", "url(", "https:"})
+  for (const char* outside : {"<script", "<link", "src=", "@import", "url(", "https:"})
     EXPECT_EQ(l.find(outside), std::string::npos) << outside;
   EXPECT_EQ(count(l, "http:"), 2u);  // the two SVG namespaces, which fetch nothing
+  // Links only to the run's own files, relative, so the folder can be copied.
+  for (std::size_t at = l.find("href=\""); at != std::string::npos; at = l.find("href=\"", at + 1)) {
+    std::string target = l.substr(at + 6, l.find('"', at + 6) - at - 6);
+    EXPECT_EQ(target.find(':'), std::string::npos) << target;
+    EXPECT_NE(target.front(), '/') << target;
+  }
+  EXPECT_NE(html.find("<a href=\"logs/build.log\">logs/build.log</a>"), std::string::npos);
 }
 
 TEST(RunHtml, ShowsOutcomeDiagnosisStepsRetriesGovernorCache) {
@@ -170,8 +180,8 @@ TEST(RunHtml, VerdictTableFailuresFirstAndPlanInWords) {
               pass = rows.find("import torch");
   ASSERT_NE(fail, std::string::npos);
   EXPECT_LT(fail, warn);
-  EXPECT_LT(warn, note);
-  EXPECT_LT(note, pass);
+  EXPECT_LT(warn, pass);
+  EXPECT_LT(pass, note);  // what passed before the notes (issue 37: notes sat above the proof)
   EXPECT_NE(rows.find("<tr class=\"v-bad\"><td class=\"bad\"><b>FAIL</b></td><td>dependency yapf"), std::string::npos) << rows;
   EXPECT_NE(html.find("1 failed"), std::string::npos);
   EXPECT_LT(html.find("<h2>Verification"), html.find("<h2>What was built"));  // the proof comes first
@@ -183,4 +193,66 @@ TEST(RunHtml, VerdictTableFailuresFirstAndPlanInWords) {
     EXPECT_NE(built.find(want), std::string::npos) << want << "\n" << built;
   for (const char* absent : {"NumPy", "source revision", "schema", "host compiler"})
     EXPECT_EQ(built.find(absent), std::string::npos) << absent;
+}
+
+// Issue 37 (4): a compile error in the user's file is named as such, at their path, with the line,
+// its caret and the lines around it (read from the copy that was compiled); the artifact table
+// links each file relative to the report with size, sha256 and install line; the reproducing
+// command; the plan's decisions folded; sections that say nothing about a failure folded; the
+// memory chart's axes named with ticks.
+TEST(RunHtml, ExplainsACompileErrorInTheUsersSource) {
+  ts::testkit::TempDir d;
+  const std::string copy = d.path() + "/out/src";
+  std::filesystem::create_directories(copy);
+  std::ofstream(copy + "/hello_ext.cpp") << "#include <torch/extension.h>\n\ntorch::Tensor add_one(const torch::Tensor& t) {\n"
+                                            "  return t + 1\n}\n";
+  RunRecord r = sample::sample_record();
+  r.what = "hello_ext against torch 1.13.1";
+  r.run_dir = d.path() + "/out/runs/1";
+  r.source_dir = "/home/u/hello_ext";
+  r.source_copy = copy;
+  r.command = {"torchsmith", "build", "/home/u/hello_ext", "--torch", "/usr/bin/python3"};
+  r.plan["decisions"] = json::array({{{"topic", "jobs"}, {"value", "2"}, {"reason", "2 cores"}, {"rule", "jobs.memory"}}});
+  r.diagnosis = {{"root_cause",
+                  {{"id", "CXX_SYNTAX"},
+                   {"cause", "a syntax error"},
+                   {"fix", "correct the line"},
+                   {"evidence", {{{"line", 7}, {"text", copy + "/hello_ext.cpp:4:15: error: expected ';' before '}' token"}}}},
+                   {"context", {{{"line", 6}, {"text", "In function 'add_one':"}},
+                                {{"line", 7}, {"text", copy + "/hello_ext.cpp:4:15: error: expected ';' before '}' token"}}}}}}};
+  std::string html = render_run_html(r, nullptr);
+  EXPECT_NE(html.find("Error in your source: <code>hello_ext.cpp:4</code>"), std::string::npos) << html;
+  EXPECT_NE(html.find("/home/u/hello_ext/hello_ext.cpp:4:15"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"hit\">    4 |   return t + 1</span>"), std::string::npos) << html;
+  EXPECT_NE(html.find(std::string(8 + 14, ' ') + "<span class=\"caret\">^</span>"), std::string::npos) << html;
+  EXPECT_NE(html.find("    3 | torch::Tensor add_one"), std::string::npos);  // the lines around
+  EXPECT_NE(html.find("  6 | In function &#39;add_one&#39;:"), std::string::npos);  // the log's context too
+  EXPECT_NE(html.find("torchsmith build /home/u/hello_ext --torch /usr/bin/python3 --resume"), std::string::npos);
+  EXPECT_NE(html.find("<details id=\"decisions\"><summary>The plan's decisions (1)"), std::string::npos) << html;
+  EXPECT_NE(html.find("<details><summary>Timing and memory</summary>"), std::string::npos);
+  EXPECT_NE(html.find("<details><summary>What was built</summary>"), std::string::npos);
+  EXPECT_LT(html.find("id=\"source-error\""), html.find("<h2>Diagnosis"));
+
+  // Missing header: named.
+  r.diagnosis["root_cause"]["evidence"][0]["text"] = copy + "/hello_ext.cpp:1:10: fatal error: cutlass/cutlass.h: No such file or directory";
+  r.diagnosis["root_cause"]["context"] = json::array();
+  html = render_run_html(r, nullptr);
+  EXPECT_NE(html.find("Missing header <code>cutlass/cutlass.h</code>"), std::string::npos) << html;
+
+  // Success: nothing folded; the artifact handed over with a relative link.
+  r.outcome = "ok";
+  r.diagnosis = nullptr;
+  r.artifact_files = {{"dist/hello_ext-0.1.0+pt113cpu-cp311-cp311-linux_x86_64.whl",
+                       d.path() + "/out/dist/hello_ext-0.1.0+pt113cpu-cp311-cp311-linux_x86_64.whl", 12650,
+                       std::string(64, 'b'), "/usr/bin/python3 -m pip install x.whl", "torch 1.13 (CPU)"}};
+  html = render_run_html(r, nullptr);
+  EXPECT_EQ(html.find("<details><summary>"), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"../../dist/hello_ext-0.1.0+pt113cpu-cp311-cp311-linux_x86_64.whl\">"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td>12 KiB</td><td><code>" + std::string(64, 'b')), std::string::npos);
+  EXPECT_NE(html.find("<code>/usr/bin/python3 -m pip install x.whl</code><br>built against torch 1.13 (CPU)"), std::string::npos);
+  EXPECT_EQ(html.find("source-error"), std::string::npos);
+  for (const char* axis : {"time since the run started", "memory (GiB)"})
+    EXPECT_NE(html.find(axis), std::string::npos) << axis;
+  EXPECT_GE(count(html, "stroke=\"#eee\""), 5u);  // the memory chart's gridlines, one a tick
 }

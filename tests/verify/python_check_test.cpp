@@ -664,3 +664,32 @@ TEST(PythonCheck, AnEarlyCheckerForOtherSettingsIsReleased) {
 
 }  // namespace
 }  // namespace ts::verify
+
+namespace ts::verify {
+namespace {
+
+// Issue 37 (6): an extension wheel names the torch it was built against (+pt113cpu); the torch
+// here is compared with it before anything is imported, a warning when it is another one.
+TEST(PythonCheck, TheWheelsTorchTagIsComparedWithTheTorchHere) {
+  std::string text = step_ok("import torch", {{"version", "2.6.0+cu124"}, {"cuda", "12.4"},
+                                              {"file", "/env/torch/__init__.py"}, {"python", "3.11.2"}});
+  ScriptRun run = parse_script_output(text);
+  JudgeOptions o;
+  o.import_name = "hello_ext";
+  o.wheel_version = "0.1.0+pt113cpu";
+  auto vs = judge_python_run(run, o);
+  auto* w = find(vs, "torch of wheel", Outcome::warn);
+  ASSERT_TRUE(w) << dump(vs);
+  EXPECT_NE(w->detail.find("built for torch 1.13 (CPU), this environment has torch 2.6.0+cu124 (CUDA 12.4)"),
+            std::string::npos) << w->detail;
+  EXPECT_NE(w->detail.find("pip install 'torch==1.13.*'"), std::string::npos) << w->detail;
+  o.wheel_version = "2.1.2+pt26cu124.sm80";
+  vs = judge_python_run(run, o);
+  ASSERT_TRUE(find(vs, "torch of wheel", Outcome::pass)) << dump(vs);
+  o.wheel_version = "0.1.0+cu128";  // no torch tag: nothing said
+  vs = judge_python_run(run, o);
+  for (const auto& v : vs) EXPECT_NE(v.check, "torch of wheel");
+}
+
+}  // namespace
+}  // namespace ts::verify
