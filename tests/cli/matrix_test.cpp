@@ -94,8 +94,7 @@ TEST(MatrixCli, ATagReplyWithAPathIsRefused) {
   const std::string py = t / "python";
   {
     std::ofstream f(py);
-    f << "#!/bin/sh
-case \"$1\" in\n  -c) echo ../../evil ;;\n  -m) mkdir -p \"$4\" ;;\nesac\n";
+    f << "#!/bin/sh\ncase \"$1\" in\n  -c) echo ../../evil ;;\n  -m) mkdir -p \"$4\" ;;\nesac\n";
   }
   fs::permissions(py, fs::perms::owner_all);
   fs::create_directories(t / "evil");
