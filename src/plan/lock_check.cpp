@@ -103,6 +103,53 @@ void check_step(const Plan& p, const Step& s, std::vector<std::string>& out) {
       "Python or cmake)");
 }
 
+std::string dir_of(const std::string& p) {
+  auto s = p.rfind('/');
+  return s == std::string::npos || s == 0 ? std::string(s == 0 ? "/" : "") : p.substr(0, s);
+}
+
+// The directories a plan's own fields name: where a program the lock names (CC, a PATH entry) may
+// live. Anything else (the source tree, /tmp, a directory of the lock writer's) is no plan's.
+bool plan_dir(const Plan& p, const std::string& dir) {
+  if (dir.empty() || dir[0] != '/' || dir.find("/..") != std::string::npos) return false;
+  for (const char* d : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"})
+    if (dir == d) return true;
+  if (under(dir, p.cuda_home)) return true;
+  for (const auto& t : p.provisioned)
+    if (under(dir, t.dir)) return true;
+  if (!p.host_compiler.empty() && dir == dir_of(p.host_compiler)) return true;
+  if (!p.python.empty() && dir == dir_of(p.python)) return true;
+  for (const auto& s : p.steps)  // a cmake step the step check let through names its own directory
+    if (!s.argv.empty() && basename(s.argv[0]) == "cmake" && s.argv[0].find('/') != std::string::npos &&
+        dir == dir_of(s.argv[0]))
+      return true;
+  return false;
+}
+
+// Keys whose value is a program the build runs (or flags naming one): a lock cannot point them elsewhere.
+bool names_program(std::string_view k) {
+  static constexpr std::string_view kKeys[] = {"CC", "CXX", "CUDAHOSTCXX", "CUDACXX", "NVCC_CCBIN",
+                                               "CMAKE_C_COMPILER", "CMAKE_CXX_COMPILER", "CMAKE_CUDA_COMPILER",
+                                               "CMAKE_CUDA_HOST_COMPILER", "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"};
+  return std::find(std::begin(kKeys), std::end(kKeys), k) != std::end(kKeys);
+}
+
+bool program_ok(const Plan& p, std::string_view k, const std::string& v) {
+  if (k == "NVCC_PREPEND_FLAGS" || k == "NVCC_APPEND_FLAGS") {
+    auto words = util::split(v, ' ');
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      std::string bin;
+      if ((words[i] == "-ccbin" || words[i] == "--compiler-bindir") && i + 1 < words.size()) bin = words[i + 1];
+      else if (starts(words[i], "-ccbin=")) bin = words[i].substr(7);
+      else if (starts(words[i], "--compiler-bindir=")) bin = words[i].substr(18);
+      else continue;
+      if (!plan_dir(p, bin) && !plan_dir(p, dir_of(bin))) return false;
+    }
+    return true;
+  }
+  return !v.empty() && plan_dir(p, dir_of(v));
+}
+
 }  // namespace
 
 bool loads_code(std::string_view k) {
@@ -123,6 +170,21 @@ std::vector<std::string> lock_problems(const Plan& p) {
   std::vector<std::string> out;
   for (const auto& s : p.steps) check_step(p, s, out);
   for (const auto& [k, v] : p.env) {
+    if (k == "PATH") {
+      for (const auto& d : util::split(v, ':'))
+        if (!plan_dir(p, d)) {
+          out.push_back("environment PATH: " + util::printable(d) +
+                        " is no directory of the plan's toolkit, compiler, Python or tools, nor a system one");
+          break;
+        }
+      continue;
+    }
+    if (names_program(k)) {
+      if (!program_ok(p, k, v))
+        out.push_back("environment " + util::printable(k) + "=" + util::printable(v) +
+                      ": names a program outside the plan's toolkit, compiler, Python and system directories");
+      continue;
+    }
     if (!loads_code(k)) continue;
     auto parts = util::split(v, ':');
     bool ok = false;

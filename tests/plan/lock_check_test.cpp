@@ -95,6 +95,12 @@ TEST(LockCheck, OtherFieldsOfTheSameClassAreNamedToo) {
       {"verify --python", [](Plan& p) { p.steps[4].argv[4] = "/tmp/evil/python"; }},
       {"python path", [](Plan& p) { p.steps[2].argv[0] = "/tmp/evil/python3"; }},
       {"empty argv", [](Plan& p) { p.steps[2].argv.clear(); }},
+      {"PATH first", [](Plan& p) { p.env["PATH"] = "/tmp/evil:" + p.env["PATH"]; }},
+      {"PATH relative", [](Plan& p) { p.env["PATH"] = p.env["PATH"] + ":."; }},
+      {"CXX", [](Plan& p) { p.env["CXX"] = "/tmp/evil/g++"; }},
+      {"CC", [](Plan& p) { p.env["CC"] = "sh"; }},
+      {"CUDAHOSTCXX", [](Plan& p) { p.env["CUDAHOSTCXX"] = "/home/x/.local/bin/g++"; }},
+      {"NVCC_PREPEND_FLAGS -ccbin", [](Plan& p) { p.env["NVCC_PREPEND_FLAGS"] = "-ccbin /tmp/evil"; }},
   };
   ASSERT_EQ(base.steps.size(), 5u);
   ASSERT_EQ(joined(lock_problems(base)), "");
