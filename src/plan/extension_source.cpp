@@ -9,6 +9,7 @@
 
 #include "core/version_range.h"
 #include "plan/extension.h"
+#include "plan/pyproject.h"
 #include "util/url.h"
 
 namespace ts::plan {
@@ -160,9 +161,14 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
     if (s.name.empty()) s.name = constant_name(setup.substr(call), setup);
   }
   if (s.name.empty()) s.name = literal_name(setup);
-  if (s.name.empty()) s.name = literal_name(pyproject);
+  // pyproject.toml and setup.cfg by their own grammars; a pyproject that is not TOML is read for literals.
+  std::optional<PackageMetadata> pp = s.pyproject ? read_pyproject(pyproject) : std::nullopt;
+  PackageMetadata cfg = read_setup_cfg(read_text(root / "setup.cfg", 256 * 1024));
+  if (s.name.empty()) s.name = pp ? pp->name : literal_name(pyproject);
+  if (s.name.empty()) s.name = cfg.name;
   s.version = literal_version(setup);
-  if (s.version.empty()) s.version = literal_version(pyproject);
+  if (s.version.empty()) s.version = pp ? pp->version : literal_version(pyproject);
+  if (s.version.empty()) s.version = cfg.version;
   // A setup.py that reads its version from the package (causal-conv1d, flash-attn, detectron2):
   // the literal __version__ in NAME/__init__.py or NAME/version.py.
   if (s.version.empty() && !s.name.empty()) {
@@ -174,7 +180,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
       if (RE2::PartialMatch(text, dunder, &s.version)) break;
     }
   }
-  s.pyproject_requires = build_requires(pyproject);
+  s.pyproject_requires = pp ? pp->build_requires : build_requires(pyproject);
   s.smoke = read_text(root / "smoke.py", 64 * 1024);
   // .cu sources, a few levels down, skipping VCS and build output; counted for nvcc --split-compile.
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
