@@ -45,16 +45,37 @@ std::string subcommand_for(const std::string& step) {
   return "";
 }
 
+// The overlay directory of a build-requires step in the one form the planner writes, else "".
+std::string overlay_dir(const Plan& p, const Step& s) {
+  const auto& a = s.argv;
+  if (s.name != "build-requires" || a.size() < 10 || p.python.empty() || a[0] != p.python) return "";
+  const std::vector<std::string> head{"-m", "pip", "install", "--no-deps", "--upgrade", "--target"};
+  if (!std::equal(head.begin(), head.end(), a.begin() + 1) || a[8] != "--") return "";
+  const std::string& dir = a[7];
+  if (dir.empty() || dir[0] != '/' || dir.find("/..") != std::string::npos || dir.find("/build-overlay/") == std::string::npos)
+    return "";
+  for (std::size_t i = 9; i < a.size(); ++i)
+    if (a[i].empty() || a[i][0] == '-') return "";
+  return dir;
+}
+
 void check_step(const Plan& p, const Step& s, std::vector<std::string>& out) {
   const std::string where = "step '" + util::printable(s.name) + "'";
   auto bad = [&](const std::string& why) { out.push_back(where + " (" + shown(s.argv) + "): " + why); };
   static constexpr std::string_view kNames[] = {"fetch", "fix", "fix-source", "clean", "configure",
-                                                "build", "package", "conda", "verify"};
+                                                "build", "package", "conda", "verify", "build-requires"};
   if (std::find(std::begin(kNames), std::end(kNames), s.name) == std::end(kNames) && !starts(s.name, "provision-"))
     return bad("no plan has a step of that name");
   if (s.cwd != "" && s.cwd != "{src}") return bad("runs in " + util::printable(s.cwd) + "; a plan's steps run in {src} or the run's directory");
   if (s.argv.empty()) return bad("runs nothing");
   const std::string& prog = s.argv[0];
+  if (s.name == "build-requires") {
+    // The build overlay (plan/build_remedies.cpp): the plan's pip, --no-deps into a build-overlay folder.
+    if (overlay_dir(p, s).empty())
+      return bad("a plan's build-requires step runs `PYTHON -m pip install --no-deps --upgrade --target "
+                 "CACHE/build-overlay/HASH -- REQUIREMENT...` with the plan's Python");
+    return;
+  }
   if (prog == "torchsmith") {
     std::string want = subcommand_for(s.name);
     if (s.argv.size() < 2 || s.argv[1] != want)
@@ -191,7 +212,12 @@ std::vector<std::string> lock_problems(const Plan& p) {
     // The values the planner writes: its build helper on PYTHONPATH, and library directories of the
     // toolkit or tools the plan itself names.
     if (k == "PYTHONPATH") {
-      ok = std::all_of(parts.begin(), parts.end(), [](const std::string& x) { return x == kPyshimPlaceholder; });
+      ok = std::all_of(parts.begin(), parts.end(), [&](const std::string& x) {
+        if (x == kPyshimPlaceholder) return true;
+        for (const auto& s : p.steps)  // the build overlay a build-requires step fills
+          if (auto d = overlay_dir(p, s); !d.empty() && d == x) return true;
+        return false;
+      });
     } else if (k == "LD_LIBRARY_PATH") {
       ok = std::all_of(parts.begin(), parts.end(), [&](const std::string& x) {
         if (under(x, p.cuda_home)) return true;

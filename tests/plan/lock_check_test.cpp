@@ -111,6 +111,29 @@ TEST(LockCheck, OtherFieldsOfTheSameClassAreNamedToo) {
   }
 }
 
+// The build overlay (issue 34's build.overlay): the planner's form passes, with its folder on
+// PYTHONPATH; another program, an option for pip or a folder elsewhere is named.
+TEST(LockCheck, TheBuildOverlayStepPassesOnlyInThePlannersForm) {
+  Plan base = corpus_lock("hello-ext.lock.json");
+  const std::string dir = "/root/.cache/torchsmith/build-overlay/0123456789abcdef";
+  base.steps.insert(base.steps.begin(), Step{"build-requires",
+                                             {base.python, "-m", "pip", "install", "--no-deps", "--upgrade", "--target",
+                                              dir, "--", "scikit-build-core", "pybind11>=2.10"},
+                                             "", ""});
+  base.env["PYTHONPATH"] = std::string(kPyshimPlaceholder) + ":" + dir;
+  ASSERT_EQ(joined(lock_problems(base)), "");
+  for (auto edit : std::vector<std::function<void(Plan&)>>{
+           [](Plan& p) { p.steps[0].argv[0] = "/tmp/evil/python3"; },
+           [](Plan& p) { p.steps[0].argv[9] = "--index-url=https://evil.example/simple"; },
+           [](Plan& p) { p.steps[0].argv[7] = "/tmp/overlay"; },
+           [](Plan& p) { p.steps[0].argv[4] = "download"; },
+           [&](Plan& p) { p.env["PYTHONPATH"] = std::string(kPyshimPlaceholder) + ":" + dir + ":/tmp/evil"; }}) {
+    Plan p = base;
+    edit(p);
+    EXPECT_FALSE(lock_problems(p).empty()) << p.steps[0].argv[0];
+  }
+}
+
 TEST(LockCheck, ADigestNamesAnEditAfterWriting) {
   nlohmann::json j = lock_json(corpus_lock("torch-cpu.lock.json"));
   EXPECT_EQ(lock_seal(j), LockSeal::unsealed);
