@@ -15,6 +15,7 @@
 
 #include "cli_util.h"
 #include "formats/zip_writer.h"
+#include "run/mirror.h"
 #include "run/tree_lock.h"
 #include "testkit/canary.h"
 #include "testkit/temp_dir.h"
@@ -164,6 +165,7 @@ TEST(Harden, BadCompileCacheAndALockedTreeLeaveNothingBehind) {
   EXPECT_FALSE(fs::exists(d / "out"));  // nothing copied, nothing created
 
   fs::create_directories(d / "out");
+  ASSERT_EQ(run::write_out_marker(d / "out"), "");  // an output an earlier build made, now in use
   std::string err;
   auto held = run::TreeLock::acquire(d / "out", "a test", false, &err);
   ASSERT_TRUE(held.held()) << err;
@@ -295,8 +297,12 @@ TEST(Harden, InterruptedVerifyLeavesNoTemporaryDirectory) {
   fs::permissions(d / "py", fs::perms::owner_all);
   const std::string wheel = d / "mini-0.1-py3-none-any.whl";
   {
+    // A whole wheel: the archive check refuses a bare zip before any scratch directory exists.
     formats::ZipWriter w(wheel);
     w.add("mini/__init__.py", "");
+    w.add("mini-0.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: mini\nVersion: 0.1\n");
+    w.add("mini-0.1.dist-info/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n");
+    ASSERT_TRUE(testkit::add_record(w, "mini-0.1.dist-info"));
     ASSERT_TRUE(w.finish());
   }
   for (int sig : {SIGTERM, SIGINT}) {
