@@ -1,6 +1,8 @@
 // Issue 32, class 7 for repair and conda: what a killed run left (named with its pid) is removed by
 // the next run; a SIGTERM removes the run's own partial output; and conda's "#!python" script.
 #include <gtest/gtest.h>
+
+#include "testkit/dead_pid.h"
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,13 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-pid_t dead_pid() {
-  pid_t p = ::fork();
-  if (p == 0) ::_exit(0);
-  int st = 0;
-  ::waitpid(p, &st, 0);
-  return p;
-}
+using testkit::dead_pid;
 
 std::string tiny_wheel(const testkit::TempDir& t, const std::string& script = "#!python\nprint(1)\n") {
   const std::string path = t / "pkg-1.0-py3-none-any.whl";

@@ -3,6 +3,8 @@
 #include "util/partial_files.h"
 
 #include <gtest/gtest.h>
+
+#include "testkit/dead_pid.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,13 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-pid_t dead_pid() {
-  pid_t p = ::fork();
-  if (p == 0) ::_exit(0);
-  int st = 0;
-  ::waitpid(p, &st, 0);
-  return p;
-}
+using testkit::dead_pid;
 
 TEST(PartialFiles, ThePidAfterTheMarker) {
   EXPECT_EQ(pid_after("x.whl.tmp-1234", ".tmp-"), 1234);
