@@ -133,7 +133,7 @@ std::string dir_of(const std::string& p) {
 // live. Anything else (the source tree, /tmp, a directory of the lock writer's) is no plan's.
 bool plan_dir(const Plan& p, const std::string& dir) {
   if (dir.empty() || dir[0] != '/' || dir.find("/..") != std::string::npos) return false;
-  for (const char* d : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"})
+  for (const char* d : kSystemBinDirs)
     if (dir == d) return true;
   if (under(dir, p.cuda_home)) return true;
   for (const auto& t : p.provisioned)

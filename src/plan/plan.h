@@ -34,6 +34,9 @@ struct Conflict {
 // (src/run/pyshim.h fills it in; `plan --format sh` leaves it out).
 inline constexpr const char* kPyshimPlaceholder = "{pyshim}";
 
+// The system's program directories, last on every plan's PATH; a lock may name them (lock_check.h).
+inline constexpr const char* kSystemBinDirs[] = {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"};
+
 // A PYTHONPATH value with the build helper first, once (each part that needs the helper asks this,
 // so two of them never put it there twice).
 inline std::string pythonpath_with_pyshim(const std::string& pythonpath) {

@@ -107,7 +107,7 @@ void set_path(Ctx& c, const std::vector<std::string>& tool_dirs, const std::stri
   for (const auto& d : tool_dirs) add(d);
   if (c.cuda_on && !c.p.cuda_home.empty()) add(c.p.cuda_home + "/bin");
   if (c.compiler) add(dir_of(c.compiler->cxx));
-  for (const char* d : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) add(d);
+  for (const char* d : kSystemBinDirs) add(d);
   c.set_env("PATH", util::join(dirs, ":"), why, "torchsmith");
 }
 
