@@ -54,8 +54,13 @@ bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
   if (!rel && pc.catalog) rel = pc.catalog->find("cuda", mm);  // to say why not
   std::vector<std::string> ways{runfile_advice(mm)};
   if (!c.recipe->cuda_only) ways.push_back("or build the CPU part only: --without cuda");
-  if (!rel || !rel->complete || pc.cache_root.empty()) {
+  // A release of a provider --toolkit did not ask for only says why not: it is never used.
+  const auto order = provider_order(pc);
+  bool other_provider = rel && std::find(order.begin(), order.end(), rel->via) == order.end();
+  if (!rel || other_provider || !rel->complete || pc.cache_root.empty()) {
     std::string reason = !rel ? "provision.toml has no CUDA " + mm + " (add a [[cuda]] entry in a --kb overlay)"
+                         : other_provider ? "provision.toml has no CUDA " + mm + " from " + provision_from(pc) +
+                                                " (it has one from " + rel->via + ": --toolkit " + rel->via + ")"
                          : !rel->complete ? no_whole_compiler(*rel)
                                           : "no cache directory (no $HOME, no --cache-dir)";
     c.conflict("CUDA " + mm + " for " + torch_label(*c.python), why + "; " + reason, ways,

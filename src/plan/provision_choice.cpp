@@ -7,7 +7,13 @@
 namespace ts::plan {
 
 std::string provision_from(const ProvisionContext& pc) {
-  return pc.choice.kind == ToolkitChoice::Kind::wheelhouse ? "wheelhouse:" + pc.choice.dir : "pip";
+  using K = ToolkitChoice::Kind;
+  switch (pc.choice.kind) {
+    case K::wheelhouse: return "wheelhouse:" + pc.choice.dir;
+    case K::redist: return "redist";
+    case K::conda: return "conda";
+    default: return "pip";
+  }
 }
 
 std::string provision_where(const ProvisionContext& pc) {

@@ -115,6 +115,39 @@ TEST(PlanExtension, FactsFileWithNvccOfAnotherMajorExitsThree) {
   EXPECT_NE(r.out.find("redistrib_12.8.1.json"), std::string::npos) << r.out;
 }
 
+// --toolkit names the provider: a release the catalog has only from another one is refused, not
+// provisioned from there (the plan once took PyPI's 13.2 for --toolkit redist). provision.toml lists
+// CUDA 13.2 from PyPI only.
+TEST(PlanExtension, ToolkitProviderAskedForIsTheOnlyOneUsed) {
+  HostFacts f;
+  f.cpu.arch = "x86_64";
+  f.cpu.logical_cores = 8;
+  f.memory.usable_bytes = 16ull << 30;
+  f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "12.2.0", "x86_64-linux-gnu"});
+  PythonFacts py;
+  py.path = "/opt/venv/bin/python3";
+  py.version = "3.12.3";
+  py.packages = {{"pip", "24.0"}};
+  py.torch.present = true;
+  py.torch.version = "2.15.0+cu132";
+  py.torch.cuda = "13.2";
+  py.torch.cxx11_abi = true;
+  py.torch.path = "/opt/venv/lib/python3.12/site-packages/torch";
+  f.pythons.push_back(py);
+  std::string file = std::string(TS_BINARY_DIR) + "/plan-ext-provider-facts.json";
+  ASSERT_EQ(util::write_file_atomic(file, nlohmann::json(f).dump()), "");
+  std::vector<std::string> base{"plan", kSrc + "/tests/fixtures/projects/ext-cuda", "--facts", file, "--torch",
+                                "/opt/venv/bin/python3", "--arch", "9.0", "--explain", "--toolkit"};
+  auto with = [&](const char* provider) { auto a = base; a.push_back(provider); return run_torchsmith(a); };
+  auto r = with("redist");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("no CUDA 13.2 from redist (it has one from pip: --toolkit pip)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("--from pip"), std::string::npos) << r.out;
+  r = with("pip");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("--from pip"), std::string::npos) << r.out;
+}
+
 TEST(PlanExtension, TorchPythonIsLookedUpUnderTheRoot) {
   // /usr/bin/python3.10 exists only in the fixture; /usr/bin/python3 only on this machine.
   std::string root = kSrc + "/tests/fixtures/hosts/torch-installs";
