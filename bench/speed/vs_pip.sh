@@ -6,10 +6,11 @@
 # time, torchsmith's phases (from its run.json) and the ratio of the means torchsmith/pip per tree
 # (target: <= 1.0). TIMELINE=1: pip's phases too (bench/speed/timeline.py, output unbuffered).
 # Usage: bench/speed/vs_pip.sh TREE... [-- more torchsmith build options]
-#   TORCHSMITH=build/torchsmith PYTHON=python3 ROUNDS=1 TIMELINE=0 (environment); torchsmith builds
+#   TORCHSMITH=build/torchsmith PYTHON=python3 ROUNDS=1 TIMELINE=0 VERIFY_GPU=0 (environment; VERIFY_GPU=1:
+#   torchsmith's wheel also through `verify --gpu`, untimed); torchsmith builds
 #   with --compile-cache none unless the options name a cache, as pip has none.
 set -euo pipefail
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
 trees=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do trees+=("$1"); shift; done
@@ -81,6 +82,14 @@ for tree in "${trees[@]}"; do
       { echo "torchsmith build failed for $tree (round $r):" >&2; tail -30 "$src.log" >&2; exit 1; }
     t1=$(now); wt=$(secs "$t0" "$t1")
     printf '  round %d  torchsmith %7.1f s wall (%s), wheel verified\n' "$r" "$wt" "$(phases "$src.out" "$wt")"
+    if [ "${VERIFY_GPU:-0}" = 1 ]; then  # after the timing: torchsmith's wheel on the GPUs, against its lock
+      twhl=$(ls "$src.out"/dist/*.whl | head -1)
+      tlib=$("$py" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
+      vrc=0
+      "$ts" verify "$twhl" --python "$py" --gpu --plan "$src.out/plan.lock.json" --preload "$tlib" >"$src.gpu.log" 2>&1 || vrc=$?
+      printf '  round %d  verify --gpu of torchsmith'"'"'s wheel: exit %d, %s\n' "$r" "$vrc" "$(grep -E 'checks, [0-9]+ failed' "$src.gpu.log" | tail -1)"
+      [ "$vrc" = 0 ] || grep -E '^ *(FAIL|fail)' "$src.gpu.log" | head -5 | sed 's/^/      /'
+    fi
     sum_pip=$(awk -v a="$sum_pip" -v b="$wp" 'BEGIN{print a + b}')
     sum_ts=$(awk -v a="$sum_ts" -v b="$wt" 'BEGIN{print a + b}')
   done
