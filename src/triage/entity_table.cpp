@@ -181,4 +181,21 @@ std::vector<std::string> check_entity_signatures(const EntityTables& t, const st
   return errors;
 }
 
+namespace {
+void validate(std::string_view name, std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  EntityTables t;
+  kb::add_line_errors(file, load_entity_text(name, file, text, t), errors);
+}
+}  // namespace
+
+void validate_headers_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("headers.toml", file, text, errors);
+}
+void validate_modules_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("modules.toml", file, text, errors);
+}
+void validate_triton_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("triton.toml", file, text, errors);
+}
+
 }  // namespace ts::triage

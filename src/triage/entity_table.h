@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kb/table.h"
+
 namespace ts::triage {
 
 struct HeaderEntry {
@@ -59,5 +61,14 @@ EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, st
 
 // Whether every `signature` the tables name exists in `ids` (checked when both are loaded).
 std::vector<std::string> check_entity_signatures(const EntityTables& t, const std::vector<std::string>& ids);
+
+// The three files as KB tables (kb/table.h): kb check validates each with load_entity_text; one
+// reader stacks all three (triage reads them with the signatures, signature.h).
+void validate_headers_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_modules_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_triton_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<EntityTables> kHeaderTable{{"headers", "headers.toml", &validate_headers_file}, &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kModuleTable{{"modules", "modules.toml", &validate_modules_file}, &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kTritonTable{{"triton", "triton.toml", &validate_triton_file}, &load_entity_tables};
 
 }  // namespace ts::triage

@@ -77,5 +77,18 @@ TEST(EntityTable, AnOverlayEntryReplacesTheBuiltInOne) {
   EXPECT_EQ(t.headers[0].provider, "B");
 }
 
+TEST(EntityTable, KbCheckValidatesEachFileByItsTable) {
+  std::vector<kb::KbError> errors;
+  kHeaderTable.spec.validate("over/headers.toml", "[[header]]\nheader = \"x.h\"\n", errors);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].origin.file, "over/headers.toml");
+  EXPECT_EQ(errors[0].origin.line, 1);
+  EXPECT_NE(errors[0].str().find("missing 'provider'"), std::string::npos) << errors[0].str();
+  errors.clear();
+  kTritonTable.spec.validate("triton.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/triton.toml"), errors);
+  kModuleTable.spec.validate("modules.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/modules.toml"), errors);
+  EXPECT_TRUE(errors.empty());
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
