@@ -25,6 +25,10 @@ struct HeaderLine {
 constexpr HeaderLine kHeaderLines[] = {
     {"open-mmlab/mmdetection#71", "/usr/include/stdc-predef.h:59:1: fatal error: cuda_runtime.h: No such file or directory",
      "cuda_runtime.h", "nvidia-cuda-runtime-cu12", "CUDA_DEV_HEADER_MISSING"},
+    {"tracel-ai/cubecl#1157", "    default_program(1): catastrophic error: cannot open source file \"cuda_runtime.h\"", "cuda_runtime.h",
+     "nvidia-cuda-runtime-cu12", "CUDA_DEV_HEADER_MISSING"},
+    {"phvu/cuda-smi#9", "cuda-smi.cpp:4:10: fatal error: 'cuda_runtime_api.h' file not found", "cuda_runtime_api.h",
+     "cuda-cudart-dev", "CUDA_DEV_HEADER_MISSING"},
     {"wilicc/gpu-burn#91", "gpu_burn-drv.cpp:62:10: fatal error: cublas_v2.h: No such file or directory", "cublas_v2.h",
      "libcublas-dev", "CUDA_DEV_HEADER_MISSING"},
     {"facebookresearch/maskrcnn-benchmark#685",
@@ -131,6 +135,7 @@ TEST(Entity, HeaderNearMissesAreNotClaimed) {
            "zlib.h:34:10: fatal error: zconf.h: No such file or directory",                // lijuzeng/dna2bit#1
            "src/match_fault.cpp:16:26: fatal error: cryptopp/hex.h: No such file or directory",  // oxagast/ansvif#2
            "/home/lixing/src/FREN/instant-ngp/dependencies/eigen/Eigen/Dense:1:10: fatal error: Core: No such file or directory",  // NVlabs/instant-ngp#691
+           "../src/HostDeviceCommon/Math.h(11): catastrophic error: cannot open source file \"hip/hip_runtime.h\"",  // TomClabault/HIPRT-Path-Tracer#13
        }) {
     SCOPED_TRACE(line);
     Diagnosis d = diagnose(line);
