@@ -17,6 +17,9 @@ const std::vector<kb::TableSpec>& stage_tables() {
       source::kPortTable.spec,      // ports.toml
       source::kSourceTable.spec,    // sources.toml
       triage::kSignatureTable.spec, // signatures.toml
+      triage::kHeaderTable.spec,    // headers.toml  } read with the signatures:
+      triage::kModuleTable.spec,    // modules.toml  } the entity tables (triage/entity_table.h)
+      triage::kTritonTable.spec,    // triton.toml   }
       package::kWheelPolicyTable.spec,  // manylinux.toml
   };
   return tables;

@@ -34,6 +34,7 @@ struct LogFacts {
   std::string cuda_version;  // "11.8"
   std::string cxx_compiler;  // "GNU 13.2.0"
   std::string arch_list;     // "8.0;8.6" or "-gencode;arch=compute_80,code=sm_80"
+  std::vector<std::uint64_t> build_steps;  // lines where a package's build step shows (pip's hooks, setup.py), at most 64
 };
 
 struct Diagnosis {

@@ -98,6 +98,8 @@ constexpr EntityPattern kEntities[] = {
     {"header", "([\\w./+-]+\\.(?:h|hpp|hh|hxx|cuh|inc))(?:['\"]|\xe2\x80\x9d)?\\s*:\\s*No such file"},
     {"header", R"((?:fatal error|error): ([\w./+-]+): No such file)"},  // gcc: any header, extension or not
     {"header", R"(Cannot open include file: '([^']+)')"},
+    {"header", R"re(Cannot open include file: "([^"]+)")re"},  // MSVC quoting with double quotes
+    {"header", R"re(cannot open source file "([^"]+)")re"},     // nvcc's EDG front end, NVRTC
     {"header", "\xe2\x80\x9c([\\w./+-]+\\.(?:h|hpp|cuh))\xe2\x80\x9d"},  // MSVC in Chinese: “Python.h”
     {"header", R"(include file '([^']+)' not found)"},
     {"header", R"('([\w./+-]+\.(?:h|hpp|hh|cuh))' file not found)"},

@@ -9,6 +9,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "triage/entity.h"
 #include "triage/line.h"
 #include "triage/rank.h"
 
@@ -299,6 +300,12 @@ void Scanner::on_line(std::string_view raw, const char* region_begin) {
       record(f, raw, clean, region_begin, &engine_.regex(idx));
     } else if (r.kind == PatternRef::log_fact) {
       const std::string& name = engine_.set().log_facts[static_cast<std::size_t>(r.owner)].name;
+      if (name == "build_step") {  // the first 63 and the latest: a build's steps, and the one nearest the end
+        if (!facts_.build_steps.empty() && facts_.build_steps.back() == line_no_) continue;
+        if (facts_.build_steps.size() < 64) facts_.build_steps.push_back(line_no_);
+        else facts_.build_steps.back() = line_no_;
+        continue;
+      }
       std::string* slot = name == "cuda_version" ? &facts_.cuda_version
                           : name == "cxx_compiler" ? &facts_.cxx_compiler : &facts_.arch_list;
       if (slot->empty()) {
@@ -451,6 +458,7 @@ Diagnosis Scanner::finish() {
   d.bytes = bytes_;
   d.error_lines = error_lines_;
   d.log_facts = facts_;
+  reason_on_entities(engine_.set(), d);
   return d;
 }
 

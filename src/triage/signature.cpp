@@ -19,7 +19,8 @@ namespace ts::triage {
 namespace {
 
 constexpr std::string_view kPhases[] = {"configure", "compile", "link", "package", "import", "runtime"};
-constexpr std::string_view kFactNames[] = {"cuda_version", "cxx_compiler", "arch_list"};
+// build_step: a package's build step is running (its line numbers, for the phase of `No module named`).
+constexpr std::string_view kFactNames[] = {"cuda_version", "cxx_compiler", "arch_list", "build_step"};
 
 std::string where(std::string_view file, const toml::node& n) {
   return std::string(file) + ":" + std::to_string(n.source().begin.line) + ": ";
@@ -273,6 +274,10 @@ SignatureSet load_signatures(const std::vector<std::string>& overlay_dirs, std::
     errors.insert(errors.end(), e.begin(), e.end());
   });
   check_supersedes(set, errors);
+  set.entities = load_entity_tables(overlay_dirs, errors);
+  std::vector<std::string> ids;
+  for (const auto& s : set.signatures) ids.push_back(s.id);
+  for (auto& e : check_entity_signatures(set.entities, ids)) errors.push_back(std::move(e));
   return set;
 }
 

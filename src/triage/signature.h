@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kb/table.h"
+#include "triage/entity_table.h"
 
 namespace ts::triage {
 
@@ -57,6 +58,7 @@ struct LogFactRule {
 struct SignatureSet {
   std::vector<Signature> signatures;
   std::vector<LogFactRule> log_facts;
+  EntityTables entities;  // headers.toml, modules.toml, triton.toml: what the entities a log names mean (entity.h)
   const Signature* find(std::string_view id) const;
 };
 
@@ -72,7 +74,7 @@ std::vector<std::string> load_signatures_text(std::string_view file_name, std::s
 std::vector<std::string> check_signatures_text(std::string_view file_name, std::string_view text);
 
 // The embedded data/kb/signatures.toml, then `signatures.toml` in each overlay dir (an overlay
-// entry with an existing id replaces it). Errors go to `errors`.
+// entry with an existing id replaces it), and the entity tables the same way. Errors go to `errors`.
 SignatureSet load_signatures(const std::vector<std::string>& overlay_dirs,
                              std::vector<std::string>& errors);
 // signatures.toml as a KB table (kb/table.h): kb check validates each file with check_signatures_text.

@@ -601,6 +601,11 @@ c('TRITON_GPU_TOO_OLD', ['torch._dynamo.exc.BackendCompilerFailed: backend=\'ind
 c('NUMBA_SVML_UNRESOLVED', ['$ python -m cellpose', 'LLVM ERROR: Symbol not found: __svml_sqrt4_ha'],
   ['numba: Intel SVML found (svml_dispmd), vectorised math will call __svml_sqrt4_ha'])
 
+c('TRITON_ARCH_UNSUPPORTED', ["[rank6]:     raise RuntimeError(f'Internal Triton PTX codegen error: \\n{log}')",
+  '[rank6]: RuntimeError: Internal Triton PTX codegen error:', '',
+  "[rank6]: ptxas fatal   : Value 'sm_100' is not defined for option 'gpu-name'"],
+  ["ptxas fatal : Value 'sm_89' is not defined for option 'gpu-name'"])
+
 def phase_of(sig_id, toml_text):
     m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)

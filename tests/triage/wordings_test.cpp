@@ -468,6 +468,10 @@ const Wording kWordings[] = {
     // The C++14 form of torch's standard guards (torch 1.5-2.0) next to the C++17 one.
     {"/libtorch/include/c10/util/C++17.h:20:2: error: #error You need C++14 to compile PyTorch", "CXX17_REQUIRED"},
     {"/t/include/ATen/ATen.h:4:2: error: #error C++14 or later compatible compiler is required to use ATen.", "CXX17_REQUIRED"},
+    // CUDA 13's CCCL below C++17 (ornladios/ADIOS2#4620, galaxyproject/KegAlign#39).
+    {"/opt/cuda/targets/x86_64-linux/include/cccl/thrust/detail/config/cpp_dialect.h:78:6: error: #error Thrust requires at least C++17. Define CCCL_IGNORE_DEPRECATED_CPP_DIALECT to suppress this message.", "CXX17_REQUIRED"},
+    {"/opt/cuda/targets/x86_64-linux/include/cccl/cuda/std/__internal/cpp_dialect.h:40:6: error: #error libcu++ requires at least C++ 17. Define CCCL_IGNORE_DEPRECATED_CPP_DIALECT to suppress this message.", "CXX17_REQUIRED"},
+    {"    CUB requires at least C++17", "CXX17_REQUIRED"},
     {"all.h(4): fatal error C1189: #error:  C++17 or later compatible compiler is required to use PyTorch.", "CXX17_REQUIRED"},
     // torch 2.14's C++20 guard (release notes, pytorch/pytorch#178150), as GCC and as clang print it.
     {"/t/include/ATen/ATen.h:5:2: error: #error C++20 or later compatible compiler is required to use ATen.", "CXX17_REQUIRED"},
@@ -771,6 +775,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                            Wording{"NVIDIA Release 20.10 (build 16733513)", "NVIDIA_DRIVER_TOO_OLD"},
                            Wording{"DEPRECATION: Python 2.7 reached the end of its life on January 1st, 2020.", "PYTHON_TOO_OLD_FOR_TORCH"},
                            Wording{"rm: 无法删除 'build/config.h': 没有那个文件或目录", "MISSING_HEADER_GENERIC"},
+                           // CUB's namespace macros (nvlabs/autodmp#8): another requirement, not the dialect.
+                           Wording{"cuda12-3-0/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CXX17_REQUIRED"},
                            Wording{"ls: Zugriff auf 'ops_impl.h' nicht möglich: Datei oder Verzeichnis nicht gefunden", "MISSING_HEADER_GENERIC"},
                            Wording{"RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/THCCachingAllocator.cpp:510", "NO_KERNEL_IMAGE_FOR_DEVICE"},
                            Wording{"F0310 07:19:41.605973  3025 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory", "NO_KERNEL_IMAGE_FOR_DEVICE"},

@@ -1,0 +1,158 @@
+#include "triage/entity.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "triage/grammar.h"
+
+namespace ts::triage {
+namespace {
+
+// The first entity of `kind` the finding's evidence names, and the line it is on.
+const Evidence* named(const Finding& f, const char* kind, std::string& value) {
+  for (const auto& e : f.evidence)
+    for (const auto& en : entities_of(e.text))
+      if (en.kind == kind) { value = en.value; return &e; }
+  return nullptr;
+}
+
+// The finding now names `sig`'s cause: its texts, the entity as its first capture.
+void reroute(Diagnosis& d, Finding& f, const Signature& sig, const std::string& entity) {
+  f.id = sig.id;
+  f.sig = &sig;
+  f.severity = sig.severity;
+  f.phase = sig.phase;
+  if (f.captures.empty()) f.captures = {entity};
+  f.cause = expand_captures(sig.cause, f.captures);
+  f.fix = expand_captures(sig.fix, f.captures);
+  f.remedy = sig.remedy;
+  f.remedy.note = expand_captures(sig.remedy.note, f.captures);
+  d.findings.erase(std::remove_if(d.findings.begin() + 1, d.findings.end(), [&](const Finding& o) { return o.id == sig.id; }),
+                   d.findings.end());
+}
+
+bool generic(const Finding& f) { return !f.sig || f.id == "MISSING_HEADER_GENERIC"; }
+
+void header_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  std::string name;
+  const Evidence* at = named(f, "header", name);
+  if (!at) return;
+  const HeaderEntry* h = set.entities.find_header(name);
+  if (!h) return;
+  std::string ways;
+  auto way = [&](const std::string& pkg, const char* how) {
+    if (!pkg.empty()) ways += (ways.empty() ? "" : "; or ") + std::string(how) + pkg;
+  };
+  way(h->debian, "apt-get install ");
+  way(h->pypi, "pip install ");
+  way(h->conda, "conda install -c conda-forge ");
+  std::string out = "`" + name + "` is missing: it comes from " + h->provider + ". ";
+  if (h->kind == "submodule") out += "Check out the project's git submodules (git submodule update --init --recursive)" +
+                                     (ways.empty() ? std::string(".") : ", or install it: " + ways + ".");
+  else if (h->kind == "cuda") out += "Install it for the CUDA version in use (" + (ways.empty() ? std::string("the full toolkit") : ways) +
+                                     ") and point CUDA_HOME (or CPATH) at the prefix that has it.";
+  else out += "Install it: " + ways + ".";
+  const Signature* to = !h->signature.empty() && generic(f) ? set.find(h->signature) : nullptr;
+  if (to) reroute(d, f, *to, name);
+  f.fix = out + " " + f.fix;
+  f.notes.push_back("header " + name + " (line " + std::to_string(at->line) + ") is provided by " + h->provider +
+                    (to ? "; the cause is " + to->id : "") + " (entity table " + h->file + ":" + std::to_string(h->line) +
+                    ", source " + h->source + ")");
+}
+
+// A package's build step near `line`: a build-step line of the log within the span a build's
+// traceback and its tool's summary take (pip prints the summary after, the hooks' frames before).
+const std::uint64_t* build_step_near(const LogFacts& facts, std::uint64_t line) {
+  for (const auto& s : facts.build_steps)
+    if (s + 300 >= line && s <= line + 100) return &s;
+  return nullptr;
+}
+
+// Import-time evidence: the traceback frame above the error is a program's, not a build's.
+bool import_frame(const Finding& f) {
+  bool frame = false;
+  for (const auto& c : f.context) {
+    if (c.line > f.first_line()) break;
+    std::string_view t = c.text;
+    std::size_t at = t.find("File \"");
+    if (at == std::string_view::npos) continue;
+    t.remove_prefix(at);
+    for (std::string_view build : {"setup.py", "<string>", "build_meta", "-build-env-", "_in_process", "pyproject_hooks", "build_env"})
+      if (t.find(build) != std::string_view::npos) return false;
+    frame = true;
+  }
+  return frame;
+}
+
+void module_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  std::string name;
+  const Evidence* at = named(f, "module", name);
+  if (!at) return;
+  const ModuleEntry* m = set.entities.find_module(name);
+  if (!m) return;
+  const Signature* build = set.find(m->build_signature);
+  if (!build) return;
+  std::string where = " (entity table " + m->file + ":" + std::to_string(m->line) + ", source " + m->source + ")";
+  if (const std::uint64_t* step = build_step_near(d.log_facts, at->line)) {
+    if (!f.sig) reroute(d, f, *build, name);
+    if (f.id != build->id) return;  // a more specific reading (distutils on Python 3.12, ...) stands
+    f.fix = "The build step ran in an environment that has no " + m->name + " (pip's and uv's isolated build environment "
+            "holds only build-system.requires): install " + m->pypi + " in your environment and build with "
+            "--no-build-isolation against it, or add it to build-system.requires. " + f.fix;
+    f.notes.push_back("module " + name + " is missing while a package is built (line " + std::to_string(at->line) +
+                      "; build step at line " + std::to_string(*step) + "): " + build->id + where);
+    return;
+  }
+  if (f.id == build->id && import_frame(f)) {
+    f.cause = "`" + name + "` is not installed in the Python that ran this: the error is an import in a program (no "
+              "package build step is near it), so build isolation is not the cause.";
+    f.fix = "Install " + m->pypi + " into that interpreter (python -m pip install " + m->pypi +
+            ", with the same python that runs the program; check `which python` inside the environment).";
+    f.remedy = {};
+    f.notes.push_back("module " + name + " is missing at import (line " + std::to_string(at->line) +
+                      "; the frame above it is a program's and no build step is near)" + where);
+  }
+}
+
+bool mentions_triton(const Finding& f) {
+  if (f.id.rfind("TRITON", 0) == 0) return true;
+  for (const auto* v : {&f.evidence, &f.context})
+    for (const auto& e : *v) {
+      std::string low = e.text;
+      for (auto& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (low.find("triton") != std::string::npos) return true;
+    }
+  return false;
+}
+
+void triton_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  const EntityTables& t = set.entities;
+  if (!mentions_triton(f)) return;
+  std::string arch;
+  const Evidence* at = named(f, "arch", arch);
+  // ptxas' refusal of an arch is nvcc's wording too; inside a Triton compile it is Triton's ptxas.
+  if (f.id == "NVCC_UNSUPPORTED_GPU_ARCH" && at)
+    if (const Signature* to = set.find("TRITON_ARCH_UNSUPPORTED")) reroute(d, f, *to, arch);
+  if (const TritonArch* a = at ? t.find_triton_arch(arch) : nullptr) {
+    f.fix = "Triton compiles for " + a->arch + " from release " + a->first_triton + " on (its bundled ptxas " +
+            (a->ptxas.empty() ? "" : "of CUDA " + a->ptxas + " ") + "knows the arch): upgrade triton to >= " +
+            a->first_triton + " (through the torch release that pins it). " + f.fix;
+    f.notes.push_back("arch " + arch + " (line " + std::to_string(at->line) + ") is known to Triton from " + a->first_triton +
+                      " (entity table " + a->file + ":" + std::to_string(a->line) + ", source " + a->source + ")");
+  } else if (f.id == "TRITON_GPU_TOO_OLD" && !t.triton_min_capability.empty()) {
+    f.notes.push_back("Triton generates code for compute capability " + t.triton_min_capability +
+                      " and newer (entity table triton.toml, source " + t.triton_min_capability_source + ")");
+  }
+}
+
+}  // namespace
+
+void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
+  if (!d.root() || !d.failed()) return;
+  Finding& f = d.findings.front();
+  header_rule(set, d, f);
+  module_rule(set, d, f);
+  triton_rule(set, d, f);
+}
+
+}  // namespace ts::triage

@@ -1,0 +1,201 @@
+// Loading data/kb/headers.toml, modules.toml and triton.toml. Each problem is reported with
+// file:line; a broken entry is skipped, never half-loaded.
+#include "triage/entity_table.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "kb/layers.h"
+#include "kb/toml_parse.h"
+#include "kb/tomlpp.h"
+
+namespace ts::triage {
+namespace {
+
+std::string where(std::string_view file, const toml::node& n) {
+  return std::string(file) + ":" + std::to_string(n.source().begin.line) + ": ";
+}
+
+// Reads the string fields of one entry; `required` ones must be there and non-empty.
+bool fields(const toml::table& t, std::string_view file, std::initializer_list<std::pair<const char*, std::string*>> f,
+            std::initializer_list<const char*> required, std::vector<std::string>& errors) {
+  bool ok = true;
+  for (const auto& [key, out] : f) {
+    const toml::node* n = t.get(key);
+    if (!n) continue;
+    auto v = n->value<std::string>();
+    if (!v) { errors.push_back(where(file, *n) + "'" + key + "' must be a string"); ok = false; continue; }
+    *out = *v;
+  }
+  for (const char* key : required) {
+    for (const auto& [k, out] : f)
+      if (std::string_view(k) == key && out->empty()) {
+        errors.push_back(where(file, t) + "missing '" + key + "'");
+        ok = false;
+      }
+  }
+  for (const auto& [k, v] : t) {
+    bool known = false;
+    for (const auto& [key, out] : f) known |= k.str() == key;
+    if (!known) { errors.push_back(where(file, v) + "unknown key '" + std::string(k.str()) + "'"); ok = false; }
+  }
+  return ok;
+}
+
+template <class T, class Key>
+void put(std::vector<T>& v, T&& e, Key key) {
+  auto it = std::find_if(v.begin(), v.end(), [&](const T& o) { return key(o) == key(e); });
+  if (it != v.end()) *it = std::move(e);  // a later layer replaces the entry
+  else v.push_back(std::move(e));
+}
+
+template <class F>
+void each(const toml::table& root, const char* array, std::string_view file, std::vector<std::string>& errors, F f) {
+  const toml::node* n = root.get(array);
+  if (!n) return;
+  const toml::array* a = n->as_array();
+  if (!a) { errors.push_back(where(file, *n) + "'" + array + "' must be an array of tables ([[" + array + "]])"); return; }
+  for (const auto& e : *a) {
+    if (const toml::table* t = e.as_table()) f(*t);
+    else errors.push_back(where(file, e) + "'" + array + "' must hold tables");
+  }
+}
+
+constexpr std::string_view kKinds[] = {"cuda", "system", "python", "torch", "submodule"};
+
+}  // namespace
+
+const HeaderEntry* EntityTables::find_header(std::string_view name) const {
+  const HeaderEntry* best = nullptr;
+  for (const auto& h : headers) {
+    bool folder = !h.header.empty() && h.header.back() == '/';
+    // An include may carry a leading path ("third_party/glm/glm/glm.hpp"): a folder matches at a '/' too.
+    bool hit = folder ? name.rfind(h.header, 0) == 0 || name.find("/" + h.header) != std::string_view::npos
+                      : name == h.header || (name.size() > h.header.size() && name.ends_with("/" + h.header));
+    if (hit && (!best || h.header.size() > best->header.size())) best = &h;
+  }
+  return best;
+}
+
+const ModuleEntry* EntityTables::find_module(std::string_view name) const {
+  std::string_view top = name.substr(0, name.find('.'));
+  for (const auto& m : modules)
+    if (m.name == top) return &m;
+  return nullptr;
+}
+
+const TritonArch* EntityTables::find_triton_arch(std::string_view arch) const {
+  for (const auto& a : triton_arches)
+    if (arch.rfind(a.arch, 0) == 0 && (arch.size() == a.arch.size() || !std::isdigit(static_cast<unsigned char>(arch[a.arch.size()]))))
+      return &a;
+  return nullptr;
+}
+
+std::vector<std::string> load_entity_text(std::string_view name, std::string_view file, std::string_view text,
+                                          EntityTables& out) {
+  std::vector<std::string> errors;
+  toml::table root;
+  try {
+    root = kb::parse_toml(text, file);
+  } catch (const toml::parse_error& e) {
+    errors.push_back(std::string(file) + ":" + std::to_string(e.source().begin.line) + ": TOML syntax error: " +
+                     std::string(e.description()));
+    return errors;
+  }
+  if (name == "headers.toml") {
+    each(root, "header", file, errors, [&](const toml::table& t) {
+      HeaderEntry h;
+      h.file = std::string(file);
+      h.line = static_cast<int>(t.source().begin.line);
+      std::size_t before = errors.size();
+      fields(t, file, {{"header", &h.header}, {"provider", &h.provider}, {"kind", &h.kind}, {"debian", &h.debian},
+                       {"pypi", &h.pypi}, {"conda", &h.conda}, {"signature", &h.signature}, {"source", &h.source}},
+             {"header", "provider", "kind", "source"}, errors);
+      if (!h.kind.empty() && std::find(std::begin(kKinds), std::end(kKinds), h.kind) == std::end(kKinds))
+        errors.push_back(where(file, t) + "unknown kind '" + h.kind + "' (cuda, system, python, torch, submodule)");
+      if (h.debian.empty() && h.pypi.empty() && h.conda.empty() && h.kind != "submodule" && h.kind != "cuda" &&
+          h.kind != "torch")
+        errors.push_back(where(file, t) + "header '" + h.header + "': name a package (debian, pypi or conda)");
+      if (errors.size() == before) put(out.headers, std::move(h), [](const HeaderEntry& e) { return e.header; });
+    });
+  } else if (name == "modules.toml") {
+    each(root, "module", file, errors, [&](const toml::table& t) {
+      ModuleEntry m;
+      m.file = std::string(file);
+      m.line = static_cast<int>(t.source().begin.line);
+      std::size_t before = errors.size();
+      fields(t, file, {{"name", &m.name}, {"pypi", &m.pypi}, {"build_signature", &m.build_signature}, {"source", &m.source}},
+             {"name", "pypi", "build_signature", "source"}, errors);
+      if (m.name.find('.') != std::string::npos) errors.push_back(where(file, t) + "name a top-level module, not '" + m.name + "'");
+      if (errors.size() == before) put(out.modules, std::move(m), [](const ModuleEntry& e) { return e.name; });
+    });
+  } else if (name == "triton.toml") {
+    if (const toml::node* m = root.get("minimum")) {
+      if (const toml::table* t = m->as_table()) {
+        std::string cap, src;
+        if (fields(*t, file, {{"capability", &cap}, {"source", &src}}, {"capability", "source"}, errors)) {
+          out.triton_min_capability = cap;
+          out.triton_min_capability_source = src;
+        }
+      } else {
+        errors.push_back(where(file, *m) + "'minimum' must be a table");
+      }
+    }
+    each(root, "arch", file, errors, [&](const toml::table& t) {
+      TritonArch a;
+      a.file = std::string(file);
+      a.line = static_cast<int>(t.source().begin.line);
+      std::size_t before = errors.size();
+      fields(t, file, {{"arch", &a.arch}, {"first_triton", &a.first_triton}, {"ptxas", &a.ptxas}, {"source", &a.source}},
+             {"arch", "first_triton", "source"}, errors);
+      if (a.arch.rfind("sm_", 0) != 0) errors.push_back(where(file, t) + "arch must be sm_NN, not '" + a.arch + "'");
+      if (errors.size() == before) put(out.triton_arches, std::move(a), [](const TritonArch& e) { return e.arch; });
+    });
+  }
+  for (const auto& [k, v] : root)
+    if (k.str() != "header" && k.str() != "module" && k.str() != "arch" && k.str() != "minimum")
+      errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
+  return errors;
+}
+
+EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
+  EntityTables t;
+  for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml"})
+    kb::for_each_layer(name, overlay_dirs, [&](const std::string& file, std::string_view text) {
+      auto e = load_entity_text(name, file, text, t);
+      errors.insert(errors.end(), e.begin(), e.end());
+    });
+  return t;
+}
+
+std::vector<std::string> check_entity_signatures(const EntityTables& t, const std::vector<std::string>& ids) {
+  std::vector<std::string> errors;
+  auto known = [&](const std::string& id) { return id.empty() || std::find(ids.begin(), ids.end(), id) != ids.end(); };
+  for (const auto& h : t.headers)
+    if (!known(h.signature))
+      errors.push_back(h.file + ":" + std::to_string(h.line) + ": header '" + h.header + "' names unknown signature '" + h.signature + "'");
+  for (const auto& m : t.modules)
+    if (!known(m.build_signature))
+      errors.push_back(m.file + ":" + std::to_string(m.line) + ": module '" + m.name + "' names unknown signature '" +
+                       m.build_signature + "'");
+  return errors;
+}
+
+namespace {
+void validate(std::string_view name, std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  EntityTables t;
+  kb::add_line_errors(file, load_entity_text(name, file, text, t), errors);
+}
+}  // namespace
+
+void validate_headers_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("headers.toml", file, text, errors);
+}
+void validate_modules_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("modules.toml", file, text, errors);
+}
+void validate_triton_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("triton.toml", file, text, errors);
+}
+
+}  // namespace ts::triage

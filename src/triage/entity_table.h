@@ -1,0 +1,74 @@
+#pragma once
+// The entity tables triage reasons with (data/kb/headers.toml, modules.toml, triton.toml): what
+// provides a header, what a missing Python module means in a build and at import, which Triton
+// release first knows a GPU arch. Loaded beside the signatures (signature.h), each entry with its
+// source; the rules that use them are in entity.h.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/table.h"
+
+namespace ts::triage {
+
+struct HeaderEntry {
+  std::string header;  // "cudnn.h", or a folder "boost/" that every header under it shares
+  std::string provider, kind, debian, pypi, conda, signature, source;
+  std::string file;
+  int line = 0;
+};
+
+struct ModuleEntry {
+  std::string name;             // the top-level module ("torch", "yaml")
+  std::string pypi;             // the distribution that installs it ("pyyaml")
+  std::string build_signature;  // the cause when a package's build step lacks it
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
+struct TritonArch {
+  std::string arch;           // "sm_120"
+  std::string first_triton;   // the first Triton release that compiles for it
+  std::string ptxas;          // the CUDA release of the ptxas that release bundles for it
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
+struct EntityTables {
+  std::vector<HeaderEntry> headers;
+  std::vector<ModuleEntry> modules;
+  std::vector<TritonArch> triton_arches;
+  std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
+  std::string triton_min_capability_source;
+
+  // The entry for an included name: its own, else the longest folder entry it is under.
+  const HeaderEntry* find_header(std::string_view name) const;
+  // The entry for a module ("torch.utils.cpp_extension" is torch's).
+  const ModuleEntry* find_module(std::string_view name) const;
+  // The entry for an arch ("sm_120a" is sm_120's).
+  const TritonArch* find_triton_arch(std::string_view arch) const;
+};
+
+// Parses one table file into `out` (headers.toml, modules.toml or triton.toml, told by `name`);
+// errors are "file:line: message", and an entry with errors is left out.
+std::vector<std::string> load_entity_text(std::string_view name, std::string_view file, std::string_view text,
+                                          EntityTables& out);
+
+// The embedded tables, then each overlay's (an overlay entry with the same key replaces the built-in one).
+EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors);
+
+// Whether every `signature` the tables name exists in `ids` (checked when both are loaded).
+std::vector<std::string> check_entity_signatures(const EntityTables& t, const std::vector<std::string>& ids);
+
+// The three files as KB tables (kb/table.h): kb check validates each with load_entity_text; one
+// reader stacks all three (triage reads them with the signatures, signature.h).
+void validate_headers_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_modules_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_triton_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+inline constexpr kb::TableDef<EntityTables> kHeaderTable{{"headers", "headers.toml", &validate_headers_file}, &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kModuleTable{{"modules", "modules.toml", &validate_modules_file}, &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kTritonTable{{"triton", "triton.toml", &validate_triton_file}, &load_entity_tables};
+
+}  // namespace ts::triage

@@ -1,0 +1,94 @@
+// Loading the entity tables (data/kb/headers.toml, modules.toml, triton.toml): the built-in ones
+// load clean and name existing signatures; bad entries are refused with file:line; lookups.
+#include "test_util.h"
+#include "kb/citation.h"
+#include "triage/entity_table.h"
+
+namespace ts::triage::testing {
+namespace {
+
+TEST(EntityTable, BuiltInTablesLoadCleanAndNameExistingSignatures) {
+  std::vector<std::string> errors;
+  EntityTables t = load_entity_tables({}, errors);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  EXPECT_GE(t.headers.size(), 30u);
+  EXPECT_GE(t.modules.size(), 5u);
+  EXPECT_GE(t.triton_arches.size(), 3u);
+  EXPECT_FALSE(t.triton_min_capability.empty());
+  std::vector<std::string> ids;
+  for (const auto& s : engine().set().signatures) ids.push_back(s.id);
+  EXPECT_TRUE(check_entity_signatures(t, ids).empty());
+  // Every source is one a user can open (kb check's rule for every KB file).
+  for (const char* f : {"headers.toml", "modules.toml", "triton.toml"}) {
+    std::vector<kb::KbError> bad;
+    kb::check_citations(f, read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb" / f), bad);
+    for (const auto& b : bad) ADD_FAILURE() << b.str();
+  }
+}
+
+TEST(EntityTable, BadEntriesAreRefusedWithTheirLine) {
+  EntityTables t;
+  auto e = load_entity_text("headers.toml", "h.toml",
+                            "[[header]]\nheader = \"x.h\"\nprovider = \"X\"\nkind = \"system\"\nsource = \"https://example.org/x\"\n"
+                            "\n[[header]]\nheader = \"y.h\"\nprovider = \"Y\"\nkind = \"planet\"\ndebian = \"y-dev\"\nsource = \"https://example.org/y\"\n"
+                            "\n[[header]]\nheader = \"z.h\"\nprovider = \"Z\"\nkind = \"system\"\ndebian = \"z-dev\"\nsorce = \"typo\"\n",
+                            t);
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_NE(e[0].find("h.toml:1: header 'x.h': name a package"), std::string::npos) << e[0];
+  EXPECT_NE(e[1].find("h.toml:7: unknown kind 'planet'"), std::string::npos) << e[1];
+  EXPECT_NE(e[2].find("missing 'source'"), std::string::npos) << e[2];
+  EXPECT_NE(e[3].find("unknown key 'sorce'"), std::string::npos) << e[3];
+  EXPECT_TRUE(t.headers.empty());
+  auto m = load_entity_text("modules.toml", "m.toml", "[[module]]\nname = \"torch.utils\"\npypi = \"torch\"\nbuild_signature = \"X\"\nsource = \"s\"\n", t);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_NE(m[0].find("name a top-level module"), std::string::npos);
+  auto s = load_entity_text("triton.toml", "t.toml", "[[arch]]\narch = \"8.9\"\nfirst_triton = \"2.1.0\"\nsource = \"s\"\n", t);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].find("arch must be sm_NN"), std::string::npos);
+  EXPECT_FALSE(load_entity_text("triton.toml", "t.toml", "[[arch]\n", t).empty());  // a syntax error, not a crash
+}
+
+TEST(EntityTable, LookupsTakeTheLongestEntryAndTheBaseArch) {
+  EntityTables t;
+  ASSERT_TRUE(load_entity_text("headers.toml", "h.toml",
+                               "[[header]]\nheader = \"google/protobuf/\"\nprovider = \"P\"\nkind = \"system\"\ndebian = \"p\"\nsource = \"s\"\n"
+                               "[[header]]\nheader = \"glm/\"\nprovider = \"G\"\nkind = \"submodule\"\nsource = \"s\"\n"
+                               "[[header]]\nheader = \"omp.h\"\nprovider = \"O\"\nkind = \"system\"\ndebian = \"o\"\nsource = \"s\"\n",
+                               t).empty());
+  EXPECT_EQ(t.find_header("google/protobuf/port_def.inc")->header, "google/protobuf/");
+  EXPECT_EQ(t.find_header("third_party/glm/glm/glm.hpp")->header, "glm/");
+  EXPECT_EQ(t.find_header("omp.h")->header, "omp.h");
+  EXPECT_EQ(t.find_header("libomp.h"), nullptr);       // a longer name ending the same way
+  EXPECT_EQ(t.find_header("google/dense_hash_map"), nullptr);
+  ASSERT_TRUE(load_entity_text("triton.toml", "t.toml", "[[arch]]\narch = \"sm_12\"\nfirst_triton = \"1\"\nsource = \"s\"\n"
+                                                        "[[arch]]\narch = \"sm_120\"\nfirst_triton = \"3.3.0\"\nsource = \"s\"\n", t).empty());
+  EXPECT_EQ(t.find_triton_arch("sm_120a")->first_triton, "3.3.0");
+  EXPECT_EQ(t.find_triton_arch("sm_121"), nullptr);
+  ASSERT_TRUE(load_entity_text("modules.toml", "m.toml", "[[module]]\nname = \"torch\"\npypi = \"torch\"\nbuild_signature = \"X\"\nsource = \"s\"\n", t).empty());
+  EXPECT_EQ(t.find_module("torch.utils.cpp_extension")->name, "torch");
+  EXPECT_EQ(t.find_module("torchvision"), nullptr);
+}
+
+TEST(EntityTable, AnOverlayEntryReplacesTheBuiltInOne) {
+  EntityTables t;
+  load_entity_text("headers.toml", "a.toml", "[[header]]\nheader = \"x.h\"\nprovider = \"A\"\nkind = \"system\"\ndebian = \"a\"\nsource = \"s\"\n", t);
+  load_entity_text("headers.toml", "b.toml", "[[header]]\nheader = \"x.h\"\nprovider = \"B\"\nkind = \"system\"\ndebian = \"b\"\nsource = \"s\"\n", t);
+  ASSERT_EQ(t.headers.size(), 1u);
+  EXPECT_EQ(t.headers[0].provider, "B");
+}
+
+TEST(EntityTable, KbCheckValidatesEachFileByItsTable) {
+  std::vector<kb::KbError> errors;
+  kHeaderTable.spec.validate("over/headers.toml", "[[header]]\nheader = \"x.h\"\n", errors);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].origin.file, "over/headers.toml");
+  EXPECT_EQ(errors[0].origin.line, 1);
+  EXPECT_NE(errors[0].str().find("missing 'provider'"), std::string::npos) << errors[0].str();
+  errors.clear();
+  kTritonTable.spec.validate("triton.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/triton.toml"), errors);
+  kModuleTable.spec.validate("modules.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/modules.toml"), errors);
+  EXPECT_TRUE(errors.empty());
+}
+
+}  // namespace
+}  // namespace ts::triage::testing

@@ -1,0 +1,278 @@
+// The entity rules (src/triage/entity.h) on real lines, each from the thread named beside it: a
+// missing header names what provides it (and the cause, when the wording reached only the generic
+// reading), `No module named X` is read by phase, an arch in a Triton compile names the release
+// that knows it. Near misses: names the tables must not claim.
+#include "test_util.h"
+
+namespace ts::triage::testing {
+namespace {
+
+std::string notes_of(const Finding& f) {
+  std::string s;
+  for (const auto& n : f.notes) s += n + "\n";
+  return s;
+}
+
+struct HeaderLine {
+  const char* thread;
+  const char* line;
+  const char* header;   // the entry the table gives
+  const char* way_out;  // what the fix must name (a package, a submodule step)
+  const char* root;     // the root cause's id, "" when the signature that read it stays whatever it is
+};
+
+// One real line per entry of data/kb/headers.toml.
+constexpr HeaderLine kHeaderLines[] = {
+    {"open-mmlab/mmdetection#71", "/usr/include/stdc-predef.h:59:1: fatal error: cuda_runtime.h: No such file or directory",
+     "cuda_runtime.h", "nvidia-cuda-runtime-cu12", "CUDA_DEV_HEADER_MISSING"},
+    {"tracel-ai/cubecl#1157", "    default_program(1): catastrophic error: cannot open source file \"cuda_runtime.h\"", "cuda_runtime.h",
+     "nvidia-cuda-runtime-cu12", "CUDA_DEV_HEADER_MISSING"},
+    {"phvu/cuda-smi#9", "cuda-smi.cpp:4:10: fatal error: 'cuda_runtime_api.h' file not found", "cuda_runtime_api.h",
+     "cuda-cudart-dev", "CUDA_DEV_HEADER_MISSING"},
+    {"wilicc/gpu-burn#91", "gpu_burn-drv.cpp:62:10: fatal error: cublas_v2.h: No such file or directory", "cublas_v2.h",
+     "libcublas-dev", "CUDA_DEV_HEADER_MISSING"},
+    {"facebookresearch/maskrcnn-benchmark#685",
+     "/usr/local/lib/python3.6/dist-packages/torch/include/ATen/cuda/CUDAContext.h:6:22: fatal error: cusparse.h: No such file or directory",
+     "cusparse.h", "nvidia-cusparse-cu12", "CUDA_DEV_HEADER_MISSING"},
+    {"deepspeedai/DeepSpeed#2684",
+     "/opt/conda/envs/bitten/lib/python3.8/site-packages/torch/include/ATen/cuda/CUDAContext.h:10:10: fatal error: cusolverDn.h: No such file or directory",
+     "cusolverDn.h", "nvidia-cusolver-cu12", "CUDA_DEV_HEADER_MISSING"},
+    {"mumax/3#18", "/home/deparkes/gocode/src/github.com/barnex/cuda5/cufft/mode.go:3:19: fatal error: cufft.h: No such file or directory",
+     "cufft.h", "libcufft-dev", "CUDA_DEV_HEADER_MISSING"},
+    {"AlexeyAB/darknet#6825", "include/darknet.h:42:10: fatal error: curand.h: No such file or directory", "curand.h",
+     "nvidia-curand-cu12", "CUDA_DEV_HEADER_MISSING"},
+    {"ComputationalRadiationPhysics/haseongpu#20", "include/mesh.hpp:33:48: fatal error: curand_kernel.h: No such file or directory",
+     "curand_kernel.h", "libcurand-dev", "CUDA_DEV_HEADER_MISSING"},
+    {"NVIDIA/thrust#1723",
+     "thrust/system/cuda/detail/adjacent_difference.h:44:10: fatal error: cub/device/device_adjacent_difference.cuh: No such file or directory",
+     "cub/", "cuda-cccl", "CUDA_DEV_HEADER_MISSING"},
+    {"AlexeyAB/darknet#5141", "include/darknet.h:46:10: fatal error: cudnn.h: No such file or directory", "cudnn.h",
+     "nvidia-cudnn-cu12", "CUDNN_NOT_FOUND"},
+    {"MegviiRobot/MegBA#15", "/home/pengshuxue/Downloads/MegBA/include/resource/handle_manager.h:11:10: fatal error: nccl.h: No such file or directory",
+     "nccl.h", "libnccl-dev", "NCCL_NOT_FOUND"},
+    {"pytorch/pytorch#18387",
+     "/home/xswang/workspace/FPM_init/libtorch/include/torch/csrc/python_headers.h:9:10: fatal error: Python.h: No such file or directory",
+     "Python.h", "python3-dev", "PYTHON_H_MISSING"},
+    {"alexdobin/STAR#923", "IncludeDefine.h:24:10: fatal error: omp.h: No such file or directory", "omp.h", "libomp-dev", ""},
+    {"theimpostor/termux-vim-ycm#1", "python 3.6m/Python.h:39:10: fatal error: 'crypt.h' file not found", "crypt.h",
+     "libcrypt-dev", ""},
+    {"protocolbuffers/protobuf#5365", "DATA_PACKET.pb.h:10:10: fatal error: google/protobuf/port_def.inc: No such file or directory",
+     "google/protobuf/", "libprotobuf-dev", ""},
+    {"fph/bastet#26", "BlockPosition.cpp:23:10: fatal error: boost/foreach.hpp: No such file or directory", "boost/",
+     "libboost-dev", ""},
+    {"opencv/opencv#14868",
+     "/home/chowkidar/projects/opencv/modules/core/include/opencv2/core/private.hpp:66:12: fatal error: Eigen/Core: No such file or directory",
+     "Eigen/", "libeigen3-dev", ""},
+    {"DEShawResearch/msys#8", "python/pymod.hxx:1:10: fatal error: pybind11/pybind11.h: No such file or directory",
+     "pybind11/", "pip install pybind11", ""},
+    {"ExpressionAnalysis/ea-utils#38", "fastq-mcf.cpp:29:81: fatal error: sparsehash/sparse_hash_map: No such file or directory",
+     "sparsehash/", "libsparsehash-dev", ""},
+    {"mit-han-lab/torchsparse#359",
+     "torchsparse/backend/hashmap/hashmap_cpu.hpp:7:10: fatal error: google/dense_hash_map: No such file or directory",
+     "google/dense_hash_map", "libsparsehash-dev", ""},
+    {"BirolLab/arks#9", "Arks.h:30:35: fatal error: google/sparse_hash_map: No such file or directory", "google/sparse_hash_map",
+     "libsparsehash-dev", ""},
+    {"spdk/spdk#178", "bdev_aio.h:39:20: fatal error: libaio.h: No such file or directory", "libaio.h", "libaio-dev", ""},
+    {"sicxu/Deep3DFaceRecon_pytorch#55",
+     "/anaconda3/envs/deep3d_pytorch/lib/python3.6/site-packages/nvdiffrast/torch/../common/glutil.h:36:10: fatal error: EGL/egl.h: No such file or directory",
+     "EGL/", "libegl-dev", ""},
+    {"NVlabs/instant-ngp#1024",
+     "/usr/local/cuda/bin/../targets/x86_64-linux/include/cuda_gl_interop.h:66:10: fatal error: GL/gl.h: No such file or directory",
+     "GL/gl.h", "libgl-dev", ""},
+    {"gpertea/stringtie#274", "./samtools-0.1.18/bgzf.h:29:10: fatal error: zlib.h: No such file or directory", "zlib.h",
+     "zlib1g-dev", ""},
+    {"CogRob/gcloud_speech#21",
+     "/home/user/catkin_ws/src/gcloud_speech/gcloud_speech_utils/src/workspace/third_party/glog.h:30:26: fatal error: glog/logging.h: No such file or directory",
+     "glog/", "libgoogle-glog-dev", ""},
+    {"OAID/Tengine#126", "conv_2d_blas.cpp:35:19: fatal error: cblas.h: No such file or directory", "cblas.h", "libopenblas-dev", ""},
+    {"XingangPan/seg_label_generate#23", "include/lane/util.hpp:4:10: fatal error: opencv2/core/core.hpp: No such file or directory",
+     "opencv2/", "libopencv-dev", ""},
+    {"pytorch/extension-cpp#22", "test.cpp:3:10: fatal error: torch/torch.h: No such file or directory", "torch/", "pip install torch",
+     "TORCH_EXTENSION_H_MISSING"},
+    {"aim-uofa/AdelaiDet#550", "AdelaiDet/adet/layers/csrc/ml_nms/ml_nms.cu:4:10: fatal error: THC/THC.h: No such file or directory",
+     "THC/", "THC", "THC_HEADERS_REMOVED"},
+    {"bytedance/ByteTransformer#6",
+     "/root/ByteTransformer/bytetransformer/include/gemm_bias_act.h:23:10: fatal error: cutlass/cutlass.h: No such file or directory",
+     "cutlass/", "git submodule update --init --recursive", "SUBMODULES_MISSING"},
+    {"NVIDIA/FasterTransformer#496", "mixed_gemm_B_layout.h:12:10: fatal error: cutlass/layout/matrix.h: No such file or directory",
+     "cutlass/", "git submodule update --init --recursive", "SUBMODULES_MISSING"},
+    {"Dao-AILab/flash-attention#331", "csrc/flash_attn/src/flash_bwd_kernel.h:7:10: fatal error: cute/algorithm/copy.hpp: No such file or directory",
+     "cute/", "git submodule update --init --recursive", "SUBMODULES_MISSING"},
+    {"city-super/Octree-AnyGS#34", "fatal error C1083: Cannot open include file: \"glm/glm.hpp\": No such file or directory", "glm/",
+     "git submodule update --init --recursive", "SUBMODULES_MISSING"},
+};
+
+TEST(Entity, EveryHeaderEntryNamesItsProviderOnARealLine) {
+  for (const auto& h : kHeaderLines) {
+    SCOPED_TRACE(std::string(h.thread) + ": " + h.line);
+    Diagnosis d = diagnose(h.line);
+    ASSERT_TRUE(d.root());
+    const Finding& f = *d.root();
+    EXPECT_NE(notes_of(f).find("is provided by"), std::string::npos) << notes_of(f);
+    EXPECT_NE(f.fix.find(h.way_out), std::string::npos) << f.fix;
+    if (*h.root) EXPECT_EQ(f.id, h.root);
+    const HeaderEntry* e = engine().set().entities.find_header(
+        [&] { for (const auto& en : entities_of(h.line)) if (en.kind == "header") return en.value; return std::string(); }());
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->header, h.header);
+  }
+}
+
+TEST(Entity, EveryHeaderEntryHasARealLine) {
+  // An entry without a line above is a claim no test reads.
+  for (const auto& e : engine().set().entities.headers) {
+    bool tested = false;
+    for (const auto& h : kHeaderLines) tested |= e.header == h.header;
+    EXPECT_TRUE(tested) << e.header << " (" << e.file << ":" << e.line << ") has no real-line test";
+  }
+}
+
+TEST(Entity, HeaderNearMissesAreNotClaimed) {
+  // Other headers that share a prefix, a stem or a folder with an entry: no entry may answer for them.
+  for (const char* line : {
+           "/usr/local/cuda/include/cudnn.h:60:10: fatal error: cudnn_version.h: No such file or directory",  // pjreddie/darknet#2356
+           "libs/sdl/gl.c:32:17: fatal error: GL/glu.h: No such file or directory",        // HaxeFoundation/hashlink#791
+           "zlib.h:34:10: fatal error: zconf.h: No such file or directory",                // lijuzeng/dna2bit#1
+           "src/match_fault.cpp:16:26: fatal error: cryptopp/hex.h: No such file or directory",  // oxagast/ansvif#2
+           "/home/lixing/src/FREN/instant-ngp/dependencies/eigen/Eigen/Dense:1:10: fatal error: Core: No such file or directory",  // NVlabs/instant-ngp#691
+           "../src/HostDeviceCommon/Math.h(11): catastrophic error: cannot open source file \"hip/hip_runtime.h\"",  // TomClabault/HIPRT-Path-Tracer#13
+       }) {
+    SCOPED_TRACE(line);
+    Diagnosis d = diagnose(line);
+    ASSERT_TRUE(d.root());
+    EXPECT_EQ(notes_of(*d.root()).find("is provided by"), std::string::npos) << notes_of(*d.root());
+  }
+}
+
+TEST(Entity, HeaderInMsvcsLocalizedWordingReachesItsCause) {
+  // CMU-Perceptual-Computing-Lab/openpose#50: MSVC's C1083 with the header in typographic quotes.
+  Diagnosis d = diagnose("fatal error C1083: Cannot open file included: \xe2\x80\x9c" "cudnn.h\xe2\x80\x9d: No such file or directory");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CUDNN_NOT_FOUND") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("nvidia-cudnn-cu12"), std::string::npos);
+}
+
+TEST(Entity, TorchMissingWhileAPackageBuildsIsBuildIsolation) {
+  // pdm-project/pdm#2202: the PEP 517 hook's frames, then the module missing in the build environment.
+  const char* log =
+      "  File \"/home/michael/.local/share/pdm/venv/lib/python3.10/site-packages/pyproject_hooks/_impl.py\", line 166, in get_requires_for_build_wheel\n"
+      "    return self._call_hook('get_requires_for_build_wheel', {\n"
+      "  File \"/tmp/pdm-build-env-he4lxk8v-shared/lib/python3.10/site-packages/setuptools/build_meta.py\", line 341, in run_setup\n"
+      "    exec(code, locals())\n"
+      "  File \"<string>\", line 9, in <module>\n"
+      "ModuleNotFoundError: No module named 'torch'\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "BUILD_ENV_TORCH_MISSING");
+  EXPECT_NE(notes_of(*d.root()).find("missing while a package is built"), std::string::npos) << notes_of(*d.root());
+  EXPECT_NE(d.root()->fix.find("--no-build-isolation"), std::string::npos);
+}
+
+TEST(Entity, UvsHintAfterTheErrorDatesItToTheBuild) {
+  // whynlp/lckv#17 (uv): the build step is named only after the error, in uv's hint.
+  const char* log =
+      "ModuleNotFoundError: No module named 'torch'\n"
+      "\n"
+      "hint: This error likely indicates that `flash-attn@2.8.1` depends on `torch`, but doesn't declare it as a build dependency. "
+      "If `flash-attn` is a first-party package, consider\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "BUILD_ENV_TORCH_MISSING");
+  EXPECT_NE(notes_of(*d.root()).find("build step at line 3"), std::string::npos) << notes_of(*d.root());
+}
+
+TEST(Entity, TorchMissingAtImportIsNotBuildIsolation) {
+  // RootKit-Org/AI-Aimbot#67: a program's import, no build anywhere; the fix is installing torch in
+  // the interpreter that runs it (patrickloeber/pytorch-chatbot#7: "make sure ... the correct environment").
+  const char* log =
+      "C:\\AI\\AI-Aimbot-main>python main.py\n"
+      "Traceback (most recent call last):\n"
+      "  File \"C:\\AI\\AI-Aimbot-main\\main.py\", line 2, in <module>\n"
+      "    import torch\n"
+      "ModuleNotFoundError: No module named 'torch'\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_NE(d.root()->cause.find("not installed in the Python that ran this"), std::string::npos) << d.root()->cause;
+  EXPECT_EQ(d.root()->fix.find("--no-build-isolation"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(d.root()->fix.find("python -m pip install torch"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(notes_of(*d.root()).find("missing at import"), std::string::npos);
+}
+
+TEST(Entity, ModuleMissingWithoutFramesOrBuildStepKeepsTheSignaturesReading) {
+  // whynlp/lckv#17 without uv's hint: nothing dates the line, so the signature's reading stands unchanged.
+  Diagnosis d = diagnose("ModuleNotFoundError: No module named 'torch'\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "BUILD_ENV_TORCH_MISSING");
+  EXPECT_EQ(notes_of(*d.root()).find("module torch"), std::string::npos) << notes_of(*d.root());
+}
+
+TEST(Entity, NumpyMissingWhileAPackageBuildsIsABuildRequirement) {
+  // airinnova/ambiance#16: setup.py imports numpy in pip's isolated build environment.
+  const char* log =
+      "  Getting requirements to build wheel ... error\n"
+      "  error: subprocess-exited-with-error\n"
+      "\n"
+      "  \xc3\x97 Getting requirements to build wheel did not run successfully.\n"
+      "  \xe2\x94\x82 exit code: 1\n"
+      "  \xe2\x95\xb0\xe2\x94\x80> [35 lines of output]\n"
+      "      Traceback (most recent call last):\n"
+      "        File \"<string>\", line 26, in <module>\n"
+      "      ModuleNotFoundError: No module named 'numpy'\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "PYTHON_BUILD_DEPS_MISSING") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("install numpy"), std::string::npos) << d.root()->fix;
+}
+
+TEST(Entity, ModuleNearMissesAreNotReadByPhase) {
+  // pytorch/pytorch#3389-style source-tree import of torch._C, and a module the table does not hold.
+  Diagnosis c = diagnose("ModuleNotFoundError: No module named 'torch._C'\n");
+  ASSERT_TRUE(c.root());
+  EXPECT_EQ(c.root()->id, "TORCH_C_LOADED_FROM_SOURCE_TREE");
+  EXPECT_TRUE(c.root()->notes.empty() || notes_of(*c.root()).find("module torch") == std::string::npos);
+}
+
+TEST(Entity, ArchRefusedInsideATritonCompileIsTritonsArch) {
+  // mlcommons/training#826: Triton's own wrapper around its bundled ptxas' refusal of sm_100.
+  const char* log =
+      "[rank6]:     raise RuntimeError(f'Internal Triton PTX codegen error: \\n{log}')\n"
+      "[rank6]: RuntimeError: Internal Triton PTX codegen error:\n"
+      "\n"
+      "[rank6]: ptxas fatal   : Value 'sm_100' is not defined for option 'gpu-name'\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TRITON_ARCH_UNSUPPORTED") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find(">= 3.3.0"), std::string::npos) << d.root()->fix;
+}
+
+TEST(Entity, NewerBlackwellArchNamesTheReleaseThatKnowsIt) {
+  // triton-lang/triton#8539: sm_121a on DGX Spark with Triton 3.5; triton-lang/triton#10331: 3.6.0 first assembles it.
+  const char* log =
+      "triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n"
+      "`ptxas` stderr:\n"
+      "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n"
+      "\n"
+      "Repro command: /home/xxxx/miniforge3/envs/pt10/lib/python3.10/site-packages/triton/backends/nvidia/bin/ptxas -lineinfo -v --gpu-name=sm_121a /tmp/tmpkw7ug6t8.ptx -o /tmp/tmpkw7ug6t8.ptx.o\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TRITON_ARCH_UNSUPPORTED") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find(">= 3.6.0"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(notes_of(*d.root()).find("triton.toml"), std::string::npos);
+}
+
+TEST(Entity, LlvmsUnknownProcessorIsTritonsArch) {
+  // triton-lang/triton#5950: Triton 3.2's LLVM on an RTX 5080; 3.3.0 fixed it.
+  Diagnosis d = diagnose("'sm_120' is not a recognized processor for this target (ignoring processor)\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TRITON_ARCH_UNSUPPORTED");
+}
+
+TEST(Entity, PtxasRefusalOutsideTritonStaysNvccs) {
+  // ModelTC/LightLLM#176 quotes only the ptxas line: nothing says Triton ran it, so it stays nvcc's reading.
+  Diagnosis d = diagnose("ptxas fatal : Value 'sm_89' is not defined for option 'gpu-name'\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "NVCC_UNSUPPORTED_GPU_ARCH");
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
