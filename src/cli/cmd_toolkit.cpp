@@ -146,10 +146,14 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
   }
   std::unique_ptr<provision::WheelProvider> p;
   if (via != "pip") {
+    std::string given = mirror;
     mirror = provision::mirror_setting(mirror, cat.mirror(via));  // --from's, $TORCHSMITH_TOOLKIT_MIRROR, provision.toml [mirror]
     if (!mirror.empty() && !provision::Mirror{mirror}.is_url()) {
       if (!fs::is_directory(mirror)) {
-        std::fprintf(stderr, "torchsmith toolkit add: --from %s: no such directory\n", o.from.c_str());
+        std::string whence = !given.empty() ? "--from " + o.from
+                             : mirror != cat.mirror(via) ? "$TORCHSMITH_TOOLKIT_MIRROR " + mirror
+                                                         : "provision.toml [mirror] " + via + " = " + mirror + " (" + cat.mirror_origin + ")";
+        std::fprintf(stderr, "torchsmith toolkit add: %s: no such directory\n", whence.c_str());
         return 2;
       }
       mirror = fs::absolute(mirror).lexically_normal().string();

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <filesystem>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "formats/zstd_stream.h"
 #include "plan/provision_request.h"
 #include "provision/provision.h"
+#include "provision/fetch_file.h"
 #include "provision/redist_manifest.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
@@ -301,6 +303,23 @@ TEST(RedistProvider, TorchBuildTakesMathLibrariesAndCudnnFromItsOwnManifest) {
     EXPECT_NE(err.find("is not the manifest redistrib_9.8.0.json's cccc"), std::string::npos) << err;
     expect_cache_clean(t / "cache2");
   }
+}
+
+// Where the files come from: --toolkit-mirror, else $TORCHSMITH_TOOLKIT_MIRROR, else the config's
+// (provision.toml [mirror], handed in as the fallback), else upstream.
+TEST(MirrorSetting, CommandLineThenEnvironmentThenConfig) {
+  const char* saved = std::getenv("TORCHSMITH_TOOLKIT_MIRROR");
+  std::string keep = saved ? saved : "";
+  ::unsetenv("TORCHSMITH_TOOLKIT_MIRROR");
+  EXPECT_EQ(mirror_setting("", "/srv/config"), "/srv/config");
+  EXPECT_EQ(mirror_setting("", ""), "");
+  ::setenv("TORCHSMITH_TOOLKIT_MIRROR", "/srv/env", 1);
+  EXPECT_EQ(mirror_setting("", "/srv/config"), "/srv/env");
+  EXPECT_EQ(mirror_setting("/srv/cli", "/srv/config"), "/srv/cli");
+  ::setenv("TORCHSMITH_TOOLKIT_MIRROR", "", 1);  // set but empty: not a setting
+  EXPECT_EQ(mirror_setting("", "/srv/config"), "/srv/config");
+  if (saved) ::setenv("TORCHSMITH_TOOLKIT_MIRROR", keep.c_str(), 1);
+  else ::unsetenv("TORCHSMITH_TOOLKIT_MIRROR");
 }
 
 TEST(RedistProvider, EveryBadArchiveIsAnErrorNamingItWithNothingLeft) {
