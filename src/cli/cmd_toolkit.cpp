@@ -288,7 +288,7 @@ void register_toolkit(CLI::App& app, GlobalOptions& g, int& exit_code) {
   add->add_option("--from", o->from,
                   "pip (PyPI, default), wheelhouse:DIR (local .whl files, no network), redist[:MIRROR] (NVIDIA's "
                   "redistributable archives, from upstream or a mirror URL or directory; default mirror "
-                  "$TORCHSMITH_TOOLKIT_MIRROR) or conda[:CHANNEL] (a conda channel's packages).")
+                  "$TORCHSMITH_TOOLKIT_MIRROR, then provision.toml [mirror]) or conda[:CHANNEL] (a conda channel's packages).")
       ->type_name("pip|wheelhouse:DIR|redist[:MIRROR]|conda[:CHANNEL]");
   add->add_option("--for", o->purpose,
                   "extension (default: the compiler, runtime and headers) or torch (redist/conda: also cuBLAS, "
