@@ -223,7 +223,13 @@ int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool rem
     if (!other) continue;
     auto all = other->wheels;
     all.insert(all.end(), other->torch_parts.begin(), other->torch_parts.end());
-    for (const auto& parts : {other->wheels, all}) {
+    std::vector<std::vector<plan::WheelPin>> sets{other->wheels, all};
+    for (const auto& d : cat.tools)  // a torch build's with cuDNN's archive merged in
+      if (d.kind == "cudnn" && std::string(via) == "redist") {
+        sets.push_back(all);
+        sets.back().insert(sets.back().end(), d.wheels.begin(), d.wheels.end());
+      }
+    for (const auto& parts : sets) {
       std::string d = plan::provisioned_dir(root, other->kind, other->version, parts, provision::host_platform());
       if (provision::read_manifest(d)) dir = d;
     }

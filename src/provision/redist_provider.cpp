@@ -1,6 +1,7 @@
 // NVIDIA's redistributable archives and conda channels as providers: a manifest (or repodata.json)
 // read from the mirror, every archive staged privately and checked against it before anything
 // unpacks it.
+#include <deque>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -96,7 +97,7 @@ bool RedistProvider::get(const std::vector<plan::WheelPin>& pins, const std::str
     std::string name, where;
     RedistManifest m;
   };
-  std::vector<Read> manifests;
+  std::deque<Read> manifests;  // a deque: the pointers read() returns stay valid as it grows
   auto read = [&](const Mirror& mirror, const std::string& name, std::string* err) -> const Read* {
     for (const auto& r : manifests)
       if (r.mirror.base == mirror.base && r.name == name) return &r;
@@ -127,7 +128,6 @@ bool RedistProvider::get(const std::vector<plan::WheelPin>& pins, const std::str
     }
     const Read* r = read(mirror, name, &err);
     if (!r) return fail(err);
-    // Copied out: `manifests` may grow (and move) while this pin is staged.
     const std::string where = r->where;
     const RedistArchive* a = redist_archive(r->m, where, pin.name, plat, major, &err);
     if (!a) return fail(err);

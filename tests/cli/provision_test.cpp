@@ -15,6 +15,8 @@
 #include "cli/cli_util.h"
 #include "cli/redist_mirror.h"
 #include "core/arch_list.h"
+#include "plan/provision_request.h"
+#include "provision/provision.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
 #include "util/process.h"
@@ -149,6 +151,29 @@ TEST(ProvisionCli, SiteMirrorFromTheConfigOverlay) {
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("provision.toml [mirror] redist = " + t / "gone"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(t / "c/toolkits"));
+}
+
+// `toolkit path` finds a torch build's toolkit from NVIDIA's archives with cuDNN merged in (its own
+// cache directory: the wheel set names cuDNN).
+TEST(ProvisionCli, ToolkitPathFindsATorchToolkitWithCudnn) {
+  testkit::TempDir t;
+  std::vector<std::string> errors;
+  auto cat = plan::load_provision_catalog({}, errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  const plan::ToolRelease* rel = cat.find("cuda", "12.4", "redist");
+  const plan::ToolRelease* cudnn = cat.cudnn_for(12, "2.4.1");
+  ASSERT_TRUE(rel && cudnn);
+  auto parts = rel->wheels;
+  parts.insert(parts.end(), rel->torch_parts.begin(), rel->torch_parts.end());
+  parts.insert(parts.end(), cudnn->wheels.begin(), cudnn->wheels.end());
+  std::string dir = plan::provisioned_dir(t / "c", "cuda", rel->version, parts, provision::host_platform());
+  fs::create_directories(dir);
+  ASSERT_EQ(util::write_file_atomic(dir + "/" + provision::kManifest,
+                                    nlohmann::json{{"kind", "cuda"}, {"version", rel->version}, {"provider", "redist"}}.dump()),
+            "");
+  auto r = run_torchsmith({"toolkit", "path", "cuda==12.4", "--cache-dir", t / "c"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(util::trim(r.out), dir);
 }
 
 TEST(ProvisionCli, ToolkitCommandRefusesBadSpecsAndListsAnEmptyCache) {
