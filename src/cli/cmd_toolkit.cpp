@@ -24,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct ToolkitOptions {
-  std::string spec, from = "pip", cache_dir, lock, purpose = "extension";
+  std::string spec, from = "pip", cache_dir, lock, purpose = "extension", cudnn;
   bool json = false;
 };
 
@@ -123,6 +123,22 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
   }
   plan::ToolRelease rel = *t;
   if (o.purpose == "torch") rel.wheels.insert(rel.wheels.end(), t->torch_parts.begin(), t->torch_parts.end());
+  if (!o.cudnn.empty()) {
+    // cuDNN's archive from its own manifest, merged into the same CUDA_HOME (a torch build's).
+    const plan::ToolRelease* d = nullptr;
+    for (const auto& x : cat.tools)
+      if (x.kind == "cudnn" && (x.version == o.cudnn || x.release == o.cudnn)) d = &x;
+    if (via != "redist" || o.purpose != "torch" || !d) {
+      std::string known;
+      for (const auto& x : cat.tools)
+        if (x.kind == "cudnn") known += (known.empty() ? "" : ", ") + x.version;
+      std::fprintf(stderr, "torchsmith toolkit add: --cudnn %s: %s\n", o.cudnn.c_str(),
+                   !d ? ("provision.toml has no cuDNN " + o.cudnn + " (known: " + known + ")").c_str()
+                      : "cuDNN comes with --from redist[:MIRROR] --for torch only");
+      return 2;
+    }
+    rel.wheels.insert(rel.wheels.end(), d->wheels.begin(), d->wheels.end());
+  }
   std::string root = root_of(o);
   if (root.empty()) {
     std::fprintf(stderr, "torchsmith toolkit add: no cache directory (no $HOME): give --cache-dir DIR\n");
@@ -130,10 +146,14 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
   }
   std::unique_ptr<provision::WheelProvider> p;
   if (via != "pip") {
-    mirror = provision::mirror_setting(mirror, "");
+    std::string given = mirror;
+    mirror = provision::mirror_setting(mirror, cat.mirror(via));  // --from's, $TORCHSMITH_TOOLKIT_MIRROR, provision.toml [mirror]
     if (!mirror.empty() && !provision::Mirror{mirror}.is_url()) {
       if (!fs::is_directory(mirror)) {
-        std::fprintf(stderr, "torchsmith toolkit add: --from %s: no such directory\n", o.from.c_str());
+        std::string whence = !given.empty() ? "--from " + o.from
+                             : mirror != cat.mirror(via) ? "$TORCHSMITH_TOOLKIT_MIRROR " + mirror
+                                                         : "provision.toml [mirror] " + via + " = " + mirror + " (" + cat.mirror_origin + ")";
+        std::fprintf(stderr, "torchsmith toolkit add: %s: no such directory\n", whence.c_str());
         return 2;
       }
       mirror = fs::absolute(mirror).lexically_normal().string();
@@ -203,7 +223,13 @@ int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool rem
     if (!other) continue;
     auto all = other->wheels;
     all.insert(all.end(), other->torch_parts.begin(), other->torch_parts.end());
-    for (const auto& parts : {other->wheels, all}) {
+    std::vector<std::vector<plan::WheelPin>> sets{other->wheels, all};
+    for (const auto& d : cat.tools)  // a torch build's with cuDNN's archive merged in
+      if (d.kind == "cudnn" && std::string(via) == "redist") {
+        sets.push_back(all);
+        sets.back().insert(sets.back().end(), d.wheels.begin(), d.wheels.end());
+      }
+    for (const auto& parts : sets) {
       std::string d = plan::provisioned_dir(root, other->kind, other->version, parts, provision::host_platform());
       if (provision::read_manifest(d)) dir = d;
     }
@@ -268,12 +294,16 @@ void register_toolkit(CLI::App& app, GlobalOptions& g, int& exit_code) {
   add->add_option("--from", o->from,
                   "pip (PyPI, default), wheelhouse:DIR (local .whl files, no network), redist[:MIRROR] (NVIDIA's "
                   "redistributable archives, from upstream or a mirror URL or directory; default mirror "
-                  "$TORCHSMITH_TOOLKIT_MIRROR) or conda[:CHANNEL] (a conda channel's packages).")
+                  "$TORCHSMITH_TOOLKIT_MIRROR, then provision.toml [mirror]) or conda[:CHANNEL] (a conda channel's packages).")
       ->type_name("pip|wheelhouse:DIR|redist[:MIRROR]|conda[:CHANNEL]");
   add->add_option("--for", o->purpose,
                   "extension (default: the compiler, runtime and headers) or torch (redist/conda: also cuBLAS, "
                   "cuFFT, cuRAND, cuSOLVER, cuSPARSE, CUPTI as provision.toml lists).")
       ->type_name("extension|torch");
+  add->add_option("--cudnn", o->cudnn,
+                  "With --from redist --for torch: also cuDNN VERSION's archive for this CUDA's major, from cuDNN's "
+                  "own manifest (provision.toml [[cudnn]]), merged into the toolkit.")
+      ->type_name("VERSION");
   add->add_option("--lock", o->lock,
                   "A plan's lock: the wheels' sha256 it pins (a run records them) are checked; a mismatch fails.")
       ->type_name("FILE");

@@ -148,7 +148,8 @@ std::vector<RequestOption> make_table() {
   add({"--toolkit-mirror", "URL|DIR",
        "Where NVIDIA's redistributable archives (a copy of compute/cuda/redist/: redistrib_<release>.json and "
        "the archives under their relative paths) or a conda channel come from instead of upstream: an "
-       "http(s):// or file:// URL, or a directory (offline). Default $TORCHSMITH_TOOLKIT_MIRROR.",
+       "http(s):// or file:// URL, or a directory (offline). Default $TORCHSMITH_TOOLKIT_MIRROR, then a site's "
+       "provision.toml [mirror] (docs/provision.md).",
        plan_command | build_command | matrix_command, both, "", "", to_string(&Request::toolkit_mirror)});
   add({"--cache-dir", "DIR",
        "Where provisioned toolkits, CMake and ninja (and matrix's torch venvs) live (default "

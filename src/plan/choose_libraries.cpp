@@ -64,6 +64,11 @@ std::string major_of(const std::string& v) {
 void cudnn(Ctx& c) {
   if (!c.p.features["cudnn"]) return;
   const LibraryFacts* l = find_lib(c, "cudnn");
+  if (!c.provisioned_cudnn.empty()) {  // NVIDIA's cuDNN archive merged into the provisioned toolkit (none installed fits)
+    c.set_env("CUDNN_INCLUDE_DIR", c.p.cuda_home + "/include", "cuDNN " + c.provisioned_cudnn + " headers, provisioned with CUDA");
+    c.set_env("CUDNN_LIBRARY", c.p.cuda_home + "/lib/libcudnn.so", "cuDNN " + c.provisioned_cudnn + ", provisioned with CUDA");
+    return;
+  }
   if (!l) {
     feature_off(c, "cudnn", "cuDNN was not found: torch builds without it ('-- Not using cuDNN'), slow convolutions; "
                 "install it (pip install nvidia-cudnn-cu" + major_of(c.p.cuda) + " or libcudnn-dev) and plan again",

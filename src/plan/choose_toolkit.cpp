@@ -1,5 +1,6 @@
 // The CUDA toolkit (asked for, or the best installed one) and whether this driver runs what it builds.
 #include <algorithm>
+#include <cstdlib>
 
 #include "compat/arch_rule.h"
 #include "compat/assess.h"
@@ -111,10 +112,35 @@ std::vector<std::string> provision_series(const Ctx& c, const ProvisionContext& 
 void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t, const std::string& why) {
   ProvisionContext pc = given;
   pc.torch_build = true;  // redist/conda: torch's build also needs cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, CUPTI
+  // cuDNN on and none installed for this CUDA major: NVIDIA's cuDNN archive joins NVIDIA's CUDA ones.
+  auto v = ver(t.version);
+  std::string other;  // an installed cuDNN of another CUDA major (inside CUDA 13's tree, pip's -cu13)
+  bool have_cudnn = false;
+  for (const auto& l : c.facts().libraries) {
+    if (l.name != "cudnn") continue;
+    int major = 0;
+    if (l.source.rfind("pip:nvidia-cudnn-cu", 0) == 0) major = std::atoi(l.source.c_str() + 19);
+    for (const auto& k : c.facts().cuda_toolkits)
+      if (auto kv = ver(k.version); kv && !k.path.empty() && l.library_dir.rfind(k.path + "/", 0) == 0) major = kv->major();
+    if (v && major && major != v->major()) other = "cuDNN " + l.version + " in " + l.library_dir + " is CUDA " + std::to_string(major) + "'s";
+    else have_cudnn = true;
+  }
+  if (t.via == "redist" && c.p.features.count("cudnn") && c.p.features["cudnn"] && !have_cudnn && pc.catalog && v)
+    pc.cudnn = pc.catalog->cudnn_for(v->major(), c.release->version);
   core::use_provisioned_toolkit(c, pc, t);
   c.cuda_rel = c.in->kb.find_cuda(t.version);
   c.decide("provision", "cuda " + t.version + " from " + provision_where(pc, t), why,
            pc.cli_source.empty() ? cite(t.source, t.origin) : pc.cli_source);
+  if (pc.cudnn) {
+    c.provisioned_cudnn = pc.cudnn->version;
+    c.decide("provision", "cudnn " + pc.cudnn->version + " from NVIDIA's cuDNN archives (" +
+             (provision_mirror(pc, t).empty() ? pc.cudnn->manifest : "the mirror " + provision_mirror(pc, t)) + ")",
+             "cuDNN is on and none is installed for CUDA " + std::to_string(v->major()) + (other.empty() ? "" : " (" + other + ")") +
+                 ": the archive for CUDA " + std::to_string(v->major()) + " of cuDNN " +
+                 pc.cudnn->release + " (the newest the knowledge base lists for torch " + c.release->version +
+                 "), merged into the provisioned CUDA_HOME",
+             cite(pc.cudnn->source, pc.cudnn->origin));
+  }
 }
 
 // The toolkit a provisioning plan takes instead of the installed choice, or a conflict; true when

@@ -46,6 +46,7 @@ struct Ctx : ContractOut {
   const CudaToolkitFacts* toolkit = nullptr;  // nvcc's toolkit
   CudaToolkitFacts provisioned;               // a toolkit the run provisions (toolkit points here then)
   std::vector<Step> provision_steps;          // run before anything compiles (provision_choice.h)
+  std::string provisioned_cudnn;              // cuDNN's version when the provisioned CUDA_HOME holds it
   const CompilerFacts* compiler = nullptr;
   ArchList arches;
   bool cuda_on = false;

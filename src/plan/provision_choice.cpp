@@ -23,19 +23,28 @@ std::string provision_where(const ProvisionContext& pc) {
 std::vector<WheelPin> provisioned_parts(const ProvisionContext& pc, const ToolRelease& rel) {
   std::vector<WheelPin> parts = rel.wheels;
   if (pc.torch_build) parts.insert(parts.end(), rel.torch_parts.begin(), rel.torch_parts.end());
+  // cuDNN from its own manifest (the pin's file), merged into the same CUDA_HOME.
+  if (pc.torch_build && pc.cudnn && rel.via == "redist") parts.insert(parts.end(), pc.cudnn->wheels.begin(), pc.cudnn->wheels.end());
   return parts;
 }
 
+std::string provision_mirror(const ProvisionContext& pc, const ToolRelease& rel) {
+  if (!pc.mirror.empty() || rel.via == "pip") return pc.mirror;
+  return pc.catalog ? pc.catalog->mirror(rel.via) : "";
+}
+
 std::string provision_from(const ProvisionContext& pc, const ToolRelease& rel) {
-  if (rel.via == "redist") return pc.mirror.empty() ? "redist" : "redist:" + pc.mirror;
-  if (rel.via == "conda") return "conda:" + (pc.mirror.empty() ? rel.channel : pc.mirror);
+  std::string m = provision_mirror(pc, rel);
+  if (rel.via == "redist") return m.empty() ? "redist" : "redist:" + m;
+  if (rel.via == "conda") return "conda:" + (m.empty() ? rel.channel : m);
   return provision_from(pc);
 }
 
 std::string provision_where(const ProvisionContext& pc, const ToolRelease& rel) {
+  std::string m = provision_mirror(pc, rel);
   if (rel.via == "redist")
-    return "NVIDIA's redistributable archives (" + (pc.mirror.empty() ? rel.manifest : "the mirror " + pc.mirror) + ")";
-  if (rel.via == "conda") return "the conda channel " + (pc.mirror.empty() ? rel.channel : pc.mirror);
+    return "NVIDIA's redistributable archives (" + (m.empty() ? rel.manifest : "the mirror " + m) + ")";
+  if (rel.via == "conda") return "the conda channel " + (m.empty() ? rel.channel : m);
   return provision_where(pc);
 }
 
@@ -58,6 +67,7 @@ Step provision_step(const ProvisionContext& pc, const ToolRelease& rel) {
   for (const auto& w : provisioned_parts(pc, rel)) pins += (pins.empty() ? "" : ", ") + w.name + (w.version.empty() ? "" : "==" + w.version);
   std::vector<std::string> argv{"torchsmith", "toolkit", "add", rel.kind + "==" + rel.version, "--from", provision_from(pc, rel)};
   if (pc.torch_build && !rel.torch_parts.empty()) argv.insert(argv.end(), {"--for", "torch"});
+  if (pc.torch_build && pc.cudnn && rel.via == "redist") argv.insert(argv.end(), {"--cudnn", pc.cudnn->version});
   argv.insert(argv.end(), {"--cache-dir", pc.cache_root, "--lock", "{lock}"});
   return {"provision-" + rel.kind, argv, "",
           rel.kind + " " + rel.version + " from " + provision_where(pc, rel) + " (" + pins +
@@ -67,7 +77,8 @@ Step provision_step(const ProvisionContext& pc, const ToolRelease& rel) {
 ProvisionedTool provisioned_entry(const ProvisionContext& pc, const ToolRelease& rel) {
   bool house = rel.via == "pip" && pc.choice.kind == ToolkitChoice::Kind::wheelhouse;
   std::string provider = rel.via == "pip" ? (house ? "wheelhouse" : "pip") : rel.via;
-  std::string from = house ? pc.choice.dir : rel.via == "pip" ? "" : !pc.mirror.empty() ? pc.mirror
+  std::string m = provision_mirror(pc, rel);
+  std::string from = house ? pc.choice.dir : rel.via == "pip" ? "" : !m.empty() ? m
                      : rel.via == "conda" ? rel.channel : rel.manifest.substr(0, rel.manifest.rfind('/'));
   ProvisionedTool t{rel.kind, rel.version, provider, from, provisioned_path(pc, rel), {}};
   // A redist component's version and every archive's URL and sha256 are filled by the run that fetched them.

@@ -19,6 +19,9 @@ std::string provision_where(const ProvisionContext& pc);
 // The same for catalog entry `rel`, whatever provides it: "redist[:MIRROR]", "conda:CHANNEL", or as above.
 std::string provision_from(const ProvisionContext& pc, const ToolRelease& rel);
 std::string provision_where(const ProvisionContext& pc, const ToolRelease& rel);
+// Where `rel`'s files come from: --toolkit-mirror (or its environment variable), else the catalog's
+// [mirror] for its provider (the user's config), else "" (upstream).
+std::string provision_mirror(const ProvisionContext& pc, const ToolRelease& rel);
 // `rel`'s parts as provisioned for this plan (a torch build adds the entry's torch_parts).
 std::vector<WheelPin> provisioned_parts(const ProvisionContext& pc, const ToolRelease& rel);
 // The providers the planner may take a CUDA from, in its order: pip (where whole), redist, conda.

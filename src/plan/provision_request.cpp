@@ -34,10 +34,38 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
   std::vector<kb::KbError> errs;
   try {
     toml::table root = kb::parse_toml(text, file);
-    for (const char* table : {"cuda", "cmake", "ninja", "redist", "conda"}) {
+    if (auto mt = root["mirror"].as_table()) {
+      // A site's mirror per provider: a URL or an absolute directory (the user's config; --toolkit-mirror
+      // and $TORCHSMITH_TOOLKIT_MIRROR come before it).
+      for (auto& [k, v] : *mt) {
+        std::string key(k.str());
+        int line = static_cast<int>(v.source().begin.line);
+        auto text = v.value<std::string>();
+        if (key != "redist" && key != "conda") {
+          errs.push_back({{file, line}, "[mirror] " + key + ": the keys are redist and conda"});
+        } else if (!text || text->empty() ||
+                   (text->rfind("https://", 0) != 0 && text->rfind("http://", 0) != 0 && text->rfind("file://", 0) != 0 &&
+                    text->front() != '/')) {
+          errs.push_back({{file, line}, "[mirror] " + key + ": write an http(s):// or file:// URL or an absolute directory "
+                                        "(redist = \"/srv/cuda-redist\")"});
+        } else {
+          (key == "redist" ? cat.redist_mirror : cat.conda_mirror) = *text;
+          cat.mirror_origin = file;
+        }
+      }
+    }
+    for (const char* table : {"cuda", "cmake", "ninja", "redist", "conda", "cudnn"}) {
       std::string tname = table;
       auto a = root[table].as_array();
       if (!a) continue;
+      // An overlay's entry of the same kind, version and provider replaces the built-in one.
+      auto put = [&](ToolRelease e) {
+        auto it = std::find_if(cat.tools.begin(), cat.tools.end(), [&](const ToolRelease& x) {
+          return x.kind == e.kind && x.version == e.version && x.via == e.via;
+        });
+        if (it != cat.tools.end()) *it = std::move(e);
+        else cat.tools.push_back(std::move(e));
+      };
       for (auto& n : *a) {
         auto t = n.as_table();
         if (!t) continue;
@@ -45,8 +73,27 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
         ToolRelease e;
         bool redist = tname == "redist", conda = tname == "conda";
         e.kind = redist || conda ? "cuda" : tname;
-        e.via = redist ? "redist" : conda ? "conda" : "pip";
+        e.via = redist || tname == "cudnn" ? "redist" : conda ? "conda" : "pip";
         e.version = r.version("version", true, "\"13.2.86\"");
+        if (tname == "cudnn") {  // cuDNN's own manifest: one component, "cudnn", per CUDA major
+          e.release = r.text("release", true, "\"9.8.0\"");
+          e.manifest = r.text("manifest", true, "\"https://developer.download.nvidia.com/compute/cudnn/redist/redistrib_9.8.0.json\"");
+          e.cuda_majors = r.texts("cuda", true, "[\"11\", \"12\"]");
+          for (const auto& m : e.cuda_majors)
+            if (m.empty() || m.size() > 3 || m.find_first_not_of("0123456789") != std::string::npos)
+              r.error(r.line(), "cuda: '" + m + "' is not a CUDA major (write [\"11\", \"12\"])");
+          e.torch_min = r.version("torch_min", false, "\"2.4\"");
+          e.torch_max_exclusive = r.version("torch_max_exclusive", false, "\"2.4\"");
+          e.wheels = {{"cudnn", e.version, "", e.manifest}};
+          kb::Entry common;
+          r.common(common);
+          e.source = common.source;
+          e.note = common.note;
+          e.origin = r.origin();
+          r.finish();
+          put(std::move(e));
+          continue;
+        }
         auto pins = [&](const char* key, bool required, std::vector<WheelPin>& into) {
           for (const auto& w : r.texts(key, required, redist ? "[\"cuda_nvcc\", \"cuda_cudart\"]" : "[\"cuda-nvcc==12.4.131\"]")) {
             WheelPin p;
@@ -71,11 +118,7 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
         e.note = common.note;
         e.origin = r.origin();
         r.finish();
-        auto it = std::find_if(cat.tools.begin(), cat.tools.end(), [&](const ToolRelease& x) {
-          return x.kind == e.kind && x.version == e.version && x.via == e.via;
-        });
-        if (it != cat.tools.end()) *it = std::move(e);
-        else cat.tools.push_back(std::move(e));
+        put(std::move(e));
       }
     }
   } catch (const toml::parse_error& e) {
@@ -100,6 +143,23 @@ const ToolRelease* ProvisionCatalog::find(std::string_view kind, std::string_vie
     if (match && (!best || *v > *Version::parse(best->version))) best = &t;
   }
   return best;
+}
+
+const ToolRelease* ProvisionCatalog::cudnn_for(int cuda_major, std::string_view torch_version) const {
+  auto torch = Version::parse(torch_version);
+  const ToolRelease* best = nullptr;
+  for (const auto& t : tools) {
+    if (t.kind != "cudnn" || std::find(t.cuda_majors.begin(), t.cuda_majors.end(), std::to_string(cuda_major)) == t.cuda_majors.end())
+      continue;
+    if (torch && !t.torch_min.empty() && *torch < *Version::parse(t.torch_min)) continue;
+    if (torch && !t.torch_max_exclusive.empty() && !(*torch < *Version::parse(t.torch_max_exclusive))) continue;
+    if (!best || *Version::parse(t.version) > *Version::parse(best->version)) best = &t;
+  }
+  return best;
+}
+
+std::string ProvisionCatalog::mirror(std::string_view via) const {
+  return via == "redist" ? redist_mirror : via == "conda" ? conda_mirror : "";
 }
 
 std::vector<const ToolRelease*> ProvisionCatalog::of_kind(std::string_view kind) const {

@@ -32,6 +32,10 @@ struct ToolRelease {
   std::string manifest;     // redist: the manifest's upstream URL
   std::string channel;      // conda: the channel's upstream URL
   std::vector<WheelPin> torch_parts;  // redist/conda: added for a torch build (cuBLAS, cuFFT, ...)
+  // kind "cudnn" (its own redist manifest): the CUDA majors it has an archive for ("12" -> the
+  // manifest's cuda12 variant) and the torch releases it is for (torch_max_exclusive "" = no bound).
+  std::vector<std::string> cuda_majors;
+  std::string torch_min, torch_max_exclusive;
   std::string source, note;
   kb::Origin origin;
 };
@@ -42,6 +46,14 @@ struct ProvisionCatalog {
   // among those provided `via` pip (PyPI wheels), redist or conda.
   const ToolRelease* find(std::string_view kind, std::string_view version, std::string_view via = "pip") const;
   std::vector<const ToolRelease*> of_kind(std::string_view kind) const;
+  // The newest [[cudnn]] entry with an archive for CUDA `cuda_major` whose torch range holds
+  // `torch_version`; nullptr when none.
+  const ToolRelease* cudnn_for(int cuda_major, std::string_view torch_version) const;
+  // A site's default mirror per provider ("redist", "conda"): provision.toml's [mirror] table (the
+  // user's overlay, ~/.config/torchsmith/kb/provision.toml); "" = upstream.
+  std::string mirror(std::string_view via) const;
+  std::string redist_mirror, conda_mirror;
+  std::string mirror_origin;  // "FILE" of the [mirror] table, for the decision's source
 };
 
 // The embedded provision.toml, then each overlay dir's; errors are "file:line: ..." lines.
@@ -87,6 +99,7 @@ struct ProvisionContext {
   std::string cli_source;  // "--toolkit pip" when the choice came from the command line, else ""
   std::string mirror;      // --toolkit-mirror URL|DIR (or $TORCHSMITH_TOOLKIT_MIRROR): redist/conda from there
   bool torch_build = false;  // a torch build: redist/conda entries add their torch_parts
+  const ToolRelease* cudnn = nullptr;  // a torch build from redist with cuDNN on: its archive too
 };
 
 }  // namespace ts::plan

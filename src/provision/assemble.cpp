@@ -214,7 +214,9 @@ std::string assemble(const std::string& kind, const std::string& version, const 
     // Hash what you use: the file is copied once into the scratch while hashed; the copy is unpacked.
     fs::path into = scratch / ("w" + std::to_string(n++));
     std::string err;
-    auto held = util::hold_file(w.path, (scratch / ("held-" + std::to_string(n) + "-" + fs::path(w.path).filename().string())).string(), &err);
+    std::optional<util::HeldFile> held;
+    if (!w.held_sha256.empty()) held = util::HeldFile{w.path, w.held_sha256, 0};  // staged and hashed by the provider
+    else held = util::hold_file(w.path, (scratch / ("held-" + std::to_string(n) + "-" + fs::path(w.path).filename().string())).string(), &err);
     if (!held) return err;
     const std::string& sum = held->sha256;
     if (!w.pin.sha256.empty() && w.pin.sha256 != sum)
@@ -324,6 +326,7 @@ std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& 
   fs::path downloads = fs::path(cache_root) / "downloads" / (".get-" + std::to_string(::getpid()));
   util::remove_stale(downloads.parent_path().string(), ".get-");  // a killed `toolkit add`'s (util/partial_files.h)
   fs::create_directories(downloads, ec);
+  if (!ec) fs::permissions(downloads, fs::perms::owner_all, ec);  // providers stage files here privately
   if (ec) {
     if (error) *error = "cannot create " + downloads.string() + ": " + ec.message();
     return std::nullopt;

@@ -31,6 +31,9 @@ std::vector<Manifest> list_cached(const std::string& cache_root);
 struct WheelFile {
   plan::WheelPin pin;
   std::string path;
+  // Set by a provider that staged `path` privately (its own download directory) and hashed exactly
+  // those bytes: assemble unpacks it as it is instead of copying it again.
+  std::string held_sha256;
 };
 
 // The providers of wheel files behind one interface: pip (PyPI) and a wheelhouse directory.
@@ -75,7 +78,9 @@ class WheelhouseProvider : public WheelProvider {
 
 // NVIDIA's redistributable archives: the release's manifest (redistrib_<release>.json) read from the
 // mirror, each pinned component's archive for the platform staged, its size and sha256 checked
-// against the manifest. A pin with a version (cuda_nvcc's) must be the manifest's.
+// against the manifest. A pin with a version (cuda_nvcc's) must be the manifest's. A pin whose file
+// is another manifest's URL (cuDNN's compute/cudnn/redist/redistrib_9.8.0.json) is read from that
+// manifest, the archive of the CUDA release's major (its cuda12 variant).
 class RedistProvider : public WheelProvider {
  public:
   // manifest_url: the catalog's upstream manifest; mirror: "" for upstream, else a URL or directory
@@ -89,6 +94,7 @@ class RedistProvider : public WheelProvider {
  private:
   std::string manifest_name_;
   Mirror mirror_;
+  bool mirrored_ = false;  // a mirror was given: other manifests (cuDNN's) are read from it too
 };
 
 // A conda channel (conda-forge, NVIDIA's): SUBDIR/repodata.json read from the channel (a URL or

@@ -15,6 +15,8 @@
 #include "cli/cli_util.h"
 #include "cli/redist_mirror.h"
 #include "core/arch_list.h"
+#include "plan/provision_request.h"
+#include "provision/provision.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
 #include "util/process.h"
@@ -97,6 +99,81 @@ TEST(ProvisionCli, Torch113ForAdaPlans118FromRedist) {
   EXPECT_NE(r.out.find("provision: cuda 11.8.89 from NVIDIA's redistributable archives"), std::string::npos) << r.out << r.err;
   EXPECT_NE(r.out.find("compiles for every --arch asked for"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("redistrib_11.8.0.json"), std::string::npos) << r.out;
+}
+
+// The plan's torch toolkit from NVIDIA's archives names every part a torch build needs, cuDNN from
+// its own manifest (this machine's cuDNN lives in CUDA 13's tree: not one for CUDA 12).
+TEST(ProvisionCli, Torch24FromRedistTakesTheMathLibrariesAndCudnn) {
+  if (!issue17_host()) GTEST_SKIP() << "needs the CI machine's CUDA 13.0 at /usr/local/cuda";
+  testkit::TempDir t;
+  auto r = run_torchsmith({"plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3", "--cache-dir",
+                           t / "cache", "--explain", "-o", t / "plan.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("provision: cudnn 9.13.0.50 from NVIDIA's cuDNN archives"), std::string::npos) << r.out;
+  auto plan = nlohmann::json::parse(util::read_file(t / "plan.json").value_or("{}"), nullptr, false);
+  std::string step, parts;
+  for (const auto& s : plan.value("steps", nlohmann::json::array()))
+    if (s.value("name", "") == "provision-cuda")
+      for (const auto& a : s["argv"]) step += a.get<std::string>() + " ";
+  EXPECT_NE(step.find("--from redist --for torch --cudnn 9.13.0.50"), std::string::npos) << step;
+  for (const auto& p : plan.value("provisioned", nlohmann::json::array()))
+    for (const auto& w : p.value("wheels", nlohmann::json::array())) parts += w.value("name", "") + " ";
+  for (const char* part : {"libcublas", "libcufft", "libcurand", "libcusolver", "libcusparse", "cuda_cupti", "cudnn"})
+    EXPECT_NE(parts.find(std::string(part) + " "), std::string::npos) << part << " not in " << parts;
+  std::string dir = plan["provisioned"][0].value("dir", "");
+  EXPECT_EQ(plan["env"].value("CUDNN_LIBRARY", ""), dir + "/lib/libcudnn.so");
+  // torch 1.13 for Ada: 11.8 with the last cuDNN 8.
+  r = run_torchsmith({"plan", "torch==1.13.1", "--arch", "8.9", "--cache-dir", t / "cache", "--explain"});
+  EXPECT_NE(r.out.find("provision: cudnn 8.9.7.29"), std::string::npos) << r.out << r.err;
+}
+
+// The mirror's config equivalent: a site's provision.toml [mirror] (here a --kb overlay; by default
+// ~/.config/torchsmith/kb) sets where NVIDIA's archives come from; --toolkit-mirror still wins.
+TEST(ProvisionCli, SiteMirrorFromTheConfigOverlay) {
+  if (!issue17_host()) GTEST_SKIP() << "needs the CI machine's CUDA 13.0 at /usr/local/cuda";
+  testkit::TempDir t;
+  fs::create_directories(t / "kb");
+  fs::create_directories(t / "site-redist");
+  fs::create_directories(t / "usb");
+  ASSERT_EQ(util::write_file_atomic(t / "kb/provision.toml", "[mirror]\nredist = \"" + t / "site-redist" + "\"\n"), "");
+  auto r = run_torchsmith({"--kb", t / "kb", "plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3",
+                           "--cache-dir", t / "cache", "--explain", "-o", t / "plan.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("from NVIDIA's redistributable archives (the mirror " + t / "site-redist" + ")"), std::string::npos) << r.out;
+  auto plan = nlohmann::json::parse(util::read_file(t / "plan.json").value_or("{}"), nullptr, false);
+  EXPECT_EQ(plan["provisioned"][0].value("from", ""), t / "site-redist");
+  r = run_torchsmith({"--kb", t / "kb", "plan", "torch==2.4.1", "--arch", "9.0", "--python", "/usr/bin/python3",
+                      "--cache-dir", t / "cache", "--toolkit-mirror", t / "usb", "--explain"});
+  EXPECT_NE(r.out.find("(the mirror " + t / "usb" + ")"), std::string::npos) << r.out << r.err;
+  // `toolkit add` reads the same setting, and says where a bad one came from.
+  ASSERT_EQ(util::write_file_atomic(t / "kb/provision.toml", "[mirror]\nredist = \"" + t / "gone" + "\"\n"), "");
+  r = run_torchsmith({"--kb", t / "kb", "toolkit", "add", "cuda==12.4", "--from", "redist", "--cache-dir", t / "c"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("provision.toml [mirror] redist = " + t / "gone"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(t / "c/toolkits"));
+}
+
+// `toolkit path` finds a torch build's toolkit from NVIDIA's archives with cuDNN merged in (its own
+// cache directory: the wheel set names cuDNN).
+TEST(ProvisionCli, ToolkitPathFindsATorchToolkitWithCudnn) {
+  testkit::TempDir t;
+  std::vector<std::string> errors;
+  auto cat = plan::load_provision_catalog({}, errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  const plan::ToolRelease* rel = cat.find("cuda", "12.4", "redist");
+  const plan::ToolRelease* cudnn = cat.cudnn_for(12, "2.4.1");
+  ASSERT_TRUE(rel && cudnn);
+  auto parts = rel->wheels;
+  parts.insert(parts.end(), rel->torch_parts.begin(), rel->torch_parts.end());
+  parts.insert(parts.end(), cudnn->wheels.begin(), cudnn->wheels.end());
+  std::string dir = plan::provisioned_dir(t / "c", "cuda", rel->version, parts, provision::host_platform());
+  fs::create_directories(dir);
+  ASSERT_EQ(util::write_file_atomic(dir + "/" + provision::kManifest,
+                                    nlohmann::json{{"kind", "cuda"}, {"version", rel->version}, {"provider", "redist"}}.dump()),
+            "");
+  auto r = run_torchsmith({"toolkit", "path", "cuda==12.4", "--cache-dir", t / "c"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(util::trim(r.out), dir);
 }
 
 TEST(ProvisionCli, ToolkitCommandRefusesBadSpecsAndListsAnEmptyCache) {

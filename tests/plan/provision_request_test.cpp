@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "plan/provision_choice.h"
 #include "plan/provision_request.h"
 
 namespace ts::plan {
@@ -86,6 +89,121 @@ TEST(ProvisionCatalog, RedistEntryErrorsAreFileLineErrors) {
   EXPECT_NE(all.find("p.toml:"), std::string::npos) << all;
   EXPECT_NE(all.find("a manifest component"), std::string::npos) << all;
   EXPECT_NE(all.find("manifest"), std::string::npos) << all;
+}
+
+// cuDNN comes from its own manifests (compute/cudnn/redist/), one entry per release with the CUDA
+// majors it has archives for and the torch releases it is for (cuDNN 8 up to torch 2.3, 9 after).
+TEST(ProvisionCatalog, CudnnEntriesFromTheirOwnManifests) {
+  std::vector<std::string> errors;
+  auto cat = load_provision_catalog({}, errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  int n = 0;
+  for (const auto& t : cat.tools) {
+    if (t.kind != "cudnn") continue;
+    ++n;
+    EXPECT_EQ(t.via, "redist");
+    EXPECT_EQ(t.manifest, "https://developer.download.nvidia.com/compute/cudnn/redist/redistrib_" +
+                              (t.release == "8.9.7" ? t.version : t.release) + ".json");
+    EXPECT_EQ(t.source.rfind(t.manifest, 0), 0u) << t.source;
+    EXPECT_EQ(t.version.rfind(t.release, 0), 0u) << t.version;
+    ASSERT_EQ(t.wheels.size(), 1u);
+    EXPECT_EQ(t.wheels[0].name, "cudnn");  // the manifest's component key
+    EXPECT_EQ(t.wheels[0].file, t.manifest);
+    EXPECT_FALSE(t.cuda_majors.empty());
+  }
+  EXPECT_GE(n, 3);
+  auto v = [&](int major, const char* torch) { auto* t = cat.cudnn_for(major, torch); return t ? t->version : ""; };
+  EXPECT_EQ(v(12, "2.4.1"), "9.13.0.50");
+  EXPECT_EQ(v(13, "2.9.0"), "9.13.0.50");
+  EXPECT_EQ(v(11, "2.4.1"), "9.8.0.87");  // the newest with a CUDA 11 archive
+  EXPECT_EQ(v(11, "1.13.1"), "8.9.7.29");
+  EXPECT_EQ(v(12, "2.3.1"), "8.9.7.29");
+  EXPECT_EQ(v(13, "2.3.1"), "");  // no cuDNN 8 for CUDA 13
+  EXPECT_FALSE(read_provision_text(cat, "p.toml",
+                                   "[[cudnn]]\nversion = \"9.8.0.87\"\nrelease = \"9.8.0\"\nmanifest = \"m\"\n"
+                                   "cuda = [\"twelve\"]\nsource = \"m\"\n",
+                                   errors));
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors.back().find("cuda: 'twelve' is not a CUDA major"), std::string::npos) << errors.back();
+}
+
+// A torch build from NVIDIA's archives with cuDNN: the plan's parts, lock entry and step name it, and
+// its toolkit has its own cache directory (an extension's toolkit has no cuDNN).
+TEST(ProvisionChoice, TorchBuildFromRedistTakesCudnnFromItsManifest) {
+  std::vector<std::string> errors;
+  auto cat = load_provision_catalog({}, errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  ProvisionContext pc;
+  pc.catalog = &cat;
+  pc.cache_root = "/c";
+  pc.platform = "manylinux2014_x86_64";
+  const ToolRelease* rel = cat.find("cuda", "12.4", "redist");
+  ASSERT_NE(rel, nullptr);
+  std::string extension = provisioned_path(pc, *rel);
+  pc.torch_build = true;
+  std::string torch = provisioned_path(pc, *rel);
+  pc.cudnn = cat.cudnn_for(12, "2.4.1");
+  ASSERT_NE(pc.cudnn, nullptr);
+  auto parts = provisioned_parts(pc, *rel);
+  auto it = std::find_if(parts.begin(), parts.end(), [](const WheelPin& w) { return w.name == "cudnn"; });
+  ASSERT_NE(it, parts.end());
+  EXPECT_EQ(it->version, pc.cudnn->version);
+  EXPECT_EQ(it->file, pc.cudnn->manifest);
+  EXPECT_NE(std::find_if(parts.begin(), parts.end(), [](const WheelPin& w) { return w.name == "libcusparse"; }), parts.end());
+  std::string with = provisioned_path(pc, *rel);
+  EXPECT_NE(with, torch);
+  EXPECT_NE(torch, extension);
+  auto step = provision_step(pc, *rel);
+  auto at = std::find(step.argv.begin(), step.argv.end(), "--cudnn");
+  ASSERT_NE(at, step.argv.end());
+  EXPECT_EQ(*(at + 1), pc.cudnn->version);
+  auto entry = provisioned_entry(pc, *rel);
+  EXPECT_EQ(entry.dir, with);
+  EXPECT_EQ(entry.wheels.back().name, "cudnn");
+  // Only NVIDIA's archives carry it: a PyPI toolkit is not given cuDNN's archive.
+  const ToolRelease* pip = cat.find("cuda", "13.0");
+  for (const auto& w : provisioned_parts(pc, *pip)) EXPECT_NE(w.name, "cudnn");
+}
+
+// The mirror's config equivalent: a [mirror] table in provision.toml (a site's overlay in
+// ~/.config/torchsmith/kb), per provider; --toolkit-mirror (or its environment variable) comes first.
+TEST(ProvisionCatalog, MirrorTableIsTheSitesDefaultMirror) {
+  ProvisionCatalog cat;
+  std::vector<std::string> errors;
+  ASSERT_TRUE(read_provision_text(cat, "site.toml",
+                                  "[mirror]\nredist = \"/srv/cuda-redist\"\nconda = \"https://mirror.example/conda\"\n"
+                                  "[[redist]]\nversion = \"12.4.131\"\nrelease = \"12.4.1\"\n"
+                                  "manifest = \"https://developer.download.nvidia.com/compute/cuda/redist/redistrib_12.4.1.json\"\n"
+                                  "components = [\"cuda_nvcc\"]\nsource = \"x\"\n",
+                                  errors))
+      << errors.front();
+  EXPECT_EQ(cat.mirror("redist"), "/srv/cuda-redist");
+  EXPECT_EQ(cat.mirror("conda"), "https://mirror.example/conda");
+  EXPECT_EQ(cat.mirror("pip"), "");
+  ProvisionContext pc;
+  pc.catalog = &cat;
+  const ToolRelease* rel = cat.find("cuda", "12.4", "redist");
+  ASSERT_NE(rel, nullptr);
+  EXPECT_EQ(provision_from(pc, *rel), "redist:/srv/cuda-redist");
+  EXPECT_NE(provision_where(pc, *rel).find("the mirror /srv/cuda-redist"), std::string::npos);
+  EXPECT_EQ(provisioned_entry(pc, *rel).from, "/srv/cuda-redist");
+  pc.mirror = "/media/usb/redist";  // --toolkit-mirror / $TORCHSMITH_TOOLKIT_MIRROR
+  EXPECT_EQ(provision_from(pc, *rel), "redist:/media/usb/redist");
+  // Without a [mirror]: upstream.
+  ProvisionCatalog plain;
+  ASSERT_TRUE(read_provision_text(plain, "p.toml",
+                                  "[[redist]]\nversion = \"12.4.131\"\nrelease = \"12.4.1\"\nmanifest = \"https://h/r/redistrib_12.4.1.json\"\n"
+                                  "components = [\"cuda_nvcc\"]\nsource = \"x\"\n",
+                                  errors));
+  pc.catalog = &plain;
+  pc.mirror.clear();
+  EXPECT_EQ(provision_from(pc, *plain.find("cuda", "12.4", "redist")), "redist");
+  for (const char* bad : {"[mirror]\nredist = \"relative/dir\"\n", "[mirror]\npip = \"/srv\"\n", "[mirror]\nredist = 3\n"}) {
+    errors.clear();
+    EXPECT_FALSE(read_provision_text(plain, "p.toml", bad, errors)) << bad;
+    ASSERT_FALSE(errors.empty()) << bad;
+    EXPECT_EQ(errors[0].rfind("p.toml:", 0), 0u) << errors[0];
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <filesystem>
 #include <thread>
@@ -12,8 +13,11 @@
 
 #include "formats/bzip_stream.h"
 #include "formats/tar_writer.h"
+#include "formats/zip_writer.h"
+#include "formats/zstd_stream.h"
 #include "plan/provision_request.h"
 #include "provision/provision.h"
+#include "provision/fetch_file.h"
 #include "provision/redist_manifest.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
@@ -205,6 +209,119 @@ TEST(RedistProvider, ArchivesFromAMirrorDirectoryBecomeACudaHome) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
 }
 
+// One .tar.xz in the mirror at `rel` whose one top-level folder is `top`; its manifest entry.
+nlohmann::json write_archive(const std::string& dir, const std::string& rel, const std::string& top,
+                             const std::vector<std::pair<std::string, std::string>>& files) {
+  std::string tar = dir + "/" + rel.substr(0, rel.size() - 3);
+  fs::create_directories(fs::path(tar).parent_path());
+  std::vector<formats::TarEntry> entries;
+  for (const auto& [path, data] : files) {
+    formats::TarEntry e{top + "/" + path, "", data};
+    if (data.rfind("->", 0) == 0) e.link_target = data.substr(2), e.data.clear();
+    entries.push_back(e);
+  }
+  formats::AtomicFile f(tar);
+  EXPECT_EQ(formats::write_tar(entries, f, 0), "");
+  EXPECT_TRUE(f.commit());
+  auto r = util::run({"xz", "-0", "-f", "--", tar});
+  EXPECT_TRUE(r.ok()) << r.err;
+  std::string path = dir + "/" + rel;
+  return {{"relative_path", rel}, {"sha256", util::sha256_file(path).value_or("")}, {"md5", "0"},
+          {"size", std::to_string(fs::file_size(path))}};
+}
+
+// cuDNN's manifest as NVIDIA publishes it (read from the copy NixOS/nixpkgs vendors,
+// pkgs/development/cuda-modules/_cuda/manifests/cudnn/redistrib_9.8.0.json): "cudnn" with a
+// cuda_variant list and per platform one archive per CUDA major; cudnn_samples with a "source" entry.
+nlohmann::json cudnn_manifest(const std::string& dir) {
+  auto variant = [&](const std::string& cu) {
+    std::string top = "cudnn-linux-x86_64-9.8.0.87_" + cu + "-archive";
+    return write_archive(dir, "cudnn/linux-x86_64/" + top + ".tar.xz", top,
+                         {{"include/cudnn.h", "// cudnn"}, {"include/cudnn_version.h", "// built for " + cu},
+                          {"lib/libcudnn.so.9.8.0", "so"}, {"lib/libcudnn.so.9", "->libcudnn.so.9.8.0"},
+                          {"lib/libcudnn.so", "->libcudnn.so.9"}, {"LICENSE", "l"}});
+  };
+  return {{"release_date", "2025-03-04"}, {"release_label", "9.8.0"}, {"release_product", "cudnn"},
+          {"cudnn", {{"name", "NVIDIA CUDA Deep Neural Network library"}, {"license", "cudnn"},
+                     {"license_path", "cudnn/LICENSE.txt"}, {"version", "9.8.0.87"},
+                     {"linux-x86_64", {{"cuda11", variant("cuda11")}, {"cuda12", variant("cuda12")}}},
+                     {"cuda_variant", {"11", "12"}}}},
+          {"cudnn_samples", {{"name", "NVIDIA cuDNN samples"}, {"version", "9.8.0.87"},
+                             {"source", {{"relative_path", "cudnn_samples/source/cudnn_samples-source-9.8.0.87-archive.tar.xz"},
+                                         {"sha256", std::string(64, 'a')}, {"md5", "0"}, {"size", "1666724"}}}}}};
+}
+
+// A torch build's toolkit: the math libraries from CUDA's manifest and cuDNN from its own manifest
+// (found at the mirror's root beside CUDA's), the archive of the CUDA release's major.
+TEST(RedistProvider, TorchBuildTakesMathLibrariesAndCudnnFromItsOwnManifest) {
+  testkit::TempDir t;
+  auto m = fake_mirror(t / "mirror");
+  add_component(m, "libcublas", "12.4.5.8",
+                {{"include/cublas_v2.h", "//"}, {"lib/libcublas.so.12.4.5.8", "so"}, {"lib/libcublas.so.12", "->libcublas.so.12.4.5.8"}});
+  add_component(m, "cuda_cupti", "12.4.127", {{"extras/CUPTI/include/cupti.h", "//"}, {"extras/CUPTI/lib64/libcupti.so.12", "so"}});
+  m.write();
+  ASSERT_EQ(util::write_file_atomic(t / "mirror/redistrib_9.8.0.json", cudnn_manifest(t / "mirror").dump(4)), "");
+  const std::string cudnn_url = "https://developer.download.nvidia.com/compute/cudnn/redist/redistrib_9.8.0.json";
+  auto rel = redist_release();
+  rel.wheels.push_back({"libcublas", "", "", ""});
+  rel.wheels.push_back({"cuda_cupti", "", "", ""});
+  rel.wheels.push_back({"cudnn", "9.8.0.87", "", cudnn_url});
+  std::string err;
+  RedistProvider p(rel.manifest, t / "mirror");
+  auto r = ensure(rel, p, t / "cache", kPlat, &err);
+  ASSERT_TRUE(r) << err;
+  EXPECT_TRUE(missing_files("cuda", r->dir).empty());
+  EXPECT_TRUE(fs::exists(r->dir + "/include/cublas_v2.h"));
+  EXPECT_TRUE(fs::exists(r->dir + "/lib/libcublas.so"));  // the link-time name, made from the SONAME
+  EXPECT_TRUE(fs::exists(r->dir + "/extras/CUPTI/include/cupti.h"));
+  EXPECT_TRUE(fs::exists(r->dir + "/include/cudnn.h"));
+  EXPECT_EQ(util::read_file(r->dir + "/include/cudnn_version.h").value_or(""), "// built for cuda12");  // CUDA 12.4's variant
+  EXPECT_EQ(fs::read_symlink(r->dir + "/lib/libcudnn.so").string(), "libcudnn.so.9");
+  ASSERT_EQ(r->manifest.wheels.size(), 5u);
+  EXPECT_EQ(r->manifest.wheels[4].name, "cudnn");
+  EXPECT_EQ(r->manifest.wheels[4].version, "9.8.0.87");
+  EXPECT_EQ(r->manifest.wheels[4].file, t / "mirror/cudnn/linux-x86_64/cudnn-linux-x86_64-9.8.0.87_cuda12-archive.tar.xz");
+  EXPECT_EQ(r->manifest.wheels[2].version, "12.4.5.8");
+  // A cuDNN manifest with no archive for this CUDA's major: an error naming it, nothing left.
+  {
+    auto m2 = fake_mirror(t / "no12");
+    auto c = cudnn_manifest(t / "no12");
+    c["cudnn"]["linux-x86_64"].erase("cuda12");
+    ASSERT_EQ(util::write_file_atomic(t / "no12/redistrib_9.8.0.json", c.dump()), "");
+    auto small = redist_release();
+    small.wheels.push_back({"cudnn", "9.8.0.87", "", cudnn_url});
+    EXPECT_FALSE(ensure(small, RedistProvider(rel.manifest, t / "no12"), t / "cache2", kPlat, &err));
+    EXPECT_NE(err.find("redistrib_9.8.0.json: cudnn 9.8.0.87 has no archive for linux-x86_64 (only linux-x86_64/cuda11)"),
+              std::string::npos) << err;
+    expect_cache_clean(t / "cache2");
+    // ... or a cuDNN archive that is not the manifest's: refused before anything is unpacked.
+    c = cudnn_manifest(t / "no12");
+    c["cudnn"]["linux-x86_64"]["cuda12"]["sha256"] = std::string(64, 'c');
+    ASSERT_EQ(util::write_file_atomic(t / "no12/redistrib_9.8.0.json", c.dump()), "");
+    EXPECT_FALSE(ensure(small, RedistProvider(rel.manifest, t / "no12"), t / "cache2", kPlat, &err));
+    EXPECT_NE(err.find("_cuda12-archive.tar.xz: sha256 "), std::string::npos) << err;
+    EXPECT_NE(err.find("is not the manifest redistrib_9.8.0.json's cccc"), std::string::npos) << err;
+    expect_cache_clean(t / "cache2");
+  }
+}
+
+// Where the files come from: --toolkit-mirror, else $TORCHSMITH_TOOLKIT_MIRROR, else the config's
+// (provision.toml [mirror], handed in as the fallback), else upstream.
+TEST(MirrorSetting, CommandLineThenEnvironmentThenConfig) {
+  const char* saved = std::getenv("TORCHSMITH_TOOLKIT_MIRROR");
+  std::string keep = saved ? saved : "";
+  ::unsetenv("TORCHSMITH_TOOLKIT_MIRROR");
+  EXPECT_EQ(mirror_setting("", "/srv/config"), "/srv/config");
+  EXPECT_EQ(mirror_setting("", ""), "");
+  ::setenv("TORCHSMITH_TOOLKIT_MIRROR", "/srv/env", 1);
+  EXPECT_EQ(mirror_setting("", "/srv/config"), "/srv/env");
+  EXPECT_EQ(mirror_setting("/srv/cli", "/srv/config"), "/srv/cli");
+  ::setenv("TORCHSMITH_TOOLKIT_MIRROR", "", 1);  // set but empty: not a setting
+  EXPECT_EQ(mirror_setting("", "/srv/config"), "/srv/config");
+  if (saved) ::setenv("TORCHSMITH_TOOLKIT_MIRROR", keep.c_str(), 1);
+  else ::unsetenv("TORCHSMITH_TOOLKIT_MIRROR");
+}
+
 TEST(RedistProvider, EveryBadArchiveIsAnErrorNamingItWithNothingLeft) {
   testkit::TempDir t;
   auto base = fake_mirror(t / "mirror");
@@ -349,6 +466,101 @@ TEST(CondaProvider, AChannelOnDiskBecomesACudaHome) {
   EXPECT_FALSE(ensure(rel, CondaProvider(t / "ch"), t / "cache2", kPlat, &err));
   EXPECT_NE(err.find("cuda-cudart-dev-12.4.127-0.tar.bz2: sha256"), std::string::npos) << err;
   expect_cache_clean(t / "cache2");
+}
+
+// A conda package of `files` in channel `ch`/linux-64: a .conda (a zip holding metadata.json,
+// info-*.tar.zst and pkg-*.tar.zst, as conda-package-handling writes it) listed under
+// "packages.conda", or a .tar.bz2 listed under "packages"; sha256 and size in the repodata.
+void conda_package(const std::string& ch, nlohmann::json& repodata, const std::string& name, const std::string& version,
+                   const std::vector<std::pair<std::string, std::string>>& files, bool dot_conda) {
+  std::string stem = name + "-" + version + "-0";
+  std::vector<formats::TarEntry> pkg, info{{"info/index.json", "", nlohmann::json{{"name", name}, {"version", version}}.dump()}};
+  for (const auto& [p, d] : files) {
+    formats::TarEntry e{p, "", d};
+    if (d.rfind("->", 0) == 0) e.link_target = d.substr(2), e.data.clear();
+    if (p.rfind("bin/", 0) == 0 || p.find("/bin/") != std::string::npos) e.mode = 0755;
+    pkg.push_back(e);
+  }
+  std::string fn = stem + (dot_conda ? ".conda" : ".tar.bz2");
+  std::string path = ch + "/linux-64/" + fn;
+  auto tar_into = [](const std::vector<formats::TarEntry>& entries, const std::string& out, bool zstd) {
+    formats::AtomicFile f(out);
+    if (zstd) {
+      formats::ZstdSink z(f, 3);
+      ASSERT_EQ(formats::write_tar(entries, z, 0), "");
+      ASSERT_TRUE(z.finish());
+    } else {
+      formats::Bzip2Sink bz(f);
+      ASSERT_EQ(formats::write_tar(entries, bz, 0), "");
+      ASSERT_TRUE(bz.finish());
+    }
+    ASSERT_TRUE(f.commit());
+  };
+  if (dot_conda) {
+    tar_into(pkg, ch + "/pkg.tar.zst", true);
+    tar_into(info, ch + "/info.tar.zst", true);
+    formats::ZipWriter z(path);
+    ASSERT_TRUE(z.add("metadata.json", R"({"conda_pkg_format_version": 2})"));
+    ASSERT_TRUE(z.add_file("info-" + stem + ".tar.zst", ch + "/info.tar.zst", false));
+    ASSERT_TRUE(z.add_file("pkg-" + stem + ".tar.zst", ch + "/pkg.tar.zst", false));
+    ASSERT_TRUE(z.finish()) << z.error();
+    fs::remove(ch + "/pkg.tar.zst");
+    fs::remove(ch + "/info.tar.zst");
+  } else {
+    std::vector<formats::TarEntry> all = info;
+    all.insert(all.end(), pkg.begin(), pkg.end());
+    tar_into(all, path, false);
+  }
+  repodata[dot_conda ? "packages.conda" : "packages"][fn] = {
+      {"name", name}, {"version", version}, {"build", "0"}, {"sha256", *util::sha256_file(path)}, {"size", fs::file_size(path)}};
+}
+
+// Both package formats in one channel on disk: .conda preferred where a package has both, every
+// file checked against the repodata's sha256, a mismatch refused with nothing left in the cache.
+TEST(CondaProvider, DotCondaAndTarBz2PackagesFromAChannelOnDisk) {
+  testkit::TempDir t;
+  fs::create_directories(t / "ch/linux-64");
+  nlohmann::json repodata = {{"info", {{"subdir", "linux-64"}}}, {"packages", nlohmann::json::object()},
+                             {"packages.conda", nlohmann::json::object()}};
+  const std::vector<std::pair<std::string, std::string>> nvcc = {
+      {"bin/nvcc", "elf"}, {"bin/ptxas", "elf"}, {"bin/fatbinary", "elf"}, {"bin/nvlink", "elf"}, {"bin/cudafe++", "elf"},
+      {"nvvm/bin/cicc", "elf"}, {"nvvm/libdevice/libdevice.10.bc", "bc"}, {"targets/x86_64-linux/include/crt/host_config.h", "//"}};
+  conda_package(t / "ch", repodata, "cuda-nvcc-tools", "12.4.131", nvcc, true);
+  auto old = nvcc;
+  old[0].second = "old nvcc";  // the same package as .tar.bz2 too: the .conda is taken
+  conda_package(t / "ch", repodata, "cuda-nvcc-tools", "12.4.131", old, false);
+  conda_package(t / "ch", repodata, "cuda-cudart-dev", "12.4.127",
+                {{"targets/x86_64-linux/include/cuda_runtime.h", "//"}, {"targets/x86_64-linux/lib/libcudart.so.12", "so"},
+                 {"targets/x86_64-linux/lib/libcudart.so", "->libcudart.so.12"}},
+                false);
+  ASSERT_EQ(util::write_file_atomic(t / "ch/linux-64/repodata.json", repodata.dump()), "");
+  plan::ToolRelease rel;
+  rel.kind = "cuda", rel.version = "12.4.131", rel.via = "conda", rel.channel = t / "ch";
+  rel.wheels = {{"cuda-nvcc-tools", "12.4.131", "", ""}, {"cuda-cudart-dev", "12.4.127", "", ""}};
+  std::string err;
+  auto r = ensure(rel, CondaProvider(t / "ch"), t / "cache", kPlat, &err);
+  ASSERT_TRUE(r) << err;
+  EXPECT_TRUE(missing_files("cuda", r->dir).empty());
+  EXPECT_EQ(util::read_file(r->dir + "/bin/nvcc").value_or(""), "elf");
+  EXPECT_EQ(util::read_file(r->dir + "/include/cuda_runtime.h").value_or(""), "//");
+  ASSERT_EQ(r->manifest.wheels.size(), 2u);
+  EXPECT_EQ(r->manifest.wheels[0].file, t / "ch/linux-64/cuda-nvcc-tools-12.4.131-0.conda");
+  EXPECT_EQ(r->manifest.wheels[0].sha256, repodata["packages.conda"]["cuda-nvcc-tools-12.4.131-0.conda"]["sha256"]);
+  EXPECT_EQ(r->manifest.wheels[1].file, t / "ch/linux-64/cuda-cudart-dev-12.4.127-0.tar.bz2");
+  // The .conda's hash from the repodata is checked: a changed package is refused, nothing kept.
+  repodata["packages.conda"]["cuda-nvcc-tools-12.4.131-0.conda"]["sha256"] = std::string(64, 'd');
+  ASSERT_EQ(util::write_file_atomic(t / "ch/linux-64/repodata.json", repodata.dump()), "");
+  EXPECT_FALSE(ensure(rel, CondaProvider(t / "ch"), t / "cache2", kPlat, &err));
+  EXPECT_NE(err.find("cuda-nvcc-tools-12.4.131-0.conda: sha256 "), std::string::npos) << err;
+  EXPECT_NE(err.find("is not the repodata's dddd"), std::string::npos) << err;
+  expect_cache_clean(t / "cache2");
+  // ... and its size: a truncated .conda is refused before it is opened.
+  repodata["packages.conda"]["cuda-nvcc-tools-12.4.131-0.conda"]["sha256"] = r->manifest.wheels[0].sha256;
+  ASSERT_EQ(util::write_file_atomic(t / "ch/linux-64/repodata.json", repodata.dump()), "");
+  fs::resize_file(t / "ch/linux-64/cuda-nvcc-tools-12.4.131-0.conda", 100);
+  EXPECT_FALSE(ensure(rel, CondaProvider(t / "ch"), t / "cache3", kPlat, &err));
+  EXPECT_NE(err.find("cuda-nvcc-tools-12.4.131-0.conda: 100 bytes, the repodata says"), std::string::npos) << err;
+  expect_cache_clean(t / "cache3");
 }
 
 }  // namespace
