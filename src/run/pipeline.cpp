@@ -86,8 +86,9 @@ std::string verdicts_path(const RunState& s) { return s.paths.run_dir + "/verify
 std::string make_spec(RunState& s, const StepCtx& c, build::StepSpec& spec) {
   std::string missing;
   spec.name = c.step.name;
-  spec.argv = expand_placeholders(c.step.argv, s.paths, &missing);
-  spec.cwd = c.step.cwd.empty() ? s.paths.out : expand_placeholders(c.step.cwd, s.paths, &missing);
+  auto newest = [&s](const std::string& dir) { return s.w.newest_wheel(dir); };
+  spec.argv = expand_placeholders(c.step.argv, s.paths, &missing, newest);
+  spec.cwd = c.step.cwd.empty() ? s.paths.out : expand_placeholders(c.step.cwd, s.paths, &missing, newest);
   if (!missing.empty()) return missing;
   if (c.self) {
     spec.argv[0] = s.o.self_exe;

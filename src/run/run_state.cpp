@@ -241,7 +241,7 @@ void finish_run(RunState& s, bool failed, bool interrupted) {
         s.say(std::to_string(ds.moved.size()) + " compile job(s) moved here from a distcc host that failed them (run.json: distributed.moved)");
     }
   rec.artifacts = s.w.list(s.paths.dist, true);
-  rec.artifact_files = collect_artifacts(s.paths.out, s.paths.dist, s.plan);
+  rec.artifact_files = collect_artifacts(s.w, s.paths.out, s.paths.dist, s.plan);
   rec.outcome = interrupted ? "interrupted" : failed ? "failed" : "ok";
   rec.self_cpu_seconds = s.w.cpu(RUSAGE_SELF) - s.cpu_at_start;
   rec.seconds = s.since();

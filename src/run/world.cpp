@@ -8,8 +8,10 @@
 #include <filesystem>
 
 #include "run/leftover.h"
+#include "run/run_paths.h"
 #include "source/git.h"
 #include "util/fs.h"
+#include "util/sha256.h"
 #include "util/utc_time.h"
 
 namespace ts::run {
@@ -65,6 +67,16 @@ void RealWorld::link(const std::string& target, const std::string& at) {
   std::error_code ec;
   fs::remove(at, ec);
   fs::create_symlink(target, at, ec);
+}
+
+std::string RealWorld::newest_wheel(const std::string& dir) { return run::newest_wheel(dir); }
+
+std::optional<World::Sum> RealWorld::sum(const std::string& path) {
+  std::error_code ec;
+  auto size = fs::file_size(path, ec);
+  auto sha = util::sha256_file(path);
+  if (ec || !sha) return std::nullopt;
+  return Sum{size, *sha};
 }
 
 std::unique_ptr<World::Lock> RealWorld::lock(const std::string& dir, const std::string& what, bool wait, std::string* error) {

@@ -4,7 +4,10 @@
 // The binary runs over RealWorld; tests hand run_build an in-memory world (tests/run/fake_world.h)
 // and check resume, hashing, interruption and remedies in milliseconds, with no disk, git or spawn.
 // Out of the seam (real in every world, and unused by a plan without them): the source ports, the
-// copy of an extension's tree, the build helper, the compile cache, a shared store and distcc.
+// copy of an extension's tree, the build helper, the compile cache, a shared store, distcc and the
+// memory governor (it reads /proc; build/governor_test.cpp hands it fake roots). A build's
+// .ninja_log is read from the disk (only read: absent in a fake world, the run has no timeline).
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +35,11 @@ class World {
   virtual void remove(const std::string& path) = 0;      // a file; nothing when absent
   virtual void remove_all(const std::string& path) = 0;  // a tree
   virtual void link(const std::string& target, const std::string& at) = 0;  // a symlink, replacing at
+  // The newest *.whl directly in dir, by modification time ("" when none): {wheel}, {built_wheel}.
+  virtual std::string newest_wheel(const std::string& dir) = 0;
+  // A packaged file's size and sha256 (streamed: a torch wheel is gigabytes); nullopt when unreadable.
+  struct Sum { std::uint64_t size = 0; std::string sha256; };
+  virtual std::optional<Sum> sum(const std::string& path) = 0;
 
   // One build of a tree at a time: held until the handle is destroyed; null with *error naming the holder.
   struct Lock { virtual ~Lock() = default; };
@@ -69,6 +77,8 @@ class RealWorld final : public World {
   void remove(const std::string& path) override;
   void remove_all(const std::string& path) override;
   void link(const std::string& target, const std::string& at) override;
+  std::string newest_wheel(const std::string& dir) override;
+  std::optional<Sum> sum(const std::string& path) override;
   std::unique_ptr<Lock> lock(const std::string& dir, const std::string& what, bool wait, std::string* error) override;
   double now() override;
   std::string utc(const char* format) override;

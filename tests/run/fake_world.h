@@ -13,6 +13,7 @@
 
 #include "fake_step_runner.h"
 #include "run/world.h"
+#include "source/hash.h"
 #include "util/utc_time.h"
 
 namespace ts::run::testing {
@@ -26,6 +27,8 @@ class FakeWorld final : public World {
   std::map<std::string, std::string> files;
   std::set<std::string> dirs{"/"};
   std::map<std::string, std::string> links;
+  std::map<std::string, long> written_at;    // the order files were written in: their "mtime"
+  long writes = 0;
   std::map<std::string, std::string> heads;  // a git checkout's directory -> its commit
   std::set<std::string> locked;              // trees held (by this run, or another when the test adds one)
   double clock = 1000;                       // seconds; a step's attempt moves it by step_seconds
@@ -47,6 +50,7 @@ class FakeWorld final : public World {
   std::string write(const std::string& path, const std::string& text) override {
     if (!dirs.count(parent(path))) return path + ": No such file or directory";
     files[path] = text;
+    written_at[path] = ++writes;
     return "";
   }
   std::string make_dirs(const std::string& dir) override {
@@ -81,6 +85,19 @@ class FakeWorld final : public World {
     std::erase_if(links, [&](const auto& e) { return under(e.first); });
   }
   void link(const std::string& target, const std::string& at) override { links[at] = target; }
+  std::string newest_wheel(const std::string& dir) override {
+    std::string best;
+    for (const auto& name : list(dir, true))
+      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".whl") == 0 &&
+          (best.empty() || written_at[dir + "/" + name] > written_at[best]))
+        best = dir + "/" + name;
+    return best;
+  }
+  std::optional<Sum> sum(const std::string& path) override {
+    auto text = read(path);
+    if (!text) return std::nullopt;
+    return Sum{text->size(), source::sha256_hex(*text)};
+  }
 
   std::unique_ptr<Lock> lock(const std::string& dir, const std::string&, bool, std::string* error) override {
     if (locked.count(dir)) {
@@ -117,6 +134,7 @@ class FakeWorld final : public World {
     clock += step_seconds;
     if (killed_in.count(spec.name)) throw Killed{};
     if (!o.log_path.empty()) write(o.log_path, "fake " + spec.name + "\n");
+    for (const auto& [path, bytes] : s.writes) make_dirs(parent(path)), write(path, bytes);
     auto at = std::find(spec.argv.begin(), spec.argv.end(), "--report");
     if (!s.report_json.empty() && at != spec.argv.end() && at + 1 != spec.argv.end()) write(*(at + 1), s.report_json);
     build::StepResult r;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -242,6 +243,38 @@ TEST_F(InMemoryRun, ARemedyRetriesTheStepWithFewerJobsAndResumeKeepsIt) {
   EXPECT_EQ(once.record.steps[3].note, "retried: OOM_CC1PLUS_KILLED: jobs 8 -> 4");
   scenario_done("one retry that works");
   timed = true;
+}
+
+TEST_F(InMemoryRun, TheWheelPlaceholdersNameTheNewestWheelAStepLeftAndTheArtifactsAreSummed) {
+  plan::Plan p = six_steps();
+  p.steps[4].argv = {"torchsmith", "repair", "{built_wheel}", "-o", "{dist}"};
+  p.steps[5].argv = {"torchsmith", "verify", "{wheel}"};
+  const std::string old_wheel = kOut + "/src/dist/ext-0.9-cp311-cp311-linux_x86_64.whl";
+  const std::string built = kOut + "/src/dist/ext-1.0-cp311-cp311-linux_x86_64.whl";
+  const std::string packaged = kOut + "/dist/ext-1.0-cp311-cp311-manylinux_2_28_x86_64.whl";
+  world.script["fetch"].push_back({.writes = {{old_wheel, "an old wheel"}}});
+  world.script["build"].push_back({.writes = {{built, "built bytes"}}});
+  world.script["package"].push_back({.writes = {{packaged, "packaged bytes"}}});
+  BuildOutcome r = build(false, p);
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  auto has = [](const build::StepSpec& c, const std::string& arg) {
+    return std::find(c.argv.begin(), c.argv.end(), arg) != c.argv.end();
+  };
+  EXPECT_TRUE(has(world.calls[4], built)) << "the newest wheel the build left, not the older one";
+  EXPECT_TRUE(has(world.calls[5], packaged));
+  EXPECT_EQ(r.record.artifacts, std::vector<std::string>{"ext-1.0-cp311-cp311-manylinux_2_28_x86_64.whl"});
+  ASSERT_EQ(r.record.artifact_files.size(), 1u);
+  EXPECT_EQ(r.record.artifact_files[0].file, "dist/ext-1.0-cp311-cp311-manylinux_2_28_x86_64.whl");
+  EXPECT_EQ(r.record.artifact_files[0].size, std::string("packaged bytes").size());
+  EXPECT_EQ(r.record.artifact_files[0].sha256, source::sha256_hex("packaged bytes"));
+
+  // Nothing packaged: verify's {wheel} has no value and the step says so instead of running.
+  world = FakeWorld{};
+  BuildOutcome none = build(false, p);
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_EQ(world.names(), (std::vector<std::string>{"fetch", "fix", "configure", "build"}));
+  EXPECT_NE(none.record.steps.back().note.find("nothing for {built_wheel} yet"), std::string::npos)
+      << none.record.steps.back().note;
 }
 
 TEST_F(InMemoryRun, ATreeHeldByAnotherRunIsRefusedAndNothingIsWritten) {
