@@ -13,7 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/kb_access.h"
-#include "cli/toolkit_access.h"
+#include "plan/machine_toolkits.h"
 #include "compat/assess.h"
 #include "core/version_range.h"
 #include "plan/provision_request.h"
@@ -94,7 +94,7 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
   HostFacts facts = probe::probe(*host, po);
   // On the real machine, each toolkit's own nvcc replaces what the KB only recalls about it.
   std::vector<std::string> read_lines;
-  if (o.root == "/") read_lines = kb::adopt_read_toolkits(kb, toolkits_read(facts));
+  if (o.root == "/") read_lines = kb::adopt_read_toolkits(kb, plan::toolkits_read(facts));
   compat::identify_gpus(facts, kb);
   auto verdicts = compat::assess(facts, kb, target);
   // This machine's provisioned toolkits (torchsmith toolkit list); a --root machine's cache is not ours to read.

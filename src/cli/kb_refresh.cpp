@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "cli/knowledge.h"
-#include "cli/toolkit_access.h"
+#include "plan/machine_toolkits.h"
 #include "kb/check.h"
 #include "kb/refresh.h"
 #include "util/fs.h"
@@ -121,7 +121,7 @@ int run_refresh(const GlobalOptions& g, const RefreshOptions& o) {
     std::fprintf(stderr, "torchsmith kb refresh: the knowledge base has errors; nothing written\n");
     return 2;
   }
-  in.read = machine_toolkits_read();
+  in.read = plan::machine_toolkits_read();
   kb::Overlay ov = kb::make_overlay(base, in, errors);
   if (!errors.empty()) {
     for (const auto& e : errors) std::printf("%s\n", e.str().c_str());

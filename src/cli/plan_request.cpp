@@ -1,109 +1,17 @@
 #include "cli/plan_request.h"
 #include "cli/knowledge.h"
-#include "cli/toolkit_access.h"
 #include "provision/fetch_file.h"
 
 #include <stdlib.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 
 #include "plan/extension.h"
-#include "plan/planner.h"
-#include "plan/recipe.h"
-#include "probe/probe.h"
-#include "source/git.h"
-#include "source/pypi.h"
-#include "spec/spec_file.h"
-#include "util/cache_dir.h"
 
 namespace ts::cli {
 
 namespace {
-
-// The exact commit of a local source tree for the lock ("" when it is not its own git checkout).
-std::string git_head(const std::string& dir) {
-  source::GitOptions g;
-  g.timeout = std::chrono::milliseconds(5000);
-  return source::own_head(dir, g);
-}
-
-std::string canonical(const std::string& p) {
-  std::error_code ec;
-  auto c = std::filesystem::canonical(p, ec);
-  return ec ? p : c.string();
-}
-
-// The provisioning half of a request: --toolkit, the cache, the catalog; a --toolkit PATH the
-// probe did not find is read here (its nvcc's version) and added to the facts.
-bool provision_context(const GlobalOptions& g, const Request& o, PlannedRequest& out) {
-  std::string err;
-  auto choice = plan::parse_toolkit_choice(o.toolkit, &err);
-  if (!choice) { out.error = err; return false; }
-  const auto& [catalog, errors] = g.knowledge().provision();
-  out.catalog = catalog;
-  if (!errors.empty()) {
-    out.error = "the knowledge base has errors: " + errors.front() + " (torchsmith kb check lists them)";
-    return false;
-  }
-  auto& pc = out.provision;
-  pc.catalog = &out.catalog;
-  pc.cache_root = util::cache_dir(o.cache_dir);
-  pc.platform = plan::wheel_platform(out.facts.cpu.arch.empty() ? "x86_64" : out.facts.cpu.arch);
-  pc.choice = *choice;
-  if (!o.toolkit.empty()) pc.cli_source = "--toolkit " + o.toolkit;
-  pc.mirror = provision::mirror_setting(o.toolkit_mirror, "");
-  if (!pc.mirror.empty() && !provision::Mirror{pc.mirror}.is_url()) {
-    if (!std::filesystem::is_directory(pc.mirror)) {
-      out.error = "--toolkit-mirror " + pc.mirror + ": no such directory (give a URL or a directory holding "
-                  "redistrib_<release>.json and its archives)";
-      return false;
-    }
-    pc.mirror = std::filesystem::absolute(pc.mirror).lexically_normal().string();
-  }
-  if (choice->kind == plan::ToolkitChoice::Kind::wheelhouse && !std::filesystem::is_directory(choice->dir)) {
-    out.error = "--toolkit " + o.toolkit + ": no such directory (a wheelhouse is a directory of .whl files)";
-    return false;
-  }
-  if (choice->kind == plan::ToolkitChoice::Kind::path) {
-    bool known = false;
-    for (const auto& t : out.facts.cuda_toolkits) known |= t.path == choice->dir;
-    if (!known) {
-      // Read by the probe as it reads the toolkits it finds (on this machine, as the build runs here).
-      std::string herr;
-      auto here = probe::Host::at("/", &herr);
-      auto t = here ? probe::probe_toolkit(*here, choice->dir) : std::nullopt;
-      if (!t || t->nvcc.empty() || t->version.empty()) {
-        out.error = "--toolkit " + o.toolkit + ": no bin/nvcc that reports its version there (give a CUDA_HOME)";
-        return false;
-      }
-      t->found_via = {"--toolkit"};
-      out.facts.cuda_toolkits.push_back(*t);
-    }
-  }
-  (void)g;
-  return true;
-}
-
-// NAME==VERSION's sdist on the index (the JSON API, then the PEP 691 simple page); not asked for
-// --source git. The planner decides from what is found, offline.
-plan::SdistLookup lookup_sdist(const plan::ExtensionSource& src, const Request& o) {
-  plan::SdistLookup l;
-  source::IndexOptions io;
-  std::string base = o.index.empty() ? "https://pypi.org" : o.index;
-  while (base.size() > 1 && base.back() == '/') base.pop_back();
-  io.json_api = base + "/pypi";
-  io.simple = base + "/simple";
-  io.timeout = std::chrono::seconds(20);
-  l.asked = true;
-  l.index = base;
-  std::string err;
-  auto sd = source::find_sdist(src.name, src.version, io, &err);
-  if (!sd) { l.error = err; return l; }
-  l.url = sd->url, l.filename = sd->filename, l.sha256 = sd->sha256, l.size = sd->size;
-  return l;
-}
 
 // --cache / --distribute: the planner's scale step (plan/scale_step.h) probes the store and the
 // hosts with short timeouts in a scratch dir; what it found (and a bad request) lands in out.scale.
@@ -126,145 +34,33 @@ plan::ScaleProbe scale_probe(const Request& r, PlannedRequest& out) {
   };
 }
 
-// `PATH | URL@REF | NAME==VERSION`: an extension package against an installed torch.
-PlannedRequest plan_extension(const GlobalOptions& g, const Request& o) {
-  PlannedRequest out;
-  out.extension = true;
-  std::string err;
-  auto src = plan::parse_extension_source(o.requirement, &err);
-  if (!src) { out.error = err; return out; }
-  plan::ExtensionRequest req;
-  req.source = *src;
-  if (o.raw.source.set) req.source_kind = o.raw.source.value;  // git|sdist, checked by the options table
-  if (src->kind == plan::ExtensionSource::Kind::name && req.source_kind != "git") req.sdist = lookup_sdist(*src, o);
-  if (src->kind == plan::ExtensionSource::Kind::dir) {
-    req.scan = plan::scan_source_dir(src->dir, &err);
-    if (!req.scan.scanned) { out.error = err; return out; }
-    req.source_dir = canonical(src->dir);
-  }
-  if (o.raw.arch.set) req.arch = o.raw.arch.value, req.arch_origin = o.raw.arch.where;
-  if (o.raw.cuda.set) req.cuda = o.raw.cuda.value;
-  if (o.raw.without.set) {
-    std::string w = "," + o.raw.without.value + ",";
-    if (w.find(",cuda,") == std::string::npos) { out.error = "--without: an extension plan knows only 'cuda'"; return out; }
-    req.cpu = true;
-  }
-  // The table (request_options.cpp) checked the numbers as the command line gave them.
-  if (o.raw.jobs.set) req.jobs = spec::parse_jobs(o.raw.jobs.value).value_or(0);
-  req.split_compile = o.split_compile;
-  req.env = o.env;
-  if (o.raw.mem_budget.set) req.mem_budget_bytes = spec::parse_size(o.raw.mem_budget.value).value_or(0);
-  plan::Knowledge k = g.knowledge().planner();
-  const auto& [recipes, rerrors] = g.knowledge().recipes();
-  k.errors.insert(k.errors.end(), rerrors.begin(), rerrors.end());
-  if (!k.errors.empty()) {
-    out.error = "the knowledge base has errors: " + k.errors.front() + " (torchsmith kb check lists them)";
-    return out;
-  }
-  out.build_kb = k.build;
-  std::optional<probe::Host> host;  // the planned machine; none with --facts (only its report is here)
-  if (o.raw.facts.set) {
-    auto f = plan::read_facts_file(o.raw.facts.value, err);
-    if (!f) { out.error = err; return out; }
-    out.facts = *f;
-  } else {
-    std::string root = o.raw.root.set ? o.raw.root.value : "/";
-    err = probe::check_root(root);
-    if (!err.empty()) { out.error = err; return out; }
-    host = probe::Host::at(root, &err);
-    if (!host) { out.error = err; return out; }
-    // --torch names a path on the planned machine: under --root it is looked up there, not here.
-    if (!o.torch.empty() && !host->exists(o.torch)) {
-      out.error = "--torch " + o.torch + ": no such interpreter" + (host->is_real() ? "" : " under --root " + root) +
-                  " (give the Python whose torch the extension is for)";
-      return out;
-    }
-    probe::ProbeOptions po;
-    if (!o.torch.empty()) po.pythons.push_back(o.torch);
-    po.import_torch = false;  // torch's facts come from its files (version.py, CMake config, libraries)
-    out.facts = probe::probe(*host, po);
-  }
-  // The probe may name the interpreter another way (a symlink): match --torch by its path, and
-  // by its real path only when nothing matches exactly: a venv's bin/python is a link to the base
-  // interpreter, whose site-packages (and torch) are not the venv's.
-  auto host_canonical = [&](const std::string& p) {
-    std::string c = host ? host->canonical(p) : "";
-    return c.empty() ? p : c;
-  };
-  if (!o.torch.empty()) {
-    req.torch_python = o.torch;
-    bool exact = false;
-    for (const auto& py : out.facts.pythons) exact |= py.path == o.torch;
-    if (!exact)
-      for (const auto& py : out.facts.pythons)
-        if (host_canonical(py.path) == host_canonical(o.torch)) {
-          req.torch_python = py.path;
-          break;
-        }
-  }
-  if (!provision_context(g, o, out)) return out;
-  req.provision = &out.provision;
-  req.scale = scale_probe(o, out);
-  const plan::Recipe* found = plan::find_recipe(recipes, req);
-  plan::Recipe generic = plan::recipe_generic(!req.scan.name.empty() ? req.scan.name : src->name);
-  out.result = plan::make_extension_plan(req, out.facts, k.kb, found ? *found : generic, &k.fixes);
-  if (!out.result.bad_spec.empty()) { out.error = out.result.bad_spec; return out; }
-  if (!out.result.plan.source_dir.empty()) out.result.plan.source_revision = git_head(out.result.plan.source_dir);
-  return out;
-}
-
 }  // namespace
 
-PlannedRequest plan_request_inner(const GlobalOptions& g, const Request& r);
-
 PlannedRequest plan_request(const GlobalOptions& g, const Request& r) {
-  PlannedRequest out = plan_request_inner(g, r);
-  if (out.error.empty() && !out.scale.error.empty()) out.error = out.scale.error;
-  return out;
-}
-
-PlannedRequest plan_request_inner(const GlobalOptions& g, const Request& r) {
-  if (plan::is_extension_requirement(r.requirement)) return plan_extension(g, r);
   PlannedRequest out;
-  spec::RawSpec file;
-  std::string err;
-  std::string path = r.spec_file;
-  if (path.empty() && std::filesystem::exists("torchsmith.toml") && r.requirement.empty()) path = "torchsmith.toml";
-  if (!path.empty() && !spec::read_spec_file(path, file, err)) { out.error = err; return out; }
-  spec::RawSpec cli = r.raw;
-  if (!r.requirement.empty()) cli.requirement = {r.requirement, "the requirement", true};
-  if (r.debug && r.relwithdebinfo) { out.error = "--debug and --relwithdebinfo: give one"; return out; }
-  if (r.debug) cli.build_type = {"debug", "--debug", true};
-  if (r.relwithdebinfo) cli.build_type = {"relwithdebinfo", "--relwithdebinfo", true};
-  auto spec = spec::check(spec::merge(file, cli), err);
-  if (!spec) { out.error = err; return out; }
-
-  plan::Knowledge k = g.knowledge().planner();
-  if (!k.errors.empty()) {
-    out.error = "the knowledge base has errors: " + k.errors.front() + " (torchsmith kb check lists them)";
-    return out;
+  plan::RequestInput in = r;
+  // --toolkit-mirror (or its environment variable): a directory must exist, and is made absolute.
+  in.toolkit_mirror = provision::mirror_setting(r.toolkit_mirror, "");
+  if (!in.toolkit_mirror.empty() && !provision::Mirror{in.toolkit_mirror}.is_url()) {
+    if (!std::filesystem::is_directory(in.toolkit_mirror)) {
+      out.error = "--toolkit-mirror " + in.toolkit_mirror + ": no such directory (give a URL or a directory holding "
+                  "redistrib_<release>.json and its archives)";
+      return out;
+    }
+    in.toolkit_mirror = std::filesystem::absolute(in.toolkit_mirror).lexically_normal().string();
   }
-  out.build_kb = k.build;
-  if (!spec->facts_file.empty()) {
-    auto f = plan::read_facts_file(spec->facts_file, err);
-    if (!f) { out.error = err; return out; }
-    out.facts = *f;
-  } else {
-    std::string root_error = probe::check_root(spec->root);
-    if (!root_error.empty()) { out.error = root_error; return out; }
-    auto host = probe::Host::at(spec->root, &err);
-    if (!host) { out.error = err; return out; }
-    probe::ProbeOptions po;
-    if (spec->python.find('/') != std::string::npos) po.pythons.push_back(spec->python);
-    po.import_torch = false;  // the plan needs the build packages, not an installed torch
-    out.facts = probe::probe(*host, po);
-    // The real machine's toolkits say what they accept; that replaces what the KB only recalls.
-    if (spec->root == "/") out.toolkit_facts = kb::adopt_read_toolkits(k.kb, toolkits_read(out.facts));
+  plan::RequestTables t;
+  t.planner = g.knowledge().planner();
+  const auto& [catalog, catalog_errors] = g.knowledge().provision();
+  t.catalog = &catalog;
+  t.catalog_errors = catalog_errors;
+  if (plan::is_extension_requirement(r.requirement)) {
+    const auto& [recipes, recipe_errors] = g.knowledge().recipes();
+    t.recipes = &recipes;
+    t.recipe_errors = recipe_errors;
   }
-  if (!provision_context(g, r, out)) return out;
-  out.result = plan::make_plan(*spec, out.facts, k, &out.provision, scale_probe(r, out));
-  if (!out.result.bad_spec.empty()) { out.error = out.result.bad_spec; return out; }
-  if (!out.result.plan.source_dir.empty()) out.result.plan.source_revision = git_head(out.result.plan.source_dir);
+  static_cast<plan::Planned&>(out) = plan::request(in, std::move(t), scale_probe(r, out));
+  if (out.error.empty() && !out.scale.error.empty()) out.error = out.scale.error;
   return out;
 }
 

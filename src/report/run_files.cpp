@@ -9,6 +9,10 @@
 namespace ts::report {
 
 RunFiles write_run_files(const RunRecord& r) {
+  return write_run_files(r, [](const std::string& path, const std::string& text) { return util::write_file_atomic(path, text); });
+}
+
+RunFiles write_run_files(const RunRecord& r, const WriteFile& write) {
   RunFiles out;
   if (r.run_dir.empty()) {
     out.error = "the run record names no run directory: nothing written";
@@ -17,7 +21,7 @@ RunFiles write_run_files(const RunRecord& r) {
   auto put = [&](const std::string& name, const std::string& text) {
     std::string path = r.run_dir + "/" + name;
     // Every file of the run is stored with the URLs in it redacted (user:TOKEN@, ?token=).
-    std::string err = util::write_file_atomic(path, util::redact_text(text));
+    std::string err = write(path, util::redact_text(text));
     if (!err.empty()) {
       if (out.error.empty()) out.error = path + ": " + err;
       return;

@@ -5,7 +5,6 @@
 
 #include "core/torch_tag.h"
 #include "report/command_line.h"
-#include "util/sha256.h"
 
 namespace ts::run {
 namespace fs = std::filesystem;
@@ -27,18 +26,20 @@ std::string install_line(const std::string& path, const std::string& python) {
 
 std::vector<report::ArtifactFile> collect_artifacts(const std::string& out_dir, const std::string& dist_dir,
                                                     const plan::Plan& plan) {
+  RealWorld disk;
+  return collect_artifacts(disk, out_dir, dist_dir, plan);
+}
+
+std::vector<report::ArtifactFile> collect_artifacts(World& w, const std::string& out_dir, const std::string& dist_dir,
+                                                    const plan::Plan& plan) {
   std::vector<report::ArtifactFile> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dist_dir, ec)) {
-    if (!e.is_regular_file(ec)) continue;
+  for (const auto& name : w.list(dist_dir, true)) {
     report::ArtifactFile a;
-    a.path = e.path().string();
+    a.path = dist_dir + "/" + name;
     a.file = fs::path(a.path).lexically_relative(out_dir).string();
-    a.size = e.file_size(ec);
-    a.sha256 = util::sha256_file(a.path).value_or("");
+    if (auto sum = w.sum(a.path)) a.size = sum->size, a.sha256 = sum->sha256;
     a.install = install_line(a.path, plan.python);
     // name-version-...: the torch its local version names (+pt113cpu).
-    std::string name = e.path().filename().string();
     auto d1 = name.find('-'), d2 = d1 == std::string::npos ? d1 : name.find('-', d1 + 1);
     if (d2 != std::string::npos)
       if (auto t = parse_torch_tag(name.substr(d1 + 1, d2 - d1 - 1)))

@@ -6,6 +6,7 @@
 
 #include "plan/plan.h"
 #include "report/run_record.h"
+#include "run/world.h"
 
 namespace ts::run {
 
@@ -15,6 +16,9 @@ std::string install_line(const std::string& path, const std::string& python);
 
 // Every regular file directly in dist_dir, sorted by name; `file` relative to out_dir.
 std::vector<report::ArtifactFile> collect_artifacts(const std::string& out_dir, const std::string& dist_dir,
+                                                    const plan::Plan& plan);
+// The same through a run's World (world.h).
+std::vector<report::ArtifactFile> collect_artifacts(World& w, const std::string& out_dir, const std::string& dist_dir,
                                                     const plan::Plan& plan);
 
 }  // namespace ts::run

@@ -21,8 +21,11 @@ JournalStep& Journal::upsert(const std::string& name) {
 }
 
 Journal load_journal(const std::string& path, std::string* error) {
+  return parse_journal(util::read_file(path), path, error);
+}
+
+Journal parse_journal(const std::optional<std::string>& text, const std::string& path, std::string* error) {
   Journal j;
-  auto text = util::read_file(path);
   if (!text) return j;
   try {
     auto d = nlohmann::json::parse(*text);
@@ -41,13 +44,17 @@ Journal load_journal(const std::string& path, std::string* error) {
 }
 
 std::string save_journal(const std::string& path, const Journal& j) {
+  return util::write_file_atomic(path, journal_text(j));
+}
+
+std::string journal_text(const Journal& j) {
   nlohmann::json d{{"schema", "torchsmith-journal/1"}, {"plan_hash", j.plan_hash},
                    {"active_pgid", j.active_pgid}, {"active_run", j.active_run},
                    {"steps", nlohmann::json::array()}};
   for (const auto& s : j.steps)
     d["steps"].push_back({{"name", s.name}, {"input_hash", s.input_hash}, {"status", s.status},
                           {"seconds", s.seconds}, {"finished_at", s.finished_at}});
-  return util::write_file_atomic(path, d.dump(2) + "\n");
+  return d.dump(2) + "\n";
 }
 
 std::string hash_parts(const std::vector<std::string>& parts) {

@@ -26,6 +26,10 @@ struct Journal {
   JournalStep& upsert(const std::string& name);
 };
 
+// The journal's text and back (parse_journal: as load_journal, path only for the message).
+std::string journal_text(const Journal& j);
+Journal parse_journal(const std::optional<std::string>& text, const std::string& path, std::string* error);
+
 // Missing file = empty journal; a damaged one is reported in *error and treated as empty (the
 // run then redoes every step, which is always safe).
 Journal load_journal(const std::string& path, std::string* error);

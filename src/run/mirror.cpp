@@ -119,9 +119,7 @@ fs::path real(const std::string& p) {
 }  // namespace
 
 std::string write_out_marker(const std::string& out_dir) {
-  return util::write_file_atomic(out_dir + "/" + kOutMarker,
-                                 "A torchsmith build output (torchsmith build --out). `torchsmith clean` may remove "
-                                 "this directory; source copies leave it out.\n");
+  return util::write_file_atomic(out_dir + "/" + kOutMarker, kOutMarkerText);
 }
 
 bool has_out_marker(const std::string& dir) {

@@ -17,6 +17,8 @@ namespace ts::run {
 
 // Written by `build` into every --out it uses; `clean` and the mirror recognise an output by it.
 inline constexpr const char* kOutMarker = ".torchsmith-out";
+inline constexpr const char* kOutMarkerText =
+    "A torchsmith build output (torchsmith build --out). `torchsmith clean` may remove this directory; source copies leave it out.\n";
 std::string write_out_marker(const std::string& out_dir);  // "" or the error
 bool has_out_marker(const std::string& dir);
 

@@ -41,8 +41,8 @@ std::string join(const std::vector<std::string>& v) {
 std::string two_digits(std::size_t i) { return (i < 10 ? "0" : "") + std::to_string(i); }
 
 // verify's --report document: its verdicts, or null when it wrote none (it crashed, or an old lock).
-nlohmann::json read_checks(const std::string& path) {
-  auto t = util::read_file(path);
+nlohmann::json read_checks(World& w, const std::string& path) {
+  auto t = w.read(path);
   if (!t) return nullptr;
   auto j = nlohmann::json::parse(*t, nullptr, false);
   if (!j.is_object() || !j.contains("verdicts") || !j["verdicts"].is_array()) return nullptr;
@@ -85,10 +85,10 @@ std::string verdicts_path(const RunState& s) { return s.paths.run_dir + "/verify
 // The step's argv, cwd and environment for this attempt; "" or what is missing ({wheel} before a wheel).
 std::string make_spec(RunState& s, const StepCtx& c, build::StepSpec& spec) {
   std::string missing;
-  std::error_code ec;
   spec.name = c.step.name;
-  spec.argv = expand_placeholders(c.step.argv, s.paths, &missing);
-  spec.cwd = c.step.cwd.empty() ? s.paths.out : expand_placeholders(c.step.cwd, s.paths, &missing);
+  auto newest = [&s](const std::string& dir) { return s.w.newest_wheel(dir); };
+  spec.argv = expand_placeholders(c.step.argv, s.paths, &missing, newest);
+  spec.cwd = c.step.cwd.empty() ? s.paths.out : expand_placeholders(c.step.cwd, s.paths, &missing, newest);
   if (!missing.empty()) return missing;
   if (c.self) {
     spec.argv[0] = s.o.self_exe;
@@ -101,13 +101,13 @@ std::string make_spec(RunState& s, const StepCtx& c, build::StepSpec& spec) {
     spec.argv.insert(spec.argv.end(), {"--report", verdicts_path(s)});
     if (s.early_verify.started()) spec.argv.insert(spec.argv.end(), {"--early-check", s.early_verify.dir()});
     if (!s.o.wheelhouse.empty()) spec.argv.insert(spec.argv.end(), {"--wheelhouse", s.o.wheelhouse});
-    fs::remove(verdicts_path(s), ec);
+    s.w.remove(verdicts_path(s));
   }
   spec.env = s.env;
   for (const auto& [k, v] : s.remedy_env) spec.env[k] = v;
   if (compiles(c.kind)) spec.env["NINJA_STATUS"] = std::string(build::kNinjaStatus);
-  if (c.kind == StepKind::fetch && !fs::exists(s.paths.src + "/..", ec))
-    fs::create_directories(fs::path(s.paths.src).parent_path(), ec);
+  if (c.kind == StepKind::fetch && !s.w.exists(s.paths.src + "/.."))
+    s.w.make_dirs(fs::path(s.paths.src).parent_path().string());
   return "";
 }
 
@@ -135,24 +135,25 @@ build::StepResult attempt(RunState& s, const StepCtx& c, const build::StepSpec& 
   ro.engine = (!c.self && s.engine) ? s.engine.get() : nullptr;
   ro.stop_on_fatal = s.o.stop_on_fatal;
   ro.governor = gov.get();
-  ro.memory = &s.memory;
+  ro.memory = nullptr;  // the loop reads memory through the world (below) when no governor does
   ro.cancel = s.o.cancel;
   ro.tick_ms = 500;  // the governor scans /proc each tick: 2 a second keeps it under 1% of a build
   ro.status = [&](const build::Status& st) {
     if (!pgid_saved && st.pgid > 0) {
       s.journal.active_pgid = st.pgid;
-      save_journal(s.paths.journal, s.journal);
+      s.w.write(s.paths.journal, journal_text(s.journal));
       pgid_saved = true;
     }
     double now = s.since();
     build::Status shown = st;
+    if (!st.governor) shown.mem = s.w.memory();
     if (eta && tail && st.progress) {
       for (const auto& e : tail->poll()) eta->finished(e.output);
       if (auto est = eta->estimate(*st.progress)) shown.eta = est->text(), shown.eta_seconds = est->seconds;
     }
     if (now - s.last_sample >= 1.0) {
       s.last_sample = now;
-      rec.memory.push_back({now, st.governor ? st.governor->jobs_rss : 0, st.mem.headroom()});
+      rec.memory.push_back({now, st.governor ? st.governor->jobs_rss : 0, shown.mem.headroom()});
     }
     if (s.printer) s.printer(shown);
     // Not a terminal: a line every plain_status_every seconds, with or without ninja's count (a
@@ -162,13 +163,11 @@ build::StepResult attempt(RunState& s, const StepCtx& c, const build::StepSpec& 
       s.say("status: " + build::format_status(shown));
     }
   };
-  ProcessStepRunner processes;
-  StepRunner& runner = s.o.runner ? *s.o.runner : processes;
-  double children_before = cpu_of(RUSAGE_CHILDREN);
-  build::StepResult r = runner.run(spec, ro);
+  double children_before = s.w.cpu(RUSAGE_CHILDREN);
+  build::StepResult r = s.w.run(spec, ro);
   ro.status = nullptr;  // it refers to this frame's governor, ETA and pgid flag
   ro.governor = nullptr;
-  c.sr.cpu_seconds += cpu_of(RUSAGE_CHILDREN) - children_before;
+  c.sr.cpu_seconds += s.w.cpu(RUSAGE_CHILDREN) - children_before;
   if (compiles(c.kind)) s.gather_ninja_logs();
   if (s.printer) (void)!write(s.o.status_fd, "\r\x1b[K", 4);
   s.journal.active_pgid = 0;
@@ -196,7 +195,7 @@ bool try_ports(RunState& s, const StepCtx& c) {
   std::string reason = "source ports " + join(r.ports) + " in " + std::to_string(r.files.size()) +
                        " file(s) of the build's copy of the source (ports.diff); reverted byte for byte if it still fails";
   s.rec.retries.push_back({c.step.name, reason, "source-port", s.since(), r.diff});
-  if (auto e = util::write_file_atomic(s.paths.run_dir + "/ports.diff", r.diff); !e.empty()) s.say("ports.diff: " + e);
+  if (auto e = s.w.write(s.paths.run_dir + "/ports.diff", r.diff); !e.empty()) s.say("ports.diff: " + e);
   s.say(c.step.name + " failed; retrying with " + reason);
   c.sr.note = "retried: " + reason;
   return true;
@@ -229,13 +228,12 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     if (expand_pyshim(s.remedy_env, s.shim_dir))
       if (auto e = write_pyshim(s.shim_dir); !e.empty()) s.say("the build helper: " + e);
     std::string build_dir = s.paths.src + "/build";
-    std::error_code ec;
     if (rem.clean_build) {
       std::vector<std::string> kept;
       if (auto e = clean_build_dir(build_dir, s.paths.run_dir + "/stale-build", &kept); !e.empty()) s.say(e);
     } else if (rem.reconfigure) {
-      fs::remove(build_dir + "/CMakeCache.txt", ec);
-      fs::remove_all(build_dir + "/CMakeFiles", ec);
+      s.w.remove(build_dir + "/CMakeCache.txt");
+      s.w.remove_all(build_dir + "/CMakeFiles");
     }
     c.sr.note = "retried: " + rem.reason;
     return Ended::retry;
@@ -271,7 +269,7 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
   c.js->input_hash = c.sr.input_hash;
   c.js->status = "running";
   s.journal.active_run = s.run_id;
-  save_journal(s.paths.journal, s.journal);
+  s.w.write(s.paths.journal, journal_text(s.journal));
 
   build::RunnerOptions ro;
   ro.log_path = s.paths.run_dir + "/" + log_name;
@@ -279,7 +277,7 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
   c.sr.seconds = s.since() - c.sr.start;
   c.sr.exit_code = r.exit_code;
   if (c.self && c.kind == StepKind::verify) {
-    s.rec.checks = read_checks(verdicts_path(s));
+    s.rec.checks = read_checks(s.w, verdicts_path(s));
     s.rec.verdicts = report::check_lines(s.rec.checks);
   }
   if (r.cancelled || (s.o.cancel && s.o.cancel->load())) {
@@ -292,11 +290,11 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
     c.sr.status = "ok";
     c.js->status = "ok";
     c.js->seconds = c.sr.seconds;
-    c.js->finished_at = util::utc_time(util::kIso8601);
+    c.js->finished_at = s.w.utc(util::kIso8601);
     // The wheels it checked, pinned in this run's lock for a build from it.
     if (c.kind == StepKind::provision && record_provisioned_hashes(s.rec.plan) > 0) {
       plan::seal_lock(s.rec.plan);
-      if (auto werr = util::write_file_atomic(s.paths.lock, s.rec.plan.dump(2) + "\n"); !werr.empty())
+      if (auto werr = s.w.write(s.paths.lock, s.rec.plan.dump(2) + "\n"); !werr.empty())
         s.say("the lock's wheel hashes: " + werr);
     }
     return Ended::ok;
@@ -306,19 +304,18 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
 
 }  // namespace
 
-std::string source_state(const std::string& src, bool with_fixes) {
+std::string source_state(World& w, const std::string& src, bool with_fixes) {
   std::string state;
-  source::GitOptions git;
-  git.timeout = std::chrono::milliseconds(10000);
-  if (auto head = source::own_head(src, git); !head.empty()) state += "head " + head + "\n";
+  if (auto head = w.git_head(src); !head.empty()) state += "head " + head + "\n";
   if (with_fixes)
-    if (auto j = util::read_file(src + "/.torchsmith/journal.json")) state += "fixes " + source::sha256_hex(*j) + "\n";
+    if (auto j = w.read(src + "/.torchsmith/journal.json")) state += "fixes " + source::sha256_hex(*j) + "\n";
   return state;
 }
 
 BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
   BuildOutcome out;
-  RunState s(plan, o, out);
+  RealWorld machine(o.runner);
+  RunState s(plan, o, out, o.world ? *o.world : machine);
   if (!start_run(s)) return out;
 
   std::string prev_hash = s.plan_hash;
@@ -330,7 +327,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     // the steps after `fix` the fix journal (a reverted fix changes what is built). The fix step
     // itself must not hash the journal it writes, or a resume would always redo it.
     std::vector<std::string> parts{prev_hash, step.name, join(step.argv), step.cwd};
-    if (kind != StepKind::fetch) parts.push_back(source_state(s.paths.src, after_fix));
+    if (kind != StepKind::fetch) parts.push_back(source_state(s.w, s.paths.src, after_fix));
     if (kind == StepKind::fix) after_fix = true;
     prev_hash = hash_parts(parts);
 
@@ -349,7 +346,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     }
     // verify's Python imports torch while the build compiles (early_verify.h), in the environment
     // verify gets.
-    if (kind == StepKind::build && o.early_verify && !o.runner)
+    if (kind == StepKind::build && o.early_verify && !o.runner && !o.world)
       if (auto req = early_verify_request(plan)) {
         auto env = s.env;
         for (const auto& [k, v] : s.remedy_env) env[k] = v;
@@ -361,7 +358,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     failed = e == Ended::failed;
     interrupted = e == Ended::interrupted;
     s.rec.steps.push_back(sr);
-    save_journal(s.paths.journal, s.journal);
+    s.w.write(s.paths.journal, journal_text(s.journal));
     s.write_files();  // an interrupted or killed run still leaves a readable report
   }
   finish_run(s, failed, interrupted);

@@ -13,6 +13,7 @@
 #include "report/run_record.h"
 #include "run/remedy.h"
 #include "run/step_runner.h"
+#include "run/world.h"
 #include "source/port.h"
 #include "triage/diagnosis.h"
 #include "triage/signature.h"
@@ -52,6 +53,8 @@ struct BuildOptions {
   std::function<void(const std::string&)> say;  // progress for people
   const std::atomic<bool>* cancel = nullptr;
   StepRunner* runner = nullptr;      // runs each step; nullptr = ProcessStepRunner (tests give a scripted one)
+  // What the run reads, writes, spawns and times (world.h); nullptr = RealWorld over `runner`.
+  World* world = nullptr;
 };
 
 struct BuildOutcome {
@@ -65,6 +68,6 @@ struct BuildOutcome {
 BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o);
 
 // The source tree's state for step hashes: HEAD (when a git checkout), and the fix journal.
-std::string source_state(const std::string& src, bool with_fixes);
+std::string source_state(World& w, const std::string& src, bool with_fixes);
 
 }  // namespace ts::run

@@ -33,7 +33,8 @@ std::string newest_wheel(const std::string& dir) {
   return best;
 }
 
-std::string expand_placeholders(const std::string& arg, const RunPaths& p, std::string* missing) {
+std::string expand_placeholders(const std::string& arg, const RunPaths& p, std::string* missing,
+                                const NewestWheel& newest) {
   std::string s = arg;
   auto rep = [&](const std::string& key, const std::function<std::string()>& value) {
     auto at = s.find(key);
@@ -45,8 +46,8 @@ std::string expand_placeholders(const std::string& arg, const RunPaths& p, std::
     }
     for (; at != std::string::npos; at = s.find(key, at + v.size())) s.replace(at, key.size(), v);
   };
-  rep("{built_wheel}", [&] { return newest_wheel(p.src + "/dist"); });
-  rep("{wheel}", [&] { return newest_wheel(p.dist); });
+  rep("{built_wheel}", [&] { return newest(p.src + "/dist"); });
+  rep("{wheel}", [&] { return newest(p.dist); });
   rep("{src}", [&] { return p.src; });
   rep("{dist}", [&] { return p.dist; });
   rep("{lock}", [&] { return p.lock; });
@@ -54,9 +55,9 @@ std::string expand_placeholders(const std::string& arg, const RunPaths& p, std::
 }
 
 std::vector<std::string> expand_placeholders(const std::vector<std::string>& argv, const RunPaths& p,
-                                             std::string* missing) {
+                                             std::string* missing, const NewestWheel& newest) {
   std::vector<std::string> out;
-  for (const auto& a : argv) out.push_back(expand_placeholders(a, p, missing));
+  for (const auto& a : argv) out.push_back(expand_placeholders(a, p, missing, newest));
   return out;
 }
 

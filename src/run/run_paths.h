@@ -4,6 +4,7 @@
 //   {lock}  OUT/plan.lock.json           {built_wheel}  the newest wheel in {src}/dist
 //   {wheel} the newest wheel in {dist}
 // OUT/journal.json records the steps; OUT/runs/<id>/ holds one run's logs and reports.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,11 @@ struct RunPaths {
 std::string newest_wheel(const std::string& dir);
 // argv with every placeholder filled; *missing names one that has no value yet ({wheel} before
 // anything was packaged), and the argument is then left as it was.
+// newest: how {wheel} and {built_wheel} find the newest wheel in a directory (a run's World).
+using NewestWheel = std::function<std::string(const std::string&)>;
 std::vector<std::string> expand_placeholders(const std::vector<std::string>& argv, const RunPaths& p,
-                                             std::string* missing);
-std::string expand_placeholders(const std::string& arg, const RunPaths& p, std::string* missing);
+                                             std::string* missing, const NewestWheel& newest = newest_wheel);
+std::string expand_placeholders(const std::string& arg, const RunPaths& p, std::string* missing,
+                                const NewestWheel& newest = newest_wheel);
 
 }  // namespace ts::run

@@ -44,7 +44,8 @@ std::string absolute_dir(const std::string& d) {
 bool claim_trees(RunState& s) {
   const plan::Plan& plan = s.plan;
   std::error_code ec;
-  s.run_id = util::utc_time(util::kCompact) + "-" + std::to_string(getpid());
+  World& w = s.w;
+  s.run_id = w.utc(util::kCompact) + "-" + std::to_string(w.pid());
   std::string src = absolute_dir(plan.source_dir);
   // An extension's own directory stays as the user left it: pip would write build/, dist/ and
   // *.egg-info into it. Its copy in OUT/src is built instead (a torch tree is built in place).
@@ -79,26 +80,24 @@ bool claim_trees(RunState& s) {
 
   // The marker tells `clean` the directory is ours: never put on a directory that held the user's
   // files before (a later `clean` would remove them with it).
-  if (fs::is_directory(paths.out, ec) && !fs::is_empty(paths.out, ec) && !has_out_marker(paths.out))
+  std::string marker = paths.out + "/" + kOutMarker;
+  if (w.is_dir(paths.out) && !w.list(paths.out, false).empty() && !w.exists(marker))
     return s.refuse("--out " + paths.out + " already holds files torchsmith did not write (it has no " +
                         kOutMarker + "); give a new or empty directory for the build output", 2);
-  for (const auto& d : {paths.out, paths.dist}) {
-    fs::create_directories(d, ec);
-    if (ec) return s.refuse(d + ": " + ec.message(), 2);
-  }
-  if (auto e = write_out_marker(paths.out); !e.empty()) return s.refuse(e, 2);
+  for (const auto& d : {paths.out, paths.dist})
+    if (auto e = w.make_dirs(d); !e.empty()) return s.refuse(e, 2);
+  if (auto e = w.write(marker, kOutMarkerText); !e.empty()) return s.refuse(e, 2);
 
   std::string lock_error;
-  s.out_lock = TreeLock::acquire(paths.out, s.o.what, s.o.wait_for_lock, &lock_error);
-  if (!s.out_lock.held()) return s.refuse(lock_error, 1);
+  s.out_lock = w.lock(paths.out, s.o.what, s.o.wait_for_lock, &lock_error);
+  if (!s.out_lock) return s.refuse(lock_error, 1);
   if (!src.empty() && src.rfind(paths.out + "/", 0) != 0) {
-    s.src_lock = TreeLock::acquire(src, s.o.what, s.o.wait_for_lock, &lock_error);
-    if (!s.src_lock.held()) return s.refuse(lock_error, 1);
+    s.src_lock = w.lock(src, s.o.what, s.o.wait_for_lock, &lock_error);
+    if (!s.src_lock) return s.refuse(lock_error, 1);
   }
   // The run's own directory only once the run holds the tree: a refused run leaves nothing.
   s.out.run_dir = paths.run_dir;
-  fs::create_directories(paths.run_dir + "/logs", ec);
-  if (ec) return s.refuse(paths.run_dir + ": " + ec.message(), 2);
+  if (auto e = w.make_dirs(paths.run_dir + "/logs"); !e.empty()) return s.refuse(e, 2);
   if (!copy_from.empty()) {
     s.copied_from = copy_from;
     MirrorResult m = mirror_tree(copy_from, paths.src, {paths.out});
@@ -107,9 +106,7 @@ bool claim_trees(RunState& s) {
           std::to_string(m.copied) + " file(s) copied, " + std::to_string(m.removed) + " removed as in the source)");
     for (const auto& k : m.skipped) s.say("not copied: " + k + " (a build output or cache, not source)");
   }
-  fs::path last = fs::path(paths.out) / "last";
-  fs::remove(last, ec);
-  fs::create_symlink(fs::path("runs") / s.run_id, last, ec);
+  w.link("runs/" + s.run_id, paths.out + "/last");
   return true;
 }
 
@@ -117,10 +114,10 @@ bool claim_trees(RunState& s) {
 bool open_journal(RunState& s) {
   std::string jerr;
   Journal& journal = s.journal;
-  journal = load_journal(s.paths.journal, &jerr);
+  journal = parse_journal(s.w.read(s.paths.journal), s.paths.journal, &jerr);
   if (!jerr.empty()) s.say(jerr);
   if (journal.active_pgid > 0) {
-    int n = stop_leftovers(journal.active_pgid, journal.active_run, 3000);
+    int n = s.w.stop_leftovers(journal.active_pgid, journal.active_run);
     if (n > 0)
       s.say("stopped " + std::to_string(n) + " process(es) of step '" + (journal.steps.empty() ? "" : journal.steps.back().name) +
             "' left running by an earlier torchsmith that did not exit cleanly (process group " +
@@ -131,7 +128,7 @@ bool open_journal(RunState& s) {
   nlohmann::json lock = plan::lock_json(s.plan);
   plan::seal_lock(lock);
   s.plan_hash = plan::build_identity_hash(s.plan);
-  if (auto werr = util::write_file_atomic(s.paths.lock, lock.dump(2) + "\n"); !werr.empty()) return s.refuse(werr, 2);
+  if (auto werr = s.w.write(s.paths.lock, lock.dump(2) + "\n"); !werr.empty()) return s.refuse(werr, 2);
   if (!journal.steps.empty() && journal.plan_hash != s.plan_hash) {
     if (s.o.resume) s.say("the plan changed since the last run in " + s.paths.out + ": every step runs again");
     journal.steps.clear();
@@ -145,7 +142,7 @@ bool open_journal(RunState& s) {
   rec.command = s.o.command;
   if (!s.copied_from.empty()) rec.source_dir = s.copied_from, rec.source_copy = s.paths.src;
   rec.ninja_log = s.paths.src + "/build/.ninja_log";
-  rec.started_at = util::utc_time(util::kIso8601);
+  rec.started_at = s.w.utc(util::kIso8601);
   rec.plan = lock;
   return true;
 }
@@ -203,31 +200,24 @@ bool set_up_tools(RunState& s) {
 
 }  // namespace
 
-double cpu_of(int who) {
-  rusage u{};
-  getrusage(who, &u);
-  return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
-}
-
 void RunState::gather_ninja_logs() {
-  std::error_code e;
-  if (fs::exists(paths.src + "/build/.ninja_log", e)) return;
+  if (w.exists(paths.src + "/build/.ninja_log")) return;
   auto logs = build::find_ninja_logs(paths.src + "/build");
   if (logs.empty()) return;
   auto merged = build::merge_ninja_logs(paths.src + "/build", logs);
   std::string to = paths.run_dir + "/build.ninja_log";
-  if (!merged.log.entries.empty() && util::write_file_atomic(to, build::ninja_log_text(merged.log)).empty())
+  if (!merged.log.entries.empty() && w.write(to, build::ninja_log_text(merged.log)).empty())
     rec.ninja_log = to;
 }
 
 void RunState::write_files() {
-  auto f = report::write_run_files(rec);
+  auto f = report::write_run_files(rec, [this](const std::string& path, const std::string& text) { return w.write(path, text); });
   out.run_files = f.written;  // the summary points only to these
   if (!f.ok()) say(f.error);
 }
 
 bool start_run(RunState& s) {
-  s.cpu_at_start = cpu_of(RUSAGE_SELF);  // planning and probing are not the run's cost
+  s.cpu_at_start = s.w.cpu(RUSAGE_SELF);  // planning and probing are not the run's cost
   return claim_trees(s) && open_journal(s) && set_up_tools(s);
 }
 
@@ -242,7 +232,7 @@ void finish_run(RunState& s, bool failed, bool interrupted) {
     rec.cache.remote_errors = d.remote_errors;
   }
   if (!rec.distributed.log.empty())
-    if (auto text = util::read_file(rec.distributed.log)) {
+    if (auto text = s.w.read(rec.distributed.log)) {
       scale::DistccSummary ds = scale::parse_distcc_log(*text);
       rec.distributed.remote_jobs = ds.remote;
       rec.distributed.local_jobs = ds.local;
@@ -250,16 +240,13 @@ void finish_run(RunState& s, bool failed, bool interrupted) {
       if (!ds.moved.empty())
         s.say(std::to_string(ds.moved.size()) + " compile job(s) moved here from a distcc host that failed them (run.json: distributed.moved)");
     }
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(s.paths.dist, ec))
-    if (e.is_regular_file(ec)) rec.artifacts.push_back(e.path().filename().string());
-  std::sort(rec.artifacts.begin(), rec.artifacts.end());
-  rec.artifact_files = collect_artifacts(s.paths.out, s.paths.dist, s.plan);
+  rec.artifacts = s.w.list(s.paths.dist, true);
+  rec.artifact_files = collect_artifacts(s.w, s.paths.out, s.paths.dist, s.plan);
   rec.outcome = interrupted ? "interrupted" : failed ? "failed" : "ok";
-  rec.self_cpu_seconds = cpu_of(RUSAGE_SELF) - s.cpu_at_start;
+  rec.self_cpu_seconds = s.w.cpu(RUSAGE_SELF) - s.cpu_at_start;
   rec.seconds = s.since();
   s.journal.active_pgid = 0;
-  save_journal(s.paths.journal, s.journal);
+  s.w.write(s.paths.journal, journal_text(s.journal));
   s.out.exit_code = interrupted ? 130 : failed ? 1 : 0;
   s.write_files();
 }

@@ -19,6 +19,7 @@ struct Scripted {
   bool cancel = false;        // raise *cancel_flag and report the step as cancelled
   std::string report_json;    // written to the path after --report, when given
   triage::Diagnosis diagnosis;
+  std::map<std::string, std::string> writes;  // files the step leaves, path -> bytes (FakeWorld only)
 };
 
 class FakeStepRunner final : public StepRunner {

@@ -1,5 +1,5 @@
-// run_build's loop through a scripted StepRunner: resume, remedies, Ctrl-C and verify's report,
-// with no cmake, ninja or compiler.
+// run_build's loop through a scripted StepRunner on the real disk (RealWorld): Ctrl-C and resume,
+// verify's report, no retry without auto-fix, with no cmake, ninja or compiler.
 #include "run/pipeline.h"
 
 #include <gtest/gtest.h>
@@ -88,49 +88,8 @@ TEST(Pipeline, AllStepsRunInOrderThroughTheRunner) {
   EXPECT_NE(std::find(verify.begin(), verify.end(), "--report"), verify.end());
 }
 
-TEST(Pipeline, ResumeAfterAFailureInEachStepRunsFromThatStep) {
-  for (std::size_t k = 0; k < kSteps.size(); ++k) {
-    SCOPED_TRACE("failing step " + kSteps[k]);
-    Fixture f;
-    f.fake.script[kSteps[k]].push_back({.exit_code = 1});
-    BuildOutcome first = run_build(six_steps(), f.opts());
-    EXPECT_EQ(first.exit_code, 1);
-    EXPECT_EQ(first.record.outcome, "failed");
-    ASSERT_EQ(first.record.steps.size(), k + 1);
-    EXPECT_EQ(first.record.steps.back().status, "failed");
-    EXPECT_EQ(first.record.steps.back().note, "exit 1");
-    Journal j = load_journal(f.dir / "out/journal.json", nullptr);
-    ASSERT_NE(j.find(kSteps[k]), nullptr);
-    EXPECT_EQ(j.find(kSteps[k])->status, "failed");
-
-    f.fake.calls.clear();
-    BuildOptions o = f.opts();
-    o.resume = true;
-    BuildOutcome second = run_build(six_steps(), o);
-    ASSERT_EQ(second.exit_code, 0) << second.error;
-    EXPECT_EQ(f.fake.names(), std::vector<std::string>(kSteps.begin() + k, kSteps.end()));
-    auto st = statuses(second);
-    for (std::size_t i = 0; i < kSteps.size(); ++i) EXPECT_EQ(st[i], i < k ? "skipped" : "ok") << kSteps[i];
-  }
-}
-
-TEST(Pipeline, ARemedyRetriesTheStepWithItsEnvironment) {
-  Fixture f;
-  OomDiagnosis oom;
-  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = oom.d});
-  BuildOutcome r = run_build(six_steps(), f.opts());
-  ASSERT_EQ(r.exit_code, 0) << r.error;
-  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"fetch", "fix", "configure", "build", "build", "package", "verify"}));
-  EXPECT_EQ(f.fake.calls[3].env.at("MAX_JOBS"), "8");
-  EXPECT_EQ(f.fake.calls[4].env.at("MAX_JOBS"), "4");
-  EXPECT_EQ(f.fake.calls[5].env.at("MAX_JOBS"), "4");  // the remedy holds for the rest of the run
-  ASSERT_EQ(r.record.retries.size(), 1u);
-  EXPECT_EQ(r.record.retries[0].step, "build");
-  EXPECT_EQ(r.record.retries[0].remedy, "halve_jobs");
-  EXPECT_EQ(r.record.steps[3].status, "ok");
-  EXPECT_EQ(r.record.steps[3].log, "logs/04-build.retry1.log");
-  EXPECT_EQ(r.record.steps[3].note, "retried: OOM_CC1PLUS_KILLED: jobs 8 -> 4");
-}
+// Resume after a failure in each step and a remedy's retry run over the in-memory world
+// (world_test.cpp: InMemoryRun.*); these tests keep the loop honest on the disk, git and journal.
 
 TEST(Pipeline, NoRetryWhenAutoFixIsOff) {
   Fixture f;

@@ -1,6 +1,6 @@
 #pragma once
 // Toolkit facts of the real machine's toolkits (probe/toolkit_facts.h), in the KB's shape, for
-// doctor, plan and kb refresh. Only for the real root: a fixture root's nvcc is not run.
+// doctor, the planner (plan/request.h) and kb refresh. Only for the real root: a fixture root's nvcc is not run.
 #include <string>
 #include <vector>
 
@@ -8,7 +8,7 @@
 #include "kb/toolkit_read.h"
 #include "probe/toolkit_facts.h"
 
-namespace ts::cli {
+namespace ts::plan {
 
 kb::ReadToolkit to_read_toolkit(const probe::ToolkitFacts& f);
 
@@ -18,4 +18,4 @@ std::vector<kb::ReadToolkit> toolkits_read(const HostFacts& facts);
 // The toolkits under the usual places of this machine (/usr/local/cuda*, CUDA_HOME, PATH), read.
 std::vector<kb::ReadToolkit> machine_toolkits_read();
 
-}  // namespace ts::cli
+}  // namespace ts::plan

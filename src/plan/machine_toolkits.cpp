@@ -1,10 +1,10 @@
-#include "cli/toolkit_access.h"
+#include "plan/machine_toolkits.h"
 
 #include "probe/host.h"
 #include "probe/probe.h"
 #include "probe/sections.h"
 
-namespace ts::cli {
+namespace ts::plan {
 
 kb::ReadToolkit to_read_toolkit(const probe::ToolkitFacts& f) {
   return {f.minor(), f.arches(), f.gcc_max, f.clang_max, f.source()};
@@ -34,4 +34,4 @@ std::vector<kb::ReadToolkit> machine_toolkits_read() {
   return toolkits_read(f);
 }
 
-}  // namespace ts::cli
+}  // namespace ts::plan
