@@ -73,6 +73,30 @@ while IFS=$'\t' read -r name repo commit subdir split sha exclude why; do
     echo "$name: archive sha256 $got, manifest ${sha/-/(none)}: pin it in corpus.toml or fix the mirror" >&2
     bad=1; continue
   fi
+  # Submodules under SUBDIR (what `git clone --recursive` brings): each gitlink's commit from its own
+  # mirror, appended under its path, its archive's sha256 checked against the manifest's submodules.
+  while IFS=$'\t' read -r info path; do
+    [ -n "$path" ] || continue
+    sub_commit=$(echo "$info" | cut -d' ' -f3)
+    key=$(git -C "$git_dir" config --blob "$commit:.gitmodules" --get-regexp '^submodule\..*\.path$' |
+      awk -v p="$path" '$2 == p { print $1; exit }')
+    url=$(git -C "$git_dir" config --blob "$commit:.gitmodules" "${key%.path}.url" 2>/dev/null || true)
+    slug=$(echo "$url" | sed -E 's#^(https://github.com/|git@github.com:)##; s#\.git$##')
+    sub_git=$mirrors/${slug/\//+}/repo
+    [ -d "$sub_git/.git" ] && sub_git=$sub_git/.git
+    want=$(python3 -c 'import sys, tomllib
+p = [p for p in tomllib.load(open(sys.argv[1], "rb"))["package"] if p["name"] == sys.argv[2]][0]
+print(p.get("submodules", {}).get(sys.argv[3], "-"))' "$here/corpus.toml" "$name" "$path")
+    if ! git -C "$sub_git" archive --format=tar --prefix="$path/" -o "$scratch/sub.tar" "$sub_commit" 2>/dev/null; then
+      echo "$name: submodule $path ($url at $sub_commit): no mirror with that commit at $sub_git; left empty" >&2
+      continue
+    fi
+    got=$(sha256sum "$scratch/sub.tar" | cut -d' ' -f1)
+    if [ "$want" != "$got" ]; then
+      echo "$name: submodule $path archive sha256 $got, manifest $want: pin it in corpus.toml" >&2; bad=1; continue
+    fi
+    tar -A -f "$tarball" "$scratch/sub.tar"
+  done < <(git -C "$git_dir" ls-tree -r "$rev" -- "$subdir" | awk -F'\t' '$1 ~ /^160000/ { print $1 "\t" $2 }')
   gzip -9n < "$tarball" > "$dest/$name.tar.gz"
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$split" "$subdir" "$sha" "$name.tar.gz" >> "$dest/packages.tsv.tmp"
 done < "$scratch/list"

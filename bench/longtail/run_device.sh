@@ -3,7 +3,8 @@
 # sources in this directory). Each package, several at a time: torchsmith build (native arch) then
 # `torchsmith verify WHEEL --gpu --plan OUT/plan.lock.json`, and plain `pip wheel
 # --no-build-isolation --no-deps` on a fresh copy of the same source, its wheel verified the same
-# way (no plan); each build under a timeout. Results: results.tsv (name, split, tool, outcome,
+# way (no plan); each build under a timeout, with the same compile jobs (torchsmith's nvcc
+# --split-compile off, so neither gets more threads than pip's MAX_JOBS). Results: results.tsv (name, split, tool, outcome,
 # seconds, diagnosis) and summary.txt (built and verified, per split and tool) in WORK and $OUT.
 #
 #   bash .device/longtail/run_device.sh            (from the repository root on the device)
@@ -85,8 +86,8 @@ run_one() {
   local tree=$dir/src/$subdir log=$work/logs/$name-$tool.log
   t0=$(date +%s)
   if [ "$tool" = torchsmith ]; then
-    timeout -k 10 "$t" "$ts" build "$tree" --torch "$py" --arch "$arch" --jobs "$jobs" --compile-cache none \
-      --out "$dir/out" > "$log" 2>&1
+    timeout -k 10 "$t" "$ts" build "$tree" --torch "$py" --arch "$arch" --jobs "$jobs" --split-compile off \
+      --compile-cache none --out "$dir/out" > "$log" 2>&1
     rc=$?
     whl=$(ls "$dir"/out/dist/*.whl 2>/dev/null | head -1)
   else
