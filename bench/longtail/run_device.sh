@@ -10,7 +10,7 @@
 #   bash .device/longtail/run_device.sh            (from the repository root on the device)
 #
 # Env: TORCHSMITH (default: torchsmith here, else .device/torchsmith), TORCH_PY
-# (/opt/torch/.venv/bin/python), WORK (/tmp/longtail), PAR (4 packages at once), JOBS (4 compile
+# (/opt/torch/.venv/bin/python), WORK (/tmp/longtail), PAR (8 builds at once), JOBS (2 compile
 # jobs each), LIMIT (240 s a build), DEADLINE (520 s: no build starts after it, a running one is cut
 # there; what did not run is "not-run"), SPLIT (all|dev|held-out), ONLY (names, space-separated),
 # ARCH (native: torchsmith's --arch; another value, e.g. 8.6, is pip's TORCH_CUDA_ARCH_LIST too, for a
@@ -22,7 +22,7 @@ ts=${TORCHSMITH:-}
 [ -n "$ts" ] || { [ -x "$here/torchsmith" ] && ts=$here/torchsmith; } || ts=$here/../torchsmith
 py=${TORCH_PY:-/opt/torch/.venv/bin/python}
 work=${WORK:-/tmp/longtail}
-par=${PAR:-4} jobs=${JOBS:-4} limit=${LIMIT:-240} deadline=${DEADLINE:-520}
+par=${PAR:-8} jobs=${JOBS:-2} limit=${LIMIT:-240} deadline=${DEADLINE:-520}
 split=${SPLIT:-all} only=${ONLY:-} arch=${ARCH:-native} order=${ORDER:-big}
 gpu=(--gpu)
 [ "${VERIFY_GPU:-1}" = 0 ] && gpu=()
