@@ -11,10 +11,12 @@
 #
 # Env: TORCHSMITH (default: torchsmith here, else .device/torchsmith), TORCH_PY
 # (/opt/torch/.venv/bin/python), WORK (/tmp/longtail), PAR (8 builds at once), JOBS (2 compile
-# jobs each), LIMIT (240 s a build), DEADLINE (520 s: no build starts after it, a running one is cut
-# there; what did not run is "not-run"), SPLIT (all|dev|held-out), ONLY (names, space-separated),
+# jobs each), LIMIT (240 s a build), DEADLINE (500 s: no build starts after it, a running one is cut
+# there, a verify after it gets 40 s more; what did not run is "not-run"; the device's 600 s command
+# limit stays clear), SPLIT (all|dev|held-out), ONLY (names, space-separated),
 # ARCH (native: torchsmith's --arch; another value, e.g. 8.6, is pip's TORCH_CUDA_ARCH_LIST too, for a
-# machine with no GPU), VERIFY_GPU (1; 0 verifies on the CPU), ORDER (big: largest source first; small).
+# machine with no GPU), VERIFY_GPU (1; 0 verifies on the CPU), ORDER (big: largest source first; small),
+# TOOLS ("torchsmith pip"; one of them alone for a partial run).
 # A package both of whose results are already in WORK/results.tsv is skipped (a second call resumes).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,8 +24,8 @@ ts=${TORCHSMITH:-}
 [ -n "$ts" ] || { [ -x "$here/torchsmith" ] && ts=$here/torchsmith; } || ts=$here/../torchsmith
 py=${TORCH_PY:-/opt/torch/.venv/bin/python}
 work=${WORK:-/tmp/longtail}
-par=${PAR:-8} jobs=${JOBS:-2} limit=${LIMIT:-240} deadline=${DEADLINE:-520}
-split=${SPLIT:-all} only=${ONLY:-} arch=${ARCH:-native} order=${ORDER:-big}
+par=${PAR:-8} jobs=${JOBS:-2} limit=${LIMIT:-240} deadline=${DEADLINE:-500}
+split=${SPLIT:-all} only=${ONLY:-} arch=${ARCH:-native} order=${ORDER:-big} tools=${TOOLS:-torchsmith pip}
 gpu=(--gpu)
 [ "${VERIFY_GPU:-1}" = 0 ] && gpu=()
 pip_arch=()
@@ -67,10 +69,11 @@ import glob, json, sys
 runs = sorted(glob.glob(sys.argv[1] + "/runs/*/run.json"))
 r = json.load(open(runs[-1])) if runs else {}
 d = r.get("diagnosis") or {}
-f = (d.get("findings") or [{}])[0] if isinstance(d, dict) else {}
-parts = [str(f.get(k)) for k in ("signature", "id", "title", "line", "message") if f.get(k)]
-ports = [x.get("reason", "") for x in r.get("retries", []) if x.get("remedy") == "source-port"]
-print("; ".join(parts[:3]) or r.get("error", "") or r.get("outcome", ""), "| ported" if ports else "")
+f = (d.get("root_cause") or {}) if isinstance(d, dict) else {}
+ev = [e.get("text", "") for e in f.get("evidence") or []][:1]
+parts = [str(x) for x in [f.get("id"), f.get("cause")] + ev if x]
+ports = [x for x in r.get("retries") or [] if x.get("remedy") == "source-port"]
+print("; ".join(parts) or r.get("error", "") or r.get("outcome", ""), "| ported" if ports else "")
 PY
 }
 
@@ -104,13 +107,19 @@ run_one() {
     outcome=failed detail="exit $rc"
   else
     # The wheel goes first: --preload takes every path after it (torch/lib: the wheel's NEEDED libs).
-    local plan=()
+    # No runtime dependencies: the machine has no index (an import that needs one warns).
+    local plan=() vt=$(( $(left) + 40 ))
+    [ "$vt" -gt 180 ] && vt=180
+    [ "$vt" -lt 15 ] && vt=15
     [ "$tool" = torchsmith ] && plan=(--plan "$dir/out/plan.lock.json")
-    if timeout -k 10 180 "$ts" verify "$whl" --python "$py" "${gpu[@]}" "${plan[@]}" --preload "$tlib" \
-      > "$work/logs/$name-$tool-verify.log" 2>&1; then
+    [ "$rc" = 0 ] || detail="build exit $rc with a wheel; "
+    if timeout -k 5 "$vt" "$ts" verify "$whl" --python "$py" "${gpu[@]}" "${plan[@]}" --no-runtime-deps \
+      --preload "$tlib" > "$work/logs/$name-$tool-verify.log" 2>&1; then
       outcome=verified
     else
-      outcome=built-not-verified detail="verify exit $?: $(grep -m1 -iE 'fail|error' "$work/logs/$name-$tool-verify.log")"
+      local vrc=$?
+      outcome=built-not-verified
+      detail="${detail}verify exit $vrc: $(grep -m1 -iE '^ *fail ' "$work/logs/$name-$tool-verify.log")"
     fi
   fi
   if [ "$tool" = torchsmith ] && [ "$outcome" != verified ]; then detail="$detail; $(diagnosis "$dir/out")"; fi
@@ -130,7 +139,7 @@ queue=$(awk -F'\t' -v s="$split" -v only=" $only " '
   done | if [ "$order" = small ]; then sort -n; else sort -rn; fi | cut -f2-)
 while IFS=$'\t' read -r name psplit subdir tar; do
   [ -n "$name" ] || continue
-  for tool in torchsmith pip; do
+  for tool in $tools; do
     [ -f "$work/rows/$name.$tool" ] && ! grep -q $'\tnot-run\t' "$work/rows/$name.$tool" && continue
     while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
     run_one "$name" "$psplit" "$subdir" "$tar" "$tool" &
