@@ -44,6 +44,9 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   static const RE2 arch_write(R"(TORCH_CUDA_ARCH_LIST["']\s*\]\s*=[^=]|(?:setdefault|update)\(\s*(?:\{\s*)?["']TORCH_CUDA_ARCH_LIST)");
   static const RE2 arch_flag(R"(["'](?:-gencode|--generate-code|-arch=sm_|--gpu-architecture|arch=compute_))");
   s.own_arches = RE2::PartialMatch(code, arch_write) || RE2::PartialMatch(code, arch_flag);
+  // '-I_ext_src/include', "-I{}".format(...), '-isystem': include flags it passes itself.
+  static const RE2 incflag(R"(["'](?:-I|-isystem))");
+  s.own_includes = RE2::PartialMatch(code, incflag);
   static const RE2 stdflag(R"((-std=(?:c|gnu)\+\+[0-9a-z]{2}))");
   all_matches(code, stdflag, s.std_flags);
   static const RE2 env_read(
