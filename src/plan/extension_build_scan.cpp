@@ -53,6 +53,11 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
       R"((?:environ\.get\(\s*|getenv\(\s*|environ\[\s*)["']([A-Za-z_][A-Za-z0-9_]*)["'])");
   static const RE2 env_in(R"(["']([A-Za-z_][A-Za-z0-9_]*)["']\s+(?:not\s+)?in\s+os\.environ)");
   all_matches(code, env_read, s.env_switches);
+  // CUDAExtension("_ext", ...), CppExtension(name='pkg._C', ...), Extension("x", ...), and an alias of
+  // one (DCNv2's `extension = CUDAExtension` ... `extension("_ext", ...)`): what it builds.
+  static const RE2 ext_name(
+      R"((?i)\b[a-z_]*extension\s*\(\s*(?:name\s*=\s*)?["']([A-Za-z_][A-Za-z0-9_.]*)["'])");
+  all_matches(code, ext_name, s.ext_modules);
   all_matches(code, env_in, s.env_switches);
 }
 

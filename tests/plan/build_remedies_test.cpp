@@ -213,6 +213,10 @@ TEST(BuildSwitchScan, ReadsChecksArchesStandardsAndSwitches) {
   EXPECT_TRUE(s.gpu_check);
   EXPECT_TRUE(s.own_arches);
   EXPECT_TRUE(s.own_includes);
+  EXPECT_TRUE(s.ext_modules.empty());
+  scan_build_switches("ext = [CUDAExtension('_ext', srcs), CppExtension(name=\"pkg._C\", sources=[])]\n"
+                      "extension = CUDAExtension\nmods = [extension(\"maskrcnn._C\", sources)]\n", s);
+  EXPECT_EQ(s.ext_modules, (std::vector<std::string>{"_ext", "pkg._C", "maskrcnn._C"}));
   EXPECT_EQ(s.std_flags, std::vector<std::string>{"-std=c++14"});
   EXPECT_EQ(s.env_switches, (std::vector<std::string>{"TORCH_CUDA_ARCH_LIST", "FORCE_CUDA", "WITH_OPS", "DEBUG_BUILD"}));
 }
