@@ -212,8 +212,8 @@ void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
               "Never retry with a remedy (fewer jobs after an OOM kill, CMAKE_POLICY_VERSION_MINIMUM, a clean "
               "build directory): stop at the first failure with its diagnosis.");
   c->add_flag("--no-port", o->no_port,
-              "Never port the source: by default a failed build of a fetched tree (git URL@REF, NAME==VERSION) is "
-              "retried once with the rewrites of removed torch APIs that match it (data/kb/ports.toml), reverted "
+              "Never port the source: by default a failed build of the build's own copy (a git URL@REF, NAME==VERSION, "
+              "or an extension's directory copied to OUT/src) is retried once with the rewrites of removed torch APIs that match it (data/kb/ports.toml), reverted "
               "byte for byte if it still fails.");
   c->add_flag("--allow-arch-shrink", o->allow_arch_shrink,
               "Let auto-fix shorten the arch list to the GPUs here when the compiler fails on an old arch.");

@@ -5,7 +5,9 @@
 //                    the plan's first arch, so a GPU-less machine builds the CUDA extension;
 //  build.arch-list   setup.py sets its own TORCH_CUDA_ARCH_LIST or -gencode flags: the plan's wins;
 //  build.cxx-std     setup.py forces a -std older than the target torch's headers need (torch.toml
-//                    cxx_standard): raised to that standard for the host compiler and nvcc.
+//                    cxx_standard): raised to that standard for the host compiler and nvcc;
+//  build.abs-include setup.py passes its own -I/-isystem flags: a relative one is made absolute
+//                    against setup.py's directory (cpp_extension's ninja compiles in build_temp).
 #include <cctype>
 #include <cstdlib>
 
@@ -158,6 +160,21 @@ void choose_build_remedies(Ctx& c) {
                    "build helper raises it for the host compiler and nvcc",
                src, kCxxStdRule);
     }
+  }
+  if (scan.own_includes) {
+    // cpp_extension makes include_dirs absolute (its Note [Absolute include_dirs]) but passes
+    // extra_compile_args as written, and its ninja build runs in build_temp.
+    const std::string src = "pytorch/pytorch@v2.6.0:torch/utils/cpp_extension.py (Note [Absolute include_dirs]; "
+                            "_run_ninja_build runs ninja with cwd=build_directory); "
+                            "https://github.com/facebookresearch/votenet/issues/108 ('-I_ext_src/include' then "
+                            "'fatal error: cuda_utils.h: No such file or directory')";
+    use_helper(c, "it makes the package's relative -I flags absolute");
+    c.set_env("TORCHSMITH_ABS_INCLUDE", "1", "setup.py passes its own -I flags", src, kAbsIncludeRule);
+    c.decide("remedy", kAbsIncludeRule,
+             "setup.py passes -I/-isystem flags in extra_compile_args; torch's ninja build compiles in build_temp, "
+             "where a relative one finds nothing, so the build helper makes each relative one absolute against "
+             "setup.py's directory (absolute ones are kept)",
+             src, kAbsIncludeRule);
   }
   {
     std::string names;

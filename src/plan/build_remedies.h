@@ -10,6 +10,7 @@ namespace ts::plan::ext {
 inline constexpr const char* kGpuTargetRule = "build.gpu-target";
 inline constexpr const char* kArchListRule = "build.arch-list";
 inline constexpr const char* kCxxStdRule = "build.cxx-std";
+inline constexpr const char* kAbsIncludeRule = "build.abs-include";
 inline constexpr const char* kBuildOverlayRule = "build.overlay";
 
 // A setup.py build through the target Python whose tree was read.

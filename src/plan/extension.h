@@ -49,8 +49,11 @@ struct SourceScan {
   // What setup.py does to its own build (scan_build_switches), read so the plan can repair it:
   bool gpu_check = false;               // asks torch.cuda about a GPU (is_available, capability, ...)
   bool own_arches = false;              // writes TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags
+  bool own_includes = false;            // passes -I/-isystem flags of its own (relative ones break under ninja)
   std::vector<std::string> std_flags;   // -std=c++14 / gnu++1z literals, in order, once each
   std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in)
+  std::vector<std::string> ext_modules;   // extension names it builds ("_ext", "pointnet2._ext"), in order
+  std::vector<std::string> py_packages;   // the tree's top-level Python packages and modules (not setup.py)
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
 };
 

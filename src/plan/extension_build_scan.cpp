@@ -44,12 +44,20 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   static const RE2 arch_write(R"(TORCH_CUDA_ARCH_LIST["']\s*\]\s*=[^=]|(?:setdefault|update)\(\s*(?:\{\s*)?["']TORCH_CUDA_ARCH_LIST)");
   static const RE2 arch_flag(R"(["'](?:-gencode|--generate-code|-arch=sm_|--gpu-architecture|arch=compute_))");
   s.own_arches = RE2::PartialMatch(code, arch_write) || RE2::PartialMatch(code, arch_flag);
+  // '-I_ext_src/include', "-I{}".format(...), '-isystem': include flags it passes itself.
+  static const RE2 incflag(R"(["'](?:-I|-isystem))");
+  s.own_includes = RE2::PartialMatch(code, incflag);
   static const RE2 stdflag(R"((-std=(?:c|gnu)\+\+[0-9a-z]{2}))");
   all_matches(code, stdflag, s.std_flags);
   static const RE2 env_read(
       R"((?:environ\.get\(\s*|getenv\(\s*|environ\[\s*)["']([A-Za-z_][A-Za-z0-9_]*)["'])");
   static const RE2 env_in(R"(["']([A-Za-z_][A-Za-z0-9_]*)["']\s+(?:not\s+)?in\s+os\.environ)");
   all_matches(code, env_read, s.env_switches);
+  // CUDAExtension("_ext", ...), CppExtension(name='pkg._C', ...), Extension("x", ...), and an alias of
+  // one (DCNv2's `extension = CUDAExtension` ... `extension("_ext", ...)`): what it builds.
+  static const RE2 ext_name(
+      R"((?i)\b[a-z_]*extension\s*\(\s*(?:name\s*=\s*)?["']([A-Za-z_][A-Za-z0-9_.]*)["'])");
+  all_matches(code, ext_name, s.ext_modules);
   all_matches(code, env_in, s.env_switches);
 }
 

@@ -182,6 +182,14 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   }
   s.pyproject_requires = pp ? pp->build_requires : build_requires(pyproject);
   s.smoke = read_text(root / "smoke.py", 64 * 1024);
+  // Top-level packages and modules: what `import NAME` can find once the wheel is installed.
+  for (fs::directory_iterator d(root, fs::directory_options::skip_permission_denied, ec), e; !ec && d != e;
+       d.increment(ec)) {
+    const auto& p = d->path();
+    std::error_code ec2;
+    if (d->is_directory(ec2) && fs::exists(p / "__init__.py", ec2)) s.py_packages.push_back(p.filename().string());
+    else if (p.extension() == ".py" && p.filename() != "setup.py") s.py_packages.push_back(p.stem().string());
+  }
   // .cu sources, a few levels down, skipping VCS and build output; counted for nvcc --split-compile.
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
   int seen = 0;

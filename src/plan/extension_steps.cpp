@@ -10,6 +10,31 @@ namespace ts::plan::ext {
 
 namespace {
 
+std::string module_key(std::string s) {
+  for (auto& ch : s) ch = ch == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// A package without a recipe is imported by its distribution's name only when the tree has a package
+// or an extension of that name (or setup.py names none); otherwise by the first extension setup.py
+// builds (DCNv2's "_ext").
+void import_from_tree(Ctx& c, const SourceScan& scan) {
+  if (scan.ext_modules.empty()) return;
+  std::string want = module_key(c.p.import_name);
+  for (const auto& p : scan.py_packages)
+    if (module_key(p) == want) return;
+  for (const auto& e : scan.ext_modules)
+    if (module_key(e.substr(0, e.find('.'))) == want) return;
+  const std::string& first = scan.ext_modules.front();
+  std::string guessed = c.p.import_name;
+  c.p.import_name = first.substr(0, first.find('.'));
+  if (c.p.smoke == "import " + guessed) c.p.smoke = "import " + c.p.import_name;  // the generic smoke
+  c.decide("import", c.p.import_name,
+           "no package or extension named " + c.dist_name + " in the tree: the first extension setup.py builds (" +
+               first + ") is what an import can find",
+           "setup.py", "plan.import");
+}
+
 // PEP 427: a wheel file name's distribution part has runs of -_. replaced by '_'.
 std::string wheel_escape(const std::string& name) {
   std::string o;
@@ -94,6 +119,7 @@ void choose_steps(Ctx& c) {
   c.dist_name = wheel_escape(name);
   c.p.import_name = r.import_name.empty() ? c.dist_name : r.import_name;
   c.p.smoke = r.origin.file.empty() && !scan.smoke.empty() ? scan.smoke : r.smoke;
+  if (r.origin.file.empty()) import_from_tree(c, scan);  // the generic recipe guessed it from the name
   c.p.runtime_requires = r.runtime_requires;
   std::string site = core::dir_of(c.python->torch.path);
   // torch's fixes edit the installed torch; the package's own edit the fetched tree ({src}).

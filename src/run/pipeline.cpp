@@ -175,10 +175,11 @@ build::StepResult attempt(RunState& s, const StepCtx& c, const build::StepSpec& 
 }
 
 // The source ports, once, after a failed build of the build's own copy of the source (a fetched
-// tree under OUT; a user's directory is never ported): true when some matched and the build retries.
+// tree under OUT, or an extension's directory copied to OUT/src; a tree built in place is never
+// ported): true when some matched and the build retries.
 bool try_ports(RunState& s, const StepCtx& c) {
   if (!s.o.ports || s.ported || c.kind != StepKind::build || !s.o.retry.auto_fix) return false;
-  if (!s.plan.source_dir.empty()) {
+  if (!s.plan.source_dir.empty() && s.copied_from.empty()) {
     auto dry = source::apply_ports(s.paths.src, *s.o.ports, true);
     if (dry.changed())
       s.say("source ports " + join(dry.ports) + " match " + std::to_string(dry.files.size()) + " file(s) of your tree; "

@@ -31,7 +31,8 @@ struct BuildOptions {
   bool resume = false;    // skip finished steps whose inputs are unchanged
   bool wait_for_lock = false;
   RetryPolicy retry;
-  // Source ports tried once after a failed build of a fetched tree (never a user's directory);
+  // Source ports tried once after a failed build of the build's own copy (a fetched tree, an
+  // extension's directory copied to OUT/src; never a tree built in place);
   // null: off (--no-port).
   const source::PortSet* ports = nullptr;
   bool stop_on_fatal = true;         // --keep-going-after turns the early stop off

@@ -80,6 +80,19 @@ TEST(BuildRemedies, ItsOwnArchListLosesToThePlans) {
   EXPECT_EQ(remedy(plan(cuda_only_scan()).plan, ext::kArchListRule), nullptr);
 }
 
+TEST(BuildRemedies, ItsOwnIncludeFlagsAreMadeAbsolute) {
+  auto s = cuda_only_scan();
+  s.own_includes = true;
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_ABS_INCLUDE"), "1");
+  const Decision* d = remedy(r.plan, ext::kAbsIncludeRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->source.find("votenet/issues/108"), std::string::npos) << d->source;
+  EXPECT_EQ(env(plan(cuda_only_scan()).plan, "TORCHSMITH_ABS_INCLUDE"), "<unset>");
+  EXPECT_EQ(remedy(plan(cuda_only_scan()).plan, ext::kAbsIncludeRule), nullptr);
+}
+
 TEST(BuildRemedies, AnOlderStdIsRaisedToTheTorchsStandard) {
   auto s = cuda_only_scan();
   s.std_flags = {"-std=c++14"};
@@ -192,12 +205,18 @@ TEST(BuildSwitchScan, ReadsChecksArchesStandardsAndSwitches) {
       "import os, torch\n"
       "if not torch.cuda.is_available():\n    raise RuntimeError('Cuda is not available')\n"
       "os.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"3.5;6.0\"\n"
-      "cxx = ['-O3', '-std=c++14']\nnvcc = ['-std=c++14', '-gencode', 'arch=compute_60,code=sm_60']\n"
+      "cxx = ['-O3', '-std=c++14', \"-I{}\".format('_ext_src/include')]\n"
+      "nvcc = ['-std=c++14', '-gencode', 'arch=compute_60,code=sm_60']\n"
       "if os.environ.get('FORCE_CUDA', '0') == '1' or os.getenv(\"WITH_OPS\"): pass\n"
       "if 'DEBUG_BUILD' in os.environ: pass\n",
       s);
   EXPECT_TRUE(s.gpu_check);
   EXPECT_TRUE(s.own_arches);
+  EXPECT_TRUE(s.own_includes);
+  EXPECT_TRUE(s.ext_modules.empty());
+  scan_build_switches("ext = [CUDAExtension('_ext', srcs), CppExtension(name=\"pkg._C\", sources=[])]\n"
+                      "extension = CUDAExtension\nmods = [extension(\"maskrcnn._C\", sources)]\n", s);
+  EXPECT_EQ(s.ext_modules, (std::vector<std::string>{"_ext", "pkg._C", "maskrcnn._C"}));
   EXPECT_EQ(s.std_flags, std::vector<std::string>{"-std=c++14"});
   EXPECT_EQ(s.env_switches, (std::vector<std::string>{"TORCH_CUDA_ARCH_LIST", "FORCE_CUDA", "WITH_OPS", "DEBUG_BUILD"}));
 }
@@ -206,12 +225,14 @@ TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {
   SourceScan s;
   scan_build_switches(
       "# if not torch.cuda.is_available(): raise\n"
-      "#   extra = ['-gencode', 'arch=compute_35,code=sm_35', '-std=c++11']\n"
+      "#   extra = ['-gencode', 'arch=compute_35,code=sm_35', '-std=c++11', '-Iinc']\n"
+      "include_dirs = [os.path.join(here, 'include')]\n"
       "arches = os.environ.get('TORCH_CUDA_ARCH_LIST')\n"
       "if os.environ['TORCH_CUDA_ARCH_LIST'] == '': pass\n",
       s);
   EXPECT_FALSE(s.gpu_check);
   EXPECT_FALSE(s.own_arches);
+  EXPECT_FALSE(s.own_includes);
   EXPECT_TRUE(s.std_flags.empty());
 }
 

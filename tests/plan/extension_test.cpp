@@ -69,6 +69,29 @@ TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
   EXPECT_EQ(step(p, "fetch"), nullptr);  // a directory is built as it is
 }
 
+// A tree without a package of its distribution's name is imported by the extension it builds
+// (DCNv2: setup(name="DCNv2", ext_modules=[CUDAExtension("_ext", ...)])); near miss: one that has it.
+TEST(ExtensionPlan, ImportNameComesFromTheTreeWhenTheDistributionIsNoModule) {
+  auto f = fake_host(fake_python("2.11.0+cu130", "13.0"), {"13.0"}, {"9.0"});
+  auto s = cuda_only_scan();
+  s.name = "DCNv2";
+  s.ext_modules = {"_ext"};
+  s.py_packages = {"dcn_v2", "test"};
+  auto r = make_extension_plan(dir_request(s), f, test_kb(), recipe_generic(s.name), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.plan.import_name, "_ext");
+  EXPECT_EQ(r.plan.smoke, "import _ext");
+  s.name = "pointnet2";
+  s.ext_modules = {"pointnet2._ext"};
+  EXPECT_EQ(make_extension_plan(dir_request(s), f, test_kb(), recipe_generic(s.name), &test_fixes()).plan.import_name,
+            "pointnet2");
+  s.name = "pytorch-loss";
+  s.ext_modules = {"focal_cpp"};
+  s.py_packages = {"pytorch_loss"};
+  EXPECT_EQ(make_extension_plan(dir_request(s), f, test_kb(), recipe_generic(s.name), &test_fixes()).plan.import_name,
+            "pytorch_loss");
+}
+
 TEST(ExtensionPlan, OnlyNvccOfAnotherMajorIsRefused) {
   auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"13.0"}, {"8.6"});
   auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());

@@ -1,6 +1,7 @@
 // The source ports in run_build, through a scripted StepRunner: a failed build of the build's own
 // copy (OUT/src) is ported once and retried, the diff recorded; a build that still fails gets its
-// files back byte for byte; a user's directory and --no-port are never ported.
+// files back byte for byte; an extension's directory is ported in its copy only; a tree built in
+// place and --no-port are never ported.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -93,6 +94,24 @@ TEST(PipelinePorts, APortThatDoesNotHelpIsRevertedByteForByte) {
   EXPECT_TRUE(f.said_has("reverted byte for byte"));
 }
 
+// An extension's directory is built from its copy in OUT/src (run_state.cpp): the copy is ported,
+// the user's tree is not touched.
+TEST(PipelinePorts, AnExtensionsDirectoryIsPortedInItsCopyOnly) {
+  Fixture f;
+  std::string mine = f.tree("mine");
+  plan::Plan p = build_plan(mine);
+  p.import_name = "k";  // an extension: built from OUT/src
+  f.fake.script["build"].push_back({.exit_code = 1});
+  BuildOutcome r = run_build(p, f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.calls.size(), 2u);
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_EQ(r.record.retries[0].remedy, "source-port");
+  EXPECT_EQ(util::read_file(mine + "/csrc/k.cu"), kKernel);
+  EXPECT_NE(util::read_file(f.dir / "out/src/csrc/k.cu").value_or("").find("TORCH_CHECK(x.is_cuda()"), std::string::npos);
+}
+
+// A tree built in place (a torch source tree: no import name) is the user's own: named, never ported.
 TEST(PipelinePorts, AUsersDirectoryIsNeverPorted) {
   Fixture f;
   std::string mine = f.tree("mine");

@@ -107,6 +107,29 @@ TEST_F(PyshimRemedy, ArchListOfThePlanWins) {
   EXPECT_EQ(b.value, "86\n");  // setup.py read back the plan's list
 }
 
+TEST_F(PyshimRemedy, ARelativeIncludeFailsWithoutTheRemedy) {
+  Built b = build("rel_include", "plain", {}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("lt_value.h"), std::string::npos) << b.run.out << b.run.err;
+}
+
+TEST_F(PyshimRemedy, AbsIncludeFindsTheHeader) {
+  Built b = build("rel_include", "absolute", {{"TORCHSMITH_ABS_INCLUDE", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.abs-include] lt_rel_include: -Iinclude made absolute against "), std::string::npos)
+      << b.run.err;
+  EXPECT_EQ(b.value, "7\n");
+}
+
+// Near miss: an absolute -I is the package's own choice and is left as it is (nothing to say).
+TEST_F(PyshimRemedy, AbsIncludeKeepsAnAbsolutePath) {
+  fs::path inc = fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/long_tail/rel_include/include";
+  Built b = build("rel_include", "already", {{"TORCHSMITH_ABS_INCLUDE", "1"}, {"REL_INCLUDE_FLAG", "-I" + inc.string()}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_EQ(b.run.err.find("[build.abs-include]"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "7\n");
+}
+
 // The flag rules themselves, called in the helper: what is dropped, what is raised, what is kept.
 TEST(PyshimRemedyRules, FlagRewrites) {
   std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
@@ -116,12 +139,14 @@ TEST(PyshimRemedyRules, FlagRewrites) {
       "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
       "print(m._drop_arch_flags(['-O3', '-gencode=arch=compute_60,code=sm_60', '--generate-code', 'x', "
       "'-arch', 'sm_70', '--use_fast_math', '-DARCH=1'])[0])\n"
-      "print(m._raise_std(['-std=c++14', '--std=gnu++1z', '-std', 'c++11', '-std=c++20', '-std=foo', '-O2'], 17)[0])\n";
+      "print(m._raise_std(['-std=c++14', '--std=gnu++1z', '-std', 'c++11', '-std=c++20', '-std=foo', '-O2'], 17)[0])\n"
+      "print(m._absolute_includes(['-Iinc', '-I', 'a/b', '-I/abs', '-isystem', 's', '-I../up', '-DI=1', '-O2'], '/p/q')[0])\n";
   auto r = util::run({"/usr/bin/python3", "-c", code}, {std::chrono::seconds(60)});
   ASSERT_TRUE(r.ok()) << r.err;
   EXPECT_EQ(r.out,
             "['-O3', '--use_fast_math', '-DARCH=1']\n"
-            "['-std=c++17', '--std=gnu++1z', '-std=c++17', '-std=c++20', '-std=foo', '-O2']\n");
+            "['-std=c++17', '--std=gnu++1z', '-std=c++17', '-std=c++20', '-std=foo', '-O2']\n"
+            "['-I/p/q/inc', '-I', '/p/q/a/b', '-I/abs', '-isystem', '/p/q/s', '-I/p/up', '-DI=1', '-O2']\n");
 }
 
 }  // namespace

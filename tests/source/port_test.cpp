@@ -76,9 +76,11 @@ TEST_P(EachPort, RewritesItsApiAndLeavesANearMissAlone) {
 INSTANTIATE_TEST_SUITE_P(
     Ports, EachPort,
     ::testing::Values(
-        Case{"port.thc-header", "#include <THC/THC.h>\n", "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ceil_div.h>\n"},
-        Case{"port.thc-header", "#include \"THC/THC.h\"\n", "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ceil_div.h>\n"},
+        Case{"port.thc-header", "#include <THC/THC.h>\n", "#include <ATen/cuda/CUDAContext.h>\n#include <c10/cuda/CUDACachingAllocator.h>\n#include <ATen/ceil_div.h>\n"},
+        Case{"port.thc-header", "#include \"THC/THC.h\"\n", "#include <ATen/cuda/CUDAContext.h>\n#include <c10/cuda/CUDACachingAllocator.h>\n#include <ATen/ceil_div.h>\n"},
         Case{"port.thc-header", "#include <THC/THCGeneral.h>\n", "#include <THC/THCGeneral.h>\n"},
+        Case{"port.th-header", "#include <TH/TH.h>\n", "#include <ATen/ATen.h>\n"},
+        Case{"port.th-header", "#include <TH/THGeneral.h>\n", "#include <TH/THGeneral.h>\n"},
         Case{"port.thc-atomics", "#include <THC/THCAtomics.cuh>\n", "#include <ATen/cuda/Atomic.cuh>\n"},
         Case{"port.thc-device-utils", "#include <THC/THCDeviceUtils.cuh>\n",
              "#include <ATen/cuda/DeviceUtils.cuh>\n#include <ATen/ceil_div.h>\n"},
@@ -106,7 +108,36 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.type-scalar-type", "if (x.type().scalarType() == at::kHalf)\n", "if (x.scalar_type() == at::kHalf)\n"},
         Case{"port.data-ptr", "float* p = x.data<float>();\nauto q = y.data<at::Half>();\n",
              "float* p = x.data_ptr<float>();\nauto q = y.data_ptr<at::Half>();\n"},
-        Case{"port.data-ptr", "auto d = x.data();\n", "auto d = x.data();\n"}));
+        Case{"port.data-ptr", "auto d = x.data();\n", "auto d = x.data();\n"},
+        Case{"port.thc-state-global", "#include <vector>\nTHCState *state = at::globalContext().lazyInitCUDA();\nint a;\n",
+             "#include <vector>\nint a;\n"},
+        Case{"port.thc-state-global", "// THCState *state = at::globalContext().lazyInitCUDA();\n",
+             "// THCState *state = at::globalContext().lazyInitCUDA();\n"},
+        Case{"port.thc-blas-sgemm", "THCudaBlas_Sgemm(state, 'n', 't', n, m, k, 1.0f,",
+             "[](char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, "
+             "const float* b, int64_t ldb, float beta, float* c, int64_t ldc) { auto op = [](char t) { return (t == 't' "
+             "|| t == 'T') ? CUBLAS_OP_T : (t == 'c' || t == 'C') ? CUBLAS_OP_C : CUBLAS_OP_N; }; if (n <= 1) ldc = "
+             "std::max<int64_t>(m, 1); if (op(ta) != CUBLAS_OP_N) { if (m <= 1) lda = std::max<int64_t>(k, 1); } else if "
+             "(k <= 1) { lda = std::max<int64_t>(m, 1); } if (op(tb) != CUBLAS_OP_N) { if (k <= 1) ldb = "
+             "std::max<int64_t>(n, 1); } else if (n <= 1) { ldb = std::max<int64_t>(k, 1); } "
+             "TORCH_CUDABLAS_CHECK(cublasSgemm(at::cuda::getCurrentCUDABlasHandle(), op(ta), op(tb), (int)m, (int)n, "
+             "(int)k, &alpha, a, (int)lda, b, (int)ldb, &beta, c, (int)ldc)); }( 'n', 't', n, m, k, 1.0f,"},
+        // Batched and gemv are their own ports: the plain Sgemm pattern must not take them.
+        Case{"port.thc-blas-sgemm", "THCudaBlas_SgemmBatched(state, 'n',", "THCudaBlas_SgemmBatched(state, 'n',"},
+        Case{"port.thc-blas-sgemm", "MyTHCudaBlas_Sgemm(state, 'n',", "MyTHCudaBlas_Sgemm(state, 'n',"}));
+
+// The BLAS ports' rewrites are long: what they must keep is checked, not their every byte.
+TEST(PortBlas, BatchedAndGemvCallCublasWithTheArgumentsAfterState) {
+  std::string b = port_one("port.thc-blas-sgemm-batched", "THCudaBlas_SgemmBatched(state,\n 't', 'n', n_, m_, k_, 1.0f, a, k_, b, k_, 0.0f, c, n_, batch);");
+  EXPECT_EQ(b.find("THCudaBlas"), std::string::npos) << b;
+  EXPECT_NE(b.find("cublasSgemmBatched(at::cuda::getCurrentCUDABlasHandle()"), std::string::npos) << b;
+  EXPECT_NE(b.find("}(\n 't', 'n', n_, m_, k_, 1.0f, a, k_, b, k_, 0.0f, c, n_, batch);"), std::string::npos) << b;
+  std::string v = port_one("port.thc-blas-sgemv", "THCudaBlas_Sgemv(state, 't', k_, m_, 1.0f, g, k_, o, 1, 1.0f, gb, 1);");
+  EXPECT_NE(v.find("cublasSgemv(at::cuda::getCurrentCUDABlasHandle()"), std::string::npos) << v;
+  EXPECT_NE(v.find("}( 't', k_, m_, 1.0f, g, k_, o, 1, 1.0f, gb, 1);"), std::string::npos) << v;
+  // Without `state` first it is not THC's call: left alone.
+  EXPECT_EQ(port_one("port.thc-blas-sgemv", "THCudaBlas_Sgemv(handle, 't');"), "THCudaBlas_Sgemv(handle, 't');");
+}
 
 TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {
   testkit::TempDir t("ts-port-tree");
@@ -134,10 +165,11 @@ TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {
                                                "port.at-check"}));
   EXPECT_EQ(r.diff, dry.diff);
   EXPECT_NE(r.diff.find("\n-#include <THC/THC.h>\n-extern THCState *state;\n+#include <ATen/cuda/CUDAContext.h>\n"
-                        "+#include <ATen/ceil_div.h>\n"),
+                        "+#include <c10/cuda/CUDACachingAllocator.h>\n+#include <ATen/ceil_div.h>\n"),
             std::string::npos) << r.diff;
   EXPECT_EQ(util::read_file(t / "csrc/k.cu"),
-            "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ceil_div.h>\nvoid f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n"
+            "#include <ATen/cuda/CUDAContext.h>\n#include <c10/cuda/CUDACachingAllocator.h>\n#include <ATen/ceil_div.h>\n"
+            "void f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n"
             "  C10_CUDA_CHECK(cudaGetLastError());\n}\n");
   EXPECT_EQ(util::read_file(t / "third_party/lib/v.h"), vendored);  // vendored code is not ported
   EXPECT_EQ(util::read_file(t / "README.md"), doc);

@@ -28,7 +28,9 @@
 #    keep the plan's value, and -gencode/-arch/-code flags in extra_compile_args are dropped, so
 #    torch's cpp_extension derives them from the plan's list;
 #  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
-#    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept).
+#    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
+#  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args becomes
+#    absolute against setup.py's directory (torch's ninja build compiles in build_temp).
 import os
 import sys
 
@@ -242,7 +244,33 @@ def _raise_std(flags, need):
     return out, changed
 
 
-def _rewrite_ext_args(exts, arches, need):
+# -- build.abs-include --------------------------------------------------------------------------
+
+_INCLUDE_FLAGS = ("-I", "-isystem")
+
+
+def _absolute_includes(flags, base):
+    # ["-Iinc", "-I", "inc2", "-isystem", "sys", "-I/abs"] -> the relative ones joined to base.
+    out, changed = [], []
+    i = 0
+    while i < len(flags):
+        f = flags[i]
+        flag = next((x for x in _INCLUDE_FLAGS if isinstance(f, str) and f.startswith(x)), None)
+        if flag is not None:
+            two = f == flag and i + 1 < len(flags) and isinstance(flags[i + 1], str)
+            path = flags[i + 1] if two else f[len(flag):]
+            if path and not os.path.isabs(path):
+                new = os.path.normpath(os.path.join(base, path))
+                out.extend([flag, new] if two else [flag + new])
+                changed.append(f + (" " + path if two else ""))
+                i += 2 if two else 1
+                continue
+        out.append(f)
+        i += 1
+    return out, changed
+
+
+def _rewrite_ext_args(exts, arches, need, base=None):
     # extra_compile_args as a list (every compiler) or torch's {"cxx": [...], "nvcc": [...]}.
     notes = []
     for ext in exts:
@@ -261,6 +289,11 @@ def _rewrite_ext_args(exts, arches, need):
                 if changed:
                     notes.append("[build.cxx-std] %s: %s -> -std=c++%d (the torch's headers need C++%d; "
                                  "TORCHSMITH_CXX_STD)" % (ext.name, " ".join(changed), need, need))
+            if base:
+                flags, changed = _absolute_includes(flags, base)
+                if changed:
+                    notes.append("[build.abs-include] %s: %s made absolute against %s (ninja compiles in "
+                                 "build_temp; TORCHSMITH_ABS_INCLUDE)" % (ext.name, " ".join(changed), base))
             new[key] = flags
         if isinstance(args, dict):
             args.update(new)
@@ -366,8 +399,9 @@ def _patch(build_ext_cls):
     def build_extensions(self):
         slots = _slots()
         exts = list(self.extensions or [])
-        if _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0):
-            _rewrite_ext_args(exts, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0))
+        base = os.getcwd() if os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" else None
+        if _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0) or base:
+            _rewrite_ext_args(exts, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0), base)
         if _force_includes():
             _add_force_includes(exts, _force_includes())
         # Only torch's BuildExtension with ninja, only when the user did not ask for -j themselves,
@@ -430,7 +464,8 @@ def _install_hook(targets):
 
 def _hooks():
     targets = {}
-    if _slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0):
+    if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
+            or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1"):
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target

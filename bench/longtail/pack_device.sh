@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Packs the long-tail corpus for a machine with no network: each package's source as a gzipped
+# `git archive` of an already-fetched mirror, checked against corpus.toml's sha256, plus the runner
+# (run_device.sh) and the list it reads (packages.tsv), into .device/longtail/ (git-ignored).
+# It never fetches: the mirrors come from the `fetch` tool (MIRRORS/OWNER+NAME/repo[/.git]).
+#
+#   bench/longtail/pack_device.sh [--mirrors DIR] [--dest DIR] [--torchsmith BIN]
+#
+# --mirrors: where the mirrors are (default /work/.mirror); --dest: default .device/longtail;
+# --torchsmith: also put a stripped copy of this binary there (the runner otherwise takes
+# .device/torchsmith). A package whose commit (or a blob) the mirror lacks is listed "unavailable"
+# with why, never built from another commit. The gunzipped archive's sha256 is the manifest's.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+mirrors=/work/.mirror dest=$root/.device/longtail bin=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --mirrors) mirrors=$2; shift 2 ;;
+    --dest) dest=$2; shift 2 ;;
+    --torchsmith) bin=$2; shift 2 ;;
+    *) echo "pack_device.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$dest"
+rm -f "$dest"/*.tar.gz "$dest/packages.tsv.tmp"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# name repo commit subdir split sha256 exclude(;-joined) unavailable, one package a line.
+python3 - "$here/corpus.toml" > "$scratch/list" <<'PY'
+import sys, tomllib
+for p in tomllib.load(open(sys.argv[1], "rb"))["package"]:
+    print("\t".join([p["name"], p["repo"], p["commit"], p["subdir"] or ".", p["split"], p["sha256"] or "-",
+                     ";".join(p.get("exclude", [])) or "-", p.get("unavailable", "") or "-"]))
+PY
+
+unavailable() {  # NAME SPLIT WHY
+  printf '%s\t%s\t-\t-\tunavailable: %s\n' "$1" "$2" "$3" >> "$dest/packages.tsv.tmp"
+  echo "$1: unavailable: $3" >&2
+}
+
+bad=0
+while IFS=$'\t' read -r name repo commit subdir split sha exclude why; do
+  if [ "$why" != - ]; then unavailable "$name" "$split" "$why"; continue; fi
+  slug=${repo#https://github.com/}
+  git_dir=$mirrors/${slug/\//+}/repo
+  [ -d "$git_dir/.git" ] && git_dir=$git_dir/.git
+  if ! git -C "$git_dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
+    unavailable "$name" "$split" "commit $commit not in $git_dir (fetch $slug first)"; bad=1; continue
+  fi
+  rev=$commit
+  if [ "$exclude" != - ]; then
+    # COMMIT's tree without the excluded paths, committed with COMMIT's dates in a scratch repository
+    # that borrows the mirror's objects: the same bytes on every run.
+    s=$scratch/$name.git
+    git init -q --bare "$s" && echo "$(cd "$git_dir" && pwd)/objects" > "$s/objects/info/alternates"
+    GIT_INDEX_FILE=$s/index git -C "$s" read-tree "$commit"
+    IFS=';' read -ra paths <<< "$exclude"
+    GIT_INDEX_FILE=$s/index git -C "$s" rm -q --cached -- "${paths[@]}"
+    tree=$(GIT_INDEX_FILE=$s/index git -C "$s" write-tree)
+    date=$(git -C "$git_dir" log -1 --format=%cd --date=raw "$commit")
+    rev=$(GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date GIT_AUTHOR_NAME=x GIT_AUTHOR_EMAIL=x \
+      GIT_COMMITTER_NAME=x GIT_COMMITTER_EMAIL=x git -C "$s" commit-tree "$tree" -m x)
+    git_dir=$s
+  fi
+  tarball=$scratch/$name.tar
+  if ! git -C "$git_dir" archive --format=tar -o "$tarball" "$rev" -- "$subdir" 2>"$scratch/err"; then
+    unavailable "$name" "$split" "git archive failed: $(head -c 200 "$scratch/err")"; bad=1; continue
+  fi
+  got=$(sha256sum "$tarball" | cut -d' ' -f1)
+  if [ "$sha" = - ] || [ "$sha" != "$got" ]; then
+    echo "$name: archive sha256 $got, manifest ${sha/-/(none)}: pin it in corpus.toml or fix the mirror" >&2
+    bad=1; continue
+  fi
+  # Submodules under SUBDIR (what `git clone --recursive` brings): each gitlink's commit from its own
+  # mirror, appended under its path, its archive's sha256 checked against the manifest's submodules.
+  while IFS=$'\t' read -r info path; do
+    [ -n "$path" ] || continue
+    sub_commit=$(echo "$info" | cut -d' ' -f3)
+    key=$(git -C "$git_dir" config --blob "$commit:.gitmodules" --get-regexp '^submodule\..*\.path$' |
+      awk -v p="$path" '$2 == p { print $1; exit }')
+    url=$(git -C "$git_dir" config --blob "$commit:.gitmodules" "${key%.path}.url" 2>/dev/null || true)
+    slug=$(echo "$url" | sed -E 's#^(https://github.com/|git@github.com:)##; s#\.git$##')
+    sub_git=$mirrors/${slug/\//+}/repo
+    [ -d "$sub_git/.git" ] && sub_git=$sub_git/.git
+    want=$(python3 -c 'import sys, tomllib
+p = [p for p in tomllib.load(open(sys.argv[1], "rb"))["package"] if p["name"] == sys.argv[2]][0]
+print(p.get("submodules", {}).get(sys.argv[3], "-"))' "$here/corpus.toml" "$name" "$path")
+    if ! git -C "$sub_git" archive --format=tar --prefix="$path/" -o "$scratch/sub.tar" "$sub_commit" 2>/dev/null; then
+      echo "$name: submodule $path ($url at $sub_commit): no mirror with that commit at $sub_git; left empty" >&2
+      continue
+    fi
+    got=$(sha256sum "$scratch/sub.tar" | cut -d' ' -f1)
+    if [ "$want" != "$got" ]; then
+      echo "$name: submodule $path archive sha256 $got, manifest $want: pin it in corpus.toml" >&2; bad=1; continue
+    fi
+    tar -A -f "$tarball" "$scratch/sub.tar"
+  done < <(git -C "$git_dir" ls-tree -r "$rev" -- "$subdir" | awk -F'\t' '$1 ~ /^160000/ { print $1 "\t" $2 }')
+  gzip -9n < "$tarball" > "$dest/$name.tar.gz"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$split" "$subdir" "$sha" "$name.tar.gz" >> "$dest/packages.tsv.tmp"
+done < "$scratch/list"
+mv "$dest/packages.tsv.tmp" "$dest/packages.tsv"
+install -m 755 "$here/run_device.sh" "$dest/run_device.sh"
+if [ -n "$bin" ]; then
+  strip -o "$dest/torchsmith" "$bin" && chmod 755 "$dest/torchsmith"
+fi
+echo "$(awk -F'\t' '$5 ~ /tar.gz$/' "$dest/packages.tsv" | wc -l) packed," \
+  "$(grep -c unavailable "$dest/packages.tsv" || true) unavailable; $dest: $(du -sh "$dest" | cut -f1)"
+exit $bad
