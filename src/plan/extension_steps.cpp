@@ -20,19 +20,26 @@ std::string module_key(std::string s) {
 // builds (DCNv2's "_ext").
 void import_from_tree(Ctx& c, const SourceScan& scan) {
   if (scan.ext_modules.empty()) return;
-  std::string want = module_key(c.p.import_name);
-  for (const auto& p : scan.py_packages)
-    if (module_key(p) == want) return;
-  for (const auto& e : scan.ext_modules)
-    if (module_key(e.substr(0, e.find('.'))) == want) return;
-  const std::string& first = scan.ext_modules.front();
   std::string guessed = c.p.import_name;
-  c.p.import_name = first.substr(0, first.find('.'));
-  if (c.p.smoke == "import " + guessed) c.p.smoke = "import " + c.p.import_name;  // the generic smoke
-  c.decide("import", c.p.import_name,
-           "no package or extension named " + c.dist_name + " in the tree: the first extension setup.py builds (" +
-               first + ") is what an import can find",
-           "setup.py", "plan.import");
+  auto take = [&](const std::string& name, const std::string& why) {
+    c.p.import_name = name;
+    if (c.p.smoke == "import " + guessed) c.p.smoke = "import " + name;  // the generic smoke
+    c.decide("import", name, why, "setup.py", "plan.import");
+  };
+  // Names match as pip's do (case, '-' and '_' aside), but `import` is exact: the tree's spelling is taken.
+  std::string want = module_key(guessed);
+  std::vector<std::string> tops = scan.py_packages;
+  for (const auto& e : scan.ext_modules) tops.push_back(e.substr(0, e.find('.')));
+  for (const auto& t : tops)
+    if (module_key(t) == want) {
+      if (t != guessed)
+        take(t, "the tree's module is spelled " + t + " (an import is case-sensitive; the distribution is " + c.dist_name + ")");
+      return;
+    }
+  const std::string& first = scan.ext_modules.front();
+  take(first.substr(0, first.find('.')), "no package or extension named " + c.dist_name +
+                                             " in the tree: the first extension setup.py builds (" + first +
+                                             ") is what an import can find");
 }
 
 // PEP 427: a wheel file name's distribution part has runs of -_. replaced by '_'.

@@ -90,6 +90,18 @@ TEST(ExtensionPlan, ImportNameComesFromTheTreeWhenTheDistributionIsNoModule) {
   s.py_packages = {"pytorch_loss"};
   EXPECT_EQ(make_extension_plan(dir_request(s), f, test_kb(), recipe_generic(s.name), &test_fixes()).plan.import_name,
             "pytorch_loss");
+  // An import is case-sensitive: the module chamfer3D, not the distribution's spelling chamfer3d.
+  s.name = "chamfer3d";
+  s.ext_modules = {"chamfer3D"};
+  s.py_packages = {};
+  r = make_extension_plan(dir_request(s), f, test_kb(), recipe_generic(s.name), &test_fixes());
+  EXPECT_EQ(r.plan.import_name, "chamfer3D");
+  EXPECT_EQ(r.plan.smoke, "import chamfer3D");
+  s.name = "MyOps";
+  s.ext_modules = {"myops._C"};
+  s.py_packages = {"myops"};
+  EXPECT_EQ(make_extension_plan(dir_request(s), f, test_kb(), recipe_generic(s.name), &test_fixes()).plan.import_name,
+            "myops");
 }
 
 TEST(ExtensionPlan, OnlyNvccOfAnotherMajorIsRefused) {
