@@ -6,14 +6,14 @@
 #
 #   bench/longtail/pack_device.sh [--mirrors DIR] [--dest DIR] [--torchsmith BIN]
 #
-# --mirrors: where the mirrors are (default /work/.mirror); --dest: default .device/longtail;
+# --mirrors: where the mirrors are (default $TORCHSMITH_MIRRORS); --dest: default .device/longtail;
 # --torchsmith: also put a stripped copy of this binary there (the runner otherwise takes
 # .device/torchsmith). A package whose commit (or a blob) the mirror lacks is listed "unavailable"
 # with why, never built from another commit. The gunzipped archive's sha256 is the manifest's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-mirrors=/work/.mirror dest=$root/.device/longtail bin=""
+mirrors=${TORCHSMITH_MIRRORS:-} dest=$root/.device/longtail bin=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --mirrors) mirrors=$2; shift 2 ;;
@@ -22,6 +22,8 @@ while [ $# -gt 0 ]; do
     *) echo "pack_device.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
 done
+[ -n "$mirrors" ] && [ -d "$mirrors" ] ||
+  { echo "pack_device.sh: --mirrors DIR (or TORCHSMITH_MIRRORS): the directory of fetched bare repositories, DIR/OWNER+NAME/repo" >&2; exit 2; }
 mkdir -p "$dest"
 rm -f "$dest"/*.tar.gz "$dest/packages.tsv.tmp"
 scratch=$(mktemp -d)

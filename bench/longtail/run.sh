@@ -6,15 +6,16 @@
 # whose results are there is skipped, so an interrupted bench resumes. Hours on 2 cores: run it in
 # the background. On a GPU machine with no network, copy .device/longtail and run run_device.sh.
 #
-#   bench/longtail/run.sh --split dev --python /opt/venv/bin/python [--arch 8.6|native]
+#   bench/longtail/run.sh --split dev --python /opt/venv/bin/python --mirrors DIR [--arch 8.6|native]
 #       [--torchsmith build/torchsmith] [--work DIR] [--timeout SECONDS] [--jobs N]
 #
+# --mirrors: the fetched bare repositories, DIR/OWNER+NAME/repo (default $TORCHSMITH_MIRRORS).
 # --arch: torchsmith's --arch, and pip's TORCH_CUDA_ARCH_LIST unless native (default 8.6: a machine
 # with no GPU); verify runs with --gpu only where nvidia-smi sees one.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 split="" py="" arch=8.6 ts="$here/../../build/torchsmith" work=${XDG_CACHE_HOME:-$HOME/.cache}/torchsmith-longtail
-timeout_s=1200 jobs=$(nproc)
+timeout_s=1200 jobs=$(nproc) mirrors=${TORCHSMITH_MIRRORS:-}
 while [ $# -gt 0 ]; do
   case "$1" in
     --split) split=$2; shift 2 ;;
@@ -24,13 +25,14 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --mirrors) mirrors=$2; shift 2 ;;
     *) echo "run.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
 done
 [ "$split" = dev ] || [ "$split" = held-out ] || { echo "run.sh: --split dev|held-out" >&2; exit 2; }
 [ -x "$py" ] || { echo "run.sh: --python: the target Python (with torch)" >&2; exit 2; }
 dest=$here/../../.device/longtail
-bash "$here/pack_device.sh" --dest "$dest"
+bash "$here/pack_device.sh" --mirrors "$mirrors" --dest "$dest"
 gpu=0
 nvidia-smi -L >/dev/null 2>&1 && gpu=1
 TORCHSMITH=$(cd "$(dirname "$ts")" && pwd)/$(basename "$ts") TORCH_PY=$py WORK=$work PAR=1 JOBS=$jobs \
