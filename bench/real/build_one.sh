@@ -2,7 +2,7 @@
 # Build one already-fetched extension tree with torchsmith against a chosen torch, under GNU time.
 # Usage: bench/real/build_one.sh NAME SRC_DIR [OUT_DIR] [-- extra torchsmith build args]
 # Env: TORCHSMITH (default build-real/torchsmith), TORCH_PY (default /usr/bin/python3),
-#      LOG_DIR (default /work/real/logs). Never fetches anything: SRC_DIR must already exist.
+#      WORK (default the source tree's parent): OUT_DIR defaults to WORK/out-NAME, LOG_DIR to WORK/logs. Never fetches anything: SRC_DIR must already exist.
 set -u
 if [ $# -lt 2 ]; then
   echo "usage: $0 NAME SRC_DIR [OUT_DIR] [-- torchsmith build args...]" >&2
@@ -10,12 +10,13 @@ if [ $# -lt 2 ]; then
 fi
 name=$1 src=$2
 shift 2
-out=/work/real/out-$name
+work=${WORK:-$(dirname "$(realpath -m "$src")")}
+out=$work/out-$name
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then out=$1; shift; fi
 [ "${1:-}" = "--" ] && shift
 ts=${TORCHSMITH:-build-real/torchsmith}
 py=${TORCH_PY:-/usr/bin/python3}
-logs=${LOG_DIR:-/work/real/logs}
+logs=${LOG_DIR:-$work/logs}
 if [ ! -x "$ts" ]; then echo "$0: no torchsmith binary at $ts (set TORCHSMITH)" >&2; exit 2; fi
 if [ ! -d "$src" ]; then echo "$0: no source tree at $src (clone it from a fetched mirror first)" >&2; exit 2; fi
 if [ ! -x /usr/bin/time ]; then echo "$0: GNU time missing: apt-get install time" >&2; exit 2; fi

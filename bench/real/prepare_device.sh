@@ -2,7 +2,7 @@
 # Puts the GPU run's inputs under .device/ (git-ignored, copied to the GPU machine): `git archive`
 # tarballs of already-fetched mirrors and gpu_real.sh. It never fetches: pass mirror git dirs.
 # Usage: bench/real/prepare_device.sh SCATTER_GIT[@REV] EXTCPP_GIT[@REV]
-#   e.g. /work/.mirror/rusty1s+pytorch_scatter/repo@HEAD /work/.mirror/pytorch+extension-cpp/repo
+#   e.g. $MIRRORS/rusty1s+pytorch_scatter/repo@HEAD $MIRRORS/pytorch+extension-cpp/repo
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 SCATTER_GIT[@REV] EXTCPP_GIT[@REV]" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/../.." && pwd)
