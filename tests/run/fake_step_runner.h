@@ -22,6 +22,36 @@ struct Scripted {
   std::map<std::string, std::string> writes;  // files the step leaves, path -> bytes (FakeWorld only)
 };
 
+// The next scripted result for a step (success when its queue is empty), taken off the queue.
+inline Scripted take_scripted(std::map<std::string, std::deque<Scripted>>& script, const std::string& name) {
+  Scripted s;
+  if (auto it = script.find(name); it != script.end() && !it->second.empty()) {
+    s = it->second.front();
+    it->second.pop_front();
+  }
+  return s;
+}
+
+// The path after --report in a step's argv, or nullptr.
+inline const std::string* report_path(const build::StepSpec& spec) {
+  auto at = std::find(spec.argv.begin(), spec.argv.end(), "--report");
+  return at != spec.argv.end() && at + 1 != spec.argv.end() ? &*(at + 1) : nullptr;
+}
+
+// What a scripted step returns; a cancelling one raises the run's flag as Ctrl-C would.
+inline build::StepResult scripted_result(const Scripted& s, std::atomic<bool>* cancel_flag) {
+  build::StepResult r;
+  r.exit_code = s.exit_code;
+  r.diagnosis = s.diagnosis;
+  if (s.cancel && cancel_flag) {
+    cancel_flag->store(true);
+    r.cancelled = true;
+    r.exit_code = -1;
+    r.signal = 2;
+  }
+  return r;
+}
+
 class FakeStepRunner final : public StepRunner {
  public:
   std::map<std::string, std::deque<Scripted>> script;
@@ -30,25 +60,10 @@ class FakeStepRunner final : public StepRunner {
 
   build::StepResult run(const build::StepSpec& spec, const build::RunnerOptions& o) override {
     calls.push_back(spec);
-    Scripted s;
-    if (auto it = script.find(spec.name); it != script.end() && !it->second.empty()) {
-      s = it->second.front();
-      it->second.pop_front();
-    }
+    Scripted s = take_scripted(script, spec.name);
     if (!o.log_path.empty()) std::ofstream(o.log_path) << "fake " << spec.name << "\n";
-    auto at = std::find(spec.argv.begin(), spec.argv.end(), "--report");
-    if (!s.report_json.empty() && at != spec.argv.end() && at + 1 != spec.argv.end())
-      std::ofstream(*(at + 1)) << s.report_json;
-    build::StepResult r;
-    r.exit_code = s.exit_code;
-    r.diagnosis = s.diagnosis;
-    if (s.cancel && cancel_flag) {
-      cancel_flag->store(true);
-      r.cancelled = true;
-      r.exit_code = -1;
-      r.signal = 2;
-    }
-    return r;
+    if (const std::string* report = report_path(spec); report && !s.report_json.empty()) std::ofstream(*report) << s.report_json;
+    return scripted_result(s, cancel_flag);
   }
 
   std::vector<std::string> names() const {

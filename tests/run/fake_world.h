@@ -119,11 +119,7 @@ class FakeWorld final : public World {
 
   build::StepResult run(const build::StepSpec& spec, const build::RunnerOptions& o) override {
     calls.push_back(spec);
-    Scripted s;
-    if (auto it = script.find(spec.name); it != script.end() && !it->second.empty()) {
-      s = it->second.front();
-      it->second.pop_front();
-    }
+    Scripted s = take_scripted(script, spec.name);
     int pgid = next_pgid++;
     if (o.status) {  // the step's process group is known: the loop journals it
       build::Status st;
@@ -135,18 +131,8 @@ class FakeWorld final : public World {
     if (killed_in.count(spec.name)) throw Killed{};
     if (!o.log_path.empty()) write(o.log_path, "fake " + spec.name + "\n");
     for (const auto& [path, bytes] : s.writes) make_dirs(parent(path)), write(path, bytes);
-    auto at = std::find(spec.argv.begin(), spec.argv.end(), "--report");
-    if (!s.report_json.empty() && at != spec.argv.end() && at + 1 != spec.argv.end()) write(*(at + 1), s.report_json);
-    build::StepResult r;
-    r.exit_code = s.exit_code;
-    r.diagnosis = s.diagnosis;
-    if (s.cancel && cancel_flag) {
-      cancel_flag->store(true);
-      r.cancelled = true;
-      r.exit_code = -1;
-      r.signal = 2;
-    }
-    return r;
+    if (const std::string* report = report_path(spec); report && !s.report_json.empty()) write(*report, s.report_json);
+    return scripted_result(s, cancel_flag);
   }
   int pid() override { return 4242; }
   double cpu(int) override { return 0; }
