@@ -78,27 +78,33 @@ TEST(PlanExtension, CudaExtensionAgainstDebiansCpuTorchIsRefused) {
   EXPECT_NE(r.out.find("fix: give --torch a Python whose torch was built with CUDA"), std::string::npos);
 }
 
-// A CUDA 12.8 torch on a machine whose only nvcc is 13.0: refused before anything compiles.
-TEST(PlanExtension, FactsFileWithNvccOfAnotherMajorExitsThree) {
+// An 8-core x86-64 machine with GCC 12 and one venv (/opt/venv/bin/python3) holding this torch.
+HostFacts venv_host(const std::string& torch_version, const std::string& torch_cuda) {
   HostFacts f;
   f.cpu.arch = "x86_64";
   f.cpu.logical_cores = 8;
   f.memory.usable_bytes = 16ull << 30;
   f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "12.2.0", "x86_64-linux-gnu"});
-  f.cuda_toolkits.push_back({"/usr/local/cuda-13.0", "13.0", "/usr/local/cuda-13.0/bin/nvcc", "cuda.h", {}, {}});
-  GpuFacts g;
-  g.compute_capability = "8.9";
-  f.gpus.push_back(g);
   PythonFacts py;
   py.path = "/opt/venv/bin/python3";
   py.version = "3.12.3";
   py.packages = {{"pip", "24.0"}};
   py.torch.present = true;
-  py.torch.version = "2.7.1+cu128";
-  py.torch.cuda = "12.8";
+  py.torch.version = torch_version;
+  py.torch.cuda = torch_cuda;
   py.torch.cxx11_abi = true;
   py.torch.path = "/opt/venv/lib/python3.12/site-packages/torch";
   f.pythons.push_back(py);
+  return f;
+}
+
+// A CUDA 12.8 torch on a machine whose only nvcc is 13.0: refused before anything compiles.
+TEST(PlanExtension, FactsFileWithNvccOfAnotherMajorExitsThree) {
+  HostFacts f = venv_host("2.7.1+cu128", "12.8");
+  f.cuda_toolkits.push_back({"/usr/local/cuda-13.0", "13.0", "/usr/local/cuda-13.0/bin/nvcc", "cuda.h", {}, {}});
+  GpuFacts g;
+  g.compute_capability = "8.9";
+  f.gpus.push_back(g);
   std::string file = std::string(TS_BINARY_DIR) + "/plan-ext-facts.json";
   ASSERT_EQ(util::write_file_atomic(file, nlohmann::json(f).dump()), "");
   // Installed toolkits only: cpp_extension's refusal, said before the build.
@@ -119,21 +125,7 @@ TEST(PlanExtension, FactsFileWithNvccOfAnotherMajorExitsThree) {
 // provisioned from there (the plan once took PyPI's 13.2 for --toolkit redist). provision.toml lists
 // CUDA 13.2 from PyPI only.
 TEST(PlanExtension, ToolkitProviderAskedForIsTheOnlyOneUsed) {
-  HostFacts f;
-  f.cpu.arch = "x86_64";
-  f.cpu.logical_cores = 8;
-  f.memory.usable_bytes = 16ull << 30;
-  f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "12.2.0", "x86_64-linux-gnu"});
-  PythonFacts py;
-  py.path = "/opt/venv/bin/python3";
-  py.version = "3.12.3";
-  py.packages = {{"pip", "24.0"}};
-  py.torch.present = true;
-  py.torch.version = "2.15.0+cu132";
-  py.torch.cuda = "13.2";
-  py.torch.cxx11_abi = true;
-  py.torch.path = "/opt/venv/lib/python3.12/site-packages/torch";
-  f.pythons.push_back(py);
+  HostFacts f = venv_host("2.15.0+cu132", "13.2");
   std::string file = std::string(TS_BINARY_DIR) + "/plan-ext-provider-facts.json";
   ASSERT_EQ(util::write_file_atomic(file, nlohmann::json(f).dump()), "");
   std::vector<std::string> base{"plan", kSrc + "/tests/fixtures/projects/ext-cuda", "--facts", file, "--torch",
