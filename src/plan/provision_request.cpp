@@ -66,6 +66,16 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
         if (it != cat.tools.end()) *it = std::move(e);
         else cat.tools.push_back(std::move(e));
       };
+      // Every table's shared keys (source, note) and the entry's place, then the entry goes in.
+      auto finish = [&](kb::detail::EntryReader& r, ToolRelease e) {
+        kb::Entry common;
+        r.common(common);
+        e.source = common.source;
+        e.note = common.note;
+        e.origin = r.origin();
+        r.finish();
+        put(std::move(e));
+      };
       for (auto& n : *a) {
         auto t = n.as_table();
         if (!t) continue;
@@ -85,13 +95,7 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
           e.torch_min = r.version("torch_min", false, "\"2.4\"");
           e.torch_max_exclusive = r.version("torch_max_exclusive", false, "\"2.4\"");
           e.wheels = {{"cudnn", e.version, "", e.manifest}};
-          kb::Entry common;
-          r.common(common);
-          e.source = common.source;
-          e.note = common.note;
-          e.origin = r.origin();
-          r.finish();
-          put(std::move(e));
+          finish(r, std::move(e));
           continue;
         }
         auto pins = [&](const char* key, bool required, std::vector<WheelPin>& into) {
@@ -112,13 +116,7 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
         }
         if (conda) e.channel = r.text("channel", true, "\"https://conda.anaconda.org/nvidia/label/cuda-12.4.1\"");
         e.complete = r.flag("complete", true);
-        kb::Entry common;
-        r.common(common);
-        e.source = common.source;
-        e.note = common.note;
-        e.origin = r.origin();
-        r.finish();
-        put(std::move(e));
+        finish(r, std::move(e));
       }
     }
   } catch (const toml::parse_error& e) {
