@@ -57,7 +57,9 @@ struct Fixture {
   std::string tree(const std::string& rel) {
     std::filesystem::create_directories(dir / rel + "/csrc");
     // OUT/src stands for a tree an earlier run of this output fetched: OUT is torchsmith's own.
-    if (rel.rfind("out/", 0) == 0) EXPECT_EQ(write_out_marker(dir / "out"), "");
+    if (rel.rfind("out/", 0) == 0) {
+      EXPECT_EQ(write_out_marker(dir / "out"), "");
+    }
     EXPECT_EQ(util::write_file_atomic(dir / rel + "/csrc/k.cu", kKernel), "");
     return dir / rel;
   }
