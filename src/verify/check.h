@@ -18,40 +18,61 @@ const char* reads_name(Reads r);  // "elf", "wheel", "python", "pip", "gpu"
 
 // X(enumerator, id, named, reads, worst outcome, description). A named check's id is the fixed part
 // followed by a name: "dependency " + "scipy", "gpu cuda:" + "1".
-#define TS_VERIFY_CHECKS(X)                                                                                            \
-  X(elf, "elf", false, elf, fail, "the file reads as ELF; its kind and SONAME")                                        \
-  X(needed, "needed", false, elf, fail, "every NEEDED library resolves (RPATH/RUNPATH, the loader's paths, --preload)")  \
-  X(symbol_versions, "symbol versions", false, elf, note, "the newest GLIBC_, GLIBCXX_ and CXXABI_ versions it needs")  \
-  X(cuda_arches, "cuda arches", false, elf, fail, "the fatbin's SASS and PTX cover the arch list asked for")            \
-  X(cuda_runtime, "cuda runtime", false, elf, fail, "the libcudart it needs is of the imported torch's CUDA major")     \
-  X(cuda_code, "cuda code", false, elf, fail, "the CUDA release that compiled its fatbin is of torch's CUDA major")     \
-  X(wheel, "wheel", false, wheel, fail, "the wheel opens, its RECORD is true and its libraries extract")                \
-  X(wheel_metadata, "wheel metadata", false, wheel, fail, "the wheel's METADATA and top-level modules read")            \
-  X(modules, "modules", false, wheel, note, "the wheel lacks the plan's module: its own top-level modules are imported") \
-  X(library, "library ", true, wheel, note, "an op library the package loads itself, not imported")                    \
-  X(install, "install", false, python, fail, "the wheel installs into a directory only the check sees")                \
-  X(dependencies, "dependencies", false, pip, fail, "the wheel's runtime dependencies install together")               \
-  X(dependency, "dependency ", true, pip, fail, "one Requires-Dist (or recipe runtime_requires) installs here")         \
-  X(dependency_constraints, "dependency constraints", false, pip, note, "what torch's binaries need, kept while installing") \
-  X(python, "python", false, python, fail, "the check script's Python ran to its end and reported")                    \
-  X(import_torch, "import torch", false, python, fail, "torch imports, from the installed wheel when one is checked")   \
-  X(torch_of_wheel, "torch of wheel", false, python, warn, "the torch the wheel's version names (+pt113cpu) is here")    \
-  X(torch_facts, "torch facts", false, python, fail, "the script read torch's build facts")                            \
-  X(torch_version, "torch version", false, python, fail, "torch's version is the plan's")                              \
-  X(config, "config", false, python, fail, "torch.__config__.show() parses")                                           \
-  X(cuda, "cuda", false, python, fail, "torch's CUDA is the plan's (an extension: the same major)")                     \
-  X(cudnn, "cudnn", false, python, fail, "torch has cuDNN when the plan builds with it, none when not")                \
-  X(arch_list, "arch list", false, python, fail, "torch's compiled-in arches are the plan's")                          \
-  X(cxx11_abi, "cxx11 abi", false, python, fail, "torch's _GLIBCXX_USE_CXX11_ABI is the plan's")                        \
-  X(build_settings, "build settings", false, python, fail, "the plan's CMake options torch records (USE_*) are as planned") \
-  X(import_module, "import ", true, python, fail, "the package's module imports, from the installed wheel")             \
-  X(smoke, "smoke", false, python, fail, "the plan's smoke code runs on the CPU")                                      \
-  X(gpu, "gpu", false, gpu, note, "the GPU checks were not asked for (--gpu)")                                         \
-  X(gpu_devices, "gpu devices", false, gpu, fail, "torch sees the GPUs a CUDA build needs")                            \
-  X(gpu_arch, "gpu arch", false, gpu, fail, "every GPU here runs some compiled-in arch")                               \
-  X(gpu_randn, "gpu randn", false, gpu, fail, "a float16 randn on the GPU is finite and of the asked shape")           \
-  X(gpu_matmul, "gpu matmul", false, gpu, fail, "a matmul on the GPU matches the CPU's")                               \
-  X(gpu_device, "gpu cuda:", true, gpu, fail, "a tensor moved to this GPU and back is intact")                         \
+#define TS_VERIFY_CHECKS(X) \
+  X(elf, "elf", false, elf, fail, "the file reads as ELF; its kind and SONAME") \
+  X(needed, "needed", false, elf, fail, \
+    "every NEEDED resolves (RPATH/RUNPATH, the loader's paths, --preload)") \
+  X(symbol_versions, "symbol versions", false, elf, note, \
+    "the newest GLIBC_, GLIBCXX_ and CXXABI_ versions it needs") \
+  X(cuda_arches, "cuda arches", false, elf, fail, \
+    "the fatbin's SASS and PTX cover the arch list asked for") \
+  X(cuda_runtime, "cuda runtime", false, elf, fail, \
+    "the libcudart it needs is of the imported torch's CUDA major") \
+  X(cuda_code, "cuda code", false, elf, fail, \
+    "the CUDA release that compiled its fatbin is of torch's CUDA major") \
+  X(wheel, "wheel", false, wheel, fail, \
+    "the wheel opens, its RECORD is true and its libraries extract") \
+  X(wheel_metadata, "wheel metadata", false, wheel, fail, \
+    "the wheel's METADATA and top-level modules read") \
+  X(modules, "modules", false, wheel, note, \
+    "no plan's module in the wheel: its own top-level modules are imported") \
+  X(library, "library ", true, wheel, note, \
+    "an op library the package loads itself, not imported") \
+  X(install, "install", false, python, fail, \
+    "the wheel installs into a directory only the check sees") \
+  X(dependencies, "dependencies", false, pip, fail, \
+    "the wheel's runtime dependencies install together") \
+  X(dependency, "dependency ", true, pip, fail, \
+    "one Requires-Dist (or recipe runtime_requires) installs here") \
+  X(dependency_constraints, "dependency constraints", false, pip, note, \
+    "what torch's binaries need, kept while installing") \
+  X(python, "python", false, python, fail, \
+    "the check script's Python ran to its end and reported") \
+  X(import_torch, "import torch", false, python, fail, \
+    "torch imports, from the installed wheel when one is checked") \
+  X(torch_of_wheel, "torch of wheel", false, python, warn, \
+    "the torch the wheel's version names (+pt113cpu) is here") \
+  X(torch_facts, "torch facts", false, python, fail, "the script read torch's build facts") \
+  X(torch_version, "torch version", false, python, fail, "torch's version is the plan's") \
+  X(config, "config", false, python, fail, "torch.__config__.show() parses") \
+  X(cuda, "cuda", false, python, fail, \
+    "torch's CUDA is the plan's (an extension: the same major)") \
+  X(cudnn, "cudnn", false, python, fail, \
+    "torch has cuDNN when the plan builds with it, none when not") \
+  X(arch_list, "arch list", false, python, fail, "torch's compiled-in arches are the plan's") \
+  X(cxx11_abi, "cxx11 abi", false, python, fail, "torch's _GLIBCXX_USE_CXX11_ABI is the plan's") \
+  X(build_settings, "build settings", false, python, fail, \
+    "the plan's CMake options torch records (USE_*) are as planned") \
+  X(import_module, "import ", true, python, fail, \
+    "the package's module imports, from the installed wheel") \
+  X(smoke, "smoke", false, python, fail, "the plan's smoke code runs on the CPU") \
+  X(gpu, "gpu", false, gpu, note, "the GPU checks were not asked for (--gpu)") \
+  X(gpu_devices, "gpu devices", false, gpu, fail, "torch sees the GPUs a CUDA build needs") \
+  X(gpu_arch, "gpu arch", false, gpu, fail, "every GPU here runs some compiled-in arch") \
+  X(gpu_randn, "gpu randn", false, gpu, fail, \
+    "a float16 randn on the GPU is finite and of the asked shape") \
+  X(gpu_matmul, "gpu matmul", false, gpu, fail, "a matmul on the GPU matches the CPU's") \
+  X(gpu_device, "gpu cuda:", true, gpu, fail, "a tensor moved to this GPU and back is intact") \
   X(gpu_smoke, "gpu smoke", false, gpu, fail, "the plan's smoke code runs on the GPU")
 
 enum class Check {
