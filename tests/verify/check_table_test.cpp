@@ -29,11 +29,13 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-// `name` as a whole word in `text`: Check::cuda is not Check::cuda_arches.
+// `name` as a whole word in `text`: Check::cuda is not Check::cuda_arches nor HostsCheck::cuda.
 bool uses(const std::string& text, const std::string& name) {
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (auto at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    const char before = at > 0 ? text[at - 1] : ' ';
     const char next = at + name.size() < text.size() ? text[at + name.size()] : ' ';
-    if (!std::isalnum(static_cast<unsigned char>(next)) && next != '_') return true;
+    if (!word(before) && !word(next)) return true;
   }
   return false;
 }
