@@ -234,17 +234,11 @@ class Judge {
     for (const auto& a : arch_sass_) have += (have.empty() ? "" : " ") + a.sm();
     for (const auto& a : arch_ptx_) have += (have.empty() ? "" : " ") + a.compute();
     if (p && !is_ext() && !p->arch_list.empty()) {
-      std::string err;
-      auto asked = ArchList::parse(p->arch_list, nullptr, &err);
-      if (!asked) {
-        fail(Check::arch_list, "plan's arch list '" + p->arch_list + "': " + err);
-      } else {
-        CudaCode code;
-        code.present = true, code.sass = arch_sass_, code.ptx = arch_ptx_;
-        for (auto v : check_arches(code, *asked, "")) {
-          v.check = CheckName(Check::arch_list).id();
-          out_.push_back(std::move(v));
-        }
+      CudaCode code;
+      code.present = true, code.sass = arch_sass_, code.ptx = arch_ptx_;
+      for (auto v : check_arches(code, p->arch_list, "")) {
+        v.check = CheckName(Check::arch_list).id();
+        out_.push_back(std::move(v));
       }
     } else if (!is_ext()) {
       note(Check::arch_list, have.empty() ? "none compiled in" : have);
