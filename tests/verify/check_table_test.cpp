@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/arch_list.h"
 #include "testkit/temp_dir.h"
 #include "verify/cuda_runtime.h"
 #include "verify/python_compare.h"
@@ -78,7 +79,7 @@ std::vector<Verdict> emitted() {
   torch_plan.torch_version = "2.6";
   torch_plan.build_version = "2.6.0";
   torch_plan.cuda = "12.8";
-  torch_plan.arch_list = "8.0;9.0";
+  torch_plan.arch_list = *ArchList::parse("8.0;9.0");
   torch_plan.features = {{"cudnn", true}};
   torch_plan.cmake_options = {{"USE_CUDA", "ON"}, {"USE_CUDNN", "OFF"}};
   torch_plan.env = {{"_GLIBCXX_USE_CXX11_ABI", "1"}};
