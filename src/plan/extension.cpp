@@ -7,6 +7,7 @@
 #include "plan/build_remedies.h"
 #include "plan/extension_internal.h"
 #include "plan/provision_choice.h"
+#include "plan/steps.h"
 
 namespace ts::plan {
 
@@ -203,13 +204,11 @@ const PythonFacts* target_python(const HostFacts& facts, const std::string& torc
   return nullptr;
 }
 
-namespace {
-
-using core::PlanStep;
+namespace ext {
 
 // The target torch: the Python whose torch the package builds against, the recipe, torch's pin,
 // and whether CUDA is compiled at all.
-void choose_torch(ext::Ctx& c) {
+void choose_torch(Ctx& c) {
   const auto& req = *c.req;
   c.python = target_python(c.facts(), req.torch_python);
   if (!c.python || !c.python->torch.present) {
@@ -247,10 +246,10 @@ void choose_torch(ext::Ctx& c) {
 
 // The arches for a CUDA build (the torch fixes their contract check asks for go into the plan);
 // a CPU build says which of the arch options it does not use rather than dropping them silently.
-void choose_arches_or_none(ext::Ctx& c) {
+void choose_arches_or_none(Ctx& c) {
   const auto& req = *c.req;
   if (c.cuda_on && c.toolkit) {
-    ext::choose_arches(c);
+    choose_arches(c);
     if (!c.out.bad_spec.empty()) return;
     for (const auto& f : c.fixes) c.p.fixes.push_back(f);
   } else if (!c.cuda_on) {
@@ -263,33 +262,12 @@ void choose_arches_or_none(ext::Ctx& c) {
   }
 }
 
-void choose_env_and_abi(ext::Ctx& c) {
-  ext::choose_env(c);
+void choose_env_and_abi(Ctx& c) {
+  choose_env(c);
   if (c.compiler) check_abi(*c.python, *c.compiler, *c.recipe, c.p.env, c);
 }
 
-bool no_torch(const ext::Ctx& c) { return !c.python || !c.python->torch.present; }
-bool cuda_on(const ext::Ctx& c) { return c.cuda_on; }
-bool bad_spec(const ext::Ctx& c) { return !c.out.bad_spec.empty(); }
-
-// The steps in dependency order, each under its own rule id; conflicts are gathered, not thrown.
-constexpr PlanStep kExtensionBuild[] = {
-    {"plan.torch", choose_torch, nullptr, no_torch},
-    {"plan.toolkit", ext::choose_toolkit, cuda_on},
-    {"plan.compiler", ext::choose_compiler},
-    {"plan.arches", choose_arches_or_none, nullptr, bad_spec},
-    {"plan.env", choose_env_and_abi},
-    {"plan.fixes", [](ext::Ctx& c) { c.ninja_fixed = ext::choose_package_fixes(c); }},
-    {"plan.remedies", ext::choose_build_remedies},
-    {"plan.scale", core::scale_step},
-    {"plan.jobs", ext::choose_jobs},
-    {"plan.split_compile", ext::choose_nvcc_split},
-    {"plan.steps", ext::choose_steps},
-    {"plan.ninja", ext::choose_ninja},
-    {"plan.parallel", ext::choose_parallel_extensions},
-};
-
-}  // namespace
+}  // namespace ext
 
 PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& facts, const kb::Kb& kb,
                                const Recipe& recipe, const source::FixSet* fixes) {
@@ -308,7 +286,8 @@ PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& fac
   c.recipe = &recipe;
   c.fix_set = fixes;
   c.scale = req.scale ? &req.scale : nullptr;
-  core::run(c, kExtensionBuild);
+  c.kind = core::kExtensionBuild;
+  steps::run(c);
   return out;
 }
 

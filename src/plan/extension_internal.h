@@ -13,11 +13,14 @@ namespace ts::plan::ext {
 // c.recipe and c.fix_set, fill the fields every kind fills and the extension build's own.
 using core::Ctx;
 
-// The parts, in the order make_extension_plan declares them (kExtensionBuild).
+// The parts, in the order of the step table's extension rows (steps.cpp).
+void choose_torch(Ctx& c);
 void choose_toolkit(Ctx& c);
 void choose_compiler(Ctx& c);
 void choose_arches(Ctx& c);
+void choose_arches_or_none(Ctx& c);
 void choose_env(Ctx& c);
+void choose_env_and_abi(Ctx& c);  // choose_env, then the ABI contract check
 bool choose_package_fixes(Ctx& c);  // true when a fix turns the package's ninja on (-> ninja_fixed)
 void choose_jobs(Ctx& c);
 void choose_steps(Ctx& c);

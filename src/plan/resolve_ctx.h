@@ -17,7 +17,7 @@ using core::cite;
 using core::dir_of;
 using core::ver;
 
-// Each part, in the order resolve() declares them (kTorchBuild). A part that finds a conflict records it and
+// Each part, in the order of the step table's torch-build rows (steps.cpp). A part that finds a conflict records it and
 // lets the others run, so one plan run reports every conflict at once.
 void choose_release(Ctx& c);
 void choose_python(Ctx& c);

@@ -41,8 +41,9 @@ TEST(PlanCore, RunsStepsInOrderEachUnderItsRuleId) {
 TEST(PlanCore, WhenSkipsAStepAndStopAfterEndsThePlan) {
   Fixture f;
   constexpr PlanStep steps[] = {
-      {"kind.cuda_only", [](Ctx& c) { c.decide("cuda", "on", "", "test"); }, [](const Ctx& c) { return c.cuda_on; }},
-      {"kind.release", [](Ctx& c) { c.decide("release", "none", "", "test"); }, nullptr,
+      {"kind.cuda_only", [](Ctx& c) { c.decide("cuda", "on", "", "test"); }, kEveryKind,
+       [](const Ctx& c) { return c.cuda_on; }},
+      {"kind.release", [](Ctx& c) { c.decide("release", "none", "", "test"); }, kEveryKind, nullptr,
        [](const Ctx& c) { return c.python == nullptr; }},
       {"kind.after", [](Ctx& c) { c.decide("after", "ran", "", "test"); }},
   };
