@@ -79,32 +79,6 @@ void choose_env(Ctx& c) {
   }
 }
 
-// The package's own fixes (setup.py edits) for the version asked; true when one turns ninja on.
-bool choose_package_fixes(Ctx& c) {
-  source::FixContext ctx;
-  ctx.package = c.recipe->name;
-  // NAME==VERSION says it; a directory's setup.py may; otherwise no fix is applied on a guess.
-  ctx.version = c.req->source.kind == ExtensionSource::Kind::name ? c.req->source.version
-              : c.req->source.kind == ExtensionSource::Kind::dir  ? c.req->scan.version
-                                                                 : "";
-  ctx.cuda = c.cuda_on && c.toolkit ? compat::major_minor(c.toolkit->version) : "";
-  ctx.gcc = c.compiler ? c.compiler->version : "";
-  ctx.arches = c.arches.arches();
-  bool ninja = false;
-  std::vector<const source::Fix*> chosen;
-  if (c.fix_set) chosen = select_package_fixes(*c.fix_set, ctx);
-  for (const auto* f : chosen) {
-    c.p.fixes.push_back({f->id, f->reason, f->source, source::fix_hash(*f)});
-    c.decide("fix", f->id, f->reason + " (applied to " + c.recipe->name + " " + ctx.version +
-             "'s source tree before the build)", f->source);
-    ninja = ninja || fix_enables_ninja(*f);
-  }
-  if (c.cuda_on)
-    if (auto s = arch_steering(*c.recipe, c.recipe_source(), ctx.version, c.arches, chosen, c.fix_set))
-      c.record("arch", s->value, s->reason, s->source, s->warning);
-  return ninja;
-}
-
 void choose_jobs(Ctx& c) {
   if (!c.python) return;
   const auto& r = *c.recipe;

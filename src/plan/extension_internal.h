@@ -4,6 +4,7 @@
 
 #include "core/arch_list.h"
 #include "plan/contract.h"
+#include "compat/host_compiler_rule.h"
 #include "plan/plan_core.h"
 #include "plan/extension.h"
 
@@ -15,13 +16,18 @@ using core::Ctx;
 
 // The parts, in the order of the step table's extension rows (steps.cpp).
 void choose_torch(Ctx& c);
-void choose_toolkit(Ctx& c);
-void choose_compiler(Ctx& c);
-void choose_arches(Ctx& c);
-void choose_arches_or_none(Ctx& c);
+bool pick_toolkit(Ctx& c);    // plan.toolkit's pick (steps::choose_toolkit)
+void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host);  // plan.compiler's ending
+// plan.arches' parts (steps::choose_arches): the list read and decided, checked, a CPU build's note.
+std::optional<ArchList> read_arches(Ctx& c, const std::string& text);
+void check_arch_list(Ctx& c);
+void unused_arch_options(Ctx& c);
 void choose_env(Ctx& c);
 void choose_env_and_abi(Ctx& c);  // choose_env, then the ABI contract check
-bool choose_package_fixes(Ctx& c);  // true when a fix turns the package's ninja on (-> ninja_fixed)
+// plan.fixes' parts (steps::choose_fixes): the package's own fixes chosen, each applied, the arch steering.
+std::vector<PlannedFix> select_fixes(Ctx& c, source::FixContext& when);
+void apply_fix(Ctx& c, std::size_t i);
+void steer_arches(Ctx& c, const source::FixContext& when);
 void choose_jobs(Ctx& c);
 void choose_steps(Ctx& c);
 void choose_nvcc_split(Ctx& c);           // speed_split.cpp

@@ -68,7 +68,8 @@ struct Ctx : ContractOut {
 
   // Chosen by an extension build.
   std::string dist_name;     // the wheel's distribution name, escaped ("hello_ext")
-  bool ninja_fixed = false;  // a package fix turns its serial build's ninja back on (choose_jobs)
+  std::vector<const source::Fix*> package_fixes;  // its own fixes that hold (plan.fixes)
+  bool ninja_fixed = false;  // a package fix turns its serial build's ninja back on (plan.jobs reads it)
   int nvcc_threads = 1;      // nvcc --threads every CUDA compile gets (choose_jobs)
   int cores = 1;             // the cores the plan's jobs are sized for (choose_jobs)
   double usable_gib = 0;     // memory the build may use, 0 = unknown (choose_jobs)

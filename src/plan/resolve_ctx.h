@@ -5,6 +5,7 @@
 
 #include "core/arch_list.h"
 #include "core/version.h"
+#include "compat/host_compiler_rule.h"
 #include "plan/plan_core.h"
 #include "plan/resolve.h"
 
@@ -22,12 +23,17 @@ using core::ver;
 void choose_release(Ctx& c);
 void choose_python(Ctx& c);
 void choose_features(Ctx& c);
-void choose_toolkit(Ctx& c);
-void choose_compiler(Ctx& c);
+bool pick_toolkit(Ctx& c);    // plan.toolkit's pick and check (steps::choose_toolkit)
+void check_toolkit(Ctx& c);
+void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host, int lo, int hi);  // plan.compiler's ending
 void choose_cmake(Ctx& c);
-void choose_arches(Ctx& c);
-void choose_fixes(Ctx& c);
-void check_arch_fixes(Ctx& c);  // after choose_fixes: unknown arch names need a fix
+// plan.arches' parts (steps::choose_arches): the list read and decided, then checked.
+std::optional<ArchList> read_arches(Ctx& c, const std::string& text, std::string& src);
+void check_arch_list(Ctx& c, const std::string& src);
+// plan.fixes' parts (steps::choose_fixes): the KB's fixes chosen, each one's env and CMake options.
+std::vector<PlannedFix> select_fixes(Ctx& c, const source::FixContext& when);
+void apply_fix(Ctx& c, std::size_t i);
+void check_arch_fixes(Ctx& c);  // after plan.fixes: unknown arch names need a fix
 void choose_libraries(Ctx& c);
 void choose_version(Ctx& c);
 void choose_jobs(Ctx& c);

@@ -49,10 +49,6 @@ constexpr PlanStep kSteps[] = {
 void run(Ctx& c) { core::run(c, kSteps); }
 
 // TEMPORARY dispatch (phase 1)
-void choose_toolkit(Ctx& c) { if (c.kind == kTorchBuild) detail::choose_toolkit(c); else if (c.cuda_on) ext::choose_toolkit(c); }
-void choose_compiler(Ctx& c) { if (c.kind == kTorchBuild) detail::choose_compiler(c); else ext::choose_compiler(c); }
-void choose_arches(Ctx& c) { if (c.kind == kTorchBuild) detail::choose_arches(c); else ext::choose_arches_or_none(c); }
-void choose_fixes(Ctx& c) { if (c.kind == kTorchBuild) detail::choose_fixes(c); else c.ninja_fixed = ext::choose_package_fixes(c); }
 void choose_jobs(Ctx& c) { if (c.kind == kTorchBuild) detail::choose_jobs(c); else ext::choose_jobs(c); }
 void choose_steps(Ctx& c) { if (c.kind == kTorchBuild) detail::choose_steps(c); else ext::choose_steps(c); }
 
