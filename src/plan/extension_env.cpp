@@ -79,24 +79,13 @@ void choose_env(Ctx& c) {
   }
 }
 
-void choose_jobs(Ctx& c) {
-  if (!c.python) return;
+// An extension's jobs: nvcc --threads balanced with them, --jobs, a serial setup.py (and the fix or
+// the build helper that turns its ninja back on), the recipe's knobs.
+void size_jobs(Ctx& c, const core::JobsFit& f, const compat::JobCost& job, const std::string& src) {
   const auto& r = *c.recipe;
-  const auto& m = c.kb().resources;
   bool ninja_fix = r.serial_build && c.ninja_fixed;
   bool helper = ninja_by_helper(c);  // the ninja rule: it turns use_ninja=False back on
   int n = std::max<int>(1, static_cast<int>(c.arches.size()));
-  compat::JobCost job;
-  std::string src;
-  if (r.mem_per_job) {
-    double g = static_cast<double>(r.mem_per_job) / kGiB;
-    job = {g, num(g) + " GiB per job (the recipe's figure for " + r.name + ")"};
-    src = c.recipe_source();
-  } else {
-    job = compat::job_cost(m, c.cuda_on, n);
-    src = compat::cite(m.source, m.origin);
-  }
-  const core::JobsFit f = core::fit_jobs(c, c.req->mem_budget_bytes, job);
   const int cores = f.cores;
   const std::uint64_t usable = f.mem.bytes;
   const std::string& from = f.mem.what;

@@ -28,8 +28,8 @@ void choose_env_and_abi(Ctx& c);  // choose_env, then the ABI contract check
 std::vector<PlannedFix> select_fixes(Ctx& c, source::FixContext& when);
 void apply_fix(Ctx& c, std::size_t i);
 void steer_arches(Ctx& c, const source::FixContext& when);
-void choose_jobs(Ctx& c);
-void choose_steps(Ctx& c);
+void size_jobs(Ctx& c, const core::JobsFit& f, const compat::JobCost& job, const std::string& src);  // plan.jobs' part
+void build_steps(Ctx& c);  // plan.steps' part (steps::choose_steps)
 void choose_nvcc_split(Ctx& c);           // speed_split.cpp
 void choose_ninja(Ctx& c);                // speed_ninja.cpp
 void choose_parallel_extensions(Ctx& c);  // speed_parallel.cpp

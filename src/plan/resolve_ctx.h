@@ -36,8 +36,8 @@ void apply_fix(Ctx& c, std::size_t i);
 void check_arch_fixes(Ctx& c);  // after plan.fixes: unknown arch names need a fix
 void choose_libraries(Ctx& c);
 void choose_version(Ctx& c);
-void choose_jobs(Ctx& c);
-void choose_steps(Ctx& c);
+void size_jobs(Ctx& c, const core::JobsFit& f, const compat::JobCost& cost, const std::string& src);  // plan.jobs' part
+void build_steps(Ctx& c);  // plan.steps' part (steps::choose_steps)
 
 // Helpers.
 // "PY -m pip install WHAT", or for an externally managed Python (PEP 668) the venv to make instead.

@@ -48,8 +48,4 @@ constexpr PlanStep kSteps[] = {
 
 void run(Ctx& c) { core::run(c, kSteps); }
 
-// TEMPORARY dispatch (phase 1)
-void choose_jobs(Ctx& c) { if (c.kind == kTorchBuild) detail::choose_jobs(c); else ext::choose_jobs(c); }
-void choose_steps(Ctx& c) { if (c.kind == kTorchBuild) detail::choose_steps(c); else ext::choose_steps(c); }
-
 }  // namespace ts::plan::steps
