@@ -48,4 +48,6 @@ constexpr PlanStep kSteps[] = {
 
 void run(Ctx& c) { core::run(c, kSteps); }
 
+std::span<const core::PlanStep> table() { return kSteps; }
+
 }  // namespace ts::plan::steps

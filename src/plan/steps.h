@@ -11,6 +11,8 @@ using core::Ctx;
 
 // Runs the table's steps of c.kind (core::run: in order, each under its rule id).
 void run(Ctx& c);
+// The table itself, every kind's rows (for tests and docs).
+std::span<const core::PlanStep> table();
 
 // The steps every kind takes.
 void choose_toolkit(Ctx& c);   // plan.toolkit (choose_toolkit.cpp)

@@ -52,6 +52,20 @@ TEST(PlanCore, WhenSkipsAStepAndStopAfterEndsThePlan) {
   EXPECT_EQ(f.out.plan.decisions[0].rule, "kind.release");
 }
 
+TEST(PlanCore, AStepOfAnotherKindDoesNotRun) {
+  Fixture f;
+  f.c.kind = kExtensionBuild;
+  constexpr PlanStep steps[] = {
+      {"kind.torch_only", [](Ctx& c) { c.decide("torch", "ran", "", "test"); }, kTorchBuild},
+      {"kind.extension_only", [](Ctx& c) { c.decide("extension", "ran", "", "test"); }, kExtensionBuild},
+      {"kind.both", [](Ctx& c) { c.decide("both", "ran", "", "test"); }},
+  };
+  run(f.c, steps);
+  ASSERT_EQ(f.out.plan.decisions.size(), 2u);
+  EXPECT_EQ(f.out.plan.decisions[0].rule, "kind.extension_only");
+  EXPECT_EQ(f.out.plan.decisions[1].rule, "kind.both");
+}
+
 TEST(PlanCore, ProvisionStepsGoAfterFetchAndBeforeTheCompiles) {
   Fixture f;
   constexpr PlanStep steps[] = {
