@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "core/arch_list.h"
 #include "plan/parallelism.h"
 #include "triage/diagnosis.h"
 
@@ -29,10 +30,10 @@ struct RemedyPlan {
 
 // What to do after a failure whose diagnosis is d, given the environment the step ran with, the
 // parallel counts it ran with (`now`: the plan's, or a previous remedy's; the job knobs in env were
-// written from them) and the retries already made. `native_arches` is the TORCH_CUDA_ARCH_LIST of
-// the GPUs here ("" when unknown).
+// written from them) and the retries already made. `native_arches` are the GPUs here (empty when
+// unknown); the remedy writes them into TORCH_CUDA_ARCH_LIST.
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
-                         const std::string& native_arches);
+                         const ArchList& native_arches);
 
 }  // namespace ts::run
