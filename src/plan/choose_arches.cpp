@@ -4,7 +4,9 @@
 
 #include "compat/arch_rule.h"
 #include "compat/facts_util.h"
+#include "plan/extension_internal.h"
 #include "plan/resolve_ctx.h"
+#include "plan/steps.h"
 
 namespace ts::plan::detail {
 
@@ -37,11 +39,11 @@ std::string gpu_names(const HostFacts& f, const CudaArch& a) {
 
 }  // namespace
 
-void choose_arches(Ctx& c) {
-  if (!c.cuda_on) return;
+// A torch build's list: --arch (its own name "portable": build.toml's official list for the CUDA)
+// or the GPUs here, decided; nullopt when refused (bad_spec or a conflict). `src` is its source.
+std::optional<ArchList> read_arches(Ctx& c, const std::string& text, std::string& src) {
   const auto& kb = c.in->kb;
-  std::string text = c.spec().arch.empty() ? "native" : c.spec().arch;
-  std::string src = c.spec().origin_of("arch");
+  src = c.spec().origin_of("arch");
   bool no_portable = false;
   const PortableList* portable = nullptr;
   core::ArchNames names;
@@ -79,10 +81,8 @@ void choose_arches(Ctx& c) {
     } else {
       c.out.bad_spec = "--arch: " + err;
     }
-    return;
+    return std::nullopt;
   }
-  c.arches = *list;
-  c.p.arch_list = *list;
   std::string why;
   if (names.native) {
     for (const auto& a : list->arches())
@@ -99,7 +99,14 @@ void choose_arches(Ctx& c) {
     why += "; " + std::to_string(list->size()) + " arch" + (list->size() > 1 ? "es" : "") + ", within the " +
            std::to_string(lim.max_arches) + " that link safely (longer lists risk 'relocation truncated to fit')";
   c.decide("arch", list->torch_cuda_arch_list(), why, src);
+  return list;
+}
 
+// What a torch build's list must satisfy: nvcc compiles every arch, it covers a GPU here (unless the
+// package is for elsewhere), it links (the length limit); then the variables torch's CMake reads.
+void check_arch_list(Ctx& c, const std::string& src) {
+  const auto& kb = c.in->kb;
+  const ArchList* list = &c.arches;
   // Against the toolkit: nvcc cannot compile for an arch it does not know.
   if (c.cuda_rel)
     for (const auto& a : list->arches()) {
@@ -217,3 +224,31 @@ void check_arch_fixes(Ctx& c) {
 }
 
 }  // namespace ts::plan::detail
+
+namespace ts::plan::steps {
+
+// plan.arches, the rule once for every kind: a CPU build compiles none; a CUDA build's list is
+// --arch (numbers, native, a family, or the kind's own name) or else the GPUs here, decided in
+// TORCH_CUDA_ARCH_LIST's spelling, then checked. Kinds differ in their own name (a torch build's
+// "portable", an extension's "torch") and the checks: a torch build's against the toolkit, the GPUs
+// here and the link limit; an extension's through the contract (check_arches), which needs nvcc.
+void choose_arches(Ctx& c) {
+  bool torch = c.kind == core::kTorchBuild;
+  if (!c.cuda_on) {
+    if (!torch) ext::unused_arch_options(c);
+    return;
+  }
+  if (!torch && !c.toolkit) return;  // the toolkit is a conflict: an extension's list is checked against nvcc
+  std::string text = c.p.spec.arch.empty() ? "native" : c.p.spec.arch;
+  std::string src;
+  auto list = torch ? detail::read_arches(c, text, src) : ext::read_arches(c, text);
+  if (!list) return;
+  c.arches = *list;
+  c.p.arch_list = *list;
+  if (torch)
+    detail::check_arch_list(c, src);
+  else
+    ext::check_arch_list(c);
+}
+
+}  // namespace ts::plan::steps

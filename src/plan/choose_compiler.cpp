@@ -1,27 +1,21 @@
-// The host compiler: one GCC for torch's C++ and as nvcc's host compiler, within the toolkit's
-// gcc_max (nvcc refuses newer: "unsupported GNU version!") and at least the release's gcc_min.
+// The host compiler: one GCC for the build's C++ and as nvcc's host compiler, within the toolkit's
+// gcc_max (nvcc refuses newer: "unsupported GNU version!") and, for torch, at least the release's gcc_min.
 #include "compat/facts_util.h"
 #include "compat/host_compiler_rule.h"
+#include "plan/extension_internal.h"
 #include "plan/resolve_ctx.h"
+#include "plan/steps.h"
 
 namespace ts::plan::detail {
 
-void choose_compiler(Ctx& c) {
-  const auto& f = c.facts();
-  const CompilerFacts* def = compat::default_gcc(f);
-  if (!def) {
-    c.conflict("C++ compiler", "no GCC with g++ was found (the build stops with 'c++: not found')",
-               {"apt-get install g++ (or build-essential)"}, "facts");
-    return;
-  }
+// A torch build takes the fitting GCC or refuses (none installed fits), and sets CC/CXX and nvcc's
+// host compiler here.
+void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host, int lo, int hi) {
   const auto& rel = *c.release;
-  int lo = ver(rel.gcc_min) ? ver(rel.gcc_min)->major() : 0;
   std::string rel_src = cite(rel.source, rel.origin);
-  // nvcc's limit only when it comes from the CUDA release the build targets (its citation is that entry's).
-  int hi = c.cuda_rel ? core::nvcc_gcc_max(c) : 0;
+  // nvcc's limit comes from the CUDA release the build targets (its citation is that entry's).
   std::string cuda_src = hi ? cite(c.cuda_rel->source, c.cuda_rel->origin) : "";
-  int dv = ver(def->version)->major();
-  const compat::HostGcc host = compat::host_gcc(*def, f, lo, hi);
+  int dv = ver(def.version)->major();
   const CompilerFacts* pick = host.pick;
   std::string why = "the default compiler (g++ on PATH)";
   if (host.moved) {
@@ -38,17 +32,16 @@ void choose_compiler(Ctx& c) {
       if (hi && dv > hi)
         if (const auto* alt = compat::oldest_cuda_for_gcc(c.in->kb, dv))
           fixes.push_back("or use CUDA >= " + alt->version + ", which accepts gcc " + std::to_string(dv));
-      c.conflict("gcc " + def->version + (hi ? " with CUDA " + c.cuda_mm() : ""),
+      c.conflict("gcc " + def.version + (hi ? " with CUDA " + c.cuda_mm() : ""),
                  limit + (hi && dv > hi ? ": nvcc stops with 'unsupported GNU version! gcc versions later than " +
                                               c.cuda_rel->gcc_max + " are not supported!'"
                                         : ""),
                  fixes, hi && dv > hi ? cuda_src : rel_src, compat::kHostCompilerRule);
       return;
     }
-    why = "the default gcc " + def->version + " does not fit (" + limit + "): the newest installed one that does";
+    why = "the default gcc " + def.version + " does not fit (" + limit + "): the newest installed one that does";
   }
   c.compiler = pick;
-  c.p.host_compiler = pick->cxx;
   std::string range = (lo ? ">= " + std::to_string(lo) : std::string()) +
                       (hi ? std::string(lo ? ", " : "") + "<= " + std::to_string(hi) : std::string());
   c.decide("compiler", "gcc " + pick->version + " (" + pick->cxx + ")",
@@ -63,3 +56,34 @@ void choose_compiler(Ctx& c) {
 }
 
 }  // namespace ts::plan::detail
+
+namespace ts::plan::steps {
+
+// plan.compiler, the rule once for every kind: the default GCC (g++ on PATH), moved to the newest
+// installed one within the build's limits when it does not fit: nvcc's gcc_max for the CUDA it
+// compiles with and, for a torch build, the release's gcc_min (an extension builds against a torch
+// already built). How a misfit ends is the kind's: a torch build refuses and sets CC/CXX/CUDAHOSTCXX
+// here; an extension keeps the default and the contract's check_host_compiler says why (its
+// compiler variables are written in plan.env).
+void choose_compiler(Ctx& c) {
+  const CompilerFacts* def = compat::default_gcc(c.facts());
+  bool torch = c.kind == core::kTorchBuild;
+  if (!def) {
+    c.conflict("C++ compiler", std::string("no GCC with g++ was found (") +
+               (torch ? "the build stops with 'c++: not found'" : "cpp_extension runs $CXX, default c++") + ")",
+               {"apt-get install g++ (or build-essential)"}, "facts");
+    return;
+  }
+  auto gcc_min = c.release ? core::ver(c.release->gcc_min) : std::nullopt;
+  int lo = gcc_min ? gcc_min->major() : 0;
+  // A torch build's nvcc limit comes from its CUDA release only (the KB entry its decision cites).
+  int hi = torch && !c.cuda_rel ? 0 : core::nvcc_gcc_max(c);
+  const compat::HostGcc host = compat::host_gcc(*def, c.facts(), lo, hi);
+  if (torch)
+    detail::take_compiler(c, *def, host, lo, hi);
+  else
+    ext::take_compiler(c, *def, host);
+  if (c.compiler) c.p.host_compiler = c.compiler->cxx;
+}
+
+}  // namespace ts::plan::steps

@@ -5,21 +5,23 @@
 
 #include "compat/facts_util.h"
 #include "compat/jobs_rule.h"
+#include "plan/extension_internal.h"
 #include "plan/resolve_ctx.h"
+#include "plan/steps.h"
+
+namespace ts::plan {
+namespace {
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+}  // namespace
+}  // namespace ts::plan
 
 namespace ts::plan::detail {
 
 using compat::num;
 
-namespace {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-}  // namespace
-
-void choose_jobs(Ctx& c) {
+// A torch build's jobs: MAX_JOBS, --jobs over the model said, a Debug build's and a small disk's warnings.
+void size_jobs(Ctx& c, const core::JobsFit& f, const compat::JobCost& cost, const std::string& src) {
   const auto& m = c.in->kb.resources;
-  std::string src = cite(m.source, m.origin);
-  compat::JobCost cost = compat::job_cost(m, c.cuda_on, static_cast<int>(c.arches.size()));
-  const core::JobsFit f = core::fit_jobs(c, c.spec().mem_budget_bytes, cost);
   const std::string& from = f.mem.what;
   const std::string& per = cost.what;
   int by_mem = f.fit.by_mem;
@@ -47,3 +49,33 @@ void choose_jobs(Ctx& c) {
 }
 
 }  // namespace ts::plan::detail
+
+namespace ts::plan::steps {
+
+using compat::num;
+
+// plan.jobs, the rule once for every kind: compile jobs from memory, not cores (compat's jobs.memory:
+// what the build may use, cgroup and --mem-budget applied, over one job's cost: the recipe's figure
+// when it has one, else the KB's model for C++ or nvcc with this many arches). Kinds differ in what
+// else the memory carries and which knobs get the count: a torch build's MAX_JOBS; an extension's
+// nvcc --threads beside its jobs, its recipe's knobs and a setup.py that compiles one file at a time.
+void choose_jobs(Ctx& c) {
+  const auto& m = c.kb().resources;
+  compat::JobCost cost;
+  std::string src;
+  if (c.recipe && c.recipe->mem_per_job) {
+    double g = static_cast<double>(c.recipe->mem_per_job) / kGiB;
+    cost = {g, num(g) + " GiB per job (the recipe's figure for " + c.recipe->name + ")"};
+    src = c.recipe_source();
+  } else {
+    cost = compat::job_cost(m, c.cuda_on, static_cast<int>(c.arches.size()));
+    src = core::cite(m.source, m.origin);
+  }
+  const core::JobsFit f = core::fit_jobs(c, c.in ? c.spec().mem_budget_bytes : c.req->mem_budget_bytes, cost);
+  if (c.kind == core::kTorchBuild)
+    detail::size_jobs(c, f, cost, src);
+  else
+    ext::size_jobs(c, f, cost, src);
+}
+
+}  // namespace ts::plan::steps

@@ -2,7 +2,9 @@
 // (PATH, build type, package variables, features for setup.py) and the expected artifacts.
 #include <algorithm>
 
+#include "plan/extension_internal.h"
 #include "plan/resolve_ctx.h"
+#include "plan/steps.h"
 
 namespace ts::plan::detail {
 
@@ -206,7 +208,9 @@ void package_and_verify(Ctx& c) {
 
 }  // namespace
 
-void choose_steps(Ctx& c) {
+// A torch build's steps: PATH, fetch (resumed, submodules completed), the KB fixes, a stale build/
+// cleaned, setup.py or CMake, the wheel/conda/libtorch artifacts, repair, conda, verify.
+void build_steps(Ctx& c) {
   set_path(c);
   fetch(c);
   if (!c.p.fixes.empty()) {
@@ -222,3 +226,17 @@ void choose_steps(Ctx& c) {
 }
 
 }  // namespace ts::plan::detail
+
+namespace ts::plan::steps {
+
+// plan.steps, one rule for every kind: fetch, fix, build, repair the wheel (core::package_step) and
+// verify, with provision steps put before the compiles by core::run. The commands are the kind's: a
+// torch build runs torch's own setup.py/CMake; an extension builds against an installed torch.
+void choose_steps(Ctx& c) {
+  if (c.kind == core::kTorchBuild)
+    detail::build_steps(c);
+  else
+    ext::build_steps(c);
+}
+
+}  // namespace ts::plan::steps

@@ -6,7 +6,9 @@
 #include "compat/assess.h"
 #include "compat/facts_util.h"
 #include "plan/provision_choice.h"
+#include "plan/extension_internal.h"
 #include "plan/resolve_ctx.h"
+#include "plan/steps.h"
 
 namespace ts::plan::detail {
 
@@ -145,7 +147,7 @@ void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t
 
 // The toolkit a provisioning plan takes instead of the installed choice, or a conflict; true when
 // it decided (the caller stops), false to go on with the installed choice.
-bool choose_provisioned(Ctx& c, std::string& why) {
+bool take_provisioned(Ctx& c, std::string& why) {
   const ProvisionContext* pc = c.in->provision;
   if (!pc) return false;
   using K = ToolkitChoice::Kind;
@@ -216,11 +218,12 @@ bool choose_provisioned(Ctx& c, std::string& why) {
   return true;
 }
 
-void choose_or_refuse(Ctx& c) {
-  if (!c.cuda_on) {
-    c.decide("cuda", "off", "a CPU build (--without cuda)", c.spec().origin_of("without"));
-    return;
-  }
+}  // namespace
+
+// A torch build's toolkit: --toolkit as asked, --cuda's, else the installed one the KB knows that
+// compiles for every GPU here (newest first), provisioned when none is installed or the installed
+// one is of a major newer than the release's; false when refused (a conflict says why).
+bool pick_toolkit(Ctx& c) {
   const auto& kb = c.in->kb;
   const auto& rel = *c.release;
   const std::string& asked = c.spec().cuda;
@@ -229,8 +232,8 @@ void choose_or_refuse(Ctx& c) {
   const ProvisionContext* pc = c.in->provision;
   bool forced = pc && pc->choice.kind != ToolkitChoice::Kind::automatic && pc->choice.kind != ToolkitChoice::Kind::system;
   if (forced) {
-    choose_provisioned(c, why);  // --toolkit pip|wheelhouse:DIR|PATH
-    if (!c.toolkit) return;
+    take_provisioned(c, why);  // --toolkit pip|wheelhouse:DIR|PATH
+    if (!c.toolkit) return false;
   } else if (!asked.empty()) {
     auto want = *Version::parse(asked);
     for (const auto& t : c.facts().cuda_toolkits)
@@ -248,7 +251,7 @@ void choose_or_refuse(Ctx& c) {
                       asked + " devel image (--format dockerfile)",
                   installed.empty() ? "or build without CUDA: --without cuda" : "or plan with an installed one: --cuda X.Y"},
                  "facts");
-      return;
+      return false;
     }
     why = "asked for (" + c.spec().origin_of("cuda") + ")";
   } else {
@@ -267,17 +270,15 @@ void choose_or_refuse(Ctx& c) {
                  {"install CUDA " + cudas + " (what torch " + rel.version + " was released with)",
                   "or build without CUDA: --without cuda"},
                  cite(rel.source, rel.origin));
-      return;
+      return false;
     } else {
       c.toolkit = list.front();
       c.cuda_rel = kb.find_cuda(c.toolkit->version);
       why = list.size() == 1 ? "the only CUDA toolkit installed"
                              : "the newest installed toolkit that compiles for every GPU here";
-      if (choose_provisioned(c, why) && c.toolkit != &c.provisioned) return;  // refused: a conflict
+      if (take_provisioned(c, why) && c.toolkit != &c.provisioned) return false;  // refused: a conflict
     }
   }
-  c.p.cuda = c.toolkit->version;
-  c.p.cuda_home = c.toolkit->path;
   // A shell that points elsewhere (two-toolkits: CUDA_HOME -> 11.8, PATH -> 12.4) is overridden, said so.
   for (const auto& t : c.facts().cuda_toolkits)
     for (const auto& via : t.found_via)
@@ -285,6 +286,13 @@ void choose_or_refuse(Ctx& c) {
         why += "; the shell's " + via + " points at " + t.path + ", the plan sets its own";
   c.decide("cuda", c.toolkit->version + " (" + c.toolkit->path + ")", why,
            c.cuda_rel ? cite(c.cuda_rel->source, c.cuda_rel->origin) : "facts");
+  return true;
+}
+
+// What a torch build's toolkit must satisfy: an official CUDA of the release (else a warning) and
+// a driver that runs what it builds.
+void check_toolkit(Ctx& c) {
+  const auto& rel = *c.release;
   std::string mm = c.cuda_mm();
   if (std::find(rel.cuda.begin(), rel.cuda.end(), mm) == rel.cuda.end()) {
     std::string cudas;
@@ -297,18 +305,37 @@ void choose_or_refuse(Ctx& c) {
   check_driver(c);
 }
 
-}  // namespace
+}  // namespace ts::plan::detail
 
+namespace ts::plan::steps {
+
+// plan.toolkit, the rule once for every kind: a CPU build takes no nvcc; a CUDA build takes the
+// kind's pick (--toolkit as asked, --cuda's, else an installed one that fits what is built against,
+// provisioned when none fits) and checks it; a refusal leaves it without one, so nothing later
+// (fixes, libraries, the version label) is derived from a CUDA the plan does not build with. What
+// the toolkit must fit is the kind's: a torch build, the release's official CUDA and the KB (ranked
+// by the GPUs here, the driver checked); an extension, the installed torch's CUDA (cpp_extension's
+// major check).
 void choose_toolkit(Ctx& c) {
-  std::size_t before = c.conflicts.size();
-  choose_or_refuse(c);
-  // Refused: no toolkit, not even the installed one a refusal ranked first, so nothing later
-  // (fixes, libraries, the version label) is derived from a CUDA the plan does not build with.
-  if (c.cuda_on && c.p.cuda.empty() && c.conflicts.size() > before) {
-    c.toolkit = nullptr;
-    c.cuda_rel = nullptr;
-    c.cuda_conflict = c.conflicts.back().what;
+  bool torch = c.kind == core::kTorchBuild;
+  if (!c.cuda_on) {
+    // An extension's plan.torch already said why it compiles no CUDA.
+    if (torch) c.decide("cuda", "off", "a CPU build (--without cuda)", c.spec().origin_of("without"));
+    return;
   }
+  std::size_t before = c.conflicts.size();
+  if (!(torch ? detail::pick_toolkit(c) : ext::pick_toolkit(c))) {
+    c.toolkit = nullptr;  // not even the installed one a refusal ranked first
+    c.cuda_rel = nullptr;
+    if (c.conflicts.size() > before) c.cuda_conflict = c.conflicts.back().what;
+    return;
+  }
+  c.p.cuda = c.toolkit->version;
+  c.p.cuda_home = c.toolkit->path;
+  if (torch)
+    detail::check_toolkit(c);
+  else
+    check_cuda_major(*c.python, *c.toolkit, c);
 }
 
-}  // namespace ts::plan::detail
+}  // namespace ts::plan::steps

@@ -7,6 +7,7 @@
 #include "plan/build_remedies.h"
 #include "plan/extension_internal.h"
 #include "plan/provision_choice.h"
+#include "plan/steps.h"
 
 namespace ts::plan {
 
@@ -75,7 +76,10 @@ bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
   return true;
 }
 
-void choose_toolkit(Ctx& c) {
+// An extension's toolkit: --toolkit as asked, --cuda's, else the installed one of the torch's CUDA
+// (of its major, else the newest), provisioned when none of its major is installed; false when
+// refused (a conflict says why).
+bool pick_toolkit(Ctx& c) {
   std::string why;
   using K = ToolkitChoice::Kind;
   const ProvisionContext* pc = c.req->provision;
@@ -85,17 +89,17 @@ void choose_toolkit(Ctx& c) {
     if (want.empty()) {
       c.conflict("--toolkit " + provision_from(*pc), "torch's CUDA version is not known, so no toolkit can be chosen to provision",
                  {"name it: --cuda X.Y"}, "facts");
-      return;
+      return false;
     }
     if (!provision_cuda(c, want, "asked for (" + pc->cli_source + "), CUDA " + want + " (torch's CUDA" +
                                     (c.req->cuda.empty() ? "" : ", --cuda") + ")"))
-      return;
+      return false;
   } else if (kind == K::path) {
     c.toolkit = core::toolkit_at(c, pc->choice.dir);
     if (!c.toolkit) {
       c.conflict("--toolkit " + pc->choice.dir, "no CUDA toolkit with bin/nvcc was found there",
                  {"give the directory that holds bin/nvcc (a CUDA_HOME)"}, "--toolkit");
-      return;
+      return false;
     }
     c.decide("cuda", c.toolkit->version + " (" + c.toolkit->path + ")", "asked for (--toolkit)", "--toolkit");
   } else {
@@ -114,7 +118,7 @@ void choose_toolkit(Ctx& c) {
               c.python->torch.cuda + ")'";
       }
       c.toolkit = nullptr;
-      if (!provision_cuda(c, want, had + ", torch was built with CUDA " + c.python->torch.cuda)) return;
+      if (!provision_cuda(c, want, had + ", torch was built with CUDA " + c.python->torch.cuda)) return false;
     } else if (!c.toolkit) {
       std::vector<std::string> ways{"install CUDA " + want + " (nvcc) and plan again; CUDA_HOME is then set by the plan"};
       if (!c.recipe->cuda_only) ways.push_back("or build the CPU part only: --without cuda");
@@ -122,41 +126,33 @@ void choose_toolkit(Ctx& c) {
                  "no installed CUDA toolkit with nvcc" + (c.req->cuda.empty() ? std::string() : " " + c.req->cuda) +
                      " was found (cpp_extension: 'CUDA was not found on the system, please set the CUDA_HOME ...')",
                  ways, "facts");
-      return;
+      return false;
     } else {
       c.decide("cuda", c.toolkit->version + " (" + c.toolkit->path + ")", why, c.req->cuda.empty() ? "facts" : "--cuda");
     }
   }
-  check_cuda_major(*c.python, *c.toolkit, c);
-  c.p.cuda = c.toolkit->version;
-  c.p.cuda_home = c.toolkit->path;
+  return true;
 }
 
-void choose_compiler(Ctx& c) {
-  const CompilerFacts* def = compat::default_gcc(c.facts());
-  if (!def) {
-    c.conflict("C++ compiler", "no GCC with g++ was found (cpp_extension runs $CXX, default c++)",
-               {"apt-get install g++ (or build-essential)"}, "facts");
-    return;
-  }
-  c.compiler = def;
+// An extension keeps the default GCC when no installed one fits nvcc (the contract's check says
+// why); its CC/CXX come in plan.env.
+void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host) {
+  c.compiler = &def;
   std::string why = "the default compiler (g++ on PATH)";
   // nvcc refuses a GCC newer than its gcc_max: take the newest installed one it accepts.
-  if (int max = core::nvcc_gcc_max(c)) {
-    if (compat::HostGcc h = compat::host_gcc(*def, c.facts(), 0, max); h.moved && h.pick) {
-      c.compiler = h.pick;
-      why = "gcc " + def->version + " is newer than nvcc " + compat::major_minor(c.toolkit->version) +
-            " accepts (<= " + c.kb().find_cuda(c.toolkit->version)->gcc_max + "): the newest installed one it does";
-    }
+  if (host.moved && host.pick) {
+    c.compiler = host.pick;
+    why = "gcc " + def.version + " is newer than nvcc " + compat::major_minor(c.toolkit->version) +
+          " accepts (<= " + c.kb().find_cuda(c.toolkit->version)->gcc_max + "): the newest installed one it does";
   }
-  c.p.host_compiler = c.compiler->cxx;
   c.record("compiler", c.compiler->family + " " + c.compiler->version + " (" + c.compiler->cxx + ")", why, "facts", false,
            compat::kHostCompilerRule);
   check_host_compiler(c.facts(), c.kb(), *c.compiler, c.cuda_on ? c.toolkit : nullptr, c);
 }
 
-void choose_arches(Ctx& c) {
-  std::string text = c.req->arch.empty() ? "native" : c.req->arch;
+// An extension's list: --arch (its own name "torch": every arch the target torch was built with) or
+// the GPUs here, decided; nullopt when refused (bad_spec or a conflict).
+std::optional<ArchList> read_arches(Ctx& c, const std::string& text) {
   core::ArchNames names;
   names.own = [&](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
     if (n != "torch") return std::nullopt;
@@ -183,15 +179,20 @@ void choose_arches(Ctx& c) {
                  "facts; pytorch/pytorch@v1.13.1:torch/utils/cpp_extension.py (_get_cuda_arch_flags)");
     else
       c.out.bad_spec = "--arch: " + err;
-    return;
+    return std::nullopt;
   }
-  c.arches = *list;
-  c.p.arch_list = *list;
   std::string why = c.req->arch.empty() ? "the GPUs on this machine only (target-only: a default build compiles every "
                                          "arch torch has, many times slower)"
                                        : "asked for (" + c.req->arch_origin + ")";
   c.decide("arch", list->torch_cuda_arch_list(), why, c.req->arch.empty() ? "facts" : c.req->arch_origin);
+  return list;
+}
+
+// An extension's list through the contract (nvcc and this torch's cpp_extension accept every arch);
+// the torch fixes the check asks for go into the plan.
+void check_arch_list(Ctx& c) {
   check_arches(*c.python, c.kb(), *c.toolkit, c.compiler, c.arches, *c.recipe, c.fix_set, c);
+  for (const auto& f : c.fixes) c.p.fixes.push_back(f);
 }
 
 }  // namespace ext
@@ -203,13 +204,11 @@ const PythonFacts* target_python(const HostFacts& facts, const std::string& torc
   return nullptr;
 }
 
-namespace {
-
-using core::PlanStep;
+namespace ext {
 
 // The target torch: the Python whose torch the package builds against, the recipe, torch's pin,
 // and whether CUDA is compiled at all.
-void choose_torch(ext::Ctx& c) {
+void choose_torch(Ctx& c) {
   const auto& req = *c.req;
   c.python = target_python(c.facts(), req.torch_python);
   if (!c.python || !c.python->torch.present) {
@@ -245,51 +244,23 @@ void choose_torch(ext::Ctx& c) {
   c.cuda_on = decide_cuda(py, cuda_only, has_cuda, !req.cuda.empty(), req.cpu, r, c);
 }
 
-// The arches for a CUDA build (the torch fixes their contract check asks for go into the plan);
-// a CPU build says which of the arch options it does not use rather than dropping them silently.
-void choose_arches_or_none(ext::Ctx& c) {
+// A CPU build says which of the arch options it does not use rather than dropping them silently.
+void unused_arch_options(Ctx& c) {
   const auto& req = *c.req;
-  if (c.cuda_on && c.toolkit) {
-    ext::choose_arches(c);
-    if (!c.out.bad_spec.empty()) return;
-    for (const auto& f : c.fixes) c.p.fixes.push_back(f);
-  } else if (!c.cuda_on) {
-    if (!req.arch.empty())
-      c.record("arch", "none", "--arch " + req.arch + " is not used: this build compiles no CUDA code (the cuda "
-               "decision says why)", req.arch_origin.empty() ? "--arch" : req.arch_origin, true);
-    if (req.split_compile > 1)
-      c.record("split-compile", "off", "--split-compile " + std::to_string(req.split_compile) +
-               " is not used: this build compiles no CUDA code", "--split-compile", true);
-  }
+  if (!req.arch.empty())
+    c.record("arch", "none", "--arch " + req.arch + " is not used: this build compiles no CUDA code (the cuda "
+             "decision says why)", req.arch_origin.empty() ? "--arch" : req.arch_origin, true);
+  if (req.split_compile > 1)
+    c.record("split-compile", "off", "--split-compile " + std::to_string(req.split_compile) +
+             " is not used: this build compiles no CUDA code", "--split-compile", true);
 }
 
-void choose_env_and_abi(ext::Ctx& c) {
-  ext::choose_env(c);
+void choose_env_and_abi(Ctx& c) {
+  choose_env(c);
   if (c.compiler) check_abi(*c.python, *c.compiler, *c.recipe, c.p.env, c);
 }
 
-bool no_torch(const ext::Ctx& c) { return !c.python || !c.python->torch.present; }
-bool cuda_on(const ext::Ctx& c) { return c.cuda_on; }
-bool bad_spec(const ext::Ctx& c) { return !c.out.bad_spec.empty(); }
-
-// The steps in dependency order, each under its own rule id; conflicts are gathered, not thrown.
-constexpr PlanStep kExtensionBuild[] = {
-    {"plan.torch", choose_torch, nullptr, no_torch},
-    {"plan.toolkit", ext::choose_toolkit, cuda_on},
-    {"plan.compiler", ext::choose_compiler},
-    {"plan.arches", choose_arches_or_none, nullptr, bad_spec},
-    {"plan.env", choose_env_and_abi},
-    {"plan.fixes", [](ext::Ctx& c) { c.ninja_fixed = ext::choose_package_fixes(c); }},
-    {"plan.remedies", ext::choose_build_remedies},
-    {"plan.scale", core::scale_step},
-    {"plan.jobs", ext::choose_jobs},
-    {"plan.split_compile", ext::choose_nvcc_split},
-    {"plan.steps", ext::choose_steps},
-    {"plan.ninja", ext::choose_ninja},
-    {"plan.parallel", ext::choose_parallel_extensions},
-};
-
-}  // namespace
+}  // namespace ext
 
 PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& facts, const kb::Kb& kb,
                                const Recipe& recipe, const source::FixSet* fixes) {
@@ -308,7 +279,8 @@ PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& fac
   c.recipe = &recipe;
   c.fix_set = fixes;
   c.scale = req.scale ? &req.scale : nullptr;
-  core::run(c, kExtensionBuild);
+  c.kind = core::kExtensionBuild;
+  steps::run(c);
   return out;
 }
 

@@ -79,50 +79,13 @@ void choose_env(Ctx& c) {
   }
 }
 
-// The package's own fixes (setup.py edits) for the version asked; true when one turns ninja on.
-bool choose_package_fixes(Ctx& c) {
-  source::FixContext ctx;
-  ctx.package = c.recipe->name;
-  // NAME==VERSION says it; a directory's setup.py may; otherwise no fix is applied on a guess.
-  ctx.version = c.req->source.kind == ExtensionSource::Kind::name ? c.req->source.version
-              : c.req->source.kind == ExtensionSource::Kind::dir  ? c.req->scan.version
-                                                                 : "";
-  ctx.cuda = c.cuda_on && c.toolkit ? compat::major_minor(c.toolkit->version) : "";
-  ctx.gcc = c.compiler ? c.compiler->version : "";
-  ctx.arches = c.arches.arches();
-  bool ninja = false;
-  std::vector<const source::Fix*> chosen;
-  if (c.fix_set) chosen = select_package_fixes(*c.fix_set, ctx);
-  for (const auto* f : chosen) {
-    c.p.fixes.push_back({f->id, f->reason, f->source, source::fix_hash(*f)});
-    c.decide("fix", f->id, f->reason + " (applied to " + c.recipe->name + " " + ctx.version +
-             "'s source tree before the build)", f->source);
-    ninja = ninja || fix_enables_ninja(*f);
-  }
-  if (c.cuda_on)
-    if (auto s = arch_steering(*c.recipe, c.recipe_source(), ctx.version, c.arches, chosen, c.fix_set))
-      c.record("arch", s->value, s->reason, s->source, s->warning);
-  return ninja;
-}
-
-void choose_jobs(Ctx& c) {
-  if (!c.python) return;
+// An extension's jobs: nvcc --threads balanced with them, --jobs, a serial setup.py (and the fix or
+// the build helper that turns its ninja back on), the recipe's knobs.
+void size_jobs(Ctx& c, const core::JobsFit& f, const compat::JobCost& job, const std::string& src) {
   const auto& r = *c.recipe;
-  const auto& m = c.kb().resources;
   bool ninja_fix = r.serial_build && c.ninja_fixed;
   bool helper = ninja_by_helper(c);  // the ninja rule: it turns use_ninja=False back on
   int n = std::max<int>(1, static_cast<int>(c.arches.size()));
-  compat::JobCost job;
-  std::string src;
-  if (r.mem_per_job) {
-    double g = static_cast<double>(r.mem_per_job) / kGiB;
-    job = {g, num(g) + " GiB per job (the recipe's figure for " + r.name + ")"};
-    src = c.recipe_source();
-  } else {
-    job = compat::job_cost(m, c.cuda_on, n);
-    src = compat::cite(m.source, m.origin);
-  }
-  const core::JobsFit f = core::fit_jobs(c, c.req->mem_budget_bytes, job);
   const int cores = f.cores;
   const std::uint64_t usable = f.mem.bytes;
   const std::string& from = f.mem.what;

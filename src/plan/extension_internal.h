@@ -4,6 +4,7 @@
 
 #include "core/arch_list.h"
 #include "plan/contract.h"
+#include "compat/host_compiler_rule.h"
 #include "plan/plan_core.h"
 #include "plan/extension.h"
 
@@ -13,14 +14,22 @@ namespace ts::plan::ext {
 // c.recipe and c.fix_set, fill the fields every kind fills and the extension build's own.
 using core::Ctx;
 
-// The parts, in the order make_extension_plan declares them (kExtensionBuild).
-void choose_toolkit(Ctx& c);
-void choose_compiler(Ctx& c);
-void choose_arches(Ctx& c);
+// The parts, in the order of the step table's extension rows (steps.cpp).
+void choose_torch(Ctx& c);
+bool pick_toolkit(Ctx& c);    // plan.toolkit's pick (steps::choose_toolkit)
+void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host);  // plan.compiler's ending
+// plan.arches' parts (steps::choose_arches): the list read and decided, checked, a CPU build's note.
+std::optional<ArchList> read_arches(Ctx& c, const std::string& text);
+void check_arch_list(Ctx& c);
+void unused_arch_options(Ctx& c);
 void choose_env(Ctx& c);
-bool choose_package_fixes(Ctx& c);  // true when a fix turns the package's ninja on (-> ninja_fixed)
-void choose_jobs(Ctx& c);
-void choose_steps(Ctx& c);
+void choose_env_and_abi(Ctx& c);  // choose_env, then the ABI contract check
+// plan.fixes' parts (steps::choose_fixes): the package's own fixes chosen, each applied, the arch steering.
+std::vector<PlannedFix> select_fixes(Ctx& c, source::FixContext& when);
+void apply_fix(Ctx& c, std::size_t i);
+void steer_arches(Ctx& c, const source::FixContext& when);
+void size_jobs(Ctx& c, const core::JobsFit& f, const compat::JobCost& job, const std::string& src);  // plan.jobs' part
+void build_steps(Ctx& c);  // plan.steps' part (steps::choose_steps)
 void choose_nvcc_split(Ctx& c);           // speed_split.cpp
 void choose_ninja(Ctx& c);                // speed_ninja.cpp
 void choose_parallel_extensions(Ctx& c);  // speed_parallel.cpp

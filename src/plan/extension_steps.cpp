@@ -115,7 +115,9 @@ void fetch(Ctx& c) {
 
 }  // namespace
 
-void choose_steps(Ctx& c) {
+// An extension's steps: fetch (sdist or tag), torch's and the package's own fixes, pip wheel (or
+// CMake) against the target torch, repair, verify after import torch.
+void build_steps(Ctx& c) {
   if (!c.python) return;
   const auto& r = *c.recipe;
   const auto& scan = c.req->scan;

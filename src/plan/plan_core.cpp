@@ -195,7 +195,7 @@ std::optional<ArchList> parse_arches(const Ctx& c, const std::string& text, Arch
 
 void run(Ctx& c, std::span<const PlanStep> steps) {
   for (const PlanStep& s : steps) {
-    if (s.when && !s.when(c)) continue;
+    if (!(s.kinds & c.kind) || (s.when && !s.when(c))) continue;
     c.rule = s.rule;
     s.part(c);
     if (s.stop_after && s.stop_after(c)) break;

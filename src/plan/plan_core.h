@@ -29,11 +29,15 @@ struct ExtensionRequest;
 
 namespace ts::plan::core {
 
+// The kinds of plan, a bit each: a step names the kinds it runs in.
+enum Kind : unsigned { kTorchBuild = 1, kExtensionBuild = 2, kEveryKind = kTorchBuild | kExtensionBuild };
+
 // ContractOut: the DecisionLog (rule = the running step's id) plus the torch cpp_extension fixes
 // the contract checks ask for; run() moves the log into the plan at the end.
 struct Ctx : ContractOut {
   PlanResult& out;
   Plan& p;
+  Kind kind = kTorchBuild;  // set by the kind's entry point (resolve, make_extension_plan)
 
   // What the kind planned from (one of the two is set).
   const Inputs* in = nullptr;               // a torch build: spec, build.toml, fixes chooser, provision
@@ -64,7 +68,8 @@ struct Ctx : ContractOut {
 
   // Chosen by an extension build.
   std::string dist_name;     // the wheel's distribution name, escaped ("hello_ext")
-  bool ninja_fixed = false;  // a package fix turns its serial build's ninja back on (choose_jobs)
+  std::vector<const source::Fix*> package_fixes;  // its own fixes that hold (plan.fixes)
+  bool ninja_fixed = false;  // a package fix turns its serial build's ninja back on (plan.jobs reads it)
   int nvcc_threads = 1;      // nvcc --threads every CUDA compile gets (choose_jobs)
   int cores = 1;             // the cores the plan's jobs are sized for (choose_jobs)
   double usable_gib = 0;     // memory the build may use, 0 = unknown (choose_jobs)
@@ -93,15 +98,16 @@ struct Ctx : ContractOut {
   const kb::Kb& kb_;
 };
 
-// One step of a kind's plan.
+// One step of the plan (steps.cpp holds the one table).
 struct PlanStep {
   const char* rule;                          // its id, carried by what it records ("plan.toolkit")
   void (*part)(Ctx&);
+  unsigned kinds = kEveryKind;               // the kinds of plan it runs in
   bool (*when)(const Ctx&) = nullptr;        // null: always runs
   bool (*stop_after)(const Ctx&) = nullptr;  // true: the rest needs an answer this step did not give
 };
 
-// Runs the steps in order, then puts provision steps first and moves the log into c.out.
+// Runs the steps of c.kind in order, then puts provision steps first and moves the log into c.out.
 void run(Ctx& c, std::span<const PlanStep> steps);
 
 // The scale step, the same in every kind: runs the command's probe (when there is one and nothing

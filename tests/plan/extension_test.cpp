@@ -34,6 +34,27 @@ RecipeSet shipped_recipes() {
   return load_recipes({}, errors);
 }
 
+// plan.toolkit and plan.fixes are one rule for both kinds: an extension whose nvcc is refused is left
+// without a toolkit, and its fixes step says a fix for a CUDA version is skipped because of that
+// conflict, as a torch build's does (tests/plan/cuda_conflict_test.cpp).
+TEST(ExtensionPlan, ARefusedToolkitLeavesNoCudaAndTheFixesSayTheyAreSkipped) {
+  auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {}, {"8.6"});
+  auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  const Conflict* refused = nullptr;
+  for (const auto& c : r.conflicts)
+    if (c.rule == "plan.toolkit") refused = &c;
+  ASSERT_NE(refused, nullptr) << all_conflicts(r);
+  EXPECT_EQ(r.plan.cuda, "");
+  EXPECT_EQ(r.plan.cuda_home, "");
+  EXPECT_EQ(r.plan.env.count("CUDA_HOME"), 0u);
+  const Decision* skipped = nullptr;
+  for (const auto& d : r.plan.decisions)
+    if (d.topic == "fix" && d.value == "skipped") skipped = &d;
+  ASSERT_NE(skipped, nullptr);
+  EXPECT_EQ(skipped->rule, "plan.fixes");
+  EXPECT_NE(skipped->reason.find("(" + refused->what + ")"), std::string::npos) << skipped->reason;
+}
+
 TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
   auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.6", "12.8", "13.0"}, {"8.6"});
   auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());

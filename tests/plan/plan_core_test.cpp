@@ -41,14 +41,29 @@ TEST(PlanCore, RunsStepsInOrderEachUnderItsRuleId) {
 TEST(PlanCore, WhenSkipsAStepAndStopAfterEndsThePlan) {
   Fixture f;
   constexpr PlanStep steps[] = {
-      {"kind.cuda_only", [](Ctx& c) { c.decide("cuda", "on", "", "test"); }, [](const Ctx& c) { return c.cuda_on; }},
-      {"kind.release", [](Ctx& c) { c.decide("release", "none", "", "test"); }, nullptr,
+      {"kind.cuda_only", [](Ctx& c) { c.decide("cuda", "on", "", "test"); }, kEveryKind,
+       [](const Ctx& c) { return c.cuda_on; }},
+      {"kind.release", [](Ctx& c) { c.decide("release", "none", "", "test"); }, kEveryKind, nullptr,
        [](const Ctx& c) { return c.python == nullptr; }},
       {"kind.after", [](Ctx& c) { c.decide("after", "ran", "", "test"); }},
   };
   run(f.c, steps);
   ASSERT_EQ(f.out.plan.decisions.size(), 1u);  // cuda_only skipped, after never reached
   EXPECT_EQ(f.out.plan.decisions[0].rule, "kind.release");
+}
+
+TEST(PlanCore, AStepOfAnotherKindDoesNotRun) {
+  Fixture f;
+  f.c.kind = kExtensionBuild;
+  constexpr PlanStep steps[] = {
+      {"kind.torch_only", [](Ctx& c) { c.decide("torch", "ran", "", "test"); }, kTorchBuild},
+      {"kind.extension_only", [](Ctx& c) { c.decide("extension", "ran", "", "test"); }, kExtensionBuild},
+      {"kind.both", [](Ctx& c) { c.decide("both", "ran", "", "test"); }},
+  };
+  run(f.c, steps);
+  ASSERT_EQ(f.out.plan.decisions.size(), 2u);
+  EXPECT_EQ(f.out.plan.decisions[0].rule, "kind.extension_only");
+  EXPECT_EQ(f.out.plan.decisions[1].rule, "kind.both");
 }
 
 TEST(PlanCore, ProvisionStepsGoAfterFetchAndBeforeTheCompiles) {
