@@ -11,6 +11,8 @@ ts_slow(test_build compiles "NinjaStatus.ParsesRealNinjaOutput:Runner.CleanRunWi
 ts_slow(test_run compiles "PyshimBuild.*:CompileCache.RealCcacheCachesNvccCompiles")
 # Tiny long-tail packages (a GPU check, an old -std, their own -gencode) built with and without the remedies.
 ts_slow(test_run compiles "PyshimRemedy.*")
+# Tiny CMake projects (an old standard, their own CUDA arches, a setup.py running cmake) with and without the CMake remedies.
+ts_slow(test_run compiles "CmakeRemedy.*:CmakeSetupPy.*")
 
 # Small shared libraries compiled with g++ to repair, vendor, package and read.
 ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemoryAsFromTheFileAndNothingWritten:Index.RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne")

@@ -121,6 +121,7 @@ void choose_build_overlay(Ctx& c) {
 void choose_build_remedies(Ctx& c) {
   choose_asked_env(c);
   choose_build_overlay(c);
+  choose_cmake_remedies(c);
   if (!build_remedies_apply(c)) return;
   const auto& scan = c.req->scan;
   if (c.cuda_on && !c.arches.empty() && scan.gpu_check) {
