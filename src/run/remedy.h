@@ -18,7 +18,7 @@ struct RetryPolicy {
 
 struct RemedyPlan {
   bool retry = false;
-  std::string kind;    // "halve_jobs", "set_env", "clean_build_dir", "reconfigure", "shorten_arch_list"
+  std::string kind;    // "halve_jobs", "set_env", "clean_build_dir", "reconfigure", "shorten_arch_list", "build_remedy"
   std::string reason;  // "OOM_CC1PLUS_KILLED: jobs 8 -> 4"
   std::map<std::string, std::string> env;  // set on top of the run's environment
   bool clean_build = false;                // remove build/ (logs kept) before retrying
@@ -30,9 +30,11 @@ struct RemedyPlan {
 // What to do after a failure whose diagnosis is d, given the environment the step ran with, the
 // parallel counts it ran with (`now`: the plan's, or a previous remedy's; the job knobs in env were
 // written from them) and the retries already made. `native_arches` is the TORCH_CUDA_ARCH_LIST of
-// the GPUs here ("" when unknown).
+// the GPUs here ("" when unknown). `build_step`: the failed step builds the package, so a signature
+// that names a build helper remedy (build_remedy, or nvcc refusing an arch the plan's list lacks:
+// the package's own) may trigger it; elsewhere (verify, a runtime) it is refused.
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
-                         const std::string& native_arches);
+                         const std::string& native_arches, bool build_step = false);
 
 }  // namespace ts::run
