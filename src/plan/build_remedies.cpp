@@ -119,6 +119,13 @@ void choose_build_overlay(Ctx& c) {
 }
 
 void choose_build_remedies(Ctx& c) {
+  // A URL@REF or NAME==VERSION read before planning (request.cpp): where, or why it was not.
+  if (!c.req->scanned_from.empty())
+    c.decide("scan", "read before planning", "the source was read as a directory is: " + c.req->scanned_from,
+             "the requirement");
+  else if (!c.req->scan_error.empty())
+    c.warn("scan", "not read", c.req->scan_error + "; the plan follows the recipe alone (no build remedies from the "
+           "source; a failed build's log can still trigger them)", "the requirement");
   choose_asked_env(c);
   choose_build_overlay(c);
   choose_cmake_remedies(c);

@@ -98,6 +98,9 @@ struct ExtensionRequest {
   std::vector<std::pair<std::string, std::string>> env;  // --env KEY=VALUE: the package's own build switches
   std::uint64_t mem_budget_bytes = 0;
   std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)
+  // Where `scan` was read for a URL@REF or NAME==VERSION (the tree fetched into the cache at plan
+  // time, as a directory is read), or why it could not be ("" when it was not tried).
+  std::string scanned_from, scan_error;
   // What may be provisioned and where (--toolkit, the cache): null = installed toolkits only.
   const ProvisionContext* provision = nullptr;
   ScaleProbe scale;  // --cache / --distribute (scale_step.h): empty = none
