@@ -130,6 +130,23 @@ TEST_F(CmakeRemedy, NvccRefusesTheOldListAndCompilesThePlans) {
   EXPECT_TRUE(fixed.ok()) << fixed.log();
 }
 
+// A CUDA dialect this CMake may have no flag for (3.25 stops at CUDA17: "Target requires the language
+// dialect CUDA20 ... CMake does not know the flags", seen building spconv 1.0 against torch 2.15):
+// CMake is given nvcc's -std for it.
+TEST_F(CmakeRemedy, ACudaDialectCmakeLacksGoesToNvccAsAFlag) {
+  std::string nvcc = "/usr/local/cuda/bin/nvcc";
+  auto list = util::run({nvcc, "--list-gpu-arch"});
+  if (!list.ok()) GTEST_SKIP() << "no nvcc at " << nvcc;
+  std::map<std::string, std::string> env{{"CUDACXX", nvcc}, {"TORCHSMITH_CMAKE_ARCHES", "86-real"}};
+  Built old = build("cmake_cuda", "cuda-std14", env, {"-DLT_CUDA_STD=14"});
+  EXPECT_FALSE(old.ok());
+  EXPECT_NE(old.log().find("C++20 or later"), std::string::npos) << old.log();
+  env["TORCHSMITH_CMAKE_STD"] = "20";
+  Built raised = build("cmake_cuda", "cuda-std20", env, {"-DLT_CUDA_STD=14"});
+  EXPECT_TRUE(raised.ok()) << raised.log();
+  EXPECT_NE(raised.log().find("[build.cmake-std] lt_cmake_cuda: CUDA_STANDARD 14 -> 20"), std::string::npos) << raised.log();
+}
+
 // A setup.py that runs cmake itself, with its own -DCMAKE_CUDA_ARCHITECTURES.
 class CmakeSetupPy : public CmakeRemedy {
  protected:

@@ -8,7 +8,8 @@
 #    CUDA_ARCHITECTURES is the plan's and -gencode/-arch flags in its compile options (and in the
 #    top directory's CMAKE_CUDA_FLAGS) are dropped, so CMake derives them from the plan's list;
 #  - build.cmake-std, TORCHSMITH_CMAKE_STD="17": CXX_STANDARD/CUDA_STANDARD below it on a target,
-#    and -std=c++NN below it in its compile options or the top directory's flags, become it.
+#    and -std=c++NN below it in its compile options or the top directory's flags, become it (and a
+#    CMake without an nvcc flag for that dialect is given -std=c++NN for it).
 # The package's files are not edited; what changed is said on stderr as "torchsmith: [rule] ...".
 
 set(_ts_arches "$ENV{TORCHSMITH_CMAKE_ARCHES}")
@@ -20,6 +21,14 @@ if(_ts_arches)
                    "project(): kept the plan's ${_ts_arches} (TORCHSMITH_CMAKE_ARCHES)")
   endif()
   set(CMAKE_CUDA_ARCHITECTURES "${_ts_arches}")
+endif()
+
+# A CMake that knows no nvcc flag for the standard torch's headers need (3.25 stops at CUDA17, while
+# torch 2.14+'s TorchConfig asks cxx_std_20 of every CUDA target: "Target requires the language
+# dialect CUDA20 ... CMake does not know the flags") is told it before project() enables CUDA.
+if(_ts_std AND NOT DEFINED CMAKE_CUDA${_ts_std}_STANDARD_COMPILE_OPTION)
+  set(CMAKE_CUDA${_ts_std}_STANDARD_COMPILE_OPTION "-std=c++${_ts_std}")
+  set(CMAKE_CUDA${_ts_std}_EXTENSION_COMPILE_OPTION "-std=c++${_ts_std}")
 endif()
 
 # "c++14" / "gnu++1z" -> 14 / 17 into OUT; 0 when not a C++ standard.
