@@ -93,6 +93,12 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     e.source = common_source(r);
     put(kb.library_advice, e, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
   });
+  each("backend", [&](EntryReader& r) {
+    BuildBackend e{r.text("name", true, "\"scikit-build-core\""), r.texts("requires", true, "[\"pathspec>=0.10.1\"]"),
+                   "", r.origin()};
+    e.source = common_source(r);
+    put(kb.backends, e, [](const BuildBackend& x) { return x.name; });
+  });
   if (auto t = root["limits"].as_table()) {
     EntryReader r(*t, file, "limits", errs);
     double n = r.number("max_arches", true, "8");
@@ -103,11 +109,12 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   }
   for (const auto& [k, v] : root) {
     std::string key(k.str());
-    static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice", "limits"};
+    static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice",
+                                  "backend", "limits"};
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       errs.push_back({{file, static_cast<int>(k.source().begin.line)},
                       "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
-                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]] and [limits])"});
+                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]] and [limits])"});
   }
 }
 
@@ -195,6 +202,12 @@ const Image* BuildKb::image(std::string_view cuda) const {
   auto c = Version::parse(cuda);
   if (!c) return nullptr;
   return first_of(images, [&](const Image& i) { return same_cuda(i.cuda, *c); });
+}
+
+const BuildBackend* BuildKb::backend(std::string_view name) const {
+  for (const auto& b : backends)
+    if (b.name == name) return &b;
+  return nullptr;
 }
 
 const LibraryAdvice* BuildKb::advice(std::string_view library, std::string_view cpu) const {

@@ -20,6 +20,8 @@
 
 namespace ts::plan {
 
+struct BuildKb;
+
 // What the requirement names: a directory, a git URL at a ref, or a package at a version.
 struct ExtensionSource {
   enum class Kind { dir, git, name };
@@ -103,6 +105,7 @@ struct ExtensionRequest {
   std::string scanned_from, scan_error;
   // What may be provisioned and where (--toolkit, the cache): null = installed toolkits only.
   const ProvisionContext* provision = nullptr;
+  const BuildKb* build_kb = nullptr;  // build.toml (a missing backend's own requirements); null = none
   ScaleProbe scale;  // --cache / --distribute (scale_step.h): empty = none
 };
 

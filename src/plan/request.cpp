@@ -211,6 +211,7 @@ Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe
   }
   if (!provision_context(o, t, out)) return out;
   req.provision = &out.provision;
+  req.build_kb = &out.build_kb;
   req.scale = scale;
   static const RecipeSet kNone;
   const Recipe* found = find_recipe(t.recipes ? *t.recipes : kNone, req);
