@@ -130,9 +130,9 @@ TEST_F(CmakeRemedy, NvccRefusesTheOldListAndCompilesThePlans) {
   EXPECT_TRUE(fixed.ok()) << fixed.log();
 }
 
-// A CUDA dialect this CMake may have no flag for (3.25 stops at CUDA17: "Target requires the language
-// dialect CUDA20 ... CMake does not know the flags", seen building spconv 1.0 against torch 2.15):
-// CMake is given nvcc's -std for it.
+// A CUDA dialect this CMake may have no flag for (3.25 stops at CUDA17: raising spconv 1.0's
+// CUDA_STANDARD 14 to 20 for torch 2.15 stopped its configure with "Target requires the language
+// dialect CUDA20 ... CMake does not know the flags"): CMake is given nvcc's -std for it.
 TEST_F(CmakeRemedy, ACudaDialectCmakeLacksGoesToNvccAsAFlag) {
   std::string nvcc = "/usr/local/cuda/bin/nvcc";
   auto list = util::run({nvcc, "--list-gpu-arch"});

@@ -23,9 +23,9 @@ if(_ts_arches)
   set(CMAKE_CUDA_ARCHITECTURES "${_ts_arches}")
 endif()
 
-# A CMake that knows no nvcc flag for the standard torch's headers need (3.25 stops at CUDA17, while
-# torch 2.14+'s TorchConfig asks cxx_std_20 of every CUDA target: "Target requires the language
-# dialect CUDA20 ... CMake does not know the flags") is told it before project() enables CUDA.
+# A CMake that knows no nvcc flag for the standard torch's headers need is told it before project()
+# enables CUDA: CMake 3.25 stops at CUDA17, so a CUDA_STANDARD raised to 20 would stop the configure
+# ("Target requires the language dialect CUDA20 ... CMake does not know the flags").
 if(_ts_std AND NOT DEFINED CMAKE_CUDA${_ts_std}_STANDARD_COMPILE_OPTION)
   set(CMAKE_CUDA${_ts_std}_STANDARD_COMPILE_OPTION "-std=c++${_ts_std}")
   set(CMAKE_CUDA${_ts_std}_EXTENSION_COMPILE_OPTION "-std=c++${_ts_std}")
