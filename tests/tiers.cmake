@@ -33,6 +33,8 @@ ts_slow(test_verify network "InstallDeps.LiveFvcoreVerifiesWithItsRealDependenci
 # End-to-end builds through the binary: the fixture project, hello_ext, sdists.
 ts_slow(test_cli compiles "BuildCli.*:BuildVerifyCli.*:SdistSource.BuildByNameFromTheSdist:Harden.RepairKeepsEveryNameFromTheWheelInsideItsOutput:Harden.OutWithASpaceKeepsTheCompileCacheWorking:RepairCli.RepairsAWheelAndReportsJson:CondaCli.*")
 ts_slow(test_cli network "KbRefresh.LiveFromPyPI")
+# A scikit-build-core package built with its backend installed from PyPI into the build overlay (~15 s).
+ts_slow(test_cli network "CmakeSkbuild.*")
 # Three real CUDA extension builds against a PyPI torch (and, cold, that torch's install); the
 # wheelhouse half runs under unshare -n. COST: ctest -j2 starts them first on a fresh build directory.
 ts_slow(test_cli network "ProvisionCli.CudaExtension*" TIMEOUT 3600 COST 1000)

@@ -12,7 +12,10 @@
 #include <cctype>
 #include <cstdlib>
 
+#include <re2/re2.h>
+
 #include "compat/facts_util.h"
+#include "core/version.h"
 #include "core/version_range.h"
 #include "source/hash.h"
 #include "plan/build_kb.h"
@@ -74,6 +77,22 @@ bool torch_or_kin(const std::string& name) {
          name.rfind("nvidia-", 0) == 0;
 }
 
+// "tomli; python_version<'3.11'" against Python 3.11.2: false. Only python_version markers are
+// read; any other marker is left to pip (true).
+bool marker_holds(const std::string& req, const std::string& python_version) {
+  static const RE2 re(R"(;\s*python_version\s*(<=|>=|==|!=|<|>)\s*["']([0-9]+(?:\.[0-9]+)*)["']\s*$)");
+  std::string op, v;
+  if (!RE2::PartialMatch(req, re, &op, &v)) return true;
+  auto have = Version::parse(python_version), want = Version::parse(v);
+  if (!have || !want) return true;
+  // python_version is major.minor: 3.11.2 compares as 3.11.
+  auto mm = Version::parse(std::to_string(have->release().size() > 0 ? have->release()[0] : 0) + "." +
+                           std::to_string(have->release().size() > 1 ? have->release()[1] : 0));
+  if (!mm) return true;
+  auto c = *mm <=> *want;
+  return op == "<" ? c < 0 : op == "<=" ? c <= 0 : op == ">" ? c > 0 : op == ">=" ? c >= 0 : op == "==" ? c == 0 : c != 0;
+}
+
 void choose_build_overlay(Ctx& c) {
   const auto& scan = c.req->scan;
   if (!c.python || !scan.scanned || !scan.pyproject || scan.pyproject_requires.empty()) return;
@@ -96,6 +115,7 @@ void choose_build_overlay(Ctx& c) {
     const BuildBackend* b = c.req->build_kb ? c.req->build_kb->backend(n) : nullptr;
     if (!b) continue;
     for (const auto& dep : b->needs) {
+      if (!marker_holds(dep, c.python->version)) continue;
       std::string dn = dep.substr(0, dep.find_first_of("<>=!~;[ "));
       auto dc = Constraint::parse(dn);
       if (!dc || torch_or_kin(dc->normalized_name()) || have(dc->normalized_name())) continue;
