@@ -4,35 +4,48 @@
 # (run_device.sh) and the list it reads (packages.tsv), into .device/longtail/ (git-ignored).
 # It never fetches: the mirrors come from the `fetch` tool (MIRRORS/OWNER+NAME/repo[/.git]).
 #
-#   bench/longtail/pack_device.sh [--mirrors DIR] [--dest DIR] [--torchsmith BIN]
+#   bench/longtail/pack_device.sh [--mirrors DIR] [--dest DIR] [--torchsmith BIN] [--batch N]
+#       [--split dev|held-out]
 #
 # --mirrors: where the mirrors are (default $TORCHSMITH_MIRRORS); --dest: default .device/longtail;
+# --batch: only the packages of that batch (corpus.toml's `batch`, 1 where absent; default: all);
+# --split: only that split's packages (default: both);
 # --torchsmith: also put a stripped copy of this binary there (the runner otherwise takes
 # .device/torchsmith). A package whose commit (or a blob) the mirror lacks is listed "unavailable"
 # with why, never built from another commit. The gunzipped archive's sha256 is the manifest's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-mirrors=${TORCHSMITH_MIRRORS:-} dest=$root/.device/longtail bin=""
+mirrors=${TORCHSMITH_MIRRORS:-} dest=$root/.device/longtail bin="" batch=all only_split=all
 while [ $# -gt 0 ]; do
   case "$1" in
     --mirrors) mirrors=$2; shift 2 ;;
     --dest) dest=$2; shift 2 ;;
     --torchsmith) bin=$2; shift 2 ;;
+    --batch) batch=$2; shift 2 ;;
+    --split) only_split=$2; shift 2 ;;
     *) echo "pack_device.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
 done
 [ -n "$mirrors" ] && [ -d "$mirrors" ] ||
   { echo "pack_device.sh: --mirrors DIR (or TORCHSMITH_MIRRORS): the directory of fetched bare repositories, DIR/OWNER+NAME/repo" >&2; exit 2; }
+[[ "$batch" = all || "$batch" =~ ^[1-9][0-9]*$ ]] ||
+  { echo "pack_device.sh: --batch N: a batch number of corpus.toml (1, 2, ...), not '$batch'" >&2; exit 2; }
+[[ "$only_split" = all || "$only_split" = dev || "$only_split" = held-out ]] ||
+  { echo "pack_device.sh: --split dev|held-out, not '$only_split'" >&2; exit 2; }
 mkdir -p "$dest"
 rm -f "$dest"/*.tar.gz "$dest/packages.tsv.tmp"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # name repo commit subdir split sha256 exclude(;-joined) unavailable, one package a line.
-python3 - "$here/corpus.toml" > "$scratch/list" <<'PY'
+python3 - "$here/corpus.toml" "$batch" "$only_split" > "$scratch/list" <<'PY'
 import sys, tomllib
 for p in tomllib.load(open(sys.argv[1], "rb"))["package"]:
+    if sys.argv[2] != "all" and p.get("batch", 1) != int(sys.argv[2]):
+        continue
+    if sys.argv[3] != "all" and p["split"] != sys.argv[3]:
+        continue
     print("\t".join([p["name"], p["repo"], p["commit"], p["subdir"] or ".", p["split"], p["sha256"] or "-",
                      ";".join(p.get("exclude", [])) or "-", p.get("unavailable", "") or "-"]))
 PY
@@ -40,6 +53,45 @@ PY
 unavailable() {  # NAME SPLIT WHY
   printf '%s\t%s\t-\t-\tunavailable: %s\n' "$1" "$2" "$3" >> "$dest/packages.tsv.tmp"
   echo "$1: unavailable: $3" >&2
+}
+
+# Submodules (what `git clone --recursive` brings, theirs included): each gitlink's commit from its
+# own mirror, appended to $tarball under its path, its archive's sha256 checked against the
+# manifest's submodules (keyed by the path in the package's tree).
+# ADD_SUBMODULES GIT_DIR COMMIT(.gitmodules) REV TREE_PATH PREFIX SLUG(OWNER/NAME, for a relative
+# url); reads name, tarball, scratch.
+add_submodules() {
+  local git_dir=$1 commit=$2 rev=$3 tree_path=$4 prefix=$5 info path full sub_commit key url slug sub_git want got
+  local base
+  while IFS=$'\t' read -r info path; do
+    [ -n "$path" ] || continue
+    full=$prefix$path
+    sub_commit=$(echo "$info" | cut -d' ' -f3)
+    key=$(git -C "$git_dir" config --blob "$commit:.gitmodules" --get-regexp '^submodule\..*\.path$' |
+      awk -v p="$path" '$2 == p { print $1; exit }' || true)
+    url=$(git -C "$git_dir" config --blob "$commit:.gitmodules" "${key%.path}.url" 2>/dev/null || true)
+    slug=$(echo "$url" | sed -E 's#^(https://github.com/|git@github.com:)##; s#\.git$##')
+    if [ "${slug#../}" != "$slug" ]; then  # relative to the superproject's url, resolved as git does
+      base=/$6
+      while [ "${slug#../}" != "$slug" ]; do slug=${slug#../}; base=${base%/*}; done
+      slug=${base#/}${base:+/}$slug
+    fi
+    sub_git=$mirrors/${slug/\//+}/repo
+    [ -d "$sub_git/.git" ] && sub_git=$sub_git/.git
+    want=$(python3 -c 'import sys, tomllib
+p = [p for p in tomllib.load(open(sys.argv[1], "rb"))["package"] if p["name"] == sys.argv[2]][0]
+print(p.get("submodules", {}).get(sys.argv[3], "-"))' "$here/corpus.toml" "$name" "$full")
+    if ! git -C "$sub_git" archive --format=tar --prefix="$full/" -o "$scratch/sub.tar" "$sub_commit" 2>/dev/null; then
+      echo "$name: submodule $full ($url at $sub_commit): no mirror with that commit at $sub_git; left empty" >&2
+      continue
+    fi
+    got=$(sha256sum "$scratch/sub.tar" | cut -d' ' -f1)
+    if [ "$want" != "$got" ]; then
+      echo "$name: submodule $full archive sha256 $got, manifest $want: pin it in corpus.toml" >&2; bad=1; continue
+    fi
+    tar -A -f "$tarball" "$scratch/sub.tar"
+    add_submodules "$sub_git" "$sub_commit" "$sub_commit" . "$full/" "$slug"
+  done < <(git -C "$git_dir" ls-tree -r "$rev" -- "$tree_path" | awk -F'\t' '$1 ~ /^160000/ { print $1 "\t" $2 }')
 }
 
 bad=0
@@ -75,30 +127,7 @@ while IFS=$'\t' read -r name repo commit subdir split sha exclude why; do
     echo "$name: archive sha256 $got, manifest ${sha/-/(none)}: pin it in corpus.toml or fix the mirror" >&2
     bad=1; continue
   fi
-  # Submodules under SUBDIR (what `git clone --recursive` brings): each gitlink's commit from its own
-  # mirror, appended under its path, its archive's sha256 checked against the manifest's submodules.
-  while IFS=$'\t' read -r info path; do
-    [ -n "$path" ] || continue
-    sub_commit=$(echo "$info" | cut -d' ' -f3)
-    key=$(git -C "$git_dir" config --blob "$commit:.gitmodules" --get-regexp '^submodule\..*\.path$' |
-      awk -v p="$path" '$2 == p { print $1; exit }')
-    url=$(git -C "$git_dir" config --blob "$commit:.gitmodules" "${key%.path}.url" 2>/dev/null || true)
-    slug=$(echo "$url" | sed -E 's#^(https://github.com/|git@github.com:)##; s#\.git$##')
-    sub_git=$mirrors/${slug/\//+}/repo
-    [ -d "$sub_git/.git" ] && sub_git=$sub_git/.git
-    want=$(python3 -c 'import sys, tomllib
-p = [p for p in tomllib.load(open(sys.argv[1], "rb"))["package"] if p["name"] == sys.argv[2]][0]
-print(p.get("submodules", {}).get(sys.argv[3], "-"))' "$here/corpus.toml" "$name" "$path")
-    if ! git -C "$sub_git" archive --format=tar --prefix="$path/" -o "$scratch/sub.tar" "$sub_commit" 2>/dev/null; then
-      echo "$name: submodule $path ($url at $sub_commit): no mirror with that commit at $sub_git; left empty" >&2
-      continue
-    fi
-    got=$(sha256sum "$scratch/sub.tar" | cut -d' ' -f1)
-    if [ "$want" != "$got" ]; then
-      echo "$name: submodule $path archive sha256 $got, manifest $want: pin it in corpus.toml" >&2; bad=1; continue
-    fi
-    tar -A -f "$tarball" "$scratch/sub.tar"
-  done < <(git -C "$git_dir" ls-tree -r "$rev" -- "$subdir" | awk -F'\t' '$1 ~ /^160000/ { print $1 "\t" $2 }')
+  add_submodules "$git_dir" "$commit" "$rev" "$subdir" "" "${repo#https://github.com/}"
   gzip -9n < "$tarball" > "$dest/$name.tar.gz"
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$split" "$subdir" "$sha" "$name.tar.gz" >> "$dest/packages.tsv.tmp"
 done < "$scratch/list"

@@ -74,7 +74,7 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   RequestKind kind = o.lock_file.empty() ? request_kind(o.req) : locked_request;
   if (std::string err = apply_request_options(o.req, kind); !err.empty()) return bad(err);
   plan::Plan plan;
-  std::string native;
+  ArchList native;  // the GPUs here (planned here only), for the arch-shrink remedy
   std::optional<HostFacts> facts;  // this machine, when the plan was made here
   if (!o.lock_file.empty()) {
     std::string err;
@@ -108,8 +108,7 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
     plan = pr.result.plan;
     facts = pr.facts;
     if (g.verbose) std::cerr << util::redact_text(plan::render_summary(pr.result));
-    // Spelled as the plan spells TORCH_CUDA_ARCH_LIST, so the remedy's "already only these" compares like with like.
-    native = ArchList(native_gpu_arches(pr.facts)).torch_cuda_arch_list();
+    native = ArchList(native_gpu_arches(pr.facts));
   }
 
   // --cache-dir is the cache of the whole run: its own steps (the sdist fetch, verify's pip cache) are

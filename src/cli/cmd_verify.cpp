@@ -215,19 +215,18 @@ int run(const VerifyCliOptions& o, const GlobalOptions& g) {
   if (o.python.empty() && o.paths.empty()) return bad_input("nothing to verify: give PATH..., or --python PY [WHEEL]");
   if (o.python.empty() && o.gpu) return bad_input("--gpu runs torch: give --python PY");
   verify::VerifyOptions vo;
-  std::string arch_text = o.arch, err;
+  std::string err;
   std::optional<plan::Plan> plan;
   if (!o.plan.empty()) {
     plan = plan::read_lock(o.plan, &err);
     if (!plan) return bad_input(err);
     // An extension's arch list is its own code's; torch's libraries are not judged by it.
-    arch_text = plan->arch_list;
+    if (!plan->arch_list.empty()) vo.arches = plan->arch_list;  // a CPU plan judges no GPU code
     // Target-only: the plan's arches are what was built, so code for another generation is a failure.
     vo.only_asked_arches = true;
-  }
-  if (!arch_text.empty()) {
-    auto list = ArchList::parse(arch_text, nullptr, &err);
-    if (!list) return bad_input("arch list '" + arch_text + "': " + err);
+  } else if (!o.arch.empty()) {
+    auto list = ArchList::parse(o.arch, nullptr, &err);
+    if (!list) return bad_input("arch list '" + o.arch + "': " + err);
     vo.arches = *list;
   }
   for (const auto& p : o.ld_library_path)

@@ -78,85 +78,117 @@ std::optional<Elf> read_elf(const std::string& root, const std::string& rel, std
   return out;
 }
 
-}  // namespace
+// One repair's state, handed from phase to phase. Each phase adds its verdicts to the result and
+// returns false when the input is bad (exit 2, the reason in `res.error`): the repair stops there.
+struct Repair {
+  const RepairOptions& o;
+  RepairResult& res;
+  WheelPolicies policies;
+  plan::BuildKb build_kb;
+  std::string out_dir, root;
+  std::optional<util::ScratchDir> scratch;  // the work tree: removed on return or a signal
+  std::optional<UnpackedWheel> w;
+  std::string dist, libs_dir, arch;
+  bool is_torch = false;
+  std::vector<Elf> elfs;
+  std::map<std::string, std::string> provided;  // name -> rel path
+  std::set<std::string> all_system_libs;        // allowed by some policy; the chosen one is checked later
+  std::set<std::string> system_used;
+  bool failed = false;                          // a check failed: nothing is written
+  Patchelf pe;
+  std::vector<std::string> needs_patchelf;
+  std::vector<ElfNeeds> needs;
+  PlatformChoice choice;
+  std::string version, pin;
 
-RepairResult repair_wheel(const RepairOptions& o) {
-  RepairResult res;
-  auto verdict = [&](std::string file, std::string check, Outcome out, std::string detail) {
+  void verdict(std::string file, std::string check, Outcome out, std::string detail) {
     res.verdicts.push_back({std::move(file), std::move(check), out, std::move(detail)});
-  };
-  auto bad_input = [&](std::string why) {
+  }
+  bool bad_input(std::string why) {
     res.exit_code = 2;
     res.error = std::move(why);
     verdict("", "input", Outcome::fail, res.error);
-    return res;
-  };
+    return false;
+  }
+};
 
-  // Knowledge: policies, exclusions, the torch RPATH layout.
+// Knowledge (policies, exclusions, the torch RPATH layout), the work tree beside the output, and
+// the wheel unpacked into it.
+bool open_input(Repair& r) {
+  const RepairOptions& o = r.o;
   std::vector<std::string> kb_errors;
-  const WheelPolicies policies = o.policies ? *o.policies : load_wheel_policies({}, kb_errors);
-  const plan::BuildKb build_kb = o.build_kb ? *o.build_kb : plan::load_build_kb({}, kb_errors);
-  if (!kb_errors.empty()) return bad_input("knowledge base: " + kb_errors.front());
+  r.policies = o.policies ? *o.policies : load_wheel_policies({}, kb_errors);
+  r.build_kb = o.build_kb ? *o.build_kb : plan::load_build_kb({}, kb_errors);
+  if (!kb_errors.empty()) return r.bad_input("knowledge base: " + kb_errors.front());
 
   struct stat st{};
   if (::stat(o.wheel.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-    return bad_input(o.wheel + ": no such file");
-  const std::string out_dir = o.out_dir.empty() ? fs::path(o.wheel).parent_path().string() : o.out_dir;
+    return r.bad_input(o.wheel + ": no such file");
+  r.out_dir = o.out_dir.empty() ? fs::path(o.wheel).parent_path().string() : o.out_dir;
   std::error_code ec;
-  fs::create_directories(out_dir.empty() ? "." : out_dir, ec);
+  fs::create_directories(r.out_dir.empty() ? "." : r.out_dir, ec);
   // The work tree lives beside the output, so the final rename stays on one filesystem. It carries
   // the pid: one a killed repair left is removed now, and ours on return or a signal.
-  const std::string out_parent = out_dir.empty() ? "." : out_dir;
+  const std::string out_parent = r.out_dir.empty() ? "." : r.out_dir;
   util::remove_stale(out_parent, ".ts-repair-");
   util::remove_stale(out_parent, ".whl.tmp-");
-  util::ScratchDir scratch(".ts-repair-" + std::to_string(::getpid()), out_parent);
-  if (scratch.path().empty()) return bad_input("cannot create a work directory in " + out_parent + ": " + scratch.error());
-  const std::string work = scratch.path();
-  const std::string root = work + "/tree";
+  r.scratch.emplace(".ts-repair-" + std::to_string(::getpid()), out_parent);
+  if (r.scratch->path().empty())
+    return r.bad_input("cannot create a work directory in " + out_parent + ": " + r.scratch->error());
+  r.root = r.scratch->path() + "/tree";
 
   std::string err;
-  auto w = unpack_wheel(o.wheel, root, &err);
-  if (!w) return bad_input(err);
-  verdict("", "wheel", Outcome::pass, w->name.filename() + ": " + std::to_string(w->files.size()) +
-                                          " files, " + w->dist_info);
-  const std::string dist = w->name.dist;
-  const bool is_torch = normalize_name(dist) == "torch";
-  const std::string libs_dir = dist + ".libs";
+  r.w = unpack_wheel(o.wheel, r.root, &err);
+  if (!r.w) return r.bad_input(err);
+  r.verdict("", "wheel", Outcome::pass, r.w->name.filename() + ": " + std::to_string(r.w->files.size()) +
+                                            " files, " + r.w->dist_info);
+  r.dist = r.w->name.dist;
+  r.is_torch = normalize_name(r.dist) == "torch";
+  r.libs_dir = r.dist + ".libs";
+  return true;
+}
 
-  // The ELF files, and what the wheel itself provides (by file name and by SONAME).
-  std::vector<Elf> elfs;
-  std::map<std::string, std::string> provided;  // name -> rel path
-  for (const auto& rel : w->files) {
+// The ELF files, what the wheel itself provides (by file name and by SONAME), and their machine.
+bool read_elfs(Repair& r) {
+  for (const auto& rel : r.w->files) {
     std::string e;
-    auto elf = read_elf(root, rel, &e);
-    if (!e.empty()) return bad_input(e);
+    auto elf = read_elf(r.root, rel, &e);
+    if (!e.empty()) return r.bad_input(e);
     if (!elf) continue;  // a non-ELF named like a library was refused by formats::check_wheel
-    provided.emplace(base_of(rel), rel);
-    if (!elf->soname.empty()) provided.emplace(elf->soname, rel);
-    elfs.push_back(std::move(*elf));
+    r.provided.emplace(base_of(rel), rel);
+    if (!elf->soname.empty()) r.provided.emplace(elf->soname, rel);
+    r.elfs.push_back(std::move(*elf));
   }
-  if (elfs.empty()) return bad_input(w->name.filename() + " holds no ELF files: a pure-Python wheel needs no repair");
-  const std::string arch = wheel_arch(elfs.front().machine);
-  for (const auto& e : elfs)
-    if (e.machine != elfs.front().machine)
-      return bad_input(e.rel + " is for another machine than " + elfs.front().rel);
-  if (arch.empty()) return bad_input(elfs.front().rel + ": no wheel platform tag exists for its machine");
+  if (r.elfs.empty())
+    return r.bad_input(r.w->name.filename() + " holds no ELF files: a pure-Python wheel needs no repair");
+  r.arch = wheel_arch(r.elfs.front().machine);
+  for (const auto& e : r.elfs)
+    if (e.machine != r.elfs.front().machine)
+      return r.bad_input(e.rel + " is for another machine than " + r.elfs.front().rel);
+  if (r.arch.empty()) return r.bad_input(r.elfs.front().rel + ": no wheel platform tag exists for its machine");
+  return true;
+}
 
+// Every NEEDED accounted for: the wheel's own, torch's or the driver's, a manylinux system library,
+// else vendored under a hashed name (or a failure naming it). Vendored files are walked too.
+bool account_needed(Repair& r) {
+  const RepairOptions& o = r.o;
   std::vector<std::string> search = o.lib_dirs;
   for (const auto& d : o.system_dirs.empty() ? verify::system_library_dirs() : o.system_dirs)
     search.push_back(d);
-  std::set<std::string> all_system_libs;  // allowed by some policy; the chosen one is checked later
-  for (const auto& p : policies.policies) all_system_libs.insert(p.libs.begin(), p.libs.end());
-  std::set<std::string> system_used;
+  for (const auto& p : r.policies.policies) r.all_system_libs.insert(p.libs.begin(), p.libs.end());
   std::map<std::string, std::string> vendored_as;  // original name -> rel path in the wheel
-  bool failed = false;
+  std::error_code ec;
+  auto& elfs = r.elfs;
+  const std::string& root = r.root;
+  const std::string& libs_dir = r.libs_dir;
 
   // Walk every ELF, vendored ones included (they are appended as they are copied in).
   for (std::size_t i = 0; i < elfs.size(); ++i) {
     std::vector<Elf> pending;
     Elf& e = elfs[i];
     for (const auto& n : e.needed) {
-      if (auto p = provided.find(n); p != provided.end()) {
+      if (auto p = r.provided.find(n); p != r.provided.end()) {
         e.want_rpath.push_back(origin_path(dir_of(e.rel), dir_of(p->second)));
         continue;
       }
@@ -165,47 +197,47 @@ RepairResult repair_wheel(const RepairOptions& o) {
         e.want_rpath.push_back(origin_path(dir_of(e.rel), dir_of(v->second)));
         continue;
       }
-      if (const External* x = policies.external(n)) {
-        if (!is_torch || x->provider.rfind("torch", 0) != 0)
-          verdict(e.rel, "needed", Outcome::pass, n + ": provided by " + x->provider + ", not vendored");
+      if (const External* x = r.policies.external(n)) {
+        if (!r.is_torch || x->provider.rfind("torch", 0) != 0)
+          r.verdict(e.rel, "needed", Outcome::pass, n + ": provided by " + x->provider + ", not vendored");
         else
-          verdict(e.rel, "needed", Outcome::pass, n + ": from the nvidia-* wheels torch depends on");
+          r.verdict(e.rel, "needed", Outcome::pass, n + ": from the nvidia-* wheels torch depends on");
         continue;
       }
-      if (all_system_libs.count(n)) {
-        system_used.insert(n);
+      if (r.all_system_libs.count(n)) {
+        r.system_used.insert(n);
         continue;
       }
       if (!o.vendor) {
-        verdict(e.rel, "needed", Outcome::fail,
-                n + " is not in the wheel, not torch's, and not a manylinux system library; "
-                    "rerun with --vendor to bundle it");
-        failed = true;
+        r.verdict(e.rel, "needed", Outcome::fail,
+                  n + " is not in the wheel, not torch's, and not a manylinux system library; "
+                      "rerun with --vendor to bundle it");
+        r.failed = true;
         continue;
       }
       const std::string src = find_library(n, search, e.elf_class, e.machine);
       if (src.empty()) {
-        verdict(e.rel, "needed", Outcome::fail,
-                n + " is needed but found neither in the wheel nor in " + std::to_string(search.size()) +
-                    " library directories; install it or pass --lib-dir DIR");
-        failed = true;
+        r.verdict(e.rel, "needed", Outcome::fail,
+                  n + " is needed but found neither in the wheel nor in " + std::to_string(search.size()) +
+                      " library directories; install it or pass --lib-dir DIR");
+        r.failed = true;
         continue;
       }
       const std::string hashed = vendored_name(n, src);
       const std::string rel = libs_dir + "/" + hashed;
       fs::create_directories(root + "/" + libs_dir, ec);
       fs::copy_file(src, root + "/" + rel, fs::copy_options::overwrite_existing, ec);
-      if (ec) return bad_input("cannot copy " + src + ": " + ec.message());
+      if (ec) return r.bad_input("cannot copy " + src + ": " + ec.message());
       ::chmod((root + "/" + rel).c_str(), 0755);
       std::string re;
       auto copied = read_elf(root, rel, &re);
-      if (!copied) return bad_input(src + ": " + (re.empty() ? "not an ELF file" : re));
+      if (!copied) return r.bad_input(src + ": " + (re.empty() ? "not an ELF file" : re));
       copied->vendored = true;
       copied->soname = hashed;
       vendored_as[n] = rel;
-      w->files.push_back(rel);
-      res.vendored.push_back(n + " -> " + rel + " (from " + src + ")");
-      verdict(e.rel, "needed", Outcome::note, n + ": vendored as " + rel + " (from " + src + ")");
+      r.w->files.push_back(rel);
+      r.res.vendored.push_back(n + " -> " + rel + " (from " + src + ")");
+      r.verdict(e.rel, "needed", Outcome::note, n + ": vendored as " + rel + " (from " + src + ")");
       e.renames[n] = hashed;
       e.want_rpath.push_back(origin_path(dir_of(e.rel), libs_dir));
       pending.push_back(std::move(*copied));
@@ -213,24 +245,27 @@ RepairResult repair_wheel(const RepairOptions& o) {
     // Appended after the walk over `e`'s NEEDED: push_back would move `e`.
     for (auto& p : pending) elfs.push_back(std::move(p));
   }
+  return true;
+}
 
-  // RPATHs: the official layout for torch, else what the dependencies need; absolute entries
-  // (build directories) never ship.
-  const Patchelf pe = find_patchelf(o.patchelf);
-  std::vector<std::string> needs_patchelf;
-  for (auto& e : elfs) {
+// RPATHs: the official layout for torch, else what the dependencies need; absolute entries
+// (build directories) never ship. NEEDED renames and vendored SONAMEs written with patchelf.
+bool set_rpaths(Repair& r) {
+  r.pe = find_patchelf(r.o.patchelf);
+  const Patchelf& pe = r.pe;
+  for (auto& e : r.elfs) {
     std::vector<std::string> entries;
-    const plan::Rpath* rule = is_torch ? rpath_rule(build_kb, "wheel", e.rel) : nullptr;
+    const plan::Rpath* rule = r.is_torch ? rpath_rule(r.build_kb, "wheel", e.rel) : nullptr;
     if (rule) {
       entries = split_rpath(rule->rpath);
     } else {
-      for (const auto& r : split_rpath(e.rpath.empty() ? e.runpath : e.rpath)) {
-        if (r.rfind("$ORIGIN", 0) == 0 || r.rfind("${ORIGIN}", 0) == 0) entries.push_back(r);
-        else verdict(e.rel, "rpath", Outcome::note, "dropped '" + r + "': points outside the wheel");
+      for (const auto& x : split_rpath(e.rpath.empty() ? e.runpath : e.rpath)) {
+        if (x.rfind("$ORIGIN", 0) == 0 || x.rfind("${ORIGIN}", 0) == 0) entries.push_back(x);
+        else r.verdict(e.rel, "rpath", Outcome::note, "dropped '" + x + "': points outside the wheel");
       }
     }
-    for (const auto& r : e.want_rpath)
-      if (std::find(entries.begin(), entries.end(), r) == entries.end()) entries.push_back(r);
+    for (const auto& x : e.want_rpath)
+      if (std::find(entries.begin(), entries.end(), x) == entries.end()) entries.push_back(x);
     const std::string want = join_rpath(entries);
     const std::string have = e.rpath.empty() ? e.runpath : e.rpath;
     std::vector<std::string> edits;
@@ -238,115 +273,130 @@ RepairResult repair_wheel(const RepairOptions& o) {
     for (const auto& [from, to] : e.renames) edits.push_back("NEEDED " + from + " -> " + to);
     if (e.vendored) edits.push_back("SONAME " + e.soname);
     if (edits.empty()) {
-      verdict(e.rel, "rpath", Outcome::pass, have.empty() ? "none needed" : have + " (kept)");
+      r.verdict(e.rel, "rpath", Outcome::pass, have.empty() ? "none needed" : have + " (kept)");
       continue;
     }
     if (!pe.available()) {
       std::string all;
       for (const auto& x : edits) all += (all.empty() ? "" : "; ") + x;
-      needs_patchelf.push_back(e.rel);
-      verdict(e.rel, "rpath", Outcome::fail, "patchelf is not installed; this file needs: " + all);
+      r.needs_patchelf.push_back(e.rel);
+      r.verdict(e.rel, "rpath", Outcome::fail, "patchelf is not installed; this file needs: " + all);
       continue;
     }
-    const std::string path = root + "/" + e.rel;
+    const std::string path = r.root + "/" + e.rel;
     std::string pe_err;
     for (const auto& [from, to] : e.renames)
       if (pe_err.empty()) pe_err = replace_needed(pe, path, from, to);
     if (pe_err.empty() && e.vendored) pe_err = set_soname(pe, path, e.soname);
     if (pe_err.empty() && (want != have || !e.runpath.empty())) pe_err = set_rpath(pe, path, want);
     if (!pe_err.empty()) {
-      verdict(e.rel, "rpath", Outcome::fail, pe_err);
-      failed = true;
+      r.verdict(e.rel, "rpath", Outcome::fail, pe_err);
+      r.failed = true;
       continue;
     }
     std::string via = rule ? " (" + rule->source + ")" : "";
-    verdict(e.rel, "rpath", Outcome::pass, (want.empty() ? "none" : want) + via);
+    r.verdict(e.rel, "rpath", Outcome::pass, (want.empty() ? "none" : want) + via);
   }
-  if (!needs_patchelf.empty()) {
-    failed = true;
-    verdict("", "patchelf", Outcome::fail,
-            "patchelf is not installed; " + std::to_string(needs_patchelf.size()) +
-                " file(s) need edits (apt install patchelf, or pass its path)");
+  if (!r.needs_patchelf.empty()) {
+    r.failed = true;
+    r.verdict("", "patchelf", Outcome::fail,
+              "patchelf is not installed; " + std::to_string(r.needs_patchelf.size()) +
+                  " file(s) need edits (apt install patchelf, or pass its path)");
   }
+  return true;
+}
 
-  // Re-read what was written: every NEEDED must now resolve inside the tree or the system, except
-  // what torch or the driver provides at run time.
-  std::vector<ElfNeeds> needs;
-  for (const auto& e : elfs) {
+// Re-read what was written: every NEEDED must now resolve inside the tree or the system, except
+// what torch or the driver provides at run time.
+bool check_resolved(Repair& r) {
+  for (const auto& e : r.elfs) {
     std::string re;
-    auto now = read_elf(root, e.rel, &re);
+    auto now = read_elf(r.root, e.rel, &re);
     if (!now) {
-      verdict(e.rel, "elf", Outcome::fail, re.empty() ? "no longer an ELF file" : re);
-      failed = true;
+      r.verdict(e.rel, "elf", Outcome::fail, re.empty() ? "no longer an ELF file" : re);
+      r.failed = true;
       continue;
     }
-    needs.push_back({e.rel, now->versions});
-    if (!pe.available() && !needs_patchelf.empty()) continue;  // not edited: resolving says nothing new
+    r.needs.push_back({e.rel, now->versions});
+    if (!r.pe.available() && !r.needs_patchelf.empty()) continue;  // not edited: resolving says nothing new
     verify::ResolveOptions ro;
-    ro.system_dirs = o.system_dirs.empty() ? verify::system_library_dirs() : o.system_dirs;
-    auto r = verify::resolve_needed(root + "/" + e.rel, ro);
+    ro.system_dirs = r.o.system_dirs.empty() ? verify::system_library_dirs() : r.o.system_dirs;
+    auto res = verify::resolve_needed(r.root + "/" + e.rel, ro);
     std::string missing;
-    for (const auto& m : r.missing) {
-      if (policies.external(m.name) || all_system_libs.count(m.name)) continue;
+    for (const auto& m : res.missing) {
+      if (r.policies.external(m.name) || r.all_system_libs.count(m.name)) continue;
       missing += (missing.empty() ? "" : ", ") + m.name;
     }
     if (!missing.empty()) {
-      verdict(e.rel, "resolve", Outcome::fail, "still unresolved in the repaired layout: " + missing);
-      failed = true;
+      r.verdict(e.rel, "resolve", Outcome::fail, "still unresolved in the repaired layout: " + missing);
+      r.failed = true;
     } else {
-      verdict(e.rel, "resolve", Outcome::pass, "every NEEDED resolves (torch and driver libraries aside)");
+      r.verdict(e.rel, "resolve", Outcome::pass, "every NEEDED resolves (torch and driver libraries aside)");
     }
   }
+  return true;
+}
 
-  // Platform tag: the oldest policy the symbol versions fit and whose library list has every
-  // system library used.
-  PlatformChoice choice = choose_platform(policies, arch, needs);
+// Platform tag: the oldest policy the symbol versions fit and whose library list has every
+// system library used.
+bool choose_platform_tag(Repair& r) {
+  PlatformChoice& choice = r.choice;
+  choice = choose_platform(r.policies, r.arch, r.needs);
   while (choice.policy) {
     std::string outside;
-    for (const auto& l : system_used)
+    for (const auto& l : r.system_used)
       if (std::find(choice.policy->libs.begin(), choice.policy->libs.end(), l) == choice.policy->libs.end())
         outside = l;
     if (outside.empty()) break;
     WheelPolicies newer;
-    for (const auto& p : policies.policies)
+    for (const auto& p : r.policies.policies)
       if (dotted_less(choice.policy->glibc, p.glibc)) newer.policies.push_back(p);
-    choice = choose_platform(newer, arch, needs);
+    choice = choose_platform(newer, r.arch, r.needs);
     if (!choice.policy) choice.why = outside + " is not a system library of any manylinux policy";
   }
-  res.platform = choice.tag;
-  verdict("", "platform", choice.policy ? Outcome::pass : Outcome::note, choice.tag + ": " + choice.why);
+  r.res.platform = choice.tag;
+  r.verdict("", "platform", choice.policy ? Outcome::pass : Outcome::note, choice.tag + ": " + choice.why);
+  return true;
+}
 
-  // Version and names.
+// The local version, and the torch pin: by default for an extension whose plan names its torch
+// (torch_pin.h says why).
+bool choose_version(Repair& r) {
+  const RepairOptions& o = r.o;
+  std::string err;
   const std::string mode = o.local_version.empty() ? (o.plan ? "auto" : "none") : o.local_version;
-  auto version = apply_local_version(w->name.version, dist, mode, o.plan, &err);
-  if (!version) return bad_input(err);
-  if (auto why = check_wheel_version(*version); !why.empty()) return bad_input(why);
-  // The torch pin: by default for an extension whose plan names its torch (torch_pin.h says why).
-  const bool extension_plan = o.plan && !o.plan->torch_version.empty() && normalize_name(dist) != "torch";
+  auto version = apply_local_version(r.w->name.version, r.dist, mode, o.plan, &err);
+  if (!version) return r.bad_input(err);
+  if (auto why = check_wheel_version(*version); !why.empty()) return r.bad_input(why);
+  const bool extension_plan = o.plan && !o.plan->torch_version.empty() && normalize_name(r.dist) != "torch";
   const std::string pin_mode = !o.pin_torch.empty() ? o.pin_torch : extension_plan ? "minor" : "none";
-  std::string pin;
   if (pin_mode != "none") {
     if (!extension_plan && pin_mode != "minor" && pin_mode != "exact")
-      return bad_input("--pin-torch '" + pin_mode + "': give minor, exact or none");
+      return r.bad_input("--pin-torch '" + pin_mode + "': give minor, exact or none");
     if (!extension_plan)
-      return bad_input("--pin-torch " + pin_mode + " needs --plan with an extension's lock (it names the torch "
-                       "the wheel was built against); or --pin-torch none");
+      return r.bad_input("--pin-torch " + pin_mode + " needs --plan with an extension's lock (it names the torch "
+                         "the wheel was built against); or --pin-torch none");
     auto req = torch_requirement(pin_mode, o.plan->torch_version, &err);
-    if (!req && !o.pin_torch.empty()) return bad_input(err);
-    if (!req) verdict("", "requires", Outcome::note, "torch not pinned: " + err);
-    else pin = *req;
+    if (!req && !o.pin_torch.empty()) return r.bad_input(err);
+    if (!req) r.verdict("", "requires", Outcome::note, "torch not pinned: " + err);
+    else r.pin = *req;
   }
-  res.version = *version;
-  verdict("", "version", Outcome::pass, *version == w->name.version ? *version + " (unchanged)"
-                                                                    : w->name.version + " -> " + *version);
-  if (failed) {
-    res.exit_code = 1;
-    verdict("", "output", Outcome::fail, "not written: a check failed");
-    return res;
-  }
+  r.version = *version;
+  r.res.version = *version;
+  r.verdict("", "version", Outcome::pass, *version == r.w->name.version ? *version + " (unchanged)"
+                                                                        : r.w->name.version + " -> " + *version);
+  return true;
+}
 
+// The output: .dist-info and .data renamed for the version, METADATA and WHEEL rewritten, the
+// tags checked into the file name, RECORD rewritten by the packer, written atomically.
+bool write_output(Repair& r) {
+  const RepairOptions& o = r.o;
+  const auto& w = r.w;
+  const std::string& root = r.root;
+  std::error_code ec;
   WheelName out_name = w->name;
-  out_name.version = *version;
+  out_name.version = r.version;
   PackInput pack;
   pack.root = root;
   pack.dist_info = out_name.dist_info();
@@ -364,48 +414,66 @@ RepairResult repair_wheel(const RepairOptions& o) {
     if (to != rel) {
       fs::create_directories(fs::path(root + "/" + to).parent_path(), ec);
       fs::rename(root + "/" + rel, root + "/" + to, ec);
-      if (ec) return bad_input("cannot move " + rel + ": " + ec.message());
+      if (ec) return r.bad_input("cannot move " + rel + ": " + ec.message());
     }
     pack.files.push_back(to);
   }
-  for (const auto& e : elfs) {
+  for (const auto& e : r.elfs) {
     ::chmod((root + "/" + e.rel).c_str(), 0755);
   }
   auto text = [&](const std::string& rel) { return util::read_file(root + "/" + rel).value_or(""); };
-  auto meta = rewrite_metadata_version(text(pack.dist_info + "/METADATA"), *version);
-  if (!meta) return bad_input(w->dist_info + "/METADATA has no Version: line");
-  if (!pin.empty()) {
+  auto meta = rewrite_metadata_version(text(pack.dist_info + "/METADATA"), r.version);
+  if (!meta) return r.bad_input(w->dist_info + "/METADATA has no Version: line");
+  if (!r.pin.empty()) {
     std::string took;
-    *meta = metadata_with_torch_requirement(*meta, pin, &took);
-    verdict("", "requires", Outcome::pass,
-            "Requires-Dist: " + pin + " (the torch it was built against" +
-                (took.empty() ? std::string() : "; replaces " + util::trim(took)) + "; --pin-torch none leaves it out)");
+    *meta = metadata_with_torch_requirement(*meta, r.pin, &took);
+    r.verdict("", "requires", Outcome::pass,
+              "Requires-Dist: " + r.pin + " (the torch it was built against" +
+                  (took.empty() ? std::string() : "; replaces " + util::trim(took)) + "; --pin-torch none leaves it out)");
   }
   pack.replaced[pack.dist_info + "/METADATA"] = *meta;
   std::vector<std::string> tags;
-  pack.replaced[pack.dist_info + "/WHEEL"] = rewrite_wheel_file(text(pack.dist_info + "/WHEEL"), choice.tag, &tags);
-  if (tags.empty()) return bad_input(w->dist_info + "/WHEEL has no Tag: line");
+  pack.replaced[pack.dist_info + "/WHEEL"] = rewrite_wheel_file(text(pack.dist_info + "/WHEEL"), r.choice.tag, &tags);
+  if (tags.empty()) return r.bad_input(w->dist_info + "/WHEEL has no Tag: line");
   // The tags become the output's file name: a Tag with '/' or '..' must not choose where it goes.
   for (const auto& t : tags)
-    if (auto why = check_wheel_tag(t); !why.empty()) return bad_input(w->dist_info + "/WHEEL: " + why);
+    if (auto why = check_wheel_tag(t); !why.empty()) return r.bad_input(w->dist_info + "/WHEEL: " + why);
   tags_to_name(tags, out_name);
-  verdict("", "tags", Outcome::pass, out_name.python + "-" + out_name.abi + "-" + out_name.platform +
-                                         " (file name and WHEEL agree)");
+  r.verdict("", "tags", Outcome::pass, out_name.python + "-" + out_name.abi + "-" + out_name.platform +
+                                           " (file name and WHEEL agree)");
 
   std::string join_err;
-  auto out_path = util::join_inside(out_dir.empty() ? "." : out_dir, out_name.filename(), &join_err);
-  if (!out_path) return bad_input(join_err);
+  auto out_path = util::join_inside(r.out_dir.empty() ? "." : r.out_dir, out_name.filename(), &join_err);
+  if (!out_path) return r.bad_input(join_err);
   const std::string out = *out_path;
   if (fs::exists(out) && fs::equivalent(out, o.wheel, ec))
-    return bad_input(out + " would replace the input wheel; pass -o DIR to write it elsewhere");
+    return r.bad_input(out + " would replace the input wheel; pass -o DIR to write it elsewhere");
   std::string pe2 = pack_wheel(pack, out);
   if (!pe2.empty()) {
+    r.res.exit_code = 1;
+    r.verdict("", "output", Outcome::fail, pe2);
+    return true;
+  }
+  r.res.output = out;
+  r.verdict("", "output", Outcome::pass, out + " (RECORD rewritten with sha256)");
+  return true;
+}
+
+}  // namespace
+
+RepairResult repair_wheel(const RepairOptions& o) {
+  RepairResult res;
+  Repair r{o, res};
+  // The phases in order; the first that finds bad input ends the repair (its verdict says why).
+  for (bool (*phase)(Repair&) : {open_input, read_elfs, account_needed, set_rpaths, check_resolved,
+                                 choose_platform_tag, choose_version})
+    if (!phase(r)) return res;
+  if (r.failed) {
     res.exit_code = 1;
-    verdict("", "output", Outcome::fail, pe2);
+    r.verdict("", "output", Outcome::fail, "not written: a check failed");
     return res;
   }
-  res.output = out;
-  verdict("", "output", Outcome::pass, out + " (RECORD rewritten with sha256)");
+  write_output(r);
   return res;
 }
 

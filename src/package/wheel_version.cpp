@@ -5,7 +5,6 @@
 
 #include "core/package_name.h"
 #include "core/torch_tag.h"
-#include "util/split.h"
 
 namespace ts::package {
 namespace {
@@ -36,17 +35,10 @@ std::string normalize_local(std::string s) {
 // ".sm80.sm120" (".ptx" after with +PTX) from the plan's arch list.
 std::string arch_suffix(const plan::Plan& p) {
   std::string out;
-  std::string list = p.arch_list;
-  std::replace(list.begin(), list.end(), ' ', ';');
   bool ptx = false;
-  for (std::string a : util::split_nonempty(list, ';')) {
-    if (auto plus = a.find("+PTX"); plus != std::string::npos) {
-      ptx = true;
-      a.erase(plus);
-    }
-    a.erase(std::remove(a.begin(), a.end(), '.'), a.end());
-    std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (!a.empty()) out += ".sm" + a;
+  for (const CudaArch& a : p.arch_list.arches()) {
+    out += ".sm" + a.number();
+    ptx |= a.ptx;
   }
   if (ptx) out += ".ptx";
   return out;

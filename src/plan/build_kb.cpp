@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 #include "kb/tomlpp.h"
 
@@ -37,29 +38,48 @@ std::string common_source(EntryReader& r) {
   return e.source;
 }
 
+// An entry replaces the one with its key (a later layer wins), in its place; the index keeps a file
+// of n entries linear (a find per entry made overlays quadratic).
 template <class T, class Key>
-void put(std::vector<T>& into, T e, Key key) {
-  auto it = std::find_if(into.begin(), into.end(), [&](const T& x) { return key(x) == key(e); });
-  if (it != into.end()) *it = std::move(e);
-  else into.push_back(std::move(e));
-}
+class Put {
+ public:
+  Put(std::vector<T>& into, Key key) : into_(into), key_(key) {
+    for (std::size_t i = 0; i < into_.size(); ++i) at_.emplace(key_(into_[i]), i);
+  }
+  void operator()(T e) {
+    auto [it, fresh] = at_.try_emplace(key_(e), into_.size());
+    if (fresh) into_.push_back(std::move(e));
+    else into_[it->second] = std::move(e);
+  }
+
+ private:
+  std::vector<T>& into_;
+  Key key_;
+  std::unordered_map<std::string, std::size_t> at_;
+};
 
 void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
                   std::vector<kb::KbError>& errs) {
   // Each [[key]] table through the KB's one reader (unknown keys reported as in every KB file).
+  Put put_invocations(kb.invocations, [](const Invocation& x) { return x.package + "|" + x.torch; });
+  Put put_features(kb.features, [](const Feature& x) { return x.name; });
+  Put put_portable(kb.portable, [](const PortableList& x) { return x.cuda + "|" + x.torch; });
+  Put put_env(kb.env, [](const EnvVar& x) { return x.name; });
+  Put put_images(kb.images, [](const Image& x) { return x.cuda; });
+  Put put_library_advice(kb.library_advice, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
   auto each = [&](const char* key, auto read) { kb::detail::read_tables(root[key].as_array(), file, key, errs, read); };
   each("invocation", [&](EntryReader& r) {
     Invocation e{r.range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
                  r.texts("command", true, "[\"{python}\", \"setup.py\", \"bdist_wheel\"]"), "", r.origin()};
     e.source = common_source(r);
-    put(kb.invocations, e, [](const Invocation& x) { return x.package + "|" + x.torch; });
+    put_invocations(std::move(e));
   });
   each("feature", [&](EntryReader& r) {
     Feature e{r.text("name", true, "\"cudnn\""), r.text("option", true, "\"USE_CUDNN\""),
               r.flag("default", true), r.texts("needs", false, "[\"cuda\"]"),
               r.range("torch", false, "\">=2.0\""), "", r.origin()};
     e.source = common_source(r);
-    put(kb.features, e, [](const Feature& x) { return x.name; });
+    put_features(std::move(e));
   });
   each("portable", [&](EntryReader& r) {
     PortableList e{r.version("cuda", true, "\"11.8\""), r.range("torch", false, "\"<2.0\""),
@@ -68,12 +88,12 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     if (!e.arches.empty() && !ArchList::parse(e.arches, nullptr, &err))
       r.error(r.line(), "arches: " + err);
     e.source = common_source(r);
-    put(kb.portable, e, [](const PortableList& x) { return x.cuda + "|" + x.torch; });
+    put_portable(std::move(e));
   });
   each("env", [&](EntryReader& r) {
     EnvVar e{r.text("name", true, "\"MAX_JOBS\""), r.range("torch", false, "\">=1.0\""), "", r.origin()};
     e.source = common_source(r);
-    put(kb.env, e, [](const EnvVar& x) { return x.name; });
+    put_env(std::move(e));
   });
   each("rpath", [&](EntryReader& r) {
     Rpath e{r.text("package", true, "\"conda\""), r.texts("files", true, "[\"torch/lib/*.so\"]"),
@@ -85,13 +105,13 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     Image e{r.version("cuda", true, "\"11.7\""), r.texts("versions", true, "[\"11.7.1\"]"),
             r.text("cudnn", false, "\"8\""), r.texts("os", true, "[\"ubuntu22.04\"]"), "", r.origin()};
     e.source = common_source(r);
-    put(kb.images, e, [](const Image& x) { return x.cuda; });
+    put_images(std::move(e));
   });
   each("library_advice", [&](EntryReader& r) {
     LibraryAdvice e{r.text("library", true, "\"mkl\""), r.text("cpu", true, "\"aarch64\""),
                     r.text("advice", true, "\"<how to get it>\""), r.flag("absent_is_normal", false), "", r.origin()};
     e.source = common_source(r);
-    put(kb.library_advice, e, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
+    put_library_advice(std::move(e));
   });
   each("backend", [&](EntryReader& r) {
     BuildBackend e{r.text("name", true, "\"scikit-build-core\""), r.texts("requires", true, "[\"pathspec>=0.10.1\"]"),

@@ -82,7 +82,7 @@ void choose_arches(Ctx& c) {
     return;
   }
   c.arches = *list;
-  c.p.arch_list = list->torch_cuda_arch_list();
+  c.p.arch_list = *list;
   std::string why;
   if (names.native) {
     for (const auto& a : list->arches())
@@ -98,7 +98,7 @@ void choose_arches(Ctx& c) {
   if (static_cast<int>(list->size()) <= lim.max_arches)
     why += "; " + std::to_string(list->size()) + " arch" + (list->size() > 1 ? "es" : "") + ", within the " +
            std::to_string(lim.max_arches) + " that link safely (longer lists risk 'relocation truncated to fit')";
-  c.decide("arch", c.p.arch_list, why, src);
+  c.decide("arch", list->torch_cuda_arch_list(), why, src);
 
   // Against the toolkit: nvcc cannot compile for an arch it does not know.
   if (c.cuda_rel)
@@ -148,7 +148,7 @@ void choose_arches(Ctx& c) {
     }
     std::vector<std::string> fixes;
     if (!c.cuda_rel || compat::arch_listed(c.cuda_rel->arches, cap)) {
-      fixes.push_back("add it: --arch \"" + c.p.arch_list + ";" + cap.str() + "\" (or --arch native)");
+      fixes.push_back("add it: --arch \"" + list->torch_cuda_arch_list() + ";" + cap.str() + "\" (or --arch native)");
     } else {
       auto span = compat::arch_span(kb, cap.capability());
       std::string own = own_cudas_with(kb, *c.release, cap);
@@ -163,7 +163,7 @@ void choose_arches(Ctx& c) {
         fixes.push_back("or --arch " + n->str() + (n->ptx ? " (PTX, JIT-compiled for " : " (its SASS runs on ") + cap.sm() + ")");
     }
     fixes.push_back("or build for another machine on purpose: --facts its doctor --json report (or --arch portable)");
-    c.conflict("--arch " + c.p.arch_list + " on this machine",
+    c.conflict("--arch " + list->torch_cuda_arch_list() + " on this machine",
                who + ", which the list does not cover, and no GPU here is covered: the wheel's CUDA ops fail with "
                "'no kernel image is available for execution on the device' and verify cannot pass here",
                fixes, src, compat::kArchCoverageRule);
@@ -183,7 +183,7 @@ void choose_arches(Ctx& c) {
            "libtorch_cuda; a shorter list: " + ArchList(shorter).torch_cuda_arch_list(),
            cite(b.max_arches_source, b.limits_origin));
   }
-  c.set_env("TORCH_CUDA_ARCH_LIST", c.p.arch_list, "the arch list above, read by torch's CMake from the environment");
+  c.set_env("TORCH_CUDA_ARCH_LIST", list->torch_cuda_arch_list(), "the arch list above, read by torch's CMake from the environment");
   c.set_env("TORCH_NVCC_FLAGS", "-Xfatbin -compress-all",
             "compressed fatbins, as every official build: smaller libtorch_cuda, less link pressure");
 }

@@ -195,7 +195,7 @@ void package_and_verify(Ctx& c) {
   v.note = "in a fresh environment: torch.__version__ == " + c.p.build_version +
            "; torch.__config__.show() agrees with the plan (CUDA, arch flags" +
            (c.cuda_on && c.p.features["cudnn"] ? ", cuDNN" : "") + (c.cuda_on && c.p.features["magma"] ? ", magma" : "") +
-           "); the GPU code covers " + (c.cuda_on ? c.p.arch_list : std::string("nothing (a CPU build)")) +
+           "); the GPU code covers " + (c.cuda_on ? c.p.arch_list.torch_cuda_arch_list() : std::string("nothing (a CPU build)")) +
            "; every library's NEEDED resolves" +
            (gpu_test ? std::string("; torch.cuda.is_available() and torch.randn(2, 64, 512, device='cuda', "
                                    "dtype=torch.float16)") + (gpus > 1 ? "; a tensor moved to cuda:1" : "") +

@@ -186,11 +186,11 @@ void choose_arches(Ctx& c) {
     return;
   }
   c.arches = *list;
-  c.p.arch_list = list->torch_cuda_arch_list();
+  c.p.arch_list = *list;
   std::string why = c.req->arch.empty() ? "the GPUs on this machine only (target-only: a default build compiles every "
                                          "arch torch has, many times slower)"
                                        : "asked for (" + c.req->arch_origin + ")";
-  c.decide("arch", c.p.arch_list, why, c.req->arch.empty() ? "facts" : c.req->arch_origin);
+  c.decide("arch", list->torch_cuda_arch_list(), why, c.req->arch.empty() ? "facts" : c.req->arch_origin);
   check_arches(*c.python, c.kb(), *c.toolkit, c.compiler, c.arches, *c.recipe, c.fix_set, c);
 }
 

@@ -177,7 +177,7 @@ void choose_steps(Ctx& c) {
   Step v{"verify", {"torchsmith", "verify", "{wheel}", "--python", c.python->path, "--plan", "{lock}", "--preload",
                     c.python->torch.path + "/lib"},
          "", "in a fresh target dir: import " + c.p.import_name + " after torch and run the smoke op" +
-                 (c.cuda_on ? "; the GPU code covers " + c.p.arch_list : "") +
+                 (c.cuda_on ? "; the GPU code covers " + c.p.arch_list.torch_cuda_arch_list() : "") +
                  (gpu_test ? "; on the GPU" : c.cuda_on ? "; no GPU test (no driver or GPU here)" : "")};
   if (gpu_test) v.argv.push_back("--gpu");
   c.p.steps.push_back(v);

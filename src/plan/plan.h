@@ -7,6 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/arch_list.h"
 #include "spec/build_spec.h"
 
 namespace ts::plan {
@@ -96,7 +97,7 @@ struct Plan {
   std::string cuda_home;
   std::string python;          // interpreter path
   std::string python_version;
-  std::string arch_list;       // TORCH_CUDA_ARCH_LIST form
+  ArchList arch_list;          // empty for CPU builds; the lock spells it as TORCH_CUDA_ARCH_LIST
   std::string host_compiler;   // CXX path
   std::string cmake_version;   // the CMake chosen: "4.2.0"
   std::string cmake_range;     // what the release accepts: ">=3.18,<4" (for images that install their own)

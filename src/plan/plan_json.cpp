@@ -1,6 +1,7 @@
 // JSON both ways for the plan types: the lock file is read back by `torchsmith build --lock`.
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -71,7 +72,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"cuda_home", p.cuda_home},
        {"python", p.python},
        {"python_version", p.python_version},
-       {"arch_list", p.arch_list},
+       {"arch_list", p.arch_list.torch_cuda_arch_list()},
        {"host_compiler", p.host_compiler},
        {"cmake_version", p.cmake_version},
        {"cmake_range", p.cmake_range},
@@ -136,6 +137,16 @@ void read_legacy_parallelism(Plan& p) {
   p.side_by_side = p.env.count("TORCHSMITH_EXT_JOBS") > 0;
 }
 
+// The lock's TORCH_CUDA_ARCH_LIST string, parsed once here ("" = a CPU build); numbers only, as
+// the planner writes them.
+ArchList read_arch_list(const std::string& text) {
+  if (text.empty()) return {};
+  std::string err;
+  auto list = ArchList::parse(text, nullptr, &err);
+  if (!list) throw std::invalid_argument("arch_list '" + text + "': " + err);
+  return *list;
+}
+
 }  // namespace
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -148,7 +159,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.cuda_home = j.value("cuda_home", "");
   p.python = j.value("python", "");
   p.python_version = j.value("python_version", "");
-  p.arch_list = j.value("arch_list", "");
+  p.arch_list = read_arch_list(j.value("arch_list", ""));
   p.host_compiler = j.value("host_compiler", "");
   p.cmake_version = j.value("cmake_version", "");
   p.cmake_range = j.value("cmake_range", "");

@@ -7,6 +7,7 @@
 #include "core/verdict_word.h"
 #include "report/command_line.h"
 #include "report/source_error.h"
+#include "verify/check.h"
 
 namespace ts::report {
 namespace {
@@ -96,7 +97,7 @@ std::string render_run_text(const RunRecord& r, const Style& st, const std::vect
   }
   if (r.checks.is_array())
     for (const auto& c : r.checks)
-      if (c.is_object() && c.value("check", "") == "torch of wheel" && c.value("outcome", "") == "warn")
+      if (c.is_object() && c.value("outcome", "") == "warn" && verify::is_check(str(c, "check"), verify::Check::torch_of_wheel))
         o += "  " + st.yellow("warning: ") + str(c, "detail") + "\n";
   if (r.outcome == "failed") {
     if (auto e = source_error(r.diagnosis, r.source_dir, r.source_copy))

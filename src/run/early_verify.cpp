@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "run/step_kind.h"
 #include "verify/early_check.h"
 
 namespace ts::run {
@@ -10,7 +11,7 @@ std::optional<EarlyVerifyRequest> early_verify_request(const plan::Plan& plan) {
   if (plan.import_name.empty()) return std::nullopt;
   for (const auto& st : plan.steps) {
     const auto& a = st.argv;
-    if (st.name != "verify" || a.size() < 3 || a[0] != "torchsmith" || a[1] != "verify") continue;
+    if (step_kind(st.name) != StepKind::verify || a.size() < 3 || !runs_kind_command(StepKind::verify, a)) continue;
     EarlyVerifyRequest r;
     bool wheel = false;
     for (std::size_t i = 2; i < a.size(); ++i) {

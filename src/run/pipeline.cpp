@@ -74,7 +74,7 @@ struct StepCtx {
   std::size_t i;
   const plan::Step& step;
   StepKind kind;
-  bool self;  // one of torchsmith's own commands
+  bool self;  // one of torchsmith's own commands (own_command)
   report::StepRecord& sr;
   JournalStep* js = nullptr;
   std::string counter() const { return "[" + std::to_string(i + 1) + "/"; }
@@ -97,7 +97,7 @@ std::string make_spec(RunState& s, const StepCtx& c, build::StepSpec& spec) {
     spec.argv.insert(spec.argv.begin() + 1, globals.begin(), globals.end());
   }
   // verify hands its verdicts back as JSON, not as log text.
-  if (c.self && c.kind == StepKind::verify) {
+  if (c.kind == StepKind::verify && runs_kind_command(c.kind, c.step.argv)) {
     spec.argv.insert(spec.argv.end(), {"--report", verdicts_path(s)});
     if (s.early_verify.started()) spec.argv.insert(spec.argv.end(), {"--early-check", s.early_verify.dir()});
     if (!s.o.wheelhouse.empty()) spec.argv.insert(spec.argv.end(), {"--wheelhouse", s.o.wheelhouse});
@@ -278,7 +278,7 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
   build::StepResult r = attempt(s, c, spec, ro);
   c.sr.seconds = s.since() - c.sr.start;
   c.sr.exit_code = r.exit_code;
-  if (c.self && c.kind == StepKind::verify) {
+  if (c.kind == StepKind::verify && runs_kind_command(c.kind, c.step.argv)) {
     s.rec.checks = read_checks(s.w, verdicts_path(s));
     s.rec.verdicts = report::check_lines(s.rec.checks);
   }
@@ -329,7 +329,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     // the steps after `fix` the fix journal (a reverted fix changes what is built). The fix step
     // itself must not hash the journal it writes, or a resume would always redo it.
     std::vector<std::string> parts{prev_hash, step.name, join(step.argv), step.cwd};
-    if (kind != StepKind::fetch) parts.push_back(source_state(s.w, s.paths.src, after_fix));
+    if (traits(kind).hashes_tree) parts.push_back(source_state(s.w, s.paths.src, after_fix));
     if (kind == StepKind::fix) after_fix = true;
     prev_hash = hash_parts(parts);
 
@@ -337,7 +337,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     sr.name = step.name;
     sr.input_hash = prev_hash;
     sr.start = s.since();
-    StepCtx c{i, step, kind, !step.argv.empty() && step.argv[0] == "torchsmith", sr};
+    StepCtx c{i, step, kind, own_command(step.argv), sr};
     const JournalStep* before = s.journal.find(step.name);
     if (o.resume && before && before->status == "ok" && before->input_hash == prev_hash) {
       sr.status = "skipped";

@@ -39,7 +39,7 @@ struct BuildOptions {
   std::string compile_cache = "auto";
   std::uint64_t mem_budget = 0;      // governor budget (0 = what the machine has)
   bool governor = true;
-  std::string native_arches;         // for the shorten_arch_list remedy
+  ArchList native_arches;            // the GPUs here, for the shorten_arch_list remedy
   // Makes a failed step's diagnosis specific to this machine before a remedy is chosen
   // (triage::specialize with the host facts: names an installed host compiler that fits).
   std::function<void(triage::Diagnosis&)> sharpen;

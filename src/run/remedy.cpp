@@ -105,7 +105,7 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
 
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
-                         const std::string& native_arches, bool build_step) {
+                         const ArchList& native_arches, bool build_step) {
   RemedyPlan r;
   const triage::Finding* root = d.root();
   if (!root || !root->sig) return r;
@@ -170,13 +170,15 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
         r.refused = "shortening the arch list changes what is built: pass --allow-arch-shrink to allow it";
         return r;
       }
+      // Spelled as the plan spells TORCH_CUDA_ARCH_LIST, so "already only these" compares like with like.
+      const std::string native = native_arches.torch_cuda_arch_list();
       auto it = env.find("TORCH_CUDA_ARCH_LIST");
-      if (native_arches.empty() || (it != env.end() && it->second == native_arches)) {
+      if (native_arches.empty() || (it != env.end() && it->second == native)) {
         r.refused = "no shorter arch list known (no GPU detected, or already only the GPUs here)";
         return r;
       }
-      r.env["TORCH_CUDA_ARCH_LIST"] = native_arches;
-      r.reason = root->id + ": arch list -> " + native_arches + " (the GPUs here; allowed by --allow-arch-shrink)";
+      r.env["TORCH_CUDA_ARCH_LIST"] = native;
+      r.reason = root->id + ": arch list -> " + native + " (the GPUs here; allowed by --allow-arch-shrink)";
       break;
     }
     case triage::RemedyKind::force_include: {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "core/arch_list.h"
 #include "plan/parallelism.h"
 #include "triage/diagnosis.h"
 
@@ -29,12 +30,13 @@ struct RemedyPlan {
 
 // What to do after a failure whose diagnosis is d, given the environment the step ran with, the
 // parallel counts it ran with (`now`: the plan's, or a previous remedy's; the job knobs in env were
-// written from them) and the retries already made. `native_arches` is the TORCH_CUDA_ARCH_LIST of
-// the GPUs here ("" when unknown). `build_step`: the failed step builds the package, so a signature
-// that names a build helper remedy (build_remedy, or nvcc refusing an arch the plan's list lacks:
-// the package's own) may trigger it; elsewhere (verify, a runtime) it is refused.
+// written from them) and the retries already made. `native_arches` are the GPUs here (empty when
+// unknown); the remedy writes them into TORCH_CUDA_ARCH_LIST. `build_step`: the failed step builds
+// the package, so a signature that names a build helper remedy (build_remedy, or nvcc refusing an
+// arch the plan's list lacks: the package's own) may trigger it; elsewhere (verify, a runtime) it
+// is refused.
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
-                         const std::string& native_arches, bool build_step = false);
+                         const ArchList& native_arches, bool build_step = false);
 
 }  // namespace ts::run

@@ -1,5 +1,7 @@
 #include "source/pypi.h"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +10,7 @@
 
 #include "core/package_name.h"
 #include "source/fetch.h"
+#include "util/partial_files.h"
 #include "util/process.h"
 #include "util/sha256.h"
 
@@ -138,7 +141,10 @@ std::string fetch_sdist(const Sdist& s, const std::string& cache_dir, std::chron
   }
   fs::create_directories(dir, ec);
   if (ec) { *error = "cannot create " + dir + ": " + ec.message(); return ""; }
-  const std::string part = path + ".part";
+  // The writer's pid in the name: a later fetch removes what a killed one left (util/partial_files.h).
+  const std::string marker = s.filename + ".part-";
+  util::remove_stale(dir, marker);
+  const std::string part = dir + "/" + marker + std::to_string(::getpid());
   auto r = curl({"--output", part}, s.url, timeout);
   if (!r.ok()) {
     fs::remove(part, ec);

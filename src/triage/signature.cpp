@@ -40,6 +40,18 @@ bool parse_remedy(std::string_view s, RemedyKind& out) {
   return false;
 }
 
+bool parse_tool(std::string_view s, Tool& out) {
+  for (auto v : {Tool::nvcc, Tool::ptxas, Tool::cxx, Tool::linker, Tool::cmake, Tool::ninja, Tool::pip, Tool::python})
+    if (to_string(v) == s) { out = v; return true; }
+  return false;
+}
+
+bool parse_specializer(std::string_view s, Specializer& out) {
+  for (auto v : {Specializer::none, Specializer::nvcc_gcc_max, Specializer::compiler_bounds, Specializer::embedded_python})
+    if (to_string(v) == s) { out = v; return true; }
+  return false;
+}
+
 // Reads an array of strings; false (with an error) when it is something else.
 bool string_array(const toml::table& t, std::string_view key, std::string_view file,
                   std::vector<std::string>& out, std::vector<std::string>& errors, bool required) {
@@ -118,6 +130,14 @@ void load_signature(const toml::table& t, std::string_view file, SignatureSet& o
   string_array(t, "supersedes", file, s.supersedes, errors, false);
   string_array(t, "see_also", file, s.see_also, errors, false);
   string_array(t, "formerly", file, s.formerly, errors, false);
+  std::string tool, specialize;
+  if (string_field(t, "tool", file, tool, errors, false) && t.get("tool") && !parse_tool(tool, s.tool))
+    errors.push_back(where(file, *t.get("tool")) + "unknown tool '" + tool +
+                     "' (nvcc, ptxas, c++, ld, cmake, ninja, pip, python)");
+  if (string_field(t, "specialize", file, specialize, errors, false) && t.get("specialize") &&
+      !parse_specializer(specialize, s.specialize))
+    errors.push_back(where(file, *t.get("specialize")) + "unknown specialize '" + specialize +
+                     "' (nvcc_gcc_max, compiler_bounds, embedded_python)");
   if (const toml::node* sb = t.get("stops_build")) {
     if (auto v = sb->value<bool>()) s.stops_build = *v;
     else errors.push_back(where(file, *sb) + "stops_build must be true or false");
@@ -297,6 +317,31 @@ std::string_view to_string(Severity s) {
     case Severity::wrapper: return "wrapper";
   }
   return "error";
+}
+
+std::string_view to_string(Tool t) {
+  switch (t) {
+    case Tool::unknown: return "";
+    case Tool::nvcc: return "nvcc";
+    case Tool::ptxas: return "ptxas";
+    case Tool::cxx: return "c++";
+    case Tool::linker: return "ld";
+    case Tool::cmake: return "cmake";
+    case Tool::ninja: return "ninja";
+    case Tool::pip: return "pip";
+    case Tool::python: return "python";
+  }
+  return "";
+}
+
+std::string_view to_string(Specializer s) {
+  switch (s) {
+    case Specializer::none: return "none";
+    case Specializer::nvcc_gcc_max: return "nvcc_gcc_max";
+    case Specializer::compiler_bounds: return "compiler_bounds";
+    case Specializer::embedded_python: return "embedded_python";
+  }
+  return "none";
 }
 
 std::string_view to_string(RemedyKind k) {

@@ -28,8 +28,21 @@ bool valid_header_name(std::string_view h);
 // `tmpl` with "$1".."$9" replaced by the captures of the finding's first evidence line ("" if absent).
 std::string expand_captures(std::string_view tmpl, const std::vector<std::string>& captures);
 
+// Which tool's failure a signature is (`tool = "nvcc"`): what specialising its fix needs to know,
+// asked of the trait, never read out of the id's spelling.
+enum class Tool { unknown, nvcc, ptxas, cxx, linker, cmake, ninja, pip, python };
+// How triage makes the signature's fix specific to this machine (specialize.h), by what its
+// captures hold: "nvcc_gcc_max" (capture 1: the newest gcc major nvcc accepts), "compiler_bounds"
+// (captures 1, 2: the compiler's version, "greater"/"less" than torch's bounds), "embedded_python".
+enum class Specializer { none, nvcc_gcc_max, compiler_bounds, embedded_python };
+
+// ptxas is nvcc's assembler, run inside an nvcc compile job: its memory is an nvcc job's.
+inline bool runs_in_nvcc_job(Tool t) { return t == Tool::nvcc || t == Tool::ptxas; }
+
 struct Signature {
   std::string id;
+  Tool tool = Tool::unknown;
+  Specializer specialize = Specializer::none;
   std::string phase;                  // configure | compile | link | package | import | runtime
   Severity severity = Severity::error;
   std::vector<std::string> patterns;  // RE2, per line, Latin-1
@@ -85,5 +98,7 @@ inline constexpr kb::TableDef<SignatureSet> kSignatureTable{{"signatures", "sign
 
 std::string_view to_string(Severity s);
 std::string_view to_string(RemedyKind k);
+std::string_view to_string(Tool t);          // "nvcc", "c++", ... ("" for unknown)
+std::string_view to_string(Specializer s);   // "nvcc_gcc_max", ... ("none")
 
 }  // namespace ts::triage

@@ -35,13 +35,13 @@ std::string cuda_version(const Diagnosis& d, const HostFacts* facts) {
 void host_compiler(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb::Kb* kb) {
   std::string cuda = cuda_version(d, facts);
   int gcc_max = 0;
-  if (f.id == "NVCC_HOST_GCC_TOO_NEW" && !f.captures.empty()) gcc_max = std::atoi(f.captures[0].c_str());
+  if (f.sig->specialize == Specializer::nvcc_gcc_max && !f.captures.empty()) gcc_max = std::atoi(f.captures[0].c_str());
   if (!gcc_max && kb && !cuda.empty())
     gcc_max = compat::gcc_max_major(*kb, cuda);
   if (!gcc_max) return;
   std::string current;
   const std::string& cc = d.log_facts.cxx_compiler;  // "GNU 13.2.0"
-  if (f.id == "CPP_EXT_COMPILER_VERSION_BOUNDS") {
+  if (f.sig->specialize == Specializer::compiler_bounds) {
     if (f.captures.size() < 2 || f.captures[1] != "greater") return;  // too old: another story
     current = "gcc " + std::to_string(major_of(f.captures[0]));
   } else if (cc.rfind("GNU ", 0) == 0) {
@@ -131,7 +131,7 @@ void arch_list(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb:
 // Out of memory: the job count this machine's memory carries, by the KB's per-job model.
 void job_count(Finding& f, const HostFacts* facts, const kb::Kb* kb, std::uint64_t budget) {
   if (!facts || !kb) return;
-  const bool nvcc = f.id.find("NVCC") != std::string::npos || f.id.find("PTXAS") != std::string::npos;
+  const bool nvcc = runs_in_nvcc_job(f.sig->tool);
   const compat::JobCost cost = compat::job_cost_of(kb->resources, nvcc);
   const double per_job = cost.gib;
   const compat::UsableMemory mem = compat::usable_memory(facts->memory, budget);
@@ -172,8 +172,9 @@ void embedded_python(Finding& f) {
 void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb, std::uint64_t mem_budget_bytes) {
   for (auto& f : d.findings) {
     if (!f.sig) continue;
-    if (f.id == "PYTHON_H_MISSING") embedded_python(f);
-    if (f.id == "NVCC_HOST_GCC_TOO_NEW" || f.id == "CPP_EXT_COMPILER_VERSION_BOUNDS") host_compiler(f, d, facts, kb);
+    const Specializer how = f.sig->specialize;
+    if (how == Specializer::embedded_python) embedded_python(f);
+    if (how == Specializer::nvcc_gcc_max || how == Specializer::compiler_bounds) host_compiler(f, d, facts, kb);
     else if (f.remedy.kind == RemedyKind::shorten_arch_list) arch_list(f, d, facts, kb);
     else if (f.remedy.kind == RemedyKind::halve_jobs) job_count(f, facts, kb, mem_budget_bytes);
   }

@@ -1,4 +1,5 @@
 #include "verify/arch_check.h"
+#include "verify/check.h"
 #include "util/split.h"
 
 #include <algorithm>
@@ -22,7 +23,7 @@ bool capability_asked(const ArchList& asked, const CudaArch& a) {
 std::vector<Verdict> check_arches(const CudaCode& code, const ArchList& asked, const std::string& file,
                                   bool only_asked) {
   std::vector<Verdict> out;
-  const auto add = [&](Outcome o, std::string d) { out.push_back({file, "cuda arches", o, std::move(d)}); };
+  const auto add = [&](Outcome o, std::string d) { out.push_back(verdict(file, Check::cuda_arches, o, std::move(d))); };
   std::vector<std::string> missing, ptx_only, extra, beyond, extra_ptx;
   for (const auto& a : asked.arches()) {
     if (!has(code.sass, a)) {

@@ -1,5 +1,7 @@
 #include "verify/cuda_runtime.h"
 
+#include "verify/check.h"
+
 namespace ts::verify {
 
 namespace {
@@ -17,13 +19,13 @@ std::vector<Verdict> check_cuda_runtime(const VerifyReport& rep, const std::stri
       if (n.rfind(prefix, 0) != 0) continue;
       std::string major = major_of(n.substr(prefix.size()));
       if (want.empty()) {
-        out.push_back({f.path, "cuda runtime", Outcome::note, "needs " + n + " (CUDA " + major + ".x); the torch's CUDA is not known"});
+        out.push_back(verdict(f.path, Check::cuda_runtime, Outcome::note, "needs " + n + " (CUDA " + major + ".x); the torch's CUDA is not known"));
       } else if (major == want) {
-        out.push_back({f.path, "cuda runtime", Outcome::pass, "needs " + n + ", torch's CUDA is " + torch_cuda});
+        out.push_back(verdict(f.path, Check::cuda_runtime, Outcome::pass, "needs " + n + ", torch's CUDA is " + torch_cuda));
       } else {
-        out.push_back({f.path, "cuda runtime", Outcome::fail,
+        out.push_back(verdict(f.path, Check::cuda_runtime, Outcome::fail,
                        "needs " + n + " but torch was built with CUDA " + torch_cuda + " (libcudart.so." + want +
-                           "): rebuild with a CUDA " + want + ".x toolkit (plan --toolkit pip provisions one)"});
+                           "): rebuild with a CUDA " + want + ".x toolkit (plan --toolkit pip provisions one)"));
       }
     }
     if (!f.cuda || f.cuda->releases.empty()) continue;
@@ -35,13 +37,13 @@ std::vector<Verdict> check_cuda_runtime(const VerifyReport& rep, const std::stri
     }
     std::string said = "its GPU code was compiled by CUDA " + all + " (the fatbin's nvcc banner)";
     if (want.empty())
-      out.push_back({f.path, "cuda code", Outcome::note, said + "; the torch's CUDA is not known"});
+      out.push_back(verdict(f.path, Check::cuda_code, Outcome::note, said + "; the torch's CUDA is not known"));
     else if (other.empty())
-      out.push_back({f.path, "cuda code", Outcome::pass, said + ", torch's CUDA is " + torch_cuda});
+      out.push_back(verdict(f.path, Check::cuda_code, Outcome::pass, said + ", torch's CUDA is " + torch_cuda));
     else
-      out.push_back({f.path, "cuda code", Outcome::fail,
+      out.push_back(verdict(f.path, Check::cuda_code, Outcome::fail,
                      "its GPU code was compiled by CUDA " + other + " but torch was built with CUDA " + torch_cuda +
-                         ": rebuild with a CUDA " + want + ".x toolkit (plan --toolkit pip provisions one)"});
+                         ": rebuild with a CUDA " + want + ".x toolkit (plan --toolkit pip provisions one)"));
   }
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include "util/fs.h"
 #include "util/process.h"
+#include "verify/check.h"
 #include "verify/python_run.h"
 #include "verify/requirement.h"
 
@@ -76,159 +77,187 @@ std::string installed_version(const std::string& pip_output, const std::string& 
   return "";
 }
 
-DepsResult install_dependencies(const DepsOptions& o) {
-  DepsResult res;
-  if (o.requires_dist.empty() && o.undeclared.empty()) return res;  // nothing asked for: no Python to start
-  auto add = [&](const std::string& check, Outcome oc, const std::string& detail) {
-    res.verdicts.push_back({"", check, oc, detail});
-  };
-  std::error_code ec;
-  fs::create_directories(o.dir + "/home", ec);
-  const std::string home = o.dir + "/home";
-  const auto short_t = std::chrono::milliseconds(std::min<long long>(o.timeout.count(), 60000));
+namespace {
 
-  // Which requirements apply to this interpreter.
-  auto env_run = run_in({o.python, "-c", marker_env_script()}, o.python, home, short_t);
-  nlohmann::json envj = nlohmann::json::parse(env_run.out, nullptr, false);
-  if (!env_run.ok() || !envj.is_object()) {
-    add("dependencies", Outcome::fail, "cannot read the marker environment of " + o.python + ": " + why_not(env_run, short_t));
-    return res;
+// One install of a wheel's dependencies, in phases: the requirements that apply here, the venv that
+// sees the interpreter's own packages, the constraints that keep torch, and pip. Each phase adds its
+// verdicts and returns false when the rest has nothing to do.
+class DepsInstall {
+ public:
+  DepsInstall(const DepsOptions& o, DepsResult& res)
+      : o_(o), res_(res), home_(o.dir + "/home"),
+        short_t_(std::min<long long>(o.timeout.count(), 60000)), venv_(o.dir + "/deps"), vpy_(venv_ + "/bin/python") {}
+
+  // Which requirements apply to this interpreter: markers evaluated in its environment, extras left
+  // out, torch never installed again, one the recipe adds asked for once.
+  bool applicable() {
+    std::error_code ec;
+    fs::create_directories(home_, ec);
+    auto env_run = run_in({o_.python, "-c", marker_env_script()}, o_.python, home_, short_t_);
+    nlohmann::json envj = nlohmann::json::parse(env_run.out, nullptr, false);
+    if (!env_run.ok() || !envj.is_object()) {
+      add(Check::dependencies, Outcome::fail, "cannot read the marker environment of " + o_.python + ": " + why_not(env_run, short_t_));
+      return false;
+    }
+    MarkerEnv env;
+    for (auto& [k, v] : envj.items())
+      if (v.is_string()) env[k] = v.get<std::string>();
+    torch_version_ = env["torch_distribution_version"];
+    std::vector<std::string> declared;  // what the wheel asks for here (normalized), seen first
+    std::vector<std::pair<std::string, bool>> texts;
+    for (const auto& text : o_.requires_dist) texts.emplace_back(text, false);
+    for (const auto& text : o_.undeclared) texts.emplace_back(text, true);
+    for (const auto& [text, undeclared] : texts) {
+      std::string err;
+      auto req = parse_requirement(text, &err);
+      if (!req) {
+        add({Check::dependency, text}, Outcome::fail, "Requires-Dist does not parse: " + err);
+        continue;
+      }
+      auto applies = evaluate_marker(req->marker, env, &err);
+      if (!applies) {
+        add({Check::dependency, req->name}, Outcome::fail, "Requires-Dist marker does not parse: " + err);
+        continue;
+      }
+      if (!*applies) continue;  // an extra, or another platform or Python
+      if (undeclared && std::find(declared.begin(), declared.end(), req->key) != declared.end()) continue;
+      if (!undeclared) declared.push_back(req->key);
+      if (req->key == "torch") {
+        add({Check::dependency, req->name}, Outcome::pass,
+            "the torch under test" + (torch_version_.empty() ? std::string() : " (" + torch_version_ + ")") +
+                ", never installed again (" + req->specifier + ")");
+        continue;
+      }
+      deps_.push_back({*req, undeclared});
+      res_.wanted.push_back(req->specifier);
+    }
+    return !deps_.empty();
   }
-  MarkerEnv env;
-  for (auto& [k, v] : envj.items())
-    if (v.is_string()) env[k] = v.get<std::string>();
-  const std::string torch_version = env["torch_distribution_version"];
+
+  // The venv: its site reads the interpreter's own site directories, so torch and whatever else is
+  // there count as installed; pip writes only into the venv (what is outside it is never uninstalled).
+  bool make_venv() {
+    std::error_code ec;
+    auto mk = run_in({o_.python, "-m", "venv", "--system-site-packages", "--without-pip", venv_}, o_.python, home_, short_t_);
+    if (!mk.ok()) return fail_all("python -m venv failed: " + why_not(mk, short_t_));
+    auto paths = run_in({o_.python, "-c",
+                         "import json, site, sysconfig; p = sysconfig.get_paths(); "
+                         "print(json.dumps([x for x in [p['purelib'], p['platlib']] + site.getsitepackages()]))"},
+                        o_.python, home_, short_t_);
+    auto vpaths = run_in({vpy_, "-c", "import json, sysconfig; p = sysconfig.get_paths(); print(json.dumps([p['purelib'], p['platlib']]))"},
+                         vpy_, home_, short_t_);
+    nlohmann::json base = nlohmann::json::parse(paths.out, nullptr, false), own = nlohmann::json::parse(vpaths.out, nullptr, false);
+    if (!base.is_array() || !own.is_array() || own.empty() || !own[0].is_string())
+      return fail_all("cannot read the site directories: " + why_not(paths.ok() ? vpaths : paths, short_t_));
+    std::string pth;
+    for (const auto& p : base)
+      if (p.is_string()) pth += p.get<std::string>() + "\n";
+    for (const auto& p : own)
+      if (p.is_string() && std::find(res_.pythonpath.begin(), res_.pythonpath.end(), p.get<std::string>()) == res_.pythonpath.end())
+        res_.pythonpath.push_back(p.get<std::string>());
+    fs::create_directories(res_.pythonpath.front(), ec);
+    if (auto e = util::write_file_atomic(res_.pythonpath.front() + "/torchsmith-base-site.pth", pth); !e.empty())
+      return fail_all(e);
+    return true;
+  }
+
+  // torch stays the one under test: a dependency that wants another fails to resolve, nothing
+  // downloads; NumPy stays in the range that torch's binaries run with (pip would otherwise take a
+  // NumPy 2 for opencv and break a NumPy-1 torch).
+  bool constrain() {
+    constraints_ = o_.dir + "/constraints.txt";
+    std::string lines;
+    for (const auto& c : torch_constraints(torch_version_, o_.kb)) lines += c + "\n";
+    if (auto e = util::write_file_atomic(constraints_, lines); !e.empty()) return fail_all(e);
+    if (auto c = torch_constraints(torch_version_, o_.kb); c.size() > 1) {
+      std::string kept;
+      for (std::size_t i = 1; i < c.size(); ++i) kept += (kept.empty() ? "" : ", ") + c[i];
+      add(Check::dependency_constraints, Outcome::note,
+          kept + ": what torch " + torch_version_ + "'s binaries run with (the KB's torch " +
+              o_.kb->find_torch(torch_version_)->version + " entry), kept while installing");
+    }
+    return true;
+  }
+
+  // pip: all together; when that fails, each alone, to say which cannot be had (what did install
+  // stays for the imports), or that they conflict.
+  void install() {
+    auto pip = run_in({vpy_, "-m", "pip", "--version"}, vpy_, home_, short_t_);
+    if (!pip.ok()) {
+      fail_all(o_.python + " has no pip (python -m pip --version: " + why_not(pip, short_t_) + ")");
+      return;
+    }
+    std::vector<std::string> base_argv{vpy_, "-m", "pip", "install", "--no-warn-script-location", "--constraint", constraints_};
+    if (!o_.wheelhouse.empty()) base_argv.insert(base_argv.end(), {"--no-index", "--find-links", o_.wheelhouse});
+    if (!o_.cache_dir.empty()) base_argv.insert(base_argv.end(), {"--cache-dir", o_.cache_dir});
+    else base_argv.push_back("--no-cache-dir");
+    base_argv.push_back("--");
+    auto all = base_argv;
+    for (const auto& d : deps_) all.push_back(d.req.specifier);
+    auto r = run_in(all, vpy_, home_, o_.timeout);
+    const std::string from = o_.wheelhouse.empty() ? "the package index" : o_.wheelhouse;
+    if (r.ok()) {
+      for (const auto& d : deps_) {
+        std::string v = installed_version(r.out, d.req.key);
+        add({Check::dependency, d.req.name}, Outcome::pass,
+            (v.empty() ? d.req.specifier + ": already satisfied by " + o_.python + "'s own packages"
+                       : d.req.specifier + ": installed " + v + " from " + from) + why_asked(d));
+      }
+      return;
+    }
+    for (const auto& d : deps_) {
+      auto one = base_argv;
+      one.push_back(d.req.specifier);
+      auto r1 = run_in(one, vpy_, home_, o_.timeout);
+      if (r1.ok()) {
+        std::string v = installed_version(r1.out, d.req.key);
+        add({Check::dependency, d.req.name}, Outcome::pass,
+            d.req.specifier + (v.empty() ? ": already satisfied" : ": installed " + v + " from " + from) + why_asked(d));
+      } else {
+        add({Check::dependency, d.req.name}, Outcome::fail,
+            "not installable from " + from + ": " + why_not(r1, o_.timeout) + why_asked(d));
+      }
+    }
+    // All installable alone but not together: the conflict is the failure.
+    bool any = false;
+    for (const auto& v : res_.verdicts) any = any || v.outcome == Outcome::fail;
+    if (!any) add(Check::dependencies, Outcome::fail, "each installs alone, not together: " + why_not(r, o_.timeout));
+  }
+
+ private:
   struct Dep {
     Requirement req;
     bool undeclared = false;
   };
-  std::vector<Dep> deps;
-  std::vector<std::string> declared;  // what the wheel asks for here (normalized), seen first
-  std::vector<std::pair<std::string, bool>> texts;
-  for (const auto& text : o.requires_dist) texts.emplace_back(text, false);
-  for (const auto& text : o.undeclared) texts.emplace_back(text, true);
-  for (const auto& [text, undeclared] : texts) {
-    std::string err;
-    auto req = parse_requirement(text, &err);
-    if (!req) {
-      add("dependency " + text, Outcome::fail, "Requires-Dist does not parse: " + err);
-      continue;
-    }
-    auto applies = evaluate_marker(req->marker, env, &err);
-    if (!applies) {
-      add("dependency " + req->name, Outcome::fail, "Requires-Dist marker does not parse: " + err);
-      continue;
-    }
-    if (!*applies) continue;  // an extra, or another platform or Python
-    if (undeclared && std::find(declared.begin(), declared.end(), req->key) != declared.end()) continue;
-    if (!undeclared) declared.push_back(req->key);
-    if (req->key == "torch") {
-      add("dependency " + req->name, Outcome::pass,
-          "the torch under test" + (torch_version.empty() ? std::string() : " (" + torch_version + ")") +
-              ", never installed again (" + req->specifier + ")");
-      continue;
-    }
-    deps.push_back({*req, undeclared});
-    res.wanted.push_back(req->specifier);
-  }
-  if (deps.empty()) return res;
 
+  void add(const CheckName& check, Outcome oc, const std::string& detail) {
+    res_.verdicts.push_back(verdict("", check, oc, detail));
+  }
   // Said on each of its verdicts: the recipe asked for it, not the wheel.
-  auto why_asked = [](const Dep& d) {
+  static std::string why_asked(const Dep& d) {
     return d.undeclared ? std::string(" (the recipe's runtime_requires: the wheel does not declare it)") : std::string();
-  };
-  auto fail_all = [&](const std::string& why) {
-    for (const auto& d : deps) add("dependency " + d.req.name, Outcome::fail, "not installable: " + why + why_asked(d));
-  };
-  // The venv: its site reads the interpreter's own site directories, so torch and whatever else is
-  // there count as installed; pip writes only into the venv (what is outside it is never uninstalled).
-  const std::string venv = o.dir + "/deps";
-  auto mk = run_in({o.python, "-m", "venv", "--system-site-packages", "--without-pip", venv}, o.python, home, short_t);
-  if (!mk.ok()) {
-    fail_all("python -m venv failed: " + why_not(mk, short_t));
-    return res;
   }
-  const std::string vpy = venv + "/bin/python";
-  auto paths = run_in({o.python, "-c",
-                       "import json, site, sysconfig; p = sysconfig.get_paths(); "
-                       "print(json.dumps([x for x in [p['purelib'], p['platlib']] + site.getsitepackages()]))"},
-                      o.python, home, short_t);
-  auto vpaths = run_in({vpy, "-c", "import json, sysconfig; p = sysconfig.get_paths(); print(json.dumps([p['purelib'], p['platlib']]))"},
-                       vpy, home, short_t);
-  nlohmann::json base = nlohmann::json::parse(paths.out, nullptr, false), own = nlohmann::json::parse(vpaths.out, nullptr, false);
-  if (!base.is_array() || !own.is_array() || own.empty() || !own[0].is_string()) {
-    fail_all("cannot read the site directories: " + why_not(paths.ok() ? vpaths : paths, short_t));
-    return res;
+  bool fail_all(const std::string& why) {
+    for (const auto& d : deps_) add({Check::dependency, d.req.name}, Outcome::fail, "not installable: " + why + why_asked(d));
+    return false;
   }
-  std::string pth;
-  for (const auto& p : base)
-    if (p.is_string()) pth += p.get<std::string>() + "\n";
-  for (const auto& p : own)
-    if (p.is_string() && std::find(res.pythonpath.begin(), res.pythonpath.end(), p.get<std::string>()) == res.pythonpath.end())
-      res.pythonpath.push_back(p.get<std::string>());
-  fs::create_directories(res.pythonpath.front(), ec);
-  if (auto e = util::write_file_atomic(res.pythonpath.front() + "/torchsmith-base-site.pth", pth); !e.empty()) {
-    fail_all(e);
-    return res;
-  }
-  // torch stays the one under test: a dependency that wants another fails to resolve, nothing
-  // downloads; NumPy stays in the range that torch's binaries run with (pip would otherwise take a
-  // NumPy 2 for opencv and break a NumPy-1 torch).
-  const std::string constraints = o.dir + "/constraints.txt";
-  std::string lines;
-  for (const auto& c : torch_constraints(torch_version, o.kb)) lines += c + "\n";
-  if (auto e = util::write_file_atomic(constraints, lines); !e.empty()) {
-    fail_all(e);
-    return res;
-  }
-  if (auto c = torch_constraints(torch_version, o.kb); c.size() > 1) {
-    std::string kept;
-    for (std::size_t i = 1; i < c.size(); ++i) kept += (kept.empty() ? "" : ", ") + c[i];
-    add("dependency constraints", Outcome::note,
-        kept + ": what torch " + torch_version + "'s binaries run with (the KB's torch " +
-            o.kb->find_torch(torch_version)->version + " entry), kept while installing");
-  }
-  auto pip = run_in({vpy, "-m", "pip", "--version"}, vpy, home, short_t);
-  if (!pip.ok()) {
-    fail_all(o.python + " has no pip (python -m pip --version: " + why_not(pip, short_t) + ")");
-    return res;
-  }
-  std::vector<std::string> base_argv{vpy, "-m", "pip", "install", "--no-warn-script-location", "--constraint", constraints};
-  if (!o.wheelhouse.empty()) base_argv.insert(base_argv.end(), {"--no-index", "--find-links", o.wheelhouse});
-  if (!o.cache_dir.empty()) base_argv.insert(base_argv.end(), {"--cache-dir", o.cache_dir});
-  else base_argv.push_back("--no-cache-dir");
-  base_argv.push_back("--");
-  auto all = base_argv;
-  for (const auto& d : deps) all.push_back(d.req.specifier);
-  auto r = run_in(all, vpy, home, o.timeout);
-  const std::string from = o.wheelhouse.empty() ? "the package index" : o.wheelhouse;
-  if (r.ok()) {
-    for (const auto& d : deps) {
-      std::string v = installed_version(r.out, d.req.key);
-      add("dependency " + d.req.name, Outcome::pass,
-          (v.empty() ? d.req.specifier + ": already satisfied by " + o.python + "'s own packages"
-                     : d.req.specifier + ": installed " + v + " from " + from) + why_asked(d));
-    }
-    return res;
-  }
-  // Which of them cannot be had: each alone (what did install stays for the imports).
-  for (const auto& d : deps) {
-    auto one = base_argv;
-    one.push_back(d.req.specifier);
-    auto r1 = run_in(one, vpy, home, o.timeout);
-    if (r1.ok()) {
-      std::string v = installed_version(r1.out, d.req.key);
-      add("dependency " + d.req.name, Outcome::pass,
-          d.req.specifier + (v.empty() ? ": already satisfied" : ": installed " + v + " from " + from) + why_asked(d));
-    } else {
-      add("dependency " + d.req.name, Outcome::fail,
-          "not installable from " + from + ": " + why_not(r1, o.timeout) + why_asked(d));
-    }
-  }
-  // All installable alone but not together: the conflict is the failure.
-  bool any = false;
-  for (const auto& v : res.verdicts) any = any || v.outcome == Outcome::fail;
-  if (!any) add("dependencies", Outcome::fail, "each installs alone, not together: " + why_not(r, o.timeout));
+
+  const DepsOptions& o_;
+  DepsResult& res_;
+  const std::string home_;
+  const std::chrono::milliseconds short_t_;
+  const std::string venv_, vpy_;
+  std::string torch_version_, constraints_;
+  std::vector<Dep> deps_;
+};
+
+}  // namespace
+
+DepsResult install_dependencies(const DepsOptions& o) {
+  DepsResult res;
+  if (o.requires_dist.empty() && o.undeclared.empty()) return res;  // nothing asked for: no Python to start
+  DepsInstall in(o, res);
+  if (in.applicable() && in.make_venv() && in.constrain()) in.install();
   return res;
 }
 

@@ -11,6 +11,7 @@
 #include "core/package_name.h"
 #include "util/fs.h"
 #include "util/scratch_dir.h"
+#include "verify/check.h"
 #include "verify/early_check.h"
 #include "verify/install_deps.h"
 #include "verify/install_wheel.h"
@@ -69,69 +70,203 @@ WheelKind wheel_kind(const std::string& wheel, const std::string& scratch) {
   return k;
 }
 
-}  // namespace
+// One check of a Python install, in phases: the wheel's gate, the scratch and what the wheel is,
+// the early checker, the install (metadata, runtime dependencies), the check script, the verdicts.
+// A phase that returns false has said why in the report; the rest does not run.
+class PythonCheck {
+ public:
+  PythonCheck(const PythonCheckOptions& o, PythonCheckReport& rep) : o_(o), rep_(rep), plan_(o.plan), python_(o.python) {}
 
-PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
-  PythonCheckReport rep;
-  rep.steps = nlohmann::json::object();
   // The check repair, conda and index make, before anything is installed or imported: a wheel
   // whose RECORD does not match its bytes (or that another command refuses) is never run.
-  if (!o.wheel.empty()) {
+  bool gate_wheel() {
+    if (o_.wheel.empty()) return true;
     std::string why;
-    formats::MappedFile m(o.wheel);
+    formats::MappedFile m(o_.wheel);
     std::optional<formats::ZipArchive> zip;
     if (!m.ok()) why = m.error();
-    else if (!(zip = formats::ZipArchive::open(m.bytes(), &why))) why = o.wheel + ": " + why;
-    else if (!formats::check_wheel(*zip, &why, o.wheel)) why = o.wheel + ": " + why;
-    if (!zip || !why.empty()) {
-      if (!o.early_dir.empty()) release_early_check(o.early_dir);
-      rep.verdicts.push_back({o.wheel, "install", Outcome::fail, "not installed: " + why});
-      return rep;
+    else if (!(zip = formats::ZipArchive::open(m.bytes(), &why))) why = o_.wheel + ": " + why;
+    else if (!formats::check_wheel(*zip, &why, o_.wheel)) why = o_.wheel + ": " + why;
+    if (zip && why.empty()) return true;
+    if (!o_.early_dir.empty()) release_early_check(o_.early_dir);
+    rep_.verdicts.push_back(verdict(o_.wheel, Check::install, Outcome::fail, "not installed: " + why));
+    return false;
+  }
+
+  // The scratch (removed on every way out, a signal included, unless the caller gave its own
+  // directory), and whether the wheel is an extension and which module it installs.
+  bool prepare() {
+    if (o_.work_dir.empty()) own_.emplace("torchsmith-verify");
+    scratch_ = own_ ? own_->path() : o_.work_dir;
+    if (scratch_.empty()) {
+      rep_.verdicts.push_back(verdict("", Check::python, Outcome::fail, own_->error()));
+      return false;
     }
+    ext_ = o_.plan && !o_.plan->import_name.empty();
+    import_name_ = ext_ ? o_.plan->import_name : "";
+    if (!o_.plan && !o_.wheel.empty()) {  // a plan says what the wheel must be; without one, the wheel does
+      WheelKind k = wheel_kind(o_.wheel, scratch_);
+      ext_ = !k.torch;
+      import_name_ = k.module;
+    }
+    std::error_code ec;
+    fs::create_directories(scratch_ + "/home", ec);
+    return true;
   }
-  // Removed on every way out, a signal included (unless the caller gave its own directory).
-  std::optional<util::ScratchDir> own;
-  if (o.work_dir.empty()) own.emplace("torchsmith-verify");
-  const std::string scratch = own ? own->path() : o.work_dir;
-  if (scratch.empty()) {
-    rep.verdicts.push_back({"", "python", Outcome::fail, own->error()});
-    return rep;
-  }
-  bool ext = o.plan && !o.plan->import_name.empty();
-  std::string import_name = ext ? o.plan->import_name : "";
-  if (!o.plan && !o.wheel.empty()) {  // a plan says what the wheel must be; without one, the wheel does
-    WheelKind k = wheel_kind(o.wheel, scratch);
-    ext = !k.torch;
-    import_name = k.module;
-  }
-  std::optional<plan::Plan> plan = o.plan;
-  std::string python = o.python, pythonpath, torch_dir, ext_dir;
-  std::vector<std::string> modules;  // imported besides the plan's module: the wheel's own
-  std::error_code ec;
-  fs::create_directories(scratch + "/home", ec);
+
   // An extension's checker starts now and imports torch while pip installs the wheel; it waits for
   // the go file (what to import, the dependencies' paths) or for "no go" when installing failed.
   // Not for a torch wheel: the torch being checked is the one being installed.
   // One started by the build run with its build step has imported torch already: install into its
   // target. Not usable (another Python or --gpu, a torch wheel): told to end, and ours starts.
-  const bool external = !o.early_dir.empty() && !o.wheel.empty() && ext &&
-                        early_check_usable(o.early_dir, o.python, o.gpu);
-  if (!o.early_dir.empty() && !external) release_early_check(o.early_dir);
-  const std::string install_dir = (external ? o.early_dir : scratch) + "/install";
-  const std::string site = target_site(install_dir);
-  const std::string go_file = (external ? o.early_dir : scratch) + "/go.json";
-  ScriptRun early;
-  std::thread checker;
-  if (!external && !o.wheel.empty() && ext && fs::create_directories(site, ec)) {
-    nlohmann::json a = {{"gpu", o.gpu}, {"go_file", go_file}, {"go_after", site}};
-    checker = std::thread([&early, &o, a, env = check_env(o.python, scratch + "/home", site)] {
-      early = run_check_script(o.python, a, env, o.timeout);
-    });
+  void start_checker() {
+    const bool external = !o_.early_dir.empty() && !o_.wheel.empty() && ext_ &&
+                          early_check_usable(o_.early_dir, o_.python, o_.gpu);
+    if (!o_.early_dir.empty() && !external) release_early_check(o_.early_dir);
+    install_dir_ = (external ? o_.early_dir : scratch_) + "/install";
+    site_ = target_site(install_dir_);
+    go_file_ = (external ? o_.early_dir : scratch_) + "/go.json";
+    no_go_.external = external;
+    std::error_code ec;
+    if (!external && !o_.wheel.empty() && ext_ && fs::create_directories(site_, ec)) {
+      nlohmann::json a = {{"gpu", o_.gpu}, {"go_file", go_file_}, {"go_after", site_}};
+      checker_ = std::thread([this, a, env = check_env(o_.python, scratch_ + "/home", site_)] {
+        early_ = run_check_script(o_.python, a, env, o_.timeout);
+      });
+    }
   }
+
+  // The wheel installed into a target directory first on PYTHONPATH, for extensions too: torch then
+  // comes from PY's own site-packages. A venv made from PY would see the base interpreter's
+  // packages, not PY's when PY is itself a venv (torch 2.11 in /opt/torch/.venv: "No module named
+  // 'torch'"). An extension's metadata then says what to import and what it needs at run time.
+  bool install() {
+    if (o_.wheel.empty()) return true;
+    InstallOptions io;
+    io.python = o_.python, io.wheel = o_.wheel, io.dir = install_dir_, io.venv = false;
+    io.timeout = o_.timeout, io.prefer_pip = o_.prefer_pip;
+    Installed in = install_wheel(io);
+    rep_.verdicts.push_back(verdict("", Check::install, in.ok ? Outcome::pass : Outcome::fail, in.detail));
+    if (!in.ok) return false;
+    python_ = in.python, pythonpath_ = in.pythonpath;
+    (ext_ ? ext_dir_ : torch_dir_) = in.site;
+    if (ext_ && plan_) read_metadata(in.site);  // without a plan: the module wheel_kind found is imported
+    return true;
+  }
+
+  // The check script: the early checker told to go when it runs with what we installed, else ours.
+  void run_checks() {
+    args_ = {{"import_name", ext_ && plan_ ? plan_->import_name : import_name_},
+             {"smoke", ext_ && plan_ ? plan_->smoke : ""},
+             {"modules", modules_},
+             {"gpu", o_.gpu}};
+    bool ran = false;
+    if ((checker_.joinable() || no_go_.external) && python_ == o_.python && pythonpath_.rfind(site_, 0) == 0) {
+      std::vector<std::string> deps;  // what runtime dependencies added after the target directory
+      std::stringstream rest(pythonpath_.substr(site_.size()));
+      for (std::string d; std::getline(rest, d, ':');)
+        if (!d.empty()) deps.push_back(d);
+      if (no_go_.external) {
+        if (early_go(o_.early_dir, args_, deps, o_.timeout).empty()) {
+          no_go_.external = false;  // it has its word; its starter reaps it
+          run_ = wait_early_check(o_.early_dir, o_.timeout);
+          // A slow install (runtime dependencies from the index) used up the checker's time: check afresh.
+          ran = !timed_out_waiting_for_go(run_);
+        }
+      } else {
+        nlohmann::json go = {{"go", true}, {"args", args_}, {"path", deps}};
+        if (util::write_file_atomic(go_file_, go.dump()).empty()) {
+          checker_.join();
+          run_ = std::move(early_);
+          ran = !timed_out_waiting_for_go(run_);
+        }
+      }
+    }
+    if (!ran) {  // no early checker, or it could not be told to go
+      no_go_.release();
+      run_ = run_check_script(python_, args_, check_env(python_, scratch_ + "/home", pythonpath_), o_.timeout);
+    }
+  }
+
+  // What the script reported, and its verdicts against the plan.
+  void judge() {
+    for (const auto& s : run_.steps) {
+      nlohmann::json j = {{"finished", s.finished}, {"ok", s.ok}};
+      if (s.ok)
+        j["value"] = s.value;
+      else
+        j["error"] = s.error;
+      rep_.steps[s.step] = j;
+    }
+    JudgeOptions jo;
+    jo.plan = plan_ ? &*plan_ : nullptr;
+    jo.modules = modules_;
+    jo.gpu = o_.gpu, jo.torch_dir = torch_dir_, jo.ext_dir = ext_dir_;
+    jo.import_name = import_name_;
+    if (ext_ && !o_.wheel.empty()) {  // name-version-...whl (PEP 427)
+      std::string base = fs::path(o_.wheel).filename().string();
+      auto a = base.find('-'), b = a == std::string::npos ? a : base.find('-', a + 1);
+      if (b != std::string::npos) jo.wheel_version = base.substr(a + 1, b - a - 1);
+    }
+    for (auto& v : judge_python_run(run_, jo)) rep_.verdicts.push_back(std::move(v));
+  }
+
+ private:
+  // The extension's METADATA: its modules (the plan's when the wheel has it; a guessed one, without
+  // a recipe, gives way to the wheel's), op libraries, and runtime dependencies installed beside it.
+  void read_metadata(const std::string& site) {
+    std::string err;
+    auto meta = read_wheel_meta(o_.wheel, &err);
+    if (!meta) {
+      rep_.verdicts.push_back(verdict("", Check::wheel_metadata, Outcome::fail, err));
+      return;
+    }
+    rep_.requires_dist = meta->requires_dist;
+    split_op_libraries(*meta, site);
+    const auto& tops = meta->top_level;
+    std::string& name = plan_->import_name;
+    std::string top = name.substr(0, name.find('.'));
+    if (!tops.empty() && std::find(tops.begin(), tops.end(), top) == tops.end()) {
+      std::string list;
+      for (const auto& t : tops) list += (list.empty() ? "" : ", ") + t;
+      rep_.verdicts.push_back(verdict("", Check::modules, Outcome::note,
+                                      "the wheel has no module " + name + "; its top-level modules are imported instead: " + list));
+      name = tops.front();
+      for (const auto& c : meta->compiled)  // the module that holds compiled code goes first
+        if (std::find(tops.begin(), tops.end(), c.substr(0, c.find('.'))) != tops.end()) {
+          name = c.substr(0, c.find('.'));
+          break;
+        }
+    }
+    for (const auto& t : tops)
+      if (t != name) modules_.push_back(t);
+    for (const auto& c : meta->compiled)
+      if (c != name) modules_.push_back(c);
+    for (const auto& l : meta->libraries)
+      rep_.verdicts.push_back(verdict("", {Check::library, l}, Outcome::note,
+                                      "no PyInit_" + l.substr(l.rfind('.') + 1) + ": an op library the package loads "
+                                      "itself (torch.ops.load_library), not imported here (a variant it did not choose "
+                                      "would register its ops twice)"));
+    rep_.modules = modules_;
+    if (o_.runtime_deps) {
+      DepsOptions d;
+      d.python = o_.python, d.requires_dist = meta->requires_dist, d.dir = scratch_ + "/runtime";
+      d.undeclared = plan_->runtime_requires;
+      d.wheelhouse = o_.wheelhouse, d.cache_dir = o_.pip_cache, d.timeout = o_.timeout, d.kb = o_.kb;
+      DepsResult dr = install_dependencies(d);
+      for (auto& v : dr.verdicts) rep_.verdicts.push_back(std::move(v));
+      for (const auto& p : dr.pythonpath) pythonpath_ += (pythonpath_.empty() ? "" : ":") + p;
+    } else if (!meta->requires_dist.empty() || !plan_->runtime_requires.empty()) {
+      rep_.verdicts.push_back(skipped(Check::dependencies, std::to_string(meta->requires_dist.size()) +
+                                                               " Requires-Dist and " + std::to_string(plan_->runtime_requires.size()) +
+                                                               " runtime_requires of the recipe not installed (--no-runtime-deps)"));
+    }
+  }
+
   struct NoGo {  // "no go" on every early return, so the checker never waits for its timeout
     std::thread& t;
     const std::string& file;
-    bool external;
+    bool external = false;
     void release() {
       if (external) {  // its starter reaps it
         release_early_check(fs::path(file).parent_path().string());
@@ -142,119 +277,35 @@ PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
       t.join();
     }
     ~NoGo() { release(); }
-  } no_go{checker, go_file, external};
-  if (!o.wheel.empty()) {
-    InstallOptions io;
-    // A target directory first on PYTHONPATH, for extensions too: torch then comes from PY's own
-    // site-packages. A venv made from PY would see the base interpreter's packages, not PY's when
-    // PY is itself a venv (torch 2.11 in /opt/torch/.venv: "No module named 'torch'").
-    io.python = o.python, io.wheel = o.wheel, io.dir = install_dir, io.venv = false;
-    io.timeout = o.timeout, io.prefer_pip = o.prefer_pip;
-    Installed in = install_wheel(io);
-    rep.verdicts.push_back({"", "install", in.ok ? Outcome::pass : Outcome::fail, in.detail});
-    if (!in.ok) return rep;
-    python = in.python, pythonpath = in.pythonpath;
-    (ext ? ext_dir : torch_dir) = in.site;
-    if (ext && plan) {  // without a plan: the module wheel_kind found is imported
-      std::string err;
-      auto meta = read_wheel_meta(o.wheel, &err);
-      if (!meta) {
-        rep.verdicts.push_back({"", "wheel metadata", Outcome::fail, err});
-      } else {
-        rep.requires_dist = meta->requires_dist;
-        split_op_libraries(*meta, in.site);
-        // The plan's module when the wheel has it; a guessed one (no recipe) gives way to the wheel's.
-        const auto& tops = meta->top_level;
-        std::string& name = plan->import_name;
-        std::string top = name.substr(0, name.find('.'));
-        if (!tops.empty() && std::find(tops.begin(), tops.end(), top) == tops.end()) {
-          std::string list;
-          for (const auto& t : tops) list += (list.empty() ? "" : ", ") + t;
-          rep.verdicts.push_back({"", "modules", Outcome::note,
-                                  "the wheel has no module " + name + "; its top-level modules are imported instead: " + list});
-          name = tops.front();
-          for (const auto& c : meta->compiled)  // the module that holds compiled code goes first
-            if (std::find(tops.begin(), tops.end(), c.substr(0, c.find('.'))) != tops.end()) {
-              name = c.substr(0, c.find('.'));
-              break;
-            }
-        }
-        for (const auto& t : tops)
-          if (t != name) modules.push_back(t);
-        for (const auto& c : meta->compiled)
-          if (c != name) modules.push_back(c);
-        for (const auto& l : meta->libraries)
-          rep.verdicts.push_back({"", "library " + l, Outcome::note,
-                                  "no PyInit_" + l.substr(l.rfind('.') + 1) + ": an op library the package loads "
-                                  "itself (torch.ops.load_library), not imported here (a variant it did not choose "
-                                  "would register its ops twice)"});
-        rep.modules = modules;
-        if (o.runtime_deps) {
-          DepsOptions d;
-          d.python = o.python, d.requires_dist = meta->requires_dist, d.dir = scratch + "/runtime";
-          d.undeclared = plan->runtime_requires;
-          d.wheelhouse = o.wheelhouse, d.cache_dir = o.pip_cache, d.timeout = o.timeout, d.kb = o.kb;
-          DepsResult dr = install_dependencies(d);
-          for (auto& v : dr.verdicts) rep.verdicts.push_back(std::move(v));
-          for (const auto& p : dr.pythonpath) pythonpath += (pythonpath.empty() ? "" : ":") + p;
-        } else if (!meta->requires_dist.empty() || !plan->runtime_requires.empty()) {
-          rep.verdicts.push_back(skipped("dependencies", std::to_string(meta->requires_dist.size()) +
-                                                             " Requires-Dist and " + std::to_string(plan->runtime_requires.size()) +
-                                                             " runtime_requires of the recipe not installed (--no-runtime-deps)"));
-        }
-      }
-    }
-  }
-  nlohmann::json args = {{"import_name", ext && plan ? plan->import_name : import_name},
-                         {"smoke", ext && plan ? plan->smoke : ""},
-                         {"modules", modules},
-                         {"gpu", o.gpu}};
-  ScriptRun run;
-  bool ran = false;
-  if ((checker.joinable() || no_go.external) && python == o.python && pythonpath.rfind(site, 0) == 0) {
-    std::vector<std::string> deps;  // what runtime dependencies added after the target directory
-    std::stringstream rest(pythonpath.substr(site.size()));
-    for (std::string d; std::getline(rest, d, ':');)
-      if (!d.empty()) deps.push_back(d);
-    if (no_go.external) {
-      if (early_go(o.early_dir, args, deps, o.timeout).empty()) {
-        no_go.external = false;  // it has its word; its starter reaps it
-        run = wait_early_check(o.early_dir, o.timeout);
-        // A slow install (runtime dependencies from the index) used up the checker's time: check afresh.
-        ran = !timed_out_waiting_for_go(run);
-      }
-    } else {
-      nlohmann::json go = {{"go", true}, {"args", args}, {"path", deps}};
-      if (util::write_file_atomic(go_file, go.dump()).empty()) {
-        checker.join();
-        run = std::move(early);
-        ran = !timed_out_waiting_for_go(run);
-      }
-    }
-  }
-  if (!ran) {  // no early checker, or it could not be told to go
-    no_go.release();
-    run = run_check_script(python, args, check_env(python, scratch + "/home", pythonpath), o.timeout);
-  }
-  for (const auto& s : run.steps) {
-    nlohmann::json j = {{"finished", s.finished}, {"ok", s.ok}};
-    if (s.ok)
-      j["value"] = s.value;
-    else
-      j["error"] = s.error;
-    rep.steps[s.step] = j;
-  }
-  JudgeOptions jo;
-  jo.plan = plan ? &*plan : nullptr;
-  jo.modules = modules;
-  jo.gpu = o.gpu, jo.torch_dir = torch_dir, jo.ext_dir = ext_dir;
-  jo.import_name = import_name;
-  if (ext && !o.wheel.empty()) {  // name-version-...whl (PEP 427)
-    std::string base = fs::path(o.wheel).filename().string();
-    auto a = base.find('-'), b = a == std::string::npos ? a : base.find('-', a + 1);
-    if (b != std::string::npos) jo.wheel_version = base.substr(a + 1, b - a - 1);
-  }
-  for (auto& v : judge_python_run(run, jo)) rep.verdicts.push_back(std::move(v));
+  };
+
+  const PythonCheckOptions& o_;
+  PythonCheckReport& rep_;
+  std::optional<plan::Plan> plan_;
+  std::optional<util::ScratchDir> own_;  // destroyed last of what follows: after the checker ends
+  std::string scratch_;
+  bool ext_ = false;
+  std::string import_name_;
+  std::string python_, pythonpath_, torch_dir_, ext_dir_;
+  std::vector<std::string> modules_;  // imported besides the plan's module: the wheel's own
+  std::string install_dir_, site_, go_file_;
+  nlohmann::json args_;
+  ScriptRun early_, run_;
+  std::thread checker_;
+  NoGo no_go_{checker_, go_file_};  // declared after what it uses: released before they go
+};
+
+}  // namespace
+
+PythonCheckReport verify_python_install(const PythonCheckOptions& o) {
+  PythonCheckReport rep;
+  rep.steps = nlohmann::json::object();
+  PythonCheck c(o, rep);
+  if (!c.gate_wheel() || !c.prepare()) return rep;
+  c.start_checker();
+  if (!c.install()) return rep;
+  c.run_checks();
+  c.judge();
   return rep;
 }
 

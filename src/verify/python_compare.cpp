@@ -45,10 +45,10 @@ class Judge {
   Judge(const ScriptRun& run, const JudgeOptions& o) : run_(run), o_(o) {}
 
   std::vector<Verdict> operator()() {
-    const StepResult* imp = value_of("import torch", "import torch");
+    const StepResult* imp = value_of("import torch", Check::import_torch);
     if (imp) import_torch(*imp);
     if (imp && is_ext()) torch_of_wheel();
-    if (imp && ok("torch facts", "torch facts")) torch_facts(run_.find("torch facts")->value);
+    if (imp && ok("torch facts", Check::torch_facts)) torch_facts(run_.find("torch facts")->value);
     if (imp && is_ext()) extension();
     if (imp) gpu();
     process();
@@ -56,18 +56,12 @@ class Judge {
   }
 
  private:
-  void add(Outcome oc, std::string check, std::string detail) {
-    out_.push_back({"", std::move(check), oc, std::move(detail)});
+  void add(Outcome oc, const CheckName& check, std::string detail) {
+    out_.push_back(verdict("", check, oc, std::move(detail)));
   }
-  void fail(std::string check, std::string detail) {
-    add(Outcome::fail, std::move(check), std::move(detail));
-  }
-  void pass(std::string check, std::string detail) {
-    add(Outcome::pass, std::move(check), std::move(detail));
-  }
-  void note(std::string check, std::string detail) {
-    add(Outcome::note, std::move(check), std::move(detail));
-  }
+  void fail(const CheckName& check, std::string detail) { add(Outcome::fail, check, std::move(detail)); }
+  void pass(const CheckName& check, std::string detail) { add(Outcome::pass, check, std::move(detail)); }
+  void note(const CheckName& check, std::string detail) { add(Outcome::note, check, std::move(detail)); }
   const std::string& ext_name() const {
     return o_.plan && !o_.plan->import_name.empty() ? o_.plan->import_name : o_.import_name;
   }
@@ -75,7 +69,7 @@ class Judge {
   bool has_smoke() const { return is_ext() && o_.plan && !o_.plan->smoke.empty(); }
 
   // The step's result when it finished well; else nullptr, and a FAIL saying why when it ran.
-  const StepResult* value_of(const std::string& step, const std::string& check) {
+  const StepResult* value_of(const std::string& step, const CheckName& check) {
     const StepResult* s = run_.find(step);
     if (!s) return nullptr;
     if (!s->finished) {
@@ -90,7 +84,7 @@ class Judge {
     }
     return s;
   }
-  bool ok(const std::string& step, const std::string& check) {
+  bool ok(const std::string& step, const CheckName& check) {
     return value_of(step, check) != nullptr;
   }
 
@@ -100,9 +94,9 @@ class Judge {
     std::string detail = "torch " + str_of(s.value, "version") + " from " + dir + " (Python " +
                          str_of(s.value, "python") + ")";
     if (!o_.torch_dir.empty() && !under(file, o_.torch_dir))
-      fail("import torch", detail + ": not from the installed wheel under " + o_.torch_dir);
+      fail(Check::import_torch, detail + ": not from the installed wheel under " + o_.torch_dir);
     else
-      pass("import torch", detail);
+      pass(Check::import_torch, detail);
   }
 
   // The torch the wheel's version names (+pt113cpu) against the one here: a mismatch is the import
@@ -114,83 +108,99 @@ class Judge {
     std::string diff = torch_tag_mismatch(*tag, version, cuda);
     std::string built = "torch " + tag->torch() + (tag->cuda.empty() ? " (CPU)" : " (CUDA " + tag->cuda_dotted() + ")");
     if (diff.empty())
-      pass("torch of wheel", "built for " + built + " (" + tag->text() + "), this environment has torch " + version);
+      pass(Check::torch_of_wheel, "built for " + built + " (" + tag->text() + "), this environment has torch " + version);
     else
-      add(Outcome::warn, "torch of wheel",
+      add(Outcome::warn, Check::torch_of_wheel,
           diff + ": the import may fail (undefined symbol); install torch " + tag->torch() + " here (pip install 'torch==" +
               tag->torch() + ".*') or rebuild the wheel against this torch");
   }
 
+  // torch's build facts against the plan: one check each.
   void torch_facts(const json& f) {
+    check_torch_version();
+    const std::optional<TorchConfig> cfg = check_config(f);
+    check_cuda(cfg);
+    check_cudnn(f);
+    check_arch_list(f, cfg);
+    check_cxx11_abi(f);
+    check_build_settings(cfg);
+  }
+
+  void check_torch_version() {
     const plan::Plan* p = o_.plan;
     const std::string version = str_of(torch_, "version");
-    const std::string cuda = str_of(torch_, "cuda");
-    // torch version
     if (!p) {
-      note("torch version", version + " (no plan to compare with)");
+      note(Check::torch_version, version + " (no plan to compare with)");
     } else if (!p->build_version.empty() && !is_ext()) {
       if (version == p->build_version)
-        pass("torch version", version);
+        pass(Check::torch_version, version);
       else
-        fail("torch version", "plan says " + p->build_version + ", torch reports " + version);
+        fail(Check::torch_version, "plan says " + p->build_version + ", torch reports " + version);
     } else if (!p->torch_version.empty()) {
       auto want = release_numbers(p->torch_version), got = release_numbers(version);
       bool match = got.size() >= want.size() && std::equal(want.begin(), want.end(), got.begin());
       if (match)
-        pass("torch version", version + " (plan: " + p->torch_version + ")");
+        pass(Check::torch_version, version + " (plan: " + p->torch_version + ")");
       else
-        fail("torch version", "plan says " + p->torch_version + ", torch reports " + version);
+        fail(Check::torch_version, "plan says " + p->torch_version + ", torch reports " + version);
     } else {
-      note("torch version", version + " (the plan names no version)");
+      note(Check::torch_version, version + " (the plan names no version)");
     }
+  }
 
-    // config
+  std::optional<TorchConfig> check_config(const json& f) {
     std::optional<TorchConfig> cfg;
     const json errors = f.contains("errors") ? f["errors"] : json::object();
     if (f.contains("config") && f["config"].is_string()) {
       std::string err;
       cfg = parse_torch_config(f["config"].get<std::string>(), &err);
       if (cfg)
-        pass("config", "torch.__config__.show() read: " + std::to_string(cfg->settings.size()) +
+        pass(Check::config, "torch.__config__.show() read: " + std::to_string(cfg->settings.size()) +
                            " build settings");
       else
-        fail("config", err);
+        fail(Check::config, err);
     } else {
-      fail("config", "torch.__config__.show() failed: " + str_of(errors, "config"));
+      fail(Check::config, "torch.__config__.show() failed: " + str_of(errors, "config"));
     }
+    return cfg;
+  }
 
-    // cuda
+  void check_cuda(const std::optional<TorchConfig>& cfg) {
+    const plan::Plan* p = o_.plan;
+    const std::string cuda = str_of(torch_, "cuda");
     std::string cfg_cuda = cfg ? cfg->cuda_runtime : "";
     if (cfg && cfg_cuda.empty() && cfg->settings.count("CUDA_VERSION"))
       cfg_cuda = cfg->settings.at("CUDA_VERSION");
     std::string got = cuda.empty() ? "none" : cuda;
     if (!p) {
-      note("cuda", "torch reports CUDA " + got + " (no plan to compare with)");
+      note(Check::cuda, "torch reports CUDA " + got + " (no plan to compare with)");
     } else if (p->cuda.empty()) {
       if (cuda.empty())
-        pass("cuda", "CPU build, as planned");
+        pass(Check::cuda, "CPU build, as planned");
       else if (is_ext())  // a CUDA torch runs an extension's CPU ops as any torch does
-        pass("cuda", "extension built for the CPU; torch has CUDA " + cuda);
+        pass(Check::cuda, "extension built for the CPU; torch has CUDA " + cuda);
       else
-        fail("cuda", "plan is for a CPU build, torch reports CUDA " + cuda);
+        fail(Check::cuda, "plan is for a CPU build, torch reports CUDA " + cuda);
     } else {
       std::string want = major_minor(p->cuda);
       if (cuda.empty())
-        fail("cuda", "plan says CUDA " + want + ", torch reports none");
+        fail(Check::cuda, "plan says CUDA " + want + ", torch reports none");
       else if (major_minor(cuda) == want)
-        pass("cuda", "CUDA " + cuda);
+        pass(Check::cuda, "CUDA " + cuda);
       else if (is_ext() && release_numbers(cuda).size() && release_numbers(want).size() &&
                release_numbers(cuda)[0] == release_numbers(want)[0])
-        note("cuda", "extension built with CUDA " + want + ", torch has CUDA " + cuda +
+        note(Check::cuda, "extension built with CUDA " + want + ", torch has CUDA " + cuda +
                          " (same major: compatible)");
       else
-        fail("cuda", "plan says CUDA " + want + ", torch reports " + cuda);
+        fail(Check::cuda, "plan says CUDA " + want + ", torch reports " + cuda);
     }
     if (!cuda.empty() && cfg && !cfg_cuda.empty() && major_minor(cfg_cuda) != major_minor(cuda))
-      note("cuda",
+      note(Check::cuda,
            "torch.__config__ says CUDA runtime " + cfg_cuda + ", torch.version.cuda " + cuda);
+  }
 
-    // cudnn
+  void check_cudnn(const json& f) {
+    const plan::Plan* p = o_.plan;
     std::string cudnn;
     if (f.contains("cudnn") && f["cudnn"].is_number_integer())
       cudnn = cudnn_version_text(f["cudnn"].get<long>());
@@ -198,19 +208,22 @@ class Judge {
     bool plan_says_cudnn = p && !is_ext() && p->features.count("cudnn");
     if (plan_says_cudnn && want_cudnn) {
       if (cudnn.empty())
-        fail("cudnn", "plan builds with cuDNN, torch.backends.cudnn.version() is None");
+        fail(Check::cudnn, "plan builds with cuDNN, torch.backends.cudnn.version() is None");
       else
-        pass("cudnn", "cuDNN " + cudnn);
+        pass(Check::cudnn, "cuDNN " + cudnn);
     } else if (plan_says_cudnn) {
       if (cudnn.empty())
-        pass("cudnn", "none, as planned");
+        pass(Check::cudnn, "none, as planned");
       else
-        fail("cudnn", "plan builds without cuDNN, torch has cuDNN " + cudnn);
+        fail(Check::cudnn, "plan builds without cuDNN, torch has cuDNN " + cudnn);
     } else {
-      note("cudnn", cudnn.empty() ? "none" : "cuDNN " + cudnn);
+      note(Check::cudnn, cudnn.empty() ? "none" : "cuDNN " + cudnn);
     }
+  }
 
-    // arch list: the compiled-in list (_cuda_getArchFlags), else the config's NVCC flags.
+  // The compiled-in list (_cuda_getArchFlags), else the config's NVCC flags.
+  void check_arch_list(const json& f, const std::optional<TorchConfig>& cfg) {
+    const plan::Plan* p = o_.plan;
     arch_sass_.clear(), arch_ptx_.clear();
     std::string flags = str_of(f, "arch_flags");
     if (!flags.empty())
@@ -221,23 +234,21 @@ class Judge {
     for (const auto& a : arch_sass_) have += (have.empty() ? "" : " ") + a.sm();
     for (const auto& a : arch_ptx_) have += (have.empty() ? "" : " ") + a.compute();
     if (p && !is_ext() && !p->arch_list.empty()) {
-      std::string err;
-      auto asked = ArchList::parse(p->arch_list, nullptr, &err);
-      if (!asked) {
-        fail("arch list", "plan's arch list '" + p->arch_list + "': " + err);
-      } else {
-        CudaCode code;
-        code.present = true, code.sass = arch_sass_, code.ptx = arch_ptx_;
-        for (auto v : check_arches(code, *asked, "")) {
-          v.check = "arch list";
-          out_.push_back(std::move(v));
-        }
+      CudaCode code;
+      code.present = true, code.sass = arch_sass_, code.ptx = arch_ptx_;
+      for (auto v : check_arches(code, p->arch_list, "")) {
+        v.check = CheckName(Check::arch_list).id();
+        out_.push_back(std::move(v));
       }
     } else if (!is_ext()) {
-      note("arch list", have.empty() ? "none compiled in" : have);
+      note(Check::arch_list, have.empty() ? "none compiled in" : have);
     }
+  }
 
-    // cxx11 abi: a plan pins it through _GLIBCXX_USE_CXX11_ABI in its env or CMake options.
+  // A plan pins it through _GLIBCXX_USE_CXX11_ABI in its env or CMake options.
+  void check_cxx11_abi(const json& f) {
+    const plan::Plan* p = o_.plan;
+    const json errors = f.contains("errors") ? f["errors"] : json::object();
     if (f.contains("cxx11_abi") && f["cxx11_abi"].is_boolean()) {
       bool abi = f["cxx11_abi"].get<bool>();
       std::string want;
@@ -248,18 +259,21 @@ class Judge {
       auto w = setting_truth(want);
       std::string d = std::string("_GLIBCXX_USE_CXX11_ABI=") + (abi ? "1" : "0");
       if (!want.empty() && w && *w != abi)
-        fail("cxx11 abi",
+        fail(Check::cxx11_abi,
              "plan says _GLIBCXX_USE_CXX11_ABI=" + want + ", torch has " + (abi ? "1" : "0"));
       else if (!want.empty() && w)
-        pass("cxx11 abi", d);
+        pass(Check::cxx11_abi, d);
       else
-        note("cxx11 abi", d);
+        note(Check::cxx11_abi, d);
     } else {
-      fail("cxx11 abi",
+      fail(Check::cxx11_abi,
            "torch._C._GLIBCXX_USE_CXX11_ABI unreadable: " + str_of(errors, "cxx11_abi"));
     }
+  }
 
-    // build settings: the plan's CMake options that torch records (USE_*), value for value.
+  // The plan's CMake options that torch records (USE_*), value for value.
+  void check_build_settings(const std::optional<TorchConfig>& cfg) {
+    const plan::Plan* p = o_.plan;
     if (p && !is_ext() && cfg) {
       int same = 0;
       std::vector<std::string> diffs;
@@ -274,59 +288,59 @@ class Judge {
           diffs.push_back("plan sets " + k + "=" + v + ", torch was built with " + k + "=" +
                           it->second);
       }
-      for (auto& d : diffs) fail("build settings", d);
+      for (auto& d : diffs) fail(Check::build_settings, d);
       if (diffs.empty())
-        pass("build settings",
+        pass(Check::build_settings,
              std::to_string(same) + " of the plan's options recorded by torch, all as planned");
     } else if (cfg) {
       std::string s;
       for (const char* k : {"USE_CUDA", "USE_CUDNN", "USE_NCCL", "USE_MKLDNN", "USE_OPENMP"})
         if (cfg->settings.count(k))
           s += (s.empty() ? "" : ", ") + std::string(k) + "=" + cfg->settings.at(k);
-      note("build settings", s.empty() ? "none recorded" : s);
+      note(Check::build_settings, s.empty() ? "none recorded" : s);
     }
   }
 
   void extension() {
     imported(ext_name());
     for (const auto& m : o_.modules) imported(m);
-    if (has_smoke() && !o_.gpu && value_of("smoke", "smoke"))
-      pass("smoke", "the plan's smoke code ran on cpu");
+    if (has_smoke() && !o_.gpu && value_of("smoke", Check::smoke))
+      pass(Check::smoke, "the plan's smoke code ran on cpu");
   }
 
   // One "import NAME" step: from the installed wheel, or why not.
   void imported(const std::string& name) {
-    if (const StepResult* s = value_of("import " + name, "import " + name)) {
+    if (const StepResult* s = value_of("import " + name, {Check::import_module, name})) {
       const json& v = s->value;
       std::string file = v.is_object() ? str_of(v, "file") : v.is_string() ? v.get<std::string>() : "";
       std::string dep = v.is_object() ? str_of(v, "missing_dependency") : "";
       if (v.is_object() && v.contains("not_a_module"))
-        note("import " + name, "a shared library, not a Python module: " + str_of(v, "not_a_module"));
+        note({Check::import_module, name}, "a shared library, not a Python module: " + str_of(v, "not_a_module"));
       else if (!dep.empty())
-        add(Outcome::warn, "import " + name,
+        add(Outcome::warn, {Check::import_module, name},
             "needs " + dep + ", which is not installed here (" + str_of(v, "error") +
                 "): a runtime dependency the wheel does not declare (Requires-Dist), not something the build "
                 "made; install it (pip install " + dep + ") to use the package, or name it in the recipe's "
                 "runtime_requires so verify installs it; the smoke code runs without it");
       else if (!o_.ext_dir.empty() && !under(file, o_.ext_dir))
-        fail("import " + name,
+        fail({Check::import_module, name},
              "imported from " + file + ", not from the installed wheel under " + o_.ext_dir);
       else
-        pass("import " + name, file.empty() ? "imported" : "from " + file);
+        pass({Check::import_module, name}, file.empty() ? "imported" : "from " + file);
     }
   }
 
   void gpu() {
     if (!o_.gpu) {
-      add(Outcome::note, "gpu", "skipped: not asked for (--gpu runs the GPU checks)");
+      add(Outcome::note, Check::gpu, "skipped: not asked for (--gpu runs the GPU checks)");
       return;
     }
-    const StepResult* d = value_of("gpu devices", "gpu devices");
+    const StepResult* d = value_of("gpu devices", Check::gpu_devices);
     if (!d) return;
     const json& v = d->value;
     int n = v.contains("count") && v["count"].is_number_integer() ? v["count"].get<int>() : 0;
-    std::vector<std::string> later = {"gpu randn", "gpu matmul", "gpu cuda:0"};
-    if (has_smoke()) later.push_back("gpu smoke");
+    std::vector<CheckName> later = {Check::gpu_randn, Check::gpu_matmul, {Check::gpu_device, "0"}};
+    if (has_smoke()) later.push_back(Check::gpu_smoke);
     if (n <= 0) {
       std::string why = "no GPU visible (torch.cuda.is_available() is False";
       if (v.contains("warnings") && v["warnings"].is_array() && !v["warnings"].empty() &&
@@ -335,10 +349,10 @@ class Judge {
       why += ")";
       bool cuda_expected = o_.plan ? !o_.plan->cuda.empty() : !str_of(torch_, "cuda").empty();
       if (cuda_expected)
-        fail("gpu devices", why + "; --gpu was asked for a CUDA build");
+        fail(Check::gpu_devices, why + "; --gpu was asked for a CUDA build");
       else
         out_.push_back(skipped(
-            "gpu devices",
+            Check::gpu_devices,
             "no GPU (" + std::string(o_.plan ? "the plan is CPU-only" : "CPU-only torch") + ")"));
       for (const auto& c : later) out_.push_back(skipped(c, "no GPU"));
       return;
@@ -356,32 +370,32 @@ class Judge {
       code.insert(code.end(), arch_ptx_.begin(), arch_ptx_.end());
       bool runs = a && compat::coverage(code, *a) != compat::Coverage::none;
       if (a && !runs && !is_ext() && (!arch_sass_.empty() || !arch_ptx_.empty()))
-        fail("gpu arch", "cuda:" + std::to_string(i) + " is " + a->sm() +
+        fail(Check::gpu_arch, "cuda:" + std::to_string(i) + " is " + a->sm() +
                              ", which no compiled-in arch runs on");
     }
-    pass("gpu devices", std::to_string(n) + " GPU" + (n == 1 ? "" : "s") + ": " + names);
-    if (const StepResult* r = value_of("gpu randn", "gpu randn")) {
+    pass(Check::gpu_devices, std::to_string(n) + " GPU" + (n == 1 ? "" : "s") + ": " + names);
+    if (const StepResult* r = value_of("gpu randn", Check::gpu_randn)) {
       const json& x = r->value;
       bool good = x.value("shape", json::array()) == json::array({2, 64, 512}) &&
                   str_of(x, "dtype") == "torch.float16" && x.value("finite", false);
       if (good)
-        pass("gpu randn", "randn(2, 64, 512, float16) on " + str_of(x, "device"));
+        pass(Check::gpu_randn, "randn(2, 64, 512, float16) on " + str_of(x, "device"));
       else
-        fail("gpu randn", "unexpected result: " + x.dump());
+        fail(Check::gpu_randn, "unexpected result: " + x.dump());
     }
-    if (const StepResult* r = value_of("gpu matmul", "gpu matmul")) {
+    if (const StepResult* r = value_of("gpu matmul", Check::gpu_matmul)) {
       double diff = r->value.value("max_abs_diff", -1.0);
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.3g", diff);
       if (r->value.value("close", false))
-        pass("gpu matmul",
+        pass(Check::gpu_matmul,
              std::string("128x256 @ 256x64 matches the CPU (max |diff| ") + buf + ")");
       else
-        fail("gpu matmul", std::string("differs from the CPU result: max |diff| ") + buf);
+        fail(Check::gpu_matmul, std::string("differs from the CPU result: max |diff| ") + buf);
     }
     for (int i = 0; i < n; ++i) {
-      std::string c = "gpu cuda:" + std::to_string(i);
-      if (const StepResult* r = value_of(c, c)) {
+      const CheckName c(Check::gpu_device, std::to_string(i));
+      if (const StepResult* r = value_of(c.id(), c)) {
         if (r->value.value("equal", false))
           pass(c, "tensor moved to " + str_of(r->value, "device") +
                       " (directly and via cuda:0) and back intact");
@@ -389,8 +403,8 @@ class Judge {
           fail(c, "tensor came back different from " + str_of(r->value, "device"));
       }
     }
-    if (has_smoke() && value_of("gpu smoke", "gpu smoke"))
-      pass("gpu smoke", "the plan's smoke code ran on cuda");
+    if (has_smoke() && value_of("gpu smoke", Check::gpu_smoke))
+      pass(Check::gpu_smoke, "the plan's smoke code ran on cuda");
   }
 
   // What became of the process beyond the steps: killed before a first step, stopped midway, or a
@@ -402,12 +416,12 @@ class Judge {
       std::string out = last_line(run_.proc.out);
       if (p.empty())
         p = out.empty() ? "printed no result" : "printed no result (it printed '" + out + "')";
-      fail("python", p);
+      fail(Check::python, p);
     } else if (!run_.done) {
-      fail("python", (p.empty() ? "stopped" : p) + " after step '" + run_.steps.back().step +
+      fail(Check::python, (p.empty() ? "stopped" : p) + " after step '" + run_.steps.back().step +
                          "'; later checks did not run");
     } else if (!p.empty()) {
-      fail("python", p + " after the checks");
+      fail(Check::python, p + " after the checks");
     }
   }
 
@@ -421,8 +435,8 @@ class Judge {
 
 }  // namespace
 
-Verdict skipped(std::string check, std::string why) {
-  return {"", std::move(check), Outcome::note, "skipped: " + why};
+Verdict skipped(const CheckName& check, std::string why) {
+  return verdict("", check, Outcome::note, "skipped: " + why);
 }
 
 bool is_skip(const Verdict& v) {
@@ -441,8 +455,8 @@ std::vector<Verdict> judge_python_run(const ScriptRun& run, const JudgeOptions& 
   try {
     return Judge(run, o)();
   } catch (const nlohmann::json::exception& e) {
-    return {{"", "python", Outcome::fail,
-             std::string("the check script's output has an unexpected shape: ") + e.what()}};
+    return {verdict("", Check::python, Outcome::fail,
+                    std::string("the check script's output has an unexpected shape: ") + e.what())};
   }
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plan/plan.h"
+#include "verify/check.h"
 #include "verify/python_run.h"
 #include "verify/verdict.h"
 
@@ -28,7 +29,7 @@ struct JudgeOptions {
 std::vector<Verdict> judge_python_run(const ScriptRun& run, const JudgeOptions& o);
 
 // A skipped check is a note whose detail begins "skipped: " (Verdict has no skip outcome).
-Verdict skipped(std::string check, std::string why);
+Verdict skipped(const CheckName& check, std::string why);
 bool is_skip(const Verdict& v);
 
 // "12.8.93" -> "12.8"; "" stays "".

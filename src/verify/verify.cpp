@@ -9,6 +9,7 @@
 #include "util/fs.h"
 #include "util/scratch_dir.h"
 #include "verify/arch_check.h"
+#include "verify/check.h"
 #include "formats/elf.h"
 #include "formats/mapped_file.h"
 #include "formats/wheel.h"
@@ -32,15 +33,15 @@ std::string base(const std::string& p) { return fs::path(p).filename().string();
 void check_one(const std::string& path, const std::string& shown, const VerifyOptions& o, VerifyReport& rep) {
   FileFacts f;
   f.path = shown;
-  const auto add = [&](std::string check, Outcome oc, std::string detail) {
-    rep.verdicts.push_back({shown, std::move(check), oc, std::move(detail)});
+  const auto add = [&](Check check, Outcome oc, std::string detail) {
+    rep.verdicts.push_back(verdict(shown, check, oc, std::move(detail)));
   };
   formats::MappedFile m(path);
   std::string err;
   std::optional<formats::ElfFile> elf;
   if (m.ok()) elf = formats::ElfFile::parse(m.bytes(), &err);
   if (!elf) {
-    add("elf", Outcome::fail, m.ok() ? err : m.error());
+    add(Check::elf, Outcome::fail, m.ok() ? err : m.error());
     rep.files.push_back(std::move(f));
     return;
   }
@@ -51,21 +52,21 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
   f.needed = d.needed;
   f.rpath = util::split_nonempty(d.rpath, ':');  // as written: $ORIGIN kept, for people and for repair
   f.runpath = util::split_nonempty(d.runpath, ':');
-  add("elf", Outcome::pass, f.kind + (d.soname.empty() ? "" : ", SONAME " + d.soname));
+  add(Check::elf, Outcome::pass, f.kind + (d.soname.empty() ? "" : ", SONAME " + d.soname));
 
   Resolution r = resolve_needed(path, o.resolve);
   if (!r.errors.empty()) {
-    for (const auto& e : r.errors) add("needed", Outcome::fail, e);
+    for (const auto& e : r.errors) add(Check::needed, Outcome::fail, e);
   } else if (!r.missing.empty()) {
     for (const auto& mi : r.missing)
-      add("needed", Outcome::fail,
+      add(Check::needed, Outcome::fail,
           mi.error.empty() ? mi.name + " not found (needed by " + base(mi.needed_by) + ")"
                            : mi.name + " (needed by " + base(mi.needed_by) + "): " + mi.error);
   } else {
     std::vector<std::string> paths;
     for (const auto& l : r.libs)
       if (std::find(paths.begin(), paths.end(), l.path) == paths.end()) paths.push_back(l.path);
-    add("needed", Outcome::pass,
+    add(Check::needed, Outcome::pass,
         std::to_string(d.needed.size()) + " direct, " + std::to_string(paths.size()) + " libraries in all resolve");
   }
 
@@ -76,11 +77,11 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
     f.versions.push_back(v.back());
     versions += (versions.empty() ? "" : ", ") + v.back();
   }
-  if (!versions.empty()) add("symbol versions", Outcome::note, "needs up to " + versions);
+  if (!versions.empty()) add(Check::symbol_versions, Outcome::note, "needs up to " + versions);
 
   auto code = cuda_code_of(*elf, &err);
   if (!code) {
-    add("cuda arches", Outcome::fail, err);
+    add(Check::cuda_arches, Outcome::fail, err);
   } else if (code->present) {
     f.cuda = *code;
     std::string have = code->sass_text();
@@ -91,7 +92,7 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
         if (v.outcome == Outcome::pass) v.detail += " (" + have + ")";
       rep.verdicts.insert(rep.verdicts.end(), vs.begin(), vs.end());
     } else {
-      add("cuda arches", Outcome::note, have.empty() ? "fatbin without code" : have);
+      add(Check::cuda_arches, Outcome::note, have.empty() ? "fatbin without code" : have);
     }
   }
   rep.files.push_back(std::move(f));
@@ -101,7 +102,7 @@ void check_one(const std::string& path, const std::string& shown, const VerifyOp
 // $ORIGIN and the wheel's own layout resolve as they will once installed; then checked there.
 void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& rep) {
   const auto fail = [&](std::string detail) {
-    rep.verdicts.push_back({path, "wheel", Outcome::fail, std::move(detail)});
+    rep.verdicts.push_back(verdict(path, Check::wheel, Outcome::fail, std::move(detail)));
   };
   formats::MappedFile m(path);
   if (!m.ok()) return fail(m.error());
@@ -128,7 +129,7 @@ void check_wheel(const std::string& path, const VerifyOptions& o, VerifyReport& 
   }
   std::sort(libs.begin(), libs.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   for (const auto& [file, name] : libs) check_one(file, path + "!" + name, o, rep);
-  if (libs.empty()) rep.verdicts.push_back({path, "wheel", Outcome::note, "no ELF libraries inside"});
+  if (libs.empty()) rep.verdicts.push_back(verdict(path, Check::wheel, Outcome::note, "no ELF libraries inside"));
 }
 
 bool is_zip(const std::string& path) {
@@ -183,9 +184,9 @@ VerifyReport verify_files(const std::vector<std::string>& files, const VerifyOpt
   // Asked for arches, but nothing here carries GPU code: the build made CPU-only libraries.
   if (o.arches && !o.arches->empty() && !files.empty() &&
       std::none_of(rep.files.begin(), rep.files.end(), [](const FileFacts& f) { return f.cuda.has_value(); }))
-    rep.verdicts.push_back({"", "cuda arches", Outcome::fail,
+    rep.verdicts.push_back(verdict("", Check::cuda_arches, Outcome::fail,
                             "no CUDA code in any of the " + std::to_string(files.size()) +
-                                " files (asked for " + o.arches->torch_cuda_arch_list() + ")"});
+                                " files (asked for " + o.arches->torch_cuda_arch_list() + ")"));
   return rep;
 }
 

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -111,6 +113,71 @@ TEST(PartialCleanup, ASignalRemovesThePartialOutput) {
   EXPECT_FALSE(fs::exists(out));
   ::close(fds[0]);
   ::close(fds[1]);
+}
+
+// A real repair and a real conda, each killed by SIGTERM while it works on a wheel of 48 MB that
+// does not compress: nothing of theirs (staging, partial output) is left beside the output.
+std::string big_wheel(const testkit::TempDir& t) {
+  std::string noise(48 << 20, '\0');
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (std::size_t i = 0; i + 8 <= noise.size(); i += 8) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    std::memcpy(&noise[i], &x, 8);
+  }
+  const std::string path = t / "pkg-1.0-py3-none-any.whl";
+  std::ofstream(path, std::ios::binary) << testkit::craft_wheel(
+      "pkg-1.0.dist-info", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+      {{"pkg/__init__.py", ""}, {"pkg/blob.bin", noise}});
+  return path;
+}
+
+// Forks `work`, waits until a name holding `marker` + the child's pid shows up under `dir`, sends
+// SIGTERM; what holds the pid afterwards (anywhere under dir) is returned, one per line.
+std::string killed_while_working(const fs::path& dir, const std::string& marker, void (*work)(const fs::path&)) {
+  pid_t p = ::fork();
+  if (p == 0) {
+    work(dir);
+    ::_exit(0);
+  }
+  const std::string mine = marker + std::to_string(p);
+  bool seen = false;
+  for (int i = 0; i < 20000 && !seen; ++i) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      seen |= it->path().filename().string().find(mine) != std::string::npos;
+    if (!seen) ::usleep(1000);
+  }
+  ::kill(p, SIGTERM);
+  int st = 0;
+  ::waitpid(p, &st, 0);
+  EXPECT_TRUE(seen) << "no " << mine << " appeared under " << dir;
+  EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM) << "it finished before the signal: " << st;
+  std::string left;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().filename().string().find(std::to_string(p)) != std::string::npos) left += it->path().string() + "\n";
+  return left;
+}
+
+TEST(PartialCleanup, ASignalDuringRepairOrCondaRemovesItsStaging) {
+  testkit::TempDir t;
+  big_wheel(t);
+  EXPECT_EQ(killed_while_working(t.path(), ".ts-repair-", [](const fs::path& d) {
+              RepairOptions o;
+              o.wheel = (d / "pkg-1.0-py3-none-any.whl").string();
+              o.out_dir = (d / "out").string();
+              o.patchelf = "none";
+              repair_wheel(o);
+            }),
+            "");
+  EXPECT_EQ(killed_while_working(t.path(), ".torchsmith-conda-", [](const fs::path& d) {
+              CondaOptions o;
+              o.out_dir = (d / "chan").string();
+              o.python = "3.11";
+              o.timestamp = 1700000000;
+              make_conda_packages((d / "pkg-1.0-py3-none-any.whl").string(), o);
+            }),
+            "");
 }
 
 }  // namespace

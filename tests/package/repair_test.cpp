@@ -104,7 +104,7 @@ TEST(Repair, ExtensionWheelVendorsRetagsAndRecords) {
   const std::string before = slurp(fx.wheel);
   plan::Plan plan;
   plan.cuda = "12.8.93";
-  plan.arch_list = "8.0;12.0";
+  plan.arch_list = *ArchList::parse("8.0;12.0");
   RepairOptions o;
   o.wheel = fx.wheel;
   o.out_dir = fx.t / "out";
@@ -187,7 +187,7 @@ TEST(Repair, ExtensionWheelNamesAndPinsTheTorchItWasBuiltAgainst) {
   plan.torch_version = "2.6.0+cu124";
   plan.torch_cuda = "12.4";
   plan.cuda = "12.8.93";
-  plan.arch_list = "8.0;12.0";
+  plan.arch_list = *ArchList::parse("8.0;12.0");
   plan.import_name = "pkg";
   RepairOptions o;
   o.wheel = fx.wheel;
@@ -285,7 +285,7 @@ TEST(Repair, TorchWheelGetsTheOfficialRpathLayoutAndThePlansVersion) {
   }
   plan::Plan plan;
   plan.cuda = "12.8.93";
-  plan.arch_list = "12.0";
+  plan.arch_list = *ArchList::parse("12.0");
   plan.build_version = "2.4.0a0+cu128.sm120";
   RepairOptions o;
   o.wheel = wheel;

@@ -77,7 +77,7 @@ TEST(BuildRemedies, ItsOwnArchListLosesToThePlans) {
   s.own_arches = true;
   auto r = plan(s);
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(env(r.plan, "TORCHSMITH_ARCH_LIST"), r.plan.arch_list);
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_ARCH_LIST"), r.plan.arch_list.torch_cuda_arch_list());
   EXPECT_EQ(env(r.plan, "TORCHSMITH_ARCH_LIST"), "9.0");
   ASSERT_NE(remedy(r.plan, ext::kArchListRule), nullptr);
   EXPECT_EQ(remedy(plan(cuda_only_scan()).plan, ext::kArchListRule), nullptr);

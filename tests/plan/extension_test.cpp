@@ -236,7 +236,7 @@ TEST(ExtensionPlan, ArchesFromTheGpusOrAskedAndNoGpuIsAConflict) {
   auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.8"}, {"8.6", "8.9"});
   auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("d"), &test_fixes());
   ASSERT_TRUE(r.ok()) << all_conflicts(r);
-  EXPECT_EQ(r.plan.arch_list, "8.6;8.9");
+  EXPECT_EQ(r.plan.arch_list.torch_cuda_arch_list(), "8.6;8.9");
 
   auto asked = dir_request(cuda_only_scan());
   asked.arch = "9.0+PTX";

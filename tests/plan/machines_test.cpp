@@ -94,7 +94,7 @@ TEST(Jetson, JetpackNvidiaSmiRowIsTheSocGpuNotASecondOne) {
   EXPECT_EQ(raw.driver.version, "540.4.0");
   auto r = plan_on("jetson-orin-nano-smi", "torch==2.7.1");
   ASSERT_TRUE(r.conflicts.empty()) << render_explain(r);
-  EXPECT_EQ(r.plan.arch_list, "8.7");
+  EXPECT_EQ(r.plan.arch_list.torch_cuda_arch_list(), "8.7");
   const Step* v = step(r.plan, "verify");
   ASSERT_NE(v, nullptr);
   EXPECT_TRUE(argv_has(*v, "--gpu"));

@@ -204,7 +204,7 @@ TEST(SpeedArches, ACheckedVersionIsSteeredThroughItsFix) {
     auto r = make_extension_plan(by_name(pkg, version), gpu_machine(), test_kb(), shipped(pkg),
                                  &test_fixes());
     ASSERT_TRUE(r.ok()) << all_conflicts(r);
-    EXPECT_EQ(r.plan.arch_list, "9.0");
+    EXPECT_EQ(r.plan.arch_list.torch_cuda_arch_list(), "9.0");
     ASSERT_EQ(r.plan.fixes.size(), 1u) << pkg;
     EXPECT_EQ(r.plan.fixes[0].id, std::string(pkg) + "-arches");
     auto ds = arch_decisions(r.plan);

@@ -67,7 +67,7 @@ TEST(SpeedPlan, AllOfTorchsArchesGetNvccThreadsThroughNvccAppendFlags) {
   auto f = gpu_machine();
   auto r = make_extension_plan(torch_arches(), f, test_kb(), recipe_generic("ext-cuda"), &test_fixes());
   ASSERT_TRUE(r.ok()) << all_conflicts(r);
-  EXPECT_EQ(r.plan.arch_list, "7.5;8.0;8.6;9.0;10.0;12.0");
+  EXPECT_EQ(r.plan.arch_list.torch_cuda_arch_list(), "7.5;8.0;8.6;9.0;10.0;12.0");
   EXPECT_EQ(env(r.plan, "NVCC_APPEND_FLAGS"), "--threads 6");  // every arch at once
   int jobs = std::stoi(env(r.plan, "MAX_JOBS"));
   EXPECT_EQ(jobs, r.plan.jobs);
@@ -93,7 +93,7 @@ TEST(SpeedPlan, OneArchGetsNoThreadsFlag) {
   auto f = gpu_machine();
   auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("ext-cuda"), &test_fixes());
   ASSERT_TRUE(r.ok()) << all_conflicts(r);
-  EXPECT_EQ(r.plan.arch_list, "9.0");
+  EXPECT_EQ(r.plan.arch_list.torch_cuda_arch_list(), "9.0");
   EXPECT_EQ(r.plan.env.count("NVCC_APPEND_FLAGS"), 0u);
   EXPECT_EQ(env(r.plan, "MAX_JOBS"), "16");  // 118 / 3.0 GiB, bounded by the cores
 }

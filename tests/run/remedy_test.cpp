@@ -26,7 +26,7 @@ struct Diag {
 
 TEST(Remedy, HalvesEveryJobKnobThatIsSet) {
   Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs);
-  auto r = choose_remedy(g.d, {{"MAX_JOBS", "8"}, {"CMAKE_BUILD_PARALLEL_LEVEL", "8"}}, {8}, {}, 0, "");
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "8"}, {"CMAKE_BUILD_PARALLEL_LEVEL", "8"}}, {8}, {}, 0, {});
   ASSERT_TRUE(r.retry) << r.refused;
   EXPECT_EQ(r.env.at("MAX_JOBS"), "4");
   EXPECT_EQ(r.env.at("CMAKE_BUILD_PARALLEL_LEVEL"), "4");
@@ -36,7 +36,7 @@ TEST(Remedy, HalvesEveryJobKnobThatIsSet) {
 
 TEST(Remedy, SideBySideExtensionSlotsHalveToo) {
   Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs);
-  auto r = choose_remedy(g.d, {{"MAX_JOBS", "3"}, {"TORCHSMITH_EXT_JOBS", "18"}}, {3, 6, 0, true}, {}, 0, "");
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "3"}, {"TORCHSMITH_EXT_JOBS", "18"}}, {3, 6, 0, true}, {}, 0, {});
   ASSERT_TRUE(r.retry) << r.refused;
   EXPECT_EQ(r.env.at("MAX_JOBS"), "1");
   EXPECT_EQ(r.env.at("TORCHSMITH_EXT_JOBS"), "6");  // 1 job x 6 nvcc threads: the slots follow the jobs
@@ -44,17 +44,17 @@ TEST(Remedy, SideBySideExtensionSlotsHalveToo) {
 
 TEST(Remedy, SplitCompileThreadsHalveToo) {
   Diag g("OOM_NVCC_SUBPROCESS_KILLED", triage::RemedyKind::halve_jobs);
-  auto r = choose_remedy(g.d, {{"MAX_JOBS", "16"}, {"NVCC_APPEND_FLAGS", "--threads 6 --split-compile 4"}}, {16, 6, 4}, {}, 0, "");
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "16"}, {"NVCC_APPEND_FLAGS", "--threads 6 --split-compile 4"}}, {16, 6, 4}, {}, 0, {});
   ASSERT_TRUE(r.retry) << r.refused;
   EXPECT_EQ(r.env.at("MAX_JOBS"), "8");
   EXPECT_EQ(r.env.at("NVCC_APPEND_FLAGS"), "--threads 6 --split-compile 2");
   EXPECT_NE(r.reason.find("split-compile 4 -> 2"), std::string::npos) << r.reason;
   // A split of 2 halves to none; at one job the split alone is halved.
-  r = choose_remedy(g.d, {{"MAX_JOBS", "1"}, {"NVCC_APPEND_FLAGS", "--split-compile 2 --keep"}}, {1, 1, 2}, {}, 0, "");
+  r = choose_remedy(g.d, {{"MAX_JOBS", "1"}, {"NVCC_APPEND_FLAGS", "--split-compile 2 --keep"}}, {1, 1, 2}, {}, 0, {});
   ASSERT_TRUE(r.retry) << r.refused;
   EXPECT_EQ(r.env.at("NVCC_APPEND_FLAGS"), "--keep");
   EXPECT_EQ(r.env.count("MAX_JOBS"), 0u);
-  r = choose_remedy(g.d, {{"MAX_JOBS", "4"}, {"NVCC_APPEND_FLAGS", "--threads 2"}}, {4, 2}, {}, 0, "");
+  r = choose_remedy(g.d, {{"MAX_JOBS", "4"}, {"NVCC_APPEND_FLAGS", "--threads 2"}}, {4, 2}, {}, 0, {});
   EXPECT_EQ(r.env.count("NVCC_APPEND_FLAGS"), 0u);
 }
 
@@ -65,13 +65,13 @@ TEST(Remedy, ASecondRetryHalvesTheCountsTheFirstLeft) {
   Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs, {{"MAX_JOBS", "3"}});
   std::map<std::string, std::string> env{{"MAX_JOBS", "12"}, {"TORCHSMITH_EXT_JOBS", "24"}};
   plan::Parallelism now{12, 2, 0, true};
-  auto first = choose_remedy(g.d, env, now, {}, 0, "");
+  auto first = choose_remedy(g.d, env, now, {}, 0, {});
   ASSERT_TRUE(first.retry && first.parallel) << first.refused;
   EXPECT_EQ(first.parallel->jobs, 6);
   EXPECT_EQ(first.env.at("MAX_JOBS"), "6");
   EXPECT_EQ(first.env.at("TORCHSMITH_EXT_JOBS"), "12");
   for (const auto& [k, v] : first.env) env[k] = v;
-  auto second = choose_remedy(g.d, env, *first.parallel, {}, 1, "");
+  auto second = choose_remedy(g.d, env, *first.parallel, {}, 1, {});
   ASSERT_TRUE(second.retry && second.parallel) << second.refused;
   EXPECT_EQ(second.env.at("MAX_JOBS"), "3");
   EXPECT_EQ(second.env.at("TORCHSMITH_EXT_JOBS"), "6");
@@ -80,18 +80,18 @@ TEST(Remedy, ASecondRetryHalvesTheCountsTheFirstLeft) {
 
 TEST(Remedy, OneJobCannotBeHalved) {
   Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs);
-  auto r = choose_remedy(g.d, {{"MAX_JOBS", "1"}}, {1}, {}, 0, "");
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "1"}}, {1}, {}, 0, {});
   EXPECT_FALSE(r.retry);
   EXPECT_NE(r.refused.find("already at 1 job"), std::string::npos);
 }
 
 TEST(Remedy, SetEnvReconfiguresOnlyWhenItChangesSomething) {
   Diag g("CMAKE4_POLICY_MINIMUM", triage::RemedyKind::set_env, {{"CMAKE_POLICY_VERSION_MINIMUM", "3.5"}});
-  auto r = choose_remedy(g.d, {{"MAX_JOBS", "2"}}, {2}, {}, 0, "");
+  auto r = choose_remedy(g.d, {{"MAX_JOBS", "2"}}, {2}, {}, 0, {});
   ASSERT_TRUE(r.retry);
   EXPECT_EQ(r.env.at("CMAKE_POLICY_VERSION_MINIMUM"), "3.5");
   EXPECT_TRUE(r.reconfigure);
-  auto again = choose_remedy(g.d, {{"CMAKE_POLICY_VERSION_MINIMUM", "3.5"}}, {}, {}, 0, "");
+  auto again = choose_remedy(g.d, {{"CMAKE_POLICY_VERSION_MINIMUM", "3.5"}}, {}, {}, 0, {});
   EXPECT_FALSE(again.retry);
   EXPECT_NE(again.refused.find("did not help"), std::string::npos);
 }
@@ -99,26 +99,26 @@ TEST(Remedy, SetEnvReconfiguresOnlyWhenItChangesSomething) {
 TEST(Remedy, ArchShrinkNeedsPermissionAndAKnownGpu) {
   Diag g("PTXAS_TOO_MUCH_SHARED_DATA", triage::RemedyKind::shorten_arch_list);
   std::map<std::string, std::string> env{{"TORCH_CUDA_ARCH_LIST", "5.0;6.0;7.0;8.0;9.0"}};
-  auto no = choose_remedy(g.d, env, {}, {}, 0, "9.0");
+  auto no = choose_remedy(g.d, env, {}, {}, 0, *ArchList::parse("9.0"));
   EXPECT_FALSE(no.retry);
   EXPECT_NE(no.refused.find("--allow-arch-shrink"), std::string::npos);
   RetryPolicy allow;
   allow.allow_arch_shrink = true;
-  auto yes = choose_remedy(g.d, env, {}, allow, 0, "9.0");
+  auto yes = choose_remedy(g.d, env, {}, allow, 0, *ArchList::parse("9.0"));
   ASSERT_TRUE(yes.retry);
   EXPECT_EQ(yes.env.at("TORCH_CUDA_ARCH_LIST"), "9.0");
-  EXPECT_FALSE(choose_remedy(g.d, env, {}, allow, 0, "").retry);  // no GPU here: nothing shorter known
+  EXPECT_FALSE(choose_remedy(g.d, env, {}, allow, 0, {}).retry);  // no GPU here: nothing shorter known
 }
 
 TEST(Remedy, BoundedAndSwitchableOff) {
   Diag g("STALE_BUILD_DIR", triage::RemedyKind::clean_build_dir);
-  auto r = choose_remedy(g.d, {}, {}, {}, 0, "");
+  auto r = choose_remedy(g.d, {}, {}, {}, 0, {});
   ASSERT_TRUE(r.retry);
   EXPECT_TRUE(r.clean_build);
   RetryPolicy p;
-  EXPECT_FALSE(choose_remedy(g.d, {}, {}, p, p.max_retries, "").retry);
+  EXPECT_FALSE(choose_remedy(g.d, {}, {}, p, p.max_retries, {}).retry);
   p.auto_fix = false;
-  auto off = choose_remedy(g.d, {}, {}, p, 0, "");
+  auto off = choose_remedy(g.d, {}, {}, p, 0, {});
   EXPECT_FALSE(off.retry);
   EXPECT_NE(off.refused.find("--no-auto-fix"), std::string::npos);
 }
@@ -126,16 +126,16 @@ TEST(Remedy, BoundedAndSwitchableOff) {
 TEST(Remedy, CompilerSwitchOnlyToAnInstalledCompilerThatFits) {
   // No fitting compiler known (triage had no facts, or none is installed): the plan must change.
   Diag g("NVCC_HOST_GCC_TOO_NEW", triage::RemedyKind::switch_host_compiler);
-  auto r = choose_remedy(g.d, {}, {}, {}, 0, "");
+  auto r = choose_remedy(g.d, {}, {}, {}, 0, {});
   EXPECT_FALSE(r.retry);
   EXPECT_NE(r.refused.find("needs a different plan"), std::string::npos);
   triage::Diagnosis unknown;  // no root cause: nothing to do
-  EXPECT_FALSE(choose_remedy(unknown, {}, {}, {}, 0, "").retry);
+  EXPECT_FALSE(choose_remedy(unknown, {}, {}, {}, 0, {}).retry);
 
   // specialize() found gcc-11 installed: switch to it, clean the build dir, say what changed.
   Diag fit("NVCC_HOST_GCC_TOO_NEW", triage::RemedyKind::switch_host_compiler,
            {{"CC", "/usr/bin/gcc-11"}, {"CXX", "/usr/bin/g++-11"}, {"CUDAHOSTCXX", "/usr/bin/g++-11"}});
-  auto s = choose_remedy(fit.d, {{"CUDAHOSTCXX", "/usr/bin/g++-13"}}, {}, {}, 0, "");
+  auto s = choose_remedy(fit.d, {{"CUDAHOSTCXX", "/usr/bin/g++-13"}}, {}, {}, 0, {});
   ASSERT_TRUE(s.retry) << s.refused;
   EXPECT_EQ(s.env.at("CUDAHOSTCXX"), "/usr/bin/g++-11");
   EXPECT_EQ(s.env.at("CC"), "/usr/bin/gcc-11");
@@ -143,28 +143,28 @@ TEST(Remedy, CompilerSwitchOnlyToAnInstalledCompilerThatFits) {
   EXPECT_NE(s.reason.find("/usr/bin/g++-13 -> /usr/bin/g++-11"), std::string::npos) << s.reason;
 
   // Already on that compiler: it did not help, no loop.
-  auto again = choose_remedy(fit.d, {{"CUDAHOSTCXX", "/usr/bin/g++-11"}}, {}, {}, 0, "");
+  auto again = choose_remedy(fit.d, {{"CUDAHOSTCXX", "/usr/bin/g++-11"}}, {}, {}, 0, {});
   EXPECT_FALSE(again.retry);
   EXPECT_NE(again.refused.find("did not help"), std::string::npos);
 
   // --no-auto-fix keeps the old behaviour.
   RetryPolicy off;
   off.auto_fix = false;
-  auto no = choose_remedy(fit.d, {}, {}, off, 0, "");
+  auto no = choose_remedy(fit.d, {}, {}, off, 0, {});
   EXPECT_FALSE(no.retry);
   EXPECT_NE(no.refused.find("--no-auto-fix"), std::string::npos);
 }
 
 TEST(Remedy, StaleCacheIsCleanedAndSaysSo) {
   Diag g("STALE_CMAKE_MAKE_PROGRAM", triage::RemedyKind::clean_build_dir);
-  auto r = choose_remedy(g.d, {}, {}, {}, 0, "");
+  auto r = choose_remedy(g.d, {}, {}, {}, 0, {});
   ASSERT_TRUE(r.retry);
   EXPECT_TRUE(r.clean_build);
   EXPECT_NE(r.reason.find("STALE_CMAKE_MAKE_PROGRAM"), std::string::npos);
   EXPECT_NE(r.reason.find("cleaned"), std::string::npos);
   RetryPolicy off;
   off.auto_fix = false;
-  EXPECT_FALSE(choose_remedy(g.d, {}, {}, off, 0, "").retry);
+  EXPECT_FALSE(choose_remedy(g.d, {}, {}, off, 0, {}).retry);
 }
 
 }  // namespace
@@ -178,7 +178,7 @@ TEST(Remedy, ForceIncludeAddsTheHeaderEverywhereOnceAndPutsTheHelperFirst) {
   Diag g("MISSING_STD_HEADER", triage::RemedyKind::force_include);
   g.d.findings[0].remedy.header = "$1";
   g.d.findings[0].captures = {"limits"};
-  auto r = choose_remedy(g.d, {{"NVCC_APPEND_FLAGS", "--threads 2"}, {"PYTHONPATH", "/x"}}, {}, {}, 0, "");
+  auto r = choose_remedy(g.d, {{"NVCC_APPEND_FLAGS", "--threads 2"}, {"PYTHONPATH", "/x"}}, {}, {}, 0, {});
   ASSERT_TRUE(r.retry) << r.refused;
   EXPECT_EQ(r.env.at("NVCC_APPEND_FLAGS"), "--threads 2 -include limits");
   EXPECT_EQ(r.env.at("CXXFLAGS"), "-include limits");
@@ -188,13 +188,13 @@ TEST(Remedy, ForceIncludeAddsTheHeaderEverywhereOnceAndPutsTheHelperFirst) {
   EXPECT_EQ(r.reason, "MISSING_STD_HEADER: <limits> force-included (-include limits for the host compiler and nvcc)");
 
   // The retry failed on the same header: the remedy did not help, so no third build.
-  auto again = choose_remedy(g.d, r.env, {}, {}, 1, "");
+  auto again = choose_remedy(g.d, r.env, {}, {}, 1, {});
   EXPECT_FALSE(again.retry);
   EXPECT_EQ(again.refused, "<limits> is already force-included: the remedy did not help");
 
   // Another header on top of the first keeps both and does not put the helper twice.
   g.d.findings[0].captures = {"cstdint"};
-  auto both = choose_remedy(g.d, r.env, {}, {}, 1, "");
+  auto both = choose_remedy(g.d, r.env, {}, {}, 1, {});
   ASSERT_TRUE(both.retry) << both.refused;
   EXPECT_EQ(both.env.at("TORCHSMITH_FORCE_INCLUDE"), "limits cstdint");
   EXPECT_EQ(both.env.count("PYTHONPATH"), 0u);
@@ -205,14 +205,14 @@ TEST(Remedy, ForceIncludeRefusesWhatIsNotAHeaderName) {
   g.d.findings[0].remedy.header = "$1";
   for (std::string bad : {"", "../../etc/passwd", "/usr/include/stdio.h", "-Wl,--foo", "a b"}) {
     g.d.findings[0].captures = {bad};
-    auto r = choose_remedy(g.d, {}, {}, {}, 0, "");
+    auto r = choose_remedy(g.d, {}, {}, {}, 0, {});
     EXPECT_FALSE(r.retry) << bad;
     EXPECT_EQ(r.refused, "no header name in the log line") << bad;
   }
   RetryPolicy off;
   off.auto_fix = false;
   g.d.findings[0].captures = {"cstdint"};
-  EXPECT_FALSE(choose_remedy(g.d, {}, {}, off, 0, "").retry);
+  EXPECT_FALSE(choose_remedy(g.d, {}, {}, off, 0, {}).retry);
 }
 
 // A build helper remedy named by a signature (build_remedy): its values from the evidence line
@@ -229,7 +229,7 @@ struct BuildDiag : Diag {
 TEST(Remedy, BuildRemedyTakesTheStandardFromTheLine) {
   BuildDiag g("CXX17_REQUIRED", "build.cxx-std", "/usr/include/c++/12/bits/c++0x_warning.h:32:2: error: #error This "
               "file requires compiler and library support for the ISO C++ 2017 standard.");
-  auto r = choose_remedy(g.d, {}, {4}, {}, 0, "", true);
+  auto r = choose_remedy(g.d, {}, {4}, {}, 0, ArchList{}, true);
   ASSERT_TRUE(r.retry) << r.refused;
   EXPECT_EQ(r.kind, "build_remedy");
   EXPECT_EQ(r.env.at("TORCHSMITH_CXX_STD"), "17");
@@ -239,21 +239,21 @@ TEST(Remedy, BuildRemedyTakesTheStandardFromTheLine) {
 
 TEST(Remedy, BuildRemedyOnlyInABuildStep) {
   BuildDiag g("NVIDIA_DRIVER_MISSING", "build.gpu-target", "RuntimeError: Found no NVIDIA driver on your system.");
-  auto r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6"}}, {4}, {}, 0, "", false);
+  auto r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6"}}, {4}, {}, 0, ArchList{}, false);
   EXPECT_FALSE(r.retry);
   EXPECT_NE(r.refused.find("this step is not one"), std::string::npos) << r.refused;
-  r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6+PTX;9.0"}}, {4}, {}, 0, "", true);
+  r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6+PTX;9.0"}}, {4}, {}, 0, ArchList{}, true);
   ASSERT_TRUE(r.retry) << r.refused;
   EXPECT_EQ(r.env.at("TORCHSMITH_GPU_TARGET"), "8.6");
 }
 
 TEST(Remedy, BuildRemedyThatCannotHelpIsRefused) {
   BuildDiag gpu("BUILD_NEEDS_A_GPU", "build.gpu-target", "NotImplementedError: Cuda is not availabel");
-  EXPECT_NE(choose_remedy(gpu.d, {}, {4}, {}, 0, "", true).refused.find("a CPU build"), std::string::npos);
+  EXPECT_NE(choose_remedy(gpu.d, {}, {4}, {}, 0, ArchList{}, true).refused.find("a CPU build"), std::string::npos);
   BuildDiag std("CXX17_REQUIRED", "build.cxx-std", "error: 'optional' in namespace 'std' does not name a template type");
-  EXPECT_NE(choose_remedy(std.d, {}, {4}, {}, 0, "", true).refused.find("names no C++ standard"), std::string::npos);
+  EXPECT_NE(choose_remedy(std.d, {}, {4}, {}, 0, ArchList{}, true).refused.find("names no C++ standard"), std::string::npos);
   BuildDiag odd("X", "build.nothing", "x");
-  EXPECT_NE(choose_remedy(odd.d, {}, {4}, {}, 0, "", true).refused.find("no build helper remedy 'build.nothing'"),
+  EXPECT_NE(choose_remedy(odd.d, {}, {4}, {}, 0, ArchList{}, true).refused.find("no build helper remedy 'build.nothing'"),
             std::string::npos);
 }
 

@@ -3,6 +3,9 @@
 // and once live against PyPI for torch-scatter 2.1.2 (skipped when PyPI cannot be reached).
 #include "source/pypi.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -84,9 +87,36 @@ TEST(Pypi, DownloadIsCheckedAndCached) {
   EXPECT_EQ(fetch_sdist(bad, t / "cache", std::chrono::seconds(20), &err), "");
   EXPECT_NE(err.find("is not the index's " + s.sha256), std::string::npos) << err;
   EXPECT_FALSE(fs::exists(t / ("cache/sdists/" + s.sha256 + "/evil-1.0.tar.gz")));
-  EXPECT_FALSE(fs::exists(t / ("cache/sdists/" + s.sha256 + "/evil-1.0.tar.gz.part")));
+  for (const auto& e : fs::directory_iterator(t / ("cache/sdists/" + s.sha256)))
+    EXPECT_EQ(e.path().filename().string().find(".part"), std::string::npos) << e.path();
   bad.filename = "../escape.tar.gz";
   EXPECT_EQ(fetch_sdist(bad, t / "cache", std::chrono::seconds(20), &err), "");
+}
+
+// A download killed half way leaves NAME.part-PID; the next fetch of that file removes it once the
+// process is gone, and never touches a live writer's.
+TEST(Pypi, TheNextFetchRemovesWhatAKilledOneLeft) {
+  if (!have_curl()) GTEST_SKIP() << "no curl here (apt-get install curl; tools/bootstrap.sh does)";
+  testkit::TempDir t;
+  std::ofstream(t / "pkg-1.0.tar.gz") << "bytes of an sdist";
+  std::string err;
+  Sdist s;
+  s.filename = "pkg-1.0.tar.gz";
+  s.url = "file://" + (t / "pkg-1.0.tar.gz");
+  s.sha256 = file_sha256(t / "pkg-1.0.tar.gz", &err);
+  const fs::path dir = t / ("cache/sdists/" + s.sha256);
+  fs::create_directories(dir);
+  // A pid that is gone: a child that has exited and been reaped.
+  pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  int st = 0;
+  waitpid(gone, &st, 0);
+  std::ofstream(dir / ("pkg-1.0.tar.gz.part-" + std::to_string(gone))) << std::string(4096, 'x');
+  const fs::path live = dir / ("pkg-1.0.tar.gz.part-" + std::to_string(getppid()));
+  std::ofstream(live) << "a live writer's";
+  ASSERT_EQ(fetch_sdist(s, t / "cache", std::chrono::seconds(20), &err), (dir / "pkg-1.0.tar.gz").string()) << err;
+  EXPECT_FALSE(fs::exists(dir / ("pkg-1.0.tar.gz.part-" + std::to_string(gone))));
+  EXPECT_TRUE(fs::exists(live));
 }
 
 TEST(Pypi, UnpackedSdistIsTheTreeItself) {

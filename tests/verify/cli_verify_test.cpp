@@ -48,11 +48,22 @@ TEST_F(VerifyCli, PassesWhenTheArchesAreThere) {
 
 TEST_F(VerifyCli, LockFileAskingForAnotherArchFails) {
   plan::Plan p;
-  p.arch_list = "8.0;9.0";
+  p.arch_list = *ArchList::parse("8.0;9.0");
   test::write(tmp_ / "lock.json", plan::lock_json(p).dump(2));
   auto r = verify({gpu_, "--plan", tmp_ / "lock.json"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("missing sm_80"), std::string::npos) << r.out;
+}
+
+// The lock's arch list is read once, with the lock: text that is no arch list is bad input (2).
+TEST_F(VerifyCli, LockFileWithABadArchListIsBadInput) {
+  plan::Plan p;
+  auto j = plan::lock_json(p);
+  j["arch_list"] = "8.0;sm_9x";
+  test::write(tmp_ / "lock.json", j.dump(2));
+  auto r = verify({gpu_, "--plan", tmp_ / "lock.json"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("arch_list '8.0;sm_9x'"), std::string::npos) << r.err;
 }
 
 TEST_F(VerifyCli, JsonOverADirectory) {

@@ -73,7 +73,7 @@ TEST(PythonCheck, PlanAskingCudaFailsOnCpuTorch) {
   o.python = kPy;
   o.plan = cpu_113_plan();
   o.plan->cuda = "12.8.93";
-  o.plan->arch_list = "9.0";
+  o.plan->arch_list = *ArchList::parse("9.0");
   o.plan->features["cudnn"] = true;
   o.plan->cmake_options["USE_CUDA"] = "ON";
   o.plan->build_version = "1.13.1+cu128";
@@ -206,7 +206,7 @@ plan::Plan cu130_plan() {
   plan::Plan p;
   p.build_version = "2.11.0+cu130";
   p.cuda = "13.0.88";
-  p.arch_list = "9.0;10.0;12.0+PTX";
+  p.arch_list = *ArchList::parse("9.0;10.0;12.0+PTX");
   p.features = {{"cuda", true}, {"cudnn", true}};
   p.cmake_options = {{"USE_CUDA", "ON"}, {"USE_CUDNN", "ON"}, {"USE_NCCL", "ON"}};
   return p;
@@ -231,7 +231,7 @@ TEST(PythonCheck, EmulatedTwoGpuMachinePasses) {
   // sm_75 ... sm_110 were not asked for: a note, not a failure.
   EXPECT_TRUE(find(r.verdicts, "arch list", Outcome::note)) << dump(r.verdicts);
 
-  o.plan->arch_list = "8.0;8.9";  // 8.9 is not compiled in
+  o.plan->arch_list = *ArchList::parse("8.0;8.9");  // 8.9 is not compiled in
   r = verify_python_install(o);
   auto* a = find(r.verdicts, "arch list", Outcome::fail);
   ASSERT_TRUE(a) << dump(r.verdicts);
