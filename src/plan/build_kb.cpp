@@ -67,6 +67,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   Put put_env(kb.env, [](const EnvVar& x) { return x.name; });
   Put put_images(kb.images, [](const Image& x) { return x.cuda; });
   Put put_library_advice(kb.library_advice, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
+  Put put_backends(kb.backends, [](const BuildBackend& x) { return x.name; });
   auto each = [&](const char* key, auto read) { kb::detail::read_tables(root[key].as_array(), file, key, errs, read); };
   each("invocation", [&](EntryReader& r) {
     Invocation e{r.range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
@@ -117,7 +118,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     BuildBackend e{r.text("name", true, "\"scikit-build-core\""), r.texts("requires", true, "[\"pathspec>=0.10.1\"]"),
                    "", r.origin()};
     e.source = common_source(r);
-    put(kb.backends, e, [](const BuildBackend& x) { return x.name; });
+    put_backends(std::move(e));
   });
   if (auto t = root["limits"].as_table()) {
     EntryReader r(*t, file, "limits", errs);
