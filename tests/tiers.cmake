@@ -11,6 +11,8 @@ ts_slow(test_build compiles "NinjaStatus.ParsesRealNinjaOutput:Runner.CleanRunWi
 ts_slow(test_run compiles "PyshimBuild.*:CompileCache.RealCcacheCachesNvccCompiles")
 # Tiny long-tail packages (a GPU check, an old -std, their own -gencode) built with and without the remedies.
 ts_slow(test_run compiles "PyshimRemedy.*")
+# Tiny CMake projects (an old standard, their own CUDA arches, a setup.py running cmake) with and without the CMake remedies.
+ts_slow(test_run compiles "CmakeRemedy.*:CmakeSetupPy.*")
 
 # Small shared libraries compiled with g++ to repair, vendor, package and read.
 ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemoryAsFromTheFileAndNothingWritten:Index.RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne")
@@ -31,6 +33,8 @@ ts_slow(test_verify network "InstallDeps.LiveFvcoreVerifiesWithItsRealDependenci
 # End-to-end builds through the binary: the fixture project, hello_ext, sdists.
 ts_slow(test_cli compiles "BuildCli.*:BuildVerifyCli.*:SdistSource.BuildByNameFromTheSdist:Harden.RepairKeepsEveryNameFromTheWheelInsideItsOutput:Harden.OutWithASpaceKeepsTheCompileCacheWorking:RepairCli.RepairsAWheelAndReportsJson:CondaCli.*")
 ts_slow(test_cli network "KbRefresh.LiveFromPyPI")
+# A scikit-build-core package built with its backend installed from PyPI into the build overlay (~15 s).
+ts_slow(test_cli network "CmakeSkbuild.*")
 # Three real CUDA extension builds against a PyPI torch (and, cold, that torch's install); the
 # wheelhouse half runs under unshare -n. COST: ctest -j2 starts them first on a fresh build directory.
 ts_slow(test_cli network "ProvisionCli.CudaExtension*" TIMEOUT 3600 COST 1000)

@@ -67,6 +67,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   Put put_env(kb.env, [](const EnvVar& x) { return x.name; });
   Put put_images(kb.images, [](const Image& x) { return x.cuda; });
   Put put_library_advice(kb.library_advice, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
+  Put put_backends(kb.backends, [](const BuildBackend& x) { return x.name; });
   auto each = [&](const char* key, auto read) { kb::detail::read_tables(root[key].as_array(), file, key, errs, read); };
   each("invocation", [&](EntryReader& r) {
     Invocation e{r.range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
@@ -113,6 +114,12 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     e.source = common_source(r);
     put_library_advice(std::move(e));
   });
+  each("backend", [&](EntryReader& r) {
+    BuildBackend e{r.text("name", true, "\"scikit-build-core\""), r.texts("requires", true, "[\"pathspec>=0.10.1\"]"),
+                   "", r.origin()};
+    e.source = common_source(r);
+    put_backends(std::move(e));
+  });
   if (auto t = root["limits"].as_table()) {
     EntryReader r(*t, file, "limits", errs);
     double n = r.number("max_arches", true, "8");
@@ -123,11 +130,12 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   }
   for (const auto& [k, v] : root) {
     std::string key(k.str());
-    static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice", "limits"};
+    static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice",
+                                  "backend", "limits"};
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       errs.push_back({{file, static_cast<int>(k.source().begin.line)},
                       "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
-                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]] and [limits])"});
+                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]] and [limits])"});
   }
 }
 
@@ -215,6 +223,12 @@ const Image* BuildKb::image(std::string_view cuda) const {
   auto c = Version::parse(cuda);
   if (!c) return nullptr;
   return first_of(images, [&](const Image& i) { return same_cuda(i.cuda, *c); });
+}
+
+const BuildBackend* BuildKb::backend(std::string_view name) const {
+  for (const auto& b : backends)
+    if (b.name == name) return &b;
+  return nullptr;
 }
 
 const LibraryAdvice* BuildKb::advice(std::string_view library, std::string_view cpu) const {

@@ -72,6 +72,15 @@ struct LibraryAdvice {
   kb::Origin origin;
 };
 
+// A PEP 517 build backend a package's pyproject may name, with what it imports at build time (its
+// own [project] dependencies, markers kept for pip): installed with it into the build overlay.
+struct BuildBackend {
+  std::string name;                   // "scikit-build-core" (the distribution, as requires writes it)
+  std::vector<std::string> needs;  // "pathspec>=0.10.1", "tomli>=1.2.2; python_version<'3.11'"
+  std::string source;
+  kb::Origin origin;
+};
+
 struct BuildKb {
   std::vector<Invocation> invocations;
   std::vector<Feature> features;
@@ -80,6 +89,7 @@ struct BuildKb {
   std::vector<Rpath> rpaths;
   std::vector<Image> images;
   std::vector<LibraryAdvice> library_advice;
+  std::vector<BuildBackend> backends;
   int max_arches = 8;
   std::string max_arches_source;
   kb::Origin limits_origin;
@@ -94,6 +104,8 @@ struct BuildKb {
   const Image* image(std::string_view cuda) const;
   // The advice for a missing library on this CPU; x86_64's when the CPU has no entry of its own.
   const LibraryAdvice* advice(std::string_view library, std::string_view cpu) const;
+  // The backend of that (normalized) distribution name; nullptr when the KB has none.
+  const BuildBackend* backend(std::string_view name) const;
 };
 
 // True when version is in range ("" = any; an unparsable range holds nothing).

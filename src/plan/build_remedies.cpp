@@ -8,14 +8,20 @@
 //                    cxx_standard): raised to that standard for the host compiler and nvcc;
 //  build.abs-include setup.py passes its own -I/-isystem flags: a relative one is made absolute
 //                    against setup.py's directory (cpp_extension's ninja compiles in build_temp).
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
+#include <re2/re2.h>
+
 #include "compat/facts_util.h"
+#include "core/version.h"
 #include "core/version_range.h"
 #include "source/hash.h"
+#include "plan/build_kb.h"
 #include "plan/build_remedies.h"
 #include "plan/extension_internal.h"
+#include "util/split.h"
 
 namespace ts::plan::ext {
 
@@ -71,23 +77,53 @@ bool torch_or_kin(const std::string& name) {
          name.rfind("nvidia-", 0) == 0;
 }
 
+// "tomli; python_version<'3.11'" against Python 3.11.2: false. Only python_version markers are
+// read; any other marker is left to pip (true).
+bool marker_holds(const std::string& req, const std::string& python_version) {
+  static const RE2 re(R"(;\s*python_version\s*(<=|>=|==|!=|<|>)\s*["']([0-9]+(?:\.[0-9]+)*)["']\s*$)");
+  std::string op, v;
+  if (!RE2::PartialMatch(req, re, &op, &v)) return true;
+  auto have = Version::parse(python_version), want = Version::parse(v);
+  if (!have || !want) return true;
+  // python_version is major.minor: 3.11.2 compares as 3.11.
+  auto mm = Version::parse(std::to_string(have->release().size() > 0 ? have->release()[0] : 0) + "." +
+                           std::to_string(have->release().size() > 1 ? have->release()[1] : 0));
+  if (!mm) return true;
+  auto c = *mm <=> *want;
+  return op == "<" ? c < 0 : op == "<=" ? c <= 0 : op == ">" ? c > 0 : op == ">=" ? c >= 0 : op == "==" ? c == 0 : c != 0;
+}
+
 void choose_build_overlay(Ctx& c) {
   const auto& scan = c.req->scan;
   if (!c.python || !scan.scanned || !scan.pyproject || scan.pyproject_requires.empty()) return;
-  std::vector<std::string> want, names;
+  std::vector<std::string> want, names, backend_src;
+  auto have = [&](const std::string& n) {  // the probe knows the usual build packages; others are not known to be there
+    for (const auto& [k, v] : c.python->packages) {
+      auto kc = Constraint::parse(k);
+      if (kc && kc->normalized_name() == n) return true;
+    }
+    return false;
+  };
   for (const auto& r : scan.pyproject_requires) {
     auto con = Constraint::parse(r);
     if (!con) continue;  // an environment marker or a URL: left to pip's own error
     std::string n = con->normalized_name();
-    if (torch_or_kin(n)) continue;
-    bool have = false;  // the probe knows the usual build packages; others are not known to be there
-    for (const auto& [k, v] : c.python->packages) {
-      auto kc = Constraint::parse(k);
-      if (kc && kc->normalized_name() == n) have = true;
-    }
-    if (have) continue;
+    if (torch_or_kin(n) || have(n)) continue;
     want.push_back(r);
     names.push_back(n);
+    // A backend goes in with --no-deps: what it imports at build time comes with it (build.toml).
+    const BuildBackend* b = c.req->build_kb ? c.req->build_kb->backend(n) : nullptr;
+    if (!b) continue;
+    for (const auto& dep : b->needs) {
+      if (!marker_holds(dep, c.python->version)) continue;
+      std::string dn = dep.substr(0, dep.find_first_of("<>=!~;[ "));
+      auto dc = Constraint::parse(dn);
+      if (!dc || torch_or_kin(dc->normalized_name()) || have(dc->normalized_name())) continue;
+      if (std::find(names.begin(), names.end(), dc->normalized_name()) != names.end()) continue;
+      want.push_back(dep);
+      names.push_back(dc->normalized_name());
+    }
+    backend_src.push_back(compat::cite(b->source, b->origin));
   }
   if (want.empty()) return;
   std::string list;
@@ -114,13 +150,23 @@ void choose_build_overlay(Ctx& c) {
   c.decide("remedy", std::string(kBuildOverlayRule) + " " + list,
            "pyproject.toml's [build-system] requires " + list + ", which " + c.python->path + " is not known to have, "
            "and the build runs without isolation (isolation would bring another torch): installed with --no-deps into "
-           "an overlay on the build's PYTHONPATH (" + dir + "); torch and its kin are never installed",
-           "pyproject.toml", kBuildOverlayRule);
+           "an overlay on the build's PYTHONPATH (" + dir + "); torch and its kin are never installed" +
+               (backend_src.empty() ? "" : "; a backend comes with what it imports at build time (build.toml)"),
+           backend_src.empty() ? std::string("pyproject.toml") : "pyproject.toml; " + util::join(backend_src, "; "),
+           kBuildOverlayRule);
 }
 
 void choose_build_remedies(Ctx& c) {
+  // A URL@REF or NAME==VERSION read before planning (request.cpp): where, or why it was not.
+  if (!c.req->scanned_from.empty())
+    c.decide("scan", "read before planning", "the source was read as a directory is: " + c.req->scanned_from,
+             "the requirement");
+  else if (!c.req->scan_error.empty())
+    c.warn("scan", "not read", c.req->scan_error + "; the plan follows the recipe alone (no build remedies from the "
+           "source; a failed build's log can still trigger them)", "the requirement");
   choose_asked_env(c);
   choose_build_overlay(c);
+  choose_cmake_remedies(c);
   if (!build_remedies_apply(c)) return;
   const auto& scan = c.req->scan;
   if (c.cuda_on && !c.arches.empty() && scan.gpu_check) {

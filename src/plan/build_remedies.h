@@ -12,6 +12,8 @@ inline constexpr const char* kArchListRule = "build.arch-list";
 inline constexpr const char* kCxxStdRule = "build.cxx-std";
 inline constexpr const char* kAbsIncludeRule = "build.abs-include";
 inline constexpr const char* kBuildOverlayRule = "build.overlay";
+inline constexpr const char* kCmakeArchRule = "build.cmake-arch";
+inline constexpr const char* kCmakeStdRule = "build.cmake-std";
 
 // A setup.py build through the target Python whose tree was read.
 bool build_remedies_apply(const Ctx& c);
@@ -19,6 +21,10 @@ bool build_remedies_apply(const Ctx& c);
 void choose_asked_env(Ctx& c);
 // The remedies this package's setup.py needs, as env for the helper and one decision each (and --env).
 void choose_build_remedies(Ctx& c);
+// A CMake build driven from Python (scikit-build-core, scikit-build, a setup.py that runs cmake):
+// the plan's arches through CMAKE_ARGS, and the build helper's CMake include forcing them and the
+// standard torch's headers need over what the CMake files hard-code (cmake_remedies.cpp).
+void choose_cmake_remedies(Ctx& c);
 // "-std=gnu++1z" -> 17, "-std=c++14" -> 14; 0 when not a C++ standard.
 int cxx_standard_year(const std::string& flag);
 

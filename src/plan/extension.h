@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/host_facts.h"
@@ -18,6 +19,8 @@
 #include "source/fix.h"
 
 namespace ts::plan {
+
+struct BuildKb;
 
 // What the requirement names: a directory, a git URL at a ref, or a package at a version.
 struct ExtensionSource {
@@ -53,6 +56,11 @@ struct SourceScan {
   std::vector<std::string> std_flags;   // -std=c++14 / gnu++1z literals, in order, once each
   std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in)
   std::vector<std::string> ext_modules;   // extension names it builds ("_ext", "pointnet2._ext"), in order
+  // A CMake build driven from Python (scan_cmake_build): which driver, and what its CMake files or
+  // its cmake arguments fix themselves that the plan must win over, each as "FILE:LINE: text".
+  std::string cmake_driver;                    // "scikit-build-core", "scikit-build", "setup.py" or ""
+  std::vector<std::string> cmake_own_arches;   // set(CMAKE_CUDA_ARCHITECTURES 35 50), -gencode, ...
+  std::vector<std::pair<int, std::string>> cmake_stds;  // (14, "CMakeLists.txt:3: set(CMAKE_CXX_STANDARD 14)")
   std::vector<std::string> py_packages;   // the tree's top-level Python packages and modules (not setup.py)
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
 };
@@ -62,6 +70,10 @@ struct SourceScan {
 SourceScan scan_source_dir(const std::string& dir, std::string* error);
 // The build switches of one setup.py's text (comment lines skipped), into s (extension_build_scan.cpp).
 void scan_build_switches(const std::string& setup_py, SourceScan& s);
+// The CMake side of a tree (extension_cmake_scan.cpp): its driver (the pyproject's backend,
+// skbuild's setup(), a setup.py that runs cmake), hard-coded CUDA arches and language standards.
+void scan_cmake_build(const std::string& dir, const std::string& setup_py, const std::string& build_backend,
+                      const std::string& pyproject, SourceScan& s);
 
 // NAME==VERSION's source archive on the package index, looked up by the caller (the planner stays
 // offline): found, or why not.
@@ -88,8 +100,12 @@ struct ExtensionRequest {
   std::vector<std::pair<std::string, std::string>> env;  // --env KEY=VALUE: the package's own build switches
   std::uint64_t mem_budget_bytes = 0;
   std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)
+  // Where `scan` was read for a URL@REF or NAME==VERSION (the tree fetched into the cache at plan
+  // time, as a directory is read), or why it could not be ("" when it was not tried).
+  std::string scanned_from, scan_error;
   // What may be provisioned and where (--toolkit, the cache): null = installed toolkits only.
   const ProvisionContext* provision = nullptr;
+  const BuildKb* build_kb = nullptr;  // build.toml (a missing backend's own requirements); null = none
   ScaleProbe scale;  // --cache / --distribute (scale_step.h): empty = none
 };
 

@@ -181,6 +181,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
     }
   }
   s.pyproject_requires = pp ? pp->build_requires : build_requires(pyproject);
+  scan_cmake_build(dir, setup, pp ? pp->build_backend : "", pyproject, s);
   s.smoke = read_text(root / "smoke.py", 64 * 1024);
   // Top-level packages and modules: what `import NAME` can find once the wheel is installed.
   for (fs::directory_iterator d(root, fs::directory_options::skip_permission_denied, ec), e; !ec && d != e;

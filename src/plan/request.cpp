@@ -2,11 +2,13 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 
 #include "plan/machine_toolkits.h"
 #include "probe/probe.h"
 #include "source/git.h"
+#include "source/hash.h"
 #include "source/pypi.h"
 #include "spec/spec_file.h"
 #include "util/cache_dir.h"
@@ -89,6 +91,50 @@ SdistLookup lookup_sdist(const ExtensionSource& src, const RequestInput& o) {
   return l;
 }
 
+// URL@REF's tree or NAME==VERSION's sdist, read before planning as a directory is (build backend,
+// use_ninja=False, GPU checks, -std, arch lists, switches): fetched into the cache at plan time (the
+// sdist's sha256 checked against the index, the clone shallow at the ref), unpacked once per
+// archive or ref, and scanned. The build fetches its own copy; a failure leaves the plan to the recipe.
+void scan_before_planning(ExtensionRequest& req, const RequestInput& o) {
+  namespace fs = std::filesystem;
+  const auto& src = req.source;
+  std::string cache = util::cache_dir(o.cache_dir), err, dir;
+  std::error_code ec;
+  if (src.kind == ExtensionSource::Kind::name) {
+    if (!req.sdist.found()) return;
+    source::Sdist sd{src.name, src.version, req.sdist.filename, req.sdist.url, req.sdist.sha256, req.sdist.size};
+    std::string archive = source::fetch_sdist(sd, cache, std::chrono::minutes(10), &err);
+    if (archive.empty()) { req.scan_error = "the sdist could not be fetched: " + err; return; }
+    dir = cache + "/source-trees/sdist-" + req.sdist.sha256.substr(0, 32);
+    if (!fs::exists(dir + "/.torchsmith-scanned", ec)) {
+      fs::remove_all(dir, ec);
+      if (!source::unpack_sdist(archive, dir, &err)) { req.scan_error = "the sdist could not be unpacked: " + err; return; }
+    }
+    req.scanned_from = "the sdist " + req.sdist.filename + " (sha256 checked), unpacked in " + dir;
+  } else if (src.kind == ExtensionSource::Kind::git) {
+    dir = cache + "/source-trees/git-" + source::sha256_hex(src.url + "@" + src.ref).substr(0, 32);
+    if (!fs::exists(dir + "/.torchsmith-scanned", ec)) {
+      fs::remove_all(dir, ec);
+      fs::create_directories(fs::path(dir).parent_path(), ec);
+      source::GitOptions g;
+      g.timeout = std::chrono::minutes(10);
+      std::vector<std::string> args{"clone", "--depth", "1", "--branch", src.ref, "--", src.url, dir};
+      auto r = source::run_git(g, args);
+      if (!r.ok()) {
+        fs::remove_all(dir, ec);
+        req.scan_error = "the clone failed: " + source::describe_failure(args, r, g);
+        return;
+      }
+    }
+    req.scanned_from = "a shallow clone of " + src.url + " at " + src.ref + " in " + dir;
+  } else {
+    return;
+  }
+  req.scan = scan_source_dir(dir, &err);
+  if (!req.scan.scanned) { req.scanned_from.clear(); req.scan_error = err; return; }
+  std::ofstream(dir + "/.torchsmith-scanned") << "read by torchsmith plan\n";  // complete: reused next time
+}
+
 // `PATH | URL@REF | NAME==VERSION`: an extension package against an installed torch.
 Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe& scale) {
   Planned out;
@@ -104,6 +150,8 @@ Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe
     req.scan = scan_source_dir(src->dir, &err);
     if (!req.scan.scanned) { out.error = err; return out; }
     req.source_dir = canonical(src->dir);
+  } else {
+    scan_before_planning(req, o);
   }
   if (o.raw.arch.set) req.arch = o.raw.arch.value, req.arch_origin = o.raw.arch.where;
   if (o.raw.cuda.set) req.cuda = o.raw.cuda.value;
@@ -163,6 +211,7 @@ Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe
   }
   if (!provision_context(o, t, out)) return out;
   req.provision = &out.provision;
+  req.build_kb = &out.build_kb;
   req.scale = scale;
   static const RecipeSet kNone;
   const Recipe* found = find_recipe(t.recipes ? *t.recipes : kNone, req);

@@ -217,7 +217,8 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     s.say(e.empty() ? "the source ports did not make it build: reverted byte for byte"
                     : "the source ports could not be reverted: " + e);
   }
-  RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.parallel, s.o.retry, s.retries, s.o.native_arches);
+  RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.parallel, s.o.retry, s.retries, s.o.native_arches,
+                                 c.kind == StepKind::build);
   if (!rem.retry && try_ports(s, c)) return Ended::retry;
   if (rem.retry) {
     ++s.retries;

@@ -10,7 +10,8 @@ std::string write_pyshim(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot create " + dir + ": " + ec.message();
-  return util::write_file_atomic(dir + "/sitecustomize.py", pyshim_sitecustomize());
+  std::string err = util::write_file_atomic(dir + "/sitecustomize.py", pyshim_sitecustomize());
+  return err.empty() ? util::write_file_atomic(dir + "/torchsmith_project.cmake", pyshim_cmake_include()) : err;
 }
 
 bool expand_pyshim(std::map<std::string, std::string>& env, const std::string& dir) {

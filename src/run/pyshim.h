@@ -15,7 +15,11 @@ using plan::kPyshimPlaceholder;  // "{pyshim}" in a plan's env values
 // The helper's source text, as embedded at build time.
 std::string_view pyshim_sitecustomize();
 
-// Writes DIR/sitecustomize.py atomically; returns "" or what went wrong.
+// Its CMake side (src/run/pyshim/torchsmith_project.cmake): the include the helper passes to a
+// CMake build's configure call for the build.cmake-arch / build.cmake-std remedies.
+std::string_view pyshim_cmake_include();
+
+// Writes DIR/sitecustomize.py and DIR/torchsmith_project.cmake atomically; returns "" or what went wrong.
 std::string write_pyshim(const std::string& dir);
 
 // Env values with {pyshim} replaced by dir; true when any value named it (the helper is needed).

@@ -1,8 +1,13 @@
 #include "run/remedy.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
+
+#include <re2/re2.h>
 
 #include "compat/jobs_rule.h"
+#include "core/arch_list.h"
 #include "plan/parallelism.h"
 #include "plan/plan.h"
 
@@ -15,11 +20,92 @@ std::string appended(const std::map<std::string, std::string>& env, const char* 
   return it == env.end() || it->second.empty() ? more : it->second + " " + more;
 }
 
+std::string evidence_line(const triage::Finding& f) {
+  return f.evidence.empty() ? "" : f.evidence.front().text;
+}
+
+// "C++20 or later", "requires at least C++17", "the ISO C++ 2017 standard" -> 20 / 17 / 17; 0 when
+// the line names no standard.
+int standard_named(const std::string& line) {
+  static const RE2 iso(R"(ISO C\+\+ 20([0-9][0-9]) standard)");
+  static const RE2 cxx(R"(C\+\+ ?([0-9][0-9])\b)");
+  std::string y;
+  if (RE2::PartialMatch(line, iso, &y) || RE2::PartialMatch(line, cxx, &y)) return std::atoi(y.c_str());
+  return 0;
+}
+
+// "Unsupported gpu architecture 'compute_35'" -> 3.5 (the arch nvcc refused), when the line names one.
+std::optional<CudaArch> arch_refused(const std::string& line) {
+  static const RE2 re(R"((?:compute|sm|lto)_([0-9]+[af]?))");
+  std::string a;
+  if (!RE2::PartialMatch(line, re, &a)) return std::nullopt;
+  return CudaArch::parse(a);
+}
+
+std::string env_of(const std::map<std::string, std::string>& env, const char* key) {
+  auto it = env.find(key);
+  return it == env.end() ? "" : it->second;
+}
+
+void with_helper(RemedyPlan& r, const std::map<std::string, std::string>& env) {
+  r.env["PYTHONPATH"] = plan::pythonpath_with_pyshim(env_of(env, "PYTHONPATH"));
+}
+
+// A build helper remedy (src/run/pyshim/, planned from the source scan by plan/build_remedies.cpp)
+// that the scan did not foresee, triggered by the failed build's log: false with r.refused when it
+// cannot help. The values come from the run's own environment (the plan's arch list) or the line.
+bool build_remedy(const std::string& rule, const triage::Finding& root, const std::map<std::string, std::string>& env,
+                  RemedyPlan& r) {
+  const std::string line = evidence_line(root);
+  const std::string quoted = line.size() > 200 ? line.substr(0, 200) + "..." : line;
+  if (rule == "build.cxx-std") {
+    int need = standard_named(line);
+    if (!need) { r.refused = "the log line names no C++ standard (" + quoted + ")"; return false; }
+    if (std::atoi(env_of(env, "TORCHSMITH_CXX_STD").c_str()) >= need) {
+      r.refused = "the package's -std is already raised to C++" + env_of(env, "TORCHSMITH_CXX_STD") + ": the remedy did not help";
+      return false;
+    }
+    r.env["TORCHSMITH_CXX_STD"] = r.env["TORCHSMITH_CMAKE_STD"] = std::to_string(need);
+    r.reason = "[build.cxx-std] -std raised to C++" + std::to_string(need) +
+               " (setup.py's flags and the CMake targets; TORCHSMITH_CXX_STD, TORCHSMITH_CMAKE_STD)";
+  } else if (rule == "build.gpu-target") {
+    auto list = ArchList::parse(env_of(env, "TORCH_CUDA_ARCH_LIST"));
+    if (!list || list->empty()) { r.refused = "no planned CUDA arch to answer for (a CPU build)"; return false; }
+    if (!env_of(env, "TORCHSMITH_GPU_TARGET").empty()) {
+      r.refused = "torch.cuda already answers for " + env_of(env, "TORCHSMITH_GPU_TARGET") + ": the remedy did not help";
+      return false;
+    }
+    std::string target = list->arches().front().capability();
+    r.env["TORCHSMITH_GPU_TARGET"] = target;
+    r.reason = "[build.gpu-target] the build asked for a GPU: torch.cuda answers for the planned target " + target +
+               " inside the build (TORCHSMITH_GPU_TARGET)";
+  } else if (rule == "build.arch-list") {
+    auto list = ArchList::parse(env_of(env, "TORCH_CUDA_ARCH_LIST"));
+    if (!list || list->empty()) { r.refused = "the plan names no arch list (TORCH_CUDA_ARCH_LIST)"; return false; }
+    if (!env_of(env, "TORCHSMITH_ARCH_LIST").empty()) {
+      r.refused = "the plan's arch list is already forced: the remedy did not help";
+      return false;
+    }
+    r.env["TORCHSMITH_ARCH_LIST"] = list->torch_cuda_arch_list();
+    r.env["TORCHSMITH_CMAKE_ARCHES"] = list->cmake_cuda_architectures();
+    r.reason = "[build.arch-list] nvcc refused an arch the plan's " + list->torch_cuda_arch_list() +
+               " does not have: the package's own list; the plan's wins (TORCHSMITH_ARCH_LIST, TORCHSMITH_CMAKE_ARCHES)";
+  } else {
+    r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
+    return false;
+  }
+  with_helper(r, env);
+  r.reconfigure = true;  // CMake reads the helper's include at configure time
+  r.kind = "build_remedy";
+  r.reason = root.id + ": " + r.reason + "; the log: " + quoted;
+  return true;
+}
+
 }  // namespace
 
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
-                         const ArchList& native_arches) {
+                         const ArchList& native_arches, bool build_step) {
   RemedyPlan r;
   const triage::Finding* root = d.root();
   if (!root || !root->sig) return r;
@@ -71,6 +157,15 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
       r.reason = root->id + ": configure again from scratch (CMakeCache.txt removed)";
       break;
     case triage::RemedyKind::shorten_arch_list: {
+      // nvcc refused an arch the plan's list does not have: the package passes its own list, and
+      // shortening the plan's would change nothing; the plan's list is made to win instead.
+      auto refused = arch_refused(evidence_line(*root));
+      auto planned = ArchList::parse(env_of(env, "TORCH_CUDA_ARCH_LIST"));
+      if (build_step && refused && planned && !planned->contains_capability(*refused) &&
+          env_of(env, "TORCHSMITH_ARCH_LIST").empty()) {
+        if (!build_remedy("build.arch-list", *root, env, r)) return r;
+        break;
+      }
       if (!policy.allow_arch_shrink) {
         r.refused = "shortening the arch list changes what is built: pass --allow-arch-shrink to allow it";
         return r;
@@ -130,6 +225,13 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
                  " -> " + to->second + " (installed, fits; " + what + "; build directory cleaned)";
       break;
     }
+    case triage::RemedyKind::build_remedy:
+      if (!build_step) {
+        r.refused = "a build helper remedy acts on a package's build; this step is not one (" + rem.note + ")";
+        return r;
+      }
+      if (!build_remedy(rem.rule, *root, env, r)) return r;
+      break;
     default:
       r.refused = "needs a different plan (" + rem.note + ")";
       return r;

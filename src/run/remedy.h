@@ -19,7 +19,7 @@ struct RetryPolicy {
 
 struct RemedyPlan {
   bool retry = false;
-  std::string kind;    // "halve_jobs", "set_env", "clean_build_dir", "reconfigure", "shorten_arch_list"
+  std::string kind;    // "halve_jobs", "set_env", "clean_build_dir", "reconfigure", "shorten_arch_list", "build_remedy"
   std::string reason;  // "OOM_CC1PLUS_KILLED: jobs 8 -> 4"
   std::map<std::string, std::string> env;  // set on top of the run's environment
   bool clean_build = false;                // remove build/ (logs kept) before retrying
@@ -31,9 +31,12 @@ struct RemedyPlan {
 // What to do after a failure whose diagnosis is d, given the environment the step ran with, the
 // parallel counts it ran with (`now`: the plan's, or a previous remedy's; the job knobs in env were
 // written from them) and the retries already made. `native_arches` are the GPUs here (empty when
-// unknown); the remedy writes them into TORCH_CUDA_ARCH_LIST.
+// unknown); the remedy writes them into TORCH_CUDA_ARCH_LIST. `build_step`: the failed step builds
+// the package, so a signature that names a build helper remedy (build_remedy, or nvcc refusing an
+// arch the plan's list lacks: the package's own) may trigger it; elsewhere (verify, a runtime) it
+// is refused.
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
-                         const ArchList& native_arches);
+                         const ArchList& native_arches, bool build_step = false);
 
 }  // namespace ts::run

@@ -35,7 +35,7 @@ bool parse_severity(std::string_view s, Severity& out) {
 bool parse_remedy(std::string_view s, RemedyKind& out) {
   for (auto v : {RemedyKind::none, RemedyKind::halve_jobs, RemedyKind::set_env, RemedyKind::clean_build_dir,
                  RemedyKind::shorten_arch_list, RemedyKind::switch_host_compiler, RemedyKind::reconfigure,
-                 RemedyKind::force_include})
+                 RemedyKind::force_include, RemedyKind::build_remedy})
     if (to_string(v) == s) { out = v; return true; }
   return false;
 }
@@ -150,6 +150,10 @@ void load_signature(const toml::table& t, std::string_view file, SignatureSet& o
         errors.push_back(where(file, *r) + "unknown remedy kind '" + kind + "'");
       string_field(*rt, "note", file, s.remedy.note, errors, false);
       string_field(*rt, "header", file, s.remedy.header, errors, false);
+      string_field(*rt, "rule", file, s.remedy.rule, errors, false);
+      if (s.remedy.kind == RemedyKind::build_remedy && s.remedy.rule.rfind("build.", 0) != 0)
+        errors.push_back(where(file, *r) + "remedy kind build_remedy needs rule = \"build.cxx-std\" (the build "
+                         "helper's remedy it triggers: build.cxx-std, build.arch-list or build.gpu-target)");
       if (s.remedy.kind == RemedyKind::force_include) {
         bool capture = s.remedy.header.size() == 2 && s.remedy.header[0] == '$' && s.remedy.header[1] >= '1' &&
                        s.remedy.header[1] <= '9';
@@ -350,6 +354,7 @@ std::string_view to_string(RemedyKind k) {
     case RemedyKind::switch_host_compiler: return "switch_host_compiler";
     case RemedyKind::reconfigure: return "reconfigure";
     case RemedyKind::force_include: return "force_include";
+    case RemedyKind::build_remedy: return "build_remedy";
   }
   return "none";
 }

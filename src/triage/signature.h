@@ -13,13 +13,14 @@ namespace ts::triage {
 
 enum class Severity { error, warning, info, wrapper };
 enum class RemedyKind { none, halve_jobs, set_env, clean_build_dir, shorten_arch_list,
-                        switch_host_compiler, reconfigure, force_include };
+                        switch_host_compiler, reconfigure, force_include, build_remedy };
 
 struct Remedy {
   RemedyKind kind = RemedyKind::none;
   std::map<std::string, std::string> env;  // for set_env (and extra env for the others)
   std::string note;                        // what the runner should do, in words
   std::string header;                      // force_include: "cstdint", or "$1" for capture group 1
+  std::string rule;                        // build_remedy: the build helper's remedy it triggers ("build.cxx-std")
 };
 
 // A force_include header is a plain relative header name: letters, digits, _ . / - and no "..".

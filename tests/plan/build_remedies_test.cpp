@@ -2,9 +2,12 @@
 // with its rule id, its value for the build helper and a decision; near misses get none.
 #include "plan/build_remedies.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "extension_fakes.h"
+#include "plan/build_kb.h"
 #include "plan/extension.h"
 
 namespace ts::plan {
@@ -170,6 +173,50 @@ TEST(BuildRemedies, AMissingBackendGoesIntoAnOverlayWithoutTorch) {
   EXPECT_EQ(overlay.rfind("/cache/build-overlay/", 0), 0u) << overlay;
   EXPECT_NE(env(r.plan, "PYTHONPATH").find(overlay), std::string::npos);
   ASSERT_NE(remedy(r.plan, ext::kBuildOverlayRule), nullptr);
+}
+
+// A backend installed with --no-deps would not import (scikit-build-core needs pathspec): what it
+// imports at build time comes with it, from build.toml's [[backend]], markers left to pip.
+TEST(BuildRemedies, AMissingBackendComesWithWhatItImports) {
+  std::vector<std::string> errors;
+  static const BuildKb bkb = load_build_kb({}, errors);
+  ASSERT_TRUE(errors.empty()) << errors[0];
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto s = cuda_only_scan();
+  s.pyproject = true;
+  s.pyproject_requires = {"scikit-build-core>=0.10", "torch"};
+  auto req = dir_request(s);
+  req.provision = &pc;
+  req.build_kb = &bkb;
+  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  const Step* st = nullptr;
+  for (const auto& x : r.plan.steps)
+    if (x.name == "build-requires") st = &x;
+  ASSERT_NE(st, nullptr);
+  std::vector<std::string> reqs(std::find(st->argv.begin(), st->argv.end(), "--") + 1, st->argv.end());
+  // The fake Python is 3.12: the backports for Python < 3.11 are left out.
+  EXPECT_EQ(reqs, (std::vector<std::string>{"scikit-build-core>=0.10", "packaging>=23.2", "pathspec>=0.10.1"}));
+  const Decision* d = remedy(r.plan, ext::kBuildOverlayRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->source.find("scikit-build/scikit-build-core@"), std::string::npos) << d->source;
+  // On Python 3.10 they come along, markers as written (pip reads them too).
+  auto old = machine();
+  old.pythons[0].version = "3.10.12";
+  auto r310 = make_extension_plan(req, old, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r310.ok());
+  for (const auto& x : r310.plan.steps)
+    if (x.name == "build-requires")
+      EXPECT_EQ(std::count(x.argv.begin(), x.argv.end(), "tomli>=1.2.2; python_version<'3.11'"), 1);
+  // Near miss: a requirement that is no backend brings nothing more.
+  s.pyproject_requires = {"cython>=3"};
+  req = dir_request(s);
+  req.provision = &pc;
+  req.build_kb = &bkb;
+  r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  for (const auto& x : r.plan.steps)
+    if (x.name == "build-requires") EXPECT_EQ(x.argv.back(), "cython>=3");
 }
 
 TEST(BuildRemedies, BuildRequirementsThatAreThereNeedNoOverlay) {

@@ -215,5 +215,47 @@ TEST(Remedy, ForceIncludeRefusesWhatIsNotAHeaderName) {
   EXPECT_FALSE(choose_remedy(g.d, {}, {}, off, 0, {}).retry);
 }
 
+// A build helper remedy named by a signature (build_remedy): its values from the evidence line
+// and the run's environment; refused outside a build step and when it cannot help.
+struct BuildDiag : Diag {
+  BuildDiag(const std::string& id, const std::string& rule, const std::string& line)
+      : Diag(id, triage::RemedyKind::build_remedy) {
+    sig.remedy.rule = rule;
+    d.findings[0].remedy = sig.remedy;
+    d.findings[0].evidence.push_back({12, line});
+  }
+};
+
+TEST(Remedy, BuildRemedyTakesTheStandardFromTheLine) {
+  BuildDiag g("CXX17_REQUIRED", "build.cxx-std", "/usr/include/c++/12/bits/c++0x_warning.h:32:2: error: #error This "
+              "file requires compiler and library support for the ISO C++ 2017 standard.");
+  auto r = choose_remedy(g.d, {}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("TORCHSMITH_CXX_STD"), "17");
+  EXPECT_EQ(r.env.at("PYTHONPATH"), "{pyshim}");
+  EXPECT_TRUE(r.reconfigure);
+}
+
+TEST(Remedy, BuildRemedyOnlyInABuildStep) {
+  BuildDiag g("NVIDIA_DRIVER_MISSING", "build.gpu-target", "RuntimeError: Found no NVIDIA driver on your system.");
+  auto r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6"}}, {4}, {}, 0, ArchList{}, false);
+  EXPECT_FALSE(r.retry);
+  EXPECT_NE(r.refused.find("this step is not one"), std::string::npos) << r.refused;
+  r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6+PTX;9.0"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.env.at("TORCHSMITH_GPU_TARGET"), "8.6");
+}
+
+TEST(Remedy, BuildRemedyThatCannotHelpIsRefused) {
+  BuildDiag gpu("BUILD_NEEDS_A_GPU", "build.gpu-target", "NotImplementedError: Cuda is not availabel");
+  EXPECT_NE(choose_remedy(gpu.d, {}, {4}, {}, 0, ArchList{}, true).refused.find("a CPU build"), std::string::npos);
+  BuildDiag std("CXX17_REQUIRED", "build.cxx-std", "error: 'optional' in namespace 'std' does not name a template type");
+  EXPECT_NE(choose_remedy(std.d, {}, {4}, {}, 0, ArchList{}, true).refused.find("names no C++ standard"), std::string::npos);
+  BuildDiag odd("X", "build.nothing", "x");
+  EXPECT_NE(choose_remedy(odd.d, {}, {4}, {}, 0, ArchList{}, true).refused.find("no build helper remedy 'build.nothing'"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ts::run

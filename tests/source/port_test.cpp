@@ -122,6 +122,22 @@ INSTANTIATE_TEST_SUITE_P(
              "std::max<int64_t>(n, 1); } else if (n <= 1) { ldb = std::max<int64_t>(k, 1); } "
              "TORCH_CUDABLAS_CHECK(cublasSgemm(at::cuda::getCurrentCUDABlasHandle(), op(ta), op(tb), (int)m, (int)n, "
              "(int)k, &alpha, a, (int)lda, b, (int)ldb, &beta, c, (int)ldc)); }( 'n', 't', n, m, k, 1.0f,"},
+        Case{"port.thc-general-header", "#include <THC/THCGeneral.h>\n",
+             "#include <ATen/cuda/CUDAContext.h>\n#include <c10/cuda/CUDACachingAllocator.h>\n"},
+        Case{"port.thc-general-header", "#include \"THC/THCGeneral.hpp\"\n",
+             "#include <ATen/cuda/CUDAContext.h>\n#include <c10/cuda/CUDACachingAllocator.h>\n"},
+        Case{"port.thc-general-header", "#include <THC/THCGeneralAllocator.h>\n", "#include <THC/THCGeneralAllocator.h>\n"},
+        Case{"port.thc-thrust-allocator-header", "#include <THC/THCThrustAllocator.cuh>\n",
+             "#include <ATen/cuda/ThrustAllocator.h>\n"},
+        Case{"port.thc-thrust-allocator-header", "#include <ATen/cuda/ThrustAllocator.h>\n",
+             "#include <ATen/cuda/ThrustAllocator.h>\n"},
+        Case{"port.thc-thrust-allocator", "THCThrustAllocator thrustAlloc(state);\n"
+             "auto p = thrust::cuda::par(THCThrustAllocator(state)).on(stream);\n",
+             "at::cuda::ThrustAllocator thrustAlloc{};\nauto p = thrust::cuda::par(at::cuda::ThrustAllocator{}).on(stream);\n"},
+        Case{"port.thc-thrust-allocator", "MyTHCThrustAllocator a(state);\nTHCThrustAllocator b(other);\n",
+             "MyTHCThrustAllocator a(state);\nTHCThrustAllocator b(other);\n"},
+        Case{"port.thc-blas-header", "#include <THC/THCBlas.h>\n", "#include <ATen/cuda/CUDAContext.h>\n"},
+        Case{"port.thc-blas-header", "#include <ATen/cuda/CUDABlas.h>\n", "#include <ATen/cuda/CUDABlas.h>\n"},
         // Batched and gemv are their own ports: the plain Sgemm pattern must not take them.
         Case{"port.thc-blas-sgemm", "THCudaBlas_SgemmBatched(state, 'n',", "THCudaBlas_SgemmBatched(state, 'n',"},
         Case{"port.thc-blas-sgemm", "MyTHCudaBlas_Sgemm(state, 'n',", "MyTHCudaBlas_Sgemm(state, 'n',"}));

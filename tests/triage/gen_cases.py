@@ -290,6 +290,8 @@ c('NUMPY2_ABI_MISMATCH', ['A module that was compiled using NumPy 1.x cannot be 
   ['-- NumPy 2.0.0 found; building against the NumPy 2 C API'])
 c('TRITON_NOT_AVAILABLE', ['torch._dynamo.exc.BackendCompilerFailed: backend=\'inductor\' raised:', 'RuntimeError: Cannot find a working triton installation. More information on installing Triton can be found at https://github.com/openai/triton'],
   ['-- triton 3.0.0 installed (pytorch-triton)'])
+c('BUILD_NEEDS_A_GPU', ['Traceback (most recent call last):', '  File "setup.py", line 69, in <module>', '    ext_modules=get_extensions(),', '  File "setup.py", line 47, in get_extensions', "    raise NotImplementedError('Cuda is not availabel')", 'NotImplementedError: Cuda is not availabel'],
+  ['-- Cuda is available: building the CUDA extension (torch.cuda.is_available())'])
 c('NVIDIA_DRIVER_MISSING', ['Traceback (most recent call last):', '  File "smoke.py", line 6, in <module>', 'RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx'],
   ['-- NVIDIA driver 550.54.15 found on your system'])
 c('PIP_PERMISSION_DENIED', ["ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied: '/usr/lib/python3/dist-packages/torch'", 'Consider using the `--user` option or check the permissions.'],

@@ -31,6 +31,13 @@
 #    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
 #  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args becomes
 #    absolute against setup.py's directory (torch's ninja build compiles in build_temp).
+#
+# CMake builds that Python drives (scikit-build-core, scikit-build, a setup.py running cmake), from
+# src/plan/cmake_remedies.cpp: the plan's -DCMAKE_CUDA_ARCHITECTURES comes in CMAKE_ARGS (which the
+# backends read); a cmake configure call made from this process gets it last, so it wins over the
+# package's own -D. With build.cmake-arch (TORCHSMITH_CMAKE_ARCHES) or build.cmake-std
+# (TORCHSMITH_CMAKE_STD), the call also gets -DCMAKE_PROJECT_INCLUDE_BEFORE=torchsmith_project.cmake
+# (written beside this file), which forces them over what the CMake files set themselves.
 import os
 import sys
 
@@ -303,6 +310,89 @@ def _rewrite_ext_args(exts, arches, need, base=None):
         _say(n)
 
 
+# -- CMake: the plan's -D arguments, build.cmake-arch / build.cmake-std ---------------------------
+
+_CMAKE_PLANNED = ("CMAKE_CUDA_ARCHITECTURES", "CMAKE_PROJECT_INCLUDE_BEFORE")
+_CMAKE_NOT_CONFIGURE = ("--build", "--install", "-E", "-P", "--version", "--help", "--open", "--workflow")
+
+
+def _cmake_include():
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "torchsmith_project.cmake")
+
+
+def _cmake_forced():
+    return bool(os.environ.get("TORCHSMITH_CMAKE_ARCHES") or os.environ.get("TORCHSMITH_CMAKE_STD"))
+
+
+def _cmake_planned_args():
+    # The plan's -D's from CMAKE_ARGS (the include's is put there at start-up when a remedy needs it).
+    return [a for a in os.environ.get("CMAKE_ARGS", "").split()
+            if a.startswith("-D") and a[2:].split("=", 1)[0].split(":", 1)[0] in _CMAKE_PLANNED]
+
+
+def _add_cmake_include():
+    include = "-DCMAKE_PROJECT_INCLUDE_BEFORE=" + _cmake_include()
+    have = os.environ.get("CMAKE_ARGS", "")
+    if include not in have.split():
+        os.environ["CMAKE_ARGS"] = (have + " " + include).strip()
+
+
+def _cmake_define_name(args, i):
+    # "-DNAME:TYPE=V" / "-D" "NAME=V" at args[i] -> (NAME, tokens it takes); (None, 1) otherwise.
+    a = args[i]
+    if not isinstance(a, str) or not a.startswith("-D"):
+        return None, 1
+    if a == "-D":
+        if i + 1 < len(args) and isinstance(args[i + 1], str):
+            return args[i + 1].split("=", 1)[0].split(":", 1)[0], 2
+        return None, 1
+    return a[2:].split("=", 1)[0].split(":", 1)[0], 1
+
+
+def _cmake_argv(args):
+    # A cmake configure call: the package's own -D for what the plan sets is dropped and the plan's
+    # appended (the last -D wins in cmake anyway; dropping it keeps the log honest).
+    if not isinstance(args, (list, tuple)) or not args or not isinstance(args[0], str):
+        return args
+    if os.path.basename(args[0]) not in ("cmake", "cmake3") or any(a in _CMAKE_NOT_CONFIGURE for a in args[1:]):
+        return args
+    planned = _cmake_planned_args()
+    if not planned:
+        return args
+    kept, dropped = [], []
+    i = 0
+    while i < len(args):
+        name, n = _cmake_define_name(args, i)
+        if name in _CMAKE_PLANNED:
+            dropped.append(" ".join(args[i:i + n]))
+        else:
+            kept.extend(args[i:i + n])
+        i += n
+    ours = [d for d in dropped if d not in planned]
+    if ours:
+        _say("[build.cmake-arch] the package's cmake call passes %s: the plan's %s instead (CMAKE_ARGS)"
+             % (" ".join(ours), " ".join(planned)))
+    return list(kept) + planned
+
+
+def _pass_cmake_args():
+    import subprocess
+
+    if getattr(subprocess.Popen, "_torchsmith_cmake", False):
+        return
+    original = subprocess.Popen.__init__
+
+    def init(self, *a, **kw):
+        if a:
+            a = (_cmake_argv(a[0]),) + tuple(a[1:])
+        elif "args" in kw:
+            kw["args"] = _cmake_argv(kw["args"])
+        return original(self, *a, **kw)
+
+    subprocess.Popen.__init__ = init
+    subprocess.Popen._torchsmith_cmake = True
+
+
 def _is_cuda(path):
     return os.path.splitext(path)[1] in (".cu", ".cuh")
 
@@ -475,5 +565,9 @@ def _hooks():
 _chain_other_sitecustomize()
 if _planned_arches():
     _keep_planned_arch_list()
+if _cmake_forced():
+    _add_cmake_include()
+if _cmake_planned_args():
+    _pass_cmake_args()
 if _hooks():
     _install_hook(_hooks())

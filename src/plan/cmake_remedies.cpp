@@ -1,0 +1,90 @@
+// The remedies for a CMake build that Python drives (scikit-build-core, scikit-build, a setup.py
+// with its own CMakeExtension/build_ext), decided from the CMake side of the tree (SourceScan's
+// cmake_* fields) and carried out in the build by the helper (src/run/pyshim/):
+//  CMAKE_ARGS       the plan's -DCMAKE_CUDA_ARCHITECTURES, which scikit-build-core and scikit-build
+//                   read, and which the helper appends to a setup.py's own cmake configure call;
+//  build.cmake-arch the CMake files (or setup.py's cmake args) hard-code arches: a set() or a
+//                   CACHE FORCE beats -D, so the helper's CMake include (CMAKE_PROJECT_INCLUDE_BEFORE)
+//                   sets the plan's before languages are enabled and, once the project is read,
+//                   on every target, dropping -gencode flags of its own;
+//  build.cmake-std  the CMake files ask a C++/CUDA standard below what torch's headers need:
+//                   raised on every target (a newer one is kept).
+#include <cstdlib>
+
+#include "compat/facts_util.h"
+#include "plan/build_remedies.h"
+#include "plan/extension_internal.h"
+
+namespace ts::plan::ext {
+
+namespace {
+
+constexpr const char* kHelper = "src/run/pyshim/sitecustomize.py; src/run/pyshim/torchsmith_project.cmake";
+constexpr const char* kCmakeDocs =
+    "https://cmake.org/cmake/help/latest/variable/CMAKE_PROJECT_INCLUDE_BEFORE.html; "
+    "https://cmake.org/cmake/help/latest/prop_tgt/CUDA_ARCHITECTURES.html";
+constexpr const char* kBackendDocs =
+    "https://scikit-build-core.readthedocs.io/en/latest/configuration/index.html (CMAKE_ARGS); "
+    "https://github.com/opencv/opencv-python/issues/830 (scikit-build reads CMAKE_ARGS)";
+
+std::string joined(const std::vector<std::string>& v, std::size_t most = 3) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size() && i < most; ++i) out += (out.empty() ? "" : "; ") + v[i];
+  if (v.size() > most) out += "; and " + std::to_string(v.size() - most) + " more";
+  return out;
+}
+
+void use_helper(Ctx& c, const std::string& why) {
+  auto it = c.p.env.find("PYTHONPATH");
+  std::string was = it == c.p.env.end() ? "" : it->second;
+  std::string now = pythonpath_with_pyshim(was);
+  if (now != was) c.set_env("PYTHONPATH", now, "torchsmith's build helper comes first: " + why, kHelper);
+}
+
+}  // namespace
+
+void choose_cmake_remedies(Ctx& c) {
+  const auto& scan = c.req->scan;
+  if (!c.python || !scan.scanned || scan.cmake_driver.empty()) return;
+  const std::string drv = scan.cmake_driver;
+  const std::string by = drv == "setup.py" ? "setup.py's own cmake call" : drv;
+  if (c.cuda_on && !c.arches.empty()) {
+    std::string list = c.arches.cmake_cuda_architectures();
+    auto it = c.p.env.find("CMAKE_ARGS");
+    std::string was = it == c.p.env.end() ? "" : it->second;
+    c.set_env("CMAKE_ARGS", (was.empty() ? "" : was + " ") + "-DCMAKE_CUDA_ARCHITECTURES=" + list,
+              "the plan's arches for " + by + (drv == "setup.py" ? " (the build helper appends it to that call)" : ""),
+              kBackendDocs);
+    if (drv == "setup.py") use_helper(c, "it passes the plan's CMake arguments to setup.py's cmake call");
+    if (!scan.cmake_own_arches.empty()) {
+      use_helper(c, "it forces the plan's CUDA arches in the CMake project");
+      c.set_env("TORCHSMITH_CMAKE_ARCHES", list, "the CMake files hard-code their CUDA arches", kHelper, kCmakeArchRule);
+      c.decide("remedy", std::string(kCmakeArchRule) + " " + list,
+               "the package fixes its own CUDA arches (" + joined(scan.cmake_own_arches) + "), which a -D on the "
+               "command line does not beat (a set() or a CACHE FORCE wins over it); the build helper's CMake include "
+               "sets " + list + " before the languages are enabled and, once the project is read, on every "
+               "target's CUDA_ARCHITECTURES, dropping -gencode/-arch flags of its own",
+               std::string(kCmakeDocs) + "; " + kHelper, kCmakeArchRule);
+    }
+  }
+  if (!scan.cmake_stds.empty()) {
+    const kb::TorchRelease* rel = c.kb().find_torch(c.python->torch.version);
+    int need = rel ? std::atoi(rel->cxx_standard.c_str()) : 0;
+    std::vector<std::string> older;
+    for (const auto& [year, where] : scan.cmake_stds)
+      if (year && need && (year < need || year == 98)) older.push_back(where);
+    if (!older.empty()) {
+      std::string src = compat::cite(rel->source, rel->origin);
+      use_helper(c, "it raises the CMake project's language standard");
+      c.set_env("TORCHSMITH_CMAKE_STD", std::to_string(need), "the torch's headers need C++" + std::to_string(need),
+                src, kCmakeStdRule);
+      c.decide("remedy", std::string(kCmakeStdRule) + " c++" + std::to_string(need),
+               "the CMake files ask for an older standard (" + joined(older) + ") while torch " + rel->version +
+                   "'s headers need C++" + std::to_string(need) + "; the build helper's CMake include raises "
+                   "CXX_STANDARD/CUDA_STANDARD and -std flags below it on every target (newer ones are kept)",
+               src + "; " + kHelper, kCmakeStdRule);
+    }
+  }
+}
+
+}  // namespace ts::plan::ext

@@ -1,0 +1,204 @@
+// A CMake build driven from Python: what the scan reads from the CMake side of a tree (its driver,
+// hard-coded arches and standards, the guarded defaults it must not count) and what the plan decides
+// from it (CMAKE_ARGS, build.cmake-arch, build.cmake-std), each with a near miss.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "extension_fakes.h"
+#include "plan/build_remedies.h"
+#include "plan/extension.h"
+#include "testkit/temp_dir.h"
+
+namespace ts::plan {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace testing;
+
+void write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+class CmakeScan : public ::testing::Test {
+ protected:
+  SourceScan scan() {
+    std::string err;
+    SourceScan s = scan_source_dir(dir_.path(), &err);
+    EXPECT_TRUE(s.scanned) << err;
+    return s;
+  }
+  fs::path at(const std::string& rel) { return fs::path(dir_.path()) / rel; }
+  ::ts::testkit::TempDir dir_{"ts-cmake-scan"};
+};
+
+TEST_F(CmakeScan, ScikitBuildCoreWithItsOwnArchesAndStandard) {
+  write(at("pyproject.toml"), "[build-system]\nrequires = [\"scikit-build-core\"]\n"
+                              "build-backend = \"scikit_build_core.build\"\n[project]\nname = \"demo\"\n");
+  write(at("CMakeLists.txt"), "cmake_minimum_required(VERSION 3.18)\n"
+                              "set(CMAKE_CUDA_ARCHITECTURES 61 CACHE STRING \"CUDA architectures\" FORCE)\n"
+                              "project(demo LANGUAGES CXX CUDA)\n"
+                              "set(CMAKE_CXX_STANDARD 14)  # what it was written for\n"
+                              "# set(CMAKE_CUDA_STANDARD 11) commented out\n"
+                              "add_subdirectory(csrc)\n");
+  write(at("csrc/CMakeLists.txt"), "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -gencode arch=compute_75,code=sm_75\")\n"
+                                   "set_property(TARGET k PROPERTY CUDA_STANDARD 17)\n");
+  SourceScan s = scan();
+  EXPECT_EQ(s.cmake_driver, "scikit-build-core");
+  ASSERT_EQ(s.cmake_own_arches.size(), 2u);
+  EXPECT_EQ(s.cmake_own_arches[0].rfind("CMakeLists.txt:2: set(CMAKE_CUDA_ARCHITECTURES 61", 0), 0u) << s.cmake_own_arches[0];
+  EXPECT_EQ(s.cmake_own_arches[1].rfind("csrc/CMakeLists.txt:1: ", 0), 0u) << s.cmake_own_arches[1];
+  ASSERT_EQ(s.cmake_stds.size(), 2u);
+  EXPECT_EQ(s.cmake_stds[0].first, 14);
+  EXPECT_EQ(s.cmake_stds[0].second, "CMakeLists.txt:4: set(CMAKE_CXX_STANDARD 14)");
+  EXPECT_EQ(s.cmake_stds[1].first, 17);
+}
+
+// Near miss: a default that yields to -DCMAKE_CUDA_ARCHITECTURES is not the package fixing its arches.
+TEST_F(CmakeScan, AGuardedDefaultIsNotItsOwnList) {
+  write(at("pyproject.toml"), "[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n");
+  write(at("CMakeLists.txt"), "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 70 75)\nendif()\n"
+                              "project(demo LANGUAGES CXX CUDA)\ntarget_compile_features(demo PRIVATE cxx_std_14)\n");
+  SourceScan s = scan();
+  EXPECT_EQ(s.cmake_driver, "scikit-build-core");
+  EXPECT_TRUE(s.cmake_own_arches.empty()) << s.cmake_own_arches[0];
+  EXPECT_TRUE(s.cmake_stds.empty());  // a compile feature is a minimum: torch's own raises it
+}
+
+TEST_F(CmakeScan, ASetupPyThatRunsCmakeWithItsOwnArches) {
+  write(at("setup.py"), "import subprocess\nfrom setuptools import setup, Extension\n"
+                        "class CMakeExtension(Extension): pass\n"
+                        "cmake_args = ['-DCMAKE_CUDA_ARCHITECTURES=35;50']\n"
+                        "subprocess.check_call(['cmake', src] + cmake_args)\n");
+  write(at("CMakeLists.txt"), "project(demo)\nadd_compile_options(-std=c++11)\n");
+  SourceScan s = scan();
+  EXPECT_EQ(s.cmake_driver, "setup.py");
+  ASSERT_EQ(s.cmake_own_arches.size(), 1u);
+  EXPECT_EQ(s.cmake_own_arches[0], "setup.py:4: cmake_args = ['-DCMAKE_CUDA_ARCHITECTURES=35;50']");
+  ASSERT_EQ(s.cmake_stds.size(), 1u);
+  EXPECT_EQ(s.cmake_stds[0].first, 11);
+}
+
+TEST_F(CmakeScan, ScikitBuildClassic) {
+  write(at("setup.py"), "from skbuild import setup\nsetup(name='demo', cmake_args=['-DX=1'])\n");
+  write(at("CMakeLists.txt"), "project(demo)\n");
+  EXPECT_EQ(scan().cmake_driver, "scikit-build");
+}
+
+// Near miss: a plain cpp_extension setup.py with a CMakeLists.txt beside it is not a CMake build.
+TEST_F(CmakeScan, ACppExtensionIsNoCmakeBuild) {
+  write(at("setup.py"), "from torch.utils.cpp_extension import CUDAExtension\nsetup(name='demo')\n");
+  write(at("CMakeLists.txt"), "set(CMAKE_CUDA_ARCHITECTURES 35)\nproject(demo)\n");
+  SourceScan s = scan();
+  EXPECT_EQ(s.cmake_driver, "");
+  EXPECT_TRUE(s.cmake_own_arches.empty());
+}
+
+HostFacts machine(const std::string& torch = "2.11.0+cu130") {
+  auto f = fake_host(fake_python(torch, "13.0"), {"13.0"}, {"9.0"});
+  f.memory.usable_bytes = 64 * kGiB;
+  return f;
+}
+
+SourceScan cmake_scan(const std::string& driver) {
+  auto s = cuda_only_scan();
+  s.cuda_extension = false;
+  s.setup_py = driver == "setup.py" || driver == "scikit-build";
+  s.pyproject = true;
+  s.cmake_lists = true;
+  s.cmake_driver = driver;
+  return s;
+}
+
+PlanResult plan(SourceScan s, const HostFacts& f = machine()) {
+  auto req = dir_request(s);
+  req.scan.setup_py = s.setup_py;
+  return make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+}
+
+const Decision* remedy(const Plan& p, const std::string& rule) {
+  for (const auto& d : p.decisions)
+    if (d.topic == "remedy" && d.rule == rule) return &d;
+  return nullptr;
+}
+
+TEST(CmakeRemedies, TheBackendGetsThePlansArchesThroughCmakeArgs) {
+  auto r = plan(cmake_scan("scikit-build-core"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "CMAKE_ARGS"), "-DCMAKE_CUDA_ARCHITECTURES=90-real");
+  // Nothing hard-coded: nothing forced.
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CMAKE_ARCHES"), "<unset>");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CMAKE_STD"), "<unset>");
+  EXPECT_EQ(remedy(r.plan, ext::kCmakeArchRule), nullptr);
+}
+
+TEST(CmakeRemedies, ASetupPyCmakeCallNeedsTheHelper) {
+  auto r = plan(cmake_scan("setup.py"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "CMAKE_ARGS"), "-DCMAKE_CUDA_ARCHITECTURES=90-real");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH").rfind("{pyshim}", 0), 0u);
+}
+
+TEST(CmakeRemedies, HardCodedArchesAreForced) {
+  auto s = cmake_scan("scikit-build-core");
+  s.cmake_own_arches = {"CMakeLists.txt:2: set(CMAKE_CUDA_ARCHITECTURES 61 CACHE STRING \"\" FORCE)"};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CMAKE_ARCHES"), "90-real");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH").rfind("{pyshim}", 0), 0u);
+  const Decision* d = remedy(r.plan, ext::kCmakeArchRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.cmake-arch 90-real");
+  EXPECT_NE(d->reason.find("CMakeLists.txt:2: set(CMAKE_CUDA_ARCHITECTURES 61"), std::string::npos) << d->reason;
+  EXPECT_NE(d->source.find("CMAKE_PROJECT_INCLUDE_BEFORE"), std::string::npos) << d->source;
+}
+
+// Near miss: a CPU build has no arches to force.
+TEST(CmakeRemedies, ACpuBuildForcesNoArches) {
+  auto s = cmake_scan("scikit-build-core");
+  s.cuda_sources = false;
+  s.cmake_own_arches = {"CMakeLists.txt:2: set(CMAKE_CUDA_ARCHITECTURES 61)"};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "CMAKE_ARGS"), "<unset>");
+  EXPECT_EQ(remedy(r.plan, ext::kCmakeArchRule), nullptr);
+}
+
+TEST(CmakeRemedies, AnOlderStandardIsRaisedToTheTorchs) {
+  auto s = cmake_scan("scikit-build-core");
+  s.cmake_stds = {{14, "CMakeLists.txt:4: set(CMAKE_CXX_STANDARD 14)"}, {17, "CMakeLists.txt:5: set(CMAKE_CUDA_STANDARD 17)"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CMAKE_STD"), "17");  // torch.toml: 2.11 cxx_standard 17
+  const Decision* d = remedy(r.plan, ext::kCmakeStdRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.cmake-std c++17");
+  EXPECT_NE(d->reason.find("CMAKE_CXX_STANDARD 14"), std::string::npos);
+  EXPECT_EQ(d->reason.find("CMAKE_CUDA_STANDARD 17"), std::string::npos);  // enough already: not named
+  EXPECT_NE(d->source.find("torch.toml"), std::string::npos);
+}
+
+// Near miss: the standard asked is what this torch needs (and 2.14's C++20 raises it again).
+TEST(CmakeRemedies, TheStandardFollowsTheTargetTorch) {
+  auto s = cmake_scan("scikit-build-core");
+  s.cmake_stds = {{17, "CMakeLists.txt:4: set(CMAKE_CXX_STANDARD 17)"}};
+  EXPECT_EQ(env(plan(s).plan, "TORCHSMITH_CMAKE_STD"), "<unset>");
+  EXPECT_EQ(remedy(plan(s).plan, ext::kCmakeStdRule), nullptr);
+  EXPECT_EQ(env(plan(s, machine("2.14.0+cu130")).plan, "TORCHSMITH_CMAKE_STD"), "20");
+}
+
+// Near miss: a tree with no CMake driver gets none of this.
+TEST(CmakeRemedies, NoDriverNoCmakeArgs) {
+  auto s = cuda_only_scan();
+  s.setup_py = true;  // a cpp_extension setup.py
+  s.cmake_own_arches = {"CMakeLists.txt:1: set(CMAKE_CUDA_ARCHITECTURES 61)"};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok()) << (r.conflicts.empty() ? r.bad_spec : r.conflicts[0].what + ": " + r.conflicts[0].why);
+  EXPECT_EQ(env(r.plan, "CMAKE_ARGS"), "<unset>");
+  EXPECT_EQ(remedy(r.plan, ext::kCmakeArchRule), nullptr);
+}
+
+}  // namespace
+}  // namespace ts::plan

@@ -1,0 +1,154 @@
+// Live triggers of the build helper's remedies in run_build, through a scripted StepRunner whose
+// failed build carries what triage makes of a real log line (the embedded signatures): a build
+// that fails on a class a remedy fixes retries once with it, recorded with the line that
+// triggered it; a remedy that did not help is not tried again; an unrelated failure is not retried.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "fake_step_runner.h"
+#include "run/pipeline.h"
+#include "testkit/temp_dir.h"
+#include "triage/scanner.h"
+#include "triage/signature.h"
+
+namespace ts::run {
+namespace {
+
+using testing::FakeStepRunner;
+
+const triage::Engine& engine() {
+  static const triage::Engine e = [] {
+    std::vector<std::string> errors;
+    triage::SignatureSet set = triage::load_signatures({}, errors);
+    for (const auto& m : errors) ADD_FAILURE() << m;
+    return triage::Engine(std::move(set));
+  }();
+  return e;
+}
+
+triage::Diagnosis diagnosed(const std::string& log) { return triage::diagnose_text(engine(), log); }
+
+plan::Plan build_plan() {
+  plan::Plan p;
+  p.steps = {{"build", {"python3", "-m", "pip", "wheel", "--no-build-isolation", "."}, "{src}", ""}};
+  p.env = {{"TORCH_CUDA_ARCH_LIST", "8.6"}, {"PATH", "/usr/bin"}};
+  return p;
+}
+
+struct Fixture {
+  testkit::TempDir dir{"ts-pipeline-build-remedy"};
+  FakeStepRunner fake;
+  std::vector<std::string> said;
+  BuildOptions opts() {
+    BuildOptions o;
+    o.out_dir = dir / "out";
+    o.self_exe = "/nonexistent/torchsmith";
+    o.compile_cache = "none";
+    o.governor = false;
+    o.early_verify = false;
+    o.status_fd = -1;
+    o.what = "fixture";
+    o.runner = &fake;
+    o.say = [this](const std::string& s) { said.push_back(s); };
+    return o;
+  }
+  std::string env_of(std::size_t call, const std::string& k) const {
+    const auto& e = fake.calls.at(call).env;
+    auto it = e.find(k);
+    return it == e.end() ? "<unset>" : it->second;
+  }
+};
+
+const char* kCxx20 =
+    "/opt/venv/lib/python3.12/site-packages/torch/include/c10/macros/Macros.h:5:2: error: #error C++20 or later "
+    "compatible compiler is required to use PyTorch.\n";
+
+TEST(PipelineBuildRemedy, TheStdSignatureRaisesTheStandardAndRetriesOnce) {
+  Fixture f;
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosed(kCxx20)});
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  ASSERT_EQ(f.fake.calls.size(), 2u);
+  EXPECT_EQ(f.env_of(0, "TORCHSMITH_CXX_STD"), "<unset>");
+  EXPECT_EQ(f.env_of(1, "TORCHSMITH_CXX_STD"), "20");
+  EXPECT_EQ(f.env_of(1, "TORCHSMITH_CMAKE_STD"), "20");
+  // The helper is on the retry's PYTHONPATH (written to the run's pyshim directory).
+  EXPECT_NE(f.env_of(1, "PYTHONPATH").find("pyshim"), std::string::npos) << f.env_of(1, "PYTHONPATH");
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_EQ(r.record.retries[0].remedy, "build_remedy");
+  const std::string& why = r.record.retries[0].reason;
+  EXPECT_EQ(why.rfind("CXX17_REQUIRED: [build.cxx-std] -std raised to C++20", 0), 0u) << why;
+  EXPECT_NE(why.find("the log: " + std::string(kCxx20).substr(0, 60)), std::string::npos) << why;
+}
+
+// Bounded: the same failure after the remedy is not retried with it again.
+TEST(PipelineBuildRemedy, ARemedyThatDidNotHelpIsNotRepeated) {
+  Fixture f;
+  f.fake.script["build"] = {{.exit_code = 1, .diagnosis = diagnosed(kCxx20)},
+                            {.exit_code = 1, .diagnosis = diagnosed(kCxx20)}};
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.calls.size(), 2u);
+  EXPECT_EQ(r.record.retries.size(), 1u);
+  ASSERT_FALSE(r.record.steps.empty());
+  EXPECT_NE(r.record.steps.back().note.find("already raised to C++20: the remedy did not help"), std::string::npos)
+      << r.record.steps.back().note;
+}
+
+TEST(PipelineBuildRemedy, ASetupPyGpuCheckGetsThePlannedTarget) {
+  Fixture f;
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosed(
+      "  File \"setup.py\", line 47, in get_extensions\nNotImplementedError: Cuda is not availabel\n")});
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  ASSERT_EQ(f.fake.calls.size(), 2u);
+  EXPECT_EQ(f.env_of(1, "TORCHSMITH_GPU_TARGET"), "8.6");
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_NE(r.record.retries[0].reason.find("BUILD_NEEDS_A_GPU: [build.gpu-target]"), std::string::npos)
+      << r.record.retries[0].reason;
+}
+
+// nvcc refusing an arch the plan's list lacks: the package's own list, made to lose to the plan's.
+TEST(PipelineBuildRemedy, AnArchThePlanDoesNotHaveIsThePackagesOwn) {
+  Fixture f;
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosed(
+      "nvcc fatal   : Unsupported gpu architecture 'compute_35'\n")});
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  ASSERT_EQ(f.fake.calls.size(), 2u);
+  EXPECT_EQ(f.env_of(1, "TORCHSMITH_ARCH_LIST"), "8.6");
+  EXPECT_EQ(f.env_of(1, "TORCHSMITH_CMAKE_ARCHES"), "86-real");
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_NE(r.record.retries[0].reason.find("[build.arch-list]"), std::string::npos) << r.record.retries[0].reason;
+}
+
+// Near miss: an arch in the plan's own list that nvcc refuses is the plan's problem (shortening it
+// needs --allow-arch-shrink), not the package's.
+TEST(PipelineBuildRemedy, AnArchOfThePlansOwnListIsNotForced) {
+  Fixture f;
+  plan::Plan p = build_plan();
+  p.env["TORCH_CUDA_ARCH_LIST"] = "3.5;8.6";
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosed(
+      "nvcc fatal   : Unsupported gpu architecture 'compute_35'\n")});
+  BuildOutcome r = run_build(p, f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.calls.size(), 1u);
+  EXPECT_TRUE(r.record.retries.empty());
+}
+
+// Near miss: a failure no build remedy fixes is not retried with one.
+TEST(PipelineBuildRemedy, AnUnrelatedFailureIsNotRetried) {
+  Fixture f;
+  triage::Diagnosis d = diagnosed("/src/csrc/ball_query.cpp:3:10: fatal error: cuda_utils.h: No such file or directory\n");
+  ASSERT_NE(d.root(), nullptr);  // triage names it: a real failure, with no build remedy
+  EXPECT_NE(d.root()->remedy.kind, triage::RemedyKind::build_remedy) << d.root()->id;
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = d});
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.calls.size(), 1u);
+  EXPECT_TRUE(r.record.retries.empty());
+}
+
+}  // namespace
+}  // namespace ts::run

@@ -1,0 +1,229 @@
+// The build helper's CMake side (src/run/pyshim/torchsmith_project.cmake, and sitecustomize.py's
+// cmake call): on the tiny CMake projects of tests/fixtures/projects/long_tail, each remedy fails
+// (or configures the wrong arches) without it, works with it, and a near miss is left alone.
+// CPU only (one C++ file each, ~2 s) except the nvcc case, skipped without a CUDA 13 nvcc.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "run/pyshim.h"
+#include "testkit/temp_dir.h"
+#include "util/process.h"
+
+namespace ts::run {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kFixtures = std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/long_tail/";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return s;
+}
+
+struct Built {
+  util::RunResult configure, build;
+  std::string arches;  // the target's CUDA_ARCHITECTURES as CMake generated it
+  bool ok() const { return configure.ok() && build.ok(); }
+  std::string log() const { return configure.out + configure.err + build.out + build.err; }
+};
+
+class CmakeRemedy : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!util::run({"cmake", "--version"}).ok()) GTEST_SKIP() << "no cmake";
+    dir_ = tmp_.path();
+    ASSERT_FALSE(dir_.empty());
+    ASSERT_EQ(write_pyshim(dir_ + "/pyshim"), "");
+  }
+
+  // Configures and builds FIXTURE in its own build dir; include: pass the helper's CMake include.
+  Built build(const std::string& fixture, const std::string& name, std::map<std::string, std::string> env,
+              std::vector<std::string> defines = {}, bool include = true) {
+    Built b;
+    std::string out = dir_ + "/" + name;
+    std::vector<std::string> argv{"cmake", "-S", kFixtures + fixture, "-B", out, "-G", "Ninja"};
+    if (include) argv.push_back("-DCMAKE_PROJECT_INCLUDE_BEFORE=" + dir_ + "/pyshim/torchsmith_project.cmake");
+    argv.insert(argv.end(), defines.begin(), defines.end());
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(120);
+    o.extra_env = std::move(env);
+    b.configure = util::run(argv, o);
+    if (!b.configure.ok()) return b;
+    b.build = util::run({"cmake", "--build", out}, o);
+    b.arches = slurp(fs::path(out) / "cuda_architectures.txt");
+    return b;
+  }
+
+  ::ts::testkit::TempDir tmp_{"ts-pyshim-cmake"};
+  std::string dir_;
+};
+
+TEST_F(CmakeRemedy, AnOldCxxStandardFailsWithoutTheRemedy) {
+  Built b = build("cmake_project", "plain", {}, {}, false);
+  EXPECT_FALSE(b.ok());
+  EXPECT_NE(b.log().find("optional"), std::string::npos) << b.log();
+}
+
+TEST_F(CmakeRemedy, CmakeStdRaisesTheTargetsStandard) {
+  Built b = build("cmake_project", "raised", {{"TORCHSMITH_CMAKE_STD", "17"}});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_NE(b.configure.err.find("torchsmith: [build.cmake-std] lt_cmake: CXX_STANDARD 11 -> 17"), std::string::npos)
+      << b.configure.err;
+}
+
+// Near miss: a package that asks for a newer standard than torch needs keeps it.
+TEST_F(CmakeRemedy, CmakeStdKeepsANewerStandard) {
+  Built b = build("cmake_project", "newer", {{"TORCHSMITH_CMAKE_STD", "17"}}, {"-DLT_STD=20"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.log().find("[build.cmake-std]"), std::string::npos) << b.log();
+}
+
+TEST_F(CmakeRemedy, ArchesSetBeforeProjectWinOverACommandLineDefine) {
+  // What a backend's -DCMAKE_CUDA_ARCHITECTURES alone does: the package's set() wins.
+  Built b = build("cmake_project", "define-only", {}, {"-DLT_STD=17", "-DCMAKE_CUDA_ARCHITECTURES=86-real"}, false);
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.arches, "35;50\n");
+}
+
+TEST_F(CmakeRemedy, CmakeArchMakesThePlansArchesTheTargets) {
+  Built b = build("cmake_project", "planned", {{"TORCHSMITH_CMAKE_ARCHES", "86-real;90"}}, {"-DLT_STD=17"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.arches, "86-real;90\n");
+  EXPECT_NE(b.configure.err.find("[build.cmake-arch] CMAKE_CUDA_ARCHITECTURES=35;50 before project(): kept the "
+                                 "plan's 86-real;90"), std::string::npos) << b.configure.err;
+}
+
+TEST_F(CmakeRemedy, CmakeArchReplacesArchesSetOnTheTarget) {
+  Built b = build("cmake_project", "target", {{"TORCHSMITH_CMAKE_ARCHES", "86-real"}},
+                  {"-DLT_STD=17", "-DLT_TARGET_ARCHES=61"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.arches, "86-real\n");
+  EXPECT_NE(b.configure.err.find("[build.cmake-arch] lt_cmake: CUDA_ARCHITECTURES 61 -> 86-real"), std::string::npos)
+      << b.configure.err;
+}
+
+// Near miss: the include with nothing planned changes nothing.
+TEST_F(CmakeRemedy, NothingPlannedLeavesTheProjectAlone) {
+  Built b = build("cmake_project", "idle", {}, {"-DLT_STD=17"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.arches, "35;50\n");
+  EXPECT_EQ(b.log().find("torchsmith:"), std::string::npos) << b.log();
+}
+
+// The real failure: CUDA 13's nvcc refuses the package's compute_50 in CMake's compiler check;
+// with the plan's arch the kernel compiles (no GPU needed). ~10 s.
+TEST_F(CmakeRemedy, NvccRefusesTheOldListAndCompilesThePlans) {
+  std::string nvcc = "/usr/local/cuda/bin/nvcc";
+  auto list = util::run({nvcc, "--list-gpu-arch"});
+  if (!list.ok()) GTEST_SKIP() << "no nvcc at " << nvcc;
+  if (list.out.find("compute_50") != std::string::npos) GTEST_SKIP() << "this nvcc still compiles sm_50";
+  std::map<std::string, std::string> env{{"CUDACXX", nvcc}};
+  Built plain = build("cmake_cuda", "cuda-plain", env, {}, false);
+  EXPECT_FALSE(plain.ok());
+  EXPECT_NE(plain.log().find("compute_50"), std::string::npos) << plain.log();
+  env["TORCHSMITH_CMAKE_ARCHES"] = "86-real";
+  Built fixed = build("cmake_cuda", "cuda-planned", env);
+  EXPECT_TRUE(fixed.ok()) << fixed.log();
+}
+
+// A CUDA dialect this CMake may have no flag for (3.25 stops at CUDA17: raising spconv 1.0's
+// CUDA_STANDARD 14 to 20 for torch 2.15 stopped its configure with "Target requires the language
+// dialect CUDA20 ... CMake does not know the flags"): CMake is given nvcc's -std for it.
+TEST_F(CmakeRemedy, ACudaDialectCmakeLacksGoesToNvccAsAFlag) {
+  std::string nvcc = "/usr/local/cuda/bin/nvcc";
+  auto list = util::run({nvcc, "--list-gpu-arch"});
+  if (!list.ok()) GTEST_SKIP() << "no nvcc at " << nvcc;
+  std::map<std::string, std::string> env{{"CUDACXX", nvcc}, {"TORCHSMITH_CMAKE_ARCHES", "86-real"}};
+  Built old = build("cmake_cuda", "cuda-std14", env, {"-DLT_CUDA_STD=14"});
+  EXPECT_FALSE(old.ok());
+  EXPECT_NE(old.log().find("C++20 or later"), std::string::npos) << old.log();
+  env["TORCHSMITH_CMAKE_STD"] = "20";
+  Built raised = build("cmake_cuda", "cuda-std20", env, {"-DLT_CUDA_STD=14"});
+  EXPECT_TRUE(raised.ok()) << raised.log();
+  EXPECT_NE(raised.log().find("[build.cmake-std] lt_cmake_cuda: CUDA_STANDARD 14 -> 20"), std::string::npos) << raised.log();
+}
+
+// A setup.py that runs cmake itself, with its own -DCMAKE_CUDA_ARCHITECTURES.
+class CmakeSetupPy : public CmakeRemedy {
+ protected:
+  void SetUp() override {
+    CmakeRemedy::SetUp();
+    if (IsSkipped()) return;
+    if (!util::run({"/usr/bin/python3", "-c", "import setuptools"}, {std::chrono::seconds(60)}).ok())
+      GTEST_SKIP() << "/usr/bin/python3 has no setuptools";
+  }
+
+  util::RunResult setup_py(const std::string& name, std::map<std::string, std::string> env, bool helper) {
+    fs::path tree = fs::path(dir_) / name;
+    fs::copy(kFixtures + "cmake_setup", tree, fs::copy_options::recursive);
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(120);
+    o.cwd = tree.string();
+    o.extra_env = std::move(env);
+    if (helper) o.extra_env["PYTHONPATH"] = dir_ + "/pyshim";
+    return util::run({"/usr/bin/python3", "setup.py", "build_ext"}, o);
+  }
+};
+
+TEST_F(CmakeSetupPy, ItsOwnArchesWithoutTheHelper) {
+  auto r = setup_py("plain", {{"CMAKE_ARGS", "-DCMAKE_CUDA_ARCHITECTURES=86-real"}}, false);
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_NE(r.err.find("lt_cmake_setup: CUDA_ARCHITECTURES 35;50"), std::string::npos) << r.err;
+}
+
+TEST_F(CmakeSetupPy, ThePlansArchesReachItsCmakeCall) {
+  auto r = setup_py("planned", {{"CMAKE_ARGS", "-DCMAKE_CUDA_ARCHITECTURES=86-real"}}, true);
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_NE(r.err.find("lt_cmake_setup: CUDA_ARCHITECTURES 86-real"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[build.cmake-arch] the package's cmake call passes -DCMAKE_CUDA_ARCHITECTURES=35;50: the "
+                       "plan's -DCMAKE_CUDA_ARCHITECTURES=86-real instead"), std::string::npos) << r.err;
+}
+
+// Near miss: a package passing the plan's own value is not told it was replaced.
+TEST_F(CmakeSetupPy, TheSameArchesAreNotReported) {
+  auto r = setup_py("same", {{"CMAKE_ARGS", "-DCMAKE_CUDA_ARCHITECTURES=86-real"}, {"LT_SETUP_ARCHES", "86-real"}}, true);
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_NE(r.err.find("lt_cmake_setup: CUDA_ARCHITECTURES 86-real"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("[build.cmake-arch]"), std::string::npos) << r.err;
+}
+
+// A forced remedy puts the helper's include into CMAKE_ARGS for the backends that read it.
+TEST_F(CmakeSetupPy, AForcedRemedyAddsTheIncludeToCmakeArgs) {
+  util::RunOptions o;
+  o.extra_env = {{"PYTHONPATH", dir_ + "/pyshim"}, {"TORCHSMITH_CMAKE_STD", "17"}, {"CMAKE_ARGS", "-DX=1"}};
+  auto r = util::run({"/usr/bin/python3", "-c", "import os; print(os.environ['CMAKE_ARGS'])"}, o);
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out, "-DX=1 -DCMAKE_PROJECT_INCLUDE_BEFORE=" + dir_ + "/pyshim/torchsmith_project.cmake\n");
+  o.extra_env.erase("TORCHSMITH_CMAKE_STD");
+  r = util::run({"/usr/bin/python3", "-c", "import os; print(os.environ['CMAKE_ARGS'])"}, o);
+  EXPECT_EQ(r.out, "-DX=1\n");
+}
+
+// The argv rule itself: which calls are configure calls, and the -D spellings it replaces.
+TEST(PyshimCmakeRules, ConfigureCallsGetThePlansDefines) {
+  std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
+  std::string code =
+      "import importlib.util as u, os\n"
+      "os.environ['CMAKE_ARGS'] = '-DFOO=1 -DCMAKE_CUDA_ARCHITECTURES=86-real'\n"
+      "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
+      "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
+      "print(m._cmake_argv(['/usr/bin/cmake', 'src', '-D', 'CMAKE_CUDA_ARCHITECTURES=35', "
+      "'-DCMAKE_CUDA_ARCHITECTURES:STRING=50', '-DOTHER=1']))\n"
+      "print(m._cmake_argv(['cmake', '--build', '.']))\n"
+      "print(m._cmake_argv(['ninja', '-DCMAKE_CUDA_ARCHITECTURES=35']))\n"
+      "print(m._cmake_argv('cmake src'))\n";
+  auto r = util::run({"/usr/bin/python3", "-c", code}, {std::chrono::seconds(60)});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out,
+            "['/usr/bin/cmake', 'src', '-DOTHER=1', '-DCMAKE_CUDA_ARCHITECTURES=86-real']\n"
+            "['cmake', '--build', '.']\n"
+            "['ninja', '-DCMAKE_CUDA_ARCHITECTURES=35']\n"
+            "cmake src\n");
+}
+
+}  // namespace
+}  // namespace ts::run
