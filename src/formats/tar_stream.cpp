@@ -24,6 +24,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   tmp_ = path_ + ".tmp-" + std::to_string(::getpid()) + "-XXXXXX";
   std::vector<char> buf(tmp_.begin(), tmp_.end());
   buf.push_back('\0');
+  util::CleanupSignalsHeld held;  // until the partial file is in the registry
   int fd = mkstemp(buf.data());
   if (fd < 0) {
     error_ = "cannot create " + tmp_ + ": " + std::strerror(errno);

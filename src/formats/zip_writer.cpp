@@ -59,6 +59,7 @@ ZipWriter::ZipWriter(std::string path) : path_(std::move(path)) {
   // What a killed writer of the same file left (its pid gone) goes now; ours goes on a signal too.
   const std::string parent = std::filesystem::path(path_).parent_path().string();
   util::remove_stale(parent.empty() ? "." : parent, marker);
+  util::CleanupSignalsHeld held;  // until the partial file is in the registry
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("cannot create " + tmp_ + ": " + std::strerror(errno));
   else slot_ = util::register_cleanup(tmp_);

@@ -118,12 +118,22 @@ void unregister_cleanup(int slot) {
   g_slots[slot].used.store(false, std::memory_order_release);
 }
 
+CleanupSignalsHeld::CleanupSignalsHeld() {
+  sigset_t held;
+  sigemptyset(&held);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&held, sig);
+  pthread_sigmask(SIG_BLOCK, &held, &old_);
+}
+
+CleanupSignalsHeld::~CleanupSignalsHeld() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+
 ScratchDir::ScratchDir(const std::string& prefix, const std::string& parent) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path base = parent.empty() ? fs::temp_directory_path(ec) : fs::path(parent);
   if (ec) base = "/tmp";
   std::string tmpl = (base / (prefix + "-XXXXXX")).string();
+  CleanupSignalsHeld held;  // a signal between mkdtemp and the registry would leave the directory
   if (!::mkdtemp(tmpl.data())) {
     error_ = "cannot create a temporary directory in " + base.string() + ": " + std::strerror(errno);
     return;

@@ -3,6 +3,8 @@
 // signal-safe registry on SIGINT/SIGTERM/SIGHUP (an interrupted verify used to leave gigabytes in
 // /tmp/torchsmith-verify-*). The handler is installed only where the signal's disposition is
 // still the default, so a command with its own cancel handling (build) keeps it and unwinds.
+#include <signal.h>
+
 #include <string>
 
 namespace ts::util {
@@ -28,6 +30,18 @@ class ScratchDir {
 // process; unregister_cleanup drops it (the caller removes the directory itself).
 int register_cleanup(const std::string& dir);
 void unregister_cleanup(int slot);
+// Held from creating a path to registering it: SIGINT, SIGTERM and SIGHUP wait (blocked in this
+// thread) until the path is in the registry, so a signal in between cannot leave it behind.
+class CleanupSignalsHeld {
+ public:
+  CleanupSignalsHeld();
+  ~CleanupSignalsHeld();
+  CleanupSignalsHeld(const CleanupSignalsHeld&) = delete;
+  CleanupSignalsHeld& operator=(const CleanupSignalsHeld&) = delete;
+
+ private:
+  sigset_t old_;
+};
 // Removes dir and everything under it with system calls only (async-signal-safe); false if some
 // of it remained. Used by the handler; exposed for tests.
 bool remove_tree_signal_safe(const char* dir);
