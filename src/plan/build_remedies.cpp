@@ -44,14 +44,16 @@ int std_year(const std::string& flag) {
   return 0;
 }
 
-void use_helper(Ctx& c, const std::string& why) {
+void use_helper(Ctx& c, const std::string& why) { use_build_helper(c, why, kHelper); }
+
+}  // namespace
+
+void use_build_helper(Ctx& c, const std::string& why, const char* source) {
   auto it = c.p.env.find("PYTHONPATH");
   std::string was = it == c.p.env.end() ? "" : it->second;
   std::string now = pythonpath_with_pyshim(was);
-  if (now != was) c.set_env("PYTHONPATH", now, "torchsmith's build helper comes first: " + why, kHelper);
+  if (now != was) c.set_env("PYTHONPATH", now, "torchsmith's build helper comes first: " + why, source);
 }
-
-}  // namespace
 
 int cxx_standard_year(const std::string& flag) { return std_year(flag); }
 

@@ -25,6 +25,8 @@ void choose_build_remedies(Ctx& c);
 // the plan's arches through CMAKE_ARGS, and the build helper's CMake include forcing them and the
 // standard torch's headers need over what the CMake files hard-code (cmake_remedies.cpp).
 void choose_cmake_remedies(Ctx& c);
+// The build helper (src/run/pyshim) first on the build's PYTHONPATH, once, with why and its source.
+void use_build_helper(Ctx& c, const std::string& why, const char* source);
 // "-std=gnu++1z" -> 17, "-std=c++14" -> 14; 0 when not a C++ standard.
 int cxx_standard_year(const std::string& flag);
 

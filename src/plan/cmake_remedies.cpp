@@ -34,12 +34,7 @@ std::string joined(const std::vector<std::string>& v, std::size_t most = 3) {
   return out;
 }
 
-void use_helper(Ctx& c, const std::string& why) {
-  auto it = c.p.env.find("PYTHONPATH");
-  std::string was = it == c.p.env.end() ? "" : it->second;
-  std::string now = pythonpath_with_pyshim(was);
-  if (now != was) c.set_env("PYTHONPATH", now, "torchsmith's build helper comes first: " + why, kHelper);
-}
+void use_helper(Ctx& c, const std::string& why) { use_build_helper(c, why, kHelper); }
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <re2/re2.h>
 
 #include "plan/extension.h"
+#include "util/fs.h"
 
 namespace ts::plan {
 
@@ -18,12 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_capped(const fs::path& p, std::size_t cap = 512 * 1024) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return "";
-  std::string s(cap, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(cap));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
+  return util::read_file_prefix(p.string(), cap).value_or("");
 }
 
 // A CMake line without its comment ('#' outside a quoted string starts one).

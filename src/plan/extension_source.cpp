@@ -11,6 +11,7 @@
 #include "plan/extension.h"
 #include "plan/pyproject.h"
 #include "util/url.h"
+#include "util/fs.h"
 
 namespace ts::plan {
 
@@ -34,12 +35,7 @@ std::string repo_name(std::string url) {
 }
 
 std::string read_text(const std::filesystem::path& p, std::size_t cap = 1 << 20) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return "";
-  std::string s(cap, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(cap));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
+  return util::read_file_prefix(p.string(), cap).value_or("");
 }
 
 // name="x" / name='x' in setup.py or pyproject's [project]; the first literal one.
