@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "run/pipeline.h"
 #include "run/step_runner.h"
 
 namespace ts::run::testing {
@@ -72,5 +73,21 @@ class FakeStepRunner final : public StepRunner {
     return v;
   }
 };
+
+// BuildOptions for a run driven by a scripted runner: no compile cache, governor or status line, no
+// real torchsmith to call; what the run says is kept in *said.
+inline BuildOptions scripted_build_options(const std::string& out_dir, StepRunner* runner,
+                                           std::vector<std::string>* said) {
+  BuildOptions o;
+  o.out_dir = out_dir;
+  o.self_exe = "/nonexistent/torchsmith";
+  o.compile_cache = "none";
+  o.governor = false;
+  o.status_fd = -1;
+  o.what = "fixture";
+  o.runner = runner;
+  o.say = [said](const std::string& s) { said->push_back(s); };
+  return o;
+}
 
 }  // namespace ts::run::testing

@@ -41,16 +41,8 @@ struct Fixture {
   FakeStepRunner fake;
   std::vector<std::string> said;
   BuildOptions opts() {
-    BuildOptions o;
-    o.out_dir = dir / "out";
-    o.self_exe = "/nonexistent/torchsmith";
-    o.compile_cache = "none";
-    o.governor = false;
+    BuildOptions o = scripted_build_options(dir / "out", &fake, &said);
     o.early_verify = false;
-    o.status_fd = -1;
-    o.what = "fixture";
-    o.runner = &fake;
-    o.say = [this](const std::string& s) { said.push_back(s); };
     return o;
   }
   std::string env_of(std::size_t call, const std::string& k) const {

@@ -38,16 +38,8 @@ struct Fixture {
   FakeStepRunner fake;
   std::vector<std::string> said;
   BuildOptions opts() {
-    BuildOptions o;
-    o.out_dir = dir / "out";
-    o.self_exe = "/nonexistent/torchsmith";
-    o.compile_cache = "none";
-    o.governor = false;
-    o.status_fd = -1;
-    o.what = "fixture";
+    BuildOptions o = scripted_build_options(dir / "out", &fake, &said);
     o.cancel = &cancel;
-    o.runner = &fake;
-    o.say = [this](const std::string& s) { said.push_back(s); };
     fake.cancel_flag = &cancel;
     return o;
   }
