@@ -8,14 +8,6 @@
 namespace ts::triage::testing {
 namespace {
 
-const kb::Kb& the_kb() {
-  static const kb::Kb k = [] {
-    std::vector<kb::KbError> errors;
-    return kb::load_embedded(errors);
-  }();
-  return k;
-}
-
 // Two out-of-memory signatures whose ids say the opposite of their tools.
 constexpr const char* kTraits = R"(
 [[signature]]

@@ -8,14 +8,6 @@
 namespace ts::triage::testing {
 namespace {
 
-const kb::Kb& the_kb() {
-  static const kb::Kb k = [] {
-    std::vector<kb::KbError> errors;
-    return kb::load_embedded(errors);
-  }();
-  return k;
-}
-
 HostFacts host_with_compilers() {
   HostFacts f;
   f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "13.2.0", "x86_64-linux-gnu"});

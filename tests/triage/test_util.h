@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kb/kb.h"
 #include "triage/engine.h"
 #include "triage/scanner.h"
 
@@ -20,6 +21,15 @@ inline const Engine& engine() {
     return Engine(std::move(set));
   }();
   return e;
+}
+
+// The embedded knowledge base, loaded once (what specialize reads facts against).
+inline const kb::Kb& the_kb() {
+  static const kb::Kb k = [] {
+    std::vector<kb::KbError> errors;
+    return kb::load_embedded(errors);
+  }();
+  return k;
 }
 
 inline std::string read_file(const std::filesystem::path& p) {
