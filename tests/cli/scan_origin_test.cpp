@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "sdist_index.h"
 #include "source/pypi.h"
 #include "testkit/temp_dir.h"
 
@@ -32,17 +33,7 @@ const json* find_decision(const json& plan, const std::string& topic, const std:
 
 // The long-tail fixture old_std (setup.py passes -std=c++11) as lt_old_std-0.1.tar.gz on an index.
 std::string make_index(const testkit::TempDir& t) {
-  fs::create_directories(t / "pkg");
-  fs::copy(kOldStd, t / "pkg/lt_old_std-0.1", fs::copy_options::recursive);
-  auto r = util::run({"tar", "-czf", t / "lt_old_std-0.1.tar.gz", "-C", t / "pkg", "lt_old_std-0.1"}, {});
-  EXPECT_TRUE(r.ok()) << r.err;
-  std::string err, sha = source::file_sha256(t / "lt_old_std-0.1.tar.gz", &err);
-  json doc = {{"info", {{"name", "lt-old-std"}, {"version", "0.1"}}},
-              {"urls", json::array({{{"packagetype", "sdist"}, {"filename", "lt_old_std-0.1.tar.gz"},
-                                     {"url", "file://" + (t / "lt_old_std-0.1.tar.gz")},
-                                     {"digests", {{"sha256", sha}}}}})}};
-  fs::create_directories(t / "index/pypi/lt-old-std/0.1");
-  std::ofstream(t / "index/pypi/lt-old-std/0.1/json") << doc.dump();
+  testing::put_sdist_on_index(t.path(), kOldStd, "lt_old_std-0.1", "lt-old-std", "lt-old-std", "0.1");
   return "file://" + (t / "index");
 }
 

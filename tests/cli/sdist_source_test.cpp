@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "sdist_index.h"
 #include "source/pypi.h"
 #include "testkit/temp_dir.h"
 
@@ -23,18 +24,8 @@ bool debian_torch() { return fs::exists("/usr/lib/python3/dist-packages/torch/__
 
 // examples/hello_ext as hello_ext-0.1.0.tar.gz, and INDEX/pypi/hello-ext/0.1.0/json naming it.
 std::string make_index(const testkit::TempDir& t) {
-  fs::create_directories(t / "pkg");
-  fs::copy(std::string(TS_SOURCE_DIR) + "/examples/hello_ext", t / "pkg/hello_ext-0.1.0", fs::copy_options::recursive);
-  auto r = util::run({"tar", "-czf", t / "hello_ext-0.1.0.tar.gz", "-C", t / "pkg", "hello_ext-0.1.0"}, {});
-  EXPECT_TRUE(r.ok()) << r.err;
-  std::string err, sha = source::file_sha256(t / "hello_ext-0.1.0.tar.gz", &err);
-  json doc = {{"info", {{"name", "hello_ext"}, {"version", "0.1.0"}}},
-              {"urls", json::array({{{"packagetype", "sdist"}, {"filename", "hello_ext-0.1.0.tar.gz"},
-                                     {"url", "file://" + (t / "hello_ext-0.1.0.tar.gz")},
-                                     {"digests", {{"sha256", sha}}}}})}};
-  fs::create_directories(t / "index/pypi/hello-ext/0.1.0");
-  std::ofstream(t / "index/pypi/hello-ext/0.1.0/json") << doc.dump();
-  return sha;
+  return testing::put_sdist_on_index(t.path(), std::string(TS_SOURCE_DIR) + "/examples/hello_ext", "hello_ext-0.1.0",
+                                     "hello_ext", "hello-ext", "0.1.0");
 }
 
 TEST(SdistSource, PlanByNameTakesTheIndexSdistAndLocksItsSha256) {
