@@ -74,8 +74,9 @@ class FakeStepRunner final : public StepRunner {
   }
 };
 
-// BuildOptions for a run driven by a scripted runner: no compile cache, governor or status line, no
-// real torchsmith to call; what the run says is kept in *said.
+// BuildOptions for a run driven by a scripted runner (or, with nullptr, a world the caller sets): no
+// compile cache, governor or status line, no real torchsmith to call; what the run says is kept in
+// *said (dropped when said is nullptr).
 inline BuildOptions scripted_build_options(const std::string& out_dir, StepRunner* runner,
                                            std::vector<std::string>* said) {
   BuildOptions o;
@@ -86,7 +87,9 @@ inline BuildOptions scripted_build_options(const std::string& out_dir, StepRunne
   o.status_fd = -1;
   o.what = "fixture";
   o.runner = runner;
-  o.say = [said](const std::string& s) { said->push_back(s); };
+  o.say = [said](const std::string& s) {
+    if (said) said->push_back(s);
+  };
   return o;
 }
 

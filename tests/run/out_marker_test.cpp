@@ -20,6 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::FakeStepRunner;
+using testing::scripted_build_options;
 
 plan::Plan one_step() {
   plan::Plan p;
@@ -28,16 +29,8 @@ plan::Plan one_step() {
 }
 
 BuildOptions opts(const std::string& out, std::atomic<bool>& cancel, FakeStepRunner& fake) {
-  BuildOptions o;
-  o.out_dir = out;
-  o.self_exe = "/nonexistent/torchsmith";
-  o.compile_cache = "none";
-  o.governor = false;
-  o.status_fd = -1;
-  o.what = "fixture";
+  BuildOptions o = scripted_build_options(out, &fake, nullptr);
   o.cancel = &cancel;
-  o.runner = &fake;
-  o.say = [](const std::string&) {};
   fake.cancel_flag = &cancel;
   return o;
 }

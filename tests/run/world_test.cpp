@@ -19,6 +19,7 @@ namespace {
 
 using testing::FakeWorld;
 using testing::Killed;
+using testing::scripted_build_options;
 
 const std::vector<std::string> kSteps{"fetch", "fix", "configure", "build", "package", "verify"};
 const std::string kOut = "/proc/torchsmith-world-test/out";
@@ -43,17 +44,10 @@ struct InMemoryRun : ::testing::Test {
   std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
 
   BuildOptions opts(bool resume = false) {
-    BuildOptions o;
-    o.out_dir = kOut;
-    o.self_exe = "/nonexistent/torchsmith";
-    o.compile_cache = "none";
-    o.governor = false;
-    o.status_fd = -1;
-    o.what = "fixture";
+    BuildOptions o = scripted_build_options(kOut, nullptr, &said);
     o.cancel = &cancel;
     o.world = &world;
     o.resume = resume;
-    o.say = [this](const std::string& s) { said.push_back(s); };
     world.cancel_flag = &cancel;
     return o;
   }
