@@ -276,7 +276,7 @@ TEST(BuildCli, BadLockAndConflictsExitWithTheirCodes) {
 namespace ts::cli {
 namespace {
 
-bool debian_torch() { return std::filesystem::exists("/usr/lib/python3/dist-packages/torch/__init__.py"); }
+using testing::debian_torch;
 
 // Issue 8's CI case: the bundled C++ extension built against Debian's torch 1.13 (CPU), packaged,
 // installed into a fresh target and imported, its op run; the CUDA one refused by the contract.

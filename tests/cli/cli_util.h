@@ -24,6 +24,9 @@ inline util::RunResult run_torchsmith(const std::vector<std::string>& args,
   return util::run(argv, o);
 }
 
+// Debian's python3-torch (CPU, 1.13), which tools/bootstrap.sh installs for the extension tests.
+inline bool debian_torch() { return std::filesystem::exists("/usr/lib/python3/dist-packages/torch/__init__.py"); }
+
 inline std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
     s.replace(p, from.size(), to);

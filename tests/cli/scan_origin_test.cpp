@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::run_torchsmith;
 
-bool debian_torch() { return fs::exists("/usr/lib/python3/dist-packages/torch/__init__.py"); }
+using testing::debian_torch;
 
 const std::string kOldStd = std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/long_tail/old_std";
 

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::run_torchsmith;
 
-bool debian_torch() { return fs::exists("/usr/lib/python3/dist-packages/torch/__init__.py"); }
+using testing::debian_torch;
 
 // examples/hello_ext as hello_ext-0.1.0.tar.gz, and INDEX/pypi/hello-ext/0.1.0/json naming it.
 std::string make_index(const testkit::TempDir& t) {
