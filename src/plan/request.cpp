@@ -17,6 +17,16 @@ namespace ts::plan {
 
 namespace {
 
+// A relative interpreter path names a file from here, and the build runs in its own directory
+// (the copy of the source, the build tree): it is made absolute, never resolved (a venv's
+// bin/python is a link to the base interpreter, whose site-packages are not the venv's).
+std::string absolute_here(const std::string& p) {
+  if (p.empty() || p.front() == '/' || p.find('/') == std::string::npos) return p;
+  std::error_code ec;
+  auto a = std::filesystem::absolute(p, ec);
+  return ec ? p : a.lexically_normal().string();
+}
+
 // The exact commit of a local source tree for the lock ("" when it is not its own git checkout).
 std::string git_head(const std::string& dir) {
   source::GitOptions g;
@@ -170,6 +180,7 @@ Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe
   if (!k.errors.empty()) { out.error = kb_errors(k.errors); return out; }
   out.build_kb = k.build;
   std::optional<probe::Host> host;  // the planned machine; none with --facts (only its report is here)
+  std::string torch_py = o.torch;
   if (o.raw.facts.set) {
     auto f = read_facts_file(o.raw.facts.value, err);
     if (!f) { out.error = err; return out; }
@@ -180,14 +191,15 @@ Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe
     if (!err.empty()) { out.error = err; return out; }
     host = probe::Host::at(root, &err);
     if (!host) { out.error = err; return out; }
+    if (host->is_real()) torch_py = absolute_here(torch_py);
     // --torch names a path on the planned machine: under --root it is looked up there, not here.
-    if (!o.torch.empty() && !host->exists(o.torch)) {
+    if (!torch_py.empty() && !host->exists(torch_py)) {
       out.error = "--torch " + o.torch + ": no such interpreter" + (host->is_real() ? "" : " under --root " + root) +
                   " (give the Python whose torch the extension is for)";
       return out;
     }
     probe::ProbeOptions po;
-    if (!o.torch.empty()) po.pythons.push_back(o.torch);
+    if (!torch_py.empty()) po.pythons.push_back(torch_py);
     po.import_torch = false;  // torch's facts come from its files (version.py, CMake config, libraries)
     out.facts = probe::probe(*host, po);
   }
@@ -198,13 +210,13 @@ Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe
     std::string c = host ? host->canonical(p) : "";
     return c.empty() ? p : c;
   };
-  if (!o.torch.empty()) {
-    req.torch_python = o.torch;
+  if (!torch_py.empty()) {
+    req.torch_python = torch_py;
     bool exact = false;
-    for (const auto& py : out.facts.pythons) exact |= py.path == o.torch;
+    for (const auto& py : out.facts.pythons) exact |= py.path == torch_py;
     if (!exact)
       for (const auto& py : out.facts.pythons)
-        if (host_canonical(py.path) == host_canonical(o.torch)) {
+        if (host_canonical(py.path) == host_canonical(torch_py)) {
           req.torch_python = py.path;
           break;
         }
@@ -251,6 +263,7 @@ Planned plan_torch(const RequestInput& r, RequestTables& t, const ScaleProbe& sc
     auto host = probe::Host::at(spec->root, &err);
     if (!host) { out.error = err; return out; }
     probe::ProbeOptions po;
+    if (spec->root == "/") spec->python = absolute_here(spec->python);
     if (spec->python.find('/') != std::string::npos) po.pythons.push_back(spec->python);
     po.import_torch = false;  // the plan needs the build packages, not an installed torch
     out.facts = probe::probe(*host, po);

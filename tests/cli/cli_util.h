@@ -12,7 +12,8 @@
 namespace ts::testing {
 
 inline util::RunResult run_torchsmith(const std::vector<std::string>& args,
-                                      std::chrono::milliseconds timeout = std::chrono::seconds(120)) {
+                                      std::chrono::milliseconds timeout = std::chrono::seconds(120),
+                                      const std::string& cwd = "") {
   std::vector<std::string> argv{TS_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   util::RunOptions o;
@@ -21,6 +22,7 @@ inline util::RunResult run_torchsmith(const std::vector<std::string>& args,
   o.env = std::map<std::string, std::string>{
       {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", TS_BINARY_DIR}, {"NO_COLOR", "1"},
       {"LC_ALL", "C"}};
+  if (!cwd.empty()) o.cwd = cwd;
   return util::run(argv, o);
 }
 

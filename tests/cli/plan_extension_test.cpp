@@ -152,6 +152,20 @@ TEST(PlanExtension, TorchPythonIsLookedUpUnderTheRoot) {
   EXPECT_NE(r.err.find("no such interpreter under --root"), std::string::npos) << r.err;
 }
 
+// A relative --torch names a file from where torchsmith runs; the build runs in the copy of the
+// source, so the plan holds the absolute path (a build once failed "venv/bin/python: No such file").
+TEST(PlanExtension, ARelativeTorchPythonIsMadeAbsoluteNotResolved) {
+  if (!debian_torch()) GTEST_SKIP() << "needs Debian's python3-torch";
+  auto r = run_torchsmith({"plan", kSrc + "/examples/hello_ext", "--torch", "bin/python3", "--format", "json"},
+                          std::chrono::seconds(120), "/usr");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("\"/usr/bin/python3\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"bin/python3\""), std::string::npos) << r.out;
+  r = run_torchsmith({"plan", kSrc + "/examples/hello_ext", "--torch", "no/python3"}, std::chrono::seconds(120), "/usr");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--torch no/python3: no such interpreter"), std::string::npos) << r.err;
+}
+
 TEST(PlanExtension, BadRequestsAreUsageErrors) {
   auto r = run_torchsmith({"plan", kSrc + "/no/such/dir"});
   EXPECT_EQ(r.exit_code, 2);
