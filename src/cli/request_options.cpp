@@ -50,11 +50,13 @@ std::function<std::string(const std::string&, Request&)> to_flag(bool Request::*
   };
 }
 
-std::vector<RequestOption> make_table() {
-  const unsigned both = torch_request | extension_request;
-  const unsigned any = both | locked_request;
-  std::vector<RequestOption> t;
-  auto add = [&](RequestOption o) { t.push_back(std::move(o)); };
+// The table's rows, in the order help lists them and apply_request_options checks them.
+using AddOption = std::function<void(RequestOption)>;
+constexpr unsigned both = torch_request | extension_request;
+constexpr unsigned any = both | locked_request;
+
+// What is built: torch's spec fields, or the torch an extension builds against.
+void build_options(const AddOption& add) {
   add({"--torch", "PYTHON",
        "For an extension: the Python whose torch it builds against (default: the first Python here with torch).",
        plan_command | build_command, extension_request, "",
@@ -86,6 +88,10 @@ std::vector<RequestOption> make_table() {
   add({"--relwithdebinfo", "", "A RelWithDebInfo build.", plan_command | build_command, torch_request,
        "the build type is its own setup's (set CFLAGS in the environment for a debug build)", "",
        to_flag(&Request::relwithdebinfo)});
+}
+
+// How many compiles run at once, and in how much memory.
+void speed_options(const AddOption& add) {
   add({"--jobs", "N|auto", "Parallel compile jobs (default auto: from memory).",
        plan_command | build_command | matrix_command, both, "", "",
        to_field(&spec::RawSpec::jobs, "--jobs", [](const std::string& v) { return spec::parse_jobs(v).has_value(); },
@@ -107,6 +113,10 @@ std::vector<RequestOption> make_table() {
        to_field(&spec::RawSpec::mem_budget, "--mem-budget",
                 [](const std::string& v) { return spec::parse_size(v).has_value(); },
                 "write a size such as 16G, 512M or 1.5T")});
+}
+
+// What is produced, and where the source and the toolkit come from.
+void source_options(const AddOption& add) {
   add({"--package", "KIND,...", "What to produce: wheel (default), conda, libtorch.", plan_command | build_command,
        torch_request, "it is packaged as a wheel (`torchsmith conda WHEEL` makes a conda package of it)", "",
        to_field(&spec::RawSpec::packages, "--package")});
@@ -155,10 +165,18 @@ std::vector<RequestOption> make_table() {
        "Where provisioned toolkits, CMake and ninja (and matrix's torch venvs) live (default "
        "$XDG_CACHE_HOME/torchsmith or ~/.cache/torchsmith).",
        plan_command | build_command | matrix_command, both, "", "", to_string(&Request::cache_dir)});
+}
+
+// The machine the plan is for.
+void machine_options(const AddOption& add) {
   add({"--facts", "FILE", "Plan for the machine a `doctor --json` report describes.", plan_command | build_command,
        both, "", "", to_field(&spec::RawSpec::facts, "--facts")});
   add({"--root", "DIR", "Plan for the machine under DIR (a fake or copied root).", plan_command | build_command,
        both, "", "", to_field(&spec::RawSpec::root, "--root")});
+}
+
+// A shared compile cache and more machines (docs/scale.md).
+void scale_options(const AddOption& add) {
   add({"--cache", "ENGINE+STORE",
        "A shared compile cache: ccache+redis://HOST:PORT, ccache+http://HOST:PORT/PATH or "
        "sccache+redis://HOST:PORT. Checked before the build; down or slow, the build goes on without it.",
@@ -169,6 +187,10 @@ std::vector<RequestOption> make_table() {
        plan_command | build_command, both, "", "", to_string(&Request::distribute)});
   add({"--hosts", "LIST", "distcc hosts, \"HOST[:PORT][/SLOTS] ...\" (default: DISTCC_HOSTS).",
        plan_command | build_command, both, "", "", to_string(&Request::hosts)});
+}
+
+// An extension's own build switches.
+void switch_options(const AddOption& add) {
   add({"--env", "KEY=VALUE",
        "Extensions: one of the package's own build switches (an environment variable its setup.py reads, such as "
        "FORCE_CUDA=1; the plan lists them under 'switches'), set for the build and kept in the lock. Repeatable.",
@@ -185,7 +207,10 @@ std::vector<RequestOption> make_table() {
          r.env.emplace_back(key, v.substr(eq + 1));
          return std::string();
        }});
-  // The run's own options: a lock file's plan runs with them too.
+}
+
+// The run's own options: a lock file's plan runs with them too.
+void run_options(const AddOption& add) {
   add({"--max-retries", "N", "Remedies tried per run (default 2).", build_command | matrix_command, any, "", "",
        to_number(&Request::max_retries, 0, 99, "write a number of remedies from 0 to 99")});
   add({"--keep-going-after", "N", "Do not stop at the first fatal finding; let the build tool go on (N > 0).",
@@ -199,6 +224,18 @@ std::vector<RequestOption> make_table() {
          r.compile_cache = v;
          return std::string();
        }});
+}
+
+std::vector<RequestOption> make_table() {
+  std::vector<RequestOption> t;
+  auto add = [&](RequestOption o) { t.push_back(std::move(o)); };
+  build_options(add);
+  speed_options(add);
+  source_options(add);
+  machine_options(add);
+  scale_options(add);
+  switch_options(add);
+  run_options(add);
   return t;
 }
 

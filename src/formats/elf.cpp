@@ -19,6 +19,80 @@ bool fail(std::string* error, std::string msg) {
   return false;
 }
 
+// The header fields after e_ident that locate the program and section header tables.
+struct TableHeads {
+  std::uint64_t phoff = 0, shoff = 0;
+  std::uint16_t phentsize = 0, phnum = 0, shentsize = 0, shnum16 = 0, shstrndx16 = 0;
+};
+
+// Program headers.
+bool read_segments(const ByteReader& r, bool wide, std::uint64_t file_size, const TableHeads& h,
+                   std::vector<ElfSegment>& segments, std::string* error) {
+  const std::uint64_t phsize = wide ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+  if (h.phoff == 0 || h.phnum == 0) return true;
+  if (h.phentsize < phsize)
+    return fail(error, "program header entries too small (" + std::to_string(h.phentsize) + " bytes)");
+  if (!fits(file_size, h.phoff, std::uint64_t(h.phnum) * h.phentsize))
+    return fail(error, "program header table past end of file");
+  for (std::uint64_t i = 0; i < h.phnum; ++i) {
+    const std::uint64_t p = h.phoff + i * h.phentsize;
+    ElfSegment s;
+    r.u32(p, s.type);
+    if (wide) {
+      r.u64(p + 8, s.offset); r.u64(p + 16, s.vaddr); r.u64(p + 32, s.filesz); r.u64(p + 40, s.memsz);
+    } else {
+      r.word(p + 4, false, s.offset); r.word(p + 8, false, s.vaddr);
+      r.word(p + 16, false, s.filesz); r.word(p + 20, false, s.memsz);
+    }
+    segments.push_back(s);
+  }
+  return true;
+}
+
+// Section headers (h.shoff != 0), each with the offset of its name in the name table; a count or
+// name index too big for 16 bits lives in section 0 (ELF gABI).
+bool read_sections(const ByteReader& r, bool wide, std::uint64_t file_size, const TableHeads& h,
+                   std::vector<ElfSection>& sections, std::vector<std::uint32_t>& name_offsets,
+                   std::uint64_t& shstrndx, std::string* error) {
+  const std::uint64_t shsize = wide ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+  if (h.shentsize < shsize)
+    return fail(error, "section header entries too small (" + std::to_string(h.shentsize) + " bytes)");
+  if (!fits(file_size, h.shoff, shsize))
+    return fail(error, "section header table past end of file (offset " + hex(h.shoff) + ", file " +
+                           std::to_string(file_size) + " bytes)");
+  std::uint64_t shnum = h.shnum16;
+  shstrndx = h.shstrndx16;
+  if (shnum == 0) r.word(h.shoff + (wide ? 32 : 20), wide, shnum);  // sh_size of section 0
+  if (shstrndx == SHN_XINDEX) {
+    std::uint32_t link = 0;
+    r.u32(h.shoff + (wide ? 40 : 24), link);
+    shstrndx = link;
+  }
+  if (shnum > (file_size - h.shoff) / h.shentsize)
+    return fail(error, "section header table past end of file (" + std::to_string(shnum) + " sections at " +
+                           hex(h.shoff) + ", file " + std::to_string(file_size) + " bytes)");
+  for (std::uint64_t i = 0; i < shnum; ++i) {
+    const std::uint64_t p = h.shoff + i * h.shentsize;
+    ElfSection s;
+    std::uint32_t name = 0;
+    r.u32(p, name);
+    r.u32(p + 4, s.type);
+    if (wide) {
+      r.u64(p + 8, s.flags); r.u64(p + 16, s.addr); r.u64(p + 24, s.offset); r.u64(p + 32, s.size);
+      r.u32(p + 40, s.link); r.u32(p + 44, s.info);
+    } else {
+      r.word(p + 8, false, s.flags); r.word(p + 12, false, s.addr); r.word(p + 16, false, s.offset);
+      r.word(p + 20, false, s.size); r.u32(p + 24, s.link); r.u32(p + 28, s.info);
+    }
+    if (s.type != SHT_NOBITS && s.type != SHT_NULL && !fits(file_size, s.offset, s.size))
+      return fail(error, "section " + std::to_string(i) + " past end of file (offset " + hex(s.offset) + ", size " +
+                             hex(s.size) + ")");
+    name_offsets.push_back(name);
+    sections.push_back(s);
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<ElfFile> ElfFile::parse(Bytes data, std::string* error) {
@@ -48,90 +122,24 @@ std::optional<ElfFile> ElfFile::parse(Bytes data, std::string* error) {
     fail(error, "truncated ELF header (" + std::to_string(data.size()) + " bytes)");
     return std::nullopt;
   }
-  std::uint64_t phoff = 0, shoff = 0;
-  std::uint16_t phentsize = 0, phnum = 0, shentsize = 0, shnum16 = 0, shstrndx16 = 0;
+  TableHeads h;
   r.u16(16, f.type_);
   r.u16(18, f.machine_);
-  r.word(wide ? 32 : 28, wide, phoff);
-  r.word(wide ? 40 : 32, wide, shoff);
+  r.word(wide ? 32 : 28, wide, h.phoff);
+  r.word(wide ? 40 : 32, wide, h.shoff);
   const std::uint64_t base = wide ? 54 : 42;  // e_phentsize
-  r.u16(base, phentsize);
-  r.u16(base + 2, phnum);
-  r.u16(base + 4, shentsize);
-  r.u16(base + 6, shnum16);
-  r.u16(base + 8, shstrndx16);
+  r.u16(base, h.phentsize);
+  r.u16(base + 2, h.phnum);
+  r.u16(base + 4, h.shentsize);
+  r.u16(base + 6, h.shnum16);
+  r.u16(base + 8, h.shstrndx16);
 
-  // Program headers.
-  const std::uint64_t phsize = wide ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
-  if (phoff != 0 && phnum != 0) {
-    if (phentsize < phsize) {
-      fail(error, "program header entries too small (" + std::to_string(phentsize) + " bytes)");
-      return std::nullopt;
-    }
-    if (!fits(data.size(), phoff, std::uint64_t(phnum) * phentsize)) {
-      fail(error, "program header table past end of file");
-      return std::nullopt;
-    }
-    for (std::uint64_t i = 0; i < phnum; ++i) {
-      const std::uint64_t p = phoff + i * phentsize;
-      ElfSegment s;
-      r.u32(p, s.type);
-      if (wide) {
-        r.u64(p + 8, s.offset); r.u64(p + 16, s.vaddr); r.u64(p + 32, s.filesz); r.u64(p + 40, s.memsz);
-      } else {
-        r.word(p + 4, false, s.offset); r.word(p + 8, false, s.vaddr);
-        r.word(p + 16, false, s.filesz); r.word(p + 20, false, s.memsz);
-      }
-      f.segments_.push_back(s);
-    }
-  }
-
-  // Section headers; a count or name index too big for 16 bits lives in section 0 (ELF gABI).
-  const std::uint64_t shsize = wide ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
-  if (shoff != 0) {
-    if (shentsize < shsize) {
-      fail(error, "section header entries too small (" + std::to_string(shentsize) + " bytes)");
-      return std::nullopt;
-    }
-    if (!fits(data.size(), shoff, shsize)) {
-      fail(error, "section header table past end of file (offset " + hex(shoff) + ", file " +
-                      std::to_string(data.size()) + " bytes)");
-      return std::nullopt;
-    }
-    std::uint64_t shnum = shnum16, shstrndx = shstrndx16;
-    if (shnum == 0) r.word(shoff + (wide ? 32 : 20), wide, shnum);  // sh_size of section 0
-    if (shstrndx == SHN_XINDEX) {
-      std::uint32_t link = 0;
-      r.u32(shoff + (wide ? 40 : 24), link);
-      shstrndx = link;
-    }
-    if (shnum > (data.size() - shoff) / shentsize) {
-      fail(error, "section header table past end of file (" + std::to_string(shnum) + " sections at " +
-                      hex(shoff) + ", file " + std::to_string(data.size()) + " bytes)");
-      return std::nullopt;
-    }
+  if (!read_segments(r, wide, data.size(), h, f.segments_, error)) return std::nullopt;
+  if (h.shoff != 0) {
     std::vector<std::uint32_t> name_offsets;
-    for (std::uint64_t i = 0; i < shnum; ++i) {
-      const std::uint64_t p = shoff + i * shentsize;
-      ElfSection s;
-      std::uint32_t name = 0;
-      r.u32(p, name);
-      r.u32(p + 4, s.type);
-      if (wide) {
-        r.u64(p + 8, s.flags); r.u64(p + 16, s.addr); r.u64(p + 24, s.offset); r.u64(p + 32, s.size);
-        r.u32(p + 40, s.link); r.u32(p + 44, s.info);
-      } else {
-        r.word(p + 8, false, s.flags); r.word(p + 12, false, s.addr); r.word(p + 16, false, s.offset);
-        r.word(p + 20, false, s.size); r.u32(p + 24, s.link); r.u32(p + 28, s.info);
-      }
-      if (s.type != SHT_NOBITS && s.type != SHT_NULL && !fits(data.size(), s.offset, s.size)) {
-        fail(error, "section " + std::to_string(i) + " past end of file (offset " + hex(s.offset) + ", size " +
-                        hex(s.size) + ")");
-        return std::nullopt;
-      }
-      name_offsets.push_back(name);
-      f.sections_.push_back(s);
-    }
+    std::uint64_t shstrndx = 0;
+    if (!read_sections(r, wide, data.size(), h, f.sections_, name_offsets, shstrndx, error)) return std::nullopt;
+    const std::uint64_t shnum = f.sections_.size();
     if (shstrndx != SHN_UNDEF && shnum > 0) {
       if (shstrndx >= shnum) {
         fail(error, "section name table index " + std::to_string(shstrndx) + " out of range");

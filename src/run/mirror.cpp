@@ -127,38 +127,41 @@ bool has_out_marker(const std::string& dir) {
   return fs::is_regular_file(fs::path(dir) / kOutMarker, ec);
 }
 
-MirrorResult mirror_tree(const std::string& from, const std::string& to, const std::vector<std::string>& exclude) {
-  MirrorResult res;
-  std::error_code ec;
-  const fs::path src = real(from), dst = real(to);
+namespace {
+
+// One mirror's state: the copy's old record, and what the walk over the source saw and recorded.
+struct Mirror {
+  fs::path src, dst;
   std::vector<fs::path> excluded;
-  for (const auto& e : exclude) excluded.push_back(real(e));
-  auto is_excluded = [&](const fs::path& p) {
+  bool had_manifest = false;
+  std::map<std::string, Stamp> old, manifest;
+  std::set<std::string> seen;  // source-relative paths present (files, links, directories)
+  MirrorResult res;
+
+  bool is_excluded(const fs::path& p) const {
     for (const auto& e : excluded)
       if (p == e || inside(p, e)) return true;
     return false;
-  };
-  if (dst == src || (inside(dst, src) && !is_excluded(dst))) {
-    res.error = "the copy of " + src.string() + " would go to " + dst.string() +
-                ", inside the tree itself; give an --out outside the source tree";
-    return res;
   }
-  if (inside(src, dst)) {
-    res.error = "the source " + src.string() + " is inside its copy's directory " + dst.string() +
-                "; give an --out that does not contain the source tree";
-    return res;
-  }
-  fs::create_directories(dst, ec);
-  if (ec) {
-    res.error = dst.string() + ": " + ec.message();
-    return res;
-  }
-  auto record = read_manifest(dst.string());
-  const bool had_manifest = record.has_value();
-  const std::map<std::string, Stamp> old = record.value_or(std::map<std::string, Stamp>{});
-  std::map<std::string, Stamp> manifest;
-  std::set<std::string> seen;  // source-relative paths present (files, links, directories)
+};
 
+// "" or why the copy may not go where it would: into the tree itself, or around it.
+std::string placement_problem(const Mirror& m) {
+  if (m.dst == m.src || (inside(m.dst, m.src) && !m.is_excluded(m.dst)))
+    return "the copy of " + m.src.string() + " would go to " + m.dst.string() +
+           ", inside the tree itself; give an --out outside the source tree";
+  if (inside(m.src, m.dst))
+    return "the source " + m.src.string() + " is inside its copy's directory " + m.dst.string() +
+           "; give an --out that does not contain the source tree";
+  return "";
+}
+
+// New and changed files, links and directories copied from the source; false with m.res.error set.
+bool copy_changes(Mirror& m) {
+  MirrorResult& res = m.res;
+  const fs::path& src = m.src;
+  const fs::path& dst = m.dst;
+  std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(src, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     const fs::path& p = it->path();
@@ -168,7 +171,7 @@ MirrorResult mirror_tree(const std::string& from, const std::string& to, const s
     if (std::string why; !util::join_inside(dst.string(), rel.string(), &why)) {
       res.error = "the source holds a file whose name torchsmith will not copy: " + util::printable(rel.string()) +
                   " (a control character or an odd component in the name); rename or remove it, then build again";
-      return res;
+      return false;
     }
     if (it.depth() == 0 && build_owned(rel)) {
       std::error_code e1;
@@ -180,30 +183,30 @@ MirrorResult mirror_tree(const std::string& from, const std::string& to, const s
     bool is_link = it->is_symlink(e2);
     if (!is_link && it->is_directory(e2)) {
       // Outputs of torchsmith (ours or another run's) and tagged caches are not sources.
-      if (is_excluded(p) || has_out_marker(p.string()) || fs::exists(p / "CACHEDIR.TAG", e2)) {
+      if (m.is_excluded(p) || has_out_marker(p.string()) || fs::exists(p / "CACHEDIR.TAG", e2)) {
         res.skipped.push_back(rel.string());
         it.disable_recursion_pending();
         continue;
       }
-      seen.insert(rel.string());
+      m.seen.insert(rel.string());
       if (fs::is_symlink(dest, e2) || (fs::exists(dest, e2) && !fs::is_directory(dest, e2))) fs::remove(dest, e2);
       fs::create_directories(dest, ec);
     } else if (is_link) {
-      seen.insert(rel.string());
-      manifest[rel.string()] = {0, -1};  // links: recorded so their deletion propagates
+      m.seen.insert(rel.string());
+      m.manifest[rel.string()] = {0, -1};  // links: recorded so their deletion propagates
       fs::path target = fs::read_symlink(p, ec);
       if (!ec && !(fs::is_symlink(dest, e2) && fs::read_symlink(dest, e2) == target)) {
         fs::remove_all(dest, e2);
         fs::create_symlink(target, dest, ec);
       }
     } else if (it->is_regular_file(e2)) {
-      seen.insert(rel.string());
+      m.seen.insert(rel.string());
       Stamp now{it->file_size(ec), std::chrono::duration_cast<std::chrono::nanoseconds>(
                                         it->last_write_time(ec).time_since_epoch()).count()};
       if (ec) break;
-      manifest[rel.string()] = now;
-      auto was = old.find(rel.string());
-      bool same = was != old.end() && was->second == now && fs::is_regular_file(dest, e2) && !fs::is_symlink(dest, e2);
+      m.manifest[rel.string()] = now;
+      auto was = m.old.find(rel.string());
+      bool same = was != m.old.end() && was->second == now && fs::is_regular_file(dest, e2) && !fs::is_symlink(dest, e2);
       if (same) {
         ++res.unchanged;
         continue;
@@ -214,23 +217,27 @@ MirrorResult mirror_tree(const std::string& from, const std::string& to, const s
     }
     if (ec) {
       res.error = "copying " + p.string() + ": " + ec.message();
-      return res;
+      return false;
     }
   }
   if (ec) {
     res.error = "copying " + src.string() + ": " + ec.message();
-    return res;
+    return false;
   }
+  return true;
+}
 
-  // Deletions: what an earlier mirror copied and the source no longer has. Files the build made
-  // inside the copy (__pycache__, a CMake build directory) are not the mirror's and stay. A copy
-  // from before the record existed is compared whole: what the source lacks goes (the build's
-  // top-level outputs excepted). Links are removed as links, never followed.
-  std::vector<fs::path> gone;
+// Deletions: what an earlier mirror copied and the source no longer has. Files the build made
+// inside the copy (__pycache__, a CMake build directory) are not the mirror's and stay. A copy
+// from before the record existed is compared whole: what the source lacks goes (the build's
+// top-level outputs excepted). False with m.res.error set when the copy cannot be read.
+bool find_deleted(Mirror& m, std::vector<fs::path>& gone) {
+  const fs::path& dst = m.dst;
+  std::error_code ec;
   // A name the source still has (a file that became a directory) stays: it was copied above.
-  for (const auto& [rel, st] : old)
-    if (!manifest.count(rel) && !seen.count(rel) && !build_owned(fs::path(rel))) gone.push_back(dst / rel);
-  for (auto it = had_manifest ? fs::recursive_directory_iterator() : fs::recursive_directory_iterator(dst, ec);
+  for (const auto& [rel, st] : m.old)
+    if (!m.manifest.count(rel) && !m.seen.count(rel) && !build_owned(fs::path(rel))) gone.push_back(dst / rel);
+  for (auto it = m.had_manifest ? fs::recursive_directory_iterator() : fs::recursive_directory_iterator(dst, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     fs::path rel = it->path().lexically_relative(dst);
     std::error_code e1;
@@ -238,35 +245,68 @@ MirrorResult mirror_tree(const std::string& from, const std::string& to, const s
       if (it->is_directory(e1) && !it->is_symlink(e1)) it.disable_recursion_pending();
       continue;
     }
-    if (seen.count(rel.string())) continue;
+    if (m.seen.count(rel.string())) continue;
     gone.push_back(it->path());
     std::error_code e2;
     if (it->is_directory(e2) && !it->is_symlink(e2)) it.disable_recursion_pending();
   }
   if (ec) {
-    res.error = "reading " + dst.string() + ": " + ec.message();
-    return res;
+    m.res.error = "reading " + dst.string() + ": " + ec.message();
+    return false;
   }
+  return true;
+}
+
+// Links are removed as links, never followed, and never through a linked directory.
+bool remove_deleted(Mirror& m, const std::vector<fs::path>& gone) {
+  const fs::path& dst = m.dst;
+  std::error_code ec;
   for (const auto& g : gone) {
     std::error_code e0;
     if (!no_link_between(dst, g) || !fs::exists(fs::symlink_status(g, e0))) continue;
-    res.removed += fs::remove_all(g, ec);
+    m.res.removed += fs::remove_all(g, ec);
     if (ec) {
-      res.error = "removing " + g.string() + " (deleted from the source): " + ec.message();
-      return res;
+      m.res.error = "removing " + g.string() + " (deleted from the source): " + ec.message();
+      return false;
     }
     // Directories the deletion emptied, up to the copy's root, unless the source still has them.
     for (fs::path p = g.parent_path(); p != dst && inside(p, dst); p = p.parent_path()) {
       std::error_code e2;
-      if (seen.count(p.lexically_relative(dst).string()) || !fs::is_empty(p, e2) || e2) break;
+      if (m.seen.count(p.lexically_relative(dst).string()) || !fs::is_empty(p, e2) || e2) break;
       fs::remove(p, e2);
     }
   }
+  return true;
+}
 
-  std::string text = render_mirror_record(manifest);
-  fs::create_directories(dst / ".torchsmith", ec);
-  if (auto e = util::write_file_atomic((dst / kManifest).string(), text); !e.empty()) res.error = e;
-  return res;
+}  // namespace
+
+MirrorResult mirror_tree(const std::string& from, const std::string& to, const std::vector<std::string>& exclude) {
+  Mirror m;
+  std::error_code ec;
+  m.src = real(from);
+  m.dst = real(to);
+  for (const auto& e : exclude) m.excluded.push_back(real(e));
+  if (std::string why = placement_problem(m); !why.empty()) {
+    m.res.error = why;
+    return m.res;
+  }
+  fs::create_directories(m.dst, ec);
+  if (ec) {
+    m.res.error = m.dst.string() + ": " + ec.message();
+    return m.res;
+  }
+  auto record = read_manifest(m.dst.string());
+  m.had_manifest = record.has_value();
+  m.old = record.value_or(std::map<std::string, Stamp>{});
+  if (!copy_changes(m)) return m.res;
+  std::vector<fs::path> gone;
+  if (!find_deleted(m, gone) || !remove_deleted(m, gone)) return m.res;
+
+  std::string text = render_mirror_record(m.manifest);
+  fs::create_directories(m.dst / ".torchsmith", ec);
+  if (auto e = util::write_file_atomic((m.dst / kManifest).string(), text); !e.empty()) m.res.error = e;
+  return m.res;
 }
 
 }  // namespace ts::run

@@ -101,6 +101,112 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
   return true;
 }
 
+// Each remedy kind's decision: true to retry with r, false when it cannot help (r.refused says why).
+// halve_jobs: typed counts in, typed counts out; the knobs are written from them (plan/parallelism.h).
+// nvcc --split-compile threads (plan/speed_split.h) hold memory too: halved with the jobs.
+bool halve_jobs(const triage::Finding& root, const std::map<std::string, std::string>& env,
+                const plan::Parallelism& now, RemedyPlan& r) {
+  plan::Parallelism next = now;
+  next.split = now.split >= 2 && now.split / 2 >= 2 ? now.split / 2 : 0;
+  std::string split_note = now.split >= 2 ? ", nvcc split-compile " + std::to_string(now.split) + " -> " +
+                                                std::to_string(std::max(next.split, 1)) : "";
+  if (now.jobs <= 1 && now.split < 2) { r.refused = "already at 1 job: memory, not parallelism, is short"; return false; }
+  if (now.jobs > 1) next.jobs = compat::jobs_after_oom(now.jobs);
+  for (const char* k : plan::kJobKnobs) r.env.erase(k);  // the signature's own count yields to the halved one
+  // The slots side-by-side extensions share (jobs x nvcc threads, run/pyshim.h) follow the jobs.
+  for (auto& [k, v] : plan::job_env(next, env)) r.env[k] = v;
+  r.parallel = next;
+  r.reason = root.id + (now.jobs > 1 ? ": jobs " + std::to_string(now.jobs) + " -> " + std::to_string(next.jobs)
+                                     : ": jobs stay at 1") + split_note;
+  return true;
+}
+
+bool set_env(const triage::Finding& root, const std::map<std::string, std::string>& env, RemedyPlan& r) {
+  const auto& rem = root.remedy;
+  if (rem.env.empty()) { r.refused = "the signature names no variables"; return false; }
+  bool changes = false;
+  for (const auto& [k, v] : rem.env)
+    if (auto it = env.find(k); it == env.end() || it->second != v) changes = true;
+  if (!changes) { r.refused = "its variables are already set: the remedy did not help"; return false; }
+  std::string what;
+  for (const auto& [k, v] : rem.env) what += (what.empty() ? "" : " ") + k + "=" + v;
+  r.reason = root.id + ": set " + what;
+  r.reconfigure = true;  // CMake reads most of these at configure time only
+  return true;
+}
+
+bool shorten_arch_list(const triage::Finding& root, const std::map<std::string, std::string>& env,
+                       const RetryPolicy& policy, const ArchList& native_arches, bool build_step, RemedyPlan& r) {
+  // nvcc refused an arch the plan's list does not have: the package passes its own list, and
+  // shortening the plan's would change nothing; the plan's list is made to win instead.
+  auto refused = arch_refused(evidence_line(root));
+  auto planned = ArchList::parse(env_of(env, "TORCH_CUDA_ARCH_LIST"));
+  if (build_step && refused && planned && !planned->contains_capability(*refused) &&
+      env_of(env, "TORCHSMITH_ARCH_LIST").empty())
+    return build_remedy("build.arch-list", root, env, r);
+  if (!policy.allow_arch_shrink) {
+    r.refused = "shortening the arch list changes what is built: pass --allow-arch-shrink to allow it";
+    return false;
+  }
+  // Spelled as the plan spells TORCH_CUDA_ARCH_LIST, so "already only these" compares like with like.
+  const std::string native = native_arches.torch_cuda_arch_list();
+  auto it = env.find("TORCH_CUDA_ARCH_LIST");
+  if (native_arches.empty() || (it != env.end() && it->second == native)) {
+    r.refused = "no shorter arch list known (no GPU detected, or already only the GPUs here)";
+    return false;
+  }
+  r.env["TORCH_CUDA_ARCH_LIST"] = native;
+  r.reason = root.id + ": arch list -> " + native + " (the GPUs here; allowed by --allow-arch-shrink)";
+  return true;
+}
+
+// A header the sources forgot, included in front of every C++ and CUDA file: nvcc reads
+// NVCC_APPEND_FLAGS itself, CMake reads CXXFLAGS at configure, and torch's BuildExtension
+// gets it through the build helper (TORCHSMITH_FORCE_INCLUDE, run/pyshim/sitecustomize.py).
+bool force_include(const triage::Finding& root, const std::map<std::string, std::string>& env, RemedyPlan& r) {
+  std::string h = triage::expand_captures(root.remedy.header, root.captures);
+  if (!triage::valid_header_name(h)) { r.refused = "no header name in the log line"; return false; }
+  std::string have;
+  if (auto it = env.find("TORCHSMITH_FORCE_INCLUDE"); it != env.end()) have = " " + it->second + " ";
+  if (have.find(" " + h + " ") != std::string::npos) {
+    r.refused = "<" + h + "> is already force-included: the remedy did not help";
+    return false;
+  }
+  if (have.empty()) {
+    auto py = env.find("PYTHONPATH");
+    r.env["PYTHONPATH"] = plan::pythonpath_with_pyshim(py == env.end() ? "" : py->second);
+  }
+  r.env["TORCHSMITH_FORCE_INCLUDE"] = appended(env, "TORCHSMITH_FORCE_INCLUDE", h);
+  r.env["NVCC_APPEND_FLAGS"] = appended(env, "NVCC_APPEND_FLAGS", "-include " + h);
+  r.env["CXXFLAGS"] = appended(env, "CXXFLAGS", "-include " + h);
+  r.reconfigure = true;  // CMake reads CXXFLAGS when it configures
+  r.reason = root.id + ": <" + h + "> force-included (-include " + h + " for the host compiler and nvcc)";
+  return true;
+}
+
+// Automatic only when triage named an installed compiler that fits (triage/specialize.cpp
+// fills CC/CXX/CUDAHOSTCXX from the machine's facts); otherwise the plan must change.
+bool switch_host_compiler(const triage::Finding& root, const std::map<std::string, std::string>& env, RemedyPlan& r) {
+  const auto& rem = root.remedy;
+  auto to = rem.env.find("CUDAHOSTCXX");
+  if (to == rem.env.end()) to = rem.env.find("CXX");
+  if (to == rem.env.end() || to->second.empty()) {
+    r.refused = "needs a different plan: no installed host compiler that fits is known (" + rem.note + ")";
+    return false;
+  }
+  auto now = env.find(to->first);
+  if (now != env.end() && now->second == to->second) {
+    r.refused = to->second + " is already the host compiler: the remedy did not help";
+    return false;
+  }
+  std::string what;
+  for (const auto& [k, v] : rem.env) what += (what.empty() ? "" : " ") + k + "=" + v;
+  r.clean_build = true;  // CMake cannot change the compiler of a configured build directory
+  r.reason = root.id + ": host compiler " + (now == env.end() ? std::string("(default)") : now->second) +
+             " -> " + to->second + " (installed, fits; " + what + "; build directory cleaned)";
+  return true;
+}
+
 }  // namespace
 
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
@@ -118,125 +224,45 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
     return r;
   }
   r.env = rem.env;
+  bool retry = false;
   switch (rem.kind) {
-    case triage::RemedyKind::halve_jobs: {
-      // Typed counts in, typed counts out; the knobs are written from them (plan/parallelism.h).
-      // nvcc --split-compile threads (plan/speed_split.h) hold memory too: halved with the jobs.
-      plan::Parallelism next = now;
-      next.split = now.split >= 2 && now.split / 2 >= 2 ? now.split / 2 : 0;
-      std::string split_note = now.split >= 2 ? ", nvcc split-compile " + std::to_string(now.split) + " -> " +
-                                                    std::to_string(std::max(next.split, 1)) : "";
-      if (now.jobs <= 1 && now.split < 2) { r.refused = "already at 1 job: memory, not parallelism, is short"; return r; }
-      if (now.jobs > 1) next.jobs = compat::jobs_after_oom(now.jobs);
-      for (const char* k : plan::kJobKnobs) r.env.erase(k);  // the signature's own count yields to the halved one
-      // The slots side-by-side extensions share (jobs x nvcc threads, run/pyshim.h) follow the jobs.
-      for (auto& [k, v] : plan::job_env(next, env)) r.env[k] = v;
-      r.parallel = next;
-      r.reason = root->id + (now.jobs > 1 ? ": jobs " + std::to_string(now.jobs) + " -> " + std::to_string(next.jobs)
-                                          : ": jobs stay at 1") + split_note;
+    case triage::RemedyKind::halve_jobs:
+      retry = halve_jobs(*root, env, now, r);
       break;
-    }
-    case triage::RemedyKind::set_env: {
-      if (rem.env.empty()) { r.refused = "the signature names no variables"; return r; }
-      bool changes = false;
-      for (const auto& [k, v] : rem.env)
-        if (auto it = env.find(k); it == env.end() || it->second != v) changes = true;
-      if (!changes) { r.refused = "its variables are already set: the remedy did not help"; return r; }
-      std::string what;
-      for (const auto& [k, v] : rem.env) what += (what.empty() ? "" : " ") + k + "=" + v;
-      r.reason = root->id + ": set " + what;
-      r.reconfigure = true;  // CMake reads most of these at configure time only
+    case triage::RemedyKind::set_env:
+      retry = set_env(*root, env, r);
       break;
-    }
     case triage::RemedyKind::clean_build_dir:
       r.clean_build = true;
       r.reason = root->id + ": the build directory is stale; cleaned (its logs kept)";
+      retry = true;
       break;
     case triage::RemedyKind::reconfigure:
       r.reconfigure = true;
       r.reason = root->id + ": configure again from scratch (CMakeCache.txt removed)";
+      retry = true;
       break;
-    case triage::RemedyKind::shorten_arch_list: {
-      // nvcc refused an arch the plan's list does not have: the package passes its own list, and
-      // shortening the plan's would change nothing; the plan's list is made to win instead.
-      auto refused = arch_refused(evidence_line(*root));
-      auto planned = ArchList::parse(env_of(env, "TORCH_CUDA_ARCH_LIST"));
-      if (build_step && refused && planned && !planned->contains_capability(*refused) &&
-          env_of(env, "TORCHSMITH_ARCH_LIST").empty()) {
-        if (!build_remedy("build.arch-list", *root, env, r)) return r;
-        break;
-      }
-      if (!policy.allow_arch_shrink) {
-        r.refused = "shortening the arch list changes what is built: pass --allow-arch-shrink to allow it";
-        return r;
-      }
-      // Spelled as the plan spells TORCH_CUDA_ARCH_LIST, so "already only these" compares like with like.
-      const std::string native = native_arches.torch_cuda_arch_list();
-      auto it = env.find("TORCH_CUDA_ARCH_LIST");
-      if (native_arches.empty() || (it != env.end() && it->second == native)) {
-        r.refused = "no shorter arch list known (no GPU detected, or already only the GPUs here)";
-        return r;
-      }
-      r.env["TORCH_CUDA_ARCH_LIST"] = native;
-      r.reason = root->id + ": arch list -> " + native + " (the GPUs here; allowed by --allow-arch-shrink)";
+    case triage::RemedyKind::shorten_arch_list:
+      retry = shorten_arch_list(*root, env, policy, native_arches, build_step, r);
       break;
-    }
-    case triage::RemedyKind::force_include: {
-      // A header the sources forgot, included in front of every C++ and CUDA file: nvcc reads
-      // NVCC_APPEND_FLAGS itself, CMake reads CXXFLAGS at configure, and torch's BuildExtension
-      // gets it through the build helper (TORCHSMITH_FORCE_INCLUDE, run/pyshim/sitecustomize.py).
-      std::string h = triage::expand_captures(rem.header, root->captures);
-      if (!triage::valid_header_name(h)) { r.refused = "no header name in the log line"; return r; }
-      std::string have;
-      if (auto it = env.find("TORCHSMITH_FORCE_INCLUDE"); it != env.end()) have = " " + it->second + " ";
-      if (have.find(" " + h + " ") != std::string::npos) {
-        r.refused = "<" + h + "> is already force-included: the remedy did not help";
-        return r;
-      }
-      if (have.empty()) {
-        auto py = env.find("PYTHONPATH");
-        r.env["PYTHONPATH"] = plan::pythonpath_with_pyshim(py == env.end() ? "" : py->second);
-      }
-      r.env["TORCHSMITH_FORCE_INCLUDE"] = appended(env, "TORCHSMITH_FORCE_INCLUDE", h);
-      r.env["NVCC_APPEND_FLAGS"] = appended(env, "NVCC_APPEND_FLAGS", "-include " + h);
-      r.env["CXXFLAGS"] = appended(env, "CXXFLAGS", "-include " + h);
-      r.reconfigure = true;  // CMake reads CXXFLAGS when it configures
-      r.reason = root->id + ": <" + h + "> force-included (-include " + h + " for the host compiler and nvcc)";
+    case triage::RemedyKind::force_include:
+      retry = force_include(*root, env, r);
       break;
-    }
-    case triage::RemedyKind::switch_host_compiler: {
-      // Automatic only when triage named an installed compiler that fits (triage/specialize.cpp
-      // fills CC/CXX/CUDAHOSTCXX from the machine's facts); otherwise the plan must change.
-      auto to = rem.env.find("CUDAHOSTCXX");
-      if (to == rem.env.end()) to = rem.env.find("CXX");
-      if (to == rem.env.end() || to->second.empty()) {
-        r.refused = "needs a different plan: no installed host compiler that fits is known (" + rem.note + ")";
-        return r;
-      }
-      auto now = env.find(to->first);
-      if (now != env.end() && now->second == to->second) {
-        r.refused = to->second + " is already the host compiler: the remedy did not help";
-        return r;
-      }
-      std::string what;
-      for (const auto& [k, v] : rem.env) what += (what.empty() ? "" : " ") + k + "=" + v;
-      r.clean_build = true;  // CMake cannot change the compiler of a configured build directory
-      r.reason = root->id + ": host compiler " + (now == env.end() ? std::string("(default)") : now->second) +
-                 " -> " + to->second + " (installed, fits; " + what + "; build directory cleaned)";
+    case triage::RemedyKind::switch_host_compiler:
+      retry = switch_host_compiler(*root, env, r);
       break;
-    }
     case triage::RemedyKind::build_remedy:
       if (!build_step) {
         r.refused = "a build helper remedy acts on a package's build; this step is not one (" + rem.note + ")";
         return r;
       }
-      if (!build_remedy(rem.rule, *root, env, r)) return r;
+      retry = build_remedy(rem.rule, *root, env, r);
       break;
     default:
       r.refused = "needs a different plan (" + rem.note + ")";
       return r;
   }
-  r.retry = true;
+  r.retry = retry;
   return r;
 }
 

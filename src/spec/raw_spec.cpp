@@ -68,6 +68,144 @@ bool check_requirement(const RawField& f, BuildSpec& s, std::string& error) {
   return true;
 }
 
+// Where a field given was set, for the plan's decisions and errors.
+void note(BuildSpec& s, const char* field, const RawField& f) {
+  if (f.set) s.origin[field] = f.where.empty() ? field : f.where;
+}
+
+// Each field's check: false with `error` naming the field, its origin and what to write.
+bool check_cuda(const RawField& f, BuildSpec& s, std::string& error) {
+  if (!f.set) return true;
+  auto v = Version::parse(f.value);
+  bool digits = !f.value.empty() &&
+                std::all_of(f.value.begin(), f.value.end(),
+                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+  if (!v || !digits || v->release().size() < 2) {
+    error = at(f, "cuda", "'" + f.value + "' is not a CUDA version (write 12.8)");
+    return false;
+  }
+  s.cuda = v->str();
+  note(s, "cuda", f);
+  return true;
+}
+
+bool check_arch(const RawField& f, BuildSpec& s, std::string& error) {
+  s.arch = "native";
+  if (!f.set) return true;
+  // Names are resolved by the plan (it holds the KB); here only the numbers' spelling is checked.
+  std::string err;
+  auto any_name = [](std::string_view, std::string*) -> std::optional<std::vector<CudaArch>> {
+    return std::vector<CudaArch>{};
+  };
+  if (f.value.empty() || !ArchList::parse(f.value, any_name, &err)) {
+    error = at(f, "arch", "'" + f.value + "': " +
+                              (err.empty() ? "empty" : err) +
+                              " (write native, portable, a family such as ada, or 8.9;12.0+PTX)");
+    return false;
+  }
+  s.arch = f.value;
+  note(s, "arch", f);
+  return true;
+}
+
+bool check_python(const RawField& f, BuildSpec& s, std::string& error) {
+  if (!f.set) return true;
+  const std::string& p = f.value;
+  if (p.find('/') == std::string::npos && !Version::parse(p)) {
+    error = at(f, "python", "'" + p + "' is neither an interpreter path nor a version (write 3.8 or /usr/bin/python3.8)");
+    return false;
+  }
+  s.python = p;
+  note(s, "python", f);
+  return true;
+}
+
+bool check_build_type(const RawField& f, BuildSpec& s, std::string& error) {
+  if (!f.set) return true;
+  std::string b = lower(f.value);
+  if (b == "release") s.build_type = BuildType::release;
+  else if (b == "debug") s.build_type = BuildType::debug;
+  else if (b == "relwithdebinfo") s.build_type = BuildType::relwithdebinfo;
+  else {
+    error = at(f, "build_type", "'" + f.value + "' (write release, debug or relwithdebinfo)");
+    return false;
+  }
+  note(s, "build_type", f);
+  return true;
+}
+
+// "auto" is the default: not noted as set.
+bool check_jobs(const RawField& f, BuildSpec& s, std::string& error) {
+  if (!f.set || lower(f.value) == "auto") return true;
+  const std::string& j = f.value;
+  auto n = parse_jobs(j);
+  if (!n) {
+    error = at(f, "jobs", "'" + j + "' (write a number of jobs >= 1, or auto)");
+    return false;
+  }
+  s.jobs = *n;
+  note(s, "jobs", f);
+  return true;
+}
+
+bool check_mem_budget(const RawField& f, BuildSpec& s, std::string& error) {
+  if (!f.set) return true;
+  auto b = parse_size(f.value);
+  if (!b) {
+    error = at(f, "mem_budget", "'" + f.value + "' is not a size (write 16G)");
+    return false;
+  }
+  s.mem_budget_bytes = *b;
+  note(s, "mem_budget", f);
+  return true;
+}
+
+bool check_packages(const RawField& f, BuildSpec& s, std::string& error) {
+  if (!f.set) return true;
+  static const std::set<std::string> kinds{"wheel", "conda", "libtorch"};
+  s.packages = split_list(f.value);
+  for (const auto& p : s.packages)
+    if (!kinds.count(p)) {
+      error = at(f, "packages", "'" + p + "' (write wheel, conda or libtorch)");
+      return false;
+    }
+  if (s.packages.empty()) {
+    error = at(f, "packages", "empty (write wheel, conda or libtorch)");
+    return false;
+  }
+  note(s, "packages", f);
+  return true;
+}
+
+// --with and --without: a feature is named by one of them at most.
+bool check_features(const RawField& with, const RawField& without, BuildSpec& s, std::string& error) {
+  s.with = with.set ? split_list(with.value) : std::vector<std::string>{};
+  s.without = without.set ? split_list(without.value) : std::vector<std::string>{};
+  for (const auto& w : s.with)
+    if (std::find(s.without.begin(), s.without.end(), w) != s.without.end()) {
+      error = at(without, "without", "'" + w + "' is also asked for with --with; name it once");
+      return false;
+    }
+  note(s, "with", with);
+  note(s, "without", without);
+  return true;
+}
+
+bool check_source(const RawField& f, BuildSpec& s, std::string& error) {
+  s.source = f.value;
+  if (SourceRef ref = parse_source(s.source); !ref.url.empty()) {
+    // Checked before anything uses them: a ref starting with '-' would be an option to git.
+    std::string why = util::check_git_url(ref.url);
+    if (why.empty() && !ref.ref.empty()) why = util::check_git_ref(ref.ref);
+    if (!why.empty()) {
+      error = at(f, "source", why);
+      return false;
+    }
+  }
+  note(s, "source", f);
+  return true;
+}
+
 }  // namespace
 
 RawSpec merge(const RawSpec& base, const RawSpec& over) {
@@ -113,129 +251,21 @@ std::optional<int> parse_jobs(const std::string& text) {
 
 std::optional<BuildSpec> check(const RawSpec& raw, std::string& error) {
   BuildSpec s;
-  auto note = [&](const char* field, const RawField& f) {
-    if (f.set) s.origin[field] = f.where.empty() ? field : f.where;
-  };
   if (!raw.requirement.set || raw.requirement.value.empty()) {
     error = "no release named: write torchsmith plan torch==X.Y.Z (or torch = \"X.Y.Z\" in torchsmith.toml)";
     return std::nullopt;
   }
   if (!check_requirement(raw.requirement, s, error)) return std::nullopt;
-  note("version", raw.requirement);
-
-  if (raw.cuda.set) {
-    auto v = Version::parse(raw.cuda.value);
-    bool digits = !raw.cuda.value.empty() &&
-                  std::all_of(raw.cuda.value.begin(), raw.cuda.value.end(),
-                              [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
-    if (!v || !digits || v->release().size() < 2) {
-      error = at(raw.cuda, "cuda", "'" + raw.cuda.value + "' is not a CUDA version (write 12.8)");
-      return std::nullopt;
-    }
-    s.cuda = v->str();
-    note("cuda", raw.cuda);
-  }
-
-  s.arch = "native";
-  if (raw.arch.set) {
-    // Names are resolved by the plan (it holds the KB); here only the numbers' spelling is checked.
-    std::string err;
-    auto any_name = [](std::string_view, std::string*) -> std::optional<std::vector<CudaArch>> {
-      return std::vector<CudaArch>{};
-    };
-    if (raw.arch.value.empty() || !ArchList::parse(raw.arch.value, any_name, &err)) {
-      error = at(raw.arch, "arch", "'" + raw.arch.value + "': " +
-                                       (err.empty() ? "empty" : err) +
-                                       " (write native, portable, a family such as ada, or 8.9;12.0+PTX)");
-      return std::nullopt;
-    }
-    s.arch = raw.arch.value;
-    note("arch", raw.arch);
-  }
-
-  if (raw.python.set) {
-    const std::string& p = raw.python.value;
-    if (p.find('/') == std::string::npos && !Version::parse(p)) {
-      error = at(raw.python, "python", "'" + p + "' is neither an interpreter path nor a version (write 3.8 or /usr/bin/python3.8)");
-      return std::nullopt;
-    }
-    s.python = p;
-    note("python", raw.python);
-  }
-
-  if (raw.build_type.set) {
-    std::string b = lower(raw.build_type.value);
-    if (b == "release") s.build_type = BuildType::release;
-    else if (b == "debug") s.build_type = BuildType::debug;
-    else if (b == "relwithdebinfo") s.build_type = BuildType::relwithdebinfo;
-    else {
-      error = at(raw.build_type, "build_type", "'" + raw.build_type.value + "' (write release, debug or relwithdebinfo)");
-      return std::nullopt;
-    }
-    note("build_type", raw.build_type);
-  }
-
-  if (raw.jobs.set && lower(raw.jobs.value) != "auto") {
-    const std::string& j = raw.jobs.value;
-    auto n = parse_jobs(j);
-    if (!n) {
-      error = at(raw.jobs, "jobs", "'" + j + "' (write a number of jobs >= 1, or auto)");
-      return std::nullopt;
-    }
-    s.jobs = *n;
-    note("jobs", raw.jobs);
-  }
-
-  if (raw.mem_budget.set) {
-    auto b = parse_size(raw.mem_budget.value);
-    if (!b) {
-      error = at(raw.mem_budget, "mem_budget", "'" + raw.mem_budget.value + "' is not a size (write 16G)");
-      return std::nullopt;
-    }
-    s.mem_budget_bytes = *b;
-    note("mem_budget", raw.mem_budget);
-  }
-
-  if (raw.packages.set) {
-    static const std::set<std::string> kinds{"wheel", "conda", "libtorch"};
-    s.packages = split_list(raw.packages.value);
-    for (const auto& p : s.packages)
-      if (!kinds.count(p)) {
-        error = at(raw.packages, "packages", "'" + p + "' (write wheel, conda or libtorch)");
-        return std::nullopt;
-      }
-    if (s.packages.empty()) {
-      error = at(raw.packages, "packages", "empty (write wheel, conda or libtorch)");
-      return std::nullopt;
-    }
-    note("packages", raw.packages);
-  }
-
-  s.with = raw.with.set ? split_list(raw.with.value) : std::vector<std::string>{};
-  s.without = raw.without.set ? split_list(raw.without.value) : std::vector<std::string>{};
-  for (const auto& w : s.with)
-    if (std::find(s.without.begin(), s.without.end(), w) != s.without.end()) {
-      error = at(raw.without, "without", "'" + w + "' is also asked for with --with; name it once");
-      return std::nullopt;
-    }
-  note("with", raw.with);
-  note("without", raw.without);
-
-  s.source = raw.source.value;
-  if (SourceRef ref = parse_source(s.source); !ref.url.empty()) {
-    // Checked before anything uses them: a ref starting with '-' would be an option to git.
-    std::string why = util::check_git_url(ref.url);
-    if (why.empty() && !ref.ref.empty()) why = util::check_git_ref(ref.ref);
-    if (!why.empty()) {
-      error = at(raw.source, "source", why);
-      return std::nullopt;
-    }
-  }
-  note("source", raw.source);
+  note(s, "version", raw.requirement);
+  if (!check_cuda(raw.cuda, s, error) || !check_arch(raw.arch, s, error) || !check_python(raw.python, s, error) ||
+      !check_build_type(raw.build_type, s, error) || !check_jobs(raw.jobs, s, error) ||
+      !check_mem_budget(raw.mem_budget, s, error) || !check_packages(raw.packages, s, error) ||
+      !check_features(raw.with, raw.without, s, error) || !check_source(raw.source, s, error))
+    return std::nullopt;
   s.facts_file = raw.facts.value;
-  note("facts", raw.facts);
+  note(s, "facts", raw.facts);
   if (raw.root.set && !raw.root.value.empty()) s.root = raw.root.value;
-  note("root", raw.root);
+  note(s, "root", raw.root);
   if (!s.facts_file.empty() && raw.root.set) {
     error = "--facts and --root both name the machine to plan for; give one";
     return std::nullopt;

@@ -114,7 +114,7 @@ ScriptRun run_check_script(const std::string& python, const nlohmann::json& args
   o.timeout = timeout;
   o.env = env;
   o.max_output = 4 << 20;
-  util::RunResult proc = util::run({python, "-c", python_check_script(), args.dump()}, o);
+  util::RunResult proc = util::run({python, "-c", std::string(python_check_script()), args.dump()}, o);
   ScriptRun r = parse_script_output(proc.out);
   r.proc = std::move(proc);
   r.timeout = timeout;

@@ -1,10 +1,4 @@
-// Python 3.6+ (no walrus, no f-string '='); imports only the standard library before torch.
-#include "verify/python_script.h"
 
-namespace ts::verify {
-
-const char* python_check_script() {
-  return R"PY(
 import sys, os, json, traceback
 OUT = sys.stdout
 sys.stdout = sys.stderr
@@ -210,7 +204,3 @@ if ok:
             if ARGS.get("smoke"):
                 step("gpu smoke", smoke("cuda"))
 emit("done")
-)PY";
-}
-
-}  // namespace ts::verify
