@@ -115,6 +115,9 @@ constexpr EntityPattern kEntities[] = {
     {"library", R"(cannot find -l(\S+))"},
     {"version", R"(version `((?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found)"},
     {"arch", R"(\b((?:sm|compute)_\d+[af]?|gfx\d+\w*)\b)"},
+    // ptxas refusing a newer PTX ISA names two versions: the file's and the newest it knows.
+    {"ptx_isa", R"(Unsupported \.version (\d+\.\d+);)"},
+    {"ptx_isa_known", R"(; current version is '(\d+\.\d+)')"},
     {"package", R"(Failed to (?:build|download) `?([\w.-]+))"},
     {"package", R"(No matching distribution found for (\S+))"},
     {"package", R"(satisfies the requirement (\S+))"},

@@ -414,6 +414,11 @@ c('UV_INDEX_STRATEGY_FIRST_INDEX', ['$ uv add torch torchvision --index https://
   '      hint: `pillow` was found on https://download.pytorch.org/whl/cu126, but not at the requested version (pillow==11.1.0). A compatible version may be available'],
   ['$ uv add torch --index https://download.pytorch.org/whl/cu126', 'Resolved 23 packages in 1.2s', '  hint: `torch` is pinned to the pytorch index via tool.uv.sources'])
 
+c('INDEX_URL_IS_FIND_LINKS_PAGE', ['$ uv add torch==1.6.0+cu101 torchvision==0.7.0+cu101 --index https://download.pytorch.org/whl/torch_stable.html',
+  '  \u00d7 No solution found when resolving dependencies:',
+  '  \u2570\u2500\u25b6 Because there is no version of torch==1.6.0+cu101 and your project depends on torch==1.6.0+cu101, we can conclude that your project\'s requirements are unsatisfiable.'],
+  ['$ pip install torch==1.6.0+cu101 -f https://download.pytorch.org/whl/torch_stable.html', 'Successfully installed torch-1.6.0+cu101'])
+
 c('GPU_ARCH_TOO_OLD_FOR_LIBRARY', ['Device Tesla K40m', "terminate called after throwing an instance of 'std::runtime_error'",
   '  what():  [FT][ERROR] CUDA runtime error: CUBLAS_STATUS_ARCH_MISMATCH /workspace/fastertransformer/cuda/open_attention.h:171', 'Aborted (core dumped)'],
   ['cublasStatus_t values: CUBLAS_STATUS_SUCCESS, CUBLAS_STATUS_NOT_INITIALIZED; arch checks passed for sm_80'])

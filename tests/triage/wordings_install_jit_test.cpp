@@ -78,5 +78,27 @@ TEST(CondaPackageCorrupted, EitherHalfOfTheMessage) {
   EXPECT_EQ(root_id(d), "CONDA_PACKAGE_CORRUPTED");
 }
 
+// A find-links page given as an index: the resolver's failure is unrecognised by its words, and the
+// command line's option explains it (a warning with explains = "resolve", astral-sh/uv#12980).
+TEST(IndexUrlIsFindLinksPage, ExplainsTheResolversFailure) {
+  const char* cmd = "uv add torch==1.6.0+cu101 torchvision==0.7.0+cu101 --index https://download.pytorch.org/whl/torch_stable.html\n";
+  const char* verdict =
+      "  \xc3\x97 No solution found when resolving dependencies:\n"
+      "  \xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 Because there is no version of torch==1.6.0+cu101 and your project depends on "
+      "torch==1.6.0+cu101, we can conclude that your project's requirements are unsatisfiable.\n";
+  EXPECT_EQ(root_id(diagnose(std::string(cmd) + verdict)), "INDEX_URL_IS_FIND_LINKS_PAGE");
+  // The same option where nothing failed is a warning, not a failure.
+  Diagnosis ok = diagnose(std::string(cmd) + "Resolved 23 packages in 1.2s\n");
+  EXPECT_FALSE(ok.failed());
+  // The same verdict with an index root, or the page given to --find-links: the option explains nothing.
+  EXPECT_NE(root_id(diagnose(std::string("uv add torch==1.6.0+cu101 --index https://download.pytorch.org/whl/cu101\n") + verdict)),
+            "INDEX_URL_IS_FIND_LINKS_PAGE");
+  EXPECT_NE(root_id(diagnose(std::string("uv pip install torch==1.6.0+cu101 -f https://download.pytorch.org/whl/torch_stable.html\n") + verdict)),
+            "INDEX_URL_IS_FIND_LINKS_PAGE");
+  // A failure of another phase (a compile) is not explained by an index option.
+  EXPECT_NE(root_id(diagnose(std::string(cmd) + "x.cpp:1:10: error: 'foo' was not declared in this scope\n")),
+            "INDEX_URL_IS_FIND_LINKS_PAGE");
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
