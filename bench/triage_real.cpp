@@ -6,9 +6,10 @@
 // Prints the dev and heldout scores; misses are listed for dev only (held-out results stay aggregate).
 // Cases added after the first freeze follow a `# batch: N` line in the manifest; each part's score
 // is also printed per batch (totals only), so the first held-out batch stays comparable over time.
-// Usage: bench_triage_real [CORPUS_DIR] [--floors FILE] [--part dev|heldout]
+// Usage: bench_triage_real [CORPUS_DIR] [--floors FILE] [--part dev|heldout] [--batch N]
 //   --floors: exit 1 when a score is below its floor (tests/triage/real/floors.toml: dev = N, heldout = N).
 //   --part: read and score one part only (tune with --part dev: the held-out files are then not even opened).
+//   --batch: read and score one batch only (a new batch's "before" and "after"); floors are totals, so not with --floors.
 // Every dev case must also get an answer (issue 18 item 3): a root cause, or "unrecognised" with
 // the first real error line; a case without one is listed as "no-answer" and fails the run.
 #include <cstdio>
@@ -68,13 +69,18 @@ struct Score { int hit = 0, total = 0; };
 
 int main(int argc, char** argv) {
   std::string dir = std::string(TS_SOURCE_DIR) + "/tests/triage/real";
-  std::string floors_path, part;
+  std::string floors_path, part, only_batch;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--floors" && i + 1 < argc) floors_path = argv[++i];
     else if (a == "--part" && i + 1 < argc && (std::string(argv[i + 1]) == "dev" || std::string(argv[i + 1]) == "heldout")) part = argv[++i];
+    else if (a == "--batch" && i + 1 < argc && argv[i + 1][0] != '-') only_batch = argv[++i];
     else if (!a.empty() && a[0] != '-') dir = a;
-    else { std::fprintf(stderr, "usage: bench_triage_real [CORPUS_DIR] [--floors FILE] [--part dev|heldout]\n"); return 2; }
+    else { std::fprintf(stderr, "usage: bench_triage_real [CORPUS_DIR] [--floors FILE] [--part dev|heldout] [--batch N]\n"); return 2; }
+  }
+  if (!only_batch.empty() && !floors_path.empty()) {
+    std::fprintf(stderr, "bench_triage_real: --floors applies to the whole corpus; drop --batch to check floors\n");
+    return 2;
   }
 
   std::vector<std::string> errors;
@@ -102,6 +108,7 @@ int main(int argc, char** argv) {
     std::string id, split, log_sha, toml_sha;
     f >> id >> split >> log_sha >> toml_sha;
     if (!part.empty() && split != part) continue;
+    if (!only_batch.empty() && batch != only_batch) continue;
     std::string log_path = dir + "/cases/" + id + ".log", toml_path = dir + "/cases/" + id + ".toml";
     std::string log, toml;
     if (!read_file(log_path, log) || !read_file(toml_path, toml)) {
@@ -145,6 +152,11 @@ int main(int argc, char** argv) {
     }
   }
   if (bad) { std::fprintf(stderr, "%d case(s) do not match the manifest\n", bad); return 2; }
+  if (!only_batch.empty() && score.empty()) {
+    std::fprintf(stderr, "bench_triage_real: no case of batch %s%s%s in the manifest\n", only_batch.c_str(),
+                 part.empty() ? "" : " in part ", part.c_str());
+    return 2;
+  }
 
   for (const auto& m : misses) std::printf("miss\t%s\n", m.c_str());
   for (const auto& u : unanswered) std::printf("no-answer\t%s\n", u.c_str());

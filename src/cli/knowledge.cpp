@@ -20,6 +20,7 @@ const std::vector<kb::TableSpec>& stage_tables() {
       triage::kHeaderTable.spec,    // headers.toml  } read with the signatures:
       triage::kModuleTable.spec,    // modules.toml  } the entity tables (triage/entity_table.h)
       triage::kTritonTable.spec,    // triton.toml   }
+      triage::kPtxTable.spec,       // ptx.toml      }
       package::kWheelPolicyTable.spec,  // manylinux.toml
   };
   return tables;

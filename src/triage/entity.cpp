@@ -145,6 +145,25 @@ void triton_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   }
 }
 
+// ptxas refusing a PTX file names both ISA versions: the CUDA release that reads the file's, and
+// the one the refusing ptxas (or driver) is, from the table; the fix names the release to use.
+void ptx_rule(const SignatureSet& set, Finding& f) {
+  if (f.id != "CUDA_PTX_UNSUPPORTED_TOOLCHAIN") return;
+  std::string isa, known;
+  const Evidence* at = named(f, "ptx_isa", isa);
+  if (!at || !named(f, "ptx_isa_known", known)) return;
+  const PtxIsa* need = set.entities.find_ptx_isa(isa);
+  if (!need) return;
+  const PtxIsa* has = set.entities.find_ptx_isa(known);
+  f.fix = "The PTX is ISA " + isa + ", which CUDA " + need->cuda + " and newer read; the ptxas that refused it knows ISA " +
+          known + (has ? " (CUDA " + has->cuda + "'s)" : "") + ": assemble it with the ptxas of CUDA " + need->cuda +
+          " or newer (or the one its producer bundles, such as Triton's), or for the driver's JIT install a driver of CUDA " +
+          need->cuda + " or newer. " + f.fix;
+  f.notes.push_back("PTX ISA " + isa + " (line " + std::to_string(at->line) + ") is read from CUDA " + need->cuda + " on" +
+                    (has ? "; ISA " + known + " is CUDA " + has->cuda + "'s" : "") + " (entity table " + need->file + ":" +
+                    std::to_string(need->line) + ", source " + need->source + ")");
+}
+
 }  // namespace
 
 void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
@@ -153,6 +172,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   header_rule(set, d, f);
   module_rule(set, d, f);
   triton_rule(set, d, f);
+  ptx_rule(set, f);
 }
 
 }  // namespace ts::triage

@@ -5,7 +5,8 @@
 // wording reached only the generic reading, the signature of that cause); `No module named X` is
 // read by phase (during a package's build step: its isolated build environment lacks X; at import:
 // X is not installed in the interpreter that ran); an arch in a Triton compile names the first
-// Triton release that knows it. Each rule says what it read in a note, with the table's source.
+// Triton release that knows it; a PTX ISA ptxas refused names the CUDA release that reads it. Each
+// rule says what it read in a note, with the table's source.
 #include "triage/diagnosis.h"
 
 namespace ts::triage {

@@ -1,4 +1,4 @@
-// Loading data/kb/headers.toml, modules.toml and triton.toml. Each problem is reported with
+// Loading data/kb/headers.toml, modules.toml, triton.toml and ptx.toml. Each problem is reported with
 // file:line; a broken entry is skipped, never half-loaded.
 #include "triage/entity_table.h"
 
@@ -61,6 +61,15 @@ void each(const toml::table& root, const char* array, std::string_view file, std
   }
 }
 
+// "8.4", "12.4": digits, one dot, digits.
+bool major_minor(std::string_view v) {
+  std::size_t dot = v.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == v.size()) return false;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (i != dot && !std::isdigit(static_cast<unsigned char>(v[i]))) return false;
+  return true;
+}
+
 constexpr std::string_view kKinds[] = {"cuda", "system", "python", "torch", "submodule"};
 
 }  // namespace
@@ -88,6 +97,12 @@ const TritonArch* EntityTables::find_triton_arch(std::string_view arch) const {
   for (const auto& a : triton_arches)
     if (arch.rfind(a.arch, 0) == 0 && (arch.size() == a.arch.size() || !std::isdigit(static_cast<unsigned char>(arch[a.arch.size()]))))
       return &a;
+  return nullptr;
+}
+
+const PtxIsa* EntityTables::find_ptx_isa(std::string_view version) const {
+  for (const auto& p : ptx_isas)
+    if (p.version == version) return &p;
   return nullptr;
 }
 
@@ -151,16 +166,27 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
       if (a.arch.rfind("sm_", 0) != 0) errors.push_back(where(file, t) + "arch must be sm_NN, not '" + a.arch + "'");
       if (errors.size() == before) put(out.triton_arches, std::move(a), [](const TritonArch& e) { return e.arch; });
     });
+  } else if (name == "ptx.toml") {
+    each(root, "isa", file, errors, [&](const toml::table& t) {
+      PtxIsa p;
+      p.file = std::string(file);
+      p.line = static_cast<int>(t.source().begin.line);
+      std::size_t before = errors.size();
+      fields(t, file, {{"version", &p.version}, {"cuda", &p.cuda}, {"source", &p.source}}, {"version", "cuda", "source"}, errors);
+      for (const auto* v : {&p.version, &p.cuda})
+        if (!v->empty() && !major_minor(*v)) errors.push_back(where(file, t) + "'" + *v + "' must be MAJOR.MINOR");
+      if (errors.size() == before) put(out.ptx_isas, std::move(p), [](const PtxIsa& e) { return e.version; });
+    });
   }
   for (const auto& [k, v] : root)
-    if (k.str() != "header" && k.str() != "module" && k.str() != "arch" && k.str() != "minimum")
+    if (k.str() != "header" && k.str() != "module" && k.str() != "arch" && k.str() != "minimum" && k.str() != "isa")
       errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
   return errors;
 }
 
 EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
   EntityTables t;
-  for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml"})
+  for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml"})
     kb::for_each_layer(name, overlay_dirs, [&](const std::string& file, std::string_view text) {
       auto e = load_entity_text(name, file, text, t);
       errors.insert(errors.end(), e.begin(), e.end());
@@ -196,6 +222,9 @@ void validate_modules_file(std::string_view file, std::string_view text, std::ve
 }
 void validate_triton_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
   validate("triton.toml", file, text, errors);
+}
+void validate_ptx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("ptx.toml", file, text, errors);
 }
 
 }  // namespace ts::triage

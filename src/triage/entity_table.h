@@ -1,8 +1,8 @@
 #pragma once
-// The entity tables triage reasons with (data/kb/headers.toml, modules.toml, triton.toml): what
-// provides a header, what a missing Python module means in a build and at import, which Triton
-// release first knows a GPU arch. Loaded beside the signatures (signature.h), each entry with its
-// source; the rules that use them are in entity.h.
+// The entity tables triage reasons with (data/kb/headers.toml, modules.toml, triton.toml, ptx.toml):
+// what provides a header, what a missing Python module means in a build and at import, which Triton
+// release first knows a GPU arch, which CUDA release first reads a PTX ISA version. Loaded beside the
+// signatures (signature.h), each entry with its source; the rules that use them are in entity.h.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,10 +36,19 @@ struct TritonArch {
   int line = 0;
 };
 
+struct PtxIsa {
+  std::string version;  // "8.4": the PTX file's `.version`
+  std::string cuda;     // "12.4": the first CUDA release whose ptxas (and driver) reads it
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
 struct EntityTables {
   std::vector<HeaderEntry> headers;
   std::vector<ModuleEntry> modules;
   std::vector<TritonArch> triton_arches;
+  std::vector<PtxIsa> ptx_isas;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
   std::string triton_min_capability_source;
 
@@ -49,9 +58,11 @@ struct EntityTables {
   const ModuleEntry* find_module(std::string_view name) const;
   // The entry for an arch ("sm_120a" is sm_120's).
   const TritonArch* find_triton_arch(std::string_view arch) const;
+  // The entry for a PTX ISA version ("8.4"), exactly.
+  const PtxIsa* find_ptx_isa(std::string_view version) const;
 };
 
-// Parses one table file into `out` (headers.toml, modules.toml or triton.toml, told by `name`);
+// Parses one table file into `out` (headers.toml, modules.toml, triton.toml or ptx.toml, told by `name`);
 // errors are "file:line: message", and an entry with errors is left out.
 std::vector<std::string> load_entity_text(std::string_view name, std::string_view file, std::string_view text,
                                           EntityTables& out);
@@ -62,13 +73,15 @@ EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, st
 // Whether every `signature` the tables name exists in `ids` (checked when both are loaded).
 std::vector<std::string> check_entity_signatures(const EntityTables& t, const std::vector<std::string>& ids);
 
-// The three files as KB tables (kb/table.h): kb check validates each with load_entity_text; one
-// reader stacks all three (triage reads them with the signatures, signature.h).
+// The four files as KB tables (kb/table.h): kb check validates each with load_entity_text; one
+// reader stacks them all (triage reads them with the signatures, signature.h).
 void validate_headers_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_modules_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_triton_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_ptx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 inline constexpr kb::TableDef<EntityTables> kHeaderTable{{"headers", "headers.toml", &validate_headers_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kModuleTable{{"modules", "modules.toml", &validate_modules_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kTritonTable{{"triton", "triton.toml", &validate_triton_file}, &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kPtxTable{{"ptx", "ptx.toml", &validate_ptx_file}, &load_entity_tables};
 
 }  // namespace ts::triage

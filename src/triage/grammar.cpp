@@ -41,6 +41,9 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "conda", "resolve", R"(\b(?:PackagesNotFoundError|ResolvePackageNotFound)\b)"},
     {Marker::failure_line, "conda", "resolve", R"(\bCould not solve for environment specs)"},
     {Marker::failure_line, "conda", "resolve", R"(\bnothing provides \S+ needed by )"},
+    // conda's transaction errors, raised after the solve (a damaged package in its cache, two packages
+    // writing one path); an archive's error is printed as the exception's repr, with no ": ".
+    {Marker::failure_line, "conda", "install", R"(\b(?:InvalidArchiveError|CondaVerificationError|SafetyError|ClobberError)(?:\(|: ))"},
 
     // Python: an exception line as CPython prints it, as pytest frames it ("E   ImportError: ..."),
     // and exception classes whose names do not end in Error/Exception (inductor's, a process pool's).
@@ -112,6 +115,9 @@ constexpr EntityPattern kEntities[] = {
     {"library", R"(cannot find -l(\S+))"},
     {"version", R"(version `((?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found)"},
     {"arch", R"(\b((?:sm|compute)_\d+[af]?|gfx\d+\w*)\b)"},
+    // ptxas refusing a newer PTX ISA names two versions: the file's and the newest it knows.
+    {"ptx_isa", R"(Unsupported \.version (\d+\.\d+);)"},
+    {"ptx_isa_known", R"(; current version is '(\d+\.\d+)')"},
     {"package", R"(Failed to (?:build|download) `?([\w.-]+))"},
     {"package", R"(No matching distribution found for (\S+))"},
     {"package", R"(satisfies the requirement (\S+))"},

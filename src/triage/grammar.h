@@ -4,7 +4,7 @@
 // nvcc/ptxas, Triton, the CUDA/HIP runtime). The engine compiles every grammar into its marker set
 // (engine.h), so a log holding any such line never reads "no error found"; read_failure_line says
 // which tool and phase a line belongs to and which entities (module, header, symbol, library,
-// arch, version, path, package) it names, for the answer and for the entity rules (entity.h).
+// arch, version, path, package, PTX ISA) it names, for the answer and for the entity rules (entity.h).
 #include <optional>
 #include <span>
 #include <string>
@@ -28,7 +28,8 @@ struct Grammar {
 std::span<const Grammar> grammars();
 
 struct Entity {
-  std::string kind;   // "module", "header", "symbol", "library", "arch", "version", "path", "package"
+  std::string kind;   // "module", "header", "symbol", "library", "arch", "version", "path", "package",
+                      // "ptx_isa" / "ptx_isa_known" (a PTX file's ISA, the newest its reader knows)
   std::string value;
 };
 

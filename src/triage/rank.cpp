@@ -159,7 +159,16 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
     auto on_line = [&](const Finding& f) {
       return f.severity == Severity::warning && std::any_of(f.evidence.begin(), f.evidence.end(), in_failure);
     };
+    // A warning that explains failures of the phase the unrecognised line's grammar is of (an
+    // option on the command line that makes the resolver fail) is that failure's cause.
+    std::string phase;
+    for (const auto& e : u.evidence)
+      if (auto line = read_failure_line(e.text)) { phase = line->grammar->phase; break; }
+    auto explains = [&](const Finding& f) {
+      return f.severity == Severity::warning && !phase.empty() && f.sig->explains == phase;
+    };
     auto named = u.count > 0 ? std::find_if(roots.begin(), roots.end(), on_line) : roots.end();
+    if (named == roots.end() && u.count > 0) named = std::find_if(roots.begin(), roots.end(), explains);
     if (named != roots.end()) named->severity = Severity::error;
     else if (u.count > 0) roots.push_back(std::move(u));
     else if (roots.empty() && !wrappers.empty()) roots.push_back(only_wrappers(wrappers));

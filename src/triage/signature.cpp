@@ -14,6 +14,7 @@
 #include "kb/embedded.h"
 #include "kb/layers.h"
 #include "kb/toml_parse.h"
+#include "triage/grammar.h"
 
 namespace ts::triage {
 namespace {
@@ -138,6 +139,12 @@ void load_signature(const toml::table& t, std::string_view file, SignatureSet& o
       !parse_specializer(specialize, s.specialize))
     errors.push_back(where(file, *t.get("specialize")) + "unknown specialize '" + specialize +
                      "' (nvcc_gcc_max, compiler_bounds, embedded_python)");
+  if (string_field(t, "explains", file, s.explains, errors, false) && !s.explains.empty()) {
+    bool known = false;
+    for (const auto& g : grammars()) known |= s.explains == g.phase;
+    if (!known) errors.push_back(where(file, *t.get("explains")) + "unknown explains '" + s.explains + "' (a failure grammar's phase: resolve, compile, ...)");
+    if (s.severity != Severity::warning) errors.push_back(where(file, *t.get("explains")) + "explains is for a warning (it becomes the error when the failure is of that phase)");
+  }
   if (const toml::node* sb = t.get("stops_build")) {
     if (auto v = sb->value<bool>()) s.stops_build = *v;
     else errors.push_back(where(file, *sb) + "stops_build must be true or false");

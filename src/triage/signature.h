@@ -56,6 +56,9 @@ struct Signature {
   // false: a root cause when the step fails, but no reason to stop a running step (a tool may
   // print it on a fallback path and then succeed, e.g. pip's legacy setup.py install).
   bool stops_build = true;
+  // A warning that is the cause when the log's failure is a failure line of this grammar phase
+  // (grammar.h: "resolve"): a command's option that makes a resolver fail, read off its command line.
+  std::string explains;
   std::string file;                   // where it was defined, for messages
   int line = 0;
 };

@@ -1,4 +1,4 @@
-// Loading the entity tables (data/kb/headers.toml, modules.toml, triton.toml): the built-in ones
+// Loading the entity tables (data/kb/headers.toml, modules.toml, triton.toml, ptx.toml): the built-in ones
 // load clean and name existing signatures; bad entries are refused with file:line; lookups.
 #include "test_util.h"
 #include "kb/citation.h"
@@ -15,11 +15,12 @@ TEST(EntityTable, BuiltInTablesLoadCleanAndNameExistingSignatures) {
   EXPECT_GE(t.modules.size(), 5u);
   EXPECT_GE(t.triton_arches.size(), 3u);
   EXPECT_FALSE(t.triton_min_capability.empty());
+  EXPECT_GE(t.ptx_isas.size(), 20u);
   std::vector<std::string> ids;
   for (const auto& s : engine().set().signatures) ids.push_back(s.id);
   EXPECT_TRUE(check_entity_signatures(t, ids).empty());
   // Every source is one a user can open (kb check's rule for every KB file).
-  for (const char* f : {"headers.toml", "modules.toml", "triton.toml"}) {
+  for (const char* f : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml"}) {
     std::vector<kb::KbError> bad;
     kb::check_citations(f, read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb" / f), bad);
     for (const auto& b : bad) ADD_FAILURE() << b.str();
@@ -46,6 +47,14 @@ TEST(EntityTable, BadEntriesAreRefusedWithTheirLine) {
   ASSERT_EQ(s.size(), 1u);
   EXPECT_NE(s[0].find("arch must be sm_NN"), std::string::npos);
   EXPECT_FALSE(load_entity_text("triton.toml", "t.toml", "[[arch]\n", t).empty());  // a syntax error, not a crash
+  auto p = load_entity_text("ptx.toml", "p.toml",
+                            "[[isa]]\nversion = \"8.4\"\ncuda = \"12\"\nsource = \"s\"\n"
+                            "\n[[isa]]\nversion = \"8.5\"\nsource = \"s\"\n",
+                            t);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_NE(p[0].find("p.toml:1: '12' must be MAJOR.MINOR"), std::string::npos) << p[0];
+  EXPECT_NE(p[1].find("missing 'cuda'"), std::string::npos) << p[1];
+  EXPECT_TRUE(t.ptx_isas.empty());
 }
 
 TEST(EntityTable, LookupsTakeTheLongestEntryAndTheBaseArch) {
@@ -67,6 +76,9 @@ TEST(EntityTable, LookupsTakeTheLongestEntryAndTheBaseArch) {
   ASSERT_TRUE(load_entity_text("modules.toml", "m.toml", "[[module]]\nname = \"torch\"\npypi = \"torch\"\nbuild_signature = \"X\"\nsource = \"s\"\n", t).empty());
   EXPECT_EQ(t.find_module("torch.utils.cpp_extension")->name, "torch");
   EXPECT_EQ(t.find_module("torchvision"), nullptr);
+  ASSERT_TRUE(load_entity_text("ptx.toml", "p.toml", "[[isa]]\nversion = \"8.5\"\ncuda = \"12.5\"\nsource = \"s\"\n", t).empty());
+  EXPECT_EQ(t.find_ptx_isa("8.5")->cuda, "12.5");
+  EXPECT_EQ(t.find_ptx_isa("8"), nullptr);  // exact versions only
 }
 
 TEST(EntityTable, AnOverlayEntryReplacesTheBuiltInOne) {
@@ -87,6 +99,7 @@ TEST(EntityTable, KbCheckValidatesEachFileByItsTable) {
   errors.clear();
   kTritonTable.spec.validate("triton.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/triton.toml"), errors);
   kModuleTable.spec.validate("modules.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/modules.toml"), errors);
+  kPtxTable.spec.validate("ptx.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/ptx.toml"), errors);
   EXPECT_TRUE(errors.empty());
 }
 

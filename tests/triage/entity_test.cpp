@@ -274,5 +274,30 @@ TEST(Entity, PtxasRefusalOutsideTritonStaysNvccs) {
   EXPECT_EQ(d.root()->id, "NVCC_UNSUPPORTED_GPU_ARCH");
 }
 
+// ptxas refusing a newer PTX ISA: both versions name a CUDA release (data/kb/ptx.toml).
+TEST(Entity, PtxasRefusingANewerIsaNamesTheCudaReleaseThatReadsIt) {
+  // triton-lang/triton#5385: Triton's PTX (ISA 8.4) assembled with CUDA 11.8's nvcc.
+  Diagnosis d = diagnose("nvcc -arch=sm_86 add_kernel.ptx --cubin\n"
+                         "ptxas add_kernel.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '7.8'\n"
+                         "ptxas fatal   : Ptx assembly aborted due to errors\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CUDA_PTX_UNSUPPORTED_TOOLCHAIN") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("CUDA 12.4 or newer"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(d.root()->fix.find("CUDA 11.8's"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(notes_of(*d.root()).find("ptx.toml"), std::string::npos) << notes_of(*d.root());
+}
+
+TEST(Entity, PtxIsaTheTableDoesNotKnowKeepsTheSignaturesFix) {
+  // A version past the table's last row, and ptxas' other fatal lines: nothing is claimed.
+  Diagnosis d = diagnose("ptxas kernel.ptx, line 5; fatal   : Unsupported .version 9.9; current version is '9.1'\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CUDA_PTX_UNSUPPORTED_TOOLCHAIN");
+  EXPECT_EQ(notes_of(*d.root()).find("ptx.toml"), std::string::npos);
+  EXPECT_EQ(d.root()->fix.find("The PTX is ISA"), std::string::npos);
+  Diagnosis other = diagnose("ptxas fatal   : Unresolved extern function '_Z3foov'\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(notes_of(*other.root()).find("ptx.toml"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ts::triage::testing

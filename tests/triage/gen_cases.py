@@ -397,6 +397,28 @@ c('CONDA_SOLVE_CONFLICT', ['Collecting package metadata (repodata.json): done', 
   'Package cudatoolkit conflicts for:', 'pytorch==1.13.1 -> cudatoolkit[version=\'>=11.6,<11.7\']', 'cudatoolkit=11.3'],
   ['Collecting package metadata (repodata.json): done', 'Solving environment: done', '', '## Package Plan ##', '  added / updated specs:', '    - pytorch==2.1.0'])
 
+c('CONDA_PACKAGE_NOT_IN_CHANNELS', ['(base) C:\\proj>conda install pytorch==1.13.1 torchvision==0.14.1 cudatoolkit=11.7 -c pytorch -c nvidia',
+  'Collecting package metadata (current_repodata.json): done', 'Solving environment: unsuccessful initial attempt using frozen solve. Retrying with flexible solve.', '',
+  'PackagesNotFoundError: The following packages are not available from current channels:', '', '  - cudatoolkit=11.7', '', 'Current channels:', '',
+  '  - https://conda.anaconda.org/pytorch/win-64', '  - https://conda.anaconda.org/nvidia/win-64'],
+  ['(base) $ conda remove keyutils', 'PackagesNotFoundError: The following packages are missing from the target environment:', '  - keyutils'])
+
+c('CONDA_PACKAGE_CORRUPTED', ['Downloading and Extracting Packages', 'Preparing transaction: done', 'Verifying transaction: failed', '',
+  'CondaVerificationError: The package for pytorch located at /opt/conda/pkgs/pytorch-1.11.0-py3.8_cuda11.3_cudnn8_0',
+  "appears to be corrupted. The path 'lib/python3.8/site-packages/torch/lib/libtorch_cuda.so'", 'specified in the package manifest cannot be found.'],
+  ['Downloading and Extracting Packages', 'Preparing transaction: done', 'Verifying transaction: done', 'Executing transaction: done'])
+
+c('UV_INDEX_STRATEGY_FIRST_INDEX', ['$ uv add torch torchvision --index https://download.pytorch.org/whl/cu126',
+  '  \u00d7 No solution found when resolving dependencies:',
+  '  \u2570\u2500\u25b6 Because there is no version of pillow==11.1.0 and your project depends on pillow==11.1.0, we can conclude that your project\'s requirements are unsatisfiable.', '',
+  '      hint: `pillow` was found on https://download.pytorch.org/whl/cu126, but not at the requested version (pillow==11.1.0). A compatible version may be available'],
+  ['$ uv add torch --index https://download.pytorch.org/whl/cu126', 'Resolved 23 packages in 1.2s', '  hint: `torch` is pinned to the pytorch index via tool.uv.sources'])
+
+c('INDEX_URL_IS_FIND_LINKS_PAGE', ['$ uv add torch==1.6.0+cu101 torchvision==0.7.0+cu101 --index https://download.pytorch.org/whl/torch_stable.html',
+  '  \u00d7 No solution found when resolving dependencies:',
+  '  \u2570\u2500\u25b6 Because there is no version of torch==1.6.0+cu101 and your project depends on torch==1.6.0+cu101, we can conclude that your project\'s requirements are unsatisfiable.'],
+  ['$ pip install torch==1.6.0+cu101 -f https://download.pytorch.org/whl/torch_stable.html', 'Successfully installed torch-1.6.0+cu101'])
+
 c('GPU_ARCH_TOO_OLD_FOR_LIBRARY', ['Device Tesla K40m', "terminate called after throwing an instance of 'std::runtime_error'",
   '  what():  [FT][ERROR] CUDA runtime error: CUBLAS_STATUS_ARCH_MISMATCH /workspace/fastertransformer/cuda/open_attention.h:171', 'Aborted (core dumped)'],
   ['cublasStatus_t values: CUBLAS_STATUS_SUCCESS, CUBLAS_STATUS_NOT_INITIALIZED; arch checks passed for sm_80'])
@@ -600,6 +622,11 @@ c('TRITON_GPU_TOO_OLD', ['torch._dynamo.exc.BackendCompilerFailed: backend=\'ind
   'RuntimeError: Found Tesla P100-PCIE-16GB which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.0'],
   ['RuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old. More information on installing Triton can be found at https://github.com/openai/triton'])
 
+c('TRITON_C_COMPILER_MISSING', ['  File "/venv/lib/python3.11/site-packages/triton/runtime/build.py", line 32, in _build',
+  '    raise RuntimeError("Failed to find C compiler. Please specify via CC environment variable.")',
+  'RuntimeError: Failed to find C compiler. Please specify via CC environment variable.'],
+  ['-- Check for working C compiler: /usr/bin/cc - skipped', 'export CC=/usr/bin/gcc  # the compiler triton builds its launcher with'])
+
 c('NUMBA_SVML_UNRESOLVED', ['$ python -m cellpose', 'LLVM ERROR: Symbol not found: __svml_sqrt4_ha'],
   ['numba: Intel SVML found (svml_dispmd), vectorised math will call __svml_sqrt4_ha'])
 
@@ -609,7 +636,8 @@ c('TRITON_ARCH_UNSUPPORTED', ["[rank6]:     raise RuntimeError(f'Internal Triton
   ["ptxas fatal : Value 'sm_89' is not defined for option 'gpu-name'"])
 
 def phase_of(sig_id, toml_text):
-    m = re.search(r'id = "%s"\nphase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
+    # tool/specialize lines may sit between the id and its phase
+    m = re.search(r'id = "%s"\n(?:(?:tool|specialize) = "[^"]+"\n)*phase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
     return m.group(1), m.group(2)
 
 def wrapper_example(sig_id):

@@ -35,6 +35,11 @@ const Real kReal[] = {
      "https://github.com/conda/conda/issues/12489"},
     {"  - nothing provides _python_rc needed by python-3.12.0rc3-rc3_h2628c8c_1_cpython", "conda",
      "https://github.com/mamba-org/mamba/issues/3208"},
+    // conda's transaction errors: a damaged package, an unreadable archive printed as a repr.
+    {"CondaVerificationError: The package for pytorch located at C:\\stable deffusion\\stable-diffusion-ui-windows\\stable-diffusion-ui\\installer_files\\env\\pkgs\\pytorch-1.11.0-py3.8_cuda11.3_cudnn8_0",
+     "conda", "https://github.com/easydiffusion/easydiffusion/issues/472"},
+    {"InvalidArchiveError(\"Error with archive /home/hj/anaconda3/pkgs/pytorch-1.5.1-py3.7_cuda10.2.89_cudnn7.6.5_0.tar.bz2.  You probably need to delete and re-download or re-create this file.\"",
+     "conda", "https://github.com/j-marple-dev/model_compression/issues/14"},
     // LLVM's fatal error (from Triton, and from numba's llvmlite).
     {"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.tcgen05.wait.st", "llvm", "https://github.com/triton-lang/triton/issues/8481"},
     {"Pass execution failedLLVM ERROR: Failed to translate TritonGPU to LLVM IR.", "llvm", "https://github.com/pytorch/pytorch/issues/95445"},
@@ -81,6 +86,7 @@ const char* const kNearMisses[] = {
     "Killed 3 zombie workers",
     "Resolved 44 packages in 978ms",
     "    ...<3 lines>...",
+    "from conda.exceptions import InvalidArchiveError, SafetyError",
 };
 
 TEST(Grammar, RealFailureLinesAreReadAsTheirToolsFailure) {

@@ -45,6 +45,16 @@ TEST(Signatures, StopsBuildDefaultsToTrueAndMustBeABoolean) {
   EXPECT_TRUE(engine().set().find("OOM_CC1PLUS_KILLED")->stops_build);
 }
 
+TEST(Signatures, ExplainsNamesAGrammarPhaseOfAWarning) {
+  std::string warning = entry("W", "explains = \"resolve\"");
+  warning.replace(warning.find("severity = \"error\""), 18, "severity = \"warning\"");
+  EXPECT_TRUE(check_signatures_text("x.toml", warning).empty());
+  EXPECT_TRUE(has(check_signatures_text("x.toml", entry("E", "explains = \"resolve\"")), "explains is for a warning"));
+  std::string bad = entry("B", "explains = \"resolving\"");
+  bad.replace(bad.find("severity = \"error\""), 18, "severity = \"warning\"");
+  EXPECT_TRUE(has(check_signatures_text("x.toml", bad), "unknown explains 'resolving'"));
+}
+
 TEST(Signatures, BadPatternNamesFileAndLine) {
   std::string text = entry("A") + entry("B", "", "'unclosed (group'");
   auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(text.find("unclosed")), '\n');

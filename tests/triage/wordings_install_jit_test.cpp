@@ -1,0 +1,104 @@
+// Package managers (conda, uv) and the toolchains a program runs at run time (Triton's C launcher,
+// ptxas, LLVM's NVPTX backend): their verdicts in the wordings real threads quote (issue 36, batch
+// 7's development part), and near misses that share the words but report no such failure.
+#include "test_util.h"
+
+namespace ts::triage::testing {
+namespace {
+
+class InstallJitWording : public ::testing::TestWithParam<Wording> {};
+
+TEST_P(InstallJitWording, NamesTheRootCause) {
+  EXPECT_TRUE(expect_root_cause(GetParam()).failed()) << GetParam().line;
+}
+
+const Wording kInstallJitWordings[] = {
+    // conda's verdict before solving: the spec is in none of the channels (pytorch/pytorch#58681).
+    {"PackagesNotFoundError: The following packages are not available from current channels:", "CONDA_PACKAGE_NOT_IN_CHANNELS"},
+    // A damaged package in conda's cache: the verification error's first half (easydiffusion/easydiffusion#472),
+    // its second half, the size check's wording (pytorch/pytorch#115498), an unreadable archive
+    // printed as the exception's repr (j-marple-dev/model_compression#14).
+    {"CondaVerificationError: The package for pytorch located at C:\\stable deffusion\\stable-diffusion-ui-windows\\stable-diffusion-ui\\installer_files\\env\\pkgs\\pytorch-1.11.0-py3.8_cuda11.3_cudnn8_0",
+     "CONDA_PACKAGE_CORRUPTED"},
+    {"appears to be corrupted. The path 'Lib/site-packages/caffe2/python/serialized_test/data/operator_test/cosine_embedding_criterion_op_test.test_cosine_embedding_criterion.zip'",
+     "CONDA_PACKAGE_CORRUPTED"},
+    {"> SafetyError: The package for pytorch located at /home/lixuelian/opt/miniconda/pkgs/pytorch-2.4.1-py3.9_cuda12.4_cudnn9.1.0_0",
+     "CONDA_PACKAGE_CORRUPTED"},
+    {"InvalidArchiveError(\"Error with archive /home/hj/anaconda3/pkgs/pytorch-1.5.1-py3.7_cuda10.2.89_cudnn7.6.5_0.tar.bz2.  You probably need to delete and re-download or re-create this file.  Message from libarchive was:\\n\\nFailed to open '/home/hj/anaconda3/pkgs/pytorch-1.5.1-py3.7_cuda10.2.89_cudnn7.6.5_0.tar.bz2'\"",
+     "CONDA_PACKAGE_CORRUPTED"},
+    // uv's first-index strategy, told by its hint (lllyasviel/FramePack#315).
+    {"      hint: `pillow` was found on https://download.pytorch.org/whl/cu126, but not at the requested version (pillow==11.1.0). A compatible version may be available",
+     "UV_INDEX_STRATEGY_FIRST_INDEX"},
+    // Triton's run-time launcher build without a C compiler, its old and new wording
+    // (kijai/ComfyUI-HunyuanVideoWrapper#23; triton-lang/triton's runtime/build.py since triton.knobs).
+    {"RuntimeError: Failed to find C compiler. Please specify via CC environment variable.", "TRITON_C_COMPILER_MISSING"},
+    {"RuntimeError: Failed to find C compiler. Please specify via CC environment variable or set triton.knobs.build.impl.", "TRITON_C_COMPILER_MISSING"},
+    // torch's C++17 guard quoted without its '#' and colon (NVIDIA/FasterTransformer#779).
+    {"error C++17 or later compatible compiler is required to use PyTorch.", "CXX17_REQUIRED"},
+    // A CUDA toolkit's ptxas given a file of a newer PTX ISA (triton-lang/triton#5385).
+    {"ptxas add_kernel.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '7.8'", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
+    // LLVM's NVPTX backend on Triton's warp shuffles for a Pascal GPU (akatz-ai/ComfyUI-X-Portrait-Nodes#10).
+    {"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.shfl.sync.bfly.i32", "TRITON_GPU_TOO_OLD"},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, InstallJitWording, ::testing::ValuesIn(kInstallJitWordings));
+
+TEST(InstallJitNearMiss, DoesNotTrigger) {
+  for (const Wording& n : {
+           // conda's other PackagesNotFoundError: removing what is not installed.
+           Wording{"PackagesNotFoundError: The following packages are missing from the target environment:", "CONDA_PACKAGE_NOT_IN_CHANNELS"},
+           Wording{"PackagesNotFoundError: The following packages are missing from the target environment:", "MAGMA_CONDA_PACKAGE_UNAVAILABLE"},
+           Wording{"Verifying transaction: done", "CONDA_PACKAGE_CORRUPTED"},
+           Wording{"from conda.exceptions import InvalidArchiveError, SafetyError", "CONDA_PACKAGE_CORRUPTED"},
+           Wording{"  hint: Packages were unavailable because the network was disabled.", "UV_INDEX_STRATEGY_FIRST_INDEX"},
+           Wording{"-- Check for working C compiler: /usr/bin/cc - skipped", "TRITON_C_COMPILER_MISSING"},
+           Wording{"Note: a C++17 or later compatible compiler is required to use PyTorch 2.1 and later.", "CXX17_REQUIRED"},
+           Wording{"ptxas info    : Used 32 registers, 380 bytes cmem[0]", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
+           // Another intrinsic this GPU lacks: a kernel written for sm_100 (triton-lang/triton#8481), not an old GPU.
+           Wording{"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.tcgen05.wait.st", "TRITON_GPU_TOO_OLD"},
+       })
+    expect_not_named(n);
+}
+
+// The entity decides between the two conda readings: the package conda could not find. Only a
+// magma-cuda package is the MAGMA cause; any other spec is conda's generic "not in the channels".
+TEST(CondaPackagesNotFound, TheListedPackageDecides) {
+  const char* head = "PackagesNotFoundError: The following packages are not available from current channels:\n\n";
+  EXPECT_EQ(root_id(diagnose(std::string(head) + "  - magma-cuda121\n")), "MAGMA_CONDA_PACKAGE_UNAVAILABLE");
+  EXPECT_EQ(root_id(diagnose(std::string(head) + "  - cudatoolkit=11.7\n")), "CONDA_PACKAGE_NOT_IN_CHANNELS");
+}
+
+// conda prints a damaged package's message over two lines; a log holding either half names it.
+TEST(CondaPackageCorrupted, EitherHalfOfTheMessage) {
+  Diagnosis d = diagnose(
+      "Verifying transaction: failed\n\n"
+      "CondaVerificationError: The package for pytorch located at /opt/conda/pkgs/pytorch-1.11.0-py3.8_cuda11.3_cudnn8_0\n"
+      "appears to be corrupted. The path 'lib/python3.8/site-packages/torch/lib/libtorch_cuda.so'\n"
+      "specified in the package manifest cannot be found.\n");
+  EXPECT_EQ(root_id(d), "CONDA_PACKAGE_CORRUPTED");
+}
+
+// A find-links page given as an index: the resolver's failure is unrecognised by its words, and the
+// command line's option explains it (a warning with explains = "resolve", astral-sh/uv#12980).
+TEST(IndexUrlIsFindLinksPage, ExplainsTheResolversFailure) {
+  const char* cmd = "uv add torch==1.6.0+cu101 torchvision==0.7.0+cu101 --index https://download.pytorch.org/whl/torch_stable.html\n";
+  const char* verdict =
+      "  \xc3\x97 No solution found when resolving dependencies:\n"
+      "  \xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 Because there is no version of torch==1.6.0+cu101 and your project depends on "
+      "torch==1.6.0+cu101, we can conclude that your project's requirements are unsatisfiable.\n";
+  EXPECT_EQ(root_id(diagnose(std::string(cmd) + verdict)), "INDEX_URL_IS_FIND_LINKS_PAGE");
+  // The same option where nothing failed is a warning, not a failure.
+  Diagnosis ok = diagnose(std::string(cmd) + "Resolved 23 packages in 1.2s\n");
+  EXPECT_FALSE(ok.failed());
+  // The same verdict with an index root, or the page given to --find-links: the option explains nothing.
+  EXPECT_NE(root_id(diagnose(std::string("uv add torch==1.6.0+cu101 --index https://download.pytorch.org/whl/cu101\n") + verdict)),
+            "INDEX_URL_IS_FIND_LINKS_PAGE");
+  EXPECT_NE(root_id(diagnose(std::string("uv pip install torch==1.6.0+cu101 -f https://download.pytorch.org/whl/torch_stable.html\n") + verdict)),
+            "INDEX_URL_IS_FIND_LINKS_PAGE");
+  // A failure of another phase (a compile) is not explained by an index option.
+  EXPECT_NE(root_id(diagnose(std::string(cmd) + "x.cpp:1:10: error: 'foo' was not declared in this scope\n")),
+            "INDEX_URL_IS_FIND_LINKS_PAGE");
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
