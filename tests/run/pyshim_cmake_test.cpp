@@ -27,6 +27,8 @@ std::string slurp(const fs::path& p) {
 struct Built {
   util::RunResult configure, build;
   std::string arches;  // the target's CUDA_ARCHITECTURES as CMake generated it
+  std::string out;     // its build directory
+  std::string file(const std::string& name) const { return slurp(fs::path(out) / name); }
   bool ok() const { return configure.ok() && build.ok(); }
   std::string log() const { return configure.out + configure.err + build.out + build.err; }
 };
@@ -44,7 +46,7 @@ class CmakeRemedy : public ::testing::Test {
   Built build(const std::string& fixture, const std::string& name, std::map<std::string, std::string> env,
               std::vector<std::string> defines = {}, bool include = true) {
     Built b;
-    std::string out = dir_ + "/" + name;
+    std::string out = b.out = dir_ + "/" + name;
     std::vector<std::string> argv{"cmake", "-S", kFixtures + fixture, "-B", out, "-G", "Ninja"};
     if (include) argv.push_back("-DCMAKE_PROJECT_INCLUDE_BEFORE=" + dir_ + "/pyshim/torchsmith_project.cmake");
     argv.insert(argv.end(), defines.begin(), defines.end());
@@ -106,6 +108,45 @@ TEST_F(CmakeRemedy, CmakeArchReplacesArchesSetOnTheTarget) {
       << b.configure.err;
 }
 
+// A set() between project() and a later enable_language(CUDA) is what nvcc's compiler check would
+// get (written where the fixture would enable CUDA); the include's watch keeps the plan's there.
+TEST_F(CmakeRemedy, ArchesSetAfterProjectAreThePlansWhenCudaIsEnabled) {
+  Built plain = build("cmake_project", "late-plain", {}, {"-DLT_STD=17", "-DLT_ARCHES_AT=late"}, false);
+  ASSERT_TRUE(plain.ok()) << plain.log();
+  EXPECT_EQ(plain.file("arches_at_enable_language.txt"), "35;50\n");
+  Built b = build("cmake_project", "late", {{"TORCHSMITH_CMAKE_ARCHES", "86-real"}}, {"-DLT_STD=17", "-DLT_ARCHES_AT=late"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.file("arches_at_enable_language.txt"), "86-real\n");
+  EXPECT_EQ(b.arches, "86-real\n");
+  EXPECT_NE(b.configure.err.find("[build.cmake-arch] CMAKE_CUDA_ARCHITECTURES=35;50 (CMakeLists.txt): kept the plan's "
+                                 "86-real"), std::string::npos) << b.configure.err;
+}
+
+// A subdirectory's own CMAKE_CUDA_FLAGS/CMAKE_CXX_FLAGS: its -gencode is dropped and its -std=c++11
+// (which does not compile its C++17 source) raised, as the top directory's are.
+TEST_F(CmakeRemedy, ASubdirectorysOwnFlagsAreRewrittenToo) {
+  Built plain = build("cmake_project", "sub-plain", {}, {"-DLT_STD=17", "-DLT_SUB=ON"}, false);
+  EXPECT_FALSE(plain.ok());
+  EXPECT_NE(plain.log().find("optional"), std::string::npos) << plain.log();
+  EXPECT_EQ(plain.file("sub_cuda_flags.txt"), " -gencode arch=compute_35,code=sm_35 -lineinfo\n");
+  Built b = build("cmake_project", "sub", {{"TORCHSMITH_CMAKE_ARCHES", "86-real"}, {"TORCHSMITH_CMAKE_STD", "17"}},
+                  {"-DLT_STD=17", "-DLT_SUB=ON"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.file("sub_cuda_flags.txt"), "-lineinfo\n");
+  EXPECT_NE(b.configure.err.find("[build.cmake-arch/std] CMAKE_CUDA_FLAGS (sub/CMakeLists.txt): -gencode "
+                                 "arch=compute_35,code=sm_35"), std::string::npos) << b.configure.err;
+  EXPECT_NE(b.configure.err.find("[build.cmake-arch/std] CMAKE_CXX_FLAGS (sub/CMakeLists.txt): -std=c++11 -> "
+                                 "-std=c++17"), std::string::npos) << b.configure.err;
+}
+
+// Near miss: with only a standard planned, a subdirectory's arch flags are its own.
+TEST_F(CmakeRemedy, ASubdirectorysArchFlagsStayWithoutPlannedArches) {
+  Built b = build("cmake_project", "sub-std", {{"TORCHSMITH_CMAKE_STD", "17"}}, {"-DLT_STD=17", "-DLT_SUB=ON"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.file("sub_cuda_flags.txt"), " -gencode arch=compute_35,code=sm_35 -lineinfo\n");
+  EXPECT_EQ(b.arches, "35;50\n");
+}
+
 // Near miss: the include with nothing planned changes nothing.
 TEST_F(CmakeRemedy, NothingPlannedLeavesTheProjectAlone) {
   Built b = build("cmake_project", "idle", {}, {"-DLT_STD=17"});
@@ -128,6 +169,25 @@ TEST_F(CmakeRemedy, NvccRefusesTheOldListAndCompilesThePlans) {
   env["TORCHSMITH_CMAKE_ARCHES"] = "86-real";
   Built fixed = build("cmake_cuda", "cuda-planned", env);
   EXPECT_TRUE(fixed.ok()) << fixed.log();
+}
+
+// The same with nvcc: arches set after project(LANGUAGES CXX) and CUDA enabled later (directly, or
+// after check_language(CUDA)), and a subdirectory's -gencode compute_50: CUDA 13 refuses the old
+// list in the compiler check; with the plan's arch both kernels compile. ~8 s.
+TEST_F(CmakeRemedy, NvccGetsThePlansArchesWhenCudaIsEnabledLate) {
+  std::string nvcc = "/usr/local/cuda/bin/nvcc";
+  auto list = util::run({nvcc, "--list-gpu-arch"});
+  if (!list.ok()) GTEST_SKIP() << "no nvcc at " << nvcc;
+  if (list.out.find("compute_50") != std::string::npos) GTEST_SKIP() << "this nvcc still compiles sm_50";
+  std::map<std::string, std::string> env{{"CUDACXX", nvcc}};
+  Built plain = build("cmake_cuda", "late-plain", env, {"-DLT_LATE=enable"}, false);
+  EXPECT_FALSE(plain.ok());
+  EXPECT_NE(plain.log().find("compute_50"), std::string::npos) << plain.log();
+  env["TORCHSMITH_CMAKE_ARCHES"] = "86-real";
+  Built fixed = build("cmake_cuda", "late-enable", env, {"-DLT_LATE=enable", "-DLT_SUB=ON"});
+  EXPECT_TRUE(fixed.ok()) << fixed.log();
+  Built checked = build("cmake_cuda", "late-check", env, {"-DLT_LATE=check"});
+  EXPECT_TRUE(checked.configure.ok()) << checked.log();
 }
 
 // A CUDA dialect this CMake may have no flag for (3.25 stops at CUDA17: raising spconv 1.0's
