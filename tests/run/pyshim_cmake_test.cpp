@@ -285,5 +285,21 @@ TEST(PyshimCmakeRules, ConfigureCallsGetThePlansDefines) {
             "cmake src\n");
 }
 
+// A plan's own cmake configure step (a CMake project with no Python build) is given the include
+// when a CMake remedy is asked; its build step, another program or no remedy are left alone.
+TEST(PyshimCmakeRules, APlansOwnConfigureStepGetsTheInclude) {
+  const std::map<std::string, std::string> arches{{"TORCHSMITH_CMAKE_ARCHES", "86-real"}};
+  const std::vector<std::string> configure{"/usr/bin/cmake", "-S", ".", "-B", "build-torchsmith", "-G", "Ninja"};
+  EXPECT_EQ(cmake_include_define(configure, arches, "/o/.torchsmith/pyshim"),
+            "-DCMAKE_PROJECT_INCLUDE_BEFORE=/o/.torchsmith/pyshim/torchsmith_project.cmake");
+  EXPECT_EQ(cmake_include_define(configure, {{"TORCHSMITH_CMAKE_STD", "17"}}, "/d"),
+            "-DCMAKE_PROJECT_INCLUDE_BEFORE=/d/torchsmith_project.cmake");
+  EXPECT_EQ(cmake_include_define(configure, {{"TORCHSMITH_CMAKE_STD", ""}}, "/d"), "");
+  EXPECT_EQ(cmake_include_define(configure, {}, "/d"), "");
+  EXPECT_EQ(cmake_include_define({"cmake", "--build", "build-torchsmith", "-j", "2"}, arches, "/d"), "");
+  EXPECT_EQ(cmake_include_define({"cmake", "-E", "env", "-S"}, arches, "/d"), "");
+  EXPECT_EQ(cmake_include_define({"/usr/bin/python3", "-m", "pip", "wheel", "-S"}, arches, "/d"), "");
+}
+
 }  // namespace
 }  // namespace ts::run
