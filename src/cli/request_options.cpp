@@ -185,6 +185,14 @@ std::vector<RequestOption> make_table() {
          r.env.emplace_back(key, v.substr(eq + 1));
          return std::string();
        }});
+  add({"--no-fetch", "",
+       "Extensions: fetch no source. A git URL@REF or NAME==VERSION (which planning would clone or download, "
+       "its index looked up, to read before planning, and the build would fetch again) is refused, naming what "
+       "would have been fetched; give the source as a directory.",
+       plan_command | build_command, extension_request, "",
+       "torch's plan fetches nothing; its build's fetch step clones --source URL@REF (give --source DIR, a tree "
+       "here, instead)",
+       to_flag(&Request::no_fetch)});
   // The run's own options: a lock file's plan runs with them too.
   add({"--max-retries", "N", "Remedies tried per run (default 2).", build_command | matrix_command, any, "", "",
        to_number(&Request::max_retries, 0, 99, "write a number of remedies from 0 to 99")});
