@@ -207,6 +207,14 @@ void switch_options(const AddOption& add) {
          r.env.emplace_back(key, v.substr(eq + 1));
          return std::string();
        }});
+  add({"--no-fetch", "",
+       "Extensions: fetch no source. A git URL@REF or NAME==VERSION (which planning would clone or download, "
+       "its index looked up, to read before planning, and the build would fetch again) is refused, naming what "
+       "would have been fetched; give the source as a directory.",
+       plan_command | build_command, extension_request, "",
+       "torch's plan fetches nothing; its build's fetch step clones --source URL@REF (give --source DIR, a tree "
+       "here, instead)",
+       to_flag(&Request::no_fetch)});
 }
 
 // The run's own options: a lock file's plan runs with them too.

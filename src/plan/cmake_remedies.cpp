@@ -34,7 +34,11 @@ std::string joined(const std::vector<std::string>& v, std::size_t most = 3) {
   return out;
 }
 
-void use_helper(Ctx& c, const std::string& why) { use_build_helper(c, why, kHelper); }
+// A Python build reads the include through the helper on PYTHONPATH; the plan's own cmake
+// configure step (a tree with no Python build) is given it by the run (run/pyshim.h).
+void use_helper(Ctx& c, const std::string& why) {
+  if (c.req->scan.cmake_driver != "cmake") use_build_helper(c, why, kHelper);
+}
 
 }  // namespace
 
@@ -43,21 +47,24 @@ void choose_cmake_remedies(Ctx& c) {
   if (!c.python || !scan.scanned || scan.cmake_driver.empty()) return;
   const std::string drv = scan.cmake_driver;
   const std::string by = drv == "setup.py" ? "setup.py's own cmake call" : drv;
+  const std::string given = drv == "cmake" ? " (the run passes it to the configure step as "
+                                             "-DCMAKE_PROJECT_INCLUDE_BEFORE)" : "";
   if (c.cuda_on && !c.arches.empty()) {
     std::string list = c.arches.cmake_cuda_architectures();
     auto it = c.p.env.find("CMAKE_ARGS");
     std::string was = it == c.p.env.end() ? "" : it->second;
-    c.set_env("CMAKE_ARGS", (was.empty() ? "" : was + " ") + "-DCMAKE_CUDA_ARCHITECTURES=" + list,
-              "the plan's arches for " + by + (drv == "setup.py" ? " (the build helper appends it to that call)" : ""),
-              kBackendDocs);
+    if (drv != "cmake")  // the plan's own configure step passes -DCMAKE_CUDA_ARCHITECTURES itself
+      c.set_env("CMAKE_ARGS", (was.empty() ? "" : was + " ") + "-DCMAKE_CUDA_ARCHITECTURES=" + list,
+                "the plan's arches for " + by + (drv == "setup.py" ? " (the build helper appends it to that call)" : ""),
+                kBackendDocs);
     if (drv == "setup.py") use_helper(c, "it passes the plan's CMake arguments to setup.py's cmake call");
     if (!scan.cmake_own_arches.empty()) {
       use_helper(c, "it forces the plan's CUDA arches in the CMake project");
       c.set_env("TORCHSMITH_CMAKE_ARCHES", list, "the CMake files hard-code their CUDA arches", kHelper, kCmakeArchRule);
       c.decide("remedy", std::string(kCmakeArchRule) + " " + list,
                "the package fixes its own CUDA arches (" + joined(scan.cmake_own_arches) + "), which a -D on the "
-               "command line does not beat (a set() or a CACHE FORCE wins over it); the build helper's CMake include "
-               "sets " + list + " before the languages are enabled and, once the project is read, on every "
+               "command line does not beat (a set() or a CACHE FORCE wins over it); the build helper's CMake include" +
+                   given + " sets " + list + " before the languages are enabled and, once the project is read, on every "
                "target's CUDA_ARCHITECTURES, dropping -gencode/-arch flags of its own",
                std::string(kCmakeDocs) + "; " + kHelper, kCmakeArchRule);
     }
@@ -75,7 +82,7 @@ void choose_cmake_remedies(Ctx& c) {
                 src, kCmakeStdRule);
       c.decide("remedy", std::string(kCmakeStdRule) + " c++" + std::to_string(need),
                "the CMake files ask for an older standard (" + joined(older) + ") while torch " + rel->version +
-                   "'s headers need C++" + std::to_string(need) + "; the build helper's CMake include raises "
+                   "'s headers need C++" + std::to_string(need) + "; the build helper's CMake include" + given + " raises "
                    "CXX_STANDARD/CUDA_STANDARD and -std flags below it on every target (newer ones are kept)",
                src + "; " + kHelper, kCmakeStdRule);
     }

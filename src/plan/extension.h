@@ -58,7 +58,7 @@ struct SourceScan {
   std::vector<std::string> ext_modules;   // extension names it builds ("_ext", "pointnet2._ext"), in order
   // A CMake build driven from Python (scan_cmake_build): which driver, and what its CMake files or
   // its cmake arguments fix themselves that the plan must win over, each as "FILE:LINE: text".
-  std::string cmake_driver;                    // "scikit-build-core", "scikit-build", "setup.py" or ""
+  std::string cmake_driver;                    // "scikit-build-core", "scikit-build", "setup.py", "cmake" (no Python build) or ""
   std::vector<std::string> cmake_own_arches;   // set(CMAKE_CUDA_ARCHITECTURES 35 50), -gencode, ...
   std::vector<std::pair<int, std::string>> cmake_stds;  // (14, "CMakeLists.txt:3: set(CMAKE_CXX_STANDARD 14)")
   std::vector<std::string> py_packages;   // the tree's top-level Python packages and modules (not setup.py)

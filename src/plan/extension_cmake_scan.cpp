@@ -1,6 +1,6 @@
 // The CMake side of an extension tree, read before planning so the CMake remedies
-// (cmake_remedies.cpp) can be decided: who drives CMake (scikit-build-core, scikit-build, or a
-// setup.py that runs cmake itself), and what the CMake files or cmake arguments hard-code: CUDA
+// (cmake_remedies.cpp) can be decided: who drives CMake (scikit-build-core, scikit-build, a
+// setup.py that runs cmake itself, or the plan's own cmake steps for a tree with no Python build), and what the CMake files or cmake arguments hard-code: CUDA
 // arches (CMAKE_CUDA_ARCHITECTURES, CUDA_ARCHITECTURES, -gencode) and C++/CUDA standards.
 #include <algorithm>
 #include <cctype>
@@ -105,6 +105,8 @@ void scan_cmake_build(const std::string& dir, const std::string& setup_py, const
   std::error_code ec;
   fs::path root(dir);
   s.cmake_driver = driver(setup_py, build_backend, pyproject);
+  // No Python build at all: the plan runs cmake itself (extension_steps.cpp's cmake-only build).
+  if (s.cmake_driver.empty() && !s.setup_py && !s.pyproject && s.cmake_lists) s.cmake_driver = "cmake";
   if (s.cmake_driver.empty()) return;
   // Arches the driver is told by the package itself: setup.py's cmake args, scikit-build's
   // cmake.define / cmake.args in pyproject.toml.

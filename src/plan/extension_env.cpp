@@ -70,8 +70,7 @@ void choose_env(Ctx& c) {
   for (const auto& [k, v] : r.env) c.set_env(k, v, "the recipe sets it for every build", rsrc);
   for (const auto& [k, v] : c.cuda_on ? r.cuda_env : r.cpu_env)
     c.set_env(k, v, std::string("the recipe sets it for a ") + (c.cuda_on ? "CUDA" : "CPU") + " build", rsrc);
-  bool cmake_only = r.build_system == "cmake" && !(c.req->scan.setup_py || c.req->scan.pyproject);
-  if (cmake_only) {
+  if (cmake_only_build(c)) {
     c.set_env("CXXFLAGS", std::string("-D_GLIBCXX_USE_CXX11_ABI=") + (c.python->torch.cxx11_abi ? "1" : "0"),
               "a CMake build gets no ABI define from cpp_extension: torch's, passed explicitly", "torch's TorchConfig.cmake");
     c.set_env("CMAKE_PREFIX_PATH", c.python->torch.path + "/share/cmake", "find_package(Torch) finds the target torch",

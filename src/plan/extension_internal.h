@@ -39,6 +39,9 @@ void choose_parallel_extensions(Ctx& c);  // speed_parallel.cpp
 // serial_build) and no fix turns it on;
 // and whether the build helper turns it back on for this build (a setup.py build through the target
 // Python, ninja on the build's PATH, not --jobs 1).
+// A CMake project with no setup.py or pyproject.toml (the recipe's, or the scanned tree's): the
+// plan runs cmake itself and builds a library, not a wheel (extension_steps.cpp).
+bool cmake_only_build(const Ctx& c);
 bool ninja_off(const Ctx& c);
 bool ninja_by_helper(const Ctx& c);
 

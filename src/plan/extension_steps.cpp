@@ -117,6 +117,12 @@ void fetch(Ctx& c) {
 
 // An extension's steps: fetch (sdist or tag), torch's and the package's own fixes, pip wheel (or
 // CMake) against the target torch, repair, verify after import torch.
+bool cmake_only_build(const Ctx& c) {
+  const auto& scan = c.req->scan;
+  return (c.recipe->build_system == "cmake" && !(scan.setup_py || scan.pyproject)) ||
+         (scan.scanned && !scan.setup_py && !scan.pyproject && scan.cmake_lists);
+}
+
 void build_steps(Ctx& c) {
   if (!c.python) return;
   const auto& r = *c.recipe;
@@ -147,9 +153,7 @@ void build_steps(Ctx& c) {
   if (torch_fix.argv.size() > 3) c.p.steps.push_back(torch_fix);
   if (own_fix.argv.size() > 3) c.p.steps.push_back(own_fix);
   // Without a setup.py or pyproject the CMake project builds a library, not a wheel.
-  bool cmake_only = (r.build_system == "cmake" && !(scan.setup_py || scan.pyproject)) ||
-                    (scan.scanned && !scan.setup_py && !scan.pyproject && scan.cmake_lists);
-  if (cmake_only) {
+  if (cmake_only_build(c)) {
     Step cfg{"configure", {"cmake", "-S", ".", "-B", "build-torchsmith", "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                            "-DCMAKE_PREFIX_PATH=" + c.python->torch.path + "/share/cmake"},
              "{src}", "find_package(Torch) from the target torch"};

@@ -145,6 +145,26 @@ void scan_before_planning(ExtensionRequest& req, const RequestInput& o) {
   std::ofstream(dir + "/.torchsmith-scanned") << "read by torchsmith plan\n";  // complete: reused next time
 }
 
+// --no-fetch and a source that is not here: what planning and the build would have fetched, and
+// how to give it as a directory instead.
+std::string no_fetch_error(const ExtensionSource& src, const RequestInput& o, const std::string& source_kind) {
+  std::string cache = util::cache_dir(o.cache_dir);
+  if (src.kind == ExtensionSource::Kind::git)
+    return "--no-fetch: " + src.url + "@" + src.ref + " is not here: planning would clone it (git clone --depth 1 "
+           "--branch " + src.ref + ") into " + cache + "/source-trees/ to read it, and the build would clone it "
+           "again; clone it yourself and give the directory: git clone --branch " + src.ref + " -- " + src.url +
+           " DIR, then torchsmith plan DIR";
+  std::string index = o.index.empty() ? "https://pypi.org" : o.index;
+  std::string req = src.name + "==" + src.version;
+  std::string what = source_kind == "git"
+                         ? "the build would clone the recipe's git repository at its tag for " + src.version
+                         : "planning would look " + req + " up on " + index + " and download its sdist into " + cache +
+                               "/sdists/ to read it, and the build would fetch it again";
+  return "--no-fetch: " + req + " is not here: " + what + "; get the source yourself and give the directory: "
+         "python3 -m pip download --no-deps --no-binary :all: " + req + " -d DIR (then unpack the archive), or a git "
+         "clone at its tag, then torchsmith plan DIR";
+}
+
 // `PATH | URL@REF | NAME==VERSION`: an extension package against an installed torch.
 Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe& scale) {
   Planned out;
@@ -155,6 +175,10 @@ Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe
   ExtensionRequest req;
   req.source = *src;
   if (o.raw.source.set) req.source_kind = o.raw.source.value;  // git|sdist, checked by the options table
+  if (o.no_fetch && src->kind != ExtensionSource::Kind::dir) {
+    out.error = no_fetch_error(*src, o, req.source_kind);
+    return out;
+  }
   if (src->kind == ExtensionSource::Kind::name && req.source_kind != "git") req.sdist = lookup_sdist(*src, o);
   if (src->kind == ExtensionSource::Kind::dir) {
     req.scan = scan_source_dir(src->dir, &err);

@@ -34,6 +34,9 @@ struct RequestInput {
   std::string cache_dir;  // --cache-dir: where provisioned tools live ("" = XDG / ~/.cache/torchsmith)
   std::string index;      // --index URL: the package index NAME==VERSION's sdist is looked up in
   std::vector<std::pair<std::string, std::string>> env;  // --env KEY=VALUE: a package's own build switches
+  // --no-fetch: an extension's source is never fetched (neither read before planning nor by the
+  // build): a URL@REF or NAME==VERSION is refused, naming what would have been fetched.
+  bool no_fetch = false;
 };
 
 // The tables a request plans with (loaded once by the command), each with its reader's errors.

@@ -105,6 +105,11 @@ std::string make_spec(RunState& s, const StepCtx& c, build::StepSpec& spec) {
   }
   spec.env = s.env;
   for (const auto& [k, v] : s.remedy_env) spec.env[k] = v;
+  // A plain CMake project's configure step reads the helper's include when a CMake remedy is asked.
+  if (auto d = cmake_include_define(spec.argv, spec.env, s.shim_dir); !d.empty()) {
+    if (auto e = write_pyshim(s.shim_dir); e.empty()) spec.argv.push_back(d);
+    else s.say("the build helper's CMake include: " + e);
+  }
   if (compiles(c.kind)) spec.env["NINJA_STATUS"] = std::string(build::kNinjaStatus);
   if (c.kind == StepKind::fetch && !s.w.exists(s.paths.src + "/.."))
     s.w.make_dirs(fs::path(s.paths.src).parent_path().string());

@@ -14,6 +14,24 @@ std::string write_pyshim(const std::string& dir) {
   return err.empty() ? util::write_file_atomic(dir + "/torchsmith_project.cmake", pyshim_cmake_include()) : err;
 }
 
+std::string cmake_include_define(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                                 const std::string& dir) {
+  auto asked = [&](const char* k) {
+    auto it = env.find(k);
+    return it != env.end() && !it->second.empty();
+  };
+  if (argv.empty() || std::filesystem::path(argv[0]).filename() != "cmake" || dir.empty()) return "";
+  if (!asked("TORCHSMITH_CMAKE_ARCHES") && !asked("TORCHSMITH_CMAKE_STD")) return "";
+  bool configure = false;
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a == "--build" || a == "--install" || a == "-E" || a == "-P" || a == "--open") return "";
+    if (a.rfind("-DCMAKE_PROJECT_INCLUDE_BEFORE", 0) == 0) return "";  // never twice
+    configure |= a.rfind("-S", 0) == 0 || a.rfind("-B", 0) == 0;
+  }
+  return configure ? "-DCMAKE_PROJECT_INCLUDE_BEFORE=" + dir + "/torchsmith_project.cmake" : "";
+}
+
 bool expand_pyshim(std::map<std::string, std::string>& env, const std::string& dir) {
   const std::string key = kPyshimPlaceholder;
   bool used = false;

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "plan/plan.h"
 
@@ -21,6 +22,13 @@ std::string_view pyshim_cmake_include();
 
 // Writes DIR/sitecustomize.py and DIR/torchsmith_project.cmake atomically; returns "" or what went wrong.
 std::string write_pyshim(const std::string& dir);
+
+// The -D that makes a plan's own `cmake` configure step (a CMake project with no setup.py or
+// pyproject) read the helper's CMake include DIR/torchsmith_project.cmake, when the step's
+// environment asks a CMake remedy (TORCHSMITH_CMAKE_ARCHES / TORCHSMITH_CMAKE_STD, from the plan or
+// a live trigger); "" for any other step. The lock never names the include (lock_check.h refuses it).
+std::string cmake_include_define(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                                 const std::string& dir);
 
 // Env values with {pyshim} replaced by dir; true when any value named it (the helper is needed).
 bool expand_pyshim(std::map<std::string, std::string>& env, const std::string& dir);

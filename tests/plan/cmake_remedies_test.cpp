@@ -3,6 +3,7 @@
 // from it (CMAKE_ARGS, build.cmake-arch, build.cmake-std), each with a near miss.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -96,6 +97,14 @@ TEST_F(CmakeScan, ACppExtensionIsNoCmakeBuild) {
   EXPECT_TRUE(s.cmake_own_arches.empty());
 }
 
+// A tree with only CMake files: the plan's own cmake steps drive it.
+TEST_F(CmakeScan, ACmakeProjectAloneIsDrivenByThePlansCmake) {
+  write(at("CMakeLists.txt"), "set(CMAKE_CUDA_ARCHITECTURES 35 50)\nproject(demo LANGUAGES CXX CUDA)\n");
+  SourceScan s = scan();
+  EXPECT_EQ(s.cmake_driver, "cmake");
+  ASSERT_EQ(s.cmake_own_arches.size(), 1u);
+}
+
 HostFacts machine(const std::string& torch = "2.11.0+cu130") {
   auto f = fake_host(fake_python(torch, "13.0"), {"13.0"}, {"9.0"});
   f.memory.usable_bytes = 64 * kGiB;
@@ -187,6 +196,28 @@ TEST(CmakeRemedies, TheStandardFollowsTheTargetTorch) {
   EXPECT_EQ(env(plan(s).plan, "TORCHSMITH_CMAKE_STD"), "<unset>");
   EXPECT_EQ(remedy(plan(s).plan, ext::kCmakeStdRule), nullptr);
   EXPECT_EQ(env(plan(s, machine("2.14.0+cu130")).plan, "TORCHSMITH_CMAKE_STD"), "20");
+}
+
+// A CMake project alone: the remedies are the same, the include reaches its configure step through
+// the run (not PYTHONPATH), and its arches through that step's own -D (not CMAKE_ARGS).
+TEST(CmakeRemedies, ACmakeProjectAloneGetsTheRemediesWithoutPython) {
+  auto s = cmake_scan("cmake");
+  s.pyproject = false;
+  s.cmake_own_arches = {"CMakeLists.txt:1: set(CMAKE_CUDA_ARCHITECTURES 35 50)"};
+  s.cmake_stds = {{11, "CMakeLists.txt:3: set(CMAKE_CXX_STANDARD 11)"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok()) << (r.conflicts.empty() ? r.bad_spec : r.conflicts[0].what + ": " + r.conflicts[0].why);
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CMAKE_ARCHES"), "90-real");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CMAKE_STD"), "17");
+  EXPECT_EQ(env(r.plan, "CMAKE_ARGS"), "<unset>");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH"), "<unset>");
+  const Decision* d = remedy(r.plan, ext::kCmakeArchRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("the run passes it to the configure step"), std::string::npos) << d->reason;
+  ASSERT_FALSE(r.plan.steps.empty());
+  const Step& cfg = r.plan.steps[0];
+  EXPECT_EQ(cfg.name, "configure");
+  EXPECT_NE(std::find(cfg.argv.begin(), cfg.argv.end(), "-DCMAKE_CUDA_ARCHITECTURES=90-real"), cfg.argv.end());
 }
 
 // Near miss: a tree with no CMake driver gets none of this.

@@ -27,6 +27,8 @@ std::string slurp(const fs::path& p) {
 struct Built {
   util::RunResult configure, build;
   std::string arches;  // the target's CUDA_ARCHITECTURES as CMake generated it
+  std::string out;     // its build directory
+  std::string file(const std::string& name) const { return slurp(fs::path(out) / name); }
   bool ok() const { return configure.ok() && build.ok(); }
   std::string log() const { return configure.out + configure.err + build.out + build.err; }
 };
@@ -44,7 +46,7 @@ class CmakeRemedy : public ::testing::Test {
   Built build(const std::string& fixture, const std::string& name, std::map<std::string, std::string> env,
               std::vector<std::string> defines = {}, bool include = true) {
     Built b;
-    std::string out = dir_ + "/" + name;
+    std::string out = b.out = dir_ + "/" + name;
     std::vector<std::string> argv{"cmake", "-S", kFixtures + fixture, "-B", out, "-G", "Ninja"};
     if (include) argv.push_back("-DCMAKE_PROJECT_INCLUDE_BEFORE=" + dir_ + "/pyshim/torchsmith_project.cmake");
     argv.insert(argv.end(), defines.begin(), defines.end());
@@ -106,6 +108,57 @@ TEST_F(CmakeRemedy, CmakeArchReplacesArchesSetOnTheTarget) {
       << b.configure.err;
 }
 
+// A set() between project() and a later enable_language(CUDA) is what nvcc's compiler check would
+// get (written where the fixture would enable CUDA); the include's watch keeps the plan's there.
+TEST_F(CmakeRemedy, ArchesSetAfterProjectAreThePlansWhenCudaIsEnabled) {
+  Built plain = build("cmake_project", "late-plain", {}, {"-DLT_STD=17", "-DLT_ARCHES_AT=late"}, false);
+  ASSERT_TRUE(plain.ok()) << plain.log();
+  EXPECT_EQ(plain.file("arches_at_enable_language.txt"), "35;50\n");
+  Built b = build("cmake_project", "late", {{"TORCHSMITH_CMAKE_ARCHES", "86-real"}}, {"-DLT_STD=17", "-DLT_ARCHES_AT=late"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.file("arches_at_enable_language.txt"), "86-real\n");
+  EXPECT_EQ(b.arches, "86-real\n");
+  EXPECT_NE(b.configure.err.find("[build.cmake-arch] CMAKE_CUDA_ARCHITECTURES=35;50 (CMakeLists.txt): kept the plan's "
+                                 "86-real"), std::string::npos) << b.configure.err;
+}
+
+// The same list as a CACHE FORCE (it drops the include's variable in that scope and fires no
+// write): the value read there is the plan's.
+TEST_F(CmakeRemedy, ArchesForcedIntoTheCacheAreThePlansWhenRead) {
+  Built plain = build("cmake_project", "cache-plain", {}, {"-DLT_STD=17", "-DLT_ARCHES_AT=cache"}, false);
+  ASSERT_TRUE(plain.ok()) << plain.log();
+  EXPECT_EQ(plain.file("arches_at_enable_language.txt"), "35;50\n");
+  Built b = build("cmake_project", "cache", {{"TORCHSMITH_CMAKE_ARCHES", "86-real"}}, {"-DLT_STD=17", "-DLT_ARCHES_AT=cache"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.file("arches_at_enable_language.txt"), "86-real\n");
+  EXPECT_EQ(b.arches, "86-real\n");
+}
+
+// A subdirectory's own CMAKE_CUDA_FLAGS/CMAKE_CXX_FLAGS: its -gencode is dropped and its -std=c++11
+// (which does not compile its C++17 source) raised, as the top directory's are.
+TEST_F(CmakeRemedy, ASubdirectorysOwnFlagsAreRewrittenToo) {
+  Built plain = build("cmake_project", "sub-plain", {}, {"-DLT_STD=17", "-DLT_SUB=ON"}, false);
+  EXPECT_FALSE(plain.ok());
+  EXPECT_NE(plain.log().find("optional"), std::string::npos) << plain.log();
+  EXPECT_EQ(plain.file("sub_cuda_flags.txt"), " -gencode arch=compute_35,code=sm_35 -lineinfo\n");
+  Built b = build("cmake_project", "sub", {{"TORCHSMITH_CMAKE_ARCHES", "86-real"}, {"TORCHSMITH_CMAKE_STD", "17"}},
+                  {"-DLT_STD=17", "-DLT_SUB=ON"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.file("sub_cuda_flags.txt"), "-lineinfo\n");
+  EXPECT_NE(b.configure.err.find("[build.cmake-arch/std] CMAKE_CUDA_FLAGS (sub/CMakeLists.txt): -gencode "
+                                 "arch=compute_35,code=sm_35"), std::string::npos) << b.configure.err;
+  EXPECT_NE(b.configure.err.find("[build.cmake-arch/std] CMAKE_CXX_FLAGS (sub/CMakeLists.txt): -std=c++11 -> "
+                                 "-std=c++17"), std::string::npos) << b.configure.err;
+}
+
+// Near miss: with only a standard planned, a subdirectory's arch flags are its own.
+TEST_F(CmakeRemedy, ASubdirectorysArchFlagsStayWithoutPlannedArches) {
+  Built b = build("cmake_project", "sub-std", {{"TORCHSMITH_CMAKE_STD", "17"}}, {"-DLT_STD=17", "-DLT_SUB=ON"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.file("sub_cuda_flags.txt"), " -gencode arch=compute_35,code=sm_35 -lineinfo\n");
+  EXPECT_EQ(b.arches, "35;50\n");
+}
+
 // Near miss: the include with nothing planned changes nothing.
 TEST_F(CmakeRemedy, NothingPlannedLeavesTheProjectAlone) {
   Built b = build("cmake_project", "idle", {}, {"-DLT_STD=17"});
@@ -128,6 +181,26 @@ TEST_F(CmakeRemedy, NvccRefusesTheOldListAndCompilesThePlans) {
   env["TORCHSMITH_CMAKE_ARCHES"] = "86-real";
   Built fixed = build("cmake_cuda", "cuda-planned", env);
   EXPECT_TRUE(fixed.ok()) << fixed.log();
+}
+
+// The same with nvcc: arches set after project(LANGUAGES CXX) and CUDA enabled later (directly, or
+// after check_language(CUDA)), and a subdirectory's -gencode compute_50: CUDA 13 refuses the old
+// list in the compiler check; with the plan's arch both kernels compile. Two CUDA configures (one with
+// check_language's own): ~1.7x the test above (8 s and 14 s here, at load 10 on 2 cores).
+TEST_F(CmakeRemedy, NvccGetsThePlansArchesWhenCudaIsEnabledLate) {
+  std::string nvcc = "/usr/local/cuda/bin/nvcc";
+  auto list = util::run({nvcc, "--list-gpu-arch"});
+  if (!list.ok()) GTEST_SKIP() << "no nvcc at " << nvcc;
+  if (list.out.find("compute_50") != std::string::npos) GTEST_SKIP() << "this nvcc still compiles sm_50";
+  std::map<std::string, std::string> env{{"CUDACXX", nvcc}};
+  Built plain = build("cmake_cuda", "late-plain", env, {"-DLT_LATE=enable"}, false);
+  EXPECT_FALSE(plain.ok());
+  EXPECT_NE(plain.log().find("compute_50"), std::string::npos) << plain.log();
+  // check_language(CUDA), then enable_language(CUDA): one configure covers both.
+  env["TORCHSMITH_CMAKE_ARCHES"] = "86-real";
+  Built fixed = build("cmake_cuda", "late-check", env, {"-DLT_LATE=check", "-DLT_SUB=ON"});
+  EXPECT_TRUE(fixed.ok()) << fixed.log();
+  EXPECT_NE(fixed.log().find("Looking for a CUDA compiler - " + nvcc), std::string::npos) << fixed.log();
 }
 
 // A CUDA dialect this CMake may have no flag for (3.25 stops at CUDA17: raising spconv 1.0's
@@ -223,6 +296,22 @@ TEST(PyshimCmakeRules, ConfigureCallsGetThePlansDefines) {
             "['cmake', '--build', '.']\n"
             "['ninja', '-DCMAKE_CUDA_ARCHITECTURES=35']\n"
             "cmake src\n");
+}
+
+// A plan's own cmake configure step (a CMake project with no Python build) is given the include
+// when a CMake remedy is asked; its build step, another program or no remedy are left alone.
+TEST(PyshimCmakeRules, APlansOwnConfigureStepGetsTheInclude) {
+  const std::map<std::string, std::string> arches{{"TORCHSMITH_CMAKE_ARCHES", "86-real"}};
+  const std::vector<std::string> configure{"/usr/bin/cmake", "-S", ".", "-B", "build-torchsmith", "-G", "Ninja"};
+  EXPECT_EQ(cmake_include_define(configure, arches, "/o/.torchsmith/pyshim"),
+            "-DCMAKE_PROJECT_INCLUDE_BEFORE=/o/.torchsmith/pyshim/torchsmith_project.cmake");
+  EXPECT_EQ(cmake_include_define(configure, {{"TORCHSMITH_CMAKE_STD", "17"}}, "/d"),
+            "-DCMAKE_PROJECT_INCLUDE_BEFORE=/d/torchsmith_project.cmake");
+  EXPECT_EQ(cmake_include_define(configure, {{"TORCHSMITH_CMAKE_STD", ""}}, "/d"), "");
+  EXPECT_EQ(cmake_include_define(configure, {}, "/d"), "");
+  EXPECT_EQ(cmake_include_define({"cmake", "--build", "build-torchsmith", "-j", "2"}, arches, "/d"), "");
+  EXPECT_EQ(cmake_include_define({"cmake", "-E", "env", "-S"}, arches, "/d"), "");
+  EXPECT_EQ(cmake_include_define({"/usr/bin/python3", "-m", "pip", "wheel", "-S"}, arches, "/d"), "");
 }
 
 }  // namespace

@@ -4,12 +4,14 @@
 # CMake files hard-code what a -D from the command line cannot change:
 #  - build.cmake-arch, TORCHSMITH_CMAKE_ARCHES="86-real;90": CMAKE_CUDA_ARCHITECTURES is the plan's
 #    before project() enables CUDA (a set() ahead of project() would otherwise reach nvcc's
-#    compiler check), and, once the top-level CMakeLists.txt is read, every target's
-#    CUDA_ARCHITECTURES is the plan's and -gencode/-arch flags in its compile options (and in the
-#    top directory's CMAKE_CUDA_FLAGS) are dropped, so CMake derives them from the plan's list;
+#    compiler check) and stays the plan's wherever the project sets it later (a variable_watch: a
+#    set() between project() and enable_language(CUDA) never reaches the compiler check); once the
+#    top-level CMakeLists.txt is read, every target's CUDA_ARCHITECTURES is the plan's and
+#    -gencode/-arch flags in its compile options are dropped, and so are those in CMAKE_CUDA_FLAGS
+#    of any directory (watched as they are set), so CMake derives them from the plan's list;
 #  - build.cmake-std, TORCHSMITH_CMAKE_STD="17": CXX_STANDARD/CUDA_STANDARD below it on a target,
-#    and -std=c++NN below it in its compile options or the top directory's flags, become it (and a
-#    CMake without an nvcc flag for that dialect is given -std=c++NN for it).
+#    and -std=c++NN below it in its compile options or any directory's CMAKE_CXX/CUDA_FLAGS, become
+#    it (and a CMake without an nvcc flag for that dialect is given -std=c++NN for it).
 # The package's files are not edited; what changed is said on stderr as "torchsmith: [rule] ...".
 
 set(_ts_arches "$ENV{TORCHSMITH_CMAKE_ARCHES}")
@@ -144,30 +146,58 @@ function(_ts_apply)
       endif()
     endif()
   endforeach()
-  # The top directory's flags as it leaves them (those of subdirectories are theirs).
-  foreach(lang CXX CUDA)
-    if(CMAKE_${lang}_FLAGS)
-      separate_arguments(flags UNIX_COMMAND "${CMAKE_${lang}_FLAGS}")
-      set(a "")
-      if(lang STREQUAL "CUDA")
-        set(a "${arches}")
-      endif()
-      _ts_rewrite_flags("${flags}" "${a}" "${std}" new changed)
-      if(changed)
-        list(JOIN new " " joined)
-        set(CMAKE_${lang}_FLAGS "${joined}" PARENT_SCOPE)
-        message(NOTICE "torchsmith: [build.cmake-arch/std] CMAKE_${lang}_FLAGS: ${changed}")
-      endif()
-    endif()
-  endforeach()
+endfunction()
+
+# variable_watch callbacks: CMake calls them in the scope that reads or sets the variable (a
+# subdirectory's, a function's), and PARENT_SCOPE is that scope; a read looks the value up again
+# after the callback, so the reader (enable_language's compiler check, the generator) sees ours.
+# Writes fire MODIFIED_ACCESS; reads also catch a value set where no write fired in this scope
+# (a CACHE FORCE, a function's PARENT_SCOPE).
+function(_ts_watch_arches var access value file)
+  set(arches "$ENV{TORCHSMITH_CMAKE_ARCHES}")
+  if(NOT access MATCHES "^(READ|MODIFIED)_ACCESS$" OR "${value}" STREQUAL "${arches}")
+    return()
+  endif()
+  set(${var} "${arches}" PARENT_SCOPE)
+  file(RELATIVE_PATH where "${CMAKE_SOURCE_DIR}" "${file}")
+  message(NOTICE "torchsmith: [build.cmake-arch] CMAKE_CUDA_ARCHITECTURES=${value} (${where}): kept the plan's "
+                 "${arches} (TORCHSMITH_CMAKE_ARCHES)")
+endfunction()
+
+function(_ts_watch_flags var access value file)
+  if(NOT access MATCHES "^(READ|MODIFIED)_ACCESS$" OR NOT value)
+    return()
+  endif()
+  set(a "")
+  if(var STREQUAL "CMAKE_CUDA_FLAGS")
+    set(a "$ENV{TORCHSMITH_CMAKE_ARCHES}")
+  endif()
+  separate_arguments(flags UNIX_COMMAND "${value}")
+  _ts_rewrite_flags("${flags}" "${a}" "$ENV{TORCHSMITH_CMAKE_STD}" new changed)
+  if(changed)
+    list(JOIN new " " joined)
+    set(${var} "${joined}" PARENT_SCOPE)
+    file(RELATIVE_PATH where "${CMAKE_SOURCE_DIR}" "${file}")
+    list(JOIN changed " " said)
+    message(NOTICE "torchsmith: [build.cmake-arch/std] ${var} (${where}): ${said}")
+  endif()
 endfunction()
 
 get_property(_ts_deferred GLOBAL PROPERTY _TORCHSMITH_DEFERRED)
 if((_ts_arches OR _ts_std) AND NOT _ts_deferred AND CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
   set_property(GLOBAL PROPERTY _TORCHSMITH_DEFERRED TRUE)
+  # Watches are global and this include runs at every project(): installed once.
+  if(_ts_arches)
+    variable_watch(CMAKE_CUDA_ARCHITECTURES _ts_watch_arches)
+  endif()
+  if(_ts_std)
+    variable_watch(CMAKE_CXX_FLAGS _ts_watch_flags)
+  endif()
+  variable_watch(CMAKE_CUDA_FLAGS _ts_watch_flags)
   if(CMAKE_VERSION VERSION_LESS 3.19)
     message(WARNING "torchsmith: CMake ${CMAKE_VERSION} cannot run code after the project is read (3.19 can): "
-                    "only CMAKE_CUDA_ARCHITECTURES before project() is the plan's")
+                    "the plan's arches and standard reach the project's variables and flags, not its targets' "
+                    "own properties")
   else()
     cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _ts_apply)
   endif()
