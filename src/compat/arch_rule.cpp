@@ -45,9 +45,8 @@ ArchSpan arch_span(const kb::Kb& kb, const std::string& capability) {
   if (!s.lo) return s;
   s.first = s.lo->version;
   if (const kb::ArchSupport* a = kb.first_support(capability)) {
-    auto f = ver(a->first_cuda);
-    if (f && *f < *ver(s.lo->version)) {
-      s.first = a->first_cuda;
+    if (a->first_cuda < *ver(s.lo->version)) {
+      s.first = a->first_cuda.original();
       s.first_source = a->source;
     }
   }

@@ -24,29 +24,29 @@ Verdict cmake_vs_release(const ToolFacts& cm, const Version& cv, const kb::Torch
   v.subject = "CMake " + cm.version + " (" + cm.path + ") for torch " + asked;
   v.source = rel.source;
   v.where = where(rel.origin);
-  auto min = ver(rel.cmake_min);
-  auto ceil = ver(rel.cmake_max_exclusive);
-  if (min && cv < *min) {
+  const Version& min = rel.cmake_min;
+  const auto& ceil = rel.cmake_max_exclusive;
+  if (cv < min) {
     v.level = Level::fail;
     v.reason = "CMake " + cm.version + " is older than torch " + rel.version +
-               " needs (>= " + rel.cmake_min + "): configure stops at cmake_minimum_required" +
+               " needs (>= " + min.original() + "): configure stops at cmake_minimum_required" +
                unverified(rel, "cmake_min");
-    v.fix = "install CMake >= " + rel.cmake_min +
-            (ceil ? " and < " + rel.cmake_max_exclusive : std::string()) +
-            " (pip install 'cmake>=" + rel.cmake_min +
-            (ceil ? ",<" + rel.cmake_max_exclusive : std::string()) + "' in the build env)";
+    v.fix = "install CMake >= " + min.original() +
+            (ceil ? " and < " + ceil->original() : std::string()) +
+            " (pip install 'cmake>=" + min.original() +
+            (ceil ? ",<" + ceil->original() : std::string()) + "' in the build env)";
   } else if (ceil && cv >= *ceil) {
     v.level = Level::warn;
     v.reason = "CMake " + cm.version + " breaks torch " + rel.version + ": CMake " +
-               rel.cmake_max_exclusive +
+               ceil->original() +
                " removed compatibility with cmake_minimum_required < 3.5, which torch " +
                rel.version + " or its submodules declare";
     v.fix = "set CMAKE_POLICY_VERSION_MINIMUM=3.5 (torchsmith plan does), or use CMake < " +
-            rel.cmake_max_exclusive;
+            ceil->original();
   } else {
     v.level = Level::ok;
-    v.reason = "torch " + rel.version + " needs CMake >= " + rel.cmake_min +
-               (ceil ? " and < " + rel.cmake_max_exclusive : std::string());
+    v.reason = "torch " + rel.version + " needs CMake >= " + min.original() +
+               (ceil ? " and < " + ceil->original() : std::string());
   }
   return v;
 }
@@ -72,11 +72,9 @@ void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vec
   // releases, because both limits are monotonic in the release.
   std::vector<std::string> ok, too_new_for, too_old_for;
   for (const auto& rel : kb.torch) {
-    auto min = ver(rel.cmake_min);
-    auto ceil = ver(rel.cmake_max_exclusive);
-    if (min && cv < *min)
+    if (cv < rel.cmake_min)
       too_old_for.push_back(rel.version);
-    else if (ceil && cv >= *ceil)
+    else if (rel.cmake_max_exclusive && cv >= *rel.cmake_max_exclusive)
       too_new_for.push_back(rel.version);
     else
       ok.push_back(rel.version);

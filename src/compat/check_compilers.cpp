@@ -29,13 +29,13 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
   v.rule = kHostCompilerRule;
   if (gcc_fits(cc.version, 0, max)) {
     v.level = Level::ok;
-    v.reason = "CUDA " + mm + " accepts gcc <= " + rel->gcc_max;
+    v.reason = "CUDA " + mm + " accepts gcc <= " + rel->gcc_max.original();
     return v;
   }
   v.level = Level::fail;
-  v.reason = "gcc " + cc.version + " is newer than CUDA " + mm + " accepts (<= " + rel->gcc_max +
+  v.reason = "gcc " + cc.version + " is newer than CUDA " + mm + " accepts (<= " + rel->gcc_max.original() +
              "): nvcc stops with 'unsupported GNU version! gcc versions later than " +
-             rel->gcc_max + " are not supported!'";
+             rel->gcc_max.original() + " are not supported!'";
   if (const CompilerFacts* fit = newest_gcc(f, 0, max)) {
     v.fix = "gcc " + fit->version + " is installed at " + fit->cc +
             ": set CUDAHOSTCXX=" + fit->cxx + " (torchsmith plan picks it)";
@@ -66,7 +66,7 @@ void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
   }
   for (const auto& tk : f.cuda_toolkits) out.push_back(gcc_vs_toolkit(f, kb, *host, tk));
   const kb::TorchRelease* rel = t.torch.empty() ? nullptr : kb.find_torch(t.torch);
-  auto min = rel ? ver(rel->gcc_min) : std::nullopt;
+  auto min = rel ? rel->gcc_min : std::nullopt;
   auto hv = ver(host->version);
   if (min && hv) {
     Verdict v{"compiler",
@@ -79,13 +79,13 @@ void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
               kHostCompilerRule};
     if (hv->major() < min->major()) {
       v.level = Level::fail;
-      v.reason = "torch " + rel->version + " needs gcc >= " + rel->gcc_min +
+      v.reason = "torch " + rel->version + " needs gcc >= " + min->original() +
                  (rel->cxx_standard.empty() ? "" : " (C++" + rel->cxx_standard + ")") +
                  unverified(*rel, "gcc_min");
-      v.fix = "install g++-" + rel->gcc_min + " or newer and build with CC/CXX pointing at it";
+      v.fix = "install g++-" + min->original() + " or newer and build with CC/CXX pointing at it";
     } else {
       v.reason =
-          "torch " + rel->version + " needs gcc >= " + rel->gcc_min + unverified(*rel, "gcc_min");
+          "torch " + rel->version + " needs gcc >= " + min->original() + unverified(*rel, "gcc_min");
     }
     out.push_back(v);
   }

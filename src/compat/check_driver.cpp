@@ -23,14 +23,13 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
     v.fix = "add a [[release]] for it to cuda.toml in a --kb overlay";
     return v;
   }
-  auto need = ver(rel->driver_min_linux);
   const kb::CudaFamily* fam = kb.find_cuda_family(rel->version);
-  auto floor = fam ? ver(fam->driver_min_linux) : std::nullopt;
+  auto floor = fam ? std::optional<Version>(fam->driver_min_linux) : std::nullopt;
   auto drv_cuda = ver(f.driver.cuda_version);
   bool full = driver_runs(f.driver, rel, tk.version).value_or(false);
   if (full) {
     v.level = Level::ok;
-    v.reason = "CUDA " + mm + " needs driver >= " + rel->driver_min_linux +
+    v.reason = "CUDA " + mm + " needs driver >= " + rel->driver_min_linux.original() +
                (drv_cuda ? "; this driver runs CUDA <= " + f.driver.cuda_version : "");
     v.source = rel->source;
     v.where = where(rel->origin);
@@ -41,24 +40,24 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
   if (floor && drv >= *floor && fam && tkv && std::to_string(tkv->major()) == fam->major) {
     v.level = Level::warn;
     v.reason = "driver " + f.driver.version + " is older than CUDA " + mm + "'s own (" +
-               rel->driver_min_linux + ") but meets the CUDA " + fam->major +
-               ".x minor-version floor (" + fam->driver_min_linux +
+               rel->driver_min_linux.original() + ") but meets the CUDA " + fam->major +
+               ".x minor-version floor (" + fam->driver_min_linux.original() +
                "): programs run, but PTX built by this toolkit cannot be JIT-compiled "
                "(cudaErrorUnsupportedPtxVersion, 222)";
     v.fix = "compile real SASS for every GPU (no +PTX reliance), or update the driver to >= " +
-            rel->driver_min_linux;
+            rel->driver_min_linux.original();
     v.source = fam->source;
     v.where = where(fam->origin);
     return v;
   }
   v.level = Level::fail;
   v.reason = "driver " + f.driver.version + " is older than CUDA " + mm +
-             " needs (>= " + rel->driver_min_linux + ")" +
+             " needs (>= " + rel->driver_min_linux.original() + ")" +
              (runs.empty() ? "" : "; it runs CUDA <= " + runs) +
              ": programs built with this toolkit fail to start with cudaErrorInsufficientDriver "
              "(35), or 'Error 804: forward compatibility was attempted on non supported HW' when "
              "a cuda-compat library is on the library path of a GPU that does not support it";
-  v.fix = "install an NVIDIA driver >= " + rel->driver_min_linux +
+  v.fix = "install an NVIDIA driver >= " + rel->driver_min_linux.original() +
           (runs.empty() ? "" : ", or build with CUDA <= " + runs + " instead") +
           "; after a driver update, reboot (a loaded old kernel module gives the same error)";
   v.source = rel->source;
@@ -74,7 +73,7 @@ void check_driver(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& ou
     std::string l4t = f.jetson.l4t_version.empty() ? f.jetson.l4t_release : f.jetson.l4t_version;
     Verdict v{"driver", "Jetson driver (L4T " + l4t + (jp ? ", JetPack " + jp->jetpack : std::string()) + ")", Level::info,
               "on Jetson the GPU driver is part of L4T/JetPack: the CUDA it runs is the one JetPack ships" +
-                  (jp && !jp->cuda.empty() ? std::string(" (JetPack ") + jp->jetpack + ": CUDA " + jp->cuda + ")" : std::string()),
+                  (jp && jp->cuda ? std::string(" (JetPack ") + jp->jetpack + ": CUDA " + jp->cuda->original() + ")" : std::string()),
               "", jp ? jp->source : "", jp ? where(jp->origin) : "", "driver.tegra"};
     if (!jp && !f.jetson.l4t_version.empty())
       v.reason += "; L4T " + f.jetson.l4t_version + " is not in the knowledge base's L4T -> JetPack table (tegra.toml)";

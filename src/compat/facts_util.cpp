@@ -68,9 +68,8 @@ int usable_cores(const CpuFacts& cpu) {
 const kb::CudaRelease* newest_cuda_for_driver(const kb::Kb& kb, const Version& driver) {
   const kb::CudaRelease* best = nullptr;
   for (const auto& r : kb.cuda) {
-    auto need = ver(r.driver_min_linux);
     auto v = ver(r.version);
-    if (!need || !v || driver < *need) continue;
+    if (!v || driver < r.driver_min_linux) continue;
     if (!best || *v > *ver(best->version)) best = &r;
   }
   return best;

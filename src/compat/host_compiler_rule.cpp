@@ -6,15 +6,13 @@ namespace ts::compat {
 
 int gcc_max_major(const kb::Kb& kb, const std::string& cuda_version) {
   const kb::CudaRelease* rel = cuda_version.empty() ? nullptr : kb.find_cuda(cuda_version);
-  auto m = rel ? ver(rel->gcc_max) : std::nullopt;
-  return m ? m->major() : 0;
+  return rel ? rel->gcc_max.major() : 0;
 }
 
 const kb::CudaRelease* oldest_cuda_for_gcc(const kb::Kb& kb, int gcc_major) {
   const kb::CudaRelease* best = nullptr;
   for (const auto& r : kb.cuda) {
-    auto m = ver(r.gcc_max);
-    if (!m || m->major() < gcc_major) continue;
+    if (!r.gcc_max.major() || r.gcc_max.major() < gcc_major) continue;  // 0: not known
     if (!best || *ver(r.version) < *ver(best->version)) best = &r;
   }
   return best;

@@ -10,9 +10,8 @@ std::optional<bool> driver_runs(const DriverFacts& d, const kb::CudaRelease* rel
   // NVML's own answer beats the table when we have it.
   if (drv_cuda && cv) return *Version::parse(cv->major_minor()) <= *drv_cuda;
   auto drv = ver(d.version);
-  auto need = rel ? ver(rel->driver_min_linux) : std::nullopt;
-  if (!drv || !need) return std::nullopt;
-  return *drv >= *need;
+  if (!drv || !rel) return std::nullopt;
+  return *drv >= rel->driver_min_linux;
 }
 
 NvccForTorch nvcc_for_torch(const std::string& torch_cuda, const std::string& nvcc) {

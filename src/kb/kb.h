@@ -1,12 +1,15 @@
 #pragma once
 // The knowledge base: typed tables loaded from data/kb/*.toml (embedded) plus overlays.
 // Every entry keeps where it came from (file:line) and its upstream `source`.
-// Versions and ranges are kept as the strings written in the file; the loader has already
-// checked that they parse (core/version.h), so users may parse them without error handling.
+// Version fields that rules compare are parsed once by the loader into core::Version (the text as
+// written stays in .original() for output); keys, ranges and informational versions stay strings the
+// loader has checked.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/version.h"
 
 namespace ts::kb {
 
@@ -59,7 +62,7 @@ struct TegraSoc : Entry {
 struct JetpackRelease : Entry {
   std::string l4t;      // "36.4.3" (nv_tegra_release writes "R36 (release), REVISION: 4.3")
   std::string jetpack;  // "6.2"
-  std::string cuda;     // "12.6": the CUDA that JetPack installs ("" = not listed)
+  std::optional<Version> cuda;  // "12.6": the CUDA that JetPack installs (none = not listed)
 };
 
 // What holds on every Tegra SoC's integrated GPU, one fact per entry.
@@ -77,7 +80,7 @@ struct TegraGpuAccess : Entry {
 // [[release]] list reaches), so verdicts say "since CUDA 10.0" and not where the KB starts.
 struct ArchSupport : Entry {
   std::string arch;        // "7.5"
-  std::string first_cuda;  // "10.0"
+  Version first_cuda;      // "10.0"
 };
 
 // A chip codename prefix and the compute capability of the chips it matches.
@@ -101,18 +104,18 @@ struct ArchFamily : Entry {
 struct CudaRelease : Entry {
   std::string version;              // "11.8"
   std::vector<std::string> arches;  // real targets nvcc accepts: "3.5" ... "9.0", "9.0a", "10.0f"
-  std::string gcc_max;              // newest GCC major accepted by host_config.h: "11"
-  std::string clang_max;            // newest Clang major: "14"
+  Version gcc_max;                  // newest GCC major accepted by host_config.h: "11"
+  Version clang_max;                // newest Clang major: "14"
   std::string msvc;                 // "VS2017-VS2022" (informational)
-  std::string driver_min_linux;     // the driver the toolkit shipped with (full compat): "520.61.05"
-  std::string driver_min_windows;
+  Version driver_min_linux;         // the driver the toolkit shipped with (full compat): "520.61.05"
+  std::optional<Version> driver_min_windows;
 };
 
 // Minor-version compatibility: a CUDA major runs on drivers >= this floor (no PTX JIT of newer PTX).
 struct CudaFamily : Entry {
   std::string major;                // "12"
-  std::string driver_min_linux;     // "525.60.13"
-  std::string driver_min_windows;
+  Version driver_min_linux;         // "525.60.13"
+  std::optional<Version> driver_min_windows;
 };
 
 // A PyTorch release line (major.minor) and what building it needs.
@@ -121,9 +124,9 @@ struct TorchRelease : Entry {
   std::string released;             // "2024-07-24"
   std::string python;               // range of Python versions: ">=3.8,<3.13"
   std::vector<std::string> cuda;    // CUDA versions of its official builds: "11.8", "12.1", "12.4"
-  std::string cmake_min;            // "3.18"
-  std::string cmake_max_exclusive;  // "" = no known ceiling; "4" for < 2.7 (CMake 4 drops <3.5 policies)
-  std::string gcc_min;              // "9"
+  Version cmake_min;                // "3.18"
+  std::optional<Version> cmake_max_exclusive;  // none = no known ceiling; "4" for < 2.7 (CMake 4 drops <3.5 policies)
+  std::optional<Version> gcc_min;   // "9"
   std::string cxx_standard;         // "17"
   std::string numpy;                // range: ">=1,<2"
   std::string torchvision;          // "0.19"

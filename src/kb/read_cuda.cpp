@@ -11,24 +11,24 @@ void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
                [&](EntryReader& r, CudaRelease& x) {
     x.version = r.version("version", true, "\"12.8\"", 2);
     x.arches = r.arches("arches", true);
-    x.gcc_max = r.version("gcc_max", true, "\"14\"", 1);
-    x.clang_max = r.version("clang_max", true, "\"19\"", 1);
+    x.gcc_max = r.parsed_version("gcc_max", true, "\"14\"", 1).value_or(Version{});
+    x.clang_max = r.parsed_version("clang_max", true, "\"19\"", 1).value_or(Version{});
     x.msvc = r.text("msvc", false, "\"VS2017-VS2022\"");
-    x.driver_min_linux = r.version("driver_min_linux", true, "\"570.26\"");
-    x.driver_min_windows = r.version("driver_min_windows", false, "\"570.65\"");
+    x.driver_min_linux = r.parsed_version("driver_min_linux", true, "\"570.26\"").value_or(Version{});
+    x.driver_min_windows = r.parsed_version("driver_min_windows", false, "\"570.65\"");
     r.common(x);
   }, &CudaRelease::version);
   read_entries(root, c, allowed, {"family", "cuda family", "major"}, out.cuda_families,
                [&](EntryReader& r, CudaFamily& f) {
     f.major = r.version("major", true, "\"12\"", 1);
-    f.driver_min_linux = r.version("driver_min_linux", true, "\"525.60.13\"");
-    f.driver_min_windows = r.version("driver_min_windows", false, "\"527.41\"");
+    f.driver_min_linux = r.parsed_version("driver_min_linux", true, "\"525.60.13\"").value_or(Version{});
+    f.driver_min_windows = r.parsed_version("driver_min_windows", false, "\"527.41\"");
     r.common(f);
   }, &CudaFamily::major);
   read_entries(root, c, allowed, {"arch", "cuda arch", "arch"}, out.arch_support,
                [&](EntryReader& r, ArchSupport& a) {
     a.arch = r.arch("arch", true);
-    a.first_cuda = r.version("first_cuda", true, "\"10.0\"", 2);
+    a.first_cuda = r.parsed_version("first_cuda", true, "\"10.0\"", 2).value_or(Version{});
     r.common(a);
   }, &ArchSupport::arch);
 }

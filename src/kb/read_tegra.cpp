@@ -36,7 +36,7 @@ void read_tegra(const toml::table& root, FileCtx& c, Kb& out) {
                [&](EntryReader& r, JetpackRelease& j) {
     j.l4t = r.version("l4t", true, "\"36.4.3\"");
     j.jetpack = r.version("jetpack", true, "\"6.2\"");
-    j.cuda = r.version("cuda", false, "\"12.6\"", 2);
+    j.cuda = r.parsed_version("cuda", false, "\"12.6\"", 2);
     r.common(j);
   }, &JetpackRelease::l4t);
   read_entries(root, c, allowed, {"feature_off", "feature_off"}, out.tegra_features_off,

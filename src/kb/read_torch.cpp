@@ -14,9 +14,9 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
     x.released = r.text("released", false, "\"2024-07-24\"");
     x.python = r.range("python", true, "\">=3.8,<3.13\"");
     x.cuda = r.texts("cuda", true, "[\"11.8\", \"12.1\"]");
-    x.cmake_min = r.version("cmake_min", true, "\"3.18\"");
-    x.cmake_max_exclusive = r.version("cmake_max_exclusive", false, "\"4\"");
-    x.gcc_min = r.version("gcc_min", false, "\"9\"");
+    x.cmake_min = r.parsed_version("cmake_min", true, "\"3.18\"").value_or(Version{});
+    x.cmake_max_exclusive = r.parsed_version("cmake_max_exclusive", false, "\"4\"");
+    x.gcc_min = r.parsed_version("gcc_min", false, "\"9\"");
     x.cxx_standard = r.text("cxx_standard", true, "\"17\"");
     x.numpy = r.range("numpy", true, "\">=1,<2\"");
     x.torchvision = r.version("torchvision", true, "\"0.19\"");

@@ -64,9 +64,9 @@ TorchFields from(const TorchRelease& t) {
   f.version = t.version;
   f.released = t.released;
   f.python = t.python;
-  f.cmake_min = t.cmake_min;
-  f.cmake_max_exclusive = t.cmake_max_exclusive;
-  f.gcc_min = t.gcc_min;
+  f.cmake_min = t.cmake_min.original();
+  f.cmake_max_exclusive = t.cmake_max_exclusive ? t.cmake_max_exclusive->original() : "";
+  f.gcc_min = t.gcc_min ? t.gcc_min->original() : "";
   f.cxx_standard = t.cxx_standard;
   f.numpy = t.numpy;
   f.torchvision = t.torchvision;
@@ -103,7 +103,8 @@ Overlay make_overlay(const Kb& base, const RefreshInput& in, std::vector<KbError
         continue;
       }
       std::string from;
-      std::string driver = driver_lower_bound(base, t.minor, &from);
+      auto bound = driver_lower_bound(base, t.minor, &from);
+      std::string driver = bound ? bound->original() : "";
       out.cuda_toml += "[[release]]\nversion = " + q(t.minor) + "\narches = " + list(read->arches) + "\ngcc_max = " +
                        q(read->gcc_max) + "\nclang_max = " + q(read->clang_max) + "\ndriver_min_linux = " +
                        q(driver) + "\nstatus = \"refreshed\"\nrecalled = [\"driver_min_linux\"]\n" +

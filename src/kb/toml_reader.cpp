@@ -132,15 +132,28 @@ std::string EntryReader::checked(std::string_view key, bool required, std::strin
 }
 
 std::string EntryReader::version(std::string_view key, bool required, std::string_view example, int components) {
+  std::string s = text(key, required, example);
+  parse_version(key, s, example, components);
+  return s;
+}
+
+std::optional<Version> EntryReader::parsed_version(std::string_view key, bool required, std::string_view example,
+                                                   int components) {
+  return parse_version(key, text(key, required, example), example, components);
+}
+
+std::optional<Version> EntryReader::parse_version(std::string_view key, const std::string& s, std::string_view example,
+                                                  int components) {
+  if (s.empty()) return std::nullopt;
   const std::string write = std::string(key) + " = " + std::string(example);
-  return checked(key, required, example, [&](const std::string& s) -> std::string {
-    std::string err;
-    auto v = Version::parse(s, &err);
-    if (!v) return quoted_reason(s, "is not a version", err) + "; write " + write;
-    if (components && static_cast<int>(v->release().size()) != components)
-      return "'" + s + "' must have " + std::to_string(components) + " numbers; write " + write;
-    return "";
-  });
+  std::string err, problem;
+  auto v = Version::parse(s, &err);
+  if (!v) problem = quoted_reason(s, "is not a version", err) + "; write " + write;
+  else if (components && static_cast<int>(v->release().size()) != components)
+    problem = "'" + s + "' must have " + std::to_string(components) + " numbers; write " + write;
+  if (problem.empty()) return v;
+  error(line_of(*t_.get(key)), std::string(key) + ": " + problem);
+  return std::nullopt;
 }
 
 std::string EntryReader::range(std::string_view key, bool required, std::string_view example) {

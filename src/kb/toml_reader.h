@@ -3,6 +3,7 @@
 // KbError "file:line: what is wrong; what to write instead"; the keys read are remembered so that
 // finish() can name any key the file has but the schema does not (usually a typo).
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -31,6 +32,9 @@ class EntryReader {
   bool flag(std::string_view key, bool fallback);
   std::vector<std::string> texts(std::string_view key, bool required, std::string_view example);
   std::string version(std::string_view key, bool required, std::string_view example, int components = 0);
+  // The same check, parsed: nullopt when the key is absent or its value is wrong (then reported).
+  std::optional<Version> parsed_version(std::string_view key, bool required, std::string_view example,
+                                        int components = 0);
   std::string range(std::string_view key, bool required, std::string_view example);
   std::string arch(std::string_view key, bool required, bool allow_ptx = false);
   std::vector<std::string> arches(std::string_view key, bool required, bool allow_ptx = false);
@@ -49,6 +53,9 @@ class EntryReader {
                       const std::function<std::string(const std::string&)>& problem);
   const toml::node* get(std::string_view key);
   void missing(std::string_view key, std::string_view example);
+  // Parses a version value read from `key`; reports it and returns nullopt when it is not one.
+  std::optional<Version> parse_version(std::string_view key, const std::string& s, std::string_view example,
+                                       int components);
   std::string where_key(std::string_view key) const;
 
   const toml::table& t_;

@@ -16,10 +16,10 @@ void unrecall(Entry& e, const std::string& field) {
 
 }  // namespace
 
-std::string driver_lower_bound(const Kb& kb, const std::string& version, std::string* from) {
+std::optional<Version> driver_lower_bound(const Kb& kb, const std::string& version, std::string* from) {
   auto v = Version::parse(version);
   const CudaFamily* fam = kb.find_cuda_family(version);
-  if (!v || !fam) return "";
+  if (!v || !fam) return std::nullopt;
   const CudaRelease* best = nullptr;
   for (const auto& c : kb.cuda) {
     auto cv = Version::parse(c.version);
@@ -47,10 +47,17 @@ std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolk
       CudaRelease n;
       n.version = r.version;
       n.arches = r.arches;
-      n.gcc_max = r.gcc_max;
-      n.clang_max = r.clang_max;
+      auto gcc_max = Version::parse(r.gcc_max), clang_max = Version::parse(r.clang_max);
       std::string from;
-      n.driver_min_linux = driver_lower_bound(kb, r.version, &from);
+      auto driver = driver_lower_bound(kb, r.version, &from);
+      if (!gcc_max || !clang_max || !driver) {
+        out.push_back("CUDA " + r.version + ": not in the KB; its host_config.h limits (gcc " + r.gcc_max + ", clang " +
+                      r.clang_max + ") do not parse as versions, so it is not added");
+        continue;
+      }
+      n.gcc_max = *gcc_max;
+      n.clang_max = *clang_max;
+      n.driver_min_linux = *driver;
       n.status = "verified";
       n.recalled = {"driver_min_linux"};
       n.source = r.source;
@@ -71,18 +78,19 @@ std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolk
       out.push_back("CUDA " + r.version + " arches: the KB (" + where + ") lists " + util::join(c->arches, " ") + "; its nvcc lists " +
                     util::join(r.arches, " ") + " (the KB entry is verified and kept; report it if the toolkit is stock)");
     }
-    struct Limit { const char* field; const std::string& value; std::string* kb_value; };
+    struct Limit { const char* field; const std::string& value; Version* kb_value; };
     for (const Limit& l : {Limit{"gcc_max", r.gcc_max, &c->gcc_max}, Limit{"clang_max", r.clang_max, &c->clang_max}}) {
       const std::string field = l.field, &value = l.value;
-      std::string* kb_value = l.kb_value;
-      if (value.empty() || value == *kb_value) continue;
+      Version* kb_value = l.kb_value;
+      auto read_value = Version::parse(value);
+      if (!read_value || *read_value == *kb_value) continue;
       if (c->is_recalled(field)) {
-        out.push_back("CUDA " + r.version + " " + field + ": the KB's " + *kb_value + " was recalled (" + where +
+        out.push_back("CUDA " + r.version + " " + field + ": the KB's " + kb_value->original() + " was recalled (" + where +
                       "); its host_config.h says " + value);
-        *kb_value = value;
+        *kb_value = *read_value;
         unrecall(*c, field);
       } else {
-        out.push_back("CUDA " + r.version + " " + field + ": the KB (" + where + ") says " + *kb_value +
+        out.push_back("CUDA " + r.version + " " + field + ": the KB (" + where + ") says " + kb_value->original() +
                       "; its host_config.h says " + value + " (kept: the KB entry is verified)");
       }
     }

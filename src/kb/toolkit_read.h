@@ -3,6 +3,7 @@
 // of what the KB only recalls: a cuda.toml entry whose arches (or host-compiler limits) are
 // recalled gets the toolkit's own, and a toolkit the KB lacks gets an entry. The KB stays the
 // base: verified entries are left alone (a difference there is reported, not applied).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,8 @@ struct ReadToolkit {
 };
 
 // The driver a toolkit of `version` the KB lacks needs at least: the newest earlier release of its
-// major's driver_min_linux, else the major's minor-version floor; "" when the major is unknown.
-std::string driver_lower_bound(const Kb& kb, const std::string& version, std::string* from = nullptr);
+// major's driver_min_linux, else the major's minor-version floor; none when the major is unknown.
+std::optional<Version> driver_lower_bound(const Kb& kb, const std::string& version, std::string* from = nullptr);
 
 // Applies `read` to kb.cuda; returns one line per change or disagreement, for doctor to show:
 //   "CUDA 13.1 arches: the KB's list was recalled (cuda.toml:280); now what its nvcc lists: ..."

@@ -35,8 +35,9 @@ std::string use_provisioned_tool(Ctx& c, const ToolRelease& t, const std::string
 void choose_cmake(Ctx& c) {
   const auto& rel = *c.release;
   std::string src = cite(rel.source, rel.origin);
-  auto min = ver(rel.cmake_min);
-  auto ceil = ver(rel.cmake_max_exclusive);
+  const std::string min_text = rel.cmake_min.original();
+  const std::optional<Version> min = rel.cmake_min;
+  const auto& ceil = rel.cmake_max_exclusive;
   auto tools = core::find_build_tools(c, "cmake");
   const Tool* best = nullptr;  // newest within [min, ceil), else newest >= min
   for (const auto& t : tools) {
@@ -46,7 +47,7 @@ void choose_cmake(Ctx& c) {
     bool best_in = best && (!ceil || *ver(best->version) < *ceil);
     if (!best || (in && !best_in) || (in == best_in && v > *ver(best->version))) best = &t;
   }
-  std::string range = ">=" + rel.cmake_min + (ceil ? ",<" + rel.cmake_max_exclusive : "");
+  std::string range = ">=" + min_text + (ceil ? ",<" + ceil->original() : "");
   c.p.cmake_range = range;
   const ToolRelease* prov = best ? nullptr : catalog_in_range(c, "cmake", min, ceil);
   if (prov) {
@@ -57,17 +58,17 @@ void choose_cmake(Ctx& c) {
     c.cmake_version = prov->version;
     c.p.cmake_version = prov->version;
     c.decide("cmake", prov->version + " (" + c.cmake_path + ")",
-             "provisioned from " + provision_where(*c.in->provision) + "; torch " + rel.version + " needs CMake >= " + rel.cmake_min,
+             "provisioned from " + provision_where(*c.in->provision) + "; torch " + rel.version + " needs CMake >= " + min_text,
              src);
   } else if (!best) {
     std::string found = tools.empty() ? "no CMake is installed" : "CMake " + tools.front().version + " (" +
                                                                        tools.front().path + ") is older than torch " +
-                                                                       rel.version + " needs (>= " + rel.cmake_min + ")";
+                                                                       rel.version + " needs (>= " + min_text + ")";
     c.conflict("CMake for torch " + c.version(), found + ": configure stops ('no cmake or cmake3 with version >= " +
-               rel.cmake_min + " found')",
+               min_text + " found')",
                {"install a newer CMake into the build Python: " + pip_install(c.python, "'cmake" + range + "'") +
                     " (no root needed)",
-                "or a distribution/Kitware CMake >= " + rel.cmake_min},
+                "or a distribution/Kitware CMake >= " + min_text},
                src);
     return;
   } else {
@@ -75,11 +76,11 @@ void choose_cmake(Ctx& c) {
     c.cmake_version = best->version;
     c.p.cmake_version = best->version;
     c.decide("cmake", best->version + " (" + best->path + ")",
-             best->how + "; torch " + rel.version + " needs CMake >= " + rel.cmake_min, src);
+             best->how + "; torch " + rel.version + " needs CMake >= " + min_text, src);
   }
   if (ceil && *ver(c.cmake_version) >= *ceil)
     c.set_env("CMAKE_POLICY_VERSION_MINIMUM", "3.5",
-              "CMake " + c.cmake_version + " >= " + rel.cmake_max_exclusive +
+              "CMake " + c.cmake_version + " >= " + ceil->original() +
                   " removed compatibility with cmake_minimum_required < 3.5, which torch " + rel.version +
                   "'s third_party projects declare");
   auto ninjas = core::find_build_tools(c, "ninja");

@@ -19,8 +19,8 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
   const CompilerFacts* pick = host.pick;
   std::string why = "the default compiler (g++ on PATH)";
   if (host.moved) {
-    std::string limit = hi ? "CUDA " + c.cuda_mm() + " accepts gcc <= " + c.cuda_rel->gcc_max : "";
-    if (lo && dv < lo) limit = "torch " + rel.version + " needs gcc >= " + rel.gcc_min;
+    std::string limit = hi ? "CUDA " + c.cuda_mm() + " accepts gcc <= " + c.cuda_rel->gcc_max.original() : "";
+    if (lo && dv < lo) limit = "torch " + rel.version + " needs gcc >= " + rel.gcc_min->original();
     if (!pick) {
       int need = hi && dv > hi ? hi : lo;
       std::string n = std::to_string(need);
@@ -34,7 +34,7 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
           fixes.push_back("or use CUDA >= " + alt->version + ", which accepts gcc " + std::to_string(dv));
       c.conflict("gcc " + def.version + (hi ? " with CUDA " + c.cuda_mm() : ""),
                  limit + (hi && dv > hi ? ": nvcc stops with 'unsupported GNU version! gcc versions later than " +
-                                              c.cuda_rel->gcc_max + " are not supported!'"
+                                              c.cuda_rel->gcc_max.original() + " are not supported!'"
                                         : ""),
                  fixes, hi && dv > hi ? cuda_src : rel_src, compat::kHostCompilerRule);
       return;
@@ -74,7 +74,7 @@ void choose_compiler(Ctx& c) {
                {"apt-get install g++ (or build-essential)"}, "facts");
     return;
   }
-  auto gcc_min = c.release ? core::ver(c.release->gcc_min) : std::nullopt;
+  auto gcc_min = c.release ? c.release->gcc_min : std::nullopt;
   int lo = gcc_min ? gcc_min->major() : 0;
   // A torch build's nvcc limit comes from its CUDA release only (the KB entry its decision cites).
   int hi = torch && !c.cuda_rel ? 0 : core::nvcc_gcc_max(c);

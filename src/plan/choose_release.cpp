@@ -20,7 +20,7 @@ void choose_release(Ctx& c) {
   for (const auto& v : r.cuda) cudas += (cudas.empty() ? "" : ", ") + v;
   c.decide("torch", c.version(),
            "release line " + r.version + ": Python " + r.python + ", official CUDA " + cudas +
-               ", CMake >= " + r.cmake_min + ", C++" + r.cxx_standard,
+               ", CMake >= " + r.cmake_min.original() + ", C++" + r.cxx_standard,
            cite(r.source, r.origin));
 }
 

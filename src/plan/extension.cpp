@@ -143,7 +143,7 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
   if (host.moved && host.pick) {
     c.compiler = host.pick;
     why = "gcc " + def.version + " is newer than nvcc " + compat::major_minor(c.toolkit->version) +
-          " accepts (<= " + c.kb().find_cuda(c.toolkit->version)->gcc_max + "): the newest installed one it does";
+          " accepts (<= " + c.kb().find_cuda(c.toolkit->version)->gcc_max.original() + "): the newest installed one it does";
   }
   c.record("compiler", c.compiler->family + " " + c.compiler->version + " (" + c.compiler->cxx + ")", why, "facts", false,
            compat::kHostCompilerRule);

@@ -3,6 +3,7 @@
 #include "compat/arch_rule.h"
 #include "compat/facts_util.h"
 
+#include "testkit/version_of.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,9 +27,9 @@ kb::Kb small_kb() {
     kb::CudaRelease r;
     r.version = v;
     r.arches = arches;
-    r.gcc_max = gcc;
-    r.clang_max = "14";
-    r.driver_min_linux = drv;
+    r.gcc_max = testkit::version_of(gcc);
+    r.clang_max = testkit::version_of("14");
+    r.driver_min_linux = testkit::version_of(drv);
     r.source = "test:" + v;
     r.origin = {"cuda.toml", 1};
     k.cuda.push_back(r);
@@ -40,7 +41,7 @@ kb::Kb small_kb() {
   cuda("13.0", {"7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"}, "15", "580.65.06");
   kb::CudaFamily fam;
   fam.major = "12";
-  fam.driver_min_linux = "525.60.13";
+  fam.driver_min_linux = testkit::version_of("525.60.13");
   fam.source = "test:mvc";
   k.cuda_families.push_back(fam);
   auto torch = [&](std::string v, std::string py, std::string cmin, std::string cmax,
@@ -48,8 +49,8 @@ kb::Kb small_kb() {
     kb::TorchRelease t;
     t.version = v;
     t.python = py;
-    t.cmake_min = cmin;
-    t.cmake_max_exclusive = cmax;
+    t.cmake_min = testkit::version_of(cmin);
+    if (!cmax.empty()) t.cmake_max_exclusive = testkit::version_of(cmax);
     t.numpy = np;
     t.source = "test:torch" + v;
     k.torch.push_back(t);
@@ -270,7 +271,7 @@ TEST(Gpu, SpanStartsWhereTheArchStarts) {
   auto k = small_kb();
   kb::ArchSupport a;
   a.arch = "7.5";
-  a.first_cuda = "10.0";
+  a.first_cuda = testkit::version_of("10.0");
   a.source = "test:rn100";
   k.arch_support.push_back(a);
   auto s = arch_span(k, "7.5");

@@ -1,6 +1,7 @@
 // The host-compiler rule (compiler.nvcc_host): the default GCC when it fits, else the newest that does.
 #include "compat/host_compiler_rule.h"
 
+#include "testkit/version_of.h"
 #include <gtest/gtest.h>
 
 namespace ts::compat {
@@ -50,7 +51,7 @@ TEST(HostCompilerRule, OldestCudaThatAcceptsAGcc) {
   for (auto [v, gmax] : {std::pair{"12.4", "13"}, {"11.8", "11"}, {"12.8", "14"}, {"10.2", ""}}) {
     kb::CudaRelease r;
     r.version = v;
-    r.gcc_max = gmax;
+    if (*gmax) r.gcc_max = testkit::version_of(gmax);
     kb.cuda.push_back(r);
   }
   ASSERT_NE(oldest_cuda_for_gcc(kb, 13), nullptr);

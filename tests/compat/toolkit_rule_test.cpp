@@ -2,6 +2,7 @@
 // torch.nvcc (may this nvcc build extensions for that torch), with doctor's verdicts carrying them.
 #include "compat/toolkit_rule.h"
 
+#include "testkit/version_of.h"
 #include <gtest/gtest.h>
 
 #include "compat/assess.h"
@@ -12,7 +13,7 @@ namespace {
 TEST(ToolkitRule, DriverRunsByNvmlFirstThenTheKbMinimum) {
   kb::CudaRelease r;
   r.version = "12.8";
-  r.driver_min_linux = "570.26";
+  r.driver_min_linux = testkit::version_of("570.26");
   DriverFacts d;
   d.present = true;
   d.version = "560.35.03";
@@ -37,7 +38,7 @@ TEST(ToolkitRule, DoctorsVerdictsCarryTheRuleIds) {
   kb::Kb k;
   kb::CudaRelease r;
   r.version = "12.8";
-  r.driver_min_linux = "570.26";
+  r.driver_min_linux = testkit::version_of("570.26");
   r.source = "test";
   k.cuda.push_back(r);
   HostFacts f;

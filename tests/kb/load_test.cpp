@@ -106,10 +106,10 @@ TEST(KbLookup, CudaByAnyVersionSpelling) {
   const CudaRelease* r = embedded().find_cuda("11.8.89");
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->version, "11.8");
-  EXPECT_EQ(r->gcc_max, "11");
-  EXPECT_EQ(r->driver_min_linux, "520.61.05");
-  EXPECT_EQ(embedded().find_cuda("12.1")->gcc_max, "12");
-  EXPECT_EQ(embedded().find_cuda("13.0")->gcc_max, "15");
+  EXPECT_EQ(r->gcc_max.original(), "11");
+  EXPECT_EQ(r->driver_min_linux.original(), "520.61.05");
+  EXPECT_EQ(embedded().find_cuda("12.1")->gcc_max.original(), "12");
+  EXPECT_EQ(embedded().find_cuda("13.0")->gcc_max.original(), "15");
   EXPECT_EQ(embedded().find_cuda("12.7"), nullptr);  // never released
   EXPECT_TRUE(embedded().find_cuda("10.2")->is_recalled("msvc"));
 }
@@ -118,8 +118,8 @@ TEST(KbLookup, CudaFamilyFloor) {
   const CudaFamily* f = embedded().find_cuda_family("12.4");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->major, "12");
-  EXPECT_EQ(f->driver_min_linux, "525.60.13");
-  EXPECT_EQ(embedded().find_cuda_family("11.8.0")->driver_min_linux, "450.80.02");
+  EXPECT_EQ(f->driver_min_linux.original(), "525.60.13");
+  EXPECT_EQ(embedded().find_cuda_family("11.8.0")->driver_min_linux.original(), "450.80.02");
   EXPECT_EQ(embedded().find_cuda_family("10.2"), nullptr);  // no minor-version compatibility before 11
 }
 
@@ -128,7 +128,8 @@ TEST(KbLookup, TorchByPatchVersion) {
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->version, "2.4");
   EXPECT_EQ(t->python, ">=3.8,<3.13");
-  EXPECT_EQ(t->cmake_max_exclusive, "4");
+  ASSERT_TRUE(t->cmake_max_exclusive);
+  EXPECT_EQ(t->cmake_max_exclusive->original(), "4");
   EXPECT_EQ(std::count(t->arch_names.begin(), t->arch_names.end(), "12.0"), 0);
   EXPECT_EQ(embedded().find_torch("2.10.0+cu130")->version, "2.10");
   EXPECT_EQ(embedded().find_torch("2.1")->version, "2.1");
@@ -137,7 +138,7 @@ TEST(KbLookup, TorchByPatchVersion) {
   EXPECT_EQ(std::count(old->arch_names.begin(), old->arch_names.end(), "8.9"), 0);
   EXPECT_EQ(std::count(old->arch_names.begin(), old->arch_names.end(), "9.0"), 0);
   EXPECT_EQ(old->numpy, ">=1,<2");
-  EXPECT_EQ(embedded().find_torch("2.7")->cmake_max_exclusive, "");
+  EXPECT_FALSE(embedded().find_torch("2.7")->cmake_max_exclusive);
 }
 
 TEST(KbLookup, TegraByCompatibleAndCudaRenumbering) {

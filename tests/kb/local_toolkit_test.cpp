@@ -65,9 +65,9 @@ TEST(KbLocalToolkit, HostConfigGuardsEqualCudaToml) {
   std::string h = ss.str();
   std::smatch m;
   ASSERT_TRUE(std::regex_search(h, m, std::regex("#if __GNUC__ > (\\d+)")));
-  EXPECT_EQ(m[1].str(), r->gcc_max) << "CUDA " << version;
+  EXPECT_EQ(m[1].str(), r->gcc_max.original()) << "CUDA " << version;
   ASSERT_TRUE(std::regex_search(h, m, std::regex("__clang_major__ >= (\\d+)")));
-  EXPECT_EQ(std::to_string(std::stoi(m[1]) - 1), r->clang_max) << "CUDA " << version;
+  EXPECT_EQ(std::to_string(std::stoi(m[1]) - 1), r->clang_max.original()) << "CUDA " << version;
 }
 
 }  // namespace

@@ -20,9 +20,9 @@ const Kb& embedded() {
 TEST(MachinesData, FirstToolkitOfOldArches) {
   const ArchSupport* a = embedded().first_support("7.5");
   ASSERT_NE(a, nullptr);
-  EXPECT_EQ(a->first_cuda, "10.0");
+  EXPECT_EQ(a->first_cuda.original(), "10.0");
   EXPECT_NE(a->source.find("docs.nvidia.com/cuda/archive/10.0"), std::string::npos);
-  EXPECT_EQ(embedded().first_support("sm_61")->first_cuda, "8.0");
+  EXPECT_EQ(embedded().first_support("sm_61")->first_cuda.original(), "8.0");
   EXPECT_EQ(embedded().first_support("8.9"), nullptr);  // cuda.toml's own releases say where 8.9 starts
 }
 
@@ -30,7 +30,8 @@ TEST(MachinesData, L4tToJetpack) {
   const JetpackRelease* j = embedded().find_jetpack("36.4.3");
   ASSERT_NE(j, nullptr);
   EXPECT_EQ(j->jetpack, "6.2");
-  EXPECT_EQ(j->cuda, "12.6");
+  ASSERT_TRUE(j->cuda);
+  EXPECT_EQ(j->cuda->original(), "12.6");
   EXPECT_NE(j->source.find("developer.nvidia.com/embedded/jetpack-archive"), std::string::npos);
   ASSERT_NE(embedded().find_jetpack("36.3"), nullptr);  // "36.3" is 36.3.0
   EXPECT_EQ(embedded().find_jetpack("36.3")->jetpack, "6.0");

@@ -1,6 +1,7 @@
 // The planner core both kinds of plan run through: a declared step table run in order under each
 // step's rule id, steps skipped by `when`, the plan stopped by `stop_after`, provision steps put
 // before the compiles, and the jobs the memory model allows (with the warning when asked for more).
+#include "testkit/version_of.h"
 #include <gtest/gtest.h>
 
 #include "plan/plan_core.h"
@@ -165,10 +166,10 @@ TEST(PlanCore, NvccLimitComesFromTheBuildsCudaOnlyWhenCudaIsCompiled) {
   Fixture f;
   kb::CudaRelease r124;
   r124.version = "12.4";
-  r124.gcc_max = "13";
+  r124.gcc_max = testkit::version_of("13");
   kb::CudaRelease r118;
   r118.version = "11.8";
-  r118.gcc_max = "11";
+  r118.gcc_max = testkit::version_of("11");
   f.kb.cuda = {r124, r118};
   CudaToolkitFacts tk;
   tk.version = "11.8.89";
