@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using testing::run_torchsmith;
 
 TEST(CmakeOnly, ThePlansConfigureStepGetsTheInclude) {
-  if (!fs::exists("/usr/lib/python3/dist-packages/torch/__init__.py"))
+  if (!testing::debian_torch())
     GTEST_SKIP() << "needs Debian's python3-torch (tools/bootstrap.sh installs it)";
   if (!util::run({"cmake", "--version"}).ok()) GTEST_SKIP() << "no cmake";
   testkit::TempDir t;

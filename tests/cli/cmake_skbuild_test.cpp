@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using testing::run_torchsmith;
 
 TEST(CmakeSkbuild, TheBackendAndTheStandardAreRepaired) {
-  if (!fs::exists("/usr/lib/python3/dist-packages/torch/__init__.py"))
+  if (!testing::debian_torch())
     GTEST_SKIP() << "needs Debian's python3-torch (tools/bootstrap.sh installs it)";
   if (util::run({"/usr/bin/python3", "-c", "import scikit_build_core"}, {}).ok())
     GTEST_SKIP() << "scikit-build-core is installed for /usr/bin/python3: nothing for the overlay to do";

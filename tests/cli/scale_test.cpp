@@ -504,7 +504,7 @@ std::map<std::string, std::string> record_lines(const std::string& record) {
 // data are the same bytes — every section but .debug_* and the build-id note computed over them —
 // every other file of the wheel is the same, and the unit compiled on a host.
 TEST(ScaleFarm, HelloExtDistributedDiffersFromLocalInDebugInfoOnly) {
-  if (!fs::exists("/usr/lib/python3/dist-packages/torch/__init__.py")) GTEST_SKIP() << "needs Debian's python3-torch";
+  if (!testing::debian_torch()) GTEST_SKIP() << "needs Debian's python3-torch";
   testkit::TempDir d;
   Farm farm(d.path());
   FARM_OR_SKIP(farm);
@@ -583,7 +583,7 @@ TEST(ScaleFarm, DoctorHostsLeavesOutAHostWithAnotherCompiler) {
   EXPECT_NE(r.out.find("ok    store redis://" + farm.ip(2) + ":6379 (ccache): PONG"), std::string::npos) << r.out;
 
   // plan --explain: the same probe, as decisions.
-  if (!fs::exists("/usr/lib/python3/dist-packages/torch/__init__.py")) return;  // the plan needs a torch to build against
+  if (!testing::debian_torch()) return;  // the plan needs a torch to build against
   r = torchsmith({"plan", std::string(TS_SOURCE_DIR) + "/examples/hello_ext", "--torch", "/usr/bin/python3", "--explain",
                   "--distribute", "distcc", "--hosts", hosts},
                  build_env(d.path() + "/cc"));
