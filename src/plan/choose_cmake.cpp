@@ -35,14 +35,14 @@ std::string use_provisioned_tool(Ctx& c, const ToolRelease& t, const std::string
 void choose_cmake(Ctx& c) {
   const auto& rel = *c.release;
   std::string src = cite(rel.source, rel.origin);
-  const std::string min_text = rel.cmake_min.original();
-  const std::optional<Version> min = rel.cmake_min;
+  const Version& min = rel.cmake_min;
+  const std::string min_text = min.original();
   const auto& ceil = rel.cmake_max_exclusive;
   auto tools = core::find_build_tools(c, "cmake");
   const Tool* best = nullptr;  // newest within [min, ceil), else newest >= min
   for (const auto& t : tools) {
     auto v = *ver(t.version);
-    if (min && v < *min) continue;
+    if (v < min) continue;
     bool in = !ceil || v < *ceil;
     bool best_in = best && (!ceil || *ver(best->version) < *ceil);
     if (!best || (in && !best_in) || (in == best_in && v > *ver(best->version))) best = &t;
