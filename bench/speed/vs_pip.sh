@@ -6,8 +6,9 @@
 # time, torchsmith's phases (from its run.json) and the ratio of the means torchsmith/pip per tree
 # (target: <= 1.0). TIMELINE=1: pip's phases too (bench/speed/timeline.py, output unbuffered).
 # Usage: bench/speed/vs_pip.sh TREE... [-- more torchsmith build options]
-#   TORCHSMITH=build/torchsmith PYTHON=python3 ROUNDS=1 TIMELINE=0 VERIFY_GPU=0 (environment; VERIFY_GPU=1:
-#   torchsmith's wheel also through `verify --gpu`, untimed); torchsmith builds
+#   TORCHSMITH=build/torchsmith PYTHON=python3 ROUNDS=1 TIMELINE=0 VERIFY_GPU=0 KEEP_LOGS= (environment;
+#   VERIFY_GPU=1: torchsmith's wheel also through `verify --gpu`, untimed; KEEP_LOGS=DIR: pip runs -v
+#   and every run's log, with torchsmith's step logs, is copied to DIR at the end); torchsmith builds
 #   with --compile-cache none unless the options name a cache, as pip has none.
 set -euo pipefail
 usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -26,7 +27,13 @@ rounds=${ROUNDS:-1}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a whole number >= 1, not '$rounds'" >&2; exit 2; }
 case " ${opts[*]:-} " in *" --compile-cache"*) ;; *) opts+=(--compile-cache none) ;; esac
 work=$(mktemp -d /tmp/ts-bench-vs-pip.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+keep=${KEEP_LOGS:-}
+# The logs, with pip's compile commands (-v) and torchsmith's step logs, for comparing the two builds.
+keep_logs() {
+  [ -n "$keep" ] || return 0
+  mkdir -p "$keep" && (cd "$work" && find . -name '*.log' -print0 | xargs -0 -r cp --parents -t "$keep")
+}
+trap 'keep_logs; rm -rf "$work"' EXIT
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", b - a}'; }
@@ -66,8 +73,10 @@ for tree in "${trees[@]}"; do
     t0=$(now)
     tl=()
     [ "${TIMELINE:-0}" = 1 ] && tl=(env PYTHONUNBUFFERED=1 "$here/bench/speed/timeline.py" --json "$src.timeline.json" --)
+    verbose=()
+    [ -n "${tl[*]:-}" ] || [ -n "$keep" ] && verbose=(-v)
     if ! (cd "$src" && if [ -n "$arch" ]; then export TORCH_CUDA_ARCH_LIST="$arch"; fi &&
-          "${tl[@]}" "$py" -m pip wheel ${tl:+-v} --no-build-isolation --no-deps -w "$src.dist" .) >"$src.log" 2>&1; then
+          "${tl[@]}" "$py" -m pip wheel "${verbose[@]}" --no-build-isolation --no-deps -w "$src.dist" .) >"$src.log" 2>&1; then
       echo "pip wheel failed for $tree (round $r):" >&2; tail -30 "$src.log" >&2; exit 1
     fi
     t1=$(now); wp=$(secs "$t0" "$t1")
