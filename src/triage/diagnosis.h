@@ -35,6 +35,7 @@ struct LogFacts {
   std::string cxx_compiler;  // "GNU 13.2.0"
   std::string arch_list;     // "8.0;8.6" or "-gencode;arch=compute_80,code=sm_80"
   std::vector<std::uint64_t> build_steps;  // lines where a package's build step shows (pip's hooks, setup.py), at most 64
+  std::vector<std::uint64_t> torch_preloads;  // lines of torch's own preload of its CUDA libraries (_load_global_deps), at most 64
 };
 
 struct Diagnosis {

@@ -114,6 +114,70 @@ void module_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   }
 }
 
+// `cannot import name 'X' from 'M'`, when it is the failure: a name M's release removed (modules.toml's
+// [[removed]]) says which release, and what replaces it.
+void removed_name_rule(const SignatureSet& set, Finding& f) {
+  if (f.id != "PY_DEP_API_REMOVED") return;
+  std::string module, name;
+  const Evidence* at = named(f, "module", module);
+  if (!at || !named(f, "name", name)) return;
+  const RemovedName* r = set.entities.find_removed(module, name);
+  if (!r) return;
+  f.cause = "`" + name + "` was removed from " + r->module + " in " + r->removed_in + ": the installed " + r->module +
+            " is that release or newer, while the code importing it was written for an older one.";
+  f.fix = "Pin " + r->module + " below " + r->removed_in + " in this environment, or upgrade the package whose import failed to a release " +
+          "written for the newer " + r->module + (r->use.empty() ? "" : " (it uses " + r->use + ")") + ".";
+  f.notes.push_back(r->module + "." + name + " (line " + std::to_string(at->line) + ") was removed in " + r->removed_in +
+                    " (entity table " + r->file + ":" + std::to_string(r->line) + ", source " + r->source + ")");
+}
+
+// A CUDA library that torch's own preload (`_load_global_deps` in torch/__init__.py) could not open
+// is one of the nvidia-* wheels pip's torch depends on, not an extension's: the wheels are missing or
+// in another site-packages than torch.
+void torch_preload_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.id != "EXT_CUDA_RUNTIME_MAJOR_MISMATCH") return;
+  std::string lib;
+  const Evidence* at = named(f, "library", lib);
+  if (!at) return;
+  bool preload = false;
+  for (auto p : d.log_facts.torch_preloads) preload |= p <= at->line && p + 40 >= at->line;
+  if (!preload) return;
+  const Signature* to = set.find("TORCH_NVIDIA_WHEELS_SITE_DIR_SPLIT");
+  if (!to) return;
+  reroute(d, f, *to, lib);
+  f.notes.push_back(lib + " (line " + std::to_string(at->line) +
+                    ") is loaded by torch's own preload of its CUDA libraries (_load_global_deps), so it is torch's "
+                    "nvidia-* wheel dependency, not an extension's");
+}
+
+// uv's resolver finding no version of a package, when the uv command beside it names a second index
+// (--extra-index-url, --index): uv's first-index strategy took the package from the first index that
+// has it, which lacks that version; pip, which searches every index, would have found it.
+void uv_index_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  bool uv_resolve = false;
+  for (const auto& e : f.evidence)
+    if (auto line = read_failure_line(e.text))
+      uv_resolve |= std::string_view(line->grammar->tool) == "uv" && std::string_view(line->grammar->phase) == "resolve";
+  if (!uv_resolve) return;
+  const Evidence* command = nullptr;
+  bool no_version = false;
+  for (const auto& c : f.context) {
+    const std::string& t = c.text;
+    if (c.line < f.first_line() && t.find("uv ") != std::string::npos &&
+        (t.find("--extra-index-url") != std::string::npos || t.find("--index ") != std::string::npos ||
+         t.find("--index=") != std::string::npos))
+      command = &c;
+    no_version |= t.find("there is no version of ") != std::string::npos || t.find("there are no versions of ") != std::string::npos;
+  }
+  if (!command || !no_version) return;
+  const Signature* to = set.find("UV_INDEX_STRATEGY_FIRST_INDEX");
+  if (!to) return;
+  reroute(d, f, *to, "");
+  f.notes.push_back("uv's resolver found no version (line " + std::to_string(f.first_line()) + ") with a second index on its command line (line " +
+                    std::to_string(command->line) + "): uv takes each package from the first index that has it");
+}
+
 bool mentions_triton(const Finding& f) {
   if (f.id.rfind("TRITON", 0) == 0) return true;
   for (const auto* v : {&f.evidence, &f.context})
@@ -173,6 +237,9 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   module_rule(set, d, f);
   triton_rule(set, d, f);
   ptx_rule(set, f);
+  removed_name_rule(set, f);
+  torch_preload_rule(set, d, f);
+  uv_index_rule(set, d, f);
 }
 
 }  // namespace ts::triage

@@ -93,6 +93,13 @@ const ModuleEntry* EntityTables::find_module(std::string_view name) const {
   return nullptr;
 }
 
+const RemovedName* EntityTables::find_removed(std::string_view module, std::string_view name) const {
+  std::string_view top = module.substr(0, module.find('.'));
+  for (const auto& r : removed_names)
+    if (r.module == top && r.name == name) return &r;
+  return nullptr;
+}
+
 const TritonArch* EntityTables::find_triton_arch(std::string_view arch) const {
   for (const auto& a : triton_arches)
     if (arch.rfind(a.arch, 0) == 0 && (arch.size() == a.arch.size() || !std::isdigit(static_cast<unsigned char>(arch[a.arch.size()]))))
@@ -144,6 +151,17 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
       if (m.name.find('.') != std::string::npos) errors.push_back(where(file, t) + "name a top-level module, not '" + m.name + "'");
       if (errors.size() == before) put(out.modules, std::move(m), [](const ModuleEntry& e) { return e.name; });
     });
+    each(root, "removed", file, errors, [&](const toml::table& t) {
+      RemovedName r;
+      r.file = std::string(file);
+      r.line = static_cast<int>(t.source().begin.line);
+      std::size_t before = errors.size();
+      fields(t, file, {{"module", &r.module}, {"name", &r.name}, {"removed_in", &r.removed_in}, {"use", &r.use}, {"source", &r.source}},
+             {"module", "name", "removed_in", "source"}, errors);
+      if (r.module.find('.') != std::string::npos) errors.push_back(where(file, t) + "name a top-level module, not '" + r.module + "'");
+      if (errors.size() == before)
+        put(out.removed_names, std::move(r), [](const RemovedName& e) { return e.module + ":" + e.name; });
+    });
   } else if (name == "triton.toml") {
     if (const toml::node* m = root.get("minimum")) {
       if (const toml::table* t = m->as_table()) {
@@ -179,7 +197,8 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
     });
   }
   for (const auto& [k, v] : root)
-    if (k.str() != "header" && k.str() != "module" && k.str() != "arch" && k.str() != "minimum" && k.str() != "isa")
+    if (k.str() != "header" && k.str() != "module" && k.str() != "removed" && k.str() != "arch" && k.str() != "minimum" &&
+        k.str() != "isa")
       errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
   return errors;
 }

@@ -27,6 +27,18 @@ struct ModuleEntry {
   int line = 0;
 };
 
+// A name a module's release removed: `cannot import name 'X' from 'M'` then means the installed M is
+// that release or newer, while the code importing X was written for an older one.
+struct RemovedName {
+  std::string module;      // the top-level module ("huggingface_hub")
+  std::string name;        // the name it no longer has ("cached_download")
+  std::string removed_in;  // the release of the module (or of Python, for the standard library) that removed it
+  std::string use;         // what replaces it, if anything
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
 struct TritonArch {
   std::string arch;           // "sm_120"
   std::string first_triton;   // the first Triton release that compiles for it
@@ -47,6 +59,7 @@ struct PtxIsa {
 struct EntityTables {
   std::vector<HeaderEntry> headers;
   std::vector<ModuleEntry> modules;
+  std::vector<RemovedName> removed_names;
   std::vector<TritonArch> triton_arches;
   std::vector<PtxIsa> ptx_isas;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
@@ -56,6 +69,8 @@ struct EntityTables {
   const HeaderEntry* find_header(std::string_view name) const;
   // The entry for a module ("torch.utils.cpp_extension" is torch's).
   const ModuleEntry* find_module(std::string_view name) const;
+  // The entry for a name a module removed (module "huggingface_hub.file_download" is huggingface_hub's).
+  const RemovedName* find_removed(std::string_view module, std::string_view name) const;
   // The entry for an arch ("sm_120a" is sm_120's).
   const TritonArch* find_triton_arch(std::string_view arch) const;
   // The entry for a PTX ISA version ("8.4"), exactly.

@@ -51,6 +51,10 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "python", "any",
      R"(^\s*(?:[A-Za-z_][\w.]*\.)?(?:BrokenProcessPool|BackendCompilerFailed|TritonMissing|ProcessRaisedException|ProcessExitedException)\b)"},
     {Marker::failure_line, "python", "any", R"(^Fatal Python error: )"},
+    // An exception printed as its repr by the framework that caught it (hydra's "Error loading
+    // '...':" is followed by `ImportError("cannot import name ...")`); at the line's start, so a
+    // traceback's source line (`raise ValueError("...")`) is not one.
+    {Marker::failure_line, "python", "any", R"(^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\(["'])"},
 
     // LLVM and what is built on it (Triton, numba, MLIR passes): a fatal error, an assertion, a crash.
     {Marker::failure_line, "llvm", "compile", R"(LLVM ERROR: )"},
@@ -97,6 +101,7 @@ struct EntityPattern { const char* kind; const char* re; };
 constexpr EntityPattern kEntities[] = {
     {"module", R"(No module named '?([\w.]+))"},
     {"module", R"(cannot import name '\w+' from '([\w.]+)')"},
+    {"name", R"(cannot import name '(\w+)' from ')"},
     {"module", R"(DLL load failed while importing (\w+))"},
     {"header", "([\\w./+-]+\\.(?:h|hpp|hh|hxx|cuh|inc))(?:['\"]|\xe2\x80\x9d)?\\s*:\\s*No such file"},
     {"header", R"((?:fatal error|error): ([\w./+-]+): No such file)"},  // gcc: any header, extension or not

@@ -300,10 +300,11 @@ void Scanner::on_line(std::string_view raw, const char* region_begin) {
       record(f, raw, clean, region_begin, &engine_.regex(idx));
     } else if (r.kind == PatternRef::log_fact) {
       const std::string& name = engine_.set().log_facts[static_cast<std::size_t>(r.owner)].name;
-      if (name == "build_step") {  // the first 63 and the latest: a build's steps, and the one nearest the end
-        if (!facts_.build_steps.empty() && facts_.build_steps.back() == line_no_) continue;
-        if (facts_.build_steps.size() < 64) facts_.build_steps.push_back(line_no_);
-        else facts_.build_steps.back() = line_no_;
+      if (name == "build_step" || name == "torch_preload") {  // the first 63 and the latest, and the one nearest the end
+        auto& lines = name == "build_step" ? facts_.build_steps : facts_.torch_preloads;
+        if (!lines.empty() && lines.back() == line_no_) continue;
+        if (lines.size() < 64) lines.push_back(line_no_);
+        else lines.back() = line_no_;
         continue;
       }
       std::string* slot = name == "cuda_version" ? &facts_.cuda_version

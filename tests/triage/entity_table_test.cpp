@@ -43,6 +43,14 @@ TEST(EntityTable, BadEntriesAreRefusedWithTheirLine) {
   auto m = load_entity_text("modules.toml", "m.toml", "[[module]]\nname = \"torch.utils\"\npypi = \"torch\"\nbuild_signature = \"X\"\nsource = \"s\"\n", t);
   ASSERT_EQ(m.size(), 1u);
   EXPECT_NE(m[0].find("name a top-level module"), std::string::npos);
+  auto r = load_entity_text("modules.toml", "m.toml",
+                            "[[removed]]\nmodule = \"huggingface_hub.file_download\"\nname = \"cached_download\"\nremoved_in = \"0.26.0\"\nsource = \"s\"\n"
+                            "\n[[removed]]\nmodule = \"numpy\"\nname = \"float_\"\nsource = \"s\"\n",
+                            t);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_NE(r[0].find("m.toml:1: name a top-level module"), std::string::npos) << r[0];
+  EXPECT_NE(r[1].find("missing 'removed_in'"), std::string::npos) << r[1];
+  EXPECT_TRUE(t.removed_names.empty());
   auto s = load_entity_text("triton.toml", "t.toml", "[[arch]]\narch = \"8.9\"\nfirst_triton = \"2.1.0\"\nsource = \"s\"\n", t);
   ASSERT_EQ(s.size(), 1u);
   EXPECT_NE(s[0].find("arch must be sm_NN"), std::string::npos);
@@ -76,6 +84,11 @@ TEST(EntityTable, LookupsTakeTheLongestEntryAndTheBaseArch) {
   ASSERT_TRUE(load_entity_text("modules.toml", "m.toml", "[[module]]\nname = \"torch\"\npypi = \"torch\"\nbuild_signature = \"X\"\nsource = \"s\"\n", t).empty());
   EXPECT_EQ(t.find_module("torch.utils.cpp_extension")->name, "torch");
   EXPECT_EQ(t.find_module("torchvision"), nullptr);
+  ASSERT_TRUE(load_entity_text("modules.toml", "m.toml",
+                               "[[removed]]\nmodule = \"huggingface_hub\"\nname = \"cached_download\"\nremoved_in = \"0.26.0\"\nsource = \"s\"\n", t)
+                  .empty());
+  EXPECT_EQ(t.find_removed("huggingface_hub.file_download", "cached_download")->removed_in, "0.26.0");
+  EXPECT_EQ(t.find_removed("huggingface_hub", "hf_hub_download"), nullptr);
   ASSERT_TRUE(load_entity_text("ptx.toml", "p.toml", "[[isa]]\nversion = \"8.5\"\ncuda = \"12.5\"\nsource = \"s\"\n", t).empty());
   EXPECT_EQ(t.find_ptx_isa("8.5")->cuda, "12.5");
   EXPECT_EQ(t.find_ptx_isa("8"), nullptr);  // exact versions only

@@ -232,6 +232,84 @@ TEST(Entity, ModuleNearMissesAreNotReadByPhase) {
   EXPECT_TRUE(c.root()->notes.empty() || notes_of(*c.root()).find("module torch") == std::string::npos);
 }
 
+TEST(Entity, ANameTheTableSaysWasRemovedNamesTheRelease) {
+  // GaParmar/img2img-turbo#97 (fixed by huggingface_hub==0.24.7): diffusers imports what 0.26.0 removed.
+  Diagnosis d = diagnose("ImportError: cannot import name 'cached_download' from 'huggingface_hub'\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "PY_DEP_API_REMOVED") << findings_text(d);
+  EXPECT_NE(d.root()->cause.find("removed from huggingface_hub in 0.26.0"), std::string::npos) << d.root()->cause;
+  EXPECT_NE(d.root()->fix.find("hf_hub_download"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(notes_of(*d.root()).find("modules.toml"), std::string::npos) << notes_of(*d.root());
+  // real-stanford/diffusion_policy#167: the same error as the repr hydra prints.
+  Diagnosis h = diagnose(
+      "[2026-08-20 20:11:26,158][hydra.utils][ERROR] - Error initializing class at diffusion_policy.workspace.train_diffusion_unet_hybrid_workspace.TrainDiffusionUnetHybridWorkspace: Error loading "
+      "'diffusion_policy.workspace.train_diffusion_unet_hybrid_workspace.TrainDiffusionUnetHybridWorkspace':\n"
+      "ImportError(\"cannot import name 'cached_download' from 'huggingface_hub' (/opt/data/private/yzx/anaconda3/envs/robodiff/lib/python3.9/site-packages/huggingface_hub/__init__.py)\")\n");
+  ASSERT_TRUE(h.root());
+  EXPECT_EQ(h.root()->id, "PY_DEP_API_REMOVED") << findings_text(h);
+}
+
+TEST(Entity, ANameTheTableDoesNotHoldKeepsTheGenericReading) {
+  // Near misses: a name no removal lists (the generic reading, no release), a circular import
+  // (Python says so; not a dependency's release), and the line where the import failed over to another.
+  Diagnosis d = diagnose("ImportError: cannot import name 'sageattn_qk_int8_pv_fp16_triton' from 'sageattention'\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "PY_DEP_API_REMOVED");
+  EXPECT_EQ(d.root()->cause.find("was removed"), std::string::npos) << d.root()->cause;
+  Diagnosis c = diagnose("ImportError: cannot import name 'Mapping' from partially initialized module 'mypkg' (most likely due to a circular import)\n");
+  EXPECT_TRUE(!c.root() || c.root()->id != "PY_DEP_API_REMOVED");
+  // Alone and not the failure (a probe for an optional name), it is a warning, not the root cause.
+  Diagnosis w = diagnose("Warning: cannot import name 'cached_download' from 'huggingface_hub', falling back to hf_hub_download\nDone.\n");
+  EXPECT_FALSE(w.failed()) << findings_text(w);
+}
+
+TEST(Entity, ACudaLibraryTorchsOwnPreloadCannotOpenIsItsWheelDependency) {
+  // pytorch/pytorch#131284 (bazel puts each wheel in its own site-packages): torch's _load_global_deps
+  // cannot open libcudart.so.12 from nvidia-cuda-runtime-cu12.
+  const char* log =
+      "File /scratch/x/execroot/barrel/bazel-out/k8-opt/bin/tools/ipython3.runfiles/pip-core_torch/site-packages/torch/__init__.py:176, in _load_global_deps()\n"
+      "    175 try:\n"
+      "--> 176     ctypes.CDLL(lib_path, mode=ctypes.RTLD_GLOBAL)\n"
+      "    177 except OSError as err:\n"
+      "OSError: libcudart.so.12: cannot open shared object file: No such file or directory\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TORCH_NVIDIA_WHEELS_SITE_DIR_SPLIT") << findings_text(d);
+  EXPECT_NE(notes_of(*d.root()).find("_load_global_deps"), std::string::npos) << notes_of(*d.root());
+  // Near miss: an extension's own libcudart (iSEE-Laboratory/LLMDet#32 style), no torch preload: the CUDA-major reading stays.
+  Diagnosis e = diagnose(
+      "  File \"/x/mmcv/utils/ext_loader.py\", line 13, in load_ext\n"
+      "    ext = importlib.import_module('mmcv.' + name)\n"
+      "ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n");
+  ASSERT_TRUE(e.root());
+  EXPECT_EQ(e.root()->id, "EXT_CUDA_RUNTIME_MAJOR_MISMATCH") << findings_text(e);
+}
+
+TEST(Entity, UvFindingNoVersionWithASecondIndexIsItsFirstIndexStrategy) {
+  // astral-sh/uv#10604: --extra-index-url https://pypi.nvidia.com has nvidia-cudnn-cu12 but not 9.1.0.70.
+  const char* log =
+      "$ uv pip install torch==2.4.1 --extra-index-url https://pypi.nvidia.com --verbose\n"
+      "  \xc3\x97 No solution found when resolving dependencies:\n"
+      "  \xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 Because there is no version of nvidia-cudnn-cu12{platform_machine == 'x86_64' and sys_platform == 'linux'}==9.1.0.70 "
+      "and torch==2.4.1 depends on nvidia-cudnn-cu12{platform_machine == 'x86_64' and sys_platform ==\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "UV_INDEX_STRATEGY_FIRST_INDEX") << findings_text(d);
+  EXPECT_NE(notes_of(*d.root()).find("second index on its command line (line 1)"), std::string::npos) << notes_of(*d.root());
+  // Near misses: one index only (--index-url replaces PyPI; astral-sh/uv#1497), and pip with an extra index.
+  Diagnosis one = diagnose(
+      "$ uv pip install torch==2.1.1 --index-url https://download.pytorch.org/whl/cpu\n"
+      "  x No solution found when resolving dependencies:\n"
+      "  `-> Because there is no version of torch==2.1.1 and you require torch==2.1.1, we can conclude that the requirements are unsatisfiable.\n");
+  ASSERT_TRUE(one.root());
+  EXPECT_NE(one.root()->id, "UV_INDEX_STRATEGY_FIRST_INDEX") << findings_text(one);
+  Diagnosis pip = diagnose(
+      "$ pip install torch==2.4.1 --extra-index-url https://pypi.nvidia.com\n"
+      "ERROR: No matching distribution found for nvidia-cudnn-cu12==9.1.0.70\n");
+  ASSERT_TRUE(pip.root());
+  EXPECT_NE(pip.root()->id, "UV_INDEX_STRATEGY_FIRST_INDEX") << findings_text(pip);
+}
+
 TEST(Entity, ArchRefusedInsideATritonCompileIsTritonsArch) {
   // mlcommons/training#826: Triton's own wrapper around its bundled ptxas' refusal of sm_100.
   const char* log =

@@ -635,6 +635,12 @@ c('TRITON_ARCH_UNSUPPORTED', ["[rank6]:     raise RuntimeError(f'Internal Triton
   "[rank6]: ptxas fatal   : Value 'sm_100' is not defined for option 'gpu-name'"],
   ["ptxas fatal : Value 'sm_89' is not defined for option 'gpu-name'"])
 
+c('PY_DEP_API_REMOVED', ['Traceback (most recent call last):',
+  '  File "/home/u/venv/lib/python3.10/site-packages/diffusers/utils/dynamic_modules_utils.py", line 28, in <module>',
+  '    from huggingface_hub import HfFolder, cached_download, hf_hub_download, model_info',
+  "ImportError: cannot import name 'cached_download' from 'huggingface_hub' (/home/u/venv/lib/python3.10/site-packages/huggingface_hub/__init__.py)"],
+  ["ImportError: cannot import name 'Mapping' from partially initialized module 'mypkg' (most likely due to a circular import)"])
+
 def phase_of(sig_id, toml_text):
     # tool/specialize lines may sit between the id and its phase
     m = re.search(r'id = "%s"\n(?:(?:tool|specialize) = "[^"]+"\n)*phase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)

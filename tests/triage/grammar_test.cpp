@@ -69,6 +69,9 @@ const Real kReal[] = {
      "cuda-runtime", "https://github.com/ROCm/legacy-rocm-build/issues/2527"},
     {"RuntimeError: CUDA error: no kernel image is available for execution on the device", "cuda-runtime",
      "https://github.com/Janrupf/stable-diffusion-webui-nix/issues/9"},
+    // An exception printed as its repr by the framework that caught it (hydra).
+    {"ImportError(\"cannot import name 'cached_download' from 'huggingface_hub' (/opt/data/private/yzx/anaconda3/envs/robodiff/lib/python3.9/site-packages/huggingface_hub/__init__.py)\")",
+     "python", "https://github.com/real-stanford/diffusion_policy/issues/167"},
     // Windows' loader without the OSError in front.
     {"[WinError 126] The specified module could not be found. Error loading \"E:\\PL-v0.0.5.2\\python-3.10.11-embed\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.",
      "loader", "https://github.com/Pathos14489/Pantella/issues/14"},
@@ -87,6 +90,8 @@ const char* const kNearMisses[] = {
     "Resolved 44 packages in 978ms",
     "    ...<3 lines>...",
     "from conda.exceptions import InvalidArchiveError, SafetyError",
+    // A traceback's source line that raises: code, not the exception it printed.
+    "    raise ValueError(\"unknown GPU architecture, set TORCH_CUDA_ARCH_LIST\")",
 };
 
 TEST(Grammar, RealFailureLinesAreReadAsTheirToolsFailure) {
@@ -135,6 +140,7 @@ TEST(Grammar, EntitiesOfRealLines) {
   EXPECT_TRUE(has(entities_of("import selective_scan_cuda\nImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory"),
                   "library", "libcudart.so.11.0"));
   EXPECT_TRUE(has(entities_of("  \xc3\x97 Failed to build `flash-attn==2.8.2`"), "package", "flash-attn"));
+  EXPECT_TRUE(has(entities_of("ImportError: cannot import name 'cached_download' from 'huggingface_hub'"), "name", "cached_download"));
   EXPECT_TRUE(entities_of("Resolved 44 packages in 978ms").empty());
 }
 

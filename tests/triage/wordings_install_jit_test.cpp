@@ -39,6 +39,15 @@ const Wording kInstallJitWordings[] = {
     {"ptxas add_kernel.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '7.8'", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
     // LLVM's NVPTX backend on Triton's warp shuffles for a Pascal GPU (akatz-ai/ComfyUI-X-Portrait-Nodes#10).
     {"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.shfl.sync.bfly.i32", "TRITON_GPU_TOO_OLD"},
+    // Batch 8's development part: DeepSpeed's op builder without a toolkit (jingyaogong/minimind#48,
+    // enhuiz/vall-e#78), nvcc's own Visual Studio check (CERN/TIGRE#414), pip finding no triton at all on
+    // Windows (KlingAIResearch/LivePortrait#124), a library only torch 1.8-1.13 shipped (pyg-team/pytorch_geometric#8365).
+    {"CUDA_HOME does not exist, unable to compile CUDA op(s)", "CUDA_HOME_NOT_SET"},
+    {"AssertionError: CUDA_HOME does not exist, unable to compile CUDA op(s)", "CUDA_HOME_NOT_SET"},
+    {"nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio. Only the versions between 2017 and 2019 (inclusive) are supported! The nvcc flag",
+     "MSVC_UNSUPPORTED_BY_NVCC"},
+    {"ERROR: No matching distribution found for triton==2.3.0", "TRITON_NOT_AVAILABLE"},
+    {"OSError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory", "EXT_BUILT_FOR_OTHER_TORCH"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, InstallJitWording, ::testing::ValuesIn(kInstallJitWordings));
@@ -56,6 +65,13 @@ TEST(InstallJitNearMiss, DoesNotTrigger) {
            Wording{"ptxas info    : Used 32 registers, 380 bytes cmem[0]", "CUDA_PTX_UNSUPPORTED_TOOLCHAIN"},
            // Another intrinsic this GPU lacks: a kernel written for sm_100 (triton-lang/triton#8481), not an old GPU.
            Wording{"LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.tcgen05.wait.st", "TRITON_GPU_TOO_OLD"},
+           Wording{"CUDA_HOME = /usr/local/cuda-12.1", "CUDA_HOME_NOT_SET"},
+           Wording{"-- The CUDA compiler identification is NVIDIA 11.8.89 (host compiler MSVC 19.29, Visual Studio 2019)", "MSVC_UNSUPPORTED_BY_NVCC"},
+           // Another package pip cannot find; triton-windows is a distribution of its own.
+           Wording{"ERROR: No matching distribution found for tritonclient==2.99", "TRITON_NOT_AVAILABLE"},
+           Wording{"ERROR: No matching distribution found for triton-windows==9.9", "TRITON_NOT_AVAILABLE"},
+           // torch's own library before import torch ran stays the import-order reading.
+           Wording{"ImportError: libc10.so: cannot open shared object file: No such file or directory", "EXT_BUILT_FOR_OTHER_TORCH"},
        })
     expect_not_named(n);
 }
