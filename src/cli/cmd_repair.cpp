@@ -62,7 +62,7 @@ int run_repair(const RepairCliOptions& c, const GlobalOptions& g) {
     std::printf("%-5s %-9s %s%s%s\n", std::string(verdict_word(verify::outcome_name(v.outcome))).c_str(), v.check.c_str(), v.file.c_str(),
                 v.file.empty() ? "" : ": ", v.detail.c_str());
   if (r.exit_code == 2) std::fprintf(stderr, "torchsmith repair: %s\n", r.error.c_str());
-  else if (r.exit_code == 0) std::printf("repaired: %s\n", r.output.c_str());
+  else if (r.exit_code == 0) std::printf("%s: %s\n", r.unchanged ? "no compiled extension, copied unchanged" : "repaired", r.output.c_str());
   else std::printf("repair failed: no wheel written\n");
   return r.exit_code;
 }

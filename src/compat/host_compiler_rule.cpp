@@ -39,6 +39,23 @@ const CompilerFacts* default_gcc(const HostFacts& f) {
   return def;
 }
 
+const CompilerFacts* user_compiler(const HostFacts& f) {
+  for (const auto& c : f.compilers)
+    if (!c.from_env.empty()) return &c;
+  return nullptr;
+}
+
+std::string user_gcc_misfit(const CompilerFacts& cc, int lo, int hi, const std::string& lo_why,
+                            const std::string& hi_why) {
+  if (cc.family != "gcc") return "it is " + cc.family + ", and the build's host compiler is a GCC";
+  if (cc.cxx.empty()) return "no C++ driver beside " + cc.cc + " (set CXX)";
+  auto v = ver(cc.version);
+  if (!v) return "its version could not be read";
+  if (hi && v->major() > hi) return "gcc " + cc.version + " is too new: " + hi_why;
+  if (lo && v->major() < lo) return "gcc " + cc.version + " is too old: " + lo_why;
+  return "";
+}
+
 HostGcc host_gcc(const CompilerFacts& def, const HostFacts& f, int lo, int hi) {
   if (gcc_fits(def.version, lo, hi)) return {&def, false};
   return {newest_gcc(f, lo, hi), true};

@@ -11,6 +11,9 @@
 namespace ts::compat {
 
 inline constexpr const char* kHostCompilerRule = "compiler.nvcc_host";
+// The user's $CC/$CXX is the build's compiler when it fits the same limits (compiler.user-cc):
+// plain `pip wheel` and cpp_extension (nvcc -ccbin $CC) compile with it.
+inline constexpr const char* kUserCompilerRule = "compiler.user-cc";
 
 // The major of the newest GCC that nvcc of this CUDA version accepts (the KB's gcc_max); 0 unknown.
 int gcc_max_major(const kb::Kb& kb, const std::string& cuda_version);
@@ -28,11 +31,20 @@ const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi);
 // readable version, else the newest installed GCC with a C++ driver; nullptr when there is none.
 const CompilerFacts* default_gcc(const HostFacts& f);
 
+// The compiler the user's CC/CXX name (the probe marks it from_env); nullptr when neither is set.
+const CompilerFacts* user_compiler(const HostFacts& f);
+
+// Why the user's compiler cannot be the build's GCC within [lo, hi] ("" when it can): not a GCC,
+// no C++ driver, no readable version, or a major outside the limits (`lo_why`/`hi_why` name them).
+std::string user_gcc_misfit(const CompilerFacts& cc, int lo, int hi, const std::string& lo_why,
+                            const std::string& hi_why);
+
 // The host GCC within [lo, hi]: the default compiler `def` when it fits, else the newest installed
 // one that does (moved = true; pick is nullptr when none does). Both planners choose by it.
 struct HostGcc {
   const CompilerFacts* pick = nullptr;
   bool moved = false;
+  bool user = false;  // pick is the user's CC/CXX (compiler.user-cc)
 };
 HostGcc host_gcc(const CompilerFacts& def, const HostFacts& f, int lo, int hi);
 

@@ -93,6 +93,9 @@ struct CompilerFacts {
   std::string cxx;          // "/usr/bin/g++-11", "" when only the C driver is there
   std::string version;      // "11.4.0"
   std::string target;       // "x86_64-linux-gnu"
+  // The user's environment names this compiler: "CC", "CXX" or "CC CXX" (setuptools and torch's
+  // cpp_extension compile with $CC/$CXX); "" when it was found on PATH only.
+  std::string from_env;
 };
 
 struct ToolFacts {

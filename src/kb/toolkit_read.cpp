@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/version.h"
+#include "util/fs.h"
 #include "util/split.h"
 
 namespace ts::kb {
@@ -17,7 +18,8 @@ void unrecall(Entry& e, const std::string& field) {
 }  // namespace
 
 std::optional<Version> driver_lower_bound(const Kb& kb, const std::string& version, std::string* from) {
-  auto v = Version::parse(version);
+  // Parsed as find_cuda_family parses it: a known major always has a bound (its floor at least).
+  auto v = Version::parse(util::trim(version));
   const CudaFamily* fam = kb.find_cuda_family(version);
   if (!v || !fam) return std::nullopt;
   const CudaRelease* best = nullptr;
@@ -48,16 +50,15 @@ std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolk
       n.version = r.version;
       n.arches = r.arches;
       auto gcc_max = Version::parse(r.gcc_max), clang_max = Version::parse(r.clang_max);
-      std::string from;
-      auto driver = driver_lower_bound(kb, r.version, &from);
-      if (!gcc_max || !clang_max || !driver) {
+      if (!gcc_max || !clang_max) {
         out.push_back("CUDA " + r.version + ": not in the KB; its host_config.h limits (gcc " + r.gcc_max + ", clang " +
                       r.clang_max + ") do not parse as versions, so it is not added");
         continue;
       }
       n.gcc_max = *gcc_max;
       n.clang_max = *clang_max;
-      n.driver_min_linux = *driver;
+      std::string from;
+      n.driver_min_linux = *driver_lower_bound(kb, r.version, &from);  // fam is known: there is one
       n.status = "verified";
       n.recalled = {"driver_min_linux"};
       n.source = r.source;

@@ -148,6 +148,39 @@ bool open_input(Repair& r) {
   return true;
 }
 
+// A wheel with no compiled extension has nothing to repair: copied unchanged (a note), unless the
+// plan compiles CUDA code, which the build then did not make (a failure). Ends the repair.
+bool no_extension(Repair& r) {
+  const std::string name = r.w->name.filename();
+  if (const plan::Plan* p = r.o.plan; p && (!p->arch_list.empty() || !p->cuda.empty())) {
+    r.res.exit_code = 1;
+    r.verdict("", "extension", Outcome::fail,
+              name + " holds no compiled extension, but the plan builds CUDA code (CUDA " + p->cuda +
+                  (p->arch_list.empty() ? "" : ", arches " + p->arch_list.torch_cuda_arch_list()) +
+                  "): the build compiled none of it");
+    r.verdict("", "output", Outcome::fail, "not written: a check failed");
+    return false;
+  }
+  r.verdict("", "extension", Outcome::note, "no compiled extension (a pure-Python wheel): nothing to repair");
+  std::string err;
+  auto out = util::join_inside(r.out_dir.empty() ? "." : r.out_dir, fs::path(r.o.wheel).filename().string(), &err);
+  if (!out) return r.bad_input(err);
+  std::error_code ec;
+  if (!(fs::exists(*out) && fs::equivalent(*out, r.o.wheel, ec))) {
+    auto bytes = util::read_file(r.o.wheel);
+    if (!bytes) return r.bad_input(r.o.wheel + ": cannot read it");
+    if (auto e = util::write_file_atomic(*out, *bytes); !e.empty()) {
+      r.res.exit_code = 1;
+      r.verdict("", "output", Outcome::fail, e);
+      return false;
+    }
+  }
+  r.res.output = *out;
+  r.res.unchanged = true;
+  r.verdict("", "output", Outcome::pass, *out + " (copied unchanged)");
+  return false;
+}
+
 // The ELF files, what the wheel itself provides (by file name and by SONAME), and their machine.
 bool read_elfs(Repair& r) {
   for (const auto& rel : r.w->files) {
@@ -159,8 +192,7 @@ bool read_elfs(Repair& r) {
     if (!elf->soname.empty()) r.provided.emplace(elf->soname, rel);
     r.elfs.push_back(std::move(*elf));
   }
-  if (r.elfs.empty())
-    return r.bad_input(r.w->name.filename() + " holds no ELF files: a pure-Python wheel needs no repair");
+  if (r.elfs.empty()) return no_extension(r);
   r.arch = wheel_arch(r.elfs.front().machine);
   for (const auto& e : r.elfs)
     if (e.machine != r.elfs.front().machine)

@@ -35,6 +35,7 @@ struct RepairResult {
   int exit_code = 0;     // 0 repaired, 1 a check failed, 2 bad input
   std::string error;     // the bad-input message (exit 2)
   std::string output;    // the wheel written ("" when none was)
+  bool unchanged = false;  // no compiled extension: output is the input, copied as it was
   std::string version, platform;
   std::vector<std::string> vendored;  // "libfoo.so.1 -> foo.libs/libfoo-1a2b3c4d.so.1"
   std::vector<verify::Verdict> verdicts;  // one line a check

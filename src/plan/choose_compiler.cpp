@@ -8,6 +8,15 @@
 
 namespace ts::plan::detail {
 
+std::string user_compiler_vars(const CompilerFacts& cc) {
+  if (cc.from_env == "CXX") return "CXX=" + cc.cxx;
+  return "CC=" + cc.cc + (cc.from_env == "CC CXX" ? ", CXX=" + cc.cxx : "");
+}
+
+std::string user_compiler_why(const CompilerFacts& cc) {
+  return "your " + user_compiler_vars(cc) + " (plain pip and cpp_extension compile with it, nvcc gets it as -ccbin)";
+}
+
 // A torch build takes the fitting GCC or refuses (none installed fits), and sets CC/CXX and nvcc's
 // host compiler here.
 void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host, int lo, int hi) {
@@ -17,7 +26,7 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
   std::string cuda_src = hi ? cite(c.cuda_rel->source, c.cuda_rel->origin) : "";
   int dv = ver(def.version)->major();
   const CompilerFacts* pick = host.pick;
-  std::string why = "the default compiler (g++ on PATH)";
+  std::string why = host.user ? user_compiler_why(*pick) : "the default compiler (g++ on PATH)";
   if (host.moved) {
     std::string limit = hi ? "CUDA " + c.cuda_mm() + " accepts gcc <= " + c.cuda_rel->gcc_max.original() : "";
     if (lo && dv < lo) limit = "torch " + rel.version + " needs gcc >= " + rel.gcc_min->original();
@@ -47,7 +56,7 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
   c.decide("compiler", "gcc " + pick->version + " (" + pick->cxx + ")",
            why + (range.empty() ? "" : "; torch " + rel.version + (hi ? " with CUDA " + c.cuda_mm() : "") +
                                           " needs gcc " + range),
-           hi ? cuda_src : rel_src, compat::kHostCompilerRule);
+           hi ? cuda_src : rel_src, host.user ? compat::kUserCompilerRule : compat::kHostCompilerRule);
   core::set_compiler_env(c, *pick, "one compiler for the whole build (no ABI mix)");
   if (c.cuda_on) {
     c.set_env("CUDAHOSTCXX", pick->cxx, "nvcc's host compiler; setup.py maps it to CUDA_HOST_COMPILER (1.13 misspells that name itself, so this spelling is the one that always works)");
@@ -78,7 +87,24 @@ void choose_compiler(Ctx& c) {
   int lo = gcc_min ? gcc_min->major() : 0;
   // A torch build's nvcc limit comes from its CUDA release only (the KB entry its decision cites).
   int hi = torch && !c.cuda_rel ? 0 : core::nvcc_gcc_max(c);
-  const compat::HostGcc host = compat::host_gcc(*def, c.facts(), lo, hi);
+  compat::HostGcc host = compat::host_gcc(*def, c.facts(), lo, hi);
+  // The user's CC/CXX when it fits the same limits: plain pip compiles with it, so the plan does too.
+  if (const CompilerFacts* user = compat::user_compiler(c.facts())) {
+    std::string cuda = c.cuda_rel ? c.cuda_rel->version : c.toolkit ? c.toolkit->version : "";
+    std::string misfit = compat::user_gcc_misfit(
+        *user, lo, hi, lo ? "torch " + c.release->version + " needs gcc >= " + c.release->gcc_min->original() : "",
+        hi ? "nvcc of CUDA " + compat::major_minor(cuda) + " accepts gcc <= " + std::to_string(hi) +
+                 " (it stops with 'unsupported GNU version!')"
+           : "");
+    if (misfit.empty()) {
+      def = user;
+      host = {user, false, true};
+    } else {
+      c.record("compiler", "passed over: " + detail::user_compiler_vars(*user),
+               misfit + "; the compiler is chosen as if it were unset", "facts ($CC/$CXX)", true,
+               compat::kUserCompilerRule);
+    }
+  }
   if (torch)
     detail::take_compiler(c, *def, host, lo, hi);
   else

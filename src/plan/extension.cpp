@@ -7,6 +7,7 @@
 #include "plan/build_remedies.h"
 #include "plan/extension_internal.h"
 #include "plan/provision_choice.h"
+#include "plan/resolve_ctx.h"
 #include "plan/steps.h"
 
 namespace ts::plan {
@@ -138,15 +139,15 @@ bool pick_toolkit(Ctx& c) {
 // why); its CC/CXX come in plan.env.
 void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host) {
   c.compiler = &def;
-  std::string why = "the default compiler (g++ on PATH)";
+  std::string why = host.user ? detail::user_compiler_why(def) : "the default compiler (g++ on PATH)";
   // nvcc refuses a GCC newer than its gcc_max: take the newest installed one it accepts.
   if (host.moved && host.pick) {
     c.compiler = host.pick;
     why = "gcc " + def.version + " is newer than nvcc " + compat::major_minor(c.toolkit->version) +
           " accepts (<= " + c.kb().find_cuda(c.toolkit->version)->gcc_max.original() + "): the newest installed one it does";
   }
-  c.record("compiler", c.compiler->family + " " + c.compiler->version + " (" + c.compiler->cxx + ")", why, "facts", false,
-           compat::kHostCompilerRule);
+  c.record("compiler", c.compiler->family + " " + c.compiler->version + " (" + c.compiler->cxx + ")", why,
+           host.user ? "facts ($CC/$CXX)" : "facts", false, host.user ? compat::kUserCompilerRule : compat::kHostCompilerRule);
   check_host_compiler(c.facts(), c.kb(), *c.compiler, c.cuda_on ? c.toolkit : nullptr, c);
 }
 

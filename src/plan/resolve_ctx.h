@@ -26,6 +26,9 @@ void choose_features(Ctx& c);
 bool pick_toolkit(Ctx& c);    // plan.toolkit's pick and check (steps::choose_toolkit)
 void check_toolkit(Ctx& c);
 void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host, int lo, int hi);  // plan.compiler's ending
+// The user's compiler as its variables name it ("CC=/opt/gcc/bin/gcc") and why it is taken.
+std::string user_compiler_vars(const CompilerFacts& cc);
+std::string user_compiler_why(const CompilerFacts& cc);
 void choose_cmake(Ctx& c);
 // plan.arches' parts (steps::choose_arches): the list read and decided, then checked.
 std::optional<ArchList> read_arches(Ctx& c, const std::string& text, std::string& src);

@@ -123,7 +123,8 @@ void toolchain_section(std::ostringstream& o, const Style& st, const HostFacts& 
   section(o, st, "Compilers and tools");
   if (f.compilers.empty()) row(o, st, "Compiler", "none found");
   for (const auto& c : f.compilers)
-    row(o, st, c.family, c.version + "  " + (c.cxx.empty() ? c.cc + " (no C++ driver)" : c.cxx));
+    row(o, st, c.family, c.version + "  " + (c.cxx.empty() ? c.cc + " (no C++ driver)" : c.cxx) +
+                             (c.from_env.empty() ? "" : "  (your $" + (c.from_env == "CC CXX" ? std::string("CC/$CXX") : c.from_env) + ")"));
   for (const auto& t : f.tools) row(o, st, t.name, or_dash(t.version) + "  " + t.path);
 }
 

@@ -234,7 +234,7 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     // A remedy may put the build helper on PYTHONPATH (force_include): written like the plan's.
     if (expand_pyshim(s.remedy_env, s.shim_dir))
       if (auto e = write_pyshim(s.shim_dir); !e.empty()) s.say("the build helper: " + e);
-    std::string build_dir = s.paths.src + "/build";
+    std::string build_dir = build_tree(s.plan.steps, s.paths);  // the tree the plan configured
     if (rem.clean_build) {
       std::vector<std::string> kept;
       if (auto e = clean_build_dir(build_dir, s.paths.run_dir + "/stale-build", &kept); !e.empty()) s.say(e);

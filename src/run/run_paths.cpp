@@ -1,5 +1,6 @@
 #include "run/run_paths.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 
@@ -59,6 +60,23 @@ std::vector<std::string> expand_placeholders(const std::vector<std::string>& arg
   std::vector<std::string> out;
   for (const auto& a : argv) out.push_back(expand_placeholders(a, p, missing, newest));
   return out;
+}
+
+std::string build_tree(const std::vector<plan::Step>& steps, const RunPaths& p) {
+  for (const auto& s : steps) {
+    if (s.argv.empty() || fs::path(s.argv[0]).filename() != "cmake") continue;
+    if (std::find(s.argv.begin(), s.argv.end(), "--build") != s.argv.end()) continue;  // builds, configures nothing
+    for (std::size_t i = 1; i < s.argv.size(); ++i) {
+      std::string dir = s.argv[i] == "-B" && i + 1 < s.argv.size() ? s.argv[i + 1]
+                        : s.argv[i].size() > 2 && s.argv[i].rfind("-B", 0) == 0 ? s.argv[i].substr(2)
+                                                                                : "";
+      if (dir.empty()) continue;
+      dir = expand_placeholders(dir, p, nullptr);
+      std::string cwd = expand_placeholders(s.cwd, p, nullptr);
+      return dir.front() == '/' || cwd.empty() ? dir : cwd + "/" + dir;
+    }
+  }
+  return p.src + "/build";
 }
 
 }  // namespace ts::run

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "plan/plan.h"
+
 namespace ts::run {
 
 struct RunPaths {
@@ -25,5 +27,9 @@ std::vector<std::string> expand_placeholders(const std::vector<std::string>& arg
                                              std::string* missing, const NewestWheel& newest = newest_wheel);
 std::string expand_placeholders(const std::string& arg, const RunPaths& p, std::string* missing,
                                 const NewestWheel& newest = newest_wheel);
+
+// The build tree a plan configures: the -B DIR of its cmake configure step (relative to that
+// step's cwd), else {src}/build (setup.py's). A reconfigure or a clean retry acts on this one.
+std::string build_tree(const std::vector<plan::Step>& steps, const RunPaths& p);
 
 }  // namespace ts::run

@@ -58,13 +58,14 @@ void host_compiler(Finding& f, const Diagnosis& d, const HostFacts* facts, const
     return;
   }
   int m = major_of(best->version);
-  f.fix = head + "; gcc-" + std::to_string(m) + " is installed at " + best->cc + ": set CUDAHOSTCXX=" + best->cxx +
-          " (and CC=" + best->cc + " CXX=" + best->cxx + "), then reconfigure.";
+  const std::string best_cc = best->cc.empty() ? best->cxx : best->cc;  // a user's $CXX alone has no C driver
+  f.fix = head + "; gcc-" + std::to_string(m) + " is installed at " + best_cc + ": set CUDAHOSTCXX=" + best->cxx +
+          " (and CC=" + best_cc + " CXX=" + best->cxx + "), then reconfigure.";
   f.remedy.kind = RemedyKind::switch_host_compiler;
-  f.remedy.env["CC"] = best->cc;
+  f.remedy.env["CC"] = best_cc;
   f.remedy.env["CXX"] = best->cxx;
   f.remedy.env["CUDAHOSTCXX"] = best->cxx;
-  f.notes.push_back("gcc-" + std::to_string(m) + " " + best->version + " at " + best->cc);
+  f.notes.push_back("gcc-" + std::to_string(m) + " " + best->version + " at " + best_cc);
 }
 
 // The log's arch list, in TORCH_CUDA_ARCH_LIST spelling ("8.0;8.6"), from any form it was printed in.

@@ -155,6 +155,12 @@ std::optional<std::vector<std::string>> collect_files(const std::vector<std::str
     std::vector<std::string> found;
     for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      // CMake's own files (compiler-id executables, try-compiles, objects) are no build output.
+      std::error_code dec;
+      if (it->path().filename() == "CMakeFiles" && it->is_directory(dec)) {
+        it.disable_recursion_pending();
+        continue;
+      }
       // is_regular_file follows symlinks: Debian's torch/lib/*.so point out of the tree.
       std::error_code fec;
       if (!it->is_regular_file(fec) || fec) continue;

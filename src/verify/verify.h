@@ -35,7 +35,7 @@ struct VerifyReport {
 };
 
 // The files to check: each path as given, and under each directory every file (symlinks followed)
-// that starts with the ELF magic, each real file once. nullopt and *error when a path does not exist.
+// that starts with the ELF magic, each real file once (CMakeFiles/ directories, CMake's own, skipped). nullopt and *error when a path does not exist.
 std::optional<std::vector<std::string>> collect_files(const std::vector<std::string>& paths, std::string* error);
 
 // A zip file (a wheel) is opened and its libraries checked in its own layout, named "W.whl!member".

@@ -60,5 +60,24 @@ TEST(HostCompilerRule, OldestCudaThatAcceptsAGcc) {
   EXPECT_EQ(oldest_cuda_for_gcc(kb, 15), nullptr);
 }
 
+TEST(HostCompilerRule, UserCompilerAndWhyItMisfits) {
+  HostFacts f;
+  f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "13.3.0", "x86_64-linux-gnu"});
+  EXPECT_EQ(user_compiler(f), nullptr);  // CC/CXX unset
+  f.compilers.push_back({"gcc", "/opt/gcc/bin/gcc", "/opt/gcc/bin/g++", "15.1.0", "x86_64-linux-gnu", "CC"});
+  ASSERT_NE(user_compiler(f), nullptr);
+  EXPECT_EQ(user_compiler(f)->cc, "/opt/gcc/bin/gcc");
+  const CompilerFacts& u = *user_compiler(f);
+  EXPECT_EQ(user_gcc_misfit(u, 9, 15, "lo", "hi"), "");
+  EXPECT_EQ(user_gcc_misfit(u, 0, 14, "lo", "hi"), "gcc 15.1.0 is too new: hi");
+  EXPECT_EQ(user_gcc_misfit(u, 16, 0, "lo", "hi"), "gcc 15.1.0 is too old: lo");
+  CompilerFacts clang{"clang", "/usr/bin/clang", "/usr/bin/clang++", "18.1.3", "", "CC"};
+  EXPECT_NE(user_gcc_misfit(clang, 0, 0, "", "").find("is clang"), std::string::npos);
+  CompilerFacts c_only{"gcc", "/opt/gcc/bin/gcc", "", "14.2.0", "", "CC"};
+  EXPECT_NE(user_gcc_misfit(c_only, 0, 0, "", "").find("no C++ driver"), std::string::npos);
+  CompilerFacts unread{"gcc", "/opt/gcc/bin/gcc", "/opt/gcc/bin/g++", "", "", "CC"};
+  EXPECT_EQ(user_gcc_misfit(unread, 0, 0, "", ""), "its version could not be read");
+}
+
 }  // namespace
 }  // namespace ts::compat

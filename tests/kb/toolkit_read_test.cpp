@@ -59,5 +59,15 @@ TEST(ToolkitRead, AToolkitTheKbLacksIsAddedFromItsNvcc) {
   EXPECT_NE(lines[0].find("not added"), std::string::npos);
 }
 
+// Limits that do not parse as versions keep it out too, and say so (the one other way it is not added).
+TEST(ToolkitRead, UnparsableLimitsAreNotAdded) {
+  std::vector<KbError> errors;
+  Kb kb = load_embedded(errors);
+  auto lines = adopt_read_toolkits(kb, {{"13.9", {"7.5"}, "sixteen", "22", "nvcc"}});
+  EXPECT_EQ(kb.find_cuda("13.9"), nullptr);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("(gcc sixteen, clang 22) do not parse as versions"), std::string::npos) << lines[0];
+}
+
 }  // namespace
 }  // namespace ts::kb

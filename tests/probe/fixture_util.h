@@ -1,15 +1,35 @@
 #pragma once
 // Helpers for the fixture tests: probe a fake root under tests/fixtures/hosts and look things up.
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "probe/probe.h"
+#include "testkit/temp_dir.h"
 
 namespace ts::probe::testing {
 
 inline std::string fixture_dir(const std::string& name) {
   return std::string(TS_SOURCE_DIR) + "/tests/fixtures/hosts/" + name;
 }
+
+// A fake root written by the test: files (stubs executable) and relative symlinks under a temp dir.
+struct TempRoot {
+  ::ts::testkit::TempDir tmp{"ts-host"};
+  std::filesystem::path dir = tmp.path();
+  void write(const std::string& p, const std::string& text, bool exec = false) {
+    std::filesystem::path full = dir / p.substr(1);
+    std::filesystem::create_directories(full.parent_path());
+    std::ofstream(full) << text;
+    if (exec) std::filesystem::permissions(full, std::filesystem::perms::owner_all);
+  }
+  void link(const std::string& p, const std::string& target) {
+    std::filesystem::path full = dir / p.substr(1);
+    std::filesystem::create_directories(full.parent_path());
+    std::filesystem::create_symlink(target, full);
+  }
+};
 
 inline HostFacts probe_fixture(const std::string& name, ProbeOptions o = {}) {
   std::string err;

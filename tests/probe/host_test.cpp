@@ -14,23 +14,7 @@
 using namespace ts::probe;
 namespace fs = std::filesystem;
 
-namespace {
-struct TempRoot {
-  ::ts::testkit::TempDir tmp{"ts-host"};
-  fs::path dir = tmp.path();
-  void write(const std::string& p, const std::string& text, bool exec = false) {
-    fs::path full = dir / p.substr(1);
-    fs::create_directories(full.parent_path());
-    std::ofstream(full) << text;
-    if (exec) fs::permissions(full, fs::perms::owner_all);
-  }
-  void link(const std::string& p, const std::string& target) {
-    fs::path full = dir / p.substr(1);
-    fs::create_directories(full.parent_path());
-    fs::create_symlink(target, full);
-  }
-};
-}  // namespace
+using ts::probe::testing::TempRoot;
 
 TEST(Host, MapsPathsUnderRoot) {
   TempRoot r;

@@ -1,0 +1,79 @@
+// A reconfigure retry removes the CMakeCache.txt of the build tree the plan's configure step made
+// (cmake -B build-torchsmith), not {src}/build's, which belongs to nothing the plan configured.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "fake_step_runner.h"
+#include "run/mirror.h"
+#include "run/pipeline.h"
+#include "run/run_paths.h"
+#include "testkit/temp_dir.h"
+
+namespace ts::run {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FakeStepRunner;
+
+// A diagnosis whose one root asks for a fresh configure.
+struct ReconfigureDiag {
+  triage::Signature sig;
+  triage::Diagnosis d;
+  ReconfigureDiag() {
+    sig.id = "CMAKE_STALE_CACHE";
+    sig.remedy.kind = triage::RemedyKind::reconfigure;
+    triage::Finding f;
+    f.id = sig.id;
+    f.sig = &sig;
+    f.remedy = sig.remedy;
+    d.findings.push_back(f);
+    d.root_count = 1;
+  }
+};
+
+plan::Plan cmake_only_plan() {
+  plan::Plan p;
+  p.steps = {{"configure", {"cmake", "-S", ".", "-B", "build-torchsmith", "-G", "Ninja"}, "{src}", ""},
+             {"build", {"cmake", "--build", "build-torchsmith", "-j", "2"}, "{src}", ""}};
+  p.env = {{"PATH", "/usr/bin"}};
+  return p;
+}
+
+void touch(const std::string& path, const std::string& text = "x") {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+
+TEST(PipelineReconfigure, RemovesTheCacheOfTheTreeTheConfigureStepMade) {
+  testkit::TempDir dir{"ts-pipeline-reconfigure"};
+  const std::string src = dir / "out/src";
+  touch(src + "/build-torchsmith/CMakeCache.txt");
+  touch(src + "/build-torchsmith/CMakeFiles/3.28.3/CMakeCXXCompiler.cmake");
+  touch(src + "/build/CMakeCache.txt");  // some other tree: not the plan's
+  touch(dir / ("out/" + std::string(kOutMarker)), kOutMarkerText);  // an output torchsmith wrote before
+  ReconfigureDiag diag;
+  FakeStepRunner fake;
+  fake.script["build"].push_back({.exit_code = 1, .diagnosis = diag.d});
+  std::vector<std::string> said;
+  BuildOptions o = scripted_build_options(dir / "out", &fake, &said);
+  o.early_verify = false;
+  BuildOutcome r = run_build(cmake_only_plan(), o);
+  ASSERT_EQ(r.record.retries.size(), 1u) << r.error;
+  EXPECT_FALSE(fs::exists(src + "/build-torchsmith/CMakeCache.txt"));
+  EXPECT_FALSE(fs::exists(src + "/build-torchsmith/CMakeFiles"));
+  EXPECT_TRUE(fs::exists(src + "/build/CMakeCache.txt"));
+}
+
+TEST(PipelineReconfigure, TheBuildTreeIsTheConfigureStepsOrSetupPys) {
+  RunPaths p = RunPaths::make("/o", "/o/src", "r");
+  EXPECT_EQ(build_tree(cmake_only_plan().steps, p), "/o/src/build-torchsmith");
+  std::vector<plan::Step> glued{{"configure", {"/usr/bin/cmake", "-S.", "-B/tmp/b", "-G", "Ninja"}, "{src}", ""}};
+  EXPECT_EQ(build_tree(glued, p), "/tmp/b");
+  std::vector<plan::Step> setup_py{{"build", {"python3", "setup.py", "bdist_wheel"}, "{src}", ""}};
+  EXPECT_EQ(build_tree(setup_py, p), "/o/src/build");
+}
+
+}  // namespace
+}  // namespace ts::run
