@@ -711,6 +711,13 @@ c('SETUP_PY_METADATA_FAILED', [
    '  error: subprocess-exited-with-error',
    "  Preparing metadata (setup.py): finished with status 'error'",
    'error: metadata-generation-failed'])
+# seamseg built from a git archive with setuptools_scm installed: no fetch, then no version to read.
+c('SETUPTOOLS_SCM_NO_VERSION', [
+  'Traceback (most recent call last):',
+  '  File "/tmp/lt17/venv-sr/lib/python3.11/site-packages/vcs_versioning/_get_version_impl.py", line 306, in _version_missing',
+  '    raise LookupError(error_msg)',
+  'LookupError: setuptools-scm was unable to detect version for /tmp/lt17/sr-src.'],
+  ['  SETUPTOOLS_SCM_PRETEND_VERSION=1.2.0 pip wheel --no-build-isolation .'])
 # Cases whose whole log is the real one (a rule reads its shape: no shared noise or tail around it).
 OWN = {'SETUP_PY_METADATA_FAILED'}
 
