@@ -718,6 +718,17 @@ c('SETUPTOOLS_SCM_NO_VERSION', [
   '    raise LookupError(error_msg)',
   'LookupError: setuptools-scm was unable to detect version for /tmp/lt17/sr-src.'],
   ['  SETUPTOOLS_SCM_PRETEND_VERSION=1.2.0 pip wheel --no-build-isolation .'])
+# MinkowskiEngine's setup.py under plain pip (the long-tail bench, GPU machine, NumPy 2).
+c('NUMPY_DISTUTILS_REMOVED', [
+  '  Traceback (most recent call last):',
+  '    File "<pip-setuptools-caller>", line 34, in <module>',
+  '    File "/tmp/longtail/pip-minkowskiengine/src/setup.py", line 201, in <module>',
+  '      import numpy.distutils.system_info as sysinfo',
+  "  ModuleNotFoundError: No module named 'numpy.distutils'"],
+  ['  Traceback (most recent call last):',
+   '    File "/tmp/src/setup.py", line 3, in <module>',
+   '      import numpy',
+   "  ModuleNotFoundError: No module named 'numpy'"])
 # Cases whose whole log is the real one (a rule reads its shape: no shared noise or tail around it).
 OWN = {'SETUP_PY_METADATA_FAILED'}
 
