@@ -232,6 +232,15 @@ void choose_build_remedies(Ctx& c) {
       c.decide("switches", names, "environment variables setup.py reads: its own build switches (pass one with "
                "--env KEY=VALUE)", "setup.py");
   }
+  // FRNN's frnn.py imports prefix_sum, which external/prefix_sum/setup.py builds: a second wheel.
+  for (const auto& [module, setup] : scan.sibling_extensions) {
+    std::string dir = setup.size() > 9 ? setup.substr(0, setup.size() - 9) : ".";
+    c.warn("extension", "imports " + module + ", which this build does not make",
+           "the package's Python imports " + module + ", an extension that " + setup + " of the same tree builds as "
+           "a package of its own: build and install it first (torchsmith build SRC/" + dir + "), or the package "
+           "fails at import with `No module named '" + module + "'`",
+           setup);
+  }
 }
 
 }  // namespace ts::plan::ext

@@ -4,6 +4,7 @@
 // first, then the exact environment, the steps (fetch, build without isolation, repair, verify)
 // and the wheel expected. Pure: the source tree's facts come in a SourceScan read beforehand.
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,12 +63,19 @@ struct SourceScan {
   std::vector<std::string> cmake_own_arches;   // set(CMAKE_CUDA_ARCHITECTURES 35 50), -gencode, ...
   std::vector<std::pair<int, std::string>> cmake_stds;  // (14, "CMakeLists.txt:3: set(CMAKE_CXX_STANDARD 14)")
   std::vector<std::string> py_packages;   // the tree's top-level Python packages and modules (not setup.py)
+  // Extensions another setup.py of the tree builds that the package's Python imports (FRNN's
+  // external/prefix_sum): (module, that setup.py's path relative to the tree). This build makes none.
+  std::vector<std::pair<std::string, std::string>> sibling_extensions;
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
 };
 
 // Reads a directory's build files (setup.py, pyproject.toml, CMakeLists.txt) and looks for .cu
 // sources (depth-limited, .git and build dirs skipped). Never throws; *error when dir is unusable.
 SourceScan scan_source_dir(const std::string& dir, std::string* error);
+// Which extensions the nested `setups` of the tree build that its own packages import (s.py_packages,
+// s.ext_modules already read): into s.sibling_extensions.
+void scan_sibling_extensions(const std::filesystem::path& root, const std::vector<std::filesystem::path>& setups,
+                             SourceScan& s);
 // The build switches of one setup.py's text (comment lines skipped), into s (extension_build_scan.cpp).
 void scan_build_switches(const std::string& setup_py, SourceScan& s);
 // The CMake side of a tree (extension_cmake_scan.cpp): its driver (the pyproject's backend,

@@ -130,6 +130,48 @@ std::optional<ExtensionSource> parse_extension_source(std::string_view text, std
   return s;
 }
 
+namespace {
+
+// The .py files of the tree's own packages (not of the nested setup.py dirs), a bounded read.
+std::string package_python(const std::filesystem::path& root, const std::vector<std::string>& packages) {
+  namespace fs = std::filesystem;
+  std::string all;
+  for (const auto& pkg : packages) {
+    std::error_code ec;
+    fs::path top = root / pkg;
+    if (!fs::is_directory(top, ec)) { all += read_text(root / (pkg + ".py"), 256 * 1024) + "\n"; continue; }
+    fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec), end;
+    for (int seen = 0; !ec && it != end && seen < 2000 && all.size() < (8u << 20); it.increment(ec), ++seen)
+      if (it->path().extension() == ".py") all += read_text(it->path(), 256 * 1024) + "\n";
+  }
+  return all;
+}
+
+}  // namespace
+
+void scan_sibling_extensions(const std::filesystem::path& root, const std::vector<std::filesystem::path>& setups,
+                             SourceScan& s) {
+  if (setups.empty() || s.py_packages.empty()) return;
+  std::string code;
+  bool read = false;
+  for (const auto& setup : setups) {
+    SourceScan other;
+    scan_build_switches(read_text(setup), other);
+    for (const auto& ext : other.ext_modules) {
+      std::string top = ext.substr(0, ext.find('.'));
+      if (std::find(s.ext_modules.begin(), s.ext_modules.end(), ext) != s.ext_modules.end()) continue;
+      if (!read) { code = package_python(root, s.py_packages); read = true; }
+      // `import prefix_sum` / `from prefix_sum import x` at a line's start (not a relative import).
+      const RE2 imports("(?m)^[ \t]*(?:import|from)[ \t]+" + RE2::QuoteMeta(top) + "\\b");
+      if (!RE2::PartialMatch(code, imports)) continue;
+      std::string rel = std::filesystem::relative(setup, root).string();
+      bool seen = false;
+      for (const auto& [m, p] : s.sibling_extensions) seen |= m == top;
+      if (!seen) s.sibling_extensions.emplace_back(top, rel);
+    }
+  }
+}
+
 SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   namespace fs = std::filesystem;
   SourceScan s;
@@ -190,6 +232,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   // .cu sources, a few levels down, skipping VCS and build output; counted for nvcc --split-compile.
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
   int seen = 0;
+  std::vector<fs::path> nested_setups;
   for (; !ec && it != end && seen < 20000; it.increment(ec), ++seen) {
     const auto& p = it->path();
     std::string n = p.filename().string();
@@ -201,7 +244,9 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
     auto ext = p.extension().string();
     if (ext == ".cu" || ext == ".cuh") s.cuda_sources = true;
     if (ext == ".cu") ++s.cu_files;
+    if (n == "setup.py" && it.depth() > 0 && nested_setups.size() < 16) nested_setups.push_back(p);
   }
+  scan_sibling_extensions(root, nested_setups, s);
   return s;
 }
 

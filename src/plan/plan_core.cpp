@@ -106,7 +106,12 @@ void set_path(Ctx& c, const std::vector<std::string>& tool_dirs, const std::stri
   };
   for (const auto& d : tool_dirs) add(d);
   if (c.cuda_on && !c.p.cuda_home.empty()) add(c.p.cuda_home + "/bin");
-  if (c.compiler) add(dir_of(c.compiler->cxx));
+  // A compiler in a system dir comes with the system dirs, in their order: put first, /usr/bin would
+  // shadow /usr/local/bin, and a build script's bare `pip` would find the OS's (PEP 668) pip.
+  if (c.compiler) {
+    std::string d = dir_of(c.compiler->cxx);
+    if (std::find(std::begin(kSystemBinDirs), std::end(kSystemBinDirs), d) == std::end(kSystemBinDirs)) add(d);
+  }
   for (const char* d : kSystemBinDirs) add(d);
   c.set_env("PATH", util::join(dirs, ":"), why, "torchsmith");
 }

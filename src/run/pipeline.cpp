@@ -182,8 +182,16 @@ build::StepResult attempt(RunState& s, const StepCtx& c, const build::StepSpec& 
 // The source ports, once, after a failed build of the build's own copy of the source (a fetched
 // tree under OUT, or an extension's directory copied to OUT/src; a tree built in place is never
 // ported): true when some matched and the build retries.
-bool try_ports(RunState& s, const StepCtx& c) {
+bool try_ports(RunState& s, const StepCtx& c, const triage::Diagnosis& d) {
   if (!s.o.ports || s.ported || c.kind != StepKind::build || !s.o.retry.auto_fix) return false;
+  // A named cause before any compile (setup.py's own failure, a fetch, a driver it asks): no
+  // rewrite of the C++/CUDA sources changes it, so no retry is spent on one. An import-phase cause
+  // may be an undefined symbol of a removed API, which a port can remove: still tried.
+  if (const triage::Finding* f = d.known() ? d.root() : nullptr; f && (f->phase == "package" || f->phase == "runtime")) {
+    if (!source::apply_ports(s.paths.src, *s.o.ports, true).changed()) return false;
+    s.say("source ports not tried: the failure is " + f->id + " (" + f->phase + " phase), which no source port changes");
+    return false;
+  }
   if (!s.plan.source_dir.empty() && s.copied_from.empty()) {
     auto dry = source::apply_ports(s.paths.src, *s.o.ports, true);
     if (dry.changed())
@@ -224,7 +232,7 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
   }
   RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.parallel, s.o.retry, s.retries, s.o.native_arches,
                                  c.kind == StepKind::build);
-  if (!rem.retry && try_ports(s, c)) return Ended::retry;
+  if (!rem.retry && try_ports(s, c, r.diagnosis)) return Ended::retry;
   if (rem.retry) {
     ++s.retries;
     s.rec.retries.push_back({c.step.name, rem.reason, rem.kind, s.since()});

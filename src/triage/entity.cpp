@@ -84,12 +84,36 @@ bool import_frame(const Finding& f) {
   return frame;
 }
 
+// The traceback frame nearest above `line` among the finding's lines ("" when none).
+std::string frame_above(const Finding& f, std::uint64_t line) {
+  const Evidence* best = nullptr;
+  for (const auto* v : {&f.evidence, &f.context})
+    for (const auto& e : *v)
+      if (e.line < line && e.text.find("File \"") != std::string::npos && (!best || e.line > best->line)) best = &e;
+  return best ? best->text : std::string();
+}
+
+// `No module named X` right under setup.py's own frame, X no distribution the table knows: setup.py
+// imports a helper module it expects beside it (a file of a larger repository, outside the package).
+void local_module_rule(const SignatureSet& set, Diagnosis& d, Finding& f, std::string name, const Evidence& at) {
+  if (f.sig) return;
+  std::string frame = frame_above(f, at.line);
+  std::size_t q = frame.find("setup.py\", line ");
+  if (q == std::string::npos || (q > 0 && frame[q - 1] != '/' && frame[q - 1] != '\\' && frame[q - 1] != '"')) return;
+  if (auto dot = name.find('.'); dot != std::string::npos) name.resize(dot);
+  const Signature* to = set.find("SETUP_PY_MODULE_NOT_IN_TREE");
+  if (!to) return;
+  reroute(d, f, *to, name);
+  f.notes.push_back("module " + name + " (line " + std::to_string(at.line) + ") is imported by setup.py itself and is "
+                    "no distribution of the module table: a file setup.py expects beside it");
+}
+
 void module_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   std::string name;
   const Evidence* at = named(f, "module", name);
   if (!at) return;
   const ModuleEntry* m = set.entities.find_module(name);
-  if (!m) return;
+  if (!m) { local_module_rule(set, d, f, name, *at); return; }
   const Signature* build = set.find(m->build_signature);
   if (!build) return;
   std::string where = " (entity table " + m->file + ":" + std::to_string(m->line) + ", source " + m->source + ")";
@@ -176,6 +200,20 @@ void uv_index_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   reroute(d, f, *to, "");
   f.notes.push_back("uv's resolver found no version (line " + std::to_string(f.first_line()) + ") with a second index on its command line (line " +
                     std::to_string(command->line) + "): uv takes each package from the first index that has it");
+
+// PEP 668's refusal while a package builds: the build script ran a bare `pip`, and the one PATH gave
+// it is another Python's (the OS's), not the environment that builds, which a venv never refuses.
+void build_pip_rule(Diagnosis& d, Finding& f) {
+  if (f.id != "PIP_EXTERNALLY_MANAGED") return;
+  const std::uint64_t* step = build_step_near(d.log_facts, f.first_line());
+  if (!step) return;
+  f.fix = "The package's build script (setup.py) runs `pip` itself, and the `pip` it found on PATH belongs to an "
+          "externally managed Python (the OS's), not to the environment that builds (a venv's pip is never refused): "
+          "make the building environment's pip the first on the build's PATH (its bin/ must hold `pip`: python -m pip "
+          "install --force-reinstall pip in it; torchsmith puts the target Python's bin first), or build in a venv. " + f.fix;
+  f.remedy = {};
+  f.notes.push_back("PEP 668 refusal inside a package's build step (build step at line " + std::to_string(*step) +
+                    "): a `pip` the build script ran, not the build's own pip");
 }
 
 bool mentions_triton(const Finding& f) {
@@ -235,6 +273,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   Finding& f = d.findings.front();
   header_rule(set, d, f);
   module_rule(set, d, f);
+  build_pip_rule(d, f);
   triton_rule(set, d, f);
   ptx_rule(set, f);
   removed_name_rule(set, f);

@@ -107,6 +107,42 @@ void read_symbols(const SignatureSet& set, std::vector<Finding>& present) {
   present.erase(std::remove_if(present.begin(), present.end(), [](const Finding& f) { return f.count == 0; }), present.end());
 }
 
+// pip's metadata wrapper and no error line above the child's exit: setup.py printed its reason and
+// exited. The cause is that step, read off the child's last output line (the line above pip's
+// `error: subprocess-exited-with-error`). Empty when the log is not of that shape.
+Finding metadata_step_failed(const SignatureSet& set, const std::vector<Finding>& wrappers, const Finding& u) {
+  const Finding* meta = nullptr;
+  const Finding* child = nullptr;
+  for (const auto& w : wrappers) {
+    if (w.id == "PIP_METADATA_GENERATION_FAILED") meta = &w;
+    if (w.id == "CALLED_PROCESS_ERROR") child = &w;
+  }
+  const Signature* sig = set.find("SETUP_PY_METADATA_FAILED");
+  if (!meta || !child || !sig || child->first_line() > meta->first_line()) return {};
+  if (u.count > 0 && u.first_line() < child->first_line()) return {};  // an error line above: that is the cause
+  const Evidence* last = nullptr;
+  for (const auto& c : child->context) {
+    if (c.line >= child->first_line()) break;
+    if (c.text.find_first_not_of(" \t") != std::string::npos) last = &c;
+  }
+  if (!last) return {};
+  Finding f = *child;
+  f.id = sig->id;
+  f.sig = sig;
+  f.severity = sig->severity;
+  f.phase = sig->phase;
+  f.superseded_by.clear();
+  std::string text = last->text.substr(last->text.find_first_not_of(" \t"));
+  f.captures = {text};
+  f.evidence = {*last};
+  f.cause = expand_captures(sig->cause, f.captures);
+  f.fix = expand_captures(sig->fix, f.captures);
+  f.remedy = sig->remedy;
+  f.notes.push_back("pip's metadata-generation-failed (line " + std::to_string(meta->first_line()) + ") wraps setup.py's exit; "
+                    "no error line is above it, so its last output line (line " + std::to_string(last->line) + ") is the reason");
+  return f;
+}
+
 }  // namespace
 
 Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb) {
@@ -169,7 +205,9 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
     };
     auto named = u.count > 0 ? std::find_if(roots.begin(), roots.end(), on_line) : roots.end();
     if (named == roots.end() && u.count > 0) named = std::find_if(roots.begin(), roots.end(), explains);
+    Finding meta = named == roots.end() ? metadata_step_failed(set, wrappers, u) : Finding{};
     if (named != roots.end()) named->severity = Severity::error;
+    else if (meta.sig) roots.push_back(std::move(meta));
     else if (u.count > 0) roots.push_back(std::move(u));
     else if (roots.empty() && !wrappers.empty()) roots.push_back(only_wrappers(wrappers));
   }

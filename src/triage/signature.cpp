@@ -124,7 +124,10 @@ void load_signature(const toml::table& t, std::string_view file, SignatureSet& o
   if (string_field(t, "severity", file, severity, errors, true) && !severity.empty() &&
       !parse_severity(severity, s.severity))
     errors.push_back(where(file, *t.get("severity")) + "unknown severity '" + severity + "'");
-  if (string_array(t, "patterns", file, s.patterns, errors, true)) check_patterns(t, file, s.patterns, errors);
+  if (string_field(t, "reached_by", file, s.reached_by, errors, false) && !s.reached_by.empty() && s.reached_by != "rule")
+    errors.push_back(where(file, *t.get("reached_by")) + "unknown reached_by '" + s.reached_by + "' (rule)");
+  if (string_array(t, "patterns", file, s.patterns, errors, true) && !(s.reached_by == "rule" && s.patterns.empty()))
+    check_patterns(t, file, s.patterns, errors);
   string_field(t, "cause", file, s.cause, errors, true);
   string_field(t, "fix", file, s.fix, errors, true);
   string_field(t, "versions", file, s.versions, errors, false);

@@ -59,6 +59,8 @@ struct Signature {
   // A warning that is the cause when the log's failure is a failure line of this grammar phase
   // (grammar.h: "resolve"): a command's option that makes a resolver fail, read off its command line.
   std::string explains;
+  // "rule": no line names this cause alone; an entity or ranking rule reaches it (patterns may be empty).
+  std::string reached_by;
   std::string file;                   // where it was defined, for messages
   int line = 0;
 };

@@ -322,6 +322,11 @@ class Judge {
                 "): a runtime dependency the wheel does not declare (Requires-Dist), not something the build "
                 "made; install it (pip install " + dep + ") to use the package, or name it in the recipe's "
                 "runtime_requires so verify installs it; the smoke code runs without it");
+      else if (v.is_object() && v.contains("as_subpackage"))
+        add(Outcome::warn, {Check::import_module, name},
+            "from " + file + " as part of a package only: by its own name it fails (" + str_of(v, "as_subpackage") +
+                "), since a `from ..` import in it reaches a sibling the wheel installs as another top-level "
+                "package; it was written as a subpackage (of its repository's directory), and imports as one");
       else if (!o_.ext_dir.empty() && !under(file, o_.ext_dir))
         fail({Check::import_module, name},
              "imported from " + file + ", not from the installed wheel under " + o_.ext_dir);

@@ -56,6 +56,21 @@ TEST(BuildRemedies, TheSummaryShowsTheRepairsAndTheSwitches) {
   EXPECT_EQ(render_extension_summary(plan(cuda_only_scan())).find("repairs:"), std::string::npos);
 }
 
+TEST(BuildRemedies, ASiblingExtensionThePackageImportsIsAWarning) {
+  auto s = cuda_only_scan();
+  s.sibling_extensions = {{"prefix_sum", "external/prefix_sum/setup.py"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  auto it = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                         [](const Decision& d) { return d.topic == "extension" && d.warning; });
+  ASSERT_NE(it, r.plan.decisions.end());
+  EXPECT_EQ(it->value, "imports prefix_sum, which this build does not make");
+  EXPECT_NE(it->reason.find("torchsmith build SRC/external/prefix_sum"), std::string::npos) << it->reason;
+  auto none = plan(cuda_only_scan());
+  EXPECT_TRUE(std::none_of(none.plan.decisions.begin(), none.plan.decisions.end(),
+                           [](const Decision& d) { return d.topic == "extension" && d.warning; }));
+}
+
 TEST(BuildRemedies, NoGpuCheckNoTarget) {
   auto r = plan(cuda_only_scan());
   ASSERT_TRUE(r.ok());

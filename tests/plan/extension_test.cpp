@@ -363,6 +363,25 @@ TEST(ExtensionScan, ANameConstantAndThePackagesOwnVersionAreRead) {
   EXPECT_EQ(s.version, "");
 }
 
+// FRNN: frnn/frnn.py imports prefix_sum, which external/prefix_sum/setup.py builds as its own package.
+TEST(ExtensionScan, AnExtensionAnotherSetupPyOfTheTreeBuildsIsNamedWhenThePackageImportsIt) {
+  ScratchDir d;
+  write(d / "setup.py", "setup(name='frnn', ext_modules=[CUDAExtension('frnn._C', ['frnn/csrc/ext.cpp'])])\n");
+  write(d / "frnn/__init__.py", "from .frnn import frnn_grid_points\n");
+  write(d / "frnn/frnn.py", "import torch\nfrom frnn import _C\nfrom prefix_sum import prefix_sum_cuda\n");
+  write(d / "external/prefix_sum/setup.py", "setup(name='prefix_sum', ext_modules=[CUDAExtension('prefix_sum', ['prefix_sum.cu'])])\n");
+  write(d / "external/other/setup.py", "setup(name='other', ext_modules=[CUDAExtension('other_ops', ['o.cu'])])\n");
+  std::string err;
+  auto s = scan_source_dir(d.path(), &err);
+  ASSERT_TRUE(s.scanned) << err;
+  ASSERT_EQ(s.sibling_extensions.size(), 1u);  // other_ops is not imported: not named
+  EXPECT_EQ(s.sibling_extensions[0].first, "prefix_sum");
+  EXPECT_EQ(s.sibling_extensions[0].second, "external/prefix_sum/setup.py");
+  // Near miss: only a comment and a longer name mention it: nothing to build beside.
+  write(d / "frnn/frnn.py", "# from prefix_sum import prefix_sum_cuda\nimport prefix_sum_tools\n");
+  EXPECT_TRUE(scan_source_dir(d.path(), &err).sibling_extensions.empty());
+}
+
 // use_ninja=False in either spelling torch's BuildExtension takes it (torch-spline-conv 1.2.2's
 // setup.py: "BuildExtension.with_options(no_python_abi_suffix=True, use_ninja=False)").
 TEST(ExtensionScan, ASetupPyThatTurnsNinjaOffIsNoted) {

@@ -152,6 +152,19 @@ TEST(PlanCore, PathIsTheKindsToolsThenToolkitCompilerAndSystem) {
   EXPECT_EQ(f.c.decisions[1].source, "torchsmith");
 }
 
+TEST(PlanCore, PathKeepsTheSystemOrderForASystemCompiler) {
+  // MinkowskiEngine's setup.py runs a bare `pip`: with /usr/bin/g++ put ahead of the system dirs,
+  // /usr/bin/pip (the OS's, PEP 668) shadowed /usr/local/bin/pip, which the user's shell finds first.
+  Fixture f;
+  CompilerFacts cc{"gcc", "/usr/bin/gcc", "/usr/bin/g++", "13.3.0", "x86_64-linux-gnu"};
+  f.c.compiler = &cc;
+  f.c.cuda_on = true;
+  f.c.p.cuda_home = "/usr/local/cuda-13.0";
+  set_path(f.c, {"/opt/torch/.venv/bin"}, "the target Python's bin first");
+  EXPECT_EQ(f.out.plan.env.at("PATH"), "/opt/torch/.venv/bin:/usr/local/cuda-13.0/bin:/usr/local/sbin:/usr/local/bin:"
+                                       "/usr/sbin:/usr/bin:/sbin:/bin");
+}
+
 TEST(PlanCore, CompilerEnvNamesTheCDriverElseTheCxxOne) {
   Fixture f;
   set_compiler_env(f.c, {"gcc", "/usr/bin/gcc-12", "/usr/bin/g++-12", "12.3.0", ""}, "the chosen compiler", "facts");

@@ -117,6 +117,39 @@ TEST(PipelinePorts, AUsersDirectoryIsNeverPorted) {
   EXPECT_TRUE(f.said_has("port.at-check match 1 file(s) of your tree; not applied to it"));
 }
 
+// seamseg: its setup_requires fetch failed before any compile; the port matched its sources but
+// could not change that cause, so no retry was spent (a compile-phase cause still gets one).
+TEST(PipelinePorts, ACauseBeforeAnyCompileIsNotRetriedWithPorts) {
+  static triage::Signature sig;
+  sig.id = "SETUP_REQUIRES_FETCH_FAILED";
+  sig.phase = "package";
+  auto diagnosis = [](const std::string& phase) {
+    triage::Diagnosis d;
+    triage::Finding f;
+    f.id = sig.id;
+    f.sig = &sig;
+    f.phase = phase;
+    d.findings.push_back(f);
+    d.root_count = 1;
+    return d;
+  };
+  Fixture f;
+  std::string src = f.tree("out/src");
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosis("package")});
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.calls.size(), 1u);
+  EXPECT_EQ(util::read_file(src + "/csrc/k.cu"), kKernel);
+  EXPECT_TRUE(f.said_has("source ports not tried: the failure is SETUP_REQUIRES_FETCH_FAILED (package phase)"));
+
+  Fixture g;  // near miss: the same finding in the compile phase is ported and retried
+  g.tree("out/src");
+  g.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosis("compile")});
+  r = run_build(build_plan(), g.opts());
+  EXPECT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(g.fake.calls.size(), 2u);
+}
+
 TEST(PipelinePorts, NoPortMeansNoPort) {
   Fixture f;
   std::string src = f.tree("out/src");

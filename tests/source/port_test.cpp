@@ -140,7 +140,17 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.thc-blas-header", "#include <ATen/cuda/CUDABlas.h>\n", "#include <ATen/cuda/CUDABlas.h>\n"},
         // Batched and gemv are their own ports: the plain Sgemm pattern must not take them.
         Case{"port.thc-blas-sgemm", "THCudaBlas_SgemmBatched(state, 'n',", "THCudaBlas_SgemmBatched(state, 'n',"},
-        Case{"port.thc-blas-sgemm", "MyTHCudaBlas_Sgemm(state, 'n',", "MyTHCudaBlas_Sgemm(state, 'n',"}));
+        Case{"port.thc-blas-sgemm", "MyTHCudaBlas_Sgemm(state, 'n',", "MyTHCudaBlas_Sgemm(state, 'n',"},
+        // maskrcnn-benchmark's nms and its copies (AdelaiDet, OBBDetection, jwyang's faster-rcnn) end the line with a comment.
+        Case{"port.thc-state-global", "  int n = 1;\n  THCState *state = at::globalContext().lazyInitCUDA(); // TODO replace with getTHCState\n  f();\n",
+             "  int n = 1;\n  f();\n"},
+        Case{"port.thc-state-global", "  //THCState *state = at::globalContext().lazyInitCUDA(); // was here\n",
+             "  //THCState *state = at::globalContext().lazyInitCUDA(); // was here\n"},
+        Case{"port.thc-state-extern", "extern THCState *state; // from the module\nint b;\n", "int b;\n"},
+        Case{"port.thc-numerics-header", "#include <THC/THCAtomics.cuh>\n#include <THC/THCNumerics.cuh>\n#include <cstdio>\n",
+             "#include <THC/THCAtomics.cuh>\n#include <cstdio>\n"},
+        Case{"port.thc-numerics-header", "// #include <THC/THCNumerics.cuh>\n#include <ATen/cuda/NumericLimits.cuh>\n",
+             "// #include <THC/THCNumerics.cuh>\n#include <ATen/cuda/NumericLimits.cuh>\n"}));
 
 // The BLAS ports' rewrites are long: what they must keep is checked, not their every byte.
 TEST(PortBlas, BatchedAndGemvCallCublasWithTheArgumentsAfterState) {

@@ -379,3 +379,46 @@ TEST(Entity, PtxIsaTheTableDoesNotKnowKeepsTheSignaturesFix) {
 
 }  // namespace
 }  // namespace ts::triage::testing
+
+namespace ts::triage::testing {
+namespace {
+
+TEST(Entity, ExternallyManagedInsideABuildStepIsTheBuildScriptsPip) {
+  // The long-tail bench's MinkowskiEngine (session 16, GPU machine): its setup.py runs `pip uninstall`,
+  // and the `pip` PATH gave it was the OS's.
+  const char* log =
+      "Processing /tmp/longtail/torchsmith-minkowskiengine/out/src\n"
+      "  Preparing metadata (setup.py): started\n"
+      "  Running command python setup.py egg_info\n"
+      "  error: externally-managed-environment\n"
+      "\n"
+      "  \xc3\x97 This environment is externally managed\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "PIP_EXTERNALLY_MANAGED");
+  EXPECT_NE(d.root()->fix.find("runs `pip` itself"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(notes_of(*d.root()).find("inside a package's build step"), std::string::npos) << notes_of(*d.root());
+  // Near miss: the user's own `pip install` in a shell, no build step: the venv advice stands alone.
+  Diagnosis s = diagnose("$ pip3 install meson ninja --quiet --upgrade\nerror: externally-managed-environment\n");
+  ASSERT_TRUE(s.root());
+  EXPECT_EQ(s.root()->id, "PIP_EXTERNALLY_MANAGED");
+  EXPECT_EQ(s.root()->fix.find("runs `pip` itself"), std::string::npos) << s.root()->fix;
+}
+
+TEST(Entity, ABuildDependencyUnderSetupPyIsNotASiblingFile) {
+  // numpy under setup.py's own frame is the build-isolation class, not a file beside setup.py.
+  const char* log =
+      "  Running command python setup.py egg_info\n"
+      "  Traceback (most recent call last):\n"
+      "    File \"<pip-setuptools-caller>\", line 34, in <module>\n"
+      "    File \"/tmp/src/setup.py\", line 8, in <module>\n"
+      "      import numpy\n"
+      "  ModuleNotFoundError: No module named 'numpy'\n"
+      "  error: subprocess-exited-with-error\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "PYTHON_BUILD_DEPS_MISSING") << findings_text(d);
+}
+
+}  // namespace
+}  // namespace ts::triage::testing

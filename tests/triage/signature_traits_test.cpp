@@ -85,6 +85,19 @@ TEST(SignatureTraits, AnUnknownToolOrSpecializerIsAnErrorNamingTheChoices) {
   EXPECT_EQ(errors.size(), 1u);
 }
 
+// A cause no single line names (a rule reaches it) may have no patterns, and only when it says so.
+TEST(SignatureTraits, OnlyARuleReachedSignatureMayHaveNoPatterns) {
+  const std::string entry = "[[signature]]\nid = \"X\"\nphase = \"package\"\nseverity = \"error\"\npatterns = []\n"
+                            "cause = \"c\"\nfix = \"f\"\nsource = \"s\"\n";
+  EXPECT_TRUE(check_signatures_text("ok.toml", entry + "reached_by = \"rule\"\n").empty());
+  auto errors = check_signatures_text("bad.toml", entry);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("'patterns' is empty"), std::string::npos) << errors[0];
+  errors = check_signatures_text("bad.toml", entry + "reached_by = \"luck\"\n");
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors[0].find("unknown reached_by 'luck' (rule)"), std::string::npos) << errors[0];
+}
+
 // The job count for an out-of-memory failure is sized by the tool's per-job memory: nvcc's for a
 // signature whose tool is nvcc whatever its id, the C++ compiler's for one whose id says NVCC.
 TEST(SignatureTraits, AnNvccToolIsSizedAsAnNvccJobWhateverTheIdSays) {

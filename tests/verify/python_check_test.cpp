@@ -403,6 +403,57 @@ TEST(PythonCheck, AMissingRuntimeDependencyWarnsAndTheSmokeDecides) {
   ASSERT_TRUE(f) << dump(r.verdicts);
 }
 
+// Deformable-DETR's models/ops wheel: find_packages() in the subdirectory installs `functions` and
+// `modules` top-level, and modules/ does `from ..functions import`: by its own name it cannot import.
+TEST(PythonCheck, APackageWrittenAsASubpackageImportsAsOne) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  auto wheel = [&](const std::string& modules_init) {
+    std::string whl = t / "tinypkg-0.1-py3-none-any.whl";
+    const char* script = R"PY(
+import sys, zipfile, hashlib, base64
+files = {
+  "tinypkg/__init__.py": "def add(t, x):\n    return t + x\n",
+  "functions/__init__.py": "from .func import twice\n",
+  "functions/func.py": "def twice(x):\n    return 2 * x\n",
+  "modules/__init__.py": sys.argv[2],
+  "tinypkg-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n",
+  "tinypkg-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+  "tinypkg-0.1.dist-info/top_level.txt": "functions\nmodules\ntinypkg\n",
+}
+rec = []
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    for n, s in files.items():
+        b = s.encode()
+        z.writestr(n, b)
+        h = base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode()
+        rec.append("%s,sha256=%s,%d\n" % (n, h, len(b)))
+    z.writestr("tinypkg-0.1.dist-info/RECORD", "".join(rec) + "tinypkg-0.1.dist-info/RECORD,,\n")
+)PY";
+    auto r = test::run({kPy, "-c", script, whl, modules_init});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return whl;
+  };
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = wheel("from ..functions import twice\nassert twice(2) == 4\n");
+  o.plan = tiny_plan();
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  auto* w = find(r.verdicts, "import modules", Outcome::warn);
+  ASSERT_TRUE(w) << dump(r.verdicts);
+  EXPECT_NE(w->detail.find("as part of a package only"), std::string::npos) << w->detail;
+  EXPECT_NE(w->detail.find("attempted relative import beyond top-level package"), std::string::npos) << w->detail;
+  EXPECT_TRUE(find(r.verdicts, "import functions", Outcome::pass)) << dump(r.verdicts);
+
+  // Near miss: the same package broken as a subpackage too (its sibling lacks the name) still fails.
+  o.wheel = wheel("from ..functions import thrice\n");
+  o.work_dir = t / "work2";
+  r = verify_python_install(o);
+  EXPECT_TRUE(find(r.verdicts, "import modules", Outcome::fail)) << dump(r.verdicts);
+}
+
 TEST(PythonCheck, TorchPlanWheelMustProvideTorch) {
   if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
   test::TempDir t;

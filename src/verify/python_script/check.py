@@ -125,9 +125,27 @@ def import_module(name):
             # A .so that is a plain library (no PyInit_) in the package: loaded, but no module.
             if "module export function" in str(e):
                 return {"file": None, "not_a_module": why(e)}
+            # `from ..x import` in a package the wheel installs top-level: it was written as a
+            # subpackage (Deformable-DETR's models/ops/modules): import it as one, from where it is.
+            if "relative import beyond top-level package" in str(e):
+                return as_subpackage(name, e)
             raise
         return {"file": where(m)}
     return run
+
+def as_subpackage(name, err):
+    import importlib, importlib.util, types
+    spec = importlib.util.find_spec(name.split(".")[0])
+    locs = list(spec.submodule_search_locations or []) if spec else []
+    if not locs:
+        raise err
+    parent = "__torchsmith_parent__"
+    pkg = types.ModuleType(parent)
+    pkg.__path__ = [os.path.dirname(locs[0])]
+    pkg.__package__ = parent
+    sys.modules[parent] = pkg
+    m = importlib.import_module(parent + "." + name)
+    return {"file": where(m), "as_subpackage": why(err)}
 
 def smoke(device):
     def run():
