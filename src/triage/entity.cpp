@@ -200,6 +200,7 @@ void uv_index_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   reroute(d, f, *to, "");
   f.notes.push_back("uv's resolver found no version (line " + std::to_string(f.first_line()) + ") with a second index on its command line (line " +
                     std::to_string(command->line) + "): uv takes each package from the first index that has it");
+}
 
 // PEP 668's refusal while a package builds: the build script ran a bare `pip`, and the one PATH gave
 // it is another Python's (the OS's), not the environment that builds, which a venv never refuses.
