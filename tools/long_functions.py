@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Functions longer than N lines (default 120) in C++ sources, longest first, as "LINES  FILE:LINE  NAME".
 
-Usage: tools/long_functions.py [--min N] [PATH ...]     (PATH: files or folders; default src/)
+Usage: tools/long_functions.py [--min N] [--check] [PATH ...]     (PATH: files or folders; default src/)
+--check exits 1 when it lists a function (the ctest src_function_length holds src/ to 120 lines).
 
 How it counts (approximate, by brace matching, no parser): comments, string and character literals
 (raw strings included) and preprocessor lines are blanked first, keeping line breaks. A `{` opened at
@@ -163,6 +164,7 @@ def sources(paths):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--min', type=int, default=120, help='list functions longer than this many lines')
+    ap.add_argument('--check', action='store_true', help='exit 1 when a function is listed')
     ap.add_argument('paths', nargs='*', default=['src'])
     args = ap.parse_args()
     rows = []
@@ -174,6 +176,9 @@ def main():
     rows.sort(key=lambda r: (-r[0], r[1], r[2]))
     for length, path, first, name in rows:
         print(f'{length:5d}  {path}:{first}  {name}')
+    if args.check and rows:
+        print(f'{len(rows)} function(s) over {args.min} lines: split each into named phases', file=sys.stderr)
+        return 1
     return 0
 
 

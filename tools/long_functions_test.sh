@@ -15,4 +15,6 @@ $out
 want:
 $want"
 [ -z "$(python3 "$here/long_functions.py" --min 6 "$fixture")" ] || fail "--min 6 lists a function of 6 lines"
+python3 "$here/long_functions.py" --check --min 6 "$fixture" >/dev/null || fail "--check fails with nothing listed"
+python3 "$here/long_functions.py" --check --min 5 "$fixture" >/dev/null 2>&1 && fail "--check passes with two functions listed"
 echo "long_functions: ok"

@@ -28,24 +28,23 @@ bool nvcc_compiles(const std::vector<std::string>& nvcc_arches, const kb::CudaRe
 std::string ArchSpan::describe() const {
   if (first.empty() || !hi) return "";
   if (still_supported) return "since CUDA " + first;
-  return "CUDA " + first + " to " + hi->version;
+  return "CUDA " + first + " to " + hi->version.original();
 }
 
 ArchSpan arch_span(const kb::Kb& kb, const std::string& capability) {
   ArchSpan s;
   const kb::CudaRelease* newest = nullptr;
   for (const auto& r : kb.cuda) {
-    auto v = ver(r.version);
-    if (!v) continue;
-    if (!newest || *v > *ver(newest->version)) newest = &r;
+    const Version& v = r.version;
+    if (!newest || v > newest->version) newest = &r;
     if (!toolkit_compiles(r, capability)) continue;
-    if (!s.lo || *v < *ver(s.lo->version)) s.lo = &r;
-    if (!s.hi || *v > *ver(s.hi->version)) s.hi = &r;
+    if (!s.lo || v < s.lo->version) s.lo = &r;
+    if (!s.hi || v > s.hi->version) s.hi = &r;
   }
   if (!s.lo) return s;
-  s.first = s.lo->version;
+  s.first = s.lo->version.original();
   if (const kb::ArchSupport* a = kb.first_support(capability)) {
-    if (a->first_cuda < *ver(s.lo->version)) {
+    if (a->first_cuda < s.lo->version) {
       s.first = a->first_cuda.original();
       s.first_source = a->source;
     }

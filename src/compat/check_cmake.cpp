@@ -28,7 +28,7 @@ Verdict cmake_vs_release(const ToolFacts& cm, const Version& cv, const kb::Torch
   const auto& ceil = rel.cmake_max_exclusive;
   if (cv < min) {
     v.level = Level::fail;
-    v.reason = "CMake " + cm.version + " is older than torch " + rel.version +
+    v.reason = "CMake " + cm.version + " is older than torch " + rel.version.original() +
                " needs (>= " + min.original() + "): configure stops at cmake_minimum_required" +
                unverified(rel, "cmake_min");
     v.fix = "install CMake >= " + min.original() +
@@ -37,15 +37,15 @@ Verdict cmake_vs_release(const ToolFacts& cm, const Version& cv, const kb::Torch
             (ceil ? ",<" + ceil->original() : std::string()) + "' in the build env)";
   } else if (ceil && cv >= *ceil) {
     v.level = Level::warn;
-    v.reason = "CMake " + cm.version + " breaks torch " + rel.version + ": CMake " +
+    v.reason = "CMake " + cm.version + " breaks torch " + rel.version.original() + ": CMake " +
                ceil->original() +
                " removed compatibility with cmake_minimum_required < 3.5, which torch " +
-               rel.version + " or its submodules declare";
+               rel.version.original() + " or its submodules declare";
     v.fix = "set CMAKE_POLICY_VERSION_MINIMUM=3.5 (torchsmith plan does), or use CMake < " +
             ceil->original();
   } else {
     v.level = Level::ok;
-    v.reason = "torch " + rel.version + " needs CMake >= " + min.original() +
+    v.reason = "torch " + rel.version.original() + " needs CMake >= " + min.original() +
                (ceil ? " and < " + ceil->original() : std::string());
   }
   return v;
@@ -73,11 +73,11 @@ void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vec
   std::vector<std::string> ok, too_new_for, too_old_for;
   for (const auto& rel : kb.torch) {
     if (cv < rel.cmake_min)
-      too_old_for.push_back(rel.version);
+      too_old_for.push_back(rel.version.original());
     else if (rel.cmake_max_exclusive && cv >= *rel.cmake_max_exclusive)
-      too_new_for.push_back(rel.version);
+      too_new_for.push_back(rel.version.original());
     else
-      ok.push_back(rel.version);
+      ok.push_back(rel.version.original());
   }
   auto span = [](const std::vector<std::string>& v) {
     return v.size() == 1 ? v.front() : v.front() + " to " + v.back();

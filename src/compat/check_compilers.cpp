@@ -79,13 +79,13 @@ void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
               kHostCompilerRule};
     if (hv->major() < min->major()) {
       v.level = Level::fail;
-      v.reason = "torch " + rel->version + " needs gcc >= " + min->original() +
+      v.reason = "torch " + rel->version.original() + " needs gcc >= " + min->original() +
                  (rel->cxx_standard.empty() ? "" : " (C++" + rel->cxx_standard + ")") +
                  unverified(*rel, "gcc_min");
       v.fix = "install g++-" + min->original() + " or newer and build with CC/CXX pointing at it";
     } else {
       v.reason =
-          "torch " + rel->version + " needs gcc >= " + min->original() + unverified(*rel, "gcc_min");
+          "torch " + rel->version.original() + " needs gcc >= " + min->original() + unverified(*rel, "gcc_min");
     }
     out.push_back(v);
   }

@@ -36,7 +36,7 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
     return v;
   }
   const kb::CudaRelease* newest = newest_cuda_for_driver(kb, drv);
-  std::string runs = drv_cuda ? f.driver.cuda_version : (newest ? newest->version : "");
+  std::string runs = drv_cuda ? f.driver.cuda_version : (newest ? newest->version.original() : "");
   if (floor && drv >= *floor && fam && tkv && std::to_string(tkv->major()) == fam->major) {
     v.level = Level::warn;
     v.reason = "driver " + f.driver.version + " is older than CUDA " + mm + "'s own (" +
@@ -101,7 +101,7 @@ void check_driver(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& ou
   if (f.cuda_toolkits.empty()) {
     const kb::CudaRelease* newest = newest_cuda_for_driver(kb, *drv);
     std::string runs = !f.driver.cuda_version.empty() ? f.driver.cuda_version
-                       : newest                       ? newest->version
+                       : newest                       ? newest->version.original()
                                                       : "unknown";
     out.push_back({"driver", "driver " + f.driver.version, Level::info,
                    "runs CUDA <= " + runs + "; no CUDA toolkit is installed", "", "", "", kDriverRule});

@@ -47,14 +47,14 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
     nearer = n->ptx ? "or build " + n->str() + " (PTX, JIT-compiled by the driver at first use; slow start): --arch " + n->str()
                     : "or build for " + n->sm() + ", whose SASS runs on compute " + g.compute_capability +
                           " (same major, lower minor): --arch " + n->str();
-  if (lo && *ver(lo->version) > *tkv) {
+  if (lo && lo->version > *tkv) {
     v.reason = "CUDA " + mm + " cannot compile for " + cap->sm() + ": " + g.compute_capability +
-               " needs CUDA >= " + lo->version;
-    v.fix = "install CUDA " + lo->version + " or newer" + (nearer.empty() ? "" : "; " + nearer);
+               " needs CUDA >= " + lo->version.original();
+    v.fix = "install CUDA " + lo->version.original() + " or newer" + (nearer.empty() ? "" : "; " + nearer);
   } else if (hi) {
     v.reason = "CUDA " + mm + " no longer compiles for " + cap->sm() +
-               ": the last toolkit with it is CUDA " + hi->version;
-    v.fix = "use CUDA " + hi->version + " or older for this GPU";
+               ": the last toolkit with it is CUDA " + hi->version.original();
+    v.fix = "use CUDA " + hi->version.original() + " or older for this GPU";
   } else {
     v.reason = "no CUDA toolkit in the knowledge base compiles for " + cap->sm();
   }

@@ -21,17 +21,17 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
   v.rule = kPythonRule;
   if (python_supported(rel, py.version)) {
     v.reason =
-        "torch " + rel.version + " supports Python " + (range ? range->describe() : rel.python);
+        "torch " + rel.version.original() + " supports Python " + (range ? range->describe() : rel.python);
     if (std::string e = rel.experimental_python(py.version, py.abi_tag); !e.empty()) {
       v.level = Level::warn;
       v.rule = kPythonExperimentalRule;
       v.reason += ", but Python " + e + " only experimentally (the release's compatibility matrix says so): "
                   "the build may need fixes and its wheels are not the tested ones";
-      v.fix = "for a tested build use a Python torch " + rel.version + " supports fully (--python PATH)";
+      v.fix = "for a tested build use a Python torch " + rel.version.original() + " supports fully (--python PATH)";
     }
   } else {
     v.level = Level::fail;
-    v.reason = "torch " + rel.version + " supports Python " +
+    v.reason = "torch " + rel.version.original() + " supports Python " +
                (range ? range->describe() : rel.python) + ", not " + pv.major_minor();
     v.fix = "use a Python in that range (--python PATH), or a torch release that supports " +
             pv.major_minor();
@@ -57,12 +57,12 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
     n.fix = "install NumPy (" + (nr ? nr->describe() : rel.numpy) + ") before the build";
   } else if (fit == NumpyFit::outside) {
     n.level = Level::fail;
-    n.reason = "NumPy " + it->second + " does not fit torch " + rel.version + " (NumPy " +
+    n.reason = "NumPy " + it->second + " does not fit torch " + rel.version.original() + " (NumPy " +
                nr->describe() + ")";
     n.fix = "install NumPy " + nr->describe() +
             " in this Python, or pick a torch release for NumPy " + it->second;
   } else {
-    n.reason = "NumPy " + it->second + " fits torch " + rel.version +
+    n.reason = "NumPy " + it->second + " fits torch " + rel.version.original() +
                (nr ? " (NumPy " + nr->describe() + ")" : std::string());
   }
   out.push_back(n);
@@ -107,11 +107,11 @@ void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t,
     for (const auto& rel : kb.torch) {
       if (!python_supported(rel, py.version)) continue;
       if (!rel.experimental_python(py.version, py.abi_tag).empty()) {
-        experimental += (experimental.empty() ? "" : ", ") + rel.version;
+        experimental += (experimental.empty() ? "" : ", ") + rel.version.original();
         continue;
       }
-      if (lo.empty()) lo = rel.version;
-      hi = rel.version;
+      if (lo.empty()) lo = rel.version.original();
+      hi = rel.version.original();
     }
     Verdict v{"python", "Python " + py.version + " (" + py.path + ")", Level::ok, "", "", "", "", "python.releases"};
     if (lo.empty()) {

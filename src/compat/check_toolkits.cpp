@@ -24,7 +24,7 @@ void check_target_toolkits(const HostFacts& f, const kb::Kb& kb, const Target& t
             "cuda.target"};
   {
     v.reason = std::string(f.cuda_toolkits.size() == 1 ? "the only toolkit here, CUDA " : "no toolkit here (CUDA ") +
-               installed + (f.cuda_toolkits.size() == 1 ? "," : ")") + " is not among torch " + rel->version +
+               installed + (f.cuda_toolkits.size() == 1 ? "," : ")") + " is not among torch " + rel->version.original() +
                "'s CUDA versions (" + own + "): its build scripts and cpp_extension may not know it";
     v.fix = "install one of CUDA " + own + " beside it and plan with --cuda X.Y, or pick a torch release built for CUDA " +
             installed;

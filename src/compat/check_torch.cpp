@@ -60,7 +60,7 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
       auto nr = VersionRange::parse(rel->numpy);
       out.push_back(
             {"numpy", who + " with NumPy " + np->second, Level::fail,
-             "torch " + rel->version + " was built for NumPy " + nr->describe() +
+             "torch " + rel->version.original() + " was built for NumPy " + nr->describe() +
                  ": 'A module that was compiled using NumPy 1.x cannot be run in NumPy 2'",
              "install NumPy " + nr->describe() + " in " + py.path, rel->source,
              where(rel->origin), kNumpyRule});

@@ -68,9 +68,9 @@ int usable_cores(const CpuFacts& cpu) {
 const kb::CudaRelease* newest_cuda_for_driver(const kb::Kb& kb, const Version& driver) {
   const kb::CudaRelease* best = nullptr;
   for (const auto& r : kb.cuda) {
-    auto v = ver(r.version);
-    if (!v || driver < r.driver_min_linux) continue;
-    if (!best || *v > *ver(best->version)) best = &r;
+    const Version& v = r.version;
+    if (driver < r.driver_min_linux) continue;
+    if (!best || v > best->version) best = &r;
   }
   return best;
 }

@@ -13,7 +13,7 @@ const kb::CudaRelease* oldest_cuda_for_gcc(const kb::Kb& kb, int gcc_major) {
   const kb::CudaRelease* best = nullptr;
   for (const auto& r : kb.cuda) {
     if (!r.gcc_max.major() || r.gcc_max.major() < gcc_major) continue;  // 0: not known
-    if (!best || *ver(r.version) < *ver(best->version)) best = &r;
+    if (!best || r.version < best->version) best = &r;
   }
   return best;
 }

@@ -92,15 +92,13 @@ std::vector<KbError> cross_check(const Kb& kb) {
   for (const auto& t : kb.torch) {
     for (const auto& c : t.cuda)
       if (!kb.find_cuda(c))
-        out.push_back({t.origin, "torch " + t.version + ": CUDA " + c + " is not in cuda.toml; add the toolkit there"});
-    for (const auto& a : t.arch_names) need_arch(t.origin, "torch " + t.version + " arch_names", a);
+        out.push_back({t.origin, "torch " + t.version.original() + ": CUDA " + c + " is not in cuda.toml; add the toolkit there"});
+    for (const auto& a : t.arch_names) need_arch(t.origin, "torch " + t.version.original() + " arch_names", a);
   }
   for (const auto& r : kb.cuda) {
     // Minor-version compatibility exists from CUDA 11 on.
-    auto v = Version::parse(r.version);
-    std::string major = v ? std::to_string(v->major()) : r.version;
-    if (v && v->major() >= 11 && !kb.find_cuda_family(r.version))
-      out.push_back({r.origin, "cuda release " + r.version + ": no [[family]] with major = \"" + major +
+    if (r.version.major() >= 11 && !kb.find_cuda_family(r.version))
+      out.push_back({r.origin, "cuda release " + r.version.original() + ": no [[family]] with major = \"" + std::to_string(r.version.major()) +
                                    "\" (minor-version compatibility floor); add one"});
   }
   return out;
@@ -168,7 +166,7 @@ std::vector<std::string> overlay_replacements(const std::vector<std::string>& ov
     diff_field(d, "cuda", util::join(b->cuda, ","), util::join(t.cuda, ","));
     diff_field(d, "cmake_min", b->cmake_min, t.cmake_min);
     diff_field(d, "arch_names", util::join(b->arch_names, ","), util::join(t.arch_names, ","));
-    out.push_back("torch " + t.version + ": " + at(t.origin) + " replaces the built-in entry (" + at(b->origin) + ")" +
+    out.push_back("torch " + t.version.original() + ": " + at(t.origin) + " replaces the built-in entry (" + at(b->origin) + ")" +
                   (d.empty() ? " with the same values" : "; differs in " + util::join(d, ",")) + " (source: " + t.source + ")");
   }
   for (const auto& c : all.cuda) {
@@ -179,7 +177,7 @@ std::vector<std::string> overlay_replacements(const std::vector<std::string>& ov
     diff_field(d, "gcc_max", b->gcc_max, c.gcc_max);
     diff_field(d, "clang_max", b->clang_max, c.clang_max);
     diff_field(d, "driver_min_linux", b->driver_min_linux, c.driver_min_linux);
-    out.push_back("cuda " + c.version + ": " + at(c.origin) + " replaces the built-in entry (" + at(b->origin) + ")" +
+    out.push_back("cuda " + c.version.original() + ": " + at(c.origin) + " replaces the built-in entry (" + at(b->origin) + ")" +
                   (d.empty() ? " with the same values" : "; differs in " + util::join(d, ",")) + " (source: " + c.source + ")");
   }
   return out;

@@ -1,9 +1,9 @@
 #pragma once
 // The knowledge base: typed tables loaded from data/kb/*.toml (embedded) plus overlays.
 // Every entry keeps where it came from (file:line) and its upstream `source`.
-// Version fields that rules compare are parsed once by the loader into core::Version (the text as
-// written stays in .original() for output); keys, ranges and informational versions stay strings the
-// loader has checked.
+// Version fields that rules compare, and the CUDA and torch release keys, are parsed once by the loader
+// into core::Version (the text as written stays in .original() for output); ranges and informational
+// versions stay strings the loader has checked.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -102,7 +102,7 @@ struct ArchFamily : Entry {
 
 // A CUDA toolkit release (major.minor).
 struct CudaRelease : Entry {
-  std::string version;              // "11.8"
+  Version version;                  // "11.8" (the lookup key; .original() as written)
   std::vector<std::string> arches;  // real targets nvcc accepts: "3.5" ... "9.0", "9.0a", "10.0f"
   Version gcc_max;                  // newest GCC major accepted by host_config.h: "11"
   Version clang_max;                // newest Clang major: "14"
@@ -120,7 +120,7 @@ struct CudaFamily : Entry {
 
 // A PyTorch release line (major.minor) and what building it needs.
 struct TorchRelease : Entry {
-  std::string version;              // "2.4"
+  Version version;                  // "2.4" (the lookup key; .original() as written)
   std::string released;             // "2024-07-24"
   std::string python;               // range of Python versions: ">=3.8,<3.13"
   std::vector<std::string> cuda;    // CUDA versions of its official builds: "11.8", "12.1", "12.4"
@@ -171,8 +171,11 @@ struct Kb {
   const ArchFamily* find_family(std::string_view name) const;     // name or alias, any case
   const ArchFamily* family_of_chip(std::string_view chip) const;  // by chip prefix
   const CudaRelease* find_cuda(std::string_view version) const;   // by major.minor of version
+  const CudaRelease* find_cuda(const Version& version) const;
   const CudaFamily* find_cuda_family(std::string_view version) const;  // by major
+  const CudaFamily* find_cuda_family(const Version& version) const;
   const TorchRelease* find_torch(std::string_view version) const; // by major.minor ("2.4.1" -> 2.4)
+  const TorchRelease* find_torch(const Version& version) const;
   // The first toolkit known to compile for a capability ("7.5" -> {7.5, "10.0"}); nullptr if none.
   const ArchSupport* first_support(std::string_view arch) const;
   // The JetPack of an L4T release ("36.4.3"; "36.4" matches "36.4.0"); nullptr if none.

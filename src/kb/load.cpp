@@ -46,9 +46,9 @@ void merge_all(Kb& kb, Kb& s, int order) {
   merge(kb.gpus, s.gpus, [](const Gpu& g) { return lower(g.pci_id); });
   merge(kb.tegra, s.tegra, [](const TegraSoc& t) { return lower(t.compatible); });
   merge(kb.families, s.families, [](const ArchFamily& f) { return lower(f.name); });
-  merge(kb.cuda, s.cuda, [](const CudaRelease& r) { return minor_key(r.version); });
+  merge(kb.cuda, s.cuda, [](const CudaRelease& r) { return r.version.major_minor(); });
   merge(kb.cuda_families, s.cuda_families, [](const CudaFamily& f) { return minor_key(f.major); });
-  merge(kb.torch, s.torch, [](const TorchRelease& r) { return minor_key(r.version); });
+  merge(kb.torch, s.torch, [](const TorchRelease& r) { return r.version.major_minor(); });
   merge(kb.arch_support, s.arch_support, [](const ArchSupport& a) { return a.arch; });
   merge(kb.jetpack, s.jetpack, [](const JetpackRelease& j) { return j.l4t; });
   merge(kb.tegra_features_off, s.tegra_features_off, [](const TegraFeatureOff& f) { return f.feature; });

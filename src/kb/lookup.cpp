@@ -23,18 +23,19 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Same major.minor ("11.8.89" matches "11.8"); versions that do not parse never match.
-bool same_minor(std::string_view a, std::string_view b) {
-  auto va = Version::parse(trim(a)), vb = Version::parse(trim(b));
-  return va && vb && va->major() == vb->major() && va->minor() == vb->minor();
+// The release (a toolkit, a torch) whose version has the same major.minor ("11.8.89" matches "11.8").
+template <class Release>
+const Release* by_minor(const std::vector<Release>& releases, const Version& v) {
+  for (const auto& r : releases)
+    if (r.version.major() == v.major() && r.version.minor() == v.minor()) return &r;
+  return nullptr;
 }
 
-// The release (a toolkit, a torch) whose version has the same major.minor.
+// Text from outside (a requirement, a probe's string) parsed once; text that does not parse never matches.
 template <class Release>
 const Release* by_minor(const std::vector<Release>& releases, std::string_view version) {
-  for (const auto& r : releases)
-    if (same_minor(r.version, version)) return &r;
-  return nullptr;
+  auto v = Version::parse(trim(version));
+  return v ? by_minor(releases, *v) : nullptr;
 }
 
 }  // namespace
@@ -105,18 +106,23 @@ const ArchFamily* Kb::family_of_chip(std::string_view chip) const {
 }
 
 const CudaRelease* Kb::find_cuda(std::string_view version) const { return by_minor(cuda, version); }
+const CudaRelease* Kb::find_cuda(const Version& version) const { return by_minor(cuda, version); }
 
 const CudaFamily* Kb::find_cuda_family(std::string_view version) const {
   auto v = Version::parse(trim(version));
-  if (!v) return nullptr;
+  return v ? find_cuda_family(*v) : nullptr;
+}
+
+const CudaFamily* Kb::find_cuda_family(const Version& v) const {
   for (const auto& f : cuda_families) {
     auto m = Version::parse(f.major);
-    if (m && m->major() == v->major()) return &f;
+    if (m && m->major() == v.major()) return &f;
   }
   return nullptr;
 }
 
 const TorchRelease* Kb::find_torch(std::string_view version) const { return by_minor(torch, version); }
+const TorchRelease* Kb::find_torch(const Version& version) const { return by_minor(torch, version); }
 
 const ArchSupport* Kb::first_support(std::string_view arch) const {
   auto want = CudaArch::parse(trim(arch));  // "7.5", "sm_75", "75"

@@ -9,7 +9,7 @@ void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
   const std::vector<std::string_view> allowed{"release", "family", "arch"};
   read_entries(root, c, allowed, {"release", "cuda release", "version"}, out.cuda,
                [&](EntryReader& r, CudaRelease& x) {
-    x.version = r.version("version", true, "\"12.8\"", 2);
+    x.version = r.parsed_version("version", true, "\"12.8\"", 2).value_or(Version{});
     x.arches = r.arches("arches", true);
     x.gcc_max = r.parsed_version("gcc_max", true, "\"14\"", 1).value_or(Version{});
     x.clang_max = r.parsed_version("clang_max", true, "\"19\"", 1).value_or(Version{});
@@ -17,7 +17,7 @@ void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
     x.driver_min_linux = r.parsed_version("driver_min_linux", true, "\"570.26\"").value_or(Version{});
     x.driver_min_windows = r.parsed_version("driver_min_windows", false, "\"570.65\"");
     r.common(x);
-  }, &CudaRelease::version);
+  }, release_key<CudaRelease>);
   read_entries(root, c, allowed, {"family", "cuda family", "major"}, out.cuda_families,
                [&](EntryReader& r, CudaFamily& f) {
     f.major = r.version("major", true, "\"12\"", 1);

@@ -10,7 +10,7 @@ namespace ts::kb::detail {
 void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
   read_entries(root, c, {"release"}, {"release", "torch release", "version"}, out.torch,
                [&](EntryReader& r, TorchRelease& x, const toml::table& t) {
-    x.version = r.version("version", true, "\"2.4\"", 2);
+    x.version = r.parsed_version("version", true, "\"2.4\"", 2).value_or(Version{});
     x.released = r.text("released", false, "\"2024-07-24\"");
     x.python = r.range("python", true, "\">=3.8,<3.13\"");
     x.cuda = r.texts("cuda", true, "[\"11.8\", \"12.1\"]");
@@ -50,7 +50,7 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
     for (std::size_t i = 0; an && i < x.arch_names.size() && i < an->size(); ++i)
       if (std::string p = arch_in_toolkits(c.base, x.arch_names[i]); !p.empty())
         r.error(line_of((*an)[i]), "arch_names: " + p);
-  }, &TorchRelease::version);
+  }, release_key<TorchRelease>);
 }
 
 }  // namespace ts::kb::detail

@@ -42,6 +42,13 @@ std::string arch_in_toolkits(const Kb& base, std::string_view arch);
 bool unique_key(std::unordered_map<std::string, int>& seen, const std::string& key, int line,
                 FileCtx& c, std::string_view what, std::string_view key_name);
 
+// A release's key two entries may not share: its version as written; "" when the version did not read
+// (that is reported already, and a default Version's "0" is no release's key).
+template <class Release>
+std::string release_key(const Release& r) {
+  return r.version.original() == Version{}.original() ? std::string() : r.version.original();
+}
+
 // One kind of entry: the [[array]] it is written as, what messages call it, and the key two entries may
 // not share ("" when none).
 struct EntryKind {

@@ -36,6 +36,12 @@ bool vless(const std::string& a, const std::string& b) {
   return pa && pb ? *pa < *pb : a < b;
 }
 
+// A KB release against a line read from PyPI (its text parsed here, at the edge).
+bool vless(const Version& a, const std::string& b) {
+  auto pb = Version::parse(b);
+  return pb ? a < *pb : a.original() < b;
+}
+
 std::string python_range(const std::vector<int>& minors) {
   return ">=3." + std::to_string(minors.front()) + ",<3." + std::to_string(minors.back() + 1);
 }
@@ -61,7 +67,7 @@ std::string render(const TorchFields& f) {
 
 TorchFields from(const TorchRelease& t) {
   TorchFields f;
-  f.version = t.version;
+  f.version = t.version.original();
   f.released = t.released;
   f.python = t.python;
   f.cmake_min = t.cmake_min.original();
@@ -83,14 +89,10 @@ const pypi::Response* project_response(const std::vector<pypi::Response>& rs) {
   return rs.empty() ? nullptr : &rs.front();
 }
 
-}  // namespace
-
-Overlay make_overlay(const Kb& base, const RefreshInput& in, std::vector<KbError>& errors) {
-  Overlay out;
-  std::set<std::string> known_cuda;
-  for (const auto& c : base.cuda) known_cuda.insert(Version::parse(c.version) ? Version::parse(c.version)->major_minor() : c.version);
-
-  // Toolkits first: a torch line may name a CUDA that only the refreshed cuda.toml has.
+// The toolkits on PyPI the KB lacks, as cuda.toml entries where their nvcc was read here. First, since a
+// torch line may name a CUDA that only the refreshed cuda.toml has; each one written joins known_cuda.
+void add_toolkits(const Kb& base, const RefreshInput& in, std::set<std::string>& known_cuda, Overlay& out,
+                  std::vector<KbError>& errors) {
   for (const auto& r : in.toolkits) {
     for (const auto& t : pypi::toolkit_lines(r, errors)) {
       if (known_cuda.count(t.minor)) continue;
@@ -115,6 +117,102 @@ Overlay make_overlay(const Kb& base, const RefreshInput& in, std::vector<KbError
       known_cuda.insert(t.minor);
     }
   }
+}
+
+// What every torch line's entry or note says about it.
+struct LineSeen {
+  const pypi::TorchLine& l;
+  std::string source, versions, cuda_note;
+  bool cuda_usable = false;
+};
+
+// A line newer than the KB's newest: that entry's fields, the ones PyPI does not carry marked recalled.
+void add_new_line(const LineSeen& t, const TorchRelease& newest_base, Overlay& out) {
+  const pypi::TorchLine& l = t.l;
+  TorchFields f = from(newest_base);
+  f.version = l.minor;
+  f.released = l.released;
+  f.recalled = {"cmake_min", "gcc_min", "cxx_standard", "numpy", "torchvision", "torchaudio", "arch_names"};
+  if (!l.python_minors.empty()) f.python = python_range(l.python_minors);
+  else f.recalled.push_back("python");
+  if (t.cuda_usable) f.cuda = {l.default_cuda};
+  else f.recalled.push_back("cuda");
+  f.source = t.source;
+  f.note = "versions " + t.versions + "; " + t.cuda_note + "; python from the wheels' cpXY tags; " +
+           "fields PyPI does not carry (listed in recalled) are those of torch " + newest_base.version.original() + " (" +
+           where(newest_base.origin) + ")";
+  out.torch_toml += render(f);
+  ++out.torch_entries;
+}
+
+// A line the KB has: its released day, Pythons and default CUDA against PyPI's; the entry is written
+// where they differ, and always for the newest line.
+void compare_line(const LineSeen& t, const TorchRelease& built_in, const std::string& latest, Overlay& out) {
+  const pypi::TorchLine& l = t.l;
+  const TorchRelease* b = &built_in;
+  const std::string &source = t.source, &versions = t.versions, &cuda_note = t.cuda_note;
+  const bool cuda_usable = t.cuda_usable;
+  std::vector<std::string> differ;
+  TorchFields f = from(*b);
+  bool refines = !b->released.empty() && l.released.size() > b->released.size() &&
+                 l.released.rfind(b->released, 0) == 0;  // "2024-10" -> "2024-10-17": more precise, not other
+  if (refines) {
+    out.notes.push_back("torch " + l.minor + " released: built-in " + b->released + " (" + where(b->origin) +
+                        "), PyPI gives the day: " + l.released);
+    f.released = l.released;
+    differ.push_back("released (day)");
+  } else if (!l.released.empty() && l.released != b->released) {
+    out.conflicts.push_back("torch " + l.minor + " released: built-in " + (b->released.empty() ? "(none)" : b->released) +
+                            " (" + where(b->origin) + "), PyPI " + l.released + " (" + source + ")");
+    f.released = l.released;
+    differ.push_back("released");
+  }
+  auto range = VersionRange::parse(b->python);
+  std::vector<int> outside;
+  for (int m : l.python_minors)
+    if (range && !range->contains(*Version::parse("3." + std::to_string(m)))) outside.push_back(m);
+  if (!outside.empty()) {
+    std::string ms;
+    for (int m : outside) ms += (ms.empty() ? "3." : ", 3.") + std::to_string(m);
+    out.conflicts.push_back("torch " + l.minor + " python: built-in " + b->python + " (" + where(b->origin) +
+                            ") excludes " + ms + ", which PyPI has wheels for (" + source + ")");
+    std::vector<int> all = l.python_minors;
+    static const RE2 at_least(R"(>=\s*3\.(\d{1,6}))");
+    int lo = 0;
+    if (RE2::PartialMatch(b->python, at_least, &lo)) all.push_back(lo);
+    std::sort(all.begin(), all.end());
+    f.python = python_range(all);
+    differ.push_back("python");
+  }
+  if (cuda_usable && std::find(b->cuda.begin(), b->cuda.end(), l.default_cuda) == b->cuda.end()) {
+    out.conflicts.push_back("torch " + l.minor + " cuda: built-in " + list(b->cuda) + " (" + where(b->origin) +
+                            ") lacks " + l.default_cuda + ", the CUDA of the default wheel on PyPI (" + source + ")");
+    f.cuda.push_back(l.default_cuda);
+    std::sort(f.cuda.begin(), f.cuda.end(), [](const std::string& x, const std::string& y) { return vless(x, y); });
+    differ.push_back("cuda");
+  }
+  // The newest line is always written: it is the one whose default CUDA PyPI states.
+  bool newest = std::find(l.versions.begin(), l.versions.end(), latest) != l.versions.end();
+  if (differ.empty() && !newest) return;
+  std::string d;
+  for (const auto& x : differ) d += (d.empty() ? "" : ", ") + x;
+  f.source = source + "; built-in entry " + b->source;
+  f.note = differ.empty()
+               ? "the newest release on PyPI, which agrees with the built-in entry (" + where(b->origin) + "); versions " +
+                     versions + "; " + cuda_note
+               : "replaces the built-in entry (" + where(b->origin) + ") for " + d + " (PyPI, the newer source); versions " +
+                     versions + "; " + cuda_note;
+  out.torch_toml += render(f);
+  ++out.torch_entries;
+}
+
+}  // namespace
+
+Overlay make_overlay(const Kb& base, const RefreshInput& in, std::vector<KbError>& errors) {
+  Overlay out;
+  std::set<std::string> known_cuda;
+  for (const auto& c : base.cuda) known_cuda.insert(c.version.major_minor());
+  add_toolkits(base, in, known_cuda, out, errors);
 
   const pypi::Response* proj = project_response(in.torch);
   if (!proj) return out;
@@ -122,86 +220,18 @@ Overlay make_overlay(const Kb& base, const RefreshInput& in, std::vector<KbError
   std::string latest = proj->body.contains("info") && proj->body["info"].is_object() ? proj->body["info"].value("version", "") : "";
   const TorchRelease* newest_base = nullptr;
   for (const auto& t : base.torch)
-    if (!newest_base || vless(newest_base->version, t.version)) newest_base = &t;
+    if (!newest_base || newest_base->version < t.version) newest_base = &t;
 
   for (const auto& l : pypi::torch_lines(in.torch, errors)) {
-    const TorchRelease* b = base.find_torch(l.minor);
-    std::string versions;
-    for (const auto& v : l.versions) versions += (versions.empty() ? "" : ", ") + v;
-    bool cuda_usable = !l.default_cuda.empty() && known_cuda.count(l.default_cuda);
-    std::string cuda_note = l.default_cuda.empty() ? "default wheel's CUDA not read"
-                            : "default wheel CUDA " + l.default_cuda + " (Requires-Dist " + l.cuda_from + ")";
-    if (!l.default_cuda.empty() && !cuda_usable) cuda_note += ", a toolkit the KB does not have";
-    if (!b) {
-      if (!newest_base || !vless(newest_base->version, l.minor)) continue;  // older than the KB's first: not ours
-      TorchFields f = from(*newest_base);
-      f.version = l.minor;
-      f.released = l.released;
-      f.recalled = {"cmake_min", "gcc_min", "cxx_standard", "numpy", "torchvision", "torchaudio", "arch_names"};
-      if (!l.python_minors.empty()) f.python = python_range(l.python_minors);
-      else f.recalled.push_back("python");
-      if (cuda_usable) f.cuda = {l.default_cuda};
-      else f.recalled.push_back("cuda");
-      f.source = source;
-      f.note = "versions " + versions + "; " + cuda_note + "; python from the wheels' cpXY tags; " +
-               "fields PyPI does not carry (listed in recalled) are those of torch " + newest_base->version + " (" +
-               where(newest_base->origin) + ")";
-      out.torch_toml += render(f);
-      ++out.torch_entries;
-      continue;
-    }
-    std::vector<std::string> differ;
-    TorchFields f = from(*b);
-    bool refines = !b->released.empty() && l.released.size() > b->released.size() &&
-                   l.released.rfind(b->released, 0) == 0;  // "2024-10" -> "2024-10-17": more precise, not other
-    if (refines) {
-      out.notes.push_back("torch " + l.minor + " released: built-in " + b->released + " (" + where(b->origin) +
-                          "), PyPI gives the day: " + l.released);
-      f.released = l.released;
-      differ.push_back("released (day)");
-    } else if (!l.released.empty() && l.released != b->released) {
-      out.conflicts.push_back("torch " + l.minor + " released: built-in " + (b->released.empty() ? "(none)" : b->released) +
-                              " (" + where(b->origin) + "), PyPI " + l.released + " (" + source + ")");
-      f.released = l.released;
-      differ.push_back("released");
-    }
-    auto range = VersionRange::parse(b->python);
-    std::vector<int> outside;
-    for (int m : l.python_minors)
-      if (range && !range->contains(*Version::parse("3." + std::to_string(m)))) outside.push_back(m);
-    if (!outside.empty()) {
-      std::string ms;
-      for (int m : outside) ms += (ms.empty() ? "3." : ", 3.") + std::to_string(m);
-      out.conflicts.push_back("torch " + l.minor + " python: built-in " + b->python + " (" + where(b->origin) +
-                              ") excludes " + ms + ", which PyPI has wheels for (" + source + ")");
-      std::vector<int> all = l.python_minors;
-      static const RE2 at_least(R"(>=\s*3\.(\d{1,6}))");
-      int lo = 0;
-      if (RE2::PartialMatch(b->python, at_least, &lo)) all.push_back(lo);
-      std::sort(all.begin(), all.end());
-      f.python = python_range(all);
-      differ.push_back("python");
-    }
-    if (cuda_usable && std::find(b->cuda.begin(), b->cuda.end(), l.default_cuda) == b->cuda.end()) {
-      out.conflicts.push_back("torch " + l.minor + " cuda: built-in " + list(b->cuda) + " (" + where(b->origin) +
-                              ") lacks " + l.default_cuda + ", the CUDA of the default wheel on PyPI (" + source + ")");
-      f.cuda.push_back(l.default_cuda);
-      std::sort(f.cuda.begin(), f.cuda.end(), vless);
-      differ.push_back("cuda");
-    }
-    // The newest line is always written: it is the one whose default CUDA PyPI states.
-    bool newest = std::find(l.versions.begin(), l.versions.end(), latest) != l.versions.end();
-    if (differ.empty() && !newest) continue;
-    std::string d;
-    for (const auto& x : differ) d += (d.empty() ? "" : ", ") + x;
-    f.source = source + "; built-in entry " + b->source;
-    f.note = differ.empty()
-                 ? "the newest release on PyPI, which agrees with the built-in entry (" + where(b->origin) + "); versions " +
-                       versions + "; " + cuda_note
-                 : "replaces the built-in entry (" + where(b->origin) + ") for " + d + " (PyPI, the newer source); versions " +
-                       versions + "; " + cuda_note;
-    out.torch_toml += render(f);
-    ++out.torch_entries;
+    LineSeen t{l, source, "", "", false};
+    for (const auto& v : l.versions) t.versions += (t.versions.empty() ? "" : ", ") + v;
+    t.cuda_usable = !l.default_cuda.empty() && known_cuda.count(l.default_cuda);
+    t.cuda_note = l.default_cuda.empty() ? "default wheel's CUDA not read"
+                  : "default wheel CUDA " + l.default_cuda + " (Requires-Dist " + l.cuda_from + ")";
+    if (!l.default_cuda.empty() && !t.cuda_usable) t.cuda_note += ", a toolkit the KB does not have";
+    if (const TorchRelease* b = base.find_torch(l.minor)) compare_line(t, *b, latest, out);
+    else if (newest_base && vless(newest_base->version, l.minor)) add_new_line(t, *newest_base, out);
+    // else: older than the KB's first line, not ours
   }
   std::string head = "# Written by `torchsmith kb refresh` from " + source +
                      ". Do not edit: run it again, or override in another overlay.\n\n";

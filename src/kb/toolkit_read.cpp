@@ -23,11 +23,9 @@ std::optional<Version> driver_lower_bound(const Kb& kb, const std::string& versi
   const CudaFamily* fam = kb.find_cuda_family(version);
   if (!v || !fam) return std::nullopt;
   const CudaRelease* best = nullptr;
-  for (const auto& c : kb.cuda) {
-    auto cv = Version::parse(c.version);
-    if (cv && cv->major() == v->major() && *cv < *v && (!best || *Version::parse(best->version) < *cv)) best = &c;
-  }
-  if (from) *from = best ? "CUDA " + best->version + "'s driver_min_linux, a lower bound" : "the CUDA " + fam->major + " minor-version floor";
+  for (const auto& c : kb.cuda)
+    if (c.version.major() == v->major() && c.version < *v && (!best || best->version < c.version)) best = &c;
+  if (from) *from = best ? "CUDA " + best->version.original() + "'s driver_min_linux, a lower bound" : "the CUDA " + fam->major + " minor-version floor";
   return best ? best->driver_min_linux : fam->driver_min_linux;
 }
 
@@ -47,7 +45,7 @@ std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolk
         continue;
       }
       CudaRelease n;
-      n.version = r.version;
+      n.version = Version::parse(r.version).value_or(Version{});  // it parses: its family was found by it
       n.arches = r.arches;
       auto gcc_max = Version::parse(r.gcc_max), clang_max = Version::parse(r.clang_max);
       if (!gcc_max || !clang_max) {

@@ -203,7 +203,7 @@ void choose_build_remedies(Ctx& c) {
       c.set_env("TORCHSMITH_CXX_STD", std::to_string(need), "the torch's headers need C++" + std::to_string(need), src,
                 kCxxStdRule);
       c.decide("remedy", std::string(kCxxStdRule) + " c++" + std::to_string(need),
-               "setup.py passes " + older + " while torch " + rel->version + "'s headers need C++" +
+               "setup.py passes " + older + " while torch " + rel->version.original() + "'s headers need C++" +
                    std::to_string(need) + " (cpp_extension's own -std comes first, so the package's wins); the "
                    "build helper raises it for the host compiler and nvcc",
                src, kCxxStdRule);

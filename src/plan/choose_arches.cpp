@@ -49,7 +49,7 @@ std::optional<ArchList> read_arches(Ctx& c, const std::string& text, std::string
   core::ArchNames names;
   names.own = [&](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
     if (n != "portable") return std::nullopt;
-    portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version : c.toolkit->version,
+    portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version.original() : c.toolkit->version,
                                                                  c.version())
                                        : nullptr;
     if (!portable) {
@@ -113,13 +113,13 @@ void check_arch_list(Ctx& c, const std::string& src) {
       if (compat::arch_listed(c.cuda_rel->arches, a)) continue;
       auto span = compat::arch_span(kb, a.capability());
       auto [lo, hi] = std::pair{span.lo, span.hi};
-      auto tv = *ver(c.cuda_rel->version);
-      bool newer = lo && *ver(lo->version) > tv;
+      const Version& tv = c.cuda_rel->version;
+      bool newer = lo && lo->version > tv;
       std::string own = own_cudas_with(kb, *c.release, a);
-      std::string own_note = own.empty() ? "" : " (torch " + c.release->version + "'s own CUDA versions with " + a.sm() + ": " + own + ")";
+      std::string own_note = own.empty() ? "" : " (torch " + c.release->version.original() + "'s own CUDA versions with " + a.sm() + ": " + own + ")";
       std::vector<std::string> fixes{
-          newer ? "install CUDA " + lo->version + " or newer and plan with --cuda " + lo->version + own_note
-                : hi ? "use CUDA " + hi->version + " or older" + own_note : "check the arch"};
+          newer ? "install CUDA " + lo->version.original() + " or newer and plan with --cuda " + lo->version.original() + own_note
+                : hi ? "use CUDA " + hi->version.original() + " or older" + own_note : "check the arch"};
       // What this toolkit can build instead that still runs on the GPU: SASS of a lower minor of the
       // same major (8.6 on 8.9), or the newest older arch as PTX.
       if (auto n = compat::nearest_runnable(kb, *c.cuda_rel, a.sass_only()))
@@ -128,10 +128,10 @@ void check_arch_list(Ctx& c, const std::string& src) {
                                : "or build for " + n->sm() + " instead, whose SASS runs on " + a.sm() +
                                      " (same major, lower minor): --arch " + n->str());
       fixes.push_back("or leave " + a.sass_only().str() + " out of --arch");
-      c.conflict("arch " + a.sass_only().str() + " with CUDA " + c.cuda_rel->version,
-                 a.sm() + (newer ? " needs CUDA >= " + lo->version
-                                 : hi ? " was dropped after CUDA " + hi->version : " is unknown to every CUDA in the KB") +
-                     ": nvcc " + c.cuda_rel->version + " stops with 'Unsupported gpu architecture " + a.compute() + "'",
+      c.conflict("arch " + a.sass_only().str() + " with CUDA " + c.cuda_rel->version.original(),
+                 a.sm() + (newer ? " needs CUDA >= " + lo->version.original()
+                                 : hi ? " was dropped after CUDA " + hi->version.original() : " is unknown to every CUDA in the KB") +
+                     ": nvcc " + c.cuda_rel->version.original() + " stops with 'Unsupported gpu architecture " + a.compute() + "'",
                  fixes, cite(c.cuda_rel->source, c.cuda_rel->origin), compat::kArchToolkitRule);
     }
   // GPUs here that the list does not cover (an explicit or portable list). When it covers none of
@@ -159,12 +159,12 @@ void check_arch_list(Ctx& c, const std::string& src) {
     } else {
       auto span = compat::arch_span(kb, cap.capability());
       std::string own = own_cudas_with(kb, *c.release, cap);
-      if (span.hi && *ver(span.hi->version) < *ver(c.cuda_rel->version))
-        fixes.push_back("CUDA " + c.cuda_rel->version + " cannot build " + cap.sm() + ": install CUDA " + span.hi->version +
-                        " or older" + (own.empty() ? "" : " (torch " + c.release->version + "'s own with it: " + own + ")") +
+      if (span.hi && span.hi->version < c.cuda_rel->version)
+        fixes.push_back("CUDA " + c.cuda_rel->version.original() + " cannot build " + cap.sm() + ": install CUDA " + span.hi->version.original() +
+                        " or older" + (own.empty() ? "" : " (torch " + c.release->version.original() + "'s own with it: " + own + ")") +
                         " and plan with --cuda X.Y --arch " + cap.str());
       else if (span.lo)
-        fixes.push_back("CUDA " + c.cuda_rel->version + " cannot build " + cap.sm() + ": install CUDA " + span.lo->version +
+        fixes.push_back("CUDA " + c.cuda_rel->version.original() + " cannot build " + cap.sm() + ": install CUDA " + span.lo->version.original() +
                         " or newer and plan with --cuda X.Y --arch " + cap.str());
       if (auto n = compat::nearest_runnable(kb, *c.cuda_rel, cap))
         fixes.push_back("or --arch " + n->str() + (n->ptx ? " (PTX, JIT-compiled for " : " (its SASS runs on ") + cap.sm() + ")");
@@ -206,7 +206,7 @@ void check_arch_fixes(Ctx& c) {
         ids += (ids.empty() ? "" : ", ") + f.ref.id;
     if (!ids.empty()) {
       c.decide("arch", a.sass_only().str() + " (with fix " + ids + ")",
-               a.sass_only().str() + " is not among the arches torch " + rel.version +
+               a.sass_only().str() + " is not among the arches torch " + rel.version.original() +
                    "'s build scripts accept (torch.toml arch_names); planned with the fix that teaches them (its "
                    "reason says which file fails and how)",
                cite(rel.source, rel.origin));
@@ -214,9 +214,9 @@ void check_arch_fixes(Ctx& c) {
     }
     const auto* first = first_torch_with(c.in->kb, a);
     c.conflict("arch " + a.sass_only().str() + " with torch " + c.version(),
-               "torch " + rel.version + "'s build scripts do not know " + a.sass_only().str() +
+               "torch " + rel.version.original() + "'s build scripts do not know " + a.sass_only().str() +
                    " and no fix in the knowledge base teaches it",
-               {first ? "build torch " + first->version + " or newer, which knows " + a.sass_only().str()
+               {first ? "build torch " + first->version.original() + " or newer, which knows " + a.sass_only().str()
                       : "no torch release in the KB knows it yet",
                 "or add a fix for it under fixes/ in a --kb overlay", "or leave it out of --arch"},
                cite(rel.source, rel.origin));

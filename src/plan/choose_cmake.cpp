@@ -52,18 +52,18 @@ void choose_cmake(Ctx& c) {
   const ToolRelease* prov = best ? nullptr : catalog_in_range(c, "cmake", min, ceil);
   if (prov) {
     std::string had = tools.empty() ? "no CMake is installed" : "CMake " + tools.front().version + " (" + tools.front().path +
-                                                                   ") is older than torch " + rel.version + " needs";
+                                                                   ") is older than torch " + rel.version.original() + " needs";
     c.cmake_path = use_provisioned_tool(c, *prov, had + ": the newest CMake in " + range + " that can be provisioned, "
                                         "into the cache (no root, nothing installed into the build Python)");
     c.cmake_version = prov->version;
     c.p.cmake_version = prov->version;
     c.decide("cmake", prov->version + " (" + c.cmake_path + ")",
-             "provisioned from " + provision_where(*c.in->provision) + "; torch " + rel.version + " needs CMake >= " + min_text,
+             "provisioned from " + provision_where(*c.in->provision) + "; torch " + rel.version.original() + " needs CMake >= " + min_text,
              src);
   } else if (!best) {
     std::string found = tools.empty() ? "no CMake is installed" : "CMake " + tools.front().version + " (" +
                                                                        tools.front().path + ") is older than torch " +
-                                                                       rel.version + " needs (>= " + min_text + ")";
+                                                                       rel.version.original() + " needs (>= " + min_text + ")";
     c.conflict("CMake for torch " + c.version(), found + ": configure stops ('no cmake or cmake3 with version >= " +
                min_text + " found')",
                {"install a newer CMake into the build Python: " + pip_install(c.python, "'cmake" + range + "'") +
@@ -76,12 +76,12 @@ void choose_cmake(Ctx& c) {
     c.cmake_version = best->version;
     c.p.cmake_version = best->version;
     c.decide("cmake", best->version + " (" + best->path + ")",
-             best->how + "; torch " + rel.version + " needs CMake >= " + min_text, src);
+             best->how + "; torch " + rel.version.original() + " needs CMake >= " + min_text, src);
   }
   if (ceil && *ver(c.cmake_version) >= *ceil)
     c.set_env("CMAKE_POLICY_VERSION_MINIMUM", "3.5",
               "CMake " + c.cmake_version + " >= " + ceil->original() +
-                  " removed compatibility with cmake_minimum_required < 3.5, which torch " + rel.version +
+                  " removed compatibility with cmake_minimum_required < 3.5, which torch " + rel.version.original() +
                   "'s third_party projects declare");
   auto ninjas = core::find_build_tools(c, "ninja");
   if (!ninjas.empty()) {

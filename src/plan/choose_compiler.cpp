@@ -29,7 +29,7 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
   std::string why = host.user ? user_compiler_why(*pick) : "the default compiler (g++ on PATH)";
   if (host.moved) {
     std::string limit = hi ? "CUDA " + c.cuda_mm() + " accepts gcc <= " + c.cuda_rel->gcc_max.original() : "";
-    if (lo && dv < lo) limit = "torch " + rel.version + " needs gcc >= " + rel.gcc_min->original();
+    if (lo && dv < lo) limit = "torch " + rel.version.original() + " needs gcc >= " + rel.gcc_min->original();
     if (!pick) {
       int need = hi && dv > hi ? hi : lo;
       std::string n = std::to_string(need);
@@ -40,7 +40,7 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
                                      "; a compiler cannot be provisioned from PyPI)"};
       if (hi && dv > hi)
         if (const auto* alt = compat::oldest_cuda_for_gcc(c.in->kb, dv))
-          fixes.push_back("or use CUDA >= " + alt->version + ", which accepts gcc " + std::to_string(dv));
+          fixes.push_back("or use CUDA >= " + alt->version.original() + ", which accepts gcc " + std::to_string(dv));
       c.conflict("gcc " + def.version + (hi ? " with CUDA " + c.cuda_mm() : ""),
                  limit + (hi && dv > hi ? ": nvcc stops with 'unsupported GNU version! gcc versions later than " +
                                               c.cuda_rel->gcc_max.original() + " are not supported!'"
@@ -54,7 +54,7 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
   std::string range = (lo ? ">= " + std::to_string(lo) : std::string()) +
                       (hi ? std::string(lo ? ", " : "") + "<= " + std::to_string(hi) : std::string());
   c.decide("compiler", "gcc " + pick->version + " (" + pick->cxx + ")",
-           why + (range.empty() ? "" : "; torch " + rel.version + (hi ? " with CUDA " + c.cuda_mm() : "") +
+           why + (range.empty() ? "" : "; torch " + rel.version.original() + (hi ? " with CUDA " + c.cuda_mm() : "") +
                                           " needs gcc " + range),
            hi ? cuda_src : rel_src, host.user ? compat::kUserCompilerRule : compat::kHostCompilerRule);
   core::set_compiler_env(c, *pick, "one compiler for the whole build (no ABI mix)");

@@ -98,7 +98,7 @@ void choose_features(Ctx& c) {
       reason = "tests are off unless asked (--with test): they double the build, and BUILD_TEST=OFF cured a build's "
                "'nvcc fatal : Unknown option -Wno-unused-variable'";
     if (f->name == "split-cuda" && on && reason == "default")
-      reason = "torch " + c.release->version + " still has BUILD_SPLIT_CUDA and official wheels set it: "
+      reason = "torch " + c.release->version.original() + " still has BUILD_SPLIT_CUDA and official wheels set it: "
                "libtorch_cuda_cu.so and libtorch_cuda_cpp.so as in the official wheels";
     c.decide("feature", f->option + "=" + v, f->name + ": " + reason,
              tegra_src.count(f->name) ? tegra_src[f->name] : cite(f->source, f->origin));

@@ -87,7 +87,7 @@ const PythonFacts* pick(Ctx& c, std::string& why) {
       if (p == ok.front() || fits(*c.release, *p) || (p->env_kind != "conda" && p->env_kind != "venv")) continue;
       auto range = VersionRange::parse(c.release->python);
       c.warn("python", "skipped " + p->path + " (" + p->env_kind + ", Python " + p->version + ")",
-             "torch " + c.release->version + " supports Python " + (range ? range->describe() : c.release->python) +
+             "torch " + c.release->version.original() + " supports Python " + (range ? range->describe() : c.release->python) +
                  ", not " + mm_of(p->version) + ": this " + p->env_kind +
                  " cannot build it, so the plan uses another interpreter; to build in a " + p->env_kind +
                  ", make one with a Python in that range and name it: --python PATH",
@@ -97,7 +97,7 @@ const PythonFacts* pick(Ctx& c, std::string& why) {
     if (!p.error.empty())
       c.warn("python", "skipped " + p.path, "it could not be probed (" + p.error + ")", "facts");
   if (why.empty())
-    why = ok.front()->env_kind == "system" ? "the first interpreter that fits torch " + c.release->version
+    why = ok.front()->env_kind == "system" ? "the first interpreter that fits torch " + c.release->version.original()
                                            : "the " + ok.front()->env_kind + " environment's interpreter (its packages build torch)";
   return ok.front();
 }
@@ -120,14 +120,14 @@ void check_numpy(Ctx& c, const PythonFacts& py) {
   }
   if (fit == compat::NumpyFit::outside) {
     c.conflict("NumPy " + it->second + " in " + py.path,
-               "torch " + rel.version + " builds against NumPy " + want + ", not " + it->second,
+               "torch " + rel.version.original() + " builds against NumPy " + want + ", not " + it->second,
                {"install NumPy " + want + " in this Python", "or choose a Python whose NumPy fits (--python)"}, src,
                compat::kNumpyRule);
     return;
   }
   c.p.numpy_version = it->second;
   c.decide("numpy", it->second + " (kept)",
-           "installed in the build Python and fits torch " + rel.version + " (NumPy " + want +
+           "installed in the build Python and fits torch " + rel.version.original() + " (NumPy " + want +
                "): the build compiles against it and does not change it, so a pinned version (Isaac Gym's 1.23.5) stays",
            src, compat::kNumpyRule);
 }
@@ -172,7 +172,7 @@ void choose_python(Ctx& c) {
     c.conflict(asked + " for torch " + c.version(),
                c.facts().pythons.empty() ? "no Python interpreter was found on this machine"
                                           : asked + " is not among the interpreters found",
-               {"install one (torch " + rel.version + " supports Python " + rel.python + ") and name it: --python PATH"},
+               {"install one (torch " + rel.version.original() + " supports Python " + rel.python + ") and name it: --python PATH"},
                "facts");
     return;
   }
@@ -184,24 +184,24 @@ void choose_python(Ctx& c) {
   if (!fits(rel, *py)) {
     std::vector<std::string> fixes;
     auto lo = range ? range->min_inclusive() : std::nullopt;
-    fixes.push_back("use a Python torch " + rel.version + " supports (" + supports + ")" +
+    fixes.push_back("use a Python torch " + rel.version.original() + " supports (" + supports + ")" +
                     (lo ? ": conda create -n torch-build python=" + lo->major_minor() + ", then --python 3.x" : ""));
     if (const auto* alt = newest_for(c.in->kb, *py))
-      fixes.push_back("or build a release that supports Python " + mm_of(py->version) + ": torch " + alt->version);
+      fixes.push_back("or build a release that supports Python " + mm_of(py->version) + ": torch " + alt->version.original());
     c.conflict("Python " + py->version + " (" + py->path + ") for torch " + c.version(),
-               "torch " + rel.version + " needs Python " + supports + "; " + mm_of(py->version) +
+               "torch " + rel.version.original() + " needs Python " + supports + "; " + mm_of(py->version) +
                    (lo && *ver(py->version) < *lo ? " is too old" : " is too new"),
                fixes, cite(rel.source, rel.origin), compat::kPythonRule);
     return;
   }
   if (std::string e = rel.experimental_python(py->version, py->abi_tag); !e.empty())
     c.warn("python", py->version + " (" + py->path + ")",
-           why + "; torch " + rel.version + " supports Python " + e +
+           why + "; torch " + rel.version.original() + " supports Python " + e +
                " only experimentally (its compatibility matrix): the build may need fixes; for a tested build "
                "use another Python in " + supports + " (--python PATH)",
            cite(rel.source, rel.origin), compat::kPythonExperimentalRule);
   else
-    c.decide("python", py->version + " (" + py->path + ")", why + "; torch " + rel.version + " supports " + supports,
+    c.decide("python", py->version + " (" + py->path + ")", why + "; torch " + rel.version.original() + " supports " + supports,
              cite(rel.source, rel.origin), compat::kPythonRule);
   // Kept though it lacks packages another interpreter here has (it was asked for): name that one.
   if (auto miss = lacking(c, *py); !miss.empty() && !py->packages.empty())

@@ -7,7 +7,7 @@ void choose_release(Ctx& c) {
   const auto& kb = c.in->kb;
   c.release = kb.find_torch(c.version());
   if (!c.release) {
-    std::string known = kb.torch.empty() ? "" : kb.torch.front().version + " to " + kb.torch.back().version;
+    std::string known = kb.torch.empty() ? "" : kb.torch.front().version.original() + " to " + kb.torch.back().version.original();
     c.conflict("torch " + c.version(), "torch " + c.version() + " is not in the knowledge base, so its "
                "Python, CUDA, CMake and arch limits are unknown",
                {"plan a release the knowledge base knows (" + known + ")",
@@ -19,7 +19,7 @@ void choose_release(Ctx& c) {
   std::string cudas;
   for (const auto& v : r.cuda) cudas += (cudas.empty() ? "" : ", ") + v;
   c.decide("torch", c.version(),
-           "release line " + r.version + ": Python " + r.python + ", official CUDA " + cudas +
+           "release line " + r.version.original() + ": Python " + r.python + ", official CUDA " + cudas +
                ", CMake >= " + r.cmake_min.original() + ", C++" + r.cxx_standard,
            cite(r.source, r.origin));
 }

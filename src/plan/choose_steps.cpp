@@ -89,7 +89,7 @@ void build(Ctx& c) {
                    "'file INSTALL cannot set permissions on /usr/local/include'"
                  : "setup.py install into the conda build prefix, as the official conda builds do";
     c.decide("build", [&] { std::string j; for (auto& a : s.argv) j += (j.empty() ? "" : " ") + a; return j; }(),
-             std::string(kind) + " build command of torch " + c.release->version, cite(inv->source, inv->origin));
+             std::string(kind) + " build command of torch " + c.release->version.original(), cite(inv->source, inv->origin));
     c.p.steps.push_back(s);
   }
   if (spec.wants("libtorch")) {

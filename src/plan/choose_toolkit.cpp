@@ -128,7 +128,7 @@ void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t
     else have_cudnn = true;
   }
   if (t.via == "redist" && c.p.features.count("cudnn") && c.p.features["cudnn"] && !have_cudnn && pc.catalog && v)
-    pc.cudnn = pc.catalog->cudnn_for(v->major(), c.release->version);
+    pc.cudnn = pc.catalog->cudnn_for(v->major(), c.release->version.original());
   core::use_provisioned_toolkit(c, pc, t);
   c.cuda_rel = c.in->kb.find_cuda(t.version);
   c.decide("provision", "cuda " + t.version + " from " + provision_where(pc, t), why,
@@ -139,7 +139,7 @@ void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t
              (provision_mirror(pc, t).empty() ? pc.cudnn->manifest : "the mirror " + provision_mirror(pc, t)) + ")",
              "cuDNN is on and none is installed for CUDA " + std::to_string(v->major()) + (other.empty() ? "" : " (" + other + ")") +
                  ": the archive for CUDA " + std::to_string(v->major()) + " of cuDNN " +
-                 pc.cudnn->release + " (the newest the knowledge base lists for torch " + c.release->version +
+                 pc.cudnn->release + " (the newest the knowledge base lists for torch " + c.release->version.original() +
                  "), merged into the provisioned CUDA_HOME",
              cite(pc.cudnn->source, pc.cudnn->origin));
   }
@@ -171,7 +171,7 @@ bool take_provisioned(Ctx& c, std::string& why) {
              (pc->cache_root.empty() ? " (no cache directory: no $HOME and no --cache-dir)" : ""));
       return true;
     }
-    why = "asked for (" + pc->cli_source + "): " + (asked.empty() ? "the newest official CUDA of torch " + rel.version +
+    why = "asked for (" + pc->cli_source + "): " + (asked.empty() ? "the newest official CUDA of torch " + rel.version.original() +
           " that can be provisioned" : "--cuda " + asked);
     use_provisioned(c, *pc, *t, why);
     return true;
@@ -199,12 +199,12 @@ bool take_provisioned(Ctx& c, std::string& why) {
     if (std::find(rel.cuda.begin(), rel.cuda.end(), compat::major_minor(t->version)) != rel.cuda.end()) {
       c.toolkit = t;
       c.cuda_rel = c.in->kb.find_cuda(t->version);
-      why = "the installed official CUDA of torch " + rel.version + " (CUDA " + have->major_minor() +
-            " is of a newer major than torch " + rel.version + " was released for)";
+      why = "the installed official CUDA of torch " + rel.version.original() + " (CUDA " + have->major_minor() +
+            " is of a newer major than torch " + rel.version.original() + " was released for)";
       return false;
     }
   std::string reason = "CUDA " + have->major_minor() + " (installed) is of a newer major than every official CUDA of torch " +
-                       rel.version + " (" + official_list(rel, ", ") + "): its build does not compile with it";
+                       rel.version.original() + " (" + official_list(rel, ", ") + "): its build does not compile with it";
   if (const ToolRelease* t = pc->cache_root.empty() ? nullptr : provisionable_cuda(*pc, provision_series(c, *pc))) {
     bool official = std::find(rel.cuda.begin(), rel.cuda.end(), compat::major_minor(t->version)) != rel.cuda.end();
     why = reason + "; CUDA " + t->version + (official ? " is official" : " compiles for every --arch asked for (the official ones do not)") +
@@ -214,7 +214,7 @@ bool take_provisioned(Ctx& c, std::string& why) {
     return true;
   }
   series = rel.cuda;
-  refuse("CUDA for torch " + rel.version, reason + "; none of " + official_list(rel, ", ") + " is installed");
+  refuse("CUDA for torch " + rel.version.original(), reason + "; none of " + official_list(rel, ", ") + " is installed");
   return true;
 }
 
@@ -258,7 +258,7 @@ bool pick_toolkit(Ctx& c) {
     const ToolRelease* prov = pc && !pc->cache_root.empty() && pc->choice.kind == ToolkitChoice::Kind::automatic
                                   ? provisionable_cuda(*pc, provision_series(c, *pc)) : nullptr;
     if (list.empty() && prov) {
-      why = "no CUDA toolkit is installed; CUDA " + prov->version + " is the newest official one of torch " + rel.version +
+      why = "no CUDA toolkit is installed; CUDA " + prov->version + " is the newest official one of torch " + rel.version.original() +
             " that can be provisioned";
       use_provisioned(c, *pc, *prov, why);
     } else if (list.empty()) {
@@ -267,7 +267,7 @@ bool pick_toolkit(Ctx& c) {
       c.conflict("CUDA toolkit", c.facts().cuda_toolkits.empty()
                                      ? "no CUDA toolkit (nvcc) is installed"
                                      : "no installed CUDA toolkit is in the knowledge base",
-                 {"install CUDA " + cudas + " (what torch " + rel.version + " was released with)",
+                 {"install CUDA " + cudas + " (what torch " + rel.version.original() + " was released with)",
                   "or build without CUDA: --without cuda"},
                  cite(rel.source, rel.origin));
       return false;
@@ -297,8 +297,8 @@ void check_toolkit(Ctx& c) {
   if (std::find(rel.cuda.begin(), rel.cuda.end(), mm) == rel.cuda.end()) {
     std::string cudas;
     for (const auto& v : rel.cuda) cudas += (cudas.empty() ? "" : ", ") + v;
-    c.warn("cuda", mm + " is not an official toolkit of torch " + rel.version,
-           "torch " + rel.version + " was released for CUDA " + cudas +
+    c.warn("cuda", mm + " is not an official toolkit of torch " + rel.version.original(),
+           "torch " + rel.version.original() + " was released for CUDA " + cudas +
                "; its build scripts and cpp_extension tables may not know " + mm + " (fixes below cover what is known)",
            cite(rel.source, rel.origin));
   }

@@ -81,7 +81,7 @@ void choose_cmake_remedies(Ctx& c) {
       c.set_env("TORCHSMITH_CMAKE_STD", std::to_string(need), "the torch's headers need C++" + std::to_string(need),
                 src, kCmakeStdRule);
       c.decide("remedy", std::string(kCmakeStdRule) + " c++" + std::to_string(need),
-               "the CMake files ask for an older standard (" + joined(older) + ") while torch " + rel->version +
+               "the CMake files ask for an older standard (" + joined(older) + ") while torch " + rel->version.original() +
                    "'s headers need C++" + std::to_string(need) + "; the build helper's CMake include" + given + " raises "
                    "CXX_STANDARD/CUDA_STANDARD and -std flags below it on every target (newer ones are kept)",
                src + "; " + kHelper, kCmakeStdRule);

@@ -233,7 +233,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
         ids += (ids.empty() ? "" : ", ") + f->id;
     if (!ids.empty()) {
       out.decide("arch", a.sass_only().str() + " (with fix " + ids + ")",
-             "torch " + rel->version + "'s cpp_extension does not accept " + a.sass_only().str() +
+             "torch " + rel->version.original() + "'s cpp_extension does not accept " + a.sass_only().str() +
                  " by itself; the fix teaches it",
              src);
       continue;
@@ -247,7 +247,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
     ways.push_back("use a torch whose cpp_extension knows " + a.sass_only().str() + " in --torch");
     ways.push_back("or add a fix for " + std::string(kCppExtFile) + " under fixes/ in a --kb overlay");
     out.conflict("arch " + a.sass_only().str() + " with " + torch_label(py),
-             "torch " + rel->version + "'s cpp_extension stops with 'Unknown CUDA arch (" + a.sass_only().str() +
+             "torch " + rel->version.original() + "'s cpp_extension stops with 'Unknown CUDA arch (" + a.sass_only().str() +
                  ") or GPU not supported', and no fix in the knowledge base teaches it",
              ways, src + "; " + kArchFlags);
   }

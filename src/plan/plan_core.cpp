@@ -138,7 +138,7 @@ const CudaToolkitFacts* toolkit_at(const Ctx& c, const std::string& dir) {
 
 int nvcc_gcc_max(const Ctx& c) {
   if (!c.cuda_on) return 0;
-  if (c.cuda_rel) return compat::gcc_max_major(c.kb(), c.cuda_rel->version);
+  if (c.cuda_rel) return c.cuda_rel->gcc_max.major();
   return c.toolkit ? compat::gcc_max_major(c.kb(), c.toolkit->version) : 0;
 }
 

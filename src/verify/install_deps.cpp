@@ -174,7 +174,7 @@ class DepsInstall {
       for (std::size_t i = 1; i < c.size(); ++i) kept += (kept.empty() ? "" : ", ") + c[i];
       add(Check::dependency_constraints, Outcome::note,
           kept + ": what torch " + torch_version_ + "'s binaries run with (the KB's torch " +
-              o_.kb->find_torch(torch_version_)->version + " entry), kept while installing");
+              o_.kb->find_torch(torch_version_)->version.original() + " entry), kept while installing");
     }
     return true;
   }

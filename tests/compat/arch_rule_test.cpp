@@ -1,6 +1,7 @@
 // The arch rules (gpu.toolkit, gpu.torch): which arches a toolkit compiles and whether a build's
 // code runs on a GPU, asked by doctor, both planners and verify.
 #include "compat/arch_rule.h"
+#include "testkit/version_of.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,7 @@ CudaArch arch(const std::string& s) { return *CudaArch::parse(s); }
 
 kb::CudaRelease release(std::string v, std::vector<std::string> arches) {
   kb::CudaRelease r;
-  r.version = std::move(v);
+  r.version = testkit::version_of(v);
   r.arches = std::move(arches);
   return r;
 }
@@ -41,7 +42,7 @@ TEST(ArchRule, SpanAndNearestRunnable) {
   k.cuda = {release("11.8", {"3.5", "8.6", "8.9"}), release("12.8", {"8.6", "8.9", "12.0"})};
   auto s = arch_span(k, "3.5");
   ASSERT_TRUE(s.lo && s.hi);
-  EXPECT_EQ(s.hi->version, "11.8");
+  EXPECT_EQ(s.hi->version.original(), "11.8");
   EXPECT_FALSE(s.still_supported);
   EXPECT_EQ(s.describe(), "CUDA 11.8 to 11.8");
   EXPECT_EQ(arch_span(k, "12.0").describe(), "since CUDA 12.8");

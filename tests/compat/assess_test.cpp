@@ -25,7 +25,7 @@ kb::Kb small_kb() {
   auto cuda = [&](std::string v, std::vector<std::string> arches, std::string gcc,
                   std::string drv) {
     kb::CudaRelease r;
-    r.version = v;
+    r.version = testkit::version_of(v);
     r.arches = arches;
     r.gcc_max = testkit::version_of(gcc);
     r.clang_max = testkit::version_of("14");
@@ -47,7 +47,7 @@ kb::Kb small_kb() {
   auto torch = [&](std::string v, std::string py, std::string cmin, std::string cmax,
                    std::string np) {
     kb::TorchRelease t;
-    t.version = v;
+    t.version = testkit::version_of(v);
     t.python = py;
     t.cmake_min = testkit::version_of(cmin);
     if (!cmax.empty()) t.cmake_max_exclusive = testkit::version_of(cmax);
@@ -246,7 +246,7 @@ TEST(Gpu, UnreadArchListIsUnknownNotEmpty) {
 TEST(Gpu, MissingArchOffersNearestRunnable) {
   auto k = small_kb();
   k.cuda.push_back(k.cuda[0]);
-  k.cuda.back().version = "11.7";
+  k.cuda.back().version = testkit::version_of("11.7");
   k.cuda.back().arches = {"3.5", "5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.7"};
   kb::TegraSoc orin;  // 8.7 is Orin's integrated GPU: no target for a card, though it is nearer
   orin.compatible = "tegra234";

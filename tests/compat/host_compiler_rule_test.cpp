@@ -50,13 +50,13 @@ TEST(HostCompilerRule, OldestCudaThatAcceptsAGcc) {
   kb::Kb kb;
   for (auto [v, gmax] : {std::pair{"12.4", "13"}, {"11.8", "11"}, {"12.8", "14"}, {"10.2", ""}}) {
     kb::CudaRelease r;
-    r.version = v;
+    r.version = testkit::version_of(v);
     if (*gmax) r.gcc_max = testkit::version_of(gmax);
     kb.cuda.push_back(r);
   }
   ASSERT_NE(oldest_cuda_for_gcc(kb, 13), nullptr);
-  EXPECT_EQ(oldest_cuda_for_gcc(kb, 13)->version, "12.4");
-  EXPECT_EQ(oldest_cuda_for_gcc(kb, 9)->version, "11.8");  // 10.2 has no gcc_max in the KB: not counted
+  EXPECT_EQ(oldest_cuda_for_gcc(kb, 13)->version.original(), "12.4");
+  EXPECT_EQ(oldest_cuda_for_gcc(kb, 9)->version.original(), "11.8");  // 10.2 has no gcc_max in the KB: not counted
   EXPECT_EQ(oldest_cuda_for_gcc(kb, 15), nullptr);
 }
 

@@ -1,5 +1,6 @@
 // The Python-vs-torch rules (python.target, numpy.target) the torch planner and doctor share.
 #include "compat/python_rule.h"
+#include "testkit/version_of.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +9,7 @@ namespace {
 
 kb::TorchRelease release() {
   kb::TorchRelease r;
-  r.version = "2.4.1";
+  r.version = testkit::version_of("2.4.1");
   r.python = ">=3.8,<3.13";
   r.numpy = ">=1.22,<2";
   return r;

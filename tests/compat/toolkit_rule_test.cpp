@@ -12,7 +12,7 @@ namespace {
 
 TEST(ToolkitRule, DriverRunsByNvmlFirstThenTheKbMinimum) {
   kb::CudaRelease r;
-  r.version = "12.8";
+  r.version = testkit::version_of("12.8");
   r.driver_min_linux = testkit::version_of("570.26");
   DriverFacts d;
   d.present = true;
@@ -37,7 +37,7 @@ TEST(ToolkitRule, NvccForTorchByMajorThenMinor) {
 TEST(ToolkitRule, DoctorsVerdictsCarryTheRuleIds) {
   kb::Kb k;
   kb::CudaRelease r;
-  r.version = "12.8";
+  r.version = testkit::version_of("12.8");
   r.driver_min_linux = testkit::version_of("570.26");
   r.source = "test";
   k.cuda.push_back(r);

@@ -54,9 +54,9 @@ TEST(KbFacts, TegraArchesExistInTheirToolkits) {
       ASSERT_TRUE(range) << x.cuda;
       // Every toolkit in the range must have the arch it names.
       for (const auto& r : kb().cuda)
-        if (range->contains(*Version::parse(r.version)))
+        if (range->contains(r.version))
           EXPECT_NE(std::find(r.arches.begin(), r.arches.end(), x.arch), r.arches.end())
-              << s.compatible << " CUDA " << r.version << " lacks " << x.arch;
+              << s.compatible << " CUDA " << r.version.original() << " lacks " << x.arch;
     }
   }
 }
@@ -72,31 +72,31 @@ TEST(KbFacts, FamilyArchesAppearInSomeToolkit) {
 
 TEST(KbFacts, CudaReleasesAreOrderedAndGrow) {
   for (std::size_t i = 1; i < kb().cuda.size(); ++i) {
-    auto a = Version::parse(kb().cuda[i - 1].version), b = Version::parse(kb().cuda[i].version);
-    EXPECT_LT(*a, *b) << kb().cuda[i].version;
+    const Version &a = kb().cuda[i - 1].version, &b = kb().cuda[i].version;
+    EXPECT_LT(a, b) << kb().cuda[i].version.original();
     // A newer toolkit never accepts an older host compiler ceiling.
     EXPECT_LE(kb().cuda[i - 1].gcc_max, kb().cuda[i].gcc_max);
     EXPECT_LE(kb().cuda[i - 1].driver_min_linux, kb().cuda[i].driver_min_linux);
   }
   for (const auto& r : kb().cuda) {
     const CudaFamily* f = kb().find_cuda_family(r.version);
-    if (Version::parse(r.version)->major() >= 11) {
-      ASSERT_NE(f, nullptr) << r.version;
+    if (r.version.major() >= 11) {
+      ASSERT_NE(f, nullptr) << r.version.original();
       // x.0 may ship before the floor was set (11.0 GA: 450.51.05 < 450.80.02); later minors may not.
-      if (Version::parse(r.version)->minor() > 0) EXPECT_LE(f->driver_min_linux, r.driver_min_linux) << r.version;
+      if (r.version.minor() > 0) EXPECT_LE(f->driver_min_linux, r.driver_min_linux) << r.version.original();
     }
   }
 }
 
 TEST(KbFacts, TorchCudaVersionsExistAndArchesAreKnown) {
   for (const auto& t : kb().torch) {
-    for (const auto& c : t.cuda) EXPECT_NE(kb().find_cuda(c), nullptr) << t.version << " CUDA " << c;
-    for (const auto& a : t.arch_names) EXPECT_TRUE(in_some_toolkit(a)) << t.version << " " << a;
-    EXPECT_TRUE(VersionRange::parse(t.python)) << t.version;
-    EXPECT_TRUE(VersionRange::parse(t.numpy)) << t.version;
+    for (const auto& c : t.cuda) EXPECT_NE(kb().find_cuda(c), nullptr) << t.version.original() << " CUDA " << c;
+    for (const auto& a : t.arch_names) EXPECT_TRUE(in_some_toolkit(a)) << t.version.original() << " " << a;
+    EXPECT_TRUE(VersionRange::parse(t.python)) << t.version.original();
+    EXPECT_TRUE(VersionRange::parse(t.numpy)) << t.version.original();
     // CMake 4 removed compatibility with cmake_minimum_required < 3.5: every torch < 2.7 has the ceiling.
-    bool before_27 = *Version::parse(t.version) < *Version::parse("2.7");
-    EXPECT_EQ(t.cmake_max_exclusive ? t.cmake_max_exclusive->original() : "", before_27 ? "4" : "") << t.version;
+    bool before_27 = t.version < *Version::parse("2.7");
+    EXPECT_EQ(t.cmake_max_exclusive ? t.cmake_max_exclusive->original() : "", before_27 ? "4" : "") << t.version.original();
   }
   for (const char* v : {"1.8", "1.13", "2.0", "2.4", "2.7", "2.11"}) EXPECT_NE(kb().find_torch(v), nullptr) << v;
 }

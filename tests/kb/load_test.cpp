@@ -105,7 +105,7 @@ TEST(KbLookup, ChipToFamilyLongestPrefix) {
 TEST(KbLookup, CudaByAnyVersionSpelling) {
   const CudaRelease* r = embedded().find_cuda("11.8.89");
   ASSERT_NE(r, nullptr);
-  EXPECT_EQ(r->version, "11.8");
+  EXPECT_EQ(r->version.original(), "11.8");
   EXPECT_EQ(r->gcc_max.original(), "11");
   EXPECT_EQ(r->driver_min_linux.original(), "520.61.05");
   EXPECT_EQ(embedded().find_cuda("12.1")->gcc_max.original(), "12");
@@ -126,13 +126,13 @@ TEST(KbLookup, CudaFamilyFloor) {
 TEST(KbLookup, TorchByPatchVersion) {
   const TorchRelease* t = embedded().find_torch("2.4.1");
   ASSERT_NE(t, nullptr);
-  EXPECT_EQ(t->version, "2.4");
+  EXPECT_EQ(t->version.original(), "2.4");
   EXPECT_EQ(t->python, ">=3.8,<3.13");
   ASSERT_TRUE(t->cmake_max_exclusive);
   EXPECT_EQ(t->cmake_max_exclusive->original(), "4");
   EXPECT_EQ(std::count(t->arch_names.begin(), t->arch_names.end(), "12.0"), 0);
-  EXPECT_EQ(embedded().find_torch("2.10.0+cu130")->version, "2.10");
-  EXPECT_EQ(embedded().find_torch("2.1")->version, "2.1");
+  EXPECT_EQ(embedded().find_torch("2.10.0+cu130")->version.original(), "2.10");
+  EXPECT_EQ(embedded().find_torch("2.1")->version.original(), "2.1");
   const TorchRelease* old = embedded().find_torch("1.13.1");
   ASSERT_NE(old, nullptr);
   EXPECT_EQ(std::count(old->arch_names.begin(), old->arch_names.end(), "8.9"), 0);

@@ -178,10 +178,10 @@ TEST(PlanCore, CompilerEnvNamesTheCDriverElseTheCxxOne) {
 TEST(PlanCore, NvccLimitComesFromTheBuildsCudaOnlyWhenCudaIsCompiled) {
   Fixture f;
   kb::CudaRelease r124;
-  r124.version = "12.4";
+  r124.version = testkit::version_of("12.4");
   r124.gcc_max = testkit::version_of("13");
   kb::CudaRelease r118;
-  r118.version = "11.8";
+  r118.version = testkit::version_of("11.8");
   r118.gcc_max = testkit::version_of("11");
   f.kb.cuda = {r124, r118};
   CudaToolkitFacts tk;
