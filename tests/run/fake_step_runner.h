@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "run/pipeline.h"
@@ -92,5 +93,22 @@ inline BuildOptions scripted_build_options(const std::string& out_dir, StepRunne
   };
   return o;
 }
+
+// A diagnosis whose one root cause is signature ID carrying remedy KIND (the finding points at the
+// signature held here, so keep the object alive while the diagnosis is used).
+struct OneRootDiagnosis {
+  triage::Signature sig;
+  triage::Diagnosis d;
+  OneRootDiagnosis(std::string id, triage::RemedyKind kind) {
+    sig.id = std::move(id);
+    sig.remedy.kind = kind;
+    triage::Finding f;
+    f.id = sig.id;
+    f.sig = &sig;
+    f.remedy = sig.remedy;
+    d.findings.push_back(f);
+    d.root_count = 1;
+  }
+};
 
 }  // namespace ts::run::testing

@@ -18,19 +18,8 @@ namespace fs = std::filesystem;
 using testing::FakeStepRunner;
 
 // A diagnosis whose one root asks for a fresh configure.
-struct ReconfigureDiag {
-  triage::Signature sig;
-  triage::Diagnosis d;
-  ReconfigureDiag() {
-    sig.id = "CMAKE_STALE_CACHE";
-    sig.remedy.kind = triage::RemedyKind::reconfigure;
-    triage::Finding f;
-    f.id = sig.id;
-    f.sig = &sig;
-    f.remedy = sig.remedy;
-    d.findings.push_back(f);
-    d.root_count = 1;
-  }
+struct ReconfigureDiag : testing::OneRootDiagnosis {
+  ReconfigureDiag() : OneRootDiagnosis("CMAKE_STALE_CACHE", triage::RemedyKind::reconfigure) {}
 };
 
 plan::Plan cmake_only_plan() {

@@ -52,19 +52,8 @@ std::vector<std::string> statuses(const BuildOutcome& r) {
 }
 
 // A diagnosis whose root cause carries the halve_jobs remedy.
-struct OomDiagnosis {
-  triage::Signature sig;
-  triage::Diagnosis d;
-  OomDiagnosis() {
-    sig.id = "OOM_CC1PLUS_KILLED";
-    sig.remedy.kind = triage::RemedyKind::halve_jobs;
-    triage::Finding f;
-    f.id = sig.id;
-    f.sig = &sig;
-    f.remedy = sig.remedy;
-    d.findings.push_back(f);
-    d.root_count = 1;
-  }
+struct OomDiagnosis : testing::OneRootDiagnosis {
+  OomDiagnosis() : OneRootDiagnosis("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs) {}
 };
 
 TEST(Pipeline, AllStepsRunInOrderThroughTheRunner) {
