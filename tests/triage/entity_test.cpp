@@ -111,6 +111,7 @@ TEST(Entity, EveryHeaderEntryNamesItsProviderOnARealLine) {
     EXPECT_NE(notes_of(f).find("is provided by"), std::string::npos) << notes_of(f);
     EXPECT_NE(f.fix.find(h.way_out), std::string::npos) << f.fix;
     if (*h.root) EXPECT_EQ(f.id, h.root);
+    else EXPECT_NE(f.sig, nullptr) << "a missing header is a known class, not unrecognised";
     const HeaderEntry* e = engine().set().entities.find_header(
         [&] { for (const auto& en : entities_of(h.line)) if (en.kind == "header") return en.value; return std::string(); }());
     ASSERT_NE(e, nullptr);

@@ -158,6 +158,8 @@ const Wording kWordings[] = {
     {"x.cu:2:10: fatal error: 'cusparse.h' file not found", "CUDA_DEV_HEADER_MISSING"},
     {"x.cu(2): catastrophic error: cannot open source file \"foo/bar.h\"", "MISSING_HEADER_GENERIC"},
     {"x.cu:7:10: fatal error: cute/algorithm/copy.hpp: No such file or directory", "SUBMODULES_MISSING"},
+    // A header with no extension, after the including file's line and column.
+    {"ops/src/datatype/datatype.h:4:10: fatal error: google/dense_hash_map: No such file or directory", "MISSING_HEADER_GENERIC"},
     // Links that name a CUDA library or LAPACK.
     {"/usr/bin/ld: x.o: undefined reference to `ncclCommInitRank'", "NCCL_NOT_FOUND"},
     {"/usr/bin/ld: x.o: undefined reference to `cusparseCreate'", "CUDA_LINK_LIB_NOT_FOUND"},
@@ -775,6 +777,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                            Wording{"NVIDIA Release 20.10 (build 16733513)", "NVIDIA_DRIVER_TOO_OLD"},
                            Wording{"DEPRECATION: Python 2.7 reached the end of its life on January 1st, 2020.", "PYTHON_TOO_OLD_FOR_TORCH"},
                            Wording{"rm: 无法删除 'build/config.h': 没有那个文件或目录", "MISSING_HEADER_GENERIC"},
+                           // A source file missing from the command line is not an #include (no line:column before it).
+                           Wording{"cc1plus: fatal error: src/cuda/ops.cpp: No such file or directory", "MISSING_HEADER_GENERIC"},
                            // CUB's namespace macros (nvlabs/autodmp#8): another requirement, not the dialect.
                            Wording{"cuda12-3-0/include/cub/util_namespace.cuh:46:2: error: #error CUB requires a definition of CUB_NS_QUALIFIER when CUB_NS_PREFIX/POSTFIX are defined.", "CXX17_REQUIRED"},
                            Wording{"ls: Zugriff auf 'ops_impl.h' nicht möglich: Datei oder Verzeichnis nicht gefunden", "MISSING_HEADER_GENERIC"},
