@@ -7,11 +7,12 @@
 # (target: <= 1.0). TIMELINE=1: pip's phases too (bench/speed/timeline.py, output unbuffered).
 # Usage: bench/speed/vs_pip.sh TREE... [-- more torchsmith build options]
 #   TORCHSMITH=build/torchsmith PYTHON=python3 ROUNDS=1 TIMELINE=0 VERIFY_GPU=0 KEEP_LOGS= (environment;
-#   VERIFY_GPU=1: torchsmith's wheel also through `verify --gpu`, untimed; KEEP_LOGS=DIR: pip runs -v
-#   and every run's log, with torchsmith's step logs, is copied to DIR at the end); torchsmith builds
+#   VERIFY_GPU=1: torchsmith's wheel also through `verify --gpu`, untimed; KEEP_LOGS=DIR: pip runs -v,
+#   each run prints its compiles' start and end from .ninja_log, and every run's log and .ninja_log,
+#   with torchsmith's step logs, is copied to DIR at the end); torchsmith builds
 #   with --compile-cache none unless the options name a cache, as pip has none.
 set -euo pipefail
-usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
 trees=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do trees+=("$1"); shift; done
@@ -31,7 +32,14 @@ keep=${KEEP_LOGS:-}
 # The logs, with pip's compile commands (-v) and torchsmith's step logs, for comparing the two builds.
 keep_logs() {
   [ -n "$keep" ] || return 0
-  mkdir -p "$keep" && (cd "$work" && find . -name '*.log' -print0 | xargs -0 -r cp --parents -t "$keep")
+  mkdir -p "$keep" && (cd "$work" && find . \( -name '*.log' -o -name .ninja_log \) -print0 | xargs -0 -r cp --parents -t "$keep")
+}
+# Each compile's start and end in a build's .ninja_log (ms since ninja started): whether the compiles
+# overlapped, and which one held the build.
+edges() {
+  [ -n "$keep" ] || return 0
+  find "$1" -name .ninja_log -print0 2>/dev/null | xargs -0 -r awk -F'\t' '!/^#/ {n = split($4, p, "/");
+    printf "%s %.1f-%.1f s; ", p[n], $1 / 1000, $2 / 1000}' | sed 's/; $//'
 }
 trap 'keep_logs; rm -rf "$work"' EXIT
 
@@ -84,6 +92,7 @@ for tree in "${trees[@]}"; do
     "$ts" verify "$whl" --python "$py" --plan "$lock" >"$src.verify.log" 2>&1 ||
       { echo "pip's wheel did not verify ($tree):" >&2; tail -20 "$src.verify.log" >&2; exit 1; }
     printf '  round %d  pip        %7.1f s wall (pip wheel), wheel verified\n' "$r" "$wp"
+    [ -n "$keep" ] && printf '      compiles: %s\n' "$(edges "$src")"
     [ "${TIMELINE:-0}" = 1 ] && sed -n '/^phase /,/^total /p' "$src.log" | sed 's/^/      pip: /'
     src=$work/t$n-ts-$r; fresh "$tree" "$src"
     t0=$(now)
@@ -91,6 +100,7 @@ for tree in "${trees[@]}"; do
       { echo "torchsmith build failed for $tree (round $r):" >&2; tail -30 "$src.log" >&2; exit 1; }
     t1=$(now); wt=$(secs "$t0" "$t1")
     printf '  round %d  torchsmith %7.1f s wall (%s), wheel verified\n' "$r" "$wt" "$(phases "$src.out" "$wt")"
+    [ -n "$keep" ] && printf '      compiles: %s\n' "$(edges "$src.out")"
     if [ "${VERIFY_GPU:-0}" = 1 ]; then  # after the timing: torchsmith's wheel on the GPUs, against its lock
       twhl=$(ls "$src.out"/dist/*.whl | head -1)
       tlib=$("$py" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
