@@ -9,6 +9,8 @@ ts_slow(test_build compiles "NinjaStatus.ParsesRealNinjaOutput:Runner.CleanRunWi
 
 # Ten setuptools extensions built against Debian's torch through the Python build helper.
 ts_slow(test_run compiles "PyshimBuild.*:CompileCache.RealCcacheCachesNvccCompiles")
+# torchsmith's PEP 517 frontend running setup.py (pure-Python trees, a few seconds) and in-tree backends.
+ts_slow(test_run compiles "Pep517Frontend.*")
 # Tiny long-tail packages (a GPU check, an old -std, their own -gencode) built with and without the remedies.
 ts_slow(test_run compiles "PyshimRemedy.*")
 # Tiny CMake projects (an old standard, their own CUDA arches, a setup.py running cmake) with and without the CMake remedies.

@@ -303,9 +303,29 @@ void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::str
   }
 }
 
+std::vector<std::string> by_hand(const std::vector<std::string>& argv) {
+  if (argv.size() != 6 || argv[1] != "-m" || argv[2] != kPep517Frontend) return argv;
+  return {argv[0], "-m", "pip", "wheel", "-v", "--no-build-isolation", "--no-deps", "-w", argv[4], argv[5]};
+}
+
 std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, ContractOut& out) {
   RuleScope scope(out, "contract.build");
   auto has = [&](const char* n) { return py.packages.count(n) > 0; };
+  // setuptools' legacy backend (a setup.py with no build-backend named) came in 40.8.0.
+  auto st = py.packages.find("setuptools");
+  auto stv = st == py.packages.end() ? std::nullopt : ver(st->second);
+  if ((setup_py || pyproject) && stv && *stv >= *ver("40.8.0")) {
+    out.decide("build", "torchsmith's PEP 517 frontend, no isolation, no dependencies",
+               "the backend pyproject.toml names (setuptools' legacy backend when none) runs in the target Python, "
+               "so the build sees the target torch (an isolated build installs a fresh torch from the index, "
+               "flash-attention's most common failure) and installs nothing; its build_wheel hook alone, as "
+               "pypa/build asks it: pip wheel first runs the metadata hook in a process of its own, a second run of "
+               "setup.py that imports torch (seconds on every build). The helper torchsmith_pep517.py is written "
+               "beside the build helper",
+               std::string(kIsolation) + "; https://peps.python.org/pep-0517/#build-wheel; setuptools v40.8.0 "
+               "changelog (build_meta:__legacy__); src/run/pyshim/torchsmith_pep517.py");
+    return {py.path, "-m", std::string(kPep517Frontend), "-w", "dist", "."};
+  }
   if (has("pip") && (setup_py || pyproject)) {
     out.decide("build", "pip wheel --no-build-isolation --no-deps",
            "the build must see the target torch: a PEP 517 isolated build installs a fresh torch from the "

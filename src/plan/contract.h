@@ -4,6 +4,7 @@
 // (nvcc's and this torch's cpp_extension's), the package's torch pin, and no build isolation.
 // Each check adds Decisions (warnings included) or Conflicts with their fixes and sources.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/arch_list.h"
@@ -53,9 +54,18 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
 void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::string& version,
                      const std::vector<std::string>& pyproject_requires, ContractOut& out);
 
-// How the build runs without isolation: `python -m pip wheel --no-build-isolation --no-deps` when
-// pip is in the target Python, else `python setup.py bdist_wheel`; a conflict when neither can.
+// torchsmith's PEP 517 frontend (src/run/pyshim/torchsmith_pep517.py): `python -m torchsmith_pep517
+// -w dist .`, run with the build helper's directory on PYTHONPATH.
+inline constexpr std::string_view kPep517Frontend = "torchsmith_pep517";
+
+// How the build runs without isolation: torchsmith's PEP 517 frontend when the target Python has
+// setuptools >= 40.8 (its legacy backend), else `python -m pip wheel --no-build-isolation --no-deps`
+// when pip is there, else `python setup.py bdist_wheel`; a conflict when none can.
 // Returns the argv ({python} and {dist} filled), empty on conflict.
 std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, ContractOut& out);
+
+// The build step as a person runs it without torchsmith (plan --format sh / dockerfile): the
+// frontend's step becomes the same build through pip, which has no torchsmith helper to find.
+std::vector<std::string> by_hand(const std::vector<std::string>& argv);
 
 }  // namespace ts::plan

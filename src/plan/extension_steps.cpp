@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "plan/build_remedies.h"
+#include "plan/contract.h"
 #include "plan/extension_internal.h"
 #include "util/split.h"
 
@@ -172,6 +174,9 @@ void build_steps(Ctx& c) {
   bool pyproject = scan.scanned ? scan.pyproject : r.build_system == "pep517";
   auto argv = build_command(*c.python, setup_py, pyproject, c);
   if (argv.empty()) return;
+  if (argv.size() > 2 && argv[2] == kPep517Frontend)
+    use_build_helper(c, "the build step runs torchsmith's PEP 517 frontend from there",
+                     "src/run/pyshim/torchsmith_pep517.py");
   c.p.steps.push_back({"build", argv, "{src}", util::join(argv, " ") + ": against the target torch, nothing downloaded"});
   std::string pattern = c.dist_name + "-*.whl";
   const auto [abi, plat] = core::wheel_tags(c);

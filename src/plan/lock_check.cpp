@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "plan/contract.h"
 #include "util/printable.h"
 #include "util/split.h"
 
@@ -107,7 +108,11 @@ void check_step(const Plan& p, const Step& s, std::vector<std::string>& out) {
   if (!p.python.empty() && prog == p.python) {
     bool setup = s.argv.size() > 1 && s.argv[1] == "setup.py";
     bool pip_wheel = s.argv.size() > 3 && s.argv[1] == "-m" && s.argv[2] == "pip" && s.argv[3] == "wheel";
-    if (!setup && !pip_wheel) return bad("a plan's Python runs `setup.py` or `-m pip wheel`, nothing else");
+    // torchsmith's own frontend, exactly as a plan writes it: the helper it names is torchsmith's.
+    const std::vector<std::string> frontend{p.python, "-m", std::string(kPep517Frontend), "-w", "dist", "."};
+    if (!setup && !pip_wheel && s.argv != frontend)
+      return bad("a plan's Python runs `setup.py`, `-m pip wheel` or `-m " + std::string(kPep517Frontend) +
+                 " -w dist .`, nothing else");
     return;
   }
   if (basename(prog) == "cmake") {

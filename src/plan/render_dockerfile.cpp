@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/version.h"
+#include "plan/contract.h"
 #include "plan/render.h"
 #include "plan/toolkit_env.h"
 #include "util/printable.h"
@@ -106,7 +107,7 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
   }
   for (const auto& s : p.steps) {
     if (s.name != "configure" && s.name != "build") continue;
-    std::vector<std::string> argv = s.argv;
+    std::vector<std::string> argv = by_hand(s.argv);
     for (auto& a : argv) {
       if (a == p.python) a = "/opt/env/bin/python";
       if (!p.python.empty() && a.rfind(p.python, 0) == 0) a = "/opt/env/bin/python";

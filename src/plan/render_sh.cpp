@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plan/render.h"
+#include "plan/contract.h"
 #include "util/printable.h"
 #include "util/redact_json.h"
 
@@ -56,7 +57,7 @@ std::string render_sh(const Plan& p) {
   for (const auto& s : p.steps) {
     if (!s.note.empty()) o << "  # " << util::printable(s.name) << ": " << util::printable(s.note) << "\n";
     std::string line;
-    for (auto a : s.argv) {
+    for (auto a : by_hand(s.argv)) {
       std::string q;
       std::size_t at = 0;
       while (at < a.size()) {

@@ -10,8 +10,11 @@ std::string write_pyshim(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot create " + dir + ": " + ec.message();
-  std::string err = util::write_file_atomic(dir + "/sitecustomize.py", pyshim_sitecustomize());
-  return err.empty() ? util::write_file_atomic(dir + "/torchsmith_project.cmake", pyshim_cmake_include()) : err;
+  for (const auto& [name, text] : {std::pair{"/sitecustomize.py", pyshim_sitecustomize()},
+                                    std::pair{"/torchsmith_project.cmake", pyshim_cmake_include()},
+                                    std::pair{"/torchsmith_pep517.py", pyshim_pep517()}})
+    if (std::string err = util::write_file_atomic(dir + name, text); !err.empty()) return err;
+  return "";
 }
 
 std::string cmake_include_define(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,

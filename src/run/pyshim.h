@@ -20,7 +20,12 @@ std::string_view pyshim_sitecustomize();
 // CMake build's configure call for the build.cmake-arch / build.cmake-std remedies.
 std::string_view pyshim_cmake_include();
 
-// Writes DIR/sitecustomize.py and DIR/torchsmith_project.cmake atomically; returns "" or what went wrong.
+// torchsmith's PEP 517 frontend (src/run/pyshim/torchsmith_pep517.py): a plan's build step runs it
+// as `python -m torchsmith_pep517 -w dist .` (plan/contract.h).
+std::string_view pyshim_pep517();
+
+// Writes DIR/sitecustomize.py, DIR/torchsmith_project.cmake and DIR/torchsmith_pep517.py atomically;
+// returns "" or what went wrong.
 std::string write_pyshim(const std::string& dir);
 
 // The -D that makes a plan's own `cmake` configure step (a CMake project with no setup.py or

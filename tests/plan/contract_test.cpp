@@ -172,12 +172,22 @@ TEST(Contract, PackageTorchPin) {
 
 TEST(Contract, BuildNeverUsesIsolation) {
   auto py = fake_python("2.7.1+cu128", "12.8");
+  // setuptools with the legacy backend: torchsmith's own frontend, in the target Python.
+  py.packages["setuptools"] = "69.5.1";
+  ContractOut direct;
+  auto argv = build_command(py, true, true, direct);
+  EXPECT_EQ(argv, (std::vector<std::string>{py.path, "-m", "torchsmith_pep517", "-w", "dist", "."}));
+  // Run by hand it is the same build through pip, with no helper to find.
+  EXPECT_EQ(by_hand(argv), (std::vector<std::string>{py.path, "-m", "pip", "wheel", "-v", "--no-build-isolation",
+                                                     "--no-deps", "-w", "dist", "."}));
+  py.packages["setuptools"] = "40.7.3";  // before build_meta:__legacy__
   ContractOut pip;
-  auto argv = build_command(py, true, true, pip);
+  argv = build_command(py, true, true, pip);
   ASSERT_GE(argv.size(), 6u);
   EXPECT_EQ(argv[0], py.path);
   EXPECT_NE(std::find(argv.begin(), argv.end(), "--no-build-isolation"), argv.end());
   EXPECT_NE(std::find(argv.begin(), argv.end(), "--no-deps"), argv.end());
+  EXPECT_EQ(by_hand(argv), argv);
 
   py.packages.erase("pip");
   ContractOut setup;

@@ -73,8 +73,17 @@ TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
   const Step* b = step(p, "build");
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->argv[0], "/opt/venv/bin/python3");
-  EXPECT_NE(std::find(b->argv.begin(), b->argv.end(), "--no-build-isolation"), b->argv.end());
+  // setuptools 69: torchsmith's PEP 517 frontend (no isolation, no deps), found in the helper's directory.
+  EXPECT_EQ(b->argv, (std::vector<std::string>{"/opt/venv/bin/python3", "-m", "torchsmith_pep517", "-w", "dist", "."}));
+  EXPECT_EQ(env(p, "PYTHONPATH").rfind("{pyshim}", 0), 0u) << env(p, "PYTHONPATH");
   EXPECT_EQ(b->cwd, "{src}");
+  auto f2 = f;  // a setuptools before its legacy backend: pip wheel, never isolated
+  for (auto& py : f2.pythons) py.packages["setuptools"] = "40.7.0";
+  auto r2 = make_extension_plan(dir_request(cuda_only_scan()), f2, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r2.ok());
+  const Step* b2 = step(r2.plan, "build");
+  ASSERT_NE(b2, nullptr);
+  EXPECT_NE(std::find(b2->argv.begin(), b2->argv.end(), "--no-build-isolation"), b2->argv.end());
   const Step* pk = step(p, "package");
   ASSERT_NE(pk, nullptr);
   EXPECT_EQ(pk->argv, (std::vector<std::string>{"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}));

@@ -47,7 +47,9 @@ TEST(SpeedParallel, SlotsCountNvccThreadsForAPortableBuild) {
 TEST(SpeedParallel, TheRecipeCanSayNo) {
   Recipe rc = recipe_generic("demo-ext");
   rc.parallel_extensions = false;
-  auto r = make_extension_plan(dir_request(cuda_only_scan()), machine(), test_kb(), rc, &test_fixes());
+  auto m = machine();  // setuptools before its legacy backend: no PEP 517 frontend puts the helper on the path
+  for (auto& py : m.pythons) py.packages["setuptools"] = "40.7.0";
+  auto r = make_extension_plan(dir_request(cuda_only_scan()), m, test_kb(), rc, &test_fixes());
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(env(r.plan, "TORCHSMITH_EXT_JOBS"), "<unset>");
   EXPECT_EQ(env(r.plan, "PYTHONPATH"), "<unset>");
