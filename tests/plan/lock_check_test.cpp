@@ -111,6 +111,25 @@ TEST(LockCheck, OtherFieldsOfTheSameClassAreNamedToo) {
   }
 }
 
+// torchsmith's PEP 517 frontend: the plan's exact argv passes; another module, option or tree is named.
+TEST(LockCheck, TheFrontendStepPassesOnlyInThePlannersForm) {
+  Plan base = corpus_lock("hello-ext.lock.json");
+  std::size_t b = 0;
+  while (b < base.steps.size() && base.steps[b].name != "build") ++b;
+  ASSERT_LT(b, base.steps.size());
+  base.steps[b].argv = {base.python, "-m", "torchsmith_pep517", "-w", "dist", "."};
+  ASSERT_EQ(joined(lock_problems(base)), "");
+  for (auto edit : std::vector<std::function<void(Plan&)>>{
+           [&](Plan& p) { p.steps[b].argv[2] = "evil_module"; },
+           [&](Plan& p) { p.steps[b].argv[4] = "/tmp/elsewhere"; },
+           [&](Plan& p) { p.steps[b].argv.push_back("--config-settings=x"); },
+           [&](Plan& p) { p.steps[b].argv[0] = "/tmp/evil/python3"; }}) {
+    Plan p = base;
+    edit(p);
+    EXPECT_FALSE(lock_problems(p).empty()) << p.steps[b].argv[2];
+  }
+}
+
 // The build overlay (issue 34's build.overlay): the planner's form passes, with its folder on
 // PYTHONPATH; another program, an option for pip or a folder elsewhere is named.
 TEST(LockCheck, TheBuildOverlayStepPassesOnlyInThePlannersForm) {
