@@ -111,10 +111,12 @@ constexpr EntityPattern kEntities[] = {
     {"header", "\xe2\x80\x9c([\\w./+-]+\\.(?:h|hpp|cuh))\xe2\x80\x9d"},  // MSVC in Chinese: “Python.h”
     {"header", R"(include file '([^']+)' not found)"},
     {"header", R"('([\w./+-]+\.(?:h|hpp|hh|cuh))' file not found)"},
-    {"symbol", R"(undefined symbol: (\S+))"},
+    // A mangled name is [\w.$@]: a quote or parenthesis after it is the framing (an exception's repr
+    // "ImportError('...: undefined symbol: _ZN...')", a quoted message), not part of the symbol.
+    {"symbol", R"(undefined symbol: ([\w.$@]+))"},
     {"symbol", R"(undefined reference to [`'](.+?)')"},
     {"symbol", "undefined reference to \xe2\x80\x98(.+?)\xe2\x80\x99"},  // gcc with UTF-8 quotes
-    {"symbol", R"(Symbol not found: (\S+))"},
+    {"symbol", R"(Symbol not found: ([\w.$@]+))"},
     {"library", R"((lib[\w+.-]*\.so[\d.]*): cannot open shared object file)"},
     {"library", R"re(Error loading "([^"]+\.dll)")re"},
     {"library", R"(cannot find -l(\S+))"},
