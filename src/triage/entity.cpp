@@ -202,6 +202,43 @@ void uv_index_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
                     std::to_string(command->line) + "): uv takes each package from the first index that has it");
 }
 
+// A segmentation fault right under the command that imports one
+// module (`python -c "import X"`, `>>> import X`): the crash is X's compiled code being loaded, whose
+// binary does not fit the torch it links against (a wheel built for another torch release). torch and
+// numpy themselves are the runtime, not an extension of it, so their crash is left unread.
+void import_crash_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  bool signal = false;
+  for (const auto& e : f.evidence)
+    if (auto line = read_failure_line(e.text))
+      signal |= std::string_view(line->grammar->tool) == "signal" &&  // a bad memory access, not a CPU's missing instruction
+                (e.text.find("egmentation fault") != std::string::npos || e.text.find("SIGSEGV") != std::string::npos);
+  if (!signal) return;
+  std::string module;
+  const Evidence* command = nullptr;
+  for (const auto& c : f.context) {
+    if (c.line >= f.first_line() || c.line + 3 < f.first_line()) continue;
+    std::string_view t = c.text;
+    std::size_t at = t.find("import ");
+    bool python_c = t.find("python") != std::string_view::npos && t.find(" -c ") != std::string_view::npos;
+    bool repl = t.find(">>> ") != std::string_view::npos;
+    if (at == std::string_view::npos || !(python_c || repl)) continue;
+    std::size_t from = t.rfind("from ", at);  // `from X import Y` imports X
+    std::size_t b = from != std::string_view::npos ? from + 5 : at + 7, e = b;
+    while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_' || t[e] == '.')) ++e;
+    module = std::string(t.substr(b, e - b));
+    command = &c;
+  }
+  if (!command || module.empty()) return;
+  std::string top = module.substr(0, module.find('.'));
+  if (top == "torch" || top == "numpy") return;
+  const Signature* to = set.find("EXT_BUILT_FOR_OTHER_TORCH");
+  if (!to) return;
+  reroute(d, f, *to, module);
+  f.notes.push_back("the interpreter crashed (line " + std::to_string(f.first_line()) + ") while importing " + module +
+                    " (line " + std::to_string(command->line) + "): its compiled module does not fit the torch it is loaded with");
+}
+
 // PEP 668's refusal while a package builds: the build script ran a bare `pip`, and the one PATH gave
 // it is another Python's (the OS's), not the environment that builds, which a venv never refuses.
 void build_pip_rule(Diagnosis& d, Finding& f) {
@@ -280,6 +317,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   removed_name_rule(set, f);
   torch_preload_rule(set, d, f);
   uv_index_rule(set, d, f);
+  import_crash_rule(set, d, f);
 }
 
 }  // namespace ts::triage

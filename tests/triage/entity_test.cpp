@@ -378,6 +378,25 @@ TEST(Entity, PtxIsaTheTableDoesNotKnowKeepsTheSignaturesFix) {
   EXPECT_EQ(notes_of(*other.root()).find("ptx.toml"), std::string::npos);
 }
 
+// A signal right under the command that imports one module: that module's compiled code crashed the
+// interpreter while loading (Parskatt/RoMa#131: a wheel built for another torch). Near misses: torch
+// itself crashing, an illegal instruction, a crash under a script rather than an import, a crash far below the import.
+TEST(Entity, ACrashWhileImportingOneModuleIsItsBinary) {
+  Diagnosis d = diagnose("(roma) vgpu@nvlink:~/RoMa$ python -c \"import local_corr\"\nSegmentation fault (core dumped)\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "EXT_BUILT_FOR_OTHER_TORCH") << findings_text(d);
+  bool said = false;
+  for (const auto& n : d.root()->notes) said |= n.find("local_corr") != std::string::npos;
+  EXPECT_TRUE(said) << "the answer names the module";
+  EXPECT_EQ(root_id(diagnose(">>> from fused_ops.kernels import attn\nSegmentation fault (core dumped)\n")), "EXT_BUILT_FOR_OTHER_TORCH");
+  // An illegal instruction is the CPU lacking one the binary uses, not a binary for another torch.
+  EXPECT_NE(root_id(diagnose(">>> import local_corr\nIllegal instruction (core dumped)\n")), "EXT_BUILT_FOR_OTHER_TORCH");
+  EXPECT_NE(root_id(diagnose("$ python -c \"import torch\"\nSegmentation fault (core dumped)\n")), "EXT_BUILT_FOR_OTHER_TORCH");
+  EXPECT_NE(root_id(diagnose("$ python train.py --epochs 3\nSegmentation fault (core dumped)\n")), "EXT_BUILT_FOR_OTHER_TORCH");
+  EXPECT_NE(root_id(diagnose("$ python -c \"import local_corr\"\nloading\nstep 1\nstep 2\nstep 3\nSegmentation fault (core dumped)\n")),
+            "EXT_BUILT_FOR_OTHER_TORCH");
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
 
