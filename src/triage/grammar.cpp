@@ -50,6 +50,10 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "pytest", "any", R"(^E\s+(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): )"},
     {Marker::failure_line, "python", "any",
      R"(^\s*(?:[A-Za-z_][\w.]*\.)?(?:BrokenProcessPool|BackendCompilerFailed|TritonMissing|ProcessRaisedException|ProcessExitedException)\b)"},
+    // A lazily imported module's failure as transformers and diffusers re-raise it ("Failed to import
+    // diffusers.loaders.lora_pipeline because of the following error (look up to see its traceback):",
+    // the underlying message on the next line): the failure of an import, with or without "RuntimeError: ".
+    {Marker::failure_line, "python", "import", R"(\bFailed to import [\w.]+ because of the following error\b)"},
     {Marker::failure_line, "python", "any", R"(^Fatal Python error: )"},
     // An exception printed as its repr by the framework that caught it (hydra's "Error loading
     // '...':" is followed by `ImportError("cannot import name ...")`); at the line's start, so a

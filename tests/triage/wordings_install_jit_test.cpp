@@ -152,5 +152,19 @@ TEST(CudaHomeIsPathList, ReadsTheEchoedCommand) {
     EXPECT_NE(root_id(diagnose(failed + cmd)), "CUDA_HOME_IS_PATH_LIST") << cmd;
 }
 
+// A lazy import's failure (diffusers re-raising transformers' ImportError, huggingface/diffusers#11343)
+// is an import failure no signature names; the name missing from the module on the next line is its
+// cause (PY_DEP_API_REMOVED explains = "import"). Near miss: a circular import under the same framing.
+TEST(LazyImportFailure, TheMissingNameIsTheCause) {
+  const char* framing = "Failed to import diffusers.loaders.lora_pipeline because of the following error (look up to see its traceback):\n";
+  Diagnosis d = diagnose(std::string(framing) + "cannot import name 'shard_checkpoint' from 'transformers.modeling_utils' \n");
+  EXPECT_TRUE(d.failed());
+  EXPECT_EQ(root_id(d), "PY_DEP_API_REMOVED") << findings_text(d);
+  Diagnosis circular = diagnose(std::string(framing) +
+                                "cannot import name 'X' from partially initialized module 'diffusers.loaders' (most likely due to a circular import)\n");
+  EXPECT_TRUE(circular.failed());
+  EXPECT_NE(root_id(circular), "PY_DEP_API_REMOVED");
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
