@@ -239,6 +239,36 @@ void import_crash_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
                     " (line " + std::to_string(command->line) + "): its compiled module does not fit the torch it is loaded with");
 }
 
+// A GLIBCXX version the loader did not find (libstdcxx.toml): the libstdc++ it loaded (the path before
+// ": version") is older than the first GCC whose libstdc++ exports it, and the binary that requires
+// it (after "required by") was built with that GCC or newer. The fix names both.
+void glibcxx_rule(const SignatureSet& set, Finding& f) {
+  if (f.id != "GLIBCXX_VERSION_NOT_FOUND") return;
+  std::string version;
+  const Evidence* at = named(f, "version", version);
+  if (!at || version.rfind("GLIBCXX_", 0) != 0) return;
+  const GlibcxxVersion* g = set.entities.find_glibcxx(version.substr(8));
+  if (!g) return;
+  const std::string& t = at->text;
+  std::string loaded, needs;
+  if (std::size_t v = t.find(": version "); v != std::string::npos) {
+    std::size_t b = t.rfind(' ', v);
+    loaded = t.substr(b == std::string::npos ? 0 : b + 1, v - (b == std::string::npos ? 0 : b + 1));
+    if (loaded.find("libstdc++") == std::string::npos) loaded.clear();
+  }
+  if (std::size_t r = t.find("(required by "); r != std::string::npos) {
+    std::size_t e = t.find(')', r);
+    needs = t.substr(r + 13, e == std::string::npos ? std::string::npos : e - r - 13);
+  }
+  f.fix = version + " first came with GCC " + g->gcc + "'s libstdc++: " + (needs.empty() ? "the binary" : needs) +
+          " was built with GCC " + g->gcc + " or newer, and the libstdc++ loaded" + (loaded.empty() ? "" : " (" + loaded + ")") +
+          " is older. Load a libstdc++.so.6 from GCC " + g->gcc + " or newer first (conda install -c conda-forge 'libstdcxx-ng>=" +
+          g->gcc.substr(0, g->gcc.rfind('.')) + "', or put its directory first in LD_LIBRARY_PATH), or use a build of it made with the "
+          "system's GCC. " + f.fix;
+  f.notes.push_back(version + " (line " + std::to_string(at->line) + ") is exported from GCC " + g->gcc + "'s libstdc++ on (entity table " +
+                    g->file + ":" + std::to_string(g->line) + ", source " + g->source + ")");
+}
+
 // PEP 668's refusal while a package builds: the build script ran a bare `pip`, and the one PATH gave
 // it is another Python's (the OS's), not the environment that builds, which a venv never refuses.
 void build_pip_rule(Diagnosis& d, Finding& f) {
@@ -318,6 +348,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   torch_preload_rule(set, d, f);
   uv_index_rule(set, d, f);
   import_crash_rule(set, d, f);
+  glibcxx_rule(set, f);
 }
 
 }  // namespace ts::triage

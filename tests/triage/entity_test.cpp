@@ -397,6 +397,31 @@ TEST(Entity, ACrashWhileImportingOneModuleIsItsBinary) {
             "EXT_BUILT_FOR_OTHER_TORCH");
 }
 
+// A GLIBCXX version the loader did not find names the GCC whose libstdc++ first exports it
+// (libstdcxx.toml), the library that requires it and the one that was loaded (pytorch/pytorch#87279).
+// Near misses: a version the table does not list keeps the signature's fix; GLIBC (the C library) is
+// another finding.
+TEST(Entity, AMissingGlibcxxVersionNamesTheGccThatHasIt) {
+  Diagnosis d = diagnose("ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
+                         "(required by /home/u/lib/python3.10/site-packages/torch/lib/libtorch_python.so)\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "GLIBCXX_VERSION_NOT_FOUND");
+  EXPECT_NE(d.root()->fix.find("GLIBCXX_3.4.30 first came with GCC 12.1.0's libstdc++: /home/u/lib/python3.10/site-packages/torch/lib/"
+                               "libtorch_python.so was built with GCC 12.1.0 or newer, and the libstdc++ loaded "
+                               "(/usr/lib/x86_64-linux-gnu/libstdc++.so.6) is older"),
+            std::string::npos) << d.root()->fix;
+  bool cited = false;
+  for (const auto& n : d.root()->notes) cited |= n.find("libstdcxx.toml:") != std::string::npos;
+  EXPECT_TRUE(cited);
+  Diagnosis unknown = diagnose("ImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.99' not found (required by x.so)\n");
+  ASSERT_TRUE(unknown.root());
+  EXPECT_EQ(unknown.root()->id, "GLIBCXX_VERSION_NOT_FOUND");
+  EXPECT_EQ(unknown.root()->fix.find("first came with GCC"), std::string::npos);
+  Diagnosis glibc = diagnose("ImportError: /lib64/libc.so.6: version `GLIBC_2.34' not found (required by x.so)\n");
+  ASSERT_TRUE(glibc.root());
+  EXPECT_EQ(glibc.root()->fix.find("first came with GCC"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
 
