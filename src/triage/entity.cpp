@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <re2/re2.h>
+
 #include "triage/grammar.h"
 
 namespace ts::triage {
@@ -269,6 +271,35 @@ void glibcxx_rule(const SignatureSet& set, Finding& f) {
                     g->file + ":" + std::to_string(g->line) + ", source " + g->source + ")");
 }
 
+// A torch pin conflict names its parties: the package and the torch it requires, against the torch the
+// environment has (pip's post-install check: "X V requires torch==A, but you have torch B") or the one
+// requested (the resolver: "The user requested torch==B" beside "X V depends on torch==A").
+void companion_rule(Finding& f) {
+  if (f.id != "TORCH_COMPANION_VERSION_CONFLICT") return;
+  static const RE2 has(R"(\b([A-Za-z][\w.-]*) (v?[0-9]\S*) requires torch==([0-9]\S*?),? but you have torch (\S+) which is incompatible)");
+  static const RE2 pinned(R"(\b([A-Za-z][\w.-]*) (v?[0-9]\S*) depends on torch ?==\s*([0-9][^\s,;]*))");
+  static const RE2 requested(R"(The user requested torch ?==\s*([0-9][^\s,;]*))");
+  std::string pkg, ver, needs, have, want, dep_pkg, dep_ver, dep_needs;
+  std::uint64_t line = 0;
+  for (const auto* v : {&f.evidence, &f.context})
+    for (const auto& e : *v) {
+      if (pkg.empty() && RE2::PartialMatch(e.text, has, &pkg, &ver, &needs, &have)) line = e.line;
+      if (want.empty()) RE2::PartialMatch(e.text, requested, &want);
+      if (dep_pkg.empty() && RE2::PartialMatch(e.text, pinned, &dep_pkg, &dep_ver, &dep_needs) && dep_pkg == "torch") dep_pkg.clear();
+      if (!dep_pkg.empty() && !line) line = e.line;
+    }
+  std::string said;
+  if (!pkg.empty() && needs != have)
+    said = pkg + " " + ver + " requires torch " + needs + " and the environment has torch " + have + ": install the " + pkg +
+           " release made for torch " + have + ", or torch " + needs + " with it";
+  else if (!dep_pkg.empty() && !want.empty() && dep_needs != want)
+    said = dep_pkg + " " + dep_ver + " depends on torch " + dep_needs + " while torch " + want + " was requested: request the " +
+           dep_pkg + " release made for torch " + want + ", or torch " + dep_needs;
+  if (said.empty()) return;
+  f.fix = said + ". " + f.fix;
+  f.notes.push_back("the pins in conflict (line " + std::to_string(line) + "): " + said.substr(0, said.find(':')));
+}
+
 // PEP 668's refusal while a package builds: the build script ran a bare `pip`, and the one PATH gave
 // it is another Python's (the OS's), not the environment that builds, which a venv never refuses.
 void build_pip_rule(Diagnosis& d, Finding& f) {
@@ -349,6 +380,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   uv_index_rule(set, d, f);
   import_crash_rule(set, d, f);
   glibcxx_rule(set, f);
+  companion_rule(f);
 }
 
 }  // namespace ts::triage

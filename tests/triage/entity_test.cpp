@@ -422,6 +422,30 @@ TEST(Entity, AMissingGlibcxxVersionNamesTheGccThatHasIt) {
   EXPECT_EQ(glibc.root()->fix.find("first came with GCC"), std::string::npos);
 }
 
+// A torch pin conflict names its parties: pip's post-install check (torch/torch7#1249) and the resolver's
+// "The user requested" beside a companion's exact pin (dmar-bonn/ipp-al#1). Near misses: a range pin
+// (">=") is no exact requirement, and the same torch on both sides says nothing to pick.
+TEST(Entity, ATorchPinConflictNamesItsParties) {
+  Diagnosis d = diagnose("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. "
+                         "This behaviour is the source of the following dependency conflicts.\n"
+                         "torchvision 0.18.0 requires torch==2.3.0, but you have torch 2.2.1 which is incompatible.\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TORCH_COMPANION_VERSION_CONFLICT");
+  EXPECT_EQ(d.root()->fix.rfind("torchvision 0.18.0 requires torch 2.3.0 and the environment has torch 2.2.1: install the torchvision "
+                                "release made for torch 2.2.1, or torch 2.3.0 with it. ", 0), 0u) << d.root()->fix;
+  Diagnosis r = diagnose("ERROR: Cannot install -r requirements.txt (line 3), -r requirements.txt (line 7) and torch==1.10.2 because these "
+                         "package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+                         "    The user requested torch==1.10.2\n    pytorch-lightning 1.5.10 depends on torch>=1.7.*\n"
+                         "    torchvision 0.11.2 depends on torch==1.10.1\n");
+  ASSERT_TRUE(r.root());
+  EXPECT_EQ(r.root()->id, "TORCH_COMPANION_VERSION_CONFLICT");
+  EXPECT_EQ(r.root()->fix.rfind("torchvision 0.11.2 depends on torch 1.10.1 while torch 1.10.2 was requested", 0), 0u) << r.root()->fix;
+  Diagnosis range = diagnose("    The user requested torch==1.10.2\n    pytorch-lightning 1.5.10 depends on torch>=1.7.*\n"
+                             "    accelerate 1.0.1 depends on torch==1.10.2\n");
+  ASSERT_TRUE(range.root());
+  EXPECT_EQ(range.root()->fix.find(" was requested: "), std::string::npos) << range.root()->fix;
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
 
