@@ -21,6 +21,7 @@ const std::vector<kb::TableSpec>& stage_tables() {
       triage::kModuleTable.spec,    // modules.toml  } the entity tables (triage/entity_table.h)
       triage::kTritonTable.spec,    // triton.toml   }
       triage::kPtxTable.spec,       // ptx.toml      }
+      triage::kLibstdcxxTable.spec, // libstdcxx.toml }
       package::kWheelPolicyTable.spec,  // manylinux.toml
   };
   return tables;

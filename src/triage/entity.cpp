@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <re2/re2.h>
+
 #include "triage/grammar.h"
 
 namespace ts::triage {
@@ -202,6 +204,102 @@ void uv_index_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
                     std::to_string(command->line) + "): uv takes each package from the first index that has it");
 }
 
+// A segmentation fault right under the command that imports one
+// module (`python -c "import X"`, `>>> import X`): the crash is X's compiled code being loaded, whose
+// binary does not fit the torch it links against (a wheel built for another torch release). torch and
+// numpy themselves are the runtime, not an extension of it, so their crash is left unread.
+void import_crash_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  bool signal = false;
+  for (const auto& e : f.evidence)
+    if (auto line = read_failure_line(e.text))
+      signal |= std::string_view(line->grammar->tool) == "signal" &&  // a bad memory access, not a CPU's missing instruction
+                (e.text.find("egmentation fault") != std::string::npos || e.text.find("SIGSEGV") != std::string::npos);
+  if (!signal) return;
+  std::string module;
+  const Evidence* command = nullptr;
+  for (const auto& c : f.context) {
+    if (c.line >= f.first_line() || c.line + 3 < f.first_line()) continue;
+    std::string_view t = c.text;
+    std::size_t at = t.find("import ");
+    bool python_c = t.find("python") != std::string_view::npos && t.find(" -c ") != std::string_view::npos;
+    bool repl = t.find(">>> ") != std::string_view::npos;
+    if (at == std::string_view::npos || !(python_c || repl)) continue;
+    std::size_t from = t.rfind("from ", at);  // `from X import Y` imports X
+    std::size_t b = from != std::string_view::npos ? from + 5 : at + 7, e = b;
+    while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_' || t[e] == '.')) ++e;
+    module = std::string(t.substr(b, e - b));
+    command = &c;
+  }
+  if (!command || module.empty()) return;
+  std::string top = module.substr(0, module.find('.'));
+  if (top == "torch" || top == "numpy") return;
+  const Signature* to = set.find("EXT_BUILT_FOR_OTHER_TORCH");
+  if (!to) return;
+  reroute(d, f, *to, module);
+  f.notes.push_back("the interpreter crashed (line " + std::to_string(f.first_line()) + ") while importing " + module +
+                    " (line " + std::to_string(command->line) + "): its compiled module does not fit the torch it is loaded with");
+}
+
+// A GLIBCXX version the loader did not find (libstdcxx.toml): the libstdc++ it loaded (the path before
+// ": version") is older than the first GCC whose libstdc++ exports it, and the binary that requires
+// it (after "required by") was built with that GCC or newer. The fix names both.
+void glibcxx_rule(const SignatureSet& set, Finding& f) {
+  if (f.id != "GLIBCXX_VERSION_NOT_FOUND") return;
+  std::string version;
+  const Evidence* at = named(f, "version", version);
+  if (!at || version.rfind("GLIBCXX_", 0) != 0) return;
+  const GlibcxxVersion* g = set.entities.find_glibcxx(version.substr(8));
+  if (!g) return;
+  const std::string& t = at->text;
+  std::string loaded, needs;
+  if (std::size_t v = t.find(": version "); v != std::string::npos) {
+    std::size_t b = t.rfind(' ', v);
+    loaded = t.substr(b == std::string::npos ? 0 : b + 1, v - (b == std::string::npos ? 0 : b + 1));
+    if (loaded.find("libstdc++") == std::string::npos) loaded.clear();
+  }
+  if (std::size_t r = t.find("(required by "); r != std::string::npos) {
+    std::size_t e = t.find(')', r);
+    needs = t.substr(r + 13, e == std::string::npos ? std::string::npos : e - r - 13);
+  }
+  f.fix = version + " first came with GCC " + g->gcc + "'s libstdc++: " + (needs.empty() ? "the binary" : needs) +
+          " was built with GCC " + g->gcc + " or newer, and the libstdc++ loaded" + (loaded.empty() ? "" : " (" + loaded + ")") +
+          " is older. Load a libstdc++.so.6 from GCC " + g->gcc + " or newer first (conda install -c conda-forge 'libstdcxx-ng>=" +
+          g->gcc.substr(0, g->gcc.rfind('.')) + "', or put its directory first in LD_LIBRARY_PATH), or use a build of it made with the "
+          "system's GCC. " + f.fix;
+  f.notes.push_back(version + " (line " + std::to_string(at->line) + ") is exported from GCC " + g->gcc + "'s libstdc++ on (entity table " +
+                    g->file + ":" + std::to_string(g->line) + ", source " + g->source + ")");
+}
+
+// A torch pin conflict names its parties: the package and the torch it requires, against the torch the
+// environment has (pip's post-install check: "X V requires torch==A, but you have torch B") or the one
+// requested (the resolver: "The user requested torch==B" beside "X V depends on torch==A").
+void companion_rule(Finding& f) {
+  if (f.id != "TORCH_COMPANION_VERSION_CONFLICT") return;
+  static const RE2 has(R"(\b([A-Za-z][\w.-]*) (v?[0-9]\S*) requires torch==([0-9]\S*?),? but you have torch (\S+) which is incompatible)");
+  static const RE2 pinned(R"(\b([A-Za-z][\w.-]*) (v?[0-9]\S*) depends on torch ?==\s*([0-9][^\s,;]*))");
+  static const RE2 requested(R"(The user requested torch ?==\s*([0-9][^\s,;]*))");
+  std::string pkg, ver, needs, have, want, dep_pkg, dep_ver, dep_needs;
+  std::uint64_t line = 0;
+  for (const auto* v : {&f.evidence, &f.context})
+    for (const auto& e : *v) {
+      if (pkg.empty() && RE2::PartialMatch(e.text, has, &pkg, &ver, &needs, &have)) line = e.line;
+      if (want.empty()) RE2::PartialMatch(e.text, requested, &want);
+      if (dep_pkg.empty() && RE2::PartialMatch(e.text, pinned, &dep_pkg, &dep_ver, &dep_needs) && dep_pkg == "torch") dep_pkg.clear();
+      if (!dep_pkg.empty() && !line) line = e.line;
+    }
+  std::string said;
+  if (!pkg.empty() && needs != have)
+    said = pkg + " " + ver + " requires torch " + needs + " and the environment has torch " + have + ": install the " + pkg +
+           " release made for torch " + have + ", or torch " + needs + " with it";
+  else if (!dep_pkg.empty() && !want.empty() && dep_needs != want)
+    said = dep_pkg + " " + dep_ver + " depends on torch " + dep_needs + " while torch " + want + " was requested: request the " +
+           dep_pkg + " release made for torch " + want + ", or torch " + dep_needs;
+  if (said.empty()) return;
+  f.fix = said + ". " + f.fix;
+  f.notes.push_back("the pins in conflict (line " + std::to_string(line) + "): " + said.substr(0, said.find(':')));
+}
+
 // PEP 668's refusal while a package builds: the build script ran a bare `pip`, and the one PATH gave
 // it is another Python's (the OS's), not the environment that builds, which a venv never refuses.
 void build_pip_rule(Diagnosis& d, Finding& f) {
@@ -280,6 +378,9 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   removed_name_rule(set, f);
   torch_preload_rule(set, d, f);
   uv_index_rule(set, d, f);
+  import_crash_rule(set, d, f);
+  glibcxx_rule(set, f);
+  companion_rule(f);
 }
 
 }  // namespace ts::triage

@@ -1,4 +1,4 @@
-// Loading data/kb/headers.toml, modules.toml, triton.toml and ptx.toml. Each problem is reported with
+// Loading data/kb/headers.toml, modules.toml, triton.toml, ptx.toml and libstdcxx.toml. Each problem is reported with
 // file:line; a broken entry is skipped, never half-loaded.
 #include "triage/entity_table.h"
 
@@ -113,6 +113,12 @@ const PtxIsa* EntityTables::find_ptx_isa(std::string_view version) const {
   return nullptr;
 }
 
+const GlibcxxVersion* EntityTables::find_glibcxx(std::string_view version) const {
+  for (const auto& g : glibcxx)
+    if (g.version == version) return &g;
+  return nullptr;
+}
+
 std::vector<std::string> load_entity_text(std::string_view name, std::string_view file, std::string_view text,
                                           EntityTables& out) {
   std::vector<std::string> errors;
@@ -195,17 +201,28 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
         if (!v->empty() && !major_minor(*v)) errors.push_back(where(file, t) + "'" + *v + "' must be MAJOR.MINOR");
       if (errors.size() == before) put(out.ptx_isas, std::move(p), [](const PtxIsa& e) { return e.version; });
     });
+  } else if (name == "libstdcxx.toml") {
+    each(root, "glibcxx", file, errors, [&](const toml::table& t) {
+      GlibcxxVersion g;
+      g.file = std::string(file);
+      g.line = static_cast<int>(t.source().begin.line);
+      std::size_t before = errors.size();
+      fields(t, file, {{"version", &g.version}, {"gcc", &g.gcc}, {"source", &g.source}}, {"version", "gcc", "source"}, errors);
+      if (!g.version.empty() && g.version.find_first_not_of("0123456789.") != std::string::npos)
+        errors.push_back(where(file, t) + "version is the part after GLIBCXX_ (\"3.4.32\"), not '" + g.version + "'");
+      if (errors.size() == before) put(out.glibcxx, std::move(g), [](const GlibcxxVersion& e) { return e.version; });
+    });
   }
   for (const auto& [k, v] : root)
     if (k.str() != "header" && k.str() != "module" && k.str() != "removed" && k.str() != "arch" && k.str() != "minimum" &&
-        k.str() != "isa")
+        k.str() != "isa" && k.str() != "glibcxx")
       errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
   return errors;
 }
 
 EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
   EntityTables t;
-  for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml"})
+  for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml"})
     kb::for_each_layer(name, overlay_dirs, [&](const std::string& file, std::string_view text) {
       auto e = load_entity_text(name, file, text, t);
       errors.insert(errors.end(), e.begin(), e.end());
@@ -244,6 +261,9 @@ void validate_triton_file(std::string_view file, std::string_view text, std::vec
 }
 void validate_ptx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
   validate("ptx.toml", file, text, errors);
+}
+void validate_libstdcxx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("libstdcxx.toml", file, text, errors);
 }
 
 }  // namespace ts::triage

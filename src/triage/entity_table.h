@@ -1,5 +1,6 @@
 #pragma once
-// The entity tables triage reasons with (data/kb/headers.toml, modules.toml, triton.toml, ptx.toml):
+// The entity tables triage reasons with (data/kb/headers.toml, modules.toml, triton.toml, ptx.toml,
+// libstdcxx.toml):
 // what provides a header, what a missing Python module means in a build and at import, which Triton
 // release first knows a GPU arch, which CUDA release first reads a PTX ISA version. Loaded beside the
 // signatures (signature.h), each entry with its source; the rules that use them are in entity.h.
@@ -56,12 +57,23 @@ struct PtxIsa {
   int line = 0;
 };
 
+// A GLIBCXX symbol version and the first GCC release whose libstdc++.so.6 exports it: a loader that
+// did not find it loaded a libstdc++ older than that GCC.
+struct GlibcxxVersion {
+  std::string version;  // "3.4.32" (after GLIBCXX_)
+  std::string gcc;      // "13.2.0"
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
 struct EntityTables {
   std::vector<HeaderEntry> headers;
   std::vector<ModuleEntry> modules;
   std::vector<RemovedName> removed_names;
   std::vector<TritonArch> triton_arches;
   std::vector<PtxIsa> ptx_isas;
+  std::vector<GlibcxxVersion> glibcxx;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
   std::string triton_min_capability_source;
 
@@ -75,9 +87,12 @@ struct EntityTables {
   const TritonArch* find_triton_arch(std::string_view arch) const;
   // The entry for a PTX ISA version ("8.4"), exactly.
   const PtxIsa* find_ptx_isa(std::string_view version) const;
+  // The entry for a GLIBCXX version ("3.4.32"), exactly.
+  const GlibcxxVersion* find_glibcxx(std::string_view version) const;
 };
 
-// Parses one table file into `out` (headers.toml, modules.toml, triton.toml or ptx.toml, told by `name`);
+// Parses one table file into `out` (headers.toml, modules.toml, triton.toml, ptx.toml or libstdcxx.toml,
+// told by `name`);
 // errors are "file:line: message", and an entry with errors is left out.
 std::vector<std::string> load_entity_text(std::string_view name, std::string_view file, std::string_view text,
                                           EntityTables& out);
@@ -94,9 +109,12 @@ void validate_headers_file(std::string_view file, std::string_view text, std::ve
 void validate_modules_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_triton_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_ptx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_libstdcxx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 inline constexpr kb::TableDef<EntityTables> kHeaderTable{{"headers", "headers.toml", &validate_headers_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kModuleTable{{"modules", "modules.toml", &validate_modules_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kTritonTable{{"triton", "triton.toml", &validate_triton_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kPtxTable{{"ptx", "ptx.toml", &validate_ptx_file}, &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kLibstdcxxTable{{"libstdcxx", "libstdcxx.toml", &validate_libstdcxx_file},
+                                                            &load_entity_tables};
 
 }  // namespace ts::triage

@@ -50,6 +50,10 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "pytest", "any", R"(^E\s+(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): )"},
     {Marker::failure_line, "python", "any",
      R"(^\s*(?:[A-Za-z_][\w.]*\.)?(?:BrokenProcessPool|BackendCompilerFailed|TritonMissing|ProcessRaisedException|ProcessExitedException)\b)"},
+    // A lazily imported module's failure as transformers and diffusers re-raise it ("Failed to import
+    // diffusers.loaders.lora_pipeline because of the following error (look up to see its traceback):",
+    // the underlying message on the next line): the failure of an import, with or without "RuntimeError: ".
+    {Marker::failure_line, "python", "import", R"(\bFailed to import [\w.]+ because of the following error\b)"},
     {Marker::failure_line, "python", "any", R"(^Fatal Python error: )"},
     // An exception printed as its repr by the framework that caught it (hydra's "Error loading
     // '...':" is followed by `ImportError("cannot import name ...")`); at the line's start, so a
@@ -111,10 +115,12 @@ constexpr EntityPattern kEntities[] = {
     {"header", "\xe2\x80\x9c([\\w./+-]+\\.(?:h|hpp|cuh))\xe2\x80\x9d"},  // MSVC in Chinese: “Python.h”
     {"header", R"(include file '([^']+)' not found)"},
     {"header", R"('([\w./+-]+\.(?:h|hpp|hh|cuh))' file not found)"},
-    {"symbol", R"(undefined symbol: (\S+))"},
+    // A mangled name is [\w.$@]: a quote or parenthesis after it is the framing (an exception's repr
+    // "ImportError('...: undefined symbol: _ZN...')", a quoted message), not part of the symbol.
+    {"symbol", R"(undefined symbol: ([\w.$@]+))"},
     {"symbol", R"(undefined reference to [`'](.+?)')"},
     {"symbol", "undefined reference to \xe2\x80\x98(.+?)\xe2\x80\x99"},  // gcc with UTF-8 quotes
-    {"symbol", R"(Symbol not found: (\S+))"},
+    {"symbol", R"(Symbol not found: ([\w.$@]+))"},
     {"library", R"((lib[\w+.-]*\.so[\d.]*): cannot open shared object file)"},
     {"library", R"re(Error loading "([^"]+\.dll)")re"},
     {"library", R"(cannot find -l(\S+))"},

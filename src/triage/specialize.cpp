@@ -7,11 +7,13 @@
 
 #include <re2/re2.h>
 
+#include "compat/arch_rule.h"
 #include "compat/facts_util.h"
 #include "compat/host_compiler_rule.h"
 #include "compat/jobs_rule.h"
 #include "core/arch_list.h"
 #include "core/version.h"
+#include "triage/grammar.h"
 
 namespace ts::triage {
 namespace {
@@ -129,6 +131,38 @@ void arch_list(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb:
   for (auto& n : notes) f.notes.push_back(n);
 }
 
+// The arch nvcc refused, against the toolkits that compile for it (cuda.toml, rule gpu.toolkit): the
+// span says whether the toolkit that refused it is too old for it or already dropped it, and which
+// toolkits to build with. The log's own CUDA release (nvcc --version, CMake) places it in the span.
+void arch_range(Finding& f, const Diagnosis& d, const kb::Kb* kb) {
+  if (!kb || f.id != "NVCC_UNSUPPORTED_GPU_ARCH") return;
+  std::optional<CudaArch> arch;
+  std::uint64_t line = 0;
+  for (const auto& e : f.evidence)
+    for (const auto& en : entities_of(e.text))
+      if (en.kind == "arch" && !arch)
+        if ((arch = CudaArch::parse(en.value))) line = e.line;
+  if (!arch) return;
+  const compat::ArchSpan span = compat::arch_span(*kb, arch->capability());
+  const std::string name = arch->compute();
+  if (span.describe().empty()) {
+    f.notes.push_back(name + " (line " + std::to_string(line) + ") is compiled by no CUDA toolkit the KB lists (cuda.toml, rule " +
+                      compat::kArchToolkitRule + "): check the spelling of the arch list");
+    return;
+  }
+  const std::string span_text = (span.still_supported ? "" : "in ") + span.describe();  // "since CUDA 11.1", "in CUDA 6.0 to 11.8"
+  std::string where;
+  if (auto cuda = Version::parse(d.log_facts.cuda_version)) {
+    auto first = Version::parse(span.first);
+    if (first && *cuda < *first) where = "; the CUDA " + cuda->major_minor() + " here is older than that";
+    else if (!span.still_supported && span.hi && *cuda > span.hi->version) where = "; the CUDA " + cuda->major_minor() + " here no longer has it";
+  }
+  f.fix = "nvcc compiles for " + name + " " + span_text + where + ": build with a toolkit in that range, or take " +
+          arch->str() + " out of the arch list. " + f.fix;
+  f.notes.push_back(name + " (line " + std::to_string(line) + ") is compiled by nvcc " + span_text + " (cuda.toml, rule " +
+                    compat::kArchToolkitRule + (span.first_source.empty() ? "" : ", source " + span.first_source) + ")");
+}
+
 // Out of memory: the job count this machine's memory carries, by the KB's per-job model.
 void job_count(Finding& f, const HostFacts* facts, const kb::Kb* kb, std::uint64_t budget) {
   if (!facts || !kb) return;
@@ -176,7 +210,10 @@ void specialize(Diagnosis& d, const HostFacts* facts, const kb::Kb* kb, std::uin
     const Specializer how = f.sig->specialize;
     if (how == Specializer::embedded_python) embedded_python(f);
     if (how == Specializer::nvcc_gcc_max || how == Specializer::compiler_bounds) host_compiler(f, d, facts, kb);
-    else if (f.remedy.kind == RemedyKind::shorten_arch_list) arch_list(f, d, facts, kb);
+    else if (f.remedy.kind == RemedyKind::shorten_arch_list) {
+      arch_list(f, d, facts, kb);
+      arch_range(f, d, kb);
+    }
     else if (f.remedy.kind == RemedyKind::halve_jobs) job_count(f, facts, kb, mem_budget_bytes);
   }
 }

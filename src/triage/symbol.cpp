@@ -7,7 +7,9 @@
 namespace ts::triage {
 namespace {
 
-std::string demangle(const std::string& s) {
+std::string demangle(std::string s) {
+  // Mach-O prefixes every symbol with '_' (dyld: "Symbol not found: __ZN3c10..."): the C++ name is the rest.
+  if (s.rfind("__Z", 0) == 0) s.erase(0, 1);
   if (s.rfind("_Z", 0) != 0) return "";
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(s.c_str(), nullptr, nullptr, &status), &std::free);

@@ -16,11 +16,12 @@ TEST(EntityTable, BuiltInTablesLoadCleanAndNameExistingSignatures) {
   EXPECT_GE(t.triton_arches.size(), 3u);
   EXPECT_FALSE(t.triton_min_capability.empty());
   EXPECT_GE(t.ptx_isas.size(), 20u);
+  EXPECT_GE(t.glibcxx.size(), 15u);
   std::vector<std::string> ids;
   for (const auto& s : engine().set().signatures) ids.push_back(s.id);
   EXPECT_TRUE(check_entity_signatures(t, ids).empty());
   // Every source is one a user can open (kb check's rule for every KB file).
-  for (const char* f : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml"}) {
+  for (const char* f : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml"}) {
     std::vector<kb::KbError> bad;
     kb::check_citations(f, read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb" / f), bad);
     for (const auto& b : bad) ADD_FAILURE() << b.str();
@@ -113,7 +114,25 @@ TEST(EntityTable, KbCheckValidatesEachFileByItsTable) {
   kTritonTable.spec.validate("triton.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/triton.toml"), errors);
   kModuleTable.spec.validate("modules.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/modules.toml"), errors);
   kPtxTable.spec.validate("ptx.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/ptx.toml"), errors);
+  kLibstdcxxTable.spec.validate("libstdcxx.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/libstdcxx.toml"), errors);
   EXPECT_TRUE(errors.empty());
+}
+
+// libstdcxx.toml: a GLIBCXX version and the first GCC whose libstdc++ exports it, looked up exactly;
+// a version written with its GLIBCXX_ prefix, or without its GCC, is refused with its line.
+TEST(EntityTable, GlibcxxVersionsNameTheirFirstGcc) {
+  std::vector<std::string> errors;
+  EntityTables built = load_entity_tables({}, errors);
+  ASSERT_NE(built.find_glibcxx("3.4.32"), nullptr);
+  EXPECT_EQ(built.find_glibcxx("3.4.32")->gcc, "13.2.0");
+  EXPECT_EQ(built.find_glibcxx("3.4.30")->gcc, "12.1.0");
+  EXPECT_EQ(built.find_glibcxx("3.4"), nullptr);
+  EntityTables t;
+  auto e = load_entity_text("libstdcxx.toml", "l.toml", "[[glibcxx]]\nversion = \"GLIBCXX_3.4.32\"\ngcc = \"13.2.0\"\nsource = \"s\"\n", t);
+  ASSERT_FALSE(e.empty());
+  EXPECT_NE(e[0].find("l.toml:1"), std::string::npos) << e[0];
+  EXPECT_TRUE(t.glibcxx.empty());
+  EXPECT_FALSE(load_entity_text("libstdcxx.toml", "l.toml", "[[glibcxx]]\nversion = \"3.4.32\"\nsource = \"s\"\n", t).empty());
 }
 
 }  // namespace

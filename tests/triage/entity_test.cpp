@@ -378,6 +378,74 @@ TEST(Entity, PtxIsaTheTableDoesNotKnowKeepsTheSignaturesFix) {
   EXPECT_EQ(notes_of(*other.root()).find("ptx.toml"), std::string::npos);
 }
 
+// A signal right under the command that imports one module: that module's compiled code crashed the
+// interpreter while loading (Parskatt/RoMa#131: a wheel built for another torch). Near misses: torch
+// itself crashing, an illegal instruction, a crash under a script rather than an import, a crash far below the import.
+TEST(Entity, ACrashWhileImportingOneModuleIsItsBinary) {
+  Diagnosis d = diagnose("(roma) vgpu@nvlink:~/RoMa$ python -c \"import local_corr\"\nSegmentation fault (core dumped)\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "EXT_BUILT_FOR_OTHER_TORCH") << findings_text(d);
+  bool said = false;
+  for (const auto& n : d.root()->notes) said |= n.find("local_corr") != std::string::npos;
+  EXPECT_TRUE(said) << "the answer names the module";
+  EXPECT_EQ(root_id(diagnose(">>> from fused_ops.kernels import attn\nSegmentation fault (core dumped)\n")), "EXT_BUILT_FOR_OTHER_TORCH");
+  // An illegal instruction is the CPU lacking one the binary uses, not a binary for another torch.
+  EXPECT_NE(root_id(diagnose(">>> import local_corr\nIllegal instruction (core dumped)\n")), "EXT_BUILT_FOR_OTHER_TORCH");
+  EXPECT_NE(root_id(diagnose("$ python -c \"import torch\"\nSegmentation fault (core dumped)\n")), "EXT_BUILT_FOR_OTHER_TORCH");
+  EXPECT_NE(root_id(diagnose("$ python train.py --epochs 3\nSegmentation fault (core dumped)\n")), "EXT_BUILT_FOR_OTHER_TORCH");
+  EXPECT_NE(root_id(diagnose("$ python -c \"import local_corr\"\nloading\nstep 1\nstep 2\nstep 3\nSegmentation fault (core dumped)\n")),
+            "EXT_BUILT_FOR_OTHER_TORCH");
+}
+
+// A GLIBCXX version the loader did not find names the GCC whose libstdc++ first exports it
+// (libstdcxx.toml), the library that requires it and the one that was loaded (pytorch/pytorch#87279).
+// Near misses: a version the table does not list keeps the signature's fix; GLIBC (the C library) is
+// another finding.
+TEST(Entity, AMissingGlibcxxVersionNamesTheGccThatHasIt) {
+  Diagnosis d = diagnose("ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
+                         "(required by /home/u/lib/python3.10/site-packages/torch/lib/libtorch_python.so)\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "GLIBCXX_VERSION_NOT_FOUND");
+  EXPECT_NE(d.root()->fix.find("GLIBCXX_3.4.30 first came with GCC 12.1.0's libstdc++: /home/u/lib/python3.10/site-packages/torch/lib/"
+                               "libtorch_python.so was built with GCC 12.1.0 or newer, and the libstdc++ loaded "
+                               "(/usr/lib/x86_64-linux-gnu/libstdc++.so.6) is older"),
+            std::string::npos) << d.root()->fix;
+  bool cited = false;
+  for (const auto& n : d.root()->notes) cited |= n.find("libstdcxx.toml:") != std::string::npos;
+  EXPECT_TRUE(cited);
+  Diagnosis unknown = diagnose("ImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.99' not found (required by x.so)\n");
+  ASSERT_TRUE(unknown.root());
+  EXPECT_EQ(unknown.root()->id, "GLIBCXX_VERSION_NOT_FOUND");
+  EXPECT_EQ(unknown.root()->fix.find("first came with GCC"), std::string::npos);
+  Diagnosis glibc = diagnose("ImportError: /lib64/libc.so.6: version `GLIBC_2.34' not found (required by x.so)\n");
+  ASSERT_TRUE(glibc.root());
+  EXPECT_EQ(glibc.root()->fix.find("first came with GCC"), std::string::npos);
+}
+
+// A torch pin conflict names its parties: pip's post-install check (torch/torch7#1249) and the resolver's
+// "The user requested" beside a companion's exact pin (dmar-bonn/ipp-al#1). Near misses: a range pin
+// (">=") is no exact requirement, and the same torch on both sides says nothing to pick.
+TEST(Entity, ATorchPinConflictNamesItsParties) {
+  Diagnosis d = diagnose("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. "
+                         "This behaviour is the source of the following dependency conflicts.\n"
+                         "torchvision 0.18.0 requires torch==2.3.0, but you have torch 2.2.1 which is incompatible.\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TORCH_COMPANION_VERSION_CONFLICT");
+  EXPECT_EQ(d.root()->fix.rfind("torchvision 0.18.0 requires torch 2.3.0 and the environment has torch 2.2.1: install the torchvision "
+                                "release made for torch 2.2.1, or torch 2.3.0 with it. ", 0), 0u) << d.root()->fix;
+  Diagnosis r = diagnose("ERROR: Cannot install -r requirements.txt (line 3), -r requirements.txt (line 7) and torch==1.10.2 because these "
+                         "package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+                         "    The user requested torch==1.10.2\n    pytorch-lightning 1.5.10 depends on torch>=1.7.*\n"
+                         "    torchvision 0.11.2 depends on torch==1.10.1\n");
+  ASSERT_TRUE(r.root());
+  EXPECT_EQ(r.root()->id, "TORCH_COMPANION_VERSION_CONFLICT");
+  EXPECT_EQ(r.root()->fix.rfind("torchvision 0.11.2 depends on torch 1.10.1 while torch 1.10.2 was requested", 0), 0u) << r.root()->fix;
+  Diagnosis range = diagnose("    The user requested torch==1.10.2\n    pytorch-lightning 1.5.10 depends on torch>=1.7.*\n"
+                             "    accelerate 1.0.1 depends on torch==1.10.2\n");
+  ASSERT_TRUE(range.root());
+  EXPECT_EQ(range.root()->fix.find(" was requested: "), std::string::npos) << range.root()->fix;
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
 

@@ -419,6 +419,11 @@ c('INDEX_URL_IS_FIND_LINKS_PAGE', ['$ uv add torch==1.6.0+cu101 torchvision==0.7
   '  \u2570\u2500\u25b6 Because there is no version of torch==1.6.0+cu101 and your project depends on torch==1.6.0+cu101, we can conclude that your project\'s requirements are unsatisfiable.'],
   ['$ pip install torch==1.6.0+cu101 -f https://download.pytorch.org/whl/torch_stable.html', 'Successfully installed torch-1.6.0+cu101'])
 
+c('UV_LOCAL_VERSION_REQUIRED', ['~ # uv pip install torch==2.2.0 --index-url https://download.pytorch.org/whl/cpu',
+  '  x No solution found when resolving dependencies:',
+  "  `-> Because torch==2.2.0 is unusable because no wheels are available with a matching Python implementation and you require torch==2.2.0, we can conclude that the requirements are unsatisfiable."],
+  ['~ # uv pip install torch==2.2.0+cpu --index-url https://download.pytorch.org/whl/cpu', 'Resolved 12 packages in 1.1s', 'Installed 12 packages in 2.3s'])
+
 c('GPU_ARCH_TOO_OLD_FOR_LIBRARY', ['Device Tesla K40m', "terminate called after throwing an instance of 'std::runtime_error'",
   '  what():  [FT][ERROR] CUDA runtime error: CUBLAS_STATUS_ARCH_MISMATCH /workspace/fastertransformer/cuda/open_attention.h:171', 'Aborted (core dumped)'],
   ['cublasStatus_t values: CUBLAS_STATUS_SUCCESS, CUBLAS_STATUS_NOT_INITIALIZED; arch checks passed for sm_80'])

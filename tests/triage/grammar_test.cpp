@@ -72,6 +72,9 @@ const Real kReal[] = {
     // An exception printed as its repr by the framework that caught it (hydra).
     {"ImportError(\"cannot import name 'cached_download' from 'huggingface_hub' (/opt/data/private/yzx/anaconda3/envs/robodiff/lib/python3.9/site-packages/huggingface_hub/__init__.py)\")",
      "python", "https://github.com/real-stanford/diffusion_policy/issues/167"},
+    // A lazily imported module's failure as diffusers (and transformers) re-raise it, the message on the next line.
+    {"Failed to import diffusers.loaders.lora_pipeline because of the following error (look up to see its traceback):", "python",
+     "https://github.com/huggingface/diffusers/issues/11343"},
     // Windows' loader without the OSError in front.
     {"[WinError 126] The specified module could not be found. Error loading \"E:\\PL-v0.0.5.2\\python-3.10.11-embed\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.",
      "loader", "https://github.com/Pathos14489/Pantella/issues/14"},
@@ -90,6 +93,8 @@ const char* const kNearMisses[] = {
     "Resolved 44 packages in 978ms",
     "    ...<3 lines>...",
     "from conda.exceptions import InvalidArchiveError, SafetyError",
+    // The lazy-import words without the framing: a progress message, a log of what was tried.
+    "Failed to import optional module apex, falling back to native AMP",
     // A traceback's source line that raises: code, not the exception it printed.
     "    raise ValueError(\"unknown GPU architecture, set TORCH_CUDA_ARCH_LIST\")",
 };

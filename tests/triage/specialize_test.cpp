@@ -2,6 +2,7 @@
 #include "test_util.h"
 #include "triage/specialize.h"
 
+#include "compat/arch_rule.h"
 #include "compat/assess.h"
 #include "compat/host_compiler_rule.h"
 
@@ -113,6 +114,32 @@ TEST(Specialize, OutOfMemoryHonoursTheMemBudget) {
   EXPECT_EQ(budget.root()->remedy.env.at("MAX_JOBS"), want) << budget.root()->fix;
   EXPECT_NE(budget.root()->fix.find("--mem-budget"), std::string::npos) << budget.root()->fix;
   EXPECT_NE(whole.root()->remedy.env.at("MAX_JOBS"), want) << whole.root()->fix;
+}
+
+// The arch nvcc refused against the toolkits that compile for it (cuda.toml, rule gpu.toolkit), with
+// the log's CUDA placed in that span: too old for compute_86 (zai-org/VisualGLM-6B#94 on CUDA 10.2),
+// too new for compute_35 (star-hengxing/cs149-xmake#7 on CUDA 12). No facts about the machine needed.
+TEST(Specialize, RefusedArchNamesTheToolkitsThatCompileIt) {
+  auto d = diagnose("Cuda compilation tools, release 10.2, V10.2.89\nnvcc fatal : Unsupported gpu architecture 'compute_86'\n");
+  ASSERT_EQ(root_id(d), "NVCC_UNSUPPORTED_GPU_ARCH");
+  specialize(d, nullptr, &the_kb());
+  const compat::ArchSpan s86 = compat::arch_span(the_kb(), "8.6");
+  ASSERT_FALSE(s86.describe().empty());
+  EXPECT_NE(d.root()->fix.find("nvcc compiles for compute_86 " + s86.describe() + "; the CUDA 10.2 here is older than that"),
+            std::string::npos) << d.root()->fix;
+  auto old = diagnose("Cuda compilation tools, release 12.1, V12.1.105\nerror: nvcc fatal   : Unsupported gpu architecture 'compute_35'\n");
+  specialize(old, nullptr, &the_kb());
+  const compat::ArchSpan s35 = compat::arch_span(the_kb(), "3.5");
+  ASSERT_FALSE(s35.still_supported);
+  EXPECT_NE(old.root()->fix.find("in " + s35.describe() + "; the CUDA 12.1 here no longer has it"), std::string::npos) << old.root()->fix;
+  // Near misses: without the KB, or for another finding that names an arch, nothing is added.
+  auto bare = diagnose("nvcc fatal : Unsupported gpu architecture 'compute_86'\n");
+  specialize(bare, nullptr, nullptr);
+  EXPECT_EQ(bare.root()->fix.find("nvcc compiles for"), std::string::npos);
+  auto other = diagnose("RuntimeError: CUDA error: no kernel image is available for execution on the device (sm_86)\n");
+  specialize(other, nullptr, &the_kb());
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->fix.find("nvcc compiles for"), std::string::npos);
 }
 
 TEST(Specialize, WithoutFactsTheGenericFixStays) {

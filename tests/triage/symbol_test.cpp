@@ -1,6 +1,7 @@
 // The undefined-symbol rule on real symbols (each from the thread named beside it): demangled in
 // process, attributed by namespace and string type, and the attribution decides the root cause.
 #include "test_util.h"
+#include "triage/grammar.h"
 #include "triage/symbol.h"
 
 namespace ts::triage::testing {
@@ -61,6 +62,36 @@ TEST(Symbol, TheReadingDecidesTheRootCause) {
   // An old-ABI string: the patterns' ABI reading stands.
   Diagnosis o = diagnose("ImportError: torch_scatter/_scatter_cuda.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb\n");
   EXPECT_EQ(root_id(o), "UNDEFINED_SYMBOL_CXX11_ABI");
+}
+
+TEST(Symbol, MachOUnderscoreIsNotPartOfTheName) {
+  // dyld's wording carries Mach-O's extra '_' (https://github.com/Cytnx-dev/Cytnx/issues/8): the C++
+  // name is demangled without it; a C symbol with the prefix (___addtf3, TomHeaven/pytorch-osx-build#19)
+  // stays a C symbol.
+  SymbolReading r = read_symbol("__ZN5cytnx14utils_internal19Complexmem_cpu_cdtdEPvS1_RKyb");
+  EXPECT_EQ(r.demangled, "cytnx::utils_internal::Complexmem_cpu_cdtd(void*, void*, unsigned long long const&, bool)");
+  EXPECT_EQ(r.origin, SymbolReading::Origin::other);
+  EXPECT_EQ(read_symbol("__ZN3c104cuda9SetDeviceEi").origin, SymbolReading::Origin::torch);
+  EXPECT_TRUE(read_symbol("___addtf3").demangled.empty());
+}
+
+TEST(Symbol, TheEntityStopsWhereTheMangledNameEnds) {
+  // vllm's warning prints the ImportError as its repr (vllm-project/vllm#5501): the quote and parenthesis
+  // after the symbol are the framing, so the symbol is read whole and attributed.
+  const std::string line =
+      "WARNING 06-13 11:42:20 _custom_ops.py:11] Failed to import from vllm._C with ImportError('/usr/local/lib/python3.8/"
+      "dist-packages/vllm/_C.abi3.so: undefined symbol: _ZN5torch7LibraryC1ENS0_4KindESsSt8optionalIN3c1011DispatchKeyEEPKcj')";
+  auto symbol_of = [](const std::string& text) {
+    for (const auto& e : entities_of(text))
+      if (e.kind == "symbol") return e.value;
+    return std::string("(none)");
+  };
+  std::string symbol = symbol_of(line);
+  EXPECT_EQ(symbol, "_ZN5torch7LibraryC1ENS0_4KindESsSt8optionalIN3c1011DispatchKeyEEPKcj");
+  EXPECT_EQ(read_symbol(symbol).origin, SymbolReading::Origin::torch);
+  // A versioned symbol keeps its version; a quoted one (detectron2's message) loses only the quote.
+  EXPECT_EQ(symbol_of("ImportError: x.so: undefined symbol: _ZNK2at10TensorBase8data_ptrIdEEPT_v\""), "_ZNK2at10TensorBase8data_ptrIdEEPT_v");
+  EXPECT_EQ(symbol_of("x.so: undefined symbol: cudaGetDriverEntryPoint@libcudart.so.12"), "cudaGetDriverEntryPoint@libcudart.so.12");
 }
 
 }  // namespace

@@ -116,5 +116,55 @@ TEST(IndexUrlIsFindLinksPage, ExplainsTheResolversFailure) {
             "INDEX_URL_IS_FIND_LINKS_PAGE");
 }
 
+// uv given a plain torch pin for PyTorch's per-variant index, which has only local versions (+cpu,
+// +cu121): the resolver's verdict is unrecognised by its words, and the command explains it (a
+// warning with explains = "resolve", astral-sh/uv#2538, uv's pip-compatibility notes).
+TEST(UvLocalVersionRequired, ExplainsTheResolversFailure) {
+  const char* cmd = "~ # uv pip install torch==2.2.0 --index-url https://download.pytorch.org/whl/cpu\n";
+  const char* verdict =
+      "  x No solution found when resolving dependencies:\n"
+      "  `-> Because torch==2.2.0 is unusable because no wheels are available with a matching Python implementation and "
+      "you require torch==2.2.0, we can conclude that the requirements are unsatisfiable.\n";
+  EXPECT_EQ(root_id(diagnose(std::string(cmd) + verdict)), "UV_LOCAL_VERSION_REQUIRED");
+  // The index before the pin, and uv add: the same reading.
+  EXPECT_EQ(root_id(diagnose(std::string("uv add --index https://download.pytorch.org/whl/cu121 torchvision==0.17.0\n") + verdict)),
+            "UV_LOCAL_VERSION_REQUIRED");
+  // Where nothing failed, the command alone is no failure.
+  EXPECT_FALSE(diagnose(std::string(cmd) + "Resolved 12 packages in 1.1s\n").failed());
+  // Near misses: the local version pinned, pip instead of uv, PyPI as the index, another package pinned.
+  for (const char* other : {"uv pip install torch==2.2.0+cpu --index-url https://download.pytorch.org/whl/cpu\n",
+                            "pip install torch==2.2.0 --index-url https://download.pytorch.org/whl/cpu\n",
+                            "uv pip install torch==2.2.0 --index-url https://pypi.org/simple\n",
+                            "uv pip install numpy==1.26.4 --index-url https://download.pytorch.org/whl/cpu\n"})
+    EXPECT_NE(root_id(diagnose(std::string(other) + verdict)), "UV_LOCAL_VERSION_REQUIRED") << other;
+}
+
+// CUDA_HOME extended like PATH, seen in the compile command ninja echoes under FAILED: (its program is
+// ':/usr/local/cuda/bin/nvcc', MVIG-SJTU/AlphAction#26); a Windows drive path or a plain one is no match.
+TEST(CudaHomeIsPathList, ReadsTheEchoedCommand) {
+  const std::string failed = "FAILED: /w/build/temp.linux-x86_64-3.7/k.o\n";
+  EXPECT_EQ(root_id(diagnose(failed + "    :/usr/local/cuda/bin/nvcc --generate-dependencies-with-compile -I:/usr/local/cuda/include -c k.cu -o k.o\n")),
+            "CUDA_HOME_IS_PATH_LIST");
+  EXPECT_EQ(root_id(diagnose(failed + "/usr/local/cuda-11.3:/usr/local/cuda/bin/nvcc -I/x -c k.cu -o k.o\n")), "CUDA_HOME_IS_PATH_LIST");
+  for (const char* cmd : {"/usr/local/cuda/bin/nvcc --generate-dependencies-with-compile -c k.cu -o k.o\n",
+                          "C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.1/bin/nvcc -c k.cu -o k.obj\n",
+                          "export PATH=/usr/local/cuda/bin/nvcc:$PATH -x\n"})
+    EXPECT_NE(root_id(diagnose(failed + cmd)), "CUDA_HOME_IS_PATH_LIST") << cmd;
+}
+
+// A lazy import's failure (diffusers re-raising transformers' ImportError, huggingface/diffusers#11343)
+// is an import failure no signature names; the name missing from the module on the next line is its
+// cause (PY_DEP_API_REMOVED explains = "import"). Near miss: a circular import under the same framing.
+TEST(LazyImportFailure, TheMissingNameIsTheCause) {
+  const char* framing = "Failed to import diffusers.loaders.lora_pipeline because of the following error (look up to see its traceback):\n";
+  Diagnosis d = diagnose(std::string(framing) + "cannot import name 'shard_checkpoint' from 'transformers.modeling_utils' \n");
+  EXPECT_TRUE(d.failed());
+  EXPECT_EQ(root_id(d), "PY_DEP_API_REMOVED") << findings_text(d);
+  Diagnosis circular = diagnose(std::string(framing) +
+                                "cannot import name 'X' from partially initialized module 'diffusers.loaders' (most likely due to a circular import)\n");
+  EXPECT_TRUE(circular.failed());
+  EXPECT_NE(root_id(circular), "PY_DEP_API_REMOVED");
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
