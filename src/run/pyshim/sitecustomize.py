@@ -327,10 +327,10 @@ def _cccl_dir():
 def _add_cccl_include(exts, cccl):
     # Only an extension whose include dirs have the toolkit's include/ (CUDAExtension's, or its own):
     # it meant the host compiler to find the toolkit's headers there.
-    inc = os.path.normpath(os.path.dirname(cccl))
+    inc = os.path.realpath(os.path.dirname(cccl))  # /usr/local/cuda and cuda-13.0 are one toolkit
     for ext in exts:
-        dirs = [os.path.normpath(d) for d in (getattr(ext, "include_dirs", None) or []) if isinstance(d, str)]
-        if inc not in dirs or os.path.normpath(cccl) in dirs:
+        dirs = [os.path.realpath(d) for d in (getattr(ext, "include_dirs", None) or []) if isinstance(d, str)]
+        if inc not in dirs or os.path.realpath(cccl) in dirs:
             continue
         args = getattr(ext, "extra_compile_args", None)
         if isinstance(args, dict):  # the host compiler's part only: nvcc has its own
