@@ -180,6 +180,23 @@ TEST(PortBlas, BatchedAndGemvCallCublasWithTheArgumentsAfterState) {
   EXPECT_EQ(port_one("port.thc-blas-sgemv", "THCudaBlas_Sgemv(handle, 't');"), "THCudaBlas_Sgemv(handle, 't');");
 }
 
+// TH's CPU BLAS (DCNv2's CPU path): at::mm/at::mv on column-major views, the arguments kept as they are.
+// (The rewrites were compiled against torch 2.15 and compared with a naive product: ports.toml's `checked`.)
+TEST(PortBlas, ThCpuGemmAndGemvGoThroughAten) {
+  std::string g = port_one("port.th-blas-gemm", "THFloatBlas_gemm('n', 't', n, m, k, 1.0f, ones, k, b, k, 0.0f, out, n);");
+  EXPECT_EQ(g.find("THFloatBlas"), std::string::npos) << g;
+  EXPECT_NE(g.find("at::mm(A, B)"), std::string::npos) << g;
+  EXPECT_NE(g.find("}('n', 't', n, m, k, 1.0f, ones, k, b, k, 0.0f, out, n);"), std::string::npos) << g;
+  EXPECT_NE(port_one("port.th-blas-gemm", "THDoubleBlas_gemm(").find("at::from_blob"), std::string::npos);
+  std::string v = port_one("port.th-blas-gemv", "THFloatBlas_gemv('t', k_, m_, 1.0f, g, k_, o, 1, 1.0f, gb, 1);");
+  EXPECT_NE(v.find("at::mv(A, X)"), std::string::npos) << v;
+  EXPECT_NE(v.find("}('t', k_, m_, 1.0f, g, k_, o, 1, 1.0f, gb, 1);"), std::string::npos) << v;
+  // Near misses: another TH BLAS call no port rewrites, a name that only ends the same, gemm for gemv.
+  EXPECT_EQ(port_one("port.th-blas-gemm", "THFloatBlas_axpy(n, 1.0f, x, 1, y, 1);"), "THFloatBlas_axpy(n, 1.0f, x, 1, y, 1);");
+  EXPECT_EQ(port_one("port.th-blas-gemm", "MyTHFloatBlas_gemm(a);"), "MyTHFloatBlas_gemm(a);");
+  EXPECT_EQ(port_one("port.th-blas-gemv", "THFloatBlas_gemm('n');"), "THFloatBlas_gemm('n');");
+}
+
 TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {
   testkit::TempDir t("ts-port-tree");
   const std::string kernel = "#include <THC/THC.h>\nextern THCState *state;\nvoid f(at::Tensor x) {\n"
