@@ -34,6 +34,10 @@ while [ $# -gt 0 ]; do
 done
 [ "$split" = dev ] || [ "$split" = held-out ] || { echo "run.sh: --split dev|held-out" >&2; exit 2; }
 [ -x "$py" ] || { echo "run.sh: --python: the target Python (with torch)" >&2; exit 2; }
+# The packages' smoke imports numpy (few declare it) and verify installs no runtime dependency: a
+# target Python without it fails their verify for a reason that is the venv's, not the build's.
+"$py" -c 'import numpy' 2>/dev/null ||
+  { echo "run.sh: $py cannot import numpy, which the packages' smoke imports; install it first: $py -m pip install numpy" >&2; exit 2; }
 [[ "$batch" = all || "$batch" =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --batch N (1, 2, ...), not '$batch'" >&2; exit 2; }
 [ "$batch" = all ] || [ "$work_set" = 1 ] || work=$work-batch$batch
 dest=$here/../../.device/longtail

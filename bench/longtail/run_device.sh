@@ -45,6 +45,10 @@ echo "# $(date -u +%FT%TZ) $(hostname) cores=$(nproc) par=$par jobs=$jobs arch=$
   "torch=$("$py" -c 'import torch; print(torch.__version__)') torchsmith=$ts" | tee "$work/header.txt"
 "$py" -c 'import torch; print("# gpu:", torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none")' |
   tee -a "$work/header.txt"
+# numpy: the packages' smoke imports it and verify installs no runtime dependency (no index here).
+"$py" -c 'import numpy; print("# numpy:", numpy.__version__)' 2>/dev/null | tee -a "$work/header.txt" | grep -q . ||
+  echo "# numpy: none (warning: a package whose smoke imports numpy fails its verify for the venv's sake)" |
+  tee -a "$work/header.txt" >&2
 
 left() { echo $((deadline - ($(date +%s) - start))); }
 one_line() { tr '\t\n\r' '   ' | cut -c1-300; }

@@ -130,6 +130,37 @@ TEST_F(PyshimRemedy, AbsIncludeKeepsAnAbsolutePath) {
   EXPECT_EQ(b.value, "7\n");
 }
 
+// CUDA 13 keeps CCCL under include/cccl, which nvcc adds and g++ does not: a .cpp including
+// <cuda/std/complex> (safari's fftconv.cpp) stops. Read from the toolkit's layout, not its version.
+TEST_F(PyshimRemedy, ACcclHeaderFromTheHostCompilerFailsWithoutTheRemedy) {
+  std::string home = std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/long_tail/cccl_host/toolkit";
+  Built b = build("cccl_host", "plain", {{"CUDA_HOME", home}}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("cuda/std/complex: No such file or directory"), std::string::npos)
+      << b.run.out << b.run.err;
+}
+
+TEST_F(PyshimRemedy, CcclIncludeGivesTheHostCompilerTheToolkitsCccl) {
+  std::string home = std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/long_tail/cccl_host/toolkit";
+  Built b = build("cccl_host", "cccl", {{"CUDA_HOME", home}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.cccl-include] lt_cccl_host: -isystem " + home + "/include/cccl for the host compiler"),
+            std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "13\n");
+}
+
+// Near misses: an extension that does not ask for the toolkit's include/ is left alone, and so is
+// every extension when the toolkit has no include/cccl (CUDA 12's layout).
+TEST_F(PyshimRemedy, CcclIncludeOnlyWhereTheToolkitsIncludeIsAsked) {
+  std::string home = std::string(TS_SOURCE_DIR) + "/tests/fixtures/projects/long_tail/cccl_host/toolkit";
+  Built b = build("cccl_host", "no-toolkit-include", {{"CUDA_HOME", home}, {"CCCL_TOOLKIT_INCLUDE", "0"}});
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_EQ(b.run.err.find("[build.cccl-include]"), std::string::npos) << b.run.err;
+  Built old = build("cccl_host", "cuda12-layout", {{"CUDA_HOME", home + "/include"}});
+  EXPECT_FALSE(old.run.ok());
+  EXPECT_EQ(old.run.err.find("[build.cccl-include]"), std::string::npos) << old.run.err;
+}
+
 // The flag rules themselves, called in the helper: what is dropped, what is raised, what is kept.
 TEST(PyshimRemedyRules, FlagRewrites) {
   std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";

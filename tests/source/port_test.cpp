@@ -106,6 +106,21 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.dispatch-type", "auto t = input.type();\n", "auto t = input.type();\n"},
         Case{"port.type-is-cuda", "AT_ASSERTM(x.type().is_cuda(), \"x\");\n", "AT_ASSERTM(x.is_cuda(), \"x\");\n"},
         Case{"port.type-scalar-type", "if (x.type().scalarType() == at::kHalf)\n", "if (x.scalar_type() == at::kHalf)\n"},
+        // torch-unique's kernel (nvcc: no "at::zeros" for (at::DeprecatedTypeProperties, {...})).
+        Case{"port.type-factory-dtype", "auto mask = at::zeros(src.type().toScalarType(at::kByte), {src.numel()});\n",
+             "auto mask = at::zeros({src.numel()}, src.options().dtype(at::kByte));\n"},
+        Case{"port.type-factory-dtype", "auto y = torch::empty(x.type().toScalarType(torch::kLong), sizes);\n",
+             "auto y = torch::empty(sizes, x.options().dtype(torch::kLong));\n"},
+        // The TensorOptions form with the Type last still compiles (DeprecatedTypeProperties converts): left alone.
+        Case{"port.type-factory-dtype", "auto m = at::zeros({n}, x.type().toScalarType(at::kByte));\n",
+             "auto m = at::zeros({n}, x.type().toScalarType(at::kByte));\n"},
+        Case{"port.type-factory-dtype", "auto t = x.type().toScalarType(at::kLong);\n", "auto t = x.type().toScalarType(at::kLong);\n"},
+        Case{"port.type-factory", "auto o = at::ones(grads[0].type(), {2, x.size(0)});\n",
+             "auto o = at::ones({2, x.size(0)}, grads[0].options());\n"},
+        Case{"port.type-factory", "auto o = at::empty(input.type(), input.sizes());\n",
+             "auto o = at::empty(input.sizes(), input.options());\n"},
+        Case{"port.type-factory", "auto o = at::zeros({n, 3}, points.type());\n", "auto o = at::zeros({n, 3}, points.type());\n"},
+        Case{"port.type-factory", "auto o = at::zeros_like(x.type(), y);\n", "auto o = at::zeros_like(x.type(), y);\n"},
         Case{"port.data-ptr", "float* p = x.data<float>();\nauto q = y.data<at::Half>();\n",
              "float* p = x.data_ptr<float>();\nauto q = y.data_ptr<at::Half>();\n"},
         Case{"port.data-ptr", "auto d = x.data();\n", "auto d = x.data();\n"},
@@ -163,6 +178,23 @@ TEST(PortBlas, BatchedAndGemvCallCublasWithTheArgumentsAfterState) {
   EXPECT_NE(v.find("}( 't', k_, m_, 1.0f, g, k_, o, 1, 1.0f, gb, 1);"), std::string::npos) << v;
   // Without `state` first it is not THC's call: left alone.
   EXPECT_EQ(port_one("port.thc-blas-sgemv", "THCudaBlas_Sgemv(handle, 't');"), "THCudaBlas_Sgemv(handle, 't');");
+}
+
+// TH's CPU BLAS (DCNv2's CPU path): at::mm/at::mv on column-major views, the arguments kept as they are.
+// (The rewrites were compiled against torch 2.15 and compared with a naive product: ports.toml's `checked`.)
+TEST(PortBlas, ThCpuGemmAndGemvGoThroughAten) {
+  std::string g = port_one("port.th-blas-gemm", "THFloatBlas_gemm('n', 't', n, m, k, 1.0f, ones, k, b, k, 0.0f, out, n);");
+  EXPECT_EQ(g.find("THFloatBlas"), std::string::npos) << g;
+  EXPECT_NE(g.find("at::mm(A, B)"), std::string::npos) << g;
+  EXPECT_NE(g.find("}('n', 't', n, m, k, 1.0f, ones, k, b, k, 0.0f, out, n);"), std::string::npos) << g;
+  EXPECT_NE(port_one("port.th-blas-gemm", "THDoubleBlas_gemm(").find("at::from_blob"), std::string::npos);
+  std::string v = port_one("port.th-blas-gemv", "THFloatBlas_gemv('t', k_, m_, 1.0f, g, k_, o, 1, 1.0f, gb, 1);");
+  EXPECT_NE(v.find("at::mv(A, X)"), std::string::npos) << v;
+  EXPECT_NE(v.find("}('t', k_, m_, 1.0f, g, k_, o, 1, 1.0f, gb, 1);"), std::string::npos) << v;
+  // Near misses: another TH BLAS call no port rewrites, a name that only ends the same, gemm for gemv.
+  EXPECT_EQ(port_one("port.th-blas-gemm", "THFloatBlas_axpy(n, 1.0f, x, 1, y, 1);"), "THFloatBlas_axpy(n, 1.0f, x, 1, y, 1);");
+  EXPECT_EQ(port_one("port.th-blas-gemm", "MyTHFloatBlas_gemm(a);"), "MyTHFloatBlas_gemm(a);");
+  EXPECT_EQ(port_one("port.th-blas-gemv", "THFloatBlas_gemm('n');"), "THFloatBlas_gemm('n');");
 }
 
 TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {

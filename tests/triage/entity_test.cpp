@@ -46,6 +46,10 @@ constexpr HeaderLine kHeaderLines[] = {
     {"NVIDIA/thrust#1723",
      "thrust/system/cuda/detail/adjacent_difference.h:44:10: fatal error: cub/device/device_adjacent_difference.cuh: No such file or directory",
      "cub/", "cuda-cccl", "CUDA_DEV_HEADER_MISSING"},
+    // CUDA 13 keeps libcu++ under include/cccl: a torch extension's .cpp compiled by c++ (cutlass's header).
+    {"deepseek-ai/FlashMLA#121",
+     "/root/workdir/FlashMLA/csrc/cutlass/include/cutlass/fast_math.h:42:10: fatal error: cuda/std/utility: No such file or directory",
+     "cuda/std/", "include/cccl", "CUDA_DEV_HEADER_MISSING"},
     {"AlexeyAB/darknet#5141", "include/darknet.h:46:10: fatal error: cudnn.h: No such file or directory", "cudnn.h",
      "nvidia-cudnn-cu12", "CUDNN_NOT_FOUND"},
     {"MegviiRobot/MegBA#15", "/home/pengshuxue/Downloads/MegBA/include/resource/handle_manager.h:11:10: fatal error: nccl.h: No such file or directory",
@@ -137,6 +141,7 @@ TEST(Entity, HeaderNearMissesAreNotClaimed) {
            "src/match_fault.cpp:16:26: fatal error: cryptopp/hex.h: No such file or directory",  // oxagast/ansvif#2
            "/home/lixing/src/FREN/instant-ngp/dependencies/eigen/Eigen/Dense:1:10: fatal error: Core: No such file or directory",  // NVlabs/instant-ngp#691
            "../src/HostDeviceCommon/Math.h(11): catastrophic error: cannot open source file \"hip/hip_runtime.h\"",  // TomClabault/HIPRT-Path-Tracer#13
+           "fatal error: cuda/include/cuda.h: No such file or directory",  // HiKapok/PSROIAlign#3: a cuda/ that is not libcu++
        }) {
     SCOPED_TRACE(line);
     Diagnosis d = diagnose(line);

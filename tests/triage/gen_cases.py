@@ -740,6 +740,16 @@ c('NUMPY_DISTUTILS_REMOVED', [
    '    File "/tmp/src/setup.py", line 3, in <module>',
    '      import numpy',
    "  ModuleNotFoundError: No module named 'numpy'"])
+# A setup.py committed with a merge conflict in it (the long-tail bench, batch 1's dev dcnv2-latest).
+c('SOURCE_MERGE_CONFLICT_MARKERS', [
+  '  Traceback (most recent call last):',
+  '    File "<string>", line 2, in <module>',
+  '    File "<pip-setuptools-caller>", line 34, in <module>',
+  '    File "/tmp/lt/torchsmith-dcnv2-latest/out/src/setup.py", line 24',
+  '      >>>>>>> 977dfd39b3536ba20baee06d1055d2bd5a5e9593',
+  '                ^',
+  '  SyntaxError: invalid decimal literal'],
+  ['  ======= done =======', '>>>>>>> (pretty banner)', 'Auto-merging setup.py'])
 # Cases whose whole log is the real one (a rule reads its shape: no shared noise or tail around it).
 OWN = {'SETUP_PY_METADATA_FAILED'}
 

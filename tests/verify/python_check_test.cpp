@@ -454,6 +454,36 @@ with zipfile.ZipFile(sys.argv[1], "w") as z:
   EXPECT_TRUE(find(r.verdicts, "import modules", Outcome::fail)) << dump(r.verdicts);
 }
 
+// AANet's deform_conv: setup.py's name= is the plan's guess, the wheel installs deform_conv_cuda. The
+// generic smoke (an import of the guessed name) imports what the wheel installs; a recipe's smoke does not.
+TEST(PythonCheck, TheGenericSmokeImportsTheModuleTheWheelInstalls) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = tiny_wheel(t);
+  o.plan = tiny_plan();
+  o.plan->import_name = "tiny_guess";
+  o.plan->smoke = "import tiny_guess";
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "import tinypkg", Outcome::pass)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+  auto* n = find(r.verdicts, "modules", Outcome::note);
+  ASSERT_TRUE(n) << dump(r.verdicts);
+  EXPECT_NE(n->detail.find("the wheel has no module tiny_guess"), std::string::npos) << n->detail;
+  EXPECT_NE(n->detail.find("(the smoke imports tinypkg)"), std::string::npos) << n->detail;
+
+  // Near miss: a smoke that is more than the guessed import is the recipe's test and still fails.
+  o.plan->smoke = "import tiny_guess\nassert tiny_guess.add(torch.ones(1, device=device), 1).sum().item() == 2\n";
+  o.work_dir = t / "work2";
+  r = verify_python_install(o);
+  auto* f = find(r.verdicts, "smoke", Outcome::fail);
+  ASSERT_TRUE(f) << dump(r.verdicts);
+  EXPECT_NE(f->detail.find("No module named 'tiny_guess'"), std::string::npos) << f->detail;
+}
+
 TEST(PythonCheck, TorchPlanWheelMustProvideTorch) {
   if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
   test::TempDir t;

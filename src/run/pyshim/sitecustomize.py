@@ -30,7 +30,9 @@
 #  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
 #    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
 #  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args becomes
-#    absolute against setup.py's directory (torch's ninja build compiles in build_temp).
+#    absolute against setup.py's directory (torch's ninja build compiles in build_temp);
+#  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
+#    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
 # CMake builds that Python drives (scikit-build-core, scikit-build, a setup.py running cmake), from
 # src/plan/cmake_remedies.cpp: the plan's -DCMAKE_CUDA_ARCHITECTURES comes in CMAKE_ARGS (which the
@@ -310,6 +312,35 @@ def _rewrite_ext_args(exts, arches, need, base=None):
         _say(n)
 
 
+# -- build.cccl-include: the toolkit's CCCL for the host compiler -------------------------------
+# CUDA 13 moved CCCL (cuda/std, thrust, cub) from include/ to include/cccl; nvcc adds that directory
+# itself, g++ does not, so a .cpp including <cuda/std/complex> or <thrust/...> stops with "No such
+# file" (nvidia.github.io/cccl/cccl/3.0_migration_guide.html, "CUDA Toolkit changes"). Read from the
+# toolkit on disk, not from its version.
+
+def _cccl_dir():
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or ""
+    d = os.path.join(home, "include", "cccl")
+    return d if home and os.path.isdir(os.path.join(d, "cuda", "std")) else ""
+
+
+def _add_cccl_include(exts, cccl):
+    # Only an extension whose include dirs have the toolkit's include/ (CUDAExtension's, or its own):
+    # it meant the host compiler to find the toolkit's headers there.
+    inc = os.path.realpath(os.path.dirname(cccl))  # /usr/local/cuda and cuda-13.0 are one toolkit
+    for ext in exts:
+        dirs = [os.path.realpath(d) for d in (getattr(ext, "include_dirs", None) or []) if isinstance(d, str)]
+        if inc not in dirs or os.path.realpath(cccl) in dirs:
+            continue
+        args = getattr(ext, "extra_compile_args", None)
+        if isinstance(args, dict):  # the host compiler's part only: nvcc has its own
+            args["cxx"] = list(args.get("cxx") or []) + ["-isystem", cccl]
+        else:
+            ext.extra_compile_args = list(args or []) + ["-isystem", cccl]
+        _say("[build.cccl-include] %s: -isystem %s for the host compiler (the toolkit keeps CCCL under "
+             "include/cccl, which nvcc finds itself and g++ does not)" % (ext.name, cccl))
+
+
 # -- CMake: the plan's -D arguments, build.cmake-arch / build.cmake-std ---------------------------
 
 _CMAKE_PLANNED = ("CMAKE_CUDA_ARCHITECTURES", "CMAKE_PROJECT_INCLUDE_BEFORE")
@@ -494,6 +525,8 @@ def _patch(build_ext_cls):
             _rewrite_ext_args(exts, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0), base)
         if _force_includes():
             _add_force_includes(exts, _force_includes())
+        if _cccl_dir():
+            _add_cccl_include(exts, _cccl_dir())
         # Only torch's BuildExtension with ninja, only when the user did not ask for -j themselves,
         # and not when one extension is a Library that the others link (they need it built first).
         if (slots and len(exts) > 1 and getattr(self, "use_ninja", False) is True and not self.parallel
@@ -555,7 +588,7 @@ def _install_hook(targets):
 def _hooks():
     targets = {}
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
-            or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1"):
+            or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir()):
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
