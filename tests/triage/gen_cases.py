@@ -750,6 +750,13 @@ c('SOURCE_MERGE_CONFLICT_MARKERS', [
   '                ^',
   '  SyntaxError: invalid decimal literal'],
   ['  ======= done =======', '>>>>>>> (pretty banner)', 'Auto-merging setup.py'])
+# A vendored cuFFTDx with no SM<900> (the long-tail bench, batch 3's dev safari-fftconv on an H100).
+c('HEADER_LIBRARY_NO_ARCH_SPECIALIZATION', [
+  '/tmp/lt/torchsmith-safari-fftconv/out/src/fftconv_cuda.cu(791): error: incomplete type "cufftdx::SM<900U>" is not allowed',
+  '      using FFT = decltype(cufftdx::Block() + cufftdx::Size<N>() + cufftdx::SM<Arch>());',
+  '                                                                          ^'],
+  ['/tmp/src/ops.cu(12): error: incomplete type "Foo" is not allowed',
+   '/tmp/src/ops.cu(40): warning: SM<900U> is experimental'])
 # Cases whose whole log is the real one (a rule reads its shape: no shared noise or tail around it).
 OWN = {'SETUP_PY_METADATA_FAILED'}
 

@@ -161,6 +161,9 @@ const Wording kWordings[] = {
     // Type-first factories (soap117/DeepRule#18; nvcc's overload error lists the argument types).
     {"src/right_pool.cpp:44:41: error: could not convert \u2018at::CUDA(((c10::ScalarType)c10::kFloat))\u2019 from \u2018at::DeprecatedTypeProperties\u2019 to \u2018c10::IntArrayRef\u2019 {aka \u2018c10::ArrayRef<long int>\u2019}", "TENSOR_TYPE_DISPATCH_REMOVED"},
     {"unique_kernel.cu(22): error: no instance of overloaded function \"at::zeros\" matches the argument list\n            argument types are: (at::DeprecatedTypeProperties, {...})", "TENSOR_TYPE_DISPATCH_REMOVED"},
+    // A header-only library's per-arch template with no specialization (NVIDIA/cutlass#2461; cuFFTDx's SM<>).
+    {"fftconv_cuda.cu(791): error: incomplete type \"cufftdx::SM<900U>\" is not allowed", "HEADER_LIBRARY_NO_ARCH_SPECIALIZATION"},
+    {"(aka \"cutlass::gemm::device::DefaultGemmConfiguration<cutlass::arch::OpClassTensorOp, cutlass::arch::Sm89, cutlass::half_t, cutlass::half_t, float, float>\") is not allowed", "HEADER_LIBRARY_NO_ARCH_SPECIALIZATION"},
     // A header with no extension, after the including file's line and column.
     {"ops/src/datatype/datatype.h:4:10: fatal error: google/dense_hash_map: No such file or directory", "MISSING_HEADER_GENERIC"},
     // Links that name a CUDA library or LAPACK.
@@ -780,6 +783,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                            Wording{"NVIDIA Release 20.10 (build 16733513)", "NVIDIA_DRIVER_TOO_OLD"},
                            Wording{"DEPRECATION: Python 2.7 reached the end of its life on January 1st, 2020.", "PYTHON_TOO_OLD_FOR_TORCH"},
                            Wording{"rm: 无法删除 'build/config.h': 没有那个文件或目录", "MISSING_HEADER_GENERIC"},
+                           // An incomplete type that names no arch template.
+                           Wording{"ops.cu(12): error: incomplete type \"at::Tensor\" is not allowed", "HEADER_LIBRARY_NO_ARCH_SPECIALIZATION"},
                            // Another overload error: no DeprecatedTypeProperties among its argument types.
                            Wording{"            argument types are: (c10::ScalarType, {...})", "TENSOR_TYPE_DISPATCH_REMOVED"},
                            // A source file missing from the command line is not an #include (no line:column before it).
