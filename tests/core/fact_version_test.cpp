@@ -10,7 +10,8 @@ namespace {
 TEST(FactVersion, ParsedOnceWhenSet) {
   FactVersion v = "11.8.89";
   ASSERT_TRUE(v.parsed());
-  EXPECT_EQ(*v.parsed(), *Version::parse("11.8"));
+  EXPECT_EQ(*v.parsed(), *Version::parse("11.8.89"));
+  EXPECT_EQ(v.parsed()->truncated(2), *Version::parse("11.8"));
   EXPECT_EQ(v.parsed()->micro(), 89);
   EXPECT_EQ(v.major_minor(), "11.8");
   EXPECT_EQ(v.text(), "11.8.89");
