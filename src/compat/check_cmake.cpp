@@ -10,9 +10,9 @@ const ToolFacts* newest_cmake(const HostFacts& f) {
   const ToolFacts* best = nullptr;
   for (const auto& t : f.tools) {
     if (t.name != "cmake" && t.name != "cmake3") continue;
-    auto v = ver(t.version);
+    auto v = t.version.parsed();
     if (!v) continue;
-    if (!best || *v > *ver(best->version)) best = &t;
+    if (!best || *v > *best->version.parsed()) best = &t;
   }
   return best;
 }
@@ -60,7 +60,7 @@ void check_cmake(const HostFacts& f, const kb::Kb& kb, const Target& t, std::vec
                    "apt-get install cmake, or pip install cmake in the build env", "", "", "cmake.present"});
     return;
   }
-  auto cv = *ver(cm->version);
+  auto cv = *cm->version.parsed();
   if (!t.torch.empty()) {
     if (const kb::TorchRelease* rel = kb.find_torch(t.torch)) {
       out.push_back(cmake_vs_release(*cm, cv, *rel, t.torch));

@@ -17,7 +17,7 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
   v.subject = "gcc " + cc.version + " (" + (cc.cxx.empty() ? cc.cc : cc.cxx) + ") as nvcc " + mm +
               "'s host compiler";
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
-  auto cv = ver(cc.version);
+  auto cv = cc.version.parsed();
   int max = gcc_max_major(kb, tk.version);
   if (!rel || !cv || !max) {
     v.level = Level::warn;
@@ -67,7 +67,7 @@ void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
   for (const auto& tk : f.cuda_toolkits) out.push_back(gcc_vs_toolkit(f, kb, *host, tk));
   const kb::TorchRelease* rel = t.torch.empty() ? nullptr : kb.find_torch(t.torch);
   auto min = rel ? rel->gcc_min : std::nullopt;
-  auto hv = ver(host->version);
+  auto hv = host->version.parsed();
   if (min && hv) {
     Verdict v{"compiler",
               "gcc " + host->version + " for torch " + t.torch,

@@ -12,7 +12,7 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
   Verdict v;
   v.topic = "driver";
   v.rule = kDriverRule;
-  auto tkv = ver(tk.version);
+  auto tkv = tk.version.parsed();
   std::string mm = major_minor(tk.version);
   v.subject = "driver " + f.driver.version + " with CUDA " + mm + " (" + tk.path + ")";
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
@@ -25,7 +25,7 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
   }
   const kb::CudaFamily* fam = kb.find_cuda_family(rel->version);
   auto floor = fam ? std::optional<Version>(fam->driver_min_linux) : std::nullopt;
-  auto drv_cuda = ver(f.driver.cuda_version);
+  auto drv_cuda = f.driver.cuda_version.parsed();
   bool full = driver_runs(f.driver, rel, tk.version).value_or(false);
   if (full) {
     v.level = Level::ok;
@@ -92,7 +92,7 @@ void check_driver(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& ou
                      "", "", "driver.present"});
     return;
   }
-  auto drv = ver(f.driver.version);
+  auto drv = f.driver.version.parsed();
   if (!drv) {
     out.push_back({"driver", "driver " + f.driver.version, Level::warn,
                    "the driver version '" + f.driver.version + "' could not be read", "", "", "", "driver.present"});

@@ -19,7 +19,7 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   Verdict v;
   v.topic = "gpu";
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
-  auto tkv = ver(tk.version);
+  auto tkv = tk.version.parsed();
   std::string mm = major_minor(tk.version);
   auto cap = CudaArch::parse(g.compute_capability);
   v.subject = gpu_label(g) + ", compute " + g.compute_capability + " with CUDA " + mm;

@@ -96,7 +96,7 @@ void check_pythons(const HostFacts& f, const kb::Kb& kb, const Target& t,
                      "check that it starts: " + py.path + " -c 'import sys'", "", "", "python.probe"});
       continue;
     }
-    auto pv = ver(py.version);
+    auto pv = py.version.parsed();
     if (!pv) continue;
     if (target) {
       for_target(py, *pv, *target, t.torch, out);

@@ -18,10 +18,10 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
       continue;
     }
     std::string who = "torch " + t.version + " (" + py.path + ")";
-    auto tc = ver(t.cuda);
+    auto tc = t.cuda.parsed();
     if (tc) {
       for (const auto& tk : f.cuda_toolkits) {
-        auto kv = ver(tk.version);
+        auto kv = tk.version.parsed();
         if (!kv) continue;
         Verdict v{"torch", who + " with nvcc " + kv->major_minor() + " for extensions", Level::ok, "", "", "", "",
                   kTorchNvccRule};

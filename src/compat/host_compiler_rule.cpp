@@ -28,14 +28,14 @@ const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi) {
   const CompilerFacts* best = nullptr;
   for (const auto& cc : f.compilers) {
     if (cc.family != "gcc" || cc.cxx.empty() || !gcc_fits(cc.version, lo, hi)) continue;
-    if (!best || *ver(cc.version) > *ver(best->version)) best = &cc;
+    if (!best || *cc.version.parsed() > *best->version.parsed()) best = &cc;
   }
   return best;
 }
 
 const CompilerFacts* default_gcc(const HostFacts& f) {
   const CompilerFacts* def = default_host_compiler(f);
-  if (!def || def->cxx.empty() || !ver(def->version)) def = newest_gcc(f, 0, 0);
+  if (!def || def->cxx.empty() || !def->version.parsed()) def = newest_gcc(f, 0, 0);
   return def;
 }
 
@@ -49,7 +49,7 @@ std::string user_gcc_misfit(const CompilerFacts& cc, int lo, int hi, const std::
                             const std::string& hi_why) {
   if (cc.family != "gcc") return "it is " + cc.family + ", and the build's host compiler is a GCC";
   if (cc.cxx.empty()) return "no C++ driver beside " + cc.cc + " (set CXX)";
-  auto v = ver(cc.version);
+  auto v = cc.version.parsed();
   if (!v) return "its version could not be read";
   if (hi && v->major() > hi) return "gcc " + cc.version + " is too new: " + hi_why;
   if (lo && v->major() < lo) return "gcc " + cc.version + " is too old: " + lo_why;

@@ -6,10 +6,10 @@ namespace ts::compat {
 
 std::optional<bool> driver_runs(const DriverFacts& d, const kb::CudaRelease* rel, const std::string& cuda) {
   auto cv = ver(cuda);
-  auto drv_cuda = ver(d.cuda_version);
+  auto drv_cuda = d.cuda_version.parsed();
   // NVML's own answer beats the table when we have it.
   if (drv_cuda && cv) return *Version::parse(cv->major_minor()) <= *drv_cuda;
-  auto drv = ver(d.version);
+  auto drv = d.version.parsed();
   if (!drv || !rel) return std::nullopt;
   return *drv >= rel->driver_min_linux;
 }

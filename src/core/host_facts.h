@@ -1,6 +1,6 @@
 #pragma once
-// HostFacts: what the probe found on a machine. Plain values, raw as read (versions are strings);
-// interpretation against the knowledge base happens in compat/. Serialised by `doctor --json`
+// HostFacts: what the probe found on a machine. Plain values as read; versions are FactVersions
+// (the text, parsed once when read); interpretation against the knowledge base happens in compat/. Serialised by `doctor --json`
 // and read back by `--facts FILE`, so every field round-trips through JSON.
 #include <cstdint>
 #include <map>
@@ -8,6 +8,8 @@
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "core/fact_version.h"
 
 namespace ts {
 
@@ -64,14 +66,14 @@ struct GpuFacts {
 
 struct DriverFacts {
   bool present = false;     // kernel module loaded or NVML answered
-  std::string version;      // "580.95.05"
-  std::string cuda_version; // newest CUDA the driver supports, from NVML ("13.0")
+  FactVersion version;      // "580.95.05"
+  FactVersion cuda_version; // newest CUDA the driver supports, from NVML ("13.0")
   std::string source;       // "nvml", "/proc/driver/nvidia/version", "nvidia-smi"
 };
 
 struct CudaToolkitFacts {
   std::string path;         // "/usr/local/cuda-11.8"
-  std::string version;      // "11.8.89" or "11.8"
+  FactVersion version;      // "11.8.89" or "11.8"
   std::string nvcc;         // path of nvcc, "" when the toolkit has none
   std::string version_source;  // "version.json", "version.txt", "nvcc", "cuda.h"
   std::vector<std::string> arches;  // nvcc --list-gpu-code: "sm_75", ...; empty if not asked
@@ -81,7 +83,7 @@ struct CudaToolkitFacts {
 
 struct LibraryFacts {
   std::string name;         // "cudnn", "nccl", "magma", "mkl"
-  std::string version;      // "8.9.3"
+  FactVersion version;      // "8.9.3"
   std::string include_dir;
   std::string library_dir;
   std::string source;       // "header", "pip:nvidia-cudnn-cu12", "conda"
@@ -91,7 +93,7 @@ struct CompilerFacts {
   std::string family;       // "gcc", "clang"
   std::string cc;           // "/usr/bin/gcc-11"
   std::string cxx;          // "/usr/bin/g++-11", "" when only the C driver is there
-  std::string version;      // "11.4.0"
+  FactVersion version;      // "11.4.0"
   std::string target;       // "x86_64-linux-gnu"
   // The user's environment names this compiler: "CC", "CXX" or "CC CXX" (setuptools and torch's
   // cpp_extension compile with $CC/$CXX); "" when it was found on PATH only.
@@ -102,13 +104,13 @@ struct ToolFacts {
   std::string name;         // "cmake", "ninja", "make", "git", "patchelf", "ccache", "sccache",
                             // "docker", "nvidia-container-cli", "cuobjdump"
   std::string path;
-  std::string version;
+  FactVersion version;
 };
 
 struct TorchFacts {
   bool present = false;
-  std::string version;      // "2.11.0+cu130"
-  std::string cuda;         // torch.version.cuda, "" for CPU builds
+  FactVersion version;      // "2.11.0+cu130"
+  FactVersion cuda;         // torch.version.cuda, "" for CPU builds
   std::string cudnn;        // "91900" as torch reports it, normalised to "9.19.0"
   bool cxx11_abi = false;
   std::vector<std::string> arch_list;  // torch.cuda.get_arch_list(): "sm_90", ...
@@ -124,7 +126,7 @@ struct TorchFacts {
 
 struct PythonFacts {
   std::string path;         // the interpreter as found
-  std::string version;      // "3.12.3"
+  FactVersion version;      // "3.12.3"
   std::string abi_tag;      // "cp312"
   std::string platform_tag; // "linux_x86_64"
   std::string site_packages;

@@ -4,11 +4,13 @@
 // Version fields that rules compare, and the CUDA and torch release keys, are parsed once by the loader
 // into core::Version (the text as written stays in .original() for output); ranges and informational
 // versions stay strings the loader has checked.
+#include <concepts>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/fact_version.h"
 #include "core/version.h"
 
 namespace ts::kb {
@@ -136,7 +138,7 @@ struct TorchRelease : Entry {
   // for the free-threaded build.
   std::vector<std::string> python_experimental;
   // "3.13" or "3.13t" when this Python (version, abi tag "cp313t") is experimental for it; "" if not.
-  std::string experimental_python(std::string_view version, std::string_view abi_tag) const;
+  std::string experimental_python(const FactVersion& version, std::string_view abi_tag) const;
 };
 
 // What a build costs in memory and disk (resources.toml): the job-count model's inputs.
@@ -172,10 +174,15 @@ struct Kb {
   const ArchFamily* family_of_chip(std::string_view chip) const;  // by chip prefix
   const CudaRelease* find_cuda(std::string_view version) const;   // by major.minor of version
   const CudaRelease* find_cuda(const Version& version) const;
+  // A probed version, parsed when it was read (a template, so a string literal still takes string_view).
+  template <std::same_as<FactVersion> F>
+  const CudaRelease* find_cuda(const F& v) const { return v.parsed() ? find_cuda(*v.parsed()) : nullptr; }
   const CudaFamily* find_cuda_family(std::string_view version) const;  // by major
   const CudaFamily* find_cuda_family(const Version& version) const;
   const TorchRelease* find_torch(std::string_view version) const; // by major.minor ("2.4.1" -> 2.4)
   const TorchRelease* find_torch(const Version& version) const;
+  template <std::same_as<FactVersion> F>
+  const TorchRelease* find_torch(const F& v) const { return v.parsed() ? find_torch(*v.parsed()) : nullptr; }
   // The first toolkit known to compile for a capability ("7.5" -> {7.5, "10.0"}); nullptr if none.
   const ArchSupport* first_support(std::string_view arch) const;
   // The JetPack of an L4T release ("36.4.3"; "36.4" matches "36.4.0"); nullptr if none.

@@ -145,8 +145,8 @@ const JetpackRelease* Kb::find_jetpack(std::string_view l4t) const {
   return nullptr;
 }
 
-std::string TorchRelease::experimental_python(std::string_view version, std::string_view abi_tag) const {
-  auto v = Version::parse(trim(version));
+std::string TorchRelease::experimental_python(const FactVersion& version, std::string_view abi_tag) const {
+  const auto& v = version.parsed();
   if (!v) return "";
   bool free_threaded = !abi_tag.empty() && abi_tag.back() == 't';
   std::string mm = std::to_string(v->major()) + "." + std::to_string(v->minor()) + (free_threaded ? "t" : "");

@@ -41,11 +41,11 @@ void choose_cmake(Ctx& c) {
   auto tools = core::find_build_tools(c, "cmake");
   const Tool* best = nullptr;  // newest within [min, ceil), else newest >= min
   for (const auto& t : tools) {
-    auto v = *ver(t.version);
+    auto v = *t.version.parsed();
     if (v < min) continue;
     bool in = !ceil || v < *ceil;
-    bool best_in = best && (!ceil || *ver(best->version) < *ceil);
-    if (!best || (in && !best_in) || (in == best_in && v > *ver(best->version))) best = &t;
+    bool best_in = best && (!ceil || *best->version.parsed() < *ceil);
+    if (!best || (in && !best_in) || (in == best_in && v > *best->version.parsed())) best = &t;
   }
   std::string range = ">=" + min_text + (ceil ? ",<" + ceil->original() : "");
   c.p.cmake_range = range;

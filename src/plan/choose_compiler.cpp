@@ -24,7 +24,7 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
   std::string rel_src = cite(rel.source, rel.origin);
   // nvcc's limit comes from the CUDA release the build targets (its citation is that entry's).
   std::string cuda_src = hi ? cite(c.cuda_rel->source, c.cuda_rel->origin) : "";
-  int dv = ver(def.version)->major();
+  int dv = def.version.parsed()->major();
   const CompilerFacts* pick = host.pick;
   std::string why = host.user ? user_compiler_why(*pick) : "the default compiler (g++ on PATH)";
   if (host.moved) {

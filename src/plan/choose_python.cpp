@@ -45,7 +45,7 @@ const PythonFacts* pick(Ctx& c, std::string& why) {
   const std::string& asked = c.spec().python;
   std::vector<const PythonFacts*> ok;
   for (const auto& p : pys)
-    if (p.error.empty() && ver(p.version)) ok.push_back(&p);
+    if (p.error.empty() && p.version.parsed()) ok.push_back(&p);
   if (!asked.empty() && asked.find('/') != std::string::npos) {
     for (auto* p : ok)
       if (p->path == asked) {
@@ -190,7 +190,7 @@ void choose_python(Ctx& c) {
       fixes.push_back("or build a release that supports Python " + mm_of(py->version) + ": torch " + alt->version.original());
     c.conflict("Python " + py->version + " (" + py->path + ") for torch " + c.version(),
                "torch " + rel.version.original() + " needs Python " + supports + "; " + mm_of(py->version) +
-                   (lo && *ver(py->version) < *lo ? " is too old" : " is too new"),
+                   (lo && *py->version.parsed() < *lo ? " is too old" : " is too new"),
                fixes, cite(rel.source, rel.origin), compat::kPythonRule);
     return;
   }
@@ -206,7 +206,7 @@ void choose_python(Ctx& c) {
   // Kept though it lacks packages another interpreter here has (it was asked for): name that one.
   if (auto miss = lacking(c, *py); !miss.empty() && !py->packages.empty())
     for (const auto& alt : c.facts().pythons)
-      if (&alt != py && alt.error.empty() && ver(alt.version) && fits(rel, alt) && !alt.packages.empty() &&
+      if (&alt != py && alt.error.empty() && alt.version.parsed() && fits(rel, alt) && !alt.packages.empty() &&
           lacking(c, alt).empty()) {
         c.warn("python", alt.path + " has the build's packages",
                py->path + " lacks " + joined(miss) + "; " + alt.path + " (Python " + alt.version +

@@ -131,7 +131,7 @@ void artifacts(Ctx& c) {
     c.decide("artifact", name, "the wheel name from PYTORCH_BUILD_VERSION and the build Python's tags", "PEP 427");
   }
   if (named && spec.wants("conda")) {
-    std::string py = c.python ? ver(c.python->version)->major_minor() : "3.X";
+    std::string py = c.python ? c.python->version.parsed()->major_minor() : "3.X";
     std::string cudnn;
     for (const auto& l : c.facts().libraries)
       if (l.name == "cudnn") cudnn = l.version;

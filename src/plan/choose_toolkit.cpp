@@ -18,7 +18,7 @@ namespace {
 std::vector<const CudaToolkitFacts*> ranked(const Ctx& c) {
   std::vector<const CudaToolkitFacts*> v;
   for (const auto& t : c.facts().cuda_toolkits)
-    if (ver(t.version) && c.in->kb.find_cuda(t.version)) v.push_back(&t);
+    if (t.version.parsed() && c.in->kb.find_cuda(t.version)) v.push_back(&t);
   auto all_gpus = [&](const CudaToolkitFacts* t) {
     const auto* r = c.in->kb.find_cuda(t->version);
     for (const auto& g : c.facts().gpus)
@@ -28,7 +28,7 @@ std::vector<const CudaToolkitFacts*> ranked(const Ctx& c) {
   std::stable_sort(v.begin(), v.end(), [&](auto* a, auto* b) {
     bool ga = all_gpus(a), gb = all_gpus(b);
     if (ga != gb) return ga;
-    return *ver(a->version) > *ver(b->version);
+    return *a->version.parsed() > *b->version.parsed();
   });
   return v;
 }
@@ -123,7 +123,7 @@ void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t
     int major = 0;
     if (l.source.rfind("pip:nvidia-cudnn-cu", 0) == 0) major = std::atoi(l.source.c_str() + 19);
     for (const auto& k : c.facts().cuda_toolkits)
-      if (auto kv = ver(k.version); kv && !k.path.empty() && l.library_dir.rfind(k.path + "/", 0) == 0) major = kv->major();
+      if (auto kv = k.version.parsed(); kv && !k.path.empty() && l.library_dir.rfind(k.path + "/", 0) == 0) major = kv->major();
     if (v && major && major != v->major()) other = "cuDNN " + l.version + " in " + l.library_dir + " is CUDA " + std::to_string(major) + "'s";
     else have_cudnn = true;
   }
@@ -190,7 +190,7 @@ bool take_provisioned(Ctx& c, std::string& why) {
   if (pc->choice.kind == K::system || !asked.empty() || !c.toolkit) return false;
   // Automatic: an installed toolkit of a major newer than every official CUDA of the release cannot
   // compile it (its build scripts and cpp_extension tables stop at the majors it was released for).
-  auto have = ver(c.toolkit->version);
+  auto have = c.toolkit->version.parsed();
   int newest_major = 0;
   for (const auto& v : rel.cuda)
     if (auto o = ver(v)) newest_major = std::max(newest_major, o->major());
@@ -237,7 +237,7 @@ bool pick_toolkit(Ctx& c) {
   } else if (!asked.empty()) {
     auto want = *Version::parse(asked);
     for (const auto& t : c.facts().cuda_toolkits)
-      if (ver(t.version) && ver(t.version)->major_minor() == want.major_minor()) c.toolkit = &t;
+      if (t.version.parsed() && t.version.parsed()->major_minor() == want.major_minor()) c.toolkit = &t;
     c.cuda_rel = kb.find_cuda(asked);
     if (!c.cuda_rel)
       c.conflict("CUDA " + asked, "CUDA " + asked + " is not in the knowledge base (its arches, GCC and driver limits are unknown)",

@@ -51,7 +51,7 @@ bool cpp_extension_fix(const source::Fix& f) {
 
 // The version compared against pins: the release only (Debian's "1.13.0a0" is torch 1.13.0).
 std::optional<Version> torch_release(const PythonFacts& py) {
-  auto v = ver(py.torch.version);
+  auto v = py.torch.version.parsed();
   if (!v) return std::nullopt;
   return v->base_version();
 }
@@ -72,8 +72,8 @@ void check_cuda_major(const PythonFacts& py, const CudaToolkitFacts& nvcc, Contr
            "left to cpp_extension", kCheckCuda, true, rule);
     return;
   }
-  auto tc = ver(py.torch.cuda);
-  auto nv = ver(nvcc.version);
+  auto tc = py.torch.cuda.parsed();
+  auto nv = nvcc.version.parsed();
   std::string who = "nvcc " + nv->major_minor() + " (" + nvcc.path + ")";
   if (m == NvccForTorch::other_major) {
     out.conflict(who + " with " + torch_label(py),
@@ -154,7 +154,7 @@ void check_abi(const PythonFacts& py, const CompilerFacts& cc, const Recipe& rec
                const std::map<std::string, std::string>& env, ContractOut& out) {
   RuleScope scope(out, "contract.abi");
   std::string want = py.torch.cxx11_abi ? "1" : "0";
-  auto cv = ver(cc.version);
+  auto cv = cc.version.parsed();
   // GCC before 5 has only the old std::string/std::list ABI.
   if (py.torch.cxx11_abi && cc.family == "gcc" && cv && cv->major() < 5) {
     out.conflict("gcc " + cc.version + " with " + torch_label(py),

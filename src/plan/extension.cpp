@@ -24,19 +24,19 @@ const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
   const auto& tks = c.facts().cuda_toolkits;
   if (!c.req->cuda.empty()) {
     for (const auto& t : tks)
-      if (core::usable_toolkit(t) && ver(t.version)->major_minor() == compat::major_minor(c.req->cuda)) {
+      if (core::usable_toolkit(t) && t.version.parsed()->major_minor() == compat::major_minor(c.req->cuda)) {
         why = "asked for (--cuda)";
         return &t;
       }
     return nullptr;
   }
-  auto tc = ver(c.python->torch.cuda);
+  auto tc = c.python->torch.cuda.parsed();
   const CudaToolkitFacts *exact = nullptr, *same_major = nullptr, *newest = nullptr;
   for (const auto& t : tks) {
     if (!core::usable_toolkit(t)) continue;
-    auto v = *ver(t.version);
-    if (!newest || v > *ver(newest->version)) newest = &t;
-    if (tc && v.major() == tc->major() && (!same_major || v > *ver(same_major->version))) same_major = &t;
+    auto v = *t.version.parsed();
+    if (!newest || v > *newest->version.parsed()) newest = &t;
+    if (tc && v.major() == tc->major() && (!same_major || v > *same_major->version.parsed())) same_major = &t;
     if (tc && v.major_minor() == tc->major_minor()) exact = &t;
   }
   if (exact) return why = "the installed toolkit of torch's CUDA " + c.python->torch.cuda, exact;
@@ -105,14 +105,14 @@ bool pick_toolkit(Ctx& c) {
     c.decide("cuda", c.toolkit->version + " (" + c.toolkit->path + ")", "asked for (--toolkit)", "--toolkit");
   } else {
     c.toolkit = pick_toolkit(c, why);
-    bool exact = c.toolkit && !want.empty() && ver(c.toolkit->version) && ver(c.toolkit->version)->major_minor() == want;
-    bool same_major = c.toolkit && !want.empty() && ver(c.toolkit->version) && ver(want) &&
-                      ver(c.toolkit->version)->major() == ver(want)->major();
+    bool exact = c.toolkit && !want.empty() && c.toolkit->version.parsed() && c.toolkit->version.parsed()->major_minor() == want;
+    bool same_major = c.toolkit && !want.empty() && c.toolkit->version.parsed() && ver(want) &&
+                      c.toolkit->version.parsed()->major() == ver(want)->major();
     // No installed toolkit of torch's major: one of torch's own CUDA, provisioned, if it can be.
     if (kind == K::automatic && pc && !want.empty() && !exact && !same_major) {
       std::string had = "no CUDA toolkit with nvcc is installed";
       if (c.toolkit) {
-        auto nv = ver(c.toolkit->version);
+        auto nv = c.toolkit->version.parsed();
         std::string mm = nv ? nv->major_minor() : c.toolkit->version;
         had = "the installed nvcc " + mm + " (" + c.toolkit->path + ") is not of torch's CUDA major: cpp_extension stops with "
               "'The detected CUDA version (" + mm + ") mismatches the version that was used to compile PyTorch (" +

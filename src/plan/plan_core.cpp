@@ -25,17 +25,17 @@ std::vector<BuildTool> find_build_tools(const Ctx& c, const std::string& name) {
   if (c.python) {
     auto it = c.python->packages.find(name);
     if (it != c.python->packages.end())
-      out.push_back({dir_of(c.python->path) + "/" + name, it->second, "the build Python's " + name + " package"});
+      out.push_back({dir_of(c.python->path) + "/" + name, FactVersion(it->second), "the build Python's " + name + " package"});
   }
   for (const auto& t : c.facts().tools)
-    if ((t.name == name || (name == "cmake" && t.name == "cmake3")) && ver(t.version))
+    if ((t.name == name || (name == "cmake" && t.name == "cmake3")) && t.version.parsed())
       out.push_back({t.path, t.version, "found on the machine"});
   return out;
 }
 
 std::string Ctx::cuda_mm() const {
   if (!toolkit) return "";
-  auto v = ver(toolkit->version);
+  auto v = toolkit->version.parsed();
   return v ? v->major_minor() : toolkit->version;
 }
 
@@ -127,7 +127,7 @@ void use_provisioned_toolkit(Ctx& c, const ProvisionContext& pc, const ToolRelea
   add_provision(pc, t, c.provision_steps, c.p.provisioned);
 }
 
-bool usable_toolkit(const CudaToolkitFacts& t) { return !t.nvcc.empty() && ver(t.version).has_value(); }
+bool usable_toolkit(const CudaToolkitFacts& t) { return !t.nvcc.empty() && t.version.parsed().has_value(); }
 
 const CudaToolkitFacts* toolkit_at(const Ctx& c, const std::string& dir) {
   const CudaToolkitFacts* found = nullptr;

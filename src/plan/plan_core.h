@@ -194,7 +194,9 @@ std::string dir_of(const std::string& path);  // "/a/b/c" -> "/a/b"
 // A build tool (cmake, ninja) the build can use: the build Python's pip package first, then the
 // machine's (a version that reads; cmake3 counts as cmake).
 struct BuildTool {
-  std::string path, version, how;
+  std::string path;
+  FactVersion version;  // parsed where it was read (the probe, or here from the package list)
+  std::string how;
 };
 std::vector<BuildTool> find_build_tools(const Ctx& c, const std::string& name);
 

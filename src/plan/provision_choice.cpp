@@ -55,7 +55,7 @@ std::string provisioned_path(const ProvisionContext& pc, const ToolRelease& rel)
 CudaToolkitFacts provisioned_toolkit(const ProvisionContext& pc, const ToolRelease& rel) {
   CudaToolkitFacts t;
   t.path = provisioned_path(pc, rel);
-  t.version = rel.version;
+  t.version = FactVersion(rel.version);
   t.nvcc = t.path + "/bin/nvcc";
   t.version_source = "provision.toml";
   t.found_via = {"provisioned from " + provision_where(pc, rel)};

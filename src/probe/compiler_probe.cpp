@@ -87,14 +87,14 @@ CompilerFacts inspect(const Host& h, CompilerFacts c, const ProbeOptions& o, Not
   const std::string& drv = c.cc.empty() ? c.cxx : c.cc;  // a $CXX alone is probed through itself
   if (c.family == "clang") {
     auto r = h.run({drv, "--version"}, o.command_timeout);  // "... clang version 14.0.6\nTarget: x86_64-pc-linux-gnu"
-    c.version = find_version(r.out, "version");
+    c.version = FactVersion(find_version(r.out, "version"));
     c.target = field(r.out, "Target", ':');
     if (!r.ok()) notes.push_back(drv + " --version: " + r.describe(o.command_timeout));
     return c;
   }
   auto target = std::async(std::launch::async, [&] { return h.run({drv, "-dumpmachine"}, o.command_timeout); });
   auto r = h.run({drv, "-dumpfullversion", "-dumpversion"}, o.command_timeout);
-  c.version = find_version(r.out, {}, 1);
+  c.version = FactVersion(find_version(r.out, {}, 1));
   if (!r.ok()) notes.push_back(drv + " -dumpfullversion: " + r.describe(o.command_timeout));
   c.target = util::trim(target.get().out);
   return c;

@@ -79,7 +79,7 @@ CudaToolkitFacts inspect(const Host& h, const std::string& path, const ProbeOpti
   CudaToolkitFacts t;
   t.path = path;
   if (h.exists(path + "/bin/nvcc")) t.nvcc = path + "/bin/nvcc";
-  t.version = version_from_files(h, path, t.version_source);
+  t.version = FactVersion(version_from_files(h, path, t.version_source));
   std::future<util::RunResult> codes, help;
   if (!t.nvcc.empty() && o.list_gpu_code) {
     codes = std::async(std::launch::async, [&] { return h.run({t.nvcc, "--list-gpu-code"}, o.command_timeout); });
@@ -91,7 +91,7 @@ CudaToolkitFacts inspect(const Host& h, const std::string& path, const ProbeOpti
     auto v = find_version(r.out, ", V");
     if (v.empty()) v = find_version(r.out, "release ");
     if (!v.empty()) {
-      t.version = v;
+      t.version = FactVersion(v);
       t.version_source = "nvcc";
     } else {
       notes.push_back(t.nvcc + " --version: " + (r.ok() ? "no version in its output" : r.describe(o.command_timeout)));

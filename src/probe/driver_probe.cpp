@@ -62,15 +62,15 @@ void from_nvidia_smi(const Host& h, const std::string& smi, const ProbeOptions& 
     notes.push_back("nvidia-smi failed: " + (why.empty() ? head.describe(o.command_timeout) : last_line(why)));
     return;
   }
-  if (auto cv = find_version(head.out, "CUDA Version:"); !cv.empty()) d.cuda_version = cv;
-  if (d.version.empty()) d.version = find_version(head.out, "Driver Version:");
+  if (auto cv = find_version(head.out, "CUDA Version:"); !cv.empty()) d.cuda_version = FactVersion(cv);
+  if (d.version.empty()) d.version = FactVersion(find_version(head.out, "Driver Version:"));
   if (q.ok()) {
     for (auto& l : lines(q.out)) {
       auto c = csv(l);
       if (c.size() < (has_cc ? 6u : 5u)) continue;
       GpuFacts g;
       std::size_t i = 0;
-      if (d.version.empty()) d.version = c[i];
+      if (d.version.empty()) d.version = FactVersion(c[i]);
       ++i;
       g.name = c[i++];
       if (has_cc) {
@@ -113,7 +113,7 @@ DriverFacts probe_driver(const Host& h, const ProbeOptions& o, std::vector<GpuFa
     auto ver = find_version(nvrm, "Module");
     if (!ver.empty()) {
       d.present = true;
-      d.version = ver;
+      d.version = FactVersion(ver);
       d.source = "/proc/driver/nvidia/version";
     }
   }

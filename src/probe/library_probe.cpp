@@ -100,7 +100,7 @@ std::vector<LibraryFacts> probe_libraries(const Host& h, const std::vector<CudaT
         seen.push_back(canon);
         LibraryFacts f;
         f.name = k.name;
-        f.version = a + "." + (all_digits(b) ? b : "0") + "." + (all_digits(c) ? c : "0");
+        f.version = FactVersion(a + "." + (all_digits(b) ? b : "0") + "." + (all_digits(c) ? c : "0"));
         f.include_dir = d.dir;
         f.library_dir = lib_dir_for(h, d.dir, k.lib_prefix);
         f.source = d.source;

@@ -70,7 +70,7 @@ Result query() {
   if (driver_version(buf, sizeof buf) == NVML_SUCCESS) r.driver.version = buf;
   int cv = 0;
   if (cuda_version && cuda_version(&cv) == NVML_SUCCESS && cv > 0)
-    r.driver.cuda_version = std::to_string(cv / 1000) + "." + std::to_string(cv % 1000 / 10);
+    r.driver.cuda_version = FactVersion(std::to_string(cv / 1000) + "." + std::to_string(cv % 1000 / 10));
   r.driver.present = true;
   r.driver.source = "nvml";
   unsigned n = 0;

@@ -69,7 +69,7 @@ Inspected inspect(const Host& h, const std::string& path, const ProbeOptions& o)
   // PEP 668's marker sits in the stdlib dir; a venv ignores it. Older probes' JSON has no stdlib:
   // the default layout (PREFIX/lib/pythonX.Y) stands in.
   if (f.error.empty() && f.env_kind != "venv") {
-    auto v = Version::parse(f.version);
+    const auto& v = f.version.parsed();
     std::string dir = !f.stdlib.empty() ? f.stdlib : v ? f.prefix + "/lib/python" + v->major_minor() : "";
     f.externally_managed = !dir.empty() && h.exists(dir + "/EXTERNALLY-MANAGED");
   }
@@ -91,7 +91,7 @@ bool parse_python_json(const std::string& out, PythonFacts& f, std::string* erro
     auto str = [&](const nlohmann::json& o, const char* k) {
       return o.contains(k) && o[k].is_string() ? o[k].get<std::string>() : std::string();
     };
-    f.version = str(j, "version");
+    f.version = FactVersion(str(j, "version"));
     f.abi_tag = str(j, "abi_tag");
     f.platform_tag = str(j, "platform_tag");
     f.site_packages = str(j, "site_packages");
@@ -105,8 +105,8 @@ bool parse_python_json(const std::string& out, PythonFacts& f, std::string* erro
     if (j.contains("torch") && j["torch"].is_object()) {
       auto& t = j["torch"];
       f.torch.present = t.value("present", false);
-      f.torch.version = str(t, "version");
-      f.torch.cuda = str(t, "cuda");
+      f.torch.version = FactVersion(str(t, "version"));
+      f.torch.cuda = FactVersion(str(t, "cuda"));
       f.torch.cudnn = cudnn_dotted(str(t, "cudnn"));
       f.torch.cxx11_abi = t.contains("cxx11_abi") && t["cxx11_abi"].is_boolean() && t["cxx11_abi"].get<bool>();
       f.torch.debug = t.contains("debug") && t["debug"].is_boolean() && t["debug"].get<bool>();

@@ -38,7 +38,7 @@ std::vector<ToolFacts> probe_tools(const Host& h, const ProbeOptions& o, Notes& 
   std::vector<ToolFacts> out;
   for (auto& j : jobs) {
     auto r = j.run.get();
-    j.t.version = find_version(r.out + r.err, j.after, 1);
+    j.t.version = FactVersion(find_version(r.out + r.err, j.after, 1));
     if (!r.ok() && j.t.version.empty())
       notes.push_back(j.t.path + " --version: " + r.describe(o.command_timeout));
     out.push_back(j.t);

@@ -326,8 +326,8 @@ void read_torch_files(const Host& h, const std::string& python_prefix, TorchFact
   if (auto text = h.read(dir + "/version.py")) {
     auto v = parse_torch_version_py(*text);
     if (v.found) {
-      t.version = v.version;
-      t.cuda = v.cuda;
+      t.version = FactVersion(v.version);
+      t.cuda = FactVersion(v.cuda);
       t.git_version = v.git_version;
       t.debug = v.debug;
     }

@@ -27,7 +27,7 @@ int major_of(std::string_view v) {
 std::string cuda_version(const Diagnosis& d, const HostFacts* facts) {
   if (!d.log_facts.cuda_version.empty()) return d.log_facts.cuda_version;
   if (facts && !facts->cuda_toolkits.empty()) {
-    auto v = Version::parse(facts->cuda_toolkits.front().version);
+    const auto& v = facts->cuda_toolkits.front().version.parsed();
     if (v) return v->major_minor();
   }
   return "";
@@ -59,7 +59,7 @@ void host_compiler(Finding& f, const Diagnosis& d, const HostFacts* facts, const
             compat::install_gcc_advice(gcc_max) + ", or use a newer CUDA toolkit.";
     return;
   }
-  int m = major_of(best->version);
+  int m = best->version.parsed() ? best->version.parsed()->major() : 0;
   const std::string best_cc = best->cc.empty() ? best->cxx : best->cc;  // a user's $CXX alone has no C driver
   f.fix = head + "; gcc-" + std::to_string(m) + " is installed at " + best_cc + ": set CUDAHOSTCXX=" + best->cxx +
           " (and CC=" + best_cc + " CXX=" + best->cxx + "), then reconfigure.";

@@ -92,8 +92,8 @@ HostFacts venv_host(const std::string& torch_version, const std::string& torch_c
   py.version = "3.12.3";
   py.packages = {{"pip", "24.0"}};
   py.torch.present = true;
-  py.torch.version = torch_version;
-  py.torch.cuda = torch_cuda;
+  py.torch.version = FactVersion(torch_version);
+  py.torch.cuda = FactVersion(torch_cuda);
   py.torch.cxx11_abi = true;
   py.torch.path = "/opt/venv/lib/python3.12/site-packages/torch";
   f.pythons.push_back(py);

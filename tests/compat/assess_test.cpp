@@ -79,13 +79,13 @@ HostFacts host_with(std::string gpu_id, std::string driver, std::string toolkit)
   }
   if (!driver.empty()) {
     f.driver.present = true;
-    f.driver.version = driver;
+    f.driver.version = FactVersion(driver);
     f.driver.source = "test";
   }
   if (!toolkit.empty()) {
     CudaToolkitFacts t;
     t.path = "/usr/local/cuda-" + toolkit;
-    t.version = toolkit;
+    t.version = FactVersion(toolkit);
     f.cuda_toolkits.push_back(t);
   }
   f.compilers.push_back({"gcc", "/usr/bin/gcc", "/usr/bin/g++", "11.4.0", "x86_64-linux-gnu"});

@@ -10,7 +10,7 @@ namespace {
 HostFacts gccs(std::vector<std::string> versions) {
   HostFacts f;
   for (const auto& v : versions)
-    f.compilers.push_back({"gcc", "/usr/bin/gcc-" + v, "/usr/bin/g++-" + v, v, "x86_64-linux-gnu"});
+    f.compilers.push_back({"gcc", "/usr/bin/gcc-" + v, "/usr/bin/g++-" + v, FactVersion(v), "x86_64-linux-gnu"});
   return f;
 }
 

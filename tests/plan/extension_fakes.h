@@ -20,8 +20,8 @@ inline PythonFacts fake_python(const std::string& torch_version, const std::stri
   py.platform_tag = "linux_x86_64";
   py.packages = {{"pip", "24.0"}, {"setuptools", "69.0"}, {"wheel", "0.43"}, {"torch", torch_version}};
   py.torch.present = true;
-  py.torch.version = torch_version;
-  py.torch.cuda = torch_cuda;
+  py.torch.version = FactVersion(torch_version);
+  py.torch.cuda = FactVersion(torch_cuda);
   py.torch.cxx11_abi = abi;
   py.torch.path = "/opt/venv/lib/python3.12/site-packages/torch";
   return py;
@@ -30,7 +30,7 @@ inline PythonFacts fake_python(const std::string& torch_version, const std::stri
 inline CudaToolkitFacts fake_toolkit(const std::string& version) {
   CudaToolkitFacts t;
   t.path = "/usr/local/cuda-" + version;
-  t.version = version;
+  t.version = FactVersion(version);
   t.nvcc = t.path + "/bin/nvcc";
   return t;
 }

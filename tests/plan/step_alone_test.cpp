@@ -76,5 +76,45 @@ TEST(StepAlone, VersionStatesNothingWhenTheCudaChoiceIsAConflict) {
   EXPECT_TRUE(t.has_decision("version", "skipped"));
 }
 
+// A tool as the probe records it: the version text, parsed once there.
+ToolFacts tool(const std::string& name, const std::string& version) {
+  return {name, "/usr/bin/" + name + "-" + version, FactVersion(version)};
+}
+
+TEST(StepAlone, CmakeTakesTheNewestMachineCmakeInsideTheReleaseRange) {
+  TorchCtx t("torch==2.4.1");  // torch 2.4: CMake >= 3.18, < 4
+  t.facts.tools = {tool("cmake", "3.16.3"), tool("cmake", "4.0.2"), tool("cmake3", "3.31.6"),
+                   tool("cmake", "not a version"), tool("ninja", "1.11.1")};
+  t.c.release = t.c.kb().find_torch("2.4.1");
+  detail::choose_cmake(t.c);
+  EXPECT_EQ(t.c.p.cmake_version, "3.31.6");  // inside the range beats the newer 4.0.2
+  EXPECT_EQ(t.c.cmake_path, "/usr/bin/cmake3-3.31.6");
+  EXPECT_EQ(t.c.p.cmake_range, ">=3.18,<4");
+  EXPECT_EQ(t.c.p.env.count("CMAKE_POLICY_VERSION_MINIMUM"), 0u);
+  EXPECT_EQ(t.c.p.env["USE_NINJA"], "1");
+  EXPECT_TRUE(t.c.conflicts.empty());
+}
+
+TEST(StepAlone, CmakePastTheRangeIsTakenWithThePolicyFloor) {
+  TorchCtx t("torch==2.4.1");
+  t.facts.tools = {tool("cmake", "4.0.2")};
+  t.c.release = t.c.kb().find_torch("2.4.1");
+  detail::choose_cmake(t.c);
+  EXPECT_EQ(t.c.p.cmake_version, "4.0.2");
+  EXPECT_EQ(t.c.p.env["CMAKE_POLICY_VERSION_MINIMUM"], "3.5");
+  EXPECT_EQ(t.c.p.env["USE_NINJA"], "0");  // no ninja here and nothing to provision from
+}
+
+TEST(StepAlone, CmakeTooOldIsAConflictNamingTheRange) {
+  TorchCtx t("torch==2.4.1");
+  t.facts.tools = {tool("cmake", "3.10.2")};
+  t.c.release = t.c.kb().find_torch("2.4.1");
+  detail::choose_cmake(t.c);
+  EXPECT_EQ(t.c.p.cmake_version, "");
+  ASSERT_EQ(t.c.conflicts.size(), 1u);
+  EXPECT_EQ(t.c.conflicts[0].what, "CMake for torch 2.4.1");
+  EXPECT_NE(t.c.conflicts[0].why.find("CMake 3.10.2"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ts::plan

@@ -21,7 +21,7 @@ const Decision* find(const Plan& p, const std::string& topic, const std::string&
 }
 
 CompilerFacts user_gcc(const std::string& version, const std::string& from_env = "CC") {
-  return {"gcc", "/opt/gcc/bin/gcc", "/opt/gcc/bin/g++", version, "x86_64-linux-gnu", from_env};
+  return {"gcc", "/opt/gcc/bin/gcc", "/opt/gcc/bin/g++", FactVersion(version), "x86_64-linux-gnu", from_env};
 }
 
 // An extension against torch 2.7.1+cu128 with nvcc 12.8 (gcc_max 14); the default is /usr/bin/g++ 12.2.
