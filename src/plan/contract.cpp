@@ -303,11 +303,6 @@ void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::str
   }
 }
 
-std::vector<std::string> by_hand(const std::vector<std::string>& argv) {
-  if (argv.size() != 6 || argv[1] != "-m" || argv[2] != kPep517Frontend) return argv;
-  return {argv[0], "-m", "pip", "wheel", "-v", "--no-build-isolation", "--no-deps", "-w", argv[4], argv[5]};
-}
-
 std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, ContractOut& out) {
   RuleScope scope(out, "contract.build");
   auto has = [&](const char* n) { return py.packages.count(n) > 0; };

@@ -4,12 +4,12 @@
 // (nvcc's and this torch's cpp_extension's), the package's torch pin, and no build isolation.
 // Each check adds Decisions (warnings included) or Conflicts with their fixes and sources.
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/arch_list.h"
 #include "core/host_facts.h"
 #include "kb/kb.h"
+#include "plan/build_frontend.h"
 #include "plan/decision_log.h"
 #include "plan/plan.h"
 #include "plan/recipe.h"
@@ -54,18 +54,10 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
 void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::string& version,
                      const std::vector<std::string>& pyproject_requires, ContractOut& out);
 
-// torchsmith's PEP 517 frontend (src/run/pyshim/torchsmith_pep517.py): `python -m torchsmith_pep517
-// -w dist .`, run with the build helper's directory on PYTHONPATH.
-inline constexpr std::string_view kPep517Frontend = "torchsmith_pep517";
-
 // How the build runs without isolation: torchsmith's PEP 517 frontend when the target Python has
 // setuptools >= 40.8 (its legacy backend), else `python -m pip wheel --no-build-isolation --no-deps`
 // when pip is there, else `python setup.py bdist_wheel`; a conflict when none can.
 // Returns the argv ({python} and {dist} filled), empty on conflict.
 std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, ContractOut& out);
-
-// The build step as a person runs it without torchsmith (plan --format sh / dockerfile): the
-// frontend's step becomes the same build through pip, which has no torchsmith helper to find.
-std::vector<std::string> by_hand(const std::vector<std::string>& argv);
 
 }  // namespace ts::plan

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "plan/contract.h"
+#include "plan/build_frontend.h"
 #include "util/printable.h"
 #include "util/split.h"
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "core/version.h"
-#include "plan/contract.h"
+#include "plan/build_frontend.h"
 #include "plan/render.h"
 #include "plan/toolkit_env.h"
 #include "util/printable.h"

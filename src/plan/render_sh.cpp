@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plan/build_frontend.h"
 #include "plan/render.h"
-#include "plan/contract.h"
 #include "util/printable.h"
 #include "util/redact_json.h"
 
