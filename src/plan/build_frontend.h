@@ -8,14 +8,23 @@
 
 namespace ts::plan {
 
-// `python -m torchsmith_pep517 -w dist .`, run with the build helper's directory on PYTHONPATH.
 inline constexpr std::string_view kPep517Frontend = "torchsmith_pep517";
+
+// The build step's argv: `PYTHON -m torchsmith_pep517 -w dist .`, run with the build helper's
+// directory on PYTHONPATH. The one form a plan writes and a lock may hold.
+inline std::vector<std::string> frontend_argv(const std::string& python) {
+  return {python, "-m", std::string(kPep517Frontend), "-w", "dist", "."};
+}
+
+inline bool is_frontend(const std::vector<std::string>& argv) {
+  return !argv.empty() && argv == frontend_argv(argv[0]);
+}
 
 // plan --format sh / dockerfile: the frontend's step becomes the same build through pip, which
 // needs no torchsmith helper to find; any other argv is returned as it is.
 inline std::vector<std::string> by_hand(const std::vector<std::string>& argv) {
-  if (argv.size() != 6 || argv[1] != "-m" || argv[2] != kPep517Frontend) return argv;
-  return {argv[0], "-m", "pip", "wheel", "-v", "--no-build-isolation", "--no-deps", "-w", argv[4], argv[5]};
+  if (!is_frontend(argv)) return argv;
+  return {argv[0], "-m", "pip", "wheel", "-v", "--no-build-isolation", "--no-deps", "-w", "dist", "."};
 }
 
 }  // namespace ts::plan

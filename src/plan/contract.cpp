@@ -319,7 +319,7 @@ std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, boo
                "beside the build helper",
                std::string(kIsolation) + "; https://peps.python.org/pep-0517/#build-wheel; setuptools v40.8.0 "
                "changelog (build_meta:__legacy__); src/run/pyshim/torchsmith_pep517.py");
-    return {py.path, "-m", std::string(kPep517Frontend), "-w", "dist", "."};
+    return frontend_argv(py.path);
   }
   if (has("pip") && (setup_py || pyproject)) {
     out.decide("build", "pip wheel --no-build-isolation --no-deps",

@@ -174,7 +174,7 @@ void build_steps(Ctx& c) {
   bool pyproject = scan.scanned ? scan.pyproject : r.build_system == "pep517";
   auto argv = build_command(*c.python, setup_py, pyproject, c);
   if (argv.empty()) return;
-  if (argv.size() > 2 && argv[2] == kPep517Frontend)
+  if (is_frontend(argv))
     use_build_helper(c, "the build step runs torchsmith's PEP 517 frontend from there",
                      "src/run/pyshim/torchsmith_pep517.py");
   c.p.steps.push_back({"build", argv, "{src}", util::join(argv, " ") + ": against the target torch, nothing downloaded"});

@@ -109,8 +109,7 @@ void check_step(const Plan& p, const Step& s, std::vector<std::string>& out) {
     bool setup = s.argv.size() > 1 && s.argv[1] == "setup.py";
     bool pip_wheel = s.argv.size() > 3 && s.argv[1] == "-m" && s.argv[2] == "pip" && s.argv[3] == "wheel";
     // torchsmith's own frontend, exactly as a plan writes it: the helper it names is torchsmith's.
-    const std::vector<std::string> frontend{p.python, "-m", std::string(kPep517Frontend), "-w", "dist", "."};
-    if (!setup && !pip_wheel && s.argv != frontend)
+    if (!setup && !pip_wheel && s.argv != frontend_argv(p.python))
       return bad("a plan's Python runs `setup.py`, `-m pip wheel` or `-m " + std::string(kPep517Frontend) +
                  " -w dist .`, nothing else");
     return;
