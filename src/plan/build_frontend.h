@@ -27,4 +27,18 @@ inline std::vector<std::string> by_hand(const std::vector<std::string>& argv) {
   return {argv[0], "-m", "pip", "wheel", "-v", "--no-build-isolation", "--no-deps", "-w", "dist", "."};
 }
 
+// A step's note that quotes its argv (the planner writes "ARGV: why") quotes the by-hand form
+// beside it, so the script never names a helper it does not run.
+inline std::string by_hand_note(const std::vector<std::string>& argv, const std::string& note) {
+  if (!is_frontend(argv)) return note;
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& a : v) s += (s.empty() ? "" : " ") + a;
+    return s;
+  };
+  const std::string was = join(argv);
+  if (note.compare(0, was.size(), was) != 0) return note;
+  return join(by_hand(argv)) + note.substr(was.size());
+}
+
 }  // namespace ts::plan

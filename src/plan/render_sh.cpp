@@ -55,7 +55,7 @@ std::string render_sh(const Plan& p) {
   const std::pair<const char*, const char*> vars[] = {
       {"{built_wheel}", "built_wheel"}, {"{wheel}", "wheel"}, {"{src}", "src"}, {"{dist}", "dist"}, {"{lock}", "lock"}};
   for (const auto& s : p.steps) {
-    if (!s.note.empty()) o << "  # " << util::printable(s.name) << ": " << util::printable(s.note) << "\n";
+    if (!s.note.empty()) o << "  # " << util::printable(s.name) << ": " << util::printable(by_hand_note(s.argv, s.note)) << "\n";
     std::string line;
     for (auto a : by_hand(s.argv)) {
       std::string q;

@@ -188,6 +188,13 @@ TEST(Contract, BuildNeverUsesIsolation) {
   EXPECT_NE(std::find(argv.begin(), argv.end(), "--no-build-isolation"), argv.end());
   EXPECT_NE(std::find(argv.begin(), argv.end(), "--no-deps"), argv.end());
   EXPECT_EQ(by_hand(argv), argv);
+  EXPECT_EQ(by_hand_note(argv, "x"), "x");
+
+  // The script's note quotes the pip form it runs, never the helper it does not write.
+  const auto fe = frontend_argv(py.path);
+  EXPECT_EQ(by_hand_note(fe, py.path + " -m torchsmith_pep517 -w dist .: why"),
+            py.path + " -m pip wheel -v --no-build-isolation --no-deps -w dist .: why");
+  EXPECT_EQ(by_hand_note(fe, "a note naming no argv"), "a note naming no argv");
 
   py.packages.erase("pip");
   ContractOut setup;
