@@ -22,6 +22,7 @@ const std::vector<kb::TableSpec>& stage_tables() {
       triage::kTritonTable.spec,    // triton.toml   }
       triage::kPtxTable.spec,       // ptx.toml      }
       triage::kLibstdcxxTable.spec, // libstdcxx.toml }
+      triage::kProgramTable.spec,   // programs.toml  }
       package::kWheelPolicyTable.spec,  // manylinux.toml
   };
   return tables;

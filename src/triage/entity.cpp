@@ -6,6 +6,7 @@
 #include <re2/re2.h>
 
 #include "triage/grammar.h"
+#include "triage/symbol.h"
 
 namespace ts::triage {
 namespace {
@@ -365,6 +366,58 @@ void ptx_rule(const SignatureSet& set, Finding& f) {
                     std::to_string(need->line) + ", source " + need->source + ")");
 }
 
+// An undefined symbol under a failure no signature named: what the symbol is (symbol.h) decides the
+// cause, as it does between the signatures' own readings (rank.cpp).
+void symbol_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  std::string name;
+  const Evidence* at = named(f, "symbol", name);
+  if (!at) return;
+  SymbolReading s = read_symbol(name);
+  const Signature* to = s.cause.empty() ? nullptr : set.find(s.cause);
+  if (!to) return;
+  reroute(d, f, *to, name);
+  f.notes.push_back("undefined symbol " + s.mangled + (s.demangled.empty() ? "" : " is " + s.demangled) + ": " + s.rule +
+                    " (line " + std::to_string(at->line) + ")");
+}
+
+// A program that could not be started, under a failure no signature named: the program table
+// (programs.toml) says what provides it and which cause that is.
+void program_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  std::string name;
+  const Evidence* at = named(f, "program", name);
+  const ProgramEntry* p = at ? set.entities.find_program(name) : nullptr;
+  const Signature* to = p ? set.find(p->signature) : nullptr;
+  if (!to) return;
+  reroute(d, f, *to, name);
+  f.fix = "`" + name + "` could not be started: it is not on PATH. It comes from " + p->provider + ". " + f.fix;
+  f.notes.push_back("program " + name + " (line " + std::to_string(at->line) + ") could not be started; it comes from " + p->provider +
+                    " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
+}
+
+// An extension built for another torch, when the torch it is loaded with is a CPU-only build: PyTorch's
+// CPU wheels carry the local version "+cpu" (https://pytorch.org/get-started/locally/, the
+// download.pytorch.org/whl/cpu index). No build of the extension fits a torch without CUDA: the cause
+// is that torch, and the way out is its CUDA build, not another extension build.
+void cpu_torch_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.id != "EXT_BUILT_FOR_OTHER_TORCH" && f.id != "PREBUILT_EXT_WHEEL_TORCH_MISMATCH") return;
+  for (const auto& c : f.context)
+    for (const auto& en : entities_of(c.text)) {
+      if (en.kind != "torch_installed" || !en.value.ends_with("+cpu")) continue;
+      const Signature* to = set.find("TORCH_NOT_COMPILED_WITH_CUDA");
+      if (!to) return;
+      std::string was = f.id;
+      reroute(d, f, *to, en.value);
+      f.fix = "The torch in the environment is " + en.value + ", a CPU-only build: install the CUDA build of the same torch "
+              "release (from the download.pytorch.org/whl/cuXXX index matching the extension's CUDA), then the extension "
+              "loads. " + f.fix;
+      f.notes.push_back("the torch loaded is " + en.value + " (line " + std::to_string(c.line) + "), a CPU-only build (local "
+                        "version +cpu), under " + was + ": no extension build fits a torch without CUDA");
+      return;
+    }
+}
+
 }  // namespace
 
 void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
@@ -381,6 +434,9 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   import_crash_rule(set, d, f);
   glibcxx_rule(set, f);
   companion_rule(f);
+  symbol_rule(set, d, f);
+  program_rule(set, d, f);
+  cpu_torch_rule(set, d, f);
 }
 
 }  // namespace ts::triage

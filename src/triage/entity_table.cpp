@@ -1,4 +1,4 @@
-// Loading data/kb/headers.toml, modules.toml, triton.toml, ptx.toml and libstdcxx.toml. Each problem is reported with
+// Loading data/kb/headers.toml, modules.toml, triton.toml, ptx.toml, libstdcxx.toml and programs.toml. Each problem is reported with
 // file:line; a broken entry is skipped, never half-loaded.
 #include "triage/entity_table.h"
 
@@ -119,6 +119,15 @@ const GlibcxxVersion* EntityTables::find_glibcxx(std::string_view version) const
   return nullptr;
 }
 
+const ProgramEntry* EntityTables::find_program(std::string_view name) const {
+  std::string n(name);
+  for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (n.size() > 4 && n.ends_with(".exe")) n.resize(n.size() - 4);
+  for (const auto& p : programs)
+    if (p.name == n) return &p;
+  return nullptr;
+}
+
 std::vector<std::string> load_entity_text(std::string_view name, std::string_view file, std::string_view text,
                                           EntityTables& out) {
   std::vector<std::string> errors;
@@ -212,17 +221,30 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
         errors.push_back(where(file, t) + "version is the part after GLIBCXX_ (\"3.4.32\"), not '" + g.version + "'");
       if (errors.size() == before) put(out.glibcxx, std::move(g), [](const GlibcxxVersion& e) { return e.version; });
     });
+  } else if (name == "programs.toml") {
+    each(root, "program", file, errors, [&](const toml::table& t) {
+      ProgramEntry p;
+      p.file = std::string(file);
+      p.line = static_cast<int>(t.source().begin.line);
+      std::size_t before = errors.size();
+      fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
+             {"name", "provider", "signature", "source"}, errors);
+      if (p.name.find_first_of("/\\ ") != std::string::npos || p.name.ends_with(".exe") ||
+          std::any_of(p.name.begin(), p.name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }))
+        errors.push_back(where(file, t) + "name the program as run, lower case and without a path or .exe, not '" + p.name + "'");
+      if (errors.size() == before) put(out.programs, std::move(p), [](const ProgramEntry& e) { return e.name; });
+    });
   }
   for (const auto& [k, v] : root)
     if (k.str() != "header" && k.str() != "module" && k.str() != "removed" && k.str() != "arch" && k.str() != "minimum" &&
-        k.str() != "isa" && k.str() != "glibcxx")
+        k.str() != "isa" && k.str() != "glibcxx" && k.str() != "program")
       errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
   return errors;
 }
 
 EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
   EntityTables t;
-  for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml"})
+  for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml", "programs.toml"})
     kb::for_each_layer(name, overlay_dirs, [&](const std::string& file, std::string_view text) {
       auto e = load_entity_text(name, file, text, t);
       errors.insert(errors.end(), e.begin(), e.end());
@@ -240,6 +262,9 @@ std::vector<std::string> check_entity_signatures(const EntityTables& t, const st
     if (!known(m.build_signature))
       errors.push_back(m.file + ":" + std::to_string(m.line) + ": module '" + m.name + "' names unknown signature '" +
                        m.build_signature + "'");
+  for (const auto& p : t.programs)
+    if (!known(p.signature))
+      errors.push_back(p.file + ":" + std::to_string(p.line) + ": program '" + p.name + "' names unknown signature '" + p.signature + "'");
   return errors;
 }
 
@@ -264,6 +289,9 @@ void validate_ptx_file(std::string_view file, std::string_view text, std::vector
 }
 void validate_libstdcxx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
   validate("libstdcxx.toml", file, text, errors);
+}
+void validate_programs_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("programs.toml", file, text, errors);
 }
 
 }  // namespace ts::triage

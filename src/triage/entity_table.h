@@ -1,6 +1,6 @@
 #pragma once
 // The entity tables triage reasons with (data/kb/headers.toml, modules.toml, triton.toml, ptx.toml,
-// libstdcxx.toml):
+// libstdcxx.toml, programs.toml):
 // what provides a header, what a missing Python module means in a build and at import, which Triton
 // release first knows a GPU arch, which CUDA release first reads a PTX ISA version. Loaded beside the
 // signatures (signature.h), each entry with its source; the rules that use them are in entity.h.
@@ -67,6 +67,17 @@ struct GlibcxxVersion {
   int line = 0;
 };
 
+// A program a build or run starts by name (programs.toml): when it could not be started, its entry
+// names the cause.
+struct ProgramEntry {
+  std::string name;       // "nvcc", "cl": as run, without ".exe"
+  std::string provider;   // what installs it, in words
+  std::string signature;  // the cause
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
 struct EntityTables {
   std::vector<HeaderEntry> headers;
   std::vector<ModuleEntry> modules;
@@ -74,6 +85,7 @@ struct EntityTables {
   std::vector<TritonArch> triton_arches;
   std::vector<PtxIsa> ptx_isas;
   std::vector<GlibcxxVersion> glibcxx;
+  std::vector<ProgramEntry> programs;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
   std::string triton_min_capability_source;
 
@@ -89,6 +101,8 @@ struct EntityTables {
   const PtxIsa* find_ptx_isa(std::string_view version) const;
   // The entry for a GLIBCXX version ("3.4.32"), exactly.
   const GlibcxxVersion* find_glibcxx(std::string_view version) const;
+  // The entry for a program as a log names it ("cl.EXE" is cl's).
+  const ProgramEntry* find_program(std::string_view name) const;
 };
 
 // Parses one table file into `out` (headers.toml, modules.toml, triton.toml, ptx.toml or libstdcxx.toml,
@@ -110,11 +124,14 @@ void validate_modules_file(std::string_view file, std::string_view text, std::ve
 void validate_triton_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_ptx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_libstdcxx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_programs_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 inline constexpr kb::TableDef<EntityTables> kHeaderTable{{"headers", "headers.toml", &validate_headers_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kModuleTable{{"modules", "modules.toml", &validate_modules_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kTritonTable{{"triton", "triton.toml", &validate_triton_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kPtxTable{{"ptx", "ptx.toml", &validate_ptx_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kLibstdcxxTable{{"libstdcxx", "libstdcxx.toml", &validate_libstdcxx_file},
                                                             &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kProgramTable{{"programs", "programs.toml", &validate_programs_file},
+                                                          &load_entity_tables};
 
 }  // namespace ts::triage

@@ -129,6 +129,19 @@ constexpr EntityPattern kEntities[] = {
     // ptxas refusing a newer PTX ISA names two versions: the file's and the newest it knows.
     {"ptx_isa", R"(Unsupported \.version (\d+\.\d+);)"},
     {"ptx_isa_known", R"(; current version is '(\d+\.\d+)')"},
+    // A program that could not be started, by name (a path is not one: CUDA_HOME's list is its own cause),
+    // in the grammar of what ran it: Python's exec, a shell, cmd.exe, distutils, torch Inductor's check.
+    {"program", R"(No such file or directory: '([\w.+-]+)')"},
+    {"program", R"(\b([\w.+-]+): command not found)"},
+    {"program", R"((?:^|[\s:])([\w.+-]+): not found\s*$)"},
+    {"program", R"('([\w.+-]+)' is not recognized as an internal or external command)"},
+    {"program", R"(unable to execute '?([\w.+-]+)'?: No such file or directory)"},
+    {"program", R"(\bcommand '([\w.+-]+)' failed: No such file or directory)"},
+    {"program", R"(\bCompiler: ([\w.+-]+) is not found)"},
+    // The torch the environment has, as a line beside another torch names it: an extension's "built for
+    // PyTorch A ... (you have B)" (xFormers), pip's check "requires torch==A, but you have torch B".
+    {"torch_installed", R"((?i)\b(?:py)?torch\b[^()]{0,80}\(you have ([0-9][^)\s]*)\))"},
+    {"torch_installed", R"(\bbut you have torch ([0-9]\S*))"},
     {"package", R"(Failed to (?:build|download) `?([\w.-]+))"},
     {"package", R"(No matching distribution found for (\S+))"},
     {"package", R"(satisfies the requirement (\S+))"},

@@ -82,12 +82,11 @@ void read_symbols(const SignatureSet& set, std::vector<Finding>& present) {
         if (s.rule.empty()) continue;
         f.notes.push_back("undefined symbol " + s.mangled + (s.demangled.empty() ? "" : " is " + s.demangled) + ": " +
                           s.rule + " (line " + std::to_string(e.line) + ")");
+        // The reading decides between the two torch readings the patterns may have picked the wrong one of.
         const char* to = nullptr;
-        if (s.origin == SymbolReading::Origin::torch && !s.new_abi_string && !s.old_abi_string &&
-            f.id == "UNDEFINED_SYMBOL_CXX11_ABI")
-          to = "EXT_BUILT_FOR_OTHER_TORCH";
-        if (s.origin == SymbolReading::Origin::torch && s.new_abi_string && f.id == "EXT_BUILT_FOR_OTHER_TORCH")
-          to = "UNDEFINED_SYMBOL_CXX11_ABI";
+        if (s.origin == SymbolReading::Origin::torch && !s.cause.empty() && s.cause != f.id &&
+            (f.id == "UNDEFINED_SYMBOL_CXX11_ABI" || f.id == "EXT_BUILT_FOR_OTHER_TORCH"))
+          to = s.cause.c_str();
         // A finding another one already makes moot (torch's own _C missing the symbol: a mixed install) stays as it is.
         bool moot = std::any_of(present.begin(), present.end(), [&](const Finding& o) {
           return &o != &f && std::find(o.sig->supersedes.begin(), o.sig->supersedes.end(), f.id) != o.sig->supersedes.end();

@@ -1,5 +1,6 @@
 #include "triage/symbol.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <cxxabi.h>
 #include <memory>
@@ -54,6 +55,8 @@ SymbolReading read_symbol(std::string_view symbol) {
                      "_GLIBCXX_USE_CXX11_ABI=0, so this torch either has the other ABI or lacks the function"
                    : "a torch function with no string type in it, which this torch does not export: the module "
                      "was built against another torch release (the C++ ABI cannot explain it)";
+      // An old-ABI string fits both readings: the patterns' one stands.
+      r.cause = r.new_abi_string ? "UNDEFINED_SYMBOL_CXX11_ABI" : r.old_abi_string ? "" : "EXT_BUILT_FOR_OTHER_TORCH";
     }
     return r;
   }
@@ -63,8 +66,18 @@ SymbolReading read_symbol(std::string_view symbol) {
       r.library = l.name;
       r.rule = std::string("an entry point of ") + l.name + " that the loaded copy lacks: an older copy of " + l.name +
                " was loaded first (another one on the loader path)";
-      break;
+      return r;
     }
+  // The driver API's entry points are cu + an upper-case letter (cuInit, cuGreenCtxDestroy), exported by
+  // libcuda, which the NVIDIA driver installs: one it lacks is newer than that driver
+  // (https://docs.nvidia.com/cuda/cuda-driver-api/index.html).
+  if (symbol.size() > 2 && symbol.rfind("cu", 0) == 0 && std::isupper(static_cast<unsigned char>(symbol[2]))) {
+    r.origin = SymbolReading::Origin::cuda_driver;
+    r.library = "the CUDA driver (libcuda)";
+    r.rule = "an entry point of the CUDA driver API, which libcuda exports and the NVIDIA driver installs: the module "
+             "was built for a newer CUDA than this driver supports";
+    r.cause = "NVIDIA_DRIVER_TOO_OLD";
+  }
   return r;
 }
 

@@ -21,7 +21,8 @@ TEST(EntityTable, BuiltInTablesLoadCleanAndNameExistingSignatures) {
   for (const auto& s : engine().set().signatures) ids.push_back(s.id);
   EXPECT_TRUE(check_entity_signatures(t, ids).empty());
   // Every source is one a user can open (kb check's rule for every KB file).
-  for (const char* f : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml"}) {
+  EXPECT_GE(t.programs.size(), 5u);
+  for (const char* f : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml", "programs.toml"}) {
     std::vector<kb::KbError> bad;
     kb::check_citations(f, read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb" / f), bad);
     for (const auto& b : bad) ADD_FAILURE() << b.str();
@@ -115,6 +116,7 @@ TEST(EntityTable, KbCheckValidatesEachFileByItsTable) {
   kModuleTable.spec.validate("modules.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/modules.toml"), errors);
   kPtxTable.spec.validate("ptx.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/ptx.toml"), errors);
   kLibstdcxxTable.spec.validate("libstdcxx.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/libstdcxx.toml"), errors);
+  kProgramTable.spec.validate("programs.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/programs.toml"), errors);
   EXPECT_TRUE(errors.empty());
 }
 
@@ -133,6 +135,33 @@ TEST(EntityTable, GlibcxxVersionsNameTheirFirstGcc) {
   EXPECT_NE(e[0].find("l.toml:1"), std::string::npos) << e[0];
   EXPECT_TRUE(t.glibcxx.empty());
   EXPECT_FALSE(load_entity_text("libstdcxx.toml", "l.toml", "[[glibcxx]]\nversion = \"3.4.32\"\nsource = \"s\"\n", t).empty());
+}
+
+// programs.toml: a program as a log names it (Windows' "cl.EXE" is cl) finds its entry; a name with a
+// path or ".exe", or an entry naming no signature the signatures have, is refused with its line.
+TEST(EntityTable, ProgramsAreFoundAsLogsNameThem) {
+  std::vector<std::string> errors;
+  EntityTables built = load_entity_tables({}, errors);
+  ASSERT_NE(built.find_program("cl.EXE"), nullptr);
+  EXPECT_EQ(built.find_program("cl.EXE")->signature, "MSVC_CL_NOT_FOUND");
+  EXPECT_EQ(built.find_program("nvcc")->signature, "NVCC_NOT_FOUND");
+  EXPECT_EQ(built.find_program("clang-format"), nullptr);
+  EXPECT_EQ(built.find_program("nvc"), nullptr);
+  EntityTables t;
+  auto e = load_entity_text("programs.toml", "p.toml",
+                            "[[program]]\nname = \"nvcc.exe\"\nprovider = \"CUDA\"\nsignature = \"NVCC_NOT_FOUND\"\nsource = \"s\"\n"
+                            "\n[[program]]\nname = \"/usr/bin/cmake\"\nprovider = \"CMake\"\nsignature = \"CMAKE_NOT_INSTALLED\"\nsource = \"s\"\n"
+                            "\n[[program]]\nname = \"nvcc\"\nprovider = \"CUDA\"\nsource = \"s\"\n",
+                            t);
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_NE(e[0].find("p.toml:1: name the program as run"), std::string::npos) << e[0];
+  EXPECT_NE(e[1].find("p.toml:7:"), std::string::npos) << e[1];
+  EXPECT_NE(e[2].find("missing 'signature'"), std::string::npos) << e[2];
+  EXPECT_TRUE(t.programs.empty());
+  load_entity_text("programs.toml", "p.toml", "[[program]]\nname = \"nvcc\"\nprovider = \"CUDA\"\nsignature = \"NO_SUCH_ID\"\nsource = \"s\"\n", t);
+  auto bad = check_entity_signatures(t, {"NVCC_NOT_FOUND"});
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].find("program 'nvcc' names unknown signature 'NO_SUCH_ID'"), std::string::npos) << bad[0];
 }
 
 }  // namespace

@@ -494,5 +494,72 @@ TEST(Entity, ABuildDependencyUnderSetupPyIsNotASiblingFile) {
   EXPECT_EQ(d.root()->id, "PYTHON_BUILD_DEPS_MISSING") << findings_text(d);
 }
 
+// An undefined symbol no signature names is read for what it is (symbol.h): a CUDA driver API entry
+// point is a driver older than the module's CUDA (sgl-project/sglang#8701's line). Near miss: a plain C
+// symbol of another library stays unrecognised.
+TEST(Entity, AnUndefinedDriverEntryPointIsAnOldDriver) {
+  Diagnosis d = diagnose("from sgl_kernel import common_ops\n"
+                         "ImportError: /usr/local/lib/python3.10/dist-packages/sgl_kernel/common_ops.abi3.so: undefined symbol: cuGreenCtxDestroy\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "NVIDIA_DRIVER_TOO_OLD");
+  bool said = false;
+  for (const auto& n : d.root()->notes) said |= n.find("cuGreenCtxDestroy") != std::string::npos && n.find("CUDA driver API") != std::string::npos;
+  EXPECT_TRUE(said);
+  Diagnosis other = diagnose("ImportError: /usr/lib/vapoursynth/libx.so: undefined symbol: getVapourSynthAPI\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "unrecognised");
+}
+
+// A program that could not be started, by name (programs.toml): Python's exec of nvcc under FlashInfer's
+// JIT (flashinfer-ai/flashinfer#1781), torch Inductor's compiler check on Windows (pytorch/pytorch#157458),
+// a shell's "command not found". Near misses: a data file (not in the table) stays unrecognised, and
+// a path to nvcc is no program name.
+TEST(Entity, AProgramThatCouldNotStartNamesWhatProvidesIt) {
+  Diagnosis d = diagnose("FileNotFoundError: [Errno 2] No such file or directory: 'nvcc'\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "NVCC_NOT_FOUND");
+  EXPECT_NE(d.root()->fix.find("`nvcc` could not be started: it is not on PATH. It comes from the CUDA toolkit"), std::string::npos)
+      << d.root()->fix;
+  bool cited = false;
+  for (const auto& n : d.root()->notes) cited |= n.find("programs.toml:") != std::string::npos;
+  EXPECT_TRUE(cited);
+  Diagnosis cl = diagnose("    raise RuntimeError(f\"Compiler: {compiler} is not found.\") from exc\n"
+                          "torch._dynamo.exc.InternalTorchDynamoError: RuntimeError: Compiler: cl is not found.\n");
+  ASSERT_TRUE(cl.root());
+  EXPECT_EQ(cl.root()->id, "MSVC_CL_NOT_FOUND");
+  Diagnosis ninja = diagnose("FileNotFoundError: [Errno 2] No such file or directory: 'ninja'\n");
+  ASSERT_TRUE(ninja.root());
+  EXPECT_EQ(ninja.root()->id, "NINJA_REQUIRED");
+  Diagnosis data = diagnose("FileNotFoundError: [Errno 2] No such file or directory: 'config.yaml'\n");
+  ASSERT_TRUE(data.root());
+  EXPECT_EQ(data.root()->id, "unrecognised");
+  // A path is no program name: the table is not read for it (a signature's own wording may still name it).
+  Diagnosis path = diagnose("FileNotFoundError: [Errno 2] No such file or directory: '/opt/tools/bin/nvcc'\n");
+  ASSERT_TRUE(path.root());
+  for (const auto& n : path.root()->notes) EXPECT_EQ(n.find("programs.toml:"), std::string::npos) << n;
+}
+
+// An extension built for another torch, loaded with a CPU-only torch: xFormers' "built for PyTorch
+// 2.2.0+cu121 ... (you have 2.2.0+cpu)" (facebookresearch/xformers#982, invoke-ai/InvokeAI#4788) is
+// the CPU torch. Near misses: a CUDA torch of another release stays a wheel/torch mismatch, and the
+// Python line's "(you have ...)" is not the torch.
+TEST(Entity, AnExtensionUnderACpuOnlyTorchIsTheCpuTorch) {
+  Diagnosis d = diagnose("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+                         "    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.2.0+cpu)\n"
+                         "    Python  3.11.7 (you have 3.11.0)\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TORCH_NOT_COMPILED_WITH_CUDA");
+  EXPECT_NE(d.root()->fix.find("2.2.0+cpu, a CPU-only build"), std::string::npos) << d.root()->fix;
+  Diagnosis cuda = diagnose("WARNING:xformers:WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+                            "    PyTorch 2.0.1+cu118 with CUDA 1108 (you have 2.1.0+cu121)\n");
+  ASSERT_TRUE(cuda.root());
+  EXPECT_NE(cuda.root()->id, "TORCH_NOT_COMPILED_WITH_CUDA");
+  Diagnosis python = diagnose("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+                              "    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.2.0+cu121)\n"
+                              "    Python  3.11.7 (you have 3.11.0+cpu)\n");
+  ASSERT_TRUE(python.root());
+  EXPECT_NE(python.root()->id, "TORCH_NOT_COMPILED_WITH_CUDA");
+}
+
 }  // namespace
 }  // namespace ts::triage::testing

@@ -640,6 +640,12 @@ c('TRITON_ARCH_UNSUPPORTED', ["[rank6]:     raise RuntimeError(f'Internal Triton
   "[rank6]: ptxas fatal   : Value 'sm_100' is not defined for option 'gpu-name'"],
   ["ptxas fatal : Value 'sm_89' is not defined for option 'gpu-name'"])
 
+c('BITSANDBYTES_NATIVE_LIB_NOT_LOADED', ['CUDA SETUP: CUDA runtime path found: /usr/local/cuda-12.1/lib64/libcudart.so',
+  'CUDA SETUP: Detected CUDA version 121',
+  'CUDA SETUP: Required library version not found: libbitsandbytes_cuda121_nocublaslt.so. Maybe you need to ',
+  'compile it from source?', 'CUDA SETUP: Defaulting to libbitsandbytes_cpu.so..'],
+  ['CUDA SETUP: Loading binary /home/u/venv/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cuda118.so...'])
+
 c('PY_DEP_API_REMOVED', ['Traceback (most recent call last):',
   '  File "/home/u/venv/lib/python3.10/site-packages/diffusers/utils/dynamic_modules_utils.py", line 28, in <module>',
   '    from huggingface_hub import HfFolder, cached_download, hf_hub_download, model_info',

@@ -147,6 +147,18 @@ TEST(Grammar, EntitiesOfRealLines) {
   EXPECT_TRUE(has(entities_of("  \xc3\x97 Failed to build `flash-attn==2.8.2`"), "package", "flash-attn"));
   EXPECT_TRUE(has(entities_of("ImportError: cannot import name 'cached_download' from 'huggingface_hub'"), "name", "cached_download"));
   EXPECT_TRUE(entities_of("Resolved 44 packages in 978ms").empty());
+  // A program that could not be started, by name, in each grammar that says so (a path is none).
+  EXPECT_TRUE(has(entities_of("FileNotFoundError: [Errno 2] No such file or directory: 'nvcc'"), "program", "nvcc"));
+  EXPECT_TRUE(has(entities_of("torch._dynamo.exc.InternalTorchDynamoError: RuntimeError: Compiler: cl is not found."), "program", "cl"));
+  EXPECT_TRUE(has(entities_of("/bin/sh: 1: nvcc: not found"), "program", "nvcc"));
+  EXPECT_TRUE(has(entities_of("bash: ninja: command not found"), "program", "ninja"));
+  EXPECT_TRUE(has(entities_of("'cl.exe' is not recognized as an internal or external command,"), "program", "cl.exe"));
+  EXPECT_TRUE(has(entities_of("error: command 'g++' failed: No such file or directory"), "program", "g++"));
+  EXPECT_FALSE(has(entities_of("FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'"), "program", "nvcc"));
+  // The torch the environment has, beside another torch (xFormers' line, pip's check); Python's is not it.
+  EXPECT_TRUE(has(entities_of("    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.2.0+cpu)"), "torch_installed", "2.2.0+cpu"));
+  EXPECT_TRUE(has(entities_of("vllm 0.6.3 requires torch==2.4.0, but you have torch 2.2.0 which is incompatible."), "torch_installed", "2.2.0"));
+  for (const auto& e : entities_of("    Python  3.11.7 (you have 3.11.0)")) EXPECT_NE(e.kind, "torch_installed");
 }
 
 TEST(Grammar, TheAnswerNamesTheToolAndTheEntity) {

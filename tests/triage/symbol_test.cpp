@@ -46,6 +46,23 @@ TEST(Symbol, CudaLibraryEntryPointMeansAnotherCopy) {
   EXPECT_TRUE(read_symbol("getVapourSynthAPI").rule.empty());
 }
 
+// The CUDA driver API (cu + an upper-case letter) is libcuda's, which the NVIDIA driver installs:
+// sgl-project/sglang#8701 (cuGreenCtxDestroy) and #8131 (cuGreenCtxStreamCreate), an sgl-kernel built
+// for a newer CUDA than the driver. Near misses: the runtime (cudaMalloc), a library's entry point
+// (cublasLt..., curand_init), a bare "cu".
+TEST(Symbol, ADriverApiEntryPointIsTheDriver) {
+  SymbolReading r = read_symbol("cuGreenCtxDestroy");
+  EXPECT_EQ(r.origin, SymbolReading::Origin::cuda_driver);
+  EXPECT_EQ(r.cause, "NVIDIA_DRIVER_TOO_OLD");
+  EXPECT_NE(r.rule.find("newer CUDA than this driver"), std::string::npos);
+  EXPECT_EQ(read_symbol("cuCtxCreate_v4").origin, SymbolReading::Origin::cuda_driver);
+  EXPECT_EQ(read_symbol("cudaMalloc").origin, SymbolReading::Origin::cuda_library);
+  EXPECT_EQ(read_symbol("cublasLtMatmul").library, "cuBLAS");
+  EXPECT_EQ(read_symbol("curand_init").library, "cuRAND");
+  EXPECT_EQ(read_symbol("cu").origin, SymbolReading::Origin::other);
+  EXPECT_TRUE(read_symbol("cudaMalloc").cause.empty());
+}
+
 TEST(Symbol, TheReadingDecidesTheRootCause) {
   // A std::__cxx11 string in a torch symbol that only the "another torch" patterns catch: the ABI decides.
   Diagnosis a = diagnose(

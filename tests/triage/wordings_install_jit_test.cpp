@@ -48,12 +48,25 @@ const Wording kInstallJitWordings[] = {
      "MSVC_UNSUPPORTED_BY_NVCC"},
     {"ERROR: No matching distribution found for triton==2.3.0", "TRITON_NOT_AVAILABLE"},
     {"OSError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory", "EXT_BUILT_FOR_OTHER_TORCH"},
+    // Batch 10's development part: bitsandbytes' loader without the CUDA library it looks for, in its
+    // 0.43+ wording (bitsandbytes-foundation/bitsandbytes#1559, over the CPU fallback's missing .so) and
+    // its cuda_setup wording (#386).
+    {"Could not find the bitsandbytes CUDA binary at PosixPath('/notebooks/bitsandbytes/bitsandbytes/libbitsandbytes_cuda124.so')\n"
+     "Could not load bitsandbytes native library: /notebooks/bitsandbytes/bitsandbytes/libbitsandbytes_cpu.so: cannot open shared object file: No such file or directory",
+     "BITSANDBYTES_NATIVE_LIB_NOT_LOADED"},
+    {"CUDA SETUP: Required library version not found: libbitsandbytes_cuda121_nocublaslt.so. Maybe you need to ",
+     "BITSANDBYTES_NATIVE_LIB_NOT_LOADED"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, InstallJitWording, ::testing::ValuesIn(kInstallJitWordings));
 
 TEST(InstallJitNearMiss, DoesNotTrigger) {
   for (const Wording& n : {
+           // bitsandbytes finding its CUDA library, and its CPU-only notice on a machine without a GPU.
+           Wording{"CUDA SETUP: Loading binary /home/u/venv/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cuda118.so...",
+                   "BITSANDBYTES_NATIVE_LIB_NOT_LOADED"},
+           Wording{"The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers and GPU quantization are unavailable.",
+                   "BITSANDBYTES_NATIVE_LIB_NOT_LOADED"},
            // conda's other PackagesNotFoundError: removing what is not installed.
            Wording{"PackagesNotFoundError: The following packages are missing from the target environment:", "CONDA_PACKAGE_NOT_IN_CHANNELS"},
            Wording{"PackagesNotFoundError: The following packages are missing from the target environment:", "MAGMA_CONDA_PACKAGE_UNAVAILABLE"},
@@ -148,8 +161,21 @@ TEST(CudaHomeIsPathList, ReadsTheEchoedCommand) {
   EXPECT_EQ(root_id(diagnose(failed + "/usr/local/cuda-11.3:/usr/local/cuda/bin/nvcc -I/x -c k.cu -o k.o\n")), "CUDA_HOME_IS_PATH_LIST");
   for (const char* cmd : {"/usr/local/cuda/bin/nvcc --generate-dependencies-with-compile -c k.cu -o k.o\n",
                           "C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.1/bin/nvcc -c k.cu -o k.obj\n",
-                          "export PATH=/usr/local/cuda/bin/nvcc:$PATH -x\n"})
+                          "export PATH=/usr/local/cuda/bin/nvcc:$PATH -x\n",
+                          "[1/11] /usr/local/cuda-12.8/bin/nvcc --generate-dependencies-with-compile -c k.cu -o k.o\n",
+                          "ERROR [core.py:1100] C:/CUDA/v12.8/bin/nvcc --generate-dependencies-with-compile -c k.cu\n"})
     EXPECT_NE(root_id(diagnose(failed + cmd)), "CUDA_HOME_IS_PATH_LIST") << cmd;
+}
+
+// The same command after what prefixes it, with no FAILED: line in the excerpt: ninja's progress and a
+// logger's line head (vllm-project/vllm#36077, FlashInfer's JIT under vLLM's worker log).
+TEST(CudaHomeIsPathList, ReadsTheCommandAfterItsPrefix) {
+  EXPECT_EQ(root_id(diagnose("(EngineCore_DP0 pid=1359765) ERROR 03-05 09:56:09 [core.py:1100] :/usr/local/cuda-12.8/bin/nvcc "
+                             "--generate-dependencies-with-compile --dependency-output x.cuda.o.d -isystem :/usr/local/cuda-12.8/include\n")),
+            "CUDA_HOME_IS_PATH_LIST");
+  EXPECT_EQ(root_id(diagnose("(Worker_TP1 pid=1360047) ERROR 03-05 09:56:09 [multiproc_executor.py:880] [1/11] :/usr/local/cuda-12.8/bin/nvcc "
+                             "--generate-dependencies-with-compile --dependency-output y.cuda.o.d\n")),
+            "CUDA_HOME_IS_PATH_LIST");
 }
 
 // A lazy import's failure (diffusers re-raising transformers' ImportError, huggingface/diffusers#11343)
