@@ -222,11 +222,16 @@ bool python_only(const source::Port& p) {
          std::all_of(p.files.begin(), p.files.end(), [](const std::string& e) { return e == ".py"; });
 }
 
-// After verify failed on a wheel the build made without trouble: the Python ports, once, in the
-// build's own copy (the same rules as try_ports); true when some matched, so the steps run again
-// from the build.
+// After verify failed on a wheel the build made without trouble, on an import: the Python ports,
+// once, in the build's own copy (the same rules as try_ports); true when some matched, so the steps
+// run again from the build.
 bool try_python_ports(RunState& s, const StepCtx& c) {
   if (!s.o.ports || s.ported || c.kind != StepKind::verify || !s.o.retry.auto_fix) return false;
+  // Only an import that failed (the smoke's or verify's own) is what a Python port can change.
+  std::string failed = failed_checks(s.rec.checks);
+  if (failed.find("No module named") == std::string::npos && failed.find("ImportError") == std::string::npos &&
+      failed.find("cannot import name") == std::string::npos)
+    return false;
   source::PortSet py;
   for (const auto& p : s.o.ports->ports)
     if (python_only(p)) py.ports.push_back(p);

@@ -18,6 +18,7 @@ namespace ts::run {
 namespace {
 
 using testing::FakeStepRunner;
+using testing::Scripted;
 
 const std::string kKernel = "#include <torch/extension.h>\nvoid f(at::Tensor x) {\n  AT_CHECK(x.is_cuda(), \"x\");\n}\n";
 
@@ -155,6 +156,13 @@ TEST(PipelinePorts, ACauseBeforeAnyCompileIsNotRetriedWithPorts) {
 // again; a verify that still fails gets the files back byte for byte.
 const std::string kInit = "import torch\nfrom pkg_resources import get_distribution\n\n__version__ = get_distribution('pkg').version\n";
 
+// verify's report: the smoke failed with `detail`.
+Scripted verify_failed(const std::string& detail) {
+  nlohmann::json report = {{"verdicts", {{{"check", "smoke"}, {"outcome", "fail"}, {"detail", detail}}}}};
+  return {.exit_code = 1, .report_json = report.dump()};
+}
+const std::string kNoPkgResources = "ModuleNotFoundError: No module named 'pkg_resources'";
+
 plan::Plan verified_plan() {
   plan::Plan p;
   p.steps = {{"build", {"python3", "setup.py", "bdist_wheel"}, "{src}", ""},
@@ -172,7 +180,7 @@ std::string python_tree(Fixture& f, const std::string& init) {
 TEST(PipelinePorts, AVerifyFailureOnThePackagesPythonIsPortedThenBuiltAndVerifiedAgain) {
   Fixture f;
   std::string src = python_tree(f, kInit);
-  f.fake.script["verify"].push_back({.exit_code = 1});
+  f.fake.script["verify"].push_back(verify_failed(kNoPkgResources));
   BuildOutcome r = run_build(verified_plan(), f.opts());
   ASSERT_EQ(r.exit_code, 0) << r.error;
   EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify", "build", "verify"}));
@@ -192,19 +200,27 @@ TEST(PipelinePorts, AVerifyFailureWithNoPythonPortToMakeIsNotRebuilt) {
                                  std::string("from pkg_resources import get_distribution, require\n")}) {
     Fixture f;
     std::string src = python_tree(f, init);
-    f.fake.script["verify"].push_back({.exit_code = 1});
+    f.fake.script["verify"].push_back(verify_failed(kNoPkgResources));
     BuildOutcome r = run_build(verified_plan(), f.opts());
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify"})) << init;
     EXPECT_TRUE(r.record.retries.empty());
     EXPECT_EQ(util::read_file(src + "/pkg/__init__.py"), init);
   }
+  // A port that matches, but verify failed for another reason than an import: no rebuild for it.
+  Fixture f;
+  std::string src = python_tree(f, kInit);
+  f.fake.script["verify"].push_back(verify_failed("cuda arches: the wheel has no sm_86"));
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify"}));
+  EXPECT_EQ(util::read_file(src + "/pkg/__init__.py"), kInit);
 }
 
 TEST(PipelinePorts, APythonPortThatDoesNotMakeItVerifyIsRevertedByteForByte) {
   Fixture f;
   std::string src = python_tree(f, kInit);
-  f.fake.script["verify"] = {{.exit_code = 1}, {.exit_code = 1}};
+  f.fake.script["verify"] = {verify_failed(kNoPkgResources), verify_failed("AttributeError: 'PathDistribution' object has no attribute 'location'")};
   BuildOutcome r = run_build(verified_plan(), f.opts());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify", "build", "verify"}));  // once, not again
