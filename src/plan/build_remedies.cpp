@@ -210,18 +210,19 @@ void choose_build_remedies(Ctx& c) {
     }
   }
   if (scan.own_includes) {
-    // cpp_extension makes include_dirs absolute (its Note [Absolute include_dirs]) but passes
-    // extra_compile_args as written, and its ninja build runs in build_temp.
+    // cpp_extension makes the compiler's own include_dirs absolute (its Note [Absolute include_dirs])
+    // but passes an extension's include_dirs and extra_compile_args as written, and its ninja build
+    // runs in build_temp.
     const std::string src = "pytorch/pytorch@v2.6.0:torch/utils/cpp_extension.py (Note [Absolute include_dirs]; "
                             "_run_ninja_build runs ninja with cwd=build_directory); "
                             "https://github.com/facebookresearch/votenet/issues/108 ('-I_ext_src/include' then "
                             "'fatal error: cuda_utils.h: No such file or directory')";
-    use_helper(c, "it makes the package's relative -I flags absolute");
-    c.set_env("TORCHSMITH_ABS_INCLUDE", "1", "setup.py passes its own -I flags", src, kAbsIncludeRule);
+    use_helper(c, "it makes the package's relative include directories absolute");
+    c.set_env("TORCHSMITH_ABS_INCLUDE", "1", "setup.py passes its own include directories", src, kAbsIncludeRule);
     c.decide("remedy", kAbsIncludeRule,
-             "setup.py passes -I/-isystem flags in extra_compile_args; torch's ninja build compiles in build_temp, "
-             "where a relative one finds nothing, so the build helper makes each relative one absolute against "
-             "setup.py's directory (absolute ones are kept)",
+             "setup.py passes -I/-isystem flags in extra_compile_args or relative include_dirs; torch's ninja build "
+             "compiles in build_temp, where a relative one finds nothing, so the build helper makes each relative "
+             "one absolute against setup.py's directory (absolute ones are kept)",
              src, kAbsIncludeRule);
   }
   {

@@ -47,6 +47,14 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   // '-I_ext_src/include', "-I{}".format(...), '-isystem': include flags it passes itself.
   static const RE2 incflag(R"(["'](?:-I|-isystem))");
   s.own_includes = RE2::PartialMatch(code, incflag);
+  // include_dirs=['include'], or a list of include dirs built up first (torch-mesh-isect's
+  // `bvh_include_dirs = include_paths() + ['include', ...]`): a relative literal as a list element.
+  static const RE2 inclist(R"(\b\w*include\w*\s*=\s*[^\n\[=]*\[([^\]]*)\])");
+  static const RE2 relative(R"((?:^|,)\s*["'][^"'/$~\s][^"'$]*["']\s*(?:,|$))");
+  re2::StringPiece lists(code);
+  std::string list;
+  while (!s.own_includes && RE2::FindAndConsume(&lists, inclist, &list))
+    s.own_includes = RE2::PartialMatch(list, relative);
   static const RE2 stdflag(R"((-std=(?:c|gnu)\+\+[0-9a-z]{2}))");
   all_matches(code, stdflag, s.std_flags);
   static const RE2 env_read(

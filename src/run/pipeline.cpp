@@ -215,6 +215,50 @@ bool try_ports(RunState& s, const StepCtx& c, const triage::Diagnosis& d) {
   return true;
 }
 
+// Ports for the package's own Python (`files` all .py): an API its environment lost (pkg_resources),
+// which a clean build cannot show and the wheel's verify does.
+bool python_only(const source::Port& p) {
+  return !p.files.empty() &&
+         std::all_of(p.files.begin(), p.files.end(), [](const std::string& e) { return e == ".py"; });
+}
+
+// After verify failed on a wheel the build made without trouble, on an import: the Python ports,
+// once, in the build's own copy (the same rules as try_ports); true when some matched, so the steps
+// run again from the build.
+bool try_python_ports(RunState& s, const StepCtx& c) {
+  if (!s.o.ports || s.ported || c.kind != StepKind::verify || !s.o.retry.auto_fix) return false;
+  // Only an import that failed (the smoke's or verify's own) is what a Python port can change.
+  std::string failed = failed_checks(s.rec.checks);
+  if (failed.find("No module named") == std::string::npos && failed.find("ImportError") == std::string::npos &&
+      failed.find("cannot import name") == std::string::npos)
+    return false;
+  source::PortSet py;
+  for (const auto& p : s.o.ports->ports)
+    if (python_only(p)) py.ports.push_back(p);
+  if (py.ports.empty()) return false;
+  if (!s.plan.source_dir.empty() && s.copied_from.empty()) {
+    auto dry = source::apply_ports(s.paths.src, py, true);
+    if (dry.changed())
+      s.say("source ports " + join(dry.ports) + " match " + std::to_string(dry.files.size()) + " Python file(s) of your "
+            "tree; not applied to it (`torchsmith fix " + s.paths.src + " --port --dry-run` shows the diff)");
+    return false;
+  }
+  auto r = source::apply_ports(s.paths.src, py);
+  for (const auto& e : r.errors) s.say("source ports: " + e);
+  if (!r.ok && r.changed()) source::revert_ports(s.paths.src);
+  if (!r.ok || !r.changed()) return false;
+  s.ported = s.python_ported = true;
+  ++s.retries;
+  std::string reason = "source ports " + join(r.ports) + " in " + std::to_string(r.files.size()) +
+                       " Python file(s) of the build's copy of the source (ports.diff); built and verified once more, "
+                       "reverted byte for byte if it still fails";
+  s.rec.retries.push_back({c.step.name, reason, "source-port", s.since(), r.diff});
+  if (auto e = s.w.write(s.paths.run_dir + "/ports.diff", r.diff); !e.empty()) s.say("ports.diff: " + e);
+  s.say(c.step.name + " failed; " + reason);
+  c.sr.note += "; " + reason;
+  return true;
+}
+
 // A failed attempt: a remedy and Ended::retry, or the failure recorded with triage's diagnosis.
 Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const build::StepSpec& spec,
                     const build::RunnerOptions& ro) {
@@ -277,7 +321,8 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
     s.say(c.step.name + ": " + c.sr.note);
     return Ended::failed;
   }
-  std::string log_name = "logs/" + two_digits(c.i + 1) + "-" + c.step.name + (n ? ".retry" + std::to_string(n) : "") + ".log";
+  std::string log_name = "logs/" + two_digits(c.i + 1) + "-" + c.step.name + (s.python_ported ? ".ported" : "") +
+                         (n ? ".retry" + std::to_string(n) : "") + ".log";
   c.sr.log = log_name;
   s.say(c.counter() + std::to_string(s.plan.steps.size()) + "] " + c.step.name + ": " + join(spec.argv));
   c.js = &s.journal.upsert(c.step.name);
@@ -335,9 +380,11 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
 
   std::string prev_hash = s.plan_hash;
   bool after_fix = false, failed = false, interrupted = false;
+  std::vector<std::string> hash_in(plan.steps.size());  // prev_hash as step i began (a rerun from the build)
   for (std::size_t i = 0; i < plan.steps.size() && !failed && !interrupted; ++i) {
     const plan::Step& step = plan.steps[i];
     const StepKind kind = step_kind(step.name);
+    hash_in[i] = prev_hash;
     // A step's inputs: the steps before it (chained), its command, the tree's revision, and for
     // the steps after `fix` the fix journal (a reverted fix changes what is built). The fix step
     // itself must not hash the journal it writes, or a resume would always redo it.
@@ -361,7 +408,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     }
     // verify's Python imports torch while the build compiles (early_verify.h), in the environment
     // verify gets.
-    if (kind == StepKind::build && o.early_verify && !o.runner && !o.world)
+    if (kind == StepKind::build && o.early_verify && !o.runner && !o.world && !s.python_ported)
       if (auto req = early_verify_request(plan)) {
         auto env = s.env;
         for (const auto& [k, v] : s.remedy_env) env[k] = v;
@@ -372,9 +419,27 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     if (kind == StepKind::verify) s.early_verify.stop();
     failed = e == Ended::failed;
     interrupted = e == Ended::interrupted;
+    // Verify failed on the package's own Python: ported once, the steps run again from the build;
+    // failing again, the ports go back byte for byte.
+    std::size_t rerun_from = plan.steps.size();
+    if (failed && kind == StepKind::verify && s.python_ported && !s.ports_reverted) {
+      s.ports_reverted = true;
+      std::string err = source::revert_ports(s.paths.src);
+      s.say(err.empty() ? "the Python ports did not make it verify: reverted byte for byte"
+                        : "the Python ports could not be reverted: " + err);
+    } else if (failed && try_python_ports(s, c)) {
+      for (std::size_t j = 0; j < i && rerun_from == plan.steps.size(); ++j)
+        if (step_kind(plan.steps[j].name) == StepKind::build) rerun_from = j;
+    }
     s.rec.steps.push_back(sr);
     s.w.write(s.paths.journal, journal_text(s.journal));
     s.write_files();  // an interrupted or killed run still leaves a readable report
+    if (rerun_from < plan.steps.size()) {
+      failed = false;
+      s.rec.diagnosis = nullptr;  // the failure the ports answer; the rerun's own, if any, replaces it
+      prev_hash = hash_in[rerun_from];
+      i = rerun_from - 1;  // unsigned: wraps to the maximum when rerun_from is 0, and ++i makes it 0
+    }
   }
   finish_run(s, failed, interrupted);
   return out;

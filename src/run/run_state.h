@@ -41,6 +41,7 @@ struct RunState {
   plan::Parallelism parallel = plan::parallelism_of(plan);  // the counts the job knobs were written from
   int retries = 0;
   bool ported = false, ports_reverted = false;    // the source ports' one try (pipeline.cpp)
+  bool python_ported = false;  // that try was the Python ports, after a verify failed (pipeline.cpp)
   CompileCache cache;
   std::optional<CacheCounts> counts_before;
   bool remote_store = false;

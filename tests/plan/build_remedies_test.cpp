@@ -283,6 +283,21 @@ TEST(BuildSwitchScan, ReadsChecksArchesStandardsAndSwitches) {
   EXPECT_EQ(s.env_switches, (std::vector<std::string>{"TORCH_CUDA_ARCH_LIST", "FORCE_CUDA", "WITH_OPS", "DEBUG_BUILD"}));
 }
 
+// torch-mesh-isect builds its list first; votenet-style os.path.join(here, 'include') is absolute.
+TEST(BuildSwitchScan, ARelativeIncludeDirsEntryIsTheRemedysToo) {
+  SourceScan s;
+  scan_build_switches("bvh_include_dirs = torch.utils.cpp_extension.include_paths() + [\n    'include',\n"
+                      "    osp.expandvars('$CUDA_SAMPLES_INC')]\next = CUDAExtension('bvh_cuda', srcs, include_dirs=bvh_include_dirs)\n", s);
+  EXPECT_TRUE(s.own_includes);
+  SourceScan t;
+  scan_build_switches("ext = CppExtension('m', srcs, include_dirs=[\"csrc\"])\n", t);
+  EXPECT_TRUE(t.own_includes);
+  SourceScan near;
+  scan_build_switches("include_dirs = [os.path.join(here, 'include'), '/usr/include/eigen3']\n"
+                      "include_package_data = True\npackages = ['pkg']\n", near);
+  EXPECT_FALSE(near.own_includes);
+}
+
 TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {
   SourceScan s;
   scan_build_switches(

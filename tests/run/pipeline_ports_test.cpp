@@ -18,6 +18,7 @@ namespace ts::run {
 namespace {
 
 using testing::FakeStepRunner;
+using testing::Scripted;
 
 const std::string kKernel = "#include <torch/extension.h>\nvoid f(at::Tensor x) {\n  AT_CHECK(x.is_cuda(), \"x\");\n}\n";
 
@@ -148,6 +149,84 @@ TEST(PipelinePorts, ACauseBeforeAnyCompileIsNotRetriedWithPorts) {
   r = run_build(build_plan(), g.opts());
   EXPECT_EQ(r.exit_code, 0) << r.error;
   EXPECT_EQ(g.fake.calls.size(), 2u);
+}
+
+// pytorch-edit-distance's __init__.py reads its version through pkg_resources, gone from setuptools
+// 82: the build is clean and verify's import fails. The Python ports, once, then build and verify
+// again; a verify that still fails gets the files back byte for byte.
+const std::string kInit = "import torch\nfrom pkg_resources import get_distribution\n\n__version__ = get_distribution('pkg').version\n";
+
+// verify's report: the smoke failed with `detail`.
+Scripted verify_failed(const std::string& detail) {
+  nlohmann::json report = {{"verdicts", {{{"check", "smoke"}, {"outcome", "fail"}, {"detail", detail}}}}};
+  return {.exit_code = 1, .report_json = report.dump()};
+}
+const std::string kNoPkgResources = "ModuleNotFoundError: No module named 'pkg_resources'";
+
+plan::Plan verified_plan() {
+  plan::Plan p;
+  p.steps = {{"build", {"python3", "setup.py", "bdist_wheel"}, "{src}", ""},
+             {"verify", {"torchsmith", "verify", "x.whl"}, "", ""}};
+  return p;
+}
+
+std::string python_tree(Fixture& f, const std::string& init) {
+  std::filesystem::create_directories(f.dir / "out/src/pkg");
+  EXPECT_EQ(write_out_marker(f.dir / "out"), "");
+  EXPECT_EQ(util::write_file_atomic(f.dir / "out/src/pkg/__init__.py", init), "");
+  return f.dir / "out/src";
+}
+
+TEST(PipelinePorts, AVerifyFailureOnThePackagesPythonIsPortedThenBuiltAndVerifiedAgain) {
+  Fixture f;
+  std::string src = python_tree(f, kInit);
+  f.fake.script["verify"].push_back(verify_failed(kNoPkgResources));
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify", "build", "verify"}));
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_EQ(r.record.retries[0].remedy, "source-port");
+  EXPECT_NE(r.record.retries[0].reason.find("port.pkg-resources-get-distribution"), std::string::npos);
+  EXPECT_EQ(util::read_file(src + "/pkg/__init__.py").value_or(""),
+            "import torch\nfrom importlib.metadata import distribution as get_distribution\n\n"
+            "__version__ = get_distribution('pkg').version\n");
+  EXPECT_TRUE(r.record.diagnosis.is_null());
+  EXPECT_TRUE(std::filesystem::exists(r.run_dir + "/logs/01-build.ported.log"));
+  EXPECT_TRUE(std::filesystem::exists(r.run_dir + "/logs/02-verify.log"));
+}
+
+TEST(PipelinePorts, AVerifyFailureWithNoPythonPortToMakeIsNotRebuilt) {
+  for (const std::string init : {std::string("import pkg_resources\n__version__ = pkg_resources.get_distribution('pkg').version\n"),
+                                 std::string("from pkg_resources import get_distribution, require\n")}) {
+    Fixture f;
+    std::string src = python_tree(f, init);
+    f.fake.script["verify"].push_back(verify_failed(kNoPkgResources));
+    BuildOutcome r = run_build(verified_plan(), f.opts());
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify"})) << init;
+    EXPECT_TRUE(r.record.retries.empty());
+    EXPECT_EQ(util::read_file(src + "/pkg/__init__.py"), init);
+  }
+  // A port that matches, but verify failed for another reason than an import: no rebuild for it.
+  Fixture f;
+  std::string src = python_tree(f, kInit);
+  f.fake.script["verify"].push_back(verify_failed("cuda arches: the wheel has no sm_86"));
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify"}));
+  EXPECT_EQ(util::read_file(src + "/pkg/__init__.py"), kInit);
+}
+
+TEST(PipelinePorts, APythonPortThatDoesNotMakeItVerifyIsRevertedByteForByte) {
+  Fixture f;
+  std::string src = python_tree(f, kInit);
+  f.fake.script["verify"] = {verify_failed(kNoPkgResources), verify_failed("AttributeError: 'PathDistribution' object has no attribute 'location'")};
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify", "build", "verify"}));  // once, not again
+  EXPECT_EQ(util::read_file(src + "/pkg/__init__.py"), kInit);
+  EXPECT_FALSE(std::filesystem::exists(src + "/" + source::kPortJournalRel));
+  EXPECT_TRUE(f.said_has("the Python ports did not make it verify: reverted byte for byte"));
 }
 
 TEST(PipelinePorts, NoPortMeansNoPort) {

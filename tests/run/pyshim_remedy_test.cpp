@@ -130,6 +130,22 @@ TEST_F(PyshimRemedy, AbsIncludeKeepsAnAbsolutePath) {
   EXPECT_EQ(b.value, "7\n");
 }
 
+// torch-mesh-isect: include_dirs=[..., 'include', '$CUDA_SAMPLES_INC']. cpp_extension makes only the
+// compiler's own include_dirs absolute, not an extension's: under ninja "include" finds nothing.
+TEST_F(PyshimRemedy, ARelativeIncludeDirFailsWithoutTheRemedyAndBuildsWithIt) {
+  Built plain = build("rel_include", "dirs-plain", {{"REL_INCLUDE_DIRS", "include"}}, false);
+  EXPECT_FALSE(plain.run.ok());
+  EXPECT_NE((plain.run.out + plain.run.err).find("lt_value.h"), std::string::npos) << plain.run.out << plain.run.err;
+  // Near miss: "$CUDA_SAMPLES_INC" names no directory beside setup.py and is left as written.
+  Built b = build("rel_include", "dirs-absolute",
+                  {{"TORCHSMITH_ABS_INCLUDE", "1"}, {"REL_INCLUDE_DIRS", "include $CUDA_SAMPLES_INC"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.abs-include] lt_rel_include: include_dirs include made absolute against "),
+            std::string::npos) << b.run.err;
+  EXPECT_EQ(b.run.err.find("include_dirs include $CUDA_SAMPLES_INC"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "7\n");
+}
+
 // CUDA 13 keeps CCCL under include/cccl, which nvcc adds and g++ does not: a .cpp including
 // <cuda/std/complex> (safari's fftconv.cpp) stops. Read from the toolkit's layout, not its version.
 TEST_F(PyshimRemedy, ACcclHeaderFromTheHostCompilerFailsWithoutTheRemedy) {

@@ -12,6 +12,7 @@
 #include "source/journal.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
+#include "util/process.h"
 
 namespace ts::source {
 namespace {
@@ -70,7 +71,39 @@ struct Case {
 class EachPort : public ::testing::TestWithParam<Case> {};
 
 TEST_P(EachPort, RewritesItsApiAndLeavesANearMissAlone) {
-  EXPECT_EQ(port_one(GetParam().id, GetParam().before), GetParam().after);
+  std::string id = GetParam().id;
+  EXPECT_EQ(port_one(id, GetParam().before, id.rfind("port.pkg-resources", 0) == 0 ? "__init__.py" : "ops.cu"),
+            GetParam().after);
+}
+
+// The pkg_resources ports on a minimal installed package (its dist-info beside it) in a Python with
+// no site-packages, as after setuptools 82: unported, its import fails; ported, it reads its version.
+TEST(PortPython, APackageReadingItsVersionThroughPkgResourcesImportsOncePorted) {
+  auto probe = util::run({"python3", "-S", "-c", "import importlib.metadata"}, {std::chrono::seconds(30)});
+  if (!probe.ok()) GTEST_SKIP() << "no python3 with importlib.metadata: " << probe.err;
+  for (const std::string& line : {std::string("from pkg_resources import get_distribution\n"),
+                                  std::string("from pkg_resources import get_distribution, DistributionNotFound\n")}) {
+    testkit::TempDir t("ts-port-py");
+    std::filesystem::create_directories(t / "lt_pkgres");
+    std::filesystem::create_directories(t / "lt_pkgres-1.2.3.dist-info");
+    ASSERT_EQ(util::write_file_atomic(t / "lt_pkgres-1.2.3.dist-info/METADATA",
+                                      "Metadata-Version: 2.1\nName: lt_pkgres\nVersion: 1.2.3\n"), "");
+    ASSERT_EQ(util::write_file_atomic(t / "lt_pkgres/__init__.py",
+                                      line + "__version__ = get_distribution('lt_pkgres').version\n"), "");
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(30);
+    o.cwd = t.path();
+    std::vector<std::string> argv{"python3", "-S", "-c", "import lt_pkgres; print(lt_pkgres.__version__)"};
+    auto before = util::run(argv, o);
+    EXPECT_FALSE(before.ok()) << line;
+    EXPECT_NE(before.err.find("No module named 'pkg_resources'"), std::string::npos) << before.err;
+    PortResult r = apply_ports(t.path(), catalogue());
+    ASSERT_TRUE(r.ok);
+    ASSERT_EQ(r.files.size(), 1u) << line;
+    auto after = util::run(argv, o);
+    EXPECT_TRUE(after.ok()) << after.err;
+    EXPECT_EQ(after.out, "1.2.3\n");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -165,7 +198,22 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.thc-numerics-header", "#include <THC/THCAtomics.cuh>\n#include <THC/THCNumerics.cuh>\n#include <cstdio>\n",
              "#include <THC/THCAtomics.cuh>\n#include <cstdio>\n"},
         Case{"port.thc-numerics-header", "// #include <THC/THCNumerics.cuh>\n#include <ATen/cuda/NumericLimits.cuh>\n",
-             "// #include <THC/THCNumerics.cuh>\n#include <ATen/cuda/NumericLimits.cuh>\n"}));
+             "// #include <THC/THCNumerics.cuh>\n#include <ATen/cuda/NumericLimits.cuh>\n"},
+        Case{"port.pkg-resources-get-distribution", "import torch\nfrom pkg_resources import get_distribution\n",
+             "import torch\nfrom importlib.metadata import distribution as get_distribution\n"},
+        Case{"port.pkg-resources-get-distribution", "try:\n    from pkg_resources import get_distribution\n",
+             "try:\n    from importlib.metadata import distribution as get_distribution\n"},
+        // Another name beside it (require, resource_filename) has no importlib.metadata twin: left alone.
+        Case{"port.pkg-resources-get-distribution", "from pkg_resources import get_distribution, require\n",
+             "from pkg_resources import get_distribution, require\n"},
+        Case{"port.pkg-resources-get-distribution", "# from pkg_resources import get_distribution\n",
+             "# from pkg_resources import get_distribution\n"},
+        Case{"port.pkg-resources-distribution-not-found", "from pkg_resources import get_distribution, DistributionNotFound\n",
+             "from importlib.metadata import distribution as get_distribution, PackageNotFoundError as DistributionNotFound\n"},
+        Case{"port.pkg-resources-distribution-not-found", "from pkg_resources import DistributionNotFound, get_distribution\n",
+             "from importlib.metadata import distribution as get_distribution, PackageNotFoundError as DistributionNotFound\n"},
+        Case{"port.pkg-resources-distribution-not-found", "from pkg_resources import DistributionNotFound\n",
+             "from pkg_resources import DistributionNotFound\n"}));
 
 // The BLAS ports' rewrites are long: what they must keep is checked, not their every byte.
 TEST(PortBlas, BatchedAndGemvCallCublasWithTheArgumentsAfterState) {

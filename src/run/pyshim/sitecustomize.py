@@ -29,8 +29,9 @@
 #    torch's cpp_extension derives them from the plan's list;
 #  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
 #    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
-#  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args becomes
-#    absolute against setup.py's directory (torch's ninja build compiles in build_temp);
+#  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args, and an
+#    extension's relative include_dirs entry naming a directory there, become absolute against
+#    setup.py's directory (torch's ninja build compiles in build_temp);
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -279,10 +280,28 @@ def _absolute_includes(flags, base):
     return out, changed
 
 
+def _absolute_include_dirs(dirs, base):
+    # Extension(include_dirs=["include"]): cpp_extension makes only the compiler's own include_dirs
+    # absolute, not an extension's; an entry naming a directory beside setup.py is joined to it.
+    out, changed = [], []
+    for d in dirs:
+        if isinstance(d, str) and d and not os.path.isabs(d) and os.path.isdir(os.path.join(base, d)):
+            out.append(os.path.normpath(os.path.join(base, d)))
+            changed.append(d)
+        else:
+            out.append(d)
+    return out, changed
+
+
 def _rewrite_ext_args(exts, arches, need, base=None):
     # extra_compile_args as a list (every compiler) or torch's {"cxx": [...], "nvcc": [...]}.
     notes = []
     for ext in exts:
+        if base and getattr(ext, "include_dirs", None):
+            ext.include_dirs, changed = _absolute_include_dirs(list(ext.include_dirs), base)
+            if changed:
+                notes.append("[build.abs-include] %s: include_dirs %s made absolute against %s (ninja compiles "
+                             "in build_temp; TORCHSMITH_ABS_INCLUDE)" % (ext.name, " ".join(changed), base))
         args = getattr(ext, "extra_compile_args", None)
         parts = args.items() if isinstance(args, dict) else [("", args or [])]
         new = {}
