@@ -14,9 +14,13 @@ bool arch_listed(const std::vector<std::string>& list, const CudaArch& a) {
   });
 }
 
+bool arch_listed(const std::vector<CudaArch>& list, const CudaArch& a) {
+  return std::any_of(list.begin(), list.end(), [&](const CudaArch& p) { return p.sass_only() == a.sass_only(); });
+}
+
 bool toolkit_compiles(const kb::CudaRelease& r, const std::string& capability) {
   for (const auto& a : r.arches)
-    if (capability_of(a) == capability) return true;
+    if (a.capability() == capability) return true;
   return false;
 }
 
@@ -61,9 +65,9 @@ std::optional<CudaArch> nearest_runnable(const kb::Kb& kb, const kb::CudaRelease
   };
   bool gpu_is_soc = soc_arch(gpu);
   std::optional<CudaArch> sass, ptx;
-  for (const auto& s : r.arches) {
-    auto a = CudaArch::parse(s);
-    if (!a || a->suffix) continue;  // 'a'/'f' code runs only on its own capability or family
+  for (const auto& k : r.arches) {
+    std::optional<CudaArch> a = k;
+    if (a->suffix) continue;  // 'a'/'f' code runs only on its own capability or family
     if (!gpu_is_soc && soc_arch(*a)) continue;  // an integrated GPU's arch is no target for a card
     if (a->runs_on(gpu) && (!sass || *a > *sass)) sass = a;
     if (*a < gpu && (!ptx || *a > *ptx)) ptx = a;

@@ -17,6 +17,8 @@ inline constexpr const char* kArchCoverageRule = "gpu.torch";
 // Whether a list of arch names ("sm_90", "9.0", "compute_90a") names a's capability and suffix,
 // SASS or PTX alike: the spelling toolkits, torch releases and recipes list arches in.
 bool arch_listed(const std::vector<std::string>& list, const CudaArch& a);
+// The same over a list the KB parsed when it loaded (a toolkit's arches, a torch release's arch_names).
+bool arch_listed(const std::vector<CudaArch>& list, const CudaArch& a);
 
 // Whether a toolkit compiles real code for a capability ("8.9" against sm_89 in its arches).
 bool toolkit_compiles(const kb::CudaRelease& r, const std::string& capability);

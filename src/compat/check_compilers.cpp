@@ -80,7 +80,7 @@ void check_compilers(const HostFacts& f, const kb::Kb& kb, const Target& t,
     if (hv->major() < min->major()) {
       v.level = Level::fail;
       v.reason = "torch " + rel->version.original() + " needs gcc >= " + min->original() +
-                 (rel->cxx_standard.empty() ? "" : " (C++" + rel->cxx_standard + ")") +
+                 (rel->cxx_standard ? " (C++" + std::to_string(rel->cxx_standard) + ")" : "") +
                  unverified(*rel, "gcc_min");
       v.fix = "install g++-" + min->original() + " or newer and build with CC/CXX pointing at it";
     } else {

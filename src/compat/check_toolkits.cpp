@@ -12,12 +12,12 @@ void check_target_toolkits(const HostFacts& f, const kb::Kb& kb, const Target& t
   const kb::TorchRelease* rel = kb.find_torch(t.torch);
   if (!rel) return;
   std::string own, installed;
-  for (const auto& c : rel->cuda) own += (own.empty() ? "" : ", ") + c;
+  for (const auto& c : rel->cuda) own += (own.empty() ? "" : ", ") + c.original();
   bool any = false;
   for (const auto& tk : f.cuda_toolkits) {
-    std::string mm = major_minor(tk.version);
-    installed += (installed.empty() ? "" : ", ") + mm;
-    any |= std::find(rel->cuda.begin(), rel->cuda.end(), mm) != rel->cuda.end();
+    installed += (installed.empty() ? "" : ", ") + tk.version.major_minor();
+    const auto& v = tk.version.parsed();
+    any |= v && std::find(rel->cuda.begin(), rel->cuda.end(), v->truncated(2)) != rel->cuda.end();
   }
   if (any) return;  // said only when it matters: the plan's own decision names the toolkit anyway
   Verdict v{"cuda", "CUDA " + installed + " for torch " + t.torch, Level::warn, "", "", rel->source, where(rel->origin),

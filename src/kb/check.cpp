@@ -60,7 +60,8 @@ std::string sass(std::string_view arch) {
 std::vector<KbError> cross_check(const Kb& kb) {
   std::vector<KbError> out;
   std::set<std::string> targets;
-  for (const auto& r : kb.cuda) targets.insert(r.arches.begin(), r.arches.end());
+  for (const auto& r : kb.cuda)
+    for (const auto& a : r.arches) targets.insert(a.str());
   auto need_arch = [&](const Origin& o, std::string_view what, const std::string& arch) {
     if (!targets.count(sass(arch)))
       out.push_back({o, std::string(what) + ": arch '" + arch + "' is a target of no toolkit in cuda.toml; "
@@ -86,14 +87,14 @@ std::vector<KbError> cross_check(const Kb& kb) {
         out.push_back({f.origin, "family " + f.name + ": name or alias '" + n + "' is also used by family " +
                                      it->second + "; an arch list name must mean one family"});
     }
-    for (const auto& a : f.arches) need_arch(f.origin, "family " + f.name, a);
-    for (const auto& a : f.torch_arches) need_arch(f.origin, "family " + f.name + " torch_arches", a);
+    for (const auto& a : f.arches) need_arch(f.origin, "family " + f.name, a.str());
+    for (const auto& a : f.torch_arches) need_arch(f.origin, "family " + f.name + " torch_arches", a.str());
   }
   for (const auto& t : kb.torch) {
     for (const auto& c : t.cuda)
       if (!kb.find_cuda(c))
-        out.push_back({t.origin, "torch " + t.version.original() + ": CUDA " + c + " is not in cuda.toml; add the toolkit there"});
-    for (const auto& a : t.arch_names) need_arch(t.origin, "torch " + t.version.original() + " arch_names", a);
+        out.push_back({t.origin, "torch " + t.version.original() + ": CUDA " + c.original() + " is not in cuda.toml; add the toolkit there"});
+    for (const auto& a : t.arch_names) need_arch(t.origin, "torch " + t.version.original() + " arch_names", a.str());
   }
   for (const auto& r : kb.cuda) {
     // Minor-version compatibility exists from CUDA 11 on.
@@ -163,9 +164,9 @@ std::vector<std::string> overlay_replacements(const std::vector<std::string>& ov
     std::vector<std::string> d;
     diff_field(d, "released", b->released, t.released);
     diff_field(d, "python", b->python, t.python);
-    diff_field(d, "cuda", util::join(b->cuda, ","), util::join(t.cuda, ","));
+    diff_field(d, "cuda", util::join(spelled(b->cuda), ","), util::join(spelled(t.cuda), ","));
     diff_field(d, "cmake_min", b->cmake_min, t.cmake_min);
-    diff_field(d, "arch_names", util::join(b->arch_names, ","), util::join(t.arch_names, ","));
+    diff_field(d, "arch_names", util::join(spelled(b->arch_names), ","), util::join(spelled(t.arch_names), ","));
     out.push_back("torch " + t.version.original() + ": " + at(t.origin) + " replaces the built-in entry (" + at(b->origin) + ")" +
                   (d.empty() ? " with the same values" : "; differs in " + util::join(d, ",")) + " (source: " + t.source + ")");
   }
@@ -173,7 +174,7 @@ std::vector<std::string> overlay_replacements(const std::vector<std::string>& ov
     const CudaRelease* b = base.find_cuda(c.version);
     if (!b || c.origin.file == b->origin.file) continue;
     std::vector<std::string> d;
-    diff_field(d, "arches", util::join(b->arches, ","), util::join(c.arches, ","));
+    diff_field(d, "arches", util::join(spelled(b->arches), ","), util::join(spelled(c.arches), ","));
     diff_field(d, "gcc_max", b->gcc_max, c.gcc_max);
     diff_field(d, "clang_max", b->clang_max, c.clang_max);
     diff_field(d, "driver_min_linux", b->driver_min_linux, c.driver_min_linux);

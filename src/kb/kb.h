@@ -2,14 +2,16 @@
 // The knowledge base: typed tables loaded from data/kb/*.toml (embedded) plus overlays.
 // Every entry keeps where it came from (file:line) and its upstream `source`.
 // Version fields that rules compare, and the CUDA and torch release keys, are parsed once by the loader
-// into core::Version (the text as written stays in .original() for output); ranges and informational
-// versions stay strings the loader has checked.
+// into core::Version (the text as written stays in .original() for output); arch lists into CudaArch
+// (the KB spells each as CudaArch::str() does, so .str() is the text as written); ranges and
+// informational versions stay strings the loader has checked.
 #include <concepts>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/cuda_arch.h"
 #include "core/fact_version.h"
 #include "core/version.h"
 
@@ -96,16 +98,16 @@ struct ChipArch {
 struct ArchFamily : Entry {
   std::string name;                 // "Ampere"
   std::vector<std::string> aliases; // "ampere", "sm_8x" ...
-  std::vector<std::string> arches;  // "8.0", "8.6", "8.7"
+  std::vector<CudaArch> arches;     // "8.0", "8.6", "8.7"
   std::vector<std::string> chip_prefixes;  // "GA1" — maps a chip codename to the family
-  std::vector<std::string> torch_arches;  // what TORCH_CUDA_ARCH_LIST=<name> means in PyTorch: "8.0", "8.6+PTX"
+  std::vector<CudaArch> torch_arches;  // what TORCH_CUDA_ARCH_LIST=<name> means in PyTorch: "8.0", "8.6+PTX"
   std::vector<ChipArch> chips;            // chip prefix -> arch; chip_prefixes lists the same prefixes
 };
 
 // A CUDA toolkit release (major.minor).
 struct CudaRelease : Entry {
   Version version;                  // "11.8" (the lookup key; .original() as written)
-  std::vector<std::string> arches;  // real targets nvcc accepts: "3.5" ... "9.0", "9.0a", "10.0f"
+  std::vector<CudaArch> arches;     // real targets nvcc accepts: "3.5" ... "9.0", "9.0a", "10.0f"
   Version gcc_max;                  // newest GCC major accepted by host_config.h: "11"
   Version clang_max;                // newest Clang major: "14"
   std::string msvc;                 // "VS2017-VS2022" (informational)
@@ -125,20 +127,22 @@ struct TorchRelease : Entry {
   Version version;                  // "2.4" (the lookup key; .original() as written)
   std::string released;             // "2024-07-24"
   std::string python;               // range of Python versions: ">=3.8,<3.13"
-  std::vector<std::string> cuda;    // CUDA versions of its official builds: "11.8", "12.1", "12.4"
+  std::vector<Version> cuda;        // CUDA versions of its official builds: "11.8", "12.1", "12.4"
   Version cmake_min;                // "3.18"
   std::optional<Version> cmake_max_exclusive;  // none = no known ceiling; "4" for < 2.7 (CMake 4 drops <3.5 policies)
   std::optional<Version> gcc_min;   // "9"
-  std::string cxx_standard;         // "17"
+  int cxx_standard = 0;             // 17 (the loader accepts 11, 14, 17, 20, 23)
   std::string numpy;                // range: ">=1,<2"
   std::string torchvision;          // "0.19"
   std::string torchaudio;           // "2.4"
-  std::vector<std::string> arch_names;  // arches its build scripts know by name: "8.9", "9.0"
+  std::vector<CudaArch> arch_names;  // arches its build scripts know by name: "8.9", "9.0"
   // Pythons inside `python` that the release supports only experimentally: "3.13", or "3.13t"
   // for the free-threaded build.
   std::vector<std::string> python_experimental;
   // "3.13" or "3.13t" when this Python (version, abi tag "cp313t") is experimental for it; "" if not.
   std::string experimental_python(const FactVersion& version, std::string_view abi_tag) const;
+  // Whether a toolkit of this version (its major.minor: 12.4.131 is 12.4) is one of `cuda`.
+  bool official_cuda(const std::optional<Version>& version) const;
 };
 
 // What a build costs in memory and disk (resources.toml): the job-count model's inputs.
@@ -190,6 +194,10 @@ struct Kb {
   // Added: the chip-prefix entry (longest prefix) for a codename: "TU116" -> {TU1, 7.5}.
   const ChipArch* chip_arch(std::string_view chip) const;
 };
+
+// The KB's spelling of a typed list, for messages and JSON: "8.6", "9.0a"; a version as written.
+std::vector<std::string> spelled(const std::vector<CudaArch>& arches);
+std::vector<std::string> spelled(const std::vector<Version>& versions);
 
 // A problem found while loading or checking a KB file.
 struct KbError {

@@ -121,6 +121,22 @@ const CudaFamily* Kb::find_cuda_family(const Version& v) const {
   return nullptr;
 }
 
+bool TorchRelease::official_cuda(const std::optional<Version>& version) const {
+  return version && std::find(cuda.begin(), cuda.end(), version->truncated(2)) != cuda.end();
+}
+
+std::vector<std::string> spelled(const std::vector<CudaArch>& arches) {
+  std::vector<std::string> out;
+  for (const auto& a : arches) out.push_back(a.str());
+  return out;
+}
+
+std::vector<std::string> spelled(const std::vector<Version>& versions) {
+  std::vector<std::string> out;
+  for (const auto& v : versions) out.push_back(v.original());
+  return out;
+}
+
 const TorchRelease* Kb::find_torch(std::string_view version) const { return by_minor(torch, version); }
 const TorchRelease* Kb::find_torch(const Version& version) const { return by_minor(torch, version); }
 

@@ -43,7 +43,7 @@ void read_gpus(const toml::table& root, FileCtx& c, Kb& out) {
       if (!f) {
         r.error(line_of(*t.get("family")), "family: '" + g.family + "' is not in families.toml; write a family "
                                             "name such as \"Ampere\" or add the family there");
-      } else if (!g.arch.empty() && std::find(f->arches.begin(), f->arches.end(), g.arch) == f->arches.end()) {
+      } else if (auto a = CudaArch::parse(g.arch); a && std::find(f->arches.begin(), f->arches.end(), *a) == f->arches.end()) {
         r.error(line_of(*t.get("arch")), "arch: " + g.arch + " is not an arch of family " + f->name +
                                           " (families.toml); fix the arch or the family");
       }

@@ -13,11 +13,11 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
     x.version = r.parsed_version("version", true, "\"2.4\"", 2).value_or(Version{});
     x.released = r.text("released", false, "\"2024-07-24\"");
     x.python = r.range("python", true, "\">=3.8,<3.13\"");
-    x.cuda = r.texts("cuda", true, "[\"11.8\", \"12.1\"]");
+    std::vector<std::string> cuda = r.texts("cuda", true, "[\"11.8\", \"12.1\"]");
     x.cmake_min = r.parsed_version("cmake_min", true, "\"3.18\"").value_or(Version{});
     x.cmake_max_exclusive = r.parsed_version("cmake_max_exclusive", false, "\"4\"");
     x.gcc_min = r.parsed_version("gcc_min", false, "\"9\"");
-    x.cxx_standard = r.text("cxx_standard", true, "\"17\"");
+    std::string cxx_standard = r.text("cxx_standard", true, "\"17\"");
     x.numpy = r.range("numpy", true, "\">=1,<2\"");
     x.torchvision = r.version("torchvision", true, "\"0.19\"");
     x.torchaudio = r.version("torchaudio", true, "\"2.4\"");
@@ -31,25 +31,27 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
         r.error(line_of(*t.get("python_experimental")),
                 "python_experimental: '" + e + "' is not a Python major.minor; write \"3.13\" or \"3.13t\" (free-threaded)");
     }
-    static const char* kStd[] = {"11", "14", "17", "20", "23"};
-    if (!x.cxx_standard.empty() &&
-        std::none_of(std::begin(kStd), std::end(kStd), [&](const char* s) { return x.cxx_standard == s; }))
-      r.error(line_of(*t.get("cxx_standard")), "cxx_standard: '" + x.cxx_standard +
+    for (int std : {11, 14, 17, 20, 23})
+      if (cxx_standard == std::to_string(std)) x.cxx_standard = std;
+    if (!x.cxx_standard && !cxx_standard.empty())
+      r.error(line_of(*t.get("cxx_standard")), "cxx_standard: '" + cxx_standard +
                                                 "' is not a C++ standard; write \"14\", \"17\" or \"20\"");
     const toml::array* cu = t.get("cuda") ? t.get("cuda")->as_array() : nullptr;
-    for (std::size_t i = 0; cu && i < x.cuda.size() && i < cu->size(); ++i) {
-      const std::string& v = x.cuda[i];
+    for (std::size_t i = 0; cu && i < cuda.size() && i < cu->size(); ++i) {
+      const std::string& v = cuda[i];
       auto pv = Version::parse(v);
       if (!pv || pv->release().size() != 2) {
         r.error(line_of((*cu)[i]), "cuda: '" + v + "' is not a CUDA major.minor; write \"12.4\"");
-      } else if (!c.base.cuda.empty() && !c.base.find_cuda(v)) {
-        r.error(line_of((*cu)[i]), "cuda: CUDA " + v + " is not in cuda.toml; add the toolkit there first");
+        continue;
       }
+      if (!c.base.cuda.empty() && !c.base.find_cuda(*pv))
+        r.error(line_of((*cu)[i]), "cuda: CUDA " + v + " is not in cuda.toml; add the toolkit there first");
+      x.cuda.push_back(*pv);
     }
     const toml::array* an = t.get("arch_names") ? t.get("arch_names")->as_array() : nullptr;
-    for (std::size_t i = 0; an && i < x.arch_names.size() && i < an->size(); ++i)
-      if (std::string p = arch_in_toolkits(c.base, x.arch_names[i]); !p.empty())
-        r.error(line_of((*an)[i]), "arch_names: " + p);
+    for (std::size_t i = 0; an && i < an->size(); ++i)
+      if (auto s = (*an)[i].value<std::string>())
+        if (std::string p = arch_in_toolkits(c.base, *s); !p.empty()) r.error(line_of((*an)[i]), "arch_names: " + p);
   }, release_key<TorchRelease>);
 }
 

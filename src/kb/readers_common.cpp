@@ -34,9 +34,8 @@ std::string arch_in_toolkits(const Kb& base, std::string_view arch) {
   if (base.cuda.empty()) return "";
   auto a = CudaArch::parse(arch);
   if (!a) return "";  // the syntax error is reported elsewhere
-  std::string want = a->sass_only().str();
   for (const auto& r : base.cuda)
-    if (std::find(r.arches.begin(), r.arches.end(), want) != r.arches.end()) return "";
+    if (std::find(r.arches.begin(), r.arches.end(), a->sass_only()) != r.arches.end()) return "";
   return "'" + std::string(arch) + "' is a target of no CUDA toolkit in cuda.toml; write an arch nvcc has "
          "(add the toolkit to cuda.toml first if it is new)";
 }

@@ -73,12 +73,12 @@ TorchFields from(const TorchRelease& t) {
   f.cmake_min = t.cmake_min.original();
   f.cmake_max_exclusive = t.cmake_max_exclusive ? t.cmake_max_exclusive->original() : "";
   f.gcc_min = t.gcc_min ? t.gcc_min->original() : "";
-  f.cxx_standard = t.cxx_standard;
+  f.cxx_standard = t.cxx_standard ? std::to_string(t.cxx_standard) : "";
   f.numpy = t.numpy;
   f.torchvision = t.torchvision;
   f.torchaudio = t.torchaudio;
-  f.cuda = t.cuda;
-  f.arch_names = t.arch_names;
+  f.cuda = spelled(t.cuda);
+  f.arch_names = spelled(t.arch_names);
   f.recalled = t.recalled;
   return f;
 }
@@ -184,8 +184,9 @@ void compare_line(const LineSeen& t, const TorchRelease& built_in, const std::st
     f.python = python_range(all);
     differ.push_back("python");
   }
-  if (cuda_usable && std::find(b->cuda.begin(), b->cuda.end(), l.default_cuda) == b->cuda.end()) {
-    out.conflicts.push_back("torch " + l.minor + " cuda: built-in " + list(b->cuda) + " (" + where(b->origin) +
+  const std::vector<std::string> built_in_cuda = spelled(b->cuda);
+  if (cuda_usable && std::find(built_in_cuda.begin(), built_in_cuda.end(), l.default_cuda) == built_in_cuda.end()) {
+    out.conflicts.push_back("torch " + l.minor + " cuda: built-in " + list(built_in_cuda) + " (" + where(b->origin) +
                             ") lacks " + l.default_cuda + ", the CUDA of the default wheel on PyPI (" + source + ")");
     f.cuda.push_back(l.default_cuda);
     std::sort(f.cuda.begin(), f.cuda.end(), [](const std::string& x, const std::string& y) { return vless(x, y); });

@@ -171,14 +171,17 @@ std::string EntryReader::arch(std::string_view key, bool required, bool allow_pt
   return checked(key, required, "\"8.6\"", [&](const std::string& s) { return arch_problem(s, allow_ptx); });
 }
 
-std::vector<std::string> EntryReader::arches(std::string_view key, bool required, bool allow_ptx) {
-  std::vector<std::string> v = texts(key, required, "[\"8.0\", \"8.6\"]");
+std::vector<CudaArch> EntryReader::arches(std::string_view key, bool required, bool allow_ptx) {
+  texts(key, required, "[\"8.0\", \"8.6\"]");
+  std::vector<CudaArch> v;
   const toml::array* a = t_.get(key) ? t_.get(key)->as_array() : nullptr;
   for (std::size_t i = 0; a && i < a->size(); ++i) {
     const auto& el = (*a)[i];
     if (!el.is_string()) continue;
-    std::string p = arch_problem(el.value<std::string>().value_or(""), allow_ptx);
+    std::string s = el.value<std::string>().value_or("");
+    std::string p = arch_problem(s, allow_ptx);
     if (!p.empty()) error(line_of(el), std::string(key) + ": " + p);
+    else v.push_back(*CudaArch::parse(s));
   }
   return v;
 }

@@ -29,6 +29,16 @@ std::optional<Version> driver_lower_bound(const Kb& kb, const std::string& versi
   return best ? best->driver_min_linux : fam->driver_min_linux;
 }
 
+namespace {
+// nvcc's list as the KB holds it; a name no grammar reads is left out (nvcc printed it, the KB has no use for it).
+std::vector<CudaArch> parsed(const std::vector<std::string>& arches) {
+  std::vector<CudaArch> out;
+  for (const auto& a : arches)
+    if (auto x = CudaArch::parse(a)) out.push_back(*x);
+  return out;
+}
+}  // namespace
+
 std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolkit>& read) {
   std::vector<std::string> out;
   for (const auto& r : read) {
@@ -46,7 +56,7 @@ std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolk
       }
       CudaRelease n;
       n.version = Version::parse(r.version).value_or(Version{});  // it parses: its family was found by it
-      n.arches = r.arches;
+      n.arches = parsed(r.arches);
       auto gcc_max = Version::parse(r.gcc_max), clang_max = Version::parse(r.clang_max);
       if (!gcc_max || !clang_max) {
         out.push_back("CUDA " + r.version + ": not in the KB; its host_config.h limits (gcc " + r.gcc_max + ", clang " +
@@ -70,11 +80,11 @@ std::vector<std::string> adopt_read_toolkits(Kb& kb, const std::vector<ReadToolk
     if (c->is_recalled("arches")) {
       out.push_back("CUDA " + r.version + " arches: the KB's list was recalled (" + where + "); now what its nvcc lists: " +
                     util::join(r.arches, " ") + " (" + r.source + ")");
-      c->arches = r.arches;
+      c->arches = parsed(r.arches);
       unrecall(*c, "arches");
       c->source = r.source + "; other fields: " + c->source;
-    } else if (c->arches != r.arches) {
-      out.push_back("CUDA " + r.version + " arches: the KB (" + where + ") lists " + util::join(c->arches, " ") + "; its nvcc lists " +
+    } else if (c->arches != parsed(r.arches)) {
+      out.push_back("CUDA " + r.version + " arches: the KB (" + where + ") lists " + util::join(spelled(c->arches), " ") + "; its nvcc lists " +
                     util::join(r.arches, " ") + " (the KB entry is verified and kept; report it if the toolkit is stock)");
     }
     struct Limit { const char* field; const std::string& value; Version* kb_value; };

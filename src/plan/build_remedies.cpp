@@ -193,7 +193,7 @@ void choose_build_remedies(Ctx& c) {
   }
   if (!scan.std_flags.empty()) {
     const kb::TorchRelease* rel = c.kb().find_torch(c.python->torch.version);
-    int need = rel ? std::atoi(rel->cxx_standard.c_str()) : 0;
+    int need = rel ? rel->cxx_standard : 0;
     std::string older;
     for (const auto& f : scan.std_flags)
       if (int y = std_year(f); y && y < need) older += (older.empty() ? "" : " ") + f;

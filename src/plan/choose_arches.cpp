@@ -17,7 +17,7 @@ namespace {
 std::string own_cudas_with(const kb::Kb& kb, const kb::TorchRelease& rel, const CudaArch& a) {
   std::string s;
   for (const auto& v : rel.cuda)
-    if (const auto* r = kb.find_cuda(v); r && compat::arch_listed(r->arches, a)) s += (s.empty() ? "" : ", ") + v;
+    if (const auto* r = kb.find_cuda(v); r && compat::arch_listed(r->arches, a)) s += (s.empty() ? "" : ", ") + v.original();
   return s;
 }
 

@@ -17,10 +17,10 @@ void choose_release(Ctx& c) {
   }
   const auto& r = *c.release;
   std::string cudas;
-  for (const auto& v : r.cuda) cudas += (cudas.empty() ? "" : ", ") + v;
+  for (const auto& v : r.cuda) cudas += (cudas.empty() ? "" : ", ") + v.original();
   c.decide("torch", c.version(),
            "release line " + r.version.original() + ": Python " + r.python + ", official CUDA " + cudas +
-               ", CMake >= " + r.cmake_min.original() + ", C++" + r.cxx_standard,
+               ", CMake >= " + r.cmake_min.original() + ", C++" + std::to_string(r.cxx_standard),
            cite(r.source, r.origin));
 }
 

@@ -102,7 +102,7 @@ void build(Ctx& c) {
     c.p.cmake_options["CMAKE_INSTALL_PREFIX"] = "{src}/build-libtorch/libtorch";
     // CMake splits the environment's CMAKE_PREFIX_PATH on ':'; the plan's is a ';' list, so pass it as -D.
     if (c.p.env.count("CMAKE_PREFIX_PATH")) c.p.cmake_options["CMAKE_PREFIX_PATH"] = c.p.env.at("CMAKE_PREFIX_PATH");
-    if (c.release) c.p.cmake_options["CMAKE_CXX_STANDARD"] = c.release->cxx_standard;
+    if (c.release) c.p.cmake_options["CMAKE_CXX_STANDARD"] = std::to_string(c.release->cxx_standard);
     if (c.cuda_on && !c.arches.empty()) c.p.cmake_options["CMAKE_CUDA_ARCHITECTURES"] = c.arches.cmake_cuda_architectures();
     for (const auto& [k, v] : c.p.cmake_options) cfg.argv.push_back("-D" + k + "=" + v);
     c.p.steps.push_back(cfg);

@@ -66,7 +66,7 @@ void check_driver(Ctx& c) {
 
 std::string official_list(const kb::TorchRelease& rel, const char* sep) {
   std::string cudas;
-  for (const auto& v : rel.cuda) cudas += (cudas.empty() ? "" : sep) + v;
+  for (const auto& v : rel.cuda) cudas += (cudas.empty() ? "" : sep) + v.original();
   return cudas;
 }
 
@@ -91,22 +91,22 @@ std::vector<std::string> provision_series(const Ctx& c, const ProvisionContext& 
       if (!compat::arch_listed(r->arches, a)) return false;
     return true;
   };
-  if (want.empty() || !pc.catalog) return rel.cuda;
+  if (want.empty() || !pc.catalog) return kb::spelled(rel.cuda);
   int major = 0;
   for (const auto& v : rel.cuda) {
-    if (compiles_all(v)) return rel.cuda;
-    if (auto o = ver(v)) major = std::max(major, o->major());
+    if (compiles_all(v.original())) return kb::spelled(rel.cuda);
+    major = std::max(major, v.major());
   }
   std::vector<std::string> newer;
   for (const auto& t : pc.catalog->tools) {
     auto v = ver(t.version);
     if (t.kind != "cuda" || !v || v->major() != major) continue;
     std::string mm = v->major_minor();
-    if (std::find(rel.cuda.begin(), rel.cuda.end(), mm) == rel.cuda.end() &&
+    if (!rel.official_cuda(v) &&
         std::find(newer.begin(), newer.end(), mm) == newer.end() && compiles_all(mm))
       newer.push_back(mm);
   }
-  return newer.empty() ? rel.cuda : newer;
+  return newer.empty() ? kb::spelled(rel.cuda) : newer;
 }
 
 // Takes catalog entry `t` as the toolkit: the plan's CUDA_HOME is its cache directory and the run's
@@ -192,11 +192,10 @@ bool take_provisioned(Ctx& c, std::string& why) {
   // compile it (its build scripts and cpp_extension tables stop at the majors it was released for).
   auto have = c.toolkit->version.parsed();
   int newest_major = 0;
-  for (const auto& v : rel.cuda)
-    if (auto o = ver(v)) newest_major = std::max(newest_major, o->major());
+  for (const auto& v : rel.cuda) newest_major = std::max(newest_major, v.major());
   if (!have || newest_major == 0 || have->major() <= newest_major) return false;
   for (const auto* t : ranked(c))
-    if (std::find(rel.cuda.begin(), rel.cuda.end(), compat::major_minor(t->version)) != rel.cuda.end()) {
+    if (rel.official_cuda(t->version.parsed())) {
       c.toolkit = t;
       c.cuda_rel = c.in->kb.find_cuda(t->version);
       why = "the installed official CUDA of torch " + rel.version.original() + " (CUDA " + have->major_minor() +
@@ -206,14 +205,14 @@ bool take_provisioned(Ctx& c, std::string& why) {
   std::string reason = "CUDA " + have->major_minor() + " (installed) is of a newer major than every official CUDA of torch " +
                        rel.version.original() + " (" + official_list(rel, ", ") + "): its build does not compile with it";
   if (const ToolRelease* t = pc->cache_root.empty() ? nullptr : provisionable_cuda(*pc, provision_series(c, *pc))) {
-    bool official = std::find(rel.cuda.begin(), rel.cuda.end(), compat::major_minor(t->version)) != rel.cuda.end();
+    bool official = rel.official_cuda(Version::parse(t->version));
     why = reason + "; CUDA " + t->version + (official ? " is official" : " compiles for every --arch asked for (the official ones do not)") +
           " and is provisioned from " + provision_where(*pc, *t) +
           (t->via == "pip" ? "" : " (PyPI's wheels of that series carry no whole compiler)");
     use_provisioned(c, *pc, *t, why);
     return true;
   }
-  series = rel.cuda;
+  series = kb::spelled(rel.cuda);
   refuse("CUDA for torch " + rel.version.original(), reason + "; none of " + official_list(rel, ", ") + " is installed");
   return true;
 }
@@ -263,7 +262,7 @@ bool pick_toolkit(Ctx& c) {
       use_provisioned(c, *pc, *prov, why);
     } else if (list.empty()) {
       std::string cudas;
-      for (const auto& v : rel.cuda) cudas += (cudas.empty() ? "" : " or ") + v;
+      for (const auto& v : rel.cuda) cudas += (cudas.empty() ? "" : " or ") + v.original();
       c.conflict("CUDA toolkit", c.facts().cuda_toolkits.empty()
                                      ? "no CUDA toolkit (nvcc) is installed"
                                      : "no installed CUDA toolkit is in the knowledge base",
@@ -294,9 +293,10 @@ bool pick_toolkit(Ctx& c) {
 void check_toolkit(Ctx& c) {
   const auto& rel = *c.release;
   std::string mm = c.cuda_mm();
-  if (std::find(rel.cuda.begin(), rel.cuda.end(), mm) == rel.cuda.end()) {
+  std::optional<Version> have = c.toolkit ? c.toolkit->version.parsed() : std::nullopt;
+  if (!rel.official_cuda(have)) {
     std::string cudas;
-    for (const auto& v : rel.cuda) cudas += (cudas.empty() ? "" : ", ") + v;
+    for (const auto& v : rel.cuda) cudas += (cudas.empty() ? "" : ", ") + v.original();
     c.warn("cuda", mm + " is not an official toolkit of torch " + rel.version.original(),
            "torch " + rel.version.original() + " was released for CUDA " + cudas +
                "; its build scripts and cpp_extension tables may not know " + mm + " (fixes below cover what is known)",

@@ -71,7 +71,7 @@ void choose_cmake_remedies(Ctx& c) {
   }
   if (!scan.cmake_stds.empty()) {
     const kb::TorchRelease* rel = c.kb().find_torch(c.python->torch.version);
-    int need = rel ? std::atoi(rel->cxx_standard.c_str()) : 0;
+    int need = rel ? rel->cxx_standard : 0;
     std::vector<std::string> older;
     for (const auto& [year, where] : scan.cmake_stds)
       if (year && need && (year < need || year == 98)) older.push_back(where);

@@ -239,8 +239,8 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
       continue;
     }
     std::string highest;
-    for (const auto& s : rel->arch_names)
-      if (auto p = CudaArch::parse(s); p && p->major <= a.major && *p < a.sass_only()) highest = p->sass_only().str();
+    for (const auto& p : rel->arch_names)
+      if (p.major <= a.major && p < a.sass_only()) highest = p.sass_only().str();
     std::vector<std::string> ways;
     if (!highest.empty())
       ways.push_back("--arch " + highest + "+PTX: PTX that the driver compiles for " + a.sm() + " at first use");

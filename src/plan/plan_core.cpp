@@ -145,10 +145,7 @@ int nvcc_gcc_max(const Ctx& c) {
 std::vector<CudaArch> native_arches(const HostFacts& facts) { return native_gpu_arches(facts); }
 
 std::vector<CudaArch> family_arches(const kb::ArchFamily& f) {
-  std::vector<CudaArch> out;
-  for (const auto& s : f.torch_arches.empty() ? f.arches : f.torch_arches)
-    if (auto a = CudaArch::parse(s)) out.push_back(*a);
-  return out;
+  return f.torch_arches.empty() ? f.arches : f.torch_arches;
 }
 
 WheelTags wheel_tags(const Ctx& c) {

@@ -107,7 +107,7 @@ void arch_list(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb:
       bool known = false;
       std::optional<CudaArch> below;
       for (const auto& s : rel->arches)
-        if (auto a = CudaArch::parse(s)) {
+        if (std::optional<CudaArch> a = s) {  // parsed when the KB loaded
           if (a->same_capability(g) && !a->suffix) known = true;
           if (!a->suffix && *a < g && (!below || *below < *a)) below = *a;
         }

@@ -13,7 +13,7 @@ CudaArch arch(const std::string& s) { return *CudaArch::parse(s); }
 kb::CudaRelease release(std::string v, std::vector<std::string> arches) {
   kb::CudaRelease r;
   r.version = testkit::version_of(v);
-  r.arches = std::move(arches);
+  r.arches = testkit::arches_of(arches);
   return r;
 }
 

@@ -26,7 +26,7 @@ kb::Kb small_kb() {
                   std::string drv) {
     kb::CudaRelease r;
     r.version = testkit::version_of(v);
-    r.arches = arches;
+    r.arches = testkit::arches_of(arches);
     r.gcc_max = testkit::version_of(gcc);
     r.clang_max = testkit::version_of("14");
     r.driver_min_linux = testkit::version_of(drv);
@@ -247,7 +247,7 @@ TEST(Gpu, MissingArchOffersNearestRunnable) {
   auto k = small_kb();
   k.cuda.push_back(k.cuda[0]);
   k.cuda.back().version = testkit::version_of("11.7");
-  k.cuda.back().arches = {"3.5", "5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.7"};
+  k.cuda.back().arches = testkit::arches_of({"3.5", "5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.7"});
   kb::TegraSoc orin;  // 8.7 is Orin's integrated GPU: no target for a card, though it is nearer
   orin.compatible = "tegra234";
   orin.arch = "8.7";

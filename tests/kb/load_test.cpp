@@ -85,10 +85,10 @@ TEST(KbLookup, FamilyByNameOrAlias) {
   const ArchFamily* f = embedded().find_family("ampere");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->name, "Ampere");
-  EXPECT_EQ(f->arches, (std::vector<std::string>{"8.0", "8.6", "8.7"}));
+  EXPECT_EQ(spelled(f->arches), (std::vector<std::string>{"8.0", "8.6", "8.7"}));
   EXPECT_EQ(embedded().find_family("Lovelace"), embedded().find_family("ADA"));
   ASSERT_NE(embedded().find_family("blackwell"), nullptr);
-  EXPECT_EQ(embedded().find_family("Hopper")->arches, (std::vector<std::string>{"9.0"}));
+  EXPECT_EQ(spelled(embedded().find_family("Hopper")->arches), (std::vector<std::string>{"9.0"}));
   EXPECT_EQ(embedded().find_family("kepler"), nullptr);  // older than Maxwell: not in the KB
 }
 
@@ -130,13 +130,13 @@ TEST(KbLookup, TorchByPatchVersion) {
   EXPECT_EQ(t->python, ">=3.8,<3.13");
   ASSERT_TRUE(t->cmake_max_exclusive);
   EXPECT_EQ(t->cmake_max_exclusive->original(), "4");
-  EXPECT_EQ(std::count(t->arch_names.begin(), t->arch_names.end(), "12.0"), 0);
+  EXPECT_EQ(std::count(t->arch_names.begin(), t->arch_names.end(), CudaArch::of(12, 0)), 0);
   EXPECT_EQ(embedded().find_torch("2.10.0+cu130")->version.original(), "2.10");
   EXPECT_EQ(embedded().find_torch("2.1")->version.original(), "2.1");
   const TorchRelease* old = embedded().find_torch("1.13.1");
   ASSERT_NE(old, nullptr);
-  EXPECT_EQ(std::count(old->arch_names.begin(), old->arch_names.end(), "8.9"), 0);
-  EXPECT_EQ(std::count(old->arch_names.begin(), old->arch_names.end(), "9.0"), 0);
+  EXPECT_EQ(std::count(old->arch_names.begin(), old->arch_names.end(), CudaArch::of(8, 9)), 0);
+  EXPECT_EQ(std::count(old->arch_names.begin(), old->arch_names.end(), CudaArch::of(9, 0)), 0);
   EXPECT_EQ(old->numpy, ">=1,<2");
   EXPECT_FALSE(embedded().find_torch("2.7")->cmake_max_exclusive);
 }

@@ -47,7 +47,7 @@ TEST(KbLocalToolkit, NvccListGpuCodeEqualsCudaToml) {
   for (std::string sm; codes >> sm;) nvcc.push_back(CudaArch::parse(sm)->str());
   // --list-gpu-code prints the base targets; the a/f variants come from nvcc --help.
   for (const auto& a : r->arches)
-    if (CudaArch::parse(a)->suffix == 0) toml.push_back(a);
+    if (a.suffix == 0) toml.push_back(a.str());
   std::sort(nvcc.begin(), nvcc.end(), [](auto& x, auto& y) { return *CudaArch::parse(x) < *CudaArch::parse(y); });
   EXPECT_EQ(nvcc, toml) << "CUDA " << version;
 }

@@ -54,7 +54,7 @@ TEST(KbRefresh, NewestLineCitesPyPIAndTheDateRead) {
   EXPECT_EQ(t->source.rfind("https://pypi.org/pypi/torch/json (read 2026-11-26)", 0), 0u) << t->source;
   EXPECT_EQ(t->released, "2026-10-28");
   EXPECT_EQ(t->python, ">=3.11,<3.16");
-  EXPECT_NE(std::find(t->cuda.begin(), t->cuda.end(), "13.2"), t->cuda.end());
+  EXPECT_NE(std::find(t->cuda.begin(), t->cuda.end(), *Version::parse("13.2")), t->cuda.end());
   EXPECT_TRUE(ov.conflicts.empty()) << ov.conflicts.front();  // the built-in data agrees with PyPI
   // Older lines agree with the built-in entries and are not repeated in the overlay.
   EXPECT_EQ(kb.find_torch("2.14")->status, base.find_torch("2.14")->status);
@@ -79,7 +79,7 @@ TEST(KbRefresh, ALineTheKbLacksTakesWhatPyPISaysAndMarksTheRestRecalled) {
   const TorchRelease* t = kb.find_torch("2.99");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->python, ">=3.12,<3.14");
-  EXPECT_EQ(t->cuda, std::vector<std::string>{"13.2"});
+  EXPECT_EQ(spelled(t->cuda), std::vector<std::string>{"13.2"});
   EXPECT_EQ(t->released, "2027-01-01");
   EXPECT_TRUE(t->is_recalled("cmake_min"));
   EXPECT_TRUE(t->is_recalled("arch_names"));
@@ -126,7 +126,7 @@ TEST(KbRefresh, ToolkitsTheKbLacksNeedTheirNvccRead) {
   Kb kb = with_overlay(ov);
   const CudaRelease* c = kb.find_cuda("13.9");
   ASSERT_NE(c, nullptr);
-  EXPECT_EQ(c->arches.back(), "12.0f");
+  EXPECT_EQ(c->arches.back().str(), "12.0f");
   EXPECT_EQ(c->status, "refreshed");
   EXPECT_EQ(c->source.rfind("https://pypi.org/project/nvidia-cuda-nvcc/13.9.12/ (read 2027-02-01)", 0), 0u) << c->source;
   EXPECT_TRUE(c->is_recalled("driver_min_linux"));

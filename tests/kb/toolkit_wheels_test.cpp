@@ -84,7 +84,7 @@ TEST(KbToolkitWheels, KbArchesEqualWhatEachCitedWheelSays) {
     ASSERT_TRUE(f.ok()) << f.error;
     EXPECT_EQ(f.version, version);
     EXPECT_EQ(f.minor(), c.version.original());
-    EXPECT_EQ(c.arches, f.arches()) << "cuda.toml's arches for " << c.version.original() << " differ from " << f.source();
+    EXPECT_EQ(spelled(c.arches), f.arches()) << "cuda.toml's arches for " << c.version.original() << " differ from " << f.source();
     ASSERT_FALSE(f.host_config.empty()) << root << " has no include/crt/host_config.h";
     EXPECT_EQ(c.gcc_max.original(), f.gcc_max) << f.host_config;
     EXPECT_EQ(c.clang_max.original(), f.clang_max) << f.host_config;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kb/kb.h"
@@ -141,6 +142,57 @@ TEST(KbTypedVersions, TypedFieldsCompareAsVersionsNotText) {
   EXPECT_EQ(t->cmake_min, *Version::parse("3.10"));  // trailing zeros do not matter
   EXPECT_GT(t->cmake_min, *Version::parse("3.9"));
   EXPECT_EQ(t->cmake_min.original(), "3.10.0");      // output keeps the file's spelling
+}
+
+// Arch lists, a release's official CUDA versions and its C++ standard are typed when the KB loads, so
+// the planner compares CudaArch and Version values and never parses KB text again (issue 33).
+TEST(KbTypedVersions, ArchListsCudaVersionsAndTheCxxStandardLoadTyped) {
+  Kb kb = embedded_kb();
+  std::vector<KbError> errors;
+  std::vector<std::string> cuda = kCudaRelease, torch = kTorch;
+  cuda[2] = "arches = [\"8.0\", \"9.0\", \"9.0a\", \"10.0f\"]";
+  torch[3] = "cuda = [\"12.4\", \"12.10\"]";
+  torch[11] = "arch_names = [\"8.0\", \"9.0a\"]";
+  load_text(kb, "cuda.toml", join(cuda), errors);
+  load_text(kb, "cuda.toml", "[[release]]\nversion = \"12.10\"\narches = [\"9.0\"]\ngcc_max = \"16\"\nclang_max = \"22\"\n"
+                             "driver_min_linux = \"600.10\"\nsource = \"test\"\n", errors);
+  load_text(kb, "torch.toml", join(torch), errors);
+  for (const auto& e : errors) ADD_FAILURE() << e.str();
+  const CudaRelease* r = kb.find_cuda("13.9");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->arches, (std::vector<CudaArch>{CudaArch::of(8, 0), CudaArch::of(9, 0), CudaArch::of(9, 0, 'a'),
+                                              CudaArch::of(10, 0, 'f')}));
+  EXPECT_EQ(spelled(r->arches), (std::vector<std::string>{"8.0", "9.0", "9.0a", "10.0f"}));  // output keeps the KB's text
+  const TorchRelease* t = kb.find_torch("9.9");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->cxx_standard, 17);
+  EXPECT_EQ(t->arch_names, (std::vector<CudaArch>{CudaArch::of(8, 0), CudaArch::of(9, 0, 'a')}));
+  ASSERT_EQ(t->cuda.size(), 2u);
+  EXPECT_GT(t->cuda[1], t->cuda[0]);  // 12.10 > 12.4 as versions
+  EXPECT_TRUE(t->official_cuda(Version::parse("12.4.131")));  // a toolkit's full version: its major.minor counts
+  EXPECT_TRUE(t->official_cuda(Version::parse("12.10")));
+  EXPECT_FALSE(t->official_cuda(Version::parse("12.1")));
+  EXPECT_FALSE(t->official_cuda(std::nullopt));
+}
+
+TEST(KbTypedVersions, ABadArchOrCxxStandardIsAFileLineErrorAndTheFileIsSkipped) {
+  for (auto [key, value, what] : {std::tuple{"arch_names", "[\"8.0\", \"sm_90\"]", "arch_names: 'sm_90' is spelled 9.0"},
+                                  std::tuple{"cxx_standard", "\"18\"", "cxx_standard: '18' is not a C++ standard"},
+                                  std::tuple{"cuda", "[\"12\"]", "cuda: '12' is not a CUDA major.minor"}}) {
+    SCOPED_TRACE(key);
+    std::vector<std::string> torch = kTorch;
+    int line = 0;
+    for (std::size_t i = 0; i < torch.size(); ++i)
+      if (torch[i].rfind(std::string(key) + " = ", 0) == 0) torch[i] = std::string(key) + " = " + value, line = int(i) + 1;
+    Kb kb = embedded_kb();
+    std::vector<KbError> errors;
+    load_text(kb, "torch.toml", join(torch), errors);
+    bool found = false;
+    for (const auto& e : errors)
+      found = found || (e.str().rfind("torch.toml:" + std::to_string(line) + ": ", 0) == 0 && e.str().find(what) != std::string::npos);
+    EXPECT_TRUE(found) << (errors.empty() ? std::string("no error") : errors.front().str());
+    EXPECT_EQ(kb.find_torch("9.9"), nullptr);
+  }
 }
 
 }  // namespace

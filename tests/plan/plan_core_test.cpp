@@ -126,9 +126,9 @@ TEST(PlanCore, ArchNamesMeanTheSameInEveryKind) {
   EXPECT_TRUE(native_arches(HostFacts{}).empty());
 
   kb::ArchFamily ampere;
-  ampere.arches = {"8.0", "8.6", "8.7"};
+  ampere.arches = testkit::arches_of({"8.0", "8.6", "8.7"});
   EXPECT_EQ(family_arches(ampere).size(), 3u);
-  ampere.torch_arches = {"8.0", "8.6+PTX"};  // what torch's own name means wins
+  ampere.torch_arches = testkit::arches_of({"8.0", "8.6+PTX"});  // what torch's own name means wins
   auto torch = family_arches(ampere);
   ASSERT_EQ(torch.size(), 2u);
   EXPECT_EQ(torch[1].str(), "8.6+PTX");
@@ -203,7 +203,7 @@ TEST(PlanCore, ArchTextReadsNumbersNativeFamiliesAndTheKindsOwnNames) {
   f.facts.gpus[0].compute_capability = "8.9";
   kb::ArchFamily ampere;
   ampere.name = "ampere";
-  ampere.arches = {"8.0", "8.6"};
+  ampere.arches = testkit::arches_of({"8.0", "8.6"});
   f.kb.families = {ampere};
   ArchNames names;
   names.own = [](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
