@@ -159,7 +159,7 @@ TEST_F(CmakeRemedy, ArchFlagsAppendedOneTokenAtATimeGoWhole) {
   EXPECT_EQ(plain.file("sub_cuda_flags.txt"),
             " -gencode arch=compute_35,code=sm_35 -lineinfo -gencode arch=compute_50,code=sm_50 -arch sm_52 "
             "--expt-extended-lambda\n");
-  Built b = build("cmake_project", "tokens", {{"TORCHSMITH_CMAKE_ARCHES", "86-real"}},
+  Built b = build("cmake_project", "tokens", {{"TORCHSMITH_CMAKE_ARCHES", "86-real"}, {"TORCHSMITH_CMAKE_STD", "17"}},
                   {"-DLT_STD=17", "-DLT_SUB=ON", "-DLT_ONE_AT_A_TIME=ON"});
   ASSERT_TRUE(b.ok()) << b.log();
   EXPECT_EQ(b.file("sub_cuda_flags.txt"), "-lineinfo --expt-extended-lambda\n");
