@@ -7,7 +7,9 @@
 //  build.cxx-std     setup.py forces a -std older than the target torch's headers need (torch.toml
 //                    cxx_standard): raised to that standard for the host compiler and nvcc;
 //  build.abs-include setup.py passes its own -I/-isystem flags: a relative one is made absolute
-//                    against setup.py's directory (cpp_extension's ninja compiles in build_temp).
+//                    against setup.py's directory (cpp_extension's ninja compiles in build_temp);
+//  build.one-setup   setup.py calls setup() twice or more at its top level (one distribution per
+//                    extension): the calls become one, so one wheel holds every extension.
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -225,6 +227,23 @@ void choose_build_remedies(Ctx& c) {
              "one absolute against setup.py's directory (absolute ones are kept)",
              src, kAbsIncludeRule);
   }
+  if (scan.setup_calls >= 2) {
+    // Each setup() runs a whole bdist_wheel into the same build/bdist directory, which the first
+    // call's removes ("could not create 'build/bdist.linux-x86_64/wheel/...so'"); pip's metadata
+    // step writes two .egg-info directories ("More than one .egg-info directory").
+    const std::string src = "setup.py; " + std::string(kHelper) +
+                            "; pypa/pip src/pip/_internal/operations/build/metadata_legacy.py ('More than one "
+                            ".egg-info directory found')";
+    use_helper(c, "it makes the package's setup() calls one");
+    c.set_env("TORCHSMITH_ONE_SETUP", "1", "setup.py calls setup() " + std::to_string(scan.setup_calls) + " times", src,
+              kOneSetupRule);
+    c.decide("remedy", kOneSetupRule,
+             "setup.py calls setup() " + std::to_string(scan.setup_calls) + " times at its top level (a distribution "
+             "per extension), which one wheel cannot hold: the build helper holds back all but the last call and "
+             "makes them one setup() (the first call's name and version, every call's extensions, packages and "
+             "commands)",
+             src, kOneSetupRule);
+  }
   {
     std::string names;
     for (const auto& n : scan.env_switches)  // the plan's own (TORCH_CUDA_ARCH_LIST, MAX_JOBS) are not its
@@ -232,6 +251,17 @@ void choose_build_remedies(Ctx& c) {
     if (!names.empty())
       c.decide("switches", names, "environment variables setup.py reads: its own build switches (pass one with "
                "--env KEY=VALUE)", "setup.py");
+  }
+  // torch-mesh-isect: include_dirs=[..., osp.expandvars('$CUDA_SAMPLES_INC')]. The build's environment is
+  // the plan's exactly, so a directory the package expects from the environment is there only by --env.
+  for (const auto& v : scan.include_env) {
+    if (c.p.env.count(v)) continue;
+    c.warn("extension", "include directory $" + v + " is not set",
+           "setup.py takes an include directory from $" + v + ", which this build does not set (the build's "
+           "environment is the plan's): expandvars leaves '$" + v + "' as it is, so the headers the package expects "
+           "there are not found; give the folder with --env " + v + "=DIR (torch-mesh-isect's $CUDA_SAMPLES_INC is "
+           "NVIDIA/cuda-samples' Common/ folder, which no CUDA toolkit installs since 11.6; torchsmith does not ship it)",
+           "setup.py; https://docs.nvidia.com/cuda/archive/11.6.0/cuda-samples/index.html");
   }
   // FRNN's frnn.py imports prefix_sum, which external/prefix_sum/setup.py builds: a second wheel.
   for (const auto& [module, setup] : scan.sibling_extensions) {

@@ -11,9 +11,11 @@ inline constexpr const char* kGpuTargetRule = "build.gpu-target";
 inline constexpr const char* kArchListRule = "build.arch-list";
 inline constexpr const char* kCxxStdRule = "build.cxx-std";
 inline constexpr const char* kAbsIncludeRule = "build.abs-include";
+inline constexpr const char* kOneSetupRule = "build.one-setup";
 inline constexpr const char* kBuildOverlayRule = "build.overlay";
 inline constexpr const char* kCmakeArchRule = "build.cmake-arch";
 inline constexpr const char* kCmakeStdRule = "build.cmake-std";
+inline constexpr const char* kFetchLocalRule = "build.fetch-local";
 
 // A setup.py build through the target Python whose tree was read.
 bool build_remedies_apply(const Ctx& c);

@@ -8,7 +8,9 @@
 //                   sets the plan's before languages are enabled and, once the project is read,
 //                   on every target, dropping -gencode flags of its own;
 //  build.cmake-std  the CMake files ask a C++/CUDA standard below what torch's headers need:
-//                   raised on every target (a newer one is kept).
+//                   raised on every target (a newer one is kept);
+//  build.fetch-local the CMake files download pybind11 with FetchContent: FetchContent gets the
+//                   helper's stand-in source tree, which finds the pybind11 the build has.
 #include <cstdlib>
 
 #include "compat/facts_util.h"
@@ -68,6 +70,27 @@ void choose_cmake_remedies(Ctx& c) {
                "target's CUDA_ARCHITECTURES, dropping -gencode/-arch flags of its own",
                std::string(kCmakeDocs) + "; " + kHelper, kCmakeArchRule);
     }
+  }
+  // A configure-time download fails on a machine with no network (an offline runner, a GPU box): the
+  // one dependency torchsmith can give from the build environment is pybind11 (a Python package, and
+  // Debian's pybind11-dev), through FETCHCONTENT_SOURCE_DIR_<NAME>, which FetchContent_Populate and
+  // FetchContent_MakeAvailable both honour (CMake >= 3.11).
+  for (const auto& [dep, where] : scan.cmake_fetches) {
+    if (dep != "pybind11" || drv == "cmake") continue;  // the plan's own configure step takes no CMAKE_ARGS
+    const std::string def = "-DFETCHCONTENT_SOURCE_DIR_PYBIND11=" + std::string(kPyshimPlaceholder) + "/fetch/pybind11";
+    auto it = c.p.env.find("CMAKE_ARGS");
+    std::string was = it == c.p.env.end() ? "" : it->second;
+    const std::string src = "https://cmake.org/cmake/help/latest/module/FetchContent.html (FETCHCONTENT_SOURCE_DIR_"
+                            "<uppercaseName>); src/run/pyshim/fetch_pybind11.cmake";
+    if (drv == "setup.py") use_helper(c, "it passes the plan's CMake arguments to setup.py's cmake call");
+    c.set_env("CMAKE_ARGS", (was.empty() ? "" : was + " ") + def,
+              "FetchContent gets pybind11 from the build environment, not the network", src, kFetchLocalRule);
+    c.decide("remedy", std::string(kFetchLocalRule) + " pybind11",
+             "the CMake files download pybind11 at configure time (" + where + "), which fails with no network; "
+             "FetchContent is given the build helper's stand-in for its source tree (FETCHCONTENT_SOURCE_DIR_PYBIND11), "
+             "which uses the pybind11 the build environment has: the target Python's pybind11 package, else the "
+             "system's (pybind11-dev); with neither, configure stops saying so",
+             src, kFetchLocalRule);
   }
   if (!scan.cmake_stds.empty()) {
     const kb::TorchRelease* rel = c.kb().find_torch(c.python->torch.version);

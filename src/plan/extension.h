@@ -55,13 +55,16 @@ struct SourceScan {
   bool own_arches = false;              // writes TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags
   bool own_includes = false;            // passes -I/-isystem flags of its own (relative ones break under ninja)
   std::vector<std::string> std_flags;   // -std=c++14 / gnu++1z literals, in order, once each
-  std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in)
+  int setup_calls = 0;                  // setup(...) statements at the module's top level (2+: one wheel cannot hold them)
+  std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in / expandvars)
+  std::vector<std::string> include_env;   // of those, the ones it takes an include directory from ('$CUDA_SAMPLES_INC')
   std::vector<std::string> ext_modules;   // extension names it builds ("_ext", "pointnet2._ext"), in order
   // A CMake build driven from Python (scan_cmake_build): which driver, and what its CMake files or
   // its cmake arguments fix themselves that the plan must win over, each as "FILE:LINE: text".
   std::string cmake_driver;                    // "scikit-build-core", "scikit-build", "setup.py", "cmake" (no Python build) or ""
   std::vector<std::string> cmake_own_arches;   // set(CMAKE_CUDA_ARCHITECTURES 35 50), -gencode, ...
   std::vector<std::pair<int, std::string>> cmake_stds;  // (14, "CMakeLists.txt:3: set(CMAKE_CXX_STANDARD 14)")
+  std::vector<std::pair<std::string, std::string>> cmake_fetches;  // ("pybind11", "cmake/pybind11.cmake:33: FetchContent_Declare(pybind11")
   std::vector<std::string> py_packages;   // the tree's top-level Python packages and modules (not setup.py)
   // Extensions another setup.py of the tree builds that the package's Python imports (FRNN's
   // external/prefix_sum): (module, that setup.py's path relative to the tree). This build makes none.

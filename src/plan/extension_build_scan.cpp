@@ -53,20 +53,33 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   static const RE2 relative(R"((?:^|,)\s*["'][^"'/$~\s][^"'$]*["']\s*(?:,|$))");
   re2::StringPiece lists(code);
   std::string list;
-  while (!s.own_includes && RE2::FindAndConsume(&lists, inclist, &list))
-    s.own_includes = RE2::PartialMatch(list, relative);
+  // An include directory from the environment (torch-mesh-isect's osp.expandvars('$CUDA_SAMPLES_INC')):
+  // unset, expandvars leaves the text as it is, which is no directory at all.
+  static const RE2 env_dir(R"(\$\{?([A-Za-z_][A-Za-z0-9_]*))");
+  while (RE2::FindAndConsume(&lists, inclist, &list)) {
+    if (!s.own_includes) s.own_includes = RE2::PartialMatch(list, relative);
+    all_matches(list, env_dir, s.include_env);
+  }
   static const RE2 stdflag(R"((-std=(?:c|gnu)\+\+[0-9a-z]{2}))");
   all_matches(code, stdflag, s.std_flags);
   static const RE2 env_read(
       R"((?:environ\.get\(\s*|getenv\(\s*|environ\[\s*)["']([A-Za-z_][A-Za-z0-9_]*)["'])");
   static const RE2 env_in(R"(["']([A-Za-z_][A-Za-z0-9_]*)["']\s+(?:not\s+)?in\s+os\.environ)");
   all_matches(code, env_read, s.env_switches);
+  static const RE2 env_expand(R"(expandvars\(\s*["'][^"']*\$\{?([A-Za-z_][A-Za-z0-9_]*))");
+  all_matches(code, env_expand, s.env_switches);
   // CUDAExtension("_ext", ...), CppExtension(name='pkg._C', ...), Extension("x", ...), and an alias of
   // one (DCNv2's `extension = CUDAExtension` ... `extension("_ext", ...)`): what it builds.
   static const RE2 ext_name(
       R"((?i)\b[a-z_]*extension\s*\(\s*(?:name\s*=\s*)?["']([A-Za-z_][A-Za-z0-9_.]*)["'])");
   all_matches(code, ext_name, s.ext_modules);
   all_matches(code, env_in, s.env_switches);
+  // DSMNet's sync_bn: `setup(name='sync_bn_cpu', ...)` then `setup(name='sync_bn_gpu', ...)`, each at
+  // column 0, so both run; a call under `if`/`else` or in a function is indented and not counted.
+  static const RE2 top_setup(R"((?m)^(?:setuptools\.)?setup\s*\()");
+  re2::StringPiece calls(code);
+  s.setup_calls = 0;
+  while (RE2::FindAndConsume(&calls, top_setup)) ++s.setup_calls;
 }
 
 }  // namespace ts::plan

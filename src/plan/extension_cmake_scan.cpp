@@ -73,6 +73,13 @@ void scan_cmake_file(const std::string& rel, const std::string& text, SourceScan
     if ((RE2::PartialMatch(line, arch_set) && !guarded) || RE2::PartialMatch(line, arch_prop) ||
         RE2::PartialMatch(line, arch_flag))
       add_once(s.cmake_own_arches, where);
+    // FetchContent_Declare(pybind11 URL https://github.com/...): a download at configure time.
+    static const RE2 fetch(R"((?i)\bFetchContent_Declare\s*\(\s*([A-Za-z0-9_.+-]+))");
+    if (std::string dep; RE2::PartialMatch(line, fetch, &dep)) {
+      for (auto& ch : dep) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (std::none_of(s.cmake_fetches.begin(), s.cmake_fetches.end(), [&](const auto& f) { return f.first == dep; }))
+        s.cmake_fetches.emplace_back(dep, where);
+    }
     std::string year;
     if (RE2::PartialMatch(line, std_set, &year) || RE2::PartialMatch(line, std_prop, &year)) {
       if (!guarded) s.cmake_stds.emplace_back(std::atoi(year.c_str()), where);

@@ -8,11 +8,12 @@ namespace ts::run {
 
 std::string write_pyshim(const std::string& dir) {
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return "cannot create " + dir + ": " + ec.message();
+  std::filesystem::create_directories(dir + "/fetch/pybind11", ec);
+  if (ec) return "cannot create " + dir + "/fetch/pybind11: " + ec.message();
   for (const auto& [name, text] : {std::pair{"/sitecustomize.py", pyshim_sitecustomize()},
                                     std::pair{"/torchsmith_project.cmake", pyshim_cmake_include()},
-                                    std::pair{"/torchsmith_pep517.py", pyshim_pep517()}})
+                                    std::pair{"/torchsmith_pep517.py", pyshim_pep517()},
+                                    std::pair{"/fetch/pybind11/CMakeLists.txt", pyshim_fetch_pybind11()}})
     if (std::string err = util::write_file_atomic(dir + name, text); !err.empty()) return err;
   return "";
 }

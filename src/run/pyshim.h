@@ -24,8 +24,12 @@ std::string_view pyshim_cmake_include();
 // as `python -m torchsmith_pep517 -w dist .` (plan/contract.h).
 std::string_view pyshim_pep517();
 
-// Writes DIR/sitecustomize.py, DIR/torchsmith_project.cmake and DIR/torchsmith_pep517.py atomically;
-// returns "" or what went wrong.
+// Its stand-in for pybind11's source tree (src/run/pyshim/fetch_pybind11.cmake), written as
+// DIR/fetch/pybind11/CMakeLists.txt: FetchContent's pybind11 under build.fetch-local.
+std::string_view pyshim_fetch_pybind11();
+
+// Writes DIR/sitecustomize.py, DIR/torchsmith_project.cmake, DIR/torchsmith_pep517.py and
+// DIR/fetch/pybind11/CMakeLists.txt atomically; returns "" or what went wrong.
 std::string write_pyshim(const std::string& dir);
 
 // The -D that makes a plan's own `cmake` configure step (a CMake project with no setup.py or

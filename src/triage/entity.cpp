@@ -54,6 +54,8 @@ void header_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
                                      (ways.empty() ? std::string(".") : ", or install it: " + ways + ".");
   else if (h->kind == "cuda") out += "Install it for the CUDA version in use (" + (ways.empty() ? std::string("the full toolkit") : ways) +
                                      ") and point CUDA_HOME (or CPATH) at the prefix that has it.";
+  else if (h->kind == "repository") out += "No package installs it: get that repository (" + h->source +
+                                           ") and put the folder that holds it on the include path.";
   else out += "Install it: " + ways + ".";
   const Signature* to = !h->signature.empty() && generic(f) ? set.find(h->signature) : nullptr;
   if (to) reroute(d, f, *to, name);

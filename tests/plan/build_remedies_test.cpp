@@ -111,6 +111,22 @@ TEST(BuildRemedies, ItsOwnIncludeFlagsAreMadeAbsolute) {
   EXPECT_EQ(remedy(plan(cuda_only_scan()).plan, ext::kAbsIncludeRule), nullptr);
 }
 
+TEST(BuildRemedies, SetupCalledTwiceBecomesOneSetup) {
+  auto s = cuda_only_scan();
+  s.setup_calls = 2;
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_ONE_SETUP"), "1");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
+  const Decision* d = remedy(r.plan, ext::kOneSetupRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("calls setup() 2 times at its top level"), std::string::npos) << d->reason;
+  // Near miss: one call (or calls the scan does not see at the top level) is the package's own.
+  s.setup_calls = 1;
+  EXPECT_EQ(remedy(plan(s).plan, ext::kOneSetupRule), nullptr);
+  EXPECT_EQ(env(plan(s).plan, "TORCHSMITH_ONE_SETUP"), "<unset>");
+}
+
 TEST(BuildRemedies, AnOlderStdIsRaisedToTheTorchsStandard) {
   auto s = cuda_only_scan();
   s.std_flags = {"-std=c++14"};
@@ -142,6 +158,32 @@ TEST(BuildRemedies, ThePackagesOwnSwitchesAreShown) {
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->value, "WITH_OPS MY_EXT_DEBUG");  // FORCE_CUDA: the generic recipe sets it for a CUDA build
   EXPECT_NE(d->reason.find("--env KEY=VALUE"), std::string::npos);
+}
+
+// torch-mesh-isect: include_dirs=[..., osp.expandvars('$CUDA_SAMPLES_INC')]. The build's environment is
+// the plan's, so unset it is the literal text: said before the build, with the way to give it.
+TEST(BuildRemedies, AnIncludeDirFromAnUnsetVariableIsAWarning) {
+  auto s = cuda_only_scan();
+  s.include_env = {"CUDA_SAMPLES_INC"};
+  auto unset = [](const Plan& p) -> const Decision* {
+    for (const auto& d : p.decisions)
+      if (d.topic == "extension" && d.value.rfind("include directory $", 0) == 0) return &d;
+    return nullptr;
+  };
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  const Decision* d = unset(r.plan);
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->warning);
+  EXPECT_EQ(d->value, "include directory $CUDA_SAMPLES_INC is not set");
+  EXPECT_NE(d->reason.find("--env CUDA_SAMPLES_INC=DIR"), std::string::npos) << d->reason;
+  // Near miss: given with --env, it is the package's switch and nothing is said.
+  auto req = dir_request(s);
+  req.env = {{"CUDA_SAMPLES_INC", "/opt/cuda-samples/Common"}};
+  auto given = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(given.ok());
+  EXPECT_EQ(unset(given.plan), nullptr);
+  EXPECT_EQ(env(given.plan, "CUDA_SAMPLES_INC"), "/opt/cuda-samples/Common");
 }
 
 TEST(BuildRemedies, AskedEnvGoesToTheBuild) {
@@ -289,13 +331,31 @@ TEST(BuildSwitchScan, ARelativeIncludeDirsEntryIsTheRemedysToo) {
   scan_build_switches("bvh_include_dirs = torch.utils.cpp_extension.include_paths() + [\n    'include',\n"
                       "    osp.expandvars('$CUDA_SAMPLES_INC')]\next = CUDAExtension('bvh_cuda', srcs, include_dirs=bvh_include_dirs)\n", s);
   EXPECT_TRUE(s.own_includes);
+  EXPECT_EQ(s.include_env, std::vector<std::string>{"CUDA_SAMPLES_INC"});
+  EXPECT_EQ(s.env_switches, std::vector<std::string>{"CUDA_SAMPLES_INC"});
   SourceScan t;
   scan_build_switches("ext = CppExtension('m', srcs, include_dirs=[\"csrc\"])\n", t);
+  EXPECT_TRUE(t.include_env.empty());
   EXPECT_TRUE(t.own_includes);
   SourceScan near;
   scan_build_switches("include_dirs = [os.path.join(here, 'include'), '/usr/include/eigen3']\n"
                       "include_package_data = True\npackages = ['pkg']\n", near);
   EXPECT_FALSE(near.own_includes);
+}
+
+// DSMNet's sync_bn calls setup() twice at column 0; calls under if/else, in a function, commented out
+// or named otherwise are not counted.
+TEST(BuildSwitchScan, CountsTopLevelSetupCalls) {
+  SourceScan s;
+  scan_build_switches("from setuptools import setup\nsetup(\n  name='a')\n\n\nsetup(name='b',\n)\n", s);
+  EXPECT_EQ(s.setup_calls, 2);
+  SourceScan t;
+  scan_build_switches("import setuptools\nsetuptools.setup(name='a')\n", t);
+  EXPECT_EQ(t.setup_calls, 1);
+  SourceScan near;
+  scan_build_switches("if cuda:\n    setup(name='a')\nelse:\n    setup(name='b')\n# setup(name='c')\n"
+                      "def setup_package():\n    setup(name='d')\nsetup_package()\nmy_setup(name='e')\n", near);
+  EXPECT_EQ(near.setup_calls, 0);
 }
 
 TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {

@@ -82,6 +82,24 @@ TEST_F(CmakeScan, ASetupPyThatRunsCmakeWithItsOwnArches) {
   EXPECT_EQ(s.cmake_stds[0].first, 11);
 }
 
+// k2-fsa's fast_rnnt: setup.py runs cmake through os.system, cmake/pybind11.cmake downloads pybind11
+// with FetchContent; googletest is fetched the same way (only pybind11 is given locally, in the plan).
+TEST_F(CmakeScan, AFetchContentDownloadIsRead) {
+  write(at("setup.py"), "import os\nfrom setuptools.command.build_ext import build_ext\n"
+                        "cmake_args = os.environ.get('FT_CMAKE_ARGS', '')\nos.system(f'cmake {cmake_args} {src}')\n");
+  write(at("CMakeLists.txt"), "project(demo)\ninclude(pybind11)\n");
+  write(at("cmake/pybind11.cmake"), "include(FetchContent)\n  FetchContent_Declare(pybind11\n    URL https://github.com/pybind/pybind11/archive/v2.6.0.tar.gz)\n"
+                                    "# FetchContent_Declare(eigen GIT_REPOSITORY https://gitlab.com/libeigen/eigen)\n");
+  write(at("cmake/googletest.cmake"), "FetchContent_Declare(googletest URL https://github.com/google/googletest/archive/v1.10.0.tar.gz)\n");
+  SourceScan s = scan();
+  EXPECT_EQ(s.cmake_driver, "setup.py");
+  std::sort(s.cmake_fetches.begin(), s.cmake_fetches.end());
+  ASSERT_EQ(s.cmake_fetches.size(), 2u);  // the commented-out eigen is not read
+  EXPECT_EQ(s.cmake_fetches[0].first, "googletest");
+  EXPECT_EQ(s.cmake_fetches[1].first, "pybind11");
+  EXPECT_EQ(s.cmake_fetches[1].second, "cmake/pybind11.cmake:2: FetchContent_Declare(pybind11");
+}
+
 TEST_F(CmakeScan, ScikitBuildClassic) {
   write(at("setup.py"), "from skbuild import setup\nsetup(name='demo', cmake_args=['-DX=1'])\n");
   write(at("CMakeLists.txt"), "project(demo)\n");
@@ -148,6 +166,36 @@ TEST(CmakeRemedies, ASetupPyCmakeCallNeedsTheHelper) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(env(r.plan, "CMAKE_ARGS"), "-DCMAKE_CUDA_ARCHITECTURES=90-real");
   EXPECT_EQ(env(r.plan, "PYTHONPATH").rfind("{pyshim}", 0), 0u);
+}
+
+TEST(CmakeRemedies, FetchContentsPybind11ComesFromTheBuildEnvironment) {
+  auto s = cmake_scan("setup.py");
+  s.cmake_fetches = {{"pybind11", "cmake/pybind11.cmake:2: FetchContent_Declare(pybind11"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "CMAKE_ARGS"),
+            "-DCMAKE_CUDA_ARCHITECTURES=90-real -DFETCHCONTENT_SOURCE_DIR_PYBIND11={pyshim}/fetch/pybind11");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH").rfind("{pyshim}", 0), 0u);
+  const Decision* d = remedy(r.plan, ext::kFetchLocalRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.fetch-local pybind11");
+  EXPECT_NE(d->reason.find("cmake/pybind11.cmake:2"), std::string::npos) << d->reason;
+}
+
+// Near misses: a dependency torchsmith cannot give (googletest) is left to FetchContent, and a CMake
+// project alone (the plan's own configure step, which reads no CMAKE_ARGS) gets no CMAKE_ARGS for it.
+TEST(CmakeRemedies, OtherFetchesAndAPlainCmakeProjectAreLeftAlone) {
+  auto s = cmake_scan("scikit-build-core");
+  s.cmake_fetches = {{"googletest", "CMakeLists.txt:9: FetchContent_Declare(googletest"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "CMAKE_ARGS"), "-DCMAKE_CUDA_ARCHITECTURES=90-real");
+  EXPECT_EQ(remedy(r.plan, ext::kFetchLocalRule), nullptr);
+  auto alone = cmake_scan("cmake");
+  alone.cmake_fetches = {{"pybind11", "CMakeLists.txt:3: FetchContent_Declare(pybind11"}};
+  auto a = plan(alone);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(remedy(a.plan, ext::kFetchLocalRule), nullptr);
 }
 
 TEST(CmakeRemedies, HardCodedArchesAreForced) {

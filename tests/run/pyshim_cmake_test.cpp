@@ -151,6 +151,22 @@ TEST_F(CmakeRemedy, ASubdirectorysOwnFlagsAreRewrittenToo) {
                                  "-std=c++17"), std::string::npos) << b.configure.err;
 }
 
+// torch's Caffe2/public/cuda.cmake appends `-gencode;arch=compute_86,code=sm_86` a token at a time:
+// the flag is dropped at its write, so its value, alone at the next, must go too (fast_rnnt through
+// find_package(Torch): nvcc stopped with "A single input file is required").
+TEST_F(CmakeRemedy, ArchFlagsAppendedOneTokenAtATimeGoWhole) {
+  Built plain = build("cmake_project", "tokens-plain", {}, {"-DLT_STD=17", "-DLT_SUB=ON", "-DLT_ONE_AT_A_TIME=ON"}, false);
+  EXPECT_EQ(plain.file("sub_cuda_flags.txt"),
+            " -gencode arch=compute_35,code=sm_35 -lineinfo -gencode arch=compute_50,code=sm_50 -arch sm_52 "
+            "--expt-extended-lambda\n");
+  Built b = build("cmake_project", "tokens", {{"TORCHSMITH_CMAKE_ARCHES", "86-real"}, {"TORCHSMITH_CMAKE_STD", "17"}},
+                  {"-DLT_STD=17", "-DLT_SUB=ON", "-DLT_ONE_AT_A_TIME=ON"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.file("sub_cuda_flags.txt"), "-lineinfo --expt-extended-lambda\n");
+  EXPECT_NE(b.configure.err.find("[build.cmake-arch/std] CMAKE_CUDA_FLAGS (sub/CMakeLists.txt): arch=compute_50,code=sm_50"),
+            std::string::npos) << b.configure.err;
+}
+
 // Near miss: with only a standard planned, a subdirectory's arch flags are its own.
 TEST_F(CmakeRemedy, ASubdirectorysArchFlagsStayWithoutPlannedArches) {
   Built b = build("cmake_project", "sub-std", {{"TORCHSMITH_CMAKE_STD", "17"}}, {"-DLT_STD=17", "-DLT_SUB=ON"});
@@ -274,6 +290,82 @@ TEST_F(CmakeSetupPy, AForcedRemedyAddsTheIncludeToCmakeArgs) {
   o.extra_env.erase("TORCHSMITH_CMAKE_STD");
   r = util::run({"/usr/bin/python3", "-c", "import os; print(os.environ['CMAKE_ARGS'])"}, o);
   EXPECT_EQ(r.out, "-DX=1\n");
+}
+
+// k2-fsa's fast_rnnt: a setup.py running `cmake` through os.system, a project downloading pybind11
+// with FetchContent at configure time. Offline, the download fails; with build.fetch-local the plan's
+// -DFETCHCONTENT_SOURCE_DIR_PYBIND11 reaches the shell's cmake call and the stand-in finds the
+// system's pybind11 (pybind11-dev), so it builds with no network.
+class CmakeFetch : public CmakeRemedy {
+ protected:
+  void SetUp() override {
+    CmakeRemedy::SetUp();
+    if (IsSkipped()) return;
+    if (!util::run({"/usr/bin/python3", "-c", "import setuptools"}, {std::chrono::seconds(60)}).ok())
+      GTEST_SKIP() << "/usr/bin/python3 has no setuptools";
+    if (!fs::exists("/usr/lib/cmake/pybind11/pybind11Config.cmake") &&
+        !util::run({"/usr/bin/python3", "-c", "import pybind11"}, {std::chrono::seconds(60)}).ok())
+      GTEST_SKIP() << "no pybind11 here (pybind11-dev, or the pybind11 package) for the stand-in to find";
+  }
+
+  // value: the built module's value() ("" when it does not import).
+  util::RunResult setup_py(const std::string& name, std::map<std::string, std::string> env, bool helper,
+                           std::string* value) {
+    fs::path tree = fs::path(dir_) / name;
+    fs::copy(kFixtures + "cmake_fetch", tree, fs::copy_options::recursive);
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(300);
+    o.cwd = tree.string();
+    o.extra_env = std::move(env);
+    if (helper) o.extra_env["PYTHONPATH"] = dir_ + "/pyshim";
+    auto r = util::run({"/usr/bin/python3", "setup.py", "build_ext", "--inplace"}, o);
+    auto v = util::run({"/usr/bin/python3", "-c", "import lt_cmake_fetch as m; print(m.value())"},
+                       {std::chrono::seconds(60), std::nullopt, {}, tree.string()});
+    *value = v.ok() ? v.out : "";
+    return r;
+  }
+};
+
+TEST_F(CmakeFetch, AnOfflineFetchContentDownloadFailsWithoutTheRemedy) {
+  std::string value;
+  auto r = setup_py("fetch-plain", {{"CMAKE_ARGS", "-DFETCHCONTENT_SOURCE_DIR_PYBIND11=" + dir_ + "/pyshim/fetch/pybind11"}},
+                    false, &value);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE((r.out + r.err).find("Build step for pybind11 failed"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(value, "");
+}
+
+TEST_F(CmakeFetch, FetchLocalGivesFetchContentTheBuildsPybind11) {
+  std::string value;
+  const std::string def = "-DFETCHCONTENT_SOURCE_DIR_PYBIND11=" + dir_ + "/pyshim/fetch/pybind11";
+  auto r = setup_py("fetch-local", {{"CMAKE_ARGS", def}}, true, &value);
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_NE(r.err.find("the package's shell command runs cmake: the plan's " + def + " passed to it"), std::string::npos)
+      << r.err;
+  EXPECT_NE((r.out + r.err).find("torchsmith [build.fetch-local]: pybind11 "), std::string::npos) << r.out;
+  EXPECT_EQ(value, "11\n");
+}
+
+// The shell rule: the plan's -D's go right after a configure call's `cmake` word; `cmake --build`,
+// a word that merely ends in cmake, and a call that already has them are left as written.
+TEST(PyshimCmakeRules, AShellCommandsConfigureCallGetsThePlansDefines) {
+  std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
+  std::string code =
+      "import importlib.util as u, os\n"
+      "os.environ['CMAKE_ARGS'] = '-DFOO=1 -DFETCHCONTENT_SOURCE_DIR_PYBIND11=/p/f'\n"
+      "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
+      "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
+      "print(repr(m._cmake_shell('cd b\\n\\n   cmake -DX=1 /src\\n   make -j _m\\n')))\n"
+      "print(repr(m._cmake_shell('cmake --build . && /usr/bin/cmake .. > log 2>&1 | tee x')))\n"
+      "print(repr(m._cmake_shell('mycmake ..; echo cmake done')))\n"
+      "print(repr(m._cmake_shell('cmake -DFETCHCONTENT_SOURCE_DIR_PYBIND11=/p/f ..')))\n";
+  auto r = util::run({"/usr/bin/python3", "-c", code}, {std::chrono::seconds(60)});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out,
+            "'cd b\\n\\n   cmake -DFETCHCONTENT_SOURCE_DIR_PYBIND11=/p/f -DX=1 /src\\n   make -j _m\\n'\n"
+            "'cmake --build . && /usr/bin/cmake -DFETCHCONTENT_SOURCE_DIR_PYBIND11=/p/f .. > log 2>&1 | tee x'\n"
+            "'mycmake ..; echo cmake done'\n"
+            "'cmake -DFETCHCONTENT_SOURCE_DIR_PYBIND11=/p/f ..'\n");
 }
 
 // The argv rule itself: which calls are configure calls, and the -D spellings it replaces.

@@ -48,6 +48,29 @@ class PyshimRemedy : public ::testing::Test {
     return b;
   }
 
+  // A wheel of FIXTURE through torchsmith's PEP 517 frontend (the plan's build step), as a package's
+  // failure shows only there; near: copy FIXTURE/one_of_two.py over setup.py first. The wheel's
+  // member names, one a line, are in value.
+  Built wheel(const std::string& fixture, const std::string& name, std::map<std::string, std::string> env,
+              bool near = false) {
+    Built b;
+    fs::path tree = fs::path(dir_) / name;
+    fs::copy(fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/long_tail" / fixture, tree, fs::copy_options::recursive);
+    if (near) fs::copy_file(tree / "one_of_two.py", tree / "setup.py", fs::copy_options::overwrite_existing);
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(120);
+    o.cwd = tree.string();
+    o.extra_env = std::move(env);
+    o.extra_env["PYTHONPATH"] = dir_ + "/pyshim";
+    b.run = util::run({"/usr/bin/python3", "-m", "torchsmith_pep517", "-w", "dist", "."}, o);
+    auto v = util::run({"/usr/bin/python3", "-c",
+                        "import glob, zipfile\nfor w in glob.glob('dist/*.whl'):\n"
+                        "    print('\\n'.join(sorted(n.split('.')[0] for n in zipfile.ZipFile(w).namelist() if n.endswith('.so'))))"},
+                       {std::chrono::seconds(60), std::nullopt, {}, tree.string()});
+    if (v.ok()) b.value = v.out;
+    return b;
+  }
+
   ::ts::testkit::TempDir tmp_{"ts-pyshim-remedy"};
   std::string dir_;
 };
@@ -175,6 +198,33 @@ TEST_F(PyshimRemedy, CcclIncludeOnlyWhereTheToolkitsIncludeIsAsked) {
   Built old = build("cccl_host", "cuda12-layout", {{"CUDA_HOME", home + "/include"}});
   EXPECT_FALSE(old.run.ok());
   EXPECT_EQ(old.run.err.find("[build.cccl-include]"), std::string::npos) << old.run.err;
+}
+
+// DSMNet's sync_bn: setup() twice at the top level. The second call's bdist_wheel finds the build
+// directory the first removed; with the remedy one wheel holds both extensions.
+TEST_F(PyshimRemedy, TwoSetupCallsFailAWheelWithoutTheRemedy) {
+  Built b = wheel("two_setups", "two-plain", {});
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("could not create 'build/bdist."), std::string::npos) << b.run.out << b.run.err;
+}
+
+TEST_F(PyshimRemedy, OneSetupBuildsBothExtensionsInOneWheel) {
+  Built b = wheel("two_setups", "two-one", {{"TORCHSMITH_ONE_SETUP", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.one-setup] setup.py calls setup() 2 times: call 1 (lt-two-setups-a) held back"),
+            std::string::npos) << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.one-setup] the 2 setup() calls built as one distribution lt-two-setups-a with the "
+                           "extensions lt_two_setups_a, lt_two_setups_b; the first call's name='lt-two-setups-a' kept"),
+            std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "lt_two_setups_a\nlt_two_setups_b\n");
+}
+
+// Near miss: two setup() calls under if/else, only one of which runs, are never held back.
+TEST_F(PyshimRemedy, OneSetupLeavesCallsThatAreNotAllAtTheTopLevel) {
+  Built b = wheel("two_setups", "two-near", {{"TORCHSMITH_ONE_SETUP", "1"}, {"LT_WHICH", "b"}}, true);
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_EQ(b.run.err.find("[build.one-setup]"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "lt_two_setups_b\n");
 }
 
 // The flag rules themselves, called in the helper: what is dropped, what is raised, what is kept.

@@ -102,6 +102,14 @@ constexpr HeaderLine kHeaderLines[] = {
      "cutlass/", "git submodule update --init --recursive", "SUBMODULES_MISSING"},
     {"Dao-AILab/flash-attention#331", "csrc/flash_attn/src/flash_bwd_kernel.h:7:10: fatal error: cute/algorithm/copy.hpp: No such file or directory",
      "cute/", "git submodule update --init --recursive", "SUBMODULES_MISSING"},
+    {"NVIDIA/cuda-samples#15",
+     "/opt/libfreenect2/src/cuda_kde_depth_packet_processor.cu:39:25: fatal error: helper_math.h: No such file or directory",
+     "helper_math.h", "NVIDIA/cuda-samples", "CUDA_SAMPLES_HEADER_MISSING"},
+    {"cgtuebingen/Flex-Convolution#7",
+     "HOME/Flex-Convolution/user_ops/kernels/knn_bruteforce_kernel_gpu.cu.cc:25:25: fatal error: helper_cuda.h: No such file or directory",
+     "helper_cuda.h", "NVIDIA/cuda-samples", "CUDA_SAMPLES_HEADER_MISSING"},
+    {"PacktPublishing/Learn-CUDA-Programming#2", "sgemm.cu:6:10: fatal error: helper_functions.h: No such file or directory",
+     "helper_functions.h", "Common/", "CUDA_SAMPLES_HEADER_MISSING"},
     {"city-super/Octree-AnyGS#34", "fatal error C1083: Cannot open include file: \"glm/glm.hpp\": No such file or directory", "glm/",
      "git submodule update --init --recursive", "SUBMODULES_MISSING"},
 };
@@ -142,6 +150,8 @@ TEST(Entity, HeaderNearMissesAreNotClaimed) {
            "/home/lixing/src/FREN/instant-ngp/dependencies/eigen/Eigen/Dense:1:10: fatal error: Core: No such file or directory",  // NVlabs/instant-ngp#691
            "../src/HostDeviceCommon/Math.h(11): catastrophic error: cannot open source file \"hip/hip_runtime.h\"",  // TomClabault/HIPRT-Path-Tracer#13
            "fatal error: cuda/include/cuda.h: No such file or directory",  // HiKapok/PSROIAlign#3: a cuda/ that is not libcu++
+           // a helper_ stem that is not one of the CUDA samples' Common/ headers
+           "src/helper.cu:3:10: fatal error: helper_math_functions.hpp: No such file or directory",
        }) {
     SCOPED_TRACE(line);
     Diagnosis d = diagnose(line);

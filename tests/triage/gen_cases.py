@@ -274,6 +274,20 @@ c('PROTOBUF_PY_GENERATED_CODE_OUTDATED', ['Traceback (most recent call last):', 
   ['Requirement already satisfied: protobuf==3.20.3 in ./venv/lib/python3.10/site-packages', 'Successfully installed protobuf-4.25.3 (descriptors are created by the generated _pb2 modules)'])
 c('CMAKE_CUDA_COMPILER_NOT_FOUND', ['CMake Error at /usr/share/cmake-3.25/Modules/CMakeDetermineCUDACompiler.cmake:180 (message):', '  Failed to find nvcc.', '  Compiler requires the CUDA toolkit.  Please set the CUDAToolkit_ROOT', '  variable.'],
   ['-- The CUDA compiler identification is NVIDIA 12.1.105', '-- Check for working CUDA compiler: /usr/local/cuda/bin/nvcc - skipped'])
+c('CMAKE_FETCHCONTENT_DOWNLOAD_FAILED', ['-- Downloading pybind11', "[ 22%] Performing download step (download, verify and extract) for 'pybind11-populate'",
+  "-- Using src='https://github.com/pybind/pybind11/archive/v2.6.0.tar.gz'",
+  'CMake Error at pybind11-subbuild/pybind11-populate-prefix/src/pybind11-populate-stamp/download-pybind11-populate.cmake:170 (message):',
+  '  Each download failed!', '', "    error: downloading 'https://github.com/pybind/pybind11/archive/v2.6.0.tar.gz' failed",
+  '          status_code: 6', '          status_string: "Couldn\'t resolve host name"',
+  'CMake Error at /usr/share/cmake-3.25/Modules/FetchContent.cmake:1616 (message):', '  Build step for pybind11 failed: 2',
+  'Call Stack (most recent call first):', '  cmake/pybind11.cmake:45 (FetchContent_Populate)'],
+  ['-- Downloading pybind11', "-- Using src='https://github.com/pybind/pybind11/archive/v2.6.0.tar.gz'", '-- [download 100% complete]',
+   "[100%] Completed 'pybind11-populate'", '-- pybind11 is downloaded to /tmp/b/_deps/pybind11-src'])
+c('CUDA_SAMPLES_HEADER_MISSING', ['FAILED: /tmp/m/build/temp.linux-x86_64-cpython-311/src/bvh_cuda_op.o',
+  '/usr/local/cuda/bin/nvcc -Iinclude -I$CUDA_SAMPLES_INC -c /tmp/m/src/bvh_cuda_op.cu -o /tmp/m/build/temp.linux-x86_64-cpython-311/src/bvh_cuda_op.o',
+  '/tmp/m/src/bvh_cuda_op.cu:39:10: fatal error: helper_math.h: No such file or directory', '   39 | #include "helper_math.h"',
+  '      |          ^~~~~~~~~~~~~~~', 'compilation terminated.'],
+  ['-- Installing: /usr/local/include/helper_math.h', '/tmp/m/src/bvh_cuda_op.cu(12): warning #177-D: variable "helper_math" was declared but never referenced'])
 c('CMAKE_CUDA_ARCHITECTURES_EMPTY', ['CMake Error at /usr/share/cmake-3.25/Modules/CMakeDetermineCUDACompiler.cmake:277 (message):', '  CMAKE_CUDA_ARCHITECTURES must be non-empty if set.'],
   ['-- CMAKE_CUDA_ARCHITECTURES set to 86'])
 c('CUDA_INIT_UNEXPECTED_ERROR', ['/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:118: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 999: unknown error (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)', 'False'],

@@ -32,14 +32,17 @@
 #  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args, and an
 #    extension's relative include_dirs entry naming a directory there, become absolute against
 #    setup.py's directory (torch's ninja build compiles in build_temp);
+#  - build.one-setup, TORCHSMITH_ONE_SETUP=1: a setup.py that calls setup() at its top level more
+#    than once (a distribution per extension) gets one setup() call, every call's parts merged;
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
 # CMake builds that Python drives (scikit-build-core, scikit-build, a setup.py running cmake), from
 # src/plan/cmake_remedies.cpp: the plan's -DCMAKE_CUDA_ARCHITECTURES comes in CMAKE_ARGS (which the
 # backends read); a cmake configure call made from this process gets it last, so it wins over the
-# package's own -D. With build.cmake-arch (TORCHSMITH_CMAKE_ARCHES) or build.cmake-std
-# (TORCHSMITH_CMAKE_STD), the call also gets -DCMAKE_PROJECT_INCLUDE_BEFORE=torchsmith_project.cmake
+# package's own -D (a shell command line's cmake too: os.system or shell=True, as k2-fsa's packages
+# run it); build.fetch-local's -DFETCHCONTENT_SOURCE_DIR_PYBIND11 goes the same way. With
+# build.cmake-arch (TORCHSMITH_CMAKE_ARCHES) or build.cmake-std (TORCHSMITH_CMAKE_STD), the call also gets -DCMAKE_PROJECT_INCLUDE_BEFORE=torchsmith_project.cmake
 # (written beside this file), which forces them over what the CMake files set themselves.
 import os
 import sys
@@ -331,6 +334,87 @@ def _rewrite_ext_args(exts, arches, need, base=None):
         _say(n)
 
 
+# -- build.one-setup ----------------------------------------------------------------------------
+# DSMNet's sync_bn calls setup(name='sync_bn_cpu', ...) then setup(name='sync_bn_gpu', ...): each call
+# runs a whole bdist_wheel into the same build/bdist directory, which the next call removes, and
+# pip's metadata step finds two .egg-info directories. Counted in setup.py's own syntax tree, so a
+# call under if/else or in a loop is never held back.
+
+_SETUP_LISTS = ("ext_modules", "packages", "py_modules", "scripts", "data_files", "install_requires", "libraries",
+                "headers")
+_SETUP_DICTS = ("cmdclass", "package_dir", "package_data", "entry_points", "extras_require")
+
+
+def _top_level_setup_calls(path):
+    import ast
+
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return 0
+    n = 0
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            fn = node.value.func
+            if (isinstance(fn, ast.Name) and fn.id == "setup") or (isinstance(fn, ast.Attribute) and fn.attr == "setup"):
+                n += 1
+    return n
+
+
+def _merge_setup_calls(calls):
+    # The first call's scalars (name, version, ...); lists joined in order without repeats; dicts
+    # joined with the first call's entry kept where two differ.
+    merged, kept = {}, []
+    for attrs in calls:
+        for key, value in attrs.items():
+            if key not in merged:
+                merged[key] = list(value) if key in _SETUP_LISTS and isinstance(value, (list, tuple)) else value
+            elif key in _SETUP_LISTS and isinstance(value, (list, tuple)) and isinstance(merged[key], list):
+                merged[key].extend(v for v in value if not any(v is m or v == m for m in merged[key]))
+            elif key in _SETUP_DICTS and isinstance(value, dict) and isinstance(merged[key], dict):
+                merged[key] = dict(merged[key])
+                for k, v in value.items():
+                    merged[key].setdefault(k, v)
+            elif merged[key] != value:
+                kept.append("%s=%r" % (key, merged[key]))
+    return merged, kept
+
+
+def _one_setup(setuptools_module):
+    original = getattr(setuptools_module, "setup", None)
+    if original is None or getattr(original, "_torchsmith_one_setup", False):
+        return
+    held = []
+    expected = []
+
+    def setup(**attrs):
+        if not expected:
+            # setuptools' legacy backend exec()s setup.py's text (co_filename "<string>") with __file__ set.
+            frame = sys._getframe(1)
+            path = frame.f_code.co_filename
+            if not os.path.isfile(path):
+                path = str(frame.f_globals.get("__file__") or "")
+            expected.append(_top_level_setup_calls(path) if os.path.isfile(path) else 0)
+        if expected[0] < 2:
+            return original(**attrs)
+        held.append(attrs)
+        if len(held) < expected[0]:
+            _say("[build.one-setup] setup.py calls setup() %d times: call %d (%s) held back to be built with the "
+                 "others as one (TORCHSMITH_ONE_SETUP)" % (expected[0], len(held), attrs.get("name", "?")))
+            return None
+        merged, kept = _merge_setup_calls(held)
+        exts = [getattr(e, "name", "?") for e in merged.get("ext_modules") or []]
+        _say("[build.one-setup] the %d setup() calls built as one distribution %s with the extensions %s%s"
+             % (len(held), merged.get("name", "?"), ", ".join(exts) or "(none)",
+                "; the first call's %s kept" % ", ".join(kept) if kept else ""))
+        del held[:]
+        return original(**merged)
+
+    setup._torchsmith_one_setup = True
+    setuptools_module.setup = setup
+
+
 # -- build.cccl-include: the toolkit's CCCL for the host compiler -------------------------------
 # CUDA 13 moved CCCL (cuda/std, thrust, cub) from include/ to include/cccl; nvcc adds that directory
 # itself, g++ does not, so a .cpp including <cuda/std/complex> or <thrust/...> stops with "No such
@@ -362,7 +446,7 @@ def _add_cccl_include(exts, cccl):
 
 # -- CMake: the plan's -D arguments, build.cmake-arch / build.cmake-std ---------------------------
 
-_CMAKE_PLANNED = ("CMAKE_CUDA_ARCHITECTURES", "CMAKE_PROJECT_INCLUDE_BEFORE")
+_CMAKE_PLANNED = ("CMAKE_CUDA_ARCHITECTURES", "CMAKE_PROJECT_INCLUDE_BEFORE", "FETCHCONTENT_SOURCE_DIR_PYBIND11")
 _CMAKE_NOT_CONFIGURE = ("--build", "--install", "-E", "-P", "--version", "--help", "--open", "--workflow")
 
 
@@ -425,22 +509,63 @@ def _cmake_argv(args):
     return list(kept) + planned
 
 
+# `cmake ARGS DIR` in a shell command line (k2-fsa's fast_rnnt: os.system("cd B\n cmake {args} {dir}\n make")):
+# the command word at a line's or a `;`/`&&`/`|` segment's start.
+_SHELL_CMAKE = None
+
+
+def _cmake_shell(cmd):
+    # The plan's -D's go right after the word, before redirections or a pipe; a package's own -D for
+    # the same name comes later and would win, so for the arches the CMake include (build.cmake-arch)
+    # is what forces them.
+    global _SHELL_CMAKE
+    planned = _cmake_planned_args()
+    if not planned or not isinstance(cmd, str) or "cmake" not in cmd:
+        return cmd
+    import re
+    import shlex
+
+    if _SHELL_CMAKE is None:
+        _SHELL_CMAKE = re.compile(r"(?:^|(?<=[;&|(\n]))([ \t]*(?:\S*/)?cmake3?)(?=[ \t])")
+    added = []
+
+    def add(m):
+        rest = re.split(r"[;&|\n]", cmd[m.end():], maxsplit=1)[0].split()
+        if any(w in _CMAKE_NOT_CONFIGURE for w in rest) or any(p in rest for p in planned):
+            return m.group(0)
+        added.append(m.group(1).strip())
+        return m.group(1) + " " + " ".join(shlex.quote(p) for p in planned)
+
+    out = _SHELL_CMAKE.sub(add, cmd)
+    if added:
+        _say("the package's shell command runs %s: the plan's %s passed to it (CMAKE_ARGS)"
+             % (added[0], " ".join(planned)))
+    return out
+
+
 def _pass_cmake_args():
     import subprocess
 
     if getattr(subprocess.Popen, "_torchsmith_cmake", False):
         return
     original = subprocess.Popen.__init__
+    original_system = os.system
 
     def init(self, *a, **kw):
+        shell = kw.get("shell") or (len(a) > 8 and a[8])
+        rewrite = _cmake_shell if shell else _cmake_argv
         if a:
-            a = (_cmake_argv(a[0]),) + tuple(a[1:])
+            a = (rewrite(a[0]),) + tuple(a[1:])
         elif "args" in kw:
-            kw["args"] = _cmake_argv(kw["args"])
+            kw["args"] = rewrite(kw["args"])
         return original(self, *a, **kw)
+
+    def system(command):
+        return original_system(_cmake_shell(command))
 
     subprocess.Popen.__init__ = init
     subprocess.Popen._torchsmith_cmake = True
+    os.system = system
 
 
 def _is_cuda(path):
@@ -611,6 +736,8 @@ def _hooks():
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
+    if os.environ.get("TORCHSMITH_ONE_SETUP") == "1":
+        targets["setuptools"] = _one_setup
     return targets
 
 

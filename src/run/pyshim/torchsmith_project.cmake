@@ -77,6 +77,13 @@ function(_ts_rewrite_flags flags arches std out changed)
       endif()
       continue()
     endif()
+    # An arch value with no flag before it: torch's own Caffe2/public/cuda.cmake appends its
+    # `-gencode;arch=compute_86,code=sm_86` one token at a time, so the flag went at the first
+    # append and its value comes alone at the next (nvcc: "A single input file is required").
+    if(arches AND f MATCHES "^(arch=(compute|sm)_[0-9]+[af]?(,code=.*)?|(sm|compute)_[0-9]+[af]?)$")
+      list(APPEND notes "${f}")
+      continue()
+    endif()
     if(std AND f MATCHES "^--?std=(.*)$")
       _ts_std_year("${CMAKE_MATCH_1}" y)
       if(y GREATER 0 AND y LESS std)
