@@ -23,6 +23,7 @@ const std::vector<kb::TableSpec>& stage_tables() {
       triage::kPtxTable.spec,       // ptx.toml      }
       triage::kLibstdcxxTable.spec, // libstdcxx.toml }
       triage::kProgramTable.spec,   // programs.toml  }
+      triage::kDependencyTable.spec, // dependencies.toml }
       package::kWheelPolicyTable.spec,  // manylinux.toml
   };
   return tables;

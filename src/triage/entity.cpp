@@ -398,6 +398,24 @@ void program_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
                     " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
 }
 
+// A library or package the build's finder could not find, under a failure no signature named (a
+// CMake Error block whose message is a project's own "Can not find CuDNN Library"): the dependency
+// table (dependencies.toml) says what provides it and which cause that is. The failure stays a
+// failure even where the cause's signature is a warning (configure going on without it).
+void dependency_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  std::string name;
+  const Evidence* at = named(f, "dependency", name);
+  const DependencyEntry* p = at ? set.entities.find_dependency(name) : nullptr;
+  const Signature* to = p ? set.find(p->signature) : nullptr;
+  if (!to) return;
+  reroute(d, f, *to, name);
+  f.severity = Severity::error;
+  f.fix = "The build could not find " + name + ": it comes from " + p->provider + ". " + f.fix;
+  f.notes.push_back("dependency " + name + " (line " + std::to_string(at->line) + ") was not found; it comes from " + p->provider +
+                    " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
+}
+
 // An extension built for another torch, when the torch it is loaded with is a CPU-only build: PyTorch's
 // CPU wheels carry the local version "+cpu" (https://pytorch.org/get-started/locally/, the
 // download.pytorch.org/whl/cpu index). No build of the extension fits a torch without CUDA: the cause
@@ -438,6 +456,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   companion_rule(f);
   symbol_rule(set, d, f);
   program_rule(set, d, f);
+  dependency_rule(set, d, f);
   cpu_torch_rule(set, d, f);
 }
 

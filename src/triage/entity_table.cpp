@@ -1,4 +1,4 @@
-// Loading data/kb/headers.toml, modules.toml, triton.toml, ptx.toml, libstdcxx.toml and programs.toml. Each problem is reported with
+// Loading data/kb/headers.toml, modules.toml, triton.toml, ptx.toml, libstdcxx.toml, programs.toml and dependencies.toml. Each problem is reported with
 // file:line; a broken entry is skipped, never half-loaded.
 #include "triage/entity_table.h"
 
@@ -128,6 +128,14 @@ const ProgramEntry* EntityTables::find_program(std::string_view name) const {
   return nullptr;
 }
 
+const DependencyEntry* EntityTables::find_dependency(std::string_view name) const {
+  std::string n(name);
+  for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const auto& d : dependencies)
+    if (d.name == n) return &d;
+  return nullptr;
+}
+
 std::vector<std::string> load_entity_text(std::string_view name, std::string_view file, std::string_view text,
                                           EntityTables& out) {
   std::vector<std::string> errors;
@@ -234,17 +242,32 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
         errors.push_back(where(file, t) + "name the program as run, lower case and without a path or .exe, not '" + p.name + "'");
       if (errors.size() == before) put(out.programs, std::move(p), [](const ProgramEntry& e) { return e.name; });
     });
+  } else if (name == "dependencies.toml") {
+    each(root, "dependency", file, errors, [&](const toml::table& t) {
+      DependencyEntry p;
+      p.file = std::string(file);
+      p.line = static_cast<int>(t.source().begin.line);
+      std::size_t before = errors.size();
+      fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
+             {"name", "provider", "signature", "source"}, errors);
+      if (p.name.empty() || !std::all_of(p.name.begin(), p.name.end(), [](char c) {
+            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+          }))
+        errors.push_back(where(file, t) + "name the dependency as one lower-case word (\"cudnn\"), not '" + p.name + "'");
+      if (errors.size() == before) put(out.dependencies, std::move(p), [](const DependencyEntry& e) { return e.name; });
+    });
   }
   for (const auto& [k, v] : root)
     if (k.str() != "header" && k.str() != "module" && k.str() != "removed" && k.str() != "arch" && k.str() != "minimum" &&
-        k.str() != "isa" && k.str() != "glibcxx" && k.str() != "program")
+        k.str() != "isa" && k.str() != "glibcxx" && k.str() != "program" && k.str() != "dependency")
       errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
   return errors;
 }
 
 EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
   EntityTables t;
-  for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml", "programs.toml"})
+  for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml", "programs.toml",
+                                "dependencies.toml"})
     kb::for_each_layer(name, overlay_dirs, [&](const std::string& file, std::string_view text) {
       auto e = load_entity_text(name, file, text, t);
       errors.insert(errors.end(), e.begin(), e.end());
@@ -265,6 +288,9 @@ std::vector<std::string> check_entity_signatures(const EntityTables& t, const st
   for (const auto& p : t.programs)
     if (!known(p.signature))
       errors.push_back(p.file + ":" + std::to_string(p.line) + ": program '" + p.name + "' names unknown signature '" + p.signature + "'");
+  for (const auto& p : t.dependencies)
+    if (p.signature.empty() || !known(p.signature))
+      errors.push_back(p.file + ":" + std::to_string(p.line) + ": dependency '" + p.name + "' names unknown signature '" + p.signature + "'");
   return errors;
 }
 
@@ -292,6 +318,9 @@ void validate_libstdcxx_file(std::string_view file, std::string_view text, std::
 }
 void validate_programs_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
   validate("programs.toml", file, text, errors);
+}
+void validate_dependencies_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("dependencies.toml", file, text, errors);
 }
 
 }  // namespace ts::triage

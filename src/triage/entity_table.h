@@ -1,6 +1,6 @@
 #pragma once
 // The entity tables triage reasons with (data/kb/headers.toml, modules.toml, triton.toml, ptx.toml,
-// libstdcxx.toml, programs.toml):
+// libstdcxx.toml, programs.toml, dependencies.toml):
 // what provides a header, what a missing Python module means in a build and at import, which Triton
 // release first knows a GPU arch, which CUDA release first reads a PTX ISA version. Loaded beside the
 // signatures (signature.h), each entry with its source; the rules that use them are in entity.h.
@@ -78,6 +78,17 @@ struct ProgramEntry {
   int line = 0;
 };
 
+// A library or package a build looks for by name (dependencies.toml): when its finder could not find
+// it, its entry names the cause.
+struct DependencyEntry {
+  std::string name;       // "cudnn": as a finder prints it, lower case
+  std::string provider;   // what installs it and how the build finds it, in words
+  std::string signature;  // the cause
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
 struct EntityTables {
   std::vector<HeaderEntry> headers;
   std::vector<ModuleEntry> modules;
@@ -86,6 +97,7 @@ struct EntityTables {
   std::vector<PtxIsa> ptx_isas;
   std::vector<GlibcxxVersion> glibcxx;
   std::vector<ProgramEntry> programs;
+  std::vector<DependencyEntry> dependencies;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
   std::string triton_min_capability_source;
 
@@ -103,6 +115,8 @@ struct EntityTables {
   const GlibcxxVersion* find_glibcxx(std::string_view version) const;
   // The entry for a program as a log names it ("cl.EXE" is cl's).
   const ProgramEntry* find_program(std::string_view name) const;
+  // The entry for a dependency as a finder names it ("CuDNN" is cudnn's).
+  const DependencyEntry* find_dependency(std::string_view name) const;
 };
 
 // Parses one table file into `out` (headers.toml, modules.toml, triton.toml, ptx.toml or libstdcxx.toml,
@@ -125,6 +139,7 @@ void validate_triton_file(std::string_view file, std::string_view text, std::vec
 void validate_ptx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_libstdcxx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_programs_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_dependencies_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 inline constexpr kb::TableDef<EntityTables> kHeaderTable{{"headers", "headers.toml", &validate_headers_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kModuleTable{{"modules", "modules.toml", &validate_modules_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kTritonTable{{"triton", "triton.toml", &validate_triton_file}, &load_entity_tables};
@@ -133,5 +148,7 @@ inline constexpr kb::TableDef<EntityTables> kLibstdcxxTable{{"libstdcxx", "libst
                                                             &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kProgramTable{{"programs", "programs.toml", &validate_programs_file},
                                                           &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kDependencyTable{{"dependencies", "dependencies.toml", &validate_dependencies_file},
+                                                             &load_entity_tables};
 
 }  // namespace ts::triage

@@ -142,6 +142,13 @@ constexpr EntityPattern kEntities[] = {
     // PyTorch A ... (you have B)" (xFormers), pip's check "requires torch==A, but you have torch B".
     {"torch_installed", R"((?i)\b(?:py)?torch\b[^()]{0,80}\(you have ([0-9][^)\s]*)\))"},
     {"torch_installed", R"(\bbut you have torch ([0-9]\S*))"},
+    // A library or package a build's finder could not find, by the name the finder prints: CMake's
+    // FindPackageHandleStandardArgs ("Could NOT find CUDNN (missing: ...)"), a config package ("... provided
+    // by "Torch""), a project's own check ("Can not find CuDNN Library", "MAGMA not found"). The name is
+    // a word of 3+ characters: "could not find a package" names none.
+    {"dependency", R"((?i)\b(?:can ?not|could not|unable to|failed to) find (?:the )?([a-z]\w{2,})\b)"},
+    {"dependency", R"re(package configuration file provided by "(\w+)")re"},
+    {"dependency", R"((?i)\b([a-z]\w{2,}) (?:librar(?:y|ies) )?(?:was )?not found\b)"},
     {"package", R"(Failed to (?:build|download) `?([\w.-]+))"},
     {"package", R"(No matching distribution found for (\S+))"},
     {"package", R"(satisfies the requirement (\S+))"},

@@ -29,6 +29,7 @@ std::span<const Grammar> grammars();
 
 struct Entity {
   std::string kind;   // "module", "header", "symbol", "library", "arch", "version", "path", "package", "program",
+                      // "dependency" (what a build's finder could not find: "CUDNN", "Torch"),
                       // "torch_installed" (the torch a line says the environment has),
                       // "ptx_isa" / "ptx_isa_known" (a PTX file's ISA, the newest its reader knows)
   std::string value;

@@ -22,7 +22,8 @@ TEST(EntityTable, BuiltInTablesLoadCleanAndNameExistingSignatures) {
   EXPECT_TRUE(check_entity_signatures(t, ids).empty());
   // Every source is one a user can open (kb check's rule for every KB file).
   EXPECT_GE(t.programs.size(), 5u);
-  for (const char* f : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml", "programs.toml"}) {
+  EXPECT_GE(t.dependencies.size(), 5u);
+  for (const char* f : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml", "programs.toml", "dependencies.toml"}) {
     std::vector<kb::KbError> bad;
     kb::check_citations(f, read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb" / f), bad);
     for (const auto& b : bad) ADD_FAILURE() << b.str();
@@ -117,6 +118,7 @@ TEST(EntityTable, KbCheckValidatesEachFileByItsTable) {
   kPtxTable.spec.validate("ptx.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/ptx.toml"), errors);
   kLibstdcxxTable.spec.validate("libstdcxx.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/libstdcxx.toml"), errors);
   kProgramTable.spec.validate("programs.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/programs.toml"), errors);
+  kDependencyTable.spec.validate("dependencies.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/dependencies.toml"), errors);
   EXPECT_TRUE(errors.empty());
 }
 
@@ -162,6 +164,31 @@ TEST(EntityTable, ProgramsAreFoundAsLogsNameThem) {
   auto bad = check_entity_signatures(t, {"NVCC_NOT_FOUND"});
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_NE(bad[0].find("program 'nvcc' names unknown signature 'NO_SUCH_ID'"), std::string::npos) << bad[0];
+}
+
+// dependencies.toml: a dependency as a finder prints it ("CuDNN", "CUDNN") finds its entry; a name that
+// is not one lower-case word, or an entry naming no signature the signatures have, is refused with its line.
+TEST(EntityTable, DependenciesAreFoundAsFindersNameThem) {
+  std::vector<std::string> errors;
+  EntityTables built = load_entity_tables({}, errors);
+  ASSERT_NE(built.find_dependency("CuDNN"), nullptr);
+  EXPECT_EQ(built.find_dependency("CUDNN")->signature, "CUDNN_NOT_FOUND");
+  EXPECT_EQ(built.find_dependency("Torch")->signature, "TORCHCONFIG_NOT_FOUND");
+  EXPECT_EQ(built.find_dependency("compiler"), nullptr);
+  EXPECT_EQ(built.find_dependency("cudnn.h"), nullptr);
+  EntityTables t;
+  auto e = load_entity_text("dependencies.toml", "d.toml",
+                            "[[dependency]]\nname = \"CuDNN\"\nprovider = \"cuDNN\"\nsignature = \"CUDNN_NOT_FOUND\"\nsource = \"s\"\n"
+                            "\n[[dependency]]\nname = \"nccl\"\nprovider = \"NCCL\"\nsource = \"s\"\n",
+                            t);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_NE(e[0].find("d.toml:1: name the dependency as one lower-case word"), std::string::npos) << e[0];
+  EXPECT_NE(e[1].find("missing 'signature'"), std::string::npos) << e[1];
+  EXPECT_TRUE(t.dependencies.empty());
+  load_entity_text("dependencies.toml", "d.toml", "[[dependency]]\nname = \"nccl\"\nprovider = \"NCCL\"\nsignature = \"NO_SUCH_ID\"\nsource = \"s\"\n", t);
+  auto bad = check_entity_signatures(t, {"NCCL_NOT_FOUND"});
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].find("dependency 'nccl' names unknown signature 'NO_SUCH_ID'"), std::string::npos) << bad[0];
 }
 
 }  // namespace

@@ -549,6 +549,35 @@ TEST(Entity, AProgramThatCouldNotStartNamesWhatProvidesIt) {
   for (const auto& n : path.root()->notes) EXPECT_EQ(n.find("programs.toml:"), std::string::npos) << n;
 }
 
+// A dependency the build's finder could not find, by the name it prints (dependencies.toml): a CMake
+// Error block whose message is the project's own check (Megvii-BaseDetection/YOLOX#650, MegEngine's
+// cmake/cudnn.cmake), Caffe2's config check (facebookresearch/DensePose#147). The failure stays one where
+// the cause's signature is a warning. Near misses: a name the table has not (a compiler) stays
+// unrecognised, "could not find a package ..." names no dependency, and configure going on without MAGMA
+// is no failure.
+TEST(Entity, ADependencyTheBuildCouldNotFindNamesItsCause) {
+  Diagnosis d = diagnose("CMake Error at cmake/cudnn.cmake:31 (message):\n  Can not find CuDNN Library\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CUDNN_NOT_FOUND");
+  EXPECT_TRUE(d.failed());
+  EXPECT_NE(d.root()->fix.find("The build could not find CuDNN: it comes from NVIDIA cuDNN"), std::string::npos) << d.root()->fix;
+  bool cited = false;
+  for (const auto& n : d.root()->notes) cited |= n.find("dependencies.toml:") != std::string::npos;
+  EXPECT_TRUE(cited);
+  Diagnosis caffe2 = diagnose("CMake Error at /home/linkinpark213/Source/pytorch/build/Caffe2Config.cmake:96 (message):\n"
+                              "  Your installed Caffe2 version uses cuDNN but I cannot find the cuDNN\n"
+                              "  libraries.  Please set the proper cuDNN prefixes and / or install cuDNN.\n");
+  ASSERT_TRUE(caffe2.root());
+  EXPECT_EQ(caffe2.root()->id, "CUDNN_NOT_FOUND");
+  Diagnosis compiler = diagnose("CMake Error at CMakeLists.txt:12 (message):\n  Could not find compiler\n");
+  ASSERT_TRUE(compiler.root());
+  EXPECT_EQ(compiler.root()->id, "unrecognised");
+  Diagnosis package = diagnose("CMake Error at CMakeLists.txt:8 (find_package):\n  Could not find a package configuration file provided by\n");
+  ASSERT_TRUE(package.root());
+  EXPECT_EQ(package.root()->id, "unrecognised");
+  EXPECT_FALSE(diagnose("-- MAGMA not found. Compiling without MAGMA support\n").failed());
+}
+
 // An extension built for another torch, loaded with a CPU-only torch: xFormers' "built for PyTorch
 // 2.2.0+cu121 ... (you have 2.2.0+cpu)" (facebookresearch/xformers#982, invoke-ai/InvokeAI#4788) is
 // the CPU torch. Near misses: a CUDA torch of another release stays a wheel/torch mismatch, and the
