@@ -22,7 +22,7 @@ std::vector<const CudaToolkitFacts*> ranked(const Ctx& c) {
   auto all_gpus = [&](const CudaToolkitFacts* t) {
     const auto* r = c.in->kb.find_cuda(t->version);
     for (const auto& g : c.facts().gpus)
-      if (!g.compute_capability.empty() && !compat::toolkit_compiles(*r, g.compute_capability)) return false;
+      if (g.compute_capability && !compat::toolkit_compiles(*r, *g.compute_capability)) return false;
     return true;
   };
   std::stable_sort(v.begin(), v.end(), [&](auto* a, auto* b) {

@@ -45,7 +45,7 @@ inline HostFacts fake_host(PythonFacts py, std::vector<std::string> toolkits, st
   for (const auto& cap : gpus) {
     GpuFacts g;
     g.name = "GPU " + cap;
-    g.compute_capability = cap;
+    g.compute_capability = CudaArch::parse(cap);
     g.vendor_id = "10de";
     f.gpus.push_back(g);
   }
