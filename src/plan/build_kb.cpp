@@ -209,20 +209,16 @@ std::vector<const Feature*> BuildKb::features_for(std::string_view v) const {
   return out;
 }
 
-const PortableList* BuildKb::portable_for(std::string_view cuda, std::string_view v) const {
-  auto c = Version::parse(cuda);
-  if (!c) return nullptr;
-  return first_of(portable, [&](const PortableList& p) { return same_cuda(p.cuda, *c) && in_range(p.torch, v); });
+const PortableList* BuildKb::portable_for(const Version& c, std::string_view v) const {
+  return first_of(portable, [&](const PortableList& p) { return same_cuda(p.cuda, c) && in_range(p.torch, v); });
 }
 
 const EnvVar* BuildKb::env_var(std::string_view name, std::string_view v) const {
   return first_of(env, [&](const EnvVar& e) { return e.name == name && in_range(e.torch, v); });
 }
 
-const Image* BuildKb::image(std::string_view cuda) const {
-  auto c = Version::parse(cuda);
-  if (!c) return nullptr;
-  return first_of(images, [&](const Image& i) { return same_cuda(i.cuda, *c); });
+const Image* BuildKb::image(const Version& c) const {
+  return first_of(images, [&](const Image& i) { return same_cuda(i.cuda, c); });
 }
 
 const BuildBackend* BuildKb::backend(std::string_view name) const {

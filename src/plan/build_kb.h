@@ -99,9 +99,9 @@ struct BuildKb {
   // Features whose option exists in this torch version, in file order.
   std::vector<const Feature*> features_for(std::string_view torch_version) const;
   // The official list for this CUDA (major.minor); nullptr when the KB has none.
-  const PortableList* portable_for(std::string_view cuda, std::string_view torch_version) const;
+  const PortableList* portable_for(const Version& cuda, std::string_view torch_version) const;
   const EnvVar* env_var(std::string_view name, std::string_view torch_version) const;
-  const Image* image(std::string_view cuda) const;
+  const Image* image(const Version& cuda) const;  // the image of this CUDA's major.minor
   // The advice for a missing library on this CPU; x86_64's when the CPU has no entry of its own.
   const LibraryAdvice* advice(std::string_view library, std::string_view cpu) const;
   // The backend of that (normalized) distribution name; nullptr when the KB has none.

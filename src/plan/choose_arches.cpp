@@ -49,7 +49,7 @@ std::optional<ArchList> read_arches(Ctx& c, const std::string& text, std::string
   core::ArchNames names;
   names.own = [&](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
     if (n != "portable") return std::nullopt;
-    portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version.original() : c.toolkit->version,
+    portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version : *c.toolkit->version.parsed(),
                                                                  c.version())
                                        : nullptr;
     if (!portable) {

@@ -87,7 +87,7 @@ struct Ctx : ContractOut {
                std::string source = "", std::string rule = "");
   std::string recipe_source() const;  // an extension build's: "source (packages/x.toml:3)" or "recipe_generic"
 
-  // True when the CUDA choice is a conflict: then `what` (a step's answer derived from the toolkit)
+  // True when the CUDA choice (p.cuda) is a conflict: then `what` (a step's answer derived from the toolkit)
   // is recorded as skipped because of that conflict, so a refused plan states nothing false.
   bool skipped_for_cuda(const std::string& topic, const std::string& what);
 

@@ -9,6 +9,30 @@
 
 namespace ts::plan {
 
+CudaChoice CudaChoice::chosen(Version v) {
+  CudaChoice c;
+  c.version_ = std::move(v);
+  return c;
+}
+
+CudaChoice CudaChoice::conflict(std::string what) {
+  CudaChoice c;
+  c.conflict_ = what.empty() ? "CUDA toolkit" : std::move(what);  // a conflict is never mistaken for none
+  return c;
+}
+
+CudaChoice CudaChoice::from_text(std::string_view text) {
+  if (text.empty()) return {};
+  std::string err;
+  auto v = Version::parse(text, &err);
+  if (!v) throw std::invalid_argument("cuda '" + std::string(text) + "': " + err);
+  return chosen(std::move(*v));
+}
+
+std::string CudaChoice::cu_tag() const {
+  return version_ ? "cu" + std::to_string(version_->major()) + std::to_string(version_->minor()) : "";
+}
+
 void to_json(nlohmann::json& j, const Decision& d) {
   j = {{"topic", d.topic}, {"value", d.value}, {"reason", d.reason}, {"source", d.source}, {"rule", d.rule}};
   if (d.warning) j["warning"] = true;
@@ -68,7 +92,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"spec", p.spec},
        {"torch_version", p.torch_version},
        {"build_version", p.build_version},
-       {"cuda", p.cuda},
+       {"cuda", p.cuda.text()},
        {"cuda_home", p.cuda_home},
        {"python", p.python},
        {"python_version", p.python_version},
@@ -155,7 +179,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.torch_version = j.value("torch_version", "");
   p.build_version = j.value("build_version", "");
   p.torch_cuda = j.value("torch_cuda", "");
-  p.cuda = j.value("cuda", "");
+  p.cuda = j.contains("cuda_conflict") ? CudaChoice::conflict(j.at("cuda_conflict").get<std::string>())
+                                       : CudaChoice::from_text(j.value("cuda", ""));
   p.cuda_home = j.value("cuda_home", "");
   p.python = j.value("python", "");
   p.python_version = j.value("python_version", "");

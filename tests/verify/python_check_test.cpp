@@ -205,7 +205,7 @@ std::string cat_script(const std::string& text) { return "cat <<'TS_EOF'\n" + te
 plan::Plan cu130_plan() {
   plan::Plan p;
   p.build_version = "2.11.0+cu130";
-  p.cuda = "13.0.88";
+  p.cuda = plan::CudaChoice::from_text("13.0.88");
   p.arch_list = *ArchList::parse("9.0;10.0;12.0+PTX");
   p.features = {{"cuda", true}, {"cudnn", true}};
   p.cmake_options = {{"USE_CUDA", "ON"}, {"USE_CUDNN", "ON"}, {"USE_NCCL", "ON"}};
