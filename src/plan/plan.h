@@ -139,6 +139,9 @@ struct Plan {
   int nvcc_threads = 1;       // nvcc --threads of each CUDA compile
   int nvcc_split = 0;         // nvcc --split-compile (0 = none)
   bool side_by_side = false;  // the package's extensions built side by side in jobs x nvcc_threads slots
+  // The C++ standard the build helper raises setup.py's -std to (build.cxx-std, TORCHSMITH_CXX_STD);
+  // 0 = the package's own. A remedy compares with this, never with the env's text.
+  int cxx_std = 0;
   std::map<std::string, std::string> env;            // exactly the build's environment
   std::map<std::string, std::string> cmake_options;  // NAME -> value (passed as -DNAME=value)
   std::map<std::string, bool> features;              // build.toml feature name -> on

@@ -112,6 +112,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"decisions", p.decisions},
        {"source", {{"url", p.source_url}, {"ref", p.source_ref}, {"dir", p.source_dir},
                    {"revision", p.source_revision}}}};
+  if (p.cuda.is_conflict()) j["cuda_conflict"] = p.cuda.conflict_what();  // "cuda" is "" then: no toolkit chosen
+  if (p.cxx_std) j["cxx_std"] = p.cxx_std;
   if (!p.torch_cuda.empty()) j["torch_cuda"] = p.torch_cuda;
   if (!p.import_name.empty()) j["import_name"] = p.import_name;
   if (!p.smoke.empty()) j["smoke"] = p.smoke;
@@ -144,6 +146,18 @@ int flag_number(const std::map<std::string, std::string>& env, const char* key, 
   int n = 0;
   for (std::size_t i = at + opt.size() + 1; i < it->second.size() && std::isdigit(static_cast<unsigned char>(it->second[i])) && n < 100000; ++i)
     n = n * 10 + (it->second[i] - '0');
+  return n;
+}
+
+// The number a knob's value is ("17"), 0 when absent or not all digits.
+int digits_of(const std::map<std::string, std::string>& env, const char* key) {
+  auto it = env.find(key);
+  if (it == env.end() || it->second.empty() || it->second.size() > 4) return 0;
+  int n = 0;
+  for (char ch : it->second) {
+    if (!std::isdigit(static_cast<unsigned char>(ch))) return 0;
+    n = n * 10 + (ch - '0');
+  }
   return n;
 }
 
@@ -199,6 +213,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   } else {
     read_legacy_parallelism(p);  // a lock written before the counts were typed
   }
+  // A lock written before the standard was typed carries it only as TORCHSMITH_CXX_STD: read once here.
+  p.cxx_std = j.contains("cxx_std") ? j.at("cxx_std").get<int>() : digits_of(p.env, "TORCHSMITH_CXX_STD");
   p.cmake_options = j.value("cmake_options", std::map<std::string, std::string>{});
   p.features = j.value("features", std::map<std::string, bool>{});
   p.fixes = j.value("fixes", std::vector<PlannedFix>{});
