@@ -128,14 +128,23 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     kb.limits_origin = r.origin();
     r.finish();
   }
+  if (auto t = root["legacy_backend"].as_table()) {
+    EntryReader r(*t, file, "legacy_backend", errs);
+    LegacyBackend e{r.text("module", true, "\"setuptools.build_meta:__legacy__\""),
+                    r.parsed_version("setuptools_min", true, "\"40.8.0\""), "", r.origin()};
+    e.source = common_source(r);
+    r.finish();
+    if (r.ok()) kb.legacy_backend = std::move(e);
+  }
   for (const auto& [k, v] : root) {
     std::string key(k.str());
     static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice",
-                                  "backend", "limits"};
+                                  "backend", "limits", "legacy_backend"};
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       errs.push_back({{file, static_cast<int>(k.source().begin.line)},
                       "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
-                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]] and [limits])"});
+                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [limits] and "
+                      "[legacy_backend])"});
   }
 }
 

@@ -3,6 +3,7 @@
 // dependencies, official arch lists, environment variables read, RPATHs, docker images). The core
 // KB loader leaves this file to the plan stage; the same overlay rules apply (a later entry with
 // the same key replaces an earlier one).
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,6 +82,15 @@ struct BuildBackend {
   kb::Origin origin;
 };
 
+// setuptools' legacy PEP 517 backend, which torchsmith's frontend (src/run/pyshim/torchsmith_pep517.py)
+// calls for a tree whose pyproject names no build-backend, or that has only setup.py.
+struct LegacyBackend {
+  std::string module;                     // "setuptools.build_meta:__legacy__"
+  std::optional<Version> setuptools_min;  // the first setuptools that has it: "40.8.0" (none: not known)
+  std::string source;
+  kb::Origin origin;
+};
+
 struct BuildKb {
   std::vector<Invocation> invocations;
   std::vector<Feature> features;
@@ -90,6 +100,7 @@ struct BuildKb {
   std::vector<Image> images;
   std::vector<LibraryAdvice> library_advice;
   std::vector<BuildBackend> backends;
+  LegacyBackend legacy_backend;  // [legacy_backend]
   int max_arches = 8;
   std::string max_arches_source;
   kb::Origin limits_origin;
