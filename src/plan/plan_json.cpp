@@ -113,7 +113,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"source", {{"url", p.source_url}, {"ref", p.source_ref}, {"dir", p.source_dir},
                    {"revision", p.source_revision}}}};
   if (p.cuda.is_conflict()) j["cuda_conflict"] = p.cuda.conflict_what();  // "cuda" is "" then: no toolkit chosen
-  if (p.cxx_std) j["cxx_std"] = p.cxx_std;
+  // Written whenever the env could be read for it, so a lock reads back the value it was written with.
+  if (p.cxx_std || p.env.count("TORCHSMITH_CXX_STD")) j["cxx_std"] = p.cxx_std;
   if (!p.torch_cuda.empty()) j["torch_cuda"] = p.torch_cuda;
   if (!p.import_name.empty()) j["import_name"] = p.import_name;
   if (!p.smoke.empty()) j["smoke"] = p.smoke;
