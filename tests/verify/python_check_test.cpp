@@ -72,7 +72,7 @@ TEST(PythonCheck, PlanAskingCudaFailsOnCpuTorch) {
   PythonCheckOptions o;
   o.python = kPy;
   o.plan = cpu_113_plan();
-  o.plan->cuda = "12.8.93";
+  o.plan->cuda = plan::CudaChoice::from_text("12.8.93");
   o.plan->arch_list = *ArchList::parse("9.0");
   o.plan->features["cudnn"] = true;
   o.plan->cmake_options["USE_CUDA"] = "ON";
@@ -102,7 +102,7 @@ TEST(PythonCheck, GpuWithoutGpuSkipsForCpuPlanAndFailsForCudaPlan) {
   auto* d = find(r.verdicts, "gpu devices", Outcome::note);
   ASSERT_TRUE(d && is_skip(*d)) << dump(r.verdicts);
   EXPECT_TRUE(find(r.verdicts, "gpu matmul", Outcome::note)) << dump(r.verdicts);
-  o.plan->cuda = "12.8";
+  o.plan->cuda = plan::CudaChoice::from_text("12.8");
   r = verify_python_install(o);
   auto* f = find(r.verdicts, "gpu devices", Outcome::fail);
   ASSERT_TRUE(f) << dump(r.verdicts);
