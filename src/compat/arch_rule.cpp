@@ -18,9 +18,9 @@ bool arch_listed(const std::vector<CudaArch>& list, const CudaArch& a) {
   return std::any_of(list.begin(), list.end(), [&](const CudaArch& p) { return p.sass_only() == a.sass_only(); });
 }
 
-bool toolkit_compiles(const kb::CudaRelease& r, const std::string& capability) {
+bool toolkit_compiles(const kb::CudaRelease& r, const CudaArch& gpu) {
   for (const auto& a : r.arches)
-    if (a.capability() == capability) return true;
+    if (a.same_capability(gpu)) return true;
   return false;
 }
 
@@ -35,7 +35,7 @@ std::string ArchSpan::describe() const {
   return "CUDA " + first + " to " + hi->version.original();
 }
 
-ArchSpan arch_span(const kb::Kb& kb, const std::string& capability) {
+ArchSpan arch_span(const kb::Kb& kb, const CudaArch& capability) {
   ArchSpan s;
   const kb::CudaRelease* newest = nullptr;
   for (const auto& r : kb.cuda) {
@@ -47,7 +47,7 @@ ArchSpan arch_span(const kb::Kb& kb, const std::string& capability) {
   }
   if (!s.lo) return s;
   s.first = s.lo->version.original();
-  if (const kb::ArchSupport* a = kb.first_support(capability)) {
+  if (const kb::ArchSupport* a = kb.first_support(capability.capability())) {
     if (a->first_cuda < s.lo->version) {
       s.first = a->first_cuda.original();
       s.first_source = a->source;

@@ -21,7 +21,7 @@ bool arch_listed(const std::vector<std::string>& list, const CudaArch& a);
 bool arch_listed(const std::vector<CudaArch>& list, const CudaArch& a);
 
 // Whether a toolkit compiles real code for a capability ("8.9" against sm_89 in its arches).
-bool toolkit_compiles(const kb::CudaRelease& r, const std::string& capability);
+bool toolkit_compiles(const kb::CudaRelease& r, const CudaArch& gpu);
 
 // Whether nvcc compiles for a: its own --list-gpu-code when probed (nvcc_arches), else the KB's
 // list for its release; true when neither is known (the build will tell).
@@ -39,7 +39,7 @@ struct ArchSpan {
   // "since CUDA 10.0" while the newest toolkit has it, else "CUDA 8.0 to 12.9"; "" when none.
   std::string describe() const;
 };
-ArchSpan arch_span(const kb::Kb& kb, const std::string& capability);
+ArchSpan arch_span(const kb::Kb& kb, const CudaArch& gpu);
 
 // The nearest target this toolkit can build that still runs on a GPU of capability `gpu`: the
 // newest SASS of the same major at a lower minor (8.6 on an 8.9 GPU), else the newest lower arch

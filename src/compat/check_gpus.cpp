@@ -21,8 +21,9 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
   auto tkv = tk.version.parsed();
   std::string mm = major_minor(tk.version);
-  auto cap = CudaArch::parse(g.compute_capability);
-  v.subject = gpu_label(g) + ", compute " + g.compute_capability + " with CUDA " + mm;
+  const std::optional<CudaArch>& cap = g.compute_capability;
+  const std::string cc = cap ? cap->capability() : "";
+  v.subject = gpu_label(g) + ", compute " + cc + " with CUDA " + mm;
   if (!rel || !cap) {
     v.level = Level::warn;
     v.reason = "CUDA " + tk.version + " is not in the knowledge base";
@@ -30,10 +31,10 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   }
   v.source = rel->source;
   v.where = where(rel->origin);
-  ArchSpan span = arch_span(kb, g.compute_capability);
+  ArchSpan span = arch_span(kb, *cap);
   auto [lo, hi] = std::pair{span.lo, span.hi};
   v.rule = kArchToolkitRule;
-  if (toolkit_compiles(*rel, g.compute_capability)) {
+  if (toolkit_compiles(*rel, *cap)) {
     v.level = Level::ok;
     v.reason = "nvcc " + mm + " compiles for " + cap->sm();
     if (!span.describe().empty()) v.reason += " (" + span.describe() + ")";
@@ -45,10 +46,10 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   std::string nearer;
   if (auto n = nearest_runnable(kb, *rel, *cap))
     nearer = n->ptx ? "or build " + n->str() + " (PTX, JIT-compiled by the driver at first use; slow start): --arch " + n->str()
-                    : "or build for " + n->sm() + ", whose SASS runs on compute " + g.compute_capability +
+                    : "or build for " + n->sm() + ", whose SASS runs on compute " + cc +
                           " (same major, lower minor): --arch " + n->str();
   if (lo && lo->version > *tkv) {
-    v.reason = "CUDA " + mm + " cannot compile for " + cap->sm() + ": " + g.compute_capability +
+    v.reason = "CUDA " + mm + " cannot compile for " + cap->sm() + ": " + cc +
                " needs CUDA >= " + lo->version.original();
     v.fix = "install CUDA " + lo->version.original() + " or newer" + (nearer.empty() ? "" : "; " + nearer);
   } else if (hi) {
@@ -67,7 +68,7 @@ Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
   v.topic = "gpu";
   v.subject = gpu_label(g) + " with torch " + py.torch.version + " (" + py.path + ")";
   v.rule = kArchCoverageRule;
-  auto cap = CudaArch::parse(g.compute_capability);
+  const std::optional<CudaArch>& cap = g.compute_capability;
   if (py.torch.arch_list_unknown()) {
     // Unread is not empty: saying "no kernel image" here would be a guess.
     v.level = Level::warn;
@@ -107,7 +108,7 @@ Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
 
 void check_gpus(const HostFacts& f, const kb::Kb& kb, std::vector<Verdict>& out) {
   for (const auto& g : f.gpus) {
-    if (g.compute_capability.empty() || !CudaArch::parse(g.compute_capability)) {
+    if (!g.compute_capability) {
       out.push_back({"gpu", gpu_label(g), Level::warn,
                      "PCI id " + g.vendor_id + ":" + g.device_id +
                          " is not in the knowledge base, so its compute capability is unknown",

@@ -18,8 +18,8 @@ const kb::CudaRelease* oldest_cuda_for_gcc(const kb::Kb& kb, int gcc_major) {
   return best;
 }
 
-bool gcc_fits(const std::string& version, int lo, int hi) {
-  auto v = ver(version);
+bool gcc_fits(const FactVersion& version, int lo, int hi) {
+  const auto& v = version.parsed();
   if (!v) return false;
   return !(lo && v->major() < lo) && !(hi && v->major() > hi);
 }

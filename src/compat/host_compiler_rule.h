@@ -22,7 +22,7 @@ int gcc_max_major(const kb::Kb& kb, const std::string& cuda_version);
 const kb::CudaRelease* oldest_cuda_for_gcc(const kb::Kb& kb, int gcc_major);
 
 // Does a GCC of this version fit [lo, hi] (majors; 0 = unbounded)?
-bool gcc_fits(const std::string& version, int lo, int hi);
+bool gcc_fits(const FactVersion& version, int lo, int hi);
 
 // The newest installed GCC with a C++ driver whose major is in [lo, hi]; nullptr when none.
 const CompilerFacts* newest_gcc(const HostFacts& f, int lo, int hi);

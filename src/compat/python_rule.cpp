@@ -5,9 +5,9 @@
 
 namespace ts::compat {
 
-bool python_supported(const kb::TorchRelease& rel, const std::string& python_version) {
+bool python_supported(const kb::TorchRelease& rel, const FactVersion& python_version) {
   auto r = VersionRange::parse(rel.python);
-  auto v = ver(python_version);
+  const auto& v = python_version.parsed();
   auto mm = v ? Version::parse(v->major_minor()) : std::nullopt;
   return r && mm && r->contains(*mm);
 }

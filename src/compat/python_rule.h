@@ -15,7 +15,7 @@ inline constexpr const char* kNumpyRule = "numpy.target";
 
 // Whether torch release rel supports a Python of this version (its major.minor within
 // rel.python); false when either cannot be read.
-bool python_supported(const kb::TorchRelease& rel, const std::string& python_version);
+bool python_supported(const kb::TorchRelease& rel, const FactVersion& python_version);
 
 // The NumPy installed in py against rel's NumPy range: missing, outside it, or within it (an
 // unreadable version or range counts as within: the build will tell).

@@ -4,8 +4,8 @@
 
 namespace ts::compat {
 
-std::optional<bool> driver_runs(const DriverFacts& d, const kb::CudaRelease* rel, const std::string& cuda) {
-  auto cv = ver(cuda);
+std::optional<bool> driver_runs(const DriverFacts& d, const kb::CudaRelease* rel, const FactVersion& cuda) {
+  const auto& cv = cuda.parsed();
   auto drv_cuda = d.cuda_version.parsed();
   // NVML's own answer beats the table when we have it.
   if (drv_cuda && cv) return *Version::parse(cv->major_minor()) <= *drv_cuda;
@@ -14,9 +14,9 @@ std::optional<bool> driver_runs(const DriverFacts& d, const kb::CudaRelease* rel
   return *drv >= rel->driver_min_linux;
 }
 
-NvccForTorch nvcc_for_torch(const std::string& torch_cuda, const std::string& nvcc) {
-  auto tc = ver(torch_cuda);
-  auto nv = ver(nvcc);
+NvccForTorch nvcc_for_torch(const FactVersion& torch_cuda, const FactVersion& nvcc) {
+  const auto& tc = torch_cuda.parsed();
+  const auto& nv = nvcc.parsed();
   if (!tc || !nv) return NvccForTorch::unknown;
   if (nv->major() != tc->major()) return NvccForTorch::other_major;
   return nv->major_minor() != tc->major_minor() ? NvccForTorch::other_minor : NvccForTorch::same;

@@ -17,10 +17,10 @@ inline constexpr const char* kTorchNvccRule = "torch.nvcc";
 // Whether this driver runs programs built with CUDA `cuda`: NVML's answer (the newest CUDA the
 // driver runs) when the probe has it, else the release's minimum driver (rel, from the KB);
 // nullopt when neither can be told.
-std::optional<bool> driver_runs(const DriverFacts& d, const kb::CudaRelease* rel, const std::string& cuda);
+std::optional<bool> driver_runs(const DriverFacts& d, const kb::CudaRelease* rel, const FactVersion& cuda);
 
 // nvcc of version `nvcc` for extensions of a torch built with CUDA `torch_cuda`.
 enum class NvccForTorch { unknown, other_major, other_minor, same };
-NvccForTorch nvcc_for_torch(const std::string& torch_cuda, const std::string& nvcc);
+NvccForTorch nvcc_for_torch(const FactVersion& torch_cuda, const FactVersion& nvcc);
 
 }  // namespace ts::compat

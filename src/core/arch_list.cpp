@@ -169,7 +169,7 @@ void from_json(const nlohmann::json& j, ArchList& l) {
 std::vector<CudaArch> native_gpu_arches(const HostFacts& facts) {
   std::vector<CudaArch> out;
   for (const auto& g : facts.gpus)
-    if (auto a = CudaArch::parse(g.compute_capability)) out.push_back(*a);
+    if (g.compute_capability) out.push_back(*g.compute_capability);
   return out;
 }
 

@@ -2,6 +2,18 @@
 
 #include <nlohmann/json.hpp>
 
+// A compute capability travels as its text, "" when unknown (facts files before it was typed read the
+// same); text no grammar accepts reads as unknown.
+namespace nlohmann {
+template <>
+struct adl_serializer<std::optional<ts::CudaArch>> {
+  static void to_json(json& j, const std::optional<ts::CudaArch>& a) { j = a ? a->capability() : ""; }
+  static void from_json(const json& j, std::optional<ts::CudaArch>& a) {
+    a = j.is_string() ? ts::CudaArch::parse(j.get<std::string>()) : std::nullopt;
+  }
+};
+}  // namespace nlohmann
+
 namespace ts {
 
 // Defaults on read so a facts file from an older torchsmith still loads.

@@ -4,11 +4,13 @@
 // and read back by `--facts FILE`, so every field round-trips through JSON.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/cuda_arch.h"
 #include "core/fact_version.h"
 
 namespace ts {
@@ -58,7 +60,9 @@ struct GpuFacts {
   std::string driver_bound; // kernel driver bound in sysfs: "nvidia", "nouveau", "" (none)
   // Filled by NVML when a driver answers, else by the KB lookup (compat::identify_gpus).
   std::string name;
-  std::string compute_capability;  // "7.5"; "" when unknown
+  // "7.5" as the GPU reports it, parsed once where it is read (the probe, the KB by PCI id, a facts
+  // file); none when unknown. A facts file spells it as text ("" = unknown).
+  std::optional<CudaArch> compute_capability;
   std::string identified_by;       // "nvml", "kb", "tegra", "" (unknown id)
   std::uint64_t memory_bytes = 0;
   bool integrated = false;         // Jetson / Tegra iGPU (no PCI function)
@@ -148,7 +152,7 @@ struct JetsonFacts {
   std::string l4t_version;  // the same as a version: "36.3.0"
   std::string jetpack;      // the JetPack that ships this L4T, from the KB (tegra.toml): "6.0"
   std::string soc;          // from /proc/device-tree/compatible: "tegra234"
-  std::string compute_capability;
+  std::optional<CudaArch> compute_capability;  // the SoC's GPU, from the KB (tegra.toml); none when unknown
 };
 
 struct HostFacts {

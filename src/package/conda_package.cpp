@@ -227,7 +227,7 @@ bool identify(Conda& c) {
   if (!o.name.empty()) name = o.name;
   c.cuda = o.cuda, c.cudnn = o.cudnn;
   if (p) {
-    if (c.cuda.empty()) c.cuda = p->cuda;
+    if (c.cuda.empty()) c.cuda = p->cuda.text();
     if (c.cudnn.empty()) c.cudnn = cudnn_from_build(plan_build);
   }
   if (auto u = plan_build.rfind('_'); u != std::string::npos)

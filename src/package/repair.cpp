@@ -152,10 +152,10 @@ bool open_input(Repair& r) {
 // plan compiles CUDA code, which the build then did not make (a failure). Ends the repair.
 bool no_extension(Repair& r) {
   const std::string name = r.w->name.filename();
-  if (const plan::Plan* p = r.o.plan; p && (!p->arch_list.empty() || !p->cuda.empty())) {
+  if (const plan::Plan* p = r.o.plan; p && (!p->arch_list.empty() || p->cuda.is_chosen())) {
     r.res.exit_code = 1;
     r.verdict("", "extension", Outcome::fail,
-              name + " holds no compiled extension, but the plan builds CUDA code (CUDA " + p->cuda +
+              name + " holds no compiled extension, but the plan builds CUDA code (CUDA " + p->cuda.text() +
                   (p->arch_list.empty() ? "" : ", arches " + p->arch_list.torch_cuda_arch_list()) +
                   "): the build compiled none of it");
     r.verdict("", "output", Outcome::fail, "not written: a check failed");

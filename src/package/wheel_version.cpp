@@ -47,21 +47,15 @@ std::string arch_suffix(const plan::Plan& p) {
 }  // namespace
 
 std::string local_from_plan(const plan::Plan& p) {
-  if (p.cuda.empty()) return "cpu";
-  std::string mm;  // "12.8.93" -> "128"
-  int dots = 0;
-  for (char c : p.cuda) {
-    if (c == '.' && ++dots == 2) break;
-    if (c != '.') mm += c;
-  }
-  return "cu" + mm + arch_suffix(p);
+  if (!p.cuda.is_chosen()) return "cpu";
+  return p.cuda.cu_tag() + arch_suffix(p);  // "12.8.93" -> "cu128"
 }
 
 std::string extension_local_from_plan(const plan::Plan& p) {
   // The CUDA of the torch it links against names the wheel (its index is cu124 even when nvcc was 12.8).
-  auto tag = torch_tag(p.torch_version, p.cuda.empty() ? "" : p.torch_cuda.empty() ? p.cuda : p.torch_cuda);
+  auto tag = torch_tag(p.torch_version, !p.cuda.is_chosen() ? "" : p.torch_cuda.empty() ? p.cuda.text() : p.torch_cuda);
   if (!tag) return local_from_plan(p);
-  return tag->text() + (p.cuda.empty() ? "" : arch_suffix(p));
+  return tag->text() + (p.cuda.is_chosen() ? arch_suffix(p) : "");
 }
 
 std::optional<std::string> apply_local_version(const std::string& version, const std::string& dist,

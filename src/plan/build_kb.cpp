@@ -128,14 +128,23 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     kb.limits_origin = r.origin();
     r.finish();
   }
+  if (auto t = root["legacy_backend"].as_table()) {
+    EntryReader r(*t, file, "legacy_backend", errs);
+    LegacyBackend e{r.text("module", true, "\"setuptools.build_meta:__legacy__\""),
+                    r.parsed_version("setuptools_min", true, "\"40.8.0\""), "", r.origin()};
+    e.source = common_source(r);
+    r.finish();
+    if (r.ok()) kb.legacy_backend = std::move(e);
+  }
   for (const auto& [k, v] : root) {
     std::string key(k.str());
     static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice",
-                                  "backend", "limits"};
+                                  "backend", "limits", "legacy_backend"};
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       errs.push_back({{file, static_cast<int>(k.source().begin.line)},
                       "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
-                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]] and [limits])"});
+                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [limits] and "
+                      "[legacy_backend])"});
   }
 }
 
@@ -209,20 +218,16 @@ std::vector<const Feature*> BuildKb::features_for(std::string_view v) const {
   return out;
 }
 
-const PortableList* BuildKb::portable_for(std::string_view cuda, std::string_view v) const {
-  auto c = Version::parse(cuda);
-  if (!c) return nullptr;
-  return first_of(portable, [&](const PortableList& p) { return same_cuda(p.cuda, *c) && in_range(p.torch, v); });
+const PortableList* BuildKb::portable_for(const Version& c, std::string_view v) const {
+  return first_of(portable, [&](const PortableList& p) { return same_cuda(p.cuda, c) && in_range(p.torch, v); });
 }
 
 const EnvVar* BuildKb::env_var(std::string_view name, std::string_view v) const {
   return first_of(env, [&](const EnvVar& e) { return e.name == name && in_range(e.torch, v); });
 }
 
-const Image* BuildKb::image(std::string_view cuda) const {
-  auto c = Version::parse(cuda);
-  if (!c) return nullptr;
-  return first_of(images, [&](const Image& i) { return same_cuda(i.cuda, *c); });
+const Image* BuildKb::image(const Version& c) const {
+  return first_of(images, [&](const Image& i) { return same_cuda(i.cuda, c); });
 }
 
 const BuildBackend* BuildKb::backend(std::string_view name) const {

@@ -3,6 +3,7 @@
 // dependencies, official arch lists, environment variables read, RPATHs, docker images). The core
 // KB loader leaves this file to the plan stage; the same overlay rules apply (a later entry with
 // the same key replaces an earlier one).
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,6 +82,15 @@ struct BuildBackend {
   kb::Origin origin;
 };
 
+// setuptools' legacy PEP 517 backend, which torchsmith's frontend (src/run/pyshim/torchsmith_pep517.py)
+// calls for a tree whose pyproject names no build-backend, or that has only setup.py.
+struct LegacyBackend {
+  std::string module;                     // "setuptools.build_meta:__legacy__"
+  std::optional<Version> setuptools_min;  // the first setuptools that has it: "40.8.0" (none: not known)
+  std::string source;
+  kb::Origin origin;
+};
+
 struct BuildKb {
   std::vector<Invocation> invocations;
   std::vector<Feature> features;
@@ -90,6 +100,7 @@ struct BuildKb {
   std::vector<Image> images;
   std::vector<LibraryAdvice> library_advice;
   std::vector<BuildBackend> backends;
+  LegacyBackend legacy_backend;  // [legacy_backend]
   int max_arches = 8;
   std::string max_arches_source;
   kb::Origin limits_origin;
@@ -99,9 +110,9 @@ struct BuildKb {
   // Features whose option exists in this torch version, in file order.
   std::vector<const Feature*> features_for(std::string_view torch_version) const;
   // The official list for this CUDA (major.minor); nullptr when the KB has none.
-  const PortableList* portable_for(std::string_view cuda, std::string_view torch_version) const;
+  const PortableList* portable_for(const Version& cuda, std::string_view torch_version) const;
   const EnvVar* env_var(std::string_view name, std::string_view torch_version) const;
-  const Image* image(std::string_view cuda) const;
+  const Image* image(const Version& cuda) const;  // the image of this CUDA's major.minor
   // The advice for a missing library on this CPU; x86_64's when the CPU has no entry of its own.
   const LibraryAdvice* advice(std::string_view library, std::string_view cpu) const;
   // The backend of that (normalized) distribution name; nullptr when the KB has none.

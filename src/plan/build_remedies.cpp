@@ -202,6 +202,7 @@ void choose_build_remedies(Ctx& c) {
     if (need && !older.empty()) {
       std::string src = compat::cite(rel->source, rel->origin);
       use_helper(c, "it raises the package's -std");
+      c.p.cxx_std = need;
       c.set_env("TORCHSMITH_CXX_STD", std::to_string(need), "the torch's headers need C++" + std::to_string(need), src,
                 kCxxStdRule);
       c.decide("remedy", std::string(kCxxStdRule) + " c++" + std::to_string(need),

@@ -30,7 +30,7 @@ const kb::TorchRelease* first_torch_with(const kb::Kb& kb, const CudaArch& a) {
 std::string gpu_names(const HostFacts& f, const CudaArch& a) {
   std::string s;
   for (const auto& g : f.gpus)
-    if (g.compute_capability == a.capability())
+    if (g.compute_capability && g.compute_capability->same_capability(a))
       s += (s.empty() ? "" : ", ") + (g.name.empty() ? "unnamed GPU" : g.name) + " (" +
            (g.integrated ? "integrated" : g.vendor_id + ":" + g.device_id) +
            (g.identified_by.empty() ? "" : ", named by " + g.identified_by) + ")";
@@ -49,7 +49,7 @@ std::optional<ArchList> read_arches(Ctx& c, const std::string& text, std::string
   core::ArchNames names;
   names.own = [&](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
     if (n != "portable") return std::nullopt;
-    portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version.original() : c.toolkit->version,
+    portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version : *c.toolkit->version.parsed(),
                                                                  c.version())
                                        : nullptr;
     if (!portable) {
@@ -111,7 +111,7 @@ void check_arch_list(Ctx& c, const std::string& src) {
   if (c.cuda_rel)
     for (const auto& a : list->arches()) {
       if (compat::arch_listed(c.cuda_rel->arches, a)) continue;
-      auto span = compat::arch_span(kb, a.capability());
+      auto span = compat::arch_span(kb, a);
       auto [lo, hi] = std::pair{span.lo, span.hi};
       const Version& tv = c.cuda_rel->version;
       bool newer = lo && lo->version > tv;
@@ -139,15 +139,15 @@ void check_arch_list(Ctx& c, const std::string& src) {
   std::vector<const GpuFacts*> uncovered;
   int known = 0;
   for (const auto& g : c.facts().gpus) {
-    auto cap = CudaArch::parse(g.compute_capability);
+    const auto& cap = g.compute_capability;
     if (!cap) continue;
     ++known;
     if (compat::coverage(list->arches(), *cap) == compat::Coverage::none) uncovered.push_back(&g);
   }
   bool none_runs = known > 0 && static_cast<int>(uncovered.size()) == known && !c.redistributable;
   for (const auto* g : uncovered) {
-    auto cap = *CudaArch::parse(g->compute_capability);
-    std::string who = (g->name.empty() ? g->device_id : g->name) + " here has compute " + g->compute_capability;
+    const CudaArch cap = *g->compute_capability;
+    std::string who = (g->name.empty() ? g->device_id : g->name) + " here has compute " + cap.capability();
     if (!none_runs) {
       c.warn("arch", "no code for " + cap.sm(), who + ", which the list does not cover: CUDA ops will fail there "
              "with 'no kernel image is available'", src, compat::kArchCoverageRule);
@@ -157,7 +157,7 @@ void check_arch_list(Ctx& c, const std::string& src) {
     if (!c.cuda_rel || compat::arch_listed(c.cuda_rel->arches, cap)) {
       fixes.push_back("add it: --arch \"" + list->torch_cuda_arch_list() + ";" + cap.str() + "\" (or --arch native)");
     } else {
-      auto span = compat::arch_span(kb, cap.capability());
+      auto span = compat::arch_span(kb, cap);
       std::string own = own_cudas_with(kb, *c.release, cap);
       if (span.hi && span.hi->version < c.cuda_rel->version)
         fixes.push_back("CUDA " + c.cuda_rel->version.original() + " cannot build " + cap.sm() + ": install CUDA " + span.hi->version.original() +
@@ -180,7 +180,7 @@ void check_arch_list(Ctx& c, const std::string& src) {
   if (static_cast<int>(list->size()) > b.max_arches) {
     std::vector<CudaArch> shorter;
     for (const auto& g : c.facts().gpus)
-      if (auto a = CudaArch::parse(g.compute_capability)) shorter.push_back(*a);
+      if (g.compute_capability) shorter.push_back(*g.compute_capability);
     if (shorter.empty()) {
       auto all = list->arches();
       shorter.assign(all.end() - b.max_arches, all.end());

@@ -55,7 +55,7 @@ void choose_cmake(Ctx& c) {
                                                                    ") is older than torch " + rel.version.original() + " needs";
     c.cmake_path = use_provisioned_tool(c, *prov, had + ": the newest CMake in " + range + " that can be provisioned, "
                                         "into the cache (no root, nothing installed into the build Python)");
-    c.cmake_version = prov->version;
+    c.cmake_version = FactVersion(prov->version);
     c.p.cmake_version = prov->version;
     c.decide("cmake", prov->version + " (" + c.cmake_path + ")",
              "provisioned from " + provision_where(*c.in->provision) + "; torch " + rel.version.original() + " needs CMake >= " + min_text,
@@ -78,7 +78,7 @@ void choose_cmake(Ctx& c) {
     c.decide("cmake", best->version + " (" + best->path + ")",
              best->how + "; torch " + rel.version.original() + " needs CMake >= " + min_text, src);
   }
-  if (ceil && *ver(c.cmake_version) >= *ceil)
+  if (ceil && c.cmake_version.parsed() && *c.cmake_version.parsed() >= *ceil)
     c.set_env("CMAKE_POLICY_VERSION_MINIMUM", "3.5",
               "CMake " + c.cmake_version + " >= " + ceil->original() +
                   " removed compatibility with cmake_minimum_required < 3.5, which torch " + rel.version.original() +

@@ -56,10 +56,7 @@ std::string prefix_of(std::string dir) {
   return dir_of(dir);
 }
 
-std::string major_of(const std::string& v) {
-  auto p = ver(v);
-  return p ? std::to_string(p->major()) : "";
-}
+std::string major_of(const FactVersion& v) { return v.parsed() ? std::to_string(v.parsed()->major()) : ""; }
 
 void cudnn(Ctx& c) {
   if (!c.p.features["cudnn"]) return;
@@ -71,7 +68,7 @@ void cudnn(Ctx& c) {
   }
   if (!l) {
     feature_off(c, "cudnn", "cuDNN was not found: torch builds without it ('-- Not using cuDNN'), slow convolutions; "
-                "install it (pip install nvidia-cudnn-cu" + major_of(c.p.cuda) + " or libcudnn-dev) and plan again",
+                "install it (pip install nvidia-cudnn-cu" + std::to_string(c.p.cuda.version()->major()) + " or libcudnn-dev) and plan again",
                 "facts");
     feature_off(c, "static-cudnn", "no cuDNN", "facts");
     return;
@@ -127,12 +124,11 @@ void choose_libraries(Ctx& c) {
   }
   if (c.p.features["magma"]) {
     if (const LibraryFacts* m = find_lib(c, "magma")) {
-      std::string tag = "magma-cuda" + std::to_string(ver(c.p.cuda)->major()) + std::to_string(ver(c.p.cuda)->minor());
+      std::string tag = "magma-cuda" + c.p.cuda.cu_tag().substr(2);  // "cu128" -> "magma-cuda128"
       c.set_env("MAGMA_HOME", prefix_of(m->library_dir), "MAGMA " + m->version + " (" + m->source + "); it must be the " +
                 tag + " build, matching CUDA " + c.cuda_mm());
     } else {
-      std::string tag = c.p.cuda.empty() ? "" : "cuda" + std::to_string(ver(c.p.cuda)->major()) +
-                                                     std::to_string(ver(c.p.cuda)->minor());
+      std::string tag = "cuda" + c.p.cuda.cu_tag().substr(2);  // builder's "cuda128"
       missing(c, "magma", "", tag);
     }
   }

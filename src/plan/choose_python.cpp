@@ -57,7 +57,7 @@ const PythonFacts* pick(Ctx& c, std::string& why) {
   if (!asked.empty()) {
     std::vector<const PythonFacts*> same;
     for (auto* p : ok)
-      if (mm_of(p->version) == mm_of(asked)) same.push_back(p);
+      if (p->version.major_minor() == mm_of(asked)) same.push_back(p);
     ok = same;
     why = "Python " + asked + " asked for (" + c.spec().origin_of("python") + ")";
   }
@@ -88,7 +88,7 @@ const PythonFacts* pick(Ctx& c, std::string& why) {
       auto range = VersionRange::parse(c.release->python);
       c.warn("python", "skipped " + p->path + " (" + p->env_kind + ", Python " + p->version + ")",
              "torch " + c.release->version.original() + " supports Python " + (range ? range->describe() : c.release->python) +
-                 ", not " + mm_of(p->version) + ": this " + p->env_kind +
+                 ", not " + p->version.major_minor() + ": this " + p->env_kind +
                  " cannot build it, so the plan uses another interpreter; to build in a " + p->env_kind +
                  ", make one with a Python in that range and name it: --python PATH",
              cite(c.release->source, c.release->origin));
@@ -187,9 +187,9 @@ void choose_python(Ctx& c) {
     fixes.push_back("use a Python torch " + rel.version.original() + " supports (" + supports + ")" +
                     (lo ? ": conda create -n torch-build python=" + lo->major_minor() + ", then --python 3.x" : ""));
     if (const auto* alt = newest_for(c.in->kb, *py))
-      fixes.push_back("or build a release that supports Python " + mm_of(py->version) + ": torch " + alt->version.original());
+      fixes.push_back("or build a release that supports Python " + py->version.major_minor() + ": torch " + alt->version.original());
     c.conflict("Python " + py->version + " (" + py->path + ") for torch " + c.version(),
-               "torch " + rel.version.original() + " needs Python " + supports + "; " + mm_of(py->version) +
+               "torch " + rel.version.original() + " needs Python " + supports + "; " + py->version.major_minor() +
                    (lo && *py->version.parsed() < *lo ? " is too old" : " is too new"),
                fixes, cite(rel.source, rel.origin), compat::kPythonRule);
     return;

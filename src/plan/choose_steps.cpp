@@ -65,7 +65,7 @@ void build(Ctx& c) {
       c.set_env("REL_WITH_DEB_INFO", "1", "a RelWithDebInfo build, asked for");
     for (const auto& [name, on] : c.p.features)
       if (const Feature* f = c.in->build.feature(name)) c.p.env[f->option] = on ? "1" : "0";
-    if (c.cuda_on && *ver(c.version()) >= *ver("2.0"))
+    if (c.cuda_on && c.release->version >= *Version::parse("2.0"))
       c.warn("triton", "not built by setup.py",
              "torch.compile (TorchDynamo/Inductor) needs Triton, which the torch build does not make: run `make triton` "
              "in the tree, or pip install the triton version pinned in .ci/docker/triton_version.txt",
@@ -120,8 +120,7 @@ void build(Ctx& c) {
 void artifacts(Ctx& c) {
   const auto& spec = c.spec();
   const auto [abi, plat] = core::wheel_tags(c);
-  auto v = *ver(c.version());
-  std::string mm = v.major_minor();
+  std::string mm = c.release->version.major_minor();
   // A package's name carries the CUDA (+cu<XY>, _cuda<X.Y>): none while the CUDA is a conflict.
   bool packaged = spec.wants("wheel") || spec.wants("conda");
   bool named = !(packaged && c.skipped_for_cuda("artifact", "the package's name"));
@@ -135,14 +134,14 @@ void artifacts(Ctx& c) {
     std::string cudnn;
     for (const auto& l : c.facts().libraries)
       if (l.name == "cudnn") cudnn = l.version;
-    std::string bs = "py" + py + (c.cuda_on ? "_cuda" + c.p.cuda + "_cudnn" + cudnn : "_cpu") + "_0";
+    std::string bs = "py" + py + (c.cuda_on ? "_cuda" + c.p.cuda.text() + "_cudnn" + cudnn : "_cpu") + "_0";
     std::string name = "pytorch-" + c.version() + "-" + bs + ".tar.bz2";
     c.p.artifacts.push_back({"conda", name, "pytorch-" + c.version() + "-py" + py + "_*.tar.bz2", "build string " + bs});
     c.decide("artifact", name, "official build string py<X.Y>_cuda<toolkit>_cudnn<cuDNN>_<conda build number 0>",
              "pytorch/builder@release/2.4:conda/build_pytorch.sh");
     c.set_env("PACKAGE_TYPE", "conda", "an official-style conda package");
     c.set_env("DESIRED_PYTHON", py, "the package's Python");
-    if (c.cuda_on && ver(c.p.cuda)) c.set_env("DESIRED_CUDA", "cu" + std::to_string(ver(c.p.cuda)->major()) + std::to_string(ver(c.p.cuda)->minor()),
+    if (c.cuda_on && c.p.cuda.is_chosen()) c.set_env("DESIRED_CUDA", c.p.cuda.cu_tag(),
                              "the package's CUDA in builder's spelling");
   }
   if (spec.wants("libtorch"))

@@ -22,7 +22,7 @@ std::vector<const CudaToolkitFacts*> ranked(const Ctx& c) {
   auto all_gpus = [&](const CudaToolkitFacts* t) {
     const auto* r = c.in->kb.find_cuda(t->version);
     for (const auto& g : c.facts().gpus)
-      if (!g.compute_capability.empty() && !compat::toolkit_compiles(*r, g.compute_capability)) return false;
+      if (g.compute_capability && !compat::toolkit_compiles(*r, *g.compute_capability)) return false;
     return true;
   };
   std::stable_sort(v.begin(), v.end(), [&](auto* a, auto* b) {
@@ -327,10 +327,10 @@ void choose_toolkit(Ctx& c) {
   if (!(torch ? detail::pick_toolkit(c) : ext::pick_toolkit(c))) {
     c.toolkit = nullptr;  // not even the installed one a refusal ranked first
     c.cuda_rel = nullptr;
-    if (c.conflicts.size() > before) c.cuda_conflict = c.conflicts.back().what;
+    c.p.cuda = CudaChoice::conflict(c.conflicts.size() > before ? c.conflicts.back().what : "");
     return;
   }
-  c.p.cuda = c.toolkit->version;
+  c.p.cuda = CudaChoice::chosen(*c.toolkit->version.parsed());  // every pick is a usable_toolkit: its version parsed
   c.p.cuda_home = c.toolkit->path;
   if (torch)
     detail::check_toolkit(c);

@@ -10,10 +10,10 @@ namespace ts::plan::detail {
 
 namespace {
 std::string local_label(const Ctx& c) {
-  if (!c.cuda_on || c.p.cuda.empty()) return "cpu";
-  auto v = *ver(c.p.cuda);
-  std::string label = "cu" + std::to_string(v.major()) + std::to_string(v.minor());
-  const PortableList* off = c.in->build.portable_for(c.p.cuda, c.version());
+  const Version* v = c.p.cuda.version();
+  if (!c.cuda_on || !v) return "cpu";
+  std::string label = c.p.cuda.cu_tag();
+  const PortableList* off = c.in->build.portable_for(*v, c.version());
   if (off && ArchList::parse(off->arches) == c.arches) return label;
   for (const auto& a : c.arches.arches()) label += ".sm" + a.sass_only().number();
   return label;

@@ -303,13 +303,15 @@ void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::str
   }
 }
 
-std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, ContractOut& out) {
+std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, const LegacyBackend* legacy,
+                                       ContractOut& out) {
   RuleScope scope(out, "contract.build");
   auto has = [&](const char* n) { return py.packages.count(n) > 0; };
-  // setuptools' legacy backend (a setup.py with no build-backend named) came in 40.8.0.
+  // setuptools' legacy backend (a setup.py with no build-backend named): from the version build.toml names.
   auto st = py.packages.find("setuptools");
   auto stv = st == py.packages.end() ? std::nullopt : ver(st->second);
-  if ((setup_py || pyproject) && stv && *stv >= *ver("40.8.0")) {
+  const std::optional<Version> since = legacy ? legacy->setuptools_min : std::nullopt;
+  if ((setup_py || pyproject) && stv && since && *stv >= *since) {
     out.decide("build", "torchsmith's PEP 517 frontend, no isolation, no dependencies",
                "the backend pyproject.toml names (setuptools' legacy backend when none) runs in the target Python, "
                "so the build sees the target torch (an isolated build installs a fresh torch from the index, "
@@ -317,8 +319,8 @@ std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, boo
                "pypa/build asks it: pip wheel first runs the metadata hook in a process of its own, a second run of "
                "setup.py that imports torch (seconds on every build). The helper torchsmith_pep517.py is written "
                "beside the build helper",
-               std::string(kIsolation) + "; https://peps.python.org/pep-0517/#build-wheel; setuptools v40.8.0 "
-               "changelog (build_meta:__legacy__); src/run/pyshim/torchsmith_pep517.py");
+               std::string(kIsolation) + "; https://peps.python.org/pep-0517/#build-wheel; " +
+                   compat::cite(legacy->source, legacy->origin) + "; src/run/pyshim/torchsmith_pep517.py");
     return frontend_argv(py.path);
   }
   if (has("pip") && (setup_py || pyproject)) {

@@ -9,6 +9,7 @@
 #include "core/arch_list.h"
 #include "core/host_facts.h"
 #include "kb/kb.h"
+#include "plan/build_kb.h"
 #include "plan/build_frontend.h"
 #include "plan/decision_log.h"
 #include "plan/plan.h"
@@ -54,10 +55,12 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
 void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::string& version,
                      const std::vector<std::string>& pyproject_requires, ContractOut& out);
 
-// How the build runs without isolation: torchsmith's PEP 517 frontend when the target Python has
-// setuptools >= 40.8 (its legacy backend), else `python -m pip wheel --no-build-isolation --no-deps`
-// when pip is there, else `python setup.py bdist_wheel`; a conflict when none can.
+// How the build runs without isolation: torchsmith's PEP 517 frontend when the target Python's
+// setuptools has the legacy backend (build.toml's [legacy_backend]; null or no version known: not
+// taken), else `python -m pip wheel --no-build-isolation --no-deps` when pip is there, else
+// `python setup.py bdist_wheel`; a conflict when none can.
 // Returns the argv ({python} and {dist} filled), empty on conflict.
-std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, ContractOut& out);
+std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, bool pyproject, const LegacyBackend* legacy,
+                                       ContractOut& out);
 
 }  // namespace ts::plan

@@ -32,7 +32,7 @@ std::string render_extension_summary(const PlanResult& r) {
     return o.str();
   }
   o << what(p) << " from " << (p.source_dir.empty() ? p.source_url + "@" + p.source_ref : p.source_dir) << "\n";
-  if (!p.cuda.empty()) o << "  CUDA " << p.cuda << " (" << p.cuda_home << "), arches " << p.arch_list.torch_cuda_arch_list() << "\n";
+  if (p.cuda.is_chosen()) o << "  CUDA " << p.cuda.text() << " (" << p.cuda_home << "), arches " << p.arch_list.torch_cuda_arch_list() << "\n";
   else o << "  CPU build\n";
   o << "  Python " << p.python_version << " (" << p.python << "), " << p.host_compiler << ", jobs " << p.jobs << "\n";
   if (!p.fixes.empty()) {

@@ -172,7 +172,7 @@ void build_steps(Ctx& c) {
   }
   bool setup_py = scan.scanned ? scan.setup_py : r.build_system != "pep517";
   bool pyproject = scan.scanned ? scan.pyproject : r.build_system == "pep517";
-  auto argv = build_command(*c.python, setup_py, pyproject, c);
+  auto argv = build_command(*c.python, setup_py, pyproject, c.req->build_kb ? &c.req->build_kb->legacy_backend : nullptr, c);
   if (argv.empty()) return;
   if (is_frontend(argv))
     use_build_helper(c, "the build step runs torchsmith's PEP 517 frontend from there",

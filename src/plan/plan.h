@@ -2,12 +2,15 @@
 // Plan: everything a build will do, decided up front. Every choice is a Decision with its reason
 // and source; every refusal a Conflict with the ways out. The lock file is this plan as JSON.
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/arch_list.h"
+#include "core/version.h"
 #include "spec/build_spec.h"
 
 namespace ts::plan {
@@ -87,12 +90,40 @@ struct ProvisionedTool {
   std::vector<LockedWheel> wheels;
 };
 
+// The CUDA toolkit a plan compiles with: chosen (its version, spelled as the toolkit spells it:
+// "12.8.93"), a conflict (a CUDA build the plan refused; the conflict's `what`), or none (a CPU
+// build). Never an empty text standing for either: a step or renderer asks which it is.
+class CudaChoice {
+ public:
+  CudaChoice() = default;  // none
+  static CudaChoice chosen(Version v);
+  static CudaChoice conflict(std::string what);
+  // "" is none, else the version text (a lock's field, a test's literal); throws
+  // std::invalid_argument on text no grammar accepts.
+  static CudaChoice from_text(std::string_view text);
+
+  bool is_chosen() const { return version_.has_value(); }
+  bool is_conflict() const { return !conflict_.empty(); }
+  bool is_none() const { return !is_chosen() && !is_conflict(); }
+  const Version* version() const { return version_ ? &*version_ : nullptr; }  // null unless chosen
+  const std::string& conflict_what() const { return conflict_; }                 // "" unless a conflict
+  std::string text() const { return version_ ? version_->original() : ""; }      // "12.8.93"; "" unless chosen
+  std::string major_minor() const { return version_ ? version_->major_minor() : ""; }  // "12.8"
+  std::string cu_tag() const;  // "cu128" (builder's DESIRED_CUDA, torch's index); "" unless chosen
+
+  friend bool operator==(const CudaChoice&, const CudaChoice&) = default;
+
+ private:
+  std::optional<Version> version_;
+  std::string conflict_;
+};
+
 struct Plan {
   std::string schema = "torchsmith-plan/1";
   spec::BuildSpec spec;
   std::string torch_version;   // "2.4.1"
   std::string build_version;   // PYTORCH_BUILD_VERSION: "2.4.1+cu128.sm120"
-  std::string cuda;            // the toolkit's full version: "12.8.93" ("" for CPU builds)
+  CudaChoice cuda;             // the toolkit's full version "12.8.93", a conflict, or none (a CPU build)
   std::string torch_cuda;      // an extension's torch: torch.version.cuda ("12.4"; "" = CPU torch or a torch build)
   std::string cuda_home;
   std::string python;          // interpreter path
@@ -108,6 +139,9 @@ struct Plan {
   int nvcc_threads = 1;       // nvcc --threads of each CUDA compile
   int nvcc_split = 0;         // nvcc --split-compile (0 = none)
   bool side_by_side = false;  // the package's extensions built side by side in jobs x nvcc_threads slots
+  // The C++ standard the build helper raises setup.py's -std to (build.cxx-std, TORCHSMITH_CXX_STD);
+  // 0 = the package's own. A remedy compares with this, never with the env's text.
+  int cxx_std = 0;
   std::map<std::string, std::string> env;            // exactly the build's environment
   std::map<std::string, std::string> cmake_options;  // NAME -> value (passed as -DNAME=value)
   std::map<std::string, bool> features;              // build.toml feature name -> on

@@ -64,8 +64,8 @@ int with_remote_slots(Ctx& c, int local_jobs) {
 }
 
 bool Ctx::skipped_for_cuda(const std::string& topic, const std::string& what) {
-  if (cuda_conflict.empty()) return false;
-  warn(topic, "skipped", what + " depends on the CUDA toolkit, which is a conflict (" + cuda_conflict +
+  if (!p.cuda.is_conflict()) return false;
+  warn(topic, "skipped", what + " depends on the CUDA toolkit, which is a conflict (" + p.cuda.conflict_what() +
                             "): nothing is chosen until it is resolved", "plan.toolkit");
   return true;
 }

@@ -55,14 +55,12 @@ struct Ctx : ContractOut {
   ArchList arches;
   bool cuda_on = false;
   const ScaleProbe* scale = nullptr;  // the command's --cache/--distribute probe (null: none)
-  // The conflict that left a CUDA build without a toolkit ("" when it has one, or builds no CUDA):
-  // a step whose answer derives from the toolkit decides nothing then (skipped_for_cuda).
-  std::string cuda_conflict;
 
   // Chosen by a torch build.
   const kb::TorchRelease* release = nullptr;
   const kb::CudaRelease* cuda_rel = nullptr;
-  std::string cmake_version, cmake_path, ninja_path;
+  FactVersion cmake_version;  // the CMake chosen, parsed once where it was found or provisioned
+  std::string cmake_path, ninja_path;
   bool redistributable = false;  // a package for other machines (conda, or --arch portable)
   std::vector<SelectedFix> selected_fixes;
 
@@ -89,7 +87,7 @@ struct Ctx : ContractOut {
                std::string source = "", std::string rule = "");
   std::string recipe_source() const;  // an extension build's: "source (packages/x.toml:3)" or "recipe_generic"
 
-  // True when the CUDA choice is a conflict: then `what` (a step's answer derived from the toolkit)
+  // True when the CUDA choice (p.cuda) is a conflict: then `what` (a step's answer derived from the toolkit)
   // is recorded as skipped because of that conflict, so a refused plan states nothing false.
   bool skipped_for_cuda(const std::string& topic, const std::string& what);
 

@@ -9,6 +9,30 @@
 
 namespace ts::plan {
 
+CudaChoice CudaChoice::chosen(Version v) {
+  CudaChoice c;
+  c.version_ = std::move(v);
+  return c;
+}
+
+CudaChoice CudaChoice::conflict(std::string what) {
+  CudaChoice c;
+  c.conflict_ = what.empty() ? "CUDA toolkit" : std::move(what);  // a conflict is never mistaken for none
+  return c;
+}
+
+CudaChoice CudaChoice::from_text(std::string_view text) {
+  if (text.empty()) return {};
+  std::string err;
+  auto v = Version::parse(text, &err);
+  if (!v) throw std::invalid_argument("cuda '" + std::string(text) + "': " + err);
+  return chosen(std::move(*v));
+}
+
+std::string CudaChoice::cu_tag() const {
+  return version_ ? "cu" + std::to_string(version_->major()) + std::to_string(version_->minor()) : "";
+}
+
 void to_json(nlohmann::json& j, const Decision& d) {
   j = {{"topic", d.topic}, {"value", d.value}, {"reason", d.reason}, {"source", d.source}, {"rule", d.rule}};
   if (d.warning) j["warning"] = true;
@@ -68,7 +92,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"spec", p.spec},
        {"torch_version", p.torch_version},
        {"build_version", p.build_version},
-       {"cuda", p.cuda},
+       {"cuda", p.cuda.text()},
        {"cuda_home", p.cuda_home},
        {"python", p.python},
        {"python_version", p.python_version},
@@ -88,6 +112,9 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"decisions", p.decisions},
        {"source", {{"url", p.source_url}, {"ref", p.source_ref}, {"dir", p.source_dir},
                    {"revision", p.source_revision}}}};
+  if (p.cuda.is_conflict()) j["cuda_conflict"] = p.cuda.conflict_what();  // "cuda" is "" then: no toolkit chosen
+  // Written whenever the env could be read for it, so a lock reads back the value it was written with.
+  if (p.cxx_std || p.env.count("TORCHSMITH_CXX_STD")) j["cxx_std"] = p.cxx_std;
   if (!p.torch_cuda.empty()) j["torch_cuda"] = p.torch_cuda;
   if (!p.import_name.empty()) j["import_name"] = p.import_name;
   if (!p.smoke.empty()) j["smoke"] = p.smoke;
@@ -123,6 +150,18 @@ int flag_number(const std::map<std::string, std::string>& env, const char* key, 
   return n;
 }
 
+// The number a knob's value is ("17"), 0 when absent or not all digits.
+int digits_of(const std::map<std::string, std::string>& env, const char* key) {
+  auto it = env.find(key);
+  if (it == env.end() || it->second.empty() || it->second.size() > 4) return 0;
+  int n = 0;
+  for (char ch : it->second) {
+    if (!std::isdigit(static_cast<unsigned char>(ch))) return 0;
+    n = n * 10 + (ch - '0');
+  }
+  return n;
+}
+
 // A lock written before the parallel counts were typed: read once here, at the edge, from the
 // knobs the planner wrote then (TORCHSMITH_NVCC_THREADS, NVCC_APPEND_FLAGS, TORCHSMITH_EXT_JOBS).
 void read_legacy_parallelism(Plan& p) {
@@ -155,7 +194,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.torch_version = j.value("torch_version", "");
   p.build_version = j.value("build_version", "");
   p.torch_cuda = j.value("torch_cuda", "");
-  p.cuda = j.value("cuda", "");
+  p.cuda = j.contains("cuda_conflict") ? CudaChoice::conflict(j.at("cuda_conflict").get<std::string>())
+                                       : CudaChoice::from_text(j.value("cuda", ""));
   p.cuda_home = j.value("cuda_home", "");
   p.python = j.value("python", "");
   p.python_version = j.value("python_version", "");
@@ -174,6 +214,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   } else {
     read_legacy_parallelism(p);  // a lock written before the counts were typed
   }
+  // A lock written before the standard was typed carries it only as TORCHSMITH_CXX_STD: read once here.
+  p.cxx_std = j.contains("cxx_std") ? j.at("cxx_std").get<int>() : digits_of(p.env, "TORCHSMITH_CXX_STD");
   p.cmake_options = j.value("cmake_options", std::map<std::string, std::string>{});
   p.features = j.value("features", std::map<std::string, bool>{});
   p.fixes = j.value("fixes", std::vector<PlannedFix>{});

@@ -31,16 +31,20 @@ bool has_control(const std::string& v) {
 }  // namespace
 
 std::string docker_image(const Plan& p, const BuildKb& b, const HostFacts& f, std::string* error) {
-  if (p.cuda.empty()) return "ubuntu:22.04";
-  const Image* img = b.image(p.cuda);
-  if (!img) {
-    if (error) *error = "build.toml names no nvidia/cuda image for CUDA " + p.cuda + " (add an [[image]] in a --kb overlay)";
+  if (p.cuda.is_conflict()) {  // no image is derived from a CUDA the plan refused
+    if (error) *error = "the plan's CUDA is a conflict (" + p.cuda.conflict_what() + "): no nvidia/cuda image is chosen";
     return "";
   }
-  auto v = Version::parse(p.cuda);
+  const Version* v = p.cuda.version();
+  if (!v) return "ubuntu:22.04";
+  const Image* img = b.image(*v);
+  if (!img) {
+    if (error) *error = "build.toml names no nvidia/cuda image for CUDA " + p.cuda.text() + " (add an [[image]] in a --kb overlay)";
+    return "";
+  }
   std::string tag = img->versions.back();
   for (const auto& t : img->versions)
-    if (v && v->release().size() >= 3 && Version::parse(t) == v->truncated(3)) tag = t;
+    if (v->release().size() >= 3 && Version::parse(t) == v->truncated(3)) tag = t;
   std::string os = f.os.id + f.os.version_id;
   if (std::find(img->os.begin(), img->os.end(), os) == img->os.end()) os = img->os.back();
   bool cudnn = p.features.count("cudnn") && p.features.at("cudnn") && !img->cudnn.empty();
@@ -86,7 +90,7 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
     << " mkl-static mkl-include\n";
   o << "ENV PATH=/opt/env/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\\n"
     << "    CMAKE_PREFIX_PATH=/opt/env \\\n    CONDA_PREFIX=/opt/env";
-  if (!p.cuda.empty())  // the image's toolkit, under the names the host plan set for its own
+  if (p.cuda.is_chosen())  // the image's toolkit, under the names the host plan set for its own
     for (const auto& e : toolkit_env("/usr/local/cuda")) o << " \\\n    " << e.name << "=" << e.value;
   for (const auto& [k, v] : p.env) {
     if (kHostPaths.count(k)) continue;

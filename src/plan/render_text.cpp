@@ -54,7 +54,7 @@ std::string render_summary(const PlanResult& r) {
   }
   o << "torch " << p.build_version << " from " << (p.source_dir.empty() ? p.source_url + "@" + p.source_ref : p.source_dir)
     << "\n";
-  if (!p.cuda.empty()) o << "  CUDA " << p.cuda << " (" << p.cuda_home << "), arches " << p.arch_list.torch_cuda_arch_list() << "\n";
+  if (p.cuda.is_chosen()) o << "  CUDA " << p.cuda.text() << " (" << p.cuda_home << "), arches " << p.arch_list.torch_cuda_arch_list() << "\n";
   o << "  Python " << p.python_version << " (" << p.python << "), " << p.host_compiler << ", MAX_JOBS=" << p.jobs << "\n";
   o << render_scale_lines(p);
   if (!p.fixes.empty()) {

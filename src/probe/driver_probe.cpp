@@ -37,7 +37,7 @@ void merge_smi_gpu(std::vector<GpuFacts>& gpus, GpuFacts s) {
     return;
   }
   if (it->name.empty()) it->name = s.name;
-  if (it->compute_capability.empty()) it->compute_capability = s.compute_capability;
+  if (!it->compute_capability) it->compute_capability = s.compute_capability;
   if (!it->memory_bytes) it->memory_bytes = s.memory_bytes;
   if (it->identified_by.empty()) it->identified_by = s.identified_by;
 }
@@ -74,7 +74,7 @@ void from_nvidia_smi(const Host& h, const std::string& smi, const ProbeOptions& 
       ++i;
       g.name = c[i++];
       if (has_cc) {
-        g.compute_capability = c[i] == "[N/A]" ? "" : c[i];
+        g.compute_capability = CudaArch::parse(c[i]);  // the one parse of nvidia-smi's text; "[N/A]": unknown
         ++i;
       }
       g.memory_bytes = mib(c[i++]);

@@ -85,7 +85,7 @@ Result query() {
     if (name && name(d, nb, sizeof nb) == NVML_SUCCESS) g.name = nb;
     int major = 0, minor = 0;
     if (cc && cc(d, &major, &minor) == NVML_SUCCESS)
-      g.compute_capability = std::to_string(major) + "." + std::to_string(minor);
+      g.compute_capability = CudaArch::of(major, minor);
     nvmlMemory_t m{};
     if (mem && mem(d, &m) == NVML_SUCCESS) g.memory_bytes = m.total;
     nvmlPciInfo_t p{};

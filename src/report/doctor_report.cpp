@@ -84,8 +84,7 @@ void gpu_section(std::ostringstream& o, const Style& st, const HostFacts& f) {
   for (const auto& g : f.gpus) {
     std::string id = g.integrated ? "integrated" : g.vendor_id + ":" + g.device_id;
     std::string name = g.name.empty() ? "unknown to the knowledge base" : g.name;
-    std::string cc = g.compute_capability.empty() ? "compute capability unknown"
-                                                  : "compute " + g.compute_capability;
+    std::string cc = !g.compute_capability ? "compute capability unknown" : "compute " + g.compute_capability->capability();
     std::string where = g.pci_address.empty() ? "" : g.pci_address + "  ";
     std::string by = g.identified_by.empty() ? "" : " (" + g.identified_by + ")";
     std::string mem = g.memory_bytes ? ", " + gib(g.memory_bytes) : "";

@@ -274,7 +274,7 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     s.say(e.empty() ? "the source ports did not make it build: reverted byte for byte"
                     : "the source ports could not be reverted: " + e);
   }
-  RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.parallel, s.o.retry, s.retries, s.o.native_arches,
+  RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.ran, s.o.retry, s.retries, s.o.native_arches,
                                  c.kind == StepKind::build);
   if (!rem.retry && try_ports(s, c, r.diagnosis)) return Ended::retry;
   if (rem.retry) {
@@ -282,7 +282,9 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     s.rec.retries.push_back({c.step.name, rem.reason, rem.kind, s.since()});
     s.say(c.step.name + " failed (" + why + "); retrying: " + rem.reason);
     for (const auto& [k, v] : rem.env) s.remedy_env[k] = v;
-    if (rem.parallel) s.parallel = *rem.parallel;
+    if (rem.parallel) s.ran.parallel = *rem.parallel;
+    if (rem.arch_list) s.ran.arch_list = *rem.arch_list;
+    if (rem.cxx_std) s.ran.cxx_std = *rem.cxx_std;
     // A remedy may put the build helper on PYTHONPATH (force_include): written like the plan's.
     if (expand_pyshim(s.remedy_env, s.shim_dir))
       if (auto e = write_pyshim(s.shim_dir); !e.empty()) s.say("the build helper: " + e);

@@ -1,7 +1,6 @@
 #include "run/remedy.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 
 #include <re2/re2.h>
@@ -29,8 +28,8 @@ std::string evidence_line(const triage::Finding& f) {
 int standard_named(const std::string& line) {
   static const RE2 iso(R"(ISO C\+\+ 20([0-9][0-9]) standard)");
   static const RE2 cxx(R"(C\+\+ ?([0-9][0-9])\b)");
-  std::string y;
-  if (RE2::PartialMatch(line, iso, &y) || RE2::PartialMatch(line, cxx, &y)) return std::atoi(y.c_str());
+  int y = 0;  // RE2 reads the two digits as the number
+  if (RE2::PartialMatch(line, iso, &y) || RE2::PartialMatch(line, cxx, &y)) return y;
   return 0;
 }
 
@@ -55,22 +54,23 @@ void with_helper(RemedyPlan& r, const std::map<std::string, std::string>& env) {
 // that the scan did not foresee, triggered by the failed build's log: false with r.refused when it
 // cannot help. The values come from the run's own environment (the plan's arch list) or the line.
 bool build_remedy(const std::string& rule, const triage::Finding& root, const std::map<std::string, std::string>& env,
-                  RemedyPlan& r) {
+                  const Ran& now, RemedyPlan& r) {
   const std::string line = evidence_line(root);
   const std::string quoted = line.size() > 200 ? line.substr(0, 200) + "..." : line;
   if (rule == "build.cxx-std") {
     int need = standard_named(line);
     if (!need) { r.refused = "the log line names no C++ standard (" + quoted + ")"; return false; }
-    if (std::atoi(env_of(env, "TORCHSMITH_CXX_STD").c_str()) >= need) {
-      r.refused = "the package's -std is already raised to C++" + env_of(env, "TORCHSMITH_CXX_STD") + ": the remedy did not help";
+    if (now.cxx_std >= need) {
+      r.refused = "the package's -std is already raised to C++" + std::to_string(now.cxx_std) + ": the remedy did not help";
       return false;
     }
+    r.cxx_std = need;
     r.env["TORCHSMITH_CXX_STD"] = r.env["TORCHSMITH_CMAKE_STD"] = std::to_string(need);
     r.reason = "[build.cxx-std] -std raised to C++" + std::to_string(need) +
                " (setup.py's flags and the CMake targets; TORCHSMITH_CXX_STD, TORCHSMITH_CMAKE_STD)";
   } else if (rule == "build.gpu-target") {
-    auto list = ArchList::parse(env_of(env, "TORCH_CUDA_ARCH_LIST"));
-    if (!list || list->empty()) { r.refused = "no planned CUDA arch to answer for (a CPU build)"; return false; }
+    const ArchList* list = &now.arch_list;
+    if (list->empty()) { r.refused = "no planned CUDA arch to answer for (a CPU build)"; return false; }
     if (!env_of(env, "TORCHSMITH_GPU_TARGET").empty()) {
       r.refused = "torch.cuda already answers for " + env_of(env, "TORCHSMITH_GPU_TARGET") + ": the remedy did not help";
       return false;
@@ -80,8 +80,8 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.reason = "[build.gpu-target] the build asked for a GPU: torch.cuda answers for the planned target " + target +
                " inside the build (TORCHSMITH_GPU_TARGET)";
   } else if (rule == "build.arch-list") {
-    auto list = ArchList::parse(env_of(env, "TORCH_CUDA_ARCH_LIST"));
-    if (!list || list->empty()) { r.refused = "the plan names no arch list (TORCH_CUDA_ARCH_LIST)"; return false; }
+    const ArchList* list = &now.arch_list;
+    if (list->empty()) { r.refused = "the plan names no arch list (TORCH_CUDA_ARCH_LIST)"; return false; }
     if (!env_of(env, "TORCHSMITH_ARCH_LIST").empty()) {
       r.refused = "the plan's arch list is already forced: the remedy did not help";
       return false;
@@ -135,26 +135,25 @@ bool set_env(const triage::Finding& root, const std::map<std::string, std::strin
   return true;
 }
 
-bool shorten_arch_list(const triage::Finding& root, const std::map<std::string, std::string>& env,
+bool shorten_arch_list(const triage::Finding& root, const std::map<std::string, std::string>& env, const Ran& now,
                        const RetryPolicy& policy, const ArchList& native_arches, bool build_step, RemedyPlan& r) {
   // nvcc refused an arch the plan's list does not have: the package passes its own list, and
   // shortening the plan's would change nothing; the plan's list is made to win instead.
   auto refused = arch_refused(evidence_line(root));
-  auto planned = ArchList::parse(env_of(env, "TORCH_CUDA_ARCH_LIST"));
-  if (build_step && refused && planned && !planned->contains_capability(*refused) &&
+  if (build_step && refused && !now.arch_list.empty() && !now.arch_list.contains_capability(*refused) &&
       env_of(env, "TORCHSMITH_ARCH_LIST").empty())
-    return build_remedy("build.arch-list", root, env, r);
+    return build_remedy("build.arch-list", root, env, now, r);
   if (!policy.allow_arch_shrink) {
     r.refused = "shortening the arch list changes what is built: pass --allow-arch-shrink to allow it";
     return false;
   }
-  // Spelled as the plan spells TORCH_CUDA_ARCH_LIST, so "already only these" compares like with like.
+  // Compared as TORCH_CUDA_ARCH_LIST spells both, so "already only these" compares like with like.
   const std::string native = native_arches.torch_cuda_arch_list();
-  auto it = env.find("TORCH_CUDA_ARCH_LIST");
-  if (native_arches.empty() || (it != env.end() && it->second == native)) {
+  if (native_arches.empty() || now.arch_list.torch_cuda_arch_list() == native) {
     r.refused = "no shorter arch list known (no GPU detected, or already only the GPUs here)";
     return false;
   }
+  r.arch_list = native_arches;
   r.env["TORCH_CUDA_ARCH_LIST"] = native;
   r.reason = root.id + ": arch list -> " + native + " (the GPUs here; allowed by --allow-arch-shrink)";
   return true;
@@ -209,8 +208,10 @@ bool switch_host_compiler(const triage::Finding& root, const std::map<std::strin
 
 }  // namespace
 
+Ran ran_of(const plan::Plan& p) { return {plan::parallelism_of(p), p.arch_list, p.cxx_std}; }
+
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
-                         const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
+                         const Ran& now, const RetryPolicy& policy, int retries_done,
                          const ArchList& native_arches, bool build_step) {
   RemedyPlan r;
   const triage::Finding* root = d.root();
@@ -227,7 +228,7 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
   bool retry = false;
   switch (rem.kind) {
     case triage::RemedyKind::halve_jobs:
-      retry = halve_jobs(*root, env, now, r);
+      retry = halve_jobs(*root, env, now.parallel, r);
       break;
     case triage::RemedyKind::set_env:
       retry = set_env(*root, env, r);
@@ -243,7 +244,7 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
       retry = true;
       break;
     case triage::RemedyKind::shorten_arch_list:
-      retry = shorten_arch_list(*root, env, policy, native_arches, build_step, r);
+      retry = shorten_arch_list(*root, env, now, policy, native_arches, build_step, r);
       break;
     case triage::RemedyKind::force_include:
       retry = force_include(*root, env, r);
@@ -256,7 +257,7 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
         r.refused = "a build helper remedy acts on a package's build; this step is not one (" + rem.note + ")";
         return r;
       }
-      retry = build_remedy(rem.rule, *root, env, r);
+      retry = build_remedy(rem.rule, *root, env, now, r);
       break;
     default:
       r.refused = "needs a different plan (" + rem.note + ")";

@@ -17,6 +17,15 @@ struct RetryPolicy {
   int max_retries = 2;            // per run
 };
 
+// What the failed step ran with, typed: the plan's values, or what an earlier remedy changed them
+// to. The environment's knobs were written from these, and no remedy reads them back out of it.
+struct Ran {
+  plan::Parallelism parallel;  // MAX_JOBS, nvcc --threads/--split-compile, side-by-side slots
+  ArchList arch_list;          // TORCH_CUDA_ARCH_LIST (empty: a CPU build)
+  int cxx_std = 0;             // the C++ standard the build helper raises the package's -std to (0: its own)
+};
+Ran ran_of(const plan::Plan& p);
+
 struct RemedyPlan {
   bool retry = false;
   std::string kind;    // "halve_jobs", "set_env", "clean_build_dir", "reconfigure", "shorten_arch_list", "build_remedy"
@@ -26,17 +35,19 @@ struct RemedyPlan {
   bool reconfigure = false;                // remove build/CMakeCache.txt before retrying
   std::string refused;  // a remedy exists but is not applied automatically, and why
   std::optional<plan::Parallelism> parallel;  // halve_jobs: the counts the retry runs with
+  std::optional<ArchList> arch_list;          // shorten_arch_list: the list the retry builds
+  std::optional<int> cxx_std;                 // build.cxx-std: the standard the retry raises to
 };
 
 // What to do after a failure whose diagnosis is d, given the environment the step ran with, the
-// parallel counts it ran with (`now`: the plan's, or a previous remedy's; the job knobs in env were
-// written from them) and the retries already made. `native_arches` are the GPUs here (empty when
+// typed values it ran with (`now`: the plan's, or a previous remedy's; env's knobs were written
+// from them) and the retries already made. `native_arches` are the GPUs here (empty when
 // unknown); the remedy writes them into TORCH_CUDA_ARCH_LIST. `build_step`: the failed step builds
 // the package, so a signature that names a build helper remedy (build_remedy, or nvcc refusing an
 // arch the plan's list lacks: the package's own) may trigger it; elsewhere (verify, a runtime) it
 // is refused.
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
-                         const plan::Parallelism& now, const RetryPolicy& policy, int retries_done,
+                         const Ran& now, const RetryPolicy& policy, int retries_done,
                          const ArchList& native_arches, bool build_step = false);
 
 }  // namespace ts::run

@@ -17,6 +17,7 @@
 #include "run/journal.h"
 #include "run/pipeline.h"
 #include "plan/parallelism.h"
+#include "run/remedy.h"
 #include "run/run_paths.h"
 #include "run/world.h"
 #include "triage/engine.h"
@@ -38,7 +39,7 @@ struct RunState {
   RunPaths paths;
   std::map<std::string, std::string> env;         // every external step's environment
   std::map<std::string, std::string> remedy_env;  // what remedies set on top of it
-  plan::Parallelism parallel = plan::parallelism_of(plan);  // the counts the job knobs were written from
+  Ran ran = ran_of(plan);  // the typed values the environment's knobs were written from (remedies change them)
   int retries = 0;
   bool ported = false, ports_reverted = false;    // the source ports' one try (pipeline.cpp)
   bool python_ported = false;  // that try was the Python ports, after a verify failed (pipeline.cpp)

@@ -16,7 +16,7 @@ TreeExpectation expectation_from_plan(const plan::Plan& p, const std::string& sr
   t.home_directory = src_dir;
   auto env = [&](const char* k) { auto it = p.env.find(k); return it == p.env.end() ? std::string() : it->second; };
   t.cxx_compiler = !env("CXX").empty() ? env("CXX") : p.host_compiler;
-  if (!p.cuda.empty() && !p.cuda_home.empty()) t.cuda_compiler = p.cuda_home + "/bin/nvcc";
+  if (p.cuda.is_chosen() && !p.cuda_home.empty()) t.cuda_compiler = p.cuda_home + "/bin/nvcc";
   t.python = p.python;
   if (env("USE_NINJA") == "1") t.generator = "Ninja";
   return t;

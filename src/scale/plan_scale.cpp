@@ -106,7 +106,7 @@ ScaleResult plan_scale(const ScaleRequest& r, plan::Plan& plan, const std::strin
              kSrcDistcc, true);
     }
     plan.scale.nvcc = "local";
-    if (!plan.cuda.empty() || !plan.cuda_home.empty())
+    if (plan.cuda.is_chosen() || !plan.cuda_home.empty())
       decide("nvcc", "local",
              "distcc distributes gcc/clang compiles only: CUDA units run here" +
                  std::string(cache.engine == "ccache" ? ", through ccache without the distcc prefix" : ""),

@@ -90,7 +90,7 @@ void arch_list(Finding& f, const Diagnosis& d, const HostFacts* facts, const kb:
   std::vector<CudaArch> gpus;
   std::string names;
   for (const auto& g : facts->gpus) {
-    auto a = CudaArch::parse(g.compute_capability);
+    const auto& a = g.compute_capability;
     if (!a) continue;
     if (std::find(gpus.begin(), gpus.end(), *a) == gpus.end()) gpus.push_back(*a);
     if (names.empty()) names = g.name;
@@ -143,7 +143,7 @@ void arch_range(Finding& f, const Diagnosis& d, const kb::Kb* kb) {
       if (en.kind == "arch" && !arch)
         if ((arch = CudaArch::parse(en.value))) line = e.line;
   if (!arch) return;
-  const compat::ArchSpan span = compat::arch_span(*kb, arch->capability());
+  const compat::ArchSpan span = compat::arch_span(*kb, *arch);
   const std::string name = arch->compute();
   if (span.describe().empty()) {
     f.notes.push_back(name + " (line " + std::to_string(line) + ") is compiled by no CUDA toolkit the KB lists (cuda.toml, rule " +

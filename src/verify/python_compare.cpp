@@ -174,7 +174,7 @@ class Judge {
     std::string got = cuda.empty() ? "none" : cuda;
     if (!p) {
       note(Check::cuda, "torch reports CUDA " + got + " (no plan to compare with)");
-    } else if (p->cuda.empty()) {
+    } else if (!p->cuda.is_chosen()) {
       if (cuda.empty())
         pass(Check::cuda, "CPU build, as planned");
       else if (is_ext())  // a CUDA torch runs an extension's CPU ops as any torch does
@@ -182,7 +182,7 @@ class Judge {
       else
         fail(Check::cuda, "plan is for a CPU build, torch reports CUDA " + cuda);
     } else {
-      std::string want = major_minor(p->cuda);
+      std::string want = p->cuda.major_minor();
       if (cuda.empty())
         fail(Check::cuda, "plan says CUDA " + want + ", torch reports none");
       else if (major_minor(cuda) == want)
@@ -352,7 +352,7 @@ class Judge {
           v["warnings"][0].is_string())
         why += ": " + v["warnings"][0].get<std::string>();
       why += ")";
-      bool cuda_expected = o_.plan ? !o_.plan->cuda.empty() : !str_of(torch_, "cuda").empty();
+      bool cuda_expected = o_.plan ? o_.plan->cuda.is_chosen() : !str_of(torch_, "cuda").empty();
       if (cuda_expected)
         fail(Check::gpu_devices, why + "; --gpu was asked for a CUDA build");
       else

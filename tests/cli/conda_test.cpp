@@ -20,7 +20,7 @@ std::string write_s2_lock(const std::string& dir) {
   p.torch_version = "1.8.0";
   p.build_version = "1.8.0";
   p.python_version = "3.8.5";
-  p.cuda = "11.0.221";
+  p.cuda = ts::plan::CudaChoice::from_text("11.0.221");
   p.numpy_version = "1.19.2";
   p.artifacts.push_back({"conda", "pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.bz2", "", ""});
   nlohmann::json j = p;

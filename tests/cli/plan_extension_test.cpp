@@ -105,7 +105,7 @@ TEST(PlanExtension, FactsFileWithNvccOfAnotherMajorExitsThree) {
   HostFacts f = venv_host("2.7.1+cu128", "12.8");
   f.cuda_toolkits.push_back({"/usr/local/cuda-13.0", "13.0", "/usr/local/cuda-13.0/bin/nvcc", "cuda.h", {}, {}});
   GpuFacts g;
-  g.compute_capability = "8.9";
+  g.compute_capability = CudaArch::of(8, 9);
   f.gpus.push_back(g);
   std::string file = std::string(TS_BINARY_DIR) + "/plan-ext-facts.json";
   ASSERT_EQ(util::write_file_atomic(file, nlohmann::json(f).dump()), "");

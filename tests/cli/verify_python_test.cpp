@@ -50,7 +50,7 @@ TEST_F(VerifyPython, DebianTorchAgainstACpuPlanPasses) {
 
 TEST_F(VerifyPython, CudaPlanFailsWithAClearLine) {
   plan::Plan p = cpu_plan();
-  p.cuda = "12.8.93";
+  p.cuda = plan::CudaChoice::from_text("12.8.93");
   auto r = run_torchsmith({"verify", "--python", "/usr/bin/python3", "--plan", lock(p), "--gpu"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("FAIL  cuda             plan says CUDA 12.8, torch reports none"),

@@ -33,19 +33,19 @@ TEST(ArchRule, NvccCompilesPrefersItsOwnListThenTheKb) {
   EXPECT_TRUE(nvcc_compiles({"sm_120"}, &r, arch("12.0")));  // nvcc --list-gpu-code beats the KB
   EXPECT_FALSE(nvcc_compiles({"sm_120"}, &r, arch("9.0")));
   EXPECT_TRUE(nvcc_compiles({}, nullptr, arch("12.0")));  // nothing known: the build will tell
-  EXPECT_TRUE(toolkit_compiles(r, "8.0"));
-  EXPECT_FALSE(toolkit_compiles(r, "8.6"));
+  EXPECT_TRUE(toolkit_compiles(r, CudaArch::of(8, 0)));
+  EXPECT_FALSE(toolkit_compiles(r, CudaArch::of(8, 6)));
 }
 
 TEST(ArchRule, SpanAndNearestRunnable) {
   kb::Kb k;
   k.cuda = {release("11.8", {"3.5", "8.6", "8.9"}), release("12.8", {"8.6", "8.9", "12.0"})};
-  auto s = arch_span(k, "3.5");
+  auto s = arch_span(k, CudaArch::of(3, 5));
   ASSERT_TRUE(s.lo && s.hi);
   EXPECT_EQ(s.hi->version.original(), "11.8");
   EXPECT_FALSE(s.still_supported);
   EXPECT_EQ(s.describe(), "CUDA 11.8 to 11.8");
-  EXPECT_EQ(arch_span(k, "12.0").describe(), "since CUDA 12.8");
+  EXPECT_EQ(arch_span(k, CudaArch::of(12, 0)).describe(), "since CUDA 12.8");
   // 8.9 on CUDA 11.8 with only 8.6: SASS of the same major, lower minor.
   auto n = nearest_runnable(k, k.cuda[0], arch("8.7"));
   ASSERT_TRUE(n);

@@ -106,7 +106,7 @@ TEST(Identify, NamesGpuByPciIdFromKb) {
   auto f = host_with("2182", "", "");
   identify_gpus(f, k);
   EXPECT_EQ(f.gpus[0].name, "GeForce GTX 1660 Ti");
-  EXPECT_EQ(f.gpus[0].compute_capability, "7.5");
+  EXPECT_EQ(f.gpus[0].compute_capability, CudaArch::of(7, 5));
   EXPECT_EQ(f.gpus[0].identified_by, "kb");
 }
 
@@ -206,11 +206,11 @@ TEST(Gpu, TorchWithoutTheArchFailsWithNoKernelImage) {
   EXPECT_TRUE(has(vs[1].reason, "no kernel image")) << vs[1].reason;
   // SASS of the same major with a lower minor runs (8.0 code on 8.6), PTX of an older arch JITs.
   f.pythons[0].torch.arch_list = {"sm_80", "compute_90"};
-  f.gpus[0].compute_capability = "8.6";
+  f.gpus[0].compute_capability = CudaArch::of(8, 6);
   vs.clear();
   check_gpus(f, k, vs);
   EXPECT_EQ(vs.back().level, Level::ok);
-  f.gpus[0].compute_capability = "12.0";
+  f.gpus[0].compute_capability = CudaArch::of(12, 0);
   vs.clear();
   check_gpus(f, k, vs);
   EXPECT_EQ(vs.back().level, Level::warn);
@@ -274,11 +274,11 @@ TEST(Gpu, SpanStartsWhereTheArchStarts) {
   a.first_cuda = testkit::version_of("10.0");
   a.source = "test:rn100";
   k.arch_support.push_back(a);
-  auto s = arch_span(k, "7.5");
+  auto s = arch_span(k, CudaArch::of(7, 5));
   EXPECT_EQ(s.describe(), "since CUDA 10.0");
   EXPECT_EQ(s.first_source, "test:rn100");
-  EXPECT_EQ(arch_span(k, "6.1").describe(), "CUDA 11.8 to 12.8");
-  EXPECT_EQ(arch_span(k, "12.0").describe(), "since CUDA 12.8");
+  EXPECT_EQ(arch_span(k, CudaArch::of(6, 1)).describe(), "CUDA 11.8 to 12.8");
+  EXPECT_EQ(arch_span(k, CudaArch::of(12, 0)).describe(), "since CUDA 12.8");
 }
 
 TEST(Compiler, Gcc13WithCuda118NamesInstalledGcc11) {

@@ -200,7 +200,7 @@ TEST(NativeGpuArches, SpelledAsThePlanSpellsTheArchList) {
   HostFacts f;
   for (const char* cc : {"9.0", "8.6", "", "9.0"}) {
     GpuFacts g;
-    g.compute_capability = cc;
+    g.compute_capability = CudaArch::parse(cc);  // as the probe reads it: "" is unknown
     f.gpus.push_back(g);
   }
   EXPECT_EQ(native_gpu_arches(f).size(), 3u);  // the unknown one is left out

@@ -31,7 +31,7 @@ plan::Plan s2_plan() {
   plan::Plan p;
   p.torch_version = "1.8.0";
   p.python_version = "3.8.5";
-  p.cuda = "11.0.221";
+  p.cuda = plan::CudaChoice::from_text("11.0.221");
   p.numpy_version = "1.19.2";
   p.artifacts.push_back({"conda", "pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.bz2",
                          "pytorch-1.8.0-py3.8_*.tar.bz2", ""});

@@ -58,7 +58,7 @@ TEST(RepairPure, ACudaPlansWheelWithoutAnExtensionFailsSayingWhy) {
   o.wheel = pure_wheel(dir.path());
   o.out_dir = dir / "dist";
   plan::Plan cuda;
-  cuda.cuda = "12.8.93";
+  cuda.cuda = plan::CudaChoice::from_text("12.8.93");
   cuda.arch_list = *ArchList::parse("8.9");
   o.plan = &cuda;
   RepairResult r = repair_wheel(o);

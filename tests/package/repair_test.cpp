@@ -103,7 +103,7 @@ TEST(Repair, ExtensionWheelVendorsRetagsAndRecords) {
   ASSERT_EQ(fx.error, "");
   const std::string before = slurp(fx.wheel);
   plan::Plan plan;
-  plan.cuda = "12.8.93";
+  plan.cuda = plan::CudaChoice::from_text("12.8.93");
   plan.arch_list = *ArchList::parse("8.0;12.0");
   RepairOptions o;
   o.wheel = fx.wheel;
@@ -186,7 +186,7 @@ TEST(Repair, ExtensionWheelNamesAndPinsTheTorchItWasBuiltAgainst) {
   plan::Plan plan;
   plan.torch_version = "2.6.0+cu124";
   plan.torch_cuda = "12.4";
-  plan.cuda = "12.8.93";
+  plan.cuda = plan::CudaChoice::from_text("12.8.93");
   plan.arch_list = *ArchList::parse("8.0;12.0");
   plan.import_name = "pkg";
   RepairOptions o;
@@ -284,7 +284,7 @@ TEST(Repair, TorchWheelGetsTheOfficialRpathLayoutAndThePlansVersion) {
     ASSERT_TRUE(w.finish());
   }
   plan::Plan plan;
-  plan.cuda = "12.8.93";
+  plan.cuda = plan::CudaChoice::from_text("12.8.93");
   plan.arch_list = *ArchList::parse("12.0");
   plan.build_version = "2.4.0a0+cu128.sm120";
   RepairOptions o;

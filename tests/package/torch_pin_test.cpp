@@ -53,7 +53,7 @@ TEST(TorchPin, ExtensionLocalVersionNamesItsTorch) {
   plan::Plan cuda;
   cuda.torch_version = "2.6.0+cu124";
   cuda.torch_cuda = "12.4";
-  cuda.cuda = "12.8.93";  // nvcc 12.8 for torch's CUDA 12.4: the wheel belongs with cu124
+  cuda.cuda = plan::CudaChoice::from_text("12.8.93");  // nvcc 12.8 for torch's CUDA 12.4: the wheel belongs with cu124
   cuda.arch_list = *ArchList::parse("8.0;9.0+PTX");
   EXPECT_EQ(extension_local_from_plan(cuda), "pt26cu124.sm80.sm90.ptx");
   EXPECT_EQ(apply_local_version("2.1.2", "torch_scatter", "auto", &cuda, &err), "2.1.2+pt26cu124.sm80.sm90.ptx");

@@ -38,12 +38,12 @@ TEST(BuildKb, VersionGatedEntries) {
   EXPECT_FALSE(has("1.13.0", "flash-attention"));
   EXPECT_EQ(b.invocation("2.4.1", "wheel")->command[1], "setup.py");
   EXPECT_EQ(b.invocation("2.9.0", "wheel")->command[2], "pip");
-  EXPECT_EQ(b.portable_for("11.8.89", "2.0.0")->arches, "3.7;5.0;6.0;7.0;7.5;8.0;8.6;9.0");
-  EXPECT_EQ(b.portable_for("12.8", "2.7.0")->arches, "7.0;7.5;8.0;8.6;9.0;10.0;12.0");
-  EXPECT_EQ(b.portable_for("10.2", "2.1.0"), nullptr);
+  EXPECT_EQ(b.portable_for(*Version::parse("11.8.89"), "2.0.0")->arches, "3.7;5.0;6.0;7.0;7.5;8.0;8.6;9.0");
+  EXPECT_EQ(b.portable_for(*Version::parse("12.8"), "2.7.0")->arches, "7.0;7.5;8.0;8.6;9.0;10.0;12.0");
+  EXPECT_EQ(b.portable_for(*Version::parse("10.2"), "2.1.0"), nullptr);
   EXPECT_NE(b.env_var("CMAKE_POLICY_VERSION_MINIMUM", "2.4.1"), nullptr);
   EXPECT_EQ(b.env_var("CMAKE_POLICY_VERSION_MINIMUM", "2.8.0"), nullptr);
-  EXPECT_EQ(b.image("11.7.1")->cudnn, "8");
+  EXPECT_EQ(b.image(*Version::parse("11.7.1"))->cudnn, "8");
 }
 
 TEST(BuildKb, OverlayErrorsNameFileAndLine) {
@@ -63,7 +63,7 @@ TEST(BuildKb, OverlayReplacesByKey) {
   std::vector<std::string> errors;
   BuildKb b = load_build_kb({}, errors);
   ASSERT_TRUE(read_build_text(b, "o.toml", "[[portable]]\ncuda = \"12.8\"\narches = \"12.0\"\nsource = \"mine\"\n", errors));
-  EXPECT_EQ(b.portable_for("12.8", "2.7.0")->arches, "12.0");
+  EXPECT_EQ(b.portable_for(*Version::parse("12.8"), "2.7.0")->arches, "12.0");
 }
 
 // n [[env]] entries, each merged by key: the reader's CPU seconds, and a later entry of a key

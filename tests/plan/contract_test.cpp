@@ -1,6 +1,9 @@
 // The torch <-> extension contract, one rule at a time, on fake facts and the shipped KB.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "plan/contract.h"
 
 #include "extension_fakes.h"
@@ -9,6 +12,8 @@ namespace ts::plan {
 namespace {
 
 using namespace testing;
+
+const LegacyBackend* legacy() { return &test_build_kb().legacy_backend; }
 
 bool has_text(const std::vector<std::string>& v, const std::string& needle) {
   for (const auto& s : v)
@@ -175,14 +180,14 @@ TEST(Contract, BuildNeverUsesIsolation) {
   // setuptools with the legacy backend: torchsmith's own frontend, in the target Python.
   py.packages["setuptools"] = "69.5.1";
   ContractOut direct;
-  auto argv = build_command(py, true, true, direct);
+  auto argv = build_command(py, true, true, legacy(), direct);
   EXPECT_EQ(argv, (std::vector<std::string>{py.path, "-m", "torchsmith_pep517", "-w", "dist", "."}));
   // Run by hand it is the same build through pip, with no helper to find.
   EXPECT_EQ(by_hand(argv), (std::vector<std::string>{py.path, "-m", "pip", "wheel", "-v", "--no-build-isolation",
                                                      "--no-deps", "-w", "dist", "."}));
-  py.packages["setuptools"] = "40.7.3";  // before build_meta:__legacy__
+  py.packages["setuptools"] = "40.7.3";  // before build_meta:__legacy__ (build.toml's setuptools_min)
   ContractOut pip;
-  argv = build_command(py, true, true, pip);
+  argv = build_command(py, true, true, legacy(), pip);
   ASSERT_GE(argv.size(), 6u);
   EXPECT_EQ(argv[0], py.path);
   EXPECT_NE(std::find(argv.begin(), argv.end(), "--no-build-isolation"), argv.end());
@@ -198,14 +203,60 @@ TEST(Contract, BuildNeverUsesIsolation) {
 
   py.packages.erase("pip");
   ContractOut setup;
-  argv = build_command(py, true, false, setup);
+  argv = build_command(py, true, false, legacy(), setup);
   ASSERT_EQ(argv.size(), 5u);
   EXPECT_EQ(argv[1], "setup.py");
   EXPECT_EQ(argv[2], "bdist_wheel");
 
   ContractOut none;  // a pyproject-only tree without pip cannot be built without isolation here
-  EXPECT_TRUE(build_command(py, false, true, none).empty());
+  EXPECT_TRUE(build_command(py, false, true, legacy(), none).empty());
   EXPECT_EQ(none.conflicts.size(), 1u);
+}
+
+// The legacy backend's setuptools is build.toml's fact, not the code's: its entry names the module the
+// frontend calls and an upstream source; the threshold moves with the KB (an overlay's 41.0 makes 40.9
+// go through pip), and with no [legacy_backend] known the frontend is not taken.
+TEST(Contract, TheLegacyBackendVersionComesFromTheBuildKb) {
+  const LegacyBackend& kb = *legacy();
+  ASSERT_TRUE(kb.setuptools_min.has_value());
+  EXPECT_EQ(kb.setuptools_min->original(), "40.8.0");
+  EXPECT_EQ(kb.module, "setuptools.build_meta:__legacy__");
+  EXPECT_NE(kb.source.find("setuptools.pypa.io"), std::string::npos) << kb.source;
+  EXPECT_EQ(kb.origin.file, "build.toml");
+  auto frontend = [](const PythonFacts& py, const LegacyBackend* l) {
+    ContractOut out;
+    auto argv = build_command(py, true, true, l, out);
+    return argv.size() > 2 && argv[2] == "torchsmith_pep517";
+  };
+  auto py = fake_python("2.7.1+cu128", "12.8");
+  py.packages["setuptools"] = "40.8.0";  // the first with it: taken
+  EXPECT_TRUE(frontend(py, &kb));
+  py.packages["setuptools"] = "40.7.9";  // near miss: one before
+  EXPECT_FALSE(frontend(py, &kb));
+  LegacyBackend later = kb;
+  later.setuptools_min = Version::parse("41.0");
+  py.packages["setuptools"] = "40.9.0";
+  EXPECT_TRUE(frontend(py, &kb));
+  EXPECT_FALSE(frontend(py, &later));
+  EXPECT_FALSE(frontend(py, nullptr));  // no build KB: the build goes through pip
+  LegacyBackend unknown = kb;
+  unknown.setuptools_min.reset();
+  EXPECT_FALSE(frontend(py, &unknown));
+  // The decision cites the KB entry (file:line), where a user finds the upstream page.
+  ContractOut out;
+  py.packages["setuptools"] = "69.5.1";
+  build_command(py, true, true, &kb, out);
+  ASSERT_FALSE(out.decisions.empty());
+  EXPECT_NE(out.decisions.back().source.find("(build.toml:" + std::to_string(kb.origin.line) + ")"), std::string::npos)
+      << out.decisions.back().source;
+}
+
+// The module build.toml names is the one the frontend calls.
+TEST(Contract, TheLegacyBackendModuleIsTheFrontendsOwn) {
+  std::ifstream f(std::string(TS_SOURCE_DIR) + "/src/run/pyshim/torchsmith_pep517.py");
+  std::stringstream text;
+  text << f.rdbuf();
+  EXPECT_NE(text.str().find("\"" + legacy()->module + "\""), std::string::npos);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "plan/render.h"
 #include "plan_fixtures.h"
 
@@ -49,7 +51,7 @@ const std::vector<Refused>& refused_plans() {
           pc.platform = "manylinux2014_x86_64";
           pc.cache_root = mode == 2 ? "/nonexistent/torchsmith-cache" : "";
           auto r = make_plan(spec_of(v, {{"--package", "wheel,conda"}}), fixture(h), knowledge(), mode ? &pc : nullptr);
-          if (r.conflicts.empty() || !r.plan.cuda.empty() || !r.plan.features.count("cuda") || !r.plan.features.at("cuda"))
+          if (r.conflicts.empty() || !r.plan.cuda.is_conflict() || !r.plan.features.count("cuda") || !r.plan.features.at("cuda"))
             continue;
           out.push_back({h + " " + v + (mode == 0 ? "" : mode == 1 ? " (provision, no cache)" : " (provision)"), std::move(r)});
         }
@@ -126,11 +128,55 @@ TEST(CudaConflict, NoFixChosenForTheRefusedCuda) {
   }
 }
 
+// The plan carries the refusal typed (a CudaChoice that is the conflict, never an empty version),
+// and every renderer reads that: the JSON names the conflict beside an empty "cuda" and reads back
+// the same, and no nvidia/cuda image is derived from it.
+TEST(CudaConflict, ThePlansCudaIsTheConflictAndTheRenderersSaySo) {
+  for (const auto& p : refused_plans()) {
+    SCOPED_TRACE(p.where);
+    const CudaChoice& cuda = p.r.plan.cuda;
+    ASSERT_TRUE(cuda.is_conflict());
+    EXPECT_FALSE(cuda.is_chosen());
+    EXPECT_EQ(cuda.version(), nullptr);
+    EXPECT_EQ(cuda.cu_tag(), "");
+    const Conflict* toolkit = nullptr;
+    for (const auto& c : p.r.conflicts)
+      if (c.rule == "plan.toolkit") toolkit = &c;
+    ASSERT_NE(toolkit, nullptr);
+    EXPECT_EQ(cuda.conflict_what(), toolkit->what);
+    nlohmann::json j = p.r.plan;
+    EXPECT_EQ(j.at("cuda"), "");
+    EXPECT_EQ(j.at("cuda_conflict"), toolkit->what);
+    EXPECT_EQ(j.get<Plan>().cuda, cuda);
+    std::string err;
+    EXPECT_EQ(docker_image(p.r.plan, knowledge().build, fixture("no-gpu"), &err), "");
+    EXPECT_NE(err.find("conflict (" + toolkit->what + ")"), std::string::npos) << err;
+  }
+}
+
+// Near misses: a CPU build is none (no conflict, the CPU image), a chosen toolkit its version.
+TEST(CudaConflict, NoneAndChosenAreNotConflicts) {
+  auto cpu = make_plan(spec_of("torch==2.4.1", {{"--without", "cuda"}}), fixture("two-toolkits"), knowledge());
+  ASSERT_TRUE(cpu.ok()) << render_explain(cpu);
+  EXPECT_TRUE(cpu.plan.cuda.is_none());
+  EXPECT_EQ(nlohmann::json(cpu.plan).count("cuda_conflict"), 0u);
+  std::string err;
+  EXPECT_EQ(docker_image(cpu.plan, knowledge().build, fixture("two-toolkits"), &err), "ubuntu:22.04") << err;
+  auto chosen = CudaChoice::from_text("12.8.93");
+  EXPECT_TRUE(chosen.is_chosen());
+  EXPECT_EQ(chosen.text(), "12.8.93");
+  EXPECT_EQ(chosen.major_minor(), "12.8");
+  EXPECT_EQ(chosen.cu_tag(), "cu128");
+  EXPECT_TRUE(CudaChoice::from_text("").is_none());
+  EXPECT_TRUE(CudaChoice::conflict("").is_conflict());  // a conflict with no words is still one
+  EXPECT_THROW(CudaChoice::from_text("twelve"), std::invalid_argument);
+}
+
 // The same hosts with CUDA: the label, the name and the fixes are still chosen (the skip is the
 // conflict's, not every plan's).
 TEST(CudaConflict, APlanWithItsToolkitStillNamesItsPackage) {
   auto r = make_plan(spec_of("torch==2.4.1"), fixture("two-toolkits"), knowledge());
-  ASSERT_FALSE(r.plan.cuda.empty()) << render_explain(r);
+  ASSERT_TRUE(r.plan.cuda.is_chosen()) << render_explain(r);
   EXPECT_EQ(r.plan.env.at("PYTORCH_BUILD_VERSION").find("2.4.1+cu"), 0u);
   EXPECT_EQ(skipped(r, "version"), nullptr);
   EXPECT_EQ(skipped(r, "fix"), nullptr);

@@ -5,6 +5,7 @@
 
 #include "core/host_facts.h"
 #include "kb/kb.h"
+#include "plan/build_kb.h"
 #include "plan/extension.h"
 #include "source/fix.h"
 
@@ -45,7 +46,7 @@ inline HostFacts fake_host(PythonFacts py, std::vector<std::string> toolkits, st
   for (const auto& cap : gpus) {
     GpuFacts g;
     g.name = "GPU " + cap;
-    g.compute_capability = cap;
+    g.compute_capability = CudaArch::parse(cap);
     g.vendor_id = "10de";
     f.gpus.push_back(g);
   }
@@ -54,8 +55,18 @@ inline HostFacts fake_host(PythonFacts py, std::vector<std::string> toolkits, st
   return f;
 }
 
+// build.toml as shipped (the legacy backend's setuptools, backends' requirements).
+inline const BuildKb& test_build_kb() {
+  static const BuildKb b = [] {
+    std::vector<std::string> errors;
+    return load_build_kb({}, errors);
+  }();
+  return b;
+}
+
 inline ExtensionRequest dir_request(SourceScan scan) {
   ExtensionRequest r;
+  r.build_kb = &test_build_kb();
   r.source.kind = ExtensionSource::Kind::dir;
   r.source.dir = "/src/demo";
   r.source.name = "demo";
@@ -69,6 +80,7 @@ inline ExtensionRequest dir_request(SourceScan scan) {
 // NAME==VERSION, as `torchsmith plan torch-scatter==2.1.2` asks.
 inline ExtensionRequest by_name(const std::string& name, const std::string& version) {
   ExtensionRequest r;
+  r.build_kb = &test_build_kb();
   r.source.kind = ExtensionSource::Kind::name;
   r.source.name = name;
   r.source.version = version;

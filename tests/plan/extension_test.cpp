@@ -44,7 +44,9 @@ TEST(ExtensionPlan, ARefusedToolkitLeavesNoCudaAndTheFixesSayTheyAreSkipped) {
   for (const auto& c : r.conflicts)
     if (c.rule == "plan.toolkit") refused = &c;
   ASSERT_NE(refused, nullptr) << all_conflicts(r);
-  EXPECT_EQ(r.plan.cuda, "");
+  ASSERT_TRUE(r.plan.cuda.is_conflict());  // a conflict, never an empty version
+  EXPECT_EQ(r.plan.cuda.conflict_what(), refused->what);
+  EXPECT_EQ(r.plan.cuda.text(), "");
   EXPECT_EQ(r.plan.cuda_home, "");
   EXPECT_EQ(r.plan.env.count("CUDA_HOME"), 0u);
   const Decision* skipped = nullptr;
@@ -60,7 +62,7 @@ TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
   auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
   ASSERT_TRUE(r.ok()) << all_conflicts(r);
   const Plan& p = r.plan;
-  EXPECT_EQ(p.cuda, "12.8");  // torch's minor preferred over the newer 13.0
+  EXPECT_EQ(p.cuda.text(), "12.8");  // torch's minor preferred over the newer 13.0
   EXPECT_EQ(p.cuda_home, "/usr/local/cuda-12.8");
   EXPECT_EQ(env(p, "TORCH_CUDA_ARCH_LIST"), "8.6");  // target-only: no PTX, no other arches
   EXPECT_EQ(env(p, "CUDA_HOME"), "/usr/local/cuda-12.8");
@@ -188,7 +190,7 @@ TEST(ExtensionPlan, CpuTorchAndAPackageWithACpuPathBuildsCpuWithTheRecipesCpuKno
   req.source.version = "2.1.0";
   auto r = make_extension_plan(req, f, test_kb(), *scatter, &test_fixes());
   ASSERT_TRUE(r.ok()) << all_conflicts(r);
-  EXPECT_EQ(r.plan.cuda, "");
+  EXPECT_TRUE(r.plan.cuda.is_none());  // a CPU build: no toolkit, and no conflict
   EXPECT_EQ(env(r.plan, "FORCE_ONLY_CPU"), "1");
   EXPECT_EQ(r.plan.env.count("FORCE_CUDA"), 0u);
   EXPECT_EQ(r.plan.env.count("CUDA_HOME"), 0u);

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "plan/lock.h"
 #include "plan/render.h"
 #include "plan_fixtures.h"
@@ -54,6 +56,38 @@ TEST(LockCheck, EveryPlanThePlannerMakesPasses) {
   EXPECT_GT(checked, 10);
   EXPECT_EQ(joined(lock_problems(corpus_lock("hello-ext.lock.json"))), "");
   EXPECT_EQ(joined(lock_problems(corpus_lock("torch-cpu.lock.json"))), "");
+}
+
+// The typed values a lock carries read back as they were written: the C++ standard a remedy raises
+// to (a lock written before it was typed gives it by TORCHSMITH_CXX_STD, read once; a typed 0 beside
+// that env stays 0), and a CUDA that is a conflict stays one, never an empty version.
+TEST(LockCheck, TypedValuesReadBackAsWritten) {
+  Plan p;
+  p.env["TORCHSMITH_CXX_STD"] = "17";
+  nlohmann::json j = lock_json(p);
+  ASSERT_TRUE(j.contains("cxx_std"));
+  EXPECT_EQ(j["cxx_std"], 0);
+  std::string err;
+  auto zero = parse_lock(j.dump(), &err);
+  ASSERT_TRUE(zero) << err;
+  EXPECT_EQ(zero->cxx_std, 0);
+  EXPECT_EQ(lock_json(*zero), j);
+  j.erase("cxx_std");  // as a lock before the standard was typed
+  auto legacy = parse_lock(j.dump(), &err);
+  ASSERT_TRUE(legacy) << err;
+  EXPECT_EQ(legacy->cxx_std, 17);
+  j["env"]["TORCHSMITH_CXX_STD"] = "c++17";  // near miss: not a number, not a standard
+  EXPECT_EQ(parse_lock(j.dump(), &err)->cxx_std, 0);
+  Plan refused;
+  refused.cuda = CudaChoice::conflict("CUDA toolkit");
+  auto back = parse_lock(lock_json(refused).dump(), &err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_TRUE(back->cuda.is_conflict());
+  EXPECT_EQ(back->cuda.conflict_what(), "CUDA toolkit");
+  nlohmann::json bad = lock_json(Plan{});
+  bad["cuda"] = "twelve";
+  EXPECT_FALSE(parse_lock(bad.dump(), &err));
+  EXPECT_NE(err.find("cuda 'twelve'"), std::string::npos) << err;
 }
 
 // The attack's two cases: a step's argv changed to `sh -c ...`, LD_PRELOAD added to the env.

@@ -118,8 +118,8 @@ TEST(PlanCore, JobsFollowMemoryAndAskingForMoreIsWarned) {
 TEST(PlanCore, ArchNamesMeanTheSameInEveryKind) {
   HostFacts facts;
   facts.gpus.resize(2);
-  facts.gpus[0].compute_capability = "8.6";
-  facts.gpus[1].compute_capability = "";  // not known: left out
+  facts.gpus[0].compute_capability = CudaArch::of(8, 6);
+  facts.gpus[1].compute_capability.reset();  // not known: left out
   auto native = native_arches(facts);
   ASSERT_EQ(native.size(), 1u);
   EXPECT_EQ(native[0].number(), "86");
@@ -200,7 +200,7 @@ TEST(PlanCore, NvccLimitComesFromTheBuildsCudaOnlyWhenCudaIsCompiled) {
 TEST(PlanCore, ArchTextReadsNumbersNativeFamiliesAndTheKindsOwnNames) {
   Fixture f;
   f.facts.gpus.resize(1);
-  f.facts.gpus[0].compute_capability = "8.9";
+  f.facts.gpus[0].compute_capability = CudaArch::of(8, 9);
   kb::ArchFamily ampere;
   ampere.name = "ampere";
   ampere.arches = testkit::arches_of({"8.0", "8.6"});

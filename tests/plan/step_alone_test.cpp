@@ -52,7 +52,7 @@ TEST(StepAlone, VersionLabelsTheCudaAndArchesTheEarlierStepsChose) {
   TorchCtx t("torch==2.4.1");
   t.c.release = t.c.kb().find_torch("2.4.1");
   t.c.cuda_on = true;
-  t.c.p.cuda = "12.4";
+  t.c.p.cuda = CudaChoice::from_text("12.4");
   t.c.arches = *ArchList::parse("8.9");
   detail::choose_version(t.c);
   EXPECT_EQ(t.c.p.build_version, "2.4.1+cu124.sm89");
@@ -69,7 +69,7 @@ TEST(StepAlone, VersionStatesNothingWhenTheCudaChoiceIsAConflict) {
   TorchCtx t("torch==2.4.1");
   t.c.release = t.c.kb().find_torch("2.4.1");
   t.c.cuda_on = true;
-  t.c.cuda_conflict = "CUDA toolkit";
+  t.c.p.cuda = CudaChoice::conflict("CUDA toolkit");
   detail::choose_version(t.c);
   EXPECT_EQ(t.c.p.build_version, "");
   EXPECT_EQ(t.c.p.env.count("PYTORCH_BUILD_VERSION"), 0u);

@@ -72,7 +72,7 @@ TEST(EdgeHost, UnknownGpuIsKeptById) {
   EXPECT_EQ(f.gpus[0].vendor_id, "10de");
   EXPECT_EQ(f.gpus[0].device_id, "ffff");
   EXPECT_EQ(f.gpus[0].name, "");
-  EXPECT_EQ(f.gpus[0].compute_capability, "");
+  EXPECT_FALSE(f.gpus[0].compute_capability.has_value());
   EXPECT_TRUE(f.driver.present);
   EXPECT_EQ(f.driver.version, "580.95.05");
   EXPECT_EQ(f.driver.cuda_version, "");  // no nvidia-smi, no NVML under a fake root

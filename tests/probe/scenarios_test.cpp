@@ -26,7 +26,7 @@ TEST(Scenario, S1_Rtx4090Cuda118) {
   EXPECT_EQ(f.gpus[0].device_id, "2684");
   EXPECT_EQ(f.gpus[0].pci_address, "0000:01:00.0");
   EXPECT_EQ(f.gpus[0].driver_bound, "nvidia");
-  EXPECT_EQ(f.gpus[0].compute_capability, "8.9");
+  EXPECT_EQ(f.gpus[0].compute_capability, CudaArch::of(8, 9));
   EXPECT_EQ(f.driver.version, "535.98");
   EXPECT_EQ(f.driver.cuda_version, "12.2");
   EXPECT_EQ(f.driver.source, "/proc/driver/nvidia/version");
@@ -74,7 +74,7 @@ TEST(Scenario, S2_Cuda110CondaContainer) {
   EXPECT_EQ(f.gpus[1].device_id, "1e07");
   // Driver 450 has no compute_cap field in nvidia-smi: names still come, capability from the KB later.
   EXPECT_EQ(f.gpus[0].name, "Tesla V100-PCIE-16GB");
-  EXPECT_EQ(f.gpus[0].compute_capability, "");
+  EXPECT_FALSE(f.gpus[0].compute_capability.has_value());
   EXPECT_EQ(f.driver.version, "450.102.04");
   EXPECT_EQ(f.driver.cuda_version, "11.0");
   ASSERT_EQ(f.cuda_toolkits.size(), 1u);
@@ -102,7 +102,7 @@ TEST(Scenario, S3_Rtx5090CMake4) {
   EXPECT_EQ(f.os.glibc, "2.39");  // from the ldd stub: no libc-X.Y.so since glibc 2.34
   ASSERT_EQ(f.gpus.size(), 1u);
   EXPECT_EQ(f.gpus[0].device_id, "2b85");
-  EXPECT_EQ(f.gpus[0].compute_capability, "12.0");
+  EXPECT_EQ(f.gpus[0].compute_capability, CudaArch::of(12, 0));
   EXPECT_EQ(f.driver.version, "580.95.05");  // open kernel module's NVRM line
   EXPECT_EQ(f.driver.cuda_version, "13.0");
   auto* t = toolkit(f, "/usr/local/cuda-12.8");
@@ -136,7 +136,7 @@ TEST(Scenario, S4_Wsl2Cuda117) {
   // No PCI function and no /proc/driver/nvidia under WSL2: nvidia-smi from /usr/lib/wsl/lib.
   ASSERT_EQ(f.gpus.size(), 1u);
   EXPECT_EQ(f.gpus[0].device_id, "1f08");
-  EXPECT_EQ(f.gpus[0].compute_capability, "7.5");
+  EXPECT_EQ(f.gpus[0].compute_capability, CudaArch::of(7, 5));
   EXPECT_EQ(f.gpus[0].identified_by, "nvidia-smi");
   EXPECT_EQ(f.driver.source, "nvidia-smi");
   EXPECT_EQ(f.driver.version, "528.49");

@@ -32,6 +32,7 @@ triage::Diagnosis diagnosed(const std::string& log) { return triage::diagnose_te
 plan::Plan build_plan() {
   plan::Plan p;
   p.steps = {{"build", {"python3", "-m", "pip", "wheel", "--no-build-isolation", "."}, "{src}", ""}};
+  p.arch_list = *ArchList::parse("8.6");  // typed, and written into the env as the planner does
   p.env = {{"TORCH_CUDA_ARCH_LIST", "8.6"}, {"PATH", "/usr/bin"}};
   return p;
 }
@@ -88,6 +89,30 @@ TEST(PipelineBuildRemedy, ARemedyThatDidNotHelpIsNotRepeated) {
       << r.record.steps.back().note;
 }
 
+// The standard the plan already raised to is the plan's typed value: a C++20 failure on a plan
+// that raises to C++20 is not retried with it, and a plan that raises to C++17 is raised to 20.
+TEST(PipelineBuildRemedy, TheStandardThePlanRaisedToIsReadTyped) {
+  for (int planned : {20, 17}) {
+    Fixture f;
+    plan::Plan p = build_plan();
+    p.cxx_std = planned;
+    p.env["TORCHSMITH_CXX_STD"] = std::to_string(planned);
+    f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosed(kCxx20)});
+    BuildOutcome r = run_build(p, f.opts());
+    SCOPED_TRACE(planned);
+    if (planned == 20) {
+      EXPECT_EQ(r.exit_code, 1);
+      EXPECT_EQ(f.fake.calls.size(), 1u);
+      ASSERT_FALSE(r.record.steps.empty());
+      EXPECT_NE(r.record.steps.back().note.find("already raised to C++20"), std::string::npos) << r.record.steps.back().note;
+    } else {
+      EXPECT_EQ(r.exit_code, 0) << r.error;
+      ASSERT_EQ(f.fake.calls.size(), 2u);
+      EXPECT_EQ(f.env_of(1, "TORCHSMITH_CXX_STD"), "20");
+    }
+  }
+}
+
 TEST(PipelineBuildRemedy, ASetupPyGpuCheckGetsThePlannedTarget) {
   Fixture f;
   f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosed(
@@ -120,6 +145,7 @@ TEST(PipelineBuildRemedy, AnArchThePlanDoesNotHaveIsThePackagesOwn) {
 TEST(PipelineBuildRemedy, AnArchOfThePlansOwnListIsNotForced) {
   Fixture f;
   plan::Plan p = build_plan();
+  p.arch_list = *ArchList::parse("3.5;8.6");
   p.env["TORCH_CUDA_ARCH_LIST"] = "3.5;8.6";
   f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosed(
       "nvcc fatal   : Unsupported gpu architecture 'compute_35'\n")});

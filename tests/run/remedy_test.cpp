@@ -65,13 +65,13 @@ TEST(Remedy, ASecondRetryHalvesTheCountsTheFirstLeft) {
   Diag g("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs, {{"MAX_JOBS", "3"}});
   std::map<std::string, std::string> env{{"MAX_JOBS", "12"}, {"TORCHSMITH_EXT_JOBS", "24"}};
   plan::Parallelism now{12, 2, 0, true};
-  auto first = choose_remedy(g.d, env, now, {}, 0, {});
+  auto first = choose_remedy(g.d, env, Ran{now}, {}, 0, {});
   ASSERT_TRUE(first.retry && first.parallel) << first.refused;
   EXPECT_EQ(first.parallel->jobs, 6);
   EXPECT_EQ(first.env.at("MAX_JOBS"), "6");
   EXPECT_EQ(first.env.at("TORCHSMITH_EXT_JOBS"), "12");
   for (const auto& [k, v] : first.env) env[k] = v;
-  auto second = choose_remedy(g.d, env, *first.parallel, {}, 1, {});
+  auto second = choose_remedy(g.d, env, Ran{*first.parallel}, {}, 1, {});
   ASSERT_TRUE(second.retry && second.parallel) << second.refused;
   EXPECT_EQ(second.env.at("MAX_JOBS"), "3");
   EXPECT_EQ(second.env.at("TORCHSMITH_EXT_JOBS"), "6");
@@ -99,15 +99,20 @@ TEST(Remedy, SetEnvReconfiguresOnlyWhenItChangesSomething) {
 TEST(Remedy, ArchShrinkNeedsPermissionAndAKnownGpu) {
   Diag g("PTXAS_TOO_MUCH_SHARED_DATA", triage::RemedyKind::shorten_arch_list);
   std::map<std::string, std::string> env{{"TORCH_CUDA_ARCH_LIST", "5.0;6.0;7.0;8.0;9.0"}};
-  auto no = choose_remedy(g.d, env, {}, {}, 0, *ArchList::parse("9.0"));
+  const Ran planned{{}, *ArchList::parse("5.0;6.0;7.0;8.0;9.0")};
+  auto no = choose_remedy(g.d, env, planned, {}, 0, *ArchList::parse("9.0"));
   EXPECT_FALSE(no.retry);
   EXPECT_NE(no.refused.find("--allow-arch-shrink"), std::string::npos);
   RetryPolicy allow;
   allow.allow_arch_shrink = true;
-  auto yes = choose_remedy(g.d, env, {}, allow, 0, *ArchList::parse("9.0"));
+  auto yes = choose_remedy(g.d, env, planned, allow, 0, *ArchList::parse("9.0"));
   ASSERT_TRUE(yes.retry);
   EXPECT_EQ(yes.env.at("TORCH_CUDA_ARCH_LIST"), "9.0");
-  EXPECT_FALSE(choose_remedy(g.d, env, {}, allow, 0, {}).retry);  // no GPU here: nothing shorter known
+  ASSERT_TRUE(yes.arch_list.has_value());  // typed, for the run's next attempt
+  EXPECT_EQ(*yes.arch_list, *ArchList::parse("9.0"));
+  EXPECT_FALSE(choose_remedy(g.d, env, planned, allow, 0, {}).retry);  // no GPU here: nothing shorter known
+  // Already only the GPUs here (the list the step ran with, typed): nothing shorter.
+  EXPECT_FALSE(choose_remedy(g.d, env, Ran{{}, *ArchList::parse("9.0")}, allow, 0, *ArchList::parse("9.0")).retry);
 }
 
 TEST(Remedy, BoundedAndSwitchableOff) {
@@ -233,16 +238,34 @@ TEST(Remedy, BuildRemedyTakesTheStandardFromTheLine) {
   ASSERT_TRUE(r.retry) << r.refused;
   EXPECT_EQ(r.kind, "build_remedy");
   EXPECT_EQ(r.env.at("TORCHSMITH_CXX_STD"), "17");
+  EXPECT_EQ(r.cxx_std, 17);
   EXPECT_EQ(r.env.at("PYTHONPATH"), "{pyshim}");
   EXPECT_TRUE(r.reconfigure);
 }
 
+// The standard the step ran with is the typed one (the plan's, or an earlier remedy's), never the
+// environment's text read back: a stale TORCHSMITH_CXX_STD says nothing, the typed 17 refuses.
+TEST(Remedy, BuildRemedyComparesWithTheTypedStandard) {
+  BuildDiag g("CXX17_REQUIRED", "build.cxx-std", "error: #error This file requires compiler and library support for "
+              "the ISO C++ 2017 standard.");
+  Ran raised{{4}};
+  raised.cxx_std = 17;
+  auto no = choose_remedy(g.d, {}, raised, {}, 0, ArchList{}, true);
+  EXPECT_FALSE(no.retry);
+  EXPECT_NE(no.refused.find("already raised to C++17"), std::string::npos) << no.refused;
+  auto yes = choose_remedy(g.d, {{"TORCHSMITH_CXX_STD", "17"}}, Ran{{4}}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(yes.retry) << yes.refused;
+  EXPECT_EQ(yes.cxx_std, 17);
+  raised.cxx_std = 14;  // near miss: an older standard is raised
+  EXPECT_TRUE(choose_remedy(g.d, {}, raised, {}, 0, ArchList{}, true).retry);
+}
+
 TEST(Remedy, BuildRemedyOnlyInABuildStep) {
   BuildDiag g("NVIDIA_DRIVER_MISSING", "build.gpu-target", "RuntimeError: Found no NVIDIA driver on your system.");
-  auto r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6"}}, {4}, {}, 0, ArchList{}, false);
+  auto r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6"}}, Ran{{4}, *ArchList::parse("8.6")}, {}, 0, ArchList{}, false);
   EXPECT_FALSE(r.retry);
   EXPECT_NE(r.refused.find("this step is not one"), std::string::npos) << r.refused;
-  r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6+PTX;9.0"}}, {4}, {}, 0, ArchList{}, true);
+  r = choose_remedy(g.d, {{"TORCH_CUDA_ARCH_LIST", "8.6+PTX;9.0"}}, Ran{{4}, *ArchList::parse("8.6+PTX;9.0")}, {}, 0, ArchList{}, true);
   ASSERT_TRUE(r.retry) << r.refused;
   EXPECT_EQ(r.env.at("TORCHSMITH_GPU_TARGET"), "8.6");
 }

@@ -87,7 +87,7 @@ TEST(Stale, CleanKeepsTheLogsThenRemoves) {
 TEST(Stale, ExpectationComesFromThePlan) {
   plan::Plan p;
   p.env = {{"CXX", "/usr/bin/g++-11"}, {"USE_NINJA", "1"}};
-  p.cuda = "11.8.89";
+  p.cuda = plan::CudaChoice::from_text("11.8.89");
   p.cuda_home = "/usr/local/cuda-11.8";
   p.python = "/opt/conda/bin/python3";
   auto t = expectation_from_plan(p, "/src/pytorch");

@@ -64,7 +64,7 @@ TEST(Specialize, ArchListAgainstTheGpu) {
   HostFacts f;
   GpuFacts g;
   g.name = "NVIDIA GeForce RTX 4090";
-  g.compute_capability = "8.9";
+  g.compute_capability = CudaArch::of(8, 9);
   f.gpus.push_back(g);
   specialize(d, &f, &the_kb());
   EXPECT_NE(d.root()->fix.find("This GPU is 8.9 (NVIDIA GeForce RTX 4090), the arch list was 8.0;8.6: "
@@ -77,7 +77,7 @@ TEST(Specialize, ArchTheToolkitDoesNotKnowFallsBackToPtx) {
                     "nvcc fatal   : Unsupported gpu architecture 'compute_120'\n");
   HostFacts f;
   GpuFacts g;
-  g.compute_capability = "12.0";
+  g.compute_capability = CudaArch::of(12, 0);
   f.gpus.push_back(g);
   specialize(d, &f, &the_kb());
   ASSERT_EQ(root_id(d), "NVCC_UNSUPPORTED_GPU_ARCH");
@@ -123,13 +123,13 @@ TEST(Specialize, RefusedArchNamesTheToolkitsThatCompileIt) {
   auto d = diagnose("Cuda compilation tools, release 10.2, V10.2.89\nnvcc fatal : Unsupported gpu architecture 'compute_86'\n");
   ASSERT_EQ(root_id(d), "NVCC_UNSUPPORTED_GPU_ARCH");
   specialize(d, nullptr, &the_kb());
-  const compat::ArchSpan s86 = compat::arch_span(the_kb(), "8.6");
+  const compat::ArchSpan s86 = compat::arch_span(the_kb(), CudaArch::of(8, 6));
   ASSERT_FALSE(s86.describe().empty());
   EXPECT_NE(d.root()->fix.find("nvcc compiles for compute_86 " + s86.describe() + "; the CUDA 10.2 here is older than that"),
             std::string::npos) << d.root()->fix;
   auto old = diagnose("Cuda compilation tools, release 12.1, V12.1.105\nerror: nvcc fatal   : Unsupported gpu architecture 'compute_35'\n");
   specialize(old, nullptr, &the_kb());
-  const compat::ArchSpan s35 = compat::arch_span(the_kb(), "3.5");
+  const compat::ArchSpan s35 = compat::arch_span(the_kb(), CudaArch::of(3, 5));
   ASSERT_FALSE(s35.still_supported);
   EXPECT_NE(old.root()->fix.find("in " + s35.describe() + "; the CUDA 12.1 here no longer has it"), std::string::npos) << old.root()->fix;
   // Near misses: without the KB, or for another finding that names an arch, nothing is added.

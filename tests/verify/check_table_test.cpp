@@ -78,14 +78,14 @@ std::vector<Verdict> emitted() {
   plan::Plan torch_plan;
   torch_plan.torch_version = "2.6";
   torch_plan.build_version = "2.6.0";
-  torch_plan.cuda = "12.8";
+  torch_plan.cuda = plan::CudaChoice::from_text("12.8");
   torch_plan.arch_list = *ArchList::parse("8.0;9.0");
   torch_plan.features = {{"cudnn", true}};
   torch_plan.cmake_options = {{"USE_CUDA", "ON"}, {"USE_CUDNN", "OFF"}};
   torch_plan.env = {{"_GLIBCXX_USE_CXX11_ABI", "1"}};
   plan::Plan ext_plan;
   ext_plan.torch_version = "2.6";
-  ext_plan.cuda = "12.8";
+  ext_plan.cuda = plan::CudaChoice::from_text("12.8");
   ext_plan.import_name = "ext";
   ext_plan.smoke = "import ext";
   for (bool good : {true, false})

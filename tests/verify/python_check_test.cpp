@@ -72,7 +72,7 @@ TEST(PythonCheck, PlanAskingCudaFailsOnCpuTorch) {
   PythonCheckOptions o;
   o.python = kPy;
   o.plan = cpu_113_plan();
-  o.plan->cuda = "12.8.93";
+  o.plan->cuda = plan::CudaChoice::from_text("12.8.93");
   o.plan->arch_list = *ArchList::parse("9.0");
   o.plan->features["cudnn"] = true;
   o.plan->cmake_options["USE_CUDA"] = "ON";
@@ -102,7 +102,7 @@ TEST(PythonCheck, GpuWithoutGpuSkipsForCpuPlanAndFailsForCudaPlan) {
   auto* d = find(r.verdicts, "gpu devices", Outcome::note);
   ASSERT_TRUE(d && is_skip(*d)) << dump(r.verdicts);
   EXPECT_TRUE(find(r.verdicts, "gpu matmul", Outcome::note)) << dump(r.verdicts);
-  o.plan->cuda = "12.8";
+  o.plan->cuda = plan::CudaChoice::from_text("12.8");
   r = verify_python_install(o);
   auto* f = find(r.verdicts, "gpu devices", Outcome::fail);
   ASSERT_TRUE(f) << dump(r.verdicts);
@@ -205,7 +205,7 @@ std::string cat_script(const std::string& text) { return "cat <<'TS_EOF'\n" + te
 plan::Plan cu130_plan() {
   plan::Plan p;
   p.build_version = "2.11.0+cu130";
-  p.cuda = "13.0.88";
+  p.cuda = plan::CudaChoice::from_text("13.0.88");
   p.arch_list = *ArchList::parse("9.0;10.0;12.0+PTX");
   p.features = {{"cuda", true}, {"cudnn", true}};
   p.cmake_options = {{"USE_CUDA", "ON"}, {"USE_CUDNN", "ON"}, {"USE_NCCL", "ON"}};
