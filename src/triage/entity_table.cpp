@@ -136,6 +136,133 @@ const DependencyEntry* EntityTables::find_dependency(std::string_view name) cons
   return nullptr;
 }
 
+namespace {
+
+void load_headers(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  each(root, "header", file, errors, [&](const toml::table& t) {
+    HeaderEntry h;
+    h.file = std::string(file);
+    h.line = static_cast<int>(t.source().begin.line);
+    std::size_t before = errors.size();
+    fields(t, file, {{"header", &h.header}, {"provider", &h.provider}, {"kind", &h.kind}, {"debian", &h.debian},
+                     {"pypi", &h.pypi}, {"conda", &h.conda}, {"signature", &h.signature}, {"source", &h.source}},
+           {"header", "provider", "kind", "source"}, errors);
+    if (!h.kind.empty() && std::find(std::begin(kKinds), std::end(kKinds), h.kind) == std::end(kKinds))
+      errors.push_back(where(file, t) + "unknown kind '" + h.kind + "' (cuda, system, python, torch, submodule, repository)");
+    if (h.debian.empty() && h.pypi.empty() && h.conda.empty() && h.kind != "submodule" && h.kind != "cuda" &&
+        h.kind != "torch" && h.kind != "repository")
+      errors.push_back(where(file, t) + "header '" + h.header + "': name a package (debian, pypi or conda)");
+    if (errors.size() == before) put(out.headers, std::move(h), [](const HeaderEntry& e) { return e.header; });
+  });
+}
+
+void load_modules(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  each(root, "module", file, errors, [&](const toml::table& t) {
+    ModuleEntry m;
+    m.file = std::string(file);
+    m.line = static_cast<int>(t.source().begin.line);
+    std::size_t before = errors.size();
+    fields(t, file, {{"name", &m.name}, {"pypi", &m.pypi}, {"build_signature", &m.build_signature}, {"source", &m.source}},
+           {"name", "pypi", "build_signature", "source"}, errors);
+    if (m.name.find('.') != std::string::npos) errors.push_back(where(file, t) + "name a top-level module, not '" + m.name + "'");
+    if (errors.size() == before) put(out.modules, std::move(m), [](const ModuleEntry& e) { return e.name; });
+  });
+  each(root, "removed", file, errors, [&](const toml::table& t) {
+    RemovedName r;
+    r.file = std::string(file);
+    r.line = static_cast<int>(t.source().begin.line);
+    std::size_t before = errors.size();
+    fields(t, file, {{"module", &r.module}, {"name", &r.name}, {"removed_in", &r.removed_in}, {"use", &r.use}, {"source", &r.source}},
+           {"module", "name", "removed_in", "source"}, errors);
+    if (r.module.find('.') != std::string::npos) errors.push_back(where(file, t) + "name a top-level module, not '" + r.module + "'");
+    if (errors.size() == before)
+      put(out.removed_names, std::move(r), [](const RemovedName& e) { return e.module + ":" + e.name; });
+  });
+}
+
+void load_triton(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  if (const toml::node* m = root.get("minimum")) {
+    if (const toml::table* t = m->as_table()) {
+      std::string cap, src;
+      if (fields(*t, file, {{"capability", &cap}, {"source", &src}}, {"capability", "source"}, errors)) {
+        out.triton_min_capability = cap;
+        out.triton_min_capability_source = src;
+      }
+    } else {
+      errors.push_back(where(file, *m) + "'minimum' must be a table");
+    }
+  }
+  each(root, "arch", file, errors, [&](const toml::table& t) {
+    TritonArch a;
+    a.file = std::string(file);
+    a.line = static_cast<int>(t.source().begin.line);
+    std::size_t before = errors.size();
+    fields(t, file, {{"arch", &a.arch}, {"first_triton", &a.first_triton}, {"ptxas", &a.ptxas}, {"source", &a.source}},
+           {"arch", "first_triton", "source"}, errors);
+    if (a.arch.rfind("sm_", 0) != 0) errors.push_back(where(file, t) + "arch must be sm_NN, not '" + a.arch + "'");
+    if (errors.size() == before) put(out.triton_arches, std::move(a), [](const TritonArch& e) { return e.arch; });
+  });
+}
+
+void load_ptx(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  each(root, "isa", file, errors, [&](const toml::table& t) {
+    PtxIsa p;
+    p.file = std::string(file);
+    p.line = static_cast<int>(t.source().begin.line);
+    std::size_t before = errors.size();
+    fields(t, file, {{"version", &p.version}, {"cuda", &p.cuda}, {"source", &p.source}}, {"version", "cuda", "source"}, errors);
+    for (const auto* v : {&p.version, &p.cuda})
+      if (!v->empty() && !major_minor(*v)) errors.push_back(where(file, t) + "'" + *v + "' must be MAJOR.MINOR");
+    if (errors.size() == before) put(out.ptx_isas, std::move(p), [](const PtxIsa& e) { return e.version; });
+  });
+}
+
+void load_libstdcxx(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  each(root, "glibcxx", file, errors, [&](const toml::table& t) {
+    GlibcxxVersion g;
+    g.file = std::string(file);
+    g.line = static_cast<int>(t.source().begin.line);
+    std::size_t before = errors.size();
+    fields(t, file, {{"version", &g.version}, {"gcc", &g.gcc}, {"source", &g.source}}, {"version", "gcc", "source"}, errors);
+    if (!g.version.empty() && g.version.find_first_not_of("0123456789.") != std::string::npos)
+      errors.push_back(where(file, t) + "version is the part after GLIBCXX_ (\"3.4.32\"), not '" + g.version + "'");
+    if (errors.size() == before) put(out.glibcxx, std::move(g), [](const GlibcxxVersion& e) { return e.version; });
+  });
+}
+
+void load_programs(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  each(root, "program", file, errors, [&](const toml::table& t) {
+    ProgramEntry p;
+    p.file = std::string(file);
+    p.line = static_cast<int>(t.source().begin.line);
+    std::size_t before = errors.size();
+    fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
+           {"name", "provider", "signature", "source"}, errors);
+    if (p.name.find_first_of("/\\ ") != std::string::npos || p.name.ends_with(".exe") ||
+        std::any_of(p.name.begin(), p.name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }))
+      errors.push_back(where(file, t) + "name the program as run, lower case and without a path or .exe, not '" + p.name + "'");
+    if (errors.size() == before) put(out.programs, std::move(p), [](const ProgramEntry& e) { return e.name; });
+  });
+}
+
+void load_dependencies(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  each(root, "dependency", file, errors, [&](const toml::table& t) {
+    DependencyEntry p;
+    p.file = std::string(file);
+    p.line = static_cast<int>(t.source().begin.line);
+    std::size_t before = errors.size();
+    fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
+           {"name", "provider", "signature", "source"}, errors);
+    if (p.name.empty() || !std::all_of(p.name.begin(), p.name.end(), [](char c) {
+          return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+        }))
+      errors.push_back(where(file, t) + "name the dependency as one lower-case word (\"cudnn\"), not '" + p.name + "'");
+    if (errors.size() == before) put(out.dependencies, std::move(p), [](const DependencyEntry& e) { return e.name; });
+  });
+}
+
+}  // namespace
+
 std::vector<std::string> load_entity_text(std::string_view name, std::string_view file, std::string_view text,
                                           EntityTables& out) {
   std::vector<std::string> errors;
@@ -147,116 +274,19 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
                      std::string(e.description()));
     return errors;
   }
-  if (name == "headers.toml") {
-    each(root, "header", file, errors, [&](const toml::table& t) {
-      HeaderEntry h;
-      h.file = std::string(file);
-      h.line = static_cast<int>(t.source().begin.line);
-      std::size_t before = errors.size();
-      fields(t, file, {{"header", &h.header}, {"provider", &h.provider}, {"kind", &h.kind}, {"debian", &h.debian},
-                       {"pypi", &h.pypi}, {"conda", &h.conda}, {"signature", &h.signature}, {"source", &h.source}},
-             {"header", "provider", "kind", "source"}, errors);
-      if (!h.kind.empty() && std::find(std::begin(kKinds), std::end(kKinds), h.kind) == std::end(kKinds))
-        errors.push_back(where(file, t) + "unknown kind '" + h.kind + "' (cuda, system, python, torch, submodule, repository)");
-      if (h.debian.empty() && h.pypi.empty() && h.conda.empty() && h.kind != "submodule" && h.kind != "cuda" &&
-          h.kind != "torch" && h.kind != "repository")
-        errors.push_back(where(file, t) + "header '" + h.header + "': name a package (debian, pypi or conda)");
-      if (errors.size() == before) put(out.headers, std::move(h), [](const HeaderEntry& e) { return e.header; });
-    });
-  } else if (name == "modules.toml") {
-    each(root, "module", file, errors, [&](const toml::table& t) {
-      ModuleEntry m;
-      m.file = std::string(file);
-      m.line = static_cast<int>(t.source().begin.line);
-      std::size_t before = errors.size();
-      fields(t, file, {{"name", &m.name}, {"pypi", &m.pypi}, {"build_signature", &m.build_signature}, {"source", &m.source}},
-             {"name", "pypi", "build_signature", "source"}, errors);
-      if (m.name.find('.') != std::string::npos) errors.push_back(where(file, t) + "name a top-level module, not '" + m.name + "'");
-      if (errors.size() == before) put(out.modules, std::move(m), [](const ModuleEntry& e) { return e.name; });
-    });
-    each(root, "removed", file, errors, [&](const toml::table& t) {
-      RemovedName r;
-      r.file = std::string(file);
-      r.line = static_cast<int>(t.source().begin.line);
-      std::size_t before = errors.size();
-      fields(t, file, {{"module", &r.module}, {"name", &r.name}, {"removed_in", &r.removed_in}, {"use", &r.use}, {"source", &r.source}},
-             {"module", "name", "removed_in", "source"}, errors);
-      if (r.module.find('.') != std::string::npos) errors.push_back(where(file, t) + "name a top-level module, not '" + r.module + "'");
-      if (errors.size() == before)
-        put(out.removed_names, std::move(r), [](const RemovedName& e) { return e.module + ":" + e.name; });
-    });
-  } else if (name == "triton.toml") {
-    if (const toml::node* m = root.get("minimum")) {
-      if (const toml::table* t = m->as_table()) {
-        std::string cap, src;
-        if (fields(*t, file, {{"capability", &cap}, {"source", &src}}, {"capability", "source"}, errors)) {
-          out.triton_min_capability = cap;
-          out.triton_min_capability_source = src;
-        }
-      } else {
-        errors.push_back(where(file, *m) + "'minimum' must be a table");
-      }
-    }
-    each(root, "arch", file, errors, [&](const toml::table& t) {
-      TritonArch a;
-      a.file = std::string(file);
-      a.line = static_cast<int>(t.source().begin.line);
-      std::size_t before = errors.size();
-      fields(t, file, {{"arch", &a.arch}, {"first_triton", &a.first_triton}, {"ptxas", &a.ptxas}, {"source", &a.source}},
-             {"arch", "first_triton", "source"}, errors);
-      if (a.arch.rfind("sm_", 0) != 0) errors.push_back(where(file, t) + "arch must be sm_NN, not '" + a.arch + "'");
-      if (errors.size() == before) put(out.triton_arches, std::move(a), [](const TritonArch& e) { return e.arch; });
-    });
-  } else if (name == "ptx.toml") {
-    each(root, "isa", file, errors, [&](const toml::table& t) {
-      PtxIsa p;
-      p.file = std::string(file);
-      p.line = static_cast<int>(t.source().begin.line);
-      std::size_t before = errors.size();
-      fields(t, file, {{"version", &p.version}, {"cuda", &p.cuda}, {"source", &p.source}}, {"version", "cuda", "source"}, errors);
-      for (const auto* v : {&p.version, &p.cuda})
-        if (!v->empty() && !major_minor(*v)) errors.push_back(where(file, t) + "'" + *v + "' must be MAJOR.MINOR");
-      if (errors.size() == before) put(out.ptx_isas, std::move(p), [](const PtxIsa& e) { return e.version; });
-    });
-  } else if (name == "libstdcxx.toml") {
-    each(root, "glibcxx", file, errors, [&](const toml::table& t) {
-      GlibcxxVersion g;
-      g.file = std::string(file);
-      g.line = static_cast<int>(t.source().begin.line);
-      std::size_t before = errors.size();
-      fields(t, file, {{"version", &g.version}, {"gcc", &g.gcc}, {"source", &g.source}}, {"version", "gcc", "source"}, errors);
-      if (!g.version.empty() && g.version.find_first_not_of("0123456789.") != std::string::npos)
-        errors.push_back(where(file, t) + "version is the part after GLIBCXX_ (\"3.4.32\"), not '" + g.version + "'");
-      if (errors.size() == before) put(out.glibcxx, std::move(g), [](const GlibcxxVersion& e) { return e.version; });
-    });
-  } else if (name == "programs.toml") {
-    each(root, "program", file, errors, [&](const toml::table& t) {
-      ProgramEntry p;
-      p.file = std::string(file);
-      p.line = static_cast<int>(t.source().begin.line);
-      std::size_t before = errors.size();
-      fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
-             {"name", "provider", "signature", "source"}, errors);
-      if (p.name.find_first_of("/\\ ") != std::string::npos || p.name.ends_with(".exe") ||
-          std::any_of(p.name.begin(), p.name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }))
-        errors.push_back(where(file, t) + "name the program as run, lower case and without a path or .exe, not '" + p.name + "'");
-      if (errors.size() == before) put(out.programs, std::move(p), [](const ProgramEntry& e) { return e.name; });
-    });
-  } else if (name == "dependencies.toml") {
-    each(root, "dependency", file, errors, [&](const toml::table& t) {
-      DependencyEntry p;
-      p.file = std::string(file);
-      p.line = static_cast<int>(t.source().begin.line);
-      std::size_t before = errors.size();
-      fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
-             {"name", "provider", "signature", "source"}, errors);
-      if (p.name.empty() || !std::all_of(p.name.begin(), p.name.end(), [](char c) {
-            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
-          }))
-        errors.push_back(where(file, t) + "name the dependency as one lower-case word (\"cudnn\"), not '" + p.name + "'");
-      if (errors.size() == before) put(out.dependencies, std::move(p), [](const DependencyEntry& e) { return e.name; });
-    });
-  }
+  using Loader = void (*)(const toml::table&, std::string_view, std::vector<std::string>&, EntityTables&);
+  // One loader per table file; a file no loader knows only gets the unknown-table check below.
+  static constexpr std::pair<std::string_view, Loader> kLoaders[] = {
+      {"headers.toml", load_headers},
+      {"modules.toml", load_modules},
+      {"triton.toml", load_triton},
+      {"ptx.toml", load_ptx},
+      {"libstdcxx.toml", load_libstdcxx},
+      {"programs.toml", load_programs},
+      {"dependencies.toml", load_dependencies},
+  };
+  for (const auto& [file_name, load] : kLoaders)
+    if (name == file_name) load(root, file, errors, out);
   for (const auto& [k, v] : root)
     if (k.str() != "header" && k.str() != "module" && k.str() != "removed" && k.str() != "arch" && k.str() != "minimum" &&
         k.str() != "isa" && k.str() != "glibcxx" && k.str() != "program" && k.str() != "dependency")
