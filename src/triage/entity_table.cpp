@@ -230,34 +230,39 @@ void load_libstdcxx(const toml::table& root, std::string_view file, std::vector<
   });
 }
 
-void load_programs(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  each(root, "program", file, errors, [&](const toml::table& t) {
-    ProgramEntry p;
+// programs.toml and dependencies.toml share one shape (name, provider, signature, source); only the
+// table's key and what a valid name looks like differ.
+template <class Entry, class NameError>
+void load_named(const toml::table& root, const char* key, std::string_view file, std::vector<std::string>& errors,
+                std::vector<Entry>& into, NameError name_error) {
+  each(root, key, file, errors, [&](const toml::table& t) {
+    Entry p;
     p.file = std::string(file);
     p.line = static_cast<int>(t.source().begin.line);
     std::size_t before = errors.size();
     fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
            {"name", "provider", "signature", "source"}, errors);
-    if (p.name.find_first_of("/\\ ") != std::string::npos || p.name.ends_with(".exe") ||
-        std::any_of(p.name.begin(), p.name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }))
-      errors.push_back(where(file, t) + "name the program as run, lower case and without a path or .exe, not '" + p.name + "'");
-    if (errors.size() == before) put(out.programs, std::move(p), [](const ProgramEntry& e) { return e.name; });
+    if (std::string why = name_error(p.name); !why.empty()) errors.push_back(where(file, t) + why);
+    if (errors.size() == before) put(into, std::move(p), [](const Entry& e) { return e.name; });
+  });
+}
+
+void load_programs(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  load_named(root, "program", file, errors, out.programs, [](const std::string& name) {
+    if (name.find_first_of("/\\ ") != std::string::npos || name.ends_with(".exe") ||
+        std::any_of(name.begin(), name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }))
+      return "name the program as run, lower case and without a path or .exe, not '" + name + "'";
+    return std::string();
   });
 }
 
 void load_dependencies(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  each(root, "dependency", file, errors, [&](const toml::table& t) {
-    DependencyEntry p;
-    p.file = std::string(file);
-    p.line = static_cast<int>(t.source().begin.line);
-    std::size_t before = errors.size();
-    fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
-           {"name", "provider", "signature", "source"}, errors);
-    if (p.name.empty() || !std::all_of(p.name.begin(), p.name.end(), [](char c) {
+  load_named(root, "dependency", file, errors, out.dependencies, [](const std::string& name) {
+    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
           return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
         }))
-      errors.push_back(where(file, t) + "name the dependency as one lower-case word (\"cudnn\"), not '" + p.name + "'");
-    if (errors.size() == before) put(out.dependencies, std::move(p), [](const DependencyEntry& e) { return e.name; });
+      return "name the dependency as one lower-case word (\"cudnn\"), not '" + name + "'";
+    return std::string();
   });
 }
 
