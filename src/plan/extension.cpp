@@ -243,6 +243,13 @@ void choose_torch(Ctx& c) {
   bool has_cuda = req.scan.scanned ? (req.scan.cuda_sources || req.scan.cuda_extension) : true;
   bool cuda_only = r.cuda_only || (req.scan.scanned && req.scan.cuda_extension && !req.scan.cpp_extension);
   c.cuda_on = decide_cuda(py, cuda_only, has_cuda, !req.cuda.empty(), req.cpu, r, c);
+  // Read from the tree: CUDAExtension (or --cuda) over C++ files only makes a library with no GPU code.
+  if (c.cuda_on && req.scan.scanned && !req.scan.cuda_sources) {
+    c.p.no_device_code = true;
+    c.decide("device-code", "none", "the tree has no .cu/.cuh source: " +
+             std::string(req.scan.cuda_extension ? "its CUDAExtension compiles C++ files only" : "--cuda over C++ files") +
+             " (CUDA's headers and runtime, no GPU code); verify expects no GPU code in the library", "source scan");
+  }
 }
 
 // A CPU build says which of the arch options it does not use rather than dropping them silently.

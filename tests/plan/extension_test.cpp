@@ -101,6 +101,33 @@ TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
   EXPECT_EQ(step(p, "fetch"), nullptr);  // a directory is built as it is
 }
 
+// GeoTransformer: CUDAExtension over .cpp files only. The plan builds it with the toolkit (it needs CUDA's
+// headers and runtime) and says, from the tree, that no GPU code will come; the lock carries it to verify.
+// Near miss: a tree with .cu sources expects GPU code.
+TEST(ExtensionPlan, ACudaExtensionWithNoCudaSourceIsPlannedWithNoGpuCode) {
+  auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.8"}, {"8.6"});
+  SourceScan s;
+  s.cuda_extension = true;  // and no .cu/.cuh anywhere in the tree
+  auto r = make_extension_plan(dir_request(s), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_EQ(r.plan.cuda.text(), "12.8");
+  EXPECT_TRUE(r.plan.no_device_code);
+  auto d = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                        [](const Decision& x) { return x.topic == "device-code"; });
+  ASSERT_NE(d, r.plan.decisions.end());
+  EXPECT_EQ(d->value, "none");
+  EXPECT_NE(d->reason.find("its CUDAExtension compiles C++ files only"), std::string::npos) << d->reason;
+  nlohmann::json j = r.plan;
+  EXPECT_EQ(j.at("device_code"), false);
+  EXPECT_TRUE(j.get<Plan>().no_device_code);
+
+  auto r2 = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r2.ok()) << all_conflicts(r2);
+  EXPECT_FALSE(r2.plan.no_device_code);
+  nlohmann::json j2 = r2.plan;
+  EXPECT_FALSE(j2.contains("device_code"));
+}
+
 // A tree without a package of its distribution's name is imported by the extension it builds
 // (DCNv2: setup(name="DCNv2", ext_modules=[CUDAExtension("_ext", ...)])); near miss: one that has it.
 TEST(ExtensionPlan, ImportNameComesFromTheTreeWhenTheDistributionIsNoModule) {
