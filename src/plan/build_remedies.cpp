@@ -160,6 +160,20 @@ void choose_build_overlay(Ctx& c) {
            kBuildOverlayRule);
 }
 
+void choose_plain_version(Ctx& c) {
+  const auto& uses = c.req->scan.own_version_numeric;
+  if (uses.empty()) return;
+  c.p.plain_version = true;
+  std::string where;
+  for (const auto& u : uses) where += (where.empty() ? "" : "; ") + u;
+  // PEP 440 allows the label; float()/int() of "1.1+pt211cu130.sm90" raises ValueError at import.
+  c.decide("wheel-version", "no local label",
+           "the package's Python converts its own installed version to a number (" + where + "), which a "
+               "'+pt..cu..' label makes raise ValueError at import: the wheel keeps the version as written; the "
+               "torch, CUDA and arches the label would name are in this lock",
+           "https://peps.python.org/pep-0440/#local-version-identifiers; " + uses.front(), kPlainVersionRule);
+}
+
 void choose_build_remedies(Ctx& c) {
   // A URL@REF or NAME==VERSION read before planning (request.cpp): where, or why it was not.
   if (!c.req->scanned_from.empty())

@@ -70,6 +70,9 @@ struct SourceScan {
   // external/prefix_sum): (module, that setup.py's path relative to the tree). This build makes none.
   std::vector<std::pair<std::string, std::string>> sibling_extensions;
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
+  // Its Python reads its own distribution's version as a number ("FILE:LINE: text"; InternImage's
+  // `float(pkg_resources.get_distribution('DCNv3').version)`), which a '+local' label breaks.
+  std::vector<std::string> own_version_numeric;
 };
 
 // Reads a directory's build files (setup.py, pyproject.toml, CMakeLists.txt) and looks for .cu
@@ -81,6 +84,9 @@ void scan_sibling_extensions(const std::filesystem::path& root, const std::vecto
                              SourceScan& s);
 // The build switches of one setup.py's text (comment lines skipped), into s (extension_build_scan.cpp).
 void scan_build_switches(const std::string& setup_py, SourceScan& s);
+// One Python file of the tree (`rel`: its path in the tree): where it converts the installed version of
+// the distribution s.name to a number (float/int/map(int, ...)), into s.own_version_numeric.
+void scan_own_version_use(const std::string& rel, const std::string& text, SourceScan& s);
 // The CMake side of a tree (extension_cmake_scan.cpp): its driver (the pyproject's backend,
 // skbuild's setup(), a setup.py that runs cmake), hard-coded CUDA arches and language standards.
 void scan_cmake_build(const std::string& dir, const std::string& setup_py, const std::string& build_backend,
