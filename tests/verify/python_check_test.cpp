@@ -787,7 +787,7 @@ TEST(PythonCheck, AWheelsTestsPackageIsNotShadowedByTheCallersCwd) {
   test::TempDir t;
   std::string whl = t / "tinypkg-0.1-py3-none-any.whl";
   const char* script = R"PY(
-import sys, zipfile
+import base64, hashlib, sys, zipfile
 files = {
   "tinypkg/__init__.py": "def add(t, x):\n    return t + x\n",
   "tests/__init__.py": "WHEEL = True\n",
@@ -795,10 +795,14 @@ files = {
   "tinypkg-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
   "tinypkg-0.1.dist-info/top_level.txt": "tests\ntinypkg\n",
 }
+rec = []
 with zipfile.ZipFile(sys.argv[1], "w") as z:
     for n, s in files.items():
-        z.writestr(n, s)
-    z.writestr("tinypkg-0.1.dist-info/RECORD", "")
+        b = s.encode()
+        z.writestr(n, b)
+        h = base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode()
+        rec.append("%s,sha256=%s,%d\n" % (n, h, len(b)))
+    z.writestr("tinypkg-0.1.dist-info/RECORD", "".join(rec) + "tinypkg-0.1.dist-info/RECORD,,\n")
 )PY";
   ASSERT_EQ(test::run({kPy, "-c", script, whl}).exit_code, 0);
   // The caller's cwd: a checkout with its own tests package (and a module only it has).
