@@ -64,7 +64,7 @@ OutsideReach find_outside_reach(const std::string& dir, int max_depth) {
     if (it->is_directory(fec) && (it->path().filename() == ".git" || it.depth() >= 8)) it.disable_recursion_pending();
     else if (it->is_regular_file(fec) && is_c_source(it->path())) queue.push_back(it->path());
   }
-  static const RE2 include(R"(^\s*#\s*include\s*"([^"]+)")");
+  static const RE2 include(R"re(^\s*#\s*include\s*"([^"]+)")re");
   std::set<fs::path> outside;
   for (int read = 0; !queue.empty() && read < 5000; ++read) {
     fs::path file = queue.front();
