@@ -94,6 +94,39 @@ print(p.get("submodules", {}).get(sys.argv[3], "-"))' "$here/corpus.toml" "$name
   done < <(git -C "$git_dir" ls-tree -r "$rev" -- "$tree_path" | awk -F'\t' '$1 ~ /^160000/ { print $1 "\t" $2 }')
 }
 
+# Files the package reaches above its subdir through quoted includes (fairseq's lightconv_layer:
+# `#include "../cuda_utils.cu"`), and what those include in turn, appended from the same commit, as
+# torchsmith's run copies them (src/source/outside_reach.cpp). The subdir's own archive keeps its sha256.
+# ADD_OUTSIDE_REACH GIT_DIR REV SUBDIR; reads tarball, scratch.
+add_outside_reach() {
+  [ "$3" = . ] && return 0
+  local extra
+  extra=$(python3 - "$1" "$2" "$3" <<'PY'
+import posixpath, re, subprocess, sys
+git, rev, sub = sys.argv[1:4]
+files = subprocess.run(["git", "-C", git, "ls-tree", "-r", "--name-only", rev, "--", sub], capture_output=True, text=True).stdout.split()
+have = set(subprocess.run(["git", "-C", git, "ls-tree", "-r", "--name-only", rev], capture_output=True, text=True).stdout.split())
+exts = (".c", ".cc", ".cpp", ".cxx", ".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl")
+queue, out = [f for f in files if f.endswith(exts)], []
+while queue:
+    f = queue.pop(0)
+    text = subprocess.run(["git", "-C", git, "show", rev + ":" + f], capture_output=True).stdout.decode("utf-8", "replace")
+    outside = not f.startswith(sub.rstrip("/") + "/")
+    for m in re.finditer(r'(?m)^\s*#\s*include\s*"([^"]+)"', text):
+        if not outside and ".." not in m.group(1):
+            continue
+        t = posixpath.normpath(posixpath.join(posixpath.dirname(f), m.group(1)))
+        if t in have and not t.startswith(sub.rstrip("/") + "/") and t not in out:
+            out.append(t)
+            queue.append(t)
+print("\n".join(out))
+PY
+)
+  [ -n "$extra" ] || return 0
+  # shellcheck disable=SC2086
+  git -C "$1" archive --format=tar -o "$scratch/outside.tar" "$2" -- $extra && tar -A -f "$tarball" "$scratch/outside.tar"
+}
+
 bad=0
 while IFS=$'\t' read -r name repo commit subdir split sha exclude why; do
   if [ "$why" != - ]; then unavailable "$name" "$split" "$why"; continue; fi
@@ -128,6 +161,7 @@ while IFS=$'\t' read -r name repo commit subdir split sha exclude why; do
     bad=1; continue
   fi
   add_submodules "$git_dir" "$commit" "$rev" "$subdir" "" "${repo#https://github.com/}"
+  add_outside_reach "$git_dir" "$rev" "$subdir"
   gzip -9n < "$tarball" > "$dest/$name.tar.gz"
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$split" "$subdir" "$sha" "$name.tar.gz" >> "$dest/packages.tsv.tmp"
 done < "$scratch/list"

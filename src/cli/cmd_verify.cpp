@@ -224,6 +224,7 @@ int run(const VerifyCliOptions& o, const GlobalOptions& g) {
     if (!plan->arch_list.empty()) vo.arches = plan->arch_list;  // a CPU plan judges no GPU code
     // Target-only: the plan's arches are what was built, so code for another generation is a failure.
     vo.only_asked_arches = true;
+    vo.no_device_code = plan->no_device_code;
   } else if (!o.arch.empty()) {
     auto list = ArchList::parse(o.arch, nullptr, &err);
     if (!list) return bad_input("arch list '" + o.arch + "': " + err);

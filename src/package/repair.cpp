@@ -396,7 +396,10 @@ bool choose_platform_tag(Repair& r) {
 bool choose_version(Repair& r) {
   const RepairOptions& o = r.o;
   std::string err;
-  const std::string mode = o.local_version.empty() ? (o.plan ? "auto" : "none") : o.local_version;
+  // A plan whose package reads its own version as a number keeps it unlabelled (package.plain-version).
+  const std::string mode = !o.local_version.empty()          ? o.local_version
+                           : o.plan && !o.plan->plain_version ? "auto"
+                                                              : "none";
   auto version = apply_local_version(r.w->name.version, r.dist, mode, o.plan, &err);
   if (!version) return r.bad_input(err);
   if (auto why = check_wheel_version(*version); !why.empty()) return r.bad_input(why);

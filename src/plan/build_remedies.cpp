@@ -101,10 +101,16 @@ void choose_build_overlay(Ctx& c) {
   const auto& scan = c.req->scan;
   if (!c.python || !scan.scanned || !scan.pyproject || scan.pyproject_requires.empty()) return;
   std::vector<std::string> want, names, backend_src;
-  auto have = [&](const std::string& n) {  // the probe knows the usual build packages; others are not known to be there
+  // The probe knows the usual build packages and backends; one there whose version the requirement
+  // accepts is not installed again (offline, pip could not even fetch it).
+  auto have = [&](const std::string& req) {
+    auto want = Constraint::parse(req.substr(0, req.find(';')));
+    if (!want) return false;
     for (const auto& [k, v] : c.python->packages) {
       auto kc = Constraint::parse(k);
-      if (kc && kc->normalized_name() == n) return true;
+      if (!kc || kc->normalized_name() != want->normalized_name()) continue;
+      auto ver = Version::parse(v);
+      return ver && want->contains(*ver);
     }
     return false;
   };
@@ -112,7 +118,7 @@ void choose_build_overlay(Ctx& c) {
     auto con = Constraint::parse(r);
     if (!con) continue;  // an environment marker or a URL: left to pip's own error
     std::string n = con->normalized_name();
-    if (torch_or_kin(n) || have(n)) continue;
+    if (torch_or_kin(n) || have(r)) continue;
     want.push_back(r);
     names.push_back(n);
     // A backend goes in with --no-deps: what it imports at build time comes with it (build.toml).
@@ -122,7 +128,7 @@ void choose_build_overlay(Ctx& c) {
       if (!marker_holds(dep, c.python->version)) continue;
       std::string dn = dep.substr(0, dep.find_first_of("<>=!~;[ "));
       auto dc = Constraint::parse(dn);
-      if (!dc || torch_or_kin(dc->normalized_name()) || have(dc->normalized_name())) continue;
+      if (!dc || torch_or_kin(dc->normalized_name()) || have(dep)) continue;
       if (std::find(names.begin(), names.end(), dc->normalized_name()) != names.end()) continue;
       want.push_back(dep);
       names.push_back(dc->normalized_name());
@@ -158,6 +164,20 @@ void choose_build_overlay(Ctx& c) {
                (backend_src.empty() ? "" : "; a backend comes with what it imports at build time (build.toml)"),
            backend_src.empty() ? std::string("pyproject.toml") : "pyproject.toml; " + util::join(backend_src, "; "),
            kBuildOverlayRule);
+}
+
+void choose_plain_version(Ctx& c) {
+  const auto& uses = c.req->scan.own_version_numeric;
+  if (uses.empty()) return;
+  c.p.plain_version = true;
+  std::string where;
+  for (const auto& u : uses) where += (where.empty() ? "" : "; ") + u;
+  // PEP 440 allows the label; float()/int() of "1.1+pt211cu130.sm90" raises ValueError at import.
+  c.decide("wheel-version", "no local label",
+           "the package's Python converts its own installed version to a number (" + where + "), which a "
+               "'+pt..cu..' label makes raise ValueError at import: the wheel keeps the version as written; the "
+               "torch, CUDA and arches the label would name are in this lock",
+           "https://peps.python.org/pep-0440/#local-version-identifiers; " + uses.front(), kPlainVersionRule);
 }
 
 void choose_build_remedies(Ctx& c) {

@@ -16,6 +16,7 @@ inline constexpr const char* kBuildOverlayRule = "build.overlay";
 inline constexpr const char* kCmakeArchRule = "build.cmake-arch";
 inline constexpr const char* kCmakeStdRule = "build.cmake-std";
 inline constexpr const char* kFetchLocalRule = "build.fetch-local";
+inline constexpr const char* kPlainVersionRule = "package.plain-version";
 
 // A setup.py build through the target Python whose tree was read.
 bool build_remedies_apply(const Ctx& c);
@@ -27,6 +28,9 @@ void choose_build_remedies(Ctx& c);
 // the plan's arches through CMAKE_ARGS, and the build helper's CMake include forcing them and the
 // standard torch's headers need over what the CMake files hard-code (cmake_remedies.cpp).
 void choose_cmake_remedies(Ctx& c);
+// The package's Python reads its own installed version as a number: the wheel keeps that version
+// as the package wrote it, with no '+pt..' label (package.plain-version).
+void choose_plain_version(Ctx& c);
 // The build helper (src/run/pyshim) first on the build's PYTHONPATH, once, with why and its source.
 void use_build_helper(Ctx& c, const std::string& why, const char* source);
 // "-std=gnu++1z" -> 17, "-std=c++14" -> 14; 0 when not a C++ standard.

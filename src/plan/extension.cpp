@@ -240,9 +240,22 @@ void choose_torch(Ctx& c) {
   c.decide("recipe", r.name, r.origin.file.empty() ? "no recipe in the knowledge base: the generic cpp_extension path"
                                              : "the recipe for " + r.name, c.recipe_source());
   check_torch_pin(py, r, req.source.version, req.scan.pyproject_requires, c);
-  bool has_cuda = req.scan.scanned ? (req.scan.cuda_sources || req.scan.cuda_extension) : true;
+  // A CMake build finding a CUDA torch configures CUDA whatever its own sources (torch's cuda.cmake).
+  const bool cmake_cuda = req.scan.cmake_finds_torch && !req.scan.cmake_driver.empty() && !py.torch.cuda.empty();
+  bool has_cuda = req.scan.scanned ? (req.scan.cuda_sources || req.scan.cuda_extension || cmake_cuda) : true;
   bool cuda_only = r.cuda_only || (req.scan.scanned && req.scan.cuda_extension && !req.scan.cpp_extension);
   c.cuda_on = decide_cuda(py, cuda_only, has_cuda, !req.cuda.empty(), req.cpu, r, c);
+  // Read from the tree: CUDAExtension (or --cuda) over C++ files only makes a library with no GPU code.
+  if (c.cuda_on && req.scan.scanned && !req.scan.cuda_sources) {
+    c.p.no_device_code = true;
+    std::string how = req.scan.cuda_extension ? "its CUDAExtension compiles C++ files only"
+                      : cmake_cuda ? "its CMake files find_package(Torch), and a CUDA torch's CMake config runs "
+                                     "enable_language(CUDA), so configure needs the plan's nvcc (CUDACXX)"
+                                   : "--cuda over C++ files";
+    c.decide("device-code", "none", "the tree has no .cu/.cuh source: " + how + " (CUDA's headers and runtime, no "
+             "GPU code); verify expects no GPU code in the library",
+             cmake_cuda ? "pytorch/pytorch@v2.6.0:cmake/public/cuda.cmake (enable_language(CUDA))" : "source scan");
+  }
 }
 
 // A CPU build says which of the arch options it does not use rather than dropping them silently.

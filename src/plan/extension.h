@@ -63,6 +63,9 @@ struct SourceScan {
   // its cmake arguments fix themselves that the plan must win over, each as "FILE:LINE: text".
   std::string cmake_driver;                    // "scikit-build-core", "scikit-build", "setup.py", "cmake" (no Python build) or ""
   std::vector<std::string> cmake_own_arches;   // set(CMAKE_CUDA_ARCHITECTURES 35 50), -gencode, ...
+  // find_package(Torch): against a CUDA torch, torch's Caffe2/public/cuda.cmake runs enable_language(CUDA),
+  // so configure needs nvcc even when the package has no CUDA code.
+  bool cmake_finds_torch = false;
   std::vector<std::pair<int, std::string>> cmake_stds;  // (14, "CMakeLists.txt:3: set(CMAKE_CXX_STANDARD 14)")
   std::vector<std::pair<std::string, std::string>> cmake_fetches;  // ("pybind11", "cmake/pybind11.cmake:33: FetchContent_Declare(pybind11")
   std::vector<std::string> py_packages;   // the tree's top-level Python packages and modules (not setup.py)
@@ -70,6 +73,9 @@ struct SourceScan {
   // external/prefix_sum): (module, that setup.py's path relative to the tree). This build makes none.
   std::vector<std::pair<std::string, std::string>> sibling_extensions;
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
+  // Its Python reads its own distribution's version as a number ("FILE:LINE: text"; InternImage's
+  // `float(pkg_resources.get_distribution('DCNv3').version)`), which a '+local' label breaks.
+  std::vector<std::string> own_version_numeric;
 };
 
 // Reads a directory's build files (setup.py, pyproject.toml, CMakeLists.txt) and looks for .cu
@@ -81,6 +87,9 @@ void scan_sibling_extensions(const std::filesystem::path& root, const std::vecto
                              SourceScan& s);
 // The build switches of one setup.py's text (comment lines skipped), into s (extension_build_scan.cpp).
 void scan_build_switches(const std::string& setup_py, SourceScan& s);
+// One Python file of the tree (`rel`: its path in the tree): where it converts the installed version of
+// the distribution s.name to a number (float/int/map(int, ...)), into s.own_version_numeric.
+void scan_own_version_use(const std::string& rel, const std::string& text, SourceScan& s);
 // The CMake side of a tree (extension_cmake_scan.cpp): its driver (the pyproject's backend,
 // skbuild's setup(), a setup.py that runs cmake), hard-coded CUDA arches and language standards.
 void scan_cmake_build(const std::string& dir, const std::string& setup_py, const std::string& build_backend,

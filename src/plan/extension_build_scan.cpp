@@ -1,6 +1,7 @@
 // What a setup.py does to its own build, read before planning so the build helper's remedies
 // (build_remedies.cpp) can be decided: GPU checks, its own arch list, -std flags, its env switches.
 #include <algorithm>
+#include <cctype>
 #include <re2/re2.h>
 
 #include "plan/extension.h"
@@ -34,7 +35,30 @@ void all_matches(const std::string& text, const RE2& re, std::vector<std::string
   while (RE2::FindAndConsume(&in, re, &m)) add_once(out, m);
 }
 
+std::string normalized_dist(std::string n) {
+  for (auto& ch : n) ch = (ch == '-' || ch == '.') ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return n;
+}
 }  // namespace
+
+void scan_own_version_use(const std::string& rel, const std::string& text, SourceScan& s) {
+  if (s.name.empty() || text.find("version") == std::string::npos || s.own_version_numeric.size() >= 8) return;
+  // float(pkg_resources.get_distribution('X').version), int(version("X").split(...)), map(int, metadata.version('X')...
+  static const RE2 numeric(
+      R"((?:\b(?:float|int)\s*\(|\bmap\s*\(\s*int\s*,)\s*(?:[A-Za-z_][\w.]*\.)?(?:get_distribution|distribution|version)\s*\(\s*["']([^"']+)["'])");
+  const std::string own = normalized_dist(s.name);
+  std::size_t at = 0;
+  for (int line = 1; at < text.size(); ++line) {
+    auto nl = text.find('\n', at);
+    std::string l = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    at = nl == std::string::npos ? text.size() : nl + 1;
+    std::string dist;
+    auto first = l.find_first_not_of(" \t");
+    if (first == std::string::npos || l[first] == '#' || !RE2::PartialMatch(l, numeric, &dist)) continue;
+    if (normalized_dist(dist) == own)
+      add_once(s.own_version_numeric, rel + ":" + std::to_string(line) + ": " + l.substr(first, 160));
+  }
+}
 
 void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   const std::string code = code_lines(setup_py);

@@ -32,7 +32,9 @@ std::string render_extension_summary(const PlanResult& r) {
     return o.str();
   }
   o << what(p) << " from " << (p.source_dir.empty() ? p.source_url + "@" + p.source_ref : p.source_dir) << "\n";
-  if (p.cuda.is_chosen()) o << "  CUDA " << p.cuda.text() << " (" << p.cuda_home << "), arches " << p.arch_list.torch_cuda_arch_list() << "\n";
+  if (p.cuda.is_chosen())
+    o << "  CUDA " << p.cuda.text() << " (" << p.cuda_home << "), arches " << p.arch_list.torch_cuda_arch_list()
+      << (p.no_device_code ? "; no GPU code (the tree has no .cu/.cuh source)" : "") << "\n";
   else o << "  CPU build\n";
   o << "  Python " << p.python_version << " (" << p.python << "), " << p.host_compiler << ", jobs " << p.jobs << "\n";
   if (!p.fixes.empty()) {
@@ -48,6 +50,7 @@ std::string render_extension_summary(const PlanResult& r) {
   }
   if (!repairs.empty()) o << "  repairs: " << repairs << "\n";
   if (!switches.empty()) o << "  its own switches (--env KEY=VALUE): " << switches << "\n";
+  if (p.plain_version) o << "  version: as the package writes it, no local label (its Python reads it as a number)\n";
   o << render_scale_lines(p);
   o << "  import " << p.import_name << (p.smoke.empty() ? "" : " + the recipe's smoke op") << "\n";
   // The torch summary's tail: artifacts, the decision count and the warnings.

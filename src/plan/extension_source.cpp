@@ -231,7 +231,8 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   }
   // .cu sources, a few levels down, skipping VCS and build output; counted for nvcc --split-compile.
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-  int seen = 0;
+  int seen = 0, py_read = 0;
+  std::error_code ec2;
   std::vector<fs::path> nested_setups;
   for (; !ec && it != end && seen < 20000; it.increment(ec), ++seen) {
     const auto& p = it->path();
@@ -245,6 +246,8 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
     if (ext == ".cu" || ext == ".cuh") s.cuda_sources = true;
     if (ext == ".cu") ++s.cu_files;
     if (n == "setup.py" && it.depth() > 0 && nested_setups.size() < 16) nested_setups.push_back(p);
+    if (ext == ".py" && n != "setup.py" && py_read < 400 && ++py_read)
+      scan_own_version_use(fs::relative(p, root, ec2).string(), read_text(p, 256 * 1024), s);
   }
   scan_sibling_extensions(root, nested_setups, s);
   return s;

@@ -154,6 +154,12 @@ struct Plan {
   // Extension packages: the module verify imports and the recipe's smoke code (Python run after the
   // import, on `device`); "" for torch itself, whose checks verify knows.
   std::string import_name, smoke;
+  // A CUDA build of a package whose tree has no .cu/.cuh (CUDAExtension over C++ sources): it needs the
+  // toolkit's headers and runtime but compiles no GPU code, so verify expects none.
+  bool no_device_code = false;
+  // The wheel keeps the package's own version, with no '+pt..cu..' label: its Python reads that version
+  // as a number (SourceScan::own_version_numeric). The label's facts stay in this lock.
+  bool plain_version = false;
   // The recipe's runtime_requires: installed for verify beside the wheel's own Requires-Dist.
   std::vector<std::string> runtime_requires;
   // The source tree: URL and ref asked for; revision is filled when it is known (a local git tree).

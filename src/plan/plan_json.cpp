@@ -118,6 +118,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
   if (!p.torch_cuda.empty()) j["torch_cuda"] = p.torch_cuda;
   if (!p.import_name.empty()) j["import_name"] = p.import_name;
   if (!p.smoke.empty()) j["smoke"] = p.smoke;
+  if (p.no_device_code) j["device_code"] = false;
+  if (p.plain_version) j["local_version"] = "none";
   if (!p.runtime_requires.empty()) j["runtime_requires"] = p.runtime_requires;
   if (!p.provisioned.empty()) {
     auto& a = j["provisioned"] = nlohmann::json::array();
@@ -224,6 +226,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.decisions = j.value("decisions", std::vector<Decision>{});
   p.import_name = j.value("import_name", "");
   p.smoke = j.value("smoke", "");
+  p.no_device_code = !j.value("device_code", true);
+  p.plain_version = j.value("local_version", "") == "none";
   p.runtime_requires = j.value("runtime_requires", std::vector<std::string>{});
   for (const auto& t : j.value("provisioned", nlohmann::json::array())) {
     ProvisionedTool x{t.at("kind").get<std::string>(), t.at("version").get<std::string>(), t.value("provider", ""),

@@ -14,7 +14,9 @@ import sys, os, json, sysconfig
 out = {}
 def norm(n):
     return n.lower().replace("-", "_").replace(".", "_")
-WANT = ["numpy", "setuptools", "wheel", "pyyaml", "typing_extensions", "ninja", "cmake", "pybind11", "pip", "torch"]
+WANT = ["numpy", "setuptools", "wheel", "pyyaml", "typing_extensions", "ninja", "cmake", "pybind11", "pip", "torch",
+        "scikit_build_core", "scikit_build", "packaging", "pathspec", "exceptiongroup", "tomli", "distro",
+        "hatchling", "flit_core", "poetry_core", "setuptools_scm", "cython", "meson_python", "pdm_backend"]
 def versions():
     # *.dist-info / *.egg-info names along sys.path, first hit wins as for imports. Listing the
     # directories is much cheaper than importing importlib.metadata, and works on 3.6/3.7 too.

@@ -274,8 +274,11 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     s.say(e.empty() ? "the source ports did not make it build: reverted byte for byte"
                     : "the source ports could not be reverted: " + e);
   }
+  std::vector<std::string> tried;
+  for (const auto& t : s.rec.retries)
+    if (t.step == c.step.name) tried.push_back(t.reason);
   RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.ran, s.o.retry, s.retries, s.o.native_arches,
-                                 c.kind == StepKind::build);
+                                 c.kind == StepKind::build, tried);
   if (!rem.retry && try_ports(s, c, r.diagnosis)) return Ended::retry;
   if (rem.retry) {
     ++s.retries;

@@ -212,7 +212,7 @@ Ran ran_of(const plan::Plan& p) { return {plan::parallelism_of(p), p.arch_list, 
 
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const Ran& now, const RetryPolicy& policy, int retries_done,
-                         const ArchList& native_arches, bool build_step) {
+                         const ArchList& native_arches, bool build_step, const std::vector<std::string>& tried) {
   RemedyPlan r;
   const triage::Finding* root = d.root();
   if (!root || !root->sig) return r;
@@ -262,6 +262,12 @@ RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string,
     default:
       r.refused = "needs a different plan (" + rem.note + ")";
       return r;
+  }
+  // A retry that repeats one already made (reconfigure, clean) changes nothing the first did not.
+  if (retry && std::find(tried.begin(), tried.end(), r.reason) != tried.end()) {
+    r.refused = "the same retry already ran for this step (" + r.reason + ") and it failed the same way: running it "
+                "again changes nothing";
+    retry = false;
   }
   r.retry = retry;
   return r;

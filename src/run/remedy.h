@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/arch_list.h"
 #include "plan/parallelism.h"
@@ -45,9 +46,11 @@ struct RemedyPlan {
 // unknown); the remedy writes them into TORCH_CUDA_ARCH_LIST. `build_step`: the failed step builds
 // the package, so a signature that names a build helper remedy (build_remedy, or nvcc refusing an
 // arch the plan's list lacks: the package's own) may trigger it; elsewhere (verify, a runtime) it
-// is refused.
+// is refused. `tried`: the reasons of the retries this step already made; a remedy whose reason is
+// one of them (the same cause, the same change) already failed once and is refused.
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const Ran& now, const RetryPolicy& policy, int retries_done,
-                         const ArchList& native_arches, bool build_step = false);
+                         const ArchList& native_arches, bool build_step = false,
+                         const std::vector<std::string>& tried = {});
 
 }  // namespace ts::run

@@ -11,6 +11,7 @@
 #include "plan/lock.h"
 #include "plan/render.h"
 #include "report/run_files.h"
+#include "source/outside_reach.h"
 #include "run/artifacts.h"
 #include "run/leftover.h"
 #include "run/mirror.h"
@@ -40,6 +41,24 @@ std::string absolute_dir(const std::string& d) {
   return a;
 }
 
+// The files the package reaches above its directory, copied beside the package's copy at the same
+// relative place (new or changed ones only); "" or the error.
+std::string copy_outside_reach(const std::string& from, const std::string& to, const source::OutsideReach& reach,
+                               RunState& s) {
+  if (reach.files.empty()) return "";
+  for (const auto& rel : reach.files) {
+    std::error_code ec;
+    fs::path a = (fs::path(from) / rel).lexically_normal(), b = (fs::path(to) / rel).lexically_normal();
+    fs::create_directories(b.parent_path(), ec);
+    if (!ec) fs::copy_file(a, b, fs::copy_options::update_existing, ec);
+    if (ec) return "copying " + a.string() + " beside the source copy: " + ec.message();
+  }
+  s.say("the package reaches " + std::to_string(reach.files.size()) + " file(s) above its directory (" + reach.why.front() +
+        (reach.files.size() > 1 ? ", ..." : "") + "): copied with it, the package at the same place below them (" +
+        to + ")");
+  return "";
+}
+
 // Refusals, the locks, the run directory and the source copy; false when refused.
 bool claim_trees(RunState& s) {
   const plan::Plan& plan = s.plan;
@@ -50,9 +69,16 @@ bool claim_trees(RunState& s) {
   // An extension's own directory stays as the user left it: pip would write build/, dist/ and
   // *.egg-info into it. Its copy in OUT/src is built instead (a torch tree is built in place).
   std::string copy_from;
+  source::OutsideReach reach;
   if (!plan.import_name.empty() && !src.empty()) {
     copy_from = src;
     src.clear();
+    // A package that includes files above its directory is copied with them, at the same relative
+    // place: OUT/src holds its last `depth` directories, the package below them.
+    reach = source::find_outside_reach(copy_from);
+    if (reach.depth > 0)
+      src = absolute_dir(s.o.out_dir) + "/src/" + source::tail_components(fs::weakly_canonical(copy_from, ec).string(),
+                                                                           reach.depth);
   }
   s.paths = RunPaths::make(absolute_dir(s.o.out_dir), src, s.run_id);
   const RunPaths& paths = s.paths;
@@ -105,6 +131,7 @@ bool claim_trees(RunState& s) {
     s.say("building a copy of " + copy_from + " in " + paths.src + " (the original is not touched; " +
           std::to_string(m.copied) + " file(s) copied, " + std::to_string(m.removed) + " removed as in the source)");
     for (const auto& k : m.skipped) s.say("not copied: " + k + " (a build output or cache, not source)");
+    if (auto e = copy_outside_reach(copy_from, paths.src, reach, s); !e.empty()) return s.refuse(e, 2);
   }
   w.link("runs/" + s.run_id, paths.out + "/last");
   return true;

@@ -25,6 +25,7 @@ util::RunResult run_in(const std::vector<std::string>& argv, const std::string& 
   util::RunOptions ro;
   ro.timeout = t;
   ro.env = check_env(python, home, "");
+  ro.cwd = neutral_cwd(*ro.env);
   (*ro.env)["PIP_CONFIG_FILE"] = "/dev/null";
   (*ro.env)["PIP_NO_INPUT"] = "1";
   (*ro.env)["PIP_DISABLE_PIP_VERSION_CHECK"] = "1";

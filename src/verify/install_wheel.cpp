@@ -19,6 +19,7 @@ util::RunResult run_py(const std::vector<std::string>& argv, const InstallOption
   ro.timeout = t;
   ro.env = check_env(o.python, o.dir, "");
   // pip reads no user config, asks nothing, fetches nothing and keeps no cache.
+  ro.cwd = neutral_cwd(*ro.env);
   (*ro.env)["PIP_CONFIG_FILE"] = "/dev/null";
   (*ro.env)["PIP_NO_INPUT"] = "1";
   (*ro.env)["PIP_DISABLE_PIP_VERSION_CHECK"] = "1";

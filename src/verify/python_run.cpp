@@ -96,6 +96,9 @@ std::map<std::string, std::string> check_env(const std::string& python, const st
   env["PYTHONNOUSERSITE"] = "1";
   env["PYTHONDONTWRITEBYTECODE"] = "1";
   env["PYTHONIOENCODING"] = "utf-8";
+  // Python 3.11+ puts neither the cwd nor a script's directory first on sys.path, so a wheel's
+  // top-level `tests` is not shadowed by the caller's; older ones get a neutral cwd (the spawns').
+  env["PYTHONSAFEPATH"] = "1";
   if (!pythonpath.empty()) env["PYTHONPATH"] = pythonpath;
   for (const char* k : {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "TMPDIR"}) {
     if (from) {
@@ -107,12 +110,18 @@ std::map<std::string, std::string> check_env(const std::string& python, const st
   return env;
 }
 
+std::string neutral_cwd(const std::map<std::string, std::string>& env) {
+  auto it = env.find("HOME");
+  return it == env.end() ? "" : it->second;
+}
+
 ScriptRun run_check_script(const std::string& python, const nlohmann::json& args,
                            const std::map<std::string, std::string>& env,
                            std::chrono::milliseconds timeout) {
   util::RunOptions o;
   o.timeout = timeout;
   o.env = env;
+  o.cwd = neutral_cwd(env);
   o.max_output = 4 << 20;
   util::RunResult proc = util::run({python, "-c", std::string(python_check_script()), args.dump()}, o);
   ScriptRun r = parse_script_output(proc.out);

@@ -44,13 +44,17 @@ ScriptRun parse_script_output(std::string_view out);
 // The environment the child gets, and nothing else: PATH (the interpreter's directory first), HOME
 // (a scratch directory), C.UTF-8 locale, no user site, no bytecode writes, PYTHONPATH when set, and
 // from ours only what selects devices or libraries: LD_LIBRARY_PATH, CUDA_VISIBLE_DEVICES,
-// CUDA_DEVICE_ORDER, TMPDIR.
+// CUDA_DEVICE_ORDER, TMPDIR. PYTHONSAFEPATH=1: no cwd or script directory on sys.path.
 // `from`: where those come from instead of our environment (the environment a step will run with).
 std::map<std::string, std::string> check_env(const std::string& python, const std::string& home,
                                              const std::string& pythonpath,
                                              const std::map<std::string, std::string>* from = nullptr);
 
-// `python -c SCRIPT ARGS` with env, timeout and a 4 MiB output cap.
+// The directory every verify spawn runs in: check_env's scratch HOME (it exists and holds no package),
+// so `python -c`/`-m` on a Python older than 3.11 finds nothing of the caller's cwd either.
+std::string neutral_cwd(const std::map<std::string, std::string>& env);
+
+// `python -c SCRIPT ARGS` in neutral_cwd(env) with env, timeout and a 4 MiB output cap.
 ScriptRun run_check_script(const std::string& python, const nlohmann::json& args,
                            const std::map<std::string, std::string>& env,
                            std::chrono::milliseconds timeout);

@@ -190,9 +190,14 @@ VerifyReport verify_files(const std::vector<std::string>& files, const VerifyOpt
   // Asked for arches, but nothing here carries GPU code: the build made CPU-only libraries.
   if (o.arches && !o.arches->empty() && !files.empty() &&
       std::none_of(rep.files.begin(), rep.files.end(), [](const FileFacts& f) { return f.cuda.has_value(); }))
-    rep.verdicts.push_back(verdict("", Check::cuda_arches, Outcome::fail,
-                            "no CUDA code in any of the " + std::to_string(files.size()) +
-                                " files (asked for " + o.arches->torch_cuda_arch_list() + ")"));
+    rep.verdicts.push_back(
+        o.no_device_code
+            ? verdict("", Check::cuda_arches, Outcome::pass,
+                      "no CUDA code in any of the " + std::to_string(files.size()) +
+                          " files, as planned: the package has no CUDA source (.cu/.cuh)")
+            : verdict("", Check::cuda_arches, Outcome::fail,
+                      "no CUDA code in any of the " + std::to_string(files.size()) + " files (asked for " +
+                          o.arches->torch_cuda_arch_list() + ")"));
   return rep;
 }
 

@@ -223,6 +223,25 @@ TEST(Repair, ExtensionWheelNamesAndPinsTheTorchItWasBuiltAgainst) {
   files = unzip(r.output, fx.t / "xn");
   EXPECT_EQ(slurp(files["demo-1.0+pt113cpu.dist-info/METADATA"]).find("Requires-Dist: torch"), std::string::npos);
 
+  // InternImage's DCNv3 reads float(its own version) at import: a plan that found it (plain_version)
+  // keeps the version unlabelled; the torch pin, which is Requires-Dist, not the version, stays.
+  plan.plain_version = true;
+  o.plan = &plan;
+  o.pin_torch = "";
+  o.out_dir = fx.t / "plain";
+  r = repair_wheel(o);
+  ASSERT_EQ(r.exit_code, 0) << verdicts(r);
+  EXPECT_EQ(r.version, "1.0");
+  EXPECT_EQ(fs::path(r.output).filename().string(), "demo-1.0-cp311-cp311-" + r.platform + ".whl");
+  files = unzip(r.output, fx.t / "xpl");
+  EXPECT_NE(slurp(files["demo-1.0.dist-info/METADATA"]).find("Requires-Dist: torch==2.6.*\n"), std::string::npos);
+  o.local_version = "auto";  // asked for on the command line: the label, as asked
+  o.out_dir = fx.t / "plain-asked";
+  r = repair_wheel(o);
+  ASSERT_EQ(r.exit_code, 0) << verdicts(r);
+  EXPECT_EQ(r.version, "1.0+pt26cu124.sm80.sm120");
+  o.local_version = "";
+
   // A pin needs the torch: without an extension's plan it is refused, naming the way out.
   o.plan = nullptr;
   o.pin_torch = "minor";

@@ -294,6 +294,40 @@ TEST(BuildRemedies, BuildRequirementsThatAreThereNeedNoOverlay) {
   EXPECT_EQ(remedy(r.plan, ext::kBuildOverlayRule), nullptr);
 }
 
+// The long-tail run's torchmcubes: offline, the overlay step tried to fetch scikit-build-core>=0.10 although
+// the target environment may hold one. A requirement the environment satisfies (name and version) is not
+// installed again; near miss: an installed version the requirement refuses still goes into the overlay.
+TEST(BuildRemedies, ABackendTheTargetAlreadySatisfiesIsNotInstalledAgain) {
+  std::vector<std::string> errors;
+  static const BuildKb bkb = load_build_kb({}, errors);
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto s = cuda_only_scan();
+  s.pyproject = true;
+  s.pyproject_requires = {"scikit-build-core>=0.10", "torch"};
+  auto req = dir_request(s);
+  req.provision = &pc;
+  req.build_kb = &bkb;
+  auto f = machine();
+  f.pythons[0].packages["scikit_build_core"] = "0.11.1";
+  f.pythons[0].packages["packaging"] = "24.1";
+  f.pythons[0].packages["pathspec"] = "0.12.1";
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  for (const auto& x : r.plan.steps) EXPECT_NE(x.name, "build-requires");
+  EXPECT_EQ(remedy(r.plan, ext::kBuildOverlayRule), nullptr);
+
+  f.pythons[0].packages["scikit_build_core"] = "0.9.0";
+  r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  const Step* st = nullptr;
+  for (const auto& x : r.plan.steps)
+    if (x.name == "build-requires") st = &x;
+  ASSERT_NE(st, nullptr);
+  std::vector<std::string> reqs(std::find(st->argv.begin(), st->argv.end(), "--") + 1, st->argv.end());
+  EXPECT_EQ(reqs, (std::vector<std::string>{"scikit-build-core>=0.10"}));
+}
+
 TEST(BuildRemedies, WithoutACacheTheOverlayIsAWarning) {
   auto r = pyproject_plan({"scikit-build-core"}, nullptr);
   ASSERT_TRUE(r.ok());

@@ -223,6 +223,43 @@ TEST(CmakeRemedies, ACpuBuildForcesNoArches) {
   EXPECT_EQ(remedy(r.plan, ext::kCmakeArchRule), nullptr);
 }
 
+// The long-tail run's end2end-asr: C++ only, but its CMakeLists finds Torch, and a CUDA torch's CMake
+// config runs enable_language(CUDA): configure needs nvcc. The plan gives it the toolkit (CUDACXX, PATH)
+// and expects no GPU code. Near misses: the same tree against a CPU torch, and one that does not find Torch.
+TEST(CmakeRemedies, FindingACudaTorchGivesConfigureTheToolkitAndNoGpuCodeIsExpected) {
+  auto s = cmake_scan("setup.py");
+  s.cuda_sources = false;
+  s.cmake_finds_torch = true;
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok()) << r.conflicts.size();
+  EXPECT_TRUE(r.plan.cuda.is_chosen());
+  EXPECT_EQ(env(r.plan, "CUDACXX"), r.plan.cuda_home + "/bin/nvcc");
+  EXPECT_NE(env(r.plan, "PATH").find(r.plan.cuda_home + "/bin"), std::string::npos) << env(r.plan, "PATH");
+  EXPECT_TRUE(r.plan.no_device_code);
+  auto d = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                        [](const Decision& x) { return x.topic == "device-code"; });
+  ASSERT_NE(d, r.plan.decisions.end());
+  EXPECT_NE(d->reason.find("find_package(Torch)"), std::string::npos) << d->reason;
+
+  auto cpu = fake_host(fake_python("2.11.0+cpu", ""), {"13.0"}, {"9.0"});
+  auto rc = plan(s, cpu);
+  ASSERT_TRUE(rc.ok()) << rc.conflicts.size();
+  EXPECT_FALSE(rc.plan.cuda.is_chosen());
+  s.cmake_finds_torch = false;
+  auto rn = plan(s);
+  ASSERT_TRUE(rn.ok());
+  EXPECT_FALSE(rn.plan.cuda.is_chosen());
+  EXPECT_EQ(env(rn.plan, "CUDACXX"), "<unset>");
+}
+
+TEST_F(CmakeScan, FindPackageTorchIsRead) {
+  write(at("setup.py"), "import subprocess\nsubprocess.check_call(['cmake', src])\n");
+  write(at("CMakeLists.txt"), "project(demo LANGUAGES CXX)\n# find_package(Torch) was here\n");
+  EXPECT_FALSE(scan().cmake_finds_torch);
+  write(at("CMakeLists.txt"), "project(demo LANGUAGES CXX)\nfind_package(Torch REQUIRED)\n");
+  EXPECT_TRUE(scan().cmake_finds_torch);
+}
+
 TEST(CmakeRemedies, AnOlderStandardIsRaisedToTheTorchs) {
   auto s = cmake_scan("scikit-build-core");
   s.cmake_stds = {{14, "CMakeLists.txt:4: set(CMAKE_CXX_STANDARD 14)"}, {17, "CMakeLists.txt:5: set(CMAKE_CUDA_STANDARD 17)"}};

@@ -101,6 +101,33 @@ TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
   EXPECT_EQ(step(p, "fetch"), nullptr);  // a directory is built as it is
 }
 
+// GeoTransformer: CUDAExtension over .cpp files only. The plan builds it with the toolkit (it needs CUDA's
+// headers and runtime) and says, from the tree, that no GPU code will come; the lock carries it to verify.
+// Near miss: a tree with .cu sources expects GPU code.
+TEST(ExtensionPlan, ACudaExtensionWithNoCudaSourceIsPlannedWithNoGpuCode) {
+  auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.8"}, {"8.6"});
+  SourceScan s;
+  s.cuda_extension = true;  // and no .cu/.cuh anywhere in the tree
+  auto r = make_extension_plan(dir_request(s), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_EQ(r.plan.cuda.text(), "12.8");
+  EXPECT_TRUE(r.plan.no_device_code);
+  auto d = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                        [](const Decision& x) { return x.topic == "device-code"; });
+  ASSERT_NE(d, r.plan.decisions.end());
+  EXPECT_EQ(d->value, "none");
+  EXPECT_NE(d->reason.find("its CUDAExtension compiles C++ files only"), std::string::npos) << d->reason;
+  nlohmann::json j = r.plan;
+  EXPECT_EQ(j.at("device_code"), false);
+  EXPECT_TRUE(j.get<Plan>().no_device_code);
+
+  auto r2 = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r2.ok()) << all_conflicts(r2);
+  EXPECT_FALSE(r2.plan.no_device_code);
+  nlohmann::json j2 = r2.plan;
+  EXPECT_FALSE(j2.contains("device_code"));
+}
+
 // A tree without a package of its distribution's name is imported by the extension it builds
 // (DCNv2: setup(name="DCNv2", ext_modules=[CUDAExtension("_ext", ...)])); near miss: one that has it.
 TEST(ExtensionPlan, ImportNameComesFromTheTreeWhenTheDistributionIsNoModule) {
@@ -409,6 +436,56 @@ TEST(ExtensionScan, ASetupPyThatTurnsNinjaOffIsNoted) {
   EXPECT_FALSE(scan("cmdclass={'build_ext': BuildExtension}  # was: use_ninja=False\n"));
   EXPECT_FALSE(scan("cmdclass={'build_ext': BuildExtension.with_options(use_ninja=USE_NINJA)}\n"));
   EXPECT_FALSE(scan("my_use_ninja=False\n"));
+}
+
+// InternImage's ops_dcnv3/functions/dcnv3_func.py: `dcn_version = float(pkg_resources.get_distribution('DCNv3').version)`.
+// Its own distribution's version read as a number is found (file:line); near misses: torch's version
+// as a number, another distribution's, a commented line, and the version read as text.
+TEST(ExtensionScan, ThePackageReadingItsOwnVersionAsANumberIsFound) {
+  ScratchDir d;
+  write(d / "setup.py", "setup(name='DCNv3', version='1.1', ext_modules=[CUDAExtension('DCNv3', ['src/a.cu'])])\n");
+  write(d / "functions/__init__.py", "from .dcnv3_func import f\n");
+  write(d / "functions/dcnv3_func.py",
+        "import pkg_resources\nimport torch\n"
+        "TORCH = float(torch.__version__[:3])\n"
+        "OTHER = float(pkg_resources.get_distribution('numpy').version[:3])\n"
+        "# old = float(pkg_resources.get_distribution('DCNv3').version)\n"
+        "TEXT = pkg_resources.get_distribution('DCNv3').version\n"
+        "dcn_version = float(pkg_resources.get_distribution('DCNv3').version)\n");
+  std::string err;
+  auto s = scan_source_dir(d.path(), &err);
+  EXPECT_EQ(s.own_version_numeric, (std::vector<std::string>{
+      "functions/dcnv3_func.py:7: dcn_version = float(pkg_resources.get_distribution('DCNv3').version)"}));
+  write(d / "functions/dcnv3_func.py", "from importlib.metadata import version\nV = tuple(map(int, version('dcnv3').split('.')))\n");
+  EXPECT_EQ(scan_source_dir(d.path(), &err).own_version_numeric,
+            (std::vector<std::string>{"functions/dcnv3_func.py:2: V = tuple(map(int, version('dcnv3').split('.')))"}));
+  write(d / "functions/dcnv3_func.py", "from packaging.version import Version\nV = Version(version('DCNv3'))\n");
+  EXPECT_TRUE(scan_source_dir(d.path(), &err).own_version_numeric.empty());
+}
+
+// The plan keeps such a package's version unlabelled (package.plain-version), says so in the summary
+// and the lock; near miss: a package that does not read it gets the label.
+TEST(ExtensionPlan, APackageReadingItsOwnVersionAsANumberGetsNoLocalLabel) {
+  auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.8"}, {"8.6"});
+  auto s = cuda_only_scan();
+  s.own_version_numeric = {"functions/dcnv3_func.py:17: dcn_version = float(pkg_resources.get_distribution('DCNv3').version)"};
+  auto r = make_extension_plan(dir_request(s), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_TRUE(r.plan.plain_version);
+  auto d = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                        [](const Decision& x) { return x.topic == "wheel-version"; });
+  ASSERT_NE(d, r.plan.decisions.end());
+  EXPECT_EQ(d->rule, "package.plain-version");
+  EXPECT_NE(d->reason.find("functions/dcnv3_func.py:17"), std::string::npos) << d->reason;
+  EXPECT_NE(render_extension_summary(r).find("  version: as the package writes it, no local label"), std::string::npos)
+      << render_extension_summary(r);
+  nlohmann::json j = r.plan;
+  EXPECT_EQ(j.at("local_version"), "none");
+  EXPECT_TRUE(j.get<Plan>().plain_version);
+  auto r2 = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r2.ok());
+  EXPECT_FALSE(r2.plan.plain_version);
+  EXPECT_EQ(render_extension_summary(r2).find("version: as the package"), std::string::npos);
 }
 
 TEST(ExtensionScan, TheBundledExamplesAreReadAsWhatTheyAre) {

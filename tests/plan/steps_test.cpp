@@ -25,7 +25,7 @@ TEST(Steps, EachKindRunsItsRowsInItsOrder) {
                                       "plan.version", "plan.scale", "plan.jobs", "plan.steps"}));
   EXPECT_EQ(rules_of(core::kExtensionBuild),
             (std::vector<std::string>{"plan.torch", "plan.toolkit", "plan.compiler", "plan.arches", "plan.env",
-                                      "plan.fixes", "plan.remedies", "plan.scale", "plan.jobs", "plan.split_compile",
+                                      "plan.fixes", "plan.remedies", "plan.plain_version", "plan.scale", "plan.jobs", "plan.split_compile",
                                       "plan.steps", "plan.ninja", "plan.parallel"}));
 }
 

@@ -246,5 +246,37 @@ TEST(PyshimRemedyRules, FlagRewrites) {
             "['-I/p/q/inc', '-I', '/p/q/a/b', '-I/abs', '-isystem', '/p/q/s', '-I/p/up', '-DI=1', '-O2']\n");
 }
 
+// Vox-Fusion's marching_cubes: the helper's absolute -I (or any path) held 'marching', so torch's
+// cpp_extension, which adds no arch flags when an nvcc flag holds 'arch', let nvcc compile for its
+// default sm_75. With the plan's TORCH_CUDA_ARCH_LIST the check sees real arch flags only; near miss:
+// the package's own -gencode still makes cpp_extension add none (build.arch-list's drop handles it).
+TEST(PyshimRemedyRules, AFlagThatMerelyHoldsArchKeepsThePlansArches) {
+  auto probe = util::run({"/usr/bin/python3", "-c", "import torch.utils.cpp_extension"}, {std::chrono::seconds(60)});
+  if (!probe.ok()) GTEST_SKIP() << "/usr/bin/python3 has no torch (python3-torch): " << probe.err;
+  std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
+  std::string code =
+      "import importlib.util as u, torch.utils.cpp_extension as c\n"
+      "inc = ['-O2', '-I/tmp/out/torchsmith-voxfusion-marching-cubes/src/include']\n"
+      "print(c._get_cuda_arch_flags(inc))\n"
+      "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
+      "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
+      "m._guard_arch_check(c)\n"
+      "print(c._get_cuda_arch_flags(inc))\n"
+      "print(c._get_cuda_arch_flags(inc + ['-gencode', 'arch=compute_35,code=sm_35']))\n"
+      "print(c._get_cuda_arch_flags(['-arch=sm_50']))\n";
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(60);
+  o.extra_env = {{"TORCH_CUDA_ARCH_LIST", "8.6"}};
+  auto r = util::run({"/usr/bin/python3", "-c", code}, o);
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out,
+            "[]\n"
+            "['-gencode=arch=compute_86,code=sm_86']\n"
+            "[]\n"
+            "[]\n");
+  EXPECT_NE(r.err.find("[build.arch-list] -I/tmp/out/torchsmith-voxfusion-marching-cubes/src/include holds 'arch' but is "
+                       "no arch flag"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace ts::run

@@ -280,5 +280,27 @@ TEST(Remedy, BuildRemedyThatCannotHelpIsRefused) {
             std::string::npos);
 }
 
+// The long-tail run's end2end-asr: CMAKE_CUDA_COMPILER_NOT_FOUND's reconfigure ran twice, the same
+// change each time. A retry already made for the step (same cause, same change) is refused; near miss:
+// halving jobs again is a new change and still retries.
+TEST(Remedy, ARetryTheStepAlreadyMadeIsNotMadeAgain) {
+  Diag g("CMAKE_CUDA_COMPILER_NOT_FOUND", triage::RemedyKind::reconfigure);
+  auto first = choose_remedy(g.d, {}, {}, {}, 0, {}, true);
+  ASSERT_TRUE(first.retry);
+  auto again = choose_remedy(g.d, {}, {}, {}, 1, {}, true, {first.reason});
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("the same retry already ran for this step"), std::string::npos) << again.refused;
+  EXPECT_NE(again.refused.find("changes nothing"), std::string::npos) << again.refused;
+
+  Diag oom("OOM_CC1PLUS_KILLED", triage::RemedyKind::halve_jobs);
+  Ran now;
+  now.parallel.jobs = 8;
+  auto h1 = choose_remedy(oom.d, {}, now, {}, 0, {}, true);
+  ASSERT_TRUE(h1.retry);
+  now.parallel = *h1.parallel;
+  auto h2 = choose_remedy(oom.d, {}, now, {}, 1, {}, true, {h1.reason});
+  EXPECT_TRUE(h2.retry) << h2.refused;
+}
+
 }  // namespace
 }  // namespace ts::run

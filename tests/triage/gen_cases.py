@@ -308,6 +308,13 @@ c('BUILD_NEEDS_A_GPU', ['Traceback (most recent call last):', '  File "setup.py"
   ['-- Cuda is available: building the CUDA extension (torch.cuda.is_available())'])
 c('NVIDIA_DRIVER_MISSING', ['Traceback (most recent call last):', '  File "smoke.py", line 6, in <module>', 'RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx'],
   ['-- NVIDIA driver 550.54.15 found on your system'])
+c('PIP_INDEX_UNREACHABLE', [
+  "WARNING: Retrying (Retry(total=1, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f79c4d7acf0>: Failed to establish a new connection: [Errno -3] Temporary failure in name resolution')': /simple/scikit-build-core/",
+  "WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f79c4d7aed0>: Failed to establish a new connection: [Errno -3] Temporary failure in name resolution')': /simple/scikit-build-core/",
+  'ERROR: Could not find a version that satisfies the requirement scikit-build-core>=0.10 (from versions: none)',
+  'ERROR: No matching distribution found for scikit-build-core>=0.10'],
+  ["WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<x>: Failed to establish a new connection: [Errno -3] Temporary failure in name resolution')': /simple/scikit-build-core/",
+   'Collecting scikit-build-core>=0.10', '  Using cached scikit_build_core-0.11.1-py3-none-any.whl (185 kB)'])
 c('PIP_PERMISSION_DENIED', ["ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied: '/usr/lib/python3/dist-packages/torch'", 'Consider using the `--user` option or check the permissions.'],
   ['Successfully installed torch-2.4.0a0+gitd990dad (permission check ok)'])
 c('WINDOWS_DLL_LOAD_FAILED', ['Traceback (most recent call last):', '  File "<string>", line 1, in <module>', 'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\Python310\\lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.'],

@@ -26,6 +26,12 @@ const Wording kInstallJitWordings[] = {
      "CONDA_PACKAGE_CORRUPTED"},
     {"InvalidArchiveError(\"Error with archive /home/hj/anaconda3/pkgs/pytorch-1.5.1-py3.7_cuda10.2.89_cudnn7.6.5_0.tar.bz2.  You probably need to delete and re-download or re-create this file.  Message from libarchive was:\\n\\nFailed to open '/home/hj/anaconda3/pkgs/pytorch-1.5.1-py3.7_cuda10.2.89_cudnn7.6.5_0.tar.bz2'\"",
      "CONDA_PACKAGE_CORRUPTED"},
+    // pip with no network: its last retry of the index page, the resolver's "(from versions: none)" after it
+    // (numerai/numerai-cli#60; the long-tail run's build-requires step, offline).
+    {"WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken by "
+     "'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f79c4d7aed0>: Failed to establish "
+     "a new connection: [Errno -3] Temporary failure in name resolution')': /simple/scikit-build-core/",
+     "PIP_INDEX_UNREACHABLE"},
     // uv's first-index strategy, told by its hint (lllyasviel/FramePack#315).
     {"      hint: `pillow` was found on https://download.pytorch.org/whl/cu126, but not at the requested version (pillow==11.1.0). A compatible version may be available",
      "UV_INDEX_STRATEGY_FIRST_INDEX"},
@@ -67,6 +73,13 @@ TEST(InstallJitNearMiss, DoesNotTrigger) {
                    "BITSANDBYTES_NATIVE_LIB_NOT_LOADED"},
            Wording{"The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers and GPU quantization are unavailable.",
                    "BITSANDBYTES_NATIVE_LIB_NOT_LOADED"},
+           // pip's earlier retries (more to come) and a retry after a read timeout, not a failed connection.
+           Wording{"WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection "
+                   "broken by 'NewConnectionError('<x>: Failed to establish a new connection: [Errno -3] Temporary failure "
+                   "in name resolution')': /simple/scikit-build-core/", "PIP_INDEX_UNREACHABLE"},
+           Wording{"WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection "
+                   "broken by 'ReadTimeoutError(\"HTTPSConnectionPool(host='pypi.org', port=443): Read timed out.\")': "
+                   "/simple/torch/", "PIP_INDEX_UNREACHABLE"},
            // conda's other PackagesNotFoundError: removing what is not installed.
            Wording{"PackagesNotFoundError: The following packages are missing from the target environment:", "CONDA_PACKAGE_NOT_IN_CHANNELS"},
            Wording{"PackagesNotFoundError: The following packages are missing from the target environment:", "MAGMA_CONDA_PACKAGE_UNAVAILABLE"},

@@ -14,6 +14,7 @@
 #include "verify/early_check.h"
 #include "verify/install_wheel.h"
 #include "verify/python_compare.h"
+#include "verify/python_run.h"
 #include "verify/python_script.h"
 #include "verify_test_util.h"
 
@@ -770,6 +771,65 @@ TEST(PythonCheck, TheWheelsTorchTagIsComparedWithTheTorchHere) {
   o.wheel_version = "0.1.0+cu128";  // no torch tag: nothing said
   vs = judge_python_run(run, o);
   for (const auto& v : vs) EXPECT_NE(v.check, "torch of wheel");
+}
+
+}  // namespace
+}  // namespace ts::verify
+
+namespace ts::verify {
+namespace {
+
+// The long-tail run's fastseq and fast-transformers: the wheel ships a top-level `tests` package and
+// verify ran from a checkout with its own tests/, so `import tests` found the caller's. Every verify
+// spawn runs in its scratch home with PYTHONSAFEPATH: the wheel's module is imported, whatever the cwd.
+TEST(PythonCheck, AWheelsTestsPackageIsNotShadowedByTheCallersCwd) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  std::string whl = t / "tinypkg-0.1-py3-none-any.whl";
+  const char* script = R"PY(
+import base64, hashlib, sys, zipfile
+files = {
+  "tinypkg/__init__.py": "def add(t, x):\n    return t + x\n",
+  "tests/__init__.py": "WHEEL = True\n",
+  "tinypkg-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n",
+  "tinypkg-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+  "tinypkg-0.1.dist-info/top_level.txt": "tests\ntinypkg\n",
+}
+rec = []
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    for n, s in files.items():
+        b = s.encode()
+        z.writestr(n, b)
+        h = base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode()
+        rec.append("%s,sha256=%s,%d\n" % (n, h, len(b)))
+    z.writestr("tinypkg-0.1.dist-info/RECORD", "".join(rec) + "tinypkg-0.1.dist-info/RECORD,,\n")
+)PY";
+  ASSERT_EQ(test::run({kPy, "-c", script, whl}).exit_code, 0);
+  // The caller's cwd: a checkout with its own tests package (and a module only it has).
+  test::write(t / "checkout/tests/__init__.py", "raise RuntimeError('the checkout tests package')\n");
+  test::write(t / "checkout/cwd_only.py", "X = 1\n");
+  auto before = fs::current_path();
+  fs::current_path(t / "checkout");
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = whl;
+  o.plan = tiny_plan();
+  o.plan->smoke = "import tests\nassert tests.WHEEL\ntry:\n    import cwd_only\nexcept ImportError:\n    pass\n"
+                  "else:\n    raise AssertionError('the cwd is on sys.path')\n";
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  fs::current_path(before);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  auto* imp = find(r.verdicts, "import tests", Outcome::pass);
+  ASSERT_TRUE(imp) << dump(r.verdicts);
+  EXPECT_NE(imp->detail.find(t / "work/install/target/tests/__init__.py"), std::string::npos) << imp->detail;
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+
+  // Near miss: the environment the checks get still names PYTHONPATH and the scratch home as given.
+  auto env = check_env(kPy, t / "home", t / "site");
+  EXPECT_EQ(env.at("PYTHONSAFEPATH"), "1");
+  EXPECT_EQ(env.at("PYTHONPATH"), t / "site");
+  EXPECT_EQ(neutral_cwd(env), t / "home");
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ class TargetOnlyWheel : public ::testing::Test {
     for (int a : sm) entries.push_back(test::fatbin_entry(2, a, 0x8011, "cubin"));
     test::ElfSpec lib;
     lib.soname = "causal_conv1d_cuda.so";
-    lib.fatbin = test::fatbin_container(entries);
+    if (!entries.empty()) lib.fatbin = test::fatbin_container(entries);
     test::write(tmp_ / (name + ".so"), test::ElfBuilder(lib).build());
     std::string out = tmp_ / (name + "-1.6.1-cp311-cp311-linux_x86_64.whl");
     auto r = test::run({python_, "-c", test::kMakeWheel, out, "deflate", "causal_conv1d_cuda.so",
@@ -72,10 +72,11 @@ class TargetOnlyWheel : public ::testing::Test {
     EXPECT_TRUE(r.ok()) << r.err;
     return out;
   }
-  std::vector<Verdict> arch_verdicts(const std::string& whl) {
+  std::vector<Verdict> arch_verdicts(const std::string& whl, bool no_device_code = false) {
     VerifyOptions o;
     o.arches = *ArchList::parse("9.0");
     o.only_asked_arches = true;
+    o.no_device_code = no_device_code;
     std::vector<Verdict> out;
     for (const auto& v : verify_files({whl}, o).verdicts)
       if (v.check == "cuda arches") out.push_back(v);
@@ -104,6 +105,21 @@ TEST_F(TargetOnlyWheel, ThePackagesOwnListFails) {
             std::string::npos)
       << f->detail;
   EXPECT_NE(f->file.find("causal_conv1d_cuda.so"), std::string::npos) << f->file;
+}
+
+// GeoTransformer's CUDAExtension over .cpp files only: the plan read the tree, found no CUDA source
+// and said so (Plan::no_device_code); a library with no GPU code is then as planned. Near miss: the
+// same library from a plan that expected GPU code (a tree with .cu files that built none) still fails.
+TEST_F(TargetOnlyWheel, NoGpuCodeIsAsPlannedOnlyWhenThePlanFoundNoCudaSource) {
+  std::string whl = wheel("cpp-only", {});
+  auto vs = arch_verdicts(whl, true);
+  ASSERT_EQ(vs.size(), 1u);
+  EXPECT_EQ(vs[0].outcome, Outcome::pass);
+  EXPECT_EQ(vs[0].detail, "no CUDA code in any of the 1 files, as planned: the package has no CUDA source (.cu/.cuh)");
+  vs = arch_verdicts(whl, false);
+  ASSERT_EQ(vs.size(), 1u);
+  EXPECT_EQ(vs[0].outcome, Outcome::fail);
+  EXPECT_EQ(vs[0].detail, "no CUDA code in any of the 1 files (asked for 9.0)");
 }
 
 }  // namespace

@@ -26,7 +26,9 @@
 #    that refuses CUDA without a GPU builds its CUDA extension on a GPU-less machine;
 #  - build.arch-list, TORCHSMITH_ARCH_LIST="8.6;9.0": setup.py's own writes to TORCH_CUDA_ARCH_LIST
 #    keep the plan's value, and -gencode/-arch/-code flags in extra_compile_args are dropped, so
-#    torch's cpp_extension derives them from the plan's list;
+#    torch's cpp_extension derives them from the plan's list; and whenever TORCH_CUDA_ARCH_LIST is set,
+#    a flag that merely holds the text 'arch' (-I/.../marching_cubes/include) no longer makes
+#    cpp_extension add no arch flags at all (nvcc's default arch instead of the plan's);
 #  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
 #    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
 #  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args, and an
@@ -219,6 +221,36 @@ def _drop_arch_flags(flags):
             continue
         kept.append(f)
     return kept, dropped
+
+
+def _is_arch_flag(flag):
+    # "-gencode=...", "-arch=sm_60", "arch=compute_35,code=sm_35" (a -gencode's value): nvcc's own.
+    return flag.split("=", 1)[0] in _ARCH_WITH_VALUE or flag.startswith(("arch=", "code="))
+
+
+def _guard_arch_check(cpp_extension):
+    # cpp_extension's _get_cuda_arch_flags(cflags) adds no arch flags when any nvcc flag holds the
+    # substring 'arch' (pytorch/pytorch torch/utils/cpp_extension.py: `if 'arch' in flag: return []`),
+    # meant for the package's own -arch/-gencode; a path such as -I/.../marching_cubes/include hits it
+    # too, and nvcc then compiles for its default arch, not the plan's TORCH_CUDA_ARCH_LIST. The check
+    # is made on the real arch flags only.
+    original = getattr(cpp_extension, "_get_cuda_arch_flags", None)
+    if original is None or getattr(original, "_torchsmith_guard", False):
+        return
+
+    def arch_flags(cflags=None):
+        if cflags is not None:
+            strs = [f for f in cflags if isinstance(f, str)]
+            false_hits = [f for f in strs if "arch" in f and not _is_arch_flag(f) and "TORCH_EXTENSION_NAME" not in f]
+            if false_hits and not any(_is_arch_flag(f) for f in strs):
+                _say("[build.arch-list] %s holds 'arch' but is no arch flag: cpp_extension would add none (nvcc's "
+                     "default arch); the plan's TORCH_CUDA_ARCH_LIST=%s is used" % (
+                         " ".join(false_hits), os.environ.get("TORCH_CUDA_ARCH_LIST", "")))
+                cflags = [f for f in cflags if f not in false_hits]
+        return original(cflags)
+
+    arch_flags._torchsmith_guard = True
+    cpp_extension._get_cuda_arch_flags = arch_flags
 
 
 # -- build.cxx-std ------------------------------------------------------------------------------
@@ -736,6 +768,8 @@ def _hooks():
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
+    if os.environ.get("TORCH_CUDA_ARCH_LIST"):  # the plan's list, wherever a flag's text would hide it
+        targets["torch.utils.cpp_extension"] = _guard_arch_check
     if os.environ.get("TORCHSMITH_ONE_SETUP") == "1":
         targets["setuptools"] = _one_setup
     return targets
