@@ -245,6 +245,80 @@ TEST(PortBlas, ThCpuGemmAndGemvGoThroughAten) {
   EXPECT_EQ(port_one("port.th-blas-gemv", "THFloatBlas_gemm('n');"), "THFloatBlas_gemm('n');");
 }
 
+// The ported file as the whole catalogue leaves it.
+std::string port_all(const std::string& text, const std::string& file = "ops.cu") {
+  testkit::TempDir t("ts-port-all");
+  EXPECT_EQ(util::write_file_atomic(t / file, text), "");
+  EXPECT_TRUE(apply_ports(t.path(), catalogue()).ok);
+  return util::read_file(t / file).value_or("<unreadable>");
+}
+
+// afsd's and condlane's kernels: THCAtomics.cuh (which included THC.h, and with it the stream API)
+// ported to ATen/cuda/Atomic.cuh, which has no stream: 'namespace "at::cuda" has no member
+// "getCurrentCUDAStream"' on torch 2.11 until CUDAContext.h is included.
+TEST(PortInclude, AFilePortedAwayFromTheThcHeadersGetsTheStreamApiItUses) {
+  EXPECT_EQ(port_all("#include <ATen/ATen.h>\n#include <THC/THCAtomics.cuh>\n\n"
+                     "void f() {\n  cudaStream_t s = at::cuda::getCurrentCUDAStream();\n  THCudaCheck(cudaGetLastError());\n}\n"),
+            "#include <ATen/ATen.h>\n#include <ATen/cuda/Atomic.cuh>\n#include <ATen/cuda/CUDAContext.h>\n\n"
+            "void f() {\n  cudaStream_t s = at::cuda::getCurrentCUDAStream();\n  C10_CUDA_CHECK(cudaGetLastError());\n}\n");
+  // Without a stream call, C10_CUDA_CHECK still needs its own header.
+  EXPECT_EQ(port_all("#include <THC/THCDeviceUtils.cuh>\nvoid f() { THCudaCheck(cudaGetLastError()); }\n"),
+            "#include <ATen/cuda/DeviceUtils.cuh>\n#include <ATen/ceil_div.h>\n#include <c10/cuda/CUDAException.h>\n"
+            "void f() { C10_CUDA_CHECK(cudaGetLastError()); }\n");
+}
+
+TEST(PortInclude, NearMissesAreLeftAlone) {
+  // The header already there (or c10's, which declares the stream): nothing added.
+  const std::string has = "#include <ATen/cuda/CUDAContext.h>\n#include <THC/THCAtomics.cuh>\nauto s = at::cuda::getCurrentCUDAStream();\n";
+  EXPECT_EQ(port_all(has), "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/cuda/Atomic.cuh>\nauto s = at::cuda::getCurrentCUDAStream();\n");
+  const std::string c10 = "#include <c10/cuda/CUDAStream.h>\n#include <THC/THCAtomics.cuh>\nauto s = at::cuda::getCurrentCUDAStream();\n";
+  EXPECT_EQ(port_all(c10), "#include <c10/cuda/CUDAStream.h>\n#include <ATen/cuda/Atomic.cuh>\nauto s = at::cuda::getCurrentCUDAStream();\n");
+  // A file no port changed compiled as it was (its own header gives the stream): untouched.
+  const std::string own = "#include \"utils.h\"\nauto s = at::cuda::getCurrentCUDAStream();\n";
+  EXPECT_EQ(port_all(own), own);
+  // Ported, but no stream call: only the atomics header changes.
+  EXPECT_EQ(port_all("#include <THC/THCAtomics.cuh>\n__device__ void f(float* p) { gpuAtomicAdd(p, 1.f); }\n"),
+            "#include <ATen/cuda/Atomic.cuh>\n__device__ void f(float* p) { gpuAtomicAdd(p, 1.f); }\n");
+  // c10::cuda's own spelling and a longer name are not at::cuda's stream call.
+  EXPECT_EQ(port_all("#include <THC/THCAtomics.cuh>\nauto g = at::cuda::CUDAStreamGuard(s);\n"),
+            "#include <ATen/cuda/Atomic.cuh>\nauto g = at::cuda::CUDAStreamGuard(s);\n");
+}
+
+// Where the include goes: after the last #include active at the first use, never into an #if block
+// closed before it, at the top when no include precedes the use.
+TEST(PortInclude, TheIncludeGoesWhereTheUseSeesIt) {
+  const std::string_view h = "ATen/cuda/CUDAContext.h";
+  std::string t = "#include <a.h>\n#ifdef _WIN32\n#include <windows.h>\n#endif\nvoid f() { use(); }\n";
+  EXPECT_EQ(add_include(t, t.find("use"), h),
+            "#include <a.h>\n#include <ATen/cuda/CUDAContext.h>\n#ifdef _WIN32\n#include <windows.h>\n#endif\nvoid f() { use(); }\n");
+  t = "#include <a.h>\n#ifdef WITH_CUDA\n#include <b.h>\nvoid f() { use(); }\n#endif\n";
+  EXPECT_EQ(add_include(t, t.find("use"), h),
+            "#include <a.h>\n#ifdef WITH_CUDA\n#include <b.h>\n#include <ATen/cuda/CUDAContext.h>\nvoid f() { use(); }\n#endif\n");
+  t = "#ifdef WITH_CUDA\n#include <b.h>\n#else\n#include <c.h>\nvoid f() { use(); }\n#endif\n";  // #else is another block
+  EXPECT_EQ(add_include(t, t.find("use"), h),
+            "#ifdef WITH_CUDA\n#include <b.h>\n#else\n#include <c.h>\n#include <ATen/cuda/CUDAContext.h>\nvoid f() { use(); }\n#endif\n");
+  t = "#ifndef K_H\n#define K_H\nvoid f() { use(); }\n#endif\n";
+  EXPECT_EQ(add_include(t, t.find("use"), h), "#include <ATen/cuda/CUDAContext.h>\n" + t);
+  t = "#include <a.h>";  // the last line with no newline
+  EXPECT_EQ(add_include(t, t.size(), h), "#include <a.h>\n#include <ATen/cuda/CUDAContext.h>\n");
+}
+
+TEST(PortCatalogue, IncludePortsAreCheckedWhenRead) {
+  std::vector<Port> out;
+  auto errs = parse_ports_text("x.toml",
+                               "[[port]]\nid = \"port.a\"\nreason = \"r\"\nsource = \"https://x\"\npattern = \"u\"\n"
+                               "rewrite = \"v\"\ninclude = \"a b.h\"\nunless = \"(\"\n"
+                               "[[port]]\nid = \"port.b\"\nreason = \"r\"\nsource = \"https://x\"\npattern = \"u\"\nunless = \"[\"\n",
+                               out);
+  std::string all;
+  for (const auto& e : errs) all += e + "\n";
+  EXPECT_NE(all.find("give include or rewrite, not both"), std::string::npos) << all;
+  EXPECT_NE(all.find("is not a header path"), std::string::npos) << all;
+  EXPECT_NE(all.find("unless is not RE2"), std::string::npos) << all;
+  EXPECT_NE(all.find("port 'port.b': unless is not RE2"), std::string::npos) << all;
+  EXPECT_TRUE(out.empty());
+}
+
 TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {
   testkit::TempDir t("ts-port-tree");
   const std::string kernel = "#include <THC/THC.h>\nextern THCState *state;\nvoid f(at::Tensor x) {\n"
