@@ -125,6 +125,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.thc-state-extern", "// extern THCState *state; was here\n", "// extern THCState *state; was here\n"},
         Case{"port.thc-current-stream", "auto s = THCState_getCurrentStream(state);\n",
              "auto s = at::cuda::getCurrentCUDAStream();\n"},
+        // pytorch-baidu-ctc's binding: the THCState from the global context, not a `state` variable.
+        Case{"port.thc-current-stream", "ctc_opts.stream =\n    THCState_getCurrentStream(at::globalContext().getTHCState());\n",
+             "ctc_opts.stream =\n    at::cuda::getCurrentCUDAStream();\n"},
+        Case{"port.thc-current-stream", "auto s = THCState_getCurrentStreamOnDevice(state, 0);\n",
+             "auto s = THCState_getCurrentStreamOnDevice(state, 0);\n"},
         Case{"port.thc-malloc", "p = THCudaMalloc(state, n * sizeof(float));\n",
              "p = c10::cuda::CUDACachingAllocator::raw_alloc(n * sizeof(float));\n"},
         Case{"port.thc-free", "THCudaFree(state, p);\n", "c10::cuda::CUDACachingAllocator::raw_delete(p);\n"},
