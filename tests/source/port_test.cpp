@@ -130,6 +130,10 @@ INSTANTIATE_TEST_SUITE_P(
              "ctc_opts.stream =\n    at::cuda::getCurrentCUDAStream();\n"},
         Case{"port.thc-current-stream", "auto s = THCState_getCurrentStreamOnDevice(state, 0);\n",
              "auto s = THCState_getCurrentStreamOnDevice(state, 0);\n"},
+        // irr's correlation package: the stream API of at::Context (2018).
+        Case{"port.context-current-stream", "  f(n,\n    at::globalContext().getCurrentCUDAStream()\n  );\n",
+             "  f(n,\n    at::cuda::getCurrentCUDAStream()\n  );\n"},
+        Case{"port.context-current-stream", "auto s = at::cuda::getCurrentCUDAStream();\n", "auto s = at::cuda::getCurrentCUDAStream();\n"},
         Case{"port.thc-malloc", "p = THCudaMalloc(state, n * sizeof(float));\n",
              "p = c10::cuda::CUDACachingAllocator::raw_alloc(n * sizeof(float));\n"},
         Case{"port.thc-free", "THCudaFree(state, p);\n", "c10::cuda::CUDACachingAllocator::raw_delete(p);\n"},
@@ -270,6 +274,11 @@ TEST(PortInclude, AFilePortedAwayFromTheThcHeadersGetsTheStreamApiItUses) {
   EXPECT_EQ(port_all("#include <THC/THCDeviceUtils.cuh>\nvoid f() { THCudaCheck(cudaGetLastError()); }\n"),
             "#include <ATen/cuda/DeviceUtils.cuh>\n#include <ATen/ceil_div.h>\n#include <c10/cuda/CUDAException.h>\n"
             "void f() { C10_CUDA_CHECK(cudaGetLastError()); }\n");
+  // irr: the at::Context call rewritten, and its header with it (after the last include, a package's own).
+  EXPECT_EQ(port_all("#include <torch/torch.h>\n#include \"kernel.cuh\"\nint g() {\n  return f(at::globalContext().getCurrentCUDAStream());\n}\n",
+                     "correlation_cuda.cc"),
+            "#include <torch/torch.h>\n#include \"kernel.cuh\"\n#include <ATen/cuda/CUDAContext.h>\nint g() {\n"
+            "  return f(at::cuda::getCurrentCUDAStream());\n}\n");
 }
 
 TEST(PortInclude, NearMissesAreLeftAlone) {
