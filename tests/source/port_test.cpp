@@ -130,6 +130,13 @@ INSTANTIATE_TEST_SUITE_P(
              "ctc_opts.stream =\n    at::cuda::getCurrentCUDAStream();\n"},
         Case{"port.thc-current-stream", "auto s = THCState_getCurrentStreamOnDevice(state, 0);\n",
              "auto s = THCState_getCurrentStreamOnDevice(state, 0);\n"},
+        // pytorch-emd's kernel: the glog-style checks c10 stopped defining.
+        Case{"port.glog-check-macros", "  CHECK_EQ(xyz2.size(0), b);\n  DCHECK_LT(i, n);\n  CHECK_INPUT(xyz1);\n",
+             "  TORCH_CHECK_EQ(xyz2.size(0), b);\n  TORCH_DCHECK_LT(i, n);\n  CHECK_INPUT(xyz1);\n"},
+        Case{"port.glog-check-macros", "TORCH_CHECK_EQ(n, 3);\nMY_CHECK_EQ(n, 3);\n", "TORCH_CHECK_EQ(n, 3);\nMY_CHECK_EQ(n, 3);\n"},
+        Case{"port.glog-check-macros", "#define CHECK_EQ(a, b) assert((a) == (b))\nCHECK_EQ(n, 3);\n",
+             "#define CHECK_EQ(a, b) assert((a) == (b))\nCHECK_EQ(n, 3);\n"},
+        Case{"port.glog-check-macros", "#include <glog/logging.h>\nCHECK_EQ(n, 3);\n", "#include <glog/logging.h>\nCHECK_EQ(n, 3);\n"},
         // irr's correlation package: the stream API of at::Context (2018).
         Case{"port.context-current-stream", "  f(n,\n    at::globalContext().getCurrentCUDAStream()\n  );\n",
              "  f(n,\n    at::cuda::getCurrentCUDAStream()\n  );\n"},
