@@ -137,6 +137,13 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.glog-check-macros", "#define CHECK_EQ(a, b) assert((a) == (b))\nCHECK_EQ(n, 3);\n",
              "#define CHECK_EQ(a, b) assert((a) == (b))\nCHECK_EQ(n, 3);\n"},
         Case{"port.glog-check-macros", "#include <glog/logging.h>\nCHECK_EQ(n, 3);\n", "#include <glog/logging.h>\nCHECK_EQ(n, 3);\n"},
+        // SATNet's kernel: CUDA's legacy saturate(), gone from nvcc 13's device headers.
+        Case{"port.cuda-saturate", "zi = saturate((zi+1)/2)*2-1;\nzi = saturate(1-acosf(zi)/M_PI);\n",
+             "zi = __saturatef((zi+1)/2)*2-1;\nzi = __saturatef(1-acosf(zi)/M_PI);\n"},
+        Case{"port.cuda-saturate", "c = color.saturate(x);\nd = __saturatef(x);\ne = my_saturate(x);\n",
+             "c = color.saturate(x);\nd = __saturatef(x);\ne = my_saturate(x);\n"},
+        Case{"port.cuda-saturate", "__device__ float saturate(float x) { return fminf(fmaxf(x, 0.f), 1.f); }\ny = saturate(v);\n",
+             "__device__ float saturate(float x) { return fminf(fmaxf(x, 0.f), 1.f); }\ny = saturate(v);\n"},
         // irr's correlation package: the stream API of at::Context (2018).
         Case{"port.context-current-stream", "  f(n,\n    at::globalContext().getCurrentCUDAStream()\n  );\n",
              "  f(n,\n    at::cuda::getCurrentCUDAStream()\n  );\n"},
