@@ -144,6 +144,12 @@ INSTANTIATE_TEST_SUITE_P(
              "c = color.saturate(x);\nd = __saturatef(x);\ne = my_saturate(x);\n"},
         Case{"port.cuda-saturate", "__device__ float saturate(float x) { return fminf(fmaxf(x, 0.f), 1.f); }\ny = saturate(v);\n",
              "__device__ float saturate(float x) { return fminf(fmaxf(x, 0.f), 1.f); }\ny = saturate(v);\n"},
+        // warp-ctc's moderngpu (vendored by pytorch-baidu-ctc): the mask-less warp shuffles.
+        Case{"port.cuda-shfl-sync", "x = __shfl_up(var, delta, width);\ny = __shfl(v, 0);\nz = __shfl_xor(v, 1);\n",
+             "x = __shfl_up_sync(0xffffffff, var, delta, width);\ny = __shfl_sync(0xffffffff, v, 0);\nz = __shfl_xor_sync(0xffffffff, v, 1);\n"},
+        Case{"port.cuda-shfl-sync", "x = __shfl_up_sync(m, v, 1);\ny = my__shfl(v);\n", "x = __shfl_up_sync(m, v, 1);\ny = my__shfl(v);\n"},
+        Case{"port.cuda-shfl-sync", "__device__ int __shfl_up(int v, int d) { return v; }\nx = __shfl_up(v, 1);\n",
+             "__device__ int __shfl_up(int v, int d) { return v; }\nx = __shfl_up(v, 1);\n"},
         // irr's correlation package: the stream API of at::Context (2018).
         Case{"port.context-current-stream", "  f(n,\n    at::globalContext().getCurrentCUDAStream()\n  );\n",
              "  f(n,\n    at::cuda::getCurrentCUDAStream()\n  );\n"},
