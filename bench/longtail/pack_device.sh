@@ -127,6 +127,23 @@ PY
   git -C "$1" archive --format=tar -o "$scratch/outside.tar" "$2" -- $extra && tar -A -f "$tarball" "$scratch/outside.tar"
 }
 
+# Files of the same commit that the package directory's links name outside it (warp-rnnt's
+# pytorch_binding/core.cu -> ../core.cu): a clone has them beside the package, the subdirectory's
+# archive alone does not. Appended to $tarball under their paths; reads tarball, scratch.
+# ADD_LINK_TARGETS GIT_DIR REV SUBDIR
+add_link_targets() {
+  local git_dir=$1 rev=$2 subdir=$3 info path target resolved
+  [ "$subdir" = . ] && return 0
+  while IFS=$'\t' read -r info path; do
+    target=$(git -C "$git_dir" cat-file blob "$(echo "$info" | cut -d' ' -f3)")
+    resolved=$(python3 -c 'import os, sys; print(os.path.normpath(os.path.join(os.path.dirname(sys.argv[1]), sys.argv[2])))' "$path" "$target")
+    case "$resolved" in ../*|/*|"$subdir"/*) continue ;; esac
+    if git -C "$git_dir" archive --format=tar -o "$scratch/link.tar" "$rev" -- "$resolved" 2>/dev/null; then
+      tar -A -f "$tarball" "$scratch/link.tar"
+    fi
+  done < <(git -C "$git_dir" ls-tree -r "$rev" -- "$subdir" | awk -F'\t' '$1 ~ /^120000/ { print $1 "\t" $2 }')
+}
+
 bad=0
 while IFS=$'\t' read -r name repo commit subdir split sha exclude why; do
   if [ "$why" != - ]; then unavailable "$name" "$split" "$why"; continue; fi
@@ -162,6 +179,7 @@ while IFS=$'\t' read -r name repo commit subdir split sha exclude why; do
   fi
   add_submodules "$git_dir" "$commit" "$rev" "$subdir" "" "${repo#https://github.com/}"
   add_outside_reach "$git_dir" "$rev" "$subdir"
+  add_link_targets "$git_dir" "$rev" "$subdir"
   gzip -9n < "$tarball" > "$dest/$name.tar.gz"
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$split" "$subdir" "$sha" "$name.tar.gz" >> "$dest/packages.tsv.tmp"
 done < "$scratch/list"

@@ -110,6 +110,13 @@ bool inside(const fs::path& dir, const fs::path& root) {
   return !r.empty() && *r.begin() != "..";
 }
 
+// True when the link `p` names something that exists outside `root` (both real paths).
+bool leads_out(const fs::path& p, const fs::path& root) {
+  std::error_code ec;
+  fs::path to = fs::canonical(p, ec);
+  return !ec && to != root && !inside(to, root);
+}
+
 fs::path real(const std::string& p) {
   std::error_code ec;
   fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec);
@@ -181,6 +188,10 @@ bool copy_changes(Mirror& m) {
     fs::path dest = dst / rel;
     std::error_code e2;
     bool is_link = it->is_symlink(e2);
+    // A link out of the tree (warp-rnnt's pytorch_binding/core.cu -> ../core.cu, a subdirectory
+    // built alone) would dangle in the copy: the file it names is copied in its place.
+    // (A directory out of the tree stays a link: copying it could copy a whole checkout.)
+    if (is_link && leads_out(p, src) && it->is_regular_file(e2)) is_link = false;
     if (!is_link && it->is_directory(e2)) {
       // Outputs of torchsmith (ours or another run's) and tagged caches are not sources.
       if (m.is_excluded(p) || has_out_marker(p.string()) || fs::exists(p / "CACHEDIR.TAG", e2)) {

@@ -296,8 +296,16 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
       std::vector<std::string> kept;
       if (auto e = clean_build_dir(build_dir, s.paths.run_dir + "/stale-build", &kept); !e.empty()) s.say(e);
     } else if (rem.reconfigure) {
-      s.w.remove(build_dir + "/CMakeCache.txt");
-      s.w.remove_all(build_dir + "/CMakeFiles");
+      std::vector<std::string> trees{build_dir};
+      // setup.py's tree: a build_ext that runs CMake configures in build/temp.<platform>-<python>,
+      // whose cache keeps the first configure's CXXFLAGS; each one level down goes too.
+      if (build_dir == s.paths.src + "/build")
+        for (const auto& n : s.w.list(build_dir, false))
+          if (s.w.exists(build_dir + "/" + n + "/CMakeCache.txt")) trees.push_back(build_dir + "/" + n);
+      for (const auto& t : trees) {
+        s.w.remove(t + "/CMakeCache.txt");
+        s.w.remove_all(t + "/CMakeFiles");
+      }
     }
     c.sr.note = "retried: " + rem.reason;
     return Ended::retry;

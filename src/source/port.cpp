@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <memory>
 #include <re2/re2.h>
@@ -34,7 +35,56 @@ bool ends_with(const std::string& s, const std::string& e) {
   return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
 }
 
+// The preprocessor directive a line holds ("include", "ifdef", ...), or "".
+std::string_view directive(std::string_view line) {
+  std::size_t i = line.find_first_not_of(" \t");
+  if (i == std::string_view::npos || line[i] != '#') return {};
+  i = line.find_first_not_of(" \t", i + 1);
+  if (i == std::string_view::npos) return {};
+  std::size_t j = i;
+  while (j < line.size() && std::isalpha(static_cast<unsigned char>(line[j]))) ++j;
+  return line.substr(i, j - i);
+}
+
+// A port's `unless` (a file it leaves alone) and an include port's own header, compiled.
+struct IncludeRes {
+  std::unique_ptr<RE2> unless, own;
+};
+
+// Adds the include port's header to `now` when the use is there and nothing gives it; true if added.
+bool port_include(const Port& p, const RE2& use, const IncludeRes& inc, std::string& now) {
+  re2::StringPiece m;
+  if (!use.Match(now, 0, now.size(), RE2::UNANCHORED, &m, 1)) return false;
+  if ((inc.unless && RE2::PartialMatch(now, *inc.unless)) || RE2::PartialMatch(now, *inc.own)) return false;
+  now = add_include(now, static_cast<std::size_t>(m.data() - now.data()), p.include);
+  return true;
+}
+
 }  // namespace
+
+std::string add_include(std::string_view text, std::size_t use, std::string_view header) {
+  std::vector<int> blocks;  // the #if blocks open at a line, each by a number of its own
+  int next = 0;
+  std::size_t at = 0;       // after the last include active wherever the use is; 0 = the top
+  std::vector<std::pair<std::size_t, std::vector<int>>> includes;
+  for (std::size_t pos = 0; pos < text.size() && pos <= use;) {
+    std::size_t eol = text.find('\n', pos);
+    std::size_t end = eol == std::string_view::npos ? text.size() : eol + 1;
+    std::string_view d = directive(text.substr(pos, end - pos));
+    if (d == "if" || d == "ifdef" || d == "ifndef") blocks.push_back(next++);
+    else if ((d == "elif" || d == "else" || d == "elifdef" || d == "elifndef") && !blocks.empty()) blocks.back() = next++;
+    else if (d == "endif" && !blocks.empty()) blocks.pop_back();
+    else if (d == "include" && end <= use) includes.push_back({end, blocks});
+    pos = end;
+  }
+  for (const auto& [end, open] : includes)
+    if (open.size() <= blocks.size() && std::equal(open.begin(), open.end(), blocks.begin())) at = end;
+  std::string line = "#include <" + std::string(header) + ">\n";
+  std::string out(text);
+  if (at > 0 && out[at - 1] != '\n') line = "\n" + line;  // an include on the last line, with no newline
+  out.insert(at, line);
+  return out;
+}
 
 const Port* PortSet::find(std::string_view id) const {
   for (const auto& p : ports)
@@ -70,7 +120,8 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
       error(line, "each port must be a table ([[port]])");
       continue;
     }
-    static const std::set<std::string> known{"id", "reason", "removed_in", "source", "checked", "pattern", "rewrite", "files"};
+    static const std::set<std::string> known{"id",      "reason",  "removed_in", "source", "checked",
+                                            "pattern", "rewrite", "files",      "include", "unless"};
     for (const auto& [k, v] : *t)
       if (!known.count(std::string(k.str())))
         error(static_cast<int>(v.source().begin.line), "port: unknown key '" + std::string(k.str()) + "'");
@@ -82,6 +133,8 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
     p.checked = str(*t, "checked");
     p.pattern = str(*t, "pattern");
     p.rewrite = str(*t, "rewrite");
+    p.include = str(*t, "include");
+    p.unless = str(*t, "unless");
     p.file = file;
     p.line = line;
     if (const toml::array* f = (*t)["files"].as_array())
@@ -103,6 +156,12 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
       if (!re.ok()) error(line, who + ": pattern is not RE2: " + re.error());
       else if (!re.CheckRewriteString(p.rewrite, &why)) error(line, who + ": rewrite: " + why);
     }
+    if (!p.include.empty()) {
+      if (!p.rewrite.empty()) error(line, who + ": an include port adds its header; give include or rewrite, not both");
+      if (p.include.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") != std::string::npos)
+        error(line, who + ": include '" + p.include + "' is not a header path (write ATen/cuda/CUDAContext.h)");
+    }
+    if (RE2 u(p.unless, RE2::Quiet); !p.unless.empty() && !u.ok()) error(line, who + ": unless is not RE2: " + u.error());
     parsed.push_back(std::move(p));
   }
   if (errors.empty()) out.insert(out.end(), parsed.begin(), parsed.end());
@@ -139,7 +198,14 @@ PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run
     return res;
   }
   std::vector<std::unique_ptr<RE2>> res2;
-  for (const auto& p : set.ports) res2.push_back(std::make_unique<RE2>(p.pattern, RE2::Quiet));
+  std::vector<IncludeRes> incs(set.ports.size());
+  for (std::size_t i = 0; i < set.ports.size(); ++i) {
+    const Port& p = set.ports[i];
+    res2.push_back(std::make_unique<RE2>(p.pattern, RE2::Quiet));
+    if (!p.unless.empty()) incs[i].unless = std::make_unique<RE2>(p.unless, RE2::Quiet);
+    if (p.include.empty()) continue;
+    incs[i].own = std::make_unique<RE2>("#\\s*include\\s*[<\"]" + RE2::QuoteMeta(p.include) + "[>\"]", RE2::Quiet);
+  }
 
   struct Changed {
     std::string rel, abs, before, after;
@@ -173,7 +239,11 @@ PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run
       if (!res2[i]->ok() ||
           std::none_of(p.files.begin(), p.files.end(), [&](const std::string& e) { return ends_with(name, e); }))
         continue;
-      int n = RE2::GlobalReplace(&now, *res2[i], p.rewrite);
+      if (p.include.empty() && incs[i].unless && RE2::PartialMatch(now, *incs[i].unless)) continue;
+      // An include port completes what the rewrites did to this file; a file no port changed built as it was.
+      int n = p.include.empty() ? RE2::GlobalReplace(&now, *res2[i], p.rewrite)
+              : now != *text   ? port_include(p, *res2[i], incs[i], now)
+                               : 0;
       if (n > 0) {
         pf.ports.push_back(p.id);
         pf.rewrites += n;

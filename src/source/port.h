@@ -18,6 +18,12 @@ struct Port {
   std::string removed_in;  // "1.11"; "" = deprecated, still in the headers
   std::string pattern;     // RE2
   std::string rewrite;     // RE2 rewrite string (\1 ...)
+  // An include port: in a file another port changed (a THC header ported away, a call rewritten),
+  // where `pattern` matches (a use) and `unless` does not (the header, or one that gives it, already
+  // included), `#include <include>` is added once, after the last #include active wherever the first
+  // use is (never inside a closed #if block); `rewrite` is then empty. Listed after the rewrites.
+  std::string include;
+  std::string unless;      // RE2: a file it matches is left alone (an include port: its header given)
   std::vector<std::string> files;  // file name endings it applies to
   std::string file;        // where it was read
   int line = 0;
@@ -48,6 +54,11 @@ struct PortResult {
   std::string diff;                // unified diff of every change
   bool changed() const { return !files.empty(); }
 };
+
+// `text` with `#include <header>` added for a use at offset `use`: after the last #include line
+// before it that is active wherever the use is (one in an #if block closed before the use is not),
+// else at the top.
+std::string add_include(std::string_view text, std::size_t use, std::string_view header);
 
 // Rewrites the tree's C/C++/CUDA sources (third_party/, build/, .git/ and .torchsmith/ skipped) with
 // every port whose pattern matches; nothing is written on a dry run. Each changed file is journaled

@@ -133,6 +133,31 @@ TEST(Mirror, LinksAreMirroredAsLinks) {
   EXPECT_EQ(util::read_file(d / "canary/keep").value_or(""), "keep");
 }
 
+// warp-rnnt's pytorch_binding (built alone) links its sources from the repository above it
+// (core.cu -> ../core.cu): mirrored as links they dangled in the copy ("ninja: error: .../core.cu
+// missing and no known rule"). A file out of the tree is copied; a link inside the tree stays a link.
+TEST(Mirror, AFileLinkedFromOutsideTheTreeIsCopiedInItsPlace) {
+  testkit::TempDir d;
+  put(d / "repo/core.cu", "__global__ void k() {}\n");
+  put(d / "repo/binding/setup.py", "setup()\n");
+  put(d / "repo/binding/src/real.h", "int r;\n");
+  fs::create_symlink("../core.cu", d / "repo/binding/core.cu");
+  fs::create_symlink("src/real.h", d / "repo/binding/inner.h");
+  fs::create_symlink("../missing.cu", d / "repo/binding/gone.cu");  // dangling in the source too
+  ASSERT_EQ(mirror_tree(d / "repo/binding", d / "out/src", {}).error, "");
+  EXPECT_FALSE(fs::is_symlink(d / "out/src/core.cu"));
+  EXPECT_EQ(util::read_file(d / "out/src/core.cu").value_or(""), "__global__ void k() {}\n");
+  EXPECT_TRUE(fs::is_symlink(d / "out/src/inner.h"));
+  EXPECT_EQ(util::read_file(d / "out/src/inner.h").value_or(""), "int r;\n");
+  EXPECT_TRUE(fs::is_symlink(d / "out/src/gone.cu"));
+  // The file outside changes: the next mirror copies it again; the original is never written.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  put(d / "repo/core.cu", "__global__ void k2() {}\n");
+  ASSERT_EQ(mirror_tree(d / "repo/binding", d / "out/src", {}).error, "");
+  EXPECT_EQ(util::read_file(d / "out/src/core.cu").value_or(""), "__global__ void k2() {}\n");
+  EXPECT_TRUE(fs::is_symlink(d / "repo/binding/core.cu"));
+}
+
 // Issue 32, finding 1: a source file named "x\n0\t0\t.." was written into the record as a second
 // entry ".."; the next build with --out PARENT deleted PARENT, the source with it.
 TEST(Mirror, ANameWithNewlineAndTabsNeverDeletesTheParent) {

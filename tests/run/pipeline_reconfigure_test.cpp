@@ -55,6 +55,36 @@ TEST(PipelineReconfigure, RemovesTheCacheOfTheTreeTheConfigureStepMade) {
   EXPECT_TRUE(fs::exists(src + "/build/CMakeCache.txt"));
 }
 
+// spconv's setup.py runs CMake itself in build/temp.<platform>: a force-include of <cstdint> (GCC 13)
+// put in CXXFLAGS reached nothing while that tree's cache kept the first configure's flags.
+TEST(PipelineReconfigure, ASetupPyThatRunsCmakeConfiguresAfresh) {
+  testkit::TempDir dir{"ts-pipeline-reconfigure-setup"};
+  const std::string src = dir / "out/src";
+  const std::string temp = src + "/build/temp.linux-x86_64-cpython-312";
+  touch(temp + "/CMakeCache.txt");
+  touch(temp + "/CMakeFiles/3.28.3/CMakeCXXCompiler.cmake");
+  touch(temp + "/src/spconv/obj.o");
+  touch(src + "/build/lib.linux-x86_64-cpython-312/spconv/spconv.so");
+  touch(src + "/build/bdist.linux-x86_64/CMakeFiles/kept");  // no cache beside it: not a CMake tree
+  touch(dir / ("out/" + std::string(kOutMarker)), kOutMarkerText);
+  ReconfigureDiag diag;
+  FakeStepRunner fake;
+  fake.script["build"].push_back({.exit_code = 1, .diagnosis = diag.d});
+  std::vector<std::string> said;
+  BuildOptions o = scripted_build_options(dir / "out", &fake, &said);
+  o.early_verify = false;
+  plan::Plan p;
+  p.steps = {{"build", {"python3", "setup.py", "bdist_wheel"}, "{src}", ""}};
+  p.env = {{"PATH", "/usr/bin"}};
+  BuildOutcome r = run_build(p, o);
+  ASSERT_EQ(r.record.retries.size(), 1u) << r.error;
+  EXPECT_FALSE(fs::exists(temp + "/CMakeCache.txt"));
+  EXPECT_FALSE(fs::exists(temp + "/CMakeFiles"));
+  EXPECT_TRUE(fs::exists(temp + "/src/spconv/obj.o"));  // objects stay: ninja rebuilds what the flags change
+  EXPECT_TRUE(fs::exists(src + "/build/lib.linux-x86_64-cpython-312/spconv/spconv.so"));
+  EXPECT_TRUE(fs::exists(src + "/build/bdist.linux-x86_64/CMakeFiles/kept"));
+}
+
 TEST(PipelineReconfigure, TheBuildTreeIsTheConfigureStepsOrSetupPys) {
   RunPaths p = RunPaths::make("/o", "/o/src", "r");
   EXPECT_EQ(build_tree(cmake_only_plan().steps, p), "/o/src/build-torchsmith");

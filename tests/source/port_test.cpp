@@ -125,6 +125,35 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.thc-state-extern", "// extern THCState *state; was here\n", "// extern THCState *state; was here\n"},
         Case{"port.thc-current-stream", "auto s = THCState_getCurrentStream(state);\n",
              "auto s = at::cuda::getCurrentCUDAStream();\n"},
+        // pytorch-baidu-ctc's binding: the THCState from the global context, not a `state` variable.
+        Case{"port.thc-current-stream", "ctc_opts.stream =\n    THCState_getCurrentStream(at::globalContext().getTHCState());\n",
+             "ctc_opts.stream =\n    at::cuda::getCurrentCUDAStream();\n"},
+        Case{"port.thc-current-stream", "auto s = THCState_getCurrentStreamOnDevice(state, 0);\n",
+             "auto s = THCState_getCurrentStreamOnDevice(state, 0);\n"},
+        // pytorch-emd's kernel: the glog-style checks c10 stopped defining.
+        Case{"port.glog-check-macros", "  CHECK_EQ(xyz2.size(0), b);\n  DCHECK_LT(i, n);\n  CHECK_INPUT(xyz1);\n",
+             "  TORCH_CHECK_EQ(xyz2.size(0), b);\n  TORCH_DCHECK_LT(i, n);\n  CHECK_INPUT(xyz1);\n"},
+        Case{"port.glog-check-macros", "TORCH_CHECK_EQ(n, 3);\nMY_CHECK_EQ(n, 3);\n", "TORCH_CHECK_EQ(n, 3);\nMY_CHECK_EQ(n, 3);\n"},
+        Case{"port.glog-check-macros", "#define CHECK_EQ(a, b) assert((a) == (b))\nCHECK_EQ(n, 3);\n",
+             "#define CHECK_EQ(a, b) assert((a) == (b))\nCHECK_EQ(n, 3);\n"},
+        Case{"port.glog-check-macros", "#include <glog/logging.h>\nCHECK_EQ(n, 3);\n", "#include <glog/logging.h>\nCHECK_EQ(n, 3);\n"},
+        // SATNet's kernel: CUDA's legacy saturate(), gone from nvcc 13's device headers.
+        Case{"port.cuda-saturate", "zi = saturate((zi+1)/2)*2-1;\nzi = saturate(1-acosf(zi)/M_PI);\n",
+             "zi = __saturatef((zi+1)/2)*2-1;\nzi = __saturatef(1-acosf(zi)/M_PI);\n"},
+        Case{"port.cuda-saturate", "c = color.saturate(x);\nd = __saturatef(x);\ne = my_saturate(x);\n",
+             "c = color.saturate(x);\nd = __saturatef(x);\ne = my_saturate(x);\n"},
+        Case{"port.cuda-saturate", "__device__ float saturate(float x) { return fminf(fmaxf(x, 0.f), 1.f); }\ny = saturate(v);\n",
+             "__device__ float saturate(float x) { return fminf(fmaxf(x, 0.f), 1.f); }\ny = saturate(v);\n"},
+        // warp-ctc's moderngpu (vendored by pytorch-baidu-ctc): the mask-less warp shuffles.
+        Case{"port.cuda-shfl-sync", "x = __shfl_up(var, delta, width);\ny = __shfl(v, 0);\nz = __shfl_xor(v, 1);\n",
+             "x = __shfl_up_sync(0xffffffff, var, delta, width);\ny = __shfl_sync(0xffffffff, v, 0);\nz = __shfl_xor_sync(0xffffffff, v, 1);\n"},
+        Case{"port.cuda-shfl-sync", "x = __shfl_up_sync(m, v, 1);\ny = my__shfl(v);\n", "x = __shfl_up_sync(m, v, 1);\ny = my__shfl(v);\n"},
+        Case{"port.cuda-shfl-sync", "__device__ int __shfl_up(int v, int d) { return v; }\nx = __shfl_up(v, 1);\n",
+             "__device__ int __shfl_up(int v, int d) { return v; }\nx = __shfl_up(v, 1);\n"},
+        // irr's correlation package: the stream API of at::Context (2018).
+        Case{"port.context-current-stream", "  f(n,\n    at::globalContext().getCurrentCUDAStream()\n  );\n",
+             "  f(n,\n    at::cuda::getCurrentCUDAStream()\n  );\n"},
+        Case{"port.context-current-stream", "auto s = at::cuda::getCurrentCUDAStream();\n", "auto s = at::cuda::getCurrentCUDAStream();\n"},
         Case{"port.thc-malloc", "p = THCudaMalloc(state, n * sizeof(float));\n",
              "p = c10::cuda::CUDACachingAllocator::raw_alloc(n * sizeof(float));\n"},
         Case{"port.thc-free", "THCudaFree(state, p);\n", "c10::cuda::CUDACachingAllocator::raw_delete(p);\n"},
@@ -243,6 +272,85 @@ TEST(PortBlas, ThCpuGemmAndGemvGoThroughAten) {
   EXPECT_EQ(port_one("port.th-blas-gemm", "THFloatBlas_axpy(n, 1.0f, x, 1, y, 1);"), "THFloatBlas_axpy(n, 1.0f, x, 1, y, 1);");
   EXPECT_EQ(port_one("port.th-blas-gemm", "MyTHFloatBlas_gemm(a);"), "MyTHFloatBlas_gemm(a);");
   EXPECT_EQ(port_one("port.th-blas-gemv", "THFloatBlas_gemm('n');"), "THFloatBlas_gemm('n');");
+}
+
+// The ported file as the whole catalogue leaves it.
+std::string port_all(const std::string& text, const std::string& file = "ops.cu") {
+  testkit::TempDir t("ts-port-all");
+  EXPECT_EQ(util::write_file_atomic(t / file, text), "");
+  EXPECT_TRUE(apply_ports(t.path(), catalogue()).ok);
+  return util::read_file(t / file).value_or("<unreadable>");
+}
+
+// afsd's and condlane's kernels: THCAtomics.cuh (which included THC.h, and with it the stream API)
+// ported to ATen/cuda/Atomic.cuh, which has no stream: 'namespace "at::cuda" has no member
+// "getCurrentCUDAStream"' on torch 2.11 until CUDAContext.h is included.
+TEST(PortInclude, AFilePortedAwayFromTheThcHeadersGetsTheStreamApiItUses) {
+  EXPECT_EQ(port_all("#include <ATen/ATen.h>\n#include <THC/THCAtomics.cuh>\n\n"
+                     "void f() {\n  cudaStream_t s = at::cuda::getCurrentCUDAStream();\n  THCudaCheck(cudaGetLastError());\n}\n"),
+            "#include <ATen/ATen.h>\n#include <ATen/cuda/Atomic.cuh>\n#include <ATen/cuda/CUDAContext.h>\n\n"
+            "void f() {\n  cudaStream_t s = at::cuda::getCurrentCUDAStream();\n  C10_CUDA_CHECK(cudaGetLastError());\n}\n");
+  // Without a stream call, C10_CUDA_CHECK still needs its own header.
+  EXPECT_EQ(port_all("#include <THC/THCDeviceUtils.cuh>\nvoid f() { THCudaCheck(cudaGetLastError()); }\n"),
+            "#include <ATen/cuda/DeviceUtils.cuh>\n#include <ATen/ceil_div.h>\n#include <c10/cuda/CUDAException.h>\n"
+            "void f() { C10_CUDA_CHECK(cudaGetLastError()); }\n");
+  // irr: the at::Context call rewritten, and its header with it (after the last include, a package's own).
+  EXPECT_EQ(port_all("#include <torch/torch.h>\n#include \"kernel.cuh\"\nint g() {\n  return f(at::globalContext().getCurrentCUDAStream());\n}\n",
+                     "correlation_cuda.cc"),
+            "#include <torch/torch.h>\n#include \"kernel.cuh\"\n#include <ATen/cuda/CUDAContext.h>\nint g() {\n"
+            "  return f(at::cuda::getCurrentCUDAStream());\n}\n");
+}
+
+TEST(PortInclude, NearMissesAreLeftAlone) {
+  // The header already there (or c10's, which declares the stream): nothing added.
+  const std::string has = "#include <ATen/cuda/CUDAContext.h>\n#include <THC/THCAtomics.cuh>\nauto s = at::cuda::getCurrentCUDAStream();\n";
+  EXPECT_EQ(port_all(has), "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/cuda/Atomic.cuh>\nauto s = at::cuda::getCurrentCUDAStream();\n");
+  const std::string c10 = "#include <c10/cuda/CUDAStream.h>\n#include <THC/THCAtomics.cuh>\nauto s = at::cuda::getCurrentCUDAStream();\n";
+  EXPECT_EQ(port_all(c10), "#include <c10/cuda/CUDAStream.h>\n#include <ATen/cuda/Atomic.cuh>\nauto s = at::cuda::getCurrentCUDAStream();\n");
+  // A file no port changed compiled as it was (its own header gives the stream): untouched.
+  const std::string own = "#include \"utils.h\"\nauto s = at::cuda::getCurrentCUDAStream();\n";
+  EXPECT_EQ(port_all(own), own);
+  // Ported, but no stream call: only the atomics header changes.
+  EXPECT_EQ(port_all("#include <THC/THCAtomics.cuh>\n__device__ void f(float* p) { gpuAtomicAdd(p, 1.f); }\n"),
+            "#include <ATen/cuda/Atomic.cuh>\n__device__ void f(float* p) { gpuAtomicAdd(p, 1.f); }\n");
+  // c10::cuda's own spelling and a longer name are not at::cuda's stream call.
+  EXPECT_EQ(port_all("#include <THC/THCAtomics.cuh>\nauto g = at::cuda::CUDAStreamGuard(s);\n"),
+            "#include <ATen/cuda/Atomic.cuh>\nauto g = at::cuda::CUDAStreamGuard(s);\n");
+}
+
+// Where the include goes: after the last #include active at the first use, never into an #if block
+// closed before it, at the top when no include precedes the use.
+TEST(PortInclude, TheIncludeGoesWhereTheUseSeesIt) {
+  const std::string_view h = "ATen/cuda/CUDAContext.h";
+  std::string t = "#include <a.h>\n#ifdef _WIN32\n#include <windows.h>\n#endif\nvoid f() { use(); }\n";
+  EXPECT_EQ(add_include(t, t.find("use"), h),
+            "#include <a.h>\n#include <ATen/cuda/CUDAContext.h>\n#ifdef _WIN32\n#include <windows.h>\n#endif\nvoid f() { use(); }\n");
+  t = "#include <a.h>\n#ifdef WITH_CUDA\n#include <b.h>\nvoid f() { use(); }\n#endif\n";
+  EXPECT_EQ(add_include(t, t.find("use"), h),
+            "#include <a.h>\n#ifdef WITH_CUDA\n#include <b.h>\n#include <ATen/cuda/CUDAContext.h>\nvoid f() { use(); }\n#endif\n");
+  t = "#ifdef WITH_CUDA\n#include <b.h>\n#else\n#include <c.h>\nvoid f() { use(); }\n#endif\n";  // #else is another block
+  EXPECT_EQ(add_include(t, t.find("use"), h),
+            "#ifdef WITH_CUDA\n#include <b.h>\n#else\n#include <c.h>\n#include <ATen/cuda/CUDAContext.h>\nvoid f() { use(); }\n#endif\n");
+  t = "#ifndef K_H\n#define K_H\nvoid f() { use(); }\n#endif\n";
+  EXPECT_EQ(add_include(t, t.find("use"), h), "#include <ATen/cuda/CUDAContext.h>\n" + t);
+  t = "#include <a.h>";  // the last line with no newline
+  EXPECT_EQ(add_include(t, t.size(), h), "#include <a.h>\n#include <ATen/cuda/CUDAContext.h>\n");
+}
+
+TEST(PortCatalogue, IncludePortsAreCheckedWhenRead) {
+  std::vector<Port> out;
+  auto errs = parse_ports_text("x.toml",
+                               "[[port]]\nid = \"port.a\"\nreason = \"r\"\nsource = \"https://x\"\npattern = \"u\"\n"
+                               "rewrite = \"v\"\ninclude = \"a b.h\"\nunless = \"(\"\n"
+                               "[[port]]\nid = \"port.b\"\nreason = \"r\"\nsource = \"https://x\"\npattern = \"u\"\nunless = \"[\"\n",
+                               out);
+  std::string all;
+  for (const auto& e : errs) all += e + "\n";
+  EXPECT_NE(all.find("give include or rewrite, not both"), std::string::npos) << all;
+  EXPECT_NE(all.find("is not a header path"), std::string::npos) << all;
+  EXPECT_NE(all.find("unless is not RE2"), std::string::npos) << all;
+  EXPECT_NE(all.find("port 'port.b': unless is not RE2"), std::string::npos) << all;
+  EXPECT_TRUE(out.empty());
 }
 
 TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {

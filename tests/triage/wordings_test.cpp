@@ -141,6 +141,12 @@ const Wording kWordings[] = {
     {"r.cpp(5): error: identifier \"STABLE_TORCH_LIBRARY\" is undefined", "EXT_SOURCE_NEWER_THAN_TORCH"},
     {"r.cpp(5): error C3861: 'TORCH_LIBRARY_FRAGMENT': identifier not found", "EXT_SOURCE_NEWER_THAN_TORCH"},
     // Removed torch APIs.
+    // torch APIs removed since the package was written (this session's GPU run: afsd, condlane, irr, pytorch-emd).
+    {"/tmp/x/out/src/AFSD/prop_pooling/boundary_max_pooling_kernel.cu(94): error: namespace \"at::cuda\" has no member \"getCurrentCUDAStream\"", "TORCH_API_REMOVED"},
+    {"/tmp/x/out/src/correlation_cuda.cc:74:25: error: \u2018class at::Context\u2019 has no member named \u2018getCurrentCUDAStream\u2019", "TORCH_API_REMOVED"},
+    {"k.cpp:9:14: error: 'getCurrentCUDAStream' is not a member of 'at::cuda'", "TORCH_API_REMOVED"},
+    {"/tmp/x/out/src/cuda/emd_kernel.cu(180): error: identifier \"CHECK_EQ\" is undefined", "TORCH_API_REMOVED"},
+    {"emd.cpp:12:3: error: \u2018CHECK_GE\u2019 was not declared in this scope", "TORCH_API_REMOVED"},
     {"x.cu:3:10: fatal error: 'THC/THC.h' file not found", "THC_HEADERS_REMOVED"},
     {"x.cu(3): catastrophic error: cannot open source file \"THC/THC.h\"", "THC_HEADERS_REMOVED"},
     {"x.cpp(12): error C3861: 'AT_CHECK': identifier not found", "AT_CHECK_REMOVED"},
@@ -774,7 +780,11 @@ TEST(OneWordingWarning, OldTorchCapabilityWording) {
 
 // Near misses of the wordings above: the same words in lines that are not that failure.
 TEST(OneWordingNearMiss, DoesNotTrigger) {
-  for (const Wording& n : {Wording{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
+  for (const Wording& n : {Wording{"k.cu(9): error: namespace \"at::cuda\" has no member \"myStream\"", "TORCH_API_REMOVED"},
+                           Wording{"k.cu(9): error: identifier \"CHECK_INPUT\" is undefined", "TORCH_API_REMOVED"},
+                           Wording{"k.cu(9): error: identifier \"TORCH_CHECK_EQ\" is undefined", "TORCH_API_REMOVED"},
+                           Wording{"k.cpp:4:1: error: \u2018class at::Context\u2019 has no member named \u2018myField\u2019", "TORCH_API_REMOVED"},
+                           Wording{"g++ -std=c++14 -O3 -o encoder encoder.C", "GCC_TOO_OLD_FOR_TORCH"},
                            // The last line of CMake's CMP0104 developer warning (the build goes on).
                            Wording{"  CUDA_ARCHITECTURES is empty for target \"exputil\".", "CMAKE_CUDA_ARCHITECTURES_EMPTY"},
                            Wording{"RuntimeError: CUDA error: invalid device ordinal", "NO_KERNEL_IMAGE_FOR_DEVICE"},
