@@ -67,7 +67,7 @@ TEST(CondaMeta, CondaFileNames) {
   EXPECT_EQ(parse_conda_file_name("a-1-py3.8_cpu_7x.conda")->build_number, std::nullopt);
   EXPECT_EQ(parse_conda_file_name("a-1-py3.8_cpu_.conda")->build_number, std::nullopt);
   EXPECT_EQ(parse_conda_file_name("a-1-h12ab.conda")->build_number, std::nullopt);
-  EXPECT_EQ(parse_conda_file_name("a-1-py3.8_cpu_-3.conda")->build_number, std::nullopt);
+  EXPECT_EQ(parse_conda_file_name("a-1-py3.8_cpu_+3.conda")->build_number, std::nullopt);
   EXPECT_FALSE(parse_conda_file_name("x-1.tar.bz2"));
   EXPECT_FALSE(parse_conda_file_name("a-b-c.zip"));
 }
