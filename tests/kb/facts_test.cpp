@@ -42,7 +42,7 @@ TEST(KbFacts, GpusEveryArchInSomeToolkitAndFamily) {
     EXPECT_TRUE(ids.insert(g.pci_id).second) << "duplicate " << g.pci_id;
     EXPECT_FALSE(g.source.empty()) << g.pci_id;
     // A chip that the family table knows must give the same capability as the entry.
-    if (const ChipArch* c = kb().chip_arch(g.chip); c && !g.jetson) EXPECT_EQ(c->arch, g.arch) << g.pci_id << " " << g.chip;
+    if (const ChipArch* c = kb().chip_arch(g.chip); c && !g.jetson) { EXPECT_EQ(c->arch, g.arch) << g.pci_id << " " << g.chip; }
   }
 }
 
@@ -54,9 +54,10 @@ TEST(KbFacts, TegraArchesExistInTheirToolkits) {
       ASSERT_TRUE(range) << x.cuda;
       // Every toolkit in the range must have the arch it names.
       for (const auto& r : kb().cuda)
-        if (range->contains(r.version))
+        if (range->contains(r.version)) {
           EXPECT_NE(std::find(r.arches.begin(), r.arches.end(), *CudaArch::parse(x.arch)), r.arches.end())
               << s.compatible << " CUDA " << r.version.original() << " lacks " << x.arch;
+        }
     }
   }
 }
@@ -83,7 +84,7 @@ TEST(KbFacts, CudaReleasesAreOrderedAndGrow) {
     if (r.version.major() >= 11) {
       ASSERT_NE(f, nullptr) << r.version.original();
       // x.0 may ship before the floor was set (11.0 GA: 450.51.05 < 450.80.02); later minors may not.
-      if (r.version.minor() > 0) EXPECT_LE(f->driver_min_linux, r.driver_min_linux) << r.version.original();
+      if (r.version.minor() > 0) { EXPECT_LE(f->driver_min_linux, r.driver_min_linux) << r.version.original(); }
     }
   }
 }
