@@ -6,14 +6,6 @@
 
 namespace ts::compat {
 
-bool arch_listed(const std::vector<std::string>& list, const CudaArch& a) {
-  std::string want = a.sass_only().str();
-  return std::any_of(list.begin(), list.end(), [&](const std::string& s) {
-    auto p = CudaArch::parse(s);
-    return p && p->sass_only().str() == want;
-  });
-}
-
 bool arch_listed(const std::vector<CudaArch>& list, const CudaArch& a) {
   return std::any_of(list.begin(), list.end(), [&](const CudaArch& p) { return p.sass_only() == a.sass_only(); });
 }
@@ -24,7 +16,7 @@ bool toolkit_compiles(const kb::CudaRelease& r, const CudaArch& gpu) {
   return false;
 }
 
-bool nvcc_compiles(const std::vector<std::string>& nvcc_arches, const kb::CudaRelease* rel, const CudaArch& a) {
+bool nvcc_compiles(const std::vector<CudaArch>& nvcc_arches, const kb::CudaRelease* rel, const CudaArch& a) {
   if (!nvcc_arches.empty()) return arch_listed(nvcc_arches, a);
   return rel ? arch_listed(rel->arches, a) : true;
 }

@@ -192,7 +192,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
   std::string nv_mm = compat::major_minor(nvcc.version);
   // nvcc: its own --list-gpu-code when probed, else the KB's list for its release.
   for (const auto& a : arches.arches()) {
-    if (compat::nvcc_compiles(nvcc.arches, crel, a)) continue;
+    if (compat::nvcc_compiles(nvcc.arches.code(), crel, a)) continue;
     out.conflict("arch " + a.sass_only().str() + " with nvcc " + nv_mm,
              "nvcc " + nv_mm + " does not compile for " + a.sm() + ": it stops with 'Unsupported gpu architecture " +
                  a.compute() + "'",

@@ -196,7 +196,7 @@ TEST(Gpu, TorchWithoutTheArchFailsWithNoKernelImage) {
   py.torch.present = true;
   py.torch.version = "2.4.1+cu124";
   py.torch.cuda = "12.4";
-  py.torch.arch_list = {"sm_50", "sm_80", "sm_86", "sm_90"};
+  py.torch.arch_list = GpuCodeList::read({"sm_50", "sm_80", "sm_86", "sm_90"});
   f.pythons.push_back(py);
   identify_gpus(f, k);
   std::vector<Verdict> vs;
@@ -205,7 +205,7 @@ TEST(Gpu, TorchWithoutTheArchFailsWithNoKernelImage) {
   EXPECT_EQ(vs[1].level, Level::fail);
   EXPECT_TRUE(has(vs[1].reason, "no kernel image")) << vs[1].reason;
   // SASS of the same major with a lower minor runs (8.0 code on 8.6), PTX of an older arch JITs.
-  f.pythons[0].torch.arch_list = {"sm_80", "compute_90"};
+  f.pythons[0].torch.arch_list = GpuCodeList::read({"sm_80", "compute_90"});
   f.gpus[0].compute_capability = CudaArch::of(8, 6);
   vs.clear();
   check_gpus(f, k, vs);
@@ -214,6 +214,16 @@ TEST(Gpu, TorchWithoutTheArchFailsWithNoKernelImage) {
   vs.clear();
   check_gpus(f, k, vs);
   EXPECT_EQ(vs.back().level, Level::warn);
+  // compute_90 alone is PTX only on a 9.0 GPU (the list spelled as read); with sm_90 beside it, SASS.
+  f.gpus[0].compute_capability = CudaArch::of(9, 0);
+  vs.clear();
+  check_gpus(f, k, vs);
+  EXPECT_EQ(vs.back().level, Level::warn);
+  EXPECT_TRUE(has(vs.back().reason, "(sm_80 compute_90)")) << vs.back().reason;
+  f.pythons[0].torch.arch_list = GpuCodeList::read({"sm_90", "compute_90"});
+  vs.clear();
+  check_gpus(f, k, vs);
+  EXPECT_EQ(vs.back().level, Level::ok);
 }
 
 TEST(Gpu, UnreadArchListIsUnknownNotEmpty) {

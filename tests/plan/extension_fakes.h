@@ -127,7 +127,7 @@ inline const Decision* decision(const Plan& p, const std::string& topic) {
 inline void ask_torch_arches(ExtensionRequest& req, HostFacts& f) {
   req.arch = "torch";
   req.arch_origin = "--arch";
-  f.pythons[0].torch.arch_list = {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
+  f.pythons[0].torch.arch_list = GpuCodeList::read({"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"});
 }
 
 }  // namespace ts::plan::testing

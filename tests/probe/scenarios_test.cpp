@@ -154,7 +154,7 @@ TEST(Scenario, S4_Wsl2Cuda117) {
   EXPECT_EQ(py->torch.version, "2.0.0a0+gitc263bd4");
   EXPECT_EQ(py->torch.cuda, "11.7");
   EXPECT_TRUE(py->torch.cxx11_abi);
-  EXPECT_EQ(py->torch.arch_list, std::vector<std::string>{"sm_75"});
+  EXPECT_EQ(py->torch.arch_list.names(), std::vector<std::string>{"sm_75"});
 }
 
 TEST(Scenario, S5_Gtx1660TiContainer) {
