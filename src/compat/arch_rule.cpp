@@ -39,7 +39,7 @@ ArchSpan arch_span(const kb::Kb& kb, const CudaArch& capability) {
   }
   if (!s.lo) return s;
   s.first = s.lo->version.original();
-  if (const kb::ArchSupport* a = kb.first_support(capability.capability())) {
+  if (const kb::ArchSupport* a = kb.first_support(capability)) {
     if (a->first_cuda < s.lo->version) {
       s.first = a->first_cuda.original();
       s.first_source = a->source;
@@ -52,7 +52,7 @@ ArchSpan arch_span(const kb::Kb& kb, const CudaArch& capability) {
 std::optional<CudaArch> nearest_runnable(const kb::Kb& kb, const kb::CudaRelease& r, const CudaArch& gpu) {
   auto soc_arch = [&](const CudaArch& a) {
     for (const auto& t : kb.tegra)
-      if (auto x = CudaArch::parse(t.arch); x && x->same_capability(a)) return true;
+      if (t.arch.same_capability(a)) return true;
     return false;
   };
   bool gpu_is_soc = soc_arch(gpu);

@@ -15,7 +15,7 @@ kb::Gpu gpu(std::string id, std::string name, std::string arch) {
   kb::Gpu g;
   g.pci_id = id;
   g.name = name;
-  g.arch = arch;
+  g.arch = *CudaArch::parse(arch);
   g.source = "test";
   return g;
 }
@@ -260,7 +260,7 @@ TEST(Gpu, MissingArchOffersNearestRunnable) {
   k.cuda.back().arches = testkit::arches_of({"3.5", "5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.7"});
   kb::TegraSoc orin;  // 8.7 is Orin's integrated GPU: no target for a card, though it is nearer
   orin.compatible = "tegra234";
-  orin.arch = "8.7";
+  orin.arch = CudaArch::of(8, 7);
   k.tegra.push_back(orin);
   k.gpus.push_back(gpu("2786", "GeForce RTX 4070", "8.9"));
   auto f = host_with("2786", "535.183.01", "11.7");
@@ -280,7 +280,7 @@ TEST(Gpu, MissingArchOffersNearestRunnable) {
 TEST(Gpu, SpanStartsWhereTheArchStarts) {
   auto k = small_kb();
   kb::ArchSupport a;
-  a.arch = "7.5";
+  a.arch = CudaArch::of(7, 5);
   a.first_cuda = testkit::version_of("10.0");
   a.source = "test:rn100";
   k.arch_support.push_back(a);

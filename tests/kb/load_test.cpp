@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kb/kb.h"
+#include "testkit/version_of.h"
 
 namespace ts::kb {
 namespace {
@@ -42,7 +43,7 @@ TEST(KbLookup, GpuByPciIdAnyCase) {
   const Gpu* g = embedded().find_gpu("2182");
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->name, "GeForce GTX 1660 Ti");
-  EXPECT_EQ(g->arch, "7.5");
+  EXPECT_EQ(g->arch, CudaArch::of(7, 5));  // typed when gpus.toml loaded
   EXPECT_EQ(g->chip, "TU116");
   EXPECT_EQ(g->family, "Turing");
   EXPECT_EQ(embedded().find_gpu("2B85"), embedded().find_gpu("2b85"));
@@ -144,14 +145,15 @@ TEST(KbLookup, TorchByPatchVersion) {
 TEST(KbLookup, TegraByCompatibleAndCudaRenumbering) {
   const TegraSoc* orin = embedded().find_tegra("nvidia,tegra234");
   ASSERT_NE(orin, nullptr);
-  EXPECT_EQ(orin->arch, "8.7");
-  EXPECT_EQ(orin->arch_for_cuda("12.6"), "8.7");
+  EXPECT_EQ(orin->arch, CudaArch::of(8, 7));  // typed when tegra.toml loaded
+  EXPECT_EQ(orin->arch_for_cuda(testkit::version_of("12.6")), CudaArch::of(8, 7));
   const TegraSoc* thor = embedded().find_tegra("tegra264");
   ASSERT_NE(thor, nullptr);
-  EXPECT_EQ(thor->arch, "11.0");
-  EXPECT_EQ(thor->arch_for_cuda("12.8"), "10.1");
-  EXPECT_EQ(thor->arch_for_cuda("12.9.1"), "10.1");
-  EXPECT_EQ(thor->arch_for_cuda("13.0"), "11.0");
+  EXPECT_EQ(thor->arch, CudaArch::of(11, 0));
+  EXPECT_EQ(thor->arch_for_cuda(testkit::version_of("12.8")), CudaArch::of(10, 1));
+  EXPECT_EQ(thor->arch_for_cuda(testkit::version_of("12.9.1")), CudaArch::of(10, 1));
+  EXPECT_EQ(thor->arch_for_cuda(testkit::version_of("13.0")), CudaArch::of(11, 0));
+  EXPECT_EQ(thor->arch_for_cuda(testkit::version_of("12.7")), CudaArch::of(11, 0));  // no range: its arch
   EXPECT_TRUE(thor->is_recalled("compatible"));
   EXPECT_FALSE(thor->is_recalled("arch"));
 }
