@@ -70,7 +70,7 @@ bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
     return false;
   }
   core::use_provisioned_toolkit(c, pc, *rel);
-  c.decide("cuda", rel->version + " (" + c.provisioned.path + ")",
+  c.decide("cuda", rel->version.original() + " (" + c.provisioned.path + ")",
            why + ": provisioned from " + provision_where(pc, *rel) + " into the cache (" + std::to_string(rel->wheels.size()) +
                (rel->via == "pip" ? " wheels" : rel->via == "redist" ? " archives" : " packages") + ", reused when there)",
            pc.cli_source.empty() ? compat::cite(rel->source, rel->origin) : pc.cli_source);

@@ -21,6 +21,7 @@
 #include "testkit/wheel_record.h"
 #include "util/fs.h"
 #include "util/sha256.h"
+#include "testkit/version_of.h"
 
 namespace ts::provision {
 namespace {
@@ -65,7 +66,7 @@ std::thread swap_on_first_open(const std::string& path, const std::string& evil,
   return th;
 }
 
-const plan::ToolRelease kNinja{"ninja", "1.13.0", {{"ninja", "1.13.0", ""}}};
+const plan::ToolRelease kNinja{"ninja", testkit::version_of("1.13.0"), {{"ninja", "1.13.0", ""}}};
 
 TEST(HashWhatYouUse, AWheelhouseFileSwappedAfterItsHashIsNeverInstalled) {
   testkit::TempDir t;

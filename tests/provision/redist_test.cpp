@@ -23,6 +23,7 @@
 #include "util/fs.h"
 #include "util/process.h"
 #include "util/sha256.h"
+#include "testkit/version_of.h"
 
 namespace ts::provision {
 namespace {
@@ -148,7 +149,7 @@ FakeMirror fake_mirror(const std::string& dir) {
 plan::ToolRelease redist_release() {
   plan::ToolRelease r;
   r.kind = "cuda";
-  r.version = "12.4.131";
+  r.version = testkit::version_of("12.4.131");
   r.via = "redist";
   r.release = "12.4.1";
   r.manifest = "https://developer.download.nvidia.com/compute/cuda/redist/redistrib_12.4.1.json";
