@@ -141,7 +141,7 @@ struct PythonFacts {
   // PEP 668: the interpreter's stdlib dir holds EXTERNALLY-MANAGED (Debian 12+, Ubuntu 23.04+) and
   // this is not a venv, so `python -m pip install` is refused: advise a venv instead.
   bool externally_managed = false;
-  std::map<std::string, std::string> packages;  // name -> version, for the build packages
+  std::map<std::string, FactVersion> packages;  // name -> version, for the build packages; parsed once where read
   TorchFacts torch;
   std::string error;        // the probe failed: timed out, crashed, printed garbage
 };

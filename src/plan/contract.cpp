@@ -309,7 +309,7 @@ std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, boo
   auto has = [&](const char* n) { return py.packages.count(n) > 0; };
   // setuptools' legacy backend (a setup.py with no build-backend named): from the version build.toml names.
   auto st = py.packages.find("setuptools");
-  auto stv = st == py.packages.end() ? std::nullopt : ver(st->second);
+  std::optional<Version> stv = st == py.packages.end() ? std::nullopt : st->second.parsed();
   const std::optional<Version> since = legacy ? legacy->setuptools_min : std::nullopt;
   if ((setup_py || pyproject) && stv && since && *stv >= *since) {
     out.decide("build", "torchsmith's PEP 517 frontend, no isolation, no dependencies",

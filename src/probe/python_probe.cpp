@@ -101,7 +101,7 @@ bool parse_python_json(const std::string& out, PythonFacts& f, std::string* erro
     if (!str(j, "error").empty()) f.error = str(j, "error");
     if (j.contains("packages") && j["packages"].is_object())
       for (auto& [k, v] : j["packages"].items())
-        if (v.is_string()) f.packages[k] = v.get<std::string>();
+        if (v.is_string()) f.packages[k] = FactVersion(v.get<std::string>());
     if (j.contains("torch") && j["torch"].is_object()) {
       auto& t = j["torch"];
       f.torch.present = t.value("present", false);

@@ -19,7 +19,7 @@ inline PythonFacts fake_python(const std::string& torch_version, const std::stri
   py.version = "3.12.3";
   py.abi_tag = "cp312";
   py.platform_tag = "linux_x86_64";
-  py.packages = {{"pip", "24.0"}, {"setuptools", "69.0"}, {"wheel", "0.43"}, {"torch", torch_version}};
+  py.packages = {{"pip", "24.0"}, {"setuptools", "69.0"}, {"wheel", "0.43"}, {"torch", FactVersion(torch_version)}};
   py.torch.present = true;
   py.torch.version = FactVersion(torch_version);
   py.torch.cuda = FactVersion(torch_cuda);
