@@ -1,6 +1,7 @@
 // The arch rules (gpu.toolkit, gpu.torch): which arches a toolkit compiles and whether a build's
 // code runs on a GPU, asked by doctor, both planners and verify.
 #include "compat/arch_rule.h"
+#include "core/gpu_code.h"
 #include "testkit/version_of.h"
 
 #include <gtest/gtest.h>
