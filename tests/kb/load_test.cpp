@@ -60,7 +60,7 @@ TEST(KbLookup, KnownCards) {
     const Gpu* g = embedded().find_gpu(w.id);
     ASSERT_NE(g, nullptr) << w.id;
     EXPECT_NE(g->name.find(w.name_part), std::string::npos) << w.id << " " << g->name;
-    EXPECT_EQ(g->arch, w.arch) << w.id;
+    EXPECT_EQ(g->arch.str(), w.arch) << w.id;
     EXPECT_FALSE(g->source.empty());
   }
 }
@@ -68,12 +68,12 @@ TEST(KbLookup, KnownCards) {
 TEST(KbLookup, DerivedEntriesSayHowSureTheyAre) {
   const Gpu* g = embedded().find_gpu("1f95");  // GTX 1650 Ti Mobile: from pci.ids + chip table
   ASSERT_NE(g, nullptr);
-  EXPECT_EQ(g->arch, "7.5");
+  EXPECT_EQ(g->arch, CudaArch::of(7, 5));
   EXPECT_EQ(g->status, "derived");
   EXPECT_NE(g->source.find("pci.ids"), std::string::npos);
   const Gpu* laptop = embedded().find_gpu("2c18");  // from the newer upstream pci.ids ("GB203M / GN22")
   ASSERT_NE(laptop, nullptr);
-  EXPECT_EQ(laptop->arch, "12.0");
+  EXPECT_EQ(laptop->arch, CudaArch::of(12, 0));
   EXPECT_EQ(laptop->chip, "GB203M");
   EXPECT_EQ(laptop->status, "derived");
   const Gpu* a5500 = embedded().find_gpu("2233");
@@ -96,10 +96,10 @@ TEST(KbLookup, FamilyByNameOrAlias) {
 TEST(KbLookup, ChipToFamilyLongestPrefix) {
   EXPECT_EQ(embedded().family_of_chip("TU116")->name, "Turing");
   ASSERT_NE(embedded().chip_arch("GA100"), nullptr);
-  EXPECT_EQ(embedded().chip_arch("GA100")->arch, "8.0");
-  EXPECT_EQ(embedded().chip_arch("GA102GL")->arch, "8.6");
-  EXPECT_EQ(embedded().chip_arch("GP100GL")->arch, "6.0");
-  EXPECT_EQ(embedded().chip_arch("GB202")->arch, "12.0");
+  EXPECT_EQ(embedded().chip_arch("GA100")->arch.str(), "8.0");
+  EXPECT_EQ(embedded().chip_arch("GA102GL")->arch.str(), "8.6");
+  EXPECT_EQ(embedded().chip_arch("GP100GL")->arch.str(), "6.0");
+  EXPECT_EQ(embedded().chip_arch("GB202")->arch.str(), "12.0");
   EXPECT_EQ(embedded().chip_arch("GK104"), nullptr);
 }
 

@@ -448,7 +448,7 @@ TEST(CondaProvider, AChannelOnDiskBecomesACudaHome) {
            {"targets/x86_64-linux/lib/libcudart.so", "->libcudart.so.12"}});
   ASSERT_EQ(util::write_file_atomic(t / "ch/linux-64/repodata.json", repodata.dump()), "");
   plan::ToolRelease rel;
-  rel.kind = "cuda", rel.version = "12.4.131", rel.via = "conda", rel.channel = t / "ch";
+  rel.kind = "cuda", rel.version = testkit::version_of("12.4.131"), rel.via = "conda", rel.channel = t / "ch";
   rel.wheels = {{"cuda-nvcc-tools", "12.4.131", "", ""}, {"cuda-cudart-dev", "12.4.127", "", ""}};
   std::string err;
   auto r = ensure(rel, CondaProvider(t / "ch"), t / "cache", kPlat, &err);
@@ -536,7 +536,7 @@ TEST(CondaProvider, DotCondaAndTarBz2PackagesFromAChannelOnDisk) {
                 false);
   ASSERT_EQ(util::write_file_atomic(t / "ch/linux-64/repodata.json", repodata.dump()), "");
   plan::ToolRelease rel;
-  rel.kind = "cuda", rel.version = "12.4.131", rel.via = "conda", rel.channel = t / "ch";
+  rel.kind = "cuda", rel.version = testkit::version_of("12.4.131"), rel.via = "conda", rel.channel = t / "ch";
   rel.wheels = {{"cuda-nvcc-tools", "12.4.131", "", ""}, {"cuda-cudart-dev", "12.4.127", "", ""}};
   std::string err;
   auto r = ensure(rel, CondaProvider(t / "ch"), t / "cache", kPlat, &err);
