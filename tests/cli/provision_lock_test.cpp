@@ -70,9 +70,9 @@ TEST(ProvisionLock, ProvisionedToolkitReachesTheBuildEnvAndTheLockPinsItsWheels)
       cuda = true;
       testkit::fake_cu13_wheelhouse(wh, rel);
     } else if (rel.kind == "cmake") {
-      testkit::fake_cmake_wheel(wh, rel.version);
+      testkit::fake_cmake_wheel(wh, rel.version.original());
     } else {
-      testkit::fake_wheel(wh, rel.kind, rel.version, {{rel.kind + "-" + rel.version + ".data/scripts/" + rel.kind, "x"}});
+      testkit::fake_wheel(wh, rel.kind, rel.version.original(), {{rel.kind + "-" + rel.version.original() + ".data/scripts/" + rel.kind, "x"}});
     }
   }
   ASSERT_TRUE(cuda) << lock["provisioned"].dump(2);

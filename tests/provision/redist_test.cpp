@@ -361,8 +361,9 @@ TEST(RedistProvider, EveryBadArchiveIsAnErrorNamingItWithNothingLeft) {
     EXPECT_FALSE(ensure(redist_release(), RedistProvider(redist_release().manifest, u / "mirror"), u / "cache", kPlat, &err)) << c.what;
     EXPECT_NE(err.find(c.says), std::string::npos) << c.what << ": " << err;
     if (std::string(c.what) != "not JSON" && std::string(c.what) != "component missing" &&
-        std::string(c.what) != "nvcc of another release" && std::string(c.what) != "relative path out of the mirror")
+        std::string(c.what) != "nvcc of another release" && std::string(c.what) != "relative path out of the mirror") {
       EXPECT_NE(err.find("cuda_cudart"), std::string::npos) << c.what << " does not name the file: " << err;
+    }
     expect_cache_clean(u / "cache");
   }
 }
@@ -408,7 +409,7 @@ s.handle_request()
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_NE(err.find(url + "/redistrib_12.4.1.json"), std::string::npos) << err;
     EXPECT_NE(err.find(std::string(mode) == "404" ? "answers with an error" : "the mirror stalls"), std::string::npos) << err;
-    if (std::string(mode) == "stall") EXPECT_LT(secs, 10) << "the stall was not cut after 2 s";
+    if (std::string(mode) == "stall") { EXPECT_LT(secs, 10) << "the stall was not cut after 2 s"; }
     expect_cache_clean(t / (std::string("cache-") + mode));
     server.join();  // it answers one request and exits
   }
