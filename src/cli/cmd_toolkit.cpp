@@ -61,7 +61,7 @@ const plan::ToolRelease* lookup(const plan::ProvisionCatalog& cat, const std::st
   if (!t) {
     std::string known;
     for (const auto& r : cat.tools)
-      if (r.kind == kind && r.via == via) known += (known.empty() ? "" : ", ") + r.version;
+      if (r.kind == kind && r.via == via) known += (known.empty() ? "" : ", ") + r.version.original();
     *error = "'" + spec + "': provision.toml has no " + kind + " " + version + (via == "pip" ? "" : " from " + via) +
              " (known: " + known + "; add one in a --kb overlay)";
   }
@@ -127,11 +127,11 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
     // cuDNN's archive from its own manifest, merged into the same CUDA_HOME (a torch build's).
     const plan::ToolRelease* d = nullptr;
     for (const auto& x : cat.tools)
-      if (x.kind == "cudnn" && (x.version == o.cudnn || x.release == o.cudnn)) d = &x;
+      if (x.kind == "cudnn" && (x.version.original() == o.cudnn || x.release == o.cudnn)) d = &x;
     if (via != "redist" || o.purpose != "torch" || !d) {
       std::string known;
       for (const auto& x : cat.tools)
-        if (x.kind == "cudnn") known += (known.empty() ? "" : ", ") + x.version;
+        if (x.kind == "cudnn") known += (known.empty() ? "" : ", ") + x.version.original();
       std::fprintf(stderr, "torchsmith toolkit add: --cudnn %s: %s\n", o.cudnn.c_str(),
                    !d ? ("provision.toml has no cuDNN " + o.cudnn + " (known: " + known + ")").c_str()
                       : "cuDNN comes with --from redist[:MIRROR] --for torch only");
@@ -185,18 +185,18 @@ int run_add(const GlobalOptions& g, const ToolkitOptions& o) {
       std::fprintf(stderr, "torchsmith toolkit add: --lock %s\n", err.c_str());
       return 2;
     }
-    std::string want = plan::provisioned_dir(root, rel.kind, rel.version, rel.wheels, provision::host_platform());
+    std::string want = plan::provisioned_dir(root, rel.kind, rel.version.original(), rel.wheels, provision::host_platform());
     for (const auto& x : lock->provisioned)
-      if (x.kind == t->kind && x.version == t->version && (x.dir == want || x.provider == p->name()))
+      if (x.kind == t->kind && x.version == t->version.original() && (x.dir == want || x.provider == p->name()))
         for (const auto& w : x.wheels) expect.push_back({w.name, w.version, w.sha256, w.file});
   }
   std::string platform = provision::host_platform();
   auto r = provision::ensure(rel, *p, root, platform, &err, expect);
   if (!r) {
-    std::fprintf(stderr, "torchsmith toolkit add: %s %s: %s\n", t->kind.c_str(), t->version.c_str(), err.c_str());
+    std::fprintf(stderr, "torchsmith toolkit add: %s %s: %s\n", t->kind.c_str(), t->version.original().c_str(), err.c_str());
     return t->complete ? 1 : 2;
   }
-  std::printf("%s %s %s %s (%.2f s)\n", t->kind.c_str(), t->version.c_str(), r->cached ? "cached" : "provisioned",
+  std::printf("%s %s %s %s (%.2f s)\n", t->kind.c_str(), t->version.original().c_str(), r->cached ? "cached" : "provisioned",
               r->dir.c_str(), r->seconds);
   for (const auto& w : r->manifest.wheels)
     std::printf("  %s==%s sha256:%s %s\n", w.name.c_str(), w.version.c_str(), w.sha256.c_str(), w.file.c_str());
@@ -216,10 +216,10 @@ int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool rem
     return 2;
   }
   std::string root = root_of(o);
-  std::string dir = plan::provisioned_dir(root, t->kind, t->version, t->wheels, provision::host_platform());
+  std::string dir = plan::provisioned_dir(root, t->kind, t->version.original(), t->wheels, provision::host_platform());
   // Not from PyPI: the same version from NVIDIA's archives or conda, for an extension or a torch build.
   for (const char* via : {"redist", "conda"}) {
-    const plan::ToolRelease* other = provision::read_manifest(dir) ? nullptr : cat.find(t->kind, t->version, via);
+    const plan::ToolRelease* other = provision::read_manifest(dir) ? nullptr : cat.find(t->kind, t->version.original(), via);
     if (!other) continue;
     auto all = other->wheels;
     all.insert(all.end(), other->torch_parts.begin(), other->torch_parts.end());
@@ -230,7 +230,7 @@ int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool rem
         sets.back().insert(sets.back().end(), d.wheels.begin(), d.wheels.end());
       }
     for (const auto& parts : sets) {
-      std::string d = plan::provisioned_dir(root, other->kind, other->version, parts, provision::host_platform());
+      std::string d = plan::provisioned_dir(root, other->kind, other->version.original(), parts, provision::host_platform());
       if (provision::read_manifest(d)) dir = d;
     }
   }
@@ -240,7 +240,7 @@ int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool rem
                  "torchsmith toolkit %s: %s %s is not provisioned in %s (%s); `torchsmith toolkit add %s%s` "
                  "provisions it there, and one provisioned by a plan or build with --cache-dir DIR is found "
                  "with the same --cache-dir DIR\n",
-                 cmd, t->kind.c_str(), t->version.c_str(), root.c_str(),
+                 cmd, t->kind.c_str(), t->version.original().c_str(), root.c_str(),
                  o.cache_dir.empty() ? "the default cache" : "--cache-dir", o.spec.c_str(),
                  o.cache_dir.empty() ? "" : (" --cache-dir " + o.cache_dir).c_str());
     return 1;

@@ -6,14 +6,6 @@
 
 namespace ts::compat {
 
-bool arch_listed(const std::vector<std::string>& list, const CudaArch& a) {
-  std::string want = a.sass_only().str();
-  return std::any_of(list.begin(), list.end(), [&](const std::string& s) {
-    auto p = CudaArch::parse(s);
-    return p && p->sass_only().str() == want;
-  });
-}
-
 bool arch_listed(const std::vector<CudaArch>& list, const CudaArch& a) {
   return std::any_of(list.begin(), list.end(), [&](const CudaArch& p) { return p.sass_only() == a.sass_only(); });
 }
@@ -24,7 +16,7 @@ bool toolkit_compiles(const kb::CudaRelease& r, const CudaArch& gpu) {
   return false;
 }
 
-bool nvcc_compiles(const std::vector<std::string>& nvcc_arches, const kb::CudaRelease* rel, const CudaArch& a) {
+bool nvcc_compiles(const std::vector<CudaArch>& nvcc_arches, const kb::CudaRelease* rel, const CudaArch& a) {
   if (!nvcc_arches.empty()) return arch_listed(nvcc_arches, a);
   return rel ? arch_listed(rel->arches, a) : true;
 }
@@ -47,7 +39,7 @@ ArchSpan arch_span(const kb::Kb& kb, const CudaArch& capability) {
   }
   if (!s.lo) return s;
   s.first = s.lo->version.original();
-  if (const kb::ArchSupport* a = kb.first_support(capability.capability())) {
+  if (const kb::ArchSupport* a = kb.first_support(capability)) {
     if (a->first_cuda < s.lo->version) {
       s.first = a->first_cuda.original();
       s.first_source = a->source;
@@ -60,7 +52,7 @@ ArchSpan arch_span(const kb::Kb& kb, const CudaArch& capability) {
 std::optional<CudaArch> nearest_runnable(const kb::Kb& kb, const kb::CudaRelease& r, const CudaArch& gpu) {
   auto soc_arch = [&](const CudaArch& a) {
     for (const auto& t : kb.tegra)
-      if (auto x = CudaArch::parse(t.arch); x && x->same_capability(a)) return true;
+      if (t.arch.same_capability(a)) return true;
     return false;
   };
   bool gpu_is_soc = soc_arch(gpu);

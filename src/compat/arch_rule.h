@@ -14,10 +14,8 @@ namespace ts::compat {
 inline constexpr const char* kArchToolkitRule = "gpu.toolkit";
 inline constexpr const char* kArchCoverageRule = "gpu.torch";
 
-// Whether a list of arch names ("sm_90", "9.0", "compute_90a") names a's capability and suffix,
-// SASS or PTX alike: the spelling toolkits, torch releases and recipes list arches in.
-bool arch_listed(const std::vector<std::string>& list, const CudaArch& a);
-// The same over a list the KB parsed when it loaded (a toolkit's arches, a torch release's arch_names).
+// Whether a list (the KB's, parsed when it loaded; a probed nvcc's, parsed when read) names a's
+// capability and suffix, SASS or PTX alike.
 bool arch_listed(const std::vector<CudaArch>& list, const CudaArch& a);
 
 // Whether a toolkit compiles real code for a capability ("8.9" against sm_89 in its arches).
@@ -25,7 +23,7 @@ bool toolkit_compiles(const kb::CudaRelease& r, const CudaArch& gpu);
 
 // Whether nvcc compiles for a: its own --list-gpu-code when probed (nvcc_arches), else the KB's
 // list for its release; true when neither is known (the build will tell).
-bool nvcc_compiles(const std::vector<std::string>& nvcc_arches, const kb::CudaRelease* rel, const CudaArch& a);
+bool nvcc_compiles(const std::vector<CudaArch>& nvcc_arches, const kb::CudaRelease* rel, const CudaArch& a);
 
 // Which toolkits compile for a capability: the oldest and newest [[release]] in the KB that do,
 // and the first toolkit ever to do so (cuda.toml [[arch]] first_cuda, for arches older than the

@@ -78,12 +78,8 @@ Verdict gpu_vs_torch(const GpuFacts& g, const PythonFacts& py) {
             " -c 'import torch; print(torch.cuda.get_arch_list())'";
     return v;
   }
-  std::vector<CudaArch> code;
-  for (const auto& a : py.torch.arch_list)
-    if (auto t = CudaArch::parse(a)) code.push_back(*t);  // "compute_90" parses with ptx set: PTX only
-  Coverage cov = coverage(code, *cap);
-  std::string list;
-  for (const auto& a : py.torch.arch_list) list += (list.empty() ? "" : " ") + a;
+  Coverage cov = coverage(py.torch.arch_list.code(), *cap);  // a compute_ entry is PTX only
+  std::string list = py.torch.arch_list.joined(" ");
   if (cov == Coverage::sass) {
     v.level = Level::ok;
     v.reason = "torch carries code for " + cap->sm() + " (" + list + ")";

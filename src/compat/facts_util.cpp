@@ -26,17 +26,6 @@ std::string where(const kb::Origin& o) {
   return o.file.empty() ? "" : o.file + ":" + std::to_string(o.line);
 }
 
-std::string capability_of(std::string_view arch) {
-  for (std::string_view prefix : {"sm_", "compute_"}) {
-    if (arch.substr(0, prefix.size()) == prefix) {
-      auto a = CudaArch::parse(arch);
-      return a ? a->capability() : "";
-    }
-  }
-  auto a = CudaArch::parse(arch);
-  return a ? a->capability() : "";
-}
-
 const CompilerFacts* default_host_compiler(const HostFacts& f) {
   auto base = [](const std::string& p) {
     auto s = p.rfind('/');

@@ -19,8 +19,6 @@ std::string major_minor(const std::string& version);
 std::string cite(const std::string& source, const kb::Origin& o);
 // "cuda.toml:124": where a KB entry was read, for a verdict's `where`.
 std::string where(const kb::Origin& o);
-// "12.0" from "sm_120", "compute_90a" or "9.0"; "" if not an arch.
-std::string capability_of(std::string_view arch);
 // The compiler nvcc uses by default: `g++`/`gcc` first on PATH (the bare names), else any gcc.
 const CompilerFacts* default_host_compiler(const HostFacts& f);
 // " (recalled, not verified against a source)" when the KB marks that field so; else "".

@@ -8,7 +8,7 @@ void identify_gpus(HostFacts& f, const kb::Kb& kb) {
     if (g.compute_capability && !g.name.empty()) continue;
     if (const kb::Gpu* e = kb.find_gpu(g.device_id)) {
       if (g.name.empty()) g.name = e->name;
-      if (!g.compute_capability) g.compute_capability = CudaArch::parse(e->arch);  // gpus.toml's, checked when it loaded
+      if (!g.compute_capability) g.compute_capability = e->arch;  // gpus.toml's, parsed when it loaded
       if (g.identified_by.empty()) g.identified_by = "kb";
     }
   }
@@ -17,8 +17,8 @@ void identify_gpus(HostFacts& f, const kb::Kb& kb) {
   if (f.jetson.present && !f.jetson.compute_capability) {
     if (const kb::TegraSoc* soc = kb.find_tegra(f.jetson.soc)) {
       // Thor was renumbered (10.1 under CUDA 12.8-12.9, 11.0 from 13): ask with the toolkit here.
-      std::string cuda = f.cuda_toolkits.empty() ? "" : f.cuda_toolkits.front().version;
-      f.jetson.compute_capability = CudaArch::parse(cuda.empty() ? soc->arch : soc->arch_for_cuda(cuda));  // tegra.toml's
+      const auto* cuda = f.cuda_toolkits.empty() ? nullptr : &f.cuda_toolkits.front().version.parsed();
+      f.jetson.compute_capability = cuda && *cuda ? soc->arch_for_cuda(**cuda) : soc->arch;  // tegra.toml's
       // JetPack 6's nvidia-smi lists the integrated GPU ("Orin (nvgpu)", bus id N/A): it is the SoC's
       // GPU, not a second one. Rows with no PCI function become that one device.
       auto is_soc_row = [](const GpuFacts& g) {

@@ -16,7 +16,7 @@ NumpyFit numpy_fit(const kb::TorchRelease& rel, const PythonFacts& py) {
   auto it = py.packages.find("numpy");
   if (it == py.packages.end()) return NumpyFit::missing;
   auto nr = VersionRange::parse(rel.numpy);
-  auto nv = ver(it->second);
+  const auto& nv = it->second.parsed();
   return nv && nr && !nr->contains(*nv) ? NumpyFit::outside : NumpyFit::fits;
 }
 

@@ -18,6 +18,8 @@ class FactVersion {
   FactVersion() = default;
   explicit FactVersion(std::string text);  // where the probe reads it: the one parse
   FactVersion(const char* text) : FactVersion(std::string(text)) {}  // NOLINT: literal facts in tests
+  // A version parsed already (a catalog's, as the tool will report it): its text kept, not parsed again.
+  explicit FactVersion(const Version& v) : text_(v.original()), parsed_(v) {}
 
   const std::string& text() const { return text_; }
   // Reads as its text where text is wanted (messages, paths, KB lookups by spelling).

@@ -12,6 +12,7 @@
 
 #include "core/cuda_arch.h"
 #include "core/fact_version.h"
+#include "core/gpu_code.h"
 
 namespace ts {
 
@@ -80,7 +81,7 @@ struct CudaToolkitFacts {
   FactVersion version;      // "11.8.89" or "11.8"
   std::string nvcc;         // path of nvcc, "" when the toolkit has none
   std::string version_source;  // "version.json", "version.txt", "nvcc", "cuda.h"
-  std::vector<std::string> arches;  // nvcc --list-gpu-code: "sm_75", ...; empty if not asked
+  GpuCodeList arches;       // nvcc --list-gpu-code: sm_75, ..., read once; empty if not asked
   std::vector<std::string> found_via;  // "/usr/local/cuda*", "CUDA_HOME", "PATH", "conda"
   bool split_compile = false;  // nvcc --help lists --split-compile (one compile's cicc/ptxas in threads)
 };
@@ -117,7 +118,7 @@ struct TorchFacts {
   FactVersion cuda;         // torch.version.cuda, "" for CPU builds
   std::string cudnn;        // "91900" as torch reports it, normalised to "9.19.0"
   bool cxx11_abi = false;
-  std::vector<std::string> arch_list;  // torch.cuda.get_arch_list(): "sm_90", ...
+  GpuCodeList arch_list;    // torch.cuda.get_arch_list(): sm_90 ... compute_90, read once where probed
   // The list was read (an empty list then means "built for no arch", a CPU build); false when it
   // could not be (no libtorch_python.so string, no GPU to ask): unknown, not empty.
   bool arch_list_known = false;
@@ -140,7 +141,7 @@ struct PythonFacts {
   // PEP 668: the interpreter's stdlib dir holds EXTERNALLY-MANAGED (Debian 12+, Ubuntu 23.04+) and
   // this is not a venv, so `python -m pip install` is refused: advise a venv instead.
   bool externally_managed = false;
-  std::map<std::string, std::string> packages;  // name -> version, for the build packages
+  std::map<std::string, FactVersion> packages;  // name -> version, for the build packages; parsed once where read
   TorchFacts torch;
   std::string error;        // the probe failed: timed out, crashed, printed garbage
 };

@@ -68,13 +68,13 @@ std::vector<KbError> cross_check(const Kb& kb) {
                                              "fix the arch or add the toolkit that has it"});
   };
   for (const auto& g : kb.gpus) {
-    need_arch(g.origin, "gpu " + g.pci_id, g.arch);
+    need_arch(g.origin, "gpu " + g.pci_id, g.arch.str());
     if (!kb.find_family(g.family))
       out.push_back({g.origin, "gpu " + g.pci_id + ": family '" + g.family + "' is not in families.toml"});
   }
   for (const auto& s : kb.tegra) {
-    need_arch(s.origin, "soc " + s.compatible, s.arch);
-    for (const auto& x : s.arch_by_cuda) need_arch(s.origin, "soc " + s.compatible + " arch_by_cuda", x.arch);
+    need_arch(s.origin, "soc " + s.compatible, s.arch.str());
+    for (const auto& x : s.arch_by_cuda) need_arch(s.origin, "soc " + s.compatible + " arch_by_cuda", x.arch.str());
   }
   std::map<std::string, std::string> names;  // lower-case name or alias -> family, to catch ambiguity
   for (const auto& f : kb.families) {

@@ -14,6 +14,7 @@
 #include "core/cuda_arch.h"
 #include "core/fact_version.h"
 #include "core/version.h"
+#include "core/version_range.h"
 
 namespace ts::kb {
 
@@ -37,7 +38,7 @@ struct Entry {
 struct Gpu : Entry {
   std::string pci_id;      // lower-case hex, no 0x: "2182"
   std::string name;        // "GeForce GTX 1660 Ti"
-  std::string arch;        // compute capability "7.5"
+  CudaArch arch;           // compute capability "7.5", parsed when gpus.toml loads
   std::string chip;        // "TU116"
   std::string family;      // "Turing"
   bool jetson = false;     // Tegra module (integrated; found through device-tree, not PCI)
@@ -45,21 +46,20 @@ struct Gpu : Entry {
 
 // One CUDA range and the arch its nvcc uses for a Tegra SoC.
 struct TegraCudaArch {
-  std::string cuda;   // range: ">=12.8,<13"
-  std::string arch;   // "10.1"
+  VersionRange cuda;  // ">=12.8,<13", parsed when tegra.toml loads
+  CudaArch arch;      // "10.1", parsed when tegra.toml loads
 };
 
 // A Jetson/Tegra SoC, found through /proc/device-tree/compatible ("nvidia,tegra234"), not PCI.
 struct TegraSoc : Entry {
   std::string compatible;  // "tegra234"
   std::string name;        // "Jetson AGX Orin / Orin NX / Orin Nano"
-  std::string arch;        // "8.7"
+  CudaArch arch;           // "8.7", parsed when tegra.toml loads
   std::string family;                 // "Ampere"
   // When nvcc numbers the SoC differently per toolkit (Thor: 10.1 with CUDA 12.8-12.9, 11.0 with 13+).
   std::vector<TegraCudaArch> arch_by_cuda;
-  // The arch a toolkit of this version uses for the SoC; `arch` when no range matches or the
-  // version does not parse.
-  std::string arch_for_cuda(std::string_view cuda_version) const;
+  // The arch a toolkit of this version uses for the SoC; `arch` when no range matches.
+  CudaArch arch_for_cuda(const Version& cuda_version) const;
 };
 
 // An L4T (Jetson Linux) release and the JetPack that ships it, with JetPack's CUDA.
@@ -83,14 +83,14 @@ struct TegraGpuAccess : Entry {
 // A compute capability and the first CUDA toolkit that compiled for it (older than cuda.toml's
 // [[release]] list reaches), so verdicts say "since CUDA 10.0" and not where the KB starts.
 struct ArchSupport : Entry {
-  std::string arch;        // "7.5"
+  CudaArch arch;           // "7.5"
   Version first_cuda;      // "10.0"
 };
 
 // A chip codename prefix and the compute capability of the chips it matches.
 struct ChipArch {
   std::string prefix;  // "GA10" (GA102, GA104 ...); the longest matching prefix wins
-  std::string arch;    // "8.6"
+  CudaArch arch;       // "8.6"
   std::string source;
 };
 
@@ -188,7 +188,7 @@ struct Kb {
   template <std::same_as<FactVersion> F>
   const TorchRelease* find_torch(const F& v) const { return v.parsed() ? find_torch(*v.parsed()) : nullptr; }
   // The first toolkit known to compile for a capability ("7.5" -> {7.5, "10.0"}); nullptr if none.
-  const ArchSupport* first_support(std::string_view arch) const;
+  const ArchSupport* first_support(const CudaArch& arch) const;  // by capability
   // The JetPack of an L4T release ("36.4.3"; "36.4" matches "36.4.0"); nullptr if none.
   const JetpackRelease* find_jetpack(std::string_view l4t) const;
   // Added: the chip-prefix entry (longest prefix) for a codename: "TU116" -> {TU1, 7.5}.

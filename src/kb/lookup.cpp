@@ -44,13 +44,9 @@ bool Entry::is_recalled(std::string_view f) const {
   return status == "recalled" || std::find(recalled.begin(), recalled.end(), f) != recalled.end();
 }
 
-std::string TegraSoc::arch_for_cuda(std::string_view cuda_version) const {
-  auto v = Version::parse(trim(cuda_version));
-  if (!v) return arch;
-  for (const auto& x : arch_by_cuda) {
-    auto r = VersionRange::parse(x.cuda);
-    if (r && r->contains(*v)) return x.arch;
-  }
+CudaArch TegraSoc::arch_for_cuda(const Version& cuda_version) const {
+  for (const auto& x : arch_by_cuda)
+    if (x.cuda.contains(cuda_version)) return x.arch;
   return arch;
 }
 
@@ -140,11 +136,9 @@ std::vector<std::string> spelled(const std::vector<Version>& versions) {
 const TorchRelease* Kb::find_torch(std::string_view version) const { return by_minor(torch, version); }
 const TorchRelease* Kb::find_torch(const Version& version) const { return by_minor(torch, version); }
 
-const ArchSupport* Kb::first_support(std::string_view arch) const {
-  auto want = CudaArch::parse(trim(arch));  // "7.5", "sm_75", "75"
-  if (!want) return nullptr;
+const ArchSupport* Kb::first_support(const CudaArch& arch) const {
   for (const auto& a : arch_support)
-    if (auto v = CudaArch::parse(a.arch); v && v->same_capability(*want)) return &a;
+    if (a.arch.same_capability(arch)) return &a;
   return nullptr;
 }
 

@@ -27,10 +27,10 @@ void read_cuda(const toml::table& root, FileCtx& c, Kb& out) {
   }, &CudaFamily::major);
   read_entries(root, c, allowed, {"arch", "cuda arch", "arch"}, out.arch_support,
                [&](EntryReader& r, ArchSupport& a) {
-    a.arch = r.arch("arch", true);
+    a.arch = r.arch("arch", true).value_or(CudaArch{});  // a bad arch is reported: the file is not kept
     a.first_cuda = r.parsed_version("first_cuda", true, "\"10.0\"", 2).value_or(Version{});
     r.common(a);
-  }, &ArchSupport::arch);
+  }, [](const ArchSupport& a) { return a.arch.str(); });
 }
 
 }  // namespace ts::kb::detail

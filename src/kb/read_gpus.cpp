@@ -29,13 +29,14 @@ void read_gpus(const toml::table& root, FileCtx& c, Kb& out) {
                                           "lspci -nn shows it after 10de:, e.g. \"2182\"");
     g.pci_id = lower(id);
     g.name = r.text("name", true, "\"GeForce GTX 1660 Ti\"");
-    g.arch = r.arch("arch", true);
+    auto arch = r.arch("arch", true);
+    g.arch = arch.value_or(CudaArch{});  // a bad arch is reported: the file is not kept
     g.chip = r.text("chip", false, "\"TU116\"");
     g.family = r.text("family", true, "\"Turing\"");
     g.jetson = r.flag("jetson", false);
     r.common(g);
-    if (!g.arch.empty()) {
-      if (std::string p = arch_in_toolkits(c.base, g.arch); !p.empty())
+    if (arch) {
+      if (std::string p = arch_in_toolkits(c.base, *arch); !p.empty())
         r.error(line_of(*t.get("arch")), "arch: " + p);
     }
     if (!g.family.empty()) {
@@ -43,8 +44,8 @@ void read_gpus(const toml::table& root, FileCtx& c, Kb& out) {
       if (!f) {
         r.error(line_of(*t.get("family")), "family: '" + g.family + "' is not in families.toml; write a family "
                                             "name such as \"Ampere\" or add the family there");
-      } else if (auto a = CudaArch::parse(g.arch); a && std::find(f->arches.begin(), f->arches.end(), *a) == f->arches.end()) {
-        r.error(line_of(*t.get("arch")), "arch: " + g.arch + " is not an arch of family " + f->name +
+      } else if (arch && std::find(f->arches.begin(), f->arches.end(), *arch) == f->arches.end()) {
+        r.error(line_of(*t.get("arch")), "arch: " + arch->str() + " is not an arch of family " + f->name +
                                           " (families.toml); fix the arch or the family");
       }
     }

@@ -14,20 +14,23 @@ void read_tegra(const toml::table& root, FileCtx& c, Kb& out) {
     if (s.compatible.rfind("nvidia,", 0) == 0)
       r.error(line_of(*t.get("compatible")), "compatible: write it without the vendor: \"" + s.compatible.substr(7) + "\"");
     s.name = r.text("name", true, "\"Jetson AGX Orin\"");
-    s.arch = r.arch("arch", true);
+    auto arch = r.arch("arch", true);
+    s.arch = arch.value_or(CudaArch{});  // a bad arch is reported: the file is not kept
     s.family = r.text("family", false, "\"Ampere\"");
     r.common(s);
-    if (!s.arch.empty())
-      if (std::string p = arch_in_toolkits(c.base, s.arch); !p.empty()) r.error(line_of(*t.get("arch")), "arch: " + p);
+    if (arch)
+      if (std::string p = arch_in_toolkits(c.base, *arch); !p.empty()) r.error(line_of(*t.get("arch")), "arch: " + p);
     if (!s.family.empty() && !c.base.find_family(s.family))
       r.error(line_of(*t.get("family")), "family: '" + s.family + "' is not in families.toml");
     read_tables(r.tables("arch_by_cuda"), c.file, "soc.arch_by_cuda", c.errors,
                 [&](EntryReader& sub, const toml::table& st) {
                   TegraCudaArch x;
-                  x.cuda = sub.range("cuda", true, "\">=12.8,<13\"");
-                  x.arch = sub.arch("arch", true);
-                  if (!x.arch.empty())
-                    if (std::string p = arch_in_toolkits(c.base, x.arch); !p.empty())
+                  // range() reported a bad one (the file is not kept); what parses is kept typed.
+                  x.cuda = VersionRange::parse(sub.range("cuda", true, "\">=12.8,<13\"")).value_or(VersionRange{});
+                  auto arch = sub.arch("arch", true);
+                  x.arch = arch.value_or(CudaArch{});
+                  if (arch)
+                    if (std::string p = arch_in_toolkits(c.base, *arch); !p.empty())
                       sub.error(line_of(*st.get("arch")), "arch: " + p);
                   s.arch_by_cuda.push_back(std::move(x));
                 });

@@ -51,7 +51,8 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
     const toml::array* an = t.get("arch_names") ? t.get("arch_names")->as_array() : nullptr;
     for (std::size_t i = 0; an && i < an->size(); ++i)
       if (auto s = (*an)[i].value<std::string>())
-        if (std::string p = arch_in_toolkits(c.base, *s); !p.empty()) r.error(line_of((*an)[i]), "arch_names: " + p);
+        if (auto a = CudaArch::parse(*s))  // a bad spelling is reported by arches() above
+          if (std::string p = arch_in_toolkits(c.base, *a); !p.empty()) r.error(line_of((*an)[i]), "arch_names: " + p);
   }, release_key<TorchRelease>);
 }
 

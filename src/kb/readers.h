@@ -35,7 +35,7 @@ std::vector<const toml::table*> entries(const toml::table& root, FileCtx& c, std
 
 // Empty when `arch` (sans +PTX) is a target of some toolkit in `base`, or base has no toolkits;
 // otherwise the message to report.
-std::string arch_in_toolkits(const Kb& base, std::string_view arch);
+std::string arch_in_toolkits(const Kb& base, const CudaArch& arch);
 
 // Reports a second entry with the same key: "duplicate pci_id '2182' (first at line 40)".
 // `seen` maps key -> line; returns false for a duplicate.

@@ -30,13 +30,11 @@ std::vector<const toml::table*> entries(const toml::table& root, FileCtx& c, std
   return out;
 }
 
-std::string arch_in_toolkits(const Kb& base, std::string_view arch) {
+std::string arch_in_toolkits(const Kb& base, const CudaArch& arch) {
   if (base.cuda.empty()) return "";
-  auto a = CudaArch::parse(arch);
-  if (!a) return "";  // the syntax error is reported elsewhere
   for (const auto& r : base.cuda)
-    if (std::find(r.arches.begin(), r.arches.end(), a->sass_only()) != r.arches.end()) return "";
-  return "'" + std::string(arch) + "' is a target of no CUDA toolkit in cuda.toml; write an arch nvcc has "
+    if (std::find(r.arches.begin(), r.arches.end(), arch.sass_only()) != r.arches.end()) return "";
+  return "'" + arch.str() + "' is a target of no CUDA toolkit in cuda.toml; write an arch nvcc has "
          "(add the toolkit to cuda.toml first if it is new)";
 }
 

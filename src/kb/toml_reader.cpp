@@ -167,8 +167,11 @@ std::string EntryReader::range(std::string_view key, bool required, std::string_
   });
 }
 
-std::string EntryReader::arch(std::string_view key, bool required, bool allow_ptx) {
-  return checked(key, required, "\"8.6\"", [&](const std::string& s) { return arch_problem(s, allow_ptx); });
+std::optional<CudaArch> EntryReader::arch(std::string_view key, bool required, bool allow_ptx) {
+  std::string problem;
+  std::string s = checked(key, required, "\"8.6\"", [&](const std::string& v) { return problem = arch_problem(v, allow_ptx); });
+  if (s.empty() || !problem.empty()) return std::nullopt;
+  return CudaArch::parse(s);
 }
 
 std::vector<CudaArch> EntryReader::arches(std::string_view key, bool required, bool allow_ptx) {

@@ -36,7 +36,8 @@ class EntryReader {
   std::optional<Version> parsed_version(std::string_view key, bool required, std::string_view example,
                                         int components = 0);
   std::string range(std::string_view key, bool required, std::string_view example);
-  std::string arch(std::string_view key, bool required, bool allow_ptx = false);
+  // One arch, its spelling checked (arch_problem) and parsed; nullopt when absent or wrong (then reported).
+  std::optional<CudaArch> arch(std::string_view key, bool required, bool allow_ptx = false);
   // Each arch parsed (the spelling checked as arch() does); a bad one is reported and left out.
   std::vector<CudaArch> arches(std::string_view key, bool required, bool allow_ptx = false);
   const toml::array* tables(std::string_view key);  // an array of sub-tables ([[gpu.chip]]), or null

@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 
 #include <cctype>
+#include <charconv>
 
 #include "util/fs.h"
 
@@ -100,21 +101,27 @@ std::string spec_name(std::string_view spec) {
   return std::string(spec.substr(0, i));
 }
 
-bool split_conda_file_name(std::string_view f, std::string& name, std::string& version,
-                           std::string& build) {
+std::optional<CondaDist> parse_conda_file_name(std::string_view f) {
   for (std::string_view ext : {".tar.bz2", ".conda"})
     if (f.size() > ext.size() && f.substr(f.size() - ext.size()) == ext) {
       std::string_view dist = f.substr(0, f.size() - ext.size());
       auto b = dist.rfind('-');
-      if (b == std::string_view::npos || b == 0) return false;
+      if (b == std::string_view::npos || b == 0) return std::nullopt;
       auto v = dist.rfind('-', b - 1);
-      if (v == std::string_view::npos || v == 0) return false;
-      name = dist.substr(0, v);
-      version = dist.substr(v + 1, b - v - 1);
-      build = dist.substr(b + 1);
-      return !version.empty() && !build.empty();
+      if (v == std::string_view::npos || v == 0) return std::nullopt;
+      CondaDist d{std::string(dist.substr(0, v)), std::string(dist.substr(v + 1, b - v - 1)),
+                  std::string(dist.substr(b + 1)), "", std::nullopt};
+      if (d.version.empty() || d.build.empty()) return std::nullopt;
+      if (auto p = d.build.find("_cudnn"); p != std::string::npos) d.cudnn = d.build.substr(p + 6, d.build.find('_', p + 6) - p - 6);
+      if (auto u = d.build.rfind('_'); u != std::string::npos) {
+        int n = 0;
+        const char *from = d.build.data() + u + 1, *end = d.build.data() + d.build.size();
+        auto [at, ec] = std::from_chars(from, end, n);
+        if (ec == std::errc() && at == end && from != end && *from != '-') d.build_number = n;
+      }
+      return d;
     }
-  return false;
+  return std::nullopt;
 }
 
 }  // namespace ts::package

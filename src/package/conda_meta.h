@@ -29,8 +29,14 @@ std::optional<std::string> conda_spec_from_requirement(std::string_view req, std
 // The package name of a match spec ("numpy >=1.23" → "numpy").
 std::string spec_name(std::string_view spec);
 
-// The parts of a conda file name "NAME-VERSION-BUILD.tar.bz2|.conda"; false when it is not one.
-bool split_conda_file_name(std::string_view file_name, std::string& name, std::string& version,
-                           std::string& build);
+// A conda file name "NAME-VERSION-BUILD.tar.bz2|.conda", read once: the build string's parts that
+// conda_build_string writes come typed, so no caller cuts the build string again.
+struct CondaDist {
+  std::string name, version, build;  // "pytorch", "1.8.0", "py3.8_cuda11.0.221_cudnn8.0.5_0"
+  std::string cudnn;                 // what follows "_cudnn" up to the next '_': "8.0.5"; "" when none
+  std::optional<int> build_number;   // the build string's last "_N"; none when it ends otherwise
+};
+// nullopt when the name is not a conda file name.
+std::optional<CondaDist> parse_conda_file_name(std::string_view file_name);
 
 }  // namespace ts::package

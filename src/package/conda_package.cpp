@@ -120,13 +120,6 @@ std::string cuda_from_torch_version(const std::string& path) {
   return "";
 }
 
-std::string cudnn_from_build(const std::string& build) {
-  auto p = build.find("_cudnn");
-  if (p == std::string::npos) return "";
-  p += 6;
-  return build.substr(p, build.find('_', p) - p);
-}
-
 std::string write_archive(const std::vector<formats::TarEntry>& entries, formats::ByteSink& compressor,
                           std::int64_t mtime) {
   std::string err = formats::write_tar(entries, compressor, mtime);
@@ -212,26 +205,23 @@ bool identify(Conda& c) {
   c.is_torch = normalize_name(wn->name) == "torch";
   std::string& name = c.name;
   std::string& version = c.version;
-  std::string plan_build;
+  std::optional<CondaDist> planned;  // the plan's conda artifact, read once
   name = normalize_name(wn->name), version = wn->version;
   if (p && c.is_torch && p->import_name.empty())
     for (const auto& a : p->artifacts)
-      if (a.kind == "conda" && !a.name.empty()) {
-        std::string n, v, b;
-        if (split_conda_file_name(a.name, n, v, b)) {
-          name = n;
-          version = v;
-          plan_build = b;
+      if (a.kind == "conda" && !a.name.empty())
+        if (auto d = parse_conda_file_name(a.name)) {
+          name = d->name;
+          version = d->version;
+          planned = std::move(d);
         }
-      }
   if (!o.name.empty()) name = o.name;
   c.cuda = o.cuda, c.cudnn = o.cudnn;
   if (p) {
     if (c.cuda.empty()) c.cuda = p->cuda.text();
-    if (c.cudnn.empty()) c.cudnn = cudnn_from_build(plan_build);
+    if (c.cudnn.empty() && planned) c.cudnn = planned->cudnn;
   }
-  if (auto u = plan_build.rfind('_'); u != std::string::npos)
-    c.build_number = std::atoi(plan_build.c_str() + u + 1);
+  if (planned && planned->build_number) c.build_number = *planned->build_number;
   if (o.build_number) c.build_number = *o.build_number;
   if (c.build_number < 0) return c.stop(2, "--build-number must be 0 or more");
   // Each of these becomes part of a path or file name: checked against its grammar before anything

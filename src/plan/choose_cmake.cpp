@@ -15,8 +15,8 @@ const ToolRelease* catalog_in_range(const Ctx& c, const char* kind, const std::o
   const ProvisionContext* pc = c.in->provision;
   if (!pc || !pc->catalog || pc->cache_root.empty() || pc->choice.kind == ToolkitChoice::Kind::system) return nullptr;
   for (const auto* t : pc->catalog->of_kind(kind)) {  // newest first
-    auto v = ver(t->version);
-    if (v && t->complete && (!min || *v >= *min) && (!ceil || *v < *ceil)) return t;
+    const Version& v = t->version;  // parsed when provision.toml loaded
+    if (t->complete && (!min || v >= *min) && (!ceil || v < *ceil)) return t;
   }
   return nullptr;
 }
@@ -26,7 +26,7 @@ std::string use_provisioned_tool(Ctx& c, const ToolRelease& t, const std::string
   const ProvisionContext& pc = *c.in->provision;
   std::string bin = provisioned_path(pc, t) + "/bin/" + t.kind;
   add_provision(pc, t, c.provision_steps, c.p.provisioned);
-  c.decide("provision", t.kind + " " + t.version + " from " + provision_where(pc), why, cite(t.source, t.origin));
+  c.decide("provision", t.kind + " " + t.version.original() + " from " + provision_where(pc), why, cite(t.source, t.origin));
   return bin;
 }
 
@@ -56,8 +56,8 @@ void choose_cmake(Ctx& c) {
     c.cmake_path = use_provisioned_tool(c, *prov, had + ": the newest CMake in " + range + " that can be provisioned, "
                                         "into the cache (no root, nothing installed into the build Python)");
     c.cmake_version = FactVersion(prov->version);
-    c.p.cmake_version = prov->version;
-    c.decide("cmake", prov->version + " (" + c.cmake_path + ")",
+    c.p.cmake_version = prov->version.original();
+    c.decide("cmake", prov->version.original() + " (" + c.cmake_path + ")",
              "provisioned from " + provision_where(*c.in->provision) + "; torch " + rel.version.original() + " needs CMake >= " + min_text,
              src);
   } else if (!best) {
@@ -90,7 +90,7 @@ void choose_cmake(Ctx& c) {
                                      "): faster than make, and its progress is parseable");
   } else if (const ToolRelease* t = catalog_in_range(c, "ninja", std::nullopt, std::nullopt)) {
     c.ninja_path = use_provisioned_tool(c, *t, "no ninja is installed: faster than make, and its progress is parseable");
-    c.set_env("USE_NINJA", "1", "Ninja " + t->version + " (" + c.ninja_path + "), provisioned");
+    c.set_env("USE_NINJA", "1", "Ninja " + t->version.original() + " (" + c.ninja_path + "), provisioned");
   } else {
     c.warn("ninja", "not found", "setup.py falls back to make (slower, coarser progress); " +
            pip_install(c.python, "ninja"), src);

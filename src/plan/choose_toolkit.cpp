@@ -99,9 +99,9 @@ std::vector<std::string> provision_series(const Ctx& c, const ProvisionContext& 
   }
   std::vector<std::string> newer;
   for (const auto& t : pc.catalog->tools) {
-    auto v = ver(t.version);
-    if (t.kind != "cuda" || !v || v->major() != major) continue;
-    std::string mm = v->major_minor();
+    const Version& v = t.version;  // parsed when provision.toml loaded
+    if (t.kind != "cuda" || v.major() != major) continue;
+    std::string mm = v.major_minor();
     if (!rel.official_cuda(v) &&
         std::find(newer.begin(), newer.end(), mm) == newer.end() && compiles_all(mm))
       newer.push_back(mm);
@@ -115,7 +115,7 @@ void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t
   ProvisionContext pc = given;
   pc.torch_build = true;  // redist/conda: torch's build also needs cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, CUPTI
   // cuDNN on and none installed for this CUDA major: NVIDIA's cuDNN archive joins NVIDIA's CUDA ones.
-  auto v = ver(t.version);
+  const std::optional<Version> v = t.version;  // parsed when provision.toml loaded
   std::string other;  // an installed cuDNN of another CUDA major (inside CUDA 13's tree, pip's -cu13)
   bool have_cudnn = false;
   for (const auto& l : c.facts().libraries) {
@@ -131,11 +131,11 @@ void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t
     pc.cudnn = pc.catalog->cudnn_for(v->major(), c.release->version.original());
   core::use_provisioned_toolkit(c, pc, t);
   c.cuda_rel = c.in->kb.find_cuda(t.version);
-  c.decide("provision", "cuda " + t.version + " from " + provision_where(pc, t), why,
+  c.decide("provision", "cuda " + t.version.original() + " from " + provision_where(pc, t), why,
            pc.cli_source.empty() ? cite(t.source, t.origin) : pc.cli_source);
   if (pc.cudnn) {
-    c.provisioned_cudnn = pc.cudnn->version;
-    c.decide("provision", "cudnn " + pc.cudnn->version + " from NVIDIA's cuDNN archives (" +
+    c.provisioned_cudnn = pc.cudnn->version.original();
+    c.decide("provision", "cudnn " + pc.cudnn->version.original() + " from NVIDIA's cuDNN archives (" +
              (provision_mirror(pc, t).empty() ? pc.cudnn->manifest : "the mirror " + provision_mirror(pc, t)) + ")",
              "cuDNN is on and none is installed for CUDA " + std::to_string(v->major()) + (other.empty() ? "" : " (" + other + ")") +
                  ": the archive for CUDA " + std::to_string(v->major()) + " of cuDNN " +
@@ -205,8 +205,8 @@ bool take_provisioned(Ctx& c, std::string& why) {
   std::string reason = "CUDA " + have->major_minor() + " (installed) is of a newer major than every official CUDA of torch " +
                        rel.version.original() + " (" + official_list(rel, ", ") + "): its build does not compile with it";
   if (const ToolRelease* t = pc->cache_root.empty() ? nullptr : provisionable_cuda(*pc, provision_series(c, *pc))) {
-    bool official = rel.official_cuda(Version::parse(t->version));
-    why = reason + "; CUDA " + t->version + (official ? " is official" : " compiles for every --arch asked for (the official ones do not)") +
+    bool official = rel.official_cuda(t->version);
+    why = reason + "; CUDA " + t->version.original() + (official ? " is official" : " compiles for every --arch asked for (the official ones do not)") +
           " and is provisioned from " + provision_where(*pc, *t) +
           (t->via == "pip" ? "" : " (PyPI's wheels of that series carry no whole compiler)");
     use_provisioned(c, *pc, *t, why);
@@ -257,7 +257,7 @@ bool pick_toolkit(Ctx& c) {
     const ToolRelease* prov = pc && !pc->cache_root.empty() && pc->choice.kind == ToolkitChoice::Kind::automatic
                                   ? provisionable_cuda(*pc, provision_series(c, *pc)) : nullptr;
     if (list.empty() && prov) {
-      why = "no CUDA toolkit is installed; CUDA " + prov->version + " is the newest official one of torch " + rel.version.original() +
+      why = "no CUDA toolkit is installed; CUDA " + prov->version.original() + " is the newest official one of torch " + rel.version.original() +
             " that can be provisioned";
       use_provisioned(c, *pc, *prov, why);
     } else if (list.empty()) {

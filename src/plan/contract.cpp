@@ -192,7 +192,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
   std::string nv_mm = compat::major_minor(nvcc.version);
   // nvcc: its own --list-gpu-code when probed, else the KB's list for its release.
   for (const auto& a : arches.arches()) {
-    if (compat::nvcc_compiles(nvcc.arches, crel, a)) continue;
+    if (compat::nvcc_compiles(nvcc.arches.code(), crel, a)) continue;
     out.conflict("arch " + a.sass_only().str() + " with nvcc " + nv_mm,
              "nvcc " + nv_mm + " does not compile for " + a.sm() + ": it stops with 'Unsupported gpu architecture " +
                  a.compute() + "'",
@@ -309,7 +309,7 @@ std::vector<std::string> build_command(const PythonFacts& py, bool setup_py, boo
   auto has = [&](const char* n) { return py.packages.count(n) > 0; };
   // setuptools' legacy backend (a setup.py with no build-backend named): from the version build.toml names.
   auto st = py.packages.find("setuptools");
-  auto stv = st == py.packages.end() ? std::nullopt : ver(st->second);
+  std::optional<Version> stv = st == py.packages.end() ? std::nullopt : st->second.parsed();
   const std::optional<Version> since = legacy ? legacy->setuptools_min : std::nullopt;
   if ((setup_py || pyproject) && stv && since && *stv >= *since) {
     out.decide("build", "torchsmith's PEP 517 frontend, no isolation, no dependencies",

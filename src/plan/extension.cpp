@@ -70,7 +70,7 @@ bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
     return false;
   }
   core::use_provisioned_toolkit(c, pc, *rel);
-  c.decide("cuda", rel->version + " (" + c.provisioned.path + ")",
+  c.decide("cuda", rel->version.original() + " (" + c.provisioned.path + ")",
            why + ": provisioned from " + provision_where(pc, *rel) + " into the cache (" + std::to_string(rel->wheels.size()) +
                (rel->via == "pip" ? " wheels" : rel->via == "redist" ? " archives" : " packages") + ", reused when there)",
            pc.cli_source.empty() ? compat::cite(rel->source, rel->origin) : pc.cli_source);
@@ -158,8 +158,8 @@ std::optional<ArchList> read_arches(Ctx& c, const std::string& text) {
   names.own = [&](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
     if (n != "torch") return std::nullopt;
     std::vector<CudaArch> out;  // every arch the target torch was built with: the package's default build
-    for (const auto& s : c.python->torch.arch_list)
-      if (auto a = CudaArch::parse(s); a && s.rfind("sm_", 0) == 0) out.push_back(*a);
+    for (const auto& a : c.python->torch.arch_list.code())
+      if (!a.ptx) out.push_back(a);  // its SASS targets (sm_NN); a compute_ entry is PTX only
     if (out.empty()) *err = "the target torch's arch list is not known";
     return out;
   };

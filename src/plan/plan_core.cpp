@@ -25,7 +25,7 @@ std::vector<BuildTool> find_build_tools(const Ctx& c, const std::string& name) {
   if (c.python) {
     auto it = c.python->packages.find(name);
     if (it != c.python->packages.end())
-      out.push_back({dir_of(c.python->path) + "/" + name, FactVersion(it->second), "the build Python's " + name + " package"});
+      out.push_back({dir_of(c.python->path) + "/" + name, it->second, "the build Python's " + name + " package"});
   }
   for (const auto& t : c.facts().tools)
     if ((t.name == name || (name == "cmake" && t.name == "cmake3")) && t.version.parsed())

@@ -49,13 +49,13 @@ std::string provision_where(const ProvisionContext& pc, const ToolRelease& rel) 
 }
 
 std::string provisioned_path(const ProvisionContext& pc, const ToolRelease& rel) {
-  return provisioned_dir(pc.cache_root, rel.kind, rel.version, provisioned_parts(pc, rel), pc.platform);
+  return provisioned_dir(pc.cache_root, rel.kind, rel.version.original(), provisioned_parts(pc, rel), pc.platform);
 }
 
 CudaToolkitFacts provisioned_toolkit(const ProvisionContext& pc, const ToolRelease& rel) {
   CudaToolkitFacts t;
   t.path = provisioned_path(pc, rel);
-  t.version = FactVersion(rel.version);
+  t.version = FactVersion(rel.version);  // the catalog's, parsed when it loaded
   t.nvcc = t.path + "/bin/nvcc";
   t.version_source = "provision.toml";
   t.found_via = {"provisioned from " + provision_where(pc, rel)};
@@ -65,12 +65,12 @@ CudaToolkitFacts provisioned_toolkit(const ProvisionContext& pc, const ToolRelea
 Step provision_step(const ProvisionContext& pc, const ToolRelease& rel) {
   std::string pins;
   for (const auto& w : provisioned_parts(pc, rel)) pins += (pins.empty() ? "" : ", ") + w.name + (w.version.empty() ? "" : "==" + w.version);
-  std::vector<std::string> argv{"torchsmith", "toolkit", "add", rel.kind + "==" + rel.version, "--from", provision_from(pc, rel)};
+  std::vector<std::string> argv{"torchsmith", "toolkit", "add", rel.kind + "==" + rel.version.original(), "--from", provision_from(pc, rel)};
   if (pc.torch_build && !rel.torch_parts.empty()) argv.insert(argv.end(), {"--for", "torch"});
-  if (pc.torch_build && pc.cudnn && rel.via == "redist") argv.insert(argv.end(), {"--cudnn", pc.cudnn->version});
+  if (pc.torch_build && pc.cudnn && rel.via == "redist") argv.insert(argv.end(), {"--cudnn", pc.cudnn->version.original()});
   argv.insert(argv.end(), {"--cache-dir", pc.cache_root, "--lock", "{lock}"});
   return {"provision-" + rel.kind, argv, "",
-          rel.kind + " " + rel.version + " from " + provision_where(pc, rel) + " (" + pins +
+          rel.kind + " " + rel.version.original() + " from " + provision_where(pc, rel) + " (" + pins +
               "), size and sha256 checked, unpacked into the cache; reused when it is there"};
 }
 
@@ -80,7 +80,7 @@ ProvisionedTool provisioned_entry(const ProvisionContext& pc, const ToolRelease&
   std::string m = provision_mirror(pc, rel);
   std::string from = house ? pc.choice.dir : rel.via == "pip" ? "" : !m.empty() ? m
                      : rel.via == "conda" ? rel.channel : rel.manifest.substr(0, rel.manifest.rfind('/'));
-  ProvisionedTool t{rel.kind, rel.version, provider, from, provisioned_path(pc, rel), {}};
+  ProvisionedTool t{rel.kind, rel.version.original(), provider, from, provisioned_path(pc, rel), {}};
   // A redist component's version and every archive's URL and sha256 are filled by the run that fetched them.
   for (const auto& w : provisioned_parts(pc, rel)) t.wheels.push_back({w.name, w.version, "", ""});
   return t;
@@ -128,7 +128,7 @@ const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vec
 }
 
 std::string no_whole_compiler(const ToolRelease& rel) {
-  return "PyPI's wheels of CUDA " + rel.version + " carry no whole compiler (nvidia-cuda-nvcc-cu11/cu12 hold ptxas "
+  return "PyPI's wheels of CUDA " + rel.version.original() + " carry no whole compiler (nvidia-cuda-nvcc-cu11/cu12 hold ptxas "
          "and libnvvm only: no nvcc, cicc, cudafe++), so it cannot be provisioned";
 }
 

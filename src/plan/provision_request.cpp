@@ -61,7 +61,7 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
       // An overlay's entry of the same kind, version and provider replaces the built-in one.
       auto put = [&](ToolRelease e) {
         auto it = std::find_if(cat.tools.begin(), cat.tools.end(), [&](const ToolRelease& x) {
-          return x.kind == e.kind && x.version == e.version && x.via == e.via;
+          return x.kind == e.kind && x.version.original() == e.version.original() && x.via == e.via;
         });
         if (it != cat.tools.end()) *it = std::move(e);
         else cat.tools.push_back(std::move(e));
@@ -84,7 +84,8 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
         bool redist = tname == "redist", conda = tname == "conda";
         e.kind = redist || conda ? "cuda" : tname;
         e.via = redist || tname == "cudnn" ? "redist" : conda ? "conda" : "pip";
-        e.version = r.version("version", true, "\"13.2.86\"");
+        // A bad version is reported and the file contributes nothing: no entry keeps the default.
+        e.version = r.parsed_version("version", true, "\"13.2.86\"").value_or(Version{});
         if (tname == "cudnn") {  // cuDNN's own manifest: one component, "cudnn", per CUDA major
           e.release = r.text("release", true, "\"9.8.0\"");
           e.manifest = r.text("manifest", true, "\"https://developer.download.nvidia.com/compute/cudnn/redist/redistrib_9.8.0.json\"");
@@ -92,9 +93,9 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
           for (const auto& m : e.cuda_majors)
             if (m.empty() || m.size() > 3 || m.find_first_not_of("0123456789") != std::string::npos)
               r.error(r.line(), "cuda: '" + m + "' is not a CUDA major (write [\"11\", \"12\"])");
-          e.torch_min = r.version("torch_min", false, "\"2.4\"");
-          e.torch_max_exclusive = r.version("torch_max_exclusive", false, "\"2.4\"");
-          e.wheels = {{"cudnn", e.version, "", e.manifest}};
+          e.torch_min = r.parsed_version("torch_min", false, "\"2.4\"");
+          e.torch_max_exclusive = r.parsed_version("torch_max_exclusive", false, "\"2.4\"");
+          e.wheels = {{"cudnn", e.version.original(), "", e.manifest}};
           finish(r, std::move(e));
           continue;
         }
@@ -102,7 +103,7 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
           for (const auto& w : r.texts(key, required, redist ? "[\"cuda_nvcc\", \"cuda_cudart\"]" : "[\"cuda-nvcc==12.4.131\"]")) {
             WheelPin p;
             if (redist && !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos)
-              into.push_back({w, w == "cuda_nvcc" ? e.version : "", "", ""});  // the plan knows nvcc's version only
+              into.push_back({w, w == "cuda_nvcc" ? e.version.original() : "", "", ""});  // the plan knows nvcc's version only
             else if (!redist && parse_pin(w, p)) into.push_back(p);
             else r.error(r.line(), std::string(key) + ": '" + w + "' is not " +
                                        (redist ? "a manifest component (\"cuda_nvcc\")" : "NAME==VERSION (write \"cmake==3.31.6\")"));
@@ -135,10 +136,9 @@ const ToolRelease* ProvisionCatalog::find(std::string_view kind, std::string_vie
   const ToolRelease* best = nullptr;
   for (const auto& t : tools) {
     if (t.kind != kind || t.via != via) continue;
-    auto v = Version::parse(t.version);
-    if (!v) continue;
-    bool match = mm ? v->major_minor() == want->major_minor() : *v == *want;
-    if (match && (!best || *v > *Version::parse(best->version))) best = &t;
+    const Version& v = t.version;
+    bool match = mm ? v.major_minor() == want->major_minor() : v == *want;
+    if (match && (!best || v > best->version)) best = &t;
   }
   return best;
 }
@@ -149,9 +149,9 @@ const ToolRelease* ProvisionCatalog::cudnn_for(int cuda_major, std::string_view 
   for (const auto& t : tools) {
     if (t.kind != "cudnn" || std::find(t.cuda_majors.begin(), t.cuda_majors.end(), std::to_string(cuda_major)) == t.cuda_majors.end())
       continue;
-    if (torch && !t.torch_min.empty() && *torch < *Version::parse(t.torch_min)) continue;
-    if (torch && !t.torch_max_exclusive.empty() && !(*torch < *Version::parse(t.torch_max_exclusive))) continue;
-    if (!best || *Version::parse(t.version) > *Version::parse(best->version)) best = &t;
+    if (torch && t.torch_min && *torch < *t.torch_min) continue;
+    if (torch && t.torch_max_exclusive && !(*torch < *t.torch_max_exclusive)) continue;
+    if (!best || t.version > best->version) best = &t;
   }
   return best;
 }
@@ -164,7 +164,7 @@ std::vector<const ToolRelease*> ProvisionCatalog::of_kind(std::string_view kind)
   std::vector<const ToolRelease*> out;
   for (const auto& t : tools)
     if (t.kind == kind && t.via == "pip") out.push_back(&t);
-  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return *Version::parse(a->version) > *Version::parse(b->version); });
+  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->version > b->version; });
   return out;
 }
 

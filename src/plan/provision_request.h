@@ -21,7 +21,7 @@ struct WheelPin {
 // A catalog entry: one version of one tool and the wheels it is assembled from.
 struct ToolRelease {
   std::string kind;     // "cuda", "cmake", "ninja"
-  std::string version;  // what the tool reports: "13.2.86", "3.31.6"
+  Version version;      // what the tool reports: "13.2.86", "3.31.6"; parsed when provision.toml loads (.original(): its text)
   std::vector<WheelPin> wheels;
   bool complete = true;  // false: the wheels lack parts the tool needs (cu11/cu12 nvcc: ptxas only)
   // Where the parts come from: "pip" (PyPI wheels, `wheels`), "redist" (NVIDIA's redistributable
@@ -33,9 +33,9 @@ struct ToolRelease {
   std::string channel;      // conda: the channel's upstream URL
   std::vector<WheelPin> torch_parts;  // redist/conda: added for a torch build (cuBLAS, cuFFT, ...)
   // kind "cudnn" (its own redist manifest): the CUDA majors it has an archive for ("12" -> the
-  // manifest's cuda12 variant) and the torch releases it is for (torch_max_exclusive "" = no bound).
+  // manifest's cuda12 variant) and the torch releases it is for (none = no bound), parsed at load.
   std::vector<std::string> cuda_majors;
-  std::string torch_min, torch_max_exclusive;
+  std::optional<Version> torch_min, torch_max_exclusive;
   std::string source, note;
   kb::Origin origin;
 };

@@ -99,12 +99,14 @@ CudaToolkitFacts inspect(const Host& h, const std::string& path, const ProbeOpti
   }
   if (codes.valid()) {
     auto r = codes.get();
-    if (r.ok())
+    if (r.ok()) {
+      std::vector<std::string> names;
       for (auto& l : lines(r.out)) {
         auto s = util::trim(l);
-        if (s.starts_with("sm_") || s.starts_with("compute_")) t.arches.push_back(s);
+        if (s.starts_with("sm_") || s.starts_with("compute_")) names.emplace_back(s);
       }
-    else if (r.timed_out)
+      t.arches = GpuCodeList::read(names);  // the one parse of nvcc's list
+    } else if (r.timed_out)
       notes.push_back(t.nvcc + " --list-gpu-code " + r.describe(o.command_timeout));
     // Older nvcc has no --list-gpu-code: then the KB's table for the version is used.
   }

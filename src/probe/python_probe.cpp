@@ -101,7 +101,7 @@ bool parse_python_json(const std::string& out, PythonFacts& f, std::string* erro
     if (!str(j, "error").empty()) f.error = str(j, "error");
     if (j.contains("packages") && j["packages"].is_object())
       for (auto& [k, v] : j["packages"].items())
-        if (v.is_string()) f.packages[k] = v.get<std::string>();
+        if (v.is_string()) f.packages[k] = FactVersion(v.get<std::string>());
     if (j.contains("torch") && j["torch"].is_object()) {
       auto& t = j["torch"];
       f.torch.present = t.value("present", false);
@@ -113,9 +113,12 @@ bool parse_python_json(const std::string& out, PythonFacts& f, std::string* erro
       f.torch.git_version = str(t, "git_version");
       f.torch.path = str(t, "path");
       f.torch.error = str(t, "error");
-      if (t.contains("arch_list") && t["arch_list"].is_array())
+      if (t.contains("arch_list") && t["arch_list"].is_array()) {
+        std::vector<std::string> names;
         for (auto& a : t["arch_list"])
-          if (a.is_string()) f.torch.arch_list.push_back(a.get<std::string>());
+          if (a.is_string()) names.push_back(a.get<std::string>());
+        f.torch.arch_list = GpuCodeList::read(names);  // the one parse of torch's names
+      }
       f.torch.arch_list_known = t.contains("arch_list_known") ? t.value("arch_list_known", false)
                                                               : !f.torch.arch_list.empty() || f.torch.cuda.empty();
     }

@@ -341,7 +341,7 @@ void read_torch_files(const Host& h, const std::string& python_prefix, TorchFact
   t.cudnn = read_cudnn(h, dir, python_prefix);
   auto lib = find_torch_lib(h, dir, "libtorch_python");
   Mapped m(lib.empty() ? std::string() : mapped_real(h, lib));
-  if (m.ok()) t.arch_list = find_arch_list(rodata(m.view()));
+  if (m.ok()) t.arch_list = GpuCodeList::read(find_arch_list(rodata(m.view())));  // the one parse
   t.arch_list_known = !t.arch_list.empty();  // not found is unknown, not "built for nothing"
   if (t.arch_list.empty())
     notes.push_back("torch at " + dir + ": arch list not found in libtorch_python.so (use --import-torch)");

@@ -303,7 +303,7 @@ std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& 
                              const std::vector<plan::WheelPin>& expect) {
   auto t0 = std::chrono::steady_clock::now();
   auto secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  std::string dir = plan::provisioned_dir(cache_root, rel.kind, rel.version, rel.wheels, platform);
+  std::string dir = plan::provisioned_dir(cache_root, rel.kind, rel.version.original(), rel.wheels, platform);
   if (auto m = read_manifest(dir)) {
     auto missing = missing_files(rel.kind, dir);
     if (auto bad = hash_mismatch(m->wheels, expect); !bad.empty()) {
@@ -318,7 +318,7 @@ std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& 
   }
   if (!rel.complete) {
     if (error)
-      *error = rel.kind + " " + rel.version + "'s wheels do not carry a whole compiler (" + rel.source +
+      *error = rel.kind + " " + rel.version.original() + "'s wheels do not carry a whole compiler (" + rel.source +
                "): it cannot be provisioned from wheels";
     return std::nullopt;
   }
@@ -357,7 +357,7 @@ std::optional<Result> ensure(const plan::ToolRelease& rel, const WheelProvider& 
       return std::nullopt;
     }
   }
-  if (auto e = assemble(rel.kind, rel.version, files, provider, platform, dir); !e.empty()) {
+  if (auto e = assemble(rel.kind, rel.version.original(), files, provider, platform, dir); !e.empty()) {
     if (error) *error = e;
     return std::nullopt;
   }

@@ -109,7 +109,7 @@ void toolchain_section(std::ostringstream& o, const Style& st, const HostFacts& 
   if (f.cuda_toolkits.empty()) row(o, st, "CUDA", "none found");
   for (const auto& t : f.cuda_toolkits) {
     std::string arches;
-    if (!t.arches.empty()) arches = ", arches " + t.arches.front() + ".." + t.arches.back();
+    if (!t.arches.empty()) arches = ", arches " + code_name(t.arches.code().front()) + ".." + code_name(t.arches.code().back());
     row(o, st, "CUDA",
         t.path + ": " + t.version + " (" + t.version_source + ")" + arches +
             (t.nvcc.empty() ? ", no nvcc" : "") + (t.split_compile ? ", nvcc --split-compile" : "") +
@@ -148,7 +148,7 @@ void python_section(std::ostringstream& o, const Style& st, const HostFacts& f) 
                       (t.cxx11_abi ? ", CXX11 ABI" : ", pre-CXX11 ABI") +
                       (t.debug ? ", debug" : "");
       row(o, st, "", s);
-      if (!t.arch_list.empty()) row(o, st, "", "arch list " + util::join(t.arch_list, " "));
+      if (!t.arch_list.empty()) row(o, st, "", "arch list " + t.arch_list.joined(" "));
     } else if (!t.error.empty()) {
       row(o, st, "", "torch: import failed: " + t.error);
     }

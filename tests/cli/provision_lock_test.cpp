@@ -17,6 +17,7 @@
 #include "testkit/fake_wheels.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
+#include "testkit/version_of.h"
 
 namespace ts::cli {
 namespace {
@@ -60,7 +61,7 @@ TEST(ProvisionLock, ProvisionedToolkitReachesTheBuildEnvAndTheLockPinsItsWheels)
   for (const auto& p : lock["provisioned"]) {
     plan::ToolRelease rel;
     rel.kind = p["kind"].get<std::string>();
-    rel.version = p["version"].get<std::string>();
+    rel.version = testkit::version_of(p["version"].get<std::string>());
     for (const auto& w : p["wheels"]) {
       rel.wheels.push_back({w["name"].get<std::string>(), w["version"].get<std::string>(), "", ""});
       EXPECT_EQ(w["sha256"], "") << "a plan cannot know the hashes before the files are seen";
@@ -69,9 +70,9 @@ TEST(ProvisionLock, ProvisionedToolkitReachesTheBuildEnvAndTheLockPinsItsWheels)
       cuda = true;
       testkit::fake_cu13_wheelhouse(wh, rel);
     } else if (rel.kind == "cmake") {
-      testkit::fake_cmake_wheel(wh, rel.version);
+      testkit::fake_cmake_wheel(wh, rel.version.original());
     } else {
-      testkit::fake_wheel(wh, rel.kind, rel.version, {{rel.kind + "-" + rel.version + ".data/scripts/" + rel.kind, "x"}});
+      testkit::fake_wheel(wh, rel.kind, rel.version.original(), {{rel.kind + "-" + rel.version.original() + ".data/scripts/" + rel.kind, "x"}});
     }
   }
   ASSERT_TRUE(cuda) << lock["provisioned"].dump(2);

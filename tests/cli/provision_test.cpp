@@ -166,10 +166,10 @@ TEST(ProvisionCli, ToolkitPathFindsATorchToolkitWithCudnn) {
   auto parts = rel->wheels;
   parts.insert(parts.end(), rel->torch_parts.begin(), rel->torch_parts.end());
   parts.insert(parts.end(), cudnn->wheels.begin(), cudnn->wheels.end());
-  std::string dir = plan::provisioned_dir(t / "c", "cuda", rel->version, parts, provision::host_platform());
+  std::string dir = plan::provisioned_dir(t / "c", "cuda", rel->version.original(), parts, provision::host_platform());
   fs::create_directories(dir);
   ASSERT_EQ(util::write_file_atomic(dir + "/" + provision::kManifest,
-                                    nlohmann::json{{"kind", "cuda"}, {"version", rel->version}, {"provider", "redist"}}.dump()),
+                                    nlohmann::json{{"kind", "cuda"}, {"version", rel->version.original()}, {"provider", "redist"}}.dump()),
             "");
   auto r = run_torchsmith({"toolkit", "path", "cuda==12.4", "--cache-dir", t / "c"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

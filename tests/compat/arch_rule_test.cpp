@@ -1,6 +1,7 @@
 // The arch rules (gpu.toolkit, gpu.torch): which arches a toolkit compiles and whether a build's
 // code runs on a GPU, asked by doctor, both planners and verify.
 #include "compat/arch_rule.h"
+#include "core/gpu_code.h"
 #include "testkit/version_of.h"
 
 #include <gtest/gtest.h>
@@ -18,7 +19,7 @@ kb::CudaRelease release(std::string v, std::vector<std::string> arches) {
 }
 
 TEST(ArchRule, ListedMatchesCapabilityInEverySpelling) {
-  std::vector<std::string> l{"sm_86", "9.0", "compute_120"};
+  std::vector<CudaArch> l = GpuCodeList::read({"sm_86", "9.0", "compute_120"}).code();
   EXPECT_TRUE(arch_listed(l, arch("8.6")));
   EXPECT_TRUE(arch_listed(l, arch("9.0+PTX")));  // PTX of a listed arch: nvcc compiles it too
   EXPECT_TRUE(arch_listed(l, arch("12.0")));
@@ -30,8 +31,9 @@ TEST(ArchRule, NvccCompilesPrefersItsOwnListThenTheKb) {
   auto r = release("12.6", {"8.0", "9.0"});
   EXPECT_TRUE(nvcc_compiles({}, &r, arch("9.0")));
   EXPECT_FALSE(nvcc_compiles({}, &r, arch("12.0")));
-  EXPECT_TRUE(nvcc_compiles({"sm_120"}, &r, arch("12.0")));  // nvcc --list-gpu-code beats the KB
-  EXPECT_FALSE(nvcc_compiles({"sm_120"}, &r, arch("9.0")));
+  auto nvcc = GpuCodeList::read({"sm_120"}).code();
+  EXPECT_TRUE(nvcc_compiles(nvcc, &r, arch("12.0")));  // nvcc --list-gpu-code beats the KB
+  EXPECT_FALSE(nvcc_compiles(nvcc, &r, arch("9.0")));
   EXPECT_TRUE(nvcc_compiles({}, nullptr, arch("12.0")));  // nothing known: the build will tell
   EXPECT_TRUE(toolkit_compiles(r, CudaArch::of(8, 0)));
   EXPECT_FALSE(toolkit_compiles(r, CudaArch::of(8, 6)));

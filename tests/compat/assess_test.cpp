@@ -15,7 +15,7 @@ kb::Gpu gpu(std::string id, std::string name, std::string arch) {
   kb::Gpu g;
   g.pci_id = id;
   g.name = name;
-  g.arch = arch;
+  g.arch = *CudaArch::parse(arch);
   g.source = "test";
   return g;
 }
@@ -196,7 +196,7 @@ TEST(Gpu, TorchWithoutTheArchFailsWithNoKernelImage) {
   py.torch.present = true;
   py.torch.version = "2.4.1+cu124";
   py.torch.cuda = "12.4";
-  py.torch.arch_list = {"sm_50", "sm_80", "sm_86", "sm_90"};
+  py.torch.arch_list = GpuCodeList::read({"sm_50", "sm_80", "sm_86", "sm_90"});
   f.pythons.push_back(py);
   identify_gpus(f, k);
   std::vector<Verdict> vs;
@@ -205,7 +205,7 @@ TEST(Gpu, TorchWithoutTheArchFailsWithNoKernelImage) {
   EXPECT_EQ(vs[1].level, Level::fail);
   EXPECT_TRUE(has(vs[1].reason, "no kernel image")) << vs[1].reason;
   // SASS of the same major with a lower minor runs (8.0 code on 8.6), PTX of an older arch JITs.
-  f.pythons[0].torch.arch_list = {"sm_80", "compute_90"};
+  f.pythons[0].torch.arch_list = GpuCodeList::read({"sm_80", "compute_90"});
   f.gpus[0].compute_capability = CudaArch::of(8, 6);
   vs.clear();
   check_gpus(f, k, vs);
@@ -214,6 +214,16 @@ TEST(Gpu, TorchWithoutTheArchFailsWithNoKernelImage) {
   vs.clear();
   check_gpus(f, k, vs);
   EXPECT_EQ(vs.back().level, Level::warn);
+  // compute_90 alone is PTX only on a 9.0 GPU (the list spelled as read); with sm_90 beside it, SASS.
+  f.gpus[0].compute_capability = CudaArch::of(9, 0);
+  vs.clear();
+  check_gpus(f, k, vs);
+  EXPECT_EQ(vs.back().level, Level::warn);
+  EXPECT_TRUE(has(vs.back().reason, "(sm_80 compute_90)")) << vs.back().reason;
+  f.pythons[0].torch.arch_list = GpuCodeList::read({"sm_90", "compute_90"});
+  vs.clear();
+  check_gpus(f, k, vs);
+  EXPECT_EQ(vs.back().level, Level::ok);
 }
 
 TEST(Gpu, UnreadArchListIsUnknownNotEmpty) {
@@ -250,7 +260,7 @@ TEST(Gpu, MissingArchOffersNearestRunnable) {
   k.cuda.back().arches = testkit::arches_of({"3.5", "5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.7"});
   kb::TegraSoc orin;  // 8.7 is Orin's integrated GPU: no target for a card, though it is nearer
   orin.compatible = "tegra234";
-  orin.arch = "8.7";
+  orin.arch = CudaArch::of(8, 7);
   k.tegra.push_back(orin);
   k.gpus.push_back(gpu("2786", "GeForce RTX 4070", "8.9"));
   auto f = host_with("2786", "535.183.01", "11.7");
@@ -270,7 +280,7 @@ TEST(Gpu, MissingArchOffersNearestRunnable) {
 TEST(Gpu, SpanStartsWhereTheArchStarts) {
   auto k = small_kb();
   kb::ArchSupport a;
-  a.arch = "7.5";
+  a.arch = CudaArch::of(7, 5);
   a.first_cuda = testkit::version_of("10.0");
   a.source = "test:rn100";
   k.arch_support.push_back(a);

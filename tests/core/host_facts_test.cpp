@@ -40,5 +40,40 @@ TEST(HostFactsJson, ComputeCapabilityThatIsNoArchIsUnknown) {
   EXPECT_FALSE(number.get<HostFacts>().gpus.at(0).compute_capability.has_value());
 }
 
+// torch's arch list and nvcc's --list-gpu-code are code lists read once: order kept, a compute_
+// entry PTX only and apart from its sm_ twin (an ArchList would merge them into 9.0+PTX).
+TEST(HostFactsJson, CodeListsTravelAsNvccNamesAndReadTyped) {
+  HostFacts f;
+  PythonFacts py;
+  py.torch.arch_list = GpuCodeList::read({"sm_90", "sm_80", "compute_90", "sm_100a", "compute_120f"});
+  f.pythons = {py};
+  CudaToolkitFacts t;
+  t.arches = GpuCodeList::read({"sm_75", "sm_120"});
+  f.cuda_toolkits = {t};
+  const auto& code = f.pythons[0].torch.arch_list.code();
+  ASSERT_EQ(code.size(), 5u);
+  EXPECT_EQ(code[0], CudaArch::of(9, 0));
+  EXPECT_EQ(code[2], CudaArch::of(9, 0, 0, true));  // PTX only
+  EXPECT_EQ(code[3], CudaArch::of(10, 0, 'a'));
+  nlohmann::json j = f;
+  EXPECT_EQ(j["pythons"][0]["torch"]["arch_list"],
+            nlohmann::json({"sm_90", "sm_80", "compute_90", "sm_100a", "compute_120f"}));
+  EXPECT_EQ(j["cuda_toolkits"][0]["arches"], nlohmann::json({"sm_75", "sm_120"}));
+  HostFacts back = j.get<HostFacts>();
+  EXPECT_EQ(back.pythons.at(0).torch.arch_list, f.pythons[0].torch.arch_list);
+  EXPECT_EQ(nlohmann::json(back), j);  // round trip, byte for byte
+}
+
+// Near misses: a name no grammar accepts is left out (and counted), not read as 0.0; a number is no name.
+TEST(HostFactsJson, CodeListNamesThatAreNoArchAreLeftOut) {
+  std::size_t skipped = 0;
+  auto l = GpuCodeList::read({"sm_", "sm_86", "8", "banana", "compute_9.0"}, &skipped);
+  EXPECT_EQ(l.names(), std::vector<std::string>{"sm_86"});
+  EXPECT_EQ(skipped, 4u);
+  nlohmann::json j = {{"pythons", {{{"torch", {{"arch_list", {"sm_75", 86, "x"}}}}}}}};
+  EXPECT_EQ(j.get<HostFacts>().pythons.at(0).torch.arch_list.names(), std::vector<std::string>{"sm_75"});
+  EXPECT_EQ(GpuCodeList::read({"sm_90", "compute_90"}).joined(" "), "sm_90 compute_90");
+}
+
 }  // namespace
 }  // namespace ts

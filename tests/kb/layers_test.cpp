@@ -48,7 +48,7 @@ TEST(KbLayers, AFoldersFilesSortedAndOnlyItsOwn) {
     EXPECT_EQ(fixes[i].name.rfind("fixes/", 0), 0u) << fixes[i].name;
     EXPECT_EQ(fixes[i].name.substr(fixes[i].name.size() - 5), ".toml") << fixes[i].name;
     EXPECT_FALSE(fixes[i].text.empty()) << fixes[i].name;
-    if (i) EXPECT_LT(fixes[i - 1].name, fixes[i].name);
+    if (i) { EXPECT_LT(fixes[i - 1].name, fixes[i].name); }
   }
   testkit::TempDir t;
   std::filesystem::create_directories(t / "packages/nested");

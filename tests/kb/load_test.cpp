@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kb/kb.h"
+#include "testkit/version_of.h"
 
 namespace ts::kb {
 namespace {
@@ -42,7 +43,7 @@ TEST(KbLookup, GpuByPciIdAnyCase) {
   const Gpu* g = embedded().find_gpu("2182");
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->name, "GeForce GTX 1660 Ti");
-  EXPECT_EQ(g->arch, "7.5");
+  EXPECT_EQ(g->arch, CudaArch::of(7, 5));  // typed when gpus.toml loaded
   EXPECT_EQ(g->chip, "TU116");
   EXPECT_EQ(g->family, "Turing");
   EXPECT_EQ(embedded().find_gpu("2B85"), embedded().find_gpu("2b85"));
@@ -59,7 +60,7 @@ TEST(KbLookup, KnownCards) {
     const Gpu* g = embedded().find_gpu(w.id);
     ASSERT_NE(g, nullptr) << w.id;
     EXPECT_NE(g->name.find(w.name_part), std::string::npos) << w.id << " " << g->name;
-    EXPECT_EQ(g->arch, w.arch) << w.id;
+    EXPECT_EQ(g->arch.str(), w.arch) << w.id;
     EXPECT_FALSE(g->source.empty());
   }
 }
@@ -67,12 +68,12 @@ TEST(KbLookup, KnownCards) {
 TEST(KbLookup, DerivedEntriesSayHowSureTheyAre) {
   const Gpu* g = embedded().find_gpu("1f95");  // GTX 1650 Ti Mobile: from pci.ids + chip table
   ASSERT_NE(g, nullptr);
-  EXPECT_EQ(g->arch, "7.5");
+  EXPECT_EQ(g->arch, CudaArch::of(7, 5));
   EXPECT_EQ(g->status, "derived");
   EXPECT_NE(g->source.find("pci.ids"), std::string::npos);
   const Gpu* laptop = embedded().find_gpu("2c18");  // from the newer upstream pci.ids ("GB203M / GN22")
   ASSERT_NE(laptop, nullptr);
-  EXPECT_EQ(laptop->arch, "12.0");
+  EXPECT_EQ(laptop->arch, CudaArch::of(12, 0));
   EXPECT_EQ(laptop->chip, "GB203M");
   EXPECT_EQ(laptop->status, "derived");
   const Gpu* a5500 = embedded().find_gpu("2233");
@@ -95,10 +96,10 @@ TEST(KbLookup, FamilyByNameOrAlias) {
 TEST(KbLookup, ChipToFamilyLongestPrefix) {
   EXPECT_EQ(embedded().family_of_chip("TU116")->name, "Turing");
   ASSERT_NE(embedded().chip_arch("GA100"), nullptr);
-  EXPECT_EQ(embedded().chip_arch("GA100")->arch, "8.0");
-  EXPECT_EQ(embedded().chip_arch("GA102GL")->arch, "8.6");
-  EXPECT_EQ(embedded().chip_arch("GP100GL")->arch, "6.0");
-  EXPECT_EQ(embedded().chip_arch("GB202")->arch, "12.0");
+  EXPECT_EQ(embedded().chip_arch("GA100")->arch.str(), "8.0");
+  EXPECT_EQ(embedded().chip_arch("GA102GL")->arch.str(), "8.6");
+  EXPECT_EQ(embedded().chip_arch("GP100GL")->arch.str(), "6.0");
+  EXPECT_EQ(embedded().chip_arch("GB202")->arch.str(), "12.0");
   EXPECT_EQ(embedded().chip_arch("GK104"), nullptr);
 }
 
@@ -144,14 +145,15 @@ TEST(KbLookup, TorchByPatchVersion) {
 TEST(KbLookup, TegraByCompatibleAndCudaRenumbering) {
   const TegraSoc* orin = embedded().find_tegra("nvidia,tegra234");
   ASSERT_NE(orin, nullptr);
-  EXPECT_EQ(orin->arch, "8.7");
-  EXPECT_EQ(orin->arch_for_cuda("12.6"), "8.7");
+  EXPECT_EQ(orin->arch, CudaArch::of(8, 7));  // typed when tegra.toml loaded
+  EXPECT_EQ(orin->arch_for_cuda(testkit::version_of("12.6")), CudaArch::of(8, 7));
   const TegraSoc* thor = embedded().find_tegra("tegra264");
   ASSERT_NE(thor, nullptr);
-  EXPECT_EQ(thor->arch, "11.0");
-  EXPECT_EQ(thor->arch_for_cuda("12.8"), "10.1");
-  EXPECT_EQ(thor->arch_for_cuda("12.9.1"), "10.1");
-  EXPECT_EQ(thor->arch_for_cuda("13.0"), "11.0");
+  EXPECT_EQ(thor->arch, CudaArch::of(11, 0));
+  EXPECT_EQ(thor->arch_for_cuda(testkit::version_of("12.8")), CudaArch::of(10, 1));
+  EXPECT_EQ(thor->arch_for_cuda(testkit::version_of("12.9.1")), CudaArch::of(10, 1));
+  EXPECT_EQ(thor->arch_for_cuda(testkit::version_of("13.0")), CudaArch::of(11, 0));
+  EXPECT_EQ(thor->arch_for_cuda(testkit::version_of("12.7")), CudaArch::of(11, 0));  // no range: its arch
   EXPECT_TRUE(thor->is_recalled("compatible"));
   EXPECT_FALSE(thor->is_recalled("arch"));
 }

@@ -18,12 +18,12 @@ const Kb& embedded() {
 }
 
 TEST(MachinesData, FirstToolkitOfOldArches) {
-  const ArchSupport* a = embedded().first_support("7.5");
+  const ArchSupport* a = embedded().first_support(CudaArch::of(7, 5));
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->first_cuda.original(), "10.0");
   EXPECT_NE(a->source.find("docs.nvidia.com/cuda/archive/10.0"), std::string::npos);
-  EXPECT_EQ(embedded().first_support("sm_61")->first_cuda.original(), "8.0");
-  EXPECT_EQ(embedded().first_support("8.9"), nullptr);  // cuda.toml's own releases say where 8.9 starts
+  EXPECT_EQ(embedded().first_support(CudaArch::of(6, 1, 0, true))->first_cuda.original(), "8.0");  // any suffix
+  EXPECT_EQ(embedded().first_support(CudaArch::of(8, 9)), nullptr);  // cuda.toml's own releases say where 8.9 starts
 }
 
 TEST(MachinesData, L4tToJetpack) {

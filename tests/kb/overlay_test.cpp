@@ -42,7 +42,7 @@ TEST(KbOverlay, ReplacesEntryWithSameKey) {
   EXPECT_EQ(kb.find_gpu("2182")->origin.file, (d.path / "gpus.toml").string());
   EXPECT_EQ(kb.find_gpu("2182")->origin.line, 1);
   EXPECT_EQ(kb.gpus.size(), base.gpus.size() + 1);  // one replaced, one added
-  EXPECT_EQ(kb.find_gpu("fff0")->arch, "8.9");
+  EXPECT_EQ(kb.find_gpu("fff0")->arch, CudaArch::of(8, 9));
   EXPECT_EQ(kb.files.back(), (d.path / "gpus.toml").string());
 }
 
@@ -58,7 +58,7 @@ TEST(KbOverlay, CudaOverlayMakesNewArchesLegal) {
   for (const auto& e : errors) ADD_FAILURE() << e.str();
   std::vector<KbError> le;
   Kb kb = load({d.path.string()}, le);
-  EXPECT_EQ(kb.find_gpu("3001")->arch, "13.0");
+  EXPECT_EQ(kb.find_gpu("3001")->arch, CudaArch::of(13, 0));
   EXPECT_EQ(kb.family_of_chip("GR100")->name, "Rubin");
 }
 

@@ -72,7 +72,7 @@ TEST(KbTypedVersions, EveryValidEntryLoadsTyped) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->driver_min_linux.original(), "600.10");
   ASSERT_TRUE(f->driver_min_windows);
-  const ArchSupport* a = kb.first_support("3.5");
+  const ArchSupport* a = kb.first_support(CudaArch::of(3, 5));
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->first_cuda.original(), "5.0");
   const TorchRelease* t = kb.find_torch("9.9");
@@ -192,6 +192,46 @@ TEST(KbTypedVersions, ABadArchOrCxxStandardIsAFileLineErrorAndTheFileIsSkipped) 
       found = found || (e.str().rfind("torch.toml:" + std::to_string(line) + ": ", 0) == 0 && e.str().find(what) != std::string::npos);
     EXPECT_TRUE(found) << (errors.empty() ? std::string("no error") : errors.front().str());
     EXPECT_EQ(kb.find_torch("9.9"), nullptr);
+  }
+}
+
+// gpus.toml's and tegra.toml's arches (and the SoC's CUDA ranges) are typed when they load: identify
+// and the arch rules read CudaArch and VersionRange, never the text.
+TEST(KbTypedVersions, GpuAndSocArchesLoadTyped) {
+  Kb kb = embedded_kb();
+  std::vector<KbError> errors;
+  load_text(kb, "gpus.toml", "[[gpu]]\npci_id = \"fff1\"\nname = \"Test\"\narch = \"9.0\"\nfamily = \"Hopper\"\n"
+                             "source = \"test\"\n", errors);
+  load_text(kb, "tegra.toml", "[[soc]]\ncompatible = \"tegra999\"\nname = \"Test SoC\"\narch = \"8.7\"\nsource = \"test\"\n"
+                              "  [[soc.arch_by_cuda]]\n  cuda = \">=13.0\"\n  arch = \"11.0\"\n", errors);
+  for (const auto& e : errors) ADD_FAILURE() << e.str();
+  ASSERT_NE(kb.find_gpu("fff1"), nullptr);
+  EXPECT_EQ(kb.find_gpu("fff1")->arch, CudaArch::of(9, 0));
+  const TegraSoc* s = kb.find_tegra("tegra999");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->arch, CudaArch::of(8, 7));
+  ASSERT_EQ(s->arch_by_cuda.size(), 1u);
+  EXPECT_EQ(s->arch_by_cuda[0].cuda.str(), ">=13.0");
+  EXPECT_EQ(s->arch_for_cuda(*Version::parse("13.1")), CudaArch::of(11, 0));
+  EXPECT_EQ(s->arch_for_cuda(*Version::parse("12.9")), CudaArch::of(8, 7));  // outside every range: its own arch
+}
+
+// Near misses: a GPU arch in another spelling, with +PTX or of no toolkit is a file:line error and the
+// file is skipped (no entry with a made-up 0.0 arch survives).
+TEST(KbTypedVersions, ABadGpuArchIsAFileLineErrorAndTheFileIsSkipped) {
+  for (auto [value, what] : {std::pair{"\"sm_90\"", "'sm_90' is spelled 9.0"},
+                             std::pair{"\"9.0+PTX\"", "carries +PTX"},
+                             std::pair{"\"9.7\"", "is a target of no CUDA toolkit"},
+                             std::pair{"\"\"", "arch"}}) {
+    SCOPED_TRACE(value);
+    Kb kb = embedded_kb();
+    std::vector<KbError> errors;
+    load_text(kb, "gpus.toml", std::string("[[gpu]]\npci_id = \"fff1\"\nname = \"Test\"\narch = ") + value +
+                                   "\nfamily = \"Hopper\"\nsource = \"test\"\n", errors);
+    bool found = false;
+    for (const auto& e : errors) found = found || (e.str().rfind("gpus.toml:", 0) == 0 && e.str().find(what) != std::string::npos);
+    EXPECT_TRUE(found) << (errors.empty() ? std::string("no error") : errors.front().str());
+    EXPECT_EQ(kb.find_gpu("fff1"), nullptr);
   }
 }
 

@@ -51,16 +51,25 @@ TEST(CondaMeta, RequirementsBecomeMatchSpecsOrAreExplained) {
 }
 
 TEST(CondaMeta, CondaFileNames) {
-  std::string n, v, b;
-  ASSERT_TRUE(
-      split_conda_file_name("pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.bz2", n, v, b));
-  EXPECT_EQ(n, "pytorch");
-  EXPECT_EQ(v, "1.8.0");
-  EXPECT_EQ(b, "py3.8_cuda11.0.221_cudnn8.0.5_0");
-  ASSERT_TRUE(split_conda_file_name("tiny-pkg-0.1-py3.11_cpu_0.conda", n, v, b));
-  EXPECT_EQ(n, "tiny-pkg");
-  EXPECT_FALSE(split_conda_file_name("x-1.tar.bz2", n, v, b));
-  EXPECT_FALSE(split_conda_file_name("a-b-c.zip", n, v, b));
+  auto d = parse_conda_file_name("pytorch-1.8.0-py3.8_cuda11.0.221_cudnn8.0.5_0.tar.bz2");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->name, "pytorch");
+  EXPECT_EQ(d->version, "1.8.0");
+  EXPECT_EQ(d->build, "py3.8_cuda11.0.221_cudnn8.0.5_0");
+  EXPECT_EQ(d->cudnn, "8.0.5");  // the build string's parts, typed where the name is read
+  EXPECT_EQ(d->build_number, 0);
+  auto t = parse_conda_file_name("tiny-pkg-0.1-py3.11_cpu_12.conda");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->name, "tiny-pkg");
+  EXPECT_EQ(t->cudnn, "");
+  EXPECT_EQ(t->build_number, 12);
+  // Near misses: a build string that does not end in _N has no build number (not 0, not 7).
+  EXPECT_EQ(parse_conda_file_name("a-1-py3.8_cpu_7x.conda")->build_number, std::nullopt);
+  EXPECT_EQ(parse_conda_file_name("a-1-py3.8_cpu_.conda")->build_number, std::nullopt);
+  EXPECT_EQ(parse_conda_file_name("a-1-h12ab.conda")->build_number, std::nullopt);
+  EXPECT_EQ(parse_conda_file_name("a-1-py3.8_cpu_+3.conda")->build_number, std::nullopt);
+  EXPECT_FALSE(parse_conda_file_name("x-1.tar.bz2"));
+  EXPECT_FALSE(parse_conda_file_name("a-b-c.zip"));
 }
 
 TEST(CondaWheel, NamesMetadataAndEntryPoints) {

@@ -273,8 +273,9 @@ TEST(BuildRemedies, AMissingBackendComesWithWhatItImports) {
   auto r310 = make_extension_plan(req, old, test_kb(), recipe_generic("demo-ext"), &test_fixes());
   ASSERT_TRUE(r310.ok());
   for (const auto& x : r310.plan.steps)
-    if (x.name == "build-requires")
+    if (x.name == "build-requires") {
       EXPECT_EQ(std::count(x.argv.begin(), x.argv.end(), "tomli>=1.2.2; python_version<'3.11'"), 1);
+    }
   // Near miss: a requirement that is no backend brings nothing more.
   s.pyproject_requires = {"cython>=3"};
   req = dir_request(s);
@@ -282,7 +283,7 @@ TEST(BuildRemedies, AMissingBackendComesWithWhatItImports) {
   req.build_kb = &bkb;
   r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
   for (const auto& x : r.plan.steps)
-    if (x.name == "build-requires") EXPECT_EQ(x.argv.back(), "cython>=3");
+    if (x.name == "build-requires") { EXPECT_EQ(x.argv.back(), "cython>=3"); }
 }
 
 TEST(BuildRemedies, BuildRequirementsThatAreThereNeedNoOverlay) {

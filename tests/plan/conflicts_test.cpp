@@ -175,7 +175,7 @@ TEST(Conflicts, NativeWithoutGpuGivesBothWaysOut) {
   EXPECT_TRUE(any_fix_mentions(*c, "--without cuda")) << render_explain(r);
   EXPECT_TRUE(any_fix_mentions(*c, "--arch X.Y")) << render_explain(r);
   for (const auto& fx : c->fixes) {
-    if (fx.find("nvidia-smi") != std::string::npos) EXPECT_NE(fx.find("on the machine with the GPU"), std::string::npos) << fx;
+    if (fx.find("nvidia-smi") != std::string::npos) { EXPECT_NE(fx.find("on the machine with the GPU"), std::string::npos) << fx; }
   }
 }
 

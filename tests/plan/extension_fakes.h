@@ -19,7 +19,7 @@ inline PythonFacts fake_python(const std::string& torch_version, const std::stri
   py.version = "3.12.3";
   py.abi_tag = "cp312";
   py.platform_tag = "linux_x86_64";
-  py.packages = {{"pip", "24.0"}, {"setuptools", "69.0"}, {"wheel", "0.43"}, {"torch", torch_version}};
+  py.packages = {{"pip", "24.0"}, {"setuptools", "69.0"}, {"wheel", "0.43"}, {"torch", FactVersion(torch_version)}};
   py.torch.present = true;
   py.torch.version = FactVersion(torch_version);
   py.torch.cuda = FactVersion(torch_cuda);
@@ -127,7 +127,7 @@ inline const Decision* decision(const Plan& p, const std::string& topic) {
 inline void ask_torch_arches(ExtensionRequest& req, HostFacts& f) {
   req.arch = "torch";
   req.arch_origin = "--arch";
-  f.pythons[0].torch.arch_list = {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
+  f.pythons[0].torch.arch_list = GpuCodeList::read({"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"});
 }
 
 }  // namespace ts::plan::testing

@@ -280,7 +280,7 @@ TEST(PlanCore, AProvisionedToolkitIsNvccsAndItsStepIsPlanned) {
   pc.platform = "manylinux2014_x86_64";
   ToolRelease t;
   t.kind = "cuda";
-  t.version = "12.8.93";
+  t.version = testkit::version_of("12.8.93");
   t.wheels = {{"nvidia-cuda-nvcc-cu12", "12.8.93"}};
   use_provisioned_toolkit(f.c, pc, t);
   ASSERT_EQ(f.c.toolkit, &f.c.provisioned);

@@ -14,7 +14,7 @@ TEST(ProvisionCatalog, EmbeddedCatalogReadsAndFindsBySeries) {
   ASSERT_TRUE(errors.empty()) << errors.front();
   const ToolRelease* t = cat.find("cuda", "13.0");
   ASSERT_NE(t, nullptr);
-  EXPECT_EQ(t->version.rfind("13.0.", 0), 0u);
+  EXPECT_EQ(t->version.original().rfind("13.0.", 0), 0u);
   EXPECT_TRUE(t->complete);
   ASSERT_NE(cat.find("cuda", "12.4"), nullptr);
   EXPECT_FALSE(cat.find("cuda", "12.4")->complete);  // PyPI's cu12 nvcc wheels carry ptxas only
@@ -29,6 +29,33 @@ TEST(ProvisionCatalog, BadPinIsAFileLineError) {
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("p.toml:"), std::string::npos) << errors[0];
   EXPECT_NE(errors[0].find("NAME==VERSION"), std::string::npos) << errors[0];
+}
+
+// Versions are typed when provision.toml loads: entries order as versions (3.31.10 after 3.31.9, not
+// as text) and a version that is none is a file:line error, the file contributing nothing.
+TEST(ProvisionCatalog, VersionsAreTypedWhenTheCatalogLoads) {
+  ProvisionCatalog cat;
+  std::vector<std::string> errors;
+  ASSERT_TRUE(read_provision_text(cat, "p.toml",
+                                  "[[cmake]]\nversion = \"3.31.9\"\nwheels = [\"cmake==3.31.9\"]\ncomplete = true\nsource = \"x\"\n"
+                                  "[[cmake]]\nversion = \"3.31.10\"\nwheels = [\"cmake==3.31.10\"]\ncomplete = true\nsource = \"x\"\n",
+                                  errors))
+      << errors.front();
+  ASSERT_EQ(cat.of_kind("cmake").size(), 2u);
+  EXPECT_EQ(cat.of_kind("cmake").front()->version, Version::parse("3.31.10"));  // newest first, as versions
+  EXPECT_EQ(cat.of_kind("cmake").front()->version.original(), "3.31.10");
+  ProvisionCatalog bad;
+  EXPECT_FALSE(read_provision_text(bad, "p.toml",
+                                   "[[cmake]]\nversion = \"three\"\nwheels = [\"cmake==3.31.9\"]\ncomplete = true\nsource = \"x\"\n",
+                                   errors));
+  EXPECT_NE(errors.back().find("p.toml:2:"), std::string::npos) << errors.back();
+  EXPECT_TRUE(bad.tools.empty());
+  errors.clear();
+  EXPECT_FALSE(read_provision_text(bad, "p.toml",
+                                   "[[cudnn]]\nversion = \"9.8.0.87\"\nrelease = \"9.8.0\"\nmanifest = \"m\"\n"
+                                   "cuda = [\"12\"]\ntorch_min = \"two\"\nsource = \"m\"\n",
+                                   errors));
+  EXPECT_NE(errors.back().find("torch_min"), std::string::npos) << errors.back();
 }
 
 TEST(ProvisionRequest, DirIsContentAddressedByPinsAndPlatform) {
@@ -69,7 +96,7 @@ TEST(ProvisionCatalog, RedistEntriesFromTheirManifests) {
     EXPECT_EQ(t->release.rfind(mm, 0), 0u) << t->release;
     ASSERT_FALSE(t->wheels.empty());
     EXPECT_EQ(t->wheels[0].name, "cuda_nvcc");
-    EXPECT_EQ(t->wheels[0].version, t->version);  // the one version a plan knows before the manifest
+    EXPECT_EQ(t->wheels[0].version, t->version.original());  // the one version a plan knows before the manifest
     bool cudart = false, cublas = false;
     for (const auto& w : t->wheels) cudart |= w.name == "cuda_cudart";
     for (const auto& w : t->torch_parts) cublas |= w.name == "libcublas";
@@ -103,16 +130,16 @@ TEST(ProvisionCatalog, CudnnEntriesFromTheirOwnManifests) {
     ++n;
     EXPECT_EQ(t.via, "redist");
     EXPECT_EQ(t.manifest, "https://developer.download.nvidia.com/compute/cudnn/redist/redistrib_" +
-                              (t.release == "8.9.7" ? t.version : t.release) + ".json");
+                              (t.release == "8.9.7" ? t.version.original() : t.release) + ".json");
     EXPECT_EQ(t.source.rfind(t.manifest, 0), 0u) << t.source;
-    EXPECT_EQ(t.version.rfind(t.release, 0), 0u) << t.version;
+    EXPECT_EQ(t.version.original().rfind(t.release, 0), 0u) << t.version.original();
     ASSERT_EQ(t.wheels.size(), 1u);
     EXPECT_EQ(t.wheels[0].name, "cudnn");  // the manifest's component key
     EXPECT_EQ(t.wheels[0].file, t.manifest);
     EXPECT_FALSE(t.cuda_majors.empty());
   }
   EXPECT_GE(n, 3);
-  auto v = [&](int major, const char* torch) { auto* t = cat.cudnn_for(major, torch); return t ? t->version : ""; };
+  auto v = [&](int major, const char* torch) { auto* t = cat.cudnn_for(major, torch); return t ? t->version.original() : std::string(); };
   EXPECT_EQ(v(12, "2.4.1"), "9.13.0.50");
   EXPECT_EQ(v(13, "2.9.0"), "9.13.0.50");
   EXPECT_EQ(v(11, "2.4.1"), "9.8.0.87");  // the newest with a CUDA 11 archive
@@ -147,7 +174,7 @@ TEST(ProvisionChoice, TorchBuildFromRedistTakesCudnnFromItsManifest) {
   auto parts = provisioned_parts(pc, *rel);
   auto it = std::find_if(parts.begin(), parts.end(), [](const WheelPin& w) { return w.name == "cudnn"; });
   ASSERT_NE(it, parts.end());
-  EXPECT_EQ(it->version, pc.cudnn->version);
+  EXPECT_EQ(it->version, pc.cudnn->version.original());
   EXPECT_EQ(it->file, pc.cudnn->manifest);
   EXPECT_NE(std::find_if(parts.begin(), parts.end(), [](const WheelPin& w) { return w.name == "libcusparse"; }), parts.end());
   std::string with = provisioned_path(pc, *rel);
@@ -156,7 +183,7 @@ TEST(ProvisionChoice, TorchBuildFromRedistTakesCudnnFromItsManifest) {
   auto step = provision_step(pc, *rel);
   auto at = std::find(step.argv.begin(), step.argv.end(), "--cudnn");
   ASSERT_NE(at, step.argv.end());
-  EXPECT_EQ(*(at + 1), pc.cudnn->version);
+  EXPECT_EQ(*(at + 1), pc.cudnn->version.original());
   auto entry = provisioned_entry(pc, *rel);
   EXPECT_EQ(entry.dir, with);
   EXPECT_EQ(entry.wheels.back().name, "cudnn");

@@ -44,7 +44,7 @@ const Decision* decision(const Plan& p, const std::string& topic, const std::str
 // torch 2.11+cu130 with nvcc 13.0 and an H100, as on the GPU machine; torch carries six arches.
 HostFacts gpu_machine(std::uint64_t usable_gib = 118, int cores = 16) {
   auto py = fake_python("2.11.0+cu130", "13.0");
-  py.torch.arch_list = {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"};
+  py.torch.arch_list = GpuCodeList::read({"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"});
   auto f = fake_host(py, {"13.0"}, {"9.0"});
   f.memory.usable_bytes = usable_gib * kGiB;
   f.cpu.logical_cores = cores;

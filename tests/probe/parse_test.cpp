@@ -52,7 +52,8 @@ TEST(PythonJson, ParsesTheLastJsonLineAndNormalisesCudnn) {
   EXPECT_EQ(f.packages.at("numpy"), "2.1.0");
   EXPECT_TRUE(f.torch.present);
   EXPECT_EQ(f.torch.cudnn, "9.19.0");
-  EXPECT_EQ(f.torch.arch_list, (std::vector<std::string>{"sm_90", "sm_100"}));
+  EXPECT_EQ(f.torch.arch_list.names(), (std::vector<std::string>{"sm_90", "sm_100"}));
+  EXPECT_EQ(f.torch.arch_list.code().back(), CudaArch::of(10, 0));  // typed where the probe read it
   PythonFacts g;
   ASSERT_TRUE(parse_python_json(R"({"version": "3.8.0", "torch": {"present": true, "cudnn": "8905"}})", g, &err));
   EXPECT_EQ(g.torch.cudnn, "8.9.5");

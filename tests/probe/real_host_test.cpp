@@ -51,7 +51,8 @@ TEST(RealHost, FindsCuda13AndGcc12WhenPresent) {
     EXPECT_TRUE(t.version.starts_with("13.0")) << t.version;
     EXPECT_EQ(t.nvcc, "/usr/local/cuda-13.0/bin/nvcc");
     EXPECT_NE(std::find(t.found_via.begin(), t.found_via.end(), "/usr/local/cuda"), t.found_via.end());
-    EXPECT_NE(std::find(t.arches.begin(), t.arches.end(), "sm_90"), t.arches.end());
+    auto names = t.arches.names();
+    EXPECT_NE(std::find(names.begin(), names.end(), "sm_90"), names.end());
   }
   EXPECT_TRUE(found);
   if (::access("/usr/bin/gcc-12", X_OK) == 0) {

@@ -38,7 +38,7 @@ TEST(Scenario, S1_Rtx4090Cuda118) {
   EXPECT_EQ(t->version_source, "version.json");
   EXPECT_TRUE(has(t->found_via, "/usr/local/cuda"));
   EXPECT_TRUE(has(t->found_via, "CUDA_HOME"));
-  EXPECT_TRUE(has(t->arches, "sm_89"));
+  EXPECT_TRUE(has(t->arches.names(), "sm_89"));
   EXPECT_FALSE(t->split_compile);  // this stub's --help has no --split-compile line
   auto* cudnn = library(f, "cudnn");
   ASSERT_TRUE(cudnn);
@@ -108,7 +108,7 @@ TEST(Scenario, S3_Rtx5090CMake4) {
   auto* t = toolkit(f, "/usr/local/cuda-12.8");
   ASSERT_TRUE(t);
   EXPECT_EQ(t->version, "12.8.1");
-  EXPECT_TRUE(has(t->arches, "sm_120"));
+  EXPECT_TRUE(has(t->arches.names(), "sm_120"));
   EXPECT_TRUE(t->split_compile);  // read from the stub's nvcc --help
   EXPECT_EQ(tool(f, "cmake")->version, "4.2.0");
   ASSERT_EQ(f.compilers.size(), 1u);
@@ -154,7 +154,7 @@ TEST(Scenario, S4_Wsl2Cuda117) {
   EXPECT_EQ(py->torch.version, "2.0.0a0+gitc263bd4");
   EXPECT_EQ(py->torch.cuda, "11.7");
   EXPECT_TRUE(py->torch.cxx11_abi);
-  EXPECT_EQ(py->torch.arch_list, std::vector<std::string>{"sm_75"});
+  EXPECT_EQ(py->torch.arch_list.names(), std::vector<std::string>{"sm_75"});
 }
 
 TEST(Scenario, S5_Gtx1660TiContainer) {

@@ -117,7 +117,7 @@ TEST(TorchFiles, PipWheelMatchesImport) {
   EXPECT_EQ(t->cuda, "12.4");
   EXPECT_EQ(t->cudnn, "9.1.0");  // the nvidia-cudnn-cu12 wheel beside torch, not /usr/include's 9.8.0
   EXPECT_FALSE(t->cxx11_abi);
-  EXPECT_EQ(t->arch_list, (Archs{"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"}));
+  EXPECT_EQ(t->arch_list.names(), (Archs{"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"}));
   EXPECT_TRUE(t->arch_list_known);
   EXPECT_TRUE(u->arch_list_known);
   EXPECT_EQ(t->git_version, "a8d6afb511a69687bbb2b7e88a3cf67917e1697e");
@@ -134,7 +134,7 @@ TEST(TorchFiles, S4SourceBuildReadFromItsTree) {
   EXPECT_EQ(py->torch.cuda, "11.7");
   EXPECT_EQ(py->torch.cudnn, "");  // no cuDNN anywhere on this host
   EXPECT_TRUE(py->torch.cxx11_abi);
-  EXPECT_EQ(py->torch.arch_list, Archs{"sm_75"});
+  EXPECT_EQ(py->torch.arch_list.names(), Archs{"sm_75"});
   EXPECT_EQ(py->torch.git_version, "c263bd43e8e8502d4726643bc6fd046f0130ac0e");
 }
 
@@ -147,7 +147,7 @@ TEST(TorchFiles, RecentSourceBuildAbiFromLibc10) {
   EXPECT_EQ(t->version, "2.10.0a0+gite67e3d9");  // from version.py: a develop install's egg-info has none
   EXPECT_EQ(t->cuda, "12.8");
   EXPECT_TRUE(t->cxx11_abi);
-  EXPECT_EQ(t->arch_list, Archs{"sm_120"});
+  EXPECT_EQ(t->arch_list.names(), Archs{"sm_120"});
   // No wheel beside it: /usr/include's 9.8.0, since libtorch_cuda.so needs libcudnn.so.9.
   EXPECT_EQ(t->cudnn, "9.8.0");
   expect_same(*t, *u);

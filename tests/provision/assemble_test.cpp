@@ -12,6 +12,7 @@
 #include "testkit/fake_wheels.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
+#include "testkit/version_of.h"
 
 namespace ts::provision {
 namespace {
@@ -30,7 +31,7 @@ void cu13_wheelhouse(const std::string& dir, bool with_nvcc = true) {
 plan::ToolRelease cu13_release() {
   plan::ToolRelease r;
   r.kind = "cuda";
-  r.version = "13.2.86";
+  r.version = testkit::version_of("13.2.86");
   for (const char* n : {"nvidia-cuda-nvcc", "nvidia-cuda-crt", "nvidia-nvvm", "nvidia-cuda-runtime", "nvidia-cuda-cccl"})
     r.wheels.push_back({n, "13.2.86", ""});
   return r;
@@ -100,7 +101,7 @@ TEST(Provision, Cu12LayoutWithoutNvccIsRefusedAndLeavesNothing) {
          {"nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc", "x"}, {"nvidia/cuda_nvcc/lib/__init__.py", ""}});
   fake_wheel(t / "wh", "nvidia_cuda_runtime_cu12", "12.4.127",
         {{"nvidia/cuda_runtime/include/cuda_runtime.h", "//"}, {"nvidia/cuda_runtime/lib/libcudart.so.12", "elf"}});
-  plan::ToolRelease r{"cuda", "12.4.131", {{"nvidia-cuda-nvcc-cu12", "12.4.131", ""}, {"nvidia-cuda-runtime-cu12", "12.4.127", ""}}};
+  plan::ToolRelease r{"cuda", testkit::version_of("12.4.131"), {{"nvidia-cuda-nvcc-cu12", "12.4.131", ""}, {"nvidia-cuda-runtime-cu12", "12.4.127", ""}}};
   std::string err;
   EXPECT_FALSE(ensure(r, WheelhouseProvider(t / "wh"), t / "cache", kPlat, &err));
   EXPECT_NE(err.find("missing bin/nvcc"), std::string::npos) << err;
@@ -158,7 +159,7 @@ TEST(Provision, CmakeWheelLayout) {
   fs::create_directories(t / "wh");
   fake_wheel(t / "wh", "cmake", "3.31.6",
         {{"cmake/__init__.py", ""}, {"cmake/data/bin/cmake", "#!/bin/sh\n"}, {"cmake/data/share/cmake-3.31/x", ""}});
-  plan::ToolRelease r{"cmake", "3.31.6", {{"cmake", "3.31.6", ""}}};
+  plan::ToolRelease r{"cmake", testkit::version_of("3.31.6"), {{"cmake", "3.31.6", ""}}};
   std::string err;
   auto got = ensure(r, WheelhouseProvider(t / "wh"), t / "cache", kPlat, &err);
   ASSERT_TRUE(got) << err;
@@ -170,7 +171,7 @@ TEST(Provision, NinjaWheelScriptsBecomeBin) {
   testkit::TempDir t;
   fs::create_directories(t / "wh");
   fake_wheel(t / "wh", "ninja", "1.13.0", {{"ninja/__init__.py", ""}, {"ninja-1.13.0.data/scripts/ninja", "elf"}});
-  plan::ToolRelease r{"ninja", "1.13.0", {{"ninja", "1.13.0", ""}}};
+  plan::ToolRelease r{"ninja", testkit::version_of("1.13.0"), {{"ninja", "1.13.0", ""}}};
   std::string err;
   auto got = ensure(r, WheelhouseProvider(t / "wh"), t / "cache", kPlat, &err);
   ASSERT_TRUE(got) << err;

@@ -21,6 +21,7 @@
 #include "testkit/wheel_record.h"
 #include "util/fs.h"
 #include "util/sha256.h"
+#include "testkit/version_of.h"
 
 namespace ts::provision {
 namespace {
@@ -34,7 +35,7 @@ void ninja_wheel(const std::string& path, const std::string& tool, std::size_t p
   formats::ZipWriter z(path);
   ASSERT_TRUE(z.add("ninja/__init__.py", ""));
   ASSERT_TRUE(z.add("ninja-1.13.0.data/scripts/ninja", tool));
-  if (pad) ASSERT_TRUE(z.add("ninja/pad.bin", std::string(pad, 'p'), false));
+  if (pad) { ASSERT_TRUE(z.add("ninja/pad.bin", std::string(pad, 'p'), false)); }
   ASSERT_TRUE(z.add("ninja-1.13.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: ninja\nVersion: 1.13.0\n"));
   ASSERT_TRUE(z.add("ninja-1.13.0.dist-info/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"));
   ASSERT_TRUE(testkit::add_record(z, "ninja-1.13.0.dist-info"));
@@ -65,7 +66,7 @@ std::thread swap_on_first_open(const std::string& path, const std::string& evil,
   return th;
 }
 
-const plan::ToolRelease kNinja{"ninja", "1.13.0", {{"ninja", "1.13.0", ""}}};
+const plan::ToolRelease kNinja{"ninja", testkit::version_of("1.13.0"), {{"ninja", "1.13.0", ""}}};
 
 TEST(HashWhatYouUse, AWheelhouseFileSwappedAfterItsHashIsNeverInstalled) {
   testkit::TempDir t;

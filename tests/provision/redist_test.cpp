@@ -23,6 +23,7 @@
 #include "util/fs.h"
 #include "util/process.h"
 #include "util/sha256.h"
+#include "testkit/version_of.h"
 
 namespace ts::provision {
 namespace {
@@ -148,7 +149,7 @@ FakeMirror fake_mirror(const std::string& dir) {
 plan::ToolRelease redist_release() {
   plan::ToolRelease r;
   r.kind = "cuda";
-  r.version = "12.4.131";
+  r.version = testkit::version_of("12.4.131");
   r.via = "redist";
   r.release = "12.4.1";
   r.manifest = "https://developer.download.nvidia.com/compute/cuda/redist/redistrib_12.4.1.json";
@@ -360,8 +361,9 @@ TEST(RedistProvider, EveryBadArchiveIsAnErrorNamingItWithNothingLeft) {
     EXPECT_FALSE(ensure(redist_release(), RedistProvider(redist_release().manifest, u / "mirror"), u / "cache", kPlat, &err)) << c.what;
     EXPECT_NE(err.find(c.says), std::string::npos) << c.what << ": " << err;
     if (std::string(c.what) != "not JSON" && std::string(c.what) != "component missing" &&
-        std::string(c.what) != "nvcc of another release" && std::string(c.what) != "relative path out of the mirror")
+        std::string(c.what) != "nvcc of another release" && std::string(c.what) != "relative path out of the mirror") {
       EXPECT_NE(err.find("cuda_cudart"), std::string::npos) << c.what << " does not name the file: " << err;
+    }
     expect_cache_clean(u / "cache");
   }
 }
@@ -407,7 +409,7 @@ s.handle_request()
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_NE(err.find(url + "/redistrib_12.4.1.json"), std::string::npos) << err;
     EXPECT_NE(err.find(std::string(mode) == "404" ? "answers with an error" : "the mirror stalls"), std::string::npos) << err;
-    if (std::string(mode) == "stall") EXPECT_LT(secs, 10) << "the stall was not cut after 2 s";
+    if (std::string(mode) == "stall") { EXPECT_LT(secs, 10) << "the stall was not cut after 2 s"; }
     expect_cache_clean(t / (std::string("cache-") + mode));
     server.join();  // it answers one request and exits
   }
@@ -447,7 +449,7 @@ TEST(CondaProvider, AChannelOnDiskBecomesACudaHome) {
            {"targets/x86_64-linux/lib/libcudart.so", "->libcudart.so.12"}});
   ASSERT_EQ(util::write_file_atomic(t / "ch/linux-64/repodata.json", repodata.dump()), "");
   plan::ToolRelease rel;
-  rel.kind = "cuda", rel.version = "12.4.131", rel.via = "conda", rel.channel = t / "ch";
+  rel.kind = "cuda", rel.version = testkit::version_of("12.4.131"), rel.via = "conda", rel.channel = t / "ch";
   rel.wheels = {{"cuda-nvcc-tools", "12.4.131", "", ""}, {"cuda-cudart-dev", "12.4.127", "", ""}};
   std::string err;
   auto r = ensure(rel, CondaProvider(t / "ch"), t / "cache", kPlat, &err);
@@ -535,7 +537,7 @@ TEST(CondaProvider, DotCondaAndTarBz2PackagesFromAChannelOnDisk) {
                 false);
   ASSERT_EQ(util::write_file_atomic(t / "ch/linux-64/repodata.json", repodata.dump()), "");
   plan::ToolRelease rel;
-  rel.kind = "cuda", rel.version = "12.4.131", rel.via = "conda", rel.channel = t / "ch";
+  rel.kind = "cuda", rel.version = testkit::version_of("12.4.131"), rel.via = "conda", rel.channel = t / "ch";
   rel.wheels = {{"cuda-nvcc-tools", "12.4.131", "", ""}, {"cuda-cudart-dev", "12.4.127", "", ""}};
   std::string err;
   auto r = ensure(rel, CondaProvider(t / "ch"), t / "cache", kPlat, &err);

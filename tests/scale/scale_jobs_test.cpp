@@ -38,11 +38,11 @@ plan::ScaleProbe distcc(const std::string& hosts, ScaleResult& out) {
 void expect_every_knob_is(const plan::Plan& p, int jobs, int threads) {
   EXPECT_EQ(env(p, "MAX_JOBS"), std::to_string(jobs));
   for (const char* k : {"CMAKE_BUILD_PARALLEL_LEVEL"})
-    if (p.env.count(k)) EXPECT_EQ(p.env.at(k), std::to_string(jobs)) << k;
-  if (p.env.count("TORCHSMITH_EXT_JOBS")) EXPECT_EQ(p.env.at("TORCHSMITH_EXT_JOBS"), std::to_string(jobs * threads));
+    if (p.env.count(k)) { EXPECT_EQ(p.env.at(k), std::to_string(jobs)) << k; }
+  if (p.env.count("TORCHSMITH_EXT_JOBS")) { EXPECT_EQ(p.env.at("TORCHSMITH_EXT_JOBS"), std::to_string(jobs * threads)); }
   for (const auto& s : p.steps)
     for (std::size_t i = 0; i + 1 < s.argv.size(); ++i)
-      if (s.argv[i] == "-j") EXPECT_EQ(s.argv[i + 1], std::to_string(jobs)) << s.name;
+      if (s.argv[i] == "-j") { EXPECT_EQ(s.argv[i + 1], std::to_string(jobs)) << s.name; }
 }
 
 TEST(ScaleJobs, AnExtensionBuiltSideBySideGetsTheRemoteSlotsInEveryKnob) {

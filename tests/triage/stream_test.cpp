@@ -216,7 +216,7 @@ TEST(Prefilter, NeverDropsAMatchingLine) {
       at = nl + 1;
     }
     EXPECT_EQ(s.matched_lines(), brute);
-    if (text != &upper) EXPECT_FALSE(brute.empty());  // patterns are case-sensitive
+    if (text != &upper) { EXPECT_FALSE(brute.empty()); }  // patterns are case-sensitive
   }
 }
 
