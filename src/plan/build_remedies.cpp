@@ -109,7 +109,7 @@ void choose_build_overlay(Ctx& c) {
     for (const auto& [k, v] : c.python->packages) {
       auto kc = Constraint::parse(k);
       if (!kc || kc->normalized_name() != want->normalized_name()) continue;
-      auto ver = Version::parse(v);
+      const auto& ver = v.parsed();  // typed where the probe read it
       return ver && want->contains(*ver);
     }
     return false;
