@@ -137,6 +137,15 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.glog-check-macros", "#define CHECK_EQ(a, b) assert((a) == (b))\nCHECK_EQ(n, 3);\n",
              "#define CHECK_EQ(a, b) assert((a) == (b))\nCHECK_EQ(n, 3);\n"},
         Case{"port.glog-check-macros", "#include <glog/logging.h>\nCHECK_EQ(n, 3);\n", "#include <glog/logging.h>\nCHECK_EQ(n, 3);\n"},
+        // odtk's kernels: CUB's counting iterator, gone with CCCL 3.0 (CUDA 13).
+        Case{"port.cub-counting-iterator-header", "#include <cub/iterator/counting_input_iterator.cuh>\n",
+             "#include <thrust/iterator/counting_iterator.h>\n"},
+        Case{"port.cub-counting-iterator-header", "#include <cub/iterator/arg_index_input_iterator.cuh>\n",
+             "#include <cub/iterator/arg_index_input_iterator.cuh>\n"},
+        Case{"port.cub-counting-iterator", "auto i = cub::CountingInputIterator<int>(0);\n",
+             "auto i = thrust::counting_iterator<int>(0);\n"},
+        Case{"port.cub-counting-iterator", "auto i = cub::CountingInputIterator<int, long>(0);\n",
+             "auto i = cub::CountingInputIterator<int, long>(0);\n"},
         // SATNet's kernel: CUDA's legacy saturate(), gone from nvcc 13's device headers.
         Case{"port.cuda-saturate", "zi = saturate((zi+1)/2)*2-1;\nzi = saturate(1-acosf(zi)/M_PI);\n",
              "zi = __saturatef((zi+1)/2)*2-1;\nzi = __saturatef(1-acosf(zi)/M_PI);\n"},
@@ -316,6 +325,24 @@ TEST(PortInclude, NearMissesAreLeftAlone) {
   // c10::cuda's own spelling and a longer name are not at::cuda's stream call.
   EXPECT_EQ(port_all("#include <THC/THCAtomics.cuh>\nauto g = at::cuda::CUDAStreamGuard(s);\n"),
             "#include <ATen/cuda/Atomic.cuh>\nauto g = at::cuda::CUDAStreamGuard(s);\n");
+}
+
+// odtk's kernels on CUDA 13: CUB's counting iterator and its header are gone (CCCL 3.0); Thrust's
+// is the same sequence, and a file that had it only through cub/cub.cuh gets Thrust's header.
+TEST(PortCub, CountingInputIteratorBecomesThrusts) {
+  EXPECT_EQ(port_all("#include <cub/device/device_select.cuh>\n#include <cub/iterator/counting_input_iterator.cuh>\n"
+                     "void f() { cub::DeviceSelect::Flagged(w, n, cub::CountingInputIterator<int>(0), fl, o, ns, c, s); }\n"),
+            "#include <cub/device/device_select.cuh>\n#include <thrust/iterator/counting_iterator.h>\n"
+            "void f() { cub::DeviceSelect::Flagged(w, n, thrust::counting_iterator<int>(0), fl, o, ns, c, s); }\n");
+  EXPECT_EQ(port_all("#include <cub/cub.cuh>\nauto it = cub::CountingInputIterator< int64_t >(count);\n"),
+            "#include <cub/cub.cuh>\n#include <thrust/iterator/counting_iterator.h>\nauto it = thrust::counting_iterator<int64_t>(count);\n");
+  // Near misses: the offset-typed form, another CUB iterator, a name that only ends the same.
+  const std::string two = "#include <cub/cub.cuh>\nauto it = cub::CountingInputIterator<int, long>(0);\n";
+  EXPECT_EQ(port_all(two), two);
+  const std::string other = "#include <cub/cub.cuh>\nauto it = cub::ArgIndexInputIterator<int*>(p);\n";
+  EXPECT_EQ(port_all(other), other);
+  const std::string mine = "#include \"it.h\"\nauto it = mycub::CountingInputIterator<int>(0);\n";
+  EXPECT_EQ(port_all(mine), mine);
 }
 
 // Where the include goes: after the last #include active at the first use, never into an #if block
