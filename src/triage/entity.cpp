@@ -56,6 +56,7 @@ void header_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
                                      ") and point CUDA_HOME (or CPATH) at the prefix that has it.";
   else if (h->kind == "repository") out += "No package installs it: get that repository (" + h->source +
                                            ") and put the folder that holds it on the include path.";
+  else if (h->kind == "removed") out += "No release ships it any more: the source has to change (below).";
   else out += "Install it: " + ways + ".";
   const Signature* to = !h->signature.empty() && generic(f) ? set.find(h->signature) : nullptr;
   if (to) reroute(d, f, *to, name);

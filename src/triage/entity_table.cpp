@@ -70,7 +70,7 @@ bool major_minor(std::string_view v) {
   return true;
 }
 
-constexpr std::string_view kKinds[] = {"cuda", "system", "python", "torch", "submodule", "repository"};
+constexpr std::string_view kKinds[] = {"cuda", "system", "python", "torch", "submodule", "repository", "removed"};
 
 }  // namespace
 
@@ -148,9 +148,9 @@ void load_headers(const toml::table& root, std::string_view file, std::vector<st
                      {"pypi", &h.pypi}, {"conda", &h.conda}, {"signature", &h.signature}, {"source", &h.source}},
            {"header", "provider", "kind", "source"}, errors);
     if (!h.kind.empty() && std::find(std::begin(kKinds), std::end(kKinds), h.kind) == std::end(kKinds))
-      errors.push_back(where(file, t) + "unknown kind '" + h.kind + "' (cuda, system, python, torch, submodule, repository)");
+      errors.push_back(where(file, t) + "unknown kind '" + h.kind + "' (cuda, system, python, torch, submodule, repository, removed)");
     if (h.debian.empty() && h.pypi.empty() && h.conda.empty() && h.kind != "submodule" && h.kind != "cuda" &&
-        h.kind != "torch" && h.kind != "repository")
+        h.kind != "torch" && h.kind != "repository" && h.kind != "removed")
       errors.push_back(where(file, t) + "header '" + h.header + "': name a package (debian, pypi or conda)");
     if (errors.size() == before) put(out.headers, std::move(h), [](const HeaderEntry& e) { return e.header; });
   });

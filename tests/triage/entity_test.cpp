@@ -94,7 +94,11 @@ constexpr HeaderLine kHeaderLines[] = {
     {"pytorch/extension-cpp#22", "test.cpp:3:10: fatal error: torch/torch.h: No such file or directory", "torch/", "pip install torch",
      "TORCH_EXTENSION_H_MISSING"},
     {"aim-uofa/AdelaiDet#550", "AdelaiDet/adet/layers/csrc/ml_nms/ml_nms.cu:4:10: fatal error: THC/THC.h: No such file or directory",
-     "THC/", "THC", "THC_HEADERS_REMOVED"},
+     "THC/", "the source has to change", "THC_HEADERS_REMOVED"},
+    // This project's GPU run of NVIDIA/retinanet-examples' csrc (nvcc 13.0): a header CCCL 3.0 removed.
+    {"NVIDIA/retinanet-examples csrc/cuda/decode.cu",
+     "/tmp/x/out/src/csrc/cuda/decode_rotate.cu:37:10: fatal error: cub/iterator/counting_input_iterator.cuh: No such file or directory",
+     "cub/iterator/counting_input_iterator.cuh", "the source has to change", "CCCL_ITERATOR_REMOVED"},
     {"bytedance/ByteTransformer#6",
      "/root/ByteTransformer/bytetransformer/include/gemm_bias_act.h:23:10: fatal error: cutlass/cutlass.h: No such file or directory",
      "cutlass/", "git submodule update --init --recursive", "SUBMODULES_MISSING"},

@@ -181,6 +181,8 @@ c('THC_HEADERS_REMOVED', ['/home/u/maskrcnn/csrc/cuda/ROIAlign_cuda.cu:5:10: fat
   ['-- Note: THC/THC.h was removed in torch 1.11; using ATen/cuda/CUDAContext.h'])
 c('TORCH_API_REMOVED', ['/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu(94): error: namespace "at::cuda" has no member "getCurrentCUDAStream"', '      cudaStream_t stream = at::cuda::getCurrentCUDAStream();', '                                      ^', '', '1 error detected in the compilation of "/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu".'],
   ['/home/u/ext/ops.cu(9): error: namespace "at::cuda" has no member "myStreamHelper"', '/home/u/ext/ops.cu(12): error: identifier "CHECK_INPUT" is undefined'])
+c('CCCL_ITERATOR_REMOVED', ['/home/u/odtk/csrc/cuda/decode.cu:37:10: fatal error: cub/iterator/counting_input_iterator.cuh: No such file or directory', '   37 | #include <cub/iterator/counting_input_iterator.cuh>', '      |          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~', 'compilation terminated.'],
+  ['#include <cub/iterator/arg_index_input_iterator.cuh>', '// cub/iterator/counting_input_iterator.cuh replaced by thrust/iterator/counting_iterator.h'])
 c('AT_CHECK_REMOVED', ["/home/u/ext/src/nms.cpp:12:3: error: \u2018AT_CHECK\u2019 was not declared in this scope; did you mean \u2018TORCH_CHECK\u2019?"],
   ['// AT_CHECK was renamed TORCH_CHECK'])
 c('EXT_SOURCE_NEWER_THAN_TORCH', ["/home/u/audio/torchaudio/csrc/sox/register.cpp:5:24: error: unexpected namespace name 'torchaudio': expected expression", 'TORCH_LIBRARY_FRAGMENT(torchaudio, m) {', '                       ^'],

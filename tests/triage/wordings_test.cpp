@@ -147,6 +147,11 @@ const Wording kWordings[] = {
     {"k.cpp:9:14: error: 'getCurrentCUDAStream' is not a member of 'at::cuda'", "TORCH_API_REMOVED"},
     {"/tmp/x/out/src/cuda/emd_kernel.cu(180): error: identifier \"CHECK_EQ\" is undefined", "TORCH_API_REMOVED"},
     {"emd.cpp:12:3: error: \u2018CHECK_GE\u2019 was not declared in this scope", "TORCH_API_REMOVED"},
+    // CUB's iterators that CCCL 3.0 (CUDA 13) removed, in nvcc's, clang's and gcc's wording (odtk's kernels).
+    {"/tmp/x/csrc/cuda/nms.cu(39): catastrophic error: cannot open source file \"cub/iterator/counting_input_iterator.cuh\"", "CCCL_ITERATOR_REMOVED"},
+    {"k.cu:2:10: fatal error: 'cub/iterator/transform_input_iterator.cuh' file not found", "CCCL_ITERATOR_REMOVED"},
+    {"k.cu:2:10: fatal error: cub/iterator/discard_output_iterator.cuh: No such file or directory", "CCCL_ITERATOR_REMOVED"},
+    {"k.cu(64): error: namespace \"cub\" has no member \"CountingInputIterator\"", "CCCL_ITERATOR_REMOVED"},
     {"x.cu:3:10: fatal error: 'THC/THC.h' file not found", "THC_HEADERS_REMOVED"},
     {"x.cu(3): catastrophic error: cannot open source file \"THC/THC.h\"", "THC_HEADERS_REMOVED"},
     {"x.cpp(12): error C3861: 'AT_CHECK': identifier not found", "AT_CHECK_REMOVED"},
