@@ -22,13 +22,7 @@ constexpr const char* kPassed[] = {"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_
 
 util::RunResult run_in(const std::vector<std::string>& argv, const std::string& python, const std::string& home,
                        std::chrono::milliseconds t) {
-  util::RunOptions ro;
-  ro.timeout = t;
-  ro.env = check_env(python, home, "");
-  ro.cwd = neutral_cwd(*ro.env);
-  (*ro.env)["PIP_CONFIG_FILE"] = "/dev/null";
-  (*ro.env)["PIP_NO_INPUT"] = "1";
-  (*ro.env)["PIP_DISABLE_PIP_VERSION_CHECK"] = "1";
+  util::RunOptions ro = pip_run_options(python, home, t);
   for (const char* k : kPassed)
     if (const char* v = std::getenv(k)) (*ro.env)[k] = v;
   ro.max_output = 4 << 20;

@@ -15,15 +15,8 @@ namespace fs = std::filesystem;
 
 util::RunResult run_py(const std::vector<std::string>& argv, const InstallOptions& o,
                        std::chrono::milliseconds t) {
-  util::RunOptions ro;
-  ro.timeout = t;
-  ro.env = check_env(o.python, o.dir, "");
-  // pip reads no user config, asks nothing, fetches nothing and keeps no cache.
-  ro.cwd = neutral_cwd(*ro.env);
-  (*ro.env)["PIP_CONFIG_FILE"] = "/dev/null";
-  (*ro.env)["PIP_NO_INPUT"] = "1";
-  (*ro.env)["PIP_DISABLE_PIP_VERSION_CHECK"] = "1";
-  (*ro.env)["PIP_NO_CACHE_DIR"] = "1";
+  util::RunOptions ro = pip_run_options(o.python, o.dir, t);
+  (*ro.env)["PIP_NO_CACHE_DIR"] = "1";  // and keeps no cache
   return util::run(argv, ro);
 }
 

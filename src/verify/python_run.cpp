@@ -115,6 +115,17 @@ std::string neutral_cwd(const std::map<std::string, std::string>& env) {
   return it == env.end() ? "" : it->second;
 }
 
+util::RunOptions pip_run_options(const std::string& python, const std::string& home, std::chrono::milliseconds timeout) {
+  util::RunOptions ro;
+  ro.timeout = timeout;
+  ro.env = check_env(python, home, "");
+  ro.cwd = neutral_cwd(*ro.env);
+  (*ro.env)["PIP_CONFIG_FILE"] = "/dev/null";
+  (*ro.env)["PIP_NO_INPUT"] = "1";
+  (*ro.env)["PIP_DISABLE_PIP_VERSION_CHECK"] = "1";
+  return ro;
+}
+
 ScriptRun run_check_script(const std::string& python, const nlohmann::json& args,
                            const std::map<std::string, std::string>& env,
                            std::chrono::milliseconds timeout) {

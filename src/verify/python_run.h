@@ -54,6 +54,10 @@ std::map<std::string, std::string> check_env(const std::string& python, const st
 // so `python -c`/`-m` on a Python older than 3.11 finds nothing of the caller's cwd either.
 std::string neutral_cwd(const std::map<std::string, std::string>& env);
 
+// How verify spawns pip: check_env(python, home) in neutral_cwd, and pip reads no user config, asks
+// nothing and skips its version check. Callers add what is theirs (index, cache, output cap).
+util::RunOptions pip_run_options(const std::string& python, const std::string& home, std::chrono::milliseconds timeout);
+
 // `python -c SCRIPT ARGS` in neutral_cwd(env) with env, timeout and a 4 MiB output cap.
 ScriptRun run_check_script(const std::string& python, const nlohmann::json& args,
                            const std::map<std::string, std::string>& env,
