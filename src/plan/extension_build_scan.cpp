@@ -1,9 +1,9 @@
 // What a setup.py does to its own build, read before planning so the build helper's remedies
 // (build_remedies.cpp) can be decided: GPU checks, its own arch list, -std flags, its env switches.
 #include <algorithm>
-#include <cctype>
 #include <re2/re2.h>
 
+#include "core/package_name.h"
 #include "plan/extension.h"
 
 namespace ts::plan {
@@ -35,10 +35,6 @@ void all_matches(const std::string& text, const RE2& re, std::vector<std::string
   while (RE2::FindAndConsume(&in, re, &m)) add_once(out, m);
 }
 
-std::string normalized_dist(std::string n) {
-  for (auto& ch : n) ch = (ch == '-' || ch == '.') ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return n;
-}
 }  // namespace
 
 void scan_own_version_use(const std::string& rel, const std::string& text, SourceScan& s) {
@@ -46,7 +42,7 @@ void scan_own_version_use(const std::string& rel, const std::string& text, Sourc
   // float(pkg_resources.get_distribution('X').version), int(version("X").split(...)), map(int, metadata.version('X')...
   static const RE2 numeric(
       R"((?:\b(?:float|int)\s*\(|\bmap\s*\(\s*int\s*,)\s*(?:[A-Za-z_][\w.]*\.)?(?:get_distribution|distribution|version)\s*\(\s*["']([^"']+)["'])");
-  const std::string own = normalized_dist(s.name);
+  const std::string own = normalize_name(s.name);
   std::size_t at = 0;
   for (int line = 1; at < text.size(); ++line) {
     auto nl = text.find('\n', at);
@@ -55,7 +51,7 @@ void scan_own_version_use(const std::string& rel, const std::string& text, Sourc
     std::string dist;
     auto first = l.find_first_not_of(" \t");
     if (first == std::string::npos || l[first] == '#' || !RE2::PartialMatch(l, numeric, &dist)) continue;
-    if (normalized_dist(dist) == own)
+    if (normalize_name(dist) == own)
       add_once(s.own_version_numeric, rel + ":" + std::to_string(line) + ": " + l.substr(first, 160));
   }
 }
