@@ -384,37 +384,32 @@ void symbol_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
                     " (line " + std::to_string(at->line) + ")");
 }
 
-// A program that could not be started, under a failure no signature named: the program table
-// (programs.toml) says what provides it and which cause that is.
-void program_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
-  if (f.sig) return;
-  std::string name;
-  const Evidence* at = named(f, "program", name);
-  const ProgramEntry* p = at ? set.entities.find_program(name) : nullptr;
-  const Signature* to = p ? set.find(p->signature) : nullptr;
-  if (!to) return;
-  reroute(d, f, *to, name);
-  f.fix = "`" + name + "` could not be started: it is not on PATH. It comes from " + p->provider + ". " + f.fix;
-  f.notes.push_back("program " + name + " (line " + std::to_string(at->line) + ") could not be started; it comes from " + p->provider +
-                    " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
-}
+// What the build or run could not have, under a failure no signature named: a program that could not be
+// started, or a library or package the build's finder could not find (a CMake Error block whose message
+// is a project's own "Can not find CuDNN Library"). Its table (programs.toml, dependencies.toml) says what
+// provides it and which cause that is; the failure stays a failure even where the cause's signature is a
+// warning (configure going on without it). Only the words differ between the two kinds.
+struct ProvidedWords {
+  const char* kind;
+  const char* fix_before;  // the fix's lead is fix_before + name + fix_after + provider
+  const char* fix_after;
+  const char* missing;     // what happened to it, in the note
+};
+constexpr ProvidedWords kProgram{"program", "`", "` could not be started: it is not on PATH. It comes from ", "could not be started"};
+constexpr ProvidedWords kDependency{"dependency", "The build could not find ", ": it comes from ", "was not found"};
 
-// A library or package the build's finder could not find, under a failure no signature named (a
-// CMake Error block whose message is a project's own "Can not find CuDNN Library"): the dependency
-// table (dependencies.toml) says what provides it and which cause that is. The failure stays a
-// failure even where the cause's signature is a warning (configure going on without it).
-void dependency_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const ProvidedWords& w) {
   if (f.sig) return;
   std::string name;
-  const Evidence* at = named(f, "dependency", name);
-  const DependencyEntry* p = at ? set.entities.find_dependency(name) : nullptr;
+  const Evidence* at = named(f, w.kind, name);
+  const ProvidedEntry* p = at ? set.entities.find_provided(w.kind, name) : nullptr;
   const Signature* to = p ? set.find(p->signature) : nullptr;
   if (!to) return;
   reroute(d, f, *to, name);
   f.severity = Severity::error;
-  f.fix = "The build could not find " + name + ": it comes from " + p->provider + ". " + f.fix;
-  f.notes.push_back("dependency " + name + " (line " + std::to_string(at->line) + ") was not found; it comes from " + p->provider +
-                    " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
+  f.fix = w.fix_before + name + w.fix_after + p->provider + ". " + f.fix;
+  f.notes.push_back(std::string(w.kind) + " " + name + " (line " + std::to_string(at->line) + ") " + w.missing + "; it comes from " +
+                    p->provider + " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
 }
 
 // An extension built for another torch, when the torch it is loaded with is a CPU-only build: PyTorch's
@@ -456,8 +451,8 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   glibcxx_rule(set, f);
   companion_rule(f);
   symbol_rule(set, d, f);
-  program_rule(set, d, f);
-  dependency_rule(set, d, f);
+  provided_rule(set, d, f, kProgram);
+  provided_rule(set, d, f, kDependency);
   cpu_torch_rule(set, d, f);
 }
 

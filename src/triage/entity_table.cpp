@@ -119,20 +119,15 @@ const GlibcxxVersion* EntityTables::find_glibcxx(std::string_view version) const
   return nullptr;
 }
 
-const ProgramEntry* EntityTables::find_program(std::string_view name) const {
+const ProvidedEntry* EntityTables::find_provided(std::string_view kind, std::string_view name) const {
+  const bool program = kind == "program";
+  if (!program && kind != "dependency") return nullptr;
   std::string n(name);
   for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (n.size() > 4 && n.ends_with(".exe")) n.resize(n.size() - 4);
-  for (const auto& p : programs)
-    if (p.name == n) return &p;
-  return nullptr;
-}
-
-const DependencyEntry* EntityTables::find_dependency(std::string_view name) const {
-  std::string n(name);
-  for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const auto& d : dependencies)
-    if (d.name == n) return &d;
+  // Windows runs a program by its file name: "cl.EXE" is the program cl. A dependency has no file name.
+  if (program && n.size() > 4 && n.ends_with(".exe")) n.resize(n.size() - 4);
+  for (const auto& e : program ? programs : dependencies)
+    if (e.name == n) return &e;
   return nullptr;
 }
 
@@ -230,20 +225,20 @@ void load_libstdcxx(const toml::table& root, std::string_view file, std::vector<
   });
 }
 
-// programs.toml and dependencies.toml share one shape (name, provider, signature, source); only the
-// table's key and what a valid name looks like differ.
-template <class Entry, class NameError>
+// programs.toml and dependencies.toml share one entry (ProvidedEntry); only the table's key and what a
+// valid name looks like differ.
+template <class NameError>
 void load_named(const toml::table& root, const char* key, std::string_view file, std::vector<std::string>& errors,
-                std::vector<Entry>& into, NameError name_error) {
+                std::vector<ProvidedEntry>& into, NameError name_error) {
   each(root, key, file, errors, [&](const toml::table& t) {
-    Entry p;
+    ProvidedEntry p;
     p.file = std::string(file);
     p.line = static_cast<int>(t.source().begin.line);
     std::size_t before = errors.size();
     fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
            {"name", "provider", "signature", "source"}, errors);
     if (std::string why = name_error(p.name); !why.empty()) errors.push_back(where(file, t) + why);
-    if (errors.size() == before) put(into, std::move(p), [](const Entry& e) { return e.name; });
+    if (errors.size() == before) put(into, std::move(p), [](const ProvidedEntry& e) { return e.name; });
   });
 }
 
@@ -320,12 +315,11 @@ std::vector<std::string> check_entity_signatures(const EntityTables& t, const st
     if (!known(m.build_signature))
       errors.push_back(m.file + ":" + std::to_string(m.line) + ": module '" + m.name + "' names unknown signature '" +
                        m.build_signature + "'");
-  for (const auto& p : t.programs)
-    if (!known(p.signature))
-      errors.push_back(p.file + ":" + std::to_string(p.line) + ": program '" + p.name + "' names unknown signature '" + p.signature + "'");
-  for (const auto& p : t.dependencies)
-    if (p.signature.empty() || !known(p.signature))
-      errors.push_back(p.file + ":" + std::to_string(p.line) + ": dependency '" + p.name + "' names unknown signature '" + p.signature + "'");
+  for (const auto& [kind, table] : {std::pair{"program", &t.programs}, std::pair{"dependency", &t.dependencies}})
+    for (const auto& p : *table)
+      if (p.signature.empty() || !known(p.signature))
+        errors.push_back(p.file + ":" + std::to_string(p.line) + ": " + kind + " '" + p.name + "' names unknown signature '" +
+                         p.signature + "'");
   return errors;
 }
 

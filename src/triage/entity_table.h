@@ -67,22 +67,12 @@ struct GlibcxxVersion {
   int line = 0;
 };
 
-// A program a build or run starts by name (programs.toml): when it could not be started, its entry
-// names the cause.
-struct ProgramEntry {
-  std::string name;       // "nvcc", "cl": as run, without ".exe"
-  std::string provider;   // what installs it, in words
-  std::string signature;  // the cause
-  std::string source;
-  std::string file;
-  int line = 0;
-};
-
-// A library or package a build looks for by name (dependencies.toml): when its finder could not find
-// it, its entry names the cause.
-struct DependencyEntry {
-  std::string name;       // "cudnn": as a finder prints it, lower case
-  std::string provider;   // what installs it and how the build finds it, in words
+// Something a build or run names and could not have: a program it starts (programs.toml, entity kind
+// "program") or a library or package its finder looks for (dependencies.toml, kind "dependency"). Its
+// entry names what provides it and the cause; the two tables differ only in how a name is written.
+struct ProvidedEntry {
+  std::string name;       // lower case: a program as run, without ".exe" ("nvcc", "cl"); a dependency as a finder prints it ("cudnn")
+  std::string provider;   // what installs it (and, for a dependency, how the build finds it), in words
   std::string signature;  // the cause
   std::string source;
   std::string file;
@@ -96,8 +86,8 @@ struct EntityTables {
   std::vector<TritonArch> triton_arches;
   std::vector<PtxIsa> ptx_isas;
   std::vector<GlibcxxVersion> glibcxx;
-  std::vector<ProgramEntry> programs;
-  std::vector<DependencyEntry> dependencies;
+  std::vector<ProvidedEntry> programs;
+  std::vector<ProvidedEntry> dependencies;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
   std::string triton_min_capability_source;
 
@@ -113,10 +103,9 @@ struct EntityTables {
   const PtxIsa* find_ptx_isa(std::string_view version) const;
   // The entry for a GLIBCXX version ("3.4.32"), exactly.
   const GlibcxxVersion* find_glibcxx(std::string_view version) const;
-  // The entry for a program as a log names it ("cl.EXE" is cl's).
-  const ProgramEntry* find_program(std::string_view name) const;
-  // The entry for a dependency as a finder names it ("CuDNN" is cudnn's).
-  const DependencyEntry* find_dependency(std::string_view name) const;
+  // The entry for a name an entity of `kind` ("program" or "dependency") carries, as a log writes it: in
+  // any case ("CuDNN" is cudnn's), a program with its ".exe" ("cl.EXE" is cl's). Another kind: nullptr.
+  const ProvidedEntry* find_provided(std::string_view kind, std::string_view name) const;
 };
 
 // Parses one table file into `out` (headers.toml, modules.toml, triton.toml, ptx.toml or libstdcxx.toml,

@@ -144,11 +144,11 @@ TEST(EntityTable, GlibcxxVersionsNameTheirFirstGcc) {
 TEST(EntityTable, ProgramsAreFoundAsLogsNameThem) {
   std::vector<std::string> errors;
   EntityTables built = load_entity_tables({}, errors);
-  ASSERT_NE(built.find_program("cl.EXE"), nullptr);
-  EXPECT_EQ(built.find_program("cl.EXE")->signature, "MSVC_CL_NOT_FOUND");
-  EXPECT_EQ(built.find_program("nvcc")->signature, "NVCC_NOT_FOUND");
-  EXPECT_EQ(built.find_program("clang-format"), nullptr);
-  EXPECT_EQ(built.find_program("nvc"), nullptr);
+  ASSERT_NE(built.find_provided("program", "cl.EXE"), nullptr);
+  EXPECT_EQ(built.find_provided("program", "cl.EXE")->signature, "MSVC_CL_NOT_FOUND");
+  EXPECT_EQ(built.find_provided("program", "nvcc")->signature, "NVCC_NOT_FOUND");
+  EXPECT_EQ(built.find_provided("program", "clang-format"), nullptr);
+  EXPECT_EQ(built.find_provided("program", "nvc"), nullptr);
   EntityTables t;
   auto e = load_entity_text("programs.toml", "p.toml",
                             "[[program]]\nname = \"nvcc.exe\"\nprovider = \"CUDA\"\nsignature = \"NVCC_NOT_FOUND\"\nsource = \"s\"\n"
@@ -171,11 +171,18 @@ TEST(EntityTable, ProgramsAreFoundAsLogsNameThem) {
 TEST(EntityTable, DependenciesAreFoundAsFindersNameThem) {
   std::vector<std::string> errors;
   EntityTables built = load_entity_tables({}, errors);
-  ASSERT_NE(built.find_dependency("CuDNN"), nullptr);
-  EXPECT_EQ(built.find_dependency("CUDNN")->signature, "CUDNN_NOT_FOUND");
-  EXPECT_EQ(built.find_dependency("Torch")->signature, "TORCHCONFIG_NOT_FOUND");
-  EXPECT_EQ(built.find_dependency("compiler"), nullptr);
-  EXPECT_EQ(built.find_dependency("cudnn.h"), nullptr);
+  ASSERT_NE(built.find_provided("dependency", "CuDNN"), nullptr);
+  EXPECT_EQ(built.find_provided("dependency", "CUDNN")->signature, "CUDNN_NOT_FOUND");
+  EXPECT_EQ(built.find_provided("dependency", "Torch")->signature, "TORCHCONFIG_NOT_FOUND");
+  EXPECT_EQ(built.find_provided("dependency", "compiler"), nullptr);
+  EXPECT_EQ(built.find_provided("dependency", "cudnn.h"), nullptr);
+  // One lookup serves both tables; the kind picks the table and how a name is written: a dependency keeps
+  // a ".exe" (it has no file name), a program is not a dependency, and another kind has no table.
+  EXPECT_EQ(built.find_provided("dependency", "cudnn.exe"), nullptr);
+  EXPECT_EQ(built.find_provided("dependency", "nvcc"), nullptr);
+  EXPECT_EQ(built.find_provided("program", "CUDNN"), nullptr);
+  EXPECT_EQ(built.find_provided("header", "nvcc"), nullptr);
+  EXPECT_EQ(built.find_provided("header", "cudnn"), nullptr);
   EntityTables t;
   auto e = load_entity_text("dependencies.toml", "d.toml",
                             "[[dependency]]\nname = \"CuDNN\"\nprovider = \"cuDNN\"\nsignature = \"CUDNN_NOT_FOUND\"\nsource = \"s\"\n"
