@@ -152,6 +152,10 @@ const Wording kWordings[] = {
     {"k.cu:2:10: fatal error: 'cub/iterator/transform_input_iterator.cuh' file not found", "CCCL_ITERATOR_REMOVED"},
     {"k.cu:2:10: fatal error: cub/iterator/discard_output_iterator.cuh: No such file or directory", "CCCL_ITERATOR_REMOVED"},
     {"k.cu(64): error: namespace \"cub\" has no member \"CountingInputIterator\"", "CCCL_ITERATOR_REMOVED"},
+    // Inline PTX shfl/vote without .sync, refused by ptxas for sm_70+ (warp-ctc's moderngpu; a faiss build for sm_72).
+    {"ptxas /tmp/tmpxft_00001872_00000000-6_ctc_entrypoint.ptx, line 46047; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
+    {"ptxas /tmp/IVFUtils-7663dd/IVFUtils-sm_72.s, line 424; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
+    {"ptxas /tmp/k.ptx, line 51; error   : Instruction 'vote' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
     {"x.cu:3:10: fatal error: 'THC/THC.h' file not found", "THC_HEADERS_REMOVED"},
     {"x.cu(3): catastrophic error: cannot open source file \"THC/THC.h\"", "THC_HEADERS_REMOVED"},
     {"x.cpp(12): error C3861: 'AT_CHECK': identifier not found", "AT_CHECK_REMOVED"},
