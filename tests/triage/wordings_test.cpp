@@ -156,6 +156,11 @@ const Wording kWordings[] = {
     {"ptxas /tmp/tmpxft_00001872_00000000-6_ctc_entrypoint.ptx, line 46047; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
     {"ptxas /tmp/IVFUtils-7663dd/IVFUtils-sm_72.s, line 424; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
     {"ptxas /tmp/k.ptx, line 51; error   : Instruction 'vote' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
+    // A pybind11 older than the target Python (spconv's third_party/pybind11 of 2019 with Python 3.12).
+    {"/tmp/x/out/src/third_party/pybind11/include/pybind11/cast.h:442:36: error: invalid use of incomplete type \u2018PyFrameObject\u2019 {aka \u2018struct _frame\u2019}", "PYBIND11_TOO_OLD_FOR_PYTHON"},
+    {"/tmp/x/third_party/pybind11/include/pybind11/pybind11.h:2021:49: error: \u2018PyThreadState\u2019 {aka \u2018struct _ts\u2019} has no member named \u2018frame\u2019; did you mean \u2018cframe\u2019?", "PYBIND11_TOO_OLD_FOR_PYTHON"},
+    {"/tmp/x/pybind11/include/pybind11/cast.h:442:36: error: member access into incomplete type 'PyFrameObject' (aka 'struct _frame')", "PYBIND11_TOO_OLD_FOR_PYTHON"},
+    {"/tmp/x/pybind11/include/pybind11/cast.h(442): error: pointer to incomplete class type \"_frame\" is not allowed", "PYBIND11_TOO_OLD_FOR_PYTHON"},
     {"x.cu:3:10: fatal error: 'THC/THC.h' file not found", "THC_HEADERS_REMOVED"},
     {"x.cu(3): catastrophic error: cannot open source file \"THC/THC.h\"", "THC_HEADERS_REMOVED"},
     {"x.cpp(12): error C3861: 'AT_CHECK': identifier not found", "AT_CHECK_REMOVED"},
