@@ -730,13 +730,14 @@ c('SETUP_PY_MODULE_NOT_IN_TREE', [
    '    from compiler_args import nvcc_args, cxx_args',
    "ModuleNotFoundError: No module named 'compiler_args'"])
 
-# warp-ctc's pytorch_binding: setup.py prints why and exits 1, no traceback; pip's wrapper follows.
+# A setup.py that prints why and exits 1, no traceback; pip's wrapper follows (the shape of warp-ctc's
+# pytorch_binding, whose own message SETUP_PY_NEEDS_PREBUILT_LIBRARY names now).
 c('SETUP_PY_METADATA_FAILED', [
-  'Processing /tmp/longtail-ho/torchsmith-warp-ctc/out/src',
+  'Processing /tmp/longtail-ho/torchsmith-ext/out/src',
   '  Preparing metadata (setup.py): started',
   '  Running command python setup.py egg_info',
-  '  Could not find libwarpctc.so in ../build.',
-  "  Build warp-ctc and set WARP_CTC_PATH to the location of libwarpctc.so (default is '../build')",
+  '  Eigen 3.3 not found.',
+  "  Install Eigen and set EIGEN_INCLUDE_DIR to the folder that holds Eigen/Core",
   '  error: subprocess-exited-with-error',
   '  ',
   '  × python setup.py egg_info did not run successfully.',
@@ -781,6 +782,20 @@ c('NUMPY_DISTUTILS_REMOVED', [
    '      import numpy',
    "  ModuleNotFoundError: No module named 'numpy'"])
 # A setup.py committed with a merge conflict in it (the long-tail bench, batch 1's dev dcnv2-latest).
+c('SETUP_PY_NEEDS_PREBUILT_LIBRARY', ['torchsmith_pep517: building a wheel of /tmp/dv/torchsmith-warp-transducer/out/src with setuptools.build_meta:__legacy__ (no isolation, no dependencies)',
+  '<string>:11: DeprecationWarning: distutils Version classes are deprecated. Use packaging.version instead.',
+  'Could not find libwarprnnt.so in ../build.',
+  "Build warp-rnnt and set WARP_RNNT_PATH to the location of libwarprnnt.so (default is '../build')"],
+  ['-- Could not find libcudnn.so in /usr/lib, using the one torch ships', 'copying build/libwarprnnt.so -> warprnnt_pytorch'])
+c('BOOST_COMPONENT_NOT_INSTALLED', ['CMake Error at /usr/lib/x86_64-linux-gnu/cmake/Boost-1.83.0/BoostConfig.cmake:141 (find_package):',
+  '  Could not find a package configuration file provided by', '  "boost_program_options" (requested version 1.83.0) with any of the',
+  '  following names:', '', '    boost_program_optionsConfig.cmake', '    boost_program_options-config.cmake', '',
+  '  Add the installation prefix of "boost_program_options" to CMAKE_PREFIX_PATH or set',
+  '  "boost_program_options_DIR" to a directory containing one of the above files.',
+  'Call Stack (most recent call first):', '  CMakeLists.txt:24 (find_package)'],
+  ['-- Found Boost: /usr/lib/x86_64-linux-gnu/cmake/Boost-1.83.0/BoostConfig.cmake (found version "1.83.0") found components: program_options',
+   '-- Found boost_program_options 1.83.0 at /usr/lib/x86_64-linux-gnu/cmake/boost_program_options-1.83.0',
+   '  Could NOT find Boost (missing: Boost_INCLUDE_DIR)'])
 c('SOURCE_MERGE_CONFLICT_MARKERS', [
   '  Traceback (most recent call last):',
   '    File "<string>", line 2, in <module>',
