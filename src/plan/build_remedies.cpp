@@ -10,6 +10,8 @@
 //                    against setup.py's directory (cpp_extension's ninja compiles in build_temp);
 //  build.one-setup   setup.py calls setup() twice or more at its top level (one distribution per
 //                    extension): the calls become one, so one wheel holds every extension.
+//  build.generate-sources a script beside setup.py writes sources that setup.py's extension includes
+//                    and the tree lacks (fairseq's cuda_function_gen.py): the helper runs it first.
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -47,6 +49,28 @@ int std_year(const std::string& flag) {
 }
 
 void use_helper(Ctx& c, const std::string& why) { use_build_helper(c, why, kHelper); }
+
+// fairseq's lightconv_layer: lightconv_cuda_kernel.cu includes lightconv_cuda_forward.cu, which
+// cuda_function_gen.py writes and which the repository's instructions run by hand before setup.py.
+void choose_generate_sources(Ctx& c, const SourceScan& scan) {
+  std::string value, said;
+  for (const auto& [script, outs] : scan.generated_sources) {
+    std::string files;
+    for (const auto& o : outs) files += (files.empty() ? "" : ",") + o;
+    value += (value.empty() ? "" : " ") + script + ":" + files;
+    said += (said.empty() ? "" : "; ") + script + " writes " + files;
+  }
+  const std::string src = "setup.py; " + std::string(kHelper) +
+                          "; facebookresearch/fairseq@3d262bb:examples/pay_less_attention_paper/README.md ('python "
+                          "cuda_function_gen.py' before 'python setup.py install')";
+  use_helper(c, "it runs the package's source generator");
+  c.set_env("TORCHSMITH_GENERATE", value, "sources the package generates with its own script", src, kGenerateSourcesRule);
+  c.decide("remedy", std::string(kGenerateSourcesRule) + " " + value,
+           "the extension's sources include files that a script beside setup.py writes and setup.py does not run (" +
+               said + "), and the tree lacks them; the build helper runs each script with the target Python in the "
+               "build's copy, before the first compile, where a file it writes is still missing",
+           src, kGenerateSourcesRule);
+}
 
 }  // namespace
 
@@ -265,6 +289,7 @@ void choose_build_remedies(Ctx& c) {
              "commands)",
              src, kOneSetupRule);
   }
+  if (!scan.generated_sources.empty()) choose_generate_sources(c, scan);
   {
     std::string names;
     for (const auto& n : scan.env_switches)  // the plan's own (TORCH_CUDA_ARCH_LIST, MAX_JOBS) are not its

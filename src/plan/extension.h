@@ -72,6 +72,10 @@ struct SourceScan {
   // Extensions another setup.py of the tree builds that the package's Python imports (FRNN's
   // external/prefix_sum): (module, that setup.py's path relative to the tree). This build makes none.
   std::vector<std::pair<std::string, std::string>> sibling_extensions;
+  // Sources a script beside setup.py writes and setup.py does not run (fairseq's lightconv_layer:
+  // cuda_function_gen.py writes the lightconv_cuda_forward.cu its kernel #includes): (script, files
+  // it writes that a source of that directory includes and the tree lacks), for build.generate-sources.
+  std::vector<std::pair<std::string, std::vector<std::string>>> generated_sources;
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
   // Its Python reads its own distribution's version as a number ("FILE:LINE: text"; InternImage's
   // `float(pkg_resources.get_distribution('DCNv3').version)`), which a '+local' label breaks.
@@ -85,6 +89,9 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error);
 // s.ext_modules already read): into s.sibling_extensions.
 void scan_sibling_extensions(const std::filesystem::path& root, const std::vector<std::filesystem::path>& setups,
                              SourceScan& s);
+// The sources a script of setup.py's directory generates (open("x.cu", "w") in a script with a
+// __main__ block) that a C/C++/CUDA file there #includes and the directory lacks: into s.generated_sources.
+void scan_generated_sources(const std::filesystem::path& root, SourceScan& s);
 // The build switches of one setup.py's text (comment lines skipped), into s (extension_build_scan.cpp).
 void scan_build_switches(const std::string& setup_py, SourceScan& s);
 // One Python file of the tree (`rel`: its path in the tree): where it converts the installed version of

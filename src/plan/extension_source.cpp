@@ -172,6 +172,46 @@ void scan_sibling_extensions(const std::filesystem::path& root, const std::vecto
   }
 }
 
+void scan_generated_sources(const std::filesystem::path& root, SourceScan& s) {
+  namespace fs = std::filesystem;
+  // open("lightconv_cuda_forward.cu", "w"): a bare file name (written beside the script), a C/C++/CUDA one.
+  static const RE2 writes(R"re(\bopen\(\s*["']([\w.+-]+\.(?:cu|cuh|h|hpp|hh|cpp|cc|cxx|c|inl))["']\s*,\s*["']w)re");
+  static const RE2 main_block(R"((?m)^if\s+__name__\s*==\s*["']__main__["']\s*:)");
+  static const RE2 include(R"re((?m)^[ \t]*#[ \t]*include[ \t]*"([\w.+-]+)")re");
+  std::vector<std::pair<std::string, std::vector<std::string>>> scripts;
+  std::vector<std::string> included;
+  std::error_code ec;
+  for (fs::directory_iterator d(root, fs::directory_options::skip_permission_denied, ec), e; !ec && d != e;
+       d.increment(ec)) {
+    std::error_code ec2;
+    if (!d->is_regular_file(ec2)) continue;
+    const fs::path& p = d->path();
+    std::string ext = p.extension().string(), name = p.filename().string();
+    if (ext == ".py" && name != "setup.py") {
+      std::string text = read_text(p, 256 * 1024);
+      if (!RE2::PartialMatch(text, main_block)) continue;  // a module, not a script someone runs
+      re2::StringPiece in(text);
+      std::string out;
+      std::vector<std::string> outs;
+      while (RE2::FindAndConsume(&in, writes, &out))
+        if (std::find(outs.begin(), outs.end(), out) == outs.end()) outs.push_back(out);
+      if (!outs.empty()) scripts.emplace_back(name, std::move(outs));
+    } else if (ext == ".cu" || ext == ".cuh" || ext == ".cpp" || ext == ".cc" || ext == ".h" || ext == ".hpp") {
+      std::string text = read_text(p, 512 * 1024);
+      re2::StringPiece in(text);
+      std::string inc;
+      while (RE2::FindAndConsume(&in, include, &inc)) included.push_back(inc);
+    }
+  }
+  std::sort(scripts.begin(), scripts.end());
+  for (auto& [script, outs] : scripts) {
+    std::vector<std::string> needed;
+    for (const auto& o : outs)
+      if (std::find(included.begin(), included.end(), o) != included.end() && !fs::exists(root / o, ec)) needed.push_back(o);
+    if (!needed.empty()) s.generated_sources.emplace_back(script, std::move(needed));
+  }
+}
+
 SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   namespace fs = std::filesystem;
   SourceScan s;
@@ -250,6 +290,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
       scan_own_version_use(fs::relative(p, root, ec2).string(), read_text(p, 256 * 1024), s);
   }
   scan_sibling_extensions(root, nested_setups, s);
+  if (s.setup_py) scan_generated_sources(root, s);
   return s;
 }
 

@@ -111,6 +111,23 @@ TEST(BuildRemedies, ItsOwnIncludeFlagsAreMadeAbsolute) {
   EXPECT_EQ(remedy(plan(cuda_only_scan()).plan, ext::kAbsIncludeRule), nullptr);
 }
 
+TEST(BuildRemedies, ASourceTheTreeGeneratesIsGeneratedFirst) {
+  auto s = cuda_only_scan();
+  s.generated_sources = {{"cuda_function_gen.py", {"lightconv_cuda_forward.cu", "lightconv_cuda_backward.cu"}}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_GENERATE"), "cuda_function_gen.py:lightconv_cuda_forward.cu,lightconv_cuda_backward.cu");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
+  const Decision* d = remedy(r.plan, ext::kGenerateSourcesRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("cuda_function_gen.py writes lightconv_cuda_forward.cu,lightconv_cuda_backward.cu"),
+            std::string::npos) << d->reason;
+  EXPECT_NE(d->source.find("fairseq"), std::string::npos) << d->source;
+  // Near miss: nothing to generate, no remedy.
+  EXPECT_EQ(env(plan(cuda_only_scan()).plan, "TORCHSMITH_GENERATE"), "<unset>");
+  EXPECT_EQ(remedy(plan(cuda_only_scan()).plan, ext::kGenerateSourcesRule), nullptr);
+}
+
 TEST(BuildRemedies, SetupCalledTwiceBecomesOneSetup) {
   auto s = cuda_only_scan();
   s.setup_calls = 2;

@@ -420,6 +420,35 @@ TEST(ExtensionScan, AnExtensionAnotherSetupPyOfTheTreeBuildsIsNamedWhenThePackag
   EXPECT_TRUE(scan_source_dir(d.path(), &err).sibling_extensions.empty());
 }
 
+// fairseq's lightconv_layer: cuda_function_gen.py writes the .cu files lightconv_cuda_kernel.cu includes.
+TEST(ExtensionScan, SourcesAScriptBesideSetupPyWritesAreFound) {
+  ScratchDir d;
+  write(d / "setup.py", "setup(name='lightconv_layer', ext_modules=[CUDAExtension('lightconv_cuda', ['k.cu'])])\n");
+  write(d / "k.cu", "#include \"lightconv_cuda.cuh\"\n#include \"k_forward.cu\"\n#include \"k_backward.cu\"\n");
+  write(d / "lightconv_cuda.cuh", "");
+  write(d / "cuda_function_gen.py",
+        "def gen_forward():\n    with open(\"k_forward.cu\", \"w\") as f:\n        f.write(x)\n"
+        "def gen_backward():\n    with open('k_backward.cu', 'w') as f:\n        f.write(x)\n"
+        "if __name__ == \"__main__\":\n    gen_forward()\n    gen_backward()\n");
+  std::string err;
+  auto s = scan_source_dir(d.path(), &err);
+  ASSERT_TRUE(s.scanned) << err;
+  ASSERT_EQ(s.generated_sources.size(), 1u);
+  EXPECT_EQ(s.generated_sources[0].first, "cuda_function_gen.py");
+  EXPECT_EQ(s.generated_sources[0].second, (std::vector<std::string>{"k_forward.cu", "k_backward.cu"}));
+  // Near misses: a file the tree has already is not generated again; one no source includes is not needed.
+  write(d / "k_backward.cu", "");
+  s = scan_source_dir(d.path(), &err);
+  ASSERT_EQ(s.generated_sources.size(), 1u);
+  EXPECT_EQ(s.generated_sources[0].second, std::vector<std::string>{"k_forward.cu"});
+  write(d / "k.cu", "// #include \"k_forward.cu\"\n");
+  EXPECT_TRUE(scan_source_dir(d.path(), &err).generated_sources.empty());
+  // A module with no __main__ block is not a script setup.py's author runs: left alone.
+  write(d / "k.cu", "#include \"k_forward.cu\"\n");
+  write(d / "cuda_function_gen.py", "def gen():\n    with open('k_forward.cu', 'w') as f:\n        f.write(x)\n");
+  EXPECT_TRUE(scan_source_dir(d.path(), &err).generated_sources.empty());
+}
+
 // use_ninja=False in either spelling torch's BuildExtension takes it (torch-spline-conv 1.2.2's
 // setup.py: "BuildExtension.with_options(no_python_abi_suffix=True, use_ninja=False)").
 TEST(ExtensionScan, ASetupPyThatTurnsNinjaOffIsNoted) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "run/pyshim.h"
 #include "testkit/temp_dir.h"
@@ -202,6 +203,38 @@ TEST_F(PyshimRemedy, CcclIncludeOnlyWhereTheToolkitsIncludeIsAsked) {
 
 // DSMNet's sync_bn: setup() twice at the top level. The second call's bdist_wheel finds the build
 // directory the first removed; with the remedy one wheel holds both extensions.
+// fairseq's lightconv_layer: the kernel includes files cuda_function_gen.py writes, which setup.py never runs.
+TEST_F(PyshimRemedy, AGeneratedSourceFailsWithoutTheRemedy) {
+  Built b = build("gen_source", "gen-plain", {}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("lt_generated.h"), std::string::npos) << b.run.out << b.run.err;
+}
+
+TEST_F(PyshimRemedy, GenerateSourcesRunsThePackagesScriptFirst) {
+  Built b = build("gen_source", "gen-run", {{"TORCHSMITH_GENERATE", "gen_header.py:lt_generated.h"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.generate-sources] running gen_header.py, which writes lt_generated.h"), std::string::npos)
+      << b.run.err;
+  EXPECT_EQ(b.value, "11\n");
+}
+
+// Near miss: the file is there already (generated before, or committed): the script is not run again.
+TEST_F(PyshimRemedy, GenerateSourcesLeavesAFileThatIsThere) {
+  fs::path tree = fs::path(dir_) / "gen-there-src";
+  fs::copy(fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/long_tail/gen_source", tree, fs::copy_options::recursive);
+  std::ofstream(tree / "lt_generated.h") << "#define LT_GENERATED 5\n";
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(120);
+  o.cwd = tree.string();
+  o.extra_env = {{"TORCHSMITH_GENERATE", "gen_header.py:lt_generated.h"}, {"PYTHONPATH", dir_ + "/pyshim"}};
+  auto r = util::run({"/usr/bin/python3", "setup.py", "build_ext", "--inplace"}, o);
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_EQ(r.err.find("[build.generate-sources]"), std::string::npos) << r.err;
+  auto v = util::run({"/usr/bin/python3", "-c", "import lt_gen_source as m; print(m.value())"},
+                     {std::chrono::seconds(60), std::nullopt, {}, tree.string()});
+  EXPECT_EQ(v.out, "5\n") << v.err;
+}
+
 TEST_F(PyshimRemedy, TwoSetupCallsFailAWheelWithoutTheRemedy) {
   Built b = wheel("two_setups", "two-plain", {});
   EXPECT_FALSE(b.run.ok());

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -159,6 +160,20 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.cuda-shfl-sync", "x = __shfl_up_sync(m, v, 1);\ny = my__shfl(v);\n", "x = __shfl_up_sync(m, v, 1);\ny = my__shfl(v);\n"},
         Case{"port.cuda-shfl-sync", "__device__ int __shfl_up(int v, int d) { return v; }\nx = __shfl_up(v, 1);\n",
              "__device__ int __shfl_up(int v, int d) { return v; }\nx = __shfl_up(v, 1);\n"},
+        // warp-ctc's moderngpu shfl_add/shfl_max: inline PTX shfl without .sync (ptxas refuses it for sm_70+).
+        Case{"port.ptx-shfl-sync", "\t\t\"shfl.up.b32 r0|p, %1, %2, %3;\"\n",
+             "\t\t\"shfl.sync.up.b32 r0|p, %1, %2, %3, 0xffffffff;\"\n"},
+        Case{"port.ptx-shfl-sync",
+             "asm(\"shfl.down.b32 %0, %1, %2, 0x1f;\" : \"=r\"(r));\nasm(\"shfl.bfly.b32 %0, %1, %2, 0x1f;\\n\\t\");\nasm(\"shfl.idx.b32 %0|q, %1, %2, %3;\");\n",
+             "asm(\"shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r));\nasm(\"shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;\\n\\t\");\nasm(\"shfl.sync.idx.b32 %0|q, %1, %2, %3, 0xffffffff;\");\n"},
+        // Near misses: already .sync, the intrinsic spelled in C, an operand list split across literals.
+        Case{"port.ptx-shfl-sync",
+             "asm(\"shfl.sync.up.b32 %0, %1, %2, %3, %4;\");\nx = __shfl_up_sync(m, v, 1); // shfl.up\nasm(\"shfl.up.b32 %0, %1,\" \" %2, %3;\");\n",
+             "asm(\"shfl.sync.up.b32 %0, %1, %2, %3, %4;\");\nx = __shfl_up_sync(m, v, 1); // shfl.up\nasm(\"shfl.up.b32 %0, %1,\" \" %2, %3;\");\n"},
+        Case{"port.ptx-vote-sync", "asm(\"vote.all.pred q, p;\");\nasm(\"vote.ballot.b32 %0, !p;\");\nasm(\"vote.any.pred q, p;\");\n",
+             "asm(\"vote.sync.all.pred q, p, 0xffffffff;\");\nasm(\"vote.sync.ballot.b32 %0, !p, 0xffffffff;\");\nasm(\"vote.sync.any.pred q, p, 0xffffffff;\");\n"},
+        Case{"port.ptx-vote-sync", "asm(\"vote.sync.all.pred q, p, %1;\");\nbool b = vote.all(x);\n",
+             "asm(\"vote.sync.all.pred q, p, %1;\");\nbool b = vote.all(x);\n"},
         // irr's correlation package: the stream API of at::Context (2018).
         Case{"port.context-current-stream", "  f(n,\n    at::globalContext().getCurrentCUDAStream()\n  );\n",
              "  f(n,\n    at::cuda::getCurrentCUDAStream()\n  );\n"},
@@ -343,6 +358,55 @@ TEST(PortCub, CountingInputIteratorBecomesThrusts) {
   EXPECT_EQ(port_all(other), other);
   const std::string mine = "#include \"it.h\"\nauto it = mycub::CountingInputIterator<int>(0);\n";
   EXPECT_EQ(port_all(mine), mine);
+}
+
+std::string find_nvcc() {
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* h = std::getenv(var); h && fs::exists(std::string(h) + "/bin/nvcc")) return std::string(h) + "/bin/nvcc";
+  return fs::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
+}
+
+// warp-ctc's moderngpu shfl_add (inline PTX shfl.up with a predicate output) and the other modes
+// and vote forms: ptxas refuses them for sm_90 as written, assembles them ported, and the tree
+// reverts byte for byte. A cubin needs no GPU.
+TEST(PortNvcc, InlinePtxShflAndVoteAssembleForSm90OnlyPorted) {
+  std::string nvcc = find_nvcc();
+  if (nvcc.empty()) GTEST_SKIP() << "no nvcc (CUDA_HOME, CUDA_PATH or /usr/local/cuda): this test assembles PTX";
+  const std::string kernel =
+      "__device__ __forceinline__ int shfl_add(int x, int offset, int width = 32) {\n"
+      "\tint result = 0;\n\tint mask = (32 - width) << 8;\n\tasm(\n\t\t\"{.reg .s32 r0;\"\n\t\t\".reg .pred p;\"\n"
+      "\t\t\"shfl.up.b32 r0|p, %1, %2, %3;\"\n\t\t\"@p add.s32 r0, r0, %4;\"\n\t\t\"mov.s32 %0, r0; }\"\n"
+      "\t\t: \"=r\"(result) : \"r\"(x), \"r\"(offset), \"r\"(mask), \"r\"(x));\n\treturn result;\n}\n"
+      "__device__ int down(int v, int o) { int r; asm volatile(\"shfl.down.b32 %0, %1, %2, 0x1f;\" : \"=r\"(r) : \"r\"(v), \"r\"(o)); return r; }\n"
+      "__device__ int bfly(int v, int o) { int r; asm volatile(\"shfl.bfly.b32 %0, %1, %2, 0x1f;\\n\\t\" : \"=r\"(r) : \"r\"(v), \"r\"(o)); return r; }\n"
+      "__device__ int idx(int v, int o) { int r; asm volatile(\"shfl.idx.b32 %0, %1, %2, 0x1f;\" : \"=r\"(r) : \"r\"(v), \"r\"(o)); return r; }\n"
+      "__device__ unsigned ballot(int v) { unsigned r; asm volatile(\"{ .reg .pred p; setp.ne.s32 p, %1, 0; "
+      "vote.ballot.b32 %0, p; }\" : \"=r\"(r) : \"r\"(v)); return r; }\n"
+      "__global__ void k(int* p) { int i = threadIdx.x; p[i] = shfl_add(p[i], 1) + down(p[i], 1) + bfly(p[i], 1) + "
+      "idx(p[i], 0) + (int)ballot(p[i]); }\n";
+  testkit::TempDir t("ts-port-ptx");
+  fs::create_directories(t / "include/device");
+  ASSERT_EQ(util::write_file_atomic(t / "include/device/intrinsics.cuh", kernel), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(5);  // a loaded 2-core machine
+  std::vector<std::string> argv{nvcc, "-arch=sm_90", "-cubin", "-x", "cu", "-o", t / "k.cubin", t / "include/device/intrinsics.cuh"};
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE((before.out + before.err).find("Instruction 'shfl' without '.sync' is not supported"), std::string::npos)
+      << before.out << before.err;
+  EXPECT_NE((before.out + before.err).find("Instruction 'vote' without '.sync' is not supported"), std::string::npos);
+
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.ptx-shfl-sync", "port.ptx-vote-sync"}));
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].rewrites, 5);
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.out << after.err;
+  EXPECT_TRUE(fs::exists(t / "k.cubin"));
+
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "include/device/intrinsics.cuh"), kernel);
 }
 
 // Where the include goes: after the last #include active at the first use, never into an #if block

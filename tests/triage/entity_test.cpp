@@ -114,6 +114,22 @@ constexpr HeaderLine kHeaderLines[] = {
      "helper_cuda.h", "NVIDIA/cuda-samples", "CUDA_SAMPLES_HEADER_MISSING"},
     {"PacktPublishing/Learn-CUDA-Programming#2", "sgemm.cu:6:10: fatal error: helper_functions.h: No such file or directory",
      "helper_functions.h", "Common/", "CUDA_SAMPLES_HEADER_MISSING"},
+    // GPU libraries neither CUDA nor torch installs: MAGMA (this project's GPU run of kilonerf's cuda
+    // extension, nvcc 13.0; clang's wording in pytorch/pytorch#51332) and TensorRT (odtk's engine.h).
+    {"creiser/kilonerf cuda/multimatmul.cu",
+     "/tmp/x/out/src/multimatmul.cu:16:10: fatal error: magma_v2.h: No such file or directory", "magma_v2.h",
+     "conda install -c conda-forge libmagma", "GPU_LIBRARY_HEADER_MISSING"},
+    {"pytorch/pytorch#51332", "THCTensorMathMagma.cu:9:10: fatal error: 'magma_v2.h' file not found", "magma_v2.h",
+     "libmagma", "GPU_LIBRARY_HEADER_MISSING"},
+    {"dusty-nv/jetson-inference#281",
+     "/home/jacob/jetson-inference/tensorNet.h:27:21: fatal error: NvInfer.h: No such file or directory", "NvInfer.h",
+     "apt-get install libnvinfer-dev", "GPU_LIBRARY_HEADER_MISSING"},
+    {"NVIDIA/retinanet-examples csrc/engine.h",
+     "/tmp/x/out/src/csrc/engine.h:29:10: fatal error: NvInfer.h: No such file or directory", "NvInfer.h",
+     "apt-get install libnvinfer-dev", "GPU_LIBRARY_HEADER_MISSING"},
+    {"sair-lab/AirSLAM#47",
+     "/home/kkk/workspace/llll/Thirdparty/TensorRTBuffer/include/logging.h:20:10: fatal error: NvInferRuntime.h: No such file or directory",
+     "NvInferRuntime.h", "libnvinfer-dev", "GPU_LIBRARY_HEADER_MISSING"},
     {"city-super/Octree-AnyGS#34", "fatal error C1083: Cannot open include file: \"glm/glm.hpp\": No such file or directory", "glm/",
      "git submodule update --init --recursive", "SUBMODULES_MISSING"},
 };

@@ -183,6 +183,10 @@ c('TORCH_API_REMOVED', ['/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.c
   ['/home/u/ext/ops.cu(9): error: namespace "at::cuda" has no member "myStreamHelper"', '/home/u/ext/ops.cu(12): error: identifier "CHECK_INPUT" is undefined'])
 c('CCCL_ITERATOR_REMOVED', ['/home/u/odtk/csrc/cuda/decode.cu:37:10: fatal error: cub/iterator/counting_input_iterator.cuh: No such file or directory', '   37 | #include <cub/iterator/counting_input_iterator.cuh>', '      |          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~', 'compilation terminated.'],
   ['#include <cub/iterator/arg_index_input_iterator.cuh>', '// cub/iterator/counting_input_iterator.cuh replaced by thrust/iterator/counting_iterator.h'])
+c('PTX_WARP_SYNC_REQUIRED', ['[2/3] /usr/local/cuda/bin/nvcc -c /home/u/ctc/third-party/warp-ctc/src/ctc_entrypoint.cu -o ctc_entrypoint.o -gencode=arch=compute_90,code=sm_90', "ptxas /tmp/tmpxft_00001872_00000000-6_ctc_entrypoint.ptx, line 1592; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "ptxas /tmp/tmpxft_00001872_00000000-6_ctc_entrypoint.ptx, line 1596; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", 'ptxas fatal   : Ptx assembly aborted due to errors'],
+  ["ptxas /tmp/tmpxft_00002c2f_00000000-5_disparity_method.ptx, line 3659; warning : Instruction 'shfl' without '.sync' is deprecated since PTX ISA version 6.0 and will be discontinued in a future PTX ISA version"])
+c('PYBIND11_TOO_OLD_FOR_PYTHON', ['[3/9] /usr/bin/g++ -c /home/u/spconv/src/utils/all.cc -I/home/u/spconv/third_party/pybind11/include -I/usr/include/python3.12', 'In file included from /home/u/spconv/third_party/pybind11/include/pybind11/pytypes.h:12,', "/home/u/spconv/third_party/pybind11/include/pybind11/cast.h: In function ‘std::string pybind11::detail::error_string()’:", "/home/u/spconv/third_party/pybind11/include/pybind11/cast.h:442:36: error: invalid use of incomplete type ‘PyFrameObject’ {aka ‘struct _frame’}", "  442 |                 \"  \" + handle(frame->f_code->co_filename).cast<std::string>() +", '      |                                    ^~'],
+  ["/home/u/ext/src/frames.cpp:12:5: error: invalid use of incomplete type ‘PyFrameObject’ {aka ‘struct _frame’}", '-- pybind11 v2.4.3 (vendored in third_party/pybind11)'])
 c('AT_CHECK_REMOVED', ["/home/u/ext/src/nms.cpp:12:3: error: \u2018AT_CHECK\u2019 was not declared in this scope; did you mean \u2018TORCH_CHECK\u2019?"],
   ['// AT_CHECK was renamed TORCH_CHECK'])
 c('EXT_SOURCE_NEWER_THAN_TORCH', ["/home/u/audio/torchaudio/csrc/sox/register.cpp:5:24: error: unexpected namespace name 'torchaudio': expected expression", 'TORCH_LIBRARY_FRAGMENT(torchaudio, m) {', '                       ^'],
@@ -292,6 +296,11 @@ c('CUDA_SAMPLES_HEADER_MISSING', ['FAILED: /tmp/m/build/temp.linux-x86_64-cpytho
   '/tmp/m/src/bvh_cuda_op.cu:39:10: fatal error: helper_math.h: No such file or directory', '   39 | #include "helper_math.h"',
   '      |          ^~~~~~~~~~~~~~~', 'compilation terminated.'],
   ['-- Installing: /usr/local/include/helper_math.h', '/tmp/m/src/bvh_cuda_op.cu(12): warning #177-D: variable "helper_math" was declared but never referenced'])
+c('GPU_LIBRARY_HEADER_MISSING', ['FAILED: /tmp/k/build/temp.linux-x86_64-cpython-312/multimatmul.o',
+  '/usr/local/cuda/bin/nvcc -I/usr/local/magma/include -I/tmp/k/cub-1.8.0 -c /tmp/k/multimatmul.cu -o /tmp/k/build/temp.linux-x86_64-cpython-312/multimatmul.o',
+  '/tmp/k/multimatmul.cu:16:10: fatal error: magma_v2.h: No such file or directory', '   16 | #include "magma_v2.h"',
+  '      |          ^~~~~~~~~~~~', 'compilation terminated.'],
+  ['-- Found MAGMA: /usr/local/magma/include/magma_v2.h', '-- Looking for NvInfer.h - found'])
 c('CMAKE_CUDA_ARCHITECTURES_EMPTY', ['CMake Error at /usr/share/cmake-3.25/Modules/CMakeDetermineCUDACompiler.cmake:277 (message):', '  CMAKE_CUDA_ARCHITECTURES must be non-empty if set.'],
   ['-- CMAKE_CUDA_ARCHITECTURES set to 86'])
 c('CUDA_INIT_UNEXPECTED_ERROR', ['/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:118: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 999: unknown error (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)', 'False'],
@@ -721,13 +730,14 @@ c('SETUP_PY_MODULE_NOT_IN_TREE', [
    '    from compiler_args import nvcc_args, cxx_args',
    "ModuleNotFoundError: No module named 'compiler_args'"])
 
-# warp-ctc's pytorch_binding: setup.py prints why and exits 1, no traceback; pip's wrapper follows.
+# A setup.py that prints why and exits 1, no traceback; pip's wrapper follows (the shape of warp-ctc's
+# pytorch_binding, whose own message SETUP_PY_NEEDS_PREBUILT_LIBRARY names now).
 c('SETUP_PY_METADATA_FAILED', [
-  'Processing /tmp/longtail-ho/torchsmith-warp-ctc/out/src',
+  'Processing /tmp/longtail-ho/torchsmith-ext/out/src',
   '  Preparing metadata (setup.py): started',
   '  Running command python setup.py egg_info',
-  '  Could not find libwarpctc.so in ../build.',
-  "  Build warp-ctc and set WARP_CTC_PATH to the location of libwarpctc.so (default is '../build')",
+  '  Eigen 3.3 not found.',
+  "  Install Eigen and set EIGEN_INCLUDE_DIR to the folder that holds Eigen/Core",
   '  error: subprocess-exited-with-error',
   '  ',
   '  × python setup.py egg_info did not run successfully.',
@@ -772,6 +782,20 @@ c('NUMPY_DISTUTILS_REMOVED', [
    '      import numpy',
    "  ModuleNotFoundError: No module named 'numpy'"])
 # A setup.py committed with a merge conflict in it (the long-tail bench, batch 1's dev dcnv2-latest).
+c('SETUP_PY_NEEDS_PREBUILT_LIBRARY', ['torchsmith_pep517: building a wheel of /tmp/dv/torchsmith-warp-transducer/out/src with setuptools.build_meta:__legacy__ (no isolation, no dependencies)',
+  '<string>:11: DeprecationWarning: distutils Version classes are deprecated. Use packaging.version instead.',
+  'Could not find libwarprnnt.so in ../build.',
+  "Build warp-rnnt and set WARP_RNNT_PATH to the location of libwarprnnt.so (default is '../build')"],
+  ['-- Could not find libcudnn.so in /usr/lib, using the one torch ships', 'copying build/libwarprnnt.so -> warprnnt_pytorch'])
+c('BOOST_COMPONENT_NOT_INSTALLED', ['CMake Error at /usr/lib/x86_64-linux-gnu/cmake/Boost-1.83.0/BoostConfig.cmake:141 (find_package):',
+  '  Could not find a package configuration file provided by', '  "boost_program_options" (requested version 1.83.0) with any of the',
+  '  following names:', '', '    boost_program_optionsConfig.cmake', '    boost_program_options-config.cmake', '',
+  '  Add the installation prefix of "boost_program_options" to CMAKE_PREFIX_PATH or set',
+  '  "boost_program_options_DIR" to a directory containing one of the above files.',
+  'Call Stack (most recent call first):', '  CMakeLists.txt:24 (find_package)'],
+  ['-- Found Boost: /usr/lib/x86_64-linux-gnu/cmake/Boost-1.83.0/BoostConfig.cmake (found version "1.83.0") found components: program_options',
+   '-- Found boost_program_options 1.83.0 at /usr/lib/x86_64-linux-gnu/cmake/boost_program_options-1.83.0',
+   '  Could NOT find Boost (missing: Boost_INCLUDE_DIR)'])
 c('SOURCE_MERGE_CONFLICT_MARKERS', [
   '  Traceback (most recent call last):',
   '    File "<string>", line 2, in <module>',

@@ -152,6 +152,21 @@ const Wording kWordings[] = {
     {"k.cu:2:10: fatal error: 'cub/iterator/transform_input_iterator.cuh' file not found", "CCCL_ITERATOR_REMOVED"},
     {"k.cu:2:10: fatal error: cub/iterator/discard_output_iterator.cuh: No such file or directory", "CCCL_ITERATOR_REMOVED"},
     {"k.cu(64): error: namespace \"cub\" has no member \"CountingInputIterator\"", "CCCL_ITERATOR_REMOVED"},
+    // Inline PTX shfl/vote without .sync, refused by ptxas for sm_70+ (warp-ctc's moderngpu; a faiss build for sm_72).
+    {"ptxas /tmp/tmpxft_00001872_00000000-6_ctc_entrypoint.ptx, line 46047; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
+    {"ptxas /tmp/IVFUtils-7663dd/IVFUtils-sm_72.s, line 424; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
+    {"ptxas /tmp/k.ptx, line 51; error   : Instruction 'vote' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
+    // A pybind11 older than the target Python (spconv's third_party/pybind11 of 2019 with Python 3.12).
+    {"/tmp/x/out/src/third_party/pybind11/include/pybind11/cast.h:442:36: error: invalid use of incomplete type \u2018PyFrameObject\u2019 {aka \u2018struct _frame\u2019}", "PYBIND11_TOO_OLD_FOR_PYTHON"},
+    {"/tmp/x/third_party/pybind11/include/pybind11/pybind11.h:2021:49: error: \u2018PyThreadState\u2019 {aka \u2018struct _ts\u2019} has no member named \u2018frame\u2019; did you mean \u2018cframe\u2019?", "PYBIND11_TOO_OLD_FOR_PYTHON"},
+    {"/tmp/x/pybind11/include/pybind11/cast.h:442:36: error: member access into incomplete type 'PyFrameObject' (aka 'struct _frame')", "PYBIND11_TOO_OLD_FOR_PYTHON"},
+    {"/tmp/x/pybind11/include/pybind11/cast.h(442): error: pointer to incomplete class type \"_frame\" is not allowed", "PYBIND11_TOO_OLD_FOR_PYTHON"},
+    // A binding whose library the repository's own CMake project builds first (warp-ctc's pytorch_binding).
+    {"  Build warp-ctc and set WARP_CTC_PATH to the location of libwarpctc.so (default is '../build')", "SETUP_PY_NEEDS_PREBUILT_LIBRARY"},
+    {"Could not find libwarprnnt.so in ../build.", "SETUP_PY_NEEDS_PREBUILT_LIBRARY"},
+    // A Boost component library missing where Boost's headers are there (end2end's program_options; FindBoost's wording).
+    {"  \"boost_program_options\" (requested version 1.83.0) with any of the", "BOOST_COMPONENT_NOT_INSTALLED"},
+    {"  Could NOT find Boost (missing: program_options) (found version \"1.74.0\")", "BOOST_COMPONENT_NOT_INSTALLED"},
     {"x.cu:3:10: fatal error: 'THC/THC.h' file not found", "THC_HEADERS_REMOVED"},
     {"x.cu(3): catastrophic error: cannot open source file \"THC/THC.h\"", "THC_HEADERS_REMOVED"},
     {"x.cpp(12): error C3861: 'AT_CHECK': identifier not found", "AT_CHECK_REMOVED"},

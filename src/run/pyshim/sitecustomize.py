@@ -36,6 +36,9 @@
 #    setup.py's directory (torch's ninja build compiles in build_temp);
 #  - build.one-setup, TORCHSMITH_ONE_SETUP=1: a setup.py that calls setup() at its top level more
 #    than once (a distribution per extension) gets one setup() call, every call's parts merged;
+#  - build.generate-sources, TORCHSMITH_GENERATE="gen.py:a.cu,b.cu": before the first compile, each
+#    script beside setup.py whose files are missing runs once with this Python (fairseq's
+#    cuda_function_gen.py writes the .cu files its kernel includes; setup.py never runs it);
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -682,6 +685,23 @@ def _build_side_by_side(cmd, exts, slots):
         raise error
 
 
+def _generate_sources():
+    # "gen.py:a.cu,b.cu other.py:c.h": run in setup.py's directory, only where a file is missing.
+    import subprocess
+
+    for item in os.environ.get("TORCHSMITH_GENERATE", "").split():
+        script, _, files = item.partition(":")
+        missing = [f for f in files.split(",") if f and not os.path.exists(f)]
+        if not script or not missing or not os.path.isfile(script):
+            continue
+        _say("[build.generate-sources] running %s, which writes %s (setup.py does not run it)"
+             % (script, ", ".join(missing)))
+        subprocess.run([sys.executable, script], check=True)
+        still = [f for f in missing if not os.path.exists(f)]
+        if still:
+            _say("[build.generate-sources] %s ran but did not write %s" % (script, ", ".join(still)))
+
+
 def _patch(build_ext_cls):
     if getattr(build_ext_cls, "_torchsmith_patched", False):
         return
@@ -694,6 +714,8 @@ def _patch(build_ext_cls):
         return original_run(self)
 
     def build_extensions(self):
+        if os.environ.get("TORCHSMITH_GENERATE"):
+            _generate_sources()
         slots = _slots()
         exts = list(self.extensions or [])
         base = os.getcwd() if os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" else None
@@ -764,7 +786,7 @@ def _install_hook(targets):
 def _hooks():
     targets = {}
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
-            or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir()):
+            or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir() or os.environ.get("TORCHSMITH_GENERATE")):
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
