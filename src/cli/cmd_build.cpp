@@ -107,6 +107,13 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
     plan = pr.result.plan;
     facts = pr.facts;
     if (g.verbose) std::cerr << util::redact_text(plan::render_summary(pr.result));
+    // What the source scan found missing from this build (a sibling extension the package imports, an
+    // include directory from an unset variable): said before anything compiles, not only in --explain.
+    else if (!g.quiet)
+      for (const auto& d : plan.decisions)
+        if (d.warning && d.topic == "extension")
+          std::fprintf(stderr, "torchsmith: plan warning: %s: %s\n", util::redact_text(d.value).c_str(),
+                       util::redact_text(d.reason).c_str());
     native = ArchList(native_gpu_arches(pr.facts));
   }
 
