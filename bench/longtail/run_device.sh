@@ -21,6 +21,8 @@
 # from it alone, the same way: torchsmith `build --wheelhouse` (its build overlay, pybind11 for
 # FetchContent) and pip PIP_FIND_LINKS (with PIP_NO_INDEX, as always), and verify installs each wheel's
 # runtime dependencies from it (`--wheelhouse`; without one, `--no-runtime-deps`: there is no index).
+# A declared dependency the wheelhouse lacks then fails verify, for both tools alike; VERIFY_DEPS=none
+# verifies with --no-runtime-deps as earlier runs did (the builds still take the wheelhouse).
 # A package both of whose results are already in WORK/results.tsv is skipped (a second call resumes).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,6 +41,7 @@ ts_house=() pip_house=() deps=(--no-runtime-deps)
 if [ -n "$house" ]; then
   house=$(cd "$house" && pwd) || { echo "run_device: error: WHEELHOUSE $house is no directory" >&2; exit 2; }
   ts_house=(--wheelhouse "$house") pip_house=("PIP_FIND_LINKS=$house") deps=(--wheelhouse "$house")
+  [ "${VERIFY_DEPS:-wheelhouse}" = none ] && deps=(--no-runtime-deps)
 fi
 pip_arch=()
 [ "$arch" != native ] && pip_arch=("TORCH_CUDA_ARCH_LIST=$arch")
@@ -55,7 +58,7 @@ mkdir -p "$work/logs" "$work/rows" || die "cannot create $work"
 results=$work/results.tsv
 echo "# $(date -u +%FT%TZ) $(hostname) cores=$(nproc) par=$par jobs=$jobs arch=$arch limit=${limit}s deadline=${deadline}s" \
   "torch=$("$py" -c 'import torch; print(torch.__version__)') torchsmith=$ts" \
-  "wheelhouse=${house:-none}${house:+ ($(ls "$house" | wc -l) wheels)}" | tee "$work/header.txt"
+  "wheelhouse=${house:-none}${house:+ ($(ls "$house" | wc -l) wheels)} verify=${deps[*]}" | tee "$work/header.txt"
 "$py" -c 'import torch; print("# gpu:", torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none")' |
   tee -a "$work/header.txt"
 # numpy: the packages' smoke imports it and verify installs no runtime dependency (no index here).

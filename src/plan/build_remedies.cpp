@@ -112,9 +112,9 @@ void choose_wheelhouse(Ctx& c) {
   const FactVersion& target = c.python->torch.version;
   std::vector<std::string> refused;
   for (const auto& w : c.req->wheelhouse_wheels) {
-    if (!torch_or_kin(w.name)) continue;
+    if (w.name != "torch") continue;
     auto v = Version::parse(w.version);
-    if (w.name == "torch" && v && target.parsed() && (*v <=> *target.parsed()) == 0) continue;
+    if (v && target.parsed() && (*v <=> *target.parsed()) == 0) continue;
     refused.push_back(w.file);
   }
   c.decide("wheelhouse", house,
@@ -123,9 +123,9 @@ void choose_wheelhouse(Ctx& c) {
            "--wheelhouse", kWheelhouseRule);
   if (!refused.empty())
     c.warn("wheelhouse", "refused: " + util::join(refused, " "),
-           "torch and its kin in the wheelhouse are never installed: the build overlay leaves them out and installs "
-           "with --no-deps, and verify pins torch==" + target.text() + ", so a dependency that wants another torch "
-           "fails as not installable",
+           "a torch other than the target's in the wheelhouse is never installed: the build overlay leaves torch and "
+           "its kin out and installs with --no-deps, and verify pins torch==" + target.text() + ", so a dependency "
+           "that wants another torch fails as not installable",
            "--wheelhouse", kWheelhouseRule);
 }
 
