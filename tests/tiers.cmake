@@ -35,7 +35,10 @@ ts_slow(test_verify network "InstallDeps.LiveFvcoreVerifiesWithItsRealDependenci
 # End-to-end builds through the binary: the fixture project, hello_ext, sdists.
 ts_slow(test_cli compiles "BuildCli.*:BuildVerifyCli.*:SdistSource.BuildByNameFromTheSdist:Harden.RepairKeepsEveryNameFromTheWheelInsideItsOutput:Harden.OutWithASpaceKeepsTheCompileCacheWorking:RepairCli.RepairsAWheelAndReportsJson:CondaCli.*")
 ts_slow(test_cli network "KbRefresh.LiveFromPyPI")
-# A scikit-build-core package built with its backend installed from PyPI into the build overlay (~15 s).
+# A build whose setup.py stops at once, to read what it says before (the plan's warnings): a few seconds.
+ts_slow(test_cli compiles "PlanWarningAtBuild.*")
+# A scikit-build-core package built with its backend installed from PyPI into the build overlay (~15 s),
+# and again from a wheelhouse filled from PyPI, with no index.
 ts_slow(test_cli network "CmakeSkbuild.*")
 # Three real CUDA extension builds against a PyPI torch (and, cold, that torch's install); the
 # wheelhouse half runs under unshare -n. COST: ctest -j2 starts them first on a fresh build directory.

@@ -5,7 +5,7 @@
 # It never fetches: the mirrors come from the `fetch` tool (MIRRORS/OWNER+NAME/repo[/.git]).
 #
 #   bench/longtail/pack_device.sh [--mirrors DIR] [--dest DIR] [--torchsmith BIN] [--batch N]
-#       [--split dev|held-out]
+#       [--split dev|held-out] [--wheelhouse]
 #
 # --mirrors: where the mirrors are (default $TORCHSMITH_MIRRORS); --dest: default .device/longtail;
 # --batch: only the packages of that batch (corpus.toml's `batch`, 1 where absent; default: all);
@@ -13,10 +13,19 @@
 # --torchsmith: also put a stripped copy of this binary there (the runner otherwise takes
 # .device/torchsmith). A package whose commit (or a blob) the mirror lacks is listed "unavailable"
 # with why, never built from another commit. The gunzipped archive's sha256 is the manifest's.
+# --wheelhouse: also DEST/wheelhouse, wheels downloaded here from PyPI (the one step that uses the
+# network) for what the packed packages' Python build and runtime declare: pyproject.toml's
+# [build-system] requires and [project] dependencies, setup.py's literal install_requires and
+# setup_requires, pybind11 where a CMake file fetches it; with their dependencies, for the device's
+# Python (WHEEL_PYTHON, 3.12) on manylinux x86_64, binary wheels only. Never torch or its kin (torch,
+# torchvision, torchaudio, triton, nvidia-*, a -cuNNN build): a requirement whose dependencies reach
+# one is skipped and named. Left out too: what the device's torch environment has (numpy,
+# setuptools, wheel, pip) and cmake/ninja (torchsmith provisions its own). run_device.sh passes the
+# directory to both tools alike.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-mirrors=${TORCHSMITH_MIRRORS:-} dest=$root/.device/longtail bin="" batch=all only_split=all
+mirrors=${TORCHSMITH_MIRRORS:-} dest=$root/.device/longtail bin="" batch=all only_split=all house=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --mirrors) mirrors=$2; shift 2 ;;
@@ -24,6 +33,7 @@ while [ $# -gt 0 ]; do
     --torchsmith) bin=$2; shift 2 ;;
     --batch) batch=$2; shift 2 ;;
     --split) only_split=$2; shift 2 ;;
+    --wheelhouse) house=1; shift ;;
     *) echo "pack_device.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
 done
@@ -184,6 +194,11 @@ while IFS=$'\t' read -r name repo commit subdir split sha exclude why; do
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$split" "$subdir" "$sha" "$name.tar.gz" >> "$dest/packages.tsv.tmp"
 done < "$scratch/list"
 mv "$dest/packages.tsv.tmp" "$dest/packages.tsv"
+rm -rf "$dest/wheelhouse"
+if [ "$house" = 1 ]; then
+  python3 "$here/wheelhouse.py" --packages "$dest/packages.tsv" --sources "$dest" --dest "$dest/wheelhouse" \
+    --python "${WHEEL_PYTHON:-3.12}" || bad=1
+fi
 install -m 755 "$here/run_device.sh" "$dest/run_device.sh"
 if [ -n "$bin" ]; then
   strip -o "$dest/torchsmith" "$bin" && chmod 755 "$dest/torchsmith"

@@ -16,7 +16,13 @@
 # limit stays clear), SPLIT (all|dev|held-out), ONLY (names, space-separated),
 # ARCH (native: torchsmith's --arch; another value, e.g. 8.6, is pip's TORCH_CUDA_ARCH_LIST too, for a
 # machine with no GPU), VERIFY_GPU (1; 0 verifies on the CPU), ORDER (big: largest source first; small),
-# TOOLS ("torchsmith pip"; one of them alone for a partial run).
+# TOOLS ("torchsmith pip"; one of them alone for a partial run), WHEELHOUSE (default: the wheelhouse/
+# pack_device.sh --wheelhouse put here, if any; "none" for none): both tools take Python requirements
+# from it alone, the same way: torchsmith `build --wheelhouse` (its build overlay, pybind11 for
+# FetchContent) and pip PIP_FIND_LINKS (with PIP_NO_INDEX, as always), and verify installs each wheel's
+# runtime dependencies from it (`--wheelhouse`; without one, `--no-runtime-deps`: there is no index).
+# A declared dependency the wheelhouse lacks then fails verify, for both tools alike; VERIFY_DEPS=none
+# verifies with --no-runtime-deps as earlier runs did (the builds still take the wheelhouse).
 # A package both of whose results are already in WORK/results.tsv is skipped (a second call resumes).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,6 +34,15 @@ par=${PAR:-8} jobs=${JOBS:-2} limit=${LIMIT:-240} deadline=${DEADLINE:-500}
 split=${SPLIT:-all} only=${ONLY:-} arch=${ARCH:-native} order=${ORDER:-big} tools=${TOOLS:-torchsmith pip}
 gpu=(--gpu)
 [ "${VERIFY_GPU:-1}" = 0 ] && gpu=()
+house=${WHEELHOUSE:-}
+[ -z "$house" ] && [ -d "$here/wheelhouse" ] && house=$here/wheelhouse
+[ "$house" = none ] && house=""
+ts_house=() pip_house=() deps=(--no-runtime-deps)
+if [ -n "$house" ]; then
+  house=$(cd "$house" && pwd) || { echo "run_device: error: WHEELHOUSE $house is no directory" >&2; exit 2; }
+  ts_house=(--wheelhouse "$house") pip_house=("PIP_FIND_LINKS=$house") deps=(--wheelhouse "$house")
+  [ "${VERIFY_DEPS:-wheelhouse}" = none ] && deps=(--no-runtime-deps)
+fi
 pip_arch=()
 [ "$arch" != native ] && pip_arch=("TORCH_CUDA_ARCH_LIST=$arch")
 start=$(date +%s)
@@ -42,7 +57,8 @@ tlib=$("$py" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__fi
 mkdir -p "$work/logs" "$work/rows" || die "cannot create $work"
 results=$work/results.tsv
 echo "# $(date -u +%FT%TZ) $(hostname) cores=$(nproc) par=$par jobs=$jobs arch=$arch limit=${limit}s deadline=${deadline}s" \
-  "torch=$("$py" -c 'import torch; print(torch.__version__)') torchsmith=$ts" | tee "$work/header.txt"
+  "torch=$("$py" -c 'import torch; print(torch.__version__)') torchsmith=$ts" \
+  "wheelhouse=${house:-none}${house:+ ($(ls "$house" | wc -l) wheels)} verify=${deps[*]}" | tee "$work/header.txt"
 "$py" -c 'import torch; print("# gpu:", torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none")' |
   tee -a "$work/header.txt"
 # numpy: the packages' smoke imports it and verify installs no runtime dependency (no index here).
@@ -94,11 +110,11 @@ run_one() {
   t0=$(date +%s)
   if [ "$tool" = torchsmith ]; then
     timeout -k 10 "$t" "$ts" build "$tree" --torch "$py" --arch "$arch" --jobs "$jobs" --split-compile off \
-      --compile-cache none --out "$dir/out" > "$log" 2>&1
+      --compile-cache none "${ts_house[@]}" --out "$dir/out" > "$log" 2>&1
     rc=$?
     whl=$(ls "$dir"/out/dist/*.whl 2>/dev/null | head -1)
   else
-    (cd "$tree" && env "${pip_arch[@]}" MAX_JOBS=$jobs CUDA_HOME=/usr/local/cuda PIP_NO_INDEX=1 \
+    (cd "$tree" && env "${pip_arch[@]}" "${pip_house[@]}" MAX_JOBS=$jobs CUDA_HOME=/usr/local/cuda PIP_NO_INDEX=1 \
       PIP_DISABLE_PIP_VERSION_CHECK=1 timeout -k 10 "$t" "$py" -m pip wheel -v --no-build-isolation --no-deps -w "$dir/dist" .) > "$log" 2>&1
     rc=$?
     whl=$(ls "$dir"/dist/*.whl 2>/dev/null | head -1)
@@ -111,13 +127,14 @@ run_one() {
     outcome=failed detail="exit $rc"
   else
     # The wheel goes first: --preload takes every path after it (torch/lib: the wheel's NEEDED libs).
-    # No runtime dependencies: the machine has no index (an import that needs one warns).
+    # Runtime dependencies from the wheelhouse only, the same for both tools; without one, none (no
+    # index here: an import that needs one warns).
     local plan=() vt=$(( $(left) + 40 ))
     [ "$vt" -gt 180 ] && vt=180
     [ "$vt" -lt 15 ] && vt=15
     [ "$tool" = torchsmith ] && plan=(--plan "$dir/out/plan.lock.json")
     [ "$rc" = 0 ] || detail="build exit $rc with a wheel; "
-    if timeout -k 5 "$vt" "$ts" verify "$whl" --python "$py" "${gpu[@]}" "${plan[@]}" --no-runtime-deps \
+    if timeout -k 5 "$vt" "$ts" verify "$whl" --python "$py" "${gpu[@]}" "${plan[@]}" "${deps[@]}" \
       --preload "$tlib" > "$work/logs/$name-$tool-verify.log" 2>&1; then
       outcome=verified
     else

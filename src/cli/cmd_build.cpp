@@ -40,7 +40,6 @@ struct BuildCliOptions {
   std::string lock_file, out = "torchsmith-build";
   bool resume = false, wait = false, auto_fix = true, no_auto_fix = false, allow_arch_shrink = false;
   bool no_governor = false, json = false, no_port = false, trust_lock = false;
-  std::string wheelhouse;
 };
 
 int bad(const std::string& msg) {
@@ -108,6 +107,13 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
     plan = pr.result.plan;
     facts = pr.facts;
     if (g.verbose) std::cerr << util::redact_text(plan::render_summary(pr.result));
+    // What the source scan found missing from this build (a sibling extension the package imports, an
+    // include directory from an unset variable): said before anything compiles, not only in --explain.
+    else if (!g.quiet)
+      for (const auto& d : plan.decisions)
+        if (d.warning && d.topic == "extension")
+          std::fprintf(stderr, "torchsmith: plan warning: %s: %s\n", util::redact_text(d.value).c_str(),
+                       util::redact_text(d.reason).c_str());
     native = ArchList(native_gpu_arches(pr.facts));
   }
 
@@ -153,12 +159,6 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   };
   if (g.quiet) bo.status_fd = -1;  // no live line either
   bo.cancel = &g_cancel;
-  if (!o.wheelhouse.empty()) {
-    if (!std::filesystem::is_directory(o.wheelhouse))
-      return bad("--wheelhouse " + o.wheelhouse + ": not a directory (give the directory of wheels the package's "
-                 "runtime dependencies come from)");
-    bo.wheelhouse = std::filesystem::absolute(o.wheelhouse).lexically_normal().string();
-  }
 
   struct sigaction sa {};
   sa.sa_handler = on_signal;
@@ -219,9 +219,6 @@ void register_build(CLI::App& app, GlobalOptions& g, int& exit_code) {
   c->add_flag("--no-governor", o->no_governor,
               "Do not pause compile jobs when memory runs short (the job count still comes from the plan).");
   c->add_flag("--json", o->json, "Print run.json instead of the summary.");
-  c->add_option("--wheelhouse", o->wheelhouse,
-                "Verify installs the package's runtime dependencies from this directory only (default: the package index).")
-      ->type_name("DIR");
 }
 
 }  // namespace ts::cli

@@ -215,6 +215,14 @@ void switch_options(const AddOption& add) {
        "torch's plan fetches nothing; its build's fetch step clones --source URL@REF (give --source DIR, a tree "
        "here, instead)",
        to_flag(&Request::no_fetch)});
+  add({"--wheelhouse", "DIR",
+       "Extensions: the build's Python requirements (a missing build backend and what it imports, pybind11 for a "
+       "CMake FetchContent of it) and verify's runtime dependencies come from this directory of wheels only "
+       "(pip --no-index --find-links DIR), for a machine with no index; kept in the lock. A torch wheel other "
+       "than the target's in it is refused.",
+       plan_command | build_command, extension_request, "",
+       "torch's own build takes no Python requirements from a wheelhouse (its toolkit can: --toolkit wheelhouse:DIR)",
+       to_string(&Request::wheelhouse)});
 }
 
 // The run's own options: a lock file's plan runs with them too.

@@ -121,10 +121,59 @@ bool marker_holds(const std::string& req, const std::string& python_version) {
   return op == "<" ? c < 0 : op == "<=" ? c <= 0 : op == ">" ? c > 0 : op == ">=" ? c >= 0 : op == "==" ? c == 0 : c != 0;
 }
 
-void choose_build_overlay(Ctx& c) {
+bool in_house(const Ctx& c, const std::string& name) {
+  for (const auto& w : c.req->wheelhouse_wheels)
+    if (w.name == name) return true;
+  return false;
+}
+
+// --wheelhouse: kept in the lock (the overlay's pip and verify's argv). A torch wheel in it other than
+// the target's is refused, never installed: the overlay drops torch and its kin and installs with
+// --no-deps, and verify pins torch to the target's (a matrix's wheelhouse holds every row's torch).
+void choose_wheelhouse(Ctx& c) {
+  const auto& house = c.req->wheelhouse;
+  if (house.empty() || !c.python) return;
+  const FactVersion& target = c.python->torch.version;
+  std::vector<std::string> refused;
+  for (const auto& w : c.req->wheelhouse_wheels) {
+    if (w.name != "torch") continue;
+    auto v = Version::parse(w.version);
+    if (v && target.parsed() && (*v <=> *target.parsed()) == 0) continue;
+    refused.push_back(w.file);
+  }
+  c.decide("wheelhouse", house,
+           "the build overlay's requirements and verify's runtime dependencies come from this directory only "
+           "(pip --no-index --find-links), never from an index; torch stays the target's " + target.text(),
+           "--wheelhouse", kWheelhouseRule);
+  if (!refused.empty())
+    c.warn("wheelhouse", "refused: " + util::join(refused, " "),
+           "a torch other than the target's in the wheelhouse is never installed: the build overlay leaves torch and "
+           "its kin out and installs with --no-deps, and verify pins torch==" + target.text() + ", so a dependency "
+           "that wants another torch fails as not installable",
+           "--wheelhouse", kWheelhouseRule);
+}
+
+// build.fetch-local finds pybind11 in the build environment; with none in the target Python, a
+// pybind11 wheel of the wheelhouse goes into the overlay (its package carries pybind11Config.cmake).
+bool fetch_local_pybind11(const Ctx& c) {
   const auto& scan = c.req->scan;
-  if (!c.python || !scan.scanned || !scan.pyproject || scan.pyproject_requires.empty()) return;
-  std::vector<std::string> want, names, backend_src;
+  if (c.req->wheelhouse.empty() || scan.cmake_driver.empty() || scan.cmake_driver == "cmake" ||
+      !in_house(c, "pybind11"))
+    return false;
+  bool fetches = std::any_of(scan.cmake_fetches.begin(), scan.cmake_fetches.end(),
+                             [](const auto& f) { return f.first == "pybind11"; });
+  return fetches && !c.python->packages.count("pybind11");
+}
+
+// What the overlay needs: pyproject's requirements the target Python lacks, each backend with what
+// it imports at build time (build.toml), names and the backends' sources beside.
+struct OverlayWant {
+  std::vector<std::string> reqs, names, backend_src;
+};
+
+OverlayWant overlay_requirements(const Ctx& c) {
+  OverlayWant o;
+  const auto& scan = c.req->scan;
   // The probe knows the usual build packages and backends; one there whose version the requirement
   // accepts is not installed again (offline, pip could not even fetch it).
   auto have = [&](const std::string& req) {
@@ -136,57 +185,82 @@ void choose_build_overlay(Ctx& c) {
       const auto& ver = v.parsed();  // typed where the probe read it
       return ver && want->contains(*ver);
     }
+    // torchmcubes' requires = [..., "cmake", "ninja"]: PyPI's wheels of the programs; one on this
+    // machine whose version the requirement accepts serves the build as well (offline, the wheel may
+    // not be there to install).
+    const std::string n = want->normalized_name();
+    if (n == "cmake" || n == "ninja")
+      for (const auto& t : c.facts().tools) {
+        const auto& tv = t.version.parsed();
+        if (t.name == n && !t.path.empty() && (want->range.is_any() || (tv && want->contains(*tv)))) return true;
+      }
     return false;
   };
-  for (const auto& r : scan.pyproject_requires) {
-    auto con = Constraint::parse(r);
-    if (!con) continue;  // an environment marker or a URL: left to pip's own error
-    std::string n = con->normalized_name();
-    if (torch_or_kin(n) || have(r)) continue;
-    want.push_back(r);
-    names.push_back(n);
-    // A backend goes in with --no-deps: what it imports at build time comes with it (build.toml).
-    const BuildBackend* b = c.req->build_kb ? c.req->build_kb->backend(n) : nullptr;
-    if (!b) continue;
-    for (const auto& dep : b->needs) {
-      if (!marker_holds(dep, c.python->version)) continue;
-      std::string dn = dep.substr(0, dep.find_first_of("<>=!~;[ "));
-      auto dc = Constraint::parse(dn);
-      if (!dc || torch_or_kin(dc->normalized_name()) || have(dep)) continue;
-      if (std::find(names.begin(), names.end(), dc->normalized_name()) != names.end()) continue;
-      want.push_back(dep);
-      names.push_back(dc->normalized_name());
+  auto add = [&](const std::string& req, const std::string& name) {
+    if (std::find(o.names.begin(), o.names.end(), name) != o.names.end()) return;
+    o.reqs.push_back(req);
+    o.names.push_back(name);
+  };
+  if (scan.pyproject)
+    for (const auto& r : scan.pyproject_requires) {
+      auto con = Constraint::parse(r);
+      if (!con) continue;  // an environment marker or a URL: left to pip's own error
+      std::string n = con->normalized_name();
+      if (torch_or_kin(n) || have(r)) continue;
+      add(r, n);
+      // A backend goes in with --no-deps: what it imports at build time comes with it (build.toml).
+      const BuildBackend* b = c.req->build_kb ? c.req->build_kb->backend(n) : nullptr;
+      if (!b) continue;
+      for (const auto& dep : b->needs) {
+        if (!marker_holds(dep, c.python->version)) continue;
+        auto dc = Constraint::parse(dep.substr(0, dep.find_first_of("<>=!~;[ ")));
+        if (!dc || torch_or_kin(dc->normalized_name()) || have(dep)) continue;
+        add(dep, dc->normalized_name());
+      }
+      o.backend_src.push_back(compat::cite(b->source, b->origin));
     }
-    backend_src.push_back(compat::cite(b->source, b->origin));
-  }
-  if (want.empty()) return;
-  std::string list;
-  for (const auto& n : names) list += (list.empty() ? "" : " ") + n;
+  if (fetch_local_pybind11(c)) add("pybind11", "pybind11");
+  return o;
+}
+
+void choose_build_overlay(Ctx& c) {
+  const auto& scan = c.req->scan;
+  if (!c.python || !scan.scanned) return;
+  OverlayWant w = overlay_requirements(c);
+  if (w.reqs.empty()) return;
+  const std::string list = util::join(w.names, " ");
+  const std::string& house = c.req->wheelhouse;
   const ProvisionContext* pc = c.req->provision;
   if (!pc || pc->cache_root.empty()) {
     c.warn("remedy", std::string(kBuildOverlayRule) + " off",
-           "pyproject.toml's [build-system] requires " + list + ", which " + c.python->path + " is not known to have; "
+           "the build requires " + list + ", which " + c.python->path + " is not known to have; "
            "no cache directory for a build overlay: install them there (pip install " + list + ")",
            "pyproject.toml", kBuildOverlayRule);
     return;
   }
-  std::string key;
-  for (const auto& r : want) key += r + "\n";
+  std::string key = house.empty() ? "" : "wheelhouse " + house + "\n";
+  for (const auto& r : w.reqs) key += r + "\n";
   std::string dir = pc->cache_root + "/build-overlay/" + source::sha256_hex(c.python->path + "\n" + key).substr(0, 16);
-  std::vector<std::string> argv{c.python->path, "-m", "pip", "install", "--no-deps", "--upgrade", "--target", dir, "--"};
-  argv.insert(argv.end(), want.begin(), want.end());
-  c.p.steps.push_back({"build-requires", argv, "", "the build requirements " + list + " into a build overlay"});
+  std::vector<std::string> argv{c.python->path, "-m", "pip", "install", "--no-deps", "--upgrade"};
+  if (!house.empty()) argv.insert(argv.end(), {"--no-index", "--find-links", house});
+  argv.insert(argv.end(), {"--target", dir, "--"});
+  argv.insert(argv.end(), w.reqs.begin(), w.reqs.end());
+  const std::string from = house.empty() ? "" : " from the wheelhouse " + house;
+  c.p.steps.push_back({"build-requires", argv, "", "the build requirements " + list + " into a build overlay" + from});
   auto it = c.p.env.find("PYTHONPATH");
   std::string was = it == c.p.env.end() ? "" : it->second;
   c.set_env("PYTHONPATH", was.empty() ? dir : was + ":" + dir,
             "the build overlay after the target's own site-packages: the backend is found, torch stays the target's",
             "pyproject.toml", kBuildOverlayRule);
+  const bool pybind = std::find(w.names.begin(), w.names.end(), "pybind11") != w.names.end() && fetch_local_pybind11(c);
   c.decide("remedy", std::string(kBuildOverlayRule) + " " + list,
-           "pyproject.toml's [build-system] requires " + list + ", which " + c.python->path + " is not known to have, "
-           "and the build runs without isolation (isolation would bring another torch): installed with --no-deps into "
-           "an overlay on the build's PYTHONPATH (" + dir + "); torch and its kin are never installed" +
-               (backend_src.empty() ? "" : "; a backend comes with what it imports at build time (build.toml)"),
-           backend_src.empty() ? std::string("pyproject.toml") : "pyproject.toml; " + util::join(backend_src, "; "),
+           "the build requires " + list + ", which " + c.python->path + " is not known to have" +
+               (pybind ? " (pybind11 for build.fetch-local: the CMake files fetch it, the target Python has none, the "
+                         "wheelhouse does)" : "") +
+               ", and the build runs without isolation (isolation would bring another torch): installed with --no-deps"
+               + from + " into an overlay on the build's PYTHONPATH (" + dir + "); torch and its kin are never installed" +
+               (w.backend_src.empty() ? "" : "; a backend comes with what it imports at build time (build.toml)"),
+           w.backend_src.empty() ? std::string("pyproject.toml") : "pyproject.toml; " + util::join(w.backend_src, "; "),
            kBuildOverlayRule);
 }
 
@@ -213,6 +287,7 @@ void choose_build_remedies(Ctx& c) {
     c.warn("scan", "not read", c.req->scan_error + "; the plan follows the recipe alone (no build remedies from the "
            "source; a failed build's log can still trigger them)", "the requirement");
   choose_asked_env(c);
+  choose_wheelhouse(c);
   choose_build_overlay(c);
   choose_cmake_remedies(c);
   if (!build_remedies_apply(c)) return;

@@ -14,6 +14,7 @@ inline constexpr const char* kAbsIncludeRule = "build.abs-include";
 inline constexpr const char* kOneSetupRule = "build.one-setup";
 inline constexpr const char* kGenerateSourcesRule = "build.generate-sources";
 inline constexpr const char* kBuildOverlayRule = "build.overlay";
+inline constexpr const char* kWheelhouseRule = "build.wheelhouse";
 inline constexpr const char* kCmakeArchRule = "build.cmake-arch";
 inline constexpr const char* kCmakeStdRule = "build.cmake-std";
 inline constexpr const char* kFetchLocalRule = "build.fetch-local";

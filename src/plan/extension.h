@@ -125,6 +125,11 @@ struct ExtensionRequest {
   int jobs = 0;              // 0 = from memory
   int split_compile = -1;    // --split-compile: -1 = auto (speed_split.h), 1 = off, N = threads per CUDA compile
   std::vector<std::pair<std::string, std::string>> env;  // --env KEY=VALUE: the package's own build switches
+  // --wheelhouse DIR (absolute) and the distributions its wheels hold (PEP 503 names): the build
+  // overlay and verify take their requirements from there only.
+  std::string wheelhouse;
+  struct HouseWheel { std::string name, version, file; };
+  std::vector<HouseWheel> wheelhouse_wheels;
   std::uint64_t mem_budget_bytes = 0;
   std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)
   // Where `scan` was read for a URL@REF or NAME==VERSION (the tree fetched into the cache at plan

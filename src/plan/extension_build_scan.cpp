@@ -80,6 +80,17 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
     if (!s.own_includes) s.own_includes = RE2::PartialMatch(list, relative);
     all_matches(list, env_dir, s.include_env);
   }
+  // include_dirs=_include_dirs, a list setup.py builds while it runs (SS-Conv appends
+  // os.path.join('src', op) for each directory of src/): no reading tells whether an entry is
+  // relative, and the helper changes only relative entries naming a directory beside setup.py.
+  static const RE2 incvar(R"(\binclude_dirs\s*=\s*([A-Za-z_]\w*)\s*[,)\n])");
+  std::vector<std::string> vars;
+  all_matches(code, incvar, vars);
+  for (const auto& v : vars) {
+    if (s.own_includes) break;
+    const RE2 grows("\\b" + v + R"(\s*(?:\.\s*(?:append|extend|insert)\s*\(|\+=))");
+    s.own_includes = RE2::PartialMatch(code, grows);
+  }
   static const RE2 stdflag(R"((-std=(?:c|gnu)\+\+[0-9a-z]{2}))");
   all_matches(code, stdflag, s.std_flags);
   static const RE2 env_read(

@@ -191,6 +191,8 @@ void build_steps(Ctx& c) {
                  (c.cuda_on ? "; the GPU code covers " + c.p.arch_list.torch_cuda_arch_list() : "") +
                  (gpu_test ? "; on the GPU" : c.cuda_on ? "; no GPU test (no driver or GPU here)" : "")};
   if (gpu_test) v.argv.push_back("--gpu");
+  // --wheelhouse: the runtime dependencies from there only, as the lock says.
+  if (!c.req->wheelhouse.empty()) v.argv.insert(v.argv.end(), {"--wheelhouse", c.req->wheelhouse});
   c.p.steps.push_back(v);
 }
 

@@ -1,10 +1,12 @@
 #include "plan/request.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 
+#include "core/package_name.h"
 #include "plan/machine_toolkits.h"
 #include "probe/probe.h"
 #include "source/git.h"
@@ -38,6 +40,27 @@ std::string canonical(const std::string& p) {
   std::error_code ec;
   auto c = std::filesystem::canonical(p, ec);
   return ec ? p : c.string();
+}
+
+// --wheelhouse DIR: absolute, and the distribution and version of each wheel in it (PEP 427's file
+// name, NAME-VERSION-...whl), so the plan knows what it can take from there and refuses another torch.
+std::string read_wheelhouse(const RequestInput& o, ExtensionRequest& req) {
+  if (o.wheelhouse.empty()) return "";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(o.wheelhouse, ec))
+    return "--wheelhouse " + o.wheelhouse + ": not a directory (a wheelhouse is a directory of .whl files)";
+  req.wheelhouse = std::filesystem::absolute(o.wheelhouse, ec).lexically_normal().string();
+  for (const auto& e : std::filesystem::directory_iterator(o.wheelhouse, ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.size() < 5 || f.compare(f.size() - 4, 4, ".whl") != 0) continue;
+    auto dash = f.find('-');
+    auto dash2 = dash == std::string::npos ? dash : f.find('-', dash + 1);
+    if (dash2 == std::string::npos) continue;
+    req.wheelhouse_wheels.push_back({normalize_name(f.substr(0, dash)), f.substr(dash + 1, dash2 - dash - 1), f});
+  }
+  std::sort(req.wheelhouse_wheels.begin(), req.wheelhouse_wheels.end(),
+            [](const auto& a, const auto& b) { return a.file < b.file; });
+  return "";
 }
 
 std::string kb_errors(const std::vector<std::string>& errors) {
@@ -198,6 +221,7 @@ Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe
   if (o.raw.jobs.set) req.jobs = spec::parse_jobs(o.raw.jobs.value).value_or(0);
   req.split_compile = o.split_compile;
   req.env = o.env;
+  if (err = read_wheelhouse(o, req); !err.empty()) { out.error = err; return out; }
   if (o.raw.mem_budget.set) req.mem_budget_bytes = spec::parse_size(o.raw.mem_budget.value).value_or(0);
   Knowledge& k = t.planner;
   k.errors.insert(k.errors.end(), t.recipe_errors.begin(), t.recipe_errors.end());

@@ -37,6 +37,10 @@ struct RequestInput {
   // --no-fetch: an extension's source is never fetched (neither read before planning nor by the
   // build): a URL@REF or NAME==VERSION is refused, naming what would have been fetched.
   bool no_fetch = false;
+  // --wheelhouse DIR: the build's Python requirements (the build overlay, pybind11 for
+  // build.fetch-local) and verify's runtime dependencies come from this directory only, offline
+  // (pip --no-index --find-links DIR); kept in the lock. Never a torch other than the target's.
+  std::string wheelhouse;
 };
 
 // The tables a request plans with (loaded once by the command), each with its reader's errors.

@@ -100,7 +100,6 @@ std::string make_spec(RunState& s, const StepCtx& c, build::StepSpec& spec) {
   if (c.kind == StepKind::verify && runs_kind_command(c.kind, c.step.argv)) {
     spec.argv.insert(spec.argv.end(), {"--report", verdicts_path(s)});
     if (s.early_verify.started()) spec.argv.insert(spec.argv.end(), {"--early-check", s.early_verify.dir()});
-    if (!s.o.wheelhouse.empty()) spec.argv.insert(spec.argv.end(), {"--wheelhouse", s.o.wheelhouse});
     s.w.remove(verdicts_path(s));
   }
   spec.env = s.env;

@@ -43,7 +43,6 @@ struct BuildOptions {
   // Makes a failed step's diagnosis specific to this machine before a remedy is chosen
   // (triage::specialize with the host facts: names an installed host compiler that fits).
   std::function<void(triage::Diagnosis&)> sharpen;
-  std::string wheelhouse;            // verify's runtime dependencies from here ("" = the package index)
   // verify's checker starts with the build step (early_verify.h); only with real processes
   bool early_verify = true;
   std::string what;                  // "torch==2.4.1" for messages and the lock holder

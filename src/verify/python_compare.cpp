@@ -68,6 +68,26 @@ class Judge {
   bool is_ext() const { return !ext_name().empty(); }
   bool has_smoke() const { return is_ext() && o_.plan && !o_.plan->smoke.empty(); }
 
+  // A module the plan warned about: the package imports it and another setup.py of the same tree builds it
+  // (plan/build_remedies.cpp: bottom-up-attention's detectron2 submodule, FRNN's prefix_sum). The plan's
+  // reason, which names the build to run first; "" for any other module.
+  std::string sibling(const std::string& module) const {
+    if (!o_.plan || module.empty()) return "";
+    for (const auto& d : o_.plan->decisions)
+      if (d.topic == "extension" && d.warning && d.value == "imports " + module + ", which this build does not make")
+        return d.reason;
+    return "";
+  }
+  // The top-level module of `No module named 'a.b'` in an error text, else "".
+  static std::string missing_module(const std::string& error) {
+    const std::string key = "No module named '";
+    auto at = error.find(key);
+    if (at == std::string::npos) return "";
+    auto end = error.find('\'', at + key.size());
+    std::string m = end == std::string::npos ? "" : error.substr(at + key.size(), end - at - key.size());
+    return m.substr(0, m.find('.'));
+  }
+
   // The step's result when it finished well; else nullptr, and a FAIL saying why when it ran.
   const StepResult* value_of(const std::string& step, const CheckName& check) {
     const StepResult* s = run_.find(step);
@@ -79,7 +99,8 @@ class Judge {
       return nullptr;
     }
     if (!s->ok) {
-      fail(check, s->error);
+      std::string why = sibling(missing_module(s->error));
+      fail(check, why.empty() ? s->error : s->error + ": the plan warned: " + why);
       return nullptr;
     }
     return s;
@@ -316,6 +337,10 @@ class Judge {
       std::string dep = v.is_object() ? str_of(v, "missing_dependency") : "";
       if (v.is_object() && v.contains("not_a_module"))
         note({Check::import_module, name}, "a shared library, not a Python module: " + str_of(v, "not_a_module"));
+      else if (!dep.empty() && !sibling(dep).empty())
+        add(Outcome::warn, {Check::import_module, name},
+            "needs " + dep + ", which is not installed here (" + str_of(v, "error") + "), and which no index gives "
+            "for this build: the plan warned: " + sibling(dep));
       else if (!dep.empty())
         add(Outcome::warn, {Check::import_module, name},
             "needs " + dep + ", which is not installed here (" + str_of(v, "error") +

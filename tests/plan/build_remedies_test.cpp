@@ -9,6 +9,7 @@
 #include "extension_fakes.h"
 #include "plan/build_kb.h"
 #include "plan/extension.h"
+#include "plan/lock_check.h"
 
 namespace ts::plan {
 namespace {
@@ -346,6 +347,124 @@ TEST(BuildRemedies, ABackendTheTargetAlreadySatisfiesIsNotInstalledAgain) {
   EXPECT_EQ(reqs, (std::vector<std::string>{"scikit-build-core>=0.10"}));
 }
 
+// --wheelhouse (build.wheelhouse): the overlay's pip takes only the wheelhouse (no index), verify's
+// argv carries it, and the lock as written passes lock_check. A torch wheel other than the target's
+// there is refused (named, never installed); the target's own is not.
+const Step* step_named(const Plan& p, const std::string& name) {
+  for (const auto& x : p.steps)
+    if (x.name == name) return &x;
+  return nullptr;
+}
+
+ExtensionRequest house_request(SourceScan s, const ProvisionContext* pc, std::vector<std::string> files) {
+  auto req = dir_request(s);
+  req.provision = pc;
+  req.wheelhouse = "/media/wheels";
+  for (const auto& f : files) {
+    auto d1 = f.find('-'), d2 = f.find('-', d1 + 1);
+    std::string n = f.substr(0, d1);
+    std::replace(n.begin(), n.end(), '_', '-');
+    req.wheelhouse_wheels.push_back({n, f.substr(d1 + 1, d2 - d1 - 1), f});
+  }
+  return req;
+}
+
+TEST(BuildRemedies, AWheelhouseFeedsTheOverlayAndVerifyOffline) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto s = cuda_only_scan();
+  s.pyproject = true;
+  s.pyproject_requires = {"scikit-build-core>=0.10", "torch"};
+  auto req = house_request(s, &pc, {"scikit_build_core-0.11.1-py3-none-any.whl", "torch-2.9.0-cp312-cp312-linux_x86_64.whl",
+                                    "torch-2.11.0+cu130-cp312-cp312-linux_x86_64.whl"});
+  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  const Step* st = step_named(r.plan, "build-requires");
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(std::vector<std::string>(st->argv.begin() + 1, st->argv.begin() + 10),
+            (std::vector<std::string>{"-m", "pip", "install", "--no-deps", "--upgrade", "--no-index", "--find-links",
+                                      "/media/wheels", "--target"}));
+  EXPECT_EQ(std::count(st->argv.begin(), st->argv.end(), "torch"), 0);
+  const Step* v = step_named(r.plan, "verify");
+  ASSERT_NE(v, nullptr);
+  auto at = std::find(v->argv.begin(), v->argv.end(), "--wheelhouse");
+  ASSERT_NE(at, v->argv.end());
+  EXPECT_EQ(*(at + 1), "/media/wheels");
+  const Decision* refused = nullptr;
+  for (const auto& d : r.plan.decisions)
+    if (d.topic == "wheelhouse" && d.warning) refused = &d;
+  ASSERT_NE(refused, nullptr);
+  EXPECT_EQ(refused->value, "refused: torch-2.9.0-cp312-cp312-linux_x86_64.whl");  // the target's own is not named
+  EXPECT_TRUE(lock_problems(r.plan).empty()) << lock_problems(r.plan).front();
+  // The overlay without a wheelhouse asks the index, as before; a hand-edited --find-links that is not
+  // absolute is no plan's.
+  auto plain = pyproject_plan({"scikit-build-core>=0.10"}, &pc);
+  EXPECT_EQ(std::count(step_named(plain.plan, "build-requires")->argv.begin(),
+                       step_named(plain.plan, "build-requires")->argv.end(), "--no-index"), 0);
+  Plan edited = r.plan;
+  for (auto& x : edited.steps)
+    if (x.name == "build-requires") x.argv[8] = "wheels";
+  EXPECT_FALSE(lock_problems(edited).empty());
+}
+
+// torchmcubes asks for the programs' wheels ("cmake", "ninja"): the machine's own serve when their
+// versions fit; near miss: a cmake older than the requirement still goes into the overlay.
+TEST(BuildRemedies, TheMachinesCmakeAndNinjaServeTheirRequirements) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto f = machine();
+  f.tools.push_back({"cmake", "/usr/bin/cmake", "3.25.1"});
+  f.tools.push_back({"ninja", "/usr/bin/ninja", "1.11.1"});
+  auto s = cuda_only_scan();
+  s.pyproject = true;
+  s.pyproject_requires = {"cmake", "ninja>=1.10"};
+  auto req = dir_request(s);
+  req.provision = &pc;
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(step_named(r.plan, "build-requires"), nullptr);
+  s.pyproject_requires = {"cmake>=3.30", "ninja"};
+  req = dir_request(s);
+  req.provision = &pc;
+  r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  const Step* st = step_named(r.plan, "build-requires");
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->argv.back(), "cmake>=3.30");
+}
+
+// build.fetch-local with no pybind11 in the target Python (the GPU machine's optimized-transducer): a
+// pybind11 wheel of the wheelhouse goes into the overlay, whose package carries pybind11Config.cmake.
+// Near misses: the target has pybind11, the wheelhouse has none, there is no wheelhouse.
+TEST(BuildRemedies, FetchLocalTakesPybind11FromTheWheelhouse) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto s = cuda_only_scan();
+  s.setup_py = true;
+  s.cmake_driver = "setup.py";
+  s.cmake_fetches = {{"pybind11", "CMakeLists.txt:12: FetchContent_Declare(pybind11"}};
+  auto req = house_request(s, &pc, {"pybind11-2.13.6-py3-none-any.whl"});
+  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  const Step* st = step_named(r.plan, "build-requires");
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->argv.back(), "pybind11");
+  const Decision* d = remedy(r.plan, ext::kBuildOverlayRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("pybind11 for build.fetch-local"), std::string::npos) << d->reason;
+  EXPECT_NE(env(r.plan, "CMAKE_ARGS").find("FETCHCONTENT_SOURCE_DIR_PYBIND11"), std::string::npos);
+  auto has = machine();
+  has.pythons[0].packages["pybind11"] = "2.13.6";
+  EXPECT_EQ(step_named(make_extension_plan(req, has, test_kb(), recipe_generic("demo-ext"), &test_fixes()).plan,
+                       "build-requires"), nullptr);
+  auto none = house_request(s, &pc, {"ninja-1.11.1-py3-none-any.whl"});
+  EXPECT_EQ(step_named(make_extension_plan(none, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes()).plan,
+                       "build-requires"), nullptr);
+  auto no_house = dir_request(s);
+  no_house.provision = &pc;
+  EXPECT_EQ(step_named(make_extension_plan(no_house, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes()).plan,
+                       "build-requires"), nullptr);
+}
+
 TEST(BuildRemedies, WithoutACacheTheOverlayIsAWarning) {
   auto r = pyproject_plan({"scikit-build-core"}, nullptr);
   ASSERT_TRUE(r.ok());
@@ -401,6 +520,26 @@ TEST(BuildSwitchScan, ARelativeIncludeDirsEntryIsTheRemedysToo) {
   SourceScan near;
   scan_build_switches("include_dirs = [os.path.join(here, 'include'), '/usr/include/eigen3']\n"
                       "include_package_data = True\npackages = ['pkg']\n", near);
+  EXPECT_FALSE(near.own_includes);
+}
+
+// SS-Conv builds its include list while setup.py runs (os.path.join('src', op) for each directory of
+// src/, appended to _include_dirs): unreadable, so the remedy is planned; a list given as a variable
+// that setup.py never grows, or a grown list that is not the include_dirs, is not.
+TEST(BuildSwitchScan, AnIncludeListSetupPyBuildsIsTheRemedysToo) {
+  SourceScan s;
+  scan_build_switches("_include_dirs= [os.path.dirname(get_python_inc(plat_specific=1)), ]\n"
+                      "for op in os.listdir('src'):\n    dir_op = os.path.join('src', op)\n"
+                      "    _include_dirs.append(dir_op)\n"
+                      "setup(ext_modules=[CUDAExtension(name='ss_conv._ext', sources=srcs,\n"
+                      "    include_dirs = _include_dirs,\n    extra_compile_args={})])\n", s);
+  EXPECT_TRUE(s.own_includes);
+  SourceScan t;
+  scan_build_switches("inc = [here]\ninc += extra\next = CppExtension('m', srcs, include_dirs=inc)\n", t);
+  EXPECT_TRUE(t.own_includes);
+  SourceScan near;
+  scan_build_switches("inc = torch.utils.cpp_extension.include_paths()\nsrcs = []\nsrcs.append('a.cpp')\n"
+                      "ext = CppExtension('m', srcs, include_dirs=inc)\n", near);
   EXPECT_FALSE(near.own_includes);
 }
 

@@ -449,6 +449,23 @@ TEST(ExtensionScan, SourcesAScriptBesideSetupPyWritesAreFound) {
   EXPECT_TRUE(scan_source_dir(d.path(), &err).generated_sources.empty());
 }
 
+// bottom-up-attention.pytorch: bua/ imports detectron2, which its detectron2/ submodule's setup.py
+// builds (`extension(` an alias of CUDAExtension, its name on the next line).
+TEST(ExtensionScan, ASubmoduleTheSmokeImportsIsASiblingExtension) {
+  ScratchDir d;
+  write(d / "setup.py", "ext_modules = [\n    extension(\n        \"bua.caffe.modeling._C\",\n        sources)]\n");
+  write(d / "bua/__init__.py", "");
+  write(d / "bua/caffe/config.py", "from detectron2.config import CfgNode as CN\n");
+  write(d / "detectron2/setup.py", "extension = CUDAExtension\next_modules = [\n    extension(\n        \"detectron2._C\",\n"
+                                   "        sources)]\n");
+  std::string err;
+  auto s = scan_source_dir(d.path(), &err);
+  ASSERT_TRUE(s.scanned) << err;
+  ASSERT_EQ(s.sibling_extensions.size(), 1u);
+  EXPECT_EQ(s.sibling_extensions[0].first, "detectron2");
+  EXPECT_EQ(s.sibling_extensions[0].second, "detectron2/setup.py");
+}
+
 // use_ninja=False in either spelling torch's BuildExtension takes it (torch-spline-conv 1.2.2's
 // setup.py: "BuildExtension.with_options(no_python_abi_suffix=True, use_ninja=False)").
 TEST(ExtensionScan, ASetupPyThatTurnsNinjaOffIsNoted) {

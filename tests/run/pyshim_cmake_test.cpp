@@ -346,6 +346,36 @@ TEST_F(CmakeFetch, FetchLocalGivesFetchContentTheBuildsPybind11) {
   EXPECT_EQ(value, "11\n");
 }
 
+// build.wheelhouse's pybind11: pip --target put it in the build overlay, a PYTHONPATH entry, with its
+// CMake config inside the package; the stand-in finds it there whichever Python the project runs
+// (here none). A stand-in config (version 9.9.9) tells it from the system's. Near miss: a PYTHONPATH
+// entry without that config is never taken. A configure with no language: no compiler runs.
+TEST(CmakeFetchStandIn, AnOverlaysPybind11OnPythonpathIsFound) {
+  if (util::run({"cmake", "--version"}, {std::chrono::seconds(60)}).exit_code != 0) GTEST_SKIP() << "no cmake here";
+  ::ts::testkit::TempDir t{"ts-fetch-standin"};
+  const fs::path root = t.path();
+  fs::create_directories(root / "proj/pybind11");
+  fs::copy_file(std::string(TS_SOURCE_DIR) + "/src/run/pyshim/fetch_pybind11.cmake", root / "proj/pybind11/CMakeLists.txt");
+  std::ofstream(root / "proj/CMakeLists.txt") << "cmake_minimum_required(VERSION 3.18)\nproject(p NONE)\nadd_subdirectory(pybind11)\n";
+  const fs::path cfg = root / "overlay/pybind11/share/cmake/pybind11";
+  fs::create_directories(cfg);
+  std::ofstream(cfg / "pybind11Config.cmake") << "set(pybind11_FOUND TRUE)\nset(pybind11_VERSION 9.9.9)\n"
+                                                  "add_library(pybind11::headers INTERFACE IMPORTED)\n";
+  fs::create_directories(root / "empty");
+  auto configure = [&](const std::string& pythonpath, const std::string& build) {
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(120);
+    o.extra_env = {{"PYTHONPATH", pythonpath}};
+    return util::run({"cmake", "-S", (root / "proj").string(), "-B", (root / build).string()}, o);
+  };
+  auto r = configure((root / "empty").string() + ":" + (root / "overlay").string(), "b1");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("torchsmith [build.fetch-local]: pybind11 9.9.9 from " + cfg.string()), std::string::npos) << r.out;
+  auto near = configure((root / "empty").string(), "b2");
+  EXPECT_EQ((near.out + near.err).find(cfg.string()), std::string::npos) << near.out << near.err;
+  EXPECT_EQ((near.out + near.err).find("9.9.9"), std::string::npos) << near.out << near.err;
+}
+
 // The shell rule: the plan's -D's go right after a configure call's `cmake` word; `cmake --build`,
 // a word that merely ends in cmake, and a call that already has them are left as written.
 TEST(PyshimCmakeRules, AShellCommandsConfigureCallGetsThePlansDefines) {

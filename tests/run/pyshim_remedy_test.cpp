@@ -50,14 +50,14 @@ class PyshimRemedy : public ::testing::Test {
   }
 
   // A wheel of FIXTURE through torchsmith's PEP 517 frontend (the plan's build step), as a package's
-  // failure shows only there; near: copy FIXTURE/one_of_two.py over setup.py first. The wheel's
+  // failure shows only there; near: copy FIXTURE/ALT (one_of_two.py) over setup.py first. The wheel's
   // member names, one a line, are in value.
   Built wheel(const std::string& fixture, const std::string& name, std::map<std::string, std::string> env,
-              bool near = false) {
+              bool near = false, const std::string& alt = "one_of_two.py") {
     Built b;
     fs::path tree = fs::path(dir_) / name;
     fs::copy(fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/long_tail" / fixture, tree, fs::copy_options::recursive);
-    if (near) fs::copy_file(tree / "one_of_two.py", tree / "setup.py", fs::copy_options::overwrite_existing);
+    if (near) fs::copy_file(tree / alt, tree / "setup.py", fs::copy_options::overwrite_existing);
     util::RunOptions o;
     o.timeout = std::chrono::seconds(120);
     o.cwd = tree.string();
@@ -250,6 +250,23 @@ TEST_F(PyshimRemedy, OneSetupBuildsBothExtensionsInOneWheel) {
                            "extensions lt_two_setups_a, lt_two_setups_b; the first call's name='lt-two-setups-a' kept"),
             std::string::npos) << b.run.err;
   EXPECT_EQ(b.value, "lt_two_setups_a\nlt_two_setups_b\n");
+}
+
+// torchcv's nms: the two calls' build_ext differ (call 1's routes compiles by a dict of flags, call
+// 2's is torch's BuildExtension). One class for both fed call 2's list to call 1's routing; each call's
+// extensions are built by its own class, and the near miss (one class) keeps the merged one.
+TEST_F(PyshimRemedy, OneSetupBuildsEachCallsExtensionsWithItsOwnBuildExt) {
+  Built b = wheel("two_setups", "builders", {{"TORCHSMITH_ONE_SETUP", "1"}}, true, "two_builders.py");
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.one-setup] lt_two_setups_a built with its own call's build_ext (__main__.custom_build_ext)"),
+            std::string::npos) << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.one-setup] lt_two_setups_b built with its own call's build_ext "
+                           "(torch.utils.cpp_extension.BuildExtension)"),
+            std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "lt_two_setups_a\nlt_two_setups_b\n");
+  Built same = wheel("two_setups", "same-builder", {{"TORCHSMITH_ONE_SETUP", "1"}});
+  ASSERT_TRUE(same.run.ok()) << same.run.out << same.run.err;
+  EXPECT_EQ(same.run.err.find("built with its own call's build_ext"), std::string::npos) << same.run.err;
 }
 
 // Near miss: two setup() calls under if/else, only one of which runs, are never held back.

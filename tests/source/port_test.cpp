@@ -183,6 +183,22 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.thc-free", "THCudaFree(state, p);\n", "c10::cuda::CUDACachingAllocator::raw_delete(p);\n"},
         Case{"port.th-arg-check", "THArgCheck(x.dim() == 4, 2, \"4D input expected\");\n",
              "TORCH_CHECK(x.dim() == 4, \"4D input expected\");\n"},
+        // PointMVSNet's gather_knn_kernel.cu: a condition that is a call with commas of its own.
+        Case{"port.th-arg-check", "THArgCheck(at::cuda::getApplyGrid(total, grid, dev), 1, \"Too many elements\");\n",
+             "TORCH_CHECK(at::cuda::getApplyGrid(total, grid, dev), \"Too many elements\");\n"},
+        Case{"port.th-arg-check", "THArgCheck(ok, name, \"x\");\n", "THArgCheck(ok, name, \"x\");\n"},
+        // graspness' knn.h: THError with a message, after the THC ports; a printf format is left alone.
+        Case{"port.th-error", "        THError(\"aborting\");\n", "        TORCH_CHECK(false, \"aborting\");\n"},
+        Case{"port.th-error", "THError(\"bad size %d\", n);\nMyTHError(\"x\");\n", "THError(\"bad size %d\", n);\nMyTHError(\"x\");\n"},
+        Case{"port.th-error", "#define THError(m) throw m\nTHError(\"x\");\n", "#define THError(m) throw m\nTHError(\"x\");\n"},
+        // PointMVSNet again: TH's index base, always 0; a file that defines its own keeps it.
+        Case{"port.th-index-base", "int64_t v = index.data[off] - TH_INDEX_BASE;\n", "int64_t v = index.data[off] - 0;\n"},
+        Case{"port.th-index-base", "#define TH_INDEX_BASE 0\nint64_t v = i - TH_INDEX_BASE;\nMY_TH_INDEX_BASE_X;\n",
+             "#define TH_INDEX_BASE 0\nint64_t v = i - TH_INDEX_BASE;\nMY_TH_INDEX_BASE_X;\n"},
+        // PointMVSNet's kernel names a define only in a comment: the port still applies (to the comment's
+        // text too, as ports do).
+        Case{"port.glog-check-macros", "// #define CHECK_EQ(x, y) AT_CHECK(x == y, #x)\n  CHECK_EQ(input.dim(), 3);\n",
+             "// #define TORCH_CHECK_EQ(x, y) AT_CHECK(x == y, #x)\n  TORCH_CHECK_EQ(input.dim(), 3);\n"},
         Case{"port.at-check", "AT_CHECK(x.is_contiguous(), \"x\");\n", "TORCH_CHECK(x.is_contiguous(), \"x\");\n"},
         Case{"port.at-check", "MY_AT_CHECK(x);\n", "MY_AT_CHECK(x);\n"},
         Case{"port.dispatch-type", "AT_DISPATCH_FLOATING_TYPES_AND_HALF(input.type(), \"f\", ([&] {\n",

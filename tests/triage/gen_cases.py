@@ -805,6 +805,14 @@ c('SOURCE_MERGE_CONFLICT_MARKERS', [
   '                ^',
   '  SyntaxError: invalid decimal literal'],
   ['  ======= done =======', '>>>>>>> (pretty banner)', 'Auto-merging setup.py'])
+# A setup.py whose CUDAExtension has its name commented out (the long-tail bench, batch 6's dev mlp-maps-hashencoder).
+c('SETUP_PY_EXTENSION_WITHOUT_NAME', [
+  '  File "/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py", line 317, in run_setup',
+  '    exec(code, locals())',
+  '  File "<string>", line 16, in <module>',
+  "TypeError: CUDAExtension() missing 1 required positional argument: 'name'"],
+  ["TypeError: CUDAExtension() missing 1 required positional argument: 'sources'",
+   "TypeError: load() missing 1 required positional argument: 'name'"])
 # A vendored cuFFTDx with no SM<900> (the long-tail bench, batch 3's dev safari-fftconv on an H100).
 c('HEADER_LIBRARY_NO_ARCH_SPECIALIZATION', [
   '/tmp/lt/torchsmith-safari-fftconv/out/src/fftconv_cuda.cu(791): error: incomplete type "cufftdx::SM<900U>" is not allowed',

@@ -404,6 +404,48 @@ TEST(PythonCheck, AMissingRuntimeDependencyWarnsAndTheSmokeDecides) {
   ASSERT_TRUE(f) << dump(r.verdicts);
 }
 
+// bottom-up-attention: its Python and its smoke import detectron2, which the repository's submodule
+// builds with a setup.py of its own; the plan warned, naming that build. Verify's warning and the
+// smoke's FAIL carry the plan's reason instead of "pip install detectron2"; near miss: a module the
+// plan did not warn about keeps the plain wording.
+TEST(PythonCheck, AMissingSiblingExtensionNamesTheBuildThePlanWarnedOf) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = tiny_wheel(t, "import sibling_not_built_here\n");
+  o.plan = tiny_plan();
+  plan::Decision d;
+  d.topic = "extension";
+  d.value = "imports sibling_not_built_here, which this build does not make";
+  d.reason = "the package's Python imports sibling_not_built_here, an extension that detectron2/setup.py of the "
+             "same tree builds as a package of its own: build and install it first (torchsmith build SRC/detectron2)";
+  d.warning = true;
+  o.plan->decisions.push_back(d);
+  o.plan->smoke = "import sibling_not_built_here.layers\n";
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  auto* w = find(r.verdicts, "import tinypkg", Outcome::warn);
+  ASSERT_TRUE(w) << dump(r.verdicts);
+  EXPECT_NE(w->detail.find("the plan warned: the package's Python imports sibling_not_built_here"), std::string::npos)
+      << w->detail;
+  EXPECT_EQ(w->detail.find("pip install"), std::string::npos) << w->detail;
+  auto* f = find(r.verdicts, "smoke", Outcome::fail);
+  ASSERT_TRUE(f) << dump(r.verdicts);
+  EXPECT_NE(f->detail.find("No module named 'sibling_not_built_here'"), std::string::npos) << f->detail;
+  EXPECT_NE(f->detail.find("(torchsmith build SRC/detectron2)"), std::string::npos) << f->detail;
+
+  o.plan->decisions.clear();
+  o.work_dir = t / "work2";
+  r = verify_python_install(o);
+  w = find(r.verdicts, "import tinypkg", Outcome::warn);
+  ASSERT_TRUE(w) << dump(r.verdicts);
+  EXPECT_NE(w->detail.find("pip install sibling_not_built_here"), std::string::npos) << w->detail;
+  f = find(r.verdicts, "smoke", Outcome::fail);
+  ASSERT_TRUE(f) << dump(r.verdicts);
+  EXPECT_EQ(f->detail.find("the plan warned"), std::string::npos) << f->detail;
+}
+
 // Deformable-DETR's models/ops wheel: find_packages() in the subdirectory installs `functions` and
 // `modules` top-level, and modules/ does `from ..functions import`: by its own name it cannot import.
 TEST(PythonCheck, APackageWrittenAsASubpackageImportsAsOne) {

@@ -17,12 +17,20 @@ foreach(_py IN ITEMS "${PYTHON_EXECUTABLE}" "${Python_EXECUTABLE}" "${Python3_EX
     endif()
   endif()
 endforeach()
+# The build overlay's pybind11 (a --wheelhouse's wheel, pip --target): its package, CMake config
+# inside, is a directory of a PYTHONPATH entry, whichever Python the project runs.
+string(REPLACE ":" ";" _torchsmith_pypath "$ENV{PYTHONPATH}")
+foreach(_p IN LISTS _torchsmith_pypath)
+  if(_p AND EXISTS "${_p}/pybind11/share/cmake/pybind11/pybind11Config.cmake")
+    list(APPEND _torchsmith_hints "${_p}/pybind11/share/cmake/pybind11")
+  endif()
+endforeach()
 find_package(pybind11 CONFIG HINTS ${_torchsmith_hints})
 if(NOT pybind11_FOUND)
   message(FATAL_ERROR "torchsmith [build.fetch-local]: the project downloads pybind11 with FetchContent, which "
     "this build does not let it do, and the build environment has no pybind11 (neither the target Python's "
     "`pybind11` package nor a pybind11Config.cmake CMake finds): install it into the target Python "
-    "(python -m pip install pybind11), or pass -DFETCHCONTENT_SOURCE_DIR_PYBIND11=DIR, DIR a pybind11 source tree")
+    "(python -m pip install pybind11), give torchsmith build a --wheelhouse DIR that holds a pybind11 wheel, or pass -DFETCHCONTENT_SOURCE_DIR_PYBIND11=DIR, DIR a pybind11 source tree")
 endif()
 message(STATUS "torchsmith [build.fetch-local]: pybind11 ${pybind11_VERSION} from ${pybind11_DIR}, not downloaded")
 if(NOT CMAKE_VERSION VERSION_LESS 3.21)

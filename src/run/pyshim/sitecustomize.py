@@ -35,7 +35,8 @@
 #    extension's relative include_dirs entry naming a directory there, become absolute against
 #    setup.py's directory (torch's ninja build compiles in build_temp);
 #  - build.one-setup, TORCHSMITH_ONE_SETUP=1: a setup.py that calls setup() at its top level more
-#    than once (a distribution per extension) gets one setup() call, every call's parts merged;
+#    than once (a distribution per extension) gets one setup() call, every call's parts merged,
+#    each call's extensions built by its own call's build_ext where the calls' differ;
 #  - build.generate-sources, TORCHSMITH_GENERATE="gen.py:a.cu,b.cu": before the first compile, each
 #    script beside setup.py whose files are missing runs once with this Python (fairseq's
 #    cuda_function_gen.py writes the .cu files its kernel includes; setup.py never runs it);
@@ -416,6 +417,44 @@ def _merge_setup_calls(calls):
     return merged, kept
 
 
+def _build_ext_of(attrs):
+    # The build_ext a call's own extensions are built with: its cmdclass's, else setuptools' own.
+    cls = (attrs.get("cmdclass") or {}).get("build_ext")
+    if cls is None:
+        from setuptools.command.build_ext import build_ext as cls
+    return cls
+
+
+def _per_call_build_ext(calls):
+    # torchcv's nms: call 1's build_ext routes compiles by extra_compile_args["cc"/"nvcc"] (a dict),
+    # call 2's is torch's BuildExtension; one class for both fed call 2's list to call 1's routing
+    # ("list indices must be integers or slices, not str"). Each call's extensions get their own
+    # call's class, run in call order with the merged command's options. None when one class serves.
+    groups = []
+    for attrs in calls:
+        exts = list(attrs.get("ext_modules") or [])
+        if exts:
+            groups.append((_build_ext_of(attrs), exts))
+    if len({id(cls) for cls, _ in groups}) < 2:
+        return None
+
+    class build_ext_per_call(groups[0][0]):
+        def run(self):
+            for cls, exts in groups:
+                sub = cls(self.distribution)
+                for opt in ("inplace", "build_lib", "build_temp", "debug", "force", "parallel", "plat_name"):
+                    if hasattr(self, opt):
+                        setattr(sub, opt, getattr(self, opt))
+                sub.ensure_finalized()
+                names = {getattr(e, "name", None) for e in exts}
+                sub.extensions = [e for e in (self.extensions or []) if getattr(e, "name", None) in names]
+                _say("[build.one-setup] %s built with its own call's build_ext (%s.%s)"
+                     % (", ".join(e.name for e in sub.extensions), cls.__module__, cls.__name__))
+                sub.run()
+
+    return build_ext_per_call
+
+
 def _one_setup(setuptools_module):
     original = getattr(setuptools_module, "setup", None)
     if original is None or getattr(original, "_torchsmith_one_setup", False):
@@ -439,6 +478,9 @@ def _one_setup(setuptools_module):
                  "others as one (TORCHSMITH_ONE_SETUP)" % (expected[0], len(held), attrs.get("name", "?")))
             return None
         merged, kept = _merge_setup_calls(held)
+        per_call = _per_call_build_ext(held)
+        if per_call is not None:
+            merged["cmdclass"] = dict(merged.get("cmdclass") or {}, build_ext=per_call)
         exts = [getattr(e, "name", "?") for e in merged.get("ext_modules") or []]
         _say("[build.one-setup] the %d setup() calls built as one distribution %s with the extensions %s%s"
              % (len(held), merged.get("name", "?"), ", ".join(exts) or "(none)",

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""The long-tail bench's wheelhouse for a device with no index (pack_device.sh --wheelhouse).
+
+Reads what each packed package's Python build and runtime declare (pyproject.toml's [build-system]
+requires and [project] dependencies, setup.py's literal install_requires / setup_requires lists,
+pybind11 where a CMake file fetches it with FetchContent), and downloads those wheels with their
+dependencies from PyPI for the device's Python on manylinux x86_64 (binary wheels only). Never torch
+or its kin: a requirement whose dependencies reach one is skipped and named, and no such wheel is
+kept. The build's requirements are always taken; a runtime dependency only where it and what it
+brings come to at most --runtime-mib (default 4 MiB: the device's carry is 64 MiB in all, so
+tensorboard or matplotlib stay out, named). Prints what it took, per package, and the size.
+
+  wheelhouse.py --packages DEST/packages.tsv --sources DEST --dest DEST/wheelhouse [--python 3.12]
+"""
+import argparse
+import ast
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import tomllib
+
+# torch and what pins or replaces it, and CUDA's own wheels: the device's torch is the one under test.
+KIN = re.compile(r"^(torch|torchvision|torchaudio|triton|pytorch-triton.*|nvidia-.*|.*-cu\d+)$")
+# The device's torch environment has these (the bench's header prints numpy's version); torchsmith
+# provisions its own cmake and ninja.
+THERE = {"numpy", "setuptools", "wheel", "pip", "cmake", "ninja"}
+PLATFORMS = ["manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux_2_28_x86_64", "linux_x86_64"]
+
+
+def norm(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def req_name(req):
+    m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req)
+    return norm(m.group(1)) if m else ""
+
+
+def literal_lists(setup_py, keys=("install_requires", "setup_requires")):
+    # install_requires=['yacs', ...] as written in setup.py's syntax tree; a computed list is not read.
+    try:
+        tree = ast.parse(setup_py)
+    except (SyntaxError, ValueError):
+        return []
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg in keys and isinstance(node.value, (ast.List, ast.Tuple)):
+            out += [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return out
+
+
+def declared(tar_path, subdir):
+    # What one package declares, from its archive: (requirement, where) pairs.
+    out = []
+    top = "" if subdir in (".", "") else subdir.rstrip("/") + "/"
+    with tarfile.open(tar_path) as t:
+        for m in t.getmembers():
+            if not m.isfile() or not m.name.startswith(top):
+                continue
+            rel = m.name[len(top):]
+            if rel == "pyproject.toml":
+                try:
+                    doc = tomllib.loads(t.extractfile(m).read().decode("utf-8", "replace"))
+                except tomllib.TOMLDecodeError:
+                    continue
+                out += [(r, "pyproject.toml [build-system]", "build")
+                        for r in doc.get("build-system", {}).get("requires", [])]
+                out += [(r, "pyproject.toml [project]", "runtime") for r in doc.get("project", {}).get("dependencies", [])]
+            elif rel == "setup.py":
+                text = t.extractfile(m).read().decode("utf-8", "replace")
+                out += [(r, "setup.py setup_requires", "build") for r in literal_lists(text, ("setup_requires",))]
+                out += [(r, "setup.py", "runtime") for r in literal_lists(text, ("install_requires",))]
+            elif (rel.endswith(".cmake") or rel.endswith("CMakeLists.txt")) and "third_party/" not in rel:
+                text = t.extractfile(m).read().decode("utf-8", "replace")
+                if re.search(r"FetchContent_Declare\s*\(\s*pybind11\b", text):
+                    out.append(("pybind11", rel + " FetchContent", "build"))
+    return out
+
+
+def download(req, dest, python, constraints):
+    argv = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--only-binary", ":all:",
+            "--python-version", python, "--implementation", "cp", "-c", constraints, "-d", dest]
+    for p in PLATFORMS:
+        argv += ["--platform", p]
+    return subprocess.run(argv + ["--", req], capture_output=True, text=True)
+
+
+def take(req, kind, dest, python, constraints, cap):
+    # Into a scratch directory first: a runtime dependency is kept only within the cap, and what the
+    # device has or torch's kin never.
+    with tempfile.TemporaryDirectory() as scratch:
+        r = download(req, scratch, python, constraints)
+        if r.returncode != 0:
+            return "skipped: " + (r.stderr.strip().splitlines() or ["?"])[-1][:200]
+        new = [f for f in os.listdir(scratch) if norm(f.split("-")[0]) not in THERE and not KIN.match(norm(f.split("-")[0]))
+               and not os.path.exists(os.path.join(dest, f))]
+        size = sum(os.path.getsize(os.path.join(scratch, f)) for f in new)
+        if kind == "runtime" and size > cap * 2**20:
+            return "skipped: %.1f MiB with what it brings (%s), over the %g MiB a runtime dependency may take" % (
+                size / 2**20, " ".join(sorted(new))[:200], cap)
+        for f in new:
+            os.replace(os.path.join(scratch, f), os.path.join(dest, f))
+        return "%d wheel(s), %.1f MiB" % (len(new), size / 2**20)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--packages", required=True)
+    ap.add_argument("--sources", required=True)
+    ap.add_argument("--dest", required=True)
+    ap.add_argument("--python", default="3.12")
+    ap.add_argument("--runtime-mib", type=float, default=4.0)
+    a = ap.parse_args()
+    wanted = {}  # (requirement, kind) -> [package (where)]
+    for line in open(a.packages):
+        f = line.rstrip("\n").split("\t")
+        if len(f) < 5 or not f[4].endswith(".tar.gz"):
+            continue
+        for req, where, kind in declared(os.path.join(a.sources, f[4]), f[2]):
+            n = req_name(req)
+            if not n or KIN.match(n) or n in THERE or "@" in req:  # a direct URL is no index's
+                continue
+            wanted.setdefault((req.strip(), kind), []).append("%s (%s)" % (f[0], where))
+    os.makedirs(a.dest, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as c:
+        # An impossible pin for each of torch's kin: a requirement that depends on one cannot resolve.
+        c.write("".join("%s===0.0.0+torchsmith.never\n" % k for k in ("torch", "torchvision", "torchaudio", "triton")))
+        c.flush()
+        # The build's requirements first: they are taken whatever their size.
+        for req, kind in sorted(wanted, key=lambda k: (k[1] != "build", k[0])):
+            what = take(req, kind, a.dest, a.python, c.name, a.runtime_mib)
+            print("wheelhouse: %s (%s) for %s: %s" % (req, kind, ", ".join(wanted[(req, kind)]), what))
+    size = sum(os.path.getsize(os.path.join(a.dest, f)) for f in os.listdir(a.dest))
+    print("wheelhouse: %d wheels, %.1f MiB in %s" % (len(os.listdir(a.dest)), size / 2**20, a.dest))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+// Failures of the long-tail bench's dev packages (bench/longtail, the GPU machine's logs) that triage
+// read as "unrecognised", each with a near miss: TH's calls the THC signature did not list, and a
+// setup.py whose extension has no name.
+#include "test_util.h"
+
+namespace ts::triage::testing {
+namespace {
+
+class LongTailWording : public ::testing::TestWithParam<Wording> {};
+
+TEST_P(LongTailWording, NamesTheRootCause) { EXPECT_TRUE(expect_root_cause(GetParam()).failed()) << GetParam().line; }
+
+const Wording kLongTailWordings[] = {
+    // graspness' knn.h after the THC ports (g++ 13), PointMVSNet's kernel (nvcc 13.0).
+    {"/tmp/dv/knn/out/src/src/knn.h:48:9: error: \xe2\x80\x98THError\xe2\x80\x99 was not declared in this scope",
+     "THC_HEADERS_REMOVED"},
+    {"/tmp/dv/pmvs/out/src/csrc/gather_knn_kernel.cu(85): error: identifier \"TH_INDEX_BASE\" is undefined",
+     "THC_HEADERS_REMOVED"},
+    {"/tmp/dv/pmvs/out/src/csrc/gather_knn_kernel.cu(126): error: identifier \"THArgCheck\" is undefined",
+     "THC_HEADERS_REMOVED"},
+    // mlp_maps' hashencoder: its setup.py's CUDAExtension has its name commented out.
+    {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py\", line 317, in run_setup\n"
+     "    exec(code, locals())\n  File \"<string>\", line 16, in <module>\n"
+     "TypeError: CUDAExtension() missing 1 required positional argument: 'name'",
+     "SETUP_PY_EXTENSION_WITHOUT_NAME"},
+    {"TypeError: Extension.__init__() missing 2 required positional arguments: 'name' and 'sources'",
+     "SETUP_PY_EXTENSION_WITHOUT_NAME"},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, LongTailWording, ::testing::ValuesIn(kLongTailWordings));
+
+TEST(LongTailWording, NearMisses) {
+  // A package's own THError-like name, and another missing argument.
+  expect_not_named({"/tmp/src/ops.cpp:4:3: error: \xe2\x80\x98MyTHErrorX\xe2\x80\x99 was not declared in this scope",
+                    "THC_HEADERS_REMOVED"});
+  expect_not_named({"TypeError: CUDAExtension() missing 1 required positional argument: 'sources'",
+                    "SETUP_PY_EXTENSION_WITHOUT_NAME"});
+  expect_not_named({"TypeError: load() missing 1 required positional argument: 'name'", "SETUP_PY_EXTENSION_WITHOUT_NAME"});
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
