@@ -33,6 +33,7 @@ struct DoctorOptions {
   std::vector<std::string> pythons;
   std::string target;  // "torch==1.12.1"
   bool import_torch = false;
+  int python_timeout_s = 15;     // each interpreter's probe (probe::ProbeOptions' default)
   bool no_torch_import = false;  // the old opt-out, now the default: accepted, ignored
   std::string hosts, cache;      // the build farm to check (src/scale/farm.h)
   std::string compiler = "c++";
@@ -75,6 +76,7 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o) {
   probe::ProbeOptions po;
   po.pythons = o.pythons;
   po.import_torch = o.import_torch;
+  po.python_timeout = std::chrono::seconds(o.python_timeout_s);
   std::optional<scale::FarmCheck> farm;
   if (!o.hosts.empty() || !o.cache.empty()) {
     std::string path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
@@ -159,6 +161,11 @@ void register_doctor(CLI::App& app, GlobalOptions& g, int& exit_code) {
       ->type_name("SPEC");
   cmd->add_flag("--import-torch", o->import_torch,
                 "Import torch in each Python (2-7 s each) instead of reading its installed files.");
+  cmd->add_option("--python-timeout", o->python_timeout_s,
+                  "Seconds each Python may take to answer the probe (default 15); one that does not answer "
+                  "becomes a verdict.")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(1, 3600));
   cmd->add_flag("--no-torch-import", o->no_torch_import, "The default now; kept for old scripts.")->group("");
   cmd->add_option("--hosts", o->hosts,
                   "Also check these distcc hosts, \"HOST[:PORT][/SLOTS] ...\": reachable, compiler the same as "

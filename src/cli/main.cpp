@@ -14,9 +14,8 @@
 #include "cli/suggest.h"
 #include "kb/kb.h"
 
-#ifndef TS_COMMIT
-#define TS_COMMIT "unknown"
-#endif
+// The commit the tree was at when this binary was built (generated at build time, cmake/commit.cmake).
+const char* ts_commit();
 
 namespace {
 
@@ -27,7 +26,7 @@ std::string version_text() {
   ts::kb::Kb kb = ts::kb::load_embedded(errors);
   std::string newest;
   for (const auto& r : kb.torch) newest = std::max(newest, r.released);
-  return std::string("torchsmith ") + TS_VERSION + " (commit " + TS_COMMIT + ")\n" +
+  return std::string("torchsmith ") + TS_VERSION + " (commit " + ts_commit() + ")\n" +
          "knowledge base: built in, " + std::to_string(kb.torch.size()) + " torch release lines, the newest released " +
          (newest.empty() ? "unknown" : newest) + " (data/kb/torch.toml); overlays: torchsmith kb";
 }
@@ -56,7 +55,7 @@ int main(int argc, char** argv) {
   // Set before the commands are added: each takes the root's formatter.
   app.formatter(std::make_shared<ts::cli::HelpFormatter>(ts::cli::terminal_width(STDOUT_FILENO)));
   app.set_version_flag("--version", std::function<std::string()>(version_text),
-                       "The version, the commit it was configured from, and the knowledge base's date.");
+                       "The version, the commit it was built from, and the knowledge base's date.");
   app.require_subcommand(1);
   app.fallthrough();  // --kb, --no-color, -q and -v work before or after the subcommand
   app.footer(

@@ -13,7 +13,7 @@ Verdict gcc_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CompilerFacts
                        const CudaToolkitFacts& tk) {
   Verdict v;
   v.topic = "compiler";
-  std::string mm = major_minor(tk.version);
+  std::string mm = tk.version.major_minor();  // parsed when probed
   v.subject = "gcc " + cc.version + " (" + (cc.cxx.empty() ? cc.cc : cc.cxx) + ") as nvcc " + mm +
               "'s host compiler";
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);

@@ -13,7 +13,7 @@ Verdict driver_vs_toolkit(const HostFacts& f, const kb::Kb& kb, const CudaToolki
   v.topic = "driver";
   v.rule = kDriverRule;
   auto tkv = tk.version.parsed();
-  std::string mm = major_minor(tk.version);
+  std::string mm = tk.version.major_minor();  // parsed when probed
   v.subject = "driver " + f.driver.version + " with CUDA " + mm + " (" + tk.path + ")";
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
   if (!rel) {

@@ -20,7 +20,7 @@ Verdict gpu_vs_toolkit(const kb::Kb& kb, const GpuFacts& g, const CudaToolkitFac
   v.topic = "gpu";
   const kb::CudaRelease* rel = kb.find_cuda(tk.version);
   auto tkv = tk.version.parsed();
-  std::string mm = major_minor(tk.version);
+  std::string mm = tk.version.major_minor();  // parsed when probed
   const std::optional<CudaArch>& cap = g.compute_capability;
   const std::string cc = cap ? cap->capability() : "";
   v.subject = gpu_label(g) + ", compute " + cc + " with CUDA " + mm;

@@ -17,11 +17,10 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
             "",
             rel.source,
             where(rel.origin)};
-  auto range = VersionRange::parse(rel.python);
   v.rule = kPythonRule;
   if (python_supported(rel, py.version)) {
     v.reason =
-        "torch " + rel.version.original() + " supports Python " + (range ? range->describe() : rel.python);
+        "torch " + rel.version.original() + " supports Python " + rel.python.describe();
     if (std::string e = rel.experimental_python(py.version, py.abi_tag); !e.empty()) {
       v.level = Level::warn;
       v.rule = kPythonExperimentalRule;
@@ -32,7 +31,7 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
   } else {
     v.level = Level::fail;
     v.reason = "torch " + rel.version.original() + " supports Python " +
-               (range ? range->describe() : rel.python) + ", not " + pv.major_minor();
+               rel.python.describe() + ", not " + pv.major_minor();
     v.fix = "use a Python in that range (--python PATH), or a torch release that supports " +
             pv.major_minor();
   }
@@ -47,23 +46,22 @@ void for_target(const PythonFacts& py, const Version& pv, const kb::TorchRelease
             where(rel.origin)};
   n.rule = kNumpyRule;
   auto it = py.packages.find("numpy");
-  auto nr = VersionRange::parse(rel.numpy);
   NumpyFit fit = numpy_fit(rel, py);
   if (fit == NumpyFit::missing) {
     n.level = Level::warn;
     n.reason =
         "NumPy is not installed: torch builds without it and says 'PyTorch was compiled "
         "without NumPy support'";
-    n.fix = "install NumPy (" + (nr ? nr->describe() : rel.numpy) + ") before the build";
+    n.fix = "install NumPy (" + rel.numpy.describe() + ") before the build";
   } else if (fit == NumpyFit::outside) {
     n.level = Level::fail;
     n.reason = "NumPy " + it->second + " does not fit torch " + rel.version.original() + " (NumPy " +
-               nr->describe() + ")";
-    n.fix = "install NumPy " + nr->describe() +
+               rel.numpy.describe() + ")";
+    n.fix = "install NumPy " + rel.numpy.describe() +
             " in this Python, or pick a torch release for NumPy " + it->second;
   } else {
     n.reason = "NumPy " + it->second + " fits torch " + rel.version.original() +
-               (nr ? " (NumPy " + nr->describe() + ")" : std::string());
+               " (NumPy " + rel.numpy.describe() + ")";
   }
   out.push_back(n);
 

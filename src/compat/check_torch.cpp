@@ -57,12 +57,12 @@ void check_installed_torch(const HostFacts& f, const kb::Kb& kb, std::vector<Ver
     auto np = py.packages.find("numpy");
     const kb::TorchRelease* rel = kb.find_torch(t.version);
     if (np != py.packages.end() && rel && numpy_fit(*rel, py) == NumpyFit::outside) {
-      auto nr = VersionRange::parse(rel->numpy);
+      const VersionRange& nr = rel->numpy;  // parsed when the KB loaded
       out.push_back(
             {"numpy", who + " with NumPy " + np->second, Level::fail,
-             "torch " + rel->version.original() + " was built for NumPy " + nr->describe() +
+             "torch " + rel->version.original() + " was built for NumPy " + nr.describe() +
                  ": 'A module that was compiled using NumPy 1.x cannot be run in NumPy 2'",
-             "install NumPy " + nr->describe() + " in " + py.path, rel->source,
+             "install NumPy " + nr.describe() + " in " + py.path, rel->source,
              where(rel->origin), kNumpyRule});
     }
   }

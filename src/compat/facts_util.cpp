@@ -10,11 +10,6 @@ std::optional<Version> ver(std::string_view s) {
   return Version::parse(s);
 }
 
-std::string major_minor(const std::string& version) {
-  auto v = ver(version);
-  return v ? v->major_minor() : version;
-}
-
 std::string cite(const std::string& source, const kb::Origin& o) {
   std::string at = where(o);
   if (source.empty()) return at;

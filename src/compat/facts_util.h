@@ -13,8 +13,6 @@ namespace ts::compat {
 
 // Facts are raw strings; an unparsable one is treated as unknown.
 std::optional<Version> ver(std::string_view s);
-// "11.8" for "11.8.89" (how toolkits are named in verdicts); the text itself when unparsable.
-std::string major_minor(const std::string& version);
 // "source (file:line)": an upstream source with the KB entry it was read from.
 std::string cite(const std::string& source, const kb::Origin& o);
 // "cuda.toml:124": where a KB entry was read, for a verdict's `where`.

@@ -6,18 +6,16 @@
 namespace ts::compat {
 
 bool python_supported(const kb::TorchRelease& rel, const FactVersion& python_version) {
-  auto r = VersionRange::parse(rel.python);
   const auto& v = python_version.parsed();
   auto mm = v ? Version::parse(v->major_minor()) : std::nullopt;
-  return r && mm && r->contains(*mm);
+  return mm && rel.python.contains(*mm);
 }
 
 NumpyFit numpy_fit(const kb::TorchRelease& rel, const PythonFacts& py) {
   auto it = py.packages.find("numpy");
   if (it == py.packages.end()) return NumpyFit::missing;
-  auto nr = VersionRange::parse(rel.numpy);
   const auto& nv = it->second.parsed();
-  return nv && nr && !nr->contains(*nv) ? NumpyFit::outside : NumpyFit::fits;
+  return nv && !rel.numpy.contains(*nv) ? NumpyFit::outside : NumpyFit::fits;
 }
 
 }  // namespace ts::compat

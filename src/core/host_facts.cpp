@@ -1,5 +1,7 @@
 #include "core/host_facts.h"
 
+#include <charconv>
+
 #include <nlohmann/json.hpp>
 
 // A compute capability travels as its text, "" when unknown (facts files before it was typed read the
@@ -15,6 +17,15 @@ struct adl_serializer<std::optional<ts::CudaArch>> {
 }  // namespace nlohmann
 
 namespace ts {
+
+int pip_cuda_major(std::string_view source) {
+  constexpr std::string_view pip = "pip:nvidia-";
+  auto cu = source.rfind("-cu");
+  if (!source.starts_with(pip) || cu == std::string_view::npos || cu < pip.size()) return 0;
+  int major = 0;
+  std::from_chars(source.data() + cu + 3, source.data() + source.size(), major);
+  return major;
+}
 
 // Defaults on read so a facts file from an older torchsmith still loads.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OsFacts, kernel, kernel_release, id, version_id,
@@ -34,8 +45,15 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverFacts, present, version, c
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaToolkitFacts, path, version, nvcc,
                                                 version_source, arches, found_via,
                                                 split_compile)
+namespace io {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryFacts, name, version, include_dir,
                                                 library_dir, source)
+}  // namespace io
+void to_json(nlohmann::json& j, const LibraryFacts& l) { io::to_json(j, l); }
+void from_json(const nlohmann::json& j, LibraryFacts& l) {
+  io::from_json(j, l);
+  l.cuda_major = pip_cuda_major(l.source);
+}
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompilerFacts, family, cc, cxx, version, target, from_env)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolFacts, name, path, version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TorchFacts, present, version, cuda, cudnn, cxx11_abi,

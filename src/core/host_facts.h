@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -92,7 +93,13 @@ struct LibraryFacts {
   std::string include_dir;
   std::string library_dir;
   std::string source;       // "header", "pip:nvidia-cudnn-cu12", "conda"
+  // The CUDA major a pip wheel's name gives (nvidia-cudnn-cu12: 12); 0 when the source names none.
+  // Read from `source` where the facts are made or loaded, not written to a facts file.
+  int cuda_major = 0;
 };
+
+// "pip:nvidia-cudnn-cu12" -> 12: the CUDA major NVIDIA's pip wheel is built for; 0 for any other source.
+int pip_cuda_major(std::string_view source);
 
 struct CompilerFacts {
   std::string family;       // "gcc", "clang"

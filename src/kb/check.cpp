@@ -163,7 +163,7 @@ std::vector<std::string> overlay_replacements(const std::vector<std::string>& ov
     if (!b || t.origin.file == b->origin.file) continue;
     std::vector<std::string> d;
     diff_field(d, "released", b->released, t.released);
-    diff_field(d, "python", b->python, t.python);
+    diff_field(d, "python", b->python.str(), t.python.str());
     diff_field(d, "cuda", util::join(spelled(b->cuda), ","), util::join(spelled(t.cuda), ","));
     diff_field(d, "cmake_min", b->cmake_min, t.cmake_min);
     diff_field(d, "arch_names", util::join(spelled(b->arch_names), ","), util::join(spelled(t.arch_names), ","));

@@ -126,13 +126,13 @@ struct CudaFamily : Entry {
 struct TorchRelease : Entry {
   Version version;                  // "2.4" (the lookup key; .original() as written)
   std::string released;             // "2024-07-24"
-  std::string python;               // range of Python versions: ">=3.8,<3.13"
+  VersionRange python;              // Python versions: ">=3.8,<3.13" (parsed when the KB loads)
   std::vector<Version> cuda;        // CUDA versions of its official builds: "11.8", "12.1", "12.4"
   Version cmake_min;                // "3.18"
   std::optional<Version> cmake_max_exclusive;  // none = no known ceiling; "4" for < 2.7 (CMake 4 drops <3.5 policies)
   std::optional<Version> gcc_min;   // "9"
   int cxx_standard = 0;             // 17 (the loader accepts 11, 14, 17, 20, 23)
-  std::string numpy;                // range: ">=1,<2"
+  VersionRange numpy;               // ">=1,<2" (parsed when the KB loads)
   std::string torchvision;          // "0.19"
   std::string torchaudio;           // "2.4"
   std::vector<CudaArch> arch_names;  // arches its build scripts know by name: "8.9", "9.0"

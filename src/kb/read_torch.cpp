@@ -12,13 +12,13 @@ void read_torch(const toml::table& root, FileCtx& c, Kb& out) {
                [&](EntryReader& r, TorchRelease& x, const toml::table& t) {
     x.version = r.parsed_version("version", true, "\"2.4\"", 2).value_or(Version{});
     x.released = r.text("released", false, "\"2024-07-24\"");
-    x.python = r.range("python", true, "\">=3.8,<3.13\"");
+    x.python = r.parsed_range("python", true, "\">=3.8,<3.13\"");
     std::vector<std::string> cuda = r.texts("cuda", true, "[\"11.8\", \"12.1\"]");
     x.cmake_min = r.parsed_version("cmake_min", true, "\"3.18\"").value_or(Version{});
     x.cmake_max_exclusive = r.parsed_version("cmake_max_exclusive", false, "\"4\"");
     x.gcc_min = r.parsed_version("gcc_min", false, "\"9\"");
     std::string cxx_standard = r.text("cxx_standard", true, "\"17\"");
-    x.numpy = r.range("numpy", true, "\">=1,<2\"");
+    x.numpy = r.parsed_range("numpy", true, "\">=1,<2\"");
     x.torchvision = r.version("torchvision", true, "\"0.19\"");
     x.torchaudio = r.version("torchaudio", true, "\"2.4\"");
     x.arch_names = r.arches("arch_names", true);

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <set>
 
-#include <re2/re2.h>
-
 #include "core/version.h"
 #include "core/version_range.h"
 
@@ -69,12 +67,12 @@ TorchFields from(const TorchRelease& t) {
   TorchFields f;
   f.version = t.version.original();
   f.released = t.released;
-  f.python = t.python;
+  f.python = t.python.str();
   f.cmake_min = t.cmake_min.original();
   f.cmake_max_exclusive = t.cmake_max_exclusive ? t.cmake_max_exclusive->original() : "";
   f.gcc_min = t.gcc_min ? t.gcc_min->original() : "";
   f.cxx_standard = t.cxx_standard ? std::to_string(t.cxx_standard) : "";
-  f.numpy = t.numpy;
+  f.numpy = t.numpy.str();
   f.torchvision = t.torchvision;
   f.torchaudio = t.torchaudio;
   f.cuda = spelled(t.cuda);
@@ -167,19 +165,21 @@ void compare_line(const LineSeen& t, const TorchRelease& built_in, const std::st
     f.released = l.released;
     differ.push_back("released");
   }
-  auto range = VersionRange::parse(b->python);
   std::vector<int> outside;
   for (int m : l.python_minors)
-    if (range && !range->contains(*Version::parse("3." + std::to_string(m)))) outside.push_back(m);
+    if (!b->python.contains(*Version::parse("3." + std::to_string(m)))) outside.push_back(m);
   if (!outside.empty()) {
     std::string ms;
     for (int m : outside) ms += (ms.empty() ? "3." : ", 3.") + std::to_string(m);
-    out.conflicts.push_back("torch " + l.minor + " python: built-in " + b->python + " (" + where(b->origin) +
+    out.conflicts.push_back("torch " + l.minor + " python: built-in " + b->python.str() + " (" + where(b->origin) +
                             ") excludes " + ms + ", which PyPI has wheels for (" + source + ")");
     std::vector<int> all = l.python_minors;
-    static const RE2 at_least(R"(>=\s*3\.(\d{1,6}))");
-    int lo = 0;
-    if (RE2::PartialMatch(b->python, at_least, &lo)) all.push_back(lo);
+    // The built-in lower bound (">=3.8") stays the range's start.
+    for (const auto& s : b->python.specifiers())
+      if (s.op == Specifier::Op::ge && s.version.major() == 3 && s.version.release().size() >= 2) {
+        all.push_back(s.version.minor());
+        break;
+      }
     std::sort(all.begin(), all.end());
     f.python = python_range(all);
     differ.push_back("python");

@@ -167,6 +167,11 @@ std::string EntryReader::range(std::string_view key, bool required, std::string_
   });
 }
 
+VersionRange EntryReader::parsed_range(std::string_view key, bool required, std::string_view example) {
+  std::string s = range(key, required, example);
+  return s.empty() ? VersionRange{} : VersionRange::parse(s).value_or(VersionRange{});
+}
+
 std::optional<CudaArch> EntryReader::arch(std::string_view key, bool required, bool allow_ptx) {
   std::string problem;
   std::string s = checked(key, required, "\"8.6\"", [&](const std::string& v) { return problem = arch_problem(v, allow_ptx); });

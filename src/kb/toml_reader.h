@@ -36,6 +36,8 @@ class EntryReader {
   std::optional<Version> parsed_version(std::string_view key, bool required, std::string_view example,
                                         int components = 0);
   std::string range(std::string_view key, bool required, std::string_view example);
+  // The same check, parsed: any version when the key is absent or its value is wrong (then reported).
+  VersionRange parsed_range(std::string_view key, bool required, std::string_view example);
   // One arch, its spelling checked (arch_problem) and parsed; nullopt when absent or wrong (then reported).
   std::optional<CudaArch> arch(std::string_view key, bool required, bool allow_ptx = false);
   // Each arch parsed (the spelling checked as arch() does); a bad one is reported and left out.

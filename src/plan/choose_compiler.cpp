@@ -90,10 +90,10 @@ void choose_compiler(Ctx& c) {
   compat::HostGcc host = compat::host_gcc(*def, c.facts(), lo, hi);
   // The user's CC/CXX when it fits the same limits: plain pip compiles with it, so the plan does too.
   if (const CompilerFacts* user = compat::user_compiler(c.facts())) {
-    std::string cuda = c.cuda_rel ? c.cuda_rel->version.original() : c.toolkit ? c.toolkit->version : "";
+    std::string cuda_mm = c.cuda_rel ? c.cuda_rel->version.major_minor() : c.toolkit ? c.toolkit->version.major_minor() : "";
     std::string misfit = compat::user_gcc_misfit(
         *user, lo, hi, lo ? "torch " + c.release->version.original() + " needs gcc >= " + c.release->gcc_min->original() : "",
-        hi ? "nvcc of CUDA " + compat::major_minor(cuda) + " accepts gcc <= " + std::to_string(hi) +
+        hi ? "nvcc of CUDA " + cuda_mm + " accepts gcc <= " + std::to_string(hi) +
                  " (it stops with 'unsupported GNU version!')"
            : "");
     if (misfit.empty()) {

@@ -11,11 +11,6 @@ namespace {
 
 bool fits(const kb::TorchRelease& rel, const PythonFacts& py) { return compat::python_supported(rel, py.version); }
 
-std::string mm_of(const std::string& v) {
-  auto p = ver(v);
-  return p ? p->major_minor() : v;
-}
-
 // The newest release line that still supports this Python: the way out of a Python conflict.
 const kb::TorchRelease* newest_for(const kb::Kb& kb, const PythonFacts& py) {
   const kb::TorchRelease* best = nullptr;
@@ -42,24 +37,24 @@ std::string joined(const std::vector<std::string>& v) {
 
 const PythonFacts* pick(Ctx& c, std::string& why) {
   const auto& pys = c.facts().pythons;
-  const std::string& asked = c.spec().python;
+  const spec::PythonAsk& asked = c.spec().python;  // a path or a version, told apart with the request
   std::vector<const PythonFacts*> ok;
   for (const auto& p : pys)
     if (p.error.empty() && p.version.parsed()) ok.push_back(&p);
-  if (!asked.empty() && asked.find('/') != std::string::npos) {
+  if (!asked.path.empty()) {
     for (auto* p : ok)
-      if (p->path == asked) {
+      if (p->path == asked.path) {
         why = "asked for by path (" + c.spec().origin_of("python") + ")";
         return p;
       }
     return nullptr;
   }
-  if (!asked.empty()) {
+  if (asked.version) {
     std::vector<const PythonFacts*> same;
     for (auto* p : ok)
-      if (p->version.major_minor() == mm_of(asked)) same.push_back(p);
+      if (p->version.major_minor() == asked.version->major_minor()) same.push_back(p);
     ok = same;
-    why = "Python " + asked + " asked for (" + c.spec().origin_of("python") + ")";
+    why = "Python " + asked.text() + " asked for (" + c.spec().origin_of("python") + ")";
   }
   // An activated environment (conda, venv) is where the user keeps the build's packages.
   auto rank = [&](const PythonFacts* p) {
@@ -85,9 +80,8 @@ const PythonFacts* pick(Ctx& c, std::string& why) {
   if (fits(*c.release, *ok.front()))
     for (auto* p : ok) {
       if (p == ok.front() || fits(*c.release, *p) || (p->env_kind != "conda" && p->env_kind != "venv")) continue;
-      auto range = VersionRange::parse(c.release->python);
       c.warn("python", "skipped " + p->path + " (" + p->env_kind + ", Python " + p->version + ")",
-             "torch " + c.release->version.original() + " supports Python " + (range ? range->describe() : c.release->python) +
+             "torch " + c.release->version.original() + " supports Python " + c.release->python.describe() +
                  ", not " + p->version.major_minor() + ": this " + p->env_kind +
                  " cannot build it, so the plan uses another interpreter; to build in a " + p->env_kind +
                  ", make one with a Python in that range and name it: --python PATH",
@@ -106,14 +100,13 @@ void check_numpy(Ctx& c, const PythonFacts& py) {
   if (!c.p.features.count("numpy") || !c.p.features["numpy"]) return;
   const auto& rel = *c.release;
   std::string src = cite(rel.source, rel.origin);
-  auto nr = VersionRange::parse(rel.numpy);
-  std::string want = nr ? nr->describe() : rel.numpy;
+  std::string want = rel.numpy.describe();
   auto it = py.packages.find("numpy");
   compat::NumpyFit fit = compat::numpy_fit(rel, py);
   if (fit == compat::NumpyFit::missing) {
     c.conflict("NumPy in " + py.path, "NumPy is not installed: torch would build without it and fail at run time with "
                "'PyTorch was compiled without NumPy support'",
-               {"install it first: " + pip_install(&py, "'numpy" + (nr ? nr->str() : "") + "'"),
+               {"install it first: " + pip_install(&py, "'numpy" + rel.numpy.str() + "'"),
                 "or build without NumPy on purpose: --without numpy"},
                src, compat::kNumpyRule);
     return;
@@ -168,22 +161,21 @@ void choose_python(Ctx& c) {
   const PythonFacts* py = pick(c, why);
   const auto& rel = *c.release;
   if (!py) {
-    std::string asked = c.spec().python.empty() ? "a Python" : "Python " + c.spec().python;
+    std::string asked = c.spec().python.empty() ? "a Python" : "Python " + c.spec().python.text();
     c.conflict(asked + " for torch " + c.version(),
                c.facts().pythons.empty() ? "no Python interpreter was found on this machine"
                                           : asked + " is not among the interpreters found",
-               {"install one (torch " + rel.version.original() + " supports Python " + rel.python + ") and name it: --python PATH"},
+               {"install one (torch " + rel.version.original() + " supports Python " + rel.python.str() + ") and name it: --python PATH"},
                "facts");
     return;
   }
   c.python = py;
   c.p.python = py->path;
   c.p.python_version = py->version;
-  auto range = VersionRange::parse(rel.python);
-  std::string supports = range ? range->describe() : rel.python;
+  std::string supports = rel.python.describe();
   if (!fits(rel, *py)) {
     std::vector<std::string> fixes;
-    auto lo = range ? range->min_inclusive() : std::nullopt;
+    auto lo = rel.python.min_inclusive();
     fixes.push_back("use a Python torch " + rel.version.original() + " supports (" + supports + ")" +
                     (lo ? ": conda create -n torch-build python=" + lo->major_minor() + ", then --python 3.x" : ""));
     if (const auto* alt = newest_for(c.in->kb, *py))

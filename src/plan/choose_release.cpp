@@ -19,7 +19,7 @@ void choose_release(Ctx& c) {
   std::string cudas;
   for (const auto& v : r.cuda) cudas += (cudas.empty() ? "" : ", ") + v.original();
   c.decide("torch", c.version(),
-           "release line " + r.version.original() + ": Python " + r.python + ", official CUDA " + cudas +
+           "release line " + r.version.original() + ": Python " + r.python.str() + ", official CUDA " + cudas +
                ", CMake >= " + r.cmake_min.original() + ", C++" + std::to_string(r.cxx_standard),
            cite(r.source, r.origin));
 }

@@ -75,15 +75,7 @@ std::string official_list(const kb::TorchRelease& rel, const char* sep) {
 // newest official major that compile for every arch asked for (11.8).
 std::vector<std::string> provision_series(const Ctx& c, const ProvisionContext& pc) {
   const auto& rel = *c.release;
-  std::vector<CudaArch> want;
-  const std::string& text = c.spec().arch;
-  for (std::size_t a = 0, b; a <= text.size(); a = b + 1) {
-    b = text.find_first_of(";, ", a);
-    if (b == std::string::npos) b = text.size();
-    std::string tok = text.substr(a, b - a);
-    if (auto p = tok.find('+'); p != std::string::npos) tok.resize(p);
-    if (auto arch = CudaArch::parse(tok)) want.push_back(*arch);
-  }
+  const std::vector<CudaArch>& want = c.spec().arch_numbers;  // parsed with the request (names resolve later)
   auto compiles_all = [&](const std::string& mm) {
     const auto* r = c.in->kb.find_cuda(mm);
     if (!r) return false;
@@ -120,8 +112,7 @@ void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t
   bool have_cudnn = false;
   for (const auto& l : c.facts().libraries) {
     if (l.name != "cudnn") continue;
-    int major = 0;
-    if (l.source.rfind("pip:nvidia-cudnn-cu", 0) == 0) major = std::atoi(l.source.c_str() + 19);
+    int major = l.cuda_major;  // pip's nvidia-cudnn-cuNN: the probe read NN
     for (const auto& k : c.facts().cuda_toolkits)
       if (auto kv = k.version.parsed(); kv && !k.path.empty() && l.library_dir.rfind(k.path + "/", 0) == 0) major = kv->major();
     if (v && major && major != v->major()) other = "cuDNN " + l.version + " in " + l.library_dir + " is CUDA " + std::to_string(major) + "'s";
@@ -152,8 +143,8 @@ bool take_provisioned(Ctx& c, std::string& why) {
   if (!pc) return false;
   using K = ToolkitChoice::Kind;
   const auto& rel = *c.release;
-  const std::string& asked = c.spec().cuda;
-  std::vector<std::string> series = asked.empty() ? provision_series(c, *pc) : std::vector<std::string>{compat::major_minor(asked)};
+  const std::optional<Version>& asked = c.spec().cuda;
+  std::vector<std::string> series = !asked ? provision_series(c, *pc) : std::vector<std::string>{asked->major_minor()};
   auto refuse = [&](const std::string& what, const std::string& reason) {
     const ToolRelease* known = pc->catalog ? pc->catalog->find("cuda", series.back()) : nullptr;
     for (const auto& mm : series)
@@ -171,8 +162,8 @@ bool take_provisioned(Ctx& c, std::string& why) {
              (pc->cache_root.empty() ? " (no cache directory: no $HOME and no --cache-dir)" : ""));
       return true;
     }
-    why = "asked for (" + pc->cli_source + "): " + (asked.empty() ? "the newest official CUDA of torch " + rel.version.original() +
-          " that can be provisioned" : "--cuda " + asked);
+    why = "asked for (" + pc->cli_source + "): " + (!asked ? "the newest official CUDA of torch " + rel.version.original() +
+          " that can be provisioned" : "--cuda " + asked->str());
     use_provisioned(c, *pc, *t, why);
     return true;
   }
@@ -187,7 +178,7 @@ bool take_provisioned(Ctx& c, std::string& why) {
     why = "asked for (--toolkit " + pc->choice.dir + ")";
     return false;
   }
-  if (pc->choice.kind == K::system || !asked.empty() || !c.toolkit) return false;
+  if (pc->choice.kind == K::system || asked || !c.toolkit) return false;
   // Automatic: an installed toolkit of a major newer than every official CUDA of the release cannot
   // compile it (its build scripts and cpp_extension tables stop at the majors it was released for).
   auto have = c.toolkit->version.parsed();
@@ -225,7 +216,7 @@ bool take_provisioned(Ctx& c, std::string& why) {
 bool pick_toolkit(Ctx& c) {
   const auto& kb = c.in->kb;
   const auto& rel = *c.release;
-  const std::string& asked = c.spec().cuda;
+  const std::optional<Version>& want = c.spec().cuda;
   auto list = ranked(c);
   std::string why;
   const ProvisionContext* pc = c.in->provision;
@@ -233,11 +224,11 @@ bool pick_toolkit(Ctx& c) {
   if (forced) {
     take_provisioned(c, why);  // --toolkit pip|wheelhouse:DIR|PATH
     if (!c.toolkit) return false;
-  } else if (!asked.empty()) {
-    auto want = *Version::parse(asked);
+  } else if (want) {
+    const std::string asked = want->str();
     for (const auto& t : c.facts().cuda_toolkits)
-      if (t.version.parsed() && t.version.parsed()->major_minor() == want.major_minor()) c.toolkit = &t;
-    c.cuda_rel = kb.find_cuda(asked);
+      if (t.version.parsed() && t.version.parsed()->major_minor() == want->major_minor()) c.toolkit = &t;
+    c.cuda_rel = kb.find_cuda(*want);
     if (!c.cuda_rel)
       c.conflict("CUDA " + asked, "CUDA " + asked + " is not in the knowledge base (its arches, GCC and driver limits are unknown)",
                  {"add a [[release]] for it to cuda.toml in a --kb overlay"}, "cuda.toml");

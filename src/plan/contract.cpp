@@ -189,7 +189,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
                   const ArchList& arches, const Recipe& recipe, const source::FixSet* fixes, ContractOut& out) {
   RuleScope scope(out, "contract.arches");
   const kb::CudaRelease* crel = kb.find_cuda(nvcc.version);
-  std::string nv_mm = compat::major_minor(nvcc.version);
+  std::string nv_mm = nvcc.version.major_minor();
   // nvcc: its own --list-gpu-code when probed, else the KB's list for its release.
   for (const auto& a : arches.arches()) {
     if (compat::nvcc_compiles(nvcc.arches.code(), crel, a)) continue;

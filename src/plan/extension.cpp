@@ -14,17 +14,15 @@ namespace ts::plan {
 
 namespace ext {
 
-using core::ver;
-
 namespace {
 
 // The installed toolkit to use: --cuda's, else torch's major.minor, else the newest of its major,
 // else the newest (the contract check then says why it cannot be used).
 const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
   const auto& tks = c.facts().cuda_toolkits;
-  if (!c.req->cuda.empty()) {
+  if (c.req->cuda) {
     for (const auto& t : tks)
-      if (core::usable_toolkit(t) && t.version.parsed()->major_minor() == compat::major_minor(c.req->cuda)) {
+      if (core::usable_toolkit(t) && t.version.parsed()->major_minor() == c.req->cuda->major_minor()) {
         why = "asked for (--cuda)";
         return &t;
       }
@@ -85,7 +83,9 @@ bool pick_toolkit(Ctx& c) {
   using K = ToolkitChoice::Kind;
   const ProvisionContext* pc = c.req->provision;
   K kind = pc ? pc->choice.kind : K::automatic;
-  std::string want = !c.req->cuda.empty() ? compat::major_minor(c.req->cuda) : compat::major_minor(c.python->torch.cuda);
+  // --cuda's, else the CUDA torch was built with: compared by major.minor.
+  const std::optional<Version> wanted = c.req->cuda ? c.req->cuda : c.python->torch.cuda.parsed();
+  const std::string want = wanted ? wanted->major_minor() : "";
   if (kind == K::pip || kind == K::wheelhouse || kind == K::redist || kind == K::conda) {
     if (want.empty()) {
       c.conflict("--toolkit " + provision_from(*pc), "torch's CUDA version is not known, so no toolkit can be chosen to provision",
@@ -93,7 +93,7 @@ bool pick_toolkit(Ctx& c) {
       return false;
     }
     if (!provision_cuda(c, want, "asked for (" + pc->cli_source + "), CUDA " + want + " (torch's CUDA" +
-                                    (c.req->cuda.empty() ? "" : ", --cuda") + ")"))
+                                    (!c.req->cuda ? "" : ", --cuda") + ")"))
       return false;
   } else if (kind == K::path) {
     c.toolkit = core::toolkit_at(c, pc->choice.dir);
@@ -106,8 +106,8 @@ bool pick_toolkit(Ctx& c) {
   } else {
     c.toolkit = pick_toolkit(c, why);
     bool exact = c.toolkit && !want.empty() && c.toolkit->version.parsed() && c.toolkit->version.parsed()->major_minor() == want;
-    bool same_major = c.toolkit && !want.empty() && c.toolkit->version.parsed() && ver(want) &&
-                      c.toolkit->version.parsed()->major() == ver(want)->major();
+    bool same_major = c.toolkit && wanted && c.toolkit->version.parsed() &&
+                      c.toolkit->version.parsed()->major() == wanted->major();
     // No installed toolkit of torch's major: one of torch's own CUDA, provisioned, if it can be.
     if (kind == K::automatic && pc && !want.empty() && !exact && !same_major) {
       std::string had = "no CUDA toolkit with nvcc is installed";
@@ -123,13 +123,14 @@ bool pick_toolkit(Ctx& c) {
     } else if (!c.toolkit) {
       std::vector<std::string> ways{"install CUDA " + want + " (nvcc) and plan again; CUDA_HOME is then set by the plan"};
       if (!c.recipe->cuda_only) ways.push_back("or build the CPU part only: --without cuda");
-      c.conflict(c.req->cuda.empty() ? "no nvcc for a CUDA build" : "--cuda " + c.req->cuda,
-                 "no installed CUDA toolkit with nvcc" + (c.req->cuda.empty() ? std::string() : " " + c.req->cuda) +
+      const std::string asked = c.req->cuda ? c.req->cuda->original() : "";  // as the user wrote it
+      c.conflict(asked.empty() ? "no nvcc for a CUDA build" : "--cuda " + asked,
+                 "no installed CUDA toolkit with nvcc" + (asked.empty() ? std::string() : " " + asked) +
                      " was found (cpp_extension: 'CUDA was not found on the system, please set the CUDA_HOME ...')",
                  ways, "facts");
       return false;
     } else {
-      c.decide("cuda", c.toolkit->version + " (" + c.toolkit->path + ")", why, c.req->cuda.empty() ? "facts" : "--cuda");
+      c.decide("cuda", c.toolkit->version + " (" + c.toolkit->path + ")", why, !c.req->cuda ? "facts" : "--cuda");
     }
   }
   return true;
@@ -143,7 +144,7 @@ void take_compiler(Ctx& c, const CompilerFacts& def, const compat::HostGcc& host
   // nvcc refuses a GCC newer than its gcc_max: take the newest installed one it accepts.
   if (host.moved && host.pick) {
     c.compiler = host.pick;
-    why = "gcc " + def.version + " is newer than nvcc " + compat::major_minor(c.toolkit->version) +
+    why = "gcc " + def.version + " is newer than nvcc " + c.toolkit->version.major_minor() +
           " accepts (<= " + c.kb().find_cuda(c.toolkit->version)->gcc_max.original() + "): the newest installed one it does";
   }
   c.record("compiler", c.compiler->family + " " + c.compiler->version + " (" + c.compiler->cxx + ")", why,
@@ -244,7 +245,7 @@ void choose_torch(Ctx& c) {
   const bool cmake_cuda = req.scan.cmake_finds_torch && !req.scan.cmake_driver.empty() && !py.torch.cuda.empty();
   bool has_cuda = req.scan.scanned ? (req.scan.cuda_sources || req.scan.cuda_extension || cmake_cuda) : true;
   bool cuda_only = r.cuda_only || (req.scan.scanned && req.scan.cuda_extension && !req.scan.cpp_extension);
-  c.cuda_on = decide_cuda(py, cuda_only, has_cuda, !req.cuda.empty(), req.cpu, r, c);
+  c.cuda_on = decide_cuda(py, cuda_only, has_cuda, req.cuda.has_value(), req.cpu, r, c);
   // Read from the tree: CUDAExtension (or --cuda) over C++ files only makes a library with no GPU code.
   if (c.cuda_on && req.scan.scanned && !req.scan.cuda_sources) {
     c.p.no_device_code = true;
@@ -284,7 +285,7 @@ PlanResult make_extension_plan(const ExtensionRequest& req, const HostFacts& fac
   p.spec.version = req.source.version;
   p.spec.arch = req.arch;
   p.spec.cuda = req.cuda;
-  p.spec.python = req.torch_python;
+  p.spec.python.path = req.torch_python;  // --torch names an interpreter
   p.spec.jobs = req.jobs;
   p.spec.mem_budget_bytes = req.mem_budget_bytes;
   p.spec.source = req.source.kind == ExtensionSource::Kind::git ? req.source.url + "@" + req.source.ref : req.source.dir;

@@ -120,7 +120,7 @@ struct ExtensionRequest {
   std::string torch_python;  // --torch: the interpreter whose torch is the target ("" = the host's)
   std::string arch;          // --arch: "" = native (the GPUs here), or numbers / family names
   std::string arch_origin = "default";
-  std::string cuda;          // --cuda X.Y: which nvcc; "" = the installed one matching torch's major
+  std::optional<Version> cuda;  // --cuda X.Y (checked with the request): which nvcc; none = the installed one matching torch's major
   bool cpu = false;          // --without cuda: build the CPU part only
   int jobs = 0;              // 0 = from memory
   int split_compile = -1;    // --split-compile: -1 = auto (speed_split.h), 1 = off, N = threads per CUDA compile

@@ -11,7 +11,6 @@
 
 namespace ts::plan::core {
 
-std::optional<Version> ver(std::string_view s) { return compat::ver(s); }
 std::string cite(const std::string& source, const kb::Origin& o) { return compat::cite(source, o); }
 
 std::string dir_of(const std::string& path) {

@@ -185,7 +185,6 @@ std::optional<ArchList> parse_arches(const Ctx& c, const std::string& text, Arch
 std::vector<std::string> no_gpu_ways_out(const HostFacts& facts);
 
 // Helpers every part may use.
-std::optional<Version> ver(std::string_view s);
 std::string cite(const std::string& source, const kb::Origin& o);
 std::string dir_of(const std::string& path);  // "/a/b/c" -> "/a/b"
 

@@ -211,7 +211,7 @@ Planned plan_extension(const RequestInput& o, RequestTables& t, const ScaleProbe
     scan_before_planning(req, o);
   }
   if (o.raw.arch.set) req.arch = o.raw.arch.value, req.arch_origin = o.raw.arch.where;
-  if (o.raw.cuda.set) req.cuda = o.raw.cuda.value;
+  if (o.raw.cuda.set && !(req.cuda = spec::parse_cuda(o.raw.cuda, err))) { out.error = err; return out; }
   if (o.raw.without.set) {
     std::string w = "," + o.raw.without.value + ",";
     if (w.find(",cuda,") == std::string::npos) { out.error = "--without: an extension plan knows only 'cuda'"; return out; }
@@ -311,8 +311,8 @@ Planned plan_torch(const RequestInput& r, RequestTables& t, const ScaleProbe& sc
     auto host = probe::Host::at(spec->root, &err);
     if (!host) { out.error = err; return out; }
     probe::ProbeOptions po;
-    if (spec->root == "/") spec->python = absolute_here(spec->python);
-    if (spec->python.find('/') != std::string::npos) po.pythons.push_back(spec->python);
+    if (spec->root == "/") spec->python.path = absolute_here(spec->python.path);
+    if (!spec->python.path.empty()) po.pythons.push_back(spec->python.path);
     po.import_torch = false;  // the plan needs the build packages, not an installed torch
     out.facts = probe::probe(*host, po);
     // The real machine's toolkits say what they accept; that replaces what the KB only recalls.

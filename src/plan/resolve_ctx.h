@@ -16,7 +16,6 @@ namespace ts::plan::detail {
 using core::Ctx;
 using core::cite;
 using core::dir_of;
-using core::ver;
 
 // Each part, in the order of the step table's torch-build rows (steps.cpp). A part that finds a conflict records it and
 // lets the others run, so one plan run reports every conflict at once.

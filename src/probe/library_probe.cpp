@@ -104,6 +104,7 @@ std::vector<LibraryFacts> probe_libraries(const Host& h, const std::vector<CudaT
         f.include_dir = d.dir;
         f.library_dir = lib_dir_for(h, d.dir, k.lib_prefix);
         f.source = d.source;
+        f.cuda_major = pip_cuda_major(f.source);
         out.push_back(f);
         break;
       }

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/arch_list.h"
+
 namespace ts::spec {
 
 const char* build_type_name(BuildType t) {
@@ -57,12 +59,40 @@ void from_json(const nlohmann::json& j, BuildType& t) { t = type_from(j.get<std:
 
 // The macro's pair is inline, so it lives in its own namespace behind the two functions the header exports.
 namespace io {
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BuildSpec, package, version, cuda, arch, python, with, without,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BuildSpec, package, version, arch, with, without,
                                                 build_type, jobs, mem_budget_bytes, packages, source, facts_file,
                                                 root, origin)
 }  // namespace io
 
-void to_json(nlohmann::json& j, const BuildSpec& s) { io::to_json(j, s); }
-void from_json(const nlohmann::json& j, BuildSpec& s) { io::from_json(j, s); }
+// The typed fields travel as the text they were given ("" = not asked), so a lock reads the same.
+void to_json(nlohmann::json& j, const BuildSpec& s) {
+  io::to_json(j, s);
+  j["cuda"] = s.cuda ? s.cuda->str() : "";
+  j["python"] = s.python.text();
+}
+
+void from_json(const nlohmann::json& j, BuildSpec& s) {
+  io::from_json(j, s);
+  std::string cuda = j.value("cuda", ""), python = j.value("python", "");
+  s.cuda = cuda.empty() ? std::nullopt : Version::parse(cuda);
+  s.python = PythonAsk::of(python);
+  s.arch_numbers = arch_numbers(s.arch);
+}
+
+PythonAsk PythonAsk::of(const std::string& text) {
+  PythonAsk a;
+  if (text.find('/') == std::string::npos) a.version = Version::parse(text);
+  if (!a.version) a.path = text;
+  return a;
+}
+
+std::vector<CudaArch> arch_numbers(std::string_view text) {
+  // Every name passes, adding nothing: only the numbers are read here.
+  auto any_name = [](std::string_view, std::string*) -> std::optional<std::vector<CudaArch>> {
+    return std::vector<CudaArch>{};
+  };
+  auto l = ArchList::parse(text, any_name);
+  return l ? l->arches() : std::vector<CudaArch>{};
+}
 
 }  // namespace ts::spec

@@ -6,11 +6,25 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/cuda_arch.h"
+#include "core/version.h"
+
 namespace ts::spec {
+
+// --python as asked: an interpreter path, or a version among those found; neither = choose.
+struct PythonAsk {
+  std::string path;                // "/usr/bin/python3.8" (or a name no version grammar reads)
+  std::optional<Version> version;  // 3.8
+  // A path when the text has a '/' or is no version, else the version; "" is neither.
+  static PythonAsk of(const std::string& text);
+  bool empty() const { return path.empty() && !version; }
+  std::string text() const { return version ? version->original() : path; }  // as written
+};
 
 enum class BuildType { release, debug, relwithdebinfo };
 const char* build_type_name(BuildType t);  // "Release", "Debug", "RelWithDebInfo" (CMake spelling)
@@ -18,9 +32,12 @@ const char* build_type_name(BuildType t);  // "Release", "Debug", "RelWithDebInf
 struct BuildSpec {
   std::string package = "torch";  // what to build; extension packages come in later issues
   std::string version;            // exact release asked for: "2.4.1"
-  std::string cuda;               // "12.8"; "" = choose among the installed toolkits
+  std::optional<Version> cuda;    // --cuda 12.8 (checked: X.Y[.Z]); none = choose among the installed toolkits
   std::string arch;               // "native" (default), "portable", "8.9;12.0+PTX", "ada"
-  std::string python;             // interpreter path, or a version such as "3.8"; "" = choose
+  // The arches `arch` names by number, parsed where the request is checked (a family or native
+  // resolves in the plan): what the toolkit step reads before the arches step runs.
+  std::vector<CudaArch> arch_numbers;
+  PythonAsk python;
   std::vector<std::string> with, without;  // feature names (build.toml [[feature]] name)
   BuildType build_type = BuildType::release;
   int jobs = 0;                   // 0 = auto (from memory)
@@ -43,6 +60,10 @@ struct SourceRef {
   std::string dir;
 };
 SourceRef parse_source(const std::string& text);
+
+// The arches an --arch text names by number ("8.9;12.0+PTX"; names such as ada add none); empty
+// when it does not parse.
+std::vector<CudaArch> arch_numbers(std::string_view text);
 
 void to_json(nlohmann::json& j, const BuildSpec& s);
 void from_json(const nlohmann::json& j, BuildSpec& s);

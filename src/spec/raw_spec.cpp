@@ -76,15 +76,8 @@ void note(BuildSpec& s, const char* field, const RawField& f) {
 // Each field's check: false with `error` naming the field, its origin and what to write.
 bool check_cuda(const RawField& f, BuildSpec& s, std::string& error) {
   if (!f.set) return true;
-  auto v = Version::parse(f.value);
-  bool digits = !f.value.empty() &&
-                std::all_of(f.value.begin(), f.value.end(),
-                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
-  if (!v || !digits || v->release().size() < 2) {
-    error = at(f, "cuda", "'" + f.value + "' is not a CUDA version (write 12.8)");
-    return false;
-  }
-  s.cuda = v->str();
+  s.cuda = parse_cuda(f, error);
+  if (!s.cuda) return false;
   note(s, "cuda", f);
   return true;
 }
@@ -97,13 +90,15 @@ bool check_arch(const RawField& f, BuildSpec& s, std::string& error) {
   auto any_name = [](std::string_view, std::string*) -> std::optional<std::vector<CudaArch>> {
     return std::vector<CudaArch>{};
   };
-  if (f.value.empty() || !ArchList::parse(f.value, any_name, &err)) {
+  auto numbers = f.value.empty() ? std::nullopt : ArchList::parse(f.value, any_name, &err);
+  if (!numbers) {
     error = at(f, "arch", "'" + f.value + "': " +
                               (err.empty() ? "empty" : err) +
                               " (write native, portable, a family such as ada, or 8.9;12.0+PTX)");
     return false;
   }
   s.arch = f.value;
+  s.arch_numbers = numbers->arches();
   note(s, "arch", f);
   return true;
 }
@@ -115,10 +110,26 @@ bool check_python(const RawField& f, BuildSpec& s, std::string& error) {
     error = at(f, "python", "'" + p + "' is neither an interpreter path nor a version (write 3.8 or /usr/bin/python3.8)");
     return false;
   }
-  s.python = p;
+  s.python = PythonAsk::of(p);
   note(s, "python", f);
   return true;
 }
+
+}  // namespace
+
+std::optional<Version> parse_cuda(const RawField& f, std::string& error) {
+  auto v = Version::parse(f.value);
+  bool digits = !f.value.empty() &&
+                std::all_of(f.value.begin(), f.value.end(),
+                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+  if (!v || !digits || v->release().size() < 2) {
+    error = at(f, "cuda", "'" + f.value + "' is not a CUDA version (write 12.8)");
+    return std::nullopt;
+  }
+  return v;
+}
+
+namespace {
 
 bool check_build_type(const RawField& f, BuildSpec& s, std::string& error) {
   if (!f.set) return true;

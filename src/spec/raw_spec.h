@@ -29,6 +29,10 @@ RawSpec merge(const RawSpec& base, const RawSpec& over);
 // "torchsmith.toml:4: cuda: '12,8' is not a version (write \"12.8\")".
 std::optional<BuildSpec> check(const RawSpec& raw, std::string& error);
 
+// --cuda's text as a CUDA version (X.Y or X.Y.Z, digits and dots); nullopt and `error` naming the
+// field's origin when it is not one.
+std::optional<Version> parse_cuda(const RawField& f, std::string& error);
+
 // "16G", "16GiB", "512M", "1.5T", plain bytes -> bytes; nullopt when not a size.
 std::optional<std::uint64_t> parse_size(const std::string& text);
 

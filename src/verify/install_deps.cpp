@@ -50,7 +50,7 @@ std::string why_not(const util::RunResult& r, std::chrono::milliseconds t) {
 std::vector<std::string> torch_constraints(const std::string& torch_version, const kb::Kb* kb) {
   std::vector<std::string> c{"torch" + (torch_version.empty() ? std::string("===0+the-torch-under-test") : "==" + torch_version)};
   const kb::TorchRelease* rel = kb && !torch_version.empty() ? kb->find_torch(torch_version) : nullptr;
-  if (rel && !rel->numpy.empty()) c.push_back("numpy" + rel->numpy);
+  if (rel && !rel->numpy.is_any()) c.push_back("numpy" + rel->numpy.str());
   return c;
 }
 

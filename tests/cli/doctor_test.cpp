@@ -18,8 +18,16 @@ struct Case {
   std::string target;  // --for
 };
 
+// --root for a fixture; bad-python's interpreter hangs by design, so its probe waits 3 s, not 15.
+std::vector<std::string> root_of(const std::string& host) {
+  std::vector<std::string> a{"--root", kHosts + host};
+  if (host == "bad-python") a.insert(a.end(), {"--python-timeout", "3"});
+  return a;
+}
+
 std::string doctor_text(const Case& c) {
-  std::vector<std::string> args{"doctor", "--root", kHosts + c.host};
+  std::vector<std::string> args{"doctor"};
+  for (auto& a : root_of(c.host)) args.push_back(a);
   if (!c.target.empty()) args.insert(args.end(), {"--for", c.target});
   auto r = run_torchsmith(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -111,7 +119,8 @@ TEST(DoctorScenario, TwoToolkitsAreBothJudged) {
 
 // doctor --json on a fixture: the facts and the verdicts, by field.
 nlohmann::json doctor_json(const std::string& host, const std::string& target = "") {
-  std::vector<std::string> args{"doctor", "--json", "--root", kHosts + host};
+  std::vector<std::string> args{"doctor", "--json"};
+  for (auto& a : root_of(host)) args.push_back(a);
   if (!target.empty()) args.insert(args.end(), {"--for", target});
   auto r = run_torchsmith(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -266,12 +275,14 @@ TEST(DoctorBadInput, BrokenKbOverlayNamesFileAndLine) {
 
 TEST(DoctorBadInput, HangingAndCrashingPythonsBecomeVerdicts) {
   auto t0 = std::chrono::steady_clock::now();
-  auto r = run_torchsmith({"doctor", "--root", kHosts + "bad-python"});
+  auto r = run_torchsmith({"doctor", "--root", kHosts + "bad-python", "--python-timeout", "3"});
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(has(r.out, "timed out after")) << r.out;
+  EXPECT_TRUE(has(r.out, "timed out after 3 s")) << r.out;  // the interpreter sleeps 60 s
   EXPECT_TRUE(has(r.out, "signal 11")) << r.out;
-  EXPECT_LT(s, 40.0);  // bounded by the probe timeout, not by the hanging interpreter
+  EXPECT_LT(s, 14.0);  // bounded by --python-timeout, not by the hanging interpreter nor the 15 s default
+  auto bad = run_torchsmith({"doctor", "--root", kHosts + "bad-python", "--python-timeout", "0"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;  // a timeout of no time is refused, not a probe that never waits
 }
 
 TEST(KbCheck, BuiltInIsClean) {

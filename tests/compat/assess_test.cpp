@@ -48,10 +48,10 @@ kb::Kb small_kb() {
                    std::string np) {
     kb::TorchRelease t;
     t.version = testkit::version_of(v);
-    t.python = py;
+    t.python = *VersionRange::parse(py);
     t.cmake_min = testkit::version_of(cmin);
     if (!cmax.empty()) t.cmake_max_exclusive = testkit::version_of(cmax);
-    t.numpy = np;
+    t.numpy = *VersionRange::parse(np);
     t.source = "test:torch" + v;
     k.torch.push_back(t);
   };

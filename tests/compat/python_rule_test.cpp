@@ -10,8 +10,8 @@ namespace {
 kb::TorchRelease release() {
   kb::TorchRelease r;
   r.version = testkit::version_of("2.4.1");
-  r.python = ">=3.8,<3.13";
-  r.numpy = ">=1.22,<2";
+  r.python = *VersionRange::parse(">=3.8,<3.13");
+  r.numpy = *VersionRange::parse(">=1.22,<2");
   return r;
 }
 

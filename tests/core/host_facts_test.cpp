@@ -75,5 +75,30 @@ TEST(HostFactsJson, CodeListNamesThatAreNoArchAreLeftOut) {
   EXPECT_EQ(GpuCodeList::read({"sm_90", "compute_90"}).joined(" "), "sm_90 compute_90");
 }
 
+// A pip cuDNN's CUDA major is read from its wheel's name once, where facts are made or loaded; the
+// facts file keeps only the name, so a file written before (or by hand) reads the same.
+TEST(HostFactsJson, PipLibraryCudaMajorReadsFromItsSourceNotWritten) {
+  EXPECT_EQ(pip_cuda_major("pip:nvidia-cudnn-cu12"), 12);
+  EXPECT_EQ(pip_cuda_major("pip:nvidia-cudnn-cu13"), 13);
+  EXPECT_EQ(pip_cuda_major("pip:nvidia-nccl-cu11"), 11);
+  for (const char* none : {"pip:nvidia-cudnn", "header", "conda", "", "pip:nvidia-cudnn-cu", "nvidia-cudnn-cu12"})
+    EXPECT_EQ(pip_cuda_major(none), 0) << none;
+  HostFacts f;
+  LibraryFacts pip;
+  pip.name = "cudnn";
+  pip.source = "pip:nvidia-cudnn-cu12";
+  pip.cuda_major = 12;
+  LibraryFacts header;
+  header.name = "cudnn";
+  header.source = "header";
+  f.libraries = {pip, header};
+  nlohmann::json j = f;
+  EXPECT_FALSE(j["libraries"][0].contains("cuda_major"));
+  auto back = j.get<HostFacts>();
+  EXPECT_EQ(back.libraries[0].cuda_major, 12);
+  EXPECT_EQ(back.libraries[1].cuda_major, 0);
+  EXPECT_EQ(nlohmann::json(back), j);
+}
+
 }  // namespace
 }  // namespace ts

@@ -128,7 +128,7 @@ TEST(KbLookup, TorchByPatchVersion) {
   const TorchRelease* t = embedded().find_torch("2.4.1");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->version.original(), "2.4");
-  EXPECT_EQ(t->python, ">=3.8,<3.13");
+  EXPECT_EQ(t->python.str(), ">=3.8,<3.13");  // a range once loaded
   ASSERT_TRUE(t->cmake_max_exclusive);
   EXPECT_EQ(t->cmake_max_exclusive->original(), "4");
   EXPECT_EQ(std::count(t->arch_names.begin(), t->arch_names.end(), CudaArch::of(12, 0)), 0);
@@ -138,7 +138,9 @@ TEST(KbLookup, TorchByPatchVersion) {
   ASSERT_NE(old, nullptr);
   EXPECT_EQ(std::count(old->arch_names.begin(), old->arch_names.end(), CudaArch::of(8, 9)), 0);
   EXPECT_EQ(std::count(old->arch_names.begin(), old->arch_names.end(), CudaArch::of(9, 0)), 0);
-  EXPECT_EQ(old->numpy, ">=1,<2");
+  EXPECT_EQ(old->numpy.str(), ">=1,<2");
+  EXPECT_TRUE(old->numpy.contains(*Version::parse("1.26.4")));
+  EXPECT_FALSE(old->numpy.contains(*Version::parse("2.0.0")));
   EXPECT_FALSE(embedded().find_torch("2.7")->cmake_max_exclusive);
 }
 

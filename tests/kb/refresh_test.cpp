@@ -53,7 +53,7 @@ TEST(KbRefresh, NewestLineCitesPyPIAndTheDateRead) {
   EXPECT_EQ(t->status, "refreshed");
   EXPECT_EQ(t->source.rfind("https://pypi.org/pypi/torch/json (read 2026-11-26)", 0), 0u) << t->source;
   EXPECT_EQ(t->released, "2026-10-28");
-  EXPECT_EQ(t->python, ">=3.11,<3.16");
+  EXPECT_EQ(t->python.str(), ">=3.11,<3.16");
   EXPECT_NE(std::find(t->cuda.begin(), t->cuda.end(), *Version::parse("13.2")), t->cuda.end());
   EXPECT_TRUE(ov.conflicts.empty()) << ov.conflicts.front();  // the built-in data agrees with PyPI
   // Older lines agree with the built-in entries and are not repeated in the overlay.
@@ -78,7 +78,7 @@ TEST(KbRefresh, ALineTheKbLacksTakesWhatPyPISaysAndMarksTheRestRecalled) {
   Kb kb = with_overlay(ov);
   const TorchRelease* t = kb.find_torch("2.99");
   ASSERT_NE(t, nullptr);
-  EXPECT_EQ(t->python, ">=3.12,<3.14");
+  EXPECT_EQ(t->python.str(), ">=3.12,<3.14");
   EXPECT_EQ(spelled(t->cuda), std::vector<std::string>{"13.2"});
   EXPECT_EQ(t->released, "2027-01-01");
   EXPECT_TRUE(t->is_recalled("cmake_min"));

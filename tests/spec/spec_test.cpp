@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/arch_list.h"
 #include "spec/raw_spec.h"
 #include "spec/spec_file.h"
 
@@ -37,8 +38,13 @@ TEST(Spec, FullCommandLine) {
                  e);
   ASSERT_TRUE(s) << e;
   EXPECT_EQ(s->version, "2.4.1");
-  EXPECT_EQ(s->cuda, "12.8");
+  ASSERT_TRUE(s->cuda);
+  EXPECT_EQ(s->cuda->str(), "12.8");
   EXPECT_EQ(s->arch, "8.9;12.0+PTX");
+  EXPECT_EQ(ArchList(s->arch_numbers).torch_cuda_arch_list(), "8.9;12.0+PTX");
+  EXPECT_TRUE(s->python.path.empty());
+  ASSERT_TRUE(s->python.version);
+  EXPECT_EQ(s->python.version->major_minor(), "3.8");
   EXPECT_EQ(s->with, (std::vector<std::string>{"cudnn", "test"}));
   EXPECT_EQ(s->jobs, 6);
   EXPECT_EQ(s->mem_budget_bytes, 16ull << 30);
@@ -57,6 +63,9 @@ TEST(Spec, Defaults) {
   auto s = check(cli({{"req", "torch==1.13.0"}}), e);
   ASSERT_TRUE(s) << e;
   EXPECT_EQ(s->arch, "native");
+  EXPECT_TRUE(s->arch_numbers.empty());
+  EXPECT_FALSE(s->cuda);
+  EXPECT_TRUE(s->python.empty());
   EXPECT_EQ(s->packages, std::vector<std::string>{"wheel"});
   EXPECT_EQ(s->jobs, 0);
   EXPECT_EQ(s->root, "/");
@@ -149,6 +158,32 @@ TEST(SpecFile, CommandLineWinsOverTheFile) {
   EXPECT_EQ(s->origin_of("cuda"), "t.toml:3");
 }
 
+// The request's values are typed where it is checked: the plan reads a CUDA version, the arches
+// written as numbers (names resolve in the plan) and a Python path or version, never the text.
+TEST(Spec, RequestValuesAreTypedWhereChecked) {
+  std::string e;
+  auto s = check(cli({{"req", "torch==1.13.0"}, {"--cuda", "11.8.0"}, {"--arch", "ada;8.6 +PTX,sm_75"},
+                      {"--python", "/opt/py/bin/python3.10"}}),
+                 e);
+  ASSERT_TRUE(s) << e;
+  EXPECT_EQ(s->cuda->major_minor(), "11.8");
+  EXPECT_EQ(s->cuda->str(), "11.8.0");  // the lock keeps what was asked
+  EXPECT_EQ(ArchList(s->arch_numbers).torch_cuda_arch_list(), "7.5;8.6+PTX");  // "ada" adds nothing here
+  EXPECT_EQ(s->python.path, "/opt/py/bin/python3.10");
+  EXPECT_FALSE(s->python.version);  // the 3.10 in a path's name is not a version asked for
+  EXPECT_EQ(s->python.text(), "/opt/py/bin/python3.10");
+  // Near misses stay refused at the edge: nothing half-parsed reaches the plan.
+  for (const char* bad : {"12", "12.x", "v12.8", "12.8 ", ""})
+    EXPECT_NE(error_of(cli({{"req", "torch==2.4.1"}, {"--cuda", bad}})).find("is not a CUDA version"), std::string::npos)
+        << bad;
+  EXPECT_EQ(arch_numbers("portable"), std::vector<CudaArch>{});
+  EXPECT_EQ(arch_numbers("8.6;8.6.1"), std::vector<CudaArch>{});  // not a list: nothing
+  // A bare name is a path to probe (--torch python3), never a version.
+  EXPECT_EQ(PythonAsk::of("python3").path, "python3");
+  EXPECT_EQ(PythonAsk::of("3.12").text(), "3.12");
+  EXPECT_TRUE(PythonAsk::of("").empty());
+}
+
 TEST(Spec, JsonRoundTrip) {
   std::string e;
   auto s = check(cli({{"req", "torch==2.4.1"}, {"--arch", "ada"}, {"--build-type", "debug"}, {"--mem-budget", "8G"}}), e);
@@ -157,6 +192,20 @@ TEST(Spec, JsonRoundTrip) {
   BuildSpec back = j.get<BuildSpec>();
   EXPECT_EQ(nlohmann::json(back), j);
   EXPECT_EQ(back.build_type, BuildType::debug);
+  // The typed fields travel as their text and come back typed.
+  auto t = check(cli({{"req", "torch==2.4.1"}, {"--cuda", "12.4"}, {"--arch", "8.6;9.0+PTX"}, {"--python", "3.11"}}), e);
+  ASSERT_TRUE(t) << e;
+  nlohmann::json tj = *t;
+  EXPECT_EQ(tj["cuda"], "12.4");
+  EXPECT_EQ(tj["python"], "3.11");
+  EXPECT_EQ(tj["arch"], "8.6;9.0+PTX");
+  EXPECT_FALSE(tj.contains("arch_numbers"));
+  BuildSpec tb = tj.get<BuildSpec>();
+  EXPECT_EQ(tb.cuda->major_minor(), "12.4");
+  EXPECT_EQ(tb.python.version->major_minor(), "3.11");
+  EXPECT_EQ(tb.arch_numbers, t->arch_numbers);
+  EXPECT_EQ(nlohmann::json(tb), tj);
+  EXPECT_EQ(nlohmann::json(BuildSpec{})["cuda"], "");
 }
 
 TEST(Spec, SourceSpellings) {

@@ -120,7 +120,7 @@ TEST(InstallDeps, TorchConstraintsKeepTheKbsNumpyRange) {
   const kb::TorchRelease* rel = kb.find_torch("1.13");
   ASSERT_TRUE(rel);
   EXPECT_EQ(torch_constraints("1.13.0a0+gitunknown", &kb),
-            (std::vector<std::string>{"torch==1.13.0a0+gitunknown", "numpy" + rel->numpy}));
+            (std::vector<std::string>{"torch==1.13.0a0+gitunknown", "numpy" + rel->numpy.str()}));
   EXPECT_EQ(torch_constraints("1.13.1", nullptr), (std::vector<std::string>{"torch==1.13.1"}));
   EXPECT_EQ(torch_constraints("0.1.2", &kb), (std::vector<std::string>{"torch==0.1.2"}));  // a release the KB lacks
   EXPECT_EQ(torch_constraints("", &kb), (std::vector<std::string>{"torch===0+the-torch-under-test"}));
@@ -134,7 +134,7 @@ TEST(InstallDeps, NumpyStaysInTheRangeOfTheTorchUnderTest) {
   kb::Kb kb = kb::load_embedded(errors);
   auto torch_minor = test::run({kPy, "-c", "import torch; print('.'.join(torch.__version__.split('.')[:2]))"});
   const kb::TorchRelease* rel = kb.find_torch(torch_minor.out.substr(0, torch_minor.out.find('\n')));
-  if (!rel || rel->numpy.find("<2") == std::string::npos) GTEST_SKIP() << "this torch is not a NumPy-1 build";
+  if (!rel || rel->numpy.str().find("<2") == std::string::npos) GTEST_SKIP() << "this torch is not a NumPy-1 build";
   test::TempDir t;
   fs::create_directories(t / "wh");
   wheel(t / "wh", "numpy", "", {}, "2.0");  // a stand-in: the only NumPy in the wheelhouse is a 2.x
@@ -153,7 +153,7 @@ TEST(InstallDeps, NumpyStaysInTheRangeOfTheTorchUnderTest) {
   EXPECT_NE(cv->detail.find("installed 1.0"), std::string::npos) << cv->detail;
   auto* note = find(r.verdicts, "dependency constraints");
   ASSERT_TRUE(note) << dump(r.verdicts);
-  EXPECT_NE(note->detail.find("numpy" + rel->numpy), std::string::npos) << note->detail;
+  EXPECT_NE(note->detail.find("numpy" + rel->numpy.str()), std::string::npos) << note->detail;
   ASSERT_FALSE(r.pythonpath.empty());
   EXPECT_FALSE(fs::exists(r.pythonpath.front() + "/numpy")) << "NumPy 2 was installed beside a NumPy-1 torch";
 
