@@ -15,6 +15,8 @@ ts_slow(test_run compiles "Pep517Frontend.*")
 ts_slow(test_run compiles "PyshimRemedy.*")
 # Tiny CMake projects (an old standard, their own CUDA arches, a setup.py running cmake) with and without the CMake remedies.
 ts_slow(test_run compiles "CmakeRemedy.*:CmakeSetupPy.*")
+# A std member used without its header, compiled with nvcc and g++ before and with the force-include remedy.
+ts_slow(test_run compiles "ForceIncludeCompile.*")
 
 # Small shared libraries compiled with g++ to repair, vendor, package and read.
 ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemoryAsFromTheFileAndNothingWritten:Index.RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne")

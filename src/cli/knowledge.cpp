@@ -24,6 +24,7 @@ const std::vector<kb::TableSpec>& stage_tables() {
       triage::kLibstdcxxTable.spec, // libstdcxx.toml }
       triage::kProgramTable.spec,   // programs.toml  }
       triage::kDependencyTable.spec, // dependencies.toml }
+      triage::kStdlibTable.spec,    // stdlib.toml   }
       package::kWheelPolicyTable.spec,  // manylinux.toml
   };
   return tables;

@@ -90,6 +90,16 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.env["TORCHSMITH_CMAKE_ARCHES"] = list->cmake_cuda_architectures();
     r.reason = "[build.arch-list] nvcc refused an arch the plan's " + list->torch_cuda_arch_list() +
                " does not have: the package's own list; the plan's wins (TORCHSMITH_ARCH_LIST, TORCHSMITH_CMAKE_ARCHES)";
+  } else if (rule == "build.pybind11-torch") {
+    // The signature's env carries the oldest pybind11 each Python needs (r.env has it already).
+    const std::string table = env_of(root.remedy.env, "TORCHSMITH_PYBIND11_FOR");
+    if (table.empty()) { r.refused = "the signature names no pybind11 per Python (TORCHSMITH_PYBIND11_FOR)"; return false; }
+    if (!env_of(env, "TORCHSMITH_PYBIND11_FOR").empty()) {
+      r.refused = "an old vendored pybind11 is already set aside: the remedy did not help";
+      return false;
+    }
+    r.reason = "[build.pybind11-torch] an include directory whose pybind11 is older than the target Python needs (" + table +
+               ") is set aside for torch's own or another new enough one (TORCHSMITH_PYBIND11_FOR)";
   } else {
     r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
     return false;

@@ -434,6 +434,50 @@ void cpu_torch_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
     }
 }
 
+
+// The name of namespace std a compiler's error says is not there (`std::cout` used without
+// <iostream>), in GCC's, clang's, nvcc/EDG's and MSVC's words; "" when the line names none. Only the
+// namespace `std` itself: `'x' is not a member of 'my::std'` or `namespace "stdx"` is another one.
+std::string std_member_named(const std::string& line) {
+  static const RE2 kWordings[] = {
+      RE2(R"re((?:'|‘)(?:std::)?(\w+)(?:'|’) is not a member of (?:'|‘)std(?:'|’))re"),                  // GCC
+      RE2(R"re((?:'|‘)(?:std::)?(\w+)(?:'|’) in namespace (?:'|‘)std(?:'|’) does not name a)re"),       // GCC
+      RE2(R"re((?:'|‘)std::(\w+)(?:'|’) has not been declared)re"),                                        // GCC
+      RE2(R"re(no (?:member|type|template) named '(\w+)' in namespace 'std'(?:;|$|\s))re"),               // clang
+      RE2(R"re(namespace "std" has no member(?: class| template)? "(\w+)")re"),                           // nvcc (EDG)
+      RE2(R"re('(\w+)': (?:is )?not a member of '?std'?(?:$|\s))re"),                                     // MSVC C2039
+  };
+  std::string name;
+  for (const auto& re : kWordings)
+    if (RE2::PartialMatch(line, re, &name)) return name;
+  return "";
+}
+
+// A force-include remedy whose header the log does not name (nvcc: `namespace "std" has no member
+// "cout"`): the member's header from stdlib.toml becomes the finding's first capture, so the remedy
+// includes it; a member the table does not have leaves the remedy without a header (it is refused).
+void std_member_rule(const SignatureSet& set, Finding& f) {
+  if (!f.sig || f.remedy.kind != RemedyKind::force_include) return;
+  if (valid_header_name(expand_captures(f.remedy.header, f.captures))) return;
+  for (const auto& e : f.evidence) {
+    std::string name = std_member_named(e.text);
+    if (name.empty()) continue;
+    const StdMember* m = set.entities.find_std_member(name);
+    if (!m) {
+      f.notes.push_back("std::" + name + " (line " + std::to_string(e.line) + ") is not in the table of standard members "
+                        "(stdlib.toml): which header declares it is not known, so none is force-included");
+      return;
+    }
+    f.captures = {m->header};
+    f.cause = expand_captures(f.sig->cause, f.captures);
+    f.fix = "std::" + name + " is declared in <" + m->header + ">: add '#include <" + m->header + ">' to the file, or build with "
+            "'-include " + m->header + "' for the host compiler and nvcc.";
+    f.remedy.note = expand_captures(f.sig->remedy.note, f.captures);
+    f.notes.push_back("std::" + name + " (line " + std::to_string(e.line) + ") is declared in <" + m->header + "> (entity table " +
+                      m->file + ":" + std::to_string(m->line) + ", source " + m->source + ")");
+    return;
+  }
+}
 }  // namespace
 
 void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
@@ -449,6 +493,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   uv_index_rule(set, d, f);
   import_crash_rule(set, d, f);
   glibcxx_rule(set, f);
+  std_member_rule(set, f);
   companion_rule(f);
   symbol_rule(set, d, f);
   provided_rule(set, d, f, kProgram);

@@ -1,4 +1,4 @@
-// Loading data/kb/headers.toml, modules.toml, triton.toml, ptx.toml, libstdcxx.toml, programs.toml and dependencies.toml. Each problem is reported with
+// Loading data/kb/headers.toml, modules.toml, triton.toml, ptx.toml, libstdcxx.toml, programs.toml, dependencies.toml and stdlib.toml. Each problem is reported with
 // file:line; a broken entry is skipped, never half-loaded.
 #include "triage/entity_table.h"
 
@@ -131,6 +131,12 @@ const ProvidedEntry* EntityTables::find_provided(std::string_view kind, std::str
   return nullptr;
 }
 
+const StdMember* EntityTables::find_std_member(std::string_view name) const {
+  for (const auto& m : std_members)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
 namespace {
 
 void load_headers(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
@@ -225,6 +231,24 @@ void load_libstdcxx(const toml::table& root, std::string_view file, std::vector<
   });
 }
 
+void load_stdlib(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  each(root, "member", file, errors, [&](const toml::table& t) {
+    StdMember m;
+    m.file = std::string(file);
+    m.line = static_cast<int>(t.source().begin.line);
+    std::size_t before = errors.size();
+    fields(t, file, {{"name", &m.name}, {"header", &m.header}, {"source", &m.source}}, {"name", "header", "source"}, errors);
+    auto word = [](const std::string& v) {
+      return !v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    };
+    // The header is force-included as `-include HEADER`: a standard header's plain name, nothing else.
+    if (!m.name.empty() && !word(m.name)) errors.push_back(where(file, t) + "name is one identifier (\"cout\"), not '" + m.name + "'");
+    if (!m.header.empty() && !word(m.header))
+      errors.push_back(where(file, t) + "header is a standard header's name without <> (\"iostream\"), not '" + m.header + "'");
+    if (errors.size() == before) put(out.std_members, std::move(m), [](const StdMember& e) { return e.name; });
+  });
+}
+
 // programs.toml and dependencies.toml share one entry (ProvidedEntry); only the table's key and what a
 // valid name looks like differ.
 template <class NameError>
@@ -284,12 +308,14 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
       {"libstdcxx.toml", load_libstdcxx},
       {"programs.toml", load_programs},
       {"dependencies.toml", load_dependencies},
+      {"stdlib.toml", load_stdlib},
   };
   for (const auto& [file_name, load] : kLoaders)
     if (name == file_name) load(root, file, errors, out);
   for (const auto& [k, v] : root)
     if (k.str() != "header" && k.str() != "module" && k.str() != "removed" && k.str() != "arch" && k.str() != "minimum" &&
-        k.str() != "isa" && k.str() != "glibcxx" && k.str() != "program" && k.str() != "dependency")
+        k.str() != "isa" && k.str() != "glibcxx" && k.str() != "program" && k.str() != "dependency" &&
+        k.str() != "member")
       errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
   return errors;
 }
@@ -297,7 +323,7 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
 EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
   EntityTables t;
   for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml", "programs.toml",
-                                "dependencies.toml"})
+                                "dependencies.toml", "stdlib.toml"})
     kb::for_each_layer(name, overlay_dirs, [&](const std::string& file, std::string_view text) {
       auto e = load_entity_text(name, file, text, t);
       errors.insert(errors.end(), e.begin(), e.end());
@@ -350,6 +376,9 @@ void validate_programs_file(std::string_view file, std::string_view text, std::v
 }
 void validate_dependencies_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
   validate("dependencies.toml", file, text, errors);
+}
+void validate_stdlib_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("stdlib.toml", file, text, errors);
 }
 
 }  // namespace ts::triage

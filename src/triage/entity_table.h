@@ -79,6 +79,16 @@ struct ProvidedEntry {
   int line = 0;
 };
 
+// A name of namespace std and the standard header that declares it (stdlib.toml): a source that uses
+// `std::NAME` without including it gets that header force-included.
+struct StdMember {
+  std::string name;    // "cout"
+  std::string header;  // "iostream"
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
 struct EntityTables {
   std::vector<HeaderEntry> headers;
   std::vector<ModuleEntry> modules;
@@ -88,6 +98,7 @@ struct EntityTables {
   std::vector<GlibcxxVersion> glibcxx;
   std::vector<ProvidedEntry> programs;
   std::vector<ProvidedEntry> dependencies;
+  std::vector<StdMember> std_members;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
   std::string triton_min_capability_source;
 
@@ -106,6 +117,8 @@ struct EntityTables {
   // The entry for a name an entity of `kind` ("program" or "dependency") carries, as a log writes it: in
   // any case ("CuDNN" is cudnn's), a program with its ".exe" ("cl.EXE" is cl's). Another kind: nullptr.
   const ProvidedEntry* find_provided(std::string_view kind, std::string_view name) const;
+  // The entry for a name of namespace std ("cout"), exactly.
+  const StdMember* find_std_member(std::string_view name) const;
 };
 
 // Parses one table file into `out` (headers.toml, modules.toml, triton.toml, ptx.toml or libstdcxx.toml,
@@ -129,6 +142,7 @@ void validate_ptx_file(std::string_view file, std::string_view text, std::vector
 void validate_libstdcxx_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_programs_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_dependencies_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_stdlib_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 inline constexpr kb::TableDef<EntityTables> kHeaderTable{{"headers", "headers.toml", &validate_headers_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kModuleTable{{"modules", "modules.toml", &validate_modules_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kTritonTable{{"triton", "triton.toml", &validate_triton_file}, &load_entity_tables};
@@ -139,5 +153,6 @@ inline constexpr kb::TableDef<EntityTables> kProgramTable{{"programs", "programs
                                                           &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kDependencyTable{{"dependencies", "dependencies.toml", &validate_dependencies_file},
                                                              &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kStdlibTable{{"stdlib", "stdlib.toml", &validate_stdlib_file}, &load_entity_tables};
 
 }  // namespace ts::triage

@@ -126,6 +126,46 @@ TEST(PipelineBuildRemedy, ASetupPyGpuCheckGetsThePlannedTarget) {
       << r.record.retries[0].reason;
 }
 
+// spconv's vendored 2019 pybind11 under Python 3.12 (the GPU run's log line): the retry carries the
+// signature's pybind11-per-Python table to the build helper, once; the same failure after it is not
+// retried again.
+TEST(PipelineBuildRemedy, AnOldVendoredPybind11IsSetAsideOnce) {
+  const char* line =
+      "/src/spconv/third_party/pybind11/include/pybind11/detail/type_caster_base.h:482:26: error: invalid use of "
+      "incomplete type 'PyFrameObject' {aka 'struct _frame'}\n";
+  Fixture f;
+  f.fake.script["build"] = {{.exit_code = 1, .diagnosis = diagnosed(line)}, {.exit_code = 1, .diagnosis = diagnosed(line)}};
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  ASSERT_EQ(f.fake.calls.size(), 2u);
+  EXPECT_EQ(f.env_of(0, "TORCHSMITH_PYBIND11_FOR"), "<unset>");
+  EXPECT_EQ(f.env_of(1, "TORCHSMITH_PYBIND11_FOR"), "3.11:2.10 3.12:2.11 3.13:2.13");
+  EXPECT_NE(f.env_of(1, "PYTHONPATH").find("pyshim"), std::string::npos);
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_EQ(r.record.retries[0].reason.rfind("PYBIND11_TOO_OLD_FOR_PYTHON: [build.pybind11-torch]", 0), 0u)
+      << r.record.retries[0].reason;
+  ASSERT_FALSE(r.record.steps.empty());
+  EXPECT_NE(r.record.steps.back().note.find("already set aside: the remedy did not help"), std::string::npos)
+      << r.record.steps.back().note;
+}
+
+// fairseq's lightconv under nvcc 13.0: the log names the member, not the header; the retry
+// force-includes the one stdlib.toml gives, for the host compiler and nvcc.
+TEST(PipelineBuildRemedy, AStdMemberWithoutItsHeaderIsForceIncluded) {
+  Fixture f;
+  f.fake.script["build"].push_back(
+      {.exit_code = 1, .diagnosis = diagnosed("/src/fairseq/modules/lightconv_layer/../cuda_utils.cu(29): error: "
+                                              "namespace \"std\" has no member \"cout\"\n")});
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  ASSERT_EQ(f.fake.calls.size(), 2u);
+  EXPECT_EQ(f.env_of(1, "TORCHSMITH_FORCE_INCLUDE"), "iostream");
+  EXPECT_EQ(f.env_of(1, "NVCC_APPEND_FLAGS"), "-include iostream");
+  EXPECT_EQ(f.env_of(1, "CXXFLAGS"), "-include iostream");
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_EQ(r.record.retries[0].remedy, "force_include");
+}
+
 // nvcc refusing an arch the plan's list lacks: the package's own list, made to lose to the plan's.
 TEST(PipelineBuildRemedy, AnArchThePlanDoesNotHaveIsThePackagesOwn) {
   Fixture f;

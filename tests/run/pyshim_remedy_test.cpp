@@ -328,5 +328,42 @@ TEST(PyshimRemedyRules, AFlagThatMerelyHoldsArchKeepsThePlansArches) {
                        "no arch flag"), std::string::npos) << r.err;
 }
 
+// A vendored pybind11 older than the target Python needs (spconv's third_party/pybind11 of 2019): its
+// include dir fails the compile without the helper, and is set aside for the build's own pybind11 with
+// it, whether given as include_dirs or an -I flag. Near misses: a vendored copy new enough (2.10 for
+// Python 3.11) is kept, and without the table nothing is touched.
+constexpr const char* kPybind11For = "3.11:2.10 3.12:2.11 3.13:2.13";  // signatures.toml's
+
+TEST_F(PyshimRemedy, AnOldVendoredPybind11FailsWithoutTheRemedy) {
+  Built b = build("old_pybind11", "pb-plain", {{"TORCHSMITH_PYBIND11_FOR", kPybind11For}}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("pybind11 2.4 reads PyFrameObject"), std::string::npos) << b.run.out << b.run.err;
+}
+
+TEST_F(PyshimRemedy, AnOldVendoredPybind11IsSetAside) {
+  for (const char* as : {"include_dirs", "flag"}) {
+    SCOPED_TRACE(as);
+    Built b = build("old_pybind11", std::string("pb-") + as, {{"TORCHSMITH_PYBIND11_FOR", kPybind11For}, {"VENDORED_AS", as}});
+    if (!b.run.ok() && b.run.err.find("the build has no newer one: kept") != std::string::npos)
+      GTEST_SKIP() << "no pybind11 >= what this Python needs outside the fixture (torch/include, pip's, /usr/include)";
+    ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+    EXPECT_NE(b.run.err.find(std::string("[build.pybind11-torch] lt_old_pybind11: ") + as + " /"), std::string::npos)
+        << b.run.err;
+    EXPECT_NE(b.run.err.find("/third_party/pybind11/include has pybind11 2.4, older than Python"), std::string::npos) << b.run.err;
+    EXPECT_EQ(b.value.rfind("found 2.", 0), 0u) << b.value;
+  }
+}
+
+TEST_F(PyshimRemedy, ANewEnoughVendoredPybind11IsKept) {
+  Built b = build("old_pybind11", "pb-new", {{"TORCHSMITH_PYBIND11_FOR", kPybind11For},
+                                             {"VENDORED_PYBIND11", "third_party/pybind11_new/include"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_EQ(b.run.err.find("[build.pybind11-torch]"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value.rfind("vendored 2.", 0), 0u) << b.value;
+  Built off = build("old_pybind11", "pb-off", {});
+  EXPECT_FALSE(off.run.ok());
+  EXPECT_EQ(off.run.err.find("[build.pybind11-torch]"), std::string::npos) << off.run.err;
+}
+
 }  // namespace
 }  // namespace ts::run

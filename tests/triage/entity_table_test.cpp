@@ -119,7 +119,32 @@ TEST(EntityTable, KbCheckValidatesEachFileByItsTable) {
   kLibstdcxxTable.spec.validate("libstdcxx.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/libstdcxx.toml"), errors);
   kProgramTable.spec.validate("programs.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/programs.toml"), errors);
   kDependencyTable.spec.validate("dependencies.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/dependencies.toml"), errors);
+  kStdlibTable.spec.validate("stdlib.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/stdlib.toml"), errors);
   EXPECT_TRUE(errors.empty());
+}
+
+// stdlib.toml: a name of namespace std and the header that declares it, each from cppreference,
+// looked up exactly; a header written with its <> or a name that is not one identifier is refused.
+TEST(EntityTable, StdMembersNameTheirHeader) {
+  std::vector<std::string> errors;
+  EntityTables built = load_entity_tables({}, errors);
+  EXPECT_TRUE(errors.empty());
+  ASSERT_NE(built.find_std_member("cout"), nullptr);
+  EXPECT_EQ(built.find_std_member("cout")->header, "iostream");
+  EXPECT_EQ(built.find_std_member("uintptr_t")->header, "cstdint");
+  EXPECT_EQ(built.find_std_member("memcpy")->header, "cstring");
+  EXPECT_EQ(built.find_std_member("numeric_limits")->header, "limits");
+  EXPECT_EQ(built.find_std_member("std::cout"), nullptr);
+  EXPECT_EQ(built.find_std_member("Cout"), nullptr);
+  for (const auto& m : built.std_members)
+    EXPECT_EQ(m.source.rfind("https://en.cppreference.com/w/cpp/", 0), 0u) << m.name;
+  EntityTables t;
+  auto bad = load_entity_text("stdlib.toml", "s.toml", "[[member]]\nname = \"cout\"\nheader = \"<iostream>\"\nsource = \"s\"\n", t);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].find("s.toml:1: header is a standard header's name without <>"), std::string::npos) << bad[0];
+  bad = load_entity_text("stdlib.toml", "s.toml", "[[member]]\nname = \"std::cout\"\nheader = \"iostream\"\nsource = \"s\"\n", t);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_TRUE(t.std_members.empty());
 }
 
 // libstdcxx.toml: a GLIBCXX version and the first GCC whose libstdc++ exports it, looked up exactly;

@@ -457,6 +457,56 @@ TEST(Entity, AMissingGlibcxxVersionNamesTheGccThatHasIt) {
   EXPECT_EQ(glibc.root()->fix.find("first came with GCC"), std::string::npos);
 }
 
+// A std member used without its header, named in each compiler's words and not the header (nvcc 13.0
+// on fairseq's lightconv: `namespace "std" has no member "cout"`): stdlib.toml's header becomes the
+// force-include remedy's header. Near misses: a member the table does not have leaves the remedy with
+// no header, a namespace that is not std itself (`mystd`, `std::chrono`) is not read, and a line that
+// names the header keeps it.
+TEST(Entity, AStdMemberWithoutItsHeaderNamesTheHeaderToForceInclude) {
+  struct Case { const char* line; const char* header; };
+  const Case cases[] = {
+      {"../cuda_utils.cu(29): error: namespace \"std\" has no member \"cout\"", "iostream"},
+      {"lightconv_cuda.cu(12): error: namespace \"std\" has no member \"memcpy\"", "cstring"},
+      {"k.cpp:3:8: error: \xe2\x80\x98" "cerr\xe2\x80\x99 is not a member of \xe2\x80\x98" "std\xe2\x80\x99", "iostream"},
+      {"k.cpp:3:8: error: 'numeric_limits' is not a member of 'std'", "limits"},
+      {"k.cpp:3:8: error: no member named 'runtime_error' in namespace 'std'", "stdexcept"},
+      {"k.cpp(3): error C2039: 'ostringstream': is not a member of 'std'", "sstream"},
+  };
+  for (const auto& c : cases) {
+    Diagnosis d = diagnose(std::string(c.line) + "\n");
+    ASSERT_TRUE(d.root()) << c.line;
+    EXPECT_EQ(d.root()->id, "MISSING_STD_HEADER") << c.line;
+    EXPECT_EQ(d.root()->remedy.kind, RemedyKind::force_include) << c.line;
+    EXPECT_EQ(expand_captures(d.root()->remedy.header, d.root()->captures), c.header) << c.line;
+    EXPECT_NE(d.root()->fix.find(std::string("add '#include <") + c.header + ">'"), std::string::npos) << d.root()->fix;
+    EXPECT_NE(notes_of(*d.root()).find("stdlib.toml:"), std::string::npos) << notes_of(*d.root());
+  }
+  // The fixed-width types keep their own signature and header.
+  Diagnosis ints = diagnose("k.cpp:3:8: error: 'uintptr_t' is not a member of 'std'\n");
+  ASSERT_TRUE(ints.root());
+  EXPECT_EQ(expand_captures(ints.root()->remedy.header, ints.root()->captures), "cstdint");
+  // GCC's note names the header itself: that one is kept.
+  Diagnosis note = diagnose("k.cpp:3:8: note: 'std::setw' is defined in header '<iomanip>'; did you forget to '#include <iomanip>'?\n"
+                            "k.cpp:3:8: error: 'setw' is not a member of 'std'\n");
+  ASSERT_TRUE(note.root());
+  EXPECT_EQ(expand_captures(note.root()->remedy.header, note.root()->captures), "iomanip");
+
+  Diagnosis unknown = diagnose("k.cu(3): error: namespace \"std\" has no member \"frobnicate\"\n");
+  ASSERT_TRUE(unknown.root());
+  EXPECT_FALSE(valid_header_name(expand_captures(unknown.root()->remedy.header, unknown.root()->captures)));
+  EXPECT_NE(notes_of(*unknown.root()).find("std::frobnicate (line 1) is not in the table"), std::string::npos)
+      << notes_of(*unknown.root());
+  for (const char* other : {"k.cpp:3:8: error: 'cout' is not a member of 'mystd'\n",
+                            "k.cpp:3:8: error: 'cout' is not a member of 'std::chrono'\n",
+                            "k.cu(3): error: namespace \"mystd\" has no member \"cout\"\n",
+                            "k.cpp:3:8: error: no member named 'cout' in namespace 'my::std'\n"}) {
+    Diagnosis d = diagnose(other);
+    if (!d.root()) continue;
+    EXPECT_NE(expand_captures(d.root()->remedy.header, d.root()->captures), "iostream") << other;
+    EXPECT_EQ(notes_of(*d.root()).find("stdlib.toml"), std::string::npos) << other;
+  }
+}
+
 // A torch pin conflict names its parties: pip's post-install check (torch/torch7#1249) and the resolver's
 // "The user requested" beside a companion's exact pin (dmar-bonn/ipp-al#1). Near misses: a range pin
 // (">=") is no exact requirement, and the same torch on both sides says nothing to pick.

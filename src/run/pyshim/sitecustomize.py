@@ -40,6 +40,8 @@
 #  - build.generate-sources, TORCHSMITH_GENERATE="gen.py:a.cu,b.cu": before the first compile, each
 #    script beside setup.py whose files are missing runs once with this Python (fairseq's
 #    cuda_function_gen.py writes the .cu files its kernel includes; setup.py never runs it);
+#  - build.pybind11-torch, TORCHSMITH_PYBIND11_FOR="3.11:2.10 3.12:2.11 3.13:2.13" (a live trigger): a
+#    vendored pybind11 include dir older than this Python needs is set aside for a new enough one;
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -521,6 +523,117 @@ def _add_cccl_include(exts, cccl):
              "include/cccl, which nvcc finds itself and g++ does not)" % (ext.name, cccl))
 
 
+# -- build.pybind11-torch: a vendored pybind11 older than this Python needs -------------------------
+# TORCHSMITH_PYBIND11_FOR="3.11:2.10 3.12:2.11" (signatures.toml's PYBIND11_TOO_OLD_FOR_PYTHON): the
+# oldest pybind11 each Python needs. An extension's include dir (include_dirs, -I/-isystem flags) whose
+# pybind11/detail/common.h says an older version is set aside for a new enough one the build has:
+# torch's own under torch/include (on every cpp_extension command line), the pybind11 package's, or
+# the compiler's default path; with none, the copy stays and the helper says so.
+
+def _pybind11_needed():
+    need = None
+    for item in sorted(os.environ.get("TORCHSMITH_PYBIND11_FOR", "").split()):
+        py, _, pb = item.partition(":")
+        try:
+            py_v, pb_v = tuple(int(x) for x in py.split(".")), tuple(int(x) for x in pb.split("."))
+        except ValueError:
+            continue
+        if tuple(sys.version_info[:len(py_v)]) >= py_v and (need is None or pb_v > need):
+            need = pb_v
+    return need
+
+
+def _pybind11_version(d):
+    import re
+    try:
+        with open(os.path.join(d, "pybind11", "detail", "common.h"), errors="replace") as f:
+            text = f.read(65536)
+    except OSError:
+        return None
+    major = re.search(r"#\s*define\s+PYBIND11_VERSION_MAJOR\s+(\d+)", text)
+    minor = re.search(r"#\s*define\s+PYBIND11_VERSION_MINOR\s+(\d+)", text)
+    return (int(major.group(1)), int(minor.group(1))) if major and minor else None
+
+
+def _pybind11_elsewhere(need):
+    # (directory, whether the compile already searches it): the first new enough pybind11 of the build.
+    found = []
+    try:
+        import torch
+        found.append((os.path.join(os.path.dirname(torch.__file__), "include"), True))
+    except Exception:
+        pass
+    try:
+        import pybind11
+        found.append((pybind11.get_include(), False))
+    except Exception:
+        pass
+    found += [("/usr/local/include", True), ("/usr/include", True)]
+    for d, searched in found:
+        v = _pybind11_version(d)
+        if v is not None and v >= need:
+            return d, searched, v
+    return None
+
+
+def _set_aside_old_pybind11(exts, need, base):
+    other = _pybind11_elsewhere(need)
+
+    def old(d):
+        v = _pybind11_version(d if os.path.isabs(d) else os.path.join(base, d))
+        return v if v is not None and v < need else None
+
+    def swap(dirs, ext, where):
+        out = []
+        for d in dirs:
+            v = old(d) if isinstance(d, str) else None
+            if v is None:
+                out.append(d)
+            elif other is None:
+                out.append(d)
+                _say("[build.pybind11-torch] %s: %s has pybind11 %d.%d, older than Python %d.%d needs (%d.%d), and the "
+                     "build has no newer one: kept" % ((ext.name, d) + v + tuple(sys.version_info[:2]) + need))
+            else:
+                if not other[1]:
+                    out.append(other[0])
+                _say("[build.pybind11-torch] %s: %s %s has pybind11 %d.%d, older than Python %d.%d needs (%d.%d): "
+                     "set aside for pybind11 %d.%d in %s" % ((ext.name, where, d) + v + tuple(sys.version_info[:2]) + need
+                                                            + other[2] + (other[0],)))
+        return out
+
+    for ext in exts:
+        if getattr(ext, "include_dirs", None):
+            ext.include_dirs = swap(list(ext.include_dirs), ext, "include_dirs")
+        args = getattr(ext, "extra_compile_args", None)
+        parts = args.items() if isinstance(args, dict) else [("", args or [])]
+        new = {}
+        for key, flags in parts:
+            new[key] = _swap_include_flags(list(flags), lambda dirs: swap(dirs, ext, "flag"))
+        if isinstance(args, dict):
+            args.update(new)
+        else:
+            ext.extra_compile_args = new[""]
+
+
+def _swap_include_flags(flags, swap):
+    # -Idir, -I dir, -isystem dir: each directory through swap([dir]), which gives it back, another or none.
+    out, i = [], 0
+    while i < len(flags):
+        f = flags[i]
+        if isinstance(f, str) and f in ("-I", "-isystem") and i + 1 < len(flags):
+            out += [x for d in swap([flags[i + 1]]) for x in (f, d)]
+            i += 2
+            continue
+        if isinstance(f, str) and f.startswith("-I") and len(f) > 2:
+            out += ["-I" + d for d in swap([f[2:]])]
+        elif isinstance(f, str) and f.startswith("-isystem") and len(f) > 8:
+            out += ["-isystem" + d for d in swap([f[8:]])]
+        else:
+            out.append(f)
+        i += 1
+    return out
+
+
 # -- CMake: the plan's -D arguments, build.cmake-arch / build.cmake-std ---------------------------
 
 _CMAKE_PLANNED = ("CMAKE_CUDA_ARCHITECTURES", "CMAKE_PROJECT_INCLUDE_BEFORE", "FETCHCONTENT_SOURCE_DIR_PYBIND11")
@@ -767,6 +880,8 @@ def _patch(build_ext_cls):
             _add_force_includes(exts, _force_includes())
         if _cccl_dir():
             _add_cccl_include(exts, _cccl_dir())
+        if _pybind11_needed():
+            _set_aside_old_pybind11(exts, _pybind11_needed(), os.getcwd())
         # Only torch's BuildExtension with ninja, only when the user did not ask for -j themselves,
         # and not when one extension is a Library that the others link (they need it built first).
         if (slots and len(exts) > 1 and getattr(self, "use_ninja", False) is True and not self.parallel
@@ -828,7 +943,8 @@ def _install_hook(targets):
 def _hooks():
     targets = {}
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
-            or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir() or os.environ.get("TORCHSMITH_GENERATE")):
+            or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir() or os.environ.get("TORCHSMITH_GENERATE")
+            or _pybind11_needed()):
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
