@@ -14,21 +14,14 @@
 #include "triage/signature.h"
 #include "util/fs.h"
 #include "util/process.h"
+#include "triage/test_util.h"
 
 namespace ts::run {
 namespace {
 
 namespace fs = std::filesystem;
 
-const triage::Engine& engine() {
-  static const triage::Engine e = [] {
-    std::vector<std::string> errors;
-    triage::SignatureSet set = triage::load_signatures({}, errors);
-    for (const auto& m : errors) ADD_FAILURE() << m;
-    return triage::Engine(std::move(set));
-  }();
-  return e;
-}
+using triage::testing::engine;  // one Engine over the embedded signatures (tests/triage/test_util.h)
 
 std::string find_nvcc() {
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})

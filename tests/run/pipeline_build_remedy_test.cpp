@@ -11,21 +11,14 @@
 #include "testkit/temp_dir.h"
 #include "triage/scanner.h"
 #include "triage/signature.h"
+#include "triage/test_util.h"
 
 namespace ts::run {
 namespace {
 
 using testing::FakeStepRunner;
 
-const triage::Engine& engine() {
-  static const triage::Engine e = [] {
-    std::vector<std::string> errors;
-    triage::SignatureSet set = triage::load_signatures({}, errors);
-    for (const auto& m : errors) ADD_FAILURE() << m;
-    return triage::Engine(std::move(set));
-  }();
-  return e;
-}
+using triage::testing::engine;  // one Engine over the embedded signatures (tests/triage/test_util.h)
 
 triage::Diagnosis diagnosed(const std::string& log) { return triage::diagnose_text(engine(), log); }
 
