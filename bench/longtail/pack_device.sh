@@ -5,7 +5,7 @@
 # It never fetches: the mirrors come from the `fetch` tool (MIRRORS/OWNER+NAME/repo[/.git]).
 #
 #   bench/longtail/pack_device.sh [--mirrors DIR] [--dest DIR] [--torchsmith BIN] [--batch N]
-#       [--split dev|held-out] [--wheelhouse]
+#       [--split dev|held-out] [--wheelhouse] [--system]
 #
 # --mirrors: where the mirrors are (default $TORCHSMITH_MIRRORS); --dest: default .device/longtail;
 # --batch: only the packages of that batch (corpus.toml's `batch`, 1 where absent; default: all);
@@ -22,10 +22,14 @@
 # one is skipped and named. Left out too: what the device's torch environment has (numpy,
 # setuptools, wheel, pip) and cmake/ninja (torchsmith provisions its own). run_device.sh passes the
 # directory to both tools alike.
+# --system: also DEST/sysroot, the Debian packages the packed packages' own READMEs tell a user to
+# install (corpus.toml's `system`, with `system_source` naming the line), downloaded here with
+# `apt-get download` and unpacked with `dpkg-deb -x` (header-only libraries: the device has no apt
+# and no network). run_device.sh puts its include directory on CPATH for both tools alike.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-mirrors=${TORCHSMITH_MIRRORS:-} dest=$root/.device/longtail bin="" batch=all only_split=all house=0
+mirrors=${TORCHSMITH_MIRRORS:-} dest=$root/.device/longtail bin="" batch=all only_split=all house=0 system=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --mirrors) mirrors=$2; shift 2 ;;
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
     --batch) batch=$2; shift 2 ;;
     --split) only_split=$2; shift 2 ;;
     --wheelhouse) house=1; shift ;;
+    --system) system=1; shift ;;
     *) echo "pack_device.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
   esac
 done
@@ -198,6 +203,23 @@ rm -rf "$dest/wheelhouse"
 if [ "$house" = 1 ]; then
   python3 "$here/wheelhouse.py" --packages "$dest/packages.tsv" --sources "$dest" --dest "$dest/wheelhouse" \
     --python "${WHEEL_PYTHON:-3.12}" || bad=1
+fi
+rm -rf "$dest/sysroot"
+if [ "$system" = 1 ]; then
+  debs=$(python3 - "$here/corpus.toml" "$dest/packages.tsv" <<'PY'
+import sys, tomllib
+packed = {l.split("\t")[0] for l in open(sys.argv[2]) if l.split("\t")[4].strip().endswith(".tar.gz")}
+print(" ".join(sorted({d for p in tomllib.load(open(sys.argv[1], "rb"))["package"]
+                       if p["name"] in packed for d in p.get("system", [])})))
+PY
+)
+  if [ -n "$debs" ]; then
+    mkdir -p "$scratch/debs" "$dest/sysroot"
+    # shellcheck disable=SC2086
+    (cd "$scratch/debs" && apt-get download -- $debs) || { echo "pack_device.sh: apt-get download $debs failed" >&2; bad=1; }
+    for d in "$scratch"/debs/*.deb; do [ -f "$d" ] && dpkg-deb -x "$d" "$dest/sysroot"; done
+    echo "sysroot: $debs" >&2
+  fi
 fi
 install -m 755 "$here/run_device.sh" "$dest/run_device.sh"
 if [ -n "$bin" ]; then

@@ -23,6 +23,8 @@
 # runtime dependencies from it (`--wheelhouse`; without one, `--no-runtime-deps`: there is no index).
 # A declared dependency the wheelhouse lacks then fails verify, for both tools alike; VERIFY_DEPS=none
 # verifies with --no-runtime-deps as earlier runs did (the builds still take the wheelhouse).
+# SYSROOT (default: the sysroot/ pack_device.sh --system put here, if any; "none" for none): its
+# usr/include goes on CPATH for both tools alike (header-only libraries a package's README asks for).
 # A package both of whose results are already in WORK/results.tsv is skipped (a second call resumes).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +45,13 @@ if [ -n "$house" ]; then
   ts_house=(--wheelhouse "$house") pip_house=("PIP_FIND_LINKS=$house") deps=(--wheelhouse "$house")
   [ "${VERIFY_DEPS:-wheelhouse}" = none ] && deps=(--no-runtime-deps)
 fi
+sysroot=${SYSROOT:-}
+[ -z "$sysroot" ] && [ -d "$here/sysroot" ] && sysroot=$here/sysroot
+[ "$sysroot" = none ] && sysroot=""
+if [ -n "$sysroot" ]; then
+  sysroot=$(cd "$sysroot" && pwd) || { echo "run_device: error: SYSROOT $sysroot is no directory" >&2; exit 2; }
+  export CPATH=$sysroot/usr/include${CPATH:+:$CPATH}
+fi
 pip_arch=()
 [ "$arch" != native ] && pip_arch=("TORCH_CUDA_ARCH_LIST=$arch")
 start=$(date +%s)
@@ -58,7 +67,7 @@ mkdir -p "$work/logs" "$work/rows" || die "cannot create $work"
 results=$work/results.tsv
 echo "# $(date -u +%FT%TZ) $(hostname) cores=$(nproc) par=$par jobs=$jobs arch=$arch limit=${limit}s deadline=${deadline}s" \
   "torch=$("$py" -c 'import torch; print(torch.__version__)') torchsmith=$ts" \
-  "wheelhouse=${house:-none}${house:+ ($(ls "$house" | wc -l) wheels)} verify=${deps[*]}" | tee "$work/header.txt"
+  "wheelhouse=${house:-none}${house:+ ($(ls "$house" | wc -l) wheels)} verify=${deps[*]} sysroot=${sysroot:-none}" | tee "$work/header.txt"
 "$py" -c 'import torch; print("# gpu:", torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none")' |
   tee -a "$work/header.txt"
 # numpy: the packages' smoke imports it and verify installs no runtime dependency (no index here).
