@@ -69,10 +69,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(JetsonFacts, present, model, l4t
 namespace io {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostFacts, schema, root, hostname, os, cpu, memory, disks, gpus,
                                                 driver, jetson, cuda_toolkits, libraries, compilers, tools,
-                                                pythons, notes)
+                                                pythons, notes, search_paths)
 }  // namespace io
 
-void to_json(nlohmann::json& j, const HostFacts& f) { io::to_json(j, f); }
+void to_json(nlohmann::json& j, const HostFacts& f) {
+  io::to_json(j, f);
+  if (f.search_paths.empty()) j.erase("search_paths");  // facts files of a machine without them read as before
+}
 void from_json(const nlohmann::json& j, HostFacts& f) { io::from_json(j, f); }
 
 }  // namespace ts

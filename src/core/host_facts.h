@@ -180,7 +180,13 @@ struct HostFacts {
   std::vector<ToolFacts> tools;
   std::vector<PythonFacts> pythons;
   std::vector<std::string> notes;  // probe problems worth telling ("nvcc timed out after 10 s")
+  // The compilers' search paths the user exported (kSearchPathVars, non-empty only): a build keeps them.
+  std::map<std::string, std::string> search_paths;
 };
+
+// Variables the compilers and linkers read as extra search paths: a header or library installed
+// outside the system's directories is found through them, so a build that drops them fails where pip does not.
+inline constexpr const char* kSearchPathVars[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "LIBRARY_PATH"};
 
 void to_json(nlohmann::json& j, const HostFacts& f);
 void from_json(const nlohmann::json& j, HostFacts& f);

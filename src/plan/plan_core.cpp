@@ -115,6 +115,15 @@ void set_path(Ctx& c, const std::vector<std::string>& tool_dirs, const std::stri
   c.set_env("PATH", util::join(dirs, ":"), why, "torchsmith");
 }
 
+void keep_search_paths(Ctx& c) {
+  for (const auto& [k, v] : c.facts().search_paths) {
+    if (c.p.env.count(k)) continue;
+    c.set_env(k, v, "exported in your environment: the compilers search it (headers or libraries installed outside "
+              "the system's directories); the build gets the plan's environment, so it is kept here (--env " + k +
+              "=DIR gives another)", "your environment", "plan.search_paths");
+  }
+}
+
 void set_compiler_env(Ctx& c, const CompilerFacts& cc, const std::string& why, const std::string& source) {
   c.set_env("CC", cc.cc.empty() ? cc.cxx : cc.cc, why, source);
   c.set_env("CXX", cc.cxx, why, source);

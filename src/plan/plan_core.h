@@ -108,6 +108,10 @@ struct PlanStep {
 // Runs the steps of c.kind in order, then puts provision steps first and moves the log into c.out.
 void run(Ctx& c, std::span<const PlanStep> steps);
 
+// The compilers' search paths the user exported (HostFacts::search_paths) go into the build's
+// environment, which is otherwise the plan's alone; one given with --env (or set by the plan) wins.
+void keep_search_paths(Ctx& c);
+
 // The scale step, the same in every kind: runs the command's probe (when there is one and nothing
 // is refused yet); its decisions are the step's.
 void scale_step(Ctx& c);

@@ -34,6 +34,7 @@ constexpr PlanStep kSteps[] = {
     {"plan.fixes", choose_fixes, kEveryKind},
     {"plan.arch_fixes", detail::check_arch_fixes, kTorchBuild},
     {"plan.remedies", ext::choose_build_remedies, kExtensionBuild},
+    {"plan.search_paths", core::keep_search_paths, kEveryKind},
     {"plan.plain_version", ext::choose_plain_version, kExtensionBuild},
     {"plan.libraries", detail::choose_libraries, kTorchBuild},
     {"plan.version", detail::choose_version, kTorchBuild},

@@ -78,6 +78,8 @@ HostFacts probe(const Host& host, const ProbeOptions& opts) {
   f.tools = tools.get();
   f.pythons = pythons.get();
   f.libraries = probe_libraries(host, f.cuda_toolkits, f.pythons, lib_notes);
+  for (const char* k : kSearchPathVars)
+    if (auto it = host.env.find(k); it != host.env.end() && !it->second.empty()) f.search_paths[k] = it->second;
   for (auto* n : {&b.notes, &g.notes, &cuda_notes, &compiler_notes, &tool_notes, &python_notes, &lib_notes})
     f.notes.insert(f.notes.end(), n->begin(), n->end());
   return f;

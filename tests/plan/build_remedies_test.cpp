@@ -212,6 +212,30 @@ TEST(BuildRemedies, AskedEnvGoesToTheBuild) {
   EXPECT_EQ(env(r.plan, "WITH_OPS"), "1");
 }
 
+// A header installed outside the system's directories (sparsehash under a prefix) is found through
+// CPATH; the build's environment is the plan's, so the user's exported search paths are carried.
+TEST(BuildRemedies, ExportedSearchPathsGoToTheBuild) {
+  auto f = machine();
+  f.search_paths = {{"CPATH", "/opt/sparsehash/include"}, {"LIBRARY_PATH", "/opt/boost/lib"}};
+  auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "CPATH"), "/opt/sparsehash/include");
+  EXPECT_EQ(env(r.plan, "LIBRARY_PATH"), "/opt/boost/lib");
+  bool said = false;
+  for (const auto& d : r.plan.decisions)
+    if (d.value == "CPATH=/opt/sparsehash/include") said = d.rule == "plan.search_paths" && d.source == "your environment";
+  EXPECT_TRUE(said);
+  // Near misses: none exported, none carried; one given with --env wins over the exported one.
+  auto bare = make_extension_plan(dir_request(cuda_only_scan()), machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(bare.ok());
+  EXPECT_EQ(bare.plan.env.count("CPATH"), 0u);
+  auto req = dir_request(cuda_only_scan());
+  req.env = {{"CPATH", "/elsewhere/include"}};
+  auto given = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(given.ok());
+  EXPECT_EQ(env(given.plan, "CPATH"), "/elsewhere/include");
+}
+
 TEST(BuildRemedies, AskedEnvCannotOverrideThePlan) {
   auto req = dir_request(cuda_only_scan());
   req.env = {{"TORCH_CUDA_ARCH_LIST", "3.5"}};

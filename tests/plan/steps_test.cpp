@@ -21,11 +21,11 @@ std::vector<std::string> rules_of(core::Kind kind) {
 TEST(Steps, EachKindRunsItsRowsInItsOrder) {
   EXPECT_EQ(rules_of(core::kTorchBuild),
             (std::vector<std::string>{"plan.release", "plan.features", "plan.python", "plan.toolkit", "plan.compiler",
-                                      "plan.cmake", "plan.arches", "plan.fixes", "plan.arch_fixes", "plan.libraries",
+                                      "plan.cmake", "plan.arches", "plan.fixes", "plan.arch_fixes", "plan.search_paths", "plan.libraries",
                                       "plan.version", "plan.scale", "plan.jobs", "plan.steps"}));
   EXPECT_EQ(rules_of(core::kExtensionBuild),
             (std::vector<std::string>{"plan.torch", "plan.toolkit", "plan.compiler", "plan.arches", "plan.env",
-                                      "plan.fixes", "plan.remedies", "plan.plain_version", "plan.scale", "plan.jobs", "plan.split_compile",
+                                      "plan.fixes", "plan.remedies", "plan.search_paths", "plan.plain_version", "plan.scale", "plan.jobs", "plan.split_compile",
                                       "plan.steps", "plan.ninja", "plan.parallel"}));
 }
 
@@ -37,8 +37,8 @@ TEST(Steps, ARuleBothKindsTakeIsOneRowWithOneFunction) {
     EXPECT_NE(s.kinds & core::kEveryKind, 0u) << s.rule << " runs in no kind";
     if (s.kinds == core::kEveryKind) ++shared;
   }
-  // toolkit, compiler, arches, fixes, scale, jobs, steps
-  EXPECT_EQ(shared, 7);
+  // toolkit, compiler, arches, fixes, search_paths, scale, jobs, steps
+  EXPECT_EQ(shared, 8);
 }
 
 }  // namespace

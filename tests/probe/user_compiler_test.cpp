@@ -2,6 +2,8 @@
 // build with what plain pip (setuptools, cpp_extension's nvcc -ccbin $CC) would use.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "fixture_util.h"
 
 using namespace ts;
@@ -106,4 +108,19 @@ TEST(UserCompiler, UnsetLeavesThePathCompilersAlone) {
   ASSERT_EQ(f.compilers.size(), 1u);
   EXPECT_FALSE(any_from_env(f));
   EXPECT_EQ(notes_of(f).find("CC"), std::string::npos) << notes_of(f);
+}
+
+// The compilers' search paths the user exported are facts (a plan carries them into the build);
+// empty ones and other variables are not, and a facts file round-trips them.
+TEST(UserSearchPaths, ExportedOnesAreFacts) {
+  TempRoot r;
+  auto f = probe_root(r, "CPATH=/opt/sh/include\nLIBRARY_PATH=\nCFLAGS=-O2\n");
+  EXPECT_EQ(f.search_paths, (std::map<std::string, std::string>{{"CPATH", "/opt/sh/include"}}));
+  nlohmann::json j = f;
+  EXPECT_EQ(j["search_paths"]["CPATH"], "/opt/sh/include");
+  EXPECT_EQ(j.get<HostFacts>().search_paths, f.search_paths);
+  auto none = probe_root(r, "");
+  EXPECT_TRUE(none.search_paths.empty());
+  nlohmann::json k = none;
+  EXPECT_FALSE(k.contains("search_paths"));  // a machine without them writes the facts it wrote before
 }
