@@ -397,6 +397,9 @@ struct ProvidedWords {
 };
 constexpr ProvidedWords kProgram{"program", "`", "` could not be started: it is not on PATH. It comes from ", "could not be started"};
 constexpr ProvidedWords kDependency{"dependency", "The build could not find ", ": it comes from ", "was not found"};
+constexpr ProvidedWords kDistribution{"distribution", "The installer found no file of `",
+                                      "` it can install for this Python, OS and architecture: it comes from ",
+                                      "has no file the installer could install here"};
 
 void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const ProvidedWords& w) {
   if (f.sig) return;
@@ -410,6 +413,21 @@ void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const Prov
   f.fix = w.fix_before + name + w.fix_after + p->provider + ". " + f.fix;
   f.notes.push_back(std::string(w.kind) + " " + name + " (line " + std::to_string(at->line) + ") " + w.missing + "; it comes from " +
                     p->provider + " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
+}
+
+// A failure line of a tool whose failure report has one cause (its grammar names the signature,
+// grammar.h), under a failure no signature named: any wording the tool prints under that grammar.
+void verdict_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  for (const auto& e : f.evidence) {
+    auto line = read_failure_line(e.text);
+    const Signature* to = line && line->grammar->signature ? set.find(line->grammar->signature) : nullptr;
+    if (!to) continue;
+    reroute(d, f, *to, "");
+    f.notes.push_back(std::string("failure line of ") + line->grammar->tool + " (line " + std::to_string(e.line) +
+                      "): every failure that tool reports under this grammar is " + to->id);
+    return;
+  }
 }
 
 // An extension built for another torch, when the torch it is loaded with is a CPU-only build: PyTorch's
@@ -498,6 +516,8 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   symbol_rule(set, d, f);
   provided_rule(set, d, f, kProgram);
   provided_rule(set, d, f, kDependency);
+  provided_rule(set, d, f, kDistribution);
+  verdict_rule(set, d, f);
   cpu_torch_rule(set, d, f);
 }
 

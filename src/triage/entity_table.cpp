@@ -120,13 +120,21 @@ const GlibcxxVersion* EntityTables::find_glibcxx(std::string_view version) const
 }
 
 const ProvidedEntry* EntityTables::find_provided(std::string_view kind, std::string_view name) const {
-  const bool program = kind == "program";
-  if (!program && kind != "dependency") return nullptr;
+  const bool program = kind == "program", distribution = kind == "distribution";
+  if (!program && !distribution && kind != "dependency") return nullptr;
   std::string n(name);
   for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   // Windows runs a program by its file name: "cl.EXE" is the program cl. A dependency has no file name.
   if (program && n.size() > 4 && n.ends_with(".exe")) n.resize(n.size() - 4);
-  for (const auto& e : program ? programs : dependencies)
+  // An installer compares distribution names normalized (PEP 503): runs of '-', '_', '.' are one '-'.
+  if (distribution) {
+    std::string norm;
+    for (char c : n)
+      if (c != '-' && c != '_' && c != '.') norm += c;
+      else if (norm.empty() || norm.back() != '-') norm += '-';
+    n = norm;
+  }
+  for (const auto& e : program ? programs : distribution ? distributions : dependencies)
     if (e.name == n) return &e;
   return nullptr;
 }
@@ -249,8 +257,8 @@ void load_stdlib(const toml::table& root, std::string_view file, std::vector<std
   });
 }
 
-// programs.toml and dependencies.toml share one entry (ProvidedEntry); only the table's key and what a
-// valid name looks like differ.
+// programs.toml and dependencies.toml (its [[dependency]] and [[distribution]]) share one entry
+// (ProvidedEntry); only the table's key and what a valid name looks like differ.
 template <class NameError>
 void load_named(const toml::table& root, const char* key, std::string_view file, std::vector<std::string>& errors,
                 std::vector<ProvidedEntry>& into, NameError name_error) {
@@ -281,6 +289,13 @@ void load_dependencies(const toml::table& root, std::string_view file, std::vect
           return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
         }))
       return "name the dependency as one lower-case word (\"cudnn\"), not '" + name + "'";
+    return std::string();
+  });
+  load_named(root, "distribution", file, errors, out.distributions, [](const std::string& name) {
+    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
+          return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+        }))
+      return "name the distribution as PEP 503 normalizes it (lower case, '-' for '_' and '.'), not '" + name + "'";
     return std::string();
   });
 }
@@ -315,7 +330,7 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
   for (const auto& [k, v] : root)
     if (k.str() != "header" && k.str() != "module" && k.str() != "removed" && k.str() != "arch" && k.str() != "minimum" &&
         k.str() != "isa" && k.str() != "glibcxx" && k.str() != "program" && k.str() != "dependency" &&
-        k.str() != "member")
+        k.str() != "distribution" && k.str() != "member")
       errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
   return errors;
 }
@@ -341,7 +356,8 @@ std::vector<std::string> check_entity_signatures(const EntityTables& t, const st
     if (!known(m.build_signature))
       errors.push_back(m.file + ":" + std::to_string(m.line) + ": module '" + m.name + "' names unknown signature '" +
                        m.build_signature + "'");
-  for (const auto& [kind, table] : {std::pair{"program", &t.programs}, std::pair{"dependency", &t.dependencies}})
+  for (const auto& [kind, table] :
+       {std::pair{"program", &t.programs}, std::pair{"dependency", &t.dependencies}, std::pair{"distribution", &t.distributions}})
     for (const auto& p : *table)
       if (p.signature.empty() || !known(p.signature))
         errors.push_back(p.file + ":" + std::to_string(p.line) + ": " + kind + " '" + p.name + "' names unknown signature '" +

@@ -68,8 +68,10 @@ struct GlibcxxVersion {
 };
 
 // Something a build or run names and could not have: a program it starts (programs.toml, entity kind
-// "program") or a library or package its finder looks for (dependencies.toml, kind "dependency"). Its
-// entry names what provides it and the cause; the two tables differ only in how a name is written.
+// "program"), a library or package its finder looks for (dependencies.toml, kind "dependency") or a
+// Python distribution an installer found no installable file of (dependencies.toml's [[distribution]],
+// kind "distribution"). Its entry names what provides it and the cause; the tables differ only in how a
+// name is written.
 struct ProvidedEntry {
   std::string name;       // lower case: a program as run, without ".exe" ("nvcc", "cl"); a dependency as a finder prints it ("cudnn")
   std::string provider;   // what installs it (and, for a dependency, how the build finds it), in words
@@ -98,6 +100,7 @@ struct EntityTables {
   std::vector<GlibcxxVersion> glibcxx;
   std::vector<ProvidedEntry> programs;
   std::vector<ProvidedEntry> dependencies;
+  std::vector<ProvidedEntry> distributions;
   std::vector<StdMember> std_members;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
   std::string triton_min_capability_source;
@@ -114,8 +117,9 @@ struct EntityTables {
   const PtxIsa* find_ptx_isa(std::string_view version) const;
   // The entry for a GLIBCXX version ("3.4.32"), exactly.
   const GlibcxxVersion* find_glibcxx(std::string_view version) const;
-  // The entry for a name an entity of `kind` ("program" or "dependency") carries, as a log writes it: in
-  // any case ("CuDNN" is cudnn's), a program with its ".exe" ("cl.EXE" is cl's). Another kind: nullptr.
+  // The entry for a name an entity of `kind` ("program", "dependency" or "distribution") carries, as a log
+  // writes it: in any case ("CuDNN" is cudnn's), a program with its ".exe" ("cl.EXE" is cl's), a
+  // distribution by its PEP 503 name ("Torch_Scatter" is torch-scatter's). Another kind: nullptr.
   const ProvidedEntry* find_provided(std::string_view kind, std::string_view name) const;
   // The entry for a name of namespace std ("cout"), exactly.
   const StdMember* find_std_member(std::string_view name) const;

@@ -34,9 +34,14 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "pip", "resolve", R"(\bResolutionImpossible\b)"},
     {Marker::failure_line, "pip", "resolve", R"(because these package versions have conflicting dependencies)"},
     {Marker::failure_line, "pip", "resolve", R"(\bNo matching distribution found for )"},
+    // pip's first verdict line, which an excerpt may quote without the second ("No matching ...").
+    {Marker::failure_line, "pip", "resolve", R"(\bCould not find a version that satisfies the requirement )"},
     {Marker::failure_line, "uv", "resolve", R"(\bNo solution found when resolving dependencies)"},
     {Marker::failure_line, "uv", "build", "^\\s*(?:\xc3\x97|x) Failed to (?:build|download|install|prepare) "},
     {Marker::failure_line, "uv", "any", "^\\s*\xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 "},  // "╰─▶ ": the cause under uv's "×"
+    // uv's installer (sync, run) refusing a locked distribution: no file of it for this platform or
+    // interpreter. uv wraps the sentence at the terminal's width, so "because ..." may be the next line.
+    {Marker::failure_line, "uv", "install", R"(\bDistribution `[^`]+` can't be installed\b)"},
     {Marker::failure_line, "conda", "resolve", R"(\b(?:LibMamba)?UnsatisfiableError\b)"},
     {Marker::failure_line, "conda", "resolve", R"(\b(?:PackagesNotFoundError|ResolvePackageNotFound)\b)"},
     {Marker::failure_line, "conda", "resolve", R"(\bCould not solve for environment specs)"},
@@ -67,6 +72,15 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "c-assert", "runtime", R"(: Assertion .{1,300} failed\.?\s*$)"},
 
     {Marker::failure_line, "nvcc", "compile", R"(^\s*nvcc error\s*:)"},
+
+    // bitsandbytes' CUDA setup (cuda_setup/main.py, 0.37-0.42) reports its failure under its own prefix, and
+    // cextension.py raises one verdict: each means its native CUDA library did not load. Its warnings
+    // ("CUDA_SETUP: WARNING! libcudart.so not found ... Searching in backup paths") go on searching.
+    {Marker::failure_line, "bitsandbytes", "import",
+     R"(^\s*CUDA SETUP: (?:Problem: |CUDA detection failed|Setup Failed|Required library version not found))",
+     "BITSANDBYTES_NATIVE_LIB_NOT_LOADED"},
+    {Marker::failure_line, "bitsandbytes", "import", R"(\bCUDA Setup failed despite GPU being available\b)",
+     "BITSANDBYTES_NATIVE_LIB_NOT_LOADED"},
 
 
     // Signals: a shell's or the kernel's report of a process that died.
@@ -152,6 +166,11 @@ constexpr EntityPattern kEntities[] = {
     {"package", R"(Failed to (?:build|download) `?([\w.-]+))"},
     {"package", R"(No matching distribution found for (\S+))"},
     {"package", R"(satisfies the requirement (\S+))"},
+    // A distribution an installer found no installable file of, by name (its requirement's name, without
+    // version, extras or quotes): pip's two verdict lines, uv's installer.
+    {"distribution", R"(No matching distribution found for ([A-Za-z0-9][\w.-]*))"},
+    {"distribution", R"(satisfies the requirement ([A-Za-z0-9][\w.-]*))"},
+    {"distribution", R"(\bDistribution `([A-Za-z0-9][\w.-]*))"},
 };
 
 RE2::Options latin1() {

@@ -22,6 +22,9 @@ struct Grammar {
   const char* tool;   // "python", "pytest", "pip", "uv", "conda", "llvm", "signal", "cmake", ...
   const char* phase;  // "resolve", "configure", "compile", "link", "import", "runtime", "any"
   const char* re;     // RE2, Latin-1; its necessary literals should be 6+ bytes (prefilter.h)
+  // The cause every failure line of this grammar means, for a failure no signature read: a tool whose
+  // failure report has one cause (bitsandbytes' CUDA setup: its native library did not load). Else null.
+  const char* signature = nullptr;
 };
 
 // Every grammar, in the order read_failure_line tries them (the specific before the generic).

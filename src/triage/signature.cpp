@@ -381,6 +381,11 @@ bool valid_header_name(std::string_view h) {
 std::string expand_captures(std::string_view tmpl, const std::vector<std::string>& captures) {
   std::string out;
   for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    // " ($N)" with no capture N (a pattern or rule that names none) leaves no empty parentheses.
+    if (tmpl.substr(i, 3) == " ($" && i + 4 < tmpl.size() && tmpl[i + 3] >= '1' && tmpl[i + 3] <= '9' && tmpl[i + 4] == ')') {
+      std::size_t n = static_cast<std::size_t>(tmpl[i + 3] - '1');
+      if (n >= captures.size() || captures[n].empty()) { i += 4; continue; }
+    }
     if (tmpl[i] == '$' && i + 1 < tmpl.size() && tmpl[i + 1] >= '1' && tmpl[i + 1] <= '9') {
       std::size_t n = static_cast<std::size_t>(tmpl[i + 1] - '1');
       if (n < captures.size()) out += captures[n];

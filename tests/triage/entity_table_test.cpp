@@ -223,5 +223,33 @@ TEST(EntityTable, DependenciesAreFoundAsFindersNameThem) {
   EXPECT_NE(bad[0].find("dependency 'nccl' names unknown signature 'NO_SUCH_ID'"), std::string::npos) << bad[0];
 }
 
+// dependencies.toml's [[distribution]]: a distribution as a requirement names it ("Torch", PEP 503's
+// equivalents) finds its entry; another distribution or a dependency's name finds none, torch the CMake
+// package is the dependency table's, and a name written otherwise than PEP 503 normalizes it is refused,
+// with its line.
+TEST(EntityTable, DistributionsAreFoundByTheirNormalizedNames) {
+  std::vector<std::string> errors;
+  EntityTables built = load_entity_tables({}, errors);
+  ASSERT_NE(built.find_provided("distribution", "torch"), nullptr);
+  EXPECT_EQ(built.find_provided("distribution", "Torch")->signature, "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON");
+  EXPECT_EQ(built.find_provided("distribution", "torchvision"), nullptr);
+  EXPECT_EQ(built.find_provided("distribution", "cudnn"), nullptr);
+  // The kind picks the table: torch the CMake package a build's finder looks for is another cause.
+  EXPECT_EQ(built.find_provided("dependency", "torch")->signature, "TORCHCONFIG_NOT_FOUND");
+  EntityTables t;
+  auto e = load_entity_text("dependencies.toml", "d.toml",
+                            "[[distribution]]\nname = \"torch_scatter\"\nprovider = \"PyG\"\nsignature = \"X\"\nsource = \"s\"\n"
+                            "\n[[distribution]]\nname = \"torch-scatter\"\nprovider = \"PyG\"\nsignature = \"X\"\nsource = \"s\"\n",
+                            t);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("d.toml:1: name the distribution as PEP 503 normalizes it"), std::string::npos) << e[0];
+  ASSERT_EQ(t.distributions.size(), 1u);
+  EXPECT_NE(t.find_provided("distribution", "Torch_Scatter"), nullptr);
+  EXPECT_NE(t.find_provided("distribution", "torch.scatter"), nullptr);
+  auto bad = check_entity_signatures(t, {"NCCL_NOT_FOUND"});
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].find("distribution 'torch-scatter' names unknown signature 'X'"), std::string::npos) << bad[0];
+}
+
 }  // namespace
 }  // namespace ts::triage::testing

@@ -648,6 +648,56 @@ TEST(Entity, ADependencyTheBuildCouldNotFindNamesItsCause) {
   EXPECT_FALSE(diagnose("-- MAGMA not found. Compiling without MAGMA support\n").failed());
 }
 
+// A distribution an installer found no file of, by name (dependencies.toml's [[distribution]]): pip's first
+// verdict line quoted alone (jhj0517/Whisper-WebUI#71), uv's installer with its sentence wrapped
+// (astral-sh/uv#11418). Near misses: a distribution the table has not stays unrecognised, and uv failing
+// to build torch is a build, not a missing file.
+TEST(Entity, ADistributionTheInstallerFoundNoFileOfNamesItsCause) {
+  Diagnosis d = diagnose("When I run install.sh, it says \n\n\"Could not find a version that satisfies the requirement torch\"\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON");
+  EXPECT_NE(d.root()->fix.find("The installer found no file of `torch` it can install for this Python, OS and architecture: "
+                               "it comes from PyTorch's wheels only"),
+            std::string::npos)
+      << d.root()->fix;
+  bool cited = false;
+  for (const auto& n : d.root()->notes) cited |= n.find("dependencies.toml:") != std::string::npos;
+  EXPECT_TRUE(cited) << notes_of(*d.root());
+  Diagnosis uv = diagnose("$ uv sync --extra gpu\n"
+                          "error: Distribution `torch==2.5.1 @ registry+https://download.pytorch.org/whl/cu124` can't be installed \n"
+                          "because it doesn't have a source distribution or wheel for the current platform\n"
+                          "hint: You're on Linux (`manylinux_2_39_x86_64`), \n"
+                          "but `torch` (v2.5.1) only has wheels for the following platform: `linux_aarch64`\n");
+  ASSERT_TRUE(uv.root());
+  EXPECT_EQ(uv.root()->id, "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON");
+  Diagnosis other = diagnose("ERROR: No matching distribution found for mmcv-full==1.7.1\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "unrecognised");
+  Diagnosis build = diagnose("  \xc3\x97 Failed to build `torch==2.0.0`\n");
+  ASSERT_TRUE(build.root());
+  EXPECT_NE(build.root()->id, "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON");
+}
+
+// A tool whose failure report has one cause (its grammar names it): bitsandbytes' CUDA setup, in
+// cextension's verdict quoted alone (bitsandbytes-foundation/bitsandbytes#572) and in its own report
+// (#589), is its native library not loaded. Near miss: its warning before it searches the backup paths
+// is no failure.
+TEST(Entity, BitsandbytesSetupFailureIsItsNativeLibrary) {
+  Diagnosis d = diagnose("I'm getting this error:\n`CUDA Setup failed despite GPU being available`\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "BITSANDBYTES_NATIVE_LIB_NOT_LOADED");
+  EXPECT_NE(notes_of(*d.root()).find("failure line of bitsandbytes"), std::string::npos) << notes_of(*d.root());
+  // The verdict names no library: the cause's " ($1)" is left out, not printed empty.
+  EXPECT_EQ(d.root()->cause.find("()"), std::string::npos) << d.root()->cause;
+  EXPECT_EQ(expand_captures("it looks for ($1) and ($2)", {"libbitsandbytes_cuda121.so"}), "it looks for (libbitsandbytes_cuda121.so) and");
+  Diagnosis report = diagnose("CUDA SETUP: Problem: The main issue seems to be that the main CUDA runtime library was not detected.\n"
+                              "CUDA SETUP: Solution 1: To solve the issue the libcudart.so location needs to be added to the LD_LIBRARY_PATH variable\n"
+                              "CUDA SETUP: Setup Failed!\n");
+  ASSERT_TRUE(report.root());
+  EXPECT_EQ(report.root()->id, "BITSANDBYTES_NATIVE_LIB_NOT_LOADED");
+  EXPECT_FALSE(diagnose("CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...\n").failed());
+}
+
 // An extension built for another torch, loaded with a CPU-only torch: xFormers' "built for PyTorch
 // 2.2.0+cu121 ... (you have 2.2.0+cpu)" (facebookresearch/xformers#982, invoke-ai/InvokeAI#4788) is
 // the CPU torch. Near misses: a CUDA torch of another release stays a wheel/torch mismatch, and the

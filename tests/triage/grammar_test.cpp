@@ -28,6 +28,18 @@ const Real kReal[] = {
     {"  \xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 Because there is no version of torch==2.1.0+cpu and you require torch==2.1.0+cpu, we can conclude that the requirements are unsatisfiable.",
      "uv", "https://github.com/astral-sh/uv/issues/1497"},
     {"  \xc3\x97 Failed to build `flash-attn==2.8.2`", "uv", "https://github.com/GeeeekExplorer/nano-vllm/issues/96"},
+    // uv's installer refusing a locked distribution, its sentence wrapped at the terminal's width.
+    {"error: Distribution `torch==2.5.1 @ registry+https://download.pytorch.org/whl/cu124` can't be installed ", "uv",
+     "https://github.com/astral-sh/uv/issues/11418"},
+    // pip's first verdict line, quoted alone.
+    {"\"Could not find a version that satisfies the requirement torch\"", "pip", "https://github.com/jhj0517/Whisper-WebUI/issues/71"},
+    // bitsandbytes' CUDA setup report and cextension's verdict.
+    {"CUDA SETUP: Problem: The main issue seems to be that the main CUDA runtime library was not detected.", "bitsandbytes",
+     "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/589"},
+    {"CUDA SETUP: Setup Failed!", "bitsandbytes", "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/589"},
+    {"CUDA SETUP: CUDA detection failed! Possible reasons:", "bitsandbytes",
+     "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/915"},
+    {"`CUDA Setup failed despite GPU being available`", "bitsandbytes", "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/572"},
     // conda and mamba.
     {"#0 60.43 LibMambaUnsatisfiableError: Encountered problems while solving:", "conda",
      "https://github.com/nicklashansen/tdmpc2/issues/13"},
@@ -97,6 +109,14 @@ const char* const kNearMisses[] = {
     "Failed to import optional module apex, falling back to native AMP",
     // A traceback's source line that raises: code, not the exception it printed.
     "    raise ValueError(\"unknown GPU architecture, set TORCH_CUDA_ARCH_LIST\")",
+    // bitsandbytes' setup where it goes on: its progress, its advice, a warning before the backup paths.
+    "CUDA SETUP: Loading binary AppData\\Local\\Programs\\Python\\Python310\\lib\\site-packages\\bitsandbytes\\libbitsandbytes_cpu.so...",
+    "CUDA SETUP: Solution 1): Your paths are probably not up-to-date. You can update them via: sudo ldconfig.",
+    "CUDA SETUP: CUDA runtime path found: /usr/local/cuda-12.1/lib64/libcudart.so",
+    "CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...",
+    // uv's hint under its installer's refusal, and pip finding what it was asked for.
+    "hint: You're on Linux (`manylinux_2_39_x86_64`), ",
+    "Requirement already satisfied: torch in ./venv/lib/python3.10/site-packages (2.1.0)",
 };
 
 TEST(Grammar, RealFailureLinesAreReadAsTheirToolsFailure) {
@@ -181,6 +201,17 @@ TEST(Grammar, CollectorPrefixesDoNotHideAFailure) {
   // Lines that only look like it stay whole.
   for (const char* kept : {"#include <cuda.h>", "#12 building", "Oct 2024 release notes: fixed", "E1234 is an error code", "[rank]: x"})
     EXPECT_EQ(sanitize_line(kept, buf), kept) << kept;
+}
+
+// A grammar that names the cause of its failure lines names a signature the knowledge base has.
+TEST(Grammar, AGrammarsCauseIsASignature) {
+  std::size_t named = 0;
+  for (const auto& g : grammars()) {
+    if (!g.signature) continue;
+    ++named;
+    EXPECT_NE(engine().set().find(g.signature), nullptr) << g.tool << ": " << g.signature;
+  }
+  EXPECT_GE(named, 2u);
 }
 
 // Over the whole real corpus, development and held-out: every log holding a failure line of the
