@@ -7,11 +7,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "formats/mapped_file.h"
-#include "util/fs.h"
 
 namespace ts::formats {
 namespace {
@@ -35,26 +37,28 @@ struct Slot {
   bool shared = false;  // another name uses some of its bytes (linkers merge string tails)
 };
 
-// Version definitions' names (.gnu.version_d: `count` records, each with its aux chain).
-void verdef_names(Bytes table, std::uint64_t count, std::vector<std::uint64_t>& refs) {
+// Version definitions' names (.gnu.version_d: `count` records, each with its aux chain); false when
+// the table cannot be read to its end.
+bool verdef_names(Bytes table, std::uint64_t count, std::vector<std::uint64_t>& refs) {
   const ByteReader v(table, false);
   const std::uint64_t limit = table.size() / sizeof(Elf64_Verdef) + 1;  // a loop in next-links ends here
   std::uint64_t off = 0;
   for (std::uint64_t i = 0; i < count && i < limit; ++i) {
     std::uint16_t cnt = 0;
     std::uint32_t aux = 0, next = 0;
-    if (!v.u16(off + 6, cnt) || !v.u32(off + 12, aux) || !v.u32(off + 16, next)) return;
+    if (!v.u16(off + 6, cnt) || !v.u32(off + 12, aux) || !v.u32(off + 16, next)) return false;
     std::uint64_t a = off + aux;
     for (std::uint64_t j = 0; j < cnt && j < limit; ++j) {
       std::uint32_t name = 0, anext = 0;
-      if (!v.u32(a, name) || !v.u32(a + 4, anext)) return;
+      if (!v.u32(a, name) || !v.u32(a + 4, anext)) return false;
       refs.push_back(name);
       if (anext == 0) break;
       a += anext;
     }
-    if (next == 0) return;
+    if (next == 0) return true;
     off += next;
   }
+  return true;
 }
 
 // Every offset into the dynamic string table that something other than a search path uses. False
@@ -84,7 +88,10 @@ bool other_string_refs(const ElfFile& elf, std::vector<std::uint64_t>& refs, std
         refs.push_back(name);
       }
     } else if (s.type == SHT_GNU_verdef) {
-      verdef_names(b, s.info, refs);
+      if (!verdef_names(b, s.info, refs)) {
+        *why = "its version definitions cannot be read to their end";
+        return false;
+      }
     } else {
       *why = "section " + (s.name.empty() ? std::string("?") : s.name) + " (type " + std::to_string(s.type) +
              ") names strings in its dynamic string table";
@@ -171,39 +178,63 @@ void put_u64(std::string& b, std::uint64_t off, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) b[off + i] = char((v >> (8 * i)) & 0xff);
 }
 
-// Makes the planned edit on a copy of the bytes: the kept slot's string overwritten and NUL-padded
+// Bytes to write at a file offset.
+struct Patch {
+  std::uint64_t offset = 0;
+  std::string bytes;
+};
+
+// The planned edit as patches over the file: the kept slot's string overwritten and NUL-padded
 // under its tag; every other slot's entry dropped (the array closes up, zeros after), its string
-// zeroed unless another name shares it or the kept string overlaps it.
-std::string apply(std::string_view in, const ElfFile& elf, const Plan& p, const std::string& path) {
-  std::string b(in);
+// zeroed unless another name shares it or the kept string overlaps it. Only the touched span of the
+// string table is copied (libtorch_cuda.so's is tens of megabytes).
+std::vector<Patch> patches(Bytes in, const ElfFile& elf, const Plan& p, const std::string& path) {
   const ElfDynamicLayout& L = elf.dynamic_layout();
-  const bool writing = !path.empty();
-  const Slot* kept = writing ? &p.slots[p.keep] : nullptr;
+  const Slot* kept = path.empty() ? nullptr : &p.slots[p.keep];
+  std::vector<const Slot*> wipe;
   std::vector<bool> drop(L.entries.size(), false);
   for (const Slot& s : p.slots) {
     if (&s == kept) continue;
     drop[s.entry] = true;
     const bool overlaps = kept && s.str <= kept->str + kept->len && kept->str <= s.str + s.len;
-    if (!s.shared && !overlaps) std::fill_n(b.begin() + L.strtab_offset + s.str, s.len, '\0');
+    if (!s.shared && !overlaps) wipe.push_back(&s);
   }
-  if (kept) {
-    std::string padded = path;
-    padded.resize(kept->len, '\0');
-    std::copy(padded.begin(), padded.end(), b.begin() + L.strtab_offset + kept->str);
+  std::vector<Patch> out;
+  std::uint64_t lo = UINT64_MAX, hi = 0;
+  for (const Slot* s : wipe) lo = std::min(lo, s->str), hi = std::max(hi, s->str + s->len);
+  if (kept) lo = std::min(lo, kept->str), hi = std::max(hi, kept->str + kept->len);
+  if (lo < hi) {
+    Patch t{L.strtab_offset + lo, std::string(reinterpret_cast<const char*>(in.data()) + L.strtab_offset + lo, hi - lo)};
+    for (const Slot* s : wipe) std::fill_n(t.bytes.begin() + (s->str - lo), s->len, '\0');
+    if (kept) {
+      std::string padded = path;
+      padded.resize(kept->len, '\0');
+      std::copy(padded.begin(), padded.end(), t.bytes.begin() + (kept->str - lo));
+    }
+    out.push_back(std::move(t));
   }
-  std::uint64_t at = L.offset;
+  Patch d{L.offset, std::string(16 * L.entries.size(), '\0')};  // zeros: DT_NULL after the kept entries
+  std::uint64_t at = 0;
   for (std::size_t i = 0; i < L.entries.size(); ++i) {
     if (drop[i]) continue;
-    const bool is_kept = kept && i == kept->entry;
-    put_u64(b, at, is_kept ? p.keep_tag : L.entries[i].first);
-    put_u64(b, at + 8, L.entries[i].second);
+    put_u64(d.bytes, at, kept && i == kept->entry ? p.keep_tag : L.entries[i].first);
+    put_u64(d.bytes, at + 8, L.entries[i].second);
     at += 16;
   }
-  for (; at < L.offset + 16 * L.entries.size(); at += 16) {
-    put_u64(b, at, DT_NULL);
-    put_u64(b, at + 8, 0);
+  out.push_back(std::move(d));
+  return out;
+}
+
+// The parsed file's plan, refused or made into patches.
+std::optional<std::vector<Patch>> plan_patches(Bytes in, const std::string& path, PathTag tag, std::string* error) {
+  auto elf = ElfFile::parse(in, error);
+  if (!elf) return std::nullopt;
+  const Plan p = plan_edit(*elf, path, tag);
+  if (!p.refusal.empty()) {
+    *error = "cannot edit in place: " + p.refusal;
+    return std::nullopt;
   }
-  return b;
+  return patches(in, *elf, p, path);
 }
 
 }  // namespace
@@ -239,14 +270,10 @@ std::string check_search_path(std::string_view before, std::string_view after, c
 
 std::optional<std::string> edit_search_path(std::string_view bytes, const std::string& path, PathTag tag,
                                             std::string* error) {
-  auto elf = ElfFile::parse(bytes_of(bytes), error);
-  if (!elf) return std::nullopt;
-  const Plan p = plan_edit(*elf, path, tag);
-  if (!p.refusal.empty()) {
-    *error = "cannot edit in place: " + p.refusal;
-    return std::nullopt;
-  }
-  std::string out = apply(bytes, *elf, p, path);
+  auto ps = plan_patches(bytes_of(bytes), path, tag, error);
+  if (!ps) return std::nullopt;
+  std::string out(bytes);
+  for (const auto& q : *ps) out.replace(q.offset, q.bytes.size(), q.bytes);
   if (auto why = check_search_path(bytes, out, path, tag); !why.empty()) {
     *error = "the in-place edit did not check out: " + why;
     return std::nullopt;
@@ -256,21 +283,25 @@ std::optional<std::string> edit_search_path(std::string_view bytes, const std::s
 
 namespace {
 
-// The edited bytes to a temporary beside `file` with its mode, synced; "" or why (nothing left behind).
-std::string write_temp(const std::string& tmp, std::string_view data, mode_t mode) {
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 07777);
-  if (fd < 0) return "cannot create " + tmp + ": " + std::strerror(errno);
-  std::size_t off = 0;
-  int err = 0;
-  while (off < data.size() && !err) {
-    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) err = n < 0 ? errno : ENOSPC;
-    else off += std::size_t(n);
+std::string_view view(Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+
+// A copy of `file` at `tmp` with the patches written, its mode, synced; "" or why (tmp removed).
+std::string write_temp(const std::string& file, const std::string& tmp, const std::vector<Patch>& ps, mode_t mode) {
+  std::error_code ec;
+  if (!std::filesystem::copy_file(file, tmp, ec)) return "cannot copy it to " + tmp + ": " + ec.message();
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
+  int err = fd < 0 ? errno : 0;
+  for (const auto& q : ps) {
+    for (std::size_t off = 0; !err && off < q.bytes.size();) {
+      ssize_t n = ::pwrite(fd, q.bytes.data() + off, q.bytes.size() - off, off_t(q.offset + off));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) err = n < 0 ? errno : ENOSPC;
+      else off += std::size_t(n);
+    }
   }
   if (!err && ::fchmod(fd, mode & 07777) != 0) err = errno;
   if (!err && ::fsync(fd) != 0) err = errno;
-  if (::close(fd) != 0 && !err) err = errno;
+  if (fd >= 0 && ::close(fd) != 0 && !err) err = errno;
   if (!err) return "";
   ::unlink(tmp.c_str());
   return "cannot write " + tmp + ": " + std::strerror(err);
@@ -281,21 +312,30 @@ std::string write_temp(const std::string& tmp, std::string_view data, mode_t mod
 std::string set_search_path_in_place(const std::string& file, const std::string& path, PathTag tag) {
   struct stat st{};
   if (::stat(file.c_str(), &st) != 0) return file + ": " + std::strerror(errno);
-  auto original = util::read_file(file);
-  if (!original) return file + ": cannot read it";
+  // Mapped, not read: a gigabyte library costs page cache, not memory.
+  MappedFile original(file);
+  if (!original.ok()) return file + ": " + original.error();
   std::string err;
-  auto edited = edit_search_path(*original, path, tag, &err);
-  if (!edited) return file + ": " + err;
+  auto ps = plan_patches(original.bytes(), path, tag, &err);
+  if (!ps) return file + ": " + err;
   const std::string tmp = file + ".ts-edit." + std::to_string(::getpid());
-  if (auto e = write_temp(tmp, *edited, st.st_mode); !e.empty()) return e;
+  if (auto e = write_temp(file, tmp, *ps, st.st_mode); !e.empty()) return file + ": " + e;
   // Read back from the disk, not from memory: what the loader will see is what is checked.
-  auto back = util::read_file(tmp);
-  std::string why = back ? check_search_path(*original, *back, path, tag) : "cannot read it back";
-  if (why.empty() && ::rename(tmp.c_str(), file.c_str()) != 0)
-    why = std::string("cannot rename the edited copy over it: ") + std::strerror(errno);
-  if (why.empty()) return "";
-  ::unlink(tmp.c_str());
-  return file + ": " + why;
+  std::string why;
+  {
+    MappedFile back(tmp);
+    why = !back.ok() ? back.error() : check_search_path(view(original.bytes()), view(back.bytes()), path, tag);
+  }
+  if (!why.empty()) {
+    ::unlink(tmp.c_str());
+    return file + ": the in-place edit did not check out: " + why;
+  }
+  if (::rename(tmp.c_str(), file.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    return file + ": cannot rename the edited copy over it: " + std::strerror(e);
+  }
+  return "";
 }
 
 }  // namespace ts::formats
