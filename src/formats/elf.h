@@ -36,6 +36,15 @@ struct ElfDynamic {
   std::map<std::string, std::vector<std::string>> version_needs;
 };
 
+// Where the dynamic array and its strings lie in the file, for edits in place (formats/elf_edit.h).
+struct ElfDynamicLayout {
+  bool present = false;
+  std::uint64_t offset = 0, size = 0;                 // the dynamic array's file bytes
+  std::uint64_t strtab_offset = 0, strtab_size = 0;   // its string table's file bytes (0, 0: none)
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> entries;  // (d_tag, d_val) before DT_NULL, in order
+  std::vector<std::uint64_t> verneed_strings;         // string offsets the version needs use
+};
+
 class ElfFile {
  public:
   // Parses `data`, which must outlive the ElfFile. nullopt and *error on bad input
@@ -49,6 +58,8 @@ class ElfFile {
   const std::vector<ElfSection>& sections() const { return sections_; }
   const std::vector<ElfSegment>& segments() const { return segments_; }
   const ElfDynamic& dynamic() const { return dynamic_; }
+  const ElfDynamicLayout& dynamic_layout() const { return layout_; }
+  Bytes data() const { return r_.data(); }  // the whole file, as parsed
 
   const ElfSection* section(std::string_view name) const;  // the first with that name, or nullptr
   // A section's file bytes (empty for SHT_NOBITS); in bounds by construction.
@@ -72,6 +83,7 @@ class ElfFile {
   std::vector<ElfSection> sections_;
   std::vector<ElfSegment> segments_;
   ElfDynamic dynamic_;
+  ElfDynamicLayout layout_;
 };
 
 // Orders "GLIBC_2.17" before "GLIBC_2.34" (numeric, dot by dot); other text compares as strings.

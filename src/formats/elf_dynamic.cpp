@@ -30,6 +30,9 @@ bool ElfFile::read_dynamic(std::string* error) {
   }
   if (!have && dyn_section) { dyn = section_bytes(*dyn_section); have = true; }
   if (!have) return true;  // static executable or object: nothing to read
+  layout_.present = true;
+  layout_.offset = dyn.empty() ? 0 : std::uint64_t(dyn.data() - r_.data().data());
+  layout_.size = dyn.size();
 
   // Tags first, strings after: DT_STRTAB may come after the DT_NEEDED entries that use it.
   std::vector<std::uint64_t> needed;
@@ -42,6 +45,7 @@ bool ElfFile::read_dynamic(std::string* error) {
     d.word(off, wide, tag);
     d.word(off + ent / 2, wide, val);
     if (tag == DT_NULL) break;
+    layout_.entries.emplace_back(tag, val);
     switch (tag) {
       case DT_NEEDED: needed.push_back(val); break;
       case DT_SONAME: soname = val; has_soname = true; break;
@@ -66,6 +70,10 @@ bool ElfFile::read_dynamic(std::string* error) {
     strings = section_bytes(sections_[dyn_section->link]);
   if (strings.empty() && (!needed.empty() || has_soname || has_rpath || has_runpath))
     return fail(error, "dynamic string table missing or past end of file");
+  if (!strings.empty()) {
+    layout_.strtab_offset = std::uint64_t(strings.data() - r_.data().data());
+    layout_.strtab_size = strings.size();
+  }
 
   const auto str = [&](std::uint64_t off, std::string& out, const char* what) {
     std::string_view v;
@@ -107,6 +115,9 @@ bool ElfFile::read_verneed_table(Bytes table, std::uint64_t count, Bytes strings
   // Elf_Verneed and Elf_Vernaux have the same 16-byte layout in ELF32 and ELF64.
   const ByteReader v(table, big_);
   std::uint64_t off = 0;
+  // Offsets into the dynamic string table are kept for in-place edits; another table's are not.
+  const bool same_table = layout_.strtab_size != 0 && !strings.empty() &&
+                          std::uint64_t(strings.data() - r_.data().data()) == layout_.strtab_offset;
   // Each record is at least 16 bytes: more records than that is a loop in the next-links.
   const std::uint64_t limit = table.size() / sizeof(Elf64_Verneed) + 1;
   for (std::uint64_t i = 0; i < count && i < limit; ++i) {
@@ -117,6 +128,7 @@ bool ElfFile::read_verneed_table(Bytes table, std::uint64_t count, Bytes strings
       return fail(error, "version needs past end of their table");
     std::string_view fname;
     if (!c_string(strings, file, fname)) return fail(error, "version need file name out of the string table");
+    if (same_table) layout_.verneed_strings.push_back(file);
     auto& list = dynamic_.version_needs[std::string(fname)];
     std::uint64_t a = off + aux;
     for (std::uint64_t j = 0; j < cnt && j < limit; ++j) {
@@ -124,6 +136,7 @@ bool ElfFile::read_verneed_table(Bytes table, std::uint64_t count, Bytes strings
       if (!v.u32(a + 8, name) || !v.u32(a + 12, anext)) return fail(error, "version need entry past end of its table");
       std::string_view vname;
       if (!c_string(strings, name, vname)) return fail(error, "version name out of the string table");
+      if (same_table) layout_.verneed_strings.push_back(name);
       list.emplace_back(vname);
       if (anext == 0) break;
       a += anext;

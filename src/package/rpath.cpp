@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "formats/elf_edit.h"
+#include "formats/mapped_file.h"
 #include "util/process.h"
 #include "util/safe_path.h"
 #include "util/split.h"
@@ -47,6 +49,30 @@ std::string replace_needed(const Patchelf& p, const std::string& file, const std
 
 std::string set_soname(const Patchelf& p, const std::string& file, const std::string& soname) {
   return run_patchelf(p, {"--set-soname", soname}, file);
+}
+
+ElfEditChoice choose_elf_editor(const Patchelf& p, const std::string& file, const std::string& rpath,
+                                bool rpath_changes, bool other_edits) {
+  ElfEditChoice c;
+  if (other_edits) {
+    c.why = "NEEDED and SONAME edits are made by patchelf";
+  } else if (rpath_changes) {
+    formats::MappedFile f(file);
+    std::string err;
+    auto elf = f.ok() ? formats::ElfFile::parse(f.bytes(), &err) : std::nullopt;
+    c.why = !f.ok() ? f.error() : !elf ? err : formats::search_path_refusal(*elf, rpath, formats::PathTag::rpath);
+    if (c.why.empty()) {
+      c.editor = ElfEditor::in_place;
+      return c;
+    }
+  }
+  c.editor = p.available() ? ElfEditor::patchelf : ElfEditor::none;
+  return c;
+}
+
+std::string write_rpath(const ElfEditChoice& c, const Patchelf& p, const std::string& file, const std::string& rpath) {
+  if (c.editor == ElfEditor::in_place) return formats::set_search_path_in_place(file, rpath, formats::PathTag::rpath);
+  return set_rpath(p, file, rpath);
 }
 
 const plan::Rpath* rpath_rule(const plan::BuildKb& kb, const std::string& package,

@@ -11,6 +11,10 @@
 #include "formats/zip_writer.h"
 #include "testkit/temp_dir.h"
 #include "testkit/wheel_record.h"
+#include "formats/elf.h"
+#include "formats/mapped_file.h"
+#include "formats/zip.h"
+#include "verify/elf_builder.h"
 
 namespace ts::cli {
 namespace {
@@ -47,6 +51,63 @@ TEST(RepairCli, RepairsAWheelAndReportsJson) {
   const std::string out = j["output"];
   EXPECT_TRUE(fs::exists(out));
   EXPECT_FALSE(j["verdicts"].empty());
+}
+
+// The GPU machine's case: PATH without patchelf, an extension and its core library whose build-tree
+// search paths are longer than '$ORIGIN'. The binary rewrites them in place and says so; the
+// output's libraries read back with DT_RPATH $ORIGIN. Hand-built libraries: no compiler runs.
+TEST(RepairCli, WithoutPatchelfOnPathSearchPathsAreRewrittenInPlace) {
+  Dir d;
+  auto lib = [](std::vector<std::string> needed, const std::string& soname, const std::string& runpath) {
+    verify::test::ElfSpec s;
+    s.segments = true;
+    s.needed = std::move(needed);
+    s.soname = soname;
+    s.runpath = runpath;
+    s.verneed_file = "libc.so.6";
+    s.verneed_names = {"GLIBC_2.2.5"};
+    s.symbols = {"PyInit__fr"};
+    return verify::test::ElfBuilder(s).build();
+  };
+  const std::string wheel = d.path() + "/fr-1.2-cp312-cp312-linux_x86_64.whl";
+  formats::ZipWriter w(wheel);
+  w.add("fr/_fr.so", lib({"libfr_core.so", "libtorch.so", "libc.so.6"}, "", "/tmp/b/fr/build/lib:/opt/torch/lib"));
+  w.add("fr/libfr_core.so", lib({"libc10.so", "libc.so.6"}, "libfr_core.so", "$ORIGIN:/opt/torch/lib"));
+  w.add("fr-1.2.dist-info/METADATA", "Metadata-Version: 2.1\nName: fr\nVersion: 1.2\n");
+  w.add("fr-1.2.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp312-cp312-linux_x86_64\n");
+  ::ts::testkit::add_record(w, "fr-1.2.dist-info");
+  ASSERT_TRUE(w.finish()) << w.error();
+
+  util::RunOptions ro;
+  ro.timeout = std::chrono::seconds(120);
+  fs::create_directories(d.path() + "/empty-bin");
+  ro.env = std::map<std::string, std::string>{
+      {"PATH", d.path() + "/empty-bin"}, {"HOME", TS_BINARY_DIR}, {"NO_COLOR", "1"}, {"LC_ALL", "C"}};
+  auto r = util::run({TS_BINARY, "repair", wheel, "-o", d.path() + "/out"}, ro);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("rpath     fr/_fr.so: $ORIGIN [in place]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rpath     fr/libfr_core.so: $ORIGIN [in place]"), std::string::npos) << r.out;
+  EXPECT_EQ((r.out + r.err).find("patchelf"), std::string::npos) << r.out << r.err;
+
+  std::string out;
+  for (const auto& e : fs::directory_iterator(d.path() + "/out")) out = e.path().string();
+  formats::MappedFile f(out);
+  std::string err;
+  auto z = formats::ZipArchive::open(f.bytes(), &err);
+  ASSERT_TRUE(z) << out << ": " << err;
+  int read_back = 0;
+  for (const auto& m : z->members()) {
+    if (m.name.size() < 3 || m.name.substr(m.name.size() - 3) != ".so") continue;
+    const std::string x = d.path() + "/member.so";
+    ASSERT_EQ(z->extract(m, x), "");
+    formats::MappedFile so(x);
+    auto e = formats::ElfFile::parse(so.bytes(), &err);
+    ASSERT_TRUE(e) << m.name << ": " << err;
+    EXPECT_EQ(e->dynamic().rpath, "$ORIGIN") << m.name;
+    EXPECT_EQ(e->dynamic().runpath, "") << m.name;
+    ++read_back;
+  }
+  EXPECT_EQ(read_back, 2);
 }
 
 TEST(RepairCli, BadInputExitsTwoWithTheReason) {

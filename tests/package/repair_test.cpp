@@ -1,5 +1,6 @@
 #include "package/repair.h"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -283,6 +284,59 @@ TEST(Repair, WithoutPatchelfSaysWhichFilesNeedIt) {
   EXPECT_NE(v.find("NEEDED libextdep.so.1 -> libextdep-"), std::string::npos) << v;
   EXPECT_NE(v.find("fail patchelf"), std::string::npos) << v;
   EXPECT_NE(v.find("platform"), std::string::npos) << v;  // the other checks still ran
+}
+
+// fast-rnnt's shape, compiled: an extension and its core library, each with build-tree search paths
+// (one DT_RUNPATH, one DT_RPATH). Without patchelf both are rewritten in place, read back from the
+// output wheel, and the real loader opens the extension through its new $ORIGIN.
+TEST(Repair, WithoutPatchelfBuildTreePathsAreRewrittenInPlaceAndTheLoaderFollowsThem) {
+  TempDir t;
+  spit(t / "src/core.cpp", "extern \"C\" int core_value() { return 41; }\n");
+  spit(t / "src/ext.cpp", "extern \"C\" int core_value();\nextern \"C\" int ext_value() { return core_value() + 1; }\n");
+  const std::string build = t / "build/temp.linux-x86_64-cpython-312/lib";
+  fs::create_directories(build);
+  ASSERT_EQ(compile(t / "src/core.cpp", build + "/libcore.so",
+                    {"-Wl,-soname,libcore.so", "-Wl,--disable-new-dtags,-rpath,/opt/torch/lib:" + build}), "");
+  ASSERT_EQ(compile(t / "src/ext.cpp", build + "/_ext.so",
+                    {"-L" + build, "-lcore", "-Wl,--enable-new-dtags,-rpath," + build + ":/opt/torch/lib"}), "");
+  const std::string wheel = t / "in/fr-1.2-cp311-cp311-linux_x86_64.whl";
+  fs::create_directories(t / "in");
+  formats::ZipWriter w(wheel);
+  w.add_file("fr/_ext.so", build + "/_ext.so");
+  w.add_file("fr/libcore.so", build + "/libcore.so");
+  w.add("fr-1.2.dist-info/METADATA", "Metadata-Version: 2.1\nName: fr\nVersion: 1.2\n");
+  w.add("fr-1.2.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp311-cp311-linux_x86_64\n");
+  ::ts::testkit::add_record(w, "fr-1.2.dist-info");
+  ASSERT_TRUE(w.finish()) << w.error();
+  ASSERT_EQ(dynamic_of(build + "/_ext.so")->runpath, build + ":/opt/torch/lib");
+  ASSERT_EQ(dynamic_of(build + "/libcore.so")->rpath, "/opt/torch/lib:" + build);
+
+  RepairOptions o;
+  o.wheel = wheel;
+  o.out_dir = t / "out";
+  o.patchelf = "none";
+  RepairResult r = repair_wheel(o);
+  const std::string v = verdicts(r);
+  ASSERT_EQ(r.exit_code, 0) << v;
+  EXPECT_NE(v.find("pass rpath fr/_ext.so: $ORIGIN [in place]"), std::string::npos) << v;
+  EXPECT_NE(v.find("pass rpath fr/libcore.so: none [in place]"), std::string::npos) << v;
+  auto files = unzip(r.output, t / "x");
+  auto ext = dynamic_of(files["fr/_ext.so"]);
+  ASSERT_TRUE(ext);
+  EXPECT_EQ(ext->rpath, "$ORIGIN");
+  EXPECT_EQ(ext->runpath, "");
+  EXPECT_EQ(ext->needed.front(), "libcore.so");
+  auto core = dynamic_of(files["fr/libcore.so"]);
+  ASSERT_TRUE(core);
+  EXPECT_EQ(core->rpath + core->runpath, "");
+  EXPECT_EQ(slurp(files["fr/_ext.so"]).find(build), std::string::npos) << "the build directory still ships";
+  // The real loader finds libcore.so beside the extension through $ORIGIN alone.
+  void* h = ::dlopen(files["fr/_ext.so"].c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(h, nullptr) << ::dlerror();
+  auto fn = reinterpret_cast<int (*)()>(::dlsym(h, "ext_value"));
+  ASSERT_NE(fn, nullptr);
+  EXPECT_EQ(fn(), 42);
+  ::dlclose(h);
 }
 
 TEST(Repair, TorchWheelGetsTheOfficialRpathLayoutAndThePlansVersion) {
