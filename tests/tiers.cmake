@@ -15,6 +15,8 @@ ts_slow(test_run compiles "Pep517Frontend.*")
 ts_slow(test_run compiles "PyshimRemedy.*")
 # Tiny CMake projects (an old standard, their own CUDA arches, a setup.py running cmake) with and without the CMake remedies.
 ts_slow(test_run compiles "CmakeRemedy.*:CmakeSetupPy.*")
+# A CMake project adding an old vendored pybind11, built with and without build.pybind11-torch's stand-in (10-20 s each).
+ts_slow(test_run compiles "CmakePybind11.*")
 # A std member used without its header, compiled with nvcc and g++ before and with the force-include remedy.
 ts_slow(test_run compiles "ForceIncludeCompile.*")
 

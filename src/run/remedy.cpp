@@ -100,6 +100,7 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     }
     r.reason = "[build.pybind11-torch] an include directory whose pybind11 is older than the target Python needs (" + table +
                ") is set aside for torch's own or another new enough one (TORCHSMITH_PYBIND11_FOR)";
+    r.pybind11_for = table;
   } else {
     r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
     return false;
