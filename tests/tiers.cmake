@@ -29,8 +29,9 @@ ts_slow(test_verify compiles "FatbinNvcc.*:CudaRelease.RealNvccSharedObjectSaysI
 # A compiler's identity read from a probe compile; distcc's probe compile.
 ts_slow(test_scale compiles "CompilerIdentity.ReadFromAnObjectsCommentSection:Farm.DownStoreAndUnreachableHostAreReportedNotFatal:PlanScale.NoReachableHostKeepsTheLocalJobs")
 
-# A fix checked by compiling the file it edits; a port checked by assembling inline PTX with nvcc.
-ts_slow(test_source compiles "UpstreamFixes.QuantizationTypeGetsCstdintWithGcc13OnTorch113:UpstreamFixesEffect.*:PortNvcc.*")
+# A fix checked by compiling the file it edits; a port checked by assembling inline PTX with nvcc, or by
+# compiling against the test venv's torch headers (g++ -fsyntax-only over torch/script.h: 1-2 minutes).
+ts_slow(test_source compiles "UpstreamFixes.QuantizationTypeGetsCstdintWithGcc13OnTorch113:UpstreamFixesEffect.*:PortNvcc.*:PortTorchCompile.*")
 
 # PyPI, live (skipped offline).
 ts_slow(test_source network "Pypi.LiveTorchScatter212SdistHashChecked")
