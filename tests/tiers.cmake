@@ -19,6 +19,8 @@ ts_slow(test_run compiles "CmakeRemedy.*:CmakeSetupPy.*")
 ts_slow(test_run compiles "CmakePybind11.*")
 # A std member used without its header, compiled with nvcc and g++ before and with the force-include remedy.
 ts_slow(test_run compiles "ForceIncludeCompile.*")
+# c10::Half compared in device code, compiled with nvcc 13 and torch's headers before and with build.cuda-half-operators.
+ts_slow(test_run compiles "HalfOperatorsCompile.*")
 
 # Small shared libraries compiled with g++ to repair, vendor, package and read.
 ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemoryAsFromTheFileAndNothingWritten:Index.RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne")

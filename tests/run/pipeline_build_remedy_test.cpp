@@ -156,6 +156,7 @@ TEST(PipelineBuildRemedy, AnOldVendoredPybind11AddedByCmakeGetsTheStandIn) {
     Fixture f;
     const std::filesystem::path src = f.dir / "out/src";
     std::filesystem::create_directories(src / "third_party/pybind11/include/pybind11/detail");
+    ASSERT_EQ(util::write_file_atomic((f.dir / "out/.torchsmith-out"), ""), "");  // an output directory of torchsmith's
     ASSERT_EQ(util::write_file_atomic((src / "CMakeLists.txt").string(), "add_subdirectory(third_party/pybind11)\n"), "");
     ASSERT_EQ(util::write_file_atomic((src / "third_party/pybind11/CMakeLists.txt").string(), "project(pybind11)\n"), "");
     ASSERT_EQ(util::write_file_atomic((src / "third_party/pybind11/include/pybind11/detail/common.h").string(),
