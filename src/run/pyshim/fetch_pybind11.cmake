@@ -80,7 +80,7 @@ else()
     endif()
   endif()
 endif()
-if(NOT _torchsmith_pybind11_include)
+if(NOT pybind11_FOUND AND NOT _torchsmith_pybind11_include)
   if(_torchsmith_pybind11_vendored)
     message(FATAL_ERROR "torchsmith [build.pybind11-torch]: this directory's pybind11 is older than the target Python "
       "needs (${_torchsmith_pybind11_need}), and the build environment has none new enough (neither the target "
@@ -200,7 +200,7 @@ function(_torchsmith_pybind11_redirect)
   endforeach()
 endfunction()
 
-if(_torchsmith_pybind11_vendored)
+if(_torchsmith_pybind11_vendored AND _torchsmith_pybind11_include)
   get_filename_component(_old "${_torchsmith_pybind11_vendored}" REALPATH)
   set_property(GLOBAL PROPERTY _TORCHSMITH_PYBIND11_OLD "${_old}")
   set_property(GLOBAL PROPERTY _TORCHSMITH_PYBIND11_NEW "${_torchsmith_pybind11_include}")
