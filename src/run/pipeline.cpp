@@ -294,18 +294,24 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
                     : r.signal ? "killed by signal " + std::to_string(r.signal)
                                : "exit " + std::to_string(r.exit_code);
   if (s.o.sharpen) s.o.sharpen(r.diagnosis);
-  // Ported and still failing: the ports go back first, byte for byte (their own journal).
-  if (s.ported && !s.ports_reverted && c.kind == StepKind::build) {
-    s.ports_reverted = true;
-    std::string e = source::revert_ports(s.paths.src);
-    s.say(e.empty() ? "the source ports did not make it build: reverted byte for byte"
-                    : "the source ports could not be reverted: " + e);
-  }
   std::vector<std::string> tried;
   for (const auto& t : s.rec.retries)
     if (t.step == c.step.name) tried.push_back(t.reason);
   RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.ran, s.o.retry, s.retries, s.o.native_arches,
                                  c.kind == StepKind::build, tried);
+  // Ported and still failing: the ports go back, byte for byte (their own journal), unless a remedy
+  // retries a later cause the build now reaches (spconv: past the ported all.cc, maxpool.cu's half
+  // operators): they stay for that retry, and go back if it fails with nothing left to try.
+  if (s.ported && !s.ports_reverted && c.kind == StepKind::build) {
+    if (rem.retry) {
+      s.say("the source ports stay for the next retry: the build now stops on " + rem.reason.substr(0, rem.reason.find(':')));
+    } else {
+      s.ports_reverted = true;
+      std::string e = source::revert_ports(s.paths.src);
+      s.say(e.empty() ? "the source ports did not make it build: reverted byte for byte"
+                      : "the source ports could not be reverted: " + e);
+    }
+  }
   if (!rem.retry && try_ports(s, c, r.diagnosis)) return Ended::retry;
   if (rem.retry) {
     ++s.retries;

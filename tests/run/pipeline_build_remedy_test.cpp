@@ -8,6 +8,7 @@
 
 #include "fake_step_runner.h"
 #include "run/pipeline.h"
+#include "source/port.h"
 #include "testkit/temp_dir.h"
 #include "triage/scanner.h"
 #include "triage/signature.h"
@@ -180,6 +181,41 @@ TEST(PipelineBuildRemedy, AnOldVendoredPybind11AddedByCmakeGetsTheStandIn) {
         << r.record.retries[0].reason;
     EXPECT_NE(r.record.retries[0].diff.find("-project(pybind11)"), std::string::npos) << r.record.retries[0].diff;
   }
+}
+
+// spconv's order on 2 cores: the ported build gets past the ported file and stops on a later cause a
+// remedy fixes (maxpool.cu's c10::Half operators): the ports stay for that retry, which builds. Near miss
+// (pipeline_ports_test): with nothing left to try, a ported build that still fails gets its files back.
+TEST(PipelineBuildRemedy, PortsStayForTheRemedyOfALaterCause) {
+  static const source::PortSet ports = [] {
+    std::vector<std::string> errors;
+    return source::load_ports({}, errors);
+  }();
+  Fixture f;
+  const std::filesystem::path src = f.dir / "out/src";
+  std::filesystem::create_directories(src / "src");
+  ASSERT_EQ(util::write_file_atomic((f.dir / "out/.torchsmith-out"), ""), "");
+  ASSERT_EQ(util::write_file_atomic((src / "src/all.cc").string(),
+                                    "static auto r = torch::jit::RegisterOperators(\"spconv::a\", &a);\n"), "");
+  const char* half = "/src/spconv/src/spconv/maxpool.cu(187): error: more than one operator \"==\" matches these operands:\n"
+                     "            operand types are: const c10::Half == const c10::Half\n";
+  f.fake.script["build"] = {{.exit_code = 1}, {.exit_code = 1, .diagnosis = diagnosed(half)}, {.exit_code = 0}};
+  BuildOptions o = f.opts();
+  o.ports = &ports;
+  BuildOutcome r = run_build(build_plan(), o);
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  ASSERT_EQ(f.fake.calls.size(), 3u);
+  ASSERT_EQ(r.record.retries.size(), 2u);
+  EXPECT_EQ(r.record.retries[0].remedy, "source-port");
+  EXPECT_EQ(r.record.retries[1].reason.rfind("CUDA_HALF_OPERATOR_AMBIGUOUS: [build.cuda-half-operators]", 0), 0u)
+      << r.record.retries[1].reason;
+  EXPECT_NE(f.env_of(2, "NVCC_APPEND_FLAGS").find("-D__CUDA_NO_HALF_OPERATORS__"), std::string::npos);
+  EXPECT_EQ(util::read_file((src / "src/all.cc").string()).value_or(""),
+            "static auto r = torch::RegisterOperators(\"spconv::a\", &a);\n");
+  EXPECT_TRUE(std::any_of(f.said.begin(), f.said.end(), [](const std::string& s) {
+    return s.find("the source ports stay for the next retry: the build now stops on CUDA_HALF_OPERATOR_AMBIGUOUS") !=
+           std::string::npos;
+  }));
 }
 
 // fairseq's lightconv under nvcc 13.0: the log names the member, not the header; the retry
