@@ -15,8 +15,12 @@ ts_slow(test_run compiles "Pep517Frontend.*")
 ts_slow(test_run compiles "PyshimRemedy.*")
 # Tiny CMake projects (an old standard, their own CUDA arches, a setup.py running cmake) with and without the CMake remedies.
 ts_slow(test_run compiles "CmakeRemedy.*:CmakeSetupPy.*")
+# A CMake project adding an old vendored pybind11, built with and without build.pybind11-torch's stand-in (10-20 s each).
+ts_slow(test_run compiles "CmakePybind11.*")
 # A std member used without its header, compiled with nvcc and g++ before and with the force-include remedy.
 ts_slow(test_run compiles "ForceIncludeCompile.*")
+# c10::Half compared in device code, compiled with nvcc 13 and torch's headers before and with build.cuda-half-operators.
+ts_slow(test_run compiles "HalfOperatorsCompile.*")
 
 # Small shared libraries compiled with g++ to repair, vendor, package and read.
 ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemoryAsFromTheFileAndNothingWritten:Index.RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne")
@@ -27,8 +31,9 @@ ts_slow(test_verify compiles "FatbinNvcc.*:CudaRelease.RealNvccSharedObjectSaysI
 # A compiler's identity read from a probe compile; distcc's probe compile.
 ts_slow(test_scale compiles "CompilerIdentity.ReadFromAnObjectsCommentSection:Farm.DownStoreAndUnreachableHostAreReportedNotFatal:PlanScale.NoReachableHostKeepsTheLocalJobs")
 
-# A fix checked by compiling the file it edits; a port checked by assembling inline PTX with nvcc.
-ts_slow(test_source compiles "UpstreamFixes.QuantizationTypeGetsCstdintWithGcc13OnTorch113:UpstreamFixesEffect.*:PortNvcc.*")
+# A fix checked by compiling the file it edits; a port checked by assembling inline PTX with nvcc, or by
+# compiling against the test venv's torch headers (g++ -fsyntax-only over torch/script.h: 1-2 minutes).
+ts_slow(test_source compiles "UpstreamFixes.QuantizationTypeGetsCstdintWithGcc13OnTorch113:UpstreamFixesEffect.*:PortNvcc.*:PortTorchCompile.*")
 
 # PyPI, live (skipped offline).
 ts_slow(test_source network "Pypi.LiveTorchScatter212SdistHashChecked")

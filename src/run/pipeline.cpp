@@ -22,6 +22,7 @@
 #include "run/step_kind.h"
 #include "source/git.h"
 #include "source/hash.h"
+#include "source/vendored_pybind11.h"
 #include "triage/render.h"
 #include "util/fs.h"
 #include "util/utc_time.h"
@@ -258,6 +259,33 @@ bool try_python_ports(RunState& s, const StepCtx& c) {
   return true;
 }
 
+// build.pybind11-torch's CMake half, before its retry: an old vendored pybind11 that a CMake file of the
+// build's own copy adds gets torchsmith's stand-in as its CMakeLists.txt (source/vendored_pybind11.h);
+// of a tree built in place, only what would change is said. The diff, or "".
+std::string stand_in_pybind11(RunState& s, RemedyPlan& rem) {
+  auto need = source::pybind11_needed(rem.pybind11_for, s.plan.python_version);
+  if (need.first == 0) return "";
+  const bool in_place = !s.plan.source_dir.empty() && s.copied_from.empty();
+  auto r = source::stand_in_vendored_pybind11(s.paths.src, need, std::string(pyshim_fetch_pybind11()), in_place);
+  for (const auto& e : r.errors) s.say("build.pybind11-torch: " + e);
+  if (!r.changed()) return "";
+  std::vector<std::string> dirs;
+  for (const auto& v : r.found)
+    if (v.old)
+      dirs.push_back(v.dir + " (pybind11 " + std::to_string(v.major) + "." + std::to_string(v.minor) + ", added by " +
+                     v.cmake_file + ")");
+  if (in_place) {
+    s.say("build.pybind11-torch: " + join(dirs) + " in your tree is older than the target Python needs; its "
+          "CMakeLists.txt is not replaced there (a git URL@REF or NAME==VERSION build replaces it in its own copy)");
+    return "";
+  }
+  if (!r.ok) return "";
+  rem.reason += "; " + join(dirs) + ": its CMakeLists.txt replaced by torchsmith's stand-in in the build's copy of the "
+                "source, which takes the build's own pybind11 (pybind11.diff; `torchsmith fix --revert` restores it)";
+  if (auto e = s.w.write(s.paths.run_dir + "/pybind11.diff", r.diff); !e.empty()) s.say("pybind11.diff: " + e);
+  return r.diff;
+}
+
 // A failed attempt: a remedy and Ended::retry, or the failure recorded with triage's diagnosis.
 Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const build::StepSpec& spec,
                     const build::RunnerOptions& ro) {
@@ -266,22 +294,29 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
                     : r.signal ? "killed by signal " + std::to_string(r.signal)
                                : "exit " + std::to_string(r.exit_code);
   if (s.o.sharpen) s.o.sharpen(r.diagnosis);
-  // Ported and still failing: the ports go back first, byte for byte (their own journal).
-  if (s.ported && !s.ports_reverted && c.kind == StepKind::build) {
-    s.ports_reverted = true;
-    std::string e = source::revert_ports(s.paths.src);
-    s.say(e.empty() ? "the source ports did not make it build: reverted byte for byte"
-                    : "the source ports could not be reverted: " + e);
-  }
   std::vector<std::string> tried;
   for (const auto& t : s.rec.retries)
     if (t.step == c.step.name) tried.push_back(t.reason);
   RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.ran, s.o.retry, s.retries, s.o.native_arches,
                                  c.kind == StepKind::build, tried);
+  // Ported and still failing: the ports go back, byte for byte (their own journal), unless a remedy
+  // retries a later cause the build now reaches (spconv: past the ported all.cc, maxpool.cu's half
+  // operators): they stay for that retry, and go back if it fails with nothing left to try.
+  if (s.ported && !s.ports_reverted && c.kind == StepKind::build) {
+    if (rem.retry) {
+      s.say("the source ports stay for the next retry: the build now stops on " + rem.reason.substr(0, rem.reason.find(':')));
+    } else {
+      s.ports_reverted = true;
+      std::string e = source::revert_ports(s.paths.src);
+      s.say(e.empty() ? "the source ports did not make it build: reverted byte for byte"
+                      : "the source ports could not be reverted: " + e);
+    }
+  }
   if (!rem.retry && try_ports(s, c, r.diagnosis)) return Ended::retry;
   if (rem.retry) {
     ++s.retries;
-    s.rec.retries.push_back({c.step.name, rem.reason, rem.kind, s.since()});
+    std::string diff = rem.pybind11_for.empty() ? "" : stand_in_pybind11(s, rem);
+    s.rec.retries.push_back({c.step.name, rem.reason, rem.kind, s.since(), diff});
     s.say(c.step.name + " failed (" + why + "); retrying: " + rem.reason);
     for (const auto& [k, v] : rem.env) s.remedy_env[k] = v;
     if (rem.parallel) s.ran.parallel = *rem.parallel;

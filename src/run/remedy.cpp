@@ -100,6 +100,19 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     }
     r.reason = "[build.pybind11-torch] an include directory whose pybind11 is older than the target Python needs (" + table +
                ") is set aside for torch's own or another new enough one (TORCHSMITH_PYBIND11_FOR)";
+    r.pybind11_for = table;
+  } else if (rule == "build.cuda-half-operators") {
+    // The signature's env names the defines torch's cpp_extension gives nvcc; a CMake build has none.
+    const std::string defines = env_of(root.remedy.env, "TORCHSMITH_NVCC_HALF_DEFINES");
+    if (defines.empty()) { r.refused = "the signature names no nvcc defines (TORCHSMITH_NVCC_HALF_DEFINES)"; return false; }
+    if (env_of(env, "NVCC_APPEND_FLAGS").find("-D__CUDA_NO_HALF_OPERATORS__") != std::string::npos) {
+      r.refused = "nvcc already gets -D__CUDA_NO_HALF_OPERATORS__: the remedy did not help";
+      return false;
+    }
+    r.env.erase("TORCHSMITH_NVCC_HALF_DEFINES");
+    r.env["NVCC_APPEND_FLAGS"] = appended(env, "NVCC_APPEND_FLAGS", defines);
+    r.reason = "[build.cuda-half-operators] nvcc gets the defines torch's cpp_extension passes it (" + defines +
+               "), which a CMake build does not: c10::Half's own operators, not also cuda_fp16's (NVCC_APPEND_FLAGS)";
   } else {
     r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
     return false;

@@ -38,6 +38,9 @@ struct RemedyPlan {
   std::optional<plan::Parallelism> parallel;  // halve_jobs: the counts the retry runs with
   std::optional<ArchList> arch_list;          // shorten_arch_list: the list the retry builds
   std::optional<int> cxx_std;                 // build.cxx-std: the standard the retry raises to
+  // build.pybind11-torch: the table of the pybind11 each Python needs; the pipeline replaces an old
+  // vendored pybind11 that a CMake file adds (source/vendored_pybind11.h) before the retry.
+  std::string pybind11_for;
 };
 
 // What to do after a failure whose diagnosis is d, given the environment the step ran with, the

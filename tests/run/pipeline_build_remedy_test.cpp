@@ -8,10 +8,12 @@
 
 #include "fake_step_runner.h"
 #include "run/pipeline.h"
+#include "source/port.h"
 #include "testkit/temp_dir.h"
 #include "triage/scanner.h"
 #include "triage/signature.h"
 #include "triage/test_util.h"
+#include "util/fs.h"
 
 namespace ts::run {
 namespace {
@@ -140,6 +142,80 @@ TEST(PipelineBuildRemedy, AnOldVendoredPybind11IsSetAsideOnce) {
   ASSERT_FALSE(r.record.steps.empty());
   EXPECT_NE(r.record.steps.back().note.find("already set aside: the remedy did not help"), std::string::npos)
       << r.record.steps.back().note;
+}
+
+// The same signature on a CMake project that add_subdirectory()s its vendored pybind11 (spconv's shape),
+// in the build's own copy (OUT/src): before the retry, that directory's CMakeLists.txt becomes the
+// stand-in, the diff is in the retry's record and pybind11.diff. Near miss: for a Python that needs no
+// newer pybind11 (3.10) the tree is not touched.
+TEST(PipelineBuildRemedy, AnOldVendoredPybind11AddedByCmakeGetsTheStandIn) {
+  const char* line =
+      "/src/spconv/third_party/pybind11/include/pybind11/cast.h:442:36: error: invalid use of incomplete type "
+      "'PyFrameObject' {aka 'struct _frame'}\n";
+  for (const char* python : {"3.12.3", "3.10.12"}) {
+    SCOPED_TRACE(python);
+    Fixture f;
+    const std::filesystem::path src = f.dir / "out/src";
+    std::filesystem::create_directories(src / "third_party/pybind11/include/pybind11/detail");
+    ASSERT_EQ(util::write_file_atomic((f.dir / "out/.torchsmith-out"), ""), "");  // an output directory of torchsmith's
+    ASSERT_EQ(util::write_file_atomic((src / "CMakeLists.txt").string(), "add_subdirectory(third_party/pybind11)\n"), "");
+    ASSERT_EQ(util::write_file_atomic((src / "third_party/pybind11/CMakeLists.txt").string(), "project(pybind11)\n"), "");
+    ASSERT_EQ(util::write_file_atomic((src / "third_party/pybind11/include/pybind11/detail/common.h").string(),
+                                      "#define PYBIND11_VERSION_MAJOR 2\n#define PYBIND11_VERSION_MINOR 3\n"), "");
+    f.fake.script["build"] = {{.exit_code = 1, .diagnosis = diagnosed(line)}, {.exit_code = 0}};
+    plan::Plan p = build_plan();
+    p.python_version = python;
+    BuildOutcome r = run_build(p, f.opts());
+    ASSERT_EQ(r.exit_code, 0) << r.error;
+    ASSERT_EQ(r.record.retries.size(), 1u);
+    const std::string now = util::read_file((src / "third_party/pybind11/CMakeLists.txt").string()).value_or("");
+    if (std::string(python) == "3.10.12") {
+      EXPECT_EQ(now, "project(pybind11)\n");
+      EXPECT_EQ(r.record.retries[0].diff, "");
+      continue;
+    }
+    EXPECT_EQ(now.rfind("# torchsmith [build.pybind11-torch]: this directory's pybind11 (2.3) is older than the target "
+                        "Python needs (2.11)", 0), 0u) << now;
+    EXPECT_NE(r.record.retries[0].reason.find("third_party/pybind11 (pybind11 2.3, added by CMakeLists.txt): its "
+                                              "CMakeLists.txt replaced by torchsmith's stand-in"), std::string::npos)
+        << r.record.retries[0].reason;
+    EXPECT_NE(r.record.retries[0].diff.find("-project(pybind11)"), std::string::npos) << r.record.retries[0].diff;
+  }
+}
+
+// spconv's order on 2 cores: the ported build gets past the ported file and stops on a later cause a
+// remedy fixes (maxpool.cu's c10::Half operators): the ports stay for that retry, which builds. Near miss
+// (pipeline_ports_test): with nothing left to try, a ported build that still fails gets its files back.
+TEST(PipelineBuildRemedy, PortsStayForTheRemedyOfALaterCause) {
+  static const source::PortSet ports = [] {
+    std::vector<std::string> errors;
+    return source::load_ports({}, errors);
+  }();
+  Fixture f;
+  const std::filesystem::path src = f.dir / "out/src";
+  std::filesystem::create_directories(src / "src");
+  ASSERT_EQ(util::write_file_atomic((f.dir / "out/.torchsmith-out"), ""), "");
+  ASSERT_EQ(util::write_file_atomic((src / "src/all.cc").string(),
+                                    "static auto r = torch::jit::RegisterOperators(\"spconv::a\", &a);\n"), "");
+  const char* half = "/src/spconv/src/spconv/maxpool.cu(187): error: more than one operator \"==\" matches these operands:\n"
+                     "            operand types are: const c10::Half == const c10::Half\n";
+  f.fake.script["build"] = {{.exit_code = 1}, {.exit_code = 1, .diagnosis = diagnosed(half)}, {.exit_code = 0}};
+  BuildOptions o = f.opts();
+  o.ports = &ports;
+  BuildOutcome r = run_build(build_plan(), o);
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  ASSERT_EQ(f.fake.calls.size(), 3u);
+  ASSERT_EQ(r.record.retries.size(), 2u);
+  EXPECT_EQ(r.record.retries[0].remedy, "source-port");
+  EXPECT_EQ(r.record.retries[1].reason.rfind("CUDA_HALF_OPERATOR_AMBIGUOUS: [build.cuda-half-operators]", 0), 0u)
+      << r.record.retries[1].reason;
+  EXPECT_NE(f.env_of(2, "NVCC_APPEND_FLAGS").find("-D__CUDA_NO_HALF_OPERATORS__"), std::string::npos);
+  EXPECT_EQ(util::read_file((src / "src/all.cc").string()).value_or(""),
+            "static auto r = torch::RegisterOperators(\"spconv::a\", &a);\n");
+  EXPECT_TRUE(std::any_of(f.said.begin(), f.said.end(), [](const std::string& s) {
+    return s.find("the source ports stay for the next retry: the build now stops on CUDA_HALF_OPERATOR_AMBIGUOUS") !=
+           std::string::npos;
+  }));
 }
 
 // fairseq's lightconv under nvcc 13.0: the log names the member, not the header; the retry

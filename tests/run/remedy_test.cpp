@@ -280,6 +280,26 @@ TEST(Remedy, BuildRemedyThatCannotHelpIsRefused) {
             std::string::npos);
 }
 
+// build.cuda-half-operators: the signature's defines are appended to what nvcc already gets (an earlier
+// force-include's -include), once; the signature's own variable is not passed on. Near miss: nvcc that
+// already has them (the remedy ran, or the build passes them itself) gets no retry.
+TEST(Remedy, HalfOperatorDefinesAreAppendedForNvccOnce) {
+  const std::string defines = "-D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__";
+  BuildDiag g("CUDA_HALF_OPERATOR_AMBIGUOUS", "build.cuda-half-operators",
+              "            operand types are: const c10::Half == const c10::Half");
+  g.d.findings[0].remedy.env = {{"TORCHSMITH_NVCC_HALF_DEFINES", defines}};
+  g.sig.remedy.env = g.d.findings[0].remedy.env;
+  auto r = choose_remedy(g.d, {{"NVCC_APPEND_FLAGS", "-include cstdint"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.env.at("NVCC_APPEND_FLAGS"), "-include cstdint " + defines);
+  EXPECT_EQ(r.env.count("TORCHSMITH_NVCC_HALF_DEFINES"), 0u);
+  EXPECT_EQ(r.reason.rfind("CUDA_HALF_OPERATOR_AMBIGUOUS: [build.cuda-half-operators]", 0), 0u) << r.reason;
+  EXPECT_EQ(choose_remedy(g.d, {}, {4}, {}, 0, ArchList{}, true).env.at("NVCC_APPEND_FLAGS"), defines);
+  auto again = choose_remedy(g.d, {{"NVCC_APPEND_FLAGS", defines}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already gets -D__CUDA_NO_HALF_OPERATORS__"), std::string::npos) << again.refused;
+}
+
 // The long-tail run's end2end-asr: CMAKE_CUDA_COMPILER_NOT_FOUND's reconfigure ran twice, the same
 // change each time. A retry already made for the step (same cause, same change) is refused; near miss:
 // halving jobs again is a new change and still retries.

@@ -110,6 +110,18 @@ TEST(PortPython, APackageReadingItsVersionThroughPkgResourcesImportsOncePorted) 
 INSTANTIATE_TEST_SUITE_P(
     Ports, EachPort,
     ::testing::Values(
+        // spconv's all.cc: custom ops through torch::jit::RegisterOperators, which stopped taking them in 1.4.
+        Case{"port.jit-register-operators",
+             "static auto r =\n    torch::jit::RegisterOperators(\"spconv::a\", &a<2>)\n        .op(\"spconv::b\", &b);\n"
+             "static auto s = torch::jit::RegisterOperators ( ).op(\"x::y\", &y);\n",
+             "static auto r =\n    torch::RegisterOperators(\"spconv::a\", &a<2>)\n        .op(\"spconv::b\", &b);\n"
+             "static auto s = torch::RegisterOperators ( ).op(\"x::y\", &y);\n"},
+        // Near misses: the JIT form (a list of Operators) torch still has, a declaration, one already ported.
+        Case{"port.jit-register-operators",
+             "torch::jit::RegisterOperators reg({Operator(\"a::b\", fn)});\nauto r = torch::jit::RegisterOperators({op});\n"
+             "static auto t = torch::RegisterOperators(\"a::c\", &c);\n",
+             "torch::jit::RegisterOperators reg({Operator(\"a::b\", fn)});\nauto r = torch::jit::RegisterOperators({op});\n"
+             "static auto t = torch::RegisterOperators(\"a::c\", &c);\n"},
         Case{"port.thc-header", "#include <THC/THC.h>\n", "#include <ATen/cuda/CUDAContext.h>\n#include <c10/cuda/CUDACachingAllocator.h>\n#include <ATen/ceil_div.h>\n"},
         Case{"port.thc-header", "#include \"THC/THC.h\"\n", "#include <ATen/cuda/CUDAContext.h>\n#include <c10/cuda/CUDACachingAllocator.h>\n#include <ATen/ceil_div.h>\n"},
         Case{"port.thc-header", "#include <THC/THCGeneral.h>\n", "#include <THC/THCGeneral.h>\n"},
@@ -423,6 +435,50 @@ TEST(PortNvcc, InlinePtxShflAndVoteAssembleForSm90OnlyPorted) {
 
   EXPECT_EQ(revert_ports(t.path()), "");
   EXPECT_EQ(util::read_file(t / "include/device/intrinsics.cuh"), kernel);
+}
+
+// The include directories of the newest torch the tests have (the test venv's), or none.
+std::vector<std::string> torch_includes() {
+  const char* home = std::getenv("HOME");
+  std::string py = std::string(home ? home : "/root") + "/.cache/torchsmith/test-venvs/torch-cu13/bin/python";
+  if (!fs::exists(py)) return {};
+  auto r = util::run({py, "-c", "import os, torch; print(os.path.dirname(torch.__file__))"}, {std::chrono::seconds(120)});
+  if (!r.ok() || r.out.empty()) return {};
+  std::string dir = r.out.substr(0, r.out.find('\n')) + "/include";
+  return {"-I" + dir, "-I" + dir + "/torch/csrc/api/include"};
+}
+
+// spconv's registry (src/spconv/all.cc) on today's torch headers: both old forms fail as the reports
+// say, and compile ported (g++ -fsyntax-only: no object, no link). torch/script.h is heavy: a minute or two.
+TEST(PortTorchCompile, JitRegisterOperatorsCompilesOnlyPorted) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  const std::string src =
+      "#include <torch/script.h>\n"
+      "template <int N> torch::Tensor times(torch::Tensor x) { return x * N; }\n"
+      "static auto registry =\n    torch::jit::RegisterOperators(\"lt::twice\", &times<2>)\n        .op(\"lt::thrice\", &times<3>);\n"
+      "static auto other = torch::jit::RegisterOperators().op(\"lt::four\", &times<4>);\n";
+  testkit::TempDir t("ts-port-torch");
+  ASSERT_EQ(util::write_file_atomic(t / "all.cc", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
+  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  argv.push_back(t / "all.cc");
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  // g++ quotes with \u2018...\u2019 or '...' by the locale: the words around the quotes.
+  EXPECT_NE(before.err.find("no matching function for call to"), std::string::npos) << before.err.substr(0, 2000);
+  EXPECT_NE(before.err.find("torch::jit::RegisterOperators::RegisterOperators(const char [10]"), std::string::npos)
+      << before.err.substr(0, 2000);
+  EXPECT_NE(before.err.find("has no member named"), std::string::npos) << before.err.substr(0, 2000);
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.jit-register-operators"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "all.cc"), src);
 }
 
 // Where the include goes: after the last #include active at the first use, never into an #if block

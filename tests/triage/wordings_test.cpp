@@ -156,6 +156,9 @@ const Wording kWordings[] = {
     {"ptxas /tmp/tmpxft_00001872_00000000-6_ctc_entrypoint.ptx, line 46047; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
     {"ptxas /tmp/IVFUtils-7663dd/IVFUtils-sm_72.s, line 424; error   : Instruction 'shfl' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
     {"ptxas /tmp/k.ptx, line 51; error   : Instruction 'vote' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4", "PTX_WARP_SYNC_REQUIRED"},
+    // c10::Half compared in device code without cpp_extension's -D__CUDA_NO_HALF_OPERATORS__ (spconv's maxpool.cu, CMake-built).
+    {"            operand types are: const c10::Half == const c10::Half", "CUDA_HALF_OPERATOR_AMBIGUOUS"},
+    {"            operand types are: float < c10::BFloat16", "CUDA_HALF_OPERATOR_AMBIGUOUS"},
     // A pybind11 older than the target Python (spconv's third_party/pybind11 of 2019 with Python 3.12).
     {"/tmp/x/out/src/third_party/pybind11/include/pybind11/cast.h:442:36: error: invalid use of incomplete type \u2018PyFrameObject\u2019 {aka \u2018struct _frame\u2019}", "PYBIND11_TOO_OLD_FOR_PYTHON"},
     {"/tmp/x/third_party/pybind11/include/pybind11/pybind11.h:2021:49: error: \u2018PyThreadState\u2019 {aka \u2018struct _ts\u2019} has no member named \u2018frame\u2019; did you mean \u2018cframe\u2019?", "PYBIND11_TOO_OLD_FOR_PYTHON"},
@@ -796,6 +799,22 @@ TEST(OneWordingWarning, OldTorchCapabilityWording) {
   EXPECT_EQ(root_id(d), "CUDA_ARCH_SM_NOT_IN_TORCH_LIST");
   Diagnosis near = diagnose("    Found GPU0 NVIDIA GeForce RTX 3090 which is of cuda capability 8.6.\n");
   EXPECT_FALSE(has_finding(near, "CUDA_ARCH_SM_NOT_IN_TORCH_LIST"));
+}
+
+// nvcc's two lines: the first names no type, the second names c10::Half, and that is the root cause (its
+// remedy the build helper's rule). Near misses: the same ambiguity on the package's own half type, or on
+// __half alone, is not this class.
+TEST(OneWordingHalf, TheOperandLineNamesTheCauseOfTheAmbiguity) {
+  Diagnosis d = diagnose("/src/spconv/maxpool.cu(187): error: more than one operator \"==\" matches these operands:\n"
+                         "            operand types are: const c10::Half == const c10::Half\n"
+                         "1 error detected in the compilation of \"/src/spconv/maxpool.cu\".\n");
+  EXPECT_EQ(root_id(d), "CUDA_HALF_OPERATOR_AMBIGUOUS");
+  for (const char* near : {"            operand types are: const MyHalf == const MyHalf\n",
+                           "            operand types are: __half == __half\n",
+                           "            operand types are: c10::Half *__restrict__ == int\n"}) {
+    EXPECT_FALSE(has_finding(diagnose(std::string("k.cu(3): error: more than one operator \"==\" matches these operands:\n") + near),
+                             "CUDA_HALF_OPERATOR_AMBIGUOUS")) << near;
+  }
 }
 
 // Near misses of the wordings above: the same words in lines that are not that failure.

@@ -42,6 +42,7 @@
 #    cuda_function_gen.py writes the .cu files its kernel includes; setup.py never runs it);
 #  - build.pybind11-torch, TORCHSMITH_PYBIND11_FOR="3.11:2.10 3.12:2.11 3.13:2.13" (a live trigger): a
 #    vendored pybind11 include dir older than this Python needs is set aside for a new enough one;
+#    (its CMake half, a vendored tree a CMake file adds, is the run's: src/source/vendored_pybind11.h);
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
