@@ -95,7 +95,7 @@ TEST(RecipeData, PackageKnobs) {
   EXPECT_EQ(get("mmcv-full").env.at("MMCV_WITH_OPS"), "1");
   EXPECT_EQ(get("mmcv-full").runtime_requires, std::vector<std::string>{"torchvision"});
   EXPECT_EQ(get("detectron2").cuda_env.at("FORCE_CUDA"), "1");
-  EXPECT_EQ(get("detectron2").torch, ">=1.8");
+  EXPECT_EQ(get("detectron2").torch.original(), ">=1.8");
   EXPECT_EQ(get("apex").env.at("APEX_CPP_EXT"), "1");
   EXPECT_EQ(get("apex").cuda_env.at("APEX_CUDA_EXT"), "1");
   EXPECT_EQ(get("torchvision").cuda_env.at("FORCE_CUDA"), "1");
