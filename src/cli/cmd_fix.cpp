@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -44,25 +45,25 @@ bool read_context(const FixOptions& o, source::FixContext& ctx, std::string& err
       return false;
     }
     ctx.package = o.spec.substr(0, eq);
-    ctx.version = o.spec.substr(eq + 2);
+    ctx.version = FactVersion(o.spec.substr(eq + 2));
   } else if (auto v = util::read_file((fs::path(o.dir) / "version.txt").string())) {
-    ctx.version = util::trim(*v);  // torch trees carry version.txt ("2.4.0a0")
+    ctx.version = FactVersion(util::trim(*v));  // torch trees carry version.txt ("2.4.0a0")
     from = " (" + (fs::path(o.dir) / "version.txt").string() + ")";
   }
-  if (!ctx.version.empty() && !Version::parse(ctx.version)) {
+  if (!ctx.version.empty() && !ctx.version.parsed()) {
     // What a file holds is shown with its control characters escaped: an ESC from version.txt
     // must not reach the terminal.
-    error = "version '" + util::printable(ctx.version) + "'" + from + " does not parse; give --for torch==X.Y.Z";
+    error = "version '" + util::printable(ctx.version.text()) + "'" + from + " does not parse; give --for torch==X.Y.Z";
     return false;
   }
-  for (auto [flag, value] : {std::pair{"--cuda", &o.cuda}, {"--cmake", &o.cmake}, {"--gcc", &o.gcc}})
-    if (!value->empty() && !Version::parse(*value)) {
+  for (auto [flag, value, into] : {std::tuple{"--cuda", &o.cuda, &ctx.cuda}, {"--cmake", &o.cmake, &ctx.cmake},
+                                   {"--gcc", &o.gcc, &ctx.gcc}}) {
+    *into = FactVersion(*value);  // the one parse of the flag
+    if (!value->empty() && !into->parsed()) {
       error = std::string(flag) + " '" + *value + "' is not a version";
       return false;
     }
-  ctx.cuda = o.cuda;
-  ctx.cmake = o.cmake;
-  ctx.gcc = o.gcc;
+  }
   if (!o.arches.empty()) {
     std::string why;
     auto list = ArchList::parse(o.arches, nullptr, &why);
@@ -205,7 +206,7 @@ int run_fix(const GlobalOptions& g, const FixOptions& o) {
     // Say what was looked for: a lock's list, or the knowledge base's fixes for this package and version.
     if (!o.plan.empty()) std::printf("%s pins no fixes; nothing to do\n", o.plan.c_str());
     else std::printf("no fix in the knowledge base applies to %s %s (`torchsmith fix --list` names them all)\n",
-                     ctx.package.c_str(), ctx.version.empty() ? "(version not known)" : ctx.version.c_str());
+                     ctx.package.c_str(), ctx.version.empty() ? "(version not known)" : ctx.version.text().c_str());
   }
   for (const auto& f : r.fixes)
     std::printf("%-40s %s\n", f.id.c_str(), std::string(source::to_string(f.state)).c_str());

@@ -5,11 +5,6 @@
 
 namespace ts::compat {
 
-std::optional<Version> ver(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  return Version::parse(s);
-}
-
 std::string cite(const std::string& source, const kb::Origin& o) {
   std::string at = where(o);
   if (source.empty()) return at;

@@ -1,5 +1,5 @@
 #pragma once
-// Small helpers shared by the checks: parsing fact strings and citing KB entries.
+// Small helpers shared by the checks: citing KB entries, the default compiler, usable cores (facts arrive parsed).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,8 +11,6 @@
 
 namespace ts::compat {
 
-// Facts are raw strings; an unparsable one is treated as unknown.
-std::optional<Version> ver(std::string_view s);
 // "source (file:line)": an upstream source with the KB entry it was read from.
 std::string cite(const std::string& source, const kb::Origin& o);
 // "cuda.toml:124": where a KB entry was read, for a verdict's `where`.

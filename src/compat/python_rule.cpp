@@ -7,8 +7,7 @@ namespace ts::compat {
 
 bool python_supported(const kb::TorchRelease& rel, const FactVersion& python_version) {
   const auto& v = python_version.parsed();
-  auto mm = v ? Version::parse(v->major_minor()) : std::nullopt;
-  return mm && rel.python.contains(*mm);
+  return v && rel.python.contains(v->truncated(2));  // 3.11.2 is a 3.11
 }
 
 NumpyFit numpy_fit(const kb::TorchRelease& rel, const PythonFacts& py) {

@@ -8,7 +8,7 @@ std::optional<bool> driver_runs(const DriverFacts& d, const kb::CudaRelease* rel
   const auto& cv = cuda.parsed();
   auto drv_cuda = d.cuda_version.parsed();
   // NVML's own answer beats the table when we have it.
-  if (drv_cuda && cv) return *Version::parse(cv->major_minor()) <= *drv_cuda;
+  if (drv_cuda && cv) return cv->truncated(2) <= *drv_cuda;
   auto drv = d.version.parsed();
   if (!drv || !rel) return std::nullopt;
   return *drv >= rel->driver_min_linux;

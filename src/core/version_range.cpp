@@ -204,6 +204,7 @@ std::optional<VersionRange> VersionRange::parse(std::string_view s, std::string*
         range.specs_.push_back(spec);
     start = comma + 1;
   }
+  range.text_ = std::string(t);
   return range;
 }
 
@@ -324,6 +325,7 @@ std::string VersionRange::describe() const {
 
 VersionRange VersionRange::intersect(const VersionRange& other) const {
   VersionRange r = *this;
+  r.text_.clear();  // no longer the text it was read from
   for (const auto& s : other.specs_)
     if (std::none_of(r.specs_.begin(), r.specs_.end(), [&](const Specifier& x) { return x.str() == s.str(); }))
       r.specs_.push_back(s);

@@ -44,6 +44,9 @@ class VersionRange {
   const std::vector<Specifier>& specifiers() const { return specs_; }
 
   std::string str() const;       // canonical ">=3.8,<3.13"; "" when any
+  // The text it was parsed from, as written ("2.1-2.3"), for messages that quote a file; a range
+  // made otherwise (exactly, intersect) spells str().
+  std::string original() const { return text_.empty() ? str() : text_; }
   std::string describe() const;  // human: "3.8 to 3.12", "at least 3.13", "at most 11", "any version"
   std::optional<Version> min_inclusive() const;  // tightest lower bound a version may equal
   std::optional<Version> max_exclusive() const;  // tightest upper bound it must stay below
@@ -54,6 +57,7 @@ class VersionRange {
 
  private:
   std::vector<Specifier> specs_;
+  std::string text_;
 };
 
 // A requirement on a named thing: "torch>=2.0,<2.7", "numpy==1.23.5", "cmake" (any version),

@@ -33,21 +33,6 @@ namespace {
 
 constexpr const char* kHelper = "src/run/pyshim/sitecustomize.py";
 
-// "-std=gnu++1z" -> 17; 0 when not a C++ standard torchsmith knows.
-int std_year(const std::string& flag) {
-  auto pp = flag.find("++");
-  if (pp == std::string::npos) return 0;
-  std::string v = flag.substr(pp + 2);
-  if (v == "0x") return 11;
-  if (v == "1y") return 14;
-  if (v == "1z") return 17;
-  if (v == "2a") return 20;
-  if (v == "2b") return 23;
-  if (v.size() == 2 && std::isdigit(static_cast<unsigned char>(v[0])) && std::isdigit(static_cast<unsigned char>(v[1])))
-    return std::atoi(v.c_str());
-  return 0;
-}
-
 void use_helper(Ctx& c, const std::string& why) { use_build_helper(c, why, kHelper); }
 
 // fairseq's lightconv_layer: lightconv_cuda_kernel.cu includes lightconv_cuda_forward.cu, which
@@ -81,8 +66,6 @@ void use_build_helper(Ctx& c, const std::string& why, const char* source) {
   if (now != was) c.set_env("PYTHONPATH", now, "torchsmith's build helper comes first: " + why, source);
 }
 
-int cxx_standard_year(const std::string& flag) { return std_year(flag); }
-
 bool build_remedies_apply(const Ctx& c) {
   const auto& scan = c.req->scan;
   return c.python && scan.scanned && scan.setup_py;
@@ -107,17 +90,15 @@ bool torch_or_kin(const std::string& name) {
 
 // "tomli; python_version<'3.11'" against Python 3.11.2: false. Only python_version markers are
 // read; any other marker is left to pip (true).
-bool marker_holds(const std::string& req, const std::string& python_version) {
+bool marker_holds(const std::string& req, const FactVersion& python_version) {
   static const RE2 re(R"(;\s*python_version\s*(<=|>=|==|!=|<|>)\s*["']([0-9]+(?:\.[0-9]+)*)["']\s*$)");
   std::string op, v;
   if (!RE2::PartialMatch(req, re, &op, &v)) return true;
-  auto have = Version::parse(python_version), want = Version::parse(v);
+  const auto& have = python_version.parsed();
+  auto want = Version::parse(v);  // the marker's text, read here where it is met
   if (!have || !want) return true;
   // python_version is major.minor: 3.11.2 compares as 3.11.
-  auto mm = Version::parse(std::to_string(have->release().size() > 0 ? have->release()[0] : 0) + "." +
-                           std::to_string(have->release().size() > 1 ? have->release()[1] : 0));
-  if (!mm) return true;
-  auto c = *mm <=> *want;
+  auto c = have->truncated(2) <=> *want;
   return op == "<" ? c < 0 : op == "<=" ? c <= 0 : op == ">" ? c > 0 : op == ">=" ? c >= 0 : op == "==" ? c == 0 : c != 0;
 }
 
@@ -137,7 +118,7 @@ void choose_wheelhouse(Ctx& c) {
   std::vector<std::string> refused;
   for (const auto& w : c.req->wheelhouse_wheels) {
     if (w.name != "torch") continue;
-    auto v = Version::parse(w.version);
+    const auto& v = w.version.parsed();
     if (v && target.parsed() && (*v <=> *target.parsed()) == 0) continue;
     refused.push_back(w.file);
   }
@@ -317,7 +298,7 @@ void choose_build_remedies(Ctx& c) {
     int need = rel ? rel->cxx_standard : 0;
     std::string older;
     for (const auto& f : scan.std_flags)
-      if (int y = std_year(f); y && y < need) older += (older.empty() ? "" : " ") + f;
+      if (cxx_std_older(f.year, need)) older += (older.empty() ? "" : " ") + f.text;
     if (need && !older.empty()) {
       std::string src = compat::cite(rel->source, rel->origin);
       use_helper(c, "it raises the package's -std");

@@ -35,7 +35,5 @@ void choose_cmake_remedies(Ctx& c);
 void choose_plain_version(Ctx& c);
 // The build helper (src/run/pyshim) first on the build's PYTHONPATH, once, with why and its source.
 void use_build_helper(Ctx& c, const std::string& why, const char* source);
-// "-std=gnu++1z" -> 17, "-std=c++14" -> 14; 0 when not a C++ standard.
-int cxx_standard_year(const std::string& flag);
 
 }  // namespace ts::plan::ext

@@ -9,7 +9,7 @@ namespace ts::plan::detail {
 
 // A torch build's fixes come from the fix KB's chooser; each sets its env and CMake options too.
 std::vector<PlannedFix> select_fixes(Ctx& c, const source::FixContext& when) {
-  c.selected_fixes = c.in->fixes(FixQuery{c.version(), when.cuda, c.cmake_version, when.gcc, when.arches});
+  c.selected_fixes = c.in->fixes(FixQuery{FactVersion(c.version()), when.cuda, c.cmake_version, when.gcc, when.arches});
   std::vector<PlannedFix> refs;
   for (const auto& f : c.selected_fixes) refs.push_back(f.ref);
   return refs;
@@ -40,7 +40,7 @@ std::vector<PlannedFix> select_fixes(Ctx& c, source::FixContext& when) {
   when.package = c.recipe->name;
   when.version = c.req->source.kind == ExtensionSource::Kind::name ? c.req->source.version
                : c.req->source.kind == ExtensionSource::Kind::dir  ? c.req->scan.version
-                                                                  : "";
+                                                                  : FactVersion();
   c.package_fixes = c.fix_set ? select_package_fixes(*c.fix_set, when) : std::vector<const source::Fix*>{};
   std::vector<PlannedFix> refs;
   for (const auto* f : c.package_fixes) refs.push_back({f->id, f->reason, f->source, source::fix_hash(*f)});
@@ -76,8 +76,8 @@ void choose_fixes(Ctx& c) {
   // Fixes whose condition names a CUDA are not chosen (the query's CUDA is empty); said once.
   c.skipped_for_cuda("fix", "a fix for a CUDA version");
   source::FixContext when;
-  when.cuda = c.cuda_mm();
-  when.gcc = c.compiler ? c.compiler->version : "";
+  when.cuda = c.cuda_mm_version();
+  if (c.compiler) when.gcc = c.compiler->version;
   when.arches = c.arches.arches();
   std::vector<PlannedFix> chosen = torch ? detail::select_fixes(c, when) : ext::select_fixes(c, when);
   for (std::size_t i = 0; i < chosen.size(); ++i) {

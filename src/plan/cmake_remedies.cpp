@@ -97,7 +97,7 @@ void choose_cmake_remedies(Ctx& c) {
     int need = rel ? rel->cxx_standard : 0;
     std::vector<std::string> older;
     for (const auto& [year, where] : scan.cmake_stds)
-      if (year && need && (year < need || year == 98)) older.push_back(where);
+      if (cxx_std_older(year, need)) older.push_back(where);
     if (!older.empty()) {
       std::string src = compat::cite(rel->source, rel->origin);
       use_helper(c, "it raises the CMake project's language standard");

@@ -24,8 +24,6 @@ const char* kIsolation =
     "https://pip.pypa.io/en/stable/cli/pip_install/ (always --no-build-isolation --no-deps); pytorch/pytorch#52598";
 const char* kCppExtFile = "torch/utils/cpp_extension.py";
 
-std::optional<Version> ver(std::string_view s) { return compat::ver(s); }
-
 std::string recipe_cite(const Recipe& r) {
   return r.origin.file.empty() ? r.source : compat::cite(r.source, r.origin);
 }
@@ -204,8 +202,8 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
   if (fixes) {
     source::FixContext ctx;
     ctx.version = py.torch.version;
-    ctx.cuda = nv_mm;
-    ctx.gcc = cc ? cc->version : "";
+    if (auto v = nvcc.version.parsed()) ctx.cuda = FactVersion(v->truncated(2));
+    if (cc) ctx.gcc = cc->version;
     ctx.arches = arches.arches();
     for (const auto* f : source::select_fixes(*fixes, ctx))
       if (cpp_extension_fix(*f)) chosen.push_back(f);
@@ -253,7 +251,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
   }
 }
 
-void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::string& version,
+void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const FactVersion& version,
                      const std::vector<std::string>& pyproject_requires, ContractOut& out) {
   RuleScope scope(out, "contract.torch_pin");
   auto tv = torch_release(py);
@@ -262,31 +260,30 @@ void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::str
     return;
   }
   std::string src = recipe_cite(recipe);
-  if (auto r = VersionRange::parse(recipe.torch); r && !recipe.torch.empty()) {
-    if (!r->contains(*tv))
-      out.conflict(recipe.name + " with " + torch_label(py),
-               "no version of " + recipe.name + " supports torch " + tv->str() + " (it needs torch " + r->describe() + ")",
-               {"use a torch " + r->describe() + " in --torch"}, src);
-  }
-  auto pv = ver(version);
+  const VersionRange& r = recipe.torch;  // parsed when the recipe loaded; any = not known
+  if (!r.is_any() && !r.contains(*tv))
+    out.conflict(recipe.name + " with " + torch_label(py),
+                 "no version of " + recipe.name + " supports torch " + tv->str() + " (it needs torch " + r.describe() + ")",
+                 {"use a torch " + r.describe() + " in --torch"}, src);
+  const auto& pv = version.parsed();
   if (pv && !recipe.compat.empty()) {
     const RecipeCompat* entry = nullptr;
     for (const auto& c : recipe.compat)
-      if (auto vr = VersionRange::parse(c.version); vr && vr->contains(*pv)) entry = &c;
+      if (c.version.contains(*pv)) entry = &c;
     if (!entry) {
       out.record("torch", recipe.name + " " + version, "the recipe names no torch range for this version", src, true);
-    } else if (auto tr = VersionRange::parse(entry->torch); tr && !tr->contains(*tv)) {
+    } else if (const VersionRange& tr = entry->torch; !tr.contains(*tv)) {
       std::vector<std::string> ways;
       for (const auto& c : recipe.compat)
-        if (auto r2 = VersionRange::parse(c.torch); r2 && r2->contains(*tv))
-          ways.push_back(recipe.name + " " + c.version + " goes with torch " + tv->str());
-      ways.push_back("or a torch " + tr->describe() + " in --torch");
+        if (c.torch.contains(*tv))
+          ways.push_back(recipe.name + " " + c.version.original() + " goes with torch " + tv->str());
+      ways.push_back("or a torch " + tr.describe() + " in --torch");
       out.conflict(recipe.name + "==" + version + " with " + torch_label(py),
-               recipe.name + " " + version + " builds against torch " + tr->describe(), ways,
+               recipe.name + " " + version + " builds against torch " + tr.describe(), ways,
                entry->source.empty() ? src : entry->source);
     } else {
       out.decide("torch", recipe.name + " " + version + " with torch " + tv->str(),
-             "within the recipe's torch range " + entry->torch, entry->source.empty() ? src : entry->source);
+             "within the recipe's torch range " + entry->torch.original(), entry->source.empty() ? src : entry->source);
     }
   }
   // pyproject's build requirement: not enforced without isolation, so checked here.

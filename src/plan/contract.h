@@ -52,7 +52,7 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
 
 // The package's torch pin: recipe.torch, the compat entry for `version` ("" = unknown), and the
 // tree's pyproject build requirement on torch.
-void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const std::string& version,
+void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const FactVersion& version,
                      const std::vector<std::string>& pyproject_requires, ContractOut& out);
 
 // How the build runs without isolation: torchsmith's PEP 517 frontend when the target Python's

@@ -13,6 +13,7 @@
 
 #include "core/host_facts.h"
 #include "kb/kb.h"
+#include "plan/cxx_std.h"
 #include "plan/scale_step.h"
 #include "plan/plan.h"
 #include "plan/provision_request.h"
@@ -29,7 +30,8 @@ struct ExtensionSource {
   Kind kind = Kind::dir;
   std::string dir;            // Kind::dir: the path as given
   std::string url, ref;       // Kind::git
-  std::string name, version;  // Kind::name ("torch-scatter", "2.1.0"); name also guessed for the others
+  std::string name;           // Kind::name: "torch-scatter"; also guessed for the others
+  FactVersion version;        // Kind::name: "2.1.0", parsed with the requirement
 };
 
 // True when `text` asks for an extension rather than torch: a path, URL@REF, or NAME==VERSION
@@ -42,7 +44,7 @@ std::optional<ExtensionSource> parse_extension_source(std::string_view text, std
 struct SourceScan {
   bool scanned = false;           // false: no tree to look at (a URL or a name: the recipe decides)
   std::string name;               // setup.py / pyproject name= ("" when not found)
-  std::string version;            // a literal __version__ = / version= in setup.py or pyproject
+  FactVersion version;            // a literal __version__ = / version= in setup.py or pyproject, parsed as read
   bool setup_py = false, pyproject = false, cmake_lists = false;
   bool cuda_sources = false;      // *.cu / *.cuh files
   int cu_files = 0;               // *.cu files (compile units; headers not counted)
@@ -54,7 +56,7 @@ struct SourceScan {
   bool gpu_check = false;               // asks torch.cuda about a GPU (is_available, capability, ...)
   bool own_arches = false;              // writes TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags
   bool own_includes = false;            // passes -I/-isystem flags of its own (relative ones break under ninja)
-  std::vector<std::string> std_flags;   // -std=c++14 / gnu++1z literals, in order, once each
+  std::vector<StdFlag> std_flags;       // -std=c++14 / gnu++1z, in order, once each, with the standard each names
   int setup_calls = 0;                  // setup(...) statements at the module's top level (2+: one wheel cannot hold them)
   std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in / expandvars)
   std::vector<std::string> include_env;   // of those, the ones it takes an include directory from ('$CUDA_SAMPLES_INC')
@@ -128,7 +130,11 @@ struct ExtensionRequest {
   // --wheelhouse DIR (absolute) and the distributions its wheels hold (PEP 503 names): the build
   // overlay and verify take their requirements from there only.
   std::string wheelhouse;
-  struct HouseWheel { std::string name, version, file; };
+  struct HouseWheel {
+    std::string name;
+    FactVersion version;  // from the file name, parsed as the directory is read
+    std::string file;
+  };
   std::vector<HouseWheel> wheelhouse_wheels;
   std::uint64_t mem_budget_bytes = 0;
   std::string source_dir;    // the absolute tree for Kind::dir ("" = from source.dir)

@@ -92,7 +92,12 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
     s.own_includes = RE2::PartialMatch(code, grows);
   }
   static const RE2 stdflag(R"((-std=(?:c|gnu)\+\+[0-9a-z]{2}))");
-  all_matches(code, stdflag, s.std_flags);
+  std::vector<std::string> flags;
+  all_matches(code, stdflag, flags);
+  for (auto& f : flags) {
+    int year = cxx_std_year(std::string_view(f).substr(f.find("++") + 2));  // the one read of the flag's standard
+    s.std_flags.push_back({std::move(f), year});
+  }
   static const RE2 env_read(
       R"((?:environ\.get\(\s*|getenv\(\s*|environ\[\s*)["']([A-Za-z_][A-Za-z0-9_]*)["'])");
   static const RE2 env_in(R"(["']([A-Za-z_][A-Za-z0-9_]*)["']\s+(?:not\s+)?in\s+os\.environ)");

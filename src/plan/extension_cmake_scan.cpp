@@ -86,11 +86,7 @@ void scan_cmake_file(const std::string& rel, const std::string& text, SourceScan
     if (RE2::PartialMatch(line, std_set, &year) || RE2::PartialMatch(line, std_prop, &year)) {
       if (!guarded) s.cmake_stds.emplace_back(std::atoi(year.c_str()), where);
     } else if (RE2::PartialMatch(line, std_flag, &year)) {
-      static const std::pair<const char*, int> alias[] = {{"0x", 11}, {"1y", 14}, {"1z", 17}, {"2a", 20}, {"2b", 23}};
-      int y = std::isdigit(static_cast<unsigned char>(year[1])) ? std::atoi(year.c_str()) : 0;
-      for (const auto& [a, v] : alias)
-        if (year == a) y = v;
-      if (y) s.cmake_stds.emplace_back(y, where);
+      if (int y = cxx_std_year(year)) s.cmake_stds.emplace_back(y, where);
     }
   }
 }

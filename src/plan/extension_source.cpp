@@ -126,7 +126,7 @@ std::optional<ExtensionSource> parse_extension_source(std::string_view text, std
     return fail("names no single release: write NAME==X.Y.Z");
   s.kind = ExtensionSource::Kind::name;
   s.name = c->name;
-  s.version = sp[0].version.str();
+  s.version = FactVersion(sp[0].version.str());
   return s;
 }
 
@@ -244,20 +244,21 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   PackageMetadata cfg = read_setup_cfg(read_text(root / "setup.cfg", 256 * 1024));
   if (s.name.empty()) s.name = pp ? pp->name : literal_name(pyproject);
   if (s.name.empty()) s.name = cfg.name;
-  s.version = literal_version(setup);
-  if (s.version.empty()) s.version = pp ? pp->version : literal_version(pyproject);
-  if (s.version.empty()) s.version = cfg.version;
+  std::string version = literal_version(setup);
+  if (version.empty()) version = pp ? pp->version : literal_version(pyproject);
+  if (version.empty()) version = cfg.version;
   // A setup.py that reads its version from the package (causal-conv1d, flash-attn, detectron2):
   // the literal __version__ in NAME/__init__.py or NAME/version.py.
-  if (s.version.empty() && !s.name.empty()) {
+  if (version.empty() && !s.name.empty()) {
     std::string pkg = s.name;
     std::replace(pkg.begin(), pkg.end(), '-', '_');
     static const RE2 dunder(R"((?:^|\n)__version__\s*=\s*["']([0-9][0-9A-Za-z.+\-]*)["'])");
     for (const char* f : {"__init__.py", "version.py", "_version.py"}) {
       std::string text = read_text(root / pkg / f, 64 * 1024);
-      if (RE2::PartialMatch(text, dunder, &s.version)) break;
+      if (RE2::PartialMatch(text, dunder, &version)) break;
     }
   }
+  s.version = FactVersion(version);  // the one parse of what the tree's files say
   s.pyproject_requires = pp ? pp->build_requires : build_requires(pyproject);
   scan_cmake_build(dir, setup, pp ? pp->build_backend : "", pyproject, s);
   s.smoke = read_text(root / "smoke.py", 64 * 1024);

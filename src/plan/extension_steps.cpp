@@ -102,7 +102,7 @@ void fetch(Ctx& c) {
       return;
     }
     c.p.source_url = r.git_url;
-    c.p.source_ref = tag_for(r, src.version);
+    c.p.source_ref = tag_for(r, src.version.text());
   }
   c.p.steps.push_back({"fetch", {"git", "clone", "--branch", c.p.source_ref, "--recursive", "--shallow-submodules",
                                  "--depth", "1", "--", c.p.source_url, "{src}"},

@@ -38,6 +38,11 @@ std::string Ctx::cuda_mm() const {
   return v ? v->major_minor() : toolkit->version;
 }
 
+FactVersion Ctx::cuda_mm_version() const {
+  auto v = toolkit ? toolkit->version.parsed() : std::nullopt;
+  return v ? FactVersion(v->truncated(2)) : FactVersion();
+}
+
 void scale_step(Ctx& c) {
   if (!c.scale || !*c.scale || !c.conflicts.empty()) return;
   std::size_t before = c.p.decisions.size();

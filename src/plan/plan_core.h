@@ -80,6 +80,7 @@ struct Ctx : ContractOut {
   const spec::BuildSpec& spec() const { return in->spec; }  // a torch build's
   const std::string& version() const { return in->spec.version; }
   std::string cuda_mm() const;  // "12.8" of the chosen toolkit, "" when none
+  FactVersion cuda_mm_version() const;  // the same, typed (a fix's condition reads it); empty when none
 
   // Sets a build environment variable with its decision; a torch build's default source is
   // build.toml's entry for the variable.

@@ -4,20 +4,24 @@
 // without one still builds through the generic path (recipe_generic()).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/package_name.h"  // normalize_name: how names and aliases are compared
+#include "core/version.h"
+#include "core/version_range.h"
 #include "kb/kb.h"
 #include "kb/table.h"
 
 namespace ts::plan {
 
-// Which package versions go with which torch versions.
+// Which package versions go with which torch versions; both ranges parsed when the recipe loads
+// (messages quote the file's text through original()).
 struct RecipeCompat {
-  std::string version;  // PEP 440 range over the package version: ">=2.1,<2.2"
-  std::string torch;    // range over torch: ">=2.1,<2.2"
+  VersionRange version;  // PEP 440 range over the package version: ">=2.1,<2.2"
+  VersionRange torch;    // range over torch: ">=2.1,<2.2"
   std::string source;
 };
 
@@ -36,14 +40,14 @@ struct Recipe : kb::Entry {
   // "cmake" = "86;90", "semicolon-sm" = "80;90" without dots (FLASH_ATTN_CUDA_ARCHS).
   std::string arch_env = "TORCH_CUDA_ARCH_LIST";
   std::string arch_format = "torch";
-  std::string arch_env_since;  // first version whose build reads arch_env ("2.7.3"); "" = every version
+  std::optional<Version> arch_env_since;  // first version whose build reads arch_env ("2.7.3"); none = every version
   std::vector<std::string> jobs_env{"MAX_JOBS"};  // knobs that take the job count
   std::string nvcc_threads_env;                   // "NVCC_THREADS" where the package reads one
   std::uint64_t mem_per_job = 0;                  // bytes a compile job needs; 0 = the default model
   bool serial_build = false;  // its setup.py compiles one file at a time (use_ninja=False)
   // Its setuptools extensions may be built side by side (src/run/pyshim); false when one links another.
   bool parallel_extensions = true;
-  std::string torch;          // torch range any version of it supports ("" = not known)
+  VersionRange torch;         // torch range any version of it supports (any = not known)
   std::vector<RecipeCompat> compat;
   std::string smoke;          // Python run after install: imports it and runs one op on `device`
   // What it imports at run time but does not declare (PEP 508 lines): verify installs them as it

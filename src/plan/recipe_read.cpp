@@ -80,8 +80,8 @@ void read_compat(const toml::array& a, const std::string& file, std::vector<kb::
     if (!t) continue;
     EntryReader c(*t, file, "compat", errors);
     RecipeCompat rc;
-    rc.version = c.range("version", true, "\">=2.1,<2.2\"");
-    rc.torch = c.range("torch", true, "\">=2.1,<2.2\"");
+    rc.version = c.parsed_range("version", true, "\">=2.1,<2.2\"");
+    rc.torch = c.parsed_range("torch", true, "\">=2.1,<2.2\"");
     rc.source = c.text("source", true, "\"<README table or setup.py this pairing comes from>\"");
     (void)c.text("note", false, "\"...\"");
     c.finish();
@@ -130,9 +130,10 @@ Recipe read_one(toml::table& t, const std::string& file, std::vector<kb::KbError
   if (t.contains("arch_env")) p.arch_env = r.text("arch_env", false, "\"TORCH_CUDA_ARCH_LIST\"");
   else (void)r.text("arch_env", false, "");
   check_env_knob(r, t, "arch_env", p.arch_env);
-  p.arch_env_since = r.text("arch_env_since", false, "\"2.7.3\"");
-  if (!p.arch_env_since.empty() && !Version::parse(p.arch_env_since))
-    r.error(line_of(*t.get("arch_env_since")), "arch_env_since: '" + p.arch_env_since +
+  std::string since = r.text("arch_env_since", false, "\"2.7.3\"");
+  p.arch_env_since = since.empty() ? std::nullopt : Version::parse(since);
+  if (!since.empty() && !p.arch_env_since)
+    r.error(line_of(*t.get("arch_env_since")), "arch_env_since: '" + since +
             "' is not a version; write the first version that reads arch_env, e.g. \"2.7.3\"");
   if (t.contains("arch_format")) p.arch_format = r.text("arch_format", true, "\"torch\"");
   else (void)r.text("arch_format", false, "");
@@ -157,7 +158,7 @@ Recipe read_one(toml::table& t, const std::string& file, std::vector<kb::KbError
   }
   p.serial_build = r.flag("serial_build", false);
   p.parallel_extensions = r.flag("parallel_extensions", true);
-  p.torch = r.range("torch", false, "\">=1.13\"");
+  p.torch = r.parsed_range("torch", false, "\">=1.13\"");
   if (const toml::array* a = r.tables("compat")) read_compat(*a, file, errors, p.compat);
   p.smoke = r.text("smoke", true, "\"import torch_scatter; ...(device=device)\"");
   if (!p.smoke.empty() && (p.smoke.find("import") == std::string::npos || p.smoke.find("device") == std::string::npos))

@@ -56,7 +56,7 @@ std::string read_wheelhouse(const RequestInput& o, ExtensionRequest& req) {
     auto dash = f.find('-');
     auto dash2 = dash == std::string::npos ? dash : f.find('-', dash + 1);
     if (dash2 == std::string::npos) continue;
-    req.wheelhouse_wheels.push_back({normalize_name(f.substr(0, dash)), f.substr(dash + 1, dash2 - dash - 1), f});
+    req.wheelhouse_wheels.push_back({normalize_name(f.substr(0, dash)), FactVersion(f.substr(dash + 1, dash2 - dash - 1)), f});
   }
   std::sort(req.wheelhouse_wheels.begin(), req.wheelhouse_wheels.end(),
             [](const auto& a, const auto& b) { return a.file < b.file; });

@@ -19,7 +19,7 @@ namespace ts::plan {
 
 // What a fix's conditions are tested against (mirrors source::FixContext).
 struct FixQuery {
-  std::string version, cuda, cmake, gcc;
+  FactVersion version, cuda, cmake, gcc;
   std::vector<CudaArch> arches;
 };
 

@@ -27,7 +27,7 @@ std::string covering_fixes(const source::FixSet* all, const std::string& package
 }  // namespace
 
 std::optional<ArchSteering> arch_steering(const Recipe& recipe, const std::string& recipe_source,
-                                          const std::string& version, const ArchList& arches,
+                                          const FactVersion& version, const ArchList& arches,
                                           const std::vector<const source::Fix*>& chosen,
                                           const source::FixSet* all) {
   if (arches.empty()) return std::nullopt;
@@ -41,10 +41,10 @@ std::optional<ArchSteering> arch_steering(const Recipe& recipe, const std::strin
   const std::string own = recipe.name + "'s build passes its own -gencode list to nvcc";
   // Its knob carries the arches (choose_env), from the version that reads it on.
   std::string knob_from;
-  auto since = Version::parse(recipe.arch_env_since);
-  auto v = Version::parse(version);
-  if (!recipe.arch_env.empty() && !recipe.arch_env_since.empty())
-    knob_from = "; " + recipe.arch_env + " is read only from " + recipe.arch_env_since + " on";
+  const auto& since = recipe.arch_env_since;  // parsed when the recipe loaded
+  const auto& v = version.parsed();
+  if (!recipe.arch_env.empty() && since)
+    knob_from = "; " + recipe.arch_env + " is read only from " + since->original() + " on";
   if (!ids.empty()) {
     return ArchSteering{list + " (through fix " + ids + ")",
                         own + (recipe.arch_env.empty() ? " and has no arch knob" : knob_from) + "; fix " + ids +
@@ -52,11 +52,11 @@ std::optional<ArchSteering> arch_steering(const Recipe& recipe, const std::strin
                         src, false};
   }
   if (!recipe.arch_env.empty()) {
-    if (recipe.arch_env_since.empty()) return std::nullopt;
-    if (since && v && *v >= *since) return std::nullopt;
+    if (!since) return std::nullopt;
+    if (v && *v >= *since) return std::nullopt;
     if (!v) {
       return ArchSteering{list + " (if it reads " + recipe.arch_env + ")",
-                          recipe.name + " reads " + recipe.arch_env + " only from " + recipe.arch_env_since +
+                          recipe.name + " reads " + recipe.arch_env + " only from " + since->original() +
                               " on and the version being built is not known: an older tree compiles its own "
                               "-gencode list, which verify --plan then reports; way out: ask for " +
                               recipe.name + "==VERSION",

@@ -25,9 +25,9 @@ struct ArchSteering {
 
 // nullopt when there is nothing to say (no arches, or the package reads an arch knob and no chosen
 // fix rewrites its list). chosen: the package fixes selected for this build; all: every fix known
-// (for the versions a fix would cover); version: the package version being built, "" when unknown.
+// (for the versions a fix would cover); version: the package version being built, empty when unknown.
 std::optional<ArchSteering> arch_steering(const Recipe& recipe, const std::string& recipe_source,
-                                          const std::string& version, const ArchList& arches,
+                                          const FactVersion& version, const ArchList& arches,
                                           const std::vector<const source::Fix*>& chosen,
                                           const source::FixSet* all);
 

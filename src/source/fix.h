@@ -9,19 +9,21 @@
 #include <vector>
 
 #include "core/cuda_arch.h"
+#include "core/fact_version.h"
 #include "core/version_range.h"
 #include "kb/table.h"
 
 namespace ts::source {
 
-// The facts a fix's conditions are tested against. Empty text = unknown, and a condition on an
-// unknown fact does not hold (a fix is never applied on a guess).
+// The facts a fix's conditions are tested against, each parsed where it was read (a template
+// writes its text). Empty or unparsable = unknown, and a condition on an unknown fact does not
+// hold (a fix is never applied on a guess).
 struct FixContext {
   std::string package = "torch";
-  std::string version;  // the package version being built: "2.4.1" (a local/pre suffix is ignored)
-  std::string cuda;     // nvcc version, "12.8"
-  std::string cmake;    // "4.2.0"
-  std::string gcc;      // host compiler version, "12.2.0"
+  FactVersion version;  // the package version being built: "2.4.1" (a local/pre suffix is ignored)
+  FactVersion cuda;     // nvcc version, "12.8"
+  FactVersion cmake;    // "4.2.0"
+  FactVersion gcc;      // host compiler version, "12.2.0"
   std::vector<CudaArch> arches;  // arches asked for
 };
 

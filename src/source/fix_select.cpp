@@ -10,10 +10,9 @@ namespace ts::source {
 namespace {
 
 // A condition on a fact holds only when the fact is known and inside the range.
-bool in_range(const std::optional<VersionRange>& r, const std::string& value, bool base_only) {
+bool in_range(const std::optional<VersionRange>& r, const FactVersion& value, bool base_only) {
   if (!r) return true;
-  if (value.empty()) return false;
-  auto v = Version::parse(value);
+  const auto& v = value.parsed();
   if (!v) return false;
   // "2.4.0a0+git1234" is a 2.4.0 tree: the suffixes describe the build, not the code's age.
   return r->contains(base_only ? v->base_version() : *v, true);

@@ -166,7 +166,7 @@ ts::source::ApplyResult apply_fixes_for(const std::string& tree, const std::stri
   EXPECT_TRUE(errors.empty()) << errors.front();
   ts::source::FixContext ctx;
   ctx.version = "2.4.1";
-  ctx.cuda = cuda;
+  ctx.cuda = ts::FactVersion(cuda);
   for (const auto& a : arches) ctx.arches.push_back(*ts::CudaArch::parse(a));
   return ts::source::apply_fixes(tree, ts::source::select_fixes(set, ctx), ctx);
 }

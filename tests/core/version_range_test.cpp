@@ -38,6 +38,15 @@ TEST(VersionRange, WhitespaceTolerated) {
   EXPECT_EQ(R("\t==12.8\n").str(), "==12.8");
 }
 
+// original() quotes the text as written (trimmed) for a file's messages; a range made otherwise spells str().
+TEST(VersionRange, OriginalIsTheTextAsWritten) {
+  EXPECT_EQ(R(" 2.1-2.3 ").original(), "2.1-2.3");
+  EXPECT_EQ(R(" 2.1-2.3 ").str(), ">=2.1,<2.4");
+  EXPECT_EQ(VersionRange::at_least(V("2.0")).original(), ">=2.0");
+  EXPECT_EQ(R(">=2.0").intersect(R("<2.4")).original(), ">=2.0,<2.4");  // not the first range's text
+  EXPECT_EQ(R(">=2.0"), R(">= 2.0"));  // equality is by meaning, whatever the spelling
+}
+
 TEST(VersionRange, Equality) {
   auto r = R("==12.8");
   EXPECT_TRUE(r.contains(V("12.8")));

@@ -147,7 +147,7 @@ TEST(BuildRemedies, SetupCalledTwiceBecomesOneSetup) {
 
 TEST(BuildRemedies, AnOlderStdIsRaisedToTheTorchsStandard) {
   auto s = cuda_only_scan();
-  s.std_flags = {"-std=c++14"};
+  s.std_flags = {{"-std=c++14", 14}};
   auto r = plan(s);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "17");  // torch.toml: 2.11 cxx_standard 17
@@ -157,14 +157,26 @@ TEST(BuildRemedies, AnOlderStdIsRaisedToTheTorchsStandard) {
   EXPECT_NE(d->source.find("torch.toml"), std::string::npos);  // the KB entry it came from
 }
 
+// C++98 is older than any torch's standard though its number is larger.
+TEST(BuildRemedies, Cxx98IsRaisedToo) {
+  auto s = cuda_only_scan();
+  s.std_flags = {{"-std=c++98", 98}, {"-std=c++xx", 0}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "17");
+  const Decision* d = remedy(r.plan, ext::kCxxStdRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->reason.find("passes -std=c++98 while"), std::string::npos) << d->reason;  // the unknown one is not named
+}
+
 TEST(BuildRemedies, TheStandardFollowsTheTargetTorch) {
   auto s = cuda_only_scan();
-  s.std_flags = {"-std=c++17"};
+  s.std_flags = {{"-std=c++17", 17}};
   EXPECT_EQ(env(plan(s).plan, "TORCHSMITH_CXX_STD"), "<unset>");  // 2.11 needs 17: enough
   auto r = plan(s, machine("2.14.0+cu130"));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "20");  // torch.toml: 2.14 cxx_standard 20 (#178150)
-  s.std_flags = {"-std=c++20"};
+  s.std_flags = {{"-std=c++20", 20}};
   EXPECT_EQ(env(plan(s, machine("2.14.0+cu130")).plan, "TORCHSMITH_CXX_STD"), "<unset>");
 }
 
@@ -388,7 +400,7 @@ ExtensionRequest house_request(SourceScan s, const ProvisionContext* pc, std::ve
     auto d1 = f.find('-'), d2 = f.find('-', d1 + 1);
     std::string n = f.substr(0, d1);
     std::replace(n.begin(), n.end(), '_', '-');
-    req.wheelhouse_wheels.push_back({n, f.substr(d1 + 1, d2 - d1 - 1), f});
+    req.wheelhouse_wheels.push_back({n, FactVersion(f.substr(d1 + 1, d2 - d1 - 1)), f});
   }
   return req;
 }
@@ -499,11 +511,28 @@ TEST(BuildRemedies, WithoutACacheTheOverlayIsAWarning) {
 }
 
 TEST(BuildRemedies, StandardYears) {
-  EXPECT_EQ(ext::cxx_standard_year("-std=c++14"), 14);
-  EXPECT_EQ(ext::cxx_standard_year("-std=gnu++1z"), 17);
-  EXPECT_EQ(ext::cxx_standard_year("-std=c++2a"), 20);
-  EXPECT_EQ(ext::cxx_standard_year("-std=c11"), 0);
-  EXPECT_EQ(ext::cxx_standard_year("-std=c++latest"), 0);
+  EXPECT_EQ(cxx_std_year("14"), 14);
+  EXPECT_EQ(cxx_std_year("1z"), 17);
+  EXPECT_EQ(cxx_std_year("2a"), 20);
+  EXPECT_EQ(cxx_std_year("2c"), 26);
+  EXPECT_EQ(cxx_std_year("98"), 98);
+  EXPECT_EQ(cxx_std_year("latest"), 0);
+  EXPECT_EQ(cxx_std_year("1"), 0);
+  // Publication order, not the number: 98 is older than 03 and 17; unknown is never older.
+  EXPECT_TRUE(cxx_std_older(14, 17));
+  EXPECT_TRUE(cxx_std_older(98, 17));
+  EXPECT_TRUE(cxx_std_older(98, 3));
+  EXPECT_FALSE(cxx_std_older(17, 17));
+  EXPECT_FALSE(cxx_std_older(20, 17));
+  EXPECT_FALSE(cxx_std_older(0, 17));
+  EXPECT_FALSE(cxx_std_older(14, 0));
+}
+
+// The scan reads each -std= flag's standard once, as it meets the flag (a draft name included).
+TEST(BuildSwitchScan, StdFlagsCarryTheirStandard) {
+  SourceScan s;
+  scan_build_switches("cxx = ['-std=gnu++1z', '-std=c++98', '-std=c++xx']\n", s);
+  EXPECT_EQ(s.std_flags, (std::vector<StdFlag>{{"-std=gnu++1z", 17}, {"-std=c++98", 98}, {"-std=c++xx", 0}}));
 }
 
 // What scan_build_switches reads in a setup.py's text.
@@ -525,7 +554,7 @@ TEST(BuildSwitchScan, ReadsChecksArchesStandardsAndSwitches) {
   scan_build_switches("ext = [CUDAExtension('_ext', srcs), CppExtension(name=\"pkg._C\", sources=[])]\n"
                       "extension = CUDAExtension\nmods = [extension(\"maskrcnn._C\", sources)]\n", s);
   EXPECT_EQ(s.ext_modules, (std::vector<std::string>{"_ext", "pkg._C", "maskrcnn._C"}));
-  EXPECT_EQ(s.std_flags, std::vector<std::string>{"-std=c++14"});
+  EXPECT_EQ(s.std_flags, (std::vector<StdFlag>{{"-std=c++14", 14}}));
   EXPECT_EQ(s.env_switches, (std::vector<std::string>{"TORCH_CUDA_ARCH_LIST", "FORCE_CUDA", "WITH_OPS", "DEBUG_BUILD"}));
 }
 

@@ -154,7 +154,8 @@ TEST(Contract, ArchNvccCannotCompileIsRefused) {
 
 TEST(Contract, PackageTorchPin) {
   Recipe r = recipe_generic("torch-scatter");
-  r.compat = {{">=2.1.0,<2.1.2", ">=1.13,<2.1", "test"}, {">=2.1.2", ">=2.1", "test"}};
+  auto range = [](const char* t) { return *VersionRange::parse(t); };
+  r.compat = {{range(">=2.1.0,<2.1.2"), range(">=1.13,<2.1"), "test"}, {range(">=2.1.2"), range(">=2.1"), "test"}};
   ContractOut bad;
   check_torch_pin(fake_python("2.4.1+cu124", "12.4"), r, "2.1.0", {}, bad);
   ASSERT_EQ(bad.conflicts.size(), 1u);
@@ -169,7 +170,7 @@ TEST(Contract, PackageTorchPin) {
   ASSERT_EQ(pyproject.conflicts.size(), 1u);
 
   Recipe any = recipe_generic("x");
-  any.torch = ">=2.0";
+  any.torch = *VersionRange::parse(">=2.0");
   ContractOut old;
   check_torch_pin(fake_python("1.13.1", ""), any, "", {}, old);
   EXPECT_EQ(old.conflicts.size(), 1u);

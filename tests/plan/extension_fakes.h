@@ -83,7 +83,7 @@ inline ExtensionRequest by_name(const std::string& name, const std::string& vers
   r.build_kb = &test_build_kb();
   r.source.kind = ExtensionSource::Kind::name;
   r.source.name = name;
-  r.source.version = version;
+  r.source.version = FactVersion(version);
   return r;
 }
 

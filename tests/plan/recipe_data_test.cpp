@@ -95,7 +95,7 @@ TEST(RecipeData, PackageKnobs) {
   EXPECT_EQ(get("mmcv-full").env.at("MMCV_WITH_OPS"), "1");
   EXPECT_EQ(get("mmcv-full").runtime_requires, std::vector<std::string>{"torchvision"});
   EXPECT_EQ(get("detectron2").cuda_env.at("FORCE_CUDA"), "1");
-  EXPECT_EQ(get("detectron2").torch, ">=1.8");
+  EXPECT_EQ(get("detectron2").torch.original(), ">=1.8");
   EXPECT_EQ(get("apex").env.at("APEX_CPP_EXT"), "1");
   EXPECT_EQ(get("apex").cuda_env.at("APEX_CUDA_EXT"), "1");
   EXPECT_EQ(get("torchvision").cuda_env.at("FORCE_CUDA"), "1");
@@ -105,14 +105,15 @@ TEST(RecipeData, PackageKnobs) {
   EXPECT_EQ(b.arch_env, "COMPUTE_CAPABILITY");
   EXPECT_EQ(b.arch_format, "cmake");
   EXPECT_EQ(b.cuda_env.at("COMPUTE_BACKEND"), "cuda");
-  EXPECT_EQ(get("xformers").torch, ">=2.10");
+  EXPECT_EQ(get("xformers").torch.original(), ">=2.10");
 }
 
 // The pairing a compat table gives for a package version, or "" when none matches.
 std::string torch_for(const Recipe& r, const std::string& version) {
   for (const auto& c : r.compat) {
-    auto lo = c.version.substr(2, c.version.find(',') - 2);  // ">=0.14,<0.15" -> "0.14"
-    if (version.rfind(lo + ".", 0) == 0 || version == lo) return c.torch;
+    std::string text = c.version.original();
+    auto lo = text.substr(2, text.find(',') - 2);  // ">=0.14,<0.15" -> "0.14"
+    if (version.rfind(lo + ".", 0) == 0 || version == lo) return c.torch.original();
   }
   return "";
 }

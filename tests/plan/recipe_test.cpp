@@ -104,7 +104,9 @@ SKIP_CUDA = "TRUE")T"),
   EXPECT_EQ(r.cuda_env.at("FORCE_CUDA"), "1");
   EXPECT_EQ(r.cpu_env.at("SKIP_CUDA"), "TRUE");
   ASSERT_EQ(r.compat.size(), 1u);
-  EXPECT_EQ(r.compat[0].torch, ">=2.0,<2.1");
+  EXPECT_EQ(r.compat[0].torch.original(), ">=2.0,<2.1");  // parsed at load, the file's text kept
+  EXPECT_TRUE(r.compat[0].torch.contains(*Version::parse("2.0.1")));
+  EXPECT_FALSE(r.compat[0].torch.contains(*Version::parse("2.1.0")));
   EXPECT_TRUE(r.is_recalled("mem_per_job"));
   EXPECT_EQ(r.runtime_requires, (std::vector<std::string>{"torchvision", "scipy>=1.4; python_version >= '3.8'"}));
   EXPECT_EQ(tag_for(r, "0.1.5"), "v0.1.5");

@@ -31,7 +31,7 @@ source::FixContext ctx(const std::string& pkg, const std::string& version,
                        const std::string& arches = "9.0") {
   source::FixContext c;
   c.package = pkg;
-  c.version = version;
+  c.version = FactVersion(version);
   c.cuda = "13.0";
   c.gcc = "12.2.0";
   if (!arches.empty()) c.arches = ArchList::parse(arches)->arches();
@@ -277,7 +277,8 @@ TEST(SpeedArches, APackageWithAnArchKnobNeedsNoSteeringDecision) {
 
 TEST(SpeedArches, AKnobReadOnlyFromSomeVersionOnSteersOnlyThoseVersions) {
   const Recipe& fa = shipped("flash-attn");
-  ASSERT_EQ(fa.arch_env_since, "2.7.3");
+  ASSERT_TRUE(fa.arch_env_since);
+  ASSERT_EQ(fa.arch_env_since->original(), "2.7.3");
   auto knob = [&](const Plan& p) {
     for (const auto& d : p.decisions)
       if (d.topic == "arch" && d.value.rfind("9.0 (", 0) == 0) return &d;

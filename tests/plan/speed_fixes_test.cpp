@@ -32,7 +32,7 @@ const source::FixSet& fixes() {
 source::FixContext ctx(const std::string& pkg, const std::string& version) {
   source::FixContext c;
   c.package = pkg;
-  c.version = version;
+  c.version = FactVersion(version);
   c.cuda = "13.0";
   c.gcc = "12.2.0";
   return c;

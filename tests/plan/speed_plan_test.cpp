@@ -195,6 +195,7 @@ TEST(SpeedPlan, ScanReadsALiteralVersion) {
   std::string err;
   auto scan = scan_source_dir(t, &err);
   EXPECT_EQ(scan.version, "2.1.2");
+  EXPECT_EQ(scan.version.parsed(), Version::parse("2.1.2"));  // parsed as the scan read it
   EXPECT_EQ(scan.name, "torch_scatter");
   std::ofstream(t + "/setup.py") << "setup(name='x', version=get_version())\n";
   EXPECT_EQ(scan_source_dir(t, &err).version, "");
