@@ -12,6 +12,7 @@
 #include "plan/plan.h"
 #include "plan/provision_request.h"
 #include "plan/request.h"
+#include "run/remedy.h"
 #include "scale/plan_scale.h"
 #include "spec/raw_spec.h"
 
@@ -25,7 +26,7 @@ struct Request : plan::RequestInput {
   std::string distribute;     // --distribute distcc
   std::string hosts;          // --hosts "h1/4 h2/4" (or DISTCC_HOSTS)
   // The run's (build only).
-  int max_retries = 2, keep_going_after = 0;
+  int max_retries = run::RetryPolicy{}.max_retries, keep_going_after = 0;
   std::string compile_cache = "auto";
 };
 

@@ -227,7 +227,7 @@ void switch_options(const AddOption& add) {
 
 // The run's own options: a lock file's plan runs with them too.
 void run_options(const AddOption& add) {
-  add({"--max-retries", "N", "Remedies tried per run (default 2).", build_command | matrix_command, any, "", "",
+  add({"--max-retries", "N", "Remedies tried per run, each one not tried before in it (default 5).", build_command | matrix_command, any, "", "",
        to_number(&Request::max_retries, 0, 99, "write a number of remedies from 0 to 99")});
   add({"--keep-going-after", "N", "Do not stop at the first fatal finding; let the build tool go on (N > 0).",
        build_command | matrix_command, any, "", "",

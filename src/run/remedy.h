@@ -15,7 +15,10 @@ namespace ts::run {
 struct RetryPolicy {
   bool auto_fix = true;           // --no-auto-fix turns every remedy off
   bool allow_arch_shrink = false; // shorten_arch_list only when the user allowed it
-  int max_retries = 2;            // per run
+  // Per run. Each retry takes a remedy not tried before in the run, so this bounds the builds at
+  // max_retries + 1; an old package's chain (CMake's policy floor, a vendored pybind11, a header, an
+  // nvcc define) takes four or five.
+  int max_retries = 5;
 };
 
 // What the failed step ran with, typed: the plan's values, or what an earlier remedy changed them
