@@ -15,6 +15,8 @@ ts_slow(test_run compiles "Pep517Frontend.*")
 ts_slow(test_run compiles "PyshimRemedy.*")
 # Tiny CMake projects (an old standard, their own CUDA arches, a setup.py running cmake) with and without the CMake remedies.
 ts_slow(test_run compiles "CmakeRemedy.*:CmakeSetupPy.*")
+# Tiny CMake and setuptools packages asking for LTO, linked by a GCC copied without lto-wrapper, with and without build.no-lto.
+ts_slow(test_run compiles "NoLto.*:NoLtoSetuptools.*")
 # A std member used without its header, compiled with nvcc and g++ before and with the force-include remedy.
 ts_slow(test_run compiles "ForceIncludeCompile.*")
 

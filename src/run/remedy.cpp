@@ -100,6 +100,15 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     }
     r.reason = "[build.pybind11-torch] an include directory whose pybind11 is older than the target Python needs (" + table +
                ") is set aside for torch's own or another new enough one (TORCHSMITH_PYBIND11_FOR)";
+  } else if (rule == "build.no-lto") {
+    if (!env_of(env, "TORCHSMITH_NO_LTO").empty()) {
+      r.refused = "link-time optimisation is already off: the remedy did not help";
+      return false;
+    }
+    r.env["TORCHSMITH_NO_LTO"] = "1";
+    r.reason = "[build.no-lto] the linker could not run GCC's link-time optimisation: retried with it off "
+               "(-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF and every target's INTERPROCEDURAL_OPTIMIZATION off; "
+               "-flto* dropped from setup.py's extra_compile_args/extra_link_args; TORCHSMITH_NO_LTO)";
   } else {
     r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
     return false;

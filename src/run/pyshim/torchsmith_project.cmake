@@ -11,11 +11,21 @@
 #    of any directory (watched as they are set), so CMake derives them from the plan's list;
 #  - build.cmake-std, TORCHSMITH_CMAKE_STD="17": CXX_STANDARD/CUDA_STANDARD below it on a target,
 #    and -std=c++NN below it in its compile options or any directory's CMAKE_CXX/CUDA_FLAGS, become
-#    it (and a CMake without an nvcc flag for that dialect is given -std=c++NN for it).
+#    it (and a CMake without an nvcc flag for that dialect is given -std=c++NN for it);
+#  - build.no-lto, TORCHSMITH_NO_LTO=1 (a live trigger: the linker could not run GCC's lto-wrapper):
+#    CMAKE_INTERPROCEDURAL_OPTIMIZATION is OFF before project() (defined, so pybind11_add_module links
+#    no pybind11::lto), and once the project is read every target's own INTERPROCEDURAL_OPTIMIZATION
+#    is off, pybind11::lto/thin_lto leave its link libraries and -flto* its compile and link options
+#    (and any directory's CMAKE_C/CXX/CUDA_FLAGS and CMAKE_*_LINKER_FLAGS, watched as they are set).
 # The package's files are not edited; what changed is said on stderr as "torchsmith: [rule] ...".
 
 set(_ts_arches "$ENV{TORCHSMITH_CMAKE_ARCHES}")
 set(_ts_std "$ENV{TORCHSMITH_CMAKE_STD}")
+set(_ts_no_lto "$ENV{TORCHSMITH_NO_LTO}")
+
+if(_ts_no_lto)
+  set(CMAKE_INTERPROCEDURAL_OPTIMIZATION OFF)
+endif()
 
 if(_ts_arches)
   if(DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${_ts_arches}")
@@ -58,9 +68,10 @@ function(_ts_std_year value out)
   set(${out} "${y}" PARENT_SCOPE)
 endfunction()
 
-# A flag list without arch flags (arches != "") and with an old -std raised (std != ""); what
-# changed goes to CHANGED.
+# A flag list without arch flags (arches != ""), with an old -std raised (std != "") and without
+# -flto* (TORCHSMITH_NO_LTO); what changed goes to CHANGED.
 function(_ts_rewrite_flags flags arches std out changed)
+  set(no_lto "$ENV{TORCHSMITH_NO_LTO}")
   set(kept "")
   set(notes "")
   set(skip_next FALSE)
@@ -81,6 +92,10 @@ function(_ts_rewrite_flags flags arches std out changed)
     # `-gencode;arch=compute_86,code=sm_86` one token at a time, so the flag went at the first
     # append and its value comes alone at the next (nvcc: "A single input file is required").
     if(arches AND f MATCHES "^(arch=(compute|sm)_[0-9]+[af]?(,code=.*)?|(sm|compute)_[0-9]+[af]?)$")
+      list(APPEND notes "${f}")
+      continue()
+    endif()
+    if(no_lto AND f MATCHES "^(-Xcompiler=)?(-flto(=.*)?|-f(no-)?fat-lto-objects|-fuse-linker-plugin)$")
       list(APPEND notes "${f}")
       continue()
     endif()
@@ -149,10 +164,59 @@ function(_ts_apply)
       _ts_rewrite_flags("${opts}" "${arches}" "${std}" new changed)
       if(changed)
         set_property(TARGET ${t} PROPERTY COMPILE_OPTIONS "${new}")
-        message(NOTICE "torchsmith: [build.cmake-arch/std] ${t}: compile options ${changed}")
+        message(NOTICE "torchsmith: [build.cmake-arch/std/no-lto] ${t}: compile options ${changed}")
       endif()
     endif()
+    if("$ENV{TORCHSMITH_NO_LTO}")
+      _ts_no_lto_target(${t})
+    endif()
   endforeach()
+endfunction()
+
+# build.no-lto on one target: its IPO off (every configuration), pybind11's LTO interface targets
+# out of its link libraries, -flto* out of its link options (compile options: _ts_rewrite_flags).
+function(_ts_no_lto_target t)
+  set(notes "")
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
+  set(props INTERPROCEDURAL_OPTIMIZATION)
+  foreach(c DEBUG RELEASE RELWITHDEBINFO MINSIZEREL ${build_type})
+    list(APPEND props INTERPROCEDURAL_OPTIMIZATION_${c})
+  endforeach()
+  list(REMOVE_DUPLICATES props)
+  foreach(p IN LISTS props)
+    get_target_property(v ${t} ${p})
+    if(v AND NOT v MATCHES "-NOTFOUND$")
+      set_property(TARGET ${t} PROPERTY ${p} OFF)
+      list(APPEND notes "${p} ${v} -> OFF")
+    endif()
+  endforeach()
+  get_target_property(libs ${t} LINK_LIBRARIES)
+  if(libs AND NOT libs MATCHES "-NOTFOUND$")
+    set(kept "")
+    foreach(l IN LISTS libs)
+      if(l MATCHES "^pybind11::(thin_)?lto$")
+        list(APPEND notes "${l} unlinked")
+      else()
+        list(APPEND kept "${l}")
+      endif()
+    endforeach()
+    if(NOT kept STREQUAL libs)
+      set_property(TARGET ${t} PROPERTY LINK_LIBRARIES "${kept}")
+    endif()
+  endif()
+  get_target_property(opts ${t} LINK_OPTIONS)
+  if(opts AND NOT opts MATCHES "-NOTFOUND$")
+    _ts_rewrite_flags("${opts}" "" "" new changed)
+    if(changed)
+      set_property(TARGET ${t} PROPERTY LINK_OPTIONS "${new}")
+      list(APPEND notes "link options ${changed}")
+    endif()
+  endif()
+  if(notes)
+    list(JOIN notes ", " said)
+    message(NOTICE "torchsmith: [build.no-lto] ${t}: ${said} (the linker cannot run GCC's link-time "
+                   "optimisation; TORCHSMITH_NO_LTO)")
+  endif()
 endfunction()
 
 # variable_watch callbacks: CMake calls them in the scope that reads or sets the variable (a
@@ -180,25 +244,34 @@ function(_ts_watch_flags var access value file)
     set(a "$ENV{TORCHSMITH_CMAKE_ARCHES}")
   endif()
   separate_arguments(flags UNIX_COMMAND "${value}")
-  _ts_rewrite_flags("${flags}" "${a}" "$ENV{TORCHSMITH_CMAKE_STD}" new changed)
+  set(s "$ENV{TORCHSMITH_CMAKE_STD}")
+  if(var MATCHES "LINKER_FLAGS$")
+    set(s "")
+  endif()
+  _ts_rewrite_flags("${flags}" "${a}" "${s}" new changed)
   if(changed)
     list(JOIN new " " joined)
     set(${var} "${joined}" PARENT_SCOPE)
     file(RELATIVE_PATH where "${CMAKE_SOURCE_DIR}" "${file}")
     list(JOIN changed " " said)
-    message(NOTICE "torchsmith: [build.cmake-arch/std] ${var} (${where}): ${said}")
+    message(NOTICE "torchsmith: [build.cmake-arch/std/no-lto] ${var} (${where}): ${said}")
   endif()
 endfunction()
 
 get_property(_ts_deferred GLOBAL PROPERTY _TORCHSMITH_DEFERRED)
-if((_ts_arches OR _ts_std) AND NOT _ts_deferred AND CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
+if((_ts_arches OR _ts_std OR _ts_no_lto) AND NOT _ts_deferred AND CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
   set_property(GLOBAL PROPERTY _TORCHSMITH_DEFERRED TRUE)
   # Watches are global and this include runs at every project(): installed once.
   if(_ts_arches)
     variable_watch(CMAKE_CUDA_ARCHITECTURES _ts_watch_arches)
   endif()
-  if(_ts_std)
+  if(_ts_std OR _ts_no_lto)
     variable_watch(CMAKE_CXX_FLAGS _ts_watch_flags)
+  endif()
+  if(_ts_no_lto)
+    foreach(v CMAKE_C_FLAGS CMAKE_SHARED_LINKER_FLAGS CMAKE_MODULE_LINKER_FLAGS CMAKE_EXE_LINKER_FLAGS)
+      variable_watch(${v} _ts_watch_flags)
+    endforeach()
   endif()
   variable_watch(CMAKE_CUDA_FLAGS _ts_watch_flags)
   if(CMAKE_VERSION VERSION_LESS 3.19)
