@@ -259,6 +259,26 @@ void choose_plain_version(Ctx& c) {
            "https://peps.python.org/pep-0440/#local-version-identifiers; " + uses.front(), kPlainVersionRule);
 }
 
+// warp-transducer's pytorch_binding: setup.py links libwarprnnt.so from ../build, which the parent's
+// CMakeLists.txt builds; a build of the binding's directory alone stops before compiling anything.
+void warn_parent_library(Ctx& c, const SourceScan& scan) {
+  if (!scan.parent_library) return;
+  const auto& pl = *scan.parent_library;
+  if (!pl.env_var.empty() && c.p.env.count(pl.env_var)) return;  // the user gave its directory
+  std::string arches = c.cuda_on && !c.p.arch_list.empty()
+                           ? " -DCMAKE_CUDA_ARCHITECTURES='" + c.p.arch_list.cmake_cuda_architectures() + "'" : "";
+  std::string where = pl.lib_dir.empty() ? "" : " from " + pl.lib_dir;
+  if (!pl.env_var.empty()) where += (where.empty() ? " from $" : " or $") + pl.env_var;
+  c.warn("extension", "links lib" + pl.target + ", which ../CMakeLists.txt builds",
+         "setup.py links lib" + pl.target + where + " (" + pl.referenced + "), a library the parent directory's CMake "
+         "project builds (" + pl.declared + "); torchsmith builds the directory it is given, so setup.py finds no "
+         "library and stops before compiling: build it first from the parent directory (cmake -S . -B build" + arches +
+         " && cmake --build build --target " + pl.target + "), then build this directory with --env " +
+         (pl.env_var.empty() ? std::string("its library directory") : pl.env_var + "=PARENT/build") +
+         " (torchsmith does not build the parent's library itself yet)",
+         pl.referenced + "; " + pl.declared, kParentLibraryRule);
+}
+
 void choose_build_remedies(Ctx& c) {
   // A URL@REF or NAME==VERSION read before planning (request.cpp): where, or why it was not.
   if (!c.req->scanned_from.empty())
@@ -365,6 +385,7 @@ void choose_build_remedies(Ctx& c) {
            "NVIDIA/cuda-samples' Common/ folder, which no CUDA toolkit installs since 11.6; torchsmith does not ship it)",
            "setup.py; https://docs.nvidia.com/cuda/archive/11.6.0/cuda-samples/index.html");
   }
+  warn_parent_library(c, scan);
   // FRNN's frnn.py imports prefix_sum, which external/prefix_sum/setup.py builds: a second wheel.
   for (const auto& [module, setup] : scan.sibling_extensions) {
     std::string dir = setup.size() > 9 ? setup.substr(0, setup.size() - 9) : ".";

@@ -79,6 +79,16 @@ struct SourceScan {
   // it writes that a source of that directory includes and the tree lacks), for build.generate-sources.
   std::vector<std::pair<std::string, std::vector<std::string>>> generated_sources;
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
+  // A binding whose setup.py links a library its parent directory's CMake project builds (warp-ctc's,
+  // warp-transducer's pytorch_binding: libwarprnnt.so from ../build), read by scan_parent_library.
+  struct ParentLibrary {
+    std::string target;      // the add_library name: "warprnnt"
+    std::string declared;    // "../CMakeLists.txt:97: CUDA_ADD_LIBRARY(warprnnt SHARED src/rnnt_entrypoint.cu)"
+    std::string referenced;  // "setup.py:33: if not os.path.exists(os.path.join(warp_rnnt_path, ..."
+    std::string env_var;     // the variable setup.py takes the library's directory from ("" when none)
+    std::string lib_dir;     // the directory it looks in by default ("../build"; "" when none is written)
+  };
+  std::optional<ParentLibrary> parent_library;
   // Its Python reads its own distribution's version as a number ("FILE:LINE: text"; InternImage's
   // `float(pkg_resources.get_distribution('DCNv3').version)`), which a '+local' label breaks.
   std::vector<std::string> own_version_numeric;
@@ -99,6 +109,10 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s);
 // One Python file of the tree (`rel`: its path in the tree): where it converts the installed version of
 // the distribution s.name to a number (float/int/map(int, ...)), into s.own_version_numeric.
 void scan_own_version_use(const std::string& rel, const std::string& text, SourceScan& s);
+// A binding's setup.py (its text) against its parent directory's CMakeLists.txt (parent_cmake): the
+// add_library target setup.py links by name (lib<NAME>, libraries=['NAME']) or, the parent building
+// one library, through a ../build directory; into s.parent_library (nothing when setup.py needs none).
+void scan_parent_library(const std::string& parent_cmake, const std::string& setup_py, SourceScan& s);
 // The CMake side of a tree (extension_cmake_scan.cpp): its driver (the pyproject's backend,
 // skbuild's setup(), a setup.py that runs cmake), hard-coded CUDA arches and language standards.
 void scan_cmake_build(const std::string& dir, const std::string& setup_py, const std::string& build_backend,

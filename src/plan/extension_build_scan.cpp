@@ -1,6 +1,8 @@
 // What a setup.py does to its own build, read before planning so the build helper's remedies
 // (build_remedies.cpp) can be decided: GPU checks, its own arch list, -std flags, its env switches.
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <re2/re2.h>
 
 #include "core/package_name.h"
@@ -116,6 +118,78 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   re2::StringPiece calls(code);
   s.setup_calls = 0;
   while (RE2::FindAndConsume(&calls, top_setup)) ++s.setup_calls;
+}
+
+namespace {
+
+// "FILE:LINE: text" of the line of `text` holding offset `at` (its first 160 characters).
+std::string line_at(const std::string& file, const std::string& text, std::size_t at) {
+  std::size_t begin = text.rfind('\n', at == 0 ? 0 : at - 1);
+  begin = begin == std::string::npos || at == 0 ? 0 : begin + 1;
+  std::size_t end = text.find('\n', at);
+  std::string line = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  auto first = line.find_first_not_of(" \t");
+  line = first == std::string::npos ? "" : line.substr(first, 160);
+  return file + ":" + std::to_string(1 + std::count(text.begin(), text.begin() + begin, '\n')) + ": " + line;
+}
+
+std::string squashed(const std::string& s) {
+  std::string out;
+  for (char ch : s)
+    if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+}  // namespace
+
+void scan_parent_library(const std::string& parent_cmake, const std::string& setup_py, SourceScan& s) {
+  s.parent_library.reset();
+  const std::string code = code_lines(setup_py);
+  if (parent_cmake.empty() || code.empty()) return;
+  // add_library(NAME ...), cuda_add_library(NAME ...), any case; a ${VAR} name is not guessed at.
+  static const RE2 lib(R"((?im)^[ \t]*(?:cuda_)?add_library\s*\(\s*([A-Za-z_][A-Za-z0-9_.+-]*)(?:\s|\))([^)\n]*))");
+  std::vector<std::pair<std::string, std::size_t>> libs;  // (name, offset of its line in parent_cmake)
+  re2::StringPiece in(parent_cmake);
+  std::string name, rest;
+  while (RE2::FindAndConsume(&in, lib, &name, &rest)) {
+    if (rest.find("IMPORTED") != std::string::npos || rest.find("ALIAS") != std::string::npos ||
+        rest.find("INTERFACE") != std::string::npos)
+      continue;
+    std::size_t at = static_cast<std::size_t>(in.data() - parent_cmake.data());
+    at = parent_cmake.rfind(name, at);
+    if (std::none_of(libs.begin(), libs.end(), [&](const auto& l) { return l.first == name; })) libs.emplace_back(name, at);
+  }
+  if (libs.empty()) return;
+  static const RE2 build_dir(R"(["'](\.\./[A-Za-z0-9_./-]*build[A-Za-z0-9_./-]*)["'])");
+  std::string dir;
+  RE2::PartialMatch(code, build_dir, &dir);
+  for (const auto& [n, at] : libs) {
+    // "lib" NAME as a word start (libwarprnnt.so, "libwarprnnt" + ext), or NAME among libraries=[...].
+    const RE2 by_file("\\blib" + RE2::QuoteMeta(n) + "\\b");
+    const RE2 by_list("libraries\\s*=\\s*\\[[^\\]]*[\"']" + RE2::QuoteMeta(n) + "[\"']");
+    re2::StringPiece where(code);
+    bool named = RE2::FindAndConsume(&where, by_file) || RE2::PartialMatch(code, by_list);
+    // The parent builds one library and setup.py looks for libraries in ../build: that one.
+    if (!named && !(libs.size() == 1 && !dir.empty())) continue;
+    SourceScan::ParentLibrary p;
+    p.target = n;
+    p.declared = line_at("../CMakeLists.txt", parent_cmake, at);
+    std::size_t ref = named ? setup_py.find("lib" + n) : setup_py.find(dir);
+    if (ref == std::string::npos) ref = setup_py.find(n);
+    p.referenced = line_at("setup.py", setup_py, ref == std::string::npos ? 0 : ref);
+    p.lib_dir = dir;
+    // The variable it takes the directory from: one of its env reads that names the library
+    // (WARP_RNNT_PATH for warprnnt), ending in PATH, DIR, ROOT or HOME.
+    for (const auto& v : s.env_switches) {
+      std::string sq = squashed(v);
+      bool dir_var = false;
+      for (const char* end : {"PATH", "DIR", "ROOT", "HOME"})
+        dir_var |= v.size() > std::strlen(end) && v.compare(v.size() - std::strlen(end), std::string::npos, end) == 0;
+      if (dir_var && sq.find(squashed(n)) != std::string::npos) { p.env_var = v; break; }
+    }
+    s.parent_library = p;
+    return;
+  }
 }
 
 }  // namespace ts::plan

@@ -233,6 +233,9 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   static const RE2 ninja_off(R"((?:^|\n)[^#\n]*[\s,(]use_ninja\s*=\s*False\b)");
   s.ninja_off = RE2::PartialMatch(setup, ninja_off);
   scan_build_switches(setup, s);
+  // A binding in a subdirectory (pytorch_binding/) may link what its parent's CMake project builds.
+  if (s.setup_py && fs::exists(root / ".." / "CMakeLists.txt", ec))
+    scan_parent_library(read_text(root / ".." / "CMakeLists.txt", 256 * 1024), setup, s);
   // The name in the last setup( call: Extension(name=...) may come first (apex's setup.py).
   if (auto call = setup.rfind("setup("); call != std::string::npos) {
     s.name = literal_name(setup.substr(call));

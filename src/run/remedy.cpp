@@ -113,6 +113,15 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.env["NVCC_APPEND_FLAGS"] = appended(env, "NVCC_APPEND_FLAGS", defines);
     r.reason = "[build.cuda-half-operators] nvcc gets the defines torch's cpp_extension passes it (" + defines +
                "), which a CMake build does not: c10::Half's own operators, not also cuda_fp16's (NVCC_APPEND_FLAGS)";
+  } else if (rule == "build.no-lto") {
+    if (!env_of(env, "TORCHSMITH_NO_LTO").empty()) {
+      r.refused = "link-time optimisation is already off: the remedy did not help";
+      return false;
+    }
+    r.env["TORCHSMITH_NO_LTO"] = "1";
+    r.reason = "[build.no-lto] the linker could not run GCC's link-time optimisation: retried with it off "
+               "(-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF and every target's INTERPROCEDURAL_OPTIMIZATION off; "
+               "-flto* dropped from setup.py's extra_compile_args/extra_link_args; TORCHSMITH_NO_LTO)";
   } else {
     r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
     return false;

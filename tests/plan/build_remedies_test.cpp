@@ -626,5 +626,82 @@ TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {
   EXPECT_TRUE(s.std_flags.empty());
 }
 
+// A binding in a subdirectory that links what the parent's CMake project builds (the shape of
+// warp-transducer's pytorch_binding, written here in its own words).
+const char* kParentCmake =
+    "project(rnnt)\nFIND_PACKAGE(CUDA)\nIF (WITH_GPU)\n  CUDA_ADD_LIBRARY(warprnnt SHARED src/rnnt.cu)\nELSE()\n"
+    "  ADD_LIBRARY(warprnnt SHARED src/rnnt.cpp)\nENDIF()\nadd_executable(test_cpu tests/test_cpu.cpp)\n";
+const char* kBindingSetup =
+    "import os, sys\nfrom setuptools import setup\n# Build the library first\nlib_path = '../build'\n"
+    "if 'WARP_RNNT_PATH' in os.environ:\n    lib_path = os.environ['WARP_RNNT_PATH']\n"
+    "if not os.path.exists(os.path.join(lib_path, 'libwarprnnt.so')):\n    print('Could not find libwarprnnt.so')\n"
+    "    sys.exit(1)\nsetup(name='warprnnt_pytorch', ext_modules=[CppExtension('warprnnt_pytorch.warp_rnnt', "
+    "['src/binding.cpp'], library_dirs=[lib_path], libraries=['warprnnt'])])\n";
+
+SourceScan binding_scan(const std::string& parent, const std::string& setup) {
+  SourceScan s;
+  scan_build_switches(setup, s);
+  scan_parent_library(parent, setup, s);
+  return s;
+}
+
+TEST(ParentLibraryScan, ABindingThatLinksTheParentsLibraryIsFound) {
+  auto s = binding_scan(kParentCmake, kBindingSetup);
+  ASSERT_TRUE(s.parent_library.has_value());
+  EXPECT_EQ(s.parent_library->target, "warprnnt");
+  EXPECT_EQ(s.parent_library->declared, "../CMakeLists.txt:4: CUDA_ADD_LIBRARY(warprnnt SHARED src/rnnt.cu)");
+  EXPECT_EQ(s.parent_library->referenced,
+            "setup.py:7: if not os.path.exists(os.path.join(lib_path, 'libwarprnnt.so')):");
+  EXPECT_EQ(s.parent_library->env_var, "WARP_RNNT_PATH");
+  EXPECT_EQ(s.parent_library->lib_dir, "../build");
+}
+
+TEST(ParentLibraryScan, OnlyLibrariesListOrOnlyBuildDirIsEnough) {
+  // libraries=['warprnnt'] with no file name; the parent's only library through ../build alone.
+  auto by_list = binding_scan(kParentCmake, "setup(ext_modules=[Extension('x', ['a.cpp'], libraries=['m', 'warprnnt'])])\n");
+  ASSERT_TRUE(by_list.parent_library.has_value());
+  EXPECT_EQ(by_list.parent_library->env_var, "");
+  auto by_dir = binding_scan("add_library(core SHARED core.cpp)\n",
+                             "setup(ext_modules=[Extension('x', ['a.cpp'], library_dirs=['../build'])])\n");
+  ASSERT_TRUE(by_dir.parent_library.has_value());
+  EXPECT_EQ(by_dir.parent_library->target, "core");
+}
+
+// Near misses: the parent has a CMake project but setup.py needs nothing from it (its own sources
+// only, a name that merely contains the target's, a ../build of a parent with several libraries,
+// a commented-out reference); an imported or interface library is nothing the parent builds.
+TEST(ParentLibraryScan, ASetupPyThatNeedsNothingFromTheParentIsLeftAlone) {
+  EXPECT_FALSE(binding_scan(kParentCmake, "setup(ext_modules=[CUDAExtension('warp', ['a.cu'])])\n").parent_library);
+  EXPECT_FALSE(binding_scan(kParentCmake, "setup(ext_modules=[Extension('x', ['a.cpp'], libraries=['warprnnt2'])])\n"
+                                          "# libwarprnnt.so from ../build\n").parent_library);
+  EXPECT_FALSE(binding_scan("add_library(a SHARED a.cpp)\nadd_library(b SHARED b.cpp)\n",
+                            "setup(ext_modules=[Extension('x', ['a.cpp'], library_dirs=['../build'])])\n").parent_library);
+  EXPECT_FALSE(binding_scan("add_library(warprnnt SHARED IMPORTED)\n", kBindingSetup).parent_library);
+  EXPECT_FALSE(binding_scan("", kBindingSetup).parent_library);
+}
+
+TEST(BuildRemedies, AParentLibraryTheBindingLinksIsAWarningWithTheStepsToBuildIt) {
+  auto s = cuda_only_scan();
+  scan_build_switches(kBindingSetup, s);
+  scan_parent_library(kParentCmake, kBindingSetup, s);
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  auto it = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                         [](const Decision& d) { return d.rule == ext::kParentLibraryRule; });
+  ASSERT_NE(it, r.plan.decisions.end());
+  EXPECT_TRUE(it->warning);
+  EXPECT_EQ(it->value, "links libwarprnnt, which ../CMakeLists.txt builds");
+  EXPECT_NE(it->reason.find("cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES='90-real' && cmake --build build --target "
+                            "warprnnt"), std::string::npos) << it->reason;
+  EXPECT_NE(it->reason.find("--env WARP_RNNT_PATH=PARENT/build"), std::string::npos) << it->reason;
+  EXPECT_NE(render_extension_summary(r).find("links libwarprnnt"), std::string::npos);
+  // The user gave the library's directory: nothing to say.
+  auto req = dir_request(s);
+  req.env = {{"WARP_RNNT_PATH", "/opt/rnnt/build"}};
+  auto given = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  EXPECT_TRUE(std::none_of(given.plan.decisions.begin(), given.plan.decisions.end(),
+                           [](const Decision& d) { return d.rule == ext::kParentLibraryRule; }));
+}
+
 }  // namespace
 }  // namespace ts::plan

@@ -300,6 +300,24 @@ TEST(Remedy, HalfOperatorDefinesAreAppendedForNvccOnce) {
   EXPECT_NE(again.refused.find("already gets -D__CUDA_NO_HALF_OPERATORS__"), std::string::npos) << again.refused;
 }
 
+// torchmcubes on the GPU machine: the LTO link could not start lto-wrapper. The retry turns LTO off
+// through the helper (its CMake include too: reconfigure); near miss: LTO already off is refused.
+TEST(Remedy, NoLtoTurnsLinkTimeOptimisationOffOnce) {
+  BuildDiag g("LTO_WRAPPER_CANNOT_RUN", "build.no-lto", "/usr/bin/ld: error: could not run lto-wrapper");
+  auto r = choose_remedy(g.d, {{"PYTHONPATH", "/x"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("TORCHSMITH_NO_LTO"), "1");
+  EXPECT_EQ(r.env.at("PYTHONPATH"), "{pyshim}:/x");
+  EXPECT_TRUE(r.reconfigure);
+  EXPECT_NE(r.reason.find("LTO_WRAPPER_CANNOT_RUN: [build.no-lto]"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF"), std::string::npos) << r.reason;
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_NO_LTO", "1"}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already off"), std::string::npos) << again.refused;
+  EXPECT_FALSE(choose_remedy(g.d, {}, {4}, {}, 0, ArchList{}, false).retry);  // not a build step
+}
+
 // The long-tail run's end2end-asr: CMAKE_CUDA_COMPILER_NOT_FOUND's reconfigure ran twice, the same
 // change each time. A retry already made for the step (same cause, same change) is refused; near miss:
 // halving jobs again is a new change and still retries.

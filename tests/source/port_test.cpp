@@ -481,6 +481,62 @@ TEST(PortTorchCompile, JitRegisterOperatorsCompilesOnlyPorted) {
   EXPECT_EQ(util::read_file(t / "all.cc"), src);
 }
 
+// CUDA's helper_math.h, as torchmcubes vendors it: its scalar lerp conflicts with C++20's ::lerp
+// (libstdc++'s <math.h> says `using std::lerp;`), its vector overloads do not.
+const std::string kHelperMath =
+    "#include \"cuda_runtime.h\"\n"
+    "inline __device__ __host__ float lerp(float a, float b, float t) {\n  return a + t * (b - a);\n}\n"
+    "inline __device__ __host__ float2 lerp(float2 a, float2 b, float t) {\n"
+    "  return make_float2(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y));\n}\n";
+
+TEST(PortLerp, TheScalarLerpStepsAsideUnderCxx20) {
+  std::string p = port_one("port.cxx20-global-lerp", kHelperMath, "helper_math.h");
+  EXPECT_NE(p.find("#if __cplusplus <= 201703L  // torchsmith port.cxx20-global-lerp: C++20 has ::lerp(float, float, "
+                   "float)\ninline __device__ __host__ float lerp(float a, float b, float t) {\n  return a + t * (b - a);\n}"
+                   "\n#endif\ninline __device__ __host__ float2 lerp("), std::string::npos) << p;
+  // Near misses: a vector overload alone, a double lerp, another function's name,
+  // a file that already guards it, a call.
+  const std::string vec = "__host__ __device__ float3 lerp(float3 a, float3 b, float t) { return a; }\n";
+  EXPECT_EQ(port_one("port.cxx20-global-lerp", vec, "h.cuh"), vec);
+  const std::string dbl = "__host__ __device__ double lerp(double a, double b, double t) { return a; }\n";
+  EXPECT_EQ(port_one("port.cxx20-global-lerp", dbl, "h.cuh"), dbl);
+  const std::string mine = "__host__ __device__ float mylerp(float a, float b, float t) { return a; }\n";
+  EXPECT_EQ(port_one("port.cxx20-global-lerp", mine, "h.cuh"), mine);
+  const std::string guarded = "#if __cplusplus <= 201703L\n__device__ float lerp(float a, float b, float t) { return a; }\n#endif\n";
+  EXPECT_EQ(port_one("port.cxx20-global-lerp", guarded, "h.cuh"), guarded);
+  const std::string call = "__global__ void k(float* o) { o[0] = lerp(o[1], o[2], 0.5f); }\n";
+  EXPECT_EQ(port_one("port.cxx20-global-lerp", call), call);
+}
+
+// nvcc with C++20 (torch 2.13+'s headers) refuses the call as ambiguous; ported, it compiles with
+// torch's --expt-relaxed-constexpr (device code calls the standard's constexpr lerp), and the tree
+// reverts byte for byte. A cubin needs no GPU.
+TEST(PortNvcc, HelperMathLerpCompilesUnderCxx20OnlyPorted) {
+  std::string nvcc = find_nvcc();
+  if (nvcc.empty()) GTEST_SKIP() << "no nvcc (CUDA_HOME, CUDA_PATH or /usr/local/cuda): this test compiles CUDA";
+  testkit::TempDir t("ts-port-lerp");
+  ASSERT_EQ(util::write_file_atomic(t / "helper_math.h", kHelperMath), "");
+  const std::string kernel = "#include \"helper_math.h\"\n__global__ void k(float* o) { o[0] = lerp(o[1], o[2], 0.5f); "
+                             "float2 q = lerp(make_float2(0, 0), make_float2(1, 1), o[3]); o[4] = q.x; }\n"
+                             "float h(float a) { return lerp(a, 2.f, 0.5f); }\n";
+  ASSERT_EQ(util::write_file_atomic(t / "k.cu", kernel), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(5);  // a loaded 2-core machine
+  std::vector<std::string> argv{nvcc, "-std=c++20", "--expt-relaxed-constexpr", "-arch=sm_90", "-cubin", "-o",
+                                t / "k.cubin", t / "k.cu"};
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE((before.out + before.err).find("more than one instance of overloaded function \"lerp\""), std::string::npos)
+      << before.out << before.err;
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.cxx20-global-lerp"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.out << after.err;
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "helper_math.h"), kHelperMath);
+}
+
 // Where the include goes: after the last #include active at the first use, never into an #if block
 // closed before it, at the top when no include precedes the use.
 TEST(PortInclude, TheIncludeGoesWhereTheUseSeesIt) {

@@ -789,6 +789,11 @@ c('SETUP_PY_NEEDS_PREBUILT_LIBRARY', ['torchsmith_pep517: building a wheel of /t
   'Could not find libwarprnnt.so in ../build.',
   "Build warp-rnnt and set WARP_RNNT_PATH to the location of libwarprnnt.so (default is '../build')"],
   ['-- Could not find libcudnn.so in /usr/lib, using the one torch ships', 'copying build/libwarprnnt.so -> warprnnt_pytorch'])
+# torchmcubes' LTO link on the GPU machine (the long-tail bench, batch 2's dev): its GCC's driver found no lto-wrapper.
+c('LTO_WRAPPER_CANNOT_RUN', ['[ts 6/6 0.0/s 158.558s] : && /opt/gcc/bin/g++ -fPIC -O3 -DNDEBUG -flto=auto -fno-fat-lto-objects  -shared -o cxx/torchmcubes_module.cpython-312-x86_64-linux-gnu.so cxx/CMakeFiles/torchmcubes_module.dir/mcubes.cpp.o',
+  'FAILED: [code=1] cxx/torchmcubes_module.cpython-312-x86_64-linux-gnu.so ',
+  '/usr/bin/ld: error: could not run lto-wrapper', 'collect2: error: ld returned 1 exit status'],
+  ['lto-wrapper: warning: using serial compilation of 2 LTRANS jobs', 'lto-wrapper: note: see the \u2018-flto\u2019 option documentation for more information'])
 c('BOOST_COMPONENT_NOT_INSTALLED', ['CMake Error at /usr/lib/x86_64-linux-gnu/cmake/Boost-1.83.0/BoostConfig.cmake:141 (find_package):',
   '  Could not find a package configuration file provided by', '  "boost_program_options" (requested version 1.83.0) with any of the',
   '  following names:', '', '    boost_program_optionsConfig.cmake', '    boost_program_options-config.cmake', '',

@@ -25,6 +25,9 @@ const Wording kLongTailWordings[] = {
      "SETUP_PY_EXTENSION_WITHOUT_NAME"},
     {"TypeError: Extension.__init__() missing 2 required positional arguments: 'name' and 'sources'",
      "SETUP_PY_EXTENSION_WITHOUT_NAME"},
+    // torchmcubes' link (GCC 13 under /opt/gcc, the system's ld), and gold's wording of the same.
+    {"/usr/bin/ld: error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
+    {"/usr/bin/ld.gold: fatal error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, LongTailWording, ::testing::ValuesIn(kLongTailWordings));
@@ -36,6 +39,9 @@ TEST(LongTailWording, NearMisses) {
   expect_not_named({"TypeError: CUDAExtension() missing 1 required positional argument: 'sources'",
                     "SETUP_PY_EXTENSION_WITHOUT_NAME"});
   expect_not_named({"TypeError: load() missing 1 required positional argument: 'name'", "SETUP_PY_EXTENSION_WITHOUT_NAME"});
+  // lto-wrapper ran and lto1 failed (a compile error, an out-of-memory kill): not a link that cannot run LTO.
+  expect_not_named({"/usr/bin/ld: error: lto-wrapper failed", "LTO_WRAPPER_CANNOT_RUN"});
+  expect_not_named({"lto-wrapper: warning: using serial compilation of 2 LTRANS jobs", "LTO_WRAPPER_CANNOT_RUN"});
 }
 
 }  // namespace

@@ -43,6 +43,10 @@
 #  - build.pybind11-torch, TORCHSMITH_PYBIND11_FOR="3.11:2.10 3.12:2.11 3.13:2.13" (a live trigger): a
 #    vendored pybind11 include dir older than this Python needs is set aside for a new enough one;
 #    (its CMake half, a vendored tree a CMake file adds, is the run's: src/source/vendored_pybind11.h);
+#  - build.no-lto, TORCHSMITH_NO_LTO=1 (a live trigger: the linker could not run GCC's lto-wrapper):
+#    -flto*, -fno-fat-lto-objects and -fuse-linker-plugin leave every extension's extra_compile_args
+#    and extra_link_args, so the objects are plain and the link runs no LTO; a CMake build gets
+#    -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF and the CMake include (every target's own IPO off);
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -637,7 +641,8 @@ def _swap_include_flags(flags, swap):
 
 # -- CMake: the plan's -D arguments, build.cmake-arch / build.cmake-std ---------------------------
 
-_CMAKE_PLANNED = ("CMAKE_CUDA_ARCHITECTURES", "CMAKE_PROJECT_INCLUDE_BEFORE", "FETCHCONTENT_SOURCE_DIR_PYBIND11")
+_CMAKE_PLANNED = ("CMAKE_CUDA_ARCHITECTURES", "CMAKE_PROJECT_INCLUDE_BEFORE", "FETCHCONTENT_SOURCE_DIR_PYBIND11",
+                  "CMAKE_INTERPROCEDURAL_OPTIMIZATION")
 _CMAKE_NOT_CONFIGURE = ("--build", "--install", "-E", "-P", "--version", "--help", "--open", "--workflow")
 
 
@@ -646,7 +651,62 @@ def _cmake_include():
 
 
 def _cmake_forced():
-    return bool(os.environ.get("TORCHSMITH_CMAKE_ARCHES") or os.environ.get("TORCHSMITH_CMAKE_STD"))
+    return bool(os.environ.get("TORCHSMITH_CMAKE_ARCHES") or os.environ.get("TORCHSMITH_CMAKE_STD")
+                or _no_lto())
+
+
+def _no_lto():
+    return os.environ.get("TORCHSMITH_NO_LTO") == "1"
+
+
+def _add_cmake_no_ipo():
+    # pybind11_add_module links pybind11::lto only while CMAKE_INTERPROCEDURAL_OPTIMIZATION is undefined
+    # (pybind11's tools/pybind11NewTools.cmake); OFF also starts every new target's IPO off.
+    define = "-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF"
+    have = os.environ.get("CMAKE_ARGS", "")
+    if define not in have.split():
+        os.environ["CMAKE_ARGS"] = (have + " " + define).strip()
+
+
+_LTO_FLAG = None
+
+
+def _drop_lto_flags(flags):
+    # -flto, -flto=auto/N/thin/jobserver, -ffat-lto-objects/-fno-fat-lto-objects, -fuse-linker-plugin,
+    # alone or passed through nvcc's -Xcompiler: out of the list; the dropped ones are returned too.
+    global _LTO_FLAG
+    import re
+
+    if _LTO_FLAG is None:
+        _LTO_FLAG = re.compile(r"^(?:-Xcompiler[= ])?(?:-flto(?:=\S*)?|-f(?:no-)?fat-lto-objects|-fuse-linker-plugin)$")
+    kept, dropped = [], []
+    for f in flags:
+        if isinstance(f, str) and _LTO_FLAG.match(f):
+            if kept and kept[-1] == "-Xcompiler":  # its nvcc prefix goes with it
+                kept.pop()
+            dropped.append(f)
+        else:
+            kept.append(f)
+    return kept, dropped
+
+
+def _strip_lto(exts):
+    for ext in exts:
+        for attr in ("extra_compile_args", "extra_link_args"):
+            args = getattr(ext, attr, None)
+            parts = args.items() if isinstance(args, dict) else [("", args or [])]
+            new, dropped = {}, []
+            for key, flags in parts:
+                new[key], d = _drop_lto_flags(list(flags))
+                dropped += d
+            if not dropped:
+                continue
+            if isinstance(args, dict):
+                args.update(new)
+            else:
+                setattr(ext, attr, new[""])
+            _say("[build.no-lto] %s: dropped %s from %s (the linker cannot run GCC's link-time optimisation; "
+                 "TORCHSMITH_NO_LTO)" % (ext.name, " ".join(dropped), attr))
 
 
 def _cmake_planned_args():
@@ -883,6 +943,8 @@ def _patch(build_ext_cls):
             _add_cccl_include(exts, _cccl_dir())
         if _pybind11_needed():
             _set_aside_old_pybind11(exts, _pybind11_needed(), os.getcwd())
+        if _no_lto():
+            _strip_lto(exts)
         # Only torch's BuildExtension with ninja, only when the user did not ask for -j themselves,
         # and not when one extension is a Library that the others link (they need it built first).
         if (slots and len(exts) > 1 and getattr(self, "use_ninja", False) is True and not self.parallel
@@ -945,7 +1007,7 @@ def _hooks():
     targets = {}
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
             or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir() or os.environ.get("TORCHSMITH_GENERATE")
-            or _pybind11_needed()):
+            or _pybind11_needed() or _no_lto()):
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
@@ -961,6 +1023,8 @@ if _planned_arches():
     _keep_planned_arch_list()
 if _cmake_forced():
     _add_cmake_include()
+if _no_lto():
+    _add_cmake_no_ipo()
 if _cmake_planned_args():
     _pass_cmake_args()
 if _hooks():
