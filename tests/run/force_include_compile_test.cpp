@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "run/remedy.h"
+#include "testkit/find_nvcc.h"
 #include "testkit/temp_dir.h"
 #include "triage/scanner.h"
 #include "triage/signature.h"
@@ -23,11 +24,7 @@ namespace fs = std::filesystem;
 
 using triage::testing::engine;  // one Engine over the embedded signatures (tests/triage/test_util.h)
 
-std::string find_nvcc() {
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* h = std::getenv(var); h && fs::exists(std::string(h) + "/bin/nvcc")) return std::string(h) + "/bin/nvcc";
-  return fs::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
-}
+using testkit::find_nvcc;  // tests/testkit/find_nvcc.h
 
 // Compiles `source` with `argv` (the file's path last), diagnoses the failure and asks for the remedy.
 struct Attempt {

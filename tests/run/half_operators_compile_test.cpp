@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "run/remedy.h"
+#include "testkit/find_nvcc.h"
 #include "testkit/temp_dir.h"
 #include "triage/scanner.h"
 #include "triage/signature.h"
@@ -24,11 +25,7 @@ namespace fs = std::filesystem;
 
 using triage::testing::engine;  // one Engine over the embedded signatures (tests/triage/test_util.h)
 
-std::string find_nvcc() {
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* h = std::getenv(var); h && fs::exists(std::string(h) + "/bin/nvcc")) return std::string(h) + "/bin/nvcc";
-  return fs::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
-}
+using testkit::find_nvcc;  // tests/testkit/find_nvcc.h
 
 // The newest torch the tests have (the test venv's): its include directory, or "".
 std::string torch_include() {

@@ -11,6 +11,7 @@
 
 #include "source/hash.h"
 #include "source/journal.h"
+#include "testkit/find_nvcc.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
 #include "util/process.h"
@@ -388,11 +389,7 @@ TEST(PortCub, CountingInputIteratorBecomesThrusts) {
   EXPECT_EQ(port_all(mine), mine);
 }
 
-std::string find_nvcc() {
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* h = std::getenv(var); h && fs::exists(std::string(h) + "/bin/nvcc")) return std::string(h) + "/bin/nvcc";
-  return fs::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
-}
+using testkit::find_nvcc;  // tests/testkit/find_nvcc.h
 
 // warp-ctc's moderngpu shfl_add (inline PTX shfl.up with a predicate output) and the other modes
 // and vote forms: ptxas refuses them for sm_90 as written, assembles them ported, and the tree

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "fatbin_builder.h"
+#include "testkit/find_nvcc.h"
 #include "testkit/temp_dir.h"
 #include "util/process.h"
 #include "verify/cuda_runtime.h"
@@ -42,11 +43,7 @@ TEST(CudaRelease, PtxEntryBannerIsReadCompressedIsNot) {
   EXPECT_EQ(entry_release(b, (*es)[1]), "");  // compressed: not read, counted as unversioned
 }
 
-std::string find_nvcc() {
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* h = std::getenv(var); h && fs::exists(std::string(h) + "/bin/nvcc")) return std::string(h) + "/bin/nvcc";
-  return fs::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
-}
+using testkit::find_nvcc;  // tests/testkit/find_nvcc.h
 
 // A real shared object from this machine's nvcc: libcudart.so.N in NEEDED and the fatbin's release
 // both read back, and checked against a torch of the same and of another major.
