@@ -177,7 +177,8 @@ while IFS=$'\t' read -r name repo commit subdir split sha exclude why; do
     GIT_INDEX_FILE=$s/index git -C "$s" read-tree "$commit"
     IFS=';' read -ra paths <<< "$exclude"
     GIT_INDEX_FILE=$s/index git -C "$s" rm -q --cached -- "${paths[@]}"
-    tree=$(GIT_INDEX_FILE=$s/index git -C "$s" write-tree)
+    # --missing-ok: blobs outside SUBDIR that the snapshot lacks are never archived, only listed.
+    tree=$(GIT_INDEX_FILE=$s/index git -C "$s" write-tree --missing-ok)
     date=$(git -C "$git_dir" log -1 --format=%cd --date=raw "$commit")
     rev=$(GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date GIT_AUTHOR_NAME=x GIT_AUTHOR_EMAIL=x \
       GIT_COMMITTER_NAME=x GIT_COMMITTER_EMAIL=x git -C "$s" commit-tree "$tree" -m x)
