@@ -87,6 +87,9 @@ void read_symbols(const SignatureSet& set, std::vector<Finding>& present) {
         if (s.origin == SymbolReading::Origin::torch && !s.cause.empty() && s.cause != f.id &&
             (f.id == "UNDEFINED_SYMBOL_CXX11_ABI" || f.id == "EXT_BUILT_FOR_OTHER_TORCH"))
           to = s.cause.c_str();
+        // A reading that torch's symbol is missing from torch's own libraries (stale libs) assumes the symbol
+        // is torch's: a BLAS/LAPACK routine one of them needs is another library's, and that decides.
+        if (s.origin == SymbolReading::Origin::lapack && f.id == "TORCH_MIXED_INSTALL_STALE_LIBS") to = s.cause.c_str();
         // A finding another one already makes moot (torch's own _C missing the symbol: a mixed install) stays as it is.
         bool moot = std::any_of(present.begin(), present.end(), [&](const Finding& o) {
           return &o != &f && std::find(o.sig->supersedes.begin(), o.sig->supersedes.end(), f.id) != o.sig->supersedes.end();

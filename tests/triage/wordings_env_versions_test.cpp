@@ -17,6 +17,8 @@ const Wording kEnvVersionWordings[] = {
     // CUDA <= 7.0 names the first GCC it rejects; CUDA >= 7.5 says "versions later than".
     {"/usr/local/cuda-5.5/include/host_config.h:82:2: error: #error -- unsupported GNU version! gcc 4.9 and up are not supported!", "NVCC_HOST_GCC_TOO_NEW"},
     {"host_config.h:82:2: error: #error -- unsupported GNU version! gcc 4.10 and up are not supported!", "NVCC_HOST_GCC_TOO_NEW"},
+    // A major.minor bound, as some CUDA 8.0 host_config.h print it (torch/distro#219).
+    {"unsupported GNU version! gcc versions later than 5.3 are not supported", "NVCC_HOST_GCC_TOO_NEW"},
     // CMake < 3.8 (CUDA) or < 3.21 (HIP) has no module for the language; it outranks the
     // "No CMAKE_CUDA_COMPILER" lines that follow.
     {"CMake Error: Could not find cmake module file: CMakeDetermineCUDACompiler.cmake\n"
