@@ -132,6 +132,9 @@ constexpr EntityPattern kEntities[] = {
     // name is not; a header's extension, or a path after the including file's line:column, says it is one.
     {"header", R"(fatal error: ([\w./+-]+\.(?:h|hh|hpp|hxx|cuh|inc|inl)): \S)"},
     {"header", R"(:\d+:\d+: fatal error: ([\w.+-]+(?:/[\w.+-]+)+): \S)"},
+    // gcc with "fatal error" translated too (zh_CN "致命错误：lib/re.h：没有那个文件或目录"): the C library's
+    // ENOENT text in the locales MISSING_HEADER_GENERIC reads, after an ASCII or full-width colon.
+    {"header", R"(([\w./+-]+\.(?:h|hh|hpp|hxx|cuh|inc|inl)) ?(?::|：) ?(?:没有那个文件或目录|沒有此一檔案或目錄|Datei oder Verzeichnis nicht gefunden|Aucun fichier ou dossier de ce type|No existe el archivo o el directorio|Нет такого файла или каталога|そのようなファイルやディレクトリはありません))"},
     {"header", R"(Cannot open include file: '([^']+)')"},
     {"header", R"re(Cannot open include file: "([^"]+)")re"},  // MSVC quoting with double quotes
     {"header", R"re(cannot open source file "([^"]+)")re"},     // nvcc's EDG front end, NVRTC

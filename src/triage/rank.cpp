@@ -147,6 +147,25 @@ Finding metadata_step_failed(const SignatureSet& set, const std::vector<Finding>
 
 }  // namespace
 
+// Whether warning `w` can be the cause of error `e` it supersedes: `e` names no header, module, symbol or
+// library, or `w`'s own lines name one `e` names (a missing-cuDNN warning is the cause of cudnn.h's
+// failure, not of another header's).
+bool same_entity(const Finding& w, const Finding& e) {
+  auto named = [](const Finding& f) {
+    std::vector<Entity> out;
+    for (const auto& ev : f.evidence)
+      for (auto& en : entities_of(ev.text))
+        if (en.kind == "header" || en.kind == "module" || en.kind == "symbol" || en.kind == "library") out.push_back(std::move(en));
+    return out;
+  };
+  std::vector<Entity> of_e = named(e);
+  if (of_e.empty()) return true;
+  for (const auto& a : named(w))
+    for (const auto& b : of_e)
+      if (a.kind == b.kind && a.value == b.value) return true;
+  return false;
+}
+
 Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb) {
   std::vector<Finding> present;
   for (auto& f : per_signature)
@@ -161,11 +180,13 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
     f.remedy = f.sig->remedy;
     f.remedy.note = expand_captures(f.sig->remedy.note, f.captures);
   }
-  // Supersedes: a more specific or more fundamental finding makes another moot.
+  // Supersedes: a more specific or more fundamental finding makes another moot; a warning only one of
+  // the entity it names (same_entity).
   for (auto& p : present)
     for (const auto& id : p.sig->supersedes)
       for (auto& q : present)
-        if (q.id == id && &q != &p && q.superseded_by.empty()) q.superseded_by = p.id;
+        if (q.id == id && &q != &p && q.superseded_by.empty() && (p.severity != Severity::warning || same_entity(p, q)))
+          q.superseded_by = p.id;
   // Mutual supersedes would leave nothing: then supersedes cannot decide, keep both.
   for (auto& p : present)
     if (!p.superseded_by.empty())

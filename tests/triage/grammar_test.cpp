@@ -173,6 +173,8 @@ TEST(Grammar, EntitiesOfRealLines) {
                   "header", "torch/extension.h"));
   EXPECT_TRUE(has(entities_of("src/a.cc:3:10: fatal error: sparsehash/dense_hash_map: Datei oder Verzeichnis nicht gefunden"), "header",
                   "sparsehash/dense_hash_map"));
+  // ... and with "fatal error" translated as well (jjwang/HanOS#1, zh_CN, full-width colons).
+  EXPECT_TRUE(has(entities_of("ib/command.c:4:10: 致命错误：lib/re.h：没有那个文件或目录"), "header", "lib/re.h"));
   // Near misses: gcc's fatal errors that name no header.
   for (const char* line : {"c++: fatal error: Killed signal terminated program cc1plus",
                            "gcc: fatal error: no input files"})

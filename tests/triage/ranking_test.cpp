@@ -1,4 +1,7 @@
 // Ranking: the root cause, not the last error.
+#include <filesystem>
+#include <fstream>
+
 #include "test_util.h"
 
 namespace ts::triage::testing {
@@ -178,6 +181,44 @@ TEST(Ranking, OnlyWrapperLinesStillFail) {
 TEST(Ranking, WarningsAloneAreNoError) {
   auto d = diagnose("warning: unused variable 'x' [-Wunused-variable]\nBuilt target foo\n");
   EXPECT_FALSE(d.failed());
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
+
+namespace ts::triage::testing {
+namespace {
+
+// A real build log carries configure's and the extension builder's warnings above its failure: each
+// development log whose answer is an error keeps that answer with them in front (configure going on
+// without cuDNN and MAGMA, pytorch/pytorch#9820 and sparticlesteve/nersc-pytorch-build#5; the ninja
+// fallback; nvcc's deprecation notice). Reads the development part only, and no label.
+TEST(Ranking, ConfigureWarningsAboveAFailureDoNotChangeItsAnswer) {
+  const std::string prefix =
+      "-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH)\n"
+      "-- MAGMA not found. Compiling without MAGMA support\n"
+      "/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:381: UserWarning: Attempted to use ninja as the "
+      "BuildExtension backend but we could not find ninja.. Falling back to using the slow distutils backend.\n"
+      "nvcc warning : The 'compute_35', 'compute_37', 'sm_35', and 'sm_37' architectures are deprecated, and may be "
+      "removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).\n";
+  const auto dir = std::filesystem::path(TS_SOURCE_DIR) / "tests/triage/real";
+  std::ifstream manifest(dir / "MANIFEST.tsv");
+  ASSERT_TRUE(manifest);
+  std::string row, changed;
+  std::size_t checked = 0;
+  while (std::getline(manifest, row)) {
+    if (row.empty() || row[0] == '#' || row.find("\tdev\t") == std::string::npos) continue;
+    std::string id = row.substr(0, row.find('\t'));
+    const std::string text = read_file(dir / "cases" / (id + ".log"));
+    Diagnosis plain = diagnose(text);
+    if (!plain.root() || plain.root()->severity != Severity::error) continue;
+    ++checked;
+    Diagnosis noisy = diagnose(prefix + text);
+    if (!noisy.root() || noisy.root()->id != plain.root()->id)
+      changed += " " + id + " (" + plain.root()->id + " -> " + (noisy.root() ? noisy.root()->id : "none") + ")";
+  }
+  EXPECT_GE(checked, 700u);
+  EXPECT_TRUE(changed.empty()) << changed;
 }
 
 }  // namespace

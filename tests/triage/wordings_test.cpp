@@ -1179,6 +1179,19 @@ TEST(AlwaysAnAnswer, ACudaCallsReturnedStatusIsTheFirstRealError) {
   EXPECT_FALSE(diagnose("the function returned 3 values\ncuda returned 0 errors\n").root());
 }
 
+// A slowdown advisory (ninja missing: the serial backend) cannot make a build or a run fail, so a
+// warning that can outranks it even when the advisory comes first, as it does at the top of most
+// extension builds (torch's arch-list warning: the lines of the thread in wordings_structure_test).
+// Near miss: alone, the advisory is still the finding, and still no failure (NoErrorSaysSo).
+TEST(AlwaysAnAnswer, AnAdvisoryRanksBelowAWarningThatCanFail) {
+  Diagnosis d = diagnose(
+      "/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:381: UserWarning: Attempted to use ninja as the "
+      "BuildExtension backend but we could not find ninja.. Falling back to using the slow distutils backend.\n"
+      "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CUDA_ARCH_SM_NOT_IN_TORCH_LIST");
+}
+
 TEST(AlwaysAnAnswer, NoErrorSaysSo) {
   Diagnosis d = diagnose("running build_ext\nbuilding 'x' extension\ncopying x.so -> build/lib\n");
   EXPECT_FALSE(d.root());
