@@ -25,9 +25,21 @@ bool earlier(const Finding& a, const Finding& b) {
   return a.first_line() < b.first_line();
 }
 
-Finding unrecognised(const Fallbacks& fb) {
+// Whether every evidence line of `f` is in a traceback a program caught and logged at WARNING (a log
+// record right above "Traceback (most recent call last):", Logger.warning(..., exc_info=True); the
+// scanner's handled_tracebacks): the program went on, so it is not the failure.
+bool handled_exception(const Finding& f, const LogFacts& facts) {
+  if (f.evidence.empty() || facts.handled_tracebacks.empty()) return false;
+  for (const auto& e : f.evidence)
+    if (std::none_of(facts.handled_tracebacks.begin(), facts.handled_tracebacks.end(),
+                     [&](const auto& r) { return r.first <= e.line && e.line <= r.second; }))
+      return false;
+  return true;
+}
+
+Finding unrecognised(const Fallbacks& fb, const LogFacts* facts) {
   for (Finding* f : {fb.error_after_failed, fb.first_error, fb.cmake_block, fb.traceback, fb.first_failure, fb.first_failed}) {
-    if (!f || f->count == 0) continue;
+    if (!f || f->count == 0 || (facts && handled_exception(*f, *facts))) continue;
     Finding u = *f;
     u.id = "unrecognised";
     u.sig = nullptr;
@@ -166,7 +178,7 @@ bool same_entity(const Finding& w, const Finding& e) {
   return false;
 }
 
-Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb) {
+Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb, const LogFacts* facts) {
   std::vector<Finding> present;
   for (auto& f : per_signature)
     if (f.count != 0) present.push_back(f);
@@ -179,6 +191,11 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
     f.fix = expand_captures(f.sig->fix, f.captures);
     f.remedy = f.sig->remedy;
     f.remedy.note = expand_captures(f.sig->remedy.note, f.captures);
+    if (facts && f.severity == Severity::error && handled_exception(f, *facts)) {
+      f.severity = Severity::info;
+      f.notes.push_back("line " + std::to_string(f.first_line()) + " is in a traceback logged under a record at WARNING: the "
+                        "program caught the exception and went on, so it is not the failure");
+    }
   }
   // Supersedes: a more specific or more fundamental finding makes another moot; a warning only one of
   // the entity it names (same_entity).
@@ -208,7 +225,7 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
   }
   bool known_error = std::any_of(roots.begin(), roots.end(), [](const Finding& f) { return f.severity == Severity::error; });
   if (!known_error) {
-    Finding u = unrecognised(fb);
+    Finding u = unrecognised(fb, facts);
     // A warning-class signature that matched a line of the failure itself (configure went on
     // without cuDNN, then a compile hit `cudnn.h: No such file`; a REQUIRED find_package's
     // `Could NOT find X` as the message of its CMake Error block) explains it: it is the error.

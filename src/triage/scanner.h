@@ -89,6 +89,8 @@ class Scanner {
   int tb_budget_ = 0;
   int cmake_left_ = 0;
   Evidence tb_last_frame_;
+  bool tb_handled_ = false;       // the traceback in progress is under a logging record at WARNING
+  std::uint64_t tb_start_ = 0;    // its "Traceback" line
 };
 
 // Convenience: one whole buffer (a log already in memory).

@@ -189,23 +189,44 @@ TEST(Ranking, WarningsAloneAreNoError) {
 namespace ts::triage::testing {
 namespace {
 
+// An exception a program caught, logged at WARNING with its traceback, and went on from is not the failure:
+// xFormers' optional Triton import as rich prints the record (derrian-distro/LoRA_Easy_Training_Scripts#287)
+// and as logging's default format does, above sgl-project/sglang#8701's failure. Near misses: the same
+// traceback under no record (uncaught), or under a compiler's lower-case "warning:", is the failure.
+TEST(Ranking, ATracebackLoggedAtWarningIsNotTheFailure) {
+  const std::string tb =
+      "Traceback (most recent call last):\n"
+      "  File \"D:\\AI\\venv\\Lib\\site-packages\\xformers\\__init__.py\", line 57, in _is_triton_available\n"
+      "    import triton  # noqa\n"
+      "    ^^^^^^^^^^^^^\n"
+      "ModuleNotFoundError: No module named 'triton'\n";
+  const std::string failure =
+      "from sgl_kernel import common_ops\n"
+      "ImportError: /usr/local/lib/python3.10/dist-packages/sgl_kernel/common_ops.abi3.so: undefined symbol: cuGreenCtxDestroy\n";
+  for (const char* record : {"WARNING  A matching Triton is not available, some optimizations will not be enabled   __init__.py:61\n",
+                             "WARNING:xformers:A matching Triton is not available, some optimizations will not be enabled\n"}) {
+    Diagnosis d = diagnose(record + tb + failure);
+    ASSERT_TRUE(d.root()) << record;
+    EXPECT_EQ(d.root()->id, "NVIDIA_DRIVER_TOO_OLD") << record;
+    EXPECT_FALSE(diagnose(record + tb).failed()) << record;  // alone: the program went on
+  }
+  for (const char* above : {"", "x.cpp:3:1: warning: unused variable 'y' [-Wunused-variable]\n"}) {
+    Diagnosis d = diagnose(above + tb + "Running on local URL:  http://127.0.0.1:7860\n");
+    ASSERT_TRUE(d.root()) << above;
+    EXPECT_EQ(d.root()->id, "TRITON_NOT_AVAILABLE") << above;
+    EXPECT_TRUE(d.failed()) << above;
+  }
+}
+
 // A real build log carries configure's and the extension builder's warnings above its failure: each
 // development log whose answer is an error keeps that answer with them in front (configure going on
 // without cuDNN and MAGMA, pytorch/pytorch#9820 and sparticlesteve/nersc-pytorch-build#5; the ninja
 // fallback; nvcc's deprecation notice). Reads the development part only, and no label.
-TEST(Ranking, ConfigureWarningsAboveAFailureDoNotChangeItsAnswer) {
-  const std::string prefix =
-      "-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH)\n"
-      "-- MAGMA not found. Compiling without MAGMA support\n"
-      "/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:381: UserWarning: Attempted to use ninja as the "
-      "BuildExtension backend but we could not find ninja.. Falling back to using the slow distutils backend.\n"
-      "nvcc warning : The 'compute_35', 'compute_37', 'sm_35', and 'sm_37' architectures are deprecated, and may be "
-      "removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).\n";
+// The development logs whose answer is an error whose answer changes with `prefix` in front ("" when none).
+std::string answers_changed_by(const std::string& prefix, std::size_t& checked) {
   const auto dir = std::filesystem::path(TS_SOURCE_DIR) / "tests/triage/real";
   std::ifstream manifest(dir / "MANIFEST.tsv");
-  ASSERT_TRUE(manifest);
   std::string row, changed;
-  std::size_t checked = 0;
   while (std::getline(manifest, row)) {
     if (row.empty() || row[0] == '#' || row.find("\tdev\t") == std::string::npos) continue;
     std::string id = row.substr(0, row.find('\t'));
@@ -217,6 +238,37 @@ TEST(Ranking, ConfigureWarningsAboveAFailureDoNotChangeItsAnswer) {
     if (!noisy.root() || noisy.root()->id != plain.root()->id)
       changed += " " + id + " (" + plain.root()->id + " -> " + (noisy.root() ? noisy.root()->id : "none") + ")";
   }
+  return changed;
+}
+
+TEST(Ranking, ConfigureWarningsAboveAFailureDoNotChangeItsAnswer) {
+  const std::string prefix =
+      "-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH)\n"
+      "-- MAGMA not found. Compiling without MAGMA support\n"
+      "/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:381: UserWarning: Attempted to use ninja as the "
+      "BuildExtension backend but we could not find ninja.. Falling back to using the slow distutils backend.\n"
+      "nvcc warning : The 'compute_35', 'compute_37', 'sm_35', and 'sm_37' architectures are deprecated, and may be "
+      "removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).\n";
+  std::size_t checked = 0;
+  std::string changed = answers_changed_by(prefix, checked);
+  EXPECT_GE(checked, 700u);
+  EXPECT_TRUE(changed.empty()) << changed;
+}
+
+// The same for a program's start-up lines: a library's UserWarning and xFormers' optional Triton import
+// logged at WARNING with its traceback (derrian-distro/LoRA_Easy_Training_Scripts#287).
+TEST(Ranking, StartupWarningsAboveAFailureDoNotChangeItsAnswer) {
+  const std::string prefix =
+      "/venv/lib/python3.10/site-packages/transformers/utils/generic.py:441: UserWarning: torch.utils._pytree._register_pytree_node "
+      "is deprecated. Please use torch.utils._pytree.register_pytree_node instead.\n"
+      "  _torch_pytree._register_pytree_node(\n"
+      "WARNING  A matching Triton is not available, some optimizations will not be enabled   __init__.py:61\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/venv/lib/python3.10/site-packages/xformers/__init__.py\", line 57, in _is_triton_available\n"
+      "    import triton  # noqa\n"
+      "ModuleNotFoundError: No module named 'triton'\n";
+  std::size_t checked = 0;
+  std::string changed = answers_changed_by(prefix, checked);
   EXPECT_GE(checked, 700u);
   EXPECT_TRUE(changed.empty()) << changed;
 }
