@@ -462,6 +462,41 @@ void Scanner::remember_tail(const char* b, const char* e) {
   for (auto it = tail.rbegin(); it != tail.rend(); ++it) push_ring(++line, *it);
 }
 
+// An unrecognised root whose lines a terminal hard-wrapped (a console copied at its width cuts a
+// failure line mid-word, "... is different \nthan the directory ...") is read again with each line of
+// 80+ bytes joined to the next one in its context: a known error there is the cause.
+void rejoin_wrapped(const Engine& engine, Diagnosis& d) {
+  if (d.findings.empty() || !d.root() || d.root()->sig) return;
+  Finding& f = d.findings.front();
+  std::string joined;
+  bool wrapped = false;
+  for (std::size_t i = 0; i < f.context.size(); ++i) {
+    const auto& c = f.context[i];
+    if (c.line < f.first_line()) continue;  // from the failure line on
+    joined += c.text;
+    bool next = i + 1 < f.context.size() && f.context[i + 1].line == c.line + 1;
+    if (next && c.text.size() >= 80 && c.text.size() < kEvidenceCap) wrapped = true;
+    else joined += '\n';
+  }
+  if (!wrapped) return;
+  Scanner again(engine, false, 1);
+  again.set_rejoin(false);
+  again.feed(joined);
+  Diagnosis j = again.finish();
+  if (!j.known() || !j.failed()) return;
+  const Finding& r = *j.root();
+  f.id = r.id;
+  f.sig = r.sig;
+  f.severity = r.severity;
+  f.phase = r.phase;
+  f.captures = r.captures;
+  f.cause = r.cause;
+  f.fix = r.fix;
+  f.remedy = r.remedy;
+  f.notes.insert(f.notes.begin(), "the failure's lines are cut at the terminal's width (a line of 80+ bytes continued "
+                                  "mid-word on the next): read joined, they are " + r.id);
+}
+
 Diagnosis Scanner::finish() {
   if (pending_open_) {
     ++line_no_;
@@ -476,6 +511,7 @@ Diagnosis Scanner::finish() {
   d.bytes = bytes_;
   d.error_lines = error_lines_;
   d.log_facts = facts_;
+  if (rejoin_) rejoin_wrapped(engine_, d);
   reason_on_entities(engine_.set(), d);
   return d;
 }

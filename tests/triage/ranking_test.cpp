@@ -189,6 +189,23 @@ TEST(Ranking, WarningsAloneAreNoError) {
 namespace ts::triage::testing {
 namespace {
 
+// A failure line a terminal hard-wrapped at its width (byte-voyager/network-ball-gtk#1's CMake error, cut at
+// 120 columns as a console copy cuts it) is read joined: its cause, not "unrecognised". Near miss: two long
+// lines that joined name no known cause stay the unrecognised failure they are.
+TEST(Ranking, AFailureLineCutAtTheTerminalsWidthIsReadJoined) {
+  Diagnosis d = diagnose(
+      "CMake Error: The current CMakeCache.txt directory /home/gaoya/Applications/network-ball-gtk/CMakeCache.txt is different \n"
+      "than the directory /home/alonebo/CLionProjects/network-ball-gtk where CMakeCache.txt was created. This may result in bin\n"
+      "aries being created in the wrong place. If you are not sure, reedit the CMakeCache.txt\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "STALE_CMAKE_CACHE_DIR");
+  Diagnosis other = diagnose(
+      "error: frobnicator failed to open the configuration database at /var/lib/frobnicator/state/current/db.sqlite3\n"
+      "  while loading plugin set 'default' from /usr/share/frobnicator/plugins.d with 14 plugins enabled in total\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "unrecognised");
+}
+
 // An exception a program caught, logged at WARNING with its traceback, and went on from is not the failure:
 // xFormers' optional Triton import as rich prints the record (derrian-distro/LoRA_Easy_Training_Scripts#287)
 // and as logging's default format does, above sgl-project/sglang#8701's failure. Near misses: the same
