@@ -72,9 +72,18 @@ std::size_t collector_prefix(std::string_view s) {
   return 0;
 }
 
-// Both prefixes: a collector's first, then a launcher's.
+// Length of a Markdown block quote's markers, "> " once or nested ("> > "), as an issue thread quotes a log.
+// One '>' and a space each: a Python prompt ">>> " and a merge conflict's ">>>>>>> " are the log's own.
+std::size_t quote_prefix(std::string_view s) {
+  std::size_t i = 0;
+  while (i + 1 < s.size() && s[i] == '>' && s[i + 1] == ' ') i += 2;
+  return i;
+}
+
+// The prefixes: a Markdown quote's, then a collector's, then a launcher's.
 std::size_t prefix(std::string_view s) {
-  std::size_t c = collector_prefix(s);
+  std::size_t q = quote_prefix(s);
+  std::size_t c = q + collector_prefix(s.substr(q));
   return c + rank_prefix(s.substr(c));
 }
 

@@ -218,8 +218,13 @@ TEST(Grammar, CollectorPrefixesDoNotHideAFailure) {
             "Traceback (most recent call last):");
   EXPECT_EQ(sanitize_line("E0205 09:51:38.047000 18628 site-packages\\torch\\_inductor\\runtime\\triton_heuristics.py:810] [0/0]     tmp62 = x", buf),
             "    tmp62 = x");
-  // Lines that only look like it stay whole.
-  for (const char* kept : {"#include <cuda.h>", "#12 building", "Oct 2024 release notes: fixed", "E1234 is an error code", "[rank]: x"})
+  // A Markdown block quote, as a thread quotes a log (pytorch/pytorch#17572: "> -- Found CUDA: ..."), once or nested.
+  EXPECT_EQ(sanitize_line("> -- Found CUDA: /cm/shared/apps/cuda91/toolkit/9.1.85 (found version \"9.1\")", buf),
+            "-- Found CUDA: /cm/shared/apps/cuda91/toolkit/9.1.85 (found version \"9.1\")");
+  EXPECT_EQ(sanitize_line("> > ModuleNotFoundError: No module named 'torch'", buf), "ModuleNotFoundError: No module named 'torch'");
+  // Lines that only look like it stay whole (a Python prompt, a merge conflict's marker, a '>' without a space).
+  for (const char* kept : {"#include <cuda.h>", "#12 building", "Oct 2024 release notes: fixed", "E1234 is an error code", "[rank]: x",
+                           ">>> import torch", ">>>>>>> feature-branch", ">x"})
     EXPECT_EQ(sanitize_line(kept, buf), kept) << kept;
 }
 

@@ -239,8 +239,9 @@ TEST(Ranking, ATracebackLoggedAtWarningIsNotTheFailure) {
 // development log whose answer is an error keeps that answer with them in front (configure going on
 // without cuDNN and MAGMA, pytorch/pytorch#9820 and sparticlesteve/nersc-pytorch-build#5; the ninja
 // fallback; nvcc's deprecation notice). Reads the development part only, and no label.
-// The development logs whose answer is an error whose answer changes with `prefix` in front ("" when none).
-std::string answers_changed_by(const std::string& prefix, std::size_t& checked) {
+// The development logs whose answer is an error whose answer changes with `prefix` in front ("" when none),
+// or, with `quote`, with every line quoted as Markdown ("> ").
+std::string answers_changed_by(const std::string& prefix, std::size_t& checked, bool quote = false) {
   const auto dir = std::filesystem::path(TS_SOURCE_DIR) / "tests/triage/real";
   std::ifstream manifest(dir / "MANIFEST.tsv");
   std::string row, changed;
@@ -251,7 +252,17 @@ std::string answers_changed_by(const std::string& prefix, std::size_t& checked) 
     Diagnosis plain = diagnose(text);
     if (!plain.root() || plain.root()->severity != Severity::error) continue;
     ++checked;
-    Diagnosis noisy = diagnose(prefix + text);
+    std::string quoted;
+    if (quote) {
+      std::size_t at = 0;
+      while (at < text.size()) {
+        std::size_t nl = text.find('\n', at);
+        std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
+        quoted += "> " + text.substr(at, end - at);
+        at = end;
+      }
+    }
+    Diagnosis noisy = diagnose(quote ? quoted : prefix + text);
     if (!noisy.root() || noisy.root()->id != plain.root()->id)
       changed += " " + id + " (" + plain.root()->id + " -> " + (noisy.root() ? noisy.root()->id : "none") + ")";
   }
@@ -268,6 +279,14 @@ TEST(Ranking, ConfigureWarningsAboveAFailureDoNotChangeItsAnswer) {
       "removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).\n";
   std::size_t checked = 0;
   std::string changed = answers_changed_by(prefix, checked);
+  EXPECT_GE(checked, 700u);
+  EXPECT_TRUE(changed.empty()) << changed;
+}
+
+// A log an issue thread quotes as Markdown ("> " on every line) keeps its answer.
+TEST(Ranking, AMarkdownQuotedLogKeepsItsAnswer) {
+  std::size_t checked = 0;
+  std::string changed = answers_changed_by("", checked, true);
   EXPECT_GE(checked, 700u);
   EXPECT_TRUE(changed.empty()) << changed;
 }
