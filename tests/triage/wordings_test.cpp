@@ -603,6 +603,8 @@ const Wording kWordings[] = {
     // A package that swallowed its extension's ImportError and calls it later.
     {"NameError: name '_C' is not defined", "EXT_MODULE_NOT_BUILT"},
     {"ImportError: cannot import name '_C'", "EXT_MODULE_NOT_BUILT"},
+    // ... indented as pip indents a child's output (tramac/awesome-semantic-segmentation-pytorch#25's line).
+    {"      ImportError: cannot import name '_C'", "EXT_MODULE_NOT_BUILT"},
     // torch imported from its source checkout: _C is the tree's folder, of unknown location.
     {"ImportError: cannot import name '_add_docstr' from 'torch._C' (unknown location)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
     // A build-time Python module missing: Python >= 3.6, 3.3-3.5 and 2.x wordings.
@@ -785,7 +787,8 @@ TEST(GenericSignature, NamesTheMissingModuleAndAnswersItsFormerIds) {
   }
   for (const char* near : {"ModuleNotFoundError: No module named 'numpy._core'",
                            "ImportError: cannot import name '_validate' from 'mypkg.utils'",
-                           "ModuleNotFoundError: No module named 'torchvision'"}) {
+                           "ModuleNotFoundError: No module named 'torchvision'",
+                           "      ImportError: cannot import name '_Cfg' from 'mypkg'"}) {
     Diagnosis d = diagnose(std::string(near) + "\n");
     EXPECT_FALSE(has_finding(d, "EXT_MODULE_NOT_BUILT")) << near;
   }
