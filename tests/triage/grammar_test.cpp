@@ -218,13 +218,20 @@ TEST(Grammar, CollectorPrefixesDoNotHideAFailure) {
             "Traceback (most recent call last):");
   EXPECT_EQ(sanitize_line("E0205 09:51:38.047000 18628 site-packages\\torch\\_inductor\\runtime\\triton_heuristics.py:810] [0/0]     tmp62 = x", buf),
             "    tmp62 = x");
+  // A CI runner's ISO time on every line (GitHub Actions' raw log; the message is Jimver/cuda-toolkit#374's job's)
+  // and a bracketed time.
+  EXPECT_EQ(sanitize_line("2024-11-14T09:41:27.1234567Z   OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", buf),
+            "  OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.");
+  EXPECT_EQ(sanitize_line("2024-11-14T09:41:27+01:00 error: command 'nvcc' failed", buf), "error: command 'nvcc' failed");
+  EXPECT_EQ(sanitize_line("[2024-03-12 10:11:12,345] RuntimeError: CUDA error: out of memory", buf), "RuntimeError: CUDA error: out of memory");
   // A Markdown block quote, as a thread quotes a log (pytorch/pytorch#17572: "> -- Found CUDA: ..."), once or nested.
   EXPECT_EQ(sanitize_line("> -- Found CUDA: /cm/shared/apps/cuda91/toolkit/9.1.85 (found version \"9.1\")", buf),
             "-- Found CUDA: /cm/shared/apps/cuda91/toolkit/9.1.85 (found version \"9.1\")");
   EXPECT_EQ(sanitize_line("> > ModuleNotFoundError: No module named 'torch'", buf), "ModuleNotFoundError: No module named 'torch'");
   // Lines that only look like it stay whole (a Python prompt, a merge conflict's marker, a '>' without a space).
   for (const char* kept : {"#include <cuda.h>", "#12 building", "Oct 2024 release notes: fixed", "E1234 is an error code", "[rank]: x",
-                           ">>> import torch", ">>>>>>> feature-branch", ">x"})
+                           ">>> import torch", ">>>>>>> feature-branch", ">x", "2024-03-12 10:11:12 starting the build",
+                           "[2024-03-12] notes", "2024-03-12T10:11:12Z"})
     EXPECT_EQ(sanitize_line(kept, buf), kept) << kept;
 }
 
