@@ -2,6 +2,7 @@
 // What triage found in a log: findings ranked root cause first, each with evidence lines.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "triage/signature.h"
@@ -36,6 +37,9 @@ struct LogFacts {
   std::string arch_list;     // "8.0;8.6" or "-gencode;arch=compute_80,code=sm_80"
   std::vector<std::uint64_t> build_steps;  // lines where a package's build step shows (pip's hooks, setup.py), at most 64
   std::vector<std::uint64_t> torch_preloads;  // lines of torch's own preload of its CUDA libraries (_load_global_deps), at most 64
+  // Tracebacks a program caught and logged at WARNING and went on from: [first, last] line (the "Traceback"
+  // line to the exception that ends it), at most 64
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> handled_tracebacks;
 };
 
 struct Diagnosis {

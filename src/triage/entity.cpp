@@ -319,10 +319,18 @@ void build_pip_rule(Diagnosis& d, Finding& f) {
                     "): a `pip` the build script ran, not the build's own pip");
 }
 
-bool mentions_triton(const Finding& f) {
+// Whether the finding's lines name Triton; a traceback the program logged at WARNING and went on from
+// (xFormers' optional Triton import) is another, finished story, not this failure's context.
+bool mentions_triton(const Finding& f, const LogFacts& facts) {
   if (f.id.rfind("TRITON", 0) == 0) return true;
+  auto handled = [&](std::uint64_t line) {
+    for (const auto& r : facts.handled_tracebacks)
+      if (r.first <= line && line <= r.second) return true;
+    return false;
+  };
   for (const auto* v : {&f.evidence, &f.context})
     for (const auto& e : *v) {
+      if (handled(e.line)) continue;
       std::string low = e.text;
       for (auto& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (low.find("triton") != std::string::npos) return true;
@@ -332,7 +340,7 @@ bool mentions_triton(const Finding& f) {
 
 void triton_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   const EntityTables& t = set.entities;
-  if (!mentions_triton(f)) return;
+  if (!mentions_triton(f, d.log_facts)) return;
   std::string arch;
   const Evidence* at = named(f, "arch", arch);
   // ptxas' refusal of an arch is nvcc's wording too; inside a Triton compile it is Triton's ptxas.

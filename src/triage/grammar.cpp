@@ -83,7 +83,12 @@ constexpr Grammar kGrammars[] = {
      "BITSANDBYTES_NATIVE_LIB_NOT_LOADED"},
 
 
-    // Signals: a shell's or the kernel's report of a process that died.
+    // Signals: a shell's or the kernel's report of a process that died. SIGILL first: however a shell
+    // words it (bash "Illegal instruction (core dumped)", zsh "zsh: illegal hardware instruction", a
+    // user retyping it in lower case), the process ran an instruction this CPU does not have.
+    {Marker::failure_line, "signal", "runtime",
+     R"((?i)^\s*(?:(?:zsh: )?illegal hardware instruction(?: \(core dumped\))?\s|illegal instruction(?: \(core dumped\))?\s*$))",
+     "JETSON_OPENBLAS_ILLEGAL_INSTRUCTION"},
     {Marker::failure_line, "signal", "runtime", R"(^\s*(?:Illegal instruction|Segmentation fault|Bus error) \(core dumped\))"},
     {Marker::failure_line, "signal", "runtime",
      R"(^\s*(?:Aborted|Segmentation fault|Illegal instruction|Floating point exception)(?: \(core dumped\))?\s*$)"},
@@ -123,6 +128,13 @@ constexpr EntityPattern kEntities[] = {
     {"module", R"(DLL load failed while importing (\w+))"},
     {"header", "([\\w./+-]+\\.(?:h|hpp|hh|hxx|cuh|inc))(?:['\"]|\xe2\x80\x9d)?\\s*:\\s*No such file"},
     {"header", R"((?:fatal error|error): ([\w./+-]+): No such file)"},  // gcc: any header, extension or not
+    // gcc in any locale ("fatal error: torch/extension.h: 没有那个文件或目录"): the message is translated, the
+    // name is not; a header's extension, or a path after the including file's line:column, says it is one.
+    {"header", R"(fatal error: ([\w./+-]+\.(?:h|hh|hpp|hxx|cuh|inc|inl)): \S)"},
+    {"header", R"(:\d+:\d+: fatal error: ([\w.+-]+(?:/[\w.+-]+)+): \S)"},
+    // gcc with "fatal error" translated too (zh_CN "致命错误：lib/re.h：没有那个文件或目录"): the C library's
+    // ENOENT text in the locales MISSING_HEADER_GENERIC reads, after an ASCII or full-width colon.
+    {"header", R"(([\w./+-]+\.(?:h|hh|hpp|hxx|cuh|inc|inl)) ?(?::|：) ?(?:没有那个文件或目录|沒有此一檔案或目錄|Datei oder Verzeichnis nicht gefunden|Aucun fichier ou dossier de ce type|No existe el archivo o el directorio|Нет такого файла или каталога|そのようなファイルやディレクトリはありません))"},
     {"header", R"(Cannot open include file: '([^']+)')"},
     {"header", R"re(Cannot open include file: "([^"]+)")re"},  // MSVC quoting with double quotes
     {"header", R"re(cannot open source file "([^"]+)")re"},     // nvcc's EDG front end, NVRTC

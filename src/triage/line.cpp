@@ -31,10 +31,32 @@ std::size_t digits_at(std::string_view s, std::size_t i) {
   return n;
 }
 
+// Length of a timestamp "YYYY-MM-DD?HH:MM:SS" at `i` (? is 'T' or a space), with a fraction (".123", ",123"),
+// and, after a 'T', the zone ('Z' or "+01:00"); 0 when there is none.
+std::size_t timestamp_at(std::string_view s, std::size_t i) {
+  auto d = [&](std::size_t k, std::size_t n) { return digits_at(s, i + k) >= n; };
+  auto at = [&](std::size_t k, char c) { return i + k < s.size() && s[i + k] == c; };
+  if (!(d(0, 4) && at(4, '-') && d(5, 2) && at(7, '-') && d(8, 2) && (at(10, 'T') || at(10, ' ')) && d(11, 2) && at(13, ':') &&
+        d(14, 2) && at(16, ':') && d(17, 2)))
+    return 0;
+  std::size_t k = 19;
+  if (at(k, '.') || at(k, ',')) k += 1 + digits_at(s, i + k + 1);
+  if (s[i + 10] == 'T') {
+    if (at(k, 'Z')) ++k;
+    else if ((at(k, '+') || at(k, '-')) && d(k + 1, 2) && at(k + 3, ':') && d(k + 4, 2)) k += 6;
+  }
+  return k;
+}
+
 // Length of a log collector's prefix, which says where and when a line was printed, not what:
-// docker BuildKit's step "#12 3.456 ", journald/syslog's "Oct 04 13:19:39 host unit[394]: ", and
-// glog's "E0205 09:51:38.047000 18628 file.py:810] " (torch's own logger, with its "[0/0] " frame).
+// docker BuildKit's step "#12 3.456 ", journald/syslog's "Oct 04 13:19:39 host unit[394]: ",
+// glog's "E0205 09:51:38.047000 18628 file.py:810] " (torch's own logger, with its "[0/0] " frame), a CI
+// runner's ISO time (GitHub Actions' "2024-03-12T10:11:12.3456789Z ", kubectl logs --timestamps), and a
+// bracketed time "[2024-03-12 10:11:12] ".
 std::size_t collector_prefix(std::string_view s) {
+  if (std::size_t t = timestamp_at(s, 0); t && s[10] == 'T' && t < s.size() && s[t] == ' ') return t + 1;
+  if (s.size() > 21 && s[0] == '[')
+    if (std::size_t t = timestamp_at(s, 1); t && 1 + t + 1 < s.size() && s[1 + t] == ']' && s[2 + t] == ' ') return t + 3;
   if (s.size() > 5 && s[0] == '#') {
     std::size_t i = 1 + digits_at(s, 1);
     if (i > 1 && i < s.size() && s[i] == ' ') {
@@ -72,9 +94,18 @@ std::size_t collector_prefix(std::string_view s) {
   return 0;
 }
 
-// Both prefixes: a collector's first, then a launcher's.
+// Length of a Markdown block quote's markers, "> " once or nested ("> > "), as an issue thread quotes a log.
+// One '>' and a space each: a Python prompt ">>> " and a merge conflict's ">>>>>>> " are the log's own.
+std::size_t quote_prefix(std::string_view s) {
+  std::size_t i = 0;
+  while (i + 1 < s.size() && s[i] == '>' && s[i + 1] == ' ') i += 2;
+  return i;
+}
+
+// The prefixes: a Markdown quote's, then a collector's, then a launcher's.
 std::size_t prefix(std::string_view s) {
-  std::size_t c = collector_prefix(s);
+  std::size_t q = quote_prefix(s);
+  std::size_t c = q + collector_prefix(s.substr(q));
   return c + rank_prefix(s.substr(c));
 }
 

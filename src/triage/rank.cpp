@@ -25,9 +25,21 @@ bool earlier(const Finding& a, const Finding& b) {
   return a.first_line() < b.first_line();
 }
 
-Finding unrecognised(const Fallbacks& fb) {
+// Whether every evidence line of `f` is in a traceback a program caught and logged at WARNING (a log
+// record right above "Traceback (most recent call last):", Logger.warning(..., exc_info=True); the
+// scanner's handled_tracebacks): the program went on, so it is not the failure.
+bool handled_exception(const Finding& f, const LogFacts& facts) {
+  if (f.evidence.empty() || facts.handled_tracebacks.empty()) return false;
+  for (const auto& e : f.evidence)
+    if (std::none_of(facts.handled_tracebacks.begin(), facts.handled_tracebacks.end(),
+                     [&](const auto& r) { return r.first <= e.line && e.line <= r.second; }))
+      return false;
+  return true;
+}
+
+Finding unrecognised(const Fallbacks& fb, const LogFacts* facts) {
   for (Finding* f : {fb.error_after_failed, fb.first_error, fb.cmake_block, fb.traceback, fb.first_failure, fb.first_failed}) {
-    if (!f || f->count == 0) continue;
+    if (!f || f->count == 0 || (facts && handled_exception(*f, *facts))) continue;
     Finding u = *f;
     u.id = "unrecognised";
     u.sig = nullptr;
@@ -87,6 +99,9 @@ void read_symbols(const SignatureSet& set, std::vector<Finding>& present) {
         if (s.origin == SymbolReading::Origin::torch && !s.cause.empty() && s.cause != f.id &&
             (f.id == "UNDEFINED_SYMBOL_CXX11_ABI" || f.id == "EXT_BUILT_FOR_OTHER_TORCH"))
           to = s.cause.c_str();
+        // A reading that torch's symbol is missing from torch's own libraries (stale libs) assumes the symbol
+        // is torch's: a BLAS/LAPACK routine one of them needs is another library's, and that decides.
+        if (s.origin == SymbolReading::Origin::lapack && f.id == "TORCH_MIXED_INSTALL_STALE_LIBS") to = s.cause.c_str();
         // A finding another one already makes moot (torch's own _C missing the symbol: a mixed install) stays as it is.
         bool moot = std::any_of(present.begin(), present.end(), [&](const Finding& o) {
           return &o != &f && std::find(o.sig->supersedes.begin(), o.sig->supersedes.end(), f.id) != o.sig->supersedes.end();
@@ -144,7 +159,26 @@ Finding metadata_step_failed(const SignatureSet& set, const std::vector<Finding>
 
 }  // namespace
 
-Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb) {
+// Whether warning `w` can be the cause of error `e` it supersedes: `e` names no header, module, symbol or
+// library, or `w`'s own lines name one `e` names (a missing-cuDNN warning is the cause of cudnn.h's
+// failure, not of another header's).
+bool same_entity(const Finding& w, const Finding& e) {
+  auto named = [](const Finding& f) {
+    std::vector<Entity> out;
+    for (const auto& ev : f.evidence)
+      for (auto& en : entities_of(ev.text))
+        if (en.kind == "header" || en.kind == "module" || en.kind == "symbol" || en.kind == "library") out.push_back(std::move(en));
+    return out;
+  };
+  std::vector<Entity> of_e = named(e);
+  if (of_e.empty()) return true;
+  for (const auto& a : named(w))
+    for (const auto& b : of_e)
+      if (a.kind == b.kind && a.value == b.value) return true;
+  return false;
+}
+
+Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb, const LogFacts* facts) {
   std::vector<Finding> present;
   for (auto& f : per_signature)
     if (f.count != 0) present.push_back(f);
@@ -157,12 +191,19 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
     f.fix = expand_captures(f.sig->fix, f.captures);
     f.remedy = f.sig->remedy;
     f.remedy.note = expand_captures(f.sig->remedy.note, f.captures);
+    if (facts && f.severity == Severity::error && handled_exception(f, *facts)) {
+      f.severity = Severity::info;
+      f.notes.push_back("line " + std::to_string(f.first_line()) + " is in a traceback logged under a record at WARNING: the "
+                        "program caught the exception and went on, so it is not the failure");
+    }
   }
-  // Supersedes: a more specific or more fundamental finding makes another moot.
+  // Supersedes: a more specific or more fundamental finding makes another moot; a warning only one of
+  // the entity it names (same_entity).
   for (auto& p : present)
     for (const auto& id : p.sig->supersedes)
       for (auto& q : present)
-        if (q.id == id && &q != &p && q.superseded_by.empty()) q.superseded_by = p.id;
+        if (q.id == id && &q != &p && q.superseded_by.empty() && (p.severity != Severity::warning || same_entity(p, q)))
+          q.superseded_by = p.id;
   // Mutual supersedes would leave nothing: then supersedes cannot decide, keep both.
   for (auto& p : present)
     if (!p.superseded_by.empty())
@@ -184,7 +225,7 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
   }
   bool known_error = std::any_of(roots.begin(), roots.end(), [](const Finding& f) { return f.severity == Severity::error; });
   if (!known_error) {
-    Finding u = unrecognised(fb);
+    Finding u = unrecognised(fb, facts);
     // A warning-class signature that matched a line of the failure itself (configure went on
     // without cuDNN, then a compile hit `cudnn.h: No such file`; a REQUIRED find_package's
     // `Could NOT find X` as the message of its CMake Error block) explains it: it is the error.

@@ -18,6 +18,7 @@ struct Fallbacks {
   Finding* first_failed;        // the first FAILED: line itself
 };
 
-Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb);
+// facts: the scan's log facts, for the structure of the log around a finding (a handled exception).
+Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb, const LogFacts* facts = nullptr);
 
 }  // namespace ts::triage

@@ -9,6 +9,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <re2/re2.h>
+
 #include "triage/entity.h"
 #include "triage/line.h"
 #include "triage/rank.h"
@@ -346,16 +348,27 @@ void Scanner::record(Finding& f, std::string_view raw, std::string_view clean, c
   if (f.evidence.size() < kMaxEvidence) f.evidence.push_back({line_no_, printable_line(raw)});
 }
 
+// A log record at WARNING as Python's logging handlers print it: the default format ("WARNING:xformers:
+// msg", logging/__init__.py BASIC_FORMAT), rich's ("WARNING  msg   __init__.py:61"), loguru-style columns
+// ("WARNING | xformers | msg") and "<time> - WARNING - msg". Upper case: a compiler's "warning:" is none.
+static bool warning_record(std::string_view line) {
+  static const RE2 kRecord(R"(^\s*(?:\[?[\d:., /-]+\]?\s*(?:-\s*)?)?WARN(?:ING)?(?::[\w.]*:|\s+[|-]\s|\s{2,}\S))");
+  return RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), kRecord);
+}
+
 void Scanner::structural(std::string_view raw, std::string_view clean, const char* region_begin,
                          const std::array<bool, kMarkerCount>& markers, bool wrapper_line) {
   // A Python traceback ends at its first line no more indented than "Traceback" itself: the
   // exception (pip indents a whole build's output, so the block's own margin is the baseline).
+  bool handled_end = false;  // this line ends a traceback the program logged at WARNING and went on from
   if (tb_active_) {
     std::string_view body = within_margin(clean, tb_margin_);
     if (body.rfind("  File \"", 0) == 0) tb_last_frame_ = {line_no_, printable_line(raw)};
     if (!indented_or_blank(body) && !markers[static_cast<std::size_t>(Marker::traceback)]) {
       tb_active_ = false;
-      if (traceback_.count == 0 && !wrapper_line) {  // "CalledProcessError" only says a child failed
+      handled_end = tb_handled_;
+      if (tb_handled_ && facts_.handled_tracebacks.size() < 64) facts_.handled_tracebacks.push_back({tb_start_, line_no_});
+      if (traceback_.count == 0 && !wrapper_line && !tb_handled_) {  // "CalledProcessError" only says a child failed
         traceback_.id = "unrecognised";
         if (!tb_last_frame_.text.empty()) traceback_.evidence.push_back(tb_last_frame_);
         record(traceback_, raw, clean, region_begin, nullptr);
@@ -374,6 +387,10 @@ void Scanner::structural(std::string_view raw, std::string_view clean, const cha
   }
   if (markers[static_cast<std::size_t>(Marker::traceback)]) {
     tb_active_ = true;
+    // Right under a logging record at WARNING: an exception the program caught, logged and went on from.
+    std::vector<Evidence> above = before(raw, region_begin);
+    tb_handled_ = !above.empty() && above.back().line + 1 == line_no_ && warning_record(above.back().text);
+    tb_start_ = line_no_;
     tb_margin_ = margin(clean);
     tb_budget_ = 400;
     tb_last_frame_ = {};
@@ -391,7 +408,7 @@ void Scanner::structural(std::string_view raw, std::string_view clean, const cha
     first_failed_.id = "unrecognised";
     record(first_failed_, raw, clean, region_begin, nullptr);
   }
-  if (markers[static_cast<std::size_t>(Marker::failure_line)] && !wrapper_line && first_failure_.count == 0) {
+  if (markers[static_cast<std::size_t>(Marker::failure_line)] && !wrapper_line && !handled_end && first_failure_.count == 0) {
     first_failure_.id = "unrecognised";
     record(first_failure_, raw, clean, region_begin, nullptr);
   }
@@ -445,6 +462,41 @@ void Scanner::remember_tail(const char* b, const char* e) {
   for (auto it = tail.rbegin(); it != tail.rend(); ++it) push_ring(++line, *it);
 }
 
+// An unrecognised root whose lines a terminal hard-wrapped (a console copied at its width cuts a
+// failure line mid-word, "... is different \nthan the directory ...") is read again with each line of
+// 80+ bytes joined to the next one in its context: a known error there is the cause.
+void rejoin_wrapped(const Engine& engine, Diagnosis& d) {
+  if (d.findings.empty() || !d.root() || d.root()->sig) return;
+  Finding& f = d.findings.front();
+  std::string joined;
+  bool wrapped = false;
+  for (std::size_t i = 0; i < f.context.size(); ++i) {
+    const auto& c = f.context[i];
+    if (c.line < f.first_line()) continue;  // from the failure line on
+    joined += c.text;
+    bool next = i + 1 < f.context.size() && f.context[i + 1].line == c.line + 1;
+    if (next && c.text.size() >= 80 && c.text.size() < kEvidenceCap) wrapped = true;
+    else joined += '\n';
+  }
+  if (!wrapped) return;
+  Scanner again(engine, false, 1);
+  again.set_rejoin(false);
+  again.feed(joined);
+  Diagnosis j = again.finish();
+  if (!j.known() || !j.failed()) return;
+  const Finding& r = *j.root();
+  f.id = r.id;
+  f.sig = r.sig;
+  f.severity = r.severity;
+  f.phase = r.phase;
+  f.captures = r.captures;
+  f.cause = r.cause;
+  f.fix = r.fix;
+  f.remedy = r.remedy;
+  f.notes.insert(f.notes.begin(), "the failure's lines are cut at the terminal's width (a line of 80+ bytes continued "
+                                  "mid-word on the next): read joined, they are " + r.id);
+}
+
 Diagnosis Scanner::finish() {
   if (pending_open_) {
     ++line_no_;
@@ -454,11 +506,12 @@ Diagnosis Scanner::finish() {
   }
   after_.clear();
   Fallbacks fb{&error_after_failed_, &first_error_, &cmake_block_, &traceback_, &first_failure_, &first_failed_};
-  Diagnosis d = rank(engine_.set(), per_sig_, fb);
+  Diagnosis d = rank(engine_.set(), per_sig_, fb, &facts_);
   d.lines = line_no_;
   d.bytes = bytes_;
   d.error_lines = error_lines_;
   d.log_facts = facts_;
+  if (rejoin_) rejoin_wrapped(engine_, d);
   reason_on_entities(engine_.set(), d);
   return d;
 }

@@ -36,6 +36,10 @@ class Scanner {
   std::uint64_t bytes() const { return bytes_; }
   const std::vector<std::uint64_t>& matched_lines() const { return matched_lines_; }
 
+  // Whether finish() may read an unrecognised root's lines joined (a terminal's hard wrap): off in the
+  // scan of the joined lines themselves.
+  void set_rejoin(bool on) { rejoin_ = on; }
+
   static constexpr int kBefore = 3;     // context lines kept before a first evidence line
   static constexpr int kAfter = 2;      // and after it
   static constexpr int kMaxEvidence = 3;
@@ -89,6 +93,9 @@ class Scanner {
   int tb_budget_ = 0;
   int cmake_left_ = 0;
   Evidence tb_last_frame_;
+  bool rejoin_ = true;            // set_rejoin
+  bool tb_handled_ = false;       // the traceback in progress is under a logging record at WARNING
+  std::uint64_t tb_start_ = 0;    // its "Traceback" line
 };
 
 // Convenience: one whole buffer (a log already in memory).

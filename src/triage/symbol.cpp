@@ -34,6 +34,22 @@ constexpr Library kCudaLibraries[] = {
     {"cusolver", "cuSOLVER"}, {"nccl", "NCCL"}, {"nvrtc", "NVRTC"}, {"nvJitLink", "nvJitLink"}, {"cuda", "the CUDA runtime"},
 };
 
+// BLAS/LAPACK routines by the reference implementation's naming scheme: a precision letter (s, d, c, z)
+// and the routine, with the Fortran trailing underscore or without it (a C interface or a library
+// built without it). https://netlib.org/lapack/lug/node24.html
+bool lapack_routine(std::string_view s) {
+  static constexpr std::string_view kRoutines[] = {
+      "gesv", "getrf", "getri", "getrs", "geqrf", "geqp3", "gelqf", "potrf", "potri", "potrs", "syev", "syevd", "syevr",
+      "heev", "heevd", "geev", "gees", "gesdd", "gesvd", "gels", "gelsd", "gelss", "gelsy", "orgqr", "ormqr", "ungqr",
+      "unmqr", "sytrf", "trtrs", "trtri", "gemm", "gemv", "trsm", "syrk", "herk", "axpy", "scal", "ger"};
+  if (!s.empty() && s.back() == '_') s.remove_suffix(1);
+  if (s.size() < 4 || std::string_view("sdcz").find(s[0]) == std::string_view::npos) return false;
+  s.remove_prefix(1);
+  for (auto r : kRoutines)
+    if (s == r) return true;
+  return false;
+}
+
 }  // namespace
 
 SymbolReading read_symbol(std::string_view symbol) {
@@ -58,6 +74,14 @@ SymbolReading read_symbol(std::string_view symbol) {
       // An old-ABI string fits both readings: the patterns' one stands.
       r.cause = r.new_abi_string ? "UNDEFINED_SYMBOL_CXX11_ABI" : r.old_abi_string ? "" : "EXT_BUILT_FOR_OTHER_TORCH";
     }
+    return r;
+  }
+  if (lapack_routine(symbol)) {
+    r.origin = SymbolReading::Origin::lapack;
+    r.library = "a BLAS/LAPACK library";
+    r.rule = "a BLAS/LAPACK routine (precision letter and routine name): the library that references it was "
+             "linked without a LAPACK, or expects one on the loader path that is not installed";
+    r.cause = "LAPACK_NOT_LINKED";
     return r;
   }
   for (const auto& l : kCudaLibraries)

@@ -10,7 +10,7 @@
 namespace ts::triage {
 
 struct SymbolReading {
-  enum class Origin { torch, cuda_library, cuda_driver, other };
+  enum class Origin { torch, cuda_library, cuda_driver, lapack, other };
   std::string mangled, demangled;  // demangled: empty when it is not a C++ name
   Origin origin = Origin::other;
   bool new_abi_string = false;     // std::__cxx11::basic_string: compiled with _GLIBCXX_USE_CXX11_ABI=1

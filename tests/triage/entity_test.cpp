@@ -574,6 +574,20 @@ TEST(Entity, ABuildDependencyUnderSetupPyIsNotASiblingFile) {
   EXPECT_EQ(d.root()->id, "PYTHON_BUILD_DEPS_MISSING") << findings_text(d);
 }
 
+// configure's "Could NOT find CUDNN" (sparticlesteve/nersc-pytorch-build#5) above another header's failure
+// (open-mmlab/mmdetection#1973) is not its cause: the missing header decides, through headers.toml. Near
+// miss: above cudnn.h's own failure (pytorch/pytorch#8787) it is.
+TEST(Entity, ConfiguresMissingCudnnIsNotAnotherHeadersCause) {
+  const std::string configure = "-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH)\n-- Configuring done\n";
+  Diagnosis other = diagnose(configure + "fatal error: cuda_runtime_api.h: No such file or directory\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "CUDA_DEV_HEADER_MISSING");
+  Diagnosis own = diagnose(configure +
+                           "/autofs/nccs-svm1_home1/shubhankar/pytorch/caffe2/core/common_cudnn.h:7:19: fatal error: cudnn.h: No such file or directory\n");
+  ASSERT_TRUE(own.root());
+  EXPECT_EQ(own.root()->id, "CUDNN_NOT_FOUND");
+}
+
 // An undefined symbol no signature names is read for what it is (symbol.h): a CUDA driver API entry
 // point is a driver older than the module's CUDA (sgl-project/sglang#8701's line). Near miss: a plain C
 // symbol of another library stays unrecognised.

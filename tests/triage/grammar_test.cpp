@@ -67,6 +67,10 @@ const Real kReal[] = {
     {"[1]    123484 killed     python3 -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --tp-size 2 --port", "signal",
      "https://github.com/triton-lang/triton/issues/7594"},
     {"Thread 1 \"python3\" received signal SIGSEGV, Segmentation fault.", "signal", "https://github.com/pytorch/pytorch/issues/4111"},
+    // SIGILL in each shell's words, and as a user retypes it.
+    {"illegal instruction (core dumped)", "signal", "https://github.com/dusty-nv/jetson-inference/issues/1094"},
+    {"Illegal instruction (core dumped)", "signal", "https://github.com/qengineering/Jetson-Nano-Ubuntu-20-image/issues/13"},
+    {"zsh: illegal hardware instruction  python", "signal", "https://github.com/apple/tensorflow_macos/issues/153"},
     // Python exceptions whose class names do not end in Error/Exception.
     {"torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.",
      "python", "https://github.com/triton-lang/triton/issues/7594"},
@@ -102,6 +106,11 @@ const char* const kNearMisses[] = {
     "-- Looking for pthread_create in pthreads - not found",
     "the segmentation fault handler is installed",
     "Killed 3 zombie workers",
+    // SIGILL's words that report no signal: a counter, a sentence about one.
+    "Illegal instruction count: 0",
+    "It crashes with an illegal instruction on ARM",
+    // nvcc's host-compiler bound in a sentence that reports no failure.
+    "README: gcc versions later than 5.3 are not supported by CUDA 8.0 (use gcc-5)",
     "Resolved 44 packages in 978ms",
     "    ...<3 lines>...",
     "from conda.exceptions import InvalidArchiveError, SafetyError",
@@ -159,6 +168,17 @@ TEST(Grammar, EntitiesOfRealLines) {
   // A C++ header without an extension, as gcc names it.
   EXPECT_TRUE(has(entities_of("src/dense.cc:3:10: fatal error: sparsehash/dense_hash_map: No such file or directory"), "header", "sparsehash/dense_hash_map"));
   EXPECT_TRUE(has(entities_of("x.cpp:1:10: fatal error: cuda_runtime.h: No such file or directory"), "header", "cuda_runtime.h"));
+  // gcc in another locale (graphdeco-inria/gaussian-splatting#758): the message is translated, the name is not.
+  EXPECT_TRUE(has(entities_of("fatal error: torch/extension.h: \xe6\xb2\xa1\xe6\x9c\x89\xe9\x82\xa3\xe4\xb8\xaa\xe6\x96\x87\xe4\xbb\xb6\xe6\x88\x96\xe7\x9b\xae\xe5\xbd\x95"),
+                  "header", "torch/extension.h"));
+  EXPECT_TRUE(has(entities_of("src/a.cc:3:10: fatal error: sparsehash/dense_hash_map: Datei oder Verzeichnis nicht gefunden"), "header",
+                  "sparsehash/dense_hash_map"));
+  // ... and with "fatal error" translated as well (jjwang/HanOS#1, zh_CN, full-width colons).
+  EXPECT_TRUE(has(entities_of("ib/command.c:4:10: 致命错误：lib/re.h：没有那个文件或目录"), "header", "lib/re.h"));
+  // Near misses: gcc's fatal errors that name no header.
+  for (const char* line : {"c++: fatal error: Killed signal terminated program cc1plus",
+                           "gcc: fatal error: no input files"})
+    for (const auto& e : entities_of(line)) EXPECT_NE(e.kind, "header") << line;
   EXPECT_TRUE(has(entities_of("ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'"), "arch", "sm_121a"));
   EXPECT_TRUE(has(entities_of("ImportError: /usr/local/miniconda3/envs/ktransformers/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found"),
                   "version", "GLIBCXX_3.4.30"));
@@ -198,9 +218,35 @@ TEST(Grammar, CollectorPrefixesDoNotHideAFailure) {
             "Traceback (most recent call last):");
   EXPECT_EQ(sanitize_line("E0205 09:51:38.047000 18628 site-packages\\torch\\_inductor\\runtime\\triton_heuristics.py:810] [0/0]     tmp62 = x", buf),
             "    tmp62 = x");
-  // Lines that only look like it stay whole.
-  for (const char* kept : {"#include <cuda.h>", "#12 building", "Oct 2024 release notes: fixed", "E1234 is an error code", "[rank]: x"})
+  // A CI runner's ISO time on every line (GitHub Actions' raw log; the message is Jimver/cuda-toolkit#374's job's)
+  // and a bracketed time.
+  EXPECT_EQ(sanitize_line("2024-11-14T09:41:27.1234567Z   OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", buf),
+            "  OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.");
+  EXPECT_EQ(sanitize_line("2024-11-14T09:41:27+01:00 error: command 'nvcc' failed", buf), "error: command 'nvcc' failed");
+  EXPECT_EQ(sanitize_line("[2024-03-12 10:11:12,345] RuntimeError: CUDA error: out of memory", buf), "RuntimeError: CUDA error: out of memory");
+  // A Markdown block quote, as a thread quotes a log (pytorch/pytorch#17572: "> -- Found CUDA: ..."), once or nested.
+  EXPECT_EQ(sanitize_line("> -- Found CUDA: /cm/shared/apps/cuda91/toolkit/9.1.85 (found version \"9.1\")", buf),
+            "-- Found CUDA: /cm/shared/apps/cuda91/toolkit/9.1.85 (found version \"9.1\")");
+  EXPECT_EQ(sanitize_line("> > ModuleNotFoundError: No module named 'torch'", buf), "ModuleNotFoundError: No module named 'torch'");
+  // Lines that only look like it stay whole (a Python prompt, a merge conflict's marker, a '>' without a space).
+  for (const char* kept : {"#include <cuda.h>", "#12 building", "Oct 2024 release notes: fixed", "E1234 is an error code", "[rank]: x",
+                           ">>> import torch", ">>>>>>> feature-branch", ">x", "2024-03-12 10:11:12 starting the build",
+                           "[2024-03-12] notes", "2024-03-12T10:11:12Z"})
     EXPECT_EQ(sanitize_line(kept, buf), kept) << kept;
+}
+
+// SIGILL, however a shell words it, is an instruction this CPU does not have (the grammar's cause);
+// near miss: the CUDA runtime's "illegal instruction" is the GPU's, a failure of another grammar.
+TEST(Grammar, SigillInAnyShellsWordsIsTheCpusInstruction) {
+  for (const char* log : {"python3 train_ssd.py --data=data/object\nillegal instruction (core dumped)\n",
+                          ">>> import tensorflow as tf\nzsh: illegal hardware instruction  python\n"}) {
+    Diagnosis d = diagnose(log);
+    ASSERT_TRUE(d.root()) << log;
+    EXPECT_EQ(d.root()->id, "JETSON_OPENBLAS_ILLEGAL_INSTRUCTION") << log;
+  }
+  Diagnosis gpu = diagnose("RuntimeError: CUDA error: an illegal instruction was encountered\n");
+  ASSERT_TRUE(gpu.root());
+  EXPECT_NE(gpu.root()->id, "JETSON_OPENBLAS_ILLEGAL_INSTRUCTION");
 }
 
 // A grammar that names the cause of its failure lines names a signature the knowledge base has.

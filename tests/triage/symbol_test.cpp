@@ -92,6 +92,30 @@ TEST(Symbol, MachOUnderscoreIsNotPartOfTheName) {
   EXPECT_TRUE(read_symbol("___addtf3").demangled.empty());
 }
 
+// A BLAS/LAPACK routine by its naming scheme (precision letter and routine, with or without Fortran's
+// underscore) is a LAPACK the library was not linked with (pytorch/pytorch#51092, NVIDIA's Jetson wheel).
+// Near misses: no precision letter, a longer name, a C++ name.
+TEST(Symbol, ALapackRoutineIsAMissingLapack) {
+  for (const char* s : {"sgesdd", "sgesdd_", "dormqr_", "zgetrf_"}) {
+    SymbolReading r = read_symbol(s);
+    EXPECT_EQ(r.origin, SymbolReading::Origin::lapack) << s;
+    EXPECT_EQ(r.cause, "LAPACK_NOT_LINKED") << s;
+  }
+  for (const char* s : {"gesdd_", "sgesddx", "dgemm_kernel", "getVapourSynthAPI", "_ZN3c104cuda9SetDeviceEi"})
+    EXPECT_NE(read_symbol(s).origin, SymbolReading::Origin::lapack) << s;
+}
+
+// torch's own library missing a symbol reads as stale torch libraries, unless the symbol is not torch's:
+// a LAPACK routine decides (pytorch/pytorch#51092's line). Near miss: a torch symbol stays a stale install.
+TEST(Symbol, TorchsLibraryMissingALapackRoutineIsTheLapack) {
+  Diagnosis d = diagnose("import torch\nImportError: /home/dji/.local/lib/python3.6/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: sgesdd\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "LAPACK_NOT_LINKED");
+  Diagnosis torch = diagnose("import torch\nImportError: /opt/venv/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev\n");
+  ASSERT_TRUE(torch.root());
+  EXPECT_EQ(torch.root()->id, "TORCH_MIXED_INSTALL_STALE_LIBS");
+}
+
 TEST(Symbol, TheEntityStopsWhereTheMangledNameEnds) {
   // vllm's warning prints the ImportError as its repr (vllm-project/vllm#5501): the quote and parenthesis
   // after the symbol are the framing, so the symbol is read whole and attributed.

@@ -17,6 +17,8 @@ const Wording kEnvVersionWordings[] = {
     // CUDA <= 7.0 names the first GCC it rejects; CUDA >= 7.5 says "versions later than".
     {"/usr/local/cuda-5.5/include/host_config.h:82:2: error: #error -- unsupported GNU version! gcc 4.9 and up are not supported!", "NVCC_HOST_GCC_TOO_NEW"},
     {"host_config.h:82:2: error: #error -- unsupported GNU version! gcc 4.10 and up are not supported!", "NVCC_HOST_GCC_TOO_NEW"},
+    // A major.minor bound, as some CUDA 8.0 host_config.h print it (torch/distro#219).
+    {"unsupported GNU version! gcc versions later than 5.3 are not supported", "NVCC_HOST_GCC_TOO_NEW"},
     // CMake < 3.8 (CUDA) or < 3.21 (HIP) has no module for the language; it outranks the
     // "No CMAKE_CUDA_COMPILER" lines that follow.
     {"CMake Error: Could not find cmake module file: CMakeDetermineCUDACompiler.cmake\n"
@@ -27,6 +29,8 @@ const Wording kEnvVersionWordings[] = {
     {"Unknown argument -j\nUnknown argument 8\nUsage: cmake --build <dir> [options] [-- [native-options]]", "CMAKE_TOO_OLD"},
     {"Unknown argument -j4", "CMAKE_TOO_OLD"},
     {"Unknown argument --parallel", "CMAKE_TOO_OLD"},
+    // ... indented as pip indents a child's output (diasurgical/devilutionx#442's lines under setup.py).
+    {"      Unknown argument -j\n      Unknown argument 8", "CMAKE_TOO_OLD"},
     // XLA (JAX, TensorFlow) after its own search of the CUDA data directories.
     {"jaxlib.xla_extension.XlaRuntimeError: INTERNAL: libdevice not found at ./libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
     {"XlaRuntimeError: INTERNAL: libdevice not found at /usr/local/lib/python3.8/dist-packages/jaxlib/cuda/nvvm/libdevice/libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
@@ -63,6 +67,7 @@ TEST(EnvVersionWordingNearMiss, DoesNotTrigger) {
                            // gloo's probe that misses only the header while the main build finds NCCL.
                            Wording{"-- Could NOT find NCCL (missing: NCCL_INCLUDE_DIR) ", "NCCL_NOT_FOUND"},
                            Wording{"CMake Error: Unknown argument --foo", "CMAKE_TOO_OLD"},
+                           Wording{"      Unknown argument -jobs", "CMAKE_TOO_OLD"},
                            Wording{"RuntimeError: Unable to JIT load the cpu_adam op due to it not being compatible due to hardware/software issue.", "DEEPSPEED_AIO_LIBAIO_MISSING"}}) {
     expect_not_named(n);
   }

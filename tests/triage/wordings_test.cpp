@@ -603,6 +603,8 @@ const Wording kWordings[] = {
     // A package that swallowed its extension's ImportError and calls it later.
     {"NameError: name '_C' is not defined", "EXT_MODULE_NOT_BUILT"},
     {"ImportError: cannot import name '_C'", "EXT_MODULE_NOT_BUILT"},
+    // ... indented as pip indents a child's output (tramac/awesome-semantic-segmentation-pytorch#25's line).
+    {"      ImportError: cannot import name '_C'", "EXT_MODULE_NOT_BUILT"},
     // torch imported from its source checkout: _C is the tree's folder, of unknown location.
     {"ImportError: cannot import name '_add_docstr' from 'torch._C' (unknown location)", "TORCH_C_LOADED_FROM_SOURCE_TREE"},
     // A build-time Python module missing: Python >= 3.6, 3.3-3.5 and 2.x wordings.
@@ -785,7 +787,8 @@ TEST(GenericSignature, NamesTheMissingModuleAndAnswersItsFormerIds) {
   }
   for (const char* near : {"ModuleNotFoundError: No module named 'numpy._core'",
                            "ImportError: cannot import name '_validate' from 'mypkg.utils'",
-                           "ModuleNotFoundError: No module named 'torchvision'"}) {
+                           "ModuleNotFoundError: No module named 'torchvision'",
+                           "      ImportError: cannot import name '_Cfg' from 'mypkg'"}) {
     Diagnosis d = diagnose(std::string(near) + "\n");
     EXPECT_FALSE(has_finding(d, "EXT_MODULE_NOT_BUILT")) << near;
   }
@@ -1177,6 +1180,19 @@ TEST(AlwaysAnAnswer, ACudaCallsReturnedStatusIsTheFirstRealError) {
   }
   // Prose about a function that returned something is not one.
   EXPECT_FALSE(diagnose("the function returned 3 values\ncuda returned 0 errors\n").root());
+}
+
+// A slowdown advisory (ninja missing: the serial backend) cannot make a build or a run fail, so a
+// warning that can outranks it even when the advisory comes first, as it does at the top of most
+// extension builds (torch's arch-list warning: the lines of the thread in wordings_structure_test).
+// Near miss: alone, the advisory is still the finding, and still no failure (NoErrorSaysSo).
+TEST(AlwaysAnAnswer, AnAdvisoryRanksBelowAWarningThatCanFail) {
+  Diagnosis d = diagnose(
+      "/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:381: UserWarning: Attempted to use ninja as the "
+      "BuildExtension backend but we could not find ninja.. Falling back to using the slow distutils backend.\n"
+      "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CUDA_ARCH_SM_NOT_IN_TORCH_LIST");
 }
 
 TEST(AlwaysAnAnswer, NoErrorSaysSo) {
