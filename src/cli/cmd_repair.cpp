@@ -18,7 +18,7 @@ namespace ts::cli {
 namespace {
 
 struct RepairCliOptions {
-  std::string wheel, out_dir, plan, local_version, patchelf, pin_torch;
+  std::string wheel, out_dir, plan, local_version, patchelf, pin_torch, torch_dir;
   std::vector<std::string> lib_dirs;
   bool vendor = true, no_vendor = false, json = false;
 };
@@ -40,6 +40,7 @@ int run_repair(const RepairCliOptions& c, const GlobalOptions& g) {
   o.policies = &k.wheel_policies().value;
   o.build_kb = &k.build().value;
   o.patchelf = c.patchelf;
+  o.torch_dir = c.torch_dir;
   std::optional<plan::Plan> plan;
   if (!c.plan.empty()) {
     std::string err;
@@ -91,6 +92,10 @@ void register_repair(CLI::App& app, GlobalOptions& g, int& exit_code) {
   sub->add_flag("--no-vendor", c->no_vendor, "fail on such libraries instead of copying them");
   sub->add_option("--lib-dir", c->lib_dirs, "search DIR first for libraries to vendor (repeatable)");
   sub->add_option("--patchelf", c->patchelf, "patchelf to use (default: from PATH)");
+  sub->add_option("--torch-dir", c->torch_dir,
+                  "the target torch's package directory: a library import torch already loads under the "
+                  "name the extension needs (torch/lib/libgomp.so.1) is torch's, not vendored")
+      ->type_name("DIR");
   sub->add_flag("--json", c->json, "print the result as JSON");
 }
 

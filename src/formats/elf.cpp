@@ -153,7 +153,7 @@ std::optional<ElfFile> ElfFile::parse(Bytes data, std::string* error) {
     }
   }
 
-  if (!f.read_dynamic(error)) return std::nullopt;
+  if (!f.read_dynamic(error) || !f.read_verdefs(error)) return std::nullopt;
   return f;
 }
 

@@ -34,6 +34,9 @@ struct ElfDynamic {
   bool nodeflib = false;            // DF_1_NODEFLIB: the loader skips its default directories
   // DT_VERNEED: library file -> the versions required of it ("libc.so.6" -> {"GLIBC_2.2.5", ...}).
   std::map<std::string, std::vector<std::string>> version_needs;
+  // DT_VERDEF (.gnu.version_d): the versions this file defines ("GOMP_4.0", ...), its own base name
+  // left out. Read from the section only; a file with no section headers reports none.
+  std::vector<std::string> version_defs;
 };
 
 // Where the dynamic array and its strings lie in the file, for edits in place (formats/elf_edit.h).
@@ -73,6 +76,7 @@ class ElfFile {
  private:
   bool read_dynamic(std::string* error);
   bool read_verneed_table(Bytes table, std::uint64_t count, Bytes strings, std::string* error);
+  bool read_verdefs(std::string* error);
   // File offset of a virtual address range through the PT_LOAD segments; nullopt when unmapped.
   std::optional<std::uint64_t> vaddr_to_offset(std::uint64_t vaddr, std::uint64_t len) const;
 

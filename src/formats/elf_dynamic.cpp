@@ -147,4 +147,34 @@ bool ElfFile::read_verneed_table(Bytes table, std::uint64_t count, Bytes strings
   return true;
 }
 
+bool ElfFile::read_verdefs(std::string* error) {
+  for (const auto& s : sections_) {
+    if (s.type != SHT_GNU_verdef) continue;
+    const Bytes table = section_bytes(s);
+    const Bytes strings = s.link < sections_.size() ? section_bytes(sections_[s.link]) : Bytes{};
+    const ByteReader v(table, big_);
+    // Elf_Verdef (20 bytes) and Elf_Verdaux (8) have one layout in ELF32 and ELF64; each record is
+    // at least 20 bytes, so more records than that is a loop in the next-links.
+    const std::uint64_t limit = table.size() / sizeof(Elf64_Verdef) + 1;
+    std::uint64_t off = 0;
+    for (std::uint64_t i = 0; i < s.info && i < limit; ++i) {
+      std::uint16_t flags = 0, cnt = 0;
+      std::uint32_t aux = 0, next = 0, name = 0;
+      if (!v.u16(off + 2, flags) || !v.u16(off + 6, cnt) || !v.u32(off + 12, aux) || !v.u32(off + 16, next))
+        return fail(error, "version definitions past end of their table");
+      // The first auxiliary entry names the version; later ones name its parents.
+      if (cnt > 0) {
+        std::string_view vname;
+        if (!v.u32(off + aux, name) || !c_string(strings, name, vname))
+          return fail(error, "version definition name out of the string table");
+        if ((flags & VER_FLG_BASE) == 0) dynamic_.version_defs.emplace_back(vname);
+      }
+      if (next == 0) break;
+      off += next;
+    }
+    return true;
+  }
+  return true;
+}
+
 }  // namespace ts::formats

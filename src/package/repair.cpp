@@ -11,6 +11,7 @@
 #include "core/package_name.h"
 #include "package/rpath.h"
 #include "package/tags.h"
+#include "package/torch_libs.h"
 #include "package/torch_pin.h"
 #include "package/vendor.h"
 #include "package/wheel_pack.h"
@@ -37,6 +38,7 @@ struct Elf {
   std::string soname, rpath, runpath;
   std::vector<std::string> needed;
   std::vector<std::string> versions;  // every version required (DT_VERNEED), flattened
+  std::map<std::string, std::vector<std::string>> version_needs;  // the same, by library
   int elf_class = 0;
   unsigned machine = 0;
   bool vendored = false;
@@ -73,6 +75,7 @@ std::optional<Elf> read_elf(const std::string& root, const std::string& rel, std
   out.needed = e->dynamic().needed;
   for (const auto& [lib, vs] : e->dynamic().version_needs)
     for (const auto& v : vs) out.versions.push_back(v);
+  out.version_needs = e->dynamic().version_needs;
   out.elf_class = e->elf_class();
   out.machine = e->machine();
   return out;
@@ -94,6 +97,8 @@ struct Repair {
   std::map<std::string, std::string> provided;  // name -> rel path
   std::set<std::string> all_system_libs;        // allowed by some policy; the chosen one is checked later
   std::set<std::string> system_used;
+  TorchLibs torch_libs;                         // what import torch maps (RepairOptions::torch_dir)
+  std::set<std::string> torch_provided;         // NEEDED names torch's mapped libraries answer
   bool failed = false;                          // a check failed: nothing is written
   Patchelf pe;
   std::vector<std::string> needs_patchelf;
@@ -209,6 +214,7 @@ bool account_needed(Repair& r) {
   for (const auto& d : o.system_dirs.empty() ? verify::system_library_dirs() : o.system_dirs)
     search.push_back(d);
   for (const auto& p : r.policies.policies) r.all_system_libs.insert(p.libs.begin(), p.libs.end());
+  r.torch_libs = read_torch_libs(o.torch_dir, r.elfs.front().elf_class, r.elfs.front().machine);
   std::map<std::string, std::string> vendored_as;  // original name -> rel path in the wheel
   std::error_code ec;
   auto& elfs = r.elfs;
@@ -240,10 +246,20 @@ bool account_needed(Repair& r) {
         r.system_used.insert(n);
         continue;
       }
+      const auto vs = e.version_needs.find(n);
+      const TorchProvides tp = torch_provides(r.torch_libs, n, vs == e.version_needs.end() ? std::vector<std::string>{} : vs->second);
+      if (tp.provided) {
+        r.torch_provided.insert(n);
+        r.verdict(e.rel, "needed", Outcome::pass,
+                  n + ": provided by torch (" + tp.path + ", mapped by import torch before the extension loads; "
+                      "the loader binds this NEEDED to it by SONAME), not vendored");
+        continue;
+      }
+      const std::string not_torch = tp.why.empty() ? "" : " (not torch's: " + tp.why + ")";
       if (!o.vendor) {
         r.verdict(e.rel, "needed", Outcome::fail,
-                  n + " is not in the wheel, not torch's, and not a manylinux system library; "
-                      "rerun with --vendor to bundle it");
+                  n + " is not in the wheel, not torch's, and not a manylinux system library" + not_torch +
+                      "; rerun with --vendor to bundle it");
         r.failed = true;
         continue;
       }
@@ -269,7 +285,7 @@ bool account_needed(Repair& r) {
       vendored_as[n] = rel;
       r.w->files.push_back(rel);
       r.res.vendored.push_back(n + " -> " + rel + " (from " + src + ")");
-      r.verdict(e.rel, "needed", Outcome::note, n + ": vendored as " + rel + " (from " + src + ")");
+      r.verdict(e.rel, "needed", Outcome::note, n + ": vendored as " + rel + " (from " + src + ")" + not_torch);
       e.renames[n] = hashed;
       e.want_rpath.push_back(origin_path(dir_of(e.rel), libs_dir));
       pending.push_back(std::move(*copied));
@@ -363,7 +379,7 @@ bool check_resolved(Repair& r) {
     auto res = verify::resolve_needed(r.root + "/" + e.rel, ro);
     std::string missing;
     for (const auto& m : res.missing) {
-      if (r.policies.external(m.name) || r.all_system_libs.count(m.name)) continue;
+      if (r.policies.external(m.name) || r.all_system_libs.count(m.name) || r.torch_provided.count(m.name)) continue;
       missing += (missing.empty() ? "" : ", ") + m.name;
     }
     if (!missing.empty()) {

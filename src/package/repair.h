@@ -29,6 +29,9 @@ struct RepairOptions {
   const WheelPolicies* policies = nullptr;
   const plan::BuildKb* build_kb = nullptr;
   std::string patchelf;                  // "" = from PATH, "none" = as if absent
+  // The target torch's package directory: a NEEDED that import torch has already mapped under that
+  // SONAME, with the symbol versions asked of it, is torch's (torch_libs.h), not vendored. "" = none.
+  std::string torch_dir;
 };
 
 struct RepairResult {

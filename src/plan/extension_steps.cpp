@@ -184,6 +184,8 @@ void build_steps(Ctx& c) {
                                                      " for a cpp_extension build"});
   c.decide("artifact", pattern, "the wheel " + util::join(argv, " ") + " writes to dist/", "PEP 427");
   c.p.steps.push_back(core::package_step("torch's libraries are never vendored: the extension finds them through import torch"));
+  // What import torch maps (torch/lib/libgomp.so.1 in torch's wheels) answers the extension's NEEDED too.
+  if (!c.python->torch.path.empty()) c.p.steps.back().argv.insert(c.p.steps.back().argv.end(), {"--torch-dir", c.python->torch.path});
   bool gpu_test = c.cuda_on && c.facts().driver.present && !c.facts().gpus.empty();
   Step v{"verify", {"torchsmith", "verify", "{wheel}", "--python", c.python->path, "--plan", "{lock}", "--preload",
                     c.python->torch.path + "/lib"},

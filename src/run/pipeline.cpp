@@ -266,7 +266,7 @@ std::string stand_in_pybind11(RunState& s, RemedyPlan& rem) {
   auto need = source::pybind11_needed(rem.pybind11_for, s.plan.python_version);
   if (need.first == 0) return "";
   const bool in_place = !s.plan.source_dir.empty() && s.copied_from.empty();
-  auto r = source::stand_in_vendored_pybind11(s.paths.src, need, std::string(pyshim_fetch_pybind11()), in_place);
+  auto r = source::stand_in_vendored_pybind11(s.paths.src, need, std::string(pyshim_fetch_pybind11()), in_place, s.plan.python);
   for (const auto& e : r.errors) s.say("build.pybind11-torch: " + e);
   if (!r.changed()) return "";
   std::vector<std::string> dirs;

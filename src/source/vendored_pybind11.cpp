@@ -87,7 +87,17 @@ std::vector<fs::path> subdirectories(const std::string& text, const fs::path& he
 }
 
 // The lines before the stand-in's text: what it needs to know, and why the file changed.
-std::string preamble(const VendoredPybind11& v, std::pair<int, int> need) {
+// A quoted CMake argument holding `text` as it is (paths with spaces, quotes or '$').
+std::string cmake_quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    if (ch == '\\' || ch == '"' || ch == '$') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+std::string preamble(const VendoredPybind11& v, std::pair<int, int> need, const std::string& python) {
   std::string need_s = std::to_string(need.first) + "." + std::to_string(need.second);
   return "# torchsmith [build.pybind11-torch]: this directory's pybind11 (" + std::to_string(v.major) + "." +
          std::to_string(v.minor) + ") is older than the target Python needs (" + need_s +
@@ -95,7 +105,8 @@ std::string preamble(const VendoredPybind11& v, std::pair<int, int> need) {
          "# of the source by the stand-in below, which takes the build's own pybind11; `torchsmith fix --revert` puts "
          "the original back.\n"
          "set(_torchsmith_pybind11_need " + need_s + ")\n"
-         "set(_torchsmith_pybind11_vendored \"${CMAKE_CURRENT_LIST_DIR}/include\")\n";
+         "set(_torchsmith_pybind11_vendored \"${CMAKE_CURRENT_LIST_DIR}/include\")\n" +
+         (python.empty() ? "" : "set(_torchsmith_python " + cmake_quoted(python) + ")\n");
 }
 
 }  // namespace
@@ -115,7 +126,7 @@ std::pair<int, int> pybind11_needed(const std::string& table, const std::string&
 }
 
 Pybind11StandIn stand_in_vendored_pybind11(const std::string& tree, std::pair<int, int> need, const std::string& stand_in,
-                                           bool dry_run) {
+                                           bool dry_run, const std::string& python) {
   Pybind11StandIn res;
   const fs::path top = fs::path(tree).lexically_normal();
   std::set<fs::path> seen;
@@ -145,7 +156,7 @@ Pybind11StandIn stand_in_vendored_pybind11(const std::string& tree, std::pair<in
     std::string rel = v.dir + "/CMakeLists.txt", abs = (top / rel).string();
     auto before = util::read_file(abs);
     if (!before) return {false, {"cannot read " + rel}, res.found, ""};
-    std::string after = preamble(v, need) + stand_in;
+    std::string after = preamble(v, need, python) + stand_in;
     if (*before == after) continue;  // replaced already (a resumed build)
     struct stat st {};
     unsigned mode = ::stat(abs.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;

@@ -37,7 +37,10 @@ struct Pybind11StandIn {
 // DIR/CMakeLists.txt exists; each such DIR/CMakeLists.txt becomes `stand_in` after lines that tell it
 // the version needed and the old include/ (nothing is written on a dry run). A directory named through
 // a variable other than the source-dir ones, or one outside the tree, is not followed.
+// `python` is the plan's interpreter: the stand-in asks it for the Python headers and module suffix
+// first, before the project's own Python variables.
 Pybind11StandIn stand_in_vendored_pybind11(const std::string& tree, std::pair<int, int> need,
-                                           const std::string& stand_in, bool dry_run = false);
+                                           const std::string& stand_in, bool dry_run = false,
+                                           const std::string& python = "");
 
 }  // namespace ts::source

@@ -88,9 +88,13 @@ TEST(ExtensionPlan, CudaTorchWithNvccOfItsMajorPlansTheNativeArchOnly) {
   EXPECT_NE(std::find(b2->argv.begin(), b2->argv.end(), "--no-build-isolation"), b2->argv.end());
   const Step* pk = step(p, "package");
   ASSERT_NE(pk, nullptr);
-  EXPECT_EQ(pk->argv, (std::vector<std::string>{"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}"}));
   const Step* v = step(p, "verify");
   ASSERT_NE(v, nullptr);
+  // repair reads the target torch's directory: what import torch maps is torch's, never vendored.
+  const std::string torch_dir = v->argv.back() == "--gpu" ? v->argv[v->argv.size() - 2] : v->argv.back();
+  ASSERT_EQ(torch_dir.substr(torch_dir.size() - 4), "/lib");
+  EXPECT_EQ(pk->argv, (std::vector<std::string>{"torchsmith", "repair", "{built_wheel}", "-o", "{dist}", "--plan", "{lock}",
+                                                "--torch-dir", torch_dir.substr(0, torch_dir.size() - 4)}));
   EXPECT_NE(std::find(v->argv.begin(), v->argv.end(), "--plan"), v->argv.end());
   EXPECT_NE(std::find(v->argv.begin(), v->argv.end(), "--gpu"), v->argv.end());  // a driver and a GPU here
   EXPECT_NE(std::find(v->argv.begin(), v->argv.end(), "/opt/venv/lib/python3.12/site-packages/torch/lib"), v->argv.end());

@@ -9,6 +9,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "run/pyshim.h"
 #include "source/vendored_pybind11.h"
@@ -39,13 +41,21 @@ class CmakePybind11 : public ::testing::Test {
 
   // A copy of the fixture, with the stand-in where `need` says its pybind11 is old ({0, 0}: as it is),
   // configured for `python` (torch's config sets Python_EXECUTABLE so), built, and imported.
+  // `interpreter_first`: the project finds Python with the Interpreter alone before adding pybind11, as
+  // torch 2.11's CUDA config does (spconv on the GPU machine).
   Built build(const std::string& name, const std::string& python, std::pair<int, int> need,
-              std::vector<std::string> defines = {}) {
+              std::vector<std::string> defines = {}, bool interpreter_first = false) {
     Built b;
     const fs::path tree = fs::path(dir_) / name;
     fs::copy(kFixture, tree, fs::copy_options::recursive);
+    if (interpreter_first) {
+      std::string top = slurp(tree / "CMakeLists.txt");
+      const std::string add = "\nadd_subdirectory(third_party/pybind11)";  // the command, not the comment
+      top.replace(top.find(add), 0, "\nfind_package(Python COMPONENTS Interpreter REQUIRED)");
+      std::ofstream(tree / "CMakeLists.txt", std::ios::binary | std::ios::trunc) << top;
+    }
     if (need.first) {
-      auto r = source::stand_in_vendored_pybind11(tree.string(), need, std::string(pyshim_fetch_pybind11()));
+      auto r = source::stand_in_vendored_pybind11(tree.string(), need, std::string(pyshim_fetch_pybind11()), false, python);
       EXPECT_TRUE(r.ok && r.changed()) << (r.errors.empty() ? "nothing replaced" : r.errors.front());
     }
     std::vector<std::string> argv{"cmake", "-S", tree.string(), "-B", (tree / "b").string(), "-DPython_EXECUTABLE=" + python};
@@ -59,6 +69,13 @@ class CmakePybind11 : public ::testing::Test {
                        {std::chrono::seconds(60), std::nullopt, {}, (tree / "b").string()});
     if (v.ok()) b.value = v.out;
     return b;
+  }
+
+  static std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
   }
 
   static std::string venv_python() {
@@ -97,6 +114,33 @@ TEST_F(CmakePybind11, WithNoConfigTheStandInBuildsWithTorchsHeaders) {
   EXPECT_NE(b.configure.out.find("from torch's headers in "), std::string::npos) << b.configure.out;
   EXPECT_FALSE(b.value.empty()) << b.log();
   EXPECT_NE(b.value, "2.4\n");
+}
+
+// pybind11's config adds the Python headers only when it finds Python's development files itself; a
+// project that found Python with the Interpreter alone first leaves its targets without them, and
+// `#include <Python.h>` fails (spconv with torch 2.11 on the GPU machine). The stand-in adds the plan's
+// Python's headers, as pybind11's own tools do. The test venv's Python keeps its headers outside the
+// compiler's default path, so a missing one shows.
+TEST_F(CmakePybind11, AfterAnInterpreterOnlyPythonTheConfigsTargetsGetThePlansPythonHeaders) {
+  if (!fs::exists("/usr/lib/cmake/pybind11/pybind11Config.cmake")) GTEST_SKIP() << "no pybind11-dev";
+  const std::string py = venv_python();
+  if (py.empty()) GTEST_SKIP() << "no test venv";
+  Built b = build("interp", py, {2, 10}, {}, true);
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_NE(b.configure.out.find("pybind11's targets had no Python headers"), std::string::npos) << b.configure.out;
+  EXPECT_EQ(b.value.rfind("2.", 0), 0u) << b.log();
+  EXPECT_NE(b.value, "2.4\n");
+}
+
+// Near miss: where pybind11 found Python's development files itself, its own headers target stands.
+TEST_F(CmakePybind11, WhenPybind11FindsPythonItselfItsHeadersTargetIsKept) {
+  if (!fs::exists("/usr/lib/cmake/pybind11/pybind11Config.cmake")) GTEST_SKIP() << "no pybind11-dev";
+  const std::string py = venv_python();
+  if (py.empty()) GTEST_SKIP() << "no test venv";
+  Built b = build("own", py, {2, 10});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.configure.out.find("had no Python headers"), std::string::npos) << b.configure.out;
+  EXPECT_EQ(b.value.rfind("2.", 0), 0u) << b.log();
 }
 
 TEST_F(CmakePybind11, WithNoneNewEnoughTheConfigureSaysSo) {

@@ -45,6 +45,23 @@ TEST(Pybind11Needed, ReadsTheTableForThePython) {
   EXPECT_EQ(pybind11_needed("3.12:x nonsense", "3.12"), (std::pair{0, 0}));
 }
 
+TEST(VendoredPybind11, ThePlansPythonIsWrittenForTheStandInQuotedAsCmakeReadsIt) {
+  testkit::TempDir t("ts-vpb");
+  const fs::path tree = t.path();
+  vendor(tree, "third_party/pybind11", 2, 3);
+  top(tree, "project(p)\nadd_subdirectory(third_party/pybind11)\n");
+  auto r = stand_in_vendored_pybind11(tree.string(), {2, 11}, kStandIn, false, "/opt/my env/$x\"/bin/python3");
+  ASSERT_TRUE(r.ok) << r.errors.front();
+  const std::string now = slurp(tree / "third_party/pybind11/CMakeLists.txt");
+  EXPECT_NE(now.find("set(_torchsmith_python \"/opt/my env/\\$x\\\"/bin/python3\")\n"), std::string::npos) << now;
+  // Without a plan's Python (a test, a bare call) the stand-in reads the project's variables only.
+  testkit::TempDir u("ts-vpb");
+  vendor(u.path(), "third_party/pybind11", 2, 3);
+  top(u.path(), "project(p)\nadd_subdirectory(third_party/pybind11)\n");
+  ASSERT_TRUE(stand_in_vendored_pybind11(u.path(), {2, 11}, kStandIn).ok);
+  EXPECT_EQ(slurp(fs::path(u.path()) / "third_party/pybind11/CMakeLists.txt").find("_torchsmith_python "), std::string::npos);
+}
+
 TEST(VendoredPybind11, AnOldCopyAddedByCmakeGetsTheStandInAndRevertsByteForByte) {
   testkit::TempDir t("ts-vpb");
   const fs::path tree = t.path();

@@ -22,7 +22,8 @@ if(NOT _torchsmith_rule)
   endif()
 endif()
 set(_torchsmith_pythons)
-foreach(_py IN ITEMS "${PYTHON_EXECUTABLE}" "${Python_EXECUTABLE}" "${Python3_EXECUTABLE}")
+# The plan's Python first (_torchsmith_python, written before this text by the build run), then the project's.
+foreach(_py IN ITEMS "${_torchsmith_python}" "${PYTHON_EXECUTABLE}" "${Python_EXECUTABLE}" "${Python3_EXECUTABLE}")
   if(_py AND EXISTS "${_py}")
     list(APPEND _torchsmith_pythons "${_py}")
   endif()
@@ -107,6 +108,21 @@ foreach(_py IN LISTS _torchsmith_pythons)
     endif()
   endif()
 endforeach()
+
+# pybind11's own config puts the Python headers on pybind11::pybind11 (pybind11::python_headers) only when
+# it finds Python's development files itself: a project that found Python with the Interpreter alone
+# first (torch 2.11's CUDA config does) leaves them out, and `#include <Python.h>` fails. As its
+# pybind11NewTools.cmake does, they are added from the plan's Python.
+if(pybind11_FOUND AND TARGET pybind11::pybind11 AND NOT TARGET pybind11::python_headers AND _torchsmith_py_include)
+  get_target_property(_torchsmith_has pybind11::pybind11 INTERFACE_INCLUDE_DIRECTORIES)
+  if(NOT _torchsmith_has OR NOT "${_torchsmith_py_include}" IN_LIST _torchsmith_has)
+    add_library(pybind11::python_headers INTERFACE IMPORTED)
+    set_property(TARGET pybind11::python_headers PROPERTY INTERFACE_INCLUDE_DIRECTORIES "${_torchsmith_py_include}")
+    set_property(TARGET pybind11::pybind11 APPEND PROPERTY INTERFACE_LINK_LIBRARIES pybind11::python_headers)
+    message(STATUS "torchsmith [${_torchsmith_rule}]: pybind11's targets had no Python headers (Python was found "
+                   "without its development files before): ${_torchsmith_py_include} added")
+  endif()
+endif()
 
 if(NOT pybind11_FOUND)
   message(STATUS "torchsmith [${_torchsmith_rule}]: pybind11 ${pybind11_VERSION} from torch's headers in "
