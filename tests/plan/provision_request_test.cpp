@@ -23,6 +23,23 @@ TEST(ProvisionCatalog, EmbeddedCatalogReadsAndFindsBySeries) {
   for (const auto* c : cat.of_kind("cmake")) EXPECT_FALSE(c->source.empty());
 }
 
+// find() takes a Version: two numbers name a CUDA series (its newest release), more name one release
+// exactly; provisionable_cuda orders typed series newest first, whatever order they come in.
+TEST(ProvisionCatalog, FindTakesASeriesOrOneRelease) {
+  std::vector<std::string> errors;
+  auto cat = load_provision_catalog({}, errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  const ToolRelease* series = cat.find("cuda", testkit::version_of("13.0"));
+  ASSERT_NE(series, nullptr);
+  EXPECT_GT(series->version.release().size(), 2u);
+  EXPECT_EQ(cat.find("cuda", series->version), series);                  // its own full version, exactly
+  EXPECT_EQ(cat.find("cuda", testkit::version_of("13.0.99999")), nullptr);  // near miss: no such release
+  EXPECT_EQ(cat.find("cuda", testkit::version_of("13.99")), nullptr);       // near miss: no such series
+  ProvisionContext pc;
+  pc.catalog = &cat;
+  EXPECT_EQ(provisionable_cuda(pc, {testkit::version_of("12.4"), testkit::version_of("13.0")}), series);
+}
+
 TEST(ProvisionCatalog, BadPinIsAFileLineError) {
   ProvisionCatalog cat;
   std::vector<std::string> errors;
