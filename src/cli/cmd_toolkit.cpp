@@ -57,7 +57,8 @@ const plan::ToolRelease* lookup(const plan::ProvisionCatalog& cat, const std::st
     *error = "'" + spec + "': write KIND==VERSION with KIND cuda, cmake or ninja (cuda==13.0, cmake==3.31.6)";
     return nullptr;
   }
-  const plan::ToolRelease* t = cat.find(kind, version, via);
+  auto parsed = Version::parse(version);  // the user's flag: the CLI is its parse edge
+  const plan::ToolRelease* t = parsed ? cat.find(kind, *parsed, via) : nullptr;
   if (!t) {
     std::string known;
     for (const auto& r : cat.tools)
@@ -219,7 +220,7 @@ int run_path_or_remove(const GlobalOptions& g, const ToolkitOptions& o, bool rem
   std::string dir = plan::provisioned_dir(root, t->kind, t->version.original(), t->wheels, provision::host_platform());
   // Not from PyPI: the same version from NVIDIA's archives or conda, for an extension or a torch build.
   for (const char* via : {"redist", "conda"}) {
-    const plan::ToolRelease* other = provision::read_manifest(dir) ? nullptr : cat.find(t->kind, t->version.original(), via);
+    const plan::ToolRelease* other = provision::read_manifest(dir) ? nullptr : cat.find(t->kind, t->version, via);
     if (!other) continue;
     auto all = other->wheels;
     all.insert(all.end(), other->torch_parts.begin(), other->torch_parts.end());

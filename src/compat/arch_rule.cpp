@@ -22,9 +22,9 @@ bool nvcc_compiles(const std::vector<CudaArch>& nvcc_arches, const kb::CudaRelea
 }
 
 std::string ArchSpan::describe() const {
-  if (first.empty() || !hi) return "";
-  if (still_supported) return "since CUDA " + first;
-  return "CUDA " + first + " to " + hi->version.original();
+  if (!first || !hi) return "";
+  if (still_supported) return "since CUDA " + first->original();
+  return "CUDA " + first->original() + " to " + hi->version.original();
 }
 
 ArchSpan arch_span(const kb::Kb& kb, const CudaArch& capability) {
@@ -38,10 +38,10 @@ ArchSpan arch_span(const kb::Kb& kb, const CudaArch& capability) {
     if (!s.hi || v > s.hi->version) s.hi = &r;
   }
   if (!s.lo) return s;
-  s.first = s.lo->version.original();
+  s.first = s.lo->version;
   if (const kb::ArchSupport* a = kb.first_support(capability)) {
     if (a->first_cuda < s.lo->version) {
-      s.first = a->first_cuda.original();
+      s.first = a->first_cuda;
       s.first_source = a->source;
     }
   }

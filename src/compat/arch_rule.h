@@ -31,7 +31,7 @@ bool nvcc_compiles(const std::vector<CudaArch>& nvcc_arches, const kb::CudaRelea
 struct ArchSpan {
   const kb::CudaRelease* lo = nullptr;  // oldest release in the KB with it
   const kb::CudaRelease* hi = nullptr;  // newest release in the KB with it
-  std::string first;                    // "10.0": where support starts
+  std::optional<Version> first;         // 10.0: where support starts (none when no toolkit compiles it)
   std::string first_source;             // the [[arch]] entry's source when it says so
   bool still_supported = false;         // the newest toolkit in the KB still has it
   // "since CUDA 10.0" while the newest toolkit has it, else "CUDA 8.0 to 12.9"; "" when none.

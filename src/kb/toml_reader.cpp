@@ -156,6 +156,13 @@ std::optional<Version> EntryReader::parse_version(std::string_view key, const st
   return std::nullopt;
 }
 
+std::vector<Version> EntryReader::parsed_versions(std::string_view key, bool required, std::string_view example) {
+  std::vector<Version> out;
+  for (const auto& s : texts(key, required, example))
+    if (auto v = parse_version(key, s.empty() ? std::string("\"\"") : s, example, 0)) out.push_back(std::move(*v));
+  return out;
+}
+
 std::string EntryReader::range(std::string_view key, bool required, std::string_view example) {
   const std::string write = std::string(key) + " = " + std::string(example);
   return checked(key, required, example, [&](const std::string& s) -> std::string {

@@ -35,6 +35,8 @@ class EntryReader {
   // The same check, parsed: nullopt when the key is absent or its value is wrong (then reported).
   std::optional<Version> parsed_version(std::string_view key, bool required, std::string_view example,
                                         int components = 0);
+  // A list of versions, each checked as parsed_version() does; a bad one is reported and left out.
+  std::vector<Version> parsed_versions(std::string_view key, bool required, std::string_view example);
   std::string range(std::string_view key, bool required, std::string_view example);
   // The same check, parsed: any version when the key is absent or its value is wrong (then reported).
   VersionRange parsed_range(std::string_view key, bool required, std::string_view example);

@@ -191,7 +191,7 @@ bool identify(Conda& c) {
   const auto& wn = c.wn;
   const plan::Plan* p = o.plan;
   c.py = !o.python.empty()                 ? o.python
-         : p && !p->python_version.empty() ? major_minor(p->python_version)
+         : p && !p->python_version.empty() ? major_minor(p->python_version.text())
                                            : python_from_tag(wn->python_tag);
   const std::string& py = c.py;
   if (py.empty())

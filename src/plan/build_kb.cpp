@@ -23,12 +23,7 @@ namespace ts::plan {
 
 using kb::detail::EntryReader;
 
-bool in_range(std::string_view range, std::string_view version) {
-  if (range.empty()) return true;
-  auto r = VersionRange::parse(range);
-  auto v = Version::parse(version);
-  return r && v && r->contains(v->public_version());
-}
+bool in_range(const VersionRange& range, const Version& version) { return range.contains(version.public_version()); }
 
 namespace {
 
@@ -61,16 +56,16 @@ class Put {
 void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
                   std::vector<kb::KbError>& errs) {
   // Each [[key]] table through the KB's one reader (unknown keys reported as in every KB file).
-  Put put_invocations(kb.invocations, [](const Invocation& x) { return x.package + "|" + x.torch; });
+  Put put_invocations(kb.invocations, [](const Invocation& x) { return x.package + "|" + x.torch.original(); });
   Put put_features(kb.features, [](const Feature& x) { return x.name; });
-  Put put_portable(kb.portable, [](const PortableList& x) { return x.cuda + "|" + x.torch; });
+  Put put_portable(kb.portable, [](const PortableList& x) { return x.cuda.original() + "|" + x.torch.original(); });
   Put put_env(kb.env, [](const EnvVar& x) { return x.name; });
-  Put put_images(kb.images, [](const Image& x) { return x.cuda; });
+  Put put_images(kb.images, [](const Image& x) { return x.cuda.original(); });
   Put put_library_advice(kb.library_advice, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
   Put put_backends(kb.backends, [](const BuildBackend& x) { return x.name; });
   auto each = [&](const char* key, auto read) { kb::detail::read_tables(root[key].as_array(), file, key, errs, read); };
   each("invocation", [&](EntryReader& r) {
-    Invocation e{r.range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
+    Invocation e{r.parsed_range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
                  r.texts("command", true, "[\"{python}\", \"setup.py\", \"bdist_wheel\"]"), "", r.origin()};
     e.source = common_source(r);
     put_invocations(std::move(e));
@@ -78,12 +73,12 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   each("feature", [&](EntryReader& r) {
     Feature e{r.text("name", true, "\"cudnn\""), r.text("option", true, "\"USE_CUDNN\""),
               r.flag("default", true), r.texts("needs", false, "[\"cuda\"]"),
-              r.range("torch", false, "\">=2.0\""), "", r.origin()};
+              r.parsed_range("torch", false, "\">=2.0\""), "", r.origin()};
     e.source = common_source(r);
     put_features(std::move(e));
   });
   each("portable", [&](EntryReader& r) {
-    PortableList e{r.version("cuda", true, "\"11.8\""), r.range("torch", false, "\"<2.0\""),
+    PortableList e{r.parsed_version("cuda", true, "\"11.8\"").value_or(Version{}), r.parsed_range("torch", false, "\"<2.0\""),
                    r.text("arches", true, "\"7.0;8.0;9.0\""), "", r.origin()};
     std::string err;
     if (!e.arches.empty() && !ArchList::parse(e.arches, nullptr, &err))
@@ -92,7 +87,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     put_portable(std::move(e));
   });
   each("env", [&](EntryReader& r) {
-    EnvVar e{r.text("name", true, "\"MAX_JOBS\""), r.range("torch", false, "\">=1.0\""), "", r.origin()};
+    EnvVar e{r.text("name", true, "\"MAX_JOBS\""), r.parsed_range("torch", false, "\">=1.0\""), "", r.origin()};
     e.source = common_source(r);
     put_env(std::move(e));
   });
@@ -103,7 +98,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     kb.rpaths.push_back(e);
   });
   each("image", [&](EntryReader& r) {
-    Image e{r.version("cuda", true, "\"11.7\""), r.texts("versions", true, "[\"11.7.1\"]"),
+    Image e{r.parsed_version("cuda", true, "\"11.7\"").value_or(Version{}), r.parsed_versions("versions", true, "[\"11.7.1\"]"),
             r.text("cudnn", false, "\"8\""), r.texts("os", true, "[\"ubuntu22.04\"]"), "", r.origin()};
     e.source = common_source(r);
     put_images(std::move(e));
@@ -196,14 +191,11 @@ const T* first_of(const std::vector<T>& table, Match match) {
 }
 
 // Does an entry's CUDA ("11.8") name the same major.minor as c?
-bool same_cuda(const std::string& entry, const Version& c) {
-  auto v = Version::parse(entry);
-  return v && v->major_minor() == c.major_minor();
-}
+bool same_cuda(const Version& entry, const Version& c) { return entry.major_minor() == c.major_minor(); }
 
 }  // namespace
 
-const Invocation* BuildKb::invocation(std::string_view v, std::string_view package) const {
+const Invocation* BuildKb::invocation(const Version& v, std::string_view package) const {
   return first_of(invocations, [&](const Invocation& i) { return i.package == package && in_range(i.torch, v); });
 }
 
@@ -211,18 +203,18 @@ const Feature* BuildKb::feature(std::string_view name) const {
   return first_of(features, [&](const Feature& f) { return f.name == name; });
 }
 
-std::vector<const Feature*> BuildKb::features_for(std::string_view v) const {
+std::vector<const Feature*> BuildKb::features_for(const Version& v) const {
   std::vector<const Feature*> out;
   for (const auto& f : features)
     if (in_range(f.torch, v)) out.push_back(&f);
   return out;
 }
 
-const PortableList* BuildKb::portable_for(const Version& c, std::string_view v) const {
+const PortableList* BuildKb::portable_for(const Version& c, const Version& v) const {
   return first_of(portable, [&](const PortableList& p) { return same_cuda(p.cuda, c) && in_range(p.torch, v); });
 }
 
-const EnvVar* BuildKb::env_var(std::string_view name, std::string_view v) const {
+const EnvVar* BuildKb::env_var(std::string_view name, const Version& v) const {
   return first_of(env, [&](const EnvVar& e) { return e.name == name && in_range(e.torch, v); });
 }
 

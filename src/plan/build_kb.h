@@ -8,13 +8,15 @@
 #include <string_view>
 #include <vector>
 
+#include "core/version.h"
+#include "core/version_range.h"
 #include "kb/kb.h"
 #include "kb/table.h"
 
 namespace ts::plan {
 
 struct Invocation {
-  std::string torch;                 // range over the torch version
+  VersionRange torch;                // range over the torch version (parsed when the KB loads)
   std::string package;               // wheel, conda, libtorch
   std::vector<std::string> command;  // {python} {dist} {build} are filled by the plan
   std::string source;
@@ -26,14 +28,14 @@ struct Feature {
   std::string option;              // "USE_CUDNN"
   bool default_on = true;
   std::vector<std::string> needs;  // feature names that must be on
-  std::string torch;               // range where the option exists; "" = every release
+  VersionRange torch;              // range where the option exists; any = every release
   std::string source;
   kb::Origin origin;
 };
 
 struct PortableList {
-  std::string cuda;    // "11.8"
-  std::string torch;   // "" = every release
+  Version cuda;        // "11.8"
+  VersionRange torch;  // any = every release
   std::string arches;  // TORCH_CUDA_ARCH_LIST form
   std::string source;
   kb::Origin origin;
@@ -41,7 +43,7 @@ struct PortableList {
 
 struct EnvVar {
   std::string name;
-  std::string torch;
+  VersionRange torch;  // any = every release
   std::string source;
   kb::Origin origin;
 };
@@ -54,8 +56,8 @@ struct Rpath {
 };
 
 struct Image {
-  std::string cuda;                   // "11.7"
-  std::vector<std::string> versions;  // tags: "11.7.0", "11.7.1"
+  Version cuda;                   // "11.7"
+  std::vector<Version> versions;  // tags: "11.7.0", "11.7.1" (.original() as written)
   std::string cudnn;                  // "8"; "" = no cuDNN variant in the tag
   std::vector<std::string> os;        // "ubuntu18.04"
   std::string source;
@@ -105,13 +107,13 @@ struct BuildKb {
   std::string max_arches_source;
   kb::Origin limits_origin;
 
-  const Invocation* invocation(std::string_view torch_version, std::string_view package) const;
+  const Invocation* invocation(const Version& torch_version, std::string_view package) const;
   const Feature* feature(std::string_view name) const;
   // Features whose option exists in this torch version, in file order.
-  std::vector<const Feature*> features_for(std::string_view torch_version) const;
+  std::vector<const Feature*> features_for(const Version& torch_version) const;
   // The official list for this CUDA (major.minor); nullptr when the KB has none.
-  const PortableList* portable_for(const Version& cuda, std::string_view torch_version) const;
-  const EnvVar* env_var(std::string_view name, std::string_view torch_version) const;
+  const PortableList* portable_for(const Version& cuda, const Version& torch_version) const;
+  const EnvVar* env_var(std::string_view name, const Version& torch_version) const;
   const Image* image(const Version& cuda) const;  // the image of this CUDA's major.minor
   // The advice for a missing library on this CPU; x86_64's when the CPU has no entry of its own.
   const LibraryAdvice* advice(std::string_view library, std::string_view cpu) const;
@@ -119,8 +121,8 @@ struct BuildKb {
   const BuildBackend* backend(std::string_view name) const;
 };
 
-// True when version is in range ("" = any; an unparsable range holds nothing).
-bool in_range(std::string_view range, std::string_view version);
+// True when the version's public part ("2.4.1" of "2.4.1+cu121") is in range (any holds every version).
+bool in_range(const VersionRange& range, const Version& version);
 
 // The embedded build.toml, then DIR/build.toml of each overlay. Errors are "file:line: message".
 BuildKb load_build_kb(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors);

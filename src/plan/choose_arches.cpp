@@ -50,7 +50,7 @@ std::optional<ArchList> read_arches(Ctx& c, const std::string& text, std::string
   names.own = [&](const std::string& n, std::string* err) -> std::optional<std::vector<CudaArch>> {
     if (n != "portable") return std::nullopt;
     portable = c.toolkit || c.cuda_rel ? c.in->build.portable_for(c.cuda_rel ? c.cuda_rel->version : *c.toolkit->version.parsed(),
-                                                                 c.version())
+                                                                 c.torch_version())
                                        : nullptr;
     if (!portable) {
       no_portable = true;
@@ -89,7 +89,7 @@ std::optional<ArchList> read_arches(Ctx& c, const std::string& text, std::string
       why += (why.empty() ? "" : "; ") + a.capability() + " = " + gpu_names(c.facts(), a);
     why = "the GPUs on this machine: " + why;
   } else if (portable) {
-    why = "the official builds' list for CUDA " + portable->cuda;
+    why = "the official builds' list for CUDA " + portable->cuda.original();
     src = cite(portable->source, portable->origin);
   } else {
     why = "asked for (" + c.spec().origin_of("arch") + ")";

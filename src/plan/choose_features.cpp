@@ -23,7 +23,7 @@ std::string names(const BuildKb& b) {
 void choose_features(Ctx& c) {
   const auto& spec = c.spec();
   const auto& b = c.in->build;
-  auto avail = b.features_for(c.version());
+  auto avail = b.features_for(c.torch_version());
   std::map<std::string, std::string> why;
   for (const auto* f : avail) {
     c.p.features[f->name] = f->default_on;
@@ -41,7 +41,7 @@ void choose_features(Ctx& c) {
       if (!c.p.features.count(n)) {
         if (on)
           c.conflict("--with " + n, "torch " + c.version() + " has no " + f->option + " (it exists in torch " +
-                     f->torch + ")", {"drop --with " + n}, cite(f->source, f->origin));
+                     f->torch.original() + ")", {"drop --with " + n}, cite(f->source, f->origin));
         continue;
       }
       c.p.features[n] = on;

@@ -109,7 +109,7 @@ void choose_libraries(Ctx& c) {
   if (!c.cuda_on || !c.toolkit) return;
   // build.toml's entry (torch's own use of the variable) is the better source where it has one.
   for (const auto& e : toolkit_env(c.p.cuda_home))
-    c.set_env(e.name, e.value, e.reason, c.in->build.env_var(e.name, c.version()) ? "" : e.source);
+    c.set_env(e.name, e.value, e.reason, c.in->build.env_var(e.name, c.torch_version()) ? "" : e.source);
   cudnn(c);
   if (c.p.features["nccl"]) {
     if (const LibraryFacts* n = find_lib(c, "nccl")) {

@@ -76,7 +76,7 @@ void build(Ctx& c) {
   // A conda package is made from the wheel (torchsmith conda), so conda needs the wheel built too.
   for (const char* kind : {"wheel"}) {
     if (!spec.wants("wheel") && !spec.wants("conda")) continue;
-    const Invocation* inv = c.in->build.invocation(c.version(), kind);
+    const Invocation* inv = c.in->build.invocation(c.torch_version(), kind);
     if (!inv) {
       c.conflict(std::string(kind) + " build of torch " + c.version(), "build.toml names no build command for it",
                  {"add an [[invocation]] to build.toml in a --kb overlay"}, "build.toml");
@@ -106,7 +106,7 @@ void build(Ctx& c) {
     if (c.cuda_on && !c.arches.empty()) c.p.cmake_options["CMAKE_CUDA_ARCHITECTURES"] = c.arches.cmake_cuda_architectures();
     for (const auto& [k, v] : c.p.cmake_options) cfg.argv.push_back("-D" + k + "=" + v);
     c.p.steps.push_back(cfg);
-    const Invocation* inv = c.in->build.invocation(c.version(), "libtorch");
+    const Invocation* inv = c.in->build.invocation(c.torch_version(), "libtorch");
     Step b{"build", {}, "{src}", "build and install into build-libtorch/libtorch"};
     if (inv)
       for (const auto& a : inv->command) b.argv.push_back(fill(a, c));

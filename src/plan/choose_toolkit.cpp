@@ -73,7 +73,7 @@ std::string official_list(const kb::TorchRelease& rel, const char* sep) {
 // The CUDA series a provision may take for this torch: its official ones; when --arch names a GPU none
 // of them compiles for (sm_89 with torch 1.13's 11.6 and 11.7), the catalog's newer minors of the
 // newest official major that compile for every arch asked for (11.8).
-std::vector<std::string> provision_series(const Ctx& c, const ProvisionContext& pc) {
+std::vector<Version> provision_series(const Ctx& c, const ProvisionContext& pc) {
   const auto& rel = *c.release;
   const std::vector<CudaArch>& want = c.spec().arch_numbers;  // parsed with the request (names resolve later)
   auto compiles_all = [&](const std::string& mm) {
@@ -83,22 +83,22 @@ std::vector<std::string> provision_series(const Ctx& c, const ProvisionContext& 
       if (!compat::arch_listed(r->arches, a)) return false;
     return true;
   };
-  if (want.empty() || !pc.catalog) return kb::spelled(rel.cuda);
+  if (want.empty() || !pc.catalog) return rel.cuda;
   int major = 0;
   for (const auto& v : rel.cuda) {
-    if (compiles_all(v.original())) return kb::spelled(rel.cuda);
+    if (compiles_all(v.original())) return rel.cuda;
     major = std::max(major, v.major());
   }
-  std::vector<std::string> newer;
+  std::vector<Version> newer;
   for (const auto& t : pc.catalog->tools) {
     const Version& v = t.version;  // parsed when provision.toml loaded
     if (t.kind != "cuda" || v.major() != major) continue;
-    std::string mm = v.major_minor();
+    Version mm = v.truncated(2);
     if (!rel.official_cuda(v) &&
-        std::find(newer.begin(), newer.end(), mm) == newer.end() && compiles_all(mm))
+        std::find(newer.begin(), newer.end(), mm) == newer.end() && compiles_all(mm.major_minor()))
       newer.push_back(mm);
   }
-  return newer.empty() ? kb::spelled(rel.cuda) : newer;
+  return newer.empty() ? rel.cuda : newer;
 }
 
 // Takes catalog entry `t` as the toolkit: the plan's CUDA_HOME is its cache directory and the run's
@@ -119,7 +119,7 @@ void use_provisioned(Ctx& c, const ProvisionContext& given, const ToolRelease& t
     else have_cudnn = true;
   }
   if (t.via == "redist" && c.p.features.count("cudnn") && c.p.features["cudnn"] && !have_cudnn && pc.catalog && v)
-    pc.cudnn = pc.catalog->cudnn_for(v->major(), c.release->version.original());
+    pc.cudnn = pc.catalog->cudnn_for(v->major(), c.release->version);
   core::use_provisioned_toolkit(c, pc, t);
   c.cuda_rel = c.in->kb.find_cuda(t.version);
   c.decide("provision", "cuda " + t.version.original() + " from " + provision_where(pc, t), why,
@@ -144,12 +144,12 @@ bool take_provisioned(Ctx& c, std::string& why) {
   using K = ToolkitChoice::Kind;
   const auto& rel = *c.release;
   const std::optional<Version>& asked = c.spec().cuda;
-  std::vector<std::string> series = !asked ? provision_series(c, *pc) : std::vector<std::string>{asked->major_minor()};
+  std::vector<Version> series = !asked ? provision_series(c, *pc) : std::vector<Version>{asked->truncated(2)};
   auto refuse = [&](const std::string& what, const std::string& reason) {
     const ToolRelease* known = pc->catalog ? pc->catalog->find("cuda", series.back()) : nullptr;
     for (const auto& mm : series)
       if (const auto* t = pc->catalog ? pc->catalog->find("cuda", mm) : nullptr) known = t;
-    std::string newest = series.empty() ? "" : series.back();
+    std::string newest = series.empty() ? "" : series.back().major_minor();
     std::string pypi = known && !known->complete ? "; " + no_whole_compiler(*known) : "";
     c.conflict(what, reason + pypi, {runfile_advice(newest), "or build with the installed toolkit anyway: --toolkit system"},
                known ? cite(known->source, known->origin) : cite(rel.source, rel.origin));
@@ -203,7 +203,7 @@ bool take_provisioned(Ctx& c, std::string& why) {
     use_provisioned(c, *pc, *t, why);
     return true;
   }
-  series = kb::spelled(rel.cuda);
+  series = rel.cuda;
   refuse("CUDA for torch " + rel.version.original(), reason + "; none of " + official_list(rel, ", ") + " is installed");
   return true;
 }

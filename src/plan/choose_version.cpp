@@ -13,7 +13,7 @@ std::string local_label(const Ctx& c) {
   const Version* v = c.p.cuda.version();
   if (!c.cuda_on || !v) return "cpu";
   std::string label = c.p.cuda.cu_tag();
-  const PortableList* off = c.in->build.portable_for(*v, c.version());
+  const PortableList* off = c.in->build.portable_for(*v, c.torch_version());
   if (off && ArchList::parse(off->arches) == c.arches) return label;
   for (const auto& a : c.arches.arches()) label += ".sm" + a.sass_only().number();
   return label;

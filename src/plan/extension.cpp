@@ -47,11 +47,12 @@ const CudaToolkitFacts* pick_toolkit(const Ctx& c, std::string& why) {
 
 // A provisioned toolkit for torch's CUDA (or --cuda's): nvcc points at it and the run's provision
 // step makes it exist. False with a conflict when the catalog cannot give a whole one.
-bool provision_cuda(Ctx& c, const std::string& mm, const std::string& why) {
+bool provision_cuda(Ctx& c, const Version& series, const std::string& why) {
   const ProvisionContext& pc = *c.req->provision;
+  const std::string mm = series.major_minor();
   // PyPI where its wheels are whole, else NVIDIA's redistributable archives, else conda (--toolkit narrows it).
-  const ToolRelease* rel = provisionable_cuda(pc, {mm});
-  if (!rel && pc.catalog) rel = pc.catalog->find("cuda", mm);  // to say why not
+  const ToolRelease* rel = provisionable_cuda(pc, {series});
+  if (!rel && pc.catalog) rel = pc.catalog->find("cuda", series);  // to say why not
   std::vector<std::string> ways{runfile_advice(mm)};
   if (!c.recipe->cuda_only) ways.push_back("or build the CPU part only: --without cuda");
   // A release of a provider --toolkit did not ask for only says why not: it is never used.
@@ -92,7 +93,7 @@ bool pick_toolkit(Ctx& c) {
                  {"name it: --cuda X.Y"}, "facts");
       return false;
     }
-    if (!provision_cuda(c, want, "asked for (" + pc->cli_source + "), CUDA " + want + " (torch's CUDA" +
+    if (!provision_cuda(c, wanted->truncated(2), "asked for (" + pc->cli_source + "), CUDA " + want + " (torch's CUDA" +
                                     (!c.req->cuda ? "" : ", --cuda") + ")"))
       return false;
   } else if (kind == K::path) {
@@ -119,7 +120,7 @@ bool pick_toolkit(Ctx& c) {
               c.python->torch.cuda + ")'";
       }
       c.toolkit = nullptr;
-      if (!provision_cuda(c, want, had + ", torch was built with CUDA " + c.python->torch.cuda)) return false;
+      if (!provision_cuda(c, wanted->truncated(2), had + ", torch was built with CUDA " + c.python->torch.cuda)) return false;
     } else if (!c.toolkit) {
       std::vector<std::string> ways{"install CUDA " + want + " (nvcc) and plan again; CUDA_HOME is then set by the plan"};
       if (!c.recipe->cuda_only) ways.push_back("or build the CPU part only: --without cuda");

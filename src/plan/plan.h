@@ -127,7 +127,7 @@ struct Plan {
   std::string torch_cuda;      // an extension's torch: torch.version.cuda ("12.4"; "" = CPU torch or a torch build)
   std::string cuda_home;
   std::string python;          // interpreter path
-  std::string python_version;
+  FactVersion python_version;  // "3.12.3", parsed once where the interpreter reported it
   ArchList arch_list;          // empty for CPU builds; the lock spells it as TORCH_CUDA_ARCH_LIST
   std::string host_compiler;   // CXX path
   std::string cmake_version;   // the CMake chosen: "4.2.0"

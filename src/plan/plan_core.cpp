@@ -38,6 +38,12 @@ std::string Ctx::cuda_mm() const {
   return v ? v->major_minor() : toolkit->version;
 }
 
+const Version& Ctx::torch_version() const {
+  static const Version unknown;
+  const auto& v = in->spec.version.parsed();
+  return v ? *v : unknown;
+}
+
 FactVersion Ctx::cuda_mm_version() const {
   auto v = toolkit ? toolkit->version.parsed() : std::nullopt;
   return v ? FactVersion(v->truncated(2)) : FactVersion();
@@ -78,7 +84,7 @@ void Ctx::set_env(const std::string& name, const std::string& value, const std::
                   std::string source, std::string rule) {
   p.env[name] = value;
   if (source.empty() && in)
-    if (const EnvVar* e = in->build.env_var(name, version())) source = cite(e->source, e->origin);
+    if (const EnvVar* e = in->build.env_var(name, torch_version())) source = cite(e->source, e->origin);
   decide("env", name + "=" + value, reason, source, std::move(rule));
 }
 

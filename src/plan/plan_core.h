@@ -78,7 +78,10 @@ struct Ctx : ContractOut {
   const HostFacts& facts() const { return facts_; }
   const kb::Kb& kb() const { return kb_; }
   const spec::BuildSpec& spec() const { return in->spec; }  // a torch build's
-  const std::string& version() const { return in->spec.version; }
+  const FactVersion& version() const { return in->spec.version; }
+  // The same, typed, for build.toml's ranges: a torch plan's steps past plan.release run only when the
+  // KB knew it, so it parsed (an unparsed one reads as 0, which only an open range holds).
+  const Version& torch_version() const;
   std::string cuda_mm() const;  // "12.8" of the chosen toolkit, "" when none
   FactVersion cuda_mm_version() const;  // the same, typed (a fix's condition reads it); empty when none
 

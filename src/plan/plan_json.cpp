@@ -200,7 +200,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
                                        : CudaChoice::from_text(j.value("cuda", ""));
   p.cuda_home = j.value("cuda_home", "");
   p.python = j.value("python", "");
-  p.python_version = j.value("python_version", "");
+  p.python_version = FactVersion(j.value("python_version", ""));
   p.arch_list = read_arch_list(j.value("arch_list", ""));
   p.host_compiler = j.value("host_compiler", "");
   p.cmake_version = j.value("cmake_version", "");

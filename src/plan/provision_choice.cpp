@@ -113,13 +113,10 @@ std::vector<std::string> provider_order(const ProvisionContext& pc) {
   }
 }
 
-const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vector<std::string>& series) {
+const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vector<Version>& series) {
   if (!pc.catalog) return nullptr;
-  std::vector<std::string> s = series;
-  std::sort(s.begin(), s.end(), [](const std::string& a, const std::string& b) {
-    auto va = Version::parse(a), vb = Version::parse(b);
-    return va && vb && *va > *vb;
-  });
+  std::vector<Version> s = series;
+  std::sort(s.begin(), s.end(), [](const Version& a, const Version& b) { return a > b; });
   // Newest series first; within one, PyPI where its wheels are whole, else NVIDIA's archives, else conda.
   for (const auto& mm : s)
     for (const auto& via : provider_order(pc))

@@ -51,6 +51,6 @@ std::string runfile_advice(const std::string& mm);
 
 // The newest complete catalog CUDA whose major.minor is one of `series` (newest series first), from
 // the first provider of provider_order that has one.
-const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vector<std::string>& series);
+const ToolRelease* provisionable_cuda(const ProvisionContext& pc, const std::vector<Version>& series);
 
 }  // namespace ts::plan

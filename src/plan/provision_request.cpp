@@ -129,10 +129,9 @@ std::vector<kb::KbError> parse_into(ProvisionCatalog& cat, const std::string& fi
 
 }  // namespace
 
-const ToolRelease* ProvisionCatalog::find(std::string_view kind, std::string_view version, std::string_view via) const {
-  auto want = Version::parse(version);
-  if (!want) return nullptr;
-  bool mm = kind == "cuda" && std::count(version.begin(), version.end(), '.') == 1;
+const ToolRelease* ProvisionCatalog::find(std::string_view kind, const Version& version, std::string_view via) const {
+  const Version* want = &version;
+  bool mm = kind == "cuda" && version.release().size() == 2;
   const ToolRelease* best = nullptr;
   for (const auto& t : tools) {
     if (t.kind != kind || t.via != via) continue;
@@ -143,8 +142,8 @@ const ToolRelease* ProvisionCatalog::find(std::string_view kind, std::string_vie
   return best;
 }
 
-const ToolRelease* ProvisionCatalog::cudnn_for(int cuda_major, std::string_view torch_version) const {
-  auto torch = Version::parse(torch_version);
+const ToolRelease* ProvisionCatalog::cudnn_for(int cuda_major, const Version& torch_version) const {
+  const Version* torch = &torch_version;
   const ToolRelease* best = nullptr;
   for (const auto& t : tools) {
     if (t.kind != "cudnn" || std::find(t.cuda_majors.begin(), t.cuda_majors.end(), std::to_string(cuda_major)) == t.cuda_majors.end())

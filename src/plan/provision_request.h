@@ -42,13 +42,14 @@ struct ToolRelease {
 
 struct ProvisionCatalog {
   std::vector<ToolRelease> tools;
-  // The entry of this kind whose version's major.minor is `mm` (cuda) or whose version equals it,
-  // among those provided `via` pip (PyPI wheels), redist or conda.
-  const ToolRelease* find(std::string_view kind, std::string_view version, std::string_view via = "pip") const;
+  // The entry of this kind whose version equals `version`, or for cuda, when `version` has two numbers
+  // (a series: 12.4), the newest of that major.minor; among those provided `via` pip (PyPI
+  // wheels), redist or conda.
+  const ToolRelease* find(std::string_view kind, const Version& version, std::string_view via = "pip") const;
   std::vector<const ToolRelease*> of_kind(std::string_view kind) const;
   // The newest [[cudnn]] entry with an archive for CUDA `cuda_major` whose torch range holds
   // `torch_version`; nullptr when none.
-  const ToolRelease* cudnn_for(int cuda_major, std::string_view torch_version) const;
+  const ToolRelease* cudnn_for(int cuda_major, const Version& torch_version) const;
   // A site's default mirror per provider ("redist", "conda"): provision.toml's [mirror] table (the
   // user's overlay, ~/.config/torchsmith/kb/provision.toml); "" = upstream.
   std::string mirror(std::string_view via) const;

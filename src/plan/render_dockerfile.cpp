@@ -42,9 +42,9 @@ std::string docker_image(const Plan& p, const BuildKb& b, const HostFacts& f, st
     if (error) *error = "build.toml names no nvidia/cuda image for CUDA " + p.cuda.text() + " (add an [[image]] in a --kb overlay)";
     return "";
   }
-  std::string tag = img->versions.back();
+  std::string tag = img->versions.back().original();
   for (const auto& t : img->versions)
-    if (v->release().size() >= 3 && Version::parse(t) == v->truncated(3)) tag = t;
+    if (v->release().size() >= 3 && t == v->truncated(3)) tag = t.original();
   std::string os = f.os.id + f.os.version_id;
   if (std::find(img->os.begin(), img->os.end(), os) == img->os.end()) os = img->os.back();
   bool cudnn = p.features.count("cudnn") && p.features.at("cudnn") && !img->cudnn.empty();
@@ -70,7 +70,7 @@ std::string render_dockerfile(const Plan& p, const BuildKb& b, const HostFacts& 
       return refuse("the environment " + util::printable(k) + "=" + util::printable(v) +
                     (env_name(k) ? " holds a control character" : " is not a variable name"));
   std::ostringstream o;
-  std::string py = p.python_version.empty() ? "3.10" : Version::parse(p.python_version)->major_minor();
+  std::string py = p.python_version.empty() ? "3.10" : p.python_version.major_minor();
   o << "# torchsmith plan for torch==" << util::printable(p.torch_version) << " (" << util::printable(p.build_version)
     << "), in a container.\n"
     << "# Host paths of the plan (conda env, cuDNN, compilers) are replaced by the image's own.\n"

@@ -12,6 +12,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/cuda_arch.h"
+#include "core/fact_version.h"
 #include "core/version.h"
 
 namespace ts::spec {
@@ -31,7 +32,7 @@ const char* build_type_name(BuildType t);  // "Release", "Debug", "RelWithDebInf
 
 struct BuildSpec {
   std::string package = "torch";  // what to build; extension packages come in later issues
-  std::string version;            // exact release asked for: "2.4.1"
+  FactVersion version;            // exact release asked for: "2.4.1" (parsed where the request is read)
   std::optional<Version> cuda;    // --cuda 12.8 (checked: X.Y[.Z]); none = choose among the installed toolkits
   std::string arch;               // "native" (default), "portable", "8.9;12.0+PTX", "ada"
   // The arches `arch` names by number, parsed where the request is checked (a family or native

@@ -64,7 +64,7 @@ bool check_requirement(const RawField& f, BuildSpec& s, std::string& error) {
     error = at(f, "torch", "'" + f.value + "' names no single release: write torch==X.Y.Z (e.g. torch==2.4.1)");
     return false;
   }
-  s.version = sp[0].version.str();
+  s.version = FactVersion(sp[0].version.str());
   return true;
 }
 

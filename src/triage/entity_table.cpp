@@ -3,7 +3,9 @@
 #include "triage/entity_table.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <span>
 
 #include "kb/layers.h"
 #include "kb/toml_parse.h"
@@ -16,27 +18,32 @@ std::string where(std::string_view file, const toml::node& n) {
   return std::string(file) + ":" + std::to_string(n.source().begin.line) + ": ";
 }
 
-// Reads the string fields of one entry; `required` ones must be there and non-empty.
-bool fields(const toml::table& t, std::string_view file, std::initializer_list<std::pair<const char*, std::string*>> f,
-            std::initializer_list<const char*> required, std::vector<std::string>& errors) {
+// One string field of an entry: its key, where it goes, and whether it must be there and non-empty.
+struct Slot {
+  const char* key;
+  std::string* out;
+  bool required;
+};
+
+// Reads the string fields of one entry in slot order: a wrong type, then each required one missing,
+// then each key no slot names, all reported.
+bool fields(const toml::table& t, std::string_view file, std::span<const Slot> f, std::vector<std::string>& errors) {
   bool ok = true;
-  for (const auto& [key, out] : f) {
+  for (const auto& [key, out, required] : f) {
     const toml::node* n = t.get(key);
     if (!n) continue;
     auto v = n->value<std::string>();
     if (!v) { errors.push_back(where(file, *n) + "'" + key + "' must be a string"); ok = false; continue; }
     *out = *v;
   }
-  for (const char* key : required) {
-    for (const auto& [k, out] : f)
-      if (std::string_view(k) == key && out->empty()) {
-        errors.push_back(where(file, t) + "missing '" + key + "'");
-        ok = false;
-      }
-  }
+  for (const auto& [key, out, required] : f)
+    if (required && out->empty()) {
+      errors.push_back(where(file, t) + "missing '" + key + "'");
+      ok = false;
+    }
   for (const auto& [k, v] : t) {
     bool known = false;
-    for (const auto& [key, out] : f) known |= k.str() == key;
+    for (const auto& slot : f) known |= k.str() == slot.key;
     if (!known) { errors.push_back(where(file, v) + "unknown key '" + std::string(k.str()) + "'"); ok = false; }
   }
   return ok;
@@ -147,158 +154,197 @@ const StdMember* EntityTables::find_std_member(std::string_view name) const {
 
 namespace {
 
-void load_headers(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  each(root, "header", file, errors, [&](const toml::table& t) {
-    HeaderEntry h;
-    h.file = std::string(file);
-    h.line = static_cast<int>(t.source().begin.line);
-    std::size_t before = errors.size();
-    fields(t, file, {{"header", &h.header}, {"provider", &h.provider}, {"kind", &h.kind}, {"debian", &h.debian},
-                     {"pypi", &h.pypi}, {"conda", &h.conda}, {"signature", &h.signature}, {"source", &h.source}},
-           {"header", "provider", "kind", "source"}, errors);
-    if (!h.kind.empty() && std::find(std::begin(kKinds), std::end(kKinds), h.kind) == std::end(kKinds))
-      errors.push_back(where(file, t) + "unknown kind '" + h.kind + "' (cuda, system, python, torch, submodule, repository, removed)");
-    if (h.debian.empty() && h.pypi.empty() && h.conda.empty() && h.kind != "submodule" && h.kind != "cuda" &&
-        h.kind != "torch" && h.kind != "repository" && h.kind != "removed")
-      errors.push_back(where(file, t) + "header '" + h.header + "': name a package (debian, pypi or conda)");
-    if (errors.size() == before) put(out.headers, std::move(h), [](const HeaderEntry& e) { return e.header; });
-  });
-}
+// One [[array]] of a table file: its entry type's string fields, what else an entry must satisfy (each
+// problem a message), the key a later layer's entry replaces it by, and the list it goes into.
+template <class T, std::size_t N>
+struct EntrySpec {
+  const char* array;
+  std::array<std::pair<const char*, std::string T::*>, N> fields;
+  std::array<const char*, N> required;  // the keys that must be there, in field order ("" = none)
+  void (*check)(const T&, std::vector<std::string>& problems);
+  std::string (*key)(const T&);
+  std::vector<T> EntityTables::*into;
+};
 
-void load_modules(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  each(root, "module", file, errors, [&](const toml::table& t) {
-    ModuleEntry m;
-    m.file = std::string(file);
-    m.line = static_cast<int>(t.source().begin.line);
+// The one entry loader: each table of spec.array read into a T (its fields, then its check); an entry
+// with any error is left out, else put in its list.
+template <const auto& spec>
+void load_entries(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  each(root, spec.array, file, errors, [&](const toml::table& t) {
+    using T = typename std::remove_cvref_t<decltype(out.*spec.into)>::value_type;
+    T e;
+    e.file = std::string(file);
+    e.line = static_cast<int>(t.source().begin.line);
     std::size_t before = errors.size();
-    fields(t, file, {{"name", &m.name}, {"pypi", &m.pypi}, {"build_signature", &m.build_signature}, {"source", &m.source}},
-           {"name", "pypi", "build_signature", "source"}, errors);
-    if (m.name.find('.') != std::string::npos) errors.push_back(where(file, t) + "name a top-level module, not '" + m.name + "'");
-    if (errors.size() == before) put(out.modules, std::move(m), [](const ModuleEntry& e) { return e.name; });
-  });
-  each(root, "removed", file, errors, [&](const toml::table& t) {
-    RemovedName r;
-    r.file = std::string(file);
-    r.line = static_cast<int>(t.source().begin.line);
-    std::size_t before = errors.size();
-    fields(t, file, {{"module", &r.module}, {"name", &r.name}, {"removed_in", &r.removed_in}, {"use", &r.use}, {"source", &r.source}},
-           {"module", "name", "removed_in", "source"}, errors);
-    if (r.module.find('.') != std::string::npos) errors.push_back(where(file, t) + "name a top-level module, not '" + r.module + "'");
-    if (errors.size() == before)
-      put(out.removed_names, std::move(r), [](const RemovedName& e) { return e.module + ":" + e.name; });
-  });
-}
-
-void load_triton(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  if (const toml::node* m = root.get("minimum")) {
-    if (const toml::table* t = m->as_table()) {
-      std::string cap, src;
-      if (fields(*t, file, {{"capability", &cap}, {"source", &src}}, {"capability", "source"}, errors)) {
-        out.triton_min_capability = cap;
-        out.triton_min_capability_source = src;
-      }
-    } else {
-      errors.push_back(where(file, *m) + "'minimum' must be a table");
+    std::vector<Slot> slots;
+    for (const auto& [key, member] : spec.fields) {
+      bool required = std::any_of(spec.required.begin(), spec.required.end(),
+                                  [&](const char* r) { return r && std::string_view(r) == key; });
+      slots.push_back({key, &(e.*member), required});
     }
-  }
-  each(root, "arch", file, errors, [&](const toml::table& t) {
-    TritonArch a;
-    a.file = std::string(file);
-    a.line = static_cast<int>(t.source().begin.line);
-    std::size_t before = errors.size();
-    fields(t, file, {{"arch", &a.arch}, {"first_triton", &a.first_triton}, {"ptxas", &a.ptxas}, {"source", &a.source}},
-           {"arch", "first_triton", "source"}, errors);
-    if (a.arch.rfind("sm_", 0) != 0) errors.push_back(where(file, t) + "arch must be sm_NN, not '" + a.arch + "'");
-    if (errors.size() == before) put(out.triton_arches, std::move(a), [](const TritonArch& e) { return e.arch; });
+    fields(t, file, slots, errors);
+    std::vector<std::string> problems;
+    if (spec.check) spec.check(e, problems);
+    for (auto& p : problems) errors.push_back(where(file, t) + p);
+    if (errors.size() == before) put(out.*spec.into, std::move(e), spec.key);
   });
 }
 
-void load_ptx(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  each(root, "isa", file, errors, [&](const toml::table& t) {
-    PtxIsa p;
-    p.file = std::string(file);
-    p.line = static_cast<int>(t.source().begin.line);
-    std::size_t before = errors.size();
-    fields(t, file, {{"version", &p.version}, {"cuda", &p.cuda}, {"source", &p.source}}, {"version", "cuda", "source"}, errors);
-    for (const auto* v : {&p.version, &p.cuda})
-      if (!v->empty() && !major_minor(*v)) errors.push_back(where(file, t) + "'" + *v + "' must be MAJOR.MINOR");
-    if (errors.size() == before) put(out.ptx_isas, std::move(p), [](const PtxIsa& e) { return e.version; });
-  });
+bool word(const std::string& v) {
+  return !v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
-void load_libstdcxx(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  each(root, "glibcxx", file, errors, [&](const toml::table& t) {
-    GlibcxxVersion g;
-    g.file = std::string(file);
-    g.line = static_cast<int>(t.source().begin.line);
-    std::size_t before = errors.size();
-    fields(t, file, {{"version", &g.version}, {"gcc", &g.gcc}, {"source", &g.source}}, {"version", "gcc", "source"}, errors);
-    if (!g.version.empty() && g.version.find_first_not_of("0123456789.") != std::string::npos)
-      errors.push_back(where(file, t) + "version is the part after GLIBCXX_ (\"3.4.32\"), not '" + g.version + "'");
-    if (errors.size() == before) put(out.glibcxx, std::move(g), [](const GlibcxxVersion& e) { return e.version; });
-  });
-}
+constexpr EntrySpec<HeaderEntry, 8> kHeaders{
+    "header",
+    {{{"header", &HeaderEntry::header}, {"provider", &HeaderEntry::provider}, {"kind", &HeaderEntry::kind},
+      {"debian", &HeaderEntry::debian}, {"pypi", &HeaderEntry::pypi}, {"conda", &HeaderEntry::conda},
+      {"signature", &HeaderEntry::signature}, {"source", &HeaderEntry::source}}},
+    {"header", "provider", "kind", "source"},
+    [](const HeaderEntry& h, std::vector<std::string>& p) {
+      if (!h.kind.empty() && std::find(std::begin(kKinds), std::end(kKinds), h.kind) == std::end(kKinds))
+        p.push_back("unknown kind '" + h.kind + "' (cuda, system, python, torch, submodule, repository, removed)");
+      if (h.debian.empty() && h.pypi.empty() && h.conda.empty() && h.kind != "submodule" && h.kind != "cuda" &&
+          h.kind != "torch" && h.kind != "repository" && h.kind != "removed")
+        p.push_back("header '" + h.header + "': name a package (debian, pypi or conda)");
+    },
+    [](const HeaderEntry& e) { return e.header; }, &EntityTables::headers};
 
-void load_stdlib(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  each(root, "member", file, errors, [&](const toml::table& t) {
-    StdMember m;
-    m.file = std::string(file);
-    m.line = static_cast<int>(t.source().begin.line);
-    std::size_t before = errors.size();
-    fields(t, file, {{"name", &m.name}, {"header", &m.header}, {"source", &m.source}}, {"name", "header", "source"}, errors);
-    auto word = [](const std::string& v) {
-      return !v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-    };
-    // The header is force-included as `-include HEADER`: a standard header's plain name, nothing else.
-    if (!m.name.empty() && !word(m.name)) errors.push_back(where(file, t) + "name is one identifier (\"cout\"), not '" + m.name + "'");
-    if (!m.header.empty() && !word(m.header))
-      errors.push_back(where(file, t) + "header is a standard header's name without <> (\"iostream\"), not '" + m.header + "'");
-    if (errors.size() == before) put(out.std_members, std::move(m), [](const StdMember& e) { return e.name; });
-  });
-}
+constexpr EntrySpec<ModuleEntry, 4> kModules{
+    "module",
+    {{{"name", &ModuleEntry::name}, {"pypi", &ModuleEntry::pypi}, {"build_signature", &ModuleEntry::build_signature},
+      {"source", &ModuleEntry::source}}},
+    {"name", "pypi", "build_signature", "source"},
+    [](const ModuleEntry& m, std::vector<std::string>& p) {
+      if (m.name.find('.') != std::string::npos) p.push_back("name a top-level module, not '" + m.name + "'");
+    },
+    [](const ModuleEntry& e) { return e.name; }, &EntityTables::modules};
+
+constexpr EntrySpec<RemovedName, 5> kRemoved{
+    "removed",
+    {{{"module", &RemovedName::module}, {"name", &RemovedName::name}, {"removed_in", &RemovedName::removed_in},
+      {"use", &RemovedName::use}, {"source", &RemovedName::source}}},
+    {"module", "name", "removed_in", "source"},
+    [](const RemovedName& r, std::vector<std::string>& p) {
+      if (r.module.find('.') != std::string::npos) p.push_back("name a top-level module, not '" + r.module + "'");
+    },
+    [](const RemovedName& e) { return e.module + ":" + e.name; }, &EntityTables::removed_names};
+
+constexpr EntrySpec<TritonArch, 4> kTritonArches{
+    "arch",
+    {{{"arch", &TritonArch::arch}, {"first_triton", &TritonArch::first_triton}, {"ptxas", &TritonArch::ptxas},
+      {"source", &TritonArch::source}}},
+    {"arch", "first_triton", "source"},
+    [](const TritonArch& a, std::vector<std::string>& p) {
+      if (a.arch.rfind("sm_", 0) != 0) p.push_back("arch must be sm_NN, not '" + a.arch + "'");
+    },
+    [](const TritonArch& e) { return e.arch; }, &EntityTables::triton_arches};
+
+constexpr EntrySpec<PtxIsa, 3> kPtx{
+    "isa",
+    {{{"version", &PtxIsa::version}, {"cuda", &PtxIsa::cuda}, {"source", &PtxIsa::source}}},
+    {"version", "cuda", "source"},
+    [](const PtxIsa& e, std::vector<std::string>& p) {
+      for (const auto* v : {&e.version, &e.cuda})
+        if (!v->empty() && !major_minor(*v)) p.push_back("'" + *v + "' must be MAJOR.MINOR");
+    },
+    [](const PtxIsa& e) { return e.version; }, &EntityTables::ptx_isas};
+
+constexpr EntrySpec<GlibcxxVersion, 3> kGlibcxx{
+    "glibcxx",
+    {{{"version", &GlibcxxVersion::version}, {"gcc", &GlibcxxVersion::gcc}, {"source", &GlibcxxVersion::source}}},
+    {"version", "gcc", "source"},
+    [](const GlibcxxVersion& g, std::vector<std::string>& p) {
+      if (!g.version.empty() && g.version.find_first_not_of("0123456789.") != std::string::npos)
+        p.push_back("version is the part after GLIBCXX_ (\"3.4.32\"), not '" + g.version + "'");
+    },
+    [](const GlibcxxVersion& e) { return e.version; }, &EntityTables::glibcxx};
+
+// The header is force-included as `-include HEADER`: a standard header's plain name, nothing else.
+constexpr EntrySpec<StdMember, 3> kStdMembers{
+    "member",
+    {{{"name", &StdMember::name}, {"header", &StdMember::header}, {"source", &StdMember::source}}},
+    {"name", "header", "source"},
+    [](const StdMember& m, std::vector<std::string>& p) {
+      if (!m.name.empty() && !word(m.name)) p.push_back("name is one identifier (\"cout\"), not '" + m.name + "'");
+      if (!m.header.empty() && !word(m.header))
+        p.push_back("header is a standard header's name without <> (\"iostream\"), not '" + m.header + "'");
+    },
+    [](const StdMember& e) { return e.name; }, &EntityTables::std_members};
 
 // programs.toml and dependencies.toml (its [[dependency]] and [[distribution]]) share one entry
-// (ProvidedEntry); only the table's key and what a valid name looks like differ.
-template <class NameError>
-void load_named(const toml::table& root, const char* key, std::string_view file, std::vector<std::string>& errors,
-                std::vector<ProvidedEntry>& into, NameError name_error) {
-  each(root, key, file, errors, [&](const toml::table& t) {
-    ProvidedEntry p;
-    p.file = std::string(file);
-    p.line = static_cast<int>(t.source().begin.line);
-    std::size_t before = errors.size();
-    fields(t, file, {{"name", &p.name}, {"provider", &p.provider}, {"signature", &p.signature}, {"source", &p.source}},
-           {"name", "provider", "signature", "source"}, errors);
-    if (std::string why = name_error(p.name); !why.empty()) errors.push_back(where(file, t) + why);
-    if (errors.size() == before) put(into, std::move(p), [](const ProvidedEntry& e) { return e.name; });
-  });
+// (ProvidedEntry); only the table's key, what a valid name looks like and the list differ.
+constexpr std::array<std::pair<const char*, std::string ProvidedEntry::*>, 4> kProvidedFields{
+    {{"name", &ProvidedEntry::name}, {"provider", &ProvidedEntry::provider}, {"signature", &ProvidedEntry::signature},
+     {"source", &ProvidedEntry::source}}};
+std::string provided_key(const ProvidedEntry& e) { return e.name; }
+
+constexpr EntrySpec<ProvidedEntry, 4> kPrograms{
+    "program", kProvidedFields, {"name", "provider", "signature", "source"},
+    [](const ProvidedEntry& e, std::vector<std::string>& p) {
+      const std::string& name = e.name;
+      if (name.find_first_of("/\\ ") != std::string::npos || name.ends_with(".exe") ||
+          std::any_of(name.begin(), name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }))
+        p.push_back("name the program as run, lower case and without a path or .exe, not '" + name + "'");
+    },
+    provided_key, &EntityTables::programs};
+
+constexpr EntrySpec<ProvidedEntry, 4> kDependencies{
+    "dependency", kProvidedFields, {"name", "provider", "signature", "source"},
+    [](const ProvidedEntry& e, std::vector<std::string>& p) {
+      const std::string& name = e.name;
+      if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
+            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+          }))
+        p.push_back("name the dependency as one lower-case word (\"cudnn\"), not '" + name + "'");
+    },
+    provided_key, &EntityTables::dependencies};
+
+constexpr EntrySpec<ProvidedEntry, 4> kDistributions{
+    "distribution", kProvidedFields, {"name", "provider", "signature", "source"},
+    [](const ProvidedEntry& e, std::vector<std::string>& p) {
+      const std::string& name = e.name;
+      if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
+            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+          }))
+        p.push_back("name the distribution as PEP 503 normalizes it (lower case, '-' for '_' and '.'), not '" + name + "'");
+    },
+    provided_key, &EntityTables::distributions};
+
+// triton.toml's [minimum]: one table, not an array of entries.
+void load_triton_minimum(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
+  const toml::node* m = root.get("minimum");
+  if (!m) return;
+  const toml::table* t = m->as_table();
+  if (!t) { errors.push_back(where(file, *m) + "'minimum' must be a table"); return; }
+  std::string cap, src;
+  const Slot slots[] = {{"capability", &cap, true}, {"source", &src, true}};
+  if (fields(*t, file, slots, errors)) {
+    out.triton_min_capability = cap;
+    out.triton_min_capability_source = src;
+  }
 }
 
-void load_programs(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  load_named(root, "program", file, errors, out.programs, [](const std::string& name) {
-    if (name.find_first_of("/\\ ") != std::string::npos || name.ends_with(".exe") ||
-        std::any_of(name.begin(), name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }))
-      return "name the program as run, lower case and without a path or .exe, not '" + name + "'";
-    return std::string();
-  });
-}
+using Loader = void (*)(const toml::table&, std::string_view, std::vector<std::string>&, EntityTables&);
 
-void load_dependencies(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
-  load_named(root, "dependency", file, errors, out.dependencies, [](const std::string& name) {
-    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-          return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
-        }))
-      return "name the dependency as one lower-case word (\"cudnn\"), not '" + name + "'";
-    return std::string();
-  });
-  load_named(root, "distribution", file, errors, out.distributions, [](const std::string& name) {
-    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-          return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-';
-        }))
-      return "name the distribution as PEP 503 normalizes it (lower case, '-' for '_' and '.'), not '" + name + "'";
-    return std::string();
-  });
-}
+// Every table each file holds, in reading order: the file, its top-level key, the loader. A key no row
+// names is reported in any file.
+struct FileTable {
+  std::string_view file, key;
+  Loader load;
+};
+constexpr FileTable kFileTables[] = {
+    {"headers.toml", "header", load_entries<kHeaders>},
+    {"modules.toml", "module", load_entries<kModules>},
+    {"modules.toml", "removed", load_entries<kRemoved>},
+    {"triton.toml", "minimum", load_triton_minimum},
+    {"triton.toml", "arch", load_entries<kTritonArches>},
+    {"ptx.toml", "isa", load_entries<kPtx>},
+    {"libstdcxx.toml", "glibcxx", load_entries<kGlibcxx>},
+    {"programs.toml", "program", load_entries<kPrograms>},
+    {"dependencies.toml", "dependency", load_entries<kDependencies>},
+    {"dependencies.toml", "distribution", load_entries<kDistributions>},
+    {"stdlib.toml", "member", load_entries<kStdMembers>},
+};
 
 }  // namespace
 
@@ -313,24 +359,10 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
                      std::string(e.description()));
     return errors;
   }
-  using Loader = void (*)(const toml::table&, std::string_view, std::vector<std::string>&, EntityTables&);
-  // One loader per table file; a file no loader knows only gets the unknown-table check below.
-  static constexpr std::pair<std::string_view, Loader> kLoaders[] = {
-      {"headers.toml", load_headers},
-      {"modules.toml", load_modules},
-      {"triton.toml", load_triton},
-      {"ptx.toml", load_ptx},
-      {"libstdcxx.toml", load_libstdcxx},
-      {"programs.toml", load_programs},
-      {"dependencies.toml", load_dependencies},
-      {"stdlib.toml", load_stdlib},
-  };
-  for (const auto& [file_name, load] : kLoaders)
-    if (name == file_name) load(root, file, errors, out);
+  for (const auto& t : kFileTables)
+    if (name == t.file) t.load(root, file, errors, out);
   for (const auto& [k, v] : root)
-    if (k.str() != "header" && k.str() != "module" && k.str() != "removed" && k.str() != "arch" && k.str() != "minimum" &&
-        k.str() != "isa" && k.str() != "glibcxx" && k.str() != "program" && k.str() != "dependency" &&
-        k.str() != "distribution" && k.str() != "member")
+    if (std::none_of(std::begin(kFileTables), std::end(kFileTables), [&](const FileTable& t) { return k.str() == t.key; }))
       errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
   return errors;
 }

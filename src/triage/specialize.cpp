@@ -153,8 +153,7 @@ void arch_range(Finding& f, const Diagnosis& d, const kb::Kb* kb) {
   const std::string span_text = (span.still_supported ? "" : "in ") + span.describe();  // "since CUDA 11.1", "in CUDA 6.0 to 11.8"
   std::string where;
   if (auto cuda = Version::parse(d.log_facts.cuda_version)) {
-    auto first = Version::parse(span.first);
-    if (first && *cuda < *first) where = "; the CUDA " + cuda->major_minor() + " here is older than that";
+    if (span.first && *cuda < *span.first) where = "; the CUDA " + cuda->major_minor() + " here is older than that";
     else if (!span.still_supported && span.hi && *cuda > span.hi->version) where = "; the CUDA " + cuda->major_minor() + " here no longer has it";
   }
   f.fix = "nvcc compiles for " + name + " " + span_text + where + ": build with a toolkit in that range, or take " +

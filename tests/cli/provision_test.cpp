@@ -23,6 +23,7 @@
 #include "formats/elf.h"
 #include "formats/mapped_file.h"
 #include "verify/verify.h"
+#include "testkit/version_of.h"
 
 namespace ts::cli {
 namespace {
@@ -160,8 +161,8 @@ TEST(ProvisionCli, ToolkitPathFindsATorchToolkitWithCudnn) {
   std::vector<std::string> errors;
   auto cat = plan::load_provision_catalog({}, errors);
   ASSERT_TRUE(errors.empty()) << errors.front();
-  const plan::ToolRelease* rel = cat.find("cuda", "12.4", "redist");
-  const plan::ToolRelease* cudnn = cat.cudnn_for(12, "2.4.1");
+  const plan::ToolRelease* rel = cat.find("cuda", testkit::version_of("12.4"), "redist");
+  const plan::ToolRelease* cudnn = cat.cudnn_for(12, testkit::version_of("2.4.1"));
   ASSERT_TRUE(rel && cudnn);
   auto parts = rel->wheels;
   parts.insert(parts.end(), rel->torch_parts.begin(), rel->torch_parts.end());

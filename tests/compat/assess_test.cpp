@@ -287,6 +287,9 @@ TEST(Gpu, SpanStartsWhereTheArchStarts) {
   auto s = arch_span(k, CudaArch::of(7, 5));
   EXPECT_EQ(s.describe(), "since CUDA 10.0");
   EXPECT_EQ(s.first_source, "test:rn100");
+  ASSERT_TRUE(s.first);
+  EXPECT_EQ(*s.first, testkit::version_of("10.0"));  // typed: the span's start compares as a version
+  EXPECT_FALSE(arch_span(k, CudaArch::of(1, 0)).first);  // no toolkit compiles it: no start
   EXPECT_EQ(arch_span(k, CudaArch::of(6, 1)).describe(), "CUDA 11.8 to 12.8");
   EXPECT_EQ(arch_span(k, CudaArch::of(12, 0)).describe(), "since CUDA 12.8");
 }

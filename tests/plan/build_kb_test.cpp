@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "kb/check.h"
+#include "testkit/version_of.h"
 
 namespace ts::plan {
 namespace {
@@ -28,7 +29,7 @@ TEST(BuildKb, VersionGatedEntries) {
   std::vector<std::string> errors;
   BuildKb b = load_build_kb({}, errors);
   auto has = [&](const char* v, const char* name) {
-    for (const auto* f : b.features_for(v))
+    for (const auto* f : b.features_for(testkit::version_of(v)))
       if (f->name == name) return true;
     return false;
   };
@@ -36,14 +37,43 @@ TEST(BuildKb, VersionGatedEntries) {
   EXPECT_TRUE(has("1.8.0", "split-cuda"));
   EXPECT_FALSE(has("2.0.0", "split-cuda"));
   EXPECT_FALSE(has("1.13.0", "flash-attention"));
-  EXPECT_EQ(b.invocation("2.4.1", "wheel")->command[1], "setup.py");
-  EXPECT_EQ(b.invocation("2.9.0", "wheel")->command[2], "pip");
-  EXPECT_EQ(b.portable_for(*Version::parse("11.8.89"), "2.0.0")->arches, "3.7;5.0;6.0;7.0;7.5;8.0;8.6;9.0");
-  EXPECT_EQ(b.portable_for(*Version::parse("12.8"), "2.7.0")->arches, "7.0;7.5;8.0;8.6;9.0;10.0;12.0");
-  EXPECT_EQ(b.portable_for(*Version::parse("10.2"), "2.1.0"), nullptr);
-  EXPECT_NE(b.env_var("CMAKE_POLICY_VERSION_MINIMUM", "2.4.1"), nullptr);
-  EXPECT_EQ(b.env_var("CMAKE_POLICY_VERSION_MINIMUM", "2.8.0"), nullptr);
+  EXPECT_EQ(b.invocation(testkit::version_of("2.4.1"), "wheel")->command[1], "setup.py");
+  EXPECT_EQ(b.invocation(testkit::version_of("2.9.0"), "wheel")->command[2], "pip");
+  EXPECT_EQ(b.portable_for(*Version::parse("11.8.89"), testkit::version_of("2.0.0"))->arches, "3.7;5.0;6.0;7.0;7.5;8.0;8.6;9.0");
+  EXPECT_EQ(b.portable_for(*Version::parse("12.8"), testkit::version_of("2.7.0"))->arches, "7.0;7.5;8.0;8.6;9.0;10.0;12.0");
+  EXPECT_EQ(b.portable_for(*Version::parse("10.2"), testkit::version_of("2.1.0")), nullptr);
+  EXPECT_NE(b.env_var("CMAKE_POLICY_VERSION_MINIMUM", testkit::version_of("2.4.1")), nullptr);
+  EXPECT_EQ(b.env_var("CMAKE_POLICY_VERSION_MINIMUM", testkit::version_of("2.8.0")), nullptr);
   EXPECT_EQ(b.image(*Version::parse("11.7.1"))->cudnn, "8");
+  // A local label ("+cu121") is not part of the version a range is asked about.
+  EXPECT_EQ(b.invocation(testkit::version_of("2.9.0+cu128"), "wheel")->command[2], "pip");
+}
+
+// Ranges, CUDA versions and image tags are parsed when the file loads: a bad tag is reported at its
+// line (the file then contributes nothing), and the lookups compare typed values.
+TEST(BuildKb, EntriesAreTypedWhenLoaded) {
+  BuildKb b;
+  std::vector<std::string> errors;
+  ASSERT_TRUE(read_build_text(b, "o.toml",
+                              "[[image]]\ncuda = \"12.4\"\nversions = [\"12.4.0\", \"12.4.1\"]\nos = [\"ubuntu22.04\"]\nsource = \"x\"\n"
+                              "[[env]]\nname = \"X\"\ntorch = \">=2.1,<2.5\"\nsource = \"x\"\n",
+                              errors)) << errors[0];
+  ASSERT_EQ(b.images.size(), 1u);
+  EXPECT_EQ(b.images[0].versions.back(), testkit::version_of("12.4.1"));
+  EXPECT_EQ(b.images[0].versions.back().original(), "12.4.1");
+  EXPECT_EQ(b.image(testkit::version_of("12.4.131")), &b.images[0]);  // by major.minor
+  EXPECT_EQ(b.image(testkit::version_of("12.5")), nullptr);
+  EXPECT_EQ(b.env[0].torch.original(), ">=2.1,<2.5");
+  EXPECT_NE(b.env_var("X", testkit::version_of("2.4.1")), nullptr);
+  EXPECT_EQ(b.env_var("X", testkit::version_of("2.5.0")), nullptr);  // near miss: the bound itself
+  BuildKb bad;
+  EXPECT_FALSE(read_build_text(bad, "bad.toml",
+                               "[[image]]\ncuda = \"12.4\"\nversions = [\"12.4.x\"]\nos = [\"ubuntu22.04\"]\nsource = \"x\"\n",
+                               errors));
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors.back().find("bad.toml:3"), std::string::npos) << errors.back();
+  EXPECT_NE(errors.back().find("12.4.x"), std::string::npos) << errors.back();
+  EXPECT_TRUE(bad.images.empty());
 }
 
 TEST(BuildKb, OverlayErrorsNameFileAndLine) {
@@ -63,7 +93,7 @@ TEST(BuildKb, OverlayReplacesByKey) {
   std::vector<std::string> errors;
   BuildKb b = load_build_kb({}, errors);
   ASSERT_TRUE(read_build_text(b, "o.toml", "[[portable]]\ncuda = \"12.8\"\narches = \"12.0\"\nsource = \"mine\"\n", errors));
-  EXPECT_EQ(b.portable_for(*Version::parse("12.8"), "2.7.0")->arches, "12.0");
+  EXPECT_EQ(b.portable_for(*Version::parse("12.8"), testkit::version_of("2.7.0"))->arches, "12.0");
 }
 
 // n [[env]] entries, each merged by key: the reader's CPU seconds, and a later entry of a key

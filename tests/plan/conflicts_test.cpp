@@ -240,7 +240,7 @@ TEST(Env, NothingFromTheShellLeaks) {
   HostFacts f = fixture("s3-rtx5090-cmake4");
   auto r = make_plan(spec_of("torch==2.4.1"), f, knowledge());
   for (const auto& [k, v] : r.plan.env) {
-    bool known = k == "PATH" || knowledge().build.env_var(k, "2.4.1") || knowledge().build.feature([&] {
+    bool known = k == "PATH" || knowledge().build.env_var(k, *Version::parse("2.4.1")) || knowledge().build.feature([&] {
                    for (const auto& ft : knowledge().build.features)
                      if (ft.option == k) return ft.name;
                    return std::string();

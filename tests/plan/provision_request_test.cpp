@@ -4,6 +4,7 @@
 
 #include "plan/provision_choice.h"
 #include "plan/provision_request.h"
+#include "testkit/version_of.h"
 
 namespace ts::plan {
 namespace {
@@ -12,14 +13,31 @@ TEST(ProvisionCatalog, EmbeddedCatalogReadsAndFindsBySeries) {
   std::vector<std::string> errors;
   auto cat = load_provision_catalog({}, errors);
   ASSERT_TRUE(errors.empty()) << errors.front();
-  const ToolRelease* t = cat.find("cuda", "13.0");
+  const ToolRelease* t = cat.find("cuda", testkit::version_of("13.0"));
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->version.original().rfind("13.0.", 0), 0u);
   EXPECT_TRUE(t->complete);
-  ASSERT_NE(cat.find("cuda", "12.4"), nullptr);
-  EXPECT_FALSE(cat.find("cuda", "12.4")->complete);  // PyPI's cu12 nvcc wheels carry ptxas only
+  ASSERT_NE(cat.find("cuda", testkit::version_of("12.4")), nullptr);
+  EXPECT_FALSE(cat.find("cuda", testkit::version_of("12.4"))->complete);  // PyPI's cu12 nvcc wheels carry ptxas only
   EXPECT_FALSE(cat.of_kind("cmake").empty());
   for (const auto* c : cat.of_kind("cmake")) EXPECT_FALSE(c->source.empty());
+}
+
+// find() takes a Version: two numbers name a CUDA series (its newest release), more name one release
+// exactly; provisionable_cuda orders typed series newest first, whatever order they come in.
+TEST(ProvisionCatalog, FindTakesASeriesOrOneRelease) {
+  std::vector<std::string> errors;
+  auto cat = load_provision_catalog({}, errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  const ToolRelease* series = cat.find("cuda", testkit::version_of("13.0"));
+  ASSERT_NE(series, nullptr);
+  EXPECT_GT(series->version.release().size(), 2u);
+  EXPECT_EQ(cat.find("cuda", series->version), series);                  // its own full version, exactly
+  EXPECT_EQ(cat.find("cuda", testkit::version_of("13.0.99999")), nullptr);  // near miss: no such release
+  EXPECT_EQ(cat.find("cuda", testkit::version_of("13.99")), nullptr);       // near miss: no such series
+  ProvisionContext pc;
+  pc.catalog = &cat;
+  EXPECT_EQ(provisionable_cuda(pc, {testkit::version_of("12.4"), testkit::version_of("13.0")}), series);
 }
 
 TEST(ProvisionCatalog, BadPinIsAFileLineError) {
@@ -88,7 +106,7 @@ TEST(ProvisionCatalog, RedistEntriesFromTheirManifests) {
   auto cat = load_provision_catalog({}, errors);
   ASSERT_TRUE(errors.empty()) << errors.front();
   for (const char* mm : {"11.8", "12.1", "12.4", "12.6", "12.8", "13.0"}) {
-    const ToolRelease* t = cat.find("cuda", mm, "redist");
+    const ToolRelease* t = cat.find("cuda", testkit::version_of(mm), "redist");
     ASSERT_NE(t, nullptr) << mm;
     EXPECT_EQ(t->via, "redist");
     EXPECT_EQ(t->source, t->manifest);
@@ -103,7 +121,7 @@ TEST(ProvisionCatalog, RedistEntriesFromTheirManifests) {
     EXPECT_TRUE(cudart && cublas) << mm;
   }
   // find() keeps to one provider: PyPI's 12.4 stays the incomplete wheel set.
-  EXPECT_EQ(cat.find("cuda", "12.4")->via, "pip");
+  EXPECT_EQ(cat.find("cuda", testkit::version_of("12.4"))->via, "pip");
 }
 
 TEST(ProvisionCatalog, RedistEntryErrorsAreFileLineErrors) {
@@ -139,7 +157,7 @@ TEST(ProvisionCatalog, CudnnEntriesFromTheirOwnManifests) {
     EXPECT_FALSE(t.cuda_majors.empty());
   }
   EXPECT_GE(n, 3);
-  auto v = [&](int major, const char* torch) { auto* t = cat.cudnn_for(major, torch); return t ? t->version.original() : std::string(); };
+  auto v = [&](int major, const char* torch) { auto* t = cat.cudnn_for(major, testkit::version_of(torch)); return t ? t->version.original() : std::string(); };
   EXPECT_EQ(v(12, "2.4.1"), "9.13.0.50");
   EXPECT_EQ(v(13, "2.9.0"), "9.13.0.50");
   EXPECT_EQ(v(11, "2.4.1"), "9.8.0.87");  // the newest with a CUDA 11 archive
@@ -164,12 +182,12 @@ TEST(ProvisionChoice, TorchBuildFromRedistTakesCudnnFromItsManifest) {
   pc.catalog = &cat;
   pc.cache_root = "/c";
   pc.platform = "manylinux2014_x86_64";
-  const ToolRelease* rel = cat.find("cuda", "12.4", "redist");
+  const ToolRelease* rel = cat.find("cuda", testkit::version_of("12.4"), "redist");
   ASSERT_NE(rel, nullptr);
   std::string extension = provisioned_path(pc, *rel);
   pc.torch_build = true;
   std::string torch = provisioned_path(pc, *rel);
-  pc.cudnn = cat.cudnn_for(12, "2.4.1");
+  pc.cudnn = cat.cudnn_for(12, testkit::version_of("2.4.1"));
   ASSERT_NE(pc.cudnn, nullptr);
   auto parts = provisioned_parts(pc, *rel);
   auto it = std::find_if(parts.begin(), parts.end(), [](const WheelPin& w) { return w.name == "cudnn"; });
@@ -188,7 +206,7 @@ TEST(ProvisionChoice, TorchBuildFromRedistTakesCudnnFromItsManifest) {
   EXPECT_EQ(entry.dir, with);
   EXPECT_EQ(entry.wheels.back().name, "cudnn");
   // Only NVIDIA's archives carry it: a PyPI toolkit is not given cuDNN's archive.
-  const ToolRelease* pip = cat.find("cuda", "13.0");
+  const ToolRelease* pip = cat.find("cuda", testkit::version_of("13.0"));
   for (const auto& w : provisioned_parts(pc, *pip)) EXPECT_NE(w.name, "cudnn");
 }
 
@@ -209,7 +227,7 @@ TEST(ProvisionCatalog, MirrorTableIsTheSitesDefaultMirror) {
   EXPECT_EQ(cat.mirror("pip"), "");
   ProvisionContext pc;
   pc.catalog = &cat;
-  const ToolRelease* rel = cat.find("cuda", "12.4", "redist");
+  const ToolRelease* rel = cat.find("cuda", testkit::version_of("12.4"), "redist");
   ASSERT_NE(rel, nullptr);
   EXPECT_EQ(provision_from(pc, *rel), "redist:/srv/cuda-redist");
   EXPECT_NE(provision_where(pc, *rel).find("the mirror /srv/cuda-redist"), std::string::npos);
@@ -224,7 +242,7 @@ TEST(ProvisionCatalog, MirrorTableIsTheSitesDefaultMirror) {
                                   errors));
   pc.catalog = &plain;
   pc.mirror.clear();
-  EXPECT_EQ(provision_from(pc, *plain.find("cuda", "12.4", "redist")), "redist");
+  EXPECT_EQ(provision_from(pc, *plain.find("cuda", testkit::version_of("12.4"), "redist")), "redist");
   for (const char* bad : {"[mirror]\nredist = \"relative/dir\"\n", "[mirror]\npip = \"/srv\"\n", "[mirror]\nredist = 3\n"}) {
     errors.clear();
     EXPECT_FALSE(read_provision_text(plain, "p.toml", bad, errors)) << bad;

@@ -7,6 +7,7 @@
 #include "plan/provision_choice.h"
 #include "plan/render.h"
 #include "plan_fixtures.h"
+#include "testkit/version_of.h"
 
 namespace ts::plan {
 namespace {
@@ -40,7 +41,7 @@ TEST(ToolkitEnv, AProvisionedToolkitIsTheTorchBuildsCudaHomeCudacxxAndPath) {
   pc.cache_root = "/cache";
   pc.platform = "manylinux2014_x86_64";
   auto r = make_plan(spec_of("torch==2.9.0"), f, knowledge(), &pc);
-  const ToolRelease* t = provisionable_cuda(pc, {"13.0"});
+  const ToolRelease* t = provisionable_cuda(pc, {testkit::version_of("13.0")});
   ASSERT_NE(t, nullptr);
   std::string dir = provisioned_path(pc, *t);
   ASSERT_EQ(r.plan.cuda_home, dir) << render_explain(r);

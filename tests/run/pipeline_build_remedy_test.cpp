@@ -164,7 +164,7 @@ TEST(PipelineBuildRemedy, AnOldVendoredPybind11AddedByCmakeGetsTheStandIn) {
                                       "#define PYBIND11_VERSION_MAJOR 2\n#define PYBIND11_VERSION_MINOR 3\n"), "");
     f.fake.script["build"] = {{.exit_code = 1, .diagnosis = diagnosed(line)}, {.exit_code = 0}};
     plan::Plan p = build_plan();
-    p.python_version = python;
+    p.python_version = FactVersion(python);
     BuildOutcome r = run_build(p, f.opts());
     ASSERT_EQ(r.exit_code, 0) << r.error;
     ASSERT_EQ(r.record.retries.size(), 1u);

@@ -68,6 +68,39 @@ TEST(EntityTable, BadEntriesAreRefusedWithTheirLine) {
   EXPECT_TRUE(t.ptx_isas.empty());
 }
 
+// Every table goes through the one entry loader: a field of the wrong type (at its line), each required
+// field missing (at the entry's line), then each unknown key (at its line), and the entry is left out.
+// A top-level key no file's table names is reported in any file; another file's table is not read here.
+TEST(EntityTable, EveryTableReportsItsFieldsTheSameWay) {
+  const std::pair<const char*, const char*> tables[] = {
+      {"headers.toml", "header"},   {"modules.toml", "module"},           {"modules.toml", "removed"},
+      {"triton.toml", "arch"},      {"ptx.toml", "isa"},                  {"libstdcxx.toml", "glibcxx"},
+      {"programs.toml", "program"}, {"dependencies.toml", "dependency"}, {"dependencies.toml", "distribution"},
+      {"stdlib.toml", "member"}};
+  for (const auto& [file, key] : tables) {
+    EntityTables t;
+    auto e = load_entity_text(file, "f.toml", std::string("[[") + key + "]]\nsource = 3\nbogus = \"x\"\n", t);
+    ASSERT_GE(e.size(), 3u) << file << " " << key;
+    EXPECT_EQ(e[0], "f.toml:2: 'source' must be a string") << key;
+    std::size_t last_missing = 0, unknown = 0;
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      if (e[i].find("f.toml:1: missing '") == 0) last_missing = i;
+      if (e[i] == "f.toml:3: unknown key 'bogus'") unknown = i;
+    }
+    EXPECT_GT(last_missing, 0u) << key;
+    EXPECT_GT(unknown, last_missing) << key;
+    EXPECT_TRUE(t.headers.empty() && t.modules.empty() && t.removed_names.empty() && t.triton_arches.empty() &&
+                t.ptx_isas.empty() && t.glibcxx.empty() && t.programs.empty() && t.dependencies.empty() &&
+                t.distributions.empty() && t.std_members.empty())
+        << key;
+  }
+  EntityTables t;
+  EXPECT_EQ(load_entity_text("ptx.toml", "f.toml", "[[nope]]\nx = \"y\"\n", t),
+            std::vector<std::string>{"f.toml:1: unknown table 'nope'"});
+  EXPECT_TRUE(load_entity_text("ptx.toml", "f.toml", "[[arch]]\narch = \"sm_90\"\n", t).empty());  // triton.toml's
+  EXPECT_TRUE(t.triton_arches.empty());
+}
+
 TEST(EntityTable, LookupsTakeTheLongestEntryAndTheBaseArch) {
   EntityTables t;
   ASSERT_TRUE(load_entity_text("headers.toml", "h.toml",
