@@ -28,6 +28,9 @@ const Wording kLongTailWordings[] = {
     // torchmcubes' link (GCC 13 under /opt/gcc, the system's ld), and gold's wording of the same.
     {"/usr/bin/ld: error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
     {"/usr/bin/ld.gold: fatal error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
+    // 3DLUT-interpolation's tetrahedral_cuda.cpp: GCC's excerpt of a kernel launch in a .cpp.
+    {"   26 |                                       <<<(nElements + threads - 1) / threads, threads>>>(",
+     "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, LongTailWording, ::testing::ValuesIn(kLongTailWordings));
@@ -42,6 +45,10 @@ TEST(LongTailWording, NearMisses) {
   // lto-wrapper ran and lto1 failed (a compile error, an out-of-memory kill): not a link that cannot run LTO.
   expect_not_named({"/usr/bin/ld: error: lto-wrapper failed", "LTO_WRAPPER_CANNOT_RUN"});
   expect_not_named({"lto-wrapper: warning: using serial compilation of 2 LTRANS jobs", "LTO_WRAPPER_CANNOT_RUN"});
+  // Nested templates and a streamed "<<<" are C++; a launch outside GCC's numbered excerpt is not its line.
+  expect_not_named({"   12 |     std::vector<std::vector<std::pair<int, int>>> v(n);", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
+  expect_not_named({"   13 |     std::cout << \"<<<\" << n << \">>>\";", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
+  expect_not_named({"    Fill<float><<<(n + 255) / 256, 256>>>(p, 1.0f, n);", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
 }
 
 }  // namespace
