@@ -603,6 +603,65 @@ TEST(PortTorchCompile, SpectralOpsCompileOnlyPorted) {
   EXPECT_EQ(util::read_file(t / "dct_2N_cuda.cpp"), src);
 }
 
+// The ported calls compute what the old ones did: linked against the test venv's libtorch (CPU) and
+// run, the old calls' results checked against a direct DFT and their inverses (a minute or two).
+TEST(PortTorchCompile, SpectralPortsComputeTheOldTransforms) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  std::string lib = inc[0].substr(2, inc[0].size() - 2 - std::string("/include").size()) + "/lib";
+  const std::string src = R"cpp(#include <ATen/ATen.h>
+#include <algorithm>
+#include <cmath>
+at::Tensor fwd(const at::Tensor& x) { return at::rfft(x, 1, false, true); }
+at::Tensor fwd_full(const at::Tensor& x) { return at::rfft(x, 1, true, false); }
+at::Tensor inv_full(const at::Tensor& y, int64_t n) { return at::irfft(y, 1, false, false, {n}); }
+at::Tensor inv_half(const at::Tensor& y, int64_t n) { return at::irfft(y, 1, false, true, {n}); }
+at::Tensor cfft(const at::Tensor& y) { return at::fft(y, 1); }
+at::Tensor cifft(const at::Tensor& y) { return at::ifft(y, 1); }
+int main() {
+  const int64_t M = 3, N = 8;
+  auto x = at::randn({M, N}, at::kDouble);
+  auto y = fwd(x);
+  if (y.sizes() != at::IntArrayRef({M, N / 2 + 1, 2})) return 2;
+  double err = 0;
+  auto xa = x.accessor<double, 2>();
+  auto ya = y.accessor<double, 3>();
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k <= N / 2; ++k) {
+      double re = 0, im = 0;
+      for (int64_t n = 0; n < N; ++n) {
+        re += xa[m][n] * std::cos(2 * M_PI * k * n / N);
+        im -= xa[m][n] * std::sin(2 * M_PI * k * n / N);
+      }
+      err = std::max({err, std::abs(re - ya[m][k][0]), std::abs(im - ya[m][k][1])});
+    }
+  auto spectrum = at::view_as_real(at::fft_fft(x)).contiguous();
+  auto full = fwd_full(x);
+  err = std::max(err, (full.select(2, 0).narrow(1, 0, N / 2 + 1) * std::sqrt(double(N)) - y.select(2, 0)).abs().max().item<double>());
+  err = std::max(err, (inv_full(spectrum, N) - x).abs().max().item<double>());
+  err = std::max(err, (inv_half(y, N) - x).abs().max().item<double>());
+  err = std::max(err, (cifft(cfft(spectrum)) - spectrum).abs().max().item<double>());
+  return err < 1e-9 ? 0 : 1;
+}
+)cpp";
+  testkit::TempDir t("ts-port-fft-run");
+  ASSERT_EQ(util::write_file_atomic(t / "spectral.cpp", src), "");
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports.size(), 4u);
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(10);  // a loaded 2-core machine
+  std::vector<std::string> argv{"g++", "-std=c++20", "-O1"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  for (std::string a : {t / "spectral.cpp", std::string("-o"), t / "spectral", "-L" + lib, std::string("-ltorch_cpu"),
+                        std::string("-lc10"), "-Wl,-rpath," + lib})
+    argv.push_back(a);
+  auto built = util::run(argv, o);
+  ASSERT_TRUE(built.ok()) << built.err.substr(0, 3000);
+  auto ran = util::run({t / "spectral"}, {std::chrono::minutes(2)});
+  EXPECT_TRUE(ran.ok()) << "exit " << ran.exit_code << " (1: a transform differs, 2: a shape)" << ran.err;
+}
+
 // DeepShift's kernel template: nvcc 13 refuses a char parameter given 0x80 (with -std=c++14 too);
 // ported to int it compiles, and the tree reverts byte for byte. A cubin needs no GPU.
 TEST(PortNvcc, CharTemplateArgumentAbove127CompilesOnlyPorted) {
