@@ -28,6 +28,7 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kSourceEndings{".c", ".cc", ".cpp", ".cxx", ".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl"};
 constexpr std::uintmax_t kMaxFileBytes = 4u << 20;  // generated tables, not hand-written ops
 constexpr int kMaxFiles = 20000;
+constexpr int kMaxPasses = 8;  // a repeating port: one more pass per match a pass cannot reach
 
 std::string str(const toml::table& t, std::string_view key) { return t[key].value_or(std::string()); }
 
@@ -48,8 +49,22 @@ std::string_view directive(std::string_view line) {
 
 // A port's `unless` (a file it leaves alone) and an include port's own header, compiled.
 struct IncludeRes {
-  std::unique_ptr<RE2> unless, own;
+  std::unique_ptr<RE2> unless, own, when;
 };
+
+// A rewrite port over one file's text: once, or (`repeat`) again while it still rewrites, for a
+// match a pass cannot reach (a second `char` of one template header); the matches rewritten.
+int port_rewrite(const Port& p, const RE2& re, const IncludeRes& c, std::string& now) {
+  int total = 0;
+  for (int pass = 0; pass < (p.repeat ? kMaxPasses : 1); ++pass) {
+    if (c.unless && RE2::PartialMatch(now, *c.unless)) break;
+    std::string before = now;
+    int n = RE2::GlobalReplace(&now, re, p.rewrite);
+    total += n;
+    if (n == 0 || now == before) break;
+  }
+  return total;
+}
 
 // Adds the include port's header to `now` when the use is there and nothing gives it; true if added.
 bool port_include(const Port& p, const RE2& use, const IncludeRes& inc, std::string& now) {
@@ -121,7 +136,8 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
       continue;
     }
     static const std::set<std::string> known{"id",      "reason",  "removed_in", "source", "checked",
-                                            "pattern", "rewrite", "files",      "include", "unless"};
+                                            "pattern", "rewrite", "files",      "include", "unless",
+                                            "when",    "repeat"};
     for (const auto& [k, v] : *t)
       if (!known.count(std::string(k.str())))
         error(static_cast<int>(v.source().begin.line), "port: unknown key '" + std::string(k.str()) + "'");
@@ -135,6 +151,9 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
     p.rewrite = str(*t, "rewrite");
     p.include = str(*t, "include");
     p.unless = str(*t, "unless");
+    p.when = str(*t, "when");
+    if (const auto* r = (*t)["repeat"].as_boolean()) p.repeat = r->get();
+    else if ((*t).contains("repeat")) error(line, "port '" + p.id + "': repeat must be true or false");
     p.file = file;
     p.line = line;
     if (const toml::array* f = (*t)["files"].as_array())
@@ -162,6 +181,8 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
         error(line, who + ": include '" + p.include + "' is not a header path (write ATen/cuda/CUDAContext.h)");
     }
     if (RE2 u(p.unless, RE2::Quiet); !p.unless.empty() && !u.ok()) error(line, who + ": unless is not RE2: " + u.error());
+    if (RE2 w(p.when, RE2::Quiet); !p.when.empty() && !w.ok()) error(line, who + ": when is not RE2: " + w.error());
+    if (p.repeat && !p.include.empty()) error(line, who + ": repeat is for a rewrite; an include port adds its header once");
     parsed.push_back(std::move(p));
   }
   if (errors.empty()) out.insert(out.end(), parsed.begin(), parsed.end());
@@ -203,6 +224,7 @@ PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run
     const Port& p = set.ports[i];
     res2.push_back(std::make_unique<RE2>(p.pattern, RE2::Quiet));
     if (!p.unless.empty()) incs[i].unless = std::make_unique<RE2>(p.unless, RE2::Quiet);
+    if (!p.when.empty()) incs[i].when = std::make_unique<RE2>(p.when, RE2::Quiet);
     if (p.include.empty()) continue;
     incs[i].own = std::make_unique<RE2>("#\\s*include\\s*[<\"]" + RE2::QuoteMeta(p.include) + "[>\"]", RE2::Quiet);
   }
@@ -240,8 +262,9 @@ PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run
           std::none_of(p.files.begin(), p.files.end(), [&](const std::string& e) { return ends_with(name, e); }))
         continue;
       if (p.include.empty() && incs[i].unless && RE2::PartialMatch(now, *incs[i].unless)) continue;
+      if (incs[i].when && !RE2::PartialMatch(now, *incs[i].when)) continue;
       // An include port completes what the rewrites did to this file; a file no port changed built as it was.
-      int n = p.include.empty() ? RE2::GlobalReplace(&now, *res2[i], p.rewrite)
+      int n = p.include.empty() ? port_rewrite(p, *res2[i], incs[i], now)
               : now != *text   ? port_include(p, *res2[i], incs[i], now)
                                : 0;
       if (n > 0) {

@@ -24,6 +24,8 @@ struct Port {
   // use is (never inside a closed #if block); `rewrite` is then empty. Listed after the rewrites.
   std::string include;
   std::string unless;      // RE2: a file it matches is left alone (an include port: its header given)
+  std::string when;        // RE2: a file is ported only where it also matches (the failure's other half)
+  bool repeat = false;     // rewrite again while it still matches (at most 8 passes): matches one pass cannot reach
   std::vector<std::string> files;  // file name endings it applies to
   std::string file;        // where it was read
   int line = 0;

@@ -64,6 +64,50 @@ TEST(PortCatalogue, BadEntriesAreNamed) {
   EXPECT_TRUE(out.empty());
 }
 
+TEST(PortCatalogue, WhenAndRepeatAreChecked) {
+  std::vector<Port> out;
+  auto errs = parse_ports_text("x.toml",
+                               "[[port]]\nid = \"port.a\"\nreason = \"r\"\nsource = \"https://x\"\npattern = \"a\"\n"
+                               "rewrite = \"b\"\nwhen = \"(\"\nrepeat = \"yes\"\n",
+                               out);
+  std::string all;
+  for (const auto& e : errs) all += e + "\n";
+  EXPECT_NE(all.find("when is not RE2"), std::string::npos) << all;
+  EXPECT_NE(all.find("repeat must be true or false"), std::string::npos) << all;
+  out.clear();
+  EXPECT_TRUE(parse_ports_text("x.toml",
+                               "[[port]]\nid = \"port.a\"\nreason = \"r\"\nsource = \"https://x\"\npattern = \"a\"\n"
+                               "rewrite = \"b\"\nwhen = \"c\"\nrepeat = true\n",
+                               out)
+                  .empty());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].repeat);
+  EXPECT_EQ(out[0].when, "c");
+}
+
+// A repeating port stops when a pass changes nothing, and at its `unless` (a rewrite that keeps its own
+// match, as the lerp port's guard does, is not applied twice).
+TEST(ApplyPorts, ARepeatingPortStopsAtItsUnless) {
+  Port p{};
+  p.id = "port.t";
+  p.pattern = "x(y+)";
+  p.rewrite = "\\1";
+  p.repeat = true;
+  p.files = {".cu"};
+  testkit::TempDir t("ts-port-repeat");
+  ASSERT_EQ(util::write_file_atomic(t / "a.cu", "xxxyy;\n"), "");
+  PortResult r = apply_ports(t.path(), PortSet{{p}});
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(util::read_file(t / "a.cu"), "yy;\n");  // three passes: xxxyy -> xxyy -> xyy -> yy
+  Port g = p;
+  g.pattern = "(f\\(\\))";
+  g.rewrite = "G \\1";
+  g.unless = "G ";
+  ASSERT_EQ(util::write_file_atomic(t / "b.cu", "f();\n"), "");
+  r = apply_ports(t.path(), PortSet{{g}});
+  EXPECT_EQ(util::read_file(t / "b.cu"), "G f();\n");
+}
+
 struct Case {
   const char* id;
   const char* before;
@@ -295,7 +339,35 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.pkg-resources-distribution-not-found", "from pkg_resources import DistributionNotFound, get_distribution\n",
              "from importlib.metadata import distribution as get_distribution, PackageNotFoundError as DistributionNotFound\n"},
         Case{"port.pkg-resources-distribution-not-found", "from pkg_resources import DistributionNotFound\n",
-             "from pkg_resources import DistributionNotFound\n"}));
+             "from pkg_resources import DistributionNotFound\n"},
+        // SFD's pointnet2 sources have Windows line endings: the line-anchored ports take `\r\n` too, and a
+        // Python line keeps its `\r`.
+        Case{"port.thc-state-extern", "#include <cuda.h>\r\n\r\nextern THCState *state;\r\n\r\n#define X 1\r\n",
+             "#include <cuda.h>\r\n\r\n\r\n#define X 1\r\n"},
+        Case{"port.thc-state-extern", "extern THCState *state; // global\r\nint b;\r\n", "int b;\r\n"},
+        Case{"port.thc-state-global", "  THCState *state = at::globalContext().lazyInitCUDA();\r\n  f();\r\n", "  f();\r\n"},
+        Case{"port.thc-numerics-header", "#include <THC/THCNumerics.cuh>\r\n#include <cstdio>\r\n", "#include <cstdio>\r\n"},
+        Case{"port.pkg-resources-get-distribution", "import torch\r\nfrom pkg_resources import get_distribution\r\nx = 1\r\n",
+             "import torch\r\nfrom importlib.metadata import distribution as get_distribution\r\nx = 1\r\n"},
+        Case{"port.pkg-resources-distribution-not-found", "from pkg_resources import get_distribution, DistributionNotFound\r\n",
+             "from importlib.metadata import distribution as get_distribution, PackageNotFoundError as DistributionNotFound\r\n"},
+        // DeepShift's kernel: two char parameters of one template header, a literal above 127 for the second.
+        Case{"port.char-template-param",
+             "template <int num, int bits, char mask_shift, char mask_sign, bool zero_base>\n__global__ void K(int* p);\n"
+             "void f(int* p) { K<4, 7, 0x7f,0x80, true><<<1, 1>>>(p); }\n",
+             "template <int num, int bits, int mask_shift, int mask_sign, bool zero_base>\n__global__ void K(int* p);\n"
+             "void f(int* p) { K<4, 7, 0x7f,0x80, true><<<1, 1>>>(p); }\n"},
+        Case{"port.char-template-param", "template <char C = 'a'>\nstruct S {};\nS<200> s;\n", "template <int C = 'a'>\nstruct S {};\nS<200> s;\n"},
+        // Near misses: every argument fits a char; an unsigned char (0x80 fits it); a function's char
+        // parameter; a literal above 127 outside a template argument list.
+        Case{"port.char-template-param", "template <int n, char m>\n__global__ void K();\nvoid f() { K<4, 0x7f><<<1, 1>>>(); }\n",
+             "template <int n, char m>\n__global__ void K();\nvoid f() { K<4, 0x7f><<<1, 1>>>(); }\n"},
+        Case{"port.char-template-param", "template <int n, unsigned char m>\nvoid K();\nvoid f() { K<4, 0x80>(); }\n",
+             "template <int n, unsigned char m>\nvoid K();\nvoid f() { K<4, 0x80>(); }\n"},
+        Case{"port.char-template-param", "void g(int a, char b, int c);\nstd::array<int, 200> v;\n",
+             "void g(int a, char b, int c);\nstd::array<int, 200> v;\n"},
+        Case{"port.char-template-param", "template <char m>\nvoid K();\nint x = 200;\n",
+             "template <char m>\nvoid K();\nint x = 200;\n"}));
 
 // The BLAS ports' rewrites are long: what they must keep is checked, not their every byte.
 TEST(PortBlas, BatchedAndGemvCallCublasWithTheArgumentsAfterState) {
@@ -476,6 +548,150 @@ TEST(PortTorchCompile, JitRegisterOperatorsCompilesOnlyPorted) {
   EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
   EXPECT_EQ(revert_ports(t.path()), "");
   EXPECT_EQ(util::read_file(t / "all.cc"), src);
+}
+
+// The spectral ops of torch <= 1.7: each call becomes a lambda called with the call's own arguments.
+TEST(PortSpectral, TheOldCallsKeepTheirArgumentsAndNearMissesAreLeftAlone) {
+  std::string r = port_one("port.spectral-rfft", "            auto y = at::rfft(x_pad, 1, false, true);\n");
+  EXPECT_EQ(r.rfind("            auto y = [](const at::Tensor& x, int64_t nd, bool normalized = false, bool onesided = true) {", 0), 0u) << r;
+  EXPECT_NE(r.find("at::view_as_real(onesided ? at::fft_rfftn(x, std::nullopt, d, norm) : at::fft_fftn("), std::string::npos) << r;
+  EXPECT_NE(r.find(" }(x_pad, 1, false, true);\n"), std::string::npos) << r;
+  std::string i = port_one("port.spectral-irfft", "y = torch::irfft(x_pad, 1, false, false, {2*M});\n");
+  EXPECT_NE(i.find("at::IntArrayRef sizes = {}) {"), std::string::npos) << i;
+  EXPECT_NE(i.find("at::view_as_complex(x.contiguous())"), std::string::npos) << i;
+  EXPECT_NE(i.find(" }(x_pad, 1, false, false, {2*M});\n"), std::string::npos) << i;
+  EXPECT_NE(port_one("port.spectral-fft", "auto z = at::fft(y, 2);\n").find("at::fft_fftn(at::view_as_complex("), std::string::npos);
+  EXPECT_NE(port_one("port.spectral-ifft", "auto z = at::ifft(y, 2, true);\n").find(" }(y, 2, true);\n"), std::string::npos);
+  // The torch.fft module's own calls, the new at:: functions, another namespace's, the method form.
+  const std::string near = "auto a = torch::fft::rfft(x);\nauto b = at::fft_rfft(x);\nauto c = torch::fft::fft(x);\n"
+                           "auto d = my::irfft(x, 1);\nauto e = x.rfft(1);\nauto f = at::ifft_shift(x);\n";
+  for (const char* id : {"port.spectral-rfft", "port.spectral-irfft", "port.spectral-fft", "port.spectral-ifft"})
+    EXPECT_EQ(port_one(id, near), near) << id;
+}
+
+// dct_cuda's calls (dct_2N_cuda.cpp) on today's torch headers: 'rfft is not a member of at' as on the
+// GPU run, and compile ported (g++ -fsyntax-only over ATen/ATen.h: a minute or two).
+TEST(PortTorchCompile, SpectralOpsCompileOnlyPorted) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  const std::string src =
+      "#include <ATen/ATen.h>\n"
+      "at::Tensor dct(at::Tensor x_pad, at::Tensor v, int64_t N, int M) {\n"
+      "  auto y = at::rfft(x_pad, 1, false, true);\n"
+      "  auto z = at::irfft(x_pad, 1, false, false, {2*N});\n"
+      "  auto w = at::irfft(v, 1, false, true, {M});\n"
+      "  auto a = at::ifft(at::fft(y, 1), 1, true);\n"
+      "  return y.sum() + z.sum() + w.sum() + a.sum() + at::rfft(x_pad, 2).sum();\n}\n";
+  testkit::TempDir t("ts-port-fft");
+  ASSERT_EQ(util::write_file_atomic(t / "dct_2N_cuda.cpp", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
+  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  argv.push_back(t / "dct_2N_cuda.cpp");
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("rfft"), std::string::npos) << before.err.substr(0, 2000);
+  EXPECT_NE(before.err.find("is not a member of"), std::string::npos) << before.err.substr(0, 2000);
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.spectral-rfft", "port.spectral-irfft", "port.spectral-fft",
+                                               "port.spectral-ifft"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "dct_2N_cuda.cpp"), src);
+}
+
+// The ported calls compute what the old ones did: linked against the test venv's libtorch (CPU) and
+// run, the old calls' results checked against a direct DFT and their inverses (a minute or two).
+TEST(PortTorchCompile, SpectralPortsComputeTheOldTransforms) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  std::string lib = inc[0].substr(2, inc[0].size() - 2 - std::string("/include").size()) + "/lib";
+  const std::string src = R"cpp(#include <ATen/ATen.h>
+#include <algorithm>
+#include <cmath>
+at::Tensor fwd(const at::Tensor& x) { return at::rfft(x, 1, false, true); }
+at::Tensor fwd_full(const at::Tensor& x) { return at::rfft(x, 1, true, false); }
+at::Tensor inv_full(const at::Tensor& y, int64_t n) { return at::irfft(y, 1, false, false, {n}); }
+at::Tensor inv_half(const at::Tensor& y, int64_t n) { return at::irfft(y, 1, false, true, {n}); }
+at::Tensor cfft(const at::Tensor& y) { return at::fft(y, 1); }
+at::Tensor cifft(const at::Tensor& y) { return at::ifft(y, 1); }
+int main() {
+  const int64_t M = 3, N = 8;
+  auto x = at::randn({M, N}, at::kDouble);
+  auto y = fwd(x);
+  if (y.sizes() != at::IntArrayRef({M, N / 2 + 1, 2})) return 2;
+  double err = 0;
+  auto xa = x.accessor<double, 2>();
+  auto ya = y.accessor<double, 3>();
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k <= N / 2; ++k) {
+      double re = 0, im = 0;
+      for (int64_t n = 0; n < N; ++n) {
+        re += xa[m][n] * std::cos(2 * M_PI * k * n / N);
+        im -= xa[m][n] * std::sin(2 * M_PI * k * n / N);
+      }
+      err = std::max({err, std::abs(re - ya[m][k][0]), std::abs(im - ya[m][k][1])});
+    }
+  auto spectrum = at::view_as_real(at::fft_fft(x)).contiguous();
+  auto full = fwd_full(x);
+  err = std::max(err, (full.select(2, 0).narrow(1, 0, N / 2 + 1) * std::sqrt(double(N)) - y.select(2, 0)).abs().max().item<double>());
+  err = std::max(err, (inv_full(spectrum, N) - x).abs().max().item<double>());
+  err = std::max(err, (inv_half(y, N) - x).abs().max().item<double>());
+  err = std::max(err, (cifft(cfft(spectrum)) - spectrum).abs().max().item<double>());
+  return err < 1e-9 ? 0 : 1;
+}
+)cpp";
+  testkit::TempDir t("ts-port-fft-run");
+  ASSERT_EQ(util::write_file_atomic(t / "spectral.cpp", src), "");
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports.size(), 4u);
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(10);  // a loaded 2-core machine
+  std::vector<std::string> argv{"g++", "-std=c++20", "-O1"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  for (std::string a : {t / "spectral.cpp", std::string("-o"), t / "spectral", "-L" + lib, std::string("-ltorch_cpu"),
+                        std::string("-lc10"), "-Wl,-rpath," + lib})
+    argv.push_back(a);
+  auto built = util::run(argv, o);
+  ASSERT_TRUE(built.ok()) << built.err.substr(0, 3000);
+  auto ran = util::run({t / "spectral"}, {std::chrono::minutes(2)});
+  EXPECT_TRUE(ran.ok()) << "exit " << ran.exit_code << " (1: a transform differs, 2: a shape)" << ran.err;
+}
+
+// DeepShift's kernel template: nvcc 13 refuses a char parameter given 0x80 (with -std=c++14 too);
+// ported to int it compiles, and the tree reverts byte for byte. A cubin needs no GPU.
+TEST(PortNvcc, CharTemplateArgumentAbove127CompilesOnlyPorted) {
+  std::string nvcc = find_nvcc();
+  if (nvcc.empty()) GTEST_SKIP() << "no nvcc (CUDA_HOME, CUDA_PATH or /usr/local/cuda): this test compiles CUDA";
+  const std::string src =
+      "template <int num, int bits, char mask_shift, char mask_sign, bool zero_base>\n"
+      "__global__ void GEMM(const int* in, int* out) { int w = in[0]; out[0] = (w & mask_sign) + (w & mask_shift) + num + bits; }\n"
+      "void launch(const int* a, int* b) {\n"
+      "  GEMM<4, 6, 0x3f,0x40, true><<<1, 1>>>(a, b);\n"
+      "  GEMM<4, 7, 0x7f,0x80, true><<<1, 1>>>(a, b);\n}\n";
+  testkit::TempDir t("ts-port-char");
+  ASSERT_EQ(util::write_file_atomic(t / "shift.cu", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(5);  // a loaded 2-core machine
+  std::vector<std::string> argv{nvcc, "-std=c++14", "-arch=sm_90", "-cubin", "-o", t / "k.cubin", t / "shift.cu"};
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE((before.out + before.err).find("no instance of function template \"GEMM\" matches the argument list"),
+            std::string::npos) << before.out << before.err;
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.char-template-param"}));
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].rewrites, 2);  // two passes over one template header
+  EXPECT_NE(util::read_file(t / "shift.cu").value_or("").find("int mask_shift, int mask_sign"), std::string::npos);
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.out << after.err;
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "shift.cu"), src);
 }
 
 // CUDA's helper_math.h, as torchmcubes vendors it: its scalar lerp conflicts with C++20's ::lerp

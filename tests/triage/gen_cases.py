@@ -794,6 +794,13 @@ c('LTO_WRAPPER_CANNOT_RUN', ['[ts 6/6 0.0/s 158.558s] : && /opt/gcc/bin/g++ -fPI
   'FAILED: [code=1] cxx/torchmcubes_module.cpython-312-x86_64-linux-gnu.so ',
   '/usr/bin/ld: error: could not run lto-wrapper', 'collect2: error: ld returned 1 exit status'],
   ['lto-wrapper: warning: using serial compilation of 2 LTRANS jobs', 'lto-wrapper: note: see the \u2018-flto\u2019 option documentation for more information'])
+# 3DLUT-interpolation's tetrahedral_cuda.cpp on the GPU machine (the long-tail bench, batch 7's dev): a launch in a .cpp.
+c('CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE', ['/tmp/w/out/src/src/tetrahedral_cuda.cpp: In lambda function:',
+  '/tmp/w/out/src/src/tetrahedral_cuda.cpp:26:41: error: expected primary-expression before \u2018<\u2019 token',
+  '   26 |                                       <<<(nElements + threads - 1) / threads, threads>>>(',
+  '      |                                         ^'],
+  ['/tmp/src/ops.cpp:12:40: error: expected primary-expression before \u2018>\u2019 token',
+   '   12 |     auto p = x.data<scalar_t>();', '   13 |     std::cout << "<<<" << n << ">>>";'])
 c('BOOST_COMPONENT_NOT_INSTALLED', ['CMake Error at /usr/lib/x86_64-linux-gnu/cmake/Boost-1.83.0/BoostConfig.cmake:141 (find_package):',
   '  Could not find a package configuration file provided by', '  "boost_program_options" (requested version 1.83.0) with any of the',
   '  following names:', '', '    boost_program_optionsConfig.cmake', '    boost_program_options-config.cmake', '',

@@ -28,6 +28,10 @@ const Wording kLongTailWordings[] = {
     // torchmcubes' link (GCC 13 under /opt/gcc, the system's ld), and gold's wording of the same.
     {"/usr/bin/ld: error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
     {"/usr/bin/ld.gold: fatal error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
+    // 3DLUT-interpolation's tetrahedral_cuda.cpp: g++ at the launch's third '<', in either quotes.
+    {"/tmp/w/src/tetrahedral_cuda.cpp:26:41: error: expected primary-expression before \xe2\x80\x98<\xe2\x80\x99 token",
+     "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"},
+    {"launch.cpp:6:9: error: expected primary-expression before '<' token", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, LongTailWording, ::testing::ValuesIn(kLongTailWordings));
@@ -42,6 +46,9 @@ TEST(LongTailWording, NearMisses) {
   // lto-wrapper ran and lto1 failed (a compile error, an out-of-memory kill): not a link that cannot run LTO.
   expect_not_named({"/usr/bin/ld: error: lto-wrapper failed", "LTO_WRAPPER_CANNOT_RUN"});
   expect_not_named({"lto-wrapper: warning: using serial compilation of 2 LTRANS jobs", "LTO_WRAPPER_CANNOT_RUN"});
+  // `.data<T>()` in a template stops before the '>' (another class); the launch line itself is only quoted.
+  expect_not_named({"ops.cpp:12:40: error: expected primary-expression before '>' token", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
+  expect_not_named({"   26 |      <<<(n + 255) / 256, 256>>>(nullptr, 1.0f, 0);", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
 }
 
 }  // namespace
