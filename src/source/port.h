@@ -24,6 +24,9 @@ struct Port {
   // use is (never inside a closed #if block); `rewrite` is then empty. Listed after the rewrites.
   std::string include;
   std::string unless;      // RE2: a file it matches is left alone (an include port: its header given)
+  // A rewrite a pattern cannot say (kTransforms, e.g. "python2-tabs"): in a file `pattern` matches
+  // (the anchor), the named function decides and rewrites; `rewrite` is then empty.
+  std::string transform;
   std::vector<std::string> files;  // file name endings it applies to
   std::string file;        // where it was read
   int line = 0;
