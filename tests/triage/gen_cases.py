@@ -794,6 +794,15 @@ c('LTO_WRAPPER_CANNOT_RUN', ['[ts 6/6 0.0/s 158.558s] : && /opt/gcc/bin/g++ -fPI
   'FAILED: [code=1] cxx/torchmcubes_module.cpython-312-x86_64-linux-gnu.so ',
   '/usr/bin/ld: error: could not run lto-wrapper', 'collect2: error: ld returned 1 exit status'],
   ['lto-wrapper: warning: using serial compilation of 2 LTRANS jobs', 'lto-wrapper: note: see the \u2018-flto\u2019 option documentation for more information'])
+# Vox-Surf on the GPU machine (the long-tail bench, batch 7's dev): setup.py globbed another layout's paths.
+c('EXTENSION_WITHOUT_SOURCES', ['Emitting ninja build file /tmp/w/torchsmith-vox-surf/out/src/build/temp.linux-x86_64-cpython-312/build.ninja...',
+  'Traceback (most recent call last):',
+  '  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py", line 3021, in _write_ninja_file',
+  '    raise AssertionError("At least one source is required to build a library")',
+  'AssertionError: At least one source is required to build a library'],
+  ['  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py", line 3019, in _write_ninja_file',
+   '    raise AssertionError("sources and objects lists must be the same length")',
+   'AssertionError: sources and objects lists must be the same length'])
 c('BOOST_COMPONENT_NOT_INSTALLED', ['CMake Error at /usr/lib/x86_64-linux-gnu/cmake/Boost-1.83.0/BoostConfig.cmake:141 (find_package):',
   '  Could not find a package configuration file provided by', '  "boost_program_options" (requested version 1.83.0) with any of the',
   '  following names:', '', '    boost_program_optionsConfig.cmake', '    boost_program_options-config.cmake', '',

@@ -28,6 +28,15 @@ const Wording kLongTailWordings[] = {
     // torchmcubes' link (GCC 13 under /opt/gcc, the system's ld), and gold's wording of the same.
     {"/usr/bin/ld: error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
     {"/usr/bin/ld.gold: fatal error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
+    // Vox-Surf: setup.py globbed another layout's paths, so its CUDAExtension had no source.
+    {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py\", line 3021, in "
+     "_write_ninja_file\n    raise AssertionError(\"At least one source is required to build a library\")\n"
+     "AssertionError: At least one source is required to build a library",
+     "EXTENSION_WITHOUT_SOURCES"},
+    // The same on torch 1.13 (Debian's), whose check had no message yet.
+    {"  File \"/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py\", line 2109, in _write_ninja_file\n"
+     "    assert len(sources) > 0\n           ^^^^^^^^^^^^^^^^\nAssertionError",
+     "EXTENSION_WITHOUT_SOURCES"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, LongTailWording, ::testing::ValuesIn(kLongTailWordings));
@@ -42,6 +51,8 @@ TEST(LongTailWording, NearMisses) {
   // lto-wrapper ran and lto1 failed (a compile error, an out-of-memory kill): not a link that cannot run LTO.
   expect_not_named({"/usr/bin/ld: error: lto-wrapper failed", "LTO_WRAPPER_CANNOT_RUN"});
   expect_not_named({"lto-wrapper: warning: using serial compilation of 2 LTRANS jobs", "LTO_WRAPPER_CANNOT_RUN"});
+  // cpp_extension's neighbouring assertion: sources and objects of different lengths is not an empty list.
+  expect_not_named({"AssertionError: sources and objects lists must be the same length", "EXTENSION_WITHOUT_SOURCES"});
 }
 
 }  // namespace
