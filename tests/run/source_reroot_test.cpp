@@ -74,6 +74,10 @@ TEST_F(SourceReroot, GlobsFromSetupPyNamingAnotherLayoutAreRerootedAndOnlyThose)
   EXPECT_NE(fixed.err.find("torchsmith: [build.source-reroot] glob old_layout/lt_reroot/src/*.cpp matched nothing; "
                            "lt_reroot/src/*.cpp names 1 file(s) of this tree: used instead (TORCHSMITH_REROOT)"),
             std::string::npos) << fixed.err;
+  // setup.py run as setuptools' build_meta runs it: its text exec'd (a "<string>" code), __file__ set.
+  auto exec = python("python3", {"-c", "exec(open('setup.py').read(), {'__file__': 'setup.py', '__name__': '__main__'})"}, true);
+  ASSERT_TRUE(exec.ok()) << exec.err;
+  EXPECT_EQ(exec.out.substr(0, exec.out.find('\n')), "['lt_reroot/src/ops.cpp']") << exec.err;
   // Near miss: the same globs from a script that is not setup.py are the script's own business.
   ASSERT_EQ(util::write_file_atomic(dir_ + "/pkg/tool.py", kGlobsPy), "");
   auto other = python("python3", {"tool.py"}, true);

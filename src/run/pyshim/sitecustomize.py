@@ -955,7 +955,11 @@ def _reroot_globs():
         return bool(original(pattern))
 
     def again(pathname, a, kw, caller):
-        if kw.get("root_dir") or os.path.basename(caller.f_code.co_filename) != "setup.py":
+        # setuptools' build_meta runs setup.py's text with exec (a "<string>" code), its __file__ set.
+        name = caller.f_code.co_filename
+        if name == "<string>":
+            name = str(caller.f_globals.get("__file__") or "")
+        if kw.get("root_dir") or os.path.basename(name) != "setup.py":
             return None
         new = _rerooted(pathname, os.getcwd(), exists)
         if new is not None:
