@@ -17,6 +17,8 @@ ts_slow(test_run compiles "PyshimRemedy.*")
 ts_slow(test_run compiles "CmakeRemedy.*:CmakeSetupPy.*")
 # A CMake project adding an old vendored pybind11, built with and without build.pybind11-torch's stand-in (10-20 s each).
 ts_slow(test_run compiles "CmakePybind11.*")
+# A tiny setuptools package whose setup.py names another layout's paths, built with and without build.source-reroot.
+ts_slow(test_run compiles "SourceReroot.APackageWrittenForAnotherLayoutBuildsWithTheRemedy")
 # Tiny CMake and setuptools packages asking for LTO, linked by a GCC copied without lto-wrapper, with and without build.no-lto.
 ts_slow(test_run compiles "NoLto.*:NoLtoSetuptools.*")
 # A std member used without its header, compiled with nvcc and g++ before and with the force-include remedy.

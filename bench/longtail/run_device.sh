@@ -23,6 +23,10 @@
 # runtime dependencies from it (`--wheelhouse`; without one, `--no-runtime-deps`: there is no index).
 # A declared dependency the wheelhouse lacks then fails verify, for both tools alike; VERIFY_DEPS=none
 # verifies with --no-runtime-deps as earlier runs did (the builds still take the wheelhouse).
+# A verify whose every FAIL is a runtime dependency that could not be had (`needs NAME`: a module the
+# smoke imports that nothing installed, pytorch3d for VoGE; `dependency NAME`: a Requires-Dist the
+# wheelhouse lacks) is the outcome built-needs-deps, counted as built and never as verified; its
+# detail names them and the compiled modules verify loaded by their files.
 # SYSROOT (default: the sysroot/ pack_device.sh --system put here, if any; "none" for none): its
 # usr/include goes on CPATH for both tools alike (header-only libraries a package's README asks for).
 # A package both of whose results are already in WORK/results.tsv is skipped (a second call resumes).
@@ -143,13 +147,22 @@ run_one() {
     [ "$vt" -lt 15 ] && vt=15
     [ "$tool" = torchsmith ] && plan=(--plan "$dir/out/plan.lock.json")
     [ "$rc" = 0 ] || detail="build exit $rc with a wheel; "
+    local vlog=$work/logs/$name-$tool-verify.log
     if timeout -k 5 "$vt" "$ts" verify "$whl" --python "$py" "${gpu[@]}" "${plan[@]}" "${deps[@]}" \
-      --preload "$tlib" > "$work/logs/$name-$tool-verify.log" 2>&1; then
+      --preload "$tlib" > "$vlog" 2>&1; then
       outcome=verified
     else
       local vrc=$?
       outcome=built-not-verified
-      detail="${detail}verify exit $vrc: $(grep -m1 -iE '^ *fail ' "$work/logs/$name-$tool-verify.log")"
+      # Every FAIL a runtime dependency that could not be had (a module the smoke needs and nothing
+      # installed: `needs NAME`; a Requires-Dist the wheelhouse lacks: `dependency NAME`): an outcome
+      # of its own, never "verified" (the package's code was not exercised).
+      if [ "$vrc" = 1 ] && grep -qE '^ *FAIL ' "$vlog" && ! grep -E '^ *FAIL ' "$vlog" | grep -qvE '^ *FAIL +(needs|dependency) '; then
+        outcome=built-needs-deps
+        detail="${detail}verify: $(grep -E '^ *FAIL ' "$vlog" | awk '{print $2 " " $3}' | paste -sd, -)$(grep -qE '^ *ok +load ' "$vlog" && echo "; compiled modules load: $(grep -E '^ *ok +load ' "$vlog" | awk '{print $3}' | paste -sd, -)")"
+      else
+        detail="${detail}verify exit $vrc: $(grep -m1 -iE '^ *fail ' "$vlog")"
+      fi
     fi
   fi
   if [ "$tool" = torchsmith ] && [ "$outcome" != verified ]; then detail="$detail; $(diagnosis "$dir/out")"; fi
@@ -181,11 +194,12 @@ wait
 {
   cat "$work/header.txt"
   awk -F'\t' 'NR > 1 && $4 != "unavailable" {
-      k = $2 " " $3; n[k]++; v[k] += ($4 == "verified"); b[k] += ($4 == "verified" || $4 == "built-not-verified")
-      nr[k] += ($4 == "not-run") }
+      k = $2 " " $3; n[k]++; v[k] += ($4 == "verified")
+      b[k] += ($4 == "verified" || $4 == "built-not-verified" || $4 == "built-needs-deps")
+      d[k] += ($4 == "built-needs-deps"); nr[k] += ($4 == "not-run") }
     NR > 1 && $4 == "unavailable" { u[$2 " " $3]++ }
-    END { for (k in n) printf "%-22s built %2d, built and verified %2d of %2d = %5.1f%% (not run %d, unavailable %d)\n",
-            k, b[k], v[k], n[k], 100 * v[k] / n[k], nr[k], u[k] }' "$results" | sort
+    END { for (k in n) printf "%-22s built %2d, built and verified %2d of %2d = %5.1f%% (built, a runtime dependency missing %d; not run %d, unavailable %d)\n",
+            k, b[k], v[k], n[k], 100 * v[k] / n[k], d[k], nr[k], u[k] }' "$results" | sort
   echo "# wall $(( $(date +%s) - start ))s; rows: $results"
 } > "$work/summary.txt"
 cat "$work/summary.txt"

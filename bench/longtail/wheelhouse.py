@@ -2,7 +2,8 @@
 """The long-tail bench's wheelhouse for a device with no index (pack_device.sh --wheelhouse).
 
 Reads what each packed package's Python build and runtime declare (pyproject.toml's [build-system]
-requires and [project] dependencies, setup.py's literal install_requires / setup_requires lists,
+requires and [project] dependencies, setup.py's literal install_requires / setup_requires lists, or
+a name bound to one, or the requirements file its install_requires reads,
 pybind11 where a CMake file fetches it with FetchContent), and downloads those wheels with their
 dependencies from PyPI for the device's Python on manylinux x86_64 (binary wheels only). Never torch
 or its kin: a requirement whose dependencies reach one is skipped and named, and no such wheel is
@@ -39,17 +40,54 @@ def req_name(req):
     return norm(m.group(1)) if m else ""
 
 
-def literal_lists(setup_py, keys=("install_requires", "setup_requires")):
-    # install_requires=['yacs', ...] as written in setup.py's syntax tree; a computed list is not read.
+def literal_lists(setup_py, keys=("install_requires", "setup_requires"), read=None):
+    # install_requires=['yacs', ...] as written in setup.py's syntax tree, or a name bound to such a
+    # list at its top level (VoGE's INSTALL_REQUIREMENTS = ['numpy', 'torch', 'plyfile']), or an
+    # expression naming a requirements file the tree has (open('requirements.txt'), read by `read`);
+    # a list computed otherwise is not read.
     try:
         tree = ast.parse(setup_py)
     except (SyntaxError, ValueError):
         return []
+    bound = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bound[node.targets[0].id] = node.value
     out = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.keyword) and node.arg in keys and isinstance(node.value, (ast.List, ast.Tuple)):
-            out += [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if not (isinstance(node, ast.keyword) and node.arg in keys):
+            continue
+        value = bound.get(node.value.id, node.value) if isinstance(node.value, ast.Name) else node.value
+        if isinstance(value, (ast.List, ast.Tuple)):
+            out += [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            continue
+        files = [e.value for e in ast.walk(value) if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                 and e.value.endswith(".txt")]
+        for f in files[:1]:
+            text = read(f) if read else None
+            out += [r for r in requirement_lines(text or "")]
     return out
+
+
+def requirement_lines(text):
+    # A requirements file's requirements: no comments, options (-r, -e, --index-url) or blank lines.
+    out = []
+    for line in text.splitlines():
+        line = line.split(" #")[0].strip()
+        if line and not line.startswith(("#", "-")):
+            out.append(line)
+    return out
+
+
+def member_text(t, top):
+    # A file of the package's directory in the archive, by its path relative to setup.py; None if absent.
+    def read(rel):
+        try:
+            f = t.extractfile(top + os.path.normpath(rel))
+        except KeyError:
+            return None
+        return f.read().decode("utf-8", "replace") if f else None
+    return read
 
 
 def declared(tar_path, subdir):
@@ -72,7 +110,7 @@ def declared(tar_path, subdir):
             elif rel == "setup.py":
                 text = t.extractfile(m).read().decode("utf-8", "replace")
                 out += [(r, "setup.py setup_requires", "build") for r in literal_lists(text, ("setup_requires",))]
-                out += [(r, "setup.py", "runtime") for r in literal_lists(text, ("install_requires",))]
+                out += [(r, "setup.py", "runtime") for r in literal_lists(text, ("install_requires",), read=member_text(t, top))]
             elif (rel.endswith(".cmake") or rel.endswith("CMakeLists.txt")) and "third_party/" not in rel:
                 text = t.extractfile(m).read().decode("utf-8", "replace")
                 if re.search(r"FetchContent_Declare\s*\(\s*pybind11\b", text):

@@ -230,7 +230,7 @@ bool try_python_ports(RunState& s, const StepCtx& c) {
   // Only an import that failed (the smoke's or verify's own) is what a Python port can change.
   std::string failed = failed_checks(s.rec.checks);
   if (failed.find("No module named") == std::string::npos && failed.find("ImportError") == std::string::npos &&
-      failed.find("cannot import name") == std::string::npos)
+      failed.find("cannot import name") == std::string::npos && failed.find("TabError") == std::string::npos)
     return false;
   source::PortSet py;
   for (const auto& p : s.o.ports->ports)

@@ -122,6 +122,15 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.reason = "[build.no-lto] the linker could not run GCC's link-time optimisation: retried with it off "
                "(-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF and every target's INTERPROCEDURAL_OPTIMIZATION off; "
                "-flto* dropped from setup.py's extra_compile_args/extra_link_args; TORCHSMITH_NO_LTO)";
+  } else if (rule == "build.source-reroot") {
+    if (!env_of(env, "TORCHSMITH_REROOT").empty()) {
+      r.refused = "setup.py's paths are already rerooted: the remedy did not help";
+      return false;
+    }
+    r.env["TORCHSMITH_REROOT"] = "1";
+    r.reason = "[build.source-reroot] an extension had no source: setup.py's globs, sources, include dirs and -I "
+               "that name nothing in this tree are tried with the leading directories the tree lacks dropped "
+               "(TORCHSMITH_REROOT)";
   } else {
     r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
     return false;

@@ -16,6 +16,7 @@
 #include "source/apply.h"
 #include "source/hash.h"
 #include "source/journal.h"
+#include "source/py_tabs.h"
 #include "source/udiff.h"
 #include "util/fs.h"
 
@@ -73,6 +74,23 @@ bool port_include(const Port& p, const RE2& use, const IncludeRes& inc, std::str
   if ((inc.unless && RE2::PartialMatch(now, *inc.unless)) || RE2::PartialMatch(now, *inc.own)) return false;
   now = add_include(now, static_cast<std::size_t>(m.data() - now.data()), p.include);
   return true;
+}
+
+// The transforms a port may name: the new text, or nullopt where the function finds nothing to do.
+using Transform = std::optional<std::string> (*)(std::string_view);
+Transform transform_of(const std::string& name) {
+  if (name == "python2-tabs") return &expand_python2_tabs;
+  return nullptr;
+}
+
+// A transform port over `now` where its anchor matches: 1 when it rewrote the file, else 0.
+int transformed(const Port& p, const RE2& anchor, std::string& now) {
+  Transform f = transform_of(p.transform);
+  if (!f || !RE2::PartialMatch(now, anchor)) return 0;
+  auto out = f(now);
+  if (!out || *out == now) return 0;
+  now = std::move(*out);
+  return 1;
 }
 
 }  // namespace
@@ -137,7 +155,7 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
     }
     static const std::set<std::string> known{"id",      "reason",  "removed_in", "source", "checked",
                                             "pattern", "rewrite", "files",      "include", "unless",
-                                            "when",    "repeat"};
+                                            "when",    "repeat",  "transform"};
     for (const auto& [k, v] : *t)
       if (!known.count(std::string(k.str())))
         error(static_cast<int>(v.source().begin.line), "port: unknown key '" + std::string(k.str()) + "'");
@@ -154,6 +172,7 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
     p.when = str(*t, "when");
     if (const auto* r = (*t)["repeat"].as_boolean()) p.repeat = r->get();
     else if ((*t).contains("repeat")) error(line, "port '" + p.id + "': repeat must be true or false");
+    p.transform = str(*t, "transform");
     p.file = file;
     p.line = line;
     if (const toml::array* f = (*t)["files"].as_array())
@@ -180,6 +199,10 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
       if (p.include.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") != std::string::npos)
         error(line, who + ": include '" + p.include + "' is not a header path (write ATen/cuda/CUDAContext.h)");
     }
+    if (!p.transform.empty() && !transform_of(p.transform))
+      error(line, who + ": transform '" + p.transform + "' is none this torchsmith has (python2-tabs)");
+    if (!p.transform.empty() && (!p.rewrite.empty() || !p.include.empty()))
+      error(line, who + ": a transform port rewrites by its function; give transform, not rewrite or include");
     if (RE2 u(p.unless, RE2::Quiet); !p.unless.empty() && !u.ok()) error(line, who + ": unless is not RE2: " + u.error());
     if (RE2 w(p.when, RE2::Quiet); !p.when.empty() && !w.ok()) error(line, who + ": when is not RE2: " + w.error());
     if (p.repeat && !p.include.empty()) error(line, who + ": repeat is for a rewrite; an include port adds its header once");
@@ -264,9 +287,10 @@ PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run
       if (p.include.empty() && incs[i].unless && RE2::PartialMatch(now, *incs[i].unless)) continue;
       if (incs[i].when && !RE2::PartialMatch(now, *incs[i].when)) continue;
       // An include port completes what the rewrites did to this file; a file no port changed built as it was.
-      int n = p.include.empty() ? port_rewrite(p, *res2[i], incs[i], now)
-              : now != *text   ? port_include(p, *res2[i], incs[i], now)
-                               : 0;
+      int n = !p.transform.empty() ? transformed(p, *res2[i], now)
+              : p.include.empty()   ? port_rewrite(p, *res2[i], incs[i], now)
+              : now != *text        ? port_include(p, *res2[i], incs[i], now)
+                                    : 0;
       if (n > 0) {
         pf.ports.push_back(p.id);
         pf.rewrites += n;

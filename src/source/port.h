@@ -26,6 +26,9 @@ struct Port {
   std::string unless;      // RE2: a file it matches is left alone (an include port: its header given)
   std::string when;        // RE2: a file is ported only where it also matches (the failure's other half)
   bool repeat = false;     // rewrite again while it still matches (at most 8 passes): matches one pass cannot reach
+  // A rewrite a pattern cannot say (kTransforms, e.g. "python2-tabs"): in a file `pattern` matches
+  // (the anchor), the named function decides and rewrites; `rewrite` is then empty.
+  std::string transform;
   std::vector<std::string> files;  // file name endings it applies to
   std::string file;        // where it was read
   int line = 0;

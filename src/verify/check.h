@@ -65,6 +65,10 @@ const char* reads_name(Reads r);  // "elf", "wheel", "python", "pip", "gpu"
     "the plan's CMake options torch records (USE_*) are as planned") \
   X(import_module, "import ", true, python, fail, \
     "the package's module imports, from the installed wheel") \
+  X(load_module, "load ", true, python, fail, \
+    "a compiled module loads from its file alone, its package's __init__ not run (after its import failed)") \
+  X(needs_module, "needs ", true, python, fail, \
+    "a module the smoke code imports, which the wheel does not make, is installed here") \
   X(smoke, "smoke", false, python, fail, "the plan's smoke code runs on the CPU") \
   X(gpu, "gpu", false, gpu, note, "the GPU checks were not asked for (--gpu)") \
   X(gpu_devices, "gpu devices", false, gpu, fail, "torch sees the GPUs a CUDA build needs") \

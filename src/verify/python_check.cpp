@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -159,6 +160,8 @@ class PythonCheck {
     args_ = {{"import_name", ext_ && plan_ ? plan_->import_name : import_name_},
              {"smoke", ext_ && plan_ ? plan_->smoke : ""},
              {"modules", modules_},
+             {"compiled", compiled_},
+             {"own", guessed_},
              {"gpu", o_.gpu}};
     bool ran = false;
     if ((checker_.joinable() || no_go_.external) && python_ == o_.python && pythonpath_.rfind(site_, 0) == 0) {
@@ -230,6 +233,7 @@ class PythonCheck {
       std::string list;
       for (const auto& t : tops) list += (list.empty() ? "" : ", ") + t;
       const std::string guessed = name;
+      guessed_.push_back(guessed);  // a smoke importing it meets the wheel's lack, not a dependency's
       name = tops.front();
       for (const auto& c : meta->compiled)  // the module that holds compiled code goes first
         if (std::find(tops.begin(), tops.end(), c.substr(0, c.find('.'))) != tops.end()) {
@@ -247,6 +251,8 @@ class PythonCheck {
       if (t != name) modules_.push_back(t);
     for (const auto& c : meta->compiled)
       if (c != name) modules_.push_back(c);
+    for (const auto& c : meta->compiled)  // loaded by file where its import fails (check.py)
+      if (auto f = meta->compiled_files.find(c); f != meta->compiled_files.end()) compiled_[c] = site + "/" + f->second;
     for (const auto& l : meta->libraries)
       rep_.verdicts.push_back(verdict("", {Check::library, l}, Outcome::note,
                                       "no PyInit_" + l.substr(l.rfind('.') + 1) + ": an op library the package loads "
@@ -293,6 +299,8 @@ class PythonCheck {
   std::string import_name_;
   std::string python_, pythonpath_, torch_dir_, ext_dir_;
   std::vector<std::string> modules_;  // imported besides the plan's module: the wheel's own
+  std::map<std::string, std::string> compiled_;  // the wheel's compiled modules -> their installed files
+  std::vector<std::string> guessed_;  // the plan's module names the wheel turned out not to have
   std::string install_dir_, site_, go_file_;
   nlohmann::json args_;
   ScriptRun early_, run_;

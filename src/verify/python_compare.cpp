@@ -325,8 +325,45 @@ class Judge {
   void extension() {
     imported(ext_name());
     for (const auto& m : o_.modules) imported(m);
-    if (has_smoke() && !o_.gpu && value_of("smoke", Check::smoke))
-      pass(Check::smoke, "the plan's smoke code ran on cpu");
+    for (const auto& s : run_.steps)
+      if (s.step.rfind("load ", 0) == 0) loaded(s.step.substr(5));
+    if (!o_.gpu) smoke_ran("smoke", Check::smoke, "cpu");
+  }
+
+  // A compiled module loaded from its file alone (check.py), after its import did not succeed: the
+  // code the build made loads against this torch, whatever stopped the package's Python.
+  void loaded(const std::string& name) {
+    const CheckName c(Check::load_module, name);
+    if (const StepResult* s = value_of(c.id(), c)) {
+      std::string by = str_of(s->value, "by");
+      pass(c, "from " + str_of(s->value, "file") + (by.empty() ? ", by its file alone (its package's __init__ not run)"
+                                                               : ", by " + by));
+      loads_ += (loads_.empty() ? "" : ", ") + name;
+    }
+  }
+
+  // The smoke step: ran, failed, or stopped at another distribution's module. That last is said as
+  // itself (needs NAME: the package's own code was not exercised, so no pass) with the smoke skipped.
+  void smoke_ran(const std::string& step, Check check, const std::string& device) {
+    if (!has_smoke()) return;
+    const StepResult* s = value_of(step, check);
+    if (!s) return;
+    std::string dep = s->value.is_object() ? str_of(s->value, "missing_dependency") : "";
+    if (dep.empty()) {
+      pass(check, "the plan's smoke code ran on " + device);
+      return;
+    }
+    out_.push_back(skipped(check, "it stopped at an import: needs " + dep + ", not installed"));
+    std::string all = o_.plan->smoke.substr(0, o_.plan->smoke.find_last_not_of("\n") + 1);
+    std::string smoke = all.substr(0, all.find('\n'));
+    std::string warned = sibling(dep.substr(0, dep.find('.')));
+    fail({Check::needs_module, dep},
+         "the smoke code (" + smoke + (smoke.size() < all.size() ? " ..." : "") + ") needs " + dep +
+             ", which is not installed here (" + str_of(s->value, "error") + "): " +
+             (warned.empty() ? "a runtime dependency, not something the build made; the package's own code was not "
+                               "exercised: install what provides " + dep + " to verify it"
+                             : "the plan warned: " + warned) +
+             (loads_.empty() ? "" : "; its compiled code loads by itself (load " + loads_ + ")"));
   }
 
   // One "import NAME" step: from the installed wheel, or why not.
@@ -346,7 +383,7 @@ class Judge {
             "needs " + dep + ", which is not installed here (" + str_of(v, "error") +
                 "): a runtime dependency the wheel does not declare (Requires-Dist), not something the build "
                 "made; install it (pip install " + dep + ") to use the package, or name it in the recipe's "
-                "runtime_requires so verify installs it; the smoke code runs without it");
+                "runtime_requires so verify installs it; the smoke code runs without the package's import");
       else if (v.is_object() && v.contains("as_subpackage"))
         add(Outcome::warn, {Check::import_module, name},
             "from " + file + " as part of a package only: by its own name it fails (" + str_of(v, "as_subpackage") +
@@ -433,8 +470,7 @@ class Judge {
           fail(c, "tensor came back different from " + str_of(r->value, "device"));
       }
     }
-    if (has_smoke() && value_of("gpu smoke", Check::gpu_smoke))
-      pass(Check::gpu_smoke, "the plan's smoke code ran on cuda");
+    smoke_ran("gpu smoke", Check::gpu_smoke, "cuda");
   }
 
   // What became of the process beyond the steps: killed before a first step, stopped midway, or a
@@ -457,6 +493,7 @@ class Judge {
 
   const ScriptRun& run_;
   const JudgeOptions& o_;
+  std::string loads_;  // the compiled modules that loaded by their files ("a._C, b._C")
   json torch_;
   std::vector<CudaArch> arch_sass_, arch_ptx_;
   bool blamed_ = false;

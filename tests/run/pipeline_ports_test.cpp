@@ -243,3 +243,53 @@ TEST(PipelinePorts, NoPortMeansNoPort) {
 
 }  // namespace
 }  // namespace ts::run
+
+namespace ts::run {
+namespace {
+
+// X-Temporal: its import failed with TabError (a Python 2 file mixing tabs and spaces). A clean build,
+// verify failing so: port.python2-tabs once, then build and verify again. Where the build itself
+// failed first (X-Temporal's THC calls), the one port round takes the tabs too. A near miss: verify
+// failing on something other than an import is not ported.
+const std::string kTabbed = "def f(x):\n\tif x:\n\t\treturn 1\n        return 2\n";
+const std::string kExpanded = "def f(x):\n        if x:\n                return 1\n        return 2\n";
+const std::string kTabError = "TabError: inconsistent use of tabs and spaces in indentation";
+
+TEST(PipelinePorts, ATabErrorAtVerifyIsPortedThenBuiltAndVerifiedAgain) {
+  Fixture f;
+  std::string src = python_tree(f, kTabbed);
+  f.fake.script["verify"].push_back(verify_failed(kTabError));
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify", "build", "verify"}));
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_NE(r.record.retries[0].reason.find("port.python2-tabs"), std::string::npos) << r.record.retries[0].reason;
+  EXPECT_EQ(util::read_file(src + "/pkg/__init__.py").value_or(""), kExpanded);
+}
+
+TEST(PipelinePorts, ABuildsOwnPortRoundTakesTheTabsToo) {
+  Fixture f;
+  std::string src = f.tree("out/src");
+  std::filesystem::create_directories(src + "/pkg");
+  ASSERT_EQ(util::write_file_atomic(src + "/pkg/helper.py", kTabbed), "");
+  f.fake.script["build"].push_back({.exit_code = 1});
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "build", "verify"}));
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_NE(r.record.retries[0].reason.find("port.at-check port.python2-tabs"), std::string::npos) << r.record.retries[0].reason;
+  EXPECT_EQ(util::read_file(src + "/pkg/helper.py").value_or(""), kExpanded);
+}
+
+TEST(PipelinePorts, ATabbedFileIsNotPortedForAVerifyFailureThatIsNoImport) {
+  Fixture f;
+  std::string src = python_tree(f, kTabbed);
+  f.fake.script["verify"].push_back(verify_failed("cuda arches: the wheel has no sm_86"));
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify"}));
+  EXPECT_EQ(util::read_file(src + "/pkg/__init__.py"), kTabbed);
+}
+
+}  // namespace
+}  // namespace ts::run

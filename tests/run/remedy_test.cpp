@@ -342,3 +342,25 @@ TEST(Remedy, ARetryTheStepAlreadyMadeIsNotMadeAgain) {
 
 }  // namespace
 }  // namespace ts::run
+
+namespace ts::run {
+namespace {
+
+// Vox-Surf on the GPU machine: cpp_extension met an extension with no source (setup.py globbed
+// another layout's paths). The retry reroots them through the helper; near miss: already rerooted.
+TEST(Remedy, SourceRerootRetriesOnceThroughTheHelper) {
+  BuildDiag g("EXTENSION_WITHOUT_SOURCES", "build.source-reroot",
+              "AssertionError: At least one source is required to build a library");
+  auto r = choose_remedy(g.d, {{"PYTHONPATH", "/x"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("TORCHSMITH_REROOT"), "1");
+  EXPECT_EQ(r.env.at("PYTHONPATH"), "{pyshim}:/x");
+  EXPECT_NE(r.reason.find("EXTENSION_WITHOUT_SOURCES: [build.source-reroot]"), std::string::npos) << r.reason;
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_REROOT", "1"}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already rerooted"), std::string::npos) << again.refused;
+}
+
+}  // namespace
+}  // namespace ts::run

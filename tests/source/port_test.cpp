@@ -118,7 +118,8 @@ class EachPort : public ::testing::TestWithParam<Case> {};
 
 TEST_P(EachPort, RewritesItsApiAndLeavesANearMissAlone) {
   std::string id = GetParam().id;
-  EXPECT_EQ(port_one(id, GetParam().before, id.rfind("port.pkg-resources", 0) == 0 ? "__init__.py" : "ops.cu"),
+  bool py = id.rfind("port.pkg-resources", 0) == 0 || id == "port.python2-tabs";
+  EXPECT_EQ(port_one(id, GetParam().before, py ? "__init__.py" : "ops.cu"),
             GetParam().after);
 }
 
@@ -150,6 +151,39 @@ TEST(PortPython, APackageReadingItsVersionThroughPkgResourcesImportsOncePorted) 
     EXPECT_TRUE(after.ok()) << after.err;
     EXPECT_EQ(after.out, "1.2.3\n");
   }
+}
+
+// port.python2-tabs on a minimal package: its module with a tab and 8 spaces at one level fails to
+// import with TabError; ported, it imports and answers as Python 2 read it. Its other module, tabs
+// only, compiles: it is left byte for byte. The ported tree reverts byte for byte.
+TEST(PortPython, APython2PackageMixingTabsAndSpacesImportsOncePorted) {
+  auto probe = util::run({"python3", "-S", "-c", "pass"}, {std::chrono::seconds(30)});
+  if (!probe.ok()) GTEST_SKIP() << "no python3: " << probe.err;
+  testkit::TempDir t("ts-port-tabs");
+  std::filesystem::create_directories(t / "lt_tabs");
+  const std::string mixed = "def f(x):\n\tif x:\n\t\treturn 1\n        return 2\n";
+  const std::string tabs = "def g():\n\treturn 3\n";
+  ASSERT_EQ(util::write_file_atomic(t / "lt_tabs/__init__.py", "from .helper import f\nfrom .plain import g\n"), "");
+  ASSERT_EQ(util::write_file_atomic(t / "lt_tabs/helper.py", mixed), "");
+  ASSERT_EQ(util::write_file_atomic(t / "lt_tabs/plain.py", tabs), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(30);
+  o.cwd = t.path();
+  std::vector<std::string> argv{"python3", "-S", "-B", "-c", "import lt_tabs; print(lt_tabs.f(0), lt_tabs.f(1), lt_tabs.g())"};
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("TabError: inconsistent use of tabs and spaces in indentation"), std::string::npos) << before.err;
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].path, "lt_tabs/helper.py");
+  EXPECT_EQ(r.ports, std::vector<std::string>{"port.python2-tabs"});
+  EXPECT_EQ(util::read_file(t / "lt_tabs/plain.py"), tabs);
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err;
+  EXPECT_EQ(after.out, "2 1 3\n");
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "lt_tabs/helper.py"), mixed);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -367,7 +401,14 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.char-template-param", "void g(int a, char b, int c);\nstd::array<int, 200> v;\n",
              "void g(int a, char b, int c);\nstd::array<int, 200> v;\n"},
         Case{"port.char-template-param", "template <char m>\nvoid K();\nint x = 200;\n",
-             "template <char m>\nvoid K();\nint x = 200;\n"}));
+             "template <char m>\nvoid K();\nint x = 200;\n"}),
+        // A Python 2-era file mixing a tab and 8 spaces at one level; near misses: tabs only, and
+        // the same mix inside a string literal.
+        Case{"port.python2-tabs", "def f(x):\n\tif x:\n\t\treturn 1\n        return 2\n",
+             "def f(x):\n        if x:\n                return 1\n        return 2\n"},
+        Case{"port.python2-tabs", "def f(x):\n\tif x:\n\t\treturn 1\n\treturn 2\n",
+             "def f(x):\n\tif x:\n\t\treturn 1\n\treturn 2\n"},
+        Case{"port.python2-tabs", "S = '''\n\tif x:\n        y\n'''\n", "S = '''\n\tif x:\n        y\n'''\n"}));
 
 // The BLAS ports' rewrites are long: what they must keep is checked, not their every byte.
 TEST(PortBlas, BatchedAndGemvCallCublasWithTheArgumentsAfterState) {

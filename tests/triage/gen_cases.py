@@ -801,6 +801,15 @@ c('CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE', ['/tmp/w/out/src/src/tetrahedral_cuda.cpp:
   '      |                                         ^'],
   ['/tmp/src/ops.cpp:12:40: error: expected primary-expression before \u2018>\u2019 token',
    '   12 |     auto p = x.data<scalar_t>();', '   13 |     std::cout << "<<<" << n << ">>>";'])
+# Vox-Surf on the GPU machine (the long-tail bench, batch 7's dev): setup.py globbed another layout's paths.
+c('EXTENSION_WITHOUT_SOURCES', ['Emitting ninja build file /tmp/w/torchsmith-vox-surf/out/src/build/temp.linux-x86_64-cpython-312/build.ninja...',
+  'Traceback (most recent call last):',
+  '  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py", line 3021, in _write_ninja_file',
+  '    raise AssertionError("At least one source is required to build a library")',
+  'AssertionError: At least one source is required to build a library'],
+  ['  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py", line 3019, in _write_ninja_file',
+   '    raise AssertionError("sources and objects lists must be the same length")',
+   'AssertionError: sources and objects lists must be the same length'])
 c('BOOST_COMPONENT_NOT_INSTALLED', ['CMake Error at /usr/lib/x86_64-linux-gnu/cmake/Boost-1.83.0/BoostConfig.cmake:141 (find_package):',
   '  Could not find a package configuration file provided by', '  "boost_program_options" (requested version 1.83.0) with any of the',
   '  following names:', '', '    boost_program_optionsConfig.cmake', '    boost_program_options-config.cmake', '',

@@ -32,6 +32,15 @@ const Wording kLongTailWordings[] = {
     {"/tmp/w/src/tetrahedral_cuda.cpp:26:41: error: expected primary-expression before \xe2\x80\x98<\xe2\x80\x99 token",
      "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"},
     {"launch.cpp:6:9: error: expected primary-expression before '<' token", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"},
+    // Vox-Surf: setup.py globbed another layout's paths, so its CUDAExtension had no source.
+    {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py\", line 3021, in "
+     "_write_ninja_file\n    raise AssertionError(\"At least one source is required to build a library\")\n"
+     "AssertionError: At least one source is required to build a library",
+     "EXTENSION_WITHOUT_SOURCES"},
+    // The same on torch 1.13 (Debian's), whose check had no message yet.
+    {"  File \"/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py\", line 2109, in _write_ninja_file\n"
+     "    assert len(sources) > 0\n           ^^^^^^^^^^^^^^^^\nAssertionError",
+     "EXTENSION_WITHOUT_SOURCES"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, LongTailWording, ::testing::ValuesIn(kLongTailWordings));
@@ -49,6 +58,8 @@ TEST(LongTailWording, NearMisses) {
   // `.data<T>()` in a template stops before the '>' (another class); the launch line itself is only quoted.
   expect_not_named({"ops.cpp:12:40: error: expected primary-expression before '>' token", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
   expect_not_named({"   26 |      <<<(n + 255) / 256, 256>>>(nullptr, 1.0f, 0);", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
+  // cpp_extension's neighbouring assertion: sources and objects of different lengths is not an empty list.
+  expect_not_named({"AssertionError: sources and objects lists must be the same length", "EXTENSION_WITHOUT_SOURCES"});
 }
 
 }  // namespace

@@ -104,6 +104,21 @@ std::vector<Verdict> emitted() {
       e.wheel_version = good ? "0.1+pt26cu128" : "0.1+pt113cpu";
       take(judge_python_run(full_run(true, good), e));
     }
+  // VoGE's shape: the package's import stops on a module no wheel gives, its compiled module loads by
+  // its file, the smoke stops at the same import (load NAME, needs NAME); a compiled module that does not load.
+  ScriptRun needs = full_run(true, true);
+  for (auto& s : needs.steps)
+    if (s.step == "import ext") s.value = {{"file", nullptr}, {"missing_dependency", "dep3d"}, {"error", "No module named 'dep3d'"}};
+    else if (s.step == "smoke" || s.step == "gpu smoke") s.value = {{"missing_dependency", "dep3d"}, {"error", "No module named 'dep3d'"}};
+  needs.steps.push_back(ok("load ext._C", {{"file", "/site/ext/_C.so"}}));
+  needs.steps.push_back({"load ext._D", true, false, nullptr, "ImportError: undefined symbol: x"});
+  for (bool gpu : {true, false}) {
+    JudgeOptions e;
+    e.gpu = gpu;
+    e.plan = &ext_plan;
+    e.ext_dir = "/site";
+    take(judge_python_run(needs, e));
+  }
   ScriptRun no_gpu = full_run(false, true);
   for (auto& s : no_gpu.steps)
     if (s.step == "gpu devices") s.value = {{"count", 0}};

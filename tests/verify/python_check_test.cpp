@@ -33,6 +33,12 @@ const Verdict* find(const std::vector<Verdict>& vs, const std::string& check, Ou
   return nullptr;
 }
 
+const Verdict* find(const std::vector<Verdict>& vs, const std::string& check) {
+  for (const auto& v : vs)
+    if (v.check == check) return &v;
+  return nullptr;
+}
+
 std::string dump(const std::vector<Verdict>& vs) {
   std::string s;
   for (const auto& v : vs)
@@ -430,7 +436,9 @@ TEST(PythonCheck, AMissingSiblingExtensionNamesTheBuildThePlanWarnedOf) {
   EXPECT_NE(w->detail.find("the plan warned: the package's Python imports sibling_not_built_here"), std::string::npos)
       << w->detail;
   EXPECT_EQ(w->detail.find("pip install"), std::string::npos) << w->detail;
-  auto* f = find(r.verdicts, "smoke", Outcome::fail);
+  // The smoke stopped at that import: skipped, and the module it needs is the failure, with the plan's word.
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::note)) << dump(r.verdicts);
+  auto* f = find(r.verdicts, "needs sibling_not_built_here", Outcome::fail);
   ASSERT_TRUE(f) << dump(r.verdicts);
   EXPECT_NE(f->detail.find("No module named 'sibling_not_built_here'"), std::string::npos) << f->detail;
   EXPECT_NE(f->detail.find("(torchsmith build SRC/detectron2)"), std::string::npos) << f->detail;
@@ -441,9 +449,87 @@ TEST(PythonCheck, AMissingSiblingExtensionNamesTheBuildThePlanWarnedOf) {
   w = find(r.verdicts, "import tinypkg", Outcome::warn);
   ASSERT_TRUE(w) << dump(r.verdicts);
   EXPECT_NE(w->detail.find("pip install sibling_not_built_here"), std::string::npos) << w->detail;
-  f = find(r.verdicts, "smoke", Outcome::fail);
+  f = find(r.verdicts, "needs sibling_not_built_here", Outcome::fail);
   ASSERT_TRUE(f) << dump(r.verdicts);
   EXPECT_EQ(f->detail.find("the plan warned"), std::string::npos) << f->detail;
+  EXPECT_NE(f->detail.find("a runtime dependency, not something the build made"), std::string::npos) << f->detail;
+}
+
+// VoGE: its __init__ imports pytorch3d, which no wheel gives, and its smoke is the generic import.
+// verify says exactly that (needs pytorch3d: a FAIL of its own, the smoke skipped, never a pass), and
+// loads the wheel's compiled module by its file, without the __init__, as a check of its own. A
+// compiled module here is a copy of one of this Python's own (lib-dynload), so no compiler runs.
+// Near misses: the package imports (no load step, the smoke passes); the package's own module
+// missing is no dependency (the smoke FAILs as before).
+std::string wheel_with_compiled(const test::TempDir& t, const std::string& init, const std::string& so) {
+  std::string whl = t / "tinypkg-0.1-cp311-cp311-linux_x86_64.whl";
+  const char* script = R"PY(
+import sys, os, zipfile, hashlib, base64, sysconfig
+name = "tinypkg/_queue" + sysconfig.get_config_var("EXT_SUFFIX")
+files = {
+  "tinypkg/__init__.py": sys.argv[2].encode(),
+  name: open(sys.argv[3], "rb").read(),
+  "tinypkg-0.1.dist-info/METADATA": b"Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\n",
+  "tinypkg-0.1.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n",
+}
+rec = []
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    for n, b in files.items():
+        z.writestr(n, b)
+        h = base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode()
+        rec.append("%s,sha256=%s,%d" % (n, h, len(b)))
+    rec.append("tinypkg-0.1.dist-info/RECORD,,")
+    z.writestr("tinypkg-0.1.dist-info/RECORD", "\n".join(rec) + "\n")
+)PY";
+  auto r = test::run({kPy, "-c", script, whl, init, so});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return whl;
+}
+
+TEST(PythonCheck, AnUndeclaredDependencyNoWheelGivesFailsAsItselfAndTheCompiledModuleLoadsByItsFile) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  auto so = test::run({kPy, "-c", "import _queue; print(_queue.__file__)"});
+  if (so.exit_code != 0 || so.out.find(".so") == std::string::npos) GTEST_SKIP() << "no _queue extension module: " << so.out;
+  std::string so_path = so.out.substr(0, so.out.find('\n'));
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = wheel_with_compiled(t, "import pytorch3d_not_installed_here\nfrom . import _queue\n", so_path);
+  o.plan = tiny_plan();
+  o.plan->smoke = "import tinypkg\n";
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  EXPECT_TRUE(any_failed(r.verdicts)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "import tinypkg", Outcome::warn)) << dump(r.verdicts);
+  auto* l = find(r.verdicts, "load tinypkg._queue", Outcome::pass);
+  ASSERT_TRUE(l) << dump(r.verdicts);
+  EXPECT_NE(l->detail.find("by its file alone (its package's __init__ not run)"), std::string::npos) << l->detail;
+  EXPECT_NE(l->detail.find(t / "work/install/target/tinypkg/_queue"), std::string::npos) << l->detail;
+  auto* n = find(r.verdicts, "needs pytorch3d_not_installed_here", Outcome::fail);
+  ASSERT_TRUE(n) << dump(r.verdicts);
+  EXPECT_NE(n->detail.find("the smoke code (import tinypkg) needs pytorch3d_not_installed_here, which is not installed here"),
+            std::string::npos) << n->detail;
+  EXPECT_NE(n->detail.find("its compiled code loads by itself (load tinypkg._queue)"), std::string::npos) << n->detail;
+  auto* s = find(r.verdicts, "smoke", Outcome::note);
+  ASSERT_TRUE(s) << dump(r.verdicts);
+  EXPECT_TRUE(is_skip(*s)) << s->detail;
+  EXPECT_FALSE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+
+  // Near miss: the package imports; its compiled module is imported, not loaded apart; the smoke passes.
+  o.wheel = wheel_with_compiled(t, "from . import _queue\n", so_path);
+  o.work_dir = t / "work2";
+  r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  EXPECT_FALSE(find(r.verdicts, "load tinypkg._queue")) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+
+  // Near miss: the package's own module missing is the build's, not a dependency: the smoke FAILs.
+  o.wheel = wheel_with_compiled(t, "from tinypkg import _C\n", so_path);
+  o.work_dir = t / "work3";
+  r = verify_python_install(o);
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::fail)) << dump(r.verdicts);
+  EXPECT_FALSE(find(r.verdicts, "needs tinypkg")) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "load tinypkg._queue", Outcome::pass)) << dump(r.verdicts);
 }
 
 // Deformable-DETR's models/ops wheel: find_packages() in the subdirectory installs `functions` and

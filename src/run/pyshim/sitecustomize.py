@@ -47,6 +47,11 @@
 #    -flto*, -fno-fat-lto-objects and -fuse-linker-plugin leave every extension's extra_compile_args
 #    and extra_link_args, so the objects are plain and the link runs no LTO; a CMake build gets
 #    -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF and the CMake include (every target's own IPO off);
+#  - build.source-reroot, TORCHSMITH_REROOT=1 (a live trigger: an extension reached cpp_extension
+#    with no source): a setup.py written for another layout (Vox-Surf's globs vox_recon/nsvf_ext/src,
+#    its tree has nsvf_ext/src) gets, where a relative glob, source, include dir or -I names nothing and
+#    its first directory is not in the tree, the same path with its missing leading directories dropped
+#    (the first shorter path that names something, keeping one directory);
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -918,6 +923,102 @@ def _generate_sources():
             _say("[build.generate-sources] %s ran but did not write %s" % (script, ", ".join(still)))
 
 
+# -- build.source-reroot -------------------------------------------------------------------------
+
+def _reroot():
+    return os.environ.get("TORCHSMITH_REROOT") == "1"
+
+
+def _rerooted(path, base, exists):
+    # "vox_recon/nsvf_ext/src/*.cpp" where base has nsvf_ext/src: the path without the leading
+    # directories base lacks, the first that `exists`; None when base has its first directory (the
+    # missing part is not a prefix), or no shorter path with a directory left names anything.
+    if not isinstance(path, str) or not path:
+        return None
+    absolute = os.path.isabs(path)
+    rel = os.path.relpath(path, base) if absolute else path
+    parts = os.path.normpath(rel).split(os.sep)
+    if parts[0] in ("..", ".") or len(parts) < 3 or os.path.exists(os.path.join(base, parts[0])):
+        return None
+    for k in range(1, len(parts) - 1):
+        cand = os.path.join(*parts[k:])
+        if exists(os.path.join(base, cand)):
+            return os.path.join(base, cand) if absolute else cand
+    return None
+
+
+def _reroot_globs():
+    # glob.glob / glob.iglob called from setup.py: a pattern that matches nothing is tried rerooted.
+    import glob
+
+    def exists(pattern):
+        return bool(original(pattern))
+
+    def again(pathname, a, kw, caller):
+        # setuptools' build_meta runs setup.py's text with exec (a "<string>" code), its __file__ set.
+        name = caller.f_code.co_filename
+        if name == "<string>":
+            name = str(caller.f_globals.get("__file__") or "")
+        if kw.get("root_dir") or os.path.basename(name) != "setup.py":
+            return None
+        new = _rerooted(pathname, os.getcwd(), exists)
+        if new is not None:
+            _say("[build.source-reroot] glob %s matched nothing; %s names %d file(s) of this tree: used "
+                 "instead (TORCHSMITH_REROOT)" % (pathname, new, len(original(new, *a, **kw))))
+        return new
+
+    original, original_i = glob.glob, glob.iglob
+
+    def glob_(pathname, *a, **kw):
+        found = original(pathname, *a, **kw)
+        new = None if found else again(pathname, a, kw, sys._getframe(1))
+        return original(new, *a, **kw) if new is not None else found
+
+    def iglob_(pathname, *a, **kw):
+        found = list(original_i(pathname, *a, **kw))
+        new = None if found else again(pathname, a, kw, sys._getframe(1))
+        return original_i(new if new is not None else pathname, *a, **kw)
+
+    glob.glob, glob.iglob = glob_, iglob_
+
+
+def _reroot_ext(exts, base):
+    # The extensions' own paths that name nothing: sources, include_dirs, -I/-isystem flags (made
+    # absolute: torch's ninja compiles in build_temp).
+    def flags(fl, what, ext):
+        out = []
+        for f in fl:
+            flag = next((x for x in _INCLUDE_FLAGS if isinstance(f, str) and f.startswith(x) and len(f) > len(x)), None)
+            new = None
+            if flag and not os.path.exists(os.path.join(base, f[len(flag):])):
+                new = _rerooted(f[len(flag):], base, os.path.isdir)
+            if new is not None:
+                _say("[build.source-reroot] %s: %s in %s names nothing; %s (TORCHSMITH_REROOT)" % (ext.name, f, what, new))
+                f = flag + os.path.normpath(os.path.join(base, new))
+            out.append(f)
+        return out
+
+    for ext in exts:
+        moved = []
+        for attr, exists in (("sources", os.path.isfile), ("include_dirs", os.path.isdir)):
+            vals = list(getattr(ext, attr, None) or [])
+            for i, v in enumerate(vals):
+                if isinstance(v, str) and not os.path.exists(os.path.join(base, v)):
+                    new = _rerooted(v, base, exists)
+                    if new is not None:
+                        vals[i] = new
+                        moved.append("%s -> %s" % (v, new))
+            setattr(ext, attr, vals)
+        if moved:
+            _say("[build.source-reroot] %s: %s (paths this tree lacks; TORCHSMITH_REROOT)" % (ext.name, ", ".join(moved)))
+        args = getattr(ext, "extra_compile_args", None)
+        if isinstance(args, dict):
+            ext.extra_compile_args = {k: flags(v, "extra_compile_args[%s]" % k, ext) if isinstance(v, list) else v
+                                      for k, v in args.items()}
+        elif isinstance(args, list):
+            ext.extra_compile_args = flags(args, "extra_compile_args", ext)
+
+
 def _patch(build_ext_cls):
     if getattr(build_ext_cls, "_torchsmith_patched", False):
         return
@@ -934,6 +1035,8 @@ def _patch(build_ext_cls):
             _generate_sources()
         slots = _slots()
         exts = list(self.extensions or [])
+        if _reroot():
+            _reroot_ext(exts, os.getcwd())
         base = os.getcwd() if os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" else None
         if _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0) or base:
             _rewrite_ext_args(exts, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0), base)
@@ -1007,7 +1110,7 @@ def _hooks():
     targets = {}
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
             or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir() or os.environ.get("TORCHSMITH_GENERATE")
-            or _pybind11_needed() or _no_lto()):
+            or _pybind11_needed() or _no_lto() or _reroot()):
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
@@ -1027,5 +1130,7 @@ if _no_lto():
     _add_cmake_no_ipo()
 if _cmake_planned_args():
     _pass_cmake_args()
+if _reroot():
+    _reroot_globs()
 if _hooks():
     _install_hook(_hooks())

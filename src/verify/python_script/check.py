@@ -89,6 +89,17 @@ def gpu_move(i):
     return run
 
 PACKAGE = {"imported": False}
+IMPORTED = set()  # the modules whose import step succeeded
+
+# A module another distribution makes (fvcore for detectron2), which the import of `name` stopped on:
+# its name, or "" when the error is the package's own.
+def missing_dependency(e, name):
+    missing = getattr(e, "name", None) or ""
+    if type(e).__name__ != "ModuleNotFoundError" or not missing:
+        return ""
+    names = [name, ARGS.get("import_name") or ""] + list(ARGS.get("modules") or []) + list(ARGS.get("own") or [])
+    ours = {m.split(".")[0] for m in names if m}
+    return "" if missing.split(".")[0] in ours else missing
 def import_package(name):
     def run():
         try:
@@ -96,11 +107,12 @@ def import_package(name):
         except ImportError as e:
             # Another distribution's module missing (fvcore for detectron2): a runtime dependency,
             # not something the build made; the smoke code still decides whether the op works.
-            missing = getattr(e, "name", None) or ""
-            if type(e).__name__ == "ModuleNotFoundError" and missing and missing.split(".")[0] != name.split(".")[0]:
+            missing = missing_dependency(e, name)
+            if missing:
                 return {"file": None, "missing_dependency": missing, "error": why(e)}
             raise
         PACKAGE["imported"] = True
+        IMPORTED.add(name)
         return {"file": where(m)}
     return run
 
@@ -119,8 +131,8 @@ def import_module(name):
         try:
             m = importlib.import_module(name)
         except ImportError as e:
-            missing = getattr(e, "name", None) or ""
-            if type(e).__name__ == "ModuleNotFoundError" and missing and missing.split(".")[0] != name.split(".")[0]:
+            missing = missing_dependency(e, name)
+            if missing:
                 return {"file": None, "missing_dependency": missing, "error": why(e)}
             # A .so that is a plain library (no PyInit_) in the package: loaded, but no module.
             if "module export function" in str(e):
@@ -130,7 +142,23 @@ def import_module(name):
             if "relative import beyond top-level package" in str(e):
                 return as_subpackage(name, e)
             raise
+        IMPORTED.add(name)
         return {"file": where(m)}
+    return run
+
+# A compiled module of the wheel whose import did not succeed (its package's __init__ failed, or
+# stopped on a missing dependency): loaded from its file alone, so whether the code the build made
+# loads against this torch is answered apart from the package's Python.
+def load_extension(name, path):
+    def run():
+        import importlib.machinery, importlib.util
+        m = sys.modules.get(name)
+        if m is not None and os.path.realpath(getattr(m, "__file__", "") or "") == os.path.realpath(path):
+            return {"file": path, "by": "the package's import, before it stopped"}
+        loader = importlib.machinery.ExtensionFileLoader(name, path)
+        spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+        loader.exec_module(importlib.util.module_from_spec(spec))
+        return {"file": path}
     return run
 
 def as_subpackage(name, err):
@@ -152,7 +180,14 @@ def smoke(device):
         g = {"torch": torch, "device": device, "__name__": "__torchsmith_smoke__"}
         if ARGS.get("import_name") and PACKAGE["imported"]:
             g[ARGS["import_name"].split(".")[0]] = __import__(ARGS["import_name"])
-        exec(compile(ARGS["smoke"], "<plan smoke>", "exec"), g)
+        try:
+            exec(compile(ARGS["smoke"], "<plan smoke>", "exec"), g)
+        except ImportError as e:
+            # The smoke stopped on another distribution's module: said as such, not as the op failing.
+            missing = missing_dependency(e, ARGS.get("import_name") or "")
+            if missing:
+                return {"device": device, "missing_dependency": missing, "error": why(e)}
+            raise
         return {"device": device}
     return run
 
@@ -210,6 +245,9 @@ if ok:
         step("import " + name, import_package(name))
     for name in ARGS.get("modules") or []:
         step("import " + name, import_module(name))
+    for name, path in sorted((ARGS.get("compiled") or {}).items()):
+        if name not in IMPORTED:
+            step("load " + name, load_extension(name, path))
     if ARGS.get("smoke") and not ARGS.get("gpu"):
         step("smoke", smoke("cpu"))
     if ARGS.get("gpu"):
