@@ -68,6 +68,7 @@ struct SourceScan {
   // find_package(Torch): against a CUDA torch, torch's Caffe2/public/cuda.cmake runs enable_language(CUDA),
   // so configure needs nvcc even when the package has no CUDA code.
   bool cmake_finds_torch = false;
+  std::string cmake_finds_torch_at;  // its first line: "CMakeLists.txt:16: find_package(Torch REQUIRED)"
   std::vector<std::pair<int, std::string>> cmake_stds;  // (14, "CMakeLists.txt:3: set(CMAKE_CXX_STANDARD 14)")
   std::vector<std::pair<std::string, std::string>> cmake_fetches;  // ("pybind11", "cmake/pybind11.cmake:33: FetchContent_Declare(pybind11")
   std::vector<std::string> py_packages;   // the tree's top-level Python packages and modules (not setup.py)
