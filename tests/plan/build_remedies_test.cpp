@@ -735,7 +735,7 @@ LibraryFacts library(const std::string& name, const std::string& prefix, const s
   return l;
 }
 
-PlanResult lib_env_plan(SourceScan s, const HostFacts& f, std::map<std::string, std::string> asked = {}) {
+PlanResult lib_env_plan(SourceScan s, const HostFacts& f, std::vector<std::pair<std::string, std::string>> asked = {}) {
   static const BuildKb kb = [] {
     std::vector<std::string> errors;
     BuildKb b = load_build_kb({}, errors);

@@ -506,7 +506,7 @@ TEST(PortTorchCompile, AutocastPromoteTypeGetsTheDeviceType) {
   PortResult r = apply_ports(t.path(), catalogue());
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.ports, (std::vector<std::string>{"port.autocast-promote-type-device", "port.autocast-eligible-device"}));
-  EXPECT_NE(util::read_file(t / "wrapper.h").find("promote_type(at::kFloat, c10::DeviceType::CUDA, input, weight)"),
+  EXPECT_NE(util::read_file(t / "wrapper.h").value_or("").find("promote_type(at::kFloat, c10::DeviceType::CUDA, input, weight)"),
             std::string::npos);
   auto after = util::run(argv, o);
   EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
