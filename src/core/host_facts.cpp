@@ -58,7 +58,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompilerFacts, family, cc, cxx, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolFacts, name, path, version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TorchFacts, present, version, cuda, cudnn, cxx11_abi,
                                                 arch_list, arch_list_known, debug, git_version, path,
-                                                error)
+                                                cmake_prefix_path, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonFacts, path, version, abi_tag, platform_tag,
                                                 site_packages, prefix, env_kind, stdlib, externally_managed,
                                                 packages, torch, error)

@@ -133,6 +133,9 @@ struct TorchFacts {
   bool debug = false;
   std::string git_version;
   std::string path;         // torch package directory
+  // torch.utils.cmake_prefix_path, as the torch says it: where find_package(Torch) finds TorchConfig.cmake
+  // ("" when torch was not imported; its definition is path + "/share/cmake").
+  std::string cmake_prefix_path;
   std::string error;        // import failed: the last line of the traceback
 };
 

@@ -63,6 +63,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   Put put_images(kb.images, [](const Image& x) { return x.cuda.original(); });
   Put put_library_advice(kb.library_advice, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
   Put put_backends(kb.backends, [](const BuildBackend& x) { return x.name; });
+  Put put_package_env(kb.package_env, [](const PackageEnv& x) { return x.name; });
   auto each = [&](const char* key, auto read) { kb::detail::read_tables(root[key].as_array(), file, key, errs, read); };
   each("invocation", [&](EntryReader& r) {
     Invocation e{r.parsed_range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
@@ -115,6 +116,14 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     e.source = common_source(r);
     put_backends(std::move(e));
   });
+  each("package_env", [&](EntryReader& r) {
+    PackageEnv e{r.text("name", true, "\"NCCL_HOME\""), r.text("library", true, "\"nccl\""),
+                 r.text("points", true, "\"prefix\""), r.text("meaning", true, "\"<what it names>\""), "", r.origin()};
+    if (e.points != "prefix" && e.points != "include" && e.points != "lib")
+      r.error(r.line(), "points: \"" + e.points + "\" is none of prefix, include, lib");
+    e.source = common_source(r);
+    put_package_env(std::move(e));
+  });
   if (auto t = root["limits"].as_table()) {
     EntryReader r(*t, file, "limits", errs);
     double n = r.number("max_arches", true, "8");
@@ -134,11 +143,11 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   for (const auto& [k, v] : root) {
     std::string key(k.str());
     static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice",
-                                  "backend", "limits", "legacy_backend"};
+                                  "backend", "package_env", "limits", "legacy_backend"};
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       errs.push_back({{file, static_cast<int>(k.source().begin.line)},
                       "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
-                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [limits] and "
+                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [[package_env]], [limits] and "
                       "[legacy_backend])"});
   }
 }
@@ -225,6 +234,12 @@ const Image* BuildKb::image(const Version& c) const {
 const BuildBackend* BuildKb::backend(std::string_view name) const {
   for (const auto& b : backends)
     if (b.name == name) return &b;
+  return nullptr;
+}
+
+const PackageEnv* BuildKb::library_env(std::string_view name) const {
+  for (const auto& e : package_env)
+    if (e.name == name) return &e;
   return nullptr;
 }
 

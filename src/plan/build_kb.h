@@ -84,6 +84,17 @@ struct BuildBackend {
   kb::Origin origin;
 };
 
+// A package's own environment variable for a well-known library's location (NCCL_HOME, CUDNN_PATH): what
+// it means and where the plan finds a value when the package reads it with no default (build.lib-env).
+struct PackageEnv {
+  std::string name;     // "NCCL_HOME"
+  std::string library;  // "nccl", "cudnn" (HostFacts' library names) or "cuda" (the plan's toolkit)
+  std::string points;   // "prefix" (the directory holding include/ and lib/), "include" or "lib"
+  std::string meaning;  // in words, for the decision
+  std::string source;
+  kb::Origin origin;
+};
+
 // setuptools' legacy PEP 517 backend, which torchsmith's frontend (src/run/pyshim/torchsmith_pep517.py)
 // calls for a tree whose pyproject names no build-backend, or that has only setup.py.
 struct LegacyBackend {
@@ -102,6 +113,7 @@ struct BuildKb {
   std::vector<Image> images;
   std::vector<LibraryAdvice> library_advice;
   std::vector<BuildBackend> backends;
+  std::vector<PackageEnv> package_env;
   LegacyBackend legacy_backend;  // [legacy_backend]
   int max_arches = 8;
   std::string max_arches_source;
@@ -119,6 +131,8 @@ struct BuildKb {
   const LibraryAdvice* advice(std::string_view library, std::string_view cpu) const;
   // The backend of that (normalized) distribution name; nullptr when the KB has none.
   const BuildBackend* backend(std::string_view name) const;
+  // The entry of a package's own library variable; nullptr when the KB has none.
+  const PackageEnv* library_env(std::string_view name) const;
 };
 
 // True when the version's public part ("2.4.1" of "2.4.1+cu121") is in range (any holds every version).

@@ -279,6 +279,69 @@ void warn_parent_library(Ctx& c, const SourceScan& scan) {
          pl.referenced + "; " + pl.declared, kParentLibraryRule);
 }
 
+namespace {
+
+bool starts_with_dir(const std::string& path, const std::string& dir) {
+  return !dir.empty() && path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
+}
+
+// Where e points for this plan, and from what ("" when nothing the facts know answers). A pip library
+// counts only in the target Python's site-packages (another environment's is another torch's).
+std::string library_location(const Ctx& c, const PackageEnv& e, std::string& from) {
+  std::string prefix, include, lib;
+  if (e.library == "cuda") {
+    if (!c.cuda_on || !c.toolkit) return "";
+    prefix = c.toolkit->path;
+    include = prefix + "/include";
+    lib = prefix + "/lib64";
+    from = "the plan's CUDA toolkit";
+  } else {
+    const LibraryFacts* best = nullptr;
+    for (const auto& l : c.facts().libraries) {
+      if (l.name != e.library || l.include_dir.empty()) continue;
+      bool own = starts_with_dir(l.include_dir, c.python->site_packages);
+      if (l.source.rfind("pip:", 0) == 0 && !own) continue;
+      if (!best || (own && !starts_with_dir(best->include_dir, c.python->site_packages))) best = &l;
+    }
+    if (!best) return "";
+    include = best->include_dir;
+    lib = best->library_dir;
+    static const std::string kInc = "/include";
+    if (include.size() > kInc.size() && include.compare(include.size() - kInc.size(), kInc.size(), kInc) == 0)
+      prefix = include.substr(0, include.size() - kInc.size());
+    from = e.library + (best->version.empty() ? "" : " " + best->version.text()) + " (" +
+           (best->source.empty() ? std::string("found") : best->source) + ", " + include + ")";
+  }
+  return e.points == "prefix" ? prefix : e.points == "include" ? include : lib;
+}
+
+}  // namespace
+
+void choose_library_env(Ctx& c) {
+  const auto& scan = c.req->scan;
+  for (const auto& [name, where] : scan.env_no_default) {
+    if (c.p.env.count(name)) continue;  // the plan's own (CUDA_HOME) or given with --env: that one
+    const PackageEnv* e = c.req->build_kb ? c.req->build_kb->library_env(name) : nullptr;
+    if (!e) continue;
+    const std::string src = compat::cite(e->source, e->origin);
+    std::string from;
+    std::string value = library_location(c, *e, from);
+    if (value.empty()) {
+      c.warn("extension", "$" + name + " is not set",
+             "setup.py reads $" + name + " (" + e->meaning + ") with no default (" + where + "), and torchsmith found "
+             "no " + e->library + " for this build (the target Python's site-packages, the system's): unset, the "
+             "build stops; give it with --env " + name + "=DIR",
+             "setup.py; " + src, kLibEnvRule);
+      continue;
+    }
+    c.set_env(name, value, "setup.py reads it with no default: " + e->meaning, src, kLibEnvRule);
+    c.decide("remedy", std::string(kLibEnvRule) + " " + name + "=" + value,
+             "setup.py reads $" + name + " with no default (" + where + "), which unset is None or a KeyError and "
+             "stops the build; it names " + e->meaning + ": " + from + " (--env " + name + "=DIR gives another)",
+             "setup.py; " + src, kLibEnvRule);
+  }
+}
+
 void choose_build_remedies(Ctx& c) {
   // A URL@REF or NAME==VERSION read before planning (request.cpp): where, or why it was not.
   if (!c.req->scanned_from.empty())
@@ -291,6 +354,7 @@ void choose_build_remedies(Ctx& c) {
   choose_wheelhouse(c);
   choose_build_overlay(c);
   choose_cmake_remedies(c);
+  choose_library_env(c);
   if (!build_remedies_apply(c)) return;
   const auto& scan = c.req->scan;
   if (c.cuda_on && !c.arches.empty() && scan.gpu_check) {

@@ -19,6 +19,8 @@ inline constexpr const char* kCmakeArchRule = "build.cmake-arch";
 inline constexpr const char* kCmakeStdRule = "build.cmake-std";
 inline constexpr const char* kParentLibraryRule = "build.parent-library";
 inline constexpr const char* kFetchLocalRule = "build.fetch-local";
+inline constexpr const char* kTorchPrefixRule = "build.torch-prefix";
+inline constexpr const char* kLibEnvRule = "build.lib-env";
 inline constexpr const char* kPlainVersionRule = "package.plain-version";
 
 // A setup.py build through the target Python whose tree was read.
@@ -31,6 +33,13 @@ void choose_build_remedies(Ctx& c);
 // the plan's arches through CMAKE_ARGS, and the build helper's CMake include forcing them and the
 // standard torch's headers need over what the CMake files hard-code (cmake_remedies.cpp).
 void choose_cmake_remedies(Ctx& c);
+// Where find_package(Torch) finds the torch t: its torch.utils.cmake_prefix_path as probed, else the
+// same path spelled from its package directory; "" for a torch with neither.
+std::string torch_cmake_prefix(const TorchFacts& t);
+// A well-known library's location the package's setup.py reads from its own variable with no default
+// (NCCL_HOME, CUDNN_PATH; build.toml's [[package_env]]): set from the plan's toolkit or the library the
+// host's facts place in the target Python's site-packages or the system's; unresolved, a warning.
+void choose_library_env(Ctx& c);
 // The package's Python reads its own installed version as a number: the wheel keeps that version
 // as the package wrote it, with no '+pt..' label (package.plain-version).
 void choose_plain_version(Ctx& c);

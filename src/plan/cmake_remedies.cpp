@@ -42,11 +42,43 @@ void use_helper(Ctx& c, const std::string& why) {
   if (c.req->scan.cmake_driver != "cmake") use_build_helper(c, why, kHelper);
 }
 
+// build.torch-prefix: a Python-driven CMake build whose CMake files find_package(Torch) (shocc's
+// setup.py runs cmake with no -DCMAKE_PREFIX_PATH) cannot find TorchConfig.cmake, which lives inside
+// the torch package; CMake also reads CMAKE_PREFIX_PATH from the environment (':'-separated here), so
+// the target torch's torch.utils.cmake_prefix_path goes first there and a value already set stays after it.
+void choose_torch_prefix(Ctx& c) {
+  const auto& scan = c.req->scan;
+  if (!scan.cmake_finds_torch || scan.cmake_driver == "cmake") return;  // the plan's own configure passes -D
+  std::string prefix = torch_cmake_prefix(c.python->torch);
+  if (prefix.empty()) return;
+  auto it = c.p.env.find("CMAKE_PREFIX_PATH");
+  std::string was = it == c.p.env.end() ? "" : it->second;
+  if (was == prefix || was.rfind(prefix + ":", 0) == 0) return;
+  const std::string src = "https://cmake.org/cmake/help/latest/envvar/CMAKE_PREFIX_PATH.html; "
+                          "https://github.com/pytorch/pytorch/blob/main/torch/utils/__init__.py (cmake_prefix_path)";
+  c.set_env("CMAKE_PREFIX_PATH", was.empty() ? prefix : prefix + ":" + was,
+            "find_package(Torch) finds the target torch" + std::string(was.empty() ? "" : " (the value given is kept after it)"),
+            src, kTorchPrefixRule);
+  c.decide("remedy", std::string(kTorchPrefixRule) + " " + prefix,
+           "the CMake files find_package(Torch) (" + scan.cmake_finds_torch_at + ") and " +
+               (scan.cmake_driver == "setup.py" ? "setup.py's own cmake call" : scan.cmake_driver) +
+               " tells CMake nothing of where torch is, so configure stops at 'Could not find a package configuration "
+               "file provided by \"Torch\"'; the build's CMAKE_PREFIX_PATH, which CMake reads from the environment, "
+               "starts with the target torch's torch.utils.cmake_prefix_path",
+           src, kTorchPrefixRule);
+}
+
 }  // namespace
+
+std::string torch_cmake_prefix(const TorchFacts& t) {
+  if (!t.cmake_prefix_path.empty()) return t.cmake_prefix_path;
+  return t.path.empty() ? "" : t.path + "/share/cmake";  // torch/utils/__init__.py's own definition
+}
 
 void choose_cmake_remedies(Ctx& c) {
   const auto& scan = c.req->scan;
   if (!c.python || !scan.scanned || scan.cmake_driver.empty()) return;
+  choose_torch_prefix(c);
   const std::string drv = scan.cmake_driver;
   const std::string by = drv == "setup.py" ? "setup.py's own cmake call" : drv;
   const std::string given = drv == "cmake" ? " (the run passes it to the configure step as "

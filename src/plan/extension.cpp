@@ -231,6 +231,7 @@ void choose_torch(Ctx& c) {
   c.p.python_version = py.version;
   c.p.torch_version = py.torch.version;
   c.p.torch_cuda = py.torch.cuda;
+  c.p.torch_cmake_prefix = ext::torch_cmake_prefix(py.torch);
   c.decide("torch", torch_label(py),
            std::string(req.torch_python.empty() ? "the first Python here with torch" : "asked for (--torch)") +
                ": CUDA " + (py.torch.cuda.empty() ? "none" : py.torch.cuda) + ", C++11 ABI " +

@@ -60,6 +60,9 @@ struct SourceScan {
   int setup_calls = 0;                  // setup(...) statements at the module's top level (2+: one wheel cannot hold them)
   std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in / expandvars)
   std::vector<std::string> include_env;   // of those, the ones it takes an include directory from ('$CUDA_SAMPLES_INC')
+  // Of those, the ones it reads with no default (os.getenv('NCCL_HOME'), os.environ['CUDNN_PATH']), unset
+  // None or a KeyError: (name, "setup.py:6: NCCL_HOME = os.getenv('NCCL_HOME')"), by scan_env_without_default.
+  std::vector<std::pair<std::string, std::string>> env_no_default;
   std::vector<std::string> ext_modules;   // extension names it builds ("_ext", "pointnet2._ext"), in order
   // A CMake build driven from Python (scan_cmake_build): which driver, and what its CMake files or
   // its cmake arguments fix themselves that the plan must win over, each as "FILE:LINE: text".
@@ -68,6 +71,7 @@ struct SourceScan {
   // find_package(Torch): against a CUDA torch, torch's Caffe2/public/cuda.cmake runs enable_language(CUDA),
   // so configure needs nvcc even when the package has no CUDA code.
   bool cmake_finds_torch = false;
+  std::string cmake_finds_torch_at;  // its first line: "CMakeLists.txt:16: find_package(Torch REQUIRED)"
   std::vector<std::pair<int, std::string>> cmake_stds;  // (14, "CMakeLists.txt:3: set(CMAKE_CXX_STANDARD 14)")
   std::vector<std::pair<std::string, std::string>> cmake_fetches;  // ("pybind11", "cmake/pybind11.cmake:33: FetchContent_Declare(pybind11")
   std::vector<std::string> py_packages;   // the tree's top-level Python packages and modules (not setup.py)
@@ -109,6 +113,9 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s);
 // One Python file of the tree (`rel`: its path in the tree): where it converts the installed version of
 // the distribution s.name to a number (float/int/map(int, ...)), into s.own_version_numeric.
 void scan_own_version_use(const std::string& rel, const std::string& text, SourceScan& s);
+// setup.py's reads of an environment variable with no default (getenv/environ.get of one argument,
+// environ[...] not assigned to), into s.env_no_default; a read with a default is not one.
+void scan_env_without_default(const std::string& setup_py, SourceScan& s);
 // A binding's setup.py (its text) against its parent directory's CMakeLists.txt (parent_cmake): the
 // add_library target setup.py links by name (lib<NAME>, libraries=['NAME']) or, the parent building
 // one library, through a ../build directory; into s.parent_library (nothing when setup.py needs none).

@@ -142,6 +142,31 @@ std::string squashed(const std::string& s) {
 
 }  // namespace
 
+void scan_env_without_default(const std::string& setup_py, SourceScan& s) {
+  s.env_no_default.clear();
+  const std::string code = code_lines(setup_py);
+  // getenv('X') / environ.get('X') closed right after the name; environ['X'] unless it is written to.
+  static const RE2 read(
+      R"(((?:getenv|environ\.get)\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*\)|environ\[\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*\])(\s*=[^=])?)");
+  re2::StringPiece in(code);
+  std::string whole, call, index, written;
+  while (RE2::FindAndConsume(&in, read, &whole, &call, &index, &written)) {
+    const std::string& name = call.empty() ? index : call;
+    if (!written.empty() || name.empty()) continue;
+    if (std::any_of(s.env_no_default.begin(), s.env_no_default.end(), [&](const auto& e) { return e.first == name; }))
+      continue;
+    // The line in setup.py as written (code_lines dropped the comment lines, and with them the numbering).
+    std::size_t at = 0;
+    for (std::size_t from = 0; (at = setup_py.find(whole, from)) != std::string::npos; from = at + 1) {
+      std::size_t bol = setup_py.rfind('\n', at == 0 ? 0 : at - 1);
+      bol = at == 0 || bol == std::string::npos ? 0 : bol + 1;
+      auto first = setup_py.find_first_not_of(" \t", bol);
+      if (first == std::string::npos || setup_py[first] != '#') break;
+    }
+    s.env_no_default.emplace_back(name, line_at("setup.py", setup_py, at == std::string::npos ? 0 : at));
+  }
+}
+
 void scan_parent_library(const std::string& parent_cmake, const std::string& setup_py, SourceScan& s) {
   s.parent_library.reset();
   const std::string code = code_lines(setup_py);

@@ -69,7 +69,10 @@ void scan_cmake_file(const std::string& rel, const std::string& text, SourceScan
     if (line.empty()) continue;
     std::string where = rel + ":" + std::to_string(n) + ": " + line.substr(0, 160);
     static const RE2 finds_torch(R"((?i)\bfind_package\s*\(\s*Torch\b)");
-    if (RE2::PartialMatch(line, finds_torch)) s.cmake_finds_torch = true;
+    if (RE2::PartialMatch(line, finds_torch) && !s.cmake_finds_torch) {
+      s.cmake_finds_torch = true;
+      s.cmake_finds_torch_at = where;
+    }
     bool guarded = default_guard(prev);
     prev = line;
     if ((RE2::PartialMatch(line, arch_set) && !guarded) || RE2::PartialMatch(line, arch_prop) ||

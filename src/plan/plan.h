@@ -125,6 +125,8 @@ struct Plan {
   std::string build_version;   // PYTORCH_BUILD_VERSION: "2.4.1+cu128.sm120"
   CudaChoice cuda;             // the toolkit's full version "12.8.93", a conflict, or none (a CPU build)
   std::string torch_cuda;      // an extension's torch: torch.version.cuda ("12.4"; "" = CPU torch or a torch build)
+  // An extension's torch: its torch.utils.cmake_prefix_path, for build.torch-prefix's live trigger ("" = none).
+  std::string torch_cmake_prefix;
   std::string cuda_home;
   std::string python;          // interpreter path
   FactVersion python_version;  // "3.12.3", parsed once where the interpreter reported it

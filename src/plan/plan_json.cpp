@@ -116,6 +116,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
   // Written whenever the env could be read for it, so a lock reads back the value it was written with.
   if (p.cxx_std || p.env.count("TORCHSMITH_CXX_STD")) j["cxx_std"] = p.cxx_std;
   if (!p.torch_cuda.empty()) j["torch_cuda"] = p.torch_cuda;
+  if (!p.torch_cmake_prefix.empty()) j["torch_cmake_prefix"] = p.torch_cmake_prefix;
   if (!p.import_name.empty()) j["import_name"] = p.import_name;
   if (!p.smoke.empty()) j["smoke"] = p.smoke;
   if (p.no_device_code) j["device_code"] = false;
@@ -196,6 +197,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   p.torch_version = j.value("torch_version", "");
   p.build_version = j.value("build_version", "");
   p.torch_cuda = j.value("torch_cuda", "");
+  p.torch_cmake_prefix = j.value("torch_cmake_prefix", "");
   p.cuda = j.contains("cuda_conflict") ? CudaChoice::conflict(j.at("cuda_conflict").get<std::string>())
                                        : CudaChoice::from_text(j.value("cuda", ""));
   p.cuda_home = j.value("cuda_home", "");

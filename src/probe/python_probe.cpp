@@ -112,6 +112,7 @@ bool parse_python_json(const std::string& out, PythonFacts& f, std::string* erro
       f.torch.debug = t.contains("debug") && t["debug"].is_boolean() && t["debug"].get<bool>();
       f.torch.git_version = str(t, "git_version");
       f.torch.path = str(t, "path");
+      f.torch.cmake_prefix_path = str(t, "cmake_prefix_path");
       f.torch.error = str(t, "error");
       if (t.contains("arch_list") && t["arch_list"].is_array()) {
         std::vector<std::string> names;

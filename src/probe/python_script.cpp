@@ -102,6 +102,7 @@ try:
                 t["debug"] = bool(getattr(torch.version, "debug", False))
                 t["git_version"] = str(getattr(torch.version, "git_version", ""))
                 t["path"] = os.path.dirname(torch.__file__)
+                t["cmake_prefix_path"] = str(getattr(getattr(torch, "utils", None), "cmake_prefix_path", "") or "")
             except BaseException as e:
                 msg = str(e).strip().splitlines()
                 t["error"] = type(e).__name__ + (": " + msg[-1] if msg else "")

@@ -113,6 +113,18 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.env["NVCC_APPEND_FLAGS"] = appended(env, "NVCC_APPEND_FLAGS", defines);
     r.reason = "[build.cuda-half-operators] nvcc gets the defines torch's cpp_extension passes it (" + defines +
                "), which a CMake build does not: c10::Half's own operators, not also cuda_fp16's (NVCC_APPEND_FLAGS)";
+  } else if (rule == "build.torch-prefix") {
+    // CMake reads CMAKE_PREFIX_PATH from the environment (':'-separated); a value already there stays after it.
+    const std::string& prefix = now.torch_cmake_prefix;
+    if (prefix.empty()) { r.refused = "the plan names no target torch's cmake_prefix_path"; return false; }
+    const std::string was = env_of(env, "CMAKE_PREFIX_PATH");
+    if (was == prefix || was.rfind(prefix + ":", 0) == 0) {
+      r.refused = "CMAKE_PREFIX_PATH already starts with the target torch's " + prefix + ": the remedy did not help";
+      return false;
+    }
+    r.env["CMAKE_PREFIX_PATH"] = was.empty() ? prefix : prefix + ":" + was;
+    r.reason = "[build.torch-prefix] find_package(Torch) found no TorchConfig.cmake: CMAKE_PREFIX_PATH starts with the "
+               "target torch's torch.utils.cmake_prefix_path " + prefix;
   } else if (rule == "build.no-lto") {
     if (!env_of(env, "TORCHSMITH_NO_LTO").empty()) {
       r.refused = "link-time optimisation is already off: the remedy did not help";
@@ -249,7 +261,7 @@ bool switch_host_compiler(const triage::Finding& root, const std::map<std::strin
 
 }  // namespace
 
-Ran ran_of(const plan::Plan& p) { return {plan::parallelism_of(p), p.arch_list, p.cxx_std}; }
+Ran ran_of(const plan::Plan& p) { return {plan::parallelism_of(p), p.arch_list, p.cxx_std, p.torch_cmake_prefix}; }
 
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const Ran& now, const RetryPolicy& policy, int retries_done,

@@ -27,6 +27,7 @@ struct Ran {
   plan::Parallelism parallel;  // MAX_JOBS, nvcc --threads/--split-compile, side-by-side slots
   ArchList arch_list;          // TORCH_CUDA_ARCH_LIST (empty: a CPU build)
   int cxx_std = 0;             // the C++ standard the build helper raises the package's -std to (0: its own)
+  std::string torch_cmake_prefix;  // the target torch's torch.utils.cmake_prefix_path ("" = not an extension's)
 };
 Ran ran_of(const plan::Plan& p);
 

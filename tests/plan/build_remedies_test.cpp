@@ -703,5 +703,112 @@ TEST(BuildRemedies, AParentLibraryTheBindingLinksIsAWarningWithTheStepsToBuildIt
                            [](const Decision& d) { return d.rule == ext::kParentLibraryRule; }));
 }
 
+
+// setup.py's reads of a variable with no default (yx_modfs' NCCL_HOME): a read with a default, a write
+// and a commented-out read are not ones; the line is setup.py's as written.
+TEST(BuildSwitchScan, ReadsWithoutADefaultAreFoundWithTheirLine) {
+  SourceScan s;
+  scan_env_without_default("import os\n"
+                           "# CUDNN = os.getenv('CUDNN_HOME')\n"
+                           "NCCL_HOME = os.getenv('NCCL_HOME')\n"
+                           "nccl_include_path = NCCL_HOME+'/include'\n"
+                           "home = os.environ.get(\"CUDA_HOME\", '/usr/local/cuda')\n"
+                           "os.environ['TORCH_CUDA_ARCH_LIST'] = '8.0'\n"
+                           "lib = os.environ['CUDNN_LIB_DIR']\n"
+                           "if os.environ.get('WITH_X'): pass\n",
+                           s);
+  ASSERT_EQ(s.env_no_default.size(), 3u);
+  EXPECT_EQ(s.env_no_default[0].first, "NCCL_HOME");
+  EXPECT_EQ(s.env_no_default[0].second, "setup.py:3: NCCL_HOME = os.getenv('NCCL_HOME')");
+  EXPECT_EQ(s.env_no_default[1].first, "CUDNN_LIB_DIR");
+  EXPECT_EQ(s.env_no_default[1].second, "setup.py:7: lib = os.environ['CUDNN_LIB_DIR']");
+  EXPECT_EQ(s.env_no_default[2].first, "WITH_X");
+}
+
+LibraryFacts library(const std::string& name, const std::string& prefix, const std::string& source) {
+  LibraryFacts l;
+  l.name = name;
+  l.version = "2.28.3";
+  l.include_dir = prefix + "/include";
+  l.library_dir = prefix + "/lib";
+  l.source = source;
+  return l;
+}
+
+PlanResult lib_env_plan(SourceScan s, const HostFacts& f, std::vector<std::pair<std::string, std::string>> asked = {}) {
+  static const BuildKb kb = [] {
+    std::vector<std::string> errors;
+    BuildKb b = load_build_kb({}, errors);
+    EXPECT_TRUE(errors.empty());
+    return b;
+  }();
+  auto req = dir_request(s);
+  req.build_kb = &kb;
+  req.env = std::move(asked);
+  return make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+}
+
+// build.lib-env: yx_modfs' setup.py does `NCCL_HOME + '/include'` on os.getenv('NCCL_HOME'); the plan
+// sets it to the NCCL the target Python's pip nvidia-nccl package installs (include/ and lib/), over
+// the system's, and the decision says where from.
+TEST(BuildRemedies, ALibraryVariableReadWithNoDefaultIsSetFromTheFacts) {
+  auto s = cuda_only_scan();
+  s.env_no_default = {{"NCCL_HOME", "setup.py:6: NCCL_HOME = os.getenv('NCCL_HOME')"}};
+  auto f = machine();
+  f.pythons[0].site_packages = "/opt/venv/lib/python3.12/site-packages";
+  f.libraries = {library("nccl", "/usr", "header"),
+                 library("nccl", "/opt/venv/lib/python3.12/site-packages/nvidia/nccl", "pip:nvidia-nccl-cu13"),
+                 library("nccl", "/other/venv/site-packages/nvidia/nccl", "pip:nvidia-nccl-cu12")};
+  auto r = lib_env_plan(s, f);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "NCCL_HOME"), "/opt/venv/lib/python3.12/site-packages/nvidia/nccl");
+  const Decision* d = remedy(r.plan, ext::kLibEnvRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.lib-env NCCL_HOME=/opt/venv/lib/python3.12/site-packages/nvidia/nccl");
+  EXPECT_NE(d->reason.find("setup.py:6: NCCL_HOME = os.getenv('NCCL_HOME')"), std::string::npos) << d->reason;
+  EXPECT_NE(d->reason.find("pip:nvidia-nccl-cu13"), std::string::npos) << d->reason;
+  EXPECT_NE(d->source.find("nccl-tests"), std::string::npos) << d->source;
+  // The system's when the target Python has none; another environment's pip NCCL never.
+  f.libraries.erase(f.libraries.begin() + 1);
+  auto sys = lib_env_plan(s, f);
+  ASSERT_TRUE(sys.ok());
+  EXPECT_EQ(env(sys.plan, "NCCL_HOME"), "/usr");
+  // An include-directory variable gets the include directory; a toolkit one the plan's toolkit.
+  s.env_no_default = {{"NCCL_INCLUDE_DIR", "setup.py:2: x"}, {"CUDA_TOOLKIT_ROOT_DIR", "setup.py:3: y"}};
+  auto inc = lib_env_plan(s, f);
+  ASSERT_TRUE(inc.ok());
+  EXPECT_EQ(env(inc.plan, "NCCL_INCLUDE_DIR"), "/usr/include");
+  EXPECT_EQ(env(inc.plan, "CUDA_TOOLKIT_ROOT_DIR"), inc.plan.cuda_home);
+}
+
+// Near misses: the user's --env wins; a variable the plan sets itself (CUDA_HOME) keeps the plan's; one
+// no table names (the package's own switch) is left to the switches line; with no NCCL anywhere, a
+// warning naming --env.
+TEST(BuildRemedies, ALibraryVariableGivenOrUnknownOrUnresolvedIsNotSet) {
+  auto s = cuda_only_scan();
+  s.env_no_default = {{"NCCL_HOME", "setup.py:6: NCCL_HOME = os.getenv('NCCL_HOME')"},
+                      {"CUDA_HOME", "setup.py:7: os.environ['CUDA_HOME']"},
+                      {"MY_EXT_ROOT", "setup.py:8: os.getenv('MY_EXT_ROOT')"}};
+  auto f = machine();
+  f.libraries = {library("nccl", "/usr", "header")};
+  auto given = lib_env_plan(s, f, {{"NCCL_HOME", "/opt/nccl"}});
+  ASSERT_TRUE(given.ok());
+  EXPECT_EQ(env(given.plan, "NCCL_HOME"), "/opt/nccl");
+  EXPECT_EQ(remedy(given.plan, ext::kLibEnvRule), nullptr);
+  EXPECT_EQ(env(given.plan, "CUDA_HOME"), given.plan.cuda_home);
+  EXPECT_EQ(env(given.plan, "MY_EXT_ROOT"), "<unset>");
+  f.libraries.clear();
+  auto none = lib_env_plan(s, f);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(env(none.plan, "NCCL_HOME"), "<unset>");
+  const Decision* w = nullptr;
+  for (const auto& d : none.plan.decisions)
+    if (d.rule == ext::kLibEnvRule) w = &d;
+  ASSERT_NE(w, nullptr);
+  EXPECT_TRUE(w->warning);
+  EXPECT_EQ(w->value, "$NCCL_HOME is not set");
+  EXPECT_NE(w->reason.find("--env NCCL_HOME=DIR"), std::string::npos) << w->reason;
+}
+
 }  // namespace
 }  // namespace ts::plan

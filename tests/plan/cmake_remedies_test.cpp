@@ -258,6 +258,49 @@ TEST_F(CmakeScan, FindPackageTorchIsRead) {
   EXPECT_FALSE(scan().cmake_finds_torch);
   write(at("CMakeLists.txt"), "project(demo LANGUAGES CXX)\nfind_package(Torch REQUIRED)\n");
   EXPECT_TRUE(scan().cmake_finds_torch);
+  EXPECT_EQ(scan().cmake_finds_torch_at, "CMakeLists.txt:2: find_package(Torch REQUIRED)");
+}
+
+// build.torch-prefix: shocc's setup.py runs cmake with no -DCMAKE_PREFIX_PATH and its CMakeLists.txt
+// does find_package(Torch): the build's CMAKE_PREFIX_PATH starts with the probed
+// torch.utils.cmake_prefix_path, a value already given stays after it.
+TEST(CmakeRemedies, FindPackageTorchFromSetupPyGetsTheTargetTorchsPrefix) {
+  auto s = cmake_scan("setup.py");
+  s.cmake_finds_torch = true;
+  s.cmake_finds_torch_at = "CMakeLists.txt:16: find_package(Torch REQUIRED)";
+  auto f = machine();
+  f.pythons[0].torch.cmake_prefix_path = "/opt/venv/lib/python3.12/site-packages/torch/share/cmake";
+  auto r = plan(s, f);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "CMAKE_PREFIX_PATH"), "/opt/venv/lib/python3.12/site-packages/torch/share/cmake");
+  const Decision* d = remedy(r.plan, ext::kTorchPrefixRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.torch-prefix /opt/venv/lib/python3.12/site-packages/torch/share/cmake");
+  EXPECT_NE(d->reason.find("CMakeLists.txt:16: find_package(Torch REQUIRED)"), std::string::npos) << d->reason;
+  EXPECT_NE(d->reason.find("setup.py's own cmake call"), std::string::npos) << d->reason;
+  // The user's prefix (--env) is kept, after the torch's.
+  auto req = dir_request(s);
+  req.scan.setup_py = true;
+  req.env = {{"CMAKE_PREFIX_PATH", "/opt/healpix"}};
+  auto given = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(given.ok());
+  EXPECT_EQ(env(given.plan, "CMAKE_PREFIX_PATH"), "/opt/venv/lib/python3.12/site-packages/torch/share/cmake:/opt/healpix");
+  // A facts file from before the probe read it: the same path from the torch's package directory.
+  EXPECT_EQ(ext::torch_cmake_prefix(machine().pythons[0].torch), "/opt/venv/lib/python3.12/site-packages/torch/share/cmake");
+}
+
+// Near misses: CMake files that do not look for torch, and a CMake project alone (the plan's own
+// configure step passes -DCMAKE_PREFIX_PATH itself), get no build.torch-prefix.
+TEST(CmakeRemedies, NoFindPackageTorchOrAPlainCmakeProjectGetsNoPrefixRemedy) {
+  auto r = plan(cmake_scan("setup.py"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "CMAKE_PREFIX_PATH"), "<unset>");
+  EXPECT_EQ(remedy(r.plan, ext::kTorchPrefixRule), nullptr);
+  auto alone = cmake_scan("cmake");
+  alone.cmake_finds_torch = true;
+  auto a = plan(alone);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(remedy(a.plan, ext::kTorchPrefixRule), nullptr);
 }
 
 TEST(CmakeRemedies, AnOlderStandardIsRaisedToTheTorchs) {

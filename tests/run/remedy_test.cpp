@@ -318,6 +318,34 @@ TEST(Remedy, NoLtoTurnsLinkTimeOptimisationOffOnce) {
   EXPECT_FALSE(choose_remedy(g.d, {}, {4}, {}, 0, ArchList{}, false).retry);  // not a build step
 }
 
+// shocc on the GPU machine: setup.py's own cmake call found no TorchConfig.cmake. Live, the retry's
+// CMAKE_PREFIX_PATH starts with the plan's torch.utils.cmake_prefix_path (a value there stays after it),
+// reconfigured; near misses: already first is refused, a plan with no torch prefix is refused.
+TEST(Remedy, TorchPrefixPutsTheTargetTorchFirstOnce) {
+  BuildDiag g("TORCHCONFIG_NOT_FOUND", "build.torch-prefix",
+              "  Could not find a package configuration file provided by \"Torch\" with any of");
+  Ran now;
+  now.parallel.jobs = 4;
+  now.torch_cmake_prefix = "/venv/lib/python3.12/site-packages/torch/share/cmake";
+  auto r = choose_remedy(g.d, {{"CMAKE_PREFIX_PATH", "/opt/healpix"}}, now, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("CMAKE_PREFIX_PATH"), "/venv/lib/python3.12/site-packages/torch/share/cmake:/opt/healpix");
+  EXPECT_TRUE(r.reconfigure);
+  EXPECT_NE(r.reason.find("TORCHCONFIG_NOT_FOUND: [build.torch-prefix]"), std::string::npos) << r.reason;
+  EXPECT_EQ(choose_remedy(g.d, {}, now, {}, 0, ArchList{}, true).env.at("CMAKE_PREFIX_PATH"), now.torch_cmake_prefix);
+  auto again = choose_remedy(g.d, {{"CMAKE_PREFIX_PATH", now.torch_cmake_prefix + ":/opt/healpix"}}, now, {}, 1,
+                             ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already starts with"), std::string::npos) << again.refused;
+  Ran bare;
+  EXPECT_FALSE(choose_remedy(g.d, {}, bare, {}, 0, ArchList{}, true).retry);
+  // The plan carries the prefix into the lock and back.
+  plan::Plan p;
+  p.torch_cmake_prefix = now.torch_cmake_prefix;
+  EXPECT_EQ(ran_of(p).torch_cmake_prefix, now.torch_cmake_prefix);
+}
+
 // The long-tail run's end2end-asr: CMAKE_CUDA_COMPILER_NOT_FOUND's reconfigure ran twice, the same
 // change each time. A retry already made for the step (same cause, same change) is refused; near miss:
 // halving jobs again is a new change and still retries.

@@ -625,6 +625,21 @@ TEST(PortTorchCompile, SpectralOpsCompileOnlyPorted) {
       "  return y.sum() + z.sum() + w.sum() + a.sum() + at::rfft(x_pad, 2).sum();\n}\n";
   testkit::TempDir t("ts-port-fft");
   ASSERT_EQ(util::write_file_atomic(t / "dct_2N_cuda.cpp", src), "");
+// involution-pytorch's autocast wrapper (torch <= 1.9): promote_type without a device type fails on
+// torch 2.15's ATen/autocast_mode.h as on the GPU machine's 2.11, and compiles ported; the tree reverts.
+TEST(PortTorchCompile, AutocastPromoteTypeGetsTheDeviceType) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  const std::string src =
+      "#include <ATen/autocast_mode.h>\n"
+      "at::Tensor f(const at::Tensor& input, const at::Tensor& weight) {\n"
+      "  auto exec_type = at::autocast::promote_type(at::kFloat, input, weight);\n"
+      "  bool ok = at::autocast::is_autocast_eligible(input);\n"
+      "  return ok ? at::autocast::cached_cast(exec_type, input) : weight;\n"
+      "}\n";
+  testkit::TempDir t("ts-port-autocast");
+  ASSERT_EQ(util::write_file_atomic(t / "wrapper.h", src), "");
+  ASSERT_EQ(util::write_file_atomic(t / "op.cpp", "#include \"wrapper.h\"\n"), "");
   util::RunOptions o;
   o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
   std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
@@ -733,6 +748,39 @@ TEST(PortNvcc, CharTemplateArgumentAbove127CompilesOnlyPorted) {
   EXPECT_TRUE(after.ok()) << after.out << after.err;
   EXPECT_EQ(revert_ports(t.path()), "");
   EXPECT_EQ(util::read_file(t / "shift.cu"), src);
+  argv.push_back(t / "op.cpp");
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("no matching function for call to"), std::string::npos) << before.err.substr(0, 2000);
+  EXPECT_NE(before.err.find("promote_type(const c10::ScalarType&, const at::Tensor&, const at::Tensor&)"),
+            std::string::npos) << before.err.substr(0, 2000);
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.autocast-promote-type-device", "port.autocast-eligible-device"}));
+  EXPECT_NE(util::read_file(t / "wrapper.h").value_or("").find("promote_type(at::kFloat, c10::DeviceType::CUDA, input, weight)"),
+            std::string::npos);
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "wrapper.h"), src);
+}
+
+// Near misses: calls that already pass a device type (literal, at::kCUDA, a variable named
+// device_type), a two-argument is_autocast_eligible, another namespace's promote_type.
+TEST(PortAutocast, DeviceTypedCallsAndOtherPromoteTypesAreLeftAlone) {
+  const std::string old = "auto t = at::autocast::promote_type(at::kHalf, a, b);\n";
+  EXPECT_EQ(port_one("port.autocast-promote-type-device", old, "op.cpp"),
+            "auto t = at::autocast::promote_type(at::kHalf, c10::DeviceType::CUDA, a, b);\n");
+  for (const std::string& typed : {std::string("auto t = at::autocast::promote_type(at::kHalf, c10::DeviceType::CUDA, a);\n"),
+                                   std::string("auto t = autocast::promote_type(at::kHalf, at::kCUDA, a, b);\n"),
+                                   std::string("auto t = at::autocast::promote_type(lp, device_type, a);\n"),
+                                   std::string("auto t = c10::promote_types(at::kHalf, at::kFloat);\n"),
+                                   std::string("auto t = promote_type(x, y);\n")})
+    EXPECT_EQ(port_one("port.autocast-promote-type-device", typed, "op.cpp"), typed);
+  EXPECT_EQ(port_one("port.autocast-eligible-device", "bool e = at::autocast::is_autocast_eligible(x);\n", "op.cpp"),
+            "bool e = at::autocast::is_autocast_eligible(x, c10::DeviceType::CUDA);\n");
+  const std::string two = "bool e = at::autocast::is_autocast_eligible(x, c10::DeviceType::CPU);\n";
+  EXPECT_EQ(port_one("port.autocast-eligible-device", two, "op.cpp"), two);
 }
 
 // CUDA's helper_math.h, as torchmcubes vendors it: its scalar lerp conflicts with C++20's ::lerp
