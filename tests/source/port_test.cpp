@@ -401,7 +401,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.char-template-param", "void g(int a, char b, int c);\nstd::array<int, 200> v;\n",
              "void g(int a, char b, int c);\nstd::array<int, 200> v;\n"},
         Case{"port.char-template-param", "template <char m>\nvoid K();\nint x = 200;\n",
-             "template <char m>\nvoid K();\nint x = 200;\n"}),
+             "template <char m>\nvoid K();\nint x = 200;\n"},
         // A Python 2-era file mixing a tab and 8 spaces at one level; near misses: tabs only, and
         // the same mix inside a string literal.
         Case{"port.python2-tabs", "def f(x):\n\tif x:\n\t\treturn 1\n        return 2\n",
@@ -625,21 +625,6 @@ TEST(PortTorchCompile, SpectralOpsCompileOnlyPorted) {
       "  return y.sum() + z.sum() + w.sum() + a.sum() + at::rfft(x_pad, 2).sum();\n}\n";
   testkit::TempDir t("ts-port-fft");
   ASSERT_EQ(util::write_file_atomic(t / "dct_2N_cuda.cpp", src), "");
-// involution-pytorch's autocast wrapper (torch <= 1.9): promote_type without a device type fails on
-// torch 2.15's ATen/autocast_mode.h as on the GPU machine's 2.11, and compiles ported; the tree reverts.
-TEST(PortTorchCompile, AutocastPromoteTypeGetsTheDeviceType) {
-  auto inc = torch_includes();
-  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
-  const std::string src =
-      "#include <ATen/autocast_mode.h>\n"
-      "at::Tensor f(const at::Tensor& input, const at::Tensor& weight) {\n"
-      "  auto exec_type = at::autocast::promote_type(at::kFloat, input, weight);\n"
-      "  bool ok = at::autocast::is_autocast_eligible(input);\n"
-      "  return ok ? at::autocast::cached_cast(exec_type, input) : weight;\n"
-      "}\n";
-  testkit::TempDir t("ts-port-autocast");
-  ASSERT_EQ(util::write_file_atomic(t / "wrapper.h", src), "");
-  ASSERT_EQ(util::write_file_atomic(t / "op.cpp", "#include \"wrapper.h\"\n"), "");
   util::RunOptions o;
   o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
   std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
@@ -748,6 +733,27 @@ TEST(PortNvcc, CharTemplateArgumentAbove127CompilesOnlyPorted) {
   EXPECT_TRUE(after.ok()) << after.out << after.err;
   EXPECT_EQ(revert_ports(t.path()), "");
   EXPECT_EQ(util::read_file(t / "shift.cu"), src);
+}
+
+// involution-pytorch's autocast wrapper (torch <= 1.9): promote_type without a device type fails on
+// torch 2.15's ATen/autocast_mode.h as on the GPU machine's 2.11, and compiles ported; the tree reverts.
+TEST(PortTorchCompile, AutocastPromoteTypeGetsTheDeviceType) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  const std::string src =
+      "#include <ATen/autocast_mode.h>\n"
+      "at::Tensor f(const at::Tensor& input, const at::Tensor& weight) {\n"
+      "  auto exec_type = at::autocast::promote_type(at::kFloat, input, weight);\n"
+      "  bool ok = at::autocast::is_autocast_eligible(input);\n"
+      "  return ok ? at::autocast::cached_cast(exec_type, input) : weight;\n"
+      "}\n";
+  testkit::TempDir t("ts-port-autocast");
+  ASSERT_EQ(util::write_file_atomic(t / "wrapper.h", src), "");
+  ASSERT_EQ(util::write_file_atomic(t / "op.cpp", "#include \"wrapper.h\"\n"), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
+  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
   argv.push_back(t / "op.cpp");
   auto before = util::run(argv, o);
   EXPECT_FALSE(before.ok());
