@@ -177,10 +177,11 @@ void load_entries(const toml::table& root, std::string_view file, std::vector<st
     e.line = static_cast<int>(t.source().begin.line);
     std::size_t before = errors.size();
     std::vector<Slot> slots;
-    for (const auto& [key, member] : spec.fields) {
+    for (const auto& field : spec.fields) {
+      const auto& key = field.first;  // named, not a structured binding: clang 14 captures none (fuzz build)
       bool required = std::any_of(spec.required.begin(), spec.required.end(),
                                   [&](const char* r) { return r && std::string_view(r) == key; });
-      slots.push_back({key, &(e.*member), required});
+      slots.push_back({key, &(e.*field.second), required});
     }
     fields(t, file, slots, errors);
     std::vector<std::string> problems;
@@ -361,9 +362,11 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
   }
   for (const auto& t : kFileTables)
     if (name == t.file) t.load(root, file, errors, out);
-  for (const auto& [k, v] : root)
+  for (const auto& entry : root) {
+    const auto& k = entry.first;  // a structured binding would not be capturable by clang 14 (fuzz build)
     if (std::none_of(std::begin(kFileTables), std::end(kFileTables), [&](const FileTable& t) { return k.str() == t.key; }))
-      errors.push_back(where(file, v) + "unknown table '" + std::string(k.str()) + "'");
+      errors.push_back(where(file, entry.second) + "unknown table '" + std::string(k.str()) + "'");
+  }
   return errors;
 }
 
