@@ -462,6 +462,27 @@ void Scanner::remember_tail(const char* b, const char* e) {
   for (auto it = tail.rbegin(); it != tail.rend(); ++it) push_ring(++line, *it);
 }
 
+// An unrecognised root read again as `text`: a known error there is the cause, with `why` as a note.
+static bool adopt_reading(const Engine& engine, Finding& f, const std::string& text, const std::string& why) {
+  Scanner again(engine, false, 1);
+  again.set_rejoin(false);
+  again.feed(text);
+  Diagnosis j = again.finish();
+  if (!j.known() || !j.failed()) return false;
+  const Finding& r = *j.root();
+  f.id = r.id;
+  f.sig = r.sig;
+  f.severity = r.severity;
+  f.phase = r.phase;
+  f.captures = r.captures;
+  f.cause = r.cause;
+  f.fix = r.fix;
+  f.remedy = r.remedy;
+  f.notes.insert(f.notes.begin(), why + r.id);
+  f.notes.insert(f.notes.begin() + 1, r.notes.begin(), r.notes.end());  // what the reading reasoned (a table it cited)
+  return true;
+}
+
 // An unrecognised root whose lines a terminal hard-wrapped (a console copied at its width cuts a
 // failure line mid-word, "... is different \nthan the directory ...") is read again with each line of
 // 80+ bytes joined to the next one in its context: a known error there is the cause.
@@ -479,22 +500,41 @@ void rejoin_wrapped(const Engine& engine, Diagnosis& d) {
     else joined += '\n';
   }
   if (!wrapped) return;
-  Scanner again(engine, false, 1);
-  again.set_rejoin(false);
-  again.feed(joined);
-  Diagnosis j = again.finish();
-  if (!j.known() || !j.failed()) return;
-  const Finding& r = *j.root();
-  f.id = r.id;
-  f.sig = r.sig;
-  f.severity = r.severity;
-  f.phase = r.phase;
-  f.captures = r.captures;
-  f.cause = r.cause;
-  f.fix = r.fix;
-  f.remedy = r.remedy;
-  f.notes.insert(f.notes.begin(), "the failure's lines are cut at the terminal's width (a line of 80+ bytes continued "
-                                  "mid-word on the next): read joined, they are " + r.id);
+  adopt_reading(engine, f, joined,
+                "the failure's lines are cut at the terminal's width (a line of 80+ bytes continued "
+                "mid-word on the next): read joined, they are ");
+}
+
+// CMake prints a message under its "CMake Error at FILE:LINE (message):" / "CMake Error in FILE:" line,
+// indented and wrapped at its own width, so the sentence that names the cause is not on the header's line
+// ("CMake Error in tests/CMakeLists.txt:" / "  CUDA_ARCHITECTURES is empty for target \"t\"."). An
+// unrecognised CMake Error block is read again as one line: the header, then each indented line of its
+// message, blank-separated words joined by one space.
+static void rejoin_cmake_message(const Engine& engine, Diagnosis& d) {
+  if (d.findings.empty() || !d.root() || d.root()->sig) return;
+  Finding& f = d.findings.front();
+  if (f.evidence.size() < 2) return;
+  auto trimmed = [](std::string_view t) {
+    std::size_t b = t.find_first_not_of(" \t");
+    return b == std::string_view::npos ? std::string_view{} : t.substr(b);
+  };
+  const std::string_view head = trimmed(f.evidence.front().text);
+  if (head.substr(0, 11) != "CMake Error") return;
+  const std::size_t margin = f.evidence.front().text.size() - head.size();
+  std::string joined(head);
+  std::uint64_t line = f.evidence.front().line;
+  for (std::size_t i = 1; i < f.evidence.size(); ++i) {
+    const auto& e = f.evidence[i];
+    const std::string_view t = trimmed(e.text);
+    // the message's own lines only: indented past the header, the next lines of the log (a blank line
+    // between paragraphs was not kept, so a gap of one line is allowed)
+    if (t.empty() || e.text.size() - t.size() <= margin || e.line > line + 2) break;
+    joined += ' ';
+    joined += t;
+    line = e.line;
+  }
+  if (line == f.evidence.front().line) return;
+  adopt_reading(engine, f, joined + "\n", "CMake's message under its \"CMake Error\" line, read as one line, is ");
 }
 
 Diagnosis Scanner::finish() {
@@ -511,7 +551,10 @@ Diagnosis Scanner::finish() {
   d.bytes = bytes_;
   d.error_lines = error_lines_;
   d.log_facts = facts_;
-  if (rejoin_) rejoin_wrapped(engine_, d);
+  if (rejoin_) {
+    rejoin_cmake_message(engine_, d);
+    rejoin_wrapped(engine_, d);
+  }
   reason_on_entities(engine_.set(), d);
   return d;
 }

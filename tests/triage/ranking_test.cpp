@@ -206,6 +206,32 @@ TEST(Ranking, AFailureLineCutAtTheTerminalsWidthIsReadJoined) {
   EXPECT_EQ(other.root()->id, "unrecognised");
 }
 
+// CMake prints a message indented under its "CMake Error in FILE:" line, so the sentence that names the cause
+// is the next line (ICLDisco/parsec#555, CMP0104 under CMake 3.26): the block is read as one line. Near misses:
+// the same sentence in CMake's CMP0104 developer warning (the build goes on), and a CMake Error block whose
+// joined message names no known cause stays the unrecognised failure it is.
+TEST(Ranking, ACMakeErrorsIndentedMessageIsReadWithItsHeader) {
+  Diagnosis d = diagnose(
+      "CMake Error in build/_deps/parsec-src/tests/dsl/dtd/CMakeLists.txt:\n"
+      "  CUDA_ARCHITECTURES is empty for target \"dtd_test_new_tile\".\n\n\n"
+      "-- Generating done\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CMAKE_CUDA_ARCHITECTURES_EMPTY");
+  Diagnosis warning = diagnose(
+      "CMake Warning (dev) in tests/unit/CMakeLists.txt:\n"
+      "  Policy CMP0104 is not set: CMAKE_CUDA_ARCHITECTURES now detected for NVCC,\n"
+      "  empty CUDA_ARCHITECTURES not allowed.\n\n"
+      "  CUDA_ARCHITECTURES is empty for target \"core-unittests-ttg-mad\".\n"
+      "This warning is for project developers.  Use -Wno-dev to suppress it.\n");
+  EXPECT_FALSE(warning.root() && warning.root()->id == "CMAKE_CUDA_ARCHITECTURES_EMPTY");
+  Diagnosis other = diagnose(
+      "CMake Error at CMakeLists.txt:12 (message):\n"
+      "  The frobnicator plugin set could not be loaded from the configured\n"
+      "  directory.\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "unrecognised");
+}
+
 // An exception a program caught, logged at WARNING with its traceback, and went on from is not the failure:
 // xFormers' optional Triton import as rich prints the record (derrian-distro/LoRA_Easy_Training_Scripts#287)
 // and as logging's default format does, above sgl-project/sglang#8701's failure. Near misses: the same
