@@ -267,7 +267,7 @@ TEST(Ranking, ATracebackLoggedAtWarningIsNotTheFailure) {
 // fallback; nvcc's deprecation notice). Reads the development part only, and no label.
 // The development logs whose answer is an error whose answer changes with `prefix` in front ("" when none),
 // or, with `quote`, with every line quoted as Markdown ("> ").
-std::string answers_changed_by(const std::string& prefix, std::size_t& checked, bool quote = false) {
+std::string answers_changed_by(const std::string& prefix, std::size_t& checked, bool quote = false, std::size_t wrap = 0) {
   const auto dir = std::filesystem::path(TS_SOURCE_DIR) / "tests/triage/real";
   std::ifstream manifest(dir / "MANIFEST.tsv");
   std::string row, changed;
@@ -288,7 +288,21 @@ std::string answers_changed_by(const std::string& prefix, std::size_t& checked, 
         at = end;
       }
     }
-    Diagnosis noisy = diagnose(quote ? quoted : prefix + text);
+    std::string cut;  // every line longer than `wrap` bytes cut into pieces of `wrap`, as a console copy cuts it
+    if (wrap) {
+      std::size_t at = 0;
+      while (at < text.size()) {
+        std::size_t nl = text.find('\n', at);
+        std::size_t end = nl == std::string::npos ? text.size() : nl;
+        for (std::size_t p = at; p < end || p == at; p += wrap) {
+          cut += text.substr(p, std::min(wrap, end - p));
+          cut += '\n';
+          if (end - p <= wrap) break;
+        }
+        at = end + 1;
+      }
+    }
+    Diagnosis noisy = diagnose(wrap ? cut : quote ? quoted : prefix + text);
     if (!noisy.root() || noisy.root()->id != plain.root()->id)
       changed += " " + id + " (" + plain.root()->id + " -> " + (noisy.root() ? noisy.root()->id : "none") + ")";
   }
@@ -315,6 +329,22 @@ TEST(Ranking, AMarkdownQuotedLogKeepsItsAnswer) {
   std::string changed = answers_changed_by("", checked, true);
   EXPECT_GE(checked, 700u);
   EXPECT_TRUE(changed.empty()) << changed;
+}
+
+// A log a console copy hard-wrapped at its width (each longer line cut into pieces of that many bytes) keeps
+// its answer: the longest line's length is the width, and the tail is read again with the cut lines joined
+// when the plain reading found no known failure or its failure's own line was cut (a mangled symbol cut
+// mid-name, read for another torch). Before this reading 57 of 1020 changed at 120 columns (33 to "no error").
+// Left: two logs at 100 and two at 200 columns (a cut piece that is a known error of its own).
+TEST(Ranking, AHardWrappedLogKeepsItsAnswer) {
+  for (std::size_t width : {80u, 100u, 120u, 160u, 200u}) {
+    std::size_t checked = 0;
+    std::string changed = answers_changed_by("", checked, false, width);
+    EXPECT_GE(checked, 700u);
+    std::size_t n = static_cast<std::size_t>(std::count(changed.begin(), changed.end(), '('));
+    EXPECT_LE(n, 2u) << "wrapped at " << width << ":" << changed;
+    std::printf("wrapped at %zu: %zu of %zu change\n", width, n, checked);
+  }
 }
 
 // The same for a program's start-up lines: a library's UserWarning and xFormers' optional Triton import
