@@ -367,3 +367,73 @@ TEST(Ranking, StartupWarningsAboveAFailureDoNotChangeItsAnswer) {
 
 }  // namespace
 }  // namespace ts::triage::testing
+namespace ts::triage::testing {
+namespace {
+
+// A record a program logged at WARNING right above the traceback it then died of (a warning logged just
+// before raising, another library's record above an uncaught traceback) leaves the traceback the failure
+// where the log's failure wrapper closes on it: pip's child-output box ("subprocess-exited-with-error" above,
+// "[end of output]" below), or setup.py's CalledProcessError after it. Near misses: the same record and
+// traceback alone, or followed by the program's own output (it went on), are no failure (the tests above).
+TEST(Ranking, AWarningRecordAboveTheTracebackAProgramDiedOfKeepsItsCause) {
+  const std::string box =
+      "  error: subprocess-exited-with-error\n\n"
+      "  \xc3\x97 python setup.py egg_info did not run successfully.\n"
+      "  \xe2\x94\x82 exit code: 1\n"
+      "  \xe2\x95\xb0\xe2\x94\x80> [12 lines of output]\n"
+      "      WARNING:root:CUDA is not available, falling back to the CPU\n"
+      "      Traceback (most recent call last):\n"
+      "        File \"/tmp/pip-install-r4uz0u_i/flash-attn_32a89c6d2cd64a458e47c873c4dc9a8a/setup.py\", line 164, in <module>\n"
+      "          raise RuntimeError(\n"
+      "      RuntimeError: FlashAttention is only supported on CUDA 11.7 and above.  Note: make sure nvcc has a supported "
+      "version by running nvcc -V.\n"
+      "      [end of output]\n";
+  Diagnosis d = diagnose(box);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "FLASH_ATTN_CUDA_TOO_OLD");
+  Diagnosis after = diagnose(
+      "WARNING  Failed to load the custom kernels, using the reference path   loader.py:31\n"
+      "Traceback (most recent call last):\n"
+      "  File \"setup.py\", line 9, in <module>\n"
+      "ModuleNotFoundError: No module named 'torch'\n"
+      "subprocess.CalledProcessError: Command '['python', 'setup.py', 'build_ext']' returned non-zero exit status 1.\n");
+  ASSERT_TRUE(after.root());
+  EXPECT_EQ(after.root()->id, "BUILD_ENV_TORCH_MISSING");
+}
+
+// Over the development part: a WARNING record inserted right above the first traceback (at its indentation)
+// of each log whose answer is an error keeps that answer, except where the record and traceback are the
+// whole excerpt (the program may have gone on: pytorch/pytorch#42117, clovaai/deep-text-recognition-benchmark#416).
+TEST(Ranking, AWarningRecordAboveAFailingTracebackKeepsTheAnswer) {
+  const auto dir = std::filesystem::path(TS_SOURCE_DIR) / "tests/triage/real";
+  for (const char* p : {"WARNING:root:CUDA is not available, falling back to the CPU\n",
+                        "WARNING  Failed to load the custom kernels, using the reference path   loader.py:31\n",
+                        "ERROR:root:Failed to load the extension\n", "Error: the model could not be loaded\n"}) {
+    std::ifstream manifest(dir / "MANIFEST.tsv");
+    std::string row, changed;
+    std::size_t checked = 0, n = 0;
+    while (std::getline(manifest, row)) {
+      if (row.empty() || row[0] == '#' || row.find("\tdev\t") == std::string::npos) continue;
+      std::string id = row.substr(0, row.find('\t'));
+      const std::string text = read_file(dir / "cases" / (id + ".log"));
+      std::size_t at = text.find("Traceback (most recent call last):");
+      if (at == std::string::npos) continue;
+      at = text.rfind('\n', at);
+      at = at == std::string::npos ? 0 : at + 1;
+      Diagnosis plain = diagnose(text);
+      if (!plain.root() || plain.root()->severity != Severity::error) continue;
+      ++checked;
+      std::string indent = text.substr(at, text.find_first_not_of(' ', at) - at);
+      Diagnosis noisy = diagnose(text.substr(0, at) + indent + p + text.substr(at));
+      if (!noisy.root() || noisy.root()->id != plain.root()->id) {
+        ++n;
+        changed += " " + id + " (" + plain.root()->id + " -> " + (noisy.root() ? noisy.root()->id : "none") + ")";
+      }
+    }
+    EXPECT_GE(checked, 100u) << p;
+    EXPECT_LE(n, 2u) << p << changed;
+  }
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
