@@ -401,6 +401,36 @@ TEST(Ranking, AWarningRecordAboveTheTracebackAProgramDiedOfKeepsItsCause) {
   EXPECT_EQ(after.root()->id, "BUILD_ENV_TORCH_MISSING");
 }
 
+// A console's hard wrap read from the log's tail: the undefined symbol of Dao-AILab/flash-attention#1832 cut at
+// 120 columns mid-name keeps the answer of the whole line, which the pieces read without the second readings
+// do not give. Near misses: a log that went on (a record at WARNING above a caught
+// traceback, the longest line alone) stays no failure, and two lines of the same length whose join names
+// nothing stay a clean log.
+TEST(Ranking, AConsolesHardWrapIsReadFromTheLogsTail) {
+  const std::string line = "ImportError: /opt/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: "
+                           "undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE";
+  const std::string head = "$ python -c \"import flash_attn\"\nTraceback (most recent call last):\n"
+                           "  File \"<string>\", line 1, in <module>\n";
+  Diagnosis whole = diagnose(head + line + "\n");
+  ASSERT_TRUE(whole.known());
+  const std::string text = head + line.substr(0, 120) + "\n" + line.substr(120) + "\n";
+  Diagnosis cut = diagnose(text);
+  ASSERT_TRUE(cut.root());
+  EXPECT_EQ(cut.root()->id, whole.root()->id);
+  Scanner plain(engine(), false, 1);  // the same log without the second readings: the cut piece reads otherwise
+  plain.set_rejoin(false);
+  plain.feed(text);
+  Diagnosis p = plain.finish();
+  EXPECT_FALSE(p.root() && p.root()->id == whole.root()->id);
+  Diagnosis went_on = diagnose(
+      "WARNING:xformers:A matching Triton is not available, some optimizations will not be enabled, see the docs\n"
+      "Traceback (most recent call last):\n  File \"/venv/lib/python3.10/site-packages/xformers/__init__.py\", line 57\n"
+      "ModuleNotFoundError: No module named 'triton'\nRunning on local URL:  http://127.0.0.1:7860\n");
+  EXPECT_FALSE(went_on.failed());
+  const std::string a(100, 'a'), b(100, 'b');
+  EXPECT_FALSE(diagnose(a + "\nundefined \n" + b + "\nsymbol\n").failed());
+}
+
 // Over the development part: a WARNING record inserted right above the first traceback (at its indentation)
 // of each log whose answer is an error keeps that answer, except where the record and traceback are the
 // whole excerpt (the program may have gone on: pytorch/pytorch#42117, clovaai/deep-text-recognition-benchmark#416).
