@@ -110,6 +110,10 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "loader", "runtime", R"(: error while loading shared libraries: )"},
     {Marker::failure_line, "linker", "link", R"(\bld: cannot find )"},
     {Marker::failure_line, "linker", "link", R"(undefined reference to )"},
+    // GNU ld's verdict on the whole link and on an input it could not read ("final link failed: Bad value",
+    // "libclog.a: error adding symbols: Bad value"): an excerpt may quote them without collect2's exit line.
+    {Marker::failure_line, "linker", "link", R"(\bfinal link failed: )"},
+    {Marker::failure_line, "linker", "link", R"(: error adding symbols: )"},
     // The generic forms last, so a line also in a specific grammar is read as that tool's. Literals
     // of 7+ bytes each ("error: ", "exception: "), for the prefilter's stride.
     {Marker::failure_line, "msvc", "compile", R"(^\s*error (?:C|LNK|D)[0-9]+\s*:)"},  // MSVC without a file name

@@ -178,6 +178,48 @@ bool same_entity(const Finding& w, const Finding& e) {
   return false;
 }
 
+// A traceback logged under a record at WARNING that the log's failure wrapper follows (pip's
+// "subprocess-exited-with-error", setup.py's CalledProcessError), with no known error and no other failure
+// line from the traceback's end to that wrapper: the program did not go on from the exception, it stopped
+// on it (a warning logged just before raising, another library's record above an uncaught traceback).
+// Whether one was restored.
+static bool restore_stopped_traceback(const Fallbacks& fb, const LogFacts& facts, std::vector<Finding>& roots,
+                                      const std::vector<Finding>& wrappers) {
+  const Finding u0 = unrecognised(fb, &facts);
+  Finding* stopped = nullptr;
+  std::uint64_t by = 0;
+  for (const auto& r : facts.handled_tracebacks) {
+    std::uint64_t w_at = 0, w_before = 0;
+    for (const auto& w : wrappers) {
+      if (w.first_line() > r.second && (!w_at || w.first_line() < w_at)) w_at = w.first_line();
+      if (w.first_line() < r.first) w_before = w.first_line();
+    }
+    const bool failure_after = u0.count && u0.first_line() > r.second;
+    if (u0.count && u0.first_line() < r.first && u0.first_line() > w_before) w_before = u0.first_line();  // an error line above it
+    // the wrapper after it with nothing between, or the child-output box a wrapper or an error line opened
+    // above it (pip's "subprocess-exited-with-error", uv's "error: The build backend returned an error")
+    // with no failure after it
+    if (w_at && failure_after && u0.first_line() < w_at) continue;
+    if (!w_at && !(w_before && !failure_after)) continue;
+    if (!w_at) w_at = w_before;
+    for (auto& f : roots)
+      if (f.severity == Severity::info && f.sig && f.sig->severity == Severity::error && r.first <= f.first_line() &&
+          f.first_line() <= r.second && (!stopped || f.first_line() > stopped->first_line())) {
+        stopped = &f;
+        by = w_at;
+      }
+  }
+  if (stopped) {
+    stopped->severity = Severity::error;
+    if (!stopped->notes.empty()) stopped->notes.pop_back();  // "... went on, so it is not the failure"
+    stopped->notes.push_back("line " + std::to_string(stopped->first_line()) + " is in a traceback logged under a record at "
+                             "WARNING, and it is the last failure under the log's failure wrapper (line " + std::to_string(by) +
+                             "): the program stopped on that exception");
+    return true;
+  }
+  return false;
+}
+
 Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, const Fallbacks& fb, const LogFacts* facts) {
   std::vector<Finding> present;
   for (auto& f : per_signature)
@@ -224,6 +266,7 @@ Diagnosis rank(const SignatureSet& set, std::vector<Finding>& per_signature, con
     else roots.push_back(f);
   }
   bool known_error = std::any_of(roots.begin(), roots.end(), [](const Finding& f) { return f.severity == Severity::error; });
+  if (!known_error && facts && !facts->handled_tracebacks.empty()) known_error = restore_stopped_traceback(fb, *facts, roots, wrappers);
   if (!known_error) {
     Finding u = unrecognised(fb, facts);
     // A warning-class signature that matched a line of the failure itself (configure went on

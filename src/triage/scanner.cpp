@@ -132,6 +132,11 @@ std::atomic<bool> Scanner::adapt_{true};
 
 void Scanner::feed(std::string_view bytes) {
   bytes_ += bytes.size();
+  if (rejoin_) {
+    std::string_view last = bytes.substr(bytes.size() - std::min(bytes.size(), kTail));
+    tail_.append(last);
+    if (tail_.size() > 2 * kTail) tail_.erase(0, tail_.size() - kTail);
+  }
   // The first big chunk (a mapped slice, a 4 MiB read) re-places the prefilter's probes for this
   // log; small feeds (a live build's lines) keep the engine's.
   if (!adapted_ && bytes.size() >= kMinPart && adapt_ && !engine_.prefilter().match_all()) {
@@ -462,6 +467,27 @@ void Scanner::remember_tail(const char* b, const char* e) {
   for (auto it = tail.rbegin(); it != tail.rend(); ++it) push_ring(++line, *it);
 }
 
+// An unrecognised root read again as `text`: a known error there is the cause, with `why` as a note.
+static bool adopt_reading(const Engine& engine, Finding& f, const std::string& text, const std::string& why) {
+  Scanner again(engine, false, 1);
+  again.set_rejoin(false);
+  again.feed(text);
+  Diagnosis j = again.finish();
+  if (!j.known() || !j.failed()) return false;
+  const Finding& r = *j.root();
+  f.id = r.id;
+  f.sig = r.sig;
+  f.severity = r.severity;
+  f.phase = r.phase;
+  f.captures = r.captures;
+  f.cause = r.cause;
+  f.fix = r.fix;
+  f.remedy = r.remedy;
+  f.notes.insert(f.notes.begin(), why + r.id);
+  f.notes.insert(f.notes.begin() + 1, r.notes.begin(), r.notes.end());  // what the reading reasoned (a table it cited)
+  return true;
+}
+
 // An unrecognised root whose lines a terminal hard-wrapped (a console copied at its width cuts a
 // failure line mid-word, "... is different \nthan the directory ...") is read again with each line of
 // 80+ bytes joined to the next one in its context: a known error there is the cause.
@@ -479,22 +505,105 @@ void rejoin_wrapped(const Engine& engine, Diagnosis& d) {
     else joined += '\n';
   }
   if (!wrapped) return;
+  adopt_reading(engine, f, joined,
+                "the failure's lines are cut at the terminal's width (a line of 80+ bytes continued "
+                "mid-word on the next): read joined, they are ");
+}
+
+// CMake prints a message under its "CMake Error at FILE:LINE (message):" / "CMake Error in FILE:" line,
+// indented and wrapped at its own width, so the sentence that names the cause is not on the header's line
+// ("CMake Error in tests/CMakeLists.txt:" / "  CUDA_ARCHITECTURES is empty for target \"t\"."). An
+// unrecognised CMake Error block is read again as one line: the header, then each indented line of its
+// message, blank-separated words joined by one space.
+static void rejoin_cmake_message(const Engine& engine, Diagnosis& d) {
+  if (d.findings.empty() || !d.root() || d.root()->sig) return;
+  Finding& f = d.findings.front();
+  if (f.evidence.size() < 2) return;
+  auto trimmed = [](std::string_view t) {
+    std::size_t b = t.find_first_not_of(" \t");
+    return b == std::string_view::npos ? std::string_view{} : t.substr(b);
+  };
+  const std::string_view head = trimmed(f.evidence.front().text);
+  if (head.substr(0, 11) != "CMake Error") return;
+  const std::size_t margin = f.evidence.front().text.size() - head.size();
+  std::string joined(head);
+  std::uint64_t line = f.evidence.front().line;
+  for (std::size_t i = 1; i < f.evidence.size(); ++i) {
+    const auto& e = f.evidence[i];
+    const std::string_view t = trimmed(e.text);
+    // the message's own lines only: indented past the header, the next lines of the log (a blank line
+    // between paragraphs was not kept, so a gap of one line is allowed)
+    if (t.empty() || e.text.size() - t.size() <= margin || e.line > line + 2) break;
+    joined += ' ';
+    joined += t;
+    line = e.line;
+  }
+  if (line == f.evidence.front().line) return;
+  adopt_reading(engine, f, joined + "\n", "CMake's message under its \"CMake Error\" line, read as one line, is ");
+}
+
+// A log a console hard-wrapped at its width W: every longer line was cut into pieces of exactly W bytes,
+// so W is the longest line's length and the cut lines are those of exactly that length. When the scan
+// found no known failure, the log's tail is read again with each line of that length (80+) joined to the
+// next: a known failure there is the root, its lines mapped back to the log's. `first_line` is the
+// number of the tail's first whole line.
+static void reread_hard_wrapped(const Engine& engine, std::string_view tail, bool cut, std::uint64_t total_lines,
+                                Diagnosis& d) {
+  std::vector<std::string_view> lines;
+  for (std::size_t at = 0; at < tail.size();) {
+    std::size_t nl = tail.find('\n', at);
+    std::size_t end = nl == std::string_view::npos ? tail.size() : nl;
+    std::string_view l = tail.substr(at, end - at);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    lines.push_back(l);
+    at = end + 1;
+  }
+  if (cut && !lines.empty()) lines.erase(lines.begin());  // the tail starts mid-line
+  std::size_t width = 0, at_width = 0;
+  for (auto l : lines) width = std::max(width, l.size());
+  for (auto l : lines) at_width += l.size() == width;
+  if (width < 80 || width >= kEvidenceCap || at_width == 0 || lines.size() < 2) return;
+  // A log the plain reading found findings in but no failure (a traceback logged at WARNING, warnings)
+  // went on: one longest line is then no sign of a cut (it may be the record above the traceback).
+  if (at_width < 2 && !d.findings.empty() && !d.failed()) return;
+  const std::uint64_t first_line = total_lines >= lines.size() ? total_lines - lines.size() + 1 : 1;
+  if (d.known() && d.failed()) {
+    // a known failure is read again only where its own line was cut: that line, or the one before it, is
+    // as long as the width (the error's words may go on, or have begun, on the other piece)
+    const std::uint64_t l = d.root()->first_line();
+    if (l < first_line || l - first_line >= lines.size()) return;
+    const std::size_t i = static_cast<std::size_t>(l - first_line);
+    if (lines[i].size() != width && (i == 0 || lines[i - 1].size() != width)) return;
+  }
+  std::string joined;
+  std::vector<std::uint64_t> origin;  // joined line (0-based) -> the log's line where it starts
+  bool any = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i == 0 || lines[i - 1].size() != width) origin.push_back(first_line + i);
+    joined += lines[i];
+    if (lines[i].size() == width && i + 1 < lines.size()) any = true;
+    else joined += '\n';
+  }
+  if (!any) return;
   Scanner again(engine, false, 1);
   again.set_rejoin(false);
   again.feed(joined);
   Diagnosis j = again.finish();
   if (!j.known() || !j.failed()) return;
-  const Finding& r = *j.root();
-  f.id = r.id;
-  f.sig = r.sig;
-  f.severity = r.severity;
-  f.phase = r.phase;
-  f.captures = r.captures;
-  f.cause = r.cause;
-  f.fix = r.fix;
-  f.remedy = r.remedy;
-  f.notes.insert(f.notes.begin(), "the failure's lines are cut at the terminal's width (a line of 80+ bytes continued "
-                                  "mid-word on the next): read joined, they are " + r.id);
+  Finding r = *j.root();
+  auto map = [&](std::vector<Evidence>& v) {
+    for (auto& e : v) e.line = e.line >= 1 && e.line <= origin.size() ? origin[e.line - 1] : e.line;
+  };
+  map(r.evidence);
+  map(r.context);
+  r.notes.insert(r.notes.begin(), "the log's lines are cut at a console's width (" + std::to_string(width) +
+                                      " bytes, continued on the next line): read joined, the failure is " + r.id);
+  if (d.root() && d.root()->id == r.id) return;  // the same reading: keep the log's own lines
+  if (d.root()) d.findings.front() = std::move(r);
+  else {
+    d.findings.insert(d.findings.begin(), std::move(r));
+    d.root_count = 1;
+  }
 }
 
 Diagnosis Scanner::finish() {
@@ -511,8 +620,13 @@ Diagnosis Scanner::finish() {
   d.bytes = bytes_;
   d.error_lines = error_lines_;
   d.log_facts = facts_;
-  if (rejoin_) rejoin_wrapped(engine_, d);
+  if (rejoin_) {
+    rejoin_cmake_message(engine_, d);
+    rejoin_wrapped(engine_, d);
+  }
   reason_on_entities(engine_.set(), d);
+  // after the entity rules: a cause they named is a known failure, and the joined reading is already reasoned
+  if (rejoin_) reread_hard_wrapped(engine_, tail_, bytes_ > tail_.size(), line_no_, d);
   return d;
 }
 

@@ -94,6 +94,10 @@ class Scanner {
   int cmake_left_ = 0;
   Evidence tb_last_frame_;
   bool rejoin_ = true;            // set_rejoin
+  // The log's last bytes (kTail to 2 * kTail of them), read again joined when the log was hard-wrapped
+  // at a console's width and the scan found no known failure (finish); copied per feed, not per line.
+  static constexpr std::size_t kTail = 64 << 10;
+  std::string tail_;
   bool tb_handled_ = false;       // the traceback in progress is under a logging record at WARNING
   std::uint64_t tb_start_ = 0;    // its "Traceback" line
 };

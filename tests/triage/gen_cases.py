@@ -794,6 +794,21 @@ c('LTO_WRAPPER_CANNOT_RUN', ['[ts 6/6 0.0/s 158.558s] : && /opt/gcc/bin/g++ -fPI
   'FAILED: [code=1] cxx/torchmcubes_module.cpython-312-x86_64-linux-gnu.so ',
   '/usr/bin/ld: error: could not run lto-wrapper', 'collect2: error: ld returned 1 exit status'],
   ['lto-wrapper: warning: using serial compilation of 2 LTRANS jobs', 'lto-wrapper: note: see the \u2018-flto\u2019 option documentation for more information'])
+# pytorch/pytorch#8195: cpuinfo's libclog.a, built without -fPIC, linked into libcaffe2.so.
+c('LINK_STATIC_LIB_NOT_PIC', ['[47%] Linking CXX shared library ../lib/libcaffe2.so',
+  "/usr/bin/ld: ../lib/libclog.a(clog.c.o): relocation R_X86_64_32 against `.rodata.str1.1' can not be used when making a shared object; recompile with -fPIC",
+  '../lib/libclog.a: error adding symbols: Bad value', 'collect2: error: ld returned 1 exit status'],
+  ["/usr/bin/ld: lib/libtensorpipe.a(listener_impl.cc.o): warning: relocation against `_ZTV3foo' in read-only section `.text'",
+   '-- Performing Test COMPILER_HAS_FPIC - Success'])
+# pytorch/vision#4476: an x86-64 libtorch linked on an aarch64 Jetson.
+c('LINK_LIBRARY_WRONG_ARCH', ['[100%] Linking CXX shared library libtorchvision.so',
+  '/home/user/pytorch/torch/lib/libtorch.so: error adding symbols: File in wrong format', 'collect2: error: ld returned 1 exit status'],
+  ['/usr/bin/ld: skipping incompatible /usr/lib/libcuda.so when searching for -lcuda', '[100%] Built target torchvision'])
+# pytorch/pytorch#26100: conda's libmagma.a (binutils 2.26+ relocations) linked by an older system ld.
+c('LINKER_OLDER_THAN_ASSEMBLER', ['[86%] Linking CXX shared library ../lib/libtorch.so',
+  "/usr/bin/ld: /home/u/anaconda3/envs/b/lib/libmagma.a(error.cpp.o): unrecognized relocation (0x2a) in section `.text'",
+  '/usr/bin/ld: final link failed: Bad value', 'collect2: error: ld returned 1 exit status'],
+  ["Relocation section '.rela.text' at offset 0x2a8 contains 3 entries:", '  Offset          Info           Type           Sym. Value    Sym. Name + Addend'])
 # 3DLUT-interpolation's tetrahedral_cuda.cpp on the GPU machine (the long-tail bench, batch 7's dev): a launch in a .cpp.
 c('CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE', ['/tmp/w/out/src/src/tetrahedral_cuda.cpp: In lambda function:',
   '/tmp/w/out/src/src/tetrahedral_cuda.cpp:26:41: error: expected primary-expression before \u2018<\u2019 token',
@@ -847,9 +862,10 @@ c('HEADER_LIBRARY_NO_ARCH_SPECIALIZATION', [
 OWN = {'SETUP_PY_METADATA_FAILED'}
 
 def phase_of(sig_id, toml_text):
-    # tool/specialize lines may sit between the id and its phase
-    m = re.search(r'id = "%s"\n(?:(?:tool|specialize) = "[^"]+"\n)*phase = "(\w+)"\nseverity = "(\w+)"' % re.escape(sig_id), toml_text)
-    return m.group(1), m.group(2)
+    # the first phase and severity of the signature's own table (other keys and comments may come between)
+    block = re.search(r'^id = "%s"\n(.*?)(?=^\[\[signature\]\]|\Z)' % re.escape(sig_id), toml_text, re.M | re.S).group(1)
+    return (re.search(r'^phase = "(\w+)"', block, re.M).group(1),
+            re.search(r'^severity = "(\w+)"', block, re.M).group(1))
 
 def wrapper_example(sig_id):
     # Wrapper signatures: a log whose only lines are the wrapper; root cause comes from elsewhere.

@@ -206,6 +206,32 @@ TEST(Ranking, AFailureLineCutAtTheTerminalsWidthIsReadJoined) {
   EXPECT_EQ(other.root()->id, "unrecognised");
 }
 
+// CMake prints a message indented under its "CMake Error in FILE:" line, so the sentence that names the cause
+// is the next line (ICLDisco/parsec#555, CMP0104 under CMake 3.26): the block is read as one line. Near misses:
+// the same sentence in CMake's CMP0104 developer warning (the build goes on), and a CMake Error block whose
+// joined message names no known cause stays the unrecognised failure it is.
+TEST(Ranking, ACMakeErrorsIndentedMessageIsReadWithItsHeader) {
+  Diagnosis d = diagnose(
+      "CMake Error in build/_deps/parsec-src/tests/dsl/dtd/CMakeLists.txt:\n"
+      "  CUDA_ARCHITECTURES is empty for target \"dtd_test_new_tile\".\n\n\n"
+      "-- Generating done\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CMAKE_CUDA_ARCHITECTURES_EMPTY");
+  Diagnosis warning = diagnose(
+      "CMake Warning (dev) in tests/unit/CMakeLists.txt:\n"
+      "  Policy CMP0104 is not set: CMAKE_CUDA_ARCHITECTURES now detected for NVCC,\n"
+      "  empty CUDA_ARCHITECTURES not allowed.\n\n"
+      "  CUDA_ARCHITECTURES is empty for target \"core-unittests-ttg-mad\".\n"
+      "This warning is for project developers.  Use -Wno-dev to suppress it.\n");
+  EXPECT_FALSE(warning.root() && warning.root()->id == "CMAKE_CUDA_ARCHITECTURES_EMPTY");
+  Diagnosis other = diagnose(
+      "CMake Error at CMakeLists.txt:12 (message):\n"
+      "  The frobnicator plugin set could not be loaded from the configured\n"
+      "  directory.\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "unrecognised");
+}
+
 // An exception a program caught, logged at WARNING with its traceback, and went on from is not the failure:
 // xFormers' optional Triton import as rich prints the record (derrian-distro/LoRA_Easy_Training_Scripts#287)
 // and as logging's default format does, above sgl-project/sglang#8701's failure. Near misses: the same
@@ -241,7 +267,7 @@ TEST(Ranking, ATracebackLoggedAtWarningIsNotTheFailure) {
 // fallback; nvcc's deprecation notice). Reads the development part only, and no label.
 // The development logs whose answer is an error whose answer changes with `prefix` in front ("" when none),
 // or, with `quote`, with every line quoted as Markdown ("> ").
-std::string answers_changed_by(const std::string& prefix, std::size_t& checked, bool quote = false) {
+std::string answers_changed_by(const std::string& prefix, std::size_t& checked, bool quote = false, std::size_t wrap = 0) {
   const auto dir = std::filesystem::path(TS_SOURCE_DIR) / "tests/triage/real";
   std::ifstream manifest(dir / "MANIFEST.tsv");
   std::string row, changed;
@@ -262,7 +288,21 @@ std::string answers_changed_by(const std::string& prefix, std::size_t& checked, 
         at = end;
       }
     }
-    Diagnosis noisy = diagnose(quote ? quoted : prefix + text);
+    std::string cut;  // every line longer than `wrap` bytes cut into pieces of `wrap`, as a console copy cuts it
+    if (wrap) {
+      std::size_t at = 0;
+      while (at < text.size()) {
+        std::size_t nl = text.find('\n', at);
+        std::size_t end = nl == std::string::npos ? text.size() : nl;
+        for (std::size_t p = at; p < end || p == at; p += wrap) {
+          cut += text.substr(p, std::min(wrap, end - p));
+          cut += '\n';
+          if (end - p <= wrap) break;
+        }
+        at = end + 1;
+      }
+    }
+    Diagnosis noisy = diagnose(wrap ? cut : quote ? quoted : prefix + text);
     if (!noisy.root() || noisy.root()->id != plain.root()->id)
       changed += " " + id + " (" + plain.root()->id + " -> " + (noisy.root() ? noisy.root()->id : "none") + ")";
   }
@@ -291,6 +331,22 @@ TEST(Ranking, AMarkdownQuotedLogKeepsItsAnswer) {
   EXPECT_TRUE(changed.empty()) << changed;
 }
 
+// A log a console copy hard-wrapped at its width (each longer line cut into pieces of that many bytes) keeps
+// its answer: the longest line's length is the width, and the tail is read again with the cut lines joined
+// when the plain reading found no known failure or its failure's own line was cut (a mangled symbol cut
+// mid-name, read for another torch). Before this reading 57 of 1020 changed at 120 columns (33 to "no error").
+// Left: two logs at 100 and two at 200 columns (a cut piece that is a known error of its own).
+TEST(Ranking, AHardWrappedLogKeepsItsAnswer) {
+  for (std::size_t width : {80u, 100u, 120u, 160u, 200u}) {
+    std::size_t checked = 0;
+    std::string changed = answers_changed_by("", checked, false, width);
+    EXPECT_GE(checked, 700u);
+    std::size_t n = static_cast<std::size_t>(std::count(changed.begin(), changed.end(), '('));
+    EXPECT_LE(n, 2u) << "wrapped at " << width << ":" << changed;
+    std::printf("wrapped at %zu: %zu of %zu change\n", width, n, checked);
+  }
+}
+
 // The same for a program's start-up lines: a library's UserWarning and xFormers' optional Triton import
 // logged at WARNING with its traceback (derrian-distro/LoRA_Easy_Training_Scripts#287).
 TEST(Ranking, StartupWarningsAboveAFailureDoNotChangeItsAnswer) {
@@ -307,6 +363,106 @@ TEST(Ranking, StartupWarningsAboveAFailureDoNotChangeItsAnswer) {
   std::string changed = answers_changed_by(prefix, checked);
   EXPECT_GE(checked, 700u);
   EXPECT_TRUE(changed.empty()) << changed;
+}
+
+}  // namespace
+}  // namespace ts::triage::testing
+namespace ts::triage::testing {
+namespace {
+
+// A record a program logged at WARNING right above the traceback it then died of (a warning logged just
+// before raising, another library's record above an uncaught traceback) leaves the traceback the failure
+// where the log's failure wrapper closes on it: pip's child-output box ("subprocess-exited-with-error" above,
+// "[end of output]" below), or setup.py's CalledProcessError after it. Near misses: the same record and
+// traceback alone, or followed by the program's own output (it went on), are no failure (the tests above).
+TEST(Ranking, AWarningRecordAboveTheTracebackAProgramDiedOfKeepsItsCause) {
+  const std::string box =
+      "  error: subprocess-exited-with-error\n\n"
+      "  \xc3\x97 python setup.py egg_info did not run successfully.\n"
+      "  \xe2\x94\x82 exit code: 1\n"
+      "  \xe2\x95\xb0\xe2\x94\x80> [12 lines of output]\n"
+      "      WARNING:root:CUDA is not available, falling back to the CPU\n"
+      "      Traceback (most recent call last):\n"
+      "        File \"/tmp/pip-install-r4uz0u_i/flash-attn_32a89c6d2cd64a458e47c873c4dc9a8a/setup.py\", line 164, in <module>\n"
+      "          raise RuntimeError(\n"
+      "      RuntimeError: FlashAttention is only supported on CUDA 11.7 and above.  Note: make sure nvcc has a supported "
+      "version by running nvcc -V.\n"
+      "      [end of output]\n";
+  Diagnosis d = diagnose(box);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "FLASH_ATTN_CUDA_TOO_OLD");
+  Diagnosis after = diagnose(
+      "WARNING  Failed to load the custom kernels, using the reference path   loader.py:31\n"
+      "Traceback (most recent call last):\n"
+      "  File \"setup.py\", line 9, in <module>\n"
+      "ModuleNotFoundError: No module named 'torch'\n"
+      "subprocess.CalledProcessError: Command '['python', 'setup.py', 'build_ext']' returned non-zero exit status 1.\n");
+  ASSERT_TRUE(after.root());
+  EXPECT_EQ(after.root()->id, "BUILD_ENV_TORCH_MISSING");
+}
+
+// A console's hard wrap read from the log's tail: the undefined symbol of Dao-AILab/flash-attention#1832 cut at
+// 120 columns mid-name keeps the answer of the whole line, which the pieces read without the second readings
+// do not give. Near misses: a log that went on (a record at WARNING above a caught
+// traceback, the longest line alone) stays no failure, and two lines of the same length whose join names
+// nothing stay a clean log.
+TEST(Ranking, AConsolesHardWrapIsReadFromTheLogsTail) {
+  const std::string line = "ImportError: /opt/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: "
+                           "undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE";
+  const std::string head = "$ python -c \"import flash_attn\"\nTraceback (most recent call last):\n"
+                           "  File \"<string>\", line 1, in <module>\n";
+  Diagnosis whole = diagnose(head + line + "\n");
+  ASSERT_TRUE(whole.known());
+  const std::string text = head + line.substr(0, 120) + "\n" + line.substr(120) + "\n";
+  Diagnosis cut = diagnose(text);
+  ASSERT_TRUE(cut.root());
+  EXPECT_EQ(cut.root()->id, whole.root()->id);
+  Scanner plain(engine(), false, 1);  // the same log without the second readings: the cut piece reads otherwise
+  plain.set_rejoin(false);
+  plain.feed(text);
+  Diagnosis p = plain.finish();
+  EXPECT_FALSE(p.root() && p.root()->id == whole.root()->id);
+  Diagnosis went_on = diagnose(
+      "WARNING:xformers:A matching Triton is not available, some optimizations will not be enabled, see the docs\n"
+      "Traceback (most recent call last):\n  File \"/venv/lib/python3.10/site-packages/xformers/__init__.py\", line 57\n"
+      "ModuleNotFoundError: No module named 'triton'\nRunning on local URL:  http://127.0.0.1:7860\n");
+  EXPECT_FALSE(went_on.failed());
+  const std::string a(100, 'a'), b(100, 'b');
+  EXPECT_FALSE(diagnose(a + "\nundefined \n" + b + "\nsymbol\n").failed());
+}
+
+// Over the development part: a WARNING record inserted right above the first traceback (at its indentation)
+// of each log whose answer is an error keeps that answer, except where the record and traceback are the
+// whole excerpt (the program may have gone on: pytorch/pytorch#42117, clovaai/deep-text-recognition-benchmark#416).
+TEST(Ranking, AWarningRecordAboveAFailingTracebackKeepsTheAnswer) {
+  const auto dir = std::filesystem::path(TS_SOURCE_DIR) / "tests/triage/real";
+  for (const char* p : {"WARNING:root:CUDA is not available, falling back to the CPU\n",
+                        "WARNING  Failed to load the custom kernels, using the reference path   loader.py:31\n",
+                        "ERROR:root:Failed to load the extension\n", "Error: the model could not be loaded\n"}) {
+    std::ifstream manifest(dir / "MANIFEST.tsv");
+    std::string row, changed;
+    std::size_t checked = 0, n = 0;
+    while (std::getline(manifest, row)) {
+      if (row.empty() || row[0] == '#' || row.find("\tdev\t") == std::string::npos) continue;
+      std::string id = row.substr(0, row.find('\t'));
+      const std::string text = read_file(dir / "cases" / (id + ".log"));
+      std::size_t at = text.find("Traceback (most recent call last):");
+      if (at == std::string::npos) continue;
+      at = text.rfind('\n', at);
+      at = at == std::string::npos ? 0 : at + 1;
+      Diagnosis plain = diagnose(text);
+      if (!plain.root() || plain.root()->severity != Severity::error) continue;
+      ++checked;
+      std::string indent = text.substr(at, text.find_first_not_of(' ', at) - at);
+      Diagnosis noisy = diagnose(text.substr(0, at) + indent + p + text.substr(at));
+      if (!noisy.root() || noisy.root()->id != plain.root()->id) {
+        ++n;
+        changed += " " + id + " (" + plain.root()->id + " -> " + (noisy.root() ? noisy.root()->id : "none") + ")";
+      }
+    }
+    EXPECT_GE(checked, 100u) << p;
+    EXPECT_LE(n, 2u) << p << changed;
+  }
 }
 
 }  // namespace

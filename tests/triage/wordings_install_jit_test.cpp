@@ -110,6 +110,28 @@ TEST(CondaPackagesNotFound, TheListedPackageDecides) {
   EXPECT_EQ(root_id(diagnose(std::string(head) + "  - cudatoolkit=11.7\n")), "CONDA_PACKAGE_NOT_IN_CHANNELS");
 }
 
+// mamba/libmamba say the same thing in libsolv's words: nothing in the channels provides a requested spec or a
+// candidate's dependency (guoyww/AnimateDiff#293: pytorch-cuda on osx-arm64, whose cuda 11.7 no channel has for
+// that platform). It names the cause under libmamba's LibMambaUnsatisfiableError. Near misses: a virtual package
+// (the machine's, "__cuda") nothing provides is the solve's conflict, and a conflict between packages that exist.
+TEST(CondaPackagesNotFound, LibsolvsNothingProvidesIsAPackageNoChannelHas) {
+  const char* head = "LibMambaUnsatisfiableError: Encountered problems while solving:\n";
+  EXPECT_EQ(root_id(diagnose(std::string(head) + "  - nothing provides cuda 11.7.* needed by pytorch-cuda-11.7-h67b0de4_0\n")),
+            "CONDA_PACKAGE_NOT_IN_CHANNELS");
+  EXPECT_EQ(root_id(diagnose(std::string(head) + "  - nothing provides requested _libgcc_mutex ==0.1 conda_forge\n")),
+            "CONDA_PACKAGE_NOT_IN_CHANNELS");
+  EXPECT_EQ(root_id(diagnose("Could not solve for environment specs\nThe following package could not be installed\n"
+                             "\xe2\x94\x94\xe2\x94\x80 pytorch-cuda 11.7**  is not installable because it requires\n"
+                             "   \xe2\x94\x94\xe2\x94\x80 cuda 11.7.* , which does not exist (perhaps a missing channel).\n")),
+            "CONDA_PACKAGE_NOT_IN_CHANNELS");
+  EXPECT_EQ(root_id(diagnose("Encountered problems while solving:\n"
+                             "  - nothing provides __cuda needed by pytorch-1.11.0-cuda102py310hdf4a2db_202\n")),
+            "CONDA_SOLVE_CONFLICT");
+  EXPECT_EQ(root_id(diagnose(std::string(head) + "  - package torchaudio-2.0.2-py310_cu117 requires pytorch-cuda 11.7.*, "
+                                                 "but none of the providers can be installed\n")),
+            "CONDA_SOLVE_CONFLICT");
+}
+
 // conda prints a damaged package's message over two lines; a log holding either half names it.
 TEST(CondaPackageCorrupted, EitherHalfOfTheMessage) {
   Diagnosis d = diagnose(
