@@ -51,6 +51,9 @@ ts_slow(test_cli compiles "PlanWarningAtBuild.*")
 # A scikit-build-core package built with its backend installed from PyPI into the build overlay (~15 s),
 # and again from a wheelhouse filled from PyPI, with no index.
 ts_slow(test_cli network "CmakeSkbuild.*")
+# A package including CUTLASS's headers it does not ship, built with a stand-in nvidia-cutlass wheel from a
+# wheelhouse (build.header-wheel), and plain pip stopping at the include: ~15-30 s.
+ts_slow(test_cli compiles "HeaderWheel.*")
 # Three real CUDA extension builds against a PyPI torch (and, cold, that torch's install); the
 # wheelhouse half runs under unshare -n. COST: ctest -j2 starts them first on a fresh build directory.
 ts_slow(test_cli network "ProvisionCli.CudaExtension*" TIMEOUT 3600 COST 1000)

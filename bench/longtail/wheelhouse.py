@@ -4,7 +4,9 @@
 Reads what each packed package's Python build and runtime declare (pyproject.toml's [build-system]
 requires and [project] dependencies, setup.py's literal install_requires / setup_requires lists, or
 a name bound to one, or the requirements file its install_requires reads,
-pybind11 where a CMake file fetches it with FetchContent), and downloads those wheels with their
+pybind11 where a CMake file fetches it with FetchContent, and the distribution build.toml's
+[[header_wheel]] names for headers its C/C++/CUDA sources include and its archive lacks: nvidia-cutlass
+for `cutlass/`, as torchsmith's build.header-wheel installs it), and downloads those wheels with their
 dependencies from PyPI for the device's Python on manylinux x86_64 (binary wheels only). Never torch
 or its kin: a requirement whose dependencies reach one is skipped and named, and no such wheel is
 kept. The build's requirements are always taken; a runtime dependency only where it and what it
@@ -90,11 +92,13 @@ def member_text(t, top):
     return read
 
 
-def declared(tar_path, subdir):
-    # What one package declares, from its archive: (requirement, where) pairs.
+def declared(tar_path, subdir, table=()):
+    # What one package declares, from its archive: (requirement, where, kind) triples; kind "headers" is a
+    # distribution that carries headers its sources include (installed with --no-deps, never imported).
     out = []
     top = "" if subdir in (".", "") else subdir.rstrip("/") + "/"
     with tarfile.open(tar_path) as t:
+        out += [(d, where, "headers") for d, where in unshipped_header_wheels(t, top, table)]
         for m in t.getmembers():
             if not m.isfile() or not m.name.startswith(top):
                 continue
@@ -118,9 +122,44 @@ def declared(tar_path, subdir):
     return out
 
 
-def download(req, dest, python, constraints):
+HERE = os.path.dirname(os.path.abspath(__file__))
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*["<]([\w.+-]+(?:/[\w.+-]+)+)[">]', re.M)
+SOURCE_EXT = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inl")
+
+
+def header_wheels(build_toml=os.path.join(HERE, "..", "..", "data", "kb", "build.toml")):
+    # build.toml's [[header_wheel]]: (folder, distribution), the table torchsmith's plan reads.
+    with open(build_toml, "rb") as f:
+        return [(h["header"], h["distribution"]) for h in tomllib.load(f).get("header_wheel", [])]
+
+
+def unshipped_header_wheels(t, top, table):
+    # The distributions whose headers the package's sources include and no file of its archive provides
+    # (a file that is or ends with the included path), as torchsmith's scan decides: (distribution, where).
+    files, uses = [], []
+    for m in t.getmembers():
+        if not m.isfile() or not m.name.startswith(top) or not m.name.endswith(SOURCE_EXT):
+            continue
+        rel = m.name[len(top):]
+        files.append(rel)
+        if rel.startswith("third_party/"):
+            continue
+        text = t.extractfile(m).read().decode("utf-8", "replace")
+        uses += [(inc, rel) for inc in INCLUDE.findall(text)]
+    out = {}
+    for inc, rel in uses:
+        dist = next((d for h, d in table if inc.startswith(h)), None)
+        if not dist or dist in out or any(f == inc or f.endswith("/" + inc) for f in files):
+            continue
+        out[dist] = "%s #include %s" % (rel, inc)
+    return sorted(out.items())
+
+
+def download(req, dest, python, constraints, deps=True):
     argv = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--only-binary", ":all:",
             "--python-version", python, "--implementation", "cp", "-c", constraints, "-d", dest]
+    if not deps:
+        argv.append("--no-deps")
     for p in PLATFORMS:
         argv += ["--platform", p]
     return subprocess.run(argv + ["--", req], capture_output=True, text=True)
@@ -128,13 +167,13 @@ def download(req, dest, python, constraints):
 
 def take(req, kind, dest, python, constraints, cap):
     # Into a scratch directory first: a runtime dependency is kept only within the cap, and what the
-    # device has or torch's kin never.
+    # device has or torch's kin never (a "headers" distribution, named by build.toml, is kept alone).
     with tempfile.TemporaryDirectory() as scratch:
-        r = download(req, scratch, python, constraints)
+        r = download(req, scratch, python, constraints, deps=kind != "headers")
         if r.returncode != 0:
             return "skipped: " + (r.stderr.strip().splitlines() or ["?"])[-1][:200]
-        new = [f for f in os.listdir(scratch) if norm(f.split("-")[0]) not in THERE and not KIN.match(norm(f.split("-")[0]))
-               and not os.path.exists(os.path.join(dest, f))]
+        new = [f for f in os.listdir(scratch) if (kind == "headers" or (norm(f.split("-")[0]) not in THERE and
+               not KIN.match(norm(f.split("-")[0])))) and not os.path.exists(os.path.join(dest, f))]
         size = sum(os.path.getsize(os.path.join(scratch, f)) for f in new)
         if kind == "runtime" and size > cap * 2**20:
             return "skipped: %.1f MiB with what it brings (%s), over the %g MiB a runtime dependency may take" % (
@@ -153,12 +192,16 @@ def main():
     ap.add_argument("--runtime-mib", type=float, default=4.0)
     a = ap.parse_args()
     wanted = {}  # (requirement, kind) -> [package (where)]
+    table = header_wheels()
     for line in open(a.packages):
         f = line.rstrip("\n").split("\t")
         if len(f) < 5 or not f[4].endswith(".tar.gz"):
             continue
-        for req, where, kind in declared(os.path.join(a.sources, f[4]), f[2]):
+        for req, where, kind in declared(os.path.join(a.sources, f[4]), f[2], table):
             n = req_name(req)
+            if kind == "headers":
+                wanted.setdefault((req, kind), []).append("%s (%s)" % (f[0], where))
+                continue
             if not n or KIN.match(n) or n in THERE or "@" in req:  # a direct URL is no index's
                 continue
             wanted.setdefault((req.strip(), kind), []).append("%s (%s)" % (f[0], where))
@@ -168,7 +211,7 @@ def main():
         c.write("".join("%s===0.0.0+torchsmith.never\n" % k for k in ("torch", "torchvision", "torchaudio", "triton")))
         c.flush()
         # The build's requirements first: they are taken whatever their size.
-        for req, kind in sorted(wanted, key=lambda k: (k[1] != "build", k[0])):
+        for req, kind in sorted(wanted, key=lambda k: (k[1] == "runtime", k[0])):
             what = take(req, kind, a.dest, a.python, c.name, a.runtime_mib)
             print("wheelhouse: %s (%s) for %s: %s" % (req, kind, ", ".join(wanted[(req, kind)]), what))
     size = sum(os.path.getsize(os.path.join(a.dest, f)) for f in os.listdir(a.dest))

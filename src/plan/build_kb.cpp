@@ -64,6 +64,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   Put put_library_advice(kb.library_advice, [](const LibraryAdvice& x) { return x.library + "|" + x.cpu; });
   Put put_backends(kb.backends, [](const BuildBackend& x) { return x.name; });
   Put put_package_env(kb.package_env, [](const PackageEnv& x) { return x.name; });
+  Put put_header_wheels(kb.header_wheels, [](const HeaderWheel& x) { return x.header; });
   auto each = [&](const char* key, auto read) { kb::detail::read_tables(root[key].as_array(), file, key, errs, read); };
   each("invocation", [&](EntryReader& r) {
     Invocation e{r.parsed_range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
@@ -124,6 +125,16 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     e.source = common_source(r);
     put_package_env(std::move(e));
   });
+  each("header_wheel", [&](EntryReader& r) {
+    HeaderWheel e{r.text("header", true, "\"cutlass/\""), r.text("distribution", true, "\"nvidia-cutlass\""),
+                  r.texts("include", true, "[\"cutlass_library/source/include\"]"), "", r.origin()};
+    if (!e.header.empty() && e.header.back() != '/') r.error(r.line(), "header: \"" + e.header + "\" is not a folder ending in '/'");
+    for (const auto& d : e.include)
+      if (d.empty() || d.front() == '/' || d.find("..") != std::string::npos)
+        r.error(r.line(), "include: \"" + d + "\" is not a folder inside the distribution");
+    e.source = common_source(r);
+    put_header_wheels(std::move(e));
+  });
   if (auto t = root["limits"].as_table()) {
     EntryReader r(*t, file, "limits", errs);
     double n = r.number("max_arches", true, "8");
@@ -143,11 +154,11 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   for (const auto& [k, v] : root) {
     std::string key(k.str());
     static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice",
-                                  "backend", "package_env", "limits", "legacy_backend"};
+                                  "backend", "package_env", "header_wheel", "limits", "legacy_backend"};
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       errs.push_back({{file, static_cast<int>(k.source().begin.line)},
                       "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
-                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [[package_env]], [limits] and "
+                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [[package_env]], [[header_wheel]], [limits] and "
                       "[legacy_backend])"});
   }
 }
@@ -240,6 +251,12 @@ const BuildBackend* BuildKb::backend(std::string_view name) const {
 const PackageEnv* BuildKb::library_env(std::string_view name) const {
   for (const auto& e : package_env)
     if (e.name == name) return &e;
+  return nullptr;
+}
+
+const HeaderWheel* BuildKb::header_wheel(std::string_view include) const {
+  for (const auto& h : header_wheels)
+    if (include.starts_with(h.header)) return &h;
   return nullptr;
 }
 

@@ -95,6 +95,17 @@ struct PackageEnv {
   kb::Origin origin;
 };
 
+// Headers a package #includes and does not ship, which a PyPI distribution carries (CUTLASS in
+// nvidia-cutlass): installed into the build overlay with --no-deps, its include folders on the build's
+// CPATH (build.header-wheel).
+struct HeaderWheel {
+  std::string header;                 // the folder every such include starts with: "cutlass/"
+  std::string distribution;           // "nvidia-cutlass" (as pip names it)
+  std::vector<std::string> include;   // folders inside the installed distribution: "cutlass_library/source/include"
+  std::string source;
+  kb::Origin origin;
+};
+
 // setuptools' legacy PEP 517 backend, which torchsmith's frontend (src/run/pyshim/torchsmith_pep517.py)
 // calls for a tree whose pyproject names no build-backend, or that has only setup.py.
 struct LegacyBackend {
@@ -114,6 +125,7 @@ struct BuildKb {
   std::vector<LibraryAdvice> library_advice;
   std::vector<BuildBackend> backends;
   std::vector<PackageEnv> package_env;
+  std::vector<HeaderWheel> header_wheels;
   LegacyBackend legacy_backend;  // [legacy_backend]
   int max_arches = 8;
   std::string max_arches_source;
@@ -133,6 +145,8 @@ struct BuildKb {
   const BuildBackend* backend(std::string_view name) const;
   // The entry of a package's own library variable; nullptr when the KB has none.
   const PackageEnv* library_env(std::string_view name) const;
+  // The entry whose folder an #include path starts with ("cutlass/gemm/device/gemm.h"); nullptr when none.
+  const HeaderWheel* header_wheel(std::string_view include) const;
 };
 
 // True when the version's public part ("2.4.1" of "2.4.1+cu121") is in range (any holds every version).

@@ -150,7 +150,34 @@ bool fetch_local_pybind11(const Ctx& c) {
 // it imports at build time (build.toml), names and the backends' sources beside.
 struct OverlayWant {
   std::vector<std::string> reqs, names, backend_src;
+  // build.header-wheel: a distribution that carries headers the package includes and does not ship,
+  // with its include folders, the first include that asked for it and the KB's source.
+  struct Headers {
+    std::string distribution, include, source;
+    std::vector<std::string> dirs;
+  };
+  std::vector<Headers> headers;
+  std::vector<std::string> headers_not_in_house;  // such a distribution a --wheelhouse lacks: "nvidia-cutlass (FILE:LINE: ...)"
 };
+
+// The KB's distributions for the package's #includes that no file of its tree provides (build.toml
+// [[header_wheel]]): each once, by its first include. With a wheelhouse, only one it holds.
+void header_wheels(const Ctx& c, OverlayWant& o) {
+  if (!c.req->build_kb) return;
+  for (const auto& [inc, where] : c.req->scan.unshipped_includes) {
+    const HeaderWheel* h = c.req->build_kb->header_wheel(inc);
+    if (!h) continue;
+    bool again = false;
+    for (const auto& w : o.headers) again |= w.distribution == h->distribution;
+    for (const auto& w : o.headers_not_in_house) again |= w.starts_with(h->distribution + " ");
+    if (again) continue;
+    if (!c.req->wheelhouse.empty() && !in_house(c, h->distribution)) {
+      o.headers_not_in_house.push_back(h->distribution + " (" + where + ")");
+      continue;
+    }
+    o.headers.push_back({h->distribution, where, compat::cite(h->source, h->origin), h->include});
+  }
+}
 
 OverlayWant overlay_requirements(const Ctx& c) {
   OverlayWant o;
@@ -201,6 +228,8 @@ OverlayWant overlay_requirements(const Ctx& c) {
       o.backend_src.push_back(compat::cite(b->source, b->origin));
     }
   if (fetch_local_pybind11(c)) add("pybind11", "pybind11");
+  header_wheels(c, o);
+  for (const auto& h : o.headers) add(h.distribution, h.distribution);
   return o;
 }
 
@@ -208,6 +237,12 @@ void choose_build_overlay(Ctx& c) {
   const auto& scan = c.req->scan;
   if (!c.python || !scan.scanned) return;
   OverlayWant w = overlay_requirements(c);
+  for (const auto& n : w.headers_not_in_house)
+    c.warn("remedy", std::string(kHeaderWheelRule) + " off",
+           "the package includes headers its tree does not ship, which " + n.substr(0, n.find(' ')) + " carries " +
+               n.substr(n.find(' ') + 1) + ", and the wheelhouse " + c.req->wheelhouse + " has no wheel of it: add "
+               "it there (pip download --no-deps -d DIR " + n.substr(0, n.find(' ')) + ")",
+           "the package's sources", kHeaderWheelRule);
   if (w.reqs.empty()) return;
   const std::string list = util::join(w.names, " ");
   const std::string& house = c.req->wheelhouse;
@@ -228,14 +263,41 @@ void choose_build_overlay(Ctx& c) {
   argv.insert(argv.end(), w.reqs.begin(), w.reqs.end());
   const std::string from = house.empty() ? "" : " from the wheelhouse " + house;
   c.p.steps.push_back({"build-requires", argv, "", "the build requirements " + list + " into a build overlay" + from});
-  auto it = c.p.env.find("PYTHONPATH");
-  std::string was = it == c.p.env.end() ? "" : it->second;
-  c.set_env("PYTHONPATH", was.empty() ? dir : was + ":" + dir,
-            "the build overlay after the target's own site-packages: the backend is found, torch stays the target's",
-            "pyproject.toml", kBuildOverlayRule);
+  // What the build imports (a backend, pybind11); a distribution that only carries headers is not imported.
+  std::vector<std::string> imported;
+  for (const auto& n : w.names)
+    if (std::none_of(w.headers.begin(), w.headers.end(), [&](const auto& h) { return h.distribution == n; }))
+      imported.push_back(n);
+  if (!imported.empty()) {
+    auto it = c.p.env.find("PYTHONPATH");
+    std::string was = it == c.p.env.end() ? "" : it->second;
+    c.set_env("PYTHONPATH", was.empty() ? dir : was + ":" + dir,
+              "the build overlay after the target's own site-packages: the backend is found, torch stays the target's",
+              "pyproject.toml", kBuildOverlayRule);
+  }
+  // build.header-wheel: the distribution's include folders on CPATH, which g++ reads and nvcc hands to the
+  // host compiler that preprocesses each .cu; a CPATH the user exported stays after them.
+  if (!w.headers.empty()) {
+    std::vector<std::string> dirs;
+    for (const auto& h : w.headers)
+      for (const auto& d : h.dirs) dirs.push_back(dir + "/" + d);
+    auto user = c.facts().search_paths.find("CPATH");
+    if (auto e = c.p.env.find("CPATH"); e != c.p.env.end()) dirs.push_back(e->second);
+    else if (user != c.facts().search_paths.end()) dirs.push_back(user->second);
+    c.set_env("CPATH", util::join(dirs, ":"),
+              "the include folders of what the build overlay installs for headers the package does not ship",
+              "the package's sources", kHeaderWheelRule);
+    for (const auto& h : w.headers)
+      c.decide("remedy", std::string(kHeaderWheelRule) + " " + h.distribution,
+               "the package includes headers its tree does not ship (" + h.include + "), which the PyPI distribution " +
+                   h.distribution + " carries: installed with --no-deps" + from + " into the build overlay (" + dir +
+                   "), its folders " + util::join(h.dirs, ", ") + " on the build's CPATH",
+               h.source, kHeaderWheelRule);
+  }
+  if (imported.empty()) return;
   const bool pybind = std::find(w.names.begin(), w.names.end(), "pybind11") != w.names.end() && fetch_local_pybind11(c);
-  c.decide("remedy", std::string(kBuildOverlayRule) + " " + list,
-           "the build requires " + list + ", which " + c.python->path + " is not known to have" +
+  c.decide("remedy", std::string(kBuildOverlayRule) + " " + util::join(imported, " "),
+           "the build requires " + util::join(imported, " ") + ", which " + c.python->path + " is not known to have" +
                (pybind ? " (pybind11 for build.fetch-local: the CMake files fetch it, the target Python has none, the "
                          "wheelhouse does)" : "") +
                ", and the build runs without isolation (isolation would bring another torch): installed with --no-deps"

@@ -82,6 +82,10 @@ struct SourceScan {
   // cuda_function_gen.py writes the lightconv_cuda_forward.cu its kernel #includes): (script, files
   // it writes that a source of that directory includes and the tree lacks), for build.generate-sources.
   std::vector<std::pair<std::string, std::vector<std::string>>> generated_sources;
+  // #include paths with a folder ("cutlass/gemm/device/gemm.h") that no file of the tree provides (no
+  // header whose path is or ends with it, third_party/ included): (path, "FILE:LINE: #include ..."), the
+  // first use of each, for build.header-wheel; found by scan_unshipped_includes.
+  std::vector<std::pair<std::string, std::string>> unshipped_includes;
   std::string smoke;              // the tree's own smoke.py (used when no recipe in the KB has one)
   // A binding whose setup.py links a library its parent directory's CMake project builds (warp-ctc's,
   // warp-transducer's pytorch_binding: libwarprnnt.so from ../build), read by scan_parent_library.
@@ -108,6 +112,8 @@ void scan_sibling_extensions(const std::filesystem::path& root, const std::vecto
 // The sources a script of setup.py's directory generates (open("x.cu", "w") in a script with a
 // __main__ block) that a C/C++/CUDA file there #includes and the directory lacks: into s.generated_sources.
 void scan_generated_sources(const std::filesystem::path& root, SourceScan& s);
+// The C/C++/CUDA sources of the tree against its headers: into s.unshipped_includes.
+void scan_unshipped_includes(const std::filesystem::path& root, SourceScan& s);
 // The build switches of one setup.py's text (comment lines skipped), into s (extension_build_scan.cpp).
 void scan_build_switches(const std::string& setup_py, SourceScan& s);
 // One Python file of the tree (`rel`: its path in the tree): where it converts the installed version of

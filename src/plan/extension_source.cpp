@@ -212,6 +212,56 @@ void scan_generated_sources(const std::filesystem::path& root, SourceScan& s) {
   }
 }
 
+void scan_unshipped_includes(const std::filesystem::path& root, SourceScan& s) {
+  namespace fs = std::filesystem;
+  // #include "a/b.h" or <a/b.h>: a path with a folder, the kind a vendored library's headers have.
+  static const RE2 include(R"re((?m)^[ \t]*#[ \t]*include[ \t]*["<]([\w.+-]+(?:/[\w.+-]+)+)[">])re");
+  auto is_source = [](const std::string& ext) {
+    return ext == ".cu" || ext == ".cuh" || ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c" ||
+           ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".inl";
+  };
+  std::vector<std::string> files;  // every C/C++/CUDA file of the tree, '/'-separated, third_party/ included
+  std::vector<std::pair<std::string, std::string>> uses;  // (include, "FILE:LINE: text"), first use of each
+  std::error_code ec;
+  int seen = 0, read = 0;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end && seen < 40000; it.increment(ec), ++seen) {
+    const auto& p = it->path();
+    std::string n = p.filename().string();
+    if (it->is_directory(ec)) {
+      if (it.depth() >= 10 || n == ".git" || n == "node_modules") it.disable_recursion_pending();
+      continue;
+    }
+    if (!is_source(p.extension().string())) continue;
+    std::error_code ec2;
+    std::string rel = fs::relative(p, root, ec2).generic_string();
+    files.push_back(rel);
+    if (rel.starts_with("third_party/") || ++read > 600) continue;  // a vendored library's own includes are its own
+    std::string text = read_text(p, 512 * 1024);
+    re2::StringPiece in(text);
+    std::string inc;
+    while (RE2::FindAndConsume(&in, include, &inc)) {
+      if (uses.size() >= 256) break;
+      bool again = false;
+      for (const auto& u : uses) again |= u.first == inc;
+      if (again) continue;
+      // The line of the match: what was consumed so far, counted.
+      const char* begin = text.data();
+      int line = 1 + static_cast<int>(std::count(begin, in.data(), '\n'));
+      uses.emplace_back(inc, rel + ":" + std::to_string(line) + ": #include " + inc);
+    }
+  }
+  for (const auto& [inc, where] : uses) {
+    bool shipped = false;
+    for (const auto& f : files)
+      if (f == inc || (f.size() > inc.size() && f.ends_with(inc) && f[f.size() - inc.size() - 1] == '/')) {
+        shipped = true;
+        break;
+      }
+    if (!shipped) s.unshipped_includes.emplace_back(inc, where);
+  }
+}
+
 SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   namespace fs = std::filesystem;
   SourceScan s;
@@ -296,6 +346,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   }
   scan_sibling_extensions(root, nested_setups, s);
   if (s.setup_py) scan_generated_sources(root, s);
+  scan_unshipped_includes(root, s);
   return s;
 }
 

@@ -144,5 +144,29 @@ TEST(BuildKb, KbCheckValidatesBuildToml) {
     if (e.origin.file == "build.toml") ADD_FAILURE() << e.str();
 }
 
+
+// build.header-wheel's table: an include path finds its entry by folder (entries end in '/', so
+// "cutlassx/" is not "cutlass/"); a header that is no folder, or an include folder outside the
+// distribution, is the file's error.
+TEST(BuildKb, HeaderWheelsMatchByFolderAndAreChecked) {
+  std::vector<std::string> errors;
+  BuildKb b = load_build_kb({}, errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  const HeaderWheel* h = b.header_wheel("cutlass/gemm/device/gemm.h");
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h->distribution, "nvidia-cutlass");
+  EXPECT_EQ(h->include.front(), "cutlass_library/source/include");
+  EXPECT_NE(b.header_wheel("cute/tensor.hpp"), nullptr);
+  EXPECT_EQ(b.header_wheel("cutlassx/cutlass.h"), nullptr);
+  EXPECT_EQ(b.header_wheel("torch/extension.h"), nullptr);
+  EXPECT_FALSE(read_build_text(b, "o.toml",
+                               "[[header_wheel]]\nheader = \"eigen\"\ndistribution = \"x\"\ninclude = [\"../up\"]\n"
+                               "source = \"https://example.org\"\n",
+                               errors));
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("is not a folder ending in '/'"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("is not a folder inside the distribution"), std::string::npos) << errors[1];
+}
+
 }  // namespace
 }  // namespace ts::plan

@@ -10,6 +10,9 @@
 #include "plan/build_kb.h"
 #include "plan/extension.h"
 #include "plan/lock_check.h"
+#include "testkit/temp_dir.h"
+
+#include <fstream>
 
 namespace ts::plan {
 namespace {
@@ -808,6 +811,103 @@ TEST(BuildRemedies, ALibraryVariableGivenOrUnknownOrUnresolvedIsNotSet) {
   EXPECT_TRUE(w->warning);
   EXPECT_EQ(w->value, "$NCCL_HOME is not set");
   EXPECT_NE(w->reason.find("--env NCCL_HOME=DIR"), std::string::npos) << w->reason;
+}
+
+// build.header-wheel: Cuda_LSS_HQ's backward_kernel includes "cutlass/cutlass.h" from a submodule its
+// folder does not hold; build.toml's [[header_wheel]] names nvidia-cutlass, whose wheel carries CUTLASS's
+// include/: it goes into the build overlay (--no-deps), its include folders on CPATH (before the user's),
+// and not on PYTHONPATH (nothing imports it). The lock as written passes lock_check.
+TEST(BuildRemedies, AnIncludedLibraryTheTreeLacksComesFromTheDistributionThatCarriesIt) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto s = cuda_only_scan();
+  s.setup_py = true;
+  s.unshipped_includes = {{"torch/extension.h", "kernel.cu:1: #include torch/extension.h"},
+                          {"cutlass/cutlass.h", "kernel.cu:14: #include cutlass/cutlass.h"},
+                          {"cutlass/gemm/device/gemm.h", "kernel.cu:15: #include cutlass/gemm/device/gemm.h"}};
+  auto f = machine();
+  f.search_paths["CPATH"] = "/opt/mine/include";
+  auto req = dir_request(s);
+  req.provision = &pc;
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  const Step* st = step_named(r.plan, "build-requires");
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->argv.back(), "nvidia-cutlass");
+  EXPECT_EQ(std::count(st->argv.begin(), st->argv.end(), "nvidia-cutlass"), 1);  // two includes, one distribution
+  EXPECT_EQ(std::count(st->argv.begin(), st->argv.end(), "--no-deps"), 1);
+  std::string overlay = *(std::find(st->argv.begin(), st->argv.end(), "--target") + 1);
+  EXPECT_EQ(env(r.plan, "CPATH"), overlay + "/cutlass_library/source/include:" + overlay +
+                                      "/cutlass_library/source/tools/util/include:/opt/mine/include");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH").find(overlay), std::string::npos);
+  const Decision* d = remedy(r.plan, ext::kHeaderWheelRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.header-wheel nvidia-cutlass");
+  EXPECT_NE(d->reason.find("kernel.cu:14: #include cutlass/cutlass.h"), std::string::npos) << d->reason;
+  EXPECT_NE(d->source.find("NVIDIA/cutlass@v4.2.0:setup.cfg"), std::string::npos) << d->source;
+  EXPECT_EQ(remedy(r.plan, ext::kBuildOverlayRule), nullptr);  // nothing the build imports
+  EXPECT_TRUE(lock_problems(r.plan).empty()) << lock_problems(r.plan).front();
+}
+
+// Near misses: includes no [[header_wheel]] names (torch's own), and a wheelhouse without the wheel (a
+// warning naming what to add, no install that could only fail offline).
+TEST(BuildRemedies, AnIncludeTheKbDoesNotNameOrAWheelhouseLacksIsNotInstalled) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto s = cuda_only_scan();
+  s.setup_py = true;
+  s.unshipped_includes = {{"torch/extension.h", "kernel.cu:1: #include torch/extension.h"},
+                          {"ATen/cuda/CUDAContext.h", "kernel.cu:2: #include ATen/cuda/CUDAContext.h"}};
+  auto req = dir_request(s);
+  req.provision = &pc;
+  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(step_named(r.plan, "build-requires"), nullptr);
+  EXPECT_EQ(env(r.plan, "CPATH"), "<unset>");
+  EXPECT_EQ(remedy(r.plan, ext::kHeaderWheelRule), nullptr);
+  s.unshipped_includes.push_back({"cute/tensor.hpp", "kernel.cu:3: #include cute/tensor.hpp"});
+  auto bare = house_request(s, &pc, {"pybind11-2.13.6-py3-none-any.whl"});
+  auto w = make_extension_plan(bare, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(step_named(w.plan, "build-requires"), nullptr);
+  const Decision* d = remedy(w.plan, ext::kHeaderWheelRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->warning);
+  EXPECT_NE(d->reason.find("pip download --no-deps -d DIR nvidia-cutlass"), std::string::npos) << d->reason;
+  auto full = house_request(s, &pc, {"nvidia_cutlass-4.2.0.0-py3-none-any.whl"});
+  auto h = make_extension_plan(full, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  const Step* st = step_named(h.plan, "build-requires");
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(std::count(st->argv.begin(), st->argv.end(), "--no-index"), 1);
+  EXPECT_EQ(st->argv.back(), "nvidia-cutlass");
+}
+
+// The scan: an #include with a folder that no file of the tree is or ends with, each once with its first
+// line; a library the tree vendors (third_party/ too, which the rest of the scan skips) is shipped.
+TEST(UnshippedIncludeScan, IncludesNoFileOfTheTreeProvidesAreFoundWithTheirLine) {
+  testkit::TempDir t;
+  std::filesystem::create_directories(t / "src/ops");
+  std::ofstream(t / "setup.py") << "from setuptools import setup\nsetup(name='k')\n";
+  std::ofstream(t / "src/kernel.cu") << "#include <torch/extension.h>\n#include \"ops/local.h\"\n"
+                                     << "// #include \"cutlass/in_a_comment.h\" is not an include\n"
+                                     << "  #  include \"cutlass/cutlass.h\"\n#include <cutlass/cutlass.h>\n"
+                                     << "#include \"cute/tensor.hpp\"\n";
+  std::ofstream(t / "src/ops/local.h") << "#pragma once\n#include \"ops/local.h\"\n";
+  std::string err;
+  SourceScan s = scan_source_dir(t.path(), &err);
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(s.unshipped_includes,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"torch/extension.h", "src/kernel.cu:1: #include torch/extension.h"},
+                {"cutlass/cutlass.h", "src/kernel.cu:4: #include cutlass/cutlass.h"},
+                {"cute/tensor.hpp", "src/kernel.cu:6: #include cute/tensor.hpp"}}));
+  std::filesystem::create_directories(t / "third_party/cutlass/include/cutlass");
+  std::filesystem::create_directories(t / "include/cute");
+  std::ofstream(t / "third_party/cutlass/include/cutlass/cutlass.h") << "#pragma once\n#include \"cutlass/x.h\"\n";
+  std::ofstream(t / "include/cute/tensor.hpp") << "#pragma once\n";
+  SourceScan v = scan_source_dir(t.path(), &err);
+  EXPECT_EQ(v.unshipped_includes, (std::vector<std::pair<std::string, std::string>>{
+                                      {"torch/extension.h", "src/kernel.cu:1: #include torch/extension.h"}}));
 }
 
 }  // namespace
