@@ -291,6 +291,14 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.glog-check-macros", "// #define CHECK_EQ(x, y) AT_CHECK(x == y, #x)\n  CHECK_EQ(input.dim(), 3);\n",
              "// #define TORCH_CHECK_EQ(x, y) AT_CHECK(x == y, #x)\n  TORCH_CHECK_EQ(input.dim(), 3);\n"},
         Case{"port.at-check", "AT_CHECK(x.is_contiguous(), \"x\");\n", "TORCH_CHECK(x.is_contiguous(), \"x\");\n"},
+        // fairseq-apollo's attention_kernel.cu: the alert torch 2.10 removed, in its two spellings; a call on
+        // another object (the package's own context type) is left alone.
+        Case{"port.cublas-workspace-alert", "  torch::globalContext().alertCuBLASConfigNotDeterministic();\n  h = handle();\n",
+             "  /* alertCuBLASConfigNotDeterministic() was removed in torch 2.10 (pytorch/pytorch#161749) */\n  h = handle();\n"},
+        Case{"port.cublas-workspace-alert", "globalContext() . alertCuBLASConfigNotDeterministic( );\n",
+             "/* alertCuBLASConfigNotDeterministic() was removed in torch 2.10 (pytorch/pytorch#161749) */\n"},
+        Case{"port.cublas-workspace-alert", "ctx.alertCuBLASConfigNotDeterministic();\nmy::globalContext().alertCuBLASConfigNotDeterministicX();\n",
+             "ctx.alertCuBLASConfigNotDeterministic();\nmy::globalContext().alertCuBLASConfigNotDeterministicX();\n"},
         Case{"port.at-check", "MY_AT_CHECK(x);\n", "MY_AT_CHECK(x);\n"},
         Case{"port.dispatch-type", "AT_DISPATCH_FLOATING_TYPES_AND_HALF(input.type(), \"f\", ([&] {\n",
              "AT_DISPATCH_FLOATING_TYPES_AND_HALF(input.scalar_type(), \"f\", ([&] {\n"},
@@ -769,6 +777,35 @@ TEST(PortTorchCompile, AutocastPromoteTypeGetsTheDeviceType) {
   EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
   EXPECT_EQ(revert_ports(t.path()), "");
   EXPECT_EQ(util::read_file(t / "wrapper.h"), src);
+}
+
+// fairseq-apollo's kernels call the alert torch 2.10 removed: against torch 2.15's headers the call
+// fails as on the GPU machine (torch 2.11), and compiles once the port dropped it.
+TEST(PortTorchCompile, CublasWorkspaceAlertIsDroppedWhereTorchRemovedIt) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  const std::string src =
+      "#include <ATen/Context.h>\n"
+      "void gemm() {\n"
+      "  at::globalContext().alertCuBLASConfigNotDeterministic();\n"
+      "}\n";
+  testkit::TempDir t("ts-port-cublas-alert");
+  ASSERT_EQ(util::write_file_atomic(t / "op.cpp", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
+  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  argv.push_back(t / "op.cpp");
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("alertCuBLASConfigNotDeterministic"), std::string::npos) << before.err.substr(0, 2000);
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.cublas-workspace-alert"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "op.cpp"), src);
 }
 
 // Near misses: calls that already pass a device type (literal, at::kCUDA, a variable named
