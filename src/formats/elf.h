@@ -90,6 +90,11 @@ class ElfFile {
   ElfDynamicLayout layout_;
 };
 
+// The names of the dynamic symbols `f` uses and does not define (.dynsym entries whose section is
+// SHN_UNDEF: what the loader must find elsewhere, "undefined symbol: NAME" when it does not), in table
+// order; none for a file with no .dynsym.
+std::vector<std::string> undefined_dynamic_symbols(const ElfFile& f);
+
 // Orders "GLIBC_2.17" before "GLIBC_2.34" (numeric, dot by dot); other text compares as strings.
 bool version_less(std::string_view a, std::string_view b);
 

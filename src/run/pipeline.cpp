@@ -8,10 +8,12 @@
 #include <memory>
 
 #include <nlohmann/json.hpp>
+#include <re2/re2.h>
 
 #include "build/eta.h"
 #include "build/governor.h"
 #include "build/ninja_log.h"
+#include "formats/elf.h"
 #include "plan/lock.h"
 #include "report/command_line.h"
 #include "report/run_text.h"
@@ -259,6 +261,79 @@ bool try_python_ports(RunState& s, const StepCtx& c) {
   return true;
 }
 
+// The mangled symbols a failed import could not find: each "LIB.so: undefined symbol: NAME" in
+// verify's checks, and the other undefined symbols of that library where it can still be read (the
+// path the import named, else a file of that name under the build's copy), so one retry answers all.
+std::vector<std::string> undefined_symbols(RunState& s) {
+  std::vector<std::string> out;
+  if (!s.rec.checks.is_array()) return out;
+  static const RE2 re(R"(([^\s:'"]+\.so[^\s:'"]*): undefined symbol: ([A-Za-z0-9_.$]+))");
+  for (const auto& c : s.rec.checks) {
+    if (!c.is_object() || c.value("outcome", "") != "fail") continue;
+    std::string detail = c.value("detail", "");
+    re2::StringPiece in(detail);
+    std::string lib, sym;
+    while (RE2::FindAndConsume(&in, re, &lib, &sym)) {
+      if (std::find(out.begin(), out.end(), sym) == out.end()) out.push_back(sym);
+      std::optional<std::string> bytes = s.w.read(lib);
+      const std::string base = fs::path(lib).filename().string();
+      for (std::vector<std::string> dirs{s.paths.src + "/build"}; !bytes && !dirs.empty();) {
+        std::string d = dirs.back();
+        dirs.pop_back();
+        for (const auto& n : s.w.list(d, false)) {
+          if (n == base) bytes = s.w.read(d + "/" + n);
+          else if (s.w.is_dir(d + "/" + n) && dirs.size() < 64) dirs.push_back(d + "/" + n);
+        }
+      }
+      if (!bytes) continue;
+      formats::Bytes b(reinterpret_cast<const unsigned char*>(bytes->data()), bytes->size());
+      if (auto elf = formats::ElfFile::parse(b, nullptr))
+        for (const auto& u : formats::undefined_dynamic_symbols(*elf))
+          if (u.rfind("_Z", 0) == 0 && std::find(out.begin(), out.end(), u) == out.end()) out.push_back(u);
+    }
+  }
+  return out;
+}
+
+// After verify's import failed on an undefined symbol of the package's own function template (one
+// file calls what another defines and its compiler did not emit): port.template-instantiation, once,
+// in the build's own copy, after any other ports (they stay); true when it added instantiations, so
+// the steps run again from the build, and everything ported goes back byte for byte if verify fails again.
+bool try_instantiation(RunState& s, const StepCtx& c) {
+  if (!s.o.ports || s.instantiated || s.python_ported || s.ports_reverted || c.kind != StepKind::verify ||
+      !s.o.retry.auto_fix)
+    return false;
+  const source::Port* p = s.o.ports->find("port.template-instantiation");
+  if (!p) return false;
+  std::vector<std::string> undefined = undefined_symbols(s);
+  if (undefined.empty()) return false;
+  source::PortSet one{{*p}};
+  if (!s.plan.source_dir.empty() && s.copied_from.empty()) {
+    auto dry = source::apply_ports(s.paths.src, one, true, &undefined);
+    if (dry.changed())
+      s.say("source port " + p->id + " matches " + std::to_string(dry.files.size()) + " file(s) of your tree; not "
+            "applied to it (the import's undefined symbols: " + join(undefined) + ")");
+    return false;
+  }
+  auto r = source::apply_ports(s.paths.src, one, false, &undefined);
+  for (const auto& e : r.errors) s.say("source ports: " + e);
+  if (!r.ok && r.changed()) source::revert_ports(s.paths.src);
+  if (!r.ok || !r.changed()) return false;
+  s.ported = s.instantiated = true;
+  ++s.retries;
+  std::string reason = "source port " + p->id + " in " + std::to_string(r.files.size()) +
+                       " file(s) of the build's copy of the source (the import could not find a specialization of "
+                       "the package's own template; ports.diff); built and verified once more, every port reverted "
+                       "byte for byte if it still fails";
+  s.rec.retries.push_back({c.step.name, reason, "source-port", s.since(), r.diff});
+  std::string diff = r.diff;
+  if (auto old = s.w.read(s.paths.run_dir + "/ports.diff")) diff = *old + diff;  // the build's ports, kept
+  if (auto e = s.w.write(s.paths.run_dir + "/ports.diff", diff); !e.empty()) s.say("ports.diff: " + e);
+  s.say(c.step.name + " failed; " + reason);
+  c.sr.note += "; " + reason;
+  return true;
+}
+
 // build.pybind11-torch's CMake half, before its retry: an old vendored pybind11 that a CMake file of the
 // build's own copy adds gets torchsmith's stand-in as its CMakeLists.txt (source/vendored_pybind11.h);
 // of a tree built in place, only what would change is said. The diff, or "".
@@ -368,7 +443,7 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
     s.say(c.step.name + ": " + c.sr.note);
     return Ended::failed;
   }
-  std::string log_name = "logs/" + two_digits(c.i + 1) + "-" + c.step.name + (s.python_ported ? ".ported" : "") +
+  std::string log_name = "logs/" + two_digits(c.i + 1) + "-" + c.step.name + (s.python_ported || s.instantiated ? ".ported" : "") +
                          (n ? ".retry" + std::to_string(n) : "") + ".log";
   c.sr.log = log_name;
   s.say(c.counter() + std::to_string(s.plan.steps.size()) + "] " + c.step.name + ": " + join(spec.argv));
@@ -455,7 +530,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     }
     // verify's Python imports torch while the build compiles (early_verify.h), in the environment
     // verify gets.
-    if (kind == StepKind::build && o.early_verify && !o.runner && !o.world && !s.python_ported)
+    if (kind == StepKind::build && o.early_verify && !o.runner && !o.world && !s.python_ported && !s.instantiated)
       if (auto req = early_verify_request(plan)) {
         auto env = s.env;
         for (const auto& [k, v] : s.remedy_env) env[k] = v;
@@ -469,12 +544,13 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
     // Verify failed on the package's own Python: ported once, the steps run again from the build;
     // failing again, the ports go back byte for byte.
     std::size_t rerun_from = plan.steps.size();
-    if (failed && kind == StepKind::verify && s.python_ported && !s.ports_reverted) {
+    if (failed && kind == StepKind::verify && (s.python_ported || s.instantiated) && !s.ports_reverted) {
       s.ports_reverted = true;
       std::string err = source::revert_ports(s.paths.src);
-      s.say(err.empty() ? "the Python ports did not make it verify: reverted byte for byte"
-                        : "the Python ports could not be reverted: " + err);
-    } else if (failed && try_python_ports(s, c)) {
+      const std::string which = s.python_ported ? "the Python ports" : "the ports";
+      s.say(err.empty() ? which + " did not make it verify: reverted byte for byte"
+                        : which + " could not be reverted: " + err);
+    } else if (failed && (try_python_ports(s, c) || try_instantiation(s, c))) {
       for (std::size_t j = 0; j < i && rerun_from == plan.steps.size(); ++j)
         if (step_kind(plan.steps[j].name) == StepKind::build) rerun_from = j;
     }

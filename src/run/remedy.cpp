@@ -143,6 +143,14 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.reason = "[build.source-reroot] an extension had no source: setup.py's globs, sources, include dirs and -I "
                "that name nothing in this tree are tried with the leading directories the tree lacks dropped "
                "(TORCHSMITH_REROOT)";
+  } else if (rule == "build.extension-name") {
+    if (!env_of(env, "TORCHSMITH_EXT_NAME").empty()) {
+      r.refused = "the extension is already named from the package's load(): the remedy did not help";
+      return false;
+    }
+    r.env["TORCHSMITH_EXT_NAME"] = "1";
+    r.reason = "[build.extension-name] setup.py's extension has no name: it gets the one the package's own "
+               "torch.utils.cpp_extension.load(name=...) gives the same sources, where exactly one does (TORCHSMITH_EXT_NAME)";
   } else {
     r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
     return false;

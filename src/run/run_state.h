@@ -43,6 +43,7 @@ struct RunState {
   int retries = 0;
   bool ported = false, ports_reverted = false;    // the source ports' one try (pipeline.cpp)
   bool python_ported = false;  // that try was the Python ports, after a verify failed (pipeline.cpp)
+  bool instantiated = false;   // port.template-instantiation, after verify's import lacked a symbol (pipeline.cpp)
   CompileCache cache;
   std::optional<CacheCounts> counts_before;
   bool remote_store = false;

@@ -15,6 +15,8 @@
 #include "kb/tomlpp.h"
 #include "source/apply.h"
 #include "source/hash.h"
+#include "source/include_order.h"
+#include "source/instantiate.h"
 #include "source/journal.h"
 #include "source/py_tabs.h"
 #include "source/udiff.h"
@@ -76,18 +78,28 @@ bool port_include(const Port& p, const RE2& use, const IncludeRes& inc, std::str
   return true;
 }
 
-// The transforms a port may name: the new text, or nullopt where the function finds nothing to do.
-using Transform = std::optional<std::string> (*)(std::string_view);
+// The transforms a port may name: the new text of the file, or nullopt where the function finds
+// nothing to do. The context gives the file's path (a transform that reads what it includes) and the
+// symbols a built library could not find (none while the ports answer a failed compile).
+using Transform = std::optional<std::string> (*)(std::string_view text, const TransformContext& ctx);
 Transform transform_of(const std::string& name) {
-  if (name == "python2-tabs") return &expand_python2_tabs;
+  if (name == "python2-tabs")
+    return [](std::string_view text, const TransformContext&) { return expand_python2_tabs(text); };
+  if (name == "include-order")
+    return [](std::string_view text, const TransformContext& ctx) { return order_includes_before_use(text, ctx.path); };
+  if (name == "template-instantiation")
+    return [](std::string_view text, const TransformContext& ctx) -> std::optional<std::string> {
+      if (!ctx.undefined || ctx.undefined->empty()) return std::nullopt;
+      return instantiate_undefined(text, *ctx.undefined);
+    };
   return nullptr;
 }
 
 // A transform port over `now` where its anchor matches: 1 when it rewrote the file, else 0.
-int transformed(const Port& p, const RE2& anchor, std::string& now) {
+int transformed(const Port& p, const RE2& anchor, std::string& now, const TransformContext& ctx) {
   Transform f = transform_of(p.transform);
   if (!f || !RE2::PartialMatch(now, anchor)) return 0;
-  auto out = f(now);
+  auto out = f(now, ctx);
   if (!out || *out == now) return 0;
   now = std::move(*out);
   return 1;
@@ -200,7 +212,7 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
         error(line, who + ": include '" + p.include + "' is not a header path (write ATen/cuda/CUDAContext.h)");
     }
     if (!p.transform.empty() && !transform_of(p.transform))
-      error(line, who + ": transform '" + p.transform + "' is none this torchsmith has (python2-tabs)");
+      error(line, who + ": transform '" + p.transform + "' is none this torchsmith has (python2-tabs, include-order, template-instantiation)");
     if (!p.transform.empty() && (!p.rewrite.empty() || !p.include.empty()))
       error(line, who + ": a transform port rewrites by its function; give transform, not rewrite or include");
     if (RE2 u(p.unless, RE2::Quiet); !p.unless.empty() && !u.ok()) error(line, who + ": unless is not RE2: " + u.error());
@@ -232,7 +244,8 @@ PortSet load_ports(const std::vector<std::string>& overlay_dirs, std::vector<std
   return set;
 }
 
-PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run) {
+PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run,
+                       const std::vector<std::string>* undefined_symbols) {
   PortResult res;
   Journal journal;
   std::string why;
@@ -287,7 +300,7 @@ PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run
       if (p.include.empty() && incs[i].unless && RE2::PartialMatch(now, *incs[i].unless)) continue;
       if (incs[i].when && !RE2::PartialMatch(now, *incs[i].when)) continue;
       // An include port completes what the rewrites did to this file; a file no port changed built as it was.
-      int n = !p.transform.empty() ? transformed(p, *res2[i], now)
+      int n = !p.transform.empty() ? transformed(p, *res2[i], now, {path.string(), undefined_symbols})
               : p.include.empty()   ? port_rewrite(p, *res2[i], incs[i], now)
               : now != *text        ? port_include(p, *res2[i], incs[i], now)
                                     : 0;

@@ -65,10 +65,18 @@ struct PortResult {
 // else at the top.
 std::string add_include(std::string_view text, std::size_t use, std::string_view header);
 
+// What a transform port is given beside the file's text.
+struct TransformContext {
+  std::string path;                                      // the file, to read what it includes
+  const std::vector<std::string>* undefined = nullptr;   // mangled symbols a built library could not find
+};
+
 // Rewrites the tree's C/C++/CUDA sources (third_party/, build/, .git/ and .torchsmith/ skipped) with
 // every port whose pattern matches; nothing is written on a dry run. Each changed file is journaled
-// (original bytes) before it is written, atomically.
-PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run = false);
+// (original bytes) before it is written, atomically. `undefined_symbols`: what verify's import could
+// not find in the built library, for the transform that answers it (port.template-instantiation).
+PortResult apply_ports(const std::string& tree, const PortSet& set, bool dry_run = false,
+                       const std::vector<std::string>* undefined_symbols = nullptr);
 
 // Puts back every file the ports changed, byte for byte, and removes the ports' journal; "" or why not.
 std::string revert_ports(const std::string& tree);

@@ -11,6 +11,9 @@
 #include "verify/elf_builder.h"
 #include "formats/elf.h"
 #include "formats/mapped_file.h"
+#include "testkit/temp_dir.h"
+#include "util/fs.h"
+#include "util/process.h"
 #include "verify/verify_test_util.h"
 
 namespace ts::formats {
@@ -232,6 +235,27 @@ TEST(ElfReal, DebianTorchLibrariesMatchReadelf) {
   }
   EXPECT_GT(n, 0);
   RecordProperty("libraries", n);
+}
+
+// A library that calls a template specialization no object of it defines (an implicit instantiation
+// the defining file's compiler inlined away): the symbol the loader reports is among the undefined
+// ones, what it defines itself is not.
+TEST(ElfReal, UndefinedDynamicSymbolsOfACompiledLibrary) {
+  testkit::TempDir t("ts-elf-undef");
+  ASSERT_EQ(util::write_file_atomic(t / "u.cpp", "template <typename T> void reorder(const T* y, int n, T* z);\n"
+                                                 "void dct(const float* a, float* b) { reorder(a, 4, b); }\n"), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(2);
+  auto built = util::run({"g++", "-shared", "-fPIC", "-o", t / "libu.so", t / "u.cpp"}, o);
+  if (built.exit_code == 127 || !built.error.empty()) GTEST_SKIP() << "no g++";
+  ASSERT_TRUE(built.ok()) << built.err;
+  MappedFile m(t / "libu.so");
+  std::string err;
+  auto elf = ElfFile::parse(m.bytes(), &err);
+  ASSERT_TRUE(elf) << err;
+  auto undefined = undefined_dynamic_symbols(*elf);
+  EXPECT_NE(std::find(undefined.begin(), undefined.end(), "_Z7reorderIfEvPKT_iPS0_"), undefined.end());
+  EXPECT_EQ(std::find(undefined.begin(), undefined.end(), "_Z3dctPKfPf"), undefined.end());
 }
 
 }  // namespace

@@ -229,6 +229,59 @@ TEST(PipelinePorts, APythonPortThatDoesNotMakeItVerifyIsRevertedByteForByte) {
   EXPECT_TRUE(f.said_has("the Python ports did not make it verify: reverted byte for byte"));
 }
 
+// dct_cuda's dct_cpp: the build is clean, and the import cannot find a specialization of the
+// package's own template that one file defines and another only declares. The instantiation is added
+// where the template is defined, once, then build and verify again; still failing, it goes back.
+const std::string kDefines = "#include \"reorder.h\"\ntemplate <typename T>\nvoid reorder(const T* y, int n, T* z) {\n"
+                             "  for (int i = 0; i < n; ++i) z[i] = y[n - 1 - i];\n}\n"
+                             "void dct(const float* a, float* b) { reorder(a, 4, b); }\n";
+const std::string kUndefined = "ImportError: /tmp/venv/lib/python3.11/site-packages/dct_cpp.cpython-311-x86_64-linux-gnu.so: "
+                               "undefined symbol: _Z7reorderIfEvPKT_iPS0_";
+
+std::string template_tree(Fixture& f) {
+  std::filesystem::create_directories(f.dir / "out/src");
+  EXPECT_EQ(write_out_marker(f.dir / "out"), "");
+  EXPECT_EQ(util::write_file_atomic(f.dir / "out/src/dct.cpp", kDefines), "");
+  EXPECT_EQ(util::write_file_atomic(f.dir / "out/src/dxt.cpp", "#include \"reorder.h\"\n"
+                                    "void dxt(const float* a, float* b) { reorder(a, 4, b); }\n"), "");
+  EXPECT_EQ(util::write_file_atomic(f.dir / "out/src/reorder.h", "template <typename T> void reorder(const T* y, int n, T* z);\n"), "");
+  return f.dir / "out/src";
+}
+
+TEST(PipelinePorts, AnImportMissingTheTemplatesOwnSpecializationIsInstantiatedThenBuiltAgain) {
+  Fixture f;
+  std::string src = template_tree(f);
+  f.fake.script["verify"].push_back(verify_failed(kUndefined));
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify", "build", "verify"}));
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_NE(r.record.retries[0].reason.find("port.template-instantiation"), std::string::npos);
+  std::string dct = util::read_file(src + "/dct.cpp").value_or("");
+  EXPECT_EQ(dct.substr(0, kDefines.size()), kDefines);
+  EXPECT_NE(dct.find("\ntemplate void reorder<float>(float const*, int, float*);\n"), std::string::npos) << dct;
+  EXPECT_EQ(util::read_file(src + "/reorder.h").value_or(""), "template <typename T> void reorder(const T* y, int n, T* z);\n");
+  EXPECT_TRUE(std::filesystem::exists(r.run_dir + "/logs/01-build.ported.log"));
+
+  Fixture g;  // still failing: back byte for byte, and not tried again
+  src = template_tree(g);
+  g.fake.script["verify"] = {verify_failed(kUndefined), verify_failed(kUndefined)};
+  r = run_build(verified_plan(), g.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(g.fake.names(), (std::vector<std::string>{"build", "verify", "build", "verify"}));
+  EXPECT_EQ(util::read_file(src + "/dct.cpp"), kDefines);
+  EXPECT_FALSE(std::filesystem::exists(src + "/" + source::kPortJournalRel));
+  EXPECT_TRUE(g.said_has("the ports did not make it verify: reverted byte for byte"));
+
+  Fixture h;  // near miss: a symbol of torch's, whose template the package does not define
+  src = template_tree(h);
+  h.fake.script["verify"].push_back(verify_failed("ImportError: /x/dct_cpp.so: undefined symbol: _ZN2at4_ops10to_dtype_4callEv"));
+  r = run_build(verified_plan(), h.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(h.fake.names(), (std::vector<std::string>{"build", "verify"}));
+  EXPECT_EQ(util::read_file(src + "/dct.cpp"), kDefines);
+}
+
 TEST(PipelinePorts, NoPortMeansNoPort) {
   Fixture f;
   std::string src = f.tree("out/src");

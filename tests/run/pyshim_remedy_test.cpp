@@ -204,6 +204,38 @@ TEST_F(PyshimRemedy, CcclIncludeOnlyWhereTheToolkitsIncludeIsAsked) {
 // DSMNet's sync_bn: setup() twice at the top level. The second call's bdist_wheel finds the build
 // directory the first removed; with the remedy one wheel holds both extensions.
 // fairseq's lightconv_layer: the kernel includes files cuda_function_gen.py writes, which setup.py never runs.
+// mlp_maps' hashencoder: setup.py's extension has no name (commented out), the package's Python
+// builds the same sources with load(name=...). Without the remedy setup.py stops; with it the
+// extension gets load()'s name; near miss: a load() over other sources names nothing.
+TEST_F(PyshimRemedy, AnExtensionWithoutANameFailsWithoutTheRemedy) {
+  Built b = build("no_name", "no-name-plain", {}, true);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE(b.run.err.find("CppExtension() missing 1 required positional argument: 'name'"), std::string::npos) << b.run.err;
+}
+
+TEST_F(PyshimRemedy, ExtensionNameTakesThePackagesLoadName) {
+  Built b = build("no_name", "no-name-named", {{"TORCHSMITH_EXT_NAME", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.extension-name] CppExtension() has no name: 'lt_no_name', the name the package's own "
+                           "load() gives the same sources (module.cpp"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "7\n");
+}
+
+TEST_F(PyshimRemedy, ExtensionNameLeavesALoadOfOtherSources) {
+  fs::path tree = fs::path(dir_) / "no-name-other-src";
+  fs::copy(fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/long_tail/no_name", tree, fs::copy_options::recursive);
+  std::ofstream(tree / "backend.py") << "from torch.utils.cpp_extension import load\n"
+                                        "_backend = load(name='lt_no_name', sources=['other.cpp'])\n";
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(120);
+  o.cwd = tree.string();
+  o.extra_env = {{"TORCHSMITH_EXT_NAME", "1"}, {"PYTHONPATH", dir_ + "/pyshim"}};
+  auto r = util::run({"/usr/bin/python3", "setup.py", "build_ext", "--inplace"}, o);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.err.find("missing 1 required positional argument: 'name'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("[build.extension-name]"), std::string::npos) << r.err;
+}
+
 TEST_F(PyshimRemedy, AGeneratedSourceFailsWithoutTheRemedy) {
   Built b = build("gen_source", "gen-plain", {}, false);
   EXPECT_FALSE(b.run.ok());

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "source/hash.h"
+#include "source/instantiate.h"
 #include "source/journal.h"
 #include "testkit/find_nvcc.h"
 #include "testkit/temp_dir.h"
@@ -915,6 +916,130 @@ TEST(PortCatalogue, IncludePortsAreCheckedWhenRead) {
   EXPECT_NE(all.find("unless is not RE2"), std::string::npos) << all;
   EXPECT_NE(all.find("port 'port.b': unless is not RE2"), std::string::npos) << all;
   EXPECT_TRUE(out.empty());
+}
+
+// fairseq's lightconv kernel after clang-format sorted its includes: a file whose template uses
+// MASK is included above the header that defines it (and <iostream> for its std::cout). g++ refuses
+// it; with port.include-order the header moves above, it compiles, and the tree reverts byte for byte.
+TEST(PortIncludeOrder, AMacroUsedAboveItsHeaderCompilesReordered) {
+  testkit::TempDir t("ts-port-order");
+  fs::create_directories(t / "layer");
+  const std::string kernel = "// kernel\n#include \"../utils.inc\"\n#include \"defs.h\"\n\n"
+                             "int main() { return reduce<unsigned>(3u) == 3u ? 0 : 1; }\n";
+  ASSERT_EQ(util::write_file_atomic(t / "utils.inc",
+                                    "template <typename T> T reduce(T v) {\n  std::cout << v;\n  return v & MASK;\n}\n"), "");
+  ASSERT_EQ(util::write_file_atomic(t / "layer/defs.h", "#include <iostream>\n#define MASK 0xffffffffu\n"), "");
+  ASSERT_EQ(util::write_file_atomic(t / "layer/k.cpp", kernel), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(3);
+  std::vector<std::string> argv{"g++", "-std=c++17", "-fsyntax-only", t / "layer/k.cpp"};
+  auto before = util::run(argv, o);
+  if (before.exit_code == 127 || !before.error.empty()) GTEST_SKIP() << "no g++: " << before.error;
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("MASK\xE2\x80\x99 was not declared in this scope"), std::string::npos) << before.err;  // g++'s quotes
+
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok) << r.errors.front();
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.include-order"}));
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].path, "layer/k.cpp");
+  EXPECT_EQ(util::read_file(t / "layer/k.cpp"),
+            "// kernel\n#include \"defs.h\"\n#include \"../utils.inc\"\n\n"
+            "int main() { return reduce<unsigned>(3u) == 3u ? 0 : 1; }\n");
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err;
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "layer/k.cpp"), kernel);
+}
+
+// Where the order is not what fails, nothing moves: a fallback of the used file's own, a use only in a
+// #define's body (expanded later), a macro the includer defines above, a header the first file does not
+// need, and two files each needing the other's macro.
+TEST(PortIncludeOrder, NearMissesAreLeftAlone) {
+  struct Near {
+    std::string what, used, defs, includer_top;
+  };
+  const std::vector<Near> cases{
+      {"own fallback", "#ifndef MASK\n#define MASK 0xff\n#endif\nint f(int v) { return v & MASK; }\n", "#define MASK 0xffffffff\n", ""},
+      {"only in a #define", "#define APPLY(v) ((v) & MASK)\n", "#define MASK 0xffffffff\n", ""},
+      {"defined above", "int f(int v) { return v & MASK; }\n", "#define MASK 0xffffffff\n", "#define MASK 0xf\n"},
+      {"not needed", "int f(int v) { return v; }\n", "#define MASK 0xffffffff\n", ""},
+      {"in a comment or string", "// MASK\nconst char* s = \"MASK\";\n", "#define MASK 0xffffffff\n", ""},
+      {"each needs the other", "#define WIDTH 32\nint f(int v) { return v & MASK; }\n", "#define MASK ((1 << 1) - 1)\nint g[WIDTH];\n", ""},
+  };
+  for (const auto& c : cases) {
+    testkit::TempDir t("ts-port-order-near");
+    const std::string includer = c.includer_top + "#include \"a_used.h\"\n#include \"b_defs.h\"\nint x;\n";
+    ASSERT_EQ(util::write_file_atomic(t / "a_used.h", c.used), "");
+    ASSERT_EQ(util::write_file_atomic(t / "b_defs.h", c.defs), "");
+    ASSERT_EQ(util::write_file_atomic(t / "k.cu", includer), "");
+    PortSet one{{*catalogue().find("port.include-order")}};
+    PortResult r = apply_ports(t.path(), one);
+    EXPECT_TRUE(r.ok);
+    EXPECT_FALSE(r.changed()) << c.what << "\n" << r.diff;
+    EXPECT_EQ(util::read_file(t / "k.cu"), includer) << c.what;
+  }
+}
+
+// dct_cuda's dct_cpp: dxt.cpp calls a template that dct.cpp defines and inlines at every use of its
+// own, so g++ -O2 emits no copy and the library lacks it (-z defs makes the loader's "undefined symbol"
+// a link error). With the instantiation the import asked for, it links; the tree reverts byte for byte.
+TEST(PortInstantiation, ALibraryMissingItsOwnSpecializationLinksOnceInstantiated) {
+  testkit::TempDir t("ts-port-inst");
+  const std::string defines = "#include \"reorder.h\"\ntemplate <typename T>\nvoid reorder(const T* y, int n, T* z) {\n"
+                              "  for (int i = 0; i < n; ++i) z[i] = y[n - 1 - i];\n}\n"
+                              "void dct(const float* a, float* b) { reorder(a, 4, b); }\n";
+  const std::string header = "template <typename T> void reorder(const T* y, int n, T* z);\n";
+  const std::string caller = "#include \"reorder.h\"\nvoid dxt(const float* a, float* b) { reorder(a, 4, b); }\n";
+  ASSERT_EQ(util::write_file_atomic(t / "dct.cpp", defines), "");
+  ASSERT_EQ(util::write_file_atomic(t / "reorder.h", header), "");
+  ASSERT_EQ(util::write_file_atomic(t / "dxt.cpp", caller), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(3);
+  std::vector<std::string> argv{"g++", "-O2", "-shared", "-fPIC", "-Wl,-z,defs", "-o", t / "lib.so", t / "dct.cpp", t / "dxt.cpp"};
+  auto before = util::run(argv, o);
+  if (before.exit_code == 127 || !before.error.empty()) GTEST_SKIP() << "no g++: " << before.error;
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("undefined reference to `void reorder<float>(float const*, int, float*)'"), std::string::npos)
+      << before.err;
+
+  const std::vector<std::string> undefined{"_Z7reorderIfEvPKT_iPS0_", "_ZN2at4_ops10to_dtype_4callEv"};
+  PortSet one{{*catalogue().find("port.template-instantiation")}};
+  EXPECT_FALSE(apply_ports(t.path(), one, true).changed());  // no symbols: a failed compile's ports do nothing
+  PortResult r = apply_ports(t.path(), one, false, &undefined);
+  ASSERT_TRUE(r.ok) << r.errors.front();
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].path, "dct.cpp");  // where it is defined; not the header, not the caller
+  EXPECT_NE(util::read_file(t / "dct.cpp").value_or("").find("\ntemplate void reorder<float>(float const*, int, float*);\n"),
+            std::string::npos);
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err;
+  EXPECT_FALSE(apply_ports(t.path(), one, true, &undefined).changed());  // instantiated already: not twice
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "dct.cpp"), defines);
+}
+
+TEST(PortInstantiation, OnlyTemplateSpecializationsADeclarationCanSpell) {
+  auto s = read_specialization("_Z21computeReorderReverseIfEvPKT_iiPS0_");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->name, "computeReorderReverse");
+  EXPECT_EQ(s->declaration, "void computeReorderReverse<float>(float const*, int, int, float*)");
+  auto ns = read_specialization("_ZN3ops7reorderIdEEvPKT_iPS1_");
+  ASSERT_TRUE(ns);
+  EXPECT_EQ(ns->declaration, "void ops::reorder<double>(double const*, int, double*)");
+  EXPECT_FALSE(read_specialization("_Z3dctPKfPf"));                 // not a template: nothing to instantiate
+  EXPECT_FALSE(read_specialization("_ZN12_GLOBAL__N_17reorderIfEEvPKT_iPS1_"));  // an unnamed namespace's
+  EXPECT_FALSE(read_specialization("cudaLaunchKernel"));            // not C++
+  EXPECT_FALSE(read_specialization("_ZNK1A1fIiEEvT_"));             // a const member function
+  // A kernel keeps __global__; a file that only declares the template, or defines another, is left alone.
+  const std::vector<std::string> k{"_Z7forwardIfEviPKT_PS0_"};
+  auto out = instantiate_undefined("template <typename scalar_t>\n__global__ void forward(int n, const scalar_t* a, scalar_t* b) {\n"
+                                   "  b[0] = a[0];\n}\n", k);
+  ASSERT_TRUE(out);
+  EXPECT_NE(out->find("\ntemplate __global__ void forward<float>(int, float const*, float*);\n"), std::string::npos) << *out;
+  EXPECT_FALSE(instantiate_undefined("template <typename scalar_t>\n__global__ void forward(int n, const scalar_t* a, scalar_t* b);\n", k));
+  EXPECT_FALSE(instantiate_undefined("template <typename T>\nvoid backward(int n, const T* a, T* b) {\n}\n", k));
+  EXPECT_FALSE(instantiate_undefined("// template <typename T> void forward(int n, const T* a, T* b) { }\n", k));
 }
 
 TEST(ApplyPorts, RewritesTheSourcesDiffsAndRevertsByteForByte) {

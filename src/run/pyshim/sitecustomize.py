@@ -52,6 +52,12 @@
 #    its tree has nsvf_ext/src) gets, where a relative glob, source, include dir or -I names nothing and
 #    its first directory is not in the tree, the same path with its missing leading directories dropped
 #    (the first shorter path that names something, keeping one directory);
+#  - build.extension-name, TORCHSMITH_EXT_NAME=1 (a live trigger: setup.py called CUDAExtension or
+#    CppExtension without the extension's name): such a call gets the name the package's own
+#    torch.utils.cpp_extension.load(name=..., sources=...) gives the same source files (by file
+#    name), read from the package's .py files (mlp_maps' hashencoder: name='_hashencoder' commented
+#    out in setup.py, load(name='_hash_encoder') in backend.py); no such load(), or two names, and the
+#    call fails as it did;
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -267,6 +273,77 @@ def _guard_arch_check(cpp_extension):
 
     arch_flags._torchsmith_guard = True
     cpp_extension._get_cuda_arch_flags = arch_flags
+
+
+# -- build.extension-name ---------------------------------------------------------------------
+
+_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".cu")
+
+
+def _ext_name_wanted():
+    return os.environ.get("TORCHSMITH_EXT_NAME") == "1"
+
+
+def _load_calls(base):
+    # (name, source file names) of each load(name='LITERAL', sources=...) call in the package's .py
+    # files below setup.py's directory (three levels; build output and hidden directories skipped).
+    import ast
+    found = []
+    top = base.rstrip(os.sep).count(os.sep)
+    for root, dirs, files in os.walk(base):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("build", "dist", "third_party", "node_modules")]
+        if root.count(os.sep) - top >= 3:
+            dirs[:] = []
+        for f in files:
+            if not f.endswith(".py") or f == "setup.py":
+                continue
+            try:
+                with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
+                    tree = ast.parse(fh.read())
+            except (SyntaxError, ValueError, OSError):
+                continue
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call):
+                    continue
+                fn = node.func
+                called = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else ""
+                if called != "load":
+                    continue
+                kw = {k.arg: k.value for k in node.keywords if k.arg}
+                name = kw.get("name", node.args[0] if node.args else None)
+                sources = kw.get("sources", node.args[1] if len(node.args) > 1 else None)
+                if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or sources is None:
+                    continue
+                names = {os.path.basename(c.value) for c in ast.walk(sources)
+                         if isinstance(c, ast.Constant) and isinstance(c.value, str) and c.value.endswith(_SOURCE_SUFFIXES)}
+                if names:
+                    found.append((name.value, names))
+    return found
+
+
+def _name_extensions(cpp_extension):
+    import functools
+    base = os.getcwd()
+
+    def wrap(ctor, original):
+        @functools.wraps(original)
+        def named(*args, **kwargs):
+            if args or "name" in kwargs or not isinstance(kwargs.get("sources"), (list, tuple)):
+                return original(*args, **kwargs)
+            files = {os.path.basename(str(s)) for s in kwargs["sources"]}
+            names = sorted({n for n, srcs in _load_calls(base) if srcs == files})
+            if len(names) != 1:
+                return original(*args, **kwargs)
+            _say("[build.extension-name] %s() has no name: %r, the name the package's own load() gives the same "
+                 "sources (%s; TORCHSMITH_EXT_NAME)" % (ctor, names[0], ", ".join(sorted(files))))
+            return original(names[0], **kwargs)
+        named._torchsmith_named = True
+        return named
+
+    for ctor in ("CUDAExtension", "CppExtension"):
+        original = getattr(cpp_extension, ctor, None)
+        if original is not None and not getattr(original, "_torchsmith_named", False):
+            setattr(cpp_extension, ctor, wrap(ctor, original))
 
 
 # -- build.cxx-std ------------------------------------------------------------------------------
@@ -1114,8 +1191,14 @@ def _hooks():
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
-    if os.environ.get("TORCH_CUDA_ARCH_LIST"):  # the plan's list, wherever a flag's text would hide it
-        targets["torch.utils.cpp_extension"] = _guard_arch_check
+    guard = bool(os.environ.get("TORCH_CUDA_ARCH_LIST"))  # the plan's list, wherever a flag's text would hide it
+    if guard or _ext_name_wanted():
+        def after_cpp_extension(m):
+            if guard:
+                _guard_arch_check(m)
+            if _ext_name_wanted():
+                _name_extensions(m)
+        targets["torch.utils.cpp_extension"] = after_cpp_extension
     if os.environ.get("TORCHSMITH_ONE_SETUP") == "1":
         targets["setuptools"] = _one_setup
     return targets
