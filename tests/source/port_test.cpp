@@ -809,6 +809,112 @@ TEST(PortTorchCompile, CublasWorkspaceAlertIsDroppedWhereTorchRemovedIt) {
   EXPECT_EQ(util::read_file(t / "op.cpp"), src);
 }
 
+// superpixPool's suppixpool_cuda.cpp: the backend Type as the factory's first argument; the
+// method form and the TensorOptions-last form are other spellings, left alone.
+TEST(PortBackendTypeFactory, TheBackendTypeBecomesTensorOptionsAfterTheSizes) {
+  EXPECT_EQ(port_one("port.backend-type-factory",
+                     "  at::Tensor output = at::zeros(torch::CUDA(at::kInt), {batch_size, channels_size, K});\n"
+                     "  at::Tensor outIdx = -at::ones(torch::CUDA(at::kInt), {batch_size, channels_size, K}); \n",
+                     "op.cpp"),
+            "  at::Tensor output = at::zeros({batch_size, channels_size, K}, at::device(at::kCUDA).dtype(at::kInt));\n"
+            "  at::Tensor outIdx = -at::ones({batch_size, channels_size, K}, at::device(at::kCUDA).dtype(at::kInt)); \n");
+  EXPECT_EQ(port_one("port.backend-type-factory", "auto b = torch::empty(at::CPU(at::ScalarType::Float), sizes);\n", "op.cpp"),
+            "auto b = torch::empty(sizes, at::device(at::kCPU).dtype(at::ScalarType::Float));\n");
+  for (const std::string& near : {std::string("auto o = torch::CUDA(at::kFloat).zeros({n, 3});\n"),
+                                  std::string("auto o = at::zeros({n, 3}, torch::CUDA(at::kFloat));\n"),
+                                  std::string("auto o = at::zeros(x.type(), {n, 3});\n"),
+                                  std::string("auto o = my::zeros(torch::CUDA(at::kInt), {n});\n")})
+    EXPECT_EQ(port_one("port.backend-type-factory", near, "op.cpp"), near);
+}
+
+// torchpermutohedral's setup.py and permutohedral.cpp: the package's numeric TORCH_VERSION, renamed
+// where it is defined and where it is compared; torch's string (printed), its _MAJOR/_MINOR, an
+// environment lookup of the same name and a Python variable are left alone.
+TEST(PortTorchVersionMacro, ThePackagesNumericMacroIsRenamedWhereDefinedAndCompared) {
+  EXPECT_EQ(port_one("port.torch-version-macro-define",
+                     "TORCH_VERSION = int(v[0]) * 10000 + int(v[1]) * 100\n"
+                     "define_macros = [(f\"{backend()}\", 1), (\"TORCH_VERSION\", TORCH_VERSION)]\n"
+                     "args = ['-O3', '-DTORCH_VERSION=' + str(TORCH_VERSION)]\n"
+                     "env = os.environ.get(\"TORCH_VERSION\", \"\")\n",
+                     "setup.py"),
+            "TORCH_VERSION = int(v[0]) * 10000 + int(v[1]) * 100\n"
+            "define_macros = [(f\"{backend()}\", 1), (\"PKG_TORCH_VERSION\", TORCH_VERSION)]\n"
+            "args = ['-O3', '-DPKG_TORCH_VERSION=' + str(TORCH_VERSION)]\n"
+            "env = os.environ.get(\"TORCH_VERSION\", \"\")\n");
+  EXPECT_EQ(port_one("port.torch-version-macro-define", "add_definitions(-DTORCH_VERSION=${Torch_VERSION})\n", "CMakeLists.txt"),
+            "add_definitions(-DPKG_TORCH_VERSION=${Torch_VERSION})\n");
+  EXPECT_EQ(port_one("port.torch-version-macro-use",
+                     "#include <torch/extension.h>\n#if TORCH_VERSION >= 10701\nat::parallel_for(0, n, 1, f);\n#elif TORCH_VERSION == 10600\n#endif\n",
+                     "permutohedral.cpp"),
+            "#include <torch/extension.h>\n#if PKG_TORCH_VERSION >= 10701\nat::parallel_for(0, n, 1, f);\n#elif PKG_TORCH_VERSION == 10600\n#endif\n");
+  for (const std::string& near : {std::string("std::cout << \"torch \" << TORCH_VERSION << std::endl;\n"),
+                                  std::string("#if TORCH_VERSION_MAJOR >= 2\n#endif\n"),
+                                  std::string("#ifdef TORCH_VERSION\n#endif\n")})
+    EXPECT_EQ(port_one("port.torch-version-macro-use", near, "op.cpp"), near);
+}
+
+// The torch headers really clash with the package's macro: -DTORCH_VERSION=20150 then <torch/version.h>
+// (which torch/extension.h includes) fails the #if, and both ports together compile (a light header: ms).
+TEST(PortTorchCompile, APackagesNumericTorchVersionCompilesOnlyRenamed) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  const std::string setup = "from setuptools import setup\nsetup(ext_modules=[X(define_macros=[(\"TORCH_VERSION\", 20150)])])\n";
+  const std::string src = "#include <torch/version.h>\n#if TORCH_VERSION >= 10701\nint ok = 1;\n#endif\n";
+  testkit::TempDir t("ts-port-torch-version");
+  ASSERT_EQ(util::write_file_atomic(t / "setup.py", setup), "");
+  ASSERT_EQ(util::write_file_atomic(t / "op.cpp", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(2);
+  auto compile = [&](const std::string& define) {
+    std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only", "-D" + define + "=20150"};
+    argv.insert(argv.end(), inc.begin(), inc.end());
+    argv.push_back(t / "op.cpp");
+    return util::run(argv, o);
+  };
+  auto before = compile("TORCH_VERSION");
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("is not valid in preprocessor expressions"), std::string::npos) << before.err.substr(0, 2000);
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.torch-version-macro-define", "port.torch-version-macro-use"}));
+  EXPECT_NE(util::read_file(t / "setup.py").value_or("").find("(\"PKG_TORCH_VERSION\", 20150)"), std::string::npos);
+  auto after = compile("PKG_TORCH_VERSION");  // the define the ported setup.py now passes
+  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "op.cpp"), src);
+  EXPECT_EQ(util::read_file(t / "setup.py"), setup);
+}
+
+// The backend-Type factory on today's torch headers fails as superpixPool's did and compiles ported
+// (ATen/ATen.h, -fsyntax-only: tens of seconds).
+TEST(PortTorchCompile, BackendTypeFactoryCompilesOnlyPorted) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  const std::string src =
+      "#include <ATen/ATen.h>\n"
+      "at::Tensor pool(int64_t b, int64_t c, int64_t k) {\n"
+      "  at::Tensor out = at::zeros(at::CUDA(at::kInt), {b, c, k});\n"
+      "  return -at::ones(at::CPU(at::kFloat), {b, c, k}) + out;\n"
+      "}\n";
+  testkit::TempDir t("ts-port-backend-factory");
+  ASSERT_EQ(util::write_file_atomic(t / "op.cpp", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
+  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  argv.push_back(t / "op.cpp");
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("DeprecatedTypeProperties"), std::string::npos) << before.err.substr(0, 2000);
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.backend-type-factory"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "op.cpp"), src);
+}
+
 // Near misses: calls that already pass a device type (literal, at::kCUDA, a variable named
 // device_type), a two-argument is_autocast_eligible, another namespace's promote_type.
 TEST(PortAutocast, DeviceTypedCallsAndOtherPromoteTypesAreLeftAlone) {

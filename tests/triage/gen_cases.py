@@ -816,6 +816,14 @@ c('CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE', ['/tmp/w/out/src/src/tetrahedral_cuda.cpp:
   '      |                                         ^'],
   ['/tmp/src/ops.cpp:12:40: error: expected primary-expression before \u2018>\u2019 token',
    '   12 |     auto p = x.data<scalar_t>();', '   13 |     std::cout << "<<<" << n << ">>>";'])
+# torchpermutohedral (the long-tail bench, batch 9's held-out after its run): -DTORCH_VERSION=20110 in an #if.
+c('PACKAGE_MACRO_CLASHES_WITH_TORCH', ['/tmp/w/out/src/permutohedral.cpp:32:5: note: in expansion of macro \u2018TORCH_VERSION\u2019',
+  '/opt/torch/.venv/lib/python3.12/site-packages/torch/include/torch/headeronly/version.h:16: warning: "TORCH_VERSION" redefined',
+  '<command-line>: note: this is the location of the previous definition',
+  '/opt/torch/.venv/lib/python3.12/site-packages/torch/include/torch/headeronly/version.h:17:3: error: token ""2.11.0"" is not valid in preprocessor expressions',
+  '   17 |   "2.11.0"'],
+  ['/tmp/w/src/version_check.h:4:5: error: token ""1.0.0"" is not valid in preprocessor expressions',
+   '    4 | #if MY_VERSION >= 10000'])
 # Vox-Surf on the GPU machine (the long-tail bench, batch 7's dev): setup.py globbed another layout's paths.
 c('EXTENSION_WITHOUT_SOURCES', ['Emitting ninja build file /tmp/w/torchsmith-vox-surf/out/src/build/temp.linux-x86_64-cpython-312/build.ninja...',
   'Traceback (most recent call last):',

@@ -28,6 +28,12 @@ const Wording kLongTailWordings[] = {
     // torchmcubes' link (GCC 13 under /opt/gcc, the system's ld), and gold's wording of the same.
     {"/usr/bin/ld: error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
     {"/usr/bin/ld.gold: fatal error: could not run lto-wrapper", "LTO_WRAPPER_CANNOT_RUN"},
+    // torchpermutohedral: its -DTORCH_VERSION=20110 compared in an #if after torch's string definition.
+    {"/opt/torch/.venv/lib/python3.12/site-packages/torch/include/torch/headeronly/version.h:17:3: error: token "
+     "\"\"2.11.0\"\" is not valid in preprocessor expressions",
+     "PACKAGE_MACRO_CLASHES_WITH_TORCH"},
+    {"/usr/include/torch/csrc/api/include/torch/version.h:13:3: error: token \"\"1.13.0a0\"\" is not valid in preprocessor expressions",
+     "PACKAGE_MACRO_CLASHES_WITH_TORCH"},
     // 3DLUT-interpolation's tetrahedral_cuda.cpp: g++ at the launch's third '<', in either quotes.
     {"/tmp/w/src/tetrahedral_cuda.cpp:26:41: error: expected primary-expression before \xe2\x80\x98<\xe2\x80\x99 token",
      "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"},
@@ -57,6 +63,11 @@ TEST(LongTailWording, NearMisses) {
   expect_not_named({"lto-wrapper: warning: using serial compilation of 2 LTRANS jobs", "LTO_WRAPPER_CANNOT_RUN"});
   // `.data<T>()` in a template stops before the '>' (another class); the launch line itself is only quoted.
   expect_not_named({"ops.cpp:12:40: error: expected primary-expression before '>' token", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
+  // The package's own header, or a version that is no string: not torch's definition.
+  expect_not_named({"src/my_version.h:3:3: error: token \"\"1.0\"\" is not valid in preprocessor expressions",
+                    "PACKAGE_MACRO_CLASHES_WITH_TORCH"});
+  expect_not_named({"/x/torch/include/torch/version.h:17:3: error: token \"VERSION\" is not valid in preprocessor expressions",
+                    "PACKAGE_MACRO_CLASHES_WITH_TORCH"});
   expect_not_named({"   26 |      <<<(n + 255) / 256, 256>>>(nullptr, 1.0f, 0);", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
   // cpp_extension's neighbouring assertion: sources and objects of different lengths is not an empty list.
   expect_not_named({"AssertionError: sources and objects lists must be the same length", "EXTENSION_WITHOUT_SOURCES"});
