@@ -15,6 +15,7 @@
 #include "build/ninja_log.h"
 #include "formats/elf.h"
 #include "plan/lock.h"
+#include "plan/plan.h"
 #include "report/command_line.h"
 #include "report/run_text.h"
 #include "run/lock_hashes.h"
@@ -334,6 +335,53 @@ bool try_instantiation(RunState& s, const StepCtx& c) {
   return true;
 }
 
+// A subpackage the wheel's import could not find ("No module named 'dnls.utils'") that the build's
+// copy of the source has as a package directory (dnls/utils/__init__.py, at its root or one or two
+// folders down: lib/, src/): its name, or "". setup.py listed the top package only, which an editable
+// install hides (the whole tree is on sys.path) and a wheel does not.
+std::string missing_subpackage(RunState& s) {
+  static const RE2 re(R"(No module named '([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)')");
+  std::string failed = failed_checks(s.rec.checks), name;
+  re2::StringPiece in(failed);
+  while (RE2::FindAndConsume(&in, re, &name)) {
+    std::string rel = name;
+    std::replace(rel.begin(), rel.end(), '.', '/');
+    std::vector<std::string> roots{s.paths.src};
+    for (std::size_t k = 0; k < roots.size() && k < 64; ++k) {
+      if (s.w.exists(roots[k] + "/" + rel + "/__init__.py")) return name;
+      if (std::count(roots[k].begin() + static_cast<long>(s.paths.src.size()), roots[k].end(), '/') >= 2) continue;
+      for (const auto& n : s.w.list(roots[k], false))
+        if (n[0] != '.' && n != "build" && s.w.is_dir(roots[k] + "/" + n)) roots.push_back(roots[k] + "/" + n);
+    }
+  }
+  return "";
+}
+
+// After verify's import stopped on a subpackage the source has and the wheel lacks: build.subpackages,
+// once: the build helper adds to setup()'s packages every subpackage of a package it lists (as
+// find_packages would under the same package_dir), and the steps run again from the build.
+bool try_subpackages(RunState& s, const StepCtx& c) {
+  if (s.subpackaged || c.kind != StepKind::verify || !s.o.retry.auto_fix) return false;
+  const std::string name = missing_subpackage(s);
+  if (name.empty()) return false;
+  s.subpackaged = true;
+  ++s.retries;
+  std::map<std::string, std::string> env = s.env;
+  for (const auto& [k, v] : s.remedy_env) env[k] = v;
+  s.remedy_env["PYTHONPATH"] = plan::pythonpath_with_pyshim(env.count("PYTHONPATH") ? env["PYTHONPATH"] : "");
+  s.remedy_env["TORCHSMITH_SUBPACKAGES"] = "1";
+  if (expand_pyshim(s.remedy_env, s.shim_dir))
+    if (auto e = write_pyshim(s.shim_dir); !e.empty()) s.say("the build helper: " + e);
+  std::string reason = "[build.subpackages] the wheel's import could not find " + name + ", a package directory of the "
+                       "source that setup.py's packages do not list (an editable install would find it): setup()'s "
+                       "packages get every subpackage of the packages it lists, as find_packages would "
+                       "(TORCHSMITH_SUBPACKAGES); built and verified once more";
+  s.rec.retries.push_back({c.step.name, reason, "build_remedy", s.since(), ""});
+  s.say(c.step.name + " failed; " + reason);
+  c.sr.note += "; " + reason;
+  return true;
+}
+
 // build.pybind11-torch's CMake half, before its retry: an old vendored pybind11 that a CMake file of the
 // build's own copy adds gets torchsmith's stand-in as its CMakeLists.txt (source/vendored_pybind11.h);
 // of a tree built in place, only what would change is said. The diff, or "".
@@ -550,7 +598,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
       const std::string which = s.python_ported ? "the Python ports" : "the ports";
       s.say(err.empty() ? which + " did not make it verify: reverted byte for byte"
                         : which + " could not be reverted: " + err);
-    } else if (failed && (try_python_ports(s, c) || try_instantiation(s, c))) {
+    } else if (failed && (try_python_ports(s, c) || try_instantiation(s, c) || try_subpackages(s, c))) {
       for (std::size_t j = 0; j < i && rerun_from == plan.steps.size(); ++j)
         if (step_kind(plan.steps[j].name) == StepKind::build) rerun_from = j;
     }

@@ -44,6 +44,7 @@ struct RunState {
   bool ported = false, ports_reverted = false;    // the source ports' one try (pipeline.cpp)
   bool python_ported = false;  // that try was the Python ports, after a verify failed (pipeline.cpp)
   bool instantiated = false;   // port.template-instantiation, after verify's import lacked a symbol (pipeline.cpp)
+  bool subpackaged = false;    // build.subpackages, after verify's import lacked a subpackage (pipeline.cpp)
   CompileCache cache;
   std::optional<CacheCounts> counts_before;
   bool remote_store = false;

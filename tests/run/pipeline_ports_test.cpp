@@ -346,3 +346,56 @@ TEST(PipelinePorts, ATabbedFileIsNotPortedForAVerifyFailureThatIsNoImport) {
 
 }  // namespace
 }  // namespace ts::run
+
+namespace ts::run {
+namespace {
+
+// gauenk/dnls: setup.py lists packages=["dnls"], its __init__ imports dnls.utils, which the README's
+// `pip install -e` finds in the tree and the wheel lacks. verify's import stops there: the build runs
+// once more with build.subpackages (the helper adds the listed packages' subpackages), then verify.
+const std::string kNoSubpackage = "ModuleNotFoundError: No module named 'dnls.utils'";
+
+std::string subpackage_tree(Fixture& f, bool with_utils) {
+  std::filesystem::create_directories(f.dir / "out/src/lib/dnls/utils");
+  EXPECT_EQ(write_out_marker(f.dir / "out"), "");
+  EXPECT_EQ(util::write_file_atomic(f.dir / "out/src/lib/dnls/__init__.py", "from . import utils\n"), "");
+  if (with_utils) EXPECT_EQ(util::write_file_atomic(f.dir / "out/src/lib/dnls/utils/__init__.py", ""), "");
+  return f.dir / "out/src";
+}
+
+TEST(PipelineSubpackages, AnImportMissingASubpackageOfTheSourceIsBuiltOnceMoreWithItsSubpackages) {
+  Fixture f;
+  subpackage_tree(f, true);
+  f.fake.script["verify"] = {verify_failed(kNoSubpackage), verify_failed(kNoSubpackage)};
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);  // the second verify fails too: not a third time
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify", "build", "verify"}));
+  ASSERT_EQ(f.fake.calls.size(), 4u);
+  EXPECT_EQ(f.fake.calls[0].env.count("TORCHSMITH_SUBPACKAGES"), 0u);
+  EXPECT_EQ(f.fake.calls[2].env.at("TORCHSMITH_SUBPACKAGES"), "1");
+  ASSERT_EQ(f.fake.calls[2].env.count("PYTHONPATH"), 1u);
+  EXPECT_EQ(f.fake.calls[2].env.at("PYTHONPATH").find("{pyshim}"), std::string::npos);  // the helper's real folder
+  EXPECT_FALSE(f.fake.calls[2].env.at("PYTHONPATH").empty());
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_EQ(r.record.retries[0].remedy, "build_remedy");
+  EXPECT_NE(r.record.retries[0].reason.find("[build.subpackages] the wheel's import could not find dnls.utils"),
+            std::string::npos) << r.record.retries[0].reason;
+}
+
+// Near misses: the source has no such package directory (a module nobody wrote, a dependency's
+// submodule), or the missing module is a top-level one: verify's failure stands, nothing is rebuilt.
+TEST(PipelineSubpackages, AMissingModuleTheSourceDoesNotHaveIsNotRebuilt) {
+  for (const std::string& detail : {kNoSubpackage, std::string("ModuleNotFoundError: No module named 'yaml'"),
+                                    std::string("ModuleNotFoundError: No module named 'mmcv._ext'")}) {
+    Fixture f;
+    subpackage_tree(f, detail != kNoSubpackage);
+    f.fake.script["verify"].push_back(verify_failed(detail));
+    BuildOutcome r = run_build(verified_plan(), f.opts());
+    EXPECT_EQ(r.exit_code, 1) << detail;
+    EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "verify"})) << detail;
+    EXPECT_TRUE(r.record.retries.empty()) << detail;
+  }
+}
+
+}  // namespace
+}  // namespace ts::run

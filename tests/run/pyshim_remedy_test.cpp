@@ -310,6 +310,50 @@ TEST_F(PyshimRemedy, OneSetupLeavesCallsThatAreNotAllAtTheTopLevel) {
 }
 
 // The flag rules themselves, called in the helper: what is dropped, what is raised, what is kept.
+// gauenk/dnls' class: setup.py lists its top package only; the wheel lacks the subpackage its
+// __init__ imports (an editable install hid it). Pure Python, no compile: a wheel in about a second.
+std::string wheel_python_files(const std::string& dir, const std::string& name, std::map<std::string, std::string> env,
+                               util::RunResult& run) {
+  fs::path tree = fs::path(dir) / name;
+  fs::copy(fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/long_tail/subpackages", tree, fs::copy_options::recursive);
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(120);
+  o.cwd = tree.string();
+  o.extra_env = std::move(env);
+  o.extra_env["PYTHONPATH"] = dir + "/pyshim";
+  run = util::run({"/usr/bin/python3", "-m", "torchsmith_pep517", "-w", "dist", "."}, o);
+  auto v = util::run({"/usr/bin/python3", "-c",
+                      "import glob, zipfile\nfor w in glob.glob('dist/*.whl'):\n"
+                      "    print(' '.join(sorted(n for n in zipfile.ZipFile(w).namelist() if n.endswith('.py'))))"},
+                     {std::chrono::seconds(60), std::nullopt, {}, tree.string()});
+  return v.ok() ? v.out : "";
+}
+
+TEST_F(PyshimRemedy, SubpackagesAreMissingFromTheWheelWithoutTheRemedy) {
+  util::RunResult run;
+  EXPECT_EQ(wheel_python_files(dir_, "sub-plain", {}, run), "lt_subpackages/__init__.py\n") << run.out << run.err;
+}
+
+TEST_F(PyshimRemedy, SubpackagesOfAListedPackageAreAdded) {
+  util::RunResult run;
+  EXPECT_EQ(wheel_python_files(dir_, "sub-added", {{"TORCHSMITH_SUBPACKAGES", "1"}}, run),
+            "lt_subpackages/__init__.py lt_subpackages/utils/__init__.py lt_subpackages/utils/deep/__init__.py\n")
+      << run.out << run.err;
+  EXPECT_NE(run.err.find("[build.subpackages] setup()'s packages lt_subpackages: added their subpackages "
+                         "lt_subpackages.utils, lt_subpackages.utils.deep"),
+            std::string::npos) << run.err;
+}
+
+// Near miss: everything is listed already (nothing added, the helper says so); an unlisted top-level
+// package (lt_other) and a folder with no __init__.py (data/) never come in.
+TEST_F(PyshimRemedy, SubpackagesLeaveAListThatIsComplete) {
+  util::RunResult run;
+  EXPECT_EQ(wheel_python_files(dir_, "sub-listed", {{"TORCHSMITH_SUBPACKAGES", "1"}, {"SUBPACKAGES_LISTED", "1"}}, run),
+            "lt_subpackages/__init__.py lt_subpackages/utils/__init__.py lt_subpackages/utils/deep/__init__.py\n")
+      << run.out << run.err;
+  EXPECT_NE(run.err.find("have no unlisted subpackage"), std::string::npos) << run.err;
+}
+
 TEST(PyshimRemedyRules, FlagRewrites) {
   std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
   std::string code =

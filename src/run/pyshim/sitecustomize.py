@@ -58,6 +58,11 @@
 #    name), read from the package's .py files (mlp_maps' hashencoder: name='_hashencoder' commented
 #    out in setup.py, load(name='_hash_encoder') in backend.py); no such load(), or two names, and the
 #    call fails as it did;
+#  - build.subpackages, TORCHSMITH_SUBPACKAGES=1 (a live trigger: verify's import of the wheel could not
+#    find a subpackage the source has as a package directory): setup()'s packages get every subpackage
+#    of each package they list (a folder with __init__.py below it, under the same package_dir), as
+#    setuptools.find_packages would; gauenk/dnls lists packages=["dnls"] and imports dnls.utils, which
+#    its README's `pip install -e` finds and a wheel lacks;
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -542,6 +547,56 @@ def _per_call_build_ext(calls):
                 sub.run()
 
     return build_ext_per_call
+
+
+def _subpackages_wanted():
+    return os.environ.get("TORCHSMITH_SUBPACKAGES") == "1"
+
+
+def _package_folder(name, package_dir, base):
+    # setuptools' rule: the longest listed prefix of the name maps to its folder, "" to the root's.
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:i])
+        if prefix in package_dir:
+            return os.path.join(base, package_dir[prefix], *parts[i:])
+    return os.path.join(base, package_dir.get("", ""), *parts)
+
+
+def _with_subpackages(attrs, base):
+    packages = list(attrs.get("packages") or [])
+    if not packages:
+        return attrs
+    package_dir = dict(attrs.get("package_dir") or {})
+    listed, added = set(packages), []
+    for name in packages:
+        top = _package_folder(name, package_dir, base)
+        for root, dirs, _ in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if os.path.isfile(os.path.join(root, d, "__init__.py")))
+            for d in dirs:
+                sub = name + "." + os.path.relpath(os.path.join(root, d), top).replace(os.sep, ".")
+                if sub not in listed:
+                    listed.add(sub)
+                    added.append(sub)
+    if not added:
+        _say("[build.subpackages] setup()'s packages %s have no unlisted subpackage (TORCHSMITH_SUBPACKAGES)"
+             % ", ".join(packages))
+        return attrs
+    _say("[build.subpackages] setup()'s packages %s: added their subpackages %s (TORCHSMITH_SUBPACKAGES)"
+         % (", ".join(packages), ", ".join(added)))
+    return dict(attrs, packages=packages + added)
+
+
+def _add_subpackages(setuptools_module):
+    original = getattr(setuptools_module, "setup", None)
+    if original is None or getattr(original, "_torchsmith_subpackages", False):
+        return
+
+    def setup(**attrs):
+        return original(**_with_subpackages(attrs, os.getcwd()))
+
+    setup._torchsmith_subpackages = True
+    setuptools_module.setup = setup
 
 
 def _one_setup(setuptools_module):
@@ -1199,8 +1254,14 @@ def _hooks():
             if _ext_name_wanted():
                 _name_extensions(m)
         targets["torch.utils.cpp_extension"] = after_cpp_extension
-    if os.environ.get("TORCHSMITH_ONE_SETUP") == "1":
-        targets["setuptools"] = _one_setup
+    one_setup = os.environ.get("TORCHSMITH_ONE_SETUP") == "1"
+    if one_setup or _subpackages_wanted():
+        def after_setuptools(m):
+            if _subpackages_wanted():
+                _add_subpackages(m)  # first: the one-setup merge then calls the setup that adds them
+            if one_setup:
+                _one_setup(m)
+        targets["setuptools"] = after_setuptools
     return targets
 
 
