@@ -65,6 +65,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   Put put_backends(kb.backends, [](const BuildBackend& x) { return x.name; });
   Put put_package_env(kb.package_env, [](const PackageEnv& x) { return x.name; });
   Put put_header_wheels(kb.header_wheels, [](const HeaderWheel& x) { return x.header; });
+  Put put_removed_modules(kb.removed_modules, [](const RemovedModule& x) { return x.module; });
   auto each = [&](const char* key, auto read) { kb::detail::read_tables(root[key].as_array(), file, key, errs, read); };
   each("invocation", [&](EntryReader& r) {
     Invocation e{r.parsed_range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
@@ -135,6 +136,13 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     e.source = common_source(r);
     put_header_wheels(std::move(e));
   });
+  each("removed_module", [&](EntryReader& r) {
+    RemovedModule e{r.text("module", true, "\"pkg_resources\""), r.text("distribution", true, "\"setuptools\""),
+                    r.parsed_version("removed_in", true, "\"82.0.0\"").value_or(Version{}),
+                    r.text("requirement", true, "\"setuptools<82\""), "", r.origin()};
+    e.source = common_source(r);
+    put_removed_modules(std::move(e));
+  });
   if (auto t = root["limits"].as_table()) {
     EntryReader r(*t, file, "limits", errs);
     double n = r.number("max_arches", true, "8");
@@ -154,11 +162,11 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   for (const auto& [k, v] : root) {
     std::string key(k.str());
     static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice",
-                                  "backend", "package_env", "header_wheel", "limits", "legacy_backend"};
+                                  "backend", "package_env", "header_wheel", "removed_module", "limits", "legacy_backend"};
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       errs.push_back({{file, static_cast<int>(k.source().begin.line)},
                       "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
-                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [[package_env]], [[header_wheel]], [limits] and "
+                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [[package_env]], [[header_wheel]], [[removed_module]], [limits] and "
                       "[legacy_backend])"});
   }
 }
@@ -257,6 +265,12 @@ const PackageEnv* BuildKb::library_env(std::string_view name) const {
 const HeaderWheel* BuildKb::header_wheel(std::string_view include) const {
   for (const auto& h : header_wheels)
     if (include.starts_with(h.header)) return &h;
+  return nullptr;
+}
+
+const RemovedModule* BuildKb::removed_module(std::string_view module) const {
+  for (const auto& m : removed_modules)
+    if (m.module == module) return &m;
   return nullptr;
 }
 

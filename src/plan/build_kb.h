@@ -106,6 +106,18 @@ struct HeaderWheel {
   kb::Origin origin;
 };
 
+// A module a build script imports that a release of the distribution shipping it removed
+// (build.removed-module): the target Python's distribution at or past removed_in gets `requirement`
+// (a release that still has it) into the build overlay.
+struct RemovedModule {
+  std::string module;        // "pkg_resources"
+  std::string distribution;  // "setuptools"
+  Version removed_in;        // 82.0.0
+  std::string requirement;   // "setuptools<82"
+  std::string source;
+  kb::Origin origin;
+};
+
 // setuptools' legacy PEP 517 backend, which torchsmith's frontend (src/run/pyshim/torchsmith_pep517.py)
 // calls for a tree whose pyproject names no build-backend, or that has only setup.py.
 struct LegacyBackend {
@@ -126,6 +138,7 @@ struct BuildKb {
   std::vector<BuildBackend> backends;
   std::vector<PackageEnv> package_env;
   std::vector<HeaderWheel> header_wheels;
+  std::vector<RemovedModule> removed_modules;
   LegacyBackend legacy_backend;  // [legacy_backend]
   int max_arches = 8;
   std::string max_arches_source;
@@ -147,6 +160,8 @@ struct BuildKb {
   const PackageEnv* library_env(std::string_view name) const;
   // The entry whose folder an #include path starts with ("cutlass/gemm/device/gemm.h"); nullptr when none.
   const HeaderWheel* header_wheel(std::string_view include) const;
+  // The entry of a top-level module a build script imports ("pkg_resources"); nullptr when none.
+  const RemovedModule* removed_module(std::string_view module) const;
 };
 
 // True when the version's public part ("2.4.1" of "2.4.1+cu121") is in range (any holds every version).

@@ -19,6 +19,7 @@
 #include <re2/re2.h>
 
 #include "compat/facts_util.h"
+#include "core/package_name.h"
 #include "core/version.h"
 #include "core/version_range.h"
 #include "source/hash.h"
@@ -158,7 +159,29 @@ struct OverlayWant {
   };
   std::vector<Headers> headers;
   std::vector<std::string> headers_not_in_house;  // such a distribution a --wheelhouse lacks: "nvidia-cutlass (FILE:LINE: ...)"
+  // build.removed-module: a module setup.py imports that the target's distribution no longer ships.
+  struct Removed {
+    std::string module, where, distribution, have, requirement, source;
+  };
+  std::vector<Removed> removed;
+  std::vector<Removed> removed_not_in_house;  // one a --wheelhouse has no wheel of
 };
+
+// setup.py's imports of a module the KB says a release of its distribution removed (build.toml
+// [[removed_module]]), where the target Python's distribution is at or past that release.
+void removed_modules(const Ctx& c, OverlayWant& o) {
+  if (!c.req->build_kb) return;
+  for (const auto& [mod, where] : c.req->scan.build_imports) {
+    const RemovedModule* m = c.req->build_kb->removed_module(mod);
+    if (!m) continue;
+    for (const auto& [k, v] : c.python->packages) {
+      const auto& ver = v.parsed();
+      if (normalize_name(k) != normalize_name(m->distribution) || !ver || *ver < m->removed_in) continue;
+      OverlayWant::Removed r{mod, where, m->distribution, v.text(), m->requirement, compat::cite(m->source, m->origin)};
+      (!c.req->wheelhouse.empty() && !in_house(c, m->distribution) ? o.removed_not_in_house : o.removed).push_back(r);
+    }
+  }
+}
 
 // The KB's distributions for the package's #includes that no file of its tree provides (build.toml
 // [[header_wheel]]): each once, by its first include. With a wheelhouse, only one it holds.
@@ -228,6 +251,8 @@ OverlayWant overlay_requirements(const Ctx& c) {
       o.backend_src.push_back(compat::cite(b->source, b->origin));
     }
   if (fetch_local_pybind11(c)) add("pybind11", "pybind11");
+  removed_modules(c, o);
+  for (const auto& r : o.removed) add(r.requirement, normalize_name(r.distribution));
   header_wheels(c, o);
   for (const auto& h : o.headers) add(h.distribution, h.distribution);
   return o;
@@ -243,6 +268,16 @@ void choose_build_overlay(Ctx& c) {
                n.substr(n.find(' ') + 1) + ", and the wheelhouse " + c.req->wheelhouse + " has no wheel of it: add "
                "it there (pip download --no-deps -d DIR " + n.substr(0, n.find(' ')) + ")",
            "the package's sources", kHeaderWheelRule);
+  auto removed_why = [&](const OverlayWant::Removed& r) {
+    return r.where + " imports " + r.module + ", which a release of " + r.distribution + " removed (" + r.source +
+           "); " + c.python->path + " has " + r.distribution + " " + r.have;
+  };
+  for (const auto& r : w.removed_not_in_house)
+    c.warn("remedy", std::string(kRemovedModuleRule) + " off",
+           removed_why(r) + ", and the wheelhouse " + c.req->wheelhouse + " has no wheel of " + r.distribution +
+               " to put a release that still has it in a build overlay: add one there (pip download --no-deps -d DIR '" +
+               r.requirement + "')",
+           r.where, kRemovedModuleRule);
   if (w.reqs.empty()) return;
   const std::string list = util::join(w.names, " ");
   const std::string& house = c.req->wheelhouse;
@@ -268,6 +303,17 @@ void choose_build_overlay(Ctx& c) {
   for (const auto& n : w.names)
     if (std::none_of(w.headers.begin(), w.headers.end(), [&](const auto& h) { return h.distribution == n; }))
       imported.push_back(n);
+  // build.removed-module: on PYTHONPATH too (setup.py imports it), with its own decision.
+  for (const auto& r : w.removed) {
+    c.decide("remedy", std::string(kRemovedModuleRule) + " " + r.module,
+             removed_why(r) + ": " + r.requirement + ", a release that still has it, installed with --no-deps" + from +
+                 " into the build overlay (" + dir + ") on the build's PYTHONPATH",
+             r.where + "; " + r.source, kRemovedModuleRule);
+  }
+  std::vector<std::string> generic;  // the overlay's other requirements, the generic decision's
+  for (const auto& n : imported)
+    if (std::none_of(w.removed.begin(), w.removed.end(), [&](const auto& r) { return normalize_name(r.distribution) == n; }))
+      generic.push_back(n);
   if (!imported.empty()) {
     auto it = c.p.env.find("PYTHONPATH");
     std::string was = it == c.p.env.end() ? "" : it->second;
@@ -294,10 +340,10 @@ void choose_build_overlay(Ctx& c) {
                    "), its folders " + util::join(h.dirs, ", ") + " on the build's CPATH",
                h.source, kHeaderWheelRule);
   }
-  if (imported.empty()) return;
+  if (generic.empty()) return;
   const bool pybind = std::find(w.names.begin(), w.names.end(), "pybind11") != w.names.end() && fetch_local_pybind11(c);
-  c.decide("remedy", std::string(kBuildOverlayRule) + " " + util::join(imported, " "),
-           "the build requires " + util::join(imported, " ") + ", which " + c.python->path + " is not known to have" +
+  c.decide("remedy", std::string(kBuildOverlayRule) + " " + util::join(generic, " "),
+           "the build requires " + util::join(generic, " ") + ", which " + c.python->path + " is not known to have" +
                (pybind ? " (pybind11 for build.fetch-local: the CMake files fetch it, the target Python has none, the "
                          "wheelhouse does)" : "") +
                ", and the build runs without isolation (isolation would bring another torch): installed with --no-deps"

@@ -100,6 +100,9 @@ struct SourceScan {
   // Its Python reads its own distribution's version as a number ("FILE:LINE: text"; InternImage's
   // `float(pkg_resources.get_distribution('DCNv3').version)`), which a '+local' label breaks.
   std::vector<std::string> own_version_numeric;
+  // The top-level modules setup.py imports at its top level, each with its first line:
+  // ("pkg_resources", "setup.py:10: import pkg_resources"), for build.removed-module.
+  std::vector<std::pair<std::string, std::string>> build_imports;
 };
 
 // Reads a directory's build files (setup.py, pyproject.toml, CMakeLists.txt) and looks for .cu
@@ -119,6 +122,9 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s);
 // One Python file of the tree (`rel`: its path in the tree): where it converts the installed version of
 // the distribution s.name to a number (float/int/map(int, ...)), into s.own_version_numeric.
 void scan_own_version_use(const std::string& rel, const std::string& text, SourceScan& s);
+// The modules setup.py imports (`import a.b, c`, `from a import b`; comment lines skipped, relative
+// imports not), into s.build_imports.
+void scan_build_imports(const std::string& setup_py, SourceScan& s);
 // setup.py's reads of an environment variable with no default (getenv/environ.get of one argument,
 // environ[...] not assigned to), into s.env_no_default; a read with a default is not one.
 void scan_env_without_default(const std::string& setup_py, SourceScan& s);

@@ -142,6 +142,34 @@ std::string squashed(const std::string& s) {
 
 }  // namespace
 
+void scan_build_imports(const std::string& setup_py, SourceScan& s) {
+  s.build_imports.clear();
+  static const RE2 from_import(R"(^[ \t]*from[ \t]+([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z0-9_.]*)?[ \t]+import\b)");
+  static const RE2 plain_import(R"(^[ \t]*import[ \t]+([A-Za-z_][A-Za-z0-9_., \t]*))");
+  static const RE2 one_name(R"(^\s*([A-Za-z_][A-Za-z0-9_]*))");
+  std::size_t at = 0;
+  for (int line = 1; at < setup_py.size() && s.build_imports.size() < 64; ++line) {
+    auto nl = setup_py.find('\n', at);
+    std::string l = setup_py.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    at = nl == std::string::npos ? setup_py.size() : nl + 1;
+    std::vector<std::string> mods;
+    std::string m, list;
+    if (RE2::PartialMatch(l, from_import, &m)) mods.push_back(m);
+    else if (RE2::PartialMatch(l, plain_import, &list))
+      for (std::size_t from = 0; from <= list.size();) {  // "a.b, c as d": a and c
+        auto comma = list.find(',', from);
+        std::string part = list.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+        if (RE2::PartialMatch(part, one_name, &m)) mods.push_back(m);
+        if (comma == std::string::npos) break;
+        from = comma + 1;
+      }
+    auto first = l.find_first_not_of(" \t");
+    for (const auto& mod : mods)
+      if (std::none_of(s.build_imports.begin(), s.build_imports.end(), [&](const auto& e) { return e.first == mod; }))
+        s.build_imports.emplace_back(mod, "setup.py:" + std::to_string(line) + ": " + l.substr(first, 160));
+  }
+}
+
 void scan_env_without_default(const std::string& setup_py, SourceScan& s) {
   s.env_no_default.clear();
   const std::string code = code_lines(setup_py);

@@ -283,6 +283,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   static const RE2 ninja_off(R"((?:^|\n)[^#\n]*[\s,(]use_ninja\s*=\s*False\b)");
   s.ninja_off = RE2::PartialMatch(setup, ninja_off);
   scan_build_switches(setup, s);
+  scan_build_imports(setup, s);
   scan_env_without_default(setup, s);
   // A binding in a subdirectory (pytorch_binding/) may link what its parent's CMake project builds.
   if (s.setup_py && fs::exists(root / ".." / "CMakeLists.txt", ec))

@@ -912,3 +912,89 @@ TEST(UnshippedIncludeScan, IncludesNoFileOfTheTreeProvidesAreFoundWithTheirLine)
 
 }  // namespace
 }  // namespace ts::plan
+
+namespace ts::plan {
+namespace {
+
+using namespace testing;
+
+// build.removed-module: torchpermutohedral's setup.py has `import pkg_resources` at its top, which
+// setuptools 82 removed (a fresh venv's setuptools stops it before any compile); build.toml's
+// [[removed_module]] puts setuptools<82 into the build overlay on PYTHONPATH, with its own decision.
+SourceScan imports_pkg_resources() {
+  auto s = cuda_only_scan();
+  s.setup_py = true;
+  scan_build_imports("import torch\nfrom setuptools import setup\nimport os, glob\nimport pkg_resources\n", s);
+  return s;
+}
+
+TEST(BuildRemedies, AModuleTheTargetsSetuptoolsRemovedComesFromAnOlderOneInTheOverlay) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto f = machine();
+  f.pythons[0].packages["setuptools"] = FactVersion("84.2.1");
+  auto req = dir_request(imports_pkg_resources());
+  req.provision = &pc;
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  const Step* st = step_named(r.plan, "build-requires");
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->argv.back(), "setuptools<82");
+  std::string overlay = *(std::find(st->argv.begin(), st->argv.end(), "--target") + 1);
+  EXPECT_NE(env(r.plan, "PYTHONPATH").find(overlay), std::string::npos);
+  const Decision* d = remedy(r.plan, ext::kRemovedModuleRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.removed-module pkg_resources");
+  EXPECT_NE(d->reason.find("setup.py:4: import pkg_resources imports pkg_resources"), std::string::npos) << d->reason;
+  EXPECT_NE(d->reason.find("has setuptools 84.2.1: setuptools<82"), std::string::npos) << d->reason;
+  EXPECT_NE(d->source.find("pypa/setuptools/blob/v82.0.1/NEWS.rst"), std::string::npos) << d->source;
+  EXPECT_EQ(remedy(r.plan, ext::kBuildOverlayRule), nullptr);  // no generic "the build requires" for it
+  EXPECT_TRUE(lock_problems(r.plan).empty()) << lock_problems(r.plan).front();
+}
+
+// Near misses: a setuptools that still has it (69.0, the fakes'), a setup.py that never imports it,
+// and a wheelhouse without a setuptools wheel (a warning naming what to add, no install offline).
+TEST(BuildRemedies, AModuleTheTargetStillHasOrNeverImportedNeedsNoOverlay) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto req = dir_request(imports_pkg_resources());
+  req.provision = &pc;
+  auto old = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(old.ok());
+  EXPECT_EQ(step_named(old.plan, "build-requires"), nullptr);
+  EXPECT_EQ(remedy(old.plan, ext::kRemovedModuleRule), nullptr);
+  auto f = machine();
+  f.pythons[0].packages["setuptools"] = FactVersion("84.2.1");
+  auto s = cuda_only_scan();
+  s.setup_py = true;
+  scan_build_imports("from setuptools import setup\n# import pkg_resources\nimport pkg_resources_compat\n", s);
+  auto never = dir_request(s);
+  never.provision = &pc;
+  auto n = make_extension_plan(never, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(step_named(n.plan, "build-requires"), nullptr);
+  auto bare = house_request(imports_pkg_resources(), &pc, {"pybind11-2.13.6-py3-none-any.whl"});
+  auto w = make_extension_plan(bare, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(step_named(w.plan, "build-requires"), nullptr);
+  const Decision* d = remedy(w.plan, ext::kRemovedModuleRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->warning);
+  EXPECT_NE(d->reason.find("pip download --no-deps -d DIR 'setuptools<82'"), std::string::npos) << d->reason;
+}
+
+TEST(BuildImports, TopLevelModulesWithTheirFirstLine) {
+  SourceScan s;
+  scan_build_imports("import os, glob as g\nfrom torch.utils.cpp_extension import BuildExtension\n"
+                     "# import pkg_resources\n    import pkg_resources  # inside a try\nfrom . import local\n"
+                     "import os\nimportlib = 1\n", s);
+  std::vector<std::pair<std::string, std::string>> want{
+      {"os", "setup.py:1: import os, glob as g"},
+      {"glob", "setup.py:1: import os, glob as g"},
+      {"torch", "setup.py:2: from torch.utils.cpp_extension import BuildExtension"},
+      {"pkg_resources", "setup.py:4: import pkg_resources  # inside a try"}};
+  EXPECT_EQ(s.build_imports, want);
+}
+
+}  // namespace
+}  // namespace ts::plan
