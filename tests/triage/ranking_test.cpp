@@ -335,16 +335,14 @@ TEST(Ranking, AMarkdownQuotedLogKeepsItsAnswer) {
 // its answer: the longest line's length is the width, and the tail is read again with the cut lines joined
 // when the plain reading found no known failure or its failure's own line was cut (a mangled symbol cut
 // mid-name, read for another torch). Before this reading 57 of 1020 changed at 120 columns (33 to "no error").
-// Left: two logs at 100 and two at 200 columns (a cut piece that is a known error of its own), and at both
-// widths charlesshang-dcnv2-21, whose evidence is one flag of a 927-byte compile command
-// (-I<CUDA_HOME list>/include) that those widths cut in two, so the missing CUDA header it explains answers.
+// Left: two logs at 100 and two at 200 columns (a cut piece that is a known error of its own).
 TEST(Ranking, AHardWrappedLogKeepsItsAnswer) {
   for (std::size_t width : {80u, 100u, 120u, 160u, 200u}) {
     std::size_t checked = 0;
     std::string changed = answers_changed_by("", checked, false, width);
     EXPECT_GE(checked, 700u);
     std::size_t n = static_cast<std::size_t>(std::count(changed.begin(), changed.end(), '('));
-    EXPECT_LE(n, 3u) << "wrapped at " << width << ":" << changed;
+    EXPECT_LE(n, 2u) << "wrapped at " << width << ":" << changed;
     std::printf("wrapped at %zu: %zu of %zu change\n", width, n, checked);
   }
 }
