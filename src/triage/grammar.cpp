@@ -37,6 +37,12 @@ constexpr Grammar kGrammars[] = {
     // pip's first verdict line, which an excerpt may quote without the second ("No matching ...").
     {Marker::failure_line, "pip", "resolve", R"(\bCould not find a version that satisfies the requirement )"},
     {Marker::failure_line, "uv", "resolve", R"(\bNo solution found when resolving dependencies)"},
+    // pip's progress line of a step before the build that failed ("Getting requirements to build wheel ...
+    // error", "Preparing metadata (setup.py) ... error"): the package's build backend (its setup.py) raised
+    // while pip asked it for its requirements or metadata, before anything was compiled. The build's own
+    // step ("Building wheel for x ... error") is not one: the compiler's error in its output is the failure.
+    {Marker::failure_line, "pip", "build",
+     R"(^\s*(?:Getting requirements to build (?:wheel|editable)|Preparing (?:editable )?metadata \(\S+\)|Installing build dependencies) \.\.\. error\s*$)"},
     {Marker::failure_line, "uv", "build", "^\\s*(?:\xc3\x97|x) Failed to (?:build|download|install|prepare) "},
     {Marker::failure_line, "uv", "any", "^\\s*\xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 "},  // "╰─▶ ": the cause under uv's "×"
     // uv's installer (sync, run) refusing a locked distribution: no file of it for this platform or

@@ -83,7 +83,8 @@ Finding only_wrappers(const std::vector<Finding>& wrappers) {
 // Entity rule: an undefined symbol decides by what it is once demangled (symbol.h), not by which
 // pattern caught it. A torch symbol with no string type in it cannot be an ABI mismatch: it is
 // missing from this torch; one with std::__cxx11 in it is of the other ABI. An old-ABI std::string
-// fits both, so the patterns' reading stands. The finding says what was read and why.
+// fits both, so the patterns' reading stands. A torch object (no parameter list) means no torch was
+// loaded at all (symbol.cpp says why). The finding says what was read and why.
 void read_symbols(const SignatureSet& set, std::vector<Finding>& present) {
   for (auto& f : present) {
     bool decided = false;
@@ -94,10 +95,11 @@ void read_symbols(const SignatureSet& set, std::vector<Finding>& present) {
         if (s.rule.empty()) continue;
         f.notes.push_back("undefined symbol " + s.mangled + (s.demangled.empty() ? "" : " is " + s.demangled) + ": " +
                           s.rule + " (line " + std::to_string(e.line) + ")");
-        // The reading decides between the two torch readings the patterns may have picked the wrong one of.
+        // The reading decides between the torch readings the patterns may have picked the wrong one of.
         const char* to = nullptr;
         if (s.origin == SymbolReading::Origin::torch && !s.cause.empty() && s.cause != f.id &&
-            (f.id == "UNDEFINED_SYMBOL_CXX11_ABI" || f.id == "EXT_BUILT_FOR_OTHER_TORCH"))
+            (f.id == "UNDEFINED_SYMBOL_CXX11_ABI" || f.id == "EXT_BUILT_FOR_OTHER_TORCH" ||
+             f.id == "TORCH_LIB_NOT_LOADED_IMPORT_ORDER"))
           to = s.cause.c_str();
         // A reading that torch's symbol is missing from torch's own libraries (stale libs) assumes the symbol
         // is torch's: a BLAS/LAPACK routine one of them needs is another library's, and that decides.

@@ -27,6 +27,14 @@ std::string first_namespace(std::string_view d) {
   return colons == std::string_view::npos ? "" : std::string(head.substr(0, colons));
 }
 
+// The object a data symbol names: "typeinfo for at::TensorImpl" -> "at::TensorImpl" (the compiler's
+// words for what it emits for a class, as __cxa_demangle prints them).
+std::string_view object_name(std::string_view d) {
+  for (std::string_view lead : {"typeinfo name for ", "typeinfo for ", "vtable for ", "VTT for ", "guard variable for "})
+    if (d.rfind(lead, 0) == 0) return d.substr(lead.size());
+  return d;
+}
+
 struct Library { const char* prefix; const char* name; };
 // C entry points of the CUDA libraries by their documented prefixes (cuBLAS's cublas/cublasLt, ...).
 constexpr Library kCudaLibraries[] = {
@@ -60,9 +68,24 @@ SymbolReading read_symbol(std::string_view symbol) {
     r.new_abi_string = r.demangled.find("std::__cxx11::") != std::string::npos;
     r.old_abi_string = !r.new_abi_string && (r.demangled.find("std::string") != std::string::npos ||
                                              r.demangled.find("std::basic_string<") != std::string::npos);
-    std::string ns = first_namespace(r.demangled);
+    // An object, not a function: no parameter list (a variable or static member), or the typeinfo/vtable
+    // the compiler emits for a class ("typeinfo for at::TensorImpl").
+    bool object = r.demangled.find('(') == std::string::npos;
+    std::string ns = first_namespace(object ? object_name(r.demangled) : r.demangled);
     if (ns == "c10" || ns == "at" || ns == "torch" || ns == "caffe2") {
       r.origin = SymbolReading::Origin::torch;
+      if (object) {
+        // A release that lacks a torch function the module calls is the usual mismatch: functions change
+        // their parameters between releases, objects (a static member, a class's typeinfo) seldom do. And
+        // the dynamic loader binds a module's data references before its function calls (glibc relocates
+        // .rela.dyn before .rela.plt), so when no torch library is loaded at all the first symbol it names
+        // is an object. The C object THPVariableClass reads the same (TORCH_LIB_NOT_LOADED_IMPORT_ORDER).
+        r.rule = "a torch object (a variable, static member or class typeinfo), not a function: the loader "
+                 "found no torch library loaded at all when it loaded the module (it binds objects first), "
+                 "so torch was not imported before it, or the module has no path to torch's libraries";
+        r.cause = "TORCH_LIB_NOT_LOADED_IMPORT_ORDER";
+        return r;
+      }
       r.rule = r.new_abi_string
                    ? "a torch function taking the new C++ ABI's std::__cxx11 string: the module was compiled with "
                      "_GLIBCXX_USE_CXX11_ABI=1 and this torch exports the other ABI"

@@ -31,6 +31,9 @@ const Real kReal[] = {
     // uv's installer refusing a locked distribution, its sentence wrapped at the terminal's width.
     {"error: Distribution `torch==2.5.1 @ registry+https://download.pytorch.org/whl/cu124` can't be installed ", "uv",
      "https://github.com/astral-sh/uv/issues/11418"},
+    // pip's progress line of a build step that failed (the box of the child's output follows it).
+    {"  Getting requirements to build wheel ... error", "pip", "https://github.com/dreamgaussian/dreamgaussian/issues/73"},
+    {"  Preparing metadata (setup.py) ... error", "pip", "https://github.com/llm-jp/llm-jp-sft/pull/41"},
     // pip's first verdict line, quoted alone.
     {"\"Could not find a version that satisfies the requirement torch\"", "pip", "https://github.com/jhj0517/Whisper-WebUI/issues/71"},
     // bitsandbytes' CUDA setup report and cextension's verdict.
@@ -123,6 +126,12 @@ const char* const kNearMisses[] = {
     "CUDA SETUP: Solution 1): Your paths are probably not up-to-date. You can update them via: sudo ldconfig.",
     "CUDA SETUP: CUDA runtime path found: /usr/local/cuda-12.1/lib64/libcudart.so",
     "CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...",
+    // pip's progress lines of steps that went through, and a step's name in prose.
+    "  Installing build dependencies ... done",
+    "  Getting requirements to build wheel ... done",
+    "  Building wheel for torch-scatter (setup.py) ... \\",
+    "  Building wheel for flash-attn (setup.py) ... error",
+    "Getting requirements to build wheel failed with an error in setup.py",
     // uv's hint under its installer's refusal, and pip finding what it was asked for.
     "hint: You're on Linux (`manylinux_2_39_x86_64`), ",
     "Requirement already satisfied: torch in ./venv/lib/python3.10/site-packages (2.1.0)",

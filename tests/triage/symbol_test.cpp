@@ -135,5 +135,34 @@ TEST(Symbol, TheEntityStopsWhereTheMangledNameEnds) {
   EXPECT_EQ(symbol_of("x.so: undefined symbol: cudaGetDriverEntryPoint@libcudart.so.12"), "cudaGetDriverEntryPoint@libcudart.so.12");
 }
 
+// A torch object, not a function (a static member, a variable, a class's typeinfo): functions change
+// their parameters between releases, objects seldom do, and the loader binds a module's objects before
+// its calls, so no torch library was loaded at all. lufficc/SSD#125: both symbols, fixed by importing
+// torch first. Near misses: a torch function stays another torch (flash-attention#931's), an object of
+// another library stays unread, and torch's own library missing a torch typeinfo stays a mixed install
+// (pytorch/pytorch#13893's line).
+TEST(Symbol, ATorchObjectMeansNoTorchWasLoaded) {
+  for (const char* sym : {"_ZN2at19UndefinedTensorImpl10_singletonE", "_ZN6caffe26detail37_typeMetaDataInstance_preallocated_32E",
+                          "_ZTIN3c1010TensorImplE"}) {
+    SymbolReading r = read_symbol(sym);
+    EXPECT_EQ(r.origin, SymbolReading::Origin::torch) << sym;
+    EXPECT_EQ(r.cause, "TORCH_LIB_NOT_LOADED_IMPORT_ORDER") << sym;
+    EXPECT_NE(r.rule.find("not a function"), std::string::npos) << sym;
+  }
+  EXPECT_EQ(read_symbol("_ZN2at19UndefinedTensorImpl10_singletonE").demangled, "at::UndefinedTensorImpl::_singleton");
+  EXPECT_EQ(read_symbol("_ZN3c104cuda9SetDeviceEi").cause, "EXT_BUILT_FOR_OTHER_TORCH");
+  EXPECT_EQ(read_symbol("_ZN2cv3Mat5emptyE").origin, SymbolReading::Origin::other);
+  EXPECT_TRUE(read_symbol("_ZTIN2cv9ExceptionE").cause.empty());
+
+  Diagnosis d = diagnose("ImportError: ./ssd/layers/_C.cpython-36m-x86_64-linux-gnu.so: undefined symbol: "
+                         "_ZN2at19UndefinedTensorImpl10_singletonE\n");
+  EXPECT_EQ(root_id(d), "TORCH_LIB_NOT_LOADED_IMPORT_ORDER");
+  Diagnosis f = diagnose("ImportError: ./ssd/layers/_C.cpython-36m-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n");
+  EXPECT_EQ(root_id(f), "EXT_BUILT_FOR_OTHER_TORCH");
+  Diagnosis own = diagnose("    from torch._C import *\nImportError: /home/u/anaconda3/envs/m/lib/python3.7/site-packages/torch/lib/"
+                           "libcaffe2.so: undefined symbol: _ZTIN3c1010TensorImplE\n");
+  EXPECT_EQ(root_id(own), "TORCH_MIXED_INSTALL_STALE_LIBS");
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
