@@ -3,10 +3,10 @@
 
 Reads what each packed package's Python build and runtime declare (pyproject.toml's [build-system]
 requires and [project] dependencies, setup.py's literal install_requires / setup_requires lists, or
-a name bound to one, or the requirements file its install_requires reads,
-pybind11 where a CMake file fetches it with FetchContent, and the distribution build.toml's
-[[header_wheel]] names for headers its C/C++/CUDA sources include and its archive lacks: nvidia-cutlass
-for `cutlass/`, as torchsmith's build.header-wheel installs it), and downloads those wheels with their
+a name bound to one, a function of setup.py returning one, or the requirements file its
+install_requires reads, pybind11 where a CMake file fetches it with FetchContent, and the
+distribution build.toml's [[header_wheel]] names for headers its C/C++/CUDA sources include and its
+archive lacks: nvidia-cutlass for `cutlass/`, as torchsmith's build.header-wheel installs it), and downloads those wheels with their
 dependencies from PyPI for the device's Python on manylinux x86_64 (binary wheels only). Never torch
 or its kin: a requirement whose dependencies reach one is skipped and named, and no such wheel is
 kept. The build's requirements are always taken; a runtime dependency only where it and what it
@@ -44,31 +44,68 @@ def req_name(req):
 
 def literal_lists(setup_py, keys=("install_requires", "setup_requires"), read=None):
     # install_requires=['yacs', ...] as written in setup.py's syntax tree, or a name bound to such a
-    # list at its top level (VoGE's INSTALL_REQUIREMENTS = ['numpy', 'torch', 'plyfile']), or an
-    # expression naming a requirements file the tree has (open('requirements.txt'), read by `read`);
+    # list at its top level (VoGE's INSTALL_REQUIREMENTS = ['numpy', 'torch', 'plyfile']), or a call of
+    # a function setup.py defines (gradsim's install_requires=get_requirements()), followed into its
+    # body: the list it returns, else the requirements file it reads; or an expression naming a
+    # requirements file the tree has (open('requirements.txt'), read by `read`). Nothing is executed;
     # a list computed otherwise is not read.
     try:
         tree = ast.parse(setup_py)
     except (SyntaxError, ValueError):
         return []
-    bound = {}
+    bound, functions = {}, {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             bound[node.targets[0].id] = node.value
+        elif isinstance(node, ast.FunctionDef):
+            functions[node.name] = node
     out = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.keyword) and node.arg in keys):
             continue
         value = bound.get(node.value.id, node.value) if isinstance(node.value, ast.Name) else node.value
-        if isinstance(value, (ast.List, ast.Tuple)):
-            out += [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-            continue
-        files = [e.value for e in ast.walk(value) if isinstance(e, ast.Constant) and isinstance(e.value, str)
-                 and e.value.endswith(".txt")]
-        for f in files[:1]:
-            text = read(f) if read else None
-            out += [r for r in requirement_lines(text or "")]
+        out += declared_by(value, bound, functions, read)
     return out
+
+
+def strings(value):
+    # The string constants of a list or tuple literal.
+    return [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+
+
+def declared_by(value, bound, functions, read, depth=0):
+    # The requirements an install_requires value names: a literal list, a call of a function of
+    # setup.py's top level (what its body returns: a literal list, a name it binds to one, or the
+    # requirements file it reads), else the first requirements file the expression itself names.
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return strings(value)
+    fn = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+    if fn in functions and depth < 3:
+        body = functions[fn]
+        local = {n.targets[0].id: n.value for n in ast.walk(body) if isinstance(n, ast.Assign)
+                 and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+        for ret in (n for n in ast.walk(body) if isinstance(n, ast.Return) and n.value is not None):
+            got = ret.value
+            if isinstance(got, ast.Name):
+                got = local.get(got.id, bound.get(got.id, got))
+            reqs = (strings(got) if isinstance(got, (ast.List, ast.Tuple)) else
+                    declared_by(got, bound, functions, read, depth + 1) if isinstance(got, ast.Call) else [])
+            if reqs:
+                return reqs
+        # The function reads a file: named by the call (parse_requirements("requirements/runtime.txt"),
+        # over a default the signature gives) or in its body.
+        files = txt_files(value) + txt_files(body)
+    else:
+        files = txt_files(value)
+    for f in files[:1]:
+        text = read(f) if read else None
+        return requirement_lines(text or "")
+    return []
+
+
+def txt_files(node):
+    return [e.value for e in ast.walk(node) if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            and e.value.endswith(".txt")]
 
 
 def requirement_lines(text):

@@ -765,6 +765,17 @@ c('SETUP_PY_METADATA_FAILED', [
    '  error: subprocess-exited-with-error',
    "  Preparing metadata (setup.py): finished with status 'error'",
    'error: metadata-generation-failed'])
+# CAFI's DAIN4Mic/my_package/FilterInterpolation/setup.py built alone (the long-tail bench, batch 8's dev):
+# it reads ../../compiler_args.json, which the repository's build.py writes first.
+c('SETUP_PY_FILE_ABOVE_NOT_FOUND', [
+  '  File "/root/venv/lib/python3.11/site-packages/setuptools/build_meta.py", line 317, in run_setup',
+  '    exec(code, locals())  # noqa: S102 # exec is intentional here',
+  '    ^^^^^^^^^^^^^^^^^^^^',
+  '  File "<string>", line 8, in <module>',
+  "FileNotFoundError: [Errno 2] No such file or directory: '../../compiler_args.json'"],
+  # a file of the package's own directory (an sdist that left it out): not a path above it
+  ['  File "<string>", line 8, in <module>',
+   "FileNotFoundError: [Errno 2] No such file or directory: 'requirements.txt'"])
 # seamseg built from a git archive with setuptools_scm installed: no fetch, then no version to read.
 c('SETUPTOOLS_SCM_NO_VERSION', [
   'Traceback (most recent call last):',

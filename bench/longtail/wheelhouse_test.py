@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""wheelhouse.py's reading of a setup.py's install_requires, on minimal setup.py texts (the forms the
+long-tail packages use), and the near misses it must leave unread. Nothing here is executed or fetched.
+
+  python3 bench/longtail/wheelhouse_test.py
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wheelhouse  # noqa: E402
+
+FILES = {
+    "requirements.txt": "-r requirements/runtime.txt\n",
+    "requirements/runtime.txt": "yacs\n# a comment\nscipy>=1.2  # why\n\n-e .\n",
+    "requirements/build.txt": "cython\n",
+}
+
+
+def read(rel):
+    return FILES.get(os.path.normpath(rel))
+
+
+def install_requires(text):
+    return wheelhouse.literal_lists(text, ("install_requires",), read=read)
+
+
+class InstallRequires(unittest.TestCase):
+    def test_a_literal_list_and_a_name_bound_to_one(self):
+        self.assertEqual(install_requires("setup(install_requires=['a', 'b>=1'])"), ["a", "b>=1"])
+        self.assertEqual(install_requires("REQS = ['plyfile']\nsetup(install_requires=REQS)"), ["plyfile"])
+
+    def test_a_function_returning_a_literal_list(self):
+        # gradsim: install_requires=get_requirements(), the function's body a `return [...]`.
+        text = ("def get_requirements():\n    return ['black', 'sphinx==2.2.0']\n\n"
+                "if __name__ == '__main__':\n    setup(install_requires=get_requirements())\n")
+        self.assertEqual(install_requires(text), ["black", "sphinx==2.2.0"])
+
+    def test_a_function_returning_a_list_it_binds(self):
+        # AlphaPose: install_requires = [...]; install_requires.append(...); return install_requires.
+        text = ("def reqs():\n    out = ['six', 'tqdm']\n    out.append('pycocotools')\n    return out\n"
+                "setup(install_requires=reqs())\n")
+        self.assertEqual(install_requires(text), ["six", "tqdm"])
+
+    def test_a_function_reading_a_file_its_body_names(self):
+        # se-ssd, EDVR: with open('requirements/runtime.txt') as f: return [l.strip() for l in f]
+        text = ("import os\ndef get_requirements():\n    p = os.path.join(os.path.dirname(__file__), "
+                "'requirements/runtime.txt')\n    with open(p) as f:\n        return [l.strip() for l in f]\n"
+                "requirements = get_requirements()\nsetup(install_requires=requirements)\n")
+        self.assertEqual(install_requires(text), ["yacs", "scipy>=1.2"])
+
+    def test_the_file_the_call_names_over_the_signatures_default(self):
+        # mmdetection's parse_requirements(fname='requirements.txt'), called with requirements/runtime.txt.
+        text = ("def parse_requirements(fname='requirements.txt'):\n    items = []\n"
+                "    for line in open(fname):\n        items.append(line.strip())\n    return items\n"
+                "setup(install_requires=parse_requirements('requirements/runtime.txt'))\n")
+        self.assertEqual(install_requires(text), ["yacs", "scipy>=1.2"])
+
+    def test_near_misses_are_left_unread(self):
+        # A list computed from what only running setup.py would give, a function setup.py does not
+        # define, a file the tree lacks: nothing is guessed.
+        computed = ("import os\ndef reqs():\n    return [d for d in os.listdir('.') if d.endswith('.whl')]\n"
+                    "setup(install_requires=reqs())\n")
+        self.assertEqual(install_requires(computed), [])
+        self.assertEqual(install_requires("from helpers import reqs\nsetup(install_requires=reqs())\n"), [])
+        absent = "def r():\n    return open('requirements/absent.txt').read().split()\nsetup(install_requires=r())\n"
+        self.assertEqual(install_requires(absent), [])
+
+    def test_setup_requires_is_read_apart(self):
+        text = "def r():\n    return ['x']\nsetup(setup_requires=['cython'], install_requires=r())\n"
+        self.assertEqual(wheelhouse.literal_lists(text, ("setup_requires",)), ["cython"])
+        self.assertEqual(install_requires(text), ["x"])
+
+
+if __name__ == "__main__":
+    unittest.main()
