@@ -50,6 +50,21 @@ void with_helper(RemedyPlan& r, const std::map<std::string, std::string>& env) {
   r.env["PYTHONPATH"] = plan::pythonpath_with_pyshim(env_of(env, "PYTHONPATH"));
 }
 
+// build.cpp-kernel-launch: the helper compiles C++ sources that launch kernels with nvcc; the
+// signature's env names nvcc's template-stub flag (r.env has it already).
+bool cpp_kernel_launch(const triage::Finding& root, const std::map<std::string, std::string>& env, RemedyPlan& r) {
+  if (!env_of(env, "TORCHSMITH_CPP_LAUNCH").empty()) {
+    r.refused = "the C++ sources that launch kernels are already compiled by nvcc: the remedy did not help";
+    return false;
+  }
+  r.env["TORCHSMITH_CPP_LAUNCH"] = "1";
+  r.reason = "[build.cpp-kernel-launch] a C++ source of a CUDA extension launches kernels (<<<...>>>), which the "
+             "host compiler cannot read: each such source is compiled by nvcc through a .cu in build_temp that "
+             "includes it, the package's file unchanged (TORCHSMITH_CPP_LAUNCH" +
+             std::string(env_of(root.remedy.env, "TORCHSMITH_NVCC_TEMPLATE_STUB").empty() ? "" : ", TORCHSMITH_NVCC_TEMPLATE_STUB") + ")";
+  return true;
+}
+
 // A build helper remedy (src/run/pyshim/, planned from the source scan by plan/build_remedies.cpp)
 // that the scan did not foresee, triggered by the failed build's log: false with r.refused when it
 // cannot help. The values come from the run's own environment (the plan's arch list) or the line.
@@ -151,6 +166,8 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.env["TORCHSMITH_EXT_NAME"] = "1";
     r.reason = "[build.extension-name] setup.py's extension has no name: it gets the one the package's own "
                "torch.utils.cpp_extension.load(name=...) gives the same sources, where exactly one does (TORCHSMITH_EXT_NAME)";
+  } else if (rule == "build.cpp-kernel-launch") {
+    if (!cpp_kernel_launch(root, env, r)) return false;
   } else {
     r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
     return false;

@@ -412,5 +412,24 @@ TEST(Remedy, ExtensionNameRetriesOnceThroughTheHelper) {
   EXPECT_NE(again.refused.find("already named"), std::string::npos) << again.refused;
 }
 
+// 3DLUT-interpolation's tetrahedral_cuda.cpp launches kernels, which g++ cannot read. The retry
+// compiles such sources with nvcc through the helper, with the signature's template-stub flag; near
+// miss: already done, the remedy did not help.
+TEST(Remedy, CppKernelLaunchRetriesOnceThroughTheHelper) {
+  BuildDiag g("CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE", "build.cpp-kernel-launch",
+              "src/tetrahedral_cuda.cpp:26:41: error: expected primary-expression before '<' token");
+  g.d.findings[0].remedy.env = {{"TORCHSMITH_NVCC_TEMPLATE_STUB", "-static-global-template-stub=false"}};
+  auto r = choose_remedy(g.d, {{"PYTHONPATH", "/x"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("TORCHSMITH_CPP_LAUNCH"), "1");
+  EXPECT_EQ(r.env.at("TORCHSMITH_NVCC_TEMPLATE_STUB"), "-static-global-template-stub=false");
+  EXPECT_EQ(r.env.at("PYTHONPATH"), "{pyshim}:/x");
+  EXPECT_NE(r.reason.find("CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE: [build.cpp-kernel-launch]"), std::string::npos) << r.reason;
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_CPP_LAUNCH", "1"}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already compiled by nvcc"), std::string::npos) << again.refused;
+}
+
 }  // namespace
 }  // namespace ts::run
