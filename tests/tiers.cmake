@@ -54,6 +54,9 @@ ts_slow(test_cli network "CmakeSkbuild.*")
 # A package including CUTLASS's headers it does not ship, built with a stand-in nvidia-cutlass wheel from a
 # wheelhouse (build.header-wheel), and plain pip stopping at the include: ~15-30 s.
 ts_slow(test_cli compiles "HeaderWheel.*")
+# A package including the CUDA samples' helper_math.h, built with a stand-in Common/ folder served from a
+# mirror directory (build.header-source), a near miss with a file that is not the pinned one, and plain pip.
+ts_slow(test_cli compiles "HeaderSourceCli.*")
 # Three real CUDA extension builds against a PyPI torch (and, cold, that torch's install); the
 # wheelhouse half runs under unshare -n. COST: ctest -j2 starts them first on a fresh build directory.
 ts_slow(test_cli network "ProvisionCli.CudaExtension*" TIMEOUT 3600 COST 1000)

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -17,6 +18,7 @@
 #include "plan/lock.h"
 #include "report/command_line.h"
 #include "report/run_text.h"
+#include "run/header_source.h"
 #include "run/lock_hashes.h"
 #include "run/pyshim.h"
 #include "run/run_state.h"
@@ -26,6 +28,7 @@
 #include "source/hash.h"
 #include "source/vendored_pybind11.h"
 #include "triage/render.h"
+#include "util/cache_dir.h"
 #include "util/fs.h"
 #include "util/utc_time.h"
 
@@ -419,6 +422,37 @@ std::string stand_in_pybind11(RunState& s, RemedyPlan& rem) {
   return r.diff;
 }
 
+// build.header-source, before its retry: the folder build.toml names for the missing header into the
+// cache and the build's copy (a tree built in place: the cache's folder alone), first on the retry's
+// CPATH. False, with rem.refused, when the KB has no such folder or the files could not be had.
+bool bring_header_source(RunState& s, RemedyPlan& rem, const std::map<std::string, std::string>& env) {
+  const plan::HeaderSource* h = nullptr;
+  if (s.o.header_sources)
+    for (const auto& e : *s.o.header_sources)
+      if (std::find(e.headers.begin(), e.headers.end(), rem.header_source) != e.headers.end()) h = &e;
+  if (!h) {
+    rem.refused = "build.toml names no repository folder with " + rem.header_source;
+    return false;
+  }
+  const char* mirror = std::getenv(kHeaderSourceMirrorEnv);
+  const bool in_place = !s.plan.source_dir.empty() && s.copied_from.empty();
+  HeaderSourceResult got = provide_header_source(*h, util::cache_dir(), mirror ? mirror : "", s.paths.src, in_place);
+  if (!got.error.empty()) {
+    rem.refused = "build.header-source: " + got.error;
+    return false;
+  }
+  auto cpath = env.find("CPATH");
+  rem.env["CPATH"] = got.include_dir + (cpath == env.end() || cpath->second.empty() ? "" : ":" + cpath->second);
+  rem.reason += "; " + h->repository + "@" + h->tag + ":" + h->path + " (" + std::to_string(h->headers.size()) +
+                " files from " + got.from + ", " + h->source + ")" +
+                (got.copied.empty() ? " at " + got.include_dir
+                                    : " copied into the build's copy of the source at " + got.include_dir +
+                                          " (header-source.diff; `torchsmith fix --revert` removes them)");
+  if (!got.diff.empty())
+    if (auto e = s.w.write(s.paths.run_dir + "/header-source.diff", got.diff); !e.empty()) s.say("header-source.diff: " + e);
+  return true;
+}
+
 // A failed attempt: a remedy and Ended::retry, or the failure recorded with triage's diagnosis.
 Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const build::StepSpec& spec,
                     const build::RunnerOptions& ro) {
@@ -432,6 +466,10 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     if (t.step == c.step.name) tried.push_back(t.reason);
   RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.ran, s.o.retry, s.retries, s.o.native_arches,
                                  c.kind == StepKind::build, tried);
+  if (rem.retry && !rem.header_source.empty() && !bring_header_source(s, rem, spec.env)) {
+    rem.retry = false;
+    s.say("no retry: " + rem.refused);
+  }
   // Ported and still failing: the ports go back, byte for byte (their own journal), unless a remedy
   // retries a later cause the build now reaches (spconv: past the ported all.cc, maxpool.cu's half
   // operators): they stay for that retry, and go back if it fails with nothing left to try.

@@ -431,5 +431,26 @@ TEST(Remedy, CppKernelLaunchRetriesOnceThroughTheHelper) {
   EXPECT_NE(again.refused.find("already compiled by nvcc"), std::string::npos) << again.refused;
 }
 
+// torch-mesh-isect includes the CUDA samples' helper_math.h: the retry names the header for the
+// pipeline to bring (run/header_source.h); near misses: a line naming no header, one already brought.
+TEST(Remedy, HeaderSourceNamesTheMissingHeader) {
+  BuildDiag g("CUDA_SAMPLES_HEADER_MISSING", "build.header-source",
+              "/x/src/bvh_cuda_op.cu:38:10: fatal error: helper_math.h: No such file or directory");
+  auto r = choose_remedy(g.d, {{"PYTHONPATH", "/x"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.header_source, "helper_math.h");
+  EXPECT_EQ(r.env.at("TORCHSMITH_HEADER_SOURCES"), "helper_math.h");
+  EXPECT_EQ(r.env.count("PYTHONPATH"), 0u);  // the compilers read CPATH; no build helper
+  BuildDiag nvcc("CUDA_SAMPLES_HEADER_MISSING", "build.header-source",
+                 "src/k.cu(3): catastrophic error: cannot open source file \"helper_cuda.h\"");
+  EXPECT_EQ(choose_remedy(nvcc.d, {}, {4}, {}, 0, ArchList{}, true).header_source, "helper_cuda.h");
+  BuildDiag none("CUDA_SAMPLES_HEADER_MISSING", "build.header-source", "error: something else");
+  EXPECT_FALSE(choose_remedy(none.d, {}, {4}, {}, 0, ArchList{}, true).retry);
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_HEADER_SOURCES", "helper_math.h"}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already brought"), std::string::npos) << again.refused;
+}
+
 }  // namespace
 }  // namespace ts::run
