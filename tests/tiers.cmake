@@ -29,6 +29,8 @@ ts_slow(test_run compiles "HalfOperatorsCompile.*")
 # Small shared libraries compiled with g++ to repair, vendor, package and read.
 ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemoryAsFromTheFileAndNothingWritten:Index.RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne")
 
+# An object compiled with g++ -c whose hidden undefined symbols are read (build.cpp-kernel-launch's link half).
+ts_slow(test_formats compiles "ElfReal.HiddenUndefinedSymbolsOfAnObject")
 # Real nvcc compiles of fatbinaries (skipped without a CUDA toolkit).
 ts_slow(test_verify compiles "FatbinNvcc.*:CudaRelease.RealNvccSharedObjectSaysItsCudaAndAMismatchFailsNamingBoth")
 
