@@ -29,6 +29,8 @@ ts_slow(test_run compiles "HalfOperatorsCompile.*")
 # Small shared libraries compiled with g++ to repair, vendor, package and read.
 ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemoryAsFromTheFileAndNothingWritten:Index.RepodataListsPackagesWithIndependentDigestsAndNamesTheCorruptOne")
 
+# An object compiled with g++ -c whose hidden undefined symbols are read (build.cpp-kernel-launch's link half).
+ts_slow(test_formats compiles "ElfReal.HiddenUndefinedSymbolsOfAnObject")
 # Real nvcc compiles of fatbinaries (skipped without a CUDA toolkit).
 ts_slow(test_verify compiles "FatbinNvcc.*:CudaRelease.RealNvccSharedObjectSaysItsCudaAndAMismatchFailsNamingBoth")
 
@@ -54,6 +56,9 @@ ts_slow(test_cli network "CmakeSkbuild.*")
 # A package including CUTLASS's headers it does not ship, built with a stand-in nvidia-cutlass wheel from a
 # wheelhouse (build.header-wheel), and plain pip stopping at the include: ~15-30 s.
 ts_slow(test_cli compiles "HeaderWheel.*")
+# A package including the CUDA samples' helper_math.h, built with a stand-in Common/ folder served from a
+# mirror directory (build.header-source), a near miss with a file that is not the pinned one, and plain pip.
+ts_slow(test_cli compiles "HeaderSourceCli.*")
 # Three real CUDA extension builds against a PyPI torch (and, cold, that torch's install); the
 # wheelhouse half runs under unshare -n. COST: ctest -j2 starts them first on a fresh build directory.
 ts_slow(test_cli network "ProvisionCli.CudaExtension*" TIMEOUT 3600 COST 1000)

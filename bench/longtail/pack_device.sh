@@ -28,7 +28,10 @@
 # --system: also DEST/sysroot, the Debian packages the packed packages' own READMEs tell a user to
 # install (corpus.toml's `system`, with `system_source` naming the line), downloaded here with
 # `apt-get download` and unpacked with `dpkg-deb -x` (header-only libraries: the device has no apt
-# and no network). run_device.sh puts its include directory on CPATH for both tools alike.
+# and no network). run_device.sh puts its include directory on CPATH for both tools alike. Also
+# DEST/header-sources: build.toml's [[header_source]] folders (the CUDA samples' Common/ helpers) for
+# headers the packed sources include and their archives lack, from the mirrors at the pinned commit;
+# run_device.sh gives them to torchsmith alone (TORCHSMITH_HEADER_SOURCE_MIRROR): its repair.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -224,6 +227,48 @@ PY
     for d in "$scratch"/debs/*.deb; do [ -f "$d" ] && dpkg-deb -x "$d" "$dest/sysroot"; done
     echo "sysroot: $debs" >&2
   fi
+  # build.header-source's folders (data/kb/build.toml [[header_source]]) for headers a packed package's
+  # sources include and its archive lacks (torch-mesh-isect's helper_math.h), each file from the fetched
+  # mirror at the pinned commit, its sha256 checked, laid out as torchsmith's
+  # TORCHSMITH_HEADER_SOURCE_MIRROR reads it (OWNER/NAME/COMMIT/PATH/FILE). Only torchsmith reads it:
+  # the files are its repair, not the machine's.
+  rm -rf "$dest/header-sources"
+  python3 - "$root/data/kb/build.toml" "$dest" "$mirrors" <<'PY' || bad=1
+import hashlib, os, re, subprocess, sys, tarfile, tomllib
+build, dest, mirrors = sys.argv[1:4]
+table = tomllib.load(open(build, "rb")).get("header_source", [])
+inc = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*["<]([^">]+)[">]', re.M)
+wanted = {}
+for line in open(os.path.join(dest, "packages.tsv")):
+    f = line.rstrip("\n").split("\t")
+    if len(f) < 5 or not f[4].endswith(".tar.gz"):
+        continue
+    with tarfile.open(os.path.join(dest, f[4])) as t:
+        members = [m for m in t.getmembers() if m.isfile()]
+        have = {os.path.basename(m.name) for m in members}
+        for m in members:
+            if not m.name.endswith((".c", ".cc", ".cpp", ".cxx", ".cu", ".cuh", ".h", ".hpp")):
+                continue
+            for name in inc.findall(t.extractfile(m).read()):
+                base = os.path.basename(name.decode("utf-8", "replace"))
+                for i, h in enumerate(table):
+                    if base in h["headers"] and base not in have:
+                        wanted.setdefault(i, set()).add(f[0])
+for i, pkgs in sorted(wanted.items()):
+    h = table[i]
+    git = os.path.join(mirrors, h["repository"].replace("/", "+"), "repo")
+    git = os.path.join(git, ".git") if os.path.isdir(os.path.join(git, ".git")) else git
+    out = os.path.join(dest, "header-sources", h["repository"], h["commit"], h["path"])
+    os.makedirs(out, exist_ok=True)
+    for name, digest in zip(h["headers"], h["sha256"]):
+        r = subprocess.run(["git", "-C", git, "show", "%s:%s/%s" % (h["commit"], h["path"], name)], capture_output=True)
+        if r.returncode != 0 or hashlib.sha256(r.stdout).hexdigest() != digest:
+            sys.exit("header-sources: %s@%s:%s/%s: not in %s with sha256 %s (fetch %s first)"
+                     % (h["repository"], h["commit"], h["path"], name, git, digest, h["repository"]))
+        open(os.path.join(out, name), "wb").write(r.stdout)
+    print("header-sources: %s@%s:%s (%d files) for %s" % (h["repository"], h["tag"], h["path"], len(h["headers"]),
+                                                        " ".join(sorted(pkgs))), file=sys.stderr)
+PY
 fi
 install -m 755 "$here/run_device.sh" "$dest/run_device.sh"
 if [ -n "$bin" ]; then

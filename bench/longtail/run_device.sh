@@ -29,6 +29,7 @@
 # detail names them and the compiled modules verify loaded by their files.
 # SYSROOT (default: the sysroot/ pack_device.sh --system put here, if any; "none" for none): its
 # usr/include goes on CPATH for both tools alike (header-only libraries a package's README asks for).
+# header-sources/ (pack_device.sh --system): TORCHSMITH_HEADER_SOURCE_MIRROR, torchsmith's alone.
 # A package both of whose results are already in WORK/results.tsv is skipped (a second call resumes).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +57,9 @@ if [ -n "$sysroot" ]; then
   sysroot=$(cd "$sysroot" && pwd) || { echo "run_device: error: SYSROOT $sysroot is no directory" >&2; exit 2; }
   export CPATH=$sysroot/usr/include${CPATH:+:$CPATH}
 fi
+# build.header-source's folders pack_device.sh --system put here: torchsmith's repair brings them from
+# this mirror instead of the network (pip has no such remedy).
+[ -d "$here/header-sources" ] && export TORCHSMITH_HEADER_SOURCE_MIRROR=$here/header-sources
 pip_arch=()
 [ "$arch" != native ] && pip_arch=("TORCH_CUDA_ARCH_LIST=$arch")
 start=$(date +%s)

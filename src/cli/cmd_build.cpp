@@ -139,6 +139,9 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   const auto& ports = g.knowledge().get(source::kPortTable);
   for (const auto& e : ports.errors) std::fprintf(stderr, "torchsmith build: kb: %s (source ports off)\n", e.c_str());
   if (!o.no_port && ports.errors.empty()) bo.ports = &ports.value;
+  // build.header-source's folders (build.toml); a table with errors brings none.
+  const auto& build_kb = g.knowledge().get(plan::kBuildTable);
+  if (build_kb.errors.empty()) bo.header_sources = &build_kb.value.header_sources;
   bo.stop_on_fatal = o.req.keep_going_after == 0;
   bo.compile_cache = o.req.compile_cache;
   bo.governor = !o.no_governor;

@@ -163,26 +163,39 @@ const ElfSection* ElfFile::section(std::string_view name) const {
   return nullptr;
 }
 
-std::vector<std::string> undefined_dynamic_symbols(const ElfFile& f) {
+namespace {
+
+// The undefined entries of every symbol table of `type`; with hidden_only, those whose visibility is
+// STV_HIDDEN alone (st_other's low two bits).
+std::vector<std::string> undefined_symbols_of(const ElfFile& f, std::uint32_t type, bool hidden_only) {
   std::vector<std::string> out;
   const auto& secs = f.sections();
   const bool wide = f.elf_class() == 64;
   const std::uint64_t entry = wide ? 24 : 16;           // sizeof(Elf64_Sym), sizeof(Elf32_Sym)
   const std::uint64_t shndx_at = wide ? 6 : 14;         // st_shndx within an entry
+  const std::uint64_t other_at = wide ? 5 : 13;         // st_other within an entry
   for (const auto& s : secs) {
-    if (s.type != SHT_DYNSYM || s.link >= secs.size()) continue;
+    if (s.type != type || s.link >= secs.size()) continue;
     const Bytes names = f.section_bytes(secs[s.link]);
     const ByteReader r(f.section_bytes(s), f.big_endian());
     for (std::uint64_t off = entry; off + entry <= r.size(); off += entry) {  // entry 0 is the null symbol
       std::uint32_t name = 0;
       std::uint16_t shndx = 0;
+      std::uint8_t other = 0;
       std::string_view n;
-      if (!r.u32(off, name) || !r.u16(off + shndx_at, shndx)) break;
+      if (!r.u32(off, name) || !r.u16(off + shndx_at, shndx) || !r.u8(off + other_at, other)) break;
+      if (hidden_only && (other & 3) != 2) continue;  // STV_HIDDEN
       if (shndx == SHN_UNDEF && name != 0 && c_string(names, name, n)) out.emplace_back(n);
     }
   }
   return out;
 }
+
+}  // namespace
+
+std::vector<std::string> undefined_dynamic_symbols(const ElfFile& f) { return undefined_symbols_of(f, SHT_DYNSYM, false); }
+
+std::vector<std::string> hidden_undefined_symbols(const ElfFile& f) { return undefined_symbols_of(f, SHT_SYMTAB, true); }
 
 Bytes ElfFile::section_bytes(const ElfSection& s) const {
   Bytes out;

@@ -95,6 +95,11 @@ class ElfFile {
 // order; none for a file with no .dynsym.
 std::vector<std::string> undefined_dynamic_symbols(const ElfFile& f);
 
+// The names an object file (.symtab) uses, does not define and marks hidden: what must be defined in
+// the same link unit, ld's "hidden symbol `NAME' isn't defined" when it is not (nvcc declares the host
+// stub of a __global__ function template hidden in each file that launches it), in table order.
+std::vector<std::string> hidden_undefined_symbols(const ElfFile& f);
+
 // Orders "GLIBC_2.17" before "GLIBC_2.34" (numeric, dot by dot); other text compares as strings.
 bool version_less(std::string_view a, std::string_view b);
 

@@ -53,6 +53,31 @@ class Put {
   std::unordered_map<std::string, std::size_t> at_;
 };
 
+// One [[header_source]] entry, its digests, commit and paths checked.
+HeaderSource read_header_source(EntryReader& r) {
+  HeaderSource e{r.texts("headers", true, "[\"helper_math.h\"]"), r.texts("sha256", true, "[\"<64 hex digits>\"]"),
+                 r.text("repository", true, "\"NVIDIA/cuda-samples\""), r.text("tag", true, "\"v13.0\""),
+                 r.text("commit", true, "\"<40 hex digits>\""), r.text("path", true, "\"Common\""), "", r.origin()};
+  auto hex = [](const std::string& v, std::size_t n) {
+    return v.size() == n && v.find_first_not_of("0123456789abcdef") == std::string::npos;
+  };
+  if (e.headers.size() != e.sha256.size())
+    r.error(r.line(), "sha256: " + std::to_string(e.sha256.size()) + " digests for " + std::to_string(e.headers.size()) +
+                          " headers (one each, in the same order)");
+  for (const auto& d : e.sha256)
+    if (!hex(d, 64)) r.error(r.line(), "sha256: \"" + d + "\" is not 64 lowercase hex digits");
+  for (const auto& h : e.headers)
+    if (h.empty() || h.find('/') != std::string::npos || h.find("..") != std::string::npos)
+      r.error(r.line(), "headers: \"" + h + "\" is not a file name inside the folder");
+  if (!hex(e.commit, 40)) r.error(r.line(), "commit: \"" + e.commit + "\" is not 40 lowercase hex digits");
+  if (e.repository.find('/') == std::string::npos || e.repository.find("..") != std::string::npos)
+    r.error(r.line(), "repository: \"" + e.repository + "\" is not OWNER/NAME");
+  if (e.path.empty() || e.path.front() == '/' || e.path.find("..") != std::string::npos)
+    r.error(r.line(), "path: \"" + e.path + "\" is not a folder inside the repository");
+  e.source = common_source(r);
+  return e;
+}
+
 void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
                   std::vector<kb::KbError>& errs) {
   // Each [[key]] table through the KB's one reader (unknown keys reported as in every KB file).
@@ -66,6 +91,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   Put put_package_env(kb.package_env, [](const PackageEnv& x) { return x.name; });
   Put put_header_wheels(kb.header_wheels, [](const HeaderWheel& x) { return x.header; });
   Put put_removed_modules(kb.removed_modules, [](const RemovedModule& x) { return x.module; });
+  Put put_header_sources(kb.header_sources, [](const HeaderSource& x) { return x.repository + "|" + x.path; });
   auto each = [&](const char* key, auto read) { kb::detail::read_tables(root[key].as_array(), file, key, errs, read); };
   each("invocation", [&](EntryReader& r) {
     Invocation e{r.parsed_range("torch", true, "\"<2.9\""), r.text("package", true, "\"wheel\""),
@@ -143,6 +169,7 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
     e.source = common_source(r);
     put_removed_modules(std::move(e));
   });
+  each("header_source", [&](EntryReader& r) { put_header_sources(read_header_source(r)); });
   if (auto t = root["limits"].as_table()) {
     EntryReader r(*t, file, "limits", errs);
     double n = r.number("max_arches", true, "8");
@@ -162,11 +189,11 @@ void read_entries(const toml::table& root, const std::string& file, BuildKb& kb,
   for (const auto& [k, v] : root) {
     std::string key(k.str());
     static const char* known[] = {"invocation", "feature", "portable", "env", "rpath", "image", "library_advice",
-                                  "backend", "package_env", "header_wheel", "removed_module", "limits", "legacy_backend"};
+                                  "backend", "package_env", "header_wheel", "removed_module", "header_source", "limits", "legacy_backend"};
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       errs.push_back({{file, static_cast<int>(k.source().begin.line)},
                       "unknown top-level key '" + key + "' (build.toml holds [[invocation]], [[feature]], "
-                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [[package_env]], [[header_wheel]], [[removed_module]], [limits] and "
+                      "[[portable]], [[env]], [[rpath]], [[image]], [[library_advice]], [[backend]], [[package_env]], [[header_wheel]], [[removed_module]], [[header_source]], [limits] and "
                       "[legacy_backend])"});
   }
 }
@@ -271,6 +298,13 @@ const HeaderWheel* BuildKb::header_wheel(std::string_view include) const {
 const RemovedModule* BuildKb::removed_module(std::string_view module) const {
   for (const auto& m : removed_modules)
     if (m.module == module) return &m;
+  return nullptr;
+}
+
+const HeaderSource* BuildKb::header_source(std::string_view header) const {
+  for (const auto& h : header_sources)
+    for (const auto& n : h.headers)
+      if (n == header) return &h;
   return nullptr;
 }
 

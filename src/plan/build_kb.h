@@ -118,6 +118,22 @@ struct RemovedModule {
   kb::Origin origin;
 };
 
+// Headers no toolkit, system or PyPI package ships, which a public repository keeps in one folder
+// (the CUDA samples' Common/ helpers): each file pinned by the commit and its sha256. When a build
+// stops on one of them, the run brings the folder's listed files into torchsmith's cache (from
+// TORCHSMITH_HEADER_SOURCE_MIRROR, else the repository's raw files at the commit), copies them into the
+// build's copy of the source (journaled) and puts them on CPATH (build.header-source, run/header_source.h).
+struct HeaderSource {
+  std::vector<std::string> headers;  // file names inside `path`: "helper_math.h"
+  std::vector<std::string> sha256;   // one per header, in the same order
+  std::string repository;            // "NVIDIA/cuda-samples"
+  std::string tag;                   // "v13.0" (what a reader recognises; the commit is what is fetched)
+  std::string commit;                // 40 hex digits
+  std::string path;                  // the folder inside the repository: "Common"
+  std::string source;
+  kb::Origin origin;
+};
+
 // setuptools' legacy PEP 517 backend, which torchsmith's frontend (src/run/pyshim/torchsmith_pep517.py)
 // calls for a tree whose pyproject names no build-backend, or that has only setup.py.
 struct LegacyBackend {
@@ -139,6 +155,7 @@ struct BuildKb {
   std::vector<PackageEnv> package_env;
   std::vector<HeaderWheel> header_wheels;
   std::vector<RemovedModule> removed_modules;
+  std::vector<HeaderSource> header_sources;
   LegacyBackend legacy_backend;  // [legacy_backend]
   int max_arches = 8;
   std::string max_arches_source;
@@ -162,6 +179,8 @@ struct BuildKb {
   const HeaderWheel* header_wheel(std::string_view include) const;
   // The entry of a top-level module a build script imports ("pkg_resources"); nullptr when none.
   const RemovedModule* removed_module(std::string_view module) const;
+  // The entry that lists this header file name ("helper_math.h"); nullptr when none.
+  const HeaderSource* header_source(std::string_view header) const;
 };
 
 // True when the version's public part ("2.4.1" of "2.4.1+cu121") is in range (any holds every version).

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -18,6 +19,7 @@
 #include "plan/plan.h"
 #include "report/command_line.h"
 #include "report/run_text.h"
+#include "run/header_source.h"
 #include "run/lock_hashes.h"
 #include "run/pyshim.h"
 #include "run/run_state.h"
@@ -27,6 +29,7 @@
 #include "source/hash.h"
 #include "source/vendored_pybind11.h"
 #include "triage/render.h"
+#include "util/cache_dir.h"
 #include "util/fs.h"
 #include "util/utc_time.h"
 
@@ -382,6 +385,64 @@ bool try_subpackages(RunState& s, const StepCtx& c) {
   return true;
 }
 
+// The hidden symbols the build's objects use and none defines: nvcc declares the host stub of a
+// __global__ function template hidden in each file that launches it, so a launch of a template
+// another file defines and never instantiates stops the link ("hidden symbol `_Z...' isn't defined")
+// before any library exists for verify's import to name. Read from every object under the build's copy.
+std::vector<std::string> hidden_undefined_in_objects(RunState& s) {
+  std::vector<std::string> out;
+  std::vector<std::string> dirs{s.paths.src + "/build"};
+  for (int seen = 0; !dirs.empty() && seen < 4096; ++seen) {
+    std::string d = dirs.back();
+    dirs.pop_back();
+    for (const auto& n : s.w.list(d, false)) {
+      const std::string p = d + "/" + n;
+      if (s.w.is_dir(p)) {
+        dirs.push_back(p);
+        continue;
+      }
+      if (n.size() < 3 || n.compare(n.size() - 2, 2, ".o") != 0) continue;
+      auto bytes = s.w.read(p);
+      if (!bytes) continue;
+      formats::Bytes b(reinterpret_cast<const unsigned char*>(bytes->data()), bytes->size());
+      if (auto elf = formats::ElfFile::parse(b, nullptr))
+        for (const auto& u : formats::hidden_undefined_symbols(*elf))
+          if (u.rfind("_Z", 0) == 0 && std::find(out.begin(), out.end(), u) == out.end()) out.push_back(u);
+    }
+  }
+  return out;
+}
+
+// A build that stopped at its link on hidden symbols of the package's own kernel templates
+// (3DLUT-interpolation: tetrahedral_cuda.cpp launches TetrahedralForward<scalar_t>, which its .cu
+// defines and never instantiates): port.template-instantiation, once, in the build's own copy, as
+// after verify's import; the build retries, and the port goes back byte for byte if it fails again.
+bool try_link_instantiation(RunState& s, const StepCtx& c) {
+  if (!s.o.ports || s.ported || s.instantiated || s.ports_reverted || c.kind != StepKind::build || !s.o.retry.auto_fix)
+    return false;
+  if (!s.plan.source_dir.empty() && s.copied_from.empty()) return false;  // a tree built in place is never ported
+  const source::Port* p = s.o.ports->find("port.template-instantiation");
+  if (!p) return false;
+  std::vector<std::string> hidden = hidden_undefined_in_objects(s);
+  if (hidden.empty()) return false;
+  source::PortSet one{{*p}};
+  auto r = source::apply_ports(s.paths.src, one, false, &hidden);
+  for (const auto& e : r.errors) s.say("source ports: " + e);
+  if (!r.ok && r.changed()) source::revert_ports(s.paths.src);
+  if (!r.ok || !r.changed()) return false;
+  s.ported = s.instantiated = true;
+  ++s.retries;
+  std::string reason = "source port " + p->id + " in " + std::to_string(r.files.size()) +
+                       " file(s) of the build's copy of the source (the link could not find a specialization of the "
+                       "package's own template, hidden in the objects that use it: " + join(hidden) +
+                       "; ports.diff); reverted byte for byte if it still fails";
+  s.rec.retries.push_back({c.step.name, reason, "source-port", s.since(), r.diff});
+  if (auto e = s.w.write(s.paths.run_dir + "/ports.diff", r.diff); !e.empty()) s.say("ports.diff: " + e);
+  s.say(c.step.name + " failed; retrying with " + reason);
+  c.sr.note = "retried: " + reason;
+  return true;
+}
+
 // build.pybind11-torch's CMake half, before its retry: an old vendored pybind11 that a CMake file of the
 // build's own copy adds gets torchsmith's stand-in as its CMakeLists.txt (source/vendored_pybind11.h);
 // of a tree built in place, only what would change is said. The diff, or "".
@@ -409,6 +470,37 @@ std::string stand_in_pybind11(RunState& s, RemedyPlan& rem) {
   return r.diff;
 }
 
+// build.header-source, before its retry: the folder build.toml names for the missing header into the
+// cache and the build's copy (a tree built in place: the cache's folder alone), first on the retry's
+// CPATH. False, with rem.refused, when the KB has no such folder or the files could not be had.
+bool bring_header_source(RunState& s, RemedyPlan& rem, const std::map<std::string, std::string>& env) {
+  const plan::HeaderSource* h = nullptr;
+  if (s.o.header_sources)
+    for (const auto& e : *s.o.header_sources)
+      if (std::find(e.headers.begin(), e.headers.end(), rem.header_source) != e.headers.end()) h = &e;
+  if (!h) {
+    rem.refused = "build.toml names no repository folder with " + rem.header_source;
+    return false;
+  }
+  const char* mirror = std::getenv(kHeaderSourceMirrorEnv);
+  const bool in_place = !s.plan.source_dir.empty() && s.copied_from.empty();
+  HeaderSourceResult got = provide_header_source(*h, util::cache_dir(), mirror ? mirror : "", s.paths.src, in_place);
+  if (!got.error.empty()) {
+    rem.refused = "build.header-source: " + got.error;
+    return false;
+  }
+  auto cpath = env.find("CPATH");
+  rem.env["CPATH"] = got.include_dir + (cpath == env.end() || cpath->second.empty() ? "" : ":" + cpath->second);
+  rem.reason += "; " + h->repository + "@" + h->tag + ":" + h->path + " (" + std::to_string(h->headers.size()) +
+                " files from " + got.from + ", " + h->source + ")" +
+                (got.copied.empty() ? " at " + got.include_dir
+                                    : " copied into the build's copy of the source at " + got.include_dir +
+                                          " (header-source.diff; `torchsmith fix --revert` removes them)");
+  if (!got.diff.empty())
+    if (auto e = s.w.write(s.paths.run_dir + "/header-source.diff", got.diff); !e.empty()) s.say("header-source.diff: " + e);
+  return true;
+}
+
 // A failed attempt: a remedy and Ended::retry, or the failure recorded with triage's diagnosis.
 Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const build::StepSpec& spec,
                     const build::RunnerOptions& ro) {
@@ -422,6 +514,10 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     if (t.step == c.step.name) tried.push_back(t.reason);
   RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.ran, s.o.retry, s.retries, s.o.native_arches,
                                  c.kind == StepKind::build, tried);
+  if (rem.retry && !rem.header_source.empty() && !bring_header_source(s, rem, spec.env)) {
+    rem.retry = false;
+    s.say("no retry: " + rem.refused);
+  }
   // Ported and still failing: the ports go back, byte for byte (their own journal), unless a remedy
   // retries a later cause the build now reaches (spconv: past the ported all.cc, maxpool.cu's half
   // operators): they stay for that retry, and go back if it fails with nothing left to try.
@@ -435,7 +531,7 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
                       : "the source ports could not be reverted: " + e);
     }
   }
-  if (!rem.retry && try_ports(s, c, r.diagnosis)) return Ended::retry;
+  if (!rem.retry && (try_link_instantiation(s, c) || try_ports(s, c, r.diagnosis))) return Ended::retry;
   if (rem.retry) {
     ++s.retries;
     std::string diff = rem.pybind11_for.empty() ? "" : stand_in_pybind11(s, rem);

@@ -9,6 +9,7 @@
 #include "core/arch_list.h"
 #include "plan/parallelism.h"
 #include "plan/plan.h"
+#include "run/header_source.h"
 
 namespace ts::run {
 
@@ -48,6 +49,41 @@ std::string env_of(const std::map<std::string, std::string>& env, const char* ke
 
 void with_helper(RemedyPlan& r, const std::map<std::string, std::string>& env) {
   r.env["PYTHONPATH"] = plan::pythonpath_with_pyshim(env_of(env, "PYTHONPATH"));
+}
+
+// build.header-source: the header the line names, for the pipeline to bring (run/header_source.h); no
+// build helper (the compilers read CPATH). False with r.refused when it cannot help.
+bool header_source(const triage::Finding& root, const std::map<std::string, std::string>& env, const std::string& line,
+                   const std::string& quoted, RemedyPlan& r) {
+  const std::string header = missing_header_in(line);
+  if (header.empty()) { r.refused = "the log line names no missing header (" + quoted + ")"; return false; }
+  const std::string had = env_of(env, "TORCHSMITH_HEADER_SOURCES");
+  if ((" " + had + " ").find(" " + header + " ") != std::string::npos) {
+    r.refused = header + " was already brought from its repository: the remedy did not help";
+    return false;
+  }
+  r.header_source = header;
+  r.env["TORCHSMITH_HEADER_SOURCES"] = had.empty() ? header : had + " " + header;
+  r.kind = "build_remedy";
+  r.reason = root.id + ": [build.header-source] " + header + " is in no toolkit, system or PyPI package: its "
+             "repository's folder (build.toml [[header_source]]) brought into the cache and the build's copy, first "
+             "on CPATH; the log: " + quoted;
+  return true;
+}
+
+// build.cpp-kernel-launch: the helper compiles C++ sources that launch kernels with nvcc; the
+// signature's env names nvcc's template-stub flag (r.env has it already).
+bool cpp_kernel_launch(const triage::Finding& root, const std::map<std::string, std::string>& env, RemedyPlan& r) {
+  if (!env_of(env, "TORCHSMITH_CPP_LAUNCH").empty()) {
+    r.refused = "the C++ sources that launch kernels are already compiled by nvcc: the remedy did not help";
+    return false;
+  }
+  r.env["TORCHSMITH_CPP_LAUNCH"] = "1";
+  r.reason = "[build.cpp-kernel-launch] a C++ source of a CUDA extension launches kernels (<<<...>>>), which the "
+             "host compiler cannot read: each such source is compiled by nvcc through a .cu in build_temp that "
+             "includes it, the package's file unchanged (TORCHSMITH_CPP_LAUNCH" +
+             std::string(env_of(root.remedy.env, "TORCHSMITH_NVCC_TEMPLATE_STUB").empty() ? "" : ", TORCHSMITH_NVCC_TEMPLATE_STUB") + ")";
+  return true;
 }
 
 // A build helper remedy (src/run/pyshim/, planned from the source scan by plan/build_remedies.cpp)
@@ -151,6 +187,10 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.env["TORCHSMITH_EXT_NAME"] = "1";
     r.reason = "[build.extension-name] setup.py's extension has no name: it gets the one the package's own "
                "torch.utils.cpp_extension.load(name=...) gives the same sources, where exactly one does (TORCHSMITH_EXT_NAME)";
+  } else if (rule == "build.header-source") {
+    return header_source(root, env, line, quoted, r);
+  } else if (rule == "build.cpp-kernel-launch") {
+    if (!cpp_kernel_launch(root, env, r)) return false;
   } else {
     r.refused = "no build helper remedy '" + rule + "' in this torchsmith";
     return false;

@@ -45,6 +45,9 @@ struct RemedyPlan {
   // build.pybind11-torch: the table of the pybind11 each Python needs; the pipeline replaces an old
   // vendored pybind11 that a CMake file adds (source/vendored_pybind11.h) before the retry.
   std::string pybind11_for;
+  // build.header-source: the header file the build stopped on; the pipeline brings the folder that
+  // build.toml's [[header_source]] names for it (run/header_source.h) before the retry, or refuses.
+  std::string header_source;
 };
 
 // What to do after a failure whose diagnosis is d, given the environment the step ran with, the

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "source/edit.h"
@@ -177,7 +178,11 @@ RevertResult revert_fixes(const std::string& tree, const RevertOptions& options)
     }
     auto disk = util::read_file(abs);
     std::string disk_hash = disk ? sha256_hex(*disk) : "";
-    if (disk && disk_hash == jf.original_sha256) {
+    if (jf.created && !disk) {  // a file torchsmith added, already gone
+      res.unchanged.push_back(jf.path);
+      continue;
+    }
+    if (!jf.created && disk && disk_hash == jf.original_sha256) {
       res.unchanged.push_back(jf.path);
       continue;
     }
@@ -192,6 +197,17 @@ RevertResult revert_fixes(const std::string& tree, const RevertOptions& options)
     res.diff += unified_diff(jf.path, disk.value_or(""), jf.original);
     if (options.dry_run) {
       res.restored.push_back(jf.path);
+      continue;
+    }
+    if (jf.created) {  // a file torchsmith added: revert removes it
+      std::error_code rm;
+      std::filesystem::remove(abs, rm);
+      if (rm) {
+        res.errors.push_back(abs + ": cannot remove (" + rm.message() + ")");
+        kept.files.push_back(jf);
+      } else {
+        res.restored.push_back(jf.path);
+      }
       continue;
     }
     if (std::string err = write_keeping_mode(abs, jf.original, jf.mode); !err.empty()) {

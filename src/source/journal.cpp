@@ -52,6 +52,7 @@ bool read_journal(const std::string& tree, Journal& out, std::string* error, con
       jf.applied_sha256 = f.at("applied_sha256").get<std::string>();
       jf.mode = f.value("mode", 0644u) & 0777u;  // a restored file never becomes setuid from the record
       jf.fixes = f.value("fixes", std::vector<std::string>{});
+      jf.created = f.value("created", false);
       out.files.push_back(std::move(jf));
     }
     for (const auto& f : j.value("fixes", json::array())) out.fixes.push_back({f.at("id").get<std::string>(), f.value("hash", "")});
@@ -72,13 +73,16 @@ std::string write_journal(const std::string& tree, const Journal& jr, const char
   j["format"] = "torchsmith-fix-journal";
   j["version"] = 1;
   j["files"] = json::array();
-  for (const auto& f : jr.files)
-    j["files"].push_back({{"path", f.path},
-                          {"original_sha256", f.original_sha256},
-                          {"original_base64", base64_encode(f.original)},
-                          {"applied_sha256", f.applied_sha256},
-                          {"mode", f.mode},
-                          {"fixes", f.fixes}});
+  for (const auto& f : jr.files) {
+    json e{{"path", f.path},
+           {"original_sha256", f.original_sha256},
+           {"original_base64", base64_encode(f.original)},
+           {"applied_sha256", f.applied_sha256},
+           {"mode", f.mode},
+           {"fixes", f.fixes}};
+    if (f.created) e["created"] = true;  // older readers see an empty original; newer ones remove the file
+    j["files"].push_back(std::move(e));
+  }
   j["fixes"] = json::array();
   for (const auto& f : jr.fixes) j["fixes"].push_back({{"id", f.id}, {"hash", f.hash}});
   std::string text;

@@ -14,6 +14,7 @@ struct JournalFile {
   std::string applied_sha256;  // what torchsmith last wrote
   unsigned mode = 0644;
   std::vector<std::string> fixes;  // ids whose edits touched it
+  bool created = false;            // torchsmith wrote a file the tree did not have: revert removes it
 };
 
 struct JournalFix {

@@ -258,5 +258,25 @@ TEST(ElfReal, UndefinedDynamicSymbolsOfACompiledLibrary) {
   EXPECT_EQ(std::find(undefined.begin(), undefined.end(), "_Z3dctPKfPf"), undefined.end());
 }
 
+// An object that calls a template declared hidden (as nvcc declares the host stub of a __global__
+// template in each file launching it) which no object defines: the symbol ld says "isn't defined" is
+// read from .symtab; a default-visibility call (resolved at load time) and a definition are not.
+TEST(ElfReal, HiddenUndefinedSymbolsOfAnObject) {
+  testkit::TempDir t("ts-elf-hidden");
+  ASSERT_EQ(util::write_file_atomic(t / "h.cpp", "template <typename T> __attribute__((visibility(\"hidden\"))) void k(T* p, int n);\n"
+                                                 "template <typename T> void shown(T* p);\n"
+                                                 "void launch(float* p) { k<float>(p, 4); shown<float>(p); }\n"), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(2);
+  auto built = util::run({"g++", "-c", "-fPIC", "-o", t / "h.o", t / "h.cpp"}, o);
+  if (built.exit_code == 127 || !built.error.empty()) GTEST_SKIP() << "no g++";
+  ASSERT_TRUE(built.ok()) << built.err;
+  MappedFile m(t / "h.o");
+  std::string err;
+  auto elf = ElfFile::parse(m.bytes(), &err);
+  ASSERT_TRUE(elf) << err;
+  EXPECT_EQ(hidden_undefined_symbols(*elf), std::vector<std::string>{"_Z1kIfEvPT_i"});
+}
+
 }  // namespace
 }  // namespace ts::formats

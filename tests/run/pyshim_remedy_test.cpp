@@ -4,8 +4,10 @@
 // near miss is left alone. Each build compiles one C++ file without torch headers (~2 s).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "run/pyshim.h"
 #include "testkit/temp_dir.h"
@@ -69,6 +71,35 @@ class PyshimRemedy : public ::testing::Test {
                         "    print('\\n'.join(sorted(n.split('.')[0] for n in zipfile.ZipFile(w).namelist() if n.endswith('.so'))))"},
                        {std::chrono::seconds(60), std::nullopt, {}, tree.string()});
     if (v.ok()) b.value = v.out;
+    return b;
+  }
+
+  // A CUDA FIXTURE built with nvcc by the test venv's torch (Debian's CPU torch 1.13 refuses a
+  // CUDAExtension: its _check_cuda_version reads torch.version.cuda), imported with the toolkit's
+  // libcudart found; "" when no venv or toolkit is here (skip).
+  std::string cuda_python() {
+    const char* home = std::getenv("HOME");
+    std::string py = std::string(home ? home : "/root") + "/.cache/torchsmith/test-venvs/torch-cu13/bin/python";
+    if (!fs::exists(py) || !fs::exists("/usr/local/cuda/bin/nvcc")) return "";
+    return py;
+  }
+  Built build_cuda(const std::string& py, const std::string& fixture, const std::string& name,
+                   std::map<std::string, std::string> env, bool helper = true) {
+    Built b;
+    fs::path tree = fs::path(dir_) / name;
+    fs::copy(fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/long_tail" / fixture, tree, fs::copy_options::recursive);
+    util::RunOptions o;
+    o.timeout = std::chrono::seconds(300);
+    o.cwd = tree.string();
+    o.extra_env = std::move(env);
+    o.extra_env["CUDA_HOME"] = "/usr/local/cuda";
+    o.extra_env["TORCH_CUDA_ARCH_LIST"] = "8.6";
+    if (helper) o.extra_env["PYTHONPATH"] = dir_ + "/pyshim";
+    b.run = util::run({py, "setup.py", "build_ext", "--inplace"}, o);
+    util::RunOptions i{std::chrono::seconds(60), std::nullopt, {}, tree.string()};
+    i.extra_env["LD_LIBRARY_PATH"] = "/usr/local/cuda/lib64";
+    auto v = util::run({py, "-c", "import lt_" + fixture + " as m; print(m.value())"}, i);
+    b.value = v.ok() ? v.out : "import failed: " + v.err;
     return b;
   }
 
@@ -439,6 +470,45 @@ TEST_F(PyshimRemedy, ANewEnoughVendoredPybind11IsKept) {
   Built off = build("old_pybind11", "pb-off", {});
   EXPECT_FALSE(off.run.ok());
   EXPECT_EQ(off.run.err.find("[build.pybind11-torch]"), std::string::npos) << off.run.err;
+}
+
+// 3DLUT-interpolation's tetrahedral_cuda.cpp: a .cpp of a CUDA extension launches a kernel template
+// its .cu defines (here: and instantiates). g++ stops at the `<<<`; with build.cpp-kernel-launch nvcc
+// compiles it through a .cu in build_temp and the import finds the kernel's host stub; near misses:
+// module.cpp (a launch in a comment and a string only) stays with the host compiler, and without the
+// template-stub flag nvcc 13's static stub in kernel.cu leaves launch.cpp's hidden reference undefined at the link.
+TEST_F(PyshimRemedy, AKernelLaunchInACppFailsWithoutTheRemedy) {
+  std::string py = cuda_python();
+  if (py.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13) or no nvcc";
+  Built b = build_cuda(py, "cpp_launch", "launch-plain", {});
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("launch.cpp:5:19: error: expected primary-expression before"), std::string::npos)
+      << b.run.out << b.run.err;
+}
+
+TEST_F(PyshimRemedy, CppKernelLaunchIsCompiledByNvcc) {
+  std::string py = cuda_python();
+  if (py.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13) or no nvcc";
+  Built b = build_cuda(py, "cpp_launch", "launch-fixed",
+                       {{"TORCHSMITH_CPP_LAUNCH", "1"}, {"TORCHSMITH_NVCC_TEMPLATE_STUB", "-static-global-template-stub=false"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.cpp-kernel-launch] lt_cpp_launch: launch.cpp launches CUDA kernels (<<<...>>>): "
+                           "compiled by nvcc through a .cu in build_temp"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "launch.cpp:nvcc module.cpp:host\n");
+  // The package's files are the fixture's, byte for byte; the .cu is a build output.
+  for (const char* f : {"launch.cpp", "module.cpp", "setup.py"}) {
+    std::ifstream a(fs::path(dir_) / "launch-fixed" / f), e(fs::path(TS_SOURCE_DIR) / "tests/fixtures/projects/long_tail/cpp_launch" / f);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(a), {}), std::string(std::istreambuf_iterator<char>(e), {})) << f;
+  }
+}
+
+TEST_F(PyshimRemedy, CppKernelLaunchWithoutTheStubFlagLeavesTheLaunchUndefined) {
+  std::string py = cuda_python();
+  if (py.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13) or no nvcc";
+  Built b = build_cuda(py, "cpp_launch", "launch-no-stub", {{"TORCHSMITH_CPP_LAUNCH", "1"}});
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("hidden symbol `_Z7add_oneIfEvPT_i' isn't defined"), std::string::npos)
+      << b.run.out << b.run.err;
 }
 
 }  // namespace

@@ -412,5 +412,45 @@ TEST(Remedy, ExtensionNameRetriesOnceThroughTheHelper) {
   EXPECT_NE(again.refused.find("already named"), std::string::npos) << again.refused;
 }
 
+// 3DLUT-interpolation's tetrahedral_cuda.cpp launches kernels, which g++ cannot read. The retry
+// compiles such sources with nvcc through the helper, with the signature's template-stub flag; near
+// miss: already done, the remedy did not help.
+TEST(Remedy, CppKernelLaunchRetriesOnceThroughTheHelper) {
+  BuildDiag g("CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE", "build.cpp-kernel-launch",
+              "src/tetrahedral_cuda.cpp:26:41: error: expected primary-expression before '<' token");
+  g.d.findings[0].remedy.env = {{"TORCHSMITH_NVCC_TEMPLATE_STUB", "-static-global-template-stub=false"}};
+  auto r = choose_remedy(g.d, {{"PYTHONPATH", "/x"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("TORCHSMITH_CPP_LAUNCH"), "1");
+  EXPECT_EQ(r.env.at("TORCHSMITH_NVCC_TEMPLATE_STUB"), "-static-global-template-stub=false");
+  EXPECT_EQ(r.env.at("PYTHONPATH"), "{pyshim}:/x");
+  EXPECT_NE(r.reason.find("CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE: [build.cpp-kernel-launch]"), std::string::npos) << r.reason;
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_CPP_LAUNCH", "1"}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already compiled by nvcc"), std::string::npos) << again.refused;
+}
+
+// torch-mesh-isect includes the CUDA samples' helper_math.h: the retry names the header for the
+// pipeline to bring (run/header_source.h); near misses: a line naming no header, one already brought.
+TEST(Remedy, HeaderSourceNamesTheMissingHeader) {
+  BuildDiag g("CUDA_SAMPLES_HEADER_MISSING", "build.header-source",
+              "/x/src/bvh_cuda_op.cu:38:10: fatal error: helper_math.h: No such file or directory");
+  auto r = choose_remedy(g.d, {{"PYTHONPATH", "/x"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.header_source, "helper_math.h");
+  EXPECT_EQ(r.env.at("TORCHSMITH_HEADER_SOURCES"), "helper_math.h");
+  EXPECT_EQ(r.env.count("PYTHONPATH"), 0u);  // the compilers read CPATH; no build helper
+  BuildDiag nvcc("CUDA_SAMPLES_HEADER_MISSING", "build.header-source",
+                 "src/k.cu(3): catastrophic error: cannot open source file \"helper_cuda.h\"");
+  EXPECT_EQ(choose_remedy(nvcc.d, {}, {4}, {}, 0, ArchList{}, true).header_source, "helper_cuda.h");
+  BuildDiag none("CUDA_SAMPLES_HEADER_MISSING", "build.header-source", "error: something else");
+  EXPECT_FALSE(choose_remedy(none.d, {}, {4}, {}, 0, ArchList{}, true).retry);
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_HEADER_SOURCES", "helper_math.h"}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already brought"), std::string::npos) << again.refused;
+}
+
 }  // namespace
 }  // namespace ts::run

@@ -960,6 +960,24 @@ TEST(PortLerp, TheScalarLerpStepsAsideUnderCxx20) {
   EXPECT_EQ(port_one("port.cxx20-global-lerp", call), call);
 }
 
+// torch-mesh-isect's functor inherits thrust::unary_function, which CCCL 3.0 (CUDA 13) removed: the base
+// goes; near misses: a second base beside it, a functor that uses thrust::plus, one already without it.
+TEST(PortRewrite, ThrustUnaryFunctionBaseIsDropped) {
+  const std::string functor = "struct is_valid_cnt : public thrust::unary_function<long2, int> {\n"
+                              "  __host__ __device__ int operator()(long2 v) const { return v.x >= 0; }\n};\n";
+  std::string p = port_one("port.thrust-unary-function", functor);
+  EXPECT_EQ(p, "struct is_valid_cnt {  // torchsmith port.thrust-unary-function: CCCL 3.0 removed the empty base\n\n"
+               "  __host__ __device__ int operator()(long2 v) const { return v.x >= 0; }\n};\n");
+  EXPECT_EQ(port_one("port.thrust-unary-function", "class Add : thrust::binary_function<float, float, float> { };\n"),
+            "class Add {  // torchsmith port.thrust-unary-function: CCCL 3.0 removed the empty base\n };\n");
+  const std::string two = "struct F : public thrust::unary_function<int, int>, public Base {\n};\n";
+  EXPECT_EQ(port_one("port.thrust-unary-function", two), two);
+  const std::string plus = "auto s = thrust::reduce(v.begin(), v.end(), 0, thrust::plus<int>());\n";
+  EXPECT_EQ(port_one("port.thrust-unary-function", plus), plus);
+  const std::string plain = "struct is_valid_cnt {\n  int operator()(long2 v) const;\n};\n";
+  EXPECT_EQ(port_one("port.thrust-unary-function", plain), plain);
+}
+
 // nvcc with C++20 (torch 2.13+'s headers) refuses the call as ambiguous; ported, it compiles with
 // torch's --expt-relaxed-constexpr (device code calls the standard's constexpr lerp), and the tree
 // reverts byte for byte. A cubin needs no GPU.

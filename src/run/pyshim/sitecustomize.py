@@ -63,6 +63,10 @@
 #    of each package they list (a folder with __init__.py below it, under the same package_dir), as
 #    setuptools.find_packages would; gauenk/dnls lists packages=["dnls"] and imports dnls.utils, which
 #    its README's `pip install -e` finds and a wheel lacks;
+#  - build.cpp-kernel-launch, TORCHSMITH_CPP_LAUNCH=1 (a live trigger: g++ stopped at a kernel launch's
+#    `<<<` in a .cpp of a CUDA extension): such a C++ source is compiled by nvcc through a one-line
+#    .cu in build_temp that includes it (with TORCHSMITH_NVCC_TEMPLATE_STUB where nvcc knows it), the
+#    file itself unchanged;
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -349,6 +353,102 @@ def _name_extensions(cpp_extension):
         original = getattr(cpp_extension, ctor, None)
         if original is not None and not getattr(original, "_torchsmith_named", False):
             setattr(cpp_extension, ctor, wrap(ctor, original))
+
+
+# -- build.cpp-kernel-launch --------------------------------------------------------------------
+# A C++ source of a CUDA extension that launches kernels (`Kernel<T><<<grid, block>>>(...)`:
+# 3DLUT-interpolation's tetrahedral_cuda.cpp): cpp_extension gives a .cpp to the host compiler in
+# every torch (_is_cuda_file: .cu/.cuh), and g++ stops at the `<<<`. Such a file is compiled by nvcc
+# instead, through a one-line .cu in build_temp that #includes it by its absolute path: the package's
+# file is not edited, its own quoted includes resolve from its directory as before, and every tool
+# on the way (cpp_extension, ccache, nvcc) reads the language from the .cu suffix (`-x cu` would
+# have to come before the file for ccache, and cpp_extension puts an extension's flags after it).
+# A launch of a kernel template another file defines needs that file's host stub: nvcc 13 makes
+# template stubs static in whole-program mode (`-static-global-template-stub=true`, its new
+# default), so the extension's nvcc flags get TORCHSMITH_NVCC_TEMPLATE_STUB (signatures.toml) where
+# this nvcc knows the option.
+
+def _cpp_launch_wanted():
+    return os.environ.get("TORCHSMITH_CPP_LAUNCH") == "1"
+
+
+_LAUNCH_SUFFIXES = (".cpp", ".cc", ".cxx", ".C")
+
+
+def _launches_kernel(path):
+    # A `<<<...>>>(` outside comments and string literals: a launch, not a comment's example.
+    import re
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return False
+    text = re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', " ", text, flags=re.S)
+    return re.search(r"[\w>)\]]\s*<<<[^;]*?>>>\s*\(", text) is not None
+
+
+def _nvcc_knows(option):
+    import subprocess
+    try:
+        from torch.utils.cpp_extension import CUDA_HOME
+        out = subprocess.run([os.path.join(CUDA_HOME or "", "bin", "nvcc"), "--help"], capture_output=True,
+                             text=True, timeout=60).stdout
+    except Exception:
+        return False
+    return option.split("=", 1)[0] in out
+
+
+def _launch_wrapper(source, where):
+    # where/<source relative to setup.py>.cu holding `#include "/abs/source"`; rewritten only when it
+    # differs, so an incremental build stays incremental.
+    rel = os.path.relpath(os.path.abspath(source))
+    if rel.startswith(".."):
+        rel = os.path.abspath(source).lstrip(os.sep)
+    path = os.path.join(where, rel + ".cu")
+    text = ('// torchsmith build.cpp-kernel-launch: %s launches CUDA kernels; nvcc compiles it through this file\n'
+            '#include "%s"\n' % (os.path.basename(source), os.path.abspath(source)))
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return path
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def _route_launches(exts, build_temp):
+    # Each CUDA extension's C++ sources that launch kernels: compiled by nvcc through a wrapper .cu.
+    stub = os.environ.get("TORCHSMITH_NVCC_TEMPLATE_STUB", "").split()
+    stub_known = None
+    where = os.path.abspath(os.path.join(build_temp, "torchsmith-launch"))
+    for ext in exts:
+        srcs = list(getattr(ext, "sources", None) or [])
+        strs = [s for s in srcs if isinstance(s, str)]
+        if not any(s.endswith((".cu", ".cuh")) for s in strs) and "cudart" not in (getattr(ext, "libraries", None) or []):
+            continue  # not a CUDA extension: nvcc is no compiler of it
+        moved = [s for s in strs if s.endswith(_LAUNCH_SUFFIXES) and _launches_kernel(s)]
+        if not moved:
+            continue
+        ext.sources = [_launch_wrapper(s, where) if s in moved else s for s in srcs]
+        flags = []
+        if stub and stub_known is None:
+            stub_known = _nvcc_knows(stub[0])
+        if stub and stub_known:
+            flags = stub
+            args = getattr(ext, "extra_compile_args", None)
+            if isinstance(args, dict):
+                args["nvcc"] = list(args.get("nvcc") or []) + flags
+            else:  # one list for both compilers: the stub flag is nvcc's alone
+                ext.extra_compile_args = {"cxx": list(args or []), "nvcc": list(args or []) + flags}
+        _say("[build.cpp-kernel-launch] %s: %s launch%s CUDA kernels (<<<...>>>): compiled by nvcc through a .cu in "
+             "build_temp that includes %s, not by the host compiler; the package's file is not edited%s "
+             "(TORCHSMITH_CPP_LAUNCH)" % (ext.name, ", ".join(moved), "es" if len(moved) == 1 else "",
+                                          "it" if len(moved) == 1 else "each",
+                                          "; nvcc gets " + " ".join(flags) if flags else ""))
 
 
 # -- build.cxx-std ------------------------------------------------------------------------------
@@ -1180,6 +1280,8 @@ def _patch(build_ext_cls):
             _set_aside_old_pybind11(exts, _pybind11_needed(), os.getcwd())
         if _no_lto():
             _strip_lto(exts)
+        if _cpp_launch_wanted():
+            _route_launches(exts, self.build_temp)
         # Only torch's BuildExtension with ninja, only when the user did not ask for -j themselves,
         # and not when one extension is a Library that the others link (they need it built first).
         if (slots and len(exts) > 1 and getattr(self, "use_ninja", False) is True and not self.parallel
@@ -1242,7 +1344,7 @@ def _hooks():
     targets = {}
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
             or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir() or os.environ.get("TORCHSMITH_GENERATE")
-            or _pybind11_needed() or _no_lto() or _reroot()):
+            or _pybind11_needed() or _no_lto() or _reroot() or _cpp_launch_wanted()):
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
