@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -744,11 +745,41 @@ TEST(PortNvcc, CharTemplateArgumentAbove127CompilesOnlyPorted) {
   EXPECT_EQ(util::read_file(t / "shift.cu"), src);
 }
 
+// g++ -fsyntax-only of FILES' `compile` against today's torch headers (torch_includes): it fails with
+// each of `before_has` in its errors, the catalogue's ports that apply are `ports`, it compiles ported,
+// and the revert gives every file back byte for byte; `ported` sees the tree between the two.
+struct TorchCompileCase {
+  std::vector<std::pair<std::string, std::string>> files;  // name, text; the first is compiled
+  std::vector<std::string> before_has;
+  std::vector<std::string> ports;
+};
+
+void expect_compiles_only_ported(const TorchCompileCase& c, const std::function<void(const fs::path&)>& ported = {}) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  testkit::TempDir t("ts-port-torch-compile");
+  for (const auto& [name, text] : c.files) ASSERT_EQ(util::write_file_atomic(t / name, text), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
+  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  argv.push_back(t / c.files.front().first);
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  for (const auto& want : c.before_has) EXPECT_NE(before.err.find(want), std::string::npos) << want << "\n" << before.err.substr(0, 2000);
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, c.ports);
+  if (ported) ported(t.path());
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
+  EXPECT_EQ(revert_ports(t.path()), "");
+  for (const auto& [name, text] : c.files) EXPECT_EQ(util::read_file(t / name), text) << name;
+}
+
 // involution-pytorch's autocast wrapper (torch <= 1.9): promote_type without a device type fails on
 // torch 2.15's ATen/autocast_mode.h as on the GPU machine's 2.11, and compiles ported; the tree reverts.
 TEST(PortTorchCompile, AutocastPromoteTypeGetsTheDeviceType) {
-  auto inc = torch_includes();
-  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
   const std::string src =
       "#include <ATen/autocast_mode.h>\n"
       "at::Tensor f(const at::Tensor& input, const at::Tensor& weight) {\n"
@@ -756,57 +787,23 @@ TEST(PortTorchCompile, AutocastPromoteTypeGetsTheDeviceType) {
       "  bool ok = at::autocast::is_autocast_eligible(input);\n"
       "  return ok ? at::autocast::cached_cast(exec_type, input) : weight;\n"
       "}\n";
-  testkit::TempDir t("ts-port-autocast");
-  ASSERT_EQ(util::write_file_atomic(t / "wrapper.h", src), "");
-  ASSERT_EQ(util::write_file_atomic(t / "op.cpp", "#include \"wrapper.h\"\n"), "");
-  util::RunOptions o;
-  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
-  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
-  argv.insert(argv.end(), inc.begin(), inc.end());
-  argv.push_back(t / "op.cpp");
-  auto before = util::run(argv, o);
-  EXPECT_FALSE(before.ok());
-  EXPECT_NE(before.err.find("no matching function for call to"), std::string::npos) << before.err.substr(0, 2000);
-  EXPECT_NE(before.err.find("promote_type(const c10::ScalarType&, const at::Tensor&, const at::Tensor&)"),
-            std::string::npos) << before.err.substr(0, 2000);
-  PortResult r = apply_ports(t.path(), catalogue());
-  ASSERT_TRUE(r.ok);
-  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.autocast-promote-type-device", "port.autocast-eligible-device"}));
-  EXPECT_NE(util::read_file(t / "wrapper.h").value_or("").find("promote_type(at::kFloat, c10::DeviceType::CUDA, input, weight)"),
-            std::string::npos);
-  auto after = util::run(argv, o);
-  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
-  EXPECT_EQ(revert_ports(t.path()), "");
-  EXPECT_EQ(util::read_file(t / "wrapper.h"), src);
+  expect_compiles_only_ported(
+      {{{"op.cpp", "#include \"wrapper.h\"\n"}, {"wrapper.h", src}},
+       {"no matching function for call to", "promote_type(const c10::ScalarType&, const at::Tensor&, const at::Tensor&)"},
+       {"port.autocast-promote-type-device", "port.autocast-eligible-device"}},
+      [](const fs::path& t) {
+        EXPECT_NE(util::read_file(t / "wrapper.h").value_or("").find("promote_type(at::kFloat, c10::DeviceType::CUDA, input, weight)"),
+                  std::string::npos);
+      });
 }
 
 // fairseq-apollo's kernels call the alert torch 2.10 removed: against torch 2.15's headers the call
 // fails as on the GPU machine (torch 2.11), and compiles once the port dropped it.
 TEST(PortTorchCompile, CublasWorkspaceAlertIsDroppedWhereTorchRemovedIt) {
-  auto inc = torch_includes();
-  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
-  const std::string src =
-      "#include <ATen/Context.h>\n"
-      "void gemm() {\n"
-      "  at::globalContext().alertCuBLASConfigNotDeterministic();\n"
-      "}\n";
-  testkit::TempDir t("ts-port-cublas-alert");
-  ASSERT_EQ(util::write_file_atomic(t / "op.cpp", src), "");
-  util::RunOptions o;
-  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
-  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
-  argv.insert(argv.end(), inc.begin(), inc.end());
-  argv.push_back(t / "op.cpp");
-  auto before = util::run(argv, o);
-  EXPECT_FALSE(before.ok());
-  EXPECT_NE(before.err.find("alertCuBLASConfigNotDeterministic"), std::string::npos) << before.err.substr(0, 2000);
-  PortResult r = apply_ports(t.path(), catalogue());
-  ASSERT_TRUE(r.ok);
-  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.cublas-workspace-alert"}));
-  auto after = util::run(argv, o);
-  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
-  EXPECT_EQ(revert_ports(t.path()), "");
-  EXPECT_EQ(util::read_file(t / "op.cpp"), src);
+  expect_compiles_only_ported({{{"op.cpp", "#include <ATen/Context.h>\nvoid gemm() {\n"
+                                           "  at::globalContext().alertCuBLASConfigNotDeterministic();\n}\n"}},
+                               {"alertCuBLASConfigNotDeterministic"},
+                               {"port.cublas-workspace-alert"}});
 }
 
 // superpixPool's suppixpool_cuda.cpp: the backend Type as the factory's first argument; the
@@ -888,31 +885,12 @@ TEST(PortTorchCompile, APackagesNumericTorchVersionCompilesOnlyRenamed) {
 // The backend-Type factory on today's torch headers fails as superpixPool's did and compiles ported
 // (ATen/ATen.h, -fsyntax-only: tens of seconds).
 TEST(PortTorchCompile, BackendTypeFactoryCompilesOnlyPorted) {
-  auto inc = torch_includes();
-  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
-  const std::string src =
-      "#include <ATen/ATen.h>\n"
-      "at::Tensor pool(int64_t b, int64_t c, int64_t k) {\n"
-      "  at::Tensor out = at::zeros(at::CUDA(at::kInt), {b, c, k});\n"
-      "  return -at::ones(at::CPU(at::kFloat), {b, c, k}) + out;\n"
-      "}\n";
-  testkit::TempDir t("ts-port-backend-factory");
-  ASSERT_EQ(util::write_file_atomic(t / "op.cpp", src), "");
-  util::RunOptions o;
-  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
-  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
-  argv.insert(argv.end(), inc.begin(), inc.end());
-  argv.push_back(t / "op.cpp");
-  auto before = util::run(argv, o);
-  EXPECT_FALSE(before.ok());
-  EXPECT_NE(before.err.find("DeprecatedTypeProperties"), std::string::npos) << before.err.substr(0, 2000);
-  PortResult r = apply_ports(t.path(), catalogue());
-  ASSERT_TRUE(r.ok);
-  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.backend-type-factory"}));
-  auto after = util::run(argv, o);
-  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
-  EXPECT_EQ(revert_ports(t.path()), "");
-  EXPECT_EQ(util::read_file(t / "op.cpp"), src);
+  expect_compiles_only_ported({{{"op.cpp", "#include <ATen/ATen.h>\n"
+                                           "at::Tensor pool(int64_t b, int64_t c, int64_t k) {\n"
+                                           "  at::Tensor out = at::zeros(at::CUDA(at::kInt), {b, c, k});\n"
+                                           "  return -at::ones(at::CPU(at::kFloat), {b, c, k}) + out;\n}\n"}},
+                               {"DeprecatedTypeProperties"},
+                               {"port.backend-type-factory"}});
 }
 
 // Near misses: calls that already pass a device type (literal, at::kCUDA, a variable named
