@@ -141,7 +141,7 @@ int run_build_cmd(const GlobalOptions& g, BuildCliOptions& o) {
   if (!o.no_port && ports.errors.empty()) bo.ports = &ports.value;
   // build.header-source's folders (build.toml); a table with errors brings none.
   const auto& build_kb = g.knowledge().get(plan::kBuildTable);
-  if (build_kb.errors.empty()) bo.header_sources = &build_kb.value.header_sources;
+  if (build_kb.errors.empty()) bo.build_kb = &build_kb.value;
   bo.stop_on_fatal = o.req.keep_going_after == 0;
   bo.compile_cache = o.req.compile_cache;
   bo.governor = !o.no_governor;

@@ -265,6 +265,15 @@ bool try_python_ports(RunState& s, const StepCtx& c) {
   return true;
 }
 
+// The mangled C++ names (_Z...) `read` gives of the ELF file in `bytes`, each added to `out` once.
+void add_mangled(std::vector<std::string>& out, const std::string& bytes,
+                 std::vector<std::string> (*read)(const formats::ElfFile&)) {
+  formats::Bytes b(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  if (auto elf = formats::ElfFile::parse(b, nullptr))
+    for (const auto& u : read(*elf))
+      if (u.rfind("_Z", 0) == 0 && std::find(out.begin(), out.end(), u) == out.end()) out.push_back(u);
+}
+
 // The mangled symbols a failed import could not find: each "LIB.so: undefined symbol: NAME" in
 // verify's checks, and the other undefined symbols of that library where it can still be read (the
 // path the import named, else a file of that name under the build's copy), so one retry answers all.
@@ -289,11 +298,7 @@ std::vector<std::string> undefined_symbols(RunState& s) {
           else if (s.w.is_dir(d + "/" + n) && dirs.size() < 64) dirs.push_back(d + "/" + n);
         }
       }
-      if (!bytes) continue;
-      formats::Bytes b(reinterpret_cast<const unsigned char*>(bytes->data()), bytes->size());
-      if (auto elf = formats::ElfFile::parse(b, nullptr))
-        for (const auto& u : formats::undefined_dynamic_symbols(*elf))
-          if (u.rfind("_Z", 0) == 0 && std::find(out.begin(), out.end(), u) == out.end()) out.push_back(u);
+      if (bytes) add_mangled(out, *bytes, formats::undefined_dynamic_symbols);
     }
   }
   return out;
@@ -360,6 +365,14 @@ std::string missing_subpackage(RunState& s) {
   return "";
 }
 
+// A remedy's variables on top of the run's, for every step after it; one that puts the build helper
+// on PYTHONPATH ({pyshim}) gets it written like the plan's.
+void add_remedy_env(RunState& s, const std::map<std::string, std::string>& env) {
+  for (const auto& [k, v] : env) s.remedy_env[k] = v;
+  if (expand_pyshim(s.remedy_env, s.shim_dir))
+    if (auto e = write_pyshim(s.shim_dir); !e.empty()) s.say("the build helper: " + e);
+}
+
 // After verify's import stopped on a subpackage the source has and the wheel lacks: build.subpackages,
 // once: the build helper adds to setup()'s packages every subpackage of a package it lists (as
 // find_packages would under the same package_dir), and the steps run again from the build.
@@ -371,10 +384,8 @@ bool try_subpackages(RunState& s, const StepCtx& c) {
   ++s.retries;
   std::map<std::string, std::string> env = s.env;
   for (const auto& [k, v] : s.remedy_env) env[k] = v;
-  s.remedy_env["PYTHONPATH"] = plan::pythonpath_with_pyshim(env.count("PYTHONPATH") ? env["PYTHONPATH"] : "");
-  s.remedy_env["TORCHSMITH_SUBPACKAGES"] = "1";
-  if (expand_pyshim(s.remedy_env, s.shim_dir))
-    if (auto e = write_pyshim(s.shim_dir); !e.empty()) s.say("the build helper: " + e);
+  add_remedy_env(s, {{"PYTHONPATH", plan::pythonpath_with_pyshim(env.count("PYTHONPATH") ? env["PYTHONPATH"] : "")},
+                     {"TORCHSMITH_SUBPACKAGES", "1"}});
   std::string reason = "[build.subpackages] the wheel's import could not find " + name + ", a package directory of the "
                        "source that setup.py's packages do not list (an editable install would find it): setup()'s "
                        "packages get every subpackage of the packages it lists, as find_packages would "
@@ -402,12 +413,7 @@ std::vector<std::string> hidden_undefined_in_objects(RunState& s) {
         continue;
       }
       if (n.size() < 3 || n.compare(n.size() - 2, 2, ".o") != 0) continue;
-      auto bytes = s.w.read(p);
-      if (!bytes) continue;
-      formats::Bytes b(reinterpret_cast<const unsigned char*>(bytes->data()), bytes->size());
-      if (auto elf = formats::ElfFile::parse(b, nullptr))
-        for (const auto& u : formats::hidden_undefined_symbols(*elf))
-          if (u.rfind("_Z", 0) == 0 && std::find(out.begin(), out.end(), u) == out.end()) out.push_back(u);
+      if (auto bytes = s.w.read(p)) add_mangled(out, *bytes, formats::hidden_undefined_symbols);
     }
   }
   return out;
@@ -474,10 +480,7 @@ std::string stand_in_pybind11(RunState& s, RemedyPlan& rem) {
 // cache and the build's copy (a tree built in place: the cache's folder alone), first on the retry's
 // CPATH. False, with rem.refused, when the KB has no such folder or the files could not be had.
 bool bring_header_source(RunState& s, RemedyPlan& rem, const std::map<std::string, std::string>& env) {
-  const plan::HeaderSource* h = nullptr;
-  if (s.o.header_sources)
-    for (const auto& e : *s.o.header_sources)
-      if (std::find(e.headers.begin(), e.headers.end(), rem.header_source) != e.headers.end()) h = &e;
+  const plan::HeaderSource* h = s.o.build_kb ? s.o.build_kb->header_source(rem.header_source) : nullptr;
   if (!h) {
     rem.refused = "build.toml names no repository folder with " + rem.header_source;
     return false;
@@ -537,13 +540,10 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     std::string diff = rem.pybind11_for.empty() ? "" : stand_in_pybind11(s, rem);
     s.rec.retries.push_back({c.step.name, rem.reason, rem.kind, s.since(), diff});
     s.say(c.step.name + " failed (" + why + "); retrying: " + rem.reason);
-    for (const auto& [k, v] : rem.env) s.remedy_env[k] = v;
+    add_remedy_env(s, rem.env);  // a remedy may put the build helper on PYTHONPATH (force_include)
     if (rem.parallel) s.ran.parallel = *rem.parallel;
     if (rem.arch_list) s.ran.arch_list = *rem.arch_list;
     if (rem.cxx_std) s.ran.cxx_std = *rem.cxx_std;
-    // A remedy may put the build helper on PYTHONPATH (force_include): written like the plan's.
-    if (expand_pyshim(s.remedy_env, s.shim_dir))
-      if (auto e = write_pyshim(s.shim_dir); !e.empty()) s.say("the build helper: " + e);
     std::string build_dir = build_tree(s.plan.steps, s.paths);  // the tree the plan configured
     if (rem.clean_build) {
       std::vector<std::string> kept;

@@ -36,8 +36,8 @@ struct BuildOptions {
   // extension's directory copied to OUT/src; never a tree built in place);
   // null: off (--no-port).
   const source::PortSet* ports = nullptr;
-  // build.toml's [[header_source]] entries (build.header-source, run/header_source.h); null: none.
-  const std::vector<plan::HeaderSource>* header_sources = nullptr;
+  // build.toml, for its [[header_source]] entries (build.header-source, run/header_source.h); null: none.
+  const plan::BuildKb* build_kb = nullptr;
   bool stop_on_fatal = true;         // --keep-going-after turns the early stop off
   std::string compile_cache = "auto";
   std::uint64_t mem_budget = 0;      // governor budget (0 = what the machine has)
