@@ -359,7 +359,9 @@ std::string subpackage_tree(Fixture& f, bool with_utils) {
   std::filesystem::create_directories(f.dir / "out/src/lib/dnls/utils");
   EXPECT_EQ(write_out_marker(f.dir / "out"), "");
   EXPECT_EQ(util::write_file_atomic(f.dir / "out/src/lib/dnls/__init__.py", "from . import utils\n"), "");
-  if (with_utils) EXPECT_EQ(util::write_file_atomic(f.dir / "out/src/lib/dnls/utils/__init__.py", ""), "");
+  if (with_utils) {
+    EXPECT_EQ(util::write_file_atomic(f.dir / "out/src/lib/dnls/utils/__init__.py", ""), "");
+  }
   return f.dir / "out/src";
 }
 
