@@ -358,6 +358,77 @@ void triton_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   }
 }
 
+// An FP8 type Triton refused names the compute capability it needs (triton.toml's [[fp8]]): the fix says
+// which GPUs compile it, the note where that is written.
+void triton_fp8_rule(const SignatureSet& set, Finding& f) {
+  if (f.id != "TRITON_FP8_ARCH_UNSUPPORTED" || f.captures.empty()) return;
+  const TritonFp8* e = set.entities.find_triton_fp8(f.captures[0]);
+  if (!e) return;
+  f.cause += " " + e->dtype + " is " + e->name + ": Triton compiles it for compute capability " + e->capability +
+             " and newer only, so this GPU is older than " + e->capability + ".";
+  f.fix = "Use a GPU of compute capability " + e->capability + " or newer for " + e->dtype + ", or " +
+          "a dtype this GPU has (bf16/fp16 weights, another quantisation). " + f.fix;
+  f.notes.push_back(e->dtype + " needs compute capability >= " + e->capability + " (entity table " + e->file + ":" +
+                    std::to_string(e->line) + ", source " + e->source + ")");
+}
+
+// Who crashed, when a compiler built on LLVM/MLIR failed with no words of cause and no signature read it: an
+// LLVM fatal error, an assertion in LLVM or MLIR code, or a C++ exception a Triton backend's compiler stage
+// raised through pybind11 (a built-in exception class straight under a frame of triton/backends/*/compiler.py:
+// `IndexError: map::at` is std::out_of_range). A compiler driver's crash report names the crashing program
+// ("Program arguments: .../clang++ ..."), and a compiler driver is another cause (an internal compiler error);
+// without one the LLVM is the one a library embeds in the running Python process, and in PyTorch's stack that
+// is Triton's (torch.compile's inductor, Triton kernels), unless numba is named.
+bool names_other_llvm_user(const Finding& f) {
+  for (const auto* v : {&f.evidence, &f.context})
+    for (const auto& e : *v) {
+      if (e.text.find("numba") != std::string::npos) return true;
+      std::size_t at = e.text.find("Program arguments: ");
+      if (at == std::string::npos) continue;
+      std::string_view prog = std::string_view(e.text).substr(at + 19);
+      prog = prog.substr(0, prog.find(' '));
+      prog.remove_prefix(std::min(prog.size(), prog.find_last_of("/\\") + 1));
+      if (prog.rfind("python", 0) != 0) return true;
+    }
+  return false;
+}
+
+// The C++ exception class a line's Python exception was translated from by pybind11, when it is a built-in one.
+bool builtin_exception(std::string_view line) {
+  static const RE2 re(R"(^\s*(?:IndexError|RuntimeError|ValueError|KeyError|TypeError|OverflowError|MemoryError): )");
+  return RE2::PartialMatch(line, re);
+}
+
+bool triton_backend_frame(const std::string& frame) {
+  return frame.find("triton") != std::string::npos && frame.find("backends") != std::string::npos &&
+         frame.find("compiler.py") != std::string::npos;
+}
+
+void compiler_crash_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig || f.evidence.empty()) return;
+  const Signature* to = set.find("TRITON_COMPILER_INTERNAL_ERROR");
+  if (!to) return;
+  for (const auto& e : f.evidence) {
+    auto line = read_failure_line(e.text);
+    if (!line) continue;
+    const std::string tool = line->grammar->tool;
+    std::string why;
+    if (tool == "llvm" && !names_other_llvm_user(f))
+      why = "an LLVM fatal error with no compiler driver named: the LLVM a library embeds in the Python process";
+    else if (tool == "c-assert" && (e.text.find("mlir::") != std::string::npos || e.text.find("llvm::") != std::string::npos) &&
+             !names_other_llvm_user(f))
+      why = "an assertion in LLVM/MLIR code of the running process";
+    else if (builtin_exception(e.text) && triton_backend_frame(frame_above(f, e.line)))
+      why = "a C++ exception raised straight from a Triton backend's compiler stage";
+    else
+      continue;
+    reroute(d, f, *to, "");
+    f.notes.push_back("failure line of " + tool + " (line " + std::to_string(e.line) + "): " + why +
+                      (mentions_triton(f, d.log_facts) ? " (Triton is named in the log)" : " (in PyTorch's stack, Triton's)"));
+    return;
+  }
+}
+
 // ptxas refusing a PTX file names both ISA versions: the CUDA release that reads the file's, and
 // the one the refusing ptxas (or driver) is, from the table; the fix names the release to use.
 void ptx_rule(const SignatureSet& set, Finding& f) {
@@ -513,6 +584,8 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   module_rule(set, d, f);
   build_pip_rule(d, f);
   triton_rule(set, d, f);
+  triton_fp8_rule(set, f);
+  compiler_crash_rule(set, d, f);
   ptx_rule(set, f);
   removed_name_rule(set, f);
   torch_preload_rule(set, d, f);

@@ -114,6 +114,12 @@ const TritonArch* EntityTables::find_triton_arch(std::string_view arch) const {
   return nullptr;
 }
 
+const TritonFp8* EntityTables::find_triton_fp8(std::string_view dtype) const {
+  for (const auto& f : triton_fp8)
+    if (f.dtype == dtype) return &f;
+  return nullptr;
+}
+
 const PtxIsa* EntityTables::find_ptx_isa(std::string_view version) const {
   for (const auto& p : ptx_isas)
     if (p.version == version) return &p;
@@ -240,6 +246,17 @@ constexpr EntrySpec<TritonArch, 4> kTritonArches{
     },
     [](const TritonArch& e) { return e.arch; }, &EntityTables::triton_arches};
 
+constexpr EntrySpec<TritonFp8, 4> kTritonFp8{
+    "fp8",
+    {{{"dtype", &TritonFp8::dtype}, {"name", &TritonFp8::name}, {"capability", &TritonFp8::capability},
+      {"source", &TritonFp8::source}}},
+    {"dtype", "name", "capability", "source"},
+    [](const TritonFp8& f, std::vector<std::string>& p) {
+      if (f.dtype.rfind("fp8", 0) != 0 || !word(f.dtype)) p.push_back("dtype is Triton's name of the type (\"fp8e4nv\"), not '" + f.dtype + "'");
+      if (!f.capability.empty() && !major_minor(f.capability)) p.push_back("'" + f.capability + "' must be MAJOR.MINOR");
+    },
+    [](const TritonFp8& e) { return e.dtype; }, &EntityTables::triton_fp8};
+
 constexpr EntrySpec<PtxIsa, 3> kPtx{
     "isa",
     {{{"version", &PtxIsa::version}, {"cuda", &PtxIsa::cuda}, {"source", &PtxIsa::source}}},
@@ -339,6 +356,7 @@ constexpr FileTable kFileTables[] = {
     {"modules.toml", "removed", load_entries<kRemoved>},
     {"triton.toml", "minimum", load_triton_minimum},
     {"triton.toml", "arch", load_entries<kTritonArches>},
+    {"triton.toml", "fp8", load_entries<kTritonFp8>},
     {"ptx.toml", "isa", load_entries<kPtx>},
     {"libstdcxx.toml", "glibcxx", load_entries<kGlibcxx>},
     {"programs.toml", "program", load_entries<kPrograms>},

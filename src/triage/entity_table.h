@@ -49,6 +49,17 @@ struct TritonArch {
   int line = 0;
 };
 
+// An FP8 type Triton names (its IR's name) and the oldest compute capability its CUDA backend compiles it
+// for: a kernel using it on an older GPU is refused ("type fp8e4nv not supported in this architecture").
+struct TritonFp8 {
+  std::string dtype;       // "fp8e4nv"
+  std::string name;        // what users call it ("FP8 E4M3, torch.float8_e4m3fn")
+  std::string capability;  // "8.9"
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
 struct PtxIsa {
   std::string version;  // "8.4": the PTX file's `.version`
   std::string cuda;     // "12.4": the first CUDA release whose ptxas (and driver) reads it
@@ -96,6 +107,7 @@ struct EntityTables {
   std::vector<ModuleEntry> modules;
   std::vector<RemovedName> removed_names;
   std::vector<TritonArch> triton_arches;
+  std::vector<TritonFp8> triton_fp8;
   std::vector<PtxIsa> ptx_isas;
   std::vector<GlibcxxVersion> glibcxx;
   std::vector<ProvidedEntry> programs;
@@ -113,6 +125,8 @@ struct EntityTables {
   const RemovedName* find_removed(std::string_view module, std::string_view name) const;
   // The entry for an arch ("sm_120a" is sm_120's).
   const TritonArch* find_triton_arch(std::string_view arch) const;
+  // The entry for a Triton FP8 type ("fp8e4nv"), exactly.
+  const TritonFp8* find_triton_fp8(std::string_view dtype) const;
   // The entry for a PTX ISA version ("8.4"), exactly.
   const PtxIsa* find_ptx_isa(std::string_view version) const;
   // The entry for a GLIBCXX version ("3.4.32"), exactly.

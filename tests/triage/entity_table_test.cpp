@@ -15,6 +15,9 @@ TEST(EntityTable, BuiltInTablesLoadCleanAndNameExistingSignatures) {
   EXPECT_GE(t.modules.size(), 5u);
   EXPECT_GE(t.triton_arches.size(), 3u);
   EXPECT_FALSE(t.triton_min_capability.empty());
+  ASSERT_NE(t.find_triton_fp8("fp8e4nv"), nullptr);
+  EXPECT_EQ(t.find_triton_fp8("fp8e4nv")->capability, "8.9");
+  EXPECT_EQ(t.find_triton_fp8("fp8e4"), nullptr);  // exactly, not a prefix
   EXPECT_GE(t.ptx_isas.size(), 20u);
   EXPECT_GE(t.glibcxx.size(), 15u);
   std::vector<std::string> ids;
@@ -74,7 +77,8 @@ TEST(EntityTable, BadEntriesAreRefusedWithTheirLine) {
 TEST(EntityTable, EveryTableReportsItsFieldsTheSameWay) {
   const std::pair<const char*, const char*> tables[] = {
       {"headers.toml", "header"},   {"modules.toml", "module"},           {"modules.toml", "removed"},
-      {"triton.toml", "arch"},      {"ptx.toml", "isa"},                  {"libstdcxx.toml", "glibcxx"},
+      {"triton.toml", "arch"},      {"triton.toml", "fp8"},               {"ptx.toml", "isa"},
+      {"libstdcxx.toml", "glibcxx"},
       {"programs.toml", "program"}, {"dependencies.toml", "dependency"}, {"dependencies.toml", "distribution"},
       {"stdlib.toml", "member"}};
   for (const auto& [file, key] : tables) {
@@ -90,7 +94,7 @@ TEST(EntityTable, EveryTableReportsItsFieldsTheSameWay) {
     EXPECT_GT(last_missing, 0u) << key;
     EXPECT_GT(unknown, last_missing) << key;
     EXPECT_TRUE(t.headers.empty() && t.modules.empty() && t.removed_names.empty() && t.triton_arches.empty() &&
-                t.ptx_isas.empty() && t.glibcxx.empty() && t.programs.empty() && t.dependencies.empty() &&
+                t.triton_fp8.empty() && t.ptx_isas.empty() && t.glibcxx.empty() && t.programs.empty() && t.dependencies.empty() &&
                 t.distributions.empty() && t.std_members.empty())
         << key;
   }

@@ -388,6 +388,95 @@ TEST(Entity, PtxasRefusalOutsideTritonStaysNvccs) {
   EXPECT_EQ(d.root()->id, "NVCC_UNSUPPORTED_GPU_ARCH");
 }
 
+// An FP8 type Triton refused names the capability it needs (data/kb/triton.toml's [[fp8]]).
+TEST(Entity, TritonsRefusedFp8TypeNamesTheCapabilityItNeeds) {
+  // kvcache-ai/ktransformers#1930: an FP8 MoE kernel on an RTX 3090 (sm_86).
+  Diagnosis d = diagnose(
+      "triton.compiler.errors.CompilationError: at 1:0:\n"
+      "def fused_moe_kernel(\n"
+      "^\n"
+      "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TRITON_FP8_ARCH_UNSUPPORTED") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("8.9 or newer"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(d.root()->cause.find("float8_e4m3fn"), std::string::npos) << d.root()->cause;
+  EXPECT_NE(notes_of(*d.root()).find("triton.toml"), std::string::npos);
+  // triton-lang/triton#4319 quotes the assertion of earlier releases: the same type, the same capability.
+  Diagnosis old = diagnose("AssertionError: fp8e4nv data type is not supported on CUDA arch < 89\n");
+  ASSERT_TRUE(old.root());
+  EXPECT_EQ(old.root()->id, "TRITON_FP8_ARCH_UNSUPPORTED") << findings_text(old);
+  EXPECT_NE(old.root()->fix.find("8.9 or newer"), std::string::npos);
+  // A type the table does not have keeps the signature's words, with no capability made up.
+  Diagnosis other = diagnose("ValueError(\"type fp8e5b16 not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e4nv', 'fp8e5')\")\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "TRITON_FP8_ARCH_UNSUPPORTED");
+  EXPECT_EQ(other.root()->fix.find("compute capability"), std::string::npos) << other.root()->fix;
+}
+
+// A compiler built on LLVM/MLIR that failed without words of cause: who crashed is read from the log's
+// structure (the failure line's grammar, the frame above it, a crash report naming its program).
+TEST(Entity, AnEmbeddedLlvmOrMlirCrashIsTritonsCompiler) {
+  // microsoft/TRELLIS.2#89: Triton's TritonGPU backend on a V100, the whole excerpt.
+  Diagnosis fatal = diagnose("LLVM ERROR: Failed to compute parent layout for slice layout.\n");
+  ASSERT_TRUE(fatal.root());
+  EXPECT_EQ(fatal.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(fatal);
+  EXPECT_NE(notes_of(*fatal.root()).find("LLVM fatal error"), std::string::npos);
+  // state-spaces/mamba#565: an assertion in Triton's MLIR analysis, in the python process.
+  Diagnosis assertion = diagnose(
+      "python: /project/lib/Analysis/Allocation.cpp:40: std::pair<llvm::SmallVector<unsigned int>, llvm::SmallVector<unsigned int> > "
+      "mlir::triton::getCvtOrder(mlir::Attribute, mlir::Attribute): Assertion `!(srcMmaLayout && dstMmaLayout) && \"Unexpected mma -> mma "
+      "layout conversion\"' failed.\n"
+      "Aborted (core dumped)\n");
+  ASSERT_TRUE(assertion.root());
+  EXPECT_EQ(assertion.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(assertion);
+  // state-spaces/mamba#516: std::out_of_range through pybind11, straight under make_llir's pass manager.
+  Diagnosis stage = diagnose(
+      "  File \"/home/thientan/anaconda3/lib/python3.12/site-packages/triton/backends/nvidia/compiler.py\", line 228, in make_llir\n"
+      "    pm.run(mod)\n"
+      "IndexError: map::at\n");
+  ASSERT_TRUE(stage.root());
+  EXPECT_EQ(stage.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(stage);
+  // lllyasviel/FramePack#350: Triton's binding says its pass manager failed (the signature's own pattern).
+  Diagnosis pm = diagnose("RuntimeError: PassManager::run failed\n");
+  ASSERT_TRUE(pm.root());
+  EXPECT_EQ(pm.root()->id, "TRITON_COMPILER_INTERNAL_ERROR");
+}
+
+TEST(Entity, ACrashOfAnotherProgramOrLibraryIsNotTritons) {
+  // llvm/llvm-project#96789: clang's own crash report names clang as the program: a compiler driver's crash.
+  Diagnosis clang = diagnose(
+      "fatal error: error in backend: Cannot select: intrinsic %llvm.writecmrelease\n"
+      "PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/ and include the crash backtrace, preprocessed source, and associated run script.\n"
+      "Stack dump:\n"
+      "0.\tProgram arguments: /home/nidhin/redefine_sdk/llvm-project-18.1.0.src/build/bin/clang -Wall -target riscv32-unknown-elf -O3 -c -o fib.o fib.c\n");
+  ASSERT_TRUE(clang.root());
+  EXPECT_NE(clang.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(clang);
+  // An LLVM fatal error under numba's frames is numba's JIT, not Triton's.
+  Diagnosis numba = diagnose(
+      "  File \"/opt/conda/lib/python3.10/site-packages/numba/core/codegen.py\", line 1055, in _finalize_specific\n"
+      "LLVM ERROR: Cannot select: 0x55d1c0 f64 = fcanonicalize\n");
+  ASSERT_TRUE(numba.root());
+  EXPECT_NE(numba.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(numba);
+  // An assertion in a program's own code (no LLVM or MLIR named) is that program's.
+  Diagnosis own = diagnose("demo: src/parser.c:120: parse: Assertion `n > 0' failed.\nAborted (core dumped)\n");
+  ASSERT_TRUE(own.root());
+  EXPECT_NE(own.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(own);
+  // A built-in exception under Triton's frontend (the user's kernel source), not a backend compiler stage.
+  Diagnosis frontend = diagnose(
+      "  File \"/usr/lib/python3.10/site-packages/triton/compiler/code_generator.py\", line 1147, in ast_to_ttir\n"
+      "    generator.visit(fn.parse())\n"
+      "TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'\n");
+  ASSERT_TRUE(frontend.root());
+  EXPECT_NE(frontend.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(frontend);
+  // Triton's ptxas stage fails with its own exception class, which is not the backend's C++ failing.
+  Diagnosis ptxas = diagnose(
+      "  File \"/venv/lib/python3.11/site-packages/triton/backends/nvidia/compiler.py\", line 330, in make_cubin\n"
+      "    raise PTXASError(f\"{error}\\n\"\n"
+      "triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n");
+  ASSERT_TRUE(ptxas.root());
+  EXPECT_NE(ptxas.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(ptxas);
+}
+
 // ptxas refusing a newer PTX ISA: both versions name a CUDA release (data/kb/ptx.toml).
 TEST(Entity, PtxasRefusingANewerIsaNamesTheCudaReleaseThatReadsIt) {
   // triton-lang/triton#5385: Triton's PTX (ISA 8.4) assembled with CUDA 11.8's nvcc.

@@ -676,6 +676,17 @@ c('TRITON_ARCH_UNSUPPORTED', ["[rank6]:     raise RuntimeError(f'Internal Triton
   "[rank6]: ptxas fatal   : Value 'sm_100' is not defined for option 'gpu-name'"],
   ["ptxas fatal : Value 'sm_89' is not defined for option 'gpu-name'"])
 
+# kvcache-ai/ktransformers#1930: an FP8 MoE kernel on an RTX 3090 (sm_86); the near miss lists fp8e4nv as supported.
+c('TRITON_FP8_ARCH_UNSUPPORTED', ['triton.compiler.errors.CompilationError: at 1:0:', 'def fused_moe_kernel(', '^',
+  "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")"],
+  ["INFO: target sm_90a: the supported fp8 dtypes are ('fp8e4b15', 'fp8e4nv', 'fp8e5'), using fp8e4nv for the KV cache"])
+
+# state-spaces/mamba#516: Triton 3.0.0's make_llir pass manager on a 2080 Ti; the near miss names the pass manager
+# while it runs.
+c('TRITON_COMPILER_INTERNAL_ERROR', ['  File "/home/u/anaconda3/lib/python3.12/site-packages/triton/backends/nvidia/compiler.py", line 228, in make_llir',
+  '    pm.run(mod)', 'RuntimeError: PassManager::run failed'],
+  ['TRITON_ENABLE_LLVM_DEBUG=1: printing every pass PassManager::run runs for make_llir'])
+
 c('BITSANDBYTES_NATIVE_LIB_NOT_LOADED', ['CUDA SETUP: CUDA runtime path found: /usr/local/cuda-12.1/lib64/libcudart.so',
   'CUDA SETUP: Detected CUDA version 121',
   'CUDA SETUP: Required library version not found: libbitsandbytes_cuda121_nocublaslt.so. Maybe you need to ',
