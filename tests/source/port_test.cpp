@@ -806,6 +806,20 @@ TEST(PortTorchCompile, CublasWorkspaceAlertIsDroppedWhereTorchRemovedIt) {
                                {"port.cublas-workspace-alert"}});
 }
 
+// gnn-robustness-kernels' custom_kernel.cu: `X.argsort(0)` is ambiguous on torch >= 1.13's headers
+// (argsort(int64_t, bool) and argsort(bool stable, int64_t, bool)); the literal becomes an int64_t.
+// Near misses: a second argument settles it, a variable or no argument is not a literal.
+TEST(PortTorchCompile, ArgsortWithAnIntegerLiteralCompilesOnlyPorted) {
+  expect_compiles_only_ported({{{"op.cpp", "#include <ATen/core/Tensor.h>\n"
+                                           "at::Tensor f(const at::Tensor& X) { return X.argsort(0).argsort( -1 ); }\n"}},
+                               {"argsort"},
+                               {"port.argsort-int-dim"}});
+  EXPECT_EQ(port_one("port.argsort-int-dim", "auto a = X.argsort(0);\n"), "auto a = X.argsort(static_cast<int64_t>(0));\n");
+  for (const char* left : {"auto a = X.argsort(0, true);\n", "auto a = X.argsort(dim);\n", "auto a = X.argsort();\n",
+                           "auto a = X.argsort(/*stable=*/true, 1);\n"})
+    EXPECT_EQ(port_one("port.argsort-int-dim", left), left) << left;
+}
+
 // superpixPool's suppixpool_cuda.cpp: the backend Type as the factory's first argument; the
 // method form and the TensorOptions-last form are other spellings, left alone.
 TEST(PortBackendTypeFactory, TheBackendTypeBecomesTensorOptionsAfterTheSizes) {
