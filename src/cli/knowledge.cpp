@@ -25,6 +25,7 @@ const std::vector<kb::TableSpec>& stage_tables() {
       triage::kProgramTable.spec,   // programs.toml  }
       triage::kDependencyTable.spec, // dependencies.toml }
       triage::kStdlibTable.spec,    // stdlib.toml   }
+      triage::kCudaApiTable.spec,   // cuda_api.toml }
       package::kWheelPolicyTable.spec,  // manylinux.toml
   };
   return tables;

@@ -161,6 +161,37 @@ void removed_name_rule(const SignatureSet& set, Finding& f) {
                     " (entity table " + r->file + ":" + std::to_string(r->line) + ", source " + r->source + ")");
 }
 
+// A CUDA library entry point a CUDA release removed (cuda_api.toml), named by a compile error as
+// undeclared (nvcc, GCC, clang) or by a link error as an undefined symbol: the code was written for a
+// toolkit before that release. The table's name decides, whatever generic reading the line's wording
+// reached (an undefined `cusparse...` reference reads as a library left off the link line); a name the
+// table lacks (one that still exists, the package's own) keeps that reading.
+void removed_entry_point_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  for (const char* kind : {"identifier", "symbol"}) {
+    std::string name;
+    const Evidence* at = named(f, kind, name);
+    const RemovedEntryPoint* e = at ? set.entities.find_removed_entry_point(name) : nullptr;
+    const Signature* to = e ? set.find("CUDA_LIBRARY_API_REMOVED") : nullptr;
+    if (!to) continue;
+    f.captures = {name};
+    reroute(d, f, *to, name);
+    // The generic reading's account of the same symbol (an older copy of the library loaded first) is not the cause.
+    std::erase_if(f.notes, [&](const std::string& n) { return n.starts_with("undefined symbol " + name + ":"); });
+    if (std::string_view(kind) == "symbol") f.phase = "link";
+    f.cause = "`" + name + "` is an entry point of " + e->library + " that CUDA " + e->removed_in +
+              " removed: the code was written for an older CUDA toolkit than the one building it, whose " + e->library +
+              " headers and library no longer have it.";
+    f.fix = "Port the call to " + e->use + " (available before " + e->removed_in + " too), or build with a CUDA toolkit older than " +
+            e->removed_in + " and a torch built for it." +
+            (e->port.empty() ? std::string()
+                             : " torchsmith build does this once by itself: " + e->port + " gives the build's copy of the source a "
+                               "compatibility definition of the old call and retries (reverted if the retry fails).");
+    f.notes.push_back(e->library + " " + name + " (line " + std::to_string(at->line) + ") was removed in CUDA " + e->removed_in +
+                      "; use " + e->use + " (entity table " + e->file + ":" + std::to_string(e->line) + ", source " + e->source + ")");
+    return;
+  }
+}
+
 // A CUDA library that torch's own preload (`_load_global_deps` in torch/__init__.py) could not open
 // is one of the nvidia-* wheels pip's torch depends on, not an extension's: the wheels are missing or
 // in another site-packages than torch.
@@ -588,6 +619,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   compiler_crash_rule(set, d, f);
   ptx_rule(set, f);
   removed_name_rule(set, f);
+  removed_entry_point_rule(set, d, f);
   torch_preload_rule(set, d, f);
   uv_index_rule(set, d, f);
   import_crash_rule(set, d, f);

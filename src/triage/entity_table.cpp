@@ -7,6 +7,8 @@
 #include <cctype>
 #include <span>
 
+#include <re2/re2.h>
+
 #include "kb/layers.h"
 #include "kb/toml_parse.h"
 #include "kb/tomlpp.h"
@@ -158,6 +160,15 @@ const StdMember* EntityTables::find_std_member(std::string_view name) const {
   return nullptr;
 }
 
+const RemovedEntryPoint* EntityTables::find_removed_entry_point(std::string_view name) const {
+  if (name.empty()) return nullptr;
+  for (const auto& e : removed_entry_points) {
+    RE2 re(e.names, RE2::Quiet);
+    if (re.ok() && RE2::FullMatch(re2::StringPiece(name.data(), name.size()), re)) return &e;
+  }
+  return nullptr;
+}
+
 namespace {
 
 // One [[array]] of a table file: its entry type's string fields, what else an entry must satisfy (each
@@ -289,6 +300,21 @@ constexpr EntrySpec<StdMember, 3> kStdMembers{
     },
     [](const StdMember& e) { return e.name; }, &EntityTables::std_members};
 
+// cuda_api.toml: `names` is an RE2 a removed name matches in full, of one library's entry points.
+constexpr EntrySpec<RemovedEntryPoint, 7> kEntryPoints{
+    "entry_point",
+    {{{"library", &RemovedEntryPoint::library}, {"names", &RemovedEntryPoint::names},
+      {"removed_in", &RemovedEntryPoint::removed_in}, {"use", &RemovedEntryPoint::use}, {"port", &RemovedEntryPoint::port},
+      {"source", &RemovedEntryPoint::source}, {"checked", &RemovedEntryPoint::checked}}},
+    {"library", "names", "removed_in", "use", "", "source", ""},
+    [](const RemovedEntryPoint& e, std::vector<std::string>& p) {
+      if (!e.removed_in.empty() && !major_minor(e.removed_in)) p.push_back("removed_in '" + e.removed_in + "' must be MAJOR.MINOR");
+      RE2 re(e.names, RE2::Quiet);
+      if (!e.names.empty() && !re.ok()) p.push_back("names is not RE2: " + re.error());
+      if (!e.port.empty() && e.port.rfind("port.", 0) != 0) p.push_back("port names a port id (\"port.*\"), not '" + e.port + "'");
+    },
+    [](const RemovedEntryPoint& e) { return e.library + ":" + e.names; }, &EntityTables::removed_entry_points};
+
 // programs.toml and dependencies.toml (its [[dependency]] and [[distribution]]) share one entry
 // (ProvidedEntry); only the table's key, what a valid name looks like and the list differ.
 constexpr std::array<std::pair<const char*, std::string ProvidedEntry::*>, 4> kProvidedFields{
@@ -363,6 +389,7 @@ constexpr FileTable kFileTables[] = {
     {"dependencies.toml", "dependency", load_entries<kDependencies>},
     {"dependencies.toml", "distribution", load_entries<kDistributions>},
     {"stdlib.toml", "member", load_entries<kStdMembers>},
+    {"cuda_api.toml", "entry_point", load_entries<kEntryPoints>},
 };
 
 }  // namespace
@@ -391,7 +418,7 @@ std::vector<std::string> load_entity_text(std::string_view name, std::string_vie
 EntityTables load_entity_tables(const std::vector<std::string>& overlay_dirs, std::vector<std::string>& errors) {
   EntityTables t;
   for (std::string_view name : {"headers.toml", "modules.toml", "triton.toml", "ptx.toml", "libstdcxx.toml", "programs.toml",
-                                "dependencies.toml", "stdlib.toml"})
+                                "dependencies.toml", "stdlib.toml", "cuda_api.toml"})
     kb::for_each_layer(name, overlay_dirs, [&](const std::string& file, std::string_view text) {
       auto e = load_entity_text(name, file, text, t);
       errors.insert(errors.end(), e.begin(), e.end());
@@ -448,6 +475,9 @@ void validate_dependencies_file(std::string_view file, std::string_view text, st
 }
 void validate_stdlib_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
   validate("stdlib.toml", file, text, errors);
+}
+void validate_cuda_api_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors) {
+  validate("cuda_api.toml", file, text, errors);
 }
 
 }  // namespace ts::triage

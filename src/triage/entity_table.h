@@ -1,6 +1,6 @@
 #pragma once
 // The entity tables triage reasons with (data/kb/headers.toml, modules.toml, triton.toml, ptx.toml,
-// libstdcxx.toml, programs.toml, dependencies.toml):
+// libstdcxx.toml, programs.toml, dependencies.toml, stdlib.toml, cuda_api.toml):
 // what provides a header, what a missing Python module means in a build and at import, which Triton
 // release first knows a GPU arch, which CUDA release first reads a PTX ISA version. Loaded beside the
 // signatures (signature.h), each entry with its source; the rules that use them are in entity.h.
@@ -102,6 +102,19 @@ struct StdMember {
   int line = 0;
 };
 
+// An entry point of a CUDA library that a CUDA release removed (cuda_api.toml): a compile error naming
+// it as undeclared, or a link error naming its symbol, means the code was written for an older toolkit.
+struct RemovedEntryPoint {
+  std::string library;     // "cuSPARSE"
+  std::string names;       // RE2 a removed name matches in full ("cusparse[SDCZ]gthr")
+  std::string removed_in;  // the first CUDA release (MAJOR.MINOR) whose headers lack it
+  std::string use;         // what replaces it
+  std::string port;        // the source port that gives a compatibility definition ("" = none)
+  std::string source, checked;
+  std::string file;
+  int line = 0;
+};
+
 struct EntityTables {
   std::vector<HeaderEntry> headers;
   std::vector<ModuleEntry> modules;
@@ -114,6 +127,7 @@ struct EntityTables {
   std::vector<ProvidedEntry> dependencies;
   std::vector<ProvidedEntry> distributions;
   std::vector<StdMember> std_members;
+  std::vector<RemovedEntryPoint> removed_entry_points;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
   std::string triton_min_capability_source;
 
@@ -137,6 +151,9 @@ struct EntityTables {
   const ProvidedEntry* find_provided(std::string_view kind, std::string_view name) const;
   // The entry for a name of namespace std ("cout"), exactly.
   const StdMember* find_std_member(std::string_view name) const;
+  // The entry whose `names` matches a CUDA library entry point in full ("cusparseSgthr"); nullptr for
+  // one no release removed (cusparseSpMV) or a name of no library.
+  const RemovedEntryPoint* find_removed_entry_point(std::string_view name) const;
 };
 
 // Parses one table file into `out` (headers.toml, modules.toml, triton.toml, ptx.toml or libstdcxx.toml,
@@ -161,6 +178,7 @@ void validate_libstdcxx_file(std::string_view file, std::string_view text, std::
 void validate_programs_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_dependencies_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 void validate_stdlib_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
+void validate_cuda_api_file(std::string_view file, std::string_view text, std::vector<kb::KbError>& errors);
 inline constexpr kb::TableDef<EntityTables> kHeaderTable{{"headers", "headers.toml", &validate_headers_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kModuleTable{{"modules", "modules.toml", &validate_modules_file}, &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kTritonTable{{"triton", "triton.toml", &validate_triton_file}, &load_entity_tables};
@@ -172,5 +190,7 @@ inline constexpr kb::TableDef<EntityTables> kProgramTable{{"programs", "programs
 inline constexpr kb::TableDef<EntityTables> kDependencyTable{{"dependencies", "dependencies.toml", &validate_dependencies_file},
                                                              &load_entity_tables};
 inline constexpr kb::TableDef<EntityTables> kStdlibTable{{"stdlib", "stdlib.toml", &validate_stdlib_file}, &load_entity_tables};
+inline constexpr kb::TableDef<EntityTables> kCudaApiTable{{"cuda_api", "cuda_api.toml", &validate_cuda_api_file},
+                                                          &load_entity_tables};
 
 }  // namespace ts::triage

@@ -157,6 +157,11 @@ constexpr EntityPattern kEntities[] = {
     {"symbol", R"(undefined reference to [`'](.+?)')"},
     {"symbol", "undefined reference to \xe2\x80\x98(.+?)\xe2\x80\x99"},  // gcc with UTF-8 quotes
     {"symbol", R"(Symbol not found: ([\w.$@]+))"},
+    // A name the compiler found no declaration of: nvcc's EDG front end, GCC (ASCII or UTF-8 quotes), clang.
+    {"identifier", R"re(identifier "(\w+)" is undefined)re"},
+    {"identifier", R"('(\w+)' was not declared in this scope)"},
+    {"identifier", "\xe2\x80\x98(\\w+)\xe2\x80\x99 was not declared in this scope"},
+    {"identifier", R"(use of undeclared identifier '(\w+)')"},
     {"library", R"((lib[\w+.-]*\.so[\d.]*): cannot open shared object file)"},
     {"library", R"re(Error loading "([^"]+\.dll)")re"},
     {"library", R"(cannot find -l(\S+))"},

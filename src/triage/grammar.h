@@ -31,7 +31,7 @@ struct Grammar {
 std::span<const Grammar> grammars();
 
 struct Entity {
-  std::string kind;   // "module", "header", "symbol", "library", "arch", "version", "path", "package", "program",
+  std::string kind;   // "module", "header", "symbol", "identifier" (a name a compiler found undeclared), "library", "arch", "version", "path", "package", "program",
                       // "dependency" (what a build's finder could not find: "CUDNN", "Torch"),
                       // "torch_installed" (the torch a line says the environment has),
                       // "ptx_isa" / "ptx_isa_known" (a PTX file's ISA, the newest its reader knows)

@@ -494,17 +494,24 @@ static bool adopt_reading(const Engine& engine, Finding& f, const std::string& t
 void rejoin_wrapped(const Engine& engine, Diagnosis& d) {
   if (d.findings.empty() || !d.root() || d.root()->sig) return;
   Finding& f = d.findings.front();
-  std::string joined;
+  std::string joined, as_is;
   bool wrapped = false;
   for (std::size_t i = 0; i < f.context.size(); ++i) {
     const auto& c = f.context[i];
     if (c.line < f.first_line()) continue;  // from the failure line on
     joined += c.text;
+    as_is += c.text + '\n';
     bool next = i + 1 < f.context.size() && f.context[i + 1].line == c.line + 1;
     if (next && c.text.size() >= 80 && c.text.size() < kEvidenceCap) wrapped = true;
     else joined += '\n';
   }
   if (!wrapped) return;
+  // Lines an entity rule reads as they are (a long `identifier "cusparseSgthr" is undefined` line that
+  // was never wrapped) are not the wrap's: the entity rules after this name the cause without the note.
+  Scanner plain(engine, false, 1);
+  plain.set_rejoin(false);
+  plain.feed(as_is);
+  if (Diagnosis p = plain.finish(); p.known() && p.failed()) return;
   adopt_reading(engine, f, joined,
                 "the failure's lines are cut at the terminal's width (a line of 80+ bytes continued "
                 "mid-word on the next): read joined, they are ");

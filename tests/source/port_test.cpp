@@ -806,6 +806,20 @@ TEST(PortTorchCompile, CublasWorkspaceAlertIsDroppedWhereTorchRemovedIt) {
                                {"port.cublas-workspace-alert"}});
 }
 
+// gnn-robustness-kernels' custom_kernel.cu: `X.argsort(0)` is ambiguous on torch >= 1.13's headers
+// (argsort(int64_t, bool) and argsort(bool stable, int64_t, bool)); the literal becomes an int64_t.
+// Near misses: a second argument settles it, a variable or no argument is not a literal.
+TEST(PortTorchCompile, ArgsortWithAnIntegerLiteralCompilesOnlyPorted) {
+  expect_compiles_only_ported({{{"op.cpp", "#include <ATen/core/Tensor.h>\n"
+                                           "at::Tensor f(const at::Tensor& X) { return X.argsort(0).argsort( -1 ); }\n"}},
+                               {"argsort"},
+                               {"port.argsort-int-dim"}});
+  EXPECT_EQ(port_one("port.argsort-int-dim", "auto a = X.argsort(0);\n"), "auto a = X.argsort(static_cast<int64_t>(0));\n");
+  for (const char* left : {"auto a = X.argsort(0, true);\n", "auto a = X.argsort(dim);\n", "auto a = X.argsort();\n",
+                           "auto a = X.argsort(/*stable=*/true, 1);\n"})
+    EXPECT_EQ(port_one("port.argsort-int-dim", left), left) << left;
+}
+
 // superpixPool's suppixpool_cuda.cpp: the backend Type as the factory's first argument; the
 // method form and the TensorOptions-last form are other spellings, left alone.
 TEST(PortBackendTypeFactory, TheBackendTypeBecomesTensorOptionsAfterTheSizes) {
@@ -983,6 +997,74 @@ TEST(PortNvcc, HelperMathLerpCompilesUnderCxx20OnlyPorted) {
   EXPECT_TRUE(after.ok()) << after.out << after.err;
   EXPECT_EQ(revert_ports(t.path()), "");
   EXPECT_EQ(util::read_file(t / "helper_math.h"), kHelperMath);
+}
+
+// cuSPARSE's legacy level-1 calls (CUDA 12.0 removed them): a .cu that calls one gets the compatibility
+// block once, at its top, and the rest of the file as it was. Near misses: a file calling entry points
+// cuSPARSE 12/13 still has, a .cpp (no kernel launch there), a file that defines its own cusparseSgthr,
+// a name that only contains a legacy one, and a file already ported.
+TEST(PortRewrite, CusparseLevel1CallsGetTheCompatibilityBlockOnce) {
+  const std::string call = "#include <cusparse.h>\nvoid g(cusparseHandle_t h, int n, const float* v, float* o, const int* p) {\n"
+                           "  cusparseSgthr(h, n, v, o, p, CUSPARSE_INDEX_BASE_ZERO);\n  cusparseSgthr(h, n, v, o, p, CUSPARSE_INDEX_BASE_ZERO);\n}\n";
+  std::string p = port_one("port.cusparse-level1", call);
+  ASSERT_TRUE(p.starts_with("// torchsmith port.cusparse-level1: CUDA 12.0 removed")) << p.substr(0, 200);
+  ASSERT_TRUE(p.ends_with(call));
+  EXPECT_NE(p.find("#if defined(CUSPARSE_VER_MAJOR) && CUSPARSE_VER_MAJOR >= 12"), std::string::npos);
+  EXPECT_NE(p.find("cusparseGetStream(handle, &stream)"), std::string::npos);
+  for (const char* fn : {"Sgthr", "Dgthrz", "Csctr", "Zaxpyi", "Droti"})
+    EXPECT_NE(p.find(std::string("inline cusparseStatus_t cusparse") + fn + "("), std::string::npos) << fn;
+  EXPECT_EQ(port_one("port.cusparse-level1", p), p);  // ported once
+  const std::string still = "void s(cusparseHandle_t h) {\n  cusparseXcsrsort(h, m, n, nnz, d, r, c, P, buf);\n"
+                            "  cusparseSpMV(h, op, &a, A, x, &b, y, CUDA_R_32F, alg, buf);\n  cusparseGather(h, vy, vx);\n}\n";
+  EXPECT_EQ(port_one("port.cusparse-level1", still), still);
+  EXPECT_EQ(port_one("port.cusparse-level1", call, "ops.cpp"), call);
+  const std::string own = "cusparseStatus_t cusparseSgthr(cusparseHandle_t h, int n, const float* y, float* x, const int* i,\n"
+                          "                               cusparseIndexBase_t b) {\n  return CUSPARSE_STATUS_SUCCESS;\n}\n"
+                          "void g(cusparseHandle_t h) { cusparseSgthr(h, 0, 0, 0, 0, CUSPARSE_INDEX_BASE_ZERO); }\n";
+  EXPECT_EQ(port_one("port.cusparse-level1", own), own);
+  const std::string longer = "void g() { my_cusparseSgthr(1); cusparseSgthrEx(2); }\n";
+  EXPECT_EQ(port_one("port.cusparse-level1", longer), longer);
+}
+
+// gnn-robustness-kernels' csrsort and the other legacy level-1 calls: nvcc 13 (cuSPARSE 12.6) stops on
+// each as undeclared; ported, the file compiles (host and device, C++14 as the oldest standard a package
+// forces), and the tree reverts byte for byte. A cusparseXcsrsort beside them is not touched. No GPU needed.
+TEST(PortNvcc, CusparseLevel1CallsCompileOnlyPorted) {
+  std::string nvcc = find_nvcc();
+  if (nvcc.empty()) GTEST_SKIP() << "no nvcc (CUDA_HOME, CUDA_PATH or /usr/local/cuda): this test compiles CUDA";
+  const std::string src =
+      "#include <cuda_runtime.h>\n#include <cusparse.h>\n#include <cstdint>\n"
+      "void csrsort(cusparseHandle_t handle, int64_t m, int64_t n, int64_t nnz, const int* rowPtr, int* valIdx,\n"
+      "             const float* val, float* outVal, int* P, void* buf) {\n"
+      "  cusparseMatDescr_t desc;\n  cusparseCreateMatDescr(&desc);\n"
+      "  cusparseXcsrsort(handle, m, n, nnz, desc, rowPtr, valIdx, P, buf);\n"
+      "  cusparseSgthr(handle, nnz, val, outVal, P, CUSPARSE_INDEX_BASE_ZERO);\n}\n"
+      "void rest(cusparseHandle_t h, int n, double* y, double* x, const int* i, cuComplex* cy, cuComplex* cx,\n"
+      "          cuDoubleComplex* zy, cuDoubleComplex* zx) {\n"
+      "  double a = 2, c = 1, s = 0;\n  cuComplex ca{1, 0};\n  cuDoubleComplex za{1, 0};\n"
+      "  cusparseDgthrz(h, n, y, x, i, CUSPARSE_INDEX_BASE_ONE);\n  cusparseDsctr(h, n, x, i, y, CUSPARSE_INDEX_BASE_ZERO);\n"
+      "  cusparseDaxpyi(h, n, &a, x, i, y, CUSPARSE_INDEX_BASE_ZERO);\n"
+      "  cusparseCaxpyi(h, n, &ca, cx, i, cy, CUSPARSE_INDEX_BASE_ZERO);\n  cusparseZgthr(h, n, zy, zx, i, CUSPARSE_INDEX_BASE_ZERO);\n"
+      "  cusparseZaxpyi(h, n, &za, zx, i, zy, CUSPARSE_INDEX_BASE_ZERO);\n  cusparseDroti(h, n, x, i, y, &c, &s, CUSPARSE_INDEX_BASE_ZERO);\n}\n";
+  testkit::TempDir t("ts-port-cusparse");
+  ASSERT_EQ(util::write_file_atomic(t / "custom_kernel.cu", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(5);  // a loaded 2-core machine
+  std::vector<std::string> argv{nvcc, "-std=c++14", "-arch=sm_86", "-c", "-o", t / "k.o", t / "custom_kernel.cu"};
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  for (const char* fn : {"cusparseSgthr", "cusparseDgthrz", "cusparseDsctr", "cusparseCaxpyi", "cusparseDroti"})
+    EXPECT_NE((before.out + before.err).find(std::string("identifier \"") + fn + "\" is undefined"), std::string::npos)
+        << fn << "\n" << before.out << before.err;
+  EXPECT_EQ((before.out + before.err).find("\"cusparseXcsrsort\" is undefined"), std::string::npos);
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.cusparse-level1"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.out << after.err.substr(0, 3000);
+  EXPECT_EQ((after.out + after.err).find("warning"), std::string::npos) << after.out << after.err;
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "custom_kernel.cu"), src);
 }
 
 // Where the include goes: after the last #include active at the first use, never into an #if block

@@ -80,7 +80,7 @@ TEST(EntityTable, EveryTableReportsItsFieldsTheSameWay) {
       {"triton.toml", "arch"},      {"triton.toml", "fp8"},               {"ptx.toml", "isa"},
       {"libstdcxx.toml", "glibcxx"},
       {"programs.toml", "program"}, {"dependencies.toml", "dependency"}, {"dependencies.toml", "distribution"},
-      {"stdlib.toml", "member"}};
+      {"stdlib.toml", "member"},    {"cuda_api.toml", "entry_point"}};
   for (const auto& [file, key] : tables) {
     EntityTables t;
     auto e = load_entity_text(file, "f.toml", std::string("[[") + key + "]]\nsource = 3\nbogus = \"x\"\n", t);
@@ -157,7 +157,18 @@ TEST(EntityTable, KbCheckValidatesEachFileByItsTable) {
   kProgramTable.spec.validate("programs.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/programs.toml"), errors);
   kDependencyTable.spec.validate("dependencies.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/dependencies.toml"), errors);
   kStdlibTable.spec.validate("stdlib.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/stdlib.toml"), errors);
+  kCudaApiTable.spec.validate("cuda_api.toml", read_file(std::filesystem::path(TS_SOURCE_DIR) / "data/kb/cuda_api.toml"), errors);
   EXPECT_TRUE(errors.empty());
+  // cuda_api.toml: a release that is not MAJOR.MINOR, names that are not RE2, a port that is no port id.
+  EntityTables t;
+  auto bad = load_entity_text("cuda_api.toml", "c.toml",
+                              "[[entry_point]]\nlibrary = \"cuSPARSE\"\nnames = \"cusparse[SD\"\nremoved_in = \"12\"\n"
+                              "use = \"x\"\nport = \"gthr\"\nsource = \"s\"\n", t);
+  ASSERT_EQ(bad.size(), 3u);
+  EXPECT_NE(bad[0].find("removed_in '12' must be MAJOR.MINOR"), std::string::npos) << bad[0];
+  EXPECT_NE(bad[1].find("names is not RE2"), std::string::npos) << bad[1];
+  EXPECT_NE(bad[2].find("port names a port id"), std::string::npos) << bad[2];
+  EXPECT_TRUE(t.removed_entry_points.empty());
 }
 
 // stdlib.toml: a name of namespace std and the header that declares it, each from cppreference,

@@ -596,6 +596,58 @@ TEST(Entity, AStdMemberWithoutItsHeaderNamesTheHeaderToForceInclude) {
   }
 }
 
+// A CUDA library entry point a CUDA release removed (cuda_api.toml), named by nvcc, GCC (ASCII and
+// UTF-8 quotes) and clang as undeclared, or by ld as an undefined reference: the answer names the entry
+// point, the release and the replacement from the table's row, and the port where one exists.
+// gnn-robustness-kernels' nvcc 13 line, a csrmv call g++ could not find, a csr2csc the linker could not.
+TEST(Entity, ARemovedCudaLibraryEntryPointNamesTheReleaseAndTheReplacement) {
+  struct Case { const char* log; const char* name; const char* release; const char* use; const char* phase; bool port; };
+  const Case cases[] = {
+      {"/tmp/g/csrc/custom_kernel.cu(126): error: identifier \"cusparseSgthr\" is undefined\n", "cusparseSgthr", "12.0",
+       "cusparseGather", "compile", true},
+      {"/tmp/b/csrc/spmv.cpp:41:5: error: 'cusparseScsrmv' was not declared in this scope; did you mean 'cusparseScsr2csr'?\n",
+       "cusparseScsrmv", "11.0", "cusparseSpMV", "compile", false},
+      {"k.cpp:9:5: error: \xe2\x80\x98" "cusparseZaxpyi\xe2\x80\x99 was not declared in this scope\n", "cusparseZaxpyi", "12.0",
+       "cusparseAxpby", "compile", true},
+      {"k.cpp:9:5: error: use of undeclared identifier 'cusparseDcsrsv2_solve'\n", "cusparseDcsrsv2_solve", "12.0", "cusparseSpSV",
+       "compile", false},
+      {"/usr/bin/ld: spmm.o: in function `csr_transpose(at::Tensor)':\nspmm.cpp:(.text+0x1a4): undefined reference to `cusparseScsr2csc'\n"
+       "collect2: error: ld returned 1 exit status\n",
+       "cusparseScsr2csc", "11.0", "cusparseCsr2cscEx2", "link", false},
+  };
+  for (const auto& c : cases) {
+    Diagnosis d = diagnose(c.log);
+    ASSERT_TRUE(d.root()) << c.log;
+    EXPECT_EQ(d.root()->id, "CUDA_LIBRARY_API_REMOVED") << c.log;
+    EXPECT_EQ(d.root()->phase, c.phase) << c.log;
+    const std::string said = d.root()->cause + "\n" + d.root()->fix;
+    EXPECT_NE(said.find(std::string("`") + c.name + "`"), std::string::npos) << said;
+    EXPECT_NE(said.find(std::string("CUDA ") + c.release + " removed"), std::string::npos) << said;
+    EXPECT_NE(said.find(c.use), std::string::npos) << said;
+    EXPECT_EQ(said.find("port.cusparse-level1") != std::string::npos, c.port) << said;
+    EXPECT_NE(notes_of(*d.root()).find("cuda_api.toml:"), std::string::npos) << notes_of(*d.root());
+    EXPECT_EQ(notes_of(*d.root()).find("loaded first"), std::string::npos) << notes_of(*d.root());
+  }
+}
+
+// Near misses: entry points every cuSPARSE 12/13 still has (undeclared for another reason, or left
+// off the link line), a package's own function named like a legacy one, and a removed name only
+// inside a longer identifier, keep whatever reading they had.
+TEST(Entity, ACudaLibraryEntryPointStillThereIsNotARemoval) {
+  for (const char* log : {"/tmp/g/csrc/spmv.cu(41): error: identifier \"cusparseSpMV\" is undefined\n",
+                          "k.cpp:3:5: error: 'cusparseXcsrsort' was not declared in this scope\n",
+                          "k.cpp:3:5: error: 'my_cusparseSgthr' was not declared in this scope\n",
+                          "k.cu(3): error: identifier \"cusparseSgthr_compat\" is undefined\n",
+                          "spmv.cpp:(.text+0x1a4): undefined reference to `cusparseSpMV'\ncollect2: error: ld returned 1 exit status\n"}) {
+    Diagnosis d = diagnose(log);
+    if (!d.root()) continue;
+    EXPECT_NE(d.root()->id, "CUDA_LIBRARY_API_REMOVED") << log;
+    EXPECT_EQ(notes_of(*d.root()).find("cuda_api.toml"), std::string::npos) << log;
+  }
+  EXPECT_EQ(engine().set().entities.find_removed_entry_point("cusparseSpMV"), nullptr);
+  EXPECT_EQ(engine().set().entities.find_removed_entry_point("cusparseSgthrz")->removed_in, "12.0");
+}
+
 // A torch pin conflict names its parties: pip's post-install check (torch/torch7#1249) and the resolver's
 // "The user requested" beside a companion's exact pin (dmar-bonn/ipp-al#1). Near misses: a range pin
 // (">=") is no exact requirement, and the same torch on both sides says nothing to pick.

@@ -303,6 +303,15 @@ c('GPU_LIBRARY_HEADER_MISSING', ['FAILED: /tmp/k/build/temp.linux-x86_64-cpython
   '/tmp/k/multimatmul.cu:16:10: fatal error: magma_v2.h: No such file or directory', '   16 | #include "magma_v2.h"',
   '      |          ^~~~~~~~~~~~', 'compilation terminated.'],
   ['-- Found MAGMA: /usr/local/magma/include/magma_v2.h', '-- Looking for NvInfer.h - found'])
+c('CUDA_LIBRARY_API_REMOVED', ['FAILED: /tmp/g/build/temp.linux-x86_64-cpython-311/csrc/custom_kernel.o',
+  '/usr/local/cuda/bin/nvcc -I/venv/lib/python3.11/site-packages/torch/include -c /tmp/g/csrc/custom_kernel.cu -o /tmp/g/build/temp.linux-x86_64-cpython-311/csrc/custom_kernel.o',
+  '/tmp/g/csrc/custom_kernel.cu(126): error: identifier "cusparseSgthr" is undefined',
+  '      cusparseSgthr(handle, nnz, val, outValSorted, P, CUSPARSE_INDEX_BASE_ZERO);', '      ^', '',
+  '1 error detected in the compilation of "/tmp/g/csrc/custom_kernel.cu".'],
+  # a near miss: an entry point that every CUDA 12/13 cuSPARSE still has, undeclared because the file lacks cusparse.h
+  ['FAILED: /tmp/g/build/temp.linux-x86_64-cpython-311/csrc/spmv.o',
+   '/tmp/g/csrc/spmv.cu(41): error: identifier "cusparseSpMV" is undefined', '      cusparseSpMV(handle, op, &alpha, matA, vecX, &beta, vecY, CUDA_R_32F, alg, buf);', '      ^',
+   '1 error detected in the compilation of "/tmp/g/csrc/spmv.cu".'])
 c('CMAKE_CUDA_ARCHITECTURES_EMPTY', ['CMake Error at /usr/share/cmake-3.25/Modules/CMakeDetermineCUDACompiler.cmake:277 (message):', '  CMAKE_CUDA_ARCHITECTURES must be non-empty if set.'],
   ['-- CMAKE_CUDA_ARCHITECTURES set to 86'])
 c('CUDA_INIT_UNEXPECTED_ERROR', ['/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:118: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 999: unknown error (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)', 'False'],
