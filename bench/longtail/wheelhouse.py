@@ -4,7 +4,9 @@
 Reads what each packed package's Python build and runtime declare (pyproject.toml's [build-system]
 requires and [project] dependencies, setup.py's literal install_requires / setup_requires lists, or
 a name bound to one, a function of setup.py returning one, or the requirements file its
-install_requires reads, pybind11 where a CMake file fetches it with FetchContent, and the
+install_requires reads, pybind11 where a CMake file fetches it with FetchContent, a build-time
+module setup.py imports that modules.toml names (pybind11 for a get_pybind_include(), as torchsmith's
+build.undeclared-module installs it), and the
 distribution build.toml's [[header_wheel]] names for headers its C/C++/CUDA sources include and its
 archive lacks: nvidia-cutlass for `cutlass/`, as torchsmith's build.header-wheel installs it), and downloads those wheels with their
 dependencies from PyPI for the device's Python on manylinux x86_64 (binary wheels only). Never torch
@@ -24,6 +26,8 @@ import sys
 import tarfile
 import tempfile
 import tomllib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 # torch and what pins or replaces it, and CUDA's own wheels: the device's torch is the one under test.
 KIN = re.compile(r"^(torch|torchvision|torchaudio|triton|pytorch-triton.*|nvidia-.*|.*-cu\d+)$")
@@ -129,7 +133,28 @@ def member_text(t, top):
     return read
 
 
-def declared(tar_path, subdir, table=()):
+IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([A-Za-z_][\w., \t]*))", re.M)
+
+
+def build_modules(modules_toml=os.path.join(HERE, "..", "..", "data", "kb", "modules.toml")):
+    # modules.toml's build-time modules: {module: distribution}, the table torchsmith's plan reads.
+    with open(modules_toml, "rb") as f:
+        return {m["name"]: m["pypi"] for m in tomllib.load(f).get("module", [])
+                if m.get("build_signature") == "PYTHON_BUILD_DEPS_MISSING"}
+
+
+def setup_imports(text, table):
+    # (module, distribution) for each build-time module a setup.py imports, at any indentation, as
+    # torchsmith's scan reads them (a comment line is no import).
+    out = []
+    for frm, names in IMPORT.findall(text):
+        for mod in [frm] if frm else [n.strip().split(" ")[0].split(".")[0] for n in names.split(",")]:
+            if mod in table and (mod, table[mod]) not in out:
+                out.append((mod, table[mod]))
+    return out
+
+
+def declared(tar_path, subdir, table=(), modules=None):
     # What one package declares, from its archive: (requirement, where, kind) triples; kind "headers" is a
     # distribution that carries headers its sources include (installed with --no-deps, never imported).
     out = []
@@ -150,6 +175,7 @@ def declared(tar_path, subdir, table=()):
                 out += [(r, "pyproject.toml [project]", "runtime") for r in doc.get("project", {}).get("dependencies", [])]
             elif rel == "setup.py":
                 text = t.extractfile(m).read().decode("utf-8", "replace")
+                out += [(d, "setup.py import %s" % mod, "build") for mod, d in setup_imports(text, modules or {})]
                 out += [(r, "setup.py setup_requires", "build") for r in literal_lists(text, ("setup_requires",))]
                 out += [(r, "setup.py", "runtime") for r in literal_lists(text, ("install_requires",), read=member_text(t, top))]
             elif (rel.endswith(".cmake") or rel.endswith("CMakeLists.txt")) and "third_party/" not in rel:
@@ -159,7 +185,6 @@ def declared(tar_path, subdir, table=()):
     return out
 
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*["<]([\w.+-]+(?:/[\w.+-]+)+)[">]', re.M)
 SOURCE_EXT = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inl")
 
@@ -230,11 +255,12 @@ def main():
     a = ap.parse_args()
     wanted = {}  # (requirement, kind) -> [package (where)]
     table = header_wheels()
+    modules = build_modules()
     for line in open(a.packages):
         f = line.rstrip("\n").split("\t")
         if len(f) < 5 or not f[4].endswith(".tar.gz"):
             continue
-        for req, where, kind in declared(os.path.join(a.sources, f[4]), f[2], table):
+        for req, where, kind in declared(os.path.join(a.sources, f[4]), f[2], table, modules):
             n = req_name(req)
             if kind == "headers":
                 wanted.setdefault((req, kind), []).append("%s (%s)" % (f[0], where))

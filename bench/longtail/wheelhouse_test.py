@@ -26,6 +26,22 @@ def install_requires(text):
     return wheelhouse.literal_lists(text, ("install_requires",), read=read)
 
 
+class SetupImports(unittest.TestCase):
+    def test_a_build_module_imported_anywhere_in_setup_py(self):
+        # transformerfusion: get_pybind_include().__str__ imports pybind11; nothing declares it.
+        text = ("import torch\nfrom setuptools import setup\nclass get_pybind_include(object):\n"
+                "    def __str__(self):\n        import pybind11\n        return pybind11.get_include()\n"
+                "import os, yaml as y\nfrom Cython.Build import cythonize\n")
+        table = wheelhouse.build_modules()
+        self.assertEqual(wheelhouse.setup_imports(text, table),
+                         [("pybind11", "pybind11"), ("yaml", "pyyaml"), ("Cython", "cython")])
+
+    def test_no_build_module_and_a_comment_are_not_read(self):
+        table = wheelhouse.build_modules()
+        self.assertEqual(wheelhouse.setup_imports("import tqdm\n# import pybind11\nx = 'import pybind11'\n", table), [])
+        self.assertNotIn("torch", table)
+
+
 class InstallRequires(unittest.TestCase):
     def test_a_literal_list_and_a_name_bound_to_one(self):
         self.assertEqual(install_requires("setup(install_requires=['a', 'b>=1'])"), ["a", "b>=1"])

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "source/port.h"
+#include "triage/entity_table.h"
 
 namespace ts::cli {
 
@@ -55,7 +56,13 @@ plan::Knowledge Knowledge::planner() {
   k.kb = core().value;
   k.build = build().value;
   k.fixes = fixes().value;
-  for (const auto* t : {&core().errors, &build().errors, &fixes().errors})
+  // build.undeclared-module asks modules.toml, the table triage reasons with, which module is a
+  // build-time dependency and what installs it.
+  const auto& modules = get(triage::kModuleTable);
+  for (const auto& m : modules.value.modules)
+    if (m.build_signature == "PYTHON_BUILD_DEPS_MISSING")
+      k.build.build_modules.push_back({m.name, m.pypi, m.source + " (" + m.file + ":" + std::to_string(m.line) + ")"});
+  for (const auto* t : {&core().errors, &build().errors, &fixes().errors, &modules.errors})
     k.errors.insert(k.errors.end(), t->begin(), t->end());
   return k;
 }

@@ -301,6 +301,12 @@ const RemovedModule* BuildKb::removed_module(std::string_view module) const {
   return nullptr;
 }
 
+const BuildModule* BuildKb::build_module(std::string_view module) const {
+  for (const auto& m : build_modules)
+    if (m.module == module) return &m;
+  return nullptr;
+}
+
 const HeaderSource* BuildKb::header_source(std::string_view header) const {
   for (const auto& h : header_sources)
     for (const auto& n : h.headers)

@@ -118,6 +118,15 @@ struct RemovedModule {
   kb::Origin origin;
 };
 
+// A module a build script may import that a PyPI distribution installs ("pybind11" -> pybind11,
+// "yaml" -> pyyaml): modules.toml's [[module]] entries that name a build-time dependency, which the
+// command fills in from that table (cli/knowledge.cpp), so the plan and triage read one table.
+struct BuildModule {
+  std::string module;        // "pybind11"
+  std::string distribution;  // "pybind11"
+  std::string source;        // "data/kb/modules.toml:29; https://pybind11.readthedocs.io/..."
+};
+
 // Headers no toolkit, system or PyPI package ships, which a public repository keeps in one folder
 // (the CUDA samples' Common/ helpers): each file pinned by the commit and its sha256. When a build
 // stops on one of them, the run brings the folder's listed files into torchsmith's cache (from
@@ -156,6 +165,7 @@ struct BuildKb {
   std::vector<HeaderWheel> header_wheels;
   std::vector<RemovedModule> removed_modules;
   std::vector<HeaderSource> header_sources;
+  std::vector<BuildModule> build_modules;  // from modules.toml, not build.toml (see BuildModule)
   LegacyBackend legacy_backend;  // [legacy_backend]
   int max_arches = 8;
   std::string max_arches_source;
@@ -179,6 +189,8 @@ struct BuildKb {
   const HeaderWheel* header_wheel(std::string_view include) const;
   // The entry of a top-level module a build script imports ("pkg_resources"); nullptr when none.
   const RemovedModule* removed_module(std::string_view module) const;
+  // The distribution of a build-time module ("pybind11"); nullptr when modules.toml names none.
+  const BuildModule* build_module(std::string_view module) const;
   // The entry that lists this header file name ("helper_math.h"); nullptr when none.
   const HeaderSource* header_source(std::string_view header) const;
 };

@@ -26,6 +26,7 @@
 #include "plan/build_kb.h"
 #include "plan/build_remedies.h"
 #include "plan/extension_internal.h"
+#include "probe/sections.h"
 #include "util/split.h"
 
 namespace ts::plan::ext {
@@ -165,6 +166,12 @@ struct OverlayWant {
   };
   std::vector<Removed> removed;
   std::vector<Removed> removed_not_in_house;  // one a --wheelhouse has no wheel of
+  // build.undeclared-module: a build-time module setup.py imports, declares nowhere, and the target lacks.
+  struct Undeclared {
+    std::string module, where, distribution, source;
+  };
+  std::vector<Undeclared> undeclared;
+  std::vector<Undeclared> undeclared_not_in_house;
 };
 
 // setup.py's imports of a module the KB says a release of its distribution removed (build.toml
@@ -180,6 +187,30 @@ void removed_modules(const Ctx& c, OverlayWant& o) {
       OverlayWant::Removed r{mod, where, m->distribution, v.text(), m->requirement, compat::cite(m->source, m->origin)};
       (!c.req->wheelhouse.empty() && !in_house(c, m->distribution) ? o.removed_not_in_house : o.removed).push_back(r);
     }
+  }
+}
+
+// The probe's spelling of a distribution name ("scikit-build-core" -> "scikit_build_core").
+std::string probe_name(const std::string& distribution) {
+  std::string n;
+  for (char ch : distribution) n += ch == '-' || ch == '.' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return n;
+}
+
+// setup.py's imports of a build-time module (modules.toml: pybind11, numpy, Cython, yaml, ...) whose
+// distribution the target Python lacks: transformerfusion's get_pybind_include() imports pybind11
+// and nothing declares it, so a build without isolation stops at `No module named 'pybind11'`.
+// Only a distribution the probe reports can be known to be absent.
+void undeclared_modules(const Ctx& c, OverlayWant& o) {
+  if (!c.req->build_kb) return;
+  for (const auto& [mod, where] : c.req->scan.build_imports) {
+    const BuildModule* m = c.req->build_kb->build_module(mod);
+    if (!m || torch_or_kin(normalize_name(m->distribution))) continue;
+    const std::string n = probe_name(m->distribution);
+    if (!probe::python_probe_lists(n) || c.python->packages.count(n)) continue;
+    OverlayWant::Undeclared u{mod, where, m->distribution, m->source};
+    (!c.req->wheelhouse.empty() && !in_house(c, normalize_name(m->distribution)) ? o.undeclared_not_in_house
+                                                                                  : o.undeclared).push_back(u);
   }
 }
 
@@ -253,6 +284,8 @@ OverlayWant overlay_requirements(const Ctx& c) {
   if (fetch_local_pybind11(c)) add("pybind11", "pybind11");
   removed_modules(c, o);
   for (const auto& r : o.removed) add(r.requirement, normalize_name(r.distribution));
+  undeclared_modules(c, o);
+  for (const auto& u : o.undeclared) add(u.distribution, normalize_name(u.distribution));
   header_wheels(c, o);
   for (const auto& h : o.headers) add(h.distribution, h.distribution);
   return o;
@@ -278,6 +311,12 @@ void choose_build_overlay(Ctx& c) {
                " to put a release that still has it in a build overlay: add one there (pip download --no-deps -d DIR '" +
                r.requirement + "')",
            r.where, kRemovedModuleRule);
+  for (const auto& u : w.undeclared_not_in_house)
+    c.warn("remedy", std::string(kUndeclaredModuleRule) + " off",
+           u.where + " imports " + u.module + " while the package builds, which " + c.python->path + " lacks and the "
+               "package does not declare, and the wheelhouse " + c.req->wheelhouse + " has no wheel of " +
+               u.distribution + ": add one there (pip download --no-deps -d DIR " + u.distribution + ")",
+           u.where + "; " + u.source, kUndeclaredModuleRule);
   if (w.reqs.empty()) return;
   const std::string list = util::join(w.names, " ");
   const std::string& house = c.req->wheelhouse;
@@ -310,9 +349,16 @@ void choose_build_overlay(Ctx& c) {
                  " into the build overlay (" + dir + ") on the build's PYTHONPATH",
              r.where + "; " + r.source, kRemovedModuleRule);
   }
+  for (const auto& u : w.undeclared)
+    c.decide("remedy", std::string(kUndeclaredModuleRule) + " " + u.module,
+             u.where + " imports " + u.module + " while the package builds, and neither pyproject.toml nor setup.py "
+                 "declares it; " + c.python->path + " has no " + u.distribution + ": installed with --no-deps" + from +
+                 " into the build overlay (" + dir + ") on the build's PYTHONPATH",
+             u.where + "; " + u.source, kUndeclaredModuleRule);
   std::vector<std::string> generic;  // the overlay's other requirements, the generic decision's
   for (const auto& n : imported)
-    if (std::none_of(w.removed.begin(), w.removed.end(), [&](const auto& r) { return normalize_name(r.distribution) == n; }))
+    if (std::none_of(w.removed.begin(), w.removed.end(), [&](const auto& r) { return normalize_name(r.distribution) == n; }) &&
+        std::none_of(w.undeclared.begin(), w.undeclared.end(), [&](const auto& u) { return normalize_name(u.distribution) == n; }))
       generic.push_back(n);
   if (!imported.empty()) {
     auto it = c.p.env.find("PYTHONPATH");

@@ -23,6 +23,7 @@ inline constexpr const char* kTorchPrefixRule = "build.torch-prefix";
 inline constexpr const char* kLibEnvRule = "build.lib-env";
 inline constexpr const char* kHeaderWheelRule = "build.header-wheel";
 inline constexpr const char* kRemovedModuleRule = "build.removed-module";
+inline constexpr const char* kUndeclaredModuleRule = "build.undeclared-module";
 inline constexpr const char* kPlainVersionRule = "package.plain-version";
 
 // A setup.py build through the target Python whose tree was read.

@@ -6,6 +6,10 @@
 // stdout holds one JSON object.
 #include "probe/sections.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace ts::probe {
 
 const char* python_probe_script() {
@@ -114,6 +118,23 @@ except BaseException as e:
 sys.stdout.write(json.dumps(out) + "\n")
 sys.stdout.flush()
 )PY";
+}
+
+bool python_probe_lists(std::string_view normalized_name) {
+  // Read from the script's own WANT list, so the list lives in one place.
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    std::string_view text = python_probe_script();
+    auto from = text.find("WANT = [");
+    auto to = text.find(']', from);
+    for (auto q = text.find('"', from); q != std::string_view::npos && q < to; ) {
+      auto end = text.find('"', q + 1);
+      out.emplace_back(text.substr(q + 1, end - q - 1));
+      q = text.find('"', end + 1);
+    }
+    return out;
+  }();
+  return std::find(names.begin(), names.end(), normalized_name) != names.end();
 }
 
 }  // namespace ts::probe

@@ -2,6 +2,7 @@
 // The probe's sections, one file each. Each reads through the Host, fills its part of the facts
 // and appends problems to `notes`; none throws. probe.cpp runs them in parallel.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/host_facts.h"
@@ -39,5 +40,8 @@ std::vector<std::string> find_pythons(const Host& h, const ProbeOptions& o);
 bool parse_python_json(const std::string& out, PythonFacts& f, std::string* error);
 // The script itself (Python 3.6 .. 3.14), printed JSON on one line.
 const char* python_probe_script();
+// Whether the script reports this distribution's version (its WANT list, names as it normalizes
+// them: "pyyaml", "scikit_build_core"): only for those does a missing key in packages mean absent.
+bool python_probe_lists(std::string_view normalized_name);
 
 }  // namespace ts::probe

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cli/knowledge.h"
+#include "probe/sections.h"
 #include "kb/embedded.h"
 #include "kb/files.h"
 #include "cli_util.h"
@@ -27,6 +28,27 @@ util::RunResult run_with_config(const std::string& config_home, const std::vecto
                                              {"NO_COLOR", "1"},
                                              {"LC_ALL", "C"}};
   return util::run(argv, o);
+}
+
+// build.undeclared-module: the planner's build-time modules come from modules.toml, and each is one the
+// Python probe reports, so a missing key in a PythonFacts' packages means the distribution is absent.
+TEST(Knowledge, ThePlannersBuildModulesAreModulesTomlsAndProbed) {
+  cli::Knowledge k({});
+  plan::Knowledge p = k.planner();
+  ASSERT_TRUE(p.errors.empty()) << p.errors.front();
+  const plan::BuildModule* m = p.build.build_module("pybind11");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->distribution, "pybind11");
+  EXPECT_NE(m->source.find("modules.toml:"), std::string::npos) << m->source;
+  ASSERT_NE(p.build.build_module("yaml"), nullptr);
+  EXPECT_EQ(p.build.build_module("yaml")->distribution, "pyyaml");
+  EXPECT_EQ(p.build.build_module("torch"), nullptr);  // build isolation's cause, never installed
+  for (const auto& b : p.build.build_modules) {
+    std::string n;
+    for (char ch : b.distribution) n += ch == '-' || ch == '.' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    EXPECT_TRUE(probe::python_probe_lists(n)) << b.distribution << " is not in the probe script's WANT list";
+  }
+  EXPECT_FALSE(probe::python_probe_lists("tqdm"));
 }
 
 TEST(Knowledge, EachTableIsReadOnceAndKept) {

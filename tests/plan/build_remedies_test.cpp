@@ -983,6 +983,84 @@ TEST(BuildRemedies, AModuleTheTargetStillHasOrNeverImportedNeedsNoOverlay) {
   EXPECT_NE(d->reason.find("pip download --no-deps -d DIR 'setuptools<82'"), std::string::npos) << d->reason;
 }
 
+// build.undeclared-module: transformerfusion's setup.py imports pybind11 inside get_pybind_include()
+// for an include path, and neither pyproject.toml nor setup.py declares it; a target Python without
+// pybind11 gets it in the build overlay (modules.toml's build-time modules, filled in by the command).
+const BuildKb& kb_with_build_modules() {
+  static const BuildKb kb = [] {
+    BuildKb k = test_build_kb();
+    k.build_modules = {{"pybind11", "pybind11", "https://pybind11.readthedocs.io/en/stable/compiling.html (modules.toml:29)"},
+                       {"yaml", "pyyaml", "pytorch/pytorch@v2.6.0:requirements.txt (modules.toml:35)"}};
+    return k;
+  }();
+  return kb;
+}
+
+SourceScan imports_pybind11() {
+  auto s = cuda_only_scan();
+  s.setup_py = true;
+  scan_build_imports("import torch\nfrom setuptools import setup\nclass get_pybind_include(object):\n"
+                     "    def __str__(self):\n        import pybind11\n        return pybind11.get_include()\n", s);
+  return s;
+}
+
+TEST(BuildRemedies, ABuildModuleSetupPyImportsAndNothingDeclaresGoesIntoTheOverlay) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto req = dir_request(imports_pybind11());
+  req.build_kb = &kb_with_build_modules();
+  req.provision = &pc;
+  auto r = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  const Step* st = step_named(r.plan, "build-requires");
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->argv.back(), "pybind11");
+  std::string overlay = *(std::find(st->argv.begin(), st->argv.end(), "--target") + 1);
+  EXPECT_NE(env(r.plan, "PYTHONPATH").find(overlay), std::string::npos);
+  const Decision* d = remedy(r.plan, ext::kUndeclaredModuleRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_FALSE(d->warning);
+  EXPECT_EQ(d->value, "build.undeclared-module pybind11");
+  EXPECT_NE(d->reason.find("setup.py:5: import pybind11 imports pybind11"), std::string::npos) << d->reason;
+  EXPECT_NE(d->source.find("modules.toml:29"), std::string::npos) << d->source;
+  EXPECT_EQ(remedy(r.plan, ext::kBuildOverlayRule), nullptr);  // its own decision, no generic one
+  EXPECT_TRUE(lock_problems(r.plan).empty()) << lock_problems(r.plan).front();
+}
+
+// Near misses: the target has pybind11; a module that is no build-time module (tqdm); a wheelhouse
+// with no pybind11 wheel (a warning naming what to add, nothing installed offline).
+TEST(BuildRemedies, ABuildModuleTheTargetHasOrNoBuildModuleNeedsNoOverlay) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto has = machine();
+  has.pythons[0].packages["pybind11"] = "2.13.6";
+  auto req = dir_request(imports_pybind11());
+  req.build_kb = &kb_with_build_modules();
+  req.provision = &pc;
+  auto h = make_extension_plan(req, has, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(step_named(h.plan, "build-requires"), nullptr);
+  EXPECT_EQ(remedy(h.plan, ext::kUndeclaredModuleRule), nullptr);
+  auto s = cuda_only_scan();
+  s.setup_py = true;
+  scan_build_imports("from setuptools import setup\nimport tqdm\n# import pybind11\n", s);
+  auto other = dir_request(s);
+  other.build_kb = &kb_with_build_modules();
+  other.provision = &pc;
+  auto o = make_extension_plan(other, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(step_named(o.plan, "build-requires"), nullptr);
+  auto bare = house_request(imports_pybind11(), &pc, {"ninja-1.11.1-py3-none-any.whl"});
+  bare.build_kb = &kb_with_build_modules();
+  auto w = make_extension_plan(bare, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(step_named(w.plan, "build-requires"), nullptr);
+  const Decision* d = remedy(w.plan, ext::kUndeclaredModuleRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->warning);
+  EXPECT_NE(d->reason.find("pip download --no-deps -d DIR pybind11"), std::string::npos) << d->reason;
+}
+
 TEST(BuildImports, TopLevelModulesWithTheirFirstLine) {
   SourceScan s;
   scan_build_imports("import os, glob as g\nfrom torch.utils.cpp_extension import BuildExtension\n"
