@@ -179,6 +179,15 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.reason = "[build.source-reroot] an extension had no source: setup.py's globs, sources, include dirs and -I "
                "that name nothing in this tree are tried with the leading directories the tree lacks dropped "
                "(TORCHSMITH_REROOT)";
+  } else if (rule == "build.source-name") {
+    if (!env_of(env, "TORCHSMITH_SOURCE_NAME").empty()) {
+      r.refused = "setup.py's missing sources were already looked for under the names beside them: the remedy did not help";
+      return false;
+    }
+    r.env["TORCHSMITH_SOURCE_NAME"] = "1";
+    r.reason = "[build.source-name] an extension lists a source the tree lacks: each such source is replaced by the one "
+               "file beside it with its suffix, listed by no extension, whose name holds every word of the missing "
+               "name, where exactly one does (TORCHSMITH_SOURCE_NAME)";
   } else if (rule == "build.extension-name") {
     if (!env_of(env, "TORCHSMITH_EXT_NAME").empty()) {
       r.refused = "the extension is already named from the package's load(): the remedy did not help";
