@@ -477,3 +477,26 @@ TEST(Remedy, SourceNameRetriesOnceThroughTheHelper) {
 
 }  // namespace
 }  // namespace ts::run
+
+namespace ts::run {
+namespace {
+
+// cond-norm's xcn_cuda: a header the .cu files include with <> from beside them. The rule names the
+// header for the pipeline to look for in the source; near misses: already tried, a line with no header.
+TEST(Remedy, OwnHeaderDirNamesTheHeaderForThePipelineOnce) {
+  BuildDiag g("MISSING_HEADER_GENERIC", "build.own-header-dir",
+              "/w/src/xcn_cuda_kernel.cu:16:10: fatal error: sub/DeviceSqrt.cuh: No such file or directory");
+  auto r = choose_remedy(g.d, {}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.own_header, "sub/DeviceSqrt.cuh");
+  EXPECT_EQ(r.env.at("TORCHSMITH_OWN_HEADERS"), "sub/DeviceSqrt.cuh");
+  EXPECT_NE(r.reason.find("MISSING_HEADER_GENERIC: [build.own-header-dir] sub/DeviceSqrt.cuh"), std::string::npos) << r.reason;
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_OWN_HEADERS", "sub/DeviceSqrt.cuh"}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already on CPATH"), std::string::npos) << again.refused;
+  BuildDiag none("MISSING_HEADER_GENERIC", "build.own-header-dir", "fatal error C1083: Cannot open include file: 'x.h'");
+  EXPECT_FALSE(choose_remedy(none.d, {}, {4}, {}, 0, ArchList{}, true).retry);
+}
+
+}  // namespace
+}  // namespace ts::run
