@@ -213,6 +213,10 @@ INSTANTIATE_TEST_SUITE_P(
              "#include <ATen/ATen.h>\n#include <ATen/ATen.h>\n"},
         Case{"port.aten-type-header", "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n",
              "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n"},
+        // division's quantization_cuda_kernel.cu; near miss: the new path itself.
+        Case{"port.cuda-generator-header", "#include <ATen/CUDAGeneratorImpl.h>\n", "#include <ATen/cuda/CUDAGeneratorImpl.h>\n"},
+        Case{"port.cuda-generator-header", "#include <ATen/cuda/CUDAGeneratorImpl.h>\n#include <ATen/CUDAGenerator.h>\n",
+             "#include <ATen/cuda/CUDAGeneratorImpl.h>\n#include <ATen/CUDAGenerator.h>\n"},
         Case{"port.thc-atomics", "#include <THC/THCAtomics.cuh>\n", "#include <ATen/cuda/Atomic.cuh>\n"},
         Case{"port.thc-device-utils", "#include <THC/THCDeviceUtils.cuh>\n",
              "#include <ATen/cuda/DeviceUtils.cuh>\n#include <ATen/ceil_div.h>\n"},
