@@ -19,6 +19,8 @@ ts_slow(test_run compiles "CmakeRemedy.*:CmakeSetupPy.*")
 ts_slow(test_run compiles "CmakePybind11.*")
 # A tiny setuptools package whose setup.py names another layout's paths, built with and without build.source-reroot.
 ts_slow(test_run compiles "SourceReroot.APackageWrittenForAnotherLayoutBuildsWithTheRemedy")
+# A tiny setuptools package whose setup.py lists a source the tree renamed, built with and without build.source-name.
+ts_slow(test_run compiles "SourceName.APackageListingARenamedSourceBuildsWithTheRemedy")
 # Tiny CMake and setuptools packages asking for LTO, linked by a GCC copied without lto-wrapper, with and without build.no-lto.
 ts_slow(test_run compiles "NoLto.*:NoLtoSetuptools.*")
 # A std member used without its header, compiled with nvcc and g++ before and with the force-include remedy.

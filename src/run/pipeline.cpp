@@ -504,6 +504,44 @@ bool bring_header_source(RunState& s, RemedyPlan& rem, const std::map<std::strin
   return true;
 }
 
+// build.own-header-dir, before its retry: the directories of the build's source (its copy, or the tree
+// built in place; never build outputs or .git) in which the header's path, as the #include wrote it,
+// names a file. Exactly one goes first on the retry's CPATH; none (a dependency's header) or two (which
+// one is meant is not known) refuse, with rem.refused.
+bool add_own_header_dir(RunState& s, RemedyPlan& rem, const std::map<std::string, std::string>& env) {
+  namespace fs = std::filesystem;
+  const fs::path header = fs::path(rem.own_header).lexically_normal();
+  std::vector<std::string> dirs;
+  std::error_code ec;
+  const fs::path root(s.paths.src);
+  if (header.is_absolute() || header.empty() || *header.begin() == "..") {
+    rem.refused = "build.own-header-dir: " + rem.own_header + " is no relative header path";
+    return false;
+  }
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory(ec) && (name == ".git" || (it.depth() == 0 && (name == "build" || name == "dist")))) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_directory(ec)) continue;
+    if (fs::is_regular_file(it->path() / header, ec)) dirs.push_back(it->path().string());
+  }
+  if (fs::is_regular_file(root / header, ec)) dirs.insert(dirs.begin(), root.string());
+  if (dirs.size() != 1) {
+    rem.refused = dirs.empty() ? "build.own-header-dir: the package's source has no " + rem.own_header +
+                                     " (a header of a dependency, not its own)"
+                               : "build.own-header-dir: " + std::to_string(dirs.size()) + " directories of the source hold " +
+                                     rem.own_header + " (" + dirs[0] + ", " + dirs[1] + "): which one is meant is not known";
+    return false;
+  }
+  auto cpath = env.find("CPATH");
+  rem.env["CPATH"] = dirs[0] + (cpath == env.end() || cpath->second.empty() ? "" : ":" + cpath->second);
+  rem.reason += "; " + dirs[0] + " first on CPATH";
+  return true;
+}
+
 // A failed attempt: a remedy and Ended::retry, or the failure recorded with triage's diagnosis.
 Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const build::StepSpec& spec,
                     const build::RunnerOptions& ro) {
@@ -518,6 +556,10 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
   RemedyPlan rem = choose_remedy(r.diagnosis, spec.env, s.ran, s.o.retry, s.retries, s.o.native_arches,
                                  c.kind == StepKind::build, tried);
   if (rem.retry && !rem.header_source.empty() && !bring_header_source(s, rem, spec.env)) {
+    rem.retry = false;
+    s.say("no retry: " + rem.refused);
+  }
+  if (rem.retry && !rem.own_header.empty() && !add_own_header_dir(s, rem, spec.env)) {
     rem.retry = false;
     s.say("no retry: " + rem.refused);
   }

@@ -71,6 +71,31 @@ bool header_source(const triage::Finding& root, const std::map<std::string, std:
   return true;
 }
 
+// build.own-header-dir: the header as the line names it ("DeviceSqrt.cuh", "sub/x.h"), for the pipeline
+// to look for in the build's source (pipeline.cpp); no build helper (the compilers read CPATH).
+bool own_header_dir(const triage::Finding& root, const std::map<std::string, std::string>& env, const std::string& line,
+                    const std::string& quoted, RemedyPlan& r) {
+  static const RE2 gcc(R"(fatal error: ([^:\s]+): No such file or directory)");
+  static const RE2 nvcc(R"re(cannot open source file "([^"]+)")re");
+  std::string header;
+  if (!RE2::PartialMatch(line, gcc, &header) && !RE2::PartialMatch(line, nvcc, &header)) {
+    r.refused = "the log line names no missing header (" + quoted + ")";
+    return false;
+  }
+  const std::string had = env_of(env, "TORCHSMITH_OWN_HEADERS");
+  if ((" " + had + " ").find(" " + header + " ") != std::string::npos) {
+    r.refused = header + "'s directory in the source was already on CPATH: the remedy did not help";
+    return false;
+  }
+  r.own_header = header;
+  r.env["TORCHSMITH_OWN_HEADERS"] = had.empty() ? header : had + " " + header;
+  r.kind = "build_remedy";
+  r.reason = root.id + ": [build.own-header-dir] " + header + " is no header of torch, the toolkit or the system: the "
+             "one directory of the package's own source that holds it goes first on CPATH (a package's header found "
+             "only where its own build ran); the log: " + quoted;
+  return true;
+}
+
 // build.cpp-kernel-launch: the helper compiles C++ sources that launch kernels with nvcc; the
 // signature's env names nvcc's template-stub flag (r.env has it already).
 bool cpp_kernel_launch(const triage::Finding& root, const std::map<std::string, std::string>& env, RemedyPlan& r) {
@@ -179,6 +204,15 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.reason = "[build.source-reroot] an extension had no source: setup.py's globs, sources, include dirs and -I "
                "that name nothing in this tree are tried with the leading directories the tree lacks dropped "
                "(TORCHSMITH_REROOT)";
+  } else if (rule == "build.source-name") {
+    if (!env_of(env, "TORCHSMITH_SOURCE_NAME").empty()) {
+      r.refused = "setup.py's missing sources were already looked for under the names beside them: the remedy did not help";
+      return false;
+    }
+    r.env["TORCHSMITH_SOURCE_NAME"] = "1";
+    r.reason = "[build.source-name] an extension lists a source the tree lacks: each such source is replaced by the one "
+               "file beside it with its suffix, listed by no extension, whose name holds every word of the missing "
+               "name, where exactly one does (TORCHSMITH_SOURCE_NAME)";
   } else if (rule == "build.extension-name") {
     if (!env_of(env, "TORCHSMITH_EXT_NAME").empty()) {
       r.refused = "the extension is already named from the package's load(): the remedy did not help";
@@ -189,6 +223,8 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
                "torch.utils.cpp_extension.load(name=...) gives the same sources, where exactly one does (TORCHSMITH_EXT_NAME)";
   } else if (rule == "build.header-source") {
     return header_source(root, env, line, quoted, r);
+  } else if (rule == "build.own-header-dir") {
+    return own_header_dir(root, env, line, quoted, r);
   } else if (rule == "build.cpp-kernel-launch") {
     if (!cpp_kernel_launch(root, env, r)) return false;
   } else {

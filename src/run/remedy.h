@@ -48,6 +48,9 @@ struct RemedyPlan {
   // build.header-source: the header file the build stopped on; the pipeline brings the folder that
   // build.toml's [[header_source]] names for it (run/header_source.h) before the retry, or refuses.
   std::string header_source;
+  // build.own-header-dir: the header (as the #include names it) the build stopped on; the pipeline puts
+  // the one directory of the build's source that holds it first on CPATH before the retry, or refuses.
+  std::string own_header;
 };
 
 // What to do after a failure whose diagnosis is d, given the environment the step ran with, the

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "fake_step_runner.h"
 #include "run/pipeline.h"
@@ -264,17 +265,68 @@ TEST(PipelineBuildRemedy, AnArchOfThePlansOwnListIsNotForced) {
   EXPECT_TRUE(r.record.retries.empty());
 }
 
-// Near miss: a failure no build remedy fixes is not retried with one.
+std::string lines_of(const std::vector<std::string>& said) {
+  std::string all;
+  for (const auto& l : said) all += l + "\n";
+  return all;
+}
+
+void put(const std::string& path) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  ASSERT_EQ(util::write_file_atomic(path, "#pragma once\n"), "");
+}
+
+// Near miss: a failure whose build remedy does not apply here is not retried with one.
 TEST(PipelineBuildRemedy, AnUnrelatedFailureIsNotRetried) {
   Fixture f;
   triage::Diagnosis d = diagnosed("/src/csrc/ball_query.cpp:3:10: fatal error: cuda_utils.h: No such file or directory\n");
-  ASSERT_NE(d.root(), nullptr);  // triage names it: a real failure, with no build remedy
-  EXPECT_NE(d.root()->remedy.kind, triage::RemedyKind::build_remedy) << d.root()->id;
+  ASSERT_NE(d.root(), nullptr);  // triage names it: a real failure, whose remedy (build.own-header-dir) needs
+  EXPECT_EQ(d.root()->id, "MISSING_HEADER_GENERIC");  // the header in the package's source, which has none
   f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = d});
   BuildOutcome r = run_build(build_plan(), f.opts());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(f.fake.calls.size(), 1u);
   EXPECT_TRUE(r.record.retries.empty());
+  EXPECT_TRUE(std::any_of(f.said.begin(), f.said.end(), [](const std::string& l) {
+    return l.find("no retry: build.own-header-dir: the package's source has no cuda_utils.h") != std::string::npos;
+  })) << lines_of(f.said);
+}
+
+// cond-norm's xcn_cuda: its .cu files include <DeviceSqrt.cuh>, which sits beside them and on no include
+// path. The one directory of the build's source holding it goes first on the retry's CPATH, once;
+// near miss: two directories hold it, and which one is meant is not known (no retry).
+const char* kOwnHeader = "/w/out/src/xcn_cuda_kernel.cu:16:10: fatal error: DeviceSqrt.cuh: No such file or directory\n";
+
+TEST(PipelineBuildRemedy, APackagesOwnHeaderBesideItsSourcesGoesOnCpath) {
+  Fixture f;
+  put(f.dir / "out/src/csrc/DeviceSqrt.cuh");
+  ASSERT_EQ(util::write_file_atomic(f.dir / "out/.torchsmith-out", ""), "");  // OUT is torchsmith's
+  put(f.dir / "out/src/build/temp.x/DeviceSqrt.cuh");  // an output
+  f.fake.script["build"] = {{.exit_code = 1, .diagnosis = diagnosed(kOwnHeader)}, {.exit_code = 1, .diagnosis = diagnosed(kOwnHeader)}};
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  ASSERT_EQ(f.fake.calls.size(), 2u);
+  EXPECT_EQ(f.env_of(0, "CPATH"), "<unset>");
+  EXPECT_EQ(f.env_of(1, "CPATH"), f.dir / "out/src/csrc");
+  EXPECT_EQ(f.env_of(1, "TORCHSMITH_OWN_HEADERS"), "DeviceSqrt.cuh");
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_EQ(r.record.retries[0].reason.rfind("MISSING_HEADER_GENERIC: [build.own-header-dir] DeviceSqrt.cuh", 0), 0u)
+      << r.record.retries[0].reason;
+}
+
+TEST(PipelineBuildRemedy, AnOwnHeaderInTwoDirectoriesIsNotGuessed) {
+  Fixture f;
+  put(f.dir / "out/src/a/DeviceSqrt.cuh");
+  ASSERT_EQ(util::write_file_atomic(f.dir / "out/.torchsmith-out", ""), "");  // OUT is torchsmith's
+  put(f.dir / "out/src/b/DeviceSqrt.cuh");
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = diagnosed(kOwnHeader)});
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(f.fake.calls.size(), 1u);
+  EXPECT_TRUE(r.record.retries.empty());
+  EXPECT_TRUE(std::any_of(f.said.begin(), f.said.end(), [](const std::string& l) {
+    return l.find("2 directories of the source hold DeviceSqrt.cuh") != std::string::npos;
+  })) << lines_of(f.said);
 }
 
 }  // namespace

@@ -208,6 +208,15 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.thc-header", "#include <THC/THCGeneral.h>\n", "#include <THC/THCGeneral.h>\n"},
         Case{"port.th-header", "#include <TH/TH.h>\n", "#include <ATen/ATen.h>\n"},
         Case{"port.th-header", "#include <TH/THGeneral.h>\n", "#include <TH/THGeneral.h>\n"},
+        // pytorch-cuda-ops' bmv_kernel.cu; near misses: other headers whose names end in Type.h.
+        Case{"port.aten-type-header", "#include <ATen/Type.h>\n#include \"ATen/Type.h\"\n",
+             "#include <ATen/ATen.h>\n#include <ATen/ATen.h>\n"},
+        Case{"port.aten-type-header", "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n",
+             "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n"},
+        // division's quantization_cuda_kernel.cu; near miss: the new path itself.
+        Case{"port.cuda-generator-header", "#include <ATen/CUDAGeneratorImpl.h>\n", "#include <ATen/cuda/CUDAGeneratorImpl.h>\n"},
+        Case{"port.cuda-generator-header", "#include <ATen/cuda/CUDAGeneratorImpl.h>\n#include <ATen/CUDAGenerator.h>\n",
+             "#include <ATen/cuda/CUDAGeneratorImpl.h>\n#include <ATen/CUDAGenerator.h>\n"},
         Case{"port.thc-atomics", "#include <THC/THCAtomics.cuh>\n", "#include <ATen/cuda/Atomic.cuh>\n"},
         Case{"port.thc-device-utils", "#include <THC/THCDeviceUtils.cuh>\n",
              "#include <ATen/cuda/DeviceUtils.cuh>\n#include <ATen/ceil_div.h>\n"},

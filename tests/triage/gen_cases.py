@@ -864,6 +864,15 @@ c('EXTENSION_WITHOUT_SOURCES', ['Emitting ninja build file /tmp/w/torchsmith-vox
   ['  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py", line 3019, in _write_ninja_file',
    '    raise AssertionError("sources and objects lists must be the same length")',
    'AssertionError: sources and objects lists must be the same length'])
+# depth-from-focus's gauss_psf (the long-tail bench, batch 10's dev): setup.py lists gauss_psf_kernel.cu, the tree has gauss_psf_cuda_kernel.cu.
+c('EXTENSION_SOURCE_MISSING', ['building \'gauss_psf_cuda\' extension',
+  "ninja: error: '/tmp/w/torchsmith-depth-from-focus-gauss/out/src/gauss_psf_kernel.cu', needed by '/tmp/w/torchsmith-depth-from-focus-gauss/out/src/build/temp.linux-x86_64-cpython-311/gauss_psf_kernel.o', missing and no known rule to make it",
+  'Traceback (most recent call last):',
+  '  File "/opt/torch/.venv/lib/python3.11/site-packages/torch/utils/cpp_extension.py", line 2980, in _run_ninja_build',
+  'subprocess.CalledProcessError: Command \'[\'ninja\', \'-v\']\' returned non-zero exit status 1.'],
+  ["ninja: error: 'protobuf/testgen.grpc.pb.h', needed by 'CMakeFiles/utbot.dir/main.cpp.o', missing and no known rule to make it",
+   "cc1plus: fatal error: /tmp/tmpxft_0001a2b3_00000000-6_x.cudafe1.cpp: No such file or directory",
+   "/home/u/src/ops.cpp:3:10: fatal error: ops_impl.cpp: No such file or directory"])
 c('BOOST_COMPONENT_NOT_INSTALLED', ['CMake Error at /usr/lib/x86_64-linux-gnu/cmake/Boost-1.83.0/BoostConfig.cmake:141 (find_package):',
   '  Could not find a package configuration file provided by', '  "boost_program_options" (requested version 1.83.0) with any of the',
   '  following names:', '', '    boost_program_optionsConfig.cmake', '    boost_program_options-config.cmake', '',

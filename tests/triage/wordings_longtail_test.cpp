@@ -1,6 +1,6 @@
 // Failures of the long-tail bench's dev packages (bench/longtail, the GPU machine's logs) that triage
 // read as "unrecognised", each with a near miss: TH's calls the THC signature did not list, and a
-// setup.py whose extension has no name.
+// setup.py whose extension has no name, a source setup.py lists that the tree lacks.
 #include "test_util.h"
 
 namespace ts::triage::testing {
@@ -47,6 +47,14 @@ const Wording kLongTailWordings[] = {
     {"  File \"/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py\", line 2109, in _write_ninja_file\n"
      "    assert len(sources) > 0\n           ^^^^^^^^^^^^^^^^\nAssertionError",
      "EXTENSION_WITHOUT_SOURCES"},
+    // depth-from-focus's gauss_psf: setup.py lists a source renamed in the tree (ninja's check of the
+    // build edge's input), and the same without ninja: g++ and nvcc's host pass, GCC's older driver, nvcc.
+    {"ninja: error: '/tmp/w/out/src/gauss_psf_kernel.cu', needed by "
+     "'/tmp/w/out/src/build/temp.linux-x86_64-cpython-311/gauss_psf_kernel.o', missing and no known rule to make it",
+     "EXTENSION_SOURCE_MISSING"},
+    {"cc1plus: fatal error: src/vkfft_cuda.cu: No such file or directory", "EXTENSION_SOURCE_MISSING"},
+    {"g++: error: csrc/ops_cpu.cpp: No such file or directory", "EXTENSION_SOURCE_MISSING"},
+    {"nvcc fatal   : Could not open input file csrc/ops_kernel.cu", "EXTENSION_SOURCE_MISSING"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, LongTailWording, ::testing::ValuesIn(kLongTailWordings));
@@ -71,6 +79,26 @@ TEST(LongTailWording, NearMisses) {
   expect_not_named({"   26 |      <<<(n + 255) / 256, 256>>>(nullptr, 1.0f, 0);", "CUDA_KERNEL_LAUNCH_IN_CXX_SOURCE"});
   // cpp_extension's neighbouring assertion: sources and objects of different lengths is not an empty list.
   expect_not_named({"AssertionError: sources and objects lists must be the same length", "EXTENSION_WITHOUT_SOURCES"});
+  // A missing header a CMake build's object needs, nvcc's own temporary file, an #include of a .cpp, an
+  // object the link lacks: not a listed source the tree lacks.
+  expect_not_named({"ninja: error: 'protobuf/testgen.grpc.pb.h', needed by 'CMakeFiles/utbot.dir/main.cpp.o', missing "
+                    "and no known rule to make it", "EXTENSION_SOURCE_MISSING"});
+  expect_not_named({"ninja: error: 'src/a.cpp', needed by 'CMakeFiles/a.dir/src/a.cpp.o', missing and no known rule to make it",
+                    "EXTENSION_SOURCE_MISSING"});
+  expect_not_named({"cc1plus: fatal error: /tmp/tmpxft_0001a2b3_00000000-6_x.cudafe1.cpp: No such file or directory",
+                    "EXTENSION_SOURCE_MISSING"});
+  expect_not_named({"/home/u/src/ops.cpp:3:10: fatal error: ops_impl.cpp: No such file or directory", "EXTENSION_SOURCE_MISSING"});
+  expect_not_named({"g++: error: build/temp.linux-x86_64-cpython-311/ops.o: No such file or directory", "EXTENSION_SOURCE_MISSING"});
+}
+
+// The answer names the listed source the tree lacks.
+TEST(LongTailWording, AMissingSourceIsNamedInTheCause) {
+  auto d = expect_root_cause({"ninja: error: '/tmp/w/out/src/gauss_psf_kernel.cu', needed by "
+                              "'/tmp/w/out/src/build/temp.linux-x86_64-cpython-311/gauss_psf_kernel.o', missing and no "
+                              "known rule to make it", "EXTENSION_SOURCE_MISSING"});
+  ASSERT_NE(d.root(), nullptr);
+  EXPECT_NE(d.root()->cause.find("not in the tree: /tmp/w/out/src/gauss_psf_kernel.cu."), std::string::npos) << d.root()->cause;
+  EXPECT_NE(d.root()->fix.find("beside /tmp/w/out/src/gauss_psf_kernel.cu"), std::string::npos) << d.root()->fix;
 }
 
 }  // namespace

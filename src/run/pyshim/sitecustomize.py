@@ -52,6 +52,11 @@
 #    its tree has nsvf_ext/src) gets, where a relative glob, source, include dir or -I names nothing and
 #    its first directory is not in the tree, the same path with its missing leading directories dropped
 #    (the first shorter path that names something, keeping one directory);
+#  - build.source-name, TORCHSMITH_SOURCE_NAME=1 (a live trigger: a compiler or ninja found no file
+#    for an extension's listed source): a listed source that does not exist is replaced by the one file
+#    in its directory with its suffix, listed by no extension, whose stem holds every '_'/'-' token of
+#    the missing stem (depth-from-focus lists gauss_psf_kernel.cu, its tree has gauss_psf_cuda_kernel.cu);
+#    none or two such files, and the source stays as it was (the build fails as before, the helper says why);
 #  - build.extension-name, TORCHSMITH_EXT_NAME=1 (a live trigger: setup.py called CUDAExtension or
 #    CppExtension without the extension's name): such a call gets the name the package's own
 #    torch.utils.cpp_extension.load(name=..., sources=...) gives the same source files (by file
@@ -1251,6 +1256,68 @@ def _reroot_ext(exts, base):
             ext.extra_compile_args = flags(args, "extra_compile_args", ext)
 
 
+# -- build.source-name ---------------------------------------------------------------------------
+
+def _source_name_wanted():
+    return os.environ.get("TORCHSMITH_SOURCE_NAME") == "1"
+
+
+def _name_tokens(stem):
+    return [t for t in stem.replace("-", "_").split("_") if t]
+
+
+def _rename_missing_sources(exts, base):
+    # A source renamed in the tree and not in setup.py (gauss_psf_kernel.cu listed, gauss_psf_cuda_kernel.cu
+    # there): the one file beside it with its suffix, listed by no extension, whose stem holds each of its
+    # '_'/'-' tokens. Decided for all sources first, so two missing names never share one file.
+    def where(path):
+        return os.path.normcase(os.path.abspath(os.path.join(base, path)))
+
+    listed = set(where(v) for ext in exts for v in (getattr(ext, "sources", None) or []) if isinstance(v, str))
+    chosen = []  # (ext, index, source, file name or None, why not)
+    for ext in exts:
+        for i, src in enumerate(list(getattr(ext, "sources", None) or [])):
+            if not isinstance(src, str) or os.path.exists(os.path.join(base, src)):
+                continue
+            folder = os.path.dirname(os.path.join(base, src))
+            stem, suffix = os.path.splitext(os.path.basename(src))
+            want = _name_tokens(stem)
+            if not suffix or not want or not os.path.isdir(folder):
+                chosen.append((ext, i, src, None, "its directory is not in this tree" if suffix and want else "it has no stem and suffix to match"))
+                continue
+            found = []
+            for f in sorted(os.listdir(folder)):
+                fstem, fsuffix = os.path.splitext(f)
+                path = os.path.join(folder, f)
+                if fsuffix == suffix and os.path.isfile(path) and where(path) not in listed:
+                    have = set(_name_tokens(fstem))
+                    if all(t in have for t in want):
+                        found.append(f)
+            if len(found) == 1:
+                chosen.append((ext, i, src, found[0], ""))
+            else:
+                chosen.append((ext, i, src, None, "no %s file beside it that no extension lists has a name holding %s" % (
+                    suffix, "+".join(want)) if not found else "%d files beside it could be it (%s)" % (len(found), ", ".join(found))))
+    taken = {}
+    for _, _, _, f, _ in chosen:
+        if f:
+            taken[f] = taken.get(f, 0) + 1
+    for ext, i, src, f, why in chosen:
+        if f and taken.get(f, 0) > 1:
+            f, why = None, "%s is the only match of %d missing sources" % (f, taken[f])
+        if f:
+            new = os.path.join(os.path.dirname(src), f)
+            vals = list(ext.sources)
+            vals[i] = new
+            ext.sources = vals
+            _say("[build.source-name] %s: %s, a listed source, does not exist; %s, the one %s file beside it that no "
+                 "extension lists and whose name holds %s, built in its place (TORCHSMITH_SOURCE_NAME)" % (
+                     ext.name, src, new, os.path.splitext(f)[1], "+".join(_name_tokens(os.path.splitext(os.path.basename(src))[0]))))
+        else:
+            _say("[build.source-name] %s: %s, a listed source, does not exist, and %s: left as it is "
+                 "(TORCHSMITH_SOURCE_NAME)" % (ext.name, src, why))
+
+
 def _patch(build_ext_cls):
     if getattr(build_ext_cls, "_torchsmith_patched", False):
         return
@@ -1269,6 +1336,8 @@ def _patch(build_ext_cls):
         exts = list(self.extensions or [])
         if _reroot():
             _reroot_ext(exts, os.getcwd())
+        if _source_name_wanted():
+            _rename_missing_sources(exts, os.getcwd())
         base = os.getcwd() if os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" else None
         if _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0) or base:
             _rewrite_ext_args(exts, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0), base)
@@ -1344,7 +1413,7 @@ def _hooks():
     targets = {}
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
             or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir() or os.environ.get("TORCHSMITH_GENERATE")
-            or _pybind11_needed() or _no_lto() or _reroot() or _cpp_launch_wanted()):
+            or _pybind11_needed() or _no_lto() or _reroot() or _source_name_wanted() or _cpp_launch_wanted()):
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
