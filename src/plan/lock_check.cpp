@@ -46,25 +46,6 @@ std::string subcommand_for(const std::string& step) {
   return "";
 }
 
-// The overlay directory of a build-requires step in the one form the planner writes, else "".
-std::string overlay_dir(const Plan& p, const Step& s) {
-  std::vector<std::string> a = s.argv;
-  if (s.name != "build-requires" || a.size() < 10 || p.python.empty() || a[0] != p.python) return "";
-  // --wheelhouse: `--no-index --find-links DIR` after --upgrade, DIR absolute (the planner's form).
-  if (a.size() > 9 && a[6] == "--no-index") {
-    if (a[7] != "--find-links" || a[8].empty() || a[8][0] != '/' || a[8].find("/..") != std::string::npos) return "";
-    a.erase(a.begin() + 6, a.begin() + 9);
-  }
-  const std::vector<std::string> head{"-m", "pip", "install", "--no-deps", "--upgrade", "--target"};
-  if (a.size() < 10 || !std::equal(head.begin(), head.end(), a.begin() + 1) || a[8] != "--") return "";
-  const std::string& dir = a[7];
-  if (dir.empty() || dir[0] != '/' || dir.find("/..") != std::string::npos || dir.find("/build-overlay/") == std::string::npos)
-    return "";
-  for (std::size_t i = 9; i < a.size(); ++i)
-    if (a[i].empty() || a[i][0] == '-') return "";
-  return dir;
-}
-
 void check_step(const Plan& p, const Step& s, std::vector<std::string>& out) {
   const std::string where = "step '" + util::printable(s.name) + "'";
   auto bad = [&](const std::string& why) { out.push_back(where + " (" + shown(s.argv) + "): " + why); };
@@ -181,6 +162,26 @@ bool program_ok(const Plan& p, std::string_view k, const std::string& v) {
 }
 
 }  // namespace
+
+// The overlay directory of a build-requires step in the one form the planner writes, else "".
+std::string overlay_dir(const Plan& p, const Step& s) {
+  std::vector<std::string> a = s.argv;
+  if (s.name != "build-requires" || a.size() < 10 || p.python.empty() || a[0] != p.python) return "";
+  // --wheelhouse: `--no-index --find-links DIR` after --upgrade, DIR absolute (the planner's form).
+  if (a.size() > 9 && a[6] == "--no-index") {
+    if (a[7] != "--find-links" || a[8].empty() || a[8][0] != '/' || a[8].find("/..") != std::string::npos) return "";
+    a.erase(a.begin() + 6, a.begin() + 9);
+  }
+  const std::vector<std::string> head{"-m", "pip", "install", "--no-deps", "--upgrade", "--target"};
+  if (a.size() < 10 || !std::equal(head.begin(), head.end(), a.begin() + 1) || a[8] != "--") return "";
+  const std::string& dir = a[7];
+  if (dir.empty() || dir[0] != '/' || dir.find("/..") != std::string::npos || dir.find("/build-overlay/") == std::string::npos)
+    return "";
+  for (std::size_t i = 9; i < a.size(); ++i)
+    if (a[i].empty() || a[i][0] == '-') return "";
+  return dir;
+}
+
 
 bool loads_code(std::string_view k) {
   static constexpr std::string_view kKeys[] = {

@@ -17,5 +17,7 @@ bool loads_code(std::string_view env_key);
 
 // Each thing in the lock no plan makes, one sentence each naming the step or key; empty when none.
 std::vector<std::string> lock_problems(const Plan& p);
+// The overlay folder of a build-requires step in the one form the planner writes, else "".
+std::string overlay_dir(const Plan& p, const Step& s);
 
 }  // namespace ts::plan

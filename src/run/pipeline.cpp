@@ -16,6 +16,7 @@
 #include "build/ninja_log.h"
 #include "formats/elf.h"
 #include "plan/lock.h"
+#include "plan/lock_check.h"
 #include "plan/plan.h"
 #include "report/command_line.h"
 #include "report/run_text.h"
@@ -25,6 +26,7 @@
 #include "run/run_state.h"
 #include "run/stale.h"
 #include "run/step_kind.h"
+#include "run/tree_lock.h"
 #include "source/git.h"
 #include "source/hash.h"
 #include "source/vendored_pybind11.h"
@@ -75,6 +77,9 @@ std::string failed_checks(const nlohmann::json& checks) {
 
 // How one step ended, for the loop.
 enum class Ended { ok, failed, interrupted, retry };
+
+// Written into a build overlay once pip installed all of it (the folder's name is the hash of its inputs).
+constexpr const char* kOverlayComplete = "/.torchsmith/complete";
 
 // One plan step in this run: where it is, what it is, what it ran with.
 struct StepCtx {
@@ -714,6 +719,21 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
       s.rec.steps.push_back(sr);
       continue;
     }
+    // Builds side by side may share a build overlay (its folder is named by the hash of what it holds):
+    // one installs it at a time, and one that finds it complete leaves it alone (pip --upgrade would
+    // remove files the other build is reading).
+    const std::string overlay = !o.runner && !o.world ? plan::overlay_dir(plan, step) : "";
+    TreeLock overlay_lock;
+    if (!overlay.empty()) {
+      overlay_lock = TreeLock::acquire(overlay, "build overlay", true, nullptr);
+      if (std::filesystem::exists(overlay + kOverlayComplete)) {
+        sr.status = "skipped";
+        sr.note = "the build overlay " + overlay + " is complete (an earlier or a side-by-side build installed it)";
+        s.say(c.counter() + std::to_string(plan.steps.size()) + "] " + step.name + ": skipped (" + sr.note + ")");
+        s.rec.steps.push_back(sr);
+        continue;
+      }
+    }
     // verify's Python imports torch while the build compiles (early_verify.h), in the environment
     // verify gets.
     if (kind == StepKind::build && o.early_verify && !o.runner && !o.world && !s.python_ported && !s.instantiated)
@@ -724,6 +744,7 @@ BuildOutcome run_build(const plan::Plan& plan, const BuildOptions& o) {
       }
     Ended e = Ended::retry;
     for (int n = 0; e == Ended::retry; ++n) e = run_attempt(s, c, n);
+    if (!overlay.empty() && e == Ended::ok) (void)util::write_file_atomic(overlay + kOverlayComplete, "complete\n");
     if (kind == StepKind::verify) s.early_verify.stop();
     failed = e == Ended::failed;
     interrupted = e == Ended::interrupted;
