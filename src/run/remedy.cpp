@@ -111,6 +111,42 @@ bool cpp_kernel_launch(const triage::Finding& root, const std::map<std::string, 
   return true;
 }
 
+// The build helper remedies that are one switch: the variable the helper reads, what a second
+// trigger is refused with, and what the retry says.
+struct SwitchRemedy {
+  const char* rule;
+  const char* env;
+  const char* refused;
+  const char* reason;
+};
+constexpr SwitchRemedy kSwitchRemedies[] = {
+    {"build.no-lto", "TORCHSMITH_NO_LTO",
+     "link-time optimisation is already off: the remedy did not help",
+     "[build.no-lto] the linker could not run GCC's link-time optimisation: retried with it off "
+               "(-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF and every target's INTERPROCEDURAL_OPTIMIZATION off; "
+               "-flto* dropped from setup.py's extra_compile_args/extra_link_args; TORCHSMITH_NO_LTO)"},
+    {"build.source-reroot", "TORCHSMITH_REROOT",
+     "setup.py's paths are already rerooted: the remedy did not help",
+     "[build.source-reroot] an extension had no source: setup.py's globs, sources, include dirs and -I "
+               "that name nothing in this tree are tried with the leading directories the tree lacks dropped "
+               "(TORCHSMITH_REROOT)"},
+    {"build.source-name", "TORCHSMITH_SOURCE_NAME",
+     "setup.py's missing sources were already looked for under the names beside them: the remedy did not help",
+     "[build.source-name] an extension lists a source the tree lacks: each such source is replaced by the one "
+               "file beside it with its suffix, listed by no extension, whose name holds every word of the missing "
+               "name, where exactly one does (TORCHSMITH_SOURCE_NAME)"},
+    {"build.extension-name", "TORCHSMITH_EXT_NAME",
+     "the extension is already named from the package's load(): the remedy did not help",
+     "[build.extension-name] setup.py's extension has no name: it gets the one the package's own "
+               "torch.utils.cpp_extension.load(name=...) gives the same sources, where exactly one does (TORCHSMITH_EXT_NAME)"},
+};
+
+const SwitchRemedy* switch_remedy(const std::string& rule) {
+  for (const auto& x : kSwitchRemedies)
+    if (rule == x.rule) return &x;
+  return nullptr;
+}
+
 // A build helper remedy (src/run/pyshim/, planned from the source scan by plan/build_remedies.cpp)
 // that the scan did not foresee, triggered by the failed build's log: false with r.refused when it
 // cannot help. The values come from the run's own environment (the plan's arch list) or the line.
@@ -118,7 +154,11 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
                   const Ran& now, RemedyPlan& r) {
   const std::string line = evidence_line(root);
   const std::string quoted = line.size() > 200 ? line.substr(0, 200) + "..." : line;
-  if (rule == "build.cxx-std") {
+  if (const SwitchRemedy* sw = switch_remedy(rule)) {
+    if (!env_of(env, sw->env).empty()) { r.refused = sw->refused; return false; }
+    r.env[sw->env] = "1";
+    r.reason = sw->reason;
+  } else if (rule == "build.cxx-std") {
     int need = standard_named(line);
     if (!need) { r.refused = "the log line names no C++ standard (" + quoted + ")"; return false; }
     if (now.cxx_std >= need) {
@@ -186,41 +226,6 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.env["CMAKE_PREFIX_PATH"] = was.empty() ? prefix : prefix + ":" + was;
     r.reason = "[build.torch-prefix] find_package(Torch) found no TorchConfig.cmake: CMAKE_PREFIX_PATH starts with the "
                "target torch's torch.utils.cmake_prefix_path " + prefix;
-  } else if (rule == "build.no-lto") {
-    if (!env_of(env, "TORCHSMITH_NO_LTO").empty()) {
-      r.refused = "link-time optimisation is already off: the remedy did not help";
-      return false;
-    }
-    r.env["TORCHSMITH_NO_LTO"] = "1";
-    r.reason = "[build.no-lto] the linker could not run GCC's link-time optimisation: retried with it off "
-               "(-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF and every target's INTERPROCEDURAL_OPTIMIZATION off; "
-               "-flto* dropped from setup.py's extra_compile_args/extra_link_args; TORCHSMITH_NO_LTO)";
-  } else if (rule == "build.source-reroot") {
-    if (!env_of(env, "TORCHSMITH_REROOT").empty()) {
-      r.refused = "setup.py's paths are already rerooted: the remedy did not help";
-      return false;
-    }
-    r.env["TORCHSMITH_REROOT"] = "1";
-    r.reason = "[build.source-reroot] an extension had no source: setup.py's globs, sources, include dirs and -I "
-               "that name nothing in this tree are tried with the leading directories the tree lacks dropped "
-               "(TORCHSMITH_REROOT)";
-  } else if (rule == "build.source-name") {
-    if (!env_of(env, "TORCHSMITH_SOURCE_NAME").empty()) {
-      r.refused = "setup.py's missing sources were already looked for under the names beside them: the remedy did not help";
-      return false;
-    }
-    r.env["TORCHSMITH_SOURCE_NAME"] = "1";
-    r.reason = "[build.source-name] an extension lists a source the tree lacks: each such source is replaced by the one "
-               "file beside it with its suffix, listed by no extension, whose name holds every word of the missing "
-               "name, where exactly one does (TORCHSMITH_SOURCE_NAME)";
-  } else if (rule == "build.extension-name") {
-    if (!env_of(env, "TORCHSMITH_EXT_NAME").empty()) {
-      r.refused = "the extension is already named from the package's load(): the remedy did not help";
-      return false;
-    }
-    r.env["TORCHSMITH_EXT_NAME"] = "1";
-    r.reason = "[build.extension-name] setup.py's extension has no name: it gets the one the package's own "
-               "torch.utils.cpp_extension.load(name=...) gives the same sources, where exactly one does (TORCHSMITH_EXT_NAME)";
   } else if (rule == "build.header-source") {
     return header_source(root, env, line, quoted, r);
   } else if (rule == "build.own-header-dir") {
