@@ -16,13 +16,17 @@ namespace ts::run {
 
 namespace fs = std::filesystem;
 
-std::string missing_header_in(const std::string& line) {
+std::string missing_include_in(const std::string& line) {
   static const RE2 gcc(R"(fatal error: ([^:\s]+): No such file or directory)");
   static const RE2 nvcc(R"re(cannot open source file "([^"]+)")re");
   std::string h;
-  if (RE2::PartialMatch(line, gcc, &h) || RE2::PartialMatch(line, nvcc, &h))
-    return fs::path(h).filename().string();  // "cuda/helper_math.h" names the same file of the folder
+  if (RE2::PartialMatch(line, gcc, &h) || RE2::PartialMatch(line, nvcc, &h)) return h;
   return "";
+}
+
+std::string missing_header_in(const std::string& line) {
+  // "cuda/helper_math.h" names the same file of the folder
+  return fs::path(missing_include_in(line)).filename().string();
 }
 
 namespace {

@@ -32,6 +32,8 @@ struct HeaderSourceResult {
 // The missing header named by a compiler's line ("fatal error: helper_math.h: No such file or
 // directory", nvcc's `cannot open source file "helper_math.h"`): its file name, "" when none.
 std::string missing_header_in(const std::string& line);
+// The same line's include as written ("sub/x.h"), "" when it names none.
+std::string missing_include_in(const std::string& line);
 
 // Brings `h`'s files into CACHE/header-sources/OWNER+NAME@COMMIT/PATH (checked) and, unless in_place,
 // copies them into TREE/torchsmith-headers/NAME/PATH, journaled. `mirror`: "" for the repository's raw

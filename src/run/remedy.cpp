@@ -75,10 +75,8 @@ bool header_source(const triage::Finding& root, const std::map<std::string, std:
 // to look for in the build's source (pipeline.cpp); no build helper (the compilers read CPATH).
 bool own_header_dir(const triage::Finding& root, const std::map<std::string, std::string>& env, const std::string& line,
                     const std::string& quoted, RemedyPlan& r) {
-  static const RE2 gcc(R"(fatal error: ([^:\s]+): No such file or directory)");
-  static const RE2 nvcc(R"re(cannot open source file "([^"]+)")re");
-  std::string header;
-  if (!RE2::PartialMatch(line, gcc, &header) && !RE2::PartialMatch(line, nvcc, &header)) {
+  const std::string header = missing_include_in(line);
+  if (header.empty()) {
     r.refused = "the log line names no missing header (" + quoted + ")";
     return false;
   }
