@@ -51,19 +51,29 @@ void with_helper(RemedyPlan& r, const std::map<std::string, std::string>& env) {
   r.env["PYTHONPATH"] = plan::pythonpath_with_pyshim(env_of(env, "PYTHONPATH"));
 }
 
+// The header joins the space-separated list env[key] holds for the retry; false (r.refused) when the
+// list has it already: the same remedy for the same header ran and did not help.
+bool add_header_once(const std::map<std::string, std::string>& env, const char* key, const std::string& header,
+                     const std::string& refused, RemedyPlan& r) {
+  const std::string had = env_of(env, key);
+  if ((" " + had + " ").find(" " + header + " ") != std::string::npos) {
+    r.refused = refused;
+    return false;
+  }
+  r.env[key] = had.empty() ? header : had + " " + header;
+  return true;
+}
+
 // build.header-source: the header the line names, for the pipeline to bring (run/header_source.h); no
 // build helper (the compilers read CPATH). False with r.refused when it cannot help.
 bool header_source(const triage::Finding& root, const std::map<std::string, std::string>& env, const std::string& line,
                    const std::string& quoted, RemedyPlan& r) {
   const std::string header = missing_header_in(line);
   if (header.empty()) { r.refused = "the log line names no missing header (" + quoted + ")"; return false; }
-  const std::string had = env_of(env, "TORCHSMITH_HEADER_SOURCES");
-  if ((" " + had + " ").find(" " + header + " ") != std::string::npos) {
-    r.refused = header + " was already brought from its repository: the remedy did not help";
+  if (!add_header_once(env, "TORCHSMITH_HEADER_SOURCES", header,
+                       header + " was already brought from its repository: the remedy did not help", r))
     return false;
-  }
   r.header_source = header;
-  r.env["TORCHSMITH_HEADER_SOURCES"] = had.empty() ? header : had + " " + header;
   r.kind = "build_remedy";
   r.reason = root.id + ": [build.header-source] " + header + " is in no toolkit, system or PyPI package: its "
              "repository's folder (build.toml [[header_source]]) brought into the cache and the build's copy, first "
@@ -80,13 +90,10 @@ bool own_header_dir(const triage::Finding& root, const std::map<std::string, std
     r.refused = "the log line names no missing header (" + quoted + ")";
     return false;
   }
-  const std::string had = env_of(env, "TORCHSMITH_OWN_HEADERS");
-  if ((" " + had + " ").find(" " + header + " ") != std::string::npos) {
-    r.refused = header + "'s directory in the source was already on CPATH: the remedy did not help";
+  if (!add_header_once(env, "TORCHSMITH_OWN_HEADERS", header,
+                       header + "'s directory in the source was already on CPATH: the remedy did not help", r))
     return false;
-  }
   r.own_header = header;
-  r.env["TORCHSMITH_OWN_HEADERS"] = had.empty() ? header : had + " " + header;
   r.kind = "build_remedy";
   r.reason = root.id + ": [build.own-header-dir] " + header + " is no header of torch, the toolkit or the system: the "
              "one directory of the package's own source that holds it goes first on CPATH (a package's header found "
