@@ -31,6 +31,7 @@
 # usr/include goes on CPATH for both tools alike (header-only libraries a package's README asks for).
 # header-sources/ (pack_device.sh --system): TORCHSMITH_HEADER_SOURCE_MIRROR, torchsmith's alone.
 # A package both of whose results are already in WORK/results.tsv is skipped (a second call resumes).
+# summary.txt's first line names the binary's commit (`torchsmith --version`): ledger.py --merge reads it.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 ts=${TORCHSMITH:-}
@@ -74,7 +75,7 @@ tlib=$("$py" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__fi
 mkdir -p "$work/logs" "$work/rows" || die "cannot create $work"
 results=$work/results.tsv
 echo "# $(date -u +%FT%TZ) $(hostname) cores=$(nproc) par=$par jobs=$jobs arch=$arch limit=${limit}s deadline=${deadline}s" \
-  "torch=$("$py" -c 'import torch; print(torch.__version__)') torchsmith=$ts" \
+  "torch=$("$py" -c 'import torch; print(torch.__version__)') torchsmith=$ts ($("$ts" --version 2>/dev/null | head -1))" \
   "wheelhouse=${house:-none}${house:+ ($(ls "$house" | wc -l) wheels)} verify=${deps[*]} sysroot=${sysroot:-none}" | tee "$work/header.txt"
 "$py" -c 'import torch; print("# gpu:", torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none")' |
   tee -a "$work/header.txt"
