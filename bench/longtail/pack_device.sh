@@ -10,6 +10,8 @@
 # --mirrors: where the mirrors are (default $TORCHSMITH_MIRRORS); --dest: default .device/longtail;
 # --batch: only the packages of that batch (corpus.toml's `batch`, 1 where absent; default: all);
 # --split: only that split's packages (default: both);
+# --only "NAME ...": only these packages (e.g. `ledger.py --failing --split dev`'s names; a name
+# corpus.toml lacks stops the pack);
 # --torchsmith: also put a stripped copy of this binary there (the runner otherwise takes
 # .device/torchsmith). A package whose commit (or a blob) the mirror lacks is listed "unavailable"
 # with why, never built from another commit. The gunzipped archive's sha256 is the manifest's.
@@ -35,7 +37,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-mirrors=${TORCHSMITH_MIRRORS:-} dest=$root/.device/longtail bin="" batch=all only_split=all house=0 system=0
+mirrors=${TORCHSMITH_MIRRORS:-} dest=$root/.device/longtail bin="" batch=all only_split=all only="" house=0 system=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --mirrors) mirrors=$2; shift 2 ;;
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
     --torchsmith) bin=$2; shift 2 ;;
     --batch) batch=$2; shift 2 ;;
     --split) only_split=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
     --wheelhouse) house=1; shift ;;
     --system) system=1; shift ;;
     *) echo "pack_device.sh: unknown argument '$1' (see the comment at the top)" >&2; exit 2 ;;
@@ -60,9 +63,16 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # name repo commit subdir split sha256 exclude(;-joined) unavailable, one package a line.
-python3 - "$here/corpus.toml" "$batch" "$only_split" > "$scratch/list" <<'PY'
+python3 - "$here/corpus.toml" "$batch" "$only_split" "$only" > "$scratch/list" <<'PY' || exit 2
 import sys, tomllib
-for p in tomllib.load(open(sys.argv[1], "rb"))["package"]:
+packages = tomllib.load(open(sys.argv[1], "rb"))["package"]
+only = set(sys.argv[4].split())
+unknown = sorted(only - {p["name"] for p in packages})
+if unknown:
+    sys.exit("pack_device.sh: --only names packages corpus.toml lacks: " + " ".join(unknown))
+for p in packages:
+    if only and p["name"] not in only:
+        continue
     if sys.argv[2] != "all" and p.get("batch", 1) != int(sys.argv[2]):
         continue
     if sys.argv[3] != "all" and p["split"] != sys.argv[3]:
