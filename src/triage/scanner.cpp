@@ -527,8 +527,8 @@ void rejoin_wrapped(const Engine& engine, Diagnosis& d) {
 
 // A Python exception whose message begins on the next line ("RuntimeError: " alone, then the message
 // indented under it: CPython prints str(exc) as it is, and a message written as a block starts with a
-// newline). An unrecognised one is read again as one line: the exception, then each indented line under
-// it, joined by one space, up to the first blank or unindented line.
+// newline). An unrecognised one is read again as one line: the exception, then each line under it indented
+// deeper than it, joined by one space, up to the first blank or less indented line.
 static void rejoin_exception_message(const Engine& engine, Diagnosis& d) {
   if (d.findings.empty() || !d.root() || d.root()->sig) return;
   Finding& f = d.findings.front();
@@ -537,12 +537,12 @@ static void rejoin_exception_message(const Engine& engine, Diagnosis& d) {
   const std::string& head = f.evidence.back().text;
   if (!RE2::FullMatch(head, kAlone)) return;
   std::string joined = head.substr(0, head.find_last_not_of(" \t") + 1);
+  const std::size_t margin = head.find_first_not_of(" \t");  // pip indents a whole box: the message is deeper
   std::uint64_t line = f.evidence.back().line;
   for (const auto& c : f.context) {
     if (c.line <= line) continue;
-    if (c.line != line + 1 || c.text.empty() || (c.text[0] != ' ' && c.text[0] != '\t')) break;
     std::size_t b = c.text.find_first_not_of(" \t");
-    if (b == std::string::npos) break;
+    if (c.line != line + 1 || b == std::string::npos || b <= margin) break;
     joined += ' ';
     joined += c.text.substr(b);
     line = c.line;

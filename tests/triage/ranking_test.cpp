@@ -251,6 +251,12 @@ TEST(Ranking, AnExceptionsMessageOnTheLinesUnderItIsReadWithIt) {
   ASSERT_TRUE(record.root());
   EXPECT_EQ(record.root()->first_line(), 1u);
   EXPECT_EQ(record.root()->id, "unrecognised") << findings_text(record);
+  // pip's box indents the exception and its box's end alike: the end is no part of the message.
+  Diagnosis boxed = diagnose(
+      "      RuntimeError:\n"
+      "      CUDA Setup failed despite GPU being available was a message of the old release\n");
+  ASSERT_TRUE(boxed.root());
+  EXPECT_EQ(boxed.root()->id, "unrecognised") << findings_text(boxed);
   Diagnosis other = diagnose(
       "ValueError: \n"
       "    the frobnicator plugin set could not be loaded\n");
