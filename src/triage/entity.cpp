@@ -114,9 +114,43 @@ void local_module_rule(const SignatureSet& set, Diagnosis& d, Finding& f, std::s
                     "no distribution of the module table: a file setup.py expects beside it");
 }
 
+// The failure's own report under its line, when the line is a build tool's verdict on a package's build
+// step (uv's "x Failed to build", pip's "Getting requirements to build wheel ... error"): the tool boxes the
+// backend's output below it, indented and word-wrapped at its width ("... please install PyTorch first: No" /
+// "      module named 'torch'"). Its paragraphs, the wrap undone (consecutive lines of one indentation joined
+// by one space), each at the line it starts on.
+std::vector<Evidence> build_report_paragraphs(const Finding& f) {
+  std::vector<Evidence> out;
+  auto verdict = f.evidence.empty() ? std::nullopt : read_failure_line(f.evidence.front().text);
+  if (!verdict || std::string_view(verdict->grammar->phase) != "build") return out;
+  std::size_t indent = std::string::npos;
+  std::uint64_t last = 0;
+  for (const auto& c : f.context) {
+    if (c.line <= f.first_line()) continue;
+    std::size_t b = c.text.find_first_not_of(" \t");
+    if (b == std::string::npos) { indent = std::string::npos; continue; }  // a blank line ends a paragraph
+    if (!out.empty() && b > 0 && b == indent && c.line == last + 1) {
+      out.back().text += ' ';
+      out.back().text += c.text.substr(b);
+    } else {
+      out.push_back({c.line, c.text.substr(b)});
+    }
+    indent = b;
+    last = c.line;
+  }
+  return out;
+}
+
 void module_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   std::string name;
   const Evidence* at = named(f, "module", name);
+  Evidence in_report;
+  if (!at && !f.sig)
+    for (const auto& p : build_report_paragraphs(f)) {
+      for (const auto& en : entities_of(p.text))
+        if (en.kind == "module") { name = en.value; in_report = p; at = &in_report; break; }
+      if (at) break;
+    }
   if (!at) return;
   const ModuleEntry* m = set.entities.find_module(name);
   if (!m) { local_module_rule(set, d, f, name, *at); return; }
@@ -439,7 +473,15 @@ void compiler_crash_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   if (f.sig || f.evidence.empty()) return;
   const Signature* to = set.find("TRITON_COMPILER_INTERNAL_ERROR");
   if (!to) return;
-  for (const auto& e : f.evidence) {
+  // The failure line, and the lines right under it: an MLIR pass's own diagnostic ("error: LLVM Translation
+  // failed for operation: ...") is the first failure line, and LLVM's fatal error that ends the process
+  // follows it (the crash is the same compile's).
+  std::vector<Evidence> lines = f.evidence;
+  for (const auto& c : f.context)
+    if (c.line > f.first_line() && c.line <= f.first_line() + 3 &&
+        std::none_of(lines.begin(), lines.end(), [&](const Evidence& e) { return e.line == c.line; }))
+      lines.push_back(c);
+  for (const auto& e : lines) {
     auto line = read_failure_line(e.text);
     if (!line) continue;
     const std::string tool = line->grammar->tool;

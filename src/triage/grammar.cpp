@@ -52,6 +52,11 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "conda", "resolve", R"(\b(?:PackagesNotFoundError|ResolvePackageNotFound)\b)"},
     {Marker::failure_line, "conda", "resolve", R"(\bCould not solve for environment specs)"},
     {Marker::failure_line, "conda", "resolve", R"(\bnothing provides \S+ needed by )"},
+    // conda's conflict report (conda/resolve.py's find_conflicts), which an excerpt may quote without the
+    // "UnsatisfiableError: " it follows: its verdict sentence (glued to "Available versions" when a section
+    // is empty) and each section's "Package X conflicts for:" header.
+    {Marker::failure_line, "conda", "resolve", R"(\bThe following specifications? (?:were|was) found to be incompatible with )"},
+    {Marker::failure_line, "conda", "resolve", R"(^\s*Package \S+ conflicts for:\s*$)"},
     // conda's transaction errors, raised after the solve (a damaged package in its cache, two packages
     // writing one path); an archive's error is printed as the exception's repr, with no ": ".
     {Marker::failure_line, "conda", "install", R"(\b(?:InvalidArchiveError|CondaVerificationError|SafetyError|ClobberError)(?:\(|: ))"},
@@ -66,6 +71,9 @@ constexpr Grammar kGrammars[] = {
     // the underlying message on the next line): the failure of an import, with or without "RuntimeError: ".
     {Marker::failure_line, "python", "import", R"(\bFailed to import [\w.]+ because of the following error\b)"},
     {Marker::failure_line, "python", "any", R"(^Fatal Python error: )"},
+    // An exception whose message begins on the next line: CPython prints str(exc) as it is, and a message
+    // written as a block ("RuntimeError('''\n    CUDA Setup failed ...''')") leaves the class alone on its line.
+    {Marker::failure_line, "python", "any", R"(^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception):\s*$)"},
     // An exception printed as its repr by the framework that caught it (hydra's "Error loading
     // '...':" is followed by `ImportError("cannot import name ...")`); at the line's start, so a
     // traceback's source line (`raise ValueError("...")`) is not one.
@@ -101,6 +109,9 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "signal", "runtime", R"(: line \d+: +\d+ (?:Aborted|Segmentation fault|Illegal instruction|Killed)\b)"},
     {Marker::failure_line, "signal", "runtime", R"(^\[\d+\] +\d+ (?:killed|segmentation fault|abort) )"},  // zsh's job line
     {Marker::failure_line, "signal", "runtime", R"(\b(?:received signal |exitcode=-|died with <Signals\.)SIG(?:SEGV|ABRT|BUS|ILL|FPE|KILL)\b)"},
+    // Abseil's failure signal handler (absl/debugging/failure_signal_handler.cc), installed by libraries
+    // that link abseil into the Python process: "*** SIGABRT received at time=1712361058 on cpu 4 ***".
+    {Marker::failure_line, "signal", "runtime", R"(^\s*\*\*\* SIG[A-Z]+ received at time=)"},
 
     // An uncaught C++ exception: libstdc++'s two lines (a log cut after the first keeps the second)
     // and libc++'s one (old and new wording).

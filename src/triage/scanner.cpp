@@ -12,6 +12,7 @@
 #include <re2/re2.h>
 
 #include "triage/entity.h"
+#include "triage/grammar.h"
 #include "triage/line.h"
 #include "triage/rank.h"
 
@@ -416,6 +417,13 @@ void Scanner::structural(std::string_view raw, std::string_view clean, const cha
   if (markers[static_cast<std::size_t>(Marker::failure_line)] && !wrapper_line && !handled_end && first_failure_.count == 0) {
     first_failure_.id = "unrecognised";
     record(first_failure_, raw, clean, region_begin, nullptr);
+    // A package build's failure as pip and uv report it (uv's "x Failed to build", pip's "Getting requirements
+    // to build wheel ... error") is followed by the backend's own output, indented in the tool's box: that
+    // report is the failure's message, so it is kept as context for the entity rules (entity.h). Once a log.
+    auto line = read_failure_line(clean);
+    if (line && std::string_view(line->grammar->phase) == "build")
+      for (auto& a : after_)
+        if (a.f == &first_failure_) a.left = kReportAfter + 1;
   }
   if (markers[static_cast<std::size_t>(Marker::compiler_error)]) {
     ++error_lines_;
@@ -515,6 +523,32 @@ void rejoin_wrapped(const Engine& engine, Diagnosis& d) {
   adopt_reading(engine, f, joined,
                 "the failure's lines are cut at the terminal's width (a line of 80+ bytes continued "
                 "mid-word on the next): read joined, they are ");
+}
+
+// A Python exception whose message begins on the next line ("RuntimeError: " alone, then the message
+// indented under it: CPython prints str(exc) as it is, and a message written as a block starts with a
+// newline). An unrecognised one is read again as one line: the exception, then each line under it indented
+// deeper than it, joined by one space, up to the first blank or less indented line.
+static void rejoin_exception_message(const Engine& engine, Diagnosis& d) {
+  if (d.findings.empty() || !d.root() || d.root()->sig) return;
+  Finding& f = d.findings.front();
+  if (f.evidence.empty()) return;
+  static const RE2 kAlone(R"(^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception):\s*$)");
+  const std::string& head = f.evidence.back().text;
+  if (!RE2::FullMatch(head, kAlone)) return;
+  std::string joined = head.substr(0, head.find_last_not_of(" \t") + 1);
+  const std::size_t margin = head.find_first_not_of(" \t");  // pip indents a whole box: the message is deeper
+  std::uint64_t line = f.evidence.back().line;
+  for (const auto& c : f.context) {
+    if (c.line <= line) continue;
+    std::size_t b = c.text.find_first_not_of(" \t");
+    if (c.line != line + 1 || b == std::string::npos || b <= margin) break;
+    joined += ' ';
+    joined += c.text.substr(b);
+    line = c.line;
+  }
+  if (line == f.evidence.back().line) return;
+  adopt_reading(engine, f, joined + "\n", "the exception's message begins on the lines under it; read as one line, it is ");
 }
 
 // CMake prints a message under its "CMake Error at FILE:LINE (message):" / "CMake Error in FILE:" line,
@@ -629,6 +663,7 @@ Diagnosis Scanner::finish() {
   d.log_facts = facts_;
   if (rejoin_) {
     rejoin_cmake_message(engine_, d);
+    rejoin_exception_message(engine_, d);
     rejoin_wrapped(engine_, d);
   }
   reason_on_entities(engine_.set(), d);

@@ -42,6 +42,7 @@ class Scanner {
 
   static constexpr int kBefore = 3;     // context lines kept before a first evidence line
   static constexpr int kAfter = 2;      // and after it
+  static constexpr int kReportAfter = 12;  // after a build tool's failure line: the backend's output in its box
   static constexpr int kMaxEvidence = 3;
 
  private:

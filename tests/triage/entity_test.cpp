@@ -217,6 +217,36 @@ TEST(Entity, UvsHintAfterTheErrorDatesItToTheBuild) {
   EXPECT_NE(notes_of(*d.root()).find("build step at line 3"), std::string::npos) << notes_of(*d.root());
 }
 
+// A package's own message naming the missing module, inside the build tool's report and word-wrapped at its
+// width: uv's box under "x Failed to build" (astral-sh/uv#15098, auto-gptq's setup.py checking for torch).
+// Near miss: the same words under a program's runtime failure (no build tool's verdict) are no build's.
+TEST(Entity, AModuleNamedInABuildToolsWrappedReportIsTheBuildsMissingModule) {
+  const char* log =
+      "uv pip install --upgrade auto_gptq\n"
+      "Resolved 66 packages in 1.25s\n"
+      "  \xc3\x97 Failed to build `auto-gptq==0.7.1`\n"
+      "  \xe2\x94\x9c\xe2\x94\x80\xe2\x96\xb6 The build backend returned an error\n"
+      "  \xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 Call to `setuptools.build_meta:__legacy__.build_wheel` failed (exit status: 1)\n"
+      "\n"
+      "      [stdout]\n"
+      "      Building cuda extension requires PyTorch (>=1.13.0) being installed, please install PyTorch first: No\n"
+      "      module named 'torch'\n"
+      "\n"
+      "      hint: This usually indicates a problem with the package or the build environment.\n";
+  Diagnosis d = diagnose(log);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "BUILD_ENV_TORCH_MISSING") << findings_text(d);
+  EXPECT_NE(notes_of(*d.root()).find("missing while a package is built (line 7"), std::string::npos) << notes_of(*d.root());
+  EXPECT_NE(d.root()->fix.find("--no-build-isolation"), std::string::npos);
+  Diagnosis runtime = diagnose(
+      "RuntimeError: model server exited\n"
+      "      [stdout]\n"
+      "      the optional backend is disabled: No\n"
+      "      module named 'torch'\n");
+  ASSERT_TRUE(runtime.root());
+  EXPECT_NE(runtime.root()->id, "BUILD_ENV_TORCH_MISSING") << findings_text(runtime);
+}
+
 TEST(Entity, TorchMissingAtImportIsNotBuildIsolation) {
   // RootKit-Org/AI-Aimbot#67: a program's import, no build anywhere; the fix is installing torch in
   // the interpreter that runs it (patrickloeber/pytorch-chatbot#7: "make sure ... the correct environment").
@@ -440,6 +470,30 @@ TEST(Entity, AnEmbeddedLlvmOrMlirCrashIsTritonsCompiler) {
   Diagnosis pm = diagnose("RuntimeError: PassManager::run failed\n");
   ASSERT_TRUE(pm.root());
   EXPECT_EQ(pm.root()->id, "TRITON_COMPILER_INTERNAL_ERROR");
+}
+
+// An MLIR pass's own diagnostic as the first failure line, LLVM's fatal error that ends the process right under
+// it (vllm-project/vllm#3878: Triton's ROCm backend lowering a vLLM kernel, abseil's handler reporting the abort).
+TEST(Entity, AnMlirDiagnosticFollowedByLlvmsFatalErrorIsTritonsCompiler) {
+  Diagnosis d = diagnose(
+      "INFO 04-05 23:50:13 model_runner.py:104] Loading model weights took 30.6567 GB\n"
+      "error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
+      "Failed to emit LLVM IR\n"
+      "Translate to LLVM IR failedLLVM ERROR: Failed to translate TritonGPU to LLVM IR.\n"
+      "*** SIGABRT received at time=1712361058 on cpu 4 ***\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(d);
+  EXPECT_NE(notes_of(*d.root()).find("line 4"), std::string::npos) << notes_of(*d.root());
+  // Near miss: a compiler's error far above an LLVM fatal error of another step is not read as one crash.
+  Diagnosis apart = diagnose(
+      "main.c:3:1: error: expected ';' before '}' token\n"
+      "make: *** [main.o] Error 1\n"
+      "building the docs\n"
+      "rendering figures\n"
+      "writing index\n"
+      "LLVM ERROR: out of memory\n");
+  ASSERT_TRUE(apart.root());
+  EXPECT_NE(apart.root()->id, "TRITON_COMPILER_INTERNAL_ERROR") << findings_text(apart);
 }
 
 TEST(Entity, ACrashOfAnotherProgramOrLibraryIsNotTritons) {

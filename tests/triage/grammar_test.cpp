@@ -97,6 +97,14 @@ const Real kReal[] = {
     // Windows' loader without the OSError in front.
     {"[WinError 126] The specified module could not be found. Error loading \"E:\\PL-v0.0.5.2\\python-3.10.11-embed\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.",
      "loader", "https://github.com/Pathos14489/Pantella/issues/14"},
+    // conda's conflict report quoted without its "UnsatisfiableError: " line.
+    {"anaconda==2020.11 -> pkginfo==1.6.1[build='py38h06a4308_0|py37h06a4308_0']The following specifications were found to be incompatible with your system:",
+     "conda", "https://github.com/pytorch/pytorch/issues/55007"},
+    {"Package pkginfo conflicts for:", "conda", "https://github.com/pytorch/pytorch/issues/55007"},
+    // An exception whose message begins on the next line (bitsandbytes' cextension.py raises a block).
+    {"RuntimeError: ", "python", "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1522"},
+    // Abseil's failure signal handler in the Python process (vLLM on ROCm, Triton's LLVM aborting).
+    {"*** SIGABRT received at time=1712361058 on cpu 4 ***", "signal", "https://github.com/vllm-project/vllm/issues/3878"},
 };
 
 // The same words where nothing failed.
@@ -135,6 +143,12 @@ const char* const kNearMisses[] = {
     // uv's hint under its installer's refusal, and pip finding what it was asked for.
     "hint: You're on Linux (`manylinux_2_39_x86_64`), ",
     "Requirement already satisfied: torch in ./venv/lib/python3.10/site-packages (2.1.0)",
+    // conda's words where it went on, a package name in prose; an exception class named in a sentence;
+    // abseil's handler being installed, not a signal received.
+    "Solving environment: done",
+    "Package pkginfo conflicts for: none",
+    "Catching RuntimeError: is how the retry loop works",
+    "I0405 23:49:47 failure_signal_handler.cc:105] Installed SIGABRT handler",
 };
 
 TEST(Grammar, RealFailureLinesAreReadAsTheirToolsFailure) {

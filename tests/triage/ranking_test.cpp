@@ -232,6 +232,38 @@ TEST(Ranking, ACMakeErrorsIndentedMessageIsReadWithItsHeader) {
   EXPECT_EQ(other.root()->id, "unrecognised");
 }
 
+// A Python exception whose message begins on the next line: CPython prints str(exc) as it is, so a message
+// written as a block leaves "RuntimeError: " alone on its line (bitsandbytes-foundation/bitsandbytes#1522, its
+// cextension.py's verdict). The block is read as one line with the exception. Near misses: an exception alone on
+// its line followed by the program's next log record (not its message), and a block naming no known cause.
+TEST(Ranking, AnExceptionsMessageOnTheLinesUnderItIsReadWithIt) {
+  Diagnosis d = diagnose(
+      "RuntimeError: \n"
+      "        CUDA Setup failed despite GPU being available. Inspect the CUDA SETUP outputs above to fix your environment!\n"
+      "        If you cannot find any issues and suspect a bug, please open an issue with detals about your environment:\n"
+      "        https://github.com/TimDettmers/bitsandbytes/issues\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "BITSANDBYTES_NATIVE_LIB_NOT_LOADED") << findings_text(d);
+  EXPECT_EQ(d.root()->first_line(), 1u);
+  Diagnosis record = diagnose(
+      "RuntimeError:\n"
+      "INFO 04-05 23:49:47 CUDA Setup failed despite GPU being available was a message of the old release\n");
+  ASSERT_TRUE(record.root());
+  EXPECT_EQ(record.root()->first_line(), 1u);
+  EXPECT_EQ(record.root()->id, "unrecognised") << findings_text(record);
+  // pip's box indents the exception and its box's end alike: the end is no part of the message.
+  Diagnosis boxed = diagnose(
+      "      RuntimeError:\n"
+      "      CUDA Setup failed despite GPU being available was a message of the old release\n");
+  ASSERT_TRUE(boxed.root());
+  EXPECT_EQ(boxed.root()->id, "unrecognised") << findings_text(boxed);
+  Diagnosis other = diagnose(
+      "ValueError: \n"
+      "    the frobnicator plugin set could not be loaded\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "unrecognised");
+}
+
 // An exception a program caught, logged at WARNING with its traceback, and went on from is not the failure:
 // xFormers' optional Triton import as rich prints the record (derrian-distro/LoRA_Easy_Training_Scripts#287)
 // and as logging's default format does, above sgl-project/sglang#8701's failure. Near misses: the same

@@ -222,6 +222,13 @@ const Wording kWordings[] = {
     // An architecture nvcc no longer knows, whatever the option and the arch kind.
     {"nvcc fatal   : Value 'compute_30' is not defined for option 'gpu-architecture'", "NVCC_UNSUPPORTED_GPU_ARCH"},
     {"nvcc fatal   : Value 'sm_20' is not defined for option 'gpu-name'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    // any value of the GPU options, one no toolkit has: a README's -arch=[arch] typed with its brackets
+    // (multimodallearning/pytorch-mask-rcnn#38), ptxas under CMake's compiler check (utcs-scea/altis#19).
+    {"nvcc fatal   : Value '[sm_61]' is not defined for option 'gpu-architecture'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    {"    ptxas fatal   : Value 'sm_30' is not defined for option 'gpu-name'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+    // conda's conflict report quoted without its UnsatisfiableError line (pytorch/pytorch#55007).
+    {"anaconda==2020.11 -> pkginfo==1.6.1[build='py38h06a4308_0|py37h06a4308_0']The following specifications were found to be incompatible with your system:",
+     "CONDA_SOLVE_CONFLICT"},
     // nvcc's sub-tool killed: lower-case, no colon (as quoted in CI logs).
     {"nvcc error 'cicc' died due to signal 9 (kill signal)", "OOM_NVCC_SUBPROCESS_KILLED"},
     // half2 <-> float2 conversions only exist from sm_53 in older toolkits.
@@ -1095,6 +1102,8 @@ TEST(OneWordingNearMiss, DoesNotTrigger) {
                            Wording{"TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead.", "GPU_BF16_UNSUPPORTED"},
                            Wording{"TypeError: Trying to convert Float8_e4m3fn to the MPS backend but it does not have support for that dtype.", "GPU_BF16_UNSUPPORTED"},
                            Wording{"warning: encountered problems while solving the linear system", "CONDA_SOLVE_CONFLICT"},
+                           Wording{"nvcc fatal   : Value 'c++20' is not defined for option 'std'", "NVCC_UNSUPPORTED_GPU_ARCH"},
+                           Wording{"The following specifications were found to be incompatible with the docs build, see below", "CONDA_SOLVE_CONFLICT"},
                            Wording{"ValueError: fp16 mixed precision requires a GPU (not 'mps').", "GPU_BF16_UNSUPPORTED"},
                            Wording{"  Reason: Incompatible library version: libopencv_imgproc.4.5.dylib requires version 4.5.0 or later, but libopencv_core.4.5.dylib provides version 4.4.0", "TORCH_MIXED_INSTALL_STALE_LIBS"}}) {
     expect_not_named(n);
