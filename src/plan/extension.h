@@ -61,6 +61,9 @@ struct SourceScan {
   // Flags it removes from distutils' compiler command lists (motion-sparsity's
   // `self.compiler.compiler_so.remove('-Wstrict-prototypes')`), in order, once each.
   std::vector<std::string> compiler_flag_removals;
+  // setup.py names a .cu file, or finds its sources (glob, listdir, walk): false when it builds none of
+  // the tree's .cu files (fusedconvglu's CUDAExtension lists convtbcglu.cpp alone beside cudnnconvTBC.cu).
+  bool setup_names_cu = true;
   std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in / expandvars)
   std::vector<std::string> include_env;   // of those, the ones it takes an include directory from ('$CUDA_SAMPLES_INC')
   // Of those, the ones it reads with no default (os.getenv('NCCL_HOME'), os.environ['CUDNN_PATH']), unset
