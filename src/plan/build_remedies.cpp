@@ -469,6 +469,27 @@ std::string library_location(const Ctx& c, const PackageEnv& e, std::string& fro
   return e.points == "prefix" ? prefix : e.points == "include" ? include : lib;
 }
 
+// motion-sparsity's BuildExt: `self.compiler.compiler_so.remove('-Wstrict-prototypes')`, written when
+// Python's own CFLAGS carried that C-only flag into every C++ compile; CPython 3.7 moved it out
+// (python/cpython#7395), so the remove raises ValueError before anything compiles.
+void choose_flag_removal(Ctx& c, const SourceScan& scan) {
+  if (scan.compiler_flag_removals.empty()) return;
+  std::string flags;
+  for (const auto& f : scan.compiler_flag_removals) flags += (flags.empty() ? "" : " ") + f;
+  const std::string src = "setup.py; " + std::string(kHelper) +
+                          "; https://github.com/python/cpython/pull/7395 (bpo-5755: -Wstrict-prototypes moved from "
+                          "Python's CFLAGS to CFLAGS_NODIST in 3.7, backported to 3.6)";
+  use_helper(c, "it lets the package remove a flag the compiler does not pass");
+  c.set_env("TORCHSMITH_FLAG_REMOVE", "1", "setup.py removes " + flags + " from the compiler's command", src,
+            kFlagRemoveRule);
+  c.decide("remedy", std::string(kFlagRemoveRule) + " " + flags,
+           "setup.py removes " + flags + " from distutils' compiler command (compiler_so.remove(...)); a Python "
+           "whose sysconfig flags lack it (CPython's own since 3.7) makes list.remove raise ValueError before "
+           "anything compiles: in the build helper, removing a flag the command does not hold does nothing, and "
+           "one it holds is removed as before",
+           src, kFlagRemoveRule);
+}
+
 }  // namespace
 
 void choose_library_env(Ctx& c) {
@@ -584,6 +605,7 @@ void choose_build_remedies(Ctx& c) {
              src, kOneSetupRule);
   }
   if (!scan.generated_sources.empty()) choose_generate_sources(c, scan);
+  choose_flag_removal(c, scan);
   {
     std::string names;
     for (const auto& n : scan.env_switches)  // the plan's own (TORCH_CUDA_ARCH_LIST, MAX_JOBS) are not its

@@ -12,6 +12,7 @@ inline constexpr const char* kArchListRule = "build.arch-list";
 inline constexpr const char* kCxxStdRule = "build.cxx-std";
 inline constexpr const char* kAbsIncludeRule = "build.abs-include";
 inline constexpr const char* kOneSetupRule = "build.one-setup";
+inline constexpr const char* kFlagRemoveRule = "build.compiler-flag-remove";
 inline constexpr const char* kGenerateSourcesRule = "build.generate-sources";
 inline constexpr const char* kBuildOverlayRule = "build.overlay";
 inline constexpr const char* kWheelhouseRule = "build.wheelhouse";

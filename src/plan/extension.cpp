@@ -249,14 +249,21 @@ void choose_torch(Ctx& c) {
   bool cuda_only = r.cuda_only || (req.scan.scanned && req.scan.cuda_extension && !req.scan.cpp_extension);
   c.cuda_on = decide_cuda(py, cuda_only, has_cuda, req.cuda.has_value(), req.cpu, r, c);
   // Read from the tree: CUDAExtension (or --cuda) over C++ files only makes a library with no GPU code.
-  if (c.cuda_on && req.scan.scanned && !req.scan.cuda_sources) {
+  // Or a setup.py that names none of the tree's .cu files and finds no sources (fusedconvglu: a
+  // CUDAExtension of one .cpp calling cuDNN, beside a .cu no extension lists).
+  const bool unlisted_cu = req.scan.cuda_sources && req.scan.setup_py && req.scan.cmake_driver.empty() &&
+                           req.scan.cuda_extension && !req.scan.setup_names_cu;
+  if (c.cuda_on && req.scan.scanned && (!req.scan.cuda_sources || unlisted_cu)) {
     c.p.no_device_code = true;
-    std::string how = req.scan.cuda_extension ? "its CUDAExtension compiles C++ files only"
+    std::string how = unlisted_cu ? "setup.py names no .cu file and finds no sources, so its CUDAExtension compiles "
+                                    "C++ files only"
+                      : req.scan.cuda_extension ? "its CUDAExtension compiles C++ files only"
                       : cmake_cuda ? "its CMake files find_package(Torch), and a CUDA torch's CMake config runs "
                                      "enable_language(CUDA), so configure needs the plan's nvcc (CUDACXX)"
                                    : "--cuda over C++ files";
-    c.decide("device-code", "none", "the tree has no .cu/.cuh source: " + how + " (CUDA's headers and runtime, no "
-             "GPU code); verify expects no GPU code in the library",
+    c.decide("device-code", "none", std::string(unlisted_cu ? "no extension builds the tree's .cu sources: "
+                                                            : "the tree has no .cu/.cuh source: ") +
+             how + " (CUDA's headers and runtime, no GPU code); verify expects no GPU code in the library",
              cmake_cuda ? "pytorch/pytorch@v2.6.0:cmake/public/cuda.cmake (enable_language(CUDA))" : "source scan");
   }
 }

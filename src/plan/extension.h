@@ -58,6 +58,12 @@ struct SourceScan {
   bool own_includes = false;            // passes -I/-isystem flags of its own (relative ones break under ninja)
   std::vector<StdFlag> std_flags;       // -std=c++14 / gnu++1z, in order, once each, with the standard each names
   int setup_calls = 0;                  // setup(...) statements at the module's top level (2+: one wheel cannot hold them)
+  // Flags it removes from distutils' compiler command lists (motion-sparsity's
+  // `self.compiler.compiler_so.remove('-Wstrict-prototypes')`), in order, once each.
+  std::vector<std::string> compiler_flag_removals;
+  // setup.py names a .cu file, or finds its sources (glob, listdir, walk): false when it builds none of
+  // the tree's .cu files (fusedconvglu's CUDAExtension lists convtbcglu.cpp alone beside cudnnconvTBC.cu).
+  bool setup_names_cu = true;
   std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in / expandvars)
   std::vector<std::string> include_env;   // of those, the ones it takes an include directory from ('$CUDA_SAMPLES_INC')
   // Of those, the ones it reads with no default (os.getenv('NCCL_HOME'), os.environ['CUDNN_PATH']), unset

@@ -114,6 +114,13 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   all_matches(code, env_in, s.env_switches);
   // DSMNet's sync_bn: `setup(name='sync_bn_cpu', ...)` then `setup(name='sync_bn_gpu', ...)`, each at
   // column 0, so both run; a call under `if`/`else` or in a function is indented and not counted.
+  static const RE2 names_cu(R"(\.cu\b|\b(?:glob|rglob|listdir|scandir|walk|iterdir)\b)");
+  s.setup_names_cu = RE2::PartialMatch(code, names_cu);
+  // A build_ext subclass dropping a flag from the compiler's command: list.remove raises when this
+  // Python's compiler does not pass the flag (build.compiler-flag-remove).
+  static const RE2 flag_remove(
+      R"(\.(?:compiler_so|compiler_cxx|compiler|linker_so|linker_exe)\s*\.\s*remove\(\s*["']([^"'\n]+)["']\s*\))");
+  all_matches(code, flag_remove, s.compiler_flag_removals);
   static const RE2 top_setup(R"((?m)^(?:setuptools\.)?setup\s*\()");
   re2::StringPiece calls(code);
   s.setup_calls = 0;

@@ -34,7 +34,7 @@ std::string render_extension_summary(const PlanResult& r) {
   o << what(p) << " from " << (p.source_dir.empty() ? p.source_url + "@" + p.source_ref : p.source_dir) << "\n";
   if (p.cuda.is_chosen())
     o << "  CUDA " << p.cuda.text() << " (" << p.cuda_home << "), arches " << p.arch_list.torch_cuda_arch_list()
-      << (p.no_device_code ? "; no GPU code (the tree has no .cu/.cuh source)" : "") << "\n";
+      << (p.no_device_code ? "; no GPU code (no extension builds a .cu source)" : "") << "\n";
   else o << "  CPU build\n";
   o << "  Python " << p.python_version << " (" << p.python << "), " << p.host_compiler << ", jobs " << p.jobs << "\n";
   if (!p.fixes.empty()) {

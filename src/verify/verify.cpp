@@ -194,7 +194,7 @@ VerifyReport verify_files(const std::vector<std::string>& files, const VerifyOpt
         o.no_device_code
             ? verdict("", Check::cuda_arches, Outcome::pass,
                       "no CUDA code in any of the " + std::to_string(files.size()) +
-                          " files, as planned: the package has no CUDA source (.cu/.cuh)")
+                          " files, as planned: the package builds no CUDA source (.cu)")
             : verdict("", Check::cuda_arches, Outcome::fail,
                       "no CUDA code in any of the " + std::to_string(files.size()) + " files (asked for " +
                           o.arches->torch_cuda_arch_list() + ")"));

@@ -15,7 +15,7 @@ namespace ts::verify {
 struct VerifyOptions {
   std::optional<ArchList> arches;  // unset: the GPU code is reported, not judged
   bool only_asked_arches = false;  // a plan's target-only list: arches beyond it fail (arch_check.h)
-  bool no_device_code = false;     // the plan found no CUDA source: a library without GPU code is as planned
+  bool no_device_code = false;     // the plan found no CUDA source the package builds: a library without GPU code is as planned
   ResolveOptions resolve;
 };
 

@@ -148,6 +148,23 @@ TEST(BuildRemedies, SetupCalledTwiceBecomesOneSetup) {
   EXPECT_EQ(env(plan(s).plan, "TORCHSMITH_ONE_SETUP"), "<unset>");
 }
 
+// motion-sparsity's BuildExt removes -Wstrict-prototypes from compiler_so: the helper makes a remove of
+// a flag the command lacks do nothing. Near miss: a setup.py that removes nothing gets no remedy.
+TEST(BuildRemedies, AFlagRemovedFromTheCompilersCommandIsTolerated) {
+  auto s = cuda_only_scan();
+  s.compiler_flag_removals = {"-Wstrict-prototypes"};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_FLAG_REMOVE"), "1");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
+  const Decision* d = remedy(r.plan, ext::kFlagRemoveRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.compiler-flag-remove -Wstrict-prototypes");
+  EXPECT_NE(d->source.find("https://github.com/python/cpython/pull/7395"), std::string::npos) << d->source;
+  EXPECT_EQ(remedy(plan(cuda_only_scan()).plan, ext::kFlagRemoveRule), nullptr);
+  EXPECT_EQ(env(plan(cuda_only_scan()).plan, "TORCHSMITH_FLAG_REMOVE"), "<unset>");
+}
+
 TEST(BuildRemedies, AnOlderStdIsRaisedToTheTorchsStandard) {
   auto s = cuda_only_scan();
   s.std_flags = {{"-std=c++14", 14}};
@@ -612,6 +629,23 @@ TEST(BuildSwitchScan, CountsTopLevelSetupCalls) {
   scan_build_switches("if cuda:\n    setup(name='a')\nelse:\n    setup(name='b')\n# setup(name='c')\n"
                       "def setup_package():\n    setup(name='d')\nsetup_package()\nmy_setup(name='e')\n", near);
   EXPECT_EQ(near.setup_calls, 0);
+}
+
+// motion-sparsity's `self.compiler.compiler_so.remove('-Wstrict-prototypes')` and its kin; a commented-out
+// remove, a remove from another list and a remove of a variable are not read.
+TEST(BuildSwitchScan, ReadsFlagsRemovedFromTheCompilersCommand) {
+  SourceScan s;
+  scan_build_switches("class BuildExt(BuildExtension):\n    def build_extensions(self):\n"
+                      "        self.compiler.compiler_so.remove('-Wstrict-prototypes')\n"
+                      "        self.compiler.compiler_so.remove(\"-Wstrict-prototypes\")\n"
+                      "        self.compiler.linker_so.remove( '-g' )\n",
+                      s);
+  EXPECT_EQ(s.compiler_flag_removals, (std::vector<std::string>{"-Wstrict-prototypes", "-g"}));
+  SourceScan near;
+  scan_build_switches("# self.compiler.compiler_so.remove('-Wstrict-prototypes')\nflags.remove('-O2')\n"
+                      "self.compiler.compiler_so.remove(flag)\nsys.path.remove('.')\n",
+                      near);
+  EXPECT_TRUE(near.compiler_flag_removals.empty());
 }
 
 TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {

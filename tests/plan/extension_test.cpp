@@ -132,6 +132,29 @@ TEST(ExtensionPlan, ACudaExtensionWithNoCudaSourceIsPlannedWithNoGpuCode) {
   EXPECT_FALSE(j2.contains("device_code"));
 }
 
+// fusedconvglu-cudnn: a CUDAExtension of one .cpp (cuDNN through torch) beside a .cu that no extension
+// lists: setup.py names no .cu and finds no sources, so no GPU code is planned. Near misses: a setup.py
+// that names a .cu, or globs its sources, expects GPU code.
+TEST(ExtensionPlan, ACudaSourceNoExtensionListsIsNoGpuCode) {
+  auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"12.8"}, {"8.6"});
+  auto plan_of = [&](const std::string& setup_py) {
+    auto s = cuda_only_scan();
+    s.setup_py = true;
+    scan_build_switches(setup_py, s);
+    return make_extension_plan(dir_request(s), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  };
+  auto r = plan_of("setup(name='convtbcglu', ext_modules=[CUDAExtension('convtbcglu', ['convtbcglu.cpp'])])\n");
+  ASSERT_TRUE(r.ok()) << all_conflicts(r);
+  EXPECT_TRUE(r.plan.no_device_code);
+  auto d = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                        [](const Decision& x) { return x.topic == "device-code"; });
+  ASSERT_NE(d, r.plan.decisions.end());
+  EXPECT_NE(d->reason.find("no extension builds the tree's .cu sources"), std::string::npos) << d->reason;
+  EXPECT_FALSE(plan_of("ext = CUDAExtension('m', ['m.cpp', 'm_kernel.cu'])\n").plan.no_device_code);
+  EXPECT_FALSE(plan_of("ext = CUDAExtension('m', glob.glob('src/*'))\n").plan.no_device_code);
+  EXPECT_FALSE(plan_of("srcs = [f for f in os.listdir('src')]\next = CUDAExtension('m', srcs)\n").plan.no_device_code);
+}
+
 // A tree without a package of its distribution's name is imported by the extension it builds
 // (DCNv2: setup(name="DCNv2", ext_modules=[CUDAExtension("_ext", ...)])); near miss: one that has it.
 TEST(ExtensionPlan, ImportNameComesFromTheTreeWhenTheDistributionIsNoModule) {

@@ -107,6 +107,29 @@ class PyshimRemedy : public ::testing::Test {
   std::string dir_;
 };
 
+// motion-sparsity's BuildExt: compiler_so.remove('-Wstrict-prototypes') raises on a Python whose CFLAGS
+// lack it (CPython's since 3.7, Debian's 3.11 here); with build.compiler-flag-remove it builds and says
+// so. Near miss: a flag the command holds (-Wall) is still removed, and nothing is said.
+TEST_F(PyshimRemedy, RemovingAFlagTheCompilerLacksStopsTheBuild) {
+  Built b = build("flag_remove", "plain", {{"TORCHSMITH_FLAG_REMOVE", "1"}}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE(b.run.err.find("ValueError: list.remove(x): x not in list"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "");
+}
+
+TEST_F(PyshimRemedy, FlagRemoveLetsTheBuildGoOn) {
+  Built b = build("flag_remove", "tolerated", {{"TORCHSMITH_FLAG_REMOVE", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.err;
+  EXPECT_EQ(b.value, "7\n");
+  EXPECT_NE(b.run.err.find("[build.compiler-flag-remove] setup.py removes -Wstrict-prototypes from the compiler's "
+                           "command, which does not hold it"),
+            std::string::npos) << b.run.err;
+  Built held = build("flag_remove", "held", {{"TORCHSMITH_FLAG_REMOVE", "1"}, {"REMOVED_FLAG", "-Wall"}});
+  ASSERT_TRUE(held.run.ok()) << held.run.err;
+  EXPECT_NE(held.run.out.find("lt_flag_remove: -Wall in compiler_so: False"), std::string::npos) << held.run.out;
+  EXPECT_EQ(held.run.err.find("[build.compiler-flag-remove]"), std::string::npos) << held.run.err;
+}
+
 TEST_F(PyshimRemedy, WithoutAGpuASetupPyThatAsksForOneStops) {
   Built b = build("gpu_check", "plain", {});
   EXPECT_FALSE(b.run.ok());

@@ -761,6 +761,7 @@ struct TorchCompileCase {
   std::vector<std::pair<std::string, std::string>> files;  // name, text; the first is compiled
   std::vector<std::string> before_has;
   std::vector<std::string> ports;
+  std::vector<std::string> extra_args = {};  // more include directories (the CUDA toolkit's, cuDNN's)
 };
 
 void expect_compiles_only_ported(const TorchCompileCase& c, const std::function<void(const fs::path&)>& ported = {}) {
@@ -772,6 +773,7 @@ void expect_compiles_only_ported(const TorchCompileCase& c, const std::function<
   o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
   std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
   argv.insert(argv.end(), inc.begin(), inc.end());
+  argv.insert(argv.end(), c.extra_args.begin(), c.extra_args.end());
   argv.push_back(t / c.files.front().first);
   auto before = util::run(argv, o);
   EXPECT_FALSE(before.ok());
@@ -827,6 +829,48 @@ TEST(PortTorchCompile, ArgsortWithAnIntegerLiteralCompilesOnlyPorted) {
   for (const char* left : {"auto a = X.argsort(0, true);\n", "auto a = X.argsort(dim);\n", "auto a = X.argsort();\n",
                            "auto a = X.argsort(/*stable=*/true, 1);\n"})
     EXPECT_EQ(port_one("port.argsort-int-dim", left), left) << left;
+}
+
+// fusedconvglu's convtbcglu.cpp: ConvolutionDescriptor::set as torch <= 1.6 declared it (six
+// parameters) gets the allow_tf32 torch 1.7 added. Near misses: a call that already passes it, the
+// six-argument set of an RNNDataDescriptor (a file that uses one is left alone), a file that does not
+// include torch's Descriptors.h (its own descriptor class), and TensorDescriptor's five.
+TEST(PortCudnnConvDescriptor, ASixArgumentSetGetsTorchsTf32Choice) {
+  const std::string inc = "#include <ATen/cudnn/Descriptors.h>\n";
+  EXPECT_EQ(port_one("port.cudnn-conv-descriptor-tf32",
+                     inc + "  conv_desc.set(CUDNN_DATA_FLOAT, /*nDim=*/2, paddings,\n                stride1s, dilation1s, /*group=*/1);\n"
+                           "  cdesc.set(getCudnnDataType(input), input.dim() - 2, pad, stride, dilation, groups);\n",
+                     "op.cpp"),
+            inc + "  conv_desc.set(CUDNN_DATA_FLOAT, /*nDim=*/2, paddings,\n                stride1s, dilation1s, /*group=*/1, "
+                  "at::globalContext().allowTF32CuDNN());\n"
+                  "  cdesc.set(getCudnnDataType(input), input.dim() - 2, pad, stride, dilation, groups, "
+                  "at::globalContext().allowTF32CuDNN());\n");
+  for (const std::string& near :
+       {inc + "  conv_desc.set(CUDNN_DATA_FLOAT, 2, pad, stride, dil, 1, true);\n",
+        inc + "  at::native::RNNDataDescriptor d;\n  d.set(CUDNN_DATA_FLOAT, layout, maxlen, batch, vec, lens);\n",
+        std::string("#include \"my_descriptors.h\"\n  conv_desc.set(CUDNN_DATA_FLOAT, 2, pad, stride, dil, 1);\n"),
+        inc + "  idesc.set(CUDNN_DATA_FLOAT, 4, size, stride, false);\n"})
+    EXPECT_EQ(port_one("port.cudnn-conv-descriptor-tf32", near, "op.cpp"), near) << near;
+}
+
+// The six-argument call against torch 2.15's ATen/cudnn/Descriptors.h (with the venv's cuDNN and the
+// toolkit's headers): "candidate expects 7 arguments, 6 provided" as on fusedconvglu's build, and
+// compiles ported; the tree reverts byte for byte.
+TEST(PortTorchCompile, CudnnConvolutionDescriptorSetCompilesOnlyPorted) {
+  auto inc = torch_includes();
+  std::string nvcc = find_nvcc();
+  if (inc.empty() || nvcc.empty()) GTEST_SKIP() << "no test venv with torch or no CUDA toolkit";
+  fs::path torch_inc = inc.front().substr(2);  // SITE/torch/include
+  fs::path cudnn = torch_inc.parent_path().parent_path() / "nvidia/cudnn/include";
+  if (!fs::exists(cudnn / "cudnn.h")) GTEST_SKIP() << "no cuDNN headers in the test venv (" << cudnn << ")";
+  expect_compiles_only_ported(
+      {{{"op.cpp", "#include <ATen/cudnn/Descriptors.h>\n"
+                   "void f(int* pad, int* stride, int* dil) {\n"
+                   "  at::native::ConvolutionDescriptor conv_desc;\n"
+                   "  conv_desc.set(CUDNN_DATA_FLOAT, /*nDim=*/2, pad,\n                stride, dil, /*group=*/1);\n}\n"}},
+       {"candidate expects 7 arguments, 6 provided"},
+       {"port.cudnn-conv-descriptor-tf32"},
+       {"-I" + cudnn.string(), "-I" + (fs::path(nvcc).parent_path().parent_path() / "include").string()}});
 }
 
 // superpixPool's suppixpool_cuda.cpp: the backend Type as the factory's first argument; the

@@ -891,6 +891,23 @@ c('SOURCE_MERGE_CONFLICT_MARKERS', [
   '                ^',
   '  SyntaxError: invalid decimal literal'],
   ['  ======= done =======', '>>>>>>> (pretty banner)', 'Auto-merging setup.py'])
+# motion-sparsity-cuda's BuildExt (the long-tail bench, batch 11's dev) as pip's setup.py build prints it.
+c('SETUP_PY_REMOVES_ABSENT_COMPILER_FLAG', [
+  '  File "/tmp/pip-req-build-k2x8/setup.py", line 7, in build_extensions',
+  "    self.compiler.compiler_so.remove('-Wstrict-prototypes')",
+  'ValueError: list.remove(x): x not in list'],
+  ['    flags.remove("-O2")',
+   "    self.compiler.compiler_so.remove(flag)",
+   "    if '-Wstrict-prototypes' in self.compiler.compiler_so: self.compiler.compiler_so.remove('-Wstrict-prototypes')"])
+# sphconv (the long-tail bench, batch 11's dev): its CMakeLists.txt sets CMAKE_CUDA_COMPILER to its author's CUDA 10.2.
+c('CMAKE_CUDA_COMPILER_PATH_MISSING', ['-- The CUDA compiler identification is unknown',
+  'CMake Error at CMakeLists.txt:5 (project):', '  The CMAKE_CUDA_COMPILER:', '', '    /usr/local/cuda-10.2/bin/nvcc', '',
+  '  is not a full path to an existing compiler tool.', '',
+  '  Tell CMake where to find the compiler by setting either the environment',
+  '  variable "CUDACXX" or the CMake cache entry CMAKE_CUDA_COMPILER to the full',
+  '  path to the compiler, or to the compiler name if it is in the PATH.'],
+  ['CMake Error at CMakeLists.txt:2 (project):', '  The CMAKE_CXX_COMPILER:', '', '    /usr/bin/clang++', '',
+   '  is not a full path to an existing compiler tool.'])
 # A setup.py whose CUDAExtension has its name commented out (the long-tail bench, batch 6's dev mlp-maps-hashencoder).
 c('SETUP_PY_EXTENSION_WITHOUT_NAME', [
   '  File "/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py", line 317, in run_setup',

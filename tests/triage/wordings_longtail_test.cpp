@@ -11,6 +11,14 @@ class LongTailWording : public ::testing::TestWithParam<Wording> {};
 TEST_P(LongTailWording, NamesTheRootCause) { EXPECT_TRUE(expect_root_cause(GetParam()).failed()) << GetParam().line; }
 
 const Wording kLongTailWordings[] = {
+    // sphconv's CMakeLists.txt names its author's nvcc before project().
+    {"CMake Error at CMakeLists.txt:5 (project):\n  The CMAKE_CUDA_COMPILER:\n\n    /usr/local/cuda-10.2/bin/nvcc\n\n"
+     "  is not a full path to an existing compiler tool.",
+     "CMAKE_CUDA_COMPILER_PATH_MISSING"},
+    // motion-sparsity's BuildExt, as pip's setup.py build prints the frame's source line.
+    {"  File \"/tmp/pip-req-build-k2x8/setup.py\", line 7, in build_extensions\n"
+     "    self.compiler.compiler_so.remove('-Wstrict-prototypes')\nValueError: list.remove(x): x not in list",
+     "SETUP_PY_REMOVES_ABSENT_COMPILER_FLAG"},
     // graspness' knn.h after the THC ports (g++ 13), PointMVSNet's kernel (nvcc 13.0).
     {"/tmp/dv/knn/out/src/src/knn.h:48:9: error: \xe2\x80\x98THError\xe2\x80\x99 was not declared in this scope",
      "THC_HEADERS_REMOVED"},
@@ -60,6 +68,17 @@ const Wording kLongTailWordings[] = {
 INSTANTIATE_TEST_SUITE_P(All, LongTailWording, ::testing::ValuesIn(kLongTailWordings));
 
 TEST(LongTailWording, NearMisses) {
+  // The C++ compiler's path (another class: a compiler removed or mistyped), and nvcc not found at all.
+  expect_not_named({"CMake Error at CMakeLists.txt:2 (project):\n  The CMAKE_CXX_COMPILER:\n\n    /usr/bin/clang++\n\n"
+                    "  is not a full path to an existing compiler tool.", "CMAKE_CUDA_COMPILER_PATH_MISSING"});
+  expect_not_named({"CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_CUDA_COMPILER could be found.",
+                    "CMAKE_CUDA_COMPILER_PATH_MISSING"});
+  // A remove of another list, of a variable, or one guarded by a test of the flag.
+  expect_not_named({"    flags.remove('-O2')\nValueError: list.remove(x): x not in list", "SETUP_PY_REMOVES_ABSENT_COMPILER_FLAG"});
+  expect_not_named({"    self.compiler.compiler_so.remove(flag)\nValueError: list.remove(x): x not in list",
+                    "SETUP_PY_REMOVES_ABSENT_COMPILER_FLAG"});
+  expect_not_named({"    if '-Wstrict-prototypes' in cc.compiler_so: cc.compiler_so.remove('-Wstrict-prototypes')",
+                    "SETUP_PY_REMOVES_ABSENT_COMPILER_FLAG"});
   // A package's own THError-like name, and another missing argument.
   expect_not_named({"/tmp/src/ops.cpp:4:3: error: \xe2\x80\x98MyTHErrorX\xe2\x80\x99 was not declared in this scope",
                     "THC_HEADERS_REMOVED"});
@@ -99,6 +118,16 @@ TEST(LongTailWording, AMissingSourceIsNamedInTheCause) {
   ASSERT_NE(d.root(), nullptr);
   EXPECT_NE(d.root()->cause.find("not in the tree: /tmp/w/out/src/gauss_psf_kernel.cu."), std::string::npos) << d.root()->cause;
   EXPECT_NE(d.root()->fix.find("beside /tmp/w/out/src/gauss_psf_kernel.cu"), std::string::npos) << d.root()->fix;
+}
+
+// The answer names the flag setup.py removes.
+TEST(LongTailWording, TheRemovedFlagIsNamedInTheCause) {
+  auto d = expect_root_cause({"  File \"/tmp/pip-req-build-k2x8/setup.py\", line 7, in build_extensions\n"
+                              "    self.compiler.compiler_so.remove('-Wstrict-prototypes')\n"
+                              "ValueError: list.remove(x): x not in list",
+                              "SETUP_PY_REMOVES_ABSENT_COMPILER_FLAG"});
+  ASSERT_NE(d.root(), nullptr);
+  EXPECT_NE(d.root()->cause.find("setup.py removes -Wstrict-prototypes from"), std::string::npos) << d.root()->cause;
 }
 
 }  // namespace

@@ -115,7 +115,7 @@ TEST_F(TargetOnlyWheel, NoGpuCodeIsAsPlannedOnlyWhenThePlanFoundNoCudaSource) {
   auto vs = arch_verdicts(whl, true);
   ASSERT_EQ(vs.size(), 1u);
   EXPECT_EQ(vs[0].outcome, Outcome::pass);
-  EXPECT_EQ(vs[0].detail, "no CUDA code in any of the 1 files, as planned: the package has no CUDA source (.cu/.cuh)");
+  EXPECT_EQ(vs[0].detail, "no CUDA code in any of the 1 files, as planned: the package builds no CUDA source (.cu)");
   vs = arch_verdicts(whl, false);
   ASSERT_EQ(vs.size(), 1u);
   EXPECT_EQ(vs[0].outcome, Outcome::fail);

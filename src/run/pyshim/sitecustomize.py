@@ -37,6 +37,11 @@
 #  - build.one-setup, TORCHSMITH_ONE_SETUP=1: a setup.py that calls setup() at its top level more
 #    than once (a distribution per extension) gets one setup() call, every call's parts merged,
 #    each call's extensions built by its own call's build_ext where the calls' differ;
+#  - build.compiler-flag-remove, TORCHSMITH_FLAG_REMOVE=1: a build_ext subclass that removes a flag
+#    from distutils' compiler command lists (motion-sparsity's
+#    `self.compiler.compiler_so.remove('-Wstrict-prototypes')`, a flag CPython's CFLAGS dropped in 3.7)
+#    finds lists whose remove() of a flag they do not hold does nothing (and says so) instead of
+#    raising ValueError; a flag they hold is removed as before;
 #  - build.generate-sources, TORCHSMITH_GENERATE="gen.py:a.cu,b.cu": before the first compile, each
 #    script beside setup.py whose files are missing runs once with this Python (fairseq's
 #    cuda_function_gen.py writes the .cu files its kernel includes; setup.py never runs it);
@@ -1318,6 +1323,41 @@ def _rename_missing_sources(exts, base):
                  "(TORCHSMITH_SOURCE_NAME)" % (ext.name, src, why))
 
 
+# -- build.compiler-flag-remove --------------------------------------------------------------------
+
+def _flag_remove_wanted():
+    return os.environ.get("TORCHSMITH_FLAG_REMOVE") == "1"
+
+
+class _CompilerCommand(list):
+    # A distutils compiler's command list (compiler_so, ...) whose remove() of a flag it does not hold
+    # does nothing: what a setup.py that drops '-Wstrict-prototypes' wants when the flag is not there.
+    def remove(self, value):
+        if value in self:
+            return list.remove(self, value)
+        _say("[build.compiler-flag-remove] setup.py removes %s from the compiler's command, which does not hold "
+             "it (this Python's compiler flags lack it): nothing to remove (TORCHSMITH_FLAG_REMOVE)" % (value,))
+
+
+_COMPILER_COMMANDS = ("compiler", "compiler_so", "compiler_cxx", "linker_so", "linker_exe")
+
+
+def _tolerate_flag_removal(build_cmd):
+    # The compiler exists once build_ext.run made it, just before it calls build_extensions; the
+    # package's own build_extensions (a subclass's) runs first, so it is reached through the instance.
+    package_build = build_cmd.build_extensions
+
+    def build_extensions():
+        compiler = getattr(build_cmd, "compiler", None)
+        for name in _COMPILER_COMMANDS:
+            value = getattr(compiler, name, None)
+            if isinstance(value, list) and not isinstance(value, _CompilerCommand):
+                setattr(compiler, name, _CompilerCommand(value))
+        return package_build()
+
+    build_cmd.build_extensions = build_extensions
+
+
 def _patch(build_ext_cls):
     if getattr(build_ext_cls, "_torchsmith_patched", False):
         return
@@ -1327,6 +1367,8 @@ def _patch(build_ext_cls):
     def run(self):
         if _ninja_wanted():
             _turn_ninja_on(self)
+        if _flag_remove_wanted():
+            _tolerate_flag_removal(self)
         return original_run(self)
 
     def build_extensions(self):
@@ -1413,7 +1455,8 @@ def _hooks():
     targets = {}
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
             or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir() or os.environ.get("TORCHSMITH_GENERATE")
-            or _pybind11_needed() or _no_lto() or _reroot() or _source_name_wanted() or _cpp_launch_wanted()):
+            or _pybind11_needed() or _no_lto() or _reroot() or _source_name_wanted() or _cpp_launch_wanted()
+            or _flag_remove_wanted()):
         targets["setuptools.command.build_ext"] = lambda m: _patch(m.build_ext)
     if _gpu_target():
         targets["torch"] = _answer_for_target
