@@ -370,6 +370,16 @@ c('TENSOR_TYPE_DISPATCH_REMOVED', [F, '/home/u/ext/src/roi_align_kernel.cu(312):
   ['/home/u/ext/src/roi_align_kernel.cu(312): warning: function "at::Tensor::type" is deprecated (declared at DeprecatedTypeProperties.h)'])
 c('PY312_DISTUTILS_REMOVED', ['Traceback (most recent call last):', '  File "/tmp/pip-install-x/pkg/setup.py", line 3, in <module>', '    from distutils.core import setup', "ModuleNotFoundError: No module named 'distutils'"],
   ["DeprecationWarning: The distutils package is deprecated and slated for removal in Python 3.12"])
+# neuralnet-pytorch (the long-tail bench, batch 10's dev) on Python 3.12: its versioneer.py's get_config_from_root.
+c('PY312_CONFIGPARSER_REMOVED', ['Traceback (most recent call last):',
+  '  File "/tmp/w/torchsmith-neuralnet-pytorch/out/src/setup.py", line 40, in <module>',
+  '    version=versioneer.get_version(),',
+  '  File "/tmp/w/torchsmith-neuralnet-pytorch/out/src/versioneer.py", line 342, in get_config_from_root',
+  '    parser = configparser.SafeConfigParser()',
+  '             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+  "AttributeError: module 'configparser' has no attribute 'SafeConfigParser'. Did you mean: 'RawConfigParser'?"],
+  ["DeprecationWarning: The SafeConfigParser class has been renamed to ConfigParser in Python 3.2. This alias will be removed in Python 3.12. Use ConfigParser directly instead.",
+   "AttributeError: 'ConfigParser' object has no attribute 'read_dict'"])
 c('PKG_RESOURCES_REMOVED', ['Traceback (most recent call last):', '  File "/home/u/venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py", line 25, in <module>', '    from pkg_resources import packaging', "ModuleNotFoundError: No module named 'pkg_resources'"],
   ["UserWarning: pkg_resources is deprecated as an API."])
 c('CMAKE_NOT_INSTALLED', ['running build_ext', "error: [Errno 2] No such file or directory: 'cmake'"],
