@@ -213,6 +213,14 @@ INSTANTIATE_TEST_SUITE_P(
              "#include <ATen/ATen.h>\n#include <ATen/ATen.h>\n"},
         Case{"port.aten-type-header", "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n",
              "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n"},
+        // bp-layers' stereo_sad_kernel.cu: std:: in its own namespace cuda becomes the global std; near
+        // misses: a file that opens no namespace cuda (namespace cudaops, cuda::std used), ::std:: and
+        // cuda::std:: as written, an identifier ending in std.
+        Case{"port.cuda-namespace-std",
+             "namespace cuda\n{\n  std::vector<at::Tensor> f(std::vector<int> a);\n  ::std::size_t n; cuda::std::array<int, 2> b; mystd::x c;\n}\n",
+             "namespace cuda\n{\n  ::std::vector<at::Tensor> f(::std::vector<int> a);\n  ::std::size_t n; cuda::std::array<int, 2> b; mystd::x c;\n}\n"},
+        Case{"port.cuda-namespace-std", "namespace cudaops {\nstd::vector<int> f();\n}\ncuda::std::span<int> s;\n",
+             "namespace cudaops {\nstd::vector<int> f();\n}\ncuda::std::span<int> s;\n"},
         // division's quantization_cuda_kernel.cu; near miss: the new path itself.
         Case{"port.cuda-generator-header", "#include <ATen/CUDAGeneratorImpl.h>\n", "#include <ATen/cuda/CUDAGeneratorImpl.h>\n"},
         Case{"port.cuda-generator-header", "#include <ATen/cuda/CUDAGeneratorImpl.h>\n#include <ATen/CUDAGenerator.h>\n",
@@ -1006,6 +1014,39 @@ TEST(PortNvcc, HelperMathLerpCompilesUnderCxx20OnlyPorted) {
   EXPECT_TRUE(after.ok()) << after.out << after.err;
   EXPECT_EQ(revert_ports(t.path()), "");
   EXPECT_EQ(util::read_file(t / "helper_math.h"), kHelperMath);
+}
+
+// bp-layers' stereo_sad_kernel.cu: its host wrappers in its own namespace cuda return std::vector, which
+// nvcc 13 with torch 2.15's headers reads as libcu++'s cuda::std::vector (incomplete); ported to ::std::
+// it compiles, and the revert gives the file back byte for byte.
+TEST(PortNvcc, StdInAPackagesOwnCudaNamespaceCompilesOnlyPorted) {
+  std::string nvcc = find_nvcc();
+  if (nvcc.empty()) GTEST_SKIP() << "no nvcc (CUDA_HOME, CUDA_PATH or /usr/local/cuda): this test compiles CUDA";
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  testkit::TempDir t("ts-port-cuda-ns");
+  // c10/util/complex.h: the torch header that brings libcu++ (through thrust/complex.h) into every .cu
+  // including ATen's; ATen/ATen.h itself costs ~20 s of nvcc per compile here.
+  const std::string src = "#include <c10/util/complex.h>\n#include <vector>\nnamespace cuda\n{\n"
+                          "  std::vector<c10::complex<float>> backward(c10::complex<float> a) { return {a, a}; }\n}\n";
+  ASSERT_EQ(util::write_file_atomic(t / "k.cu", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(5);  // a loaded 2-core machine
+  // -cuda: nvcc's front end only (the host code it writes is not compiled), where the error is.
+  std::vector<std::string> argv{nvcc, "-std=c++20", "-arch=sm_86", "-cuda", "-o", t / "k.cpp.ii"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  argv.push_back(t / "k.cu");
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE((before.out + before.err).find("returns incomplete type \"cuda::std::"), std::string::npos)
+      << before.out << before.err;
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.cuda-namespace-std"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.out << after.err;
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "k.cu"), src);
 }
 
 // cuSPARSE's legacy level-1 calls (CUDA 12.0 removed them): a .cu that calls one gets the compatibility

@@ -179,6 +179,14 @@ c('COMPILER_FLAG_MISMATCH_GCC_CLANG', [F, "cc1plus: error: unrecognized command-
   ["cc1plus: warning: command-line option '-Wno-unused-private-field' is valid for C/ObjC but not for C++"])
 c('THC_HEADERS_REMOVED', ['/home/u/maskrcnn/csrc/cuda/ROIAlign_cuda.cu:5:10: fatal error: THC/THC.h: No such file or directory', '    5 | #include <THC/THC.h>', 'compilation terminated.'],
   ['-- Note: THC/THC.h was removed in torch 1.11; using ATen/cuda/CUDAContext.h'])
+# bp-layers (the long-tail bench, batch 10's dev): its own namespace cuda's std::vector, read as libcu++'s.
+c('CUDA_NAMESPACE_STD_SHADOWED', ['FAILED: /tmp/w/torchsmith-bp-layers-ops/out/src/build/temp.linux-x86_64-cpython-312/sad/src/stereo_sad_kernel.o',
+  '/tmp/w/torchsmith-bp-layers-ops/out/src/sad/src/stereo_sad_kernel.cu(138): error: function "cuda::stereo_sad_backward" returns incomplete type "cuda::std::__4::vector<at::Tensor, cuda::std::__4::allocator<at::Tensor>>"',
+  '    std::vector<at::Tensor> stereo_sad_backward(at::Tensor f0, at::Tensor f1,',
+  '                                                                           ^', '',
+  '2 errors detected in the compilation of "/tmp/w/torchsmith-bp-layers-ops/out/src/sad/src/stereo_sad_kernel.cu".'],
+  ['/home/u/k.cu(12): error: no instance of constructor "cuda::std::__4::complex<float>::complex" matches the argument list',
+   '/home/u/k.cu(20): error: namespace "cuda::std" has no member "bit_cast_ex"'])
 c('TORCH_API_REMOVED', ['/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu(94): error: namespace "at::cuda" has no member "getCurrentCUDAStream"', '      cudaStream_t stream = at::cuda::getCurrentCUDAStream();', '                                      ^', '', '1 error detected in the compilation of "/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu".'],
   ['/home/u/ext/ops.cu(9): error: namespace "at::cuda" has no member "myStreamHelper"', '/home/u/ext/ops.cu(12): error: identifier "CHECK_INPUT" is undefined'])
 c('CCCL_ITERATOR_REMOVED', ['/home/u/odtk/csrc/cuda/decode.cu:37:10: fatal error: cub/iterator/counting_input_iterator.cuh: No such file or directory', '   37 | #include <cub/iterator/counting_input_iterator.cuh>', '      |          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~', 'compilation terminated.'],
