@@ -213,6 +213,24 @@ INSTANTIATE_TEST_SUITE_P(
              "#include <ATen/ATen.h>\n#include <ATen/ATen.h>\n"},
         Case{"port.aten-type-header", "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n",
              "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n"},
+        // cond-norm's xcn_cuda_kernel.cu: a .type() held in a variable, every use a dispatch (one on the
+        // line after the macro's name) or .scalarType(); the second function's variable is used otherwise.
+        Case{"port.dispatch-type-variable",
+             "void f(at::Tensor x) {\n  auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n"
+             "  AT_DISPATCH_ALL_TYPES(\n      t, \"g\", [&] {});\n  if (t.scalarType() == at::kHalf) {}\n}\n"
+             "void g(at::Tensor y) {\n  auto t = y.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  bool c = t.is_cuda();\n}\n",
+             "void f(at::Tensor x) {\n  auto t = x.scalar_type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n"
+             "  AT_DISPATCH_ALL_TYPES(\n      t, \"g\", [&] {});\n  if (t == at::kHalf) {}\n}\n"
+             "void g(at::Tensor y) {\n  auto t = y.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  bool c = t.is_cuda();\n}\n"},
+        // Near misses: held by a non-const reference, never dispatched on, named in a comment, passed on.
+        Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  auto& t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n",
+             "void f(at::Tensor x) {\n  auto& t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n"},
+        Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  auto t = x.type();\n  if (t.scalarType() == at::kHalf) {}\n}\n",
+             "void f(at::Tensor x) {\n  auto t = x.type();\n  if (t.scalarType() == at::kHalf) {}\n}\n"},
+        Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  auto t = x.type();  // t's backend\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n",
+             "void f(at::Tensor x) {\n  auto t = x.type();  // t's backend\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n"},
+        Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  const auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  g(t, x);\n}\n",
+             "void f(at::Tensor x) {\n  const auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  g(t, x);\n}\n"},
         // bp-layers' stereo_sad_kernel.cu: std:: in its own namespace cuda becomes the global std; near
         // misses: a file that opens no namespace cuda (namespace cudaops, cuda::std used), ::std:: and
         // cuda::std:: as written, an identifier ending in std.
@@ -821,6 +839,17 @@ TEST(PortTorchCompile, CublasWorkspaceAlertIsDroppedWhereTorchRemovedIt) {
                                            "  at::globalContext().alertCuBLASConfigNotDeterministic();\n}\n"}},
                                {"alertCuBLASConfigNotDeterministic"},
                                {"port.cublas-workspace-alert"}});
+}
+
+// cond-norm's bcn_cuda_forward: a .type() held in a variable and dispatched on fails on torch 2.15's
+// headers as on the GPU machine's 2.11, and compiles once the variable is the tensor's scalar_type().
+TEST(PortTorchCompile, ATypeHeldInAVariableAndDispatchedOnCompilesOnlyPorted) {
+  expect_compiles_only_ported({{{"op.cpp", "#include <ATen/Dispatch.h>\n#include <ATen/core/Tensor.h>\n"
+                                           "double f(const at::Tensor& x) {\n  auto input_type = x.type();\n  double s = 0;\n"
+                                           "  AT_DISPATCH_FLOATING_TYPES(input_type, \"f\", [&] { s = sizeof(scalar_t); });\n"
+                                           "  if (input_type.scalarType() == at::kFloat) s += 1;\n  return s;\n}\n"}},
+                               {"DeprecatedTypeProperties"},
+                               {"port.dispatch-type-variable"}});
 }
 
 // gnn-robustness-kernels' custom_kernel.cu: `X.argsort(0)` is ambiguous on torch >= 1.13's headers
