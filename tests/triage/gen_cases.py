@@ -187,6 +187,21 @@ c('CUDA_NAMESPACE_STD_SHADOWED', ['FAILED: /tmp/w/torchsmith-bp-layers-ops/out/s
   '2 errors detected in the compilation of "/tmp/w/torchsmith-bp-layers-ops/out/src/sad/src/stereo_sad_kernel.cu".'],
   ['/home/u/k.cu(12): error: no instance of constructor "cuda::std::__4::complex<float>::complex" matches the argument list',
    '/home/u/k.cu(20): error: namespace "cuda::std" has no member "bit_cast_ex"'])
+# division (the long-tail bench, batch 10's dev): backward_func.cc binds at::cudnn_convolution_backward, gone from torch.
+c('ATEN_CUDNN_CONV_BACKWARD_REMOVED', ['FAILED: /tmp/w/torchsmith-division-cpp-extension/out/src/build/temp.linux-x86_64-cpython-312/backward_func.o',
+  "/tmp/w/torchsmith-division-cpp-extension/out/src/backward_func.cc: In function 'void pybind11_init_backward_func(pybind11::module_&)':",
+  "/tmp/w/torchsmith-division-cpp-extension/out/src/backward_func.cc:82:54: error: \u2018cudnn_convolution_backward\u2019 is not a member of \u2018at\u2019; did you mean \u2018mps_convolution_backward\u2019?",
+  '   82 |   m.def("cudnn_convolution_backward",           &at::cudnn_convolution_backward);',
+  '      |                                                      ^~~~~~~~~~~~~~~~~~~~~~~~~~'],
+  ["/home/u/op.cc:12:20: error: \u2018cudnn_convolution_forward\u2019 is not a member of \u2018at\u2019",
+   '/home/u/op.cu(30): error: namespace "at" has no member "convolution_backward_overrideable_x"'])
+# treeenergyloss' lib_tree_filter (the long-tail bench, batch 10's dev): setup.py raises without LD_LIBRARY_PATH.
+c('SETUP_PY_ENV_VAR_UNSET', ['Traceback (most recent call last):',
+  '  File "/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py", line 317, in run_setup',
+  '    exec(code, locals())', '  File "<string>", line 17, in <module>', 'Exception: LD_LIBRARY_PATH is not set.'],
+  ['OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.',
+   'CMake Error: CMAKE_MAKE_PROGRAM is not set.  You probably need to select a different build tool.',
+   'Warning: TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included'])
 c('TORCH_API_REMOVED', ['/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu(94): error: namespace "at::cuda" has no member "getCurrentCUDAStream"', '      cudaStream_t stream = at::cuda::getCurrentCUDAStream();', '                                      ^', '', '1 error detected in the compilation of "/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu".'],
   ['/home/u/ext/ops.cu(9): error: namespace "at::cuda" has no member "myStreamHelper"', '/home/u/ext/ops.cu(12): error: identifier "CHECK_INPUT" is undefined'])
 c('CCCL_ITERATOR_REMOVED', ['/home/u/odtk/csrc/cuda/decode.cu:37:10: fatal error: cub/iterator/counting_input_iterator.cuh: No such file or directory', '   37 | #include <cub/iterator/counting_input_iterator.cuh>', '      |          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~', 'compilation terminated.'],
