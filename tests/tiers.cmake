@@ -21,6 +21,8 @@ ts_slow(test_run compiles "CmakePybind11.*")
 ts_slow(test_run compiles "SourceReroot.APackageWrittenForAnotherLayoutBuildsWithTheRemedy")
 # A tiny setuptools package whose setup.py lists a source the tree renamed, built with and without build.source-name.
 ts_slow(test_run compiles "SourceName.APackageListingARenamedSourceBuildsWithTheRemedy")
+# setuptools' PEP 517 backend running a tiny setup.py with and without build.setup-flag (~1.5 s).
+ts_slow(test_run compiles "SetupFlag.*")
 # An old versioneer's configparser calls run by every Python >= 3.12 found here, with and without build.python-alias.
 ts_slow(test_run interpreters "PythonAlias.AnOldVersioneerReadsSetupCfgOnPython312WithTheSignaturesTable")
 # Tiny CMake and setuptools packages asking for LTO, linked by a GCC copied without lto-wrapper, with and without build.no-lto.

@@ -59,6 +59,10 @@ struct SourceScan {
   std::vector<StdFlag> std_flags;       // -std=c++14 / gnu++1z, in order, once each, with the standard each names
   int setup_calls = 0;                  // setup(...) statements at the module's top level (2+: one wheel cannot hold them)
   std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in / expandvars)
+  // Command-line flags naming CUDA that setup.py looks for in sys.argv and removes before setup() parses
+  // it (neuralnet-pytorch's `if '--cuda-ext' in sys.argv: ... sys.argv.remove("--cuda-ext")`, apex's
+  // --cuda_ext): without one it builds no CUDA extension.
+  std::vector<std::string> cuda_argv_flags;
   std::vector<std::string> include_env;   // of those, the ones it takes an include directory from ('$CUDA_SAMPLES_INC')
   // Of those, the ones it reads with no default (os.getenv('NCCL_HOME'), os.environ['CUDNN_PATH']), unset
   // None or a KeyError: (name, "setup.py:6: NCCL_HOME = os.getenv('NCCL_HOME')"), by scan_env_without_default.

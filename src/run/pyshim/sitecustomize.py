@@ -76,6 +76,9 @@
 #    trigger: setup.py stopped on a name the target Python removed, with the signature's table): each
 #    removed name (module:owner.name) becomes the name it aliased, on the module or class, when the module
 #    loads, only where absent; an old versioneer.py's configparser.SafeConfigParser()/readfp() on 3.12;
+#  - build.setup-flag, TORCHSMITH_SETUP_FLAGS="--cuda-ext": setup.py builds its CUDA extension only when
+#    its own flag is in sys.argv and removes it itself (neuralnet-pytorch); setuptools' PEP 517 backend
+#    runs setup.py with the flag added to the command line it sets;
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -1440,8 +1443,35 @@ def _give_back_aliases(module, aliases):
              "(TORCHSMITH_PY_ALIASES)" % (module.__name__, ".".join(path), module.__name__, ".".join(path[:-1] + [kept])))
 
 
+def _setup_flags():
+    return os.environ.get("TORCHSMITH_SETUP_FLAGS", "").split()
+
+
+def _pass_setup_flags(build_meta):
+    # build.setup-flag: setup.py builds its CUDA extension only when its own flag is in sys.argv (and removes
+    # it before setup() reads the command line); setuptools' PEP 517 backend sets sys.argv to its command
+    # just before it execs setup.py, so the flags go there, each once.
+    backend = getattr(build_meta, "_BuildMetaBackend", None)
+    if backend is None or getattr(backend, "_torchsmith_flags", False):
+        return
+    original = backend.run_setup
+
+    def run_setup(self, *args, **kwargs):
+        added = [f for f in _setup_flags() if f not in sys.argv]
+        if added:
+            sys.argv.extend(added)
+            _say("[build.setup-flag] setup.py runs with %s, its own switch for its CUDA extension "
+                 "(TORCHSMITH_SETUP_FLAGS)" % " ".join(added))
+        return original(self, *args, **kwargs)
+
+    backend.run_setup = run_setup
+    backend._torchsmith_flags = True
+
+
 def _hooks():
     targets = {}
+    if _setup_flags():
+        targets["setuptools.build_meta"] = _pass_setup_flags
     for name, aliases in _py_aliases().items():
         targets[name] = lambda m, aliases=aliases: _give_back_aliases(m, aliases)
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
