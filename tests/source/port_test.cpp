@@ -231,6 +231,13 @@ INSTANTIATE_TEST_SUITE_P(
              "void f(at::Tensor x) {\n  auto t = x.type();  // t's backend\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n"},
         Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  const auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  g(t, x);\n}\n",
              "void f(at::Tensor x) {\n  const auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  g(t, x);\n}\n"},
+        // neuralnet-pytorch's pc2vox.cpp; near misses: braces already, two arguments, a literal, a call, a
+        // file that includes no torch header.
+        Case{"port.tensor-index-tensor", "#include <torch/extension.h>\nauto a = indices.index(valid);\n",
+             "#include <torch/extension.h>\nauto a = indices.index({valid});\n"},
+        Case{"port.tensor-index-tensor", "#include <ATen/ATen.h>\nauto a = x.index({m}), b = x.index(m, n), c = x.index(0), d = x.index(f(m));\n",
+             "#include <ATen/ATen.h>\nauto a = x.index({m}), b = x.index(m, n), c = x.index(0), d = x.index(f(m));\n"},
+        Case{"port.tensor-index-tensor", "#include <vector>\nint a = table.index(i);\n", "#include <vector>\nint a = table.index(i);\n"},
         // bp-layers' stereo_sad_kernel.cu: std:: in its own namespace cuda becomes the global std; near
         // misses: a file that opens no namespace cuda (namespace cudaops, cuda::std used), ::std:: and
         // cuda::std:: as written, an identifier ending in std.
@@ -839,6 +846,16 @@ TEST(PortTorchCompile, CublasWorkspaceAlertIsDroppedWhereTorchRemovedIt) {
                                            "  at::globalContext().alertCuBLASConfigNotDeterministic();\n}\n"}},
                                {"alertCuBLASConfigNotDeterministic"},
                                {"port.cublas-workspace-alert"}});
+}
+
+// neuralnet-pytorch's pc2vox.cpp: index() with one tensor fails on torch 2.15's headers and compiles braced.
+TEST(PortTorchCompile, IndexWithOneTensorCompilesOnlyPorted) {
+  // ATen/TensorIndexing.h defines TensorIndex (torch/extension.h includes it; ATen/core/Tensor.h alone does not).
+  expect_compiles_only_ported({{{"op.cpp", "#include <ATen/core/Tensor.h>\n#include <ATen/TensorIndexing.h>\n"
+                                           "at::Tensor f(at::Tensor indices, const at::Tensor& valid) {\n"
+                                           "  indices = indices.index(valid);\n  return indices;\n}\n"}},
+                               {"index"},
+                               {"port.tensor-index-tensor"}});
 }
 
 // cond-norm's bcn_cuda_forward: a .type() held in a variable and dispatched on fails on torch 2.15's
