@@ -231,12 +231,12 @@ INSTANTIATE_TEST_SUITE_P(
              "void f(at::Tensor x) {\n  auto t = x.type();  // t's backend\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n"},
         Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  const auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  g(t, x);\n}\n",
              "void f(at::Tensor x) {\n  const auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  g(t, x);\n}\n"},
-        // neuralnet-pytorch's pc2vox.cpp; near misses: braces already, two arguments, a literal, a call, a
-        // file that includes no torch header.
-        Case{"port.tensor-index-tensor", "#include <torch/extension.h>\nauto a = indices.index(valid);\n",
-             "#include <torch/extension.h>\nauto a = indices.index({valid});\n"},
-        Case{"port.tensor-index-tensor", "#include <ATen/ATen.h>\nauto a = x.index({m}), b = x.index(m, n), c = x.index(0), d = x.index(f(m));\n",
-             "#include <ATen/ATen.h>\nauto a = x.index({m}), b = x.index(m, n), c = x.index(0), d = x.index(f(m));\n"},
+        // neuralnet-pytorch's pc2vox.cpp (torch's headers through its own); near misses: braces already, two
+        // arguments, a literal, a call, a file that names no torch::Tensor or at::Tensor.
+        Case{"port.tensor-index-tensor", "#include \"pc2vox.h\"\ntorch::Tensor f(torch::Tensor indices) {\n  return indices.index(valid);\n}\n",
+             "#include \"pc2vox.h\"\ntorch::Tensor f(torch::Tensor indices) {\n  return indices.index({valid});\n}\n"},
+        Case{"port.tensor-index-tensor", "at::Tensor a = x.index({m}), b = x.index(m, n), c = x.index(0), d = x.index(f(m));\n",
+             "at::Tensor a = x.index({m}), b = x.index(m, n), c = x.index(0), d = x.index(f(m));\n"},
         Case{"port.tensor-index-tensor", "#include <vector>\nint a = table.index(i);\n", "#include <vector>\nint a = table.index(i);\n"},
         // bp-layers' stereo_sad_kernel.cu: std:: in its own namespace cuda becomes the global std; near
         // misses: a file that opens no namespace cuda (namespace cudaops, cuda::std used), ::std:: and
