@@ -1,6 +1,6 @@
 # Which tests leave the quick tier, and why (cmake/TestTiers.cmake). `ctest -L quick` runs the rest.
 # compiles: runs a compiler (g++, nvcc, a setup.py or CMake build); network: reaches PyPI;
-# netns: makes network namespaces. A group over 60 s a test says why in its file too.
+# netns: makes network namespaces; interpreters: looks for other Pythons and runs them. A group over 60 s a test says why in its file too.
 
 # The PyTorch-shaped fixture project built with setup.py, CMake and ninja (tests/build/fixture_project_test.cpp).
 ts_slow(test_build compiles "FixtureProject.*")
@@ -21,6 +21,10 @@ ts_slow(test_run compiles "CmakePybind11.*")
 ts_slow(test_run compiles "SourceReroot.APackageWrittenForAnotherLayoutBuildsWithTheRemedy")
 # A tiny setuptools package whose setup.py lists a source the tree renamed, built with and without build.source-name.
 ts_slow(test_run compiles "SourceName.APackageListingARenamedSourceBuildsWithTheRemedy")
+# setuptools' PEP 517 backend running a tiny setup.py with and without build.setup-flag (~1.5 s).
+ts_slow(test_run compiles "SetupFlag.*")
+# An old versioneer's configparser calls run by every Python >= 3.12 found here, with and without build.python-alias.
+ts_slow(test_run interpreters "PythonAlias.AnOldVersioneerReadsSetupCfgOnPython312WithTheSignaturesTable")
 # Tiny CMake and setuptools packages asking for LTO, linked by a GCC copied without lto-wrapper, with and without build.no-lto.
 ts_slow(test_run compiles "NoLto.*:NoLtoSetuptools.*")
 # A std member used without its header, compiled with nvcc and g++ before and with the force-include remedy.

@@ -59,6 +59,24 @@ void choose_generate_sources(Ctx& c, const SourceScan& scan) {
            src, kGenerateSourcesRule);
 }
 
+// neuralnet-pytorch: `if '--cuda-ext' in sys.argv:` builds its CUDAExtension and removes the flag; a PEP 517
+// build runs setup.py with setuptools' own argv, so the extension is never built and the wheel holds no CUDA.
+void choose_setup_flags(Ctx& c, const SourceScan& scan) {
+  if (!c.cuda_on || scan.cuda_argv_flags.empty() || !scan.cuda_extension) return;
+  const std::string flags = util::join(scan.cuda_argv_flags, " ");
+  const std::string src = "setup.py; " + std::string(kHelper) +
+                          "; pypa/setuptools@v75.0.0:setuptools/build_meta.py (_BuildMetaBackend.run_setup execs "
+                          "setup.py with sys.argv set to its own command)";
+  use_helper(c, "it passes setup.py its own CUDA switch");
+  c.set_env("TORCHSMITH_SETUP_FLAGS", flags, "setup.py builds its CUDA extension only when asked on its command line",
+            src, kSetupFlagRule);
+  c.decide("remedy", std::string(kSetupFlagRule) + " " + flags,
+           "setup.py builds its CUDAExtension only when " + flags + " is in sys.argv (and removes it before setup() "
+           "reads the command line); a PEP 517 build gives setup.py no such flag, so the wheel would hold no CUDA "
+           "code: the build helper adds it to the command line setuptools runs setup.py with",
+           src, kSetupFlagRule);
+}
+
 }  // namespace
 
 void use_build_helper(Ctx& c, const std::string& why, const char* source) {
@@ -606,6 +624,7 @@ void choose_build_remedies(Ctx& c) {
   }
   if (!scan.generated_sources.empty()) choose_generate_sources(c, scan);
   choose_flag_removal(c, scan);
+  choose_setup_flags(c, scan);
   {
     std::string names;
     for (const auto& n : scan.env_switches)  // the plan's own (TORCH_CUDA_ARCH_LIST, MAX_JOBS) are not its

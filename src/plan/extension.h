@@ -65,6 +65,10 @@ struct SourceScan {
   // the tree's .cu files (fusedconvglu's CUDAExtension lists convtbcglu.cpp alone beside cudnnconvTBC.cu).
   bool setup_names_cu = true;
   std::vector<std::string> env_switches;  // variables it reads (os.environ.get / getenv / [..] / in / expandvars)
+  // Command-line flags naming CUDA that setup.py looks for in sys.argv and removes before setup() parses
+  // it (neuralnet-pytorch's `if '--cuda-ext' in sys.argv: ... sys.argv.remove("--cuda-ext")`, apex's
+  // --cuda_ext): without one it builds no CUDA extension.
+  std::vector<std::string> cuda_argv_flags;
   std::vector<std::string> include_env;   // of those, the ones it takes an include directory from ('$CUDA_SAMPLES_INC')
   // Of those, the ones it reads with no default (os.getenv('NCCL_HOME'), os.environ['CUDNN_PATH']), unset
   // None or a KeyError: (name, "setup.py:6: NCCL_HOME = os.getenv('NCCL_HOME')"), by scan_env_without_default.

@@ -93,6 +93,16 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
     const RE2 grows("\\b" + v + R"(\s*(?:\.\s*(?:append|extend|insert)\s*\(|\+=))");
     s.own_includes = RE2::PartialMatch(code, grows);
   }
+  // '--cuda-ext' in sys.argv, with its own sys.argv.remove('--cuda-ext') (a flag setup() is never shown).
+  static const RE2 argv_flag(R"(["'](--[A-Za-z0-9_-]*[Cc][Uu][Dd][Aa][A-Za-z0-9_-]*)["']\s+in\s+sys\.argv)");
+  std::vector<std::string> argv_flags;
+  all_matches(code, argv_flag, argv_flags);
+  for (const auto& f : argv_flags) {
+    const RE2 removed(R"(sys\.argv\.remove\(\s*["'])" + RE2::QuoteMeta(f) + R"(["']\s*\))");
+    if (RE2::PartialMatch(code, removed) &&
+        std::find(s.cuda_argv_flags.begin(), s.cuda_argv_flags.end(), f) == s.cuda_argv_flags.end())
+      s.cuda_argv_flags.push_back(f);
+  }
   static const RE2 stdflag(R"((-std=(?:c|gnu)\+\+[0-9a-z]{2}))");
   std::vector<std::string> flags;
   all_matches(code, stdflag, flags);

@@ -207,6 +207,16 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.reason = "[build.pybind11-torch] an include directory whose pybind11 is older than the target Python needs (" + table +
                ") is set aside for torch's own or another new enough one (TORCHSMITH_PYBIND11_FOR)";
     r.pybind11_for = table;
+  } else if (rule == "build.python-alias") {
+    // The signature's env names each removed name and the one it aliased (r.env has it already).
+    const std::string aliases = env_of(root.remedy.env, "TORCHSMITH_PY_ALIASES");
+    if (aliases.empty()) { r.refused = "the signature names no alias (TORCHSMITH_PY_ALIASES)"; return false; }
+    if (!env_of(env, "TORCHSMITH_PY_ALIASES").empty()) {
+      r.refused = "the removed names are already given back as their aliases: the remedy did not help";
+      return false;
+    }
+    r.reason = "[build.python-alias] a name the target Python removed is given back, inside the build only and where "
+               "absent, as the alias it was (" + aliases + "; TORCHSMITH_PY_ALIASES)";
   } else if (rule == "build.cuda-half-operators") {
     // The signature's env names the defines torch's cpp_extension gives nvcc; a CMake build has none.
     const std::string defines = env_of(root.remedy.env, "TORCHSMITH_NVCC_HALF_DEFINES");

@@ -14,6 +14,7 @@
 #include "kb/toml_parse.h"
 #include "kb/tomlpp.h"
 #include "source/apply.h"
+#include "source/dispatch_type_var.h"
 #include "source/hash.h"
 #include "source/include_order.h"
 #include "source/instantiate.h"
@@ -87,6 +88,8 @@ Transform transform_of(const std::string& name) {
     return [](std::string_view text, const TransformContext&) { return expand_python2_tabs(text); };
   if (name == "include-order")
     return [](std::string_view text, const TransformContext& ctx) { return order_includes_before_use(text, ctx.path); };
+  if (name == "dispatch-type-variable")
+    return [](std::string_view text, const TransformContext&) { return port_dispatch_type_variables(text); };
   if (name == "template-instantiation")
     return [](std::string_view text, const TransformContext& ctx) -> std::optional<std::string> {
       if (!ctx.undefined || ctx.undefined->empty()) return std::nullopt;
@@ -212,7 +215,7 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
         error(line, who + ": include '" + p.include + "' is not a header path (write ATen/cuda/CUDAContext.h)");
     }
     if (!p.transform.empty() && !transform_of(p.transform))
-      error(line, who + ": transform '" + p.transform + "' is none this torchsmith has (python2-tabs, include-order, template-instantiation)");
+      error(line, who + ": transform '" + p.transform + "' is none this torchsmith has (python2-tabs, include-order, dispatch-type-variable, template-instantiation)");
     if (!p.transform.empty() && (!p.rewrite.empty() || !p.include.empty()))
       error(line, who + ": a transform port rewrites by its function; give transform, not rewrite or include");
     if (RE2 u(p.unless, RE2::Quiet); !p.unless.empty() && !u.ok()) error(line, who + ": unless is not RE2: " + u.error());

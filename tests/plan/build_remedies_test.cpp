@@ -1110,3 +1110,40 @@ TEST(BuildImports, TopLevelModulesWithTheirFirstLine) {
 
 }  // namespace
 }  // namespace ts::plan
+
+namespace ts::plan {
+namespace {
+
+using namespace testing;
+
+// neuralnet-pytorch's setup.py: its CUDAExtension only when '--cuda-ext' is in sys.argv, removed before
+// setup(). Near misses: a flag it does not remove (setup() would refuse it), a flag naming no CUDA.
+TEST(BuildRemedies, ACudaSwitchOnSetupPysCommandLineIsRead) {
+  SourceScan s;
+  scan_build_switches("def get_extensions():\n    if '--cuda-ext' in sys.argv:\n        ext = CUDAExtension('x', srcs)\n"
+                      "        sys.argv.remove(\"--cuda-ext\")\n    if \"--with_cuda\" in sys.argv:\n        pass\n"
+                      "    if '--cpp-ext' in sys.argv:\n        sys.argv.remove('--cpp-ext')\n"
+                      "# if '--cuda_old' in sys.argv: sys.argv.remove('--cuda_old')\n", s);
+  EXPECT_EQ(s.cuda_argv_flags, (std::vector<std::string>{"--cuda-ext"}));
+}
+
+TEST(BuildRemedies, ACudaSwitchIsPassedToSetupPyWhenThePlanBuildsCuda) {
+  auto s = cuda_only_scan();
+  s.cuda_argv_flags = {"--cuda-ext"};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_SETUP_FLAGS"), "--cuda-ext");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
+  const Decision* d = remedy(r.plan, ext::kSetupFlagRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.setup-flag --cuda-ext");
+  // Near miss: a CPU build (the package has a CPU path too) asks for no CUDA switch.
+  s.cpp_extension = true;
+  auto cpu = plan(s, machine(), true);
+  ASSERT_TRUE(cpu.ok());
+  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_SETUP_FLAGS"), "<unset>");
+  EXPECT_EQ(remedy(cpu.plan, ext::kSetupFlagRule), nullptr);
+}
+
+}  // namespace
+}  // namespace ts::plan

@@ -500,3 +500,30 @@ TEST(Remedy, OwnHeaderDirNamesTheHeaderForThePipelineOnce) {
 
 }  // namespace
 }  // namespace ts::run
+
+namespace ts::run {
+namespace {
+
+// neuralnet-pytorch's versioneer.py on Python 3.12: the retry gives the removed names back through the
+// helper with the signature's table; near misses: a signature with no table, and a second trigger.
+TEST(Remedy, PythonAliasRetriesOnceWithTheSignaturesTable) {
+  BuildDiag g("PY312_CONFIGPARSER_REMOVED", "build.python-alias",
+              "AttributeError: module 'configparser' has no attribute 'SafeConfigParser'. Did you mean: 'RawConfigParser'?");
+  BuildDiag bare("PY312_CONFIGPARSER_REMOVED", "build.python-alias", "AttributeError: module 'configparser' has no "
+                 "attribute 'SafeConfigParser'");
+  g.d.findings[0].remedy.env["TORCHSMITH_PY_ALIASES"] = "configparser:SafeConfigParser=ConfigParser";
+  auto r = choose_remedy(g.d, {{"PYTHONPATH", "/x"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("TORCHSMITH_PY_ALIASES"), "configparser:SafeConfigParser=ConfigParser");
+  EXPECT_EQ(r.env.at("PYTHONPATH"), "{pyshim}:/x");
+  EXPECT_NE(r.reason.find("PY312_CONFIGPARSER_REMOVED: [build.python-alias]"), std::string::npos) << r.reason;
+  EXPECT_FALSE(choose_remedy(bare.d, {}, {4}, {}, 0, ArchList{}, true).retry);
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_PY_ALIASES", "configparser:SafeConfigParser=ConfigParser"}}, {4}, {}, 1,
+                             ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already given back"), std::string::npos) << again.refused;
+}
+
+}  // namespace
+}  // namespace ts::run

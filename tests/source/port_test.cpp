@@ -213,6 +213,39 @@ INSTANTIATE_TEST_SUITE_P(
              "#include <ATen/ATen.h>\n#include <ATen/ATen.h>\n"},
         Case{"port.aten-type-header", "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n",
              "#include <ATen/TypeDefault.h>\n#include <ATen/core/Type.h>\n#include <c10/core/ScalarType.h>\n"},
+        // cond-norm's xcn_cuda_kernel.cu: a .type() held in a variable, every use a dispatch (one on the
+        // line after the macro's name) or .scalarType(); the second function's variable is used otherwise.
+        Case{"port.dispatch-type-variable",
+             "void f(at::Tensor x) {\n  auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n"
+             "  AT_DISPATCH_ALL_TYPES(\n      t, \"g\", [&] {});\n  if (t.scalarType() == at::kHalf) {}\n}\n"
+             "void g(at::Tensor y) {\n  auto t = y.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  bool c = t.is_cuda();\n}\n",
+             "void f(at::Tensor x) {\n  auto t = x.scalar_type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n"
+             "  AT_DISPATCH_ALL_TYPES(\n      t, \"g\", [&] {});\n  if (t == at::kHalf) {}\n}\n"
+             "void g(at::Tensor y) {\n  auto t = y.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  bool c = t.is_cuda();\n}\n"},
+        // Near misses: held by a non-const reference, never dispatched on, named in a comment, passed on.
+        Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  auto& t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n",
+             "void f(at::Tensor x) {\n  auto& t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n"},
+        Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  auto t = x.type();\n  if (t.scalarType() == at::kHalf) {}\n}\n",
+             "void f(at::Tensor x) {\n  auto t = x.type();\n  if (t.scalarType() == at::kHalf) {}\n}\n"},
+        Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  auto t = x.type();  // t's backend\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n",
+             "void f(at::Tensor x) {\n  auto t = x.type();  // t's backend\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n}\n"},
+        Case{"port.dispatch-type-variable", "void f(at::Tensor x) {\n  const auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  g(t, x);\n}\n",
+             "void f(at::Tensor x) {\n  const auto t = x.type();\n  AT_DISPATCH_FLOATING_TYPES(t, \"f\", [&] {});\n  g(t, x);\n}\n"},
+        // neuralnet-pytorch's pc2vox.cpp (torch's headers through its own); near misses: braces already, two
+        // arguments, a literal, a call, a file that names no torch::Tensor or at::Tensor.
+        Case{"port.tensor-index-tensor", "#include \"pc2vox.h\"\ntorch::Tensor f(torch::Tensor indices) {\n  return indices.index(valid);\n}\n",
+             "#include \"pc2vox.h\"\ntorch::Tensor f(torch::Tensor indices) {\n  return indices.index({valid});\n}\n"},
+        Case{"port.tensor-index-tensor", "at::Tensor a = x.index({m}), b = x.index(m, n), c = x.index(0), d = x.index(f(m));\n",
+             "at::Tensor a = x.index({m}), b = x.index(m, n), c = x.index(0), d = x.index(f(m));\n"},
+        Case{"port.tensor-index-tensor", "#include <vector>\nint a = table.index(i);\n", "#include <vector>\nint a = table.index(i);\n"},
+        // bp-layers' stereo_sad_kernel.cu: std:: in its own namespace cuda becomes the global std; near
+        // misses: a file that opens no namespace cuda (namespace cudaops, cuda::std used), ::std:: and
+        // cuda::std:: as written, an identifier ending in std.
+        Case{"port.cuda-namespace-std",
+             "namespace cuda\n{\n  std::vector<at::Tensor> f(std::vector<int> a);\n  ::std::size_t n; cuda::std::array<int, 2> b; mystd::x c;\n}\n",
+             "namespace cuda\n{\n  ::std::vector<at::Tensor> f(::std::vector<int> a);\n  ::std::size_t n; cuda::std::array<int, 2> b; mystd::x c;\n}\n"},
+        Case{"port.cuda-namespace-std", "namespace cudaops {\nstd::vector<int> f();\n}\ncuda::std::span<int> s;\n",
+             "namespace cudaops {\nstd::vector<int> f();\n}\ncuda::std::span<int> s;\n"},
         // division's quantization_cuda_kernel.cu; near miss: the new path itself.
         Case{"port.cuda-generator-header", "#include <ATen/CUDAGeneratorImpl.h>\n", "#include <ATen/cuda/CUDAGeneratorImpl.h>\n"},
         Case{"port.cuda-generator-header", "#include <ATen/cuda/CUDAGeneratorImpl.h>\n#include <ATen/CUDAGenerator.h>\n",
@@ -817,6 +850,27 @@ TEST(PortTorchCompile, CublasWorkspaceAlertIsDroppedWhereTorchRemovedIt) {
                                {"port.cublas-workspace-alert"}});
 }
 
+// neuralnet-pytorch's pc2vox.cpp: index() with one tensor fails on torch 2.15's headers and compiles braced.
+TEST(PortTorchCompile, IndexWithOneTensorCompilesOnlyPorted) {
+  // ATen/TensorIndexing.h defines TensorIndex (torch/extension.h includes it; ATen/core/Tensor.h alone does not).
+  expect_compiles_only_ported({{{"op.cpp", "#include <ATen/core/Tensor.h>\n#include <ATen/TensorIndexing.h>\n"
+                                           "at::Tensor f(at::Tensor indices, const at::Tensor& valid) {\n"
+                                           "  indices = indices.index(valid);\n  return indices;\n}\n"}},
+                               {"index"},
+                               {"port.tensor-index-tensor"}});
+}
+
+// cond-norm's bcn_cuda_forward: a .type() held in a variable and dispatched on fails on torch 2.15's
+// headers as on the GPU machine's 2.11, and compiles once the variable is the tensor's scalar_type().
+TEST(PortTorchCompile, ATypeHeldInAVariableAndDispatchedOnCompilesOnlyPorted) {
+  expect_compiles_only_ported({{{"op.cpp", "#include <ATen/Dispatch.h>\n#include <ATen/core/Tensor.h>\n"
+                                           "double f(const at::Tensor& x) {\n  auto input_type = x.type();\n  double s = 0;\n"
+                                           "  AT_DISPATCH_FLOATING_TYPES(input_type, \"f\", [&] { s = sizeof(scalar_t); });\n"
+                                           "  if (input_type.scalarType() == at::kFloat) s += 1;\n  return s;\n}\n"}},
+                               {"DeprecatedTypeProperties"},
+                               {"port.dispatch-type-variable"}});
+}
+
 // gnn-robustness-kernels' custom_kernel.cu: `X.argsort(0)` is ambiguous on torch >= 1.13's headers
 // (argsort(int64_t, bool) and argsort(bool stable, int64_t, bool)); the literal becomes an int64_t.
 // Near misses: a second argument settles it, a variable or no argument is not a literal.
@@ -1050,6 +1104,39 @@ TEST(PortNvcc, HelperMathLerpCompilesUnderCxx20OnlyPorted) {
   EXPECT_TRUE(after.ok()) << after.out << after.err;
   EXPECT_EQ(revert_ports(t.path()), "");
   EXPECT_EQ(util::read_file(t / "helper_math.h"), kHelperMath);
+}
+
+// bp-layers' stereo_sad_kernel.cu: its host wrappers in its own namespace cuda return std::vector, which
+// nvcc 13 with torch 2.15's headers reads as libcu++'s cuda::std::vector (incomplete); ported to ::std::
+// it compiles, and the revert gives the file back byte for byte.
+TEST(PortNvcc, StdInAPackagesOwnCudaNamespaceCompilesOnlyPorted) {
+  std::string nvcc = find_nvcc();
+  if (nvcc.empty()) GTEST_SKIP() << "no nvcc (CUDA_HOME, CUDA_PATH or /usr/local/cuda): this test compiles CUDA";
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  testkit::TempDir t("ts-port-cuda-ns");
+  // c10/util/complex.h: the torch header that brings libcu++ (through thrust/complex.h) into every .cu
+  // including ATen's; ATen/ATen.h itself costs ~20 s of nvcc per compile here.
+  const std::string src = "#include <c10/util/complex.h>\n#include <vector>\nnamespace cuda\n{\n"
+                          "  std::vector<c10::complex<float>> backward(c10::complex<float> a) { return {a, a}; }\n}\n";
+  ASSERT_EQ(util::write_file_atomic(t / "k.cu", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(5);  // a loaded 2-core machine
+  // -cuda: nvcc's front end only (the host code it writes is not compiled), where the error is.
+  std::vector<std::string> argv{nvcc, "-std=c++20", "-arch=sm_86", "-cuda", "-o", t / "k.cpp.ii"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  argv.push_back(t / "k.cu");
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE((before.out + before.err).find("returns incomplete type \"cuda::std::"), std::string::npos)
+      << before.out << before.err;
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.cuda-namespace-std"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.out << after.err;
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "k.cu"), src);
 }
 
 // cuSPARSE's legacy level-1 calls (CUDA 12.0 removed them): a .cu that calls one gets the compatibility

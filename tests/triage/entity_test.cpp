@@ -95,6 +95,10 @@ constexpr HeaderLine kHeaderLines[] = {
      "TORCH_EXTENSION_H_MISSING"},
     {"aim-uofa/AdelaiDet#550", "AdelaiDet/adet/layers/csrc/ml_nms/ml_nms.cu:4:10: fatal error: THC/THC.h: No such file or directory",
      "THC/", "the source has to change", "THC_HEADERS_REMOVED"},
+    // This project's GPU run of ShiftAddNAS' adder kernel (batch 10's dev, nvcc 13.0): THCUNN, gone with THC.
+    {"ShiftAddNAS CV/retraining_hybrid/boss_candidates/adder/adder_cuda_kernel.cu",
+     "/tmp/lt-b10dev/torchsmith-shiftaddnas-adder/out/src/adder_cuda_kernel.cu:5:10: fatal error: THCUNN/SharedMem.cuh: No such file or directory",
+     "THCUNN/", "the source has to change", "THC_HEADERS_REMOVED"},
     // This project's GPU run of NVIDIA/retinanet-examples' csrc (nvcc 13.0): a header CCCL 3.0 removed.
     {"NVIDIA/retinanet-examples csrc/cuda/decode.cu",
      "/tmp/x/out/src/csrc/cuda/decode_rotate.cu:37:10: fatal error: cub/iterator/counting_input_iterator.cuh: No such file or directory",

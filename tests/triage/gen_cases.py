@@ -179,6 +179,29 @@ c('COMPILER_FLAG_MISMATCH_GCC_CLANG', [F, "cc1plus: error: unrecognized command-
   ["cc1plus: warning: command-line option '-Wno-unused-private-field' is valid for C/ObjC but not for C++"])
 c('THC_HEADERS_REMOVED', ['/home/u/maskrcnn/csrc/cuda/ROIAlign_cuda.cu:5:10: fatal error: THC/THC.h: No such file or directory', '    5 | #include <THC/THC.h>', 'compilation terminated.'],
   ['-- Note: THC/THC.h was removed in torch 1.11; using ATen/cuda/CUDAContext.h'])
+# bp-layers (the long-tail bench, batch 10's dev): its own namespace cuda's std::vector, read as libcu++'s.
+c('CUDA_NAMESPACE_STD_SHADOWED', ['FAILED: /tmp/w/torchsmith-bp-layers-ops/out/src/build/temp.linux-x86_64-cpython-312/sad/src/stereo_sad_kernel.o',
+  '/tmp/w/torchsmith-bp-layers-ops/out/src/sad/src/stereo_sad_kernel.cu(138): error: function "cuda::stereo_sad_backward" returns incomplete type "cuda::std::__4::vector<at::Tensor, cuda::std::__4::allocator<at::Tensor>>"',
+  '    std::vector<at::Tensor> stereo_sad_backward(at::Tensor f0, at::Tensor f1,',
+  '                                                                           ^', '',
+  '2 errors detected in the compilation of "/tmp/w/torchsmith-bp-layers-ops/out/src/sad/src/stereo_sad_kernel.cu".'],
+  ['/home/u/k.cu(12): error: no instance of constructor "cuda::std::__4::complex<float>::complex" matches the argument list',
+   '/home/u/k.cu(20): error: namespace "cuda::std" has no member "bit_cast_ex"'])
+# division (the long-tail bench, batch 10's dev): backward_func.cc binds at::cudnn_convolution_backward, gone from torch.
+c('ATEN_CUDNN_CONV_BACKWARD_REMOVED', ['FAILED: /tmp/w/torchsmith-division-cpp-extension/out/src/build/temp.linux-x86_64-cpython-312/backward_func.o',
+  "/tmp/w/torchsmith-division-cpp-extension/out/src/backward_func.cc: In function 'void pybind11_init_backward_func(pybind11::module_&)':",
+  "/tmp/w/torchsmith-division-cpp-extension/out/src/backward_func.cc:82:54: error: \u2018cudnn_convolution_backward\u2019 is not a member of \u2018at\u2019; did you mean \u2018mps_convolution_backward\u2019?",
+  '   82 |   m.def("cudnn_convolution_backward",           &at::cudnn_convolution_backward);',
+  '      |                                                      ^~~~~~~~~~~~~~~~~~~~~~~~~~'],
+  ["/home/u/op.cc:12:20: error: \u2018cudnn_convolution_forward\u2019 is not a member of \u2018at\u2019",
+   '/home/u/op.cu(30): error: namespace "at" has no member "convolution_backward_overrideable_x"'])
+# treeenergyloss' lib_tree_filter (the long-tail bench, batch 10's dev): setup.py raises without LD_LIBRARY_PATH.
+c('SETUP_PY_ENV_VAR_UNSET', ['Traceback (most recent call last):',
+  '  File "/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py", line 317, in run_setup',
+  '    exec(code, locals())', '  File "<string>", line 17, in <module>', 'Exception: LD_LIBRARY_PATH is not set.'],
+  ['OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.',
+   'CMake Error: CMAKE_MAKE_PROGRAM is not set.  You probably need to select a different build tool.',
+   'Warning: TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included'])
 c('TORCH_API_REMOVED', ['/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu(94): error: namespace "at::cuda" has no member "getCurrentCUDAStream"', '      cudaStream_t stream = at::cuda::getCurrentCUDAStream();', '                                      ^', '', '1 error detected in the compilation of "/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu".'],
   ['/home/u/ext/ops.cu(9): error: namespace "at::cuda" has no member "myStreamHelper"', '/home/u/ext/ops.cu(12): error: identifier "CHECK_INPUT" is undefined'])
 c('CCCL_ITERATOR_REMOVED', ['/home/u/odtk/csrc/cuda/decode.cu:37:10: fatal error: cub/iterator/counting_input_iterator.cuh: No such file or directory', '   37 | #include <cub/iterator/counting_input_iterator.cuh>', '      |          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~', 'compilation terminated.'],
@@ -370,6 +393,16 @@ c('TENSOR_TYPE_DISPATCH_REMOVED', [F, '/home/u/ext/src/roi_align_kernel.cu(312):
   ['/home/u/ext/src/roi_align_kernel.cu(312): warning: function "at::Tensor::type" is deprecated (declared at DeprecatedTypeProperties.h)'])
 c('PY312_DISTUTILS_REMOVED', ['Traceback (most recent call last):', '  File "/tmp/pip-install-x/pkg/setup.py", line 3, in <module>', '    from distutils.core import setup', "ModuleNotFoundError: No module named 'distutils'"],
   ["DeprecationWarning: The distutils package is deprecated and slated for removal in Python 3.12"])
+# neuralnet-pytorch (the long-tail bench, batch 10's dev) on Python 3.12: its versioneer.py's get_config_from_root.
+c('PY312_CONFIGPARSER_REMOVED', ['Traceback (most recent call last):',
+  '  File "/tmp/w/torchsmith-neuralnet-pytorch/out/src/setup.py", line 40, in <module>',
+  '    version=versioneer.get_version(),',
+  '  File "/tmp/w/torchsmith-neuralnet-pytorch/out/src/versioneer.py", line 342, in get_config_from_root',
+  '    parser = configparser.SafeConfigParser()',
+  '             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+  "AttributeError: module 'configparser' has no attribute 'SafeConfigParser'. Did you mean: 'RawConfigParser'?"],
+  ["DeprecationWarning: The SafeConfigParser class has been renamed to ConfigParser in Python 3.2. This alias will be removed in Python 3.12. Use ConfigParser directly instead.",
+   "AttributeError: 'ConfigParser' object has no attribute 'read_dict'"])
 c('PKG_RESOURCES_REMOVED', ['Traceback (most recent call last):', '  File "/home/u/venv/lib/python3.12/site-packages/torch/utils/cpp_extension.py", line 25, in <module>', '    from pkg_resources import packaging', "ModuleNotFoundError: No module named 'pkg_resources'"],
   ["UserWarning: pkg_resources is deprecated as an API."])
 c('CMAKE_NOT_INSTALLED', ['running build_ext', "error: [Errno 2] No such file or directory: 'cmake'"],

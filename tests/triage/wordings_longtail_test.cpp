@@ -26,6 +26,10 @@ const Wording kLongTailWordings[] = {
      "THC_HEADERS_REMOVED"},
     {"/tmp/dv/pmvs/out/src/csrc/gather_knn_kernel.cu(126): error: identifier \"THArgCheck\" is undefined",
      "THC_HEADERS_REMOVED"},
+    // shiftaddnas' adder kernel (batch 10's dev): THCUNN's SharedMem.cuh, gone with THC (headers.toml),
+    // was read as a missing third-party header (MISSING_HEADER_GENERIC).
+    {"/tmp/w/out/src/adder_cuda_kernel.cu:5:10: fatal error: THCUNN/SharedMem.cuh: No such file or directory",
+     "THC_HEADERS_REMOVED"},
     // mlp_maps' hashencoder: its setup.py's CUDAExtension has its name commented out.
     {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py\", line 317, in run_setup\n"
      "    exec(code, locals())\n  File \"<string>\", line 16, in <module>\n"
@@ -82,6 +86,8 @@ TEST(LongTailWording, NearMisses) {
   // A package's own THError-like name, and another missing argument.
   expect_not_named({"/tmp/src/ops.cpp:4:3: error: \xe2\x80\x98MyTHErrorX\xe2\x80\x99 was not declared in this scope",
                     "THC_HEADERS_REMOVED"});
+  // A package's own header in a folder whose name only starts like THCUNN's.
+  expect_not_named({"/tmp/src/k.cu:3:10: fatal error: THCUNNx/SharedMem.cuh: No such file or directory", "THC_HEADERS_REMOVED"});
   expect_not_named({"TypeError: CUDAExtension() missing 1 required positional argument: 'sources'",
                     "SETUP_PY_EXTENSION_WITHOUT_NAME"});
   expect_not_named({"TypeError: load() missing 1 required positional argument: 'name'", "SETUP_PY_EXTENSION_WITHOUT_NAME"});

@@ -77,6 +77,13 @@
 #    `<<<` in a .cpp of a CUDA extension): such a C++ source is compiled by nvcc through a one-line
 #    .cu in build_temp that includes it (with TORCHSMITH_NVCC_TEMPLATE_STUB where nvcc knows it), the
 #    file itself unchanged;
+#  - build.python-alias, TORCHSMITH_PY_ALIASES="configparser:SafeConfigParser=ConfigParser ..." (a live
+#    trigger: setup.py stopped on a name the target Python removed, with the signature's table): each
+#    removed name (module:owner.name) becomes the name it aliased, on the module or class, when the module
+#    loads, only where absent; an old versioneer.py's configparser.SafeConfigParser()/readfp() on 3.12;
+#  - build.setup-flag, TORCHSMITH_SETUP_FLAGS="--cuda-ext": setup.py builds its CUDA extension only when
+#    its own flag is in sys.argv and removes it itself (neuralnet-pytorch); setuptools' PEP 517 backend
+#    runs setup.py with the flag added to the command line it sets;
 #  - build.cccl-include, not planned: read from the toolkit on disk (CUDA_HOME/include/cccl), the
 #    host compiler gets the CCCL headers that nvcc finds itself (CUDA 13 moved them there).
 #
@@ -1451,8 +1458,64 @@ def _install_hook(targets):
         sys.meta_path.insert(0, Finder())
 
 
+def _py_aliases():
+    # TORCHSMITH_PY_ALIASES="configparser:SafeConfigParser=ConfigParser configparser:RawConfigParser.readfp=read_file"
+    # -> {"configparser": [(["SafeConfigParser"], "ConfigParser"), (["RawConfigParser", "readfp"], "read_file")]}
+    out = {}
+    for item in os.environ.get("TORCHSMITH_PY_ALIASES", "").split():
+        module, _, rest = item.partition(":")
+        removed, _, kept = rest.partition("=")
+        if module and removed and kept:
+            out.setdefault(module, []).append((removed.split("."), kept))
+    return out
+
+
+def _give_back_aliases(module, aliases):
+    # build.python-alias: each removed name, on its owner (the module, or a class of it), becomes the
+    # name it aliased before the Python that removed it, only where the owner lacks it and has the
+    # other: a Python that still has the name is left as it is.
+    for path, kept in aliases:
+        owner = module
+        for part in path[:-1]:
+            owner = getattr(owner, part, None)
+        if owner is None or hasattr(owner, path[-1]) or not hasattr(owner, kept):
+            continue
+        setattr(owner, path[-1], getattr(owner, kept))
+        _say("[build.python-alias] %s.%s, which this Python removed, is %s.%s again in this build "
+             "(TORCHSMITH_PY_ALIASES)" % (module.__name__, ".".join(path), module.__name__, ".".join(path[:-1] + [kept])))
+
+
+def _setup_flags():
+    return os.environ.get("TORCHSMITH_SETUP_FLAGS", "").split()
+
+
+def _pass_setup_flags(build_meta):
+    # build.setup-flag: setup.py builds its CUDA extension only when its own flag is in sys.argv (and removes
+    # it before setup() reads the command line); setuptools' PEP 517 backend sets sys.argv to its command
+    # just before it execs setup.py, so the flags go there, each once.
+    backend = getattr(build_meta, "_BuildMetaBackend", None)
+    if backend is None or getattr(backend, "_torchsmith_flags", False):
+        return
+    original = backend.run_setup
+
+    def run_setup(self, *args, **kwargs):
+        added = [f for f in _setup_flags() if f not in sys.argv]
+        if added:
+            sys.argv.extend(added)
+            _say("[build.setup-flag] setup.py runs with %s, its own switch for its CUDA extension "
+                 "(TORCHSMITH_SETUP_FLAGS)" % " ".join(added))
+        return original(self, *args, **kwargs)
+
+    backend.run_setup = run_setup
+    backend._torchsmith_flags = True
+
+
 def _hooks():
     targets = {}
+    if _setup_flags():
+        targets["setuptools.build_meta"] = _pass_setup_flags
+    for name, aliases in _py_aliases().items():
+        targets[name] = lambda m, aliases=aliases: _give_back_aliases(m, aliases)
     if (_slots() or _force_includes() or _ninja_wanted() or _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0)
             or os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" or _cccl_dir() or os.environ.get("TORCHSMITH_GENERATE")
             or _pybind11_needed() or _no_lto() or _reroot() or _source_name_wanted() or _cpp_launch_wanted()
