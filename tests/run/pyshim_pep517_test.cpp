@@ -54,6 +54,32 @@ TEST(Pep517Frontend, ASetupPyWithNoPyprojectBuildsThroughTheLegacyBackend) {
   EXPECT_TRUE(f.wheel("purepkg-0.1-py3-none-any.whl"));
 }
 
+// A setup.py that eats its own positional arguments takes setuptools' --dist-dir with them
+// (`del sys.argv[2:]`): bdist_wheel writes to dist/ and the backend finds nothing where it looked.
+TEST(Pep517Frontend, ASetupPyDroppingTheDistDirStillGivesTheWheelItWrote) {
+  Frontend f;
+  put(f.tree / "setup.py",
+      "import sys\nfrom setuptools import setup\nif len(sys.argv) > 2:\n    del sys.argv[2:]\n"
+      "setup(name='argvpkg', version='0.1', packages=['pkg'])\n");
+  put(f.tree / "pkg/__init__.py", "");
+  auto r = f.build();
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("took --dist-dir off sys.argv"), std::string::npos) << r.out;
+  EXPECT_TRUE(f.wheel("argvpkg-0.1-py3-none-any.whl"));
+}
+
+// Near miss: a setup.py that builds nothing still fails in the backend's words, and an old wheel
+// left in dist/ by an earlier build is never taken for this one's.
+TEST(Pep517Frontend, NoNewWheelKeepsTheBackendsError) {
+  Frontend f;
+  put(f.tree / "setup.py", "import sys\nfrom setuptools import setup\nif len(sys.argv) > 2:\n    del sys.argv[2:]\n");
+  put(f.tree / "dist/oldpkg-0.1-py3-none-any.whl", "an earlier build's wheel");
+  auto r = f.build();
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE((r.out + r.err).find("No distribution was found"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.out.find("taking it"), std::string::npos) << r.out;
+}
+
 TEST(Pep517Frontend, TheBackendPyprojectNamesRunsFromItsBackendPath) {
   Frontend f;
   // An in-tree backend that writes a marker wheel file: only it could have made this name.

@@ -202,6 +202,15 @@ c('SETUP_PY_ENV_VAR_UNSET', ['Traceback (most recent call last):',
   ['OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.',
    'CMake Error: CMAKE_MAKE_PROGRAM is not set.  You probably need to select a different build tool.',
    'Warning: TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included'])
+# openvideoenhance (the long-tail bench, batch 10's dev): setup.py reads sys.argv[2] as its arch list and deletes it.
+c('SETUP_PY_NO_DISTRIBUTION', ['Traceback (most recent call last):',
+  '  File "/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py", line 435, in build_wheel',
+  "    return _build(['bdist_wheel', '--dist-info-dir', str(metadata_directory)])",
+  '  File "/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py", line 125, in _file_with_extension',
+  '    raise ValueError(',
+  'ValueError: No distribution was found. Ensure that `setup.py` is not empty and that it calls `setup()`.'],
+  ['warning: no files found matching \'*.whl\' under directory \'dist\'',
+   'ValueError: No distribution found for the requirement torch'])
 c('TORCH_API_REMOVED', ['/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu(94): error: namespace "at::cuda" has no member "getCurrentCUDAStream"', '      cudaStream_t stream = at::cuda::getCurrentCUDAStream();', '                                      ^', '', '1 error detected in the compilation of "/home/u/afsd/prop_pooling/boundary_max_pooling_kernel.cu".'],
   ['/home/u/ext/ops.cu(9): error: namespace "at::cuda" has no member "myStreamHelper"', '/home/u/ext/ops.cu(12): error: identifier "CHECK_INPUT" is undefined'])
 c('CCCL_ITERATOR_REMOVED', ['/home/u/odtk/csrc/cuda/decode.cu:37:10: fatal error: cub/iterator/counting_input_iterator.cuh: No such file or directory', '   37 | #include <cub/iterator/counting_input_iterator.cuh>', '      |          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~', 'compilation terminated.'],

@@ -9,6 +9,7 @@
 # Works on every Python a torch supports (no f-strings, tomllib only when there).
 import os
 import re
+import shutil
 import sys
 import traceback
 
@@ -92,6 +93,40 @@ def load_backend(src, backend, bpath):
     return obj
 
 
+def _wheels(dirs):
+    """{path: mtime} of every wheel in DIRS."""
+    found = {}
+    for d in dirs:
+        if os.path.isdir(d):
+            for f in os.listdir(d):
+                if f.endswith(".whl"):
+                    found[os.path.join(d, f)] = os.stat(os.path.join(d, f)).st_mtime
+    return found
+
+
+def build_wheel(hooks, src, wheel_dir):
+    # A setup.py that reads its own positional arguments (`setup.py install 75`) and deletes them
+    # takes setuptools' --dist-dir with them: bdist_wheel then writes to its default dist/ and the
+    # backend, looking in its temporary folder, says "No distribution was found". The wheel that
+    # build wrote, and only a wheel it wrote, is the build's result.
+    places = [wheel_dir, os.path.join(src, "dist")]
+    before = _wheels(places)
+    try:
+        return hooks.build_wheel(wheel_dir)
+    except ValueError as e:
+        if not str(e).startswith("No distribution was found"):
+            raise
+        new = sorted(p for p, t in _wheels(places).items() if before.get(p) != t)
+        if len(new) != 1:
+            raise
+        _say("the backend found no wheel where it asked for one (the setup.py took --dist-dir off "
+             "sys.argv), but the build wrote %s: taking it" % new[0])
+        name = os.path.basename(new[0])
+        if os.path.realpath(os.path.dirname(new[0])) != os.path.realpath(wheel_dir):
+            shutil.copy2(new[0], os.path.join(wheel_dir, name))
+        return name
+
+
 def main(argv):
     # `python -m` put the working directory first on sys.path; pip's hook process does not, and a
     # tree's own top-level folder must not stand in for a backend (setuptools' legacy backend adds
@@ -124,7 +159,7 @@ def main(argv):
     hooks = load_backend(src, backend, bpath)
     if not os.path.isdir(wheel_dir):
         os.makedirs(wheel_dir)
-    name = hooks.build_wheel(wheel_dir)
+    name = build_wheel(hooks, src, wheel_dir)
     if not name or not os.path.isfile(os.path.join(wheel_dir, name)):
         _die("the build backend returned %r, which is not a file in %s" % (name, wheel_dir), 1)
     _say("Created wheel: %s" % os.path.join(wheel_dir, name))
