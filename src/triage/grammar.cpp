@@ -124,6 +124,15 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "cuda-runtime", "runtime", R"(\b(?:cuda|cu|hip)[A-Z]\w* returned [0-9]+\b)"},
     {Marker::failure_line, "cuda-runtime", "runtime", R"(\b(?:cuda|hip)Error(?:NoKernelImageForDevice|InvalidDeviceFunction|NoDevice|InsufficientDriver|IllegalAddress|LaunchFailure)\b)"},
     {Marker::failure_line, "loader", "import", R"(^\s*\[WinError [0-9]+\] )"},
+    // Windows' loader as CPython words it, wherever an exception class or a wrapper puts it: an extension
+    // module's import (Python/dynload_win.c: "DLL load failed while importing _C: <the system's text>", "...
+    // with error code N while importing", "DLL load failed: " before 3.8) and ctypes loading a DLL
+    // (Modules/_ctypes/callproc.c: "Could not find module 'x.dll' (or one of its dependencies). Try using the
+    // full path with constructor syntax."), which a library re-raises inside its own message (llama-cpp-python's
+    // "RuntimeError: Failed to load shared library '...': Could not find module ...", a JSON report's "error").
+    {Marker::failure_line, "loader", "import", R"(\bDLL load failed(?::| while importing | with error code ))"},
+    {Marker::failure_line, "loader", "import",
+     R"(\bCould not find module '[^']+'(?: \(or one of its dependencies\)|\. Try using the full path))"},
     {Marker::failure_line, "loader", "runtime", R"(: error while loading shared libraries: )"},
     {Marker::failure_line, "linker", "link", R"(\bld: cannot find )"},
     {Marker::failure_line, "linker", "link", R"(undefined reference to )"},
@@ -147,6 +156,7 @@ constexpr EntityPattern kEntities[] = {
     {"module", R"(cannot import name '\w+' from '([\w.]+)')"},
     {"name", R"(cannot import name '(\w+)' from ')"},
     {"module", R"(DLL load failed while importing (\w+))"},
+    {"library", R"(Could not find module '([^']+)')"},  // ctypes' Windows loader: the DLL it could not load
     {"header", "([\\w./+-]+\\.(?:h|hpp|hh|hxx|cuh|inc))(?:['\"]|\xe2\x80\x9d)?\\s*:\\s*No such file"},
     {"header", R"((?:fatal error|error): ([\w./+-]+): No such file)"},  // gcc: any header, extension or not
     // gcc in any locale ("fatal error: torch/extension.h: 没有那个文件或目录"): the message is translated, the

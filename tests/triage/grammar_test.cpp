@@ -97,6 +97,15 @@ const Real kReal[] = {
     // Windows' loader without the OSError in front.
     {"[WinError 126] The specified module could not be found. Error loading \"E:\\PL-v0.0.5.2\\python-3.10.11-embed\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.",
      "loader", "https://github.com/Pathos14489/Pantella/issues/14"},
+    // CPython's words for Windows' loader wherever they stand: inside a library's re-raised message
+    // (llama-cpp-python's RuntimeError), after a logger's "time:module: ", and an extension module's
+    // import failure without "ImportError: " (batch 19's development part).
+    {"RuntimeError: Failed to load shared library 'D:\\My_Tech\\GenAIPlay\\venv\\Lib\\site-packages\\llama_cpp\\llama.dll': Could not find module 'D:\\My_Tech\\GenAIPlay\\venv\\Lib\\site-packages\\llama_cpp\\llama.dll' (or one of its dependencies). Try using the full path with constructor syntax.",
+     "loader", "https://github.com/abetlen/llama-cpp-python/issues/1280"},
+    {"02:08:15:llama_chat_adapter.py: RuntimeError: Failed to load shared library 'C:\\x\\llama_cpp\\lib\\llama.dll': Could not find module 'C:\\x\\llama_cpp\\lib\\llama.dll' (or one of its dependencies). Try using the full path with constructor syntax.",
+     "loader", "https://github.com/abetlen/llama-cpp-python/issues/981"},
+    {"DLL load failed while importing onnxruntime_pybind11_state: \xE5\x8A\xA8\xE6\x80\x81\xE9\x93\xBE\xE6\x8E\xA5\xE5\xBA\x93(DLL)\xE5\x88\x9D\xE5\xA7\x8B\xE5\x8C\x96\xE4\xBE\x8B\xE7\xA8\x8B\xE5\xA4\xB1\xE8\xB4\xA5\xE3\x80\x82",
+     "loader", "https://github.com/Kedreamix/Linly-Dubbing/issues/58"},
     // conda's conflict report quoted without its "UnsatisfiableError: " line.
     {"anaconda==2020.11 -> pkginfo==1.6.1[build='py38h06a4308_0|py37h06a4308_0']The following specifications were found to be incompatible with your system:",
      "conda", "https://github.com/pytorch/pytorch/issues/55007"},
@@ -149,6 +158,10 @@ const char* const kNearMisses[] = {
     "Package pkginfo conflicts for: none",
     "Catching RuntimeError: is how the retry loop works",
     "I0405 23:49:47 failure_signal_handler.cc:105] Installed SIGABRT handler",
+    // The loader's words where nothing failed to load: code that tests for them (a library's handler), a note.
+    "        if \"Try using the full path with constructor syntax.\" in str(err):",
+    "Fixes 'DLL load failed' on Windows by adding the CUDA bin directory",
+    "Could not find module named vcruntime140 in the registry cache, searching PATH",
 };
 
 TEST(Grammar, RealFailureLinesAreReadAsTheirToolsFailure) {
@@ -209,6 +222,9 @@ TEST(Grammar, EntitiesOfRealLines) {
                   "library", "libcudart.so.11.0"));
   EXPECT_TRUE(has(entities_of("  \xc3\x97 Failed to build `flash-attn==2.8.2`"), "package", "flash-attn"));
   EXPECT_TRUE(has(entities_of("ImportError: cannot import name 'cached_download' from 'huggingface_hub'"), "name", "cached_download"));
+  // The DLL ctypes' Windows loader could not load, inside the message of the library that re-raised it.
+  EXPECT_TRUE(has(entities_of("RuntimeError: Failed to load shared library 'C:\\x\\llama.dll': Could not find module 'C:\\x\\llama.dll' (or one of its dependencies). Try using the full path with constructor syntax."),
+                  "library", "C:\\x\\llama.dll"));
   EXPECT_TRUE(entities_of("Resolved 44 packages in 978ms").empty());
   // A program that could not be started, by name, in each grammar that says so (a path is none).
   EXPECT_TRUE(has(entities_of("FileNotFoundError: [Errno 2] No such file or directory: 'nvcc'"), "program", "nvcc"));

@@ -114,6 +114,27 @@ TEST(CondaPackagesNotFound, TheListedPackageDecides) {
 // candidate's dependency (guoyww/AnimateDiff#293: pytorch-cuda on osx-arm64, whose cuda 11.7 no channel has for
 // that platform). It names the cause under libmamba's LibMambaUnsatisfiableError. Near misses: a virtual package
 // (the machine's, "__cuda") nothing provides is the solve's conflict, and a conflict between packages that exist.
+// conda's ResolvePackageNotFound is its NoPackagesFoundError by another name (conda/exceptions.py aliases
+// them): the specs listed under it exist in no channel for this platform, the cause conda's other
+// not-found verdict names; a conflict between packages that exist is UnsatisfiableError's. Real logs of
+// batch 19's development part (sbi-dev/sbi#5: cudatoolkit on a Mac; polimi-ispl/GAN-image-detection#4: a
+// Linux export's build strings on Windows). Near misses: the class named in code or prose, with no colon
+// after it, is no verdict.
+TEST(CondaPackagesNotFound, ResolvePackageNotFoundIsASpecNoChannelHas) {
+  EXPECT_EQ(root_id(diagnose("conda env create -f environment.yml\nSolving environment: failed\n\nResolvePackageNotFound: \n"
+                             "  - cudatoolkit=10\n")),
+            "CONDA_PACKAGE_NOT_IN_CHANNELS");
+  EXPECT_EQ(root_id(diagnose("(base) PS D:\\gan-image-detection> conda env create -f environment.yml\n"
+                             "Collecting package metadata (repodata.json): done\nSolving environment: failed\n\nResolvePackageNotFound:\n"
+                             "  - cudatoolkit==10.2.89=hfd86e86_1\n  - pytorch==1.5.1=py3.6_cuda10.2.89_cudnn7.6.5_0\n")),
+            "CONDA_PACKAGE_NOT_IN_CHANNELS");
+  EXPECT_EQ(root_id(diagnose("UnsatisfiableError: The following specifications were found to be incompatible with each other:\n")),
+            "CONDA_SOLVE_CONFLICT");
+  for (const char* prose : {"from conda.exceptions import ResolvePackageNotFound\n",
+                            "NoPackagesFound = NoPackagesFoundError = ResolvePackageNotFound  # NOQA\n"})
+    EXPECT_NE(root_id(diagnose(prose)), "CONDA_PACKAGE_NOT_IN_CHANNELS") << prose;
+}
+
 TEST(CondaPackagesNotFound, LibsolvsNothingProvidesIsAPackageNoChannelHas) {
   const char* head = "LibMambaUnsatisfiableError: Encountered problems while solving:\n";
   EXPECT_EQ(root_id(diagnose(std::string(head) + "  - nothing provides cuda 11.7.* needed by pytorch-cuda-11.7-h67b0de4_0\n")),

@@ -278,7 +278,6 @@ const Wording kWordings[] = {
     {"error: command '/usr/local/cuda-10.1:/bin/nvcc' failed with exit status 1", "CUDA_HOME_IS_PATH_LIST"},
     // conda and mamba solvers.
     {"UnsatisfiableError: The following specifications were found to be in conflict:", "CONDA_SOLVE_CONFLICT"},
-    {"ResolvePackageNotFound: ", "CONDA_SOLVE_CONFLICT"},
     {"error    libmamba Could not solve for environment specs", "CONDA_SOLVE_CONFLICT"},
     // A GPU older than the library call needs: cuBLAS and cuDNN.
     {"RuntimeError: CUDA error: CUBLAS_STATUS_ARCH_MISMATCH when calling `cublasGemmEx(...)`", "GPU_ARCH_TOO_OLD_FOR_LIBRARY"},
@@ -660,6 +659,14 @@ const Wording kWordings[] = {
     {"  \u2570\u2500\u25b6 Because torch==1.12.0+cu113 has no wheels with a matching Python ABI", "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON"},
     {"FileNotFoundError: Could not find module 'C:\\Python38\\lib\\site-packages\\torch\\lib\\c10.dll' (or one of its dependencies). Try using the full path with constructor syntax.", "WINDOWS_DLL_LOAD_FAILED"},
     {"FileNotFoundError: Could not find module 'G:\\Python310\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd'. Try using the full path with constructor syntax.", "WINDOWS_DLL_LOAD_FAILED"},
+    // CPython's loader words inside another message, or alone (batch 19's development part): llama-cpp-python
+    // re-raising ctypes' FileNotFoundError in its RuntimeError (abetlen/llama-cpp-python#1280), a logger's
+    // "time:module: " before it (#981), a JSON report's "error" (duckyshell/ComfyUI-MiniMaxH3-Prompt-Writer#8),
+    // an extension module's "DLL load failed while importing" without "ImportError: " (Kedreamix/Linly-Dubbing#58).
+    {"RuntimeError: Failed to load shared library 'D:\\My_Tech\\GenAIPlay\\venv\\Lib\\site-packages\\llama_cpp\\llama.dll': Could not find module 'D:\\My_Tech\\GenAIPlay\\venv\\Lib\\site-packages\\llama_cpp\\llama.dll' (or one of its dependencies). Try using the full path with constructor syntax.", "WINDOWS_DLL_LOAD_FAILED"},
+    {"02:08:15:llama_chat_adapter.py: RuntimeError: Failed to load shared library 'C:\\Program Files\\CodeProject\\AI\\modules\\LlamaChat\\bin\\windows\\python311\\venv\\lib\\site-packages\\llama_cpp\\lib\\llama.dll': Could not find module 'C:\\Program Files\\CodeProject\\AI\\modules\\LlamaChat\\bin\\windows\\python311\\venv\\lib\\site-packages\\llama_cpp\\lib\\llama.dll' (or one of its dependencies). Try using the full path with constructor syntax.", "WINDOWS_DLL_LOAD_FAILED"},
+    {"  \"error\": \"Failed to load shared library 'E:\\\\ComfyUI_windows_portable_mm_H3\\\\python_embeded\\\\Lib\\\\site-packages\\\\llama_cpp\\\\lib\\\\llama.dll': Could not find module 'E:\\\\ComfyUI_windows_portable_mm_H3\\\\python_embeded\\\\Lib\\\\site-packages\\\\llama_cpp\\\\lib\\\\llama.dll' (or one of its dependencies). Try using the full path with constructor syntax.\",", "WINDOWS_DLL_LOAD_FAILED"},
+    {"DLL load failed while importing onnxruntime_pybind11_state: \xE5\x8A\xA8\xE6\x80\x81\xE9\x93\xBE\xE6\x8E\xA5\xE5\xBA\x93(DLL)\xE5\x88\x9D\xE5\xA7\x8B\xE5\x8C\x96\xE4\xBE\x8B\xE7\xA8\x8B\xE5\xA4\xB1\xE8\xB4\xA5\xE3\x80\x82", "WINDOWS_DLL_LOAD_FAILED"},
     {"C:/py/lib/site-packages/torch/include\\torch/csrc/dynamo/compiled_autograd.h(1076): error C2872: \xE2\x80\x9C" "std\xE2\x80\x9D: \xE4\xB8\x8D\xE6\x98\x8E\xE7\xA1\xAE\xE7\x9A\x84\xE7\xAC\xA6\xE5\x8F\xB7", "MSVC_STD_AMBIGUOUS_COMPILED_AUTOGRAD"},
     {"G:/Python310/lib/site-packages/torch/include\\torch/csrc/dynamo/compiled_autograd.h(1134): error C2872: 'std': ambiguous symbol", "MSVC_STD_AMBIGUOUS_COMPILED_AUTOGRAD"},
     {"pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "NVIDIA_DRIVER_MISSING"},
