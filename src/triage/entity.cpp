@@ -502,6 +502,35 @@ void compiler_crash_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   }
 }
 
+// ptxas refusing an instruction for the GPU it assembles for ("Feature 'mma' requires .target sm_70 or higher")
+// in a Triton compile: the GPU is older than that arch. When that arch is no newer than the oldest Triton
+// generates code for (triton.toml's [minimum]), the GPU is below Triton's floor; a feature of a newer arch
+// (a kernel written for Hopper on Ampere) is another cause and is left.
+void triton_floor_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig && f.id != "TRITON_COMPILER_INTERNAL_ERROR") return;
+  const EntityTables& t = set.entities;
+  if (t.triton_min_capability.empty() || !mentions_triton(f, d.log_facts)) return;
+  auto capability = [](std::string_view sm) {  // "sm_70" -> 70, "7.0" -> 70
+    int v = 0;
+    for (char c : sm)
+      if (c >= '0' && c <= '9') v = v * 10 + (c - '0');
+    return v;
+  };
+  const int floor = capability(t.triton_min_capability);
+  for (const auto* v : {&f.evidence, &f.context})
+    for (const auto& e : *v)
+      for (const auto& en : entities_of(e.text)) {
+        if (en.kind != "arch_needed" || capability(en.value) > floor) continue;
+        const Signature* to = set.find("TRITON_GPU_TOO_OLD");
+        if (!to) return;
+        reroute(d, f, *to, en.value);
+        f.notes.push_back("ptxas refused an instruction that needs " + en.value + " (line " + std::to_string(e.line) +
+                          "): the GPU is older, and Triton generates code for compute capability " + t.triton_min_capability +
+                          " and newer only (entity table triton.toml, source " + t.triton_min_capability_source + ")");
+        return;
+      }
+}
+
 // ptxas refusing a PTX file names both ISA versions: the CUDA release that reads the file's, and
 // the one the refusing ptxas (or driver) is, from the table; the fix names the release to use.
 void ptx_rule(const SignatureSet& set, Finding& f) {
@@ -558,13 +587,22 @@ void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const Prov
   std::string name;
   const Evidence* at = named(f, w.kind, name);
   const ProvidedEntry* p = at ? set.entities.find_provided(w.kind, name) : nullptr;
+  // A tool run by its target-prefixed name (a conda compiler) is that tool; its vendor says who installs it.
+  PrefixedProgram prefixed;
+  if (at && !p && std::string_view(w.kind) == "program") p = (prefixed = set.entities.find_prefixed_program(name)).program;
   const Signature* to = p ? set.find(p->signature) : nullptr;
   if (!to) return;
   reroute(d, f, *to, name);
   f.severity = Severity::error;
-  f.fix = w.fix_before + name + w.fix_after + p->provider + ". " + f.fix;
-  f.notes.push_back(std::string(w.kind) + " " + name + " (line " + std::to_string(at->line) + ") " + w.missing + "; it comes from " +
-                    p->provider + " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
+  const std::string& provider = prefixed.vendor ? prefixed.vendor->provider : p->provider;
+  f.fix = w.fix_before + name + w.fix_after + provider + ". " + f.fix;
+  std::string what = prefixed.program ? " is " + p->name + " named with the target prefix " + prefixed.prefix + "-;" : "";
+  f.notes.push_back(std::string(w.kind) + " " + name + " (line " + std::to_string(at->line) + ")" + what + " " + w.missing +
+                    "; it comes from " + provider + " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " +
+                    p->source + (prefixed.vendor ? "; " + prefixed.vendor->file + ":" + std::to_string(prefixed.vendor->line) +
+                                                       ", source " + prefixed.vendor->source
+                                                 : std::string()) +
+                    ")");
 }
 
 // A failure line of a tool whose failure report has one cause (its grammar names the signature,
@@ -659,6 +697,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   triton_rule(set, d, f);
   triton_fp8_rule(set, f);
   compiler_crash_rule(set, d, f);
+  triton_floor_rule(set, d, f);
   ptx_rule(set, f);
   removed_name_rule(set, f);
   removed_entry_point_rule(set, d, f);

@@ -154,6 +154,35 @@ const ProvidedEntry* EntityTables::find_provided(std::string_view kind, std::str
   return nullptr;
 }
 
+PrefixedProgram EntityTables::find_prefixed_program(std::string_view name) const {
+  std::vector<std::string_view> fields;
+  for (std::size_t b = 0; b <= name.size();) {
+    std::size_t e = name.find('-', b);
+    if (e == std::string_view::npos) e = name.size();
+    fields.push_back(name.substr(b, e - b));
+    b = e + 1;
+  }
+  auto os = [](std::string_view f) {
+    for (std::string_view o : {"linux", "darwin", "mingw32", "w64", "windows", "apple", "none", "elf", "freebsd"})
+      if (f.rfind(o, 0) == 0) return true;
+    return false;
+  };
+  bool has_os = false;
+  for (std::size_t k = 1; k < fields.size(); ++k) {  // k fields of prefix, the rest the tool
+    has_os |= os(fields[k - 1]);
+    if (k < 2 || !has_os) continue;
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < k; ++i) at += fields[i].size() + 1;
+    const ProvidedEntry* p = find_provided("program", name.substr(at));
+    if (!p) continue;
+    PrefixedProgram out{p, std::string(name.substr(0, at - 1)), nullptr};
+    for (const auto& v : target_vendors)
+      if (fields[1].rfind(v.vendor, 0) == 0) out.vendor = &v;
+    return out;
+  }
+  return {};
+}
+
 const StdMember* EntityTables::find_std_member(std::string_view name) const {
   for (const auto& m : std_members)
     if (m.name == name) return &m;
@@ -354,6 +383,15 @@ constexpr EntrySpec<ProvidedEntry, 4> kDistributions{
     },
     provided_key, &EntityTables::distributions};
 
+constexpr EntrySpec<TargetVendor, 3> kTargetVendors{
+    "prefix",
+    {{{"vendor", &TargetVendor::vendor}, {"provider", &TargetVendor::provider}, {"source", &TargetVendor::source}}},
+    {"vendor", "provider", "source"},
+    [](const TargetVendor& v, std::vector<std::string>& p) {
+      if (!v.vendor.empty() && !word(v.vendor)) p.push_back("vendor is one field of a target triplet (\"conda\"), not '" + v.vendor + "'");
+    },
+    [](const TargetVendor& e) { return e.vendor; }, &EntityTables::target_vendors};
+
 // triton.toml's [minimum]: one table, not an array of entries.
 void load_triton_minimum(const toml::table& root, std::string_view file, std::vector<std::string>& errors, EntityTables& out) {
   const toml::node* m = root.get("minimum");
@@ -386,6 +424,7 @@ constexpr FileTable kFileTables[] = {
     {"ptx.toml", "isa", load_entries<kPtx>},
     {"libstdcxx.toml", "glibcxx", load_entries<kGlibcxx>},
     {"programs.toml", "program", load_entries<kPrograms>},
+    {"programs.toml", "prefix", load_entries<kTargetVendors>},
     {"dependencies.toml", "dependency", load_entries<kDependencies>},
     {"dependencies.toml", "distribution", load_entries<kDistributions>},
     {"stdlib.toml", "member", load_entries<kStdMembers>},

@@ -92,6 +92,24 @@ struct ProvidedEntry {
   int line = 0;
 };
 
+// A vendor's tools named with a GNU target prefix (programs.toml's [[prefix]]): a program
+// "x86_64-conda-linux-gnu-c++" is the program c++ of that target, and the vendor field of its triplet
+// ("conda", "conda_cos6") says which packages install it.
+struct TargetVendor {
+  std::string vendor;    // the triplet's vendor field, or its start ("conda" covers conda_cos6)
+  std::string provider;  // what installs the vendor's prefixed tools, in words
+  std::string source;
+  std::string file;
+  int line = 0;
+};
+
+// A program named with a target prefix: the program it is, the prefix, and the prefix's vendor entry.
+struct PrefixedProgram {
+  const ProvidedEntry* program = nullptr;
+  std::string prefix;                   // "x86_64-conda_cos6-linux-gnu"
+  const TargetVendor* vendor = nullptr;  // nullptr: the table has no entry for the vendor
+};
+
 // A name of namespace std and the standard header that declares it (stdlib.toml): a source that uses
 // `std::NAME` without including it gets that header force-included.
 struct StdMember {
@@ -126,6 +144,7 @@ struct EntityTables {
   std::vector<ProvidedEntry> programs;
   std::vector<ProvidedEntry> dependencies;
   std::vector<ProvidedEntry> distributions;
+  std::vector<TargetVendor> target_vendors;
   std::vector<StdMember> std_members;
   std::vector<RemovedEntryPoint> removed_entry_points;
   std::string triton_min_capability;  // "7.0": below it Triton compiles for no GPU
@@ -149,6 +168,10 @@ struct EntityTables {
   // writes it: in any case ("CuDNN" is cudnn's), a program with its ".exe" ("cl.EXE" is cl's), a
   // distribution by its PEP 503 name ("Torch_Scatter" is torch-scatter's). Another kind: nullptr.
   const ProvidedEntry* find_provided(std::string_view kind, std::string_view name) const;
+  // A program run by its GNU target-prefixed name (GCC's naming of a cross or vendor toolchain: the target
+  // triplet, '-', the tool): the entry of the tool after a prefix that is a triplet (two or more fields, one
+  // of them an OS: linux, darwin, mingw32, w64, ...). {} when the name has no such prefix or the tool no entry.
+  PrefixedProgram find_prefixed_program(std::string_view name) const;
   // The entry for a name of namespace std ("cout"), exactly.
   const StdMember* find_std_member(std::string_view name) const;
   // The entry whose `names` matches a CUDA library entry point in full ("cusparseSgthr"); nullptr for

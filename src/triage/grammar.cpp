@@ -26,7 +26,16 @@ constexpr Grammar kGrammars[] = {
     {Marker::compiler_error, "nvcc", "compile", R"(\([0-9]+\): catastrophic error)"},
     {Marker::compiler_error, "nvcc", "compile", R"(^\s*nvcc fatal\s*:)"},
     {Marker::compiler_error, "ptxas", "compile", R"(^\s*(?:ptxas|nvlink) (?:fatal|error)\s*:)"},
+    // ptxas' diagnostics located in the PTX file it assembles ("ptxas /tmp/x.ptx, line 562; error   : Feature
+    // 'mma' requires .target sm_70 or higher"), as Triton and nvcc print them, under pytest's "E" too.
+    {Marker::compiler_error, "ptxas", "compile", R"(\bptxas \S+, line [0-9]+; (?:error|fatal)\s*:)"},
     {Marker::cmake_error, "cmake", "configure", R"(^\s*CMake Error)"},
+    // GNU make could not start a recipe's program (make 3.x/4.x: "make: g++: Command not found"; 4.3+ with the
+    // C library's words, "make: /opt/x/bin/x86_64-conda-linux-gnu-c++: No such file or directory").
+    {Marker::failure_line, "make", "compile", R"(\bmake(?:\[[0-9]+\])?: \S+: (?:Command not found|No such file or directory)\s*$)"},
+    // An included header a report names between its angle brackets as not found ("<THC/THCDeviceUtils.cuh> not
+    // found for PyTorch 1.11"): how a build's missing header is told when the compiler's own line is not quoted.
+    {Marker::failure_line, "compiler", "compile", R"(<[\w./+-]+\.(?:h|hh|hpp|hxx|cuh|inc)> not found)"},
     {Marker::traceback, "python", "any", R"(^\s*Traceback \(most recent call last\):)"},
 
     // Resolvers: the verdict lines of pip, uv (its miette box: "× No solution found", "╰─▶ Because
@@ -172,6 +181,7 @@ constexpr EntityPattern kEntities[] = {
     {"header", "\xe2\x80\x9c([\\w./+-]+\\.(?:h|hpp|cuh))\xe2\x80\x9d"},  // MSVC in Chinese: “Python.h”
     {"header", R"(include file '([^']+)' not found)"},
     {"header", R"('([\w./+-]+\.(?:h|hpp|hh|cuh))' file not found)"},
+    {"header", R"(<([\w./+-]+\.(?:h|hh|hpp|hxx|cuh|inc))> not found)"},
     // A mangled name is [\w.$@]: a quote or parenthesis after it is the framing (an exception's repr
     // "ImportError('...: undefined symbol: _ZN...')", a quoted message), not part of the symbol.
     {"symbol", R"(undefined symbol: ([\w.$@]+))"},
@@ -188,6 +198,8 @@ constexpr EntityPattern kEntities[] = {
     {"library", R"(cannot find -l(\S+))"},
     {"version", R"(version `((?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found)"},
     {"arch", R"(\b((?:sm|compute)_\d+[af]?|gfx\d+\w*)\b)"},
+    // ptxas refusing an instruction for the GPU it assembles for names the oldest arch that has it: the GPU is older.
+    {"arch_needed", R"(\bFeature '[^']+' requires \.target (sm_\d+)[af]? or higher)"},
     // ptxas refusing a newer PTX ISA names two versions: the file's and the newest it knows.
     {"ptx_isa", R"(Unsupported \.version (\d+\.\d+);)"},
     {"ptx_isa_known", R"(; current version is '(\d+\.\d+)')"},
@@ -200,6 +212,7 @@ constexpr EntityPattern kEntities[] = {
     {"program", R"(unable to execute '?([\w.+-]+)'?: No such file or directory)"},
     {"program", R"(\bcommand '([\w.+-]+)' failed: No such file or directory)"},
     {"program", R"(\bCompiler: ([\w.+-]+) is not found)"},
+    {"program", R"(\bmake(?:\[[0-9]+\])?: (?:\S*/)?([\w.+-]+): (?:Command not found|No such file or directory)\s*$)"},
     // The torch the environment has, as a line beside another torch names it: an extension's "built for
     // PyTorch A ... (you have B)" (xFormers), pip's check "requires torch==A, but you have torch B".
     {"torch_installed", R"((?i)\b(?:py)?torch\b[^()]{0,80}\(you have ([0-9][^)\s]*)\))"},

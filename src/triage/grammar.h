@@ -35,6 +35,7 @@ struct Entity {
                       // "dependency" (what a build's finder could not find: "CUDNN", "Torch"),
                       // "torch_installed" (the torch a line says the environment has),
                       // "ptx_isa" / "ptx_isa_known" (a PTX file's ISA, the newest its reader knows)
+                      // "arch_needed" (the oldest arch that has an instruction ptxas refused for the GPU)
   std::string value;
 };
 

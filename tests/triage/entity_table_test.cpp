@@ -80,7 +80,7 @@ TEST(EntityTable, EveryTableReportsItsFieldsTheSameWay) {
       {"triton.toml", "arch"},      {"triton.toml", "fp8"},               {"ptx.toml", "isa"},
       {"libstdcxx.toml", "glibcxx"},
       {"programs.toml", "program"}, {"dependencies.toml", "dependency"}, {"dependencies.toml", "distribution"},
-      {"stdlib.toml", "member"},    {"cuda_api.toml", "entry_point"}};
+      {"stdlib.toml", "member"},    {"cuda_api.toml", "entry_point"}, {"programs.toml", "prefix"}};
   for (const auto& [file, key] : tables) {
     EntityTables t;
     auto e = load_entity_text(file, "f.toml", std::string("[[") + key + "]]\nsource = 3\nbogus = \"x\"\n", t);
@@ -95,7 +95,7 @@ TEST(EntityTable, EveryTableReportsItsFieldsTheSameWay) {
     EXPECT_GT(unknown, last_missing) << key;
     EXPECT_TRUE(t.headers.empty() && t.modules.empty() && t.removed_names.empty() && t.triton_arches.empty() &&
                 t.triton_fp8.empty() && t.ptx_isas.empty() && t.glibcxx.empty() && t.programs.empty() && t.dependencies.empty() &&
-                t.distributions.empty() && t.std_members.empty())
+                t.distributions.empty() && t.std_members.empty() && t.target_vendors.empty())
         << key;
   }
   EntityTables t;
@@ -237,6 +237,33 @@ TEST(EntityTable, ProgramsAreFoundAsLogsNameThem) {
   auto bad = check_entity_signatures(t, {"NVCC_NOT_FOUND"});
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_NE(bad[0].find("program 'nvcc' names unknown signature 'NO_SUCH_ID'"), std::string::npos) << bad[0];
+}
+
+// A GNU target-prefixed program (triplet, '-', tool) is the tool; the triplet's vendor field finds its [[prefix]]
+// entry. Near misses: no OS field (not a triplet), a tool the table lacks, a bare name, a bad vendor entry.
+TEST(EntityTable, TargetPrefixedProgramsAreTheirTool) {
+  std::vector<std::string> errors;
+  EntityTables built = load_entity_tables({}, errors);
+  PrefixedProgram conda = built.find_prefixed_program("x86_64-conda_cos6-linux-gnu-c++");
+  ASSERT_NE(conda.program, nullptr);
+  EXPECT_EQ(conda.program->name, "c++");
+  EXPECT_EQ(conda.prefix, "x86_64-conda_cos6-linux-gnu");
+  ASSERT_NE(conda.vendor, nullptr);
+  EXPECT_EQ(conda.vendor->vendor, "conda");
+  PrefixedProgram debian = built.find_prefixed_program("aarch64-linux-gnu-g++");
+  ASSERT_NE(debian.program, nullptr);
+  EXPECT_EQ(debian.program->name, "g++");
+  EXPECT_EQ(debian.vendor, nullptr);
+  EXPECT_EQ(built.find_prefixed_program("x86_64-conda-linux-gnu-nvcc").program->name, "nvcc");
+  EXPECT_EQ(built.find_prefixed_program("my-own-c++").program, nullptr);                 // no OS field
+  EXPECT_EQ(built.find_prefixed_program("x86_64-linux-gnu-clang-format").program, nullptr);  // not in the table
+  EXPECT_EQ(built.find_prefixed_program("c++").program, nullptr);                        // no prefix
+  EXPECT_EQ(built.find_prefixed_program("").program, nullptr);
+  EntityTables t;
+  auto e = load_entity_text("programs.toml", "p.toml", "[[prefix]]\nvendor = \"conda-forge\"\nprovider = \"X\"\nsource = \"s\"\n", t);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("p.toml:1: vendor is one field"), std::string::npos) << e[0];
+  EXPECT_TRUE(t.target_vendors.empty());
 }
 
 // dependencies.toml: a dependency as a finder prints it ("CuDNN", "CUDNN") finds its entry; a name that

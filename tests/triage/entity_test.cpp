@@ -422,6 +422,38 @@ TEST(Entity, PtxasRefusalOutsideTritonStaysNvccs) {
   EXPECT_EQ(d.root()->id, "NVCC_UNSUPPORTED_GPU_ARCH");
 }
 
+// ptxas refusing an instruction for the GPU inside a Triton compile (triton-lang/triton#496: Colab's K80, #542: a
+// Pascal TITAN X under pytest): the arch it needs is no newer than Triton's floor (triton.toml's [minimum]), so the
+// GPU is below what Triton compiles for. Near misses: the same refusal in an nvcc compile (no Triton named) is
+// not Triton's floor, and a feature of an arch above the floor (a kernel for a newer GPU) is another cause.
+TEST(Entity, PtxasRefusingAnInstructionBelowTritonsFloorIsAGpuTooOld) {
+  Diagnosis d = diagnose(
+      "RuntimeError: Internal Triton PTX codegen error: \n"
+      "ptxas /tmp/fileot19Lw, line 38; error   : Feature 'scopes on atomic operations' requires .target sm_60 or higher\n"
+      "ptxas /tmp/fileot19Lw, line 93; error   : Feature 'scopes on atomic operations' requires .target sm_60 or higher\n"
+      "ptxas fatal   : Ptx assembly aborted due to errors\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TRITON_GPU_TOO_OLD") << findings_text(d);
+  EXPECT_NE(notes_of(*d.root()).find("needs sm_60"), std::string::npos) << notes_of(*d.root());
+  EXPECT_NE(notes_of(*d.root()).find("triton.toml"), std::string::npos);
+  Diagnosis pytest = diagnose(
+      "E       RuntimeError: Internal Triton PTX codegen error: \n"
+      "E       ptxas /tmp/fileeECWP1, line 297; error   : Feature 'mma' requires .target sm_70 or higher\n"
+      "E       ptxas /tmp/fileeECWP1, line 297; error   : Feature '.m8n8k4' requires .target sm_70 or higher\n");
+  ASSERT_TRUE(pytest.root());
+  EXPECT_EQ(pytest.root()->id, "TRITON_GPU_TOO_OLD") << findings_text(pytest);
+  Diagnosis nvcc = diagnose(
+      "ptxas /tmp/tmpxft_00002a1b_00000000-6_kernel.ptx, line 120; error   : Feature '.bf16' requires .target sm_80 or higher\n"
+      "ptxas fatal   : Ptx assembly aborted due to errors\n");
+  ASSERT_TRUE(nvcc.root());
+  EXPECT_NE(nvcc.root()->id, "TRITON_GPU_TOO_OLD") << findings_text(nvcc);
+  Diagnosis newer = diagnose(
+      "RuntimeError: Internal Triton PTX codegen error: \n"
+      "ptxas /tmp/tmpa1b2c3.ptx, line 210; error   : Feature '.bf16' requires .target sm_80 or higher\n");
+  ASSERT_TRUE(newer.root());
+  EXPECT_NE(newer.root()->id, "TRITON_GPU_TOO_OLD") << findings_text(newer);
+}
+
 // An FP8 type Triton refused names the capability it needs (data/kb/triton.toml's [[fp8]]).
 TEST(Entity, TritonsRefusedFp8TypeNamesTheCapabilityItNeeds) {
   // kvcache-ai/ktransformers#1930: an FP8 MoE kernel on an RTX 3090 (sm_86).
@@ -830,6 +862,32 @@ TEST(Entity, AProgramThatCouldNotStartNamesWhatProvidesIt) {
   Diagnosis path = diagnose("FileNotFoundError: [Errno 2] No such file or directory: '/opt/tools/bin/nvcc'\n");
   ASSERT_TRUE(path.root());
   for (const auto& n : path.root()->notes) EXPECT_EQ(n.find("programs.toml:"), std::string::npos) << n;
+}
+
+// A program run by its GNU target-prefixed name is that tool (programs.toml's [[prefix]]): make could not start
+// conda's C++ compiler, which conda's R names in its Makeconf (RcppCore/Rcpp#770); the fix names conda's compiler
+// packages. A Debian cross compiler's name is g++ too, from the system. Near misses: a dashed name with no OS
+// field is no target prefix, and a header named between angle brackets is read as the missing header it is
+// (aliyun/conditional-lane-detection#35: THC, removed in torch 1.11).
+TEST(Entity, AProgramNamedWithATargetPrefixIsItsTool) {
+  Diagnosis d = diagnose(
+      "/ebio/abt3_projects/software/dev/miniconda3/envs/test/bin/x86_64-conda_cos6-linux-gnu-c++  -I/x/lib/R/include -DNDEBUG -c Date.cpp -o Date.o\n"
+      "make: /ebio/abt3_projects/software/dev/miniconda3/envs/test/bin/x86_64-conda_cos6-linux-gnu-c++: Command not found\n"
+      "/ebio/abt3_projects/software/dev/miniconda3/envs/test/lib/R/etc/Makeconf:167: recipe for target 'Date.o' failed\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CPP_EXT_CXX_NOT_FOUND") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("gxx_linux-64"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(notes_of(*d.root()).find("target prefix x86_64-conda_cos6-linux-gnu-"), std::string::npos) << notes_of(*d.root());
+  Diagnosis debian = diagnose("make: aarch64-linux-gnu-g++: Command not found\n");
+  ASSERT_TRUE(debian.root());
+  EXPECT_EQ(debian.root()->id, "CPP_EXT_CXX_NOT_FOUND") << findings_text(debian);
+  EXPECT_NE(debian.root()->fix.find("apt-get install g++"), std::string::npos) << debian.root()->fix;
+  Diagnosis own = diagnose("make: my-own-c++: Command not found\n");
+  ASSERT_TRUE(own.root());
+  EXPECT_EQ(own.root()->id, "unrecognised") << findings_text(own);
+  Diagnosis thc = diagnose("<THC/THCDeviceUtils.cuh> not found for PyTorch 1.11 with Cuda 11.4 Compilation error after calling `python setup.py develop`\n");
+  ASSERT_TRUE(thc.root());
+  EXPECT_EQ(thc.root()->id, "THC_HEADERS_REMOVED") << findings_text(thc);
 }
 
 // A dependency the build's finder could not find, by the name it prints (dependencies.toml): a CMake

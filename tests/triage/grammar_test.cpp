@@ -114,6 +114,17 @@ const Real kReal[] = {
     {"RuntimeError: ", "python", "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1522"},
     // Abseil's failure signal handler in the Python process (vLLM on ROCm, Triton's LLVM aborting).
     {"*** SIGABRT received at time=1712361058 on cpu 4 ***", "signal", "https://github.com/vllm-project/vllm/issues/3878"},
+    // ptxas' diagnostics located in the PTX it assembles (Triton's), plain and under pytest's "E".
+    {"ptxas /tmp/fileot19Lw, line 38; error   : Feature 'scopes on atomic operations' requires .target sm_60 or higher", "ptxas",
+     "https://github.com/triton-lang/triton/issues/496"},
+    {"E       ptxas /tmp/fileeECWP1, line 297; error   : Feature 'mma' requires .target sm_70 or higher", "ptxas",
+     "https://github.com/triton-lang/triton/issues/542"},
+    // GNU make unable to start a recipe's program (conda's R naming conda's compiler).
+    {"make: /ebio/abt3_projects/software/dev/miniconda3/envs/test/bin/x86_64-conda_cos6-linux-gnu-c++: Command not found", "make",
+     "https://github.com/RcppCore/Rcpp/issues/770"},
+    // A missing header told between its angle brackets.
+    {"<THC/THCDeviceUtils.cuh> not found for PyTorch 1.11 with Cuda 11.4 Compilation error after calling `python setup.py develop`",
+     "compiler", "https://github.com/aliyun/conditional-lane-detection/issues/35"},
 };
 
 // The same words where nothing failed.
@@ -162,6 +173,13 @@ const char* const kNearMisses[] = {
     "        if \"Try using the full path with constructor syntax.\" in str(err):",
     "Fixes 'DLL load failed' on Windows by adding the CUDA bin directory",
     "Could not find module named vcruntime140 in the registry cache, searching PATH",
+    // ptxas' information and warnings, make going on, configure checks that report a header absent.
+    "ptxas info    : Used 32 registers, 368 bytes cmem[0]",
+    "ptxas /tmp/tmpxft_00001234_00000000-5_kernel.ptx, line 12; warning : Double is not supported. Demoting to float",
+    "make[2]: Entering directory '/home/user/pytorch/third_party/nccl/nccl/src'",
+    "make: Nothing to be done for 'all'.",
+    "checking for <sys/mman.h>... not found",
+    "-- Looking for include file pthread.h - not found",
 };
 
 TEST(Grammar, RealFailureLinesAreReadAsTheirToolsFailure) {
@@ -216,6 +234,14 @@ TEST(Grammar, EntitiesOfRealLines) {
                            "gcc: fatal error: no input files"})
     for (const auto& e : entities_of(line)) EXPECT_NE(e.kind, "header") << line;
   EXPECT_TRUE(has(entities_of("ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'"), "arch", "sm_121a"));
+  // The oldest arch that has an instruction ptxas refused (triton-lang/triton#496), and the program make could not start
+  // by its name, not its path (RcppCore/Rcpp#770), and a header named between angle brackets.
+  EXPECT_TRUE(has(entities_of("ptxas /tmp/fileot19Lw, line 93; error   : Feature 'scopes on atomic operations' requires .target sm_60 or higher"),
+                  "arch_needed", "sm_60"));
+  EXPECT_TRUE(has(entities_of("make: /ebio/abt3_projects/software/dev/miniconda3/envs/test/bin/x86_64-conda_cos6-linux-gnu-c++: Command not found"),
+                  "program", "x86_64-conda_cos6-linux-gnu-c++"));
+  EXPECT_TRUE(has(entities_of("<THC/THCDeviceUtils.cuh> not found for PyTorch 1.11"), "header", "THC/THCDeviceUtils.cuh"));
+  for (const auto& e : entities_of("ptxas info    : Compiling entry function '_Z6kernelPf' for 'sm_70'")) EXPECT_NE(e.kind, "arch_needed");
   EXPECT_TRUE(has(entities_of("ImportError: /usr/local/miniconda3/envs/ktransformers/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found"),
                   "version", "GLIBCXX_3.4.30"));
   EXPECT_TRUE(has(entities_of("import selective_scan_cuda\nImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory"),

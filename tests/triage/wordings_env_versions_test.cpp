@@ -19,6 +19,9 @@ const Wording kEnvVersionWordings[] = {
     {"host_config.h:82:2: error: #error -- unsupported GNU version! gcc 4.10 and up are not supported!", "NVCC_HOST_GCC_TOO_NEW"},
     // A major.minor bound, as some CUDA 8.0 host_config.h print it (torch/distro#219).
     {"unsupported GNU version! gcc versions later than 5.3 are not supported", "NVCC_HOST_GCC_TOO_NEW"},
+    // Any #error of host_config.h naming GCC, whatever its words (endernewton/tf-faster-rcnn#352, CUDA 9.0).
+    {"ERROR:`/usr/local/cuda-9.0/include/crt/host_config.h:119:2: error: #error --Unsupported GNU version later than 6 are not supported!`",
+     "NVCC_HOST_GCC_TOO_NEW"},
     // CMake < 3.8 (CUDA) or < 3.21 (HIP) has no module for the language; it outranks the
     // "No CMAKE_CUDA_COMPILER" lines that follow.
     {"CMake Error: Could not find cmake module file: CMakeDetermineCUDACompiler.cmake\n"
@@ -58,6 +61,12 @@ INSTANTIATE_TEST_SUITE_P(All, EnvVersionWording, ::testing::ValuesIn(kEnvVersion
 // The same words in lines that are not that failure.
 TEST(EnvVersionWordingNearMiss, DoesNotTrigger) {
   for (const Wording& n : {Wording{"-- gcc 4.9 and up are supported by this toolkit", "NVCC_HOST_GCC_TOO_NEW"},
+                           // another header's #error (pytorch/pytorch#7897's cudnn-wrapper.h), host_config.h's MSVC check,
+                           // host_config.h named where nothing failed
+                           Wording{"aten/src/ATen/cudnn/cudnn-wrapper.h:10:2: error: #error \"CuDNN version not supported\"", "NVCC_HOST_GCC_TOO_NEW"},
+                           Wording{"host_config.h(160): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!",
+                                   "NVCC_HOST_GCC_TOO_NEW"},
+                           Wording{"-- host_config.h:119 checks the GNU version of the host compiler", "NVCC_HOST_GCC_TOO_NEW"},
                            Wording{"CMake Error: Could not find cmake module file: CMakeCUDAInformation.cmake", "CMAKE_TOO_OLD"},
                            Wording{"-- Found libdevice at /usr/local/cuda/nvvm/libdevice/libdevice.10.bc", "CUDA_LIBDEVICE_NOT_FOUND"},
                            Wording{"collect2: fatal error: ld terminated with signal 9 [Killed]", "DISK_FULL"},
