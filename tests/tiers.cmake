@@ -39,6 +39,9 @@ ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemory
 ts_slow(test_formats compiles "ElfReal.HiddenUndefinedSymbolsOfAnObject")
 # Real nvcc compiles of fatbinaries (skipped without a CUDA toolkit).
 ts_slow(test_verify compiles "FatbinNvcc.*:CudaRelease.RealNvccSharedObjectSaysItsCudaAndAMismatchFailsNamingBoth")
+# Tiny wheels verified with and without a plan, each run installing into a target, pip reading a
+# wheelhouse for a declared dependency and the Debian Python importing torch (4 and 2 verify runs, 10-40 s).
+ts_slow(test_verify interpreters "PythonCheck.WithAPlanOrWithoutTheSameWheelIsAskedTheSameQuestion:PythonCheck.AMissingTorchModuleIsNoDependency")
 
 # A compiler's identity read from a probe compile; distcc's probe compile.
 ts_slow(test_scale compiles "CompilerIdentity.ReadFromAnObjectsCommentSection:Farm.DownStoreAndUnreachableHostAreReportedNotFatal:PlanScale.NoReachableHostKeepsTheLocalJobs")
