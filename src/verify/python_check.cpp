@@ -262,7 +262,7 @@ class PythonCheck {
     if (!name.empty() && smoke_ == "import " + name) {
       std::vector<std::string> more;
       for (const auto& c : meta->compiled)
-        if (is_top(c) && top_of(c) != name && std::find(more.begin(), more.end(), top_of(c)) == more.end())
+        if (is_top(c) && top_of(c) != top_of(name) && std::find(more.begin(), more.end(), top_of(c)) == more.end())
           more.push_back(top_of(c));
       for (const auto& m : more) smoke_ += "\nimport " + m;
     }
