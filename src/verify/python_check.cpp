@@ -256,6 +256,18 @@ class PythonCheck {
                                             list + (generic ? " (the smoke imports " + name + ")" : "")));
       }
     }
+    // Without a plan, the module a plan would name (plan/extension_steps.cpp import_from_tree): the
+    // top-level module spelled as the distribution, else the first that holds compiled code.
+    if (!plan_ && !name.empty() && smoke_ == "import " + name) {
+      const std::string base = fs::path(o_.wheel).filename().string();
+      const std::string dist = normalize_name(base.substr(0, base.find('-')));
+      std::string pick;
+      for (const auto& t : tops)
+        if (pick.empty() && normalize_name(t) == dist) pick = t;
+      for (const auto& c : meta->compiled)
+        if (pick.empty() && is_top(c)) pick = top_of(c);
+      if (!pick.empty() && pick != top_of(name)) name = pick, smoke_ = "import " + pick;
+    }
     // The generic smoke imports every top-level package that holds compiled code, not only the one
     // named first: which one a plan or a wheel names first must not decide the verdict (TadTR's ops
     // install roi_align and temporal_deform_attn, each with its own extension).
