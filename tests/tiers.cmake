@@ -39,6 +39,10 @@ ts_slow(test_package compiles "Repair.*:CondaPackage.*:CondaIndexJson.FromMemory
 ts_slow(test_formats compiles "ElfReal.HiddenUndefinedSymbolsOfAnObject")
 # Real nvcc compiles of fatbinaries (skipped without a CUDA toolkit).
 ts_slow(test_verify compiles "FatbinNvcc.*:CudaRelease.RealNvccSharedObjectSaysItsCudaAndAMismatchFailsNamingBoth")
+# Tiny wheels verified with and without a plan: 3 and 2 verify runs, each installing into a target,
+# pip reading a wheelhouse for a declared dependency, the Debian Python importing torch: 36-100 s and
+# 13-43 s on 2 cores at a load of 17-19, where the quick tier's AnUndeclaredDependency... took 10-58 s.
+ts_slow(test_verify interpreters "PythonCheck.WithAPlanOrWithoutTheSameWheelIsAskedTheSameQuestion:PythonCheck.AMissingTorchModuleIsNoDependency")
 
 # A compiler's identity read from a probe compile; distcc's probe compile.
 ts_slow(test_scale compiles "CompilerIdentity.ReadFromAnObjectsCommentSection:Farm.DownStoreAndUnreachableHostAreReportedNotFatal:PlanScale.NoReachableHostKeepsTheLocalJobs")

@@ -19,9 +19,10 @@
 # network) for what the packed packages' Python build and runtime declare: pyproject.toml's
 # [build-system] requires and [project] dependencies, setup.py's literal install_requires and
 # setup_requires (install_requires also through a name, a function setup.py defines or the
-# requirements file it reads, read without running setup.py), pybind11 where a CMake file fetches
-# it, and (alone, --no-deps) the distribution build.toml's [[header_wheel]] names for headers a
-# package's sources include and its archive lacks (nvidia-cutlass: headers, not CUDA's runtime);
+# requirements file it reads, or a top-level list a later statement fills from one, read without
+# running setup.py), pybind11 where a CMake file fetches it, and (alone, --no-deps) the
+# distribution build.toml's [[header_wheel]] names for headers a package's sources include and its
+# archive lacks (nvidia-cutlass: headers, not CUDA's runtime);
 # with their dependencies, for the device's Python (WHEEL_PYTHON, 3.12) on manylinux x86_64, binary
 # wheels only. Never torch or its kin (torch, torchvision, torchaudio, triton, nvidia-*, a -cuNNN
 # build): a requirement whose dependencies reach one is skipped and named. Left out too: what the

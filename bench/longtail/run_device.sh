@@ -26,7 +26,11 @@
 # A verify whose every FAIL is a runtime dependency that could not be had (`needs NAME`: a module the
 # smoke imports that nothing installed, pytorch3d for VoGE; `dependency NAME`: a Requires-Dist the
 # wheelhouse lacks) is the outcome built-needs-deps, counted as built and never as verified; its
-# detail names them and the compiled modules verify loaded by their files.
+# detail names them and the compiled modules verify loaded by their files. pip's wheel, verified with
+# no plan, is asked what torchsmith's is with its plan: its Requires-Dist installed from the
+# wheelhouse, each top-level and compiled module imported (or loaded by its file), and the generic
+# smoke (an import of each top-level package that holds compiled code); a torch module the torch
+# lacks (torch._six) is no dependency, so such a wheel is built-not-verified.
 # SYSROOT (default: the sysroot/ pack_device.sh --system put here, if any; "none" for none): its
 # usr/include goes on CPATH for both tools alike (header-only libraries a package's README asks for).
 # header-sources/ (pack_device.sh --system): TORCHSMITH_HEADER_SOURCE_MIRROR, torchsmith's alone.

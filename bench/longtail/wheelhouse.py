@@ -4,7 +4,9 @@
 Reads what each packed package's Python build and runtime declare (pyproject.toml's [build-system]
 requires and [project] dependencies, setup.py's literal install_requires / setup_requires lists, or
 a name bound to one, a function of setup.py returning one, or the requirements file its
-install_requires reads, pybind11 where a CMake file fetches it with FetchContent, a build-time
+install_requires reads, or a list setup.py binds at its top level and a later top-level statement
+fills, from a requirements file (alpaca_lora_4bit) or with strings, pybind11 where a CMake file
+fetches it with FetchContent, a build-time
 module setup.py imports that modules.toml names (pybind11 for a get_pybind_include(), as torchsmith's
 build.undeclared-module installs it), and the
 distribution build.toml's [[header_wheel]] names for headers its C/C++/CUDA sources include and its
@@ -69,6 +71,31 @@ def literal_lists(setup_py, keys=("install_requires", "setup_requires"), read=No
             continue
         value = bound.get(node.value.id, node.value) if isinstance(node.value, ast.Name) else node.value
         out += declared_by(value, bound, functions, read)
+        if isinstance(node.value, ast.Name) and node.value.id in bound:
+            out += [r for r in grown_at_top(tree, node.value.id, read) if r not in out]
+    return out
+
+
+def grown_at_top(tree, name, read):
+    # What setup.py's top level adds to a list it bound (alpaca_lora_4bit: install_requires = [], then
+    # `with open("./requirements.txt") as f: for r in ...: install_requires.append(r)`): the strings a
+    # top-level statement appends or extends it with, else the requirements file that statement names.
+    out = []
+    for stmt in tree.body:
+        grows = [n for n in ast.walk(stmt) if
+                 (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend")
+                  and isinstance(n.func.value, ast.Name) and n.func.value.id == name) or
+                 (isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name)]
+        if not grows:
+            continue
+        literal = []
+        for n in grows:
+            args = n.args if isinstance(n, ast.Call) else [n.value]
+            for a in args:
+                literal += [a.value] if isinstance(a, ast.Constant) and isinstance(a.value, str) else \
+                    strings(a) if isinstance(a, (ast.List, ast.Tuple)) else []
+        files = txt_files(stmt)
+        out += literal if literal or not files else requirement_lines((read(files[0]) if read else None) or "")
     return out
 
 

@@ -73,6 +73,27 @@ class InstallRequires(unittest.TestCase):
                 "setup(install_requires=parse_requirements('requirements/runtime.txt'))\n")
         self.assertEqual(install_requires(text), ["yacs", "scipy>=1.2"])
 
+    def test_a_bound_list_the_top_level_fills_from_a_requirements_file(self):
+        # alpaca_lora_4bit: install_requires = [], filled by a `with open("./requirements.txt")` loop.
+        text = ("install_requires = []\nwith open('./requirements/runtime.txt', 'r') as f:\n"
+                "    for r in [r.strip() for r in f.readlines()]:\n        install_requires.append(r)\n"
+                "setup(install_requires=install_requires)\n")
+        self.assertEqual(install_requires(text), ["yacs", "scipy>=1.2"])
+        # Strings appended or extended at the top level are read as written.
+        text = "REQS = ['a']\nREQS.append('b')\nREQS += ['c']\nsetup(install_requires=REQS)\n"
+        self.assertEqual(install_requires(text), ["a", "b", "c"])
+
+    def test_near_misses_of_a_filled_list(self):
+        # Another list filled from the file; a filled list setup() is not given; a file the tree lacks.
+        other = ("install_requires = []\nextras = []\nwith open('requirements/runtime.txt') as f:\n"
+                 "    extras.extend(f.read().split())\nsetup(install_requires=install_requires)\n")
+        self.assertEqual(install_requires(other), [])
+        unused = "reqs = []\nwith open('requirements/runtime.txt') as f:\n    reqs.extend(f)\nsetup(name='x')\n"
+        self.assertEqual(install_requires(unused), [])
+        absent = ("reqs = []\nwith open('requirements/absent.txt') as f:\n    reqs.extend(f)\n"
+                  "setup(install_requires=reqs)\n")
+        self.assertEqual(install_requires(absent), [])
+
     def test_near_misses_are_left_unread(self):
         # A list computed from what only running setup.py would give, a function setup.py does not
         # define, a file the tree lacks: nothing is guessed.

@@ -105,10 +105,14 @@ class PythonCheck {
     }
     ext_ = o_.plan && !o_.plan->import_name.empty();
     import_name_ = ext_ ? o_.plan->import_name : "";
+    if (ext_) smoke_ = o_.plan->smoke, runtime_requires_ = o_.plan->runtime_requires;
     if (!o_.plan && !o_.wheel.empty()) {  // a plan says what the wheel must be; without one, the wheel does
       WheelKind k = wheel_kind(o_.wheel, scratch_);
       ext_ = !k.torch;
       import_name_ = k.module;
+      // The smoke a plan without a recipe has (plan/recipe.cpp: the import only), so a wheel verified
+      // with no plan is asked what the same wheel with its plan is: does the package import.
+      if (ext_ && !import_name_.empty()) smoke_ = "import " + import_name_;
     }
     std::error_code ec;
     fs::create_directories(scratch_ + "/home", ec);
@@ -151,14 +155,14 @@ class PythonCheck {
     if (!in.ok) return false;
     python_ = in.python, pythonpath_ = in.pythonpath;
     (ext_ ? ext_dir_ : torch_dir_) = in.site;
-    if (ext_ && plan_) read_metadata(in.site);  // without a plan: the module wheel_kind found is imported
+    if (ext_) read_metadata(in.site);
     return true;
   }
 
   // The check script: the early checker told to go when it runs with what we installed, else ours.
   void run_checks() {
-    args_ = {{"import_name", ext_ && plan_ ? plan_->import_name : import_name_},
-             {"smoke", ext_ && plan_ ? plan_->smoke : ""},
+    args_ = {{"import_name", import_name_},
+             {"smoke", ext_ ? smoke_ : ""},
              {"modules", modules_},
              {"compiled", compiled_},
              {"own", guessed_},
@@ -206,6 +210,7 @@ class PythonCheck {
     jo.modules = modules_;
     jo.gpu = o_.gpu, jo.torch_dir = torch_dir_, jo.ext_dir = ext_dir_;
     jo.import_name = import_name_;
+    jo.smoke = ext_ ? smoke_ : "";
     if (ext_ && !o_.wheel.empty()) {  // name-version-...whl (PEP 427)
       std::string base = fs::path(o_.wheel).filename().string();
       auto a = base.find('-'), b = a == std::string::npos ? a : base.find('-', a + 1);
@@ -217,6 +222,7 @@ class PythonCheck {
  private:
   // The extension's METADATA: its modules (the plan's when the wheel has it; a guessed one, without
   // a recipe, gives way to the wheel's), op libraries, and runtime dependencies installed beside it.
+  // With a plan or without one alike: the same wheel is asked the same question either way.
   void read_metadata(const std::string& site) {
     std::string err;
     auto meta = read_wheel_meta(o_.wheel, &err);
@@ -227,26 +233,52 @@ class PythonCheck {
     rep_.requires_dist = meta->requires_dist;
     split_op_libraries(*meta, site);
     const auto& tops = meta->top_level;
-    std::string& name = plan_->import_name;
-    std::string top = name.substr(0, name.find('.'));
-    if (!tops.empty() && std::find(tops.begin(), tops.end(), top) == tops.end()) {
-      std::string list;
-      for (const auto& t : tops) list += (list.empty() ? "" : ", ") + t;
+    std::string& name = import_name_;
+    const auto top_of = [](const std::string& m) { return m.substr(0, m.find('.')); };
+    const auto is_top = [&](const std::string& m) { return std::find(tops.begin(), tops.end(), top_of(m)) != tops.end(); };
+    if (!tops.empty() && !is_top(name)) {
       const std::string guessed = name;
-      guessed_.push_back(guessed);  // a smoke importing it meets the wheel's lack, not a dependency's
       name = tops.front();
       for (const auto& c : meta->compiled)  // the module that holds compiled code goes first
-        if (std::find(tops.begin(), tops.end(), c.substr(0, c.find('.'))) != tops.end()) {
-          name = c.substr(0, c.find('.'));
+        if (is_top(c)) {
+          name = top_of(c);
           break;
         }
-      // The generic smoke (recipe.cpp: an import of the guessed name) follows; a recipe's own smoke is its test.
-      const bool generic = plan_->smoke == "import " + guessed;
-      if (generic) plan_->smoke = "import " + name;
-      rep_.verdicts.push_back(verdict("", Check::modules, Outcome::note,
-                                      "the wheel has no module " + guessed + "; its top-level modules are imported instead: " +
-                                          list + (generic ? " (the smoke imports " + name + ")" : "")));
+      // The generic smoke (an import of the guessed name) follows; a recipe's own smoke is its test.
+      const bool generic = smoke_ == "import " + guessed || (!plan_ && smoke_.empty());
+      if (generic) smoke_ = "import " + name;
+      if (!guessed.empty()) {  // a plan's guess; without a plan, a wheel whose module was not clear
+        std::string list;
+        for (const auto& t : tops) list += (list.empty() ? "" : ", ") + t;
+        guessed_.push_back(guessed);  // a smoke importing it meets the wheel's lack, not a dependency's
+        rep_.verdicts.push_back(verdict("", Check::modules, Outcome::note,
+                                        "the wheel has no module " + guessed + "; its top-level modules are imported instead: " +
+                                            list + (generic ? " (the smoke imports " + name + ")" : "")));
+      }
     }
+    // Without a plan, the module a plan would name (plan/extension_steps.cpp import_from_tree): the
+    // top-level module spelled as the distribution, else the first that holds compiled code.
+    if (!plan_ && !name.empty() && smoke_ == "import " + name) {
+      const std::string base = fs::path(o_.wheel).filename().string();
+      const std::string dist = normalize_name(base.substr(0, base.find('-')));
+      std::string pick;
+      for (const auto& t : tops)
+        if (pick.empty() && normalize_name(t) == dist) pick = t;
+      for (const auto& c : meta->compiled)
+        if (pick.empty() && is_top(c)) pick = top_of(c);
+      if (!pick.empty() && pick != top_of(name)) name = pick, smoke_ = "import " + pick;
+    }
+    // The generic smoke imports every top-level package that holds compiled code, not only the one
+    // named first: which one a plan or a wheel names first must not decide the verdict (TadTR's ops
+    // install roi_align and temporal_deform_attn, each with its own extension).
+    if (!name.empty() && smoke_ == "import " + name) {
+      std::vector<std::string> more;
+      for (const auto& c : meta->compiled)
+        if (is_top(c) && top_of(c) != top_of(name) && std::find(more.begin(), more.end(), top_of(c)) == more.end())
+          more.push_back(top_of(c));
+      for (const auto& m : more) smoke_ += "\nimport " + m;
+    }
+    if (plan_) plan_->import_name = name, plan_->smoke = smoke_;  // what judge compares with
     for (const auto& t : tops)
       if (t != name) modules_.push_back(t);
     for (const auto& c : meta->compiled)
@@ -262,14 +294,14 @@ class PythonCheck {
     if (o_.runtime_deps) {
       DepsOptions d;
       d.python = o_.python, d.requires_dist = meta->requires_dist, d.dir = scratch_ + "/runtime";
-      d.undeclared = plan_->runtime_requires;
+      d.undeclared = runtime_requires_;
       d.wheelhouse = o_.wheelhouse, d.cache_dir = o_.pip_cache, d.timeout = o_.timeout, d.kb = o_.kb;
       DepsResult dr = install_dependencies(d);
       for (auto& v : dr.verdicts) rep_.verdicts.push_back(std::move(v));
       for (const auto& p : dr.pythonpath) pythonpath_ += (pythonpath_.empty() ? "" : ":") + p;
-    } else if (!meta->requires_dist.empty() || !plan_->runtime_requires.empty()) {
+    } else if (!meta->requires_dist.empty() || !runtime_requires_.empty()) {
       rep_.verdicts.push_back(skipped(Check::dependencies, std::to_string(meta->requires_dist.size()) +
-                                                               " Requires-Dist and " + std::to_string(plan_->runtime_requires.size()) +
+                                                               " Requires-Dist and " + std::to_string(runtime_requires_.size()) +
                                                                " runtime_requires of the recipe not installed (--no-runtime-deps)"));
     }
   }
@@ -297,6 +329,8 @@ class PythonCheck {
   std::string scratch_;
   bool ext_ = false;
   std::string import_name_;
+  std::string smoke_;  // the plan's smoke; without a plan, the generic one (an import of the wheel's module)
+  std::vector<std::string> runtime_requires_;  // the recipe's undeclared runtime dependencies (plan only)
   std::string python_, pythonpath_, torch_dir_, ext_dir_;
   std::vector<std::string> modules_;  // imported besides the plan's module: the wheel's own
   std::map<std::string, std::string> compiled_;  // the wheel's compiled modules -> their installed files

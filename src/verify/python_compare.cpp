@@ -66,7 +66,8 @@ class Judge {
     return o_.plan && !o_.plan->import_name.empty() ? o_.plan->import_name : o_.import_name;
   }
   bool is_ext() const { return !ext_name().empty(); }
-  bool has_smoke() const { return is_ext() && o_.plan && !o_.plan->smoke.empty(); }
+  const std::string& smoke_code() const { return o_.plan && !o_.plan->smoke.empty() ? o_.plan->smoke : o_.smoke; }
+  bool has_smoke() const { return is_ext() && !smoke_code().empty(); }
 
   // A module the plan warned about: the package imports it and another setup.py of the same tree builds it
   // (plan/build_remedies.cpp: bottom-up-attention's detectron2 submodule, FRNN's prefix_sum). The plan's
@@ -100,7 +101,12 @@ class Judge {
     }
     if (!s->ok) {
       std::string why = sibling(missing_module(s->error));
-      fail(check, why.empty() ? s->error : s->error + ": the plan warned: " + why);
+      if (!why.empty())
+        why = ": the plan warned: " + why;
+      else if (missing_module(s->error) == "torch")  // check.py: torch's own module is no dependency
+        why = ": a module of torch that this torch (" + str_of(torch_, "version") +
+              ") does not have; the package was written for another torch, and no install gives it";
+      fail(check, s->error + why);
       return nullptr;
     }
     return s;
@@ -354,7 +360,7 @@ class Judge {
       return;
     }
     out_.push_back(skipped(check, "it stopped at an import: needs " + dep + ", not installed"));
-    std::string all = o_.plan->smoke.substr(0, o_.plan->smoke.find_last_not_of("\n") + 1);
+    std::string all = smoke_code().substr(0, smoke_code().find_last_not_of("\n") + 1);
     std::string smoke = all.substr(0, all.find('\n'));
     std::string warned = sibling(dep.substr(0, dep.find('.')));
     fail({Check::needs_module, dep},

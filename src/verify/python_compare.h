@@ -21,6 +21,9 @@ struct JudgeOptions {
   // Without a plan naming one: the module an extension wheel installs (its own name or
   // top_level.txt), so the wheel is judged as what it is, not as torch. "" = none.
   std::string import_name;
+  // The smoke code the check ran: the plan's, or without a plan the generic one (an import of the
+  // wheel's modules that hold compiled code). "" = none.
+  std::string smoke;
   // The extension wheel's version ("0.1.0+pt113cpu"): its torch tag (core/torch_tag.h) is compared
   // with the torch imported, a warning when they differ. "" = not known.
   std::string wheel_version;

@@ -532,6 +532,109 @@ TEST(PythonCheck, AnUndeclaredDependencyNoWheelGivesFailsAsItselfAndTheCompiledM
   EXPECT_TRUE(find(r.verdicts, "load tinypkg._queue", Outcome::pass)) << dump(r.verdicts);
 }
 
+// The long-tail bench verifies torchsmith's wheel with its plan and pip's wheel of the same source with
+// none; the two must be asked the same question. A wheel with two top-level packages, each with a
+// compiled module (TadTR's roi_align and temporal_deform_attn), a Requires-Dist the wheelhouse lacks,
+// and one package whose __init__ imports what nothing installed: with the plan's generic smoke and
+// with no plan alike, the dependency FAILs, `needs` FAILs (never a warned pass), and each compiled
+// module is imported or loaded. Near miss: the same wheel without the missing import verifies both ways.
+std::string two_package_wheel(const test::TempDir& t, const std::string& init_b, const std::string& so) {
+  std::string whl = t / "tinypkg-0.1-cp311-cp311-linux_x86_64.whl";
+  const char* script = R"PY(
+import sys, zipfile, hashlib, base64, sysconfig
+ext = sysconfig.get_config_var("EXT_SUFFIX")
+so = open(sys.argv[3], "rb").read()
+files = {
+  "aaa_ops/__init__.py": b"from . import _queue\n",
+  "aaa_ops/_queue" + ext: so,
+  "tinypkg/__init__.py": sys.argv[2].encode(),
+  "tinypkg/_queue" + ext: so,
+  "tinypkg-0.1.dist-info/METADATA": b"Metadata-Version: 2.1\nName: tinypkg\nVersion: 0.1\nRequires-Dist: dep_nowhere_to_be_had\n",
+  "tinypkg-0.1.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n",
+  "tinypkg-0.1.dist-info/top_level.txt": b"aaa_ops\ntinypkg\n",
+}
+rec = []
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    for n, b in files.items():
+        z.writestr(n, b)
+        h = base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode()
+        rec.append("%s,sha256=%s,%d" % (n, h, len(b)))
+    rec.append("tinypkg-0.1.dist-info/RECORD,,")
+    z.writestr("tinypkg-0.1.dist-info/RECORD", "\n".join(rec) + "\n")
+)PY";
+  auto r = test::run({kPy, "-c", script, whl, init_b, so});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return whl;
+}
+
+TEST(PythonCheck, WithAPlanOrWithoutTheSameWheelIsAskedTheSameQuestion) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  auto so = test::run({kPy, "-c", "import _queue; print(_queue.__file__)"});
+  if (so.exit_code != 0 || so.out.find(".so") == std::string::npos) GTEST_SKIP() << "no _queue extension module: " << so.out;
+  std::string so_path = so.out.substr(0, so.out.find('\n'));
+  test::TempDir t;
+  fs::create_directories(t / "wh");  // a wheelhouse without the declared dependency
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheelhouse = t / "wh";
+  o.wheel = two_package_wheel(t, "import pytorch3d_not_installed_here\nfrom . import _queue\n", so_path);
+  plan::Plan generic;  // what the plan of a package with no recipe says (plan/recipe.cpp)
+  generic.import_name = "tinypkg";
+  generic.smoke = "import tinypkg";
+  int n = 0;
+  for (bool with_plan : {true, false}) {
+    SCOPED_TRACE(with_plan ? "with the plan" : "without a plan");
+    o.plan = with_plan ? std::optional<plan::Plan>(generic) : std::nullopt;
+    o.work_dir = t / ("work" + std::to_string(n++));
+    auto r = verify_python_install(o);
+    EXPECT_TRUE(find(r.verdicts, "dependency dep_nowhere_to_be_had", Outcome::fail)) << dump(r.verdicts);
+    auto* f = find(r.verdicts, "needs pytorch3d_not_installed_here", Outcome::fail);
+    ASSERT_TRUE(f) << dump(r.verdicts);
+    EXPECT_NE(f->detail.find("its compiled code loads by itself (load tinypkg._queue)"), std::string::npos) << f->detail;
+    // The package spelled as the distribution first (as the plan names it), not top_level.txt's first line.
+    EXPECT_NE(f->detail.find("the smoke code (import tinypkg ...)"), std::string::npos) << f->detail;
+    EXPECT_TRUE(find(r.verdicts, "load tinypkg._queue", Outcome::pass)) << dump(r.verdicts);
+    EXPECT_TRUE(find(r.verdicts, "import aaa_ops._queue", Outcome::pass)) << dump(r.verdicts);
+    EXPECT_FALSE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+  }
+
+  // Near miss (with no plan; with one, TinyWheelInstalledIntoAFreshTargetAndImported): everything
+  // imports, the smoke passes, and the declared dependency is the only FAIL.
+  o.wheel = two_package_wheel(t, "from . import _queue\n", so_path);
+  o.plan.reset();
+  o.work_dir = t / "work-near";
+  auto r = verify_python_install(o);
+  EXPECT_TRUE(find(r.verdicts, "dependency dep_nowhere_to_be_had", Outcome::fail)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+  EXPECT_FALSE(find(r.verdicts, "load tinypkg._queue")) << dump(r.verdicts);
+  EXPECT_FALSE(find(r.verdicts, "needs pytorch3d_not_installed_here")) << dump(r.verdicts);
+}
+
+// A torch module the torch under test lacks (neuralnet-pytorch's `from torch._six import ...`, gone
+// since torch 2.0) is no runtime dependency: the import FAILs as the package's, naming torch, and is
+// never a `needs` (the bench's built-needs-deps). Near miss: another distribution's module stays a `needs`.
+TEST(PythonCheck, AMissingTorchModuleIsNoDependency) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = tiny_wheel(t, "from torch._six_not_in_this_torch import inf\n");
+  o.plan = tiny_plan();
+  o.plan->smoke = "import tinypkg";
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  auto* f = find(r.verdicts, "import tinypkg", Outcome::fail);
+  ASSERT_TRUE(f) << dump(r.verdicts);
+  EXPECT_NE(f->detail.find("a module of torch that this torch (1.13"), std::string::npos) << f->detail;
+  EXPECT_FALSE(find(r.verdicts, "needs torch._six_not_in_this_torch")) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::fail)) << dump(r.verdicts);
+
+  o.wheel = tiny_wheel(t, "from torchsix_not_installed_here import inf\n");
+  o.work_dir = t / "work2";
+  r = verify_python_install(o);
+  EXPECT_TRUE(find(r.verdicts, "needs torchsix_not_installed_here", Outcome::fail)) << dump(r.verdicts);
+}
+
 // Deformable-DETR's models/ops wheel: find_packages() in the subdirectory installs `functions` and
 // `modules` top-level, and modules/ does `from ..functions import`: by its own name it cannot import.
 TEST(PythonCheck, APackageWrittenAsASubpackageImportsAsOne) {

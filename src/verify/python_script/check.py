@@ -92,12 +92,13 @@ PACKAGE = {"imported": False}
 IMPORTED = set()  # the modules whose import step succeeded
 
 # A module another distribution makes (fvcore for detectron2), which the import of `name` stopped on:
-# its name, or "" when the error is the package's own.
+# its name, or "" when the error is the package's own, or torch's: a torch module the torch under
+# test lacks (torch._six, gone since 2.0) is code written for another torch, which no install gives.
 def missing_dependency(e, name):
     missing = getattr(e, "name", None) or ""
     if type(e).__name__ != "ModuleNotFoundError" or not missing:
         return ""
-    names = [name, ARGS.get("import_name") or ""] + list(ARGS.get("modules") or []) + list(ARGS.get("own") or [])
+    names = [name, ARGS.get("import_name") or "", "torch"] + list(ARGS.get("modules") or []) + list(ARGS.get("own") or [])
     ours = {m.split(".")[0] for m in names if m}
     return "" if missing.split(".")[0] in ours else missing
 def import_package(name):
