@@ -198,10 +198,22 @@ bool try_ports(RunState& s, const StepCtx& c, const triage::Diagnosis& d) {
   // A named cause before any compile (setup.py's own failure, a fetch, a driver it asks): no
   // rewrite of the C++/CUDA sources changes it, so no retry is spent on one. An import-phase cause
   // may be an undefined symbol of a removed API, which a port can remove: still tried.
+  // A port that answers that cause by name (port.merge-conflict-same-code: setup.py Python cannot read
+  // for a committed conflict) gets the round as a failed compile does, with every port.
   if (const triage::Finding* f = d.known() ? d.root() : nullptr; f && (f->phase == "package" || f->phase == "runtime")) {
-    if (!source::apply_ports(s.paths.src, *s.o.ports, true).changed()) return false;
-    s.say("source ports not tried: the failure is " + f->id + " (" + f->phase + " phase), which no source port changes");
-    return false;
+    source::PortSet own;
+    std::vector<std::string> ids;
+    for (const auto& p : s.o.ports->ports)
+      if (std::find(p.answers.begin(), p.answers.end(), f->id) != p.answers.end()) {
+        own.ports.push_back(p);
+        ids.push_back(p.id);
+      }
+    if (own.ports.empty() || !source::apply_ports(s.paths.src, own, true).changed()) {
+      if (!source::apply_ports(s.paths.src, *s.o.ports, true).changed()) return false;
+      s.say("source ports not tried: the failure is " + f->id + " (" + f->phase + " phase), which " +
+            (ids.empty() ? std::string("no source port changes") : join(ids) + " finds nothing in the source to change"));
+      return false;
+    }
   }
   if (!s.plan.source_dir.empty() && s.copied_from.empty()) {
     auto dry = source::apply_ports(s.paths.src, *s.o.ports, true);

@@ -139,7 +139,8 @@ constexpr SwitchRemedy kSwitchRemedies[] = {
      "setup.py's missing sources were already looked for under the names beside them: the remedy did not help",
      "[build.source-name] an extension lists a source the tree lacks: each such source is replaced by the one "
                "file beside it with its suffix, listed by no extension, whose name holds every word of the missing "
-               "name, where exactly one does (TORCHSMITH_SOURCE_NAME)"},
+               "name, where exactly one does, else whose words the missing name holds with one more, where exactly "
+               "one does (TORCHSMITH_SOURCE_NAME)"},
     {"build.extension-name", "TORCHSMITH_EXT_NAME",
      "the extension is already named from the package's load(): the remedy did not help",
      "[build.extension-name] setup.py's extension has no name: it gets the one the package's own "

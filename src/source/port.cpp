@@ -19,6 +19,7 @@
 #include "source/include_order.h"
 #include "source/instantiate.h"
 #include "source/journal.h"
+#include "source/merge_conflict.h"
 #include "source/py_tabs.h"
 #include "source/udiff.h"
 #include "util/fs.h"
@@ -88,6 +89,8 @@ Transform transform_of(const std::string& name) {
     return [](std::string_view text, const TransformContext&) { return expand_python2_tabs(text); };
   if (name == "include-order")
     return [](std::string_view text, const TransformContext& ctx) { return order_includes_before_use(text, ctx.path); };
+  if (name == "merge-conflict-same-code")
+    return [](std::string_view text, const TransformContext&) { return resolve_same_code_conflicts(text); };
   if (name == "dispatch-type-variable")
     return [](std::string_view text, const TransformContext&) { return port_dispatch_type_variables(text); };
   if (name == "template-instantiation")
@@ -170,7 +173,7 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
     }
     static const std::set<std::string> known{"id",      "reason",  "removed_in", "source", "checked",
                                             "pattern", "rewrite", "files",      "include", "unless",
-                                            "when",    "repeat",  "transform"};
+                                            "when",    "repeat",  "transform", "answers"};
     for (const auto& [k, v] : *t)
       if (!known.count(std::string(k.str())))
         error(static_cast<int>(v.source().begin.line), "port: unknown key '" + std::string(k.str()) + "'");
@@ -188,6 +191,9 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
     if (const auto* r = (*t)["repeat"].as_boolean()) p.repeat = r->get();
     else if ((*t).contains("repeat")) error(line, "port '" + p.id + "': repeat must be true or false");
     p.transform = str(*t, "transform");
+    if (const toml::array* a = (*t)["answers"].as_array())
+      for (const auto& e : *a)
+        if (auto id = e.value<std::string>()) p.answers.push_back(*id);
     p.file = file;
     p.line = line;
     if (const toml::array* f = (*t)["files"].as_array())
@@ -215,12 +221,17 @@ std::vector<std::string> parse_ports_text(std::string_view file_name, std::strin
         error(line, who + ": include '" + p.include + "' is not a header path (write ATen/cuda/CUDAContext.h)");
     }
     if (!p.transform.empty() && !transform_of(p.transform))
-      error(line, who + ": transform '" + p.transform + "' is none this torchsmith has (python2-tabs, include-order, dispatch-type-variable, template-instantiation)");
+      error(line, who + ": transform '" + p.transform + "' is none this torchsmith has (python2-tabs, include-order, dispatch-type-variable, template-instantiation, merge-conflict-same-code)");
     if (!p.transform.empty() && (!p.rewrite.empty() || !p.include.empty()))
       error(line, who + ": a transform port rewrites by its function; give transform, not rewrite or include");
     if (RE2 u(p.unless, RE2::Quiet); !p.unless.empty() && !u.ok()) error(line, who + ": unless is not RE2: " + u.error());
     if (RE2 w(p.when, RE2::Quiet); !p.when.empty() && !w.ok()) error(line, who + ": when is not RE2: " + w.error());
     if (p.repeat && !p.include.empty()) error(line, who + ": repeat is for a rewrite; an include port adds its header once");
+    if ((*t).contains("answers") && !(*t)["answers"].as_array())
+      error(line, who + ": answers must be a list of signature ids ([\"SOURCE_MERGE_CONFLICT_MARKERS\"])");
+    for (const auto& id : p.answers)
+      if (id.empty() || id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+        error(line, who + ": answers: '" + id + "' is not a signature id (write SOURCE_MERGE_CONFLICT_MARKERS)");
     parsed.push_back(std::move(p));
   }
   if (errors.empty()) out.insert(out.end(), parsed.begin(), parsed.end());

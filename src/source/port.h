@@ -29,6 +29,10 @@ struct Port {
   // A rewrite a pattern cannot say (kTransforms, e.g. "python2-tabs"): in a file `pattern` matches
   // (the anchor), the named function decides and rewrites; `rewrite` is then empty.
   std::string transform;
+  // Signature ids of a failure before any compile (package phase) that this port changes: setup.py
+  // that Python cannot read for a committed merge conflict (SOURCE_MERGE_CONFLICT_MARKERS). Such a
+  // failure gets the ports' one round, as a failed compile does; any other package-phase one none.
+  std::vector<std::string> answers;
   std::vector<std::string> files;  // file name endings it applies to
   std::string file;        // where it was read
   int line = 0;

@@ -772,7 +772,8 @@ LibraryFacts library(const std::string& name, const std::string& prefix, const s
   return l;
 }
 
-PlanResult lib_env_plan(SourceScan s, const HostFacts& f, std::vector<std::pair<std::string, std::string>> asked = {}) {
+PlanResult lib_env_plan(SourceScan s, const HostFacts& f, std::vector<std::pair<std::string, std::string>> asked = {},
+                        bool cpu = false) {
   static const BuildKb kb = [] {
     std::vector<std::string> errors;
     BuildKb b = load_build_kb({}, errors);
@@ -782,6 +783,7 @@ PlanResult lib_env_plan(SourceScan s, const HostFacts& f, std::vector<std::pair<
   auto req = dir_request(s);
   req.build_kb = &kb;
   req.env = std::move(asked);
+  req.cpu = cpu;
   return make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
 }
 
@@ -816,6 +818,41 @@ TEST(BuildRemedies, ALibraryVariableReadWithNoDefaultIsSetFromTheFacts) {
   ASSERT_TRUE(inc.ok());
   EXPECT_EQ(env(inc.plan, "NCCL_INCLUDE_DIR"), "/usr/include");
   EXPECT_EQ(env(inc.plan, "CUDA_TOOLKIT_ROOT_DIR"), inc.plan.cuda_home);
+}
+
+// TreeEnergyLoss' lib_tree_filter raises 'LD_LIBRARY_PATH is not set.' unless the variable is there, and
+// takes its value as the extension's library_dirs: the scan reads the guarded environ['LD_LIBRARY_PATH'],
+// and the plan points it at the toolkit's lib64, as NVIDIA's installation guide has a user do. Near
+// misses: a read with a default is not one (the scan skips it), and a CPU build has no toolkit to name
+// (a warning naming --env, nothing set).
+TEST(BuildRemedies, TheLoaderPathReadAsTheCudaLibraryDirIsTheToolkitsLib64) {
+  SourceScan read;
+  scan_env_without_default("import os\n"
+                           "if 'LD_LIBRARY_PATH' not in os.environ:\n"
+                           "    raise Exception('LD_LIBRARY_PATH is not set.')\n"
+                           "cuda_lib_path = os.environ['LD_LIBRARY_PATH'].split(':')\n",
+                           read);
+  ASSERT_EQ(read.env_no_default.size(), 1u);
+  EXPECT_EQ(read.env_no_default[0].second, "setup.py:4: cuda_lib_path = os.environ['LD_LIBRARY_PATH'].split(':')");
+  auto s = cuda_only_scan();
+  s.env_no_default = read.env_no_default;
+  auto r = lib_env_plan(s, machine());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "LD_LIBRARY_PATH"), r.plan.cuda_home + "/lib64");
+  const Decision* d = remedy(r.plan, ext::kLibEnvRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.lib-env LD_LIBRARY_PATH=" + r.plan.cuda_home + "/lib64");
+  EXPECT_NE(d->source.find("cuda-installation-guide-linux"), std::string::npos) << d->source;
+  // The plan's value passes the lock's check of what changes which code programs load.
+  EXPECT_TRUE(lock_problems(r.plan).empty()) << lock_problems(r.plan).front();
+
+  SourceScan with_default;
+  scan_env_without_default("import os\nlibs = os.environ.get('LD_LIBRARY_PATH', '').split(':')\n", with_default);
+  EXPECT_TRUE(with_default.env_no_default.empty());
+  s.cpp_extension = true;  // a package with a CPU path too
+  auto c = lib_env_plan(s, machine(), {}, true);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(env(c.plan, "LD_LIBRARY_PATH"), "<unset>");
 }
 
 // Near misses: the user's --env wins; a variable the plan sets itself (CUDA_HOME) keeps the plan's; one

@@ -151,6 +151,63 @@ TEST(PipelinePorts, ACauseBeforeAnyCompileIsNotRetriedWithPorts) {
   EXPECT_EQ(g.fake.calls.size(), 2u);
 }
 
+// DCNv2_latest: setup.py holds committed conflict blocks whose sides are the same code, and Python
+// refuses it before anything compiles (SOURCE_MERGE_CONFLICT_MARKERS, package phase). A port answers
+// that cause by name (port.merge-conflict-same-code): the ports' round runs, setup.py is resolved in the
+// copy and the build retried. Near misses: sides that differ in code get no retry (the answer says the
+// port found nothing), and the same conflict under another package-phase cause none either.
+TEST(PipelinePorts, ACommittedConflictOfTheSameCodeIsResolvedAndRetried) {
+  static triage::Signature sig;
+  sig.id = "SOURCE_MERGE_CONFLICT_MARKERS";
+  sig.phase = "package";
+  triage::Diagnosis d;
+  triage::Finding found;
+  found.id = sig.id;
+  found.sig = &sig;
+  found.phase = "package";
+  d.findings.push_back(found);
+  d.root_count = 1;
+  const std::string same = "import os\n<<<<<<< HEAD\nx = f(a,\n      b)\n=======\nx = f(a, b,)  # b\n>>>>>>> 977dfd3\n";
+  const std::string differ = "import os\n<<<<<<< HEAD\nx = f(a)\n=======\nx = f(b)\n>>>>>>> 977dfd3\n";
+
+  Fixture f;
+  std::string src = f.tree("out/src");
+  ASSERT_EQ(util::write_file_atomic(src + "/setup.py", same), "");
+  f.fake.script["build"].push_back({.exit_code = 1, .diagnosis = d});
+  BuildOutcome r = run_build(build_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.calls.size(), 2u);
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_NE(r.record.retries[0].reason.find("port.merge-conflict-same-code"), std::string::npos) << r.record.retries[0].reason;
+  EXPECT_EQ(util::read_file(src + "/setup.py").value_or(""), "import os\nx = f(a,\n      b)\n");
+
+  Fixture g;
+  src = g.tree("out/src");
+  ASSERT_EQ(util::write_file_atomic(src + "/setup.py", differ), "");
+  g.fake.script["build"].push_back({.exit_code = 1, .diagnosis = d});
+  r = run_build(build_plan(), g.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(g.fake.calls.size(), 1u);
+  EXPECT_EQ(util::read_file(src + "/setup.py").value_or(""), differ);
+  EXPECT_EQ(util::read_file(src + "/csrc/k.cu"), kKernel);
+  EXPECT_TRUE(g.said_has("source ports not tried: the failure is SOURCE_MERGE_CONFLICT_MARKERS (package phase), which "
+                         "port.merge-conflict-same-code finds nothing in the source to change"));
+
+  static triage::Signature other;
+  other.id = "SETUP_REQUIRES_FETCH_FAILED";
+  other.phase = "package";
+  d.findings[0].id = other.id;
+  d.findings[0].sig = &other;
+  Fixture h;
+  src = h.tree("out/src");
+  ASSERT_EQ(util::write_file_atomic(src + "/setup.py", same), "");
+  h.fake.script["build"].push_back({.exit_code = 1, .diagnosis = d});
+  r = run_build(build_plan(), h.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(h.fake.calls.size(), 1u);
+  EXPECT_EQ(util::read_file(src + "/setup.py").value_or(""), same);
+}
+
 // pytorch-edit-distance's __init__.py reads its version through pkg_resources, gone from setuptools
 // 82: the build is clean and verify's import fails. The Python ports, once, then build and verify
 // again; a verify that still fails gets the files back byte for byte.

@@ -49,7 +49,9 @@ exts = [E(name="renamed", sources=["src/gauss_psf_cuda.cpp", "src/gauss_psf_kern
         E(name="two", sources=["src/a_b.cu"]),
         E(name="listed", sources=["src/k.cu"]), E(name="other", sources=["src/listed_k_z.cu"]),
         E(name="words", sources=["src/nomatch.cu"]),
-        E(name="shared", sources=["src/p_q.cu", "src/q_p.cu"])]
+        E(name="shared", sources=["src/p_q.cu", "src/q_p.cu"]),
+        E(name="oneword", sources=["src/m_i_cudae_cuda.cpp"]), E(name="twowords", sources=["src/u_v_w_x.cu"]),
+        E(name="twoshort", sources=["src/c_d_e.cu"]), E(name="whole", sources=["src/s_t_u.cu"])]
 s._rename_missing_sources(exts, os.getcwd())
 for e in exts:
     print(e.name, " ".join(e.sources))
@@ -58,7 +60,8 @@ for e in exts:
 TEST_F(SourceName, TheOneFileBesideItWithItsWordsAndSuffixAndOnlyThat) {
   if (!util::run({"python3", "-c", "pass"}).ok()) GTEST_SKIP() << "no python3";
   for (const char* f : {"src/gauss_psf_cuda.cpp", "src/gauss_psf_cuda_kernel.cu", "src/a_b_x.cu", "src/a_b_y.cu",
-                        "src/listed_k_z.cu", "src/k_z.cpp", "src/nomatch.cpp", "src/other.cu", "src/p_q_r.cu"})
+                        "src/listed_k_z.cu", "src/k_z.cpp", "src/nomatch.cpp", "src/other.cu", "src/p_q_r.cu",
+                        "src/m_i_cuda.cpp", "src/u_v.cu", "src/c_d.cu", "src/d_e.cu", "src/s_t_u_v.cu", "src/s_t.cu"})
     touch(f);
   touch("choose.py", kChoosePy);
   auto r = python("python3", {"choose.py"}, false);
@@ -67,7 +70,8 @@ TEST_F(SourceName, TheOneFileBesideItWithItsWordsAndSuffixAndOnlyThat) {
   // was: two candidates; the only one with its words is another extension's source (k_z.cpp: another
   // suffix); no file holds its words (nomatch.cpp: another suffix); one file two missing names would take.
   EXPECT_EQ(r.out, "renamed src/gauss_psf_cuda.cpp src/gauss_psf_cuda_kernel.cu\ntwo src/a_b.cu\nlisted src/k.cu\n"
-                   "other src/listed_k_z.cu\nwords src/nomatch.cu\nshared src/p_q.cu src/q_p.cu\n");
+                   "other src/listed_k_z.cu\nwords src/nomatch.cu\nshared src/p_q.cu src/q_p.cu\n"
+                   "oneword src/m_i_cuda.cpp\ntwowords src/u_v_w_x.cu\ntwoshort src/c_d_e.cu\nwhole src/s_t_u_v.cu\n");
   EXPECT_NE(r.err.find("torchsmith: [build.source-name] renamed: src/gauss_psf_kernel.cu, a listed source, does not "
                        "exist; src/gauss_psf_cuda_kernel.cu, the one .cu file beside it that no extension lists and whose "
                        "name holds gauss+psf+kernel, built in its place (TORCHSMITH_SOURCE_NAME)"), std::string::npos) << r.err;
@@ -78,6 +82,18 @@ TEST_F(SourceName, TheOneFileBesideItWithItsWordsAndSuffixAndOnlyThat) {
   EXPECT_NE(r.err.find("words: src/nomatch.cu, a listed source, does not exist, and no .cu file"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("shared: src/q_p.cu, a listed source, does not exist, and p_q_r.cu is the only match of 2 "
                        "missing sources: left as it is"), std::string::npos) << r.err;
+  // A listed name with one word too many (fast-snarf's check_sign: mesh_intersection_cudae_cuda.cpp listed,
+  // mesh_intersection_cuda.cpp there), which no file holds every word of: the one file whose words it
+  // holds with one more. Near misses: two words more (u_v.cu), two such files (c_d.cu, d_e.cu), and a
+  // file holding every word (s_t_u_v.cu) wins over one lacking one (s_t.cu).
+  EXPECT_NE(r.err.find("oneword: src/m_i_cudae_cuda.cpp, a listed source, does not exist; src/m_i_cuda.cpp, the one "
+                       ".cpp file beside it that no extension lists and whose name holds m+i+cuda (all but cudae, a "
+                       "word too many in the listed name), built in its place"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("twowords: src/u_v_w_x.cu, a listed source, does not exist, and no .cu file beside it that no "
+                       "extension lists has a name holding u+v+w+x: left as it is"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("twoshort: src/c_d_e.cu, a listed source, does not exist, and no .cu file beside it that no "
+                       "extension lists has a name holding c+d+e (2 hold all of its words but one: c_d.cu, d_e.cu): "
+                       "left as it is"), std::string::npos) << r.err;
 }
 
 // The build: without the remedy the compile stops on the missing source, in a wording triage names

@@ -76,6 +76,9 @@ constexpr HeaderLine kHeaderLines[] = {
      "google/dense_hash_map", "libsparsehash-dev", ""},
     {"BirolLab/arks#9", "Arks.h:30:35: fatal error: google/sparse_hash_map: No such file or directory", "google/sparse_hash_map",
      "libsparsehash-dev", ""},
+    {"pierfied/shocc@984e111 (the corpus bench's GPU run)",
+     "src/standard_transforms.cu:5:10: fatal error: healpix_cxx/healpix_base.h: No such file or directory", "healpix_cxx/",
+     "libhealpix-cxx-dev", ""},
     {"spdk/spdk#178", "bdev_aio.h:39:20: fatal error: libaio.h: No such file or directory", "libaio.h", "libaio-dev", ""},
     {"sicxu/Deep3DFaceRecon_pytorch#55",
      "/anaconda3/envs/deep3d_pytorch/lib/python3.6/site-packages/nvdiffrast/torch/../common/glutil.h:36:10: fatal error: EGL/egl.h: No such file or directory",
@@ -174,6 +177,7 @@ TEST(Entity, HeaderNearMissesAreNotClaimed) {
            "/home/lixing/src/FREN/instant-ngp/dependencies/eigen/Eigen/Dense:1:10: fatal error: Core: No such file or directory",  // NVlabs/instant-ngp#691
            "../src/HostDeviceCommon/Math.h(11): catastrophic error: cannot open source file \"hip/hip_runtime.h\"",  // TomClabault/HIPRT-Path-Tracer#13
            "fatal error: cuda/include/cuda.h: No such file or directory",  // HiKapok/PSROIAlign#3: a cuda/ that is not libcu++
+           "src/sht.c:2:10: fatal error: chealpix.h: No such file or directory",  // HEALPix's C library, not healpix_cxx/
            // a helper_ stem that is not one of the CUDA samples' Common/ headers
            "src/helper.cu:3:10: fatal error: helper_math_functions.hpp: No such file or directory",
        }) {

@@ -60,7 +60,9 @@
 #  - build.source-name, TORCHSMITH_SOURCE_NAME=1 (a live trigger: a compiler or ninja found no file
 #    for an extension's listed source): a listed source that does not exist is replaced by the one file
 #    in its directory with its suffix, listed by no extension, whose stem holds every '_'/'-' token of
-#    the missing stem (depth-from-focus lists gauss_psf_kernel.cu, its tree has gauss_psf_cuda_kernel.cu);
+#    the missing stem (depth-from-focus lists gauss_psf_kernel.cu, its tree has gauss_psf_cuda_kernel.cu),
+#    or, where none does, the one whose stem's tokens (two or more) are all the missing stem's but one
+#    (fast-snarf's check_sign lists mesh_intersection_cudae_cuda.cpp, its tree has mesh_intersection_cuda.cpp);
 #    none or two such files, and the source stays as it was (the build fails as before, the helper says why);
 #  - build.extension-name, TORCHSMITH_EXT_NAME=1 (a live trigger: setup.py called CUDAExtension or
 #    CppExtension without the extension's name): such a call gets the name the package's own
@@ -1297,7 +1299,7 @@ def _rename_missing_sources(exts, base):
             if not suffix or not want or not os.path.isdir(folder):
                 chosen.append((ext, i, src, None, "its directory is not in this tree" if suffix and want else "it has no stem and suffix to match"))
                 continue
-            found = []
+            found, shorter = [], []
             for f in sorted(os.listdir(folder)):
                 fstem, fsuffix = os.path.splitext(f)
                 path = os.path.join(folder, f)
@@ -1305,11 +1307,20 @@ def _rename_missing_sources(exts, base):
                     have = set(_name_tokens(fstem))
                     if all(t in have for t in want):
                         found.append(f)
+                    elif len(have) >= 2 and have <= set(want) and len(set(want) - have) == 1:
+                        shorter.append(f)
             if len(found) == 1:
                 chosen.append((ext, i, src, found[0], ""))
+            elif not found and len(shorter) == 1:
+                # A listed name with one word too many (fast-snarf's check_sign lists
+                # mesh_intersection_cudae_cuda.cpp; its tree has mesh_intersection_cuda.cpp): only where no
+                # file holds every word, the one whose words the missing name holds, with one more.
+                chosen.append((ext, i, src, shorter[0], ""))
             else:
-                chosen.append((ext, i, src, None, "no %s file beside it that no extension lists has a name holding %s" % (
-                    suffix, "+".join(want)) if not found else "%d files beside it could be it (%s)" % (len(found), ", ".join(found))))
+                chosen.append((ext, i, src, None, "no %s file beside it that no extension lists has a name holding %s%s" % (
+                    suffix, "+".join(want), "" if not shorter else
+                    " (%d hold all of its words but one: %s)" % (len(shorter), ", ".join(shorter)))
+                    if not found else "%d files beside it could be it (%s)" % (len(found), ", ".join(found))))
     taken = {}
     for _, _, _, f, _ in chosen:
         if f:
@@ -1322,9 +1333,14 @@ def _rename_missing_sources(exts, base):
             vals = list(ext.sources)
             vals[i] = new
             ext.sources = vals
+            words = _name_tokens(os.path.splitext(os.path.basename(src))[0])
+            have = set(_name_tokens(os.path.splitext(f)[0]))
+            extra = [t for t in words if t not in have]
             _say("[build.source-name] %s: %s, a listed source, does not exist; %s, the one %s file beside it that no "
                  "extension lists and whose name holds %s, built in its place (TORCHSMITH_SOURCE_NAME)" % (
-                     ext.name, src, new, os.path.splitext(f)[1], "+".join(_name_tokens(os.path.splitext(os.path.basename(src))[0]))))
+                     ext.name, src, new, os.path.splitext(f)[1],
+                     "+".join(words) if not extra else "%s (all but %s, a word too many in the listed name)" % (
+                         "+".join(t for t in words if t in have), extra[0])))
         else:
             _say("[build.source-name] %s: %s, a listed source, does not exist, and %s: left as it is "
                  "(TORCHSMITH_SOURCE_NAME)" % (ext.name, src, why))
