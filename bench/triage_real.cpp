@@ -331,10 +331,12 @@ int main(int argc, char** argv) {
   }
   std::map<std::string, int> frame_same;
   if (frames_mode) {
-    // The top-1 answer of a text, read as bench scores it (fed whole: the same as a mapped file).
+    // The top-1 answer of a text, read as scan_file reads a mapped file (the reader's decoder, fed whole).
     auto answer = [&](const std::string& text, const std::string& expected) {
       ts::triage::Scanner scanner(engine, false, 1);
-      scanner.feed(text);
+      ts::triage::LogDecoder decoder(scanner);
+      decoder.feed(text);
+      decoder.finish();
       ts::triage::Diagnosis d = scanner.finish();
       ts::triage::specialize(d, nullptr, nullptr);
       if (expected == "NO_ERROR") return d.failed() ? d.root()->id : std::string("NO_ERROR");
