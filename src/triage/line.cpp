@@ -1,5 +1,7 @@
 #include "triage/line.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 
 namespace ts::triage {
@@ -48,13 +50,31 @@ std::size_t timestamp_at(std::string_view s, std::size_t i) {
   return k;
 }
 
+// Length of GitLab Runner's stream tag after its timestamp (FF_TIMESTAMPS): two hex digits for the stream,
+// 'O' or 'E' (stdout, stderr), '+' when the line continues the one before, and a space: "01E ", "00O+ ".
+std::size_t gitlab_stream(std::string_view s) {
+  auto hex = [](char c) { return digit(c) || (c >= 'a' && c <= 'f'); };
+  if (s.size() < 4 || !hex(s[0]) || !hex(s[1]) || (s[2] != 'O' && s[2] != 'E')) return 0;
+  std::size_t i = 3 + (s[3] == '+');
+  return i < s.size() && s[i] == ' ' ? i + 1 : 0;
+}
+
 // Length of a log collector's prefix, which says where and when a line was printed, not what:
 // docker BuildKit's step "#12 3.456 ", journald/syslog's "Oct 04 13:19:39 host unit[394]: ",
 // glog's "E0205 09:51:38.047000 18628 file.py:810] " (torch's own logger, with its "[0/0] " frame), a CI
-// runner's ISO time (GitHub Actions' "2024-03-12T10:11:12.3456789Z ", kubectl logs --timestamps), and a
+// runner's ISO time (GitHub Actions' "2024-03-12T10:11:12.3456789Z ", kubectl logs --timestamps, GitLab's with its
+// stream tag "01E "), kubectl logs --prefix's "[pod/NAME/CONTAINER] ", and a
 // bracketed time "[2024-03-12 10:11:12] ".
 std::size_t collector_prefix(std::string_view s) {
-  if (std::size_t t = timestamp_at(s, 0); t && s[10] == 'T' && t < s.size() && s[t] == ' ') return t + 1;
+  if (std::size_t t = timestamp_at(s, 0); t && s[10] == 'T' && t < s.size() && s[t] == ' ') return t + 1 + gitlab_stream(s.substr(t + 1));
+  // kubectl logs --prefix: "[pod/NAME/CONTAINER] ", maybe before --timestamps' time.
+  if (s.size() > 9 && s.substr(0, 5) == "[pod/") {
+    std::size_t close = s.find("] ", 5);
+    if (close == std::string_view::npos) return 0;
+    std::string_view inner = s.substr(5, close - 5);
+    if (inner.empty() || inner.find(' ') != std::string_view::npos || std::count(inner.begin(), inner.end(), '/') != 1) return 0;
+    return close + 2 + collector_prefix(s.substr(close + 2));
+  }
   if (s.size() > 21 && s[0] == '[')
     if (std::size_t t = timestamp_at(s, 1); t && 1 + t + 1 < s.size() && s[1 + t] == ']' && s[2 + t] == ' ') return t + 3;
   if (s.size() > 5 && s[0] == '#') {
@@ -102,9 +122,32 @@ std::size_t quote_prefix(std::string_view s) {
   return i;
 }
 
-// The prefixes: a Markdown quote's, then a collector's, then a launcher's.
+// Length of a line that is the frame's own and none of the log's: a Markdown code fence ("```",
+// "```console", "~~~"), as the whole line, and GitLab's section marker "section_start:1714566896:step_script\r"
+// (the terminal shows what follows the '\r': the section's header, or nothing after "section_end").
+// Read as the log's, a fence after a cut "Traceback (most recent call last):" was taken for its exception.
+std::size_t frame_line(std::string_view s) {
+  if (s.size() >= 3 && (s.substr(0, 3) == "```" || s.substr(0, 3) == "~~~")) {
+    std::size_t i = 3;
+    while (i < s.size() && s[i] == s[0]) ++i;
+    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '-' || s[i] == '_' || s[i] == '+')) ++i;
+    return i == s.size() ? i : 0;
+  }
+  if (s.size() > 14 && s[0] == 's' && (s.substr(0, 14) == "section_start:" || s.substr(0, 12) == "section_end:")) {
+    std::size_t i = s[8] == 's' ? 14 : 12;
+    std::size_t n = digits_at(s, i);
+    if (!n || i + n >= s.size() || s[i + n] != ':') return 0;
+    std::size_t cr = s.find('\r', i + n + 1);
+    if (cr == std::string_view::npos || s.substr(i + n + 1, cr - i - n - 1).find(' ') != std::string_view::npos) return 0;
+    return cr + 1;
+  }
+  return 0;
+}
+
+// The prefixes: a Markdown quote's, then a collector's, then a launcher's; or a frame's whole line.
 std::size_t prefix(std::string_view s) {
   std::size_t q = quote_prefix(s);
+  if (std::size_t f = frame_line(s.substr(q))) return q + f;
   std::size_t c = q + collector_prefix(s.substr(q));
   return c + rank_prefix(s.substr(c));
 }

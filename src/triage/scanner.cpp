@@ -616,13 +616,14 @@ static void reread_hard_wrapped(const Engine& engine, std::string_view tail, boo
     const std::size_t i = static_cast<std::size_t>(l - first_line);
     if (lines[i].size() != width && (i == 0 || lines[i - 1].size() != width)) return;
   }
-  std::string joined;
+  std::string joined, frame_buf;
   std::vector<std::uint64_t> origin;  // joined line (0-based) -> the log's line where it starts
   bool any = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (i == 0 || lines[i - 1].size() != width) origin.push_back(first_line + i);
     joined += lines[i];
-    if (lines[i].size() == width && i + 1 < lines.size()) any = true;
+    // A line that is the frame's own (a fence, a section marker: empty as patterns see it) continues no line.
+    if (lines[i].size() == width && i + 1 < lines.size() && !sanitize_line(lines[i + 1], frame_buf).empty()) any = true;
     else joined += '\n';
   }
   if (!any) return;

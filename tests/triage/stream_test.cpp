@@ -151,6 +151,72 @@ TEST(Stream, CorruptGzipAndMissingFileAreErrors) {
   std::filesystem::remove(p);
 }
 
+Diagnosis decoded(std::string_view text, std::size_t chunk) {
+  Scanner s(engine());
+  LogDecoder dec(s);
+  for (std::size_t i = 0; i < text.size(); i += chunk) dec.feed(text.substr(i, chunk));
+  dec.finish();
+  return s.finish();
+}
+
+std::string json_string(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == 0x1b) out += "\\u001b";
+    else out += c;
+  }
+  return out;
+}
+
+TEST(Stream, AJsonWrappedLogReadsAsTheLogItself) {
+  std::string text = read_file(cases_dir() / "NVCC_HOST_GCC_TOO_NEW.log");
+  std::string want = summary(diagnose(text));
+  // docker's json-file driver: one object a line.
+  std::string lines;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t nl = text.find('\n', at);
+    std::string_view l(text.data() + at, (nl == std::string::npos ? text.size() : nl) - at);
+    lines += "{\"log\":\"" + json_string(std::string(l) + "\n") + "\",\"stream\":\"stderr\",\"time\":\"2024-05-01T12:34:56Z\"}\n";
+    at = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  // The whole log in one string of an API's document.
+  std::string doc = "{\"id\": 7, \"status\": \"failed\", \"output\": \"" + json_string(text) + "\"}\n";
+  for (std::size_t chunk : {std::size_t(1), std::size_t(7), std::size_t(1) << 20}) {
+    EXPECT_EQ(summary(decoded(lines, chunk)), want) << chunk;
+    EXPECT_EQ(summary(decoded(doc, chunk)), want) << chunk;
+  }
+  // Read from a file the same way.
+  auto p = temp_file("docker.json.log", lines);
+  EXPECT_EQ(summary(from_file(p)), want);
+  std::filesystem::remove(p);
+}
+
+TEST(Stream, JsonEscapesAreDecoded) {
+  // \" \\ \u001b (colour) and a surrogate pair: the line is the one the program printed.
+  Diagnosis d = decoded("{\"log\":\"\\u001b[31mfatal error: C:\\\\src\\\\a.h: \\\"x\\\" \\ud83d\\ude00 No such file or directory\\u001b[0m\\n\"}\n", 5);
+  ASSERT_TRUE(d.root());
+  ASSERT_FALSE(d.root()->evidence.empty());
+  EXPECT_EQ(d.root()->evidence[0].text, "fatal error: C:\\src\\a.h: \"x\" \xF0\x9F\x98\x80 No such file or directory");
+}
+
+TEST(Stream, ALogThatOnlyLooksLikeJsonIsReadAsItIs) {
+  const std::string err = "c++: fatal error: Killed signal terminated program cc1plus\n";
+  // A Python dict printed first, a JSON config without a log key, a brace line: plain text.
+  for (std::string head : {std::string("{'log': 'starting'}\n"), std::string("{\"epochs\": 3, \"lr\": \"1e-4\"}\n"),
+                           std::string("{\n")}) {
+    std::string text = head + std::string(5000, ' ') + "\n" + err;
+    EXPECT_EQ(root_id(decoded(text, 1 << 20)), "OOM_CC1PLUS_KILLED") << head;
+    EXPECT_EQ(summary(decoded(text, 1 << 20)), summary(diagnose(text))) << head;
+  }
+  // A structured logger's JSON line, then plain text: the JSON's message, then the text as it is.
+  Diagnosis d = decoded("{\"level\":\"info\",\"msg\":\"building\"}\n" + err, 3);
+  EXPECT_EQ(root_id(d), "OOM_CC1PLUS_KILLED");
+  EXPECT_EQ(d.lines, 2u);
+}
+
 TEST(Stream, CrlfGivesTheSameFindings) {
   std::string text = read_file(cases_dir() / "CMAKE4_POLICY_VERSION_MINIMUM.log"), crlf;
   for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
