@@ -672,9 +672,9 @@ NamedMember member_named(const std::string& line) {
       RE2(std::string(R"re((?:'|‘)(?:\w+::)*(\w+)(?:'|’) is not a member of (?:'|‘))re") + kNs + "(?:'|’)"),         // GCC
       RE2(std::string(R"re((?:'|‘)(?:\w+::)*(\w+)(?:'|’) in namespace (?:'|‘))re") + kNs + "(?:'|’) does not name a"),  // GCC
       RE2(std::string(R"re('(\w+)': (?:is )?not a member of '?)re") + kNs + "(?:'|$|\\s)"),                           // MSVC C2039
+      RE2(std::string(R"re(no (?:member|type|template) named '(\w+)' in namespace ')re") + kNs + "'(?:;|$|\\s)"),  // clang
   };
   static const RE2 kNsHasNo[] = {  // (namespace, member)
-      RE2(std::string(R"re(no (?:member|type|template) named '(\w+)' in namespace ')re") + kNs + "'(?:;|$|\\s)"),  // clang
       RE2(std::string("namespace \"") + kNs + R"re(" has no member(?: class| template)? "(\w+)")re"),               // nvcc (EDG)
   };
   static const RE2 kQualified[] = {  // one qualified name, split at its last "::"
