@@ -320,10 +320,23 @@ bool shorten_arch_list(const triage::Finding& root, const std::map<std::string, 
 // A header the sources forgot, included in front of every C++ and CUDA file: nvcc reads
 // NVCC_APPEND_FLAGS itself, CMake reads CXXFLAGS at configure, and torch's BuildExtension
 // gets it through the build helper (TORCHSMITH_FORCE_INCLUDE, run/pyshim/sitecustomize.py).
+// A header only CUDA sources use (Thrust's, CUB's: the table's row says compiler = "nvcc") goes to
+// nvcc alone: in front of a plain C++ file it would need CUDA's headers there, and it is not needed.
 bool force_include(const triage::Finding& root, const std::map<std::string, std::string>& env, RemedyPlan& r) {
   std::string h = triage::expand_captures(root.remedy.header, root.captures);
   if (!triage::valid_header_name(h)) { r.refused = "no header name in the log line"; return false; }
+  const bool nvcc_only = root.remedy.compiler == "nvcc";
   std::string have;
+  if (nvcc_only) {
+    if (auto it = env.find("NVCC_APPEND_FLAGS"); it != env.end()) have = " " + it->second + " ";
+    if (have.find(" -include " + h + " ") != std::string::npos) {
+      r.refused = "<" + h + "> is already force-included: the remedy did not help";
+      return false;
+    }
+    r.env["NVCC_APPEND_FLAGS"] = appended(env, "NVCC_APPEND_FLAGS", "-include " + h);
+    r.reason = root.id + ": <" + h + "> force-included (-include " + h + " for nvcc, CUDA sources only)";
+    return true;
+  }
   if (auto it = env.find("TORCHSMITH_FORCE_INCLUDE"); it != env.end()) have = " " + it->second + " ";
   if (have.find(" " + h + " ") != std::string::npos) {
     r.refused = "<" + h + "> is already force-included: the remedy did not help";

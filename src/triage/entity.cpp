@@ -643,45 +643,83 @@ void cpu_torch_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
 }
 
 
-// The name of namespace std a compiler's error says is not there (`std::cout` used without
-// <iostream>), in GCC's, clang's, nvcc/EDG's and MSVC's words; "" when the line names none. Only the
-// namespace `std` itself: `'x' is not a member of 'my::std'` or `namespace "stdx"` is another one.
-std::string std_member_named(const std::string& line) {
-  static const RE2 kWordings[] = {
-      RE2(R"re((?:'|‘)(?:std::)?(\w+)(?:'|’) is not a member of (?:'|‘)std(?:'|’))re"),                  // GCC
-      RE2(R"re((?:'|‘)(?:std::)?(\w+)(?:'|’) in namespace (?:'|‘)std(?:'|’) does not name a)re"),       // GCC
-      RE2(R"re((?:'|‘)std::(\w+)(?:'|’) has not been declared)re"),                                        // GCC
-      RE2(R"re(no (?:member|type|template) named '(\w+)' in namespace 'std'(?:;|$|\s))re"),               // clang
-      RE2(R"re(namespace "std" has no member(?: class| template)? "(\w+)")re"),                           // nvcc (EDG)
-      RE2(R"re('(\w+)': (?:is )?not a member of '?std'?(?:$|\s))re"),                                     // MSVC C2039
+// The namespace and the name a compiler's error says the namespace lacks (`std::cout` used without
+// <iostream>, `thrust::device` without <thrust/execution_policy.h>), in GCC's, clang's, nvcc/EDG's and
+// MSVC's words; {} when the line names none. Both are read as entities: a qualified name in quotes
+// splits at its last "::" (`'thrust::cuda' has not been declared` is thrust's member cuda), and
+// CCCL's versioned inline namespaces (`thrust::THRUST_300001_SM_900_NS::cuda`, libcu++'s `__4`),
+// which the source never writes, are dropped. The namespace is the whole one: `my::std` and `stdx`
+// are not std, `thrust_utils` is not thrust.
+struct NamedMember {
+  std::string ns, name;
+};
+std::string without_inline_namespaces(const std::string& ns) {
+  static const RE2 kInline(R"re(^(?:[A-Z][A-Z0-9]*_[0-9]+(?:_\w+)?_NS|__[0-9]+)$)re");
+  std::string out;
+  std::size_t at = 0;
+  while (at <= ns.size()) {
+    std::size_t end = ns.find("::", at);
+    std::string part = ns.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (!RE2::FullMatch(part, kInline)) out += (out.empty() ? "" : "::") + part;
+    if (end == std::string::npos) break;
+    at = end + 2;
+  }
+  return out;
+}
+NamedMember member_named(const std::string& line) {
+  constexpr const char* kNs = R"re(((?:\w+::)*\w+))re";
+  static const RE2 kMemberOf[] = {  // (member, namespace)
+      RE2(std::string(R"re((?:'|‘)(?:\w+::)*(\w+)(?:'|’) is not a member of (?:'|‘))re") + kNs + "(?:'|’)"),         // GCC
+      RE2(std::string(R"re((?:'|‘)(?:\w+::)*(\w+)(?:'|’) in namespace (?:'|‘))re") + kNs + "(?:'|’) does not name a"),  // GCC
+      RE2(std::string(R"re('(\w+)': (?:is )?not a member of '?)re") + kNs + "(?:'|$|\\s)"),                           // MSVC C2039
+      RE2(std::string(R"re(no (?:member|type|template) named '(\w+)' in namespace ')re") + kNs + "'(?:;|$|\\s)"),  // clang
   };
-  std::string name;
-  for (const auto& re : kWordings)
-    if (RE2::PartialMatch(line, re, &name)) return name;
-  return "";
+  static const RE2 kNsHasNo[] = {  // (namespace, member)
+      RE2(std::string("namespace \"") + kNs + R"re(" has no member(?: class| template)? "(\w+)")re"),               // nvcc (EDG)
+  };
+  static const RE2 kQualified[] = {  // one qualified name, split at its last "::"
+      RE2(R"re((?:'|‘)((?:\w+::)+)(\w+)(?:'|’) has not been declared)re"),  // GCC
+      RE2(R"re(identifier "((?:\w+::)+)(\w+)" is undefined)re"),           // nvcc (EDG)
+  };
+  NamedMember m;
+  for (const auto& re : kMemberOf)
+    if (RE2::PartialMatch(line, re, &m.name, &m.ns)) return {without_inline_namespaces(m.ns), m.name};
+  for (const auto& re : kNsHasNo)
+    if (RE2::PartialMatch(line, re, &m.ns, &m.name)) return {without_inline_namespaces(m.ns), m.name};
+  for (const auto& re : kQualified)
+    if (RE2::PartialMatch(line, re, &m.ns, &m.name)) {
+      m.ns.resize(m.ns.size() - 2);  // the trailing "::"
+      return {without_inline_namespaces(m.ns), m.name};
+    }
+  return {};
 }
 
 // A force-include remedy whose header the log does not name (nvcc: `namespace "std" has no member
-// "cout"`): the member's header from stdlib.toml becomes the finding's first capture, so the remedy
-// includes it; a member the table does not have leaves the remedy without a header (it is refused).
+// "cout"`, `namespace "thrust" has no member "device"`): the member's header from stdlib.toml becomes
+// the finding's first capture, so the remedy includes it (for nvcc only where the row says so); a
+// member of a namespace the table knows but not in it leaves the remedy without a header (it is
+// refused); a namespace the table does not know (the source's own) is not read.
 void std_member_rule(const SignatureSet& set, Finding& f) {
   if (!f.sig || f.remedy.kind != RemedyKind::force_include) return;
   if (valid_header_name(expand_captures(f.remedy.header, f.captures))) return;
   for (const auto& e : f.evidence) {
-    std::string name = std_member_named(e.text);
-    if (name.empty()) continue;
-    const StdMember* m = set.entities.find_std_member(name);
+    NamedMember named = member_named(e.text);
+    if (named.name.empty() || !set.entities.knows_namespace(named.ns)) continue;
+    const std::string qualified = named.ns + "::" + named.name;
+    const StdMember* m = set.entities.find_member(named.ns, named.name);
     if (!m) {
-      f.notes.push_back("std::" + name + " (line " + std::to_string(e.line) + ") is not in the table of standard members "
+      f.notes.push_back(qualified + " (line " + std::to_string(e.line) + ") is not in the table of library members "
                         "(stdlib.toml): which header declares it is not known, so none is force-included");
       return;
     }
+    const bool nvcc_only = m->compiler == "nvcc";
     f.captures = {m->header};
+    f.remedy.compiler = m->compiler;
     f.cause = expand_captures(f.sig->cause, f.captures);
-    f.fix = "std::" + name + " is declared in <" + m->header + ">: add '#include <" + m->header + ">' to the file, or build with "
-            "'-include " + m->header + "' for the host compiler and nvcc.";
+    f.fix = qualified + " is declared in <" + m->header + ">: add '#include <" + m->header + ">' to the file, or build with "
+            "'-include " + m->header + "' for " + (nvcc_only ? "nvcc." : "the host compiler and nvcc.");
     f.remedy.note = expand_captures(f.sig->remedy.note, f.captures);
-    f.notes.push_back("std::" + name + " (line " + std::to_string(e.line) + ") is declared in <" + m->header + "> (entity table " +
+    f.notes.push_back(qualified + " (line " + std::to_string(e.line) + ") is declared in <" + m->header + "> (entity table " +
                       m->file + ":" + std::to_string(m->line) + ", source " + m->source + ")");
     return;
   }

@@ -183,10 +183,18 @@ PrefixedProgram EntityTables::find_prefixed_program(std::string_view name) const
   return {};
 }
 
-const StdMember* EntityTables::find_std_member(std::string_view name) const {
+namespace {
+std::string_view member_namespace(const StdMember& m) { return m.ns.empty() ? std::string_view("std") : std::string_view(m.ns); }
+}  // namespace
+
+const StdMember* EntityTables::find_member(std::string_view ns, std::string_view name) const {
   for (const auto& m : std_members)
-    if (m.name == name) return &m;
+    if (m.name == name && member_namespace(m) == ns) return &m;
   return nullptr;
+}
+
+bool EntityTables::knows_namespace(std::string_view ns) const {
+  return std::any_of(std_members.begin(), std_members.end(), [&](const StdMember& m) { return member_namespace(m) == ns; });
 }
 
 const RemovedEntryPoint* EntityTables::find_removed_entry_point(std::string_view name) const {
@@ -317,17 +325,40 @@ constexpr EntrySpec<GlibcxxVersion, 3> kGlibcxx{
     },
     [](const GlibcxxVersion& e) { return e.version; }, &EntityTables::glibcxx};
 
-// The header is force-included as `-include HEADER`: a standard header's plain name, nothing else.
-constexpr EntrySpec<StdMember, 3> kStdMembers{
+// The header is force-included as `-include HEADER`: a standard header's plain name, or a library
+// header's relative path ("thrust/execution_policy.h"), nothing else. The namespace is one or more
+// identifiers joined by "::"; absent, it is std.
+bool relative_header(const std::string& h) {
+  if (h.empty() || h.front() == '/' || h.back() == '/' || h.find("..") != std::string::npos || h.find("//") != std::string::npos)
+    return false;
+  return std::all_of(h.begin(), h.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' || c == '-';
+  });
+}
+bool qualified_name(const std::string& ns) {
+  std::size_t at = 0;
+  while (true) {
+    std::size_t end = ns.find("::", at);
+    if (!word(ns.substr(at, end == std::string::npos ? std::string::npos : end - at))) return false;
+    if (end == std::string::npos) return true;
+    at = end + 2;
+  }
+}
+constexpr EntrySpec<StdMember, 5> kStdMembers{
     "member",
-    {{{"name", &StdMember::name}, {"header", &StdMember::header}, {"source", &StdMember::source}}},
-    {"name", "header", "source"},
+    {{{"namespace", &StdMember::ns}, {"name", &StdMember::name}, {"header", &StdMember::header},
+      {"compiler", &StdMember::compiler}, {"source", &StdMember::source}}},
+    {"", "name", "header", "", "source"},
     [](const StdMember& m, std::vector<std::string>& p) {
+      if (!m.ns.empty() && !qualified_name(m.ns))
+        p.push_back("namespace is one or more identifiers joined by :: (\"thrust\", \"thrust::cuda\"), not '" + m.ns + "'");
       if (!m.name.empty() && !word(m.name)) p.push_back("name is one identifier (\"cout\"), not '" + m.name + "'");
-      if (!m.header.empty() && !word(m.header))
-        p.push_back("header is a standard header's name without <> (\"iostream\"), not '" + m.header + "'");
+      if (!m.header.empty() && !relative_header(m.header))
+        p.push_back("header is a header's name without <> (\"iostream\", \"thrust/sort.h\"), not '" + m.header + "'");
+      if (!m.compiler.empty() && m.compiler != "nvcc")
+        p.push_back("compiler is \"nvcc\" (CUDA sources only) or absent (the host compiler and nvcc), not '" + m.compiler + "'");
     },
-    [](const StdMember& e) { return e.name; }, &EntityTables::std_members};
+    [](const StdMember& e) { return std::string(member_namespace(e)) + "::" + e.name; }, &EntityTables::std_members};
 
 // cuda_api.toml: `names` is an RE2 a removed name matches in full, of one library's entry points.
 constexpr EntrySpec<RemovedEntryPoint, 7> kEntryPoints{

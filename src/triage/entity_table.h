@@ -110,11 +110,13 @@ struct PrefixedProgram {
   const TargetVendor* vendor = nullptr;  // nullptr: the table has no entry for the vendor
 };
 
-// A name of namespace std and the standard header that declares it (stdlib.toml): a source that uses
-// `std::NAME` without including it gets that header force-included.
+// A name of a library namespace and the header that declares it (stdlib.toml): a source that uses
+// `std::NAME` (or `thrust::NAME`, `cub::NAME`) without including it gets that header force-included.
 struct StdMember {
-  std::string name;    // "cout"
-  std::string header;  // "iostream"
+  std::string ns;        // the namespace as the source writes it: "std" (when absent), "thrust", "thrust::cuda"
+  std::string name;      // "cout"
+  std::string header;    // "iostream", "thrust/execution_policy.h"
+  std::string compiler;  // "" = the host compiler and nvcc; "nvcc" = CUDA sources only (a header only nvcc's sources use)
   std::string source;
   std::string file;
   int line = 0;
@@ -173,7 +175,11 @@ struct EntityTables {
   // of them an OS: linux, darwin, mingw32, w64, ...). {} when the name has no such prefix or the tool no entry.
   PrefixedProgram find_prefixed_program(std::string_view name) const;
   // The entry for a name of namespace std ("cout"), exactly.
-  const StdMember* find_std_member(std::string_view name) const;
+  const StdMember* find_std_member(std::string_view name) const { return find_member("std", name); }
+  // The entry for a name of namespace `ns` ("thrust", "device"), exactly; nullptr for a name the table lacks.
+  const StdMember* find_member(std::string_view ns, std::string_view name) const;
+  // Whether any entry is of namespace `ns`: a namespace the table knows, whose members it can name.
+  bool knows_namespace(std::string_view ns) const;
   // The entry whose `names` matches a CUDA library entry point in full ("cusparseSgthr"); nullptr for
   // one no release removed (cusparseSpMV) or a name of no library.
   const RemovedEntryPoint* find_removed_entry_point(std::string_view name) const;

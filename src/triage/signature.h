@@ -21,6 +21,7 @@ struct Remedy {
   std::string note;                        // what the runner should do, in words
   std::string header;                      // force_include: "cstdint", or "$1" for capture group 1
   std::string rule;                        // build_remedy: the build helper's remedy it triggers ("build.cxx-std")
+  std::string compiler;                    // force_include: "" = the host compiler and nvcc, "nvcc" = CUDA sources only
 };
 
 // A force_include header is a plain relative header name: letters, digits, _ . / - and no "..".

@@ -3,6 +3,7 @@
 // wording that names no header) and under g++; triage's root cause gives the header from the table,
 // and the same compile with the remedy's NVCC_APPEND_FLAGS / CXXFLAGS succeeds. Near misses: a
 // member the table does not have, and a namespace of the source's own that merely looks like std.
+// The same for Thrust's names under nvcc 13 (CCCL 3.0), whose header goes to nvcc alone.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -76,6 +77,50 @@ TEST(ForceIncludeCompile, NvccStdCoutWithoutIostreamBuildsWithTheTablesHeader) {
   EXPECT_NE((mine.ran.out + mine.ran.err).find("namespace \"mystd\" has no member \"cout\""), std::string::npos)
       << mine.ran.out << mine.ran.err;
   EXPECT_TRUE(!mine.remedy.retry || mine.remedy.env.count("TORCHSMITH_FORCE_INCLUDE") == 0) << mine.remedy.reason;
+}
+
+// Thrust's name with its namespace there and its header not (CUDA 13's CCCL 3.0 and newer torch headers
+// include fewer Thrust headers; torch's c10/util/complex.h still brings <thrust/complex.h> under nvcc):
+// nvcc 13 says `namespace "thrust" has no member "device"`, and the retry force-includes the header
+// stdlib.toml gives, for nvcc only. Near misses: a Thrust name the table lacks, and the source's own
+// namespace `thrust_utils`.
+TEST(ForceIncludeCompile, NvccThrustDeviceWithoutExecutionPolicyBuildsWithTheTablesHeaderForNvccOnly) {
+  std::string nvcc = find_nvcc();
+  if (nvcc.empty()) GTEST_SKIP() << "no nvcc (CUDA_HOME, CUDA_PATH or /usr/local/cuda)";
+  testkit::TempDir t("ts-force-include");
+  const std::string src = "#include <thrust/complex.h>\n"
+                          "template <class Policy> int on(const Policy&) { return 1; }\n"
+                          "int device_policy() { return on(thrust::device); }\n";
+  ASSERT_EQ(util::write_file_atomic(t / "policy.cu", src), "");
+  std::vector<std::string> argv{nvcc, "-c", "-arch=sm_90", "-o", t / "policy.o", t / "policy.cu"};
+  Attempt first = compile_and_diagnose(argv);
+  ASSERT_FALSE(first.ran.ok());
+  EXPECT_NE((first.ran.out + first.ran.err).find("namespace \"thrust\" has no member \"device\""), std::string::npos)
+      << first.ran.out << first.ran.err;
+  ASSERT_TRUE(first.remedy.retry) << first.remedy.refused;
+  EXPECT_EQ(first.remedy.kind, "force_include");
+  EXPECT_EQ(first.remedy.reason.rfind("MISSING_CCCL_HEADER: <thrust/execution_policy.h>", 0), 0u) << first.remedy.reason;
+  EXPECT_EQ(first.remedy.env.at("NVCC_APPEND_FLAGS"), "-include thrust/execution_policy.h");
+  EXPECT_EQ(first.remedy.env.count("CXXFLAGS"), 0u);  // nvcc's sources only
+  EXPECT_EQ(first.remedy.env.count("TORCHSMITH_FORCE_INCLUDE"), 0u);
+  Attempt retry = compile_and_diagnose(argv, {{"NVCC_APPEND_FLAGS", first.remedy.env.at("NVCC_APPEND_FLAGS")}});
+  EXPECT_TRUE(retry.ran.ok()) << retry.ran.out << retry.ran.err;
+  EXPECT_TRUE(fs::exists(t / "policy.o"));
+
+  // A Thrust name no row has: no header to include, so no retry.
+  ASSERT_EQ(util::write_file_atomic(t / "other.cu", "#include <thrust/complex.h>\nint f() { return thrust::frobnicate(1); }\n"), "");
+  Attempt unknown = compile_and_diagnose({nvcc, "-c", "-arch=sm_90", "-o", t / "other.o", t / "other.cu"});
+  ASSERT_FALSE(unknown.ran.ok());
+  EXPECT_NE((unknown.ran.out + unknown.ran.err).find("namespace \"thrust\" has no member \"frobnicate\""), std::string::npos)
+      << unknown.ran.out << unknown.ran.err;
+  EXPECT_FALSE(unknown.remedy.retry) << unknown.remedy.reason;
+  // The source's own namespace whose name starts like Thrust's: nothing of Thrust's force-included.
+  ASSERT_EQ(util::write_file_atomic(t / "mine.cu", "namespace thrust_utils { int x; }\nint f() { return thrust_utils::device(1); }\n"), "");
+  Attempt mine = compile_and_diagnose({nvcc, "-c", "-arch=sm_90", "-o", t / "mine.o", t / "mine.cu"});
+  ASSERT_FALSE(mine.ran.ok());
+  EXPECT_NE((mine.ran.out + mine.ran.err).find("namespace \"thrust_utils\" has no member \"device\""), std::string::npos)
+      << mine.ran.out << mine.ran.err;
+  EXPECT_TRUE(!mine.remedy.retry || mine.remedy.env.count("NVCC_APPEND_FLAGS") == 0) << mine.remedy.reason;
 }
 
 // The host compiler's side: CXXFLAGS carries the same -include (what CMake and the build helper read).

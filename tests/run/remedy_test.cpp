@@ -205,6 +205,27 @@ TEST(Remedy, ForceIncludeAddsTheHeaderEverywhereOnceAndPutsTheHelperFirst) {
   EXPECT_EQ(both.env.count("PYTHONPATH"), 0u);
 }
 
+// A Thrust/CUB header (the table's row says compiler = "nvcc"): nvcc's flags only, no CXXFLAGS, no
+// build helper, no reconfigure; the same header again is refused.
+TEST(Remedy, ForceIncludeOfAnNvccOnlyHeaderGoesToNvccAlone) {
+  Diag g("MISSING_CCCL_HEADER", triage::RemedyKind::force_include);
+  g.d.findings[0].remedy.header = "$1";
+  g.d.findings[0].remedy.compiler = "nvcc";
+  g.d.findings[0].captures = {"thrust/execution_policy.h"};
+  auto r = choose_remedy(g.d, {{"NVCC_APPEND_FLAGS", "--threads 2"}, {"PYTHONPATH", "/x"}}, {}, {}, 0, {});
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.env.at("NVCC_APPEND_FLAGS"), "--threads 2 -include thrust/execution_policy.h");
+  EXPECT_EQ(r.env.count("CXXFLAGS"), 0u);
+  EXPECT_EQ(r.env.count("TORCHSMITH_FORCE_INCLUDE"), 0u);
+  EXPECT_EQ(r.env.count("PYTHONPATH"), 0u);
+  EXPECT_FALSE(r.reconfigure);
+  EXPECT_EQ(r.reason, "MISSING_CCCL_HEADER: <thrust/execution_policy.h> force-included (-include thrust/execution_policy.h "
+                      "for nvcc, CUDA sources only)");
+  auto again = choose_remedy(g.d, r.env, {}, {}, 1, {});
+  EXPECT_FALSE(again.retry);
+  EXPECT_EQ(again.refused, "<thrust/execution_policy.h> is already force-included: the remedy did not help");
+}
+
 TEST(Remedy, ForceIncludeRefusesWhatIsNotAHeaderName) {
   Diag g("MISSING_STD_HEADER", triage::RemedyKind::force_include);
   g.d.findings[0].remedy.header = "$1";

@@ -184,12 +184,35 @@ TEST(EntityTable, StdMembersNameTheirHeader) {
   EXPECT_EQ(built.find_std_member("numeric_limits")->header, "limits");
   EXPECT_EQ(built.find_std_member("std::cout"), nullptr);
   EXPECT_EQ(built.find_std_member("Cout"), nullptr);
-  for (const auto& m : built.std_members)
-    EXPECT_EQ(m.source.rfind("https://en.cppreference.com/w/cpp/", 0), 0u) << m.name;
+  // Thrust's and CUB's names: by namespace and name, the header's relative path, for nvcc only.
+  ASSERT_NE(built.find_member("thrust", "device"), nullptr);
+  EXPECT_EQ(built.find_member("thrust", "device")->header, "thrust/execution_policy.h");
+  EXPECT_EQ(built.find_member("thrust", "device")->compiler, "nvcc");
+  EXPECT_EQ(built.find_member("thrust::cuda", "par")->header, "thrust/system/cuda/execution_policy.h");
+  EXPECT_EQ(built.find_member("cub", "DeviceRadixSort")->header, "cub/device/device_radix_sort.cuh");
+  EXPECT_EQ(built.find_member("std", "device"), nullptr);  // thrust::device's row is not std's
+  EXPECT_EQ(built.find_member("std", "sort")->header, "algorithm");  // nor is thrust::sort's
+  EXPECT_EQ(built.find_member("thrust_utils", "device"), nullptr);
+  EXPECT_TRUE(built.knows_namespace("thrust"));
+  EXPECT_FALSE(built.knows_namespace("thrust_utils"));
+  EXPECT_EQ(built.find_std_member("cout")->compiler, "");
+  for (const auto& m : built.std_members) {
+    if (m.ns.empty())
+      EXPECT_EQ(m.source.rfind("https://en.cppreference.com/w/cpp/", 0), 0u) << m.name;
+    else  // CCCL's header in its repository at the release CUDA 13.0 ships
+      EXPECT_EQ(m.source, "NVIDIA/cccl@v3.0.1:" + m.ns.substr(0, m.ns.find("::")) + "/" + m.header) << m.name;
+  }
   EntityTables t;
   auto bad = load_entity_text("stdlib.toml", "s.toml", "[[member]]\nname = \"cout\"\nheader = \"<iostream>\"\nsource = \"s\"\n", t);
   ASSERT_EQ(bad.size(), 1u);
-  EXPECT_NE(bad[0].find("s.toml:1: header is a standard header's name without <>"), std::string::npos) << bad[0];
+  EXPECT_NE(bad[0].find("s.toml:1: header is a header's name without <>"), std::string::npos) << bad[0];
+  for (const char* wrong : {"namespace = \"thrust::\"\nname = \"device\"\nheader = \"thrust/execution_policy.h\"\n",
+                            "namespace = \"thrust\"\nname = \"device\"\nheader = \"../thrust/execution_policy.h\"\n",
+                            "namespace = \"thrust\"\nname = \"device\"\nheader = \"thrust/execution_policy.h\"\ncompiler = \"g++\"\n"}) {
+    EntityTables w;
+    EXPECT_EQ(load_entity_text("stdlib.toml", "s.toml", std::string("[[member]]\n") + wrong + "source = \"s\"\n", w).size(), 1u) << wrong;
+    EXPECT_TRUE(w.std_members.empty()) << wrong;
+  }
   bad = load_entity_text("stdlib.toml", "s.toml", "[[member]]\nname = \"std::cout\"\nheader = \"iostream\"\nsource = \"s\"\n", t);
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_TRUE(t.std_members.empty());

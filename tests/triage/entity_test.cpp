@@ -690,6 +690,55 @@ TEST(Entity, AStdMemberWithoutItsHeaderNamesTheHeaderToForceInclude) {
   }
 }
 
+// A Thrust/CUB name used without its header (CUDA 13's CCCL 3.0 and newer torch headers include fewer
+// of them), in nvcc's, GCC's (UTF-8 quotes), clang's and MSVC's words, the namespace and the member read
+// as entities: stdlib.toml's header becomes the force-include remedy's header, for nvcc only. nvcc's
+// versioned inline namespace (thrust::THRUST_300001_SM_900_NS::cuda) is the source's thrust::cuda.
+// Near misses: a Thrust name the table lacks (a note, no header), the source's own `thrust_utils` and
+// `my::thrust` (not read), and CUB's removed iterators (their own signature).
+TEST(Entity, AThrustOrCubMemberWithoutItsHeaderNamesTheHeaderForNvcc) {
+  struct Case { const char* line; const char* header; };
+  const Case cases[] = {
+      {"/tmp/b/src/nms.cu(37): error: namespace \"thrust\" has no member \"device\"", "thrust/execution_policy.h"},
+      {"kdtree.h(390): error: namespace \"thrust\" has no member \"get\"", "thrust/tuple.h"},
+      {"k.cu(7): error: namespace \"thrust::THRUST_300001_SM_900_NS::cuda\" has no member \"par\"",
+       "thrust/system/cuda/execution_policy.h"},
+      {"k.cu(9): error: identifier \"thrust::device_ptr\" is undefined", "thrust/device_ptr.h"},
+      {"k.cpp:4:11: error: \xe2\x80\x98" "sort\xe2\x80\x99 is not a member of \xe2\x80\x98" "thrust\xe2\x80\x99", "thrust/sort.h"},
+      {"k.cpp:7:8: error: 'cub::DeviceRadixSort' has not been declared", "cub/device/device_radix_sort.cuh"},
+      {"k.cpp:5:11: error: no member named 'device_vector' in namespace 'thrust'", "thrust/device_vector.h"},
+      {"k.cu(3): error C2039: 'reduce': is not a member of 'thrust'", "thrust/reduce.h"},
+  };
+  for (const auto& c : cases) {
+    Diagnosis d = diagnose(std::string(c.line) + "\n");
+    ASSERT_TRUE(d.root()) << c.line;
+    EXPECT_EQ(d.root()->id, "MISSING_CCCL_HEADER") << c.line;
+    EXPECT_EQ(d.root()->remedy.kind, RemedyKind::force_include) << c.line;
+    EXPECT_EQ(d.root()->remedy.compiler, "nvcc") << c.line;
+    EXPECT_EQ(expand_captures(d.root()->remedy.header, d.root()->captures), c.header) << c.line;
+    EXPECT_NE(d.root()->fix.find(std::string("add '#include <") + c.header + ">'"), std::string::npos) << d.root()->fix;
+    EXPECT_NE(notes_of(*d.root()).find("stdlib.toml:"), std::string::npos) << notes_of(*d.root());
+  }
+  Diagnosis unknown = diagnose("k.cu(3): error: namespace \"thrust\" has no member \"frobnicate\"\n");
+  ASSERT_TRUE(unknown.root());
+  EXPECT_EQ(unknown.root()->id, "MISSING_CCCL_HEADER");
+  EXPECT_FALSE(valid_header_name(expand_captures(unknown.root()->remedy.header, unknown.root()->captures)));
+  EXPECT_NE(notes_of(*unknown.root()).find("thrust::frobnicate (line 1) is not in the table"), std::string::npos)
+      << notes_of(*unknown.root());
+  for (const char* other : {"k.cu(3): error: namespace \"thrust_utils\" has no member \"device\"\n",
+                            "k.cpp:3:8: error: 'device' is not a member of 'thrust_utils'\n",
+                            "k.cpp:3:8: error: 'device' is not a member of 'my::thrust'\n",
+                            "k.cpp:3:8: error: no member named 'device' in namespace 'mythrust'\n"}) {
+    Diagnosis d = diagnose(other);
+    if (!d.root()) continue;
+    EXPECT_NE(d.root()->id, "MISSING_CCCL_HEADER") << other;
+    EXPECT_EQ(notes_of(*d.root()).find("stdlib.toml"), std::string::npos) << other;
+  }
+  Diagnosis removed = diagnose("k.cu(3): error: namespace \"cub\" has no member \"CountingInputIterator\"\n");
+  ASSERT_TRUE(removed.root());
+  EXPECT_EQ(removed.root()->id, "CCCL_ITERATOR_REMOVED");
+}
+
 // A CUDA library entry point a CUDA release removed (cuda_api.toml), named by nvcc, GCC (ASCII and
 // UTF-8 quotes) and clang as undeclared, or by ld as an undefined reference: the answer names the entry
 // point, the release and the replacement from the table's row, and the port where one exists.
