@@ -30,6 +30,12 @@ const Wording kLongTailWordings[] = {
     // was read as a missing third-party header (MISSING_HEADER_GENERIC).
     {"/tmp/w/out/src/adder_cuda_kernel.cu:5:10: fatal error: THCUNN/SharedMem.cuh: No such file or directory",
      "THC_HEADERS_REMOVED"},
+    // lookforthechange's cuda_ops setup.py (batch 12's dev) on torch >= 2.6: include_paths/library_paths'
+    // cuda flag became device_type.
+    {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py\", line 317, in run_setup\n"
+     "    exec(code, locals())\n  File \"<string>\", line 4, in <module>\n"
+     "TypeError: library_paths() got an unexpected keyword argument 'cuda'",
+     "CPP_EXTENSION_CUDA_FLAG_REMOVED"},
     // edgeml's fastgrnn setup.py (batch 12's dev) imports its repository's package above it; setuptools'
     // PEP 517 backend runs setup.py's text as "<string>", so no frame names setup.py.
     {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py\", line 317, in run_setup\n"
@@ -107,8 +113,9 @@ TEST(LongTailWording, NearMisses) {
                     "THC_HEADERS_REMOVED"});
   // A package's own header in a folder whose name only starts like THCUNN's.
   expect_not_named({"/tmp/src/k.cu:3:10: fatal error: THCUNNx/SharedMem.cuh: No such file or directory", "THC_HEADERS_REMOVED"});
-  // A module `python -c` imports (its "<string>" is no setup.py's);
+  // Another keyword include_paths never took; a module `python -c` imports (its "<string>" is no setup.py's);
   // a KeyError of setup.py's own dict, and os.environ's of a program's frame.
+  expect_not_named({"TypeError: include_paths() got an unexpected keyword argument 'cudax'", "CPP_EXTENSION_CUDA_FLAG_REMOVED"});
   expect_not_named({"Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
                     "ModuleNotFoundError: No module named 'edgeml_pytorch'", "SETUP_PY_MODULE_NOT_IN_TREE"});
   expect_not_named({"  File \"/tmp/pip-req-build-x1/setup.py\", line 9, in <module>\n    v = versions['HL_ROOT']\n"
