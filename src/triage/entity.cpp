@@ -74,6 +74,14 @@ const std::uint64_t* build_step_near(const LogFacts& facts, std::uint64_t line) 
   return nullptr;
 }
 
+// A build step's line (log_fact build_step: setup.py's frame, setuptools' build_meta, a build env's path)
+// within the three lines above `line`.
+bool build_step_just_above(const LogFacts& facts, std::uint64_t line) {
+  for (const auto& s : facts.build_steps)
+    if (s < line && s + 3 >= line) return true;
+  return false;
+}
+
 // Import-time evidence: the traceback frame above the error is a program's, not a build's.
 bool import_frame(const Finding& f) {
   bool frame = false;
@@ -159,8 +167,10 @@ void environ_key_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
     if (!lookup || lookup->text.find(", in __getitem__") == std::string::npos) return;
     if (lookup->text.find("File \"<frozen os>\"") == std::string::npos && lookup->text.find("/os.py\", line ") == std::string::npos)
       return;
+    // The frame that called os.environ: setup.py's; where the finding's lines begin below it (they keep
+    // three before the error), a build step's frame line just above the lookup stands for it.
     const Evidence* caller = frame_line_above(f, lookup->line);
-    if (!caller || !setup_py_frame(f, *caller)) return;
+    if (caller ? !setup_py_frame(f, *caller) : !build_step_just_above(d.log_facts, lookup->line)) return;
     const Signature* to = set.find("SETUP_PY_ENV_VAR_UNSET");
     if (!to) return;
     f.captures.clear();
