@@ -145,6 +145,11 @@ constexpr SwitchRemedy kSwitchRemedies[] = {
      "the extension is already named from the package's load(): the remedy did not help",
      "[build.extension-name] setup.py's extension has no name: it gets the one the package's own "
                "torch.utils.cpp_extension.load(name=...) gives the same sources, where exactly one does (TORCHSMITH_EXT_NAME)"},
+    {"build.cpp-extension-device-type", "TORCHSMITH_CPP_EXT_DEVICE_TYPE",
+     "include_paths/library_paths already take cuda= as device_type: the remedy did not help",
+     "[build.cpp-extension-device-type] setup.py passes cuda= to torch.utils.cpp_extension's include_paths or "
+               "library_paths, which torch 2.6 made device_type=: inside the build, cuda=True/False is "
+               "device_type=\"cuda\"/\"cpu\" (TORCHSMITH_CPP_EXT_DEVICE_TYPE)"},
 };
 
 const SwitchRemedy* switch_remedy(const std::string& rule) {

@@ -74,6 +74,14 @@ const std::uint64_t* build_step_near(const LogFacts& facts, std::uint64_t line) 
   return nullptr;
 }
 
+// A build step's line (log_fact build_step: setup.py's frame, setuptools' build_meta, a build env's path)
+// within the three lines above `line`.
+bool build_step_just_above(const LogFacts& facts, std::uint64_t line) {
+  for (const auto& s : facts.build_steps)
+    if (s < line && s + 3 >= line) return true;
+  return false;
+}
+
 // Import-time evidence: the traceback frame above the error is a program's, not a build's.
 bool import_frame(const Finding& f) {
   bool frame = false;
@@ -90,28 +98,87 @@ bool import_frame(const Finding& f) {
   return frame;
 }
 
-// The traceback frame nearest above `line` among the finding's lines ("" when none).
-std::string frame_above(const Finding& f, std::uint64_t line) {
+// The traceback frame nearest above `line` among the finding's lines (null when none).
+const Evidence* frame_line_above(const Finding& f, std::uint64_t line) {
   const Evidence* best = nullptr;
   for (const auto* v : {&f.evidence, &f.context})
     for (const auto& e : *v)
       if (e.line < line && e.text.find("File \"") != std::string::npos && (!best || e.line > best->line)) best = &e;
-  return best ? best->text : std::string();
+  return best;
+}
+
+std::string frame_above(const Finding& f, std::uint64_t line) {
+  const Evidence* e = frame_line_above(f, line);
+  return e ? e->text : std::string();
+}
+
+// setup.py's own frame: its file by name (pip's setup.py run, `python setup.py`), or the `<string>`
+// module setuptools' PEP 517 backend runs setup.py's text as (build_meta's run_setup:
+// `exec(code, locals())`, which names no file). A `<string>` module is also what `python -c` runs, but
+// that one is the first frame of its traceback, right under "Traceback (most recent call last):"; the
+// exec'd setup.py is called from a frame above it (its source line, or Python 3.11's carets under it,
+// is the line above). The finding keeps three lines before its first evidence, so what is above may
+// be cut: with nothing of it left the frame is not taken.
+bool setup_py_frame(const Finding& f, const Evidence& frame) {
+  const std::string& t = frame.text;
+  std::size_t q = t.find("setup.py\", line ");
+  if (q != std::string::npos) return q == 0 || t[q - 1] == '/' || t[q - 1] == '\\' || t[q - 1] == '"';
+  if (t.find("File \"<string>\", line ") == std::string::npos || t.find(", in <module>") == std::string::npos) return false;
+  auto line_at = [&](std::uint64_t n) -> const Evidence* {
+    for (const auto* v : {&f.evidence, &f.context})
+      for (const auto& e : *v)
+        if (e.line == n) return &e;
+    return nullptr;
+  };
+  bool carets = false;
+  for (std::uint64_t n = frame.line - 1; n > 0; --n) {
+    const Evidence* e = line_at(n);
+    if (!e) return carets;  // carets are drawn under a caller's source line
+    if (e->text.find_first_not_of(" \t^~") == std::string::npos) { carets = true; continue; }
+    return e->text.find("Traceback (most recent call last)") == std::string::npos;
+  }
+  return false;
 }
 
 // `No module named X` right under setup.py's own frame, X no distribution the table knows: setup.py
 // imports a helper module it expects beside it (a file of a larger repository, outside the package).
 void local_module_rule(const SignatureSet& set, Diagnosis& d, Finding& f, std::string name, const Evidence& at) {
   if (f.sig) return;
-  std::string frame = frame_above(f, at.line);
-  std::size_t q = frame.find("setup.py\", line ");
-  if (q == std::string::npos || (q > 0 && frame[q - 1] != '/' && frame[q - 1] != '\\' && frame[q - 1] != '"')) return;
+  const Evidence* frame = frame_line_above(f, at.line);
+  if (!frame || !setup_py_frame(f, *frame)) return;
   if (auto dot = name.find('.'); dot != std::string::npos) name.resize(dot);
   const Signature* to = set.find("SETUP_PY_MODULE_NOT_IN_TREE");
   if (!to) return;
   reroute(d, f, *to, name);
   f.notes.push_back("module " + name + " (line " + std::to_string(at.line) + ") is imported by setup.py itself and is "
                     "no distribution of the module table: a file setup.py expects beside it");
+}
+
+// `KeyError: 'NAME'` raised by os.environ's lookup (the frame above is os's __getitem__) that setup.py's
+// own frame made: setup.py reads a build input from a variable with no default (auto-gredient's
+// `os.environ['HL_ROOT']`), the same cause as a setup.py that checks and raises itself.
+void environ_key_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  static const RE2 key_error(R"(^\s*KeyError: '([A-Za-z_][A-Za-z0-9_]*)'\s*$)");
+  for (const auto& e : f.evidence) {
+    std::string name;
+    if (!RE2::FullMatch(e.text, key_error, &name)) continue;
+    const Evidence* lookup = frame_line_above(f, e.line);
+    if (!lookup || lookup->text.find(", in __getitem__") == std::string::npos) return;
+    if (lookup->text.find("File \"<frozen os>\"") == std::string::npos && lookup->text.find("/os.py\", line ") == std::string::npos)
+      return;
+    // The frame that called os.environ: setup.py's; where the finding's lines begin below it (they keep
+    // three before the error), a build step's frame line just above the lookup stands for it.
+    const Evidence* caller = frame_line_above(f, lookup->line);
+    if (caller ? !setup_py_frame(f, *caller) : !build_step_just_above(d.log_facts, lookup->line)) return;
+    const Signature* to = set.find("SETUP_PY_ENV_VAR_UNSET");
+    if (!to) return;
+    f.captures.clear();
+    reroute(d, f, *to, name);
+    f.notes.push_back("setup.py reads os.environ['" + name + "'] (line " + std::to_string(e.line) +
+                      ") with no default: the variable is not set for the build");
+    return;
+  }
 }
 
 // The failure's own report under its line, when the line is a build tool's verdict on a package's build
@@ -731,6 +798,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   Finding& f = d.findings.front();
   header_rule(set, d, f);
   module_rule(set, d, f);
+  environ_key_rule(set, d, f);
   build_pip_rule(d, f);
   triton_rule(set, d, f);
   triton_fp8_rule(set, f);

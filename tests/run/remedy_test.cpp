@@ -548,3 +548,24 @@ TEST(Remedy, PythonAliasRetriesOnceWithTheSignaturesTable) {
 
 }  // namespace
 }  // namespace ts::run
+
+namespace ts::run {
+namespace {
+
+// lookforthechange's setup.py on torch >= 2.6: the retry takes cuda= as device_type through the helper, once.
+TEST(Remedy, CppExtensionDeviceTypeRetriesOnce) {
+  BuildDiag g("CPP_EXTENSION_CUDA_FLAG_REMOVED", "build.cpp-extension-device-type",
+              "TypeError: library_paths() got an unexpected keyword argument 'cuda'");
+  auto r = choose_remedy(g.d, {{"PYTHONPATH", "/x"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("TORCHSMITH_CPP_EXT_DEVICE_TYPE"), "1");
+  EXPECT_EQ(r.env.at("PYTHONPATH"), "{pyshim}:/x");
+  EXPECT_NE(r.reason.find("CPP_EXTENSION_CUDA_FLAG_REMOVED: [build.cpp-extension-device-type]"), std::string::npos) << r.reason;
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_CPP_EXT_DEVICE_TYPE", "1"}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("the remedy did not help"), std::string::npos) << again.refused;
+}
+
+}  // namespace
+}  // namespace ts::run

@@ -1419,3 +1419,69 @@ TEST(ApplyPorts, ATreeWithNothingToPortIsLeftAsItIs) {
 
 }  // namespace
 }  // namespace ts::source
+
+namespace ts::source {
+namespace {
+
+// THCUNN's SharedMem, THC's reduceBlock and its ReduceAdd (ShiftAddNAS' adder kernel, batch 10's dev, copied
+// from THCUNN's depthwise convolution): each include becomes its definition, once, where the file uses it.
+// Near misses: a file that includes THCReduceApplyUtils.cuh and never calls reduceBlock (what else it used has
+// no definition here), a file using ReduceMin from THCTensorMathReduce.cuh, a .cpp.
+TEST(PortRewrite, ThcReduceBlockHeadersBecomeTheirDefinitions) {
+  const std::string use = "\n__global__ void k(float* o, float v) {\n  SharedMem<float> smem;\n"
+                          "  float t = reduceBlock<float, ReduceAdd<float>>(smem.getPointer(), blockDim.x, v, ReduceAdd<float>(), 0);\n"
+                          "  if (threadIdx.x == 0) *o = t;\n}\n";
+  std::string p = port_one("port.thcunn-shared-mem", "#include <THCUNN/SharedMem.cuh>" + use);
+  EXPECT_TRUE(p.starts_with("// torchsmith port.thcunn-shared-mem: THCUNN/SharedMem.cuh went with THC")) << p;
+  EXPECT_NE(p.find("struct SharedMem {"), std::string::npos) << p;
+  EXPECT_TRUE(p.ends_with("#endif" + use)) << p;
+  p = port_one("port.thc-reduce-block", "#include <THC/THCReduceApplyUtils.cuh>" + use);
+  EXPECT_NE(p.find("__device__ T reduceBlock(T* smem, const unsigned int numVals, T threadVal, ReduceOp reduceOp, T init) {"),
+            std::string::npos) << p;
+  EXPECT_EQ(p.find("THCReduceApplyUtils.cuh>"), std::string::npos) << p;
+  p = port_one("port.thc-reduce-ops", "#include \"THC/THCTensorMathReduce.cuh\"" + use);
+  EXPECT_NE(p.find("struct ReduceAdd {"), std::string::npos) << p;
+  const std::string apply_only = "#include <THC/THCReduceApplyUtils.cuh>\n__global__ void k() { getLinearBlockId<int>(); }\n";
+  EXPECT_EQ(port_one("port.thc-reduce-block", apply_only), apply_only);
+  const std::string min = "#include <THC/THCTensorMathReduce.cuh>" + use + "ReduceMin<float> m;\n";
+  EXPECT_EQ(port_one("port.thc-reduce-ops", min), min);
+  const std::string host = "#include <THCUNN/SharedMem.cuh>\nint f();\n";
+  EXPECT_EQ(port_one("port.thcunn-shared-mem", host, "ops.cpp"), host);
+}
+
+// The same kernel with nvcc 13.0 (no torch: the headers are missing either way): it stops on the THCUNN
+// include before, compiles (host and device, sm_86) ported, and the tree reverts byte for byte.
+TEST(PortNvcc, ThcReduceBlockKernelCompilesOnlyPorted) {
+  std::string nvcc = find_nvcc();
+  if (nvcc.empty()) GTEST_SKIP() << "no nvcc (CUDA_HOME, CUDA_PATH or /usr/local/cuda): this test compiles CUDA";
+  const std::string src = "#include <cuda_runtime.h>\n#include <THCUNN/SharedMem.cuh>\n#include <THC/THCReduceApplyUtils.cuh>\n"
+                          "#include <THC/THCTensorMathReduce.cuh>\n"
+                          "template <typename scalar_t>\n__global__ void grad_weight(const scalar_t* in, scalar_t* out, int n) {\n"
+                          "  SharedMem<scalar_t> smem;\n  scalar_t grad = 0;\n"
+                          "  for (int i = threadIdx.x; i < n; i += blockDim.x) grad += in[i];\n  __syncthreads();\n"
+                          "  scalar_t *buf = smem.getPointer();\n"
+                          "  scalar_t tval = reduceBlock<scalar_t, ReduceAdd<scalar_t>>(buf, blockDim.x, grad, ReduceAdd<scalar_t>(), 0);\n"
+                          "  if (threadIdx.x == 0) out[blockIdx.x] = tval;\n}\n"
+                          "void launch(const float* a, float* b, const double* c, double* d, int n) {\n"
+                          "  grad_weight<float><<<1, 64, 64 * sizeof(float)>>>(a, b, n);\n"
+                          "  grad_weight<double><<<1, 96, 96 * sizeof(double)>>>(c, d, n);\n}\n";
+  testkit::TempDir t("ts-port-thc-reduce");
+  ASSERT_EQ(util::write_file_atomic(t / "adder_cuda_kernel.cu", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(5);  // a loaded 2-core machine
+  std::vector<std::string> argv{nvcc, "-std=c++20", "-arch=sm_86", "-c", "-o", t / "k.o", t / "adder_cuda_kernel.cu"};
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE((before.out + before.err).find("THCUNN/SharedMem.cuh: No such file or directory"), std::string::npos)
+      << before.out << before.err;
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.thcunn-shared-mem", "port.thc-reduce-block", "port.thc-reduce-ops"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.out << after.err.substr(0, 3000);
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "adder_cuda_kernel.cu"), src);
+}
+
+}  // namespace
+}  // namespace ts::source

@@ -407,6 +407,13 @@ c('TENSOR_TYPE_DISPATCH_REMOVED', [F, '/home/u/ext/src/roi_align_kernel.cu(312):
 c('PY312_DISTUTILS_REMOVED', ['Traceback (most recent call last):', '  File "/tmp/pip-install-x/pkg/setup.py", line 3, in <module>', '    from distutils.core import setup', "ModuleNotFoundError: No module named 'distutils'"],
   ["DeprecationWarning: The distutils package is deprecated and slated for removal in Python 3.12"])
 # neuralnet-pytorch (the long-tail bench, batch 10's dev) on Python 3.12: its versioneer.py's get_config_from_root.
+# lookforthechange's cuda_ops (the long-tail bench, batch 12's dev) on torch >= 2.6, through setuptools' PEP 517 backend.
+c('CPP_EXTENSION_CUDA_FLAG_REMOVED', ['Traceback (most recent call last):',
+  '  File "/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py", line 317, in run_setup',
+  '    exec(code, locals())',
+  '  File "<string>", line 4, in <module>',
+  "TypeError: library_paths() got an unexpected keyword argument 'cuda'"],
+  ["TypeError: include_paths() got an unexpected keyword argument 'cuda_home'"])
 c('PY312_CONFIGPARSER_REMOVED', ['Traceback (most recent call last):',
   '  File "/tmp/w/torchsmith-neuralnet-pytorch/out/src/setup.py", line 40, in <module>',
   '    version=versioneer.get_version(),',

@@ -30,6 +30,31 @@ const Wording kLongTailWordings[] = {
     // was read as a missing third-party header (MISSING_HEADER_GENERIC).
     {"/tmp/w/out/src/adder_cuda_kernel.cu:5:10: fatal error: THCUNN/SharedMem.cuh: No such file or directory",
      "THC_HEADERS_REMOVED"},
+    // lookforthechange's cuda_ops setup.py (batch 12's dev) on torch >= 2.6: include_paths/library_paths'
+    // cuda flag became device_type.
+    {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py\", line 317, in run_setup\n"
+     "    exec(code, locals())\n  File \"<string>\", line 4, in <module>\n"
+     "TypeError: library_paths() got an unexpected keyword argument 'cuda'",
+     "CPP_EXTENSION_CUDA_FLAG_REMOVED"},
+    // edgeml's fastgrnn setup.py (batch 12's dev) imports its repository's package above it; setuptools'
+    // PEP 517 backend runs setup.py's text as "<string>", so no frame names setup.py.
+    {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py\", line 317, in run_setup\n"
+     "    exec(code, locals())\n  File \"<string>\", line 4, in <module>\n"
+     "ModuleNotFoundError: No module named 'edgeml_pytorch'",
+     "SETUP_PY_MODULE_NOT_IN_TREE"},
+    // auto-gredient's gradient_halide setup.py (batch 12's dev): hlr = os.environ['HL_ROOT'], unset.
+    {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py\", line 317, in run_setup\n"
+     "    exec(code, locals())\n  File \"<string>\", line 5, in <module>\n"
+     "  File \"<frozen os>\", line 685, in __getitem__\nKeyError: 'HL_ROOT'",
+     "SETUP_PY_ENV_VAR_UNSET"},
+    // The same on Python 3.11 (this machine's venv): carets under the exec line.
+    {"  File \"/v/lib/python3.11/site-packages/setuptools/build_meta.py\", line 317, in run_setup\n"
+     "    exec(code, locals())  # noqa: S102 # exec is intentional here\n    ^^^^^^^^^^^^^^^^^^^^\n"
+     "  File \"<string>\", line 5, in <module>\n  File \"<frozen os>\", line 679, in __getitem__\nKeyError: 'HL_ROOT'",
+     "SETUP_PY_ENV_VAR_UNSET"},
+    {"  File \"/tmp/pip-req-build-x1/setup.py\", line 5, in <module>\n    hlr = os.environ['HL_ROOT']\n"
+     "  File \"/usr/lib/python3.10/os.py\", line 680, in __getitem__\n    raise KeyError(key) from None\nKeyError: 'HL_ROOT'",
+     "SETUP_PY_ENV_VAR_UNSET"},
     // mlp_maps' hashencoder: its setup.py's CUDAExtension has its name commented out.
     {"  File \"/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py\", line 317, in run_setup\n"
      "    exec(code, locals())\n  File \"<string>\", line 16, in <module>\n"
@@ -88,6 +113,15 @@ TEST(LongTailWording, NearMisses) {
                     "THC_HEADERS_REMOVED"});
   // A package's own header in a folder whose name only starts like THCUNN's.
   expect_not_named({"/tmp/src/k.cu:3:10: fatal error: THCUNNx/SharedMem.cuh: No such file or directory", "THC_HEADERS_REMOVED"});
+  // Another keyword include_paths never took; a module `python -c` imports (its "<string>" is no setup.py's);
+  // a KeyError of setup.py's own dict, and os.environ's of a program's frame.
+  expect_not_named({"TypeError: include_paths() got an unexpected keyword argument 'cudax'", "CPP_EXTENSION_CUDA_FLAG_REMOVED"});
+  expect_not_named({"Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
+                    "ModuleNotFoundError: No module named 'edgeml_pytorch'", "SETUP_PY_MODULE_NOT_IN_TREE"});
+  expect_not_named({"  File \"/tmp/pip-req-build-x1/setup.py\", line 9, in <module>\n    v = versions['HL_ROOT']\n"
+                    "KeyError: 'HL_ROOT'", "SETUP_PY_ENV_VAR_UNSET"});
+  expect_not_named({"  File \"/home/u/app/train.py\", line 5, in <module>\n    root = os.environ['HL_ROOT']\n"
+                    "  File \"<frozen os>\", line 685, in __getitem__\nKeyError: 'HL_ROOT'", "SETUP_PY_ENV_VAR_UNSET"});
   expect_not_named({"TypeError: CUDAExtension() missing 1 required positional argument: 'sources'",
                     "SETUP_PY_EXTENSION_WITHOUT_NAME"});
   expect_not_named({"TypeError: load() missing 1 required positional argument: 'name'", "SETUP_PY_EXTENSION_WITHOUT_NAME"});

@@ -83,6 +83,10 @@
 #    trigger: setup.py stopped on a name the target Python removed, with the signature's table): each
 #    removed name (module:owner.name) becomes the name it aliased, on the module or class, when the module
 #    loads, only where absent; an old versioneer.py's configparser.SafeConfigParser()/readfp() on 3.12;
+#  - build.cpp-extension-device-type, TORCHSMITH_CPP_EXT_DEVICE_TYPE=1 (a live trigger: setup.py called
+#    torch.utils.cpp_extension.include_paths(cuda=True) or library_paths(cuda=True), whose `cuda` flag
+#    torch 2.6 made `device_type`): where the function takes device_type and no cuda, cuda=True/False (or
+#    a bool passed first) becomes device_type="cuda"/"cpu"; lookforthechange's setup.py;
 #  - build.setup-flag, TORCHSMITH_SETUP_FLAGS="--cuda-ext": setup.py builds its CUDA extension only when
 #    its own flag is in sys.argv and removes it itself (neuralnet-pytorch); setuptools' PEP 517 backend
 #    runs setup.py with the flag added to the command line it sets;
@@ -310,6 +314,42 @@ _SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".cu")
 
 def _ext_name_wanted():
     return os.environ.get("TORCHSMITH_EXT_NAME") == "1"
+
+
+def _device_type_wanted():
+    return os.environ.get("TORCHSMITH_CPP_EXT_DEVICE_TYPE") == "1"
+
+
+def _take_cuda_flag(m):
+    # build.cpp-extension-device-type: include_paths/library_paths took `cuda: bool` until torch 2.6
+    # generalised it to `device_type: str` (pytorch/pytorch@67735d1), so an old setup.py's cuda=True
+    # raised TypeError, and a positional True silently asked for the CPU's paths. Only a function that
+    # takes device_type and no cuda is wrapped: an older torch keeps its own.
+    import functools
+    import inspect
+    for fname in ("include_paths", "library_paths"):
+        fn = getattr(m, fname, None)
+        try:
+            params = inspect.signature(fn).parameters if fn else {}
+        except (TypeError, ValueError):
+            continue
+        if "device_type" not in params or "cuda" in params:
+            continue
+
+        def wrapper(*args, _fn=fn, _name=fname, **kwargs):
+            if "cuda" in kwargs and "device_type" not in kwargs:
+                flag = kwargs.pop("cuda")
+                kwargs["device_type"] = "cuda" if flag else "cpu"
+                _say("[build.cpp-extension-device-type] %s(cuda=%r) is %s(device_type=%r) since torch 2.6 "
+                     "(TORCHSMITH_CPP_EXT_DEVICE_TYPE)" % (_name, flag, _name, kwargs["device_type"]))
+            elif args and isinstance(args[0], bool):
+                device = "cuda" if args[0] else "cpu"
+                _say("[build.cpp-extension-device-type] %s(%r) is %s(device_type=%r) since torch 2.6 "
+                     "(TORCHSMITH_CPP_EXT_DEVICE_TYPE)" % (_name, args[0], _name, device))
+                args = (device,) + tuple(args[1:])
+            return _fn(*args, **kwargs)
+
+        setattr(m, fname, functools.wraps(fn)(wrapper))
 
 
 def _load_calls(base):
@@ -1540,12 +1580,14 @@ def _hooks():
     if _gpu_target():
         targets["torch"] = _answer_for_target
     guard = bool(os.environ.get("TORCH_CUDA_ARCH_LIST"))  # the plan's list, wherever a flag's text would hide it
-    if guard or _ext_name_wanted():
+    if guard or _ext_name_wanted() or _device_type_wanted():
         def after_cpp_extension(m):
             if guard:
                 _guard_arch_check(m)
             if _ext_name_wanted():
                 _name_extensions(m)
+            if _device_type_wanted():
+                _take_cuda_flag(m)
         targets["torch.utils.cpp_extension"] = after_cpp_extension
     one_setup = os.environ.get("TORCHSMITH_ONE_SETUP") == "1"
     if one_setup or _subpackages_wanted():
