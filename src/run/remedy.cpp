@@ -331,21 +331,18 @@ bool force_include(const triage::Finding& root, const std::map<std::string, std:
   std::string h = triage::expand_captures(root.remedy.header, root.captures);
   if (!triage::valid_header_name(h)) { r.refused = "no header name in the log line"; return false; }
   const bool nvcc_only = root.remedy.compiler == "nvcc";
+  // The variable that records this remedy's headers, and the header as it stands there.
+  const std::string key = nvcc_only ? "NVCC_APPEND_FLAGS" : "TORCHSMITH_FORCE_INCLUDE";
   std::string have;
+  if (auto it = env.find(key); it != env.end()) have = " " + it->second + " ";
+  if (have.find(std::string(nvcc_only ? " -include " : " ") + h + " ") != std::string::npos) {
+    r.refused = "<" + h + "> is already force-included: the remedy did not help";
+    return false;
+  }
   if (nvcc_only) {
-    if (auto it = env.find("NVCC_APPEND_FLAGS"); it != env.end()) have = " " + it->second + " ";
-    if (have.find(" -include " + h + " ") != std::string::npos) {
-      r.refused = "<" + h + "> is already force-included: the remedy did not help";
-      return false;
-    }
     r.env["NVCC_APPEND_FLAGS"] = appended(env, "NVCC_APPEND_FLAGS", "-include " + h);
     r.reason = root.id + ": <" + h + "> force-included (-include " + h + " for nvcc, CUDA sources only)";
     return true;
-  }
-  if (auto it = env.find("TORCHSMITH_FORCE_INCLUDE"); it != env.end()) have = " " + it->second + " ";
-  if (have.find(" " + h + " ") != std::string::npos) {
-    r.refused = "<" + h + "> is already force-included: the remedy did not help";
-    return false;
   }
   if (have.empty()) {
     auto py = env.find("PYTHONPATH");
