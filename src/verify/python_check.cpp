@@ -232,6 +232,11 @@ class PythonCheck {
     }
     rep_.requires_dist = meta->requires_dist;
     split_op_libraries(*meta, site);
+    for (const auto& t : meta->top_level_empty)
+      rep_.verdicts.push_back(verdict("", Check::modules, Outcome::note,
+                                      "top_level.txt names " + t + ", but the wheel installs no file of it (setup.py's "
+                                      "packages= names a directory with no Python file): not imported, as no install "
+                                      "of this wheel could import it"));
     const auto& tops = meta->top_level;
     std::string& name = import_name_;
     const auto top_of = [](const std::string& m) { return m.substr(0, m.find('.')); };
