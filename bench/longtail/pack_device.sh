@@ -127,8 +127,12 @@ print(p.get("submodules", {}).get(sys.argv[3], "-"))' "$here/corpus.toml" "$name
 }
 
 # Files the package reaches above its subdir through quoted includes (fairseq's lightconv_layer:
-# `#include "../cuda_utils.cu"`), and what those include in turn, appended from the same commit, as
-# torchsmith's run copies them (src/source/outside_reach.cpp). The subdir's own archive keeps its sha256.
+# `#include "../cuda_utils.cu"`), and what those include in turn, and the paths its setup.py spells
+# above it (NeuralTracking's csrc: os.path.join(dirname(__file__), '..', 'external', 'eigen3'), a whole
+# directory), appended from the same commit, as torchsmith's run copies them
+# (src/source/outside_reach.cpp, whose setup_py_paths_above this reads with Python's ast: literal
+# runs joined by a ...join call or `/`, starting with '..'; never a directory holding the subdir).
+# The subdir's own archive keeps its sha256.
 # ADD_OUTSIDE_REACH GIT_DIR REV SUBDIR; reads tarball, scratch.
 add_outside_reach() {
   [ "$3" = . ] && return 0
@@ -140,6 +144,49 @@ files = subprocess.run(["git", "-C", git, "ls-tree", "-r", "--name-only", rev, "
 have = set(subprocess.run(["git", "-C", git, "ls-tree", "-r", "--name-only", rev], capture_output=True, text=True).stdout.split())
 exts = (".c", ".cc", ".cpp", ".cxx", ".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl")
 queue, out = [f for f in files if f.endswith(exts)], []
+import ast
+trees = set(subprocess.run(["git", "-C", git, "ls-tree", "-r", "-d", "--name-only", rev], capture_output=True, text=True).stdout.split())
+setup = subprocess.run(["git", "-C", git, "show", rev + ":" + sub.rstrip("/") + "/setup.py"], capture_output=True).stdout.decode("utf-8", "replace")
+def parts(n):  # the literal parts of a path expression, or None
+    if isinstance(n, ast.Constant) and isinstance(n.value, str): return [n.value]
+    if isinstance(n, ast.Attribute) and n.attr == "pardir": return [".."]
+    if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div):
+        l, r = parts(n.left), parts(n.right)
+        return (l or []) + r if r is not None else None
+    return None
+runs = []
+try:
+    tree = ast.parse(setup)
+    inner = set()  # a join call's argument or a `/` operand: only the whole expression is a path
+    for n in ast.walk(tree):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div): inner |= {id(n.left), id(n.right)}
+        f = n.func if isinstance(n, ast.Call) else None
+        if f is not None and (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")).endswith("join"):
+            inner |= {id(a) for a in n.args}
+    for n in ast.walk(tree):
+        f = n.func if isinstance(n, ast.Call) else None
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if f is not None and name.endswith("join"):
+            run = []
+            for a in n.args + [None]:
+                p = parts(a) if a is not None else None
+                if p is None or (isinstance(a, ast.BinOp) and run):
+                    if run: runs.append(run)
+                    run = [] if p is None else p
+                else:
+                    run += p
+        elif isinstance(n, (ast.BinOp, ast.Constant)) and id(n) not in inner and parts(n):
+            runs.append(parts(n))
+except SyntaxError:
+    pass
+for run in runs:
+    t = posixpath.normpath(posixpath.join(sub, *run))
+    rel = posixpath.normpath("/".join(run))
+    if not (rel == ".." or rel.startswith("../")) or sub.rstrip("/").startswith(t.rstrip("/") + "/") or t in out:
+        continue
+    if t in have or t in trees:
+        out.append(t)
+        if t in have and t.endswith(exts): queue.append(t)
 while queue:
     f = queue.pop(0)
     text = subprocess.run(["git", "-C", git, "show", rev + ":" + f], capture_output=True).stdout.decode("utf-8", "replace")

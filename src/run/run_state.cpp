@@ -45,6 +45,7 @@ std::string absolute_dir(const std::string& d) {
 // relative place (new or changed ones only); "" or the error.
 std::string copy_outside_reach(const std::string& from, const std::string& to, const source::OutsideReach& reach,
                                RunState& s) {
+  for (const auto& l : reach.left) s.say("not copied beside the source copy: setup.py names " + l);
   if (reach.files.empty()) return "";
   for (const auto& rel : reach.files) {
     std::error_code ec;
@@ -73,8 +74,9 @@ bool claim_trees(RunState& s) {
   if (!plan.import_name.empty() && !src.empty()) {
     copy_from = src;
     src.clear();
-    // A package that includes files above its directory is copied with them, at the same relative
-    // place: OUT/src holds its last `depth` directories, the package below them.
+    // A package that includes files above its directory, or whose setup.py names paths above it
+    // (include_dirs, sources), is copied with them, at the same relative place: OUT/src holds its
+    // last `depth` directories, the package below them.
     reach = source::find_outside_reach(copy_from);
     if (reach.depth > 0)
       src = absolute_dir(s.o.out_dir) + "/src/" + source::tail_components(fs::weakly_canonical(copy_from, ec).string(),

@@ -47,25 +47,28 @@ WheelKind wheel_kind(const std::string& wheel, const std::string& scratch) {
   auto zip = formats::ZipArchive::open(m.bytes(), &err);
   if (!zip) return k;
   std::set<std::string> tops;
+  std::vector<std::string> names;
+  std::string top_level;
   for (const auto& mem : zip->members()) {
+    names.push_back(mem.name);
     auto slash = mem.name.find('/');
     std::string top = mem.name.substr(0, slash);
     if (top.ends_with(".dist-info")) {
       if (mem.name.substr(slash + 1) != "top_level.txt") continue;
       std::string to = scratch + "/top_level.txt";
-      if (!zip->extract(mem, to).empty()) continue;
-      std::istringstream in(util::read_file(to).value_or(""));
-      std::string line;
-      while (std::getline(in, line))
-        if (!(line = util::trim(line)).empty()) {
-          k.module = line;
-          return k;
-        }
+      if (zip->extract(mem, to).empty()) top_level = util::read_file(to).value_or("");
       continue;
     }
     if (top.ends_with(".data")) continue;
     if (slash == std::string::npos) top = top.substr(0, top.find('.'));  // mod.py, mod.cpython-311-x86_64-linux-gnu.so
     if (!top.empty()) tops.insert(top);
+  }
+  // top_level.txt's first name the wheel holds files of (wheel_meta_from: a listed package with no
+  // file in the wheel, OpenVideoEnhance's `extension`, is not what it installs).
+  if (!util::trim(top_level).empty()) {
+    WheelMeta meta = wheel_meta_from(names, "", top_level);
+    if (!meta.top_level.empty()) k.module = meta.top_level.front();
+    return k;
   }
   if (tops.size() == 1) k.module = *tops.begin();
   return k;
@@ -232,6 +235,11 @@ class PythonCheck {
     }
     rep_.requires_dist = meta->requires_dist;
     split_op_libraries(*meta, site);
+    for (const auto& t : meta->top_level_empty)
+      rep_.verdicts.push_back(verdict("", Check::modules, Outcome::note,
+                                      "top_level.txt names " + t + ", but the wheel installs no file of it (setup.py's "
+                                      "packages= names a directory with no Python file): not imported, as no install "
+                                      "of this wheel could import it"));
     const auto& tops = meta->top_level;
     std::string& name = import_name_;
     const auto top_of = [](const std::string& m) { return m.substr(0, m.find('.')); };

@@ -106,6 +106,25 @@ WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::st
       w.compiled_files.emplace(dotted, path);
     }
   }
+  // A listed name with no installed file: a directory (a package, or a PEP 420 namespace package with
+  // no __init__.py) or a module (NAME.py, NAME.cpython-...so) of that name is what an import finds.
+  if (!from_files && !members.empty()) {
+    std::vector<std::string> have;
+    for (const auto& m : members) {
+      if (m.empty() || m.back() == '/') continue;
+      std::string path = installed_path(m);
+      if (path.empty()) continue;
+      if (auto slash = path.find('/'); slash != std::string::npos) add_once(have, path.substr(0, slash));
+      else if (ends_with(path, ".py") || ends_with(path, ".so")) add_once(have, path.substr(0, path.find('.')));
+    }
+    std::vector<std::string> kept;
+    for (const auto& t : w.top_level)
+      (std::find(have.begin(), have.end(), t) != have.end() ? kept : w.top_level_empty).push_back(t);
+    if (kept.empty())  // none it lists is there: the wheel's own files say what imports
+      for (const auto& h : have)
+        if (identifier(h)) kept.push_back(h);
+    w.top_level = kept;
+  }
   return w;
 }
 

@@ -391,6 +391,26 @@ TEST(PipelinePorts, ABuildsOwnPortRoundTakesTheTabsToo) {
   EXPECT_EQ(util::read_file(src + "/pkg/helper.py").value_or(""), kExpanded);
 }
 
+// neuralnet-pytorch: its CUDA sources need the THC ports, and its Python imports torch._six, gone in
+// torch 2.0. The build's one port round takes every port of the catalogue that matches, the Python
+// ones too, so the import verify makes is already ported: no second round is needed (or spent).
+TEST(PipelinePorts, ABuildsOwnPortRoundTakesTheTorchSixImportsToo) {
+  Fixture f;
+  std::string src = f.tree("out/src");
+  std::filesystem::create_directories(src + "/pkg");
+  const std::string six = "import torch as T\nfrom torch._six import container_abcs\nS = T._six.string_classes\n";
+  ASSERT_EQ(util::write_file_atomic(src + "/pkg/layers.py", six), "");
+  f.fake.script["build"].push_back({.exit_code = 1});
+  BuildOutcome r = run_build(verified_plan(), f.opts());
+  ASSERT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(f.fake.names(), (std::vector<std::string>{"build", "build", "verify"}));
+  ASSERT_EQ(r.record.retries.size(), 1u);
+  EXPECT_NE(r.record.retries[0].reason.find("port.at-check port.torch-six-container-abcs port.torch-six-string-classes-attr"),
+            std::string::npos) << r.record.retries[0].reason;
+  EXPECT_EQ(util::read_file(src + "/pkg/layers.py").value_or(""),
+            "import torch as T\nimport collections.abc as container_abcs\nS = (str, bytes)\n");
+}
+
 TEST(PipelinePorts, ATabbedFileIsNotPortedForAVerifyFailureThatIsNoImport) {
   Fixture f;
   std::string src = python_tree(f, kTabbed);

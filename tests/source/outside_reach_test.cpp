@@ -49,5 +49,61 @@ TEST(OutsideReach, IncludesThatStayInsideOrFindNothingReachNothing) {
   EXPECT_TRUE(r.files.empty());
 }
 
+// NeuralTracking's csrc/setup.py: include_dirs holds os.path.join(os.path.dirname(__file__), '..',
+// 'external', 'eigen3'), a directory of the repository beside csrc that no quoted include names.
+TEST(OutsideReach, ADirectoryTheSetupPyNamesAboveThePackageIsCarriedWhole) {
+  testkit::TempDir t;
+  fs::path repo = fs::path(t.path()) / "NeuralTracking";
+  write(repo / "csrc/setup.py",
+        "import os\n"
+        "# eigen = os.path.join('..', 'not', 'this')\n"
+        "def get_extensions():\n"
+        "    eigen_include_dir = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', 'external', 'eigen3'))\n"
+        "    srcs = ['main.cpp', '../shared/util.cpp']\n"
+        "    return [eigen_include_dir, srcs]\n");
+  write(repo / "csrc/main.cpp", "#include <Eigen/Dense>\n");
+  write(repo / "external/eigen3/Eigen/Dense", "#include \"Core\"\n");
+  write(repo / "external/eigen3/Eigen/Core", "\n");
+  write(repo / "shared/util.cpp", "#include \"util.h\"\n");
+  write(repo / "shared/util.h", "\n");
+  write(repo / "not/this/x.h", "\n");
+  write(repo / "experiments/model.pt", "weights");
+  auto r = find_outside_reach((repo / "csrc").string());
+  EXPECT_EQ(r.depth, 1);
+  // setup.py's first, in its order (a directory's files sorted), then what a file it names includes.
+  EXPECT_EQ(r.files, (std::vector<std::string>{"../external/eigen3/Eigen/Core", "../external/eigen3/Eigen/Dense",
+                                               "../shared/util.cpp", "../shared/util.h"}));
+  ASSERT_EQ(r.why.size(), 4u);
+  EXPECT_EQ(r.why[0].rfind("setup.py:4: eigen_include_dir = os.path.abspath(os.path.join(", 0), 0u) << r.why[1];
+  EXPECT_TRUE(r.left.empty());
+}
+
+TEST(OutsideReach, SetupPyPathsAboveAreJoinedOnlyWhereTheyJoin) {
+  using P = std::vector<std::pair<std::string, int>>;
+  EXPECT_EQ(setup_py_paths_above("d = os.path.join(here, os.pardir, 'third_party',\n    'cub')\n"), (P{{"../third_party/cub", 1}}));
+  EXPECT_EQ(setup_py_paths_above("p = Path(__file__).parent / '..' / 'include'\n"), (P{{"../include", 1}}));
+  // A list of sources is no join; a join back inside, an absolute path, an f-string and a docstring reach nothing.
+  EXPECT_EQ(setup_py_paths_above("s = ['../a.cpp', '../b.cpp']\n"), (P{{"../a.cpp", 1}, {"../b.cpp", 1}}));
+  EXPECT_TRUE(setup_py_paths_above("x = osp.join(d, 'sub', '..', 'inc')\ny = '/usr/../include'\n"
+                                   "z = f'../{name}'\n\"\"\"\nsee '../docs'\n\"\"\"\n").empty());
+}
+
+// Near misses: the repository root itself (a sys.path entry), a path above that does not exist (CAFI's
+// compiler_args.json, written by a script), one more levels up than the copy takes: nothing carried.
+TEST(OutsideReach, SetupPyPathsThatHoldThePackageOrAreNotThereReachNothing) {
+  testkit::TempDir t;
+  fs::path repo = fs::path(t.path()) / "a/b/c/repo";
+  write(repo / "pkg/setup.py",
+        "import sys, os\nsys.path.append(os.path.abspath(os.path.join(os.path.dirname(__file__), '..')))\n"
+        "args = open('../../compiler_args.json')\ninc = '../../../../far'\n");
+  write(repo / "pkg/k.cpp", "int k;\n");
+  write(fs::path(t.path()) / "far/x.h", "\n");
+  auto r = find_outside_reach((repo / "pkg").string());
+  EXPECT_EQ(r.depth, 0);
+  EXPECT_TRUE(r.files.empty());
+  ASSERT_EQ(r.left.size(), 1u);
+  EXPECT_EQ(r.left[0].rfind("..: holds the package itself (setup.py:2: ", 0), 0u) << r.left[0];
+}
+
 }  // namespace
 }  // namespace ts::source

@@ -120,7 +120,7 @@ class EachPort : public ::testing::TestWithParam<Case> {};
 
 TEST_P(EachPort, RewritesItsApiAndLeavesANearMissAlone) {
   std::string id = GetParam().id;
-  bool py = id.rfind("port.pkg-resources", 0) == 0 || id == "port.python2-tabs";
+  bool py = id.rfind("port.pkg-resources", 0) == 0 || id.rfind("port.torch-six", 0) == 0 || id == "port.python2-tabs";
   EXPECT_EQ(port_one(id, GetParam().before, py ? "__init__.py" : "ops.cu"),
             GetParam().after);
 }
@@ -153,6 +153,43 @@ TEST(PortPython, APackageReadingItsVersionThroughPkgResourcesImportsOncePorted) 
     EXPECT_TRUE(after.ok()) << after.err;
     EXPECT_EQ(after.out, "1.2.3\n");
   }
+}
+
+// The torch._six ports on a minimal package (neuralnet-pytorch's imports) against a torch with no
+// torch._six, as torch >= 2.0: unported, its import fails; ported, each name is the object it aliased.
+TEST(PortPython, APackageImportingFromTorchSixImportsOncePorted) {
+  auto probe = util::run({"python3", "-S", "-c", "pass"}, {std::chrono::seconds(30)});
+  if (!probe.ok()) GTEST_SKIP() << "no python3: " << probe.err;
+  testkit::TempDir t("ts-port-six");
+  std::filesystem::create_directories(t / "torch");
+  std::filesystem::create_directories(t / "lt_six");
+  ASSERT_EQ(util::write_file_atomic(t / "torch/__init__.py", "__version__ = '2.15.0'\n"), "");
+  const std::string init = "import torch as T\n"
+                           "from torch._six import container_abcs, string_classes, int_classes\n"
+                           "from torch._six import inf\n"
+                           "def kinds(x):\n"
+                           "    return (isinstance(x, container_abcs.Mapping), isinstance(x, T._six.string_classes),\n"
+                           "            isinstance(x, string_classes), isinstance(x, int_classes), inf > 1e308)\n";
+  ASSERT_EQ(util::write_file_atomic(t / "lt_six/__init__.py", init), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(30);
+  o.cwd = t.path();
+  std::vector<std::string> argv{"python3", "-S", "-B", "-c",
+                                "import lt_six; print(lt_six.kinds({}), lt_six.kinds(b'x'), lt_six.kinds(3))"};
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("No module named 'torch._six'"), std::string::npos) << before.err;
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.torch-six-import-split", "port.torch-six-container-abcs",
+                                               "port.torch-six-string-classes", "port.torch-six-string-classes-attr",
+                                               "port.torch-six-int-classes", "port.torch-six-inf-nan"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err;
+  EXPECT_EQ(after.out, "(True, False, False, False, True) (False, True, True, False, True) (False, False, False, True, True)\n");
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "lt_six/__init__.py"), init);
 }
 
 // port.python2-tabs on a minimal package: its module with a tab and 8 spaces at one level fails to
@@ -426,6 +463,26 @@ INSTANTIATE_TEST_SUITE_P(
              "from importlib.metadata import distribution as get_distribution, PackageNotFoundError as DistributionNotFound\n"},
         Case{"port.pkg-resources-distribution-not-found", "from pkg_resources import DistributionNotFound\n",
              "from pkg_resources import DistributionNotFound\n"},
+        Case{"port.torch-six-container-abcs", "import torch\nfrom torch._six import container_abcs\n",
+             "import torch\nimport collections.abc as container_abcs\n"},
+        // Near misses: an alias, a package's own _six module, a comment.
+        Case{"port.torch-six-container-abcs", "from torch._six import container_abcs as abcs\n",
+             "from torch._six import container_abcs as abcs\n"},
+        Case{"port.torch-six-container-abcs", "from mypkg._six import container_abcs\n", "from mypkg._six import container_abcs\n"},
+        Case{"port.torch-six-container-abcs", "# from torch._six import container_abcs\n", "# from torch._six import container_abcs\n"},
+        Case{"port.torch-six-import-split", "    from torch._six import string_classes, int_classes,inf\r\n",
+             "    from torch._six import string_classes\r\n    from torch._six import int_classes\r\n    from torch._six import inf\r\n"},
+        Case{"port.torch-six-import-split", "from torch._six import (string_classes, int_classes)\n",
+             "from torch._six import (string_classes, int_classes)\n"},
+        Case{"port.torch-six-string-classes", "from torch._six import string_classes\r\n", "string_classes = (str, bytes)\r\n"},
+        Case{"port.torch-six-string-classes-attr", "import torch as T\nok = isinstance(n, T._six.string_classes)\n",
+             "import torch as T\nok = isinstance(n, (str, bytes))\n"},
+        // A file that imports no torch: its `_six` is someone else's.
+        Case{"port.torch-six-string-classes-attr", "import six as s\nok = isinstance(n, s._six.string_classes)\n",
+             "import six as s\nok = isinstance(n, s._six.string_classes)\n"},
+        Case{"port.torch-six-int-classes", "from torch._six import int_classes\n", "int_classes = int\n"},
+        Case{"port.torch-six-inf-nan", "from torch._six import nan\n", "from math import nan\n"},
+        Case{"port.torch-six-inf-nan", "from torch._six import with_metaclass\n", "from torch._six import with_metaclass\n"},
         // SFD's pointnet2 sources have Windows line endings: the line-anchored ports take `\r\n` too, and a
         // Python line keeps its `\r`.
         Case{"port.thc-state-extern", "#include <cuda.h>\r\n\r\nextern THCState *state;\r\n\r\n#define X 1\r\n",

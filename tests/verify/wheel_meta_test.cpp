@@ -38,6 +38,28 @@ TEST(WheelMeta, TopLevelTxtWins) {
   EXPECT_EQ(w.compiled, (V{"detectron2._C"}));
 }
 
+// OpenVideoEnhance's setup.py: packages=['extension'] (a folder of .cc/.cu sources, no Python file) beside
+// the ove_ext.* extensions; setuptools lists both in top_level.txt, the wheel holds ove_ext/ alone.
+TEST(WheelMeta, ATopLevelNameTheWheelHoldsNoFileOfIsNotImported) {
+  auto w = wheel_meta_from({"ove_ext/dain/correlation.cpython-312-x86_64-linux-gnu.so",
+                            "ove_ext/basicsr/dcn.cpython-312-x86_64-linux-gnu.so", "ove_ext-1.0.0.dist-info/METADATA",
+                            "ove_ext-1.0.0.dist-info/top_level.txt"},
+                           "Name: ove_ext\n", "extension\nove_ext\n");
+  EXPECT_EQ(w.top_level, (V{"ove_ext"}));  // a namespace package (no __init__.py) is still there
+  EXPECT_EQ(w.top_level_empty, (V{"extension"}));
+  // Near misses: a listed package with files, a listed module file, a namespace part ("pkg/sub")
+  // and a listed name only under .data/platlib each stay.
+  auto k = wheel_meta_from({"extension/__init__.py", "mod.cpython-312-x86_64-linux-gnu.so", "ns/sub/x.py",
+                            "p-1.data/platlib/plat/y.py", "p-1.dist-info/METADATA"},
+                           "Name: p\n", "extension\nmod\nns/sub\nplat\n");
+  EXPECT_EQ(k.top_level, (V{"extension", "mod", "ns", "plat"}));
+  EXPECT_TRUE(k.top_level_empty.empty());
+  // None of the listed names there: the wheel's own files say what imports.
+  auto n = wheel_meta_from({"real/__init__.py", "p-1.dist-info/METADATA"}, "Name: p\n", "gone\n");
+  EXPECT_EQ(n.top_level, (V{"real"}));
+  EXPECT_EQ(n.top_level_empty, (V{"gone"}));
+}
+
 TEST(WheelMeta, ReadsARealWheel) {
   test::TempDir t;
   std::string whl = t / "x-1.0-py3-none-any.whl";
