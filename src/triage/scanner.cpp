@@ -315,6 +315,10 @@ void Scanner::on_line(std::string_view raw, const char* region_begin) {
         else lines.back() = line_no_;
         continue;
       }
+      if (name == "cuda_compiler_absent") {
+        if (facts_.cuda_compiler_absent == 0) facts_.cuda_compiler_absent = line_no_;
+        continue;
+      }
       std::string* slot = name == "cuda_version" ? &facts_.cuda_version
                           : name == "cxx_compiler" ? &facts_.cxx_compiler : &facts_.arch_list;
       if (slot->empty()) {

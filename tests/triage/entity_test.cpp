@@ -1005,6 +1005,33 @@ TEST(Entity, ADependencyTheBuildCouldNotFindNamesItsCause) {
   EXPECT_FALSE(diagnose("-- MAGMA not found. Compiling without MAGMA support\n").failed());
 }
 
+// A project that checks for a CUDA compiler before enable_language(CUDA) stops with its own CMake error after
+// CMake's check_language(CUDA) found none (puzzlepaint/camera_calibration#35): the failure is CMake's missing
+// CUDA compiler. Near misses: the check found nvcc, the project's error names no CUDA (Boost), and the check
+// failing with configure going on (CUDA optional) is no failure.
+TEST(Entity, AProjectsCudaErrorAfterCMakeFoundNoCudaCompilerIsTheMissingCompiler) {
+  const std::string check = "-- Detecting CXX compile features - done\n-- Looking for a CUDA compiler\n";
+  const std::string error = "CMake Error at CMakeLists.txt:60 (message):\n"
+                            "  CMake does not find the CUDA SDK, which is required to build this\n"
+                            "  application (even in case CUDA itself will not or cannot be used).\n\n"
+                            "-- Configuring incomplete, errors occurred!\n";
+  Diagnosis d = diagnose(check + "-- Looking for a CUDA compiler - NOTFOUND\n" + error);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CMAKE_CUDA_COMPILER_NOT_FOUND") << findings_text(d);
+  EXPECT_NE(notes_of(*d.root()).find("check_language(CUDA) found no CUDA compiler (line 3"), std::string::npos)
+      << notes_of(*d.root());
+  Diagnosis found = diagnose(check + "-- Looking for a CUDA compiler - /usr/local/cuda/bin/nvcc\n" + error);
+  ASSERT_TRUE(found.root());
+  EXPECT_NE(found.root()->id, "CMAKE_CUDA_COMPILER_NOT_FOUND") << findings_text(found);
+  Diagnosis boost = diagnose(check + "-- Looking for a CUDA compiler - NOTFOUND\n"
+                             "CMake Error at CMakeLists.txt:12 (message):\n  Boost 1.70 is required to build this application.\n");
+  ASSERT_TRUE(boost.root());
+  EXPECT_NE(boost.root()->id, "CMAKE_CUDA_COMPILER_NOT_FOUND") << findings_text(boost);
+  EXPECT_FALSE(diagnose(check + "-- Looking for a CUDA compiler - NOTFOUND\n-- CUDA not found: building the CPU version\n"
+                        "-- Configuring done\n-- Generating done\n")
+                   .failed());
+}
+
 // A distribution an installer found no file of, by name (dependencies.toml's [[distribution]]): pip's first
 // verdict line quoted alone (jhj0517/Whisper-WebUI#71), uv's installer with its sentence wrapped
 // (astral-sh/uv#11418). Near misses: a distribution the table has not stays unrecognised, and uv failing
