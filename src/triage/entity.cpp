@@ -791,7 +791,6 @@ void std_member_rule(const SignatureSet& set, Finding& f) {
     return;
   }
 }
-}  // namespace
 
 // A project's own CMake error about CUDA after CMake's check_language(CUDA) found no CUDA compiler
 // (Modules/CheckLanguage.cmake: "-- Looking for a CUDA compiler - NOTFOUND"): the project checks for the
@@ -812,6 +811,8 @@ void cuda_language_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   f.notes.push_back("CMake's check_language(CUDA) found no CUDA compiler (line " + std::to_string(check) +
                     ", Kitware/CMake Modules/CheckLanguage.cmake) before this CMake Error, which names CUDA");
 }
+
+}  // namespace
 
 void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   if (!d.root() || !d.failed()) return;
