@@ -37,6 +37,7 @@ struct LogFacts {
   std::string arch_list;     // "8.0;8.6" or "-gencode;arch=compute_80,code=sm_80"
   std::vector<std::uint64_t> build_steps;  // lines where a package's build step shows (pip's hooks, setup.py), at most 64
   std::vector<std::uint64_t> torch_preloads;  // lines of torch's own preload of its CUDA libraries (_load_global_deps), at most 64
+  std::uint64_t cuda_compiler_absent = 0;     // the first line where CMake's check_language(CUDA) found no CUDA compiler
   // Tracebacks a program caught and logged at WARNING and went on from: [first, last] line (the "Traceback"
   // line to the exception that ends it), at most 64
   std::vector<std::pair<std::uint64_t, std::uint64_t>> handled_tracebacks;

@@ -791,6 +791,27 @@ void std_member_rule(const SignatureSet& set, Finding& f) {
     return;
   }
 }
+
+// A project's own CMake error about CUDA after CMake's check_language(CUDA) found no CUDA compiler
+// (Modules/CheckLanguage.cmake: "-- Looking for a CUDA compiler - NOTFOUND"): the project checks for the
+// compiler before enable_language(CUDA) and stops with its own words ("CMake does not find the CUDA SDK,
+// which is required ..."), so the failure is the one CMake's own "No CMAKE_CUDA_COMPILER could be found"
+// states. The error must be a CMake Error that names CUDA and come after the check.
+void cuda_language_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  const std::uint64_t check = d.log_facts.cuda_compiler_absent;
+  if (f.sig || check == 0 || f.first_line() <= check || f.evidence.empty()) return;
+  auto line = read_failure_line(f.evidence.front().text);
+  if (!line || std::string_view(line->grammar->tool) != "cmake") return;
+  static const RE2 kCuda(R"(\bCUDA\b)");
+  bool names_cuda = false;
+  for (const auto& e : f.evidence) names_cuda |= RE2::PartialMatch(e.text, kCuda);
+  const Signature* to = names_cuda ? set.find("CMAKE_CUDA_COMPILER_NOT_FOUND") : nullptr;
+  if (!to) return;
+  reroute(d, f, *to, "");
+  f.notes.push_back("CMake's check_language(CUDA) found no CUDA compiler (line " + std::to_string(check) +
+                    ", Kitware/CMake Modules/CheckLanguage.cmake) before this CMake Error, which names CUDA");
+}
+
 }  // namespace
 
 void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
@@ -817,6 +838,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   provided_rule(set, d, f, kProgram);
   provided_rule(set, d, f, kDependency);
   provided_rule(set, d, f, kDistribution);
+  cuda_language_rule(set, d, f);
   verdict_rule(set, d, f);
   cpu_torch_rule(set, d, f);
 }

@@ -315,6 +315,10 @@ void Scanner::on_line(std::string_view raw, const char* region_begin) {
         else lines.back() = line_no_;
         continue;
       }
+      if (name == "cuda_compiler_absent") {
+        if (facts_.cuda_compiler_absent == 0) facts_.cuda_compiler_absent = line_no_;
+        continue;
+      }
       std::string* slot = name == "cuda_version" ? &facts_.cuda_version
                           : name == "cxx_compiler" ? &facts_.cxx_compiler : &facts_.arch_list;
       if (slot->empty()) {
@@ -608,13 +612,21 @@ static void reread_hard_wrapped(const Engine& engine, std::string_view tail, boo
   // went on: one longest line is then no sign of a cut (it may be the record above the traceback).
   if (at_width < 2 && !d.findings.empty() && !d.failed()) return;
   const std::uint64_t first_line = total_lines >= lines.size() ? total_lines - lines.size() + 1 : 1;
+  // A known failure is read again where its own line was cut (that line, or the one before it, is as long
+  // as the width: the error's words may go on, or have begun, on the other piece), or where a line above it
+  // was: an earlier error cut mid-word reads as none, and the later one stood in for it; then only an
+  // earlier failure found joined replaces it.
+  std::uint64_t earlier_than = 0;
   if (d.known() && d.failed()) {
-    // a known failure is read again only where its own line was cut: that line, or the one before it, is
-    // as long as the width (the error's words may go on, or have begun, on the other piece)
     const std::uint64_t l = d.root()->first_line();
     if (l < first_line || l - first_line >= lines.size()) return;
     const std::size_t i = static_cast<std::size_t>(l - first_line);
-    if (lines[i].size() != width && (i == 0 || lines[i - 1].size() != width)) return;
+    if (lines[i].size() != width && (i == 0 || lines[i - 1].size() != width)) {
+      bool cut_above = false;
+      for (std::size_t k = 0; k + 1 < i && !cut_above; ++k) cut_above = lines[k].size() == width;
+      if (!cut_above) return;
+      earlier_than = l;
+    }
   }
   std::string joined, frame_buf;
   std::vector<std::uint64_t> origin;  // joined line (0-based) -> the log's line where it starts
@@ -638,6 +650,7 @@ static void reread_hard_wrapped(const Engine& engine, std::string_view tail, boo
   };
   map(r.evidence);
   map(r.context);
+  if (earlier_than && r.first_line() >= earlier_than) return;
   r.notes.insert(r.notes.begin(), "the log's lines are cut at a console's width (" + std::to_string(width) +
                                       " bytes, continued on the next line): read joined, the failure is " + r.id);
   if (d.root() && d.root()->id == r.id) return;  // the same reading: keep the log's own lines

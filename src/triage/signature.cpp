@@ -22,7 +22,9 @@ namespace {
 constexpr std::string_view kPhases[] = {"configure", "compile", "link", "package", "import", "runtime"};
 // build_step: a package's build step is running (its line numbers, for the phase of `No module named`).
 // torch_preload: torch/__init__.py's preload of the CUDA libraries of its nvidia-* wheels (its line numbers).
-constexpr std::string_view kFactNames[] = {"cuda_version", "cxx_compiler", "arch_list", "build_step", "torch_preload"};
+// cuda_compiler_absent: CMake's check_language(CUDA) found no CUDA compiler (the first such line).
+constexpr std::string_view kFactNames[] = {"cuda_version", "cxx_compiler", "arch_list", "build_step", "torch_preload",
+                                          "cuda_compiler_absent"};
 
 std::string where(std::string_view file, const toml::node& n) {
   return std::string(file) + ":" + std::to_string(n.source().begin.line) + ": ";

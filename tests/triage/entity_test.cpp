@@ -917,6 +917,39 @@ TEST(Entity, AProgramThatCouldNotStartNamesWhatProvidesIt) {
   for (const auto& n : path.root()->notes) EXPECT_EQ(n.find("programs.toml:"), std::string::npos) << n;
 }
 
+// The C compiler driver setuptools starts by the name the interpreter records (sysconfig's CC) could not be
+// started (SarahwXU/HiSup#22: a conda Python's "CC"; a plain "cc"): programs.toml's compiler entries name the
+// extension build's missing compiler, whatever the case of the name. Near misses: the driver ran and failed
+// (its exit status: setuptools' wrapper of the compiler's error above), and a program the table does not hold
+// (ccache) stays unrecognised, a failure still.
+TEST(Entity, TheCompilerDriverSetuptoolsCouldNotStartIsTheMissingCompiler) {
+  Diagnosis d = diagnose("error: command 'CC' failed: No such file or directory\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CPP_EXT_CXX_NOT_FOUND") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("`CC` could not be started: it is not on PATH. It comes from the system C/C++ compiler"),
+            std::string::npos)
+      << d.root()->fix;
+  EXPECT_NE(notes_of(*d.root()).find("programs.toml:"), std::string::npos) << notes_of(*d.root());
+  Diagnosis cc = diagnose("unable to execute 'cc': No such file or directory\n");
+  ASSERT_TRUE(cc.root());
+  EXPECT_EQ(cc.root()->id, "CPP_EXT_CXX_NOT_FOUND") << findings_text(cc);
+  Diagnosis ran = diagnose("error: command 'CC' failed with exit status 1\n");
+  ASSERT_TRUE(ran.root());
+  EXPECT_NE(ran.root()->id, "CPP_EXT_CXX_NOT_FOUND") << findings_text(ran);
+  Diagnosis other = diagnose("error: command 'ccache' failed: No such file or directory\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "unrecognised") << findings_text(other);
+  // A program distutils could not start is the failure, not a summary of one above it: configure's
+  // warnings in front do not turn the log into "no error found".
+  Diagnosis noisy = diagnose("-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH)\n"
+                             "error: command 'CC' failed: No such file or directory\n");
+  ASSERT_TRUE(noisy.root());
+  EXPECT_EQ(noisy.root()->id, "CPP_EXT_CXX_NOT_FOUND") << findings_text(noisy);
+  EXPECT_TRUE(diagnose("-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH)\n"
+                       "error: command 'ccache' failed: No such file or directory\n")
+                  .failed());
+}
+
 // A program run by its GNU target-prefixed name is that tool (programs.toml's [[prefix]]): make could not start
 // conda's C++ compiler, which conda's R names in its Makeconf (RcppCore/Rcpp#770); the fix names conda's compiler
 // packages. A Debian cross compiler's name is g++ too, from the system. Near misses: a dashed name with no OS
@@ -970,6 +1003,33 @@ TEST(Entity, ADependencyTheBuildCouldNotFindNamesItsCause) {
   ASSERT_TRUE(package.root());
   EXPECT_EQ(package.root()->id, "unrecognised");
   EXPECT_FALSE(diagnose("-- MAGMA not found. Compiling without MAGMA support\n").failed());
+}
+
+// A project that checks for a CUDA compiler before enable_language(CUDA) stops with its own CMake error after
+// CMake's check_language(CUDA) found none (puzzlepaint/camera_calibration#35): the failure is CMake's missing
+// CUDA compiler. Near misses: the check found nvcc, the project's error names no CUDA (Boost), and the check
+// failing with configure going on (CUDA optional) is no failure.
+TEST(Entity, AProjectsCudaErrorAfterCMakeFoundNoCudaCompilerIsTheMissingCompiler) {
+  const std::string check = "-- Detecting CXX compile features - done\n-- Looking for a CUDA compiler\n";
+  const std::string error = "CMake Error at CMakeLists.txt:60 (message):\n"
+                            "  CMake does not find the CUDA SDK, which is required to build this\n"
+                            "  application (even in case CUDA itself will not or cannot be used).\n\n"
+                            "-- Configuring incomplete, errors occurred!\n";
+  Diagnosis d = diagnose(check + "-- Looking for a CUDA compiler - NOTFOUND\n" + error);
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CMAKE_CUDA_COMPILER_NOT_FOUND") << findings_text(d);
+  EXPECT_NE(notes_of(*d.root()).find("check_language(CUDA) found no CUDA compiler (line 3"), std::string::npos)
+      << notes_of(*d.root());
+  Diagnosis found = diagnose(check + "-- Looking for a CUDA compiler - /usr/local/cuda/bin/nvcc\n" + error);
+  ASSERT_TRUE(found.root());
+  EXPECT_NE(found.root()->id, "CMAKE_CUDA_COMPILER_NOT_FOUND") << findings_text(found);
+  Diagnosis boost = diagnose(check + "-- Looking for a CUDA compiler - NOTFOUND\n"
+                             "CMake Error at CMakeLists.txt:12 (message):\n  Boost 1.70 is required to build this application.\n");
+  ASSERT_TRUE(boost.root());
+  EXPECT_NE(boost.root()->id, "CMAKE_CUDA_COMPILER_NOT_FOUND") << findings_text(boost);
+  EXPECT_FALSE(diagnose(check + "-- Looking for a CUDA compiler - NOTFOUND\n-- CUDA not found: building the CPU version\n"
+                        "-- Configuring done\n-- Generating done\n")
+                   .failed());
 }
 
 // A distribution an installer found no file of, by name (dependencies.toml's [[distribution]]): pip's first

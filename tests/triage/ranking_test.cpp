@@ -463,6 +463,30 @@ TEST(Ranking, AConsolesHardWrapIsReadFromTheLogsTail) {
   EXPECT_FALSE(diagnose(a + "\nundefined \n" + b + "\nsymbol\n").failed());
 }
 
+// An earlier error a console cut mid-word reads as none, and a later one stands in for it: OpenGVLab/OmniQuant#23's
+// nvcc output cut at 100 columns splits "error: id|entifier \"__hfma2\" is undefined", and the atomicAdd error
+// under it, whose own line is whole, was the answer. Read joined, the first error is the root again. Near miss:
+// a cut line above a known error whose join names no earlier error keeps that error's answer.
+TEST(Ranking, AnEarlierErrorCutAtTheConsolesWidthIsTheRootAgain) {
+  const std::string hfma = "  /OmniQuants/AutoGPTQ-bugfix/autogptq_extension/cuda_64/autogptq_cuda_kernel_64.cu(1419): "
+                           "error: identifier \"__hfma2\" is undefined";
+  const std::string add_line = "  /OmniQuants/AutoGPTQ-bugfix/autogptq_extension/cuda_64/autogptq_cuda_kernel_64.cu(332): "
+                               "error: no instance of overloaded function \"atomicAdd\" matches the argument list";
+  auto cut = [](const std::string& l) { return l.size() > 100 ? l.substr(0, 100) + "\n" + l.substr(100) : l; };
+  const std::string tail = "              argument types are: (double *, double)\n        atomicAdd(&mul[b * width + w], res);\n";
+  Diagnosis whole = diagnose(hfma + "\n\n" + add_line + "\n" + tail);
+  ASSERT_TRUE(whole.known());
+  EXPECT_EQ(whole.root()->id, "NVCC_HALF_INTRINSIC_ARCH_TOO_LOW");
+  Diagnosis wrapped = diagnose(cut(hfma) + "\n\n" + cut(add_line) + "\n" + tail);
+  ASSERT_TRUE(wrapped.known());
+  EXPECT_EQ(wrapped.root()->id, "NVCC_HALF_INTRINSIC_ARCH_TOO_LOW") << findings_text(wrapped);
+  EXPECT_EQ(wrapped.root()->first_line(), 1u);
+  const std::string note(100, 'n');
+  Diagnosis near = diagnose(note + "\nmore of the note\n\n" + cut(add_line) + "\n" + tail);
+  ASSERT_TRUE(near.known());
+  EXPECT_EQ(near.root()->id, "NVCC_ATOMICADD_ARCH_TOO_LOW") << findings_text(near);
+}
+
 // Over the development part: a WARNING record inserted right above the first traceback (at its indentation)
 // of each log whose answer is an error keeps that answer, except where the record and traceback are the
 // whole excerpt (the program may have gone on: pytorch/pytorch#42117, clovaai/deep-text-recognition-benchmark#416).

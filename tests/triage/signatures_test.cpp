@@ -21,7 +21,7 @@ TEST(Signatures, ShippedFileIsClean) {
   SignatureSet set;
   load_signatures_text("signatures.toml", text, set);
   EXPECT_GE(set.signatures.size(), 100u);
-  EXPECT_EQ(set.log_facts.size(), 5u);  // cuda_version, cxx_compiler, arch_list, build_step, torch_preload
+  EXPECT_EQ(set.log_facts.size(), 6u);  // cuda_version, cxx_compiler, arch_list, build_step, torch_preload, cuda_compiler_absent
 }
 
 TEST(Signatures, KeepsTheKnowledgeFileIds) {

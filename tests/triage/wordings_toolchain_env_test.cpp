@@ -49,6 +49,9 @@ const Wording kEnvWordings[] = {
     // A submodule directory that was never checked out.
     {"  add_subdirectory given source \"libsane\" which is not an existing directory.", "SUBMODULES_MISSING"},
     {"add_subdirectory given source \"ThirdParty/zstd/build/cmake\" which is not an", "SUBMODULES_MISSING"},
+    // cmake run on a vendored directory that is empty (NVIDIA/nccl#148, curly quotes from a forum copy; a straight-quoted one).
+    {"CMake Error: The source directory \u201c/home/simon/Desktop/pytorch-scripts-1.0rc1/pytorch/third_party/nccl\u201d does not appear to contain CMakeLists.txt.", "SUBMODULES_MISSING"},
+    {"CMake Error: The source directory \"/src/pytorch/third_party/fbgemm\" does not appear to contain CMakeLists.txt.", "SUBMODULES_MISSING"},
     // cudnn.h missing: gcc, clang, MSVC (ASCII and localised typographic quotes).
     {"include/darknet.h:46:10: fatal error: cudnn.h: No such file or directory", "CUDNN_NOT_FOUND"},
     {"code.cpp:5:14: fatal error: 'cudnn.h' file not found", "CUDNN_NOT_FOUND"},
@@ -70,6 +73,8 @@ TEST(EnvWordingNearMiss, DoesNotTrigger) {
                            Wording{"  The CMAKE_CUDA_COMPILER:", "NO_CXX_COMPILER"},
                            Wording{"CMAKE_CUDA_COMPILER-NOTFOUND", "NO_CXX_COMPILER"},
                            Wording{"-- Adding subdirectory third_party/fmt", "SUBMODULES_MISSING"},
+                           // cmake run in a project's own directory that has no CMakeLists.txt: a wrong directory, no submodule.
+                           Wording{"CMake Error: The source directory \"/home/u/myproject/build\" does not appear to contain CMakeLists.txt.", "SUBMODULES_MISSING"},
                            Wording{"fatal error: cudnn.hpp: No such file or directory", "CUDNN_NOT_FOUND"}}) {
     expect_not_named(n);
   }
