@@ -43,6 +43,8 @@ ts_slow(test_verify compiles "FatbinNvcc.*:CudaRelease.RealNvccSharedObjectSaysI
 # pip reading a wheelhouse for a declared dependency, the Debian Python importing torch: 36-100 s and
 # 13-43 s on 2 cores at a load of 17-19, where the quick tier's AnUndeclaredDependency... took 10-58 s.
 ts_slow(test_verify interpreters "PythonCheck.WithAPlanOrWithoutTheSameWheelIsAskedTheSameQuestion:PythonCheck.AMissingTorchModuleIsNoDependency")
+# An op library compiled with cc, in two tiny wheels verified with the Debian Python importing torch (~5 s here).
+ts_slow(test_verify compiles "PythonCheck.ThePlansModuleThatIsAnOpLibraryIsLoadedNotImported")
 
 # A compiler's identity read from a probe compile; distcc's probe compile.
 ts_slow(test_scale compiles "CompilerIdentity.ReadFromAnObjectsCommentSection:Farm.DownStoreAndUnreachableHostAreReportedNotFatal:PlanScale.NoReachableHostKeepsTheLocalJobs")

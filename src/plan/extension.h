@@ -73,7 +73,7 @@ struct SourceScan {
   // Of those, the ones it reads with no default (os.getenv('NCCL_HOME'), os.environ['CUDNN_PATH']), unset
   // None or a KeyError: (name, "setup.py:6: NCCL_HOME = os.getenv('NCCL_HOME')"), by scan_env_without_default.
   std::vector<std::pair<std::string, std::string>> env_no_default;
-  std::vector<std::string> ext_modules;   // extension names it builds ("_ext", "pointnet2._ext"), in order
+  std::vector<std::string> ext_modules;   // modules its extensions install as ("_ext", "pointnet2._ext"; ext_package's prefix too), in order
   // A CMake build driven from Python (scan_cmake_build): which driver, and what its CMake files or
   // its cmake arguments fix themselves that the plan must win over, each as "FILE:LINE: text".
   std::string cmake_driver;                    // "scikit-build-core", "scikit-build", "setup.py", "cmake" (no Python build) or ""

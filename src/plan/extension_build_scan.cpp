@@ -120,7 +120,13 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   // one (DCNv2's `extension = CUDAExtension` ... `extension("_ext", ...)`): what it builds.
   static const RE2 ext_name(
       R"((?i)\b[a-z_]*extension\s*\(\s*(?:name\s*=\s*)?["']([A-Za-z_][A-Za-z0-9_.]*)["'])");
+  const std::size_t ext_from = s.ext_modules.size();
   all_matches(code, ext_name, s.ext_modules);
+  // setup(ext_package='srrcomp'): setuptools installs each extension as ext_package.NAME (build_ext's
+  // get_ext_fullname), so CUDAExtension('eden_utils') is the module srrcomp.eden_utils, never eden_utils.
+  static const RE2 ext_package(R"(\bext_package\s*=\s*["']([A-Za-z_][A-Za-z0-9_.]*)["'])");
+  if (std::string pkg; RE2::PartialMatch(code, ext_package, &pkg))
+    for (std::size_t i = ext_from; i < s.ext_modules.size(); ++i) s.ext_modules[i] = pkg + "." + s.ext_modules[i];
   all_matches(code, env_in, s.env_switches);
   // DSMNet's sync_bn: `setup(name='sync_bn_cpu', ...)` then `setup(name='sync_bn_gpu', ...)`, each at
   // column 0, so both run; a call under `if`/`else` or in a function is indented and not counted.

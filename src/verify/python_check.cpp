@@ -168,6 +168,7 @@ class PythonCheck {
              {"smoke", ext_ ? smoke_ : ""},
              {"modules", modules_},
              {"compiled", compiled_},
+             {"own_library", own_library_},
              {"own", guessed_},
              {"gpu", o_.gpu}};
     bool ran = false;
@@ -237,11 +238,24 @@ class PythonCheck {
     split_op_libraries(*meta, site);
     for (const auto& t : meta->top_level_empty)
       rep_.verdicts.push_back(verdict("", Check::modules, Outcome::note,
-                                      "top_level.txt names " + t + ", but the wheel installs no file of it (setup.py's "
-                                      "packages= names a directory with no Python file): not imported, as no install "
-                                      "of this wheel could import it"));
+                                      "top_level.txt names " + t + ", but the wheel installs no file of it: setuptools "
+                                      "writes the names setup() is given (packages=, py_modules=, each extension's name "
+                                      "without ext_package), not the files it installs; not imported, as no install of "
+                                      "this wheel could import it"));
     const auto& tops = meta->top_level;
     std::string& name = import_name_;
+    // The plan's module is itself an op library (a top-level NAME.so without PyInit_NAME: SRNN's
+    // CUDAExtension('srnn') registers torch::RegisterOperators and its code loads it with
+    // cpp_extension.load(..., is_python_module=False)): no import can load it, torch.ops.load_library
+    // can, as the package does; with no other variant beside it, nothing registers twice. The generic
+    // smoke (the import) loads it the same way.
+    if (std::find(meta->libraries.begin(), meta->libraries.end(), name) != meta->libraries.end() &&
+        name.find('.') == std::string::npos) {
+      if (auto f = meta->compiled_files.find(name); f != meta->compiled_files.end()) {
+        own_library_ = site + "/" + f->second;
+        if (smoke_ == "import " + name) smoke_ = "torch.ops.load_library(" + nlohmann::json(own_library_).dump() + ")";
+      }
+    }
     const auto top_of = [](const std::string& m) { return m.substr(0, m.find('.')); };
     const auto is_top = [&](const std::string& m) { return std::find(tops.begin(), tops.end(), top_of(m)) != tops.end(); };
     if (!tops.empty() && !is_top(name)) {
@@ -294,7 +308,7 @@ class PythonCheck {
     for (const auto& c : meta->compiled)  // loaded by file where its import fails (check.py)
       if (auto f = meta->compiled_files.find(c); f != meta->compiled_files.end()) compiled_[c] = site + "/" + f->second;
     for (const auto& l : meta->libraries)
-      rep_.verdicts.push_back(verdict("", {Check::library, l}, Outcome::note,
+      if (own_library_.empty() || l != name) rep_.verdicts.push_back(verdict("", {Check::library, l}, Outcome::note,
                                       "no PyInit_" + l.substr(l.rfind('.') + 1) + ": an op library the package loads "
                                       "itself (torch.ops.load_library), not imported here (a variant it did not choose "
                                       "would register its ops twice)"));
@@ -342,6 +356,7 @@ class PythonCheck {
   std::string python_, pythonpath_, torch_dir_, ext_dir_;
   std::vector<std::string> modules_;  // imported besides the plan's module: the wheel's own
   std::map<std::string, std::string> compiled_;  // the wheel's compiled modules -> their installed files
+  std::string own_library_;  // the plan's module when it is an op library: its installed file, loaded, not imported
   std::vector<std::string> guessed_;  // the plan's module names the wheel turned out not to have
   std::string install_dir_, site_, go_file_;
   nlohmann::json args_;

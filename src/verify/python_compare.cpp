@@ -395,6 +395,10 @@ class Judge {
             "from " + file + " as part of a package only: by its own name it fails (" + str_of(v, "as_subpackage") +
                 "), since a `from ..` import in it reaches a sibling the wheel installs as another top-level "
                 "package; it was written as a subpackage (of its repository's directory), and imports as one");
+      else if (v.is_object() && v.contains("op_library") && (o_.ext_dir.empty() || under(file, o_.ext_dir)))
+        pass({Check::import_module, name},
+             "loaded by torch.ops.load_library from " + file + ": an op library (no PyInit_" + name +
+                 "), which no import can load; the package loads it the same way");
       else if (!o_.ext_dir.empty() && !under(file, o_.ext_dir))
         fail({Check::import_module, name},
              "imported from " + file + ", not from the installed wheel under " + o_.ext_dir);

@@ -123,6 +123,11 @@ WheelMeta wheel_meta_from(const std::vector<std::string>& members, const std::st
     if (kept.empty())  // none it lists is there: the wheel's own files say what imports
       for (const auto& h : have)
         if (identifier(h)) kept.push_back(h);
+    // The package an extension installs under and top_level.txt leaves out: setuptools lists the
+    // extension's name without setup()'s ext_package (PyTorch-EMDLoss: '_emd', installed as
+    // _emd_ext/_emd.so), so the file's own top-level package is importable all the same.
+    for (const auto& c : w.compiled)
+      if (std::string top = c.substr(0, c.find('.')); identifier(top)) add_once(kept, top);
     w.top_level = kept;
   }
   return w;

@@ -15,9 +15,12 @@ struct WheelMeta {
   std::string name, version;
   std::vector<std::string> requires_dist;  // the lines as written ("scipy>=1.4; python_version>='3.8'")
   std::vector<std::string> top_level;      // importable top-level names ("detectron2", "tools")
-  // Names top_level.txt lists that no file of the wheel installs (setuptools lists every name of
-  // setup.py's packages=, even a directory with no Python file, which puts nothing in the wheel):
-  // nothing imports them from this wheel, so they are not among top_level.
+  // Names top_level.txt lists that no file of the wheel installs: setuptools writes the names setup()
+  // is given (Distribution.iter_distribution_names): every packages= name, even a directory with no
+  // Python file; every py_modules= name, even one with no NAME.py (openretro's gln_model:
+  // py_modules=['gln'] for a package directory); each extension's name without ext_package
+  // (srrcomp's 'eden_utils', installed as srrcomp.eden_utils). Nothing imports them from this wheel,
+  // so they are not among top_level.
   std::vector<std::string> top_level_empty;
   std::vector<std::string> compiled;       // dotted module names of the .so files ("simple_knn._C")
   std::map<std::string, std::string> compiled_files;  // each of those -> its path under site-packages

@@ -190,6 +190,31 @@ TEST(ExtensionPlan, ImportNameComesFromTheTreeWhenTheDistributionIsNoModule) {
             "myops");
 }
 
+// setup(ext_package=...) installs each extension under that package, and top_level.txt still names
+// the bare extension (setuptools' iter_distribution_names): srrcomp's CUDAExtension('eden_utils') with
+// ext_package='srrcomp' is srrcomp.eden_utils (import srrcomp), PyTorch-EMDLoss's '_emd' with
+// ext_package='_emd_ext' is _emd_ext._emd. Near miss: the same extension without ext_package.
+TEST(ExtensionPlan, ImportNameHonoursSetupsExtPackage) {
+  auto f = fake_host(fake_python("2.11.0+cu130", "13.0"), {"13.0"}, {"9.0"});
+  auto plan_of = [&](const std::string& name, const std::string& setup_py) {
+    auto s = cuda_only_scan();
+    s.name = name;
+    s.setup_py = true;
+    scan_build_switches(setup_py, s);
+    return make_extension_plan(dir_request(s), f, test_kb(), recipe_generic(name), &test_fixes()).plan;
+  };
+  auto p = plan_of("srrcomp", "ext = CUDAExtension(\n  'eden_utils', ['a.cpp', 'b.cu'])\n"
+                              "setup(name='srrcomp', ext_package='srrcomp', ext_modules=[ext])\n");
+  EXPECT_EQ(p.import_name, "srrcomp");
+  EXPECT_EQ(p.smoke, "import srrcomp");
+  p = plan_of("PyTorch EMD", "setup(name='PyTorch EMD', ext_package='_emd_ext',\n"
+                             "  ext_modules=[CUDAExtension(name='_emd', sources=['e.cpp', 'e.cu'])])\n");
+  EXPECT_EQ(p.import_name, "_emd_ext");
+  EXPECT_EQ(p.smoke, "import _emd_ext");
+  p = plan_of("srrcomp", "setup(name='srrcomp', ext_modules=[CUDAExtension('eden_utils', ['a.cpp', 'b.cu'])])\n");
+  EXPECT_EQ(p.import_name, "eden_utils");
+}
+
 TEST(ExtensionPlan, OnlyNvccOfAnotherMajorIsRefused) {
   auto f = fake_host(fake_python("2.7.1+cu128", "12.8"), {"13.0"}, {"8.6"});
   auto r = make_extension_plan(dir_request(cuda_only_scan()), f, test_kb(), recipe_generic("demo-ext"), &test_fixes());

@@ -716,6 +716,69 @@ TEST(PythonCheck, TheGenericSmokeImportsTheModuleTheWheelInstalls) {
   EXPECT_NE(f->detail.find("No module named 'tiny_guess'"), std::string::npos) << f->detail;
 }
 
+// The plan's module is itself an op library: SRNN's CUDAExtension('srnn') is a top-level srnn.so
+// with no PyInit_srnn (torch::RegisterOperators; its code loads it with
+// cpp_extension.load(is_python_module=False)), so `import srnn` can only fail ("dynamic module does
+// not define module export function"); verify loads it with torch.ops.load_library instead, and so
+// does the generic smoke. Near miss: an op library beside the plan's Python module is still not loaded.
+TEST(PythonCheck, ThePlansModuleThatIsAnOpLibraryIsLoadedNotImported) {
+  if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
+  test::TempDir t;
+  test::write(t / "s.c", "int srnn_roll_sum_relu(void) { return 1; }\n");
+  auto cc = test::run({"cc", "-shared", "-fPIC", "-o", t / "srnn.so", t / "s.c"});
+  if (cc.not_found) GTEST_SKIP() << "no cc";
+  ASSERT_EQ(cc.exit_code, 0) << cc.err;
+  auto wheel = [&](const std::string& whl, const std::string& extra_py) {
+    auto r = test::run({kPy, "-c",
+                        "import sys, zipfile, hashlib, base64\n"
+                        "files = {'srnn-0.0.0.dist-info/METADATA': b'Metadata-Version: 2.1\\nName: srnn\\nVersion: 0.0.0\\n',\n"
+                        " 'srnn-0.0.0.dist-info/WHEEL': b'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: false\\nTag: cp3-none-any\\n',\n"
+                        " 'srnn-0.0.0.dist-info/top_level.txt': ('srnn\\n' + (sys.argv[3] + '\\n' if sys.argv[3] else '')).encode(),\n"
+                        " 'srnn.so': open(sys.argv[2], 'rb').read()}\n"
+                        "if sys.argv[3]: files[sys.argv[3] + '/__init__.py'] = b'X = 1\\n'\n"
+                        "rec = []\n"
+                        "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n"
+                        "    for n, b in files.items():\n"
+                        "        z.writestr(n, b)\n"
+                        "        h = base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b'=').decode()\n"
+                        "        rec.append('%s,sha256=%s,%d' % (n, h, len(b)))\n"
+                        "    rec.append('srnn-0.0.0.dist-info/RECORD,,')\n"
+                        "    z.writestr('srnn-0.0.0.dist-info/RECORD', '\\n'.join(rec) + '\\n')\n",
+                        whl, t / "srnn.so", extra_py});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return whl;
+  };
+  PythonCheckOptions o;
+  o.python = kPy;
+  o.wheel = wheel(t / "srnn-0.0.0-py3-none-any.whl", "");
+  plan::Plan p;
+  p.import_name = "srnn";
+  p.smoke = "import srnn";
+  o.plan = p;
+  o.work_dir = t / "work";
+  auto r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  auto* i = find(r.verdicts, "import srnn", Outcome::pass);
+  ASSERT_TRUE(i) << dump(r.verdicts);
+  EXPECT_NE(i->detail.find("loaded by torch.ops.load_library from " + (t / "work/install/target/srnn.so")),
+            std::string::npos) << i->detail;
+  EXPECT_TRUE(find(r.verdicts, "smoke", Outcome::pass)) << dump(r.verdicts);
+  EXPECT_FALSE(find(r.verdicts, "library srnn")) << dump(r.verdicts);
+
+  // Near miss: the plan's module is a Python package; the op library beside it stays unloaded.
+  fs::create_directories(t / "w2");
+  o.wheel = wheel(t / "w2/srnn-0.0.0-py3-none-any.whl", "srnnpy");
+  o.plan->import_name = "srnnpy";
+  o.plan->smoke = "import srnnpy\nassert srnnpy.X == 1\n";
+  o.work_dir = t / "work2";
+  r = verify_python_install(o);
+  EXPECT_FALSE(any_failed(r.verdicts)) << dump(r.verdicts);
+  EXPECT_TRUE(find(r.verdicts, "import srnnpy", Outcome::pass)) << dump(r.verdicts);
+  auto* n = find(r.verdicts, "library srnn", Outcome::note);
+  ASSERT_TRUE(n) << dump(r.verdicts);
+  EXPECT_NE(n->detail.find("not imported here"), std::string::npos) << n->detail;
+}
+
 TEST(PythonCheck, TorchPlanWheelMustProvideTorch) {
   if (!debian_torch()) GTEST_SKIP() << "no python3-torch here";
   test::TempDir t;

@@ -60,6 +60,29 @@ TEST(WheelMeta, ATopLevelNameTheWheelHoldsNoFileOfIsNotImported) {
   EXPECT_EQ(n.top_level_empty, (V{"gone"}));
 }
 
+// setuptools' top_level.txt names setup()'s names, not the wheel's files: an extension without its
+// ext_package (PyTorch-EMDLoss: ext_package='_emd_ext', CUDAExtension('_emd'); srrcomp: 'eden_utils'
+// under ext_package='srrcomp') and a py_modules= name with no NAME.py (openretro's gln_model:
+// py_modules=['gln'] for a package directory). The bare names are not imported; the package the
+// extension sits in is. Near miss: a top_level.txt that lists the extension's package already.
+TEST(WheelMeta, AnExtensionUnderExtPackageImportsAsItsPackageNotAsTopLevelTxtsName) {
+  auto e = wheel_meta_from({"emd/__init__.py", "emd/emd_loss_layer.py", "_emd_ext/_emd.cpython-312-x86_64-linux-gnu.so",
+                            "pytorch_emd-0.0.dist-info/METADATA"},
+                           "Name: PyTorch EMD\n", "_emd\nemd\n");
+  EXPECT_EQ(e.top_level, (V{"emd", "_emd_ext"}));
+  EXPECT_EQ(e.top_level_empty, (V{"_emd"}));
+  auto g = wheel_meta_from({"extlib.cpython-312-x86_64-linux-gnu.so", "extlib_cuda.cpython-312-x86_64-linux-gnu.so",
+                            "gln-0.0.0.dist-info/METADATA"},
+                           "Name: gln\n", "extlib\nextlib_cuda\ngln\n");
+  EXPECT_EQ(g.top_level, (V{"extlib", "extlib_cuda"}));
+  EXPECT_EQ(g.top_level_empty, (V{"gln"}));
+  auto k = wheel_meta_from({"srrcomp/__init__.py", "srrcomp/eden_utils.cpython-312-x86_64-linux-gnu.so",
+                            "srrcomp-0.1.3.dist-info/METADATA"},
+                           "Name: srrcomp\n", "srrcomp\n");
+  EXPECT_EQ(k.top_level, (V{"srrcomp"}));
+  EXPECT_TRUE(k.top_level_empty.empty());
+}
+
 TEST(WheelMeta, ReadsARealWheel) {
   test::TempDir t;
   std::string whl = t / "x-1.0-py3-none-any.whl";

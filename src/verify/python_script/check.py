@@ -162,6 +162,13 @@ def load_extension(name, path):
         return {"file": path}
     return run
 
+# The plan's module when it is an op library (no PyInit_<name>): loaded as the package loads it.
+def load_op_library(path):
+    def run():
+        torch.ops.load_library(path)
+        return {"file": path, "op_library": True}
+    return run
+
 def as_subpackage(name, err):
     import importlib, importlib.util, types
     spec = importlib.util.find_spec(name.split(".")[0])
@@ -243,7 +250,8 @@ if ok:
         sys.exit(0)
     if ARGS.get("import_name"):
         name = ARGS["import_name"]
-        step("import " + name, import_package(name))
+        lib = ARGS.get("own_library")
+        step("import " + name, load_op_library(lib) if lib else import_package(name))
     for name in ARGS.get("modules") or []:
         step("import " + name, import_module(name))
     for name, path in sorted((ARGS.get("compiled") or {}).items()):
