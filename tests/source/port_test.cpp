@@ -1639,5 +1639,25 @@ TEST(PortNvcc, DevicePropRemovedFieldsCompileOnlyPorted) {
   EXPECT_EQ(util::read_file(t / "helper_cuda.h"), kHelperCudaProps);
 }
 
+// fbtt-embedding's tt_embeddings_cuda.cu: CUB's trailing debug_synchronous, gone in CCCL 3.0, is dropped;
+// a call with no such flag, and one whose last argument is a variable, are left as written.
+TEST(PortCubDebugSynchronous, TrailingLiteralFlagIsDroppedNearMissesStay) {
+  const std::string call =
+      "AT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_storage_bytes, "
+      "cache_freq.data_ptr<int64_t>(), sorted.data_ptr<int64_t>(), hashtbl.data_ptr<int64_t>(), "
+      "out.data_ptr<int64_t>(), cache_freq.numel(), 0, sizeof(int64_t) * 8, at::cuda::getCurrentCUDAStream(), false));\n";
+  EXPECT_EQ(port_one("port.cub-debug-synchronous", call),
+            "AT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_storage_bytes, "
+            "cache_freq.data_ptr<int64_t>(), sorted.data_ptr<int64_t>(), hashtbl.data_ptr<int64_t>(), "
+            "out.data_ptr<int64_t>(), cache_freq.numel(), 0, sizeof(int64_t) * 8, at::cuda::getCurrentCUDAStream()));\n");
+  const std::string scan = "cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, stream,\n    true);\n";
+  EXPECT_EQ(port_one("port.cub-debug-synchronous", scan), "cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, stream);\n");
+  const std::string kept = "cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, stream);\n"
+                           "cub::DeviceReduce::Sum(tmp, bytes, in, out, n, stream, debug);\n"
+                           "my::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, stream, false);\n"
+                           "f(cub::DeviceReduce::Sum(tmp, bytes, in, out, n), false);\n";
+  EXPECT_EQ(port_one("port.cub-debug-synchronous", kept), kept);
+}
+
 }  // namespace
 }  // namespace ts::source
