@@ -1659,5 +1659,19 @@ TEST(PortCubDebugSynchronous, TrailingLiteralFlagIsDroppedNearMissesStay) {
   EXPECT_EQ(port_one("port.cub-debug-synchronous", kept), kept);
 }
 
+// dwconv-samson-wang's DepthWiseConv2d_cuda.cu: an AT_ASSERTM with no `;` (the old macro was an if block)
+// gets one; a call with its `;`, one followed by a comment and one inside a longer line are left alone.
+TEST(PortAtAssertSemicolon, AStatementWithoutSemicolonGetsOneNearMissesStay) {
+  const std::string line = "  AT_ASSERTM(width == (grad.size(3) - kernel_size + 1 + bwd_padding * 2), "
+                           "\"grad_input computed size should be equal to input size\")\n  if (width < 3) {}\n";
+  EXPECT_EQ(port_one("port.at-assert-semicolon", line),
+            "  AT_ASSERTM(width == (grad.size(3) - kernel_size + 1 + bwd_padding * 2), "
+            "\"grad_input computed size should be equal to input size\");\n  if (width < 3) {}\n");
+  EXPECT_EQ(port_one("port.at-assert-semicolon", "AT_ASSERT(x.dim() == 4)\n"), "AT_ASSERT(x.dim() == 4);\n");
+  const std::string kept = "  AT_ASSERTM(x.is_cuda(), \"x\");\n  AT_ASSERT(x.dim() == 4) // 4d\n"
+                           "  if (a) AT_ASSERT(b)\n  MY_AT_ASSERT(c)\n";
+  EXPECT_EQ(port_one("port.at-assert-semicolon", kept), kept);
+}
+
 }  // namespace
 }  // namespace ts::source
