@@ -8,7 +8,7 @@
 //                    cxx_standard): raised to that standard for the host compiler and nvcc;
 //  build.abs-include setup.py passes its own -I/-isystem flags: a relative one is made absolute
 //                    against setup.py's directory (cpp_extension's ninja compiles in build_temp);
-//  build.one-setup   setup.py calls setup() twice or more at its top level (one distribution per
+//  build.one-setup   setup.py calls setup() twice or more at its top level or under `if __name__ == "__main__":` (one distribution per
 //                    extension): the calls become one, so one wheel holds every extension.
 //  build.generate-sources a script beside setup.py writes sources that setup.py's extension includes
 //                    and the tree lacks (fairseq's cuda_function_gen.py): the helper runs it first.
@@ -616,7 +616,7 @@ void choose_build_remedies(Ctx& c) {
     c.set_env("TORCHSMITH_ONE_SETUP", "1", "setup.py calls setup() " + std::to_string(scan.setup_calls) + " times", src,
               kOneSetupRule);
     c.decide("remedy", kOneSetupRule,
-             "setup.py calls setup() " + std::to_string(scan.setup_calls) + " times at its top level (a distribution "
+             "setup.py calls setup() " + std::to_string(scan.setup_calls) + " times at its top level (or in its __main__ block; a distribution "
              "per extension), which one wheel cannot hold: the build helper holds back all but the last call and "
              "makes them one setup() (the first call's name and version, every call's extensions, packages and "
              "commands)",

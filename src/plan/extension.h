@@ -57,7 +57,7 @@ struct SourceScan {
   bool own_arches = false;              // writes TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags
   bool own_includes = false;            // passes -I/-isystem flags of its own (relative ones break under ninja)
   std::vector<StdFlag> std_flags;       // -std=c++14 / gnu++1z, in order, once each, with the standard each names
-  int setup_calls = 0;                  // setup(...) statements at the module's top level (2+: one wheel cannot hold them)
+  int setup_calls = 0;                  // setup(...) statements at the top level or of an `if __name__ == "__main__":` block (2+: one wheel cannot hold them)
   // Flags it removes from distutils' compiler command lists (motion-sparsity's
   // `self.compiler.compiler_so.remove('-Wstrict-prototypes')`), in order, once each.
   std::vector<std::string> compiler_flag_removals;

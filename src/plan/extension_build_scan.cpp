@@ -27,6 +27,35 @@ std::string code_lines(const std::string& text) {
   return out;
 }
 
+// setup() calls at the top of a top-level `if __name__ == "__main__":` block (crfrnn_layer's two
+// distributions): setuptools' backend runs setup.py as __main__, so they run as surely as calls at
+// column 0. Counted at the block's own indentation only: one nested deeper (under another if) is not.
+int main_block_setup_calls(const std::string& code) {
+  static const RE2 main_if(R"re(^if\s+(?:__name__\s*==\s*["']__main__["']|["']__main__["']\s*==\s*__name__)\s*:\s*$)re");
+  static const RE2 setup_call(R"(^(?:setuptools\.)?setup\s*\()");
+  int n = 0;
+  bool in_block = false;
+  std::size_t body = std::string::npos;  // the block's indentation, from its first line
+  std::size_t at = 0;
+  while (at < code.size()) {
+    auto nl = code.find('\n', at);
+    std::string line = code.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    at = nl == std::string::npos ? code.size() : nl + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;  // blank lines do not end a block
+    if (first == 0) {
+      in_block = RE2::FullMatch(line, main_if);
+      body = std::string::npos;
+      continue;
+    }
+    if (!in_block) continue;
+    if (body == std::string::npos) body = first;
+    if (first == body && RE2::PartialMatch(std::string_view(line).substr(first), setup_call)) ++n;
+  }
+  return n;
+}
+
 void add_once(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
@@ -129,7 +158,8 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
     for (std::size_t i = ext_from; i < s.ext_modules.size(); ++i) s.ext_modules[i] = pkg + "." + s.ext_modules[i];
   all_matches(code, env_in, s.env_switches);
   // DSMNet's sync_bn: `setup(name='sync_bn_cpu', ...)` then `setup(name='sync_bn_gpu', ...)`, each at
-  // column 0, so both run; a call under `if`/`else` or in a function is indented and not counted.
+  // column 0, so both run; a call under `if`/`else` or in a function is indented and not counted,
+  // except at the top of an `if __name__ == "__main__":` block (main_block_setup_calls).
   static const RE2 names_cu(R"(\.cu\b|\b(?:glob|rglob|listdir|scandir|walk|iterdir)\b)");
   s.setup_names_cu = RE2::PartialMatch(code, names_cu);
   // A build_ext subclass dropping a flag from the compiler's command: list.remove raises when this
@@ -141,6 +171,7 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   re2::StringPiece calls(code);
   s.setup_calls = 0;
   while (RE2::FindAndConsume(&calls, top_setup)) ++s.setup_calls;
+  s.setup_calls += main_block_setup_calls(code);
 }
 
 namespace {

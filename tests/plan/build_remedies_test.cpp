@@ -631,6 +631,23 @@ TEST(BuildSwitchScan, CountsTopLevelSetupCalls) {
   EXPECT_EQ(near.setup_calls, 0);
 }
 
+// crfrnn_layer (HapeMask) calls setup() twice at the top of `if __name__ == "__main__":`, which
+// setuptools' backend runs; a call nested deeper there, or under another condition, is not counted.
+TEST(BuildSwitchScan, CountsSetupCallsOfTheMainBlock) {
+  SourceScan s;
+  scan_build_switches("import os\nif __name__ == \"__main__\":\n    table = 'x'\n\n    setup(\n        name='a')\n"
+                      "    setup(name='b', packages=['b'])\n", s);
+  EXPECT_EQ(s.setup_calls, 2);
+  SourceScan t;
+  scan_build_switches("if '__main__' == __name__:\n  setuptools.setup(name='a')\nsetup(name='b')\n", t);
+  EXPECT_EQ(t.setup_calls, 2);
+  SourceScan near;
+  scan_build_switches("if __name__ == '__main__':\n    if cuda:\n        setup(name='a')\n    else:\n"
+                      "        setup(name='b')\nif __name__ == 'lib':\n    setup(name='c')\n    setup(name='d')\n"
+                      "def main():\n    setup(name='e')\n", near);
+  EXPECT_EQ(near.setup_calls, 0);
+}
+
 // motion-sparsity's `self.compiler.compiler_so.remove('-Wstrict-prototypes')` and its kin; a commented-out
 // remove, a remove from another list and a remove of a variable are not read.
 TEST(BuildSwitchScan, ReadsFlagsRemovedFromTheCompilersCommand) {

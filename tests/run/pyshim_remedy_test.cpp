@@ -338,6 +338,16 @@ TEST_F(PyshimRemedy, OneSetupBuildsBothExtensionsInOneWheel) {
   EXPECT_EQ(b.value, "lt_two_setups_a\nlt_two_setups_b\n");
 }
 
+// crfrnn_layer: both calls under `if __name__ == "__main__":` (setuptools' backend, finding two wheels
+// in its folder, said "No distribution was found"); held back and built as one, as at the top level.
+TEST_F(PyshimRemedy, OneSetupTakesTheCallsOfTheMainBlock) {
+  Built b = wheel("two_setups", "main-block", {{"TORCHSMITH_ONE_SETUP", "1"}}, true, "main_block.py");
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.one-setup] setup.py calls setup() 2 times: call 1 (lt-two-setups-a) held back"),
+            std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "lt_two_setups_a\nlt_two_setups_b\n");
+}
+
 // torchcv's nms: the two calls' build_ext differ (call 1's routes compiles by a dict of flags, call
 // 2's is torch's BuildExtension). One class for both fed call 2's list to call 1's routing; each call's
 // extensions are built by its own class, and the near miss (one class) keeps the merged one.

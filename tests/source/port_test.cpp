@@ -1540,5 +1540,138 @@ TEST(PortNvcc, ThcReduceBlockKernelCompilesOnlyPorted) {
   EXPECT_EQ(util::read_file(t / "adder_cuda_kernel.cu"), src);
 }
 
+// A vendored CUDA Samples helper_cuda.h of CUDA 11 (handpose-virtualview's ops/cuda/helper_cuda.h,
+// gpuDeviceInit and gpuGetMaxGflopsDeviceId, cut down): it reads cudaDeviceProp::computeMode and
+// clockRate, which CUDA 13.0 removed.
+const char* const kHelperCudaProps = R"(#include <stdint.h>
+#include <stdio.h>
+#include <cuda_runtime.h>
+inline int gpuDeviceInit(int devID) {
+  cudaDeviceProp deviceProp;
+  cudaGetDeviceProperties(&deviceProp, devID);
+  if (deviceProp.computeMode == cudaComputeModeProhibited) {
+    fprintf(stderr, "Error: device is running in <Compute Mode Prohibited>\n");
+    return -1;
+  }
+  return devID;
+}
+inline int gpuGetMaxGflopsDeviceId(int device_count) {
+  cudaDeviceProp deviceProp;
+  uint64_t max_compute_perf = 0;
+  int max_perf_device = 0;
+  for (int current_device = 0; current_device < device_count; ++current_device) {
+    cudaGetDeviceProperties(&deviceProp, current_device);
+    if (deviceProp.computeMode != cudaComputeModeProhibited) {
+      uint64_t compute_perf = (uint64_t)deviceProp.multiProcessorCount *
+                              64 * deviceProp.clockRate;
+      if (compute_perf > max_compute_perf) { max_compute_perf = compute_perf; max_perf_device = current_device; }
+    }
+  }
+  return max_perf_device;
+}
+)";
+
+// Each removed field read becomes the device attribute, the definition comes once at the top; what is
+// not a read of a removed field (an assignment, a member of something else, a file with no
+// cudaDeviceProp) is left as written.
+TEST(PortDeviceProp, RemovedFieldReadsAskTheDeviceAndNearMissesStay) {
+  testkit::TempDir t("ts-port-devprop");
+  ASSERT_EQ(util::write_file_atomic(t / "helper_cuda.h", kHelperCudaProps), "");
+  const std::string other = "struct Clock { int clockRate; };\nint f(Clock c) { return c.clockRate; }\n";
+  ASSERT_EQ(util::write_file_atomic(t / "clock.cpp", other), "");
+  const std::string mixed = "#include <cuda_runtime.h>\nvoid g(cudaDeviceProp* p, cudaDeviceProp* q, int* out) {\n"
+                            "  p->clockRate = 5;\n  out[0] = p->memoryClockRate*q[1].kernelExecTimeoutEnabled;\n}\n";
+  ASSERT_EQ(util::write_file_atomic(t / "k.cu", mixed), "");
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  std::string h = util::read_file(t / "helper_cuda.h").value_or("");
+  EXPECT_TRUE(h.starts_with("// torchsmith port.device-prop-attribute:")) << h.substr(0, 200);
+  EXPECT_EQ(h.find("deviceProp.computeMode"), std::string::npos) << h;
+  EXPECT_EQ(h.find("deviceProp.clockRate"), std::string::npos) << h;
+  EXPECT_NE(h.find("if (torchsmith_device_prop_attribute((deviceProp).pciDomainID, (deviceProp).pciBusID, "
+                   "(deviceProp).pciDeviceID, cudaDevAttrComputeMode) == cudaComputeModeProhibited)"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("64 * torchsmith_device_prop_attribute((deviceProp).pciDomainID, (deviceProp).pciBusID, "
+                   "(deviceProp).pciDeviceID, cudaDevAttrClockRate);"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("(uint64_t)deviceProp.multiProcessorCount"), std::string::npos);  // a field CUDA 13 kept
+  EXPECT_EQ(util::read_file(t / "clock.cpp"), other);  // clockRate of a struct of its own, no cudaDeviceProp
+  std::string k = util::read_file(t / "k.cu").value_or("");
+  EXPECT_NE(k.find("  p->clockRate = 5;\n"), std::string::npos) << k;  // a write is not a read
+  EXPECT_NE(k.find("out[0] = torchsmith_device_prop_attribute((p)->pciDomainID, (p)->pciBusID, (p)->pciDeviceID, "
+                   "cudaDevAttrMemoryClockRate)*torchsmith_device_prop_attribute((q[1]).pciDomainID, (q[1]).pciBusID, "
+                   "(q[1]).pciDeviceID, cudaDevAttrKernelExecTimeout);"),
+            std::string::npos)
+      << k;
+  // Ported once: a second round over the ported tree changes nothing.
+  PortResult again = apply_ports(t.path(), catalogue());
+  EXPECT_TRUE(again.files.empty()) << again.diff;
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "helper_cuda.h"), kHelperCudaProps);
+  EXPECT_EQ(util::read_file(t / "k.cu"), mixed);
+}
+
+// The same helper against the installed CUDA's headers: on CUDA 13 it fails on the removed field and
+// compiles ported (nvcc hands a .cpp to the host compiler with CUDA's include directory).
+TEST(PortNvcc, DevicePropRemovedFieldsCompileOnlyPorted) {
+  std::string nvcc = find_nvcc();
+  if (nvcc.empty()) GTEST_SKIP() << "no nvcc (CUDA_HOME, CUDA_PATH or /usr/local/cuda): this test compiles CUDA";
+  testkit::TempDir t("ts-port-devprop-nvcc");
+  ASSERT_EQ(util::write_file_atomic(t / "helper_cuda.h", kHelperCudaProps), "");
+  ASSERT_EQ(util::write_file_atomic(t / "h.cpp", "#include \"helper_cuda.h\"\nint main() { return gpuDeviceInit(0) + "
+                                                  "gpuGetMaxGflopsDeviceId(1); }\n"),
+            "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(5);  // a loaded 2-core machine
+  std::vector<std::string> argv{nvcc, "-std=c++17", "-c", "-o", t / "h.o", t / "h.cpp"};
+  auto before = util::run(argv, o);
+  if (before.ok()) GTEST_SKIP() << "this CUDA still has cudaDeviceProp::computeMode (before 13.0)";
+  EXPECT_NE((before.out + before.err).find("computeMode"), std::string::npos) << before.out << before.err;
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.device-prop-compute-mode", "port.device-prop-clock-rate",
+                                               "port.device-prop-attribute"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.out << after.err;
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "helper_cuda.h"), kHelperCudaProps);
+}
+
+// fbtt-embedding's tt_embeddings_cuda.cu: CUB's trailing debug_synchronous, gone in CCCL 3.0, is dropped;
+// a call with no such flag, and one whose last argument is a variable, are left as written.
+TEST(PortCubDebugSynchronous, TrailingLiteralFlagIsDroppedNearMissesStay) {
+  const std::string call =
+      "AT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_storage_bytes, "
+      "cache_freq.data_ptr<int64_t>(), sorted.data_ptr<int64_t>(), hashtbl.data_ptr<int64_t>(), "
+      "out.data_ptr<int64_t>(), cache_freq.numel(), 0, sizeof(int64_t) * 8, at::cuda::getCurrentCUDAStream(), false));\n";
+  EXPECT_EQ(port_one("port.cub-debug-synchronous", call),
+            "AT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_storage_bytes, "
+            "cache_freq.data_ptr<int64_t>(), sorted.data_ptr<int64_t>(), hashtbl.data_ptr<int64_t>(), "
+            "out.data_ptr<int64_t>(), cache_freq.numel(), 0, sizeof(int64_t) * 8, at::cuda::getCurrentCUDAStream()));\n");
+  const std::string scan = "cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, stream,\n    true);\n";
+  EXPECT_EQ(port_one("port.cub-debug-synchronous", scan), "cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, stream);\n");
+  const std::string kept = "cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, stream);\n"
+                           "cub::DeviceReduce::Sum(tmp, bytes, in, out, n, stream, debug);\n"
+                           "my::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, stream, false);\n"
+                           "f(cub::DeviceReduce::Sum(tmp, bytes, in, out, n), false);\n";
+  EXPECT_EQ(port_one("port.cub-debug-synchronous", kept), kept);
+}
+
+// dwconv-samson-wang's DepthWiseConv2d_cuda.cu: an AT_ASSERTM with no `;` (the old macro was an if block)
+// gets one; a call with its `;`, one followed by a comment and one inside a longer line are left alone.
+TEST(PortAtAssertSemicolon, AStatementWithoutSemicolonGetsOneNearMissesStay) {
+  const std::string line = "  AT_ASSERTM(width == (grad.size(3) - kernel_size + 1 + bwd_padding * 2), "
+                           "\"grad_input computed size should be equal to input size\")\n  if (width < 3) {}\n";
+  EXPECT_EQ(port_one("port.at-assert-semicolon", line),
+            "  AT_ASSERTM(width == (grad.size(3) - kernel_size + 1 + bwd_padding * 2), "
+            "\"grad_input computed size should be equal to input size\");\n  if (width < 3) {}\n");
+  EXPECT_EQ(port_one("port.at-assert-semicolon", "AT_ASSERT(x.dim() == 4)\n"), "AT_ASSERT(x.dim() == 4);\n");
+  const std::string kept = "  AT_ASSERTM(x.is_cuda(), \"x\");\n  AT_ASSERT(x.dim() == 4) // 4d\n"
+                           "  if (a) AT_ASSERT(b)\n  MY_AT_ASSERT(c)\n";
+  EXPECT_EQ(port_one("port.at-assert-semicolon", kept), kept);
+}
+
 }  // namespace
 }  // namespace ts::source

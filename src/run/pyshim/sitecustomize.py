@@ -626,8 +626,10 @@ def _rewrite_ext_args(exts, arches, need, base=None):
 # -- build.one-setup ----------------------------------------------------------------------------
 # DSMNet's sync_bn calls setup(name='sync_bn_cpu', ...) then setup(name='sync_bn_gpu', ...): each call
 # runs a whole bdist_wheel into the same build/bdist directory, which the next call removes, and
-# pip's metadata step finds two .egg-info directories. Counted in setup.py's own syntax tree, so a
-# call under if/else or in a loop is never held back.
+# pip's metadata step finds two .egg-info directories; under setuptools' backend the two wheels in its
+# folder read as "No distribution was found". Counted in setup.py's own syntax tree: calls at the top
+# level and at the top of an `if __name__ == "__main__":` block; a call under another if/else or in a
+# loop is never held back.
 
 _SETUP_LISTS = ("ext_modules", "packages", "py_modules", "scripts", "data_files", "install_requires", "libraries",
                 "headers")
@@ -643,12 +645,31 @@ def _top_level_setup_calls(path):
     except (OSError, SyntaxError, ValueError):
         return 0
     n = 0
+    # setuptools' backend runs setup.py as __main__, so the body of a top-level
+    # `if __name__ == "__main__":` runs as surely as the top level (crfrnn_layer's two calls).
+    body = list(tree.body)
     for node in tree.body:
+        if isinstance(node, ast.If) and _is_main_test(node.test):
+            body.extend(node.body)
+    for node in body:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             fn = node.value.func
             if (isinstance(fn, ast.Name) and fn.id == "setup") or (isinstance(fn, ast.Attribute) and fn.attr == "setup"):
                 n += 1
     return n
+
+
+def _is_main_test(test):
+    # `__name__ == "__main__"`, either way round.
+    import ast
+
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    # ast.Str (.s) before Python 3.8, ast.Constant (.value) since
+    mains = [s for s in sides if not isinstance(s, ast.Name) and getattr(s, "value", getattr(s, "s", None)) == "__main__"]
+    return len(names) == 1 and len(mains) == 1
 
 
 def _merge_setup_calls(calls):
