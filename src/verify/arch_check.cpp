@@ -54,19 +54,19 @@ std::vector<Verdict> check_arches(const CudaCode& code, const ArchList& asked, c
   // GPU code here, so what is here came ready-made: RLS-RTMDNet's setup.py links extra_objects
   // ['src/cuda/roi_align.cu.o'], an object committed to the repository, built by its Makefile's
   // `nvcc ... -arch=sm_52`.
-  const bool none_planned = std::none_of(asked.arches().begin(), asked.arches().end(),
-                                         [&](const CudaArch& a) { return has(code.sass, a); });
-  if (!beyond.empty() && none_planned)
+  if (!beyond.empty()) {
+    // None of the plan's arches as SASS: the build's own compiles never made this GPU code; it came
+    // ready-made (RLS-RTMDNet's extra_objects, a committed .cu.o its Makefile built for sm_52).
+    const bool none_planned = std::none_of(asked.arches().begin(), asked.arches().end(),
+                                           [&](const CudaArch& a) { return has(code.sass, a); });
     add(Outcome::fail, "arches the plan did not ask for: " + util::join(beyond, ", ") + " (plan: " +
                            asked.torch_cuda_arch_list() +
-                           "), and none of the plan's: this GPU code was not compiled by the build for the plan but "
-                           "linked in ready-made (an object or library the package ships or builds by itself, e.g. "
-                           "setup.py's extra_objects made by its Makefile's nvcc -arch=...); rebuild that object "
-                           "for the plan's arches");
-  else if (!beyond.empty())
-    add(Outcome::fail, "arches the plan did not ask for: " + util::join(beyond, ", ") + " (plan: " +
-                           asked.torch_cuda_arch_list() +
-                           "): the build compiled more than planned (see the plan's arch decisions)");
+                           (none_planned ? "), and none of the plan's: this GPU code was not compiled by the build for "
+                                           "the plan but linked in ready-made (an object or library the package ships "
+                                           "or builds by itself, e.g. setup.py's extra_objects made by its Makefile's "
+                                           "nvcc -arch=...); rebuild that object for the plan's arches"
+                                         : "): the build compiled more than planned (see the plan's arch decisions)"));
+  }
   if (!extra_ptx.empty())
     add(Outcome::warn, "PTX the plan did not ask for: " + util::join(extra_ptx, ", ") + " (plan: " +
                            asked.torch_cuda_arch_list() + ")");
