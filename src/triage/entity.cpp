@@ -649,8 +649,11 @@ constexpr ProvidedWords kDistribution{"distribution", "The installer found no fi
                                       "` it can install for this Python, OS and architecture: it comes from ",
                                       "has no file the installer could install here"};
 
+// CMake's Config-mode failure read for any package: the table's entry for the package it names (cuDNN,
+// libtorch) is the more specific cause.
+bool generic_dependency(const Finding& f) { return f.id == "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"; }
+
 void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const ProvidedWords& w) {
-  if (f.sig) return;
   std::string name;
   const Evidence* at = named(f, w.kind, name);
   const ProvidedEntry* p = at ? set.entities.find_provided(w.kind, name) : nullptr;
@@ -658,7 +661,7 @@ void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const Prov
   PrefixedProgram prefixed;
   if (at && !p && std::string_view(w.kind) == "program") p = (prefixed = set.entities.find_prefixed_program(name)).program;
   const Signature* to = p ? set.find(p->signature) : nullptr;
-  if (!to) return;
+  if (!to || (f.sig && !generic_dependency(f))) return;
   reroute(d, f, *to, name);
   f.severity = Severity::error;
   const std::string& provider = prefixed.vendor ? prefixed.vendor->provider : p->provider;

@@ -57,6 +57,12 @@ const Wording kEnvWordings[] = {
     {"code.cpp:5:14: fatal error: 'cudnn.h' file not found", "CUDNN_NOT_FOUND"},
     {"caffe/util/cudnn.hpp(5): fatal error C1083: Cannot open include file: 'cudnn.h': No such file or directory", "CUDNN_NOT_FOUND"},
     {"fatal error C1083: Cannot open file included: \u201c" "cudnn.h\u201d: No such file or directory", "CUDNN_NOT_FOUND"},
+    // CMake's Config-mode failure for a package no signature has, as the message of its CMake Error block
+    // (ROCm/rccl#9's, ROCm/rocFFT#303's wording); a forum copy without the indentation.
+    {"CMake Error at CMakeLists.txt:33 (find_package):\n  Could not find a package configuration file provided by \"ROCM\" with any of",
+     "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"},
+    {"CMake Error at /usr/share/cmake-3.18/Modules/CMakeFindDependencyMacro.cmake:47 (find_package):\n"
+     "By not providing \"Findhip.cmake\" in CMAKE_MODULE_PATH this project has", "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, EnvWording, ::testing::ValuesIn(kEnvWordings));
@@ -75,7 +81,9 @@ TEST(EnvWordingNearMiss, DoesNotTrigger) {
                            Wording{"-- Adding subdirectory third_party/fmt", "SUBMODULES_MISSING"},
                            // cmake run in a project's own directory that has no CMakeLists.txt: a wrong directory, no submodule.
                            Wording{"CMake Error: The source directory \"/home/u/myproject/build\" does not appear to contain CMakeLists.txt.", "SUBMODULES_MISSING"},
-                           Wording{"fatal error: cudnn.hpp: No such file or directory", "CUDNN_NOT_FOUND"}}) {
+                           Wording{"fatal error: cudnn.hpp: No such file or directory", "CUDNN_NOT_FOUND"},
+                           // A config found, of another version: not a missing package.
+                           Wording{"  Could not find a configuration file for package \"fmt\" that is compatible", "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"}}) {
     expect_not_named(n);
   }
 }
