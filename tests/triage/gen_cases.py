@@ -544,6 +544,17 @@ c('ROCM_PATH_NOT_FOUND', [FC, 'clang: warning: argument unused during compilatio
   "clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library"],
   ['-- ROCm device library found at /opt/rocm/amdgcn/bitcode', "clang: warning: argument unused during compilation: '--rocm-path=/opt/rocm' [-Wunused-command-line-argument]"])
 
+c('ROCM_COMPILER_TOO_OLD', ['FAILED: src/CMakeFiles/kernels.dir/reduce.hip.o', '/usr/bin/clang++ -x hip --offload-arch=gfx1201 -c /src/reduce.hip -o reduce.hip.o',
+  "clang-15: error: invalid target ID 'gfx1201'; format is a processor name followed by an optional colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')"],
+  ["clang: error: invalid target ID 'gfx90a:xnack'; format is a processor name followed by an optional colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')"])
+
+c('NVCC_HOST_COMPILER_UNSUPPORTED_OS', ['[ 12%] Building CUDA object CMakeFiles/sift.dir/src/matching.cu.obj', 'nvcc fatal   : Host compiler targets unsupported OS'],
+  ['nvcc warning : The -std=c++17 flag is not supported with the configured host compiler. Flag will be ignored.'])
+
+c('NVCC_ARM_NEON_UNSUPPORTED', [FC, '/usr/lib/gcc/aarch64-linux-gnu/11/include/arm_neon.h(52): error: identifier "__Uint16x4_t" is undefined',
+  '/usr/lib/gcc/aarch64-linux-gnu/11/include/arm_neon.h(53): error: identifier "__Uint32x2_t" is undefined'],
+  ['/usr/lib/gcc/aarch64-linux-gnu/11/include/arm_neon.h:6183:1: error: inlining failed in call to \'always_inline\' \'vld1q_f32\': target specific option mismatch'])
+
 c('HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER', ['FAILED: CMakeFiles/transformer_engine.dir/util/hip_driver.cpp.o',
   '/usr/bin/g++ -DUSE_ROCM -D__HIP_PLATFORM_AMD__=1 -isystem /opt/rocm-6.4.2/include -O3 -std=c++17 -fno-gpu-rdc -fPIC -x hip --offload-arch=gfx90a -c hip_driver.cpp',
   "g++: error: unrecognized command-line option '-fno-gpu-rdc'", "g++: error: unrecognized command-line option '--offload-arch=gfx90a'"],
