@@ -675,6 +675,24 @@ void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const Prov
                     ")");
 }
 
+// A CUDA header missing where the compile is a HIP one: clang's include chain starts at a .hip source, or
+// clang says it compiled for an AMD GPU ("1 error generated when compiling for gfx803"), or hipcc is the
+// command that failed. ROCm's compile reached CUDA's header (the source was not hipified for this torch,
+// or CUDA's Thrust is on the include path): no CUDA toolkit is missing its headers.
+void hip_compile_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.id != "CUDA_DEV_HEADER_MISSING") return;
+  static const RE2 kHip(R"re(^In file included from \S+\.hip:\d+|\berrors? generated when compiling for (gfx[0-9a-f]+)\b|/hipcc'? failed with exit)re");
+  const Signature* to = set.find("ROCM_CUDA_HEADER_IN_HIP_BUILD");
+  if (!to) return;
+  for (const auto& c : f.context) {
+    if (!RE2::PartialMatch(c.text, kHip)) continue;
+    reroute(d, f, *to, "");
+    f.notes.push_back("the compile is HIP's (line " + std::to_string(c.line) + ": " + c.text.substr(0, 120) +
+                      "): a CUDA header reached from a ROCm compile is an unhipified source, not a toolkit without headers");
+    return;
+  }
+}
+
 // A failure line of a tool whose failure report has one cause (its grammar names the signature,
 // grammar.h), under a failure no signature named: any wording the tool prints under that grammar.
 void verdict_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
@@ -842,6 +860,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   provided_rule(set, d, f, kDependency);
   provided_rule(set, d, f, kDistribution);
   cuda_language_rule(set, d, f);
+  hip_compile_rule(set, d, f);
   verdict_rule(set, d, f);
   cpu_torch_rule(set, d, f);
 }

@@ -1047,6 +1047,31 @@ TEST(Entity, ACMakeConfigModeFailureIsItsPackagesCause) {
   EXPECT_NE(optional.root()->id, "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND") << findings_text(optional);
 }
 
+// A CUDA header missing in a HIP compile (clang's include chain starting at a .hip source, "when compiling for
+// gfx90a", hipcc the failed command) is ROCm reaching CUDA's header: an unhipified source, not a toolkit
+// without headers (ROCm/apex#102's shape, torch's ATen/cuda header under a hipified kernel). Near misses: the
+// same header missing under nvcc, and a HIP compile missing a header that is not CUDA's.
+TEST(Entity, ACudaHeaderMissingInAHipCompileIsAnUnhipifiedSource) {
+  const std::string missing = "/opt/venv/lib/python3.10/site-packages/torch/include/ATen/cuda/CUDAContext.h:5:10: "
+                              "fatal error: 'cuda_runtime_api.h' file not found\n#include <cuda_runtime_api.h>\n"
+                              "         ^~~~~~~~~~~~~~~~~~~~\n";
+  Diagnosis hip = diagnose("In file included from /src/ext/csrc/layer_norm_kernel.hip:9:\n" + missing +
+                           "1 error generated when compiling for gfx90a.\n"
+                           "error: command '/opt/rocm-6.1.0/bin/hipcc' failed with exit code 1\n");
+  ASSERT_TRUE(hip.root());
+  EXPECT_EQ(hip.root()->id, "ROCM_CUDA_HEADER_IN_HIP_BUILD") << findings_text(hip);
+  EXPECT_NE(notes_of(*hip.root()).find("the compile is HIP's (line 1"), std::string::npos) << notes_of(*hip.root());
+  Diagnosis nvcc = diagnose("In file included from /src/ext/csrc/layer_norm_kernel.cu:9:\n" + missing +
+                            "1 error generated.\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n");
+  ASSERT_TRUE(nvcc.root());
+  EXPECT_NE(nvcc.root()->id, "ROCM_CUDA_HEADER_IN_HIP_BUILD") << findings_text(nvcc);
+  Diagnosis own = diagnose("In file included from /src/ext/csrc/layer_norm_kernel.hip:9:\n"
+                           "/src/ext/csrc/utils.h:3:10: fatal error: 'sparsehash/dense_hash_map' file not found\n"
+                           "1 error generated when compiling for gfx90a.\n");
+  ASSERT_TRUE(own.root());
+  EXPECT_NE(own.root()->id, "ROCM_CUDA_HEADER_IN_HIP_BUILD") << findings_text(own);
+}
+
 // A project that checks for a CUDA compiler before enable_language(CUDA) stops with its own CMake error after
 // CMake's check_language(CUDA) found none (puzzlepaint/camera_calibration#35): the failure is CMake's missing
 // CUDA compiler. Near misses: the check found nvcc, the project's error names no CUDA (Boost), and the check
