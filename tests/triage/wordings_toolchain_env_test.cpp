@@ -63,13 +63,13 @@ const Wording kEnvWordings[] = {
     {"clang-14: error: invalid target ID 'gfx1102'; format is a processor name followed by an optional colon-delimited list of "
      "features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')", "ROCM_COMPILER_TOO_OLD"},
     {"clang: error: unsupported HIP gpu architecture: gfx1250", "ROCM_COMPILER_TOO_OLD"},
-    // nvcc given a MinGW gcc as host compiler on Windows (Celebrandil/CudaSift#77's report, fixstars/libSGM#23's).
+    // nvcc given a MinGW gcc as host compiler on Windows (Celebrandil/CudaSift#77's report).
     {"nvcc fatal   : Host compiler targets unsupported OS", "NVCC_HOST_COMPILER_UNSUPPORTED_OS"},
     // nvcc's front end inside GCC's Arm intrinsics header (the NVIDIA forum thread the signature cites).
     {"/usr/lib/gcc/aarch64-linux-gnu/11/include/arm_neon.h(38): error: identifier \"__Int8x8_t\" is undefined",
      "NVCC_ARM_NEON_UNSUPPORTED"},
     // CMake's Config-mode failure for a package no signature has, as the message of its CMake Error block
-    // (ROCm/rccl#9's, ROCm/rocFFT#303's wording); a forum copy without the indentation.
+    // (ROCm/rccl#66's, ROCm/rocFFT#303's wording); a forum copy without the indentation.
     {"CMake Error at CMakeLists.txt:33 (find_package):\n  Could not find a package configuration file provided by \"ROCM\" with any of",
      "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"},
     {"CMake Error at /usr/share/cmake-3.18/Modules/CMakeFindDependencyMacro.cmake:47 (find_package):\n"
