@@ -649,8 +649,11 @@ constexpr ProvidedWords kDistribution{"distribution", "The installer found no fi
                                       "` it can install for this Python, OS and architecture: it comes from ",
                                       "has no file the installer could install here"};
 
+// CMake's Config-mode failure read for any package: the table's entry for the package it names (cuDNN,
+// libtorch) is the more specific cause.
+bool generic_dependency(const Finding& f) { return f.id == "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"; }
+
 void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const ProvidedWords& w) {
-  if (f.sig) return;
   std::string name;
   const Evidence* at = named(f, w.kind, name);
   const ProvidedEntry* p = at ? set.entities.find_provided(w.kind, name) : nullptr;
@@ -658,7 +661,7 @@ void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const Prov
   PrefixedProgram prefixed;
   if (at && !p && std::string_view(w.kind) == "program") p = (prefixed = set.entities.find_prefixed_program(name)).program;
   const Signature* to = p ? set.find(p->signature) : nullptr;
-  if (!to) return;
+  if (!to || (f.sig && !generic_dependency(f))) return;
   reroute(d, f, *to, name);
   f.severity = Severity::error;
   const std::string& provider = prefixed.vendor ? prefixed.vendor->provider : p->provider;
@@ -670,6 +673,24 @@ void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const Prov
                                                        ", source " + prefixed.vendor->source
                                                  : std::string()) +
                     ")");
+}
+
+// A CUDA header missing where the compile is a HIP one: clang's include chain starts at a .hip source, or
+// clang says it compiled for an AMD GPU ("1 error generated when compiling for gfx803"), or hipcc is the
+// command that failed. ROCm's compile reached CUDA's header (the source was not hipified for this torch,
+// or CUDA's Thrust is on the include path): no CUDA toolkit is missing its headers.
+void hip_compile_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.id != "CUDA_DEV_HEADER_MISSING") return;
+  static const RE2 kHip(R"re(^In file included from \S+\.hip:\d+|\berrors? generated when compiling for (gfx[0-9a-f]+)\b|/hipcc'? failed with exit)re");
+  const Signature* to = set.find("ROCM_CUDA_HEADER_IN_HIP_BUILD");
+  if (!to) return;
+  for (const auto& c : f.context) {
+    if (!RE2::PartialMatch(c.text, kHip)) continue;
+    reroute(d, f, *to, "");
+    f.notes.push_back("the compile is HIP's (line " + std::to_string(c.line) + ": " + c.text.substr(0, 120) +
+                      "): a CUDA header reached from a ROCm compile is an unhipified source, not a toolkit without headers");
+    return;
+  }
 }
 
 // A failure line of a tool whose failure report has one cause (its grammar names the signature,
@@ -839,6 +860,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   provided_rule(set, d, f, kDependency);
   provided_rule(set, d, f, kDistribution);
   cuda_language_rule(set, d, f);
+  hip_compile_rule(set, d, f);
   verdict_rule(set, d, f);
   cpu_torch_rule(set, d, f);
 }

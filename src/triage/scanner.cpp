@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <thread>
+#include <utility>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #elif defined(__SSE2__)
@@ -390,7 +391,10 @@ void Scanner::structural(std::string_view raw, std::string_view clean, const cha
   }
   if (cmake_left_ > 0) {
     --cmake_left_;
-    if (!indented_or_blank(within_margin(clean, cmake_margin_)) && !markers[static_cast<std::size_t>(Marker::cmake_error)])
+    // CMake prints its message on the line under the header, indented; a copy that lost the indentation
+    // (a forum's quote) still has the message there, so that one line stays in the block.
+    bool message = std::exchange(cmake_head_, false) && !clean.empty();
+    if (!message && !indented_or_blank(within_margin(clean, cmake_margin_)) && !markers[static_cast<std::size_t>(Marker::cmake_error)])
       cmake_left_ = 0;
     else if (!clean.empty() && cmake_block_.evidence.size() < 8 && cmake_block_.count == 1)
       cmake_block_.evidence.push_back({line_no_, printable_line(raw)});
@@ -412,6 +416,7 @@ void Scanner::structural(std::string_view raw, std::string_view clean, const cha
       cmake_block_.id = "unrecognised";
       record(cmake_block_, raw, clean, region_begin, nullptr);
       cmake_left_ = 12;
+      cmake_head_ = true;
     }
   }
   if (markers[static_cast<std::size_t>(Marker::failed_target)] && first_failed_.count == 0) {

@@ -93,6 +93,7 @@ class Scanner {
   std::size_t tb_margin_ = 0, cmake_margin_ = 0;  // the block's first line's indentation
   int tb_budget_ = 0;
   int cmake_left_ = 0;
+  bool cmake_head_ = false;  // the line before was the CMake Error header: this one is its message
   Evidence tb_last_frame_;
   bool rejoin_ = true;            // set_rejoin
   // The log's last bytes (kTail to 2 * kTail of them), read again joined when the log was hard-wrapped

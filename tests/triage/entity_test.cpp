@@ -999,10 +999,77 @@ TEST(Entity, ADependencyTheBuildCouldNotFindNamesItsCause) {
   Diagnosis compiler = diagnose("CMake Error at CMakeLists.txt:12 (message):\n  Could not find compiler\n");
   ASSERT_TRUE(compiler.root());
   EXPECT_EQ(compiler.root()->id, "unrecognised");
+  // CMake's Config-mode failure with the package's name wrapped off: the class, and no dependency named "a".
   Diagnosis package = diagnose("CMake Error at CMakeLists.txt:8 (find_package):\n  Could not find a package configuration file provided by\n");
   ASSERT_TRUE(package.root());
-  EXPECT_EQ(package.root()->id, "unrecognised");
+  EXPECT_EQ(package.root()->id, "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND");
+  EXPECT_EQ(notes_of(*package.root()).find("dependencies.toml:"), std::string::npos) << notes_of(*package.root());
   EXPECT_FALSE(diagnose("-- MAGMA not found. Compiling without MAGMA support\n").failed());
+}
+
+// CMake's find_package in Config mode names the package it found no <Package>Config.cmake of
+// (cmFindPackageCommand.cxx): any package is that class, and a package the dependency table has (cuDNN,
+// libtorch) is the table's cause, whose signature supersedes the class. Near misses: a config found but of
+// another version, and the same message as a CMake Warning of an optional package that configure went on
+// without, with the build's real error after it.
+TEST(Entity, ACMakeConfigModeFailureIsItsPackagesCause) {
+  auto block = [](const std::string& pkg) {
+    return "CMake Error at CMakeLists.txt:14 (find_package):\n"
+           "  By not providing \"Find" + pkg + ".cmake\" in CMAKE_MODULE_PATH this project has\n"
+           "  asked CMake to find a package configuration file provided by \"" + pkg + "\", but\n"
+           "  CMake did not find one.\n\n"
+           "  Could not find a package configuration file provided by \"" + pkg + "\" with any of\n"
+           "  the following names:\n\n    " + pkg + "Config.cmake\n\n-- Configuring incomplete, errors occurred!\n";
+  };
+  Diagnosis any = diagnose(block("spdlog"));
+  ASSERT_TRUE(any.root());
+  EXPECT_EQ(any.root()->id, "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND") << findings_text(any);
+  Diagnosis cudnn = diagnose(block("CUDNN"));
+  ASSERT_TRUE(cudnn.root());
+  EXPECT_EQ(cudnn.root()->id, "CUDNN_NOT_FOUND") << findings_text(cudnn);
+  EXPECT_NE(notes_of(*cudnn.root()).find("dependencies.toml:"), std::string::npos) << notes_of(*cudnn.root());
+  Diagnosis torch = diagnose(block("Torch"));
+  ASSERT_TRUE(torch.root());
+  EXPECT_EQ(torch.root()->id, "TORCHCONFIG_NOT_FOUND") << findings_text(torch);
+  Diagnosis version = diagnose("CMake Error at CMakeLists.txt:14 (find_package):\n"
+                               "  Could not find a configuration file for package \"spdlog\" that is compatible\n"
+                               "  with requested version \"1.12\".\n");
+  ASSERT_TRUE(version.root());
+  EXPECT_NE(version.root()->id, "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND") << findings_text(version);
+  Diagnosis optional = diagnose("CMake Warning at CMakeLists.txt:402 (find_package):\n"
+                                "  Could not find a package configuration file provided by \"pybind11\"\n"
+                                "  (requested version 2.2) with any of the following names:\n\n"
+                                "-- Configuring done\n-- Generating done\n"
+                                "[12/40] Building CXX object src/CMakeFiles/core.dir/parse.cpp.o\n"
+                                "/src/parse.cpp:31:5: error: 'optional' in namespace 'std' does not name a template type\n"
+                                "ninja: build stopped: subcommand failed.\n");
+  ASSERT_TRUE(optional.root());
+  EXPECT_NE(optional.root()->id, "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND") << findings_text(optional);
+}
+
+// A CUDA header missing in a HIP compile (clang's include chain starting at a .hip source, "when compiling for
+// gfx90a", hipcc the failed command) is ROCm reaching CUDA's header: an unhipified source, not a toolkit
+// without headers (ROCm/apex#102's shape, torch's ATen/cuda header under a hipified kernel). Near misses: the
+// same header missing under nvcc, and a HIP compile missing a header that is not CUDA's.
+TEST(Entity, ACudaHeaderMissingInAHipCompileIsAnUnhipifiedSource) {
+  const std::string missing = "/opt/venv/lib/python3.10/site-packages/torch/include/ATen/cuda/CUDAContext.h:5:10: "
+                              "fatal error: 'cuda_runtime_api.h' file not found\n#include <cuda_runtime_api.h>\n"
+                              "         ^~~~~~~~~~~~~~~~~~~~\n";
+  Diagnosis hip = diagnose("In file included from /src/ext/csrc/layer_norm_kernel.hip:9:\n" + missing +
+                           "1 error generated when compiling for gfx90a.\n"
+                           "error: command '/opt/rocm-6.1.0/bin/hipcc' failed with exit code 1\n");
+  ASSERT_TRUE(hip.root());
+  EXPECT_EQ(hip.root()->id, "ROCM_CUDA_HEADER_IN_HIP_BUILD") << findings_text(hip);
+  EXPECT_NE(notes_of(*hip.root()).find("the compile is HIP's (line 1"), std::string::npos) << notes_of(*hip.root());
+  Diagnosis nvcc = diagnose("In file included from /src/ext/csrc/layer_norm_kernel.cu:9:\n" + missing +
+                            "1 error generated.\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n");
+  ASSERT_TRUE(nvcc.root());
+  EXPECT_NE(nvcc.root()->id, "ROCM_CUDA_HEADER_IN_HIP_BUILD") << findings_text(nvcc);
+  Diagnosis own = diagnose("In file included from /src/ext/csrc/layer_norm_kernel.hip:9:\n"
+                           "/src/ext/csrc/utils.h:3:10: fatal error: 'sparsehash/dense_hash_map' file not found\n"
+                           "1 error generated when compiling for gfx90a.\n");
+  ASSERT_TRUE(own.root());
+  EXPECT_NE(own.root()->id, "ROCM_CUDA_HEADER_IN_HIP_BUILD") << findings_text(own);
 }
 
 // A project that checks for a CUDA compiler before enable_language(CUDA) stops with its own CMake error after

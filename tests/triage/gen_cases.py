@@ -113,6 +113,8 @@ c('CMAKE_UNKNOWN_CUDA_ARCH_NAME', ['CMake Error at cmake/Modules_CUDA_fix/upstre
   ['-- CUDA architecture name 12.0 known: Blackwell'])
 c('TORCHCONFIG_NOT_FOUND', ['CMake Error at CMakeLists.txt:8 (find_package):', '  By not providing "FindTorch.cmake" in CMAKE_MODULE_PATH this project has', '  asked CMake to find a package configuration file provided by "Torch", but', '  CMake did not find one.', '', '  Could not find a package configuration file provided by "Torch" with any of', '  the following names:'],
   ['-- Found Torch: /home/u/venv/lib/python3.10/site-packages/torch/lib/libtorch.so'])
+c('CMAKE_DEPENDENCY_CONFIG_NOT_FOUND', ['CMake Error at CMakeLists.txt:21 (find_package):', '  By not providing "Findfmt.cmake" in CMAKE_MODULE_PATH this project has', '  asked CMake to find a package configuration file provided by "fmt", but', '  CMake did not find one.', '', '  Could not find a package configuration file provided by "fmt" with any of', '  the following names:', '', '    fmtConfig.cmake', '    fmt-config.cmake'],
+  ['CMake Error at CMakeLists.txt:21 (find_package):', '  Could not find a configuration file for package "fmt" that is compatible', '  with requested version "10.0".'])
 c('CMAKE_INSTALL_PERMISSION', ['-- Install configuration: "Release"', 'CMake Error at cmake_install.cmake:41 (file):', '  file INSTALL cannot set permissions on "/usr/local/include": Operation not', '  permitted.'],
   ['-- Installing: /home/u/pytorch/torch/include/ATen/ATen.h', '-- Up-to-date: /home/u/pytorch/torch/lib/libc10.so'])
 c('CMAKE_RPATH_CHANGE_UNSUPPORTED', ['CMake Error at c10/cmake_install.cmake:52 (file):', '  file RPATH_CHANGE could not write new RPATH', '  The install of the c10 target requires changing an RPATH from the build tree, but this is not supported with the Ninja generator unless on an ELF-based or XCOFF-based platform.'],
@@ -541,6 +543,17 @@ c('HIP_PLATFORM_MACRO_UNDEFINED', [FC, 'In file included from /workspace/src/tra
 c('ROCM_PATH_NOT_FOUND', [FC, 'clang: warning: argument unused during compilation: \'--offload-compress\' [-Wunused-command-line-argument]',
   "clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library"],
   ['-- ROCm device library found at /opt/rocm/amdgcn/bitcode', "clang: warning: argument unused during compilation: '--rocm-path=/opt/rocm' [-Wunused-command-line-argument]"])
+
+c('ROCM_COMPILER_TOO_OLD', ['FAILED: src/CMakeFiles/kernels.dir/reduce.hip.o', '/usr/bin/clang++ -x hip --offload-arch=gfx1201 -c /src/reduce.hip -o reduce.hip.o',
+  "clang-15: error: invalid target ID 'gfx1201'; format is a processor name followed by an optional colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')"],
+  ["clang: error: invalid target ID 'gfx90a:xnack'; format is a processor name followed by an optional colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')"])
+
+c('NVCC_HOST_COMPILER_UNSUPPORTED_OS', ['[ 12%] Building CUDA object CMakeFiles/sift.dir/src/matching.cu.obj', 'nvcc fatal   : Host compiler targets unsupported OS'],
+  ['nvcc warning : The -std=c++17 flag is not supported with the configured host compiler. Flag will be ignored.'])
+
+c('NVCC_ARM_NEON_UNSUPPORTED', [FC, '/usr/lib/gcc/aarch64-linux-gnu/11/include/arm_neon.h(52): error: identifier "__Uint16x4_t" is undefined',
+  '/usr/lib/gcc/aarch64-linux-gnu/11/include/arm_neon.h(53): error: identifier "__Uint32x2_t" is undefined'],
+  ['/usr/lib/gcc/aarch64-linux-gnu/11/include/arm_neon.h:6183:1: error: inlining failed in call to \'always_inline\' \'vld1q_f32\': target specific option mismatch'])
 
 c('HIP_OFFLOAD_FLAGS_TO_HOST_COMPILER', ['FAILED: CMakeFiles/transformer_engine.dir/util/hip_driver.cpp.o',
   '/usr/bin/g++ -DUSE_ROCM -D__HIP_PLATFORM_AMD__=1 -isystem /opt/rocm-6.4.2/include -O3 -std=c++17 -fno-gpu-rdc -fPIC -x hip --offload-arch=gfx90a -c hip_driver.cpp',

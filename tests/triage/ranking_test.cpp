@@ -521,5 +521,26 @@ TEST(Ranking, AWarningRecordAboveAFailingTracebackKeepsTheAnswer) {
   }
 }
 
+// hipcc as CMake's C++ compiler: CMake's compiler check fails on the HIP clang's own error and reports the
+// compiler's identification unknown, a consequence; the clang's error (no ROCm device library) is the cause
+// (ROCm/hipCUB#179's shape). Near miss: a compiler check failing with no such error stays the missing compiler.
+TEST(Ranking, TheHipClangsErrorInCMakesCompilerCheckIsTheCause) {
+  const std::string head = "-- The CXX compiler identification is unknown\n"
+                           "-- Check for working CXX compiler: /opt/rocm/bin/hipcc - broken\n"
+                           "CMake Error at /usr/share/cmake-3.22/Modules/CMakeTestCXXCompiler.cmake:62 (message):\n"
+                           "  The C++ compiler\n\n    \"/opt/rocm/bin/hipcc\"\n\n  is not able to compile a simple test program.\n\n"
+                           "  It fails with the following output:\n\n";
+  Diagnosis rocm = diagnose(head + "    clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or "
+                                   "'--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library\n"
+                                   "-- Configuring incomplete, errors occurred!\n");
+  ASSERT_TRUE(rocm.root());
+  EXPECT_EQ(rocm.root()->id, "ROCM_PATH_NOT_FOUND") << findings_text(rocm);
+  Diagnosis none = diagnose("-- The CXX compiler identification is unknown\n"
+                            "CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_CXX_COMPILER could be found.\n"
+                            "-- Configuring incomplete, errors occurred!\n");
+  ASSERT_TRUE(none.root());
+  EXPECT_EQ(none.root()->id, "NO_CXX_COMPILER") << findings_text(none);
+}
+
 }  // namespace
 }  // namespace ts::triage::testing

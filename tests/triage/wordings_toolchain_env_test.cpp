@@ -57,6 +57,23 @@ const Wording kEnvWordings[] = {
     {"code.cpp:5:14: fatal error: 'cudnn.h' file not found", "CUDNN_NOT_FOUND"},
     {"caffe/util/cudnn.hpp(5): fatal error C1083: Cannot open include file: 'cudnn.h': No such file or directory", "CUDNN_NOT_FOUND"},
     {"fatal error C1083: Cannot open file included: \u201c" "cudnn.h\u201d: No such file or directory", "CUDNN_NOT_FOUND"},
+    // A clang older than the AMD GPU it compiles for rejects the bare processor name: a system clang 14 building
+    // ROCm 5.3's hsa-rocr (rocm-arch/rocm-arch#875); newer clang words it as an unsupported HIP architecture
+    // (llvm/llvm-project#125556).
+    {"clang-14: error: invalid target ID 'gfx1102'; format is a processor name followed by an optional colon-delimited list of "
+     "features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')", "ROCM_COMPILER_TOO_OLD"},
+    {"clang: error: unsupported HIP gpu architecture: gfx1250", "ROCM_COMPILER_TOO_OLD"},
+    // nvcc given a MinGW gcc as host compiler on Windows (Celebrandil/CudaSift#77's report).
+    {"nvcc fatal   : Host compiler targets unsupported OS", "NVCC_HOST_COMPILER_UNSUPPORTED_OS"},
+    // nvcc's front end inside GCC's Arm intrinsics header (the NVIDIA forum thread the signature cites).
+    {"/usr/lib/gcc/aarch64-linux-gnu/11/include/arm_neon.h(38): error: identifier \"__Int8x8_t\" is undefined",
+     "NVCC_ARM_NEON_UNSUPPORTED"},
+    // CMake's Config-mode failure for a package no signature has, as the message of its CMake Error block
+    // (ROCm/rccl#66's, ROCm/rocFFT#303's wording); a forum copy without the indentation.
+    {"CMake Error at CMakeLists.txt:33 (find_package):\n  Could not find a package configuration file provided by \"ROCM\" with any of",
+     "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"},
+    {"CMake Error at /usr/share/cmake-3.18/Modules/CMakeFindDependencyMacro.cmake:47 (find_package):\n"
+     "By not providing \"Findhip.cmake\" in CMAKE_MODULE_PATH this project has", "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, EnvWording, ::testing::ValuesIn(kEnvWordings));
@@ -75,7 +92,17 @@ TEST(EnvWordingNearMiss, DoesNotTrigger) {
                            Wording{"-- Adding subdirectory third_party/fmt", "SUBMODULES_MISSING"},
                            // cmake run in a project's own directory that has no CMakeLists.txt: a wrong directory, no submodule.
                            Wording{"CMake Error: The source directory \"/home/u/myproject/build\" does not appear to contain CMakeLists.txt.", "SUBMODULES_MISSING"},
-                           Wording{"fatal error: cudnn.hpp: No such file or directory", "CUDNN_NOT_FOUND"}}) {
+                           Wording{"fatal error: cudnn.hpp: No such file or directory", "CUDNN_NOT_FOUND"},
+                           // A malformed target ID (features without their sign) is a spelling error, not an old clang;
+                           // a CUDA compile handed a gfx name (leejet/stable-diffusion.cpp#464) is no HIP compile.
+                           Wording{"clang: error: invalid target ID 'gfx908:xnack'; format is a processor name followed by an "
+                                   "optional colon-delimited list of features", "ROCM_COMPILER_TOO_OLD"},
+                           Wording{"clang++: error: unsupported CUDA gpu architecture: gfx1100", "ROCM_COMPILER_TOO_OLD"},
+                           // GCC's own error in the same header (file:line:col) is the host compiler's, not nvcc's front end.
+                           Wording{"/usr/lib/gcc/aarch64-linux-gnu/11/include/arm_neon.h:6183:1: error: inlining failed in call to "
+                                   "'always_inline' 'vld1q_f32': target specific option mismatch", "NVCC_ARM_NEON_UNSUPPORTED"},
+                           // A config found, of another version: not a missing package.
+                           Wording{"  Could not find a configuration file for package \"fmt\" that is compatible", "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"}}) {
     expect_not_named(n);
   }
 }
