@@ -51,6 +51,10 @@ struct SourceScan {
   bool cuda_extension = false;    // setup.py uses CUDAExtension
   bool cpp_extension = false;     // setup.py uses CppExtension (a CPU path exists)
   bool ninja_off = false;         // setup.py passes use_ninja=False to torch's BuildExtension
+  // setup.py builds no extension: no ext_modules, no Extension(...) call, no cmdclass, nvcc or cmake of its
+  // own, and no CMake build (equi-pose's models/setup.py: a pure-Python vgtk wheel, while the tree's .cu
+  // files are vgtk/setup.py's): its wheel holds no compiled code, whatever CUDAExtension it imports.
+  bool no_extension = false;
   std::vector<std::string> pyproject_requires;  // [build-system] requires, as written
   // What setup.py does to its own build (scan_build_switches), read so the plan can repair it:
   bool gpu_check = false;               // asks torch.cuda about a GPU (is_available, capability, ...)

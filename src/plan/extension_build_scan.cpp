@@ -174,6 +174,8 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   s.setup_calls = 0;
   while (RE2::FindAndConsume(&calls, top_setup)) ++s.setup_calls;
   s.setup_calls += main_block_setup_calls(code);
+  static const RE2 builds(R"(\bext_modules\b|Extension\s*\(|\bcmdclass\b|\bnvcc\b|\bcmake\b)");
+  s.no_extension = !code.empty() && s.ext_modules.empty() && !RE2::PartialMatch(code, builds);
   scan_compiler_writes(setup_py, s);
 }
 

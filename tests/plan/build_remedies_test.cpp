@@ -123,6 +123,44 @@ TEST(BuildRemedies, ItsOwnHostCompilerLosesToThePlans) {
   EXPECT_EQ(remedy(none.plan, ext::kHostCompilerEnvRule), nullptr);
 }
 
+// equi-pose's models/setup.py imports CUDAExtension and builds none (a pure vgtk wheel) while the
+// tree's .cu files are vgtk/setup.py's: no CUDA is planned, so the package step takes the pure wheel.
+// Near miss: the same tree whose setup.py builds an extension stays a CUDA build.
+TEST(BuildRemedies, ASetupPyThatBuildsNoExtensionIsNoCudaBuild) {
+  auto s = cuda_only_scan();
+  s.no_extension = true;
+  s.sibling_extensions = {{"epn_grouping", "vgtk/setup.py"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r.plan.cuda.is_chosen());
+  EXPECT_TRUE(r.plan.arch_list.empty());
+  auto it = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                         [](const Decision& d) { return d.topic == "extension" && d.value == "none (a pure-Python wheel)"; });
+  ASSERT_NE(it, r.plan.decisions.end());
+  EXPECT_NE(it->reason.find("are other setup.py files' (vgtk/setup.py)"), std::string::npos) << it->reason;
+  auto near = plan(cuda_only_scan());
+  ASSERT_TRUE(near.ok());
+  EXPECT_TRUE(near.plan.cuda.is_chosen());
+  EXPECT_EQ(near.plan.arch_list.torch_cuda_arch_list(), "9.0");
+}
+
+TEST(BuildSwitchScan, ASetupPyWithNoExtensionIsFound) {
+  SourceScan s;
+  scan_build_switches("from setuptools import find_packages, setup\n"
+                      "from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n"
+                      "def setup_package():\n    setup(name='vgtk', version='1.0', packages=find_packages())\n"
+                      "if __name__ == '__main__':\n    setup_package()\n# ext_modules=[CUDAExtension('x', ['x.cu'])]\n",
+                      s);
+  EXPECT_TRUE(s.no_extension);
+  for (const char* near : {"setup(name='a', ext_modules=exts)\n", "mods = [CUDAExtension(name=f'{n}_ext', sources=srcs)]\n",
+                           "setup(name='a', cmdclass={'build_ext': MyBuild})\n", "os.system('nvcc -c x.cu')\n",
+                           "subprocess.check_call(['cmake', '..'])\n"}) {
+    SourceScan t;
+    scan_build_switches(near, t);
+    EXPECT_FALSE(t.no_extension) << near;
+  }
+}
+
 TEST(BuildRemedies, ItsOwnIncludeFlagsAreMadeAbsolute) {
   auto s = cuda_only_scan();
   s.own_includes = true;
