@@ -79,6 +79,19 @@ void choose_setup_flags(Ctx& c, const SourceScan& scan) {
            src, kSetupFlagRule);
 }
 
+// setup.py refuses CUDA without a GPU: torch.cuda answers for the plan's first arch inside the build.
+void choose_gpu_target(Ctx& c, const SourceScan& scan) {
+  if (!c.cuda_on || c.arches.empty() || !scan.gpu_check) return;
+  std::string target = c.arches.arches().front().capability();
+  use_helper(c, "it makes torch.cuda answer for the planned target");
+  c.set_env("TORCHSMITH_GPU_TARGET", target, "setup.py asks torch.cuda about a GPU", kHelper, kGpuTargetRule);
+  c.decide("remedy", std::string(kGpuTargetRule) + " " + target,
+           "setup.py asks torch.cuda whether a GPU is here (is_available / device capability) and builds no CUDA "
+           "without one; inside this build only, torch.cuda answers for the planned target " + target +
+               " (no GPU is needed to compile for it)",
+           "setup.py; " + std::string(kHelper), kGpuTargetRule);
+}
+
 // flame-1's rasterizer: `os.environ["CC"] = os.environ["CXX"] = "gcc-8"` at import, a compiler this
 // machine lacks (torch reads no version from it, the compile cannot start); where it has it, one the
 // plan did not check against nvcc and torch's ABI.
@@ -573,16 +586,7 @@ void choose_build_remedies(Ctx& c) {
   choose_library_env(c);
   if (!build_remedies_apply(c)) return;
   const auto& scan = c.req->scan;
-  if (c.cuda_on && !c.arches.empty() && scan.gpu_check) {
-    std::string target = c.arches.arches().front().capability();
-    use_helper(c, "it makes torch.cuda answer for the planned target");
-    c.set_env("TORCHSMITH_GPU_TARGET", target, "setup.py asks torch.cuda about a GPU", kHelper, kGpuTargetRule);
-    c.decide("remedy", std::string(kGpuTargetRule) + " " + target,
-             "setup.py asks torch.cuda whether a GPU is here (is_available / device capability) and builds no CUDA "
-             "without one; inside this build only, torch.cuda answers for the planned target " + target +
-                 " (no GPU is needed to compile for it)",
-             "setup.py; " + std::string(kHelper), kGpuTargetRule);
-  }
+  choose_gpu_target(c, scan);
   if (c.cuda_on && !c.arches.empty() && scan.own_arches) {
     std::string list = c.arches.torch_cuda_arch_list();
     use_helper(c, "it keeps the plan's arch list");
