@@ -4,6 +4,8 @@
 //  build.gpu-target  setup.py asks torch.cuda for a GPU: inside the build, torch.cuda answers for
 //                    the plan's first arch, so a GPU-less machine builds the CUDA extension;
 //  build.arch-list   setup.py sets its own TORCH_CUDA_ARCH_LIST or -gencode flags: the plan's wins;
+//  build.host-compiler setup.py writes its own CC/CXX/CUDAHOSTCXX (a compiler the machine may lack):
+//                    the plan's compiler wins, as the plan's arch list does;
 //  build.cxx-std     setup.py forces a -std older than the target torch's headers need (torch.toml
 //                    cxx_standard): raised to that standard for the host compiler and nvcc;
 //  build.abs-include setup.py passes its own -I/-isystem flags: a relative one is made absolute
@@ -75,6 +77,40 @@ void choose_setup_flags(Ctx& c, const SourceScan& scan) {
            "reads the command line); a PEP 517 build gives setup.py no such flag, so the wheel would hold no CUDA "
            "code: the build helper adds it to the command line setuptools runs setup.py with",
            src, kSetupFlagRule);
+}
+
+// setup.py refuses CUDA without a GPU: torch.cuda answers for the plan's first arch inside the build.
+void choose_gpu_target(Ctx& c, const SourceScan& scan) {
+  if (!c.cuda_on || c.arches.empty() || !scan.gpu_check) return;
+  std::string target = c.arches.arches().front().capability();
+  use_helper(c, "it makes torch.cuda answer for the planned target");
+  c.set_env("TORCHSMITH_GPU_TARGET", target, "setup.py asks torch.cuda about a GPU", kHelper, kGpuTargetRule);
+  c.decide("remedy", std::string(kGpuTargetRule) + " " + target,
+           "setup.py asks torch.cuda whether a GPU is here (is_available / device capability) and builds no CUDA "
+           "without one; inside this build only, torch.cuda answers for the planned target " + target +
+               " (no GPU is needed to compile for it)",
+           "setup.py; " + std::string(kHelper), kGpuTargetRule);
+}
+
+// flame-1's rasterizer: `os.environ["CC"] = os.environ["CXX"] = "gcc-8"` at import, a compiler this
+// machine lacks (torch reads no version from it, the compile cannot start); where it has it, one the
+// plan did not check against nvcc and torch's ABI.
+void choose_host_compiler_env(Ctx& c, const SourceScan& scan) {
+  if (!c.compiler || scan.own_compiler_env.empty()) return;
+  std::string names, lines;
+  for (const auto& [name, line] : scan.own_compiler_env) {
+    names += (names.empty() ? "" : " ") + name;
+    if (lines.find(line) == std::string::npos) lines += (lines.empty() ? "" : "; ") + line;
+  }
+  const std::string src = "setup.py; " + std::string(kHelper);
+  use_helper(c, "it keeps the plan's host compiler");
+  c.set_env("TORCHSMITH_HOST_COMPILER", "1", "setup.py writes its own " + names, src, kHostCompilerEnvRule);
+  c.decide("remedy", std::string(kHostCompilerEnvRule) + " " + c.compiler->cxx,
+           "setup.py sets its own host compiler (" + lines + "); the plan's " + c.compiler->family + " " +
+               c.compiler->version + " (" + c.compiler->cxx + "), checked against nvcc and the torch's C++ ABI, wins: "
+               "the build helper keeps the plan's CC/CXX/CUDAHOSTCXX where setup.py names another program (one "
+               "naming the plan's own compiler is kept as written)",
+           src, kHostCompilerEnvRule);
 }
 
 }  // namespace
@@ -550,16 +586,7 @@ void choose_build_remedies(Ctx& c) {
   choose_library_env(c);
   if (!build_remedies_apply(c)) return;
   const auto& scan = c.req->scan;
-  if (c.cuda_on && !c.arches.empty() && scan.gpu_check) {
-    std::string target = c.arches.arches().front().capability();
-    use_helper(c, "it makes torch.cuda answer for the planned target");
-    c.set_env("TORCHSMITH_GPU_TARGET", target, "setup.py asks torch.cuda about a GPU", kHelper, kGpuTargetRule);
-    c.decide("remedy", std::string(kGpuTargetRule) + " " + target,
-             "setup.py asks torch.cuda whether a GPU is here (is_available / device capability) and builds no CUDA "
-             "without one; inside this build only, torch.cuda answers for the planned target " + target +
-                 " (no GPU is needed to compile for it)",
-             "setup.py; " + std::string(kHelper), kGpuTargetRule);
-  }
+  choose_gpu_target(c, scan);
   if (c.cuda_on && !c.arches.empty() && scan.own_arches) {
     std::string list = c.arches.torch_cuda_arch_list();
     use_helper(c, "it keeps the plan's arch list");
@@ -570,6 +597,7 @@ void choose_build_remedies(Ctx& c) {
              "cpp_extension derives them from the plan's list",
              "setup.py; " + std::string(kHelper), kArchListRule);
   }
+  choose_host_compiler_env(c, scan);
   if (!scan.std_flags.empty()) {
     const kb::TorchRelease* rel = c.kb().find_torch(c.python->torch.version);
     int need = rel ? rel->cxx_standard : 0;

@@ -245,8 +245,18 @@ void choose_torch(Ctx& c) {
   check_torch_pin(py, r, req.source.version, req.scan.pyproject_requires, c);
   // A CMake build finding a CUDA torch configures CUDA whatever its own sources (torch's cuda.cmake).
   const bool cmake_cuda = req.scan.cmake_finds_torch && !req.scan.cmake_driver.empty() && !py.torch.cuda.empty();
-  bool has_cuda = req.scan.scanned ? (req.scan.cuda_sources || req.scan.cuda_extension || cmake_cuda) : true;
-  bool cuda_only = r.cuda_only || (req.scan.scanned && req.scan.cuda_extension && !req.scan.cpp_extension);
+  // A setup.py that builds no extension makes a pure-Python wheel, whatever .cu files other setup.py files own.
+  const bool pure = req.scan.scanned && req.scan.no_extension && r.origin.file.empty();
+  bool has_cuda = req.scan.scanned ? (req.scan.cuda_sources || req.scan.cuda_extension || cmake_cuda) && !pure : true;
+  bool cuda_only = r.cuda_only || (req.scan.scanned && req.scan.cuda_extension && !req.scan.cpp_extension && !pure);
+  if (pure && (req.scan.cuda_sources || req.scan.cuda_extension))
+    c.decide("extension", "none (a pure-Python wheel)",
+             "setup.py builds no extension (no ext_modules, no Extension(...) call, no build command of its own), so "
+             "its wheel holds no compiled code: the tree's CUDA sources" +
+                 std::string(req.scan.sibling_extensions.empty() ? "" : " are other setup.py files' (" +
+                                                                         req.scan.sibling_extensions.front().second + ")") +
+                 " and no CUDA is compiled here",
+             "setup.py");
   c.cuda_on = decide_cuda(py, cuda_only, has_cuda, req.cuda.has_value(), req.cpu, r, c);
   // Read from the tree: CUDAExtension (or --cuda) over C++ files only makes a library with no GPU code.
   // Or a setup.py that names none of the tree's .cu files and finds no sources (fusedconvglu: a

@@ -51,11 +51,18 @@ struct SourceScan {
   bool cuda_extension = false;    // setup.py uses CUDAExtension
   bool cpp_extension = false;     // setup.py uses CppExtension (a CPU path exists)
   bool ninja_off = false;         // setup.py passes use_ninja=False to torch's BuildExtension
+  // setup.py builds no extension: no ext_modules, no Extension(...) call, no cmdclass, nvcc or cmake of its
+  // own, and no CMake build (equi-pose's models/setup.py: a pure-Python vgtk wheel, while the tree's .cu
+  // files are vgtk/setup.py's): its wheel holds no compiled code, whatever CUDAExtension it imports.
+  bool no_extension = false;
   std::vector<std::string> pyproject_requires;  // [build-system] requires, as written
   // What setup.py does to its own build (scan_build_switches), read so the plan can repair it:
   bool gpu_check = false;               // asks torch.cuda about a GPU (is_available, capability, ...)
   bool own_arches = false;              // writes TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags
   bool own_includes = false;            // passes -I/-isystem flags of its own (relative ones break under ninja)
+  // Compiler variables it writes (flame-1's rasterizer: `os.environ["CC"] = os.environ["CXX"] = "gcc-8"`),
+  // each once with its first line: ("CC", "setup.py:6: os.environ[\"CC\"] = ..."), for build.host-compiler.
+  std::vector<std::pair<std::string, std::string>> own_compiler_env;
   std::vector<StdFlag> std_flags;       // -std=c++14 / gnu++1z, in order, once each, with the standard each names
   int setup_calls = 0;                  // setup(...) statements at the top level or of an `if __name__ == "__main__":` block (2+: one wheel cannot hold them)
   // Flags it removes from distutils' compiler command lists (motion-sparsity's

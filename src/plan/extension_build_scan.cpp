@@ -56,6 +56,8 @@ int main_block_setup_calls(const std::string& code) {
   return n;
 }
 
+void scan_compiler_writes(const std::string& setup_py, SourceScan& s);
+
 void add_once(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
@@ -172,6 +174,9 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   s.setup_calls = 0;
   while (RE2::FindAndConsume(&calls, top_setup)) ++s.setup_calls;
   s.setup_calls += main_block_setup_calls(code);
+  static const RE2 builds(R"(\bext_modules\b|Extension\s*\(|\bcmdclass\b|\bnvcc\b|\bcmake\b)");
+  s.no_extension = !code.empty() && s.ext_modules.empty() && !RE2::PartialMatch(code, builds);
+  scan_compiler_writes(setup_py, s);
 }
 
 namespace {
@@ -192,6 +197,28 @@ std::string squashed(const std::string& s) {
   for (char ch : s)
     if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return out;
+}
+
+// os.environ["CC"] = ..., a chained `os.environ["CC"] = os.environ["CXX"] = "gcc-8"`, or an update() of
+// them: the host compiler setup.py names itself. setdefault() is not one (the plan sets them first).
+void scan_compiler_writes(const std::string& setup_py, SourceScan& s) {
+  static const RE2 write(R"(environ\s*\[\s*["'](CC|CXX|CUDAHOSTCXX|NVCC_CCBIN)["']\s*\]\s*=(?:[^=]|$))");
+  static const RE2 update(R"(environ\s*\.\s*update\(\s*\{?\s*["']?(CC|CXX|CUDAHOSTCXX|NVCC_CCBIN)["']?\s*[:=])");
+  std::size_t at = 0;
+  while (at < setup_py.size()) {
+    std::size_t nl = setup_py.find('\n', at);
+    const std::string line = setup_py.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    const std::size_t begin = at;
+    at = nl == std::string::npos ? setup_py.size() : nl + 1;
+    auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    std::vector<std::string> names;
+    all_matches(line, write, names);
+    all_matches(line, update, names);
+    for (const auto& n : names)
+      if (std::none_of(s.own_compiler_env.begin(), s.own_compiler_env.end(), [&](const auto& e) { return e.first == n; }))
+        s.own_compiler_env.emplace_back(n, line_at("setup.py", setup_py, begin));
+  }
 }
 
 }  // namespace

@@ -316,6 +316,9 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   s.version = FactVersion(version);  // the one parse of what the tree's files say
   s.pyproject_requires = pp ? pp->build_requires : build_requires(pyproject);
   scan_cmake_build(dir, setup, pp ? pp->build_backend : "", pyproject, s);
+  // pyproject's [tool.setuptools] ext-modules (setuptools 74) or a CMake build make compiled code setup.py does not name.
+  if (!s.setup_py || !s.cmake_driver.empty() || s.cmake_lists || pyproject.find("ext-modules") != std::string::npos)
+    s.no_extension = false;
   s.smoke = read_text(root / "smoke.py", 64 * 1024);
   // Top-level packages and modules: what `import NAME` can find once the wheel is installed.
   for (fs::directory_iterator d(root, fs::directory_options::skip_permission_denied, ec), e; !ec && d != e;

@@ -46,6 +46,7 @@ std::string absolute_dir(const std::string& d) {
 std::string copy_outside_reach(const std::string& from, const std::string& to, const source::OutsideReach& reach,
                                RunState& s) {
   for (const auto& l : reach.left) s.say("not copied beside the source copy: setup.py names " + l);
+  for (const auto& n : reach.own_name) s.say("the source copy keeps the package's folder name: setup.py names " + n);
   if (reach.files.empty()) return "";
   for (const auto& rel : reach.files) {
     std::error_code ec;

@@ -184,8 +184,19 @@ void add_setup_py_reach(const fs::path& root, int max_depth, std::set<fs::path>&
     fs::path target = (root / rel).lexically_normal();
     int up = levels_above(target, root);
     std::error_code ec;
-    if (up == 0 || up > max_depth || !fs::exists(target, ec)) continue;
     const std::string why = "setup.py:" + std::to_string(line) + ": " + lines(line);
+    // "../op" from op/ is the package itself, found again by its folder's name: a copy named otherwise
+    // (OUT/src) finds nothing there, so the copy keeps the names the path climbs back through.
+    if (target == root) {
+      int climb = 0;  // rel is normal: its ".." come first
+      for (const auto& part : fs::path(rel)) climb += part == "..";
+      if (climb > 0 && climb <= max_depth) {
+        r.depth = std::max(r.depth, climb);
+        r.own_name.push_back(rel + ": the package's own folder by its name (" + why + ")");
+      }
+      continue;
+    }
+    if (up == 0 || up > max_depth || !fs::exists(target, ec)) continue;
     if (fs::is_regular_file(target, ec)) {
       if (!outside.insert(target).second) continue;
       r.depth = std::max(r.depth, up);

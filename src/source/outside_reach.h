@@ -14,6 +14,9 @@ struct OutsideReach {
   std::vector<std::string> why;    // the first include that reached each: "lightconv_cuda_kernel.cu:8: #include ..."
   // What setup.py names above the package and is not copied, and why ("../..: holds the package itself").
   std::vector<std::string> left;
+  // Paths setup.py spells through a parent back to the package's own folder by its name (AudioStyleNet's
+  // op/setup.py: `Path(__file__).parent / '..' / 'op'`), and why: the copy keeps that name (depth counts them).
+  std::vector<std::string> own_name;
 };
 
 // The paths a setup.py text spells relative to its own directory that climb above it: a run of string

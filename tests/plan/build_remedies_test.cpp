@@ -102,6 +102,65 @@ TEST(BuildRemedies, ItsOwnArchListLosesToThePlans) {
   EXPECT_EQ(remedy(plan(cuda_only_scan()).plan, ext::kArchListRule), nullptr);
 }
 
+// flame-1's rasterizer names gcc-8 for CC and CXX; the plan's compiler wins, said once with the line.
+TEST(BuildRemedies, ItsOwnHostCompilerLosesToThePlans) {
+  auto s = cuda_only_scan();
+  s.own_compiler_env = {{"CC", "setup.py:6: os.environ['CC'] = os.environ['CXX'] = 'gcc-8'"},
+                        {"CXX", "setup.py:6: os.environ['CC'] = os.environ['CXX'] = 'gcc-8'"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_HOST_COMPILER"), "1");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
+  const Decision* d = remedy(r.plan, ext::kHostCompilerEnvRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.host-compiler " + env(r.plan, "CXX"));
+  EXPECT_NE(d->reason.find("setup.py sets its own host compiler (setup.py:6: os.environ['CC'] = os.environ['CXX'] = "
+                           "'gcc-8'); the plan's"),
+            std::string::npos) << d->reason;
+  // Near miss: a setup.py that writes no compiler variable gets neither the switch nor the decision.
+  auto none = plan(cuda_only_scan());
+  EXPECT_EQ(env(none.plan, "TORCHSMITH_HOST_COMPILER"), "<unset>");
+  EXPECT_EQ(remedy(none.plan, ext::kHostCompilerEnvRule), nullptr);
+}
+
+// equi-pose's models/setup.py imports CUDAExtension and builds none (a pure vgtk wheel) while the
+// tree's .cu files are vgtk/setup.py's: no CUDA is planned, so the package step takes the pure wheel.
+// Near miss: the same tree whose setup.py builds an extension stays a CUDA build.
+TEST(BuildRemedies, ASetupPyThatBuildsNoExtensionIsNoCudaBuild) {
+  auto s = cuda_only_scan();
+  s.no_extension = true;
+  s.sibling_extensions = {{"epn_grouping", "vgtk/setup.py"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r.plan.cuda.is_chosen());
+  EXPECT_TRUE(r.plan.arch_list.empty());
+  auto it = std::find_if(r.plan.decisions.begin(), r.plan.decisions.end(),
+                         [](const Decision& d) { return d.topic == "extension" && d.value == "none (a pure-Python wheel)"; });
+  ASSERT_NE(it, r.plan.decisions.end());
+  EXPECT_NE(it->reason.find("are other setup.py files' (vgtk/setup.py)"), std::string::npos) << it->reason;
+  auto near = plan(cuda_only_scan());
+  ASSERT_TRUE(near.ok());
+  EXPECT_TRUE(near.plan.cuda.is_chosen());
+  EXPECT_EQ(near.plan.arch_list.torch_cuda_arch_list(), "9.0");
+}
+
+TEST(BuildSwitchScan, ASetupPyWithNoExtensionIsFound) {
+  SourceScan s;
+  scan_build_switches("from setuptools import find_packages, setup\n"
+                      "from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n"
+                      "def setup_package():\n    setup(name='vgtk', version='1.0', packages=find_packages())\n"
+                      "if __name__ == '__main__':\n    setup_package()\n# ext_modules=[CUDAExtension('x', ['x.cu'])]\n",
+                      s);
+  EXPECT_TRUE(s.no_extension);
+  for (const char* near : {"setup(name='a', ext_modules=exts)\n", "mods = [CUDAExtension(name=f'{n}_ext', sources=srcs)]\n",
+                           "setup(name='a', cmdclass={'build_ext': MyBuild})\n", "os.system('nvcc -c x.cu')\n",
+                           "subprocess.check_call(['cmake', '..'])\n"}) {
+    SourceScan t;
+    scan_build_switches(near, t);
+    EXPECT_FALSE(t.no_extension) << near;
+  }
+}
+
 TEST(BuildRemedies, ItsOwnIncludeFlagsAreMadeAbsolute) {
   auto s = cuda_only_scan();
   s.own_includes = true;
@@ -663,6 +722,29 @@ TEST(BuildSwitchScan, ReadsFlagsRemovedFromTheCompilersCommand) {
                       "self.compiler.compiler_so.remove(flag)\nsys.path.remove('.')\n",
                       near);
   EXPECT_TRUE(near.compiler_flag_removals.empty());
+}
+
+TEST(BuildSwitchScan, ItsOwnCompilerWritesAreFound) {
+  SourceScan s;
+  scan_build_switches("import os\n# If you have gcc version 7, change below to 'gcc-7'\n"
+                      "os.environ[\"CC\"] = os.environ[ 'CXX' ] = \"gcc-8\"\n"
+                      "os.environ['CUDAHOSTCXX']='g++-8'\nos.environ.update({'NVCC_CCBIN': 'g++-8'})\n"
+                      "os.environ['CC'] = 'gcc-7'\n",
+                      s);
+  ASSERT_EQ(s.own_compiler_env.size(), 4u);
+  EXPECT_EQ(s.own_compiler_env[0], std::make_pair(std::string("CC"), std::string(
+                                       "setup.py:3: os.environ[\"CC\"] = os.environ[ 'CXX' ] = \"gcc-8\"")));
+  EXPECT_EQ(s.own_compiler_env[1].first, "CXX");
+  EXPECT_EQ(s.own_compiler_env[2], std::make_pair(std::string("CUDAHOSTCXX"), std::string("setup.py:4: os.environ['CUDAHOSTCXX']='g++-8'")));
+  EXPECT_EQ(s.own_compiler_env[3].first, "NVCC_CCBIN");
+  // Near misses: a comment, a read, a comparison, a setdefault (the plan's value is already there),
+  // another variable and a name that only ends in CC.
+  SourceScan near;
+  scan_build_switches("# os.environ['CC'] = 'gcc-8'\ncc = os.environ.get('CC', 'gcc')\n"
+                      "if os.environ['CXX'] == 'clang++': pass\nos.environ.setdefault('CC', 'gcc-8')\n"
+                      "os.environ['CFLAGS'] = '-O2'\nos.environ['NVCC'] = 'nvcc'\nos.environ['HIPCC'] = 'x'\n",
+                      near);
+  EXPECT_TRUE(near.own_compiler_env.empty()) << near.own_compiler_env[0].second;
 }
 
 TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {

@@ -185,6 +185,32 @@ TEST_F(PyshimRemedy, ArchListOfThePlanWins) {
   EXPECT_EQ(b.value, "86\n");  // setup.py read back the plan's list
 }
 
+// flame-1's rasterizer: setup.py sets CC and CXX to gcc-8, which this machine lacks; with
+// build.host-compiler the plan's gcc/g++ compile it and the helper says so. Near miss: a setup.py
+// naming the plan's own compiler (g++ for CC: the plan's CXX) is kept as written, and nothing said.
+TEST_F(PyshimRemedy, ItsOwnCompilerThatIsNotHereStopsTheBuild) {
+  if (!util::run({"/bin/sh", "-c", "command -v gcc-8"}, {std::chrono::seconds(10)}).out.empty())
+    GTEST_SKIP() << "gcc-8 is installed here";
+  Built b = build("own_compiler", "plain", {{"CC", "gcc"}, {"CXX", "g++"}, {"TORCHSMITH_HOST_COMPILER", "1"}}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("gcc-8"), std::string::npos) << b.run.out << b.run.err;
+  EXPECT_EQ(b.value, "");
+}
+
+TEST_F(PyshimRemedy, HostCompilerOfThePlanWins) {
+  Built b = build("own_compiler", "planned", {{"CC", "gcc"}, {"CXX", "g++"}, {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.host-compiler] setup.py sets CC=gcc-8: kept the plan's gcc"), std::string::npos)
+      << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.host-compiler] setup.py sets CXX=gcc-8: kept the plan's g++"), std::string::npos);
+  EXPECT_NE(b.value, "");
+  Built same = build("own_compiler", "same", {{"CC", "gcc"}, {"CXX", "g++"}, {"TORCHSMITH_HOST_COMPILER", "1"},
+                                              {"OWN_COMPILER", "/usr/bin/g++"}});
+  ASSERT_TRUE(same.run.ok()) << same.run.out << same.run.err;
+  EXPECT_EQ(same.run.err.find("[build.host-compiler]"), std::string::npos) << same.run.err;
+  EXPECT_NE(same.run.out.find("/usr/bin/g++ "), std::string::npos) << same.run.out;  // setup.py's own spelling ran
+}
+
 TEST_F(PyshimRemedy, ARelativeIncludeFailsWithoutTheRemedy) {
   Built b = build("rel_include", "plain", {}, false);
   EXPECT_FALSE(b.run.ok());

@@ -105,5 +105,34 @@ TEST(OutsideReach, SetupPyPathsThatHoldThePackageOrAreNotThereReachNothing) {
   EXPECT_EQ(r.left[0].rfind("..: holds the package itself (setup.py:2: ", 0), 0u) << r.left[0];
 }
 
+// AudioStyleNet's op/setup.py finds its sources as `Path(__file__).parent / '..' / 'op'`: the package
+// itself by its folder's name, so the copy keeps that name (depth 1, nothing above to copy); two levels
+// back (`'../../models/op'`) keep two. Near miss: a parent path naming a sibling that is not there.
+TEST(OutsideReach, ThePackagesOwnFolderByNameKeepsItsName) {
+  testkit::TempDir t;
+  fs::path repo = fs::path(t.path()) / "AudioStyleNet";
+  write(repo / "op/setup.py", "from pathlib import Path\nrootdir = (Path(__file__).parent / '..' / 'op').resolve()\n"
+                              "srcs = [str(rootdir / 'upfirdn2d.cpp')]\n");
+  write(repo / "op/upfirdn2d.cpp", "int k;\n");
+  auto r = find_outside_reach((repo / "op").string());
+  EXPECT_EQ(r.depth, 1);
+  EXPECT_TRUE(r.files.empty());
+  EXPECT_TRUE(r.left.empty());
+  ASSERT_EQ(r.own_name.size(), 1u);
+  EXPECT_EQ(r.own_name[0], "../op: the package's own folder by its name (setup.py:2: rootdir = (Path(__file__).parent "
+                           "/ '..' / 'op').resolve())");
+  EXPECT_EQ(tail_components((repo / "op").string(), r.depth), "op");
+
+  write(repo / "models/op/setup.py", "import os\nd = os.path.join(os.path.dirname(__file__), '../../models/op')\n");
+  auto two = find_outside_reach((repo / "models/op").string());
+  EXPECT_EQ(two.depth, 2);
+  EXPECT_EQ(tail_components((repo / "models/op").string(), two.depth), "models/op");
+
+  write(repo / "near/setup.py", "from pathlib import Path\nrootdir = Path(__file__).parent / '..' / 'op2'\n");
+  auto near = find_outside_reach((repo / "near").string());
+  EXPECT_EQ(near.depth, 0);
+  EXPECT_TRUE(near.own_name.empty());
+}
+
 }  // namespace
 }  // namespace ts::source

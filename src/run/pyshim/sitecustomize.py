@@ -29,6 +29,10 @@
 #    torch's cpp_extension derives them from the plan's list; and whenever TORCH_CUDA_ARCH_LIST is set,
 #    a flag that merely holds the text 'arch' (-I/.../marching_cubes/include) no longer makes
 #    cpp_extension add no arch flags at all (nvcc's default arch instead of the plan's);
+#  - build.host-compiler, TORCHSMITH_HOST_COMPILER=1: setup.py's own writes to CC, CXX, CUDAHOSTCXX
+#    or NVCC_CCBIN (flame-1's rasterizer: os.environ["CC"] = "gcc-8", a compiler this machine lacks)
+#    keep the plan's compiler, as its arch-list writes keep the plan's list; a write naming the plan's
+#    own compiler (the same program, by PATH and symlinks) is kept as written;
 #  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
 #    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
 #  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args, and an
@@ -251,6 +255,48 @@ def _keep_planned_arch_list():
 
     env_cls.__setitem__ = setitem
     env_cls._torchsmith_arches = True
+
+
+# -- build.host-compiler ------------------------------------------------------------------------
+
+_COMPILER_VARS = ("CC", "CXX", "CUDAHOSTCXX", "NVCC_CCBIN")
+
+
+def _host_compiler_wanted():
+    return os.environ.get("TORCHSMITH_HOST_COMPILER") == "1"
+
+
+def _program(cmd):
+    # "g++", "/usr/bin/g++" and "ccache g++"'s first word: the file it runs (PATH, then symlinks).
+    import shutil
+
+    words = cmd.split() if isinstance(cmd, str) else []
+    if not words:
+        return ""
+    found = shutil.which(words[0])
+    return os.path.realpath(found) if found else words[0]
+
+
+def _keep_planned_compilers():
+    # The plan's compiler was checked against nvcc and torch's ABI; a setup.py that names another
+    # (one this machine may not have) gets the plan's in its place, every other key written as asked.
+    env_cls = type(os.environ)
+    planned = dict((k, os.environ[k]) for k in _COMPILER_VARS if os.environ.get(k))
+    if getattr(env_cls, "_torchsmith_compilers", False) or not planned:
+        return
+    chosen = set(_program(v) for v in planned.values())
+    original = env_cls.__setitem__
+
+    def setitem(self, key, value):
+        if self is os.environ and key in _COMPILER_VARS and isinstance(value, str) and _program(value) not in chosen:
+            keep = planned.get(key) or planned.get("CXX") or planned.get("CC")
+            _say("[build.host-compiler] setup.py sets %s=%s: kept the plan's %s (TORCHSMITH_HOST_COMPILER)" % (
+                key, value, keep))
+            value = keep
+        return original(self, key, value)
+
+    env_cls.__setitem__ = setitem
+    env_cls._torchsmith_compilers = True
 
 
 _ARCH_WITH_VALUE = ("-gencode", "--generate-code", "-arch", "--gpu-architecture", "-code", "--gpu-code")
@@ -1624,6 +1670,8 @@ def _hooks():
 _chain_other_sitecustomize()
 if _planned_arches():
     _keep_planned_arch_list()
+if _host_compiler_wanted():
+    _keep_planned_compilers()
 if _cmake_forced():
     _add_cmake_include()
 if _no_lto():
