@@ -251,6 +251,20 @@ void check_arches(const PythonFacts& py, const kb::Kb& kb, const CudaToolkitFact
   }
 }
 
+namespace {
+// pip without isolation leaves [build-system] requires unchecked unless asked (pip 22.1's option).
+constexpr const char* kBuildDepsUnchecked =
+    "https://pip.pypa.io/en/stable/cli/pip_wheel/#cmdoption-check-build-dependencies";
+
+// Every version the range admits is older than v: an exact or upper-bounded pin, never a lower bound
+// or an exclusion (`>=2.10`, `!=2.15.0` still refuse).
+bool older_than(const VersionRange& r, const Version& v) {
+  if (auto hi = r.max_exclusive(); hi && !(v < *hi)) return true;
+  if (auto hi = r.max_inclusive(); hi && *hi < v) return true;
+  return false;
+}
+}  // namespace
+
 void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const FactVersion& version,
                      const std::vector<std::string>& pyproject_requires, ContractOut& out) {
   RuleScope scope(out, "contract.torch_pin");
@@ -292,6 +306,13 @@ void check_torch_pin(const PythonFacts& py, const Recipe& recipe, const FactVers
     if (!c || c->normalized_name() != "torch") continue;
     if (c->range.contains(*tv))
       out.decide("torch", req, "the tree's build requirement holds for torch " + tv->str(), "pyproject.toml");
+    else if (older_than(c->range, *tv))
+      out.warn("torch", req,
+               "only an isolated build installs [build-system] requires, and this build has no isolation (pip "
+               "checks them only with --check-build-dependencies): it pins the torch the package was written "
+               "for, older than the target torch " + tv->str() + ", so the build goes on against the target and "
+               "the APIs that torch removed are the source ports' to repair",
+               "pyproject.toml [build-system] requires; " + std::string(kBuildDepsUnchecked));
     else
       out.conflict("pyproject.toml requires " + req, "the target is torch " + tv->str() +
                ": the sources expect a newer or older torch API",

@@ -176,6 +176,28 @@ TEST(Contract, PackageTorchPin) {
   EXPECT_EQ(old.conflicts.size(), 1u);
 }
 
+// A [build-system] pin on the torch the package was written for (lutingwang's pytorch_cpp_extensions:
+// torch==1.8.1+cu101) is no refusal against a newer torch: no isolation installs it; ported instead.
+TEST(Contract, PyprojectPinOnAnOlderTorchOnlyWarns) {
+  auto pin = [](const char* req) {
+    ContractOut out;
+    check_torch_pin(fake_python("2.15.0+cu132", "13.2"), recipe_generic("x"), "", {"setuptools", req}, out);
+    return out;
+  };
+  for (const char* req : {"torch==1.8.1+cu101", "torch<2.0", "torch<=2.14", "torch==1.13.*", "torch~=1.8"}) {
+    ContractOut out = pin(req);
+    EXPECT_TRUE(out.conflicts.empty()) << req;
+    bool warned = false;
+    for (const auto& d : out.decisions)
+      if (d.warning && d.value == req && d.reason.find("older than the target torch 2.15.0") != std::string::npos)
+        warned = true;
+    EXPECT_TRUE(warned) << req;
+  }
+  // Near misses: a floor above the target, or an exclusion of the target, still refuse.
+  for (const char* req : {"torch>=2.16", "torch!=2.15.0", "torch>=1.8,!=2.15.0"})
+    EXPECT_EQ(pin(req).conflicts.size(), 1u) << req;
+}
+
 TEST(Contract, BuildNeverUsesIsolation) {
   auto py = fake_python("2.7.1+cu128", "12.8");
   // setuptools with the legacy backend: torchsmith's own frontend, in the target Python.

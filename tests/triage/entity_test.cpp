@@ -39,6 +39,10 @@ constexpr HeaderLine kHeaderLines[] = {
      "cusolverDn.h", "nvidia-cusolver-cu12", "CUDA_DEV_HEADER_MISSING"},
     {"mumax/3#18", "/home/deparkes/gocode/src/github.com/barnex/cuda5/cufft/mode.go:3:19: fatal error: cufft.h: No such file or directory",
      "cufft.h", "libcufft-dev", "CUDA_DEV_HEADER_MISSING"},
+    // A toolkit without NPP (CUDA 13.0 here): the include is the package's only use of NPP.
+    {"owensgroup/dynamic_sparsity_pytorch@a6e7c64:cpp/masking/ampere_mask/ampere_mask_cuda.cu",
+     "ampere_mask/ampere_mask_cuda.cu:6:10: fatal error: nppdefs.h: No such file or directory", "nppdefs.h", "libnpp-dev",
+     "CUDA_DEV_HEADER_MISSING"},
     {"AlexeyAB/darknet#6825", "include/darknet.h:42:10: fatal error: curand.h: No such file or directory", "curand.h",
      "nvidia-curand-cu12", "CUDA_DEV_HEADER_MISSING"},
     {"ComputationalRadiationPhysics/haseongpu#20", "include/mesh.hpp:33:48: fatal error: curand_kernel.h: No such file or directory",
@@ -173,6 +177,7 @@ TEST(Entity, HeaderNearMissesAreNotClaimed) {
            "/usr/local/cuda/include/cudnn.h:60:10: fatal error: cudnn_version.h: No such file or directory",  // pjreddie/darknet#2356
            "libs/sdl/gl.c:32:17: fatal error: GL/glu.h: No such file or directory",        // HaxeFoundation/hashlink#791
            "zlib.h:34:10: fatal error: zconf.h: No such file or directory",                // lijuzeng/dna2bit#1
+           "src/filter.cu:3:10: fatal error: nppdefs_ext.h: No such file or directory",    // a package's own npp-named header
            "src/match_fault.cpp:16:26: fatal error: cryptopp/hex.h: No such file or directory",  // oxagast/ansvif#2
            "/home/lixing/src/FREN/instant-ngp/dependencies/eigen/Eigen/Dense:1:10: fatal error: Core: No such file or directory",  // NVlabs/instant-ngp#691
            "../src/HostDeviceCommon/Math.h(11): catastrophic error: cannot open source file \"hip/hip_runtime.h\"",  // TomClabault/HIPRT-Path-Tracer#13
