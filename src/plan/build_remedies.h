@@ -19,6 +19,7 @@ inline constexpr const char* kBuildOverlayRule = "build.overlay";
 inline constexpr const char* kWheelhouseRule = "build.wheelhouse";
 inline constexpr const char* kCmakeArchRule = "build.cmake-arch";
 inline constexpr const char* kCmakeStdRule = "build.cmake-std";
+inline constexpr const char* kCmakeToolchainRule = "build.cmake-toolchain";
 inline constexpr const char* kParentLibraryRule = "build.parent-library";
 inline constexpr const char* kFetchLocalRule = "build.fetch-local";
 inline constexpr const char* kTorchPrefixRule = "build.torch-prefix";

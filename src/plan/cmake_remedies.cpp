@@ -9,6 +9,8 @@
 //                   on every target, dropping -gencode flags of its own;
 //  build.cmake-std  the CMake files ask a C++/CUDA standard below what torch's headers need:
 //                   raised on every target (a newer one is kept);
+//  build.cmake-toolchain the CMake files (or cmake args) name the author's compilers or toolkit by a
+//                   literal path: the include gives CMake the plan's (CUDACXX, CUDA_HOME, CC/CXX) instead;
 //  build.fetch-local the CMake files download pybind11 with FetchContent: FetchContent gets the
 //                   helper's stand-in source tree, which finds the pybind11 the build has.
 #include <cstdlib>
@@ -68,6 +70,32 @@ void choose_torch_prefix(Ctx& c) {
            src, kTorchPrefixRule);
 }
 
+// build.cmake-toolchain: a set() of CMAKE_CUDA_COMPILER (or the C/C++ compiler, the toolkit root) wins
+// over the CUDACXX/CC/CXX/CUDA_HOME the plan exports, so the configure looks for the author's
+// /usr/local/cuda-10.2/bin/nvcc; the helper's include puts the plan's back at every project().
+void choose_cmake_toolchain(Ctx& c, const std::string& given) {
+  const auto& own = c.req->scan.cmake_own_toolchain;
+  if (own.empty()) return;
+  std::vector<std::string> lines;
+  std::string vars;
+  for (const auto& [var, where] : own) {
+    lines.push_back(where);
+    vars += (vars.empty() ? "" : ", ") + var;
+  }
+  const std::string src = "https://cmake.org/cmake/help/latest/envvar/CUDACXX.html; "
+                          "https://cmake.org/cmake/help/latest/variable/CMAKE_LANG_COMPILER.html; " + std::string(kHelper);
+  use_helper(c, "it gives the CMake project the plan's compilers and toolkit");
+  c.set_env("TORCHSMITH_CMAKE_TOOLCHAIN", "1", "the CMake files name their own compilers or toolkit", src,
+            kCmakeToolchainRule);
+  c.decide("remedy", std::string(kCmakeToolchainRule) + " " + vars,
+           "the CMake files name the author's compilers or CUDA toolkit (" + joined(lines) + "), which win over "
+           "the CUDACXX, CC/CXX and CUDA_HOME the build is given, so the configure looks for tools this machine may "
+           "not have, or mixes two toolkits; the build helper's CMake include" + given + " sets the plan's (CUDACXX "
+           "for the CUDA compiler, CUDA_HOME for the toolkit root, CC/CXX/CUDAHOSTCXX when the plan sets them, "
+           "else CMake's own choice) at every project() and wherever the project sets them again",
+           src, kCmakeToolchainRule);
+}
+
 }  // namespace
 
 std::string torch_cmake_prefix(const TorchFacts& t) {
@@ -103,6 +131,7 @@ void choose_cmake_remedies(Ctx& c) {
                std::string(kCmakeDocs) + "; " + kHelper, kCmakeArchRule);
     }
   }
+  choose_cmake_toolchain(c, given);
   // A configure-time download fails on a machine with no network (an offline runner, a GPU box): the
   // one dependency torchsmith can give from the build environment is pybind11 (a Python package, and
   // Debian's pybind11-dev), through FETCHCONTENT_SOURCE_DIR_<NAME>, which FetchContent_Populate and

@@ -85,6 +85,10 @@ struct SourceScan {
   // its cmake arguments fix themselves that the plan must win over, each as "FILE:LINE: text".
   std::string cmake_driver;                    // "scikit-build-core", "scikit-build", "setup.py", "cmake" (no Python build) or ""
   std::vector<std::string> cmake_own_arches;   // set(CMAKE_CUDA_ARCHITECTURES 35 50), -gencode, ...
+  // Compilers and toolkit paths its CMake files (or its cmake args) fix to literal values of the author's
+  // machine (sphconv's `set(CMAKE_CUDA_COMPILER /usr/local/cuda-10.2/bin/nvcc)` ahead of project()), each
+  // once with its first line: ("CMAKE_CUDA_COMPILER", "CMakeLists.txt:3: set(...)"), for build.cmake-toolchain.
+  std::vector<std::pair<std::string, std::string>> cmake_own_toolchain;
   // find_package(Torch): against a CUDA torch, torch's Caffe2/public/cuda.cmake runs enable_language(CUDA),
   // so configure needs nvcc even when the package has no CUDA code.
   bool cmake_finds_torch = false;

@@ -49,6 +49,28 @@ bool default_guard(const std::string& line) {
   return RE2::PartialMatch(line, guard);
 }
 
+// The variables that choose a compiler or the CUDA toolkit (names are case-sensitive, commands not); a
+// literal value (no ${...}) is the author's machine: CUDACXX, CC/CXX and CUDA_HOME reach CMake only
+// while these are unset.
+const char* const kToolchainVars =
+    R"((CMAKE_CUDA_COMPILER|CMAKE_CUDA_HOST_COMPILER|CMAKE_CXX_COMPILER|CMAKE_C_COMPILER|CUDA_TOOLKIT_ROOT_DIR|)"
+    R"(CUDAToolkit_ROOT|CUDA_NVCC_EXECUTABLE|CUDA_HOST_COMPILER))";
+
+void add_toolchain(SourceScan& s, const std::string& var, const std::string& where) {
+  for (const auto& [v, w] : s.cmake_own_toolchain)
+    if (v == var) return;
+  s.cmake_own_toolchain.emplace_back(var, where);
+}
+
+// set(CMAKE_CUDA_COMPILER /usr/local/cuda-10.2/bin/nvcc) / set(CMAKE_CXX_COMPILER "g++-7" CACHE ...):
+// the variable when its value is a literal, "" otherwise.
+std::string toolchain_set(const std::string& line) {
+  static const RE2 set(std::string(R"(^\s*(?i:set)\s*\(\s*)") + kToolchainVars + R"(\s+["']?([^\s"')]+))");
+  std::string var, value;
+  if (!RE2::PartialMatch(line, set, &var, &value) || value.find('$') != std::string::npos) return "";
+  return var;
+}
+
 // One CMake file: the lines that fix arches or a standard of their own.
 void scan_cmake_file(const std::string& rel, const std::string& text, SourceScan& s) {
   static const RE2 arch_set(R"((?i)^\s*set\s*\(\s*CMAKE_CUDA_ARCHITECTURES\s+\S)");
@@ -73,6 +95,7 @@ void scan_cmake_file(const std::string& rel, const std::string& text, SourceScan
       s.cmake_finds_torch = true;
       s.cmake_finds_torch_at = where;
     }
+    if (std::string var = toolchain_set(line); !var.empty()) add_toolchain(s, var, where);
     bool guarded = default_guard(prev);
     prev = line;
     if ((RE2::PartialMatch(line, arch_set) && !guarded) || RE2::PartialMatch(line, arch_prop) ||
@@ -119,6 +142,8 @@ void scan_cmake_build(const std::string& dir, const std::string& setup_py, const
   // Arches the driver is told by the package itself: setup.py's cmake args, scikit-build's
   // cmake.define / cmake.args in pyproject.toml.
   static const RE2 d_arch(R"(-DCMAKE_CUDA_ARCHITECTURES[:=]|CMAKE_CUDA_ARCHITECTURES\s*=)");
+  // -DCMAKE_CUDA_COMPILER=/usr/local/cuda-10.1/bin/nvcc in its cmake args (an f-string's {...} is no literal).
+  static const RE2 d_toolchain(std::string("-D") + kToolchainVars + R"((?::[A-Z]+)?=([^\s"',\]]+))");
   auto lines_with = [&](const std::string& file, const std::string& text) {
     int n = 0;
     std::size_t at = 0;
@@ -127,8 +152,12 @@ void scan_cmake_build(const std::string& dir, const std::string& setup_py, const
       std::string line = trimmed(text.substr(at, nl == std::string::npos ? std::string::npos : nl - at));
       at = nl == std::string::npos ? text.size() : nl + 1;
       ++n;
-      if (!line.empty() && line[0] != '#' && RE2::PartialMatch(line, d_arch))
-        add_once(s.cmake_own_arches, file + ":" + std::to_string(n) + ": " + line.substr(0, 160));
+      if (line.empty() || line[0] == '#') continue;
+      std::string where = file + ":" + std::to_string(n) + ": " + line.substr(0, 160);
+      if (RE2::PartialMatch(line, d_arch)) add_once(s.cmake_own_arches, where);
+      std::string var, value;
+      if (RE2::PartialMatch(line, d_toolchain, &var, &value) && value.find('{') == std::string::npos)
+        add_toolchain(s, var, where);
     }
   };
   lines_with("setup.py", setup_py);

@@ -25,7 +25,9 @@ std::string cmake_include_define(const std::vector<std::string>& argv, const std
     return it != env.end() && !it->second.empty();
   };
   if (argv.empty() || std::filesystem::path(argv[0]).filename() != "cmake" || dir.empty()) return "";
-  if (!asked("TORCHSMITH_CMAKE_ARCHES") && !asked("TORCHSMITH_CMAKE_STD") && !asked("TORCHSMITH_NO_LTO")) return "";
+  if (!asked("TORCHSMITH_CMAKE_ARCHES") && !asked("TORCHSMITH_CMAKE_STD") && !asked("TORCHSMITH_NO_LTO") &&
+      !asked("TORCHSMITH_CMAKE_TOOLCHAIN"))
+    return "";
   bool configure = false;
   for (std::size_t i = 1; i < argv.size(); ++i) {
     const std::string& a = argv[i];

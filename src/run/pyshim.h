@@ -34,7 +34,7 @@ std::string write_pyshim(const std::string& dir);
 
 // The -D that makes a plan's own `cmake` configure step (a CMake project with no setup.py or
 // pyproject) read the helper's CMake include DIR/torchsmith_project.cmake, when the step's
-// environment asks a CMake remedy (TORCHSMITH_CMAKE_ARCHES / TORCHSMITH_CMAKE_STD / TORCHSMITH_NO_LTO, from the plan or
+// environment asks a CMake remedy (TORCHSMITH_CMAKE_ARCHES / TORCHSMITH_CMAKE_STD / TORCHSMITH_NO_LTO / TORCHSMITH_CMAKE_TOOLCHAIN, from the plan or
 // a live trigger); "" for any other step. The lock never names the include (lock_check.h refuses it).
 std::string cmake_include_define(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
                                  const std::string& dir);

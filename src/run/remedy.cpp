@@ -24,13 +24,15 @@ std::string evidence_line(const triage::Finding& f) {
   return f.evidence.empty() ? "" : f.evidence.front().text;
 }
 
-// "C++20 or later", "requires at least C++17", "the ISO C++ 2017 standard" -> 20 / 17 / 17; 0 when
-// the line names no standard.
+// "C++20 or later", "requires at least C++17", "the ISO C++ 2017 standard", CMake's 'the language dialect
+// "CUDA20"' -> 20 / 17 / 17 / 20; 0 when the line names no standard.
 int standard_named(const std::string& line) {
   static const RE2 iso(R"(ISO C\+\+ 20([0-9][0-9]) standard)");
   static const RE2 cxx(R"(C\+\+ ?([0-9][0-9])\b)");
+  static const RE2 dialect(R"re(language dialect "(?:CUDA|CXX|HIP)([0-9][0-9])")re");
   int y = 0;  // RE2 reads the two digits as the number
-  if (RE2::PartialMatch(line, iso, &y) || RE2::PartialMatch(line, cxx, &y)) return y;
+  if (RE2::PartialMatch(line, iso, &y) || RE2::PartialMatch(line, cxx, &y) || RE2::PartialMatch(line, dialect, &y))
+    return y;
   return 0;
 }
 
@@ -145,6 +147,11 @@ constexpr SwitchRemedy kSwitchRemedies[] = {
      "the extension is already named from the package's load(): the remedy did not help",
      "[build.extension-name] setup.py's extension has no name: it gets the one the package's own "
                "torch.utils.cpp_extension.load(name=...) gives the same sources, where exactly one does (TORCHSMITH_EXT_NAME)"},
+    {"build.cmake-toolchain", "TORCHSMITH_CMAKE_TOOLCHAIN",
+     "the CMake project already gets the plan's compilers and toolkit: the remedy did not help",
+     "[build.cmake-toolchain] the CMake project names a compiler or toolkit this machine does not have: retried "
+               "with the build helper's CMake include setting the plan's (CUDACXX, CUDA_HOME, CC/CXX) at every "
+               "project() and wherever the project sets them again (TORCHSMITH_CMAKE_TOOLCHAIN)"},
     {"build.cpp-extension-device-type", "TORCHSMITH_CPP_EXT_DEVICE_TYPE",
      "include_paths/library_paths already take cuda= as device_type: the remedy did not help",
      "[build.cpp-extension-device-type] setup.py passes cuda= to torch.utils.cpp_extension's include_paths or "

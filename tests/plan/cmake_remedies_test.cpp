@@ -84,6 +84,31 @@ TEST_F(CmakeScan, ASetupPyThatRunsCmakeWithItsOwnArches) {
 
 // k2-fsa's fast_rnnt: setup.py runs cmake through os.system, cmake/pybind11.cmake downloads pybind11
 // with FetchContent; googletest is fetched the same way (only pybind11 is given locally, in the plan).
+// build.cmake-toolchain's scan: literal compilers and toolkit paths in the CMake files and in setup.py's
+// cmake args, each variable once with its first line; values from variables or the environment, a
+// lower-case name (another variable: names are case-sensitive) and comments are near misses.
+TEST_F(CmakeScan, TheAuthorsCompilersAndToolkitAreRead) {
+  write(at("setup.py"), "from setuptools import setup\n"
+                        "cmake_args = ['-DCMAKE_CUDA_COMPILER=/usr/local/cuda-10.1/bin/nvcc',\n"
+                        "              f'-DCMAKE_CXX_COMPILER={cxx}']\n"
+                        "class CMakeExtension: pass\nsetup(name='demo')\n");
+  write(at("CMakeLists.txt"), "cmake_minimum_required(VERSION 3.18)\n"
+                              "SET(CUDA_TOOLKIT_ROOT_DIR \"/usr/local/cuda-10.2\" CACHE PATH \"\")\n"
+                              "set(CMAKE_CUDA_COMPILER /usr/local/cuda-10.2/bin/nvcc)\n"
+                              "set(CMAKE_CXX_COMPILER $ENV{CXX})\n"
+                              "set(cmake_c_compiler /usr/bin/gcc-7)\n"
+                              "# set(CMAKE_C_COMPILER /usr/bin/gcc-5)\n"
+                              "set(CUDAToolkit_ROOT ${CUDA_HOME})\n"
+                              "project(demo LANGUAGES CXX CUDA)\n");
+  SourceScan s = scan();
+  EXPECT_EQ(s.cmake_driver, "setup.py");
+  ASSERT_EQ(s.cmake_own_toolchain.size(), 2u);
+  EXPECT_EQ(s.cmake_own_toolchain[0].first, "CMAKE_CUDA_COMPILER");
+  EXPECT_EQ(s.cmake_own_toolchain[0].second.rfind("setup.py:2: ", 0), 0u) << s.cmake_own_toolchain[0].second;
+  EXPECT_EQ(s.cmake_own_toolchain[1].first, "CUDA_TOOLKIT_ROOT_DIR");
+  EXPECT_EQ(s.cmake_own_toolchain[1].second.rfind("CMakeLists.txt:2: ", 0), 0u) << s.cmake_own_toolchain[1].second;
+}
+
 TEST_F(CmakeScan, AFetchContentDownloadIsRead) {
   write(at("setup.py"), "import os\nfrom setuptools.command.build_ext import build_ext\n"
                         "cmake_args = os.environ.get('FT_CMAKE_ARGS', '')\nos.system(f'cmake {cmake_args} {src}')\n");
@@ -210,6 +235,30 @@ TEST(CmakeRemedies, HardCodedArchesAreForced) {
   EXPECT_EQ(d->value, "build.cmake-arch 90-real");
   EXPECT_NE(d->reason.find("CMakeLists.txt:2: set(CMAKE_CUDA_ARCHITECTURES 61"), std::string::npos) << d->reason;
   EXPECT_NE(d->source.find("CMAKE_PROJECT_INCLUDE_BEFORE"), std::string::npos) << d->source;
+}
+
+TEST(CmakeRemedies, TheAuthorsToolchainIsReplacedByTheBuilds) {
+  auto s = cmake_scan("setup.py");
+  s.cmake_own_toolchain = {{"CMAKE_CUDA_COMPILER", "CMakeLists.txt:3: set(CMAKE_CUDA_COMPILER /usr/local/cuda-10.2/bin/nvcc)"},
+                           {"CUDA_TOOLKIT_ROOT_DIR", "CMakeLists.txt:2: set(CUDA_TOOLKIT_ROOT_DIR /usr/local/cuda-10.2)"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CMAKE_TOOLCHAIN"), "1");
+  EXPECT_EQ(env(r.plan, "PYTHONPATH").rfind("{pyshim}", 0), 0u);
+  const Decision* d = remedy(r.plan, ext::kCmakeToolchainRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.cmake-toolchain CMAKE_CUDA_COMPILER, CUDA_TOOLKIT_ROOT_DIR");
+  EXPECT_NE(d->reason.find("CMakeLists.txt:3: set(CMAKE_CUDA_COMPILER /usr/local/cuda-10.2/bin/nvcc)"), std::string::npos)
+      << d->reason;
+  EXPECT_NE(d->source.find("CUDACXX"), std::string::npos) << d->source;
+}
+
+// Near miss: a CMake build that names no tools of its own gets no toolchain remedy.
+TEST(CmakeRemedies, NoOwnToolchainNoToolchainRemedy) {
+  auto r = plan(cmake_scan("scikit-build-core"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CMAKE_TOOLCHAIN"), "<unset>");
+  EXPECT_EQ(remedy(r.plan, ext::kCmakeToolchainRule), nullptr);
 }
 
 // Near miss: a CPU build has no arches to force.

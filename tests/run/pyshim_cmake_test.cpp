@@ -236,6 +236,51 @@ TEST_F(CmakeRemedy, ACudaDialectCmakeLacksGoesToNvccAsAFlag) {
   EXPECT_NE(raised.log().find("[build.cmake-std] lt_cmake_cuda: CUDA_STANDARD 14 -> 20"), std::string::npos) << raised.log();
 }
 
+// build.cmake-toolchain: the author's g++ set ahead of project() stops the configure ("is not a full path
+// to an existing compiler tool"); with the include CMake takes the build's own compiler, and the toolkit
+// root is the build's CUDA_HOME, also where the project sets it again after project().
+TEST_F(CmakeRemedy, AnAuthorsCompilerPathFailsWithoutTheToolchainRemedy) {
+  std::map<std::string, std::string> env{{"CUDA_HOME", "/opt/build-cuda"}};
+  Built plain = build("cmake_toolchain", "tc-plain", env, {}, false);
+  EXPECT_FALSE(plain.configure.ok());
+  EXPECT_NE(plain.log().find("/opt/author/gcc-7.5/bin/g++"), std::string::npos) << plain.log();
+  env["TORCHSMITH_CMAKE_TOOLCHAIN"] = "1";
+  Built fixed = build("cmake_toolchain", "tc-fixed", env, {"-DLT_LATE_ROOT=ON"});
+  ASSERT_TRUE(fixed.ok()) << fixed.log();
+  EXPECT_EQ(fixed.file("toolkit_root.txt"), "/opt/build-cuda\n");
+  EXPECT_EQ(fixed.file("compilers.txt").find("/opt/author"), std::string::npos) << fixed.file("compilers.txt");
+  EXPECT_NE(fixed.log().find("[build.cmake-toolchain] CMAKE_CXX_COMPILER=/opt/author/gcc-7.5/bin/g++: unset"),
+            std::string::npos) << fixed.log();
+  EXPECT_NE(fixed.log().find("[build.cmake-toolchain] CUDA_TOOLKIT_ROOT_DIR=/usr/local/cuda-10.1 (CMakeLists.txt)"),
+            std::string::npos) << fixed.log();
+}
+
+// Near miss: values the project takes from the build's environment are the build's already.
+TEST_F(CmakeRemedy, AToolchainFromTheEnvironmentIsLeftAlone) {
+  std::map<std::string, std::string> env{{"CUDA_HOME", "/opt/build-cuda"}, {"TORCHSMITH_CMAKE_TOOLCHAIN", "1"}};
+  Built b = build("cmake_toolchain", "tc-env", env, {"-DLT_TOOLCHAIN=env"});
+  ASSERT_TRUE(b.ok()) << b.log();
+  EXPECT_EQ(b.file("toolkit_root.txt"), "/opt/build-cuda\n");
+  EXPECT_EQ(b.log().find("torchsmith:"), std::string::npos) << b.log();
+}
+
+// The real failure (sphconv): the author's /usr/local/cuda-10.2/bin/nvcc ahead of project(LANGUAGES CXX
+// CUDA) beats CUDACXX; with the include the build's nvcc compiles the kernel. ~10 s.
+TEST_F(CmakeRemedy, TheBuildsNvccReplacesTheAuthorsToolkit) {
+  std::string nvcc = "/usr/local/cuda/bin/nvcc";
+  if (!util::run({nvcc, "--version"}).ok()) GTEST_SKIP() << "no nvcc at " << nvcc;
+  std::map<std::string, std::string> env{{"CUDACXX", nvcc}, {"CUDA_HOME", "/usr/local/cuda"}};
+  Built plain = build("cmake_toolchain", "tcc-plain", env, {"-DLT_CUDA=ON"}, false);
+  EXPECT_FALSE(plain.configure.ok());
+  EXPECT_NE(plain.log().find("/usr/local/cuda-10.2/bin/nvcc"), std::string::npos) << plain.log();
+  env["TORCHSMITH_CMAKE_TOOLCHAIN"] = "1";
+  Built fixed = build("cmake_toolchain", "tcc-fixed", env, {"-DLT_CUDA=ON"});
+  ASSERT_TRUE(fixed.ok()) << fixed.log();
+  EXPECT_NE(fixed.file("compilers.txt").find("\n" + nvcc + "\n"), std::string::npos) << fixed.file("compilers.txt");
+  EXPECT_NE(fixed.log().find("[build.cmake-toolchain] CMAKE_CUDA_COMPILER=/usr/local/cuda-10.2/bin/nvcc: unset"),
+            std::string::npos) << fixed.log();
+}
+
 // A setup.py that runs cmake itself, with its own -DCMAKE_CUDA_ARCHITECTURES.
 class CmakeSetupPy : public CmakeRemedy {
  protected:

@@ -264,6 +264,19 @@ TEST(Remedy, BuildRemedyTakesTheStandardFromTheLine) {
   EXPECT_TRUE(r.reconfigure);
 }
 
+// CMake's generator names the dialect, not "C++NN" (sphconv: torch 2.15's cuda_std_20 on CMake 3.25);
+// near miss: a dialect with no number is no standard.
+TEST(Remedy, BuildRemedyTakesTheStandardFromCmakesDialect) {
+  BuildDiag g("CMAKE_LANGUAGE_DIALECT_FLAGS_UNKNOWN", "build.cxx-std",
+              "  Target \"sphconv_cuda\" requires the language dialect \"CUDA20\" (with compiler");
+  auto r = choose_remedy(g.d, {}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.env.at("TORCHSMITH_CMAKE_STD"), "20");
+  EXPECT_TRUE(r.reconfigure);
+  BuildDiag none("CMAKE_LANGUAGE_DIALECT_FLAGS_UNKNOWN", "build.cxx-std", "  requires the language dialect \"CUDA\"");
+  EXPECT_FALSE(choose_remedy(none.d, {}, {4}, {}, 0, ArchList{}, true).retry);
+}
+
 // The standard the step ran with is the typed one (the plan's, or an earlier remedy's), never the
 // environment's text read back: a stale TORCHSMITH_CXX_STD says nothing, the typed 17 refuses.
 TEST(Remedy, BuildRemedyComparesWithTheTypedStandard) {
@@ -565,6 +578,28 @@ TEST(Remedy, CppExtensionDeviceTypeRetriesOnce) {
   auto again = choose_remedy(g.d, {{"TORCHSMITH_CPP_EXT_DEVICE_TYPE", "1"}}, {4}, {}, 1, ArchList{}, true);
   EXPECT_FALSE(again.retry);
   EXPECT_NE(again.refused.find("the remedy did not help"), std::string::npos) << again.refused;
+}
+
+}  // namespace
+}  // namespace ts::run
+
+namespace ts::run {
+namespace {
+
+// sphconv: the configure stopped at the author's /usr/local/cuda-10.2/bin/nvcc, which a scan that missed
+// the set() (a file it does not read) would leave; the retry gives CMake the build's toolchain through the
+// helper's include and reconfigures. Near miss: asked already.
+TEST(Remedy, CmakeToolchainRetriesOnceThroughTheHelper) {
+  BuildDiag g("CMAKE_CUDA_COMPILER_PATH_MISSING", "build.cmake-toolchain", "  The CMAKE_CUDA_COMPILER:");
+  auto r = choose_remedy(g.d, {{"PYTHONPATH", "/x"}}, {4}, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("TORCHSMITH_CMAKE_TOOLCHAIN"), "1");
+  EXPECT_TRUE(r.reconfigure);
+  EXPECT_NE(r.reason.find("CMAKE_CUDA_COMPILER_PATH_MISSING: [build.cmake-toolchain]"), std::string::npos) << r.reason;
+  auto again = choose_remedy(g.d, {{"TORCHSMITH_CMAKE_TOOLCHAIN", "1"}}, {4}, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already gets the plan's compilers"), std::string::npos) << again.refused;
 }
 
 }  // namespace

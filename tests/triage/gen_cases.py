@@ -974,6 +974,13 @@ c('CMAKE_CUDA_COMPILER_PATH_MISSING', ['-- The CUDA compiler identification is u
   '  path to the compiler, or to the compiler name if it is in the PATH.'],
   ['CMake Error at CMakeLists.txt:2 (project):', '  The CMAKE_CXX_COMPILER:', '', '    /usr/bin/clang++', '',
    '  is not a full path to an existing compiler tool.'])
+# sphconv against torch 2.15 with CMake 3.25: torch's targets ask cuda_std_20, which CMake 3.25 has no nvcc flag for.
+c('CMAKE_LANGUAGE_DIALECT_FLAGS_UNKNOWN', ['-- Configuring done',
+  'CMake Error in src/sphconv/CMakeLists.txt:',
+  '  Target "sphconv_cuda" requires the language dialect "CUDA20" (with compiler',
+  '  extensions).  But the current compiler "NVIDIA" does not support this, or',
+  '  CMake does not know the flags to enable it.', '', '-- Generating done'],
+  ['CMake Error in CMakeLists.txt:', "  CUDA_STANDARD is set to invalid value '2a'"])
 # A setup.py whose CUDAExtension has its name commented out (the long-tail bench, batch 6's dev mlp-maps-hashencoder).
 c('SETUP_PY_EXTENSION_WITHOUT_NAME', [
   '  File "/opt/torch/.venv/lib/python3.12/site-packages/setuptools/build_meta.py", line 317, in run_setup',

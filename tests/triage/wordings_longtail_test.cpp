@@ -15,6 +15,10 @@ const Wording kLongTailWordings[] = {
     {"CMake Error at CMakeLists.txt:5 (project):\n  The CMAKE_CUDA_COMPILER:\n\n    /usr/local/cuda-10.2/bin/nvcc\n\n"
      "  is not a full path to an existing compiler tool.",
      "CMAKE_CUDA_COMPILER_PATH_MISSING"},
+    // sphconv against torch 2.15 with Debian 12's CMake 3.25 (cuda_std_20 from torch's targets).
+    {"CMake Error in src/sphconv/CMakeLists.txt:\n  Target \"sphconv_cuda\" requires the language dialect \"CUDA20\" (with compiler\n"
+     "  extensions).  But the current compiler \"NVIDIA\" does not support this, or\n  CMake does not know the flags to enable it.",
+     "CMAKE_LANGUAGE_DIALECT_FLAGS_UNKNOWN"},
     // motion-sparsity's BuildExt, as pip's setup.py build prints the frame's source line.
     {"  File \"/tmp/pip-req-build-k2x8/setup.py\", line 7, in build_extensions\n"
      "    self.compiler.compiler_so.remove('-Wstrict-prototypes')\nValueError: list.remove(x): x not in list",
@@ -102,6 +106,9 @@ TEST(LongTailWording, NearMisses) {
                     "  is not a full path to an existing compiler tool.", "CMAKE_CUDA_COMPILER_PATH_MISSING"});
   expect_not_named({"CMake Error at CMakeLists.txt:3 (project):\n  No CMAKE_CUDA_COMPILER could be found.",
                     "CMAKE_CUDA_COMPILER_PATH_MISSING"});
+  // A standard CMake knows but the target sets to a value that is none.
+  expect_not_named({"CMake Error in CMakeLists.txt:\n  CUDA_STANDARD is set to invalid value '2a'",
+                    "CMAKE_LANGUAGE_DIALECT_FLAGS_UNKNOWN"});
   // A remove of another list, of a variable, or one guarded by a test of the flag.
   expect_not_named({"    flags.remove('-O2')\nValueError: list.remove(x): x not in list", "SETUP_PY_REMOVES_ABSENT_COMPILER_FLAG"});
   expect_not_named({"    self.compiler.compiler_so.remove(flag)\nValueError: list.remove(x): x not in list",

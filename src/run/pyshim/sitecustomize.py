@@ -102,7 +102,8 @@
 # backends read); a cmake configure call made from this process gets it last, so it wins over the
 # package's own -D (a shell command line's cmake too: os.system or shell=True, as k2-fsa's packages
 # run it); build.fetch-local's -DFETCHCONTENT_SOURCE_DIR_PYBIND11 goes the same way. With
-# build.cmake-arch (TORCHSMITH_CMAKE_ARCHES) or build.cmake-std (TORCHSMITH_CMAKE_STD), the call also gets -DCMAKE_PROJECT_INCLUDE_BEFORE=torchsmith_project.cmake
+# build.cmake-arch (TORCHSMITH_CMAKE_ARCHES), build.cmake-std (TORCHSMITH_CMAKE_STD) or build.cmake-toolchain
+# (TORCHSMITH_CMAKE_TOOLCHAIN), the call also gets -DCMAKE_PROJECT_INCLUDE_BEFORE=torchsmith_project.cmake
 # (written beside this file), which forces them over what the CMake files set themselves.
 import os
 import sys
@@ -1015,7 +1016,7 @@ def _cmake_include():
 
 def _cmake_forced():
     return bool(os.environ.get("TORCHSMITH_CMAKE_ARCHES") or os.environ.get("TORCHSMITH_CMAKE_STD")
-                or _no_lto())
+                or os.environ.get("TORCHSMITH_CMAKE_TOOLCHAIN") or _no_lto())
 
 
 def _no_lto():

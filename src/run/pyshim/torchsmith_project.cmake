@@ -17,6 +17,10 @@
 #    no pybind11::lto), and once the project is read every target's own INTERPROCEDURAL_OPTIMIZATION
 #    is off, pybind11::lto/thin_lto leave its link libraries and -flto* its compile and link options
 #    (and any directory's CMAKE_C/CXX/CUDA_FLAGS and CMAKE_*_LINKER_FLAGS, watched as they are set).
+#  - build.cmake-toolchain, TORCHSMITH_CMAKE_TOOLCHAIN=1: the compilers and the CUDA toolkit are the
+#    build's (CUDACXX, CUDA_HOME, CC/CXX/CUDAHOSTCXX from the plan, else CMake's own choice), not the
+#    author's paths the CMake files set (sphconv: set(CMAKE_CUDA_COMPILER /usr/local/cuda-10.2/bin/nvcc)
+#    ahead of project(), which wins over CUDACXX).
 # The package's files are not edited; what changed is said on stderr as "torchsmith: [rule] ...".
 
 set(_ts_arches "$ENV{TORCHSMITH_CMAKE_ARCHES}")
@@ -25,6 +29,122 @@ set(_ts_no_lto "$ENV{TORCHSMITH_NO_LTO}")
 
 if(_ts_no_lto)
   set(CMAKE_INTERPROCEDURAL_OPTIMIZATION OFF)
+endif()
+
+# build.cmake-toolchain: what the build names for VAR ("" when nothing).
+function(_ts_toolchain_value var out)
+  set(v "")
+  if(var STREQUAL "CMAKE_CUDA_COMPILER" OR var STREQUAL "CUDA_NVCC_EXECUTABLE")
+    set(v "$ENV{CUDACXX}")
+  elseif(var STREQUAL "CUDA_TOOLKIT_ROOT_DIR" OR var STREQUAL "CUDAToolkit_ROOT")
+    set(v "$ENV{CUDA_HOME}")
+  elseif(var STREQUAL "CMAKE_CUDA_HOST_COMPILER" OR var STREQUAL "CUDA_HOST_COMPILER")
+    set(v "$ENV{CUDAHOSTCXX}")
+  elseif(var STREQUAL "CMAKE_CXX_COMPILER")
+    set(v "$ENV{CXX}")
+  elseif(var STREQUAL "CMAKE_C_COMPILER")
+    set(v "$ENV{CC}")
+  endif()
+  set(${out} "${v}" PARENT_SCOPE)
+endfunction()
+
+# The language whose compiler VAR chooses ("" for FindCUDA's and the toolkit's variables).
+function(_ts_toolchain_lang var out)
+  set(l "")
+  if(var MATCHES "^CMAKE_(C|CXX|CUDA)_COMPILER$")
+    set(l "${CMAKE_MATCH_1}")
+  elseif(var STREQUAL "CMAKE_CUDA_HOST_COMPILER")
+    set(l "CUDA")
+  endif()
+  set(${out} "${l}" PARENT_SCOPE)
+endfunction()
+
+# How VAR becomes the build's, into HOW: "unset" for a language's compiler (CMake then reads CC, CXX,
+# CUDACXX, CUDAHOSTCXX itself, flags in them included, else searches), "set" to WANT for the toolkit
+# and FindCUDA's variables, "unset" where the build names nothing.
+function(_ts_toolchain_how var want how)
+  _ts_toolchain_lang(${var} l)
+  if(l OR NOT want)
+    set(${how} "unset" PARENT_SCOPE)
+  else()
+    set(${how} "set" PARENT_SCOPE)
+  endif()
+endfunction()
+
+set(_ts_toolchain_vars CMAKE_CUDA_COMPILER CMAKE_CUDA_HOST_COMPILER CMAKE_CXX_COMPILER CMAKE_C_COMPILER
+    CUDA_TOOLKIT_ROOT_DIR CUDAToolkit_ROOT CUDA_NVCC_EXECUTABLE CUDA_HOST_COMPILER)
+
+# At project(): a variable the CMake files set (a plain set() ahead of project()) is the build's; one
+# from the cache (a -D, a CACHE set(), or an earlier configure's own choice) only when it names a path
+# that is not there. A language already enabled keeps its compiler.
+macro(_ts_toolchain_at_project)
+  foreach(_ts_v IN LISTS _ts_toolchain_vars)
+    _ts_toolchain_lang(${_ts_v} _ts_l)
+    if((_ts_l AND CMAKE_${_ts_l}_COMPILER_LOADED) OR NOT DEFINED ${_ts_v})
+      continue()
+    endif()
+    _ts_toolchain_value(${_ts_v} _ts_want)
+    set(_ts_had "${${_ts_v}}")
+    if("${_ts_had}" STREQUAL "${_ts_want}")
+      continue()
+    endif()
+    if(DEFINED CACHE{${_ts_v}} AND "$CACHE{${_ts_v}}" STREQUAL "${_ts_had}" AND
+       (EXISTS "${_ts_had}" OR NOT IS_ABSOLUTE "${_ts_had}"))
+      continue()  # the cache's, and there: a -D, or CMake's own choice at an earlier configure
+    endif()
+    unset(${_ts_v})
+    unset(${_ts_v} CACHE)
+    _ts_toolchain_how(${_ts_v} "${_ts_want}" _ts_how)
+    if(_ts_how STREQUAL "set")
+      set(${_ts_v} "${_ts_want}" CACHE PATH "the build's (torchsmith build.cmake-toolchain)" FORCE)
+      message(NOTICE "torchsmith: [build.cmake-toolchain] ${_ts_v}=${_ts_had}: the build's ${_ts_want} instead "
+                     "(TORCHSMITH_CMAKE_TOOLCHAIN)")
+    else()
+      message(NOTICE "torchsmith: [build.cmake-toolchain] ${_ts_v}=${_ts_had}: unset, so CMake takes the build's "
+                     "own (from CC/CXX/CUDACXX/CUDAHOSTCXX/CUDA_HOME, else its search; TORCHSMITH_CMAKE_TOOLCHAIN)")
+    endif()
+  endforeach()
+endmacro()
+
+# A variable set again by the project's own files after project() (never CMake's modules or the files
+# it generates in the build tree, FindCUDA's cache of what it found included): the build's again.
+function(_ts_watch_toolchain var access value file)
+  if(NOT access STREQUAL "MODIFIED_ACCESS" OR "${value}" STREQUAL "")
+    return()
+  endif()
+  string(FIND "${file}" "${CMAKE_SOURCE_DIR}/" in_source)
+  string(FIND "${file}" "${CMAKE_BINARY_DIR}/" in_binary)
+  if(NOT in_source EQUAL 0 OR in_binary EQUAL 0)
+    return()
+  endif()
+  _ts_toolchain_lang(${var} l)
+  if(l AND CMAKE_${l}_COMPILER_LOADED)
+    return()
+  endif()
+  _ts_toolchain_value(${var} want)
+  if("${value}" STREQUAL "${want}")
+    return()
+  endif()
+  _ts_toolchain_how(${var} "${want}" how)
+  if(how STREQUAL "set")
+    set(${var} "${want}" PARENT_SCOPE)
+  else()
+    unset(${var} PARENT_SCOPE)
+  endif()
+  file(RELATIVE_PATH where "${CMAKE_SOURCE_DIR}" "${file}")
+  message(NOTICE "torchsmith: [build.cmake-toolchain] ${var}=${value} (${where}): ${how} for the build's own "
+                 "(TORCHSMITH_CMAKE_TOOLCHAIN)")
+endfunction()
+
+if("$ENV{TORCHSMITH_CMAKE_TOOLCHAIN}")
+  _ts_toolchain_at_project()
+  get_property(_ts_watching GLOBAL PROPERTY _TORCHSMITH_TOOLCHAIN_WATCH)
+  if(NOT _ts_watching)
+    set_property(GLOBAL PROPERTY _TORCHSMITH_TOOLCHAIN_WATCH TRUE)
+    foreach(_ts_v IN LISTS _ts_toolchain_vars)
+      variable_watch(${_ts_v} _ts_watch_toolchain)
+    endforeach()
+  endif()
 endif()
 
 if(_ts_arches)
