@@ -653,9 +653,23 @@ constexpr ProvidedWords kDistribution{"distribution", "The installer found no fi
 // libtorch) is the more specific cause.
 bool generic_dependency(const Finding& f) { return f.id == "CMAKE_DEPENDENCY_CONFIG_NOT_FOUND"; }
 
+// The first entity of `kind` the finding's evidence names, else one of the lines right under its failure line:
+// a resolver's report puts its reason under its verdict (uv's "× No solution found ..." then "╰─▶ Because torch
+// ... has no wheels ...", the box drawn in ASCII on a terminal without Unicode).
+const Evidence* named_under(const Finding& f, const char* kind, std::string& value) {
+  if (const Evidence* e = named(f, kind, value)) return e;
+  for (const auto& c : f.context) {
+    if (c.line <= f.first_line() || c.line > f.first_line() + 4) continue;
+    for (const auto& en : entities_of(c.text))
+      if (en.kind == kind) { value = en.value; return &c; }
+  }
+  return nullptr;
+}
+
 void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const ProvidedWords& w) {
   std::string name;
-  const Evidence* at = named(f, w.kind, name);
+  const bool distribution = std::string_view(w.kind) == "distribution";
+  const Evidence* at = distribution ? named_under(f, w.kind, name) : named(f, w.kind, name);
   const ProvidedEntry* p = at ? set.entities.find_provided(w.kind, name) : nullptr;
   // A tool run by its target-prefixed name (a conda compiler) is that tool; its vendor says who installs it.
   PrefixedProgram prefixed;
@@ -691,6 +705,37 @@ void hip_compile_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
                       "): a CUDA header reached from a ROCm compile is an unhipified source, not a toolkit without headers");
     return;
   }
+}
+
+// A SIGILL (a shell's "Illegal instruction", gdb's "received signal SIGILL") whose frame names the x86 vector
+// ISA the code was compiled for (torch's per-ISA kernel copies, BinaryOpsKernel.cpp.AVX2.cpp; a function suffixed
+// _AVX2): that code ran on a CPU without the ISA. A SIGILL with no ISA named keeps its grammar's reading.
+void cpu_isa_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig && f.id != "JETSON_OPENBLAS_ILLEGAL_INSTRUCTION") return;
+  const Evidence* sigill = nullptr;
+  for (const auto& e : f.evidence)
+    if (auto line = read_failure_line(e.text); line && std::string_view(line->grammar->tool) == "signal" &&
+                                               (e.text.find("SIGILL") != std::string::npos || e.text.find("llegal") != std::string::npos))
+      sigill = &e;
+  if (!sigill) return;
+  const Signature* to = set.find("CPU_INSTRUCTION_SET_UNSUPPORTED");
+  if (!to) return;
+  auto isa_on = [&](const Evidence& e) -> bool {
+    for (const auto& en : entities_of(e.text)) {
+      if (en.kind != "cpu_isa") continue;
+      std::string isa = en.value;
+      for (auto& c : isa) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      reroute(d, f, *to, isa);
+      f.notes.push_back("SIGILL (line " + std::to_string(sigill->line) + ") in code compiled for " + isa + " (line " +
+                        std::to_string(e.line) + ": " + e.text.substr(0, 120) + "): the CPU lacks that instruction set");
+      return true;
+    }
+    return false;
+  };
+  if (isa_on(*sigill)) return;
+  // The faulting frame: the lines right under the signal (gdb prints the frame after "received signal").
+  for (const auto& c : f.context)
+    if (c.line > sigill->line && c.line <= sigill->line + 2 && isa_on(c)) return;
 }
 
 // A failure line of a tool whose failure report has one cause (its grammar names the signature,
@@ -856,6 +901,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   std_member_rule(set, f);
   companion_rule(f);
   symbol_rule(set, d, f);
+  cpu_isa_rule(set, d, f);
   provided_rule(set, d, f, kProgram);
   provided_rule(set, d, f, kDependency);
   provided_rule(set, d, f, kDistribution);

@@ -135,8 +135,8 @@ const GlibcxxVersion* EntityTables::find_glibcxx(std::string_view version) const
 }
 
 const ProvidedEntry* EntityTables::find_provided(std::string_view kind, std::string_view name) const {
-  const bool program = kind == "program", distribution = kind == "distribution";
-  if (!program && !distribution && kind != "dependency") return nullptr;
+  const bool program = kind == "program", distribution = kind == "distribution", extension = kind == "extension";
+  if (!program && !distribution && !extension && kind != "dependency") return nullptr;
   std::string n(name);
   for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   // Windows runs a program by its file name: "cl.EXE" is the program cl. A dependency has no file name.
@@ -149,7 +149,7 @@ const ProvidedEntry* EntityTables::find_provided(std::string_view kind, std::str
       else if (norm.empty() || norm.back() != '-') norm += '-';
     n = norm;
   }
-  for (const auto& e : program ? programs : distribution ? distributions : dependencies)
+  for (const auto& e : program ? programs : distribution ? distributions : extension ? extensions : dependencies)
     if (e.name == n) return &e;
   return nullptr;
 }
@@ -414,6 +414,17 @@ constexpr EntrySpec<ProvidedEntry, 4> kDistributions{
     },
     provided_key, &EntityTables::distributions};
 
+constexpr EntrySpec<ProvidedEntry, 4> kExtensions{
+    "extension", kProvidedFields, {"name", "provider", "signature", "source"},
+    [](const ProvidedEntry& e, std::vector<std::string>& p) {
+      const std::string& name = e.name;
+      if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
+            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+          }))
+        p.push_back("name the extension by its top-level package as imported, lower case (\"torchvision\"), not '" + name + "'");
+    },
+    provided_key, &EntityTables::extensions};
+
 constexpr EntrySpec<TargetVendor, 3> kTargetVendors{
     "prefix",
     {{{"vendor", &TargetVendor::vendor}, {"provider", &TargetVendor::provider}, {"source", &TargetVendor::source}}},
@@ -458,6 +469,7 @@ constexpr FileTable kFileTables[] = {
     {"programs.toml", "prefix", load_entries<kTargetVendors>},
     {"dependencies.toml", "dependency", load_entries<kDependencies>},
     {"dependencies.toml", "distribution", load_entries<kDistributions>},
+    {"dependencies.toml", "extension", load_entries<kExtensions>},
     {"stdlib.toml", "member", load_entries<kStdMembers>},
     {"cuda_api.toml", "entry_point", load_entries<kEntryPoints>},
 };
@@ -507,7 +519,8 @@ std::vector<std::string> check_entity_signatures(const EntityTables& t, const st
       errors.push_back(m.file + ":" + std::to_string(m.line) + ": module '" + m.name + "' names unknown signature '" +
                        m.build_signature + "'");
   for (const auto& [kind, table] :
-       {std::pair{"program", &t.programs}, std::pair{"dependency", &t.dependencies}, std::pair{"distribution", &t.distributions}})
+       {std::pair{"program", &t.programs}, std::pair{"dependency", &t.dependencies}, std::pair{"distribution", &t.distributions},
+        std::pair{"extension", &t.extensions}})
     for (const auto& p : *table)
       if (p.signature.empty() || !known(p.signature))
         errors.push_back(p.file + ":" + std::to_string(p.line) + ": " + kind + " '" + p.name + "' names unknown signature '" +

@@ -146,6 +146,7 @@ struct EntityTables {
   std::vector<ProvidedEntry> programs;
   std::vector<ProvidedEntry> dependencies;
   std::vector<ProvidedEntry> distributions;
+  std::vector<ProvidedEntry> extensions;  // a package whose compiled modules an import loads (dependencies.toml [[extension]])
   std::vector<TargetVendor> target_vendors;
   std::vector<StdMember> std_members;
   std::vector<RemovedEntryPoint> removed_entry_points;
@@ -166,7 +167,7 @@ struct EntityTables {
   const PtxIsa* find_ptx_isa(std::string_view version) const;
   // The entry for a GLIBCXX version ("3.4.32"), exactly.
   const GlibcxxVersion* find_glibcxx(std::string_view version) const;
-  // The entry for a name an entity of `kind` ("program", "dependency" or "distribution") carries, as a log
+  // The entry for a name an entity of `kind` ("program", "dependency", "distribution" or "extension") carries, as a log
   // writes it: in any case ("CuDNN" is cudnn's), a program with its ".exe" ("cl.EXE" is cl's), a
   // distribution by its PEP 503 name ("Torch_Scatter" is torch-scatter's). Another kind: nullptr.
   const ProvidedEntry* find_provided(std::string_view kind, std::string_view name) const;

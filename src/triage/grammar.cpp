@@ -56,7 +56,10 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "uv", "any", "^\\s*\xe2\x95\xb0\xe2\x94\x80\xe2\x96\xb6 "},  // "╰─▶ ": the cause under uv's "×"
     // uv's installer (sync, run) refusing a locked distribution: no file of it for this platform or
     // interpreter. uv wraps the sentence at the terminal's width, so "because ..." may be the next line.
-    {Marker::failure_line, "uv", "install", R"(\bDistribution `[^`]+` can't be installed\b)"},
+    // uv before 0.3 wrote it lower case and without backticks ("error: distribution torch==2.3.1+cpu @ registry+...
+    // can't be installed"), and its lock's entry with no file at all "with neither wheels nor source distribution".
+    {Marker::failure_line, "uv", "install", R"(\b[Dd]istribution `?[^`\s]+(?: @ [^`\s]+)?`? can't be installed\b)"},
+    {Marker::failure_line, "uv", "install", R"(\bfound distribution \S+ @ \S+ with neither wheels nor source distribution)"},
     {Marker::failure_line, "conda", "resolve", R"(\b(?:LibMamba)?UnsatisfiableError\b)"},
     {Marker::failure_line, "conda", "resolve", R"(\b(?:PackagesNotFoundError|ResolvePackageNotFound)\b)"},
     {Marker::failure_line, "conda", "resolve", R"(\bCould not solve for environment specs)"},
@@ -92,6 +95,9 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "llvm", "compile", R"(LLVM ERROR: )"},
     {Marker::failure_line, "llvm", "compile", R"(\bPLEASE submit a bug report to )"},
     {Marker::failure_line, "triton", "compile", R"(\bInternal Triton PTX codegen error)"},
+    // Triton's OutOfResources (python/triton/runtime/errors.py), under whatever module path re-raised it
+    // (triton.runtime.errors, triton.runtime.autotuner): its class name has no Error suffix.
+    {Marker::failure_line, "triton", "runtime", R"(\bOutOfResources: out of resource: )"},
     {Marker::failure_line, "c-assert", "runtime", R"(: Assertion .{1,300} failed\.?\s*$)"},
 
     {Marker::failure_line, "nvcc", "compile", R"(^\s*nvcc error\s*:)"},
@@ -231,7 +237,19 @@ constexpr EntityPattern kEntities[] = {
     // version, extras or quotes): pip's two verdict lines, uv's installer.
     {"distribution", R"(No matching distribution found for ([A-Za-z0-9][\w.-]*))"},
     {"distribution", R"(satisfies the requirement ([A-Za-z0-9][\w.-]*))"},
-    {"distribution", R"(\bDistribution `([A-Za-z0-9][\w.-]*))"},
+    // uv's installer in either case, with or without backticks; the name is followed by its version or index,
+    // so "a source distribution or wheel" names none.
+    {"distribution", R"(\b[Dd]istribution `?([A-Za-z0-9][\w.-]*)(?:==| @ ))"},
+    // uv's resolver: a requirement (with its markers in braces) none of whose files fit this platform ("torch==2.6.0
+    // has no wheels with a matching platform tag", "torch{sys_platform == 'win32'}==2.7.1+cu128 has no `...`-compatible
+    // wheels").
+    {"distribution", R"(\b([A-Za-z0-9][\w.-]*)(?:\{[^}]*\})?==\S+ has no (?:wheels with a matching |`))"},
+    // The package whose own compiled module a loader names ("site-packages/torchvision/_C.so: undefined symbol"):
+    // its top-level package directory; a module at site-packages' top (flash_attn_2_cuda.so) is no package's.
+    {"extension", R"([/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)[/\\][^\s:'"]*?\.(?:so|pyd)\b)"},
+    // An x86 vector ISA that code was compiled for, as a symbol or file name carries it: torch's per-ISA kernel
+    // copies (cmake/Codegen.cmake: NAME.AVX2.cpp, -DCPU_CAPABILITY=AVX2) and functions suffixed with their ISA.
+    {"cpu_isa", R"((?i)[._](avx512[a-z]*|avx2|avx|fma|sse4_[12])(?:[._ (]|$))"},
 };
 
 RE2::Options latin1() {

@@ -119,6 +119,24 @@ void read_symbols(const SignatureSet& set, std::vector<Finding>& present) {
       }
       if (decided) break;
     }
+    // Who owns the library: an undefined torch symbol in the compiled module of a package the table knows
+    // (dependencies.toml [[extension]]: torchvision's _C) is that package's own cause, whatever the symbol.
+    if (f.count == 0 || (f.id != "EXT_BUILT_FOR_OTHER_TORCH" && f.id != "UNDEFINED_SYMBOL_CXX11_ABI")) continue;
+    for (const auto& e : f.evidence) {
+      if (e.text.find("undefined symbol") == std::string::npos) continue;
+      const ProvidedEntry* p = nullptr;
+      std::string owner;
+      for (const auto& en : entities_of(e.text))
+        if (en.kind == "extension" && (p = set.entities.find_provided("extension", en.value))) { owner = en.value; break; }
+      const Signature* sig = p ? set.find(p->signature) : nullptr;
+      if (!sig) continue;
+      f.notes.push_back("the library missing the torch symbol is " + owner + "'s own (line " + std::to_string(e.line) + "): " + owner +
+                        "'s entry names its cause (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
+      if (std::any_of(present.begin(), present.end(), [&](const Finding& o) { return o.id == sig->id; })) f.count = 0;
+      f.id = sig->id;
+      f.sig = sig;
+      break;
+    }
   }
   present.erase(std::remove_if(present.begin(), present.end(), [](const Finding& f) { return f.count == 0; }), present.end());
 }

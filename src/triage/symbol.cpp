@@ -99,6 +99,23 @@ SymbolReading read_symbol(std::string_view symbol) {
     }
     return r;
   }
+  // A name the log cut short (a title's 255 characters, a terminal's width) does not demangle; its mangled
+  // form still says what it is: torch's namespaces as their length-prefixed names, and the new C++ ABI's
+  // string as the std::__cxx11 namespace it is mangled in (St7__cxx11, or the B5cxx11 ABI tag). Only that
+  // reading is made of it: without the whole parameter list an old-ABI string or none cannot be told apart.
+  {
+    std::string_view m = symbol;
+    if (m.rfind("__Z", 0) == 0) m.remove_prefix(1);
+    for (std::string_view lead : {"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch", "_ZN6caffe2", "_ZNK6caffe2"})
+      if (m.rfind(lead, 0) == 0 && (m.find("St7__cxx11") != std::string_view::npos || m.find("B5cxx11") != std::string_view::npos)) {
+        r.origin = SymbolReading::Origin::torch;
+        r.new_abi_string = true;
+        r.rule = "a torch function (its name is cut short, read in mangled form) taking the new C++ ABI's std::__cxx11 "
+                 "string: the module was compiled with _GLIBCXX_USE_CXX11_ABI=1 and this torch exports the other ABI";
+        r.cause = "UNDEFINED_SYMBOL_CXX11_ABI";
+        return r;
+      }
+  }
   if (lapack_routine(symbol)) {
     r.origin = SymbolReading::Origin::lapack;
     r.library = "a BLAS/LAPACK library";

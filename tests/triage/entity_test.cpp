@@ -1176,5 +1176,111 @@ TEST(Entity, AnExtensionUnderACpuOnlyTorchIsTheCpuTorch) {
   EXPECT_NE(python.root()->id, "TORCH_NOT_COMPILED_WITH_CUDA");
 }
 
+// uv's installer and resolver name the distribution they found no file of in every release's words: uv < 0.3's
+// lower case without backticks (astral-sh/uv#5182), and the resolver's reason under its verdict, in the ASCII box
+// of a terminal without Unicode and with the requirement's markers (fspecii/ace-step-ui#31). Near misses: "a source
+// distribution or wheel" names no distribution, and one the table lacks (astral-sh/uv#4377's torchaudio, a lock
+// entry "with neither wheels nor source distribution") stays unrecognised with uv's failure line quoted.
+TEST(Entity, UvNamesTheDistributionInEveryReleasesWords) {
+  for (const char* log :
+       {"error: distribution torch==2.3.1+cpu @ registry+https://download.pytorch.org/whl/cpu can't be installed because it doesn't "
+        "have a source distribution or wheel for the current platform\n",
+        "  x No solution found when resolving dependencies for split (platform_machine == 'AMD64' and sys_platform == 'win32'):\n"
+        "  `-> Because torch{sys_platform == 'win32'}==2.7.1+cu128 has no `platform_machine == 'AMD64' and sys_platform ==\n"
+        "      'win32'`-compatible wheels and only the following versions of torch{sys_platform == 'win32'} are available:\n"}) {
+    Diagnosis d = diagnose(log);
+    ASSERT_TRUE(d.root()) << log;
+    EXPECT_EQ(d.root()->id, "TORCH_WHEEL_UNAVAILABLE_FOR_PYTHON") << log;
+    EXPECT_NE(d.root()->fix.find("The installer found no file of `torch"), std::string::npos) << d.root()->fix;
+  }
+  for (const auto& en : entities_of("because it doesn't have a source distribution or wheel for the current platform"))
+    EXPECT_NE(en.kind, "distribution") << en.value;
+  Diagnosis other = diagnose("$ uv sync\nerror: found distribution torchaudio==2.0.0 @ registry+https://download.pytorch.org/whl/cu121 "
+                             "with neither wheels nor source distribution\n");
+  ASSERT_TRUE(other.root());
+  EXPECT_EQ(other.root()->id, "unrecognised");
+  EXPECT_NE(notes_of(*other.root()).find("failure line of uv"), std::string::npos) << notes_of(*other.root());
+}
+
+// A SIGILL whose frame names the x86 vector ISA the code was built for is that ISA missing from the CPU:
+// pytorch/pytorch#37577 (gdb in torch's AVX2 copy of a kernel file) and #22338 (a QEMU CPU without AVX in
+// THFloatVector_normal_fill_AVX2). Near misses: a SIGILL with no ISA named keeps its grammar's reading, and
+// a segfault in an AVX2 frame is no missing instruction.
+TEST(Entity, ASigillInAnIsasCodeIsThatIsaMissing) {
+  Diagnosis d = diagnose("`gdb -ex r --args python -c \"import torch\"` gives\n\nProgram received signal SIGILL, Illegal instruction.\n"
+                         "0x00007fffe9076f17 in _GLOBAL__sub_I_BinaryOpsKernel.cpp.AVX2.cpp ()\n"
+                         "   from /home/j/src/pytorch/torch/lib/libtorch_cpu.so\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CPU_INSTRUCTION_SET_UNSUPPORTED");
+  EXPECT_NE(d.root()->cause.find("AVX2"), std::string::npos) << d.root()->cause;
+  Diagnosis qemu = diagnose("I'm getting Illegal instruction (core dumped)\n\n"
+                            "Thread 1 \"python\" received signal SIGILL, Illegal instruction.\n"
+                            "0x00007fffa8ec2486 in THFloatVector_normal_fill_AVX2 () from /U01/anaconda3/envs/pyt1/lib/python3.7/"
+                            "site-packages/torch/lib/libcaffe2.so\n");
+  EXPECT_EQ(root_id(qemu), "CPU_INSTRUCTION_SET_UNSUPPORTED");
+  EXPECT_EQ(root_id(diagnose(">>> import torch\nIllegal instruction (core dumped)\n")), "JETSON_OPENBLAS_ILLEGAL_INSTRUCTION");
+  EXPECT_NE(root_id(diagnose("Program received signal SIGSEGV, Segmentation fault.\n"
+                             "0x00007fffe9076f17 in _GLOBAL__sub_I_BinaryOpsKernel.cpp.AVX2.cpp ()\n")),
+            "CPU_INSTRUCTION_SET_UNSUPPORTED");
+}
+
+// An undefined torch symbol in a package's own compiled module is that package's cause when the table knows it
+// (dependencies.toml [[extension]], read with the symbol in rank.cpp): torchvision's _C (pytorch/pytorch#23585,
+// torchvision 0.3.0 under a torch nightly). Near miss: a module at site-packages' top
+// (Dao-AILab/flash-attention#723's flash_attn_2_cuda) is no package's and stays an extension built for another torch.
+TEST(Entity, AnUndefinedTorchSymbolInTorchvisionsOwnLibraryIsTorchvisions) {
+  Diagnosis d = diagnose("    from torchvision import _C\nImportError: /opt/anaconda/lib/python3.7/site-packages/torchvision/"
+                         "_C.cpython-37m-x86_64-linux-gnu.so: undefined symbol: _ZN2at7ge\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TORCHVISION_OPS_NOT_LOADED");
+  EXPECT_NE(notes_of(*d.root()).find("dependencies.toml:"), std::string::npos) << notes_of(*d.root());
+  EXPECT_EQ(root_id(diagnose("ImportError: /usr/local/lib/python3.8/dist-packages/flash_attn_2_cuda.cpython-38-x86_64-linux-gnu.so: "
+                             "undefined symbol: _ZN3c104cuda9SetDeviceEi\n")),
+            "EXT_BUILT_FOR_OTHER_TORCH");
+}
+
+// Triton's OutOfResources has no Error in its class name: a log with only it still has its failure line
+// (OpenSpaceAI/DEST3D#2), and its numbers are the cause's. Near miss: the other resource, registers, is a
+// failure of the same grammar but not this cause.
+TEST(Grammar, TritonsOutOfResourcesIsAFailureLine) {
+  Diagnosis d = diagnose("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 589824, Hardware limit: "
+                         "101376. Reducing block sizes or num_stages may help.\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TRITON_OUT_OF_SHARED_MEMORY");
+  EXPECT_NE(d.root()->cause.find("589824"), std::string::npos) << d.root()->cause;
+  EXPECT_NE(d.root()->cause.find("101376"), std::string::npos) << d.root()->cause;
+  Diagnosis regs = diagnose("triton.runtime.errors.OutOfResources: out of resource: registers, Required: 300, Hardware limit: 255\n");
+  ASSERT_TRUE(regs.root());
+  EXPECT_EQ(regs.root()->id, "unrecognised");
+}
+
+// tl.dot's shape check in both of Triton's wordings (triton-lang/triton#2266's repr of the old one; the
+// min_dot_size one of python/triton/language/semantic.py). Near miss: its other shape check, operands that do
+// not fit for a matmul, is not this cause.
+TEST(Grammar, TritonsDotBelowSixteenIsItsShape) {
+  EXPECT_EQ(root_id(diagnose("AssertionError('All values in both first input shape ([constexpr[16], constexpr[16]]) and second input "
+                             "shape ([constexpr[16], constexpr[1]]) must be >= 16!')\n")),
+            "TRITON_DOT_SHAPE_TOO_SMALL");
+  EXPECT_EQ(root_id(diagnose("AssertionError: Input shapes should have M >= 16, N >= 16 and K >= 16\n")), "TRITON_DOT_SHAPE_TOO_SMALL");
+  EXPECT_NE(root_id(diagnose("AssertionError: First input shape (['constexpr[16]', 'constexpr[32]']) and second input shape "
+                             "['constexpr[16]', 'constexpr[16]'] are not compatible for matmul\n")),
+            "TRITON_DOT_SHAPE_TOO_SMALL");
+}
+
+// conda-build's DependencyNeedsBuildingError names its unsatisfiable specs: MAGMA's cause only when one is
+// magma-cuda. conda-forge/pytorch-cpu-feedstock#372's names pytorch-gpu and pytorch builds, a package no channel
+// has (its "nothing provides" line).
+TEST(Entity, CondaBuildsUnsatisfiableSpecsNameTheirPackage) {
+  Diagnosis d = diagnose(
+      "conda_libmamba_solver.conda_build_exceptions.ExplainedDependencyNeedsBuildingError: Unsatisfiable dependencies for platform "
+      "linux-64: {MatchSpec(\"pytorch-gpu==2.4.1=cuda118py311hf8a3b2d_306\"), MatchSpec(\"pytorch=2.4.1[build=cuda*_mkl*306]\")}\n"
+      "Encountered problems while solving:\n"
+      "  - nothing provides pytorch 2.4.1 cuda*_mkl*306 needed by pytorch-gpu-2.4.1-cuda118py311hf8a3b2d_306\n");
+  EXPECT_EQ(root_id(d), "CONDA_PACKAGE_NOT_IN_CHANNELS");
+  EXPECT_EQ(root_id(diagnose("conda_build.exceptions.DependencyNeedsBuildingError: Unsatisfiable dependencies for platform linux-64: "
+                             "{'magma-cuda110'}\n")),
+            "MAGMA_CONDA_PACKAGE_UNAVAILABLE");
+}
+
 }  // namespace
 }  // namespace ts::triage::testing

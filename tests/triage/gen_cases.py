@@ -762,6 +762,24 @@ c('TRITON_COMPILER_INTERNAL_ERROR', ['  File "/home/u/anaconda3/lib/python3.12/s
   '    pm.run(mod)', 'RuntimeError: PassManager::run failed'],
   ['TRITON_ENABLE_LLVM_DEBUG=1: printing every pass PassManager::run runs for make_llir'])
 
+# state-spaces/mamba#387: Mamba2's chunk kernels with headdim 512 need more shared memory than any GPU has; the
+# near miss is Triton's other resource, registers, which this cause is not.
+c('TRITON_OUT_OF_SHARED_MEMORY', ['  File "/opt/conda/lib/python3.10/site-packages/triton/runtime/autotuner.py", line 108, in run',
+  '    raise OutOfResources(self.metadata.shared, max_shared, "shared memory")',
+  'triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 663808, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.'],
+  ['INFO: autotuner pruned 3 configs: out of resource: registers, Required: 300, Hardware limit: 255'])
+
+# triton-lang/triton#4197: tl.dot on 8x8 blocks; the near miss is a dot whose blocks are 16 and a log that names the rule.
+c('TRITON_DOT_SHAPE_TOO_SMALL', ['triton.compiler.errors.CompilationError: at 12:8:', '    z = tl.dot(x, y)', '        ^',
+  'AssertionError: All non-batch values in both first input shape ([constexpr[8], constexpr[8]]) and second input shape ([constexpr[8], constexpr[8]]) must be >= 16!'],
+  ['# tl.dot needs every dimension of both inputs to be at least 16: using BLOCK_K = 16'])
+
+# pytorch/pytorch#37577: gdb's SIGILL in torch's AVX2 copy of a kernel file, on a CPU without AVX; the near miss is
+# a segfault in that copy (a bad access, not a missing instruction).
+c('CPU_INSTRUCTION_SET_UNSUPPORTED', ['$ gdb -ex r --args python -c "import torch"', 'Program received signal SIGILL, Illegal instruction.',
+  '0x00007fffe9076f17 in _GLOBAL__sub_I_BinaryOpsKernel.cpp.AVX2.cpp ()', '   from /home/j/src/pytorch/torch/lib/libtorch_cpu.so'],
+  ['Program received signal SIGSEGV, Segmentation fault.', '0x00007fffe9076f17 in at::native::(anonymous namespace)::add_kernel_AVX2 ()'])
+
 c('BITSANDBYTES_NATIVE_LIB_NOT_LOADED', ['CUDA SETUP: CUDA runtime path found: /usr/local/cuda-12.1/lib64/libcudart.so',
   'CUDA SETUP: Detected CUDA version 121',
   'CUDA SETUP: Required library version not found: libbitsandbytes_cuda121_nocublaslt.so. Maybe you need to ',

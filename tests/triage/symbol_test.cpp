@@ -164,5 +164,23 @@ TEST(Symbol, ATorchObjectMeansNoTorchWasLoaded) {
   EXPECT_EQ(root_id(own), "TORCH_MIXED_INSTALL_STALE_LIBS");
 }
 
+// A name the log cut short does not demangle, but its mangled form still names torch's namespace and the new
+// ABI's string (St7__cxx11): Dao-AILab/flash-attention#1518's title, cut at "basi", is the C++ ABI. Near misses:
+// a cut torch name with no string in what is left (pytorch/pytorch#23585's "_ZN2at7ge") says nothing, and a cut
+// name of another library with __cxx11 in it is not torch's.
+TEST(Symbol, ACutNameIsReadInItsMangledForm) {
+  SymbolReading cut = read_symbol("_ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basi");
+  EXPECT_TRUE(cut.demangled.empty());
+  EXPECT_EQ(cut.origin, SymbolReading::Origin::torch);
+  EXPECT_EQ(cut.cause, "UNDEFINED_SYMBOL_CXX11_ABI");
+  EXPECT_NE(cut.rule.find("cut short"), std::string::npos) << cut.rule;
+  EXPECT_TRUE(read_symbol("_ZN2at7ge").cause.empty());
+  EXPECT_TRUE(read_symbol("_ZN2cv3MatC1ERKNSt7__cxx1112basi").cause.empty());
+
+  Diagnosis d = diagnose("ImportError: /home/data/miniconda3/envs/museTalk/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-"
+                         "x86_64-linux-gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basi\n");
+  EXPECT_EQ(root_id(d), "UNDEFINED_SYMBOL_CXX11_ABI");
+}
+
 }  // namespace
 }  // namespace ts::triage::testing
