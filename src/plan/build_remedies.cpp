@@ -4,8 +4,8 @@
 //  build.gpu-target  setup.py asks torch.cuda for a GPU: inside the build, torch.cuda answers for
 //                    the plan's first arch, so a GPU-less machine builds the CUDA extension;
 //  build.arch-list   setup.py sets its own TORCH_CUDA_ARCH_LIST or -gencode flags: the plan's wins;
-//  build.host-compiler setup.py writes its own CC/CXX/CUDAHOSTCXX (a compiler the machine may lack):
-//                    the plan's compiler wins, as the plan's arch list does;
+//  build.host-compiler setup.py writes its own CC/CXX/CUDAHOSTCXX or LDSHARED (a compiler the machine
+//                    may lack): the plan's compiler wins, as the plan's arch list does;
 //  build.cxx-std     setup.py forces a -std older than the target torch's headers need (torch.toml
 //                    cxx_standard): raised to that standard for the host compiler and nvcc;
 //  build.abs-include setup.py passes its own -I/-isystem flags: a relative one is made absolute
@@ -109,7 +109,9 @@ void choose_host_compiler_env(Ctx& c, const SourceScan& scan) {
            "setup.py sets its own host compiler (" + lines + "); the plan's " + c.compiler->family + " " +
                c.compiler->version + " (" + c.compiler->cxx + "), checked against nvcc and the torch's C++ ABI, wins: "
                "the build helper keeps the plan's CC/CXX/CUDAHOSTCXX where setup.py names another program (one "
-               "naming the plan's own compiler is kept as written)",
+               "naming the plan's own compiler is kept as written), the plan's C compiler for CC (the C driver "
+               "beside its C++ one where it named only that, else the default C compiler), and the plan's "
+               "program first in an LDSHARED/LDCXXSHARED of another, its flags as written",
            src, kHostCompilerEnvRule);
 }
 

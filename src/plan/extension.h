@@ -60,7 +60,8 @@ struct SourceScan {
   bool gpu_check = false;               // asks torch.cuda about a GPU (is_available, capability, ...)
   bool own_arches = false;              // writes TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags
   bool own_includes = false;            // passes -I/-isystem flags of its own (relative ones break under ninja)
-  // Compiler variables it writes (flame-1's rasterizer: `os.environ["CC"] = os.environ["CXX"] = "gcc-8"`),
+  // Compiler variables it writes (flame-1's rasterizer: `os.environ["CC"] = os.environ["CXX"] = "gcc-8"`;
+  // LDSHARED/LDCXXSHARED, the command lines distutils links with),
   // each once with its first line: ("CC", "setup.py:6: os.environ[\"CC\"] = ..."), for build.host-compiler.
   std::vector<std::pair<std::string, std::string>> own_compiler_env;
   std::vector<StdFlag> std_flags;       // -std=c++14 / gnu++1z, in order, once each, with the standard each names

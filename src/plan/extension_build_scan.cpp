@@ -80,12 +80,13 @@ std::string squashed(const std::string& s) {
 }
 
 // os.environ["CC"] = ..., a chained `os.environ["CC"] = os.environ["CXX"] = "gcc-8"`, or an update() of
-// them: the host compiler setup.py names itself. setdefault() is not one (the plan sets them first).
+// them (LDSHARED too: distutils links with it): the host compiler setup.py names itself. setdefault()
+// is not one (the plan sets them first).
 // Each name once, with the first line that writes it (a comment line runs nothing).
 void scan_compiler_writes(const std::string& setup_py, SourceScan& s) {
   static const RE2 write(
-      R"((?m)environ[ \t]*(?:\[[ \t]*["'](CC|CXX|CUDAHOSTCXX|NVCC_CCBIN)["'][ \t]*\][ \t]*=(?:[^=]|$)|)"
-      R"(\.[ \t]*update\([ \t]*\{?[ \t]*["']?(CC|CXX|CUDAHOSTCXX|NVCC_CCBIN)["']?[ \t]*[:=]))");
+      R"((?m)environ[ \t]*(?:\[[ \t]*["'](CC|CXX|CUDAHOSTCXX|NVCC_CCBIN|LDSHARED|LDCXXSHARED)["'][ \t]*\][ \t]*=(?:[^=]|$)|)"
+      R"(\.[ \t]*update\([ \t]*\{?[ \t]*["']?(CC|CXX|CUDAHOSTCXX|NVCC_CCBIN|LDSHARED|LDCXXSHARED)["']?[ \t]*[:=]))");
   re2::StringPiece in(setup_py);
   std::string set, updated;
   while (RE2::FindAndConsume(&in, write, &set, &updated)) {

@@ -747,6 +747,35 @@ TEST(BuildSwitchScan, ItsOwnCompilerWritesAreFound) {
   EXPECT_TRUE(near.own_compiler_env.empty()) << near.own_compiler_env[0].second;
 }
 
+// LDSHARED/LDCXXSHARED are distutils' link commands: a write of one names a compiler too.
+TEST(BuildSwitchScan, ItsOwnLinkCommandWritesAreFound) {
+  SourceScan s;
+  scan_build_switches("import os\nos.environ['LDSHARED'] = 'gcc-8 -pthread -shared'\n"
+                      "os.environ.update({'LDCXXSHARED': 'g++-8 -shared'})\n",
+                      s);
+  ASSERT_EQ(s.own_compiler_env.size(), 2u);
+  EXPECT_EQ(s.own_compiler_env[0],
+            std::make_pair(std::string("LDSHARED"), std::string("setup.py:2: os.environ['LDSHARED'] = 'gcc-8 -pthread -shared'")));
+  EXPECT_EQ(s.own_compiler_env[1].first, "LDCXXSHARED");
+  // Near misses: LDFLAGS, a read, a comment.
+  SourceScan near;
+  scan_build_switches("os.environ['LDFLAGS'] = '-L/x'\nld = os.environ.get('LDSHARED')\n# os.environ['LDSHARED'] = 'x'\n",
+                      near);
+  EXPECT_TRUE(near.own_compiler_env.empty()) << near.own_compiler_env[0].second;
+}
+
+// In the order they are written, each name once with its first line.
+TEST(BuildSwitchScan, CompilerWritesInTheOrderTheyAreRead) {
+  SourceScan s;
+  scan_build_switches("os.environ.update({'CXX': 'g++-8'})\nos.environ['CC'] = 'gcc-8'; os.environ.update(CUDAHOSTCXX='g++-8')\n"
+                      "os.environ['CXX'] = 'g++-9'\n",
+                      s);
+  ASSERT_EQ(s.own_compiler_env.size(), 3u);
+  EXPECT_EQ(s.own_compiler_env[0], std::make_pair(std::string("CXX"), std::string("setup.py:1: os.environ.update({'CXX': 'g++-8'})")));
+  EXPECT_EQ(s.own_compiler_env[1].first, "CC");
+  EXPECT_EQ(s.own_compiler_env[2].first, "CUDAHOSTCXX");
+}
+
 TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {
   SourceScan s;
   scan_build_switches(

@@ -211,6 +211,54 @@ TEST_F(PyshimRemedy, HostCompilerOfThePlanWins) {
   EXPECT_NE(same.run.out.find("/usr/bin/g++ "), std::string::npos) << same.run.out;  // setup.py's own spelling ran
 }
 
+// A setup.py that writes its own link command (LDSHARED = "gcc-8 -pthread -shared", a compiler this
+// machine lacks): distutils links a C extension with it. With build.host-compiler the plan's C compiler
+// links, the flags as written. Near miss: an LDSHARED naming the plan's own compiler is kept, nothing said.
+TEST_F(PyshimRemedy, ItsOwnLinkCommandThatIsNotHereStopsTheBuild) {
+  if (!util::run({"/bin/sh", "-c", "command -v gcc-8"}, {std::chrono::seconds(10)}).out.empty())
+    GTEST_SKIP() << "gcc-8 is installed here";
+  Built b = build("own_c_compiler", "plain", {{"CC", "gcc"}, {"CXX", "g++"}, {"OWN_CC", "gcc"}, {"TORCHSMITH_HOST_COMPILER", "1"}},
+                  false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("gcc-8"), std::string::npos) << b.run.out << b.run.err;
+  EXPECT_EQ(b.value, "");
+}
+
+TEST_F(PyshimRemedy, LinkCommandOfThePlanWins) {
+  Built b = build("own_c_compiler", "planned", {{"CC", "gcc"}, {"CXX", "g++"}, {"OWN_CC", "gcc"}, {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.host-compiler] setup.py sets LDSHARED=gcc-8 -pthread -shared: kept the plan's gcc "
+                           "-pthread -shared"), std::string::npos) << b.run.err;
+  EXPECT_NE(b.value, "");
+  Built same = build("own_c_compiler", "same", {{"CC", "gcc"}, {"CXX", "g++"}, {"OWN_CC", "gcc"}, {"OWN_LDSHARED", "gcc -shared"},
+                                                {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(same.run.ok()) << same.run.out << same.run.err;
+  EXPECT_EQ(same.run.err.find("[build.host-compiler]"), std::string::npos) << same.run.err;
+  EXPECT_NE(same.run.out.find("gcc -shared "), std::string::npos) << same.run.out;  // setup.py's own line ran
+}
+
+// A plan that named only a C++ compiler (its CC is its CXX, g++): setup.py's CC = "gcc-8" got g++, which
+// compiles module.c as C++ and stops at its `class`. The C driver beside it (gcc) compiles C instead;
+// with none beside it (a C++ driver named mycxx), distutils' default C compiler does. Near miss: a plan
+// with a C compiler of its own keeps it, as before.
+TEST_F(PyshimRemedy, CcOfAPlanWithOnlyACxxCompilerIsACCompiler) {
+  Built b = build("own_c_compiler", "cxx-only", {{"CC", "g++"}, {"CXX", "g++"}, {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.host-compiler] setup.py sets CC=gcc-8: kept the plan's gcc "), std::string::npos)
+      << b.run.err;
+  EXPECT_NE(b.value, "");
+  fs::create_symlink("/usr/bin/g++", fs::path(dir_) / "mycxx");
+  const std::string mycxx = dir_ + "/mycxx";
+  Built lone = build("own_c_compiler", "lone", {{"CC", mycxx}, {"CXX", mycxx}, {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(lone.run.ok()) << lone.run.out << lone.run.err;
+  EXPECT_NE(lone.run.err.find("[build.host-compiler] setup.py sets CC=gcc-8: the plan names no C compiler"),
+            std::string::npos) << lone.run.err;
+  EXPECT_NE(lone.value, "");
+  Built own = build("own_c_compiler", "own-cc", {{"CC", "gcc"}, {"CXX", "g++"}, {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(own.run.ok()) << own.run.out << own.run.err;
+  EXPECT_NE(own.run.err.find("[build.host-compiler] setup.py sets CC=gcc-8: kept the plan's gcc "), std::string::npos);
+}
+
 TEST_F(PyshimRemedy, ARelativeIncludeFailsWithoutTheRemedy) {
   Built b = build("rel_include", "plain", {}, false);
   EXPECT_FALSE(b.run.ok());

@@ -32,7 +32,10 @@
 #  - build.host-compiler, TORCHSMITH_HOST_COMPILER=1: setup.py's own writes to CC, CXX, CUDAHOSTCXX
 #    or NVCC_CCBIN (flame-1's rasterizer: os.environ["CC"] = "gcc-8", a compiler this machine lacks)
 #    keep the plan's compiler, as its arch-list writes keep the plan's list; a write naming the plan's
-#    own compiler (the same program, by PATH and symlinks) is kept as written;
+#    own compiler (the same program, by PATH and symlinks) is kept as written; CC gets the plan's C
+#    compiler (where the plan named only a C++ one, the C driver beside it, else none: distutils'
+#    default), never a C++ driver that would compile C as C++; LDSHARED/LDCXXSHARED, the link commands
+#    distutils runs, keep their flags with the plan's C/C++ compiler first;
 #  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
 #    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
 #  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args, and an
@@ -277,19 +280,89 @@ def _program(cmd):
     return os.path.realpath(found) if found else words[0]
 
 
+_LINKER_VARS = ("LDSHARED", "LDCXXSHARED")  # command lines: "gcc-8 -pthread -shared"
+_LAUNCHERS = ("ccache", "sccache", "distcc")
+
+
+def _c_sibling(cxx):
+    # The C driver beside a C++ one, by GCC's and Clang's naming (the probe pairs them the other way):
+    # ".../x86_64-linux-gnu-g++-12" -> ".../x86_64-linux-gnu-gcc-12", "clang++-14" -> "clang-14", "c++" -> "cc".
+    d, n = os.path.split(cxx)
+    if n == "c++":
+        return os.path.join(d, "cc")
+    for cpp, c in (("clang++", "clang"), ("g++", "gcc")):
+        i = n.rfind(cpp)
+        if i >= 0:
+            return os.path.join(d, n[:i] + c + n[i + len(cpp):])
+    return ""
+
+
+def _planned_c(planned):
+    # The plan's C compiler: its CC where that is a C compiler; where the plan named only a C++ one (CC is
+    # its CXX, or unset), the C driver beside it when this machine has it; None: the default C compiler.
+    import shutil
+
+    cc, cxx = planned.get("CC"), planned.get("CXX")
+    if cc and not (cxx and _program(cc) == _program(cxx)):
+        return cc
+    words = cxx.split() if cxx else []
+    sibling = _c_sibling(words[-1]) if words else ""
+    if sibling and shutil.which(sibling):
+        return " ".join(words[:-1] + [sibling])
+    return None
+
+
+def _linker_program(words):
+    # "ccache gcc-8 -shared" -> 1: the index of the program a launcher runs.
+    i = 0
+    while i + 1 < len(words) and os.path.basename(words[i]) in _LAUNCHERS:
+        i += 1
+    return i
+
+
 def _keep_planned_compilers():
     # The plan's compiler was checked against nvcc and torch's ABI; a setup.py that names another
     # (one this machine may not have) gets the plan's in its place, every other key written as asked.
+    # LDSHARED/LDCXXSHARED (distutils links with them) keep their flags with the plan's program first.
     env_cls = type(os.environ)
     planned = dict((k, os.environ[k]) for k in _COMPILER_VARS if os.environ.get(k))
     if getattr(env_cls, "_torchsmith_compilers", False) or not planned:
         return
+    c_compiler = _planned_c(planned)
     chosen = set(_program(v) for v in planned.values())
+    if c_compiler:
+        chosen.add(_program(c_compiler))
     original = env_cls.__setitem__
+    original_del = env_cls.__delitem__
 
     def setitem(self, key, value):
-        if self is os.environ and key in _COMPILER_VARS and isinstance(value, str) and _program(value) not in chosen:
-            keep = planned.get(key) or planned.get("CXX") or planned.get("CC")
+        if self is os.environ and key in _LINKER_VARS and isinstance(value, str):
+            words = value.split()
+            i = _linker_program(words)
+            keep = c_compiler if key == "LDSHARED" else planned.get("CXX")
+            if words and _program(words[i]) not in chosen:
+                if keep is None:
+                    _say("[build.host-compiler] setup.py sets %s=%s: the plan names no C compiler, so distutils' "
+                         "default links (TORCHSMITH_HOST_COMPILER)" % (key, value))
+                    if key in self:
+                        original_del(self, key)
+                    return None
+                was, value = value, " ".join(words[:i] + [keep] + words[i + 1:])
+                _say("[build.host-compiler] setup.py sets %s=%s: kept the plan's %s (TORCHSMITH_HOST_COMPILER)" % (
+                    key, was, value))
+        elif self is os.environ and key in _COMPILER_VARS and isinstance(value, str) and _program(value) not in chosen:
+            if key == "CC":
+                keep = c_compiler
+            else:
+                keep = planned.get(key) or planned.get("CXX") or planned.get("CC")
+            if keep is None:
+                # No C compiler in the plan and none beside its C++ one: the C++ driver would compile C
+                # sources as C++, so CC is left to distutils' default C compiler.
+                _say("[build.host-compiler] setup.py sets CC=%s: the plan names no C compiler, so the default C "
+                     "compiler compiles C (TORCHSMITH_HOST_COMPILER)" % value)
+                if key in self:
+                    original_del(self, key)
+                return None
             _say("[build.host-compiler] setup.py sets %s=%s: kept the plan's %s (TORCHSMITH_HOST_COMPILER)" % (
                 key, value, keep))
             value = keep
