@@ -64,6 +64,9 @@ struct SourceScan {
   // LDSHARED/LDCXXSHARED, the command lines distutils links with),
   // each once with its first line: ("CC", "setup.py:6: os.environ[\"CC\"] = ..."), for build.host-compiler.
   std::vector<std::pair<std::string, std::string>> own_compiler_env;
+  // Build tools it runs itself (pytorch_winoconv's `os.system('make -j%d' % os.cpu_count())`, a bare
+  // nvcc), each once with its first line: ("make", "setup.py:5: os.system(...)"), for build.tool-flags.
+  std::vector<std::pair<std::string, std::string>> build_tool_calls;
   std::vector<StdFlag> std_flags;       // -std=c++14 / gnu++1z, in order, once each, with the standard each names
   int setup_calls = 0;                  // setup(...) statements at the top level or of an `if __name__ == "__main__":` block (2+: one wheel cannot hold them)
   // Flags it removes from distutils' compiler command lists (motion-sparsity's

@@ -99,6 +99,23 @@ void scan_compiler_writes(const std::string& setup_py, SourceScan& s) {
   }
 }
 
+// os.system('make -j%d' % os.cpu_count()), subprocess.check_call(['make', ...]), a shell line's
+// `cd src && make`, or nvcc run directly: compiles torch's cpp_extension never sees. cmake is not one
+// (the CMake remedies reach its compiles through its own arguments).
+void scan_tool_calls(const std::string& setup_py, SourceScan& s) {
+  static const RE2 call(
+      R"((?:\bos\.(?:system|popen)|\b(?:subprocess\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|\bspawn)\s*\(\s*\[?\s*[fbr]?["']((?:[^"'\n]*?(?:&&|;|\|\|)\s*)?)(make|gmake|nvcc)(?:["'\s]|$))");
+  re2::StringPiece in(setup_py);
+  std::string before, tool;
+  while (RE2::FindAndConsume(&in, call, &before, &tool)) {
+    const std::size_t begin = line_begin(setup_py, static_cast<std::size_t>(in.data() - setup_py.data()) - 1);
+    const auto first = setup_py.find_first_not_of(" \t", begin);
+    if (first != std::string::npos && setup_py[first] == '#') continue;  // a comment runs nothing
+    if (std::none_of(s.build_tool_calls.begin(), s.build_tool_calls.end(), [&](const auto& e) { return e.first == tool; }))
+      s.build_tool_calls.emplace_back(tool, line_at("setup.py", setup_py, begin));
+  }
+}
+
 void add_once(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
@@ -218,6 +235,7 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   static const RE2 builds(R"(\bext_modules\b|Extension\s*\(|\bcmdclass\b|\bnvcc\b|\bcmake\b)");
   s.no_extension = !code.empty() && s.ext_modules.empty() && !RE2::PartialMatch(code, builds);
   scan_compiler_writes(setup_py, s);
+  scan_tool_calls(setup_py, s);
 }
 
 

@@ -123,6 +123,58 @@ TEST(BuildRemedies, ItsOwnHostCompilerLosesToThePlans) {
   EXPECT_EQ(remedy(none.plan, ext::kHostCompilerEnvRule), nullptr);
 }
 
+// pytorch_winoconv's setup.py runs `make`, whose Makefile passes nvcc -gencode flags from sm_30 and g++
+// -std=c++14: wrappers first on PATH give those compiles the plan's arches and the torch's standard,
+// said once with the line. Near misses: a setup.py that runs no tool of its own gets no wrapper; a CPU
+// build wraps the host compilers only and forces no arch list.
+TEST(BuildRemedies, ASetupPyThatRunsMakeGetsThePlansFlagsThroughWrappers) {
+  auto s = cuda_only_scan();
+  s.build_tool_calls = {{"make", "setup.py:5: os.system('make -j%d' % os.cpu_count())"}};
+  auto r = plan(s, machine("2.14.0+cu130"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_TOOL_WRAP"), "nvcc g++ gcc c++ cc");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_ARCH_LIST"), "9.0");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "20");  // torch.toml: 2.14 cxx_standard 20
+  EXPECT_EQ(r.plan.cxx_std, 20);
+  EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
+  const Decision* d = remedy(r.plan, ext::kToolFlagsRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");
+  EXPECT_NE(d->reason.find("setup.py runs make itself (setup.py:5: os.system('make -j%d' % os.cpu_count()))"),
+            std::string::npos) << d->reason;
+  EXPECT_NE(d->reason.find("become the plan's 9.0"), std::string::npos) << d->reason;
+  EXPECT_NE(d->reason.find("an -std older than C++20"), std::string::npos) << d->reason;
+  EXPECT_NE(render_extension_summary(r).find("build.tool-flags nvcc g++ gcc c++ cc"), std::string::npos);
+
+  auto none = plan(cuda_only_scan());
+  EXPECT_EQ(env(none.plan, "TORCHSMITH_TOOL_WRAP"), "<unset>");
+  EXPECT_EQ(remedy(none.plan, ext::kToolFlagsRule), nullptr);
+  EXPECT_EQ(env(none.plan, "TORCHSMITH_ARCH_LIST"), "<unset>");
+
+  auto cpu_scan = s;
+  cpu_scan.cpp_extension = true;  // a CPU path exists
+  auto cpu = plan(cpu_scan, machine("2.14.0+cu130"), /*cpu=*/true);
+  ASSERT_TRUE(cpu.ok());
+  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_TOOL_WRAP"), "g++ gcc c++ cc");
+  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_ARCH_LIST"), "<unset>");
+  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_CXX_STD"), "20");
+}
+
+// Its own -std in setup.py (build.cxx-std) and its make: the standard is set once, by the first.
+TEST(BuildRemedies, ToolFlagsKeepTheStandardBuildCxxStdSet) {
+  auto s = cuda_only_scan();
+  s.std_flags = {{"-std=c++14", 14}};
+  s.build_tool_calls = {{"nvcc", "setup.py:3: os.system('nvcc -c k.cu -o k.o')"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "17");
+  ASSERT_NE(remedy(r.plan, ext::kCxxStdRule), nullptr);
+  const Decision* d = remedy(r.plan, ext::kToolFlagsRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");
+  EXPECT_NE(d->reason.find("an -std older than C++17"), std::string::npos) << d->reason;
+}
+
 // equi-pose's models/setup.py imports CUDAExtension and builds none (a pure vgtk wheel) while the
 // tree's .cu files are vgtk/setup.py's: no CUDA is planned, so the package step takes the pure wheel.
 // Near miss: the same tree whose setup.py builds an extension stays a CUDA build.
@@ -774,6 +826,29 @@ TEST(BuildSwitchScan, CompilerWritesInTheOrderTheyAreRead) {
   EXPECT_EQ(s.own_compiler_env[0], std::make_pair(std::string("CXX"), std::string("setup.py:1: os.environ.update({'CXX': 'g++-8'})")));
   EXPECT_EQ(s.own_compiler_env[1].first, "CC");
   EXPECT_EQ(s.own_compiler_env[2].first, "CUDAHOSTCXX");
+}
+
+TEST(BuildSwitchScan, BuildToolsItRunsItselfAreFound) {
+  SourceScan s;
+  scan_build_switches("import os, subprocess\n# Build the static library first\nos.system('make -j%d' % os.cpu_count())\n"
+                      "subprocess.check_call(['nvcc', '-c', 'k.cu'])\nsubprocess.run('cd src && make', shell=True)\n",
+                      s);
+  ASSERT_EQ(s.build_tool_calls.size(), 2u);
+  EXPECT_EQ(s.build_tool_calls[0],
+            std::make_pair(std::string("make"), std::string("setup.py:3: os.system('make -j%d' % os.cpu_count())")));
+  EXPECT_EQ(s.build_tool_calls[1], std::make_pair(std::string("nvcc"), std::string("setup.py:4: subprocess.check_call(['nvcc', '-c', 'k.cu'])")));
+  SourceScan shell;
+  scan_build_switches("subprocess.run(\"cd src && make\", shell=True)\nself.spawn(['gmake', '-C', 'lib'])\n", shell);
+  ASSERT_EQ(shell.build_tool_calls.size(), 2u);
+  EXPECT_EQ(shell.build_tool_calls[0].first, "make");
+  EXPECT_EQ(shell.build_tool_calls[1].first, "gmake");
+  // Near misses: a comment, a message, cmake (the CMake remedies reach its compiles), a word that
+  // only holds make, and os.makedirs.
+  SourceScan near;
+  scan_build_switches("# os.system('make')\nprint('make sure CUDA is installed')\nsubprocess.check_call(['cmake', '..'])\n"
+                      "os.system('cmake --build . && cmake --install .')\nos.system('remake')\nos.makedirs('build')\n",
+                      near);
+  EXPECT_TRUE(near.build_tool_calls.empty()) << near.build_tool_calls[0].second;
 }
 
 TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {

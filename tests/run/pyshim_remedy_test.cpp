@@ -259,6 +259,53 @@ TEST_F(PyshimRemedy, CcOfAPlanWithOnlyACxxCompilerIsACCompiler) {
   EXPECT_NE(own.run.err.find("[build.host-compiler] setup.py sets CC=gcc-8: kept the plan's gcc "), std::string::npos);
 }
 
+// pytorch_winoconv's setup.py runs make, whose Makefile passes g++ -std=c++14 (torch 2.x's headers need
+// C++17 or 20; the fixture's std.cpp refuses the same way) and nvcc -gencode from sm_30: compiles
+// cpp_extension never sees. With build.tool-flags the wrappers first on PATH raise the standard and give
+// nvcc the plan's arches. Near misses: a newer -std of the Makefile's is kept; no TORCHSMITH_TOOL_WRAP,
+// no wrapper.
+TEST_F(PyshimRemedy, AMakefilesOwnStdStopsTheBuild) {
+  Built b = build("make_flags", "plain", {{"TORCHSMITH_TOOL_WRAP", "g++ gcc c++ cc"}, {"TORCHSMITH_CXX_STD", "17"}}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("C++17 or later compatible compiler is required"), std::string::npos)
+      << b.run.out << b.run.err;
+  EXPECT_EQ(b.value, "");
+  Built off = build("make_flags", "off", {{"TORCHSMITH_CXX_STD", "17"}});
+  EXPECT_FALSE(off.run.ok());
+  EXPECT_EQ(off.run.err.find("[build.tool-flags]"), std::string::npos) << off.run.err;
+}
+
+TEST_F(PyshimRemedy, ToolFlagsRaiseTheMakefilesStd) {
+  Built b = build("make_flags", "wrapped", {{"TORCHSMITH_TOOL_WRAP", "g++ gcc c++ cc"}, {"TORCHSMITH_CXX_STD", "17"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.tool-flags] g++: -std=c++11 -> -std=c++17"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "2017\n");
+  Built newer = build("make_flags", "newer", {{"TORCHSMITH_TOOL_WRAP", "g++ gcc c++ cc"}, {"TORCHSMITH_CXX_STD", "17"},
+                                              {"OWN_STD", "-std=c++20"}});
+  ASSERT_TRUE(newer.run.ok()) << newer.run.out << newer.run.err;
+  EXPECT_EQ(newer.run.err.find("[build.tool-flags] g++:"), std::string::npos) << newer.run.err;
+  EXPECT_EQ(newer.value, "2020\n");
+}
+
+TEST_F(PyshimRemedy, ToolFlagsGiveTheMakefilesNvccThePlansArches) {
+  if (!fs::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no CUDA toolkit at /usr/local/cuda";
+  const char* path = std::getenv("PATH");
+  std::map<std::string, std::string> env = {{"PATH", "/usr/local/cuda/bin:" + std::string(path ? path : "/usr/bin:/bin")},
+                                            {"MAKE_CUDA", "1"}, {"OWN_STD", "-std=c++17"},
+                                            {"TORCHSMITH_TOOL_WRAP", "nvcc g++ gcc c++ cc"}, {"TORCHSMITH_ARCH_LIST", "8.6"}};
+  Built plain = build("make_flags", "cuda-plain", env, false);
+  EXPECT_FALSE(plain.run.ok());
+  EXPECT_NE((plain.run.out + plain.run.err).find("compute_30"), std::string::npos) << plain.run.out << plain.run.err;
+  Built b = build("make_flags", "cuda", env);
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.tool-flags] nvcc: -gencode arch=compute_30,code=sm_30 "
+                           "-gencode=arch=compute_35,code=sm_35 -> the plan's arches 8.6"), std::string::npos) << b.run.err;
+  std::ifstream in(dir_ + "/cuda/objs/kernel.o", std::ios::binary);
+  std::string object((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(object.find("sm_86"), std::string::npos);
+  EXPECT_EQ(object.find("sm_35"), std::string::npos);
+}
+
 TEST_F(PyshimRemedy, ARelativeIncludeFailsWithoutTheRemedy) {
   Built b = build("rel_include", "plain", {}, false);
   EXPECT_FALSE(b.run.ok());
@@ -508,6 +555,36 @@ TEST(PyshimRemedyRules, FlagRewrites) {
             "['-O3', '--use_fast_math', '-DARCH=1']\n"
             "['-std=c++17', '--std=gnu++1z', '-std=c++17', '-std=c++20', '-std=foo', '-O2']\n"
             "['-I/p/q/inc', '-I', '/p/q/a/b', '-I/abs', '-isystem', '/p/q/s', '-I/p/up', '-DI=1', '-O2']\n");
+}
+
+// build.tool-flags' rewrite of one command: nvcc's own arch flags (each spelling) become the plan's, a .cu
+// compile with none gets them; near misses: nvcc --version and a command with no arch flags or .cu
+// compile are left alone, a C standard (-std=c99) and a newer C++ one are kept.
+TEST(PyshimRemedyRules, ToolFlagRewrites) {
+  std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
+  std::string code =
+      "import importlib.util as u\n"
+      "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
+      "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
+      "print(m._tool_args('nvcc', ['-arch=sm_35', '-O3', '-arch', 'sm_50', '--gpu-architecture=compute_60', '-c', 'k.cu', "
+      "'-std=c++14'], '8.6;9.0+PTX', 20)[0])\n"
+      "print(m._tool_args('nvcc', ['-c', 'k.cu', '-o', 'k.o'], '8.6', 0)[0])\n"
+      "print(m._tool_args('nvcc', ['--version'], '8.6', 20)[0])\n"
+      "print(m._tool_args('nvcc', ['-dlink', 'a.o', '-o', 'l.o'], '8.6', 0)[0])\n"
+      "print(m._tool_args('gcc', ['-std=c99', '-c', 'x.c'], '8.6', 20)[0])\n"
+      "print(m._tool_args('g++', ['-std=gnu++14', '-gencode', 'x', '-c', 'x.cpp'], '8.6', 17)[0])\n"
+      "print(m._tool_args('g++', ['-std=c++20', '-c', 'x.cpp'], '', 17)[0])\n";
+  auto r = util::run({"/usr/bin/python3", "-c", code}, {std::chrono::seconds(60)});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out,
+            "['-O3', '-c', 'k.cu', '-std=c++20', '-gencode=arch=compute_86,code=sm_86', "
+            "'-gencode=arch=compute_90,code=sm_90', '-gencode=arch=compute_90,code=compute_90']\n"
+            "['-c', 'k.cu', '-o', 'k.o', '-gencode=arch=compute_86,code=sm_86']\n"
+            "['--version']\n"
+            "['-dlink', 'a.o', '-o', 'l.o']\n"
+            "['-std=c99', '-c', 'x.c']\n"
+            "['-std=c++17', '-gencode', 'x', '-c', 'x.cpp']\n"
+            "['-std=c++20', '-c', 'x.cpp']\n");
 }
 
 // Vox-Fusion's marching_cubes: the helper's absolute -I (or any path) held 'marching', so torch's

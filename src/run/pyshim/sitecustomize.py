@@ -36,6 +36,11 @@
 #    compiler (where the plan named only a C++ one, the C driver beside it, else none: distutils'
 #    default), never a C++ driver that would compile C as C++; LDSHARED/LDCXXSHARED, the link commands
 #    distutils runs, keep their flags with the plan's C/C++ compiler first;
+#  - build.tool-flags, TORCHSMITH_TOOL_WRAP="nvcc g++ gcc c++ cc": setup.py runs make or nvcc itself
+#    (pytorch_winoconv's Makefile: -gencode from sm_30, g++ -std=c++14), compiles cpp_extension never
+#    sees; wrappers of those names first on PATH in this build only give nvcc the plan's arches
+#    (TORCHSMITH_ARCH_LIST) for its own -gencode/-arch/-code, and raise an -std older than
+#    TORCHSMITH_CXX_STD, for nvcc and the host compilers alike;
 #  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
 #    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
 #  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args, and an
@@ -424,6 +429,108 @@ def _guard_arch_check(cpp_extension):
 
     arch_flags._torchsmith_guard = True
     cpp_extension._get_cuda_arch_flags = arch_flags
+
+
+# -- build.tool-flags ---------------------------------------------------------------------------
+# A setup.py that runs make (pytorch_winoconv's os.system('make')) or nvcc itself: those compiles never
+# pass through torch's cpp_extension, so the Makefile's own -gencode/-arch and -std=c++14 reach nvcc and
+# g++ as written. Wrappers named as the tools (TORCHSMITH_TOOL_WRAP="nvcc g++ gcc c++ cc"), first on PATH
+# in this build only, run this file as a program: the plan's arches (TORCHSMITH_ARCH_LIST) replace the
+# command's arch flags, an older -std becomes TORCHSMITH_CXX_STD, and the next program of that name on
+# PATH runs with the rest as written.
+
+def _tool_names():
+    return os.environ.get("TORCHSMITH_TOOL_WRAP", "").split()
+
+
+def _tools_dir():
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools")
+
+
+def _wrap_tools():
+    import shlex
+    import tempfile
+
+    d = _tools_dir()
+    path = os.environ.get("PATH", "")
+    if path.split(os.pathsep)[0] == d:
+        return  # a process this build started: the wrappers are there
+    os.makedirs(d, exist_ok=True)
+    me = os.path.abspath(__file__)
+    for name in _tool_names():
+        text = ("#!/bin/sh\n# torchsmith's build.tool-flags wrapper (src/run/pyshim/sitecustomize.py)\n"
+                "exec %s -S -E %s %s \"$@\"\n" % (shlex.quote(sys.executable), shlex.quote(me), shlex.quote(name)))
+        target = os.path.join(d, name)
+        try:
+            with open(target) as f:
+                if f.read() == text:
+                    continue
+        except OSError:
+            pass
+        fd, tmp = tempfile.mkstemp(dir=d, prefix="." + name + ".")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, target)
+    os.environ["PATH"] = os.pathsep.join([d] + [p for p in path.split(os.pathsep) if p != d])
+    _say("[build.tool-flags] %s first on PATH in this build: arch flags become %s, an older -std C++%s "
+         "(TORCHSMITH_TOOL_WRAP)" % (", ".join(_tool_names()), _planned_arches() or "(kept)",
+                                     os.environ.get("TORCHSMITH_CXX_STD") or " (kept)"))
+
+
+def _gencode(arches):
+    # "8.6;9.0+PTX" -> -gencode for sm_86, sm_90 and compute_90 (PTX), as cpp_extension spells them.
+    out = []
+    for a in arches.replace(",", ";").replace(" ", ";").split(";"):
+        if not a:
+            continue
+        ptx = a.endswith("+PTX")
+        num = a[:-4] if ptx else a
+        num = num.replace(".", "")
+        out.append("-gencode=arch=compute_%s,code=sm_%s" % (num, num))
+        if ptx:
+            out.append("-gencode=arch=compute_%s,code=compute_%s" % (num, num))
+    return out
+
+
+def _tool_args(name, args, arches, need):
+    # The command line the wrapper runs, and what it changed (one entry each).
+    said = []
+    if os.path.basename(name).startswith("nvcc") and arches:
+        kept, dropped = _drop_arch_flags(args)
+        compiles = any(a in ("-c", "--compile", "-dc", "--device-c") for a in args) and any(
+            isinstance(a, str) and a.endswith(".cu") for a in args)
+        if dropped or compiles:
+            args = kept + _gencode(arches)
+            said.append(("%s -> " % " ".join(dropped) if dropped else "added ") + "the plan's arches " + arches)
+    if need:
+        args, changed = _raise_std(args, need)
+        if changed:
+            said.append("%s -> -std=c++%d" % (" ".join(changed), need))
+    return args, said
+
+
+def _next_on_path(name):
+    mine = os.path.realpath(_tools_dir())
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        if not d or os.path.realpath(d) == mine:
+            continue
+        p = os.path.join(d, name)
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return ""
+
+
+def _run_tool(argv):
+    name, args = argv[0], argv[1:]
+    real = _next_on_path(name)
+    if not real:
+        sys.stderr.write("torchsmith: [build.tool-flags] no %s on PATH but the wrapper\n" % name)
+        sys.exit(127)
+    args, said = _tool_args(name, args, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0))
+    if said:
+        _say("[build.tool-flags] %s: %s (TORCHSMITH_TOOL_WRAP)" % (name, "; ".join(said)))
+    os.execv(real, [real] + args)
 
 
 # -- build.extension-name ---------------------------------------------------------------------
@@ -1740,18 +1847,23 @@ def _hooks():
     return targets
 
 
-_chain_other_sitecustomize()
-if _planned_arches():
-    _keep_planned_arch_list()
-if _host_compiler_wanted():
-    _keep_planned_compilers()
-if _cmake_forced():
-    _add_cmake_include()
-if _no_lto():
-    _add_cmake_no_ipo()
-if _cmake_planned_args():
-    _pass_cmake_args()
-if _reroot():
-    _reroot_globs()
-if _hooks():
-    _install_hook(_hooks())
+if __name__ == "__main__":  # a build.tool-flags wrapper runs this file as nvcc, g++, ...
+    _run_tool(sys.argv[1:])
+else:
+    _chain_other_sitecustomize()
+    if _planned_arches():
+        _keep_planned_arch_list()
+    if _host_compiler_wanted():
+        _keep_planned_compilers()
+    if _tool_names():
+        _wrap_tools()
+    if _cmake_forced():
+        _add_cmake_include()
+    if _no_lto():
+        _add_cmake_no_ipo()
+    if _cmake_planned_args():
+        _pass_cmake_args()
+    if _reroot():
+        _reroot_globs()
+    if _hooks():
+        _install_hook(_hooks())
