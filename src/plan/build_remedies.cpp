@@ -264,6 +264,7 @@ bool fetch_local_pybind11(const Ctx& c) {
 // it imports at build time (build.toml), names and the backends' sources beside.
 struct OverlayWant {
   std::vector<std::string> reqs, names, backend_src;
+  bool setup_requires = false;  // setup.cfg's setup_requires are among reqs
   // build.header-wheel: a distribution that carries headers the package includes and does not ship,
   // with its include folders, the first include that asked for it and the KB's source.
   struct Headers {
@@ -375,6 +376,14 @@ OverlayWant overlay_requirements(const Ctx& c) {
     o.reqs.push_back(req);
     o.names.push_back(name);
   };
+  // setup.cfg's setup_requires (pyronn-torch's pyscaffold<3.3a0, its use_pyscaffold=True): setup() asks
+  // setuptools for them whatever the backend, and offline without isolation it cannot fetch one.
+  for (const auto& r : scan.setup_requires) {
+    auto con = Constraint::parse(r);
+    if (!con || torch_or_kin(con->normalized_name()) || have(r)) continue;
+    add(r, con->normalized_name());
+    o.setup_requires = true;
+  }
   if (scan.pyproject)
     for (const auto& r : scan.pyproject_requires) {
       auto con = Constraint::parse(r);
@@ -507,7 +516,8 @@ void choose_build_overlay(Ctx& c) {
                ", and the build runs without isolation (isolation would bring another torch): installed with --no-deps"
                + from + " into an overlay on the build's PYTHONPATH (" + dir + "); torch and its kin are never installed" +
                (w.backend_src.empty() ? "" : "; a backend comes with what it imports at build time (build.toml)"),
-           w.backend_src.empty() ? std::string("pyproject.toml") : "pyproject.toml; " + util::join(w.backend_src, "; "),
+           (w.setup_requires ? "setup.cfg [options] setup_requires; " : "") +
+               (w.backend_src.empty() ? std::string("pyproject.toml") : "pyproject.toml; " + util::join(w.backend_src, "; ")),
            kBuildOverlayRule);
 }
 

@@ -56,6 +56,9 @@ struct SourceScan {
   // files are vgtk/setup.py's): its wheel holds no compiled code, whatever CUDAExtension it imports.
   bool no_extension = false;
   std::vector<std::string> pyproject_requires;  // [build-system] requires, as written
+  // setup.cfg's [options] setup_requires, as written (pyronn-torch's `pyscaffold>=3.2a0,<3.3a0`): setuptools
+  // fetches what the build lacks when setup() runs, which an offline build without isolation cannot.
+  std::vector<std::string> setup_requires;
   // What setup.py does to its own build (scan_build_switches), read so the plan can repair it:
   bool gpu_check = false;               // asks torch.cuda about a GPU (is_available, capability, ...)
   bool own_arches = false;              // writes TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags

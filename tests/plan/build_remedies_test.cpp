@@ -480,6 +480,54 @@ TEST(BuildRemedies, BuildRequirementsThatAreThereNeedNoOverlay) {
   EXPECT_EQ(remedy(r.plan, ext::kBuildOverlayRule), nullptr);
 }
 
+// setup.cfg's [options] setup_requires reach the scan as written; near miss: a tree with no setup.cfg has none.
+TEST(BuildSwitchScan, SetupRequiresOfSetupCfgAreRead) {
+  testkit::TempDir t;
+  std::ofstream(t / "setup.py") << "from setuptools import setup\nsetup(use_pyscaffold=True)\n";
+  std::ofstream(t / "setup.cfg") << "[metadata]\nname = demo\n\n[options]\n# DON'T CHANGE THE FOLLOWING LINE!\n"
+                                 << "setup_requires = pyscaffold>=3.2a0,<3.3a0\ninstall_requires =\n    numpy\n";
+  std::string err;
+  SourceScan s = scan_source_dir(t.path(), &err);
+  EXPECT_EQ(s.setup_requires, (std::vector<std::string>{"pyscaffold>=3.2a0,<3.3a0"}));
+  std::filesystem::remove(t / "setup.cfg");
+  EXPECT_TRUE(scan_source_dir(t.path(), &err).setup_requires.empty());
+}
+
+// pyronn-torch's setup.cfg pins `setup_requires = pyscaffold>=3.2a0,<3.3a0` for its setup(use_pyscaffold=True),
+// with no pyproject.toml: setuptools fetches a missing one when setup() runs, which an offline build
+// without isolation cannot. It goes into the build overlay, as a pyproject's requirement does. Near
+// misses: a pin the target satisfies (setuptools>=38.3 against its 75.1) and torch are not installed.
+TEST(BuildRemedies, ASetupRequiresPinTheTargetLacksGoesIntoTheOverlay) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto s = cuda_only_scan();
+  s.setup_requires = {"pyscaffold>=3.2a0,<3.3a0", "setuptools>=38.3", "torch>=1.4"};
+  auto req = dir_request(s);
+  req.provision = &pc;
+  auto f = machine();
+  f.pythons[0].packages["setuptools"] = "75.1.0";
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  const Step* st = nullptr;
+  for (const auto& x : r.plan.steps)
+    if (x.name == "build-requires") st = &x;
+  ASSERT_NE(st, nullptr);
+  std::vector<std::string> reqs(std::find(st->argv.begin(), st->argv.end(), "--") + 1, st->argv.end());
+  EXPECT_EQ(reqs, (std::vector<std::string>{"pyscaffold>=3.2a0,<3.3a0"}));
+  const Decision* d = remedy(r.plan, ext::kBuildOverlayRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.overlay pyscaffold");
+  EXPECT_EQ(d->source.rfind("setup.cfg [options] setup_requires; ", 0), 0u) << d->source;
+  // Near miss: every pin satisfied (or torch's): no overlay.
+  s.setup_requires = {"setuptools>=38.3", "torch"};
+  req = dir_request(s);
+  req.provision = &pc;
+  auto none = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(none.ok());
+  for (const auto& x : none.plan.steps) EXPECT_NE(x.name, "build-requires");
+  EXPECT_EQ(remedy(none.plan, ext::kBuildOverlayRule), nullptr);
+}
+
 // The long-tail run's torchmcubes: offline, the overlay step tried to fetch scikit-build-core>=0.10 although
 // the target environment may hold one. A requirement the environment satisfies (name and version) is not
 // installed again; near miss: an installed version the requirement refuses still goes into the overlay.
