@@ -161,7 +161,8 @@ void choose_tool_flags(Ctx& c, const SourceScan& scan) {
                 kToolFlagsRule);
     }
     what += (what.empty() ? "" : ", and ") + std::string("an -std older than C++") + std::to_string(need) +
-            " (torch " + rel->version.original() + "'s headers; " + cite + ") is raised to it";
+            " (torch " + rel->version.original() + "'s headers; " + cite + ") is raised to it in a compile that names "
+            "torch's include directory (a library of the package's own built without it keeps its standard)";
   }
   c.decide("remedy", std::string(kToolFlagsRule) + " " + util::join(names, " "),
            "setup.py runs " + tools + " itself (" + lines + "): its compiles never pass through torch's "

@@ -261,9 +261,10 @@ TEST_F(PyshimRemedy, CcOfAPlanWithOnlyACxxCompilerIsACCompiler) {
 
 // pytorch_winoconv's setup.py runs make, whose Makefile passes g++ -std=c++14 (torch 2.x's headers need
 // C++17 or 20; the fixture's std.cpp refuses the same way) and nvcc -gencode from sm_30: compiles
-// cpp_extension never sees. With build.tool-flags the wrappers first on PATH raise the standard and give
-// nvcc the plan's arches. Near misses: a newer -std of the Makefile's is kept; no TORCHSMITH_TOOL_WRAP,
-// no wrapper.
+// cpp_extension never sees. With build.tool-flags the wrappers first on PATH raise the standard of the
+// compile against torch's headers and give nvcc the plan's arches. Near misses: the Makefile's C++11
+// library compiled without torch's include directory keeps its standard, a newer -std is kept; no
+// TORCHSMITH_TOOL_WRAP, no wrapper.
 TEST_F(PyshimRemedy, AMakefilesOwnStdStopsTheBuild) {
   Built b = build("make_flags", "plain", {{"TORCHSMITH_TOOL_WRAP", "g++ gcc c++ cc"}, {"TORCHSMITH_CXX_STD", "17"}}, false);
   EXPECT_FALSE(b.run.ok());
@@ -279,6 +280,8 @@ TEST_F(PyshimRemedy, ToolFlagsRaiseTheMakefilesStd) {
   Built b = build("make_flags", "wrapped", {{"TORCHSMITH_TOOL_WRAP", "g++ gcc c++ cc"}, {"TORCHSMITH_CXX_STD", "17"}});
   ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
   EXPECT_NE(b.run.err.find("[build.tool-flags] g++: -std=c++11 -> -std=c++17"), std::string::npos) << b.run.err;
+  // plain.cpp, compiled without torch's include directory, keeps its C++11 (it refuses a newer one).
+  EXPECT_EQ(b.run.err.find("[build.tool-flags] g++:"), b.run.err.rfind("[build.tool-flags] g++:")) << b.run.err;
   EXPECT_EQ(b.value, "2017\n");
   Built newer = build("make_flags", "newer", {{"TORCHSMITH_TOOL_WRAP", "g++ gcc c++ cc"}, {"TORCHSMITH_CXX_STD", "17"},
                                               {"OWN_STD", "-std=c++20"}});
@@ -558,8 +561,9 @@ TEST(PyshimRemedyRules, FlagRewrites) {
 }
 
 // build.tool-flags' rewrite of one command: nvcc's own arch flags (each spelling) become the plan's, a .cu
-// compile with none gets them; near misses: nvcc --version and a command with no arch flags or .cu
-// compile are left alone, a C standard (-std=c99) and a newer C++ one are kept.
+// compile with none gets them, an older -std of a compile against torch's headers is raised; near misses:
+// nvcc --version and a command with no arch flags or .cu compile are left alone, a C standard (-std=c99),
+// a newer C++ one and one of a compile that names no torch include directory are kept.
 TEST(PyshimRemedyRules, ToolFlagRewrites) {
   std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
   std::string code =
@@ -567,24 +571,26 @@ TEST(PyshimRemedyRules, ToolFlagRewrites) {
       "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
       "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
       "print(m._tool_args('nvcc', ['-arch=sm_35', '-O3', '-arch', 'sm_50', '--gpu-architecture=compute_60', '-c', 'k.cu', "
-      "'-std=c++14'], '8.6;9.0+PTX', 20)[0])\n"
+      "'-std=c++14', '-I/v/torch/include'], '8.6;9.0+PTX', 20)[0])\n"
       "print(m._tool_args('nvcc', ['-c', 'k.cu', '-o', 'k.o'], '8.6', 0)[0])\n"
       "print(m._tool_args('nvcc', ['--version'], '8.6', 20)[0])\n"
       "print(m._tool_args('nvcc', ['-dlink', 'a.o', '-o', 'l.o'], '8.6', 0)[0])\n"
-      "print(m._tool_args('gcc', ['-std=c99', '-c', 'x.c'], '8.6', 20)[0])\n"
-      "print(m._tool_args('g++', ['-std=gnu++14', '-gencode', 'x', '-c', 'x.cpp'], '8.6', 17)[0])\n"
-      "print(m._tool_args('g++', ['-std=c++20', '-c', 'x.cpp'], '', 17)[0])\n";
+      "print(m._tool_args('gcc', ['-std=c99', '-c', 'x.c', '-I/v/torch/include'], '8.6', 20)[0])\n"
+      "print(m._tool_args('g++', ['-std=gnu++14', '-gencode', 'x', '-isystem', '/v/torch/include', '-c', 'x.cpp'], '8.6', 17)[0])\n"
+      "print(m._tool_args('g++', ['-std=c++20', '-I/v/torch/include', '-c', 'x.cpp'], '', 17)[0])\n"
+      "print(m._tool_args('g++', ['-std=c++11', '-Iinclude', '-c', 'x.cpp'], '', 17)[0])\n";
   auto r = util::run({"/usr/bin/python3", "-c", code}, {std::chrono::seconds(60)});
   ASSERT_TRUE(r.ok()) << r.err;
   EXPECT_EQ(r.out,
-            "['-O3', '-c', 'k.cu', '-std=c++20', '-gencode=arch=compute_86,code=sm_86', "
+            "['-O3', '-c', 'k.cu', '-std=c++20', '-I/v/torch/include', '-gencode=arch=compute_86,code=sm_86', "
             "'-gencode=arch=compute_90,code=sm_90', '-gencode=arch=compute_90,code=compute_90']\n"
             "['-c', 'k.cu', '-o', 'k.o', '-gencode=arch=compute_86,code=sm_86']\n"
             "['--version']\n"
             "['-dlink', 'a.o', '-o', 'l.o']\n"
-            "['-std=c99', '-c', 'x.c']\n"
-            "['-std=c++17', '-gencode', 'x', '-c', 'x.cpp']\n"
-            "['-std=c++20', '-c', 'x.cpp']\n");
+            "['-std=c99', '-c', 'x.c', '-I/v/torch/include']\n"
+            "['-std=c++17', '-gencode', 'x', '-isystem', '/v/torch/include', '-c', 'x.cpp']\n"
+            "['-std=c++20', '-I/v/torch/include', '-c', 'x.cpp']\n"
+            "['-std=c++11', '-Iinclude', '-c', 'x.cpp']\n");
 }
 
 // Vox-Fusion's marching_cubes: the helper's absolute -I (or any path) held 'marching', so torch's

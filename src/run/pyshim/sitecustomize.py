@@ -40,7 +40,8 @@
 #    (pytorch_winoconv's Makefile: -gencode from sm_30, g++ -std=c++14), compiles cpp_extension never
 #    sees; wrappers of those names first on PATH in this build only give nvcc the plan's arches
 #    (TORCHSMITH_ARCH_LIST) for its own -gencode/-arch/-code, and raise an -std older than
-#    TORCHSMITH_CXX_STD, for nvcc and the host compilers alike;
+#    TORCHSMITH_CXX_STD in a compile that names torch's include directory, for nvcc and the host
+#    compilers alike;
 #  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
 #    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
 #  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args, and an
@@ -436,8 +437,8 @@ def _guard_arch_check(cpp_extension):
 # pass through torch's cpp_extension, so the Makefile's own -gencode/-arch and -std=c++14 reach nvcc and
 # g++ as written. Wrappers named as the tools (TORCHSMITH_TOOL_WRAP="nvcc g++ gcc c++ cc"), first on PATH
 # in this build only, run this file as a program: the plan's arches (TORCHSMITH_ARCH_LIST) replace the
-# command's arch flags, an older -std becomes TORCHSMITH_CXX_STD, and the next program of that name on
-# PATH runs with the rest as written.
+# command's arch flags, an older -std becomes TORCHSMITH_CXX_STD where the compile names torch's include
+# directory, and the next program of that name on PATH runs with the rest as written.
 
 def _tool_names():
     return os.environ.get("TORCHSMITH_TOOL_WRAP", "").split()
@@ -503,7 +504,9 @@ def _tool_args(name, args, arches, need):
         if dropped or compiles:
             args = kept + _gencode(arches)
             said.append(("%s -> " % " ".join(dropped) if dropped else "added ") + "the plan's arches " + arches)
-    if need:
+    # The standard is the torch headers': a compile that names no torch include directory (openretro-gln's
+    # mg_clib, plain C++11 built by the same make) keeps its own.
+    if need and any(isinstance(a, str) and "torch/include" in a for a in args):
         args, changed = _raise_std(args, need)
         if changed:
             said.append("%s -> -std=c++%d" % (" ".join(changed), need))
