@@ -4,8 +4,10 @@
 //  build.gpu-target  setup.py asks torch.cuda for a GPU: inside the build, torch.cuda answers for
 //                    the plan's first arch, so a GPU-less machine builds the CUDA extension;
 //  build.arch-list   setup.py sets its own TORCH_CUDA_ARCH_LIST or -gencode flags: the plan's wins;
-//  build.host-compiler setup.py writes its own CC/CXX/CUDAHOSTCXX (a compiler the machine may lack):
-//                    the plan's compiler wins, as the plan's arch list does;
+//  build.host-compiler setup.py writes its own CC/CXX/CUDAHOSTCXX or LDSHARED (a compiler the machine
+//                    may lack): the plan's compiler wins, as the plan's arch list does;
+//  build.tool-flags  setup.py runs make or nvcc itself: wrappers first on PATH in the build give those
+//                    compiles the plan's arches and the standard the torch's headers need;
 //  build.cxx-std     setup.py forces a -std older than the target torch's headers need (torch.toml
 //                    cxx_standard): raised to that standard for the host compiler and nvcc;
 //  build.abs-include setup.py passes its own -I/-isystem flags: a relative one is made absolute
@@ -109,8 +111,65 @@ void choose_host_compiler_env(Ctx& c, const SourceScan& scan) {
            "setup.py sets its own host compiler (" + lines + "); the plan's " + c.compiler->family + " " +
                c.compiler->version + " (" + c.compiler->cxx + "), checked against nvcc and the torch's C++ ABI, wins: "
                "the build helper keeps the plan's CC/CXX/CUDAHOSTCXX where setup.py names another program (one "
-               "naming the plan's own compiler is kept as written)",
+               "naming the plan's own compiler is kept as written), the plan's C compiler for CC (the C driver "
+               "beside its C++ one where it named only that, else the default C compiler), and the plan's "
+               "program first in an LDSHARED/LDCXXSHARED of another, its flags as written",
            src, kHostCompilerEnvRule);
+}
+
+// pytorch_winoconv's setup.py runs `make`, whose Makefile passes nvcc nine -gencode flags from sm_30
+// (which CUDA 11 dropped) and g++ -std=c++14 (torch 2.x's headers need 17 or 20): compiles that never
+// pass through cpp_extension, so build.arch-list and build.cxx-std cannot reach them. The helper puts
+// wrappers named as the tools first on PATH inside the build, which rewrite those flags to the plan's.
+void choose_tool_flags(Ctx& c, const SourceScan& scan) {
+  if (scan.build_tool_calls.empty()) return;
+  const kb::TorchRelease* rel = c.kb().find_torch(c.python->torch.version);
+  const int need = rel ? rel->cxx_standard : 0;
+  const bool arches = c.cuda_on && !c.arches.empty();
+  if (!arches && !need) return;
+  std::string tools, lines;
+  for (const auto& [tool, line] : scan.build_tool_calls) {
+    tools += (tools.empty() ? "" : " and ") + tool;
+    lines += (lines.empty() ? "" : "; ") + line;
+  }
+  std::vector<std::string> names;
+  auto add = [&](const std::string& path) {
+    std::string n = path.substr(path.rfind('/') + 1);
+    if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  };
+  if (arches) add("nvcc");
+  for (const char* n : {"g++", "gcc", "c++", "cc"}) add(n);
+  if (c.compiler) {
+    add(c.compiler->cxx);
+    if (!c.compiler->cc.empty()) add(c.compiler->cc);
+  }
+  const std::string src = "setup.py; " + std::string(kHelper);
+  use_helper(c, "it gives the package's own compiles the plan's flags");
+  c.set_env("TORCHSMITH_TOOL_WRAP", util::join(names, " "), "setup.py runs " + tools + " itself", src, kToolFlagsRule);
+  std::string what;
+  if (arches) {
+    const std::string list = c.arches.torch_cuda_arch_list();
+    if (!c.p.env.count("TORCHSMITH_ARCH_LIST"))
+      c.set_env("TORCHSMITH_ARCH_LIST", list, "the arches of the compiles setup.py's " + tools + " runs", src, kToolFlagsRule);
+    what = "nvcc's -gencode/-arch/-code flags become the plan's " + list + " (added to a .cu compile that has none)";
+  }
+  if (need) {
+    std::string cite = compat::cite(rel->source, rel->origin);
+    if (c.p.cxx_std != need) {  // build.cxx-std set it already where setup.py's own flags were older
+      c.p.cxx_std = need;
+      c.set_env("TORCHSMITH_CXX_STD", std::to_string(need), "the torch's headers need C++" + std::to_string(need), cite,
+                kToolFlagsRule);
+    }
+    what += (what.empty() ? "" : ", and ") + std::string("an -std older than C++") + std::to_string(need) +
+            " (torch " + rel->version.original() + "'s headers; " + cite + ") is raised to it in a compile that names "
+            "torch's include directory (a library of the package's own built without it keeps its standard)";
+  }
+  c.decide("remedy", std::string(kToolFlagsRule) + " " + util::join(names, " "),
+           "setup.py runs " + tools + " itself (" + lines + "): its compiles never pass through torch's "
+               "cpp_extension, so the flags its Makefile or command line passes reach the compilers as written; "
+               "inside this build only, wrappers named " + util::join(names, ", ") + " come first on PATH, where " +
+               what + ", and the next program of that name on PATH runs with the rest as written",
+           src, kToolFlagsRule);
 }
 
 }  // namespace
@@ -206,6 +265,7 @@ bool fetch_local_pybind11(const Ctx& c) {
 // it imports at build time (build.toml), names and the backends' sources beside.
 struct OverlayWant {
   std::vector<std::string> reqs, names, backend_src;
+  bool setup_requires = false;  // setup.cfg's setup_requires are among reqs
   // build.header-wheel: a distribution that carries headers the package includes and does not ship,
   // with its include folders, the first include that asked for it and the KB's source.
   struct Headers {
@@ -317,6 +377,14 @@ OverlayWant overlay_requirements(const Ctx& c) {
     o.reqs.push_back(req);
     o.names.push_back(name);
   };
+  // setup.cfg's setup_requires (pyronn-torch's pyscaffold<3.3a0, its use_pyscaffold=True): setup() asks
+  // setuptools for them whatever the backend, and offline without isolation it cannot fetch one.
+  for (const auto& r : scan.setup_requires) {
+    auto con = Constraint::parse(r);
+    if (!con || torch_or_kin(con->normalized_name()) || have(r)) continue;
+    add(r, con->normalized_name());
+    o.setup_requires = true;
+  }
   if (scan.pyproject)
     for (const auto& r : scan.pyproject_requires) {
       auto con = Constraint::parse(r);
@@ -449,7 +517,8 @@ void choose_build_overlay(Ctx& c) {
                ", and the build runs without isolation (isolation would bring another torch): installed with --no-deps"
                + from + " into an overlay on the build's PYTHONPATH (" + dir + "); torch and its kin are never installed" +
                (w.backend_src.empty() ? "" : "; a backend comes with what it imports at build time (build.toml)"),
-           w.backend_src.empty() ? std::string("pyproject.toml") : "pyproject.toml; " + util::join(w.backend_src, "; "),
+           (w.setup_requires ? "setup.cfg [options] setup_requires; " : "") +
+               (w.backend_src.empty() ? std::string("pyproject.toml") : "pyproject.toml; " + util::join(w.backend_src, "; ")),
            kBuildOverlayRule);
 }
 
@@ -617,6 +686,7 @@ void choose_build_remedies(Ctx& c) {
                src, kCxxStdRule);
     }
   }
+  choose_tool_flags(c, scan);
   if (scan.own_includes) {
     // cpp_extension makes the compiler's own include_dirs absolute (its Note [Absolute include_dirs])
     // but passes an extension's include_dirs and extra_compile_args as written, and its ninja build

@@ -11,6 +11,7 @@ inline constexpr const char* kGpuTargetRule = "build.gpu-target";
 inline constexpr const char* kArchListRule = "build.arch-list";
 inline constexpr const char* kCxxStdRule = "build.cxx-std";
 inline constexpr const char* kHostCompilerEnvRule = "build.host-compiler";
+inline constexpr const char* kToolFlagsRule = "build.tool-flags";
 inline constexpr const char* kAbsIncludeRule = "build.abs-include";
 inline constexpr const char* kOneSetupRule = "build.one-setup";
 inline constexpr const char* kFlagRemoveRule = "build.compiler-flag-remove";

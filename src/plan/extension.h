@@ -56,13 +56,20 @@ struct SourceScan {
   // files are vgtk/setup.py's): its wheel holds no compiled code, whatever CUDAExtension it imports.
   bool no_extension = false;
   std::vector<std::string> pyproject_requires;  // [build-system] requires, as written
+  // setup.cfg's [options] setup_requires, as written (pyronn-torch's `pyscaffold>=3.2a0,<3.3a0`): setuptools
+  // fetches what the build lacks when setup() runs, which an offline build without isolation cannot.
+  std::vector<std::string> setup_requires;
   // What setup.py does to its own build (scan_build_switches), read so the plan can repair it:
   bool gpu_check = false;               // asks torch.cuda about a GPU (is_available, capability, ...)
   bool own_arches = false;              // writes TORCH_CUDA_ARCH_LIST or passes -gencode/-arch flags
   bool own_includes = false;            // passes -I/-isystem flags of its own (relative ones break under ninja)
-  // Compiler variables it writes (flame-1's rasterizer: `os.environ["CC"] = os.environ["CXX"] = "gcc-8"`),
+  // Compiler variables it writes (flame-1's rasterizer: `os.environ["CC"] = os.environ["CXX"] = "gcc-8"`;
+  // LDSHARED/LDCXXSHARED, the command lines distutils links with),
   // each once with its first line: ("CC", "setup.py:6: os.environ[\"CC\"] = ..."), for build.host-compiler.
   std::vector<std::pair<std::string, std::string>> own_compiler_env;
+  // Build tools it runs itself (pytorch_winoconv's `os.system('make -j%d' % os.cpu_count())`, a bare
+  // nvcc), each once with its first line: ("make", "setup.py:5: os.system(...)"), for build.tool-flags.
+  std::vector<std::pair<std::string, std::string>> build_tool_calls;
   std::vector<StdFlag> std_flags;       // -std=c++14 / gnu++1z, in order, once each, with the standard each names
   int setup_calls = 0;                  // setup(...) statements at the top level or of an `if __name__ == "__main__":` block (2+: one wheel cannot hold them)
   // Flags it removes from distutils' compiler command lists (motion-sparsity's

@@ -56,7 +56,65 @@ int main_block_setup_calls(const std::string& code) {
   return n;
 }
 
-void scan_compiler_writes(const std::string& setup_py, SourceScan& s);
+// Where the line of `text` holding offset `at` begins.
+std::size_t line_begin(const std::string& text, std::size_t at) {
+  std::size_t begin = text.rfind('\n', at == 0 ? 0 : at - 1);
+  return begin == std::string::npos || at == 0 ? 0 : begin + 1;
+}
+
+// "FILE:LINE: text" of the line of `text` holding offset `at` (its first 160 characters).
+std::string line_at(const std::string& file, const std::string& text, std::size_t at) {
+  const std::size_t begin = line_begin(text, at);
+  std::size_t end = text.find('\n', at);
+  std::string line = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  auto first = line.find_first_not_of(" \t");
+  line = first == std::string::npos ? "" : line.substr(first, 160);
+  return file + ":" + std::to_string(1 + std::count(text.begin(), text.begin() + begin, '\n')) + ": " + line;
+}
+
+std::string squashed(const std::string& s) {
+  std::string out;
+  for (char ch : s)
+    if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+// os.environ["CC"] = ..., a chained `os.environ["CC"] = os.environ["CXX"] = "gcc-8"`, or an update() of
+// them (LDSHARED too: distutils links with it): the host compiler setup.py names itself. setdefault()
+// is not one (the plan sets them first).
+// Each name once, with the first line that writes it (a comment line runs nothing).
+void scan_compiler_writes(const std::string& setup_py, SourceScan& s) {
+  static const RE2 write(
+      R"((?m)environ[ \t]*(?:\[[ \t]*["'](CC|CXX|CUDAHOSTCXX|NVCC_CCBIN|LDSHARED|LDCXXSHARED)["'][ \t]*\][ \t]*=(?:[^=]|$)|)"
+      R"(\.[ \t]*update\([ \t]*\{?[ \t]*["']?(CC|CXX|CUDAHOSTCXX|NVCC_CCBIN|LDSHARED|LDCXXSHARED)["']?[ \t]*[:=]))");
+  re2::StringPiece in(setup_py);
+  std::string set, updated;
+  while (RE2::FindAndConsume(&in, write, &set, &updated)) {
+    const std::size_t begin = line_begin(setup_py, static_cast<std::size_t>(in.data() - setup_py.data()) - 1);
+    const auto first = setup_py.find_first_not_of(" \t", begin);
+    if (first != std::string::npos && setup_py[first] == '#') continue;
+    const std::string& name = set.empty() ? updated : set;
+    if (std::none_of(s.own_compiler_env.begin(), s.own_compiler_env.end(), [&](const auto& e) { return e.first == name; }))
+      s.own_compiler_env.emplace_back(name, line_at("setup.py", setup_py, begin));
+  }
+}
+
+// os.system('make -j%d' % os.cpu_count()), subprocess.check_call(['make', ...]), a shell line's
+// `cd src && make`, or nvcc run directly: compiles torch's cpp_extension never sees. cmake is not one
+// (the CMake remedies reach its compiles through its own arguments).
+void scan_tool_calls(const std::string& setup_py, SourceScan& s) {
+  static const RE2 call(
+      R"((?:\bos\.(?:system|popen)|\b(?:subprocess\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|\bspawn)\s*\(\s*\[?\s*[fbr]?["']((?:[^"'\n]*?(?:&&|;|\|\|)\s*)?)(make|gmake|nvcc)(?:["'\s]|$))");
+  re2::StringPiece in(setup_py);
+  std::string before, tool;
+  while (RE2::FindAndConsume(&in, call, &before, &tool)) {
+    const std::size_t begin = line_begin(setup_py, static_cast<std::size_t>(in.data() - setup_py.data()) - 1);
+    const auto first = setup_py.find_first_not_of(" \t", begin);
+    if (first != std::string::npos && setup_py[first] == '#') continue;  // a comment runs nothing
+    if (std::none_of(s.build_tool_calls.begin(), s.build_tool_calls.end(), [&](const auto& e) { return e.first == tool; }))
+      s.build_tool_calls.emplace_back(tool, line_at("setup.py", setup_py, begin));
+  }
+}
 
 void add_once(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
@@ -177,51 +235,9 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s) {
   static const RE2 builds(R"(\bext_modules\b|Extension\s*\(|\bcmdclass\b|\bnvcc\b|\bcmake\b)");
   s.no_extension = !code.empty() && s.ext_modules.empty() && !RE2::PartialMatch(code, builds);
   scan_compiler_writes(setup_py, s);
+  scan_tool_calls(setup_py, s);
 }
 
-namespace {
-
-// "FILE:LINE: text" of the line of `text` holding offset `at` (its first 160 characters).
-std::string line_at(const std::string& file, const std::string& text, std::size_t at) {
-  std::size_t begin = text.rfind('\n', at == 0 ? 0 : at - 1);
-  begin = begin == std::string::npos || at == 0 ? 0 : begin + 1;
-  std::size_t end = text.find('\n', at);
-  std::string line = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-  auto first = line.find_first_not_of(" \t");
-  line = first == std::string::npos ? "" : line.substr(first, 160);
-  return file + ":" + std::to_string(1 + std::count(text.begin(), text.begin() + begin, '\n')) + ": " + line;
-}
-
-std::string squashed(const std::string& s) {
-  std::string out;
-  for (char ch : s)
-    if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
-// os.environ["CC"] = ..., a chained `os.environ["CC"] = os.environ["CXX"] = "gcc-8"`, or an update() of
-// them: the host compiler setup.py names itself. setdefault() is not one (the plan sets them first).
-void scan_compiler_writes(const std::string& setup_py, SourceScan& s) {
-  static const RE2 write(R"(environ\s*\[\s*["'](CC|CXX|CUDAHOSTCXX|NVCC_CCBIN)["']\s*\]\s*=(?:[^=]|$))");
-  static const RE2 update(R"(environ\s*\.\s*update\(\s*\{?\s*["']?(CC|CXX|CUDAHOSTCXX|NVCC_CCBIN)["']?\s*[:=])");
-  std::size_t at = 0;
-  while (at < setup_py.size()) {
-    std::size_t nl = setup_py.find('\n', at);
-    const std::string line = setup_py.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-    const std::size_t begin = at;
-    at = nl == std::string::npos ? setup_py.size() : nl + 1;
-    auto first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;
-    std::vector<std::string> names;
-    all_matches(line, write, names);
-    all_matches(line, update, names);
-    for (const auto& n : names)
-      if (std::none_of(s.own_compiler_env.begin(), s.own_compiler_env.end(), [&](const auto& e) { return e.first == n; }))
-        s.own_compiler_env.emplace_back(n, line_at("setup.py", setup_py, begin));
-  }
-}
-
-}  // namespace
 
 void scan_build_imports(const std::string& setup_py, SourceScan& s) {
   s.build_imports.clear();

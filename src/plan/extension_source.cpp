@@ -315,6 +315,7 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   }
   s.version = FactVersion(version);  // the one parse of what the tree's files say
   s.pyproject_requires = pp ? pp->build_requires : build_requires(pyproject);
+  s.setup_requires = cfg.build_requires;
   scan_cmake_build(dir, setup, pp ? pp->build_backend : "", pyproject, s);
   // pyproject's [tool.setuptools] ext-modules (setuptools 74) or a CMake build make compiled code setup.py does not name.
   if (!s.setup_py || !s.cmake_driver.empty() || s.cmake_lists || pyproject.find("ext-modules") != std::string::npos)

@@ -123,6 +123,58 @@ TEST(BuildRemedies, ItsOwnHostCompilerLosesToThePlans) {
   EXPECT_EQ(remedy(none.plan, ext::kHostCompilerEnvRule), nullptr);
 }
 
+// pytorch_winoconv's setup.py runs `make`, whose Makefile passes nvcc -gencode flags from sm_30 and g++
+// -std=c++14: wrappers first on PATH give those compiles the plan's arches and the torch's standard,
+// said once with the line. Near misses: a setup.py that runs no tool of its own gets no wrapper; a CPU
+// build wraps the host compilers only and forces no arch list.
+TEST(BuildRemedies, ASetupPyThatRunsMakeGetsThePlansFlagsThroughWrappers) {
+  auto s = cuda_only_scan();
+  s.build_tool_calls = {{"make", "setup.py:5: os.system('make -j%d' % os.cpu_count())"}};
+  auto r = plan(s, machine("2.14.0+cu130"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_TOOL_WRAP"), "nvcc g++ gcc c++ cc");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_ARCH_LIST"), "9.0");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "20");  // torch.toml: 2.14 cxx_standard 20
+  EXPECT_EQ(r.plan.cxx_std, 20);
+  EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
+  const Decision* d = remedy(r.plan, ext::kToolFlagsRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");
+  EXPECT_NE(d->reason.find("setup.py runs make itself (setup.py:5: os.system('make -j%d' % os.cpu_count()))"),
+            std::string::npos) << d->reason;
+  EXPECT_NE(d->reason.find("become the plan's 9.0"), std::string::npos) << d->reason;
+  EXPECT_NE(d->reason.find("an -std older than C++20"), std::string::npos) << d->reason;
+  EXPECT_NE(render_extension_summary(r).find("build.tool-flags nvcc g++ gcc c++ cc"), std::string::npos);
+
+  auto none = plan(cuda_only_scan());
+  EXPECT_EQ(env(none.plan, "TORCHSMITH_TOOL_WRAP"), "<unset>");
+  EXPECT_EQ(remedy(none.plan, ext::kToolFlagsRule), nullptr);
+  EXPECT_EQ(env(none.plan, "TORCHSMITH_ARCH_LIST"), "<unset>");
+
+  auto cpu_scan = s;
+  cpu_scan.cpp_extension = true;  // a CPU path exists
+  auto cpu = plan(cpu_scan, machine("2.14.0+cu130"), /*cpu=*/true);
+  ASSERT_TRUE(cpu.ok());
+  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_TOOL_WRAP"), "g++ gcc c++ cc");
+  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_ARCH_LIST"), "<unset>");
+  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_CXX_STD"), "20");
+}
+
+// Its own -std in setup.py (build.cxx-std) and its make: the standard is set once, by the first.
+TEST(BuildRemedies, ToolFlagsKeepTheStandardBuildCxxStdSet) {
+  auto s = cuda_only_scan();
+  s.std_flags = {{"-std=c++14", 14}};
+  s.build_tool_calls = {{"nvcc", "setup.py:3: os.system('nvcc -c k.cu -o k.o')"}};
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "17");
+  ASSERT_NE(remedy(r.plan, ext::kCxxStdRule), nullptr);
+  const Decision* d = remedy(r.plan, ext::kToolFlagsRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");
+  EXPECT_NE(d->reason.find("an -std older than C++17"), std::string::npos) << d->reason;
+}
+
 // equi-pose's models/setup.py imports CUDAExtension and builds none (a pure vgtk wheel) while the
 // tree's .cu files are vgtk/setup.py's: no CUDA is planned, so the package step takes the pure wheel.
 // Near miss: the same tree whose setup.py builds an extension stays a CUDA build.
@@ -426,6 +478,54 @@ TEST(BuildRemedies, BuildRequirementsThatAreThereNeedNoOverlay) {
   ASSERT_TRUE(r.ok());
   for (const auto& s : r.plan.steps) EXPECT_NE(s.name, "build-requires");
   EXPECT_EQ(remedy(r.plan, ext::kBuildOverlayRule), nullptr);
+}
+
+// setup.cfg's [options] setup_requires reach the scan as written; near miss: a tree with no setup.cfg has none.
+TEST(BuildSwitchScan, SetupRequiresOfSetupCfgAreRead) {
+  testkit::TempDir t;
+  std::ofstream(t / "setup.py") << "from setuptools import setup\nsetup(use_pyscaffold=True)\n";
+  std::ofstream(t / "setup.cfg") << "[metadata]\nname = demo\n\n[options]\n# DON'T CHANGE THE FOLLOWING LINE!\n"
+                                 << "setup_requires = pyscaffold>=3.2a0,<3.3a0\ninstall_requires =\n    numpy\n";
+  std::string err;
+  SourceScan s = scan_source_dir(t.path(), &err);
+  EXPECT_EQ(s.setup_requires, (std::vector<std::string>{"pyscaffold>=3.2a0,<3.3a0"}));
+  std::filesystem::remove(t / "setup.cfg");
+  EXPECT_TRUE(scan_source_dir(t.path(), &err).setup_requires.empty());
+}
+
+// pyronn-torch's setup.cfg pins `setup_requires = pyscaffold>=3.2a0,<3.3a0` for its setup(use_pyscaffold=True),
+// with no pyproject.toml: setuptools fetches a missing one when setup() runs, which an offline build
+// without isolation cannot. It goes into the build overlay, as a pyproject's requirement does. Near
+// misses: a pin the target satisfies (setuptools>=38.3 against its 75.1) and torch are not installed.
+TEST(BuildRemedies, ASetupRequiresPinTheTargetLacksGoesIntoTheOverlay) {
+  ProvisionContext pc;
+  pc.cache_root = "/cache";
+  auto s = cuda_only_scan();
+  s.setup_requires = {"pyscaffold>=3.2a0,<3.3a0", "setuptools>=38.3", "torch>=1.4"};
+  auto req = dir_request(s);
+  req.provision = &pc;
+  auto f = machine();
+  f.pythons[0].packages["setuptools"] = "75.1.0";
+  auto r = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(r.ok());
+  const Step* st = nullptr;
+  for (const auto& x : r.plan.steps)
+    if (x.name == "build-requires") st = &x;
+  ASSERT_NE(st, nullptr);
+  std::vector<std::string> reqs(std::find(st->argv.begin(), st->argv.end(), "--") + 1, st->argv.end());
+  EXPECT_EQ(reqs, (std::vector<std::string>{"pyscaffold>=3.2a0,<3.3a0"}));
+  const Decision* d = remedy(r.plan, ext::kBuildOverlayRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.overlay pyscaffold");
+  EXPECT_EQ(d->source.rfind("setup.cfg [options] setup_requires; ", 0), 0u) << d->source;
+  // Near miss: every pin satisfied (or torch's): no overlay.
+  s.setup_requires = {"setuptools>=38.3", "torch"};
+  req = dir_request(s);
+  req.provision = &pc;
+  auto none = make_extension_plan(req, f, test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(none.ok());
+  for (const auto& x : none.plan.steps) EXPECT_NE(x.name, "build-requires");
+  EXPECT_EQ(remedy(none.plan, ext::kBuildOverlayRule), nullptr);
 }
 
 // The long-tail run's torchmcubes: offline, the overlay step tried to fetch scikit-build-core>=0.10 although
@@ -745,6 +845,58 @@ TEST(BuildSwitchScan, ItsOwnCompilerWritesAreFound) {
                       "os.environ['CFLAGS'] = '-O2'\nos.environ['NVCC'] = 'nvcc'\nos.environ['HIPCC'] = 'x'\n",
                       near);
   EXPECT_TRUE(near.own_compiler_env.empty()) << near.own_compiler_env[0].second;
+}
+
+// LDSHARED/LDCXXSHARED are distutils' link commands: a write of one names a compiler too.
+TEST(BuildSwitchScan, ItsOwnLinkCommandWritesAreFound) {
+  SourceScan s;
+  scan_build_switches("import os\nos.environ['LDSHARED'] = 'gcc-8 -pthread -shared'\n"
+                      "os.environ.update({'LDCXXSHARED': 'g++-8 -shared'})\n",
+                      s);
+  ASSERT_EQ(s.own_compiler_env.size(), 2u);
+  EXPECT_EQ(s.own_compiler_env[0],
+            std::make_pair(std::string("LDSHARED"), std::string("setup.py:2: os.environ['LDSHARED'] = 'gcc-8 -pthread -shared'")));
+  EXPECT_EQ(s.own_compiler_env[1].first, "LDCXXSHARED");
+  // Near misses: LDFLAGS, a read, a comment.
+  SourceScan near;
+  scan_build_switches("os.environ['LDFLAGS'] = '-L/x'\nld = os.environ.get('LDSHARED')\n# os.environ['LDSHARED'] = 'x'\n",
+                      near);
+  EXPECT_TRUE(near.own_compiler_env.empty()) << near.own_compiler_env[0].second;
+}
+
+// In the order they are written, each name once with its first line.
+TEST(BuildSwitchScan, CompilerWritesInTheOrderTheyAreRead) {
+  SourceScan s;
+  scan_build_switches("os.environ.update({'CXX': 'g++-8'})\nos.environ['CC'] = 'gcc-8'; os.environ.update(CUDAHOSTCXX='g++-8')\n"
+                      "os.environ['CXX'] = 'g++-9'\n",
+                      s);
+  ASSERT_EQ(s.own_compiler_env.size(), 3u);
+  EXPECT_EQ(s.own_compiler_env[0], std::make_pair(std::string("CXX"), std::string("setup.py:1: os.environ.update({'CXX': 'g++-8'})")));
+  EXPECT_EQ(s.own_compiler_env[1].first, "CC");
+  EXPECT_EQ(s.own_compiler_env[2].first, "CUDAHOSTCXX");
+}
+
+TEST(BuildSwitchScan, BuildToolsItRunsItselfAreFound) {
+  SourceScan s;
+  scan_build_switches("import os, subprocess\n# Build the static library first\nos.system('make -j%d' % os.cpu_count())\n"
+                      "subprocess.check_call(['nvcc', '-c', 'k.cu'])\nsubprocess.run('cd src && make', shell=True)\n",
+                      s);
+  ASSERT_EQ(s.build_tool_calls.size(), 2u);
+  EXPECT_EQ(s.build_tool_calls[0],
+            std::make_pair(std::string("make"), std::string("setup.py:3: os.system('make -j%d' % os.cpu_count())")));
+  EXPECT_EQ(s.build_tool_calls[1], std::make_pair(std::string("nvcc"), std::string("setup.py:4: subprocess.check_call(['nvcc', '-c', 'k.cu'])")));
+  SourceScan shell;
+  scan_build_switches("subprocess.run(\"cd src && make\", shell=True)\nself.spawn(['gmake', '-C', 'lib'])\n", shell);
+  ASSERT_EQ(shell.build_tool_calls.size(), 2u);
+  EXPECT_EQ(shell.build_tool_calls[0].first, "make");
+  EXPECT_EQ(shell.build_tool_calls[1].first, "gmake");
+  // Near misses: a comment, a message, cmake (the CMake remedies reach its compiles), a word that
+  // only holds make, and os.makedirs.
+  SourceScan near;
+  scan_build_switches("# os.system('make')\nprint('make sure CUDA is installed')\nsubprocess.check_call(['cmake', '..'])\n"
+                      "os.system('cmake --build . && cmake --install .')\nos.system('remake')\nos.makedirs('build')\n",
+                      near);
+  EXPECT_TRUE(near.build_tool_calls.empty()) << near.build_tool_calls[0].second;
 }
 
 TEST(BuildSwitchScan, CommentsAndReadsAreNotChecksOrWrites) {

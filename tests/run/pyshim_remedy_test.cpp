@@ -211,6 +211,104 @@ TEST_F(PyshimRemedy, HostCompilerOfThePlanWins) {
   EXPECT_NE(same.run.out.find("/usr/bin/g++ "), std::string::npos) << same.run.out;  // setup.py's own spelling ran
 }
 
+// A setup.py that writes its own link command (LDSHARED = "gcc-8 -pthread -shared", a compiler this
+// machine lacks): distutils links a C extension with it. With build.host-compiler the plan's C compiler
+// links, the flags as written. Near miss: an LDSHARED naming the plan's own compiler is kept, nothing said.
+TEST_F(PyshimRemedy, ItsOwnLinkCommandThatIsNotHereStopsTheBuild) {
+  if (!util::run({"/bin/sh", "-c", "command -v gcc-8"}, {std::chrono::seconds(10)}).out.empty())
+    GTEST_SKIP() << "gcc-8 is installed here";
+  Built b = build("own_c_compiler", "plain", {{"CC", "gcc"}, {"CXX", "g++"}, {"OWN_CC", "gcc"}, {"TORCHSMITH_HOST_COMPILER", "1"}},
+                  false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("gcc-8"), std::string::npos) << b.run.out << b.run.err;
+  EXPECT_EQ(b.value, "");
+}
+
+TEST_F(PyshimRemedy, LinkCommandOfThePlanWins) {
+  Built b = build("own_c_compiler", "planned", {{"CC", "gcc"}, {"CXX", "g++"}, {"OWN_CC", "gcc"}, {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.host-compiler] setup.py sets LDSHARED=gcc-8 -pthread -shared: kept the plan's gcc "
+                           "-pthread -shared"), std::string::npos) << b.run.err;
+  EXPECT_NE(b.value, "");
+  Built same = build("own_c_compiler", "same", {{"CC", "gcc"}, {"CXX", "g++"}, {"OWN_CC", "gcc"}, {"OWN_LDSHARED", "gcc -shared"},
+                                                {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(same.run.ok()) << same.run.out << same.run.err;
+  EXPECT_EQ(same.run.err.find("[build.host-compiler]"), std::string::npos) << same.run.err;
+  EXPECT_NE(same.run.out.find("gcc -shared "), std::string::npos) << same.run.out;  // setup.py's own line ran
+}
+
+// A plan that named only a C++ compiler (its CC is its CXX, g++): setup.py's CC = "gcc-8" got g++, which
+// compiles module.c as C++ and stops at its `class`. The C driver beside it (gcc) compiles C instead;
+// with none beside it (a C++ driver named mycxx), distutils' default C compiler does. Near miss: a plan
+// with a C compiler of its own keeps it, as before.
+TEST_F(PyshimRemedy, CcOfAPlanWithOnlyACxxCompilerIsACCompiler) {
+  Built b = build("own_c_compiler", "cxx-only", {{"CC", "g++"}, {"CXX", "g++"}, {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.host-compiler] setup.py sets CC=gcc-8: kept the plan's gcc "), std::string::npos)
+      << b.run.err;
+  EXPECT_NE(b.value, "");
+  fs::create_symlink("/usr/bin/g++", fs::path(dir_) / "mycxx");
+  const std::string mycxx = dir_ + "/mycxx";
+  Built lone = build("own_c_compiler", "lone", {{"CC", mycxx}, {"CXX", mycxx}, {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(lone.run.ok()) << lone.run.out << lone.run.err;
+  EXPECT_NE(lone.run.err.find("[build.host-compiler] setup.py sets CC=gcc-8: the plan names no C compiler"),
+            std::string::npos) << lone.run.err;
+  EXPECT_NE(lone.value, "");
+  Built own = build("own_c_compiler", "own-cc", {{"CC", "gcc"}, {"CXX", "g++"}, {"TORCHSMITH_HOST_COMPILER", "1"}});
+  ASSERT_TRUE(own.run.ok()) << own.run.out << own.run.err;
+  EXPECT_NE(own.run.err.find("[build.host-compiler] setup.py sets CC=gcc-8: kept the plan's gcc "), std::string::npos);
+}
+
+// pytorch_winoconv's setup.py runs make, whose Makefile passes g++ -std=c++14 (torch 2.x's headers need
+// C++17 or 20; the fixture's std.cpp refuses the same way) and nvcc -gencode from sm_30: compiles
+// cpp_extension never sees. With build.tool-flags the wrappers first on PATH raise the standard of the
+// compile against torch's headers and give nvcc the plan's arches. Near misses: the Makefile's C++11
+// library compiled without torch's include directory keeps its standard, a newer -std is kept; no
+// TORCHSMITH_TOOL_WRAP, no wrapper.
+TEST_F(PyshimRemedy, AMakefilesOwnStdStopsTheBuild) {
+  Built b = build("make_flags", "plain", {{"TORCHSMITH_TOOL_WRAP", "g++ gcc c++ cc"}, {"TORCHSMITH_CXX_STD", "17"}}, false);
+  EXPECT_FALSE(b.run.ok());
+  EXPECT_NE((b.run.out + b.run.err).find("C++17 or later compatible compiler is required"), std::string::npos)
+      << b.run.out << b.run.err;
+  EXPECT_EQ(b.value, "");
+  Built off = build("make_flags", "off", {{"TORCHSMITH_CXX_STD", "17"}});
+  EXPECT_FALSE(off.run.ok());
+  EXPECT_EQ(off.run.err.find("[build.tool-flags]"), std::string::npos) << off.run.err;
+}
+
+TEST_F(PyshimRemedy, ToolFlagsRaiseTheMakefilesStd) {
+  Built b = build("make_flags", "wrapped", {{"TORCHSMITH_TOOL_WRAP", "g++ gcc c++ cc"}, {"TORCHSMITH_CXX_STD", "17"}});
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.tool-flags] g++: -std=c++11 -> -std=c++17"), std::string::npos) << b.run.err;
+  // plain.cpp, compiled without torch's include directory, keeps its C++11 (it refuses a newer one).
+  EXPECT_EQ(b.run.err.find("[build.tool-flags] g++:"), b.run.err.rfind("[build.tool-flags] g++:")) << b.run.err;
+  EXPECT_EQ(b.value, "2017\n");
+  Built newer = build("make_flags", "newer", {{"TORCHSMITH_TOOL_WRAP", "g++ gcc c++ cc"}, {"TORCHSMITH_CXX_STD", "17"},
+                                              {"OWN_STD", "-std=c++20"}});
+  ASSERT_TRUE(newer.run.ok()) << newer.run.out << newer.run.err;
+  EXPECT_EQ(newer.run.err.find("[build.tool-flags] g++:"), std::string::npos) << newer.run.err;
+  EXPECT_EQ(newer.value, "2020\n");
+}
+
+TEST_F(PyshimRemedy, ToolFlagsGiveTheMakefilesNvccThePlansArches) {
+  if (!fs::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no CUDA toolkit at /usr/local/cuda";
+  const char* path = std::getenv("PATH");
+  std::map<std::string, std::string> env = {{"PATH", "/usr/local/cuda/bin:" + std::string(path ? path : "/usr/bin:/bin")},
+                                            {"MAKE_CUDA", "1"}, {"OWN_STD", "-std=c++17"},
+                                            {"TORCHSMITH_TOOL_WRAP", "nvcc g++ gcc c++ cc"}, {"TORCHSMITH_ARCH_LIST", "8.6"}};
+  Built plain = build("make_flags", "cuda-plain", env, false);
+  EXPECT_FALSE(plain.run.ok());
+  EXPECT_NE((plain.run.out + plain.run.err).find("compute_30"), std::string::npos) << plain.run.out << plain.run.err;
+  Built b = build("make_flags", "cuda", env);
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.tool-flags] nvcc: -gencode arch=compute_30,code=sm_30 "
+                           "-gencode=arch=compute_35,code=sm_35 -> the plan's arches 8.6"), std::string::npos) << b.run.err;
+  std::ifstream in(dir_ + "/cuda/objs/kernel.o", std::ios::binary);
+  std::string object((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(object.find("sm_86"), std::string::npos);
+  EXPECT_EQ(object.find("sm_35"), std::string::npos);
+}
+
 TEST_F(PyshimRemedy, ARelativeIncludeFailsWithoutTheRemedy) {
   Built b = build("rel_include", "plain", {}, false);
   EXPECT_FALSE(b.run.ok());
@@ -460,6 +558,39 @@ TEST(PyshimRemedyRules, FlagRewrites) {
             "['-O3', '--use_fast_math', '-DARCH=1']\n"
             "['-std=c++17', '--std=gnu++1z', '-std=c++17', '-std=c++20', '-std=foo', '-O2']\n"
             "['-I/p/q/inc', '-I', '/p/q/a/b', '-I/abs', '-isystem', '/p/q/s', '-I/p/up', '-DI=1', '-O2']\n");
+}
+
+// build.tool-flags' rewrite of one command: nvcc's own arch flags (each spelling) become the plan's, a .cu
+// compile with none gets them, an older -std of a compile against torch's headers is raised; near misses:
+// nvcc --version and a command with no arch flags or .cu compile are left alone, a C standard (-std=c99),
+// a newer C++ one and one of a compile that names no torch include directory are kept.
+TEST(PyshimRemedyRules, ToolFlagRewrites) {
+  std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
+  std::string code =
+      "import importlib.util as u\n"
+      "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
+      "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
+      "print(m._tool_args('nvcc', ['-arch=sm_35', '-O3', '-arch', 'sm_50', '--gpu-architecture=compute_60', '-c', 'k.cu', "
+      "'-std=c++14', '-I/v/torch/include'], '8.6;9.0+PTX', 20)[0])\n"
+      "print(m._tool_args('nvcc', ['-c', 'k.cu', '-o', 'k.o'], '8.6', 0)[0])\n"
+      "print(m._tool_args('nvcc', ['--version'], '8.6', 20)[0])\n"
+      "print(m._tool_args('nvcc', ['-dlink', 'a.o', '-o', 'l.o'], '8.6', 0)[0])\n"
+      "print(m._tool_args('gcc', ['-std=c99', '-c', 'x.c', '-I/v/torch/include'], '8.6', 20)[0])\n"
+      "print(m._tool_args('g++', ['-std=gnu++14', '-gencode', 'x', '-isystem', '/v/torch/include', '-c', 'x.cpp'], '8.6', 17)[0])\n"
+      "print(m._tool_args('g++', ['-std=c++20', '-I/v/torch/include', '-c', 'x.cpp'], '', 17)[0])\n"
+      "print(m._tool_args('g++', ['-std=c++11', '-Iinclude', '-c', 'x.cpp'], '', 17)[0])\n";
+  auto r = util::run({"/usr/bin/python3", "-c", code}, {std::chrono::seconds(60)});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out,
+            "['-O3', '-c', 'k.cu', '-std=c++20', '-I/v/torch/include', '-gencode=arch=compute_86,code=sm_86', "
+            "'-gencode=arch=compute_90,code=sm_90', '-gencode=arch=compute_90,code=compute_90']\n"
+            "['-c', 'k.cu', '-o', 'k.o', '-gencode=arch=compute_86,code=sm_86']\n"
+            "['--version']\n"
+            "['-dlink', 'a.o', '-o', 'l.o']\n"
+            "['-std=c99', '-c', 'x.c', '-I/v/torch/include']\n"
+            "['-std=c++17', '-gencode', 'x', '-isystem', '/v/torch/include', '-c', 'x.cpp']\n"
+            "['-std=c++20', '-I/v/torch/include', '-c', 'x.cpp']\n"
+            "['-std=c++11', '-Iinclude', '-c', 'x.cpp']\n");
 }
 
 // Vox-Fusion's marching_cubes: the helper's absolute -I (or any path) held 'marching', so torch's

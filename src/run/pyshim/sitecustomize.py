@@ -32,7 +32,16 @@
 #  - build.host-compiler, TORCHSMITH_HOST_COMPILER=1: setup.py's own writes to CC, CXX, CUDAHOSTCXX
 #    or NVCC_CCBIN (flame-1's rasterizer: os.environ["CC"] = "gcc-8", a compiler this machine lacks)
 #    keep the plan's compiler, as its arch-list writes keep the plan's list; a write naming the plan's
-#    own compiler (the same program, by PATH and symlinks) is kept as written;
+#    own compiler (the same program, by PATH and symlinks) is kept as written; CC gets the plan's C
+#    compiler (where the plan named only a C++ one, the C driver beside it, else none: distutils'
+#    default), never a C++ driver that would compile C as C++; LDSHARED/LDCXXSHARED, the link commands
+#    distutils runs, keep their flags with the plan's C/C++ compiler first;
+#  - build.tool-flags, TORCHSMITH_TOOL_WRAP="nvcc g++ gcc c++ cc": setup.py runs make or nvcc itself
+#    (pytorch_winoconv's Makefile: -gencode from sm_30, g++ -std=c++14), compiles cpp_extension never
+#    sees; wrappers of those names first on PATH in this build only give nvcc the plan's arches
+#    (TORCHSMITH_ARCH_LIST) for its own -gencode/-arch/-code, and raise an -std older than
+#    TORCHSMITH_CXX_STD in a compile that names torch's include directory, for nvcc and the host
+#    compilers alike;
 #  - build.cxx-std, TORCHSMITH_CXX_STD="17": a -std older than the torch's headers need, in the
 #    C++ and nvcc flags, becomes that standard (a newer one the package asks for is kept);
 #  - build.abs-include, TORCHSMITH_ABS_INCLUDE=1: a relative -I/-isystem in extra_compile_args, and an
@@ -278,19 +287,89 @@ def _program(cmd):
     return os.path.realpath(found) if found else words[0]
 
 
+_LINKER_VARS = ("LDSHARED", "LDCXXSHARED")  # command lines: "gcc-8 -pthread -shared"
+_LAUNCHERS = ("ccache", "sccache", "distcc")
+
+
+def _c_sibling(cxx):
+    # The C driver beside a C++ one, by GCC's and Clang's naming (the probe pairs them the other way):
+    # ".../x86_64-linux-gnu-g++-12" -> ".../x86_64-linux-gnu-gcc-12", "clang++-14" -> "clang-14", "c++" -> "cc".
+    d, n = os.path.split(cxx)
+    if n == "c++":
+        return os.path.join(d, "cc")
+    for cpp, c in (("clang++", "clang"), ("g++", "gcc")):
+        i = n.rfind(cpp)
+        if i >= 0:
+            return os.path.join(d, n[:i] + c + n[i + len(cpp):])
+    return ""
+
+
+def _planned_c(planned):
+    # The plan's C compiler: its CC where that is a C compiler; where the plan named only a C++ one (CC is
+    # its CXX, or unset), the C driver beside it when this machine has it; None: the default C compiler.
+    import shutil
+
+    cc, cxx = planned.get("CC"), planned.get("CXX")
+    if cc and not (cxx and _program(cc) == _program(cxx)):
+        return cc
+    words = cxx.split() if cxx else []
+    sibling = _c_sibling(words[-1]) if words else ""
+    if sibling and shutil.which(sibling):
+        return " ".join(words[:-1] + [sibling])
+    return None
+
+
+def _linker_program(words):
+    # "ccache gcc-8 -shared" -> 1: the index of the program a launcher runs.
+    i = 0
+    while i + 1 < len(words) and os.path.basename(words[i]) in _LAUNCHERS:
+        i += 1
+    return i
+
+
 def _keep_planned_compilers():
     # The plan's compiler was checked against nvcc and torch's ABI; a setup.py that names another
     # (one this machine may not have) gets the plan's in its place, every other key written as asked.
+    # LDSHARED/LDCXXSHARED (distutils links with them) keep their flags with the plan's program first.
     env_cls = type(os.environ)
     planned = dict((k, os.environ[k]) for k in _COMPILER_VARS if os.environ.get(k))
     if getattr(env_cls, "_torchsmith_compilers", False) or not planned:
         return
+    c_compiler = _planned_c(planned)
     chosen = set(_program(v) for v in planned.values())
+    if c_compiler:
+        chosen.add(_program(c_compiler))
     original = env_cls.__setitem__
+    original_del = env_cls.__delitem__
 
     def setitem(self, key, value):
-        if self is os.environ and key in _COMPILER_VARS and isinstance(value, str) and _program(value) not in chosen:
-            keep = planned.get(key) or planned.get("CXX") or planned.get("CC")
+        if self is os.environ and key in _LINKER_VARS and isinstance(value, str):
+            words = value.split()
+            i = _linker_program(words)
+            keep = c_compiler if key == "LDSHARED" else planned.get("CXX")
+            if words and _program(words[i]) not in chosen:
+                if keep is None:
+                    _say("[build.host-compiler] setup.py sets %s=%s: the plan names no C compiler, so distutils' "
+                         "default links (TORCHSMITH_HOST_COMPILER)" % (key, value))
+                    if key in self:
+                        original_del(self, key)
+                    return None
+                was, value = value, " ".join(words[:i] + [keep] + words[i + 1:])
+                _say("[build.host-compiler] setup.py sets %s=%s: kept the plan's %s (TORCHSMITH_HOST_COMPILER)" % (
+                    key, was, value))
+        elif self is os.environ and key in _COMPILER_VARS and isinstance(value, str) and _program(value) not in chosen:
+            if key == "CC":
+                keep = c_compiler
+            else:
+                keep = planned.get(key) or planned.get("CXX") or planned.get("CC")
+            if keep is None:
+                # No C compiler in the plan and none beside its C++ one: the C++ driver would compile C
+                # sources as C++, so CC is left to distutils' default C compiler.
+                _say("[build.host-compiler] setup.py sets CC=%s: the plan names no C compiler, so the default C "
+                     "compiler compiles C (TORCHSMITH_HOST_COMPILER)" % value)
+                if key in self:
+                    original_del(self, key)
+                return None
             _say("[build.host-compiler] setup.py sets %s=%s: kept the plan's %s (TORCHSMITH_HOST_COMPILER)" % (
                 key, value, keep))
             value = keep
@@ -352,6 +431,110 @@ def _guard_arch_check(cpp_extension):
 
     arch_flags._torchsmith_guard = True
     cpp_extension._get_cuda_arch_flags = arch_flags
+
+
+# -- build.tool-flags ---------------------------------------------------------------------------
+# A setup.py that runs make (pytorch_winoconv's os.system('make')) or nvcc itself: those compiles never
+# pass through torch's cpp_extension, so the Makefile's own -gencode/-arch and -std=c++14 reach nvcc and
+# g++ as written. Wrappers named as the tools (TORCHSMITH_TOOL_WRAP="nvcc g++ gcc c++ cc"), first on PATH
+# in this build only, run this file as a program: the plan's arches (TORCHSMITH_ARCH_LIST) replace the
+# command's arch flags, an older -std becomes TORCHSMITH_CXX_STD where the compile names torch's include
+# directory, and the next program of that name on PATH runs with the rest as written.
+
+def _tool_names():
+    return os.environ.get("TORCHSMITH_TOOL_WRAP", "").split()
+
+
+def _tools_dir():
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools")
+
+
+def _wrap_tools():
+    import shlex
+    import tempfile
+
+    d = _tools_dir()
+    path = os.environ.get("PATH", "")
+    if path.split(os.pathsep)[0] == d:
+        return  # a process this build started: the wrappers are there
+    os.makedirs(d, exist_ok=True)
+    me = os.path.abspath(__file__)
+    for name in _tool_names():
+        text = ("#!/bin/sh\n# torchsmith's build.tool-flags wrapper (src/run/pyshim/sitecustomize.py)\n"
+                "exec %s -S -E %s %s \"$@\"\n" % (shlex.quote(sys.executable), shlex.quote(me), shlex.quote(name)))
+        target = os.path.join(d, name)
+        try:
+            with open(target) as f:
+                if f.read() == text:
+                    continue
+        except OSError:
+            pass
+        fd, tmp = tempfile.mkstemp(dir=d, prefix="." + name + ".")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, target)
+    os.environ["PATH"] = os.pathsep.join([d] + [p for p in path.split(os.pathsep) if p != d])
+    _say("[build.tool-flags] %s first on PATH in this build: arch flags become %s, an older -std C++%s "
+         "(TORCHSMITH_TOOL_WRAP)" % (", ".join(_tool_names()), _planned_arches() or "(kept)",
+                                     os.environ.get("TORCHSMITH_CXX_STD") or " (kept)"))
+
+
+def _gencode(arches):
+    # "8.6;9.0+PTX" -> -gencode for sm_86, sm_90 and compute_90 (PTX), as cpp_extension spells them.
+    out = []
+    for a in arches.replace(",", ";").replace(" ", ";").split(";"):
+        if not a:
+            continue
+        ptx = a.endswith("+PTX")
+        num = a[:-4] if ptx else a
+        num = num.replace(".", "")
+        out.append("-gencode=arch=compute_%s,code=sm_%s" % (num, num))
+        if ptx:
+            out.append("-gencode=arch=compute_%s,code=compute_%s" % (num, num))
+    return out
+
+
+def _tool_args(name, args, arches, need):
+    # The command line the wrapper runs, and what it changed (one entry each).
+    said = []
+    if os.path.basename(name).startswith("nvcc") and arches:
+        kept, dropped = _drop_arch_flags(args)
+        compiles = any(a in ("-c", "--compile", "-dc", "--device-c") for a in args) and any(
+            isinstance(a, str) and a.endswith(".cu") for a in args)
+        if dropped or compiles:
+            args = kept + _gencode(arches)
+            said.append(("%s -> " % " ".join(dropped) if dropped else "added ") + "the plan's arches " + arches)
+    # The standard is the torch headers': a compile that names no torch include directory (openretro-gln's
+    # mg_clib, plain C++11 built by the same make) keeps its own.
+    if need and any(isinstance(a, str) and "torch/include" in a for a in args):
+        args, changed = _raise_std(args, need)
+        if changed:
+            said.append("%s -> -std=c++%d" % (" ".join(changed), need))
+    return args, said
+
+
+def _next_on_path(name):
+    mine = os.path.realpath(_tools_dir())
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        if not d or os.path.realpath(d) == mine:
+            continue
+        p = os.path.join(d, name)
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return ""
+
+
+def _run_tool(argv):
+    name, args = argv[0], argv[1:]
+    real = _next_on_path(name)
+    if not real:
+        sys.stderr.write("torchsmith: [build.tool-flags] no %s on PATH but the wrapper\n" % name)
+        sys.exit(127)
+    args, said = _tool_args(name, args, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0))
+    if said:
+        _say("[build.tool-flags] %s: %s (TORCHSMITH_TOOL_WRAP)" % (name, "; ".join(said)))
+    os.execv(real, [real] + args)
 
 
 # -- build.extension-name ---------------------------------------------------------------------
@@ -1668,18 +1851,23 @@ def _hooks():
     return targets
 
 
-_chain_other_sitecustomize()
-if _planned_arches():
-    _keep_planned_arch_list()
-if _host_compiler_wanted():
-    _keep_planned_compilers()
-if _cmake_forced():
-    _add_cmake_include()
-if _no_lto():
-    _add_cmake_no_ipo()
-if _cmake_planned_args():
-    _pass_cmake_args()
-if _reroot():
-    _reroot_globs()
-if _hooks():
-    _install_hook(_hooks())
+if __name__ == "__main__":  # a build.tool-flags wrapper runs this file as nvcc, g++, ...
+    _run_tool(sys.argv[1:])
+else:
+    _chain_other_sitecustomize()
+    if _planned_arches():
+        _keep_planned_arch_list()
+    if _host_compiler_wanted():
+        _keep_planned_compilers()
+    if _tool_names():
+        _wrap_tools()
+    if _cmake_forced():
+        _add_cmake_include()
+    if _no_lto():
+        _add_cmake_no_ipo()
+    if _cmake_planned_args():
+        _pass_cmake_args()
+    if _reroot():
+        _reroot_globs()
+    if _hooks():
+        _install_hook(_hooks())
