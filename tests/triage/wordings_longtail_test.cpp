@@ -98,7 +98,7 @@ const Wording kLongTailWordings[] = {
     {"nvcc fatal   : Could not open input file csrc/ops_kernel.cu", "EXTENSION_SOURCE_MISSING"},
     // A band-limited convolution's band_cuda.cpp (batch 16's dev, torch 2.15): the Tensor methods of
     // torch <= 1.7's spectral ops; dct_cuda's at::rfft; nvcc's wording; torch.rfft in Python.
-    {"../../band_cuda.cpp:29:29: error: \xe2\x80\x98class at::Tensor\xe2\x80\x99 has no member named \xe2\x80\x98rfft\xe2\x80\x99",
+    {"../../band_cuda.cpp:29:29: error: \xe2\x80\x98" "class at::Tensor\xe2\x80\x99 has no member named \xe2\x80\x98rfft\xe2\x80\x99",
      "TORCH_SPECTRAL_OPS_REMOVED"},
     {"dct.cpp:12:19: error: 'irfft' is not a member of 'at'; did you mean 'fft_irfft'?", "TORCH_SPECTRAL_OPS_REMOVED"},
     {"band_kernel.cu(31): error: class \"at::Tensor\" has no member \"rfft\"", "TORCH_SPECTRAL_OPS_REMOVED"},
