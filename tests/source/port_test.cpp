@@ -719,6 +719,31 @@ TEST(PortSpectral, TheOldCallsKeepTheirArgumentsAndNearMissesAreLeftAlone) {
     EXPECT_EQ(port_one(id, near), near) << id;
 }
 
+// The Tensor methods of torch <= 1.7: the receiver becomes the lambda's first argument, in a file of a
+// torch extension only; a receiver with arguments, a method of another name, the torch.fft module's
+// calls, and a file that names no Tensor type (another class's rfft method) are left alone.
+TEST(PortSpectral, TheOldMethodsTakeTheirReceiverFirstAndNearMissesAreLeftAlone) {
+  const std::string head = "#include <torch/extension.h>\nat::Tensor f(at::Tensor input, at::Tensor outfft) {\n";
+  std::string r = port_one("port.spectral-rfft-method",
+                           head + "    at::Tensor xfft = input.rfft(\n            /*signal_ndim*/2, /*normalized*/false, /*onesided*/true);\n");
+  EXPECT_NE(r.find("    at::Tensor xfft = [](const at::Tensor& x, int64_t nd, bool normalized = false, bool onesided = true) {"),
+            std::string::npos) << r;
+  EXPECT_NE(r.find(" }(input, \n            /*signal_ndim*/2, /*normalized*/false, /*onesided*/true);\n"), std::string::npos) << r;
+  EXPECT_NE(port_one("port.spectral-rfft-method", head + "auto y = self->w.contiguous().rfft(1);\n")
+                .find(" }(self->w.contiguous(), 1);\n"), std::string::npos);
+  std::string i = port_one("port.spectral-irfft-method", head + "at::Tensor out = outfft.irfft(2, false, true, {8, 8});\n");
+  EXPECT_NE(i.find("at::view_as_complex(x.contiguous())"), std::string::npos) << i;
+  EXPECT_NE(i.find(" }(outfft, 2, false, true, {8, 8});\n"), std::string::npos) << i;
+  const std::string near = head + "auto a = at::rfft(x, 1);\nauto b = torch::fft::rfft(x);\nauto c = x.fft_rfft(1);\n"
+                                  "auto d = g(x).rfft(1);\nauto e = x.rfftn(1);\nauto f = x.irfftn(1);\n";
+  for (const char* id : {"port.spectral-rfft-method", "port.spectral-irfft-method"}) {
+    EXPECT_EQ(port_one(id, near), near) << id;
+    // An FFT plan class's own methods, in a file with no torch Tensor.
+    const std::string plan = "#include \"fft_plan.h\"\nvoid g(Plan& plan, float* x) { plan.rfft(x, 1); plan.irfft(x, 1); }\n";
+    EXPECT_EQ(port_one(id, plan, "plan.cpp"), plan) << id;
+  }
+}
+
 // dct_cuda's calls (dct_2N_cuda.cpp) on today's torch headers: 'rfft is not a member of at' as on the
 // GPU run, and compile ported (g++ -fsyntax-only over ATen/ATen.h: a minute or two).
 TEST(PortTorchCompile, SpectralOpsCompileOnlyPorted) {
@@ -753,6 +778,38 @@ TEST(PortTorchCompile, SpectralOpsCompileOnlyPorted) {
   EXPECT_EQ(util::read_file(t / "dct_2N_cuda.cpp"), src);
 }
 
+// A band-limited convolution extension's forward (its Tensor methods) on today's torch
+// headers: 'class at::Tensor has no member named rfft', and compiles ported (g++ -fsyntax-only).
+TEST(PortTorchCompile, SpectralMethodsCompileOnlyPorted) {
+  auto inc = torch_includes();
+  if (inc.empty()) GTEST_SKIP() << "no test venv with torch (~/.cache/torchsmith/test-venvs/torch-cu13)";
+  const std::string src =
+      "#include <ATen/ATen.h>\n"  // torch/extension.h's own includes need Python.h
+      "std::vector<at::Tensor> band_forward(at::Tensor input, at::Tensor weights) {\n"
+      "    at::Tensor xfft = input.rfft(\n            /*signal_ndim*/2, /*normalized*/false, /*onesided*/true);\n"
+      "    at::Tensor yfft = weights.contiguous().rfft(2);\n"
+      "    at::Tensor prod = xfft * yfft;\n    at::Tensor out = prod.irfft(2, false, true);\n"
+      "    at::Tensor same = xfft.irfft(\n            /*signal_ndim*/2, /*normalized*/false, /*onesided*/true, input.sizes().slice(2));\n"
+      "    return {out, same, xfft, yfft};\n}\n";
+  testkit::TempDir t("ts-port-fft-m");
+  ASSERT_EQ(util::write_file_atomic(t / "band_cuda.cpp", src), "");
+  util::RunOptions o;
+  o.timeout = std::chrono::minutes(8);  // a loaded 2-core machine
+  std::vector<std::string> argv{"g++", "-std=c++20", "-fsyntax-only"};
+  argv.insert(argv.end(), inc.begin(), inc.end());
+  argv.push_back(t / "band_cuda.cpp");
+  auto before = util::run(argv, o);
+  EXPECT_FALSE(before.ok());
+  EXPECT_NE(before.err.find("has no member named"), std::string::npos) << before.err.substr(0, 2000);
+  PortResult r = apply_ports(t.path(), catalogue());
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.ports, (std::vector<std::string>{"port.spectral-rfft-method", "port.spectral-irfft-method"}));
+  auto after = util::run(argv, o);
+  EXPECT_TRUE(after.ok()) << after.err.substr(0, 3000);
+  EXPECT_EQ(revert_ports(t.path()), "");
+  EXPECT_EQ(util::read_file(t / "band_cuda.cpp"), src);
+}
+
 // The ported calls compute what the old ones did: linked against the test venv's libtorch (CPU) and
 // run, the old calls' results checked against a direct DFT and their inverses (a minute or two).
 TEST(PortTorchCompile, SpectralPortsComputeTheOldTransforms) {
@@ -768,6 +825,8 @@ at::Tensor inv_full(const at::Tensor& y, int64_t n) { return at::irfft(y, 1, fal
 at::Tensor inv_half(const at::Tensor& y, int64_t n) { return at::irfft(y, 1, false, true, {n}); }
 at::Tensor cfft(const at::Tensor& y) { return at::fft(y, 1); }
 at::Tensor cifft(const at::Tensor& y) { return at::ifft(y, 1); }
+at::Tensor fwd_m(const at::Tensor& x) { return x.rfft(1, false, true); }
+at::Tensor inv_half_m(const at::Tensor& y, int64_t n) { return y.irfft(1, false, true, {n}); }
 int main() {
   const int64_t M = 3, N = 8;
   auto x = at::randn({M, N}, at::kDouble);
@@ -791,6 +850,8 @@ int main() {
   err = std::max(err, (inv_full(spectrum, N) - x).abs().max().item<double>());
   err = std::max(err, (inv_half(y, N) - x).abs().max().item<double>());
   err = std::max(err, (cifft(cfft(spectrum)) - spectrum).abs().max().item<double>());
+  err = std::max(err, (fwd_m(x) - y).abs().max().item<double>());
+  err = std::max(err, (inv_half_m(y, N) - x).abs().max().item<double>());
   return err < 1e-9 ? 0 : 1;
 }
 )cpp";
@@ -798,7 +859,7 @@ int main() {
   ASSERT_EQ(util::write_file_atomic(t / "spectral.cpp", src), "");
   PortResult r = apply_ports(t.path(), catalogue());
   ASSERT_TRUE(r.ok);
-  EXPECT_EQ(r.ports.size(), 4u);
+  EXPECT_EQ(r.ports.size(), 6u);
   util::RunOptions o;
   o.timeout = std::chrono::minutes(10);  // a loaded 2-core machine
   std::vector<std::string> argv{"g++", "-std=c++20", "-O1"};

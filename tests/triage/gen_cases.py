@@ -406,6 +406,10 @@ c('MSVC_STD_AMBIGUOUS_COMPILED_AUTOGRAD', [F, "C:\\venv\\Lib\\site-packages\\tor
   ["C:\\x\\include\\valarray(20): note: could be 'std'"])
 c('TENSOR_TYPE_DISPATCH_REMOVED', [F, '/home/u/ext/src/roi_align_kernel.cu(312): error: no suitable conversion function from "const at::DeprecatedTypeProperties" to "c10::ScalarType" exists'],
   ['/home/u/ext/src/roi_align_kernel.cu(312): warning: function "at::Tensor::type" is deprecated (declared at DeprecatedTypeProperties.h)'])
+# A band-limited convolution's band_cuda.cpp (the long-tail bench, batch 16's dev) on torch 2.15: Tensor::rfft.
+c('TORCH_SPECTRAL_OPS_REMOVED', [F, "/home/u/ext/band_cuda.cpp:29:29: error: 'class at::Tensor' has no member named 'rfft'",
+  '   29 |     at::Tensor xfft = input.rfft('],
+  ["/home/u/ext/fft_ops.cpp:9:20: error: 'fft' is not a member of 'torch'"])
 c('PY312_DISTUTILS_REMOVED', ['Traceback (most recent call last):', '  File "/tmp/pip-install-x/pkg/setup.py", line 3, in <module>', '    from distutils.core import setup', "ModuleNotFoundError: No module named 'distutils'"],
   ["DeprecationWarning: The distutils package is deprecated and slated for removal in Python 3.12"])
 # neuralnet-pytorch (the long-tail bench, batch 10's dev) on Python 3.12: its versioneer.py's get_config_from_root.

@@ -96,11 +96,32 @@ const Wording kLongTailWordings[] = {
     {"cc1plus: fatal error: src/vkfft_cuda.cu: No such file or directory", "EXTENSION_SOURCE_MISSING"},
     {"g++: error: csrc/ops_cpu.cpp: No such file or directory", "EXTENSION_SOURCE_MISSING"},
     {"nvcc fatal   : Could not open input file csrc/ops_kernel.cu", "EXTENSION_SOURCE_MISSING"},
+    // A band-limited convolution's band_cuda.cpp (batch 16's dev, torch 2.15): the Tensor methods of
+    // torch <= 1.7's spectral ops; dct_cuda's at::rfft; nvcc's wording; torch.rfft in Python.
+    {"../../band_cuda.cpp:29:29: error: \xe2\x80\x98" "class at::Tensor\xe2\x80\x99 has no member named \xe2\x80\x98rfft\xe2\x80\x99",
+     "TORCH_SPECTRAL_OPS_REMOVED"},
+    {"dct.cpp:12:19: error: 'irfft' is not a member of 'at'; did you mean 'fft_irfft'?", "TORCH_SPECTRAL_OPS_REMOVED"},
+    {"band_kernel.cu(31): error: class \"at::Tensor\" has no member \"rfft\"", "TORCH_SPECTRAL_OPS_REMOVED"},
+    {"  File \"/w/conv2D_fft.py\", line 88, in forward\n    xfft = torch.rfft(x, signal_ndim=2, onesided=True)\n"
+     "AttributeError: module 'torch' has no attribute 'rfft'", "TORCH_SPECTRAL_OPS_REMOVED"},
+    // ggnet's DCNv2 (batch 16's dev): its src/dcn_v2.h, a torch 0.4 FFI header on TH's CPU tensor type,
+    // included by the torch 1.x binding vision.cpp; THCudaTensor, nvcc's wording.
+    {"../../src/dcn_v2.h:1:21: error: \xe2\x80\x98THFloatTensor\xe2\x80\x99 was not declared in this scope", "THC_HEADERS_REMOVED"},
+    {"src/dcn_v2_cuda.h:3:22: error: 'THCudaTensor' has not been declared", "THC_HEADERS_REMOVED"},
+    {"src/dcn_v2_cuda.cu(12): error: identifier \"THCudaDoubleTensor\" is undefined", "THC_HEADERS_REMOVED"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, LongTailWording, ::testing::ValuesIn(kLongTailWordings));
 
 TEST(LongTailWording, NearMisses) {
+  // torch.fft's own namespace missing on a torch older than 1.7 (the other direction), another class's
+  // rfft, torch.fft's module called as the old function; a TH-like name of the package's own.
+  expect_not_named({"x.cpp:9:20: error: 'fft' is not a member of 'torch'", "TORCH_SPECTRAL_OPS_REMOVED"});
+  expect_not_named({"x.cpp:9:20: error: 'class FFTPlan' has no member named 'rfft'", "TORCH_SPECTRAL_OPS_REMOVED"});
+  expect_not_named({"x.cpp:9:20: error: 'class at::Tensor' has no member named 'rfftn'", "TORCH_SPECTRAL_OPS_REMOVED"});
+  expect_not_named({"AttributeError: module 'torch' has no attribute 'fft_rfft'", "TORCH_SPECTRAL_OPS_REMOVED"});
+  expect_not_named({"x.cpp:3:5: error: 'THFloatTensorList' was not declared in this scope", "THC_HEADERS_REMOVED"});
+  expect_not_named({"x.cpp:3:5: error: 'MyTHFloatTensor' was not declared in this scope", "THC_HEADERS_REMOVED"});
   // The C++ compiler's path (another class: a compiler removed or mistyped), and nvcc not found at all.
   expect_not_named({"CMake Error at CMakeLists.txt:2 (project):\n  The CMAKE_CXX_COMPILER:\n\n    /usr/bin/clang++\n\n"
                     "  is not a full path to an existing compiler tool.", "CMAKE_CUDA_COMPILER_PATH_MISSING"});
