@@ -172,6 +172,28 @@ void choose_tool_flags(Ctx& c, const SourceScan& scan) {
            src, kToolFlagsRule);
 }
 
+// pyronn-torch from a source archive: setup(use_pyscaffold=True) asks setuptools_scm, which finds no .git
+// and stops ("setuptools-scm was unable to detect version"). Its override variable gives the version
+// instead: an environment variable only, no build helper.
+void choose_scm_version(Ctx& c, const SourceScan& scan) {
+  if (scan.scm_use.empty() || scan.vcs_metadata || scan.scm_fallback) return;
+  if (c.p.env.count("SETUPTOOLS_SCM_PRETEND_VERSION")) return;  // given with --env: the user's
+  std::string version = scan.pkg_info_version, from = "the tree's PKG-INFO";
+  if (version.empty()) version = c.p.spec.version, from = "the version asked for";
+  if (version.empty()) version = scan.version.text(), from = "the version the package's files state";
+  if (version.empty()) version = "0.0.0", from = "none known: 0.0.0";
+  const std::string src = scan.scm_use + "; https://setuptools-scm.readthedocs.io/en/latest/overrides/ "
+                          "(SETUPTOOLS_SCM_PRETEND_VERSION)";
+  c.set_env("SETUPTOOLS_SCM_PRETEND_VERSION", version, "setuptools_scm finds no VCS metadata in the tree", src,
+            kScmVersionRule);
+  c.decide("remedy", std::string(kScmVersionRule) + " " + version,
+           "the build takes its version from setuptools_scm (" + scan.scm_use + "), which reads git or hg metadata "
+           "and the tree has none (a source archive, a copy without .git) nor a fallback_version: it would stop "
+           "with 'unable to detect version'; SETUPTOOLS_SCM_PRETEND_VERSION gives it " + version + " (" + from +
+           "; --env SETUPTOOLS_SCM_PRETEND_VERSION=X gives another)",
+           src, kScmVersionRule);
+}
+
 }  // namespace
 
 void use_build_helper(Ctx& c, const std::string& why, const char* source) {
@@ -653,6 +675,7 @@ void choose_build_remedies(Ctx& c) {
   choose_build_overlay(c);
   choose_cmake_remedies(c);
   choose_library_env(c);
+  if (c.req->scan.scanned) choose_scm_version(c, c.req->scan);
   if (!build_remedies_apply(c)) return;
   const auto& scan = c.req->scan;
   choose_gpu_target(c, scan);

@@ -342,4 +342,32 @@ void scan_parent_library(const std::string& parent_cmake, const std::string& set
   }
 }
 
+// pyronn-torch: setup(use_pyscaffold=True) with setup.cfg's setup_requires = pyscaffold>=3.2a0,<3.3a0;
+// PyScaffold 3's keyword hands the version to its vendored setuptools_scm, which reads git.
+void scan_scm_use(const std::string& setup_py, const std::string& pyproject, const std::vector<std::string>& setup_requires,
+                  SourceScan& s) {
+  const std::string code = code_lines(setup_py);
+  static const RE2 setup_kw(R"((?:^|[\s,(])(use_scm_version|use_pyscaffold)\s*=\s*([^\s,)]+))");
+  static const RE2 setup_req(R"(setup_requires\s*=\s*[\[(][^\])]*setuptools[_-]scm)");
+  static const RE2 table(R"((?m)^[ \t]*(\[tool\.setuptools_scm\])[ \t]*(?:#.*)?$)");
+  static const RE2 fallback(R"((?m)^[^#\n]*\bfallback_version\b)");
+  re2::StringPiece in(code), kw, value;
+  if (RE2::PartialMatch(in, setup_kw, &kw, &value) && value != "False" && value != "None") {
+    const std::size_t at = setup_py.find(std::string(kw.data(), kw.size()));
+    s.scm_use = line_at("setup.py", setup_py, at == std::string::npos ? 0 : at);
+  } else if (RE2::PartialMatch(code, setup_req)) {
+    const std::size_t at = setup_py.find("setup_requires");
+    s.scm_use = line_at("setup.py", setup_py, at == std::string::npos ? 0 : at);
+  } else if (re2::StringPiece t; RE2::PartialMatch(pyproject, table, &t)) {
+    s.scm_use = line_at("pyproject.toml", pyproject, static_cast<std::size_t>(t.data() - pyproject.data()));
+  } else {
+    for (const auto& r : setup_requires)
+      if (normalize_name(r.substr(0, r.find_first_of("<>=!~;[ "))) == "setuptools-scm") {
+        s.scm_use = "setup.cfg [options] setup_requires: " + r;
+        break;
+      }
+  }
+  s.scm_fallback = !s.scm_use.empty() && (RE2::PartialMatch(pyproject, fallback) || RE2::PartialMatch(code, fallback));
+}
+
 }  // namespace ts::plan
