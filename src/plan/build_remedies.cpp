@@ -143,6 +143,11 @@ void choose_tool_flags(Ctx& c, const SourceScan& scan) {
     add(c.compiler->cxx);
     if (!c.compiler->cc.empty()) add(c.compiler->cc);
   }
+  // A make setup.py runs with its own -j (winoconv's -j%d of os.cpu_count()) would run that many
+  // compiles beside the plan's: its wrapper runs the plan's MAX_JOBS instead.
+  bool make = false;
+  for (const auto& [tool, line] : scan.build_tool_calls)
+    if (tool == "make" || tool == "gmake") add(tool), make = true;
   const std::string src = "setup.py; " + std::string(kHelper);
   use_helper(c, "it gives the package's own compiles the plan's flags");
   c.set_env("TORCHSMITH_TOOL_WRAP", util::join(names, " "), "setup.py runs " + tools + " itself", src, kToolFlagsRule);
@@ -164,6 +169,10 @@ void choose_tool_flags(Ctx& c, const SourceScan& scan) {
             " (torch " + rel->version.original() + "'s headers; " + cite + ") is raised to it in a compile that names "
             "torch's include directory (a library of the package's own built without it keeps its standard)";
   }
+  if (make)
+    what += (what.empty() ? "" : ", ") + std::string("make's own -j becomes the plan's job count (MAX_JOBS), and a "
+            "Makefile's $(CC)/$(CXX)/$(NVCC) from the environment (the plan's compiler, an absolute path make runs "
+            "with no PATH lookup) runs through the same wrapper");
   c.decide("remedy", std::string(kToolFlagsRule) + " " + util::join(names, " "),
            "setup.py runs " + tools + " itself (" + lines + "): its compiles never pass through torch's "
                "cpp_extension, so the flags its Makefile or command line passes reach the compilers as written; "

@@ -132,19 +132,20 @@ TEST(BuildRemedies, ASetupPyThatRunsMakeGetsThePlansFlagsThroughWrappers) {
   s.build_tool_calls = {{"make", "setup.py:5: os.system('make -j%d' % os.cpu_count())"}};
   auto r = plan(s, machine("2.14.0+cu130"));
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(env(r.plan, "TORCHSMITH_TOOL_WRAP"), "nvcc g++ gcc c++ cc");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_TOOL_WRAP"), "nvcc g++ gcc c++ cc make");  // make: its own -j
   EXPECT_EQ(env(r.plan, "TORCHSMITH_ARCH_LIST"), "9.0");
   EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "20");  // torch.toml: 2.14 cxx_standard 20
   EXPECT_EQ(r.plan.cxx_std, 20);
   EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
   const Decision* d = remedy(r.plan, ext::kToolFlagsRule);
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");
+  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc make");
   EXPECT_NE(d->reason.find("setup.py runs make itself (setup.py:5: os.system('make -j%d' % os.cpu_count()))"),
             std::string::npos) << d->reason;
   EXPECT_NE(d->reason.find("become the plan's 9.0"), std::string::npos) << d->reason;
   EXPECT_NE(d->reason.find("an -std older than C++20"), std::string::npos) << d->reason;
-  EXPECT_NE(render_extension_summary(r).find("build.tool-flags nvcc g++ gcc c++ cc"), std::string::npos);
+  EXPECT_NE(d->reason.find("make's own -j becomes the plan's job count (MAX_JOBS)"), std::string::npos) << d->reason;
+  EXPECT_NE(render_extension_summary(r).find("build.tool-flags nvcc g++ gcc c++ cc make"), std::string::npos);
 
   auto none = plan(cuda_only_scan());
   EXPECT_EQ(env(none.plan, "TORCHSMITH_TOOL_WRAP"), "<unset>");
@@ -155,7 +156,7 @@ TEST(BuildRemedies, ASetupPyThatRunsMakeGetsThePlansFlagsThroughWrappers) {
   cpu_scan.cpp_extension = true;  // a CPU path exists
   auto cpu = plan(cpu_scan, machine("2.14.0+cu130"), /*cpu=*/true);
   ASSERT_TRUE(cpu.ok());
-  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_TOOL_WRAP"), "g++ gcc c++ cc");
+  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_TOOL_WRAP"), "g++ gcc c++ cc make");
   EXPECT_EQ(env(cpu.plan, "TORCHSMITH_ARCH_LIST"), "<unset>");
   EXPECT_EQ(env(cpu.plan, "TORCHSMITH_CXX_STD"), "20");
 }
@@ -252,8 +253,9 @@ TEST(BuildRemedies, ToolFlagsKeepTheStandardBuildCxxStdSet) {
   ASSERT_NE(remedy(r.plan, ext::kCxxStdRule), nullptr);
   const Decision* d = remedy(r.plan, ext::kToolFlagsRule);
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");
+  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");  // no make of its own: no make wrapper
   EXPECT_NE(d->reason.find("an -std older than C++17"), std::string::npos) << d->reason;
+  EXPECT_EQ(d->reason.find("make's own -j"), std::string::npos) << d->reason;
 }
 
 // equi-pose's models/setup.py imports CUDAExtension and builds none (a pure vgtk wheel) while the
