@@ -139,7 +139,9 @@ constexpr SwitchRemedy kSwitchRemedies[] = {
                "(TORCHSMITH_REROOT)"},
     {"build.source-name", "TORCHSMITH_SOURCE_NAME",
      "setup.py's missing sources were already looked for under the names beside them: the remedy did not help",
-     "[build.source-name] an extension lists a source the tree lacks: each such source is replaced by the one "
+     "[build.source-name] an extension lists a source the tree lacks: one listed by an absolute path outside the "
+               "tree (the author's machine) is the tree's file at that path's longest tail that names one; else each "
+               "such source is replaced by the one "
                "file beside it with its suffix, listed by no extension, whose name holds every word of the missing "
                "name, where exactly one does, else whose words the missing name holds with one more, where exactly "
                "one does (TORCHSMITH_SOURCE_NAME)"},

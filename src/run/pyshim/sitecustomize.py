@@ -1630,6 +1630,35 @@ def _name_tokens(stem):
     return [t for t in stem.replace("-", "_").split("_") if t]
 
 
+def _tree_path_of_foreign(src, base):
+    # ml3d_msn's MDS/setup.py lists '/content/ml3d_msn/MDS/MDS.cpp', a path of the author's machine: the
+    # longest tail of it that names a file under base (ml3d_msn/MDS/MDS.cpp, MDS/MDS.cpp, then MDS.cpp
+    # beside setup.py), else None.
+    parts = os.path.normpath(src).split(os.sep)[1:]
+    for k in range(len(parts)):
+        cand = os.path.join(base, *parts[k:])
+        if os.path.isfile(cand):
+            return cand
+    return None
+
+
+def _take_foreign_sources(exts, base):
+    # Absolute sources outside the tree that do not exist: the tree's file the same tail names.
+    for ext in exts:
+        vals = list(getattr(ext, "sources", None) or [])
+        for i, src in enumerate(vals):
+            if (not isinstance(src, str) or not os.path.isabs(src) or os.path.exists(src)
+                    or not os.path.relpath(src, base).startswith("..")):
+                continue
+            new = _tree_path_of_foreign(src, base)
+            if new:
+                vals[i] = new
+                _say("[build.source-name] %s: %s, a listed source outside this tree (a path of the author's "
+                     "machine), does not exist; %s, this tree's file at the same path's tail, built in its place "
+                     "(TORCHSMITH_SOURCE_NAME)" % (ext.name, src, os.path.relpath(new, base)))
+        ext.sources = vals
+
+
 def _rename_missing_sources(exts, base):
     # A source renamed in the tree and not in setup.py (gauss_psf_kernel.cu listed, gauss_psf_cuda_kernel.cu
     # there): the one file beside it with its suffix, listed by no extension, whose stem holds each of its
@@ -1752,6 +1781,7 @@ def _patch(build_ext_cls):
         if _reroot():
             _reroot_ext(exts, os.getcwd())
         if _source_name_wanted():
+            _take_foreign_sources(exts, os.getcwd())
             _rename_missing_sources(exts, os.getcwd())
         base = os.getcwd() if os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" else None
         if _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0) or base:
