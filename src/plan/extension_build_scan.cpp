@@ -351,13 +351,19 @@ void scan_scm_use(const std::string& setup_py, const std::string& pyproject, con
   static const RE2 setup_req(R"(setup_requires\s*=\s*[\[(][^\])]*setuptools[_-]scm)");
   static const RE2 table(R"((?m)^[ \t]*(\[tool\.setuptools_scm\])[ \t]*(?:#.*)?$)");
   static const RE2 fallback(R"((?m)^[^#\n]*\bfallback_version\b)");
+  // The line of setup.py that holds `word` outside a comment line (code_lines' offsets are not setup.py's).
+  auto line_of = [&](const std::string& word) {
+    for (std::size_t at = setup_py.find(word); at != std::string::npos; at = setup_py.find(word, at + 1)) {
+      const auto first = setup_py.find_first_not_of(" \t", line_begin(setup_py, at));
+      if (first == std::string::npos || setup_py[first] != '#') return line_at("setup.py", setup_py, at);
+    }
+    return line_at("setup.py", setup_py, 0);
+  };
   re2::StringPiece in(code), kw, value;
   if (RE2::PartialMatch(in, setup_kw, &kw, &value) && value != "False" && value != "None") {
-    const std::size_t at = setup_py.find(std::string(kw.data(), kw.size()));
-    s.scm_use = line_at("setup.py", setup_py, at == std::string::npos ? 0 : at);
+    s.scm_use = line_of(std::string(kw.data(), kw.size()));
   } else if (RE2::PartialMatch(code, setup_req)) {
-    const std::size_t at = setup_py.find("setup_requires");
-    s.scm_use = line_at("setup.py", setup_py, at == std::string::npos ? 0 : at);
+    s.scm_use = line_of("setup_requires");
   } else if (re2::StringPiece t; RE2::PartialMatch(pyproject, table, &t)) {
     s.scm_use = line_at("pyproject.toml", pyproject, static_cast<std::size_t>(t.data() - pyproject.data()));
   } else {
