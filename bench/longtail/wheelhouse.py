@@ -2,7 +2,8 @@
 """The long-tail bench's wheelhouse for a device with no index (pack_device.sh --wheelhouse).
 
 Reads what each packed package's Python build and runtime declare (pyproject.toml's [build-system]
-requires and [project] dependencies, setup.py's literal install_requires / setup_requires lists, or
+requires and [project] dependencies, setup.py's literal install_requires / setup_requires lists and
+setup.cfg's [options] setup_requires, or
 a name bound to one, a function of setup.py returning one, or the requirements file its
 install_requires reads, or a list setup.py binds at its top level and a later top-level statement
 fills, from a requirements file (alpaca_lora_4bit) or with strings, pybind11 where a CMake file
@@ -10,7 +11,9 @@ fetches it with FetchContent, a build-time
 module setup.py imports that modules.toml names (pybind11 for a get_pybind_include(), as torchsmith's
 build.undeclared-module installs it), and the
 distribution build.toml's [[header_wheel]] names for headers its C/C++/CUDA sources include and its
-archive lacks: nvidia-cutlass for `cutlass/`, as torchsmith's build.header-wheel installs it), and downloads those wheels with their
+archive lacks: nvidia-cutlass for `cutlass/`, as torchsmith's build.header-wheel installs it, and a
+release that still has a module setup.py imports and build.toml's [[removed_module]] says a later one
+removed: setuptools<82 for pkg_resources, as build.removed-module installs it), and downloads those wheels with their
 dependencies from PyPI for the device's Python on manylinux x86_64 (binary wheels only). Never torch
 or its kin: a requirement whose dependencies reach one is skipped and named, and no such wheel is
 kept. The build's requirements are always taken; a runtime dependency only where it and what it
@@ -21,6 +24,7 @@ tensorboard or matplotlib stay out, named). Prints what it took, per package, an
 """
 import argparse
 import ast
+import configparser
 import os
 import re
 import subprocess
@@ -181,9 +185,10 @@ def setup_imports(text, table):
     return out
 
 
-def declared(tar_path, subdir, table=(), modules=None):
+def declared(tar_path, subdir, table=(), modules=None, removed=None):
     # What one package declares, from its archive: (requirement, where, kind) triples; kind "headers" is a
-    # distribution that carries headers its sources include (installed with --no-deps, never imported).
+    # distribution that carries headers its sources include (installed with --no-deps, never imported);
+    # kind "removed" a release of a distribution the device has that still has a module setup.py imports.
     out = []
     top = "" if subdir in (".", "") else subdir.rstrip("/") + "/"
     with tarfile.open(tar_path) as t:
@@ -203,8 +208,12 @@ def declared(tar_path, subdir, table=(), modules=None):
             elif rel == "setup.py":
                 text = t.extractfile(m).read().decode("utf-8", "replace")
                 out += [(d, "setup.py import %s" % mod, "build") for mod, d in setup_imports(text, modules or {})]
+                out += [(r, "setup.py import %s" % mod, "removed") for mod, r in setup_imports(text, removed or {})]
                 out += [(r, "setup.py setup_requires", "build") for r in literal_lists(text, ("setup_requires",))]
                 out += [(r, "setup.py", "runtime") for r in literal_lists(text, ("install_requires",), read=member_text(t, top))]
+            elif rel == "setup.cfg":
+                text = t.extractfile(m).read().decode("utf-8", "replace")
+                out += [(r, "setup.cfg setup_requires", "build") for r in setup_cfg_requires(text)]
             elif (rel.endswith(".cmake") or rel.endswith("CMakeLists.txt")) and "third_party/" not in rel:
                 text = t.extractfile(m).read().decode("utf-8", "replace")
                 if re.search(r"FetchContent_Declare\s*\(\s*pybind11\b", text):
@@ -214,6 +223,26 @@ def declared(tar_path, subdir, table=(), modules=None):
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*["<]([\w.+-]+(?:/[\w.+-]+)+)[">]', re.M)
 SOURCE_EXT = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inl")
+
+
+def setup_cfg_requires(text):
+    # setup.cfg's [options] setup_requires, one requirement a line (pyronn-torch's pyscaffold>=3.2a0,<3.3a0),
+    # as torchsmith's scan reads it: setuptools fetches them when setup() runs, whatever setup.py says.
+    cp = configparser.ConfigParser(interpolation=None, comment_prefixes=("#", ";"), inline_comment_prefixes=None,
+                                   strict=False)
+    try:
+        cp.read_string(text)
+    except configparser.Error:
+        return []
+    value = cp.get("options", "setup_requires", fallback="")
+    return [line.split(" #")[0].strip() for line in value.splitlines() if line.split(" #")[0].strip()]
+
+
+def removed_modules(build_toml=os.path.join(HERE, "..", "..", "data", "kb", "build.toml")):
+    # build.toml's [[removed_module]]: {module: requirement}, a release of the distribution that still has it
+    # (pkg_resources: setuptools<82), which torchsmith's build.removed-module installs from the wheelhouse.
+    with open(build_toml, "rb") as f:
+        return {m["module"]: m["requirement"] for m in tomllib.load(f).get("removed_module", [])}
 
 
 def header_wheels(build_toml=os.path.join(HERE, "..", "..", "data", "kb", "build.toml")):
@@ -256,12 +285,12 @@ def download(req, dest, python, constraints, deps=True):
 
 def take(req, kind, dest, python, constraints, cap):
     # Into a scratch directory first: a runtime dependency is kept only within the cap, and what the
-    # device has or torch's kin never (a "headers" distribution, named by build.toml, is kept alone).
+    # device has or torch's kin never (a "headers" or "removed" distribution, named by build.toml, is kept alone).
     with tempfile.TemporaryDirectory() as scratch:
-        r = download(req, scratch, python, constraints, deps=kind != "headers")
+        r = download(req, scratch, python, constraints, deps=kind not in ("headers", "removed"))
         if r.returncode != 0:
             return "skipped: " + (r.stderr.strip().splitlines() or ["?"])[-1][:200]
-        new = [f for f in os.listdir(scratch) if (kind == "headers" or (norm(f.split("-")[0]) not in THERE and
+        new = [f for f in os.listdir(scratch) if (kind in ("headers", "removed") or (norm(f.split("-")[0]) not in THERE and
                not KIN.match(norm(f.split("-")[0])))) and not os.path.exists(os.path.join(dest, f))]
         size = sum(os.path.getsize(os.path.join(scratch, f)) for f in new)
         if kind == "runtime" and size > cap * 2**20:
@@ -283,13 +312,14 @@ def main():
     wanted = {}  # (requirement, kind) -> [package (where)]
     table = header_wheels()
     modules = build_modules()
+    removed = removed_modules()
     for line in open(a.packages):
         f = line.rstrip("\n").split("\t")
         if len(f) < 5 or not f[4].endswith(".tar.gz"):
             continue
-        for req, where, kind in declared(os.path.join(a.sources, f[4]), f[2], table, modules):
+        for req, where, kind in declared(os.path.join(a.sources, f[4]), f[2], table, modules, removed):
             n = req_name(req)
-            if kind == "headers":
+            if kind in ("headers", "removed"):
                 wanted.setdefault((req, kind), []).append("%s (%s)" % (f[0], where))
                 continue
             if not n or KIN.match(n) or n in THERE or "@" in req:  # a direct URL is no index's

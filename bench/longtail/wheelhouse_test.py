@@ -110,5 +110,46 @@ class InstallRequires(unittest.TestCase):
         self.assertEqual(install_requires(text), ["x"])
 
 
+class SetupCfgAndRemovedModules(unittest.TestCase):
+    def test_setup_cfg_setup_requires(self):
+        # pyronn-torch: setup(use_pyscaffold=True) with its PyScaffold pinned in setup.cfg.
+        text = ("[metadata]\nname = pyronn-torch\n[options]\nzip_safe = False\n"
+                "# DON'T CHANGE THE FOLLOWING LINE!\nsetup_requires = pyscaffold>=3.2a0,<3.3a0\n"
+                "install_requires =\n    numpy>=1.19\n    torch\n")
+        self.assertEqual(wheelhouse.setup_cfg_requires(text), ["pyscaffold>=3.2a0,<3.3a0"])
+        many = "[options]\nsetup_requires =\n    setuptools_scm  # the version\n    cython\n"
+        self.assertEqual(wheelhouse.setup_cfg_requires(many), ["setuptools_scm", "cython"])
+
+    def test_setup_cfg_near_misses(self):
+        # install_requires is the runtime's, [metadata] is no requirement, and a file that is no INI reads empty.
+        self.assertEqual(wheelhouse.setup_cfg_requires("[options]\ninstall_requires = scipy\n"), [])
+        self.assertEqual(wheelhouse.setup_cfg_requires("[metadata]\nsetup_requires = x\n"), [])
+        self.assertEqual(wheelhouse.setup_cfg_requires("setup_requires = x\n"), [])
+
+    def test_a_removed_module_setup_py_imports(self):
+        table = wheelhouse.removed_modules()
+        self.assertEqual(table.get("pkg_resources"), "setuptools<82")
+        text = "from pkg_resources import DistributionNotFound, require\nfrom setuptools import setup\n"
+        self.assertEqual(wheelhouse.setup_imports(text, table), [("pkg_resources", "setuptools<82")])
+        self.assertEqual(wheelhouse.setup_imports("# import pkg_resources\nimport setuptools\n", table), [])
+
+    def test_declared_reads_both_from_the_archive(self):
+        import io
+        import tarfile
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "p.tar.gz")
+            with tarfile.open(path, "w:gz") as t:
+                for name, text in (("setup.py", "import pkg_resources\nsetup(use_pyscaffold=True)\n"),
+                                   ("setup.cfg", "[options]\nsetup_requires = pyscaffold>=3.2a0,<3.3a0\n")):
+                    data = text.encode()
+                    info = tarfile.TarInfo(name)
+                    info.size = len(data)
+                    t.addfile(info, io.BytesIO(data))
+            got = wheelhouse.declared(path, ".", (), {}, wheelhouse.removed_modules())
+        self.assertIn(("pyscaffold>=3.2a0,<3.3a0", "setup.cfg setup_requires", "build"), got)
+        self.assertIn(("setuptools<82", "setup.py import pkg_resources", "removed"), got)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -143,6 +143,11 @@ void choose_tool_flags(Ctx& c, const SourceScan& scan) {
     add(c.compiler->cxx);
     if (!c.compiler->cc.empty()) add(c.compiler->cc);
   }
+  // A make setup.py runs with its own -j (winoconv's -j%d of os.cpu_count()) would run that many
+  // compiles beside the plan's: its wrapper runs the plan's MAX_JOBS instead.
+  bool make = false;
+  for (const auto& [tool, line] : scan.build_tool_calls)
+    if (tool == "make" || tool == "gmake") add(tool), make = true;
   const std::string src = "setup.py; " + std::string(kHelper);
   use_helper(c, "it gives the package's own compiles the plan's flags");
   c.set_env("TORCHSMITH_TOOL_WRAP", util::join(names, " "), "setup.py runs " + tools + " itself", src, kToolFlagsRule);
@@ -164,12 +169,38 @@ void choose_tool_flags(Ctx& c, const SourceScan& scan) {
             " (torch " + rel->version.original() + "'s headers; " + cite + ") is raised to it in a compile that names "
             "torch's include directory (a library of the package's own built without it keeps its standard)";
   }
+  if (make)
+    what += (what.empty() ? "" : ", ") + std::string("make's own -j becomes the plan's job count (MAX_JOBS), and a "
+            "Makefile's $(CC)/$(CXX)/$(NVCC) from the environment (the plan's compiler, an absolute path make runs "
+            "with no PATH lookup) runs through the same wrapper");
   c.decide("remedy", std::string(kToolFlagsRule) + " " + util::join(names, " "),
            "setup.py runs " + tools + " itself (" + lines + "): its compiles never pass through torch's "
                "cpp_extension, so the flags its Makefile or command line passes reach the compilers as written; "
                "inside this build only, wrappers named " + util::join(names, ", ") + " come first on PATH, where " +
                what + ", and the next program of that name on PATH runs with the rest as written",
            src, kToolFlagsRule);
+}
+
+// pyronn-torch from a source archive: setup(use_pyscaffold=True) asks setuptools_scm, which finds no .git
+// and stops ("setuptools-scm was unable to detect version"). Its override variable gives the version
+// instead: an environment variable only, no build helper.
+void choose_scm_version(Ctx& c, const SourceScan& scan) {
+  if (scan.scm_use.empty() || scan.vcs_metadata || scan.scm_fallback) return;
+  if (c.p.env.count("SETUPTOOLS_SCM_PRETEND_VERSION")) return;  // given with --env: the user's
+  std::string version = scan.pkg_info_version, from = "the tree's PKG-INFO";
+  if (version.empty()) version = c.p.spec.version, from = "the version asked for";
+  if (version.empty()) version = scan.version.text(), from = "the version the package's files state";
+  if (version.empty()) version = "0.0.0", from = "none known: 0.0.0";
+  const std::string src = scan.scm_use + "; https://setuptools-scm.readthedocs.io/en/latest/overrides/ "
+                          "(SETUPTOOLS_SCM_PRETEND_VERSION)";
+  c.set_env("SETUPTOOLS_SCM_PRETEND_VERSION", version, "setuptools_scm finds no VCS metadata in the tree", src,
+            kScmVersionRule);
+  c.decide("remedy", std::string(kScmVersionRule) + " " + version,
+           "the build takes its version from setuptools_scm (" + scan.scm_use + "), which reads git or hg metadata "
+           "and the tree has none (a source archive, a copy without .git) nor a fallback_version: it would stop "
+           "with 'unable to detect version'; SETUPTOOLS_SCM_PRETEND_VERSION gives it " + version + " (" + from +
+           "; --env SETUPTOOLS_SCM_PRETEND_VERSION=X gives another)",
+           src, kScmVersionRule);
 }
 
 }  // namespace
@@ -653,6 +684,7 @@ void choose_build_remedies(Ctx& c) {
   choose_build_overlay(c);
   choose_cmake_remedies(c);
   choose_library_env(c);
+  if (c.req->scan.scanned) choose_scm_version(c, c.req->scan);
   if (!build_remedies_apply(c)) return;
   const auto& scan = c.req->scan;
   choose_gpu_target(c, scan);

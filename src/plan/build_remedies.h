@@ -29,6 +29,7 @@ inline constexpr const char* kHeaderWheelRule = "build.header-wheel";
 inline constexpr const char* kRemovedModuleRule = "build.removed-module";
 inline constexpr const char* kUndeclaredModuleRule = "build.undeclared-module";
 inline constexpr const char* kSetupFlagRule = "build.setup-flag";
+inline constexpr const char* kScmVersionRule = "build.scm-version";
 inline constexpr const char* kPlainVersionRule = "package.plain-version";
 
 // A setup.py build through the target Python whose tree was read.

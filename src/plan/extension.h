@@ -131,6 +131,14 @@ struct SourceScan {
   // The top-level modules setup.py imports at its top level, each with its first line:
   // ("pkg_resources", "setup.py:10: import pkg_resources"), for build.removed-module.
   std::vector<std::pair<std::string, std::string>> build_imports;
+  // setuptools_scm gives the package its version (build.scm-version), read by scan_scm_use: where the build
+  // asks it ("setup.py:30: setup(use_pyscaffold=True,", "pyproject.toml:9: [tool.setuptools_scm]"), "" when
+  // nowhere; whether it has a fallback_version of its own; whether the tree's top holds the VCS metadata it
+  // reads (.git, .hg: the build's copy keeps them); and the Version: of a PKG-INFO there (an sdist's).
+  std::string scm_use;
+  bool scm_fallback = false;
+  bool vcs_metadata = false;
+  std::string pkg_info_version;
 };
 
 // Reads a directory's build files (setup.py, pyproject.toml, CMakeLists.txt) and looks for .cu
@@ -150,6 +158,11 @@ void scan_build_switches(const std::string& setup_py, SourceScan& s);
 // One Python file of the tree (`rel`: its path in the tree): where it converts the installed version of
 // the distribution s.name to a number (float/int/map(int, ...)), into s.own_version_numeric.
 void scan_own_version_use(const std::string& rel, const std::string& text, SourceScan& s);
+// Where the build takes its version from setuptools_scm (pyproject's [tool.setuptools_scm], setup.py's
+// use_scm_version or use_pyscaffold, a setup_requires naming setuptools_scm; comment lines skipped) and
+// whether it gives a fallback_version: into s.scm_use and s.scm_fallback.
+void scan_scm_use(const std::string& setup_py, const std::string& pyproject, const std::vector<std::string>& setup_requires,
+                  SourceScan& s);
 // The modules setup.py imports (`import a.b, c`, `from a import b`; comment lines skipped, relative
 // imports not), into s.build_imports.
 void scan_build_imports(const std::string& setup_py, SourceScan& s);

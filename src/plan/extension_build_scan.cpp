@@ -342,4 +342,38 @@ void scan_parent_library(const std::string& parent_cmake, const std::string& set
   }
 }
 
+// pyronn-torch: setup(use_pyscaffold=True) with setup.cfg's setup_requires = pyscaffold>=3.2a0,<3.3a0;
+// PyScaffold 3's keyword hands the version to its vendored setuptools_scm, which reads git.
+void scan_scm_use(const std::string& setup_py, const std::string& pyproject, const std::vector<std::string>& setup_requires,
+                  SourceScan& s) {
+  const std::string code = code_lines(setup_py);
+  static const RE2 setup_kw(R"((?:^|[\s,(])(use_scm_version|use_pyscaffold)\s*=\s*([^\s,)]+))");
+  static const RE2 setup_req(R"(setup_requires\s*=\s*[\[(][^\])]*setuptools[_-]scm)");
+  static const RE2 table(R"((?m)^[ \t]*(\[tool\.setuptools_scm\])[ \t]*(?:#.*)?$)");
+  static const RE2 fallback(R"((?m)^[^#\n]*\bfallback_version\b)");
+  // The line of setup.py that holds `word` outside a comment line (code_lines' offsets are not setup.py's).
+  auto line_of = [&](const std::string& word) {
+    for (std::size_t at = setup_py.find(word); at != std::string::npos; at = setup_py.find(word, at + 1)) {
+      const auto first = setup_py.find_first_not_of(" \t", line_begin(setup_py, at));
+      if (first == std::string::npos || setup_py[first] != '#') return line_at("setup.py", setup_py, at);
+    }
+    return line_at("setup.py", setup_py, 0);
+  };
+  re2::StringPiece in(code), kw, value;
+  if (RE2::PartialMatch(in, setup_kw, &kw, &value) && value != "False" && value != "None") {
+    s.scm_use = line_of(std::string(kw.data(), kw.size()));
+  } else if (RE2::PartialMatch(code, setup_req)) {
+    s.scm_use = line_of("setup_requires");
+  } else if (re2::StringPiece t; RE2::PartialMatch(pyproject, table, &t)) {
+    s.scm_use = line_at("pyproject.toml", pyproject, static_cast<std::size_t>(t.data() - pyproject.data()));
+  } else {
+    for (const auto& r : setup_requires)
+      if (normalize_name(r.substr(0, r.find_first_of("<>=!~;[ "))) == "setuptools-scm") {
+        s.scm_use = "setup.cfg [options] setup_requires: " + r;
+        break;
+      }
+  }
+  s.scm_fallback = !s.scm_use.empty() && (RE2::PartialMatch(pyproject, fallback) || RE2::PartialMatch(code, fallback));
+}
+
 }  // namespace ts::plan

@@ -316,6 +316,13 @@ SourceScan scan_source_dir(const std::string& dir, std::string* error) {
   s.version = FactVersion(version);  // the one parse of what the tree's files say
   s.pyproject_requires = pp ? pp->build_requires : build_requires(pyproject);
   s.setup_requires = cfg.build_requires;
+  scan_scm_use(setup, pyproject, s.setup_requires, s);
+  // setuptools_scm reads the VCS metadata at the tree's top (its default root), else an sdist's PKG-INFO.
+  s.vcs_metadata = fs::exists(root / ".git", ec) || fs::exists(root / ".hg", ec);
+  {
+    static const RE2 pkg_version(R"((?m)^Version:[ \t]*([0-9][0-9A-Za-z.+!\-]*)[ \t]*\r?$)");
+    RE2::PartialMatch(read_text(root / "PKG-INFO", 64 * 1024), pkg_version, &s.pkg_info_version);
+  }
   scan_cmake_build(dir, setup, pp ? pp->build_backend : "", pyproject, s);
   // pyproject's [tool.setuptools] ext-modules (setuptools 74) or a CMake build make compiled code setup.py does not name.
   if (!s.setup_py || !s.cmake_driver.empty() || s.cmake_lists || pyproject.find("ext-modules") != std::string::npos)

@@ -22,6 +22,7 @@
 #include "report/run_text.h"
 #include "run/header_source.h"
 #include "run/lock_hashes.h"
+#include "run/own_cause.h"
 #include "run/pyshim.h"
 #include "run/run_state.h"
 #include "run/stale.h"
@@ -32,6 +33,7 @@
 #include "source/vendored_pybind11.h"
 #include "triage/render.h"
 #include "util/cache_dir.h"
+#include "util/split.h"
 #include "util/fs.h"
 #include "util/utc_time.h"
 
@@ -559,6 +561,15 @@ bool add_own_header_dir(RunState& s, RemedyPlan& rem, const std::map<std::string
   return true;
 }
 
+// torchsmith's own step (repair, verify) refused in its own words, which no signature knows: the run's
+// diagnosis takes the cause its verdicts state, so the summary's cause: line names it (own_cause.h).
+void name_own_refusal(RunState& s, const StepCtx& c, const std::string& log_path) {
+  std::string what = c.kind == StepKind::verify ? failed_checks(s.rec.checks) : "";
+  if (what.empty())
+    if (auto log = s.w.read(log_path)) what = util::join(own_failures(*log), "; ");
+  if (!what.empty()) s.rec.diagnosis = own_cause(c.step.name, what, log_path);
+}
+
 // A failed attempt: a remedy and Ended::retry, or the failure recorded with triage's diagnosis.
 Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const build::StepSpec& spec,
                     const build::RunnerOptions& ro) {
@@ -633,6 +644,7 @@ Ended after_failure(RunState& s, const StepCtx& c, build::StepResult& r, const b
     if (r.diagnosis.root())
       s.say(triage::render_text(r.diagnosis, false, false, "torchsmith diagnose " + report::shell_word(ro.log_path) + " --all"));
   }
+  if (!r.diagnosis.root() && c.self) name_own_refusal(s, c, ro.log_path);
   s.say(c.step.name + " failed: " + c.sr.note + " (log: " + ro.log_path + ")");
   return Ended::failed;
 }
@@ -643,6 +655,7 @@ Ended run_attempt(RunState& s, StepCtx& c, int n) {
   if (auto missing = make_spec(s, c, spec); !missing.empty()) {
     c.sr.status = "failed";
     c.sr.note = "nothing for " + missing + " yet: the step before it produced no wheel";
+    s.rec.diagnosis = own_cause(c.step.name, c.sr.note, "");
     s.say(c.step.name + ": " + c.sr.note);
     return Ended::failed;
   }

@@ -139,7 +139,9 @@ constexpr SwitchRemedy kSwitchRemedies[] = {
                "(TORCHSMITH_REROOT)"},
     {"build.source-name", "TORCHSMITH_SOURCE_NAME",
      "setup.py's missing sources were already looked for under the names beside them: the remedy did not help",
-     "[build.source-name] an extension lists a source the tree lacks: each such source is replaced by the one "
+     "[build.source-name] an extension lists a source the tree lacks: one listed by an absolute path outside the "
+               "tree (the author's machine) is the tree's file at that path's longest tail that names one; else each "
+               "such source is replaced by the one "
                "file beside it with its suffix, listed by no extension, whose name holds every word of the missing "
                "name, where exactly one does, else whose words the missing name holds with one more, where exactly "
                "one does (TORCHSMITH_SOURCE_NAME)"},
@@ -254,6 +256,20 @@ bool build_remedy(const std::string& rule, const triage::Finding& root, const st
     r.env["CMAKE_PREFIX_PATH"] = was.empty() ? prefix : prefix + ":" + was;
     r.reason = "[build.torch-prefix] find_package(Torch) found no TorchConfig.cmake: CMAKE_PREFIX_PATH starts with the "
                "target torch's torch.utils.cmake_prefix_path " + prefix;
+  } else if (rule == "build.scm-version") {
+    // The plan sets it from the source scan; here the scan did not see setuptools_scm (a backend's own use).
+    if (!env_of(env, "SETUPTOOLS_SCM_PRETEND_VERSION").empty()) {
+      r.refused = "SETUPTOOLS_SCM_PRETEND_VERSION is already " + env_of(env, "SETUPTOOLS_SCM_PRETEND_VERSION") +
+                  ": the remedy did not help";
+      return false;
+    }
+    const std::string v = now.version.empty() ? "0.0.0" : now.version;
+    r.env["SETUPTOOLS_SCM_PRETEND_VERSION"] = v;
+    r.kind = "build_remedy";
+    r.reason = root.id + ": [build.scm-version] setuptools_scm found no VCS metadata in the tree: it is given " + v +
+               (now.version.empty() ? " (no version known)" : " (the version asked for)") +
+               " (SETUPTOOLS_SCM_PRETEND_VERSION); the log: " + quoted;
+    return true;
   } else if (rule == "build.header-source") {
     return header_source(root, env, line, quoted, r);
   } else if (rule == "build.own-header-dir") {
@@ -388,7 +404,7 @@ bool switch_host_compiler(const triage::Finding& root, const std::map<std::strin
 
 }  // namespace
 
-Ran ran_of(const plan::Plan& p) { return {plan::parallelism_of(p), p.arch_list, p.cxx_std, p.torch_cmake_prefix}; }
+Ran ran_of(const plan::Plan& p) { return {plan::parallelism_of(p), p.arch_list, p.cxx_std, p.torch_cmake_prefix, p.spec.version}; }
 
 RemedyPlan choose_remedy(const triage::Diagnosis& d, const std::map<std::string, std::string>& env,
                          const Ran& now, const RetryPolicy& policy, int retries_done,

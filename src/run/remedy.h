@@ -28,6 +28,7 @@ struct Ran {
   ArchList arch_list;          // TORCH_CUDA_ARCH_LIST (empty: a CPU build)
   int cxx_std = 0;             // the C++ standard the build helper raises the package's -std to (0: its own)
   std::string torch_cmake_prefix;  // the target torch's torch.utils.cmake_prefix_path ("" = not an extension's)
+  std::string version;             // the package version the plan was asked for ("" = none: NAME==X's X)
 };
 Ran ran_of(const plan::Plan& p);
 

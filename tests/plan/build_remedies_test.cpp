@@ -132,19 +132,20 @@ TEST(BuildRemedies, ASetupPyThatRunsMakeGetsThePlansFlagsThroughWrappers) {
   s.build_tool_calls = {{"make", "setup.py:5: os.system('make -j%d' % os.cpu_count())"}};
   auto r = plan(s, machine("2.14.0+cu130"));
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(env(r.plan, "TORCHSMITH_TOOL_WRAP"), "nvcc g++ gcc c++ cc");
+  EXPECT_EQ(env(r.plan, "TORCHSMITH_TOOL_WRAP"), "nvcc g++ gcc c++ cc make");  // make: its own -j
   EXPECT_EQ(env(r.plan, "TORCHSMITH_ARCH_LIST"), "9.0");
   EXPECT_EQ(env(r.plan, "TORCHSMITH_CXX_STD"), "20");  // torch.toml: 2.14 cxx_standard 20
   EXPECT_EQ(r.plan.cxx_std, 20);
   EXPECT_EQ(env(r.plan, "PYTHONPATH"), "{pyshim}");
   const Decision* d = remedy(r.plan, ext::kToolFlagsRule);
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");
+  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc make");
   EXPECT_NE(d->reason.find("setup.py runs make itself (setup.py:5: os.system('make -j%d' % os.cpu_count()))"),
             std::string::npos) << d->reason;
   EXPECT_NE(d->reason.find("become the plan's 9.0"), std::string::npos) << d->reason;
   EXPECT_NE(d->reason.find("an -std older than C++20"), std::string::npos) << d->reason;
-  EXPECT_NE(render_extension_summary(r).find("build.tool-flags nvcc g++ gcc c++ cc"), std::string::npos);
+  EXPECT_NE(d->reason.find("make's own -j becomes the plan's job count (MAX_JOBS)"), std::string::npos) << d->reason;
+  EXPECT_NE(render_extension_summary(r).find("build.tool-flags nvcc g++ gcc c++ cc make"), std::string::npos);
 
   auto none = plan(cuda_only_scan());
   EXPECT_EQ(env(none.plan, "TORCHSMITH_TOOL_WRAP"), "<unset>");
@@ -155,9 +156,91 @@ TEST(BuildRemedies, ASetupPyThatRunsMakeGetsThePlansFlagsThroughWrappers) {
   cpu_scan.cpp_extension = true;  // a CPU path exists
   auto cpu = plan(cpu_scan, machine("2.14.0+cu130"), /*cpu=*/true);
   ASSERT_TRUE(cpu.ok());
-  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_TOOL_WRAP"), "g++ gcc c++ cc");
+  EXPECT_EQ(env(cpu.plan, "TORCHSMITH_TOOL_WRAP"), "g++ gcc c++ cc make");
   EXPECT_EQ(env(cpu.plan, "TORCHSMITH_ARCH_LIST"), "<unset>");
   EXPECT_EQ(env(cpu.plan, "TORCHSMITH_CXX_STD"), "20");
+}
+
+// pyronn-torch from a source archive: setup(use_pyscaffold=True) asks setuptools_scm, and the tree has
+// no .git: the plan gives the version (a PKG-INFO's first, else 0.0.0), said once with the line. Near
+// misses: a tree with .git, one with a fallback_version, one with no setuptools_scm, and --env's own value.
+TEST(BuildRemedies, SetuptoolsScmWithNoVcsMetadataGetsAVersion) {
+  auto s = cuda_only_scan();
+  s.scm_use = "setup.py:30: setup(use_pyscaffold=True,";
+  auto r = plan(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(env(r.plan, "SETUPTOOLS_SCM_PRETEND_VERSION"), "0.0.0");
+  const Decision* d = remedy(r.plan, ext::kScmVersionRule);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->value, "build.scm-version 0.0.0");
+  EXPECT_NE(d->reason.find("(setup.py:30: setup(use_pyscaffold=True,)"), std::string::npos) << d->reason;
+  EXPECT_NE(render_extension_summary(r).find("build.scm-version 0.0.0"), std::string::npos);
+  auto sdist = s;
+  sdist.pkg_info_version = "0.1.2";
+  EXPECT_EQ(env(plan(sdist).plan, "SETUPTOOLS_SCM_PRETEND_VERSION"), "0.1.2");
+
+  auto git = s, fallback = s;
+  git.vcs_metadata = true;
+  fallback.scm_fallback = true;
+  for (const auto& near : {git, fallback, cuda_only_scan()}) {
+    auto n = plan(near);
+    ASSERT_TRUE(n.ok());
+    EXPECT_EQ(env(n.plan, "SETUPTOOLS_SCM_PRETEND_VERSION"), "<unset>");
+    EXPECT_EQ(remedy(n.plan, ext::kScmVersionRule), nullptr);
+  }
+  auto req = dir_request(s);
+  req.env = {{"SETUPTOOLS_SCM_PRETEND_VERSION", "2.0"}};
+  auto asked = make_extension_plan(req, machine(), test_kb(), recipe_generic("demo-ext"), &test_fixes());
+  ASSERT_TRUE(asked.ok());
+  EXPECT_EQ(env(asked.plan, "SETUPTOOLS_SCM_PRETEND_VERSION"), "2.0");
+  EXPECT_EQ(remedy(asked.plan, ext::kScmVersionRule), nullptr);
+}
+
+// Where the build asks setuptools_scm (pyproject's table, setup.py's keywords, setup_requires), and the
+// tree's .git and PKG-INFO. Near misses: use_scm_version=False, a commented keyword, no table.
+TEST(BuildSwitchScan, SetuptoolsScmUseIsFound) {
+  SourceScan kw;
+  scan_scm_use("from setuptools import setup\n\nsetup(\n    name='x',\n    use_scm_version={'write_to': 'x/_v.py'},\n)\n",
+               "", {}, kw);
+  EXPECT_EQ(kw.scm_use, "setup.py:5: use_scm_version={'write_to': 'x/_v.py'},");
+  EXPECT_FALSE(kw.scm_fallback);
+  SourceScan fb;
+  scan_scm_use("setup(use_scm_version={'fallback_version': '1.0'})\n", "", {}, fb);
+  EXPECT_TRUE(fb.scm_fallback);
+  SourceScan pysc;  // the line named is the code's, not a comment's above it
+  scan_scm_use("# setup(use_pyscaffold=True) once git is there\nif __name__ == '__main__':\n    setup(use_pyscaffold=True,\n",
+               "", {}, pysc);
+  EXPECT_EQ(pysc.scm_use, "setup.py:3: setup(use_pyscaffold=True,");
+  SourceScan table;
+  scan_scm_use("", "[build-system]\nrequires = ['setuptools', 'setuptools_scm[toml]>=6.2']\n\n[tool.setuptools_scm]\n"
+               "fallback_version = '0.0.1'\n", {}, table);
+  EXPECT_EQ(table.scm_use, "pyproject.toml:4: [tool.setuptools_scm]");
+  EXPECT_TRUE(table.scm_fallback);
+  SourceScan req;
+  scan_scm_use("setup(setup_requires=['setuptools_scm'], version='1')\n", "", {}, req);
+  EXPECT_EQ(req.scm_use, "setup.py:1: setup(setup_requires=['setuptools_scm'], version='1')");
+  SourceScan cfg;
+  scan_scm_use("setup()\n", "", {"setuptools-scm>=3"}, cfg);
+  EXPECT_EQ(cfg.scm_use, "setup.cfg [options] setup_requires: setuptools-scm>=3");
+
+  SourceScan off;
+  scan_scm_use("# setup(use_scm_version=True)\nsetup(use_scm_version=False, setup_requires=['numpy'])\n",
+               "[tool.setuptools]\n", {"pyscaffold"}, off);
+  EXPECT_EQ(off.scm_use, "");
+  EXPECT_FALSE(off.scm_fallback);
+}
+
+TEST(BuildSwitchScan, SetuptoolsScmTreeMetadataIsRead) {
+  testkit::TempDir dir;
+  std::ofstream(dir / "setup.py") << "from setuptools import setup\nsetup(use_scm_version=True)\n";
+  std::ofstream(dir / "PKG-INFO") << "Metadata-Version: 2.1\nName: x\nVersion: 0.3.1\n";
+  std::string err;
+  auto s = scan_source_dir(dir.path(), &err);
+  EXPECT_EQ(s.scm_use, "setup.py:2: setup(use_scm_version=True)");
+  EXPECT_EQ(s.pkg_info_version, "0.3.1");
+  EXPECT_FALSE(s.vcs_metadata);
+  std::filesystem::create_directory(dir / ".git");
+  EXPECT_TRUE(scan_source_dir(dir.path(), &err).vcs_metadata);
 }
 
 // Its own -std in setup.py (build.cxx-std) and its make: the standard is set once, by the first.
@@ -171,8 +254,9 @@ TEST(BuildRemedies, ToolFlagsKeepTheStandardBuildCxxStdSet) {
   ASSERT_NE(remedy(r.plan, ext::kCxxStdRule), nullptr);
   const Decision* d = remedy(r.plan, ext::kToolFlagsRule);
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");
+  EXPECT_EQ(d->value, "build.tool-flags nvcc g++ gcc c++ cc");  // no make of its own: no make wrapper
   EXPECT_NE(d->reason.find("an -std older than C++17"), std::string::npos) << d->reason;
+  EXPECT_EQ(d->reason.find("make's own -j"), std::string::npos) << d->reason;
 }
 
 // equi-pose's models/setup.py imports CUDAExtension and builds none (a pure vgtk wheel) while the

@@ -22,6 +22,7 @@ struct Scripted {
   std::string report_json;    // written to the path after --report, when given
   triage::Diagnosis diagnosis;
   std::map<std::string, std::string> writes;  // files the step leaves, path -> bytes (FakeWorld only)
+  std::string log;  // what the step prints into its log ("fake NAME" when empty)
 };
 
 // The next scripted result for a step (success when its queue is empty), taken off the queue.
@@ -63,7 +64,7 @@ class FakeStepRunner final : public StepRunner {
   build::StepResult run(const build::StepSpec& spec, const build::RunnerOptions& o) override {
     calls.push_back(spec);
     Scripted s = take_scripted(script, spec.name);
-    if (!o.log_path.empty()) std::ofstream(o.log_path) << "fake " << spec.name << "\n";
+    if (!o.log_path.empty()) std::ofstream(o.log_path) << (s.log.empty() ? "fake " + spec.name + "\n" : s.log);
     if (const std::string* report = report_path(spec); report && !s.report_json.empty()) std::ofstream(*report) << s.report_json;
     return scripted_result(s, cancel_flag);
   }

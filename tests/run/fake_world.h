@@ -129,7 +129,7 @@ class FakeWorld final : public World {
     }
     clock += step_seconds;
     if (killed_in.count(spec.name)) throw Killed{};
-    if (!o.log_path.empty()) write(o.log_path, "fake " + spec.name + "\n");
+    if (!o.log_path.empty()) write(o.log_path, s.log.empty() ? "fake " + spec.name + "\n" : s.log);
     for (const auto& [path, bytes] : s.writes) make_dirs(parent(path)), write(path, bytes);
     if (const std::string* report = report_path(spec); report && !s.report_json.empty()) write(*report, s.report_json);
     return scripted_result(s, cancel_flag);

@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_step_runner.h"
+#include "report/run_text.h"
 #include "run/journal.h"
+#include "run/own_cause.h"
 #include "testkit/temp_dir.h"
 #include "util/fs.h"
 
@@ -124,6 +126,65 @@ TEST(Pipeline, AVerifyFailureReachesTheSummaryFromItsJson) {
   auto run_json = util::read_file(r.run_dir + "/run.json");
   ASSERT_TRUE(run_json.has_value());
   EXPECT_NE(run_json->find("No module named simple_knn"), std::string::npos);
+}
+
+std::string root_id(const BuildOutcome& r) {
+  const auto& d = r.record.diagnosis;
+  return d.is_object() && d.contains("root_cause") && d["root_cause"].is_object() ? d["root_cause"].value("id", "") : "";
+}
+
+// repair refuses a wheel with no compiled code under a CUDA plan in its own words, which no signature
+// knows: the run's cause: line names that refusal, not the closing "output: not written" line.
+TEST(Pipeline, ARepairRefusalIsTheRunsCause) {
+  Fixture f;
+  f.fake.script["package"].push_back(
+      {.exit_code = 1,
+       .log = "pass  wheel     x-0.1-py3-none-any.whl: 5 files, x-0.1.dist-info\n"
+              "FAIL  extension x-0.1-py3-none-any.whl holds no compiled extension, but the plan builds CUDA code "
+              "(CUDA 13.0, arches 8.6): the build compiled none of it\n"
+              "FAIL  output    not written: a check failed\nrepair failed: no wheel written\n"});
+  BuildOutcome r = run_build(six_steps(), f.opts());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(root_id(r), "PACKAGE_REFUSED");
+  const std::string text = report::render_run_text(r.record, report::Style{}, {});
+  EXPECT_NE(text.find("cause: PACKAGE_REFUSED: torchsmith's package step refused: extension: x-0.1-py3-none-any.whl "
+                      "holds no compiled extension, but the plan builds CUDA code"),
+            std::string::npos) << text;
+  EXPECT_EQ(text.find("not written: a check failed"), std::string::npos) << text;
+}
+
+// A refusal before any check (repair's bad input, on stderr into the log) is named the same way.
+TEST(Pipeline, ARepairErrorIsTheRunsCause) {
+  Fixture f;
+  f.fake.script["package"].push_back({.exit_code = 2, .log = "torchsmith repair: x.whl: not a wheel (no .dist-info)\n"});
+  BuildOutcome r = run_build(six_steps(), f.opts());
+  EXPECT_EQ(root_id(r), "PACKAGE_REFUSED");
+  EXPECT_NE(r.record.diagnosis["root_cause"].value("cause", "").find("x.whl: not a wheel"), std::string::npos);
+}
+
+// verify's failed checks, from its JSON, are the cause when its log names nothing triage knows.
+TEST(Pipeline, AVerifyRefusalIsTheRunsCause) {
+  Fixture f;
+  nlohmann::json report = {{"verdicts",
+                            {{{"check", "cuda-code"}, {"outcome", "fail"},
+                              {"detail", "the plan builds CUDA code and _C.so holds none"}, {"file", "x.whl"}}}}};
+  f.fake.script["verify"].push_back({.exit_code = 1, .report_json = report.dump()});
+  BuildOutcome r = run_build(six_steps(), f.opts());
+  EXPECT_EQ(root_id(r), "VERIFY_REFUSED");
+  EXPECT_NE(report::render_run_text(r.record, report::Style{}, {}).find("x.whl: cuda-code (the plan builds CUDA code"),
+            std::string::npos);
+}
+
+// Near misses: another program's failed step whose log holds a FAIL line is triage's (no cause of
+// torchsmith's made up), and a torchsmith step whose log and report state no failure gets none.
+TEST(Pipeline, NoOwnCauseForAnotherProgramOrAnUnstatedFailure) {
+  Fixture f;
+  f.fake.script["build"].push_back({.exit_code = 1, .log = "FAIL  test_ops  3 of 10\n"});
+  EXPECT_EQ(root_id(run_build(six_steps(), f.opts())), "");
+  Fixture g;
+  g.fake.script["verify"].push_back({.exit_code = 3});
+  EXPECT_EQ(root_id(run_build(six_steps(), g.opts())), "");
+  EXPECT_TRUE(own_failures("pass  wheel x.whl\nok    abi cxx11\nFAILED: build.ninja\n").empty());
 }
 
 TEST(Pipeline, AVerifyFailureWithoutItsJsonSaysTheExitCode) {

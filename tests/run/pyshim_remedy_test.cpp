@@ -290,6 +290,24 @@ TEST_F(PyshimRemedy, ToolFlagsRaiseTheMakefilesStd) {
   EXPECT_EQ(newer.value, "2020\n");
 }
 
+// The Makefile's $(CXX) from the environment, the plan's absolute path (make runs it with no PATH lookup),
+// and make's own -j8: through the wrappers the compile against torch's headers is raised and make runs
+// the plan's MAX_JOBS. Near miss: the same environment with no TORCHSMITH_TOOL_WRAP stops on the standard.
+TEST_F(PyshimRemedy, ToolFlagsReachTheEnvironmentsCompilerAndMakesJobs) {
+  std::map<std::string, std::string> env = {{"CXX", "/usr/bin/g++"}, {"TORCHSMITH_CXX_STD", "17"}, {"MAX_JOBS", "2"}};
+  Built plain = build("make_flags", "env-plain", env);
+  EXPECT_FALSE(plain.run.ok());
+  EXPECT_NE((plain.run.out + plain.run.err).find("C++17 or later compatible compiler is required"), std::string::npos)
+      << plain.run.out << plain.run.err;
+  env["TORCHSMITH_TOOL_WRAP"] = "g++ gcc c++ cc make";
+  Built b = build("make_flags", "env", env);
+  ASSERT_TRUE(b.run.ok()) << b.run.out << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.tool-flags] $CXX: /usr/bin/g++ runs through its wrapper"), std::string::npos) << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.tool-flags] make: -j8 -> -j2, the plan's jobs (MAX_JOBS)"), std::string::npos) << b.run.err;
+  EXPECT_NE(b.run.err.find("[build.tool-flags] /usr/bin/g++: -std=c++11 -> -std=c++17"), std::string::npos) << b.run.err;
+  EXPECT_EQ(b.value, "2017\n");
+}
+
 TEST_F(PyshimRemedy, ToolFlagsGiveTheMakefilesNvccThePlansArches) {
   if (!fs::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no CUDA toolkit at /usr/local/cuda";
   const char* path = std::getenv("PATH");
@@ -591,6 +609,73 @@ TEST(PyshimRemedyRules, ToolFlagRewrites) {
             "['-std=c++17', '-gencode', 'x', '-isystem', '/v/torch/include', '-c', 'x.cpp']\n"
             "['-std=c++20', '-I/v/torch/include', '-c', 'x.cpp']\n"
             "['-std=c++11', '-Iinclude', '-c', 'x.cpp']\n");
+}
+
+// build.tool-flags' make: its own -j (each spelling, unlimited too) becomes the plan's MAX_JOBS; near
+// misses: a make with no -j, a -j in a file name or a variable, and no MAX_JOBS known are left alone.
+TEST(PyshimRemedyRules, MakesOwnJobsBecomeThePlans) {
+  std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
+  std::string code =
+      "import importlib.util as u\n"
+      "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
+      "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
+      "print(m._tool_args('make', ['-j16', 'all'], '8.6', 17, 2))\n"
+      "print(m._tool_args('/usr/bin/make', ['-C', 'src', '-j', '8'], '', 0, 2))\n"
+      "print(m._tool_args('gmake', ['-j', 'install'], '', 0, 3))\n"
+      "print(m._tool_args('make', ['--jobs=32'], '', 0, 2)[0], m._tool_args('make', ['--jobs', '4', 'x'], '', 0, 2)[0])\n"
+      "print(m._tool_args('make', ['all'], '8.6', 17, 2))\n"
+      "print(m._tool_args('make', ['-f', 'Makefile.-j8', 'J=-j8', '-std=c++14'], '8.6', 17, 2))\n"
+      "print(m._tool_args('make', ['-j8'], '', 0, 0))\n";
+  auto r = util::run({"/usr/bin/python3", "-c", code}, {std::chrono::seconds(60)});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out,
+            "(['-j2', 'all'], [\"-j16 -> -j2, the plan's jobs (MAX_JOBS)\"])\n"
+            "(['-j2', '-C', 'src'], [\"-j 8 -> -j2, the plan's jobs (MAX_JOBS)\"])\n"
+            "(['-j3', 'install'], [\"-j -> -j3, the plan's jobs (MAX_JOBS)\"])\n"
+            "['-j2'] ['-j2', 'x']\n"
+            "(['all'], [])\n"
+            "(['-f', 'Makefile.-j8', 'J=-j8', '-std=c++14'], [])\n"
+            "(['-j8'], [])\n");
+}
+
+// A Makefile's $(CXX)/$(CC)/$(NVCC) from the environment is the plan's absolute path, which make runs with
+// no PATH lookup: each such variable naming a wrapped tool points at a wrapper (under the tool's own name)
+// that runs that very path. Near misses: a variable naming a tool not wrapped, one of two words (a
+// launcher), a bare name (found on PATH anyway) and no TORCHSMITH_TOOL_WRAP are left as they are.
+TEST(PyshimRemedyRules, TheEnvironmentsCompilersRunThroughTheWrappers) {
+  testkit::TempDir dir{"ts-envtools"};
+  std::string shim = std::string(TS_SOURCE_DIR) + "/src/run/pyshim/sitecustomize.py";
+  std::string code =
+      "import importlib.util as u, os, subprocess\n"
+      "spec = u.spec_from_file_location('ts_shim', '" + shim + "')\n"
+      "m = u.module_from_spec(spec); spec.loader.exec_module(m)\n"
+      "m._tools_dir = lambda: '" + dir.path() + "/tools'\n"
+      "m._say = lambda s: None\n"
+      "os.environ.update(dict(a.split('=', 1) for a in os.environ.get('TEST_ENV', '').split('|') if a))\n"
+      "m._wrap_tools()\n"
+      "for v in ('CC', 'CXX', 'NVCC', 'LD'):\n"
+      "    print(v, os.environ.get(v, '').replace('" + dir.path() + "', 'D'))\n"
+      "print(subprocess.run([os.environ['CXX'], '-std=c++14', '-I/v/torch/include', '-c', 'x.cpp'],"
+      " capture_output=True, text=True).stdout.strip().replace('" + dir.path() + "', 'D'))\n";
+  // The environment's compiler: a script that prints what it is given (no compiler runs here).
+  fs::create_directories(dir / "bin");
+  std::ofstream(dir / "bin/g++") << "#!/bin/sh\necho \"$0 $@\"\n";
+  fs::permissions(dir / "bin/g++", fs::perms::owner_all);
+  const std::string cxx = dir / "bin/g++";
+  util::RunOptions o;
+  o.timeout = std::chrono::seconds(60);
+  // Set after the module is loaded: loading it with TORCHSMITH_TOOL_WRAP set would wrap in its own folder.
+  o.extra_env = {{"TEST_ENV", "TORCHSMITH_TOOL_WRAP=g++ gcc c++ cc|TORCHSMITH_CXX_STD=20|CXX=" + cxx + "|"
+                              "CC=ccache /usr/bin/gcc|NVCC=/usr/local/cuda/bin/nvcc|LD=/usr/bin/g++"}};
+  auto r = util::run({"/usr/bin/python3", "-c", code}, o);
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out, "CC ccache /usr/bin/gcc\nCXX D/tools/CXX/g++\nNVCC /usr/local/cuda/bin/nvcc\nLD /usr/bin/g++\n"
+                   "D/bin/g++ -std=c++20 -I/v/torch/include -c x.cpp\n");
+  o.extra_env = {{"TEST_ENV", "CXX=" + cxx}};
+  auto off = util::run({"/usr/bin/python3", "-c", code}, o);
+  ASSERT_TRUE(off.ok()) << off.err;
+  EXPECT_NE(off.out.find("\nCXX D/bin/g++\n"), std::string::npos) << off.out;
+  EXPECT_NE(off.out.find("D/bin/g++ -std=c++14 -I/v/torch/include -c x.cpp"), std::string::npos) << off.out;
 }
 
 // Vox-Fusion's marching_cubes: the helper's absolute -I (or any path) held 'marching', so torch's

@@ -355,6 +355,29 @@ TEST(Remedy, NoLtoTurnsLinkTimeOptimisationOffOnce) {
 // shocc on the GPU machine: setup.py's own cmake call found no TorchConfig.cmake. Live, the retry's
 // CMAKE_PREFIX_PATH starts with the plan's torch.utils.cmake_prefix_path (a value there stays after it),
 // reconfigured; near misses: already first is refused, a plan with no torch prefix is refused.
+// A source archive whose build asks setuptools_scm for its version, unseen by the scan (a backend's own
+// use): the retry gives the version asked for, else 0.0.0. Near misses: the variable already set (by the
+// plan's scan or an earlier retry) is refused; outside a build step it is refused.
+TEST(Remedy, ScmVersionGivesTheVersionAskedForOnce) {
+  BuildDiag g("SETUPTOOLS_SCM_NO_VERSION", "build.scm-version",
+              "LookupError: setuptools-scm was unable to detect version for /tmp/out/src.");
+  Ran now;
+  now.version = "0.1.2";
+  auto r = choose_remedy(g.d, {}, now, {}, 0, ArchList{}, true);
+  ASSERT_TRUE(r.retry) << r.refused;
+  EXPECT_EQ(r.kind, "build_remedy");
+  EXPECT_EQ(r.env.at("SETUPTOOLS_SCM_PRETEND_VERSION"), "0.1.2");
+  EXPECT_NE(r.reason.find("SETUPTOOLS_SCM_NO_VERSION: [build.scm-version]"), std::string::npos) << r.reason;
+  EXPECT_EQ(choose_remedy(g.d, {}, Ran{}, {}, 0, ArchList{}, true).env.at("SETUPTOOLS_SCM_PRETEND_VERSION"), "0.0.0");
+  auto again = choose_remedy(g.d, {{"SETUPTOOLS_SCM_PRETEND_VERSION", "0.1.2"}}, now, {}, 1, ArchList{}, true);
+  EXPECT_FALSE(again.retry);
+  EXPECT_NE(again.refused.find("already 0.1.2"), std::string::npos) << again.refused;
+  EXPECT_FALSE(choose_remedy(g.d, {}, now, {}, 0, ArchList{}, false).retry);
+  plan::Plan p;
+  p.spec.version = "0.1.2";
+  EXPECT_EQ(ran_of(p).version, "0.1.2");
+}
+
 TEST(Remedy, TorchPrefixPutsTheTargetTorchFirstOnce) {
   BuildDiag g("TORCHCONFIG_NOT_FOUND", "build.torch-prefix",
               "  Could not find a package configuration file provided by \"Torch\" with any of");

@@ -96,6 +96,36 @@ TEST_F(SourceName, TheOneFileBesideItWithItsWordsAndSuffixAndOnlyThat) {
                        "left as it is"), std::string::npos) << r.err;
 }
 
+// ml3d_msn's MDS/setup.py lists its sources by absolute paths of the author's machine
+// ('/content/ml3d_msn/MDS/MDS.cpp'): each is this tree's file at the longest tail of that path that
+// names one. Near misses: a foreign path whose tails name nothing here, an absolute path inside the tree
+// (left to the renamed-source rule), and one outside it that exists are left as they are.
+constexpr const char* kForeignPy = R"PY(import os, types, sitecustomize as s
+E = types.SimpleNamespace
+here = os.getcwd()
+exts = [E(name="MDS", sources=["/content/ml3d_msn/MDS/MDS_cuda.cu", "/content/ml3d_msn/MDS/src/k.cu"]),
+        E(name="gone", sources=["/home/me/proj/absent.cu"]),
+        E(name="inside", sources=[here + "/src/nothere.cu"]),
+        E(name="there", sources=["/dev/null"])]
+s._take_foreign_sources(exts, here)
+for e in exts:
+    print(e.name, " ".join(x.replace(here, "HERE") for x in e.sources))
+)PY";
+
+TEST_F(SourceName, AnAbsolutePathOfTheAuthorsMachineIsTheTreesFileAtItsTail) {
+  if (!util::run({"python3", "-c", "pass"}).ok()) GTEST_SKIP() << "no python3";
+  touch("MDS_cuda.cu");
+  touch("src/k.cu");
+  touch("foreign.py", kForeignPy);
+  auto r = python("python3", {"foreign.py"}, false);
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out, "MDS HERE/MDS_cuda.cu HERE/src/k.cu\ngone /home/me/proj/absent.cu\ninside HERE/src/nothere.cu\n"
+                   "there /dev/null\n");
+  EXPECT_NE(r.err.find("[build.source-name] MDS: /content/ml3d_msn/MDS/MDS_cuda.cu, a listed source outside this tree "
+                       "(a path of the author's machine), does not exist; MDS_cuda.cu, this tree's file at the same "
+                       "path's tail, built in its place"), std::string::npos) << r.err;
+}
+
 // The build: without the remedy the compile stops on the missing source, in a wording triage names
 // EXTENSION_SOURCE_MISSING; with it the extension builds from the renamed file and answers.
 TEST_F(SourceName, APackageListingARenamedSourceBuildsWithTheRemedy) {

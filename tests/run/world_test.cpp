@@ -269,6 +269,10 @@ TEST_F(InMemoryRun, TheWheelPlaceholdersNameTheNewestWheelAStepLeftAndTheArtifac
   EXPECT_EQ(world.names(), (std::vector<std::string>{"fetch", "fix", "configure", "build"}));
   EXPECT_NE(none.record.steps.back().note.find("nothing for {built_wheel} yet"), std::string::npos)
       << none.record.steps.back().note;
+  // The run's cause: line names it too.
+  ASSERT_TRUE(none.record.diagnosis.is_object());
+  EXPECT_EQ(none.record.diagnosis["root_cause"].value("id", ""), "PACKAGE_REFUSED");
+  EXPECT_NE(none.record.diagnosis["root_cause"].value("cause", "").find("nothing for {built_wheel} yet"), std::string::npos);
 }
 
 TEST_F(InMemoryRun, ATreeHeldByAnotherRunIsRefusedAndNothingIsWritten) {

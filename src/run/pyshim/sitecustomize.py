@@ -439,7 +439,10 @@ def _guard_arch_check(cpp_extension):
 # g++ as written. Wrappers named as the tools (TORCHSMITH_TOOL_WRAP="nvcc g++ gcc c++ cc"), first on PATH
 # in this build only, run this file as a program: the plan's arches (TORCHSMITH_ARCH_LIST) replace the
 # command's arch flags, an older -std becomes TORCHSMITH_CXX_STD where the compile names torch's include
-# directory, and the next program of that name on PATH runs with the rest as written.
+# directory, and the next program of that name on PATH runs with the rest as written. make and gmake
+# (wrapped where setup.py runs them) run the plan's MAX_JOBS jobs in place of the -j setup.py passes. A
+# Makefile that takes its compiler from $(CC)/$(CXX)/$(NVCC) runs the environment's value, the plan's
+# absolute path, with no PATH lookup: each such variable naming a wrapped tool points at a wrapper too.
 
 def _tool_names():
     return os.environ.get("TORCHSMITH_TOOL_WRAP", "").split()
@@ -451,7 +454,6 @@ def _tools_dir():
 
 def _wrap_tools():
     import shlex
-    import tempfile
 
     d = _tools_dir()
     path = os.environ.get("PATH", "")
@@ -462,22 +464,72 @@ def _wrap_tools():
     for name in _tool_names():
         text = ("#!/bin/sh\n# torchsmith's build.tool-flags wrapper (src/run/pyshim/sitecustomize.py)\n"
                 "exec %s -S -E %s %s \"$@\"\n" % (shlex.quote(sys.executable), shlex.quote(me), shlex.quote(name)))
-        target = os.path.join(d, name)
-        try:
-            with open(target) as f:
-                if f.read() == text:
-                    continue
-        except OSError:
-            pass
-        fd, tmp = tempfile.mkstemp(dir=d, prefix="." + name + ".")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, target)
+        _write_wrapper(os.path.join(d, name), text)
+    for var, target in _env_tool_wrappers(d, me):
+        _say("[build.tool-flags] $%s: %s runs through its wrapper %s (TORCHSMITH_TOOL_WRAP)"
+             % (var, os.environ[var], target))
+        os.environ[var] = target
     os.environ["PATH"] = os.pathsep.join([d] + [p for p in path.split(os.pathsep) if p != d])
     _say("[build.tool-flags] %s first on PATH in this build: arch flags become %s, an older -std C++%s "
          "(TORCHSMITH_TOOL_WRAP)" % (", ".join(_tool_names()), _planned_arches() or "(kept)",
                                      os.environ.get("TORCHSMITH_CXX_STD") or " (kept)"))
+
+
+def _write_wrapper(target, text):
+    import tempfile
+    try:
+        with open(target) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix="." + os.path.basename(target) + ".")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o755)
+    os.replace(tmp, target)
+
+
+def _env_tool_wrappers(d, me):
+    # (variable, wrapper) for each of CC/CXX/NVCC whose value is one path to a wrapped tool; the wrapper,
+    # in tools/VAR/ under the tool's own name (torch's compiler check reads the name), runs that path.
+    import shlex
+    out = []
+    names = set(_tool_names())
+    for var in ("CC", "CXX", "NVCC"):
+        words = os.environ.get(var, "").split()
+        if len(words) != 1 or not os.path.isabs(words[0]) or os.path.basename(words[0]) not in names:
+            continue
+        if os.path.realpath(os.path.dirname(os.path.dirname(words[0]))) == os.path.realpath(d):
+            continue  # already one of these wrappers
+        sub = os.path.join(d, var)
+        os.makedirs(sub, exist_ok=True)
+        target = os.path.join(sub, os.path.basename(words[0]))
+        _write_wrapper(target, "#!/bin/sh\n# torchsmith's build.tool-flags wrapper of $%s (src/run/pyshim/sitecustomize.py)\n"
+                               "exec %s -S -E %s %s \"$@\"\n" % (var, shlex.quote(sys.executable), shlex.quote(me),
+                                                               shlex.quote(words[0])))
+        out.append((var, target))
+    return out
+
+
+def _make_jobs(args, jobs):
+    # make's own -j/-jN/-j N/--jobs[=N] become -j<jobs>; a make with none keeps running one job at a time.
+    out, dropped, i = [], [], 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-j", "--jobs"):
+            dropped.append(a)
+            if i + 1 < len(args) and args[i + 1].isdigit():
+                dropped.append(args[i + 1])
+                i += 1
+        elif (a.startswith("-j") and a[2:].isdigit()) or (a.startswith("--jobs=") and a[7:].isdigit()):
+            dropped.append(a)
+        else:
+            out.append(a)
+        i += 1
+    if not dropped:
+        return args, []
+    return ["-j%d" % jobs] + out, dropped
 
 
 def _gencode(arches):
@@ -495,9 +547,15 @@ def _gencode(arches):
     return out
 
 
-def _tool_args(name, args, arches, need):
+def _tool_args(name, args, arches, need, jobs=0):
     # The command line the wrapper runs, and what it changed (one entry each).
     said = []
+    if os.path.basename(name) in ("make", "gmake"):
+        if jobs > 0:
+            args, dropped = _make_jobs(args, jobs)
+            if dropped:
+                said.append("%s -> -j%d, the plan's jobs (MAX_JOBS)" % (" ".join(dropped), jobs))
+        return args, said
     if os.path.basename(name).startswith("nvcc") and arches:
         kept, dropped = _drop_arch_flags(args)
         compiles = any(a in ("-c", "--compile", "-dc", "--device-c") for a in args) and any(
@@ -527,11 +585,12 @@ def _next_on_path(name):
 
 def _run_tool(argv):
     name, args = argv[0], argv[1:]
-    real = _next_on_path(name)
+    # An absolute name is the program a $CC/$CXX/$NVCC wrapper stands for; a bare one is looked up on PATH.
+    real = name if os.path.isabs(name) and os.access(name, os.X_OK) else _next_on_path(name)
     if not real:
         sys.stderr.write("torchsmith: [build.tool-flags] no %s on PATH but the wrapper\n" % name)
         sys.exit(127)
-    args, said = _tool_args(name, args, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0))
+    args, said = _tool_args(name, args, _planned_arches(), _env_int("TORCHSMITH_CXX_STD", 0), _env_int("MAX_JOBS", 0))
     if said:
         _say("[build.tool-flags] %s: %s (TORCHSMITH_TOOL_WRAP)" % (name, "; ".join(said)))
     os.execv(real, [real] + args)
@@ -1571,6 +1630,35 @@ def _name_tokens(stem):
     return [t for t in stem.replace("-", "_").split("_") if t]
 
 
+def _tree_path_of_foreign(src, base):
+    # ml3d_msn's MDS/setup.py lists '/content/ml3d_msn/MDS/MDS.cpp', a path of the author's machine: the
+    # longest tail of it that names a file under base (ml3d_msn/MDS/MDS.cpp, MDS/MDS.cpp, then MDS.cpp
+    # beside setup.py), else None.
+    parts = os.path.normpath(src).split(os.sep)[1:]
+    for k in range(len(parts)):
+        cand = os.path.join(base, *parts[k:])
+        if os.path.isfile(cand):
+            return cand
+    return None
+
+
+def _take_foreign_sources(exts, base):
+    # Absolute sources outside the tree that do not exist: the tree's file the same tail names.
+    for ext in exts:
+        vals = list(getattr(ext, "sources", None) or [])
+        for i, src in enumerate(vals):
+            if (not isinstance(src, str) or not os.path.isabs(src) or os.path.exists(src)
+                    or not os.path.relpath(src, base).startswith("..")):
+                continue
+            new = _tree_path_of_foreign(src, base)
+            if new:
+                vals[i] = new
+                _say("[build.source-name] %s: %s, a listed source outside this tree (a path of the author's "
+                     "machine), does not exist; %s, this tree's file at the same path's tail, built in its place "
+                     "(TORCHSMITH_SOURCE_NAME)" % (ext.name, src, os.path.relpath(new, base)))
+        ext.sources = vals
+
+
 def _rename_missing_sources(exts, base):
     # A source renamed in the tree and not in setup.py (gauss_psf_kernel.cu listed, gauss_psf_cuda_kernel.cu
     # there): the one file beside it with its suffix, listed by no extension, whose stem holds each of its
@@ -1693,6 +1781,7 @@ def _patch(build_ext_cls):
         if _reroot():
             _reroot_ext(exts, os.getcwd())
         if _source_name_wanted():
+            _take_foreign_sources(exts, os.getcwd())
             _rename_missing_sources(exts, os.getcwd())
         base = os.getcwd() if os.environ.get("TORCHSMITH_ABS_INCLUDE") == "1" else None
         if _planned_arches() or _env_int("TORCHSMITH_CXX_STD", 0) or base:
