@@ -386,6 +386,15 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"port.dispatch-type", "AT_DISPATCH_FLOATING_TYPES(grads[0].type(), \"g\", [&] {\n",
              "AT_DISPATCH_FLOATING_TYPES(grads[0].scalar_type(), \"g\", [&] {\n"},
         Case{"port.dispatch-type", "auto t = input.type();\n", "auto t = input.type();\n"},
+        // OpenBCSim's axpy_cuda.cpp, GNU style: a space before each call's parentheses is the same call.
+        Case{"port.dispatch-type", "AT_DISPATCH_FLOATING_TYPES (x.type (), \"axpy.run\",\n",
+             "AT_DISPATCH_FLOATING_TYPES (x.scalar_type(), \"axpy.run\",\n"},
+        Case{"port.dispatch-type", "auto t = input.type ();\nAT_DISPATCH_FLOATING_TYPES (t, \"f\", [&] {});\n",
+             "auto t = input.type ();\nAT_DISPATCH_FLOATING_TYPES (t, \"f\", [&] {});\n"},
+        Case{"port.type-is-cuda", "#define CHECK_CUDA(x) AT_ASSERT (x.type ().is_cuda (), #x \" must be a CUDA tensor\")\n",
+             "#define CHECK_CUDA(x) AT_ASSERT (x.is_cuda(), #x \" must be a CUDA tensor\")\n"},
+        Case{"port.type-is-cuda", "x.type ().backend ()\n", "x.type ().backend ()\n"},
+        Case{"port.type-scalar-type", "if (x.type ().scalarType () == at::kHalf)\n", "if (x.scalar_type() == at::kHalf)\n"},
         Case{"port.type-is-cuda", "AT_ASSERTM(x.type().is_cuda(), \"x\");\n", "AT_ASSERTM(x.is_cuda(), \"x\");\n"},
         Case{"port.type-scalar-type", "if (x.type().scalarType() == at::kHalf)\n", "if (x.scalar_type() == at::kHalf)\n"},
         // torch-unique's kernel (nvcc: no "at::zeros" for (at::DeprecatedTypeProperties, {...})).
@@ -1732,6 +1741,24 @@ TEST(PortAtAssertSemicolon, AStatementWithoutSemicolonGetsOneNearMissesStay) {
   const std::string kept = "  AT_ASSERTM(x.is_cuda(), \"x\");\n  AT_ASSERT(x.dim() == 4) // 4d\n"
                            "  if (a) AT_ASSERT(b)\n  MY_AT_ASSERT(c)\n";
   EXPECT_EQ(port_one("port.at-assert-semicolon", kept), kept);
+}
+
+// OpenBCSim's axpy_cuda.cpp: a macro whose whole body is an AT_ASSERT, used with no `;` as the last statement
+// of a do/while(false) block (the old AT_ASSERT was an if block), gets the `;` in its body; a body that has
+// its `;`, goes on past the call, carries a comment or continues on the next line, a macro that is not
+// AT_ASSERT, an object-like macro and a plain call are left alone.
+TEST(PortAtAssertMacroSemicolon, AMacroWhoseBodyIsAnAtAssertGetsItsSemicolonNearMissesStay) {
+  const std::string defs = "#define CHECK_CUDA(x) AT_ASSERT (x.is_cuda (), #x \" must be a CUDA tensor\")\n"
+                           "#define CHECK_CONTIGUOUS(x) AT_ASSERTM(x.is_contiguous(), #x \" must be contiguous\")\n"
+                           "#define CHECK_INPUT(x) \\\n  do { CHECK_CUDA (x); CHECK_CONTIGUOUS (x) } while (false)\n";
+  EXPECT_EQ(port_one("port.at-assert-macro-semicolon", defs),
+            "#define CHECK_CUDA(x) AT_ASSERT (x.is_cuda (), #x \" must be a CUDA tensor\");\n"
+            "#define CHECK_CONTIGUOUS(x) AT_ASSERTM(x.is_contiguous(), #x \" must be contiguous\");\n"
+            "#define CHECK_INPUT(x) \\\n  do { CHECK_CUDA (x); CHECK_CONTIGUOUS (x) } while (false)\n");
+  const std::string kept = "#define A(x) AT_ASSERT(x);\n#define B(x) AT_ASSERT(x) // b\n"
+                           "#define C(x) AT_ASSERT(x); g(x)\n#define D(x) AT_ASSERT(x) \\\n  ;\n"
+                           "#define E(x) TORCH_CHECK(x, \"e\")\n#define F AT_ASSERT(f)\n  AT_ASSERT(y);\n";
+  EXPECT_EQ(port_one("port.at-assert-macro-semicolon", kept), kept);
 }
 
 }  // namespace
