@@ -148,7 +148,12 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "loader", "import", R"(\bDLL load failed(?::| while importing | with error code ))"},
     {Marker::failure_line, "loader", "import",
      R"(\bCould not find module '[^']+'(?: \(or one of its dependencies\)|\. Try using the full path))"},
-    {Marker::failure_line, "loader", "runtime", R"(: error while loading shared libraries: )"},
+    // glibc's loader (elf/dl-load.c): "PROG: error while loading shared libraries: LIB: REASON", quoted with or
+    // without the program. A library it could not open has one cause, whatever LIB is spelled: it is not on
+    // the loader's path (a wrong ELF class or a missing version is another reason, read by its own words).
+    {Marker::failure_line, "loader", "runtime",
+     R"((?:^\s*|: )error while loading shared libraries: [^:]+: cannot open shared object file)", "SHARED_OBJECT_NOT_LOADABLE"},
+    {Marker::failure_line, "loader", "runtime", R"((?:^\s*|: )error while loading shared libraries: )"},
     {Marker::failure_line, "linker", "link", R"(\bld: cannot find )"},
     {Marker::failure_line, "linker", "link", R"(undefined reference to )"},
     // GNU ld's verdict on the whole link and on an input it could not read ("final link failed: Bad value",
