@@ -201,6 +201,25 @@ TEST(Entity, HeaderInMsvcsLocalizedWordingReachesItsCause) {
   EXPECT_NE(d.root()->fix.find("nvidia-cudnn-cu12"), std::string::npos);
 }
 
+TEST(Entity, ASystemLibrarysHeaderInAnyWordingIsItsDevelopmentPackage) {
+  // znort987/blockparser#42 (batch 24's development part): GCC's missing-header line with the C library's text in
+  // other words ("File or directory not found."): the header is the table's, a system library's, so the cause is
+  // its development package not installed, whatever the text after the name.
+  Diagnosis d = diagnose(
+      "In file included from cb/dumpTX.cpp:4:0:\n"
+      "./util.h:215:45: fatal error: google/dense_hash_map: File or directory not found.\n"
+      "             #include <google/dense_hash_map>\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "MISSING_HEADER_GENERIC") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("libsparsehash-dev"), std::string::npos) << d.root()->fix;
+  // Near miss (BirolLab/abyss#225): an error inside the library's own header is no header missing.
+  Diagnosis n = diagnose(
+      "/apps/gentoo/usr/include/sparsehash/sparse_hash_map:240:67: error: request for member 'find' in "
+      "'((const google::sparse_hash_map<Key, T, HashFcn>*)this)->google::sparse_hash_map<Key, T, HashFcn>::rep', which is of "
+      "non-class type 'const ht {aka const int}'\n");
+  if (n.root()) EXPECT_NE(n.root()->id, "MISSING_HEADER_GENERIC") << findings_text(n);
+}
+
 TEST(Entity, TorchMissingWhileAPackageBuildsIsBuildIsolation) {
   // pdm-project/pdm#2202: the PEP 517 hook's frames, then the module missing in the build environment.
   const char* log =
