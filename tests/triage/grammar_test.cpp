@@ -357,6 +357,33 @@ TEST(Grammar, TheLoaderNotFindingALibraryIsItsPathWhateverTheLibrarysSpelling) {
   }
 }
 
+TEST(Grammar, ATracebackCutBeforeItsExceptionIsReadAtItsLastRaise) {
+  // Lornatang/CycleGAN-PyTorch#14 (batch 24's development part): the quote ends at the frame that raised.
+  const char* cut =
+      "  File \"F:\\anaconda\\envs\\cycle\\lib\\site-packages\\torch\\cuda\\streams.py\", line 34, in __new__\n"
+      "    return super().__new__(cls, priority=priority, **kwargs)\n"
+      "  File \"F:\\anaconda\\envs\\cycle\\lib\\site-packages\\torch\\cuda\\_utils.py\", line 49, in err_fn\n"
+      "    raise RuntimeError(f\"Tried to instantiate dummy base class {class_name}\")\n";
+  Diagnosis d = diagnose(cut);
+  ASSERT_TRUE(d.failed()) << findings_text(d);
+  ASSERT_TRUE(d.root());
+  bool raise_read = false;
+  for (const auto& e : d.root()->evidence) raise_read |= e.text.find("raise RuntimeError") != std::string::npos;
+  EXPECT_TRUE(raise_read) << findings_text(d);
+  // Near miss (pytorch/pytorch#157458): the exception line under the raise is the failure's own report, read
+  // first though it comes later.
+  const char* whole =
+      "  File \"C:\\Users\\HolyWu\\Downloads\\torch_2.9.dev\\Lib\\site-packages\\torch\\_inductor\\cpp_builder.py\", line 138, in check_compiler_exist_windows\n"
+      "    raise RuntimeError(f\"Compiler: {compiler} is not found.\") from exc\n"
+      "torch._dynamo.exc.InternalTorchDynamoError: RuntimeError: Compiler: cl is not found.\n";
+  Diagnosis w = diagnose(whole);
+  ASSERT_TRUE(w.root());
+  EXPECT_EQ(w.root()->id, "MSVC_CL_NOT_FOUND") << findings_text(w);
+  // Code outside a traceback's frame (a raise at a line's start, as in a quoted source file) is no failure line.
+  std::string buf;
+  EXPECT_FALSE(read_failure_line(sanitize_line("raise RuntimeError(\"CUDA is required\")", buf)));
+}
+
 // Over the whole real corpus, development and held-out: every log holding a failure line of the
 // grammars gets an answer. Reads no label and reports no score: only whether an answer exists.
 TEST(Grammar, EveryRealLogWithAFailureLineGetsAnAnswer) {
