@@ -738,6 +738,33 @@ void cpu_isa_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
     if (c.line > sigill->line && c.line <= sigill->line + 2 && isa_on(c)) return;
 }
 
+// torch's placeholder for a backend it was built without: when torch._C lacks the backend's base classes,
+// torch/cuda/streams.py defines them with _dummy_type (torch/_utils.py, earlier torch/cuda/_utils.py), whose
+// constructor raises "Tried to instantiate dummy base class X" (pytorch/pytorch@v2.5.0:torch/cuda/streams.py). The
+// backend is the one the frames name: a frame in torch/cuda/ (or a class of CUDA's: _CudaStreamBase,
+// _cuda_isCurrentStreamCapturing) is a torch without CUDA; another backend's (torch/xpu, a vendor plugin) is not.
+void placeholder_backend_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  static const RE2 kDummy(R"(Tried to instantiate dummy base class\b)");
+  static const RE2 kCudaClass(R"(dummy base class _?[Cc]uda\w*)");
+  static const RE2 kFrame(R"re([/\\]torch[/\\](cuda|xpu|mps|mtia)[/\\]\w+\.py")re");
+  const Evidence* at = nullptr;
+  std::string backend;
+  for (const auto* v : {&f.evidence, &f.context})
+    for (const auto& e : *v) {
+      if (!at && RE2::PartialMatch(e.text, kDummy)) at = &e;
+      std::string b;
+      if (backend.empty() && RE2::PartialMatch(e.text, kFrame, &b)) backend = b;
+    }
+  if (!at) return;
+  if (backend.empty() && RE2::PartialMatch(at->text, kCudaClass)) backend = "cuda";
+  const Signature* to = backend == "cuda" ? set.find("TORCH_NOT_COMPILED_WITH_CUDA") : nullptr;
+  if (!to) return;
+  reroute(d, f, *to, "");
+  f.notes.push_back("torch's placeholder class for CUDA (line " + std::to_string(at->line) +
+                    "): torch defines it only when torch._C has no CUDA (_dummy_type, pytorch/pytorch@v2.5.0:torch/cuda/streams.py)");
+}
+
 // A failure line of a tool whose failure report has one cause (its grammar names the signature,
 // grammar.h), under a failure no signature named: any wording the tool prints under that grammar.
 void verdict_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
@@ -902,6 +929,7 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   companion_rule(f);
   symbol_rule(set, d, f);
   cpu_isa_rule(set, d, f);
+  placeholder_backend_rule(set, d, f);
   provided_rule(set, d, f, kProgram);
   provided_rule(set, d, f, kDependency);
   provided_rule(set, d, f, kDistribution);

@@ -220,6 +220,26 @@ TEST(Entity, ASystemLibrarysHeaderInAnyWordingIsItsDevelopmentPackage) {
   if (n.root()) EXPECT_NE(n.root()->id, "MISSING_HEADER_GENERIC") << findings_text(n);
 }
 
+TEST(Entity, TorchsPlaceholderCudaClassIsATorchWithoutCuda) {
+  // ImprintLab/MedSegDiff#101 (batch 24's development part): torch.cuda.Event on a torch built without CUDA.
+  Diagnosis d = diagnose(
+      "    start = th.cuda.Event(enable_timing=True)\n"
+      "  File \"D:\\Program Files\\Anaconda\\envs\\py39\\lib\\site-packages\\torch\\cuda\\streams.py\", line 164, in __new__\n"
+      "    return super(Event, cls).__new__(\n"
+      "  File \"D:\\Program Files\\Anaconda\\envs\\py39\\lib\\site-packages\\torch\\cuda\\_utils.py\", line 46, in err_fn\n"
+      "    raise RuntimeError(\n"
+      "RuntimeError: Tried to instantiate dummy base class Event\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TORCH_NOT_COMPILED_WITH_CUDA") << findings_text(d);
+  EXPECT_NE(notes_of(*d.root()).find("_dummy_type"), std::string::npos) << notes_of(*d.root());
+  // Near miss (vllm-project/vllm-ascend#514): the same placeholder where no frame or class names CUDA (an NPU
+  // build's torch._C): the backend is not read, so the cause is not claimed.
+  Diagnosis n = diagnose(
+      "ERROR 04-24 06:30:52 [core.py:390]   File \"/root/miniconda3/envs/test/lib/python3.10/site-packages/torch/_utils.py\", line 923, in err_fn\n"
+      "ERROR 04-24 06:30:52 [core.py:390] RuntimeError: Tried to instantiate dummy base class _graph_pool_handle\n");
+  if (n.root()) EXPECT_NE(n.root()->id, "TORCH_NOT_COMPILED_WITH_CUDA") << findings_text(n);
+}
+
 TEST(Entity, TorchMissingWhileAPackageBuildsIsBuildIsolation) {
   // pdm-project/pdm#2202: the PEP 517 hook's frames, then the module missing in the build environment.
   const char* log =
