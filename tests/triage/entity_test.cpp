@@ -240,6 +240,26 @@ TEST(Entity, TorchsPlaceholderCudaClassIsATorchWithoutCuda) {
   if (n.root()) EXPECT_NE(n.root()->id, "TORCH_NOT_COMPILED_WITH_CUDA") << findings_text(n);
 }
 
+TEST(Entity, ALibraryTheLinkerCannotFindIsReadFromTheLibraryTable) {
+  // davheld/GOTURN#27 (batch 24's development part): OpenCV's placeholder for the CUDA runtime on the link line.
+  Diagnosis d = diagnose(
+      "[ 77%] Linking CXX executable train\n"
+      "/usr/bin/ld: cannot find -lopencv_dep_cudart\n"
+      "collect2: error: ld returned 1 exit status\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CUDA_LINK_LIB_NOT_FOUND") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("CUDA_USE_STATIC_CUDA_RUNTIME=OFF"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(notes_of(*d.root()).find("was not found by the linker"), std::string::npos) << notes_of(*d.root());
+  // Near misses: a library no entry names (hlzz/libvot's OpenCV without CUDA has none: a made-up name is not
+  // claimed), and the loader missing the CUDA runtime at run time (tonyyxliu/CUHKSZ-CSC4005#69), another phase.
+  Diagnosis other = diagnose("/usr/bin/ld: cannot find -lopencv_dep_ippicv\ncollect2: error: ld returned 1 exit status\n");
+  if (other.root()) EXPECT_EQ(notes_of(*other.root()).find("was not found by the linker"), std::string::npos) << findings_text(other);
+  Diagnosis run = diagnose(
+      "error while loading shared libraries: libcudart,so.11.0: cannot open shared object file: No such file or directory\n");
+  ASSERT_TRUE(run.root());
+  EXPECT_EQ(run.root()->id, "SHARED_OBJECT_NOT_LOADABLE") << findings_text(run);
+}
+
 TEST(Entity, TorchMissingWhileAPackageBuildsIsBuildIsolation) {
   // pdm-project/pdm#2202: the PEP 517 hook's frames, then the module missing in the build environment.
   const char* log =
