@@ -689,6 +689,32 @@ void provided_rule(const SignatureSet& set, Diagnosis& d, Finding& f, const Prov
                     ")");
 }
 
+// A library the linker could not find, by the name its link line gives (ld's "cannot find -lX", the Apple linker's
+// "library not found for -lX"): the library table (dependencies.toml [[library]]) says what provides it, a CMake
+// package's placeholder for its dependency (opencv_dep_cudart) read as the dependency. Only a linker's line: a
+// loader's missing library at run time is another phase and cause.
+void link_library_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  static const RE2 kLink(R"((?:cannot find|library not found for|unable to find library) -l(\S+))");
+  for (const auto& e : f.evidence) {
+    std::string name;
+    if (!RE2::PartialMatch(e.text, kLink, &name)) continue;
+    const ProvidedEntry* p = set.entities.find_provided("library", name);
+    const Signature* to = p ? set.find(p->signature) : nullptr;
+    if (!to) return;
+    reroute(d, f, *to, name);
+    const bool placeholder = name.find("_dep_") != std::string::npos;
+    f.fix = "The link could not find `" + name + "`" +
+            (placeholder ? ", a CMake package's placeholder for its dependency " + p->name +
+                               " (configure with -DCUDA_USE_STATIC_CUDA_RUNTIME=OFF when the package is OpenCV's, BVLC/caffe#5031)"
+                         : std::string()) +
+            ": it comes from " + p->provider + ". " + f.fix;
+    f.notes.push_back("library " + name + " (line " + std::to_string(e.line) + ") was not found by the linker; it is " + p->name +
+                      ", from " + p->provider + " (entity table " + p->file + ":" + std::to_string(p->line) + ", source " + p->source + ")");
+    return;
+  }
+}
+
 // A CUDA header missing where the compile is a HIP one: clang's include chain starts at a .hip source, or
 // clang says it compiled for an AMD GPU ("1 error generated when compiling for gfx803"), or hipcc is the
 // command that failed. ROCm's compile reached CUDA's header (the source was not hipified for this torch,
@@ -736,6 +762,33 @@ void cpu_isa_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
   // The faulting frame: the lines right under the signal (gdb prints the frame after "received signal").
   for (const auto& c : f.context)
     if (c.line > sigill->line && c.line <= sigill->line + 2 && isa_on(c)) return;
+}
+
+// torch's placeholder for a backend it was built without: when torch._C lacks the backend's base classes,
+// torch/cuda/streams.py defines them with _dummy_type (torch/_utils.py, earlier torch/cuda/_utils.py), whose
+// constructor raises "Tried to instantiate dummy base class X" (pytorch/pytorch@v2.5.0:torch/cuda/streams.py). The
+// backend is the one the frames name: a frame in torch/cuda/ (or a class of CUDA's: _CudaStreamBase,
+// _cuda_isCurrentStreamCapturing) is a torch without CUDA; another backend's (torch/xpu, a vendor plugin) is not.
+void placeholder_backend_rule(const SignatureSet& set, Diagnosis& d, Finding& f) {
+  if (f.sig) return;
+  static const RE2 kDummy(R"(Tried to instantiate dummy base class\b)");
+  static const RE2 kCudaClass(R"(dummy base class _?[Cc]uda\w*)");
+  static const RE2 kFrame(R"re([/\\]torch[/\\](cuda|xpu|mps|mtia)[/\\]\w+\.py")re");
+  const Evidence* at = nullptr;
+  std::string backend;
+  for (const auto* v : {&f.evidence, &f.context})
+    for (const auto& e : *v) {
+      if (!at && RE2::PartialMatch(e.text, kDummy)) at = &e;
+      std::string b;
+      if (backend.empty() && RE2::PartialMatch(e.text, kFrame, &b)) backend = b;
+    }
+  if (!at) return;
+  if (backend.empty() && RE2::PartialMatch(at->text, kCudaClass)) backend = "cuda";
+  const Signature* to = backend == "cuda" ? set.find("TORCH_NOT_COMPILED_WITH_CUDA") : nullptr;
+  if (!to) return;
+  reroute(d, f, *to, "");
+  f.notes.push_back("torch's placeholder class for CUDA (line " + std::to_string(at->line) +
+                    "): torch defines it only when torch._C has no CUDA (_dummy_type, pytorch/pytorch@v2.5.0:torch/cuda/streams.py)");
 }
 
 // A failure line of a tool whose failure report has one cause (its grammar names the signature,
@@ -902,6 +955,8 @@ void reason_on_entities(const SignatureSet& set, Diagnosis& d) {
   companion_rule(f);
   symbol_rule(set, d, f);
   cpu_isa_rule(set, d, f);
+  placeholder_backend_rule(set, d, f);
+  link_library_rule(set, d, f);
   provided_rule(set, d, f, kProgram);
   provided_rule(set, d, f, kDependency);
   provided_rule(set, d, f, kDistribution);

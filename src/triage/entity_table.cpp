@@ -135,10 +135,19 @@ const GlibcxxVersion* EntityTables::find_glibcxx(std::string_view version) const
 }
 
 const ProvidedEntry* EntityTables::find_provided(std::string_view kind, std::string_view name) const {
-  const bool program = kind == "program", distribution = kind == "distribution", extension = kind == "extension";
-  if (!program && !distribution && !extension && kind != "dependency") return nullptr;
+  const bool program = kind == "program", distribution = kind == "distribution", extension = kind == "extension",
+             library = kind == "library";
+  if (!program && !distribution && !extension && !library && kind != "dependency") return nullptr;
   std::string n(name);
   for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // A linker names a library as -lX, a file (libX.so.12, X.lib) or the static variant (X_static); a CMake package's
+  // placeholder for its own dependency X is PKG_dep_X (OpenCV's opencv_dep_cudart). The library is X.
+  if (library) {
+    if (std::size_t dep = n.find("_dep_"); dep != std::string::npos) n.erase(0, dep + 5);
+    if (n.starts_with("lib") && n.find('.') != std::string::npos) n.erase(0, 3);
+    if (std::size_t dot = n.find('.'); dot != std::string::npos) n.resize(dot);
+    if (n.ends_with("_static")) n.resize(n.size() - 7);
+  }
   // Windows runs a program by its file name: "cl.EXE" is the program cl. A dependency has no file name.
   if (program && n.size() > 4 && n.ends_with(".exe")) n.resize(n.size() - 4);
   // An installer compares distribution names normalized (PEP 503): runs of '-', '_', '.' are one '-'.
@@ -149,7 +158,7 @@ const ProvidedEntry* EntityTables::find_provided(std::string_view kind, std::str
       else if (norm.empty() || norm.back() != '-') norm += '-';
     n = norm;
   }
-  for (const auto& e : program ? programs : distribution ? distributions : extension ? extensions : dependencies)
+  for (const auto& e : program ? programs : distribution ? distributions : extension ? extensions : library ? libraries : dependencies)
     if (e.name == n) return &e;
   return nullptr;
 }
@@ -403,6 +412,17 @@ constexpr EntrySpec<ProvidedEntry, 4> kDependencies{
     },
     provided_key, &EntityTables::dependencies};
 
+constexpr EntrySpec<ProvidedEntry, 4> kLibraries{
+    "library", kProvidedFields, {"name", "provider", "signature", "source"},
+    [](const ProvidedEntry& e, std::vector<std::string>& p) {
+      const std::string& name = e.name;
+      if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
+            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+          }))
+        p.push_back("name the library as -l names it, lower case without lib or a suffix (\"cudart\"), not '" + name + "'");
+    },
+    provided_key, &EntityTables::libraries};
+
 constexpr EntrySpec<ProvidedEntry, 4> kDistributions{
     "distribution", kProvidedFields, {"name", "provider", "signature", "source"},
     [](const ProvidedEntry& e, std::vector<std::string>& p) {
@@ -470,6 +490,7 @@ constexpr FileTable kFileTables[] = {
     {"dependencies.toml", "dependency", load_entries<kDependencies>},
     {"dependencies.toml", "distribution", load_entries<kDistributions>},
     {"dependencies.toml", "extension", load_entries<kExtensions>},
+    {"dependencies.toml", "library", load_entries<kLibraries>},
     {"stdlib.toml", "member", load_entries<kStdMembers>},
     {"cuda_api.toml", "entry_point", load_entries<kEntryPoints>},
 };
@@ -520,7 +541,7 @@ std::vector<std::string> check_entity_signatures(const EntityTables& t, const st
                        m.build_signature + "'");
   for (const auto& [kind, table] :
        {std::pair{"program", &t.programs}, std::pair{"dependency", &t.dependencies}, std::pair{"distribution", &t.distributions},
-        std::pair{"extension", &t.extensions}})
+        std::pair{"extension", &t.extensions}, std::pair{"library", &t.libraries}})
     for (const auto& p : *table)
       if (p.signature.empty() || !known(p.signature))
         errors.push_back(p.file + ":" + std::to_string(p.line) + ": " + kind + " '" + p.name + "' names unknown signature '" +

@@ -147,6 +147,7 @@ struct EntityTables {
   std::vector<ProvidedEntry> dependencies;
   std::vector<ProvidedEntry> distributions;
   std::vector<ProvidedEntry> extensions;  // a package whose compiled modules an import loads (dependencies.toml [[extension]])
+  std::vector<ProvidedEntry> libraries;   // a library a linker is asked for by name, -lX (dependencies.toml [[library]])
   std::vector<TargetVendor> target_vendors;
   std::vector<StdMember> std_members;
   std::vector<RemovedEntryPoint> removed_entry_points;

@@ -91,6 +91,10 @@ constexpr Grammar kGrammars[] = {
     // traceback's source line (`raise ValueError("...")`) is not one.
     {Marker::failure_line, "python", "any", R"(^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\(["'])"},
 
+    // A traceback quoted without its exception line: its last frame's source line raising the exception (a frame's
+    // `raise`, indented under its `File "..."` line) is the failure line left (Marker::frame_raise).
+    {Marker::frame_raise, "python", "any", R"(^\s{2,}raise (?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\()"},
+
     // LLVM and what is built on it (Triton, numba, MLIR passes): a fatal error, an assertion, a crash.
     {Marker::failure_line, "llvm", "compile", R"(LLVM ERROR: )"},
     {Marker::failure_line, "llvm", "compile", R"(\bPLEASE submit a bug report to )"},
@@ -148,7 +152,12 @@ constexpr Grammar kGrammars[] = {
     {Marker::failure_line, "loader", "import", R"(\bDLL load failed(?::| while importing | with error code ))"},
     {Marker::failure_line, "loader", "import",
      R"(\bCould not find module '[^']+'(?: \(or one of its dependencies\)|\. Try using the full path))"},
-    {Marker::failure_line, "loader", "runtime", R"(: error while loading shared libraries: )"},
+    // glibc's loader (elf/dl-load.c): "PROG: error while loading shared libraries: LIB: REASON", quoted with or
+    // without the program. A library it could not open has one cause, whatever LIB is spelled: it is not on
+    // the loader's path (a wrong ELF class or a missing version is another reason, read by its own words).
+    {Marker::failure_line, "loader", "runtime",
+     R"((?:^\s*|: )error while loading shared libraries: [^:]+: cannot open shared object file)", "SHARED_OBJECT_NOT_LOADABLE"},
+    {Marker::failure_line, "loader", "runtime", R"((?:^\s*|: )error while loading shared libraries: )"},
     {Marker::failure_line, "linker", "link", R"(\bld: cannot find )"},
     {Marker::failure_line, "linker", "link", R"(undefined reference to )"},
     // GNU ld's verdict on the whole link and on an input it could not read ("final link failed: Bad value",
@@ -292,7 +301,7 @@ std::vector<Entity> entities_of(std::string_view line) {
 std::optional<FailureLine> read_failure_line(std::string_view line) {
   const auto& res = compiled(kGrammars);
   for (std::size_t i = 0; i < res.size(); ++i)
-    if (RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *res[i]))
+    if (kGrammars[i].marker != Marker::frame_raise && RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *res[i]))
       return FailureLine{&kGrammars[i], entities_of(line)};
   return std::nullopt;
 }

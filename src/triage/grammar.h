@@ -14,8 +14,10 @@
 namespace ts::triage {
 
 // Which structural fallback a grammar line feeds (scanner.h): the order the scanner prefers them.
-enum class Marker { failed_target, compiler_error, cmake_error, traceback, failure_line };
-inline constexpr std::size_t kMarkerCount = 5;
+// frame_raise: a traceback frame's `raise` source line, a failure only right under its `File "..."` line and only
+// until a failure line of another grammar comes (a traceback quoted without its exception line); never alone.
+enum class Marker { failed_target, compiler_error, cmake_error, traceback, failure_line, frame_raise };
+inline constexpr std::size_t kMarkerCount = 6;
 
 struct Grammar {
   Marker marker;
@@ -45,7 +47,7 @@ struct FailureLine {
 };
 
 // The grammar a (sanitised, line.h) line is a failure line of, with the entities it names; nullopt
-// when it is none. For tests, the corpus check and the answer's notes: not on the scan's hot path.
+// when it is none (a frame's `raise` line is none on its own: its frame above makes it one, scanner.h). For tests, the corpus check and the answer's notes: not on the scan's hot path.
 std::optional<FailureLine> read_failure_line(std::string_view line);
 
 // The entities one line names, whatever the grammar (the evidence of a finding).

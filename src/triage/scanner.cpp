@@ -423,7 +423,22 @@ void Scanner::structural(std::string_view raw, std::string_view clean, const cha
     first_failed_.id = "unrecognised";
     record(first_failed_, raw, clean, region_begin, nullptr);
   }
-  if (markers[static_cast<std::size_t>(Marker::failure_line)] && !wrapper_line && !handled_end && first_failure_.count == 0) {
+  // A frame's `raise` line (grammar.h) right under its `File "..."` line stands for a traceback cut before its
+  // exception line: any later failure line is the failure's own report and takes its place.
+  const bool failure_line = markers[static_cast<std::size_t>(Marker::failure_line)] && !wrapper_line && !handled_end;
+  bool raise_line = false;
+  if (markers[static_cast<std::size_t>(Marker::frame_raise)] && !failure_line && !wrapper_line) {
+    std::vector<Evidence> above = before(raw, region_begin);
+    raise_line = !above.empty() && above.back().line + 1 == line_no_ && above.back().text.find("File \"") != std::string::npos;
+  }
+  if (failure_line && failure_is_raise_) {
+    first_failure_ = Finding{};
+    for (auto& a : after_)
+      if (a.f == &first_failure_) a.left = kAfter + 1;
+    failure_is_raise_ = false;
+  }
+  if ((failure_line || raise_line) && first_failure_.count == 0) {
+    failure_is_raise_ = raise_line;
     first_failure_.id = "unrecognised";
     record(first_failure_, raw, clean, region_begin, nullptr);
     // A package build's failure as pip and uv report it (uv's "x Failed to build", pip's "Getting requirements

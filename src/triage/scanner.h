@@ -101,6 +101,7 @@ class Scanner {
   static constexpr std::size_t kTail = 64 << 10;
   std::string tail_;
   bool tb_handled_ = false;       // the traceback in progress is under a logging record at WARNING
+  bool failure_is_raise_ = false;  // first_failure_ is a traceback frame's `raise` line, which a later failure line replaces
   std::uint64_t tb_start_ = 0;    // its "Traceback" line
 };
 

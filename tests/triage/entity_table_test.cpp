@@ -80,7 +80,8 @@ TEST(EntityTable, EveryTableReportsItsFieldsTheSameWay) {
       {"triton.toml", "arch"},      {"triton.toml", "fp8"},               {"ptx.toml", "isa"},
       {"libstdcxx.toml", "glibcxx"},
       {"programs.toml", "program"}, {"dependencies.toml", "dependency"}, {"dependencies.toml", "distribution"},
-      {"stdlib.toml", "member"},    {"cuda_api.toml", "entry_point"}, {"programs.toml", "prefix"}};
+      {"stdlib.toml", "member"},    {"cuda_api.toml", "entry_point"}, {"programs.toml", "prefix"},
+      {"dependencies.toml", "library"}};
   for (const auto& [file, key] : tables) {
     EntityTables t;
     auto e = load_entity_text(file, "f.toml", std::string("[[") + key + "]]\nsource = 3\nbogus = \"x\"\n", t);
@@ -325,6 +326,26 @@ TEST(EntityTable, DependenciesAreFoundAsFindersNameThem) {
 // equivalents) finds its entry; another distribution or a dependency's name finds none, torch the CMake
 // package is the dependency table's, and a name written otherwise than PEP 503 normalizes it is refused,
 // with its line.
+TEST(EntityTable, LibrariesAreFoundAsLinkersNameThem) {
+  std::vector<std::string> errors;
+  EntityTables built = load_entity_tables({}, errors);
+  ASSERT_NE(built.find_provided("library", "cudart"), nullptr);
+  EXPECT_EQ(built.find_provided("library", "cudart")->signature, "CUDA_LINK_LIB_NOT_FOUND");
+  // A file name, the static variant and a CMake package's placeholder for the dependency are the library.
+  EXPECT_NE(built.find_provided("library", "libcudart.so.12"), nullptr);
+  EXPECT_NE(built.find_provided("library", "cudart_static"), nullptr);
+  EXPECT_NE(built.find_provided("library", "opencv_dep_cudart"), nullptr);
+  EXPECT_NE(built.find_provided("library", "cublasLt"), nullptr);
+  // Near misses: a library no entry names, and a CUDA-looking word that is not one of its libraries.
+  EXPECT_EQ(built.find_provided("library", "opencv_dep_ippicv"), nullptr);
+  EXPECT_EQ(built.find_provided("library", "cudnn_frontend"), nullptr);
+  EntityTables t;
+  auto e = load_entity_text("dependencies.toml", "d.toml",
+                            "[[library]]\nname = \"libcudart.so\"\nprovider = \"CUDA\"\nsignature = \"X\"\nsource = \"s\"\n", t);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("d.toml:1: name the library as -l names it"), std::string::npos) << e[0];
+}
+
 TEST(EntityTable, DistributionsAreFoundByTheirNormalizedNames) {
   std::vector<std::string> errors;
   EntityTables built = load_entity_tables({}, errors);

@@ -201,6 +201,65 @@ TEST(Entity, HeaderInMsvcsLocalizedWordingReachesItsCause) {
   EXPECT_NE(d.root()->fix.find("nvidia-cudnn-cu12"), std::string::npos);
 }
 
+TEST(Entity, ASystemLibrarysHeaderInAnyWordingIsItsDevelopmentPackage) {
+  // znort987/blockparser#42 (batch 24's development part): GCC's missing-header line with the C library's text in
+  // other words ("File or directory not found."): the header is the table's, a system library's, so the cause is
+  // its development package not installed, whatever the text after the name.
+  Diagnosis d = diagnose(
+      "In file included from cb/dumpTX.cpp:4:0:\n"
+      "./util.h:215:45: fatal error: google/dense_hash_map: File or directory not found.\n"
+      "             #include <google/dense_hash_map>\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "MISSING_HEADER_GENERIC") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("libsparsehash-dev"), std::string::npos) << d.root()->fix;
+  // Near miss (BirolLab/abyss#225): an error inside the library's own header is no header missing.
+  Diagnosis n = diagnose(
+      "/apps/gentoo/usr/include/sparsehash/sparse_hash_map:240:67: error: request for member 'find' in "
+      "'((const google::sparse_hash_map<Key, T, HashFcn>*)this)->google::sparse_hash_map<Key, T, HashFcn>::rep', which is of "
+      "non-class type 'const ht {aka const int}'\n");
+  if (n.root()) EXPECT_NE(n.root()->id, "MISSING_HEADER_GENERIC") << findings_text(n);
+}
+
+TEST(Entity, TorchsPlaceholderCudaClassIsATorchWithoutCuda) {
+  // ImprintLab/MedSegDiff#101 (batch 24's development part): torch.cuda.Event on a torch built without CUDA.
+  Diagnosis d = diagnose(
+      "    start = th.cuda.Event(enable_timing=True)\n"
+      "  File \"D:\\Program Files\\Anaconda\\envs\\py39\\lib\\site-packages\\torch\\cuda\\streams.py\", line 164, in __new__\n"
+      "    return super(Event, cls).__new__(\n"
+      "  File \"D:\\Program Files\\Anaconda\\envs\\py39\\lib\\site-packages\\torch\\cuda\\_utils.py\", line 46, in err_fn\n"
+      "    raise RuntimeError(\n"
+      "RuntimeError: Tried to instantiate dummy base class Event\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "TORCH_NOT_COMPILED_WITH_CUDA") << findings_text(d);
+  EXPECT_NE(notes_of(*d.root()).find("_dummy_type"), std::string::npos) << notes_of(*d.root());
+  // Near miss (vllm-project/vllm-ascend#514): the same placeholder where no frame or class names CUDA (an NPU
+  // build's torch._C): the backend is not read, so the cause is not claimed.
+  Diagnosis n = diagnose(
+      "ERROR 04-24 06:30:52 [core.py:390]   File \"/root/miniconda3/envs/test/lib/python3.10/site-packages/torch/_utils.py\", line 923, in err_fn\n"
+      "ERROR 04-24 06:30:52 [core.py:390] RuntimeError: Tried to instantiate dummy base class _graph_pool_handle\n");
+  if (n.root()) EXPECT_NE(n.root()->id, "TORCH_NOT_COMPILED_WITH_CUDA") << findings_text(n);
+}
+
+TEST(Entity, ALibraryTheLinkerCannotFindIsReadFromTheLibraryTable) {
+  // davheld/GOTURN#27 (batch 24's development part): OpenCV's placeholder for the CUDA runtime on the link line.
+  Diagnosis d = diagnose(
+      "[ 77%] Linking CXX executable train\n"
+      "/usr/bin/ld: cannot find -lopencv_dep_cudart\n"
+      "collect2: error: ld returned 1 exit status\n");
+  ASSERT_TRUE(d.root());
+  EXPECT_EQ(d.root()->id, "CUDA_LINK_LIB_NOT_FOUND") << findings_text(d);
+  EXPECT_NE(d.root()->fix.find("CUDA_USE_STATIC_CUDA_RUNTIME=OFF"), std::string::npos) << d.root()->fix;
+  EXPECT_NE(notes_of(*d.root()).find("was not found by the linker"), std::string::npos) << notes_of(*d.root());
+  // Near misses: a library no entry names (hlzz/libvot's OpenCV without CUDA has none: a made-up name is not
+  // claimed), and the loader missing the CUDA runtime at run time (tonyyxliu/CUHKSZ-CSC4005#69), another phase.
+  Diagnosis other = diagnose("/usr/bin/ld: cannot find -lopencv_dep_ippicv\ncollect2: error: ld returned 1 exit status\n");
+  if (other.root()) EXPECT_EQ(notes_of(*other.root()).find("was not found by the linker"), std::string::npos) << findings_text(other);
+  Diagnosis run = diagnose(
+      "error while loading shared libraries: libcudart,so.11.0: cannot open shared object file: No such file or directory\n");
+  ASSERT_TRUE(run.root());
+  EXPECT_EQ(run.root()->id, "SHARED_OBJECT_NOT_LOADABLE") << findings_text(run);
+}
+
 TEST(Entity, TorchMissingWhileAPackageBuildsIsBuildIsolation) {
   // pdm-project/pdm#2202: the PEP 517 hook's frames, then the module missing in the build environment.
   const char* log =

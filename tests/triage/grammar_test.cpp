@@ -106,6 +106,13 @@ const Real kReal[] = {
      "loader", "https://github.com/abetlen/llama-cpp-python/issues/981"},
     {"DLL load failed while importing onnxruntime_pybind11_state: \xE5\x8A\xA8\xE6\x80\x81\xE9\x93\xBE\xE6\x8E\xA5\xE5\xBA\x93(DLL)\xE5\x88\x9D\xE5\xA7\x8B\xE5\x8C\x96\xE4\xBE\x8B\xE7\xA8\x8B\xE5\xA4\xB1\xE8\xB4\xA5\xE3\x80\x82",
      "loader", "https://github.com/Kedreamix/Linly-Dubbing/issues/58"},
+    // glibc's loader, after the program's name and quoted without it (batch 24's development part).
+    {"hack/dfhack-run: error while loading shared libraries: libz.so.1: cannot open shared object file: No such file or directory",
+     "loader", "https://github.com/DFHack/dfhack/issues/164"},
+    {"error while loading shared libraries: libcudart,so.11.0: cannot open shared object file: No such file or directory", "loader",
+     "https://github.com/tonyyxliu/CUHKSZ-CSC4005/issues/69"},
+    {"error while loading shared libraries: libnl-genl-3.so.200: wrong ELF class: ELFCLASS64", "loader",
+     "https://github.com/remonlam/rpi-arch-builder/issues/21"},
     // conda's conflict report quoted without its "UnsatisfiableError: " line.
     {"anaconda==2020.11 -> pkginfo==1.6.1[build='py38h06a4308_0|py37h06a4308_0']The following specifications were found to be incompatible with your system:",
      "conda", "https://github.com/pytorch/pytorch/issues/55007"},
@@ -323,6 +330,58 @@ TEST(Grammar, AGrammarsCauseIsASignature) {
     EXPECT_NE(engine().set().find(g.signature), nullptr) << g.tool << ": " << g.signature;
   }
   EXPECT_GE(named, 2u);
+}
+
+TEST(Grammar, TheLoaderNotFindingALibraryIsItsPathWhateverTheLibrarysSpelling) {
+  // The loader's "cannot open shared object file" has one cause: the library is not on its path. The name is
+  // whatever the quote spells (a comma for the dot in tonyyxliu/CUHKSZ-CSC4005#69); the program may be cut off.
+  for (const char* line : {
+           "error while loading shared libraries: libcudart,so.11.0: cannot open shared object file: No such file or directory",
+           "hack/dfhack-run: error while loading shared libraries: libz.so.1: cannot open shared object file: No such file or directory",
+       }) {
+    SCOPED_TRACE(line);
+    Diagnosis d = diagnose(std::string(line) + "\n");
+    ASSERT_TRUE(d.root());
+    EXPECT_EQ(d.root()->id, "SHARED_OBJECT_NOT_LOADABLE") << findings_text(d);
+  }
+  // Near misses: the loader's other reasons for the same library (another ELF class, DFHack/dfhack#164 and
+  // remonlam/rpi-arch-builder#21) are failures, but not a library missing from the path.
+  for (const char* line : {
+           "hack/dfhack-run: error while loading shared libraries: libz.so.1: wrong ELF class: ELFCLASS64",
+           "error while loading shared libraries: libnl-genl-3.so.200: wrong ELF class: ELFCLASS64",
+       }) {
+    SCOPED_TRACE(line);
+    Diagnosis d = diagnose(std::string(line) + "\n");
+    ASSERT_TRUE(d.failed());
+    if (d.root()) EXPECT_NE(d.root()->id, "SHARED_OBJECT_NOT_LOADABLE") << findings_text(d);
+  }
+}
+
+TEST(Grammar, ATracebackCutBeforeItsExceptionIsReadAtItsLastRaise) {
+  // Lornatang/CycleGAN-PyTorch#14 (batch 24's development part): the quote ends at the frame that raised.
+  const char* cut =
+      "  File \"F:\\anaconda\\envs\\cycle\\lib\\site-packages\\torch\\cuda\\streams.py\", line 34, in __new__\n"
+      "    return super().__new__(cls, priority=priority, **kwargs)\n"
+      "  File \"F:\\anaconda\\envs\\cycle\\lib\\site-packages\\torch\\cuda\\_utils.py\", line 49, in err_fn\n"
+      "    raise RuntimeError(f\"Tried to instantiate dummy base class {class_name}\")\n";
+  Diagnosis d = diagnose(cut);
+  ASSERT_TRUE(d.failed()) << findings_text(d);
+  ASSERT_TRUE(d.root());
+  bool raise_read = false;
+  for (const auto& e : d.root()->evidence) raise_read |= e.text.find("raise RuntimeError") != std::string::npos;
+  EXPECT_TRUE(raise_read) << findings_text(d);
+  // Near miss (pytorch/pytorch#157458): the exception line under the raise is the failure's own report, read
+  // first though it comes later.
+  const char* whole =
+      "  File \"C:\\Users\\HolyWu\\Downloads\\torch_2.9.dev\\Lib\\site-packages\\torch\\_inductor\\cpp_builder.py\", line 138, in check_compiler_exist_windows\n"
+      "    raise RuntimeError(f\"Compiler: {compiler} is not found.\") from exc\n"
+      "torch._dynamo.exc.InternalTorchDynamoError: RuntimeError: Compiler: cl is not found.\n";
+  Diagnosis w = diagnose(whole);
+  ASSERT_TRUE(w.root());
+  EXPECT_EQ(w.root()->id, "MSVC_CL_NOT_FOUND") << findings_text(w);
+  // Code outside a traceback's frame (a raise at a line's start, as in a quoted source file) is no failure line.
+  std::string buf;
+  EXPECT_FALSE(read_failure_line(sanitize_line("raise RuntimeError(\"CUDA is required\")", buf)));
 }
 
 // Over the whole real corpus, development and held-out: every log holding a failure line of the
