@@ -390,6 +390,13 @@ constexpr std::array<std::pair<const char*, std::string ProvidedEntry::*>, 4> kP
     {{"name", &ProvidedEntry::name}, {"provider", &ProvidedEntry::provider}, {"signature", &ProvidedEntry::signature},
      {"source", &ProvidedEntry::source}}};
 std::string provided_key(const ProvidedEntry& e) { return e.name; }
+// A table's name as its tool spells it: non-empty, lower-case letters, digits and the given separators.
+bool lower_name(const std::string& name, std::string_view separators) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [&](char c) {
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+           separators.find(c) != std::string_view::npos;
+  });
+}
 
 constexpr EntrySpec<ProvidedEntry, 4> kPrograms{
     "program", kProvidedFields, {"name", "provider", "signature", "source"},
@@ -405,9 +412,7 @@ constexpr EntrySpec<ProvidedEntry, 4> kDependencies{
     "dependency", kProvidedFields, {"name", "provider", "signature", "source"},
     [](const ProvidedEntry& e, std::vector<std::string>& p) {
       const std::string& name = e.name;
-      if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
-          }))
+      if (!lower_name(name, "_"))
         p.push_back("name the dependency as one lower-case word (\"cudnn\"), not '" + name + "'");
     },
     provided_key, &EntityTables::dependencies};
@@ -416,9 +421,7 @@ constexpr EntrySpec<ProvidedEntry, 4> kLibraries{
     "library", kProvidedFields, {"name", "provider", "signature", "source"},
     [](const ProvidedEntry& e, std::vector<std::string>& p) {
       const std::string& name = e.name;
-      if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-          }))
+      if (!lower_name(name, "_-"))
         p.push_back("name the library as -l names it, lower case without lib or a suffix (\"cudart\"), not '" + name + "'");
     },
     provided_key, &EntityTables::libraries};
@@ -427,9 +430,7 @@ constexpr EntrySpec<ProvidedEntry, 4> kDistributions{
     "distribution", kProvidedFields, {"name", "provider", "signature", "source"},
     [](const ProvidedEntry& e, std::vector<std::string>& p) {
       const std::string& name = e.name;
-      if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-';
-          }))
+      if (!lower_name(name, "-"))
         p.push_back("name the distribution as PEP 503 normalizes it (lower case, '-' for '_' and '.'), not '" + name + "'");
     },
     provided_key, &EntityTables::distributions};
@@ -438,9 +439,7 @@ constexpr EntrySpec<ProvidedEntry, 4> kExtensions{
     "extension", kProvidedFields, {"name", "provider", "signature", "source"},
     [](const ProvidedEntry& e, std::vector<std::string>& p) {
       const std::string& name = e.name;
-      if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
-          }))
+      if (!lower_name(name, "_"))
         p.push_back("name the extension by its top-level package as imported, lower case (\"torchvision\"), not '" + name + "'");
     },
     provided_key, &EntityTables::extensions};
