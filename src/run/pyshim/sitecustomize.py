@@ -453,8 +453,6 @@ def _tools_dir():
 
 
 def _wrap_tools():
-    import shlex
-
     d = _tools_dir()
     path = os.environ.get("PATH", "")
     if path.split(os.pathsep)[0] == d:
@@ -462,9 +460,7 @@ def _wrap_tools():
     os.makedirs(d, exist_ok=True)
     me = os.path.abspath(__file__)
     for name in _tool_names():
-        text = ("#!/bin/sh\n# torchsmith's build.tool-flags wrapper (src/run/pyshim/sitecustomize.py)\n"
-                "exec %s -S -E %s %s \"$@\"\n" % (shlex.quote(sys.executable), shlex.quote(me), shlex.quote(name)))
-        _write_wrapper(os.path.join(d, name), text)
+        _write_wrapper(os.path.join(d, name), _wrapper_script("", me, name))
     for var, target in _env_tool_wrappers(d, me):
         _say("[build.tool-flags] $%s: %s runs through its wrapper %s (TORCHSMITH_TOOL_WRAP)"
              % (var, os.environ[var], target))
@@ -473,6 +469,13 @@ def _wrap_tools():
     _say("[build.tool-flags] %s first on PATH in this build: arch flags become %s, an older -std C++%s "
          "(TORCHSMITH_TOOL_WRAP)" % (", ".join(_tool_names()), _planned_arches() or "(kept)",
                                      os.environ.get("TORCHSMITH_CXX_STD") or " (kept)"))
+
+
+def _wrapper_script(of, me, tool):
+    # A wrapper runs this file as a program on the tool it stands for (a name on PATH or an absolute path).
+    import shlex
+    return ("#!/bin/sh\n# torchsmith's build.tool-flags wrapper%s (src/run/pyshim/sitecustomize.py)\n"
+            "exec %s -S -E %s %s \"$@\"\n" % (of, shlex.quote(sys.executable), shlex.quote(me), shlex.quote(tool)))
 
 
 def _write_wrapper(target, text):
@@ -493,7 +496,6 @@ def _write_wrapper(target, text):
 def _env_tool_wrappers(d, me):
     # (variable, wrapper) for each of CC/CXX/NVCC whose value is one path to a wrapped tool; the wrapper,
     # in tools/VAR/ under the tool's own name (torch's compiler check reads the name), runs that path.
-    import shlex
     out = []
     names = set(_tool_names())
     for var in ("CC", "CXX", "NVCC"):
@@ -505,9 +507,7 @@ def _env_tool_wrappers(d, me):
         sub = os.path.join(d, var)
         os.makedirs(sub, exist_ok=True)
         target = os.path.join(sub, os.path.basename(words[0]))
-        _write_wrapper(target, "#!/bin/sh\n# torchsmith's build.tool-flags wrapper of $%s (src/run/pyshim/sitecustomize.py)\n"
-                               "exec %s -S -E %s %s \"$@\"\n" % (var, shlex.quote(sys.executable), shlex.quote(me),
-                                                               shlex.quote(words[0])))
+        _write_wrapper(target, _wrapper_script(" of $" + var, me, words[0]))
         out.append((var, target))
     return out
 
